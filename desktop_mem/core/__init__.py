@@ -1,0 +1,1 @@
+"""The Qt-free core: storage, keys, embeddings, search, import and export."""

@@ -1,0 +1,230 @@
+"""The encrypted profile database: open, key, verify, configure, migrate.
+
+Always `sqlcipher3` (it brings its own SQLite with FTS5 and extension loading), never
+the standard `sqlite3` module, with sqlite-vec loaded into the same connection.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import sqlcipher3
+import sqlite_vec
+
+from desktop_mem.core import migrations, paths
+from desktop_mem.core.errors import DatabaseCorrupt, DesktopMemError, ProfileBusy, WrongKey
+from desktop_mem.core.vault import Key, Vault, write_key_mode
+
+BUSY_TIMEOUT_MS = 10_000
+
+
+def _sqlite_error_text(exc: BaseException) -> str:
+    return str(exc).lower()
+
+
+def connect(path: Path, key: Key) -> Any:
+    """Open and key a connection; the first read proves the key is right.
+
+    A wrong key is not reported by `PRAGMA key` itself: the first read fails with
+    "file is not a database". Nothing is written before that read succeeds, so a
+    wrong passphrase never touches the file.
+    """
+    conn = sqlcipher3.connect(str(path), isolation_level=None, check_same_thread=False)
+    try:
+        conn.execute("PRAGMA cipher_log_level = NONE")  # no HMAC noise on stderr
+        conn.execute(f"PRAGMA key = {key.pragma()}")
+        conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()
+    except sqlcipher3.DatabaseError as exc:
+        conn.close()
+        text = _sqlite_error_text(exc)
+        if "not a database" in text or "encrypted" in text:
+            what = "passphrase" if key.mode == "passphrase" else "key from the keyring"
+            raise WrongKey(
+                f"The database {path} could not be decrypted: the {what} is wrong or the file "
+                "is damaged. Nothing was changed; try again with the right "
+                f"{'passphrase' if key.mode == 'passphrase' else 'key'}."
+            ) from None
+        if "locked" in text or "busy" in text:
+            raise ProfileBusy(
+                f"The database {path} is locked by another program: close it and try again."
+            ) from None
+        raise DatabaseCorrupt(
+            f"The database {path} could not be opened ({exc}): it may be damaged; restore it "
+            "from a backup or an export."
+        ) from None
+    try:
+        conn.enable_load_extension(True)
+        conn.load_extension(sqlite_vec.loadable_path())
+        conn.enable_load_extension(False)
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("PRAGMA secure_delete = ON")
+        conn.execute("PRAGMA temp_store = MEMORY")  # no plaintext temp files, ever
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if str(mode).lower() != "wal":
+            raise DatabaseCorrupt(f"The database {path} could not switch to WAL mode ({mode}).")
+        conn.execute("PRAGMA synchronous = NORMAL")
+    except sqlcipher3.DatabaseError as exc:
+        conn.close()
+        raise DatabaseCorrupt(
+            f"The database {path} could not be prepared ({exc}): it may be damaged; restore it "
+            "from a backup or an export."
+        ) from None
+    return conn
+
+
+class Database:
+    """One keyed connection to one profile, with explicit transactions.
+
+    The connection may be used from worker threads; a lock serialises access so that
+    a transaction is never interleaved with another thread's statements.
+    """
+
+    def __init__(self, conn: Any, path: Path, profile: str, key_mode: str) -> None:
+        self.conn = conn
+        self.path = path
+        self.profile = profile
+        self.key_mode = key_mode
+        self.lock = threading.RLock()
+        self._depth = 0
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[Any]:
+        """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any exception. Re-entrant."""
+        with self.lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield self.conn
+                finally:
+                    self._depth -= 1
+                return
+            try:
+                self.conn.execute("BEGIN IMMEDIATE")
+            except sqlcipher3.OperationalError as exc:
+                raise _busy(self.path, exc) from None
+            self._depth = 1
+            try:
+                yield self.conn
+            except BaseException:
+                self._depth = 0
+                with contextlib.suppress(sqlcipher3.Error):
+                    self.conn.execute("ROLLBACK")
+                raise
+            try:
+                self.conn.execute("COMMIT")
+            except sqlcipher3.Error as exc:
+                with contextlib.suppress(sqlcipher3.Error):
+                    self.conn.execute("ROLLBACK")
+                raise _write_failed(self.path, exc) from None
+            finally:
+                self._depth = 0
+
+    def execute(self, sql: str, params: Any = ()) -> Any:
+        with self.lock:
+            return self.conn.execute(sql, params)
+
+    def query(self, sql: str, params: Any = ()) -> list[Any]:
+        with self.lock:
+            return self.conn.execute(sql, params).fetchall()
+
+    def meta_get(self, key: str) -> str | None:
+        row = self.query("SELECT value FROM meta WHERE key = ?", (key,))
+        return row[0][0] if row else None
+
+    def meta_set(self, key: str, value: str | None) -> None:
+        with self.transaction() as c:
+            if value is None:
+                c.execute("DELETE FROM meta WHERE key = ?", (key,))
+            else:
+                c.execute(
+                    "INSERT INTO meta(key, value) VALUES (?, ?) "
+                    "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                    (key, value),
+                )
+
+    def set_cache_bytes(self, nbytes: int) -> None:
+        """Size the page cache (decrypted pages) in bytes: negative cache_size is KiB."""
+        self.execute(f"PRAGMA cache_size = {-max(2048, nbytes // 1024)}")
+
+    def checkpoint(self) -> None:
+        """Fold the WAL into the main file and truncate it (so freed pages are overwritten)."""
+        with self.lock:
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+
+    def close(self) -> None:
+        with self.lock:
+            with contextlib.suppress(sqlcipher3.Error):
+                self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+            self.conn.close()
+
+    def __enter__(self) -> Database:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _busy(path: Path, exc: BaseException) -> DesktopMemError:
+    text = _sqlite_error_text(exc)
+    if "locked" in text or "busy" in text:
+        return ProfileBusy(
+            f"Another desktop-mem is writing to {path.parent.name}: wait for it to finish and "
+            "try again."
+        )
+    return _write_failed(path, exc)
+
+
+def _write_failed(path: Path, exc: BaseException) -> DesktopMemError:
+    text = _sqlite_error_text(exc)
+    if "full" in text:
+        return DesktopMemError(
+            f"The disk holding {path.parent} is full: nothing was changed; free some space and "
+            "try again."
+        )
+    if "malformed" in text or "corrupt" in text:
+        return DatabaseCorrupt(
+            f"The database {path} is damaged ({exc}): restore it from a backup or an export."
+        )
+    return DesktopMemError(f"Could not write to {path} ({exc}): nothing was changed.")
+
+
+def open_profile(
+    home: Path | None = None,
+    profile: str = paths.DEFAULT_PROFILE,
+    passphrase: str | None = None,
+    vault: Vault | None = None,
+    create: bool = True,
+) -> Database:
+    """Open (creating if allowed and absent) a profile's encrypted database."""
+    home = paths.data_home(home)
+    path = paths.database_path(home, profile)
+    vault = vault or Vault()
+    if path.exists():
+        key = vault.key_for_existing(path, profile, passphrase)
+        conn = connect(path, key)
+    else:
+        if not create:
+            raise DesktopMemError(
+                f"There is no profile '{profile}' in {home}: check --profile and --home."
+            )
+        key = vault.key_for_new(path, profile, passphrase)
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        conn = connect(path, key)
+        write_key_mode(path, key.mode)
+        with contextlib.suppress(OSError):
+            os.chmod(path, 0o600)
+    try:
+        migrations.migrate(conn)
+    except sqlcipher3.DatabaseError as exc:
+        conn.close()
+        raise _write_failed(path, exc) from None
+    except BaseException:
+        conn.close()
+        raise
+    return Database(conn, path, profile, key.mode)

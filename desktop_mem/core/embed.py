@@ -1,0 +1,103 @@
+"""Embeddings through Ollama's /api/embed, batched, with timeouts and clear errors."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+
+import httpx
+import numpy as np
+import ollama
+
+from desktop_mem.core.errors import ModelFailed, ModelMissing, OllamaUnavailable
+
+DEFAULT_HOST = "http://127.0.0.1:11434"
+# Multilingual (100+ languages, strong on Chinese and English retrieval), 1024
+# dimensions; see the README ("Choosing the embedding model") for the measurements.
+DEFAULT_EMBED_MODEL = "bge-m3"
+DEFAULT_TIMEOUT_S = 60.0
+BATCH_SIZE = 32
+
+
+def content_hash(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+
+def make_client(host: str, timeout: float) -> ollama.Client:
+    # trust_env=False: no HTTP(S)_PROXY from the environment, so text goes only to
+    # the configured server, never through a proxy the user did not choose here.
+    return ollama.Client(host=host, timeout=timeout, trust_env=False)
+
+
+def translate_error(exc: BaseException, host: str, model: str, what: str) -> Exception:
+    """Map the ollama/httpx zoo of errors onto our typed errors (one sentence each)."""
+    if isinstance(exc, ollama.ResponseError):
+        if exc.status_code == 404:
+            return ModelMissing(
+                f"The {what} model '{model}' is not installed in Ollama: run `ollama pull "
+                f"{model}` (or choose another model) and try again.",
+                model=model,
+            )
+        return ModelFailed(
+            f"Ollama failed on the {what} request ({exc.error.strip()[:200]}): try again, or "
+            "check the Ollama log."
+        )
+    if isinstance(exc, httpx.TimeoutException):
+        return OllamaUnavailable(
+            f"Ollama at {host} did not answer in time: check that it is not overloaded and try again."
+        )
+    if isinstance(exc, ConnectionError | httpx.TransportError):
+        return OllamaUnavailable(
+            f"Ollama is not reachable at {host}: start it (`ollama serve`, or open the Ollama "
+            "app) and try again."
+        )
+    return ModelFailed(f"Unexpected answer from Ollama for the {what} request ({exc}).")
+
+
+class Embedder:
+    """Turns texts into unit-length float32 vectors with one Ollama model."""
+
+    def __init__(
+        self,
+        host: str = DEFAULT_HOST,
+        model: str = DEFAULT_EMBED_MODEL,
+        timeout: float = DEFAULT_TIMEOUT_S,
+        batch_size: int = BATCH_SIZE,
+    ) -> None:
+        self.host = host
+        self.model = model
+        self.timeout = timeout
+        self.batch_size = batch_size
+        self.client = make_client(host, timeout)
+
+    def embed(
+        self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None
+    ) -> np.ndarray:
+        out: list[np.ndarray] = []
+        for start in range(0, len(texts), self.batch_size):
+            batch = list(texts[start : start + self.batch_size])
+            try:
+                resp = self.client.embed(model=self.model, input=batch)
+            except Exception as exc:
+                raise translate_error(exc, self.host, self.model, "embedding") from None
+            vecs = np.asarray(resp.embeddings, dtype=np.float32)
+            if vecs.ndim != 2 or len(vecs) != len(batch) or vecs.shape[1] == 0:
+                raise ModelFailed(
+                    f"The embedding model '{self.model}' returned {len(vecs)} vectors for "
+                    f"{len(batch)} texts: check that it is an embedding model."
+                )
+            out.append(_unit(vecs))
+            if progress:
+                progress(min(start + len(batch), len(texts)), len(texts))
+        if not out:
+            return np.zeros((0, 0), dtype=np.float32)
+        return np.vstack(out)
+
+    def embed_one(self, text: str) -> np.ndarray:
+        return self.embed([text])[0]
+
+
+def _unit(vecs: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(vecs, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return (vecs / norms).astype(np.float32)

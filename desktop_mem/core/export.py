@@ -1,0 +1,431 @@
+"""Export memories (versioned JSON, Markdown) and import them (that JSON, a Markdown
+or text list, CSV with a header).
+
+Import is validate-everything-first, then all-or-nothing: a file with one bad row
+imports nothing and reports every bad row with its line number.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from desktop_mem.core.errors import DesktopMemError, ImportRejected, InvalidInput
+from desktop_mem.core.memories import KINDS, MemoryStore, NewMemory, now_iso
+
+FORMAT_NAME = "desktop-mem/memories"
+FORMAT_VERSION = 1
+MAX_IMPORT_BYTES = 64 * 1024 * 1024
+MAX_REPORTED_PROBLEMS = 50
+
+# -- export ---------------------------------------------------------------------------
+
+
+def export_data(store: MemoryStore, profile: str = "") -> dict[str, Any]:
+    memories = []
+    for m in sorted(store.list(), key=lambda m: m.id):
+        d = {
+            "id": m.id,
+            "text": m.text,
+            "kind": m.kind,
+            "importance": m.importance,
+            "pinned": m.pinned,
+            "source": m.source,
+            "created_at": m.created_at,
+            "updated_at": m.updated_at,
+            "valid_from": m.valid_from,
+            "valid_until": m.valid_until,
+            "history": [
+                {k: v for k, v in h.to_dict().items() if k in _HISTORY_FIELDS}
+                for h in store.history(m.id)
+            ],
+        }
+        memories.append(d)
+    return {
+        "format": FORMAT_NAME,
+        "version": FORMAT_VERSION,
+        "exported_at": now_iso(),
+        "profile": profile,
+        "count": len(memories),
+        "memories": memories,
+    }
+
+
+_HISTORY_FIELDS = ("version", "action", "actor", "text", "kind", "pinned", "valid_until", "changed_at")
+
+
+def export_markdown(store: MemoryStore, profile: str = "") -> str:
+    mems = sorted(store.list(), key=lambda m: m.id)
+    lines = [
+        "# Memories",
+        "",
+        f"Exported from desktop-mem profile \"{profile}\" on {now_iso()[:10]}: {len(mems)} memories.",
+    ]
+    for kind in KINDS:
+        group = [m for m in mems if m.kind == kind]
+        if not group:
+            continue
+        lines += ["", f"## {kind.capitalize()}s" if kind != "person" else "## People", ""]
+        for m in group:
+            text = " ".join(m.text.split())
+            tags = []
+            if m.pinned:
+                tags.append("[pinned]")
+            if m.valid_until:
+                tags.append(f"[until {m.valid_until}]")
+            lines.append(f"- {text}" + (" " + " ".join(tags) if tags else ""))
+    return "\n".join(lines) + "\n"
+
+
+def write_export(store: MemoryStore, path: Path, fmt: str = "json", profile: str = "") -> int:
+    """Write atomically (temp file beside the target, then rename). Returns the count."""
+    if fmt == "json":
+        data = export_data(store, profile)
+        text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+        count = data["count"]
+    elif fmt in ("md", "markdown"):
+        text = export_markdown(store, profile)
+        count = store.count()
+    else:
+        raise InvalidInput(f"'{fmt}' is not an export format: use json or md.")
+    path = Path(path)
+    parent = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".desktop-mem-export-", dir=parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        if "tmp" in locals():
+            Path(tmp).unlink(missing_ok=True)
+        raise DesktopMemError(f"Could not write {path} ({exc.strerror or exc}): choose another place.") from None
+    return int(count)
+
+
+# -- import ---------------------------------------------------------------------------
+
+
+@dataclass
+class Row:
+    line: int
+    fields: dict[str, Any]
+
+
+@dataclass
+class ImportReport:
+    imported: int = 0
+    duplicates: int = 0
+    warnings: list[str] = field(default_factory=list)
+    ids: list[int] = field(default_factory=list)
+
+
+def read_text(path: Path) -> str:
+    try:
+        raw = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise InvalidInput(f"There is no file {path}: check the name.") from None
+    except IsADirectoryError:
+        raise InvalidInput(f"{path} is a folder, not a file.") from None
+    except OSError as exc:
+        raise InvalidInput(f"Could not read {path} ({exc.strerror or exc}).") from None
+    if len(raw) > MAX_IMPORT_BYTES:
+        raise InvalidInput(
+            f"{path} is {len(raw) // (1024 * 1024)} MB; imports are limited to "
+            f"{MAX_IMPORT_BYTES // (1024 * 1024)} MB: split the file."
+        )
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return raw.decode("utf-16")
+        except UnicodeDecodeError:
+            pass
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise InvalidInput(
+            f"{path} is not UTF-8 text (line {line}): save it as UTF-8 and import it again."
+        ) from None
+    if "\x00" in text:
+        line = text[: text.index("\x00")].count("\n") + 1
+        raise InvalidInput(f"{path} contains a NUL byte (line {line}): it is not a text file.")
+    return text
+
+
+def detect_format(path: Path, text: str) -> str:
+    ext = Path(path).suffix.lower()
+    if ext == ".json":
+        return "json"
+    if ext in (".csv", ".tsv"):
+        return "csv"
+    if ext in (".md", ".markdown", ".txt", ".text"):
+        return "md"
+    return "json" if text.lstrip()[:1] in ("{", "[") else "md"
+
+
+def parse_rows(text: str, fmt: str) -> Iterator[Row]:
+    if fmt == "json":
+        yield from _json_rows(text)
+    elif fmt == "csv":
+        yield from _csv_rows(text)
+    else:
+        yield from _markdown_rows(text)
+
+
+def _line_of(text: str, pos: int) -> int:
+    return text.count("\n", 0, pos) + 1
+
+
+_WS = re.compile(r"[ \t\n\r]*")
+
+
+def _json_rows(text: str) -> Iterator[Row]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ImportRejected(
+            f"The file is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}): "
+            "nothing was imported.",
+            [(exc.lineno, exc.msg)],
+        ) from None
+    except RecursionError:
+        raise ImportRejected("The JSON is nested too deeply: nothing was imported.", [(1, "too deep")]) from None
+    if isinstance(data, dict):
+        if data.get("format") not in (None, FORMAT_NAME):
+            raise ImportRejected(
+                f"The JSON file is a '{data.get('format')}' file, not a desktop-mem memories export.",
+                [(1, "unknown format")],
+            )
+        version = data.get("version", FORMAT_VERSION)
+        if not isinstance(version, int) or version > FORMAT_VERSION:
+            raise ImportRejected(
+                f"The export has version {version!r}; this desktop-mem reads version "
+                f"{FORMAT_VERSION}: upgrade desktop-mem.",
+                [(1, "unsupported version")],
+            )
+        items = data.get("memories")
+        if not isinstance(items, list):
+            raise ImportRejected("The JSON file has no \"memories\" list: nothing was imported.", [(1, "no memories list")])
+    elif isinstance(data, list):
+        items = data
+    else:
+        raise ImportRejected("The JSON file must hold a list of memories: nothing was imported.", [(1, "not a list")])
+    lines = _array_element_lines(text, len(items))
+    for n, item in enumerate(items):
+        line = lines[n] if n < len(lines) else 1
+        if isinstance(item, str):
+            yield Row(line, {"text": item})
+        elif isinstance(item, dict):
+            yield Row(line, item)
+        else:
+            yield Row(line, {"__error__": f"expected a memory object or a string, got {type(item).__name__}"})
+
+
+def _array_element_lines(text: str, count: int) -> list[int]:
+    """Line numbers of the elements of the memories array (top-level list, or the
+    "memories" key of the top-level object), found with raw_decode."""
+    dec = json.JSONDecoder()
+    pos = _WS.match(text, 0).end()  # type: ignore[union-attr]
+    try:
+        if text[pos] == "{":
+            pos += 1
+            while True:
+                pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+                key, pos = dec.raw_decode(text, pos)
+                pos = _WS.match(text, pos).end() + 1  # type: ignore[union-attr]  # past ':'
+                pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+                if key == "memories":
+                    break
+                _, pos = dec.raw_decode(text, pos)
+                pos = _WS.match(text, pos).end() + 1  # type: ignore[union-attr]  # past ','
+        lines = []
+        pos += 1  # past '['
+        for _ in range(count):
+            pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+            lines.append(_line_of(text, pos))
+            _, pos = dec.raw_decode(text, pos)
+            pos = _WS.match(text, pos).end() + 1  # type: ignore[union-attr]
+        return lines
+    except (ValueError, IndexError, RecursionError):
+        return []
+
+
+_CSV_ALIASES = {
+    "text": "text", "memory": "text", "content": "text", "statement": "text",
+    "kind": "kind", "type": "kind", "category": "kind",
+    "importance": "importance", "priority": "importance",
+    "pinned": "pinned", "pin": "pinned",
+    "created_at": "created_at", "created": "created_at", "date": "created_at",
+    "valid_from": "valid_from", "valid_until": "valid_until", "expires": "valid_until",
+}  # fmt: skip
+
+
+def _csv_rows(text: str) -> Iterator[Row]:
+    sample = text[:4096]
+    try:
+        dialect: Any = csv.Sniffer().sniff(sample, delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    reader = csv.reader(io.StringIO(text, newline=""), dialect)
+    try:
+        header = next(reader)
+    except StopIteration:
+        return
+    except csv.Error as exc:
+        raise ImportRejected(f"Line 1 of the CSV file cannot be read ({exc}).", [(1, str(exc))]) from None
+    names = [_CSV_ALIASES.get(h.strip().lower().replace(" ", "_")) for h in header]
+    if "text" not in names:
+        raise ImportRejected(
+            "The CSV file needs a header row with a 'text' column (also accepted: memory, "
+            "content): nothing was imported.",
+            [(1, "no text column")],
+        )
+    line = reader.line_num
+    while True:
+        start = line + 1
+        try:
+            record = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            yield Row(start, {"__error__": f"unreadable CSV ({exc})"})
+            break
+        line = reader.line_num
+        if not any(cell.strip() for cell in record):
+            continue
+        if len(record) > len(header):
+            yield Row(start, {"__error__": f"{len(record)} fields but the header has {len(header)}"})
+            continue
+        fields = {name: value for name, value in zip(names, record, strict=False) if name and value.strip() != ""}
+        yield Row(start, fields)
+
+
+_BULLET = re.compile(r"^\s*(?:[-*+•]|\d{1,4}[.)])\s+(?:\[[ xX]\]\s+)?")
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s*(.*?)\s*#*\s*$")
+_TAG = re.compile(r"\s*\[(pinned|until [^\]]+)\]\s*$", re.IGNORECASE)
+_KIND_HEADINGS = {**{k: k for k in KINDS}, **{k + "s": k for k in KINDS}, "people": "person"}
+
+
+def _markdown_rows(text: str) -> Iterator[Row]:
+    kind: str | None = None
+    in_code = False
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if line.startswith("```"):
+            in_code = not in_code
+            continue
+        if in_code or not line or set(line) <= set("-*_=|: "):
+            continue
+        heading = _HEADING.match(raw)
+        if heading:
+            kind = _KIND_HEADINGS.get(heading.group(1).strip().lower())
+            continue
+        if line.startswith(("Exported from desktop-mem", "> ", "<!--")):
+            continue
+        body = _BULLET.sub("", raw).strip()
+        fields: dict[str, Any] = {}
+        while True:
+            tag = _TAG.search(body)
+            if not tag:
+                break
+            value = tag.group(1).lower()
+            if value == "pinned":
+                fields["pinned"] = True
+            else:
+                fields["valid_until"] = tag.group(1)[6:].strip()
+            body = body[: tag.start()].rstrip()
+        fields["text"] = body
+        if kind:
+            fields["kind"] = kind
+        yield Row(n, fields)
+
+
+def _truthy(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "y", "x", "pinned", "是"):
+        return True
+    if text in ("", "0", "false", "no", "n", "否"):
+        return False
+    raise InvalidInput(f"'{value}' is not yes or no")
+
+
+def to_new_memory(row: Row) -> NewMemory:
+    f = row.fields
+    if "__error__" in f:
+        raise InvalidInput(f["__error__"])
+    text = f.get("text")
+    if not isinstance(text, str):
+        raise InvalidInput("no text" if text is None else "the text must be a string")
+    return NewMemory(
+        text=text,
+        kind=str(f.get("kind") or "fact"),
+        importance=f.get("importance", 0.5) if f.get("importance") not in (None, "") else 0.5,
+        pinned=_truthy(f.get("pinned", False)),
+        source="import",
+        created_at=_opt_str(f.get("created_at")),
+        valid_from=_opt_str(f.get("valid_from")),
+        valid_until=_opt_str(f.get("valid_until")),
+    )
+
+
+def _opt_str(value: Any) -> str | None:
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise InvalidInput(f"'{value}' is not a date")
+    return value
+
+
+def validate(path: Path) -> tuple[list[NewMemory], str]:
+    """Read and validate the whole file; raise ImportRejected listing every bad row."""
+    text = read_text(path)
+    fmt = detect_format(path, text)
+    items: list[NewMemory] = []
+    problems: list[tuple[int, str]] = []
+    for row in parse_rows(text, fmt):
+        try:
+            items.append(to_new_memory(row))
+        except InvalidInput as exc:
+            problems.append((row.line, str(exc)))
+    if problems:
+        shown = "; ".join(f"line {line}: {msg}" for line, msg in problems[:5])
+        more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
+        raise ImportRejected(
+            f"{len(problems)} of the rows in {Path(path).name} are not valid, so nothing was "
+            f"imported: {shown}{more}. Fix them and import again.",
+            problems[:MAX_REPORTED_PROBLEMS],
+        )
+    if not items:
+        raise ImportRejected(f"{Path(path).name} holds no memories: nothing was imported.", [])
+    return items, fmt
+
+
+def import_file(
+    store: MemoryStore, path: Path, progress: Callable[[int, int], None] | None = None
+) -> ImportReport:
+    items, _ = validate(path)
+    report = ImportReport()
+    seen: set[str] = set()
+    fresh: list[NewMemory] = []
+    for item in items:
+        key = " ".join(item.text.lower().split())
+        if key in seen or store.find_duplicate(item.text):
+            report.duplicates += 1
+            continue
+        seen.add(key)
+        fresh.append(item)
+    if fresh:
+        mems, warnings = store.add_many(fresh, actor="import", progress=progress)
+        report.ids = [m.id for m in mems]
+        report.imported = len(mems)
+        report.warnings += warnings
+    return report

@@ -1,0 +1,573 @@
+"""The long-term memory store: memories, their versions, their vectors and full text.
+
+Every change is one transaction that also writes a history row saying who changed
+the memory (user, extractor, import, consolidation) and from which message. A
+deletion by the user is the opposite of a supersession: the memory, its versions,
+its vector and its full-text entry are purged, and `secure_delete` zeroes the freed
+pages, so the text cannot be found in the file even with the key.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, date, datetime
+from typing import Any
+
+import numpy as np
+
+from desktop_mem.core import textproc
+from desktop_mem.core.embed import Embedder, content_hash
+from desktop_mem.core.errors import InvalidInput, ModelServerError, NotFound
+from desktop_mem.core.vectors import VectorIndex
+
+log = logging.getLogger(__name__)
+
+KINDS = ("fact", "preference", "event", "plan", "person", "note")
+SOURCES = ("user", "extractor", "import", "consolidation")
+MAX_TEXT = 8_000  # characters; memories are short statements, not documents
+
+_COLUMNS = (
+    "id, text, kind, importance, pinned, source, source_message_id, created_at, updated_at, "
+    "valid_from, valid_until"
+)
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def parse_when(value: str | date | datetime | None, what: str = "date") -> str | None:
+    """Accept ISO dates or date-times; store them as ISO strings (UTC for date-times)."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        dt = value if value.tzinfo else value.replace(tzinfo=UTC)
+        return dt.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    if isinstance(value, date):
+        return value.isoformat()
+    text = str(value).strip()
+    try:
+        if len(text) == 10:
+            return date.fromisoformat(text).isoformat()
+        return parse_when(datetime.fromisoformat(text.replace("Z", "+00:00")), what)
+    except ValueError:
+        raise InvalidInput(
+            f"'{text[:40]}' is not a valid {what}: use YYYY-MM-DD or an ISO date-time."
+        ) from None
+
+
+def is_expired(valid_until: str | None, now: datetime | None = None) -> bool:
+    if not valid_until:
+        return False
+    now = now or datetime.now(UTC)
+    if len(valid_until) == 10:  # a date: valid through the end of that day
+        return now.date() > date.fromisoformat(valid_until)
+    return now >= datetime.fromisoformat(valid_until.replace("Z", "+00:00"))
+
+
+@dataclass
+class Memory:
+    id: int
+    text: str
+    kind: str
+    importance: float
+    pinned: bool
+    source: str
+    source_message_id: int | None
+    created_at: str
+    updated_at: str
+    valid_from: str | None
+    valid_until: str | None
+
+    @property
+    def expired(self) -> bool:
+        return is_expired(self.valid_until)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["expired"] = self.expired
+        return d
+
+    @classmethod
+    def from_row(cls, row: Sequence[Any]) -> Memory:
+        return cls(
+            id=row[0],
+            text=row[1],
+            kind=row[2],
+            importance=row[3],
+            pinned=bool(row[4]),
+            source=row[5],
+            source_message_id=row[6],
+            created_at=row[7],
+            updated_at=row[8],
+            valid_from=row[9],
+            valid_until=row[10],
+        )
+
+
+@dataclass
+class Version:
+    version: int
+    action: str
+    actor: str
+    message_id: int | None
+    text: str
+    kind: str
+    importance: float
+    pinned: bool
+    valid_from: str | None
+    valid_until: str | None
+    changed_at: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class WriteResult:
+    memory: Memory
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class NewMemory:
+    """A validated memory not yet stored (from the CLI, an import, the extractor)."""
+
+    text: str
+    kind: str = "fact"
+    importance: float = 0.5
+    pinned: bool = False
+    source: str = "user"
+    source_message_id: int | None = None
+    created_at: str | None = None
+    valid_from: str | None = None
+    valid_until: str | None = None
+
+    def __post_init__(self) -> None:
+        self.text = clean_text(self.text)
+        self.kind = check_kind(self.kind)
+        self.importance = check_importance(self.importance)
+        if self.source not in SOURCES:
+            raise InvalidInput(f"'{self.source}' is not a memory source ({', '.join(SOURCES)}).")
+        self.created_at = parse_when(self.created_at, "creation date")
+        self.valid_from = parse_when(self.valid_from, "'valid from' date")
+        self.valid_until = parse_when(self.valid_until, "'valid until' date")
+
+
+def clean_text(text: str) -> str:
+    if not isinstance(text, str):
+        raise InvalidInput("A memory must be text.")
+    # Keep line breaks and tabs; drop other control characters (and NULs) that
+    # would only confuse a prompt or a terminal.
+    cleaned = "".join(ch for ch in text if ch in "\n\t" or not (ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0))
+    cleaned = cleaned.strip()
+    if not cleaned:
+        raise InvalidInput("A memory cannot be empty: write what should be remembered.")
+    if len(cleaned) > MAX_TEXT:
+        raise InvalidInput(
+            f"A memory is limited to {MAX_TEXT:,} characters (this one has {len(cleaned):,}): "
+            "split it into shorter statements."
+        )
+    return cleaned
+
+
+def check_kind(kind: str) -> str:
+    k = (kind or "fact").strip().lower()
+    if k.endswith("s") and k[:-1] in KINDS:
+        k = k[:-1]
+    if k not in KINDS:
+        raise InvalidInput(f"'{kind}' is not a kind of memory: use one of {', '.join(KINDS)}.")
+    return k
+
+
+def check_importance(value: Any) -> float:
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise InvalidInput(f"Importance must be a number from 0 to 1, not '{value}'.") from None
+    if not 0.0 <= v <= 1.0 or v != v:
+        raise InvalidInput(f"Importance must be from 0 to 1, not {value}.")
+    return v
+
+
+class MemoryStore:
+    """CRUD on memories. `embedder` may be None (or fail): memories are then stored
+    without a vector, found by keyword search, and indexed by `reembed`/`index_missing`."""
+
+    def __init__(self, db: Any, embedder: Embedder | None = None) -> None:
+        self.db = db
+        self.embedder = embedder
+        self.index = VectorIndex(db)
+        self._sync_cache()
+
+    def _sync_cache(self) -> None:
+        self.db.set_cache_bytes(self.index.cache_bytes_wanted())
+
+    # -- embedding ------------------------------------------------------------------
+
+    def _embed(
+        self, texts: Sequence[str], warnings: list[str], progress: Callable[[int, int], None] | None = None
+    ) -> np.ndarray | None:
+        """Vectors for texts, or None (with a warning) when the model server is unavailable.
+        A model that does not match the index raises: that needs the user's decision."""
+        if not texts:
+            return None
+        if self.embedder is None:
+            warnings.append(
+                "No embedding model is configured: the memory is found by keywords only."
+            )
+            return None
+        self.index.check_model(self.embedder.model)
+        try:
+            vecs = self.embedder.embed(texts, progress=progress)
+        except ModelServerError as exc:
+            warnings.append(
+                f"{exc} Saved anyway: it is found by keywords until `desktop-mem memory reembed --missing` "
+                "indexes it."
+            )
+            return None
+        self.index.check_dim(self.embedder.model, vecs.shape[1])
+        return vecs
+
+    def _store_vectors(self, conn: Any, ids: Sequence[int], texts: Sequence[str], vecs: np.ndarray | None) -> None:
+        if vecs is None or self.embedder is None:
+            return
+        self.index.ensure(conn, self.embedder.model, vecs.shape[1])
+        self.index.put(conn, ids, [content_hash(t) for t in texts], vecs)
+
+    # -- writes -----------------------------------------------------------------------
+
+    def add(self, new: NewMemory, actor: str | None = None) -> WriteResult:
+        mems, warnings = self.add_many([new], actor or new.source)
+        return WriteResult(mems[0], warnings)
+
+    def add_many(
+        self,
+        items: Sequence[NewMemory],
+        actor: str = "import",
+        progress: Callable[[int, int], None] | None = None,
+    ) -> tuple[list[Memory], list[str]]:
+        """All or nothing: one transaction for every item, embedded batch by batch."""
+        warnings: list[str] = []
+        stamp = now_iso()
+        ids: list[int] = []
+        batch = self.embedder.batch_size if self.embedder else 256
+        with self.db.transaction() as conn:
+            for start in range(0, len(items), batch):
+                chunk = items[start : start + batch]
+                texts = [m.text for m in chunk]
+                vecs = None if warnings else self._embed(texts, warnings)
+                chunk_ids = [self._insert(conn, m, stamp, actor) for m in chunk]
+                self._store_vectors(conn, chunk_ids, texts, vecs)
+                ids += chunk_ids
+                if progress:
+                    progress(len(ids), len(items))
+        self._sync_cache()
+        return self.get_many(ids), warnings
+
+    def _insert(self, conn: Any, m: NewMemory, stamp: str, actor: str) -> int:
+        created = m.created_at or stamp
+        cur = conn.execute(
+            "INSERT INTO memories(text, kind, importance, pinned, source, source_message_id, "
+            "created_at, updated_at, valid_from, valid_until, content_hash) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                m.text,
+                m.kind,
+                m.importance,
+                int(m.pinned),
+                m.source,
+                m.source_message_id,
+                created,
+                created if m.created_at else stamp,
+                m.valid_from,
+                m.valid_until,
+                content_hash(textproc.normalize(m.text).lower()),
+            ),
+        )
+        mid = int(cur.lastrowid)
+        conn.execute(
+            "INSERT INTO memories_fts(rowid, body) VALUES (?, ?)", (mid, textproc.fts_document(m.text))
+        )
+        self._history(conn, mid, "created", actor, m.source_message_id)
+        return mid
+
+    def _history(self, conn: Any, mid: int, action: str, actor: str, message_id: int | None) -> None:
+        conn.execute(
+            "INSERT INTO memory_history(memory_id, version, action, actor, message_id, text, kind, "
+            "importance, pinned, valid_from, valid_until, changed_at) "
+            "SELECT id, coalesce((SELECT max(version) FROM memory_history WHERE memory_id = ?), 0) + 1, "
+            "?, ?, ?, text, kind, importance, pinned, valid_from, valid_until, ? "
+            "FROM memories WHERE id = ?",
+            (mid, action, actor, message_id, now_iso(), mid),
+        )
+
+    def edit(
+        self,
+        memory_id: int,
+        *,
+        text: str | None = None,
+        kind: str | None = None,
+        importance: float | None = None,
+        valid_from: str | None = None,
+        valid_until: str | None = None,
+        clear_valid_until: bool = False,
+        actor: str = "user",
+        message_id: int | None = None,
+        action: str = "edited",
+    ) -> WriteResult:
+        current = self.get(memory_id)
+        changes: dict[str, Any] = {}
+        if text is not None and clean_text(text) != current.text:
+            changes["text"] = clean_text(text)
+        if kind is not None and check_kind(kind) != current.kind:
+            changes["kind"] = check_kind(kind)
+        if importance is not None and check_importance(importance) != current.importance:
+            changes["importance"] = check_importance(importance)
+        if valid_from is not None:
+            changes["valid_from"] = parse_when(valid_from, "'valid from' date")
+        if valid_until is not None:
+            changes["valid_until"] = parse_when(valid_until, "'valid until' date")
+        if clear_valid_until:
+            changes["valid_until"] = None
+        if not changes:
+            return WriteResult(current, [])
+        warnings: list[str] = []
+        vecs = self._embed([changes["text"]], warnings) if "text" in changes else None
+        with self.db.transaction() as conn:
+            self._apply(conn, memory_id, changes)
+            if "text" in changes:
+                self._reindex_text(conn, memory_id, changes["text"], vecs)
+            self._history(conn, memory_id, action, actor, message_id)
+        return WriteResult(self.get(memory_id), warnings)
+
+    def _apply(self, conn: Any, memory_id: int, changes: dict[str, Any]) -> None:
+        sets = ", ".join(f"{k} = ?" for k in changes)
+        values = list(changes.values())
+        if "text" in changes:
+            sets += ", content_hash = ?"
+            values.append(content_hash(textproc.normalize(changes["text"]).lower()))
+        conn.execute(
+            f"UPDATE memories SET {sets}, updated_at = ? WHERE id = ?",
+            (*values, now_iso(), memory_id),
+        )
+
+    def _reindex_text(self, conn: Any, memory_id: int, text: str, vecs: np.ndarray | None) -> None:
+        conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (memory_id,))
+        conn.execute(
+            "INSERT INTO memories_fts(rowid, body) VALUES (?, ?)",
+            (memory_id, textproc.fts_document(text)),
+        )
+        if vecs is None:
+            # The old vector describes the old text: drop it rather than mislead search.
+            self.index.remove(conn, [memory_id])
+        else:
+            self._store_vectors(conn, [memory_id], [text], vecs)
+
+    def set_pinned(self, memory_id: int, pinned: bool, actor: str = "user") -> Memory:
+        current = self.get(memory_id)
+        if current.pinned == pinned:
+            return current
+        with self.db.transaction() as conn:
+            conn.execute(
+                "UPDATE memories SET pinned = ?, updated_at = ? WHERE id = ?",
+                (int(pinned), now_iso(), memory_id),
+            )
+            self._history(conn, memory_id, "pinned" if pinned else "unpinned", actor, None)
+        return self.get(memory_id)
+
+    def restore(self, memory_id: int, version: int, actor: str = "user") -> WriteResult:
+        """Make an earlier version current again (recorded as a new version)."""
+        old = next((v for v in self.history(memory_id) if v.version == version), None)
+        if old is None:
+            raise NotFound(f"Memory {memory_id} has no version {version}: see `desktop-mem memory history {memory_id}`.")
+        current = self.get(memory_id)
+        result = self.edit(
+            memory_id,
+            text=old.text,
+            kind=old.kind,
+            importance=old.importance,
+            valid_from=old.valid_from or "",
+            clear_valid_until=old.valid_until is None,
+            valid_until=old.valid_until,
+            actor=actor,
+            action="restored",
+        )
+        if current.pinned != old.pinned:
+            self.set_pinned(memory_id, old.pinned, actor)
+        return WriteResult(self.get(memory_id), result.warnings)
+
+    def delete(self, memory_ids: int | Iterable[int]) -> int:
+        """Purge memories: rows, versions, vectors and full-text entries. Returns how many."""
+        ids = [memory_ids] if isinstance(memory_ids, int) else list(memory_ids)
+        existing = self._existing(ids)
+        missing = [i for i in ids if i not in existing]
+        if missing:
+            raise NotFound(f"There is no memory {missing[0]}: see `desktop-mem memory list`.")
+        with self.db.transaction() as conn:
+            self._purge(conn, ids)
+        self.db.checkpoint()
+        self._sync_cache()
+        return len(ids)
+
+    def _purge(self, conn: Any, ids: Sequence[int]) -> None:
+        self.index.remove(conn, ids)
+        for mid in ids:
+            conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (mid,))
+            conn.execute("DELETE FROM memory_history WHERE memory_id = ?", (mid,))
+            conn.execute("DELETE FROM memories WHERE id = ?", (mid,))
+
+    def forget_all(self) -> int:
+        """Delete every memory and the whole index, then rebuild the file (VACUUM)."""
+        count = self.count()
+        with self.db.transaction() as conn:
+            conn.execute("DELETE FROM memory_history")
+            conn.execute("DELETE FROM memories")
+            conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('delete-all')")
+            self.index.drop_all(conn)
+        with self.db.lock:
+            self.db.conn.execute("VACUUM")
+        self.db.checkpoint()
+        self._sync_cache()
+        return count
+
+    # -- reads ------------------------------------------------------------------------
+
+    def _existing(self, ids: Sequence[int]) -> set[int]:
+        return {m.id for m in self.get_many(ids)}
+
+    def get(self, memory_id: int) -> Memory:
+        rows = self.db.query(f"SELECT {_COLUMNS} FROM memories WHERE id = ?", (memory_id,))
+        if not rows:
+            raise NotFound(f"There is no memory {memory_id}: see `desktop-mem memory list`.")
+        return Memory.from_row(rows[0])
+
+    def get_many(self, ids: Sequence[int]) -> list[Memory]:
+        by_id: dict[int, Memory] = {}
+        ids = list(ids)
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            for row in self.db.query(f"SELECT {_COLUMNS} FROM memories WHERE id IN ({marks})", chunk):
+                by_id[row[0]] = Memory.from_row(row)
+        return [by_id[i] for i in ids if i in by_id]
+
+    def count(self) -> int:
+        return int(self.db.query("SELECT count(*) FROM memories")[0][0])
+
+    def list(
+        self,
+        *,
+        kind: str | None = None,
+        pinned: bool | None = None,
+        text: str | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        include_expired: bool = True,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> list[Memory]:
+        where, params = [], []
+        if kind:
+            where.append("kind = ?")
+            params.append(check_kind(kind))
+        if pinned is not None:
+            where.append("pinned = ?")
+            params.append(int(pinned))
+        if text:
+            # Substring match, case-insensitive for ASCII; instr() has no LIKE wildcards to escape.
+            where.append("instr(lower(text), lower(?)) > 0")
+            params.append(text)
+        if since:
+            where.append("created_at >= ?")
+            params.append(parse_when(since, "'since' date"))
+        if until:
+            bound = parse_when(until, "'until' date")
+            where.append("substr(created_at, 1, length(?)) <= ?")
+            params += [bound, bound]
+        sql = f"SELECT {_COLUMNS} FROM memories"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY pinned DESC, created_at DESC, id DESC"
+        if limit is not None:
+            sql += " LIMIT ? OFFSET ?"
+            params += [limit, offset]
+        mems = [Memory.from_row(r) for r in self.db.query(sql, params)]
+        if not include_expired:
+            mems = [m for m in mems if not m.expired]
+        return mems
+
+    def history(self, memory_id: int) -> list[Version]:
+        self.get(memory_id)
+        rows = self.db.query(
+            "SELECT version, action, actor, message_id, text, kind, importance, pinned, valid_from, "
+            "valid_until, changed_at FROM memory_history WHERE memory_id = ? ORDER BY version",
+            (memory_id,),
+        )
+        return [Version(*r[:7], bool(r[7]), *r[8:]) for r in rows]
+
+    def find_duplicate(self, text: str) -> Memory | None:
+        """A stored memory with the same text (ignoring case and spacing), if any."""
+        h = content_hash(textproc.normalize(text).lower())
+        rows = self.db.query(f"SELECT {_COLUMNS} FROM memories WHERE content_hash = ? LIMIT 1", (h,))
+        return Memory.from_row(rows[0]) if rows else None
+
+    # -- (re)indexing -------------------------------------------------------------------
+
+    def missing_vector_ids(self) -> list[int]:
+        return [
+            r[0]
+            for r in self.db.query(
+                "SELECT m.id FROM memories m LEFT JOIN memory_vectors v ON v.memory_id = m.id "
+                "WHERE v.memory_id IS NULL ORDER BY m.id"
+            )
+        ]
+
+    def reembed(
+        self,
+        progress: Callable[[int, int], None] | None = None,
+        only_missing: bool = False,
+    ) -> int:
+        """Re-embed every memory with the configured model (or only those without a vector).
+
+        The new vectors go to a staging table first; the live index is replaced in one
+        final transaction, so a failure half-way leaves the old index working."""
+        if self.embedder is None:
+            raise InvalidInput("No embedding model is configured: set one with --embed-model.")
+        if only_missing:
+            self.index.check_model(self.embedder.model)
+        rows = self.db.query("SELECT id, text FROM memories ORDER BY id")
+        if only_missing:
+            todo = set(self.missing_vector_ids())
+            rows = [r for r in rows if r[0] in todo]
+        total = len(rows)
+        staged_ids: list[int] = []
+        staged: list[np.ndarray] = []
+        done = 0
+        for start in range(0, total, 256):
+            chunk = rows[start : start + 256]
+            vecs = self.embedder.embed([t for _, t in chunk])  # raises ModelServerError: old index untouched
+            staged_ids += [i for i, _ in chunk]
+            staged.append(vecs)
+            done += len(chunk)
+            if progress:
+                progress(done, total)
+        vecs = np.vstack(staged) if staged else np.zeros((0, 8), np.float32)
+        texts = {i: t for i, t in rows}
+        with self.db.transaction() as conn:
+            still = {r[0]: r[1] for r in conn.execute("SELECT id, text FROM memories")}
+            keep = [n for n, i in enumerate(staged_ids) if still.get(i) == texts[i]]
+            ids = [staged_ids[n] for n in keep]
+            vecs = vecs[keep] if len(keep) else vecs[:0]
+            if not only_missing:
+                self.index.drop_all(conn)
+            if len(ids):
+                self.index.ensure(conn, self.embedder.model, vecs.shape[1])
+                if not only_missing:
+                    self.index.set_center(conn, vecs.mean(axis=0) if len(ids) >= 64 else None)
+                self.index.put(conn, ids, [content_hash(texts[i]) for i in ids], vecs)
+        self.db.checkpoint()
+        self._sync_cache()
+        return len(ids)

@@ -1,0 +1,159 @@
+"""Numbered schema migrations, recorded in the database they were applied to.
+
+Each migration is a small function run inside one transaction with its record, so a
+crash leaves the schema either before or after it, never half-way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+Migration = Callable[[Any], None]
+MIGRATIONS: list[tuple[int, str, Migration]] = []
+
+
+def migration(version: int, name: str) -> Callable[[Migration], Migration]:
+    def register(fn: Migration) -> Migration:
+        assert not MIGRATIONS or MIGRATIONS[-1][0] == version - 1, "migrations are numbered in order"
+        MIGRATIONS.append((version, name, fn))
+        return fn
+
+    return register
+
+
+@migration(1, "memories, history, conversations, messages, full-text index")
+def _m001(conn: Any) -> None:
+    run_script(
+        conn,
+        """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+        CREATE TABLE conversations (
+            id          INTEGER PRIMARY KEY,
+            title       TEXT NOT NULL DEFAULT '',
+            model       TEXT,
+            created_at  TEXT NOT NULL,
+            updated_at  TEXT NOT NULL
+        );
+
+        CREATE TABLE messages (
+            id              INTEGER PRIMARY KEY,
+            conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+            role            TEXT NOT NULL CHECK (role IN ('system', 'user', 'assistant')),
+            content         TEXT NOT NULL,
+            status          TEXT NOT NULL DEFAULT 'complete',
+            model           TEXT,
+            created_at      TEXT NOT NULL
+        );
+        CREATE INDEX messages_by_conversation ON messages(conversation_id, id);
+
+        CREATE TABLE memories (
+            id                INTEGER PRIMARY KEY,
+            text              TEXT NOT NULL,
+            kind              TEXT NOT NULL DEFAULT 'fact',
+            importance        REAL NOT NULL DEFAULT 0.5,
+            pinned            INTEGER NOT NULL DEFAULT 0,
+            source            TEXT NOT NULL DEFAULT 'user',
+            source_message_id INTEGER REFERENCES messages(id) ON DELETE SET NULL,
+            created_at        TEXT NOT NULL,
+            updated_at        TEXT NOT NULL,
+            valid_from        TEXT,
+            valid_until       TEXT,
+            content_hash      TEXT NOT NULL
+        );
+        CREATE INDEX memories_by_kind ON memories(kind);
+        CREATE INDEX memories_by_hash ON memories(content_hash);
+        CREATE INDEX memories_by_created ON memories(created_at);
+
+        -- Every version a memory has had, newest last: version 1 is how it was created.
+        CREATE TABLE memory_history (
+            id          INTEGER PRIMARY KEY,
+            memory_id   INTEGER NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+            version     INTEGER NOT NULL,
+            action      TEXT NOT NULL,
+            actor       TEXT NOT NULL,
+            message_id  INTEGER REFERENCES messages(id) ON DELETE SET NULL,
+            text        TEXT NOT NULL,
+            kind        TEXT NOT NULL,
+            importance  REAL NOT NULL,
+            pinned      INTEGER NOT NULL,
+            valid_from  TEXT,
+            valid_until TEXT,
+            changed_at  TEXT NOT NULL,
+            UNIQUE (memory_id, version)
+        );
+
+        -- Exact float copies of the embeddings, for rescoring the coarse binary search
+        -- and for near-duplicate checks (reading vectors back out of vec0 is slow).
+        CREATE TABLE memory_vectors (
+            memory_id    INTEGER PRIMARY KEY REFERENCES memories(id) ON DELETE CASCADE,
+            content_hash TEXT NOT NULL,
+            embedding    BLOB NOT NULL
+        );
+
+        -- Contentless: the index keeps no second copy of the text. secure-delete makes
+        -- a delete remove the row's tokens from the index at once instead of leaving
+        -- them in old segments until the next merge.
+        CREATE VIRTUAL TABLE memories_fts USING fts5(
+            body, content='', contentless_delete=1,
+            tokenize='porter unicode61 remove_diacritics 2'
+        );
+        INSERT INTO memories_fts(memories_fts, rank) VALUES ('secure-delete', 1);
+        """
+    )
+
+
+def run_script(conn: Any, script: str) -> None:
+    """Like executescript, but inside the caller's transaction (executescript commits)."""
+    import sqlcipher3
+
+    pending = ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlcipher3.complete_statement(pending):
+            if pending.strip():
+                conn.execute(pending)
+            pending = ""
+    if pending.strip() and not pending.strip().startswith("--"):
+        conn.execute(pending)
+
+
+def applied_versions(conn: Any) -> set[int]:
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations ("
+        " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+    )
+    return {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
+
+
+def migrate(conn: Any) -> list[int]:
+    """Apply the pending migrations; returns the versions applied."""
+    done = applied_versions(conn)
+    newest = max(done, default=0)
+    known = MIGRATIONS[-1][0] if MIGRATIONS else 0
+    if newest > known:
+        from desktop_mem.core.errors import DesktopMemError
+
+        raise DesktopMemError(
+            f"This profile was written by a newer desktop-mem (schema {newest}, this one knows "
+            f"{known}): upgrade desktop-mem to open it."
+        )
+    applied = []
+    for version, name, fn in MIGRATIONS:
+        if version in done:
+            continue
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            fn(conn)
+            conn.execute(
+                "INSERT INTO schema_migrations(version, name, applied_at) VALUES (?, ?, ?)",
+                (version, name, datetime.now(UTC).isoformat(timespec="seconds")),
+            )
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        applied.append(version)
+    return applied

@@ -1,0 +1,177 @@
+"""Hybrid search: vector KNN and full-text BM25, fused by reciprocal rank, then
+adjusted for importance, recency and pinning, then near-duplicates removed.
+
+Each hit says which signals found it, so the UI and `--json` can show why a
+memory came back. Keyword search works without the model server; when the
+embedding call fails the search degrades to keywords and says so.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+
+from desktop_mem.core import textproc
+from desktop_mem.core.errors import ModelServerError
+from desktop_mem.core.memories import Memory, MemoryStore
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class SearchWeights:
+    """Fusion parameters, tuned on the LoCoMo development split (benchmarks/locomo.py)."""
+
+    rrf_k: float = 60.0
+    vector: float = 1.0
+    keyword: float = 1.0
+    importance: float = 0.10  # multiplier span over importance 0..1
+    recency: float = 0.05  # multiplier bonus for a memory updated today, halving every half-life
+    recency_half_life_days: float = 90.0
+    pinned: float = 0.10  # multiplier bonus
+    duplicate_similarity: float = 0.97
+    pool: int = 100  # candidates taken from each ranker
+
+
+@dataclass
+class Hit:
+    memory: Memory
+    score: float
+    signals: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        d = self.memory.to_dict()
+        d["score"] = round(self.score, 6)
+        d["signals"] = self.signals
+        return d
+
+
+@dataclass
+class SearchResult:
+    hits: list[Hit]
+    warnings: list[str] = field(default_factory=list)
+
+
+class HybridSearch:
+    def __init__(self, store: MemoryStore, weights: SearchWeights | None = None) -> None:
+        self.store = store
+        self.weights = weights or SearchWeights()
+
+    def keyword_ranking(self, query: str, limit: int) -> list[tuple[int, float]]:
+        match = textproc.fts_match(textproc.query_terms(query))
+        if not match:
+            return []
+        rows = self.store.db.query(
+            "SELECT rowid, bm25(memories_fts) AS s FROM memories_fts WHERE memories_fts MATCH ? "
+            "ORDER BY s LIMIT ?",
+            (match, limit),
+        )
+        return [(r[0], -r[1]) for r in rows]
+
+    def vector_ranking(
+        self, query: str, limit: int, warnings: list[str]
+    ) -> tuple[list[tuple[int, float]], np.ndarray | None]:
+        embedder = self.store.embedder
+        if embedder is None or self.store.index.count() == 0:
+            return [], None
+        self.store.index.check_model(embedder.model)
+        try:
+            qvec = embedder.embed_one(query)
+        except ModelServerError as exc:
+            warnings.append(f"{exc} Showing keyword matches only.")
+            return [], None
+        return self.store.index.knn(qvec, limit), qvec
+
+    def search(
+        self,
+        query: str,
+        k: int = 10,
+        *,
+        include_expired: bool = True,
+        kinds: set[str] | None = None,
+        now: datetime | None = None,
+    ) -> SearchResult:
+        w = self.weights
+        warnings: list[str] = []
+        query = textproc.normalize(query)
+        if not query:
+            return SearchResult([], warnings)
+        pool = max(w.pool, k * 3)
+        keyword = self.keyword_ranking(query, pool)
+        vector, _ = self.vector_ranking(query, pool, warnings)
+        missing = len(self.store.missing_vector_ids()) if self.store.embedder else 0
+        if missing and vector:
+            warnings.append(
+                f"{missing} memories have no vector yet and are matched by keywords only: run "
+                "`desktop-mem memory reembed --missing` to index them."
+            )
+
+        fused: dict[int, float] = {}
+        signals: dict[int, dict[str, Any]] = {}
+        for rank, (mid, sim) in enumerate(vector, 1):
+            fused[mid] = fused.get(mid, 0.0) + w.vector / (w.rrf_k + rank)
+            signals.setdefault(mid, {})["vector"] = {"rank": rank, "similarity": round(sim, 4)}
+        for rank, (mid, bm25) in enumerate(keyword, 1):
+            fused[mid] = fused.get(mid, 0.0) + w.keyword / (w.rrf_k + rank)
+            signals.setdefault(mid, {})["keyword"] = {"rank": rank, "bm25": round(bm25, 4)}
+        if not fused:
+            return SearchResult([], warnings)
+
+        now = now or datetime.now(UTC)
+        mems = {m.id: m for m in self.store.get_many(list(fused))}
+        hits: list[Hit] = []
+        for mid, base in fused.items():
+            m = mems.get(mid)
+            if m is None or (kinds and m.kind not in kinds):
+                continue
+            if not include_expired and m.expired:
+                continue
+            boost = 1.0 + w.importance * (m.importance - 0.5)
+            boost += w.recency * _recency(m.updated_at, now, w.recency_half_life_days)
+            if m.pinned:
+                boost += w.pinned
+            sig = signals[mid]
+            if m.pinned:
+                sig["pinned"] = True
+            hits.append(Hit(m, base * boost, sig))
+        hits.sort(key=lambda h: (-h.score, -h.memory.id))
+        return SearchResult(self._without_duplicates(hits, k), warnings)
+
+    def _without_duplicates(self, hits: list[Hit], k: int) -> list[Hit]:
+        """Drop a hit that says the same as a better one (same text, or cosine >= threshold)."""
+        window = hits[: k * 3]
+        vecs = self.store.index.vectors([h.memory.id for h in window])
+        kept: list[Hit] = []
+        kept_vecs: list[np.ndarray] = []
+        seen_text: set[str] = set()
+        for h in window:
+            norm = textproc.normalize(h.memory.text).lower()
+            if norm in seen_text:
+                continue
+            v = vecs.get(h.memory.id)
+            if v is not None and kept_vecs:
+                if float(np.max(np.vstack(kept_vecs) @ v)) >= self.weights.duplicate_similarity:
+                    continue
+            seen_text.add(norm)
+            if v is not None:
+                kept_vecs.append(v)
+            kept.append(h)
+            if len(kept) == k:
+                break
+        return kept
+
+
+def _recency(stamp: str, now: datetime, half_life_days: float) -> float:
+    try:
+        then = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return 0.0
+    if then.tzinfo is None:
+        then = then.replace(tzinfo=UTC)
+    age = max(0.0, (now - then).total_seconds() / 86400)
+    return math.pow(0.5, age / half_life_days)

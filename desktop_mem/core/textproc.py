@@ -1,0 +1,83 @@
+"""Text preparation for full-text search in English, Chinese and Japanese.
+
+FTS5's unicode61 tokenizer keeps a run of CJK characters as one token, so "我下个月
+要考试" would only match itself. The trigram tokenizer segments it, but cannot match
+the two-character words that most Chinese queries are made of, and does not stem
+English. So the index gets CJK runs rewritten as overlapping bigrams (the classic
+CJK analyzer of Lucene and Elasticsearch), and English goes through porter
+stemming: both languages, and mixed text, work in one index.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# Han (with extensions A and the compatibility block), kana, Hangul, and
+# half-width katakana: scripts written without spaces between words.
+_CJK = (
+    "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
+)
+_CJK_RUN = re.compile(f"[{_CJK}]+")
+_WORD = re.compile(rf"[^\W_{_CJK}]+(?:['’][^\W_{_CJK}]+)*")
+
+STOPWORDS = frozenset(
+    """a about after again all also am an and any are as at be been before being but by
+    can could did do does doing done during each for from had has have having he her here
+    hers him his how i if in into is it its just me might more most my no nor not of on
+    once only or other our ours out over own same she should so some such than that the
+    their theirs them then there these they this those through to too under until up very
+    was we were what when where which while who whom why will with would you your yours
+    s t d ll m re ve""".split()
+)
+
+
+def normalize(text: str) -> str:
+    """NFKC (full-width letters and digits to ASCII), collapsed white space."""
+    return " ".join(unicodedata.normalize("NFKC", text).split())
+
+
+def _bigrams(run: str) -> list[str]:
+    if len(run) == 1:
+        return [run]
+    return [run[i : i + 2] for i in range(len(run) - 1)]
+
+
+def fts_document(text: str) -> str:
+    """What goes into the full-text index for `text`."""
+    text = normalize(text)
+    return _CJK_RUN.sub(lambda m: " " + " ".join(_bigrams(m.group())) + " ", text)
+
+
+def query_terms(query: str) -> list[str]:
+    """The search terms of a query: words (minus stop words) and CJK bigrams."""
+    text = normalize(query).lower()
+    words: list[str] = []
+    cjk: list[str] = []
+    pos = 0
+    for m in _CJK_RUN.finditer(text):
+        words += _WORD.findall(text[pos : m.start()])
+        cjk += _bigrams(m.group())
+        pos = m.end()
+    words += _WORD.findall(text[pos:])
+    content = [w for w in words if w not in STOPWORDS]
+    terms = (content or words) + cjk
+    seen: set[str] = set()
+    return [t for t in terms if not (t in seen or seen.add(t))]
+
+
+def fts_match(terms: list[str]) -> str | None:
+    """An FTS5 MATCH expression that ORs the terms, each quoted so that user input
+    can never be read as FTS5 syntax (quotes, *, NEAR, -, AND/OR/NOT)."""
+    parts = []
+    for term in terms:
+        quoted = '"' + term.replace('"', '""') + '"'
+        # A lone CJK character is indexed only inside bigrams: match it as a prefix.
+        if len(term) == 1 and _CJK_RUN.fullmatch(term):
+            quoted += "*"
+        parts.append(quoted)
+    return " OR ".join(parts) if parts else None
+
+
+def has_cjk(text: str) -> bool:
+    return bool(_CJK_RUN.search(text))

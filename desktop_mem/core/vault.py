@@ -1,0 +1,233 @@
+"""Keys for the encrypted profile databases.
+
+Default: 32 random bytes in the OS keyring (service ``desktop-mem``), used as a raw
+SQLCipher key, so opening costs no KDF time. Without a usable keyring the profile
+is protected by a passphrase (SQLCipher's PBKDF2). There is never a plaintext
+fallback: the fail, null and keyrings.alt backends are refused, and every keyring
+call runs in a worker thread with a timeout because a locked Secret Service
+blocks for ever waiting for a prompt nobody sees.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+import keyring
+import keyring.backend
+import keyring.errors
+
+from desktop_mem.core.errors import KeyMissing, KeyringUnavailable, UsageError
+
+SERVICE = "desktop-mem"
+KEYRING_TIMEOUT_S = 8.0
+PASSPHRASE_ENV = "DESKTOP_MEM_PASSPHRASE"
+
+KeyMode = Literal["keyring", "passphrase"]
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Key:
+    mode: KeyMode
+    secret: str  # hex for keyring mode, the passphrase otherwise
+
+    def pragma(self) -> str:
+        """The right-hand side of ``PRAGMA key = ...``."""
+        if self.mode == "keyring":
+            return f"\"x'{self.secret}'\""
+        return "'" + self.secret.replace("'", "''") + "'"
+
+    def __repr__(self) -> str:  # never let a key reach a log or a traceback
+        return f"Key(mode={self.mode!r}, secret=<hidden>)"
+
+
+def _account(profile: str) -> str:
+    return f"profile:{profile}"
+
+
+def backend_problem(backend: keyring.backend.KeyringBackend | None = None) -> str | None:
+    """Why the keyring cannot hold our key safely, or None when it can."""
+    kr = backend or keyring.get_keyring()
+    chain = list(getattr(kr, "backends", None) or [kr])
+    modules = [type(b).__module__ for b in chain]
+    if any(m.startswith("keyrings.alt") for m in modules):
+        return "the installed keyrings.alt backend stores secrets in plain text (uninstall keyrings.alt)"
+    usable = [
+        b
+        for b in chain
+        if not type(b).__module__.startswith(("keyring.backends.fail", "keyring.backends.null"))
+    ]
+    if not usable:
+        if any(m.startswith("keyring.backends.null") for m in modules):
+            return "the keyring is the null backend, which silently drops secrets"
+        return "no keyring service is available on this system"
+    return None
+
+
+class KeyringAccess:
+    """Keyring calls with a timeout. Safe to call from any thread."""
+
+    def __init__(
+        self,
+        backend: keyring.backend.KeyringBackend | None = None,
+        timeout: float = KEYRING_TIMEOUT_S,
+    ) -> None:
+        self._backend = backend
+        self.timeout = timeout
+
+    @property
+    def backend(self) -> keyring.backend.KeyringBackend:
+        return self._backend or keyring.get_keyring()
+
+    def problem(self) -> str | None:
+        return backend_problem(self.backend)
+
+    def describe(self) -> str:
+        b = self.backend
+        return f"{type(b).__module__}.{type(b).__name__}"
+
+    def _call(self, fn: Callable[[], T]) -> T:
+        box: dict[str, Any] = {}
+
+        def run() -> None:
+            try:
+                box["value"] = fn()
+            except BaseException as exc:  # re-raised in the caller's thread
+                box["error"] = exc
+
+        worker = threading.Thread(target=run, name="keyring-call", daemon=True)
+        worker.start()
+        worker.join(self.timeout)
+        if worker.is_alive():
+            raise KeyringUnavailable(
+                f"The system keyring did not answer within {self.timeout:g} s (it may be locked): "
+                f"unlock it and try again, or set {PASSPHRASE_ENV} to use a passphrase."
+            )
+        if "error" in box:
+            exc = box["error"]
+            if isinstance(exc, keyring.errors.KeyringError):
+                raise KeyringUnavailable(
+                    f"The system keyring refused the request ({type(exc).__name__}): unlock it and "
+                    f"try again, or set {PASSPHRASE_ENV} to use a passphrase."
+                ) from None
+            raise exc
+        return box["value"]  # type: ignore[no-any-return]
+
+    def _require_usable(self) -> None:
+        reason = self.problem()
+        if reason:
+            raise KeyringUnavailable(
+                f"The system keyring cannot be used: {reason}. "
+                f"Set {PASSPHRASE_ENV} to protect this profile with a passphrase instead."
+            )
+
+    def get(self, profile: str) -> str | None:
+        self._require_usable()
+        return self._call(lambda: self.backend.get_password(SERVICE, _account(profile)))
+
+    def set(self, profile: str, secret: str) -> None:
+        self._require_usable()
+        self._call(lambda: self.backend.set_password(SERVICE, _account(profile), secret))
+
+    def delete(self, profile: str) -> None:
+        self._require_usable()
+
+        def remove() -> None:
+            try:
+                self.backend.delete_password(SERVICE, _account(profile))
+            except keyring.errors.PasswordDeleteError:
+                pass
+
+        self._call(remove)
+
+
+# -- the per-profile sidecar: how the profile is keyed (no secret in it) ----------
+
+
+def _sidecar(db_path: Path) -> Path:
+    return db_path.with_name("profile.json")
+
+
+def read_key_mode(db_path: Path) -> KeyMode | None:
+    try:
+        data = json.loads(_sidecar(db_path).read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    mode = data.get("key_mode")
+    return mode if mode in ("keyring", "passphrase") else None
+
+
+def write_key_mode(db_path: Path, mode: KeyMode) -> None:
+    side = _sidecar(db_path)
+    tmp = side.with_suffix(".json.tmp")
+    tmp.write_text(
+        json.dumps(
+            {"format": 1, "key_mode": mode, "updated_at": datetime.now(UTC).isoformat()},
+            indent=2,
+        ),
+        "utf-8",
+    )
+    os.replace(tmp, side)
+
+
+def check_passphrase(passphrase: str) -> str:
+    if not passphrase:
+        raise UsageError("The passphrase is empty: choose one of at least 8 characters.")
+    if "\x00" in passphrase:
+        raise UsageError("The passphrase contains a NUL character: choose another one.")
+    return passphrase
+
+
+class Vault:
+    """Finds (or, for a new profile, creates) the key of a profile database."""
+
+    def __init__(self, keyring_access: KeyringAccess | None = None) -> None:
+        self.keyring = keyring_access or KeyringAccess()
+
+    def key_for_existing(self, db_path: Path, profile: str, passphrase: str | None) -> Key:
+        mode = read_key_mode(db_path)
+        if mode == "passphrase" or (mode is None and passphrase):
+            if not passphrase:
+                raise KeyMissing(
+                    f"Profile '{profile}' is protected by a passphrase: set {PASSPHRASE_ENV} "
+                    "(or enter it in the app) and try again."
+                )
+            return Key("passphrase", check_passphrase(passphrase))
+        secret = self.keyring.get(profile)
+        if not secret:
+            raise KeyMissing(
+                f"The key of profile '{profile}' is not in the system keyring (service "
+                f"'{SERVICE}'): restore the keyring entry, or the data cannot be decrypted."
+            )
+        return Key("keyring", secret)
+
+    def key_for_new(self, db_path: Path, profile: str, passphrase: str | None) -> Key:
+        if passphrase:
+            return Key("passphrase", check_passphrase(passphrase))
+        if self.keyring.problem():
+            self.keyring._require_usable()  # raises with the reason
+        existing = self.keyring.get(profile)
+        if existing:
+            # A leftover key (e.g. the database was deleted by hand): reuse it, so a
+            # restored file from a backup still opens.
+            return Key("keyring", existing)
+        secret = secrets.token_bytes(32).hex()
+        self.keyring.set(profile, secret)
+        if self.keyring.get(profile) != secret:
+            raise KeyringUnavailable(
+                "The system keyring accepted the key but does not return it: it cannot be "
+                f"trusted with your data. Set {PASSPHRASE_ENV} to use a passphrase instead."
+            )
+        return Key("keyring", secret)
+
+    @staticmethod
+    def new_raw_key() -> Key:
+        return Key("keyring", secrets.token_bytes(32).hex())

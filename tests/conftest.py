@@ -1,0 +1,69 @@
+"""Test setup: no display, no real Ollama, no keyring daemon, no network.
+
+Every test gets its own data folder (DESKTOP_MEM_HOME), an in-memory keyring, and
+may ask for the fake Ollama server.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # Qt aborts the process without a display
+
+from collections.abc import Iterator  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import keyring  # noqa: E402
+import pytest  # noqa: E402
+
+from desktop_mem.core.config import Config  # noqa: E402
+from desktop_mem.core.profile import Profile  # noqa: E402
+from desktop_mem.core.vault import KeyringAccess, Vault  # noqa: E402
+from tests.fakes.keyrings import MemoryKeyring  # noqa: E402
+from tests.fakes.ollama_server import FakeOllama  # noqa: E402
+
+EMBED_MODEL = "fake-embed"
+
+
+@pytest.fixture(autouse=True)
+def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[MemoryKeyring]:
+    home = tmp_path / "home"
+    monkeypatch.setenv("DESKTOP_MEM_HOME", str(home))
+    for var in ("DESKTOP_MEM_PASSPHRASE", "DESKTOP_MEM_PROFILE", "DESKTOP_MEM_EMBED_MODEL", "OLLAMA_HOST"):
+        monkeypatch.delenv(var, raising=False)
+    # Nothing may leave the machine: any Ollama address a test forgets to set is dead.
+    monkeypatch.setenv("OLLAMA_HOST", "http://127.0.0.1:9")
+    backend = MemoryKeyring()
+    previous = keyring.get_keyring()
+    keyring.set_keyring(backend)
+    yield backend
+    keyring.set_keyring(previous)
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    return tmp_path / "home"
+
+
+@pytest.fixture
+def fake_ollama() -> Iterator[FakeOllama]:
+    fake = FakeOllama().start()
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture
+def config(home: Path, fake_ollama: FakeOllama) -> Config:
+    return Config.resolve(home=home, ollama_host=fake_ollama.url, embed_model=EMBED_MODEL)
+
+
+@pytest.fixture
+def vault(isolated: MemoryKeyring) -> Vault:
+    return Vault(KeyringAccess(isolated, timeout=2.0))
+
+
+@pytest.fixture
+def profile(config: Config, vault: Vault) -> Iterator[Profile]:
+    prof = Profile.open(config, vault)
+    yield prof
+    prof.close()

@@ -1,0 +1,55 @@
+"""Small real keyring backends for tests (never the `fail`, `null` or keyrings.alt ones)."""
+
+from __future__ import annotations
+
+import threading
+
+import keyring.backend
+import keyring.errors
+
+
+class MemoryKeyring(keyring.backend.KeyringBackend):
+    """Keeps secrets in a dict, like an unlocked Secret Service would."""
+
+    priority = 1  # type: ignore[assignment]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.secrets: dict[tuple[str, str], str] = {}
+
+    def get_password(self, service: str, username: str) -> str | None:
+        return self.secrets.get((service, username))
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.secrets[(service, username)] = password
+
+    def delete_password(self, service: str, username: str) -> None:
+        if (service, username) not in self.secrets:
+            raise keyring.errors.PasswordDeleteError(username)
+        del self.secrets[(service, username)]
+
+
+class HangingKeyring(MemoryKeyring):
+    """A locked keyring whose unlock prompt nobody sees: every call blocks."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = threading.Event()
+
+    def get_password(self, service: str, username: str) -> str | None:
+        self.release.wait(30)
+        return super().get_password(service, username)
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.release.wait(30)
+        super().set_password(service, username, password)
+
+
+class LockedKeyring(MemoryKeyring):
+    """A keyring that refuses, as a locked one does when the user cancels the prompt."""
+
+    def get_password(self, service: str, username: str) -> str | None:
+        raise keyring.errors.KeyringLocked("locked")
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        raise keyring.errors.KeyringLocked("locked")
