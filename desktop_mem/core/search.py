@@ -105,7 +105,7 @@ class HybridSearch:
         keyword = self.keyword_ranking(query, pool)
         vector, _ = self.vector_ranking(query, pool, warnings)
         missing = len(self.store.missing_vector_ids()) if self.store.embedder else 0
-        if missing and vector:
+        if missing:
             warnings.append(
                 f"{missing} memories have no vector yet and are matched by keywords only: run "
                 "`desktop-mem memory reembed --missing` to index them."

@@ -8,8 +8,11 @@ float copies kept in the plain `memory_vectors` table (reading vectors back out 
 vec0 is slow). Recall against exact search is measured in benchmarks/scale.py.
 
 Quantization keeps the sign of each coordinate after subtracting the mean vector
-of the collection: embedding models have non-zero mean coordinates, and centering
-makes each bit carry close to one bit of information.
+of the collection: embedding models have non-zero mean coordinates (some
+coordinates are positive for almost every text), and without centering those bits
+carry no information. The mean is re-estimated from a sample whenever the
+collection has doubled, and the codes are rebuilt only if it moved; after a few
+thousand memories it stops moving, so rebuilds stop too.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ BITS_TABLE = "memory_bits"
 MIN_CANDIDATES = 256
 OVERSAMPLE = 40
 MAX_CANDIDATES = 4096  # vec0's limit for k
+RECENTER_MIN = 32  # memories before the mean is worth estimating
+CENTER_SAMPLE = 4096
 
 
 def to_blob(vec: np.ndarray) -> bytes:
@@ -102,6 +107,43 @@ class VectorIndex:
                 (key, value),
             )
 
+    def maybe_recenter(self) -> bool:
+        """Re-estimate the mean when the collection has doubled; rebuild codes if it moved."""
+        n = self.count()
+        last = int(self.db.meta_get("embed_center_n") or 0)
+        if n < RECENTER_MIN or n < 2 * last:
+            return False
+        ids = [r[0] for r in self.db.query(
+            "SELECT memory_id FROM memory_vectors ORDER BY memory_id")]
+        rng = np.random.default_rng(n)
+        sample = ids if len(ids) <= CENTER_SAMPLE else list(rng.choice(ids, CENTER_SAMPLE, replace=False))
+        vecs = self.vectors([int(i) for i in sample])
+        center = np.mean(np.vstack(list(vecs.values())), axis=0).astype(np.float32)
+        old = self.center()
+        moved = old is None or float(np.linalg.norm(center - old)) > 0.05 * max(float(np.linalg.norm(center)), 1e-6)
+        with self.db.transaction() as conn:
+            conn.execute(
+                "INSERT INTO meta(key, value) VALUES ('embed_center_n', ?) "
+                "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (str(n),),
+            )
+            if moved:
+                self.set_center(conn, center)
+                self._repack(conn, ids, center)
+        return moved
+
+    def _repack(self, conn: Any, ids: Sequence[int], center: np.ndarray) -> None:
+        for start in range(0, len(ids), 1000):
+            chunk = ids[start : start + 1000]
+            vecs = self.vectors(chunk)
+            keys = list(vecs)
+            if not keys:
+                continue
+            bits = pack_bits(np.vstack([vecs[i] for i in keys]), center)
+            for mid, b in zip(keys, bits, strict=True):
+                conn.execute(f"DELETE FROM {BITS_TABLE} WHERE rowid = ?", (mid,))
+                conn.execute(f"INSERT INTO {BITS_TABLE}(rowid, embedding) VALUES (?, vec_bit(?))", (mid, b))
+
     def set_center(self, conn: Any, center: np.ndarray | None) -> None:
         conn.execute("DELETE FROM meta WHERE key = 'embed_center'")
         if center is not None:
@@ -132,15 +174,11 @@ class VectorIndex:
             )
 
     def remove(self, conn: Any, ids: Iterable[int]) -> None:
-        """Purge vectors. vec0 marks a deleted row invalid but leaves its bytes in the
-        chunk, so the row is overwritten with zeros first."""
+        """Purge vectors. sqlite-vec (0.1.7+) zeroes a deleted row's bytes in its chunk;
+        tests/core/test_privacy.py checks that it still does."""
         has_bits = self.dim is not None and self._bits_exist(conn)
-        zero = bytes((self.dim or 8) // 8)
         for mid in ids:
             if has_bits:
-                conn.execute(
-                    f"UPDATE {BITS_TABLE} SET embedding = vec_bit(?) WHERE rowid = ?", (zero, mid)
-                )
                 conn.execute(f"DELETE FROM {BITS_TABLE} WHERE rowid = ?", (mid,))
             conn.execute("DELETE FROM memory_vectors WHERE memory_id = ?", (mid,))
 
@@ -152,7 +190,9 @@ class VectorIndex:
     def drop_all(self, conn: Any) -> None:
         conn.execute(f"DROP TABLE IF EXISTS {BITS_TABLE}")
         conn.execute("DELETE FROM memory_vectors")
-        conn.execute("DELETE FROM meta WHERE key IN ('embed_model', 'embed_dim', 'embed_center')")
+        conn.execute(
+            "DELETE FROM meta WHERE key IN ('embed_model', 'embed_dim', 'embed_center', 'embed_center_n')"
+        )
 
     # -- reads --------------------------------------------------------------------------
 

@@ -51,6 +51,7 @@ class Fault:
     delay: float = 0.0
     drop: bool = False  # close the connection without an answer
     paths: tuple[str, ...] = ()
+    after: int = 0  # let this many matching requests through first
 
 
 @dataclass
@@ -134,6 +135,9 @@ class FakeOllama:
             fault = None
             for f in self.faults:
                 if not f.paths or path in f.paths:
+                    if f.after > 0:
+                        f.after -= 1
+                        break
                     fault = f
                     break
             if fault:

@@ -1,0 +1,61 @@
+"""The database file: migrations, corruption, and the settings that privacy relies on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from desktop_mem.core import migrations
+from desktop_mem.core.db import open_profile
+from desktop_mem.core.errors import DesktopMemError, WrongKey
+from desktop_mem.core.vault import Vault
+
+
+def test_migrations_are_recorded_and_not_rerun(home: Path, vault: Vault) -> None:
+    db = open_profile(home, "default", vault=vault)
+    versions = [r[0] for r in db.query("SELECT version FROM schema_migrations ORDER BY version")]
+    assert versions == [v for v, _, _ in migrations.MIGRATIONS]
+    db.close()
+    db = open_profile(home, "default", vault=vault)
+    assert migrations.migrate(db.conn) == []
+    db.close()
+
+
+def test_pragmas_for_privacy_and_durability(home: Path, vault: Vault) -> None:
+    with open_profile(home, "default", vault=vault) as db:
+        assert db.query("PRAGMA journal_mode")[0][0] == "wal"
+        assert db.query("PRAGMA secure_delete")[0][0] == 1
+        assert db.query("PRAGMA temp_store")[0][0] == 2  # memory: no plaintext temp files
+        assert db.query("PRAGMA foreign_keys")[0][0] == 1
+        assert db.query("SELECT vec_version()")[0][0].startswith("v")
+
+
+def test_profile_from_a_newer_version_is_refused(home: Path, vault: Vault) -> None:
+    with open_profile(home, "default", vault=vault) as db:
+        db.execute("INSERT INTO schema_migrations VALUES (999, 'future', 'x')")
+    with pytest.raises(DesktopMemError, match="newer desktop-mem"):
+        open_profile(home, "default", vault=vault)
+
+
+def test_corrupt_file_is_a_clear_error_and_is_not_changed(home: Path, vault: Vault) -> None:
+    db = open_profile(home, "default", vault=vault)
+    db.close()
+    garbage = b"\x00garbage" * 1000
+    db.path.write_bytes(garbage)
+    with pytest.raises(WrongKey, match="damaged"):
+        open_profile(home, "default", vault=vault)
+    assert db.path.read_bytes() == garbage
+
+
+def test_open_without_create_says_the_profile_does_not_exist(home: Path, vault: Vault) -> None:
+    with pytest.raises(DesktopMemError, match="no profile 'nope'"):
+        open_profile(home, "nope", vault=vault, create=False)
+
+
+def test_transaction_rolls_back_on_error(home: Path, vault: Vault) -> None:
+    with open_profile(home, "default", vault=vault) as db:
+        with pytest.raises(RuntimeError), db.transaction() as c:
+            c.execute("INSERT INTO meta VALUES ('a', 'b')")
+            raise RuntimeError("boom")
+        assert db.meta_get("a") is None

@@ -1,0 +1,137 @@
+"""Hybrid search in English, Chinese and mixed text, with its signals and fallbacks."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_mem.core.config import Config
+from desktop_mem.core.memories import NewMemory
+from desktop_mem.core.profile import Profile
+from desktop_mem.core.search import SearchWeights
+from desktop_mem.core.vault import Vault
+
+MEMORIES = [
+    ("I live in Hangzhou with my cat Mochi", "fact"),
+    ("I prefer green tea over coffee", "preference"),
+    ("我下个月要考驾照", "plan"),
+    ("我女儿叫小雨，今年五岁", "person"),
+    ("My sister works at a hospital in Shenzhen", "person"),
+    ("下周去东京出差 business trip to Tokyo next week", "event"),
+    ("I am allergic to peanuts", "fact"),
+    ("我喜欢跑步，每周跑三次", "preference"),
+]
+
+
+@pytest.fixture
+def seeded(profile: Profile) -> Profile:
+    profile.memories.add_many([NewMemory(t, kind=k) for t, k in MEMORIES], actor="user")
+    return profile
+
+
+def top(profile: Profile, query: str, k: int = 3) -> list[str]:
+    return [h.memory.text for h in profile.search.search(query, k=k).hits]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("where does my cat live", "I live in Hangzhou with my cat Mochi"),
+        ("tea or coffee?", "I prefer green tea over coffee"),
+        ("peanut allergy", "I am allergic to peanuts"),
+        ("考驾照", "我下个月要考驾照"),
+        ("女儿", "我女儿叫小雨，今年五岁"),
+        ("跑步", "我喜欢跑步，每周跑三次"),
+        ("东京", "下周去东京出差 business trip to Tokyo next week"),
+        ("Tokyo 出差", "下周去东京出差 business trip to Tokyo next week"),
+        ("sister hospital", "My sister works at a hospital in Shenzhen"),
+    ],
+)
+def test_finds_the_right_memory_in_english_chinese_and_mixed(seeded: Profile, query: str, expected: str) -> None:
+    assert top(seeded, query)[0] == expected
+
+
+def test_hits_report_their_signals(seeded: Profile) -> None:
+    hit = seeded.search.search("Hangzhou cat", k=1).hits[0]
+    assert hit.signals["keyword"]["rank"] == 1
+    assert hit.signals["vector"]["rank"] >= 1
+    assert 0 < hit.signals["vector"]["similarity"] <= 1
+    d = hit.to_dict()
+    assert {"id", "text", "kind", "pinned", "created_at", "updated_at", "score", "signals"} <= d.keys()
+
+
+def test_keyword_only_memory_still_found(seeded: Profile) -> None:
+    hits = seeded.search.search("Mochi").hits
+    assert hits[0].memory.text.endswith("Mochi")
+    assert "keyword" in hits[0].signals
+
+
+@pytest.mark.parametrize(
+    "query", ['"', "*", "NEAR(", "a - b", "AND OR NOT", "'; DROP TABLE memories; --", "(((", "^", "考*", "\x00", "   "]
+)
+def test_fts_syntax_and_junk_never_crash(seeded: Profile, query: str) -> None:
+    seeded.search.search(query)
+    assert seeded.memories.count() == len(MEMORIES)
+
+
+def test_near_duplicates_are_collapsed(profile: Profile) -> None:
+    profile.memories.add(NewMemory("I live in Hangzhou"))
+    profile.memories.add(NewMemory("i live in  hangzhou"))  # same words, other case and spacing
+    profile.memories.add(NewMemory("I live in Hangzhou!"))  # same vector in the fake model
+    profile.memories.add(NewMemory("Hangzhou has a lake"))
+    texts = top(profile, "Hangzhou", k=10)
+    assert len([t for t in texts if "live" in t.lower()]) == 1
+    assert "Hangzhou has a lake" in texts
+
+
+def test_pinned_and_important_memories_rank_higher_on_ties(profile: Profile) -> None:
+    a = profile.memories.add(NewMemory("project alpha deadline")).memory
+    b = profile.memories.add(NewMemory("project alpha deadline", pinned=True)).memory
+    hits = profile.search.search("project alpha deadline", k=5).hits
+    assert hits[0].memory.id == b.id and hits[0].signals.get("pinned")
+    assert a.id not in [h.memory.id for h in hits]  # duplicate of the pinned one
+
+
+def test_expired_memories_can_be_excluded(profile: Profile) -> None:
+    profile.memories.add(NewMemory("In Tokyo this week", valid_until="2020-01-01"))
+    assert top(profile, "Tokyo")
+    assert profile.search.search("Tokyo", include_expired=False).hits == []
+
+
+def test_kind_filter(seeded: Profile) -> None:
+    hits = seeded.search.search("I", k=10, kinds={"person"}).hits
+    assert hits and all(h.memory.kind == "person" for h in hits)
+
+
+def test_ollama_down_falls_back_to_keywords_with_a_warning(config: Config, vault: Vault) -> None:
+    with Profile.open(config, vault) as prof:
+        prof.memories.add(NewMemory("I live in Hangzhou with my cat Mochi"))
+    config.ollama_host = "http://127.0.0.1:9"
+    with Profile.open(config, vault) as prof:
+        result = prof.search.search("Hangzhou")
+        assert [h.memory.text for h in result.hits] == ["I live in Hangzhou with my cat Mochi"]
+        assert "not reachable" in result.warnings[0] and "keyword matches only" in result.warnings[0]
+
+
+def test_vector_only_search_finds_semantic_neighbours(profile: Profile) -> None:
+    profile.memories.add(NewMemory("cats are wonderful pets"))
+    profile.memories.add(NewMemory("stock market crashed"))
+    w = SearchWeights(keyword=0.0)
+    from desktop_mem.core.search import HybridSearch
+
+    hits = HybridSearch(profile.memories, w).search("wonderful pet cats", k=1).hits
+    assert hits[0].memory.text == "cats are wonderful pets"
+
+
+def test_knn_matches_exact_search_on_a_larger_store(profile: Profile) -> None:
+    import numpy as np
+
+    profile.memories.add_many([NewMemory(f"memory {i} word{i % 13} thing{i % 29} item{i % 7}") for i in range(600)])
+    index = profile.memories.index
+    ids = [r[0] for r in profile.db.query("SELECT memory_id FROM memory_vectors ORDER BY memory_id")]
+    all_vecs = index.vectors(ids)
+    mat = np.vstack([all_vecs[i] for i in ids])
+    q = profile.embedder.embed_one("word3 thing5 item2")
+    exact = np.sort(mat @ q)[::-1][:10]
+    approx = np.array([sim for _, sim in index.knn(q, 10)])
+    # the fake model has many exact ties, so compare similarities, not ids
+    assert np.allclose(approx, exact, atol=1e-5)

@@ -1,0 +1,148 @@
+"""The command line: outputs, --json, and the documented exit codes."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import keyring.backends.fail
+import pytest
+
+from desktop_mem.cli import main
+from desktop_mem.core.vault import KeyringAccess, Vault
+from tests.fakes.ollama_server import FakeOllama
+
+
+class Run:
+    def __init__(self, home: Path, fake: FakeOllama, vault: Vault) -> None:
+        self.base = ["--home", str(home), "--ollama-host", fake.url, "--embed-model", "fake-embed"]
+        self.vault = vault
+
+    def __call__(self, *args: str, base: list[str] | None = None) -> tuple[int, str, str]:
+        out, err = io.StringIO(), io.StringIO()
+        code = main([*(self.base if base is None else base), *args], out=out, err=err, vault=self.vault)
+        return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def run(home: Path, fake_ollama: FakeOllama, vault: Vault) -> Run:
+    return Run(home, fake_ollama, vault)
+
+
+def test_add_list_search_edit_history_delete(run: Run) -> None:
+    assert run("memory", "add", "I live in Hangzhou", "--kind", "fact")[0] == 0
+    assert run("memory", "add", "我喜欢喝茶", "--kind", "preference", "--pin")[0] == 0
+    code, out, _ = run("memory", "list", "--json")
+    items = json.loads(out)
+    assert code == 0 and [m["text"] for m in items] == ["我喜欢喝茶", "I live in Hangzhou"]
+    assert {"id", "text", "kind", "pinned", "created_at", "updated_at"} <= items[0].keys()
+
+    code, out, _ = run("memory", "search", "喝茶", "-k", "1", "--json")
+    hits = json.loads(out)
+    assert code == 0 and hits[0]["text"] == "我喜欢喝茶" and hits[0]["score"] > 0
+
+    code, out, _ = run("memory", "search", "Hangzhou")
+    assert code == 0 and "I live in Hangzhou" in out.splitlines()[0]
+
+    assert run("memory", "edit", "1", "I live in Shanghai")[0] == 0
+    code, out, _ = run("memory", "history", "1", "--json")
+    assert [v["text"] for v in json.loads(out)] == ["I live in Hangzhou", "I live in Shanghai"]
+    code, out, _ = run("memory", "history", "1")
+    assert "v2" in out and "edited by user" in out
+
+    assert run("memory", "unpin", "2")[0] == 0
+    assert run("memory", "pin", "2")[0] == 0
+    assert run("memory", "restore", "1", "1")[0] == 0
+    assert json.loads(run("memory", "list", "--json")[1])[1]["text"] == "I live in Hangzhou"
+
+    code, out, _ = run("memory", "delete", "1")
+    assert code == 0 and "Deleted 1 memory" in out
+    assert len(json.loads(run("memory", "list", "--json")[1])) == 1
+
+
+def test_export_import_forget_all_reembed(run: Run, tmp_path: Path) -> None:
+    run("memory", "add", "one")
+    run("memory", "add", "two")
+    target = tmp_path / "out.json"
+    code, out, _ = run("memory", "export", str(target))
+    assert code == 0 and "not encrypted" in out and target.exists()
+    code, _, err = run("memory", "forget-all")
+    assert code == 2 and "--yes" in err
+    assert run("memory", "forget-all", "--yes")[0] == 0
+    code, out, _ = run("memory", "import", str(target), "--json")
+    assert code == 0 and json.loads(out)["imported"] == 2
+    code, out, _ = run("memory", "reembed")
+    assert code == 0 and "Indexed 2" in out
+    md = tmp_path / "out.md"
+    assert run("memory", "export", str(md))[0] == 0 and md.read_text("utf-8").startswith("# Memories")
+
+
+def test_import_with_bad_rows_exits_1_and_lists_lines(run: Run, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.csv"
+    bad.write_text("text,kind\nok,fact\n,fact\n", "utf-8")
+    code, out, err = run("memory", "import", str(bad), "--json")
+    assert code == 1 and "line 3" in err
+    assert json.loads(out)["problems"][0]["line"] == 3
+    assert json.loads(run("memory", "list", "--json")[1]) == []
+
+
+def test_usage_errors_exit_2(run: Run) -> None:
+    assert run("memory")[0] == 2
+    assert run("memory", "frobnicate")[0] == 2
+    assert run("memory", "delete", "abc")[0] == 2
+    assert run("memory", "edit", "1")[0] == 2
+    assert run("--profile", "../etc", "memory", "list")[0] == 2
+    assert run("memory", "search", "x", "-k", "0")[0] == 2
+
+
+def test_not_found_exits_1(run: Run) -> None:
+    code, _, err = run("memory", "delete", "42")
+    assert code == 1 and err.startswith("desktop-mem: There is no memory 42")
+    assert "Traceback" not in err
+
+
+def test_locked_exits_3(home: Path, fake_ollama: FakeOllama, monkeypatch: pytest.MonkeyPatch) -> None:
+    run = Run(home, fake_ollama, Vault(KeyringAccess(keyring.backends.fail.Keyring(), timeout=1)))
+    code, _, err = run("memory", "list")
+    assert code == 3 and "DESKTOP_MEM_PASSPHRASE" in err
+    monkeypatch.setenv("DESKTOP_MEM_PASSPHRASE", "the right one")
+    assert run("memory", "add", "secret plan")[0] == 0
+    monkeypatch.setenv("DESKTOP_MEM_PASSPHRASE", "the wrong one")
+    code, _, err = run("memory", "list")
+    assert code == 3 and "passphrase is wrong" in err and err.count("\n") == 1
+
+
+def test_model_server_problems_exit_4(run: Run, home: Path, vault: Vault) -> None:
+    run("memory", "add", "hello there")
+    code, _, err = run("memory", "reembed", base=["--home", str(home), "--ollama-host", "127.0.0.1:9", "--embed-model", "fake-embed"])
+    assert code == 4 and "not reachable" in err
+    code, _, err = run("memory", "reembed", "--missing", base=[*run.base[:4], "--embed-model", "missing-model"])
+    assert code == 1 and "reembed --embed-model missing-model" in err  # index built with another model
+    code, _, err = run("memory", "reembed", base=[*run.base[:4], "--embed-model", "missing-model"])
+    assert code == 4 and "ollama pull missing-model" in err
+
+
+def test_add_while_ollama_down_saves_and_warns(run: Run, home: Path) -> None:
+    code, out, err = run("memory", "add", "offline note", base=["--home", str(home), "--ollama-host", "127.0.0.1:9", "--embed-model", "fake-embed"])
+    assert code == 0 and "Remembered" in out and "warning:" in err and "reembed --missing" in err
+
+
+def test_doctor(run: Run) -> None:
+    run("memory", "add", "x")
+    code, out, _ = run("doctor", "--json")
+    checks = {c["name"]: c for c in json.loads(out)}
+    assert checks["ollama"]["ok"] and checks["database"]["ok"] and checks["sqlite-vec"]["ok"]
+    assert checks["keyring"]["ok"] and checks["embedding model"]["ok"]
+    assert code == 0
+    code, out, _ = run("doctor", base=[*run.base[:2], "--ollama-host", "127.0.0.1:9"])
+    assert code == 1 and "ollama serve" in out
+
+
+def test_help_and_version_from_a_real_process() -> None:
+    proc = subprocess.run([sys.executable, "-m", "desktop_mem", "--help"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and "Exit codes" in proc.stdout
+    proc = subprocess.run([sys.executable, "-m", "desktop_mem", "memory", "nope"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
