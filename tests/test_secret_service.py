@@ -1,0 +1,66 @@
+"""Against a real Secret Service: gnome-keyring in a private D-Bus session.
+
+`.ci/run` installs gnome-keyring, libsecret-tools and dbus; elsewhere this is skipped
+with the reason. The whole flow runs in child processes inside `dbus-run-session`,
+so nothing touches the developer's own keyring.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+NEEDED = ("dbus-run-session", "gnome-keyring-daemon", "secret-tool")
+missing = [tool for tool in NEEDED if shutil.which(tool) is None]
+
+pytestmark = [
+    pytest.mark.secret_service,
+    pytest.mark.skipif(bool(missing), reason=f"no real Secret Service here (missing {', '.join(missing)}); .ci/run installs it"),
+]
+
+SCRIPT = r"""
+set -eu
+eval "$(printf 'test-login-password' | gnome-keyring-daemon --unlock --components=secrets)"
+export GNOME_KEYRING_CONTROL
+PY="$1"; HOME_DIR="$2"
+DM="$PY -m desktop_mem --home $HOME_DIR --ollama-host http://127.0.0.1:9 --embed-model fake-embed"
+$PY -c 'import keyring; print("backend", type(keyring.get_keyring()).__module__)'
+$DM memory add "stored with a key from the real keyring" --kind fact 2>/dev/null
+$DM memory list --json > "$HOME_DIR/list.json"
+printf 'key '; secret-tool lookup service desktop-mem username profile:default; echo
+"""
+
+
+def test_profile_key_lives_in_a_real_secret_service(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {
+        "PATH": "/usr/local/bin:/usr/bin:/bin:" + str(Path(sys.executable).parent),
+        "HOME": str(tmp_path),
+        "XDG_DATA_HOME": str(tmp_path / "xdg-data"),
+        "XDG_RUNTIME_DIR": str(tmp_path / "run"),
+        "PYTHONPATH": str(Path(__file__).resolve().parents[1]),
+    }
+    (tmp_path / "run").mkdir(mode=0o700)
+    proc = subprocess.run(
+        ["dbus-run-session", "--", "bash", "-c", SCRIPT, "probe", sys.executable, str(home)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = dict(line.split(" ", 1) for line in proc.stdout.splitlines() if " " in line)
+    assert lines["backend"].startswith("keyring.backends.SecretService")
+    key = lines["key"].strip()
+    assert len(key) == 64 and int(key, 16) >= 0, "a 32-byte raw key, hex-encoded"
+    items = json.loads((home / "list.json").read_text("utf-8"))
+    assert [m["text"] for m in items] == ["stored with a key from the real keyring"]
+    sidecar = json.loads((home / "profiles" / "default" / "profile.json").read_text("utf-8"))
+    assert sidecar["key_mode"] == "keyring"
+    assert key not in (home / "profiles" / "default" / "profile.json").read_text("utf-8")
