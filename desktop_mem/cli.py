@@ -47,7 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"desktop-mem {__version__}")
     p.add_argument("--home", help="data folder (default: $DESKTOP_MEM_HOME, else the platform's)")
     p.add_argument("--profile", help="profile name (default: 'default')")
-    p.add_argument("--ollama-host", help="Ollama address (default: $OLLAMA_HOST, else http://127.0.0.1:11434)")
+    p.add_argument(
+        "--ollama-host", help="Ollama address (default: $OLLAMA_HOST, else http://127.0.0.1:11434)"
+    )
     p.add_argument("--embed-model", help="embedding model (default: the profile's, else bge-m3)")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
@@ -108,9 +110,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     ex = msub.add_parser("export", help="write all memories to a file")
     ex.add_argument("file")
-    ex.add_argument("--format", choices=("json", "md"), help="default: from the file name, else json")
+    ex.add_argument(
+        "--format", choices=("json", "md"), help="default: from the file name, else json"
+    )
 
-    im = msub.add_parser("import", help="add memories from JSON, Markdown/text or CSV (all or nothing)")
+    im = msub.add_parser(
+        "import", help="add memories from JSON, Markdown/text or CSV (all or nothing)"
+    )
     im.add_argument("file")
     im.add_argument("--json", action="store_true")
 
@@ -208,7 +214,10 @@ def _memory(args: argparse.Namespace, prof: Profile, out: TextIO, err: TextIO) -
         if args.k < 1:
             raise UsageError("-k must be at least 1.")
         result = prof.search.search(
-            args.query, k=args.k, include_expired=not args.current, kinds={args.kind} if args.kind else None
+            args.query,
+            k=args.k,
+            include_expired=not args.current,
+            kinds={args.kind} if args.kind else None,
         )
         _warn(result.warnings, err)
         if args.json:
@@ -219,8 +228,16 @@ def _memory(args: argparse.Namespace, prof: Profile, out: TextIO, err: TextIO) -
             if not result.hits:
                 err.write("No memory matches.\n")
     elif act == "edit":
-        if args.text is None and args.kind is None and args.importance is None and args.valid_from is None and args.valid_until is None:
-            raise UsageError("Nothing to change: give the new text, or --kind, --importance, --valid-from, --valid-until.")
+        if (
+            args.text is None
+            and args.kind is None
+            and args.importance is None
+            and args.valid_from is None
+            and args.valid_until is None
+        ):
+            raise UsageError(
+                "Nothing to change: give the new text, or --kind, --importance, --valid-from, --valid-until."
+            )
         res = store.edit(
             args.id,
             text=args.text,
@@ -259,7 +276,9 @@ def _memory(args: argparse.Namespace, prof: Profile, out: TextIO, err: TextIO) -
         out.write(f"Restored {args.id} to version {args.version}.\n")
     elif act == "export":
         path = Path(args.file)
-        fmt = args.format or ("md" if path.suffix.lower() in (".md", ".markdown", ".txt") else "json")
+        fmt = args.format or (
+            "md" if path.suffix.lower() in (".md", ".markdown", ".txt") else "json"
+        )
         n = write_export(store, path, fmt, prof.config.profile)
         out.write(f"Exported {n} memories to {path} ({fmt}). This file is not encrypted.\n")
     elif act == "import":
@@ -267,11 +286,20 @@ def _memory(args: argparse.Namespace, prof: Profile, out: TextIO, err: TextIO) -
             report = import_file(store, Path(args.file), progress=_progress(err, "Importing"))
         except ImportRejected as exc:
             if args.json:
-                _print_json({"imported": 0, "problems": [{"line": ln, "error": msg} for ln, msg in exc.problems]}, out)
+                _print_json(
+                    {
+                        "imported": 0,
+                        "problems": [{"line": ln, "error": msg} for ln, msg in exc.problems],
+                    },
+                    out,
+                )
             raise
         _warn(report.warnings, err)
         if args.json:
-            _print_json({"imported": report.imported, "duplicates": report.duplicates, "ids": report.ids}, out)
+            _print_json(
+                {"imported": report.imported, "duplicates": report.duplicates, "ids": report.ids},
+                out,
+            )
         else:
             dup = f", skipped {report.duplicates} already known" if report.duplicates else ""
             out.write(f"Imported {report.imported} memories{dup}.\n")
@@ -337,7 +365,9 @@ def main(
         err.write("desktop-mem: interrupted; nothing half-written was kept.\n")
         return 130
     except OSError as exc:
-        err.write(f"desktop-mem: {exc.strerror or exc} ({getattr(exc, 'filename', '') or 'file system'}).\n")
+        err.write(
+            f"desktop-mem: {exc.strerror or exc} ({getattr(exc, 'filename', '') or 'file system'}).\n"
+        )
         return EXIT_ERROR
 
 

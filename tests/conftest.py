@@ -29,7 +29,12 @@ EMBED_MODEL = "fake-embed"
 def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[MemoryKeyring]:
     home = tmp_path / "home"
     monkeypatch.setenv("DESKTOP_MEM_HOME", str(home))
-    for var in ("DESKTOP_MEM_PASSPHRASE", "DESKTOP_MEM_PROFILE", "DESKTOP_MEM_EMBED_MODEL", "OLLAMA_HOST"):
+    for var in (
+        "DESKTOP_MEM_PASSPHRASE",
+        "DESKTOP_MEM_PROFILE",
+        "DESKTOP_MEM_EMBED_MODEL",
+        "OLLAMA_HOST",
+    ):
         monkeypatch.delenv(var, raising=False)
     # Nothing may leave the machine: any Ollama address a test forgets to set is dead.
     monkeypatch.setenv("OLLAMA_HOST", "http://127.0.0.1:9")

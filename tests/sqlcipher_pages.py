@@ -35,7 +35,9 @@ def _decrypt_page(key: bytes, page: bytes, pgno: int) -> bytes:
     return dec.update(body) + dec.finalize()
 
 
-def decrypted_pages(db_path: Path, secret_hex: str | None = None, passphrase: str | None = None) -> list[bytes]:
+def decrypted_pages(
+    db_path: Path, secret_hex: str | None = None, passphrase: str | None = None
+) -> list[bytes]:
     """Every page of the main file and every frame of the WAL, decrypted."""
     raw = Path(db_path).read_bytes()
     salt = raw[:16]

@@ -23,7 +23,9 @@ class Run:
 
     def __call__(self, *args: str, base: list[str] | None = None) -> tuple[int, str, str]:
         out, err = io.StringIO(), io.StringIO()
-        code = main([*(self.base if base is None else base), *args], out=out, err=err, vault=self.vault)
+        code = main(
+            [*(self.base if base is None else base), *args], out=out, err=err, vault=self.vault
+        )
         return code, out.getvalue(), err.getvalue()
 
 
@@ -77,7 +79,9 @@ def test_export_import_forget_all_reembed(run: Run, tmp_path: Path) -> None:
     code, out, _ = run("memory", "reembed")
     assert code == 0 and "Indexed 2" in out
     md = tmp_path / "out.md"
-    assert run("memory", "export", str(md))[0] == 0 and md.read_text("utf-8").startswith("# Memories")
+    assert run("memory", "export", str(md))[0] == 0 and md.read_text("utf-8").startswith(
+        "# Memories"
+    )
 
 
 def test_import_with_bad_rows_exits_1_and_lists_lines(run: Run, tmp_path: Path) -> None:
@@ -104,7 +108,9 @@ def test_not_found_exits_1(run: Run) -> None:
     assert "Traceback" not in err
 
 
-def test_locked_exits_3(home: Path, fake_ollama: FakeOllama, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_locked_exits_3(
+    home: Path, fake_ollama: FakeOllama, monkeypatch: pytest.MonkeyPatch
+) -> None:
     run = Run(home, fake_ollama, Vault(KeyringAccess(keyring.backends.fail.Keyring(), timeout=1)))
     code, _, err = run("memory", "list")
     assert code == 3 and "DESKTOP_MEM_PASSPHRASE" in err
@@ -117,16 +123,29 @@ def test_locked_exits_3(home: Path, fake_ollama: FakeOllama, monkeypatch: pytest
 
 def test_model_server_problems_exit_4(run: Run, home: Path, vault: Vault) -> None:
     run("memory", "add", "hello there")
-    code, _, err = run("memory", "reembed", base=["--home", str(home), "--ollama-host", "127.0.0.1:9", "--embed-model", "fake-embed"])
+    code, _, err = run(
+        "memory",
+        "reembed",
+        base=["--home", str(home), "--ollama-host", "127.0.0.1:9", "--embed-model", "fake-embed"],
+    )
     assert code == 4 and "not reachable" in err
-    code, _, err = run("memory", "reembed", "--missing", base=[*run.base[:4], "--embed-model", "missing-model"])
-    assert code == 1 and "reembed --embed-model missing-model" in err  # index built with another model
+    code, _, err = run(
+        "memory", "reembed", "--missing", base=[*run.base[:4], "--embed-model", "missing-model"]
+    )
+    assert (
+        code == 1 and "reembed --embed-model missing-model" in err
+    )  # index built with another model
     code, _, err = run("memory", "reembed", base=[*run.base[:4], "--embed-model", "missing-model"])
     assert code == 4 and "ollama pull missing-model" in err
 
 
 def test_add_while_ollama_down_saves_and_warns(run: Run, home: Path) -> None:
-    code, out, err = run("memory", "add", "offline note", base=["--home", str(home), "--ollama-host", "127.0.0.1:9", "--embed-model", "fake-embed"])
+    code, out, err = run(
+        "memory",
+        "add",
+        "offline note",
+        base=["--home", str(home), "--ollama-host", "127.0.0.1:9", "--embed-model", "fake-embed"],
+    )
     assert code == 0 and "Remembered" in out and "warning:" in err and "reembed --missing" in err
 
 
@@ -142,7 +161,14 @@ def test_doctor(run: Run) -> None:
 
 
 def test_help_and_version_from_a_real_process() -> None:
-    proc = subprocess.run([sys.executable, "-m", "desktop_mem", "--help"], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "desktop_mem", "--help"], capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 0 and "Exit codes" in proc.stdout
-    proc = subprocess.run([sys.executable, "-m", "desktop_mem", "memory", "nope"], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "desktop_mem", "memory", "nope"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 2

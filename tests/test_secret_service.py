@@ -20,7 +20,10 @@ missing = [tool for tool in NEEDED if shutil.which(tool) is None]
 
 pytestmark = [
     pytest.mark.secret_service,
-    pytest.mark.skipif(bool(missing), reason=f"no real Secret Service here (missing {', '.join(missing)}); .ci/run installs it"),
+    pytest.mark.skipif(
+        bool(missing),
+        reason=f"no real Secret Service here (missing {', '.join(missing)}); .ci/run installs it",
+    ),
 ]
 
 SCRIPT = r"""

@@ -23,7 +23,9 @@ def normalize_host(host: str) -> str:
         host = "http://" + host
     parts = urlsplit(host)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise UsageError(f"'{host}' is not a valid Ollama address: use e.g. http://127.0.0.1:11434.")
+        raise UsageError(
+            f"'{host}' is not a valid Ollama address: use e.g. http://127.0.0.1:11434."
+        )
     hostname = parts.hostname
     if hostname == "0.0.0.0":  # a bind address, not one to connect to
         hostname = "127.0.0.1"
@@ -56,7 +58,9 @@ class Config:
         env = os.environ
         return cls(
             home=paths.data_home(home),
-            profile=paths.check_profile_name(profile or env.get("DESKTOP_MEM_PROFILE") or paths.DEFAULT_PROFILE),
+            profile=paths.check_profile_name(
+                profile or env.get("DESKTOP_MEM_PROFILE") or paths.DEFAULT_PROFILE
+            ),
             ollama_host=normalize_host(ollama_host or env.get("OLLAMA_HOST") or DEFAULT_HOST),
             embed_model=embed_model or env.get("DESKTOP_MEM_EMBED_MODEL") or None,
             chat_model=chat_model or env.get("DESKTOP_MEM_CHAT_MODEL") or DEFAULT_CHAT_MODEL,

@@ -95,7 +95,11 @@ def check_database(config: Config, vault: Vault) -> tuple[list[Check], str | Non
     ]
     if not path.exists():
         checks.append(
-            Check("database", True, f"profile '{config.profile}' not created yet (it will be at {path})")
+            Check(
+                "database",
+                True,
+                f"profile '{config.profile}' not created yet (it will be at {path})",
+            )
         )
         return checks, None
     try:

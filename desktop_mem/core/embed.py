@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
 import httpx
@@ -17,6 +19,7 @@ DEFAULT_HOST = "http://127.0.0.1:11434"
 DEFAULT_EMBED_MODEL = "bge-m3"
 DEFAULT_TIMEOUT_S = 60.0
 BATCH_SIZE = 32
+CACHE_SIZE = 4096  # vectors kept by text hash: a context is usually another memory's text
 
 
 def content_hash(text: str) -> str:
@@ -55,7 +58,10 @@ def translate_error(exc: BaseException, host: str, model: str, what: str) -> Exc
 
 
 class Embedder:
-    """Turns texts into unit-length float32 vectors with one Ollama model."""
+    """Turns texts into unit-length float32 vectors with one Ollama model.
+
+    Identical texts are sent once per call, and recent vectors are kept in a small
+    cache keyed by a hash of the text (never the text itself)."""
 
     def __init__(
         self,
@@ -63,35 +69,67 @@ class Embedder:
         model: str = DEFAULT_EMBED_MODEL,
         timeout: float = DEFAULT_TIMEOUT_S,
         batch_size: int = BATCH_SIZE,
+        cache_size: int = CACHE_SIZE,
     ) -> None:
         self.host = host
         self.model = model
         self.timeout = timeout
         self.batch_size = batch_size
         self.client = make_client(host, timeout)
+        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._cache_size = cache_size
+        self._lock = threading.Lock()
 
     def embed(
-        self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None
+        self,
+        texts: Sequence[str],
+        progress: Callable[[int, int], None] | None = None,
+        fresh: bool = False,
     ) -> np.ndarray:
-        out: list[np.ndarray] = []
-        for start in range(0, len(texts), self.batch_size):
-            batch = list(texts[start : start + self.batch_size])
-            try:
-                resp = self.client.embed(model=self.model, input=batch)
-            except Exception as exc:
-                raise translate_error(exc, self.host, self.model, "embedding") from None
-            vecs = np.asarray(resp.embeddings, dtype=np.float32)
-            if vecs.ndim != 2 or len(vecs) != len(batch) or vecs.shape[1] == 0:
-                raise ModelFailed(
-                    f"The embedding model '{self.model}' returned {len(vecs)} vectors for "
-                    f"{len(batch)} texts: check that it is an embedding model."
-                )
-            out.append(_unit(vecs))
+        """Vectors for texts; `fresh` asks the server even for cached texts (re-indexing)."""
+        keys = [content_hash(t) for t in texts]
+        found: dict[str, np.ndarray] = {}
+        with self._lock:
+            for k in [] if fresh else keys:
+                if k in self._cache:
+                    self._cache.move_to_end(k)
+                    found[k] = self._cache[k]
+        todo: dict[str, str] = {}
+        for k, t in zip(keys, texts, strict=True):
+            if k not in found:
+                todo.setdefault(k, t)
+        pending = list(todo.items())
+        for start in range(0, len(pending), self.batch_size):
+            batch = pending[start : start + self.batch_size]
+            vecs = self._call([t for _, t in batch])
+            for (k, _), v in zip(batch, vecs, strict=True):
+                found[k] = v
+            self._remember(batch, vecs)
             if progress:
-                progress(min(start + len(batch), len(texts)), len(texts))
-        if not out:
+                progress(min(start + len(batch), len(pending)), len(pending))
+        if not keys:
             return np.zeros((0, 0), dtype=np.float32)
-        return np.vstack(out)
+        return np.vstack([found[k] for k in keys])
+
+    def _call(self, batch: list[str]) -> np.ndarray:
+        try:
+            resp = self.client.embed(model=self.model, input=batch)
+        except Exception as exc:
+            raise translate_error(exc, self.host, self.model, "embedding") from None
+        vecs = np.asarray(resp.embeddings, dtype=np.float32)
+        if vecs.ndim != 2 or len(vecs) != len(batch) or vecs.shape[1] == 0:
+            raise ModelFailed(
+                f"The embedding model '{self.model}' returned {len(vecs)} vectors for "
+                f"{len(batch)} texts: check that it is an embedding model."
+            )
+        return _unit(vecs)
+
+    def _remember(self, batch: list[tuple[str, str]], vecs: np.ndarray) -> None:
+        with self._lock:
+            for (k, _), v in zip(batch, vecs, strict=True):
+                self._cache[k] = v
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
 
     def embed_one(self, text: str) -> np.ndarray:
         return self.embed([text])[0]

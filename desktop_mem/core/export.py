@@ -43,6 +43,7 @@ def export_data(store: MemoryStore, profile: str = "") -> dict[str, Any]:
             "updated_at": m.updated_at,
             "valid_from": m.valid_from,
             "valid_until": m.valid_until,
+            "context": m.context,
             "history": [
                 {k: v for k, v in h.to_dict().items() if k in _HISTORY_FIELDS}
                 for h in store.history(m.id)
@@ -59,7 +60,16 @@ def export_data(store: MemoryStore, profile: str = "") -> dict[str, Any]:
     }
 
 
-_HISTORY_FIELDS = ("version", "action", "actor", "text", "kind", "pinned", "valid_until", "changed_at")
+_HISTORY_FIELDS = (
+    "version",
+    "action",
+    "actor",
+    "text",
+    "kind",
+    "pinned",
+    "valid_until",
+    "changed_at",
+)
 
 
 def export_markdown(store: MemoryStore, profile: str = "") -> str:
@@ -67,7 +77,7 @@ def export_markdown(store: MemoryStore, profile: str = "") -> str:
     lines = [
         "# Memories",
         "",
-        f"Exported from desktop-mem profile \"{profile}\" on {now_iso()[:10]}: {len(mems)} memories.",
+        f'Exported from desktop-mem profile "{profile}" on {now_iso()[:10]}: {len(mems)} memories.',
     ]
     for kind in KINDS:
         group = [m for m in mems if m.kind == kind]
@@ -106,7 +116,9 @@ def write_export(store: MemoryStore, path: Path, fmt: str = "json", profile: str
     except OSError as exc:
         if "tmp" in locals():
             Path(tmp).unlink(missing_ok=True)
-        raise DesktopMemError(f"Could not write {path} ({exc.strerror or exc}): choose another place.") from None
+        raise DesktopMemError(
+            f"Could not write {path} ({exc.strerror or exc}): choose another place."
+        ) from None
     return int(count)
 
 
@@ -196,7 +208,9 @@ def _json_rows(text: str) -> Iterator[Row]:
             [(exc.lineno, exc.msg)],
         ) from None
     except RecursionError:
-        raise ImportRejected("The JSON is nested too deeply: nothing was imported.", [(1, "too deep")]) from None
+        raise ImportRejected(
+            "The JSON is nested too deeply: nothing was imported.", [(1, "too deep")]
+        ) from None
     if isinstance(data, dict):
         if data.get("format") not in (None, FORMAT_NAME):
             raise ImportRejected(
@@ -212,11 +226,16 @@ def _json_rows(text: str) -> Iterator[Row]:
             )
         items = data.get("memories")
         if not isinstance(items, list):
-            raise ImportRejected("The JSON file has no \"memories\" list: nothing was imported.", [(1, "no memories list")])
+            raise ImportRejected(
+                'The JSON file has no "memories" list: nothing was imported.',
+                [(1, "no memories list")],
+            )
     elif isinstance(data, list):
         items = data
     else:
-        raise ImportRejected("The JSON file must hold a list of memories: nothing was imported.", [(1, "not a list")])
+        raise ImportRejected(
+            "The JSON file must hold a list of memories: nothing was imported.", [(1, "not a list")]
+        )
     lines = _array_element_lines(text, len(items))
     for n, item in enumerate(items):
         line = lines[n] if n < len(lines) else 1
@@ -225,7 +244,10 @@ def _json_rows(text: str) -> Iterator[Row]:
         elif isinstance(item, dict):
             yield Row(line, item)
         else:
-            yield Row(line, {"__error__": f"expected a memory object or a string, got {type(item).__name__}"})
+            yield Row(
+                line,
+                {"__error__": f"expected a memory object or a string, got {type(item).__name__}"},
+            )
 
 
 def _array_element_lines(text: str, count: int) -> list[int]:
@@ -264,6 +286,7 @@ _CSV_ALIASES = {
     "pinned": "pinned", "pin": "pinned",
     "created_at": "created_at", "created": "created_at", "date": "created_at",
     "valid_from": "valid_from", "valid_until": "valid_until", "expires": "valid_until",
+    "context": "context",
 }  # fmt: skip
 
 
@@ -279,7 +302,9 @@ def _csv_rows(text: str) -> Iterator[Row]:
     except StopIteration:
         return
     except csv.Error as exc:
-        raise ImportRejected(f"Line 1 of the CSV file cannot be read ({exc}).", [(1, str(exc))]) from None
+        raise ImportRejected(
+            f"Line 1 of the CSV file cannot be read ({exc}).", [(1, str(exc))]
+        ) from None
     names = [_CSV_ALIASES.get(h.strip().lower().replace(" ", "_")) for h in header]
     if "text" not in names:
         raise ImportRejected(
@@ -301,9 +326,15 @@ def _csv_rows(text: str) -> Iterator[Row]:
         if not any(cell.strip() for cell in record):
             continue
         if len(record) > len(header):
-            yield Row(start, {"__error__": f"{len(record)} fields but the header has {len(header)}"})
+            yield Row(
+                start, {"__error__": f"{len(record)} fields but the header has {len(header)}"}
+            )
             continue
-        fields = {name: value for name, value in zip(names, record, strict=False) if name and value.strip() != ""}
+        fields = {
+            name: value
+            for name, value in zip(names, record, strict=False)
+            if name and value.strip() != ""
+        }
         yield Row(start, fields)
 
 
@@ -374,7 +405,16 @@ def to_new_memory(row: Row) -> NewMemory:
         created_at=_opt_str(f.get("created_at")),
         valid_from=_opt_str(f.get("valid_from")),
         valid_until=_opt_str(f.get("valid_until")),
+        context=_opt_text(f.get("context")),
     )
+
+
+def _opt_text(value: Any) -> str | None:
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise InvalidInput("the context must be text")
+    return value
 
 
 def _opt_str(value: Any) -> str | None:

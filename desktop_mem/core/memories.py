@@ -27,10 +27,14 @@ log = logging.getLogger(__name__)
 KINDS = ("fact", "preference", "event", "plan", "person", "note")
 SOURCES = ("user", "extractor", "import", "consolidation")
 MAX_TEXT = 8_000  # characters; memories are short statements, not documents
+MAX_CONTEXT = 1_000  # characters of context kept (the end: what was said just before)
+# How much of the context's meaning goes into a memory's vector: tuned on LoCoMo
+# (benchmarks/locomo.py; 0.2-0.4 are within 0.005 of each other).
+CONTEXT_VECTOR_WEIGHT = 0.3
 
 _COLUMNS = (
     "id, text, kind, importance, pinned, source, source_message_id, created_at, updated_at, "
-    "valid_from, valid_until"
+    "valid_from, valid_until, context"
 )
 
 
@@ -80,6 +84,7 @@ class Memory:
     updated_at: str
     valid_from: str | None
     valid_until: str | None
+    context: str | None = None
 
     @property
     def expired(self) -> bool:
@@ -104,6 +109,7 @@ class Memory:
             updated_at=row[8],
             valid_from=row[9],
             valid_until=row[10],
+            context=row[11],
         )
 
 
@@ -144,9 +150,11 @@ class NewMemory:
     created_at: str | None = None
     valid_from: str | None = None
     valid_until: str | None = None
+    context: str | None = None
 
     def __post_init__(self) -> None:
         self.text = clean_text(self.text)
+        self.context = clean_context(self.context)
         self.kind = check_kind(self.kind)
         self.importance = check_importance(self.importance)
         if self.source not in SOURCES:
@@ -161,7 +169,9 @@ def clean_text(text: str) -> str:
         raise InvalidInput("A memory must be text.")
     # Keep line breaks and tabs; drop other control characters (and NULs) that
     # would only confuse a prompt or a terminal.
-    cleaned = "".join(ch for ch in text if ch in "\n\t" or not (ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0))
+    cleaned = "".join(
+        ch for ch in text if ch in "\n\t" or not (ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0)
+    )
     cleaned = cleaned.strip()
     if not cleaned:
         raise InvalidInput("A memory cannot be empty: write what should be remembered.")
@@ -171,6 +181,23 @@ def clean_text(text: str) -> str:
             "split it into shorter statements."
         )
     return cleaned
+
+
+def clean_context(context: str | None) -> str | None:
+    if context is None:
+        return None
+    if not isinstance(context, str):
+        raise InvalidInput("The context of a memory must be text.")
+    cleaned = "".join(
+        ch for ch in context if ch in "\n\t" or not (ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0)
+    )
+    cleaned = cleaned.strip()[-MAX_CONTEXT:].strip()
+    return cleaned or None
+
+
+def vector_key(text: str, context: str | None) -> str:
+    """What a stored vector was computed from: unchanged key, no re-embedding."""
+    return content_hash(text + "\x1f" + (context or ""))
 
 
 def check_kind(kind: str) -> str:
@@ -208,10 +235,16 @@ class MemoryStore:
     # -- embedding ------------------------------------------------------------------
 
     def _embed(
-        self, texts: Sequence[str], warnings: list[str], progress: Callable[[int, int], None] | None = None
+        self,
+        texts: Sequence[str],
+        warnings: list[str],
+        contexts: Sequence[str | None] | None = None,
     ) -> np.ndarray | None:
-        """Vectors for texts, or None (with a warning) when the model server is unavailable.
-        A model that does not match the index raises: that needs the user's decision."""
+        """Search vectors for memories, or None (with a warning) when the model server is
+        unavailable. A model that does not match the index raises: that needs the user.
+
+        A memory with a context gets normalize(v(text) + w * v(context)): the memory
+        stays about its own text but is also found by what was being talked about."""
         if not texts:
             return None
         if self.embedder is None:
@@ -220,8 +253,10 @@ class MemoryStore:
             )
             return None
         self.index.check_model(self.embedder.model)
+        ctx_list = list(contexts) if contexts is not None else [None] * len(texts)
+        unique_ctx = list(dict.fromkeys(c for c in ctx_list if c))
         try:
-            vecs = self.embedder.embed(texts, progress=progress)
+            vecs = self.embedder.embed([*texts, *unique_ctx])
         except ModelServerError as exc:
             warnings.append(
                 f"{exc} Saved anyway: it is found by keywords until `desktop-mem memory reembed --missing` "
@@ -229,13 +264,15 @@ class MemoryStore:
             )
             return None
         self.index.check_dim(self.embedder.model, vecs.shape[1])
-        return vecs
+        return mix_context(vecs, ctx_list, unique_ctx)
 
-    def _store_vectors(self, conn: Any, ids: Sequence[int], texts: Sequence[str], vecs: np.ndarray | None) -> None:
+    def _store_vectors(
+        self, conn: Any, ids: Sequence[int], keys: Sequence[str], vecs: np.ndarray | None
+    ) -> None:
         if vecs is None or self.embedder is None:
             return
         self.index.ensure(conn, self.embedder.model, vecs.shape[1])
-        self.index.put(conn, ids, [content_hash(t) for t in texts], vecs)
+        self.index.put(conn, ids, keys, vecs)
 
     # -- writes -----------------------------------------------------------------------
 
@@ -258,9 +295,11 @@ class MemoryStore:
             for start in range(0, len(items), batch):
                 chunk = items[start : start + batch]
                 texts = [m.text for m in chunk]
-                vecs = None if warnings else self._embed(texts, warnings)
+                contexts = [m.context for m in chunk]
+                vecs = None if warnings else self._embed(texts, warnings, contexts)
                 chunk_ids = [self._insert(conn, m, stamp, actor) for m in chunk]
-                self._store_vectors(conn, chunk_ids, texts, vecs)
+                keys = [vector_key(m.text, m.context) for m in chunk]
+                self._store_vectors(conn, chunk_ids, keys, vecs)
                 ids += chunk_ids
                 if progress:
                     progress(len(ids), len(items))
@@ -272,8 +311,8 @@ class MemoryStore:
         created = m.created_at or stamp
         cur = conn.execute(
             "INSERT INTO memories(text, kind, importance, pinned, source, source_message_id, "
-            "created_at, updated_at, valid_from, valid_until, content_hash) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "created_at, updated_at, valid_from, valid_until, context, content_hash) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 m.text,
                 m.kind,
@@ -285,17 +324,18 @@ class MemoryStore:
                 created if m.created_at else stamp,
                 m.valid_from,
                 m.valid_until,
+                m.context,
                 content_hash(textproc.normalize(m.text).lower()),
             ),
         )
         mid = int(cur.lastrowid)
-        conn.execute(
-            "INSERT INTO memories_fts(rowid, body) VALUES (?, ?)", (mid, textproc.fts_document(m.text))
-        )
+        self._index_text(conn, mid, m.text, m.context, replace=False)
         self._history(conn, mid, "created", actor, m.source_message_id)
         return mid
 
-    def _history(self, conn: Any, mid: int, action: str, actor: str, message_id: int | None) -> None:
+    def _history(
+        self, conn: Any, mid: int, action: str, actor: str, message_id: int | None
+    ) -> None:
         conn.execute(
             "INSERT INTO memory_history(memory_id, version, action, actor, message_id, text, kind, "
             "importance, pinned, valid_from, valid_until, changed_at) "
@@ -336,11 +376,15 @@ class MemoryStore:
         if not changes:
             return WriteResult(current, [])
         warnings: list[str] = []
-        vecs = self._embed([changes["text"]], warnings) if "text" in changes else None
+        vecs = (
+            self._embed([changes["text"]], warnings, [current.context])
+            if "text" in changes
+            else None
+        )
         with self.db.transaction() as conn:
             self._apply(conn, memory_id, changes)
             if "text" in changes:
-                self._reindex_text(conn, memory_id, changes["text"], vecs)
+                self._reindex_text(conn, memory_id, changes["text"], current.context, vecs)
             self._history(conn, memory_id, action, actor, message_id)
         return WriteResult(self.get(memory_id), warnings)
 
@@ -355,17 +399,25 @@ class MemoryStore:
             (*values, now_iso(), memory_id),
         )
 
-    def _reindex_text(self, conn: Any, memory_id: int, text: str, vecs: np.ndarray | None) -> None:
-        conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (memory_id,))
+    def _index_text(
+        self, conn: Any, mid: int, text: str, context: str | None, replace: bool
+    ) -> None:
+        if replace:
+            conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (mid,))
         conn.execute(
-            "INSERT INTO memories_fts(rowid, body) VALUES (?, ?)",
-            (memory_id, textproc.fts_document(text)),
+            "INSERT INTO memories_fts(rowid, body, context) VALUES (?, ?, ?)",
+            (mid, textproc.fts_document(text), textproc.fts_document(context or "")),
         )
+
+    def _reindex_text(
+        self, conn: Any, memory_id: int, text: str, context: str | None, vecs: np.ndarray | None
+    ) -> None:
+        self._index_text(conn, memory_id, text, context, replace=True)
         if vecs is None:
             # The old vector describes the old text: drop it rather than mislead search.
             self.index.remove(conn, [memory_id])
         else:
-            self._store_vectors(conn, [memory_id], [text], vecs)
+            self._store_vectors(conn, [memory_id], [vector_key(text, context)], vecs)
 
     def set_pinned(self, memory_id: int, pinned: bool, actor: str = "user") -> Memory:
         current = self.get(memory_id)
@@ -383,7 +435,9 @@ class MemoryStore:
         """Make an earlier version current again (recorded as a new version)."""
         old = next((v for v in self.history(memory_id) if v.version == version), None)
         if old is None:
-            raise NotFound(f"Memory {memory_id} has no version {version}: see `desktop-mem memory history {memory_id}`.")
+            raise NotFound(
+                f"Memory {memory_id} has no version {version}: see `desktop-mem memory history {memory_id}`."
+            )
         current = self.get(memory_id)
         result = self.edit(
             memory_id,
@@ -456,7 +510,9 @@ class MemoryStore:
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
             marks = ",".join("?" * len(chunk))
-            for row in self.db.query(f"SELECT {_COLUMNS} FROM memories WHERE id IN ({marks})", chunk):
+            for row in self.db.query(
+                f"SELECT {_COLUMNS} FROM memories WHERE id IN ({marks})", chunk
+            ):
                 by_id[row[0]] = Memory.from_row(row)
         return [by_id[i] for i in ids if i in by_id]
 
@@ -517,10 +573,18 @@ class MemoryStore:
     def find_duplicate(self, text: str) -> Memory | None:
         """A stored memory with the same text (ignoring case and spacing), if any."""
         h = content_hash(textproc.normalize(text).lower())
-        rows = self.db.query(f"SELECT {_COLUMNS} FROM memories WHERE content_hash = ? LIMIT 1", (h,))
+        rows = self.db.query(
+            f"SELECT {_COLUMNS} FROM memories WHERE content_hash = ? LIMIT 1", (h,)
+        )
         return Memory.from_row(rows[0]) if rows else None
 
     # -- (re)indexing -------------------------------------------------------------------
+
+    def _embed_strict(self, texts: Sequence[str], contexts: Sequence[str | None]) -> np.ndarray:
+        assert self.embedder is not None
+        unique_ctx = list(dict.fromkeys(c for c in contexts if c))
+        vecs = self.embedder.embed([*texts, *unique_ctx], fresh=True)
+        return mix_context(vecs, list(contexts), unique_ctx)
 
     def missing_vector_ids(self) -> list[int]:
         return [
@@ -544,7 +608,7 @@ class MemoryStore:
             raise InvalidInput("No embedding model is configured: set one with --embed-model.")
         if only_missing:
             self.index.check_model(self.embedder.model)
-        rows = self.db.query("SELECT id, text FROM memories ORDER BY id")
+        rows = self.db.query("SELECT id, text, context FROM memories ORDER BY id")
         if only_missing:
             todo = set(self.missing_vector_ids())
             rows = [r for r in rows if r[0] in todo]
@@ -554,25 +618,46 @@ class MemoryStore:
         done = 0
         for start in range(0, total, 256):
             chunk = rows[start : start + 256]
-            vecs = self.embedder.embed([t for _, t in chunk])  # raises ModelServerError: old index untouched
-            staged_ids += [i for i, _ in chunk]
+            # raises ModelServerError: the old index is untouched
+            vecs = self._embed_strict([t for _, t, _ in chunk], [c for _, _, c in chunk])
+            staged_ids += [i for i, _, _ in chunk]
             staged.append(vecs)
             done += len(chunk)
             if progress:
                 progress(done, total)
         vecs = np.vstack(staged) if staged else np.zeros((0, 8), np.float32)
-        texts = {i: t for i, t in rows}
+        keys = {i: vector_key(t, c) for i, t, c in rows}
         with self.db.transaction() as conn:
-            still = {r[0]: r[1] for r in conn.execute("SELECT id, text FROM memories")}
-            keep = [n for n, i in enumerate(staged_ids) if still.get(i) == texts[i]]
+            still = {
+                r[0]: vector_key(r[1], r[2])
+                for r in conn.execute("SELECT id, text, context FROM memories")
+            }
+            keep = [n for n, i in enumerate(staged_ids) if still.get(i) == keys[i]]
             ids = [staged_ids[n] for n in keep]
             vecs = vecs[keep] if len(keep) else vecs[:0]
             if not only_missing:
                 self.index.drop_all(conn)
             if len(ids):
                 self.index.ensure(conn, self.embedder.model, vecs.shape[1])
-                self.index.put(conn, ids, [content_hash(texts[i]) for i in ids], vecs)
+                self.index.put(conn, ids, [keys[i] for i in ids], vecs)
         self.index.maybe_recenter()
         self.db.checkpoint()
         self._sync_cache()
         return len(ids)
+
+
+def mix_context(
+    vecs: np.ndarray, contexts: Sequence[str | None], unique_ctx: Sequence[str]
+) -> np.ndarray:
+    """vecs holds the texts' vectors, then one per unique context, in order."""
+    n = len(contexts)
+    out = vecs[:n].copy()
+    if unique_ctx:
+        ctx_vec = {c: vecs[n + i] for i, c in enumerate(unique_ctx)}
+        for row, c in enumerate(contexts):
+            if c:
+                out[row] += CONTEXT_VECTOR_WEIGHT * ctx_vec[c]
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        norms[norms == 0] = 1.0
+        out = (out / norms).astype(np.float32)
+    return out

@@ -16,7 +16,9 @@ MIGRATIONS: list[tuple[int, str, Migration]] = []
 
 def migration(version: int, name: str) -> Callable[[Migration], Migration]:
     def register(fn: Migration) -> Migration:
-        assert not MIGRATIONS or MIGRATIONS[-1][0] == version - 1, "migrations are numbered in order"
+        assert not MIGRATIONS or MIGRATIONS[-1][0] == version - 1, (
+            "migrations are numbered in order"
+        )
         MIGRATIONS.append((version, name, fn))
         return fn
 
@@ -61,6 +63,9 @@ def _m001(conn: Any) -> None:
             updated_at        TEXT NOT NULL,
             valid_from        TEXT,
             valid_until       TEXT,
+            -- what was being said when it was recorded (e.g. the question the user
+            -- answered); searched with a lower weight, shown in the memory browser
+            context           TEXT,
             content_hash      TEXT NOT NULL
         );
         CREATE INDEX memories_by_kind ON memories(kind);
@@ -97,11 +102,11 @@ def _m001(conn: Any) -> None:
         -- a delete remove the row's tokens from the index at once instead of leaving
         -- them in old segments until the next merge.
         CREATE VIRTUAL TABLE memories_fts USING fts5(
-            body, content='', contentless_delete=1,
+            body, context, content='', contentless_delete=1,
             tokenize='porter unicode61 remove_diacritics 2'
         );
         INSERT INTO memories_fts(memories_fts, rank) VALUES ('secure-delete', 1);
-        """
+        """,
     )
 
 

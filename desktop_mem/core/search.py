@@ -25,11 +25,21 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class SearchWeights:
-    """Fusion parameters, tuned on the LoCoMo development split (benchmarks/locomo.py)."""
+    """Fusion parameters, tuned on the LoCoMo development split (benchmarks/locomo.py;
+    the README has the table of what each choice measured)."""
 
-    rrf_k: float = 60.0
-    vector: float = 1.0
-    keyword: float = 1.0
+    vector: float = 0.6  # share of the min-max normalised cosine similarity
+    keyword: float = 0.4  # share of the max-normalised BM25 score
+    context_column: float = 0.4  # BM25 weight of a memory's context next to its text (1.0)
+    # Words found in more than this share of the memories (the user's own name, say)
+    # are left out of the vector query: BM25 discounts them by IDF, a small embedding
+    # model does not, and they drown what the question is about.
+    common_word_share: float = 0.35
+    common_word_min_memories: int = 50
+    # Cosine differences smaller than this are not stretched to the full 0..1 range:
+    # in a small store, or for a two-character query, they are noise. (On LoCoMo the
+    # candidates' similarities span at least 0.34, so this changes nothing there.)
+    min_similarity_spread: float = 0.25
     importance: float = 0.10  # multiplier span over importance 0..1
     recency: float = 0.05  # multiplier bonus for a memory updated today, halving every half-life
     recency_half_life_days: float = 90.0
@@ -63,15 +73,39 @@ class HybridSearch:
         self.weights = weights or SearchWeights()
 
     def keyword_ranking(self, query: str, limit: int) -> list[tuple[int, float]]:
+        """[(memory_id, bm25)] best first; bm25 is positive, higher is better."""
         match = textproc.fts_match(textproc.query_terms(query))
         if not match:
             return []
         rows = self.store.db.query(
-            "SELECT rowid, bm25(memories_fts) AS s FROM memories_fts WHERE memories_fts MATCH ? "
-            "ORDER BY s LIMIT ?",
-            (match, limit),
+            "SELECT rowid, bm25(memories_fts, 1.0, ?) AS s FROM memories_fts "
+            "WHERE memories_fts MATCH ? ORDER BY s LIMIT ?",
+            (self.weights.context_column, match, limit),
         )
         return [(r[0], -r[1]) for r in rows]
+
+    def vector_query(self, query: str) -> str:
+        """The query without words that occur in too many memories to tell them apart."""
+        w = self.weights
+        total = self.store.count()
+        if total < w.common_word_min_memories:
+            return query
+        limit = int(total * w.common_word_share)
+        common = []
+        for term in textproc.query_terms(query):
+            if textproc.has_cjk(term):
+                continue
+            match = "body : " + (textproc.fts_match([term]) or "")  # the memory's own words
+            n = self.store.db.query(
+                "SELECT count(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)",
+                (match, limit + 1),
+            )[0][0]
+            if n > limit:
+                common.append(term)
+        if not common:
+            return query
+        stripped = textproc.remove_words(query, common)
+        return stripped if textproc.query_terms(stripped) else query
 
     def vector_ranking(
         self, query: str, limit: int, warnings: list[str]
@@ -81,7 +115,7 @@ class HybridSearch:
             return [], None
         self.store.index.check_model(embedder.model)
         try:
-            qvec = embedder.embed_one(query)
+            qvec = embedder.embed_one(self.vector_query(query))
         except ModelServerError as exc:
             warnings.append(f"{exc} Showing keyword matches only.")
             return [], None
@@ -103,7 +137,7 @@ class HybridSearch:
             return SearchResult([], warnings)
         pool = max(w.pool, k * 3)
         keyword = self.keyword_ranking(query, pool)
-        vector, _ = self.vector_ranking(query, pool, warnings)
+        vector, qvec = self.vector_ranking(query, pool, warnings)
         missing = len(self.store.missing_vector_ids()) if self.store.embedder else 0
         if missing:
             warnings.append(
@@ -111,21 +145,35 @@ class HybridSearch:
                 "`desktop-mem memory reembed --missing` to index them."
             )
 
-        fused: dict[int, float] = {}
         signals: dict[int, dict[str, Any]] = {}
         for rank, (mid, sim) in enumerate(vector, 1):
-            fused[mid] = fused.get(mid, 0.0) + w.vector / (w.rrf_k + rank)
             signals.setdefault(mid, {})["vector"] = {"rank": rank, "similarity": round(sim, 4)}
         for rank, (mid, bm25) in enumerate(keyword, 1):
-            fused[mid] = fused.get(mid, 0.0) + w.keyword / (w.rrf_k + rank)
             signals.setdefault(mid, {})["keyword"] = {"rank": rank, "bm25": round(bm25, 4)}
-        if not fused:
+        if not signals:
             return SearchResult([], warnings)
+        candidates = list(signals)
+
+        # Every candidate gets both scores: exact cosine for keyword-only finds too.
+        sims = np.zeros(len(candidates))
+        has_vec = np.zeros(len(candidates), dtype=bool)
+        if qvec is not None:
+            vecs = self.store.index.vectors(candidates)
+            for n, mid in enumerate(candidates):
+                if mid in vecs:
+                    sims[n] = float(vecs[mid] @ qvec)
+                    has_vec[n] = True
+        dense = _minmax(sims, has_vec, w.min_similarity_spread)
+        bm25 = dict(keyword)
+        kw = np.array([bm25.get(mid, 0.0) for mid in candidates])
+        kw = kw / kw.max() if kw.max() > 0 else kw
+        total = (w.vector if qvec is not None else 0.0) + w.keyword
+        fused = (w.vector * dense + w.keyword * kw) / total if total else kw
 
         now = now or datetime.now(UTC)
-        mems = {m.id: m for m in self.store.get_many(list(fused))}
+        mems = {m.id: m for m in self.store.get_many(candidates)}
         hits: list[Hit] = []
-        for mid, base in fused.items():
+        for n, mid in enumerate(candidates):
             m = mems.get(mid)
             if m is None or (kinds and m.kind not in kinds):
                 continue
@@ -133,12 +181,13 @@ class HybridSearch:
                 continue
             boost = 1.0 + w.importance * (m.importance - 0.5)
             boost += w.recency * _recency(m.updated_at, now, w.recency_half_life_days)
-            if m.pinned:
-                boost += w.pinned
             sig = signals[mid]
             if m.pinned:
+                boost += w.pinned
                 sig["pinned"] = True
-            hits.append(Hit(m, base * boost, sig))
+            if has_vec[n] and "vector" not in sig:
+                sig["vector"] = {"rank": None, "similarity": round(float(sims[n]), 4)}
+            hits.append(Hit(m, float(fused[n]) * boost, sig))
         hits.sort(key=lambda h: (-h.score, -h.memory.id))
         return SearchResult(self._without_duplicates(hits, k), warnings)
 
@@ -154,9 +203,12 @@ class HybridSearch:
             if norm in seen_text:
                 continue
             v = vecs.get(h.memory.id)
-            if v is not None and kept_vecs:
-                if float(np.max(np.vstack(kept_vecs) @ v)) >= self.weights.duplicate_similarity:
-                    continue
+            if (
+                v is not None
+                and kept_vecs
+                and float(np.max(np.vstack(kept_vecs) @ v)) >= self.weights.duplicate_similarity
+            ):
+                continue
             seen_text.add(norm)
             if v is not None:
                 kept_vecs.append(v)
@@ -164,6 +216,18 @@ class HybridSearch:
             if len(kept) == k:
                 break
         return kept
+
+
+def _minmax(values: np.ndarray, mask: np.ndarray, min_spread: float) -> np.ndarray:
+    """Scale the masked values from their minimum, by their spread but never by less
+    than `min_spread`; unmasked values are 0."""
+    out = np.zeros_like(values)
+    if not mask.any():
+        return out
+    vals = values[mask]
+    lo, hi = float(vals.min()), float(vals.max())
+    out[mask] = (vals - lo) / max(hi - lo, min_spread, 1e-9)
+    return out
 
 
 def _recency(stamp: str, now: datetime, half_life_days: float) -> float:

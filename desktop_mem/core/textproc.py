@@ -15,20 +15,132 @@ import unicodedata
 
 # Han (with extensions A and the compatibility block), kana, Hangul, and
 # half-width katakana: scripts written without spaces between words.
-_CJK = (
-    "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
-)
+_CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
 _CJK_RUN = re.compile(f"[{_CJK}]+")
-_WORD = re.compile(rf"[^\W_{_CJK}]+(?:['’][^\W_{_CJK}]+)*")
+# Split at apostrophes as FTS5's unicode61 tokenizer does: "Caroline's" is "caroline"
+# and "s" (a stop word), so a possessive name counts as the name.
+_WORD = re.compile(rf"[^\W_{_CJK}]+")
 
 STOPWORDS = frozenset(
-    """a about after again all also am an and any are as at be been before being but by
-    can could did do does doing done during each for from had has have having he her here
-    hers him his how i if in into is it its just me might more most my no nor not of on
-    once only or other our ours out over own same she should so some such than that the
-    their theirs them then there these they this those through to too under until up very
-    was we were what when where which while who whom why will with would you your yours
-    s t d ll m re ve""".split()
+    [
+        "a",
+        "about",
+        "after",
+        "again",
+        "all",
+        "also",
+        "am",
+        "an",
+        "and",
+        "any",
+        "are",
+        "as",
+        "at",
+        "be",
+        "been",
+        "before",
+        "being",
+        "but",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "doing",
+        "done",
+        "during",
+        "each",
+        "for",
+        "from",
+        "had",
+        "has",
+        "have",
+        "having",
+        "he",
+        "her",
+        "here",
+        "hers",
+        "him",
+        "his",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "just",
+        "me",
+        "might",
+        "more",
+        "most",
+        "my",
+        "no",
+        "nor",
+        "not",
+        "of",
+        "on",
+        "once",
+        "only",
+        "or",
+        "other",
+        "our",
+        "ours",
+        "out",
+        "over",
+        "own",
+        "same",
+        "she",
+        "should",
+        "so",
+        "some",
+        "such",
+        "than",
+        "that",
+        "the",
+        "their",
+        "theirs",
+        "them",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "through",
+        "to",
+        "too",
+        "under",
+        "until",
+        "up",
+        "very",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+        "yours",
+        "s",
+        "t",
+        "d",
+        "ll",
+        "m",
+        "re",
+        "ve",
+    ]
 )
 
 
@@ -81,3 +193,12 @@ def fts_match(terms: list[str]) -> str | None:
 
 def has_cjk(text: str) -> bool:
     return bool(_CJK_RUN.search(text))
+
+
+def remove_words(text: str, words: list[str]) -> str:
+    """`text` without the given (lower-case) words and their possessive 's."""
+    if not words:
+        return normalize(text)
+    alternatives = "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
+    pattern = re.compile(rf"(?<![^\W_])(?:{alternatives})(?:['’]s)?(?![^\W_])", re.IGNORECASE)
+    return " ".join(pattern.sub("", normalize(text)).split())

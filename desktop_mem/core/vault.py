@@ -10,6 +10,7 @@ blocks for ever waiting for a prompt nobody sees.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -141,10 +142,8 @@ class KeyringAccess:
         self._require_usable()
 
         def remove() -> None:
-            try:
+            with contextlib.suppress(keyring.errors.PasswordDeleteError):
                 self.backend.delete_password(SERVICE, _account(profile))
-            except keyring.errors.PasswordDeleteError:
-                pass
 
         self._call(remove)
 

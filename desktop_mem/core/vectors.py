@@ -113,14 +113,21 @@ class VectorIndex:
         last = int(self.db.meta_get("embed_center_n") or 0)
         if n < RECENTER_MIN or n < 2 * last:
             return False
-        ids = [r[0] for r in self.db.query(
-            "SELECT memory_id FROM memory_vectors ORDER BY memory_id")]
+        ids = [
+            r[0] for r in self.db.query("SELECT memory_id FROM memory_vectors ORDER BY memory_id")
+        ]
         rng = np.random.default_rng(n)
-        sample = ids if len(ids) <= CENTER_SAMPLE else list(rng.choice(ids, CENTER_SAMPLE, replace=False))
+        sample = (
+            ids
+            if len(ids) <= CENTER_SAMPLE
+            else list(rng.choice(ids, CENTER_SAMPLE, replace=False))
+        )
         vecs = self.vectors([int(i) for i in sample])
         center = np.mean(np.vstack(list(vecs.values())), axis=0).astype(np.float32)
         old = self.center()
-        moved = old is None or float(np.linalg.norm(center - old)) > 0.05 * max(float(np.linalg.norm(center)), 1e-6)
+        moved = old is None or float(np.linalg.norm(center - old)) > 0.05 * max(
+            float(np.linalg.norm(center)), 1e-6
+        )
         with self.db.transaction() as conn:
             conn.execute(
                 "INSERT INTO meta(key, value) VALUES ('embed_center_n', ?) "
@@ -142,7 +149,9 @@ class VectorIndex:
             bits = pack_bits(np.vstack([vecs[i] for i in keys]), center)
             for mid, b in zip(keys, bits, strict=True):
                 conn.execute(f"DELETE FROM {BITS_TABLE} WHERE rowid = ?", (mid,))
-                conn.execute(f"INSERT INTO {BITS_TABLE}(rowid, embedding) VALUES (?, vec_bit(?))", (mid, b))
+                conn.execute(
+                    f"INSERT INTO {BITS_TABLE}(rowid, embedding) VALUES (?, vec_bit(?))", (mid, b)
+                )
 
     def set_center(self, conn: Any, center: np.ndarray | None) -> None:
         conn.execute("DELETE FROM meta WHERE key = 'embed_center'")
@@ -154,9 +163,7 @@ class VectorIndex:
 
     # -- writes (inside the caller's transaction) -------------------------------------
 
-    def put(
-        self, conn: Any, ids: Sequence[int], hashes: Sequence[str], vecs: np.ndarray
-    ) -> None:
+    def put(self, conn: Any, ids: Sequence[int], hashes: Sequence[str], vecs: np.ndarray) -> None:
         if not len(ids):
             return
         center = self.center()
@@ -212,7 +219,9 @@ class VectorIndex:
                 out[mid] = from_blob(blob)
         return out
 
-    def knn(self, query: np.ndarray, k: int, candidates: int | None = None) -> list[tuple[int, float]]:
+    def knn(
+        self, query: np.ndarray, k: int, candidates: int | None = None
+    ) -> list[tuple[int, float]]:
         """The k nearest memories by cosine similarity: [(memory_id, similarity)], best first."""
         if self.dim is None or self.count() == 0:
             return []

@@ -31,11 +31,23 @@ def test_json_export_schema(seeded: Profile, tmp_path: Path) -> None:
     first = data["memories"][0]
     assert first["text"] == "I live in Shanghai"
     assert [h["text"] for h in first["history"]] == ["I live in Hangzhou", "I live in Shanghai"]
-    assert {"id", "kind", "importance", "pinned", "source", "created_at", "updated_at", "valid_from", "valid_until"} <= first.keys()
+    assert {
+        "id",
+        "kind",
+        "importance",
+        "pinned",
+        "source",
+        "created_at",
+        "updated_at",
+        "valid_from",
+        "valid_until",
+    } <= first.keys()
     assert "我喜欢喝绿茶" in out.read_text("utf-8")  # readable, not \u-escaped
 
 
-def test_json_round_trip_into_a_fresh_profile(seeded: Profile, tmp_path: Path, config, vault) -> None:  # type: ignore[no-untyped-def]
+def test_json_round_trip_into_a_fresh_profile(
+    seeded: Profile, tmp_path: Path, config, vault
+) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "mem.json"
     write_export(seeded.memories, out, "json")
     config.profile = "other"
@@ -75,7 +87,10 @@ def test_markdown_and_text_lists(profile: Profile, tmp_path: Path) -> None:
     report = import_file(profile.memories, f)
     assert report.imported == 5
     kinds = {m.text: m.kind for m in profile.memories.list()}
-    assert kinds["不吃香菜"] == "preference" and kinds["Some intro line that is a memory too"] == "fact"
+    assert (
+        kinds["不吃香菜"] == "preference"
+        and kinds["Some intro line that is a memory too"] == "fact"
+    )
     assert "done item" in kinds
 
 
@@ -93,9 +108,13 @@ def test_csv_with_header(profile: Profile, tmp_path: Path) -> None:
     assert profile.memories.list(text="北京")[0].created_at == "2023-01-01T02:00:00Z"
 
 
-def test_bad_rows_are_reported_by_line_and_nothing_is_imported(profile: Profile, tmp_path: Path) -> None:
+def test_bad_rows_are_reported_by_line_and_nothing_is_imported(
+    profile: Profile, tmp_path: Path
+) -> None:
     f = tmp_path / "bad.csv"
-    f.write_text("text,kind,importance\nfine,fact,0.5\n,fact,0.5\nalso fine,weird,0.5\nok,fact,7\n", "utf-8")
+    f.write_text(
+        "text,kind,importance\nfine,fact,0.5\n,fact,0.5\nalso fine,weird,0.5\nok,fact,7\n", "utf-8"
+    )
     with pytest.raises(ImportRejected) as err:
         import_file(profile.memories, f)
     assert [line for line, _ in err.value.problems] == [3, 4, 5]
@@ -129,7 +148,9 @@ def test_json_bad_items_report_their_lines(profile: Profile, tmp_path: Path) -> 
         (b"a,b\n1,2\n", "'text' column"),
     ],
 )
-def test_unreadable_files_are_one_clear_error(profile: Profile, tmp_path: Path, content: bytes, message: str) -> None:
+def test_unreadable_files_are_one_clear_error(
+    profile: Profile, tmp_path: Path, content: bytes, message: str
+) -> None:
     f = tmp_path / ("in.csv" if content.startswith((b"text", b"a,b")) else "in.json")
     f.write_bytes(content)
     with pytest.raises(InvalidInput, match=message):
@@ -155,3 +176,21 @@ def test_export_to_unwritable_place_is_a_clear_error(seeded: Profile, tmp_path: 
 
     with pytest.raises(DesktopMemError, match="Could not write"):
         write_export(seeded.memories, tmp_path / "no" / "such" / "dir" / "x.json")
+
+
+def test_context_survives_export_and_import(profile: Profile, tmp_path: Path) -> None:
+    profile.memories.add(
+        NewMemory("Running farther to de-stress", context="What got you into running?")
+    )
+    out = tmp_path / "m.json"
+    write_export(profile.memories, out)
+    assert (
+        json.loads(out.read_text("utf-8"))["memories"][0]["context"] == "What got you into running?"
+    )
+    profile.memories.forget_all()
+    import_file(profile.memories, out)
+    assert profile.memories.list()[0].context == "What got you into running?"
+    csv_file = tmp_path / "c.csv"
+    csv_file.write_text("text,context\nLikes jazz,Asked about music\n", "utf-8")
+    import_file(profile.memories, csv_file)
+    assert profile.memories.list(text="jazz")[0].context == "Asked about music"

@@ -14,10 +14,16 @@ from tests.fakes.ollama_server import FakeOllama
 
 
 def test_add_get_and_fields(profile: Profile) -> None:
-    res = profile.memories.add(NewMemory("My daughter is called Xiaoyu", kind="person", importance=0.8))
+    res = profile.memories.add(
+        NewMemory("My daughter is called Xiaoyu", kind="person", importance=0.8)
+    )
     m = profile.memories.get(res.memory.id)
     assert (m.text, m.kind, m.importance, m.pinned, m.source) == (
-        "My daughter is called Xiaoyu", "person", 0.8, False, "user"
+        "My daughter is called Xiaoyu",
+        "person",
+        0.8,
+        False,
+        "user",
     )
     assert m.created_at == m.updated_at and m.created_at.endswith("Z")
     assert res.warnings == []
@@ -26,9 +32,17 @@ def test_add_get_and_fields(profile: Profile) -> None:
 
 @pytest.mark.parametrize(
     ("text", "kind", "importance"),
-    [("", "fact", 0.5), ("   \n", "fact", 0.5), ("x" * 8001, "fact", 0.5), ("ok", "nonsense", 0.5), ("ok", "fact", 2)],
+    [
+        ("", "fact", 0.5),
+        ("   \n", "fact", 0.5),
+        ("x" * 8001, "fact", 0.5),
+        ("ok", "nonsense", 0.5),
+        ("ok", "fact", 2),
+    ],
 )
-def test_invalid_memories_are_refused(profile: Profile, text: str, kind: str, importance: float) -> None:
+def test_invalid_memories_are_refused(
+    profile: Profile, text: str, kind: str, importance: float
+) -> None:
     with pytest.raises(InvalidInput):
         profile.memories.add(NewMemory(text, kind=kind, importance=importance))
     assert profile.memories.count() == 0
@@ -87,7 +101,13 @@ def test_pin_unpin_and_restore(profile: Profile) -> None:
     s.restore(m.id, 1)
     cur = s.get(m.id)
     assert (cur.text, cur.pinned) == ("I drink coffee", False)
-    assert [v.action for v in s.history(m.id)] == ["created", "pinned", "edited", "unpinned", "restored"]
+    assert [v.action for v in s.history(m.id)] == [
+        "created",
+        "pinned",
+        "edited",
+        "unpinned",
+        "restored",
+    ]
     with pytest.raises(NotFound):
         s.restore(m.id, 99)
 
@@ -101,8 +121,12 @@ def test_delete_purges_everything(profile: Profile) -> None:
     with pytest.raises(NotFound):
         s.get(gone.id)
     db = profile.db
-    assert db.query("SELECT count(*) FROM memory_history WHERE memory_id = ?", (gone.id,))[0][0] == 0
-    assert db.query("SELECT count(*) FROM memory_vectors WHERE memory_id = ?", (gone.id,))[0][0] == 0
+    assert (
+        db.query("SELECT count(*) FROM memory_history WHERE memory_id = ?", (gone.id,))[0][0] == 0
+    )
+    assert (
+        db.query("SELECT count(*) FROM memory_vectors WHERE memory_id = ?", (gone.id,))[0][0] == 0
+    )
     assert db.query("SELECT count(*) FROM memory_bits WHERE rowid = ?", (gone.id,))[0][0] == 0
     assert profile.search.keyword_ranking("secret", 10) == []
     assert [h.memory.id for h in profile.search.search("delete this secret").hits] == [keep.id]
@@ -179,7 +203,9 @@ def test_dimension_mismatch_is_a_clear_error_and_reembed_fixes_it(
         assert prof.embedder.model == "other-embed"
 
 
-def test_same_model_returning_another_dimension_is_caught(profile: Profile, fake_ollama: FakeOllama) -> None:
+def test_same_model_returning_another_dimension_is_caught(
+    profile: Profile, fake_ollama: FakeOllama
+) -> None:
     profile.memories.add(NewMemory("first"))
     fake_ollama.embed_models["fake-embed"] = 32
     with pytest.raises(DimensionMismatch, match="memory reembed"):
@@ -187,7 +213,9 @@ def test_same_model_returning_another_dimension_is_caught(profile: Profile, fake
     assert profile.memories.count() == 1
 
 
-def test_failed_reembed_leaves_the_old_index_usable(profile: Profile, fake_ollama: FakeOllama) -> None:
+def test_failed_reembed_leaves_the_old_index_usable(
+    profile: Profile, fake_ollama: FakeOllama
+) -> None:
     profile.memories.add_many([NewMemory(f"note {i} about topic{i % 7}") for i in range(300)])
     before = [h.memory.id for h in profile.search.search("topic3").hits]
     vectors_before = profile.memories.index.vectors(before)
@@ -202,7 +230,9 @@ def test_failed_reembed_leaves_the_old_index_usable(profile: Profile, fake_ollam
 
 
 def test_expired_memories_are_marked(profile: Profile) -> None:
-    m = profile.memories.add(NewMemory("In Tokyo this week", kind="event", valid_until="2020-01-01")).memory
+    m = profile.memories.add(
+        NewMemory("In Tokyo this week", kind="event", valid_until="2020-01-01")
+    ).memory
     assert m.expired
     assert profile.memories.list(include_expired=False) == []
     assert not profile.memories.add(NewMemory("Forever", valid_until="2999-01-01")).memory.expired

@@ -44,7 +44,8 @@ def leaks_in(blobs: list[bytes]) -> list[str]:
 def _add_message(prof: Profile, text: str) -> int:
     with prof.db.transaction() as c:
         cid = c.execute(
-            "INSERT INTO conversations(title, created_at, updated_at) VALUES ('t', ?, ?)", (now_iso(), now_iso())
+            "INSERT INTO conversations(title, created_at, updated_at) VALUES ('t', ?, ?)",
+            (now_iso(), now_iso()),
         ).lastrowid
         return int(
             c.execute(
@@ -60,12 +61,19 @@ def test_no_plaintext_in_any_file_while_open_and_after(
     base = ["--home", str(home), "--ollama-host", fake_ollama.url, "--embed-model", "fake-embed"]
     out, err = io.StringIO(), io.StringIO()
     assert main([*base, "memory", "add", CANARY], out=out, err=err, vault=vault) == 0
-    assert main([*base, "memory", "search", "quokkazanzibar7781"], out=out, err=err, vault=vault) == 0
-    assert main([*base, "memory", "edit", "1", CANARY + " (edited)"], out=out, err=err, vault=vault) == 0
+    assert (
+        main([*base, "memory", "search", "quokkazanzibar7781"], out=out, err=err, vault=vault) == 0
+    )
+    assert (
+        main([*base, "memory", "edit", "1", CANARY + " (edited)"], out=out, err=err, vault=vault)
+        == 0
+    )
     assert main([*base, "doctor"], out=out, err=err, vault=vault) == 0
     from desktop_mem.core.config import Config
 
-    with Profile.open(Config.resolve(home=home, ollama_host=fake_ollama.url, embed_model="fake-embed"), vault) as prof:
+    with Profile.open(
+        Config.resolve(home=home, ollama_host=fake_ollama.url, embed_model="fake-embed"), vault
+    ) as prof:
         _add_message(prof, "message: " + CANARY)
         # while open: main file, -wal, -shm
         assert (home / "profiles" / "default" / "memory.db-wal").exists()
@@ -75,7 +83,9 @@ def test_no_plaintext_in_any_file_while_open_and_after(
     assert leaks_in([p.read_bytes() for p in written]) == []
 
 
-def test_deleted_memory_is_gone_from_decrypted_pages(profile: Profile, isolated: MemoryKeyring, tmp_path: Path) -> None:
+def test_deleted_memory_is_gone_from_decrypted_pages(
+    profile: Profile, isolated: MemoryKeyring, tmp_path: Path
+) -> None:
     store = profile.memories
     for i in range(50):
         store.add_many([NewMemory(f"filler memory number {i} about gardening and tea")])
@@ -86,7 +96,9 @@ def test_deleted_memory_is_gone_from_decrypted_pages(profile: Profile, isolated:
         "SELECT chunk_id, chunk_offset FROM memory_bits_rowids WHERE rowid = ?", (victim.id,)
     )[0]
     width = profile.memories.index.dim // 8
-    slot = profile.db.query("SELECT vectors FROM memory_bits_vector_chunks00 WHERE rowid = ?", (chunk_id,))[0][0]
+    slot = profile.db.query(
+        "SELECT vectors FROM memory_bits_vector_chunks00 WHERE rowid = ?", (chunk_id,)
+    )[0][0]
     assert any(slot[offset * width : (offset + 1) * width])
     key = isolated.secrets[(SERVICE, "profile:default")]
     path = profile.db.path
@@ -100,7 +112,9 @@ def test_deleted_memory_is_gone_from_decrypted_pages(profile: Profile, isolated:
     assert header_ok(pages[0])
     assert leaks_in(pages) == []
     # its binary vector was zeroed in the vec0 chunk, not just marked invalid
-    slot = profile.db.query("SELECT vectors FROM memory_bits_vector_chunks00 WHERE rowid = ?", (chunk_id,))[0][0]
+    slot = profile.db.query(
+        "SELECT vectors FROM memory_bits_vector_chunks00 WHERE rowid = ?", (chunk_id,)
+    )[0][0]
     assert not any(slot[offset * width : (offset + 1) * width])
 
     # and a logical plaintext copy (sqlcipher_export) has nothing either

@@ -46,7 +46,9 @@ def top(profile: Profile, query: str, k: int = 3) -> list[str]:
         ("sister hospital", "My sister works at a hospital in Shenzhen"),
     ],
 )
-def test_finds_the_right_memory_in_english_chinese_and_mixed(seeded: Profile, query: str, expected: str) -> None:
+def test_finds_the_right_memory_in_english_chinese_and_mixed(
+    seeded: Profile, query: str, expected: str
+) -> None:
     assert top(seeded, query)[0] == expected
 
 
@@ -56,7 +58,16 @@ def test_hits_report_their_signals(seeded: Profile) -> None:
     assert hit.signals["vector"]["rank"] >= 1
     assert 0 < hit.signals["vector"]["similarity"] <= 1
     d = hit.to_dict()
-    assert {"id", "text", "kind", "pinned", "created_at", "updated_at", "score", "signals"} <= d.keys()
+    assert {
+        "id",
+        "text",
+        "kind",
+        "pinned",
+        "created_at",
+        "updated_at",
+        "score",
+        "signals",
+    } <= d.keys()
 
 
 def test_keyword_only_memory_still_found(seeded: Profile) -> None:
@@ -66,7 +77,20 @@ def test_keyword_only_memory_still_found(seeded: Profile) -> None:
 
 
 @pytest.mark.parametrize(
-    "query", ['"', "*", "NEAR(", "a - b", "AND OR NOT", "'; DROP TABLE memories; --", "(((", "^", "考*", "\x00", "   "]
+    "query",
+    [
+        '"',
+        "*",
+        "NEAR(",
+        "a - b",
+        "AND OR NOT",
+        "'; DROP TABLE memories; --",
+        "(((",
+        "^",
+        "考*",
+        "\x00",
+        "   ",
+    ],
 )
 def test_fts_syntax_and_junk_never_crash(seeded: Profile, query: str) -> None:
     seeded.search.search(query)
@@ -109,7 +133,9 @@ def test_ollama_down_falls_back_to_keywords_with_a_warning(config: Config, vault
     with Profile.open(config, vault) as prof:
         result = prof.search.search("Hangzhou")
         assert [h.memory.text for h in result.hits] == ["I live in Hangzhou with my cat Mochi"]
-        assert "not reachable" in result.warnings[0] and "keyword matches only" in result.warnings[0]
+        assert (
+            "not reachable" in result.warnings[0] and "keyword matches only" in result.warnings[0]
+        )
 
 
 def test_vector_only_search_finds_semantic_neighbours(profile: Profile) -> None:
@@ -125,9 +151,13 @@ def test_vector_only_search_finds_semantic_neighbours(profile: Profile) -> None:
 def test_knn_matches_exact_search_on_a_larger_store(profile: Profile) -> None:
     import numpy as np
 
-    profile.memories.add_many([NewMemory(f"memory {i} word{i % 13} thing{i % 29} item{i % 7}") for i in range(600)])
+    profile.memories.add_many(
+        [NewMemory(f"memory {i} word{i % 13} thing{i % 29} item{i % 7}") for i in range(600)]
+    )
     index = profile.memories.index
-    ids = [r[0] for r in profile.db.query("SELECT memory_id FROM memory_vectors ORDER BY memory_id")]
+    ids = [
+        r[0] for r in profile.db.query("SELECT memory_id FROM memory_vectors ORDER BY memory_id")
+    ]
     all_vecs = index.vectors(ids)
     mat = np.vstack([all_vecs[i] for i in ids])
     q = profile.embedder.embed_one("word3 thing5 item2")
@@ -135,3 +165,38 @@ def test_knn_matches_exact_search_on_a_larger_store(profile: Profile) -> None:
     approx = np.array([sim for _, sim in index.knn(q, 10)])
     # the fake model has many exact ties, so compare similarities, not ids
     assert np.allclose(approx, exact, atol=1e-5)
+
+
+def test_a_memory_is_found_through_its_context(profile: Profile) -> None:
+    profile.memories.add(
+        NewMemory("Running farther, it clears my head", context="What helps you with stress?")
+    )
+    profile.memories.add(NewMemory("I bought new shoes"))
+    hit = profile.search.search("stress", k=1).hits[0]
+    assert hit.memory.text.startswith("Running farther")
+    assert hit.signals["keyword"]["rank"] == 1
+
+
+def test_text_outweighs_context_in_keyword_search(profile: Profile) -> None:
+    profile.memories.add(NewMemory("We talked about something else", context="my garden"))
+    profile.memories.add(NewMemory("My garden has tomatoes", context="something else"))
+    ranking = profile.search.keyword_ranking("garden", 10)
+    assert profile.memories.get(ranking[0][0]).text == "My garden has tomatoes"
+
+
+def test_words_in_most_memories_are_left_out_of_the_vector_query(profile: Profile) -> None:
+    items = [NewMemory(f"Caroline mentioned topic{i} today") for i in range(60)]
+    items += [NewMemory(f"unrelated note {i}") for i in range(40)]
+    profile.memories.add_many(items)
+    search = profile.search
+    assert (
+        search.vector_query("What did Caroline's sister say about topic7?")
+        == "What did sister say about topic7?"
+    )
+    assert search.vector_query("Caroline") == "Caroline"  # nothing left: keep the query
+    assert search.vector_query("what about topic7") == "what about topic7"
+
+
+def test_small_stores_keep_the_whole_vector_query(profile: Profile) -> None:
+    profile.memories.add_many([NewMemory(f"Caroline said {i}") for i in range(10)])
+    assert profile.search.vector_query("Caroline and tea") == "Caroline and tea"

@@ -13,7 +13,14 @@ import pytest
 from desktop_mem.core import paths
 from desktop_mem.core.db import open_profile
 from desktop_mem.core.errors import EXIT_LOCKED, KeyMissing, KeyringUnavailable, WrongKey
-from desktop_mem.core.vault import SERVICE, Key, KeyringAccess, Vault, backend_problem, read_key_mode
+from desktop_mem.core.vault import (
+    SERVICE,
+    Key,
+    KeyringAccess,
+    Vault,
+    backend_problem,
+    read_key_mode,
+)
 from tests.fakes.keyrings import HangingKeyring, LockedKeyring, MemoryKeyring
 
 
@@ -21,7 +28,9 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def test_new_profile_gets_a_random_raw_key_in_the_keyring(home: Path, vault: Vault, isolated: MemoryKeyring) -> None:
+def test_new_profile_gets_a_random_raw_key_in_the_keyring(
+    home: Path, vault: Vault, isolated: MemoryKeyring
+) -> None:
     db = open_profile(home, "default", vault=vault)
     db.close()
     secret = isolated.secrets[(SERVICE, "profile:default")]
@@ -32,10 +41,14 @@ def test_new_profile_gets_a_random_raw_key_in_the_keyring(home: Path, vault: Vau
     open_profile(home, "default", vault=vault).close()
 
 
-def test_two_profiles_have_different_keys(home: Path, vault: Vault, isolated: MemoryKeyring) -> None:
+def test_two_profiles_have_different_keys(
+    home: Path, vault: Vault, isolated: MemoryKeyring
+) -> None:
     open_profile(home, "work", vault=vault).close()
     open_profile(home, "home", vault=vault).close()
-    assert isolated.secrets[(SERVICE, "profile:work")] != isolated.secrets[(SERVICE, "profile:home")]
+    assert (
+        isolated.secrets[(SERVICE, "profile:work")] != isolated.secrets[(SERVICE, "profile:home")]
+    )
 
 
 def test_passphrase_mode_when_no_keyring(home: Path) -> None:
@@ -83,14 +96,18 @@ def test_passphrase_profile_without_passphrase_says_how_to_give_it(home: Path) -
         open_profile(home, "default", vault=vault)
 
 
-def test_missing_keyring_entry_is_reported(home: Path, vault: Vault, isolated: MemoryKeyring) -> None:
+def test_missing_keyring_entry_is_reported(
+    home: Path, vault: Vault, isolated: MemoryKeyring
+) -> None:
     open_profile(home, "default", vault=vault).close()
     isolated.secrets.clear()
     with pytest.raises(KeyMissing, match="not in the system keyring"):
         open_profile(home, "default", vault=vault)
 
 
-def test_wrong_key_in_keyring_is_reported(home: Path, vault: Vault, isolated: MemoryKeyring) -> None:
+def test_wrong_key_in_keyring_is_reported(
+    home: Path, vault: Vault, isolated: MemoryKeyring
+) -> None:
     db = open_profile(home, "default", vault=vault)
     db.close()
     before = _digest(db.path)
@@ -125,7 +142,7 @@ def test_key_never_shows_in_repr() -> None:
 
 def test_passphrase_with_quotes_works(home: Path) -> None:
     vault = Vault(KeyringAccess(keyring.backends.fail.Keyring(), timeout=1))
-    tricky = "it's \"quoted\"; DROP TABLE x; --"
+    tricky = 'it\'s "quoted"; DROP TABLE x; --'
     open_profile(home, "default", passphrase=tricky, vault=vault).close()
     open_profile(home, "default", passphrase=tricky, vault=vault).close()
     with pytest.raises(WrongKey):

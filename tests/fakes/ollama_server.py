@@ -44,6 +44,17 @@ def fake_embedding(text: str, dim: int) -> list[float]:
     return (vec / norm).round(6).tolist()
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A client that gave up (timeout, stop) leaves a broken pipe: expected here.
+        import sys
+
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 @dataclass
 class Fault:
     status: int = 500
@@ -92,8 +103,7 @@ class FakeOllama:
                 raw = self.rfile.read(length) if length else b""
                 fake._handle(self, "DELETE", json.loads(raw or b"{}"))
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
+        self.httpd = _Server(("127.0.0.1", 0), Handler)
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
     # -- control ----------------------------------------------------------------------
@@ -224,7 +234,13 @@ class FakeOllama:
         info = {"general.architecture": "fake", "fake.context_length": 32768}
         if base in self.embed_models:
             info["fake.embedding_length"] = self.embed_models[base]
-        return 200, {"modelfile": "", "parameters": "", "template": "", "details": {}, "model_info": info}
+        return 200, {
+            "modelfile": "",
+            "parameters": "",
+            "template": "",
+            "details": {},
+            "model_info": info,
+        }
 
 
 def main() -> None:  # python -m tests.fakes.ollama_server: run it by hand
@@ -237,7 +253,7 @@ def main() -> None:  # python -m tests.fakes.ollama_server: run it by hand
     fake.httpd.server_address  # noqa: B018
     if args.port:
         fake.httpd.server_close()
-        fake.httpd = ThreadingHTTPServer(("127.0.0.1", args.port), fake.httpd.RequestHandlerClass)
+        fake.httpd = _Server(("127.0.0.1", args.port), fake.httpd.RequestHandlerClass)
     fake.start()
     print(f"listening on {fake.url}", flush=True)
     fake.thread.join()
