@@ -63,6 +63,15 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def peak_rss_mb() -> float:
+    """Peak resident memory of this process. Linux keeps ru_maxrss across execve (a
+    child started from a big parent inherits its peak), so read VmHWM, which belongs
+    to this address space."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
     import resource
 
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -303,7 +303,7 @@ class MemoryStore:
                 ids += chunk_ids
                 if progress:
                     progress(len(ids), len(items))
-        self.index.maybe_recenter()
+        self.index.maybe_rebuild()
         self._sync_cache()
         return self.get_many(ids), warnings
 
@@ -463,7 +463,6 @@ class MemoryStore:
             raise NotFound(f"There is no memory {missing[0]}: see `desktop-mem memory list`.")
         with self.db.transaction() as conn:
             self._purge(conn, ids)
-        self.index.maybe_recenter()
         self.db.checkpoint()
         self._sync_cache()
         return len(ids)
@@ -517,7 +516,11 @@ class MemoryStore:
         return [by_id[i] for i in ids if i in by_id]
 
     def count(self) -> int:
-        return int(self.db.query("SELECT count(*) FROM memories")[0][0])
+        return int(self.db.query("SELECT n FROM counters WHERE name = 'memories'")[0][0])
+
+    def unindexed_count(self) -> int:
+        """Memories without a vector (every vector belongs to a memory)."""
+        return self.count() - self.index.count()
 
     def list(
         self,
@@ -640,7 +643,7 @@ class MemoryStore:
             if len(ids):
                 self.index.ensure(conn, self.embedder.model, vecs.shape[1])
                 self.index.put(conn, ids, [keys[i] for i in ids], vecs)
-        self.index.maybe_recenter()
+        self.index.maybe_rebuild()
         self.db.checkpoint()
         self._sync_cache()
         return len(ids)

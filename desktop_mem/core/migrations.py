@@ -98,6 +98,22 @@ def _m001(conn: Any) -> None:
             embedding    BLOB NOT NULL
         );
 
+        -- Coarse cells of the vector index (IVF): k-means centroids; a vector's cell is
+        -- vec0's partition key, so a query scans only the cells nearest to it.
+        CREATE TABLE memory_cells (cell INTEGER PRIMARY KEY, centroid BLOB NOT NULL);
+
+        -- Exact row counts kept by triggers: count(*) would scan 4 GB of vectors at 1M.
+        CREATE TABLE counters (name TEXT PRIMARY KEY, n INTEGER NOT NULL);
+        INSERT INTO counters(name, n) VALUES ('memories', 0), ('vectors', 0);
+        CREATE TRIGGER memories_counted_in AFTER INSERT ON memories
+            BEGIN UPDATE counters SET n = n + 1 WHERE name = 'memories'; END;
+        CREATE TRIGGER memories_counted_out AFTER DELETE ON memories
+            BEGIN UPDATE counters SET n = n - 1 WHERE name = 'memories'; END;
+        CREATE TRIGGER vectors_counted_in AFTER INSERT ON memory_vectors
+            BEGIN UPDATE counters SET n = n + 1 WHERE name = 'vectors'; END;
+        CREATE TRIGGER vectors_counted_out AFTER DELETE ON memory_vectors
+            BEGIN UPDATE counters SET n = n - 1 WHERE name = 'vectors'; END;
+
         -- Contentless: the index keeps no second copy of the text. secure-delete makes
         -- a delete remove the row's tokens from the index at once instead of leaving
         -- them in old segments until the next merge.

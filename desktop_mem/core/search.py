@@ -36,6 +36,12 @@ class SearchWeights:
     # model does not, and they drown what the question is about.
     common_word_share: float = 0.35
     common_word_min_memories: int = 50
+    # In a large store, words found in more than this share of the memories are not
+    # used to retrieve by keyword (Elasticsearch's cutoff_frequency): FTS5 scores every
+    # row matching any term, so one frequent word costs tens of ms at 100k, while its
+    # IDF is low. A query made only of such words keeps its rarest one.
+    keyword_cutoff_share: float = 0.10
+    keyword_cutoff_min_memories: int = 2_000
     # Cosine differences smaller than this are not stretched to the full 0..1 range:
     # in a small store, or for a two-character query, they are noise. (On LoCoMo the
     # candidates' similarities span at least 0.34, so this changes nothing there.)
@@ -45,7 +51,8 @@ class SearchWeights:
     recency_half_life_days: float = 90.0
     pinned: float = 0.10  # multiplier bonus
     duplicate_similarity: float = 0.97
-    pool: int = 100  # candidates taken from each ranker
+    pool: int = 100  # keyword candidates
+    vector_pool: int = 50  # vector candidates (each costs a page read when rescored)
 
 
 @dataclass
@@ -72,9 +79,43 @@ class HybridSearch:
         self.store = store
         self.weights = weights or SearchWeights()
 
-    def keyword_ranking(self, query: str, limit: int) -> list[tuple[int, float]]:
+    def document_frequencies(self, terms: list[str], upto: int) -> dict[str, int]:
+        """How many memories say each term in their own text, counted up to `upto`
+        (a bounded count: the cost stays small for very frequent words)."""
+        out = {}
+        for term in terms:
+            match = "body : " + (textproc.fts_match([term]) or "")
+            out[term] = self.store.db.query(
+                "SELECT count(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)",
+                (match, upto + 1),
+            )[0][0]
+        return out
+
+    def _frequencies(self, query: str) -> tuple[int, dict[str, int]]:
+        w = self.weights
+        total = self.store.count()
+        terms = [t for t in textproc.query_terms(query) if not textproc.has_cjk(t)]
+        if total < min(w.common_word_min_memories, w.keyword_cutoff_min_memories) or not terms:
+            return total, {}
+        upto = int(total * max(w.common_word_share, w.keyword_cutoff_share))
+        return total, self.document_frequencies(terms, upto)
+
+    def keyword_terms(self, query: str, total: int, df: dict[str, int]) -> list[str]:
+        terms = textproc.query_terms(query)
+        w = self.weights
+        if total < w.keyword_cutoff_min_memories or not df:
+            return terms
+        limit = total * w.keyword_cutoff_share
+        kept = [t for t in terms if df.get(t, 0) <= limit]
+        if not kept:
+            kept = [min(terms, key=lambda t: df.get(t, 0))]
+        return kept
+
+    def keyword_ranking(
+        self, query: str, limit: int, terms: list[str] | None = None
+    ) -> list[tuple[int, float]]:
         """[(memory_id, bm25)] best first; bm25 is positive, higher is better."""
-        match = textproc.fts_match(textproc.query_terms(query))
+        match = textproc.fts_match(terms if terms is not None else textproc.query_terms(query))
         if not match:
             return []
         rows = self.store.db.query(
@@ -84,38 +125,30 @@ class HybridSearch:
         )
         return [(r[0], -r[1]) for r in rows]
 
-    def vector_query(self, query: str) -> str:
+    def vector_query(
+        self, query: str, total: int | None = None, df: dict[str, int] | None = None
+    ) -> str:
         """The query without words that occur in too many memories to tell them apart."""
         w = self.weights
-        total = self.store.count()
-        if total < w.common_word_min_memories:
+        if total is None or df is None:
+            total, df = self._frequencies(query)
+        if total < w.common_word_min_memories or not df:
             return query
-        limit = int(total * w.common_word_share)
-        common = []
-        for term in textproc.query_terms(query):
-            if textproc.has_cjk(term):
-                continue
-            match = "body : " + (textproc.fts_match([term]) or "")  # the memory's own words
-            n = self.store.db.query(
-                "SELECT count(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)",
-                (match, limit + 1),
-            )[0][0]
-            if n > limit:
-                common.append(term)
+        common = [t for t, n in df.items() if n > total * w.common_word_share]
         if not common:
             return query
         stripped = textproc.remove_words(query, common)
         return stripped if textproc.query_terms(stripped) else query
 
     def vector_ranking(
-        self, query: str, limit: int, warnings: list[str]
+        self, query: str, limit: int, warnings: list[str], vector_query: str | None = None
     ) -> tuple[list[tuple[int, float]], np.ndarray | None]:
         embedder = self.store.embedder
         if embedder is None or self.store.index.count() == 0:
             return [], None
         self.store.index.check_model(embedder.model)
         try:
-            qvec = embedder.embed_one(self.vector_query(query))
+            qvec = embedder.embed_one(vector_query or self.vector_query(query))
         except ModelServerError as exc:
             warnings.append(f"{exc} Showing keyword matches only.")
             return [], None
@@ -136,9 +169,12 @@ class HybridSearch:
         if not query:
             return SearchResult([], warnings)
         pool = max(w.pool, k * 3)
-        keyword = self.keyword_ranking(query, pool)
-        vector, qvec = self.vector_ranking(query, pool, warnings)
-        missing = len(self.store.missing_vector_ids()) if self.store.embedder else 0
+        total, df = self._frequencies(query)
+        keyword = self.keyword_ranking(query, pool, self.keyword_terms(query, total, df))
+        vector, qvec = self.vector_ranking(
+            query, max(w.vector_pool, k * 2), warnings, self.vector_query(query, total, df)
+        )
+        missing = self.store.unindexed_count() if self.store.embedder else 0
         if missing:
             warnings.append(
                 f"{missing} memories have no vector yet and are matched by keywords only: run "

@@ -1,23 +1,28 @@
-"""The vector index: binary-quantized coarse search in sqlite-vec, exact rescoring.
+"""The vector index: sqlite-vec KNN over binary codes in coarse cells, exact rescoring.
 
-vec0 is brute force: float[1024] costs about 1 ms per 1,000 vectors and, encrypted,
-needs the whole float table decrypted in the page cache (4 GB at 1M). A `bit[D]`
-copy is 32x smaller and scans in a few ms at 100k, so KNN runs there (Hamming
-distance) and only the best few hundred candidates are rescored exactly, with the
-float copies kept in the plain `memory_vectors` table (reading vectors back out of
-vec0 is slow). Recall against exact search is measured in benchmarks/scale.py.
+Measured on this machine (benchmarks/scale.py, PITFALLS.md):
+- vec0 over float[1024] is brute force, and encrypted it needs the whole float table
+  decrypted in the page cache (4 GB at 1M). So vec0 holds 1-bit codes (32x smaller)
+  and the best candidates are rescored exactly from the float copies kept in the
+  plain `memory_vectors` table (reading vectors back out of vec0 is slow).
+- vec0's KNN costs about n * k: 7 ms for k=10 but 39 ms for k=256 at 100k rows, so a
+  flat scan cannot return enough candidates at 1M. The codes are therefore split
+  into cells (IVF): k-means centroids, about sqrt(n) of them, with the cell as vec0's
+  partition key. A query probes the cells nearest to it, merges their candidates by
+  Hamming distance and rescores the best ones. Below IVF_MIN vectors there is one cell.
 
-Quantization keeps the sign of each coordinate after subtracting the mean vector
-of the collection: embedding models have non-zero mean coordinates (some
-coordinates are positive for almost every text), and without centering those bits
-carry no information. The mean is re-estimated from a sample whenever the
-collection has doubled, and the codes are rebuilt only if it moved; after a few
-thousand memories it stops moving, so rebuilds stop too.
+Codes are the signs of (v - mean): embedding models have coordinates that are
+positive for almost every text, and without centring those bits say nothing. The
+mean and the cells are re-estimated whenever the collection has doubled (so the
+total rebuild work stays under twice the collection); with one cell, the codes are
+rebuilt only if the mean moved.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -25,33 +30,98 @@ import numpy as np
 from desktop_mem.core.errors import DimensionMismatch
 
 BITS_TABLE = "memory_bits"
-MIN_CANDIDATES = 256
-OVERSAMPLE = 40
+MIN_CANDIDATES = 128  # codes rescored exactly for a query (at least)
 MAX_CANDIDATES = 4096  # vec0's limit for k
-RECENTER_MIN = 32  # memories before the mean is worth estimating
-CENTER_SAMPLE = 4096
+RETRAIN_MIN = 32  # vectors before the mean is worth estimating
+IVF_MIN = 20_000  # below this, one cell: a flat scan is fast enough
+MAX_CELLS = 4096
+TRAIN_SAMPLE = 32_768
+KMEANS_ITERS = 8
+CHUNK_SIZE = 256  # vec0 pre-allocates a chunk per cell: keep it small
 
 
 def to_blob(vec: np.ndarray) -> bytes:
-    return np.asarray(vec, dtype=np.float32).tobytes()
+    """float16: a 1024-dimension vector then fits one 4 KB page, and rescoring reads
+    (and decrypts) one page per candidate instead of two: 26 ms -> see README for 256
+    candidates at 100k. Cosine error is about 1e-3, far below ranking differences."""
+    return np.asarray(vec, dtype=np.float16).tobytes()
 
 
 def from_blob(blob: bytes) -> np.ndarray:
-    return np.frombuffer(blob, dtype=np.float32)
+    return np.frombuffer(blob, dtype=np.float16).astype(np.float32)
 
 
 def pack_bits(vecs: np.ndarray, center: np.ndarray | None) -> list[bytes]:
-    """Sign bits of (v - center), packed most significant bit first per byte as vec0 expects."""
+    """Sign bits of (v - center), 8 per byte; queries and rows use the same packing."""
     x = vecs if center is None else vecs - center
     bits = np.packbits(x > 0, axis=-1, bitorder="little")
     return [row.tobytes() for row in np.atleast_2d(bits)]
 
 
+def candidates_for(k: int) -> int:
+    return min(MAX_CANDIDATES, max(MIN_CANDIDATES, 2 * k + 64))
+
+
+# The cell layout below was tuned at 100k (benchmarks/scale.py; README "Scale"): with
+# sqrt(n)/2 cells and an eighth of them probed, recall@10 was 0.957 at p95 17.6 ms;
+# sqrt(n) cells needed twice the probes (each costs ~0.2 ms) for the same recall.
+
+
+def cells_for(n: int, ivf_min: int = IVF_MIN) -> int:
+    return 1 if n < ivf_min else min(MAX_CELLS, max(2, round(math.sqrt(n) / 2)))
+
+
+def probes_for(cells: int) -> int:
+    return cells if cells <= 8 else max(8, math.ceil(cells / 8))
+
+
+def per_probe_k(want: int, rank: int) -> int:
+    """The two nearest cells may hold most of the neighbours; the others few of them."""
+    return want if rank < 2 else max(16, want * 3 // 8)
+
+
+@dataclass
+class Layout:
+    version: str
+    center: np.ndarray | None
+    cells: np.ndarray  # cell ids
+    centroids: np.ndarray  # (cells, dim)
+    half_sqnorm: np.ndarray
+
+    def nearest(self, vecs: np.ndarray, count: int = 1) -> np.ndarray:
+        """Ids of the `count` nearest cells of each vector (L2), nearest first."""
+        if len(self.cells) == 1:
+            return np.zeros((len(vecs), 1), dtype=np.int64) + self.cells[0]
+        score = np.atleast_2d(vecs) @ self.centroids.T - self.half_sqnorm
+        if count == 1:
+            return self.cells[np.argmax(score, axis=1)][:, None]
+        top = np.argsort(-score, axis=1)[:, :count]
+        return self.cells[top]
+
+
+def kmeans(sample: np.ndarray, cells: int, rng: np.random.Generator) -> np.ndarray:
+    centroids = sample[rng.choice(len(sample), cells, replace=False)].copy()
+    for _ in range(KMEANS_ITERS):
+        assign = np.argmax(sample @ centroids.T - 0.5 * (centroids**2).sum(1), axis=1)
+        counts = np.bincount(assign, minlength=cells)
+        sums = np.zeros_like(centroids)
+        np.add.at(sums, assign, sample)
+        empty = counts == 0
+        centroids[~empty] = sums[~empty] / counts[~empty, None]
+        if empty.any():  # re-seed empty cells from random points
+            centroids[empty] = sample[rng.choice(len(sample), int(empty.sum()), replace=False)]
+    return centroids.astype(np.float32)
+
+
 class VectorIndex:
-    """Owns meta keys `embed_model`, `embed_dim`, `embed_center`, and the vec0 table."""
+    """Owns meta keys `embed_model`, `embed_dim`, `embed_center`, `ivf_n`, `ivf_version`,
+    the `memory_cells` table and the vec0 table."""
+
+    ivf_min = IVF_MIN  # an attribute so that tests can exercise cells on small stores
 
     def __init__(self, db: Any) -> None:
         self.db = db
+        self._layout: Layout | None = None
 
     # -- what the index was built with -----------------------------------------------
 
@@ -64,9 +134,22 @@ class VectorIndex:
         value = self.db.meta_get("embed_dim")
         return int(value) if value else None
 
-    def center(self) -> np.ndarray | None:
-        row = self.db.query("SELECT value FROM meta WHERE key = 'embed_center'")
-        return np.frombuffer(bytes.fromhex(row[0][0]), dtype=np.float32) if row else None
+    def layout(self) -> Layout:
+        """The mean and cells, re-read only when another writer rebuilt them."""
+        version = self.db.meta_get("ivf_version") or "0"
+        if self._layout is None or self._layout.version != version:
+            row = self.db.query("SELECT value FROM meta WHERE key = 'embed_center'")
+            center = np.frombuffer(bytes.fromhex(row[0][0]), dtype=np.float32) if row else None
+            rows = self.db.query("SELECT cell, centroid FROM memory_cells ORDER BY cell")
+            if rows:
+                cells = np.array([r[0] for r in rows], dtype=np.int64)
+                centroids = np.vstack([np.frombuffer(r[1], dtype=np.float32) for r in rows])
+            else:
+                cells = np.zeros(1, dtype=np.int64)
+                centroids = np.zeros((1, self.dim or 8), dtype=np.float32)
+            half = 0.5 * (centroids**2).sum(1)
+            self._layout = Layout(version, center, cells, centroids, half)
+        return self._layout
 
     def check_model(self, model: str) -> None:
         """Raise before any model call when memories are indexed with another model."""
@@ -94,81 +177,27 @@ class VectorIndex:
                 "choose another embedding model."
             )
         self.check_dim(model, dim)
-        exists = conn.execute(
-            "SELECT 1 FROM sqlite_schema WHERE name = ?", (BITS_TABLE,)
-        ).fetchone()
-        if self.dim != dim or not exists:
-            conn.execute(f"DROP TABLE IF EXISTS {BITS_TABLE}")
-            conn.execute(f"CREATE VIRTUAL TABLE {BITS_TABLE} USING vec0(embedding bit[{dim}])")
+        if self.dim != dim or not self._bits_exist(conn):
+            self._create_bits(conn, dim)
         for key, value in (("embed_model", model), ("embed_dim", str(dim))):
-            conn.execute(
-                "INSERT INTO meta(key, value) VALUES (?, ?) "
-                "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                (key, value),
-            )
+            _meta_set(conn, key, value)
 
-    def maybe_recenter(self) -> bool:
-        """Re-estimate the mean when the collection has doubled; rebuild codes if it moved."""
-        n = self.count()
-        last = int(self.db.meta_get("embed_center_n") or 0)
-        if n < RECENTER_MIN or n < 2 * last:
-            return False
-        ids = [
-            r[0] for r in self.db.query("SELECT memory_id FROM memory_vectors ORDER BY memory_id")
-        ]
-        rng = np.random.default_rng(n)
-        sample = (
-            ids
-            if len(ids) <= CENTER_SAMPLE
-            else list(rng.choice(ids, CENTER_SAMPLE, replace=False))
+    def _create_bits(self, conn: Any, dim: int) -> None:
+        conn.execute(f"DROP TABLE IF EXISTS {BITS_TABLE}")
+        conn.execute(
+            f"CREATE VIRTUAL TABLE {BITS_TABLE} USING vec0("
+            f"cell INTEGER PARTITION KEY, embedding bit[{dim}], chunk_size={CHUNK_SIZE})"
         )
-        vecs = self.vectors([int(i) for i in sample])
-        center = np.mean(np.vstack(list(vecs.values())), axis=0).astype(np.float32)
-        old = self.center()
-        moved = old is None or float(np.linalg.norm(center - old)) > 0.05 * max(
-            float(np.linalg.norm(center)), 1e-6
-        )
-        with self.db.transaction() as conn:
-            conn.execute(
-                "INSERT INTO meta(key, value) VALUES ('embed_center_n', ?) "
-                "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                (str(n),),
-            )
-            if moved:
-                self.set_center(conn, center)
-                self._repack(conn, ids, center)
-        return moved
-
-    def _repack(self, conn: Any, ids: Sequence[int], center: np.ndarray) -> None:
-        for start in range(0, len(ids), 1000):
-            chunk = ids[start : start + 1000]
-            vecs = self.vectors(chunk)
-            keys = list(vecs)
-            if not keys:
-                continue
-            bits = pack_bits(np.vstack([vecs[i] for i in keys]), center)
-            for mid, b in zip(keys, bits, strict=True):
-                conn.execute(f"DELETE FROM {BITS_TABLE} WHERE rowid = ?", (mid,))
-                conn.execute(
-                    f"INSERT INTO {BITS_TABLE}(rowid, embedding) VALUES (?, vec_bit(?))", (mid, b)
-                )
-
-    def set_center(self, conn: Any, center: np.ndarray | None) -> None:
-        conn.execute("DELETE FROM meta WHERE key = 'embed_center'")
-        if center is not None:
-            conn.execute(
-                "INSERT INTO meta(key, value) VALUES ('embed_center', ?)",
-                (np.asarray(center, dtype=np.float32).tobytes().hex(),),
-            )
 
     # -- writes (inside the caller's transaction) -------------------------------------
 
     def put(self, conn: Any, ids: Sequence[int], hashes: Sequence[str], vecs: np.ndarray) -> None:
         if not len(ids):
             return
-        center = self.center()
-        bits = pack_bits(vecs, center)
-        for mid, h, vec, b in zip(ids, hashes, vecs, bits, strict=True):
+        layout = self.layout()
+        bits = pack_bits(vecs, layout.center)
+        cells = layout.nearest(vecs)[:, 0]
+        for mid, h, vec, b, cell in zip(ids, hashes, vecs, bits, cells, strict=True):
             conn.execute(
                 "INSERT INTO memory_vectors(memory_id, content_hash, embedding) VALUES (?, ?, ?) "
                 "ON CONFLICT(memory_id) DO UPDATE SET content_hash = excluded.content_hash, "
@@ -177,7 +206,8 @@ class VectorIndex:
             )
             conn.execute(f"DELETE FROM {BITS_TABLE} WHERE rowid = ?", (mid,))
             conn.execute(
-                f"INSERT INTO {BITS_TABLE}(rowid, embedding) VALUES (?, vec_bit(?))", (mid, b)
+                f"INSERT INTO {BITS_TABLE}(rowid, cell, embedding) VALUES (?, ?, vec_bit(?))",
+                (mid, int(cell), b),
             )
 
     def remove(self, conn: Any, ids: Iterable[int]) -> None:
@@ -197,14 +227,79 @@ class VectorIndex:
     def drop_all(self, conn: Any) -> None:
         conn.execute(f"DROP TABLE IF EXISTS {BITS_TABLE}")
         conn.execute("DELETE FROM memory_vectors")
+        conn.execute("DELETE FROM memory_cells")
         conn.execute(
-            "DELETE FROM meta WHERE key IN ('embed_model', 'embed_dim', 'embed_center', 'embed_center_n')"
+            "DELETE FROM meta WHERE key IN ('embed_model', 'embed_dim', 'embed_center', 'ivf_n')"
         )
+        _bump_version(conn)
+
+    # -- keeping the layout fit for the collection -----------------------------------
+
+    def maybe_rebuild(self) -> bool:
+        """Re-estimate the mean (and the cells, from IVF_MIN on) when the collection has
+        doubled since the last estimate; rebuild the codes if anything changed."""
+        n = self.count()
+        last = int(self.db.meta_get("ivf_n") or 0)
+        if n < RETRAIN_MIN or n < 2 * last or self.dim is None:
+            return False
+        rng = np.random.default_rng(n)
+        ids = self._all_ids()
+        picked = ids if len(ids) <= TRAIN_SAMPLE else rng.choice(ids, TRAIN_SAMPLE, replace=False)
+        got = self.vectors([int(i) for i in picked])
+        sample = np.vstack(list(got.values()))
+        center = sample.mean(axis=0).astype(np.float32)
+        old = self.layout()
+        cells = cells_for(n, self.ivf_min)
+        moved = old.center is None or float(np.linalg.norm(center - old.center)) > 0.05 * max(
+            float(np.linalg.norm(center)), 1e-6
+        )
+        rebuild = moved or cells != len(old.cells) or cells > 1
+        with self.db.transaction() as conn:
+            _meta_set(conn, "ivf_n", str(n))
+            if rebuild:
+                centroids = center[None, :] if cells == 1 else kmeans(sample, cells, rng)
+                self._write_layout(conn, center, centroids)
+                self._rebuild_codes(conn, ids)
+        return rebuild
+
+    def _all_ids(self) -> np.ndarray:
+        rows = self.db.query("SELECT memory_id FROM memory_vectors ORDER BY memory_id")
+        return np.array([r[0] for r in rows], dtype=np.int64)
+
+    def _write_layout(self, conn: Any, center: np.ndarray, centroids: np.ndarray) -> None:
+        _meta_set(conn, "embed_center", center.astype(np.float32).tobytes().hex())
+        conn.execute("DELETE FROM memory_cells")
+        conn.executemany(
+            "INSERT INTO memory_cells(cell, centroid) VALUES (?, ?)",
+            [(i, np.asarray(c, dtype=np.float32).tobytes()) for i, c in enumerate(centroids)],
+        )
+        _bump_version(conn)
+        self._layout = None
+
+    def _rebuild_codes(self, conn: Any, ids: np.ndarray) -> None:
+        assert self.dim is not None
+        self._create_bits(conn, self.dim)
+        layout = self.layout()
+        for start in range(0, len(ids), 5000):
+            chunk = [int(i) for i in ids[start : start + 5000]]
+            got = self.vectors(chunk)
+            keys = list(got)
+            if not keys:
+                continue
+            vecs = np.vstack([got[i] for i in keys])
+            cells = layout.nearest(vecs)[:, 0]
+            conn.executemany(
+                f"INSERT INTO {BITS_TABLE}(rowid, cell, embedding) VALUES (?, ?, vec_bit(?))",
+                [
+                    (mid, int(c), b)
+                    for mid, c, b in zip(keys, cells, pack_bits(vecs, layout.center), strict=True)
+                ],
+            )
 
     # -- reads --------------------------------------------------------------------------
 
     def count(self) -> int:
-        return int(self.db.query("SELECT count(*) FROM memory_vectors")[0][0])
+        return int(self.db.query("SELECT n FROM counters WHERE name = 'vectors'")[0][0])
 
     def vectors(self, ids: Sequence[int]) -> dict[int, np.ndarray]:
         out: dict[int, np.ndarray] = {}
@@ -219,25 +314,36 @@ class VectorIndex:
                 out[mid] = from_blob(blob)
         return out
 
-    def knn(
-        self, query: np.ndarray, k: int, candidates: int | None = None
-    ) -> list[tuple[int, float]]:
+    def knn(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
         """The k nearest memories by cosine similarity: [(memory_id, similarity)], best first."""
-        if self.dim is None or self.count() == 0:
+        dim = self.dim
+        if dim is None or self.count() == 0:
             return []
-        if query.shape[-1] != self.dim:
+        if query.shape[-1] != dim:
             raise DimensionMismatch(
-                f"The query vector has {query.shape[-1]} dimensions but the index has {self.dim}: "
+                f"The query vector has {query.shape[-1]} dimensions but the index has {dim}: "
                 "run `desktop-mem memory reembed`."
             )
-        n = candidates or min(MAX_CANDIDATES, max(MIN_CANDIDATES, k * OVERSAMPLE))
-        qbits = pack_bits(query[None, :], self.center())[0]
-        rows = self.db.query(
-            f"SELECT rowid FROM {BITS_TABLE} WHERE embedding MATCH vec_bit(?) AND k = ?",
-            (qbits, n),
-        )
-        ids = [r[0] for r in rows]
-        vecs = self.vectors(ids)
+        layout = self.layout()
+        want = candidates_for(k)
+        qbits = pack_bits(query[None, :], layout.center)[0]
+        if len(layout.cells) == 1:
+            rows = self.db.query(
+                f"SELECT rowid, distance FROM {BITS_TABLE} WHERE embedding MATCH vec_bit(?) AND k = ?",
+                (qbits, want),
+            )
+        else:
+            rows = []
+            probes = layout.nearest(query[None, :], probes_for(len(layout.cells)))[0]
+            for rank, cell in enumerate(probes):
+                rows += self.db.query(
+                    f"SELECT rowid, distance FROM {BITS_TABLE} "
+                    "WHERE embedding MATCH vec_bit(?) AND k = ? AND cell = ?",
+                    (qbits, per_probe_k(want, rank), int(cell)),
+                )
+            rows.sort(key=lambda r: r[1])
+            rows = rows[:want]
+        vecs = self.vectors([r[0] for r in rows])
         if not vecs:
             return []
         keys = list(vecs)
@@ -246,7 +352,19 @@ class VectorIndex:
         return [(keys[i], float(sims[i])) for i in order]
 
     def cache_bytes_wanted(self) -> int:
-        """Page cache that holds the binary index decrypted, with room for the rest."""
+        """Page cache that holds the binary codes decrypted, with room for the rest."""
         dim = self.dim or 0
-        n = self.count()
-        return int(n * (dim // 8 + 16) * 1.3) + 16 * 1024 * 1024
+        return int(self.count() * (dim // 8 + 16) * 1.3) + 16 * 1024 * 1024
+
+
+def _meta_set(conn: Any, key: str, value: str) -> None:
+    conn.execute(
+        "INSERT INTO meta(key, value) VALUES (?, ?) "
+        "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        (key, value),
+    )
+
+
+def _bump_version(conn: Any) -> None:
+    row = conn.execute("SELECT value FROM meta WHERE key = 'ivf_version'").fetchone()
+    _meta_set(conn, "ivf_version", str(int(row[0]) + 1 if row else 1))

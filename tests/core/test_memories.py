@@ -244,3 +244,27 @@ def test_add_many_is_one_transaction(profile: Profile, fake_ollama: FakeOllama) 
     assert len(mems) == 100 and not warnings
     # a batch of 100 costs 4 embed calls of 32, not 100 calls
     assert fake_ollama.paths().count("/api/embed") == 4
+
+
+def test_counters_match_the_tables_after_every_kind_of_change(
+    profile: Profile, fake_ollama: FakeOllama
+) -> None:
+    s = profile.memories
+
+    def real() -> tuple[int, int]:
+        return (
+            profile.db.query("SELECT count(*) FROM memories")[0][0],
+            profile.db.query("SELECT count(*) FROM memory_vectors")[0][0],
+        )
+
+    s.add_many([NewMemory(f"fact {i}") for i in range(40)])
+    s.delete([1, 2, 3])
+    s.edit(4, text="fact four, edited")
+    fake_ollama.fail_next(status=500, paths=("/api/embed",))
+    s.edit(5, text="edited while the model failed")  # loses its vector
+    assert (s.count(), s.index.count()) == real() == (37, 36)
+    assert s.unindexed_count() == 1 == len(s.missing_vector_ids())
+    s.reembed()
+    assert (s.count(), s.index.count()) == real() == (37, 37)
+    s.forget_all()
+    assert (s.count(), s.index.count()) == real() == (0, 0)

@@ -32,14 +32,18 @@ def _features(text: str) -> list[str]:
     return feats
 
 
+def _direction(feature: str, dim: int) -> np.ndarray:
+    seed = int.from_bytes(hashlib.blake2b(feature.encode(), digest_size=8).digest(), "little")
+    return np.random.default_rng(seed).standard_normal(dim)
+
+
 def fake_embedding(text: str, dim: int) -> list[float]:
-    vec = np.zeros(dim, dtype=np.float64)
+    """Sum of a dense pseudo-random direction per word (and CJK bigram), plus a shared
+    component like real models' non-zero mean: dense like a real embedding, and texts
+    that share words are close."""
+    vec = 0.5 * _direction("<shared>", dim)
     for feat in _features(text) or ["<empty>"]:
-        h = hashlib.blake2b(feat.encode(), digest_size=8).digest()
-        idx = int.from_bytes(h[:4], "little") % dim
-        vec[idx] += 1.0 if h[4] & 1 else -1.0
-    # a shared component, like real models' non-zero mean direction
-    vec += 0.3
+        vec += _direction(feat, dim)
     norm = np.linalg.norm(vec)
     return (vec / norm).round(6).tolist()
 

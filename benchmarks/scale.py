@@ -1,0 +1,311 @@
+"""Search latency, recall and memory at 10k / 100k / 1M memories, on the encrypted database.
+
+Each size is built through the product's own write path (MemoryStore.add_many:
+memories, history, full text, float vectors, binary vec0 codes) with a benchmark
+embedder that serves precomputed vectors instead of calling a model, so nothing
+but the store is timed. Vectors are clustered like real embeddings (topics, a
+non-zero mean direction); queries are new points from the same distribution. The
+exact top-10 of every query is computed while the data is generated. Searching
+runs in a fresh process, so its peak resident memory is the search's own.
+
+    python benchmarks/scale.py                       # 10k and 100k, 1024 dimensions
+    python benchmarks/scale.py --sizes 10000 100000 1000000 --json
+    python benchmarks/scale.py --real-embeddings     # recall on real MiniLM vectors (LoCoMo text)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks._common import BENCH_PASSPHRASE, peak_rss_mb, percentile, scratch_home  # noqa: E402
+from desktop_mem.core.config import Config  # noqa: E402
+from desktop_mem.core.embed import Embedder  # noqa: E402
+from desktop_mem.core.memories import NewMemory  # noqa: E402
+from desktop_mem.core.profile import Profile  # noqa: E402
+from desktop_mem.core.search import HybridSearch  # noqa: E402
+
+MODEL = "bench-embed"
+CHUNK = 10_000
+
+
+class PrecomputedEmbedder(Embedder):
+    """Serves vectors registered for each text: the store is measured, not a model."""
+
+    def __init__(self, dim: int) -> None:
+        super().__init__(host="http://127.0.0.1:9", model=MODEL)
+        self.dim = dim
+        self.table: dict[str, np.ndarray] = {}
+        self.query: np.ndarray | None = None  # served for a (possibly reworded) query
+
+    def embed(
+        self,
+        texts: Sequence[str],
+        progress: Callable[[int, int], None] | None = None,
+        fresh: bool = False,
+    ) -> np.ndarray:
+        return np.vstack(
+            [self.table.pop(t) if t in self.table else self._missing(t) for t in texts]
+        )
+
+    def _missing(self, text: str) -> np.ndarray:
+        if self.query is not None:
+            return self.query
+        raise KeyError(f"no precomputed vector for {text[:30]!r}")
+
+
+class Corpus:
+    """Deterministic vectors and word-salad texts, generated chunk by chunk.
+
+    Vectors are Gaussian with the shape measured on real all-MiniLM-L6-v2 embeddings
+    of LoCoMo text: a mean vector of norm 0.47 and a covariance spectrum decaying as
+    i^-1.37 (half the variance in 18 directions), in a random basis of `dim`
+    dimensions. Isotropic noise would make binary codes look far worse than they are
+    on real text; this is measured against real vectors with --real-embeddings."""
+
+    def __init__(self, n: int, dim: int, seed: int = 7) -> None:
+        rng = np.random.default_rng(seed)
+        self.n, self.dim = n, dim
+        basis, _ = np.linalg.qr(rng.standard_normal((dim, dim)))
+        spectrum = np.arange(1, dim + 1, dtype=np.float64) ** -1.37
+        self.scale = (basis * np.sqrt(spectrum / spectrum.sum())).T.astype(np.float32)
+        self.mean = (_unit(rng.standard_normal(dim)) * 0.47).astype(np.float32)
+        vocab_rng = np.random.default_rng(seed + 1)
+        letters = np.array(list("abcdefghiklmnoprstuvwyz"))
+        self.vocab = [
+            "".join(vocab_rng.choice(letters, size=vocab_rng.integers(3, 10)))
+            for _ in range(30_000)
+        ]
+        self.zipf = 1.0 / np.arange(1, len(self.vocab) + 1)
+        self.zipf /= self.zipf.sum()
+
+    def vectors(self, rng: np.random.Generator, count: int) -> np.ndarray:
+        z = rng.standard_normal((count, self.dim), dtype=np.float32)
+        return _unit(self.mean + z @ self.scale).astype(np.float32)
+
+    def chunk(self, index: int) -> tuple[list[str], np.ndarray]:
+        rng = np.random.default_rng(1000 + index)
+        count = min(CHUNK, self.n - index * CHUNK)
+        vecs = self.vectors(rng, count)
+        words = rng.choice(len(self.vocab), size=(count, 12), p=self.zipf)
+        texts = [
+            f"memory {index * CHUNK + i}: " + " ".join(self.vocab[w] for w in row)
+            for i, row in enumerate(words)
+        ]
+        return texts, vecs
+
+    def queries(self, count: int) -> tuple[list[str], np.ndarray]:
+        rng = np.random.default_rng(99)
+        words = rng.choice(len(self.vocab), size=(count, 4), p=self.zipf)
+        return [
+            " ".join(self.vocab[w] for w in row) + f" q{i}" for i, row in enumerate(words)
+        ], self.vectors(rng, count)
+
+
+def _unit(x: np.ndarray) -> np.ndarray:
+    return x / np.linalg.norm(x, axis=-1, keepdims=True)
+
+
+def build(home: Path, n: int, dim: int, queries: int) -> dict:
+    corpus = Corpus(n, dim)
+    qtexts, qvecs = corpus.queries(queries)
+    best_sims = np.full((queries, 10), -np.inf, dtype=np.float32)
+    best_ids = np.zeros((queries, 10), dtype=np.int64)
+    embedder = PrecomputedEmbedder(dim)
+    config = Config.resolve(
+        home=home, profile="scale", embed_model=MODEL, passphrase=BENCH_PASSPHRASE
+    )
+    insert_s = 0.0
+    with Profile.open(config) as prof:
+        prof.memories.embedder = embedder
+        for c in range((n + CHUNK - 1) // CHUNK):
+            texts, vecs = corpus.chunk(c)
+            embedder.table.update(zip(texts, vecs, strict=True))
+            t0 = time.perf_counter()
+            mems, warnings = prof.memories.add_many([NewMemory(t) for t in texts])
+            insert_s += time.perf_counter() - t0
+            assert not warnings, warnings
+            ids = np.array([m.id for m in mems])
+            sims = qvecs @ vecs.T
+            both_s = np.hstack([best_sims, sims])
+            both_i = np.hstack([best_ids, np.broadcast_to(ids, sims.shape)])
+            top = np.argsort(-both_s, axis=1)[:, :10]
+            best_sims = np.take_along_axis(both_s, top, 1)
+            best_ids = np.take_along_axis(both_i, top, 1)
+            print(
+                f"\r  {n:>9,}: inserted {min((c + 1) * CHUNK, n):,}",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
+        prof.db.checkpoint()
+    print(file=sys.stderr)
+    folder = home / "profiles" / "scale"
+    size = sum(p.stat().st_size for p in folder.iterdir() if p.is_file())
+    np.save(home / "qvecs.npy", qvecs)
+    np.save(home / "truth.npy", best_ids)
+    (home / "qtexts.json").write_text(json.dumps(qtexts))
+    return {
+        "memories": n,
+        "dim": dim,
+        "insert_per_s": round(n / insert_s),
+        "file_mb": round(size / 1e6),
+    }
+
+
+def search_phase(home: Path, dim: int) -> dict:
+    """Runs in its own process: open, search, report latency, recall and peak RSS."""
+    qvecs = np.load(home / "qvecs.npy")
+    truth = np.load(home / "truth.npy")
+    qtexts = json.loads((home / "qtexts.json").read_text())
+    embedder = PrecomputedEmbedder(dim)
+    config = Config.resolve(
+        home=home, profile="scale", embed_model=MODEL, passphrase=BENCH_PASSPHRASE
+    )
+    t0 = time.perf_counter()
+    prof = Profile.open(config)
+    open_ms = (time.perf_counter() - t0) * 1000
+    prof.memories.embedder = embedder
+    search = HybridSearch(prof.memories)
+    index = prof.memories.index
+    knn_ms, hybrid_ms, recalls = [], [], []
+    t0 = time.perf_counter()
+    index.knn(qvecs[0], 10)
+    cold_ms = (time.perf_counter() - t0) * 1000
+    for q, text, exact in zip(qvecs, qtexts, truth, strict=True):
+        t0 = time.perf_counter()
+        got = [i for i, _ in index.knn(q, 10)]
+        knn_ms.append((time.perf_counter() - t0) * 1000)
+        recalls.append(len(set(got) & set(exact.tolist())) / 10)
+        embedder.query = q
+        t0 = time.perf_counter()
+        search.search(text, k=10)
+        hybrid_ms.append((time.perf_counter() - t0) * 1000)
+    prof.close()
+    return {
+        "open_ms": round(open_ms, 1),
+        "cold_first_knn_ms": round(cold_ms, 1),
+        "knn_p50_ms": round(percentile(knn_ms, 50), 2),
+        "knn_p95_ms": round(percentile(knn_ms, 95), 2),
+        "hybrid_p50_ms": round(percentile(hybrid_ms, 50), 2),
+        "hybrid_p95_ms": round(percentile(hybrid_ms, 95), 2),
+        "recall@10": round(float(np.mean(recalls)), 4),
+        "peak_rss_mb": round(peak_rss_mb()),
+    }
+
+
+def real_embeddings(host: str | None, limit: int) -> dict:
+    """Recall of the binary index against exact search on real MiniLM vectors:
+    LoCoMo turns and their sentences stored, LoCoMo questions as queries."""
+    import re
+
+    from benchmarks._common import SHARED_BENCH, embed_server
+
+    data = json.loads((SHARED_BENCH / "locomo" / "locomo_dev.json").read_text("utf-8"))
+    texts: list[str] = []
+    questions: list[str] = []
+    for sample in data:
+        conv = sample["conversation"]
+        for key, turns in conv.items():
+            if key.startswith("session_") and isinstance(turns, list):
+                for t in turns:
+                    texts.append(t["text"])
+                    texts += [s for s in re.split(r"(?<=[.!?])\s+", t["text"]) if len(s) > 20]
+        questions += [qa["question"] for qa in sample["qa"]]
+    texts = list(dict.fromkeys(texts))[:limit]
+    questions = list(dict.fromkeys(questions))[:500]
+
+    def run(url: str) -> dict:
+        with scratch_home() as home:
+            config = Config.resolve(
+                home=home, profile="real", ollama_host=url, embed_model="all-minilm"
+            )
+            with Profile.open(config) as prof:
+                prof.memories.add_many([NewMemory(t) for t in texts])
+                ids = [
+                    r[0]
+                    for r in prof.db.query(
+                        "SELECT memory_id FROM memory_vectors ORDER BY memory_id"
+                    )
+                ]
+                vecs = prof.memories.index.vectors(ids)
+                mat = np.vstack([vecs[i] for i in ids])
+                qv = prof.embedder.embed(questions)
+                rec = []
+                for q in qv:
+                    exact = {ids[i] for i in np.argsort(-(mat @ q))[:10]}
+                    rec.append(len(exact & {i for i, _ in prof.memories.index.knn(q, 10)}) / 10)
+                out = {"recall@10": round(float(np.mean(rec)), 4)}
+                return {
+                    "memories": len(texts),
+                    "queries": len(questions),
+                    "dim": int(mat.shape[1]),
+                    **out,
+                }
+
+    if host:
+        return run(host)
+    with embed_server() as url:
+        return run(url)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    ap.add_argument("--dim", type=int, default=1024, help="default: bge-m3's 1024")
+    ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument(
+        "--real-embeddings", action="store_true", help="also measure recall on real MiniLM vectors"
+    )
+    ap.add_argument("--real-limit", type=int, default=8000)
+    ap.add_argument(
+        "--ollama-host", help="for --real-embeddings (default: start the offline MiniLM server)"
+    )
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--search-phase", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.search_phase:
+        print(json.dumps(search_phase(Path(args.search_phase), args.dim)))
+        return
+    results = []
+    for n in args.sizes:
+        with scratch_home() as home:
+            row = build(home, n, args.dim, args.queries)
+            env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+            proc = subprocess.run(
+                [sys.executable, __file__, "--search-phase", str(home), "--dim", str(args.dim)],
+                stdout=subprocess.PIPE, text=True, env=env, check=True,
+            )  # fmt: skip
+            row.update(json.loads(proc.stdout))
+            results.append(row)
+            print(f"  {n:>9,}: {row}", file=sys.stderr)
+    out: dict = {"synthetic": results}
+    if args.real_embeddings:
+        out["real"] = real_embeddings(args.ollama_host, args.real_limit)
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return
+    print(f"{'memories':>10} {'dim':>5} {'insert/s':>9} {'file MB':>8} {'knn p50':>8} {'knn p95':>8} "
+          f"{'hybrid p50':>11} {'hybrid p95':>11} {'recall@10':>10} {'peak RSS MB':>12}")  # fmt: skip
+    for r in results:
+        print(f"{r['memories']:>10,} {r['dim']:>5} {r['insert_per_s']:>9,} {r['file_mb']:>8,} "
+              f"{r['knn_p50_ms']:>8} {r['knn_p95_ms']:>8} {r['hybrid_p50_ms']:>11} {r['hybrid_p95_ms']:>11} "
+              f"{r['recall@10']:>10} {r['peak_rss_mb']:>12}")  # fmt: skip
+    if "real" in out:
+        print("real embeddings:", out["real"])
+
+
+if __name__ == "__main__":
+    main()
