@@ -118,6 +118,13 @@ def check_database(config: Config, vault: Vault) -> tuple[list[Check], str | Non
             "WHERE v.memory_id IS NULL"
         )[0][0]
         model = db.meta_get("embed_model")
+        counted = db.query("SELECT n FROM counters WHERE name = 'memories'")[0][0]
+        if counted != count:  # repair: the counters only speed things up
+            with db.transaction() as conn:
+                conn.execute("UPDATE counters SET n = ? WHERE name = 'memories'", (count,))
+                conn.execute(
+                    "UPDATE counters SET n = (SELECT count(*) FROM memory_vectors) WHERE name = 'vectors'"
+                )
         ok = integrity == "ok" and not cipher
         checks.append(
             Check(

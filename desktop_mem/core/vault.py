@@ -174,6 +174,7 @@ def write_key_mode(db_path: Path, mode: KeyMode) -> None:
         ),
         "utf-8",
     )
+    os.chmod(tmp, 0o600)
     os.replace(tmp, side)
 
 
