@@ -182,6 +182,10 @@ def search_phase(home: Path, dim: int) -> dict:
     t0 = time.perf_counter()
     index.knn(qvecs[0], 10)
     cold_ms = (time.perf_counter() - t0) * 1000
+    # A running app loads the codes into the page cache once, in the background.
+    t0 = time.perf_counter()
+    index.warm()
+    warm_ms = (time.perf_counter() - t0) * 1000
     for q, text, exact in zip(qvecs, qtexts, truth, strict=True):
         t0 = time.perf_counter()
         got = [i for i, _ in index.knn(q, 10)]
@@ -195,6 +199,7 @@ def search_phase(home: Path, dim: int) -> dict:
     return {
         "open_ms": round(open_ms, 1),
         "cold_first_knn_ms": round(cold_ms, 1),
+        "warm_up_ms": round(warm_ms, 1),
         "knn_p50_ms": round(percentile(knn_ms, 50), 2),
         "knn_p95_ms": round(percentile(knn_ms, 95), 2),
         "hybrid_p50_ms": round(percentile(hybrid_ms, 50), 2),
@@ -241,11 +246,15 @@ def real_embeddings(host: str | None, limit: int) -> dict:
                 vecs = prof.memories.index.vectors(ids)
                 mat = np.vstack([vecs[i] for i in ids])
                 qv = prof.embedder.embed(questions)
-                rec = []
-                for q in qv:
-                    exact = {ids[i] for i in np.argsort(-(mat @ q))[:10]}
-                    rec.append(len(exact & {i for i, _ in prof.memories.index.knn(q, 10)}) / 10)
-                out = {"recall@10": round(float(np.mean(rec)), 4)}
+                out: dict = {"recall@10_one_cell": _recall(prof, ids, mat, qv)}
+                # the same vectors split into cells, as in a store of 20k+ memories
+                index = prof.memories.index
+                index.ivf_min = 1000
+                with prof.db.transaction() as conn:
+                    conn.execute("DELETE FROM meta WHERE key = 'ivf_n'")
+                index.maybe_rebuild()
+                out["cells"] = len(index.layout().cells)
+                out["recall@10_cells"] = _recall(prof, ids, mat, qv)
                 return {
                     "memories": len(texts),
                     "queries": len(questions),
@@ -257,6 +266,14 @@ def real_embeddings(host: str | None, limit: int) -> dict:
         return run(host)
     with embed_server() as url:
         return run(url)
+
+
+def _recall(prof: Profile, ids: list[int], mat: np.ndarray, queries: np.ndarray) -> float:
+    rec = []
+    for q in queries:
+        exact = {ids[i] for i in np.argsort(-(mat @ q))[:10]}
+        rec.append(len(exact & {i for i, _ in prof.memories.index.knn(q, 10)}) / 10)
+    return round(float(np.mean(rec)), 4)
 
 
 def main() -> None:

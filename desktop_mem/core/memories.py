@@ -164,15 +164,18 @@ class NewMemory:
         self.valid_until = parse_when(self.valid_until, "'valid until' date")
 
 
+def strip_controls(text: str) -> str:
+    """Keep line breaks and tabs; drop other control characters (and NULs) that would
+    only confuse a prompt or a terminal."""
+    return "".join(
+        ch for ch in text if ch in "\n\t" or not (ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0)
+    )
+
+
 def clean_text(text: str) -> str:
     if not isinstance(text, str):
         raise InvalidInput("A memory must be text.")
-    # Keep line breaks and tabs; drop other control characters (and NULs) that
-    # would only confuse a prompt or a terminal.
-    cleaned = "".join(
-        ch for ch in text if ch in "\n\t" or not (ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0)
-    )
-    cleaned = cleaned.strip()
+    cleaned = strip_controls(text).strip()
     if not cleaned:
         raise InvalidInput("A memory cannot be empty: write what should be remembered.")
     if len(cleaned) > MAX_TEXT:
@@ -188,10 +191,7 @@ def clean_context(context: str | None) -> str | None:
         return None
     if not isinstance(context, str):
         raise InvalidInput("The context of a memory must be text.")
-    cleaned = "".join(
-        ch for ch in context if ch in "\n\t" or not (ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0)
-    )
-    cleaned = cleaned.strip()[-MAX_CONTEXT:].strip()
+    cleaned = strip_controls(context).strip()[-MAX_CONTEXT:].strip()
     return cleaned or None
 
 

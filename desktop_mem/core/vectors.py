@@ -37,7 +37,7 @@ IVF_MIN = 20_000  # below this, one cell: a flat scan is fast enough
 MAX_CELLS = 4096
 TRAIN_SAMPLE = 32_768
 KMEANS_ITERS = 8
-CHUNK_SIZE = 256  # vec0 pre-allocates a chunk per cell: keep it small
+CHUNK_SIZE = 1024  # per cell; 256 doubled probe cost at 1M (41 probes, k=60: 92 vs 44 ms)
 
 
 def to_blob(vec: np.ndarray) -> bytes:
@@ -351,6 +351,23 @@ class VectorIndex:
         sims = np.vstack([vecs[i] for i in keys]) @ query
         order = np.argsort(-sims)[:k]
         return [(keys[i], float(sims[i])) for i in order]
+
+    def warm(self) -> int:
+        """Read the binary codes once so that they sit decrypted in the page cache (the
+        cache is sized for them). Each cell's chunk otherwise costs its first query a
+        few ms of decryption. The app does this in the background after opening.
+        Returns the bytes read."""
+        if self.dim is None:
+            return 0
+        total = 0
+        with self.db.lock:
+            for table, column in (
+                (f"{BITS_TABLE}_vector_chunks00", "vectors"),
+                (f"{BITS_TABLE}_chunks", "rowids"),
+            ):
+                for (blob,) in self.db.conn.execute(f"SELECT {column} FROM {table}"):
+                    total += len(blob or b"")
+        return total
 
     def cache_bytes_wanted(self) -> int:
         """Page cache that holds the binary codes decrypted, with room for the rest."""

@@ -197,3 +197,10 @@ def test_knn_recall_with_cells(profile: Profile) -> None:
     # a new memory lands in a cell and is found
     m = profile.memories.add(NewMemory("zebra quartz unique words")).memory
     assert profile.search.search("zebra quartz unique words", k=1).hits[0].memory.id == m.id
+
+
+def test_warm_reads_the_codes_and_search_still_works(profile: Profile) -> None:
+    _fill(profile, 100)
+    dim = profile.memories.index.dim or 0
+    assert profile.memories.index.warm() >= 100 * dim // 8
+    assert profile.search.search("word3 thing5", k=3).hits
