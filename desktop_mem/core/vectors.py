@@ -3,8 +3,8 @@
 Measured on this machine (benchmarks/scale.py, PITFALLS.md):
 - vec0 over float[1024] is brute force, and encrypted it needs the whole float table
   decrypted in the page cache (4 GB at 1M). So vec0 holds 1-bit codes (32x smaller)
-  and the best candidates are rescored exactly from the float copies kept in the
-  plain `memory_vectors` table (reading vectors back out of vec0 is slow).
+  and the best candidates are rescored from int8 copies kept in the plain
+  `memory_vectors` table (reading vectors back out of vec0 is slow).
 - vec0's KNN costs about n * k: 7 ms for k=10 but 39 ms for k=256 at 100k rows, so a
   flat scan cannot return enough candidates at 1M. The codes are therefore split
   into cells (IVF): k-means centroids, about sqrt(n) of them, with the cell as vec0's
