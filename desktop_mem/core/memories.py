@@ -254,9 +254,8 @@ class MemoryStore:
             return None
         self.index.check_model(self.embedder.model)
         ctx_list = list(contexts) if contexts is not None else [None] * len(texts)
-        unique_ctx = list(dict.fromkeys(c for c in ctx_list if c))
         try:
-            vecs = self.embedder.embed([*texts, *unique_ctx])
+            vecs = self._memory_vectors(texts, ctx_list)
         except ModelServerError as exc:
             warnings.append(
                 f"{exc} Saved anyway: it is found by keywords until `desktop-mem memory reembed --missing` "
@@ -264,7 +263,7 @@ class MemoryStore:
             )
             return None
         self.index.check_dim(self.embedder.model, vecs.shape[1])
-        return mix_context(vecs, ctx_list, unique_ctx)
+        return vecs
 
     def _store_vectors(
         self, conn: Any, ids: Sequence[int], keys: Sequence[str], vecs: np.ndarray | None
@@ -583,10 +582,13 @@ class MemoryStore:
 
     # -- (re)indexing -------------------------------------------------------------------
 
-    def _embed_strict(self, texts: Sequence[str], contexts: Sequence[str | None]) -> np.ndarray:
+    def _memory_vectors(
+        self, texts: Sequence[str], contexts: Sequence[str | None], fresh: bool = False
+    ) -> np.ndarray:
+        """Texts and their (distinct) contexts in one embedding call, mixed."""
         assert self.embedder is not None
         unique_ctx = list(dict.fromkeys(c for c in contexts if c))
-        vecs = self.embedder.embed([*texts, *unique_ctx], fresh=True)
+        vecs = self.embedder.embed([*texts, *unique_ctx], fresh=fresh)
         return mix_context(vecs, list(contexts), unique_ctx)
 
     def missing_vector_ids(self) -> list[int]:
@@ -622,7 +624,9 @@ class MemoryStore:
         for start in range(0, total, 256):
             chunk = rows[start : start + 256]
             # raises ModelServerError: the old index is untouched
-            vecs = self._embed_strict([t for _, t, _ in chunk], [c for _, _, c in chunk])
+            vecs = self._memory_vectors(
+                [t for _, t, _ in chunk], [c for _, _, c in chunk], fresh=True
+            )
             staged_ids += [i for i, _, _ in chunk]
             staged.append(vecs)
             done += len(chunk)

@@ -8,7 +8,6 @@ embedding call fails the search degrades to keywords and says so.
 
 from __future__ import annotations
 
-import logging
 import math
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -19,8 +18,6 @@ import numpy as np
 from desktop_mem.core import textproc
 from desktop_mem.core.errors import ModelServerError
 from desktop_mem.core.memories import Memory, MemoryStore
-
-log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -193,8 +190,8 @@ class HybridSearch:
         # Every candidate gets both scores: exact cosine for keyword-only finds too.
         sims = np.zeros(len(candidates))
         has_vec = np.zeros(len(candidates), dtype=bool)
+        vecs = self.store.index.vectors(candidates)
         if qvec is not None:
-            vecs = self.store.index.vectors(candidates)
             for n, mid in enumerate(candidates):
                 if mid in vecs:
                     sims[n] = float(vecs[mid] @ qvec)
@@ -225,12 +222,13 @@ class HybridSearch:
                 sig["vector"] = {"rank": None, "similarity": round(float(sims[n]), 4)}
             hits.append(Hit(m, float(fused[n]) * boost, sig))
         hits.sort(key=lambda h: (-h.score, -h.memory.id))
-        return SearchResult(self._without_duplicates(hits, k), warnings)
+        return SearchResult(self._without_duplicates(hits, k, vecs), warnings)
 
-    def _without_duplicates(self, hits: list[Hit], k: int) -> list[Hit]:
+    def _without_duplicates(
+        self, hits: list[Hit], k: int, vecs: dict[int, np.ndarray]
+    ) -> list[Hit]:
         """Drop a hit that says the same as a better one (same text, or cosine >= threshold)."""
         window = hits[: k * 3]
-        vecs = self.store.index.vectors([h.memory.id for h in window])
         kept: list[Hit] = []
         kept_vecs: list[np.ndarray] = []
         seen_text: set[str] = set()

@@ -187,7 +187,7 @@ class VectorIndex:
         if self.dim != dim or not self._bits_exist(conn):
             self._create_bits(conn, dim)
         for key, value in (("embed_model", model), ("embed_dim", str(dim))):
-            _meta_set(conn, key, value)
+            self.db.meta_set(key, value)
 
     def _create_bits(self, conn: Any, dim: int) -> None:
         conn.execute(f"DROP TABLE IF EXISTS {BITS_TABLE}")
@@ -238,7 +238,7 @@ class VectorIndex:
         conn.execute(
             "DELETE FROM meta WHERE key IN ('embed_model', 'embed_dim', 'embed_center', 'ivf_n')"
         )
-        _bump_version(conn)
+        _bump_version(self.db)
 
     # -- keeping the layout fit for the collection -----------------------------------
 
@@ -262,7 +262,7 @@ class VectorIndex:
         )
         rebuild = moved or cells != len(old.cells) or cells > 1
         with self.db.transaction() as conn:
-            _meta_set(conn, "ivf_n", str(n))
+            self.db.meta_set("ivf_n", str(n))
             if rebuild:
                 centroids = center[None, :] if cells == 1 else kmeans(sample, cells, rng)
                 self._write_layout(conn, center, centroids)
@@ -274,13 +274,13 @@ class VectorIndex:
         return np.array([r[0] for r in rows], dtype=np.int64)
 
     def _write_layout(self, conn: Any, center: np.ndarray, centroids: np.ndarray) -> None:
-        _meta_set(conn, "embed_center", center.astype(np.float32).tobytes().hex())
+        self.db.meta_set("embed_center", center.astype(np.float32).tobytes().hex())
         conn.execute("DELETE FROM memory_cells")
         conn.executemany(
             "INSERT INTO memory_cells(cell, centroid) VALUES (?, ?)",
             [(i, np.asarray(c, dtype=np.float32).tobytes()) for i, c in enumerate(centroids)],
         )
-        _bump_version(conn)
+        _bump_version(self.db)
         self._layout = None
 
     def _rebuild_codes(self, conn: Any, ids: np.ndarray) -> None:
@@ -393,14 +393,5 @@ class VectorIndex:
         return min(CACHE_CAP, wanted)
 
 
-def _meta_set(conn: Any, key: str, value: str) -> None:
-    conn.execute(
-        "INSERT INTO meta(key, value) VALUES (?, ?) "
-        "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-        (key, value),
-    )
-
-
-def _bump_version(conn: Any) -> None:
-    row = conn.execute("SELECT value FROM meta WHERE key = 'ivf_version'").fetchone()
-    _meta_set(conn, "ivf_version", str(int(row[0]) + 1 if row else 1))
+def _bump_version(db: Any) -> None:
+    db.meta_set("ivf_version", str(int(db.meta_get("ivf_version") or 0) + 1))
