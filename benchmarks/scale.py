@@ -1,7 +1,7 @@
 """Search latency, recall and memory at 10k / 100k / 1M memories, on the encrypted database.
 
 Each size is built through the product's own write path (MemoryStore.add_many:
-memories, history, full text, float vectors, binary vec0 codes) with a benchmark
+memories, history, full text, int8 vectors, binary codes) with a benchmark
 embedder that serves precomputed vectors instead of calling a model, so nothing
 but the store is timed. Vectors are clustered like real embeddings (topics, a
 non-zero mean direction); queries are new points from the same distribution. The
@@ -246,15 +246,7 @@ def real_embeddings(host: str | None, limit: int) -> dict:
                 vecs = prof.memories.index.vectors(ids)
                 mat = np.vstack([vecs[i] for i in ids])
                 qv = prof.embedder.embed(questions)
-                out: dict = {"recall@10_one_cell": _recall(prof, ids, mat, qv)}
-                # the same vectors split into cells, as in a store of 20k+ memories
-                index = prof.memories.index
-                index.ivf_min = 1000
-                with prof.db.transaction() as conn:
-                    conn.execute("DELETE FROM meta WHERE key = 'ivf_n'")
-                index.maybe_rebuild()
-                out["cells"] = len(index.layout().cells)
-                out["recall@10_cells"] = _recall(prof, ids, mat, qv)
+                out: dict = {"recall@10": _recall(prof, ids, mat, qv)}
                 return {
                     "memories": len(texts),
                     "queries": len(questions),

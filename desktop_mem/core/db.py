@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -92,6 +92,17 @@ class Database:
         self.key_mode = key_mode
         self.lock = threading.RLock()
         self._depth = 0
+        self._on_rollback: list[Callable[[], None]] = []
+
+    def on_rollback(self, fn: Callable[[], None]) -> None:
+        """Call fn if the current transaction is rolled back (for in-memory state that
+        mirrors what the transaction wrote)."""
+        self._on_rollback.append(fn)
+
+    def _rolled_back(self) -> None:
+        hooks, self._on_rollback = self._on_rollback, []
+        for fn in hooks:
+            fn()
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[Any]:
@@ -115,15 +126,18 @@ class Database:
                 self._depth = 0
                 with contextlib.suppress(sqlcipher3.Error):
                     self.conn.execute("ROLLBACK")
+                self._rolled_back()
                 raise
             try:
                 self.conn.execute("COMMIT")
             except sqlcipher3.Error as exc:
                 with contextlib.suppress(sqlcipher3.Error):
                     self.conn.execute("ROLLBACK")
+                self._rolled_back()
                 raise _write_failed(self.path, exc) from None
             finally:
                 self._depth = 0
+                self._on_rollback = []
 
     def execute(self, sql: str, params: Any = ()) -> Any:
         with self.lock:

@@ -90,21 +90,25 @@ def _m001(conn: Any) -> None:
             UNIQUE (memory_id, version)
         );
 
-        -- Exact float copies of the embeddings, for rescoring the coarse binary search
-        -- and for near-duplicate checks (reading vectors back out of vec0 is slow).
+        -- The embeddings as int8 (a float32 scale, then a sqlite-vec int8 vector), for
+        -- exact rescoring and near-duplicate checks; content_hash says what was embedded.
         CREATE TABLE memory_vectors (
             memory_id    INTEGER PRIMARY KEY REFERENCES memories(id) ON DELETE CASCADE,
             content_hash TEXT NOT NULL,
             embedding    BLOB NOT NULL
         );
 
-        -- Coarse cells of the vector index (IVF): k-means centroids; a vector's cell is
-        -- vec0's partition key, so a query scans only the cells nearest to it.
-        CREATE TABLE memory_cells (cell INTEGER PRIMARY KEY, centroid BLOB NOT NULL);
+        -- 1-bit codes of the embeddings (signs around the mean), scanned in memory by
+        -- desktop_mem/core/vectors.py. Apart from memory_vectors so that loading them
+        -- reads 128 bytes a memory, not 1,156.
+        CREATE TABLE memory_codes (
+            memory_id INTEGER PRIMARY KEY REFERENCES memories(id) ON DELETE CASCADE,
+            code      BLOB NOT NULL
+        );
 
         -- Exact row counts kept by triggers: count(*) would scan 4 GB of vectors at 1M.
         CREATE TABLE counters (name TEXT PRIMARY KEY, n INTEGER NOT NULL);
-        INSERT INTO counters(name, n) VALUES ('memories', 0), ('vectors', 0);
+        INSERT INTO counters(name, n) VALUES ('memories', 0), ('vectors', 0), ('codes', 0);
         CREATE TRIGGER memories_counted_in AFTER INSERT ON memories
             BEGIN UPDATE counters SET n = n + 1 WHERE name = 'memories'; END;
         CREATE TRIGGER memories_counted_out AFTER DELETE ON memories
@@ -113,6 +117,13 @@ def _m001(conn: Any) -> None:
             BEGIN UPDATE counters SET n = n + 1 WHERE name = 'vectors'; END;
         CREATE TRIGGER vectors_counted_out AFTER DELETE ON memory_vectors
             BEGIN UPDATE counters SET n = n - 1 WHERE name = 'vectors'; END;
+        -- 'codes' is a generation: any change tells other processes to reload them.
+        CREATE TRIGGER codes_changed_in AFTER INSERT ON memory_codes
+            BEGIN UPDATE counters SET n = n + 1 WHERE name = 'codes'; END;
+        CREATE TRIGGER codes_changed AFTER UPDATE ON memory_codes
+            BEGIN UPDATE counters SET n = n + 1 WHERE name = 'codes'; END;
+        CREATE TRIGGER codes_changed_out AFTER DELETE ON memory_codes
+            BEGIN UPDATE counters SET n = n + 1 WHERE name = 'codes'; END;
 
         -- Contentless: the index keeps no second copy of the text. secure-delete makes
         -- a delete remove the row's tokens from the index at once instead of leaving

@@ -34,6 +34,7 @@ class Profile:
             raise
 
     def close(self) -> None:
+        self.memories.index.close()
         self.db.close()
 
     def __enter__(self) -> Profile:

@@ -1,52 +1,57 @@
-"""The vector index: sqlite-vec KNN over binary codes in coarse cells, exact rescoring.
+"""The vector index: a scan of 1-bit codes held in memory, then two rescoring steps.
 
-Measured on this machine (benchmarks/scale.py, PITFALLS.md):
+Why not vec0's own KNN (what this module used first; benchmarks/scale.py, PITFALLS.md):
 - vec0 over float[1024] is brute force, and encrypted it needs the whole float table
-  decrypted in the page cache (4 GB at 1M). So vec0 holds 1-bit codes (32x smaller)
-  and the best candidates are rescored from int8 copies kept in the plain
-  `memory_vectors` table (reading vectors back out of vec0 is slow).
-- vec0's KNN costs about n * k: 7 ms for k=10 but 39 ms for k=256 at 100k rows, so a
-  flat scan cannot return enough candidates at 1M. The codes are therefore split
-  into cells (IVF): k-means centroids, about sqrt(n) of them, with the cell as vec0's
-  partition key. A query probes the cells nearest to it, merges their candidates by
-  Hamming distance and rescores the best ones. Below IVF_MIN vectors there is one cell.
+  decrypted in the page cache (4 GB at 1M).
+- vec0 over bit[1024] is cheap per row, but its KNN costs about n * k: 7 ms for k=10
+  and 39 ms for k=256 at 100k. Binary codes need hundreds of candidates for a good
+  recall, and splitting vec0 into k-means cells (partition keys) to cut n lost recall
+  on real embeddings, which straddle cells (0.89 on MiniLM vectors of LoCoMo text).
 
-Codes are the signs of (v - mean): embedding models have coordinates that are
-positive for almost every text, and without centring those bits say nothing. The
-mean and the cells are re-estimated whenever the collection has doubled (so the
-total rebuild work stays under twice the collection); with one cell, the codes are
-rebuilt only if the mean moved.
+So the codes (signs of v - mean, 128 bytes for 1,024 dimensions) live in the plain
+`memory_codes` table and, once loaded, in a numpy matrix: a flat Hamming scan costs
+3.5 ms at 100k and about 25 ms at 1M (two threads), whatever k is. Then:
+1. the best SCAN_CANDIDATES codes are scored asymmetrically, float query against the
+   +-1 code, which ranks far better than Hamming distance (at 1M, rescoring 200
+   candidates found 0.97 of the true top 10 ranked this way, 0.92 by Hamming);
+2. the best of those are rescored exactly, in SQL, with sqlite-vec's
+   `vec_distance_cosine` over int8 copies of the vectors (`memory_vectors`), which
+   stay in the page cache while they fit (about 120k memories at 1,024 dimensions).
+
+The in-memory codes follow this process's own writes as they happen (and are dropped
+if the transaction rolls back); a write by another process is noticed through the
+`codes` generation counter (kept by triggers) and the codes are read again.
+
+The mean is re-estimated whenever the collection has doubled (so the total rebuild
+work stays under twice the collection); the codes are rebuilt only if it moved.
 """
 
 from __future__ import annotations
 
-import math
+import threading
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
 
 from desktop_mem.core.errors import DimensionMismatch
 
-BITS_TABLE = "memory_bits"
-MIN_CANDIDATES = 224  # codes rescored for a query (at least); cheap once warm
-MAX_CANDIDATES = 4096  # vec0's limit for k
+MIN_CANDIDATES = 256  # vectors rescored exactly for a query (at least)
+SCAN_CANDIDATES = 1024  # codes scored asymmetrically (at least 4x the above)
 RETRAIN_MIN = 32  # vectors before the mean is worth estimating
-IVF_MIN = 20_000  # below this, one cell: a flat scan is fast enough
-MAX_CELLS = 4096
 TRAIN_SAMPLE = 32_768
-KMEANS_ITERS = 8
 CACHE_CAP = 192 * 1024 * 1024  # the page cache never grows past this
-CHUNK_SIZE = 1024  # per cell; 256 doubled probe cost at 1M (41 probes, k=60: 92 vs 44 ms)
+BLOCK = 32_768  # codes per scan block: the block's counters stay in the CPU cache
+THREADED_MIN = 200_000  # below this, a second thread costs more than it saves
 
 
 def to_blob(vec: np.ndarray) -> bytes:
     """int8 with a per-vector float32 scale: 1,028 bytes for 1,024 dimensions, three to
     a 4 KB page, so the page cache can hold them for a store of 100k (float32 spanned
-    two pages per vector, float16 one). Rescoring 160 candidates from the warm cache
-    took 1.3 ms, against 10.4 ms for cold float16 pages (one decryption each).
-    The cosine error is about 1e-3, far below ranking differences."""
+    two pages per vector, float16 one). The bytes after the scale are a sqlite-vec
+    int8 vector, and cosine ignores the scale. The cosine error is about 1e-3, far
+    below ranking differences."""
     v = np.asarray(vec, dtype=np.float32)
     scale = float(np.abs(v).max()) / 127.0 or 1.0
     return np.float32(scale).tobytes() + np.round(v / scale).astype(np.int8).tobytes()
@@ -57,78 +62,108 @@ def from_blob(blob: bytes) -> np.ndarray:
     return np.frombuffer(blob[4:], dtype=np.int8).astype(np.float32) * scale
 
 
-def pack_bits(vecs: np.ndarray, center: np.ndarray | None) -> list[bytes]:
-    """Sign bits of (v - center), 8 per byte; queries and rows use the same packing."""
-    x = vecs if center is None else vecs - center
-    bits = np.packbits(x > 0, axis=-1, bitorder="little")
-    return [row.tobytes() for row in np.atleast_2d(bits)]
+def pack_bits(vecs: np.ndarray, center: np.ndarray | None) -> np.ndarray:
+    """Sign bits of (v - center), 8 per byte, as a (rows, bytes) uint8 matrix."""
+    x = np.atleast_2d(vecs) if center is None else np.atleast_2d(vecs) - center
+    return np.packbits(x > 0, axis=-1, bitorder="little")
 
 
 def candidates_for(k: int) -> int:
-    return min(MAX_CANDIDATES, max(MIN_CANDIDATES, 2 * k + 64))
+    return max(MIN_CANDIDATES, 2 * k + 64)
 
 
-# Tuned with benchmarks/scale.py (README "Scale"). sqrt(n)/2 cells needed half the
-# probes (each costs ~0.2 ms) of sqrt(n) cells for the same recall. Real embeddings
-# straddle cells more than synthetic ones: on all-MiniLM vectors of LoCoMo text,
-# probing 10% of the cells gave recall@10 0.90, 20% gave 0.96, 30% 0.98; so a fifth.
+class Codes:
+    """The codes of every indexed memory, transposed into 64-bit words (words, n), so
+    that the scan reads each word of every code as one contiguous run."""
 
+    def __init__(self, dim: int, center: np.ndarray | None, generation: int) -> None:
+        self.dim = dim
+        self.nbytes = (dim + 7) // 8
+        self.words = (self.nbytes + 7) // 8
+        self.center = center
+        self.generation = generation
+        self.n = 0
+        self.ids = np.zeros(0, dtype=np.int64)
+        self.matrix = np.zeros((self.words, 0), dtype=np.uint64)
 
-def cells_for(n: int, ivf_min: int = IVF_MIN) -> int:
-    return 1 if n < ivf_min else min(MAX_CELLS, max(2, round(math.sqrt(n) / 2)))
+    def as_words(self, packed: np.ndarray) -> np.ndarray:
+        """(rows, nbytes) uint8 -> (rows, words) uint64, zero-padded."""
+        rows = np.zeros((len(packed), self.words * 8), dtype=np.uint8)
+        rows[:, : self.nbytes] = packed
+        return rows.view(np.uint64)
 
+    def add(self, ids: np.ndarray, words: np.ndarray) -> None:
+        if self.n and len(ids) and int(ids.min()) <= int(self.ids[: self.n].max()):
+            self.discard(ids)  # an edit replaces the memory's code
+        need = self.n + len(ids)
+        if need > self.matrix.shape[1]:
+            cap = max(need, 2 * self.matrix.shape[1], 1024)
+            matrix = np.zeros((self.words, cap), dtype=np.uint64)
+            matrix[:, : self.n] = self.matrix[:, : self.n]
+            grown = np.zeros(cap, dtype=np.int64)
+            grown[: self.n] = self.ids[: self.n]
+            self.matrix, self.ids = matrix, grown
+        self.matrix[:, self.n : need] = words.T
+        self.ids[self.n : need] = ids
+        self.n = need
 
-def probes_for(cells: int) -> int:
-    return cells if cells <= 8 else max(8, math.ceil(cells / 5))
+    def discard(self, ids: Iterable[int]) -> None:
+        gone = np.isin(self.ids[: self.n], np.fromiter(ids, dtype=np.int64))
+        if not gone.any():
+            return
+        keep = np.flatnonzero(~gone)
+        self.matrix[:, : len(keep)] = self.matrix[:, keep]
+        self.ids[: len(keep)] = self.ids[keep]
+        self.n = len(keep)
 
+    def hamming(self, query: np.ndarray, pool: ThreadPoolExecutor | None) -> np.ndarray:
+        """Hamming distance from the query's words to every code."""
+        out = np.zeros(self.n, dtype=np.uint16)
 
-def per_probe_k(want: int, rank: int) -> int:
-    """The two nearest cells may hold most of the neighbours; the others few of them."""
-    return want if rank < 2 else max(16, want // 4)
+        def scan(lo: int, hi: int) -> None:
+            tmp = np.empty(BLOCK, dtype=np.uint64)
+            count = np.empty(BLOCK, dtype=np.uint8)
+            for start in range(lo, hi, BLOCK):
+                end = min(start + BLOCK, hi)
+                m = end - start
+                acc = out[start:end]
+                for w in range(self.words):
+                    np.bitwise_xor(self.matrix[w, start:end], query[w], out=tmp[:m])
+                    np.bitwise_count(tmp[:m], out=count[:m])
+                    np.add(acc, count[:m], out=acc)
 
+        if pool is None or self.n < THREADED_MIN:
+            scan(0, self.n)
+        else:  # numpy releases the GIL: the two halves run on two cores
+            half = (self.n // 2 // BLOCK + 1) * BLOCK
+            list(pool.map(lambda r: scan(*r), [(0, half), (half, self.n)]))
+        return out
 
-@dataclass
-class Layout:
-    version: str
-    center: np.ndarray | None
-    cells: np.ndarray  # cell ids
-    centroids: np.ndarray  # (cells, dim)
-    half_sqnorm: np.ndarray
+    def nearest(self, distances: np.ndarray, count: int) -> np.ndarray:
+        """Positions of (about) the `count` smallest distances: a histogram of the
+        small integer distances finds the cut-off faster than a partition."""
+        if len(distances) <= count:
+            return np.arange(len(distances))
+        hist = np.bincount(distances, minlength=self.dim + 1)
+        cut = int(np.searchsorted(np.cumsum(hist), count))
+        return np.flatnonzero(distances <= cut)
 
-    def nearest(self, vecs: np.ndarray, count: int = 1) -> np.ndarray:
-        """Ids of the `count` nearest cells of each vector (L2), nearest first."""
-        if len(self.cells) == 1:
-            return np.zeros((len(vecs), 1), dtype=np.int64) + self.cells[0]
-        score = np.atleast_2d(vecs) @ self.centroids.T - self.half_sqnorm
-        if count == 1:
-            return self.cells[np.argmax(score, axis=1)][:, None]
-        top = np.argsort(-score, axis=1)[:, :count]
-        return self.cells[top]
-
-
-def kmeans(sample: np.ndarray, cells: int, rng: np.random.Generator) -> np.ndarray:
-    centroids = sample[rng.choice(len(sample), cells, replace=False)].copy()
-    for _ in range(KMEANS_ITERS):
-        assign = np.argmax(sample @ centroids.T - 0.5 * (centroids**2).sum(1), axis=1)
-        counts = np.bincount(assign, minlength=cells)
-        sums = np.zeros_like(centroids)
-        np.add.at(sums, assign, sample)
-        empty = counts == 0
-        centroids[~empty] = sums[~empty] / counts[~empty, None]
-        if empty.any():  # re-seed empty cells from random points
-            centroids[empty] = sample[rng.choice(len(sample), int(empty.sum()), replace=False)]
-    return centroids.astype(np.float32)
+    def signs(self, positions: np.ndarray) -> np.ndarray:
+        """The +-1 codes at these positions as 0/1 floats (rows, dim)."""
+        words = np.ascontiguousarray(self.matrix[:, positions].T)
+        bits = np.unpackbits(words.view(np.uint8), axis=1, bitorder="little")[:, : self.dim]
+        return bits.astype(np.float32)
 
 
 class VectorIndex:
-    """Owns meta keys `embed_model`, `embed_dim`, `embed_center`, `ivf_n`, `ivf_version`,
-    the `memory_cells` table and the vec0 table."""
-
-    ivf_min = IVF_MIN  # an attribute so that tests can exercise cells on small stores
+    """Owns meta keys `embed_model`, `embed_dim`, `embed_center`, `ivf_n`, and the
+    `memory_vectors` and `memory_codes` tables."""
 
     def __init__(self, db: Any) -> None:
         self.db = db
-        self._layout: Layout | None = None
+        self._codes: Codes | None = None
+        self._lock = threading.RLock()
+        self._pool: ThreadPoolExecutor | None = None
 
     # -- what the index was built with -----------------------------------------------
 
@@ -141,22 +176,9 @@ class VectorIndex:
         value = self.db.meta_get("embed_dim")
         return int(value) if value else None
 
-    def layout(self) -> Layout:
-        """The mean and cells, re-read only when another writer rebuilt them."""
-        version = self.db.meta_get("ivf_version") or "0"
-        if self._layout is None or self._layout.version != version:
-            row = self.db.query("SELECT value FROM meta WHERE key = 'embed_center'")
-            center = np.frombuffer(bytes.fromhex(row[0][0]), dtype=np.float32) if row else None
-            rows = self.db.query("SELECT cell, centroid FROM memory_cells ORDER BY cell")
-            if rows:
-                cells = np.array([r[0] for r in rows], dtype=np.int64)
-                centroids = np.vstack([np.frombuffer(r[1], dtype=np.float32) for r in rows])
-            else:
-                cells = np.zeros(1, dtype=np.int64)
-                centroids = np.zeros((1, self.dim or 8), dtype=np.float32)
-            half = 0.5 * (centroids**2).sum(1)
-            self._layout = Layout(version, center, cells, centroids, half)
-        return self._layout
+    def center(self) -> np.ndarray | None:
+        value = self.db.meta_get("embed_center")
+        return np.frombuffer(bytes.fromhex(value), dtype=np.float32) if value else None
 
     def check_model(self, model: str) -> None:
         """Raise before any model call when memories are indexed with another model."""
@@ -177,74 +199,80 @@ class VectorIndex:
             )
 
     def ensure(self, conn: Any, model: str, dim: int) -> None:
-        """Inside a transaction: make the vec0 table exist for (model, dim)."""
-        if dim % 8:
-            raise DimensionMismatch(
-                f"The embedding model '{model}' gives {dim} dimensions, not a multiple of 8: "
-                "choose another embedding model."
-            )
+        """Inside a transaction: record the model and dimension the vectors are from."""
         self.check_dim(model, dim)
-        if self.dim != dim or not self._bits_exist(conn):
-            self._create_bits(conn, dim)
+        if self.dim != dim:
+            self._forget()
         for key, value in (("embed_model", model), ("embed_dim", str(dim))):
             self.db.meta_set(key, value)
-
-    def _create_bits(self, conn: Any, dim: int) -> None:
-        conn.execute(f"DROP TABLE IF EXISTS {BITS_TABLE}")
-        conn.execute(
-            f"CREATE VIRTUAL TABLE {BITS_TABLE} USING vec0("
-            f"cell INTEGER PARTITION KEY, embedding bit[{dim}], chunk_size={CHUNK_SIZE})"
-        )
 
     # -- writes (inside the caller's transaction) -------------------------------------
 
     def put(self, conn: Any, ids: Sequence[int], hashes: Sequence[str], vecs: np.ndarray) -> None:
         if not len(ids):
             return
-        layout = self.layout()
-        bits = pack_bits(vecs, layout.center)
-        cells = layout.nearest(vecs)[:, 0]
-        for mid, h, vec, b, cell in zip(ids, hashes, vecs, bits, cells, strict=True):
-            conn.execute(
+        with self._lock:
+            codes = self._fresh_codes_for_write(conn)
+            packed = pack_bits(vecs, self.center())
+            conn.executemany(
                 "INSERT INTO memory_vectors(memory_id, content_hash, embedding) VALUES (?, ?, ?) "
                 "ON CONFLICT(memory_id) DO UPDATE SET content_hash = excluded.content_hash, "
                 "embedding = excluded.embedding",
-                (mid, h, to_blob(vec)),
+                [(mid, h, to_blob(v)) for mid, h, v in zip(ids, hashes, vecs, strict=True)],
             )
-            conn.execute(f"DELETE FROM {BITS_TABLE} WHERE rowid = ?", (mid,))
-            conn.execute(
-                f"INSERT INTO {BITS_TABLE}(rowid, cell, embedding) VALUES (?, ?, vec_bit(?))",
-                (mid, int(cell), b),
+            conn.executemany(
+                "INSERT INTO memory_codes(memory_id, code) VALUES (?, ?) "
+                "ON CONFLICT(memory_id) DO UPDATE SET code = excluded.code",
+                [(mid, row.tobytes()) for mid, row in zip(ids, packed, strict=True)],
             )
+            if codes is not None:
+                codes.add(np.asarray(ids, dtype=np.int64), codes.as_words(packed))
+                codes.generation = self._generation(conn)
 
     def remove(self, conn: Any, ids: Iterable[int]) -> None:
-        """Purge vectors. sqlite-vec (0.1.7+) zeroes a deleted row's bytes in its chunk;
-        tests/core/test_privacy.py checks that it still does."""
-        has_bits = self.dim is not None and self._bits_exist(conn)
-        for mid in ids:
-            if has_bits:
-                conn.execute(f"DELETE FROM {BITS_TABLE} WHERE rowid = ?", (mid,))
-            conn.execute("DELETE FROM memory_vectors WHERE memory_id = ?", (mid,))
+        """Purge vectors and codes (secure_delete overwrites the freed bytes)."""
+        ids = list(ids)
+        with self._lock:
+            codes = self._fresh_codes_for_write(conn)
+            conn.executemany("DELETE FROM memory_codes WHERE memory_id = ?", [(i,) for i in ids])
+            conn.executemany("DELETE FROM memory_vectors WHERE memory_id = ?", [(i,) for i in ids])
+            if codes is not None:
+                codes.discard(ids)
+                codes.generation = self._generation(conn)
 
-    def _bits_exist(self, conn: Any) -> bool:
-        return bool(
-            conn.execute("SELECT 1 FROM sqlite_schema WHERE name = ?", (BITS_TABLE,)).fetchone()
-        )
+    def _fresh_codes_for_write(self, conn: Any) -> Codes | None:
+        """The in-memory codes, if loaded and up to date with the database (this write
+        holds the lock, so nobody else can change it now); otherwise drop them, to be
+        read again by the next search. A rollback drops them too."""
+        codes = self._codes
+        if codes is None:
+            return None
+        if codes.generation != self._generation(conn):
+            self._forget()
+            return None
+        self.db.on_rollback(self._forget)
+        return codes
+
+    def _generation(self, conn: Any) -> int:
+        return int(conn.execute("SELECT n FROM counters WHERE name = 'codes'").fetchone()[0])
+
+    def _forget(self) -> None:
+        with self._lock:
+            self._codes = None
 
     def drop_all(self, conn: Any) -> None:
-        conn.execute(f"DROP TABLE IF EXISTS {BITS_TABLE}")
+        conn.execute("DELETE FROM memory_codes")
         conn.execute("DELETE FROM memory_vectors")
-        conn.execute("DELETE FROM memory_cells")
         conn.execute(
             "DELETE FROM meta WHERE key IN ('embed_model', 'embed_dim', 'embed_center', 'ivf_n')"
         )
-        _bump_version(self.db)
+        self._forget()
 
-    # -- keeping the layout fit for the collection -----------------------------------
+    # -- keeping the codes fit for the collection -------------------------------------
 
     def maybe_rebuild(self) -> bool:
-        """Re-estimate the mean (and the cells, from IVF_MIN on) when the collection has
-        doubled since the last estimate; rebuild the codes if anything changed."""
+        """Re-estimate the mean when the collection has doubled since the last estimate;
+        rebuild the codes if it moved. Returns whether the codes were rebuilt."""
         n = self.count()
         last = int(self.db.meta_get("ivf_n") or 0)
         if n < RETRAIN_MIN or n < 2 * last or self.dim is None:
@@ -253,54 +281,34 @@ class VectorIndex:
         ids = self._all_ids()
         picked = ids if len(ids) <= TRAIN_SAMPLE else rng.choice(ids, TRAIN_SAMPLE, replace=False)
         got = self.vectors([int(i) for i in picked])
-        sample = np.vstack(list(got.values()))
-        center = sample.mean(axis=0).astype(np.float32)
-        old = self.layout()
-        cells = cells_for(n, self.ivf_min)
-        moved = old.center is None or float(np.linalg.norm(center - old.center)) > 0.05 * max(
+        center = np.vstack(list(got.values())).mean(axis=0).astype(np.float32)
+        old = self.center()
+        moved = old is None or float(np.linalg.norm(center - old)) > 0.05 * max(
             float(np.linalg.norm(center)), 1e-6
         )
-        rebuild = moved or cells != len(old.cells) or cells > 1
         with self.db.transaction() as conn:
             self.db.meta_set("ivf_n", str(n))
-            if rebuild:
-                centroids = center[None, :] if cells == 1 else kmeans(sample, cells, rng)
-                self._write_layout(conn, center, centroids)
-                self._rebuild_codes(conn, ids)
-        return rebuild
+            if moved:
+                self.db.meta_set("embed_center", center.tobytes().hex())
+                self._rebuild_codes(conn, ids, center)
+        return moved
 
     def _all_ids(self) -> np.ndarray:
         rows = self.db.query("SELECT memory_id FROM memory_vectors ORDER BY memory_id")
         return np.array([r[0] for r in rows], dtype=np.int64)
 
-    def _write_layout(self, conn: Any, center: np.ndarray, centroids: np.ndarray) -> None:
-        self.db.meta_set("embed_center", center.astype(np.float32).tobytes().hex())
-        conn.execute("DELETE FROM memory_cells")
-        conn.executemany(
-            "INSERT INTO memory_cells(cell, centroid) VALUES (?, ?)",
-            [(i, np.asarray(c, dtype=np.float32).tobytes()) for i, c in enumerate(centroids)],
-        )
-        _bump_version(self.db)
-        self._layout = None
-
-    def _rebuild_codes(self, conn: Any, ids: np.ndarray) -> None:
-        assert self.dim is not None
-        self._create_bits(conn, self.dim)
-        layout = self.layout()
+    def _rebuild_codes(self, conn: Any, ids: np.ndarray, center: np.ndarray) -> None:
+        self._forget()
+        self.db.on_rollback(self._forget)
         for start in range(0, len(ids), 5000):
-            chunk = [int(i) for i in ids[start : start + 5000]]
-            got = self.vectors(chunk)
-            keys = list(got)
-            if not keys:
+            got = self.vectors([int(i) for i in ids[start : start + 5000]])
+            if not got:
                 continue
-            vecs = np.vstack([got[i] for i in keys])
-            cells = layout.nearest(vecs)[:, 0]
+            keys = list(got)
+            packed = pack_bits(np.vstack([got[i] for i in keys]), center)
             conn.executemany(
-                f"INSERT INTO {BITS_TABLE}(rowid, cell, embedding) VALUES (?, ?, vec_bit(?))",
-                [
-                    (mid, int(c), b)
-                    for mid, c, b in zip(keys, cells, pack_bits(vecs, layout.center), strict=True)
-                ],
+                "UPDATE memory_codes SET code = ? WHERE memory_id = ?",
+                [(row.tobytes(), mid) for mid, row in zip(keys, packed, strict=True)],
             )
 
     # -- reads --------------------------------------------------------------------------
@@ -321,6 +329,27 @@ class VectorIndex:
                 out[mid] = from_blob(blob)
         return out
 
+    def codes(self) -> Codes | None:
+        """The in-memory codes, read from the database if they are not loaded or another
+        process has changed them since."""
+        dim = self.dim
+        if dim is None:
+            return None
+        # Lock order, everywhere: the database's, then the index's.
+        with self.db.lock, self._lock:
+            generation = self._generation(self.db.conn)
+            codes = self._codes
+            if codes is not None and codes.generation == generation and codes.dim == dim:
+                return codes
+            codes = Codes(dim, self.center(), generation)
+            rows = self.db.conn.execute("SELECT memory_id, code FROM memory_codes").fetchall()
+            if rows:
+                ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+                packed = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.uint8)
+                codes.add(ids, codes.as_words(packed.reshape(len(rows), codes.nbytes)))
+            self._codes = codes
+            return codes
+
     def knn(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
         """The k nearest memories by cosine similarity: [(memory_id, similarity)], best first."""
         dim = self.dim
@@ -331,67 +360,73 @@ class VectorIndex:
                 f"The query vector has {query.shape[-1]} dimensions but the index has {dim}: "
                 "run `desktop-mem memory reembed`."
             )
-        layout = self.layout()
-        want = candidates_for(k)
-        qbits = pack_bits(query[None, :], layout.center)[0]
-        if len(layout.cells) == 1:
-            rows = self.db.query(
-                f"SELECT rowid, distance FROM {BITS_TABLE} WHERE embedding MATCH vec_bit(?) AND k = ?",
-                (qbits, want),
-            )
-        else:
-            rows = []
-            probes = layout.nearest(query[None, :], probes_for(len(layout.cells)))[0]
-            for rank, cell in enumerate(probes):
-                rows += self.db.query(
-                    f"SELECT rowid, distance FROM {BITS_TABLE} "
-                    "WHERE embedding MATCH vec_bit(?) AND k = ? AND cell = ?",
-                    (qbits, per_probe_k(want, rank), int(cell)),
-                )
-            rows.sort(key=lambda r: r[1])
-            rows = rows[:want]
-        vecs = self.vectors([r[0] for r in rows])
-        if not vecs:
+        query = np.asarray(query, dtype=np.float32)
+        rescore = candidates_for(k)
+        codes = self.codes()
+        if codes is None or codes.n == 0:
             return []
-        keys = list(vecs)
-        sims = np.vstack([vecs[i] for i in keys]) @ query
-        order = np.argsort(-sims)[:k]
-        return [(keys[i], float(sims[i])) for i in order]
+        with self._lock:  # a writer in another thread waits for the scan
+            centered = query if codes.center is None else query - codes.center
+            qwords = codes.as_words(pack_bits(query, codes.center))[0]
+            if codes.n <= rescore:
+                ids = codes.ids[: codes.n].copy()
+            else:
+                near = codes.nearest(
+                    codes.hamming(qwords, self._threads()), max(SCAN_CANDIDATES, 4 * rescore)
+                )
+                # sum((2b - 1) * q) ranks as sum(b * q): the +-1 code against the query
+                scores = codes.signs(near) @ centered
+                best = near[np.argsort(-scores)[:rescore]]
+                ids = codes.ids[best]
+        return self._rescore(ids, query, k)
+
+    def _rescore(self, ids: np.ndarray, query: np.ndarray, k: int) -> list[tuple[int, float]]:
+        """Exact cosine over the int8 copies, computed by sqlite-vec."""
+        qblob = to_blob(query)[4:]
+        marks = ",".join("?" * len(ids))
+        rows = self.db.query(
+            "SELECT memory_id, vec_distance_cosine(vec_int8(substr(embedding, 5)), vec_int8(?)) "
+            f"AS d FROM memory_vectors WHERE memory_id IN ({marks}) ORDER BY d LIMIT ?",
+            (qblob, *[int(i) for i in ids], k),
+        )
+        return [(int(mid), 1.0 - float(d)) for mid, d in rows]
+
+    def _threads(self) -> ThreadPoolExecutor:
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(2, thread_name_prefix="desktop-mem-scan")
+        return self._pool
 
     def warm(self) -> int:
-        """Read the binary codes (and the rescoring vectors, when the cache holds them)
-        once, so that they sit decrypted in the page cache: otherwise each cell's chunk
-        and each candidate costs its first query a page decryption (~60 us). The app
-        does this in the background after opening. Returns the bytes read."""
-        if self.dim is None:
+        """Load the codes, and read the rescoring vectors once when the page cache can
+        hold them, so that they sit decrypted in it: otherwise each candidate costs its
+        first query a page decryption (~60 us). The app does this in the background
+        after opening. Returns the bytes read."""
+        codes = self.codes()
+        if codes is None:
             return 0
-        sources = [(f"{BITS_TABLE}_vector_chunks00", "vectors"), (f"{BITS_TABLE}_chunks", "rowids")]
+        total = codes.n * codes.nbytes
         if self._vectors_fit():
-            sources.append(("memory_vectors", "embedding"))
-        total = 0
-        with self.db.lock:
-            for table, column in sources:
-                for (blob,) in self.db.conn.execute(f"SELECT {column} FROM {table}"):
-                    total += len(blob or b"")
+            with self.db.lock:
+                for (blob,) in self.db.conn.execute("SELECT embedding FROM memory_vectors"):
+                    total += len(blob)
         return total
 
-    def _code_bytes(self) -> int:
-        return int(self.count() * ((self.dim or 0) // 8 + 16) * 1.3)
-
     def _vector_bytes(self) -> int:
-        return int(self.count() * (4096 / 3) * 1.15)  # three int8 vectors a page, plus headers
+        per_page = max(1, 4000 // ((self.dim or 1024) + 4 + 12))
+        return int(self.count() * 4096 / per_page * 1.15)
 
     def _vectors_fit(self) -> bool:
-        return self._code_bytes() + self._vector_bytes() + 16 * 1024 * 1024 <= CACHE_CAP
+        return self._vector_bytes() + 16 * 1024 * 1024 <= CACHE_CAP
 
     def cache_bytes_wanted(self) -> int:
-        """Page cache for the codes, plus the rescoring vectors while they fit under
-        CACHE_CAP (about 120k memories at 1024 dimensions), plus room for the rest."""
-        wanted = self._code_bytes() + 16 * 1024 * 1024
+        """Page cache for the rescoring vectors while they fit under CACHE_CAP (about
+        120k memories at 1024 dimensions), plus room for the rest."""
+        wanted = 16 * 1024 * 1024
         if self._vectors_fit():
             wanted += self._vector_bytes()
         return min(CACHE_CAP, wanted)
 
-
-def _bump_version(db: Any) -> None:
-    db.meta_set("ivf_version", str(int(db.meta_get("ivf_version") or 0) + 1))
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False)
+            self._pool = None

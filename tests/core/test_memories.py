@@ -127,7 +127,7 @@ def test_delete_purges_everything(profile: Profile) -> None:
     assert (
         db.query("SELECT count(*) FROM memory_vectors WHERE memory_id = ?", (gone.id,))[0][0] == 0
     )
-    assert db.query("SELECT count(*) FROM memory_bits WHERE rowid = ?", (gone.id,))[0][0] == 0
+    assert db.query("SELECT count(*) FROM memory_codes WHERE memory_id = ?", (gone.id,))[0][0] == 0
     assert profile.search.keyword_ranking("secret", 10) == []
     assert [h.memory.id for h in profile.search.search("delete this secret").hits] == [keep.id]
     with pytest.raises(NotFound):

@@ -92,30 +92,25 @@ def test_deleted_memory_is_gone_from_decrypted_pages(
     victim = store.add(NewMemory(CANARY, kind="fact")).memory
     store.edit(victim.id, text=CANARY + " and more")
     store.set_pinned(victim.id, True)
-    chunk_id, offset = profile.db.query(
-        "SELECT chunk_id, chunk_offset FROM memory_bits_rowids WHERE rowid = ?", (victim.id,)
-    )[0]
-    width = profile.memories.index.dim // 8
-    slot = profile.db.query(
-        "SELECT vectors FROM memory_bits_vector_chunks00 WHERE rowid = ?", (chunk_id,)
-    )[0][0]
-    assert any(slot[offset * width : (offset + 1) * width])
+    code = profile.db.query("SELECT code FROM memory_codes WHERE memory_id = ?", (victim.id,))
+    vector = profile.db.query(
+        "SELECT embedding FROM memory_vectors WHERE memory_id = ?", (victim.id,)
+    )
+    traces = [code[0][0], vector[0][0][4:]]  # its binary code and its int8 vector
     key = isolated.secrets[(SERVICE, "profile:default")]
     path = profile.db.path
 
     before = decrypted_pages(path, secret_hex=key)
     assert header_ok(before[0])
     assert leaks_in(before) == NEEDLES, "the canary is visible in decrypted pages before deletion"
+    assert all(any(t in page for page in before) for t in traces)
 
     store.delete(victim.id)
     pages = decrypted_pages(path, secret_hex=key)
     assert header_ok(pages[0])
     assert leaks_in(pages) == []
-    # its binary vector was zeroed in the vec0 chunk, not just marked invalid
-    slot = profile.db.query(
-        "SELECT vectors FROM memory_bits_vector_chunks00 WHERE rowid = ?", (chunk_id,)
-    )[0][0]
-    assert not any(slot[offset * width : (offset + 1) * width])
+    # and so are its vectors, not just unlinked
+    assert not any(t in page for t in traces for page in pages)
 
     # and a logical plaintext copy (sqlcipher_export) has nothing either
     plain = tmp_path / "plain.db"
