@@ -44,6 +44,7 @@ TRAIN_SAMPLE = 32_768
 CACHE_CAP = 192 * 1024 * 1024  # the page cache never grows past this
 BLOCK = 32_768  # codes per scan block: the block's counters stay in the CPU cache
 THREADED_MIN = 200_000  # below this, a second thread costs more than it saves
+LOAD_SLICE = 16_384
 
 
 def to_blob(vec: np.ndarray) -> bytes:
@@ -92,17 +93,22 @@ class Codes:
         rows[:, : self.nbytes] = packed
         return rows.view(np.uint64)
 
-    def add(self, ids: np.ndarray, words: np.ndarray) -> None:
-        if self.n and len(ids) and int(ids.min()) <= int(self.ids[: self.n].max()):
-            self.discard(ids)  # an edit replaces the memory's code
-        need = self.n + len(ids)
-        if need > self.matrix.shape[1]:
-            cap = max(need, 2 * self.matrix.shape[1], 1024)
-            matrix = np.zeros((self.words, cap), dtype=np.uint64)
+    def reserve(self, capacity: int) -> None:
+        if capacity > self.matrix.shape[1]:
+            matrix = np.zeros((self.words, capacity), dtype=np.uint64)
             matrix[:, : self.n] = self.matrix[:, : self.n]
-            grown = np.zeros(cap, dtype=np.int64)
+            grown = np.zeros(capacity, dtype=np.int64)
             grown[: self.n] = self.ids[: self.n]
             self.matrix, self.ids = matrix, grown
+
+    def add(self, ids: np.ndarray, words: np.ndarray, load: bool = False) -> None:
+        """Append codes; an id already present is replaced (an edit), unless `load`
+        says the ids are known to be new."""
+        if not load and self.n and len(ids) and int(ids.min()) <= int(self.ids[: self.n].max()):
+            self.discard(ids)
+        need = self.n + len(ids)
+        if need > self.matrix.shape[1]:
+            self.reserve(max(need, self.matrix.shape[1] * 5 // 4, 1024))
         self.matrix[:, self.n : need] = words.T
         self.ids[self.n : need] = ids
         self.n = need
@@ -342,11 +348,13 @@ class VectorIndex:
             if codes is not None and codes.generation == generation and codes.dim == dim:
                 return codes
             codes = Codes(dim, self.center(), generation)
-            rows = self.db.conn.execute("SELECT memory_id, code FROM memory_codes").fetchall()
-            if rows:
+            codes.reserve(self.count())
+            # In slices: a million rows as Python tuples would take 250 MB for a moment.
+            cursor = self.db.conn.execute("SELECT memory_id, code FROM memory_codes")
+            while rows := cursor.fetchmany(LOAD_SLICE):
                 ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
                 packed = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.uint8)
-                codes.add(ids, codes.as_words(packed.reshape(len(rows), codes.nbytes)))
+                codes.add(ids, codes.as_words(packed.reshape(len(rows), codes.nbytes)), load=True)
             self._codes = codes
             return codes
 
