@@ -70,12 +70,37 @@ class Fault:
 
 
 @dataclass
+class Reply:
+    """A scripted chat answer. Streamed as `chunks` (default: word by word)."""
+
+    text: str = ""
+    chunks: list[str] | None = None
+    chunk_delay: float = 0.0
+    die_after: int | None = None  # drop the connection after this many chunks
+    error_after: int | None = None  # send an error line after this many chunks
+    prompt_tokens: int | None = None
+
+    def pieces(self) -> list[str]:
+        if self.chunks is not None:
+            return self.chunks
+        return re.findall(r"\S+\s*|\s+", self.text) or [""]
+
+
+@dataclass
 class FakeOllama:
     embed_models: dict[str, int] = field(default_factory=lambda: {"fake-embed": 64})
     chat_models: list[str] = field(default_factory=lambda: ["qwen2.5:7b"])
+    pullable: set[str] = field(default_factory=lambda: {"qwen2.5:7b", "llama3.2:3b", "bge-m3"})
     requests: list[tuple[str, str, Any]] = field(default_factory=list)
     faults: list[Fault] = field(default_factory=list)
     delay: float = 0.0
+    context_length: int = 32768
+    # Scripted answers: `replies` for ordinary chat, `json_replies` for requests with
+    # `format` (structured outputs). When a queue is empty the responders answer.
+    replies: list[Reply] = field(default_factory=list)
+    json_replies: list[Any] = field(default_factory=list)
+    responder: Any = None  # (request body) -> Reply | str
+    json_responder: Any = None  # (request body) -> object | str
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -132,6 +157,29 @@ class FakeOllama:
     def paths(self) -> list[str]:
         return [p for _, p, _ in self.requests]
 
+    def reply(self, text: str = "", **kw: Any) -> None:
+        with self._lock:
+            self.replies.append(Reply(text, **kw))
+
+    def reply_json(self, payload: Any) -> None:
+        """Queue a structured-output answer: an object (sent as JSON) or raw text."""
+        with self._lock:
+            self.json_replies.append(payload)
+
+    def chat_requests(self, structured: bool | None = None) -> list[dict[str, Any]]:
+        """Bodies of /api/chat requests (only those with or without `format`)."""
+        return [
+            body
+            for _, path, body in self.requests
+            if path == "/api/chat"
+            and (structured is None or bool(body.get("format")) == structured)
+        ]
+
+    def last_prompt(self) -> str:
+        """Every message of the last ordinary chat request, joined: what the model saw."""
+        body = self.chat_requests(structured=False)[-1]
+        return "\n\n".join(f"[{m['role']}] {m['content']}" for m in body["messages"])
+
     def embed_inputs(self) -> list[str]:
         out: list[str] = []
         for _, path, body in self.requests:
@@ -176,12 +224,119 @@ class FakeOllama:
             ("POST", "/api/embed"): lambda: self._embed(body),
             ("POST", "/api/embeddings"): lambda: self._embed_legacy(body),
             ("POST", "/api/show"): lambda: self._show(body),
+            ("POST", "/api/chat"): lambda: self._chat(handler, body),
+            ("POST", "/api/pull"): lambda: self._pull(handler, body),
         }.get((method, path))
         if route is None:
             self._send(handler, 404, {"error": f"{path} not found"})
             return
-        status, payload = route()
-        self._send(handler, status, payload)
+        result = route()
+        if result is not None:  # streamed routes answer themselves
+            self._send(handler, *result)
+
+    # -- chat and pull --------------------------------------------------------------
+
+    def _chat(self, handler: BaseHTTPRequestHandler, body: dict[str, Any]) -> Any:
+        name = body.get("model", "")
+        if name not in self.chat_models and f"{name}:latest" not in self.chat_models:
+            return self._missing(name)
+        structured = bool(body.get("format"))
+        with self._lock:
+            queue: list[Any] = self.json_replies if structured else self.replies
+            scripted = queue.pop(0) if queue else None
+        if structured:
+            if scripted is None:
+                scripted = (self.json_responder or _empty_for_schema)(body)
+            text = (
+                scripted if isinstance(scripted, str) else json.dumps(scripted, ensure_ascii=False)
+            )
+            reply = Reply(text)
+        else:
+            if scripted is None:
+                scripted = (self.responder or _echo)(body)
+            reply = scripted if isinstance(scripted, Reply) else Reply(str(scripted))
+        prompt_tokens = reply.prompt_tokens or sum(
+            len(m.get("content", "")) // 4 + 4 for m in body.get("messages", [])
+        )
+        done = {
+            "model": name,
+            "created_at": "2026-11-30T00:00:00Z",
+            "message": {"role": "assistant", "content": ""},
+            "done": True,
+            "done_reason": "stop",
+            "prompt_eval_count": prompt_tokens,
+            "eval_count": len(reply.pieces()),
+        }
+        if body.get("stream") is False:
+            done["message"]["content"] = reply.text or "".join(reply.pieces())
+            return 200, done
+        self._stream_start(handler)
+        for n, piece in enumerate(reply.pieces()):
+            if reply.die_after is not None and n >= reply.die_after:
+                handler.close_connection = True
+                handler.connection.shutdown(2)
+                return None
+            if reply.error_after is not None and n >= reply.error_after:
+                self._stream_line(handler, {"error": "model runner has unexpectedly stopped"})
+                self._stream_end(handler)
+                return None
+            if reply.chunk_delay:
+                time.sleep(reply.chunk_delay)
+            line = {
+                "model": name,
+                "created_at": "2026-11-30T00:00:00Z",
+                "message": {"role": "assistant", "content": piece},
+                "done": False,
+            }
+            if not self._stream_line(handler, line):
+                return None  # the client went away (stop)
+        self._stream_line(handler, done)
+        self._stream_end(handler)
+        return None
+
+    def _pull(self, handler: BaseHTTPRequestHandler, body: dict[str, Any]) -> Any:
+        name = body.get("model") or body.get("name") or ""
+        if name not in self.pullable:
+            return 500, {"error": "pull model manifest: file does not exist"}
+        self._stream_start(handler)
+        self._stream_line(handler, {"status": "pulling manifest"})
+        total = 4_000_000
+        for done in range(0, total + 1, 1_000_000):
+            line = {"status": "pulling 1234abcd", "digest": "sha256:1234abcd", "total": total}
+            if done:
+                line["completed"] = done
+            if not self._stream_line(handler, line):
+                return None
+            time.sleep(0.01)
+        for status in ("verifying sha256 digest", "writing manifest", "success"):
+            self._stream_line(handler, {"status": status})
+        self._stream_end(handler)
+        with self._lock:
+            if name not in self.chat_models:
+                self.chat_models.append(name)
+        return None
+
+    def _stream_start(self, handler: BaseHTTPRequestHandler) -> None:
+        handler.send_response(200)
+        handler.send_header("Content-Type", "application/x-ndjson")
+        handler.send_header("Transfer-Encoding", "chunked")
+        handler.end_headers()
+
+    def _stream_line(self, handler: BaseHTTPRequestHandler, payload: Any) -> bool:
+        raw = (json.dumps(payload, ensure_ascii=False) + "\n").encode()
+        try:
+            handler.wfile.write(f"{len(raw):x}\r\n".encode() + raw + b"\r\n")
+            handler.wfile.flush()
+        except OSError:
+            return False
+        return True
+
+    def _stream_end(self, handler: BaseHTTPRequestHandler) -> None:
+        try:
+            handler.wfile.write(b"0\r\n\r\n")
+            handler.wfile.flush()
+        except OSError:
+            pass
 
     def _send(self, handler: BaseHTTPRequestHandler, status: int, payload: Any) -> None:
         data = payload if isinstance(payload, str) else json.dumps(payload)
@@ -235,7 +390,7 @@ class FakeOllama:
         base = name[: -len(":latest")] if name.endswith(":latest") else name
         if base not in self.embed_models and name not in self.chat_models:
             return self._missing(name)
-        info = {"general.architecture": "fake", "fake.context_length": 32768}
+        info = {"general.architecture": "fake", "fake.context_length": self.context_length}
         if base in self.embed_models:
             info["fake.embedding_length"] = self.embed_models[base]
         return 200, {
@@ -245,6 +400,19 @@ class FakeOllama:
             "details": {},
             "model_info": info,
         }
+
+
+def _echo(body: dict[str, Any]) -> Reply:
+    """Default answer: says what it was asked, so tests can follow the conversation."""
+    users = [m["content"] for m in body.get("messages", []) if m.get("role") == "user"]
+    return Reply(f"You said: {users[-1] if users else ''}")
+
+
+def _empty_for_schema(body: dict[str, Any]) -> dict[str, Any]:
+    """Default structured answer: every required array of the schema, empty."""
+    schema = body.get("format") or {}
+    props = schema.get("properties", {}) if isinstance(schema, dict) else {}
+    return {k: [] for k, v in props.items() if v.get("type") == "array"}
 
 
 def main() -> None:  # python -m tests.fakes.ollama_server: run it by hand

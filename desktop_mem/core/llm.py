@@ -1,0 +1,365 @@
+"""Chat models: Ollama (local, the default) and an opt-in OpenAI-compatible server.
+
+Both stream an answer that the caller can stop at any moment from another thread:
+`Stream.cancel()` closes the HTTP connection under the stream, so a stop takes
+effect at once even while the model is thinking, and the text received so far is
+kept. Every call has a timeout. Errors arrive as the typed, one-sentence errors of
+`desktop_mem.core.errors` (Ollama not running, model not pulled, server failed).
+Streams raise their connection errors lazily, on the first chunk (PITFALLS.md), so
+`Stream` translates errors wherever they surface.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import httpx
+import ollama
+
+from desktop_mem.core.embed import translate_error
+from desktop_mem.core.errors import ModelFailed, ModelMissing, OllamaUnavailable
+
+DEFAULT_CHAT_MODEL = "qwen2.5:7b"
+CONNECT_TIMEOUT_S = 5.0
+# Between two chunks of an answer; the first one waits for the model to load.
+READ_TIMEOUT_S = 300.0
+DEFAULT_CONTEXT = 4096  # what Ollama gives a model unless told otherwise
+
+
+@dataclass
+class Usage:
+    """Token counts reported by the server for one call (None if it did not say)."""
+
+    prompt_tokens: int | None = None
+    answer_tokens: int | None = None
+
+
+class Stream:
+    """An answer arriving chunk by chunk. Iterate for text; `cancel()` from any thread
+    stops it (iteration then ends quietly and `stopped` is True)."""
+
+    def __init__(
+        self,
+        chunks: Callable[[], Iterator[tuple[str, Usage | None]]],
+        close: Callable[[], None],
+        translate: Callable[[BaseException], Exception],
+    ) -> None:
+        self._chunks = chunks
+        self._close = close
+        self._translate = translate
+        self._cancelled = threading.Event()
+        self.text = ""
+        self.stopped = False
+        self.done = False
+        self.usage = Usage()
+
+    @staticmethod
+    def _cut_off(err: Exception) -> Exception:
+        if isinstance(err, OllamaUnavailable):
+            return OllamaUnavailable(
+                "The model server stopped answering in the middle of the reply: the partial "
+                "answer is kept; check that it is still running and retry."
+            )
+        reason = str(err).split("(", 1)[1].split(")", 1)[0] if "(" in str(err) else str(err)
+        return ModelFailed(
+            f"The model failed in the middle of the reply ({reason}): the partial answer is "
+            "kept; retry, or check the server's log."
+        )
+
+    def cancel(self) -> None:
+        self._cancelled.set()
+        self._close()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled.is_set()
+
+    def __iter__(self) -> Iterator[str]:
+        try:
+            for piece, usage in self._chunks():
+                if self._cancelled.is_set():
+                    break
+                if usage is not None:
+                    self.usage = usage
+                if piece:
+                    self.text += piece
+                    yield piece
+            else:
+                self.done = not self._cancelled.is_set()
+        except Exception as exc:  # noqa: BLE001 - every failure becomes a typed error
+            if not self._cancelled.is_set():
+                raise (
+                    self._cut_off(self._translate(exc)) if self.text else self._translate(exc)
+                ) from None
+        finally:
+            self._close()
+        if self._cancelled.is_set():
+            self.stopped = True
+
+
+class ChatBackend(Protocol):
+    model: str
+    local: bool
+    host: str
+
+    def stream(
+        self, messages: Sequence[dict[str, str]], options: dict[str, Any] | None = None
+    ) -> Stream: ...
+
+    def complete_json(
+        self,
+        messages: Sequence[dict[str, str]],
+        schema: dict[str, Any],
+        options: dict[str, Any] | None = None,
+    ) -> tuple[str, Usage]: ...
+
+    def context_length(self) -> int: ...
+
+    def models(self) -> list[str]: ...
+
+
+def _timeout(read: float) -> httpx.Timeout:
+    return httpx.Timeout(connect=CONNECT_TIMEOUT_S, read=read, write=30.0, pool=CONNECT_TIMEOUT_S)
+
+
+@dataclass
+class PullProgress:
+    status: str
+    completed: int = 0
+    total: int = 0
+
+    @property
+    def fraction(self) -> float | None:
+        return self.completed / self.total if self.total else None
+
+
+@dataclass
+class OllamaChat:
+    host: str
+    model: str = DEFAULT_CHAT_MODEL
+    read_timeout: float = READ_TIMEOUT_S
+    local: bool = True
+    _context: int | None = field(default=None, init=False, repr=False)
+
+    def _client(self, read: float | None = None) -> ollama.Client:
+        # trust_env=False: never through a proxy from the environment (see embed.py)
+        return ollama.Client(
+            host=self.host, timeout=_timeout(read or self.read_timeout), trust_env=False
+        )
+
+    def _error(self, exc: BaseException) -> Exception:
+        return translate_error(exc, self.host, self.model, "chat")
+
+    def stream(
+        self, messages: Sequence[dict[str, str]], options: dict[str, Any] | None = None
+    ) -> Stream:
+        client = self._client()
+
+        def chunks() -> Iterator[tuple[str, Usage | None]]:
+            for part in client.chat(
+                model=self.model, messages=list(messages), stream=True, options=options
+            ):
+                usage = None
+                if part.get("done"):
+                    usage = Usage(part.get("prompt_eval_count"), part.get("eval_count"))
+                yield (part.get("message") or {}).get("content") or "", usage
+
+        return Stream(chunks, client._client.close, self._error)
+
+    def complete_json(
+        self,
+        messages: Sequence[dict[str, str]],
+        schema: dict[str, Any],
+        options: dict[str, Any] | None = None,
+    ) -> tuple[str, Usage]:
+        """One non-streamed answer constrained to a JSON schema (structured outputs)."""
+        try:
+            with self._client() as client:
+                res = client.chat(
+                    model=self.model,
+                    messages=list(messages),
+                    format=schema,
+                    options={"temperature": 0, **(options or {})},
+                )
+        except Exception as exc:  # noqa: BLE001
+            raise self._error(exc) from None
+        usage = Usage(res.get("prompt_eval_count"), res.get("eval_count"))
+        return (res.get("message") or {}).get("content") or "", usage
+
+    def models(self) -> list[str]:
+        try:
+            with self._client(read=10.0) as client:
+                listed = client.list()
+        except Exception as exc:  # noqa: BLE001
+            raise self._error(exc) from None
+        return sorted(m.get("model") or "" for m in listed.get("models") or [])
+
+    def context_length(self) -> int:
+        """The model's trained context length, from /api/show (cached)."""
+        if self._context is None:
+            try:
+                with self._client(read=10.0) as client:
+                    info = client.show(self.model)
+            except Exception as exc:  # noqa: BLE001
+                raise self._error(exc) from None
+            found = [
+                int(v)
+                for k, v in (info.get("modelinfo") or {}).items()
+                if k.endswith(".context_length") and isinstance(v, int | float)
+            ]
+            self._context = found[0] if found else DEFAULT_CONTEXT
+        return self._context
+
+    def pull(
+        self,
+        progress: Callable[[PullProgress], None] | None = None,
+        cancel: threading.Event | None = None,
+    ) -> bool:
+        """Download the model with progress; False if cancelled."""
+        try:
+            with self._client(read=600.0) as client:
+                for part in client.pull(self.model, stream=True):
+                    if cancel is not None and cancel.is_set():
+                        return False
+                    if progress:
+                        progress(
+                            PullProgress(
+                                part.get("status") or "",
+                                int(part.get("completed") or 0),
+                                int(part.get("total") or 0),
+                            )
+                        )
+        except Exception as exc:  # noqa: BLE001
+            raise self._error(exc) from None
+        return True
+
+
+@dataclass
+class OpenAICompatChat:
+    """Any server with the OpenAI chat-completions API (a cloud service, LM Studio, a
+    llama.cpp server). Off unless the user turns it on: messages then leave the machine
+    unless the URL is local."""
+
+    base_url: str
+    model: str
+    api_key: str | None = None
+    read_timeout: float = READ_TIMEOUT_S
+    context: int = 8192
+
+    @property
+    def host(self) -> str:
+        return self.base_url
+
+    @property
+    def local(self) -> bool:
+        host = httpx.URL(self.base_url).host
+        return host in ("127.0.0.1", "localhost", "::1")
+
+    def _client(self, read: float | None = None) -> httpx.Client:
+        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+        return httpx.Client(
+            base_url=self.base_url.rstrip("/") + "/",
+            headers=headers,
+            timeout=_timeout(read or self.read_timeout),
+            trust_env=False,
+        )
+
+    def _error(self, exc: BaseException) -> Exception:
+        if isinstance(exc, httpx.HTTPStatusError):
+            code = exc.response.status_code
+            if code == 404:
+                return ModelMissing(
+                    f"The server at {self.base_url} has no model '{self.model}' (404): check the "
+                    "model name in the settings.",
+                    model=self.model,
+                )
+            if code in (401, 403):
+                return ModelFailed(
+                    f"The server at {self.base_url} refused the API key ({code}): check it in "
+                    "the settings."
+                )
+            return ModelFailed(
+                f"The server at {self.base_url} failed ({code}): try again, or check the server."
+            )
+        if isinstance(exc, httpx.TimeoutException):
+            return OllamaUnavailable(
+                f"The server at {self.base_url} did not answer in time: try again later."
+            )
+        if isinstance(exc, httpx.TransportError | ConnectionError):
+            return OllamaUnavailable(
+                f"The server at {self.base_url} is not reachable: check the URL and your "
+                "connection, and try again."
+            )
+        if isinstance(exc, ValueError | KeyError):
+            return ModelFailed(f"The server at {self.base_url} sent an answer that is not valid.")
+        return ModelFailed(f"Unexpected answer from {self.base_url} ({exc}).")
+
+    def stream(
+        self, messages: Sequence[dict[str, str]], options: dict[str, Any] | None = None
+    ) -> Stream:
+        client = self._client()
+        body = {"model": self.model, "messages": list(messages), "stream": True}
+        body["stream_options"] = {"include_usage": True}
+        if options and "temperature" in options:
+            body["temperature"] = options["temperature"]
+
+        def chunks() -> Iterator[tuple[str, Usage | None]]:
+            with client.stream("POST", "chat/completions", json=body) as res:
+                res.raise_for_status()
+                for line in res.iter_lines():
+                    if not line.startswith("data:"):
+                        continue
+                    data = line[5:].strip()
+                    if data == "[DONE]":
+                        break
+                    event = json.loads(data)
+                    usage = None
+                    if event.get("usage"):
+                        u = event["usage"]
+                        usage = Usage(u.get("prompt_tokens"), u.get("completion_tokens"))
+                    choices = event.get("choices") or [{}]
+                    yield (choices[0].get("delta") or {}).get("content") or "", usage
+
+        return Stream(chunks, client.close, self._error)
+
+    def complete_json(
+        self,
+        messages: Sequence[dict[str, str]],
+        schema: dict[str, Any],
+        options: dict[str, Any] | None = None,
+    ) -> tuple[str, Usage]:
+        body = {
+            "model": self.model,
+            "messages": list(messages),
+            "temperature": 0,
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": "answer", "schema": schema},
+            },
+        }
+        try:
+            with self._client() as client:
+                res = client.post("chat/completions", json=body)
+                res.raise_for_status()
+                data = res.json()
+                text = data["choices"][0]["message"]["content"] or ""
+        except Exception as exc:  # noqa: BLE001
+            raise self._error(exc) from None
+        u = data.get("usage") or {}
+        return text, Usage(u.get("prompt_tokens"), u.get("completion_tokens"))
+
+    def models(self) -> list[str]:
+        try:
+            with self._client(read=10.0) as client:
+                res = client.get("models")
+                res.raise_for_status()
+                return sorted(m["id"] for m in res.json().get("data", []))
+        except Exception as exc:  # noqa: BLE001
+            raise self._error(exc) from None
+
+    def context_length(self) -> int:
+        return self.context
