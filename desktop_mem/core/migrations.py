@@ -137,6 +137,39 @@ def _m001(conn: Any) -> None:
     )
 
 
+@migration(2, "chat: memories used per answer, message search, message vectors")
+def _m002(conn: Any) -> None:
+    run_script(
+        conn,
+        """
+        ALTER TABLE messages ADD COLUMN prompt_tokens INTEGER;
+        ALTER TABLE messages ADD COLUMN error TEXT;
+
+        -- The memories each answer was given (the chips under it; a memory's impact).
+        CREATE TABLE message_memories (
+            message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+            memory_id  INTEGER NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+            rank       INTEGER NOT NULL,
+            score      REAL NOT NULL,
+            PRIMARY KEY (message_id, memory_id)
+        );
+        CREATE INDEX message_memories_by_memory ON message_memories(memory_id);
+
+        -- Message search: full text (contentless, like memories_fts) and int8 vectors
+        -- compared with sqlite-vec's vec_distance_cosine.
+        CREATE VIRTUAL TABLE messages_fts USING fts5(
+            content, content='', contentless_delete=1,
+            tokenize='porter unicode61 remove_diacritics 2'
+        );
+        INSERT INTO messages_fts(messages_fts, rank) VALUES ('secure-delete', 1);
+        CREATE TABLE message_vectors (
+            message_id INTEGER PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+            embedding  BLOB NOT NULL
+        );
+        """,
+    )
+
+
 def run_script(conn: Any, script: str) -> None:
     """Like executescript, but inside the caller's transaction (executescript commits)."""
     import sqlcipher3

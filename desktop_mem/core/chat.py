@@ -1,0 +1,309 @@
+"""A chat session: one conversation with the model, remembering through the store.
+
+`send()` runs one turn: the user's message is stored first (so no failure can lose
+it), the prompt is built by the read path, the answer streams through `on_piece`, and
+the answer is stored as complete, stopped or failed, with the memories it was given.
+Then, in the background, the write path learns from the exchange; the reply never
+waits for it. `stop()` (from any thread) or Ctrl+C ends the answer early, keeping
+what arrived.
+
+Incognito sessions store nothing, read no memory and learn nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from desktop_mem.core import textproc
+from desktop_mem.core.context import Budget, ContextBuilder, Plan, TokenCounter
+from desktop_mem.core.conversations import ConversationStore, Message
+from desktop_mem.core.errors import DesktopMemError, ModelServerError
+from desktop_mem.core.extract import Change, Command, Extractor, parse_command
+from desktop_mem.core.llm import ChatBackend, Stream
+from desktop_mem.core.memories import Memory, NewMemory
+from desktop_mem.core.settings import Settings
+
+log = logging.getLogger("desktop_mem.chat")
+
+FORGET_MIN_SCORE = 0.35  # a search hit this good is offered for deletion
+
+
+@dataclass
+class TurnResult:
+    text: str
+    status: str  # complete, stopped, error, command
+    error: str | None = None
+    conversation_id: int | None = None
+    user_message_id: int | None = None
+    answer_id: int | None = None
+    used: list[tuple[int, float]] = field(default_factory=list)
+    changes: list[Change] = field(default_factory=list)  # made by a command, at once
+    forget_candidates: list[Memory] = field(default_factory=list)
+    plan: Plan | None = None
+    learning: Future[list[Change]] | None = None  # the background write path
+    warnings: list[str] = field(default_factory=list)
+
+    def learned(self, timeout: float | None = None) -> list[Change]:
+        """Wait for the write path of this turn (an empty list if there was none)."""
+        return self.learning.result(timeout) if self.learning else []
+
+
+def _zh(text: str) -> bool:
+    return textproc.has_cjk(text)
+
+
+class ChatSession:
+    def __init__(
+        self,
+        profile: Any,
+        backend: ChatBackend,
+        conversation_id: int | None = None,
+        incognito: bool = False,
+        counter: TokenCounter | None = None,
+    ) -> None:
+        self.profile = profile
+        self.backend = backend
+        self.incognito = incognito
+        self.settings = Settings(profile.db)
+        self.conversations = ConversationStore(profile.db, profile.embedder)
+        self.counter = counter or TokenCounter()
+        self.builder = ContextBuilder(profile.memories, profile.search, self.counter)
+        self.extractor = Extractor(profile.memories, profile.search, backend)
+        self.conversation_id = None if incognito else conversation_id
+        if self.conversation_id is not None:
+            self.conversations.get(self.conversation_id)
+        self._transient: list[dict[str, str]] = []  # incognito history, never stored
+        self._stream: Stream | None = None
+        self._lock = threading.Lock()
+        self._background = ThreadPoolExecutor(1, thread_name_prefix="desktop-mem-learn")
+
+    # -- state -------------------------------------------------------------------------
+
+    def history(self) -> list[dict[str, str]]:
+        """The turns of this conversation as the model sees them."""
+        if self.incognito:
+            return list(self._transient)
+        if self.conversation_id is None:
+            return []
+        return [
+            {"role": m.role, "content": m.content}
+            for m in self.conversations.messages(self.conversation_id)
+            if m.role in ("user", "assistant") and m.content.strip()
+        ]
+
+    def budget(self) -> Budget:
+        try:
+            trained = self.backend.context_length()
+        except ModelServerError:
+            trained = 4096
+        return Budget(
+            context=min(trained, int(self.settings.get("context_tokens"))),
+            memory_tokens=int(self.settings.get("memory_tokens")),
+        )
+
+    def stop(self) -> None:
+        with self._lock:
+            stream = self._stream
+        if stream is not None:
+            stream.cancel()
+
+    def close(self, wait: bool = True) -> None:
+        self._background.shutdown(wait=wait)
+
+    # -- one turn ----------------------------------------------------------------------
+
+    def send(self, text: str, on_piece: Callable[[str], None] | None = None) -> TurnResult:
+        text = text.strip()
+        if not text:
+            raise DesktopMemError("The message is empty: type something to send.")
+        user_id = self._store("user", text)
+        command = parse_command(text)
+        if command is not None:
+            return self._command(command, user_id)
+        return self._answer(text, user_id, on_piece)
+
+    def regenerate(self, on_piece: Callable[[str], None] | None = None) -> TurnResult:
+        """Answer the last user message again (the old answer is removed)."""
+        last = self._last_user()
+        if last is None:
+            raise DesktopMemError("There is no message to answer again: send one first.")
+        text, user_id = last
+        self._drop_after(user_id)
+        return self._answer(text, user_id, on_piece)
+
+    def edit_last(self, text: str, on_piece: Callable[[str], None] | None = None) -> TurnResult:
+        """Replace the last user message (and its answer) and send the new text."""
+        last = self._last_user()
+        if last is not None:
+            self._drop_from(last[1])
+        return self.send(text, on_piece)
+
+    def _last_user(self) -> tuple[str, int | None] | None:
+        if self.incognito:
+            users = [i for i, m in enumerate(self._transient) if m["role"] == "user"]
+            return (self._transient[users[-1]]["content"], users[-1]) if users else None
+        if self.conversation_id is None:
+            return None
+        msgs = [m for m in self.conversations.messages(self.conversation_id) if m.role == "user"]
+        return (msgs[-1].content, msgs[-1].id) if msgs else None
+
+    def _drop_after(self, user_id: int | None) -> None:
+        if self.incognito:
+            del self._transient[(user_id or 0) + 1 :]
+        elif self.conversation_id is not None and user_id is not None:
+            self.conversations.delete_from(self.conversation_id, user_id + 1)
+
+    def _drop_from(self, user_id: int | None) -> None:
+        if self.incognito:
+            del self._transient[user_id or 0 :]
+        elif self.conversation_id is not None and user_id is not None:
+            self.conversations.delete_from(self.conversation_id, user_id)
+
+    def _store(self, role: str, text: str, **kw: Any) -> int | None:
+        if self.incognito:
+            self._transient.append({"role": role, "content": text})
+            return len(self._transient) - 1 if role == "user" else None
+        if self.conversation_id is None:
+            self.conversation_id = self.conversations.create(model=self.backend.model).id
+        return self.conversations.add_message(self.conversation_id, role, text, **kw).id
+
+    def _answer(
+        self, text: str, user_id: int | None, on_piece: Callable[[str], None] | None
+    ) -> TurnResult:
+        history = self.history()[:-1]  # without the message being answered
+        budget = self.budget()
+        plan = self.builder.build(text, history, budget, use_memory=not self.incognito)
+        result = TurnResult(
+            "",
+            "complete",
+            conversation_id=self.conversation_id,
+            user_message_id=None if self.incognito else user_id,
+            used=plan.used,
+            plan=plan,
+            warnings=list(plan.warnings),
+        )
+        stream = self.backend.stream(plan.messages, options={"num_ctx": budget.context})
+        with self._lock:
+            self._stream = stream
+        try:
+            for piece in stream:
+                if on_piece:
+                    on_piece(piece)
+        except KeyboardInterrupt:
+            stream.cancel()
+        except ModelServerError as exc:
+            result.status, result.error = "error", str(exc)
+        finally:
+            with self._lock:
+                self._stream = None
+        if result.status != "error" and (stream.stopped or not stream.done):
+            result.status = "stopped"
+        result.text = stream.text
+        self.counter.observe(plan.messages, stream.usage.prompt_tokens)
+        if result.text or result.status == "error":
+            result.answer_id = self._store(
+                "assistant",
+                result.text,
+                status=result.status,
+                model=self.backend.model,
+                prompt_tokens=stream.usage.prompt_tokens,
+                error=result.error,
+                used=plan.used,
+            )
+        if result.status == "complete" and not self.incognito and self.settings.get("auto_memory"):
+            context = next(
+                (m["content"] for m in reversed(history) if m["role"] == "assistant"), None
+            )
+            result.learning = self._background.submit(
+                self._learn, text, result.text, user_id, result.answer_id, context
+            )
+        return result
+
+    def _learn(
+        self,
+        user: str,
+        answer: str,
+        user_id: int | None,
+        answer_id: int | None,
+        context: str | None,
+    ) -> list[Change]:
+        """The write path for one exchange. Never raises: a failure is logged and the
+        exchange is simply not learned from."""
+        try:
+            ids = [i for i in (user_id, answer_id) if i is not None]
+            self.conversations.index_vectors(ids)
+            when = datetime.now(UTC).astimezone()
+            candidates = self.extractor.extract(user, answer, when)
+            if not candidates:
+                return []
+            context = context[-600:] if context else None
+            return self.extractor.consolidate(candidates, user_id, context, when)
+        except Exception as exc:  # noqa: BLE001 - learning must never break the chat
+            log.warning("learning from an exchange failed: %s", type(exc).__name__)
+            return []
+
+    # -- explicit commands ---------------------------------------------------------------
+
+    def _command(self, command: Command, user_id: int | None) -> TurnResult:
+        zh = _zh(command.text)
+        result = TurnResult("", "command", conversation_id=self.conversation_id)
+        result.user_message_id = None if self.incognito else user_id
+        if self.incognito:
+            result.text = (
+                "无痕模式：这次对话不会记住或删除任何记忆。"
+                if zh
+                else "Incognito: nothing is remembered or forgotten in this conversation."
+            )
+        elif command.kind == "remember":
+            added = self.profile.memories.add(
+                NewMemory(command.text, importance=0.8, source="user", source_message_id=user_id),
+                actor="user",
+            )
+            result.changes = [Change("added", added.memory.id, added.memory.text, version=1)]
+            result.warnings += added.warnings
+            result.text = (
+                f"好的，我记住了：{command.text}" if zh else f"Noted. I'll remember: {command.text}"
+            )
+        else:
+            hits = self.profile.search.search(command.text, k=5).hits
+            result.forget_candidates = [h.memory for h in hits if h.score >= FORGET_MIN_SCORE]
+            n = len(result.forget_candidates)
+            if n == 0:
+                result.text = (
+                    f"我没有找到关于「{command.text}」的记忆。"
+                    if zh
+                    else f"I have no memory about “{command.text}”."
+                )
+            else:
+                result.text = (
+                    f"我找到 {n} 条相关记忆，确认后会删除它们。"
+                    if zh
+                    else f"I found {n} matching memor{'y' if n == 1 else 'ies'}; confirm to delete "
+                    f"{'it' if n == 1 else 'them'}."
+                )
+        result.answer_id = self._store("assistant", result.text, model="desktop-mem")
+        return result
+
+    def forget(self, memory_ids: list[int]) -> int:
+        """Delete memories the user confirmed after a "forget ..." command."""
+        if self.incognito or not memory_ids:
+            return 0
+        existing = [m.id for m in self.profile.memories.get_many(memory_ids)]
+        n = self.profile.memories.delete(existing) if existing else 0
+        self._store(
+            "assistant",
+            f"Deleted {n} memor{'y' if n == 1 else 'ies'}." if n else "Nothing was deleted.",
+            model="desktop-mem",
+        )
+        return n
+
+    def messages(self) -> list[Message]:
+        if self.incognito or self.conversation_id is None:
+            return []
+        return self.conversations.messages(self.conversation_id)

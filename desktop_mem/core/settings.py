@@ -1,0 +1,54 @@
+"""Per-profile settings, stored (encrypted) in the profile's meta table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from desktop_mem.core.errors import InvalidInput
+
+DEFAULTS: dict[str, Any] = {
+    "chat_model": None,  # None: --model / DESKTOP_MEM_CHAT_MODEL / qwen2.5:7b
+    "auto_memory": True,  # extract memories from every exchange
+    "context_tokens": 8192,  # the most context asked of the model (capped by the model's own)
+    "memory_tokens": 700,  # the memory block at most
+    "openai_enabled": False,
+    "openai_base_url": "",
+    "openai_model": "",
+    "openai_notice_seen": False,
+}
+
+
+class Settings:
+    def __init__(self, db: Any) -> None:
+        self.db = db
+
+    def get(self, key: str) -> Any:
+        default = DEFAULTS[key]
+        raw = self.db.meta_get(f"setting.{key}")
+        if raw is None:
+            return default
+        if isinstance(default, bool):
+            return raw == "1"
+        if isinstance(default, int):
+            return int(raw)
+        return raw
+
+    def set(self, key: str, value: Any) -> None:
+        if key not in DEFAULTS:
+            raise InvalidInput(f"There is no setting '{key}': use one of {', '.join(DEFAULTS)}.")
+        default = DEFAULTS[key]
+        if isinstance(default, bool):
+            raw = "1" if value in (True, 1, "1", "true", "on", "yes") else "0"
+        elif isinstance(default, int):
+            try:
+                raw = str(int(value))
+            except (TypeError, ValueError):
+                raise InvalidInput(f"The setting '{key}' takes a whole number.") from None
+            if int(raw) < 256:
+                raise InvalidInput(f"The setting '{key}' must be at least 256.")
+        else:
+            raw = None if value in (None, "") else str(value)
+        self.db.meta_set(f"setting.{key}", raw)
+
+    def all(self) -> dict[str, Any]:
+        return {k: self.get(k) for k in DEFAULTS}
