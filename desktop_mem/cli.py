@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from desktop_mem import __version__
+from desktop_mem import __version__, cli_chat
 from desktop_mem.core import doctor, logs
 from desktop_mem.core.config import Config
 from desktop_mem.core.errors import (
@@ -125,6 +125,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     re_ = msub.add_parser("reembed", help="re-index every memory with the embedding model")
     re_.add_argument("--missing", action="store_true", help="only memories without a vector")
+
+    cli_chat.add_memory_parsers(msub)
+    cli_chat.add_parsers(sub, _Parser)
 
     doc = sub.add_parser("doctor", help="check Ollama, the keyring, the database and sqlite-vec")
     doc.add_argument("--json", action="store_true")
@@ -357,6 +360,14 @@ def main(
         if args.command == "doctor":
             return _doctor(args, config, vault, out)
         with Profile.open(config, vault) as prof:
+            if args.command == "chat":
+                return cli_chat.chat(args, prof, out, err)
+            if args.command == "conversations":
+                return cli_chat.conversations(args, prof, out, err)
+            if args.command == "settings":
+                return cli_chat.settings(args, prof, out, err)
+            if args.action == "consolidate":
+                return cli_chat.consolidate(args, prof, out, err)
             return _memory(args, prof, out, err)
     except DesktopMemError as exc:
         err.write(f"desktop-mem: {exc}\n")

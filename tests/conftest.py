@@ -10,12 +10,14 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # Qt aborts the process without a display
 
+import io  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import keyring  # noqa: E402
 import pytest  # noqa: E402
 
+from desktop_mem.cli import main  # noqa: E402
 from desktop_mem.core.config import Config  # noqa: E402
 from desktop_mem.core.profile import Profile  # noqa: E402
 from desktop_mem.core.vault import KeyringAccess, Vault  # noqa: E402
@@ -72,3 +74,21 @@ def profile(config: Config, vault: Vault) -> Iterator[Profile]:
     prof = Profile.open(config, vault)
     yield prof
     prof.close()
+
+
+class Run:
+    def __init__(self, home: Path, fake: FakeOllama, vault: Vault) -> None:
+        self.base = ["--home", str(home), "--ollama-host", fake.url, "--embed-model", "fake-embed"]
+        self.vault = vault
+
+    def __call__(self, *args: str, base: list[str] | None = None) -> tuple[int, str, str]:
+        out, err = io.StringIO(), io.StringIO()
+        code = main(
+            [*(self.base if base is None else base), *args], out=out, err=err, vault=self.vault
+        )
+        return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def run(home: Path, fake_ollama: FakeOllama, vault: Vault) -> Run:
+    return Run(home, fake_ollama, vault)

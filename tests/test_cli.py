@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
@@ -11,27 +10,9 @@ from pathlib import Path
 import keyring.backends.fail
 import pytest
 
-from desktop_mem.cli import main
 from desktop_mem.core.vault import KeyringAccess, Vault
+from tests.conftest import Run
 from tests.fakes.ollama_server import FakeOllama
-
-
-class Run:
-    def __init__(self, home: Path, fake: FakeOllama, vault: Vault) -> None:
-        self.base = ["--home", str(home), "--ollama-host", fake.url, "--embed-model", "fake-embed"]
-        self.vault = vault
-
-    def __call__(self, *args: str, base: list[str] | None = None) -> tuple[int, str, str]:
-        out, err = io.StringIO(), io.StringIO()
-        code = main(
-            [*(self.base if base is None else base), *args], out=out, err=err, vault=self.vault
-        )
-        return code, out.getvalue(), err.getvalue()
-
-
-@pytest.fixture
-def run(home: Path, fake_ollama: FakeOllama, vault: Vault) -> Run:
-    return Run(home, fake_ollama, vault)
 
 
 def test_add_list_search_edit_history_delete(run: Run) -> None:

@@ -39,6 +39,7 @@ class TurnResult:
     text: str
     status: str  # complete, stopped, error, command
     error: str | None = None
+    exit_code: int = 0  # the error's command-line exit code
     conversation_id: int | None = None
     user_message_id: int | None = None
     answer_id: int | None = None
@@ -198,7 +199,7 @@ class ChatSession:
         except KeyboardInterrupt:
             stream.cancel()
         except ModelServerError as exc:
-            result.status, result.error = "error", str(exc)
+            result.status, result.error, result.exit_code = "error", str(exc), exc.exit_code
         finally:
             with self._lock:
                 self._stream = None
@@ -307,3 +308,39 @@ class ChatSession:
         if self.incognito or self.conversation_id is None:
             return []
         return self.conversations.messages(self.conversation_id)
+
+
+OPENAI_NOTICE = (
+    "The OpenAI-compatible backend is on: your messages and the memories retrieved for them "
+    "are sent to {url}, outside this computer."
+)
+
+
+def make_backend(profile: Any, model: str | None = None) -> ChatBackend:
+    """The chat backend the profile is set up for: Ollama unless the user turned the
+    OpenAI-compatible backend on. `model` (a flag) overrides the configured model."""
+    from desktop_mem.core.config import DEFAULT_CHAT_MODEL
+    from desktop_mem.core.llm import OllamaChat, OpenAICompatChat
+
+    settings = Settings(profile.db)
+    if settings.get("openai_enabled"):
+        url = settings.get("openai_base_url")
+        chosen = model or settings.get("openai_model")
+        if not url or not chosen:
+            raise DesktopMemError(
+                "The OpenAI-compatible backend is on but its URL or model is not set: run "
+                "`desktop-mem settings set openai_base_url URL` and `... openai_model NAME`, or "
+                "turn it off with `desktop-mem settings set openai_enabled false`."
+            )
+        return OpenAICompatChat(url, chosen, api_key=settings.get("openai_api_key") or None)
+    chosen = model or profile.config.chat_model or settings.get("chat_model") or DEFAULT_CHAT_MODEL
+    return OllamaChat(profile.config.ollama_host, chosen)
+
+
+def remote_notice(profile: Any, backend: ChatBackend) -> str | None:
+    """The one-time notice that messages leave the machine (None once it was shown)."""
+    settings = Settings(profile.db)
+    if backend.local or settings.get("openai_notice_seen"):
+        return None
+    settings.set("openai_notice_seen", True)
+    return OPENAI_NOTICE.format(url=backend.host)

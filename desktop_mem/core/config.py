@@ -41,7 +41,7 @@ class Config:
     profile: str = paths.DEFAULT_PROFILE
     ollama_host: str = DEFAULT_HOST
     embed_model: str | None = None  # None: the model the profile is indexed with, else the default
-    chat_model: str = DEFAULT_CHAT_MODEL
+    chat_model: str | None = None  # None: the profile's setting, else DEFAULT_CHAT_MODEL
     passphrase: str | None = None
     timeout: float = 60.0
 
@@ -63,6 +63,6 @@ class Config:
             ),
             ollama_host=normalize_host(ollama_host or env.get("OLLAMA_HOST") or DEFAULT_HOST),
             embed_model=embed_model or env.get("DESKTOP_MEM_EMBED_MODEL") or None,
-            chat_model=chat_model or env.get("DESKTOP_MEM_CHAT_MODEL") or DEFAULT_CHAT_MODEL,
+            chat_model=chat_model or env.get("DESKTOP_MEM_CHAT_MODEL") or None,
             passphrase=passphrase if passphrase is not None else env.get("DESKTOP_MEM_PASSPHRASE"),
         )

@@ -291,7 +291,7 @@ class ConversationStore:
         like memory search). Returns the hits and any warnings."""
         query = textproc.normalize(query)
         warnings: list[str] = []
-        if not query:
+        if not textproc.query_terms(query):  # nothing to search for (punctuation only)
             return [], warnings
         pool = max(30, 3 * k)
         keyword: dict[int, float] = {}

@@ -10,7 +10,7 @@ import sqlcipher3
 import sqlite_vec
 
 from desktop_mem.core import paths
-from desktop_mem.core.config import Config
+from desktop_mem.core.config import DEFAULT_CHAT_MODEL, Config
 from desktop_mem.core.db import open_profile
 from desktop_mem.core.embed import DEFAULT_EMBED_MODEL
 from desktop_mem.core.errors import DesktopMemError
@@ -57,7 +57,10 @@ def check_ollama(config: Config, embed_model: str) -> list[Check]:
         ]
     names = _model_names(tags)
     checks = [Check("ollama", True, f"version {version} at {host}")]
-    for role, model in (("embedding model", embed_model), ("chat model", config.chat_model)):
+    for role, model in (
+        ("embedding model", embed_model),
+        ("chat model", config.chat_model or DEFAULT_CHAT_MODEL),
+    ):
         present = model in names
         checks.append(
             Check(

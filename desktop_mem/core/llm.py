@@ -11,6 +11,7 @@ Streams raise their connection errors lazily, on the first chunk (PITFALLS.md), 
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -256,8 +257,14 @@ class OpenAICompatChat:
 
     @property
     def local(self) -> bool:
+        """Whether the server is this computer (LM Studio, llama.cpp) and not a cloud."""
         host = httpx.URL(self.base_url).host
-        return host in ("127.0.0.1", "localhost", "::1")
+        if host == "localhost":
+            return True
+        try:
+            return ipaddress.ip_address(host).is_loopback
+        except ValueError:
+            return False
 
     def _client(self, read: float | None = None) -> httpx.Client:
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}

@@ -14,8 +14,12 @@ DEFAULTS: dict[str, Any] = {
     "openai_enabled": False,
     "openai_base_url": "",
     "openai_model": "",
+    "openai_api_key": "",  # kept in the encrypted profile, never printed
     "openai_notice_seen": False,
 }
+
+
+SECRET = ("openai_api_key",)
 
 
 class Settings:
@@ -51,4 +55,7 @@ class Settings:
         self.db.meta_set(f"setting.{key}", raw)
 
     def all(self) -> dict[str, Any]:
-        return {k: self.get(k) for k in DEFAULTS}
+        out = {k: self.get(k) for k in DEFAULTS}
+        for k in SECRET:
+            out[k] = "(set)" if out[k] else ""
+        return out

@@ -95,6 +95,7 @@ class FakeOllama:
     faults: list[Fault] = field(default_factory=list)
     delay: float = 0.0
     context_length: int = 32768
+    api_key: str = "sk-test"  # what the OpenAI-compatible endpoint accepts
     # Scripted answers: `replies` for ordinary chat, `json_replies` for requests with
     # `format` (structured outputs). When a queue is empty the responders answer.
     replies: list[Reply] = field(default_factory=list)
@@ -226,6 +227,15 @@ class FakeOllama:
             ("POST", "/api/show"): lambda: self._show(body),
             ("POST", "/api/chat"): lambda: self._chat(handler, body),
             ("POST", "/api/pull"): lambda: self._pull(handler, body),
+            # the OpenAI-compatible API (as LM Studio and llama.cpp's server speak it)
+            ("GET", "/v1/models"): lambda: (
+                200,
+                {
+                    "object": "list",
+                    "data": [{"id": n, "object": "model"} for n in self.chat_models],
+                },
+            ),
+            ("POST", "/v1/chat/completions"): lambda: self._openai_chat(handler, body),
         }.get((method, path))
         if route is None:
             self._send(handler, 404, {"error": f"{path} not found"})
@@ -240,21 +250,7 @@ class FakeOllama:
         name = body.get("model", "")
         if name not in self.chat_models and f"{name}:latest" not in self.chat_models:
             return self._missing(name)
-        structured = bool(body.get("format"))
-        with self._lock:
-            queue: list[Any] = self.json_replies if structured else self.replies
-            scripted = queue.pop(0) if queue else None
-        if structured:
-            if scripted is None:
-                scripted = (self.json_responder or _empty_for_schema)(body)
-            text = (
-                scripted if isinstance(scripted, str) else json.dumps(scripted, ensure_ascii=False)
-            )
-            reply = Reply(text)
-        else:
-            if scripted is None:
-                scripted = (self.responder or _echo)(body)
-            reply = scripted if isinstance(scripted, Reply) else Reply(str(scripted))
+        reply = self._next_reply(body, structured=bool(body.get("format")))
         prompt_tokens = reply.prompt_tokens or sum(
             len(m.get("content", "")) // 4 + 4 for m in body.get("messages", [])
         )
@@ -293,6 +289,48 @@ class FakeOllama:
         self._stream_line(handler, done)
         self._stream_end(handler)
         return None
+
+    def _next_reply(self, body: dict[str, Any], structured: bool) -> Reply:
+        with self._lock:
+            queue: list[Any] = self.json_replies if structured else self.replies
+            scripted = queue.pop(0) if queue else None
+        if structured:
+            if scripted is None:
+                scripted = (self.json_responder or _empty_for_schema)(body)
+            return Reply(
+                scripted if isinstance(scripted, str) else json.dumps(scripted, ensure_ascii=False)
+            )
+        if scripted is None:
+            scripted = (self.responder or _echo)(body)
+        return scripted if isinstance(scripted, Reply) else Reply(str(scripted))
+
+    def _openai_chat(self, handler: BaseHTTPRequestHandler, body: dict[str, Any]) -> Any:
+        if handler.headers.get("Authorization") not in (None, f"Bearer {self.api_key}"):
+            return 401, {"error": {"message": "invalid api key"}}
+        if body.get("model") not in self.chat_models:
+            return 404, {"error": {"message": "model not found"}}
+        fmt = (body.get("response_format") or {}).get("json_schema", {}).get("schema")
+        reply = self._next_reply({**body, "format": fmt}, structured=bool(fmt))
+        usage = {"prompt_tokens": 10, "completion_tokens": len(reply.pieces())}
+        if not body.get("stream"):
+            message = {"role": "assistant", "content": reply.text}
+            return 200, {"choices": [{"index": 0, "message": message}], "usage": usage}
+        handler.send_response(200)
+        handler.send_header("Content-Type", "text/event-stream")
+        handler.send_header("Transfer-Encoding", "chunked")
+        handler.end_headers()
+        for piece in reply.pieces():
+            event = {"choices": [{"index": 0, "delta": {"content": piece}}]}
+            self._sse(handler, json.dumps(event, ensure_ascii=False))
+        self._sse(handler, json.dumps({"choices": [], "usage": usage}))
+        self._sse(handler, "[DONE]")
+        self._stream_end(handler)
+        return None
+
+    def _sse(self, handler: BaseHTTPRequestHandler, data: str) -> None:
+        raw = f"data: {data}\n\n".encode()
+        handler.wfile.write(f"{len(raw):x}\r\n".encode() + raw + b"\r\n")
+        handler.wfile.flush()
 
     def _pull(self, handler: BaseHTTPRequestHandler, body: dict[str, Any]) -> Any:
         name = body.get("model") or body.get("name") or ""

@@ -1,0 +1,333 @@
+"""Command line: `chat`, `conversations`, `settings` and `memory consolidate`."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TextIO
+
+from desktop_mem.core.chat import ChatSession, TurnResult, make_backend, remote_notice
+from desktop_mem.core.conversations import ConversationStore
+from desktop_mem.core.errors import EXIT_ERROR, EXIT_OK, UsageError
+from desktop_mem.core.extract import Change
+from desktop_mem.core.profile import Profile
+from desktop_mem.core.settings import DEFAULTS, Settings
+
+LEARN_TIMEOUT_S = 300.0
+
+
+def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
+    c = sub.add_parser(
+        "chat",
+        help="chat with the local model (one turn with MESSAGE, else a conversation)",
+        description="Chat with the model. With MESSAGE: one turn, the answer on stdout, the "
+        "memories used and changed on stderr. Without: an interactive conversation "
+        "(/new, /regen, /quit; Ctrl+C stops an answer).",
+    )
+    c.add_argument("message", nargs="?")
+    c.add_argument("--conversation", type=int, metavar="ID", help="continue this conversation")
+    c.add_argument(
+        "--incognito", action="store_true", help="no memory read or written, nothing stored"
+    )
+    c.add_argument("--model", help="chat model (default: the profile's, else qwen2.5:7b)")
+    c.add_argument("--json", action="store_true", help="one JSON object instead of streaming")
+    c.add_argument("--yes", action="store_true", help="confirm a 'forget ...' without asking")
+    c.add_argument("--no-wait", action="store_true", help="do not wait for memories to be learned")
+
+    conv = sub.add_parser("conversations", help="list, show, search, export, delete conversations")
+    csub = conv.add_subparsers(
+        dest="action", metavar="ACTION", parser_class=parser_class, required=True
+    )
+    ls = csub.add_parser("list", help="conversations, most recent first")
+    ls.add_argument("--json", action="store_true")
+    show = csub.add_parser("show", help="the messages of a conversation")
+    show.add_argument("id", type=int)
+    show.add_argument("--json", action="store_true")
+    ex = csub.add_parser("export", help="write a conversation to a file (md or json)")
+    ex.add_argument("id", type=int)
+    ex.add_argument("file")
+    ex.add_argument("--format", choices=("md", "json"), help="default: from the file name")
+    de = csub.add_parser("delete", help="delete a conversation for good")
+    de.add_argument("ids", type=int, nargs="+", metavar="ID")
+    se = csub.add_parser("search", help="search every conversation (words and meaning)")
+    se.add_argument("query")
+    se.add_argument("-k", type=int, default=10)
+    se.add_argument("--json", action="store_true")
+    rn = csub.add_parser("rename", help="give a conversation a title")
+    rn.add_argument("id", type=int)
+    rn.add_argument("title")
+
+    st = sub.add_parser("settings", help="show or change this profile's settings")
+    ssub = st.add_subparsers(dest="action", metavar="ACTION", parser_class=parser_class)
+    ssub.add_parser("list", help="every setting (the default action)")
+    g = ssub.add_parser("set", help="change a setting")
+    g.add_argument("key", choices=list(DEFAULTS))
+    g.add_argument("value")
+
+
+def add_memory_parsers(msub: Any) -> None:
+    co = msub.add_parser(
+        "consolidate", help="merge duplicates and resolve conflicts across all memories"
+    )
+    co.add_argument("--model", help="chat model that judges conflicts")
+    co.add_argument("--json", action="store_true")
+
+
+def _changes(changes: list[Change], err: TextIO) -> None:
+    for c in changes:
+        if c.action == "skipped":
+            continue
+        was = f" (was: {c.before})" if c.before else ""
+        err.write(f"memory {c.action} #{c.memory_id}: {c.text}{was}\n")
+
+
+def _report(result: TurnResult, prof: Profile, err: TextIO) -> None:
+    for w in result.warnings:
+        err.write(f"warning: {w}\n")
+    if result.used:
+        mems = {m.id: m for m in prof.memories.get_many([i for i, _ in result.used])}
+        err.write("memories used: ")
+        err.write("; ".join(f"#{i} {mems[i].text}" for i, _ in result.used if i in mems) + "\n")
+    if result.error:
+        err.write(f"desktop-mem: {result.error}\n")
+
+
+def _confirm_forget(
+    session: ChatSession, result: TurnResult, yes: bool, out: TextIO, err: TextIO
+) -> None:
+    if not result.forget_candidates:
+        return
+    for m in result.forget_candidates:
+        err.write(f"  #{m.id} {m.text}\n")
+    if not yes:
+        if not sys.stdin.isatty():
+            err.write("Nothing deleted: run again with --yes to confirm.\n")
+            return
+        err.write("Delete these memories for good? [y/N] ")
+        err.flush()
+        if sys.stdin.readline().strip().lower() not in ("y", "yes", "是", "好"):
+            err.write("Nothing deleted.\n")
+            return
+    n = session.forget([m.id for m in result.forget_candidates])
+    out.write(f"Deleted {n} memor{'y' if n == 1 else 'ies'}.\n")
+
+
+def _turn(
+    session: ChatSession,
+    text: str,
+    args: argparse.Namespace,
+    prof: Profile,
+    out: TextIO,
+    err: TextIO,
+    regenerate: bool = False,
+) -> TurnResult:
+    def piece(p: str) -> None:
+        out.write(p)
+        out.flush()
+
+    stream = None if args.json else piece
+    result = session.regenerate(stream) if regenerate else session.send(text, stream)
+    if args.json:
+        return result
+    if result.status == "command":
+        out.write(result.text)
+    out.write("\n" if result.text else "")
+    if result.status == "stopped":
+        err.write("(stopped)\n")
+    _report(result, prof, err)
+    _confirm_forget(session, result, args.yes, out, err)
+    if result.learning is not None and not args.no_wait:
+        _changes(result.learned(LEARN_TIMEOUT_S), err)
+    _changes(result.changes, err)
+    return result
+
+
+def _turn_json(result: TurnResult, prof: Profile, wait: bool) -> dict[str, Any]:
+    learned = result.learned(LEARN_TIMEOUT_S) if wait else []
+    mems = {m.id: m for m in prof.memories.get_many([i for i, _ in result.used])}
+    return {
+        "conversation_id": result.conversation_id,
+        "message_id": result.answer_id,
+        "answer": result.text,
+        "status": result.status,
+        "error": result.error,
+        "used": [
+            {"id": i, "score": round(s, 4), "text": mems[i].text}
+            for i, s in result.used
+            if i in mems
+        ],
+        "changes": [c.to_dict() for c in [*result.changes, *learned] if c.action != "skipped"],
+        "forget_candidates": [m.to_dict() for m in result.forget_candidates],
+        "prompt": {
+            "memory_tokens": result.plan.memory_tokens if result.plan else 0,
+            "history_turns": result.plan.history_turns if result.plan else 0,
+            "prompt_tokens": result.plan.prompt_tokens if result.plan else 0,
+        },
+        "warnings": result.warnings,
+    }
+
+
+def chat(args: argparse.Namespace, prof: Profile, out: TextIO, err: TextIO) -> int:
+    from desktop_mem.cli import _print_json
+
+    backend = make_backend(prof, args.model)
+    notice = remote_notice(prof, backend)
+    if notice:
+        err.write(f"notice: {notice}\n")
+    session = ChatSession(prof, backend, args.conversation, incognito=args.incognito)
+    try:
+        if args.message is not None:
+            result = _turn(session, args.message, args, prof, out, err)
+            if args.json:
+                _print_json(_turn_json(result, prof, not args.no_wait), out)
+            return result.exit_code if result.status == "error" else EXIT_OK
+        return _loop(session, args, prof, out, err)
+    finally:
+        session.close(wait=not args.no_wait)
+
+
+def _loop(
+    session: ChatSession, args: argparse.Namespace, prof: Profile, out: TextIO, err: TextIO
+) -> int:
+    mode = " (incognito: nothing is stored)" if session.incognito else ""
+    err.write(f"Chatting with {session.backend.model}{mode}. /new, /regen, /quit.\n")
+    while True:
+        err.write("you> ")
+        err.flush()
+        try:
+            line = sys.stdin.readline()
+        except KeyboardInterrupt:
+            err.write("\n")
+            return EXIT_OK
+        if not line:
+            err.write("\n")
+            return EXIT_OK
+        text = line.strip()
+        if not text:
+            continue
+        if text in ("/quit", "/exit", "/q"):
+            return EXIT_OK
+        if text == "/new":
+            session.conversation_id = None
+            session._transient.clear()
+            err.write("New conversation.\n")
+            continue
+        regen = text in ("/regen", "/regenerate")
+        try:
+            _turn(session, text, args, prof, out, err, regenerate=regen)
+        except UsageError as exc:
+            err.write(f"desktop-mem: {exc}\n")
+
+
+def conversations(args: argparse.Namespace, prof: Profile, out: TextIO, err: TextIO) -> int:
+    from desktop_mem.cli import _one_line, _print_json
+
+    store = ConversationStore(prof.db, prof.embedder)
+    width = shutil.get_terminal_size((100, 20)).columns
+    act = args.action
+    if act == "list":
+        convs = store.list()
+        if args.json:
+            _print_json([c.to_dict() for c in convs], out)
+        else:
+            for c in convs:
+                out.write(
+                    f"{c.id:>5} {c.updated_at[:16].replace('T', ' ')} {c.messages:>4} msgs  "
+                    f"{_one_line(c.title or '(untitled)', width - 36)}\n"
+                )
+            err.write(f"{len(convs)} conversations\n")
+    elif act == "show":
+        msgs = store.messages(args.id)
+        if args.json:
+            _print_json(
+                {
+                    "conversation": store.get(args.id).to_dict(),
+                    "messages": [m.to_dict() for m in msgs],
+                },
+                out,
+            )
+        else:
+            for m in msgs:
+                note = "" if m.status == "complete" else f" ({m.status})"
+                out.write(f"[{m.id}] {m.role}{note}: {m.content}\n")
+                if m.used:
+                    out.write(
+                        "    memories: " + "; ".join(f"#{u.memory_id}" for u in m.used) + "\n"
+                    )
+    elif act == "export":
+        path = Path(args.file)
+        fmt = args.format or ("json" if path.suffix.lower() == ".json" else "md")
+        path.write_text(store.export(args.id, fmt), encoding="utf-8")
+        out.write(
+            f"Exported conversation {args.id} to {path} ({fmt}). This file is not encrypted.\n"
+        )
+    elif act == "delete":
+        for cid in args.ids:
+            store.get(cid)
+        total = sum(store.delete(cid) for cid in args.ids)
+        out.write(f"Deleted {len(args.ids)} conversation(s) and {total} messages for good.\n")
+    elif act == "search":
+        hits, warnings = store.search(args.query, args.k)
+        for w in warnings:
+            err.write(f"warning: {w}\n")
+        if args.json:
+            _print_json(
+                [
+                    {
+                        **h.message.to_dict(),
+                        "conversation_title": h.conversation_title,
+                        "score": round(h.score, 4),
+                        "signals": h.signals,
+                    }
+                    for h in hits
+                ],
+                out,
+            )
+        else:
+            for h in hits:
+                m = h.message
+                out.write(
+                    f"{m.conversation_id:>5}/{m.id:<6} {h.score:.3f} {m.role:<9} "
+                    f"{_one_line(m.content, width - 32)}\n"
+                )
+            if not hits:
+                err.write("No message matches.\n")
+    elif act == "rename":
+        c = store.rename(args.id, args.title)
+        out.write(f"Renamed {c.id}: {c.title}\n")
+    return EXIT_OK
+
+
+def settings(args: argparse.Namespace, prof: Profile, out: TextIO, err: TextIO) -> int:
+    s = Settings(prof.db)
+    if getattr(args, "action", None) == "set":
+        s.set(args.key, args.value)
+        if args.key == "openai_enabled" and s.get("openai_enabled"):
+            err.write(
+                "notice: with the OpenAI-compatible backend on, your messages and the memories "
+                "retrieved for them are sent to that server.\n"
+            )
+        out.write(f"{args.key} = {s.all()[args.key]}\n")
+        return EXIT_OK
+    for k, v in s.all().items():
+        out.write(f"{k:<20} {'' if v is None else v}\n")
+    return EXIT_OK
+
+
+def consolidate(args: argparse.Namespace, prof: Profile, out: TextIO, err: TextIO) -> int:
+    from desktop_mem.cli import _print_json
+
+    session = ChatSession(prof, make_backend(prof, args.model))
+    try:
+        changes = session.extractor.sleep(datetime.now(UTC))
+    finally:
+        session.close()
+    if args.json:
+        _print_json([c.to_dict() for c in changes], out)
+    else:
+        _changes(changes, out)
+        out.write(f"{len(changes)} change(s); each can be undone with `memory restore`.\n")
+    return EXIT_OK if changes is not None else EXIT_ERROR

@@ -1,0 +1,102 @@
+"""Conversations: list, rename, search, export, and deletion that leaves no trace."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from desktop_mem.core.conversations import ConversationStore
+from desktop_mem.core.errors import InvalidInput, NotFound
+from desktop_mem.core.memories import NewMemory
+from desktop_mem.core.profile import Profile
+from desktop_mem.core.vault import SERVICE
+from tests.fakes.keyrings import MemoryKeyring
+from tests.sqlcipher_pages import decrypted_pages
+
+
+@pytest.fixture
+def store(profile: Profile) -> ConversationStore:
+    return ConversationStore(profile.db, profile.embedder)
+
+
+def _conversation(store: ConversationStore, *turns: str) -> int:
+    cid = store.create().id
+    ids = []
+    for n, text in enumerate(turns):
+        ids.append(store.add_message(cid, "user" if n % 2 == 0 else "assistant", text).id)
+    store.index_vectors(ids)
+    return cid
+
+
+def test_titles_listing_and_rename(store: ConversationStore) -> None:
+    a = _conversation(store, "Plan a trip to Kyoto in April please", "Sure: temples first.")
+    b = _conversation(store, "帮我写一封请假邮件", "好的。")
+    listed = store.list()
+    assert [c.id for c in listed] == [b, a], "most recent first"
+    assert listed[1].title == "Plan a trip to Kyoto in April please" and listed[1].messages == 2
+    assert store.rename(a, "Kyoto").title == "Kyoto"
+    with pytest.raises(InvalidInput):
+        store.rename(a, "   ")
+    long = store.create().id
+    store.add_message(long, "user", "x" * 200)
+    assert len(store.get(long).title) <= 60
+
+
+def test_search_across_conversations_by_words_and_meaning(store: ConversationStore) -> None:
+    kyoto = _conversation(store, "Plan a trip to Kyoto temples in April", "Sure.")
+    _conversation(store, "How do I bake sourdough bread?", "Start with a starter.")
+    _conversation(store, "我想学习日语", "好的，从五十音开始。")
+    hits, warnings = store.search("kyoto temples")
+    assert not warnings and hits[0].message.conversation_id == kyoto
+    assert set(hits[0].signals) == {"keyword", "vector"}
+    zh, _ = store.search("日语")
+    assert zh[0].message.content == "我想学习日语"
+    assert store.search("'\" * - ()")[0] == []
+    assert store.search('kyoto" NEAR(* -temples')[0][0].message.conversation_id == kyoto
+
+
+def test_export_markdown_and_json(profile: Profile, store: ConversationStore) -> None:
+    mem = profile.memories.add(NewMemory("Likes temples")).memory
+    cid = store.create().id
+    store.add_message(cid, "user", "Plan Kyoto")
+    store.add_message(cid, "assistant", "Temples.", used=[(mem.id, 0.9)], status="stopped")
+    md = store.export(cid, "md")
+    assert "# Plan Kyoto" in md and "## Assistant (stopped)" in md
+    assert "Memories used: Likes temples" in md
+    data = json.loads(store.export(cid, "json"))
+    assert data["format"] == "desktop-mem/conversation" and data["version"] == 1
+    assert data["messages"][1]["used"][0]["memory_id"] == mem.id
+
+
+def test_deleting_a_conversation_leaves_no_trace(
+    profile: Profile, store: ConversationStore, isolated: MemoryKeyring
+) -> None:
+    canary = "quokkazanzibar conversation canary 4411"
+    keep = _conversation(store, "an unrelated conversation about bread", "ok")
+    gone = _conversation(store, f"my secret is {canary}", f"I will keep {canary} safe")
+    mem = profile.memories.add(
+        NewMemory("came from the deleted chat", source_message_id=None)
+    ).memory
+    key = isolated.secrets[(SERVICE, "profile:default")]
+    profile.db.checkpoint()
+    assert any(canary.encode() in p for p in decrypted_pages(profile.db.path, secret_hex=key))
+    assert store.delete(gone) == 2
+    with pytest.raises(NotFound):
+        store.get(gone)
+    assert not any(canary.encode() in p for p in decrypted_pages(profile.db.path, secret_hex=key))
+    assert all(h.message.conversation_id == keep for h in store.search("quokkazanzibar")[0])
+    assert [c.id for c in store.list()] == [keep]
+    assert profile.memories.get(mem.id), "memories stay; the user decides about them"
+    for table in ("messages_fts", "message_vectors", "message_memories"):
+        assert profile.db.query(f"SELECT count(*) FROM {table}")[0][0] in (0, 2)
+
+
+def test_message_delete_keeps_memories_but_drops_the_link(
+    profile: Profile, store: ConversationStore
+) -> None:
+    cid = store.create().id
+    msg = store.add_message(cid, "user", "I live in Hangzhou")
+    mem = profile.memories.add(NewMemory("Lives in Hangzhou", source_message_id=msg.id)).memory
+    store.delete(cid)
+    assert profile.memories.get(mem.id).source_message_id is None

@@ -1,0 +1,123 @@
+"""`desktop-mem chat`, `conversations`, `settings` and `memory consolidate`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from desktop_mem.core.chat import remote_notice
+from desktop_mem.core.llm import OpenAICompatChat
+from desktop_mem.core.profile import Profile
+from tests.conftest import Run
+from tests.fakes.ollama_server import FakeOllama
+
+HANGZHOU = {"memories": [{"text": "Lives in Hangzhou with a cat named Mochi", "kind": "fact"}]}
+
+
+def test_one_turn_streams_then_reports_memories(run: Run, fake_ollama: FakeOllama) -> None:
+    fake_ollama.reply_json(HANGZHOU)
+    code, out, err = run("chat", "I live in Hangzhou with my cat Mochi")
+    assert code == 0 and out == "You said: I live in Hangzhou with my cat Mochi\n"
+    assert "memory added #1: Lives in Hangzhou with a cat named Mochi" in err
+
+    code, out, _ = run("chat", "where do I live?", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["status"] == "complete" and data["conversation_id"] == 2
+    assert data["used"][0]["text"] == "Lives in Hangzhou with a cat named Mochi"
+    assert data["prompt"]["memory_tokens"] > 0
+    assert "Lives in Hangzhou" in fake_ollama.last_prompt()
+
+    code, out, _ = run("chat", "and my cat?", "--conversation", "2", "--json")
+    assert json.loads(out)["conversation_id"] == 2
+    body = fake_ollama.chat_requests(structured=False)[-1]
+    assert [m["role"] for m in body["messages"]] == ["system", "user", "assistant", "user"]
+
+
+def test_chat_errors_have_exit_codes_and_keep_the_message(
+    run: Run, fake_ollama: FakeOllama
+) -> None:
+    code, _, err = run("chat", "hello", "--model", "missing:1b")
+    assert code == 4 and "ollama pull missing:1b" in err
+    code, out, _ = run("conversations", "show", "1", "--json")
+    msgs = json.loads(out)["messages"]
+    assert msgs[0]["content"] == "hello" and msgs[1]["status"] == "error"
+    base = [
+        "--home",
+        run.base[1],
+        "--ollama-host",
+        "http://127.0.0.1:9",
+        "--embed-model",
+        "fake-embed",
+    ]
+    code, _, err = run("chat", "anyone?", base=base)
+    assert code == 4 and "not reachable" in err
+
+
+def test_incognito_and_commands(run: Run, fake_ollama: FakeOllama) -> None:
+    code, out, _ = run("chat", "my secret plan", "--incognito")
+    assert code == 0 and out.startswith("You said")
+    assert json.loads(run("conversations", "list", "--json")[1]) == []
+
+    code, out, err = run("chat", "remember that I am allergic to peanuts")
+    assert code == 0 and "I'll remember" in out and "memory added" in err
+    code, out, err = run("chat", "forget peanuts")
+    assert "#1 I am allergic to peanuts" in err and "Nothing deleted" in err
+    code, out, err = run("chat", "forget peanuts", "--yes")
+    assert code == 0 and "Deleted 1 memory" in out
+    assert json.loads(run("memory", "list", "--json")[1]) == []
+
+
+def test_conversations_commands(run: Run, fake_ollama: FakeOllama, tmp_path: Path) -> None:
+    run("chat", "Plan a trip to Kyoto temples", "--no-wait")
+    run("chat", "帮我写一封请假邮件", "--no-wait")
+    code, out, _ = run("conversations", "list")
+    assert code == 0 and "Plan a trip to Kyoto temples" in out and "请假邮件" in out
+    code, out, _ = run("conversations", "search", "kyoto", "--json")
+    assert json.loads(out)[0]["conversation_id"] == 1
+    assert run("conversations", "rename", "1", "Kyoto")[0] == 0
+    target = tmp_path / "kyoto.md"
+    assert run("conversations", "export", "1", str(target))[0] == 0
+    assert target.read_text().startswith("# Kyoto")
+    assert run("conversations", "delete", "1")[0] == 0
+    assert run("conversations", "show", "1")[0] == 1
+
+
+def test_auto_memory_setting_and_consolidate(run: Run, fake_ollama: FakeOllama) -> None:
+    assert run("settings", "set", "auto_memory", "off")[0] == 0
+    assert "auto_memory          False" in run("settings")[1]
+    run("chat", "I live in Hangzhou")
+    assert fake_ollama.chat_requests(structured=True) == []
+    run("memory", "add", "Lives in Hangzhou")
+    run("memory", "add", "lives in   hangzhou")
+    code, out, _ = run("memory", "consolidate", "--json")
+    changes = json.loads(out)
+    assert code == 0 and [c["action"] for c in changes] == ["merged"]
+    code, out, _ = run("memory", "list", "--current", "--json")
+    assert len(json.loads(out)) == 1
+
+
+def test_openai_backend_is_opt_in(run: Run, fake_ollama: FakeOllama) -> None:
+    assert run("settings", "set", "openai_enabled", "true")[0] == 0
+    code, _, err = run("chat", "hi")
+    assert code == 1 and "URL or model is not set" in err
+    run("settings", "set", "openai_base_url", fake_ollama.url + "/v1")
+    run("settings", "set", "openai_model", "qwen2.5:7b")
+    run("settings", "set", "openai_api_key", "sk-test")
+    assert "sk-test" not in run("settings")[1]
+    fake_ollama.reply_json(HANGZHOU)
+    code, out, err = run("chat", "I live in Hangzhou with Mochi")
+    assert code == 0 and out == "You said: I live in Hangzhou with Mochi\n"
+    assert "notice:" not in err, "a server on this computer needs no notice"
+    assert "memory added" in err, "structured outputs work through response_format"
+    assert "/v1/chat/completions" in fake_ollama.paths() and "/api/chat" not in fake_ollama.paths()
+    run("settings", "set", "openai_api_key", "sk-wrong")
+    code, _, err = run("chat", "hi")
+    assert code == 4 and "refused the API key" in err
+
+
+def test_remote_backend_notice_is_shown_once(profile: Profile) -> None:
+    cloud = OpenAICompatChat("https://api.example.com/v1", "gpt-x")
+    assert not cloud.local and OpenAICompatChat("http://127.0.0.2:1234/v1", "m").local
+    notice = remote_notice(profile, cloud)
+    assert notice and "api.example.com" in notice and "outside this computer" in notice
+    assert remote_notice(profile, cloud) is None
