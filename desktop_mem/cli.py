@@ -359,6 +359,8 @@ def main(
         vault = vault or Vault()
         if args.command == "doctor":
             return _doctor(args, config, vault, out)
+        if args.command == "models":
+            return cli_chat.models(args, config, out, err)
         with Profile.open(config, vault) as prof:
             if args.command == "chat":
                 return cli_chat.chat(args, prof, out, err)

@@ -60,6 +60,15 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     rn.add_argument("id", type=int)
     rn.add_argument("title")
 
+    mo = sub.add_parser("models", help="the chat models Ollama has, and pulling new ones")
+    mosub = mo.add_subparsers(
+        dest="action", metavar="ACTION", parser_class=parser_class, required=True
+    )
+    ml = mosub.add_parser("list", help="models installed in Ollama")
+    ml.add_argument("--json", action="store_true")
+    mp = mosub.add_parser("pull", help="download a model into Ollama, with progress")
+    mp.add_argument("name")
+
     st = sub.add_parser("settings", help="show or change this profile's settings")
     ssub = st.add_subparsers(dest="action", metavar="ACTION", parser_class=parser_class)
     ssub.add_parser("list", help="every setting (the default action)")
@@ -181,12 +190,30 @@ def chat(args: argparse.Namespace, prof: Profile, out: TextIO, err: TextIO) -> i
     try:
         if args.message is not None:
             result = _turn(session, args.message, args, prof, out, err)
+            if result.status == "error" and _offer_pull(session, result, err):
+                result = _turn(session, args.message, args, prof, out, err, regenerate=True)
             if args.json:
                 _print_json(_turn_json(result, prof, not args.no_wait), out)
             return result.exit_code if result.status == "error" else EXIT_OK
         return _loop(session, args, prof, out, err)
     finally:
         session.close(wait=not args.no_wait)
+
+
+def _offer_pull(session: ChatSession, result: TurnResult, err: TextIO) -> bool:
+    """After "model not pulled", in a terminal: offer to pull it now."""
+    from desktop_mem.core.llm import OllamaChat
+
+    backend = session.backend
+    if not isinstance(backend, OllamaChat) or "ollama pull" not in (result.error or ""):
+        return False
+    if not sys.stdin.isatty():
+        return False
+    err.write(f"Pull {backend.model} now? [y/N] ")
+    err.flush()
+    if sys.stdin.readline().strip().lower() not in ("y", "yes"):
+        return False
+    return pull(backend, err, err) == EXIT_OK
 
 
 def _loop(
@@ -331,3 +358,40 @@ def consolidate(args: argparse.Namespace, prof: Profile, out: TextIO, err: TextI
         _changes(changes, out)
         out.write(f"{len(changes)} change(s); each can be undone with `memory restore`.\n")
     return EXIT_OK if changes is not None else EXIT_ERROR
+
+
+def models(args: argparse.Namespace, config: Any, out: TextIO, err: TextIO) -> int:
+    from desktop_mem.cli import _print_json
+    from desktop_mem.core.llm import OllamaChat
+
+    if args.action == "list":
+        names = OllamaChat(config.ollama_host).models()
+        if args.json:
+            _print_json(names, out)
+        else:
+            out.write("".join(f"{n}\n" for n in names))
+        return EXIT_OK
+    return pull(OllamaChat(config.ollama_host, args.name), out, err)
+
+
+def pull(chat: Any, out: TextIO, err: TextIO) -> int:
+    """Pull a model, showing progress; Ctrl+C cancels (Ollama keeps what it has)."""
+    last = [""]
+
+    def show(p: Any) -> None:
+        line = p.status
+        if p.fraction is not None:
+            line += f" {p.fraction * 100:5.1f}% of {p.total / 1e9:.2f} GB"
+        if line != last[0]:
+            err.write(("\r" if err.isatty() else "") + line + ("" if err.isatty() else "\n"))
+            err.flush()
+            last[0] = line
+
+    try:
+        chat.pull(show)
+    except KeyboardInterrupt:
+        err.write("\nPull cancelled; run it again to resume.\n")
+        return 130
+    err.write("\n" if err.isatty() else "")
+    out.write(f"Pulled {chat.model}.\n")
+    return EXIT_OK

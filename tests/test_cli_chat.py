@@ -121,3 +121,15 @@ def test_remote_backend_notice_is_shown_once(profile: Profile) -> None:
     notice = remote_notice(profile, cloud)
     assert notice and "api.example.com" in notice and "outside this computer" in notice
     assert remote_notice(profile, cloud) is None
+
+
+def test_models_list_and_pull(run: Run, fake_ollama: FakeOllama) -> None:
+    code, out, _ = run("models", "list", "--json")
+    assert code == 0 and "qwen2.5:7b" in json.loads(out)
+    code, out, err = run("models", "pull", "llama3.2:3b")
+    assert code == 0 and "Pulled llama3.2:3b" in out and "100.0%" in err
+    assert "llama3.2:3b" in json.loads(run("models", "list", "--json")[1])
+    code, _, err = run("models", "pull", "nope:1b")
+    assert code == 4 and "does not exist" in err
+    code, out, _ = run("chat", "hi", "--model", "llama3.2:3b")
+    assert code == 0 and out.startswith("You said: hi")
