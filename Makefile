@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: run test lint bench bench-scale bench-locomo clean
+.PHONY: run test lint bench bench-scale bench-locomo bench-prompt clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "desktop-mem needs Python 3.11 or newer; set PYTHON=python3.11 (or newer)")'
@@ -37,13 +37,16 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff check desktop_mem tests benchmarks
 	$(BIN)/ruff format --check desktop_mem tests benchmarks
 
-bench: bench-scale bench-locomo
+bench: bench-scale bench-locomo bench-prompt
 
 bench-scale: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/scale.py $(ARGS)
 
 bench-locomo: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/locomo.py --data ../shared/bench/locomo/locomo_dev.json $(ARGS)
+
+bench-prompt: $(VENV)/.installed-bench
+	$(BIN)/python benchmarks/prompt.py --data ../shared/bench/locomo/locomo_dev.json $(ARGS)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache

@@ -133,3 +133,13 @@ def test_models_list_and_pull(run: Run, fake_ollama: FakeOllama) -> None:
     assert code == 4 and "does not exist" in err
     code, out, _ = run("chat", "hi", "--model", "llama3.2:3b")
     assert code == 0 and out.startswith("You said: hi")
+
+
+def test_chat_logs_hold_no_conversation_text(run: Run, fake_ollama: FakeOllama, home: Path) -> None:
+    canary = "quokkazanzibar log canary 9931"
+    fake_ollama.reply_json("{" + canary)
+    fake_ollama.reply_json({"memories": [{"text": canary, "valid_until": canary}]})
+    assert run("chat", f"my secret is {canary}")[0] == 0
+    logs = list((home / "logs").glob("*"))
+    assert logs and any(p.read_text() for p in logs), "the failures were logged"
+    assert not any(canary in p.read_text(errors="replace") for p in logs)

@@ -162,7 +162,17 @@ class Extractor:
                 return parse_model_json(model, text)
             except (ValidationError, ValueError) as exc:
                 problem = str(exc).splitlines()[0][:300]
-                log.warning("model answer failed validation (attempt %d): %s", attempt, problem)
+                # the log gets the error types only: never text from the conversation
+                kinds = (
+                    ",".join(sorted({e["type"] for e in exc.errors()}))
+                    if isinstance(exc, ValidationError)
+                    else type(exc).__name__
+                )
+                log.warning("model answer failed validation (attempt %d): %s", attempt, kinds)
+                if isinstance(exc, ValidationError):
+                    problem = "; ".join(
+                        f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()[:5]
+                    )
                 messages += [
                     {"role": "assistant", "content": text[:2000]},
                     {
@@ -212,7 +222,7 @@ class Extractor:
             except ModelServerError:
                 raise
             except DesktopMemError as exc:  # a bad date, a too-long text: skip this one
-                log.warning("candidate skipped: %s", exc)
+                log.warning("candidate skipped: %s", type(exc).__name__)
         return changes
 
     def _neighbours(self, text: str) -> list[tuple[Any, float]]:

@@ -138,7 +138,10 @@ def test_a_contradiction_invalidates_the_old_memory(
 
 
 def test_malformed_json_is_retried_once_then_skipped(
-    profile: Profile, fake_ollama: FakeOllama, session: ChatSession
+    profile: Profile,
+    fake_ollama: FakeOllama,
+    session: ChatSession,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     fake_ollama.reply_json("this is not json")
     fake_ollama.reply_json(extraction(HANGZHOU))
@@ -146,12 +149,14 @@ def test_malformed_json_is_retried_once_then_skipped(
     retry = fake_ollama.chat_requests(structured=True)[1]["messages"]
     assert retry[-1]["role"] == "user" and "not valid JSON" in retry[-1]["content"]
 
-    fake_ollama.reply_json('{"memories": [{"text": ""}]}')
-    fake_ollama.reply_json("{")
-    result = session.send("I have two brothers")
+    canary = "quokkazanzibar brothers 5512"
+    fake_ollama.reply_json({"memories": [{"text": canary, "valid_until": canary}]})
+    fake_ollama.reply_json("{" + canary)
+    result = session.send(f"I have two brothers, {canary}")
     assert result.learned(10) == [] and result.status == "complete"
     assert profile.memories.count() == 1
     assert len(session.messages()) == 4, "every chat message is kept"
+    assert "failed validation" in caplog.text and canary not in caplog.text
 
 
 def test_assistant_suggestions_are_not_remembered(
