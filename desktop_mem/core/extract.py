@@ -41,6 +41,8 @@ log = logging.getLogger("desktop_mem.extract")
 DUPLICATE_SIMILARITY = 0.92  # this close to a stored memory: the same statement
 RELATED_SIMILARITY = 0.55  # below this for every stored memory: simply new
 NEIGHBOURS = 5
+CONFLICT_SIMILARITY = 0.7  # a pair this close may contradict: the sleep pass asks the model
+MAX_JUDGEMENTS = 40  # model calls per sleep pass at most
 
 Kind = Literal["fact", "preference", "event", "plan", "person", "note"]
 assert set(Kind.__args__) == set(KINDS)  # type: ignore[attr-defined]
@@ -333,6 +335,7 @@ class Extractor:
         have = [m for m in mems if m.id in vecs]
         changes: list[Change] = []
         gone: set[int] = set()
+        asked = 0
         if len(have) >= 2:
             mat = np.vstack([vecs[m.id] for m in have])
             sims = mat @ mat.T
@@ -345,7 +348,7 @@ class Extractor:
                         continue
                     same = textproc.normalize(a.text).lower() == textproc.normalize(b.text).lower()
                     if same or sims[i, j] >= DUPLICATE_SIMILARITY:
-                        older, newer = (a, b) if a.created_at <= b.created_at else (b, a)
+                        older, newer = sorted((a, b), key=lambda m: (m.created_at, m.id))
                         self.store.edit(
                             newer.id,
                             valid_until=when.astimezone(UTC).isoformat(timespec="seconds"),
@@ -358,17 +361,17 @@ class Extractor:
                                 "merged", newer.id, newer.text, older.text, self._version(newer.id)
                             )
                         )
-                    elif sims[i, j] >= 0.8 and len(changes) < 50:
-                        changes += self._conflict(a, b, when)
-                        if any(
-                            c.memory_id in (a.id, b.id) and c.action == "invalidated"
-                            for c in changes
-                        ):
-                            gone.update({a.id, b.id} & {c.memory_id for c in changes})
+                    elif sims[i, j] >= CONFLICT_SIMILARITY and asked < MAX_JUDGEMENTS:
+                        asked += 1
+                        judged = self._conflict(a, b, when)
+                        changes += judged
+                        gone.update(c.memory_id for c in judged)
+                    if a.id in gone:
+                        break
         return changes
 
     def _conflict(self, a: Any, b: Any, when: datetime) -> list[Change]:
-        older, newer = (a, b) if a.created_at <= b.created_at else (b, a)
+        older, newer = sorted((a, b), key=lambda m: (m.created_at, m.id))
         answer = self._ask(
             DECIDE_PROMPT.format(
                 today=when.date().isoformat(), stored=f"[1] {older.text}", new=newer.text

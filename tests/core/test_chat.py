@@ -349,3 +349,32 @@ def test_learning_never_blocks_the_reply(
     result = session.send("I live in Hangzhou")
     assert time.monotonic() - started < 1.0 and result.status == "complete"
     assert result.learned(10) == []
+
+
+def test_sleep_merges_duplicates_resolves_conflicts_and_can_be_undone(
+    profile: Profile, fake_ollama: FakeOllama, session: ChatSession
+) -> None:
+    store = profile.memories
+    first = store.add(NewMemory("Lives in Hangzhou with a cat named Mochi")).memory
+    copy = store.add(NewMemory("lives in hangzhou with a cat named mochi")).memory
+    old_job = store.add(NewMemory("Works as a nurse at the city hospital in Hangzhou")).memory
+    new_job = store.add(NewMemory("Works as a teacher at the city school in Hangzhou")).memory
+    pinned = store.add(NewMemory("Lives in Hangzhou with a cat named Mochi!", pinned=True)).memory
+
+    def judge(body: dict[str, Any]) -> dict[str, Any]:
+        text = body["messages"][0]["content"]
+        return {"action": "INVALIDATE" if "nurse" in text and "teacher" in text else "ADD", "id": 1}
+
+    fake_ollama.json_responder = judge
+    from datetime import UTC, datetime
+
+    changes = session.extractor.sleep(datetime.now(UTC))
+    by_id = {c.memory_id: c for c in changes}
+    assert by_id[copy.id].action == "merged" and by_id[old_job.id].action == "invalidated"
+    assert first.id not in by_id and new_job.id not in by_id and pinned.id not in by_id
+    assert store.get(copy.id).expired and store.get(old_job.id).expired
+    assert store.history(copy.id)[-1].action == f"merged into #{first.id}"
+    assert {m.id for m in store.list(include_expired=False)} == {first.id, new_job.id, pinned.id}
+    for c in changes:
+        session.extractor.undo(c)
+    assert len(store.list(include_expired=False)) == 5
