@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import json
+import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 from desktop_mem.core.chat import remote_notice
 from desktop_mem.core.llm import OpenAICompatChat
@@ -143,3 +150,38 @@ def test_chat_logs_hold_no_conversation_text(run: Run, fake_ollama: FakeOllama, 
     logs = list((home / "logs").glob("*"))
     assert logs and any(p.read_text() for p in logs), "the failures were logged"
     assert not any(canary in p.read_text(errors="replace") for p in logs)
+
+
+def test_interactive_conversation(
+    run: Run, fake_ollama: FakeOllama, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("hello\n/regen\n\n/new\n你好\n/quit\n"))
+    code, out, err = run("chat")
+    assert code == 0 and "Chatting with qwen2.5:7b" in err
+    assert out.count("You said: hello") == 2 and "You said: 你好" in out
+    convs = json.loads(run("conversations", "list", "--json")[1])
+    assert [c["messages"] for c in convs] == [2, 2], (
+        "regenerate replaced the answer; /new began another"
+    )
+
+
+def test_ctrl_c_stops_the_answer_and_keeps_it(
+    home: Path, fake_ollama: FakeOllama, tmp_path: Path
+) -> None:
+    fake_ollama.reply(" ".join(f"w{i}" for i in range(400)), chunk_delay=0.02)
+    env = dict(os.environ, DESKTOP_MEM_PASSPHRASE="a passphrase for this test")
+    cmd = [sys.executable, "-m", "desktop_mem", "--home", str(home), "--ollama-host",
+           fake_ollama.url, "--embed-model", "fake-embed", "chat", "tell me a story"]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert proc.stdout is not None
+    proc.stdout.read(6)  # the answer has started
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert b"(stopped)" in err
+    show = subprocess.run(
+        [*cmd[:9], "conversations", "show", "1", "--json"], env=env, capture_output=True, timeout=60
+    )
+    msgs = json.loads(show.stdout)["messages"]
+    assert msgs[1]["status"] == "stopped" and msgs[1]["content"].startswith("w0 w1")
+    assert len(msgs[1]["content"].split()) < 400
