@@ -96,7 +96,7 @@ def _changes(changes: list[Change], err: TextIO) -> None:
 def _report(result: TurnResult, prof: Profile, err: TextIO) -> None:
     for w in result.warnings:
         err.write(f"warning: {w}\n")
-    if result.used:
+    if result.used and result.status != "error":
         mems = {m.id: m for m in prof.memories.get_many([i for i, _ in result.used])}
         err.write("memories used: ")
         err.write("; ".join(f"#{i} {mems[i].text}" for i, _ in result.used if i in mems) + "\n")
