@@ -48,6 +48,13 @@ class SearchWeights:
     recency_half_life_days: float = 90.0
     pinned: float = 0.10  # multiplier bonus
     duplicate_similarity: float = 0.97
+    # A memory found by meaning alone must be this many standard deviations more similar
+    # to the query than the store's memories are on average (measured on a sample of
+    # them): otherwise the nearest vector of an unrelated query ("hi") would be shown
+    # as a match. Below `background_min` memories there is no reliable background.
+    min_z: float = 2.0
+    background_min: int = 32
+    background_sample: int = 256
     pool: int = 100  # keyword candidates
     vector_pool: int = 50  # vector candidates (each costs a page read when rescored)
 
@@ -75,6 +82,7 @@ class HybridSearch:
     def __init__(self, store: MemoryStore, weights: SearchWeights | None = None) -> None:
         self.store = store
         self.weights = weights or SearchWeights()
+        self._background: tuple[Any, np.ndarray | None] | None = None
 
     def document_frequencies(self, terms: list[str], upto: int) -> dict[str, int]:
         """How many memories say each term in their own text, counted up to `upto`
@@ -178,6 +186,7 @@ class HybridSearch:
                 "`desktop-mem memory reembed --missing` to index them."
             )
 
+        vector = self._above_background(vector, qvec, keyword)
         signals: dict[int, dict[str, Any]] = {}
         for rank, (mid, sim) in enumerate(vector, 1):
             signals.setdefault(mid, {})["vector"] = {"rank": rank, "similarity": round(sim, 4)}
@@ -223,6 +232,49 @@ class HybridSearch:
             hits.append(Hit(m, float(fused[n]) * boost, sig))
         hits.sort(key=lambda h: (-h.score, -h.memory.id))
         return SearchResult(self._without_duplicates(hits, k, vecs), warnings)
+
+    def background(self) -> np.ndarray | None:
+        """A random sample of the stored vectors (kept until the store changes)."""
+        index = self.store.index
+        n = index.count()
+        if n < self.weights.background_min:
+            return None
+        key = (n, index.model)
+        if self._background is None or self._background[0] != key:
+            codes = index.codes()
+            if codes is None or codes.n == 0:
+                return None
+            rng = np.random.default_rng(n)
+            pick = rng.choice(codes.n, min(codes.n, self.weights.background_sample), replace=False)
+            got = index.vectors([int(i) for i in codes.ids[pick]])
+            self._background = (key, np.vstack(list(got.values())) if got else None)
+        return self._background[1]
+
+    def _above_background(
+        self,
+        vector: list[tuple[int, float]],
+        qvec: np.ndarray | None,
+        keyword: list[tuple[int, float]],
+    ) -> list[tuple[int, float]]:
+        """Drop vector-only hits that are no closer to the query than memories in general."""
+        if qvec is None or not vector:
+            return vector
+        sample = self.background()
+        if sample is None:
+            return vector
+        sims = sample @ qvec
+        mean, std = float(sims.mean()), float(sims.std()) or 1e-6
+        by_keyword = {mid for mid, _ in keyword}
+        if not by_keyword:
+            # Nothing matched by words: the best match by meaning must stand out from
+            # chance. The nearest of n unrelated memories is about sqrt(2 ln n)
+            # deviations above the mean (the maximum of n Gaussian draws); a greeting's
+            # nearest memory is no closer than that, and then nothing is a match.
+            n = self.store.index.count()
+            if (max(s for _, s in vector) - mean) / std < math.sqrt(2 * math.log(n)):
+                return []
+        floor = mean + self.weights.min_z * std
+        return [(mid, sim) for mid, sim in vector if sim >= floor or mid in by_keyword]
 
     def _without_duplicates(
         self, hits: list[Hit], k: int, vecs: dict[int, np.ndarray]

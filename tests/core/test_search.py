@@ -247,3 +247,14 @@ def test_warm_reads_the_codes_and_search_still_works(profile: Profile) -> None:
     dim = profile.memories.index.dim or 0
     assert profile.memories.index.warm() >= 100 * (dim // 8 + dim)
     assert profile.search.search("word3 thing5", k=3).hits
+
+
+def test_an_unrelated_query_finds_nothing_by_meaning_alone(profile: Profile) -> None:
+    _fill(profile, 200)
+    profile.memories.add(NewMemory("zebra quartz violet harbor"))
+    assert (
+        profile.search.search("zebra quartz", k=3).hits[0].memory.text
+        == "zebra quartz violet harbor"
+    )
+    hits = profile.search.search("hello there", k=5).hits
+    assert all("keyword" in h.signals for h in hits), "no vector-only noise for a greeting"
