@@ -332,6 +332,33 @@ def _doctor(args: argparse.Namespace, config: Config, vault: Vault, out: TextIO)
     return EXIT_OK if all(c.ok for c in checks) else EXIT_ERROR
 
 
+def _window(
+    argv: Sequence[str] | None,
+    parser: argparse.ArgumentParser,
+    out: TextIO,
+    err: TextIO,
+    vault: Vault | None,
+) -> int:
+    """No command: open the desktop window (or, without a display, say how to use the
+    command line)."""
+    import os
+
+    headless = sys.platform.startswith("linux") and not (
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    )
+    try:
+        from desktop_mem.ui.app import main as window_main
+    except ImportError as exc:
+        err.write(f"desktop-mem: the window needs PySide6 ({exc}); the command line works:\n")
+        parser.print_help(out)
+        return EXIT_ERROR
+    if headless:
+        parser.print_help(out)
+        err.write("desktop-mem: no display here, so no window; the commands above work.\n")
+        return EXIT_OK
+    return window_main(["desktop-mem", *(sys.argv[1:] if argv is None else argv)], vault=vault)
+
+
 def main(
     argv: Sequence[str] | None = None,
     out: TextIO | None = None,
@@ -353,8 +380,7 @@ def main(
             embed_model=args.embed_model,
         )
         if args.command is None:
-            parser.print_help(out)
-            return EXIT_OK
+            return _window(argv, parser, out, err, vault)
         logs.configure(config.home)
         vault = vault or Vault()
         if args.command == "doctor":

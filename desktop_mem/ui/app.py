@@ -1,0 +1,204 @@
+"""Start the desktop application: one instance per profile, the language and theme,
+the key (keyring, or a passphrase asked for), then the main window."""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QLocale, QSettings, QTranslator
+from PySide6.QtNetwork import QLocalServer, QLocalSocket
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from desktop_mem.core import logs, paths
+from desktop_mem.core.config import Config
+from desktop_mem.core.errors import DesktopMemError, KeyMissing, KeyringUnavailable, WrongKey
+from desktop_mem.core.profile import Profile
+from desktop_mem.core.vault import Vault, read_key_mode
+from desktop_mem.ui import theme
+from desktop_mem.ui.dialogs import PassphraseDialog
+from desktop_mem.ui.main_window import MainWindow
+
+TRANSLATIONS = Path(__file__).resolve().parents[2] / "resources" / "translations"
+if not TRANSLATIONS.exists():  # installed package: resources ship inside it
+    TRANSLATIONS = Path(__file__).resolve().parents[1] / "resources" / "translations"
+
+
+def app_settings(home: Path) -> QSettings:
+    """Window state, language, theme and the Ollama address: no memory or message text.
+    An ini file in the data folder, so each data folder (and each test) has its own."""
+    return QSettings(str(home / "desktop-mem.ini"), QSettings.Format.IniFormat)
+
+
+def install_language(app: QApplication, language: str) -> QTranslator | None:
+    """Load resources/translations/desktop_mem_<language>.qm (English needs none)."""
+    for old in app.findChildren(QTranslator):
+        app.removeTranslator(old)
+        old.deleteLater()
+    if language in ("", "en"):
+        return None
+    translator = QTranslator(app)
+    if translator.load(str(TRANSLATIONS / f"desktop_mem_{language}.qm")):
+        app.installTranslator(translator)
+        QLocale.setDefault(QLocale(language))
+        return translator
+    return None
+
+
+def default_language() -> str:
+    return "zh_CN" if QLocale.system().language() == QLocale.Language.Chinese else "en"
+
+
+def instance_name(config: Config) -> str:
+    key = f"{config.home.resolve()}|{config.profile}".encode()
+    return "desktop-mem-" + hashlib.blake2b(key, digest_size=8).hexdigest()
+
+
+class SingleInstance:
+    """A local socket per profile: a second start asks the first to show its window."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.server: QLocalServer | None = None
+
+    def already_running(self) -> bool:
+        socket = QLocalSocket()
+        socket.connectToServer(self.name)
+        if socket.waitForConnected(300):
+            socket.write(b"raise\n")
+            socket.waitForBytesWritten(300)
+            socket.disconnectFromServer()
+            return True
+        return False
+
+    def listen(self, on_raise: Any) -> None:
+        QLocalServer.removeServer(self.name)  # a stale socket left by a crash
+        self.server = QLocalServer()
+        self.server.listen(self.name)
+
+        def accept() -> None:
+            assert self.server is not None
+            conn = self.server.nextPendingConnection()
+            if conn is not None:
+                conn.readyRead.connect(on_raise)
+                conn.disconnected.connect(conn.deleteLater)
+
+        self.server.newConnection.connect(accept)
+
+
+def open_profile(config: Config, vault: Vault, parent: Any = None) -> Profile | None:
+    """Open the profile, asking for a passphrase when it needs one; None if the user
+    gave up. A wrong passphrase says so and asks again; nothing is ever written."""
+    db = paths.database_path(config.home, config.profile)
+    error = ""
+    while True:
+        try:
+            return Profile.open(config, vault)
+        except (KeyMissing, WrongKey, KeyringUnavailable) as exc:
+            exists = db.exists()
+            needs_passphrase = (exists and read_key_mode(db) == "passphrase") or (
+                not exists and isinstance(exc, KeyringUnavailable)
+            )
+            if not needs_passphrase:
+                QMessageBox.critical(
+                    parent, QApplication.translate("app", "Cannot open your memories"), str(exc)
+                )
+                return None
+            if isinstance(exc, WrongKey):
+                error = QApplication.translate(
+                    "app", "That passphrase is not right. Nothing was changed; try again."
+                )
+            dialog = PassphraseDialog(config.profile, create=not exists, error=error, parent=parent)
+            if dialog.exec() != PassphraseDialog.DialogCode.Accepted:
+                return None
+            config.passphrase = dialog.passphrase()
+
+
+def build_config(argv: Sequence[str]) -> Config:
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="desktop-mem")
+    ap.add_argument("--home")
+    ap.add_argument("--profile")
+    ap.add_argument("--ollama-host")
+    ap.add_argument("--embed-model")
+    args, _ = ap.parse_known_args(list(argv))
+    config = Config.resolve(
+        home=args.home,
+        profile=args.profile,
+        ollama_host=args.ollama_host,
+        embed_model=args.embed_model,
+    )
+    if not args.ollama_host:
+        saved = app_settings(config.home).value("ollama/host")
+        if saved:
+            config.ollama_host = str(saved)
+    return config
+
+
+class Application:
+    """The running app: rebuilds its window when the language changes."""
+
+    def __init__(self, app: QApplication, profile: Profile, settings: QSettings) -> None:
+        self.app = app
+        self.profile = profile
+        self.settings = settings
+        self.window: MainWindow | None = None
+        self.build_window()
+
+    def build_window(self) -> MainWindow:
+        old = self.window
+        conversation = None
+        if old is not None:
+            conversation = old.session.conversation_id if old.session else None
+            old.close()
+            old.deleteLater()
+        window = MainWindow(self.profile, self.settings)
+        window.language_changed.connect(self.set_language)
+        window.theme_changed.connect(theme.apply)
+        if conversation is not None:
+            window.open_conversation(conversation)
+        window.show()
+        self.window = window
+        return window
+
+    def set_language(self, language: str) -> None:
+        install_language(self.app, language)
+        self.build_window()
+
+    def raise_window(self) -> None:
+        if self.window is not None:
+            self.window.showNormal()
+            self.window.raise_()
+            self.window.activateWindow()
+
+
+def main(argv: Sequence[str] | None = None, vault: Vault | None = None) -> int:
+    argv = list(sys.argv if argv is None else argv)
+    app = QApplication.instance() or QApplication(argv)
+    app.setApplicationName("desktop-mem")
+    app.setOrganizationName("desktop-mem")
+    try:
+        config = build_config(argv[1:])
+    except DesktopMemError as exc:
+        print(f"desktop-mem: {exc}", file=sys.stderr)
+        return exc.exit_code
+    logs.configure(config.home)
+    settings = app_settings(config.home)
+    install_language(app, str(settings.value("ui/language", default_language())))
+    theme.apply(str(settings.value("ui/theme", "system")))
+    single = SingleInstance(instance_name(config))
+    if single.already_running():
+        return 0
+    profile = open_profile(config, vault or Vault())
+    if profile is None:
+        return 3
+    running = Application(app, profile, settings)
+    single.listen(running.raise_window)
+    try:
+        return app.exec()
+    finally:
+        profile.close()

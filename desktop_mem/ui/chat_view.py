@@ -1,0 +1,370 @@
+"""The chat: messages rendered as Markdown (code blocks highlighted), the memories
+each answer used as chips under it, and the composer (Enter sends, Shift+Enter is a
+new line)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QColor,
+    QGuiApplication,
+    QKeyEvent,
+    QSyntaxHighlighter,
+    QTextCharFormat,
+    QTextFormat,
+)
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QTextBrowser,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+_KEYWORDS = (
+    r"\b(?:def|class|return|if|elif|else|for|while|in|import|from|as|with|try|except|"
+    r"finally|raise|lambda|yield|async|await|pass|break|continue|None|True|False|and|or|"
+    r"not|is|function|const|let|var|new|this|null|undefined|true|false|public|private|"
+    r"static|void|int|fn|struct|impl|match|pub|use|mut|SELECT|FROM|WHERE|INSERT|UPDATE|"
+    r"DELETE|CREATE|TABLE|JOIN|echo|export|then|fi|do|done|case|esac)\b"
+)
+
+
+class CodeHighlighter(QSyntaxHighlighter):
+    """Keywords, strings, numbers and comments inside fenced code blocks."""
+
+    RULES = (
+        (re.compile(_KEYWORDS), "#c678dd", True),
+        (re.compile(r"\b\d+(?:\.\d+)?\b"), "#d19a66", False),
+        (re.compile(r"\"[^\"\n]*\"|'[^'\n]*'|`[^`\n]*`"), "#98c379", False),
+        (re.compile(r"(?:#|//|--).*$"), "#7f848e", False),
+    )
+
+    def highlightBlock(self, text: str) -> None:  # noqa: N802
+        fmt = self.currentBlock().blockFormat()
+        if not (
+            fmt.hasProperty(QTextFormat.Property.BlockCodeFence)
+            or fmt.hasProperty(QTextFormat.Property.BlockCodeLanguage)
+        ):
+            return
+        for pattern, color, bold in self.RULES:
+            char = QTextCharFormat()
+            char.setForeground(QColor(color))
+            if bold:
+                char.setFontWeight(600)
+            for m in pattern.finditer(text):
+                self.setFormat(m.start(), m.end() - m.start(), char)
+
+
+class MarkdownView(QTextBrowser):
+    """Read-only Markdown that grows to fit its text (no inner scroll bar)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setOpenExternalLinks(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.viewport().setAutoFillBackground(False)
+        self.setStyleSheet("QTextBrowser { background: transparent; }")
+        self.highlighter = CodeHighlighter(self.document())
+        self.document().documentLayout().documentSizeChanged.connect(self._fit)
+        self.markdown_text = ""
+
+    def set_markdown(self, text: str) -> None:
+        self.markdown_text = text
+        self.setMarkdown(text)
+        self._fit()
+
+    def _fit(self, *_: Any) -> None:
+        self.document().setTextWidth(self.viewport().width())
+        self.setFixedHeight(int(self.document().size().height()) + 6)
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._fit()
+
+
+class MessageWidget(QFrame):
+    memory_clicked = Signal(int)
+    copy_requested = Signal()
+
+    def __init__(self, role: str, text: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.role = role
+        self.message_id: int | None = None
+        self.setObjectName("userMessage" if role == "user" else "assistantMessage")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 6, 10, 6)
+        head = QHBoxLayout()
+        self.who = QLabel(self.tr("You") if role == "user" else self.tr("Assistant"))
+        self.who.setObjectName("who")
+        head.addWidget(self.who)
+        head.addStretch(1)
+        self.copy_button = QToolButton()
+        self.copy_button.setText(self.tr("Copy"))
+        self.copy_button.setToolTip(self.tr("Copy this message"))
+        self.copy_button.clicked.connect(self.copy)
+        head.addWidget(self.copy_button)
+        layout.addLayout(head)
+        self.body = MarkdownView()
+        layout.addWidget(self.body)
+        self.status = QLabel()
+        self.status.setObjectName("status")
+        self.status.setWordWrap(True)
+        self.status.hide()
+        layout.addWidget(self.status)
+        self.chips = QHBoxLayout()
+        self.chips.setSpacing(4)
+        self.chip_row = QWidget()
+        self.chip_row.setLayout(self.chips)
+        self.chip_row.hide()
+        layout.addWidget(self.chip_row)
+        self.notice = QLabel()
+        self.notice.setObjectName("notice")
+        self.notice.setWordWrap(True)
+        self.notice.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
+        self.notice.hide()
+        layout.addWidget(self.notice)
+        self.set_text(text)
+
+    def set_text(self, text: str) -> None:
+        self.body.set_markdown(text)
+
+    def append(self, piece: str) -> None:
+        self.body.set_markdown(self.body.markdown_text + piece)
+
+    def text(self) -> str:
+        return self.body.markdown_text
+
+    def copy(self) -> None:
+        QGuiApplication.clipboard().setText(self.text())
+
+    def set_status(self, status: str, error: str | None = None) -> None:
+        if status == "stopped":
+            self.status.setText(self.tr("Stopped."))
+        elif status == "error":
+            self.status.setText(error or self.tr("The answer failed."))
+        else:
+            self.status.hide()
+            return
+        self.status.show()
+
+    def set_chips(self, used: list[tuple[int, str]]) -> None:
+        """The memories the answer was given: (id, text); a click opens one."""
+        while self.chips.count():
+            item = self.chips.takeAt(0)
+            if item.widget():
+                item.widget().deleteLater()
+        if not used:
+            self.chip_row.hide()
+            return
+        label = QLabel(self.tr("Memories used:"))
+        label.setObjectName("chipsLabel")
+        self.chips.addWidget(label)
+        for memory_id, text in used[:8]:
+            chip = QPushButton(_short(text, 36))
+            chip.setObjectName("chip")
+            chip.setToolTip(text)
+            chip.setFlat(True)
+            chip.setCursor(Qt.CursorShape.PointingHandCursor)
+            chip.setProperty("memory_id", memory_id)
+            chip.clicked.connect(lambda _=False, i=memory_id: self.memory_clicked.emit(i))
+            self.chips.addWidget(chip)
+        if len(used) > 8:
+            self.chips.addWidget(QLabel(self.tr("+%1 more").replace("%1", str(len(used) - 8))))
+        self.chips.addStretch(1)
+        self.chip_row.show()
+
+    def set_notice(self, html: str | None) -> None:
+        self.notice.setVisible(bool(html))
+        self.notice.setText(html or "")
+
+
+def _short(text: str, width: int) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+class Composer(QPlainTextEdit):
+    """Enter sends, Shift+Enter inserts a new line."""
+
+    submitted = Signal()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not (
+            event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+        ):
+            self.submitted.emit()
+            return
+        super().keyPressEvent(event)
+
+
+class ChatView(QWidget):
+    send_requested = Signal(str)
+    stop_requested = Signal()
+    regenerate_requested = Signal()
+    edit_requested = Signal(str)
+    memory_clicked = Signal(int)
+    undo_requested = Signal(int)  # the answer's message widget index
+    model_changed = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        head = QHBoxLayout()
+        self.title = QLabel()
+        self.title.setObjectName("chatTitle")
+        head.addWidget(self.title, 1)
+        self.incognito_badge = QLabel(self.tr("Incognito: nothing is remembered or stored"))
+        self.incognito_badge.setObjectName("incognito")
+        self.incognito_badge.hide()
+        head.addWidget(self.incognito_badge)
+        self.model_box = QComboBox()
+        self.model_box.setToolTip(self.tr("Chat model"))
+        self.model_box.setMinimumWidth(160)
+        self.model_box.currentTextChanged.connect(self._model_picked)
+        head.addWidget(self.model_box)
+        layout.addLayout(head)
+
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.list_widget = QWidget()
+        self.list_layout = QVBoxLayout(self.list_widget)
+        self.list_layout.addStretch(1)
+        self.scroll.setWidget(self.list_widget)
+        layout.addWidget(self.scroll, 1)
+        self.empty = QLabel(
+            self.tr("Say hello. What you tell me stays on this computer, encrypted.")
+        )
+        self.empty.setObjectName("empty")
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.list_layout.insertWidget(0, self.empty)
+
+        actions = QHBoxLayout()
+        self.regenerate_button = QPushButton(self.tr("Regenerate"))
+        self.regenerate_button.clicked.connect(self.regenerate_requested)
+        self.edit_button = QPushButton(self.tr("Edit last message"))
+        self.edit_button.clicked.connect(self._edit_last)
+        actions.addWidget(self.regenerate_button)
+        actions.addWidget(self.edit_button)
+        actions.addStretch(1)
+        layout.addLayout(actions)
+
+        row = QHBoxLayout()
+        self.input = Composer()
+        self.input.setPlaceholderText(
+            self.tr("Message (Enter to send, Shift+Enter for a new line)")
+        )
+        self.input.setMaximumHeight(120)
+        self.input.submitted.connect(self._submit)
+        row.addWidget(self.input, 1)
+        self.send_button = QPushButton(self.tr("Send"))
+        self.send_button.clicked.connect(self._submit)
+        self.stop_button = QPushButton(self.tr("Stop"))
+        self.stop_button.clicked.connect(self.stop_requested)
+        self.stop_button.hide()
+        row.addWidget(self.send_button)
+        row.addWidget(self.stop_button)
+        layout.addLayout(row)
+        self.messages: list[MessageWidget] = []
+        self._editing = False
+        self.set_busy(False)
+
+    # -- model picker -----------------------------------------------------------------
+
+    def set_models(self, names: list[str], current: str) -> None:
+        self.model_box.blockSignals(True)
+        self.model_box.clear()
+        for n in sorted(set(names) | {current}):
+            self.model_box.addItem(n)
+        self.model_box.setCurrentText(current)
+        self.model_box.blockSignals(False)
+
+    def _model_picked(self, name: str) -> None:
+        if name:
+            self.model_changed.emit(name)
+
+    # -- messages -----------------------------------------------------------------------
+
+    def clear(self) -> None:
+        for w in self.messages:
+            w.setParent(None)
+            w.deleteLater()
+        self.messages = []
+        self.empty.show()
+        self._update_actions()
+
+    def add_message(self, role: str, text: str) -> MessageWidget:
+        w = MessageWidget(role, text)
+        w.memory_clicked.connect(self.memory_clicked)
+        w.notice.linkActivated.connect(
+            lambda _link, widget=w: self.undo_requested.emit(self.messages.index(widget))
+        )
+        self.list_layout.insertWidget(self.list_layout.count() - 1, w)
+        self.messages.append(w)
+        self.empty.hide()
+        self._update_actions()
+        QTimer.singleShot(0, self.scroll_to_end)
+        return w
+
+    def remove_last(self, count: int = 1) -> None:
+        for _ in range(min(count, len(self.messages))):
+            w = self.messages.pop()
+            w.setParent(None)
+            w.deleteLater()
+        self.empty.setVisible(not self.messages)
+        self._update_actions()
+
+    def scroll_to_end(self) -> None:
+        bar = self.scroll.verticalScrollBar()
+        bar.setValue(bar.maximum())
+
+    # -- input --------------------------------------------------------------------------
+
+    def _submit(self) -> None:
+        text = self.input.toPlainText().strip()
+        if not text or self.stop_button.isVisible():
+            return
+        self.input.clear()
+        if self._editing:
+            self._editing = False
+            self.edit_requested.emit(text)
+        else:
+            self.send_requested.emit(text)
+
+    def _edit_last(self) -> None:
+        last = next((m for m in reversed(self.messages) if m.role == "user"), None)
+        if last is None:
+            return
+        self.input.setPlainText(last.text())
+        self.input.setFocus()
+        self._editing = True
+
+    def set_busy(self, busy: bool) -> None:
+        self.send_button.setVisible(not busy)
+        self.stop_button.setVisible(busy)
+        self._update_actions(busy)
+
+    def _update_actions(self, busy: bool | None = None) -> None:
+        busy = self.stop_button.isVisible() if busy is None else busy
+        has_user = any(m.role == "user" for m in self.messages)
+        self.regenerate_button.setEnabled(has_user and not busy)
+        self.edit_button.setEnabled(has_user and not busy)
+
+    def set_incognito(self, on: bool) -> None:
+        self.incognito_badge.setVisible(on)

@@ -1,0 +1,287 @@
+"""Dialogs: passphrase, typed confirmation, model pull, keyboard shortcuts, settings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop_mem.ui import shortcuts
+
+MIN_PASSPHRASE = 8
+
+
+class PassphraseDialog(QDialog):
+    """Ask for the passphrase that protects a profile. `create` asks twice."""
+
+    def __init__(
+        self, profile: str, create: bool, error: str = "", parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.create = create
+        self.setWindowTitle(
+            self.tr("Unlock your memories") if not create else self.tr("Protect your memories")
+        )
+        layout = QVBoxLayout(self)
+        explain = QLabel(
+            self.tr(
+                "No system keyring is available, so your conversations and memories in the "
+                "profile “%1” are protected by a passphrase. Everything is encrypted with it; "
+                "without it nobody, including you, can read them. There is no way to recover it."
+            ).replace("%1", profile)
+            if create
+            else self.tr(
+                "Your conversations and memories in the profile “%1” are encrypted. Enter the "
+                "passphrase to open them."
+            ).replace("%1", profile)
+        )
+        explain.setWordWrap(True)
+        layout.addWidget(explain)
+        form = QFormLayout()
+        self.first = QLineEdit()
+        self.first.setEchoMode(QLineEdit.EchoMode.Password)
+        form.addRow(self.tr("Passphrase"), self.first)
+        self.second = QLineEdit()
+        self.second.setEchoMode(QLineEdit.EchoMode.Password)
+        if create:
+            form.addRow(self.tr("Again"), self.second)
+        layout.addLayout(form)
+        self.error = QLabel(error)
+        self.error.setObjectName("status")
+        self.error.setWordWrap(True)
+        self.error.setVisible(bool(error))
+        layout.addWidget(self.error)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self._check)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.first.setFocus()
+
+    def _check(self) -> None:
+        text = self.first.text()
+        problem = ""
+        if not text:
+            problem = self.tr("Type the passphrase.")
+        elif self.create and len(text) < MIN_PASSPHRASE:
+            problem = self.tr("Use at least %1 characters.").replace("%1", str(MIN_PASSPHRASE))
+        elif self.create and text != self.second.text():
+            problem = self.tr("The two passphrases differ: type the same one twice.")
+        if problem:
+            self.error.setText(problem)
+            self.error.show()
+            return
+        self.accept()
+
+    def passphrase(self) -> str:
+        return self.first.text()
+
+
+class TypedConfirmDialog(QDialog):
+    """A destructive action that needs a typed word, not a reflex click."""
+
+    def __init__(self, title: str, text: str, word: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.word = word
+        self.setWindowTitle(title)
+        layout = QVBoxLayout(self)
+        label = QLabel(text + "\n\n" + self.tr("Type %1 to confirm.").replace("%1", word))
+        label.setWordWrap(True)
+        layout.addWidget(label)
+        self.entry = QLineEdit()
+        layout.addWidget(self.entry)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.ok.setEnabled(False)
+        self.entry.textChanged.connect(lambda t: self.ok.setEnabled(t.strip() == word))
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout.addWidget(self.buttons)
+
+
+class PullDialog(QDialog):
+    """Progress of a model download, with cancel."""
+
+    cancelled = Signal()
+
+    def __init__(self, model: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Downloading %1").replace("%1", model))
+        layout = QVBoxLayout(self)
+        self.status = QLabel(self.tr("Starting…"))
+        layout.addWidget(self.status)
+        self.bar = QProgressBar()
+        self.bar.setRange(0, 0)
+        layout.addWidget(self.bar)
+        cancel = QPushButton(self.tr("Cancel"))
+        cancel.clicked.connect(self._cancel)
+        layout.addWidget(cancel, alignment=Qt.AlignmentFlag.AlignRight)
+
+    def update_progress(self, status: str, completed: int, total: int) -> None:
+        self.status.setText(status)
+        if total:
+            self.bar.setRange(0, 1000)
+            self.bar.setValue(int(1000 * completed / total))
+
+    def _cancel(self) -> None:
+        self.cancelled.emit()
+        self.reject()
+
+
+class ShortcutsDialog(QDialog):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Keyboard shortcuts"))
+        layout = QVBoxLayout(self)
+        table = QTableWidget(len(shortcuts.SHORTCUTS), 2)
+        table.setHorizontalHeaderLabels([self.tr("Keys"), self.tr("Action")])
+        table.verticalHeader().hide()
+        for row, name in enumerate(shortcuts.SHORTCUTS):
+            table.setItem(
+                row,
+                0,
+                QTableWidgetItem(
+                    shortcuts.key(name).toString(shortcuts.key(name).SequenceFormat.NativeText)
+                    or shortcuts.SHORTCUTS[name][0]
+                ),
+            )
+            table.setItem(row, 1, QTableWidgetItem(shortcuts.describe(name)))
+        table.resizeColumnsToContents()
+        table.horizontalHeader().setStretchLastSection(True)
+        self.table = table
+        layout.addWidget(table)
+        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        close.rejected.connect(self.reject)
+        layout.addWidget(close)
+        self.resize(460, 420)
+
+
+class SettingsDialog(QDialog):
+    """Settings of the app (QSettings) and of the profile (encrypted, in the profile)."""
+
+    def __init__(
+        self, values: dict[str, Any], models: list[str], parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Settings"))
+        layout = QVBoxLayout(self)
+        form = QFormLayout()
+        self.host = QLineEdit(values["ollama_host"])
+        form.addRow(self.tr("Ollama address"), self.host)
+        self.chat_model = QComboBox()
+        self.chat_model.setEditable(True)
+        self.chat_model.addItems(sorted(set(models) | {values["chat_model"]}))
+        self.chat_model.setCurrentText(values["chat_model"])
+        form.addRow(self.tr("Chat model"), self.chat_model)
+        self.embed_model = QComboBox()
+        self.embed_model.setEditable(True)
+        self.embed_model.addItems(sorted(set(models) | {values["embed_model"]}))
+        self.embed_model.setCurrentText(values["embed_model"])
+        self.embed_model.setToolTip(
+            self.tr("Changing it re-indexes every memory with the new model (with progress).")
+        )
+        form.addRow(self.tr("Embedding model"), self.embed_model)
+        self.auto_memory = QCheckBox(self.tr("Learn memories from my chats automatically"))
+        self.auto_memory.setChecked(bool(values["auto_memory"]))
+        form.addRow(self.tr("Memory"), self.auto_memory)
+        self.context = QSpinBox()
+        self.context.setRange(1024, 131072)
+        self.context.setSingleStep(1024)
+        self.context.setValue(int(values["context_tokens"]))
+        self.context.setSuffix(self.tr(" tokens"))
+        form.addRow(self.tr("Context budget"), self.context)
+        self.openai = QCheckBox(self.tr("Use an OpenAI-compatible server instead of Ollama"))
+        self.openai.setChecked(bool(values["openai_enabled"]))
+        form.addRow(self.tr("Other server"), self.openai)
+        self.openai_url = QLineEdit(values["openai_base_url"] or "")
+        self.openai_url.setPlaceholderText("http://127.0.0.1:1234/v1")
+        form.addRow(self.tr("Server URL"), self.openai_url)
+        self.openai_model = QLineEdit(values["openai_model"] or "")
+        form.addRow(self.tr("Server model"), self.openai_model)
+        self.openai_key = QLineEdit()
+        self.openai_key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.openai_key.setPlaceholderText(
+            self.tr("(unchanged)") if values.get("openai_api_key") else self.tr("none")
+        )
+        form.addRow(self.tr("API key"), self.openai_key)
+        self.openai_notice = QLabel(
+            self.tr(
+                "With another server on, your messages and the memories retrieved for them are "
+                "sent to that server. If it is not this computer, they leave your machine."
+            )
+        )
+        self.openai_notice.setWordWrap(True)
+        self.openai_notice.setObjectName("status")
+        form.addRow("", self.openai_notice)
+        self.openai.toggled.connect(self._openai_toggled)
+        self._openai_toggled(self.openai.isChecked())
+        self.language = QComboBox()
+        self.language.addItem("English", "en")
+        self.language.addItem("简体中文", "zh_CN")
+        self.language.setCurrentIndex(max(0, self.language.findData(values["language"])))
+        form.addRow(self.tr("Language"), self.language)
+        self.theme = QComboBox()
+        for key, label in (
+            ("system", self.tr("System")),
+            ("light", self.tr("Light")),
+            ("dark", self.tr("Dark")),
+        ):
+            self.theme.addItem(label, key)
+        self.theme.setCurrentIndex(max(0, self.theme.findData(values["theme"])))
+        form.addRow(self.tr("Theme"), self.theme)
+        folder = QHBoxLayout()
+        self.folder = QLabel(values["data_folder"])
+        self.folder.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        folder.addWidget(self.folder, 1)
+        self.open_folder = QPushButton(self.tr("Open folder"))
+        folder.addWidget(self.open_folder)
+        form.addRow(self.tr("Data folder"), folder)
+        layout.addLayout(form)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+
+    def _openai_toggled(self, on: bool) -> None:
+        for w in (self.openai_url, self.openai_model, self.openai_key, self.openai_notice):
+            w.setEnabled(on)
+        self.openai_notice.setVisible(on)
+
+    def values(self) -> dict[str, Any]:
+        out = {
+            "ollama_host": self.host.text().strip(),
+            "chat_model": self.chat_model.currentText().strip(),
+            "embed_model": self.embed_model.currentText().strip(),
+            "auto_memory": self.auto_memory.isChecked(),
+            "context_tokens": self.context.value(),
+            "openai_enabled": self.openai.isChecked(),
+            "openai_base_url": self.openai_url.text().strip(),
+            "openai_model": self.openai_model.text().strip(),
+            "language": self.language.currentData(),
+            "theme": self.theme.currentData(),
+        }
+        if self.openai_key.text():
+            out["openai_api_key"] = self.openai_key.text()
+        return out

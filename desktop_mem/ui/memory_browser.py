@@ -1,0 +1,316 @@
+"""The memory browser: every memory in a sortable table, instant hybrid search, filters,
+and for the selected memory its text (editable), where it came from, the answers it
+shaped and its history with restore."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QSortFilterProxyModel, Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDateEdit,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop_mem.core.memories import KINDS, Memory, Version
+from desktop_mem.ui.models import ID_ROLE, SORT_ROLE, MemoryTableModel, kind_label, source_label
+
+SEARCH_DELAY_MS = 250  # instant, but not one model call per keystroke
+
+
+class MemoryBrowser(QWidget):
+    """Emits requests; the main window runs them on the core (off the GUI thread where
+    they may wait) and calls back `show_memories`, `show_details` and friends."""
+
+    refresh_requested = Signal()
+    search_requested = Signal(str)
+    selected = Signal(int)
+    add_requested = Signal(str, str, bool)  # text, kind, pinned
+    save_requested = Signal(int, str, str, float)  # id, text, kind, importance
+    pin_requested = Signal(int, bool)
+    delete_requested = Signal(list)
+    forget_all_requested = Signal()
+    restore_requested = Signal(int, int)  # memory id, version
+    export_requested = Signal()
+    import_requested = Signal()
+    message_requested = Signal(int)  # open the conversation holding this message
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+
+        top = QHBoxLayout()
+        self.search = QLineEdit()
+        self.search.setPlaceholderText(
+            self.tr("Search memories (meaning and words, 中文 or English)")
+        )
+        self.search.setClearButtonEnabled(True)
+        self.search.textChanged.connect(self._search_later)
+        top.addWidget(self.search, 1)
+        self.kind_filter = QComboBox()
+        self.kind_filter.addItem(self.tr("All kinds"), "")
+        for k in KINDS:
+            self.kind_filter.addItem(kind_label(self, k), k)
+        self.kind_filter.currentIndexChanged.connect(lambda *_: self.refresh_requested.emit())
+        top.addWidget(self.kind_filter)
+        self.pinned_only = QCheckBox(self.tr("Pinned only"))
+        self.pinned_only.toggled.connect(lambda *_: self.refresh_requested.emit())
+        top.addWidget(self.pinned_only)
+        self.since = QDateEdit()
+        self.since.setCalendarPopup(True)
+        self.since.setSpecialValueText(self.tr("Any date"))
+        self.since.setDate(self.since.minimumDate())
+        self.since.setToolTip(self.tr("Created on or after"))
+        self.since.dateChanged.connect(lambda *_: self.refresh_requested.emit())
+        top.addWidget(self.since)
+        layout.addLayout(top)
+
+        self.model = MemoryTableModel(self)
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(self.model)
+        self.proxy.setSortRole(SORT_ROLE)
+        self.table = QTableView()
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        self.table.setWordWrap(False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(40)
+        self.table.selectionModel().selectionChanged.connect(self._selection_changed)
+
+        details = QWidget()
+        form = QVBoxLayout(details)
+        form.setContentsMargins(0, 0, 0, 0)
+        fields = QFormLayout()
+        self.text = QPlainTextEdit()
+        self.text.setMaximumHeight(90)
+        fields.addRow(self.tr("Text"), self.text)
+        self.kind = QComboBox()
+        for k in KINDS:
+            self.kind.addItem(kind_label(self, k), k)
+        fields.addRow(self.tr("Kind"), self.kind)
+        self.importance = QDoubleSpinBox()
+        self.importance.setRange(0.0, 1.0)
+        self.importance.setSingleStep(0.1)
+        fields.addRow(self.tr("Importance"), self.importance)
+        self.origin = QLabel()
+        self.origin.setWordWrap(True)
+        self.origin.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
+        self.origin.linkActivated.connect(lambda link: self.message_requested.emit(int(link)))
+        fields.addRow(self.tr("Came from"), self.origin)
+        form.addLayout(fields)
+        buttons = QHBoxLayout()
+        self.add_button = QPushButton(self.tr("Add"))
+        self.add_button.setToolTip(self.tr("Add the text above as a new memory"))
+        self.add_button.clicked.connect(self._add)
+        self.save_button = QPushButton(self.tr("Save"))
+        self.save_button.clicked.connect(self._save)
+        self.pin_button = QPushButton(self.tr("Pin"))
+        self.pin_button.clicked.connect(self._pin)
+        self.delete_button = QPushButton(self.tr("Delete…"))
+        self.delete_button.clicked.connect(self._delete)
+        for b in (self.add_button, self.save_button, self.pin_button, self.delete_button):
+            buttons.addWidget(b)
+        form.addLayout(buttons)
+        form.addWidget(QLabel(self.tr("Answers it shaped")))
+        self.impact = QListWidget()
+        self.impact.setMaximumHeight(90)
+        self.impact.itemActivated.connect(
+            lambda item: self.message_requested.emit(int(item.data(ID_ROLE)))
+        )
+        form.addWidget(self.impact)
+        form.addWidget(QLabel(self.tr("History")))
+        self.history = QListWidget()
+        self.history.setMaximumHeight(120)
+        form.addWidget(self.history)
+        self.restore_button = QPushButton(self.tr("Restore this version"))
+        self.restore_button.clicked.connect(self._restore)
+        form.addWidget(self.restore_button)
+
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.table)
+        split.addWidget(details)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        layout.addWidget(split, 1)
+
+        bottom = QHBoxLayout()
+        self.count = QLabel()
+        bottom.addWidget(self.count, 1)
+        self.export_button = QPushButton(self.tr("Export…"))
+        self.export_button.clicked.connect(self.export_requested)
+        self.import_button = QPushButton(self.tr("Import…"))
+        self.import_button.clicked.connect(self.import_requested)
+        self.forget_button = QPushButton(self.tr("Forget everything…"))
+        self.forget_button.setObjectName("danger")
+        self.forget_button.clicked.connect(self.forget_all_requested)
+        for b in (self.export_button, self.import_button, self.forget_button):
+            bottom.addWidget(b)
+        layout.addLayout(bottom)
+
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self._search_now)
+        self.current: Memory | None = None
+        self._versions: list[Version] = []
+        self.show_details(None, [], [])
+
+    # -- filters and search -------------------------------------------------------------
+
+    def filters(self) -> dict[str, Any]:
+        since = None
+        if self.since.date() != self.since.minimumDate():
+            since = self.since.date().toString("yyyy-MM-dd")
+        return {
+            "kind": self.kind_filter.currentData() or None,
+            "pinned": True if self.pinned_only.isChecked() else None,
+            "since": since,
+        }
+
+    def query(self) -> str:
+        return self.search.text().strip()
+
+    def _search_later(self, *_: Any) -> None:
+        self._timer.start(SEARCH_DELAY_MS)
+
+    def _search_now(self) -> None:
+        if self.query():
+            self.search_requested.emit(self.query())
+        else:
+            self.refresh_requested.emit()
+
+    def show_memories(self, memories: list[Memory], scores: dict[int, float] | None = None) -> None:
+        keep = self.current.id if self.current else None
+        self.model.set_memories(memories, scores)
+        if scores is None:
+            self.proxy.sort(4, Qt.SortOrder.DescendingOrder)  # newest first
+        else:
+            self.proxy.sort(-1)  # search order
+        shown = len(memories)
+        self.count.setText(
+            self.tr("%n memory(s)", "", shown)
+            if scores is None
+            else self.tr("%n match(es)", "", shown)
+        )
+        if keep is not None:
+            self.select(keep)
+
+    def select(self, memory_id: int) -> bool:
+        row = self.model.row_of(memory_id)
+        if row < 0:
+            return False
+        index = self.proxy.mapFromSource(self.model.index(row, 0))
+        self.table.selectRow(index.row())
+        self.table.scrollTo(index)
+        return True
+
+    def selected_ids(self) -> list[int]:
+        rows = {self.proxy.mapToSource(i).row() for i in self.table.selectionModel().selectedRows()}
+        return [m.id for r in sorted(rows) if (m := self.model.memory(r)) is not None]
+
+    def _selection_changed(self, *_: Any) -> None:
+        ids = self.selected_ids()
+        if len(ids) == 1:
+            self.selected.emit(ids[0])
+        self.delete_button.setEnabled(bool(ids))
+
+    # -- details -----------------------------------------------------------------------
+
+    def show_details(
+        self,
+        memory: Memory | None,
+        versions: list[Version],
+        answers: list[tuple[int, str]],
+        origin: tuple[int, str] | None = None,
+    ) -> None:
+        self.current = memory
+        self._versions = versions
+        for w in (self.save_button, self.pin_button, self.restore_button):
+            w.setEnabled(memory is not None)
+        self.delete_button.setEnabled(bool(self.selected_ids()))
+        self.text.setPlainText(memory.text if memory else "")
+        if memory:
+            self.kind.setCurrentIndex(max(0, self.kind.findData(memory.kind)))
+            self.importance.setValue(memory.importance)
+            self.pin_button.setText(self.tr("Unpin") if memory.pinned else self.tr("Pin"))
+        if memory is None:
+            self.origin.setText("")
+        elif origin:
+            self.origin.setText(
+                f'{source_label(self, memory.source)}: <a href="{origin[0]}">'
+                f"{_escape(origin[1][:120])}</a>"
+            )
+        else:
+            self.origin.setText(source_label(self, memory.source))
+        self.impact.clear()
+        for message_id, text in answers:
+            item = QListWidgetItem(" ".join(text.split())[:160] or self.tr("(empty answer)"))
+            item.setData(ID_ROLE, message_id)
+            self.impact.addItem(item)
+        if memory is not None and not answers:
+            self.impact.addItem(self.tr("No answer has used it yet."))
+        self.history.clear()
+        for v in versions:
+            until = self.tr(", until %1").replace("%1", v.valid_until[:10]) if v.valid_until else ""
+            self.history.addItem(
+                f"v{v.version} · {v.changed_at[:16].replace('T', ' ')} · {v.action} "
+                f"({source_label(self, v.actor)}){until}: {' '.join(v.text.split())[:100]}"
+            )
+        if versions:
+            self.history.setCurrentRow(len(versions) - 1)
+
+    # -- actions -----------------------------------------------------------------------
+
+    def _add(self) -> None:
+        text = self.text.toPlainText().strip()
+        if text:
+            self.add_requested.emit(text, self.kind.currentData(), False)
+
+    def _save(self) -> None:
+        if self.current is not None:
+            self.save_requested.emit(
+                self.current.id,
+                self.text.toPlainText().strip(),
+                self.kind.currentData(),
+                float(self.importance.value()),
+            )
+
+    def _pin(self) -> None:
+        if self.current is not None:
+            self.pin_requested.emit(self.current.id, not self.current.pinned)
+
+    def _delete(self) -> None:
+        ids = self.selected_ids()
+        if ids:
+            self.delete_requested.emit(ids)
+
+    def _restore(self) -> None:
+        row = self.history.currentRow()
+        if self.current is not None and 0 <= row < len(self._versions):
+            self.restore_requested.emit(self.current.id, self._versions[row].version)
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -1,0 +1,89 @@
+"""Work off the GUI thread, with results delivered back on it.
+
+`run(fn, *args, done=..., failed=..., progress=...)` runs fn in Qt's global thread
+pool. fn may accept a `report(done, total)` keyword for progress. `done` gets the
+result and `failed` the error's one sentence, both on the GUI thread (queued
+signals). A task object is kept alive until it has reported.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+
+from desktop_mem.core.errors import DesktopMemError
+
+log = logging.getLogger("desktop_mem.ui")
+_alive: set[Task] = set()
+
+
+class _Signals(QObject):
+    done = Signal(object)
+    failed = Signal(str, object)
+    progress = Signal(int, int)
+    piece = Signal(str)
+
+
+class Task(QRunnable):
+    def __init__(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
+        super().__init__()
+        self.setAutoDelete(False)
+        self.fn, self.args, self.kwargs = fn, args, kwargs
+        self.signals = _Signals()
+
+    def run(self) -> None:
+        try:
+            kwargs = dict(self.kwargs)
+            params = inspect.signature(self.fn).parameters
+            if "report" in params:
+                kwargs["report"] = self.signals.progress.emit
+            if "on_piece" in params and "on_piece" not in kwargs:
+                kwargs["on_piece"] = self.signals.piece.emit
+            result = self.fn(*self.args, **kwargs)
+        except DesktopMemError as exc:
+            self.signals.failed.emit(str(exc), exc)
+        except Exception as exc:  # noqa: BLE001 - reported, never crashes the app
+            log.exception("background task failed")
+            self.signals.failed.emit(
+                f"Something went wrong ({type(exc).__name__}); nothing was lost. Try again.", exc
+            )
+        else:
+            self.signals.done.emit(result)
+
+
+def run(
+    fn: Callable[..., Any],
+    *args: Any,
+    done: Callable[[Any], None] | None = None,
+    failed: Callable[[str], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    piece: Callable[[str], None] | None = None,
+    **kwargs: Any,
+) -> Task:
+    task = Task(fn, *args, **kwargs)
+    _alive.add(task)
+
+    def finish(*_: Any) -> None:
+        _alive.discard(task)
+
+    if done:
+        task.signals.done.connect(done)
+    if failed:
+        task.signals.failed.connect(lambda text, _exc: failed(text))
+    if progress:
+        task.signals.progress.connect(progress)
+    if piece:
+        task.signals.piece.connect(piece)
+    task.signals.done.connect(finish)
+    task.signals.failed.connect(finish)
+    QThreadPool.globalInstance().start(task)
+    return task
+
+
+def busy() -> int:
+    """How many tasks are still running (for the status bar and for tests)."""
+    return len(_alive)

@@ -1,0 +1,66 @@
+"""Light, dark or the system's colours (Fusion style, explicit palettes, so the look is
+the same on every desktop and in headless screenshots), and the few styles the app adds."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtWidgets import QApplication, QStyleFactory
+
+STYLE = """
+QFrame#userMessage { background: palette(alternate-base); border-radius: 8px; }
+QFrame#assistantMessage { border: none; }
+QLabel#who { font-weight: 600; }
+QLabel#status { color: #d9534f; }
+QLabel#notice { color: palette(placeholder-text); }
+QLabel#incognito { background: #5b3c88; color: white; border-radius: 6px; padding: 2px 8px; }
+QLabel#empty { color: palette(placeholder-text); font-size: 15px; padding: 40px; }
+QLabel#chatTitle { font-size: 15px; font-weight: 600; }
+QPushButton#chip { border: 1px solid palette(mid); border-radius: 10px; padding: 1px 8px; }
+QPushButton#danger { color: #d9534f; }
+QLabel#banner { font-size: 18px; font-weight: 600; }
+"""
+
+
+def dark_palette() -> QPalette:
+    p = QPalette()
+    colors = {
+        QPalette.ColorRole.Window: "#202124",
+        QPalette.ColorRole.WindowText: "#e8eaed",
+        QPalette.ColorRole.Base: "#17181a",
+        QPalette.ColorRole.AlternateBase: "#2b2d31",
+        QPalette.ColorRole.ToolTipBase: "#2b2d31",
+        QPalette.ColorRole.ToolTipText: "#e8eaed",
+        QPalette.ColorRole.Text: "#e8eaed",
+        QPalette.ColorRole.Button: "#2b2d31",
+        QPalette.ColorRole.ButtonText: "#e8eaed",
+        QPalette.ColorRole.BrightText: "#ffffff",
+        QPalette.ColorRole.Highlight: "#3d6fd8",
+        QPalette.ColorRole.HighlightedText: "#ffffff",
+        QPalette.ColorRole.Link: "#8ab4f8",
+        QPalette.ColorRole.PlaceholderText: "#9aa0a6",
+        QPalette.ColorRole.Mid: "#5f6368",
+    }
+    for role, value in colors.items():
+        p.setColor(role, QColor(value))
+    for role in (
+        QPalette.ColorRole.Text,
+        QPalette.ColorRole.ButtonText,
+        QPalette.ColorRole.WindowText,
+    ):
+        p.setColor(QPalette.ColorGroup.Disabled, role, QColor("#6f7378"))
+    return p
+
+
+def is_system_dark() -> bool:
+    return QGuiApplication.styleHints().colorScheme() == Qt.ColorScheme.Dark
+
+
+def apply(theme: str) -> None:
+    """theme: "light", "dark" or "system"."""
+    app = QApplication.instance()
+    app.setStyle(QStyleFactory.create("Fusion"))
+    dark = theme == "dark" or (theme == "system" and is_system_dark())
+    app.setPalette(dark_palette() if dark else app.style().standardPalette())
+    app.setStyleSheet(STYLE)
+    app.setProperty("desktop_mem_dark", dark)

@@ -1,0 +1,1061 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>ChatView</name>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="232" />
+        <source>Incognito: nothing is remembered or stored</source>
+        <translation>无痕模式：不记忆，也不保存</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="237" />
+        <source>Chat model</source>
+        <translation>聊天模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="252" />
+        <source>Say hello. What you tell me stays on this computer, encrypted.</source>
+        <translation>打个招呼吧。你告诉我的一切都加密保存在这台电脑上。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="259" />
+        <source>Regenerate</source>
+        <translation>重新生成</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="261" />
+        <source>Edit last message</source>
+        <translation>编辑上一条消息</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="271" />
+        <source>Message (Enter to send, Shift+Enter for a new line)</source>
+        <translation>输入消息（Enter 发送，Shift+Enter 换行）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="276" />
+        <source>Send</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="278" />
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+</context>
+<context>
+    <name>ConversationListModel</name>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="158" />
+        <source>New conversation</source>
+        <translation>新对话</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/models.py" line="160" />
+        <source>%n message(s), last %1</source>
+        <translation><numerusform>%n 条消息，最近 %1</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="102" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="994" />
+        <source>desktop-mem</source>
+        <translation>desktop-mem</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="109" />
+        <source>New chat</source>
+        <translation>新对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="111" />
+        <source>Incognito</source>
+        <translation>无痕</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="113" />
+        <source>A chat that reads and writes no memory and is not stored</source>
+        <translation>不读取、不写入记忆，也不保存的对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="120" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="219" />
+        <source>Search conversations</source>
+        <translation>搜索对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="209" />
+        <source>&amp;Chat</source>
+        <translation>聊天(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="210" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="444" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="454" />
+        <source>New conversation</source>
+        <translation>新对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="213" />
+        <source>New incognito conversation</source>
+        <translation>新的无痕对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="217" />
+        <source>Regenerate</source>
+        <translation>重新生成</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="218" />
+        <source>Edit last message</source>
+        <translation>编辑上一条消息</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="221" />
+        <source>Settings…</source>
+        <translation>设置…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="222" />
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="223" />
+        <source>&amp;Memories</source>
+        <translation>记忆(&amp;M)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="225" />
+        <source>Show memory browser</source>
+        <translation>显示记忆浏览器</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="229" />
+        <source>Search memories</source>
+        <translation>搜索记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="230" />
+        <source>Consolidate now</source>
+        <translation>立即整理</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="231" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="480" />
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="232" />
+        <source>Import…</source>
+        <translation>导入…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="233" />
+        <source>Learn automatically</source>
+        <translation>自动学习</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="236" />
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="237" />
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="238" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="265" />
+        <source>About desktop-mem</source>
+        <translation>关于 desktop-mem</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="267" />
+        <source>desktop-mem %1
+A local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.</source>
+        <translation>desktop-mem %1
+一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="306" />
+        <source>Connecting to Ollama…</source>
+        <translation>正在连接 Ollama…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="331" />
+        <source>Model not installed</source>
+        <translation>模型未安装</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="332" />
+        <source>The chat model %1 is not installed in Ollama. Download it now?</source>
+        <translation>Ollama 中没有安装聊天模型 %1。现在下载吗？</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="349" />
+        <source>Downloading…</source>
+        <translation>正在下载…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="358" />
+        <source>Download failed</source>
+        <translation>下载失败</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="381" />
+        <source>● Connected · %1</source>
+        <translation>● 已连接 · %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="384" />
+        <source>○ Ollama not connected</source>
+        <translation>○ 未连接 Ollama</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="386" />
+        <source>Memory: incognito</source>
+        <translation>记忆：无痕</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="388" />
+        <source>Memory: on</source>
+        <translation>记忆：开启</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="390" />
+        <source>Memory: off (commands only)</source>
+        <translation>记忆：关闭（仅指令）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="444" />
+        <source>Incognito conversation</source>
+        <translation>无痕对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="463" />
+        <source>(deleted)</source>
+        <translation>（已删除）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="479" />
+        <source>Rename…</source>
+        <translation>重命名…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="481" />
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="496" />
+        <source>Rename</source>
+        <translation>重命名</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="496" />
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="512" />
+        <source>Export conversation</source>
+        <translation>导出对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="514" />
+        <source>Markdown (*.md);;JSON (*.json)</source>
+        <translation>Markdown (*.md);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="524" />
+        <source>Delete conversation</source>
+        <translation>删除对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="525" />
+        <source>Delete this conversation for good? Memories learned from it stay.</source>
+        <translation>永久删除这个对话？从中学到的记忆会保留。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="565" />
+        <source>…</source>
+        <translation>…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="595" />
+        <source>Learning from this exchange…</source>
+        <translation>正在从这轮对话中学习…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="631" />
+        <source>Remembered</source>
+        <translation>已记住</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="632" />
+        <source>Updated</source>
+        <translation>已更新</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="633" />
+        <source>Marked as no longer true</source>
+        <translation>已标记为不再成立</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="634" />
+        <source>Merged</source>
+        <translation>已合并</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="650" />
+        <source>Undone.</source>
+        <translation>已撤销。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="657" />
+        <source>Forget these memories?</source>
+        <translation>忘记这些记忆？</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="658" />
+        <source>Delete these memories for good?</source>
+        <translation>永久删除这些记忆？</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/main_window.py" line="662" />
+        <source>Deleted %n memory(s).</source>
+        <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="730" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="740" />
+        <source>Saving the memory…</source>
+        <translation>正在保存记忆…</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/main_window.py" line="767" />
+        <source>Delete %n memory(s) for good, with their history?</source>
+        <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/main_window.py" line="769" />
+        <source>They shaped %n answer(s).</source>
+        <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="770" />
+        <source>Delete memories</source>
+        <translation>删除记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="773" />
+        <source>Deleting…</source>
+        <translation>正在删除…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="783" />
+        <source>FORGET</source>
+        <translation>全部忘记</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="785" />
+        <source>Forget everything</source>
+        <translation>忘记一切</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/main_window.py" line="787" />
+        <source>This deletes all %n memory(s) of this profile for good. Conversations stay.</source>
+        <translation><numerusform>这会永久删除此配置的全部 %n 条记忆。对话会保留。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="796" />
+        <source>Forgetting everything…</source>
+        <translation>正在忘记一切…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="807" />
+        <source>Export memories</source>
+        <translation>导出记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="809" />
+        <source>JSON (*.json);;Markdown (*.md)</source>
+        <translation>JSON (*.json);;Markdown (*.md)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="814" />
+        <source>Exporting…</source>
+        <translation>正在导出…</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/main_window.py" line="828" />
+        <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
+        <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="837" />
+        <source>Import memories</source>
+        <translation>导入记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="838" />
+        <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
+        <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="849" />
+        <source>line %1: %2</source>
+        <translation>第 %1 行：%2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="852" />
+        <source>Nothing was imported</source>
+        <translation>没有导入任何内容</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="863" />
+        <source>Importing…</source>
+        <translation>正在导入…</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/main_window.py" line="870" />
+        <source>Imported %n memory(s).</source>
+        <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/main_window.py" line="872" />
+        <source>%n already known, skipped.</source>
+        <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="878" />
+        <source>Consolidating memories…</source>
+        <translation>正在整理记忆…</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/main_window.py" line="890" />
+        <source>Consolidation: %n change(s).</source>
+        <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="958" />
+        <source>Re-index memories?</source>
+        <translation>重新索引记忆？</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="959" />
+        <source>Search by meaning needs every memory re-indexed with %1. Do it now? Until it finishes, the old index keeps working.</source>
+        <translation>按语义搜索需要用 %1 重新索引所有记忆。现在开始吗？完成之前，旧索引仍然可用。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/main_window.py" line="980" />
+        <source>Re-indexed %n memory(s).</source>
+        <translation><numerusform>已重新索引 %n 条记忆。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="982" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="987" />
+        <source>Re-indexing memories…</source>
+        <translation>正在重新索引记忆…</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryBrowser</name>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="62" />
+        <source>Search memories (meaning and words, 中文 or English)</source>
+        <translation>搜索记忆（语义和关键词，中文或英文）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="68" />
+        <source>All kinds</source>
+        <translation>所有类型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="73" />
+        <source>Pinned only</source>
+        <translation>仅置顶</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="78" />
+        <source>Any date</source>
+        <translation>任何日期</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="80" />
+        <source>Created on or after</source>
+        <translation>创建于此日期或之后</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="109" />
+        <source>Text</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="113" />
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="117" />
+        <source>Importance</source>
+        <translation>重要性</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="122" />
+        <source>Came from</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="125" />
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="126" />
+        <source>Add the text above as a new memory</source>
+        <translation>把上面的文字添加为新记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="128" />
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="130" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="257" />
+        <source>Pin</source>
+        <translation>置顶</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="132" />
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="137" />
+        <source>Answers it shaped</source>
+        <translation>用到它的回答</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="144" />
+        <source>History</source>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="148" />
+        <source>Restore this version</source>
+        <translation>恢复此版本</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="162" />
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="164" />
+        <source>Import…</source>
+        <translation>导入…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="166" />
+        <source>Forget everything…</source>
+        <translation>忘记一切…</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="213" />
+        <source>%n memory(s)</source>
+        <translation><numerusform>%n 条记忆</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="215" />
+        <source>%n match(es)</source>
+        <translation><numerusform>%n 条匹配</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="257" />
+        <source>Unpin</source>
+        <translation>取消置顶</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="269" />
+        <source>(empty answer)</source>
+        <translation>（空回答）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="273" />
+        <source>No answer has used it yet.</source>
+        <translation>还没有回答用到它。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="276" />
+        <source>, until %1</source>
+        <translation>，有效至 %1</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryTableModel</name>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="37" />
+        <source>Memory</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="38" />
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="39" />
+        <source>Pinned</source>
+        <translation>置顶</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="40" />
+        <source>Importance</source>
+        <translation>重要性</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="41" />
+        <source>Created</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="42" />
+        <source>Updated</source>
+        <translation>已更新</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="43" />
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="92" />
+        <source> (expired)</source>
+        <translation>（已过期）</translation>
+    </message>
+</context>
+<context>
+    <name>MessageWidget</name>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="112" />
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="112" />
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="117" />
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="118" />
+        <source>Copy this message</source>
+        <translation>复制这条消息</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="157" />
+        <source>Stopped.</source>
+        <translation>已停止。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="159" />
+        <source>The answer failed.</source>
+        <translation>回答失败。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="174" />
+        <source>Memories used:</source>
+        <translation>用到的记忆：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="187" />
+        <source>+%1 more</source>
+        <translation>还有 %1 条</translation>
+    </message>
+</context>
+<context>
+    <name>OfflinePage</name>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="58" />
+        <source>Ollama is not running</source>
+        <translation>Ollama 没有运行</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="68" />
+        <source>desktop-mem talks to a language model through Ollama, on this computer.
+Install it from ollama.com, then start it: open the Ollama app, or run “ollama serve” in a terminal. Your memories are safe meanwhile and can still be browsed and searched by keywords.</source>
+        <translation>desktop-mem 通过这台电脑上的 Ollama 与语言模型对话。
+请从 ollama.com 安装，然后启动它：打开 Ollama 应用，或在终端运行“ollama serve”。在此期间你的记忆安然无恙，仍可浏览并按关键词搜索。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="77" />
+        <source>Retry</source>
+        <translation>重试</translation>
+    </message>
+</context>
+<context>
+    <name>PassphraseDialog</name>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="40" />
+        <source>Unlock your memories</source>
+        <translation>解锁你的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="40" />
+        <source>Protect your memories</source>
+        <translation>保护你的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="45" />
+        <source>No system keyring is available, so your conversations and memories in the profile “%1” are protected by a passphrase. Everything is encrypted with it; without it nobody, including you, can read them. There is no way to recover it.</source>
+        <translation>系统钥匙环不可用，因此配置“%1”中的对话和记忆由口令保护。所有内容都用它加密；没有它，任何人（包括你）都无法读取。口令无法找回。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="51" />
+        <source>Your conversations and memories in the profile “%1” are encrypted. Enter the passphrase to open them.</source>
+        <translation>配置“%1”中的对话和记忆已加密。请输入口令打开。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="60" />
+        <source>Passphrase</source>
+        <translation>口令</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="64" />
+        <source>Again</source>
+        <translation>再输一次</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="83" />
+        <source>Type the passphrase.</source>
+        <translation>请输入口令。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="85" />
+        <source>Use at least %1 characters.</source>
+        <translation>至少使用 %1 个字符。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="87" />
+        <source>The two passphrases differ: type the same one twice.</source>
+        <translation>两次输入的口令不同，请输入相同的口令。</translation>
+    </message>
+</context>
+<context>
+    <name>PullDialog</name>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="129" />
+        <source>Downloading %1</source>
+        <translation>正在下载 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="131" />
+        <source>Starting…</source>
+        <translation>正在开始…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="136" />
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="186" />
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="190" />
+        <source>Ollama address</source>
+        <translation>Ollama 地址</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="195" />
+        <source>Chat model</source>
+        <translation>聊天模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="201" />
+        <source>Changing it re-indexes every memory with the new model (with progress).</source>
+        <translation>更换后会用新模型重新索引所有记忆（显示进度）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="203" />
+        <source>Embedding model</source>
+        <translation>嵌入模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="204" />
+        <source>Learn memories from my chats automatically</source>
+        <translation>自动从我的聊天中学习记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="206" />
+        <source>Memory</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="211" />
+        <source> tokens</source>
+        <translation> 个词元</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="212" />
+        <source>Context budget</source>
+        <translation>上下文预算</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="213" />
+        <source>Use an OpenAI-compatible server instead of Ollama</source>
+        <translation>使用兼容 OpenAI 的服务器代替 Ollama</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="215" />
+        <source>Other server</source>
+        <translation>其他服务器</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="218" />
+        <source>Server URL</source>
+        <translation>服务器地址</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="220" />
+        <source>Server model</source>
+        <translation>服务器模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="224" />
+        <source>(unchanged)</source>
+        <translation>（不变）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="224" />
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="226" />
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="229" />
+        <source>With another server on, your messages and the memories retrieved for them are sent to that server. If it is not this computer, they leave your machine.</source>
+        <translation>启用其他服务器后，你的消息和为其检索到的记忆会发送到该服务器。如果它不是这台电脑，这些内容会离开你的机器。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="242" />
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="245" />
+        <source>System</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="246" />
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="247" />
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="251" />
+        <source>Theme</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="256" />
+        <source>Open folder</source>
+        <translation>打开文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="258" />
+        <source>Data folder</source>
+        <translation>数据文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>ShortcutsDialog</name>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="154" />
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="157" />
+        <source>Keys</source>
+        <translation>按键</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="157" />
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+</context>
+<context>
+    <name>TypedConfirmDialog</name>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="106" />
+        <source>Type %1 to confirm.</source>
+        <translation>输入 %1 以确认。</translation>
+    </message>
+</context>
+<context>
+    <name>app</name>
+    <message>
+        <location filename="../../desktop_mem/ui/app.py" line="107" />
+        <source>Cannot open your memories</source>
+        <translation>无法打开你的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/app.py" line="111" />
+        <source>That passphrase is not right. Nothing was changed; try again.</source>
+        <translation>口令不正确。没有做任何更改，请重试。</translation>
+    </message>
+</context>
+<context>
+    <name>ctx</name>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="116" />
+        <source>fact</source>
+        <translation>事实</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="117" />
+        <source>preference</source>
+        <translation>偏好</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="118" />
+        <source>event</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="119" />
+        <source>plan</source>
+        <translation>计划</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="120" />
+        <source>person</source>
+        <translation>人物</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="121" />
+        <source>note</source>
+        <translation>笔记</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="127" />
+        <source>you</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="128" />
+        <source>from a chat</source>
+        <translation>来自聊天</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="129" />
+        <source>import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="130" />
+        <source>consolidation</source>
+        <translation>整理</translation>
+    </message>
+</context>
+<context>
+    <name>shortcuts</name>
+    <message>
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="37" />
+        <source>New conversation</source>
+        <translation>新对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="38" />
+        <source>New incognito conversation</source>
+        <translation>新的无痕对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="39" />
+        <source>Send the message</source>
+        <translation>发送消息</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="40" />
+        <source>New line in the message</source>
+        <translation>在消息中换行</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="41" />
+        <source>Stop the answer</source>
+        <translation>停止回答</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="42" />
+        <source>Regenerate the last answer</source>
+        <translation>重新生成上一个回答</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="43" />
+        <source>Edit the last message</source>
+        <translation>编辑上一条消息</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="44" />
+        <source>Go to the message box</source>
+        <translation>转到输入框</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="45" />
+        <source>Show or hide the memory browser</source>
+        <translation>显示或隐藏记忆浏览器</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="46" />
+        <source>Search memories</source>
+        <translation>搜索记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="47" />
+        <source>Search conversations</source>
+        <translation>搜索对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="48" />
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="49" />
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="50" />
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,257 @@
+"""The Simplified Chinese translation of desktop-mem's interface.
+
+`python resources/translations/zh_CN.py` refreshes desktop_mem_zh_CN.ts from the
+sources (pyside6-lupdate), fills in these translations, and compiles the .qm
+(pyside6-lrelease). tests/ui/test_translations.py fails if a string shown in the
+interface has no translation here.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+TS = HERE / "desktop_mem_zh_CN.ts"
+QM = HERE / "desktop_mem_zh_CN.qm"
+
+ZH: dict[str, str | list[str]] = {
+    " (expired)": "（已过期）",
+    " tokens": " 个词元",
+    "%n already known, skipped.": ["已有 %n 条，已跳过。"],
+    "%n match(es)": ["%n 条匹配"],
+    "%n memory(s)": ["%n 条记忆"],
+    "%n message(s), last %1": ["%n 条消息，最近 %1"],
+    "&Chat": "聊天(&C)",
+    "&Help": "帮助(&H)",
+    "&Memories": "记忆(&M)",
+    "(deleted)": "（已删除）",
+    "(empty answer)": "（空回答）",
+    "(unchanged)": "（不变）",
+    "+%1 more": "还有 %1 条",
+    ", until %1": "，有效至 %1",
+    "A chat that reads and writes no memory and is not stored": "不读取、不写入记忆，也不保存的对话",
+    "API key": "API 密钥",
+    "About desktop-mem": "关于 desktop-mem",
+    "Action": "操作",
+    "Add": "添加",
+    "Add the text above as a new memory": "把上面的文字添加为新记忆",
+    "Again": "再输一次",
+    "All kinds": "所有类型",
+    "Answers it shaped": "用到它的回答",
+    "Any date": "任何日期",
+    "Assistant": "助手",
+    "Came from": "来源",
+    "Cancel": "取消",
+    "Cannot open your memories": "无法打开你的记忆",
+    "Changing it re-indexes every memory with the new model (with progress).": "更换后会用新模型重新索引所有记忆（显示进度）。",
+    "Chat model": "聊天模型",
+    "Connecting to Ollama…": "正在连接 Ollama…",
+    "Consolidate now": "立即整理",
+    "Consolidating memories…": "正在整理记忆…",
+    "Consolidation: %n change(s).": ["整理完成：%n 处更改。"],
+    "Context budget": "上下文预算",
+    "Copy": "复制",
+    "Copy this message": "复制这条消息",
+    "Created": "创建时间",
+    "Created on or after": "创建于此日期或之后",
+    "Dark": "深色",
+    "Data folder": "数据文件夹",
+    "Delete %n memory(s) for good, with their history?": ["永久删除 %n 条记忆及其历史？"],
+    "Delete conversation": "删除对话",
+    "Delete memories": "删除记忆",
+    "Delete these memories for good?": "永久删除这些记忆？",
+    "Delete this conversation for good? Memories learned from it stay.": "永久删除这个对话？从中学到的记忆会保留。",
+    "Deleted %n memory(s).": ["已删除 %n 条记忆。"],
+    "Delete…": "删除…",
+    "Deleting…": "正在删除…",
+    "Download failed": "下载失败",
+    "Downloading %1": "正在下载 %1",
+    "Downloading…": "正在下载…",
+    "Edit last message": "编辑上一条消息",
+    "Edit the last message": "编辑上一条消息",
+    "Embedding model": "嵌入模型",
+    "Export conversation": "导出对话",
+    "Export memories": "导出记忆",
+    "Exported %n memory(s) to %1. That file is not encrypted.": [
+        "已导出 %n 条记忆到 %1。该文件未加密。"
+    ],
+    "Exporting…": "正在导出…",
+    "Export…": "导出…",
+    "FORGET": "全部忘记",
+    "Forget everything": "忘记一切",
+    "Forget everything…": "忘记一切…",
+    "Forget these memories?": "忘记这些记忆？",
+    "Forgetting everything…": "正在忘记一切…",
+    "Go to the message box": "转到输入框",
+    "History": "历史",
+    "Import memories": "导入记忆",
+    "Importance": "重要性",
+    "Imported %n memory(s).": ["已导入 %n 条记忆。"],
+    "Importing…": "正在导入…",
+    "Import…": "导入…",
+    "Incognito": "无痕",
+    "Incognito conversation": "无痕对话",
+    "Incognito: nothing is remembered or stored": "无痕模式：不记忆，也不保存",
+    "JSON (*.json);;Markdown (*.md)": "JSON (*.json);;Markdown (*.md)",
+    "Keyboard shortcuts": "键盘快捷键",
+    "Keys": "按键",
+    "Kind": "类型",
+    "Language": "语言",
+    "Learn automatically": "自动学习",
+    "Learn memories from my chats automatically": "自动从我的聊天中学习记忆",
+    "Learning from this exchange…": "正在从这轮对话中学习…",
+    "Light": "浅色",
+    "Markdown (*.md);;JSON (*.json)": "Markdown (*.md);;JSON (*.json)",
+    "Marked as no longer true": "已标记为不再成立",
+    "Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)": "记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)",
+    "Memories used:": "用到的记忆：",
+    "Memory": "记忆",
+    "Memory: incognito": "记忆：无痕",
+    "Memory: off (commands only)": "记忆：关闭（仅指令）",
+    "Memory: on": "记忆：开启",
+    "Merged": "已合并",
+    "Message (Enter to send, Shift+Enter for a new line)": "输入消息（Enter 发送，Shift+Enter 换行）",
+    "Model not installed": "模型未安装",
+    "New chat": "新对话",
+    "New conversation": "新对话",
+    "New incognito conversation": "新的无痕对话",
+    "New line in the message": "在消息中换行",
+    "No answer has used it yet.": "还没有回答用到它。",
+    "No system keyring is available, so your conversations and memories in the profile “%1” are protected by a passphrase. Everything is encrypted with it; without it nobody, including you, can read them. There is no way to recover it.": "系统钥匙环不可用，因此配置“%1”中的对话和记忆由口令保护。所有内容都用它加密；没有它，任何人（包括你）都无法读取。口令无法找回。",
+    "Nothing was imported": "没有导入任何内容",
+    "Ollama address": "Ollama 地址",
+    "Ollama is not running": "Ollama 没有运行",
+    "Open folder": "打开文件夹",
+    "Other server": "其他服务器",
+    "Passphrase": "口令",
+    "Pin": "置顶",
+    "Pinned": "置顶",
+    "Pinned only": "仅置顶",
+    "Protect your memories": "保护你的记忆",
+    "Quit": "退出",
+    "Re-index memories?": "重新索引记忆？",
+    "Re-indexed %n memory(s).": ["已重新索引 %n 条记忆。"],
+    "Re-indexing memories…": "正在重新索引记忆…",
+    "Regenerate": "重新生成",
+    "Regenerate the last answer": "重新生成上一个回答",
+    "Remembered": "已记住",
+    "Rename": "重命名",
+    "Rename…": "重命名…",
+    "Restore this version": "恢复此版本",
+    "Retry": "重试",
+    "Save": "保存",
+    "Saving the memory…": "正在保存记忆…",
+    "Say hello. What you tell me stays on this computer, encrypted.": "打个招呼吧。你告诉我的一切都加密保存在这台电脑上。",
+    "Search by meaning needs every memory re-indexed with %1. Do it now? Until it finishes, the old index keeps working.": "按语义搜索需要用 %1 重新索引所有记忆。现在开始吗？完成之前，旧索引仍然可用。",
+    "Search conversations": "搜索对话",
+    "Search memories": "搜索记忆",
+    "Search memories (meaning and words, 中文 or English)": "搜索记忆（语义和关键词，中文或英文）",
+    "Send": "发送",
+    "Send the message": "发送消息",
+    "Server URL": "服务器地址",
+    "Server model": "服务器模型",
+    "Settings": "设置",
+    "Settings…": "设置…",
+    "Show memory browser": "显示记忆浏览器",
+    "Show or hide the memory browser": "显示或隐藏记忆浏览器",
+    "Source": "来源",
+    "Starting…": "正在开始…",
+    "Stop": "停止",
+    "Stop the answer": "停止回答",
+    "Stopped.": "已停止。",
+    "System": "跟随系统",
+    "Text": "内容",
+    "That passphrase is not right. Nothing was changed; try again.": "口令不正确。没有做任何更改，请重试。",
+    "The answer failed.": "回答失败。",
+    "The chat model %1 is not installed in Ollama. Download it now?": "Ollama 中没有安装聊天模型 %1。现在下载吗？",
+    "The two passphrases differ: type the same one twice.": "两次输入的口令不同，请输入相同的口令。",
+    "Theme": "主题",
+    "They shaped %n answer(s).": ["它们影响过 %n 个回答。"],
+    "This deletes all %n memory(s) of this profile for good. Conversations stay.": [
+        "这会永久删除此配置的全部 %n 条记忆。对话会保留。"
+    ],
+    "Title": "标题",
+    "Type %1 to confirm.": "输入 %1 以确认。",
+    "Type the passphrase.": "请输入口令。",
+    "Undo": "撤销",
+    "Undone.": "已撤销。",
+    "Unlock your memories": "解锁你的记忆",
+    "Unpin": "取消置顶",
+    "Updated": "已更新",
+    "Use an OpenAI-compatible server instead of Ollama": "使用兼容 OpenAI 的服务器代替 Ollama",
+    "Use at least %1 characters.": "至少使用 %1 个字符。",
+    "With another server on, your messages and the memories retrieved for them are sent to that server. If it is not this computer, they leave your machine.": "启用其他服务器后，你的消息和为其检索到的记忆会发送到该服务器。如果它不是这台电脑，这些内容会离开你的机器。",
+    "You": "你",
+    "Your conversations and memories in the profile “%1” are encrypted. Enter the passphrase to open them.": "配置“%1”中的对话和记忆已加密。请输入口令打开。",
+    "consolidation": "整理",
+    "desktop-mem": "desktop-mem",
+    "desktop-mem %1\nA local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.": "desktop-mem %1\n一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。",
+    "desktop-mem talks to a language model through Ollama, on this computer.\nInstall it from ollama.com, then start it: open the Ollama app, or run “ollama serve” in a terminal. Your memories are safe meanwhile and can still be browsed and searched by keywords.": "desktop-mem 通过这台电脑上的 Ollama 与语言模型对话。\n请从 ollama.com 安装，然后启动它：打开 Ollama 应用，或在终端运行“ollama serve”。在此期间你的记忆安然无恙，仍可浏览并按关键词搜索。",
+    "event": "事件",
+    "fact": "事实",
+    "from a chat": "来自聊天",
+    "import": "导入",
+    "line %1: %2": "第 %1 行：%2",
+    "none": "无",
+    "note": "笔记",
+    "person": "人物",
+    "plan": "计划",
+    "preference": "偏好",
+    "you": "你",
+    "…": "…",
+    "○ Ollama not connected": "○ 未连接 Ollama",
+    "● Connected · %1": "● 已连接 · %1",
+}
+
+
+def sources(ts: Path = TS) -> list[tuple[str, bool]]:
+    """(source text, numerus) of every message in the .ts file."""
+    root = ET.parse(ts).getroot()
+    return [(m.findtext("source") or "", m.get("numerus") == "yes") for m in root.iter("message")]
+
+
+def fill(ts: Path = TS) -> list[str]:
+    """Write the translations into the .ts; returns the sources still untranslated."""
+    tree = ET.parse(ts)
+    missing = []
+    for m in tree.getroot().iter("message"):
+        src = m.findtext("source") or ""
+        tr = m.find("translation")
+        if tr is None:
+            tr = ET.SubElement(m, "translation")
+        value = ZH.get(src)
+        if value is None:
+            missing.append(src)
+            continue
+        tr.attrib.pop("type", None)
+        for child in list(tr):
+            tr.remove(child)
+        if m.get("numerus") == "yes":
+            tr.text = None
+            for form in value if isinstance(value, list) else [value]:
+                ET.SubElement(tr, "numerusform").text = form
+        else:
+            tr.text = value if isinstance(value, str) else value[0]
+    tree.write(ts, encoding="utf-8", xml_declaration=True)
+    return missing
+
+
+def main() -> int:
+    bin_dir = Path(sys.executable).parent
+    ui = sorted(str(p) for p in (ROOT / "desktop_mem" / "ui").glob("*.py"))
+    subprocess.run(
+        [str(bin_dir / "pyside6-lupdate"), *ui, "-no-obsolete", "-ts", str(TS)], check=True
+    )
+    missing = fill()
+    subprocess.run([str(bin_dir / "pyside6-lrelease"), str(TS), "-qm", str(QM)], check=True)
+    for src in missing:
+        print(f"untranslated: {src!r}", file=sys.stderr)
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

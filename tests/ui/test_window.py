@@ -1,0 +1,291 @@
+"""The real widgets, driven with pytest-qt, against the fake Ollama server."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from desktop_mem.core.config import Config
+from desktop_mem.core.memories import NewMemory
+from desktop_mem.core.profile import Profile
+from desktop_mem.core.vault import Vault
+from desktop_mem.ui import tasks
+from desktop_mem.ui.app import Application, app_settings, install_language, open_profile
+from desktop_mem.ui.dialogs import PassphraseDialog
+from desktop_mem.ui.main_window import MainWindow
+from tests.fakes.ollama_server import FakeOllama
+
+HANGZHOU = {"memories": [{"text": "Lives in Hangzhou with a cat named Mochi", "kind": "fact"}]}
+
+
+@pytest.fixture
+def window(qtbot: Any, profile: Profile, home: Path) -> Iterator[MainWindow]:
+    w = MainWindow(profile, app_settings(home))
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.online, timeout=5000)
+    yield w
+    qtbot.waitUntil(lambda: tasks.busy() == 0, timeout=10000)
+
+
+def idle(qtbot: Any, w: MainWindow) -> None:
+    qtbot.waitUntil(lambda: not w.turn_busy and tasks.busy() == 0, timeout=10000)
+
+
+def send(qtbot: Any, w: MainWindow, text: str) -> None:
+    w.chat.input.setPlainText(text)
+    qtbot.keyClick(w.chat.input, Qt.Key.Key_Return)
+    idle(qtbot, w)
+
+
+def test_send_and_see_the_streamed_answer(
+    qtbot: Any, window: MainWindow, fake_ollama: FakeOllama
+) -> None:
+    fake_ollama.reply(
+        "Hello! **Nice** to meet you.\n\n```python\nprint('hi')\n```", chunk_delay=0.01
+    )
+    send(qtbot, window, "Hi there")
+    roles = [(m.role, m.text()) for m in window.chat.messages]
+    assert roles[0] == ("user", "Hi there")
+    assert roles[1][1].startswith("Hello! **Nice** to meet you.")
+    assert "print" in window.chat.messages[1].body.toPlainText()
+    assert window.conv_model.rowCount() == 1
+    assert window.conv_model.conversation(0).title == "Hi there"
+    # Shift+Enter is a new line, not a send
+    window.chat.input.setPlainText("line one")
+    qtbot.keyClick(window.chat.input, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    assert len(window.chat.messages) == 2 and "\n" in window.chat.input.toPlainText()
+
+
+def test_stop_keeps_the_partial_answer(
+    qtbot: Any, window: MainWindow, fake_ollama: FakeOllama
+) -> None:
+    fake_ollama.reply(" ".join(f"w{i}" for i in range(400)), chunk_delay=0.02)
+    window.chat.input.setPlainText("tell me everything")
+    qtbot.keyClick(window.chat.input, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: len(window.chat.messages[-1].text()) > 10, timeout=5000)
+    assert window.chat.stop_button.isVisible()
+    qtbot.keyClick(window, Qt.Key.Key_Escape)
+    idle(qtbot, window)
+    answer = window.chat.messages[-1]
+    assert answer.status.text() == "Stopped." and answer.text().startswith("w0 w1")
+    stored = window.conversations.messages(window.session.conversation_id)
+    assert stored[-1].status == "stopped" and stored[-1].content == answer.text()
+
+
+def test_regenerate_and_edit_last(qtbot: Any, window: MainWindow, fake_ollama: FakeOllama) -> None:
+    fake_ollama.reply("first answer")
+    send(qtbot, window, "question one")
+    fake_ollama.reply("second answer")
+    window.chat.regenerate_button.click()
+    idle(qtbot, window)
+    assert [m.text() for m in window.chat.messages] == ["question one", "second answer"]
+    window.chat.edit_button.click()
+    assert window.chat.input.toPlainText() == "question one"
+    window.chat.input.setPlainText("question two")
+    qtbot.keyClick(window.chat.input, Qt.Key.Key_Return)
+    idle(qtbot, window)
+    assert [m.text() for m in window.chat.messages] == ["question two", "You said: question two"]
+    stored = window.conversations.messages(window.session.conversation_id)
+    assert [m.content for m in stored] == ["question two", "You said: question two"]
+
+
+def test_a_memory_from_one_chat_is_a_chip_in_the_next(
+    qtbot: Any, window: MainWindow, fake_ollama: FakeOllama
+) -> None:
+    fake_ollama.reply_json(HANGZHOU)
+    send(qtbot, window, "I live in Hangzhou with my cat Mochi")
+    first_answer = window.chat.messages[1]
+    assert "Remembered: Lives in Hangzhou" in first_answer.notice.text()
+    assert window.browser.model.rowCount() == 1
+    window.new_conversation()
+    send(qtbot, window, "Where do I live?")
+    answer = window.chat.messages[1]
+    chips = [answer.chips.itemAt(i).widget() for i in range(answer.chips.count())]
+    chip = next(c for c in chips if c is not None and c.objectName() == "chip")
+    assert chip.toolTip() == "Lives in Hangzhou with a cat named Mochi"
+    chip.click()
+    assert window.browser.current is not None
+    assert window.browser.current.text == "Lives in Hangzhou with a cat named Mochi"
+    assert window.browser.impact.count() == 1, "the memory shows the answer it shaped"
+    # the notice's undo takes the memory back
+    window.open_conversation(window.conv_model.conversation(1).id)
+
+
+def test_undo_a_learned_memory(qtbot: Any, window: MainWindow, fake_ollama: FakeOllama) -> None:
+    fake_ollama.reply_json(HANGZHOU)
+    send(qtbot, window, "I live in Hangzhou with my cat Mochi")
+    window.undo_changes(1)
+    assert window.profile.memories.count() == 0
+    assert window.chat.messages[1].notice.text() == "Undone."
+
+
+def test_edit_pin_delete_from_the_browser(
+    qtbot: Any, window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = window.profile.memories
+    m = store.add(NewMemory("I prefer green tea")).memory
+    other = store.add(NewMemory("我喜欢跑步")).memory
+    window.refresh_memories()
+    assert window.browser.select(m.id)
+    window.browser.text.setPlainText("I prefer black coffee")
+    window.browser.save_button.click()
+    qtbot.waitUntil(lambda: store.get(m.id).text == "I prefer black coffee", timeout=5000)
+    idle(qtbot, window)
+    assert window.browser.history.count() == 2
+    window.browser.pin_button.click()
+    assert store.get(m.id).pinned
+    # restore the first version
+    window.browser.history.setCurrentRow(0)
+    window.browser.restore_button.click()
+    qtbot.waitUntil(lambda: store.get(m.id).text == "I prefer green tea", timeout=5000)
+    idle(qtbot, window)
+    # search, Chinese
+    window.browser.search.setText("跑步")
+    qtbot.waitUntil(lambda: "match" in window.browser.count.text(), timeout=5000)
+    assert window.browser.model.memory(0).id == other.id, "search order, best first"
+    window.browser.search.clear()
+    qtbot.waitUntil(lambda: window.browser.model.rowCount() == 2, timeout=5000)
+    # delete with confirmation
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    window.browser.select(other.id)
+    window.browser.delete_button.click()
+    qtbot.waitUntil(lambda: store.count() == 1, timeout=5000)
+    idle(qtbot, window)
+    assert window.browser.model.rowCount() == 1
+
+
+def test_forget_everything_needs_the_typed_word(qtbot: Any, window: MainWindow) -> None:
+    window.profile.memories.add_many([NewMemory(f"memory {i}") for i in range(3)])
+
+    def type_it() -> None:
+        dialog = QApplication.activeModalWidget()
+        assert not dialog.ok.isEnabled()
+        dialog.entry.setText("FORGET")
+        dialog.ok.click()
+
+    QTimer.singleShot(100, type_it)
+    window.forget_all()
+    qtbot.waitUntil(lambda: window.profile.memories.count() == 0, timeout=5000)
+    idle(qtbot, window)
+
+
+def test_ollama_down_shows_the_offline_screen_and_retry_recovers(
+    qtbot: Any, profile: Profile, home: Path, fake_ollama: FakeOllama
+) -> None:
+    profile.config.ollama_host = "http://127.0.0.1:9"
+    w = MainWindow(profile, app_settings(home))
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.centre.currentWidget() is w.offline, timeout=5000)
+    assert "not reachable" in w.offline.detail.text()
+    assert "not connected" in w.ollama_status.text()
+    profile.config.ollama_host = fake_ollama.url
+    w.backend = __import__("desktop_mem.core.chat", fromlist=["make_backend"]).make_backend(profile)
+    w.offline.retry_button.click()
+    qtbot.waitUntil(lambda: w.centre.currentWidget() is w.chat, timeout=5000)
+    idle(qtbot, w)
+
+
+def test_missing_model_is_pulled_with_progress(
+    qtbot: Any,
+    profile: Profile,
+    home: Path,
+    fake_ollama: FakeOllama,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from desktop_mem.core.settings import Settings
+
+    Settings(profile.db).set("chat_model", "llama3.2:3b")
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    w = MainWindow(profile, app_settings(home))
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: "llama3.2:3b" in fake_ollama.chat_models, timeout=10000)
+    qtbot.waitUntil(lambda: "llama3.2:3b" in w.models, timeout=10000)
+    assert "/api/pull" in fake_ollama.paths()
+    send(qtbot, w, "hello")
+    assert w.chat.messages[-1].text() == "You said: hello"
+
+
+def test_passphrase_flow(qtbot: Any, config: Config, vault: Vault, isolated: Any) -> None:
+    import keyring.backends.fail
+
+    from desktop_mem.core.vault import KeyringAccess
+
+    no_keyring = Vault(KeyringAccess(keyring.backends.fail.Keyring(), timeout=1.0))
+    answers = iter(["short", "a long passphrase", "wrong passphrase!", "a long passphrase"])
+
+    def fill() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, PassphraseDialog):
+            QTimer.singleShot(50, fill)
+            return
+        text = next(answers)
+        dialog.first.setText(text)
+        dialog.second.setText(text)
+        dialog._check()
+        if dialog.isVisible():  # refused: "short"; try the next answer
+            assert "at least 8" in dialog.error.text()
+            QTimer.singleShot(50, fill)
+
+    QTimer.singleShot(50, fill)
+    prof = open_profile(config, no_keyring)
+    assert prof is not None and prof.db.key_mode == "passphrase"
+    prof.memories.add(NewMemory("a secret"))
+    prof.close()
+    config.passphrase = None
+    seen_errors: list[str] = []
+
+    def unlock() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, PassphraseDialog):
+            QTimer.singleShot(50, unlock)
+            return
+        seen_errors.append(dialog.error.text())
+        dialog.first.setText(next(answers))
+        dialog._check()
+        if seen_errors[-1] == "":
+            QTimer.singleShot(50, unlock)
+
+    QTimer.singleShot(50, unlock)
+    again = open_profile(config, no_keyring)
+    assert again is not None and again.memories.count() == 1
+    assert seen_errors == ["", "That passphrase is not right. Nothing was changed; try again."]
+    again.close()
+
+
+def test_language_switch_rebuilds_the_window_in_chinese(
+    qtbot: Any, profile: Profile, home: Path, fake_ollama: FakeOllama
+) -> None:
+    app = QApplication.instance()
+    running = Application(app, profile, app_settings(home))
+    try:
+        assert running.window.chat.send_button.text() == "Send"
+        qtbot.waitUntil(lambda: running.window.online, timeout=5000)
+        running.set_language("zh_CN")
+        assert running.window.chat.send_button.text() == "发送"
+        assert running.window.menuBar().actions()[0].text() == "聊天(&C)"
+        qtbot.waitUntil(lambda: "已连接" in running.window.ollama_status.text(), timeout=5000)
+        idle(qtbot, running.window)
+    finally:
+        install_language(app, "en")
+        running.window.close()
+
+
+def test_window_state_is_remembered(qtbot: Any, profile: Profile, home: Path) -> None:
+    w = MainWindow(profile, app_settings(home))
+    qtbot.addWidget(w)
+    w.show()
+    w._toggle_browser()
+    w.close()
+    assert app_settings(home).value("window/geometry") is not None
+    again = MainWindow(profile, app_settings(home))
+    qtbot.addWidget(again)
+    assert not again.browser.isVisibleTo(again)
+    idle(qtbot, again)
