@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: run test lint bench bench-scale bench-locomo bench-prompt clean
+.PHONY: run test lint screenshots bench bench-scale bench-locomo bench-prompt clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "desktop-mem needs Python 3.11 or newer; set PYTHON=python3.11 (or newer)")'
@@ -36,6 +36,10 @@ test: $(VENV)/.installed-test
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check desktop_mem tests benchmarks
 	$(BIN)/ruff format --check desktop_mem tests benchmarks
+
+# Headless PNGs of the main states (Chinese needs a CJK font: apt-get install fonts-noto-cjk).
+screenshots: $(VENV)/.installed-test
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m desktop_mem.ui.screenshots --out resources/screenshots
 
 bench: bench-scale bench-locomo bench-prompt
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QGuiApplication,
@@ -21,6 +21,8 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
+    QLayout,
+    QLayoutItem,
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
@@ -38,6 +40,65 @@ _KEYWORDS = (
     r"static|void|int|fn|struct|impl|match|pub|use|mut|SELECT|FROM|WHERE|INSERT|UPDATE|"
     r"DELETE|CREATE|TABLE|JOIN|echo|export|then|fi|do|done|case|esac)\b"
 )
+
+
+MAX_CHIPS = 6  # the rest are listed in a tooltip
+
+
+class FlowLayout(QLayout):
+    """Lays widgets out left to right, wrapping to the next line (Qt's flow layout)."""
+
+    def __init__(self, parent: QWidget | None = None, spacing: int = 4) -> None:
+        super().__init__(parent)
+        self._items: list[QLayoutItem] = []
+        self._spacing = spacing
+        self.setContentsMargins(0, 0, 0, 0)
+
+    def addItem(self, item: QLayoutItem) -> None:  # noqa: N802
+        self._items.append(item)
+
+    def count(self) -> int:
+        return len(self._items)
+
+    def itemAt(self, index: int) -> QLayoutItem | None:  # noqa: N802
+        return self._items[index] if 0 <= index < len(self._items) else None
+
+    def takeAt(self, index: int) -> QLayoutItem | None:  # noqa: N802
+        return self._items.pop(index) if 0 <= index < len(self._items) else None
+
+    def expandingDirections(self) -> Qt.Orientation:  # noqa: N802
+        return Qt.Orientation(0)
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802
+        return True
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802
+        return self._arrange(QRect(0, 0, width, 0), apply=False)
+
+    def setGeometry(self, rect: QRect) -> None:  # noqa: N802
+        super().setGeometry(rect)
+        self._arrange(rect, apply=True)
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return self.minimumSize()
+
+    def minimumSize(self) -> QSize:  # noqa: N802
+        size = QSize()
+        for item in self._items:
+            size = size.expandedTo(item.minimumSize())
+        return size
+
+    def _arrange(self, rect: QRect, apply: bool) -> int:
+        x, y, line = rect.x(), rect.y(), 0
+        for item in self._items:
+            hint = item.sizeHint()
+            if x + hint.width() > rect.right() and line > 0:
+                x, y, line = rect.x(), y + line + self._spacing, 0
+            if apply:
+                item.setGeometry(QRect(QPoint(x, y), hint))
+            x += hint.width() + self._spacing
+            line = max(line, hint.height())
+        return y + line - rect.y()
 
 
 class CodeHighlighter(QSyntaxHighlighter):
@@ -126,10 +187,8 @@ class MessageWidget(QFrame):
         self.status.setWordWrap(True)
         self.status.hide()
         layout.addWidget(self.status)
-        self.chips = QHBoxLayout()
-        self.chips.setSpacing(4)
         self.chip_row = QWidget()
-        self.chip_row.setLayout(self.chips)
+        self.chips = FlowLayout(self.chip_row)
         self.chip_row.hide()
         layout.addWidget(self.chip_row)
         self.notice = QLabel()
@@ -174,8 +233,8 @@ class MessageWidget(QFrame):
         label = QLabel(self.tr("Memories used:"))
         label.setObjectName("chipsLabel")
         self.chips.addWidget(label)
-        for memory_id, text in used[:8]:
-            chip = QPushButton(_short(text, 36))
+        for memory_id, text in used[:MAX_CHIPS]:
+            chip = QPushButton(_short(text, 24))
             chip.setObjectName("chip")
             chip.setToolTip(text)
             chip.setFlat(True)
@@ -183,9 +242,10 @@ class MessageWidget(QFrame):
             chip.setProperty("memory_id", memory_id)
             chip.clicked.connect(lambda _=False, i=memory_id: self.memory_clicked.emit(i))
             self.chips.addWidget(chip)
-        if len(used) > 8:
-            self.chips.addWidget(QLabel(self.tr("+%1 more").replace("%1", str(len(used) - 8))))
-        self.chips.addStretch(1)
+        if len(used) > MAX_CHIPS:
+            more = QLabel(self.tr("+%1 more").replace("%1", str(len(used) - MAX_CHIPS)))
+            more.setToolTip("\n".join(t for _, t in used[MAX_CHIPS:]))
+            self.chips.addWidget(more)
         self.chip_row.show()
 
     def set_notice(self, html: str | None) -> None:
@@ -243,6 +303,7 @@ class ChatView(QWidget):
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list_widget = QWidget()
         self.list_layout = QVBoxLayout(self.list_widget)
         self.list_layout.addStretch(1)

@@ -125,14 +125,15 @@ class MainWindow(QMainWindow):
         self.conv_model = ConversationListModel(self)
         self.conv_list = QListView()
         self.conv_list.setModel(self.conv_model)
+        self.conv_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.conv_list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.conv_list.setUniformItemSizes(True)
         self.conv_list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.conv_list.customContextMenuRequested.connect(self._conversation_menu)
         self.conv_list.clicked.connect(
             lambda i: self.open_conversation(self.conv_model.data(i, ID_ROLE))
         )
         lv.addWidget(self.conv_list, 1)
-        self.search_results = QListView()
-        self.search_results.hide()
 
         # centre: chat, or the offline page
         self.chat = ChatView()
@@ -634,7 +635,7 @@ class MainWindow(QMainWindow):
             "merged": self.tr("Merged"),
         }
         parts = [f"{words.get(c.action, c.action)}: {_html(c.text)}" for c in changes]
-        answer.set_notice("🧠 " + " · ".join(parts) + f' — <a href="undo">{self.tr("Undo")}</a>')
+        answer.set_notice(" · ".join(parts) + f' — <a href="undo">{self.tr("Undo")}</a>')
 
     def undo_changes(self, widget_index: int) -> None:
         w = self.chat.messages[widget_index]
@@ -894,13 +895,13 @@ class MainWindow(QMainWindow):
 
     def open_settings(self) -> None:
         values = {
+            **self.settings.all(),
             "ollama_host": self.profile.config.ollama_host,
             "chat_model": self.backend.model,
             "embed_model": self.profile.embedder.model,
             "language": self.qsettings.value("ui/language", "en"),
             "theme": self.qsettings.value("ui/theme", "system"),
             "data_folder": str(self.profile.db.path.parent),
-            **self.settings.all(),
         }
         dialog = SettingsDialog(values, self.models, self)
         dialog.open_folder.clicked.connect(

@@ -205,9 +205,10 @@ class MemoryBrowser(QWidget):
         keep = self.current.id if self.current else None
         self.model.set_memories(memories, scores)
         if scores is None:
-            self.proxy.sort(4, Qt.SortOrder.DescendingOrder)  # newest first
-        else:
-            self.proxy.sort(-1)  # search order
+            self.table.sortByColumn(4, Qt.SortOrder.DescendingOrder)  # newest first
+        else:  # search order, best first, until the user sorts by a column
+            self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+            self.proxy.sort(-1)
         shown = len(memories)
         self.count.setText(
             self.tr("%n memory(s)", "", shown)

@@ -7,6 +7,7 @@ from typing import Any
 from PySide6.QtCore import (
     QAbstractListModel,
     QAbstractTableModel,
+    QCoreApplication,
     QModelIndex,
     QPersistentModelIndex,
     Qt,
@@ -93,15 +94,19 @@ class MemoryTableModel(QAbstractTableModel):
             if col == "kind":
                 return kind_label(self, m.kind)
             if col == "pinned":
-                return "📌" if m.pinned else ""
+                return "★" if m.pinned else ""
             if col == "importance":
                 return f"{m.importance:.1f}"
             if col in ("created", "updated"):
                 stamp = m.created_at if col == "created" else m.updated_at
-                return stamp[:16].replace("T", " ")
+                return stamp[:10]
             return source_label(self, m.source)
-        if role == Qt.ItemDataRole.ToolTipRole and col == "text":
-            return m.text
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if col == "text":
+                return m.text
+            if col in ("created", "updated"):
+                stamp = m.created_at if col == "created" else m.updated_at
+                return stamp[:19].replace("T", " ")
         if role == Qt.ItemDataRole.FontRole and m.expired:
             font = QFont()
             font.setStrikeOut(True)
@@ -111,23 +116,25 @@ class MemoryTableModel(QAbstractTableModel):
         return None
 
 
-def kind_label(ctx: Any, kind: str) -> str:
+def kind_label(_ctx: Any, kind: str) -> str:
+    t = QCoreApplication.translate
     return {
-        "fact": ctx.tr("fact"),
-        "preference": ctx.tr("preference"),
-        "event": ctx.tr("event"),
-        "plan": ctx.tr("plan"),
-        "person": ctx.tr("person"),
-        "note": ctx.tr("note"),
+        "fact": t("kinds", "fact"),
+        "preference": t("kinds", "preference"),
+        "event": t("kinds", "event"),
+        "plan": t("kinds", "plan"),
+        "person": t("kinds", "person"),
+        "note": t("kinds", "note"),
     }.get(kind, kind)
 
 
-def source_label(ctx: Any, source: str) -> str:
+def source_label(_ctx: Any, source: str) -> str:
+    t = QCoreApplication.translate
     return {
-        "user": ctx.tr("you"),
-        "extractor": ctx.tr("from a chat"),
-        "import": ctx.tr("import"),
-        "consolidation": ctx.tr("consolidation"),
+        "user": t("sources", "you"),
+        "extractor": t("sources", "from a chat"),
+        "import": t("sources", "import"),
+        "consolidation": t("sources", "consolidation"),
     }.get(source, source)
 
 

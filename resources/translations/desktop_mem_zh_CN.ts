@@ -3,42 +3,42 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="232" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="292" />
         <source>Incognito: nothing is remembered or stored</source>
         <translation>无痕模式：不记忆，也不保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="237" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="297" />
         <source>Chat model</source>
         <translation>聊天模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="252" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="313" />
         <source>Say hello. What you tell me stays on this computer, encrypted.</source>
         <translation>打个招呼吧。你告诉我的一切都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="259" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="320" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="261" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="322" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="271" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="332" />
         <source>Message (Enter to send, Shift+Enter for a new line)</source>
         <translation>输入消息（Enter 发送，Shift+Enter 换行）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="276" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="337" />
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="278" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="339" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -46,12 +46,12 @@
 <context>
     <name>ConversationListModel</name>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="158" />
+        <location filename="../../desktop_mem/ui/models.py" line="161" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/models.py" line="160" />
+        <location filename="../../desktop_mem/ui/models.py" line="163" />
         <source>%n message(s), last %1</source>
         <translation><numerusform>%n 条消息，最近 %1</numerusform></translation>
     </message>
@@ -60,7 +60,7 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../desktop_mem/ui/main_window.py" line="102" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="994" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="995" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
@@ -81,385 +81,385 @@
     </message>
     <message>
         <location filename="../../desktop_mem/ui/main_window.py" line="120" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="219" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="220" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="209" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="210" />
         <source>&amp;Chat</source>
         <translation>聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="210" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="444" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="454" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="211" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="445" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="455" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="213" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="214" />
         <source>New incognito conversation</source>
         <translation>新的无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="217" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="218" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="218" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="219" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="221" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="222" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="222" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="223" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="223" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="224" />
         <source>&amp;Memories</source>
         <translation>记忆(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="225" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="226" />
         <source>Show memory browser</source>
         <translation>显示记忆浏览器</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="229" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="230" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="230" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="231" />
         <source>Consolidate now</source>
         <translation>立即整理</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="231" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="480" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="232" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="481" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="232" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="233" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="233" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="234" />
         <source>Learn automatically</source>
         <translation>自动学习</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="236" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="237" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="237" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="238" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="238" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="265" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="239" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="266" />
         <source>About desktop-mem</source>
         <translation>关于 desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="267" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="268" />
         <source>desktop-mem %1
 A local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.</source>
         <translation>desktop-mem %1
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="306" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="307" />
         <source>Connecting to Ollama…</source>
         <translation>正在连接 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="331" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="332" />
         <source>Model not installed</source>
         <translation>模型未安装</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="332" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="333" />
         <source>The chat model %1 is not installed in Ollama. Download it now?</source>
         <translation>Ollama 中没有安装聊天模型 %1。现在下载吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="349" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="350" />
         <source>Downloading…</source>
         <translation>正在下载…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="358" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="359" />
         <source>Download failed</source>
         <translation>下载失败</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="381" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="382" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="384" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="385" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="386" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="387" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="388" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="389" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="390" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="391" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="444" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="445" />
         <source>Incognito conversation</source>
         <translation>无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="463" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="464" />
         <source>(deleted)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="479" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="480" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="481" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="482" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="496" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="497" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="496" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="497" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="512" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="513" />
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="514" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="515" />
         <source>Markdown (*.md);;JSON (*.json)</source>
         <translation>Markdown (*.md);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="524" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="525" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="525" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="526" />
         <source>Delete this conversation for good? Memories learned from it stay.</source>
         <translation>永久删除这个对话？从中学到的记忆会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="565" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="566" />
         <source>…</source>
         <translation>…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="595" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="596" />
         <source>Learning from this exchange…</source>
         <translation>正在从这轮对话中学习…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="631" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="632" />
         <source>Remembered</source>
         <translation>已记住</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="632" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="633" />
         <source>Updated</source>
         <translation>已更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="633" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="634" />
         <source>Marked as no longer true</source>
         <translation>已标记为不再成立</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="634" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="635" />
         <source>Merged</source>
         <translation>已合并</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="650" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="651" />
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="657" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="658" />
         <source>Forget these memories?</source>
         <translation>忘记这些记忆？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="658" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="659" />
         <source>Delete these memories for good?</source>
         <translation>永久删除这些记忆？</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="662" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="663" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="730" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="740" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="731" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="741" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="767" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="768" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="769" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="770" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="770" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="771" />
         <source>Delete memories</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="773" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="774" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="783" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="784" />
         <source>FORGET</source>
         <translation>全部忘记</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="785" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="786" />
         <source>Forget everything</source>
         <translation>忘记一切</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="787" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="788" />
         <source>This deletes all %n memory(s) of this profile for good. Conversations stay.</source>
         <translation><numerusform>这会永久删除此配置的全部 %n 条记忆。对话会保留。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="796" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="797" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="807" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="808" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="809" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="810" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="814" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="815" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="828" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="829" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="837" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="838" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="838" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="839" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="849" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="850" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="852" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="853" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="863" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="864" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="870" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="871" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="872" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="873" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="878" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="879" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="890" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="891" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="958" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="959" />
         <source>Re-index memories?</source>
         <translation>重新索引记忆？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="959" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="960" />
         <source>Search by meaning needs every memory re-indexed with %1. Do it now? Until it finishes, the old index keeps working.</source>
         <translation>按语义搜索需要用 %1 重新索引所有记忆。现在开始吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="980" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="981" />
         <source>Re-indexed %n memory(s).</source>
         <translation><numerusform>已重新索引 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="982" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="987" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="983" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="988" />
         <source>Re-indexing memories…</source>
         <translation>正在重新索引记忆…</translation>
     </message>
@@ -601,42 +601,42 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryTableModel</name>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="37" />
+        <location filename="../../desktop_mem/ui/models.py" line="38" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="38" />
+        <location filename="../../desktop_mem/ui/models.py" line="39" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="39" />
+        <location filename="../../desktop_mem/ui/models.py" line="40" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="40" />
+        <location filename="../../desktop_mem/ui/models.py" line="41" />
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="41" />
+        <location filename="../../desktop_mem/ui/models.py" line="42" />
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="42" />
+        <location filename="../../desktop_mem/ui/models.py" line="43" />
         <source>Updated</source>
         <translation>已更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="43" />
+        <location filename="../../desktop_mem/ui/models.py" line="44" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="92" />
+        <location filename="../../desktop_mem/ui/models.py" line="93" />
         <source> (expired)</source>
         <translation>（已过期）</translation>
     </message>
@@ -644,42 +644,42 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MessageWidget</name>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="112" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="173" />
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="112" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="173" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="117" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="178" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="118" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="179" />
         <source>Copy this message</source>
         <translation>复制这条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="157" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="216" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="159" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="218" />
         <source>The answer failed.</source>
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="174" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="233" />
         <source>Memories used:</source>
         <translation>用到的记忆：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="187" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="246" />
         <source>+%1 more</source>
         <translation>还有 %1 条</translation>
     </message>
@@ -930,59 +930,6 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
         <location filename="../../desktop_mem/ui/app.py" line="111" />
         <source>That passphrase is not right. Nothing was changed; try again.</source>
         <translation>口令不正确。没有做任何更改，请重试。</translation>
-    </message>
-</context>
-<context>
-    <name>ctx</name>
-    <message>
-        <location filename="../../desktop_mem/ui/models.py" line="116" />
-        <source>fact</source>
-        <translation>事实</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/models.py" line="117" />
-        <source>preference</source>
-        <translation>偏好</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/models.py" line="118" />
-        <source>event</source>
-        <translation>事件</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/models.py" line="119" />
-        <source>plan</source>
-        <translation>计划</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/models.py" line="120" />
-        <source>person</source>
-        <translation>人物</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/models.py" line="121" />
-        <source>note</source>
-        <translation>笔记</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/models.py" line="127" />
-        <source>you</source>
-        <translation>你</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/models.py" line="128" />
-        <source>from a chat</source>
-        <translation>来自聊天</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/models.py" line="129" />
-        <source>import</source>
-        <translation>导入</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/models.py" line="130" />
-        <source>consolidation</source>
-        <translation>整理</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,186 @@
+"""Render the main states of the window to PNG files, headless, from a seeded demo
+profile, so anyone can look at the product without a model:
+
+    python -m desktop_mem.ui.screenshots [--out resources/screenshots]
+
+The demo talks to the scripted fake Ollama server of the test suite (tests/fakes), so
+the chat, the memories it learns and the chips under the answers are produced by the
+real code paths. Chinese text needs a CJK font (Debian: fonts-noto-cjk).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+SIZE = (1360, 820)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--out", default=str(ROOT / "resources" / "screenshots"))
+    args = ap.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+
+    from PySide6.QtGui import QFontDatabase
+    from PySide6.QtWidgets import QApplication
+
+    from desktop_mem.core.config import Config
+    from desktop_mem.core.memories import NewMemory
+    from desktop_mem.core.profile import Profile
+    from desktop_mem.ui import tasks, theme
+    from desktop_mem.ui.app import app_settings, install_language
+    from desktop_mem.ui.dialogs import SettingsDialog
+    from desktop_mem.ui.main_window import MainWindow
+    from tests.fakes.ollama_server import FakeOllama
+
+    app = QApplication.instance() or QApplication(sys.argv)
+    if not any("CJK" in f or "WenQuanYi" in f for f in QFontDatabase.families()):
+        print(
+            "warning: no CJK font; Chinese shows as boxes (apt-get install fonts-noto-cjk)",
+            file=sys.stderr,
+        )
+
+    def pump(until: float = 0.3, cond: object = None) -> None:
+        end = time.time() + 15
+        start = time.time()
+        while time.time() < end:
+            app.processEvents()
+            done = cond() if callable(cond) else time.time() - start >= until
+            if done and tasks.busy() == 0:
+                break
+            time.sleep(0.01)
+        for _ in range(20):
+            app.processEvents()
+
+    def shoot(widget: object, name: str) -> None:
+        pump(0.2)
+        widget.grab().save(str(out / f"{name}.png"))  # type: ignore[attr-defined]
+        print(out / f"{name}.png")
+
+    fake = FakeOllama(chat_models=["qwen2.5:7b", "llama3.2:3b"]).start()
+    with tempfile.TemporaryDirectory(prefix="desktop-mem-demo-") as tmp:
+        home = Path(tmp)
+        os.environ["DESKTOP_MEM_PASSPHRASE"] = "demo passphrase"
+        config = Config.resolve(home=home, ollama_host=fake.url, embed_model="fake-embed")
+        profile = Profile.open(config)
+        theme.apply("light")
+
+        window = MainWindow(profile, app_settings(home))
+        window.resize(*SIZE)
+        window.show()
+        pump(cond=lambda: window.online)
+        shoot(window, "01-first-run")
+
+        # a chat that teaches a memory, then one that uses it
+        profile.memories.add_many(
+            [
+                NewMemory("我女儿叫小雨，今年五岁", kind="person", pinned=True),
+                NewMemory("Allergic to peanuts", kind="fact", importance=0.9, pinned=True),
+                NewMemory("我喜欢跑步，每周跑三次", kind="preference"),
+                NewMemory("Works as a nurse at a hospital in Hangzhou", kind="fact"),
+                NewMemory(
+                    "下周去东京出差 (business trip to Tokyo)",
+                    kind="event",
+                    valid_until="2026-12-08",
+                ),
+                NewMemory("Prefers green tea over coffee", kind="preference"),
+            ],
+            actor="user",
+        )
+        fake.reply_json(
+            {
+                "memories": [
+                    {
+                        "text": "Lives in Hangzhou with a cat named Mochi",
+                        "kind": "fact",
+                        "importance": 0.7,
+                    }
+                ]
+            }
+        )
+        fake.reply(
+            "Mochi is a lovely name! Hangzhou is a great city for a cat: plenty of quiet lanes."
+        )
+        window.send("I live in Hangzhou with my cat Mochi.")
+        pump(cond=lambda: not window.turn_busy)
+        pump(1.0)
+        window.new_conversation()
+        fake.reply(
+            "Here is a peanut-free dinner for you and 小雨:\n\n"
+            "1. **Steamed fish** with ginger\n2. Stir-fried greens\n3. Rice\n\n"
+            "```python\nshopping = ['fish', 'ginger', 'bok choy', 'rice']\nprint(len(shopping))\n```",
+            chunk_delay=0.0,
+        )
+        window.send("Plan a dinner for my daughter and me tonight")
+        pump(cond=lambda: not window.turn_busy)
+        window.refresh_conversations()
+        shoot(window, "02-chat-with-memory-chips")
+
+        # the memory browser, a memory selected with its history and impact
+        mem = next(m for m in profile.memories.list() if m.text.startswith("Works as a nurse"))
+        profile.memories.edit(
+            mem.id, text="Works as a nurse at the children's hospital in Hangzhou"
+        )
+        window.refresh_memories()
+        window.show_memory(mem.id)
+        window.splitter.setSizes([180, 420, 760])
+        shoot(window, "03-memory-browser")
+        window.splitter.setSizes([240, 640, 480])
+
+        dialog = SettingsDialog(
+            {
+                **window.settings.all(),
+                "ollama_host": config.ollama_host,
+                "chat_model": "qwen2.5:7b",
+                "embed_model": "bge-m3",
+                "language": "en",
+                "theme": "system",
+                "data_folder": str(profile.db.path.parent),
+            },
+            window.models,
+            window,
+        )
+        dialog.show()
+        shoot(dialog, "04-settings")
+        dialog.close()
+
+        theme.apply("dark")
+        install_language(app, "zh_CN")
+        dark = MainWindow(profile, app_settings(home))
+        dark.resize(*SIZE)
+        dark.show()
+        pump(cond=lambda: dark.online)
+        dark.open_conversation(window.session.conversation_id)
+        shoot(dark, "05-dark-chinese")
+        dark.close()
+        install_language(app, "en")
+        theme.apply("light")
+
+        profile.config.ollama_host = "http://127.0.0.1:9"
+        from desktop_mem.core.chat import make_backend
+
+        window.backend = make_backend(profile)
+        window.check_ollama()
+        pump(cond=lambda: window.centre.currentWidget() is window.offline)
+        shoot(window, "06-ollama-missing")
+        window.close()
+        pump(0.5)
+        profile.close()
+    fake.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
