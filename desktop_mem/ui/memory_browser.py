@@ -144,6 +144,7 @@ class MemoryBrowser(QWidget):
         form.addWidget(QLabel(self.tr("History")))
         self.history = QListWidget()
         self.history.setMaximumHeight(120)
+        self.history.itemActivated.connect(self._history_activated)
         form.addWidget(self.history)
         self.restore_button = QPushButton(self.tr("Restore this version"))
         self.restore_button.clicked.connect(self._restore)
@@ -275,10 +276,17 @@ class MemoryBrowser(QWidget):
         self.history.clear()
         for v in versions:
             until = self.tr(", until %1").replace("%1", v.valid_until[:10]) if v.valid_until else ""
-            self.history.addItem(
-                f"v{v.version} · {v.changed_at[:16].replace('T', ' ')} · {v.action} "
-                f"({source_label(self, v.actor)}){until}: {' '.join(v.text.split())[:100]}"
+            origin = (
+                self.tr(", from message %1").replace("%1", str(v.message_id)) if v.message_id else ""
             )
+            item = QListWidgetItem(
+                f"v{v.version} · {v.changed_at[:16].replace('T', ' ')} · {v.action} "
+                f"({source_label(self, v.actor)}{origin}){until}: {' '.join(v.text.split())[:100]}"
+            )
+            item.setToolTip(v.text)
+            if v.message_id:
+                item.setData(ID_ROLE, v.message_id)
+            self.history.addItem(item)
         if versions:
             self.history.setCurrentRow(len(versions) - 1)
 
@@ -306,6 +314,11 @@ class MemoryBrowser(QWidget):
         ids = self.selected_ids()
         if ids:
             self.delete_requested.emit(ids)
+
+    def _history_activated(self, item: QListWidgetItem) -> None:
+        message_id = item.data(ID_ROLE)
+        if message_id:
+            self.message_requested.emit(int(message_id))
 
     def _restore(self) -> None:
         row = self.history.currentRow()

@@ -46,12 +46,12 @@
 <context>
     <name>ConversationListModel</name>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="161" />
+        <location filename="../../desktop_mem/ui/models.py" line="165" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/models.py" line="163" />
+        <location filename="../../desktop_mem/ui/models.py" line="167" />
         <source>%n message(s), last %1</source>
         <translation><numerusform>%n 条消息，最近 %1</numerusform></translation>
     </message>
@@ -528,7 +528,7 @@ A local language model with a long-term memory you can see and control. Your con
     </message>
     <message>
         <location filename="../../desktop_mem/ui/memory_browser.py" line="130" />
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="257" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="259" />
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
@@ -548,54 +548,59 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="148" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="149" />
         <source>Restore this version</source>
         <translation>恢复此版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="162" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="163" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="164" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="165" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="166" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="167" />
         <source>Forget everything…</source>
         <translation>忘记一切…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="213" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="215" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="215" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="217" />
         <source>%n match(es)</source>
         <translation><numerusform>%n 条匹配</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="257" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="259" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="269" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="271" />
         <source>(empty answer)</source>
         <translation>（空回答）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="273" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="275" />
         <source>No answer has used it yet.</source>
         <translation>还没有回答用到它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="276" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="278" />
         <source>, until %1</source>
         <translation>，有效至 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="280" />
+        <source>, from message %1</source>
+        <translation>，来自消息 %1</translation>
     </message>
 </context>
 <context>

@@ -289,3 +289,111 @@ def test_window_state_is_remembered(qtbot: Any, profile: Profile, home: Path) ->
     qtbot.addWidget(again)
     assert not again.browser.isVisibleTo(again)
     idle(qtbot, again)
+
+
+def test_conversations_rename_search_delete(
+    qtbot: Any, window: MainWindow, fake_ollama: FakeOllama, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    send(qtbot, window, "Plan a trip to Kyoto temples")
+    kyoto = window.session.conversation_id
+    window.new_conversation()
+    send(qtbot, window, "帮我写一封请假邮件")
+    assert window.conv_model.rowCount() == 2
+    window.rename_conversation(kyoto, "Kyoto")
+    assert window.conversations.get(kyoto).title == "Kyoto"
+    window.conv_search.setText("kyoto temples")
+    qtbot.keyClick(window.conv_search, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.conv_model.rowCount() >= 1, timeout=5000)
+    idle(qtbot, window)
+    assert window.conv_model.conversation(0).id == kyoto
+    window.conv_search.clear()
+    assert window.conv_model.rowCount() == 2
+    window.open_conversation(kyoto)
+    assert [m.text() for m in window.chat.messages][0] == "Plan a trip to Kyoto temples"
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    window.delete_conversation(kyoto)
+    assert window.conv_model.rowCount() == 1 and window.chat.messages == []
+
+
+def test_incognito_in_the_window(qtbot: Any, window: MainWindow, fake_ollama: FakeOllama) -> None:
+    window.profile.memories.add(NewMemory("Allergic to peanuts", pinned=True))
+    window.new_conversation(incognito=True)
+    assert window.chat.incognito_badge.isVisibleTo(window)
+    assert "incognito" in window.memory_status.text()
+    send(qtbot, window, "a secret I will not keep")
+    assert window.chat.messages[-1].text() == "You said: a secret I will not keep"
+    assert window.conversations.list() == []
+    assert "Allergic" not in fake_ollama.last_prompt()
+    window.new_conversation()
+    assert not window.chat.incognito_badge.isVisibleTo(window)
+
+
+def test_import_shows_rejected_rows_and_imports_nothing(
+    qtbot: Any, window: MainWindow, tmp_path: Path
+) -> None:
+    bad = tmp_path / "bad.csv"
+    bad.write_text("text,kind\nfine memory,fact\nbroken,nonsense-kind\n", encoding="utf-8")
+    window.import_memories(str(bad))
+    qtbot.waitUntil(lambda: getattr(window, "import_box", None) is not None, timeout=5000)
+    assert "line 3" in window.import_box.detailedText()
+    assert window.profile.memories.count() == 0
+    good = tmp_path / "good.md"
+    good.write_text("- I like jasmine tea\n- 我住在杭州\n", encoding="utf-8")
+    window.import_memories(str(good))
+    qtbot.waitUntil(lambda: window.profile.memories.count() == 2, timeout=5000)
+    idle(qtbot, window)
+    assert window.browser.model.rowCount() == 2
+    out = tmp_path / "export.json"
+    window.export_memories(str(out))
+    qtbot.waitUntil(out.exists, timeout=5000)
+    idle(qtbot, window)
+    assert "我住在杭州" in out.read_text(encoding="utf-8")
+
+
+def test_settings_apply(qtbot: Any, window: MainWindow, fake_ollama: FakeOllama) -> None:
+    seen: list[str] = []
+    window.theme_changed.connect(seen.append)
+    values = {
+        "ollama_host": fake_ollama.url,
+        "chat_model": "qwen2.5:7b",
+        "embed_model": "fake-embed",
+        "auto_memory": False,
+        "context_tokens": 4096,
+        "openai_enabled": False,
+        "openai_base_url": "",
+        "openai_model": "",
+        "language": "en",
+        "theme": "dark",
+    }
+    window.apply_settings(values)
+    idle(qtbot, window)
+    assert window.settings.get("auto_memory") is False and "off" in window.memory_status.text()
+    assert window.settings.get("context_tokens") == 4096
+    assert seen == ["dark"]
+    fake_ollama.reply_json(HANGZHOU)
+    send(qtbot, window, "I live in Hangzhou")
+    assert fake_ollama.chat_requests(structured=True) == [], "automatic memory is off"
+
+
+def test_shortcuts_dialog_lists_every_shortcut(qtbot: Any) -> None:
+    from desktop_mem.ui import shortcuts
+    from desktop_mem.ui.dialogs import ShortcutsDialog
+
+    dialog = ShortcutsDialog()
+    qtbot.addWidget(dialog)
+    assert dialog.table.rowCount() == len(shortcuts.SHORTCUTS)
+    actions = {dialog.table.item(r, 1).text() for r in range(dialog.table.rowCount())}
+    assert "Stop the answer" in actions and "Keyboard shortcuts" in actions
+
+
+def test_single_instance_per_profile(qtbot: Any, config: Config) -> None:
+    from desktop_mem.ui.app import SingleInstance, instance_name
+
+    raised: list[bool] = []
+    first = SingleInstance(instance_name(config))
+    first.listen(lambda: raised.append(True))
+    assert SingleInstance(instance_name(config)).already_running()
+    qtbot.waitUntil(lambda: raised == [True], timeout=3000)
+    other = Config.resolve(home=config.home, profile="work")
+    assert not SingleInstance(instance_name(other)).already_running()
+    first.server.close()
