@@ -40,6 +40,7 @@ class TurnResult:
     status: str  # complete, stopped, error, command
     error: str | None = None
     exit_code: int = 0  # the error's command-line exit code
+    error_kind: str = ""  # the error's class name (the window words it in its language)
     conversation_id: int | None = None
     user_message_id: int | None = None
     answer_id: int | None = None
@@ -200,6 +201,7 @@ class ChatSession:
             stream.cancel()
         except ModelServerError as exc:
             result.status, result.error, result.exit_code = "error", str(exc), exc.exit_code
+            result.error_kind = type(exc).__name__
         finally:
             with self._lock:
                 self._stream = None

@@ -20,6 +20,7 @@ from desktop_mem.core.profile import Profile
 from desktop_mem.core.vault import Vault, read_key_mode
 from desktop_mem.ui import theme
 from desktop_mem.ui.dialogs import PassphraseDialog
+from desktop_mem.ui.errors import describe
 from desktop_mem.ui.main_window import MainWindow
 
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "resources" / "translations"
@@ -38,6 +39,7 @@ def install_language(app: QApplication, language: str) -> QTranslator | None:
     for old in app.findChildren(QTranslator):
         app.removeTranslator(old)
         old.deleteLater()
+    app.setProperty("desktop_mem_language", language)
     if language in ("", "en"):
         return None
     translator = QTranslator(app)
@@ -104,7 +106,9 @@ def open_profile(config: Config, vault: Vault, parent: Any = None) -> Profile | 
             )
             if not needs_passphrase:
                 QMessageBox.critical(
-                    parent, QApplication.translate("app", "Cannot open your memories"), str(exc)
+                    parent,
+                    QApplication.translate("app", "Cannot open your memories"),
+                    describe(type(exc).__name__, str(exc)),
                 )
                 return None
             if isinstance(exc, WrongKey):

@@ -42,6 +42,7 @@ from desktop_mem.core.settings import Settings
 from desktop_mem.ui import shortcuts, tasks
 from desktop_mem.ui.chat_view import ChatView, MessageWidget
 from desktop_mem.ui.dialogs import PullDialog, SettingsDialog, ShortcutsDialog, TypedConfirmDialog
+from desktop_mem.ui.errors import describe
 from desktop_mem.ui.memory_browser import MemoryBrowser
 from desktop_mem.ui.models import ID_ROLE, ConversationListModel
 
@@ -581,7 +582,10 @@ class MainWindow(QMainWindow):
             answer.message_id = result.answer_id
             if user is not None:
                 user.message_id = result.user_message_id
-            answer.set_status(result.status, result.error)
+            answer.set_status(
+                result.status,
+                describe(result.error_kind, result.error or "", model=self.backend.model),
+            )
             if result.used and result.status != "error":
                 mems = {
                     m.id: m for m in self.profile.memories.get_many([i for i, _ in result.used])
@@ -846,6 +850,7 @@ class MainWindow(QMainWindow):
 
         def failed_import(text: str, exc: Any) -> None:
             self._work(None)
+            text = tasks.describe_exception(exc, text)
             if isinstance(exc, ImportRejected):
                 rows = "\n".join(self.tr("line %1: %2").replace("%1", str(ln)).replace("%2", msg)
                                  for ln, msg in exc.problems[:30])  # fmt: skip

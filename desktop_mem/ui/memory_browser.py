@@ -277,7 +277,9 @@ class MemoryBrowser(QWidget):
         for v in versions:
             until = self.tr(", until %1").replace("%1", v.valid_until[:10]) if v.valid_until else ""
             origin = (
-                self.tr(", from message %1").replace("%1", str(v.message_id)) if v.message_id else ""
+                self.tr(", from message %1").replace("%1", str(v.message_id))
+                if v.message_id
+                else ""
             )
             item = QListWidgetItem(
                 f"v{v.version} · {v.changed_at[:16].replace('T', ' ')} · {v.action} "

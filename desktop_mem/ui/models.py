@@ -117,24 +117,22 @@ class MemoryTableModel(QAbstractTableModel):
 
 
 def kind_label(_ctx: Any, kind: str) -> str:
-    t = QCoreApplication.translate
     return {
-        "fact": t("kinds", "fact"),
-        "preference": t("kinds", "preference"),
-        "event": t("kinds", "event"),
-        "plan": t("kinds", "plan"),
-        "person": t("kinds", "person"),
-        "note": t("kinds", "note"),
+        "fact": QCoreApplication.translate("kinds", "fact"),
+        "preference": QCoreApplication.translate("kinds", "preference"),
+        "event": QCoreApplication.translate("kinds", "event"),
+        "plan": QCoreApplication.translate("kinds", "plan"),
+        "person": QCoreApplication.translate("kinds", "person"),
+        "note": QCoreApplication.translate("kinds", "note"),
     }.get(kind, kind)
 
 
 def source_label(_ctx: Any, source: str) -> str:
-    t = QCoreApplication.translate
     return {
-        "user": t("sources", "you"),
-        "extractor": t("sources", "from a chat"),
-        "import": t("sources", "import"),
-        "consolidation": t("sources", "consolidation"),
+        "user": QCoreApplication.translate("sources", "you"),
+        "extractor": QCoreApplication.translate("sources", "from a chat"),
+        "import": QCoreApplication.translate("sources", "import"),
+        "consolidation": QCoreApplication.translate("sources", "consolidation"),
     }.get(source, source)
 
 

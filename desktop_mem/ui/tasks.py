@@ -73,7 +73,7 @@ def run(
     if done:
         task.signals.done.connect(done)
     if failed:
-        task.signals.failed.connect(lambda text, _exc: failed(text))
+        task.signals.failed.connect(lambda text, exc: failed(describe_exception(exc, text)))
     if progress:
         task.signals.progress.connect(progress)
     if piece:
@@ -82,6 +82,17 @@ def run(
     task.signals.failed.connect(finish)
     QThreadPool.globalInstance().start(task)
     return task
+
+
+def describe_exception(exc: BaseException, text: str) -> str:
+    from desktop_mem.ui.errors import describe
+
+    return describe(
+        type(exc).__name__,
+        text,
+        model=getattr(exc, "model", ""),
+        lines=len(getattr(exc, "problems", []) or []),
+    )
 
 
 def busy() -> int:

@@ -46,12 +46,12 @@
 <context>
     <name>ConversationListModel</name>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="165" />
+        <location filename="../../desktop_mem/ui/models.py" line="163" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/models.py" line="167" />
+        <location filename="../../desktop_mem/ui/models.py" line="165" />
         <source>%n message(s), last %1</source>
         <translation><numerusform>%n 条消息，最近 %1</numerusform></translation>
     </message>
@@ -59,407 +59,407 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="102" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="995" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="103" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1000" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="109" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="110" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="111" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="112" />
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="113" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="114" />
         <source>A chat that reads and writes no memory and is not stored</source>
         <translation>不读取、不写入记忆，也不保存的对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="120" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="220" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="121" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="221" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="210" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="211" />
         <source>&amp;Chat</source>
         <translation>聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="211" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="445" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="455" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="212" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="446" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="456" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="214" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="215" />
         <source>New incognito conversation</source>
         <translation>新的无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="218" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="219" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="219" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="220" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="222" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="223" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="223" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="224" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="224" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="225" />
         <source>&amp;Memories</source>
         <translation>记忆(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="226" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="227" />
         <source>Show memory browser</source>
         <translation>显示记忆浏览器</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="230" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="231" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="231" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="232" />
         <source>Consolidate now</source>
         <translation>立即整理</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="232" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="481" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="233" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="482" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="233" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="234" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="234" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="235" />
         <source>Learn automatically</source>
         <translation>自动学习</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="237" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="238" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="238" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="239" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="239" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="266" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="240" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="267" />
         <source>About desktop-mem</source>
         <translation>关于 desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="268" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="269" />
         <source>desktop-mem %1
 A local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.</source>
         <translation>desktop-mem %1
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="307" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="308" />
         <source>Connecting to Ollama…</source>
         <translation>正在连接 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="332" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="333" />
         <source>Model not installed</source>
         <translation>模型未安装</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="333" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="334" />
         <source>The chat model %1 is not installed in Ollama. Download it now?</source>
         <translation>Ollama 中没有安装聊天模型 %1。现在下载吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="350" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="351" />
         <source>Downloading…</source>
         <translation>正在下载…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="359" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="360" />
         <source>Download failed</source>
         <translation>下载失败</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="382" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="383" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="385" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="386" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="387" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="388" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="389" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="390" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="391" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="392" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="445" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="446" />
         <source>Incognito conversation</source>
         <translation>无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="464" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="465" />
         <source>(deleted)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="480" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="481" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="482" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="483" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="497" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="498" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="497" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="498" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="513" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="514" />
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="515" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="516" />
         <source>Markdown (*.md);;JSON (*.json)</source>
         <translation>Markdown (*.md);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="525" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="526" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="526" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="527" />
         <source>Delete this conversation for good? Memories learned from it stay.</source>
         <translation>永久删除这个对话？从中学到的记忆会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="566" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="567" />
         <source>…</source>
         <translation>…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="596" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="600" />
         <source>Learning from this exchange…</source>
         <translation>正在从这轮对话中学习…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="632" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="636" />
         <source>Remembered</source>
         <translation>已记住</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="633" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="637" />
         <source>Updated</source>
         <translation>已更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="634" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="638" />
         <source>Marked as no longer true</source>
         <translation>已标记为不再成立</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="635" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="639" />
         <source>Merged</source>
         <translation>已合并</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="651" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="655" />
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="658" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="662" />
         <source>Forget these memories?</source>
         <translation>忘记这些记忆？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="659" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="663" />
         <source>Delete these memories for good?</source>
         <translation>永久删除这些记忆？</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="663" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="667" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="731" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="741" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="735" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="745" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="768" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="772" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="770" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="774" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="771" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="775" />
         <source>Delete memories</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="774" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="778" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="784" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="788" />
         <source>FORGET</source>
         <translation>全部忘记</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="786" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="790" />
         <source>Forget everything</source>
         <translation>忘记一切</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="788" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="792" />
         <source>This deletes all %n memory(s) of this profile for good. Conversations stay.</source>
         <translation><numerusform>这会永久删除此配置的全部 %n 条记忆。对话会保留。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="797" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="801" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="808" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="812" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="810" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="814" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="815" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="819" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="829" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="833" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="838" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="842" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="839" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="843" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="850" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="855" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="853" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="858" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="864" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="869" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="871" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="876" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="873" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="878" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="879" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="884" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="891" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="896" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="959" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="964" />
         <source>Re-index memories?</source>
         <translation>重新索引记忆？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="960" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="965" />
         <source>Search by meaning needs every memory re-indexed with %1. Do it now? Until it finishes, the old index keeps working.</source>
         <translation>按语义搜索需要用 %1 重新索引所有记忆。现在开始吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="981" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="986" />
         <source>Re-indexed %n memory(s).</source>
         <translation><numerusform>已重新索引 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="983" />
         <location filename="../../desktop_mem/ui/main_window.py" line="988" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="993" />
         <source>Re-indexing memories…</source>
         <translation>正在重新索引记忆…</translation>
     </message>
@@ -692,19 +692,19 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>OfflinePage</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="58" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="59" />
         <source>Ollama is not running</source>
         <translation>Ollama 没有运行</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="68" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="69" />
         <source>desktop-mem talks to a language model through Ollama, on this computer.
 Install it from ollama.com, then start it: open the Ollama app, or run “ollama serve” in a terminal. Your memories are safe meanwhile and can still be browsed and searched by keywords.</source>
         <translation>desktop-mem 通过这台电脑上的 Ollama 与语言模型对话。
 请从 ollama.com 安装，然后启动它：打开 Ollama 应用，或在终端运行“ollama serve”。在此期间你的记忆安然无恙，仍可浏览并按关键词搜索。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="77" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="78" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
@@ -927,14 +927,115 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>app</name>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="107" />
+        <location filename="../../desktop_mem/ui/app.py" line="110" />
         <source>Cannot open your memories</source>
         <translation>无法打开你的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="111" />
+        <location filename="../../desktop_mem/ui/app.py" line="115" />
         <source>That passphrase is not right. Nothing was changed; try again.</source>
         <translation>口令不正确。没有做任何更改，请重试。</translation>
+    </message>
+</context>
+<context>
+    <name>errors</name>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="24" />
+        <source>The model server stopped answering in the middle of the reply: the partial answer is kept; check that it is running and retry.</source>
+        <translation>模型服务器在回答中途停止了响应：已保留部分回答；请确认它仍在运行后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="29" />
+        <source>The model server did not answer in time: check that it is not overloaded and try again.</source>
+        <translation>模型服务器没有及时响应：请确认它没有过载后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="33" />
+        <source>Ollama is not reachable: start it (open the Ollama app, or run “ollama serve”) and try again.</source>
+        <translation>无法连接 Ollama：请启动它（打开 Ollama 应用，或运行“ollama serve”）后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="38" />
+        <source>The model %1 is not installed: download it (Settings, or “ollama pull %1”) and try again.</source>
+        <translation>模型 %1 未安装：请下载（在设置中，或运行“ollama pull %1”）后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="44" />
+        <source>The model failed in the middle of the reply: the partial answer is kept; retry.</source>
+        <translation>模型在回答中途出错：已保留部分回答，请重试。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="48" />
+        <source>The model server reported an error: try again, or check its log.</source>
+        <translation>模型服务器报告了错误：请重试，或查看它的日志。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="52" />
+        <source>That passphrase is not right. Nothing was changed; try again.</source>
+        <translation>口令不正确。没有做任何更改，请重试。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="56" />
+        <source>The system keyring cannot be used or does not hold the key: unlock it and try again.</source>
+        <translation>无法使用系统钥匙环，或其中没有密钥：请解锁后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="61" />
+        <source>Another desktop-mem is writing to this profile: wait for it to finish and try again.</source>
+        <translation>另一个 desktop-mem 正在写入此配置：请等待它完成后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="66" />
+        <source>The database is damaged: restore it from a backup or an export.</source>
+        <translation>数据库已损坏：请从备份或导出文件恢复。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/errors.py" line="70" />
+        <source>Nothing was imported: %n line(s) have problems (see the details).</source>
+        <translation><numerusform>没有导入任何内容：%n 行有问题（见详细信息）。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="74" />
+        <source>Your memories are indexed with another embedding model: re-index them (Settings) or go back to it.</source>
+        <translation>你的记忆是用另一个嵌入模型索引的：请重新索引（在设置中），或换回那个模型。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="79" />
+        <source>The disk is full: nothing was changed; free some space and try again.</source>
+        <translation>磁盘已满：没有做任何更改；请释放空间后重试。</translation>
+    </message>
+</context>
+<context>
+    <name>kinds</name>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="121" />
+        <source>fact</source>
+        <translation>事实</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="122" />
+        <source>preference</source>
+        <translation>偏好</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="123" />
+        <source>event</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="124" />
+        <source>plan</source>
+        <translation>计划</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="125" />
+        <source>person</source>
+        <translation>人物</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="126" />
+        <source>note</source>
+        <translation>笔记</translation>
     </message>
 </context>
 <context>
@@ -1008,6 +1109,29 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
         <location filename="../../desktop_mem/ui/shortcuts.py" line="50" />
         <source>Quit</source>
         <translation>退出</translation>
+    </message>
+</context>
+<context>
+    <name>sources</name>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="132" />
+        <source>you</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="133" />
+        <source>from a chat</source>
+        <translation>来自聊天</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="134" />
+        <source>import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="135" />
+        <source>consolidation</source>
+        <translation>整理</translation>
     </message>
 </context>
 </TS>

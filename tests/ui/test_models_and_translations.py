@@ -70,3 +70,27 @@ def test_every_interface_string_is_translated(tmp_path: Path) -> None:
     )
     qm = ROOT / "resources/translations/desktop_mem_zh_CN.qm"
     assert qm.stat().st_mtime >= 0 and qm.stat().st_size > 1000
+
+
+def test_core_errors_are_worded_in_the_interface_language(qapp: Any) -> None:
+    from desktop_mem.ui.app import install_language
+    from desktop_mem.ui.errors import describe
+
+    english = (
+        "Ollama is not reachable at http://127.0.0.1:9: start it (`ollama serve`) and try again."
+    )
+    assert describe("OllamaUnavailable", english) == english
+    install_language(qapp, "zh_CN")
+    try:
+        assert describe("OllamaUnavailable", english).startswith("无法连接 Ollama")
+        assert "qwen2.5:7b" in describe("ModelMissing", "...", model="qwen2.5:7b")
+        assert (
+            describe("ImportRejected", "...", lines=3)
+            == "没有导入任何内容：3 行有问题（见详细信息）。"
+        )
+        assert (
+            describe("InvalidInput", "A specific English sentence.")
+            == "A specific English sentence."
+        )
+    finally:
+        install_language(qapp, "en")
