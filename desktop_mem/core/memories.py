@@ -285,23 +285,29 @@ class MemoryStore:
         actor: str = "import",
         progress: Callable[[int, int], None] | None = None,
     ) -> tuple[list[Memory], list[str]]:
-        """All or nothing: one transaction for every item, embedded batch by batch."""
+        """All or nothing: every item in one transaction. The embeddings are computed
+        first, outside it, so that a slow model server never holds the database (the
+        window keeps reading while an import or the chat's learning embeds)."""
         warnings: list[str] = []
         stamp = now_iso()
         ids: list[int] = []
         batch = self.embedder.batch_size if self.embedder else 256
+        chunks = [items[start : start + batch] for start in range(0, len(items), batch)]
+        vectors: list[np.ndarray | None] = []
+        done = 0
+        for chunk in chunks:
+            texts = [m.text for m in chunk]
+            contexts = [m.context for m in chunk]
+            vectors.append(None if warnings else self._embed(texts, warnings, contexts))
+            done += len(chunk)
+            if progress:
+                progress(done, len(items))
         with self.db.transaction() as conn:
-            for start in range(0, len(items), batch):
-                chunk = items[start : start + batch]
-                texts = [m.text for m in chunk]
-                contexts = [m.context for m in chunk]
-                vecs = None if warnings else self._embed(texts, warnings, contexts)
+            for chunk, vecs in zip(chunks, vectors, strict=True):
                 chunk_ids = [self._insert(conn, m, stamp, actor) for m in chunk]
                 keys = [vector_key(m.text, m.context) for m in chunk]
                 self._store_vectors(conn, chunk_ids, keys, vecs)
                 ids += chunk_ids
-                if progress:
-                    progress(len(ids), len(items))
         self.index.maybe_rebuild()
         self._sync_cache()
         return self.get_many(ids), warnings

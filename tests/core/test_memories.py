@@ -268,3 +268,24 @@ def test_counters_match_the_tables_after_every_kind_of_change(
     assert (s.count(), s.index.count()) == real() == (37, 37)
     s.forget_all()
     assert (s.count(), s.index.count()) == real() == (0, 0)
+
+
+def test_embedding_never_holds_the_database(profile: Profile, fake_ollama: FakeOllama) -> None:
+    import threading
+    import time
+
+    profile.memories.add(NewMemory("already here"))
+    embeds = fake_ollama.paths().count("/api/embed")
+    fake_ollama.delay = 1.0  # every answer from the model server is slow now
+    worker = threading.Thread(target=profile.memories.add, args=(NewMemory("slow to embed"),))
+    worker.start()
+    try:
+        deadline = time.monotonic() + 10
+        while fake_ollama.paths().count("/api/embed") == embeds and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert [m.text for m in profile.memories.list()] == ["already here"]
+        assert worker.is_alive(), "the read did not wait for the embedding"
+    finally:
+        worker.join(10)
+        fake_ollama.delay = 0.0
+    assert profile.memories.count() == 2
