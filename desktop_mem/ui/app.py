@@ -98,7 +98,7 @@ def open_profile(config: Config, vault: Vault, parent: Any = None) -> Profile | 
     error = ""
     while True:
         try:
-            return Profile.open(config, vault)
+            return off_gui_thread(Profile.open, config, vault)
         except (KeyMissing, WrongKey, KeyringUnavailable) as exc:
             exists = db.exists()
             needs_passphrase = (exists and read_key_mode(db) == "passphrase") or (
@@ -119,6 +119,27 @@ def open_profile(config: Config, vault: Vault, parent: Any = None) -> Profile | 
             if dialog.exec() != PassphraseDialog.DialogCode.Accepted:
                 return None
             config.passphrase = dialog.passphrase()
+
+
+def off_gui_thread(fn: Any, *args: Any) -> Any:
+    """Run fn on a worker and wait for it with the event loop running: the keyring (which
+    can take seconds to answer, or time out) and the passphrase's key derivation never
+    run on the GUI thread (DESIGN.md). Its exception is raised here."""
+    from PySide6.QtCore import QEventLoop, QThreadPool
+
+    from desktop_mem.ui.tasks import Task
+
+    loop = QEventLoop()
+    out: dict[str, Any] = {}
+    task = Task(fn, *args)
+    task.signals.done.connect(lambda result: (out.update(result=result), loop.quit()))
+    task.signals.failed.connect(lambda _text, exc: (out.update(error=exc), loop.quit()))
+    QThreadPool.globalInstance().start(task)
+    if not out:
+        loop.exec()
+    if "error" in out:
+        raise out["error"]
+    return out["result"]
 
 
 def build_config(argv: Sequence[str]) -> Config:

@@ -397,3 +397,24 @@ def test_single_instance_per_profile(qtbot: Any, config: Config) -> None:
     other = Config.resolve(home=config.home, profile="work")
     assert not SingleInstance(instance_name(other)).already_running()
     first.server.close()
+
+
+def test_changing_the_embedding_model_reindexes_with_progress(
+    qtbot: Any, window: MainWindow, fake_ollama: FakeOllama, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake_ollama.embed_models["fake-embed-2"] = 32
+    window.profile.memories.add_many([NewMemory(f"memory number {i}") for i in range(40)])
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    progress: list[int] = []
+    window.work_bar.valueChanged.connect(progress.append)
+    window.change_embedding_model("fake-embed-2")
+    qtbot.waitUntil(lambda: window.profile.memories.index.model == "fake-embed-2", timeout=10000)
+    idle(qtbot, window)
+    assert (
+        window.profile.memories.index.dim == 32 and window.profile.embedder.model == "fake-embed-2"
+    )
+    assert progress and max(progress) == 40
+    assert (
+        window.profile.search.search("memory number 7", k=1).hits[0].memory.text
+        == "memory number 7"
+    )
