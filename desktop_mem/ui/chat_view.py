@@ -157,9 +157,12 @@ class MarkdownView(QTextBrowser):
         self._fit()
 
 
+RENDER_MS = 40
+
+
 class MessageWidget(QFrame):
     memory_clicked = Signal(int)
-    copy_requested = Signal()
+    rendered = Signal()
 
     def __init__(self, role: str, text: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -197,16 +200,32 @@ class MessageWidget(QFrame):
         self.notice.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
         self.notice.hide()
         layout.addWidget(self.notice)
+        self._pending = ""
+        self._render = QTimer(self)
+        self._render.setSingleShot(True)
+        self._render.timeout.connect(self._flush)
         self.set_text(text)
 
     def set_text(self, text: str) -> None:
+        self._pending = ""
+        self._render.stop()
         self.body.set_markdown(text)
 
     def append(self, piece: str) -> None:
-        self.body.set_markdown(self.body.markdown_text + piece)
+        """Streamed text: re-rendered at most every RENDER_MS, not once per token (the
+        whole Markdown is parsed again each time)."""
+        self._pending += piece
+        if not self._render.isActive():
+            self._render.start(RENDER_MS)
+
+    def _flush(self) -> None:
+        if self._pending:
+            self.body.set_markdown(self.body.markdown_text + self._pending)
+            self._pending = ""
+            self.rendered.emit()
 
     def text(self) -> str:
-        return self.body.markdown_text
+        return self.body.markdown_text + self._pending
 
     def copy(self) -> None:
         QGuiApplication.clipboard().setText(self.text())

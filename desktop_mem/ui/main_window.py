@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_mem.core.chat import ChatSession, TurnResult, make_backend
+from desktop_mem.core.chat import ChatSession, TurnResult, make_backend, remote_notice
 from desktop_mem.core.config import DEFAULT_CHAT_MODEL, normalize_host
 from desktop_mem.core.conversations import ConversationStore
 from desktop_mem.core.embed import Embedder
@@ -564,6 +564,7 @@ class MainWindow(QMainWindow):
         self.turn_busy = True
         self.chat.set_busy(True)
         answer = self.chat.add_message("assistant", "")
+        answer.rendered.connect(self.chat.scroll_to_end)
         answer.set_text(self.tr("…"))
         first = [True]
 
@@ -572,13 +573,11 @@ class MainWindow(QMainWindow):
                 answer.set_text("")
                 first[0] = False
             answer.append(p)
-            self.chat.scroll_to_end()
 
         def done(result: TurnResult) -> None:
             self.turn_busy = False
             self.chat.set_busy(False)
-            if first[0]:
-                answer.set_text(result.text)
+            answer.set_text(result.text)  # the whole answer, whatever was still buffered
             answer.message_id = result.answer_id
             if user is not None:
                 user.message_id = result.user_message_id
@@ -943,6 +942,9 @@ class MainWindow(QMainWindow):
             self.backend = make_backend(self.profile, values["chat_model"])
         except DesktopMemError as exc:
             self._error(str(exc))
+        notice = remote_notice(self.profile, self.backend)
+        if notice:  # once: messages now leave this computer
+            QMessageBox.information(self, self.tr("Messages will leave this computer"), notice)
         if self.session is not None:
             self.session.backend = self.backend
             self.session.extractor.backend = self.backend

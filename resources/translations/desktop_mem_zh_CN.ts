@@ -3,42 +3,42 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="292" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="311" />
         <source>Incognito: nothing is remembered or stored</source>
         <translation>无痕模式：不记忆，也不保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="297" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="316" />
         <source>Chat model</source>
         <translation>聊天模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="313" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="332" />
         <source>Say hello. What you tell me stays on this computer, encrypted.</source>
         <translation>打个招呼吧。你告诉我的一切都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="320" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="339" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="322" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="341" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="332" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="351" />
         <source>Message (Enter to send, Shift+Enter for a new line)</source>
         <translation>输入消息（Enter 发送，Shift+Enter 换行）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="337" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="356" />
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="339" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="358" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -60,7 +60,7 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../desktop_mem/ui/main_window.py" line="103" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="1000" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1002" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
@@ -282,184 +282,189 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>永久删除这个对话？从中学到的记忆会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="567" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="568" />
         <source>…</source>
         <translation>…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="600" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="599" />
         <source>Learning from this exchange…</source>
         <translation>正在从这轮对话中学习…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="636" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="635" />
         <source>Remembered</source>
         <translation>已记住</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="637" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="636" />
         <source>Updated</source>
         <translation>已更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="638" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="637" />
         <source>Marked as no longer true</source>
         <translation>已标记为不再成立</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="639" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="638" />
         <source>Merged</source>
         <translation>已合并</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="655" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="654" />
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="662" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="661" />
         <source>Forget these memories?</source>
         <translation>忘记这些记忆？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="663" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="662" />
         <source>Delete these memories for good?</source>
         <translation>永久删除这些记忆？</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="667" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="666" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="735" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="745" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="734" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="744" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="772" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="771" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="774" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="773" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="775" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="774" />
         <source>Delete memories</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="778" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="777" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="788" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="787" />
         <source>FORGET</source>
         <translation>全部忘记</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="790" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="789" />
         <source>Forget everything</source>
         <translation>忘记一切</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="792" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="791" />
         <source>This deletes all %n memory(s) of this profile for good. Conversations stay.</source>
         <translation><numerusform>这会永久删除此配置的全部 %n 条记忆。对话会保留。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="801" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="800" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="812" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="811" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="814" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="813" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="819" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="818" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="833" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="832" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="842" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="841" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="843" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="842" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="855" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="854" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="858" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="857" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="869" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="868" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="876" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="875" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="878" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="877" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="884" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="883" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="896" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="895" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="964" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="947" />
+        <source>Messages will leave this computer</source>
+        <translation>消息将离开这台电脑</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="966" />
         <source>Re-index memories?</source>
         <translation>重新索引记忆？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="965" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="967" />
         <source>Search by meaning needs every memory re-indexed with %1. Do it now? Until it finishes, the old index keeps working.</source>
         <translation>按语义搜索需要用 %1 重新索引所有记忆。现在开始吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="986" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="988" />
         <source>Re-indexed %n memory(s).</source>
         <translation><numerusform>已重新索引 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="988" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="993" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="990" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="995" />
         <source>Re-indexing memories…</source>
         <translation>正在重新索引记忆…</translation>
     </message>
@@ -649,42 +654,42 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MessageWidget</name>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="173" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="176" />
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="173" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="176" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="178" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="181" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="179" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="182" />
         <source>Copy this message</source>
         <translation>复制这条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="216" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="235" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="218" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="237" />
         <source>The answer failed.</source>
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="233" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="252" />
         <source>Memories used:</source>
         <translation>用到的记忆：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="246" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="265" />
         <source>+%1 more</source>
         <translation>还有 %1 条</translation>
     </message>

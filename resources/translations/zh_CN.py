@@ -117,6 +117,7 @@ ZH: dict[str, str | list[str]] = {
     "Merged": "已合并",
     "Message (Enter to send, Shift+Enter for a new line)": "输入消息（Enter 发送，Shift+Enter 换行）",
     "Model not installed": "模型未安装",
+    "Messages will leave this computer": "消息将离开这台电脑",
     "New chat": "新对话",
     "New conversation": "新对话",
     "New incognito conversation": "新的无痕对话",
@@ -195,7 +196,9 @@ ZH: dict[str, str | list[str]] = {
     "The system keyring cannot be used or does not hold the key: unlock it and try again.": "无法使用系统钥匙环，或其中没有密钥：请解锁后重试。",
     "Another desktop-mem is writing to this profile: wait for it to finish and try again.": "另一个 desktop-mem 正在写入此配置：请等待它完成后重试。",
     "The database is damaged: restore it from a backup or an export.": "数据库已损坏：请从备份或导出文件恢复。",
-    "Nothing was imported: %n line(s) have problems (see the details).": ["没有导入任何内容：%n 行有问题（见详细信息）。"],
+    "Nothing was imported: %n line(s) have problems (see the details).": [
+        "没有导入任何内容：%n 行有问题（见详细信息）。"
+    ],
     "Your memories are indexed with another embedding model: re-index them (Settings) or go back to it.": "你的记忆是用另一个嵌入模型索引的：请重新索引（在设置中），或换回那个模型。",
     "The disk is full: nothing was changed; free some space and try again.": "磁盘已满：没有做任何更改；请释放空间后重试。",
     "You": "你",

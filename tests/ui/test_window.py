@@ -418,3 +418,32 @@ def test_changing_the_embedding_model_reindexes_with_progress(
         window.profile.search.search("memory number 7", k=1).hits[0].memory.text
         == "memory number 7"
     )
+
+
+def test_turning_on_a_remote_server_shows_the_notice_once(
+    qtbot: Any, window: MainWindow, fake_ollama: FakeOllama, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shown: list[str] = []
+    monkeypatch.setattr(
+        QMessageBox, "information", lambda _parent, _title, text: shown.append(text)
+    )
+    values = {
+        "ollama_host": fake_ollama.url,
+        "chat_model": "gpt-x",
+        "embed_model": "fake-embed",
+        "auto_memory": True,
+        "context_tokens": 8192,
+        "openai_enabled": True,
+        "openai_base_url": "http://0.0.0.0:9/v1",  # not this computer by address; refused at once
+        "openai_model": "gpt-x",
+        "language": "en",
+        "theme": "system",
+    }
+    window.apply_settings(values)
+    window.apply_settings(values)
+    assert len(shown) == 1 and "0.0.0.0" in shown[0]
+    assert not window.backend.local
+    values.update(openai_enabled=False, chat_model="qwen2.5:7b")
+    window.apply_settings(values)
+    qtbot.waitUntil(lambda: window.online, timeout=5000)
+    idle(qtbot, window)
