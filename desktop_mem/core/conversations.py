@@ -23,6 +23,7 @@ from desktop_mem.core.memories import now_iso
 from desktop_mem.core.vectors import to_blob
 
 TITLE_CHARS = 60
+EMBED_CHARS = 4000
 ROLES = ("system", "user", "assistant")
 STATUSES = ("complete", "stopped", "error")
 
@@ -355,7 +356,9 @@ class ConversationStore:
         if not rows:
             return 0
         try:
-            vecs = self.embedder.embed([r[1] for r in rows])
+            # the start of a long message says what it is about; embedding models read
+            # a few thousand tokens at most, and a 10 MB answer must not be sent whole
+            vecs = self.embedder.embed([r[1][:EMBED_CHARS] for r in rows])
         except ModelServerError:
             return 0
         with self.db.transaction() as conn:

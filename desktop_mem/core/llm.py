@@ -53,7 +53,7 @@ class Stream:
         self._close = close
         self._translate = translate
         self._cancelled = threading.Event()
-        self.text = ""
+        self._parts: list[str] = []
         self.stopped = False
         self.done = False
         self.usage = Usage()
@@ -71,6 +71,14 @@ class Stream:
             "kept; retry, or check the server's log."
         )
 
+    @property
+    def text(self) -> str:
+        """What has arrived so far (joined on demand: appending to one string would copy
+        a long answer once per chunk)."""
+        if len(self._parts) > 1:
+            self._parts = ["".join(self._parts)]
+        return self._parts[0] if self._parts else ""
+
     def cancel(self) -> None:
         self._cancelled.set()
         self._close()
@@ -87,7 +95,7 @@ class Stream:
                 if usage is not None:
                     self.usage = usage
                 if piece:
-                    self.text += piece
+                    self._parts.append(piece)
                     yield piece
             else:
                 self.done = not self._cancelled.is_set()

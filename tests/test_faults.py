@@ -1,0 +1,117 @@
+"""Faults from the model server, and two processes on one profile (issue 5, items 5
+and 8): each one leaves the app usable and keeps the user's message."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from desktop_mem.core.chat import ChatSession
+from desktop_mem.core.config import Config
+from desktop_mem.core.llm import OllamaChat
+from desktop_mem.core.memories import NewMemory
+from desktop_mem.core.profile import Profile
+from tests.fakes.ollama_server import FakeOllama, Reply
+
+
+@pytest.fixture
+def session(profile: Profile, fake_ollama: FakeOllama) -> ChatSession:
+    s = ChatSession(profile, OllamaChat(fake_ollama.url, read_timeout=2.0))
+    yield s
+    s.close()
+
+
+@pytest.mark.parametrize(
+    ("fault", "expected"),
+    [
+        ({"status": 500, "body": '{"error": "CUDA out of memory"}'}, "CUDA out of memory"),
+        ({"status": 404, "body": '{"error": "model \\"qwen2.5:7b\\" not found"}'}, "ollama pull"),
+        ({"status": 200, "body": "\x00\xff not json at all {{{"}, "not valid|Unexpected|failed"),
+        ({"status": 200, "drop": True}, "not reachable|stopped answering"),
+        ({"status": 200, "delay": 3.0}, "did not answer in time"),
+    ],
+    ids=["500", "404", "garbage", "dropped", "timeout"],
+)
+def test_chat_survives_server_faults(
+    session: ChatSession, fake_ollama: FakeOllama, fault: dict, expected: str
+) -> None:
+    import re
+
+    fake_ollama.fail_next(paths=("/api/chat",), **fault)
+    result = session.send("please keep this message")
+    assert result.status == "error" and re.search(expected, result.error or ""), result.error
+    assert session.messages()[0].content == "please keep this message"
+    again = session.regenerate()
+    assert again.status == "complete", "the app stays usable"
+
+
+def test_a_ten_megabyte_answer(session: ChatSession, fake_ollama: FakeOllama) -> None:
+    chunk = "lorem ipsum dolor sit amet " * 400  # ~10 KB
+    fake_ollama.replies.append(Reply(chunks=[chunk] * 1000))
+    result = session.send("write a very long story")
+    assert result.status == "complete" and len(result.text) >= 10_000_000
+    assert len(session.messages()[1].content) == len(result.text)
+
+
+def test_embedding_faults_keep_the_memory(profile: Profile, fake_ollama: FakeOllama) -> None:
+    fake_ollama.fail_next(200, paths=("/api/embed",), body="\x00garbage")
+    result = profile.memories.add(NewMemory("saved even when the embedding is garbage"))
+    assert result.warnings and profile.memories.get(result.memory.id)
+    assert profile.search.search("garbage embedding", k=1).hits[0].memory.id == result.memory.id
+
+
+def test_extraction_faults_never_reach_the_chat(
+    profile: Profile, session: ChatSession, fake_ollama: FakeOllama
+) -> None:
+    fake_ollama.fail_next(500, paths=("/api/chat",), after=1, times=2)
+    result = session.send("I live in Hangzhou")
+    assert result.status == "complete" and result.learned(10) == []
+    fake_ollama.reply_json({"memories": [{"text": "x" * 600}]})  # fails the schema
+    fake_ollama.reply_json({"memories": "not a list"})
+    assert session.send("I have a dog").learned(10) == []
+    assert profile.memories.count() == 0 and len(session.messages()) == 4
+
+
+def test_two_processes_write_the_same_profile(home: Path, fake_ollama: FakeOllama) -> None:
+    env = dict(os.environ, DESKTOP_MEM_PASSPHRASE="two writers passphrase")
+    base = [sys.executable, "-m", "desktop_mem", "--home", str(home), "--ollama-host",
+            fake_ollama.url, "--embed-model", "fake-embed"]  # fmt: skip
+    assert (
+        subprocess.run([*base, "memory", "add", "first"], env=env, capture_output=True).returncode
+        == 0
+    )
+    procs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                "import sys\nfrom desktop_mem.cli import main\n"
+                "for i in range(15):\n"
+                "    code = main([*sys.argv[1:-1], 'memory', 'add', f'writer {sys.argv[-1]} {i}'])\n"
+                "    assert code == 0, code\n",
+                *base[3:],
+                tag,
+            ],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )  # fmt: skip
+        for tag in ("a", "b")
+    ]
+    for p in procs:
+        _, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err[-2000:]
+    config = Config.resolve(home=home, ollama_host=fake_ollama.url, embed_model="fake-embed",
+                            passphrase="two writers passphrase")  # fmt: skip
+    with Profile.open(config) as prof:
+        assert prof.db.query("PRAGMA integrity_check")[0][0] == "ok"
+        texts = {m.text for m in prof.memories.list()}
+        assert {f"writer {t} {i}" for t in "ab" for i in range(15)} <= texts
+        assert prof.memories.index.count() == prof.memories.count() == 31
+        # the in-memory codes of each process saw the other's writes
+        assert prof.search.search("writer a 7", k=1).hits[0].memory.text == "writer a 7"
