@@ -849,7 +849,6 @@ class MainWindow(QMainWindow):
 
         def failed_import(text: str, exc: Any) -> None:
             self._work(None)
-            text = tasks.describe_exception(exc, text)
             if isinstance(exc, ImportRejected):
                 rows = "\n".join(self.tr("line %1: %2").replace("%1", str(ln)).replace("%2", msg)
                                  for ln, msg in exc.problems[:30])  # fmt: skip
@@ -862,12 +861,12 @@ class MainWindow(QMainWindow):
             else:
                 self._error(text)
 
-        task = tasks.run(
+        tasks.run(
             work,
             done=lambda r: self._imported(r),
             progress=lambda d, t: self._work(self.tr("Importing…"), d, t),
+            failed_with=failed_import,
         )
-        task.signals.failed.connect(failed_import)
 
     def _imported(self, report: Any) -> None:
         self._work(None)

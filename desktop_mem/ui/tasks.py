@@ -62,8 +62,11 @@ def run(
     failed: Callable[[str], None] | None = None,
     progress: Callable[[int, int], None] | None = None,
     piece: Callable[[str], None] | None = None,
+    failed_with: Callable[[str, BaseException], None] | None = None,
     **kwargs: Any,
 ) -> Task:
+    """Every callback is connected before the task starts: a task that fails at once
+    must still be heard. `failed_with` gets the worded sentence and the exception."""
     task = Task(fn, *args, **kwargs)
     _alive.add(task)
 
@@ -74,6 +77,10 @@ def run(
         task.signals.done.connect(done)
     if failed:
         task.signals.failed.connect(lambda text, exc: failed(describe_exception(exc, text)))
+    if failed_with:
+        task.signals.failed.connect(
+            lambda text, exc: failed_with(describe_exception(exc, text), exc)
+        )
     if progress:
         task.signals.progress.connect(progress)
     if piece:
