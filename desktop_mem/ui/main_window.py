@@ -529,10 +529,16 @@ class MainWindow(QMainWindow):
             if answer != QMessageBox.StandardButton.Yes:
                 return
         current = self.session.conversation_id if self.session else None
-        self.conversations.delete(conversation_id)
         if current == conversation_id:
             self.new_conversation(False)
-        self.refresh_conversations()
+
+        def done(_: int) -> None:
+            self._work(None)
+            self.refresh_conversations()
+
+        # a purge rewrites the full-text index and checkpoints: off the GUI thread
+        self._work(self.tr("Deleting…"))
+        tasks.run(self.conversations.delete, conversation_id, done=done, failed=self._error)
 
     # -- chatting ---------------------------------------------------------------------------
 
@@ -645,14 +651,21 @@ class MainWindow(QMainWindow):
         idx = w.property("changes_index")
         if idx is None:
             return
+        if self.session is None:
+            return
         changes = self.last_changes[int(idx)]
-        for c in reversed(changes):
-            try:
-                self.session.extractor.undo(c) if self.session else None
-            except DesktopMemError as exc:
-                self._error(str(exc))
-        w.set_notice(self.tr("Undone."))
-        self.refresh_memories()
+        extractor = self.session.extractor
+
+        def work() -> None:  # a restore re-embeds: the model server, off the GUI thread
+            for c in reversed(changes):
+                extractor.undo(c)
+
+        def done(_: Any) -> None:
+            w.set_notice(self.tr("Undone."))
+            self._memory_changed()
+
+        self._work(self.tr("Undoing…"))
+        tasks.run(work, done=done, failed=self._error)
 
     def _confirm_forget(self, result: TurnResult) -> None:
         listing = "\n".join(f"• {m.text}" for m in result.forget_candidates)
@@ -662,9 +675,14 @@ class MainWindow(QMainWindow):
             self.tr("Delete these memories for good?") + "\n\n" + listing,
         )
         if answer == QMessageBox.StandardButton.Yes and self.session is not None:
-            n = self.session.forget([m.id for m in result.forget_candidates])
-            self.chat.add_message("assistant", self.tr("Deleted %n memory(s).", "", n))
-            self.refresh_memories()
+
+            def done(n: int) -> None:
+                self.chat.add_message("assistant", self.tr("Deleted %n memory(s).", "", n))
+                self._memory_changed()
+
+            self._work(self.tr("Deleting…"))
+            ids = [m.id for m in result.forget_candidates]
+            tasks.run(self.session.forget, ids, done=done, failed=self._error)
 
     # -- memories ---------------------------------------------------------------------------
 

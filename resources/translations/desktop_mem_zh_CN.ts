@@ -60,7 +60,7 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../desktop_mem/ui/main_window.py" line="103" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="1002" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1019" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
@@ -282,189 +282,196 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>永久删除这个对话？从中学到的记忆会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="568" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="574" />
         <source>…</source>
         <translation>…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="599" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="605" />
         <source>Learning from this exchange…</source>
         <translation>正在从这轮对话中学习…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="635" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="641" />
         <source>Remembered</source>
         <translation>已记住</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="636" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="642" />
         <source>Updated</source>
         <translation>已更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="637" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="643" />
         <source>Marked as no longer true</source>
         <translation>已标记为不再成立</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="638" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="644" />
         <source>Merged</source>
         <translation>已合并</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="654" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="664" />
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="661" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="667" />
+        <source>Undoing…</source>
+        <translation>正在撤销…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="674" />
         <source>Forget these memories?</source>
         <translation>忘记这些记忆？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="662" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="675" />
         <source>Delete these memories for good?</source>
         <translation>永久删除这些记忆？</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="666" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="680" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="734" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="744" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="752" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="762" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="771" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="789" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="773" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="791" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="774" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="792" />
         <source>Delete memories</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="777" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="540" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="683" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="795" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="787" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="805" />
         <source>FORGET</source>
         <translation>全部忘记</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="789" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="807" />
         <source>Forget everything</source>
         <translation>忘记一切</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="791" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="809" />
         <source>This deletes all %n memory(s) of this profile for good. Conversations stay.</source>
         <translation><numerusform>这会永久删除此配置的全部 %n 条记忆。对话会保留。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="800" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="818" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="811" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="829" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="813" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="831" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="818" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="836" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="832" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="850" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="841" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="859" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="842" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="860" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="854" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="871" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="857" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="874" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="868" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="885" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="875" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="892" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="877" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="894" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="883" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="900" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="895" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="912" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="947" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="964" />
         <source>Messages will leave this computer</source>
         <translation>消息将离开这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="966" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="983" />
         <source>Re-index memories?</source>
         <translation>重新索引记忆？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="967" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="984" />
         <source>Search by meaning needs every memory re-indexed with %1. Do it now? Until it finishes, the old index keeps working.</source>
         <translation>按语义搜索需要用 %1 重新索引所有记忆。现在开始吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="988" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1005" />
         <source>Re-indexed %n memory(s).</source>
         <translation><numerusform>已重新索引 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="990" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="995" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1007" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1012" />
         <source>Re-indexing memories…</source>
         <translation>正在重新索引记忆…</translation>
     </message>

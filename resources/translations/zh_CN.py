@@ -181,6 +181,7 @@ ZH: dict[str, str | list[str]] = {
     "Type the passphrase.": "请输入口令。",
     "Undo": "撤销",
     "Undone.": "已撤销。",
+    "Undoing…": "正在撤销…",
     "Unlock your memories": "解锁你的记忆",
     "Unpin": "取消置顶",
     "Updated": "已更新",

@@ -121,6 +121,7 @@ def test_undo_a_learned_memory(qtbot: Any, window: MainWindow, fake_ollama: Fake
     fake_ollama.reply_json(HANGZHOU)
     send(qtbot, window, "I live in Hangzhou with my cat Mochi")
     window.undo_changes(1)
+    idle(qtbot, window)
     assert window.profile.memories.count() == 0
     assert window.chat.messages[1].notice.text() == "Undone."
 
@@ -312,6 +313,7 @@ def test_conversations_rename_search_delete(
     assert [m.text() for m in window.chat.messages][0] == "Plan a trip to Kyoto temples"
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     window.delete_conversation(kyoto)
+    idle(qtbot, window)
     assert window.conv_model.rowCount() == 1 and window.chat.messages == []
 
 
