@@ -20,6 +20,11 @@ from desktop_mem.core import migrations, paths
 from desktop_mem.core.errors import DatabaseCorrupt, DesktopMemError, ProfileBusy, WrongKey
 from desktop_mem.core.vault import Key, Vault, write_key_mode
 
+# A key change (core/rekey.py) writes the re-encrypted copy beside the database and
+# keeps the old file under OLD_SUFFIX until the new key is committed in the sidecar.
+REKEY_SUFFIX = ".rekey"
+OLD_SUFFIX = ".old"
+
 BUSY_TIMEOUT_MS = 10_000
 
 
@@ -219,9 +224,10 @@ def open_profile(
     home = paths.data_home(home)
     path = paths.database_path(home, profile)
     vault = vault or Vault()
-    if path.exists():
+    if path.exists() or _sibling(path, OLD_SUFFIX).exists():
         key = vault.key_for_existing(path, profile, passphrase)
-        conn = connect(path, key)
+        conn = _connect_after_rekey(path, key)
+        vault.retire_replaced_key(path, profile)
     else:
         if not create:
             raise DesktopMemError(
@@ -242,3 +248,40 @@ def open_profile(
         conn.close()
         raise
     return Database(conn, path, profile, key.mode)
+
+
+def _sibling(path: Path, suffix: str) -> Path:
+    return path.with_name(path.name + suffix)
+
+
+def remove_database_files(path: Path) -> None:
+    for p in (path, _sibling(path, "-wal"), _sibling(path, "-shm"), _sibling(path, "-journal")):
+        with contextlib.suppress(FileNotFoundError):
+            p.unlink()
+
+
+def _connect_after_rekey(path: Path, key: Key) -> Any:
+    """Open the database, finishing or undoing a key change a crash interrupted.
+
+    The old file is kept as ``<db>.old`` until the change commits. If it is still
+    there, whichever of the two files the current key opens is the real one: the new
+    file if the change committed, else the old one, which is put back. Nothing is
+    lost either way: no write happens between the copy and the switch.
+    """
+    old = _sibling(path, OLD_SUFFIX)
+    remove_database_files(_sibling(path, REKEY_SUFFIX))  # an unfinished copy
+    if not old.exists():
+        return connect(path, key)
+    if path.exists():
+        try:
+            conn = connect(path, key)
+        except WrongKey:
+            pass
+        else:
+            remove_database_files(old)
+            return conn
+    probe = connect(old, key)  # raises WrongKey if neither file opens with this key
+    probe.close()
+    remove_database_files(path)  # the uncommitted copy, with any journal of its own
+    os.replace(old, path)
+    return connect(path, key)

@@ -51,6 +51,8 @@ class Key:
 
 
 def _account(profile: str) -> str:
+    """The keyring account of a profile's first key; a rotated key gets its own account
+    (named in the sidecar), so the old and the new key coexist until the switch."""
     return f"profile:{profile}"
 
 
@@ -130,20 +132,23 @@ class KeyringAccess:
                 f"Set {PASSPHRASE_ENV} to protect this profile with a passphrase instead."
             )
 
-    def get(self, profile: str) -> str | None:
+    def get(self, profile: str, account: str | None = None) -> str | None:
         self._require_usable()
-        return self._call(lambda: self.backend.get_password(SERVICE, _account(profile)))
+        name = account or _account(profile)
+        return self._call(lambda: self.backend.get_password(SERVICE, name))
 
-    def set(self, profile: str, secret: str) -> None:
+    def set(self, profile: str, secret: str, account: str | None = None) -> None:
         self._require_usable()
-        self._call(lambda: self.backend.set_password(SERVICE, _account(profile), secret))
+        name = account or _account(profile)
+        self._call(lambda: self.backend.set_password(SERVICE, name, secret))
 
-    def delete(self, profile: str) -> None:
+    def delete(self, profile: str, account: str | None = None) -> None:
         self._require_usable()
+        name = account or _account(profile)
 
         def remove() -> None:
             with contextlib.suppress(keyring.errors.PasswordDeleteError):
-                self.backend.delete_password(SERVICE, _account(profile))
+                self.backend.delete_password(SERVICE, name)
 
         self._call(remove)
 
@@ -155,27 +160,59 @@ def _sidecar(db_path: Path) -> Path:
     return db_path.with_name("profile.json")
 
 
-def read_key_mode(db_path: Path) -> KeyMode | None:
+def read_sidecar(db_path: Path) -> dict[str, Any]:
     try:
         data = json.loads(_sidecar(db_path).read_text("utf-8"))
     except (OSError, ValueError):
-        return None
-    mode = data.get("key_mode")
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def read_key_mode(db_path: Path) -> KeyMode | None:
+    mode = read_sidecar(db_path).get("key_mode")
     return mode if mode in ("keyring", "passphrase") else None
 
 
-def write_key_mode(db_path: Path, mode: KeyMode) -> None:
+def key_account(db_path: Path, profile: str) -> str:
+    """The keyring account that holds this profile's key."""
+    account = read_sidecar(db_path).get("key_account")
+    return account if isinstance(account, str) and account else _account(profile)
+
+
+def write_key_mode(
+    db_path: Path,
+    mode: KeyMode,
+    account: str | None = None,
+    retired_account: str | None = None,
+) -> None:
+    """Write the sidecar atomically (write, fsync, rename): a key change commits here."""
     side = _sidecar(db_path)
     tmp = side.with_suffix(".json.tmp")
-    tmp.write_text(
-        json.dumps(
-            {"format": 1, "key_mode": mode, "updated_at": datetime.now(UTC).isoformat()},
-            indent=2,
-        ),
-        "utf-8",
-    )
+    data: dict[str, Any] = {
+        "format": 1,
+        "key_mode": mode,
+        "updated_at": datetime.now(UTC).isoformat(),
+    }
+    if account:
+        data["key_account"] = account
+    if retired_account:
+        data["retired_account"] = retired_account
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(data, indent=2))
+        fh.flush()
+        os.fsync(fh.fileno())
     os.chmod(tmp, 0o600)
     os.replace(tmp, side)
+    _fsync_dir(side.parent)
+
+
+def _fsync_dir(folder: Path) -> None:
+    with contextlib.suppress(OSError, AttributeError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def check_passphrase(passphrase: str) -> str:
@@ -201,7 +238,7 @@ class Vault:
                     "(or enter it in the app) and try again."
                 )
             return Key("passphrase", check_passphrase(passphrase))
-        secret = self.keyring.get(profile)
+        secret = self.keyring.get(profile, key_account(db_path, profile))
         if not secret:
             raise KeyMissing(
                 f"The key of profile '{profile}' is not in the system keyring (service "
@@ -227,6 +264,19 @@ class Vault:
                 f"trusted with your data. Set {PASSPHRASE_ENV} to use a passphrase instead."
             )
         return Key("keyring", secret)
+
+    def retire_replaced_key(self, db_path: Path, profile: str) -> None:
+        """Delete a key that a committed key change replaced (see core/rekey.py)."""
+        side = read_sidecar(db_path)
+        retired = side.get("retired_account")
+        mode = side.get("key_mode")
+        if not isinstance(retired, str) or not retired or mode not in ("keyring", "passphrase"):
+            return
+        try:
+            self.keyring.delete(profile, retired)
+        except Exception:  # a locked keyring: try again at the next open
+            return
+        write_key_mode(db_path, mode, account=side.get("key_account"))
 
     @staticmethod
     def new_raw_key() -> Key:

@@ -1,0 +1,188 @@
+"""Changing a profile's key: rotating it, or moving between keyring and passphrase.
+
+SQLCipher's ``PRAGMA rekey`` rewrites the file in place; a crash in the middle of it
+leaves pages under two keys. Instead the database is copied under the new key with
+``sqlcipher_export`` into ``<db>.rekey``, and the copy is verified (it opens with the
+new key, passes ``integrity_check`` and ``cipher_integrity_check``, and every table
+holds the same number of rows). Only then are the files switched, keeping the old one
+as ``<db>.old``, and the change is committed by rewriting the sidecar (one atomic
+rename). A crash at any moment leaves a profile that opens with either the old or the
+new key, holding everything (see ``db._connect_after_rekey``). The profile must not
+be open anywhere else: the copy is made under an exclusive lock.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlcipher3
+
+from desktop_mem.core import paths
+from desktop_mem.core.db import (
+    OLD_SUFFIX,
+    REKEY_SUFFIX,
+    _sibling,
+    connect,
+    open_profile,
+    remove_database_files,
+)
+from desktop_mem.core.errors import DesktopMemError, ProfileBusy, UsageError
+from desktop_mem.core.vault import (
+    Key,
+    KeyMode,
+    Vault,
+    _fsync_dir,
+    check_passphrase,
+    key_account,
+    write_key_mode,
+)
+
+
+@dataclass(frozen=True)
+class RekeyReport:
+    old_mode: KeyMode
+    new_mode: KeyMode
+    tables: int
+    rows: int
+    bytes: int
+
+
+def _row_counts(conn: Any, schema: str = "main") -> dict[str, int]:
+    names = [
+        r[0]
+        for r in conn.execute(
+            f"SELECT name FROM {schema}.sqlite_schema WHERE type = 'table' AND rootpage > 0 "
+            "ORDER BY name"
+        ).fetchall()
+    ]
+    return {n: conn.execute(f'SELECT count(*) FROM {schema}."{n}"').fetchone()[0] for n in names}
+
+
+def _fsync(path: Path) -> None:
+    with open(path, "rb") as fh:
+        os.fsync(fh.fileno())
+
+
+def change_key(
+    home: Path | None,
+    profile: str,
+    passphrase: str | None,
+    new_mode: KeyMode | None = None,
+    new_passphrase: str | None = None,
+    vault: Vault | None = None,
+) -> RekeyReport:
+    """Re-encrypt a profile under a new key. new_mode None keeps the current mode."""
+    home = paths.data_home(home)
+    path = paths.database_path(home, profile)
+    vault = vault or Vault()
+    db = open_profile(home, profile, passphrase, vault, create=False)  # also finishes a crash
+    old_mode: KeyMode = "passphrase" if db.key_mode == "passphrase" else "keyring"
+    old_account = key_account(path, profile) if old_mode == "keyring" else None
+    mode: KeyMode = new_mode or old_mode
+    new_account: str | None = None
+    copy = _sibling(path, REKEY_SUFFIX)
+    try:
+        if mode == "passphrase":
+            if not new_passphrase:
+                raise UsageError("A new passphrase is needed to protect the profile with one.")
+            new_key = Key("passphrase", check_passphrase(new_passphrase))
+            if old_mode == "passphrase" and new_passphrase == passphrase:
+                raise UsageError("The new passphrase is the same as the old one: choose another.")
+        else:
+            new_key = Vault.new_raw_key()
+            new_account = f"profile:{profile}:{secrets.token_hex(4)}"
+            vault.keyring.set(profile, new_key.secret, new_account)
+            if vault.keyring.get(profile, new_account) != new_key.secret:
+                raise DesktopMemError(
+                    "The system keyring accepted the new key but does not return it: the key "
+                    "was not changed."
+                )
+        with db.lock:
+            conn = db.conn
+            conn.execute("PRAGMA busy_timeout = 0")
+            conn.execute("PRAGMA locking_mode = EXCLUSIVE")
+            try:
+                conn.execute("BEGIN EXCLUSIVE")
+                conn.execute("COMMIT")
+            except sqlcipher3.OperationalError:
+                raise ProfileBusy(
+                    f"Profile '{profile}' is open in another desktop-mem window or command: "
+                    "close it and try again. The key was not changed."
+                ) from None
+            counts = _row_counts(conn)
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            remove_database_files(copy)
+            conn.execute(f"ATTACH DATABASE ? AS rekeyed KEY {new_key.pragma()}", (str(copy),))
+            try:
+                conn.execute("SELECT sqlcipher_export('rekeyed')").fetchall()
+                conn.execute(f"PRAGMA rekeyed.user_version = {int(version)}")
+            finally:
+                conn.execute("DETACH DATABASE rekeyed")
+        db.close()
+        _verify(copy, new_key, counts, version)
+        _fsync(copy)
+        # Switch: the old file stays reachable as <db>.old until the sidecar commits.
+        old = _sibling(path, OLD_SUFFIX)
+        remove_database_files(old)
+        for suffix in ("-wal", "-shm"):
+            if _sibling(path, suffix).exists():
+                raise ProfileBusy(
+                    f"Profile '{profile}' is still in use (its write-ahead log is open): close "
+                    "other desktop-mem windows and try again. The key was not changed."
+                )
+        try:
+            os.link(path, old)
+        except OSError:  # a file system without hard links: two renames, both recoverable
+            os.replace(path, old)
+        os.replace(copy, path)
+        _fsync_dir(path.parent)
+    except BaseException:
+        with contextlib.suppress(Exception):
+            db.close()
+        remove_database_files(copy)
+        if new_account:
+            with contextlib.suppress(Exception):
+                vault.keyring.delete(profile, new_account)
+        raise
+    # Commit point: from here the profile opens with the new key.
+    write_key_mode(path, mode, account=new_account, retired_account=old_account)
+    vault.retire_replaced_key(path, profile)
+    remove_database_files(old)
+    return RekeyReport(
+        old_mode=old_mode,
+        new_mode=mode,
+        tables=len(counts),
+        rows=sum(counts.values()),
+        bytes=path.stat().st_size,
+    )
+
+
+def _verify(copy: Path, key: Key, counts: dict[str, int], version: int) -> None:
+    try:
+        conn = connect(copy, key)
+    except DesktopMemError as exc:
+        raise DesktopMemError(
+            f"The re-encrypted copy did not open ({exc}): the key was not changed."
+        ) from None
+    try:
+        problems: list[str] = []
+        if conn.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
+            problems.append("integrity_check failed")
+        if conn.execute("PRAGMA cipher_integrity_check").fetchall():
+            problems.append("cipher_integrity_check failed")
+        if conn.execute("PRAGMA user_version").fetchone()[0] != version:
+            problems.append("the schema version differs")
+        if _row_counts(conn) != counts:
+            problems.append("the row counts differ")
+    finally:
+        conn.close()
+    if problems:
+        raise DesktopMemError(
+            f"The re-encrypted copy failed verification ({'; '.join(problems)}): the key was "
+            "not changed."
+        )
