@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import shutil
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from desktop_mem import __version__, cli_chat
-from desktop_mem.core import doctor, logs
+from desktop_mem.core import doctor, logs, paths
 from desktop_mem.core.config import Config
 from desktop_mem.core.errors import (
     EXIT_ERROR,
@@ -28,7 +30,11 @@ from desktop_mem.core.errors import (
 from desktop_mem.core.export import import_file, write_export
 from desktop_mem.core.memories import KINDS, Memory, NewMemory
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.vault import Vault
+from desktop_mem.core.rekey import change_key
+from desktop_mem.core.vault import PASSPHRASE_ENV, Vault, read_key_mode
+
+NEW_PASSPHRASE_ENV = "DESKTOP_MEM_NEW_PASSPHRASE"
+log = logging.getLogger("desktop_mem.cli")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -128,6 +134,24 @@ def build_parser() -> argparse.ArgumentParser:
 
     cli_chat.add_memory_parsers(msub)
     cli_chat.add_parsers(sub, _Parser)
+
+    wp = sub.add_parser(
+        "wipe", help="delete every memory and every conversation of this profile for good"
+    )
+    wp.add_argument("--yes", action="store_true", help="confirm: this cannot be undone")
+
+    rk = sub.add_parser(
+        "rekey",
+        help="re-encrypt the profile under a new key (rotate it, or switch keyring/passphrase)",
+        description="Copies the profile under a new key, verifies the copy, then switches; "
+        "the old file is kept until the new one is committed. The new passphrase is read from "
+        f"${NEW_PASSPHRASE_ENV}, else asked twice on the terminal.",
+    )
+    rk.add_argument(
+        "--mode",
+        choices=["keyring", "passphrase"],
+        help="the new key's kind (default: keep the current one and rotate the key)",
+    )
 
     doc = sub.add_parser("doctor", help="check Ollama, the keyring, the database and sqlite-vec")
     doc.add_argument("--json", action="store_true")
@@ -320,6 +344,66 @@ def _memory(args: argparse.Namespace, prof: Profile, out: TextIO, err: TextIO) -
     return EXIT_OK
 
 
+def _wipe(args: argparse.Namespace, prof: Profile, out: TextIO) -> int:
+    from desktop_mem.core.conversations import ConversationStore
+
+    convs = ConversationStore(prof.db, prof.embedder)
+    if not args.yes:
+        n_msgs = prof.db.query("SELECT count(*) FROM messages")[0][0]
+        raise UsageError(
+            f"This deletes all {prof.memories.count()} memories and {n_msgs} messages of "
+            f"profile '{prof.config.profile}' for good: run again with --yes to confirm."
+        )
+    messages = convs.delete_all()
+    memories = prof.memories.forget_all()
+    out.write(f"Deleted {memories} memories and {messages} messages for good.\n")
+    return EXIT_OK
+
+
+def _new_passphrase(err: TextIO) -> str:
+    import getpass
+    import os
+
+    given = os.environ.get(NEW_PASSPHRASE_ENV)
+    if given:
+        return given
+    if not sys.stdin.isatty():
+        raise UsageError(
+            f"A new passphrase is needed: set {NEW_PASSPHRASE_ENV}, or run this in a terminal."
+        )
+    first = getpass.getpass("New passphrase: ", stream=err)
+    if len(first) < 8:
+        raise UsageError("The passphrase is shorter than 8 characters: choose a longer one.")
+    if getpass.getpass("Repeat it: ", stream=err) != first:
+        raise UsageError("The two passphrases differ: nothing was changed; try again.")
+    return first
+
+
+def _rekey(args: argparse.Namespace, config: Config, vault: Vault, out: TextIO, err: TextIO) -> int:
+    path = paths.database_path(config.home, config.profile)
+    current = read_key_mode(path) or ("passphrase" if config.passphrase else "keyring")
+    mode = args.mode or current
+    new_pass = _new_passphrase(err) if mode == "passphrase" else None
+    report = change_key(config.home, config.profile, config.passphrase, mode, new_pass, vault)
+    log.info(
+        "key changed: %s -> %s, %d rows in %d tables verified",
+        report.old_mode,
+        report.new_mode,
+        report.rows,
+        report.tables,
+    )
+    where = "the system keyring" if report.new_mode == "keyring" else "your passphrase"
+    out.write(
+        f"Re-encrypted profile '{config.profile}' ({report.rows} rows in {report.tables} "
+        f"tables, verified) with a new key held by {where}; the old key no longer opens it.\n"
+    )
+    if report.new_mode == "passphrase":
+        out.write(
+            f"From now on set {PASSPHRASE_ENV} to the new passphrase (or enter it in the app).\n"
+        )
+    return EXIT_OK
+
+
 def _doctor(args: argparse.Namespace, config: Config, vault: Vault, out: TextIO) -> int:
     checks = doctor.run(config, vault)
     if args.json:
@@ -365,13 +449,38 @@ def main(
     err: TextIO | None = None,
     vault: Vault | None = None,
 ) -> int:
+    started = time.monotonic()
+    code, command = _main(argv, out, err, vault)
+    if command:
+        log.info("%s: exit %d in %.0f ms", command, code, (time.monotonic() - started) * 1000)
+    return code
+
+
+def _main(
+    argv: Sequence[str] | None = None,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+    vault: Vault | None = None,
+) -> tuple[int, str]:
     out = out or sys.stdout
     err = err or sys.stderr
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
-        return int(exc.code or 0)
+        return int(exc.code or 0), ""
+    command = " ".join(x for x in (args.command, getattr(args, "action", None)) if x)
+    return _run(args, argv, parser, out, err, vault), command
+
+
+def _run(
+    args: argparse.Namespace,
+    argv: Sequence[str] | None,
+    parser: argparse.ArgumentParser,
+    out: TextIO,
+    err: TextIO,
+    vault: Vault | None,
+) -> int:
     try:
         config = Config.resolve(
             home=args.home,
@@ -385,6 +494,8 @@ def main(
         vault = vault or Vault()
         if args.command == "doctor":
             return _doctor(args, config, vault, out)
+        if args.command == "rekey":
+            return _rekey(args, config, vault, out, err)
         if args.command == "models":
             return cli_chat.models(args, config, out, err)
         with Profile.open(config, vault) as prof:
@@ -392,12 +503,15 @@ def main(
                 return cli_chat.chat(args, prof, out, err)
             if args.command == "conversations":
                 return cli_chat.conversations(args, prof, out, err)
+            if args.command == "wipe":
+                return _wipe(args, prof, out)
             if args.command == "settings":
                 return cli_chat.settings(args, prof, out, err)
             if args.action == "consolidate":
                 return cli_chat.consolidate(args, prof, out, err)
             return _memory(args, prof, out, err)
     except DesktopMemError as exc:
+        log.warning("%s failed: %s", args.command, type(exc).__name__)  # never the text
         err.write(f"desktop-mem: {exc}\n")
         return exc.exit_code
     except KeyboardInterrupt:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -190,6 +191,7 @@ class ChatSession:
             plan=plan,
             warnings=list(plan.warnings),
         )
+        started = time.monotonic()
         stream = self.backend.stream(plan.messages, options={"num_ctx": budget.context})
         with self._lock:
             self._stream = stream
@@ -209,6 +211,17 @@ class ChatSession:
             result.status = "stopped"
         result.text = stream.text
         self.counter.observe(plan.messages, stream.usage.prompt_tokens)
+        log.info(  # ids, counts and kinds only: never the text (see core/logs.py)
+            "turn in conversation %s: %s%s, %d memories used, %s prompt tokens, "
+            "%d answer characters, %.0f ms",
+            "incognito" if self.incognito else self.conversation_id,
+            result.status,
+            f" ({result.error_kind})" if result.error_kind else "",
+            len(plan.used),
+            stream.usage.prompt_tokens,
+            len(result.text),
+            (time.monotonic() - started) * 1000,
+        )
         if result.text or result.status == "error":
             result.answer_id = self._store(
                 "assistant",

@@ -156,6 +156,21 @@ class ConversationStore:
         self.db.checkpoint()
         return len(ids)
 
+    def delete_all(self) -> int:
+        """Purge every conversation, then rebuild the file (VACUUM) so no freed page
+        keeps a message. Returns how many messages went."""
+        count = int(self.db.query("SELECT count(*) FROM messages")[0][0])
+        with self.db.transaction() as conn:
+            conn.execute("DELETE FROM message_memories")
+            conn.execute("DELETE FROM message_vectors")
+            conn.execute("INSERT INTO messages_fts(messages_fts) VALUES ('delete-all')")
+            conn.execute("DELETE FROM messages")
+            conn.execute("DELETE FROM conversations")
+        with self.db.lock:
+            self.db.conn.execute("VACUUM")
+        self.db.checkpoint()
+        return count
+
     def _purge_messages(self, conn: Any, ids: Sequence[int]) -> None:
         for mid in ids:
             conn.execute("DELETE FROM messages_fts WHERE rowid = ?", (mid,))
