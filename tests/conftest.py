@@ -33,6 +33,7 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Memory
     monkeypatch.setenv("DESKTOP_MEM_HOME", str(home))
     for var in (
         "DESKTOP_MEM_PASSPHRASE",
+        "DESKTOP_MEM_NEW_PASSPHRASE",
         "DESKTOP_MEM_PROFILE",
         "DESKTOP_MEM_EMBED_MODEL",
         "OLLAMA_HOST",
@@ -92,3 +93,13 @@ class Run:
 @pytest.fixture
 def run(home: Path, fake_ollama: FakeOllama, vault: Vault) -> Run:
     return Run(home, fake_ollama, vault)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Print the reliability report (issue 5): what the suite did to try to break things."""
+    from tests import report
+
+    if any(report.COUNTS.values()):
+        terminalreporter.write_sep("=", "reliability report")
+        for line in report.table():
+            terminalreporter.write_line(line)

@@ -12,6 +12,7 @@ from desktop_mem.cli import main
 from desktop_mem.core.memories import NewMemory, now_iso
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.vault import SERVICE, Vault
+from tests import leaks
 from tests.fakes.keyrings import MemoryKeyring
 from tests.fakes.ollama_server import FakeOllama
 from tests.sqlcipher_pages import decrypted_pages, header_ok
@@ -20,25 +21,8 @@ CANARY = "Quokkazanzibar7781 hides the key under 秘密暗号石"
 NEEDLES = ["quokkazanzibar7781", "秘密暗号", "暗号石", "hides the key"]
 
 
-def _forms(needle: str) -> list[bytes]:
-    return [needle.encode(enc) for enc in ("utf-8", "utf-16-le", "utf-16-be")] + [
-        needle.upper().encode("utf-8"),
-        needle.capitalize().encode("utf-8"),
-    ]
-
-
-def files_under(root: Path) -> list[Path]:
-    return [p for p in root.rglob("*") if p.is_file()]
-
-
 def leaks_in(blobs: list[bytes]) -> list[str]:
-    found = []
-    for needle in NEEDLES:
-        for form in _forms(needle):
-            if any(form in b for b in blobs):
-                found.append(needle)
-                break
-    return found
+    return leaks.leaks_in(blobs, NEEDLES)
 
 
 def _add_message(prof: Profile, text: str) -> int:
@@ -77,10 +61,10 @@ def test_no_plaintext_in_any_file_while_open_and_after(
         _add_message(prof, "message: " + CANARY)
         # while open: main file, -wal, -shm
         assert (home / "profiles" / "default" / "memory.db-wal").exists()
-        assert leaks_in([p.read_bytes() for p in files_under(home)]) == []
-    written = files_under(home)
+        assert leaks.scan_files(leaks.files_under(home), NEEDLES) == []
+    written = leaks.files_under(home)
     assert any(p.suffix == ".log" for p in written), "the log exists and was scanned"
-    assert leaks_in([p.read_bytes() for p in written]) == []
+    assert leaks.scan_files(written, NEEDLES) == []
 
 
 def test_deleted_memory_is_gone_from_decrypted_pages(

@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from tests import report
+
 _TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]+|[^\W_]+")
 
 
@@ -208,6 +210,7 @@ class FakeOllama:
         if self.delay:
             time.sleep(self.delay)
         if fault:
+            report.add("faults")
             if fault.delay:
                 time.sleep(fault.delay)
             if fault.drop:
@@ -269,10 +272,12 @@ class FakeOllama:
         self._stream_start(handler)
         for n, piece in enumerate(reply.pieces()):
             if reply.die_after is not None and n >= reply.die_after:
+                report.add("faults")
                 handler.close_connection = True
                 handler.connection.shutdown(2)
                 return None
             if reply.error_after is not None and n >= reply.error_after:
+                report.add("faults")
                 self._stream_line(handler, {"error": "model runner has unexpectedly stopped"})
                 self._stream_end(handler)
                 return None
@@ -295,6 +300,8 @@ class FakeOllama:
             queue: list[Any] = self.json_replies if structured else self.replies
             scripted = queue.pop(0) if queue else None
         if structured:
+            if isinstance(scripted, str):  # raw text: how tests inject malformed JSON
+                report.add("faults")
             if scripted is None:
                 scripted = (self.json_responder or _empty_for_schema)(body)
             return Reply(

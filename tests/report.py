@@ -1,0 +1,31 @@
+"""The reliability report: counters the tests add to, printed at the end of every run
+(see `pytest_terminal_summary` in conftest.py) and quoted in the README."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+
+_lock = threading.Lock()
+COUNTS: Counter[str] = Counter()
+
+# (counter, how it reads in the table), in table order
+ROWS = [
+    ("kills", "SIGKILLs survived (adds, imports, re-embedding, chat turns, rekey)"),
+    ("faults", "model-server faults injected (HTTP errors, drops, cut streams, garbage, bad JSON)"),
+    ("inputs", "generated bad inputs (memory text, queries, import files)"),
+    ("leak_files", "files scanned for plaintext after a session"),
+    ("leaks", "plaintext leaks found"),
+]
+
+
+def add(counter: str, n: int = 1) -> None:
+    with _lock:
+        COUNTS[counter] += n
+
+
+def table() -> list[str]:
+    width = max(len(label) for _, label in ROWS)
+    lines = [f"{'reliability report':<{width}}  count", f"{'-' * width}  -----"]
+    lines += [f"{label:<{width}}  {COUNTS[key]:>5}" for key, label in ROWS]
+    return lines
