@@ -10,11 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from desktop_mem.core import db as db_module
 from desktop_mem.core.chat import ChatSession
 from desktop_mem.core.config import Config
 from desktop_mem.core.llm import OllamaChat
 from desktop_mem.core.memories import NewMemory
 from desktop_mem.core.profile import Profile
+from tests.conftest import Run
 from tests.fakes.ollama_server import FakeOllama, Reply
 
 
@@ -115,3 +117,20 @@ def test_two_processes_write_the_same_profile(home: Path, fake_ollama: FakeOllam
         assert prof.memories.index.count() == prof.memories.count() == 31
         # the in-memory codes of each process saw the other's writes
         assert prof.search.search("writer a 7", k=1).hits[0].memory.text == "writer a 7"
+
+
+def test_a_writer_that_must_wait_too_long_gets_one_sentence_and_loses_nothing(
+    profile: Profile, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another program holds the write lock longer than the busy timeout: the command
+    says who is in the way and what to do, exits 1, and the next try works."""
+    monkeypatch.setattr(db_module, "BUSY_TIMEOUT_MS", 200)
+    profile.memories.add(NewMemory("kept before the wait"))
+    with profile.db.transaction():  # the window, in the middle of a long write
+        code, _, err = run("memory", "add", "typed while the other writes")
+    assert code == 1
+    assert err.count("\n") == 1 and "Another desktop-mem is writing" in err and "try again" in err
+    code, _, err = run("memory", "add", "typed while the other writes")
+    assert code == 0, err
+    texts = {m.text for m in profile.memories.list()}
+    assert texts == {"kept before the wait", "typed while the other writes"}

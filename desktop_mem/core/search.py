@@ -19,6 +19,8 @@ from desktop_mem.core import textproc
 from desktop_mem.core.errors import ModelServerError
 from desktop_mem.core.memories import Memory, MemoryStore
 
+MAX_QUERY_CHARS = 2_000  # of a search query (the chat message when building a prompt)
+
 
 @dataclass(frozen=True)
 class SearchWeights:
@@ -173,6 +175,13 @@ class HybridSearch:
         query = textproc.normalize(query)
         if not query:
             return SearchResult([], warnings)
+        if len(query) > MAX_QUERY_CHARS:
+            # A pasted document, or a long chat message: its start says what it is about,
+            # and embedding models read only so much anyway.
+            query = query[:MAX_QUERY_CHARS]
+            warnings.append(
+                f"Only the first {MAX_QUERY_CHARS:,} characters of the query were searched."
+            )
         pool = max(w.pool, k * 3)
         total, df = self._frequencies(query)
         keyword = self.keyword_ranking(query, pool, self.keyword_terms(query, total, df))

@@ -15,6 +15,7 @@ from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.memories import NewMemory
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.vault import Vault
+from tests import report
 
 FTS_SYNTAX = st.sampled_from(
     ['"', "*", "NEAR", "NEAR(", "-", "AND", "OR", "NOT", "(", ")", ":", "^", "'"]
@@ -25,6 +26,7 @@ PIECES = st.one_of(
     st.sampled_from(
         ["中文", "日本語", "עברית", "العربية", "😀🧠", "\u202e", "\x00", "\t\n", "Hangzhou"]
     ),
+    st.just("长" * (1 << 20)),  # 1 MB and more of text
 )
 TEXTS = st.lists(PIECES, max_size=8).map(" ".join)
 SETTINGS = settings(
@@ -47,6 +49,7 @@ def seeded(config: Config, vault: Vault) -> Iterator[Profile]:
 @SETTINGS
 @given(query=TEXTS)
 def test_any_query_searches_or_says_why(seeded: Profile, query: str) -> None:
+    report.add("inputs")
     try:
         result = seeded.search.search(query, k=5)
     except DesktopMemError as exc:
@@ -59,6 +62,7 @@ def test_any_query_searches_or_says_why(seeded: Profile, query: str) -> None:
 @SETTINGS
 @given(text=TEXTS)
 def test_any_memory_text_is_stored_whole_or_refused(seeded: Profile, text: str) -> None:
+    report.add("inputs")
     before = seeded.memories.count()
     try:
         stored = seeded.memories.add(NewMemory(text)).memory

@@ -7,8 +7,9 @@ import pytest
 from desktop_mem.core.config import Config
 from desktop_mem.core.memories import NewMemory
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.search import SearchWeights
+from desktop_mem.core.search import MAX_QUERY_CHARS, SearchWeights
 from desktop_mem.core.vault import Vault
+from tests.fakes.ollama_server import FakeOllama
 
 MEMORIES = [
     ("I live in Hangzhou with my cat Mochi", "fact"),
@@ -258,3 +259,15 @@ def test_an_unrelated_query_finds_nothing_by_meaning_alone(profile: Profile) -> 
     )
     hits = profile.search.search("hello there", k=5).hits
     assert all("keyword" in h.signals for h in hits), "no vector-only noise for a greeting"
+
+
+def test_a_pasted_document_as_query_is_cut_to_its_start(
+    seeded: Profile, fake_ollama: FakeOllama
+) -> None:
+    """A 1 MB query (a pasted file, or a chat message used as the query) is searched by
+    its first MAX_QUERY_CHARS characters, with a warning, instead of taking minutes."""
+    query = "where do I live? " + "长" * (1 << 20)
+    result = seeded.search.search(query, k=3)
+    assert any(f"{MAX_QUERY_CHARS:,} characters" in w for w in result.warnings)
+    sent = fake_ollama.embed_inputs()[-1]
+    assert len(sent) <= MAX_QUERY_CHARS
