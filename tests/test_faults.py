@@ -3,9 +3,11 @@ and 8): each one leaves the app usable and keeps the user's message."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,7 @@ import pytest
 from desktop_mem.core import db as db_module
 from desktop_mem.core.chat import ChatSession
 from desktop_mem.core.config import Config
+from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.llm import OllamaChat
 from desktop_mem.core.memories import NewMemory
 from desktop_mem.core.profile import Profile
@@ -134,3 +137,46 @@ def test_a_writer_that_must_wait_too_long_gets_one_sentence_and_loses_nothing(
     assert code == 0, err
     texts = {m.text for m in profile.memories.list()}
     assert texts == {"kept before the wait", "typed while the other writes"}
+
+
+def test_a_full_disk_refuses_the_write_in_one_sentence_and_keeps_everything(
+    profile: Profile, run: Run
+) -> None:
+    """SQLite's own SQLITE_FULL, through a page limit (max_page_count) on the window's
+    connection: the write is refused whole, what was stored stays, and it works again
+    once there is room."""
+    profile.memories.add_many([NewMemory(f"stored before the disk filled {i}") for i in range(3)])
+    pages = profile.db.query("PRAGMA page_count")[0][0]
+    profile.db.execute(f"PRAGMA max_page_count = {pages}")
+    with pytest.raises(DesktopMemError) as caught:
+        profile.memories.add_many([NewMemory(f"too much {i} " + "x" * 3000) for i in range(20)])
+    assert "full" in str(caught.value) and "nothing was changed" in str(caught.value)
+    assert profile.memories.count() == 3 and profile.memories.index.count() == 3
+    assert profile.search.search("stored before", k=3).hits
+    profile.db.execute("PRAGMA max_page_count = 1073741823")
+    profile.memories.add(NewMemory("room again"))
+    assert profile.memories.count() == 4
+    assert profile.db.query("PRAGMA integrity_check")[0][0] == "ok"
+
+
+def test_an_export_into_a_pipe_writes_into_it_and_a_full_device_says_so(
+    run: Run, tmp_path: Path
+) -> None:
+    """A target that is not a regular file is written into, never replaced by a rename;
+    a device with no room (/dev/full, ENOSPC) gets one sentence."""
+    assert run("memory", "add", "I keep bees")[0] == 0
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    code, _, err = run("memory", "export", str(fifo))
+    reader.join(10)
+    assert code == 0, err
+    assert fifo.exists() and not fifo.is_file(), "the pipe is still a pipe"
+    assert json.loads(got[0])["memories"][0]["text"] == "I keep bees"
+    full = Path("/dev/full")
+    if full.is_char_device():
+        code, _, err = run("memory", "export", str(full))
+        assert code == 1 and err.count("\n") == 1 and "/dev/full" in err
+        assert full.is_char_device()

@@ -127,11 +127,15 @@ class Database:
             self._depth = 1
             try:
                 yield self.conn
-            except BaseException:
+            except BaseException as exc:
                 self._depth = 0
                 with contextlib.suppress(sqlcipher3.Error):
                     self.conn.execute("ROLLBACK")
                 self._rolled_back()
+                if type(exc) is sqlcipher3.DatabaseError or isinstance(
+                    exc, sqlcipher3.OperationalError
+                ):  # disk full, I/O error, locked, damaged: one sentence; nothing was changed
+                    raise _busy(self.path, exc) from None
                 raise
             try:
                 self.conn.execute("COMMIT")

@@ -108,6 +108,15 @@ def write_export(store: MemoryStore, path: Path, fmt: str = "json", profile: str
         raise InvalidInput(f"'{fmt}' is not an export format: use json or md.")
     path = Path(path)
     parent = path.parent if str(path.parent) else Path(".")
+    if path.exists() and not path.is_file():  # a device or a pipe: write into it, never
+        try:  # replace it (a rename over /dev/stdout would swap the device node)
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        except OSError as exc:
+            raise DesktopMemError(
+                f"Could not write {path} ({exc.strerror or exc}): choose another place."
+            ) from None
+        return int(count)
     try:
         fd, tmp = tempfile.mkstemp(prefix=".desktop-mem-export-", dir=parent)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:

@@ -56,7 +56,7 @@ def test_a_fact_from_one_conversation_is_in_the_prompt_of_a_later_one(
     assert mem.source == "extractor" and mem.source_message_id == first.user_message_id
     # the extraction prompt had the date and the exchange, labelled
     prompt = fake_ollama.chat_requests(structured=True)[0]["messages"][0]["content"]
-    assert "Today's date is" in prompt and "USER: I live in Hangzhou" in prompt
+    assert "Today's date is" in prompt and 'USER: "I live in Hangzhou' in prompt
 
     later = new_session(profile, fake_ollama)
     answer = later.send("Which city do I live in?")
