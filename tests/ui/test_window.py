@@ -449,3 +449,48 @@ def test_turning_on_a_remote_server_shows_the_notice_once(
     window.apply_settings(values)
     qtbot.waitUntil(lambda: window.online, timeout=5000)
     idle(qtbot, window)
+
+
+def test_a_window_session_leaves_no_plaintext(
+    qtbot: Any,
+    window: MainWindow,
+    fake_ollama: FakeOllama,
+    home: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Chat, learn, edit, delete, export aside and close, in the window: nothing the app
+    wrote (database, WAL, log, window settings, temp files) holds any of the text."""
+    from desktop_mem.core import logs
+    from tests import leaks
+
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temp))
+    logs.configure(home)
+    fake_ollama.reply_json(
+        {"memories": [{"text": "Keeps a ferret called Quillbaxter88", "kind": "fact"}]}
+    )
+    send(qtbot, window, "My ferret Quillbaxter88 eats 秘密饲料 every night")
+    store = window.profile.memories
+    learned = store.list()[0]
+    assert window.browser.select(learned.id)
+    window.browser.text.setPlainText("Keeps two ferrets, Quillbaxter88 and Zorvendale")
+    window.browser.save_button.click()
+    qtbot.waitUntil(lambda: "Zorvendale" in store.get(learned.id).text, timeout=5000)
+    idle(qtbot, window)
+    window.export_memories(str(tmp_path / "aside.json"))
+    idle(qtbot, window)
+    window.new_conversation()
+    send(qtbot, window, "Delete me: Xanthorrhoea451 是我的密码")
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    window.delete_conversation(window.session.conversation_id)
+    idle(qtbot, window)
+    window.close()
+
+    secrets = ["Quillbaxter88", "秘密饲料", "Zorvendale", "Xanthorrhoea451", "是我的密码"]
+    assert "Zorvendale" in (tmp_path / "aside.json").read_text("utf-8")
+    written = leaks.files_under(home, temp)
+    names = {p.name for p in written}
+    assert {"memory.db", "desktop-mem.log"} <= names and any(n.endswith(".ini") for n in names)
+    assert leaks.scan_files(written, secrets) == []
