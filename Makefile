@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: run test lint screenshots bench bench-scale bench-locomo bench-prompt clean
+.PHONY: run test lint screenshots package bench bench-scale bench-locomo bench-prompt clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "desktop-mem needs Python 3.11 or newer; set PYTHON=python3.11 (or newer)")'
@@ -34,8 +34,15 @@ test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check desktop_mem tests benchmarks
-	$(BIN)/ruff format --check desktop_mem tests benchmarks
+	$(BIN)/ruff check desktop_mem tests benchmarks packaging
+	$(BIN)/ruff format --check desktop_mem tests benchmarks packaging
+
+# The Linux package (pyside6-deploy / Nuitka: a standalone folder and a tarball in dist/),
+# then the smoke test of the built binary against the fake Ollama server.
+VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml)
+package:
+	bash packaging/build-linux.sh
+	build/venv-package/bin/python packaging/smoke_test.py dist/desktop-mem-$(VERSION)-linux-$(shell uname -m)
 
 # Headless PNGs of the main states (Chinese needs a CJK font: apt-get install fonts-noto-cjk).
 screenshots: $(VENV)/.installed-test

@@ -153,6 +153,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="the new key's kind (default: keep the current one and rotate the key)",
     )
 
+    st = sub.add_parser(
+        "self-test",
+        help="check this installation in a temporary profile: database, sqlite-vec, "
+        "embedding and search, the window, icon and translations",
+    )
+    st.add_argument("--no-window", action="store_true", help="skip the Qt part")
+    st.add_argument("--json", action="store_true")
+
     doc = sub.add_parser("doctor", help="check Ollama, the keyring, the database and sqlite-vec")
     doc.add_argument("--json", action="store_true")
     return p
@@ -404,15 +412,27 @@ def _rekey(args: argparse.Namespace, config: Config, vault: Vault, out: TextIO, 
     return EXIT_OK
 
 
+def _self_test(args: argparse.Namespace, config: Config, out: TextIO) -> int:
+    from desktop_mem.ui import selftest  # Qt is imported only for the window checks
+
+    checks = selftest.run(config, with_window=not args.no_window)
+    _report(checks, args.json, out)
+    return EXIT_OK if checks and all(c.ok for c in checks) else EXIT_ERROR
+
+
+def _report(checks: Sequence[Any], as_json: bool, out: TextIO) -> None:
+    if as_json:
+        _print_json([c.to_dict() for c in checks], out)
+        return
+    for c in checks:
+        out.write(f"{'ok ' if c.ok else 'FIX'} {c.name:<16} {c.detail}\n")
+        if c.fix:
+            out.write(f"    {'':<16} -> {c.fix}\n")
+
+
 def _doctor(args: argparse.Namespace, config: Config, vault: Vault, out: TextIO) -> int:
     checks = doctor.run(config, vault)
-    if args.json:
-        _print_json([c.to_dict() for c in checks], out)
-    else:
-        for c in checks:
-            out.write(f"{'ok ' if c.ok else 'FIX'} {c.name:<16} {c.detail}\n")
-            if c.fix:
-                out.write(f"    {'':<16} -> {c.fix}\n")
+    _report(checks, args.json, out)
     return EXIT_OK if all(c.ok for c in checks) else EXIT_ERROR
 
 
@@ -494,6 +514,8 @@ def _run(
         vault = vault or Vault()
         if args.command == "doctor":
             return _doctor(args, config, vault, out)
+        if args.command == "self-test":
+            return _self_test(args, config, out)
         if args.command == "rekey":
             return _rekey(args, config, vault, out, err)
         if args.command == "models":

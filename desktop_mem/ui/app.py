@@ -9,7 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QLocale, QSettings, QTranslator
+from PySide6.QtCore import QLocale, QSettings, QSize, QTranslator
+from PySide6.QtGui import QIcon
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -23,9 +24,29 @@ from desktop_mem.ui.dialogs import PassphraseDialog
 from desktop_mem.ui.errors import describe
 from desktop_mem.ui.main_window import MainWindow
 
-TRANSLATIONS = Path(__file__).resolve().parents[2] / "resources" / "translations"
-if not TRANSLATIONS.exists():  # installed package: resources ship inside it
-    TRANSLATIONS = Path(__file__).resolve().parents[1] / "resources" / "translations"
+RESOURCES = Path(__file__).resolve().parents[1] / "resources"  # inside the package, and the bundle
+TRANSLATIONS = RESOURCES / "translations"
+ICONS = RESOURCES / "icons"
+APP_ID = "io.github.desktopmem.DesktopMem"  # the .desktop file, the AppStream id, the icon name
+ICON_SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
+
+
+def app_icon() -> QIcon:
+    """The application icon, from the PNGs shipped in the package (no SVG plugin needed)."""
+    icon = QIcon()
+    for size in ICON_SIZES:
+        path = ICONS / f"desktop-mem-{size}.png"
+        if path.exists():
+            icon.addFile(str(path), QSize(size, size))
+    return icon
+
+
+def prepare_application(app: QApplication) -> None:
+    """Names, icon and desktop-file id: the same for the window and the self-test."""
+    app.setApplicationName("desktop-mem")
+    app.setOrganizationName("desktop-mem")
+    app.setDesktopFileName(APP_ID)  # Wayland matches the window to the .desktop entry by it
+    app.setWindowIcon(app_icon())
 
 
 def app_settings(home: Path) -> QSettings:
@@ -35,7 +56,7 @@ def app_settings(home: Path) -> QSettings:
 
 
 def install_language(app: QApplication, language: str) -> QTranslator | None:
-    """Load resources/translations/desktop_mem_<language>.qm (English needs none)."""
+    """Load desktop_mem/resources/translations/desktop_mem_<language>.qm (English needs none)."""
     for old in app.findChildren(QTranslator):
         app.removeTranslator(old)
         old.deleteLater()
@@ -204,8 +225,7 @@ class Application:
 def main(argv: Sequence[str] | None = None, vault: Vault | None = None) -> int:
     argv = list(sys.argv if argv is None else argv)
     app = QApplication.instance() or QApplication(argv)
-    app.setApplicationName("desktop-mem")
-    app.setOrganizationName("desktop-mem")
+    prepare_application(app)
     try:
         config = build_config(argv[1:])
     except DesktopMemError as exc:

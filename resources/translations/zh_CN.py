@@ -16,7 +16,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 TS = HERE / "desktop_mem_zh_CN.ts"
-QM = HERE / "desktop_mem_zh_CN.qm"
+QM = ROOT / "desktop_mem" / "resources" / "translations" / "desktop_mem_zh_CN.qm"  # ships
 
 ZH: dict[str, str | list[str]] = {
     " (expired)": "（已过期）",

@@ -68,7 +68,7 @@ def test_every_interface_string_is_translated(tmp_path: Path) -> None:
     assert sources <= committed, (
         "desktop_mem_zh_CN.ts is stale: run resources/translations/zh_CN.py"
     )
-    qm = ROOT / "resources/translations/desktop_mem_zh_CN.qm"
+    qm = ROOT / "desktop_mem/resources/translations/desktop_mem_zh_CN.qm"
     assert qm.stat().st_mtime >= 0 and qm.stat().st_size > 1000
 
 

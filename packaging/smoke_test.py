@@ -1,0 +1,105 @@
+"""Smoke test of a built package: the binary itself, headless, against the fake Ollama
+server, with nothing from the source tree on its path.
+
+    python packaging/smoke_test.py dist/desktop-mem-<version>-linux-<arch>
+
+1. `desktop-mem --version`, timed (a cold start of the bundle).
+2. `desktop-mem self-test`: in a fresh, temporary profile, SQLCipher and sqlite-vec load
+   from the bundle, two memories are embedded and found again (English and Chinese),
+   Qt starts offscreen, the icon and the Chinese translation load, the window opens.
+3. In a fresh data folder, as a user would: `memory add`, `memory search` finds it by
+   meaning, `memory list`, `doctor`.
+4. `install.sh` into a temporary prefix; the installed `desktop-mem` runs, the menu entry
+   points at it; `install.sh --uninstall` removes it.
+
+Exits 0 when everything passed. Runs from the source tree (the fake server lives in
+tests/fakes), with any Python that has numpy.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.fakes.ollama_server import FakeOllama  # noqa: E402
+
+ID = "io.github.desktopmem.DesktopMem"
+
+
+def main() -> int:
+    if len(sys.argv) != 2:
+        print(__doc__)
+        return 2
+    bundle = Path(sys.argv[1]).resolve()
+    binary = bundle / "desktop-mem"
+    if not binary.exists():
+        print(f"smoke test: no {binary}: build first (packaging/build-linux.sh)")
+        return 1
+    fake = FakeOllama().start()
+    failures: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="desktop-mem-smoke-") as tmp:
+        work = Path(tmp)
+        env = {
+            "PATH": "/usr/bin:/bin",
+            "HOME": str(work / "user"),  # no real keyring, config or data of whoever runs it
+            "LANG": "C.UTF-8",
+            "QT_QPA_PLATFORM": "offscreen",
+            "DESKTOP_MEM_PASSPHRASE": "smoke test passphrase",
+        }
+        (work / "user").mkdir()
+        base = [str(binary), "--home", str(work / "data"), "--ollama-host", fake.url,
+                "--embed-model", "fake-embed"]  # fmt: skip
+
+        def step(name: str, args: list[str], expect: str = "") -> str:
+            start = time.perf_counter()
+            proc = subprocess.run(args, env=env, capture_output=True, text=True, timeout=300)
+            took = time.perf_counter() - start
+            ok = proc.returncode == 0 and expect in proc.stdout
+            print(f"{'ok ' if ok else 'FAIL'} {name:<28} {took * 1000:7.0f} ms")
+            if not ok:
+                failures.append(name)
+                print(proc.stdout[-3000:], proc.stderr[-3000:], sep="\n")
+            return proc.stdout
+
+        step("--version", [str(binary), "--version"], "desktop-mem")
+        out = step("self-test", [*base, "self-test"], "window")
+        print("    " + out.strip().replace("\n", "\n    "))
+        step("memory add", [*base, "memory", "add", "我住在杭州, with a cat named Mochi"])
+        step("memory search (meaning)", [*base, "memory", "search", "where do I live?"], "Mochi")
+        step("memory search (Chinese)", [*base, "memory", "search", "杭州"], "Mochi")
+        step("memory list", [*base, "memory", "list"], "Mochi")
+        step("doctor", [*base, "doctor"], "sqlite-vec")
+
+        prefix = work / "prefix"
+        install = bundle / "install.sh"
+        env_install = {**env, "PREFIX": str(prefix)}
+        proc = subprocess.run(["sh", str(install)], env=env_install, capture_output=True, text=True)
+        desktop = prefix / "share" / "applications" / f"{ID}.desktop"
+        installed = prefix / "bin" / "desktop-mem"
+        ok = proc.returncode == 0 and installed.exists() and desktop.exists()
+        ok = ok and f"Exec={prefix}/lib/desktop-mem/desktop-mem" in desktop.read_text()
+        ok = ok and any((prefix / "share" / "icons" / "hicolor").rglob(f"{ID}.png"))
+        print(f"{'ok ' if ok else 'FAIL'} install.sh")
+        if not ok:
+            failures.append("install.sh")
+            print(proc.stdout, proc.stderr)
+        else:
+            step("installed desktop-mem", [str(installed), "--version"], "desktop-mem")
+            subprocess.run(["sh", str(install), "--uninstall"], env=env_install, check=True,
+                           capture_output=True)  # fmt: skip
+            if installed.exists() or desktop.exists():
+                failures.append("uninstall")
+                print("FAIL install.sh --uninstall left files")
+    fake.stop()
+    print("smoke test: " + ("passed" if not failures else f"FAILED: {', '.join(failures)}"))
+    return 0 if not failures else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
