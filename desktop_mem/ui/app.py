@@ -18,6 +18,7 @@ from desktop_mem.core import logs, paths
 from desktop_mem.core.config import Config
 from desktop_mem.core.errors import DesktopMemError, KeyMissing, KeyringUnavailable, WrongKey
 from desktop_mem.core.profile import Profile
+from desktop_mem.core.rekey import change_key
 from desktop_mem.core.vault import Vault, read_key_mode
 from desktop_mem.ui import theme
 from desktop_mem.ui.dialogs import PassphraseDialog
@@ -163,6 +164,18 @@ def off_gui_thread(fn: Any, *args: Any) -> Any:
     return out["result"]
 
 
+def _wait_for_background_work(app: QApplication, seconds: float = 30.0) -> None:
+    from PySide6.QtCore import QThread
+
+    from desktop_mem.ui import tasks
+
+    for _ in range(int(seconds * 40)):
+        app.processEvents()
+        if not tasks.busy():
+            return
+        QThread.msleep(25)
+
+
 def build_config(argv: Sequence[str]) -> Config:
     import argparse
 
@@ -186,14 +199,97 @@ def build_config(argv: Sequence[str]) -> Config:
 
 
 class Application:
-    """The running app: rebuilds its window when the language changes."""
+    """The running app: rebuilds its window when the language changes, and reopens the
+    profile around a change of its key."""
 
-    def __init__(self, app: QApplication, profile: Profile, settings: QSettings) -> None:
+    def __init__(
+        self,
+        app: QApplication,
+        profile: Profile,
+        settings: QSettings,
+        vault: Vault | None = None,
+    ) -> None:
         self.app = app
         self.profile = profile
         self.settings = settings
+        self.vault = vault or Vault()
         self.window: MainWindow | None = None
         self.build_window()
+
+    def change_key(self, mode: str, new_passphrase: str | None = None) -> bool:
+        """Re-encrypt the profile under a new key (core/rekey.py): the profile is closed,
+        copied under the new key, verified, switched, and opened again. On any failure
+        the old file and key are untouched and the profile reopens with them."""
+        window = self.window
+        config = self.profile.config
+        if mode == "passphrase" and new_passphrase is None:
+            dialog = PassphraseDialog(
+                config.profile,
+                create=True,
+                parent=window,
+                explanation=QApplication.translate(
+                    "app",
+                    "Choose a new passphrase for the profile “%1”. Everything is re-encrypted "
+                    "with it; without it nobody, including you, can read your memories. There "
+                    "is no way to recover it.",
+                ).replace("%1", config.profile),
+            )
+            if dialog.exec() != PassphraseDialog.DialogCode.Accepted:
+                return False
+            new_passphrase = dialog.passphrase()
+        if window is not None:
+            if window.turn_busy:
+                QMessageBox.information(
+                    window,
+                    QApplication.translate("app", "Change the key"),
+                    QApplication.translate(
+                        "app", "Wait for the answer to finish, then change the key."
+                    ),
+                )
+                return False
+            window.setEnabled(False)
+            window.statusBar().showMessage(
+                QApplication.translate("app", "Re-encrypting your memories…")
+            )
+            _wait_for_background_work(self.app)
+            if window.session is not None:
+                window.session.close(wait=True)
+        old_passphrase = config.passphrase
+        self.profile.close()
+        changed = True
+        try:
+            off_gui_thread(
+                change_key, config.home, config.profile, old_passphrase, mode, new_passphrase,
+                self.vault,
+            )  # fmt: skip
+        except DesktopMemError as exc:
+            changed = False
+            QMessageBox.warning(
+                window,
+                QApplication.translate("app", "The key was not changed"),
+                describe(type(exc).__name__, str(exc)),
+            )
+        else:
+            config.passphrase = new_passphrase if mode == "passphrase" else None
+        try:
+            self.profile = off_gui_thread(Profile.open, config, self.vault)
+        except DesktopMemError as exc:  # e.g. the keyring stopped answering meanwhile
+            QMessageBox.critical(
+                window,
+                QApplication.translate("app", "Cannot open your memories"),
+                describe(type(exc).__name__, str(exc)),
+            )
+            self.app.quit()
+            return False
+        rebuilt = self.build_window()
+        if changed:
+            rebuilt.statusBar().showMessage(
+                QApplication.translate(
+                    "app", "Your memories were re-encrypted; the old key no longer opens them."
+                ),
+                15000,
+            )
+        return changed
 
     def build_window(self) -> MainWindow:
         old = self.window
@@ -204,6 +300,7 @@ class Application:
             old.deleteLater()
         window = MainWindow(self.profile, self.settings)
         window.language_changed.connect(self.set_language)
+        window.key_change_requested.connect(self.change_key)
         window.theme_changed.connect(theme.apply)
         if conversation is not None:
             window.open_conversation(conversation)
@@ -238,12 +335,13 @@ def main(argv: Sequence[str] | None = None, vault: Vault | None = None) -> int:
     single = SingleInstance(instance_name(config))
     if single.already_running():
         return 0
-    profile = open_profile(config, vault or Vault())
+    vault = vault or Vault()
+    profile = open_profile(config, vault)
     if profile is None:
         return 3
-    running = Application(app, profile, settings)
+    running = Application(app, profile, settings, vault)
     single.listen(running.raise_window)
     try:
         return app.exec()
     finally:
-        profile.close()
+        running.profile.close()

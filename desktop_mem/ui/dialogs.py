@@ -32,7 +32,12 @@ class PassphraseDialog(QDialog):
     """Ask for the passphrase that protects a profile. `create` asks twice."""
 
     def __init__(
-        self, profile: str, create: bool, error: str = "", parent: QWidget | None = None
+        self,
+        profile: str,
+        create: bool,
+        error: str = "",
+        parent: QWidget | None = None,
+        explanation: str = "",
     ) -> None:
         super().__init__(parent)
         self.create = create
@@ -41,7 +46,8 @@ class PassphraseDialog(QDialog):
         )
         layout = QVBoxLayout(self)
         explain = QLabel(
-            self.tr(
+            explanation
+            or self.tr(
                 "No system keyring is available, so your conversations and memories in the "
                 "profile “%1” are protected by a passphrase. Everything is encrypted with it; "
                 "without it nobody, including you, can read them. There is no way to recover it."
@@ -256,6 +262,37 @@ class SettingsDialog(QDialog):
         self.open_folder = QPushButton(self.tr("Open folder"))
         folder.addWidget(self.open_folder)
         form.addRow(self.tr("Data folder"), folder)
+        self.key_request: str | None = None  # "keyring" or "passphrase": change the key
+        keyring_mode = values.get("key_mode") != "passphrase"
+        key_row = QVBoxLayout()
+        self.key_status = QLabel(
+            self.tr("Encrypted; the key is kept in the system keyring.")
+            if keyring_mode
+            else self.tr("Encrypted with your passphrase.")
+        )
+        self.key_status.setWordWrap(True)
+        key_row.addWidget(self.key_status)
+        key_buttons = QHBoxLayout()
+        self.rekey_button = QPushButton(
+            self.tr("Replace the key") if keyring_mode else self.tr("Change passphrase…")
+        )
+        self.rekey_button.setToolTip(
+            self.tr("Re-encrypts everything with a new key; the old one stops working.")
+        )
+        self.switch_key_button = QPushButton(
+            self.tr("Use a passphrase instead…")
+            if keyring_mode
+            else self.tr("Keep the key in the system keyring instead")
+        )
+        key_buttons.addWidget(self.rekey_button)
+        key_buttons.addWidget(self.switch_key_button)
+        key_buttons.addStretch(1)
+        key_row.addLayout(key_buttons)
+        form.addRow(self.tr("Encryption"), key_row)
+        current = "keyring" if keyring_mode else "passphrase"
+        other = "passphrase" if keyring_mode else "keyring"
+        self.rekey_button.clicked.connect(lambda: self._request_key(current))
+        self.switch_key_button.clicked.connect(lambda: self._request_key(other))
         layout.addLayout(form)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
@@ -263,6 +300,11 @@ class SettingsDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
+
+    def _request_key(self, mode: str) -> None:
+        """Save the other settings and close; the window then changes the key."""
+        self.key_request = mode
+        self.accept()
 
     def _openai_toggled(self, on: bool) -> None:
         for w in (self.openai_url, self.openai_model, self.openai_key, self.openai_notice):

@@ -84,6 +84,7 @@ class OfflinePage(QWidget):
 class MainWindow(QMainWindow):
     language_changed = Signal(str)
     theme_changed = Signal(str)
+    key_change_requested = Signal(str)  # "keyring" or "passphrase": the Application does it
 
     def __init__(
         self, profile: Profile, settings: QSettings, parent: QWidget | None = None
@@ -292,6 +293,7 @@ class MainWindow(QMainWindow):
         self.qsettings.setValue("window/splitter", self.splitter.saveState())
         self.qsettings.setValue("window/browser", self.browser.isVisible())
         self.qsettings.sync()
+        self.browser.cancel_pending()
         if self.session is not None:
             self.session.stop()
             self.session.close(wait=False)
@@ -923,6 +925,7 @@ class MainWindow(QMainWindow):
             "language": self.qsettings.value("ui/language", "en"),
             "theme": self.qsettings.value("ui/theme", "system"),
             "data_folder": str(self.profile.db.path.parent),
+            "key_mode": self.profile.db.key_mode,
         }
         dialog = SettingsDialog(values, self.models, self)
         dialog.open_folder.clicked.connect(
@@ -930,6 +933,8 @@ class MainWindow(QMainWindow):
         )
         if dialog.exec() == SettingsDialog.DialogCode.Accepted:
             self.apply_settings(dialog.values())
+            if dialog.key_request:
+                self.key_change_requested.emit(dialog.key_request)
 
     def apply_settings(self, values: dict[str, Any]) -> None:
         try:

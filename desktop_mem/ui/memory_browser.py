@@ -193,6 +193,10 @@ class MemoryBrowser(QWidget):
     def query(self) -> str:
         return self.search.text().strip()
 
+    def cancel_pending(self) -> None:
+        """Drop a search the user typed but that has not run yet (the window is closing)."""
+        self._timer.stop()
+
     def _search_later(self, *_: Any) -> None:
         self._timer.start(SEARCH_DELAY_MS)
 

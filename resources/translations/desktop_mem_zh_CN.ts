@@ -59,419 +59,420 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="103" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="1019" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="104" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1023" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="110" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="111" />
+        <location filename="../../desktop_mem/ui/selftest.py" line="79" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="112" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="113" />
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="114" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="115" />
         <source>A chat that reads and writes no memory and is not stored</source>
         <translation>不读取、不写入记忆，也不保存的对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="121" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="221" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="122" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="222" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="211" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="212" />
         <source>&amp;Chat</source>
         <translation>聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="212" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="446" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="456" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="213" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="447" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="457" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="215" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="216" />
         <source>New incognito conversation</source>
         <translation>新的无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="219" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="220" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="220" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="221" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="223" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="224" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="224" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="225" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="225" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="226" />
         <source>&amp;Memories</source>
         <translation>记忆(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="227" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="228" />
         <source>Show memory browser</source>
         <translation>显示记忆浏览器</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="231" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="232" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="232" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="233" />
         <source>Consolidate now</source>
         <translation>立即整理</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="233" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="482" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="234" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="483" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="234" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="235" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="235" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="236" />
         <source>Learn automatically</source>
         <translation>自动学习</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="238" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="239" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="239" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="240" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="240" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="267" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="241" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="268" />
         <source>About desktop-mem</source>
         <translation>关于 desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="269" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="270" />
         <source>desktop-mem %1
 A local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.</source>
         <translation>desktop-mem %1
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="308" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="309" />
         <source>Connecting to Ollama…</source>
         <translation>正在连接 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="333" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="334" />
         <source>Model not installed</source>
         <translation>模型未安装</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="334" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="335" />
         <source>The chat model %1 is not installed in Ollama. Download it now?</source>
         <translation>Ollama 中没有安装聊天模型 %1。现在下载吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="351" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="352" />
         <source>Downloading…</source>
         <translation>正在下载…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="360" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="361" />
         <source>Download failed</source>
         <translation>下载失败</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="383" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="384" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="386" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="387" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="388" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="389" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="390" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="391" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="392" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="393" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="446" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="447" />
         <source>Incognito conversation</source>
         <translation>无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="465" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="466" />
         <source>(deleted)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="481" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="482" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="483" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="484" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="498" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="499" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="498" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="499" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="514" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="515" />
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="516" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="517" />
         <source>Markdown (*.md);;JSON (*.json)</source>
         <translation>Markdown (*.md);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="526" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="527" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="527" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="528" />
         <source>Delete this conversation for good? Memories learned from it stay.</source>
         <translation>永久删除这个对话？从中学到的记忆会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="574" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="575" />
         <source>…</source>
         <translation>…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="605" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="606" />
         <source>Learning from this exchange…</source>
         <translation>正在从这轮对话中学习…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="641" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="642" />
         <source>Remembered</source>
         <translation>已记住</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="642" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="643" />
         <source>Updated</source>
         <translation>已更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="643" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="644" />
         <source>Marked as no longer true</source>
         <translation>已标记为不再成立</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="644" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="645" />
         <source>Merged</source>
         <translation>已合并</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="664" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="665" />
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="667" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="668" />
         <source>Undoing…</source>
         <translation>正在撤销…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="674" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="675" />
         <source>Forget these memories?</source>
         <translation>忘记这些记忆？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="675" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="676" />
         <source>Delete these memories for good?</source>
         <translation>永久删除这些记忆？</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="680" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="681" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="752" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="762" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="753" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="763" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="789" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="790" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="791" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="792" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="792" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="793" />
         <source>Delete memories</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="540" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="683" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="795" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="541" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="684" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="796" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="805" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="806" />
         <source>FORGET</source>
         <translation>全部忘记</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="807" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="808" />
         <source>Forget everything</source>
         <translation>忘记一切</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="809" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="810" />
         <source>This deletes all %n memory(s) of this profile for good. Conversations stay.</source>
         <translation><numerusform>这会永久删除此配置的全部 %n 条记忆。对话会保留。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="818" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="819" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="829" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="830" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="831" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="832" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="836" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="837" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="850" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="851" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="859" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="860" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="860" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="861" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="871" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="872" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="874" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="875" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="885" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="886" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="892" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="893" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="894" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="895" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="900" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="901" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="912" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="913" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="964" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="968" />
         <source>Messages will leave this computer</source>
         <translation>消息将离开这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="983" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="987" />
         <source>Re-index memories?</source>
         <translation>重新索引记忆？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="984" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="988" />
         <source>Search by meaning needs every memory re-indexed with %1. Do it now? Until it finishes, the old index keeps working.</source>
         <translation>按语义搜索需要用 %1 重新索引所有记忆。现在开始吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="1005" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1009" />
         <source>Re-indexed %n memory(s).</source>
         <translation><numerusform>已重新索引 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="1007" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="1012" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1011" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1016" />
         <source>Re-indexing memories…</source>
         <translation>正在重新索引记忆…</translation>
     </message>
@@ -724,47 +725,47 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>PassphraseDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="40" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="45" />
         <source>Unlock your memories</source>
         <translation>解锁你的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="40" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="45" />
         <source>Protect your memories</source>
         <translation>保护你的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="45" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="51" />
         <source>No system keyring is available, so your conversations and memories in the profile “%1” are protected by a passphrase. Everything is encrypted with it; without it nobody, including you, can read them. There is no way to recover it.</source>
         <translation>系统钥匙环不可用，因此配置“%1”中的对话和记忆由口令保护。所有内容都用它加密；没有它，任何人（包括你）都无法读取。口令无法找回。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="51" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="57" />
         <source>Your conversations and memories in the profile “%1” are encrypted. Enter the passphrase to open them.</source>
         <translation>配置“%1”中的对话和记忆已加密。请输入口令打开。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="60" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="66" />
         <source>Passphrase</source>
         <translation>口令</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="64" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="70" />
         <source>Again</source>
         <translation>再输一次</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="83" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="89" />
         <source>Type the passphrase.</source>
         <translation>请输入口令。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="85" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="91" />
         <source>Use at least %1 characters.</source>
         <translation>至少使用 %1 个字符。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="87" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="93" />
         <source>The two passphrases differ: type the same one twice.</source>
         <translation>两次输入的口令不同，请输入相同的口令。</translation>
     </message>
@@ -772,17 +773,17 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>PullDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="129" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="135" />
         <source>Downloading %1</source>
         <translation>正在下载 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="131" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="137" />
         <source>Starting…</source>
         <translation>正在开始…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="136" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="142" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -790,140 +791,180 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="186" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="192" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="190" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="196" />
         <source>Ollama address</source>
         <translation>Ollama 地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="195" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="201" />
         <source>Chat model</source>
         <translation>聊天模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="201" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="207" />
         <source>Changing it re-indexes every memory with the new model (with progress).</source>
         <translation>更换后会用新模型重新索引所有记忆（显示进度）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="203" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="209" />
         <source>Embedding model</source>
         <translation>嵌入模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="204" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="210" />
         <source>Learn memories from my chats automatically</source>
         <translation>自动从我的聊天中学习记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="206" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="212" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="211" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="217" />
         <source> tokens</source>
         <translation> 个词元</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="212" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="218" />
         <source>Context budget</source>
         <translation>上下文预算</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="213" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="219" />
         <source>Use an OpenAI-compatible server instead of Ollama</source>
         <translation>使用兼容 OpenAI 的服务器代替 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="215" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="221" />
         <source>Other server</source>
         <translation>其他服务器</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="218" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="224" />
         <source>Server URL</source>
         <translation>服务器地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="220" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="226" />
         <source>Server model</source>
         <translation>服务器模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="224" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="230" />
         <source>(unchanged)</source>
         <translation>（不变）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="224" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="230" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="226" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="232" />
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="229" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="235" />
         <source>With another server on, your messages and the memories retrieved for them are sent to that server. If it is not this computer, they leave your machine.</source>
         <translation>启用其他服务器后，你的消息和为其检索到的记忆会发送到该服务器。如果它不是这台电脑，这些内容会离开你的机器。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="242" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="248" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="245" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="251" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="246" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="252" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="247" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="253" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="251" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="257" />
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="256" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="262" />
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="258" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="264" />
         <source>Data folder</source>
         <translation>数据文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="269" />
+        <source>Encrypted; the key is kept in the system keyring.</source>
+        <translation>已加密；密钥保存在系统钥匙环中。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="271" />
+        <source>Encrypted with your passphrase.</source>
+        <translation>已用你的口令加密。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="277" />
+        <source>Replace the key</source>
+        <translation>更换密钥</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="277" />
+        <source>Change passphrase…</source>
+        <translation>更改口令…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="280" />
+        <source>Re-encrypts everything with a new key; the old one stops working.</source>
+        <translation>用新密钥重新加密所有内容；旧密钥随即失效。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="283" />
+        <source>Use a passphrase instead…</source>
+        <translation>改用口令…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="285" />
+        <source>Keep the key in the system keyring instead</source>
+        <translation>改为把密钥保存在系统钥匙环中</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="291" />
+        <source>Encryption</source>
+        <translation>加密</translation>
     </message>
 </context>
 <context>
     <name>ShortcutsDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="154" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="160" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="157" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="163" />
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="157" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="163" />
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -931,7 +972,7 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>TypedConfirmDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="106" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="112" />
         <source>Type %1 to confirm.</source>
         <translation>输入 %1 以确认。</translation>
     </message>
@@ -939,14 +980,45 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>app</name>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="110" />
+        <location filename="../../desktop_mem/ui/app.py" line="132" />
+        <location filename="../../desktop_mem/ui/app.py" line="279" />
         <source>Cannot open your memories</source>
         <translation>无法打开你的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="115" />
+        <location filename="../../desktop_mem/ui/app.py" line="137" />
         <source>That passphrase is not right. Nothing was changed; try again.</source>
         <translation>口令不正确。没有做任何更改，请重试。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/app.py" line="230" />
+        <source>Choose a new passphrase for the profile “%1”. Everything is re-encrypted with it; without it nobody, including you, can read your memories. There is no way to recover it.</source>
+        <translation>为配置“%1”选择一个新口令。所有内容都会用它重新加密；没有它，任何人（包括你自己）都无法读取你的记忆，而且无法找回。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/app.py" line="244" />
+        <source>Change the key</source>
+        <translation>更换密钥</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/app.py" line="245" />
+        <source>Wait for the answer to finish, then change the key.</source>
+        <translation>请等回答结束后再更换密钥。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/app.py" line="252" />
+        <source>Re-encrypting your memories…</source>
+        <translation>正在重新加密你的记忆…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/app.py" line="269" />
+        <source>The key was not changed</source>
+        <translation>密钥没有更改</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/app.py" line="287" />
+        <source>Your memories were re-encrypted; the old key no longer opens them.</source>
+        <translation>你的记忆已重新加密；旧密钥已无法打开它们。</translation>
     </message>
 </context>
 <context>

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
 
 from desktop_mem.core.config import Config
 from desktop_mem.core.memories import NewMemory
@@ -31,6 +31,7 @@ def window(qtbot: Any, profile: Profile, home: Path) -> Iterator[MainWindow]:
     qtbot.waitUntil(lambda: w.online, timeout=5000)
     yield w
     qtbot.waitUntil(lambda: tasks.busy() == 0, timeout=10000)
+    w.close()  # before the profile closes: nothing pending may touch it afterwards
 
 
 def idle(qtbot: Any, w: MainWindow) -> None:
@@ -151,6 +152,7 @@ def test_edit_pin_delete_from_the_browser(
     qtbot.waitUntil(lambda: "match" in window.browser.count.text(), timeout=5000)
     assert window.browser.model.memory(0).id == other.id, "search order, best first"
     window.browser.search.clear()
+    qtbot.waitUntil(lambda: not window.browser._timer.isActive(), timeout=5000)
     qtbot.waitUntil(lambda: window.browser.model.rowCount() == 2, timeout=5000)
     # delete with confirmation
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
@@ -494,3 +496,76 @@ def test_a_window_session_leaves_no_plaintext(
     names = {p.name for p in written}
     assert {"memory.db", "desktop-mem.log"} <= names and any(n.endswith(".ini") for n in names)
     assert leaks.scan_files(written, secrets) == []
+
+
+def test_changing_the_key_from_settings(
+    qtbot: Any,
+    config: Config,
+    vault: Vault,
+    home: Path,
+    fake_ollama: FakeOllama,
+    isolated: Any,
+) -> None:
+    """Settings → "Use a passphrase instead…" → a new passphrase twice: the profile is
+    re-encrypted, reopened and the window rebuilt with every memory; and back to the
+    keyring, whose old entry is gone by then."""
+    from desktop_mem.core.vault import SERVICE
+    from desktop_mem.ui.dialogs import SettingsDialog
+
+    profile = Profile.open(config, vault)
+    profile.memories.add(NewMemory("I keep bees"))
+    running = Application(QApplication.instance(), profile, app_settings(home), vault)  # type: ignore[arg-type]
+    qtbot.waitUntil(lambda: running.window.online, timeout=5000)
+
+    def settings_then_passphrase() -> None:
+        dialog = QApplication.activeModalWidget()
+        if isinstance(dialog, SettingsDialog):
+            assert "keyring" in dialog.key_status.text()
+            dialog.switch_key_button.click()
+        elif isinstance(dialog, PassphraseDialog):
+            assert "new passphrase" in dialog.findChild(QLabel).text()
+            dialog.first.setText("bees in the garden")
+            dialog.second.setText("bees in the garden")
+            dialog._check()
+            return
+        QTimer.singleShot(50, settings_then_passphrase)
+
+    QTimer.singleShot(50, settings_then_passphrase)
+    running.window.open_settings()
+    qtbot.waitUntil(lambda: running.profile.db.key_mode == "passphrase", timeout=15000)
+    assert running.window.isEnabled() and running.profile.memories.count() == 1
+    assert running.profile.config.passphrase == "bees in the garden"
+    assert not [a for (s, a) in isolated.secrets if s == SERVICE], "the keyring entry is gone"
+    assert "re-encrypted" in running.window.statusBar().currentMessage()
+
+    assert running.change_key("keyring")
+    assert running.profile.db.key_mode == "keyring" and running.profile.config.passphrase is None
+    assert [m.text for m in running.profile.memories.list()] == ["I keep bees"]
+    idle(qtbot, running.window)
+    running.window.close()
+    running.profile.close()
+
+
+def test_a_key_change_that_cannot_happen_keeps_everything(
+    qtbot: Any,
+    config: Config,
+    vault: Vault,
+    home: Path,
+    fake_ollama: FakeOllama,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Another program has the profile open: one sentence, and the window comes back
+    with the old key and every memory."""
+    profile = Profile.open(config, vault)
+    profile.memories.add(NewMemory("I keep bees"))
+    running = Application(QApplication.instance(), profile, app_settings(home), vault)  # type: ignore[arg-type]
+    qtbot.waitUntil(lambda: running.window.online, timeout=5000)
+    warnings: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda _p, _t, text: warnings.append(text))
+    with Profile.open(config, vault):  # e.g. the command line, still open
+        assert not running.change_key("keyring")
+    assert warnings and "open in another desktop-mem" in warnings[0]
+    assert running.profile.db.key_mode == "keyring" and running.profile.memories.count() == 1
+    idle(qtbot, running.window)
+    running.window.close()
+    running.profile.close()
