@@ -8,8 +8,10 @@ server, with nothing from the source tree on its path.
    from the bundle, two memories are embedded and found again (English and Chinese),
    Qt starts offscreen, the icon and the Chinese translation load, the window opens.
 3. In a fresh data folder, as a user would: `memory add`, `memory search` finds it by
-   meaning, `memory list`, `doctor`.
-4. `install.sh` into a temporary prefix; the installed `desktop-mem` runs, the menu entry
+   meaning and in Chinese, `memory list`.
+4. With a real Secret Service (gnome-keyring in a private D-Bus session, when
+   installed): a profile keyed from the keyring, and `doctor` with every check ok.
+5. `install.sh` into a temporary prefix; the installed `desktop-mem` runs, the menu entry
    points at it; `install.sh --uninstall` removes it.
 
 Exits 0 when everything passed. Runs from the source tree (the fake server lives in
@@ -18,6 +20,7 @@ tests/fakes), with any Python that has numpy.
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -30,6 +33,45 @@ sys.path.insert(0, str(ROOT))
 from tests.fakes.ollama_server import FakeOllama  # noqa: E402
 
 ID = "io.github.desktopmem.DesktopMem"
+
+
+KEYRING_SCRIPT = r"""
+set -eu
+eval "$(printf 'smoke-login-password' | gnome-keyring-daemon --unlock --components=secrets)"
+export GNOME_KEYRING_CONTROL
+unset DESKTOP_MEM_PASSPHRASE
+"$@" memory add "kept with a key from the real keyring"
+"$@" memory list
+"$@" doctor
+printf 'keyring entry: '; secret-tool lookup service desktop-mem username profile:default | tr -d '\n' | wc -c
+"""
+
+
+def keyring_session(binary: Path, url: str, work: Path, failures: list[str]) -> None:
+    """The bundled keyring backends against a real Secret Service (gnome-keyring in a
+    private D-Bus session): a new profile keyed from the keyring, and `doctor` all ok."""
+    needed = ("dbus-run-session", "gnome-keyring-daemon", "secret-tool")
+    if not all(shutil.which(t) for t in needed):
+        print(f"skip keyring session (needs {', '.join(needed)})")
+        return
+    (work / "run").mkdir(mode=0o700, exist_ok=True)
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(work / "user"), "LANG": "C.UTF-8",
+           "XDG_RUNTIME_DIR": str(work / "run"), "XDG_DATA_HOME": str(work / "user" / "xdg")}  # fmt: skip
+    cmd = [str(binary), "--home", str(work / "keyring-data"), "--ollama-host", url,
+           "--embed-model", "fake-embed"]  # fmt: skip
+    start = time.perf_counter()
+    proc = subprocess.run(
+        ["dbus-run-session", "--", "bash", "-c", KEYRING_SCRIPT, "smoke", *cmd],
+        env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    took = time.perf_counter() - start
+    out = proc.stdout
+    ok = proc.returncode == 0 and "kept with a key" in out and "keyring entry: 64" in out
+    ok = ok and "FIX" not in out and "SecretService" in out
+    print(f"{'ok ' if ok else 'FAIL'} {'keyring session + doctor':<28} {took * 1000:7.0f} ms")
+    if not ok:
+        failures.append("keyring session")
+        print(out[-3000:], proc.stderr[-3000:], sep="\n")
 
 
 def main() -> int:
@@ -74,7 +116,7 @@ def main() -> int:
         step("memory search (meaning)", [*base, "memory", "search", "where do I live?"], "Mochi")
         step("memory search (Chinese)", [*base, "memory", "search", "杭州"], "Mochi")
         step("memory list", [*base, "memory", "list"], "Mochi")
-        step("doctor", [*base, "doctor"], "sqlite-vec")
+        keyring_session(binary, fake.url, work, failures)
 
         prefix = work / "prefix"
         install = bundle / "install.sh"

@@ -88,9 +88,13 @@ def test_deploy_spec_ships_what_the_app_loads_by_path() -> None:
     spec.read(ROOT / "packaging" / "pysidedeploy.spec", encoding="utf-8")
     args = spec["nuitka"]["extra_args"].split()
     # sqlite-vec is loaded by file path and the translations and icons are read from the
-    # package folder: no import would make Nuitka bring them along.
-    for needed in ("--include-package-data=sqlite_vec", "--include-package-data=desktop_mem"):
-        assert needed in args
+    # package folder: no import would make Nuitka bring them along. (The first build
+    # without the DLL entry failed its smoke test: "vec0.so: cannot open shared object".)
+    assert "--include-package-data=desktop_mem" in args
+    config = "--user-package-configuration-file=nuitka-package.config.yml"
+    assert config in args
+    yml = (ROOT / "packaging" / "nuitka-package.config.yml").read_text("utf-8")
+    assert "module-name: 'sqlite_vec'" in yml and "'vec0'" in yml
     assert spec["app"]["title"] == "desktop-mem"
     icon = (ROOT / "packaging" / spec["app"]["icon"]).resolve()
     assert icon.exists()

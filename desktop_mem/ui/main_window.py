@@ -222,6 +222,7 @@ class MainWindow(QMainWindow):
         action(chat, self.tr("Search conversations"), self.conv_search.setFocus, "search_chats")
         chat.addSeparator()
         action(chat, self.tr("Settings…"), self.open_settings, "settings")
+        action(chat, self.tr("Delete all conversations and memories…"), self.delete_everything)
         action(chat, self.tr("Quit"), self.close, "quit")
         mem = self.menuBar().addMenu(self.tr("&Memories"))
         self.toggle_browser = action(
@@ -823,6 +824,38 @@ class MainWindow(QMainWindow):
             done=lambda _n: self._memory_changed(),
             failed=self._error,
         )
+
+    def delete_everything(self, confirmed: bool = False) -> None:
+        """Every conversation and every memory, for good (as `desktop-mem wipe`); the
+        settings and the key stay."""
+        if self.turn_busy:
+            return
+        if not confirmed:
+            dialog = TypedConfirmDialog(
+                self.tr("Delete everything"),
+                self.tr(
+                    "This deletes all %1 conversations and all %2 memories of this profile "
+                    "for good. The settings and the key stay."
+                )
+                .replace("%1", str(len(self.conversations.list())))
+                .replace("%2", str(self.profile.memories.count())),
+                self.tr("DELETE"),
+                self,
+            )
+            if dialog.exec() != TypedConfirmDialog.DialogCode.Accepted:
+                return
+        self.new_conversation(False)
+        self._work(self.tr("Deleting everything…"))
+
+        def wipe() -> int:
+            self.conversations.delete_all()
+            return self.profile.memories.forget_all()
+
+        def done(_n: int) -> None:
+            self.refresh_conversations()
+            self._memory_changed()
+
+        tasks.run(wipe, done=done, failed=self._error)
 
     def export_memories(self, path: str | None = None) -> None:
         if path is None:

@@ -60,7 +60,7 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../desktop_mem/ui/main_window.py" line="104" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="1023" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1057" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
@@ -93,8 +93,8 @@
     </message>
     <message>
         <location filename="../../desktop_mem/ui/main_window.py" line="213" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="447" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="457" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="449" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="459" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
@@ -120,359 +120,384 @@
     </message>
     <message>
         <location filename="../../desktop_mem/ui/main_window.py" line="225" />
+        <source>Delete all conversations and memories…</source>
+        <translation>删除所有对话和记忆…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="226" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="226" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="227" />
         <source>&amp;Memories</source>
         <translation>记忆(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="228" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="229" />
         <source>Show memory browser</source>
         <translation>显示记忆浏览器</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="232" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="233" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="233" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="234" />
         <source>Consolidate now</source>
         <translation>立即整理</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="234" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="483" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="235" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="485" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="235" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="236" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="236" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="237" />
         <source>Learn automatically</source>
         <translation>自动学习</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="239" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="240" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="240" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="241" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="241" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="268" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="242" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="269" />
         <source>About desktop-mem</source>
         <translation>关于 desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="270" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="271" />
         <source>desktop-mem %1
 A local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.</source>
         <translation>desktop-mem %1
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="309" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="311" />
         <source>Connecting to Ollama…</source>
         <translation>正在连接 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="334" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="336" />
         <source>Model not installed</source>
         <translation>模型未安装</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="335" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="337" />
         <source>The chat model %1 is not installed in Ollama. Download it now?</source>
         <translation>Ollama 中没有安装聊天模型 %1。现在下载吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="352" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="354" />
         <source>Downloading…</source>
         <translation>正在下载…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="361" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="363" />
         <source>Download failed</source>
         <translation>下载失败</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="384" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="386" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="387" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="389" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="389" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="391" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="391" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="393" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="393" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="395" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="447" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="449" />
         <source>Incognito conversation</source>
         <translation>无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="466" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="468" />
         <source>(deleted)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="482" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="484" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="484" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="486" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="499" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="501" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="499" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="501" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="515" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="517" />
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="517" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="519" />
         <source>Markdown (*.md);;JSON (*.json)</source>
         <translation>Markdown (*.md);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="527" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="529" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="528" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="530" />
         <source>Delete this conversation for good? Memories learned from it stay.</source>
         <translation>永久删除这个对话？从中学到的记忆会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="575" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="577" />
         <source>…</source>
         <translation>…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="606" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="608" />
         <source>Learning from this exchange…</source>
         <translation>正在从这轮对话中学习…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="642" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="644" />
         <source>Remembered</source>
         <translation>已记住</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="643" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="645" />
         <source>Updated</source>
         <translation>已更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="644" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="646" />
         <source>Marked as no longer true</source>
         <translation>已标记为不再成立</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="645" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="647" />
         <source>Merged</source>
         <translation>已合并</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="665" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="667" />
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="668" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="670" />
         <source>Undoing…</source>
         <translation>正在撤销…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="675" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="677" />
         <source>Forget these memories?</source>
         <translation>忘记这些记忆？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="676" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="678" />
         <source>Delete these memories for good?</source>
         <translation>永久删除这些记忆？</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="681" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="683" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="753" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="763" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="755" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="765" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="790" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="792" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="792" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="794" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="793" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="795" />
         <source>Delete memories</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="541" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="684" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="796" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="543" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="686" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="798" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="806" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="808" />
         <source>FORGET</source>
         <translation>全部忘记</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="808" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="810" />
         <source>Forget everything</source>
         <translation>忘记一切</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="810" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="812" />
         <source>This deletes all %n memory(s) of this profile for good. Conversations stay.</source>
         <translation><numerusform>这会永久删除此配置的全部 %n 条记忆。对话会保留。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="819" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="821" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="830" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="835" />
+        <source>Delete everything</source>
+        <translation>全部删除</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="837" />
+        <source>This deletes all %1 conversations and all %2 memories of this profile for good. The settings and the key stay.</source>
+        <translation>这会永久删除此配置的全部 %1 个对话和全部 %2 条记忆。设置和密钥会保留。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="842" />
+        <source>DELETE</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="848" />
+        <source>Deleting everything…</source>
+        <translation>正在全部删除…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="864" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="832" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="866" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="837" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="871" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="851" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="885" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="860" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="894" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="861" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="895" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="872" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="906" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="875" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="909" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="886" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="920" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="893" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="927" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="895" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="929" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="901" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="935" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="913" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="947" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="968" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1002" />
         <source>Messages will leave this computer</source>
         <translation>消息将离开这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="987" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1021" />
         <source>Re-index memories?</source>
         <translation>重新索引记忆？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="988" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1022" />
         <source>Search by meaning needs every memory re-indexed with %1. Do it now? Until it finishes, the old index keeps working.</source>
         <translation>按语义搜索需要用 %1 重新索引所有记忆。现在开始吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="1009" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1043" />
         <source>Re-indexed %n memory(s).</source>
         <translation><numerusform>已重新索引 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="1011" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="1016" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1045" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1050" />
         <source>Re-indexing memories…</source>
         <translation>正在重新索引记忆…</translation>
     </message>
@@ -541,7 +566,7 @@ A local language model with a long-term memory you can see and control. Your con
     </message>
     <message>
         <location filename="../../desktop_mem/ui/memory_browser.py" line="130" />
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="259" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="263" />
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
@@ -581,37 +606,37 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>忘记一切…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="215" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="219" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="217" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="221" />
         <source>%n match(es)</source>
         <translation><numerusform>%n 条匹配</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="259" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="263" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="271" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="275" />
         <source>(empty answer)</source>
         <translation>（空回答）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="275" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="279" />
         <source>No answer has used it yet.</source>
         <translation>还没有回答用到它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="278" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="282" />
         <source>, until %1</source>
         <translation>，有效至 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="280" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="284" />
         <source>, from message %1</source>
         <translation>，来自消息 %1</translation>
     </message>

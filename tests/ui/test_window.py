@@ -569,3 +569,32 @@ def test_a_key_change_that_cannot_happen_keeps_everything(
     idle(qtbot, running.window)
     running.window.close()
     running.profile.close()
+
+
+def test_delete_everything_needs_the_typed_word_and_leaves_nothing(
+    qtbot: Any, window: MainWindow, fake_ollama: FakeOllama
+) -> None:
+    send(qtbot, window, "Remember my locker code 4471")
+    window.new_conversation()
+    send(qtbot, window, "another chat")
+    window.profile.memories.add_many([NewMemory(f"memory {i}") for i in range(3)])
+    count = window.profile.memories.count()  # the three, and "remember …" from the chat
+    assert count == 4
+
+    shown: list[str] = []
+
+    def type_it() -> None:
+        dialog = QApplication.activeModalWidget()
+        shown.append(dialog.findChild(QLabel).text())
+        dialog.entry.setText("DELETE")
+        dialog.ok.click()
+
+    QTimer.singleShot(100, type_it)
+    window.delete_everything()
+    assert "2 conversations and all 4 memories" in shown[0]
+    qtbot.waitUntil(lambda: window.conv_model.rowCount() == 0, timeout=5000)
+    idle(qtbot, window)
+    assert window.profile.memories.count() == 0 and window.conversations.list() == []
+    assert window.browser.model.rowCount() == 0 and window.chat.messages == []
+    send(qtbot, window, "a fresh start")  # and the app goes on
+    assert window.conv_model.rowCount() == 1
