@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QSortFilterProxyModel, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_mem.core.memories import KINDS, Memory, Version
-from desktop_mem.ui.models import ID_ROLE, SORT_ROLE, MemoryTableModel, kind_label, source_label
+from desktop_mem.ui.models import ID_ROLE, MemoryTableModel, kind_label, source_label
 
 SEARCH_DELAY_MS = 250  # instant, but not one model call per keystroke
 
@@ -83,11 +83,8 @@ class MemoryBrowser(QWidget):
         layout.addLayout(top)
 
         self.model = MemoryTableModel(self)
-        self.proxy = QSortFilterProxyModel(self)
-        self.proxy.setSourceModel(self.model)
-        self.proxy.setSortRole(SORT_ROLE)
         self.table = QTableView()
-        self.table.setModel(self.proxy)
+        self.table.setModel(self.model)  # it sorts itself (see MemoryTableModel.sort)
         self.table.setSortingEnabled(True)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
@@ -95,9 +92,12 @@ class MemoryBrowser(QWidget):
         self.table.verticalHeader().hide()
         self.table.setWordWrap(False)
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setMinimumSectionSize(40)
+        # Fixed, font-measured widths: ResizeToContents asks every row for its size
+        # through Python calls, which made the window take seconds to show 10k memories.
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self._size_columns()
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
 
         details = QWidget()
@@ -178,6 +178,21 @@ class MemoryBrowser(QWidget):
         self._versions: list[Version] = []
         self.show_details(None, [], [])
 
+    def _size_columns(self) -> None:
+        metrics = self.table.fontMetrics()
+        samples = {  # the widest thing each column shows, in this language
+            1: [kind_label(self, k) for k in KINDS],
+            2: ["★"],
+            3: ["0.5"],
+            4: ["2026-11-30"],
+            5: ["2026-11-30"],
+            6: [source_label(self, s) for s in ("user", "extractor", "import", "consolidation")],
+        }
+        headers = self.model.headers()
+        for column, texts in samples.items():
+            widest = max(metrics.horizontalAdvance(t) for t in [*texts, headers[column]])
+            self.table.setColumnWidth(column, widest + 28)  # padding and the sort arrow
+
     # -- filters and search -------------------------------------------------------------
 
     def filters(self) -> dict[str, Any]:
@@ -212,8 +227,10 @@ class MemoryBrowser(QWidget):
         if scores is None:
             self.table.sortByColumn(4, Qt.SortOrder.DescendingOrder)  # newest first
         else:  # search order, best first, until the user sorts by a column
-            self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
-            self.proxy.sort(-1)
+            header = self.table.horizontalHeader()
+            header.blockSignals(True)  # show no column as sorted, without sorting
+            header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+            header.blockSignals(False)
         shown = len(memories)
         self.count.setText(
             self.tr("%n memory(s)", "", shown)
@@ -227,13 +244,13 @@ class MemoryBrowser(QWidget):
         row = self.model.row_of(memory_id)
         if row < 0:
             return False
-        index = self.proxy.mapFromSource(self.model.index(row, 0))
-        self.table.selectRow(index.row())
+        index = self.model.index(row, 0)
+        self.table.selectRow(row)
         self.table.scrollTo(index)
         return True
 
     def selected_ids(self) -> list[int]:
-        rows = {self.proxy.mapToSource(i).row() for i in self.table.selectionModel().selectedRows()}
+        rows = {i.row() for i in self.table.selectionModel().selectedRows()}
         return [m.id for r in sorted(rows) if (m := self.model.memory(r)) is not None]
 
     def _selection_changed(self, *_: Any) -> None:

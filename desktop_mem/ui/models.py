@@ -50,6 +50,37 @@ class MemoryTableModel(QAbstractTableModel):
         self._scores = dict(scores or {})
         self.endResetModel()
 
+    SORT_KEYS: dict[str, Any] = {
+        "text": lambda m: m.text.lower(),
+        "kind": lambda m: m.kind,
+        "pinned": lambda m: int(m.pinned),
+        "importance": lambda m: m.importance,
+        "created": lambda m: m.created_at,
+        "updated": lambda m: m.updated_at,
+        "source": lambda m: m.source,
+    }
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sort the rows in Python (list.sort with a key): letting a proxy compare through
+        data() costs n log n Python calls, seconds for 10,000 memories. Stable, and the
+        selection follows its rows."""
+        if not 0 <= column < len(self.COLUMNS):
+            return
+        self.layoutAboutToBeChanged.emit()
+        before = self.persistentIndexList()
+        ids = [self._rows[i.row()].id if 0 <= i.row() < len(self._rows) else None for i in before]
+        self._rows.sort(
+            key=self.SORT_KEYS[self.COLUMNS[column]],
+            reverse=order == Qt.SortOrder.DescendingOrder,
+        )
+        where = {m.id: r for r, m in enumerate(self._rows)}
+        after = [
+            self.index(where[mid], i.column()) if mid in where else QModelIndex()
+            for i, mid in zip(before, ids, strict=True)
+        ]
+        self.changePersistentIndexList(before, after)
+        self.layoutChanged.emit()
+
     def memory(self, row: int) -> Memory | None:
         return self._rows[row] if 0 <= row < len(self._rows) else None
 

@@ -34,6 +34,24 @@ def test_memory_table_model(qtmodeltester: Any, profile: Profile) -> None:
     qtmodeltester.check(model)
 
 
+def test_memory_table_sorts_itself_and_the_selection_follows(
+    qtmodeltester: Any, profile: Profile
+) -> None:
+    from PySide6.QtCore import QPersistentModelIndex, Qt
+
+    profile.memories.add_many([NewMemory(t) for t in ("banana", "Apple", "cherry")])
+    model = MemoryTableModel()
+    model.set_memories(profile.memories.list())
+    held = QPersistentModelIndex(model.index(model.row_of(model.memory(0).id), 0))  # type: ignore[union-attr]
+    held_id = model.memory(held.row()).id  # type: ignore[union-attr]
+    model.sort(0, Qt.SortOrder.AscendingOrder)
+    assert [model.memory(r).text for r in range(3)] == ["Apple", "banana", "cherry"]  # type: ignore[union-attr]
+    assert model.memory(held.row()).id == held_id, "a selected row stays selected"  # type: ignore[union-attr]
+    model.sort(0, Qt.SortOrder.DescendingOrder)
+    assert model.memory(0).text == "cherry"  # type: ignore[union-attr]
+    qtmodeltester.check(model)
+
+
 def test_conversation_list_model(qtmodeltester: Any, profile: Profile) -> None:
     convs = ConversationStore(profile.db)
     a = convs.create().id

@@ -1,0 +1,174 @@
+"""Start-up time: from launching the program to something the user can use.
+
+- cli: `desktop-mem --version` (interpreter and command-line imports), and `desktop-mem
+  memory list --limit 1` on a profile of 10,000 memories (opening the encrypted
+  database with a passphrase, SQLCipher's 256,000 PBKDF2 rounds included).
+- key: opening that profile in-process with a raw keyring key versus a passphrase (the
+  key derivation's share).
+- window: a process that starts Qt (offscreen), opens the profile and shows the main
+  window, until the memory browser is filled, the model server has answered and the
+  window has painted: the moment it is usable. Split into imports, profile, window.
+- bundle (with --bundle DIR, a `make package` result): `desktop-mem --version` of the
+  packaged binary.
+
+Each is run --runs times (default 5) with a warm file cache; medians and maxima.
+
+    python benchmarks/startup.py [--memories 10000] [--bundle dist/desktop-mem-0.1.0-linux-x86_64]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks._common import BENCH_PASSPHRASE, ROOT, scratch_home  # noqa: E402
+from desktop_mem.core.config import Config  # noqa: E402
+from desktop_mem.core.memories import NewMemory  # noqa: E402
+from desktop_mem.core.profile import Profile  # noqa: E402
+from desktop_mem.core.vault import KeyringAccess, Vault  # noqa: E402
+from tests.fakes.keyrings import MemoryKeyring  # noqa: E402
+from tests.fakes.ollama_server import FakeOllama  # noqa: E402
+
+WINDOW_DRIVER = r"""
+import json, sys, time
+t_start = time.time()
+from PySide6.QtCore import QThread
+from PySide6.QtWidgets import QApplication
+from desktop_mem.core.config import Config
+from desktop_mem.core.profile import Profile
+from desktop_mem.ui import tasks
+from desktop_mem.ui.app import app_settings, prepare_application
+from desktop_mem.ui.main_window import MainWindow
+t_imported = time.time()
+app = QApplication(["desktop-mem"])
+prepare_application(app)
+config = Config.resolve(home=sys.argv[1], ollama_host=sys.argv[2], embed_model="fake-embed")
+profile = Profile.open(config)
+t_opened = time.time()
+window = MainWindow(profile, app_settings(config.home))
+window.show()
+for _ in range(2000):
+    app.processEvents()
+    if window.online and not tasks.busy() and window.browser.model.rowCount():
+        break
+    QThread.msleep(2)
+window.grab()  # a full paint
+t_usable = time.time()
+print(json.dumps({"start": t_start, "imported": t_imported, "opened": t_opened,
+                  "usable": t_usable, "rows": window.browser.model.rowCount()}))
+window.close()
+profile.close()
+"""
+
+
+def _timed(cmd: list[str], env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(cmd, env=env, check=True, capture_output=True, timeout=300)
+    return (time.perf_counter() - start) * 1000
+
+
+def _summary(values: list[float]) -> dict[str, float]:
+    return {"median_ms": round(statistics.median(values), 1), "max_ms": round(max(values), 1)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--memories", type=int, default=10_000)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--bundle", help="a built package folder (make package)")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+
+    fake = FakeOllama(embed_models={"fake-embed": 1024}).start()
+    results: dict[str, object] = {"memories": args.memories, "runs": args.runs}
+    with scratch_home() as home:
+        config = Config.resolve(home=home, ollama_host=fake.url, embed_model="fake-embed")
+        with Profile.open(config) as prof:
+            for start in range(0, args.memories, 1000):
+                n = min(1000, args.memories - start)
+                prof.memories.add_many(
+                    [
+                        NewMemory(f"memory {start + i} about topic {(start + i) % 97}")
+                        for i in range(n)
+                    ]
+                )
+        env = dict(os.environ, PYTHONPATH=str(ROOT), QT_QPA_PLATFORM="offscreen",
+                   DESKTOP_MEM_PASSPHRASE=BENCH_PASSPHRASE)  # fmt: skip
+        cli = [sys.executable, "-m", "desktop_mem", "--home", str(home), "--ollama-host", fake.url,
+               "--embed-model", "fake-embed"]  # fmt: skip
+        results["cli_version"] = _summary(
+            [_timed([sys.executable, "-m", "desktop_mem", "--version"], env) for _ in range(args.runs)]
+        )  # fmt: skip
+        results["cli_memory_list"] = _summary(
+            [_timed([*cli, "memory", "list", "--limit", "1"], env) for _ in range(args.runs)]
+        )
+
+        # The key derivation's share: the same profile re-keyed to a raw keyring key.
+        from desktop_mem.core.rekey import change_key
+
+        keyring = MemoryKeyring()
+        vault = Vault(KeyringAccess(keyring))
+        opens: dict[str, list[float]] = {"passphrase": [], "keyring": []}
+        for _ in range(args.runs):
+            start = time.perf_counter()
+            Profile.open(config, vault).close()
+            opens["passphrase"].append((time.perf_counter() - start) * 1000)
+        change_key(home, "default", BENCH_PASSPHRASE, "keyring", None, vault)
+        keyed = Config(**{**config.__dict__, "passphrase": None})
+        for _ in range(args.runs):
+            start = time.perf_counter()
+            Profile.open(keyed, vault).close()
+            opens["keyring"].append((time.perf_counter() - start) * 1000)
+        change_key(home, "default", None, "passphrase", BENCH_PASSPHRASE, vault)
+        results["open_profile"] = {k: _summary(v) for k, v in opens.items()}
+
+        phases: dict[str, list[float]] = {"imports": [], "profile": [], "window": [], "total": []}
+        for _ in range(args.runs):
+            t0 = time.time()
+            proc = subprocess.run([sys.executable, "-c", WINDOW_DRIVER, str(home), fake.url],
+                                  env=env, check=True, capture_output=True, text=True, timeout=300)  # fmt: skip
+            marks = json.loads(proc.stdout.strip().splitlines()[-1])
+            assert marks["rows"] > 0
+            phases["imports"].append((marks["imported"] - t0) * 1000)
+            phases["profile"].append((marks["opened"] - marks["imported"]) * 1000)
+            phases["window"].append((marks["usable"] - marks["opened"]) * 1000)
+            phases["total"].append((marks["usable"] - t0) * 1000)
+        results["window"] = {k: _summary(v) for k, v in phases.items()}
+
+        if args.bundle:
+            binary = str(Path(args.bundle).resolve() / "desktop-mem")
+            results["bundle_version"] = _summary(
+                [_timed([binary, "--version"], env) for _ in range(args.runs)]
+            )
+    fake.stop()
+
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return
+    print(f"start-up, {args.memories:,} memories, {args.runs} runs (median / max ms)")
+    rows = [
+        ("desktop-mem --version", results["cli_version"]),
+        ("desktop-mem memory list (passphrase)", results["cli_memory_list"]),
+        ("open profile: keyring key", results["open_profile"]["keyring"]),  # type: ignore[index]
+        ("open profile: passphrase (PBKDF2)", results["open_profile"]["passphrase"]),  # type: ignore[index]
+        ("window: interpreter + imports", results["window"]["imports"]),  # type: ignore[index]
+        ("window: open profile (passphrase)", results["window"]["profile"]),  # type: ignore[index]
+        ("window: build, fill, first paint", results["window"]["window"]),  # type: ignore[index]
+        ("window: launch to usable", results["window"]["total"]),  # type: ignore[index]
+    ]
+    if "bundle_version" in results:
+        rows.append(("packaged binary --version", results["bundle_version"]))
+    for label, s in rows:
+        print(f"  {label:<40} {s['median_ms']:>8.0f} {s['max_ms']:>8.0f}")  # type: ignore[index]
+
+
+if __name__ == "__main__":
+    main()
