@@ -148,6 +148,19 @@ class ImportReport:
     ids: list[int] = field(default_factory=list)
 
 
+def _looks_chinese_legacy(raw: bytes) -> bool:
+    """Decodes strictly as GB18030 into mostly CJK characters: then the file is almost
+    surely GBK text, and the error can say so. Only a hint: guessing an encoding and
+    importing mojibake would be worse than asking for UTF-8."""
+    try:
+        text = raw.decode("gb18030")
+    except UnicodeDecodeError:
+        return False
+    wide = [c for c in text if ord(c) > 0x7F]
+    cjk = sum(1 for c in wide if "\u4e00" <= c <= "\u9fff" or "\u3000" <= c <= "\u303f")
+    return bool(wide) and cjk / len(wide) >= 0.9
+
+
 def read_text(path: Path) -> str:
     try:
         raw = Path(path).read_bytes()
@@ -171,8 +184,14 @@ def read_text(path: Path) -> str:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
+        hint = ""
+        if _looks_chinese_legacy(raw):
+            hint = (
+                "; it looks like GBK/GB18030, as Excel and Notepad save on Chinese Windows "
+                '(in Excel choose "CSV UTF-8")'
+            )
         raise InvalidInput(
-            f"{path} is not UTF-8 text (line {line}): save it as UTF-8 and import it again."
+            f"{path} is not UTF-8 text (line {line}{hint}): save it as UTF-8 and import it again."
         ) from None
     if "\x00" in text:
         line = text[: text.index("\x00")].count("\n") + 1

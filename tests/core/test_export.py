@@ -140,7 +140,8 @@ def test_json_bad_items_report_their_lines(profile: Profile, tmp_path: Path) -> 
     [
         (b'{"memories": [ {"text": "x"} ', "not valid JSON"),
         (b"\xff\xfe\xfa\x00garbage\xc3\x28", "UTF-8"),
-        (b"caf\xe9 au lait", "not UTF-8"),
+        (b"caf\xe9 au lait", r"not UTF-8 text \(line 1\): save it as UTF-8"),
+        ("text\n我喜欢喝乌龙茶\n".encode("gbk"), "looks like GBK/GB18030"),
         (b"text\nhello\x00world\n", "NUL"),
         (b'{"format": "something-else", "memories": []}', "not a desktop-mem"),
         (b'{"format": "desktop-mem/memories", "version": 99, "memories": []}', "version"),
