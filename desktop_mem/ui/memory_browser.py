@@ -189,9 +189,11 @@ class MemoryBrowser(QWidget):
             6: [source_label(self, s) for s in ("user", "extractor", "import", "consolidation")],
         }
         headers = self.model.headers()
+        header_metrics = self.table.horizontalHeader().fontMetrics()
         for column, texts in samples.items():
-            widest = max(metrics.horizontalAdvance(t) for t in [*texts, headers[column]])
-            self.table.setColumnWidth(column, widest + 28)  # padding and the sort arrow
+            cells = max(metrics.horizontalAdvance(t) for t in texts) + 12
+            title = header_metrics.horizontalAdvance(headers[column]) + 22  # and a sort arrow
+            self.table.setColumnWidth(column, max(cells, title))
 
     # -- filters and search -------------------------------------------------------------
 
