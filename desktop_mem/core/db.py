@@ -228,7 +228,7 @@ def open_profile(
     home = paths.data_home(home)
     path = paths.database_path(home, profile)
     vault = vault or Vault()
-    if path.exists() or _sibling(path, OLD_SUFFIX).exists():
+    if path.exists() or sibling(path, OLD_SUFFIX).exists():
         key = vault.key_for_existing(path, profile, passphrase)
         conn = _connect_after_rekey(path, key)
         vault.retire_replaced_key(path, profile)
@@ -254,12 +254,12 @@ def open_profile(
     return Database(conn, path, profile, key.mode)
 
 
-def _sibling(path: Path, suffix: str) -> Path:
+def sibling(path: Path, suffix: str) -> Path:
     return path.with_name(path.name + suffix)
 
 
 def remove_database_files(path: Path) -> None:
-    for p in (path, _sibling(path, "-wal"), _sibling(path, "-shm"), _sibling(path, "-journal")):
+    for p in (path, sibling(path, "-wal"), sibling(path, "-shm"), sibling(path, "-journal")):
         with contextlib.suppress(FileNotFoundError):
             p.unlink()
 
@@ -272,8 +272,8 @@ def _connect_after_rekey(path: Path, key: Key) -> Any:
     file if the change committed, else the old one, which is put back. Nothing is
     lost either way: no write happens between the copy and the switch.
     """
-    old = _sibling(path, OLD_SUFFIX)
-    remove_database_files(_sibling(path, REKEY_SUFFIX))  # an unfinished copy
+    old = sibling(path, OLD_SUFFIX)
+    remove_database_files(sibling(path, REKEY_SUFFIX))  # an unfinished copy
     if not old.exists():
         return connect(path, key)
     if path.exists():

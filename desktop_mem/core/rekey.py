@@ -26,18 +26,18 @@ from desktop_mem.core import paths
 from desktop_mem.core.db import (
     OLD_SUFFIX,
     REKEY_SUFFIX,
-    _sibling,
     connect,
     open_profile,
     remove_database_files,
+    sibling,
 )
 from desktop_mem.core.errors import DesktopMemError, ProfileBusy, UsageError
 from desktop_mem.core.vault import (
     Key,
     KeyMode,
     Vault,
-    _fsync_dir,
     check_passphrase,
+    fsync_dir,
     key_account,
     write_key_mode,
 )
@@ -85,7 +85,7 @@ def change_key(
     old_account = key_account(path, profile) if old_mode == "keyring" else None
     mode: KeyMode = new_mode or old_mode
     new_account: str | None = None
-    copy = _sibling(path, REKEY_SUFFIX)
+    copy = sibling(path, REKEY_SUFFIX)
     try:
         if mode == "passphrase":
             if not new_passphrase:
@@ -127,10 +127,10 @@ def change_key(
         _verify(copy, new_key, counts, version)
         _fsync(copy)
         # Switch: the old file stays reachable as <db>.old until the sidecar commits.
-        old = _sibling(path, OLD_SUFFIX)
+        old = sibling(path, OLD_SUFFIX)
         remove_database_files(old)
         for suffix in ("-wal", "-shm"):
-            if _sibling(path, suffix).exists():
+            if sibling(path, suffix).exists():
                 raise ProfileBusy(
                     f"Profile '{profile}' is still in use (its write-ahead log is open): close "
                     "other desktop-mem windows and try again. The key was not changed."
@@ -140,7 +140,7 @@ def change_key(
         except OSError:  # a file system without hard links: two renames, both recoverable
             os.replace(path, old)
         os.replace(copy, path)
-        _fsync_dir(path.parent)
+        fsync_dir(path.parent)
     except BaseException:
         with contextlib.suppress(Exception):
             db.close()

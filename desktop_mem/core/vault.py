@@ -203,10 +203,10 @@ def write_key_mode(
         os.fsync(fh.fileno())
     os.chmod(tmp, 0o600)
     os.replace(tmp, side)
-    _fsync_dir(side.parent)
+    fsync_dir(side.parent)
 
 
-def _fsync_dir(folder: Path) -> None:
+def fsync_dir(folder: Path) -> None:
     with contextlib.suppress(OSError, AttributeError):
         fd = os.open(folder, os.O_RDONLY)
         try:
