@@ -3,10 +3,11 @@
 Every turn of a conversation is imported as a memory (speaker and text, dated with
 its session, with the turn before it as its context, as the chat records the
 exchange a memory came from; --no-context leaves that out) into a fresh encrypted
-profile of its own; every question is searched
-in its own conversation's profile; recall@5 and recall@10 of the evidence turns are
-reported per category and overall for categories 1-4 (category 5, adversarial, has
-no answer in the conversation and is reported apart).
+profile of its own; every question is searched in its own conversation's profile.
+Reported per category and overall for categories 1-4: recall@5 and recall@10 of the
+evidence turns in the ranking (every hit, relevant or not), and `recall@10_relevant`,
+what the relevance rule keeps of those ten. Category 5 (adversarial) has no answer in
+the conversation and is reported apart.
 
     python benchmarks/locomo.py --data ../shared/bench/locomo/locomo_dev.json
     python benchmarks/locomo.py --data FILE --ollama-host http://127.0.0.1:11434 --embed-model all-minilm --json
@@ -141,24 +142,29 @@ def run(args: argparse.Namespace, host: str) -> dict:
                         unanswerable += 1
                         continue
                     t0 = time.perf_counter()
-                    hits = search.search(qa["question"], k=10).hits
+                    hits = search.search(qa["question"], k=10, relevant_only=False).hits
                     search_ms.append((time.perf_counter() - t0) * 1000)
                     found = [by_memory.get(h.memory.id) for h in hits]
                     for k in (5, 10):
                         top = set(found[:k])
                         per_cat[cat].add(k, sum(1 for e in evidence if e in top) / len(evidence))
+                    # what the relevance rule lets through of the same ten (k=0 here)
+                    kept = search.search(qa["question"], k=10).hits
+                    top = {by_memory.get(h.memory.id) for h in kept}
+                    per_cat[cat].add(0, sum(1 for e in evidence if e in top) / len(evidence))
                 print(
                     f"  {sample['sample_id']}: {len(turns)} turns, {len(sample['qa'])} questions",
                     file=sys.stderr,
                 )
     answerable = Tally()
     for cat in (1, 2, 3, 4):
-        for k in (5, 10):
+        for k in (0, 5, 10):
             answerable.hits[k] += per_cat[cat].hits[k]
     search_ms.sort()
     return {
         "recall@5": round(answerable.mean(5), 4),
         "recall@10": round(answerable.mean(10), 4),
+        "recall@10_relevant": round(answerable.mean(0), 4),
         "questions": answerable.count(),
         "per_category": {
             CATEGORIES.get(c, str(c)): {

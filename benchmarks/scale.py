@@ -11,6 +11,9 @@ runs in a fresh process, so its peak resident memory is the search's own.
     python benchmarks/scale.py                       # 10k and 100k, 1024 dimensions
     python benchmarks/scale.py --sizes 10000 100000 1000000 --json
     python benchmarks/scale.py --real-embeddings     # recall on real MiniLM vectors (LoCoMo text)
+    python benchmarks/scale.py --read-path --sizes 10000 --messages 300000
+        # the chat's read path (memories and the recall tier) before the first token,
+        # and the message index's recall@10 against exact search
 """
 
 from __future__ import annotations
@@ -30,9 +33,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks._common import BENCH_PASSPHRASE, peak_rss_mb, percentile, scratch_home  # noqa: E402
 from desktop_mem.core.config import Config  # noqa: E402
+from desktop_mem.core.context import Budget, ContextBuilder, TokenCounter  # noqa: E402
+from desktop_mem.core.conversations import ConversationStore  # noqa: E402
 from desktop_mem.core.embed import Embedder  # noqa: E402
 from desktop_mem.core.memories import NewMemory  # noqa: E402
 from desktop_mem.core.profile import Profile  # noqa: E402
+from desktop_mem.core.reference import REFERENCE_SENTENCES  # noqa: E402
 from desktop_mem.core.search import HybridSearch  # noqa: E402
 
 MODEL = "bench-embed"
@@ -73,8 +79,9 @@ class Corpus:
     dimensions. Isotropic noise would make binary codes look far worse than they are
     on real text; this is measured against real vectors with --real-embeddings."""
 
-    def __init__(self, n: int, dim: int, seed: int = 7) -> None:
+    def __init__(self, n: int, dim: int, seed: int = 7, stream: int = 0) -> None:
         rng = np.random.default_rng(seed)
+        self.stream = stream  # another set of points from the same distribution
         self.n, self.dim = n, dim
         basis, _ = np.linalg.qr(rng.standard_normal((dim, dim)))
         spectrum = np.arange(1, dim + 1, dtype=np.float64) ** -1.37
@@ -94,7 +101,7 @@ class Corpus:
         return _unit(self.mean + z @ self.scale).astype(np.float32)
 
     def chunk(self, index: int) -> tuple[list[str], np.ndarray]:
-        rng = np.random.default_rng(1000 + index)
+        rng = np.random.default_rng(1000 + index + 1_000_003 * self.stream)
         count = min(CHUNK, self.n - index * CHUNK)
         vecs = self.vectors(rng, count)
         words = rng.choice(len(self.vocab), size=(count, 12), p=self.zipf)
@@ -209,6 +216,100 @@ def search_phase(home: Path, dim: int) -> dict:
     }
 
 
+MESSAGES_PER_CONVERSATION = 40
+
+
+def build_messages(home: Path, n: int, dim: int, queries: int) -> dict:
+    """Add n messages (in conversations of 40, as imported history) to the profile
+    `build` made, with vectors from the same distribution as the memories'; keep the
+    exact top-10 messages of each query."""
+    corpus = Corpus(n, dim, stream=1)
+    qvecs = np.load(home / "qvecs.npy")
+    best_sims = np.full((len(qvecs), 10), -np.inf, dtype=np.float32)
+    best_ids = np.zeros((len(qvecs), 10), dtype=np.int64)
+    embedder = PrecomputedEmbedder(dim)
+    config = Config.resolve(
+        home=home, profile="scale", embed_model=MODEL, passphrase=BENCH_PASSPHRASE
+    )
+    t_insert = 0.0
+    with Profile.open(config) as prof:
+        convs = ConversationStore(prof.db, embedder)
+        for c in range((n + CHUNK - 1) // CHUNK):
+            texts, vecs = corpus.chunk(c)
+            embedder.table.update(zip(texts, vecs, strict=True))
+            t0 = time.perf_counter()
+            ids: list[int] = []
+            for start in range(0, len(texts), MESSAGES_PER_CONVERSATION):
+                cid = convs.create(title=f"imported {c}-{start}").id
+                part = texts[start : start + MESSAGES_PER_CONVERSATION]
+                roles = ["user" if i % 2 == 0 else "assistant" for i in range(len(part))]
+                ids += convs.add_messages(
+                    cid, [(r, t, None) for r, t in zip(roles, part, strict=True)]
+                )
+            convs.index_vectors(ids)
+            t_insert += time.perf_counter() - t0
+            sims = qvecs @ vecs.T
+            both_s = np.hstack([best_sims, sims])
+            both_i = np.hstack([best_ids, np.broadcast_to(np.array(ids), sims.shape)])
+            top = np.argsort(-both_s, axis=1)[:, :10]
+            best_sims = np.take_along_axis(both_s, top, 1)
+            best_ids = np.take_along_axis(both_i, top, 1)
+            print(f"\r  messages: inserted {len(ids) + c * CHUNK:,}", end="", file=sys.stderr)
+        prof.db.checkpoint()
+    print(file=sys.stderr)
+    folder = home / "profiles" / "scale"
+    size = sum(p.stat().st_size for p in folder.iterdir() if p.is_file())
+    np.save(home / "message_truth.npy", best_ids)
+    return {
+        "messages": n,
+        "message_insert_per_s": round(n / t_insert),
+        "file_mb": round(size / 1e6),
+    }
+
+
+def read_path_phase(home: Path, dim: int) -> dict:
+    """Runs in its own process: the chat's read path (ContextBuilder.build: memory
+    search, the recall tier, the prompt) with the query embedding precomputed, and the
+    message index's recall@10."""
+    qvecs = np.load(home / "qvecs.npy")
+    truth = np.load(home / "message_truth.npy")
+    qtexts = json.loads((home / "qtexts.json").read_text())
+    embedder = PrecomputedEmbedder(dim)
+    # the relevance rule's reference sentences: unrelated points of the same distribution
+    ref = Corpus(len(REFERENCE_SENTENCES), dim).vectors(
+        np.random.default_rng(5), len(REFERENCE_SENTENCES)
+    )
+    embedder.table.update(zip(REFERENCE_SENTENCES, ref, strict=True))
+    config = Config.resolve(
+        home=home, profile="scale", embed_model=MODEL, passphrase=BENCH_PASSPHRASE
+    )
+    prof = Profile.open(config)
+    prof.memories.embedder = embedder
+    search = HybridSearch(prof.memories)
+    convs = ConversationStore(prof.db, embedder, search.reference)
+    builder = ContextBuilder(prof.memories, search, TokenCounter(), convs)
+    prof.memories.index.warm()
+    convs.index.warm()
+    budget = Budget()
+    build_ms, recalls, injected = [], [], []
+    for q, text, exact in zip(qvecs, qtexts, truth, strict=True):
+        got = [i for i, _ in convs.index.knn(q, 10)]
+        recalls.append(len(set(got) & set(exact.tolist())) / 10)
+        embedder.query = q
+        t0 = time.perf_counter()
+        plan = builder.build(text, [], budget)
+        build_ms.append((time.perf_counter() - t0) * 1000)
+        injected.append(len(plan.used) + len(plan.recalled))
+    prof.close()
+    return {
+        "read_path_p50_ms": round(percentile(build_ms, 50), 2),
+        "read_path_p95_ms": round(percentile(build_ms, 95), 2),
+        "message_recall@10": round(float(np.mean(recalls)), 4),
+        "items_injected_mean": round(float(np.mean(injected)), 2),
+        "peak_rss_mb": round(peak_rss_mb()),
+    }
+
+
 def real_embeddings(host: str | None, limit: int) -> dict:
     """Recall of the binary index against exact search on real MiniLM vectors:
     LoCoMo turns and their sentences stored, LoCoMo questions as queries."""
@@ -284,9 +385,31 @@ def main() -> None:
     )
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--search-phase", help=argparse.SUPPRESS)
+    ap.add_argument("--read-path", action="store_true", help="memories plus --messages messages")
+    ap.add_argument("--messages", type=int, default=300_000)
+    ap.add_argument("--read-path-phase", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.search_phase:
         print(json.dumps(search_phase(Path(args.search_phase), args.dim)))
+        return
+    if args.read_path_phase:
+        print(json.dumps(read_path_phase(Path(args.read_path_phase), args.dim)))
+        return
+    if args.read_path:
+        rows = []
+        for n in args.sizes:
+            with scratch_home() as home:
+                row = build(home, n, args.dim, args.queries)
+                row.update(build_messages(home, args.messages, args.dim, args.queries))
+                env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+                proc = subprocess.run(
+                    [sys.executable, __file__, "--read-path-phase", str(home), "--dim", str(args.dim)],
+                    stdout=subprocess.PIPE, text=True, env=env, check=True,
+                )  # fmt: skip
+                row.update(json.loads(proc.stdout))
+                rows.append(row)
+                print(f"  {row}", file=sys.stderr)
+        print(json.dumps({"read_path": rows}, indent=2))
         return
     results = []
     for n in args.sizes:

@@ -88,6 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("-k", type=int, default=10, help="how many results (default 10)")
     s.add_argument("--kind")
     s.add_argument("--current", action="store_true", help="hide expired memories")
+    s.add_argument(
+        "--all", action="store_true", help="list the best k ranked, relevant to the query or not"
+    )
     s.add_argument("--json", action="store_true")
 
     e = msub.add_parser("edit", help="change a memory (keeps the old version in its history)")
@@ -253,6 +256,7 @@ def _memory(args: argparse.Namespace, prof: Profile, out: TextIO, err: TextIO) -
             k=args.k,
             include_expired=not args.current,
             kinds={args.kind} if args.kind else None,
+            relevant_only=not args.all,
         )
         _warn(result.warnings, err)
         if args.json:
@@ -261,7 +265,9 @@ def _memory(args: argparse.Namespace, prof: Profile, out: TextIO, err: TextIO) -
             for h in result.hits:
                 out.write(_memory_line(h.memory, width, h.score) + "\n")
             if not result.hits:
-                err.write("No memory matches.\n")
+                err.write(
+                    "No memory matches: none is about this (--all lists the nearest anyway).\n"
+                )
     elif act == "edit":
         if (
             args.text is None
@@ -355,7 +361,7 @@ def _memory(args: argparse.Namespace, prof: Profile, out: TextIO, err: TextIO) -
 def _wipe(args: argparse.Namespace, prof: Profile, out: TextIO) -> int:
     from desktop_mem.core.conversations import ConversationStore
 
-    convs = ConversationStore(prof.db, prof.embedder)
+    convs = ConversationStore(prof.db, prof.embedder, prof.search.reference)
     if not args.yes:
         n_msgs = prof.db.query("SELECT count(*) FROM messages")[0][0]
         raise UsageError(

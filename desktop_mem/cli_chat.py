@@ -252,7 +252,7 @@ def _loop(
 def conversations(args: argparse.Namespace, prof: Profile, out: TextIO, err: TextIO) -> int:
     from desktop_mem.cli import _one_line, _print_json
 
-    store = ConversationStore(prof.db, prof.embedder)
+    store = ConversationStore(prof.db, prof.embedder, prof.search.reference)
     width = shutil.get_terminal_size((100, 20)).columns
     act = args.action
     if act == "list":

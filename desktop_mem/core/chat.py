@@ -46,6 +46,7 @@ class TurnResult:
     user_message_id: int | None = None
     answer_id: int | None = None
     used: list[tuple[int, float]] = field(default_factory=list)
+    recalled: list[tuple[int, float]] = field(default_factory=list)  # earlier messages
     changes: list[Change] = field(default_factory=list)  # made by a command, at once
     forget_candidates: list[Memory] = field(default_factory=list)
     plan: Plan | None = None
@@ -74,9 +75,13 @@ class ChatSession:
         self.backend = backend
         self.incognito = incognito
         self.settings = Settings(profile.db)
-        self.conversations = ConversationStore(profile.db, profile.embedder)
+        self.conversations = ConversationStore(
+            profile.db, profile.embedder, profile.search.reference, profile.search.rule
+        )
         self.counter = counter or TokenCounter()
-        self.builder = ContextBuilder(profile.memories, profile.search, self.counter)
+        self.builder = ContextBuilder(
+            profile.memories, profile.search, self.counter, self.conversations
+        )
         self.extractor = Extractor(profile.memories, profile.search, backend)
         self.conversation_id = None if incognito else conversation_id
         if self.conversation_id is not None:
@@ -108,7 +113,13 @@ class ChatSession:
         return Budget(
             context=min(trained, int(self.settings.get("context_tokens"))),
             memory_tokens=int(self.settings.get("memory_tokens")),
+            recall_tokens=int(self.settings.get("recall_tokens")),
         )
+
+    def reads_memory(self) -> bool:
+        """Whether the prompt gets memories and past messages: not in incognito, not
+        when the user turned memory off for answers."""
+        return not self.incognito and bool(self.settings.get("use_memory"))
 
     def stop(self) -> None:
         with self._lock:
@@ -181,13 +192,20 @@ class ChatSession:
     ) -> TurnResult:
         history = self.history()[:-1]  # without the message being answered
         budget = self.budget()
-        plan = self.builder.build(text, history, budget, use_memory=not self.incognito)
+        plan = self.builder.build(
+            text,
+            history,
+            budget,
+            use_memory=self.reads_memory(),
+            conversation_id=self.conversation_id,
+        )
         result = TurnResult(
             "",
             "complete",
             conversation_id=self.conversation_id,
             user_message_id=None if self.incognito else user_id,
             used=plan.used,
+            recalled=plan.recalled,
             plan=plan,
             warnings=list(plan.warnings),
         )
@@ -213,12 +231,13 @@ class ChatSession:
         self.counter.observe(plan.messages, stream.usage.prompt_tokens)
         log.info(  # ids, counts and kinds only: never the text (see core/logs.py)
             "turn in conversation %s: %s%s, %d memories used, %s prompt tokens, "
-            "%d answer characters, %.0f ms",
+            "%d past messages, %d answer characters, %.0f ms",
             "incognito" if self.incognito else self.conversation_id,
             result.status,
             f" ({result.error_kind})" if result.error_kind else "",
             len(plan.used),
             stream.usage.prompt_tokens,
+            len(plan.recalled),
             len(result.text),
             (time.monotonic() - started) * 1000,
         )
@@ -231,6 +250,7 @@ class ChatSession:
                 prompt_tokens=stream.usage.prompt_tokens,
                 error=result.error,
                 used=plan.used,
+                recalled=plan.recalled,
             )
         if result.status == "complete" and not self.incognito and self.settings.get("auto_memory"):
             context = next(

@@ -19,8 +19,17 @@ import numpy as np
 from desktop_mem.core import textproc
 from desktop_mem.core.embed import Embedder
 from desktop_mem.core.errors import InvalidInput, ModelServerError, NotFound, UsageError
-from desktop_mem.core.memories import now_iso
-from desktop_mem.core.vectors import to_blob
+from desktop_mem.core.memories import now_iso, parse_when
+from desktop_mem.core.relevance import (
+    Reference,
+    RelevanceRule,
+    profile_items,
+    term_coverage,
+    unknown_share,
+)
+from desktop_mem.core.vectors import MESSAGES, VectorIndex
+
+MAX_QUERY_CHARS = 2_000  # as for memory search
 
 TITLE_CHARS = 60
 EMBED_CHARS = 4000
@@ -64,10 +73,12 @@ class Message:
     prompt_tokens: int | None = None
     error: str | None = None
     used: list[UsedMemory] = field(default_factory=list)
+    recalled: list[RecalledMessage] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["used"] = [u.to_dict() for u in self.used]
+        d["recalled"] = [r.to_dict() for r in self.recalled]
         return d
 
 
@@ -77,6 +88,7 @@ class MessageHit:
     conversation_title: str
     score: float
     signals: list[str]
+    relevance: float | None = None  # deviations above the query's chance level
 
 
 _MSG_COLUMNS = "id, conversation_id, role, content, status, model, created_at, prompt_tokens, error"
@@ -87,10 +99,35 @@ def title_from(text: str) -> str:
     return line if len(line) <= TITLE_CHARS else line[: TITLE_CHARS - 1].rstrip() + "…"
 
 
+@dataclass
+class RecalledMessage:
+    """An earlier message an answer was given (the recall tier)."""
+
+    message_id: int
+    rank: int
+    score: float
+    conversation_id: int | None  # None once the message has been deleted
+    role: str | None
+    text: str | None
+    created_at: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
 class ConversationStore:
-    def __init__(self, db: Any, embedder: Embedder | None = None) -> None:
+    def __init__(
+        self,
+        db: Any,
+        embedder: Embedder | None = None,
+        reference: Reference | None = None,
+        rule: RelevanceRule | None = None,
+    ) -> None:
         self.db = db
         self.embedder = embedder
+        self.index = VectorIndex(db, MESSAGES)
+        self.reference = reference or Reference(db, embedder)
+        self.rule = rule or RelevanceRule()
 
     # -- conversations ---------------------------------------------------------------
 
@@ -162,7 +199,8 @@ class ConversationStore:
         count = int(self.db.query("SELECT count(*) FROM messages")[0][0])
         with self.db.transaction() as conn:
             conn.execute("DELETE FROM message_memories")
-            conn.execute("DELETE FROM message_vectors")
+            conn.execute("DELETE FROM message_recalls")
+            self.index.drop_all(conn)
             conn.execute("INSERT INTO messages_fts(messages_fts) VALUES ('delete-all')")
             conn.execute("DELETE FROM messages")
             conn.execute("DELETE FROM conversations")
@@ -172,10 +210,13 @@ class ConversationStore:
         return count
 
     def _purge_messages(self, conn: Any, ids: Sequence[int]) -> None:
+        self.index.remove(conn, ids)
         for mid in ids:
             conn.execute("DELETE FROM messages_fts WHERE rowid = ?", (mid,))
-            conn.execute("DELETE FROM message_vectors WHERE message_id = ?", (mid,))
             conn.execute("DELETE FROM message_memories WHERE message_id = ?", (mid,))
+            conn.execute(
+                "DELETE FROM message_recalls WHERE message_id = ? OR recalled_id = ?", (mid, mid)
+            )
             conn.execute("DELETE FROM messages WHERE id = ?", (mid,))
         if ids:  # as for memories: leave no deleted term in an FTS5 leaf page
             conn.execute("INSERT INTO messages_fts(messages_fts) VALUES ('optimize')")
@@ -193,12 +234,15 @@ class ConversationStore:
         prompt_tokens: int | None = None,
         error: str | None = None,
         used: Sequence[tuple[int, float]] = (),
-        vector: np.ndarray | None = None,
+        recalled: Sequence[tuple[int, float]] = (),
+        created_at: str | None = None,
     ) -> Message:
+        """Store a message; `used` and `recalled` are the memories and earlier messages
+        an answer was given, `created_at` a date for imported history (default now)."""
         if role not in ROLES or status not in STATUSES:
             raise UsageError(f"Unknown message role or status: {role}/{status}.")
         conv = self.get(conversation_id)
-        stamp = now_iso()
+        stamp = parse_when(created_at, "message date") if created_at else now_iso()
         with self.db.transaction() as conn:
             cur = conn.execute(
                 "INSERT INTO messages(conversation_id, role, content, status, model, created_at, "
@@ -226,10 +270,11 @@ class ConversationStore:
                 "VALUES (?, ?, ?, ?)",
                 [(mid, m, rank, float(s)) for rank, (m, s) in enumerate(used, 1) if m in live],
             )
-            if vector is not None:
-                conn.execute(
-                    "INSERT INTO message_vectors(message_id, embedding) VALUES (?, ?)",
-                    (mid, to_blob(vector)),
+            if recalled:
+                conn.executemany(
+                    "INSERT OR IGNORE INTO message_recalls(message_id, recalled_id, rank, score) "
+                    "SELECT ?, id, ?, ? FROM messages WHERE id = ?",
+                    [(mid, rank, float(s), r) for rank, (r, s) in enumerate(recalled, 1)],
                 )
             title = conv.title or (title_from(content) if role == "user" else "")
             conn.execute(
@@ -238,12 +283,48 @@ class ConversationStore:
             )
         return self.message(mid)
 
+    def add_messages(
+        self, conversation_id: int, items: Sequence[tuple[str, str, str | None]]
+    ) -> list[int]:
+        """Store many (role, text, date) messages in one transaction (imported history:
+        all or nothing). They are embedded later by `index_vectors`."""
+        conv = self.get(conversation_id)
+        rows = []
+        for role, content, created in items:
+            if role not in ROLES:
+                raise UsageError(f"Unknown message role: {role}.")
+            rows.append(
+                (role, content, parse_when(created, "message date") if created else now_iso())
+            )
+        ids: list[int] = []
+        with self.db.transaction() as conn:
+            for role, content, stamp in rows:
+                cur = conn.execute(
+                    "INSERT INTO messages(conversation_id, role, content, status, created_at) "
+                    "VALUES (?, ?, ?, 'complete', ?)",
+                    (conversation_id, role, content, stamp),
+                )
+                mid = int(cur.lastrowid)
+                conn.execute(
+                    "INSERT INTO messages_fts(rowid, content) VALUES (?, ?)",
+                    (mid, textproc.fts_document(content)),
+                )
+                ids.append(mid)
+            if rows:
+                first_user = next((c for r, c, _ in rows if r == "user"), "")
+                conn.execute(
+                    "UPDATE conversations SET updated_at = ?, title = ? WHERE id = ?",
+                    (rows[-1][2], conv.title or title_from(first_user), conversation_id),
+                )
+        return ids
+
     def message(self, message_id: int) -> Message:
         rows = self.db.query(f"SELECT {_MSG_COLUMNS} FROM messages WHERE id = ?", (message_id,))
         if not rows:
             raise NotFound(f"There is no message {message_id}.")
         msg = Message(*rows[0])
         msg.used = self.used_memories(message_id)
+        msg.recalled = self._recalled_for([message_id]).get(message_id, [])
         return msg
 
     def messages(self, conversation_id: int) -> list[Message]:
@@ -256,8 +337,10 @@ class ConversationStore:
             )
         ]
         used = self._used_for([m.id for m in msgs])
+        recalled = self._recalled_for([m.id for m in msgs])
         for m in msgs:
             m.used = used.get(m.id, [])
+            m.recalled = recalled.get(m.id, [])
         return msgs
 
     def delete_from(self, conversation_id: int, message_id: int) -> int:
@@ -290,6 +373,22 @@ class ConversationStore:
                 out.setdefault(mid, []).append(UsedMemory(mem, rank, score, text))
         return out
 
+    def _recalled_for(self, message_ids: Sequence[int]) -> dict[int, list[RecalledMessage]]:
+        out: dict[int, list[RecalledMessage]] = {}
+        for start in range(0, len(message_ids), 500):
+            chunk = list(message_ids[start : start + 500])
+            for mid, rid, rank, score, cid, role, text, created in self.db.query(
+                "SELECT r.message_id, r.recalled_id, r.rank, r.score, m.conversation_id, "
+                "m.role, m.content, m.created_at FROM message_recalls r "
+                "LEFT JOIN messages m ON m.id = r.recalled_id WHERE r.message_id IN "
+                f"({','.join('?' * len(chunk))}) ORDER BY r.message_id, r.rank",
+                chunk,
+            ):
+                out.setdefault(mid, []).append(
+                    RecalledMessage(rid, rank, score, cid, role, text, created)
+                )
+        return out
+
     def answers_using(self, memory_id: int, limit: int = 50) -> list[Message]:
         """The answers a memory was given to (its impact), newest first."""
         rows = self.db.query(
@@ -302,16 +401,25 @@ class ConversationStore:
 
     # -- search ------------------------------------------------------------------------
 
-    def search(self, query: str, k: int = 10) -> tuple[list[MessageHit], list[str]]:
-        """Messages of every conversation, by full text and by meaning (scores fused
-        like memory search). Returns the hits and any warnings."""
-        query = textproc.normalize(query)
+    def search(
+        self,
+        query: str,
+        k: int = 10,
+        *,
+        relevant_only: bool = True,
+        exclude_conversation: int | None = None,
+    ) -> tuple[list[MessageHit], list[str]]:
+        """Messages of every conversation (but `exclude_conversation`), by full text and
+        by meaning, fused like memory search; with `relevant_only` only those that pass
+        the relevance rule (core/relevance.py). Returns the hits and any warnings."""
+        query = textproc.normalize(query)[:MAX_QUERY_CHARS]
         warnings: list[str] = []
-        if not textproc.query_terms(query):  # nothing to search for (punctuation only)
+        terms = textproc.query_terms(query)
+        if not terms:  # nothing to search for (punctuation only)
             return [], warnings
         pool = max(30, 3 * k)
         keyword: dict[int, float] = {}
-        match = textproc.fts_match(textproc.query_terms(query))
+        match = textproc.fts_match(terms)
         if match:
             for rowid, s in self.db.query(
                 "SELECT rowid, bm25(messages_fts) AS s FROM messages_fts WHERE messages_fts "
@@ -319,55 +427,103 @@ class ConversationStore:
                 (match, pool),
             ):
                 keyword[rowid] = -s
+        qvec: np.ndarray | None = None
         semantic: dict[int, float] = {}
-        if self.embedder is not None and self.db.query("SELECT 1 FROM message_vectors LIMIT 1"):
+        if self.embedder is not None and self.index.count():
             try:
-                q = self.embedder.embed_one(query)
+                qvec = self.embedder.embed_one(query)
             except ModelServerError as exc:
                 warnings.append(f"{exc} Showing keyword matches only.")
             else:
-                dim = len(q)
-                for mid, d in self.db.query(
-                    "SELECT message_id, vec_distance_cosine(vec_int8(substr(embedding, 5)), "
-                    "vec_int8(?)) AS d FROM message_vectors WHERE length(embedding) = ? "
-                    "ORDER BY d LIMIT ?",
-                    (to_blob(q)[4:], dim + 4, pool),
-                ):
-                    semantic[mid] = 1.0 - d
+                semantic = dict(self.index.knn(qvec, pool))
+        if exclude_conversation is not None:
+            own = self._in_conversation([*semantic, *keyword], exclude_conversation)
+            semantic = {i: v for i, v in semantic.items() if i not in own}
+            keyword = {i: v for i, v in keyword.items() if i not in own}
         ids = list(dict.fromkeys([*semantic, *keyword]))
         if not ids:
             return [], warnings
-        top_kw = max(keyword.values(), default=0.0) or 1.0
-        sims = np.array([semantic.get(i, np.nan) for i in ids])
+        sims = np.full(len(ids), np.nan)
+        if qvec is not None:
+            vecs = self.index.vectors(ids)
+            for n, mid in enumerate(ids):
+                if mid in vecs:
+                    sims[n] = float(vecs[mid] @ qvec)
         present = ~np.isnan(sims)
+        keep = np.ones(len(ids), dtype=bool)
+        relevance: dict[int, float] = {}
+        if relevant_only:
+            level = self.reference.level(qvec) if qvec is not None else None
+            if level is None:
+                keep = np.array([i in keyword for i in ids], dtype=bool)
+            elif level.is_small_talk(terms):
+                keep[:] = False
+            else:
+                coverage = term_coverage(
+                    self.db, "messages_fts", terms, [i for i in ids if i in keyword]
+                )
+                bar = self.rule.bar(
+                    self.index.count(), unknown_share(self.db, terms), profile_items(self.db)
+                )
+                for n, mid in enumerate(ids):
+                    if not present[n]:
+                        keep[n] = mid in keyword
+                        continue
+                    z = level.z(float(sims[n]))
+                    relevance[mid] = z
+                    keep[n] = self.rule.passes(z, bar, coverage.get(mid, 0.0))
         dense = np.zeros(len(ids))
         if present.any():
             lo, hi = np.nanmin(sims), np.nanmax(sims)
             dense[present] = (sims[present] - lo) / max(hi - lo, 0.25)
+        top_kw = max(keyword.values(), default=0.0) or 1.0
         scores = 0.6 * dense + 0.4 * np.array([keyword.get(i, 0.0) / top_kw for i in ids])
-        order = np.argsort(-scores)[:k]
+        order = [n for n in np.argsort(-scores) if keep[n]][:k]
+        if not order:
+            return [], warnings
         titles = dict(self.db.query("SELECT id, title FROM conversations"))
         hits = []
         for n in order:
             msg = self.message(ids[n])
             signals = [s for s, d in (("keyword", keyword), ("vector", semantic)) if ids[n] in d]
             hits.append(
-                MessageHit(msg, titles.get(msg.conversation_id, ""), float(scores[n]), signals)
+                MessageHit(
+                    msg,
+                    titles.get(msg.conversation_id, ""),
+                    float(scores[n]),
+                    signals,
+                    relevance.get(ids[n]),
+                )
             )
         return hits, warnings
 
-    def index_vectors(self, message_ids: Sequence[int]) -> int:
-        """Embed messages that have no vector yet (run in the background after a turn).
-        Returns how many were embedded; a model-server failure leaves them for later."""
-        if self.embedder is None or not message_ids:
+    def _in_conversation(self, ids: Sequence[int], conversation_id: int) -> set[int]:
+        if not ids:
+            return set()
+        marks = ",".join("?" * len(ids))
+        return {
+            r[0]
+            for r in self.db.query(
+                f"SELECT id FROM messages WHERE conversation_id = ? AND id IN ({marks})",
+                (conversation_id, *ids),
+            )
+        }
+
+    def index_vectors(self, message_ids: Sequence[int] | None = None) -> int:
+        """Embed messages that have no vector yet (run in the background after a turn;
+        None: every such message). Returns how many were embedded; a model-server
+        failure leaves them for later."""
+        if self.embedder is None or (message_ids is not None and not message_ids):
             return 0
-        marks = ",".join("?" * len(message_ids))
-        rows = self.db.query(
-            f"SELECT m.id, m.content FROM messages m LEFT JOIN message_vectors v "
-            f"ON v.message_id = m.id WHERE m.id IN ({marks}) AND v.message_id IS NULL "
-            "AND m.content != ''",
-            list(message_ids),
+        sql = (
+            "SELECT m.id, m.content FROM messages m LEFT JOIN message_vectors v "
+            "ON v.message_id = m.id WHERE v.message_id IS NULL AND m.content != ''"
         )
+        params: list[Any] = []
+        if message_ids is not None:
+            sql += f" AND m.id IN ({','.join('?' * len(message_ids))})"
+            params = list(message_ids)
+        rows = self.db.query(sql + " ORDER BY m.id", params)
         if not rows:
             return 0
         try:
@@ -377,13 +533,20 @@ class ConversationStore:
         except ModelServerError:
             return 0
         with self.db.transaction() as conn:
-            for (mid, _), vec in zip(rows, vecs, strict=True):
-                conn.execute(
-                    "INSERT OR IGNORE INTO message_vectors(message_id, embedding) "
-                    "SELECT id, ? FROM messages WHERE id = ?",
-                    (to_blob(vec), mid),
+            self.index.ensure(conn, self.embedder.model, vecs.shape[1])
+            # a message deleted while it was being embedded gets no vector
+            live = {
+                r[0]
+                for r in conn.execute(
+                    f"SELECT id FROM messages WHERE id IN ({','.join('?' * len(rows))})",
+                    [r[0] for r in rows],
                 )
-        return len(rows)
+            }
+            keep = [n for n, r in enumerate(rows) if r[0] in live]
+            ids = [rows[n][0] for n in keep]
+            self.index.put(conn, ids, [""] * len(ids), vecs[keep])
+        self.index.maybe_rebuild()
+        return len(ids)
 
     # -- export ------------------------------------------------------------------------
 

@@ -235,7 +235,10 @@ class Extractor:
         return changes
 
     def _neighbours(self, text: str) -> list[tuple[Any, float]]:
-        hits = self.search.search(text, k=NEIGHBOURS, include_expired=False).hits
+        # the nearest, related or not: consolidation decides what they have to do with it
+        hits = self.search.search(
+            text, k=NEIGHBOURS, include_expired=False, relevant_only=False
+        ).hits
         out = []
         for h in hits:
             sim = (h.signals.get("vector") or {}).get("similarity")

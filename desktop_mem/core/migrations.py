@@ -170,6 +170,64 @@ def _m002(conn: Any) -> None:
     )
 
 
+@migration(3, "recall tier: message codes and counters, the past messages each answer used")
+def _m003(conn: Any) -> None:
+    run_script(
+        conn,
+        """
+        -- 1-bit codes of the message vectors, scanned in memory like memory_codes: the
+        -- recall tier searches every message ever written, hundreds of thousands.
+        CREATE TABLE message_codes (
+            message_id INTEGER PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+            code       BLOB NOT NULL
+        );
+        INSERT INTO counters(name, n) VALUES
+            ('message_vectors', (SELECT count(*) FROM message_vectors)), ('message_codes', 0);
+        CREATE TRIGGER message_vectors_counted_in AFTER INSERT ON message_vectors
+            BEGIN UPDATE counters SET n = n + 1 WHERE name = 'message_vectors'; END;
+        CREATE TRIGGER message_vectors_counted_out AFTER DELETE ON message_vectors
+            BEGIN UPDATE counters SET n = n - 1 WHERE name = 'message_vectors'; END;
+        CREATE TRIGGER message_codes_changed_in AFTER INSERT ON message_codes
+            BEGIN UPDATE counters SET n = n + 1 WHERE name = 'message_codes'; END;
+        CREATE TRIGGER message_codes_changed AFTER UPDATE ON message_codes
+            BEGIN UPDATE counters SET n = n + 1 WHERE name = 'message_codes'; END;
+        CREATE TRIGGER message_codes_changed_out AFTER DELETE ON message_codes
+            BEGIN UPDATE counters SET n = n + 1 WHERE name = 'message_codes'; END;
+
+        -- The earlier messages each answer was given (the recall tier's chips).
+        CREATE TABLE message_recalls (
+            message_id  INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+            recalled_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+            rank        INTEGER NOT NULL,
+            score       REAL NOT NULL,
+            PRIMARY KEY (message_id, recalled_id)
+        );
+        CREATE INDEX message_recalls_by_recalled ON message_recalls(recalled_id);
+        """,
+    )
+    # Codes for the vectors stored before (signs around zero until the index first
+    # estimates the mean, which then rebuilds them).
+    import numpy as np
+
+    dim = None
+    rows = conn.execute("SELECT message_id, embedding FROM message_vectors").fetchall()
+    for mid, blob in rows:
+        vec = np.frombuffer(blob[4:], dtype=np.int8)
+        dim = len(vec)
+        code = np.packbits(vec > 0, bitorder="little").tobytes()
+        conn.execute("INSERT INTO message_codes(message_id, code) VALUES (?, ?)", (mid, code))
+    if dim is not None:
+        model = conn.execute("SELECT value FROM meta WHERE key = 'embed_model'").fetchone()
+        conn.execute(
+            "INSERT OR REPLACE INTO meta(key, value) VALUES ('message_embed_dim', ?)", (str(dim),)
+        )
+        if model:
+            conn.execute(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES ('message_embed_model', ?)",
+                (model[0],),
+            )
+
+
 def run_script(conn: Any, script: str) -> None:
     """Like executescript, but inside the caller's transaction (executescript commits)."""
     import sqlcipher3

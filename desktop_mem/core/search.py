@@ -18,6 +18,13 @@ import numpy as np
 from desktop_mem.core import textproc
 from desktop_mem.core.errors import ModelServerError
 from desktop_mem.core.memories import Memory, MemoryStore
+from desktop_mem.core.relevance import (
+    Reference,
+    RelevanceRule,
+    profile_items,
+    term_coverage,
+    unknown_share,
+)
 
 MAX_QUERY_CHARS = 2_000  # of a search query (the chat message when building a prompt)
 
@@ -50,13 +57,6 @@ class SearchWeights:
     recency_half_life_days: float = 90.0
     pinned: float = 0.10  # multiplier bonus
     duplicate_similarity: float = 0.97
-    # A memory found by meaning alone must be this many standard deviations more similar
-    # to the query than the store's memories are on average (measured on a sample of
-    # them): otherwise the nearest vector of an unrelated query ("hi") would be shown
-    # as a match. Below `background_min` memories there is no reliable background.
-    min_z: float = 2.0
-    background_min: int = 32
-    background_sample: int = 256
     pool: int = 100  # keyword candidates
     vector_pool: int = 50  # vector candidates (each costs a page read when rescored)
 
@@ -81,10 +81,17 @@ class SearchResult:
 
 
 class HybridSearch:
-    def __init__(self, store: MemoryStore, weights: SearchWeights | None = None) -> None:
+    def __init__(
+        self,
+        store: MemoryStore,
+        weights: SearchWeights | None = None,
+        rule: RelevanceRule | None = None,
+        reference: Reference | None = None,
+    ) -> None:
         self.store = store
         self.weights = weights or SearchWeights()
-        self._background: tuple[Any, np.ndarray | None] | None = None
+        self.rule = rule or RelevanceRule()
+        self.reference = reference or Reference(store.db, store.embedder)
 
     def document_frequencies(self, terms: list[str], upto: int) -> dict[str, int]:
         """How many memories say each term in their own text, counted up to `upto`
@@ -169,7 +176,11 @@ class HybridSearch:
         include_expired: bool = True,
         kinds: set[str] | None = None,
         now: datetime | None = None,
+        relevant_only: bool = True,
     ) -> SearchResult:
+        """The k best memories for the query. With `relevant_only` (the default) only
+        those that pass the relevance rule (core/relevance.py): an unrelated query gets
+        none. Without it, the best k whatever they are (a ranked listing)."""
         w = self.weights
         warnings: list[str] = []
         query = textproc.normalize(query)
@@ -195,7 +206,6 @@ class HybridSearch:
                 "`desktop-mem memory reembed --missing` to index them."
             )
 
-        vector = self._above_background(vector, qvec, keyword)
         signals: dict[int, dict[str, Any]] = {}
         for rank, (mid, sim) in enumerate(vector, 1):
             signals.setdefault(mid, {})["vector"] = {"rank": rank, "similarity": round(sim, 4)}
@@ -214,6 +224,9 @@ class HybridSearch:
                 if mid in vecs:
                     sims[n] = float(vecs[mid] @ qvec)
                     has_vec[n] = True
+        keep = np.ones(len(candidates), dtype=bool)
+        if relevant_only:
+            keep = self._relevant(query, candidates, sims, has_vec, qvec, dict(keyword), signals)
         dense = _minmax(sims, has_vec, w.min_similarity_spread)
         bm25 = dict(keyword)
         kw = np.array([bm25.get(mid, 0.0) for mid in candidates])
@@ -226,7 +239,7 @@ class HybridSearch:
         hits: list[Hit] = []
         for n, mid in enumerate(candidates):
             m = mems.get(mid)
-            if m is None or (kinds and m.kind not in kinds):
+            if m is None or not keep[n] or (kinds and m.kind not in kinds):
                 continue
             if not include_expired and m.expired:
                 continue
@@ -242,48 +255,45 @@ class HybridSearch:
         hits.sort(key=lambda h: (-h.score, -h.memory.id))
         return SearchResult(self._without_duplicates(hits, k, vecs), warnings)
 
-    def background(self) -> np.ndarray | None:
-        """A random sample of the stored vectors (kept until the store changes)."""
-        index = self.store.index
-        n = index.count()
-        if n < self.weights.background_min:
-            return None
-        key = (n, index.model)
-        if self._background is None or self._background[0] != key:
-            codes = index.codes()
-            if codes is None or codes.n == 0:
-                return None
-            rng = np.random.default_rng(n)
-            pick = rng.choice(codes.n, min(codes.n, self.weights.background_sample), replace=False)
-            got = index.vectors([int(i) for i in codes.ids[pick]])
-            self._background = (key, np.vstack(list(got.values())) if got else None)
-        return self._background[1]
-
-    def _above_background(
+    def _relevant(
         self,
-        vector: list[tuple[int, float]],
+        query: str,
+        candidates: list[int],
+        sims: np.ndarray,
+        has_vec: np.ndarray,
         qvec: np.ndarray | None,
-        keyword: list[tuple[int, float]],
-    ) -> list[tuple[int, float]]:
-        """Drop vector-only hits that are no closer to the query than memories in general."""
-        if qvec is None or not vector:
-            return vector
-        sample = self.background()
-        if sample is None:
-            return vector
-        sims = sample @ qvec
-        mean, std = float(sims.mean()), float(sims.std()) or 1e-6
-        by_keyword = {mid for mid, _ in keyword}
-        if not by_keyword:
-            # Nothing matched by words: the best match by meaning must stand out from
-            # chance. The nearest of n unrelated memories is about sqrt(2 ln n)
-            # deviations above the mean (the maximum of n Gaussian draws); a greeting's
-            # nearest memory is no closer than that, and then nothing is a match.
-            n = self.store.index.count()
-            if (max(s for _, s in vector) - mean) / std < math.sqrt(2 * math.log(n)):
-                return []
-        floor = mean + self.weights.min_z * std
-        return [(mid, sim) for mid, sim in vector if sim >= floor or mid in by_keyword]
+        keyword: dict[int, float],
+        signals: dict[int, dict[str, Any]],
+    ) -> np.ndarray:
+        """Which candidates pass the relevance rule; each gets its `relevance` in
+        deviations above the query's chance level in its signals."""
+        level = self.reference.level(qvec) if qvec is not None else None
+        if level is None:
+            # No meaning to compare with (the model server is down, or no embedding
+            # model): what the words found is all there is to go on.
+            return np.array([mid in keyword for mid in candidates], dtype=bool)
+        terms = textproc.query_terms(query)
+        coverage = term_coverage(
+            self.store.db, "memories_fts", terms, [m for m in candidates if m in keyword]
+        )
+        bar = self.rule.bar(
+            self.store.index.count(),
+            unknown_share(self.store.db, terms),
+            profile_items(self.store.db),
+        )
+        keep = np.zeros(len(candidates), dtype=bool)
+        for n, mid in enumerate(candidates):
+            if level.is_small_talk(terms):
+                break
+            if not has_vec[n]:  # not indexed yet: found by its words only
+                keep[n] = mid in keyword
+                continue
+            z = level.z(float(sims[n]))
+            signals[mid]["relevance"] = round(z, 2)
+            if mid in coverage:
+                signals[mid]["terms"] = round(coverage[mid], 3)
+            keep[n] = self.rule.passes(z, bar, coverage.get(mid, 0.0))
+        return keep
 
     def _without_duplicates(
         self, hits: list[Hit], k: int, vecs: dict[int, np.ndarray]

@@ -9,8 +9,10 @@ from desktop_mem.core.errors import InvalidInput
 DEFAULTS: dict[str, Any] = {
     "chat_model": None,  # None: --model / DESKTOP_MEM_CHAT_MODEL / qwen2.5:7b
     "auto_memory": True,  # extract memories from every exchange
+    "use_memory": True,  # give the model relevant memories and past messages
     "context_tokens": 8192,  # the most context asked of the model (capped by the model's own)
     "memory_tokens": 700,  # the memory block at most
+    "recall_tokens": 300,  # the past-messages block at most
     "openai_enabled": False,
     "openai_base_url": "",
     "openai_model": "",
@@ -42,7 +44,15 @@ class Settings:
             raise InvalidInput(f"There is no setting '{key}': use one of {', '.join(DEFAULTS)}.")
         default = DEFAULTS[key]
         if isinstance(default, bool):
-            raw = "1" if value in (True, 1, "1", "true", "on", "yes") else "0"
+            word = str(value).strip().lower()
+            if value is True or word in ("1", "true", "on", "yes"):
+                raw = "1"
+            elif value is False or word in ("0", "false", "off", "no"):
+                raw = "0"
+            else:
+                raise InvalidInput(
+                    f"The setting '{key}' is on or off: use true or false, not '{value}'."
+                )
         elif isinstance(default, int):
             try:
                 raw = str(int(value))

@@ -31,6 +31,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -161,12 +162,40 @@ class Codes:
         return bits.astype(np.float32)
 
 
-class VectorIndex:
-    """Owns meta keys `embed_model`, `embed_dim`, `embed_center`, `ivf_n`, and the
-    `memory_vectors` and `memory_codes` tables."""
+@dataclass(frozen=True)
+class Layout:
+    """Where one collection's vectors live: tables, their id column, the counters the
+    triggers keep (row count, codes generation) and its meta keys."""
 
-    def __init__(self, db: Any) -> None:
+    vectors: str
+    codes: str
+    id_column: str
+    count_counter: str
+    generation_counter: str
+    model_key: str
+    dim_key: str
+    center_key: str
+    trained_key: str
+    hashed: bool  # the vectors table has a content_hash column
+
+
+MEMORIES = Layout(
+    "memory_vectors", "memory_codes", "memory_id", "vectors", "codes",
+    "embed_model", "embed_dim", "embed_center", "ivf_n", True,
+)  # fmt: skip
+MESSAGES = Layout(
+    "message_vectors", "message_codes", "message_id", "message_vectors", "message_codes",
+    "message_embed_model", "message_embed_dim", "message_center", "message_ivf_n", False,
+)  # fmt: skip
+
+
+class VectorIndex:
+    """Owns one collection's vectors and codes tables and its meta keys (`Layout`):
+    the memories' by default, the messages' (the recall tier) with `MESSAGES`."""
+
+    def __init__(self, db: Any, layout: Layout = MEMORIES) -> None:
         self.db = db
+        self.layout = layout
         self._codes: Codes | None = None
         self._lock = threading.RLock()
         self._pool: ThreadPoolExecutor | None = None
@@ -175,15 +204,15 @@ class VectorIndex:
 
     @property
     def model(self) -> str | None:
-        return self.db.meta_get("embed_model")
+        return self.db.meta_get(self.layout.model_key)
 
     @property
     def dim(self) -> int | None:
-        value = self.db.meta_get("embed_dim")
+        value = self.db.meta_get(self.layout.dim_key)
         return int(value) if value else None
 
     def center(self) -> np.ndarray | None:
-        value = self.db.meta_get("embed_center")
+        value = self.db.meta_get(self.layout.center_key)
         return np.frombuffer(bytes.fromhex(value), dtype=np.float32) if value else None
 
     def check_model(self, model: str) -> None:
@@ -209,7 +238,7 @@ class VectorIndex:
         self.check_dim(model, dim)
         if self.dim != dim:
             self._forget()
-        for key, value in (("embed_model", model), ("embed_dim", str(dim))):
+        for key, value in ((self.layout.model_key, model), (self.layout.dim_key, str(dim))):
             self.db.meta_set(key, value)
 
     # -- writes (inside the caller's transaction) -------------------------------------
@@ -220,15 +249,23 @@ class VectorIndex:
         with self._lock:
             codes = self._fresh_codes_for_write(conn)
             packed = pack_bits(vecs, self.center())
+            lay = self.layout
+            if lay.hashed:
+                conn.executemany(
+                    f"INSERT INTO {lay.vectors}({lay.id_column}, content_hash, embedding) "
+                    f"VALUES (?, ?, ?) ON CONFLICT({lay.id_column}) DO UPDATE SET "
+                    "content_hash = excluded.content_hash, embedding = excluded.embedding",
+                    [(mid, h, to_blob(v)) for mid, h, v in zip(ids, hashes, vecs, strict=True)],
+                )
+            else:
+                conn.executemany(
+                    f"INSERT INTO {lay.vectors}({lay.id_column}, embedding) VALUES (?, ?) "
+                    f"ON CONFLICT({lay.id_column}) DO UPDATE SET embedding = excluded.embedding",
+                    [(mid, to_blob(v)) for mid, v in zip(ids, vecs, strict=True)],
+                )
             conn.executemany(
-                "INSERT INTO memory_vectors(memory_id, content_hash, embedding) VALUES (?, ?, ?) "
-                "ON CONFLICT(memory_id) DO UPDATE SET content_hash = excluded.content_hash, "
-                "embedding = excluded.embedding",
-                [(mid, h, to_blob(v)) for mid, h, v in zip(ids, hashes, vecs, strict=True)],
-            )
-            conn.executemany(
-                "INSERT INTO memory_codes(memory_id, code) VALUES (?, ?) "
-                "ON CONFLICT(memory_id) DO UPDATE SET code = excluded.code",
+                f"INSERT INTO {lay.codes}({lay.id_column}, code) VALUES (?, ?) "
+                f"ON CONFLICT({lay.id_column}) DO UPDATE SET code = excluded.code",
                 [(mid, row.tobytes()) for mid, row in zip(ids, packed, strict=True)],
             )
             if codes is not None:
@@ -240,8 +277,11 @@ class VectorIndex:
         ids = list(ids)
         with self._lock:
             codes = self._fresh_codes_for_write(conn)
-            conn.executemany("DELETE FROM memory_codes WHERE memory_id = ?", [(i,) for i in ids])
-            conn.executemany("DELETE FROM memory_vectors WHERE memory_id = ?", [(i,) for i in ids])
+            lay = self.layout
+            for table in (lay.codes, lay.vectors):
+                conn.executemany(
+                    f"DELETE FROM {table} WHERE {lay.id_column} = ?", [(i,) for i in ids]
+                )
             if codes is not None:
                 codes.discard(ids)
                 codes.generation = self._generation(conn)
@@ -260,17 +300,23 @@ class VectorIndex:
         return codes
 
     def _generation(self, conn: Any) -> int:
-        return int(conn.execute("SELECT n FROM counters WHERE name = 'codes'").fetchone()[0])
+        return int(
+            conn.execute(
+                "SELECT n FROM counters WHERE name = ?", (self.layout.generation_counter,)
+            ).fetchone()[0]
+        )
 
     def _forget(self) -> None:
         with self._lock:
             self._codes = None
 
     def drop_all(self, conn: Any) -> None:
-        conn.execute("DELETE FROM memory_codes")
-        conn.execute("DELETE FROM memory_vectors")
+        lay = self.layout
+        conn.execute(f"DELETE FROM {lay.codes}")
+        conn.execute(f"DELETE FROM {lay.vectors}")
         conn.execute(
-            "DELETE FROM meta WHERE key IN ('embed_model', 'embed_dim', 'embed_center', 'ivf_n')"
+            "DELETE FROM meta WHERE key IN (?, ?, ?, ?)",
+            (lay.model_key, lay.dim_key, lay.center_key, lay.trained_key),
         )
         self._forget()
 
@@ -280,7 +326,7 @@ class VectorIndex:
         """Re-estimate the mean when the collection has doubled since the last estimate;
         rebuild the codes if it moved. Returns whether the codes were rebuilt."""
         n = self.count()
-        last = int(self.db.meta_get("ivf_n") or 0)
+        last = int(self.db.meta_get(self.layout.trained_key) or 0)
         if n < RETRAIN_MIN or n < 2 * last or self.dim is None:
             return False
         rng = np.random.default_rng(n)
@@ -293,14 +339,15 @@ class VectorIndex:
             float(np.linalg.norm(center)), 1e-6
         )
         with self.db.transaction() as conn:
-            self.db.meta_set("ivf_n", str(n))
+            self.db.meta_set(self.layout.trained_key, str(n))
             if moved:
-                self.db.meta_set("embed_center", center.tobytes().hex())
+                self.db.meta_set(self.layout.center_key, center.tobytes().hex())
                 self._rebuild_codes(conn, ids, center)
         return moved
 
     def _all_ids(self) -> np.ndarray:
-        rows = self.db.query("SELECT memory_id FROM memory_vectors ORDER BY memory_id")
+        lay = self.layout
+        rows = self.db.query(f"SELECT {lay.id_column} FROM {lay.vectors} ORDER BY {lay.id_column}")
         return np.array([r[0] for r in rows], dtype=np.int64)
 
     def _rebuild_codes(self, conn: Any, ids: np.ndarray, center: np.ndarray) -> None:
@@ -313,14 +360,18 @@ class VectorIndex:
             keys = list(got)
             packed = pack_bits(np.vstack([got[i] for i in keys]), center)
             conn.executemany(
-                "UPDATE memory_codes SET code = ? WHERE memory_id = ?",
+                f"UPDATE {self.layout.codes} SET code = ? WHERE {self.layout.id_column} = ?",
                 [(row.tobytes(), mid) for mid, row in zip(keys, packed, strict=True)],
             )
 
     # -- reads --------------------------------------------------------------------------
 
     def count(self) -> int:
-        return int(self.db.query("SELECT n FROM counters WHERE name = 'vectors'")[0][0])
+        return int(
+            self.db.query("SELECT n FROM counters WHERE name = ?", (self.layout.count_counter,))[0][
+                0
+            ]
+        )
 
     def vectors(self, ids: Sequence[int]) -> dict[int, np.ndarray]:
         out: dict[int, np.ndarray] = {}
@@ -329,7 +380,8 @@ class VectorIndex:
             chunk = ids[start : start + 500]
             marks = ",".join("?" * len(chunk))
             for mid, blob in self.db.query(
-                f"SELECT memory_id, embedding FROM memory_vectors WHERE memory_id IN ({marks})",
+                f"SELECT {self.layout.id_column}, embedding FROM {self.layout.vectors} "
+                f"WHERE {self.layout.id_column} IN ({marks})",
                 chunk,
             ):
                 out[mid] = from_blob(blob)
@@ -350,7 +402,9 @@ class VectorIndex:
             codes = Codes(dim, self.center(), generation)
             codes.reserve(self.count())
             # In slices: a million rows as Python tuples would take 250 MB for a moment.
-            cursor = self.db.conn.execute("SELECT memory_id, code FROM memory_codes")
+            cursor = self.db.conn.execute(
+                f"SELECT {self.layout.id_column}, code FROM {self.layout.codes}"
+            )
             while rows := cursor.fetchmany(LOAD_SLICE):
                 ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
                 packed = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.uint8)
@@ -393,8 +447,9 @@ class VectorIndex:
         qblob = to_blob(query)[4:]
         marks = ",".join("?" * len(ids))
         rows = self.db.query(
-            "SELECT memory_id, vec_distance_cosine(vec_int8(substr(embedding, 5)), vec_int8(?)) "
-            f"AS d FROM memory_vectors WHERE memory_id IN ({marks}) ORDER BY d LIMIT ?",
+            f"SELECT {self.layout.id_column}, vec_distance_cosine(vec_int8(substr(embedding, 5)), "
+            f"vec_int8(?)) AS d FROM {self.layout.vectors} WHERE {self.layout.id_column} IN "
+            f"({marks}) ORDER BY d LIMIT ?",
             (qblob, *[int(i) for i in ids], k),
         )
         return [(int(mid), 1.0 - float(d)) for mid, d in rows]
@@ -415,7 +470,7 @@ class VectorIndex:
         total = codes.n * codes.nbytes
         if self._vectors_fit():
             with self.db.lock:
-                for (blob,) in self.db.conn.execute("SELECT embedding FROM memory_vectors"):
+                for (blob,) in self.db.conn.execute(f"SELECT embedding FROM {self.layout.vectors}"):
                     total += len(blob)
         return total
 

@@ -162,6 +162,7 @@ RENDER_MS = 40
 
 class MessageWidget(QFrame):
     memory_clicked = Signal(int)
+    message_clicked = Signal(int)  # an earlier message the answer was given
     rendered = Signal()
 
     def __init__(self, role: str, text: str = "", parent: QWidget | None = None) -> None:
@@ -240,32 +241,52 @@ class MessageWidget(QFrame):
             return
         self.status.show()
 
-    def set_chips(self, used: list[tuple[int, str]]) -> None:
-        """The memories the answer was given: (id, text); a click opens one."""
+    def set_chips(
+        self,
+        used: list[tuple[int, str]],
+        recalled: list[tuple[int, str, str]] | None = None,
+    ) -> None:
+        """What the answer was given: memories (id, text) and earlier messages (id,
+        text, date); a click opens the memory, or the conversation at that message."""
         while self.chips.count():
             item = self.chips.takeAt(0)
             if item.widget():
                 item.widget().deleteLater()
-        if not used:
+        recalled = recalled or []
+        if not used and not recalled:
             self.chip_row.hide()
             return
-        label = QLabel(self.tr("Memories used:"))
-        label.setObjectName("chipsLabel")
-        self.chips.addWidget(label)
-        for memory_id, text in used[:MAX_CHIPS]:
-            chip = QPushButton(_short(text, 24))
-            chip.setObjectName("chip")
-            chip.setToolTip(text)
-            chip.setFlat(True)
-            chip.setCursor(Qt.CursorShape.PointingHandCursor)
-            chip.setProperty("memory_id", memory_id)
-            chip.clicked.connect(lambda _=False, i=memory_id: self.memory_clicked.emit(i))
-            self.chips.addWidget(chip)
-        if len(used) > MAX_CHIPS:
-            more = QLabel(self.tr("+%1 more").replace("%1", str(len(used) - MAX_CHIPS)))
-            more.setToolTip("\n".join(t for _, t in used[MAX_CHIPS:]))
-            self.chips.addWidget(more)
+        if used:
+            label = QLabel(self.tr("Memories used:"))
+            label.setObjectName("chipsLabel")
+            self.chips.addWidget(label)
+            for memory_id, text in used[:MAX_CHIPS]:
+                chip = self._chip(_short(text, 24), text)
+                chip.setProperty("memory_id", memory_id)
+                chip.clicked.connect(lambda _=False, i=memory_id: self.memory_clicked.emit(i))
+            if len(used) > MAX_CHIPS:
+                more = QLabel(self.tr("+%1 more").replace("%1", str(len(used) - MAX_CHIPS)))
+                more.setToolTip("\n".join(t for _, t in used[MAX_CHIPS:]))
+                self.chips.addWidget(more)
+        if recalled:
+            label = QLabel(self.tr("Earlier messages:"))
+            label.setObjectName("chipsLabel")
+            self.chips.addWidget(label)
+            for message_id, text, day in recalled[:MAX_CHIPS]:
+                tip = self.tr("%1, in another conversation:").replace("%1", day) + "\n" + text
+                chip = self._chip(_short(text, 24), tip)
+                chip.setProperty("message_id", message_id)
+                chip.clicked.connect(lambda _=False, i=message_id: self.message_clicked.emit(i))
         self.chip_row.show()
+
+    def _chip(self, label: str, tip: str) -> QPushButton:
+        chip = QPushButton(label)
+        chip.setObjectName("chip")
+        chip.setToolTip(tip)
+        chip.setFlat(True)
+        chip.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.chips.addWidget(chip)
+        return chip
 
     def set_notice(self, html: str | None) -> None:
         self.notice.setVisible(bool(html))
@@ -297,6 +318,7 @@ class ChatView(QWidget):
     regenerate_requested = Signal()
     edit_requested = Signal(str)
     memory_clicked = Signal(int)
+    message_clicked = Signal(int)
     undo_requested = Signal(int)  # the answer's message widget index
     model_changed = Signal(str)
 
@@ -392,6 +414,7 @@ class ChatView(QWidget):
     def add_message(self, role: str, text: str) -> MessageWidget:
         w = MessageWidget(role, text)
         w.memory_clicked.connect(self.memory_clicked)
+        w.message_clicked.connect(self.message_clicked)
         w.notice.linkActivated.connect(
             lambda _link, widget=w: self.undo_requested.emit(self.messages.index(widget))
         )

@@ -93,7 +93,9 @@ class MainWindow(QMainWindow):
         self.profile = profile
         self.qsettings = settings
         self.settings = Settings(profile.db)
-        self.conversations = ConversationStore(profile.db, profile.embedder)
+        self.conversations = ConversationStore(
+            profile.db, profile.embedder, profile.search.reference
+        )
         self.backend = make_backend(profile, self._chat_model())
         self.session: ChatSession | None = None
         self.incognito = False
@@ -144,6 +146,7 @@ class MainWindow(QMainWindow):
         self.chat.regenerate_requested.connect(self.regenerate)
         self.chat.edit_requested.connect(self.edit_last)
         self.chat.memory_clicked.connect(self.show_memory)
+        self.chat.message_clicked.connect(self.open_message)
         self.chat.undo_requested.connect(self.undo_changes)
         self.chat.model_changed.connect(self.set_chat_model)
         self.offline = OfflinePage()
@@ -464,8 +467,15 @@ class MainWindow(QMainWindow):
             w = self.chat.add_message(m.role, m.content)
             w.message_id = m.id
             w.set_status(m.status, m.error)
-            if m.used:
-                w.set_chips([(u.memory_id, u.text or self.tr("(deleted)")) for u in m.used])
+            if m.used or m.recalled:
+                w.set_chips(
+                    [(u.memory_id, u.text or self.tr("(deleted)")) for u in m.used],
+                    [
+                        (r.message_id, r.text, (r.created_at or "")[:10])
+                        for r in m.recalled
+                        if r.text is not None
+                    ],
+                )
         self.refresh_conversations()
 
     def open_message(self, message_id: int) -> None:
@@ -594,11 +604,15 @@ class MainWindow(QMainWindow):
                 result.status,
                 describe(result.error_kind, result.error or "", model=self.backend.model),
             )
-            if result.used and result.status != "error":
+            if (result.used or result.recalled) and result.status != "error":
                 mems = {
                     m.id: m for m in self.profile.memories.get_many([i for i, _ in result.used])
                 }
-                answer.set_chips([(i, mems[i].text) for i, _ in result.used if i in mems])
+                past = [self.conversations.message(i) for i, _ in result.recalled]
+                answer.set_chips(
+                    [(i, mems[i].text) for i, _ in result.used if i in mems],
+                    [(p.id, p.content, p.created_at[:10]) for p in past],
+                )
             if result.changes:
                 self._show_changes(answer, result.changes)
                 self.refresh_memories()
@@ -715,7 +729,13 @@ class MainWindow(QMainWindow):
 
         kinds = {f["kind"]} if f["kind"] else None
         tasks.run(
-            self.profile.search.search, query, 50, kinds=kinds, done=found, failed=self._error
+            self.profile.search.search,
+            query,
+            50,
+            kinds=kinds,
+            relevant_only=not self.browser.all_matches.isChecked(),
+            done=found,
+            failed=self._error,
         )
 
     def show_memory(self, memory_id: int) -> None:

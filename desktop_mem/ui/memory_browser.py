@@ -64,6 +64,12 @@ class MemoryBrowser(QWidget):
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self._search_later)
         top.addWidget(self.search, 1)
+        self.all_matches = QCheckBox(self.tr("Weak matches too"))
+        self.all_matches.setToolTip(
+            self.tr("List every memory ranked by the search, not only the relevant ones")
+        )
+        self.all_matches.toggled.connect(lambda *_: self._search_now())
+        top.addWidget(self.all_matches)
         self.kind_filter = QComboBox()
         self.kind_filter.addItem(self.tr("All kinds"), "")
         for k in KINDS:
@@ -234,11 +240,12 @@ class MemoryBrowser(QWidget):
             header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
             header.blockSignals(False)
         shown = len(memories)
-        self.count.setText(
-            self.tr("%n memory(s)", "", shown)
-            if scores is None
-            else self.tr("%n match(es)", "", shown)
-        )
+        if scores is None:
+            self.count.setText(self.tr("%n memory(s)", "", shown))
+        elif shown:
+            self.count.setText(self.tr("%n match(es)", "", shown))
+        else:
+            self.count.setText(self.tr("No matches"))
         if keep is not None:
             self.select(keep)
 

@@ -50,7 +50,7 @@ def _store_checks(profile: Profile) -> list[Check]:
             "" if indexed else "start Ollama and pull the embedding model (see `doctor`)",
         )
     )
-    for query, expected in (("what colour are my tomatoes?", PROBE_EN), ("番茄", PROBE_ZH)):
+    for query, expected in (("which tomatoes does the user grow?", PROBE_EN), ("番茄", PROBE_ZH)):
         result = profile.search.search(query, k=1)
         found = bool(result.hits) and result.hits[0].memory.text == expected
         how = ", ".join(sorted(result.hits[0].signals)) if result.hits else "nothing"

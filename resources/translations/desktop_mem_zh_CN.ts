@@ -3,42 +3,42 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="311" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="333" />
         <source>Incognito: nothing is remembered or stored</source>
         <translation>无痕模式：不记忆，也不保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="316" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="338" />
         <source>Chat model</source>
         <translation>聊天模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="332" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="354" />
         <source>Say hello. What you tell me stays on this computer, encrypted.</source>
         <translation>打个招呼吧。你告诉我的一切都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="339" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="361" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="341" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="363" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="351" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="373" />
         <source>Message (Enter to send, Shift+Enter for a new line)</source>
         <translation>输入消息（Enter 发送，Shift+Enter 换行）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="356" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="378" />
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="358" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="380" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -46,12 +46,12 @@
 <context>
     <name>ConversationListModel</name>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="163" />
+        <location filename="../../desktop_mem/ui/models.py" line="194" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/models.py" line="165" />
+        <location filename="../../desktop_mem/ui/models.py" line="196" />
         <source>%n message(s), last %1</source>
         <translation><numerusform>%n 条消息，最近 %1</numerusform></translation>
     </message>
@@ -59,445 +59,445 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="104" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="1057" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="106" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1077" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="111" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="113" />
         <location filename="../../desktop_mem/ui/selftest.py" line="79" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="113" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="115" />
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="115" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="117" />
         <source>A chat that reads and writes no memory and is not stored</source>
         <translation>不读取、不写入记忆，也不保存的对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="122" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="222" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="124" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="225" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="212" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="215" />
         <source>&amp;Chat</source>
         <translation>聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="213" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="449" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="459" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="216" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="452" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="462" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="216" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="219" />
         <source>New incognito conversation</source>
         <translation>新的无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="220" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="223" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="221" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="224" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="224" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="227" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="225" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="228" />
         <source>Delete all conversations and memories…</source>
         <translation>删除所有对话和记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="226" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="229" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="227" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="230" />
         <source>&amp;Memories</source>
         <translation>记忆(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="229" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="232" />
         <source>Show memory browser</source>
         <translation>显示记忆浏览器</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="233" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="236" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="234" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="237" />
         <source>Consolidate now</source>
         <translation>立即整理</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="235" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="485" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="238" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="495" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="236" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="239" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="237" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="240" />
         <source>Learn automatically</source>
         <translation>自动学习</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="240" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="243" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="241" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="244" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="242" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="269" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="245" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="272" />
         <source>About desktop-mem</source>
         <translation>关于 desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="271" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="274" />
         <source>desktop-mem %1
 A local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.</source>
         <translation>desktop-mem %1
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="311" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="314" />
         <source>Connecting to Ollama…</source>
         <translation>正在连接 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="336" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="339" />
         <source>Model not installed</source>
         <translation>模型未安装</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="337" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="340" />
         <source>The chat model %1 is not installed in Ollama. Download it now?</source>
         <translation>Ollama 中没有安装聊天模型 %1。现在下载吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="354" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="357" />
         <source>Downloading…</source>
         <translation>正在下载…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="363" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="366" />
         <source>Download failed</source>
         <translation>下载失败</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="386" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="389" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="389" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="392" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="391" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="394" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="393" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="396" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="395" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="398" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="449" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="452" />
         <source>Incognito conversation</source>
         <translation>无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="468" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="472" />
         <source>(deleted)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="484" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="494" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="486" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="496" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="501" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="511" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="501" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="511" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="517" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="527" />
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="519" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="529" />
         <source>Markdown (*.md);;JSON (*.json)</source>
         <translation>Markdown (*.md);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="529" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="539" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="530" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="540" />
         <source>Delete this conversation for good? Memories learned from it stay.</source>
         <translation>永久删除这个对话？从中学到的记忆会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="577" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="587" />
         <source>…</source>
         <translation>…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="608" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="622" />
         <source>Learning from this exchange…</source>
         <translation>正在从这轮对话中学习…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="644" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="658" />
         <source>Remembered</source>
         <translation>已记住</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="645" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="659" />
         <source>Updated</source>
         <translation>已更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="646" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="660" />
         <source>Marked as no longer true</source>
         <translation>已标记为不再成立</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="647" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="661" />
         <source>Merged</source>
         <translation>已合并</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="667" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="681" />
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="670" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="684" />
         <source>Undoing…</source>
         <translation>正在撤销…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="677" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="691" />
         <source>Forget these memories?</source>
         <translation>忘记这些记忆？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="678" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="692" />
         <source>Delete these memories for good?</source>
         <translation>永久删除这些记忆？</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="683" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="697" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="755" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="765" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="775" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="785" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="792" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="812" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="794" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="814" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="795" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="815" />
         <source>Delete memories</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="543" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="686" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="798" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="553" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="700" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="818" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="808" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="828" />
         <source>FORGET</source>
         <translation>全部忘记</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="810" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="830" />
         <source>Forget everything</source>
         <translation>忘记一切</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="812" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="832" />
         <source>This deletes all %n memory(s) of this profile for good. Conversations stay.</source>
         <translation><numerusform>这会永久删除此配置的全部 %n 条记忆。对话会保留。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="821" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="841" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="835" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="855" />
         <source>Delete everything</source>
         <translation>全部删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="837" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="857" />
         <source>This deletes all %1 conversations and all %2 memories of this profile for good. The settings and the key stay.</source>
         <translation>这会永久删除此配置的全部 %1 个对话和全部 %2 条记忆。设置和密钥会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="842" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="862" />
         <source>DELETE</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="848" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="868" />
         <source>Deleting everything…</source>
         <translation>正在全部删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="864" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="884" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="866" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="886" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="871" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="891" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="885" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="905" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="894" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="914" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="895" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="915" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="906" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="926" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="909" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="929" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="920" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="940" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="927" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="947" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="929" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="949" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="935" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="955" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="947" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="967" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="1002" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1022" />
         <source>Messages will leave this computer</source>
         <translation>消息将离开这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="1021" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1041" />
         <source>Re-index memories?</source>
         <translation>重新索引记忆？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="1022" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1042" />
         <source>Search by meaning needs every memory re-indexed with %1. Do it now? Until it finishes, the old index keeps working.</source>
         <translation>按语义搜索需要用 %1 重新索引所有记忆。现在开始吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="1043" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1063" />
         <source>Re-indexed %n memory(s).</source>
         <translation><numerusform>已重新索引 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="1045" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="1050" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1065" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1070" />
         <source>Re-indexing memories…</source>
         <translation>正在重新索引记忆…</translation>
     </message>
@@ -510,133 +510,148 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>搜索记忆（语义和关键词，中文或英文）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="68" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="67" />
+        <source>Weak matches too</source>
+        <translation>也显示弱匹配</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="69" />
+        <source>List every memory ranked by the search, not only the relevant ones</source>
+        <translation>按搜索排序列出所有记忆，而不只是相关的</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="74" />
         <source>All kinds</source>
         <translation>所有类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="73" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="79" />
         <source>Pinned only</source>
         <translation>仅置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="78" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="84" />
         <source>Any date</source>
         <translation>任何日期</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="80" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="86" />
         <source>Created on or after</source>
         <translation>创建于此日期或之后</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="109" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="115" />
         <source>Text</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="113" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="119" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="117" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="123" />
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="122" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="128" />
         <source>Came from</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="125" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="131" />
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="126" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="132" />
         <source>Add the text above as a new memory</source>
         <translation>把上面的文字添加为新记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="128" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="134" />
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="130" />
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="263" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="136" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="289" />
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="132" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="138" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="137" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="143" />
         <source>Answers it shaped</source>
         <translation>用到它的回答</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="144" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="150" />
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="149" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="155" />
         <source>Restore this version</source>
         <translation>恢复此版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="163" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="169" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="165" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="171" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="167" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="173" />
         <source>Forget everything…</source>
         <translation>忘记一切…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="219" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="244" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="221" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="246" />
         <source>%n match(es)</source>
         <translation><numerusform>%n 条匹配</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="263" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="248" />
+        <source>No matches</source>
+        <translation>没有匹配</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="289" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="275" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="301" />
         <source>(empty answer)</source>
         <translation>（空回答）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="279" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="305" />
         <source>No answer has used it yet.</source>
         <translation>还没有回答用到它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="282" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="308" />
         <source>, until %1</source>
         <translation>，有效至 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="284" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="310" />
         <source>, from message %1</source>
         <translation>，来自消息 %1</translation>
     </message>
@@ -679,7 +694,7 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="93" />
+        <location filename="../../desktop_mem/ui/models.py" line="124" />
         <source> (expired)</source>
         <translation>（已过期）</translation>
     </message>
@@ -687,44 +702,54 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MessageWidget</name>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="176" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="177" />
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="176" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="177" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="181" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="182" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="182" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="183" />
         <source>Copy this message</source>
         <translation>复制这条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="235" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="236" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="237" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="238" />
         <source>The answer failed.</source>
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="252" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="260" />
         <source>Memories used:</source>
         <translation>用到的记忆：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="265" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="268" />
         <source>+%1 more</source>
         <translation>还有 %1 条</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="272" />
+        <source>Earlier messages:</source>
+        <translation>之前的消息：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="276" />
+        <source>%1, in another conversation:</source>
+        <translation>%1，在另一个对话中：</translation>
     </message>
 </context>
 <context>
@@ -1117,32 +1142,32 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>kinds</name>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="121" />
+        <location filename="../../desktop_mem/ui/models.py" line="152" />
         <source>fact</source>
         <translation>事实</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="122" />
+        <location filename="../../desktop_mem/ui/models.py" line="153" />
         <source>preference</source>
         <translation>偏好</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="123" />
+        <location filename="../../desktop_mem/ui/models.py" line="154" />
         <source>event</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="124" />
+        <location filename="../../desktop_mem/ui/models.py" line="155" />
         <source>plan</source>
         <translation>计划</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="125" />
+        <location filename="../../desktop_mem/ui/models.py" line="156" />
         <source>person</source>
         <translation>人物</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="126" />
+        <location filename="../../desktop_mem/ui/models.py" line="157" />
         <source>note</source>
         <translation>笔记</translation>
     </message>
@@ -1223,22 +1248,22 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>sources</name>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="132" />
+        <location filename="../../desktop_mem/ui/models.py" line="163" />
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="133" />
+        <location filename="../../desktop_mem/ui/models.py" line="164" />
         <source>from a chat</source>
         <translation>来自聊天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="134" />
+        <location filename="../../desktop_mem/ui/models.py" line="165" />
         <source>import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="135" />
+        <location filename="../../desktop_mem/ui/models.py" line="166" />
         <source>consolidation</source>
         <translation>整理</translation>
     </message>

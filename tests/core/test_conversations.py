@@ -50,7 +50,7 @@ def test_search_across_conversations_by_words_and_meaning(store: ConversationSto
     hits, warnings = store.search("kyoto temples")
     assert not warnings and hits[0].message.conversation_id == kyoto
     assert set(hits[0].signals) == {"keyword", "vector"}
-    zh, _ = store.search("日语")
+    zh, _ = store.search("学习日语")
     assert zh[0].message.content == "我想学习日语"
     assert store.search("'\" * - ()")[0] == []
     assert store.search('kyoto" NEAR(* -temples')[0][0].message.conversation_id == kyoto

@@ -13,7 +13,7 @@ from tests.fakes.ollama_server import FakeOllama
 def test_batches_dedupes_and_caches(fake_ollama: FakeOllama) -> None:
     emb = Embedder(fake_ollama.url, "fake-embed", batch_size=2)
     vecs = emb.embed(["a cat", "a dog", "a cat", "a bird"])
-    assert vecs.shape == (4, 64)
+    assert vecs.shape == (4, 256)
     assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0)
     assert np.array_equal(vecs[0], vecs[2])
     assert fake_ollama.embed_inputs() == ["a cat", "a dog", "a bird"]  # sent once each, 2 batches

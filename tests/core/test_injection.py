@@ -39,7 +39,9 @@ def _system_rules(body: dict[str, Any]) -> str:
 
 
 def _block(body: dict[str, Any]) -> str:
-    return body["messages"][0]["content"].rsplit("<memories>", 1)[1]
+    """The memory block, up to its end (the recall block may follow it)."""
+    block = body["messages"][0]["content"].rsplit("<memories>", 1)[1]
+    return block.split("<past_messages>", 1)[0]
 
 
 def test_injected_memories_are_quoted_data(

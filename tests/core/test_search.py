@@ -123,7 +123,7 @@ def test_expired_memories_can_be_excluded(profile: Profile) -> None:
 
 
 def test_kind_filter(seeded: Profile) -> None:
-    hits = seeded.search.search("I", k=10, kinds={"person"}).hits
+    hits = seeded.search.search("I", k=10, kinds={"person"}, relevant_only=False).hits
     assert hits and all(h.memory.kind == "person" for h in hits)
 
 

@@ -90,7 +90,7 @@ class Reply:
 
 @dataclass
 class FakeOllama:
-    embed_models: dict[str, int] = field(default_factory=lambda: {"fake-embed": 64})
+    embed_models: dict[str, int] = field(default_factory=lambda: {"fake-embed": 256})
     chat_models: list[str] = field(default_factory=lambda: ["qwen2.5:7b"])
     pullable: set[str] = field(default_factory=lambda: {"qwen2.5:7b", "llama3.2:3b", "bge-m3"})
     requests: list[tuple[str, str, Any]] = field(default_factory=list)

@@ -105,7 +105,7 @@ def test_a_memory_from_one_chat_is_a_chip_in_the_next(
     assert "Remembered: Lives in Hangzhou" in first_answer.notice.text()
     assert window.browser.model.rowCount() == 1
     window.new_conversation()
-    send(qtbot, window, "Where do I live?")
+    send(qtbot, window, "Where do I live with my cat?")
     answer = window.chat.messages[1]
     chips = [answer.chips.itemAt(i).widget() for i in range(answer.chips.count())]
     chip = next(c for c in chips if c is not None and c.objectName() == "chip")
@@ -598,3 +598,29 @@ def test_delete_everything_needs_the_typed_word_and_leaves_nothing(
     assert window.browser.model.rowCount() == 0 and window.chat.messages == []
     send(qtbot, window, "a fresh start")  # and the app goes on
     assert window.conv_model.rowCount() == 1
+
+
+def test_an_earlier_message_is_a_chip_that_opens_its_conversation(
+    qtbot: Any, window: MainWindow, fake_ollama: FakeOllama
+) -> None:
+    # nothing is learned from it: the recall tier is what still knows
+    send(qtbot, window, "My bike is a red Brompton folding bike")
+    first = window.session.conversation_id
+    said = window.chat.messages[0].message_id
+    window.new_conversation()
+    send(qtbot, window, "What colour is my Brompton folding bike?")
+    answer = window.chat.messages[1]
+    chips = [answer.chips.itemAt(i).widget() for i in range(answer.chips.count())]
+    past = [c for c in chips if c is not None and c.property("message_id") is not None]
+    assert past and past[0].property("message_id") == said
+    assert "My bike is a red Brompton folding bike" in past[0].toolTip()
+    record = window.conversations.message(answer.message_id)
+    assert record.recalled[0].message_id == said, "the answer keeps what it used"
+    past[0].click()
+    assert window.session.conversation_id == first
+    assert any(w.message_id == said for w in window.chat.messages)
+    # reopened later, the answer still shows its chip
+    window.open_conversation(record.conversation_id)
+    again = window.chat.messages[1]
+    texts = [again.chips.itemAt(i).widget() for i in range(again.chips.count())]
+    assert any(w is not None and w.property("message_id") == said for w in texts)

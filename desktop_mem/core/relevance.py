@@ -1,0 +1,220 @@
+"""The relevance rule every tier shares: is a found item about this query at all?
+
+Nearest neighbours always exist, so "the 10 nearest" is not "10 relevant": "hi" has
+nearest memories too. A similarity means nothing on its own either; what a cosine of
+0.4 says depends on the embedding model and on the query. So each query is measured
+against its own chance level: its similarities to a fixed set of everyday reference
+sentences (`core/reference.py`), embedded once with the user's model and kept in the
+encrypted profile. From them, robust statistics (median, and the median absolute
+deviation, so that the odd reference sentence that happens to be on the query's
+topic does not move them) give the similarity an unrelated text has with this query
+and how much that varies. An item is relevant when its similarity stands `z`
+deviations above that level.
+
+This works from the first memory (the reference does not depend on the store) to a
+million (the reference does not grow with it, and a threshold in deviations does
+not drift with the model's similarity scale), for any embedding model. The
+threshold grows slowly with the number of candidates searched, as the largest of n
+chance similarities does (about sqrt(2 ln n) deviations), so that a larger store
+does not let more noise through.
+
+Keywords count as evidence, not as proof: a query and a memory sharing a word is
+the main way keyword search finds things, but "what did you do today" and "today I
+bought shoes" share one. A keyword match lowers the bar by `keyword_credit`
+deviations, scaled by how much of the query's informative words it matched.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from desktop_mem.core.embed import Embedder, content_hash
+from desktop_mem.core.errors import DesktopMemError, ModelServerError
+from desktop_mem.core.reference import REFERENCE_SENTENCES, SMALL_TALK
+from desktop_mem.core.vectors import from_blob, to_blob
+
+_MAD_TO_STD = 1.4826
+# A message is small talk when it is this close to a small-talk reference sentence (in
+# deviations of its chance level) and clearly closer to it than to every everyday
+# topic: a lone word ("nurse", "日语") can be near a short greeting by its shortness.
+SMALL_TALK_Z = 5.0
+SMALL_TALK_MARGIN = 2.0
+SMALL_TALK_MAX_TERMS = 4  # the MAD of a normal distribution times this is its deviation
+
+
+@dataclass(frozen=True)
+class RelevanceRule:
+    # How many deviations above the query's chance level an item must be, for a search
+    # among `base_candidates` items; it grows as the expected maximum of chance draws
+    # does for larger collections.
+    z: float = 6.0
+    base_candidates: int = 1_000
+    # Words of the query the profile has never seen (in any memory or message) say it
+    # is about something the user never mentioned: the bar rises by this many
+    # deviations times their share of the query's words. A store of a few texts has
+    # seen few words, so the penalty comes in as the store grows to `known_words_at`.
+    unknown_penalty: float = 6.0
+    known_words_at: int = 200
+    # A keyword match lowers the bar by this many deviations times the share of the
+    # query's words the item contains.
+    keyword_credit: float = 3.0
+    # The floor below which nothing is relevant, even with every word matched.
+    z_floor: float = 2.0
+
+    def threshold(self, candidates: int) -> float:
+        """The bar in deviations for a search among this many items."""
+        n = max(candidates, 2)
+        grow = math.sqrt(2 * math.log(max(n, self.base_candidates))) - math.sqrt(
+            2 * math.log(self.base_candidates)
+        )
+        return self.z + grow
+
+    def bar(self, candidates: int, unknown: float, items_in_profile: int) -> float:
+        ramp = min(1.0, items_in_profile / self.known_words_at)
+        return self.threshold(candidates) + self.unknown_penalty * unknown * ramp
+
+    def passes(self, z: float, bar: float, coverage: float) -> bool:
+        return z >= max(self.z_floor, bar - self.keyword_credit * coverage)
+
+
+@dataclass
+class ChanceLevel:
+    """A query's similarity to unrelated text: centre and spread."""
+
+    center: float
+    spread: float
+    # near a small-talk reference sentence; small talk if it is also short (`is_small_talk`)
+    talk_like: bool = False
+
+    def is_small_talk(self, terms: list[str]) -> bool:
+        """Small talk gets nothing: it is close to greetings and thanks and is a few
+        words long (a longer message that is close to them has something to say)."""
+        return self.talk_like and len(terms) <= SMALL_TALK_MAX_TERMS
+
+    def z(self, similarity: float) -> float:
+        return (similarity - self.center) / self.spread
+
+
+def chance_level(sims: np.ndarray) -> ChanceLevel:
+    center = float(np.median(sims))
+    mad = float(np.median(np.abs(sims - center)))
+    spread = max(_MAD_TO_STD * mad, float(np.std(sims)) * 0.5, 1e-4)
+    return ChanceLevel(center, spread)
+
+
+class Reference:
+    """The reference sentences' vectors for one embedding model, cached in the
+    profile's `meta` table (so each model embeds them once per profile)."""
+
+    def __init__(self, db: Any, embedder: Embedder | None) -> None:
+        self.db = db
+        self.embedder = embedder
+        self._vectors: tuple[str, np.ndarray] | None = None
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _key(model: str) -> str:
+        digest = content_hash("\x1e".join(REFERENCE_SENTENCES))[:12]
+        return f"reference:{model}:{digest}"
+
+    def vectors(self) -> np.ndarray | None:
+        """The reference vectors, or None when they cannot be had (no embedder, the
+        model server is down): the caller then has no chance level to compare with."""
+        if self.embedder is None:
+            return None
+        model = self.embedder.model
+        with self._lock:
+            if self._vectors is not None and self._vectors[0] == model:
+                return self._vectors[1]
+            key = self._key(model)
+            stored = self.db.meta_get(key)
+            vecs: np.ndarray | None = None
+            if stored:
+                raw = bytes.fromhex(stored)
+                dim = int.from_bytes(raw[:4], "little")
+                size = 4 + dim
+                count = (len(raw) - 4) // size
+                vecs = np.vstack(
+                    [from_blob(raw[4 + i * size : 4 + (i + 1) * size]) for i in range(count)]
+                )
+            else:
+                try:
+                    vecs = self.embedder.embed(list(REFERENCE_SENTENCES))
+                except ModelServerError:
+                    return None
+                dim = vecs.shape[1]
+                blob = dim.to_bytes(4, "little") + b"".join(to_blob(v) for v in vecs)
+                # a read-only or busy profile keeps them in memory for this session
+                with contextlib.suppress(DesktopMemError):
+                    self.db.meta_set(key, blob.hex())
+            norms = np.linalg.norm(vecs, axis=1, keepdims=True)
+            norms[norms == 0] = 1.0
+            vecs = (vecs / norms).astype(np.float32)
+            self._vectors = (model, vecs)
+            return vecs
+
+    def level(self, qvec: np.ndarray) -> ChanceLevel | None:
+        """The query's chance level, or None when there is no reference to measure it
+        with (the level of the everyday topics; the small-talk sentences only say
+        whether the query is like them)."""
+        vecs = self.vectors()
+        if vecs is None or vecs.shape[1] != qvec.shape[-1]:
+            return None
+        sims = vecs @ qvec
+        topics = len(REFERENCE_SENTENCES) - len(SMALL_TALK)
+        level = chance_level(sims[:topics])
+        talk = level.z(float(sims[topics:].max()))
+        topic = level.z(float(sims[:topics].max()))
+        level.talk_like = talk >= SMALL_TALK_Z and talk - topic >= SMALL_TALK_MARGIN
+        return level
+
+
+def term_coverage(db: Any, fts_table: str, terms: list[str], ids: list[int]) -> dict[int, float]:
+    """For each row, the share of the query's search terms it contains, as the
+    full-text index sees them (stemmed; CJK as bigrams)."""
+    from desktop_mem.core import textproc
+
+    if not terms or not ids:
+        return {}
+    marks = ",".join("?" * len(ids))
+    counts: dict[int, int] = {}
+    for term in terms:
+        for (rowid,) in db.query(
+            f"SELECT rowid FROM {fts_table} WHERE {fts_table} MATCH ? AND rowid IN ({marks})",
+            (textproc.fts_match([term]), *ids),
+        ):
+            counts[rowid] = counts.get(rowid, 0) + 1
+    return {rowid: c / len(terms) for rowid, c in counts.items()}
+
+
+def unknown_share(db: Any, terms: list[str]) -> float:
+    """The share of the query's terms that no memory and no message contains."""
+    from desktop_mem.core import textproc
+
+    if not terms:
+        return 0.0
+    unknown = 0
+    for term in terms:
+        match = textproc.fts_match([term])
+        if not db.query(
+            "SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT 1", (match,)
+        ) and not db.query(
+            "SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT 1", (match,)
+        ):
+            unknown += 1
+    return unknown / len(terms)
+
+
+def profile_items(db: Any) -> int:
+    """Memories and messages: how much text the profile has seen."""
+    rows = db.query(
+        "SELECT (SELECT n FROM counters WHERE name = 'memories') + "
+        "(SELECT count(*) FROM (SELECT 1 FROM messages LIMIT 100000))"
+    )
+    return int(rows[0][0] or 0)

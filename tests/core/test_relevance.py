@@ -1,0 +1,172 @@
+"""The relevance rule and the two tiers of the read path: what is unrelated stays out,
+from the first memory on; what is related comes in, from memories and past messages."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+
+from desktop_mem.core.chat import ChatSession
+from desktop_mem.core.conversations import ConversationStore
+from desktop_mem.core.llm import OllamaChat
+from desktop_mem.core.memories import NewMemory
+from desktop_mem.core.profile import Profile
+from desktop_mem.core.relevance import RelevanceRule, chance_level
+from desktop_mem.core.settings import Settings
+from tests.fakes.ollama_server import FakeOllama
+
+FIVE = [
+    "I am allergic to peanuts",
+    "My sister Lin lives in Chengdu",
+    "I work night shifts as a nurse",
+    "我喜欢跑步，每周跑三次",
+    "My cat Mochi is eleven years old",
+]
+UNRELATED = ["hi", "你好", "thanks, that's all", "xylophone quantum", "good night"]
+
+
+@pytest.fixture
+def five(profile: Profile) -> Profile:
+    for text in FIVE:
+        profile.memories.add(NewMemory(text))
+    return profile
+
+
+@pytest.fixture
+def session(profile: Profile, fake_ollama: FakeOllama) -> Iterator[ChatSession]:
+    s = ChatSession(profile, OllamaChat(fake_ollama.url))
+    yield s
+    s.close()
+
+
+def test_a_single_memory_is_found_and_unrelated_queries_find_nothing(profile: Profile) -> None:
+    profile.memories.add(NewMemory("My cat Mochi is eleven years old"))
+    assert [h.memory.text for h in profile.search.search("how old is my cat Mochi").hits] == [
+        "My cat Mochi is eleven years old"
+    ]
+    for query in UNRELATED:
+        assert profile.search.search(query).hits == [], query
+
+
+def test_unrelated_queries_find_nothing_but_all_lists_everything(five: Profile) -> None:
+    for query in UNRELATED:
+        assert five.search.search(query).hits == [], query
+        ranked = five.search.search(query, k=10, relevant_only=False).hits
+        assert len(ranked) == len(FIVE), "--all still lists everything, ranked"
+    hits = five.search.search("peanut allergy").hits
+    assert [h.memory.text for h in hits] == ["I am allergic to peanuts"]
+    assert hits[0].signals["relevance"] > 0
+    assert [h.memory.text for h in five.search.search("跑步").hits] == [FIVE[3]]
+
+
+def test_the_bar_grows_slowly_with_the_store_and_with_unknown_words() -> None:
+    rule = RelevanceRule()
+    assert rule.threshold(10) == rule.threshold(1_000) == rule.z
+    assert rule.z < rule.threshold(100_000) < rule.z + 1.5
+    # words the profile has never seen raise the bar once it has seen enough text
+    assert rule.bar(100, 0.5, 10) < rule.bar(100, 0.5, 10_000)
+    assert rule.bar(100, 0.0, 10_000) == rule.threshold(100)
+    # a keyword match lowers it, never below the floor
+    assert rule.passes(3.5, rule.z, 1.0) and not rule.passes(1.9, 0.0, 1.0)
+
+
+def test_chance_level_ignores_a_reference_sentence_on_the_same_topic() -> None:
+    sims = np.random.default_rng(1).normal(0.05, 0.04, 200)
+    sims[7] = 0.95  # "I'm allergic to cats" in the reference, for a question about cats
+    level = chance_level(sims)
+    assert abs(level.center - 0.05) < 0.01 and level.z(0.95) > 15
+
+
+def test_hi_gets_empty_blocks_and_no_chips(five: Profile, session: ChatSession) -> None:
+    for text in ("hi", "你好", "thanks, that's all"):
+        result = session.send(text)
+        assert result.used == [] and result.recalled == [], text
+        assert result.plan is not None and "(none)" in result.plan.messages[0]["content"]
+        assert "\n<past_messages>\n" not in result.plan.messages[0]["content"]
+
+
+def test_past_messages_are_the_second_tier(
+    profile: Profile, fake_ollama: FakeOllama, session: ChatSession
+) -> None:
+    # learned nothing from this exchange: only the recall tier still knows it
+    session.send("My bike is a red Brompton folding bike").learned(10)
+    said = session.messages()[0].id
+    later = ChatSession(profile, OllamaChat(fake_ollama.url))
+    result = later.send("What colour is my Brompton folding bike?")
+    assert result.recalled and result.recalled[0][0] == said
+    prompt = fake_ollama.last_prompt()
+    assert "\n<past_messages>\n" in prompt
+    block = prompt.split("\n<past_messages>\n", 1)[1].split("</past_messages>", 1)[0]
+    assert "Brompton folding bike" in block
+    assert "[" + session.messages()[0].created_at[:10] + ", you]" in block, "dated and quoted"
+    # the answer's record keeps which messages it used
+    answer = later.conversations.message(result.answer_id)
+    assert answer.recalled[0].message_id == said and answer.recalled[0].text
+    # nothing from the conversation itself: its turns are already in the window
+    again = later.send("And is my Brompton folding bike red?")
+    assert all(m != result.user_message_id for m, _ in again.recalled)
+    later.close()
+
+
+def test_a_message_a_memory_was_learned_from_is_not_repeated(
+    profile: Profile, fake_ollama: FakeOllama, session: ChatSession
+) -> None:
+    fake_ollama.reply_json({"memories": [{"text": "Rides a red Brompton folding bike"}]})
+    session.send("My bike is a red Brompton folding bike").learned(10)
+    later = ChatSession(profile, OllamaChat(fake_ollama.url))
+    result = later.send("What colour is my Brompton folding bike?")
+    assert result.used, "the memory speaks for the message"
+    assert result.recalled == [], "neither the message nor its answer is repeated"
+    later.close()
+
+
+def test_incognito_and_memory_off_leave_both_tiers_out(
+    profile: Profile, fake_ollama: FakeOllama, session: ChatSession
+) -> None:
+    profile.memories.add(NewMemory("Rides a red Brompton folding bike"))
+    session.send("My Brompton folding bike is red").learned(10)
+    question = "What colour is my Brompton folding bike?"
+    incognito = ChatSession(profile, OllamaChat(fake_ollama.url), incognito=True)
+    result = incognito.send(question)
+    assert result.used == [] and result.recalled == []
+    assert "<memories>" not in fake_ollama.last_prompt()
+    incognito.close()
+    Settings(profile.db).set("use_memory", False)
+    off = ChatSession(profile, OllamaChat(fake_ollama.url))
+    result = off.send(question)
+    assert result.used == [] and result.recalled == []
+    assert "\n<past_messages>\n" not in fake_ollama.last_prompt()
+    off.close()
+    Settings(profile.db).set("use_memory", True)
+    on = ChatSession(profile, OllamaChat(fake_ollama.url))
+    result = on.send(question)
+    assert result.used and result.recalled
+    on.close()
+
+
+def test_deleting_a_conversation_removes_the_record_of_recalling_it(
+    profile: Profile, fake_ollama: FakeOllama, session: ChatSession
+) -> None:
+    session.send("My bike is a red Brompton folding bike").learned(10)
+    gone = [m.id for m in session.messages()]
+    later = ChatSession(profile, OllamaChat(fake_ollama.url))
+    result = later.send("What colour is my Brompton folding bike?")
+    result.learned(10)
+    assert result.recalled
+    store = ConversationStore(profile.db, profile.embedder)
+    store.delete(session.conversation_id)
+    assert profile.db.query("SELECT count(*) FROM message_recalls")[0][0] == 0
+    assert store.message(result.answer_id).recalled == []
+    assert set(store.index.vectors(gone)) == set(), "their vectors went too"
+    assert store.index.count() == len(later.messages())
+    later.close()
+
+
+def test_a_bad_setting_value_is_refused(profile: Profile) -> None:
+    from desktop_mem.core.errors import InvalidInput
+
+    with pytest.raises(InvalidInput, match="true or false"):
+        Settings(profile.db).set("auto_memory", "maybe")
+    assert Settings(profile.db).get("auto_memory") is True

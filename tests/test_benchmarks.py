@@ -1,0 +1,128 @@
+"""The benchmarks' plumbing, on a tiny LoCoMo-shaped file against the fake server: the
+numbers they print for real come from the same code paths."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.fakes.ollama_server import FakeOllama
+
+SAMPLE = {
+    "sample_id": "tiny-1",
+    "conversation": {
+        "speaker_a": "Ann",
+        "speaker_b": "Bob",
+        "session_1_date_time": "1:56 pm on 8 May, 2023",
+        "session_1": [
+            {"speaker": "Ann", "dia_id": "D1:1", "text": "I adopted a beagle puppy named Biscuit"},
+            {"speaker": "Bob", "dia_id": "D1:2", "text": "Biscuit sounds adorable"},
+            {"speaker": "Ann", "dia_id": "D1:3", "text": "I work as a nurse at night"},
+        ],
+        "session_2_date_time": "10:00 am on 9 June, 2023",
+        "session_2": [
+            {"speaker": "Ann", "dia_id": "D2:1", "text": "Biscuit chewed my violin case"},
+            {"speaker": "Bob", "dia_id": "D2:2", "text": "Oh no, the violin case"},
+        ],
+    },
+    "observation": {
+        "session_1_observation": {
+            "Ann": [["Ann adopted a beagle puppy named Biscuit.", "D1:1"]],
+        },
+        "session_2_observation": {"Ann": [["Biscuit chewed Ann's violin case.", "D2:1"]]},
+    },
+    "qa": [
+        {"question": "What is my beagle puppy named?", "answer": "Biscuit",
+         "evidence": ["D1:1"], "category": 4},
+        {"question": "What did Biscuit chew?", "answer": "violin case",
+         "evidence": ["D2:1"], "category": 1},
+        {"question": "Is this adversarial?", "answer": "", "evidence": [], "category": 5},
+    ],
+}  # fmt: skip
+
+OTHER = {
+    "sample_id": "tiny-2",
+    "conversation": {
+        "speaker_a": "Cho",
+        "speaker_b": "Dan",
+        "session_1_date_time": "9:00 am on 1 July, 2023",
+        "session_1": [
+            {"speaker": "Cho", "dia_id": "D1:1", "text": "Quarterly tax filing for my bakery"},
+            {"speaker": "Dan", "dia_id": "D1:2", "text": "Sourdough margins are thin"},
+        ],
+    },
+    "observation": {"session_1_observation": {"Cho": [["Cho owns a bakery.", "D1:1"]]}},
+    "qa": [
+        {"question": "Which bakery tax filing is due quarterly?", "answer": "Cho's",
+         "evidence": ["D1:1"], "category": 4},
+    ],
+}  # fmt: skip
+
+
+@pytest.fixture
+def data_file(tmp_path: Path) -> Path:
+    path = tmp_path / "tiny.json"
+    path.write_text(json.dumps([SAMPLE, OTHER]), "utf-8")
+    return path
+
+
+def test_context_benchmark_reports_coverage_and_noise(
+    data_file: Path, fake_ollama: FakeOllama
+) -> None:
+    from benchmarks import context
+
+    args = argparse.Namespace(
+        data=str(data_file), embed_model="fake-embed", conversations=None, foreign=0,
+        loo=True, z_grid=[3.0, 6.0], unknown_grid=[6.0], credit_grid=[3.0],
+    )  # fmt: skip
+    result = context.run(args, fake_ollama.url)
+    assert result["questions"] == 3  # categories 1-4 with evidence, both conversations
+    assert result["foreign_questions"] == 3
+    for key in ("coverage", "memory_coverage", "foreign_empty", "smalltalk_injected"):
+        assert 0.0 <= result[key] <= (1.0 if key != "smalltalk_injected" else 10.0)
+    # the beagle question shares its words with the memory learned from D1:1
+    assert result["per_conversation"]["tiny-1"]["coverage"] > 0
+    assert set(result["leave_one_out"]["chosen"]) == {"tiny-1", "tiny-2"}
+    # the store really held the sessions as dated conversations
+    assert result["memory_tokens_mean"] > 0
+
+
+def test_locomo_qa_runs_the_chat_path_and_judges(data_file: Path, fake_ollama: FakeOllama) -> None:
+    from benchmarks import locomo_qa
+
+    def answer(body: dict[str, Any]) -> str:
+        prompt = " ".join(m["content"] for m in body["messages"])
+        return "Biscuit" if "Biscuit" in prompt and "named?" in prompt else "I don't know."
+
+    def structured(body: dict[str, Any]) -> Any:
+        props = body["format"].get("properties", {})
+        if "label" in props:  # the judge
+            text = body["messages"][0]["content"]
+            gold = text.split("Gold answer: ")[1].split("\n")[0]
+            said = text.split("Generated answer: ")[1].split("\n")[0]
+            return {"label": "CORRECT" if gold and gold in said else "WRONG"}
+        user = body["messages"][-1]["content"]
+        if "beagle" in user:
+            return {"memories": [{"text": "Has a beagle puppy named Biscuit", "kind": "fact"}]}
+        return {"memories": []}
+
+    fake_ollama.responder = answer
+    fake_ollama.json_responder = structured
+    result = locomo_qa.main(
+        [
+            "--data", str(data_file), "--ollama-host", fake_ollama.url,
+            "--chat-model", "qwen2.5:7b", "--judge-model", "qwen2.5:7b",
+            "--embed-model", "fake-embed", "--conversations", "1",
+        ]
+    )  # fmt: skip
+    assert result["questions"] == 2
+    assert result["per_category"]["single-hop"]["J"] == 100.0  # Biscuit, from memory
+    assert result["per_category"]["multi-hop"]["J"] == 0.0
+    assert result["J"] == 50.0
+    # the user's turns went through the chat as messages, with their session date
+    sent = [b["messages"][-1]["content"] for b in fake_ollama.chat_requests(structured=False)]
+    assert any(s.startswith("I adopted a beagle puppy") and "2023-05-08" in s for s in sent)
