@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, date, datetime
 from typing import Any, Literal
@@ -335,11 +335,18 @@ class Extractor:
 
     # -- the whole-store pass ("sleep") --------------------------------------------------
 
-    def sleep(self, when: datetime, limit: int = 200) -> list[Change]:
+    def sleep(
+        self,
+        when: datetime,
+        limit: int = 200,
+        should_stop: Callable[[], bool] | None = None,
+    ) -> list[Change]:
         """Merge duplicates and resolve conflicts across the store. Duplicates (cosine
         >= DUPLICATE_SIMILARITY or the same text) are decided without the model: the
         newer copy is invalidated, pinned memories are never touched. Related pairs go
-        to the model like a new candidate would."""
+        to the model like a new candidate would. `should_stop` is asked before each
+        memory: the pass then ends at once with what it has done (each change is its
+        own transaction)."""
         mems = [m for m in self.store.list(include_expired=False) if not m.pinned][:limit]
         vecs = self.store.index.vectors([m.id for m in mems])
         have = [m for m in mems if m.id in vecs]
@@ -350,6 +357,8 @@ class Extractor:
             mat = np.vstack([vecs[m.id] for m in have])
             sims = mat @ mat.T
             for i, a in enumerate(have):
+                if should_stop is not None and should_stop():
+                    break
                 if a.id in gone:
                     continue
                 for j in range(i + 1, len(have)):

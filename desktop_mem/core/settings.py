@@ -10,6 +10,7 @@ DEFAULTS: dict[str, Any] = {
     "chat_model": None,  # None: --model / DESKTOP_MEM_CHAT_MODEL / qwen2.5:7b
     "auto_memory": True,  # extract memories from every exchange
     "use_memory": True,  # give the model relevant memories and past messages
+    "sleep_consolidation": True,  # tidy the memories by itself while the window is idle
     "context_tokens": 8192,  # the most context asked of the model (capped by the model's own)
     "memory_tokens": 700,  # the memory block at most
     "recall_tokens": 300,  # the past-messages block at most

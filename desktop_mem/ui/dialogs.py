@@ -210,6 +210,16 @@ class SettingsDialog(QDialog):
         self.auto_memory = QCheckBox(self.tr("Learn memories from my chats automatically"))
         self.auto_memory.setChecked(bool(values["auto_memory"]))
         form.addRow(self.tr("Memory"), self.auto_memory)
+        self.use_memory = QCheckBox(
+            self.tr("Give the model my relevant memories and earlier messages")
+        )
+        self.use_memory.setChecked(bool(values["use_memory"]))
+        form.addRow("", self.use_memory)
+        self.sleep_consolidation = QCheckBox(
+            self.tr("Tidy my memories while the app is idle (every change can be undone)")
+        )
+        self.sleep_consolidation.setChecked(bool(values["sleep_consolidation"]))
+        form.addRow("", self.sleep_consolidation)
         self.context = QSpinBox()
         self.context.setRange(1024, 131072)
         self.context.setSingleStep(1024)
@@ -317,6 +327,8 @@ class SettingsDialog(QDialog):
             "chat_model": self.chat_model.currentText().strip(),
             "embed_model": self.embed_model.currentText().strip(),
             "auto_memory": self.auto_memory.isChecked(),
+            "use_memory": self.use_memory.isChecked(),
+            "sleep_consolidation": self.sleep_consolidation.isChecked(),
             "context_tokens": self.context.value(),
             "openai_enabled": self.openai.isChecked(),
             "openai_base_url": self.openai_url.text().strip(),

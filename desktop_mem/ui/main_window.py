@@ -45,6 +45,7 @@ from desktop_mem.ui.dialogs import PullDialog, SettingsDialog, ShortcutsDialog, 
 from desktop_mem.ui.errors import describe
 from desktop_mem.ui.memory_browser import MemoryBrowser
 from desktop_mem.ui.models import ID_ROLE, ConversationListModel
+from desktop_mem.ui.sleep_controller import SleepController
 
 
 class OfflinePage(QWidget):
@@ -148,6 +149,14 @@ class MainWindow(QMainWindow):
         self.chat.memory_clicked.connect(self.show_memory)
         self.chat.message_clicked.connect(self.open_message)
         self.chat.undo_requested.connect(self.undo_changes)
+        self.sleeper = SleepController(
+            profile.db,
+            lambda: self.session.extractor if self.session and not self.session.incognito else None,
+            lambda: self.turn_busy,
+            self,
+        )
+        self.chat.input.textChanged.connect(self.sleeper.user_active)
+        self.sleeper.finished.connect(self._slept)
         self.chat.model_changed.connect(self.set_chat_model)
         self.offline = OfflinePage()
         self.offline.retry.connect(self.check_ollama)
@@ -298,6 +307,8 @@ class MainWindow(QMainWindow):
         self.qsettings.setValue("window/browser", self.browser.isVisible())
         self.qsettings.sync()
         self.browser.cancel_pending()
+        self.sleeper.user_active()  # a running sleep-time pass stops at its next memory
+        self.sleeper.timer.stop()
         if self.session is not None:
             self.session.stop()
             self.session.close(wait=False)
@@ -558,6 +569,7 @@ class MainWindow(QMainWindow):
     def send(self, text: str) -> None:
         if self.turn_busy or self.session is None:
             return
+        self.sleeper.user_active()
         user = self.chat.add_message("user", text)
         self._run_turn(self.session.send, text, user=user)
 
@@ -960,6 +972,21 @@ class MainWindow(QMainWindow):
             failed=self._error,
         )
 
+    def _slept(self, changes: list[Change]) -> None:
+        """A sleep-time pass ran while the window was idle: say so quietly."""
+        if not changes:
+            return
+        self.refresh_memories()
+        self.statusBar().showMessage(
+            self.tr(
+                "While you were away, %n memory(s) were tidied (merged or marked out of "
+                "date); each memory's History can undo it.",
+                "",
+                len(changes),
+            ),
+            30000,
+        )
+
     def _consolidated(self, changes: list[Change]) -> None:
         self._work(None)
         self.refresh_memories()
@@ -997,12 +1024,15 @@ class MainWindow(QMainWindow):
             return
         for key in (
             "auto_memory",
+            "use_memory",
+            "sleep_consolidation",
             "context_tokens",
             "openai_enabled",
             "openai_base_url",
             "openai_model",
         ):
-            self.settings.set(key, values[key])
+            if key in values:
+                self.settings.set(key, values[key])
         if values.get("openai_api_key"):
             self.settings.set("openai_api_key", values["openai_api_key"])
         self.settings.set("chat_model", values["chat_model"])

@@ -59,445 +59,450 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="106" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="1077" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="107" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1107" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="113" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="114" />
         <location filename="../../desktop_mem/ui/selftest.py" line="79" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="115" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="116" />
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="117" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="118" />
         <source>A chat that reads and writes no memory and is not stored</source>
         <translation>不读取、不写入记忆，也不保存的对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="124" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="225" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="125" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="234" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="215" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="224" />
         <source>&amp;Chat</source>
         <translation>聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="216" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="452" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="462" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="225" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="463" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="473" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="219" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="228" />
         <source>New incognito conversation</source>
         <translation>新的无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="223" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="232" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="224" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="233" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="227" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="236" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="228" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="237" />
         <source>Delete all conversations and memories…</source>
         <translation>删除所有对话和记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="229" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="238" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="230" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="239" />
         <source>&amp;Memories</source>
         <translation>记忆(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="232" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="241" />
         <source>Show memory browser</source>
         <translation>显示记忆浏览器</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="236" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="245" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="237" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="246" />
         <source>Consolidate now</source>
         <translation>立即整理</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="238" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="495" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="247" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="506" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="239" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="248" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="240" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="249" />
         <source>Learn automatically</source>
         <translation>自动学习</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="243" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="252" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="244" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="253" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="245" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="272" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="254" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="281" />
         <source>About desktop-mem</source>
         <translation>关于 desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="274" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="283" />
         <source>desktop-mem %1
 A local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.</source>
         <translation>desktop-mem %1
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="314" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="325" />
         <source>Connecting to Ollama…</source>
         <translation>正在连接 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="339" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="350" />
         <source>Model not installed</source>
         <translation>模型未安装</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="340" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="351" />
         <source>The chat model %1 is not installed in Ollama. Download it now?</source>
         <translation>Ollama 中没有安装聊天模型 %1。现在下载吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="357" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="368" />
         <source>Downloading…</source>
         <translation>正在下载…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="366" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="377" />
         <source>Download failed</source>
         <translation>下载失败</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="389" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="400" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="392" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="403" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="394" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="405" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="396" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="407" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="398" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="409" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="452" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="463" />
         <source>Incognito conversation</source>
         <translation>无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="472" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="483" />
         <source>(deleted)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="494" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="505" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="496" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="507" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="511" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="522" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="511" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="522" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="527" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="538" />
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="529" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="540" />
         <source>Markdown (*.md);;JSON (*.json)</source>
         <translation>Markdown (*.md);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="539" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="550" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="540" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="551" />
         <source>Delete this conversation for good? Memories learned from it stay.</source>
         <translation>永久删除这个对话？从中学到的记忆会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="587" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="599" />
         <source>…</source>
         <translation>…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="622" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="634" />
         <source>Learning from this exchange…</source>
         <translation>正在从这轮对话中学习…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="658" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="670" />
         <source>Remembered</source>
         <translation>已记住</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="659" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="671" />
         <source>Updated</source>
         <translation>已更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="660" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="672" />
         <source>Marked as no longer true</source>
         <translation>已标记为不再成立</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="661" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="673" />
         <source>Merged</source>
         <translation>已合并</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="681" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="693" />
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="684" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="696" />
         <source>Undoing…</source>
         <translation>正在撤销…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="691" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="703" />
         <source>Forget these memories?</source>
         <translation>忘记这些记忆？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="692" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="704" />
         <source>Delete these memories for good?</source>
         <translation>永久删除这些记忆？</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="697" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="709" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="775" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="785" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="787" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="797" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="812" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="824" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="814" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="826" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="815" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="827" />
         <source>Delete memories</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="553" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="700" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="818" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="564" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="712" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="830" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="828" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="840" />
         <source>FORGET</source>
         <translation>全部忘记</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="830" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="842" />
         <source>Forget everything</source>
         <translation>忘记一切</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="832" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="844" />
         <source>This deletes all %n memory(s) of this profile for good. Conversations stay.</source>
         <translation><numerusform>这会永久删除此配置的全部 %n 条记忆。对话会保留。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="841" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="853" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="855" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="867" />
         <source>Delete everything</source>
         <translation>全部删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="857" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="869" />
         <source>This deletes all %1 conversations and all %2 memories of this profile for good. The settings and the key stay.</source>
         <translation>这会永久删除此配置的全部 %1 个对话和全部 %2 条记忆。设置和密钥会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="862" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="874" />
         <source>DELETE</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="868" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="880" />
         <source>Deleting everything…</source>
         <translation>正在全部删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="884" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="896" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="886" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="898" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="891" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="903" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="905" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="917" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="914" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="926" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="915" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="927" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="926" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="938" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="929" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="941" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="940" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="952" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="947" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="959" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="949" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="961" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="955" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="967" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="967" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="982" />
+        <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
+        <translation><numerusform>你不在的时候，整理了 %n 条记忆（合并或标记为过期）；可在每条记忆的历史中撤销。</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/main_window.py" line="994" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="1022" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1052" />
         <source>Messages will leave this computer</source>
         <translation>消息将离开这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="1041" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1071" />
         <source>Re-index memories?</source>
         <translation>重新索引记忆？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="1042" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1072" />
         <source>Search by meaning needs every memory re-indexed with %1. Do it now? Until it finishes, the old index keeps working.</source>
         <translation>按语义搜索需要用 %1 重新索引所有记忆。现在开始吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="1063" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1093" />
         <source>Re-indexed %n memory(s).</source>
         <translation><numerusform>已重新索引 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="1065" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="1070" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1095" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1100" />
         <source>Re-indexing memories…</source>
         <translation>正在重新索引记忆…</translation>
     </message>
@@ -755,19 +760,19 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>OfflinePage</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="59" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="60" />
         <source>Ollama is not running</source>
         <translation>Ollama 没有运行</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="69" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="70" />
         <source>desktop-mem talks to a language model through Ollama, on this computer.
 Install it from ollama.com, then start it: open the Ollama app, or run “ollama serve” in a terminal. Your memories are safe meanwhile and can still be browsed and searched by keywords.</source>
         <translation>desktop-mem 通过这台电脑上的 Ollama 与语言模型对话。
 请从 ollama.com 安装，然后启动它：打开 Ollama 应用，或在终端运行“ollama serve”。在此期间你的记忆安然无恙，仍可浏览并按关键词搜索。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="78" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="79" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
@@ -876,127 +881,137 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="217" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="214" />
+        <source>Give the model my relevant memories and earlier messages</source>
+        <translation>把相关的记忆和之前的消息提供给模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="219" />
+        <source>Tidy my memories while the app is idle (every change can be undone)</source>
+        <translation>在应用空闲时整理我的记忆（每项更改都可撤销）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="227" />
         <source> tokens</source>
         <translation> 个词元</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="218" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="228" />
         <source>Context budget</source>
         <translation>上下文预算</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="219" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="229" />
         <source>Use an OpenAI-compatible server instead of Ollama</source>
         <translation>使用兼容 OpenAI 的服务器代替 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="221" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="231" />
         <source>Other server</source>
         <translation>其他服务器</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="224" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="234" />
         <source>Server URL</source>
         <translation>服务器地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="226" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="236" />
         <source>Server model</source>
         <translation>服务器模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="230" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="240" />
         <source>(unchanged)</source>
         <translation>（不变）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="230" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="240" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="232" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="242" />
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="235" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="245" />
         <source>With another server on, your messages and the memories retrieved for them are sent to that server. If it is not this computer, they leave your machine.</source>
         <translation>启用其他服务器后，你的消息和为其检索到的记忆会发送到该服务器。如果它不是这台电脑，这些内容会离开你的机器。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="248" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="258" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="251" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="261" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="252" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="262" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="253" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="263" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="257" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="267" />
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="262" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="272" />
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="264" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="274" />
         <source>Data folder</source>
         <translation>数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="269" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="279" />
         <source>Encrypted; the key is kept in the system keyring.</source>
         <translation>已加密；密钥保存在系统钥匙环中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="271" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="281" />
         <source>Encrypted with your passphrase.</source>
         <translation>已用你的口令加密。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="277" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="287" />
         <source>Replace the key</source>
         <translation>更换密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="277" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="287" />
         <source>Change passphrase…</source>
         <translation>更改口令…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="280" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="290" />
         <source>Re-encrypts everything with a new key; the old one stops working.</source>
         <translation>用新密钥重新加密所有内容；旧密钥随即失效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="283" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="293" />
         <source>Use a passphrase instead…</source>
         <translation>改用口令…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="285" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="295" />
         <source>Keep the key in the system keyring instead</source>
         <translation>改为把密钥保存在系统钥匙环中</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="291" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="301" />
         <source>Encryption</source>
         <translation>加密</translation>
     </message>

@@ -129,6 +129,11 @@ ZH: dict[str, str | list[str]] = {
     "Marked as no longer true": "已标记为不再成立",
     "Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)": "记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)",
     "Memories used:": "用到的记忆：",
+    "Give the model my relevant memories and earlier messages": "把相关的记忆和之前的消息提供给模型",
+    "Tidy my memories while the app is idle (every change can be undone)": "在应用空闲时整理我的记忆（每项更改都可撤销）",
+    "While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.": [
+        "你不在的时候，整理了 %n 条记忆（合并或标记为过期）；可在每条记忆的历史中撤销。"
+    ],
     "Weak matches too": "也显示弱匹配",
     "List every memory ranked by the search, not only the relevant ones": "按搜索排序列出所有记忆，而不只是相关的",
     "No matches": "没有匹配",

@@ -170,3 +170,38 @@ def test_a_bad_setting_value_is_refused(profile: Profile) -> None:
     with pytest.raises(InvalidInput, match="true or false"):
         Settings(profile.db).set("auto_memory", "maybe")
     assert Settings(profile.db).get("auto_memory") is True
+
+
+def test_sleep_time_pass_is_due_daily_or_after_new_memories(profile: Profile) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from desktop_mem.core.sleep import SleepSchedule
+
+    schedule = SleepSchedule(profile.db, new_memories=3)
+    now = datetime.now(UTC)
+    assert not schedule.due(now), "an empty store has nothing to tidy"
+    profile.memories.add(NewMemory("I drink green tea"))
+    assert schedule.due(now)
+    schedule.record(now)
+    assert not schedule.due(now), "nothing new since"
+    profile.memories.add(NewMemory("I drink black tea"))
+    assert not schedule.due(now + timedelta(hours=1)), "at most daily"
+    assert schedule.due(now + timedelta(days=1, minutes=1))
+    for text in ("I like jazz", "I like rock"):
+        profile.memories.add(NewMemory(text))
+    assert schedule.due(now + timedelta(hours=1)), "or after enough new memories"
+    Settings(profile.db).set("sleep_consolidation", False)
+    assert not schedule.due(now + timedelta(days=3)), "the setting turns it off"
+
+
+def test_sleep_pass_stops_when_asked(profile: Profile, fake_ollama: FakeOllama) -> None:
+    from datetime import UTC, datetime
+
+    from desktop_mem.core.extract import Extractor
+
+    for _ in range(2):
+        profile.memories.add(NewMemory("My cat Mochi is eleven years old"))
+    extractor = Extractor(profile.memories, profile.search, OllamaChat(fake_ollama.url))
+    assert extractor.sleep(datetime.now(UTC), should_stop=lambda: True) == []
+    merged = extractor.sleep(datetime.now(UTC), should_stop=lambda: False)
+    assert [c.action for c in merged] == ["merged"]

@@ -624,3 +624,18 @@ def test_an_earlier_message_is_a_chip_that_opens_its_conversation(
     again = window.chat.messages[1]
     texts = [again.chips.itemAt(i).widget() for i in range(again.chips.count())]
     assert any(w is not None and w.property("message_id") == said for w in texts)
+
+
+def test_an_idle_window_tidies_memories_by_itself(qtbot: Any, window: MainWindow) -> None:
+    for _ in range(2):
+        window.profile.memories.add(NewMemory("My cat Mochi is eleven years old"))
+    window.sleeper.timer.setInterval(10)
+    window.sleeper.user_active()  # counting quiet time from now
+    qtbot.waitUntil(lambda: "were tidied" in window.statusBar().currentMessage(), timeout=20000)
+    assert window.profile.memories.history(2)[-1].action == "merged into #1"
+    assert not window.sleeper.schedule.due(), "done for now"
+    # typing stops a pass and restarts the quiet time
+    window.sleeper.running = True
+    window.chat.input.setPlainText("h")
+    assert window.sleeper._stop.is_set() and window.sleeper.timer.isActive()
+    window.sleeper.running = False

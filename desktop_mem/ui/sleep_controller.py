@@ -1,0 +1,85 @@
+"""Owns sleep-time consolidation in the window: the idle timer, the pass, its stop.
+
+When nobody has typed for `idle_ms` and the schedule says a pass is due (core/sleep.py),
+the whole-store pass runs in the background at the lowest thread priority; any key in
+the composer, or a turn starting, asks it to stop at once. What it changed is reported
+through `finished` (the window shows a quiet status line; every change is a version
+in the memory's history, so it can be undone there).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from PySide6.QtCore import QObject, QThread, QTimer, Signal
+
+from desktop_mem.core.extract import Change, Extractor
+from desktop_mem.core.sleep import SleepSchedule
+from desktop_mem.ui import tasks
+
+IDLE_MS = 5 * 60 * 1000  # five quiet minutes
+
+
+class SleepController(QObject):
+    finished = Signal(list)  # the changes, once a pass has run (to its end or stopped)
+
+    def __init__(
+        self,
+        db: Any,
+        extractor: Callable[[], Extractor | None],
+        busy: Callable[[], bool],
+        parent: QObject | None = None,
+        idle_ms: int = IDLE_MS,
+    ) -> None:
+        super().__init__(parent)
+        self.schedule = SleepSchedule(db)
+        self._extractor = extractor
+        self._busy = busy
+        self._stop = threading.Event()
+        self.running = False
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(idle_ms)
+        self.timer.timeout.connect(self.run_if_due)
+        self.timer.start()
+
+    def user_active(self, *_: Any) -> None:
+        """The user is here: stop a running pass, and count the quiet time anew."""
+        if self.running:
+            self._stop.set()
+        self.timer.start()
+
+    def run_if_due(self) -> bool:
+        extractor = self._extractor()
+        if self.running or extractor is None or self._busy() or not self.schedule.due():
+            self.timer.start()
+            return False
+        self.running = True
+        self._stop.clear()
+        tasks.run(self._pass, extractor, done=self._done, failed=self._failed)
+        return True
+
+    def _pass(self, extractor: Extractor) -> tuple[list[Change], bool]:
+        thread = QThread.currentThread()
+        thread.setPriority(QThread.Priority.LowestPriority)
+        try:
+            changes = extractor.sleep(datetime.now(UTC), should_stop=self._stop.is_set)
+        finally:
+            thread.setPriority(QThread.Priority.NormalPriority)
+        stopped = self._stop.is_set()
+        if not stopped:
+            self.schedule.record()
+        return changes, stopped
+
+    def _done(self, result: tuple[list[Change], bool]) -> None:
+        self.running = False
+        self.timer.start()
+        self.finished.emit(result[0])
+
+    def _failed(self, *_: Any) -> None:
+        # the model server was away, say: try again after the next quiet spell
+        self.running = False
+        self.timer.start()
