@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -16,20 +17,78 @@ from typing import Any
 import sqlcipher3
 import sqlite_vec
 
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None  # type: ignore[assignment]
+
 from desktop_mem.core import migrations, paths
 from desktop_mem.core.errors import DatabaseCorrupt, DesktopMemError, ProfileBusy, WrongKey
-from desktop_mem.core.vault import Key, Vault, write_key_mode
+from desktop_mem.core.vault import Key, Vault, check_sidecar, write_key_mode
 
 # A key change (core/rekey.py) writes the re-encrypted copy beside the database and
 # keeps the old file under OLD_SUFFIX until the new key is committed in the sidecar.
 REKEY_SUFFIX = ".rekey"
 OLD_SUFFIX = ".old"
+LOCK_SUFFIX = ".lock"
 
 BUSY_TIMEOUT_MS = 10_000
 
 
 def _sqlite_error_text(exc: BaseException) -> str:
     return str(exc).lower()
+
+
+class ProfileLock:
+    """An advisory lock on ``<db>.lock``. Every open profile holds it shared; a key
+    change, and the recovery of an interrupted one, hold it exclusive. So recovery
+    never runs while another process has the profile, and a key change keeps everyone
+    out from its copy until the old key is gone."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = sibling(path, LOCK_SUFFIX)
+        self._fd: int | None = None
+        self.exclusive = False
+
+    def acquire(self, exclusive: bool = False, wait_s: float = 0.0) -> bool:
+        """Take (or convert) the lock; False if another process holds it in a way that
+        conflicts, after waiting up to wait_s."""
+        if fcntl is None:  # no advisory locks here: SQLite's own locking still applies
+            return True
+        if self._fd is None:
+            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        op = (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB
+        deadline = time.monotonic() + wait_s
+        while True:
+            try:
+                fcntl.flock(self._fd, op)
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    return False
+                time.sleep(0.05)
+                continue
+            self.exclusive = exclusive
+            return True
+
+    def release(self) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)  # closing the descriptor releases the lock
+            self._fd = None
+            self.exclusive = False
+
+
+def _probe_key(path: Path, key: Key) -> None:
+    """Check the key against the main file alone, read-only and ignoring the WAL, so a
+    wrong key never gets a connection that could checkpoint or delete a leftover WAL."""
+    uri = f"{path.resolve().as_uri()}?mode=ro&immutable=1"
+    conn = sqlcipher3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+    try:
+        conn.execute("PRAGMA cipher_log_level = NONE")
+        conn.execute(f"PRAGMA key = {key.pragma()}")
+        conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()
+    finally:
+        conn.close()
 
 
 def connect(path: Path, key: Key) -> Any:
@@ -39,13 +98,18 @@ def connect(path: Path, key: Key) -> Any:
     "file is not a database". Nothing is written before that read succeeds, so a
     wrong passphrase never touches the file.
     """
-    conn = sqlcipher3.connect(str(path), isolation_level=None, check_same_thread=False)
+    conn = None
     try:
+        wal = sibling(path, "-wal")
+        if wal.exists() and wal.stat().st_size and path.stat().st_size:
+            _probe_key(path, key)
+        conn = sqlcipher3.connect(str(path), isolation_level=None, check_same_thread=False)
         conn.execute("PRAGMA cipher_log_level = NONE")  # no HMAC noise on stderr
         conn.execute(f"PRAGMA key = {key.pragma()}")
         conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()
     except sqlcipher3.DatabaseError as exc:
-        conn.close()
+        if conn is not None:
+            conn.close()
         text = _sqlite_error_text(exc)
         if "not a database" in text or "encrypted" in text:
             what = "passphrase" if key.mode == "passphrase" else "key from the keyring"
@@ -90,11 +154,19 @@ class Database:
     a transaction is never interleaved with another thread's statements.
     """
 
-    def __init__(self, conn: Any, path: Path, profile: str, key_mode: str) -> None:
+    def __init__(
+        self,
+        conn: Any,
+        path: Path,
+        profile: str,
+        key_mode: str,
+        profile_lock: ProfileLock | None = None,
+    ) -> None:
         self.conn = conn
         self.path = path
         self.profile = profile
         self.key_mode = key_mode
+        self.profile_lock = profile_lock  # released on close
         self.lock = threading.RLock()
         self._depth = 0
         self._on_rollback: list[Callable[[], None]] = []
@@ -185,6 +257,8 @@ class Database:
             with contextlib.suppress(sqlcipher3.Error):
                 self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
             self.conn.close()
+            if self.profile_lock is not None:
+                self.profile_lock.release()
 
     def __enter__(self) -> Database:
         return self
@@ -223,14 +297,63 @@ def open_profile(
     passphrase: str | None = None,
     vault: Vault | None = None,
     create: bool = True,
+    held_lock: ProfileLock | None = None,
 ) -> Database:
-    """Open (creating if allowed and absent) a profile's encrypted database."""
+    """Open (creating if allowed and absent) a profile's encrypted database.
+
+    `held_lock`: the caller already holds the profile's lock exclusively (a key change)
+    and keeps it; otherwise the open takes it shared until the database is closed."""
     home = paths.data_home(home)
     path = paths.database_path(home, profile)
     vault = vault or Vault()
+    lock = held_lock
+    if lock is None and path.parent.exists():
+        lock = ProfileLock(path)
+        if not lock.acquire(exclusive=False, wait_s=BUSY_TIMEOUT_MS / 1000):
+            lock.release()
+            raise ProfileBusy(
+                f"The key of profile '{profile}' is being changed by another desktop-mem: wait "
+                "for it to finish and try again."
+            )
+    try:
+        db = _open_locked(home, path, profile, passphrase, vault, create, lock)
+    except BaseException:
+        if lock is not None and held_lock is None:
+            lock.release()
+        raise
+    if held_lock is not None:
+        db.profile_lock = None  # the caller's to release
+    return db
+
+
+def _open_locked(
+    home: Path,
+    path: Path,
+    profile: str,
+    passphrase: str | None,
+    vault: Vault,
+    create: bool,
+    lock: ProfileLock | None,
+) -> Database:
     if path.exists() or sibling(path, OLD_SUFFIX).exists():
+        if path.exists() and path.stat().st_size == 0:
+            raise DatabaseCorrupt(
+                f"The database of profile '{profile}' ({path}) is empty (0 bytes), so its "
+                "memories are not in it: restore it from a backup. Nothing was changed."
+            )
+        check_sidecar(path, profile)
         key = vault.key_for_existing(path, profile, passphrase)
-        conn = _connect_after_rekey(path, key)
+        if sibling(path, OLD_SUFFIX).exists() and lock is not None and not lock.exclusive:
+            # an interrupted key change: only finish or undo it with the profile to itself
+            if not lock.acquire(exclusive=True):
+                raise ProfileBusy(
+                    f"Profile '{profile}' is in the middle of a key change and open in another "
+                    "desktop-mem: close it, or let the change finish, and try again."
+                )
+            conn = _connect_after_rekey(path, key)
+            lock.acquire(exclusive=False)
+        else:
+            conn = _connect_after_rekey(path, key)
         vault.retire_replaced_key(path, profile)
     else:
         if not create:
@@ -239,6 +362,9 @@ def open_profile(
             )
         key = vault.key_for_new(path, profile, passphrase)
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if lock is None:
+            lock = ProfileLock(path)
+            lock.acquire(exclusive=False)
         conn = connect(path, key)
         write_key_mode(path, key.mode)
         with contextlib.suppress(OSError):
@@ -251,7 +377,7 @@ def open_profile(
     except BaseException:
         conn.close()
         raise
-    return Database(conn, path, profile, key.mode)
+    return Database(conn, path, profile, key.mode, lock)
 
 
 def sibling(path: Path, suffix: str) -> Path:

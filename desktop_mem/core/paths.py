@@ -12,7 +12,7 @@ from desktop_mem.core.errors import UsageError
 
 APP_NAME = "desktop-mem"
 DEFAULT_PROFILE = "default"
-_PROFILE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+_PROFILE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # whole name: no trailing newline
 
 
 def data_home(override: str | os.PathLike[str] | None = None) -> Path:
@@ -26,7 +26,7 @@ def data_home(override: str | os.PathLike[str] | None = None) -> Path:
 
 
 def check_profile_name(name: str) -> str:
-    if not _PROFILE_RE.match(name):
+    if not _PROFILE_RE.fullmatch(name):
         raise UsageError(
             f"'{name}' is not a valid profile name: use letters, digits, '-', '_' or '.' (at most 64)."
         )

@@ -26,6 +26,7 @@ from desktop_mem.core import paths
 from desktop_mem.core.db import (
     OLD_SUFFIX,
     REKEY_SUFFIX,
+    ProfileLock,
     connect,
     open_profile,
     remove_database_files,
@@ -36,7 +37,7 @@ from desktop_mem.core.vault import (
     Key,
     KeyMode,
     Vault,
-    check_passphrase,
+    check_new_passphrase,
     fsync_dir,
     key_account,
     write_key_mode,
@@ -80,7 +81,34 @@ def change_key(
     home = paths.data_home(home)
     path = paths.database_path(home, profile)
     vault = vault or Vault()
-    db = open_profile(home, profile, passphrase, vault, create=False)  # also finishes a crash
+    # Everyone else out, from the copy until the old key is gone: no other desktop-mem
+    # may open the profile (and take the old file for an interrupted change) meanwhile.
+    lock = ProfileLock(path)
+    if path.parent.exists() and not lock.acquire(exclusive=True):
+        lock.release()
+        raise ProfileBusy(
+            f"Profile '{profile}' is open in another desktop-mem window or command: "
+            "close it and try again. The key was not changed."
+        )
+    try:
+        return _change_key_locked(
+            home, profile, path, passphrase, new_mode, new_passphrase, vault, lock
+        )
+    finally:
+        lock.release()
+
+
+def _change_key_locked(
+    home: Path,
+    profile: str,
+    path: Path,
+    passphrase: str | None,
+    new_mode: KeyMode | None,
+    new_passphrase: str | None,
+    vault: Vault,
+    lock: ProfileLock,
+) -> RekeyReport:
+    db = open_profile(home, profile, passphrase, vault, create=False, held_lock=lock)
     old_mode: KeyMode = "passphrase" if db.key_mode == "passphrase" else "keyring"
     old_account = key_account(path, profile) if old_mode == "keyring" else None
     mode: KeyMode = new_mode or old_mode
@@ -90,7 +118,7 @@ def change_key(
         if mode == "passphrase":
             if not new_passphrase:
                 raise UsageError("A new passphrase is needed to protect the profile with one.")
-            new_key = Key("passphrase", check_passphrase(new_passphrase))
+            new_key = Key("passphrase", check_new_passphrase(new_passphrase))
             if old_mode == "passphrase" and new_passphrase == passphrase:
                 raise UsageError("The new passphrase is the same as the old one: choose another.")
         else:
@@ -125,6 +153,7 @@ def change_key(
                 conn.execute("DETACH DATABASE rekeyed")
         db.close()
         _verify(copy, new_key, counts, version)
+        os.chmod(copy, 0o600)
         _fsync(copy)
         # Switch: the old file stays reachable as <db>.old until the sidecar commits.
         old = sibling(path, OLD_SUFFIX)
@@ -151,6 +180,8 @@ def change_key(
         raise
     # Commit point: from here the profile opens with the new key.
     write_key_mode(path, mode, account=new_account, retired_account=old_account)
+    # The old key goes only once the file on disk is proven to open with the new one.
+    connect(path, new_key).close()
     vault.retire_replaced_key(path, profile)
     remove_database_files(old)
     return RekeyReport(

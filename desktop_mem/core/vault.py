@@ -25,7 +25,7 @@ import keyring
 import keyring.backend
 import keyring.errors
 
-from desktop_mem.core.errors import KeyMissing, KeyringUnavailable, UsageError
+from desktop_mem.core.errors import DatabaseCorrupt, KeyMissing, KeyringUnavailable, UsageError
 
 SERVICE = "desktop-mem"
 KEYRING_TIMEOUT_S = 8.0
@@ -215,6 +215,54 @@ def fsync_dir(folder: Path) -> None:
             os.close(fd)
 
 
+def check_sidecar(db_path: Path, profile: str) -> None:
+    """Refuse a profile.json that contradicts itself, before anything acts on it: one
+    that would retire (delete) the very key the profile is opened with."""
+    side = read_sidecar(db_path)
+    retired = side.get("retired_account")
+    if retired and side.get("key_mode") == "keyring" and retired == key_account(db_path, profile):
+        raise DatabaseCorrupt(
+            f"The settings file of profile '{profile}' ({_sidecar(db_path)}) is damaged: it "
+            "names the profile's own key as one to delete. Nothing was changed; remove its "
+            '"retired_account" line, or restore the file from a backup, and try again.'
+        )
+
+
+def owns_account(db_path: Path, profile: str, account: str) -> bool:
+    """Whether a keyring account provably belongs to this profile and to no other: it is
+    named for this profile (an account the profile made; a copied folder keeps the
+    original's names), and no other profile in the same data folder names it."""
+    if account != _account(profile) and not account.startswith(_account(profile) + ":"):
+        return False
+    profiles = db_path.parent.parent
+    with contextlib.suppress(OSError):
+        for other in profiles.iterdir():
+            if other == db_path.parent or not other.is_dir():
+                continue
+            side = read_sidecar(other / db_path.name)
+            if account in (
+                _account(other.name),
+                side.get("key_account"),
+                side.get("retired_account"),
+            ):
+                return False
+    return True
+
+
+MIN_PASSPHRASE = 8  # characters of a new passphrase (an old, shorter one still opens)
+
+
+def check_new_passphrase(passphrase: str) -> str:
+    """A passphrase about to protect a profile: long enough to be worth its KDF."""
+    check_passphrase(passphrase)
+    if len(passphrase) < MIN_PASSPHRASE:
+        raise UsageError(
+            f"The new passphrase is shorter than {MIN_PASSPHRASE} characters: choose a longer "
+            "one. Nothing was changed."
+        )
+    return passphrase
+
+
 def check_passphrase(passphrase: str) -> str:
     if not passphrase:
         raise UsageError("The passphrase is empty: choose one of at least 8 characters.")
@@ -272,10 +320,14 @@ class Vault:
         mode = side.get("key_mode")
         if not isinstance(retired, str) or not retired or mode not in ("keyring", "passphrase"):
             return
-        try:
-            self.keyring.delete(profile, retired)
-        except Exception:  # a locked keyring: try again at the next open
-            return
+        if mode == "keyring" and retired == key_account(db_path, profile):
+            return  # never the key in use (check_sidecar refuses such a file first)
+        if owns_account(db_path, profile, retired):
+            try:
+                self.keyring.delete(profile, retired)
+            except Exception:  # a locked keyring: try again at the next open
+                return
+        # else: it may be another profile's key (a copied folder): keep it, forget it here
         write_key_mode(db_path, mode, account=side.get("key_account"))
 
     @staticmethod
