@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: run test lint screenshots package bench bench-scale bench-locomo bench-prompt bench-startup clean
+.PHONY: run test lint screenshots package bench bench-scale bench-locomo bench-prompt bench-context bench-startup clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "desktop-mem needs Python 3.11 or newer; set PYTHON=python3.11 (or newer)")'
@@ -48,7 +48,7 @@ package:
 screenshots: $(VENV)/.installed-test
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m desktop_mem.ui.screenshots --out resources/screenshots
 
-bench: bench-scale bench-locomo bench-prompt bench-startup
+bench: bench-scale bench-locomo bench-prompt bench-context bench-startup
 
 bench-scale: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/scale.py $(ARGS)
@@ -58,6 +58,11 @@ bench-locomo: $(VENV)/.installed-bench
 
 bench-prompt: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/prompt.py --data ../shared/bench/locomo/locomo_dev.json $(ARGS)
+
+# The chat's read path on LoCoMo: coverage, noise on unrelated questions and small talk,
+# tokens, and the leave-one-out check of the relevance rule (about 15 minutes).
+bench-context: $(VENV)/.installed-bench
+	$(BIN)/python benchmarks/context.py --data ../shared/bench/locomo/locomo_dev.json --loo $(ARGS)
 
 bench-startup: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/startup.py $(ARGS)

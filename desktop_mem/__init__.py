@@ -1,3 +1,10 @@
 """desktop-mem: a local language model with a long-term memory the user controls."""
 
+import logging
+
 __version__ = "0.1.0"
+
+# Until the app configures its log file (core/logs.py), records go nowhere: not to
+# stderr through logging's last-resort handler, where they would double the one
+# sentence an error gets.
+logging.getLogger("desktop_mem").addHandler(logging.NullHandler())

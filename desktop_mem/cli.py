@@ -378,16 +378,16 @@ def _new_passphrase(err: TextIO) -> str:
     import getpass
     import os
 
+    from desktop_mem.core.vault import check_new_passphrase
+
     given = os.environ.get(NEW_PASSPHRASE_ENV)
     if given:
-        return given
+        return check_new_passphrase(given)
     if not sys.stdin.isatty():
         raise UsageError(
             f"A new passphrase is needed: set {NEW_PASSPHRASE_ENV}, or run this in a terminal."
         )
-    first = getpass.getpass("New passphrase: ", stream=err)
-    if len(first) < 8:
-        raise UsageError("The passphrase is shorter than 8 characters: choose a longer one.")
+    first = check_new_passphrase(getpass.getpass("New passphrase: ", stream=err))
     if getpass.getpass("Repeat it: ", stream=err) != first:
         raise UsageError("The two passphrases differ: nothing was changed; try again.")
     return first

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -153,3 +154,16 @@ def test_help_and_version_from_a_real_process() -> None:
         timeout=60,
     )
     assert proc.returncode == 2
+
+
+def test_an_error_before_logging_starts_is_one_line(tmp_path: Path) -> None:
+    env = {**os.environ, "DESKTOP_MEM_HOME": str(tmp_path), "DESKTOP_MEM_PASSPHRASE": "x" * 10}
+    proc = subprocess.run(
+        [sys.executable, "-m", "desktop_mem", "--profile", "bad name", "memory", "list"],
+        capture_output=True, text=True, timeout=60, env=env,
+    )  # fmt: skip
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines() == [
+        "desktop-mem: 'bad name' is not a valid profile name: use letters, digits, '-', '_' "
+        "or '.' (at most 64)."
+    ]

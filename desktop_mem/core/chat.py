@@ -349,6 +349,10 @@ OPENAI_NOTICE = (
     "The OpenAI-compatible backend is on: your messages and the memories retrieved for them "
     "are sent to {url}, outside this computer."
 )
+REMOTE_OLLAMA_NOTICE = (
+    "The Ollama server {url} is not this computer: your messages and the memories "
+    "retrieved for them are sent to it over the network."
+)
 
 
 def make_backend(profile: Any, model: str | None = None) -> ChatBackend:
@@ -373,9 +377,14 @@ def make_backend(profile: Any, model: str | None = None) -> ChatBackend:
 
 
 def remote_notice(profile: Any, backend: ChatBackend) -> str | None:
-    """The one-time notice that messages leave the machine (None once it was shown)."""
-    settings = Settings(profile.db)
-    if backend.local or settings.get("openai_notice_seen"):
+    """The notice that messages leave the machine, once per server (None when the
+    server is this computer, or the notice was shown for it)."""
+    if backend.local:
         return None
-    settings.set("openai_notice_seen", True)
-    return OPENAI_NOTICE.format(url=backend.host)
+    settings = Settings(profile.db)
+    seen = f"{backend.host}".strip()
+    if settings.get("remote_notice_seen") == seen:
+        return None
+    settings.set("remote_notice_seen", seen)
+    template = OPENAI_NOTICE if settings.get("openai_enabled") else REMOTE_OLLAMA_NOTICE
+    return template.format(url=backend.host)

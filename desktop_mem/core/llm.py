@@ -151,8 +151,12 @@ class OllamaChat:
     host: str
     model: str = DEFAULT_CHAT_MODEL
     read_timeout: float = READ_TIMEOUT_S
-    local: bool = True
     _context: int | None = field(default=None, init=False, repr=False)
+
+    @property
+    def local(self) -> bool:
+        """Ollama on this computer; on another one, messages leave this computer."""
+        return is_local_url(self.host)
 
     def _client(self, read: float | None = None) -> ollama.Client:
         # trust_env=False: never through a proxy from the environment (see embed.py)
@@ -247,6 +251,20 @@ class OllamaChat:
         return True
 
 
+def is_local_url(url: str) -> bool:
+    """Whether a server URL points at this computer (localhost or a loopback address)."""
+    try:
+        host = httpx.URL(url).host
+    except (httpx.InvalidURL, ValueError, TypeError):
+        return False
+    if host in ("localhost", "localhost.localdomain") or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 @dataclass
 class OpenAICompatChat:
     """Any server with the OpenAI chat-completions API (a cloud service, LM Studio, a
@@ -266,13 +284,7 @@ class OpenAICompatChat:
     @property
     def local(self) -> bool:
         """Whether the server is this computer (LM Studio, llama.cpp) and not a cloud."""
-        host = httpx.URL(self.base_url).host
-        if host == "localhost":
-            return True
-        try:
-            return ipaddress.ip_address(host).is_loopback
-        except ValueError:
-            return False
+        return is_local_url(self.base_url)
 
     def _client(self, read: float | None = None) -> httpx.Client:
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}

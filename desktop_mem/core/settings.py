@@ -18,7 +18,8 @@ DEFAULTS: dict[str, Any] = {
     "openai_base_url": "",
     "openai_model": "",
     "openai_api_key": "",  # kept in the encrypted profile, never printed
-    "openai_notice_seen": False,
+    "openai_notice_seen": False,  # no longer used (see remote_notice_seen)
+    "remote_notice_seen": "",  # the server the leaves-this-computer notice was shown for
 }
 
 

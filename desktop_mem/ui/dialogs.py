@@ -23,9 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_mem.core.vault import MIN_PASSPHRASE
 from desktop_mem.ui import shortcuts
-
-MIN_PASSPHRASE = 8
 
 
 class PassphraseDialog(QDialog):

@@ -9,6 +9,7 @@ import pytest
 
 from desktop_mem.core.errors import ModelFailed, ModelMissing, OllamaUnavailable
 from desktop_mem.core.llm import OllamaChat, PullProgress
+from desktop_mem.core.profile import Profile
 from tests.fakes.ollama_server import FakeOllama, Reply
 
 MESSAGES = [{"role": "user", "content": "hello there"}]
@@ -116,3 +117,18 @@ def test_pull_can_be_cancelled_and_unknown_models_fail(fake_ollama: FakeOllama) 
 def test_scripted_reply_objects(fake_ollama: FakeOllama) -> None:
     fake_ollama.replies.append(Reply(chunks=["你好", "，", "世界"]))
     assert list(OllamaChat(fake_ollama.url).stream(MESSAGES)) == ["你好", "，", "世界"]
+
+
+def test_a_remote_ollama_gets_the_leaves_this_computer_notice_once(profile: Profile) -> None:
+    from desktop_mem.core.chat import remote_notice
+    from desktop_mem.core.llm import OllamaChat, is_local_url
+
+    assert is_local_url("http://127.0.0.1:11434") and is_local_url("http://localhost:1")
+    assert is_local_url("http://[::1]:11434") and not is_local_url("http://192.0.2.7:11434")
+    assert not is_local_url("http://[::1")  # malformed: not taken for this computer
+    assert remote_notice(profile, OllamaChat("http://127.0.0.1:11434")) is None
+    remote = OllamaChat("http://192.0.2.7:11434")  # nothing is sent: only the notice
+    notice = remote_notice(profile, remote)
+    assert notice and "192.0.2.7" in notice and "not this computer" in notice
+    assert remote_notice(profile, remote) is None, "once per server"
+    assert remote_notice(profile, OllamaChat("http://192.0.2.8:11434")) is not None

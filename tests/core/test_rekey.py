@@ -170,3 +170,14 @@ def test_cli_rekey_without_a_new_passphrase_is_a_usage_error(
     monkeypatch.delenv("DESKTOP_MEM_NEW_PASSPHRASE", raising=False)
     code, _, err = run("rekey", "--mode", "passphrase")
     assert code == 2 and "DESKTOP_MEM_NEW_PASSPHRASE" in err
+
+
+def test_a_short_new_passphrase_is_refused_from_the_environment_too(
+    run: Run, monkeypatch: pytest.MonkeyPatch, fake_ollama: FakeOllama
+) -> None:
+    assert run("memory", "add", "I keep bees")[0] == 0
+    monkeypatch.setenv("DESKTOP_MEM_NEW_PASSPHRASE", "short")
+    code, _, err = run("rekey", "--mode", "passphrase")
+    assert code == 2 and "shorter than 8 characters" in err
+    code, out, _ = run("memory", "list")
+    assert code == 0 and "I keep bees" in out, "still the keyring key"
