@@ -93,6 +93,11 @@ def _changes(changes: list[Change], err: TextIO) -> None:
         err.write(f"memory {c.action} #{c.memory_id}: {c.text}{was}\n")
 
 
+def _one_line(text: str, width: int = 80) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
 def _report(result: TurnResult, prof: Profile, err: TextIO) -> None:
     for w in result.warnings:
         err.write(f"warning: {w}\n")
@@ -100,6 +105,16 @@ def _report(result: TurnResult, prof: Profile, err: TextIO) -> None:
         mems = {m.id: m for m in prof.memories.get_many([i for i, _ in result.used])}
         err.write("memories used: ")
         err.write("; ".join(f"#{i} {mems[i].text}" for i, _ in result.used if i in mems) + "\n")
+    if result.recalled and result.status != "error":
+        store = ConversationStore(prof.db)
+        err.write("earlier messages used: ")
+        err.write(
+            "; ".join(
+                f"[{m.created_at[:10]}, conversation {m.conversation_id}] {_one_line(m.content)}"
+                for m in (store.message(i) for i, _ in result.recalled)
+            )
+            + "\n"
+        )
     if result.error:
         err.write(f"desktop-mem: {result.error}\n")
 
@@ -167,6 +182,17 @@ def _turn_json(result: TurnResult, prof: Profile, wait: bool) -> dict[str, Any]:
             {"id": i, "score": round(s, 4), "text": mems[i].text}
             for i, s in result.used
             if i in mems
+        ],
+        "recalled": [
+            {
+                "message_id": m.id,
+                "conversation_id": m.conversation_id,
+                "role": m.role,
+                "created_at": m.created_at,
+                "score": round(s, 4),
+                "text": m.content,
+            }
+            for m, s in ((ConversationStore(prof.db).message(i), s) for i, s in result.recalled)
         ],
         "changes": [c.to_dict() for c in [*result.changes, *learned] if c.action != "skipped"],
         "forget_candidates": [m.to_dict() for m in result.forget_candidates],
@@ -294,8 +320,14 @@ def conversations(args: argparse.Namespace, prof: Profile, out: TextIO, err: Tex
     elif act == "delete":
         for cid in args.ids:
             store.get(cid)
-        total = sum(store.delete(cid) for cid in args.ids)
+        lent = sum(store.context_lent(cid) for cid in args.ids)
+        total = sum(store.delete(cid, prof.memories) for cid in args.ids)
         out.write(f"Deleted {len(args.ids)} conversation(s) and {total} messages for good.\n")
+        if lent:
+            out.write(
+                f"{lent} memories learned from them stay, without the words they quoted from "
+                "them.\n"
+            )
     elif act == "search":
         hits, warnings = store.search(args.query, args.k)
         for w in warnings:

@@ -27,10 +27,11 @@ def test_one_turn_streams_then_reports_memories(run: Run, fake_ollama: FakeOllam
     assert code == 0 and out == "You said: I live in Hangzhou with my cat Mochi\n"
     assert "memory added #1: Lives in Hangzhou with a cat named Mochi" in err
 
-    code, out, _ = run("chat", "where do I live?", "--json")
+    code, out, _ = run("chat", "where do I live with my cat?", "--json")
     data = json.loads(out)
     assert code == 0 and data["status"] == "complete" and data["conversation_id"] == 2
     assert data["used"][0]["text"] == "Lives in Hangzhou with a cat named Mochi"
+    assert data["recalled"] == [], "the message the memory came from is not repeated"
     assert data["prompt"]["memory_tokens"] > 0
     assert "Lives in Hangzhou" in fake_ollama.last_prompt()
 

@@ -386,5 +386,7 @@ def remote_notice(profile: Any, backend: ChatBackend) -> str | None:
     if settings.get("remote_notice_seen") == seen:
         return None
     settings.set("remote_notice_seen", seen)
-    template = OPENAI_NOTICE if settings.get("openai_enabled") else REMOTE_OLLAMA_NOTICE
+    from desktop_mem.core.llm import OllamaChat
+
+    template = REMOTE_OLLAMA_NOTICE if isinstance(backend, OllamaChat) else OPENAI_NOTICE
     return template.format(url=backend.host)

@@ -19,7 +19,7 @@ import numpy as np
 from desktop_mem.core import textproc
 from desktop_mem.core.embed import Embedder
 from desktop_mem.core.errors import InvalidInput, ModelServerError, NotFound, UsageError
-from desktop_mem.core.memories import now_iso, parse_when
+from desktop_mem.core.memories import MemoryStore, now_iso, parse_when
 from desktop_mem.core.relevance import (
     Reference,
     RelevanceRule,
@@ -177,21 +177,43 @@ class ConversationStore:
             )
         return self.get(conversation_id)
 
-    def delete(self, conversation_id: int) -> int:
-        """Purge a conversation and everything stored about its messages. Returns how
-        many messages went."""
+    def delete(self, conversation_id: int, memories: MemoryStore | None = None) -> int:
+        """Purge a conversation and everything stored about its messages, including the
+        context its messages lent to memories learned from them (`memories`; see
+        `context_lent`). Returns how many messages went."""
         self.get(conversation_id)
-        ids = [
-            r[0]
-            for r in self.db.query(
-                "SELECT id FROM messages WHERE conversation_id = ?", (conversation_id,)
-            )
-        ]
+        ids = self._message_ids(conversation_id)
+        if memories is not None:
+            memories.forget_context(ids)
         with self.db.transaction() as conn:
             self._purge_messages(conn, ids)
             conn.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,))
         self.db.checkpoint()
         return len(ids)
+
+    def _message_ids(self, conversation_id: int) -> list[int]:
+        return [
+            r[0]
+            for r in self.db.query(
+                "SELECT id FROM messages WHERE conversation_id = ?", (conversation_id,)
+            )
+        ]
+
+    def context_lent(self, conversation_id: int) -> int:
+        """How many memories quote this conversation in their context (what deleting it
+        also removes, for the confirmation)."""
+        ids = self._message_ids(conversation_id)
+        if not ids:
+            return 0
+        marks = ",".join("?" * len(ids))
+        return int(
+            self.db.query(
+                f"SELECT count(*) FROM memories WHERE context IS NOT NULL AND (source_message_id "
+                f"IN ({marks}) OR id IN (SELECT memory_id FROM memory_history WHERE message_id "
+                f"IN ({marks})))",
+                (*ids, *ids),
+            )[0][0]
+        )
 
     def delete_all(self) -> int:
         """Purge every conversation, then rebuild the file (VACUUM) so no freed page

@@ -424,6 +424,30 @@ class MemoryStore:
         else:
             self._store_vectors(conn, [memory_id], [vector_key(text, context)], vecs)
 
+    def forget_context(self, message_ids: Sequence[int]) -> int:
+        """Remove the context that messages being deleted lent to memories learned from
+        them: the quoted text goes from the memory, its full-text entry and its vector
+        (embedded again from the text alone, or dropped until re-indexed). The memories
+        themselves stay. Returns how many lost their context."""
+        if not message_ids:
+            return 0
+        marks = ",".join("?" * len(message_ids))
+        rows = self.db.query(
+            f"SELECT id, text FROM memories WHERE context IS NOT NULL AND (source_message_id "
+            f"IN ({marks}) OR id IN (SELECT memory_id FROM memory_history WHERE message_id "
+            f"IN ({marks})))",
+            (*message_ids, *message_ids),
+        )
+        if not rows:
+            return 0
+        warnings: list[str] = []
+        vecs = self._embed([t for _, t in rows], warnings)
+        with self.db.transaction() as conn:
+            for n, (mid, text) in enumerate(rows):
+                conn.execute("UPDATE memories SET context = NULL WHERE id = ?", (mid,))
+                self._reindex_text(conn, mid, text, None, None if vecs is None else vecs[n : n + 1])
+        return len(rows)
+
     def set_pinned(self, memory_id: int, pinned: bool, actor: str = "user") -> Memory:
         current = self.get(memory_id)
         if current.pinned == pinned:

@@ -545,11 +545,13 @@ class MainWindow(QMainWindow):
 
     def delete_conversation(self, conversation_id: int, confirm: bool = True) -> None:
         if confirm:
-            answer = QMessageBox.question(
-                self,
-                self.tr("Delete conversation"),
-                self.tr("Delete this conversation for good? Memories learned from it stay."),
-            )
+            lent = self.conversations.context_lent(conversation_id)
+            text = self.tr("Delete this conversation for good? Memories learned from it stay.")
+            if lent:
+                text += " " + self.tr(
+                    "%n of them will no longer quote what was said in it.", "", lent
+                )
+            answer = QMessageBox.question(self, self.tr("Delete conversation"), text)
             if answer != QMessageBox.StandardButton.Yes:
                 return
         current = self.session.conversation_id if self.session else None
@@ -562,7 +564,13 @@ class MainWindow(QMainWindow):
 
         # a purge rewrites the full-text index and checkpoints: off the GUI thread
         self._work(self.tr("Deleting…"))
-        tasks.run(self.conversations.delete, conversation_id, done=done, failed=self._error)
+        tasks.run(
+            self.conversations.delete,
+            conversation_id,
+            self.profile.memories,
+            done=done,
+            failed=self._error,
+        )
 
     # -- chatting ---------------------------------------------------------------------------
 

@@ -60,7 +60,7 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../desktop_mem/ui/main_window.py" line="107" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="1107" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1115" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
@@ -277,232 +277,237 @@ A local language model with a long-term memory you can see and control. Your con
         <source>Markdown (*.md);;JSON (*.json)</source>
         <translation>Markdown (*.md);;JSON (*.json)</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/main_window.py" line="552" />
+        <source>%n of them will no longer quote what was said in it.</source>
+        <translation><numerusform>其中 %n 条记忆将不再引用这个对话中的内容。</numerusform></translation>
+    </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="550" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="554" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="551" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="549" />
         <source>Delete this conversation for good? Memories learned from it stay.</source>
         <translation>永久删除这个对话？从中学到的记忆会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="599" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="607" />
         <source>…</source>
         <translation>…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="634" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="642" />
         <source>Learning from this exchange…</source>
         <translation>正在从这轮对话中学习…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="670" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="678" />
         <source>Remembered</source>
         <translation>已记住</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="671" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="679" />
         <source>Updated</source>
         <translation>已更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="672" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="680" />
         <source>Marked as no longer true</source>
         <translation>已标记为不再成立</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="673" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="681" />
         <source>Merged</source>
         <translation>已合并</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="693" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="701" />
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="696" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="704" />
         <source>Undoing…</source>
         <translation>正在撤销…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="703" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="711" />
         <source>Forget these memories?</source>
         <translation>忘记这些记忆？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="704" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="712" />
         <source>Delete these memories for good?</source>
         <translation>永久删除这些记忆？</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="709" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="717" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="787" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="797" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="795" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="805" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="824" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="832" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="826" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="834" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="827" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="835" />
         <source>Delete memories</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="564" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="712" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="830" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="566" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="720" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="838" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="840" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="848" />
         <source>FORGET</source>
         <translation>全部忘记</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="842" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="850" />
         <source>Forget everything</source>
         <translation>忘记一切</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="844" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="852" />
         <source>This deletes all %n memory(s) of this profile for good. Conversations stay.</source>
         <translation><numerusform>这会永久删除此配置的全部 %n 条记忆。对话会保留。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="853" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="861" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="867" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="875" />
         <source>Delete everything</source>
         <translation>全部删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="869" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="877" />
         <source>This deletes all %1 conversations and all %2 memories of this profile for good. The settings and the key stay.</source>
         <translation>这会永久删除此配置的全部 %1 个对话和全部 %2 条记忆。设置和密钥会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="874" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="882" />
         <source>DELETE</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="880" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="888" />
         <source>Deleting everything…</source>
         <translation>正在全部删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="896" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="904" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="898" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="906" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="903" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="911" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="917" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="925" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="926" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="934" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="927" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="935" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="938" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="946" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="941" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="949" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="952" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="960" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="959" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="967" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="961" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="969" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="967" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="975" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="982" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="990" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>你不在的时候，整理了 %n 条记忆（合并或标记为过期）；可在每条记忆的历史中撤销。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="994" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1002" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="1052" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1060" />
         <source>Messages will leave this computer</source>
         <translation>消息将离开这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="1071" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1079" />
         <source>Re-index memories?</source>
         <translation>重新索引记忆？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="1072" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1080" />
         <source>Search by meaning needs every memory re-indexed with %1. Do it now? Until it finishes, the old index keeps working.</source>
         <translation>按语义搜索需要用 %1 重新索引所有记忆。现在开始吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="1093" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1101" />
         <source>Re-indexed %n memory(s).</source>
         <translation><numerusform>已重新索引 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="1095" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="1100" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1103" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1108" />
         <source>Re-indexing memories…</source>
         <translation>正在重新索引记忆…</translation>
     </message>
@@ -780,47 +785,47 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>PassphraseDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="45" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="44" />
         <source>Unlock your memories</source>
         <translation>解锁你的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="45" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="44" />
         <source>Protect your memories</source>
         <translation>保护你的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="51" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="50" />
         <source>No system keyring is available, so your conversations and memories in the profile “%1” are protected by a passphrase. Everything is encrypted with it; without it nobody, including you, can read them. There is no way to recover it.</source>
         <translation>系统钥匙环不可用，因此配置“%1”中的对话和记忆由口令保护。所有内容都用它加密；没有它，任何人（包括你）都无法读取。口令无法找回。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="57" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="56" />
         <source>Your conversations and memories in the profile “%1” are encrypted. Enter the passphrase to open them.</source>
         <translation>配置“%1”中的对话和记忆已加密。请输入口令打开。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="66" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="65" />
         <source>Passphrase</source>
         <translation>口令</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="70" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="69" />
         <source>Again</source>
         <translation>再输一次</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="89" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="88" />
         <source>Type the passphrase.</source>
         <translation>请输入口令。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="91" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="90" />
         <source>Use at least %1 characters.</source>
         <translation>至少使用 %1 个字符。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="93" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="92" />
         <source>The two passphrases differ: type the same one twice.</source>
         <translation>两次输入的口令不同，请输入相同的口令。</translation>
     </message>
@@ -828,17 +833,17 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>PullDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="135" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="134" />
         <source>Downloading %1</source>
         <translation>正在下载 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="137" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="136" />
         <source>Starting…</source>
         <translation>正在开始…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="142" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="141" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -846,172 +851,172 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="192" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="191" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="196" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="195" />
         <source>Ollama address</source>
         <translation>Ollama 地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="201" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="200" />
         <source>Chat model</source>
         <translation>聊天模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="207" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="206" />
         <source>Changing it re-indexes every memory with the new model (with progress).</source>
         <translation>更换后会用新模型重新索引所有记忆（显示进度）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="209" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="208" />
         <source>Embedding model</source>
         <translation>嵌入模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="210" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="209" />
         <source>Learn memories from my chats automatically</source>
         <translation>自动从我的聊天中学习记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="212" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="211" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="214" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="213" />
         <source>Give the model my relevant memories and earlier messages</source>
         <translation>把相关的记忆和之前的消息提供给模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="219" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="218" />
         <source>Tidy my memories while the app is idle (every change can be undone)</source>
         <translation>在应用空闲时整理我的记忆（每项更改都可撤销）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="227" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="226" />
         <source> tokens</source>
         <translation> 个词元</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="228" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="227" />
         <source>Context budget</source>
         <translation>上下文预算</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="229" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="228" />
         <source>Use an OpenAI-compatible server instead of Ollama</source>
         <translation>使用兼容 OpenAI 的服务器代替 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="231" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="230" />
         <source>Other server</source>
         <translation>其他服务器</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="234" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="233" />
         <source>Server URL</source>
         <translation>服务器地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="236" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="235" />
         <source>Server model</source>
         <translation>服务器模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="240" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="239" />
         <source>(unchanged)</source>
         <translation>（不变）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="240" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="239" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="242" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="241" />
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="245" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="244" />
         <source>With another server on, your messages and the memories retrieved for them are sent to that server. If it is not this computer, they leave your machine.</source>
         <translation>启用其他服务器后，你的消息和为其检索到的记忆会发送到该服务器。如果它不是这台电脑，这些内容会离开你的机器。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="258" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="257" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="261" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="260" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="262" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="261" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="263" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="262" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="267" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="266" />
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="272" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="271" />
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="274" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="273" />
         <source>Data folder</source>
         <translation>数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="279" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="278" />
         <source>Encrypted; the key is kept in the system keyring.</source>
         <translation>已加密；密钥保存在系统钥匙环中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="281" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="280" />
         <source>Encrypted with your passphrase.</source>
         <translation>已用你的口令加密。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="287" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="286" />
         <source>Replace the key</source>
         <translation>更换密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="287" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="286" />
         <source>Change passphrase…</source>
         <translation>更改口令…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="290" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="289" />
         <source>Re-encrypts everything with a new key; the old one stops working.</source>
         <translation>用新密钥重新加密所有内容；旧密钥随即失效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="293" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="292" />
         <source>Use a passphrase instead…</source>
         <translation>改用口令…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="295" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="294" />
         <source>Keep the key in the system keyring instead</source>
         <translation>改为把密钥保存在系统钥匙环中</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="301" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="300" />
         <source>Encryption</source>
         <translation>加密</translation>
     </message>
@@ -1019,17 +1024,17 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>ShortcutsDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="160" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="159" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="163" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="162" />
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="163" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="162" />
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -1037,7 +1042,7 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>TypedConfirmDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="112" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="111" />
         <source>Type %1 to confirm.</source>
         <translation>输入 %1 以确认。</translation>
     </message>

@@ -129,6 +129,7 @@ ZH: dict[str, str | list[str]] = {
     "Marked as no longer true": "已标记为不再成立",
     "Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)": "记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)",
     "Memories used:": "用到的记忆：",
+    "%n of them will no longer quote what was said in it.": ["其中 %n 条记忆将不再引用这个对话中的内容。"],
     "Give the model my relevant memories and earlier messages": "把相关的记忆和之前的消息提供给模型",
     "Tidy my memories while the app is idle (every change can be undone)": "在应用空闲时整理我的记忆（每项更改都可撤销）",
     "While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.": [

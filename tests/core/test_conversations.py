@@ -100,3 +100,34 @@ def test_message_delete_keeps_memories_but_drops_the_link(
     mem = profile.memories.add(NewMemory("Lives in Hangzhou", source_message_id=msg.id)).memory
     store.delete(cid)
     assert profile.memories.get(mem.id).source_message_id is None
+
+
+def test_deleting_a_conversation_takes_back_the_words_it_lent_to_memories(
+    profile: Profile, store: ConversationStore, isolated: MemoryKeyring
+) -> None:
+    """A memory learned in a conversation quotes what was said before it (its context);
+    deleting the conversation removes that quote from the memory, its full-text entry
+    and every page of the file, and keeps the memory."""
+    canary = "therapist doctor wombatquill says"
+    cid = store.create().id
+    asked = store.add_message(cid, "assistant", f"My {canary} I should sleep more?")
+    said = store.add_message(cid, "user", "Yes, and I sleep six hours a night")
+    store.index_vectors([asked.id, said.id])
+    mem = profile.memories.add(
+        NewMemory(
+            "Sleeps six hours a night",
+            source="extractor",
+            source_message_id=said.id,
+            context=asked.content,
+        )
+    ).memory
+    key = isolated.secrets[(SERVICE, "profile:default")]
+    profile.db.checkpoint()
+    assert any(b"wombatquill" in p for p in decrypted_pages(profile.db.path, secret_hex=key))
+    assert store.context_lent(cid) == 1
+    assert store.delete(cid, profile.memories) == 2
+    kept = profile.memories.get(mem.id)
+    assert kept.text == "Sleeps six hours a night" and kept.context is None
+    assert profile.search.keyword_ranking("wombatquill", 10) == [], "not in its full text"
+    assert profile.search.search("sleep hours").hits[0].memory.id == mem.id
+    assert not any(b"wombatquill" in p for p in decrypted_pages(profile.db.path, secret_hex=key))
