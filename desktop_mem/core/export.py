@@ -12,6 +12,7 @@ import io
 import json
 import os
 import re
+import stat
 import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -161,20 +162,45 @@ def _looks_chinese_legacy(raw: bytes) -> bool:
     return bool(wide) and cjk / len(wide) >= 0.9
 
 
+def _too_big(path: Path, size: int) -> InvalidInput:
+    return InvalidInput(
+        f"{path} is {size // (1024 * 1024)} MB or more; imports are limited to "
+        f"{MAX_IMPORT_BYTES // (1024 * 1024)} MB: split the file."
+    )
+
+
 def read_text(path: Path) -> str:
+    """The file's text, read only if it is a regular file within the size limit (a
+    device, a FIFO or a huge sparse file is refused before anything is read), and never
+    more than the limit even if it grows meanwhile."""
     try:
-        raw = Path(path).read_bytes()
+        # O_NONBLOCK: opening a FIFO with no writer must not hang before the check
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise InvalidInput(f"There is no file {path}: check the name.") from None
     except IsADirectoryError:
         raise InvalidInput(f"{path} is a folder, not a file.") from None
     except OSError as exc:
         raise InvalidInput(f"Could not read {path} ({exc.strerror or exc}).") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise InvalidInput(f"{path} is a folder, not a file.")
+        if not stat.S_ISREG(info.st_mode):
+            raise InvalidInput(
+                f"{path} is not a regular file (a device, pipe or socket): save what it holds "
+                "to a file and import that."
+            )
+        if info.st_size > MAX_IMPORT_BYTES:
+            raise _too_big(path, info.st_size)
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            raw = fh.read(MAX_IMPORT_BYTES + 1)
+    except OSError as exc:
+        raise InvalidInput(f"Could not read {path} ({exc.strerror or exc}).") from None
+    finally:
+        os.close(fd)
     if len(raw) > MAX_IMPORT_BYTES:
-        raise InvalidInput(
-            f"{path} is {len(raw) // (1024 * 1024)} MB; imports are limited to "
-            f"{MAX_IMPORT_BYTES // (1024 * 1024)} MB: split the file."
-        )
+        raise _too_big(path, len(raw))
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
             return raw.decode("utf-16")

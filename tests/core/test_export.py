@@ -195,3 +195,27 @@ def test_context_survives_export_and_import(profile: Profile, tmp_path: Path) ->
     csv_file.write_text("text,context\nLikes jazz,Asked about music\n", "utf-8")
     import_file(profile.memories, csv_file)
     assert profile.memories.list(text="jazz")[0].context == "Asked about music"
+
+
+def test_import_refuses_devices_pipes_and_huge_files_before_reading(
+    profile: Profile, tmp_path: Path
+) -> None:
+    import os
+
+    from desktop_mem.core.errors import InvalidInput
+    from desktop_mem.core.export import import_file
+
+    with pytest.raises(InvalidInput, match="not a regular file"):
+        import_file(profile.memories, Path("/dev/zero"))
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)  # no writer: reading it would wait for ever
+    with pytest.raises(InvalidInput, match="not a regular file"):
+        import_file(profile.memories, fifo)
+    sparse = tmp_path / "sparse.json"
+    with open(sparse, "wb") as fh:
+        fh.truncate(2 * 1024**3)  # 2 GB of nothing, no disk used
+    with pytest.raises(InvalidInput, match="limited to 64 MB"):
+        import_file(profile.memories, sparse)
+    with pytest.raises(InvalidInput, match="is a folder"):
+        import_file(profile.memories, tmp_path)
+    assert profile.memories.count() == 0
