@@ -295,6 +295,7 @@ def _memory(args: argparse.Namespace, prof: Profile, out: TextIO, err: TextIO) -
     elif act == "delete":
         n = store.delete(args.ids)
         out.write(f"Deleted {n} {'memory' if n == 1 else 'memories'} for good.\n")
+        _pending_erase(prof, out)
     elif act in ("pin", "unpin"):
         m = store.set_pinned(args.id, act == "pin")
         out.write(f"{'Pinned' if m.pinned else 'Unpinned'} {m.id}.\n")
@@ -352,6 +353,7 @@ def _memory(args: argparse.Namespace, prof: Profile, out: TextIO, err: TextIO) -
             )
         n = store.forget_all()
         out.write(f"Deleted all {n} memories for good.\n")
+        _pending_erase(prof, out)
     elif act == "reembed":
         n = store.reembed(progress=_progress(err, "Embedding"), only_missing=args.missing)
         out.write(f"Indexed {n} memories with {prof.embedder.model}.\n")
@@ -371,7 +373,19 @@ def _wipe(args: argparse.Namespace, prof: Profile, out: TextIO) -> int:
     messages = convs.delete_all()
     memories = prof.memories.forget_all()
     out.write(f"Deleted {memories} memories and {messages} messages for good.\n")
+    _pending_erase(prof, out)
     return EXIT_OK
+
+
+PENDING_ERASE = (
+    "Another desktop-mem window or command is reading this profile: the old copy stays in "
+    "the file until it lets go, and is overwritten then (at the latest when it closes)."
+)
+
+
+def _pending_erase(prof: Profile, out: TextIO) -> None:
+    if not prof.db.checkpoint_complete:
+        out.write(PENDING_ERASE + "\n")
 
 
 def _new_passphrase(err: TextIO) -> str:

@@ -323,6 +323,10 @@ def conversations(args: argparse.Namespace, prof: Profile, out: TextIO, err: Tex
         lent = sum(store.context_lent(cid) for cid in args.ids)
         total = sum(store.delete(cid, prof.memories) for cid in args.ids)
         out.write(f"Deleted {len(args.ids)} conversation(s) and {total} messages for good.\n")
+        if not prof.db.checkpoint_complete:
+            from desktop_mem.cli import PENDING_ERASE
+
+            out.write(PENDING_ERASE + "\n")
         if lent:
             out.write(
                 f"{lent} memories learned from them stay, without the words they quoted from "

@@ -21,6 +21,7 @@ import pytest
 from desktop_mem.cli import main
 from desktop_mem.core.vault import SERVICE, Vault, key_account
 from tests import leaks
+from tests.conftest import Run
 from tests.fakes.keyrings import MemoryKeyring
 from tests.fakes.ollama_server import FakeOllama
 from tests.sqlcipher_pages import decrypted_pages, header_ok
@@ -163,3 +164,29 @@ def test_wipe_leaves_nothing(
     assert leaks.leaks_in(pages, SECRETS) == []
     report_files = leaks.files_under(home)
     assert leaks.scan_files(report_files, SECRETS) == []
+
+
+def test_a_deletion_held_up_by_a_reader_says_so_and_completes_when_it_lets_go(
+    run: Run,
+    home: Path,
+    vault: Vault,
+    isolated: MemoryKeyring,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from desktop_mem.core import db as dbmod
+
+    monkeypatch.setattr(dbmod, "BUSY_TIMEOUT_MS", 300)
+    canary = "pelicanquartz reader canary 9321"
+    assert run("memory", "add", canary)[0] == 0
+    assert run("memory", "add", "something to keep")[0] == 0
+    reader = dbmod.open_profile(home, "default", vault=vault)
+    reader.conn.execute("BEGIN")
+    reader.conn.execute("SELECT count(*) FROM memories").fetchone()  # an open snapshot
+    code, out, _ = run("memory", "delete", "1")
+    assert code == 0 and "for good" in out
+    assert "stays in the file until it lets go" in out, "no false 'gone' while a reader holds it"
+    reader.conn.execute("COMMIT")
+    reader.close()  # its closing checkpoint completes the erase
+    key = isolated.secrets[(SERVICE, "profile:default")]
+    path = home / "profiles" / "default" / "memory.db"
+    assert not any(canary.encode() in p for p in decrypted_pages(path, secret_hex=key))

@@ -167,6 +167,7 @@ class Database:
         self.profile = profile
         self.key_mode = key_mode
         self.profile_lock = profile_lock  # released on close
+        self.checkpoint_complete = True  # the last checkpoint overwrote what was deleted
         self.lock = threading.RLock()
         self._depth = 0
         self._on_rollback: list[Callable[[], None]] = []
@@ -247,10 +248,16 @@ class Database:
         """Size the page cache (decrypted pages) in bytes: negative cache_size is KiB."""
         self.execute(f"PRAGMA cache_size = {-max(2048, nbytes // 1024)}")
 
-    def checkpoint(self) -> None:
-        """Fold the WAL into the main file and truncate it (so freed pages are overwritten)."""
+    def checkpoint(self) -> bool:
+        """Fold the WAL into the main file and truncate it (so freed pages are
+        overwritten). False when another connection's open read kept it from finishing
+        (after the busy timeout): old pages then stay in the file until that reader lets
+        go and a later checkpoint (at the latest, its close) completes it; the caller
+        says so rather than "gone"."""
         with self.lock:
-            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+            busy, _log, _done = self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        self.checkpoint_complete = not busy
+        return self.checkpoint_complete
 
     def close(self) -> None:
         with self.lock:
