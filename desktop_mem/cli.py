@@ -509,8 +509,34 @@ def _main(
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0), ""
+    try:
+        _check_arguments(args)
+    except UsageError as exc:
+        err.write(f"desktop-mem: {exc}\n")
+        return exc.exit_code, ""
     command = " ".join(x for x in (args.command, getattr(args, "action", None)) if x)
     return _run(args, argv, parser, out, err, vault), command
+
+
+MAX_ARG_INT = 2**63 - 1  # what SQLite's INTEGER holds
+
+
+def _check_arguments(args: argparse.Namespace) -> None:
+    """Arguments every command can trust: text that is valid UTF-8 (a terminal in
+    another encoding passes undecodable bytes through as surrogates) and whole numbers
+    SQLite can hold."""
+    for name, value in vars(args).items():
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str) and any("\udc80" <= ch <= "\udcff" for ch in item):
+                raise UsageError(
+                    f"The {name.replace('_', ' ')} argument is not valid UTF-8 text: set the "
+                    "terminal to UTF-8 and try again. Nothing was changed."
+                )
+            if isinstance(item, int) and not isinstance(item, bool) and abs(item) > MAX_ARG_INT:
+                raise UsageError(
+                    f"The {name.replace('_', ' ')} argument {str(item)[:24]}… is too large: "
+                    "nothing has an id or a count that big. Nothing was changed."
+                )
 
 
 def _run(

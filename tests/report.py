@@ -14,6 +14,8 @@ ROWS = [
     ("kills", "SIGKILLs survived (adds, imports, re-embedding, chat turns, rekey)"),
     ("faults", "model-server faults injected (HTTP errors, drops, cut streams, garbage, bad JSON)"),
     ("inputs", "generated bad inputs (memory text, queries, import files)"),
+    ("hostile", "hostile command lines (argument bytes, huge numbers, dates, hosts)"),
+    ("key_attacks", "ways to lose a key tried (copies, races, tampering, WAL)"),
     ("leak_files", "files scanned for plaintext after a session"),
     ("leaks", "plaintext leaks found"),
 ]

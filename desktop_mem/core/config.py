@@ -21,17 +21,20 @@ def normalize_host(host: str) -> str:
         return DEFAULT_HOST
     if "://" not in host:
         host = "http://" + host
-    parts = urlsplit(host)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise UsageError(
-            f"'{host}' is not a valid Ollama address: use e.g. http://127.0.0.1:11434."
-        )
-    hostname = parts.hostname
+    bad = UsageError(f"'{host}' is not a valid Ollama address: use e.g. http://127.0.0.1:11434.")
+    try:
+        parts = urlsplit(host)
+        hostname = parts.hostname
+        port = parts.port  # a port that is not a number, or above 65535, raises here
+    except ValueError:
+        raise bad from None
+    if parts.scheme not in ("http", "https") or not hostname:
+        raise bad
     if hostname == "0.0.0.0":  # a bind address, not one to connect to
         hostname = "127.0.0.1"
     if ":" in hostname:
         hostname = f"[{hostname}]"
-    port = parts.port or (443 if parts.scheme == "https" else 11434)
+    port = port or (443 if parts.scheme == "https" else 11434)
     return f"{parts.scheme}://{hostname}:{port}{parts.path.rstrip('/')}"
 
 

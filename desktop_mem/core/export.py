@@ -265,6 +265,11 @@ def _json_rows(text: str) -> Iterator[Row]:
         raise ImportRejected(
             "The JSON is nested too deeply: nothing was imported.", [(1, "too deep")]
         ) from None
+    except ValueError:  # a number of thousands of digits (Python's int conversion limit)
+        raise ImportRejected(
+            "The JSON holds a number thousands of digits long: nothing was imported.",
+            [(1, "number too long")],
+        ) from None
     if isinstance(data, dict):
         if data.get("format") not in (None, FORMAT_NAME):
             raise ImportRejected(

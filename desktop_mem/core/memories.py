@@ -48,7 +48,14 @@ def parse_when(value: str | date | datetime | None, what: str = "date") -> str |
         return None
     if isinstance(value, datetime):
         dt = value if value.tzinfo else value.replace(tzinfo=UTC)
-        return dt.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+        try:
+            utc = dt.astimezone(UTC)
+        except OverflowError:  # 0001-01-01T00:00+01:00 is before year 1 in UTC
+            raise InvalidInput(
+                f"'{value.isoformat()}' is not a valid {what}: it is outside the years 1 to "
+                "9999 in UTC."
+            ) from None
+        return utc.isoformat(timespec="seconds").replace("+00:00", "Z")
     if isinstance(value, date):
         return value.isoformat()
     text = str(value).strip()
@@ -166,9 +173,13 @@ class NewMemory:
 
 def strip_controls(text: str) -> str:
     """Keep line breaks and tabs; drop other control characters (and NULs) that would
-    only confuse a prompt or a terminal."""
+    only confuse a prompt or a terminal, and lone surrogates (a JSON "\\ud800"), which
+    are not text in any encoding."""
     return "".join(
-        ch for ch in text if ch in "\n\t" or not (ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0)
+        ch
+        for ch in text
+        if ch in "\n\t"
+        or not (ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 or 0xD800 <= ord(ch) <= 0xDFFF)
     )
 
 
@@ -212,8 +223,9 @@ def check_kind(kind: str) -> str:
 def check_importance(value: Any) -> float:
     try:
         v = float(value)
-    except (TypeError, ValueError):
-        raise InvalidInput(f"Importance must be a number from 0 to 1, not '{value}'.") from None
+    except (TypeError, ValueError, OverflowError):
+        shown = str(value) if len(str(value)) <= 20 else str(value)[:20] + "…"
+        raise InvalidInput(f"Importance must be a number from 0 to 1, not '{shown}'.") from None
     if not 0.0 <= v <= 1.0 or v != v:
         raise InvalidInput(f"Importance must be from 0 to 1, not {value}.")
     return v

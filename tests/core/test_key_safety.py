@@ -20,7 +20,14 @@ from desktop_mem.core.memories import NewMemory
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.rekey import change_key
 from desktop_mem.core.vault import SERVICE, Vault, read_sidecar
+from tests import report
 from tests.fakes.keyrings import MemoryKeyring
+
+
+@pytest.fixture(autouse=True)
+def _counted() -> None:
+    report.add("key_attacks")
+
 
 TEXTS = ["I live in Lisbon", "My sister is called Ana"]
 
