@@ -112,7 +112,7 @@ def test_a_changed_preference_is_an_update_with_history(
     assert history[-1].actor == "extractor" and history[-1].message_id is not None
     # the decision prompt used short ids, not database ids
     decide = [b for b in fake_ollama.chat_requests(structured=True) if not is_extraction(b)][0]
-    assert "[1] Prefers green tea in the morning" in decide["messages"][0]["content"]
+    assert '[1] "Prefers green tea in the morning"' in decide["messages"][0]["content"]
     # and the change can be undone
     session.extractor.undo(changes[0])
     assert profile.memories.get(mid).text == "Prefers green tea in the morning"
