@@ -23,13 +23,18 @@ from desktop_mem.core.memories import MemoryStore, now_iso, parse_when
 from desktop_mem.core.relevance import (
     Reference,
     RelevanceRule,
+    document_frequencies,
     profile_items,
+    retrieval_terms,
     term_coverage,
     unknown_share,
 )
 from desktop_mem.core.vectors import MESSAGES, VectorIndex
 
 MAX_QUERY_CHARS = 2_000  # as for memory search
+KEYWORD_CUTOFF_MIN = 2_000  # messages before frequent words stop being retrieved by
+KEYWORD_CUTOFF_SHARE = 0.10
+KEYWORD_CUTOFF_ROWS = 5_000
 
 TITLE_CHARS = 60
 EMBED_CHARS = 4000
@@ -441,6 +446,15 @@ class ConversationStore:
             return [], warnings
         pool = max(30, 3 * k)
         keyword: dict[int, float] = {}
+        total = self.index.count()
+        if total >= KEYWORD_CUTOFF_MIN:
+            # As for memories, words in more than a tenth of a large history are not
+            # retrieved by (nor counted as matched words below); nor, in a lifetime of
+            # messages, words in more than KEYWORD_CUTOFF_ROWS of them: scoring every
+            # match costs time in proportion, and such a word says little.
+            limit = min(int(total * KEYWORD_CUTOFF_SHARE), KEYWORD_CUTOFF_ROWS)
+            df = document_frequencies(self.db, "messages_fts", terms, limit)
+            terms = retrieval_terms(terms, total, df, limit / total)
         match = textproc.fts_match(terms)
         if match:
             for rowid, s in self.db.query(

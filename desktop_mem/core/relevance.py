@@ -53,13 +53,13 @@ class RelevanceRule:
     # How many deviations above the query's chance level an item must be, for a search
     # among `base_candidates` items; it grows as the expected maximum of chance draws
     # does for larger collections.
-    z: float = 6.0
+    z: float = 5.0
     base_candidates: int = 1_000
     # Words of the query the profile has never seen (in any memory or message) say it
     # is about something the user never mentioned: the bar rises by this many
     # deviations times their share of the query's words. A store of a few texts has
     # seen few words, so the penalty comes in as the store grows to `known_words_at`.
-    unknown_penalty: float = 6.0
+    unknown_penalty: float = 10.0
     known_words_at: int = 200
     # A keyword match lowers the bar by this many deviations times the share of the
     # query's words the item contains.
@@ -212,9 +212,37 @@ def unknown_share(db: Any, terms: list[str]) -> float:
 
 
 def profile_items(db: Any) -> int:
-    """Memories and messages: how much text the profile has seen."""
+    """Memories and (indexed) messages: how much text the profile has seen, from the
+    counters the triggers keep (a count(*) would scan the tables)."""
     rows = db.query(
-        "SELECT (SELECT n FROM counters WHERE name = 'memories') + "
-        "(SELECT count(*) FROM (SELECT 1 FROM messages LIMIT 100000))"
+        "SELECT coalesce(sum(n), 0) FROM counters WHERE name IN ('memories', 'message_vectors')"
     )
     return int(rows[0][0] or 0)
+
+
+def document_frequencies(
+    db: Any, fts_table: str, terms: list[str], upto: int, column: str | None = None
+) -> dict[str, int]:
+    """How many rows contain each term, counted up to `upto` (a bounded count: the
+    cost stays small for very frequent words)."""
+    from desktop_mem.core import textproc
+
+    out = {}
+    for term in terms:
+        match = (f"{column} : " if column else "") + (textproc.fts_match([term]) or "")
+        out[term] = db.query(
+            f"SELECT count(*) FROM (SELECT 1 FROM {fts_table} WHERE {fts_table} MATCH ? LIMIT ?)",
+            (match, upto + 1),
+        )[0][0]
+    return out
+
+
+def retrieval_terms(terms: list[str], total: int, df: dict[str, int], share: float) -> list[str]:
+    """The terms worth retrieving by in a large collection: those in at most `share` of
+    its rows (Elasticsearch's cutoff_frequency). FTS5 scores every row matching any
+    term, so one frequent word costs tens of ms, while its IDF is low. A query made
+    only of such words keeps its rarest one."""
+    if not df:
+        return terms
+    kept = [t for t in terms if df.get(t, 0) <= total * share]
+    return kept or [min(terms, key=lambda t: df.get(t, 0))]

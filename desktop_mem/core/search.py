@@ -21,7 +21,9 @@ from desktop_mem.core.memories import Memory, MemoryStore
 from desktop_mem.core.relevance import (
     Reference,
     RelevanceRule,
+    document_frequencies,
     profile_items,
+    retrieval_terms,
     term_coverage,
     unknown_share,
 )
@@ -94,16 +96,8 @@ class HybridSearch:
         self.reference = reference or Reference(store.db, store.embedder)
 
     def document_frequencies(self, terms: list[str], upto: int) -> dict[str, int]:
-        """How many memories say each term in their own text, counted up to `upto`
-        (a bounded count: the cost stays small for very frequent words)."""
-        out = {}
-        for term in terms:
-            match = "body : " + (textproc.fts_match([term]) or "")
-            out[term] = self.store.db.query(
-                "SELECT count(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)",
-                (match, upto + 1),
-            )[0][0]
-        return out
+        """How many memories say each term in their own text, counted up to `upto`."""
+        return document_frequencies(self.store.db, "memories_fts", terms, upto, column="body")
 
     def _frequencies(self, query: str) -> tuple[int, dict[str, int]]:
         w = self.weights
@@ -116,14 +110,9 @@ class HybridSearch:
 
     def keyword_terms(self, query: str, total: int, df: dict[str, int]) -> list[str]:
         terms = textproc.query_terms(query)
-        w = self.weights
-        if total < w.keyword_cutoff_min_memories or not df:
+        if total < self.weights.keyword_cutoff_min_memories:
             return terms
-        limit = total * w.keyword_cutoff_share
-        kept = [t for t in terms if df.get(t, 0) <= limit]
-        if not kept:
-            kept = [min(terms, key=lambda t: df.get(t, 0))]
-        return kept
+        return retrieval_terms(terms, total, df, self.weights.keyword_cutoff_share)
 
     def keyword_ranking(
         self, query: str, limit: int, terms: list[str] | None = None
@@ -195,7 +184,8 @@ class HybridSearch:
             )
         pool = max(w.pool, k * 3)
         total, df = self._frequencies(query)
-        keyword = self.keyword_ranking(query, pool, self.keyword_terms(query, total, df))
+        retrieval = self.keyword_terms(query, total, df)
+        keyword = self.keyword_ranking(query, pool, retrieval)
         vector, qvec = self.vector_ranking(
             query, max(w.vector_pool, k * 2), warnings, self.vector_query(query, total, df)
         )
@@ -226,7 +216,9 @@ class HybridSearch:
                     has_vec[n] = True
         keep = np.ones(len(candidates), dtype=bool)
         if relevant_only:
-            keep = self._relevant(query, candidates, sims, has_vec, qvec, dict(keyword), signals)
+            keep = self._relevant(
+                retrieval, candidates, sims, has_vec, qvec, dict(keyword), signals
+            )
         dense = _minmax(sims, has_vec, w.min_similarity_spread)
         bm25 = dict(keyword)
         kw = np.array([bm25.get(mid, 0.0) for mid in candidates])
@@ -257,7 +249,7 @@ class HybridSearch:
 
     def _relevant(
         self,
-        query: str,
+        terms: list[str],
         candidates: list[int],
         sims: np.ndarray,
         has_vec: np.ndarray,
@@ -266,13 +258,13 @@ class HybridSearch:
         signals: dict[int, dict[str, Any]],
     ) -> np.ndarray:
         """Which candidates pass the relevance rule; each gets its `relevance` in
-        deviations above the query's chance level in its signals."""
+        deviations above the query's chance level in its signals. `terms` are the
+        query's words as retrieved by (in a large store, without very frequent ones)."""
         level = self.reference.level(qvec) if qvec is not None else None
         if level is None:
             # No meaning to compare with (the model server is down, or no embedding
             # model): what the words found is all there is to go on.
             return np.array([mid in keyword for mid in candidates], dtype=bool)
-        terms = textproc.query_terms(query)
         coverage = term_coverage(
             self.store.db, "memories_fts", terms, [m for m in candidates if m in keyword]
         )
