@@ -70,6 +70,9 @@ class MemoryBrowser(QWidget):
         )
         self.all_matches.toggled.connect(lambda *_: self._search_now())
         top.addWidget(self.all_matches)
+        layout.addLayout(top)
+        # the filters on a line of their own: the search field keeps its width
+        top = QHBoxLayout()
         self.kind_filter = QComboBox()
         self.kind_filter.addItem(self.tr("All kinds"), "")
         for k in KINDS:
@@ -86,6 +89,7 @@ class MemoryBrowser(QWidget):
         self.since.setToolTip(self.tr("Created on or after"))
         self.since.dateChanged.connect(lambda *_: self.refresh_requested.emit())
         top.addWidget(self.since)
+        top.addStretch(1)
         layout.addLayout(top)
 
         self.model = MemoryTableModel(self)
