@@ -152,3 +152,31 @@ def test_undecodable_bytes_from_a_real_process(tmp_path: Path, raw: bytes) -> No
     )  # fmt: skip
     err = proc.stderr.decode("utf-8", "replace")
     assert proc.returncode == 2 and "Traceback" not in err and "not valid UTF-8" in err
+
+
+def test_a_damaged_database_is_one_sentence_and_is_not_written(
+    run: Run, fake_ollama: FakeOllama, home: Path
+) -> None:
+    for n in range(40):
+        assert run("memory", "add", f"memory number {n} about oolong tea and the sea")[0] == 0
+    path = home / "profiles" / "default" / "memory.db"
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF  # one flipped byte in a page in the middle
+    path.write_bytes(bytes(data))
+    failed = 0
+    for argv in (
+        ["memory", "list"],
+        ["memory", "search", "oolong tea"],
+        ["memory", "search", "sea", "--all"],
+        ["memory", "add", "one more"],
+        ["wipe", "--yes"],
+    ):
+        code, _, err = run(*argv)
+        assert "Traceback" not in err
+        if code != 0:  # what did not touch the damaged page may still work
+            _one_sentence(code, err, (1,))
+            assert "damaged" in err
+            failed += 1
+    assert failed, "the damage was met"
+    code, out, _ = run("doctor")
+    assert code == 1 and "is damaged" in out

@@ -231,8 +231,7 @@ class ConversationStore:
             conn.execute("INSERT INTO messages_fts(messages_fts) VALUES ('delete-all')")
             conn.execute("DELETE FROM messages")
             conn.execute("DELETE FROM conversations")
-        with self.db.lock:
-            self.db.conn.execute("VACUUM")
+        self.db.execute("VACUUM")
         self.db.checkpoint()
         return count
 

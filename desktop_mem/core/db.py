@@ -168,6 +168,7 @@ class Database:
         self.key_mode = key_mode
         self.profile_lock = profile_lock  # released on close
         self.checkpoint_complete = True  # the last checkpoint overwrote what was deleted
+        self.damaged = False  # a read found damage: writes are refused from then on
         self.lock = threading.RLock()
         self._depth = 0
         self._on_rollback: list[Callable[[], None]] = []
@@ -186,6 +187,11 @@ class Database:
     def transaction(self) -> Iterator[Any]:
         """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any exception. Re-entrant."""
         with self.lock:
+            if self.damaged:
+                raise DatabaseCorrupt(
+                    f"The database of profile '{self.profile}' is damaged, so nothing more is "
+                    "written to it: restore it from a backup, or export what can still be read."
+                )
             if self._depth:
                 self._depth += 1
                 try:
@@ -223,11 +229,30 @@ class Database:
 
     def execute(self, sql: str, params: Any = ()) -> Any:
         with self.lock:
-            return self.conn.execute(sql, params)
+            try:
+                return self.conn.execute(sql, params)
+            except sqlcipher3.DatabaseError as exc:
+                raise self._read_failed(exc) from None
 
     def query(self, sql: str, params: Any = ()) -> list[Any]:
         with self.lock:
-            return self.conn.execute(sql, params).fetchall()
+            try:
+                return self.conn.execute(sql, params).fetchall()
+            except sqlcipher3.DatabaseError as exc:
+                raise self._read_failed(exc) from None
+
+    def _read_failed(self, exc: BaseException) -> DesktopMemError:
+        """A read hit a damaged page (or the disk failed): one sentence, and no more
+        writes to this file from this process."""
+        if isinstance(exc, sqlcipher3.OperationalError):
+            text = _sqlite_error_text(exc)
+            if "locked" in text or "busy" in text:
+                return _busy(self.path, exc)
+        self.damaged = True
+        return DatabaseCorrupt(
+            f"The database of profile '{self.profile}' is damaged ({exc}): nothing was "
+            "changed. Restore it from a backup, or export what can still be read."
+        )
 
     def meta_get(self, key: str) -> str | None:
         row = self.query("SELECT value FROM meta WHERE key = ?", (key,))

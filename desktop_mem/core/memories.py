@@ -527,8 +527,7 @@ class MemoryStore:
             conn.execute("DELETE FROM memories")
             conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('delete-all')")
             self.index.drop_all(conn)
-        with self.db.lock:
-            self.db.conn.execute("VACUUM")
+        self.db.execute("VACUUM")
         self.db.checkpoint()
         self._sync_cache()
         return count
