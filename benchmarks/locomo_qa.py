@@ -35,7 +35,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks._common import scratch_home  # noqa: E402
-from benchmarks.locomo import CATEGORIES, session_date  # noqa: E402
+from benchmarks.locomo import CATEGORIES  # noqa: E402
+from benchmarks.prompt import sessions_of  # noqa: E402
 from desktop_mem.core.chat import ChatSession  # noqa: E402
 from desktop_mem.core.config import Config  # noqa: E402
 from desktop_mem.core.llm import OllamaChat  # noqa: E402
@@ -60,21 +61,12 @@ JUDGE_SCHEMA = {
 }
 
 
-def sessions(sample: dict) -> list[tuple[str | None, list[dict]]]:
-    conv = sample["conversation"]
-    out, n = [], 1
-    while f"session_{n}" in conv:
-        out.append((session_date(conv.get(f"session_{n}_date_time", "")), conv[f"session_{n}"]))
-        n += 1
-    return out
-
-
 def live_through(prof: Profile, sample: dict, backend: OllamaChat) -> int:
     """Send speaker A's turns, session by session, each session a new chat; wait for
     the learning of every exchange. Returns the number of messages sent."""
     speaker_a = sample["conversation"]["speaker_a"]
     sent = 0
-    for date, turns in sessions(sample):
+    for date, turns in sessions_of(sample):
         session = ChatSession(prof, backend)
         when = f" (said on {date[:10]})" if date else ""
         for turn in turns:
