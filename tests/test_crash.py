@@ -14,6 +14,7 @@ import json
 import os
 import random
 import re
+import select
 import signal
 import subprocess
 import sys
@@ -153,6 +154,30 @@ def _command(workload: str, base: list[str], tag: str, ledger: Ledger, tmp: Path
     return [sys.executable, "-c", REKEY_DRIVER, *base, ledger.passphrase, other]
 
 
+PROGRESSING = ("add", "chat", "rekey")  # drivers that print "OK ..." after each success
+FIRST_OK_TIMEOUT_S = 300  # only a broken workload waits this long
+
+
+def _first_ok(proc: subprocess.Popen[str]) -> str:
+    """Read the driver's output up to its first acknowledged write."""
+    assert proc.stdout is not None
+    seen = ""
+    deadline = time.monotonic() + FIRST_OK_TIMEOUT_S
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([proc.stdout], [], [], 1.0)
+        if not ready:
+            if proc.poll() is not None:
+                break
+            continue
+        line = proc.stdout.readline()
+        if not line:
+            break
+        seen += line
+        if line.startswith("OK "):
+            return seen
+    raise AssertionError(f"the workload acknowledged nothing: {seen[-300:]!r}")
+
+
 def _settle(workload: str, out: str, ledger: Ledger) -> None:
     done = [line[3:] for line in out.splitlines() if line.startswith("OK ")]
     if workload == "add":
@@ -187,9 +212,17 @@ def test_sigkill_during_writes_loses_nothing_reported(
             proc = subprocess.Popen(
                 cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
             )
-            time.sleep(rng.uniform(0.8, 3.5))
+            first = ""
+            if workload in PROGRESSING:
+                # on observed progress, not a clock: the first acknowledged write, then
+                # a random moment later (a slow machine only makes this wait longer)
+                first = _first_ok(proc)
+                time.sleep(rng.uniform(0.0, 1.5))
+            else:  # one command: killed at a random moment, whether or not it finished
+                time.sleep(rng.uniform(0.8, 3.5))
             proc.send_signal(signal.SIGKILL)
             out, _ = proc.communicate(timeout=30)
+            out = first + out
             kills += 1
             _settle(workload, out, ledger)
             ledger.check()
