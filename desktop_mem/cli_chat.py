@@ -12,6 +12,7 @@ from typing import Any, TextIO
 from desktop_mem.core.chat import ChatSession, TurnResult, make_backend, remote_notice
 from desktop_mem.core.conversations import ConversationStore
 from desktop_mem.core.errors import EXIT_ERROR, EXIT_OK, UsageError
+from desktop_mem.core.export import write_private
 from desktop_mem.core.extract import Change
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.settings import DEFAULTS, Settings
@@ -313,7 +314,7 @@ def conversations(args: argparse.Namespace, prof: Profile, out: TextIO, err: Tex
     elif act == "export":
         path = Path(args.file)
         fmt = args.format or ("json" if path.suffix.lower() == ".json" else "md")
-        path.write_text(store.export(args.id, fmt), encoding="utf-8")
+        write_private(path, store.export(args.id, fmt))
         out.write(
             f"Exported conversation {args.id} to {path} ({fmt}). This file is not encrypted.\n"
         )

@@ -186,3 +186,23 @@ def test_ctrl_c_stops_the_answer_and_keeps_it(
     msgs = json.loads(show.stdout)["messages"]
     assert msgs[1]["status"] == "stopped" and msgs[1]["content"].startswith("w0 w1")
     assert len(msgs[1]["content"].split()) < 400
+
+
+def test_a_conversation_export_is_private_and_written_whole(
+    run: Run, fake_ollama: FakeOllama, tmp_path: Path
+) -> None:
+    import os
+    import stat
+
+    assert run("chat", "I keep bees on the roof")[0] == 0
+    old = os.umask(0o022)
+    try:
+        target = tmp_path / "chat.md"
+        target.write_text("an older export")
+        code, out, _ = run("conversations", "export", "1", str(target))
+    finally:
+        os.umask(old)
+    assert code == 0 and "not encrypted" in out
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    assert "I keep bees on the roof" in target.read_text()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".desktop-mem")], "no temp file"

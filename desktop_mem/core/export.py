@@ -107,29 +107,39 @@ def write_export(store: MemoryStore, path: Path, fmt: str = "json", profile: str
         count = store.count()
     else:
         raise InvalidInput(f"'{fmt}' is not an export format: use json or md.")
-    path = Path(path)
+    write_private(Path(path), text)
+    return int(count)
+
+
+def write_private(path: Path, text: str) -> None:
+    """Every file the app writes for the user goes through here: mode 0600 (mkstemp),
+    written beside the target and renamed over it (a crash leaves the old file or the
+    new one, never half of one). A device or a pipe is written into, never replaced (a
+    rename over /dev/stdout would swap the device node)."""
     parent = path.parent if str(path.parent) else Path(".")
-    if path.exists() and not path.is_file():  # a device or a pipe: write into it, never
-        try:  # replace it (a rename over /dev/stdout would swap the device node)
+    if path.exists() and not path.is_file():
+        try:
             with open(path, "w", encoding="utf-8") as fh:
                 fh.write(text)
         except OSError as exc:
             raise DesktopMemError(
                 f"Could not write {path} ({exc.strerror or exc}): choose another place."
             ) from None
-        return int(count)
+        return
+    tmp = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=".desktop-mem-export-", dir=parent)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
         os.replace(tmp, path)
     except OSError as exc:
-        if "tmp" in locals():
+        if tmp is not None:
             Path(tmp).unlink(missing_ok=True)
         raise DesktopMemError(
             f"Could not write {path} ({exc.strerror or exc}): choose another place."
         ) from None
-    return int(count)
 
 
 # -- import ---------------------------------------------------------------------------

@@ -33,7 +33,7 @@ from desktop_mem.core.config import DEFAULT_CHAT_MODEL, normalize_host
 from desktop_mem.core.conversations import ConversationStore
 from desktop_mem.core.embed import Embedder
 from desktop_mem.core.errors import DesktopMemError, ImportRejected
-from desktop_mem.core.export import import_file, write_export
+from desktop_mem.core.export import import_file, write_export, write_private
 from desktop_mem.core.extract import Change
 from desktop_mem.core.llm import OllamaChat
 from desktop_mem.core.memories import NewMemory
@@ -541,7 +541,10 @@ class MainWindow(QMainWindow):
         )
         if path:
             fmt = "json" if path.lower().endswith(".json") else "md"
-            Path(path).write_text(self.conversations.export(conversation_id, fmt), encoding="utf-8")
+            try:
+                write_private(Path(path), self.conversations.export(conversation_id, fmt))
+            except DesktopMemError as exc:
+                self._error(str(exc))
 
     def delete_conversation(self, conversation_id: int, confirm: bool = True) -> None:
         if confirm:
