@@ -21,7 +21,10 @@ does not let more noise through.
 Keywords count as evidence, not as proof: a query and a memory sharing a word is
 the main way keyword search finds things, but "what did you do today" and "today I
 bought shoes" share one. A keyword match lowers the bar by `keyword_credit`
-deviations, scaled by how much of the query's informative words it matched.
+deviations, scaled by how much of the query's informative words it matched. Words
+the profile has never seen raise it (`unknown_penalty`): a question about something
+the user never mentioned. Small talk, close to the reference's greetings and thanks
+and a few words long, gets nothing at all.
 """
 
 from __future__ import annotations
@@ -39,13 +42,13 @@ from desktop_mem.core.errors import DesktopMemError, ModelServerError
 from desktop_mem.core.reference import REFERENCE_SENTENCES, SMALL_TALK
 from desktop_mem.core.vectors import from_blob, to_blob
 
-_MAD_TO_STD = 1.4826
+_MAD_TO_STD = 1.4826  # the MAD of a normal distribution times this is its deviation
 # A message is small talk when it is this close to a small-talk reference sentence (in
 # deviations of its chance level) and clearly closer to it than to every everyday
 # topic: a lone word ("nurse", "日语") can be near a short greeting by its shortness.
 SMALL_TALK_Z = 5.0
 SMALL_TALK_MARGIN = 2.0
-SMALL_TALK_MAX_TERMS = 4  # the MAD of a normal distribution times this is its deviation
+SMALL_TALK_MAX_TERMS = 4  # search terms: a greeting or a thank-you is a few words
 
 
 @dataclass(frozen=True)
