@@ -24,10 +24,8 @@ from desktop_mem.core.relevance import (
     Reference,
     RelevanceRule,
     document_frequencies,
-    profile_items,
+    judge,
     retrieval_terms,
-    term_coverage,
-    unknown_share,
 )
 from desktop_mem.core.vectors import MESSAGES, VectorIndex
 
@@ -489,24 +487,11 @@ class ConversationStore:
         relevance: dict[int, float] = {}
         if relevant_only:
             level = self.reference.level(qvec) if qvec is not None else None
-            if level is None:
-                keep = np.array([i in keyword for i in ids], dtype=bool)
-            elif level.is_small_talk(terms):
-                keep[:] = False
-            else:
-                coverage = term_coverage(
-                    self.db, "messages_fts", terms, [i for i in ids if i in keyword]
-                )
-                bar = self.rule.bar(
-                    self.index.count(), unknown_share(self.db, terms), profile_items(self.db)
-                )
-                for n, mid in enumerate(ids):
-                    if not present[n]:
-                        keep[n] = mid in keyword
-                        continue
-                    z = level.z(float(sims[n]))
-                    relevance[mid] = z
-                    keep[n] = self.rule.passes(z, bar, coverage.get(mid, 0.0))
+            verdict = judge(
+                self.db, "messages_fts", self.rule, level, terms, ids,
+                np.nan_to_num(sims), present, keyword, self.index.count(),
+            )  # fmt: skip
+            keep, relevance = verdict.keep, verdict.z
         dense = np.zeros(len(ids))
         if present.any():
             lo, hi = np.nanmin(sims), np.nanmax(sims)

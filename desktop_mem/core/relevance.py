@@ -249,3 +249,44 @@ def retrieval_terms(terms: list[str], total: int, df: dict[str, int], share: flo
         return terms
     kept = [t for t in terms if df.get(t, 0) <= total * share]
     return kept or [min(terms, key=lambda t: df.get(t, 0))]
+
+
+@dataclass
+class Judgement:
+    keep: np.ndarray  # per candidate: relevant
+    z: dict[int, float]  # deviations above the query's chance level, per id with a vector
+    coverage: dict[int, float]  # share of the query's terms each keyword hit contains
+
+
+def judge(
+    db: Any,
+    fts_table: str,
+    rule: RelevanceRule,
+    level: ChanceLevel | None,
+    terms: list[str],
+    ids: list[int],
+    sims: np.ndarray,
+    has_vec: np.ndarray,
+    keyword: set[int] | dict[int, float],
+    collection: int,
+) -> Judgement:
+    """Apply the rule to one tier's candidates (`sims[n]` is the cosine of `ids[n]`,
+    meaningful where `has_vec[n]`). Without a chance level (the model server is down, or
+    no embedding model) what the words found is all there is to go on; a candidate
+    without a vector yet is judged by its words too."""
+    by_words = np.array([i in keyword for i in ids], dtype=bool)
+    if level is None:
+        return Judgement(by_words, {}, {})
+    keep = np.zeros(len(ids), dtype=bool)
+    if level.is_small_talk(terms):
+        return Judgement(keep, {}, {})
+    coverage = term_coverage(db, fts_table, terms, [i for i in ids if i in keyword])
+    bar = rule.bar(collection, unknown_share(db, terms), profile_items(db))
+    zs: dict[int, float] = {}
+    for n, item in enumerate(ids):
+        if not has_vec[n]:
+            keep[n] = by_words[n]
+            continue
+        zs[item] = level.z(float(sims[n]))
+        keep[n] = rule.passes(zs[item], bar, coverage.get(item, 0.0))
+    return Judgement(keep, zs, coverage)

@@ -22,10 +22,8 @@ from desktop_mem.core.relevance import (
     Reference,
     RelevanceRule,
     document_frequencies,
-    profile_items,
+    judge,
     retrieval_terms,
-    term_coverage,
-    unknown_share,
 )
 
 MAX_QUERY_CHARS = 2_000  # of a search query (the chat message when building a prompt)
@@ -261,31 +259,15 @@ class HybridSearch:
         deviations above the query's chance level in its signals. `terms` are the
         query's words as retrieved by (in a large store, without very frequent ones)."""
         level = self.reference.level(qvec) if qvec is not None else None
-        if level is None:
-            # No meaning to compare with (the model server is down, or no embedding
-            # model): what the words found is all there is to go on.
-            return np.array([mid in keyword for mid in candidates], dtype=bool)
-        coverage = term_coverage(
-            self.store.db, "memories_fts", terms, [m for m in candidates if m in keyword]
-        )
-        bar = self.rule.bar(
-            self.store.index.count(),
-            unknown_share(self.store.db, terms),
-            profile_items(self.store.db),
-        )
-        keep = np.zeros(len(candidates), dtype=bool)
-        for n, mid in enumerate(candidates):
-            if level.is_small_talk(terms):
-                break
-            if not has_vec[n]:  # not indexed yet: found by its words only
-                keep[n] = mid in keyword
-                continue
-            z = level.z(float(sims[n]))
+        verdict = judge(
+            self.store.db, "memories_fts", self.rule, level, terms, candidates,
+            sims, has_vec, keyword, self.store.index.count(),
+        )  # fmt: skip
+        for mid, z in verdict.z.items():
             signals[mid]["relevance"] = round(z, 2)
-            if mid in coverage:
-                signals[mid]["terms"] = round(coverage[mid], 3)
-            keep[n] = self.rule.passes(z, bar, coverage.get(mid, 0.0))
-        return keep
+            if mid in verdict.coverage:
+                signals[mid]["terms"] = round(verdict.coverage[mid], 3)
+        return verdict.keep
 
     def _without_duplicates(
         self, hits: list[Hit], k: int, vecs: dict[int, np.ndarray]
