@@ -173,6 +173,7 @@ def _turn(
 def _turn_json(result: TurnResult, prof: Profile, wait: bool) -> dict[str, Any]:
     learned = result.learned(LEARN_TIMEOUT_S) if wait else []
     mems = {m.id: m for m in prof.memories.get_many([i for i, _ in result.used])}
+    store = ConversationStore(prof.db)
     return {
         "conversation_id": result.conversation_id,
         "message_id": result.answer_id,
@@ -193,7 +194,7 @@ def _turn_json(result: TurnResult, prof: Profile, wait: bool) -> dict[str, Any]:
                 "score": round(s, 4),
                 "text": m.content,
             }
-            for m, s in ((ConversationStore(prof.db).message(i), s) for i, s in result.recalled)
+            for m, s in ((store.message(i), s) for i, s in result.recalled)
         ],
         "changes": [c.to_dict() for c in [*result.changes, *learned] if c.action != "skipped"],
         "forget_candidates": [m.to_dict() for m in result.forget_candidates],
