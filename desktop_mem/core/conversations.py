@@ -19,7 +19,7 @@ import numpy as np
 from desktop_mem.core import textproc
 from desktop_mem.core.embed import Embedder
 from desktop_mem.core.errors import InvalidInput, ModelServerError, NotFound, UsageError
-from desktop_mem.core.memories import MemoryStore, now_iso, parse_when
+from desktop_mem.core.memories import MemoryStore, now_iso, parse_when, quoting
 from desktop_mem.core.relevance import (
     Reference,
     RelevanceRule,
@@ -205,18 +205,7 @@ class ConversationStore:
     def context_lent(self, conversation_id: int) -> int:
         """How many memories quote this conversation in their context (what deleting it
         also removes, for the confirmation)."""
-        ids = self._message_ids(conversation_id)
-        if not ids:
-            return 0
-        marks = ",".join("?" * len(ids))
-        return int(
-            self.db.query(
-                f"SELECT count(*) FROM memories WHERE context IS NOT NULL AND (source_message_id "
-                f"IN ({marks}) OR id IN (SELECT memory_id FROM memory_history WHERE message_id "
-                f"IN ({marks})))",
-                (*ids, *ids),
-            )[0][0]
-        )
+        return len(quoting(self.db, self._message_ids(conversation_id)))
 
     def delete_all(self) -> int:
         """Purge every conversation, then rebuild the file (VACUUM) so no freed page

@@ -69,6 +69,23 @@ def parse_when(value: str | date | datetime | None, what: str = "date") -> str |
         ) from None
 
 
+def quoting(db: Any, message_ids: Sequence[int]) -> list[int]:
+    """Memories whose context quotes these messages: learned from one of them, now or
+    in an earlier version."""
+    if not message_ids:
+        return []
+    marks = ",".join("?" * len(message_ids))
+    return [
+        r[0]
+        for r in db.query(
+            f"SELECT id FROM memories WHERE context IS NOT NULL AND (source_message_id "
+            f"IN ({marks}) OR id IN (SELECT memory_id FROM memory_history WHERE message_id "
+            f"IN ({marks})))",
+            (*message_ids, *message_ids),
+        )
+    ]
+
+
 def is_expired(valid_until: str | None, now: datetime | None = None) -> bool:
     if not valid_until:
         return False
@@ -441,17 +458,10 @@ class MemoryStore:
         them: the quoted text goes from the memory, its full-text entry and its vector
         (embedded again from the text alone, or dropped until re-indexed). The memories
         themselves stay. Returns how many lost their context."""
-        if not message_ids:
+        ids = quoting(self.db, message_ids)
+        if not ids:
             return 0
-        marks = ",".join("?" * len(message_ids))
-        rows = self.db.query(
-            f"SELECT id, text FROM memories WHERE context IS NOT NULL AND (source_message_id "
-            f"IN ({marks}) OR id IN (SELECT memory_id FROM memory_history WHERE message_id "
-            f"IN ({marks})))",
-            (*message_ids, *message_ids),
-        )
-        if not rows:
-            return 0
+        rows = [(m.id, m.text) for m in self.get_many(ids)]
         warnings: list[str] = []
         vecs = self._embed([t for _, t in rows], warnings)
         with self.db.transaction() as conn:
