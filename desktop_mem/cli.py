@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from desktop_mem import __version__, cli_chat
+from desktop_mem import __version__, cli_backup, cli_chat
 from desktop_mem.core import doctor, logs, paths
 from desktop_mem.core.config import Config
 from desktop_mem.core.errors import (
@@ -155,6 +155,8 @@ def build_parser() -> argparse.ArgumentParser:
         choices=["keyring", "passphrase"],
         help="the new key's kind (default: keep the current one and rotate the key)",
     )
+
+    cli_backup.add_parsers(sub)
 
     st = sub.add_parser(
         "self-test",
@@ -429,6 +431,8 @@ def _rekey(args: argparse.Namespace, config: Config, vault: Vault, out: TextIO, 
         out.write(
             f"From now on set {PASSPHRASE_ENV} to the new passphrase (or enter it in the app).\n"
         )
+    if report.recovery_code:
+        err.write(cli_backup.recovery_notice(report.recovery_code, config.profile))
     return EXIT_OK
 
 
@@ -566,7 +570,18 @@ def _run(
             return _rekey(args, config, vault, out, err)
         if args.command == "models":
             return cli_chat.models(args, config, out, err)
-        with Profile.open(config, vault) as prof:
+        if args.command == "restore":
+            return cli_backup.restore_command(args, config, vault, out, err)
+        if args.command == "recover":
+            return cli_backup.recover_command(config, vault, out, err)
+        create = args.command not in ("backup", "recovery-code")
+        with Profile.open(config, vault, create=create) as prof:
+            if prof.db.new_recovery_code:
+                err.write(cli_backup.recovery_notice(prof.db.new_recovery_code, config.profile))
+            if args.command == "backup":
+                return cli_backup.backup_command(args, prof, out)
+            if args.command == "recovery-code":
+                return cli_backup.new_code_command(prof, out)
             if args.command == "chat":
                 return cli_chat.chat(args, prof, out, err)
             if args.command == "conversations":

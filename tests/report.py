@@ -16,6 +16,7 @@ ROWS = [
     ("inputs", "generated bad inputs (memory text, queries, import files)"),
     ("hostile", "hostile command lines (argument bytes, huge numbers, dates, hosts)"),
     ("key_attacks", "ways to lose a key tried (copies, races, tampering, WAL)"),
+    ("backups", "profiles restored from a backup with only the recovery code"),
     ("leak_files", "files scanned for plaintext after a session"),
     ("leaks", "plaintext leaks found"),
 ]

@@ -86,7 +86,7 @@ def test_usage_errors_exit_2(run: Run) -> None:
 
 def test_not_found_exits_1(run: Run) -> None:
     code, _, err = run("memory", "delete", "42")
-    assert code == 1 and err.startswith("desktop-mem: There is no memory 42")
+    assert code == 1 and "\ndesktop-mem: There is no memory 42" in err
     assert "Traceback" not in err
 
 

@@ -22,9 +22,22 @@ try:
 except ImportError:  # Windows
     fcntl = None  # type: ignore[assignment]
 
-from desktop_mem.core import migrations, paths
-from desktop_mem.core.errors import DatabaseCorrupt, DesktopMemError, ProfileBusy, WrongKey
-from desktop_mem.core.vault import Key, Vault, check_sidecar, write_key_mode
+from desktop_mem.core import migrations, paths, recovery
+from desktop_mem.core.errors import (
+    DatabaseCorrupt,
+    DesktopMemError,
+    KeyMissing,
+    ProfileBusy,
+    WrongKey,
+)
+from desktop_mem.core.vault import (
+    Key,
+    Vault,
+    check_sidecar,
+    key_account,
+    read_key_mode,
+    write_key_mode,
+)
 
 # A key change (core/rekey.py) writes the re-encrypted copy beside the database and
 # keeps the old file under OLD_SUFFIX until the new key is committed in the sidecar.
@@ -161,8 +174,11 @@ class Database:
         profile: str,
         key_mode: str,
         profile_lock: ProfileLock | None = None,
+        key: Key | None = None,
     ) -> None:
         self.conn = conn
+        self._key = key  # for a backup's copy (core/backup.py); its repr hides the secret
+        self.new_recovery_code: str | None = None  # set once, when a keyring profile is made
         self.path = path
         self.profile = profile
         self.key_mode = key_mode
@@ -367,6 +383,7 @@ def _open_locked(
     create: bool,
     lock: ProfileLock | None,
 ) -> Database:
+    code: str | None = None
     if path.exists() or sibling(path, OLD_SUFFIX).exists():
         if path.exists() and path.stat().st_size == 0:
             raise DatabaseCorrupt(
@@ -374,7 +391,10 @@ def _open_locked(
                 "memories are not in it: restore it from a backup. Nothing was changed."
             )
         check_sidecar(path, profile)
-        key = vault.key_for_existing(path, profile, passphrase)
+        try:
+            key = vault.key_for_existing(path, profile, passphrase)
+        except KeyMissing as exc:
+            key = _adopt_found_key(path, profile, vault, exc)
         if sibling(path, OLD_SUFFIX).exists() and lock is not None and not lock.exclusive:
             # an interrupted key change: only finish or undo it with the profile to itself
             if not lock.acquire(exclusive=True):
@@ -398,7 +418,8 @@ def _open_locked(
             lock = ProfileLock(path)
             lock.acquire(exclusive=False)
         conn = connect(path, key)
-        write_key_mode(path, key.mode)
+        code, record = recovery.protect(key.secret) if key.mode == "keyring" else (None, None)
+        write_key_mode(path, key.mode, recovery=record)
         with contextlib.suppress(OSError):
             os.chmod(path, 0o600)
     try:
@@ -409,7 +430,40 @@ def _open_locked(
     except BaseException:
         conn.close()
         raise
-    return Database(conn, path, profile, key.mode, lock)
+    db = Database(conn, path, profile, key.mode, lock, key)
+    if code is not None:
+        db.new_recovery_code = code
+    return db
+
+
+def _adopt_found_key(path: Path, profile: str, vault: Vault, missing: KeyMissing) -> Key:
+    """The key is not under the account profile.json names (or, with profile.json lost,
+    under the profile's first one): if the keyring holds another key of this profile
+    that opens the file, use it and write its name down again; else name what was found."""
+    if read_key_mode(path) == "passphrase":
+        raise missing
+    tried = key_account(path, profile)
+    try:
+        found = vault.keyring.other_account(profile, tried)
+    except DesktopMemError:
+        found = None
+    if not found:
+        raise missing
+    secret = vault.keyring.get(profile, found)
+    if secret:
+        key = Key("keyring", secret)
+        try:
+            _probe_key(path, key)
+        except sqlcipher3.DatabaseError:
+            pass
+        else:
+            write_key_mode(path, "keyring", account=found)
+            return key
+    raise KeyMissing(
+        f"The key of profile '{profile}' is not in the system keyring under '{tried}', and the "
+        f"keyring's other key for this profile, '{found}', does not open it. Put the right key "
+        "back with the profile's recovery code, or restore a backup."
+    ) from None
 
 
 def sibling(path: Path, suffix: str) -> Path:

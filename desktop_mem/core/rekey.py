@@ -22,7 +22,7 @@ from typing import Any
 
 import sqlcipher3
 
-from desktop_mem.core import paths
+from desktop_mem.core import paths, recovery
 from desktop_mem.core.db import (
     OLD_SUFFIX,
     REKEY_SUFFIX,
@@ -40,6 +40,7 @@ from desktop_mem.core.vault import (
     check_new_passphrase,
     fsync_dir,
     key_account,
+    read_sidecar,
     write_key_mode,
 )
 
@@ -51,6 +52,7 @@ class RekeyReport:
     tables: int
     rows: int
     bytes: int
+    recovery_code: str | None = None  # a new one, when the profile moved to the keyring
 
 
 def _row_counts(conn: Any, schema: str = "main") -> dict[str, int]:
@@ -178,8 +180,17 @@ def _change_key_locked(
             with contextlib.suppress(Exception):
                 vault.keyring.delete(profile, new_account)
         raise
+    # The recovery code follows the key: the same code opens a rotated key (sealing needs
+    # only its public half); a profile moving to the keyring gets its first code; a
+    # passphrase needs none.
+    code: str | None = None
+    record: dict[str, Any] | None = None
+    if mode == "keyring":
+        record = recovery.reseal(read_sidecar(path).get("recovery"), new_key.secret)
+        if record is None:
+            code, record = recovery.protect(new_key.secret)
     # Commit point: from here the profile opens with the new key.
-    write_key_mode(path, mode, account=new_account, retired_account=old_account)
+    write_key_mode(path, mode, account=new_account, retired_account=old_account, recovery=record)
     # The old key goes only once the file on disk is proven to open with the new one.
     connect(path, new_key).close()
     vault.retire_replaced_key(path, profile)
@@ -190,6 +201,7 @@ def _change_key_locked(
         tables=len(counts),
         rows=sum(counts.values()),
         bytes=path.stat().st_size,
+        recovery_code=code,
     )
 
 

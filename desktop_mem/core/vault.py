@@ -137,6 +137,17 @@ class KeyringAccess:
         name = account or _account(profile)
         return self._call(lambda: self.backend.get_password(SERVICE, name))
 
+    def other_account(self, profile: str, tried: str) -> str | None:
+        """Another keyring account of this profile's naming than the one tried, if the
+        keyring names one (a rotated key whose profile.json was lost). Keyrings answer a
+        search by service with one entry, so this finds at most one."""
+        self._require_usable()
+        cred = self._call(lambda: self.backend.get_credential(SERVICE, None))
+        name = getattr(cred, "username", None)
+        if isinstance(name, str) and name != tried and name.startswith(_account(profile) + ":"):
+            return name
+        return None
+
     def set(self, profile: str, secret: str, account: str | None = None) -> None:
         self._require_usable()
         name = account or _account(profile)
@@ -179,14 +190,23 @@ def key_account(db_path: Path, profile: str) -> str:
     return account if isinstance(account, str) and account else _account(profile)
 
 
+KEEP: Any = object()  # write_key_mode: keep the sidecar's recovery data as it is
+
+
 def write_key_mode(
     db_path: Path,
     mode: KeyMode,
     account: str | None = None,
     retired_account: str | None = None,
+    recovery: dict[str, Any] | None = KEEP,
 ) -> None:
-    """Write the sidecar atomically (write, fsync, rename): a key change commits here."""
+    """Write the sidecar atomically (write, fsync, rename): a key change commits here.
+
+    `recovery`: the recovery lock and the key sealed to it (core/recovery.py); by
+    default whatever the sidecar already holds, None to drop it."""
     side = _sidecar(db_path)
+    if recovery is KEEP:
+        recovery = read_sidecar(db_path).get("recovery")
     tmp = side.with_suffix(".json.tmp")
     data: dict[str, Any] = {
         "format": 1,
@@ -197,6 +217,8 @@ def write_key_mode(
         data["key_account"] = account
     if retired_account:
         data["retired_account"] = retired_account
+    if isinstance(recovery, dict):
+        data["recovery"] = recovery
     with open(tmp, "w", encoding="utf-8") as fh:
         fh.write(json.dumps(data, indent=2))
         fh.flush()

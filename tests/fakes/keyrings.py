@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import keyring.backend
+import keyring.credentials
 import keyring.errors
 
 
@@ -22,6 +24,13 @@ class MemoryKeyring(keyring.backend.KeyringBackend):
 
     def set_password(self, service: str, username: str, password: str) -> None:
         self.secrets[(service, username)] = password
+
+    def get_credential(self, service: str, username: str | None) -> Any:
+        """Like the Secret Service: with no username, the first entry of the service."""
+        for (svc, user), secret in self.secrets.items():
+            if svc == service and (username is None or user == username):
+                return keyring.credentials.SimpleCredential(user, secret)
+        return None
 
     def delete_password(self, service: str, username: str) -> None:
         if (service, username) not in self.secrets:

@@ -1,0 +1,533 @@
+"""Backups: an encrypted, consistent copy of a profile in one file, and its restore.
+
+A backup file is a short header and the profile's database, encrypted as it is on
+disk (with the profile's key)::
+
+    DESKTOP-MEM BACKUP\\n | 4-byte header length | header (JSON) | SQLCipher database
+
+The header holds no memory or message: the profile's name, the time, how the key is
+kept, and for a keyring profile the database key sealed to the recovery code (see
+core/recovery.py), so the code opens the backup on a computer whose keyring never had
+the key. The copy is ``sqlcipher_export`` inside one read transaction: a backup taken
+while the chat writes holds the state at one instant, whole. It is written to
+``<file>.partial`` and renamed into place only when complete, so a backup killed half
+way leaves the previous one untouched.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import secrets
+import struct
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlcipher3
+
+from desktop_mem import __version__
+from desktop_mem.core import paths, recovery
+from desktop_mem.core.db import (
+    Database,
+    ProfileLock,
+    open_profile,
+    remove_database_files,
+    sibling,
+)
+from desktop_mem.core.errors import (
+    DatabaseCorrupt,
+    DesktopMemError,
+    KeyMissing,
+    ProfileBusy,
+    UsageError,
+    WrongKey,
+)
+from desktop_mem.core.vault import (
+    PASSPHRASE_ENV,
+    Key,
+    Vault,
+    fsync_dir,
+    key_account,
+    read_sidecar,
+    write_key_mode,
+)
+
+MAGIC = b"DESKTOP-MEM BACKUP\n"
+SUFFIX = ".dmbackup"
+PARTIAL = ".partial"
+MAX_HEADER = 64 * 1024
+_COPY_PREFIX = ".backup-"  # the database copy, beside the profile's file while it is made
+
+
+@dataclass(frozen=True)
+class BackupReport:
+    path: Path
+    bytes: int
+    rows: int
+    created_at: str
+
+
+@dataclass(frozen=True)
+class RestoreReport:
+    profile: str
+    memories: int
+    messages: int
+    key_mode: str
+    used_recovery_code: bool
+
+
+# -- writing -----------------------------------------------------------------------
+
+
+def _row_counts(conn: Any, schema: str) -> dict[str, int]:
+    names = [
+        r[0]
+        for r in conn.execute(
+            f"SELECT name FROM {schema}.sqlite_schema WHERE type = 'table' AND rootpage > 0 "
+            "ORDER BY name"
+        ).fetchall()
+    ]
+    return {n: conn.execute(f'SELECT count(*) FROM {schema}."{n}"').fetchone()[0] for n in names}
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def _clear_stale_copies(db_path: Path) -> None:
+    """Remove copies a killed backup left beside the database (ciphertext, but space)."""
+    prefix = db_path.name + _COPY_PREFIX
+    with contextlib.suppress(OSError):
+        for p in db_path.parent.iterdir():
+            tail = p.name[len(prefix) :].split("-")[0] if p.name.startswith(prefix) else ""
+            if tail.isdigit() and not _pid_alive(int(tail)):
+                p.unlink(missing_ok=True)
+
+
+def write_backup(db: Database, dest: Path) -> BackupReport:
+    """Write an encrypted backup of the open profile to dest (replacing it only once the
+    new one is complete)."""
+    key = db._key
+    if key is None:
+        raise DesktopMemError("This profile was opened without its key, so it cannot be backed up.")
+    dest = Path(dest)
+    if dest.is_dir():
+        raise UsageError(
+            f"{dest} is a folder: give the backup file's name, e.g. {dest / 'x'}{SUFFIX}."
+        )
+    if not dest.parent.is_dir():
+        raise UsageError(f"The folder {dest.parent} does not exist: create it or choose another.")
+    _clear_stale_copies(db.path)
+    copy = sibling(db.path, f"{_COPY_PREFIX}{os.getpid()}-{secrets.token_hex(4)}")
+    partial = dest.with_name(dest.name + PARTIAL)
+    created = datetime.now(UTC).isoformat()
+    try:
+        counts, version = _export(db, copy, key)
+        _verify_copy(copy, key, counts, version)
+        side = read_sidecar(db.path)
+        header: dict[str, Any] = {
+            "format": "desktop-mem/backup",
+            "version": 1,
+            "app_version": __version__,
+            "profile": db.profile,
+            "created_at": created,
+            "key_mode": key.mode,
+            "schema": version,
+        }
+        if key.mode == "keyring":
+            header["key_account"] = key_account(db.path, db.profile)
+            if isinstance(side.get("recovery"), dict):
+                header["recovery"] = side["recovery"]
+        _assemble(partial, header, copy)
+        os.replace(partial, dest)
+        fsync_dir(dest.parent)
+    except OSError as exc:
+        raise DesktopMemError(
+            f"The backup could not be written to {dest} ({exc.strerror or exc}): the previous "
+            "backup, if any, is untouched. Check the folder and the free space, and try again."
+        ) from None
+    finally:
+        remove_database_files(copy)
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
+    return BackupReport(dest, dest.stat().st_size, sum(counts.values()), created)
+
+
+def _export(db: Database, copy: Path, key: Key) -> tuple[dict[str, int], int]:
+    """Copy the database under its own key inside one read transaction."""
+    with db.lock:
+        conn = db.conn
+        remove_database_files(copy)
+        try:
+            conn.execute("BEGIN")
+            try:
+                counts = _row_counts(conn, "main")
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+                conn.execute(f"ATTACH DATABASE ? AS backup KEY {key.pragma()}", (str(copy),))
+                conn.execute("SELECT sqlcipher_export('backup')").fetchall()
+                conn.execute(f"PRAGMA backup.user_version = {int(version)}")
+                conn.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(sqlcipher3.Error):
+                    conn.execute("ROLLBACK")
+                raise
+            finally:
+                with contextlib.suppress(sqlcipher3.Error):
+                    conn.execute("DETACH DATABASE backup")
+        except sqlcipher3.Error as exc:
+            raise DesktopMemError(
+                f"The backup copy could not be made ({exc}): nothing was changed; check the "
+                "free space and try again."
+            ) from None
+    with contextlib.suppress(OSError):
+        os.chmod(copy, 0o600)
+    return counts, int(version)
+
+
+def _open_read_only(path: Path, key: Key) -> Any:
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+    conn = sqlcipher3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA cipher_log_level = NONE")
+    conn.execute(f"PRAGMA key = {key.pragma()}")
+    return conn
+
+
+def _check(path: Path, key: Key) -> tuple[dict[str, int], int]:
+    """Open a copy read-only and check it whole; the row counts and schema version. Raises
+    WrongKey when the key does not open it, DatabaseCorrupt when it is damaged."""
+    try:
+        conn = _open_read_only(path, key)
+    except sqlcipher3.Error as exc:
+        raise DatabaseCorrupt(f"The backup's database could not be read ({exc}).") from None
+    try:
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()
+        except sqlcipher3.DatabaseError:
+            raise WrongKey(
+                "The key does not open this backup (or the file is damaged): nothing was changed."
+            ) from None
+        try:
+            problems = conn.execute("PRAGMA integrity_check").fetchone()[0] != "ok"
+            problems = problems or bool(conn.execute("PRAGMA cipher_integrity_check").fetchall())
+            counts = _row_counts(conn, "main")
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        except sqlcipher3.DatabaseError as exc:
+            raise DatabaseCorrupt(
+                f"The backup is damaged ({exc}): it cannot be restored."
+            ) from None
+        if problems:
+            raise DatabaseCorrupt(
+                "The backup is damaged (its integrity check fails): it cannot be restored."
+            )
+        return counts, version
+    finally:
+        conn.close()
+
+
+def _verify_copy(copy: Path, key: Key, counts: dict[str, int], version: int) -> None:
+    found, found_version = _check(copy, key)
+    if found != counts or found_version != version:
+        raise DesktopMemError(
+            "The backup copy did not match the profile (a row count differs): no backup was "
+            "written; try again."
+        )
+
+
+def _digest(fh: Any) -> tuple[int, str]:
+    h, n = hashlib.sha256(), 0
+    while chunk := fh.read(1 << 20):
+        h.update(chunk)
+        n += len(chunk)
+    return n, h.hexdigest()
+
+
+def _assemble(partial: Path, header: dict[str, Any], copy: Path) -> None:
+    with open(copy, "rb") as src:
+        header["bytes"], header["sha256"] = _digest(src)  # a cut or altered file shows
+    body = json.dumps(header, ensure_ascii=True).encode("ascii")
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as out, open(copy, "rb") as src:
+        out.write(MAGIC + struct.pack(">I", len(body)) + body)
+        while chunk := src.read(1 << 20):
+            out.write(chunk)
+        out.flush()
+        os.fsync(out.fileno())
+
+
+# -- reading and restoring ------------------------------------------------------------
+
+
+def read_header(path: Path) -> tuple[dict[str, Any], int]:
+    """The header of a backup file and where its database starts."""
+    path = Path(path)
+    not_backup = UsageError(
+        f"{path} is not a desktop-mem backup (a .dmbackup file made by Back up now or "
+        "`desktop-mem backup`): nothing was changed."
+    )
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(len(MAGIC) + 4)
+            if len(head) < len(MAGIC) + 4 or not head.startswith(MAGIC):
+                raise not_backup
+            (length,) = struct.unpack(">I", head[len(MAGIC) :])
+            if not 0 < length <= MAX_HEADER:
+                raise not_backup
+            body = fh.read(length)
+    except IsADirectoryError:
+        raise UsageError(f"{path} is a folder, not a backup file: nothing was changed.") from None
+    except FileNotFoundError:
+        raise UsageError(f"There is no file {path}: check the name and try again.") from None
+    try:
+        header = json.loads(body.decode("ascii"))
+    except (UnicodeDecodeError, ValueError):
+        raise DatabaseCorrupt(f"The backup {path} is damaged (its header does not read).") from None
+    if (
+        not isinstance(header, dict)
+        or header.get("format") != "desktop-mem/backup"
+        or header.get("key_mode") not in ("keyring", "passphrase")
+    ):
+        raise DatabaseCorrupt(f"The backup {path} is damaged (its header is not one we wrote).")
+    if header.get("version") != 1:
+        raise UsageError(
+            f"The backup {path} was made by a newer desktop-mem: update it and try again."
+        )
+    return header, len(MAGIC) + 4 + length
+
+
+def verify_file(path: Path) -> dict[str, Any]:
+    """The header of a backup whose database is whole (its length and checksum match)."""
+    header, offset = read_header(path)
+    with open(path, "rb") as fh:
+        fh.seek(offset)
+        size, digest = _digest(fh)
+    if size != header.get("bytes") or digest != header.get("sha256"):
+        raise DatabaseCorrupt(
+            f"The backup {path} is damaged (cut short or altered since it was made): it "
+            "cannot be restored; use an older backup."
+        )
+    return header
+
+
+def _key_for_backup(
+    header: dict[str, Any],
+    copy: Path,
+    passphrase: str | None,
+    code: str | None,
+    vault: Vault,
+) -> tuple[Key, bool]:
+    """The key that opens a backup's database, and whether the recovery code gave it."""
+    if header["key_mode"] == "passphrase":
+        if not passphrase:
+            raise KeyMissing(
+                "This backup is protected by its profile's passphrase: give it (set "
+                f"{PASSPHRASE_ENV}, or enter it in the app) and try again."
+            )
+        return Key("passphrase", passphrase), False
+    account = header.get("key_account")
+    if code is None and isinstance(account, str) and not vault.keyring.problem():
+        with contextlib.suppress(DesktopMemError):
+            secret = vault.keyring.get(str(header.get("profile", "")), account)
+            if secret:
+                key = Key("keyring", secret)
+                with contextlib.suppress(WrongKey):
+                    _check(copy, key)
+                    return key, False
+    if code is None:
+        raise KeyMissing(
+            "The key of this backup is not in this computer's keyring: give the profile's "
+            f"recovery code (set {recovery.RECOVERY_ENV}, or enter it when asked) and try again."
+        )
+    return Key("keyring", recovery.unseal(header.get("recovery"), code)), True
+
+
+def restore(
+    file: Path,
+    home: Path | None = None,
+    profile: str | None = None,
+    passphrase: str | None = None,
+    code: str | None = None,
+    vault: Vault | None = None,
+) -> RestoreReport:
+    """Make a new profile from a backup. The profile must not exist yet."""
+    vault = vault or Vault()
+    home = paths.data_home(home)
+    header, offset = read_header(Path(file))
+    verify_file(Path(file))
+    name = paths.check_profile_name(profile or str(header.get("profile") or ""))
+    path = paths.database_path(home, name)
+    if path.exists() or sibling(path, ".old").exists():
+        raise UsageError(
+            f"Profile '{name}' already exists: restore the backup as a new profile (choose "
+            "another name), or delete that profile first. Nothing was changed."
+        )
+    created_folder = not path.parent.exists()
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    lock = ProfileLock(path)
+    if not lock.acquire(exclusive=True):
+        lock.release()
+        raise ProfileBusy(f"Profile '{name}' is being opened by another desktop-mem: try again.")
+    staging = sibling(path, ".restoring")
+    committed = False
+    try:
+        _copy_out(Path(file), offset, staging)
+        key, used_code = _key_for_backup(header, staging, passphrase, code, vault)
+        _check(staging, key)
+        account = None
+        if key.mode == "keyring":
+            # Its own keyring entry: never one another profile (or the original) uses.
+            account = f"profile:{name}:{secrets.token_hex(4)}"
+            vault.keyring.set(name, key.secret, account)
+            if vault.keyring.get(name, account) != key.secret:
+                raise DesktopMemError(
+                    "The system keyring accepted the key but does not return it: nothing was "
+                    "restored."
+                )
+        os.replace(staging, path)
+        write_key_mode(
+            path,
+            key.mode,
+            account=account,
+            recovery=header.get("recovery") if key.mode == "keyring" else None,
+        )
+        committed = True
+    finally:
+        remove_database_files(staging)
+        if not committed:
+            with contextlib.suppress(OSError):
+                path.with_name("profile.json").unlink(missing_ok=True)
+                remove_database_files(path)
+        lock.release()
+        if not committed and created_folder:
+            with contextlib.suppress(OSError):
+                for p in path.parent.iterdir():
+                    p.unlink()
+                path.parent.rmdir()
+    db = open_profile(
+        home, name, passphrase if key.mode == "passphrase" else None, vault, create=False
+    )
+    try:
+        memories = db.query("SELECT count(*) FROM memories")[0][0]
+        messages = db.query("SELECT count(*) FROM messages")[0][0]
+    finally:
+        db.close()
+    return RestoreReport(name, memories, messages, key.mode, used_code)
+
+
+def _copy_out(file: Path, offset: int, staging: Path) -> None:
+    remove_database_files(staging)
+    fd = os.open(staging, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as out, open(file, "rb") as src:
+        src.seek(offset)
+        while chunk := src.read(1 << 20):
+            out.write(chunk)
+        out.flush()
+        os.fsync(out.fileno())
+
+
+# -- a folder of dated backups ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BackupFile:
+    path: Path
+    created_at: str
+    bytes: int
+
+
+def backup_name(profile: str, when: datetime | None = None) -> str:
+    when = when or datetime.now(UTC)
+    return f"desktop-mem-{profile}-{when.strftime('%Y%m%d-%H%M%S')}{SUFFIX}"
+
+
+def list_backups(folder: Path, profile: str) -> list[BackupFile]:
+    """This profile's complete backups in a folder, newest first."""
+    found: list[BackupFile] = []
+    prefix = f"desktop-mem-{profile}-"
+    with contextlib.suppress(OSError):
+        for p in Path(folder).iterdir():
+            if not (p.name.startswith(prefix) and p.name.endswith(SUFFIX)):
+                continue
+            with contextlib.suppress(DesktopMemError, OSError):
+                header, _ = read_header(p)
+                if header.get("profile") == profile:
+                    found.append(BackupFile(p, str(header.get("created_at", "")), p.stat().st_size))
+    return sorted(found, key=lambda b: (b.created_at, b.path.name), reverse=True)
+
+
+def _partials(folder: Path, profile: str) -> Iterator[Path]:
+    prefix = f"desktop-mem-{profile}-"
+    with contextlib.suppress(OSError):
+        for p in Path(folder).iterdir():
+            if p.name.startswith(prefix) and p.name.endswith(SUFFIX + PARTIAL):
+                yield p
+
+
+def back_up_to_folder(db: Database, folder: Path, keep: int) -> BackupReport:
+    """A dated backup in folder; then only the newest `keep` of this profile's remain (the
+    older ones go only after the new one is complete)."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise UsageError(
+            f"The backup folder {folder} does not exist (a removed drive?): choose another "
+            "or reconnect it. No backup was made."
+        )
+    for stale in _partials(folder, db.profile):
+        with contextlib.suppress(OSError):
+            stale.unlink()
+    dest = folder / backup_name(db.profile)
+    n = 1
+    while dest.exists():
+        dest = folder / backup_name(db.profile).replace(SUFFIX, f"-{n}{SUFFIX}")
+        n += 1
+    report = write_backup(db, dest)
+    for old in list_backups(folder, db.profile)[max(1, keep) :]:
+        with contextlib.suppress(OSError):
+            old.path.unlink()
+    return report
+
+
+def recover_key(home: Path | None, profile: str, code: str, vault: Vault | None = None) -> str:
+    """Put a keyring profile's key back into the keyring from its recovery code (a reset or
+    new keyring). Returns the new keyring account's name."""
+    vault = vault or Vault()
+    home = paths.data_home(home)
+    path = paths.database_path(home, profile)
+    if not path.exists():
+        raise UsageError(f"There is no profile '{profile}' in {home}: check --profile and --home.")
+    side = read_sidecar(path)
+    if side.get("key_mode") != "keyring":
+        raise UsageError(
+            f"Profile '{profile}' is protected by a passphrase, not the keyring: open it with "
+            "the passphrase. Nothing was changed."
+        )
+    secret = recovery.unseal(side.get("recovery"), code)
+    key = Key("keyring", secret)
+    lock = ProfileLock(path)
+    if not lock.acquire(exclusive=True):
+        lock.release()
+        raise ProfileBusy(
+            f"Profile '{profile}' is open in another desktop-mem: close it and try again."
+        )
+    try:
+        _check(path, key)
+        account = f"profile:{profile}:{secrets.token_hex(4)}"
+        vault.keyring.set(profile, secret, account)
+        if vault.keyring.get(profile, account) != secret:
+            raise DesktopMemError(
+                "The system keyring accepted the key but does not return it: nothing was changed."
+            )
+        write_key_mode(path, "keyring", account=account)
+    finally:
+        lock.release()
+    return account
