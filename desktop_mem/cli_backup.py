@@ -11,9 +11,9 @@ from typing import Any, TextIO
 
 from desktop_mem.core import backup, recovery
 from desktop_mem.core.config import Config
-from desktop_mem.core.errors import EXIT_OK, KeyMissing, UsageError
+from desktop_mem.core.errors import EXIT_OK, KeyMissing
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.vault import Vault, read_sidecar, write_key_mode
+from desktop_mem.core.vault import Vault
 
 
 def add_parsers(sub: Any) -> None:
@@ -128,15 +128,7 @@ def recover_command(config: Config, vault: Vault, out: TextIO, err: TextIO) -> i
 
 
 def new_code_command(prof: Profile, out: TextIO) -> int:
-    key = prof.db._key
-    if key is None or key.mode != "keyring":
-        raise UsageError(
-            f"Profile '{prof.config.profile}' is protected by a passphrase: the passphrase is "
-            "what opens it, so it has no recovery code."
-        )
-    code, record = recovery.protect(key.secret)
-    side = read_sidecar(prof.db.path)
-    write_key_mode(prof.db.path, "keyring", account=side.get("key_account"), recovery=record)
+    code = backup.renew_recovery_code(prof.db)
     out.write(
         f"New recovery code for profile '{prof.config.profile}':\n\n    {code}\n\n"
         "Write it down: it is shown only this once. The old code no longer opens the profile "

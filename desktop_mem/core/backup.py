@@ -272,8 +272,7 @@ def read_header(path: Path) -> tuple[dict[str, Any], int]:
     """The header of a backup file and where its database starts."""
     path = Path(path)
     not_backup = UsageError(
-        f"{path} is not a desktop-mem backup (a .dmbackup file made by Back up now or "
-        "`desktop-mem backup`): nothing was changed."
+        f"{path} is not a desktop-mem backup (a .dmbackup file made by desktop-mem): nothing was changed."
     )
     try:
         with open(path, "rb") as fh:
@@ -358,15 +357,20 @@ def restore(
     passphrase: str | None = None,
     code: str | None = None,
     vault: Vault | None = None,
+    replace: bool = False,
 ) -> RestoreReport:
-    """Make a new profile from a backup. The profile must not exist yet."""
+    """Make a profile from a backup. The profile must not exist yet, unless `replace`:
+    then the backup takes the place of the profile's database (closed everywhere: the
+    restore holds it exclusively), and the profile's old key is retired once the backup
+    opens in its place (only if it provably belongs to this profile alone)."""
     vault = vault or Vault()
     home = paths.data_home(home)
     header, offset = read_header(Path(file))
     verify_file(Path(file))
     name = paths.check_profile_name(profile or str(header.get("profile") or ""))
     path = paths.database_path(home, name)
-    if path.exists() or sibling(path, ".old").exists():
+    replacing = replace and path.exists()
+    if not replace and (path.exists() or sibling(path, ".old").exists()):
         raise UsageError(
             f"Profile '{name}' already exists: restore the backup as a new profile (choose "
             "another name), or delete that profile first. Nothing was changed."
@@ -376,14 +380,21 @@ def restore(
     lock = ProfileLock(path)
     if not lock.acquire(exclusive=True):
         lock.release()
-        raise ProfileBusy(f"Profile '{name}' is being opened by another desktop-mem: try again.")
+        raise ProfileBusy(
+            f"Profile '{name}' is open in another desktop-mem window or command: close it and "
+            "try again. Nothing was changed."
+        )
+    old_side = read_sidecar(path) if replacing else {}
+    old_account = (
+        key_account(path, name) if replacing and old_side.get("key_mode") != "passphrase" else None
+    )
     staging = sibling(path, ".restoring")
     committed = False
+    account: str | None = None
     try:
         _copy_out(Path(file), offset, staging)
         key, used_code = _key_for_backup(header, staging, passphrase, code, vault)
         _check(staging, key)
-        account = None
         if key.mode == "keyring":
             # Its own keyring entry: never one another profile (or the original) uses.
             account = f"profile:{name}:{secrets.token_hex(4)}"
@@ -393,17 +404,26 @@ def restore(
                     "The system keyring accepted the key but does not return it: nothing was "
                     "restored."
                 )
+        # The replaced database's log goes with it (nobody has the profile open).
+        for leftover in (sibling(path, "-wal"), sibling(path, "-shm")):
+            with contextlib.suppress(FileNotFoundError):
+                leftover.unlink()
+        remove_database_files(sibling(path, ".old"))
         os.replace(staging, path)
         write_key_mode(
             path,
             key.mode,
             account=account,
+            retired_account=old_account if old_account != account else None,
             recovery=header.get("recovery") if key.mode == "keyring" else None,
         )
         committed = True
     finally:
         remove_database_files(staging)
-        if not committed:
+        if not committed and account:
+            with contextlib.suppress(Exception):
+                vault.keyring.delete(name, account)
+        if not committed and not replacing:
             with contextlib.suppress(OSError):
                 path.with_name("profile.json").unlink(missing_ok=True)
                 remove_database_files(path)
@@ -531,3 +551,18 @@ def recover_key(home: Path | None, profile: str, code: str, vault: Vault | None 
     finally:
         lock.release()
     return account
+
+
+def renew_recovery_code(db: Database) -> str:
+    """A new recovery code for an open keyring profile (the old one stops opening it and
+    new backups; backups made before keep the code they were made with)."""
+    key = db._key
+    if key is None or key.mode != "keyring":
+        raise UsageError(
+            f"Profile '{db.profile}' is protected by a passphrase: the passphrase is what opens "
+            "it, so it has no recovery code."
+        )
+    code, record = recovery.protect(key.secret)
+    side = read_sidecar(db.path)
+    write_key_mode(db.path, "keyring", account=side.get("key_account"), recovery=record)
+    return code

@@ -20,7 +20,14 @@ DEFAULTS: dict[str, Any] = {
     "openai_api_key": "",  # kept in the encrypted profile, never printed
     "openai_notice_seen": False,  # no longer used (see remote_notice_seen)
     "remote_notice_seen": "",  # the server the leaves-this-computer notice was shown for
+    "backup_folder": "",  # where automatic backups go ("" : none chosen)
+    "backup_daily": False,  # back up into backup_folder once a day
+    "backup_keep": 7,  # how many of the automatic backups to keep
+    "last_backup_at": "",  # when the last backup (any kind) was written, UTC ISO
 }
+
+# Whole-number settings and their bounds (the token budgets: at least 256).
+RANGES: dict[str, tuple[int, int]] = {"backup_keep": (1, 365)}
 
 
 SECRET = ("openai_api_key",)
@@ -60,8 +67,9 @@ class Settings:
                 raw = str(int(value))
             except (TypeError, ValueError):
                 raise InvalidInput(f"The setting '{key}' takes a whole number.") from None
-            if int(raw) < 256:
-                raise InvalidInput(f"The setting '{key}' must be at least 256.")
+            low, high = RANGES.get(key, (256, 2**31 - 1))
+            if not low <= int(raw) <= high:
+                raise InvalidInput(f"The setting '{key}' must be from {low} to {high}.")
         else:
             raw = None if value in (None, "") else str(value)
         self.db.meta_set(f"setting.{key}", raw)

@@ -12,18 +12,20 @@ from typing import Any
 from PySide6.QtCore import QLocale, QSettings, QSize, QTranslator
 from PySide6.QtGui import QIcon
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QInputDialog, QMessageBox
 
-from desktop_mem.core import logs, paths
+from desktop_mem.core import backup, logs, paths
 from desktop_mem.core.config import Config
 from desktop_mem.core.errors import DesktopMemError, KeyMissing, KeyringUnavailable, WrongKey
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.rekey import change_key
 from desktop_mem.core.vault import Vault, read_key_mode
 from desktop_mem.ui import theme
+from desktop_mem.ui.backup_ui import LockedDialog, RecoveryCodeDialog, choose_backup_file
 from desktop_mem.ui.dialogs import PassphraseDialog
 from desktop_mem.ui.errors import describe
 from desktop_mem.ui.main_window import MainWindow
+from desktop_mem.ui.tasks import describe_exception
 
 RESOURCES = Path(__file__).resolve().parents[1] / "resources"  # inside the package, and the bundle
 TRANSLATIONS = RESOURCES / "translations"
@@ -126,6 +128,10 @@ def open_profile(config: Config, vault: Vault, parent: Any = None) -> Profile | 
             needs_passphrase = (exists and read_key_mode(db) == "passphrase") or (
                 not exists and isinstance(exc, KeyringUnavailable)
             )
+            if isinstance(exc, KeyMissing) and exists and read_key_mode(db) != "passphrase":
+                if unlock_locked_profile(config, vault, parent):
+                    continue
+                return None
             if not needs_passphrase:
                 QMessageBox.critical(
                     parent,
@@ -141,6 +147,100 @@ def open_profile(config: Config, vault: Vault, parent: Any = None) -> Profile | 
             if dialog.exec() != PassphraseDialog.DialogCode.Accepted:
                 return None
             config.passphrase = dialog.passphrase()
+
+
+def unlock_locked_profile(config: Config, vault: Vault, parent: Any = None) -> bool:
+    """The keyring does not hold the profile's key: put it back with the recovery code,
+    or put a backup in the profile's place. False if the user quits."""
+    error = ""
+    while True:
+        dialog = LockedDialog(config.profile, parent)
+        if error:
+            dialog.show_error(error)
+        if dialog.exec() != LockedDialog.DialogCode.Accepted:
+            return False
+        if dialog.choice == "restore":
+            path = choose_backup_file(parent)
+            if path and restore_with_prompts(config, vault, path, parent, replace=True):
+                return True
+            continue
+        try:
+            off_gui_thread(
+                backup.recover_key, config.home, config.profile, dialog.code.text(), vault
+            )
+        except DesktopMemError as exc:
+            error = (
+                QApplication.translate(
+                    "app", "That recovery code does not open this profile: check it and try again."
+                )
+                if isinstance(exc, WrongKey)
+                else describe_exception(exc, str(exc))
+            )
+            continue
+        return True
+
+
+def restore_with_prompts(
+    config: Config, vault: Vault, path: str, parent: Any = None, replace: bool = False
+) -> bool:
+    """Restore a backup as the profile, asking for the backup's passphrase or recovery
+    code when it needs one. False if it did not happen (the user was told why)."""
+    title = QApplication.translate("app", "Restore a backup")
+    try:
+        header, _ = backup.read_header(Path(path))
+    except DesktopMemError as exc:
+        QMessageBox.warning(parent, title, describe_exception(exc, str(exc)))
+        return False
+    passphrase: str | None = None
+    code: str | None = None
+    error = ""
+    while True:
+        try:
+            off_gui_thread(
+                backup.restore, Path(path), config.home, config.profile, passphrase, code, vault,
+                replace,
+            )  # fmt: skip
+        except (KeyMissing, WrongKey) as exc:
+            if header.get("key_mode") == "passphrase":
+                if passphrase is not None:
+                    error = QApplication.translate(
+                        "app", "That passphrase is not right. Nothing was changed; try again."
+                    )
+                dialog = PassphraseDialog(
+                    config.profile,
+                    create=False,
+                    error=error,
+                    parent=parent,
+                    explanation=QApplication.translate(
+                        "app",
+                        "This backup is protected by the passphrase of the profile it was made "
+                        "from. Enter it to restore the backup.",
+                    ),
+                )
+                if dialog.exec() != PassphraseDialog.DialogCode.Accepted:
+                    return False
+                passphrase = dialog.passphrase()
+                continue
+            if code is not None and isinstance(exc, WrongKey):
+                error = QApplication.translate(
+                    "app", "That recovery code does not open this backup: check it and try again."
+                )
+            text = QApplication.translate(
+                "app",
+                "The key of this backup is not in this computer's keyring. Enter the recovery "
+                "code of the profile it was made from.",
+            )
+            given, ok = QInputDialog.getText(parent, title, f"{error}\n\n{text}" if error else text)
+            if not ok:
+                return False
+            code = given
+            continue
+        except DesktopMemError as exc:
+            QMessageBox.warning(parent, title, describe_exception(exc, str(exc)))
+            return False
+        if header.get("key_mode") == "passphrase":
+            config.passphrase = passphrase
+        return True
 
 
 def off_gui_thread(fn: Any, *args: Any) -> Any:
@@ -257,8 +357,9 @@ class Application:
         old_passphrase = config.passphrase
         self.profile.close()
         changed = True
+        new_code: str | None = None
         try:
-            off_gui_thread(
+            report = off_gui_thread(
                 change_key, config.home, config.profile, old_passphrase, mode, new_passphrase,
                 self.vault,
             )  # fmt: skip
@@ -271,6 +372,7 @@ class Application:
             )
         else:
             config.passphrase = new_passphrase if mode == "passphrase" else None
+            new_code = report.recovery_code  # moved to the keyring: its first code
         try:
             self.profile = off_gui_thread(Profile.open, config, self.vault)
         except DesktopMemError as exc:  # e.g. the keyring stopped answering meanwhile
@@ -282,6 +384,7 @@ class Application:
             self.app.quit()
             return False
         rebuilt = self.build_window()
+        self._show_new_code(new_code)
         if changed:
             rebuilt.statusBar().showMessage(
                 QApplication.translate(
@@ -290,6 +393,52 @@ class Application:
                 15000,
             )
         return changed
+
+    def _show_new_code(self, code: str | None) -> None:
+        if code:
+            RecoveryCodeDialog(code, self.profile.config.profile, self.window).exec()
+
+    def restore_backup(self, path: str) -> bool:
+        """Put a backup in the place of the open profile (after a confirmation), then
+        reopen it. On any failure the profile is untouched and reopens as it was."""
+        window = self.window
+        config = self.profile.config
+        answer = QMessageBox.question(
+            window,
+            QApplication.translate("app", "Restore a backup"),
+            QApplication.translate(
+                "app",
+                "Replace the memories and conversations of the profile “%1” with the backup's? "
+                "What the profile holds now is deleted.",
+            ).replace("%1", config.profile),
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            return False
+        if window is not None:
+            if window.turn_busy:
+                return False
+            window.setEnabled(False)
+            _wait_for_background_work(self.app)
+            if window.session is not None:
+                window.session.close(wait=True)
+        self.profile.close()
+        restored = restore_with_prompts(config, self.vault, path, window, replace=True)
+        try:
+            self.profile = off_gui_thread(Profile.open, config, self.vault)
+        except DesktopMemError as exc:
+            QMessageBox.critical(
+                window,
+                QApplication.translate("app", "Cannot open your memories"),
+                describe(type(exc).__name__, str(exc)),
+            )
+            self.app.quit()
+            return False
+        rebuilt = self.build_window()
+        if restored:
+            rebuilt.statusBar().showMessage(
+                QApplication.translate("app", "The backup was restored."), 15000
+            )
+        return restored
 
     def build_window(self) -> MainWindow:
         old = self.window
@@ -301,6 +450,7 @@ class Application:
         window = MainWindow(self.profile, self.settings)
         window.language_changed.connect(self.set_language)
         window.key_change_requested.connect(self.change_key)
+        window.restore_requested.connect(self.restore_backup)
         window.theme_changed.connect(theme.apply)
         if conversation is not None:
             window.open_conversation(conversation)
@@ -340,6 +490,7 @@ def main(argv: Sequence[str] | None = None, vault: Vault | None = None) -> int:
     if profile is None:
         return 3
     running = Application(app, profile, settings, vault)
+    running._show_new_code(profile.db.new_recovery_code)
     single.listen(running.raise_window)
     try:
         return app.exec()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -19,6 +20,7 @@ from PySide6.QtWidgets import (
     QSpinBox,
     QTableWidget,
     QTableWidgetItem,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -181,16 +183,32 @@ class ShortcutsDialog(QDialog):
         self.resize(460, 420)
 
 
+def _page(tabs: QTabWidget, title: str) -> QFormLayout:
+    page = QWidget()
+    form = QFormLayout(page)
+    form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+    tabs.addTab(page, title)
+    return form
+
+
 class SettingsDialog(QDialog):
-    """Settings of the app (QSettings) and of the profile (encrypted, in the profile)."""
+    """Settings of the app (QSettings) and of the profile (encrypted, in the profile), on
+    tabs: Model, Memory, Appearance, Privacy, and any pages the window adds (Backup)."""
 
     def __init__(
-        self, values: dict[str, Any], models: list[str], parent: QWidget | None = None
+        self,
+        values: dict[str, Any],
+        models: list[str],
+        parent: QWidget | None = None,
+        pages: Sequence[tuple[str, QWidget]] = (),
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Settings"))
         layout = QVBoxLayout(self)
-        form = QFormLayout()
+        self.tabs = QTabWidget()
+        layout.addWidget(self.tabs, 1)
+
+        form = _page(self.tabs, self.tr("Model"))
         self.host = QLineEdit(values["ollama_host"])
         form.addRow(self.tr("Ollama address"), self.host)
         self.chat_model = QComboBox()
@@ -206,19 +224,6 @@ class SettingsDialog(QDialog):
             self.tr("Changing it re-indexes every memory with the new model (with progress).")
         )
         form.addRow(self.tr("Embedding model"), self.embed_model)
-        self.auto_memory = QCheckBox(self.tr("Learn memories from my chats automatically"))
-        self.auto_memory.setChecked(bool(values["auto_memory"]))
-        form.addRow(self.tr("Memory"), self.auto_memory)
-        self.use_memory = QCheckBox(
-            self.tr("Give the model my relevant memories and earlier messages")
-        )
-        self.use_memory.setChecked(bool(values["use_memory"]))
-        form.addRow("", self.use_memory)
-        self.sleep_consolidation = QCheckBox(
-            self.tr("Tidy my memories while the app is idle (every change can be undone)")
-        )
-        self.sleep_consolidation.setChecked(bool(values["sleep_consolidation"]))
-        form.addRow("", self.sleep_consolidation)
         self.context = QSpinBox()
         self.context.setRange(1024, 131072)
         self.context.setSingleStep(1024)
@@ -250,6 +255,23 @@ class SettingsDialog(QDialog):
         form.addRow("", self.openai_notice)
         self.openai.toggled.connect(self._openai_toggled)
         self._openai_toggled(self.openai.isChecked())
+
+        form = _page(self.tabs, self.tr("Memory"))
+        self.auto_memory = QCheckBox(self.tr("Learn memories from my chats automatically"))
+        self.auto_memory.setChecked(bool(values["auto_memory"]))
+        form.addRow(self.auto_memory)
+        self.use_memory = QCheckBox(
+            self.tr("Give the model my relevant memories and earlier messages")
+        )
+        self.use_memory.setChecked(bool(values["use_memory"]))
+        form.addRow(self.use_memory)
+        self.sleep_consolidation = QCheckBox(
+            self.tr("Tidy my memories while the app is idle (every change can be undone)")
+        )
+        self.sleep_consolidation.setChecked(bool(values["sleep_consolidation"]))
+        form.addRow(self.sleep_consolidation)
+
+        form = _page(self.tabs, self.tr("Appearance"))
         self.language = QComboBox()
         self.language.addItem("English", "en")
         self.language.addItem("简体中文", "zh_CN")
@@ -264,8 +286,11 @@ class SettingsDialog(QDialog):
             self.theme.addItem(label, key)
         self.theme.setCurrentIndex(max(0, self.theme.findData(values["theme"])))
         form.addRow(self.tr("Theme"), self.theme)
+
+        form = _page(self.tabs, self.tr("Privacy"))
         folder = QHBoxLayout()
         self.folder = QLabel(values["data_folder"])
+        self.folder.setWordWrap(True)
         self.folder.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         folder.addWidget(self.folder, 1)
         self.open_folder = QPushButton(self.tr("Open folder"))
@@ -302,7 +327,9 @@ class SettingsDialog(QDialog):
         other = "passphrase" if keyring_mode else "keyring"
         self.rekey_button.clicked.connect(lambda: self._request_key(current))
         self.switch_key_button.clicked.connect(lambda: self._request_key(other))
-        layout.addLayout(form)
+
+        for title, page in pages:
+            self.tabs.addTab(page, title)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
         )

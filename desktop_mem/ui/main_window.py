@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_mem.core import backup
 from desktop_mem.core.chat import ChatSession, TurnResult, make_backend, remote_notice
 from desktop_mem.core.config import DEFAULT_CHAT_MODEL, normalize_host
 from desktop_mem.core.conversations import ConversationStore
@@ -40,6 +41,7 @@ from desktop_mem.core.memories import NewMemory
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.settings import Settings
 from desktop_mem.ui import shortcuts, tasks
+from desktop_mem.ui.backup_ui import BackupController, BackupPage, RecoveryCodeDialog
 from desktop_mem.ui.chat_view import ChatView, MessageWidget
 from desktop_mem.ui.dialogs import PullDialog, SettingsDialog, ShortcutsDialog, TypedConfirmDialog
 from desktop_mem.ui.errors import describe
@@ -86,6 +88,7 @@ class MainWindow(QMainWindow):
     language_changed = Signal(str)
     theme_changed = Signal(str)
     key_change_requested = Signal(str)  # "keyring" or "passphrase": the Application does it
+    restore_requested = Signal(str)  # a backup file to put in place of this profile
 
     def __init__(
         self, profile: Profile, settings: QSettings, parent: QWidget | None = None
@@ -157,6 +160,17 @@ class MainWindow(QMainWindow):
         )
         self.chat.input.textChanged.connect(self.sleeper.user_active)
         self.sleeper.finished.connect(self._slept)
+        self.backups = BackupController(profile.db, self)
+        self.backups.finished.connect(
+            lambda path: self.statusBar().showMessage(
+                self.tr("Backed up to %1").replace("%1", path), 10000
+            )
+        )
+        self.backups.failed.connect(
+            lambda text: self.statusBar().showMessage(
+                self.tr("The backup failed: %1").replace("%1", text), 30000
+            )
+        )
         self.chat.model_changed.connect(self.set_chat_model)
         self.offline = OfflinePage()
         self.offline.retry.connect(self.check_ollama)
@@ -309,6 +323,7 @@ class MainWindow(QMainWindow):
         self.browser.cancel_pending()
         self.sleeper.user_active()  # a running sleep-time pass stops at its next memory
         self.sleeper.timer.stop()
+        self.backups.timer.stop()
         if self.session is not None:
             self.session.stop()
             self.session.close(wait=False)
@@ -1018,14 +1033,38 @@ class MainWindow(QMainWindow):
             "data_folder": str(self.profile.db.path.parent),
             "key_mode": self.profile.db.key_mode,
         }
-        dialog = SettingsDialog(values, self.models, self)
+        backup_page = BackupPage(self.backups, self.profile.db.key_mode != "passphrase")
+        dialog = SettingsDialog(values, self.models, self, [(self.tr("Backup"), backup_page)])
         dialog.open_folder.clicked.connect(
             lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.profile.db.path.parent)))
         )
+        restore: list[str] = []
+        backup_page.restore_requested.connect(lambda path: (restore.append(path), dialog.accept()))
+        backup_page.new_code_requested.connect(lambda: self.new_recovery_code(dialog))
         if dialog.exec() == SettingsDialog.DialogCode.Accepted:
-            self.apply_settings(dialog.values())
+            self.apply_settings({**dialog.values(), **backup_page.values()})
             if dialog.key_request:
                 self.key_change_requested.emit(dialog.key_request)
+            elif restore:
+                self.restore_requested.emit(restore[0])
+
+    def new_recovery_code(self, parent: QWidget | None = None) -> None:
+        answer = QMessageBox.question(
+            parent or self,
+            self.tr("New recovery code"),
+            self.tr(
+                "Make a new recovery code? The old one will no longer open this profile or its "
+                "new backups (backups made before still open with the old one)."
+            ),
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+        try:
+            code = backup.renew_recovery_code(self.profile.db)
+        except DesktopMemError as exc:
+            self._error(tasks.describe_exception(exc, str(exc)))
+            return
+        RecoveryCodeDialog(code, self.profile.config.profile, parent or self).exec()
 
     def apply_settings(self, values: dict[str, Any]) -> None:
         try:
@@ -1046,6 +1085,9 @@ class MainWindow(QMainWindow):
                 self.settings.set(key, values[key])
         if values.get("openai_api_key"):
             self.settings.set("openai_api_key", values["openai_api_key"])
+        for key in ("backup_folder", "backup_daily", "backup_keep"):
+            if key in values:
+                self.settings.set(key, values[key])
         self.settings.set("chat_model", values["chat_model"])
         self.qsettings.setValue("ollama/host", host)
         self.profile.config.ollama_host = host

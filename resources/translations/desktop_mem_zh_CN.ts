@@ -1,6 +1,90 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>BackupPage</name>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="241" />
+        <source>A backup is encrypted like your memories. Put the folder in Syncthing, Dropbox or iCloud Drive to carry your memories to another computer: only encrypted data is synced.</source>
+        <translation>备份和你的记忆一样是加密的。把备份文件夹放进 Syncthing、Dropbox 或 iCloud 云盘，就能把记忆带到另一台电脑：同步的只有加密数据。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="251" />
+        <source>No folder chosen</source>
+        <translation>未选择文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="252" />
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="256" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="300" />
+        <source>Backup folder</source>
+        <translation>备份文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="257" />
+        <source>Back up every day</source>
+        <translation>每天备份</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="263" />
+        <source>Backups to keep</source>
+        <translation>保留的备份数</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="266" />
+        <source>Back up now</source>
+        <translation>立即备份</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="268" />
+        <source>Restore a backup…</source>
+        <translation>恢复备份…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="278" />
+        <source>New recovery code…</source>
+        <translation>新的恢复码…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="280" />
+        <source>Makes a new code and shows it once; the old one stops opening this profile.</source>
+        <translation>生成新的恢复码并只显示一次；旧的恢复码将不再能打开此配置。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="294" />
+        <source>No backup yet.</source>
+        <translation>还没有备份。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="296" />
+        <source>Last backup: %1</source>
+        <translation>上次备份：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="308" />
+        <source>Choose a folder for the backups first.</source>
+        <translation>请先选择备份文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="313" />
+        <source>Backing up…</source>
+        <translation>正在备份…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="317" />
+        <source>Backed up to %1</source>
+        <translation>已备份到 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="321" />
+        <source>A backup is already running.</source>
+        <translation>已有一个备份正在进行。</translation>
+    </message>
+</context>
+<context>
     <name>ChatView</name>
     <message>
         <location filename="../../desktop_mem/ui/chat_view.py" line="333" />
@@ -57,457 +141,520 @@
     </message>
 </context>
 <context>
+    <name>LockedDialog</name>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="101" />
+        <source>Your memories are locked</source>
+        <translation>你的记忆已锁定</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="105" />
+        <source>The key of the profile “%1” is not in this computer's keyring (it was reset, or this is a new computer). Enter the recovery code you wrote down when the profile was made, or restore a backup.</source>
+        <translation>配置“%1”的密钥不在这台电脑的钥匙环中（钥匙环被重置，或这是一台新电脑）。请输入创建配置时抄下的恢复码，或恢复一个备份。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="115" />
+        <source>Recovery code</source>
+        <translation>恢复码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="123" />
+        <source>Unlock</source>
+        <translation>解锁</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="125" />
+        <source>Restore a backup…</source>
+        <translation>恢复备份…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="127" />
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="143" />
+        <source>A recovery code has 24 letters and digits in six groups: check it.</source>
+        <translation>恢复码由六组共 24 个字母和数字组成：请核对。</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="107" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="1115" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="110" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1160" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="114" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="117" />
         <location filename="../../desktop_mem/ui/selftest.py" line="79" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="116" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="119" />
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="118" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="121" />
         <source>A chat that reads and writes no memory and is not stored</source>
         <translation>不读取、不写入记忆，也不保存的对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="125" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="234" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="128" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="248" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="224" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="166" />
+        <source>Backed up to %1</source>
+        <translation>已备份到 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="171" />
+        <source>The backup failed: %1</source>
+        <translation>备份失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="238" />
         <source>&amp;Chat</source>
         <translation>聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="225" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="463" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="473" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="239" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="478" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="488" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="228" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="242" />
         <source>New incognito conversation</source>
         <translation>新的无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="232" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="246" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="233" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="247" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="236" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="250" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="237" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="251" />
         <source>Delete all conversations and memories…</source>
         <translation>删除所有对话和记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="238" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="252" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="239" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="253" />
         <source>&amp;Memories</source>
         <translation>记忆(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="241" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="255" />
         <source>Show memory browser</source>
         <translation>显示记忆浏览器</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="245" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="259" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="246" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="260" />
         <source>Consolidate now</source>
         <translation>立即整理</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="247" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="506" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="261" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="521" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="248" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="262" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="249" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="263" />
         <source>Learn automatically</source>
         <translation>自动学习</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="252" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="266" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="253" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="267" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="254" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="281" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="268" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="295" />
         <source>About desktop-mem</source>
         <translation>关于 desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="283" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="297" />
         <source>desktop-mem %1
 A local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.</source>
         <translation>desktop-mem %1
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="325" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="340" />
         <source>Connecting to Ollama…</source>
         <translation>正在连接 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="350" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="365" />
         <source>Model not installed</source>
         <translation>模型未安装</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="351" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="366" />
         <source>The chat model %1 is not installed in Ollama. Download it now?</source>
         <translation>Ollama 中没有安装聊天模型 %1。现在下载吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="368" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="383" />
         <source>Downloading…</source>
         <translation>正在下载…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="377" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="392" />
         <source>Download failed</source>
         <translation>下载失败</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="400" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="415" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="403" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="418" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="405" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="420" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="407" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="422" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="409" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="424" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="463" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="478" />
         <source>Incognito conversation</source>
         <translation>无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="483" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="498" />
         <source>(deleted)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="505" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="520" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="507" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="522" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="522" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="537" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="522" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="537" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="538" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="553" />
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="540" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="555" />
         <source>Markdown (*.md);;JSON (*.json)</source>
         <translation>Markdown (*.md);;JSON (*.json)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="552" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="570" />
         <source>%n of them will no longer quote what was said in it.</source>
         <translation><numerusform>其中 %n 条记忆将不再引用这个对话中的内容。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="554" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="572" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="549" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="567" />
         <source>Delete this conversation for good? Memories learned from it stay.</source>
         <translation>永久删除这个对话？从中学到的记忆会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="607" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="625" />
         <source>…</source>
         <translation>…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="642" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="660" />
         <source>Learning from this exchange…</source>
         <translation>正在从这轮对话中学习…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="678" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="696" />
         <source>Remembered</source>
         <translation>已记住</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="679" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="697" />
         <source>Updated</source>
         <translation>已更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="680" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="698" />
         <source>Marked as no longer true</source>
         <translation>已标记为不再成立</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="681" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="699" />
         <source>Merged</source>
         <translation>已合并</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="701" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="719" />
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="704" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="722" />
         <source>Undoing…</source>
         <translation>正在撤销…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="711" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="729" />
         <source>Forget these memories?</source>
         <translation>忘记这些记忆？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="712" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="730" />
         <source>Delete these memories for good?</source>
         <translation>永久删除这些记忆？</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="717" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="735" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="795" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="805" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="813" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="823" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="832" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="850" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="834" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="852" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="835" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="853" />
         <source>Delete memories</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="566" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="720" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="838" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="584" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="738" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="856" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="848" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="866" />
         <source>FORGET</source>
         <translation>全部忘记</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="850" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="868" />
         <source>Forget everything</source>
         <translation>忘记一切</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="852" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="870" />
         <source>This deletes all %n memory(s) of this profile for good. Conversations stay.</source>
         <translation><numerusform>这会永久删除此配置的全部 %n 条记忆。对话会保留。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="861" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="879" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="875" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="893" />
         <source>Delete everything</source>
         <translation>全部删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="877" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="895" />
         <source>This deletes all %1 conversations and all %2 memories of this profile for good. The settings and the key stay.</source>
         <translation>这会永久删除此配置的全部 %1 个对话和全部 %2 条记忆。设置和密钥会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="882" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="900" />
         <source>DELETE</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="888" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="906" />
         <source>Deleting everything…</source>
         <translation>正在全部删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="904" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="922" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="906" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="924" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="911" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="929" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="925" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="943" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="934" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="952" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="935" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="953" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="946" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="964" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="949" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="967" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="960" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="978" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="967" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="985" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="969" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="987" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="975" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="993" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="990" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1008" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>你不在的时候，整理了 %n 条记忆（合并或标记为过期）；可在每条记忆的历史中撤销。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="1002" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1020" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="1060" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1037" />
+        <source>Backup</source>
+        <translation>备份</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="1054" />
+        <source>New recovery code</source>
+        <translation>新的恢复码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="1056" />
+        <source>Make a new recovery code? The old one will no longer open this profile or its new backups (backups made before still open with the old one).</source>
+        <translation>要生成新的恢复码吗？旧的恢复码将无法再打开此配置及其新备份（之前的备份仍可用旧恢复码打开）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="1105" />
         <source>Messages will leave this computer</source>
         <translation>消息将离开这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="1079" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1124" />
         <source>Re-index memories?</source>
         <translation>重新索引记忆？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="1080" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1125" />
         <source>Search by meaning needs every memory re-indexed with %1. Do it now? Until it finishes, the old index keeps working.</source>
         <translation>按语义搜索需要用 %1 重新索引所有记忆。现在开始吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="1101" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1146" />
         <source>Re-indexed %n memory(s).</source>
         <translation><numerusform>已重新索引 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="1103" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="1108" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1148" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="1153" />
         <source>Re-indexing memories…</source>
         <translation>正在重新索引记忆…</translation>
     </message>
@@ -530,138 +677,138 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>按搜索排序列出所有记忆，而不只是相关的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="74" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="77" />
         <source>All kinds</source>
         <translation>所有类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="79" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="82" />
         <source>Pinned only</source>
         <translation>仅置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="84" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="87" />
         <source>Any date</source>
         <translation>任何日期</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="86" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="89" />
         <source>Created on or after</source>
         <translation>创建于此日期或之后</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="115" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="119" />
         <source>Text</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="119" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="123" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="123" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="127" />
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="128" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="132" />
         <source>Came from</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="131" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="135" />
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="132" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="136" />
         <source>Add the text above as a new memory</source>
         <translation>把上面的文字添加为新记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="134" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="138" />
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="136" />
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="289" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="140" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="293" />
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="138" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="142" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="143" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="147" />
         <source>Answers it shaped</source>
         <translation>用到它的回答</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="150" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="154" />
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="155" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="159" />
         <source>Restore this version</source>
         <translation>恢复此版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="169" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="173" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="171" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="175" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="173" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="177" />
         <source>Forget everything…</source>
         <translation>忘记一切…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="244" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="248" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="246" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="250" />
         <source>%n match(es)</source>
         <translation><numerusform>%n 条匹配</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="248" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="252" />
         <source>No matches</source>
         <translation>没有匹配</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="289" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="293" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="301" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="305" />
         <source>(empty answer)</source>
         <translation>（空回答）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="305" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="309" />
         <source>No answer has used it yet.</source>
         <translation>还没有回答用到它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="308" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="312" />
         <source>, until %1</source>
         <translation>，有效至 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="310" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="314" />
         <source>, from message %1</source>
         <translation>，来自消息 %1</translation>
     </message>
@@ -765,19 +912,19 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>OfflinePage</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="60" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="62" />
         <source>Ollama is not running</source>
         <translation>Ollama 没有运行</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="70" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="72" />
         <source>desktop-mem talks to a language model through Ollama, on this computer.
 Install it from ollama.com, then start it: open the Ollama app, or run “ollama serve” in a terminal. Your memories are safe meanwhile and can still be browsed and searched by keywords.</source>
         <translation>desktop-mem 通过这台电脑上的 Ollama 与语言模型对话。
 请从 ollama.com 安装，然后启动它：打开 Ollama 应用，或在终端运行“ollama serve”。在此期间你的记忆安然无恙，仍可浏览并按关键词搜索。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="79" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="81" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
@@ -785,47 +932,47 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>PassphraseDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="44" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="46" />
         <source>Unlock your memories</source>
         <translation>解锁你的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="44" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="46" />
         <source>Protect your memories</source>
         <translation>保护你的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="50" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="52" />
         <source>No system keyring is available, so your conversations and memories in the profile “%1” are protected by a passphrase. Everything is encrypted with it; without it nobody, including you, can read them. There is no way to recover it.</source>
         <translation>系统钥匙环不可用，因此配置“%1”中的对话和记忆由口令保护。所有内容都用它加密；没有它，任何人（包括你）都无法读取。口令无法找回。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="56" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="58" />
         <source>Your conversations and memories in the profile “%1” are encrypted. Enter the passphrase to open them.</source>
         <translation>配置“%1”中的对话和记忆已加密。请输入口令打开。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="65" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="67" />
         <source>Passphrase</source>
         <translation>口令</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="69" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="71" />
         <source>Again</source>
         <translation>再输一次</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="88" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="90" />
         <source>Type the passphrase.</source>
         <translation>请输入口令。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="90" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="92" />
         <source>Use at least %1 characters.</source>
         <translation>至少使用 %1 个字符。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="92" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="94" />
         <source>The two passphrases differ: type the same one twice.</source>
         <translation>两次输入的口令不同，请输入相同的口令。</translation>
     </message>
@@ -833,190 +980,238 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>PullDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="134" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="136" />
         <source>Downloading %1</source>
         <translation>正在下载 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="136" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="138" />
         <source>Starting…</source>
         <translation>正在开始…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="141" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="143" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
 </context>
 <context>
+    <name>RecoveryCodeDialog</name>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="46" />
+        <source>Your recovery code</source>
+        <translation>你的恢复码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="50" />
+        <source>Your memories in the profile “%1” are encrypted with a key kept in this computer's keyring. If the keyring is ever lost (a reinstalled system, a new computer), this code is the only way to open them and their backups.</source>
+        <translation>配置“%1”中的记忆用保存在这台电脑钥匙环中的密钥加密。如果钥匙环丢失（重装系统、换新电脑），这个恢复码是打开记忆及其备份的唯一方法。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="67" />
+        <source>Write it down and keep it somewhere safe, away from this computer. It is shown only this once; anyone with it and a backup can read your memories.</source>
+        <translation>请抄下来，存放在远离这台电脑的安全地方。它只显示这一次；任何人拿到它和一份备份，就能读取你的记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="73" />
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="75" />
+        <source>I have written it down or stored it safely</source>
+        <translation>我已抄下或妥善保存</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="83" />
+        <source>Continue</source>
+        <translation>继续</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="191" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="206" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="195" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="213" />
         <source>Ollama address</source>
         <translation>Ollama 地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="200" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="218" />
         <source>Chat model</source>
         <translation>聊天模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="206" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="224" />
         <source>Changing it re-indexes every memory with the new model (with progress).</source>
         <translation>更换后会用新模型重新索引所有记忆（显示进度）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="208" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="226" />
         <source>Embedding model</source>
         <translation>嵌入模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="209" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="260" />
         <source>Learn memories from my chats automatically</source>
         <translation>自动从我的聊天中学习记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="211" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="259" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="213" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="264" />
         <source>Give the model my relevant memories and earlier messages</source>
         <translation>把相关的记忆和之前的消息提供给模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="218" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="269" />
         <source>Tidy my memories while the app is idle (every change can be undone)</source>
         <translation>在应用空闲时整理我的记忆（每项更改都可撤销）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="226" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="231" />
         <source> tokens</source>
         <translation> 个词元</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="227" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="211" />
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="232" />
         <source>Context budget</source>
         <translation>上下文预算</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="228" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="233" />
         <source>Use an OpenAI-compatible server instead of Ollama</source>
         <translation>使用兼容 OpenAI 的服务器代替 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="230" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="235" />
         <source>Other server</source>
         <translation>其他服务器</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="233" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="238" />
         <source>Server URL</source>
         <translation>服务器地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="235" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="240" />
         <source>Server model</source>
         <translation>服务器模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="239" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="244" />
         <source>(unchanged)</source>
         <translation>（不变）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="239" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="244" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="241" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="246" />
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="244" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="249" />
         <source>With another server on, your messages and the memories retrieved for them are sent to that server. If it is not this computer, they leave your machine.</source>
         <translation>启用其他服务器后，你的消息和为其检索到的记忆会发送到该服务器。如果它不是这台电脑，这些内容会离开你的机器。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="257" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="274" />
+        <source>Appearance</source>
+        <translation>外观</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="279" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="260" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="282" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="261" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="283" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="262" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="284" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="266" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="288" />
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="271" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="290" />
+        <source>Privacy</source>
+        <translation>隐私</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="296" />
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="273" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="298" />
         <source>Data folder</source>
         <translation>数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="278" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="303" />
         <source>Encrypted; the key is kept in the system keyring.</source>
         <translation>已加密；密钥保存在系统钥匙环中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="280" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="305" />
         <source>Encrypted with your passphrase.</source>
         <translation>已用你的口令加密。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="286" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="311" />
         <source>Replace the key</source>
         <translation>更换密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="286" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="311" />
         <source>Change passphrase…</source>
         <translation>更改口令…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="289" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="314" />
         <source>Re-encrypts everything with a new key; the old one stops working.</source>
         <translation>用新密钥重新加密所有内容；旧密钥随即失效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="292" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="317" />
         <source>Use a passphrase instead…</source>
         <translation>改用口令…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="294" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="319" />
         <source>Keep the key in the system keyring instead</source>
         <translation>改为把密钥保存在系统钥匙环中</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="300" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="325" />
         <source>Encryption</source>
         <translation>加密</translation>
     </message>
@@ -1024,17 +1219,17 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>ShortcutsDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="159" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="161" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="162" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="164" />
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="162" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="164" />
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -1042,7 +1237,7 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>TypedConfirmDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="111" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="113" />
         <source>Type %1 to confirm.</source>
         <translation>输入 %1 以确认。</translation>
     </message>
@@ -1050,45 +1245,96 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>app</name>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="132" />
-        <location filename="../../desktop_mem/ui/app.py" line="279" />
+        <location filename="../../desktop_mem/ui/app.py" line="138" />
+        <location filename="../../desktop_mem/ui/app.py" line="381" />
+        <location filename="../../desktop_mem/ui/app.py" line="431" />
         <source>Cannot open your memories</source>
         <translation>无法打开你的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="137" />
+        <location filename="../../desktop_mem/ui/app.py" line="143" />
+        <location filename="../../desktop_mem/ui/app.py" line="206" />
         <source>That passphrase is not right. Nothing was changed; try again.</source>
         <translation>口令不正确。没有做任何更改，请重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="230" />
+        <location filename="../../desktop_mem/ui/app.py" line="173" />
+        <source>That recovery code does not open this profile: check it and try again.</source>
+        <translation>这个恢复码打不开此配置：请核对后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/app.py" line="188" />
+        <location filename="../../desktop_mem/ui/app.py" line="408" />
+        <source>Restore a backup</source>
+        <translation>恢复备份</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/app.py" line="214" />
+        <source>This backup is protected by the passphrase of the profile it was made from. Enter it to restore the backup.</source>
+        <translation>此备份受其原配置的口令保护。请输入该口令以恢复备份。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/app.py" line="225" />
+        <source>That recovery code does not open this backup: check it and try again.</source>
+        <translation>这个恢复码打不开此备份：请核对后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/app.py" line="228" />
+        <source>The key of this backup is not in this computer's keyring. Enter the recovery code of the profile it was made from.</source>
+        <translation>此备份的密钥不在这台电脑的钥匙环中。请输入生成该备份的配置的恢复码。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/app.py" line="330" />
         <source>Choose a new passphrase for the profile “%1”. Everything is re-encrypted with it; without it nobody, including you, can read your memories. There is no way to recover it.</source>
         <translation>为配置“%1”选择一个新口令。所有内容都会用它重新加密；没有它，任何人（包括你自己）都无法读取你的记忆，而且无法找回。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="244" />
+        <location filename="../../desktop_mem/ui/app.py" line="344" />
         <source>Change the key</source>
         <translation>更换密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="245" />
+        <location filename="../../desktop_mem/ui/app.py" line="345" />
         <source>Wait for the answer to finish, then change the key.</source>
         <translation>请等回答结束后再更换密钥。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="252" />
+        <location filename="../../desktop_mem/ui/app.py" line="352" />
         <source>Re-encrypting your memories…</source>
         <translation>正在重新加密你的记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="269" />
+        <location filename="../../desktop_mem/ui/app.py" line="370" />
         <source>The key was not changed</source>
         <translation>密钥没有更改</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="287" />
+        <location filename="../../desktop_mem/ui/app.py" line="390" />
         <source>Your memories were re-encrypted; the old key no longer opens them.</source>
         <translation>你的记忆已重新加密；旧密钥已无法打开它们。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/app.py" line="409" />
+        <source>Replace the memories and conversations of the profile “%1” with the backup's? What the profile holds now is deleted.</source>
+        <translation>用备份替换配置“%1”的记忆和对话吗？配置中现有的内容将被删除。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/app.py" line="439" />
+        <source>The backup was restored.</source>
+        <translation>备份已恢复。</translation>
+    </message>
+</context>
+<context>
+    <name>backup</name>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="157" />
+        <source>Restore a backup</source>
+        <translation>恢复备份</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="159" />
+        <source>desktop-mem backups (*.dmbackup)</source>
+        <translation>desktop-mem 备份 (*.dmbackup)</translation>
     </message>
 </context>
 <context>

@@ -304,3 +304,28 @@ def test_a_backup_killed_half_way_leaves_the_previous_one_whole(
     assert subprocess.run(cmd, env=env, capture_output=True).returncode == 0
     assert not any(".backup-" in p.name for p in profile_dir.iterdir())
     assert not file.with_name(file.name + ".partial").exists()
+
+
+def test_a_backup_replaces_a_new_computers_empty_profile_and_retires_its_key(
+    run: Run, config: Config, vault: Vault, isolated: MemoryKeyring, tmp_path: Path, fake_ollama
+) -> None:
+    """The window's way in: the app made an empty profile on the new computer; the backup
+    takes its place, opened with the original code, and the empty one's key goes."""
+    code = _make(run)
+    file = tmp_path / "b.dmbackup"
+    assert run("backup", str(file))[0] == 0
+    isolated.secrets.clear()
+    fresh = tmp_path / "new-computer"
+    fresh_config = Config.resolve(home=fresh, ollama_host=fake_ollama.url, embed_model="fake-embed")
+    Profile.open(fresh_config, vault).close()  # a first start: empty, with its own key
+    (fresh_key,) = isolated.secrets
+    with pytest.raises(Exception, match="does not belong"):
+        backup.restore(file, fresh, replace=True, code=recovery.new_code(), vault=vault)
+    assert fresh_key in isolated.secrets  # a failed restore changes nothing
+    report_ = backup.restore(file, fresh, replace=True, code=code, vault=vault)
+    assert report_.memories == 3 and report_.used_recovery_code
+    assert fresh_key not in isolated.secrets  # the replaced profile's key is retired
+    assert len(isolated.secrets) == 1
+    assert _contents(fresh, fake_ollama.url, vault)[0] == sorted(SECRETS)
+    side = read_sidecar(fresh / "profiles" / "default" / "memory.db")
+    assert recovery.unseal(side["recovery"], code)  # the original code opens it from now on

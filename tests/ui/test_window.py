@@ -16,6 +16,7 @@ from desktop_mem.core.profile import Profile
 from desktop_mem.core.vault import Vault
 from desktop_mem.ui import tasks
 from desktop_mem.ui.app import Application, app_settings, install_language, open_profile
+from desktop_mem.ui.backup_ui import RecoveryCodeDialog
 from desktop_mem.ui.dialogs import PassphraseDialog
 from desktop_mem.ui.main_window import MainWindow
 from tests.fakes.ollama_server import FakeOllama
@@ -538,8 +539,21 @@ def test_changing_the_key_from_settings(
     assert not [a for (s, a) in isolated.secrets if s == SERVICE], "the keyring entry is gone"
     assert "re-encrypted" in running.window.statusBar().currentMessage()
 
+    shown: list[str] = []
+
+    def confirm_code() -> None:  # back in the keyring: its first recovery code, shown once
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, RecoveryCodeDialog):
+            QTimer.singleShot(50, confirm_code)
+            return
+        shown.append(dialog.code.text())
+        dialog.confirm.setChecked(True)
+        dialog.ok.click()
+
+    QTimer.singleShot(50, confirm_code)
     assert running.change_key("keyring")
     assert running.profile.db.key_mode == "keyring" and running.profile.config.passphrase is None
+    assert len(shown) == 1 and len(shown[0]) == 29
     assert [m.text for m in running.profile.memories.list()] == ["I keep bees"]
     idle(qtbot, running.window)
     running.window.close()

@@ -1,0 +1,337 @@
+"""Owns backups and the recovery code in the window: the code shown once, the way back
+in when the keyring lost the key, the Backup page of Settings, and the daily backup.
+
+The daily backup runs in the background when one is due (a folder is chosen, daily
+backups are on, and the last one is a day old): checked at start and every half hour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop_mem.core import backup, recovery
+from desktop_mem.core.errors import DesktopMemError
+from desktop_mem.core.settings import Settings
+from desktop_mem.ui import tasks
+
+CHECK_MS = 30 * 60 * 1000
+DAY = timedelta(days=1)
+
+
+class RecoveryCodeDialog(QDialog):
+    """The recovery code, shown once: copy it, write it down, confirm."""
+
+    def __init__(self, code: str, profile: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Your recovery code"))
+        layout = QVBoxLayout(self)
+        intro = QLabel(
+            self.tr(
+                "Your memories in the profile “%1” are encrypted with a key kept in this "
+                "computer's keyring. If the keyring is ever lost (a reinstalled system, a new "
+                "computer), this code is the only way to open them and their backups."
+            ).replace("%1", profile)
+        )
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        self.code = QLabel(code)
+        font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        font.setPointSizeF(font.pointSizeF() * 1.6)
+        font.setWeight(QFont.Weight.DemiBold)
+        self.code.setFont(font)
+        self.code.setObjectName("recoveryCode")
+        self.code.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.code)
+        warn = QLabel(
+            self.tr(
+                "Write it down and keep it somewhere safe, away from this computer. It is "
+                "shown only this once; anyone with it and a backup can read your memories."
+            )
+        )
+        warn.setWordWrap(True)
+        layout.addWidget(warn)
+        self.copy = QPushButton(self.tr("Copy"))
+        self.copy.clicked.connect(lambda: QGuiApplication.clipboard().setText(code))
+        self.confirm = QCheckBox(self.tr("I have written it down or stored it safely"))
+        row = QHBoxLayout()
+        row.addWidget(self.copy)
+        row.addStretch(1)
+        layout.addLayout(row)
+        layout.addWidget(self.confirm)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok)
+        self.ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.ok.setText(self.tr("Continue"))
+        self.ok.setEnabled(False)
+        self.confirm.toggled.connect(self.ok.setEnabled)
+        buttons.accepted.connect(self.accept)
+        layout.addWidget(buttons)
+        self.setMinimumWidth(min(560, max(380, self.code.sizeHint().width() + 60)))
+
+    def reject(self) -> None:  # Escape does not skip the one showing
+        if self.confirm.isChecked():
+            super().reject()
+
+
+class LockedDialog(QDialog):
+    """The keyring does not hold the key: the recovery code, a backup, or quit."""
+
+    def __init__(self, profile: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.choice = ""
+        self.setWindowTitle(self.tr("Your memories are locked"))
+        layout = QVBoxLayout(self)
+        text = QLabel(
+            self.tr(
+                "The key of the profile “%1” is not in this computer's keyring (it was reset, or "
+                "this is a new computer). Enter the recovery code you wrote down when the "
+                "profile was made, or restore a backup."
+            ).replace("%1", profile)
+        )
+        text.setWordWrap(True)
+        layout.addWidget(text)
+        form = QFormLayout()
+        self.code = QLineEdit()
+        self.code.setPlaceholderText("XXXX-XXXX-XXXX-XXXX-XXXX-XXXX")
+        form.addRow(self.tr("Recovery code"), self.code)
+        layout.addLayout(form)
+        self.error = QLabel("")
+        self.error.setObjectName("status")
+        self.error.setWordWrap(True)
+        self.error.hide()
+        layout.addWidget(self.error)
+        buttons = QDialogButtonBox()
+        self.unlock = buttons.addButton(self.tr("Unlock"), QDialogButtonBox.ButtonRole.AcceptRole)
+        self.restore = buttons.addButton(
+            self.tr("Restore a backup…"), QDialogButtonBox.ButtonRole.ActionRole
+        )
+        self.quit = buttons.addButton(self.tr("Quit"), QDialogButtonBox.ButtonRole.RejectRole)
+        self.unlock.clicked.connect(self._unlock)
+        self.restore.clicked.connect(self._restore)
+        self.quit.clicked.connect(self.reject)
+        layout.addWidget(buttons)
+        self.setMinimumWidth(460)
+
+    def show_error(self, text: str) -> None:
+        self.error.setText(text)
+        self.error.show()
+
+    def _unlock(self) -> None:
+        try:
+            recovery.normalize(self.code.text())
+        except DesktopMemError:
+            self.show_error(
+                self.tr("A recovery code has 24 letters and digits in six groups: check it.")
+            )
+            return
+        self.choice = "code"
+        self.accept()
+
+    def _restore(self) -> None:
+        self.choice = "restore"
+        self.accept()
+
+
+def choose_backup_file(parent: QWidget | None) -> str:
+    path, _ = QFileDialog.getOpenFileName(
+        parent,
+        QGuiApplication.translate("backup", "Restore a backup"),
+        "",
+        QGuiApplication.translate("backup", "desktop-mem backups (*.dmbackup)"),
+    )
+    return path
+
+
+class BackupController(QObject):
+    """Backs up the open profile now, or daily into the chosen folder."""
+
+    finished = Signal(str)  # the backup file written
+    failed = Signal(str)  # one sentence
+
+    def __init__(self, db: Any, parent: QObject | None = None, check_ms: int = CHECK_MS) -> None:
+        super().__init__(parent)
+        self.db = db
+        self.settings = Settings(db)
+        self.running = False
+        self.timer = QTimer(self)
+        self.timer.setInterval(check_ms)
+        self.timer.timeout.connect(self.run_if_due)
+        self.timer.start()
+        QTimer.singleShot(60_000, self.run_if_due)  # a minute after start: not during it
+
+    def last_backup(self) -> datetime | None:
+        raw = self.settings.get("last_backup_at")
+        try:
+            return datetime.fromisoformat(raw) if raw else None
+        except ValueError:
+            return None
+
+    def due(self, now: datetime | None = None) -> bool:
+        if not (self.settings.get("backup_daily") and self.settings.get("backup_folder")):
+            return False
+        last = self.last_backup()
+        return last is None or (now or datetime.now(UTC)) - last >= DAY
+
+    def run_if_due(self) -> bool:
+        if self.running or not self.due():
+            return False
+        return self.back_up_now()
+
+    def back_up_now(self, on_done: Callable[[str], None] | None = None) -> bool:
+        folder = self.settings.get("backup_folder")
+        if self.running or not folder:
+            return False
+        self.running = True
+        keep = int(self.settings.get("backup_keep"))
+
+        def work() -> str:
+            report = backup.back_up_to_folder(self.db, Path(folder), keep)
+            self.settings.set("last_backup_at", report.created_at)
+            return str(report.path)
+
+        def done(path: str) -> None:
+            self.running = False
+            self.finished.emit(path)
+            if on_done is not None:
+                on_done(path)
+
+        def failed(text: str) -> None:
+            self.running = False
+            self.failed.emit(text)
+
+        tasks.run(work, done=done, failed=failed)
+        return True
+
+
+class BackupPage(QWidget):
+    """Settings > Backup: the folder, daily backups, how many to keep, back up now,
+    restore, and a new recovery code."""
+
+    restore_requested = Signal(str)  # a backup file to restore over this profile
+    new_code_requested = Signal()
+
+    def __init__(
+        self, controller: BackupController, keyring_mode: bool, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        settings = controller.settings
+        layout = QVBoxLayout(self)
+        intro = QLabel(
+            self.tr(
+                "A backup is encrypted like your memories. Put the folder in Syncthing, "
+                "Dropbox or iCloud Drive to carry your memories to another computer: only "
+                "encrypted data is synced."
+            )
+        )
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        form = QFormLayout()
+        row = QHBoxLayout()
+        self.folder = QLineEdit(settings.get("backup_folder") or "")
+        self.folder.setPlaceholderText(self.tr("No folder chosen"))
+        self.choose = QPushButton(self.tr("Choose…"))
+        self.choose.clicked.connect(self._choose)
+        row.addWidget(self.folder, 1)
+        row.addWidget(self.choose)
+        form.addRow(self.tr("Backup folder"), row)
+        self.daily = QCheckBox(self.tr("Back up every day"))
+        self.daily.setChecked(bool(settings.get("backup_daily")))
+        form.addRow("", self.daily)
+        self.keep = QSpinBox()
+        self.keep.setRange(1, 365)
+        self.keep.setValue(int(settings.get("backup_keep")))
+        form.addRow(self.tr("Backups to keep"), self.keep)
+        layout.addLayout(form)
+        buttons = QHBoxLayout()
+        self.now = QPushButton(self.tr("Back up now"))
+        self.now.clicked.connect(self._back_up_now)
+        self.restore = QPushButton(self.tr("Restore a backup…"))
+        self.restore.clicked.connect(self._restore)
+        buttons.addWidget(self.now)
+        buttons.addWidget(self.restore)
+        buttons.addStretch(1)
+        layout.addLayout(buttons)
+        self.status = QLabel(self._last_text())
+        self.status.setObjectName("status")
+        self.status.setWordWrap(True)
+        layout.addWidget(self.status)
+        self.new_code = QPushButton(self.tr("New recovery code…"))
+        self.new_code.setToolTip(
+            self.tr("Makes a new code and shows it once; the old one stops opening this profile.")
+        )
+        self.new_code.clicked.connect(self.new_code_requested)
+        self.new_code.setVisible(keyring_mode)
+        code_row = QHBoxLayout()
+        code_row.addWidget(self.new_code)
+        code_row.addStretch(1)
+        layout.addLayout(code_row)
+        layout.addStretch(1)
+        controller.failed.connect(self._failed)
+
+    def _last_text(self) -> str:
+        last = self.controller.last_backup()
+        if last is None:
+            return self.tr("No backup yet.")
+        local = last.astimezone().strftime("%Y-%m-%d %H:%M")
+        return self.tr("Last backup: %1").replace("%1", local)
+
+    def _choose(self) -> None:
+        folder = QFileDialog.getExistingDirectory(
+            self, self.tr("Backup folder"), self.folder.text()
+        )
+        if folder:
+            self.folder.setText(folder)
+
+    def _back_up_now(self) -> None:
+        folder = self.folder.text().strip()
+        if not folder:
+            self.status.setText(self.tr("Choose a folder for the backups first."))
+            return
+        self.controller.settings.set("backup_folder", folder)
+        self.controller.settings.set("backup_keep", self.keep.value())
+        self.now.setEnabled(False)
+        self.status.setText(self.tr("Backing up…"))
+
+        def done(path: str) -> None:
+            self.now.setEnabled(True)
+            self.status.setText(self.tr("Backed up to %1").replace("%1", path))
+
+        if not self.controller.back_up_now(done):
+            self.now.setEnabled(True)
+            self.status.setText(self.tr("A backup is already running."))
+
+    def _failed(self, text: str) -> None:
+        self.now.setEnabled(True)
+        self.status.setText(text)
+
+    def _restore(self) -> None:
+        path = choose_backup_file(self)
+        if path:
+            self.restore_requested.emit(path)
+
+    def values(self) -> dict[str, Any]:
+        return {
+            "backup_folder": self.folder.text().strip(),
+            "backup_daily": self.daily.isChecked(),
+            "backup_keep": self.keep.value(),
+        }
