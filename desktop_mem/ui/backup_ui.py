@@ -176,7 +176,10 @@ class BackupController(QObject):
         self.timer.setInterval(check_ms)
         self.timer.timeout.connect(self.run_if_due)
         self.timer.start()
-        QTimer.singleShot(60_000, self.run_if_due)  # a minute after start: not during it
+        self.first = QTimer(self)  # a minute after start, not during it; dies with self
+        self.first.setSingleShot(True)
+        self.first.timeout.connect(self.run_if_due)
+        self.first.start(60_000)
 
     def last_backup(self) -> datetime | None:
         raw = self.settings.get("last_backup_at")
@@ -260,6 +263,7 @@ class BackupPage(QWidget):
         self.keep = QSpinBox()
         self.keep.setRange(1, 365)
         self.keep.setValue(int(settings.get("backup_keep")))
+        self.keep.setMaximumWidth(120)
         form.addRow(self.tr("Backups to keep"), self.keep)
         layout.addLayout(form)
         buttons = QHBoxLayout()
@@ -272,7 +276,7 @@ class BackupPage(QWidget):
         buttons.addStretch(1)
         layout.addLayout(buttons)
         self.status = QLabel(self._last_text())
-        self.status.setObjectName("status")
+        self.status.setObjectName("notice")
         self.status.setWordWrap(True)
         layout.addWidget(self.status)
         self.new_code = QPushButton(self.tr("New recovery code…"))
@@ -322,6 +326,8 @@ class BackupPage(QWidget):
 
     def _failed(self, text: str) -> None:
         self.now.setEnabled(True)
+        self.status.setObjectName("status")  # an error: in the error colour
+        self.status.style().polish(self.status)
         self.status.setText(text)
 
     def _restore(self) -> None:

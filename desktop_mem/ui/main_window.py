@@ -324,6 +324,7 @@ class MainWindow(QMainWindow):
         self.sleeper.user_active()  # a running sleep-time pass stops at its next memory
         self.sleeper.timer.stop()
         self.backups.timer.stop()
+        self.backups.first.stop()
         if self.session is not None:
             self.session.stop()
             self.session.close(wait=False)
