@@ -67,3 +67,49 @@ def test_profile_key_lives_in_a_real_secret_service(tmp_path: Path) -> None:
     sidecar = json.loads((home / "profiles" / "default" / "profile.json").read_text("utf-8"))
     assert sidecar["key_mode"] == "keyring"
     assert key not in (home / "profiles" / "default" / "profile.json").read_text("utf-8")
+
+
+RECOVERY_SCRIPT = r"""
+set -eu
+eval "$(printf 'test-login-password' | gnome-keyring-daemon --unlock --components=secrets)"
+export GNOME_KEYRING_CONTROL
+PY="$1"; HOME_DIR="$2"; FRESH="$3"; OUT="$4"
+DM="$PY -m desktop_mem --ollama-host http://127.0.0.1:9 --embed-model fake-embed"
+$DM --home "$HOME_DIR" memory add "kept safe by a recovery code" 2> "$OUT/created.txt"
+$DM --home "$HOME_DIR" backup "$OUT/b.dmbackup"
+# profile.json lost after a rotation: the rotated key is found under its own account
+$DM --home "$HOME_DIR" rekey
+rm "$HOME_DIR/profiles/default/profile.json"
+$DM --home "$HOME_DIR" memory list --json > "$OUT/after-rotation.json"
+# the keyring is wiped: only the recovery code opens the backup
+secret-tool clear service desktop-mem
+printf 'left '; secret-tool search --all service desktop-mem 2>/dev/null | grep -c '^\[' || true
+CODE=$(grep -Eo '[0-9A-Z]{4}(-[0-9A-Z]{4}){5}' "$OUT/created.txt")
+DESKTOP_MEM_RECOVERY_CODE="$CODE" $DM --home "$FRESH" restore "$OUT/b.dmbackup"
+$DM --home "$FRESH" memory list --json > "$OUT/restored.json"
+"""
+
+
+def test_a_wiped_secret_service_loses_nothing_with_the_recovery_code(tmp_path: Path) -> None:
+    home, fresh, out = tmp_path / "home", tmp_path / "fresh", tmp_path / "out"
+    for d in (home, fresh, out):
+        d.mkdir()
+    env = {
+        "PATH": "/usr/local/bin:/usr/bin:/bin:" + str(Path(sys.executable).parent),
+        "HOME": str(tmp_path),
+        "XDG_DATA_HOME": str(tmp_path / "xdg-data"),
+        "XDG_RUNTIME_DIR": str(tmp_path / "run"),
+        "PYTHONPATH": str(Path(__file__).resolve().parents[1]),
+    }
+    (tmp_path / "run").mkdir(mode=0o700)
+    proc = subprocess.run(
+        ["dbus-run-session", "--", "bash", "-c", RECOVERY_SCRIPT, "probe", sys.executable,
+         str(home), str(fresh), str(out)],
+        capture_output=True, text=True, timeout=180, env=env,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    assert "Restored profile 'default' with the recovery code" in proc.stdout
+    assert "left 0" in proc.stdout, "the keyring held no desktop-mem key before the restore"
+    for name in ("after-rotation.json", "restored.json"):
+        items = json.loads((out / name).read_text("utf-8"))
+        assert [m["text"] for m in items] == ["kept safe by a recovery code"], name
