@@ -123,21 +123,42 @@ def _report(result: TurnResult, prof: Profile, err: TextIO) -> None:
 def _confirm_forget(
     session: ChatSession, result: TurnResult, yes: bool, out: TextIO, err: TextIO
 ) -> None:
-    if not result.forget_candidates:
+    """Each candidate on its own line; pinned memories and earlier messages are kept
+    unless the user says so (interactively), --yes deletes the unpinned memories."""
+    memories, messages = result.forget_candidates, result.forget_messages
+    if not memories and not messages:
         return
-    for m in result.forget_candidates:
-        err.write(f"  #{m.id} {m.text}\n")
+    for m in memories:
+        err.write(f"  memory #{m.id}{' (pinned)' if m.pinned else ''}: {m.text}\n")
+    for msg in messages:
+        err.write(
+            f"  message #{msg.id} ({msg.created_at[:10]}): {' '.join(msg.content.split())[:120]}\n"
+        )
+    chosen = [m.id for m in memories if not m.pinned]
+    drop_messages: list[int] = []
     if not yes:
         if not sys.stdin.isatty():
-            err.write("Nothing deleted: run again with --yes to confirm.\n")
+            err.write("Nothing deleted: run again with --yes to delete the unpinned memories.\n")
+            session.forget([], [])
             return
-        err.write("Delete these memories for good? [y/N] ")
-        err.flush()
-        if sys.stdin.readline().strip().lower() not in ("y", "yes", "是", "好"):
-            err.write("Nothing deleted.\n")
-            return
-    n = session.forget([m.id for m in result.forget_candidates])
-    out.write(f"Deleted {n} memor{'y' if n == 1 else 'ies'}.\n")
+        chosen = [m.id for m in memories if _ask(err, f"Delete memory #{m.id}?", not m.pinned)]
+        if messages and _ask(err, f"Also delete the {len(messages)} earlier message(s)?", False):
+            drop_messages = [msg.id for msg in messages]
+    n, k = session.forget(chosen, drop_messages)
+    out.write(
+        f"Deleted {n} memor{'y' if n == 1 else 'ies'} and {k} message{'' if k == 1 else 's'}.\n"
+        if n or k
+        else "Nothing was deleted.\n"
+    )
+
+
+def _ask(err: TextIO, question: str, default: bool) -> bool:
+    err.write(f"{question} [{'Y/n' if default else 'y/N'}] ")
+    err.flush()
+    answer = sys.stdin.readline().strip().lower()
+    if not answer:
+        return default
+    return answer in ("y", "yes", "是", "好")
 
 
 def _turn(
@@ -198,6 +219,7 @@ def _turn_json(result: TurnResult, prof: Profile, wait: bool) -> dict[str, Any]:
         ],
         "changes": [c.to_dict() for c in [*result.changes, *learned] if c.action != "skipped"],
         "forget_candidates": [m.to_dict() for m in result.forget_candidates],
+        "forget_messages": [m.to_dict() for m in result.forget_messages],
         "prompt": {
             "memory_tokens": result.plan.memory_tokens if result.plan else 0,
             "history_turns": result.plan.history_turns if result.plan else 0,

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -49,6 +49,7 @@ class TurnResult:
     recalled: list[tuple[int, float]] = field(default_factory=list)  # earlier messages
     changes: list[Change] = field(default_factory=list)  # made by a command, at once
     forget_candidates: list[Memory] = field(default_factory=list)
+    forget_messages: list[Message] = field(default_factory=list)  # earlier messages about it
     plan: Plan | None = None
     learning: Future[list[Change]] | None = None  # the background write path
     warnings: list[str] = field(default_factory=list)
@@ -56,6 +57,10 @@ class TurnResult:
     def learned(self, timeout: float | None = None) -> list[Change]:
         """Wait for the write path of this turn (an empty list if there was none)."""
         return self.learning.result(timeout) if self.learning else []
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 def _zh(text: str) -> bool:
@@ -309,35 +314,42 @@ class ChatSession:
         else:
             hits = self.profile.search.search(command.text, k=5).hits
             result.forget_candidates = [h.memory for h in hits if h.score >= FORGET_MIN_SCORE]
-            n = len(result.forget_candidates)
-            if n == 0:
+            found, _ = self.conversations.search(command.text, k=10)
+            result.forget_messages = [h.message for h in found if h.message.id != user_id]
+            n, m = len(result.forget_candidates), len(result.forget_messages)
+            if n == 0 and m == 0:
                 result.text = (
                     f"我没有找到关于「{command.text}」的记忆。"
                     if zh
                     else f"I have no memory about “{command.text}”."
                 )
+            elif zh:
+                result.text = f"关于「{command.text}」，我找到 {n} 条记忆和 {m} 条以前的消息：请选择要删除的。"
             else:
                 result.text = (
-                    f"我找到 {n} 条相关记忆，确认后会删除它们。"
-                    if zh
-                    else f"I found {n} matching memor{'y' if n == 1 else 'ies'}; confirm to delete "
-                    f"{'it' if n == 1 else 'them'}."
+                    f"About “{command.text}” I found {_count(n, 'memory', 'memories')} and "
+                    f"{_count(m, 'earlier message', 'earlier messages')}: choose what to delete."
                 )
         result.answer_id = self._store("assistant", result.text, model="desktop-mem")
         return result
 
-    def forget(self, memory_ids: list[int]) -> int:
-        """Delete memories the user confirmed after a "forget ..." command."""
-        if self.incognito or not memory_ids:
-            return 0
-        existing = [m.id for m in self.profile.memories.get_many(memory_ids)]
+    def forget(self, memory_ids: Sequence[int], message_ids: Sequence[int] = ()) -> tuple[int, int]:
+        """Delete what the user ticked after a "forget ..." command: memories, and earlier
+        messages (with the context they lent to memories). Says what was done in the
+        conversation; returns (memories, messages) deleted."""
+        if self.incognito:
+            return 0, 0
+        existing = [m.id for m in self.profile.memories.get_many(list(memory_ids))]
         n = self.profile.memories.delete(existing) if existing else 0
-        self._store(
-            "assistant",
-            f"Deleted {n} memor{'y' if n == 1 else 'ies'}." if n else "Nothing was deleted.",
-            model="desktop-mem",
-        )
-        return n
+        m = self.conversations.delete_messages(message_ids, self.profile.memories)
+        if n or m:
+            text = (
+                f"Deleted {_count(n, 'memory', 'memories')} and {_count(m, 'message', 'messages')}."
+            )
+        else:
+            text = "Nothing was deleted."
+        self._store("assistant", text, model="desktop-mem")
+        return n, m
 
     def messages(self) -> list[Message]:
         if self.incognito or self.conversation_id is None:

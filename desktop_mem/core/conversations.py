@@ -194,6 +194,25 @@ class ConversationStore:
         self.db.checkpoint()
         return len(ids)
 
+    def delete_messages(self, ids: Sequence[int], memories: MemoryStore | None = None) -> int:
+        """Purge single messages (a "forget ..." the user confirmed), with the context they
+        lent to memories. Returns how many existed and went."""
+        wanted = sorted({int(i) for i in ids})
+        if not wanted:
+            return 0
+        marks = ",".join("?" * len(wanted))
+        found = [
+            r[0] for r in self.db.query(f"SELECT id FROM messages WHERE id IN ({marks})", wanted)
+        ]
+        if not found:
+            return 0
+        if memories is not None:
+            memories.forget_context(found)
+        with self.db.transaction() as conn:
+            self._purge_messages(conn, found)
+        self.db.checkpoint()
+        return len(found)
+
     def _message_ids(self, conversation_id: int) -> list[int]:
         return [
             r[0]

@@ -59,13 +59,14 @@ def app_settings(home: Path) -> QSettings:
 
 
 def install_language(app: QApplication, language: str) -> QTranslator | None:
-    """Load desktop_mem/resources/translations/desktop_mem_<language>.qm (English needs none)."""
+    """Load desktop_mem/resources/translations/desktop_mem_<language>.qm. English has
+    one too: it holds the singular and plural of every counted string ("1 memory",
+    "2 memories")."""
     for old in app.findChildren(QTranslator):
         app.removeTranslator(old)
         old.deleteLater()
+    language = language or "en"
     app.setProperty("desktop_mem_language", language)
-    if language in ("", "en"):
-        return None
     translator = QTranslator(app)
     if translator.load(str(TRANSLATIONS / f"desktop_mem_{language}.qm")):
         app.installTranslator(translator)

@@ -45,6 +45,7 @@ from desktop_mem.ui.backup_ui import BackupController, BackupPage, RecoveryCodeD
 from desktop_mem.ui.chat_view import ChatView, MessageWidget
 from desktop_mem.ui.dialogs import PullDialog, SettingsDialog, ShortcutsDialog, TypedConfirmDialog
 from desktop_mem.ui.errors import describe
+from desktop_mem.ui.forget_dialog import ForgetDialog
 from desktop_mem.ui.memory_browser import MemoryBrowser
 from desktop_mem.ui.models import ID_ROLE, ConversationListModel
 from desktop_mem.ui.sleep_controller import SleepController
@@ -655,7 +656,7 @@ class MainWindow(QMainWindow):
             if result.changes:
                 self._show_changes(answer, result.changes)
                 self.refresh_memories()
-            if result.forget_candidates:
+            if result.forget_candidates or result.forget_messages:
                 self._confirm_forget(result)
             if result.learning is not None:
                 self._work(self.tr("Learning from this exchange…"))
@@ -724,21 +725,30 @@ class MainWindow(QMainWindow):
         tasks.run(work, done=done, failed=self._error)
 
     def _confirm_forget(self, result: TurnResult) -> None:
-        listing = "\n".join(f"• {m.text}" for m in result.forget_candidates)
-        answer = QMessageBox.question(
-            self,
-            self.tr("Forget these memories?"),
-            self.tr("Delete these memories for good?") + "\n\n" + listing,
-        )
-        if answer == QMessageBox.StandardButton.Yes and self.session is not None:
+        """Each candidate with its own checkbox; what was done is said in the chat."""
+        if self.session is None:
+            return
+        dialog = ForgetDialog(result.forget_candidates, result.forget_messages, self)
+        accepted = dialog.exec() == ForgetDialog.DialogCode.Accepted
+        memories = dialog.chosen("memory") if accepted else []
+        messages = dialog.chosen("message") if accepted else []
 
-            def done(n: int) -> None:
-                self.chat.add_message("assistant", self.tr("Deleted %n memory(s).", "", n))
-                self._memory_changed()
+        def done(counts: tuple[int, int]) -> None:
+            n, m = counts
+            if n or m:
+                text = self.tr("Deleted %n memory(s)", "", n) + self.tr(
+                    " and %n message(s).", "", m
+                )
+            else:
+                text = self.tr("Nothing was deleted.")
+            self._work(None)
+            self.chat.add_message("assistant", text)
+            self._memory_changed()
+            if m:
+                self.refresh_conversations()
 
-            self._work(self.tr("Deleting…"))
-            ids = [m.id for m in result.forget_candidates]
-            tasks.run(self.session.forget, ids, done=done, failed=self._error)
+        self._work(self.tr("Deleting…"))
+        tasks.run(self.session.forget, memories, messages, done=done, failed=self._error)
 
     # -- memories ---------------------------------------------------------------------------
 

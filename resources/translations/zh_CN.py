@@ -295,6 +295,15 @@ ZH: dict[str, str | list[str]] = {
     "Your memories in the profile “%1” are encrypted with a key kept in this computer's keyring. If the keyring is ever lost (a reinstalled system, a new computer), this code is the only way to open them and their backups.": "配置“%1”中的记忆用保存在这台电脑钥匙环中的密钥加密。如果钥匙环丢失（重装系统、换新电脑），这个恢复码是打开记忆及其备份的唯一方法。",
     "Your recovery code": "你的恢复码",
     "desktop-mem backups (*.dmbackup)": "desktop-mem 备份 (*.dmbackup)",
+    "Forget": "忘记",
+    "Tick what to delete for good. Nothing else is touched.": "勾选要永久删除的内容，其他内容不受影响。",
+    "Memories": "记忆",
+    "(pinned)": "（已置顶）",
+    "Earlier messages that mention it": "提到它的以前的消息",
+    "Delete selected": "删除所选",
+    "Deleted %n memory(s)": ["已删除 %n 条记忆"],
+    " and %n message(s).": ["和 %n 条消息。"],
+    "Nothing was deleted.": "没有删除任何内容。",
 }
 
 

@@ -291,8 +291,20 @@ def test_remember_and_forget_commands(
     found = session.send("forget my passport")
     assert [m.text for m in found.forget_candidates] == ["my passport expires in March 2027"]
     assert profile.memories.count() == 2, "nothing is deleted before the user confirms"
-    assert session.forget([m.id for m in found.forget_candidates]) == 1
+    assert "choose what to delete" in found.text  # no "confirm to delete them" promise
+    said = sorted(m.content for m in found.forget_messages)
+    assert said == [  # the words, too: what the user said and the answer that echoed it
+        "Noted. I'll remember: my passport expires in March 2027",
+        "Remember that my passport expires in March 2027",
+    ]
+    assert session.forget([m.id for m in found.forget_candidates], []) == (1, 0)
     assert [m.text for m in profile.memories.list()] == ["我女儿叫小雨"]
+    assert session.forget([], [m.id for m in found.forget_messages]) == (0, 2)
+    left = [h.message.content for h in session.conversations.search("passport")[0]]
+    assert not [t for t in left if "expires" in t]
+    assert session.messages()[-1].content == "Deleted 0 memories and 2 messages."
+    assert session.forget([], []) == (0, 0)
+    assert session.messages()[-1].content == "Nothing was deleted."
     zh_forget = session.send("忘记小雨")
     assert [m.text for m in zh_forget.forget_candidates] == ["我女儿叫小雨"]
     none = session.send("forget my yacht")

@@ -17,3 +17,11 @@ def no_unexpected_dialogs(monkeypatch: pytest.MonkeyPatch) -> None:
 
     for name in ("question", "information", "warning", "critical"):
         monkeypatch.setattr(QMessageBox, name, unexpected)
+
+
+@pytest.fixture(autouse=True)
+def english(qapp: Any) -> None:
+    """As the app starts: English, with its plural forms ("1 memory", "2 memories")."""
+    from desktop_mem.ui.app import install_language
+
+    install_language(qapp, "en")

@@ -90,6 +90,30 @@ def test_every_interface_string_is_translated(tmp_path: Path) -> None:
     assert qm.stat().st_mtime >= 0 and qm.stat().st_size > 1000
 
 
+def test_every_counted_string_has_english_plural_forms(tmp_path: Path, qapp: Any) -> None:
+    """English needs its plurals written out too: "1 memory", "2 memories", never
+    "memory(s)"."""
+    import importlib.util
+
+    from PySide6.QtCore import QCoreApplication
+
+    from desktop_mem.ui.app import install_language
+
+    spec = importlib.util.spec_from_file_location("en", ROOT / "resources/translations/en.py")
+    en = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(en)  # type: ignore[union-attr]
+    fresh = tmp_path / "fresh.ts"
+    ui = sorted(str(p) for p in (ROOT / "desktop_mem/ui").glob("*.py"))
+    lupdate = Path(sys.executable).parent / "pyside6-lupdate"
+    subprocess.run([str(lupdate), *ui, "-ts", str(fresh)], check=True, capture_output=True)
+    counted = {s for s, numerus in _zh_module().sources(fresh) if numerus}
+    assert counted and not counted - set(en.EN), "run resources/translations/en.py"
+    install_language(qapp, "en")
+    one = QCoreApplication.translate("MemoryBrowser", "%n memory(s)", "", 1)
+    many = QCoreApplication.translate("MemoryBrowser", "%n memory(s)", "", 2)
+    assert (one, many) == ("1 memory", "2 memories")
+
+
 def test_core_errors_are_worded_in_the_interface_language(qapp: Any) -> None:
     from desktop_mem.ui.app import install_language
     from desktop_mem.ui.errors import describe

@@ -645,7 +645,7 @@ def test_an_idle_window_tidies_memories_by_itself(qtbot: Any, window: MainWindow
         window.profile.memories.add(NewMemory("My cat Mochi is eleven years old"))
     window.sleeper.timer.setInterval(10)
     window.sleeper.user_active()  # counting quiet time from now
-    qtbot.waitUntil(lambda: "were tidied" in window.statusBar().currentMessage(), timeout=20000)
+    qtbot.waitUntil(lambda: " tidied (" in window.statusBar().currentMessage(), timeout=20000)
     assert window.profile.memories.history(2)[-1].action == "merged into #1"
     assert not window.sleeper.schedule.due(), "done for now"
     # typing stops a pass and restarts the quiet time
@@ -653,3 +653,48 @@ def test_an_idle_window_tidies_memories_by_itself(qtbot: Any, window: MainWindow
     window.chat.input.setPlainText("h")
     assert window.sleeper._stop.is_set() and window.sleeper.timer.isActive()
     window.sleeper.running = False
+
+
+def test_the_chats_forget_lists_each_candidate_with_its_own_checkbox(
+    qtbot: Any, window: MainWindow, profile: Profile
+) -> None:
+    """ "forget …" offers only what is about it, pinned memories unticked and marked, and
+    says in the chat what was done (also when nothing was)."""
+    from desktop_mem.ui.forget_dialog import ForgetDialog
+
+    pinned = profile.memories.add(NewMemory("I have a sister called Ana", pinned=True)).memory
+    other = profile.memories.add(NewMemory("My sister Ana lives in Porto")).memory
+    profile.memories.add(NewMemory("Allergic to peanuts", pinned=True))
+    window.refresh_memories()
+    seen: dict[str, Any] = {}
+
+    def answer(accept: bool) -> Any:
+        def act() -> None:
+            dialog = QApplication.activeModalWidget()
+            if not isinstance(dialog, ForgetDialog):
+                QTimer.singleShot(20, act)
+                return
+            rows = [dialog.items.item(i) for i in range(dialog.items.count())]
+            seen["rows"] = [(r.text(), r.checkState() == Qt.CheckState.Checked) for r in rows]
+            seen["chosen"] = dialog.chosen("memory")
+            dialog.accept() if accept else dialog.reject()
+
+        return act
+
+    QTimer.singleShot(20, answer(False))
+    send(qtbot, window, "forget my sister Ana")
+    texts = [t for t, _ in seen["rows"]]
+    assert not [t for t in texts if "peanuts" in t], "only what is about it"
+    assert ("I have a sister called Ana  (pinned)", False) in seen["rows"]
+    assert ("My sister Ana lives in Porto", True) in seen["rows"]
+    assert seen["chosen"] == [other.id]
+    idle(qtbot, window)
+    assert window.chat.messages[-1].text() == "Nothing was deleted."
+    assert profile.memories.count() == 3
+
+    QTimer.singleShot(20, answer(True))
+    send(qtbot, window, "forget my sister Ana")
+    idle(qtbot, window)
+    assert window.chat.messages[-1].text() == "Deleted 1 memory and 0 messages."
+    assert {m.id for m in profile.memories.list()} >= {pinned.id}
+    assert other.id not in {m.id for m in profile.memories.list()}

@@ -1,0 +1,86 @@
+"""The chat's "forget …": each candidate with its own checkbox, memories and the earlier
+messages that said it; pinned memories start unticked and are marked."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+KIND_ROLE = Qt.ItemDataRole.UserRole + 1
+ID_ROLE = Qt.ItemDataRole.UserRole + 2
+
+
+class ForgetDialog(QDialog):
+    def __init__(
+        self, memories: list[Any], messages: list[Any], parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Forget"))
+        layout = QVBoxLayout(self)
+        intro = QLabel(self.tr("Tick what to delete for good. Nothing else is touched."))
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        self.items = QListWidget()
+        self.items.setWordWrap(True)
+        self.items.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.items.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        if memories:
+            self._header(self.tr("Memories"))
+        for m in memories:
+            text = m.text + ("  " + self.tr("(pinned)") if m.pinned else "")
+            self._add(text, "memory", m.id, checked=not m.pinned)
+        if messages:
+            self._header(self.tr("Earlier messages that mention it"))
+        for msg in messages:
+            who = self.tr("You") if msg.role == "user" else self.tr("Assistant")
+            flat = " ".join(msg.content.split())
+            self._add(f"{msg.created_at[:10]} · {who}: {flat}", "message", msg.id, checked=False)
+        layout.addWidget(self.items, 1)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.delete = buttons.addButton(
+            self.tr("Delete selected"), QDialogButtonBox.ButtonRole.AcceptRole
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.items.itemChanged.connect(self._update)
+        self._update()
+        self.resize(560, 360)
+
+    def _header(self, text: str) -> None:
+        item = QListWidgetItem(text)
+        item.setFlags(Qt.ItemFlag.NoItemFlags)
+        font = item.font()
+        font.setBold(True)
+        item.setFont(font)
+        self.items.addItem(item)
+
+    def _add(self, text: str, kind: str, item_id: int, checked: bool) -> None:
+        item = QListWidgetItem(text)
+        item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
+        item.setCheckState(Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked)
+        item.setToolTip(text)
+        item.setData(KIND_ROLE, kind)
+        item.setData(ID_ROLE, item_id)
+        self.items.addItem(item)
+
+    def _update(self, *_: Any) -> None:
+        self.delete.setEnabled(bool(self.chosen("memory") or self.chosen("message")))
+
+    def chosen(self, kind: str) -> list[int]:
+        out = []
+        for i in range(self.items.count()):
+            item = self.items.item(i)
+            if item.data(KIND_ROLE) == kind and item.checkState() == Qt.CheckState.Checked:
+                out.append(int(item.data(ID_ROLE)))
+        return out

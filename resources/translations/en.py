@@ -1,0 +1,105 @@
+"""English plural forms of desktop-mem's interface.
+
+The sources are English already, but a string with a count (`tr("%n memory(s)", "", n)`)
+needs its singular and plural written out: "1 memory", "2 memories". Qt takes them from
+a translation, so English gets one too, holding the counted strings only.
+`python resources/translations/en.py` refreshes desktop_mem_en.ts (pyside6-lupdate
+-pluralonly), fills in these forms and compiles the .qm the app installs for English.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+TS = HERE / "desktop_mem_en.ts"
+QM = ROOT / "desktop_mem" / "resources" / "translations" / "desktop_mem_en.qm"  # ships
+
+EN: dict[str, tuple[str, str]] = {
+    "%n message(s), last %1": ("%n message, last %1", "%n messages, last %1"),
+    "%n of them will no longer quote what was said in it.": (
+        "%n of them will no longer quote what was said in it.",
+        "%n of them will no longer quote what was said in it.",
+    ),
+    "Deleted %n memory(s).": ("Deleted %n memory.", "Deleted %n memories."),
+    "Deleted %n memory(s)": ("Deleted %n memory", "Deleted %n memories"),
+    " and %n message(s).": (" and %n message.", " and %n messages."),
+    "Delete %n memory(s) for good, with their history?": (
+        "Delete %n memory for good, with its history?",
+        "Delete %n memories for good, with their history?",
+    ),
+    "They shaped %n answer(s).": ("They shaped %n answer.", "They shaped %n answers."),
+    "This deletes all %n memory(s) of this profile for good. Conversations stay.": (
+        "This deletes the %n memory of this profile for good. Conversations stay.",
+        "This deletes all %n memories of this profile for good. Conversations stay.",
+    ),
+    "Exported %n memory(s) to %1. That file is not encrypted.": (
+        "Exported %n memory to %1. That file is not encrypted.",
+        "Exported %n memories to %1. That file is not encrypted.",
+    ),
+    "Imported %n memory(s).": ("Imported %n memory.", "Imported %n memories."),
+    "%n already known, skipped.": ("%n already known, skipped.", "%n already known, skipped."),
+    "While you were away, %n memory(s) were tidied (merged or marked out of date); each "
+    "memory's History can undo it.": (
+        "While you were away, %n memory was tidied (merged or marked out of date); its "
+        "History can undo it.",
+        "While you were away, %n memories were tidied (merged or marked out of date); each "
+        "memory's History can undo it.",
+    ),
+    "Consolidation: %n change(s).": ("Consolidation: %n change.", "Consolidation: %n changes."),
+    "Re-indexed %n memory(s).": ("Re-indexed %n memory.", "Re-indexed %n memories."),
+    "%n memory(s)": ("%n memory", "%n memories"),
+    "%n match(es)": ("%n match", "%n matches"),
+    "Nothing was imported: %n line(s) have problems (see the details).": (
+        "Nothing was imported: %n line has problems (see the details).",
+        "Nothing was imported: %n lines have problems (see the details).",
+    ),
+}
+
+
+def fill(ts: Path = TS) -> list[str]:
+    """Write the forms into the .ts; returns the counted sources without forms here."""
+    tree = ET.parse(ts)
+    missing = []
+    for m in tree.getroot().iter("message"):
+        if m.get("numerus") != "yes":
+            continue
+        src = m.findtext("source") or ""
+        forms = EN.get(src)
+        if forms is None:
+            missing.append(src)
+            continue
+        tr = m.find("translation")
+        if tr is None:
+            tr = ET.SubElement(m, "translation")
+        tr.attrib.pop("type", None)
+        tr.text = None
+        for child in list(tr):
+            tr.remove(child)
+        for form in forms:
+            ET.SubElement(tr, "numerusform").text = form
+    tree.write(ts, encoding="utf-8", xml_declaration=True)
+    return missing
+
+
+def main() -> int:
+    bin_dir = Path(sys.executable).parent
+    ui = sorted(str(p) for p in (ROOT / "desktop_mem" / "ui").glob("*.py"))
+    subprocess.run(
+        [str(bin_dir / "pyside6-lupdate"), *ui, "-pluralonly", "-no-obsolete",
+         "-target-language", "en", "-ts", str(TS)],
+        check=True,
+    )  # fmt: skip
+    missing = fill()
+    subprocess.run([str(bin_dir / "pyside6-lrelease"), str(TS), "-qm", str(QM)], check=True)
+    for src in missing:
+        print(f"no English plural forms: {src!r}", file=sys.stderr)
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
