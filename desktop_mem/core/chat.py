@@ -370,7 +370,6 @@ REMOTE_OLLAMA_NOTICE = (
 def make_backend(profile: Any, model: str | None = None) -> ChatBackend:
     """The chat backend the profile is set up for: Ollama unless the user turned the
     OpenAI-compatible backend on. `model` (a flag) overrides the configured model."""
-    from desktop_mem.core.config import DEFAULT_CHAT_MODEL
     from desktop_mem.core.llm import OllamaChat, OpenAICompatChat
 
     settings = Settings(profile.db)
@@ -384,8 +383,20 @@ def make_backend(profile: Any, model: str | None = None) -> ChatBackend:
                 "turn it off with `desktop-mem settings set openai_enabled false`."
             )
         return OpenAICompatChat(url, chosen, api_key=settings.get("openai_api_key") or None)
-    chosen = model or profile.config.chat_model or settings.get("chat_model") or DEFAULT_CHAT_MODEL
-    return OllamaChat(profile.config.ollama_host, chosen)
+    return OllamaChat(profile.config.ollama_host, ollama_model(profile, model))
+
+
+def ollama_model(profile: Any, model: str | None = None) -> str:
+    """The Ollama chat model: a flag, then --model/DESKTOP_MEM_CHAT_MODEL, then the
+    profile's setting, then the default. The one place that decides."""
+    from desktop_mem.core.config import DEFAULT_CHAT_MODEL
+
+    return (
+        model
+        or profile.config.chat_model
+        or Settings(profile.db).get("chat_model")
+        or DEFAULT_CHAT_MODEL
+    )
 
 
 def remote_notice(profile: Any, backend: ChatBackend) -> str | None:

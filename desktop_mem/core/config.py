@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from desktop_mem.core import paths
-from desktop_mem.core.embed import DEFAULT_HOST
 from desktop_mem.core.errors import UsageError
 
+DEFAULT_HOST = "http://127.0.0.1:11434"
+RECOVERY_ENV = "DESKTOP_MEM_RECOVERY_CODE"  # a recovery code for `restore` and `recover`
 DEFAULT_CHAT_MODEL = "qwen2.5:7b"
 
 
@@ -45,7 +46,7 @@ class Config:
     ollama_host: str = DEFAULT_HOST
     embed_model: str | None = None  # None: the model the profile is indexed with, else the default
     chat_model: str | None = None  # None: the profile's setting, else DEFAULT_CHAT_MODEL
-    passphrase: str | None = None
+    passphrase: str | None = field(default=None, repr=False)  # never in a log or traceback
     timeout: float = 60.0
 
     @classmethod

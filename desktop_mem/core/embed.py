@@ -6,14 +6,18 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
-import httpx
 import numpy as np
-import ollama
 
+from desktop_mem.core.config import DEFAULT_HOST
 from desktop_mem.core.errors import ModelFailed, ModelMissing, OllamaUnavailable
+from desktop_mem.core.ollama_client import load as load_ollama
 
-DEFAULT_HOST = "http://127.0.0.1:11434"
+if TYPE_CHECKING:
+    import ollama
+
+__all__ = ["DEFAULT_HOST", "Embedder", "make_client", "translate_error"]
 # Multilingual (100+ languages, strong on Chinese and English retrieval), 1024
 # dimensions; see the README ("Choosing the embedding model") for the measurements.
 DEFAULT_EMBED_MODEL = "bge-m3"
@@ -29,12 +33,14 @@ def content_hash(text: str) -> str:
 def make_client(host: str, timeout: float) -> ollama.Client:
     # trust_env=False: no HTTP(S)_PROXY from the environment, so text goes only to
     # the configured server, never through a proxy the user did not choose here.
-    return ollama.Client(host=host, timeout=timeout, trust_env=False)
+    return load_ollama().Client(host=host, timeout=timeout, trust_env=False)
 
 
 def translate_error(exc: BaseException, host: str, model: str, what: str) -> Exception:
     """Map the ollama/httpx zoo of errors onto our typed errors (one sentence each)."""
-    if isinstance(exc, ollama.ResponseError):
+    import httpx
+
+    if isinstance(exc, load_ollama().ResponseError):
         if exc.status_code == 404:
             return ModelMissing(
                 f"The {what} model '{model}' is not installed in Ollama: run `ollama pull "

@@ -16,15 +16,17 @@ import json
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import httpx
-import ollama
 
+from desktop_mem.core.config import DEFAULT_CHAT_MODEL
 from desktop_mem.core.embed import translate_error
 from desktop_mem.core.errors import ModelFailed, ModelMissing, OllamaUnavailable
+from desktop_mem.core.ollama_client import load as load_ollama
 
-DEFAULT_CHAT_MODEL = "qwen2.5:7b"
+if TYPE_CHECKING:
+    import ollama
 CONNECT_TIMEOUT_S = 5.0
 # Between two chunks of an answer; the first one waits for the model to load.
 READ_TIMEOUT_S = 300.0
@@ -160,7 +162,7 @@ class OllamaChat:
 
     def _client(self, read: float | None = None) -> ollama.Client:
         # trust_env=False: never through a proxy from the environment (see embed.py)
-        return ollama.Client(
+        return load_ollama().Client(
             host=self.host, timeout=_timeout(read or self.read_timeout), trust_env=False
         )
 
@@ -273,7 +275,7 @@ class OpenAICompatChat:
 
     base_url: str
     model: str
-    api_key: str | None = None
+    api_key: str | None = field(default=None, repr=False)  # never in a log or traceback
     read_timeout: float = READ_TIMEOUT_S
     context: int = 8192
 

@@ -29,12 +29,14 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
+from desktop_mem.core.config import RECOVERY_ENV
 from desktop_mem.core.errors import DatabaseCorrupt, UsageError, WrongKey
+
+__all__ = ["RECOVERY_ENV", "RecoveryLock", "new_code", "normalize", "protect", "reseal", "unseal"]
 
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base32
 CODE_CHARS = 24  # 120 bits
 GROUP = 4
-RECOVERY_ENV = "DESKTOP_MEM_RECOVERY_CODE"
 _INFO = b"desktop-mem recovery seal v1"
 # scrypt: the code already has 120 bits, so this only has to be more than free.
 _SCRYPT = {"n": 2**14, "r": 8, "p": 1}

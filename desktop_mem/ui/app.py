@@ -278,24 +278,29 @@ def _wait_for_background_work(app: QApplication, seconds: float = 30.0) -> None:
 
 
 def build_config(argv: Sequence[str]) -> Config:
+    """The configuration from the window's command line: the same global options as
+    every command (one parser), then the Ollama address saved in the window."""
     import argparse
 
-    ap = argparse.ArgumentParser(prog="desktop-mem")
-    ap.add_argument("--home")
-    ap.add_argument("--profile")
-    ap.add_argument("--ollama-host")
-    ap.add_argument("--embed-model")
-    args, _ = ap.parse_known_args(list(argv))
+    from desktop_mem.cli import global_options
+
+    args, _ = global_options(argparse.ArgumentParser(prog="desktop-mem")).parse_known_args(
+        list(argv)
+    )
     config = Config.resolve(
         home=args.home,
         profile=args.profile,
         ollama_host=args.ollama_host,
         embed_model=args.embed_model,
     )
-    if not args.ollama_host:
-        saved = app_settings(config.home).value("ollama/host")
-        if saved:
-            config.ollama_host = str(saved)
+    return use_saved_host(config, explicit=bool(args.ollama_host))
+
+
+def use_saved_host(config: Config, explicit: bool) -> Config:
+    """The Ollama address chosen in Settings, unless --ollama-host gave one."""
+    saved = app_settings(config.home).value("ollama/host")
+    if saved and not explicit:
+        config.ollama_host = str(saved)
     return config
 
 
@@ -470,12 +475,18 @@ class Application:
             self.window.activateWindow()
 
 
-def main(argv: Sequence[str] | None = None, vault: Vault | None = None) -> int:
+def main(
+    argv: Sequence[str] | None = None, vault: Vault | None = None, config: Config | None = None
+) -> int:
+    """The window. `config`: already resolved by the command line (else from argv)."""
     argv = list(sys.argv if argv is None else argv)
     app = QApplication.instance() or QApplication(argv)
     prepare_application(app)
     try:
-        config = build_config(argv[1:])
+        if config is None:
+            config = build_config(argv[1:])
+        else:
+            use_saved_host(config, explicit=any(a.startswith("--ollama-host") for a in argv))
     except DesktopMemError as exc:
         print(f"desktop-mem: {exc}", file=sys.stderr)
         return exc.exit_code

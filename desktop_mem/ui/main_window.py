@@ -29,8 +29,14 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_mem.core import backup
-from desktop_mem.core.chat import ChatSession, TurnResult, make_backend, remote_notice
-from desktop_mem.core.config import DEFAULT_CHAT_MODEL, normalize_host
+from desktop_mem.core.chat import (
+    ChatSession,
+    TurnResult,
+    make_backend,
+    ollama_model,
+    remote_notice,
+)
+from desktop_mem.core.config import normalize_host
 from desktop_mem.core.conversations import ConversationStore
 from desktop_mem.core.embed import Embedder
 from desktop_mem.core.errors import DesktopMemError, ImportRejected
@@ -334,9 +340,7 @@ class MainWindow(QMainWindow):
     # -- Ollama ---------------------------------------------------------------------------
 
     def _chat_model(self) -> str:
-        return (
-            self.profile.config.chat_model or self.settings.get("chat_model") or DEFAULT_CHAT_MODEL
-        )
+        return ollama_model(self.profile)
 
     def check_ollama(self) -> None:
         self.ollama_status.setText(self.tr("Connecting to Ollama…"))

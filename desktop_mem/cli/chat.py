@@ -1,21 +1,21 @@
-"""Command line: `chat`, `conversations`, `settings` and `memory consolidate`."""
+"""`chat`, `conversations`, `models` and `settings`."""
 
 from __future__ import annotations
 
 import argparse
 import shutil
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from desktop_mem.core.chat import ChatSession, TurnResult, make_backend, remote_notice
-from desktop_mem.core.conversations import ConversationStore
-from desktop_mem.core.errors import EXIT_ERROR, EXIT_OK, UsageError
-from desktop_mem.core.export import write_private
-from desktop_mem.core.extract import Change
-from desktop_mem.core.profile import Profile
-from desktop_mem.core.settings import DEFAULTS, Settings
+from desktop_mem.cli import output
+from desktop_mem.cli.context import Context
+from desktop_mem.core.errors import EXIT_OK, UsageError
+from desktop_mem.core.settings import DEFAULTS
+
+if TYPE_CHECKING:
+    from desktop_mem.core.chat import ChatSession, TurnResult
+    from desktop_mem.core.profile import Profile
 
 LEARN_TIMEOUT_S = 300.0
 
@@ -37,6 +37,7 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     c.add_argument("--json", action="store_true", help="one JSON object instead of streaming")
     c.add_argument("--yes", action="store_true", help="confirm a 'forget ...' without asking")
     c.add_argument("--no-wait", action="store_true", help="do not wait for memories to be learned")
+    c.set_defaults(func=chat, opens_profile=True)
 
     conv = sub.add_parser("conversations", help="list, show, search, export, delete conversations")
     csub = conv.add_subparsers(
@@ -60,6 +61,7 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     rn = csub.add_parser("rename", help="give a conversation a title")
     rn.add_argument("id", type=int)
     rn.add_argument("title")
+    conv.set_defaults(func=conversations, opens_profile=True)
 
     mo = sub.add_parser("models", help="the chat models Ollama has, and pulling new ones")
     mosub = mo.add_subparsers(
@@ -69,6 +71,7 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     ml.add_argument("--json", action="store_true")
     mp = mosub.add_parser("pull", help="download a model into Ollama, with progress")
     mp.add_argument("name")
+    mo.set_defaults(func=models, opens_profile=False)
 
     st = sub.add_parser("settings", help="show or change this profile's settings")
     ssub = st.add_subparsers(dest="action", metavar="ACTION", parser_class=parser_class)
@@ -76,27 +79,7 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     g = ssub.add_parser("set", help="change a setting")
     g.add_argument("key", choices=list(DEFAULTS))
     g.add_argument("value")
-
-
-def add_memory_parsers(msub: Any) -> None:
-    co = msub.add_parser(
-        "consolidate", help="merge duplicates and resolve conflicts across all memories"
-    )
-    co.add_argument("--model", help="chat model that judges conflicts")
-    co.add_argument("--json", action="store_true")
-
-
-def _changes(changes: list[Change], err: TextIO) -> None:
-    for c in changes:
-        if c.action == "skipped":
-            continue
-        was = f" (was: {c.before})" if c.before else ""
-        err.write(f"memory {c.action} #{c.memory_id}: {c.text}{was}\n")
-
-
-def _one_line(text: str, width: int = 80) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
+    st.set_defaults(func=settings, opens_profile=True)
 
 
 def _report(result: TurnResult, prof: Profile, err: TextIO) -> None:
@@ -107,11 +90,13 @@ def _report(result: TurnResult, prof: Profile, err: TextIO) -> None:
         err.write("memories used: ")
         err.write("; ".join(f"#{i} {mems[i].text}" for i, _ in result.used if i in mems) + "\n")
     if result.recalled and result.status != "error":
+        from desktop_mem.core.conversations import ConversationStore
+
         store = ConversationStore(prof.db)
         err.write("earlier messages used: ")
         err.write(
             "; ".join(
-                f"[{m.created_at[:10]}, conversation {m.conversation_id}] {_one_line(m.content)}"
+                f"[{m.created_at[:10]}, conversation {m.conversation_id}] {output.one_line(m.content)}"
                 for m in (store.message(i) for i, _ in result.recalled)
             )
             + "\n"
@@ -186,13 +171,15 @@ def _turn(
     _report(result, prof, err)
     _confirm_forget(session, result, args.yes, out, err)
     if result.learning is not None and not args.no_wait:
-        _changes(result.learned(LEARN_TIMEOUT_S), err)
-    _changes(result.changes, err)
+        output.changes(result.learned(LEARN_TIMEOUT_S), err)
+    output.changes(result.changes, err)
     return result
 
 
 def _turn_json(result: TurnResult, prof: Profile, wait: bool) -> dict[str, Any]:
     learned = result.learned(LEARN_TIMEOUT_S) if wait else []
+    from desktop_mem.core.conversations import ConversationStore
+
     mems = {m.id: m for m in prof.memories.get_many([i for i, _ in result.used])}
     store = ConversationStore(prof.db)
     return {
@@ -229,9 +216,10 @@ def _turn_json(result: TurnResult, prof: Profile, wait: bool) -> dict[str, Any]:
     }
 
 
-def chat(args: argparse.Namespace, prof: Profile, out: TextIO, err: TextIO) -> int:
-    from desktop_mem.cli import _print_json
+def chat(ctx: Context) -> int:
+    from desktop_mem.core.chat import ChatSession, make_backend, remote_notice
 
+    args, prof, out, err = ctx.args, ctx.prof, ctx.out, ctx.err
     backend = make_backend(prof, args.model)
     notice = remote_notice(prof, backend)
     if notice:
@@ -243,7 +231,7 @@ def chat(args: argparse.Namespace, prof: Profile, out: TextIO, err: TextIO) -> i
             if result.status == "error" and _offer_pull(session, result, err):
                 result = _turn(session, args.message, args, prof, out, err, regenerate=True)
             if args.json:
-                _print_json(_turn_json(result, prof, not args.no_wait), out)
+                output.print_json(_turn_json(result, prof, not args.no_wait), out)
             return result.exit_code if result.status == "error" else EXIT_OK
         return _loop(session, args, prof, out, err)
     finally:
@@ -299,27 +287,29 @@ def _loop(
             err.write(f"desktop-mem: {exc}\n")
 
 
-def conversations(args: argparse.Namespace, prof: Profile, out: TextIO, err: TextIO) -> int:
-    from desktop_mem.cli import _one_line, _print_json
+def conversations(ctx: Context) -> int:
+    from desktop_mem.core.conversations import ConversationStore
+    from desktop_mem.core.export import write_private
 
+    args, prof, out, err = ctx.args, ctx.prof, ctx.out, ctx.err
     store = ConversationStore(prof.db, prof.embedder, prof.search.reference)
     width = shutil.get_terminal_size((100, 20)).columns
     act = args.action
     if act == "list":
         convs = store.list()
         if args.json:
-            _print_json([c.to_dict() for c in convs], out)
+            output.print_json([c.to_dict() for c in convs], out)
         else:
             for c in convs:
                 out.write(
                     f"{c.id:>5} {c.updated_at[:16].replace('T', ' ')} {c.messages:>4} msgs  "
-                    f"{_one_line(c.title or '(untitled)', width - 36)}\n"
+                    f"{output.one_line(c.title or '(untitled)', width - 36)}\n"
                 )
             err.write(f"{len(convs)} conversations\n")
     elif act == "show":
         msgs = store.messages(args.id)
         if args.json:
-            _print_json(
+            output.print_json(
                 {
                     "conversation": store.get(args.id).to_dict(),
                     "messages": [m.to_dict() for m in msgs],
@@ -347,10 +337,7 @@ def conversations(args: argparse.Namespace, prof: Profile, out: TextIO, err: Tex
         lent = sum(store.context_lent(cid) for cid in args.ids)
         total = sum(store.delete(cid, prof.memories) for cid in args.ids)
         out.write(f"Deleted {len(args.ids)} conversation(s) and {total} messages for good.\n")
-        if not prof.db.checkpoint_complete:
-            from desktop_mem.cli import PENDING_ERASE
-
-            out.write(PENDING_ERASE + "\n")
+        output.pending_erase(prof.db, out)
         if lent:
             out.write(
                 f"{lent} memories learned from them stay, without the words they quoted from "
@@ -361,7 +348,7 @@ def conversations(args: argparse.Namespace, prof: Profile, out: TextIO, err: Tex
         for w in warnings:
             err.write(f"warning: {w}\n")
         if args.json:
-            _print_json(
+            output.print_json(
                 [
                     {
                         **h.message.to_dict(),
@@ -378,7 +365,7 @@ def conversations(args: argparse.Namespace, prof: Profile, out: TextIO, err: Tex
                 m = h.message
                 out.write(
                     f"{m.conversation_id:>5}/{m.id:<6} {h.score:.3f} {m.role:<9} "
-                    f"{_one_line(m.content, width - 32)}\n"
+                    f"{output.one_line(m.content, width - 32)}\n"
                 )
             if not hits:
                 err.write("No message matches.\n")
@@ -388,8 +375,11 @@ def conversations(args: argparse.Namespace, prof: Profile, out: TextIO, err: Tex
     return EXIT_OK
 
 
-def settings(args: argparse.Namespace, prof: Profile, out: TextIO, err: TextIO) -> int:
-    s = Settings(prof.db)
+def settings(ctx: Context) -> int:
+    from desktop_mem.core.settings import Settings
+
+    args, out, err = ctx.args, ctx.out, ctx.err
+    s = Settings(ctx.prof.db)
     if getattr(args, "action", None) == "set":
         s.set(args.key, args.value)
         if args.key == "openai_enabled" and s.get("openai_enabled"):
@@ -404,30 +394,14 @@ def settings(args: argparse.Namespace, prof: Profile, out: TextIO, err: TextIO) 
     return EXIT_OK
 
 
-def consolidate(args: argparse.Namespace, prof: Profile, out: TextIO, err: TextIO) -> int:
-    from desktop_mem.cli import _print_json
-
-    session = ChatSession(prof, make_backend(prof, args.model))
-    try:
-        changes = session.extractor.sleep(datetime.now(UTC))
-    finally:
-        session.close()
-    if args.json:
-        _print_json([c.to_dict() for c in changes], out)
-    else:
-        _changes(changes, out)
-        out.write(f"{len(changes)} change(s); each can be undone with `memory restore`.\n")
-    return EXIT_OK if changes is not None else EXIT_ERROR
-
-
-def models(args: argparse.Namespace, config: Any, out: TextIO, err: TextIO) -> int:
-    from desktop_mem.cli import _print_json
+def models(ctx: Context) -> int:
     from desktop_mem.core.llm import OllamaChat
 
+    args, config, out, err = ctx.args, ctx.config, ctx.out, ctx.err
     if args.action == "list":
         names = OllamaChat(config.ollama_host).models()
         if args.json:
-            _print_json(names, out)
+            output.print_json(names, out)
         else:
             out.write("".join(f"{n}\n" for n in names))
         return EXIT_OK

@@ -1,0 +1,39 @@
+"""What a command gets: its arguments, the resolved configuration, the streams, the
+key store, and (for commands that work on a profile) the open profile."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from desktop_mem.core.config import Config
+    from desktop_mem.core.profile import Profile
+    from desktop_mem.core.vault import Vault
+
+
+@dataclass
+class Context:
+    args: argparse.Namespace
+    config: Config
+    out: TextIO
+    err: TextIO
+    given_vault: Vault | None = None
+    argv: list[str] | None = None
+    parser: Any = None
+    _profile: Profile | None = None
+
+    @property
+    def vault(self) -> Vault:
+        """The key store, made on first use (the keyring module costs start-up time)."""
+        if self.given_vault is None:
+            from desktop_mem.core.vault import Vault
+
+            self.given_vault = Vault()
+        return self.given_vault
+
+    @property
+    def prof(self) -> Profile:
+        assert self._profile is not None, "a profile command runs with its profile open"
+        return self._profile

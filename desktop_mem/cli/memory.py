@@ -1,0 +1,345 @@
+"""`memory …` (add, list, search, edit, delete, pin, history, restore, export, import,
+forget-all, reembed, consolidate) and `wipe`."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from desktop_mem.cli import output
+from desktop_mem.cli.context import Context
+from desktop_mem.core.errors import EXIT_ERROR, EXIT_OK, ImportRejected, UsageError
+from desktop_mem.core.records import KINDS
+
+
+def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
+    mem = sub.add_parser("memory", help="view and change memories")
+    msub = mem.add_subparsers(
+        dest="action", metavar="ACTION", parser_class=parser_class, required=True
+    )
+
+    a = msub.add_parser("add", help="remember something")
+    a.add_argument("text")
+    a.add_argument("--kind", default="fact", help=f"one of {', '.join(KINDS)} (default: fact)")
+    a.add_argument("--pin", action="store_true", help="pin it: always in the prompt")
+    a.add_argument("--importance", type=float, default=0.5, help="0 to 1 (default 0.5)")
+    a.add_argument("--valid-from", help="date it becomes true (YYYY-MM-DD)")
+    a.add_argument("--valid-until", help="date it stops being true (YYYY-MM-DD)")
+    a.add_argument("--json", action="store_true")
+    a.set_defaults(func=add)
+
+    ls = msub.add_parser("list", help="list memories, newest first (pinned on top)")
+    ls.add_argument("--kind")
+    pin = ls.add_mutually_exclusive_group()
+    pin.add_argument("--pinned", dest="pinned", action="store_true", default=None)
+    pin.add_argument("--unpinned", dest="pinned", action="store_false")
+    ls.add_argument("--text", help="only memories containing this text")
+    ls.add_argument("--since", help="created on or after (YYYY-MM-DD)")
+    ls.add_argument("--until", help="created on or before (YYYY-MM-DD)")
+    ls.add_argument("--current", action="store_true", help="hide expired memories")
+    ls.add_argument("--limit", type=int)
+    ls.add_argument("--json", action="store_true")
+    ls.set_defaults(func=list_)
+
+    s = msub.add_parser("search", help="hybrid search (meaning and keywords)")
+    s.add_argument("query")
+    s.add_argument("-k", type=int, default=10, help="how many results (default 10)")
+    s.add_argument("--kind")
+    s.add_argument("--current", action="store_true", help="hide expired memories")
+    s.add_argument(
+        "--all", action="store_true", help="list the best k ranked, relevant to the query or not"
+    )
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=search)
+
+    e = msub.add_parser("edit", help="change a memory (keeps the old version in its history)")
+    e.add_argument("id", type=int)
+    e.add_argument("text", nargs="?")
+    e.add_argument("--kind")
+    e.add_argument("--importance", type=float)
+    e.add_argument("--valid-from")
+    e.add_argument("--valid-until")
+    e.add_argument("--json", action="store_true")
+    e.set_defaults(func=edit)
+
+    d = msub.add_parser("delete", help="delete memories for good (with their history)")
+    d.add_argument("ids", type=int, nargs="+", metavar="ID")
+    d.set_defaults(func=delete)
+
+    for name, text in (("pin", "always put it in the prompt"), ("unpin", "stop pinning it")):
+        x = msub.add_parser(name, help=text)
+        x.add_argument("id", type=int)
+        x.set_defaults(func=set_pinned)
+
+    h = msub.add_parser("history", help="every version of a memory")
+    h.add_argument("id", type=int)
+    h.add_argument("--json", action="store_true")
+    h.set_defaults(func=history)
+
+    r = msub.add_parser("restore", help="make an earlier version current again")
+    r.add_argument("id", type=int)
+    r.add_argument("version", type=int)
+    r.set_defaults(func=restore)
+
+    ex = msub.add_parser("export", help="write all memories to a file")
+    ex.add_argument("file")
+    ex.add_argument(
+        "--format", choices=("json", "md"), help="default: from the file name, else json"
+    )
+    ex.set_defaults(func=export)
+
+    im = msub.add_parser(
+        "import", help="add memories from JSON, Markdown/text or CSV (all or nothing)"
+    )
+    im.add_argument("file")
+    im.add_argument("--json", action="store_true")
+    im.set_defaults(func=import_)
+
+    fa = msub.add_parser("forget-all", help="delete every memory of this profile")
+    fa.add_argument("--yes", action="store_true", help="confirm: this cannot be undone")
+    fa.set_defaults(func=forget_all)
+
+    re_ = msub.add_parser("reembed", help="re-index every memory with the embedding model")
+    re_.add_argument("--missing", action="store_true", help="only memories without a vector")
+    re_.set_defaults(func=reembed)
+
+    co = msub.add_parser(
+        "consolidate", help="merge duplicates and resolve conflicts across all memories"
+    )
+    co.add_argument("--model", help="chat model that judges conflicts")
+    co.add_argument("--json", action="store_true")
+    co.set_defaults(func=consolidate)
+    mem.set_defaults(opens_profile=True)
+
+    wp = sub.add_parser(
+        "wipe", help="delete every memory and every conversation of this profile for good"
+    )
+    wp.add_argument("--yes", action="store_true", help="confirm: this cannot be undone")
+    wp.set_defaults(func=wipe, opens_profile=True)
+
+
+def add(ctx: Context) -> int:
+    from desktop_mem.core.memories import NewMemory
+
+    args = ctx.args
+    res = ctx.prof.memories.add(
+        NewMemory(
+            args.text,
+            kind=args.kind,
+            importance=args.importance,
+            pinned=args.pin,
+            valid_from=args.valid_from,
+            valid_until=args.valid_until,
+        )
+    )
+    output.warn(res.warnings, ctx.err)
+    if args.json:
+        output.print_json(res.memory.to_dict(), ctx.out)
+    else:
+        ctx.out.write(
+            f"Remembered {res.memory.id}: {output.one_line(res.memory.text, output.width() - 20)}\n"
+        )
+    return EXIT_OK
+
+
+def list_(ctx: Context) -> int:
+    args = ctx.args
+    mems = ctx.prof.memories.list(
+        kind=args.kind,
+        pinned=args.pinned,
+        text=args.text,
+        since=args.since,
+        until=args.until,
+        include_expired=not args.current,
+        limit=args.limit,
+    )
+    if args.json:
+        output.print_json([m.to_dict() for m in mems], ctx.out)
+    else:
+        columns = output.width()
+        for m in mems:
+            ctx.out.write(output.memory_line(m, columns) + "\n")
+        ctx.err.write(f"{len(mems)} memories\n")
+    return EXIT_OK
+
+
+def search(ctx: Context) -> int:
+    args = ctx.args
+    if args.k < 1:
+        raise UsageError("-k must be at least 1.")
+    result = ctx.prof.search.search(
+        args.query,
+        k=args.k,
+        include_expired=not args.current,
+        kinds={args.kind} if args.kind else None,
+        relevant_only=not args.all,
+    )
+    output.warn(result.warnings, ctx.err)
+    if args.json:
+        output.print_json([h.to_dict() for h in result.hits], ctx.out)
+    else:
+        columns = output.width()
+        for h in result.hits:
+            ctx.out.write(output.memory_line(h.memory, columns, h.score) + "\n")
+        if not result.hits:
+            ctx.err.write(
+                "No memory matches: none is about this (--all lists the nearest anyway).\n"
+            )
+    return EXIT_OK
+
+
+def edit(ctx: Context) -> int:
+    args = ctx.args
+    fields = (args.text, args.kind, args.importance, args.valid_from, args.valid_until)
+    if all(f is None for f in fields):
+        raise UsageError(
+            "Nothing to change: give the new text, or --kind, --importance, --valid-from, "
+            "--valid-until."
+        )
+    res = ctx.prof.memories.edit(
+        args.id,
+        text=args.text,
+        kind=args.kind,
+        importance=args.importance,
+        valid_from=args.valid_from,
+        valid_until=args.valid_until,
+    )
+    output.warn(res.warnings, ctx.err)
+    if args.json:
+        output.print_json(res.memory.to_dict(), ctx.out)
+    else:
+        ctx.out.write(
+            f"Updated {res.memory.id}: {output.one_line(res.memory.text, output.width() - 20)}\n"
+        )
+    return EXIT_OK
+
+
+def delete(ctx: Context) -> int:
+    n = ctx.prof.memories.delete(ctx.args.ids)
+    ctx.out.write(f"Deleted {n} {'memory' if n == 1 else 'memories'} for good.\n")
+    output.pending_erase(ctx.prof.db, ctx.out)
+    return EXIT_OK
+
+
+def set_pinned(ctx: Context) -> int:
+    m = ctx.prof.memories.set_pinned(ctx.args.id, ctx.args.action == "pin")
+    ctx.out.write(f"{'Pinned' if m.pinned else 'Unpinned'} {m.id}.\n")
+    return EXIT_OK
+
+
+def history(ctx: Context) -> int:
+    versions = ctx.prof.memories.history(ctx.args.id)
+    if ctx.args.json:
+        output.print_json([v.to_dict() for v in versions], ctx.out)
+        return EXIT_OK
+    columns = output.width()
+    for v in versions:
+        pin = " pinned" if v.pinned else ""
+        until = f" until {v.valid_until}" if v.valid_until else ""
+        ctx.out.write(
+            f"v{v.version} {v.changed_at} {v.action} by {v.actor}"
+            + (f" (message {v.message_id})" if v.message_id else "")
+            + f": [{v.kind}{pin}{until}] {output.one_line(v.text, columns - 50)}\n"
+        )
+    return EXIT_OK
+
+
+def restore(ctx: Context) -> int:
+    res = ctx.prof.memories.restore(ctx.args.id, ctx.args.version)
+    output.warn(res.warnings, ctx.err)
+    ctx.out.write(f"Restored {ctx.args.id} to version {ctx.args.version}.\n")
+    return EXIT_OK
+
+
+def export(ctx: Context) -> int:
+    from desktop_mem.core.export import write_export
+
+    path = Path(ctx.args.file)
+    fmt = ctx.args.format or (
+        "md" if path.suffix.lower() in (".md", ".markdown", ".txt") else "json"
+    )
+    n = write_export(ctx.prof.memories, path, fmt, ctx.config.profile)
+    ctx.out.write(f"Exported {n} memories to {path} ({fmt}). This file is not encrypted.\n")
+    return EXIT_OK
+
+
+def import_(ctx: Context) -> int:
+    from desktop_mem.core.export import import_file
+
+    args, out = ctx.args, ctx.out
+    try:
+        rep = import_file(
+            ctx.prof.memories, Path(args.file), progress=output.progress(ctx.err, "Importing")
+        )
+    except ImportRejected as exc:
+        if args.json:
+            problems = [{"line": ln, "error": msg} for ln, msg in exc.problems]
+            output.print_json({"imported": 0, "problems": problems}, out)
+        raise
+    output.warn(rep.warnings, ctx.err)
+    if args.json:
+        output.print_json(
+            {"imported": rep.imported, "duplicates": rep.duplicates, "ids": rep.ids}, out
+        )
+    else:
+        dup = f", skipped {rep.duplicates} already known" if rep.duplicates else ""
+        out.write(f"Imported {rep.imported} memories{dup}.\n")
+    return EXIT_OK
+
+
+def forget_all(ctx: Context) -> int:
+    store = ctx.prof.memories
+    if not ctx.args.yes:
+        raise UsageError(
+            f"This deletes all {store.count()} memories of profile '{ctx.config.profile}' for "
+            "good: run again with --yes to confirm."
+        )
+    n = store.forget_all()
+    ctx.out.write(f"Deleted all {n} memories for good.\n")
+    output.pending_erase(ctx.prof.db, ctx.out)
+    return EXIT_OK
+
+
+def reembed(ctx: Context) -> int:
+    n = ctx.prof.memories.reembed(
+        progress=output.progress(ctx.err, "Embedding"), only_missing=ctx.args.missing
+    )
+    ctx.out.write(f"Indexed {n} memories with {ctx.prof.embedder.model}.\n")
+    return EXIT_OK
+
+
+def consolidate(ctx: Context) -> int:
+    from datetime import UTC, datetime
+
+    from desktop_mem.core.chat import ChatSession, make_backend
+
+    session = ChatSession(ctx.prof, make_backend(ctx.prof, ctx.args.model))
+    try:
+        found = session.extractor.sleep(datetime.now(UTC))
+    finally:
+        session.close()
+    if ctx.args.json:
+        output.print_json([c.to_dict() for c in found], ctx.out)
+    else:
+        output.changes(found, ctx.out)
+        ctx.out.write(f"{len(found)} change(s); each can be undone with `memory restore`.\n")
+    return EXIT_OK if found is not None else EXIT_ERROR
+
+
+def wipe(ctx: Context) -> int:
+    from desktop_mem.core.conversations import ConversationStore
+
+    prof = ctx.prof
+    convs = ConversationStore(prof.db, prof.embedder, prof.search.reference)
+    if not ctx.args.yes:
+        n_msgs = prof.db.query("SELECT count(*) FROM messages")[0][0]
+        raise UsageError(
+            f"This deletes all {prof.memories.count()} memories and {n_msgs} messages of "
+            f"profile '{ctx.config.profile}' for good: run again with --yes to confirm."
+        )
+    messages = convs.delete_all()
+    memories = prof.memories.forget_all()
+    ctx.out.write(f"Deleted {memories} memories and {messages} messages for good.\n")
+    output.pending_erase(prof.db, ctx.out)
+    return EXIT_OK

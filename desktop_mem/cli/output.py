@@ -1,0 +1,79 @@
+"""What every command prints with: JSON, warnings, one-line text, progress, reports."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
+
+PENDING_ERASE = (
+    "Another desktop-mem window or command is reading this profile: the old copy stays in "
+    "the file until it lets go, and is overwritten then (at the latest when it closes)."
+)
+
+
+def print_json(data: Any, out: TextIO) -> None:
+    json.dump(data, out, ensure_ascii=False, indent=2)
+    out.write("\n")
+
+
+def warn(warnings: Sequence[str], err: TextIO) -> None:
+    for w in warnings:
+        err.write(f"warning: {w}\n")
+
+
+def width() -> int:
+    return shutil.get_terminal_size((100, 20)).columns
+
+
+def one_line(text: str, limit: int = 80) -> str:
+    """The text on one line, cut with an ellipsis at `limit` characters."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: max(1, limit - 1)] + "…"
+
+
+def memory_line(m: Any, columns: int, score: float | None = None) -> str:
+    mark = "*" if m.pinned else " "
+    state = " (expired)" if m.expired else ""
+    head = f"{m.id:>6} {mark} {m.kind:<10} {m.created_at[:10]} "
+    if score is not None:
+        head += f"{score:.4f} "
+    return head + one_line(m.text, max(20, columns - len(head) - len(state))) + state
+
+
+def progress(err: TextIO, what: str) -> Callable[[int, int], None] | None:
+    if not err.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        err.write(f"\r{what} {done}/{total}")
+        if done >= total:
+            err.write("\n")
+        err.flush()
+
+    return show
+
+
+def pending_erase(db: Any, out: TextIO) -> None:
+    """After a deletion: say so if another reader keeps the old pages for now."""
+    if not db.checkpoint_complete:
+        out.write(PENDING_ERASE + "\n")
+
+
+def report(checks: Sequence[Any], as_json: bool, out: TextIO) -> None:
+    if as_json:
+        print_json([c.to_dict() for c in checks], out)
+        return
+    for c in checks:
+        out.write(f"{'ok ' if c.ok else 'FIX'} {c.name:<16} {c.detail}\n")
+        if c.fix:
+            out.write(f"    {'':<16} -> {c.fix}\n")
+
+
+def changes(items: Sequence[Any], err: TextIO) -> None:
+    for c in items:
+        if c.action == "skipped":
+            continue
+        was = f" (was: {c.before})" if c.before else ""
+        err.write(f"memory {c.action} #{c.memory_id}: {c.text}{was}\n")
