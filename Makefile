@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: run test lint screenshots package bench bench-scale bench-locomo bench-prompt bench-context bench-startup clean
+.PHONY: run test lint demo screenshots package bench bench-scale bench-locomo bench-prompt bench-context bench-startup clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "desktop-mem needs Python 3.11 or newer; set PYTHON=python3.11 (or newer)")'
@@ -33,9 +33,14 @@ run: $(VENV)/.installed
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
+# Three rules the tools enforce: ruff (style, blind excepts, unused noqa, complexity),
+# mypy on the core, and the import contracts (the core never imports Qt, the window or
+# the command line; the command line imports Qt only to open the window).
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check desktop_mem tests benchmarks packaging
-	$(BIN)/ruff format --check desktop_mem tests benchmarks packaging
+	$(BIN)/ruff check desktop_mem tests benchmarks packaging tools
+	$(BIN)/ruff format --check desktop_mem tests benchmarks packaging tools
+	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 # The Linux package (pyside6-deploy / Nuitka: a standalone folder and a tarball in dist/),
 # then the smoke test of the built binary against the fake Ollama server.
@@ -44,9 +49,14 @@ package:
 	bash packaging/build-linux.sh
 	build/venv-package/bin/python packaging/smoke_test.py dist/desktop-mem-$(VERSION)-linux-$(shell uname -m)
 
+# The window without Ollama: a seeded demo profile and the fake server, which answers by
+# showing what memories it was given and learns what you say about yourself.
+demo: $(VENV)/.installed-test
+	$(BIN)/python tools/demo.py $(ARGS)
+
 # Headless PNGs of the main states (Chinese needs a CJK font: apt-get install fonts-noto-cjk).
 screenshots: $(VENV)/.installed-test
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m desktop_mem.ui.screenshots --out resources/screenshots
+	QT_QPA_PLATFORM=offscreen $(BIN)/python tools/screenshots.py --out resources/screenshots
 
 bench: bench-scale bench-locomo bench-prompt bench-context bench-startup
 

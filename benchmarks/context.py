@@ -43,15 +43,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks._common import embed_server, scratch_home  # noqa: E402
-from benchmarks.locomo import evidence_ids, session_date, turn_text  # noqa: E402
-from desktop_mem.core.config import Config  # noqa: E402
-from desktop_mem.core.context import Budget, ContextBuilder, TokenCounter  # noqa: E402
-from desktop_mem.core.conversations import ConversationStore  # noqa: E402
-from desktop_mem.core.memories import NewMemory  # noqa: E402
-from desktop_mem.core.profile import Profile  # noqa: E402
-from desktop_mem.core.relevance import RelevanceRule  # noqa: E402
-from desktop_mem.core.search import HybridSearch  # noqa: E402
+from benchmarks._common import embed_server, scratch_home
+from benchmarks.locomo import evidence_ids, session_date, turn_text
+from desktop_mem.core.config import Config
+from desktop_mem.core.context import Budget, ContextBuilder, TokenCounter
+from desktop_mem.core.conversations import ConversationStore
+from desktop_mem.core.memories import NewMemory
+from desktop_mem.core.profile import Profile
+from desktop_mem.core.relevance import RelevanceRule
+from desktop_mem.core.search import HybridSearch
 
 # Written apart from the product's own small-talk reference sentences (none of these
 # is one of them), so the figure is not the classifier recognising its own examples.

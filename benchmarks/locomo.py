@@ -29,11 +29,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks._common import embed_server, scratch_home  # noqa: E402
-from desktop_mem.core.config import Config  # noqa: E402
-from desktop_mem.core.memories import NewMemory  # noqa: E402
-from desktop_mem.core.profile import Profile  # noqa: E402
-from desktop_mem.core.search import HybridSearch, SearchWeights  # noqa: E402
+from benchmarks._common import embed_server, scratch_home
+from desktop_mem.core.config import Config
+from desktop_mem.core.memories import NewMemory
+from desktop_mem.core.profile import Profile
+from desktop_mem.core.search import HybridSearch, SearchWeights
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 _DIA = re.compile(r"^D\d+:\d+$")

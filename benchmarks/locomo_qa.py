@@ -34,13 +34,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks._common import scratch_home  # noqa: E402
-from benchmarks.locomo import CATEGORIES  # noqa: E402
-from benchmarks.prompt import sessions_of  # noqa: E402
-from desktop_mem.core.chat import ChatSession  # noqa: E402
-from desktop_mem.core.config import Config  # noqa: E402
-from desktop_mem.core.llm import OllamaChat  # noqa: E402
-from desktop_mem.core.profile import Profile  # noqa: E402
+from benchmarks._common import scratch_home
+from benchmarks.locomo import CATEGORIES
+from benchmarks.prompt import sessions_of
+from desktop_mem.core.chat import ChatSession
+from desktop_mem.core.config import Config
+from desktop_mem.core.llm import OllamaChat
+from desktop_mem.core.profile import Profile
 
 JUDGE_PROMPT = """Your task is to label an answer to a question as CORRECT or WRONG.
 You are given a question, a gold (ground truth) answer, and a generated answer.

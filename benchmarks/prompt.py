@@ -30,13 +30,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks._common import embed_server, percentile, scratch_home  # noqa: E402
-from benchmarks.locomo import session_date, turn_text  # noqa: E402
-from desktop_mem.core.config import Config  # noqa: E402
-from desktop_mem.core.context import SYSTEM_PROMPT, Budget, ContextBuilder, TokenCounter  # noqa: E402
-from desktop_mem.core.conversations import ConversationStore  # noqa: E402
-from desktop_mem.core.memories import NewMemory  # noqa: E402
-from desktop_mem.core.profile import Profile  # noqa: E402
+from benchmarks._common import embed_server, percentile, scratch_home
+from benchmarks.locomo import session_date, turn_text
+from desktop_mem.core.config import Config
+from desktop_mem.core.context import SYSTEM_PROMPT, Budget, ContextBuilder, TokenCounter
+from desktop_mem.core.conversations import ConversationStore
+from desktop_mem.core.memories import NewMemory
+from desktop_mem.core.profile import Profile
 
 
 def sessions_of(sample: dict) -> list[tuple[str | None, list[dict]]]:

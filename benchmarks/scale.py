@@ -31,15 +31,15 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks._common import BENCH_PASSPHRASE, peak_rss_mb, percentile, scratch_home  # noqa: E402
-from desktop_mem.core.config import Config  # noqa: E402
-from desktop_mem.core.context import Budget, ContextBuilder, TokenCounter  # noqa: E402
-from desktop_mem.core.conversations import ConversationStore  # noqa: E402
-from desktop_mem.core.embed import Embedder  # noqa: E402
-from desktop_mem.core.memories import NewMemory  # noqa: E402
-from desktop_mem.core.profile import Profile  # noqa: E402
-from desktop_mem.core.reference import REFERENCE_SENTENCES  # noqa: E402
-from desktop_mem.core.search import HybridSearch  # noqa: E402
+from benchmarks._common import BENCH_PASSPHRASE, peak_rss_mb, percentile, scratch_home
+from desktop_mem.core.config import Config
+from desktop_mem.core.context import Budget, ContextBuilder, TokenCounter
+from desktop_mem.core.conversations import ConversationStore
+from desktop_mem.core.embed import Embedder
+from desktop_mem.core.memories import NewMemory
+from desktop_mem.core.profile import Profile
+from desktop_mem.core.reference import REFERENCE_SENTENCES
+from desktop_mem.core.search import HybridSearch
 
 MODEL = "bench-embed"
 CHUNK = 10_000

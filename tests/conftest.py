@@ -10,19 +10,19 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # Qt aborts the process without a display
 
-import io  # noqa: E402
-from collections.abc import Iterator  # noqa: E402
-from pathlib import Path  # noqa: E402
+import io
+from collections.abc import Iterator
+from pathlib import Path
 
-import keyring  # noqa: E402
-import pytest  # noqa: E402
+import keyring
+import pytest
 
-from desktop_mem.cli import main  # noqa: E402
-from desktop_mem.core.config import Config  # noqa: E402
-from desktop_mem.core.profile import Profile  # noqa: E402
-from desktop_mem.core.vault import KeyringAccess, Vault  # noqa: E402
-from tests.fakes.keyrings import MemoryKeyring  # noqa: E402
-from tests.fakes.ollama_server import FakeOllama  # noqa: E402
+from desktop_mem.cli import main
+from desktop_mem.core.config import Config
+from desktop_mem.core.profile import Profile
+from desktop_mem.core.vault import KeyringAccess, Vault
+from tests.fakes.keyrings import MemoryKeyring
+from tests.fakes.ollama_server import FakeOllama
 
 EMBED_MODEL = "fake-embed"
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from desktop_mem.cli.context import Context
 from desktop_mem.core.config import RECOVERY_ENV
-from desktop_mem.core.errors import EXIT_OK, KeyMissing, UsageError
+from desktop_mem.core.errors import EXIT_OK, DesktopMemError, KeyMissing, UsageError
 
 if TYPE_CHECKING:
     from desktop_mem.core.vault import Vault
@@ -139,7 +139,7 @@ def _code_if_needed(header: dict[str, Any], vault: Vault, err: TextIO) -> str | 
         try:
             if vault.keyring.get(str(header.get("profile", "")), account):
                 return None
-        except Exception:  # a locked keyring: the code is the way in
+        except DesktopMemError:  # a locked keyring: the code is the way in
             pass
     return read_code(err, why)
 

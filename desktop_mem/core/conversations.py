@@ -9,12 +9,11 @@ the link to it.
 
 from __future__ import annotations
 
+import builtins
 import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core import textproc
 from desktop_mem.core.embed import Embedder
@@ -28,6 +27,11 @@ from desktop_mem.core.relevance import (
     retrieval_terms,
 )
 from desktop_mem.core.vectors import MESSAGES, VectorIndex
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from desktop_mem.core.lazy import numpy as np
 
 MAX_QUERY_CHARS = 2_000  # as for memory search
 KEYWORD_CUTOFF_MIN = 2_000  # messages before frequent words stop being retrieved by
@@ -213,7 +217,7 @@ class ConversationStore:
         self.db.checkpoint()
         return len(found)
 
-    def _message_ids(self, conversation_id: int) -> list[int]:
+    def _message_ids(self, conversation_id: int) -> builtins.list[int]:
         return [
             r[0]
             for r in self.db.query(
@@ -317,7 +321,7 @@ class ConversationStore:
 
     def add_messages(
         self, conversation_id: int, items: Sequence[tuple[str, str, str | None]]
-    ) -> list[int]:
+    ) -> builtins.list[int]:
         """Store many (role, text, date) messages in one transaction (imported history:
         all or nothing). They are embedded later by `index_vectors`."""
         conv = self.get(conversation_id)
@@ -359,7 +363,7 @@ class ConversationStore:
         msg.recalled = self._recalled_for([message_id]).get(message_id, [])
         return msg
 
-    def messages(self, conversation_id: int) -> list[Message]:
+    def messages(self, conversation_id: int) -> builtins.list[Message]:
         self.get(conversation_id)
         msgs = [
             Message(*r)
@@ -389,10 +393,10 @@ class ConversationStore:
             self._purge_messages(conn, ids)
         return len(ids)
 
-    def used_memories(self, message_id: int) -> list[UsedMemory]:
+    def used_memories(self, message_id: int) -> builtins.list[UsedMemory]:
         return self._used_for([message_id]).get(message_id, [])
 
-    def _used_for(self, message_ids: Sequence[int]) -> dict[int, list[UsedMemory]]:
+    def _used_for(self, message_ids: Sequence[int]) -> dict[int, builtins.list[UsedMemory]]:
         out: dict[int, list[UsedMemory]] = {}
         for start in range(0, len(message_ids), 500):
             chunk = list(message_ids[start : start + 500])
@@ -405,7 +409,9 @@ class ConversationStore:
                 out.setdefault(mid, []).append(UsedMemory(mem, rank, score, text))
         return out
 
-    def _recalled_for(self, message_ids: Sequence[int]) -> dict[int, list[RecalledMessage]]:
+    def _recalled_for(
+        self, message_ids: Sequence[int]
+    ) -> dict[int, builtins.list[RecalledMessage]]:
         out: dict[int, list[RecalledMessage]] = {}
         for start in range(0, len(message_ids), 500):
             chunk = list(message_ids[start : start + 500])
@@ -421,7 +427,7 @@ class ConversationStore:
                 )
         return out
 
-    def answers_using(self, memory_id: int, limit: int = 50) -> list[Message]:
+    def answers_using(self, memory_id: int, limit: int = 50) -> builtins.list[Message]:
         """The answers a memory was given to (its impact), newest first."""
         rows = self.db.query(
             f"SELECT {', '.join('m.' + c.strip() for c in _MSG_COLUMNS.split(','))} "
@@ -440,7 +446,7 @@ class ConversationStore:
         *,
         relevant_only: bool = True,
         exclude_conversation: int | None = None,
-    ) -> tuple[list[MessageHit], list[str]]:
+    ) -> tuple[builtins.list[MessageHit], builtins.list[str]]:
         """Messages of every conversation (but `exclude_conversation`), by full text and
         by meaning, fused like memory search; with `relevant_only` only those that pass
         the relevance rule (core/relevance.py). Returns the hits and any warnings."""

@@ -7,6 +7,7 @@ the standard `sqlite3` module, with sqlite-vec loaded into the same connection.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import threading
 import time
@@ -15,14 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import sqlcipher3
-import sqlite_vec
 
 try:
     import fcntl
 except ImportError:  # Windows
     fcntl = None  # type: ignore[assignment]
 
-from desktop_mem.core import migrations, paths, recovery
+from desktop_mem.core import migrations, paths
 from desktop_mem.core.errors import (
     DatabaseCorrupt,
     DesktopMemError,
@@ -46,6 +46,17 @@ OLD_SUFFIX = ".old"
 LOCK_SUFFIX = ".lock"
 
 BUSY_TIMEOUT_MS = 10_000
+
+
+def vec_extension_path() -> str:
+    """sqlite-vec's loadable extension, found without importing the package (whose
+    import pulls in numpy, which opening a database does not need)."""
+    spec = importlib.util.find_spec("sqlite_vec")
+    if spec is not None and spec.origin:
+        return os.path.join(os.path.dirname(spec.origin), "vec0")
+    import sqlite_vec  # an unusual installation: let the package say where it is
+
+    return str(sqlite_vec.loadable_path())
 
 
 def _sqlite_error_text(exc: BaseException) -> str:
@@ -141,7 +152,7 @@ def connect(path: Path, key: Key) -> Any:
         ) from None
     try:
         conn.enable_load_extension(True)
-        conn.load_extension(sqlite_vec.loadable_path())
+        conn.load_extension(vec_extension_path())
         conn.enable_load_extension(False)
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         conn.execute("PRAGMA foreign_keys = ON")
@@ -418,6 +429,8 @@ def _open_locked(
             lock = ProfileLock(path)
             lock.acquire(exclusive=False)
         conn = connect(path, key)
+        from desktop_mem.core import recovery  # cryptography: only when a profile is made
+
         code, record = recovery.protect(key.secret) if key.mode == "keyring" else (None, None)
         write_key_mode(path, key.mode, recovery=record)
         with contextlib.suppress(OSError):

@@ -8,11 +8,14 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from desktop_mem.core.config import DEFAULT_HOST
 from desktop_mem.core.errors import ModelFailed, ModelMissing, OllamaUnavailable
 from desktop_mem.core.ollama_client import load as load_ollama
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from desktop_mem.core.lazy import numpy as np
 
 if TYPE_CHECKING:
     import ollama
@@ -81,10 +84,17 @@ class Embedder:
         self.model = model
         self.timeout = timeout
         self.batch_size = batch_size
-        self.client = make_client(host, timeout)
+        self._client: ollama.Client | None = None
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
+
+    @property
+    def client(self) -> ollama.Client:
+        """Made on first use: a command that embeds nothing never loads the client."""
+        if self._client is None:
+            self._client = make_client(self.host, self.timeout)
+        return self._client
 
     def embed(
         self,
@@ -120,7 +130,7 @@ class Embedder:
     def _call(self, batch: list[str]) -> np.ndarray:
         try:
             resp = self.client.embed(model=self.model, input=batch)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - every failure becomes one typed sentence
             raise translate_error(exc, self.host, self.model, "embedding") from None
         vecs = np.asarray(resp.embeddings, dtype=np.float32)
         if vecs.ndim != 2 or len(vecs) != len(batch) or vecs.shape[1] == 0:

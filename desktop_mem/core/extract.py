@@ -25,9 +25,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, date, datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import numpy as np
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from desktop_mem.core import textproc
@@ -35,6 +34,11 @@ from desktop_mem.core.errors import DesktopMemError, ModelServerError
 from desktop_mem.core.llm import ChatBackend
 from desktop_mem.core.memories import KINDS, MemoryStore, NewMemory, parse_when
 from desktop_mem.core.search import HybridSearch
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from desktop_mem.core.lazy import numpy as np
 
 log = logging.getLogger("desktop_mem.extract")
 

@@ -5,7 +5,7 @@ Both stream an answer that the caller can stop at any moment from another thread
 effect at once even while the model is thinking, and the text received so far is
 kept. Every call has a timeout. Errors arrive as the typed, one-sentence errors of
 `desktop_mem.core.errors` (Ollama not running, model not pulled, server failed).
-Streams raise their connection errors lazily, on the first chunk (PITFALLS.md), so
+Streams raise their connection errors lazily, on the first chunk, not at the call, so
 `Stream` translates errors wherever they surface.
 """
 
@@ -114,8 +114,12 @@ class Stream:
 
 class ChatBackend(Protocol):
     model: str
-    local: bool
-    host: str
+
+    @property
+    def local(self) -> bool: ...
+
+    @property
+    def host(self) -> str: ...
 
     def stream(
         self, messages: Sequence[dict[str, str]], options: dict[str, Any] | None = None

@@ -9,11 +9,10 @@ pages, so the text cannot be found in the file even with the key.
 
 from __future__ import annotations
 
+import builtins
 import logging
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core import textproc
 from desktop_mem.core.embed import Embedder, content_hash
@@ -37,6 +36,11 @@ from desktop_mem.core.records import (  # re-exported: the records live beside t
     strip_controls,
 )
 from desktop_mem.core.vectors import VectorIndex
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from desktop_mem.core.lazy import numpy as np
 
 __all__ = [
     "KINDS",
@@ -431,7 +435,8 @@ class MemoryStore:
         limit: int | None = None,
         offset: int = 0,
     ) -> list[Memory]:
-        where, params = [], []
+        where: builtins.list[str] = []
+        params: builtins.list[Any] = []
         if kind:
             where.append("kind = ?")
             params.append(check_kind(kind))
@@ -461,14 +466,29 @@ class MemoryStore:
             mems = [m for m in mems if not m.expired]
         return mems
 
-    def history(self, memory_id: int) -> list[Version]:
+    def history(self, memory_id: int) -> builtins.list[Version]:
         self.get(memory_id)
         rows = self.db.query(
             "SELECT version, action, actor, message_id, text, kind, importance, pinned, valid_from, "
             "valid_until, changed_at FROM memory_history WHERE memory_id = ? ORDER BY version",
             (memory_id,),
         )
-        return [Version(*r[:7], bool(r[7]), *r[8:]) for r in rows]
+        return [
+            Version(
+                version=r[0],
+                action=r[1],
+                actor=r[2],
+                message_id=r[3],
+                text=r[4],
+                kind=r[5],
+                importance=r[6],
+                pinned=bool(r[7]),
+                valid_from=r[8],
+                valid_until=r[9],
+                changed_at=r[10],
+            )  # fmt: skip
+            for r in rows
+        ]
 
     def find_duplicate(self, text: str) -> Memory | None:
         """A stored memory with the same text (ignoring case and spacing), if any."""
@@ -489,7 +509,7 @@ class MemoryStore:
         vecs = self.embedder.embed([*texts, *unique_ctx], fresh=fresh)
         return mix_context(vecs, list(contexts), unique_ctx)
 
-    def missing_vector_ids(self) -> list[int]:
+    def missing_vector_ids(self) -> builtins.list[int]:
         return [
             r[0]
             for r in self.db.query(

@@ -56,7 +56,7 @@ def normalize(code: str) -> str:
     """The code as typed (any case, spaces or dashes, O for 0, I or L for 1) in its
     canonical form; a UsageError for anything that cannot be one."""
     cleaned = "".join(ch for ch in code.upper() if ch not in " -\t\n")
-    cleaned = cleaned.translate(str.maketrans({"O": "0", "I": "1", "L": "1"}))
+    cleaned = cleaned.translate(str.maketrans("OIL", "011"))
     if len(cleaned) != CODE_CHARS or any(ch not in ALPHABET for ch in cleaned):
         raise UsageError(
             f"That is not a recovery code: it has {CODE_CHARS} letters and digits in "

@@ -33,14 +33,17 @@ import contextlib
 import math
 import threading
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core.embed import Embedder, content_hash
 from desktop_mem.core.errors import DesktopMemError, ModelServerError
 from desktop_mem.core.reference import REFERENCE_SENTENCES, SMALL_TALK
 from desktop_mem.core.vectors import from_blob, to_blob
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from desktop_mem.core.lazy import numpy as np
 
 _MAD_TO_STD = 1.4826  # the MAD of a normal distribution times this is its deviation
 # A message is small talk when it is this close to a small-talk reference sentence (in

@@ -1,5 +1,8 @@
-"""Hybrid search: vector KNN and full-text BM25, fused by reciprocal rank, then
-adjusted for importance, recency and pinning, then near-duplicates removed.
+"""Hybrid search: vector KNN and full-text BM25 find the candidates; every candidate
+gets both scores (its exact cosine similarity and its BM25, each scaled to 0-1 over the
+candidates) and they are fused by weighted score (not by rank: the size of a lead
+matters), then adjusted for importance, recency and pinning, then near-duplicates
+removed.
 
 Each hit says which signals found it, so the UI and `--json` can show why a
 memory came back. Keyword search works without the model server; when the
@@ -11,9 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core import textproc
 from desktop_mem.core.errors import ModelServerError
@@ -25,6 +26,11 @@ from desktop_mem.core.relevance import (
     judge,
     retrieval_terms,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from desktop_mem.core.lazy import numpy as np
 
 MAX_QUERY_CHARS = 2_000  # of a search query (the chat message when building a prompt)
 
@@ -218,11 +224,11 @@ class HybridSearch:
                 retrieval, candidates, sims, has_vec, qvec, dict(keyword), signals
             )
         dense = _minmax(sims, has_vec, w.min_similarity_spread)
-        bm25 = dict(keyword)
-        kw = np.array([bm25.get(mid, 0.0) for mid in candidates])
+        bm25_of = dict(keyword)
+        kw = np.array([bm25_of.get(mid, 0.0) for mid in candidates])
         kw = kw / kw.max() if kw.max() > 0 else kw
-        total = (w.vector if qvec is not None else 0.0) + w.keyword
-        fused = (w.vector * dense + w.keyword * kw) / total if total else kw
+        weight = (w.vector if qvec is not None else 0.0) + w.keyword
+        fused = (w.vector * dense + w.keyword * kw) / weight if weight else kw
 
         now = now or datetime.now(UTC)
         mems = {m.id: m for m in self.store.get_many(candidates)}

@@ -52,6 +52,7 @@ class Settings:
         if key not in DEFAULTS:
             raise InvalidInput(f"There is no setting '{key}': use one of {', '.join(DEFAULTS)}.")
         default = DEFAULTS[key]
+        raw: str | None
         if isinstance(default, bool):
             word = str(value).strip().lower()
             if value is True or word in ("1", "true", "on", "yes"):

@@ -174,8 +174,7 @@ def query_terms(query: str) -> list[str]:
     words += _WORD.findall(text[pos:])
     content = [w for w in words if w not in STOPWORDS]
     terms = (content or words) + cjk
-    seen: set[str] = set()
-    return [t for t in terms if not (t in seen or seen.add(t))]
+    return list(dict.fromkeys(terms))  # first occurrence of each, in order
 
 
 def fts_match(terms: list[str]) -> str | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import secrets
 import threading
@@ -26,6 +27,8 @@ import keyring.backend
 import keyring.errors
 
 from desktop_mem.core.errors import DatabaseCorrupt, KeyMissing, KeyringUnavailable, UsageError
+
+log = logging.getLogger(__name__)
 
 SERVICE = "desktop-mem"
 KEYRING_TIMEOUT_S = 8.0
@@ -103,7 +106,7 @@ class KeyringAccess:
         def run() -> None:
             try:
                 box["value"] = fn()
-            except BaseException as exc:  # re-raised in the caller's thread
+            except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
                 box["error"] = exc
 
         worker = threading.Thread(target=run, name="keyring-call", daemon=True)
@@ -122,7 +125,7 @@ class KeyringAccess:
                     f"try again, or set {PASSPHRASE_ENV} to use a passphrase."
                 ) from None
             raise exc
-        return box["value"]  # type: ignore[no-any-return]
+        return box["value"]
 
     def _require_usable(self) -> None:
         reason = self.problem()
@@ -347,7 +350,8 @@ class Vault:
         if owns_account(db_path, profile, retired):
             try:
                 self.keyring.delete(profile, retired)
-            except Exception:  # a locked keyring: try again at the next open
+            except KeyringUnavailable as exc:  # a locked keyring: try again at the next open
+                log.info("the replaced key stays until the keyring answers: %s", type(exc).__name__)
                 return
         # else: it may be another profile's key (a copied folder): keep it, forget it here
         write_key_mode(db_path, mode, account=side.get("key_account"))

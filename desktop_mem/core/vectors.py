@@ -1,6 +1,6 @@
 """The vector index: a scan of 1-bit codes held in memory, then two rescoring steps.
 
-Why not vec0's own KNN (what this module used first; benchmarks/scale.py, PITFALLS.md):
+Why not vec0's own KNN (what this module used first; measured in benchmarks/scale.py):
 - vec0 over float[1024] is brute force, and encrypted it needs the whole float table
   decrypted in the page cache (4 GB at 1M).
 - vec0 over bit[1024] is cheap per row, but its KNN costs about n * k: 7 ms for k=10
@@ -32,11 +32,14 @@ import threading
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core.errors import DimensionMismatch
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from desktop_mem.core.lazy import numpy as np
 
 MIN_CANDIDATES = 256  # vectors rescored exactly for a query (at least)
 SCAN_CANDIDATES = 1024  # codes scored asymmetrically (at least 4x the above)

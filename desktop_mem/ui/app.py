@@ -247,7 +247,7 @@ def restore_with_prompts(
 def off_gui_thread(fn: Any, *args: Any) -> Any:
     """Run fn on a worker and wait for it with the event loop running: the keyring (which
     can take seconds to answer, or time out) and the passphrase's key derivation never
-    run on the GUI thread (DESIGN.md). Its exception is raised here."""
+    run on the GUI thread (it would freeze the window). Its exception is raised here."""
     from PySide6.QtCore import QEventLoop, QThreadPool
 
     from desktop_mem.ui.tasks import Task

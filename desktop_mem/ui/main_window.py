@@ -322,7 +322,7 @@ class MainWindow(QMainWindow):
         visible = self.qsettings.value("window/browser", True)
         self.browser.setVisible(str(visible).lower() != "false")
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+    def closeEvent(self, event: QCloseEvent) -> None:
         self.qsettings.setValue("window/geometry", self.saveGeometry())
         self.qsettings.setValue("window/splitter", self.splitter.saveState())
         self.qsettings.setValue("window/browser", self.browser.isVisible())

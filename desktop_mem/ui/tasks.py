@@ -46,7 +46,7 @@ class Task(QRunnable):
             result = self.fn(*self.args, **kwargs)
         except DesktopMemError as exc:
             self.signals.failed.emit(str(exc), exc)
-        except Exception as exc:  # noqa: BLE001 - reported, never crashes the app
+        except Exception as exc:
             log.exception("background task failed")
             self.signals.failed.emit(
                 f"Something went wrong ({type(exc).__name__}); nothing was lost. Try again.", exc

@@ -104,6 +104,7 @@ class FakeOllama:
     json_replies: list[Any] = field(default_factory=list)
     responder: Any = None  # (request body) -> Reply | str
     json_responder: Any = None  # (request body) -> object | str
+    port: int = 0  # 0: any free port
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -135,7 +136,7 @@ class FakeOllama:
                 raw = self.rfile.read(length) if length else b""
                 fake._handle(self, "DELETE", json.loads(raw or b"{}"))
 
-        self.httpd = _Server(("127.0.0.1", 0), Handler)
+        self.httpd = _Server(("127.0.0.1", self.port), Handler)
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
     # -- control ----------------------------------------------------------------------
@@ -460,20 +461,69 @@ def _empty_for_schema(body: dict[str, Any]) -> dict[str, Any]:
     return {k: [] for k, v in props.items() if v.get("type") == "array"}
 
 
-def main() -> None:  # python -m tests.fakes.ollama_server: run it by hand
+def demo_answer(body: dict[str, Any]) -> Reply:
+    """The demo's chat answer: not a language model, so it says so, and shows what the
+    app gave it (the memories and earlier messages in its prompt) and what was said."""
+    system = "\n".join(m["content"] for m in body.get("messages", []) if m.get("role") == "system")
+    users = [m["content"] for m in body.get("messages", []) if m.get("role") == "user"]
+    quoted = re.findall(r"^- \[[^\]]*\] (.+)$", system, re.M)
+    said = users[-1] if users else ""
+    if quoted:
+        shown = "\n".join(f"- {q}" for q in quoted[:5])
+        return Reply(
+            f"(Demo model: no language model is running.) You said: {said}\n\n"
+            f"desktop-mem gave me these memories for it:\n{shown}"
+        )
+    return Reply(
+        f"(Demo model: no language model is running.) You said: {said}\n\n"
+        "No memory was relevant to this message, so none was sent."
+    )
+
+
+_STATEMENT = re.compile(
+    r"(?:^|(?<=[.!?。！？]\s))((?:I|I'm|I am|My|my|We|Our)\b[^.!?\n]{3,200}|我[^。！？\n]{2,120})",
+)
+
+
+def demo_learn(body: dict[str, Any]) -> dict[str, Any]:
+    """The demo's memory extraction: every statement the user made about themselves
+    ("I …", "My …", "我…") becomes a memory; consolidation adds what is new."""
+    props = (body.get("format") or {}).get("properties", {})
+    if "memories" not in props:
+        return {"action": "ADD"} if "action" in props else _empty_for_schema(body)
+    prompt = "\n".join(m.get("content", "") for m in body.get("messages", []))
+    said = []
+    for line in re.findall(r"^USER: (.+)$", prompt, re.M):
+        try:
+            said.append(str(json.loads(line)))
+        except ValueError:
+            said.append(line)
+    found = [s.strip() for text in said for s in _STATEMENT.findall(text)]
+    return {"memories": [{"text": s, "kind": "fact", "importance": 0.6} for s in found[:5]]}
+
+
+def main() -> None:
+    """python -m tests.fakes.ollama_server [--port 11434] [--demo]: run it by hand, e.g.
+    to try the window without Ollama (make demo does that with a seeded profile)."""
     import argparse
 
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--port", type=int, default=0)
+    ap = argparse.ArgumentParser(description=main.__doc__)
+    ap.add_argument("--port", type=int, default=0, help="default: any free port")
+    ap.add_argument(
+        "--demo", action="store_true", help="answer and learn like a (very simple) model"
+    )
     args = ap.parse_args()
-    fake = FakeOllama()
-    fake.httpd.server_address  # noqa: B018
-    if args.port:
-        fake.httpd.server_close()
-        fake.httpd = _Server(("127.0.0.1", args.port), fake.httpd.RequestHandlerClass)
-    fake.start()
+    fake = FakeOllama(
+        port=args.port,
+        chat_models=["qwen2.5:7b", "demo"],
+        responder=demo_answer if args.demo else None,
+        json_responder=demo_learn if args.demo else None,
+    ).start()
     print(f"listening on {fake.url}", flush=True)
-    fake.thread.join()
+    try:
+        fake.thread.join()
+    except KeyboardInterrupt:
+        fake.stop()
 
 
 if __name__ == "__main__":

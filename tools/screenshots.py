@@ -1,7 +1,7 @@
 """Render the main states of the window to PNG files, headless, from a seeded demo
 profile, so anyone can look at the product without a model:
 
-    python -m desktop_mem.ui.screenshots [--out resources/screenshots]
+    python tools/screenshots.py [--out resources/screenshots]   (or: make screenshots)
 
 The demo talks to the scripted fake Ollama server of the test suite (tests/fakes), so
 the chat, the memories it learns and the chips under the answers are produced by the
@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 SIZE = (1360, 820)

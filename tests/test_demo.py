@@ -1,0 +1,47 @@
+"""The demo: the fake Ollama server runs by hand on a chosen port, answers like a (very
+simple) model and learns what the user says about themselves, so anyone can try the
+app without Ollama (`make demo`)."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import Run
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_the_demo_server_runs_on_a_port_and_learns(run: Run, home: Path) -> None:
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tests.fakes.ollama_server", "--port", str(port), "--demo"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = proc.stdout.readline()  # waits for the server to say it listens
+        assert line.strip() == f"listening on http://127.0.0.1:{port}", proc.stderr.read()
+        base = ["--home", str(home), "--ollama-host", f"http://127.0.0.1:{port}",
+                "--embed-model", "fake-embed"]  # fmt: skip
+        code, out, err = run("chat", "I live in Lisbon with my cat Mochi.", base=base)
+        assert code == 0, err
+        assert "Demo model" in out
+        texts = [m["text"] for m in json.loads(run("memory", "list", "--json", base=base)[1])]
+        assert texts == ["I live in Lisbon with my cat Mochi"]
+        code, out, _ = run("chat", "Where do I live, and with which cat?", base=base)
+        assert "I live in Lisbon with my cat Mochi" in out  # the memory it was given
+    finally:
+        proc.terminate()
+        proc.wait(10)
