@@ -113,19 +113,19 @@ def main() -> int:
         fake.reply(
             "Mochi is a lovely name! Hangzhou is a great city for a cat: plenty of quiet lanes."
         )
-        window.send("I live in Hangzhou with my cat Mochi.")
+        window.turns.send("I live in Hangzhou with my cat Mochi.")
         pump(cond=lambda: not window.turn_busy)
         pump(1.0)
-        window.new_conversation()
+        window.threads.new_conversation()
         fake.reply(
             "Here is a peanut-free dinner for you and 小雨:\n\n"
             "1. **Steamed fish** with ginger\n2. Stir-fried greens\n3. Rice\n\n"
             "```python\nshopping = ['fish', 'ginger', 'bok choy', 'rice']\nprint(len(shopping))\n```",
             chunk_delay=0.0,
         )
-        window.send("Plan a dinner for my daughter and me tonight")
+        window.turns.send("Plan a dinner for my daughter and me tonight")
         pump(cond=lambda: not window.turn_busy)
-        window.refresh_conversations()
+        window.threads.refresh_conversations()
         shoot(window, "02-chat-with-memory-chips")
 
         # the memory browser, a memory selected with its history and impact
@@ -133,8 +133,8 @@ def main() -> int:
         profile.memories.edit(
             mem.id, text="Works as a nurse at the children's hospital in Hangzhou"
         )
-        window.refresh_memories()
-        window.show_memory(mem.id)
+        window.memory.refresh_memories()
+        window.memory.show_memory(mem.id)
         window.splitter.setSizes([180, 420, 760])
         shoot(window, "03-memory-browser")
         window.splitter.setSizes([240, 640, 480])
@@ -172,7 +172,7 @@ def main() -> int:
         from desktop_mem.core.chat import make_backend
 
         window.backend = make_backend(profile)
-        window.check_ollama()
+        window.connection.check_ollama()
         pump(cond=lambda: window.centre.currentWidget() is window.offline)
         shoot(window, "06-ollama-missing")
         window.close()

@@ -333,6 +333,11 @@ class ChatSession:
         result.answer_id = self._store("assistant", result.text, model="desktop-mem")
         return result
 
+    def set_backend(self, backend: ChatBackend) -> None:
+        """Answer and learn with another backend (a model chosen in the window)."""
+        self.backend = backend
+        self.extractor.backend = backend
+
     def forget(self, memory_ids: Sequence[int], message_ids: Sequence[int] = ()) -> tuple[int, int]:
         """Delete what the user ticked after a "forget ..." command: memories, and earlier
         messages (with the context they lent to memories). Says what was done in the

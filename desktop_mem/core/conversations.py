@@ -198,6 +198,9 @@ class ConversationStore:
         self.db.checkpoint()
         return len(ids)
 
+    def use_embedder(self, embedder: Embedder) -> None:
+        self.embedder = embedder
+
     def delete_messages(self, ids: Sequence[int], memories: MemoryStore | None = None) -> int:
         """Purge single messages (a "forget ..." the user confirmed), with the context they
         lent to memories. Returns how many existed and went."""

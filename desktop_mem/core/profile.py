@@ -3,6 +3,7 @@ scripts all start here."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from desktop_mem.core.config import Config
@@ -32,6 +33,29 @@ class Profile:
         except BaseException:
             db.close()
             raise
+
+    def use_embedder(self, embedder: Embedder) -> None:
+        """Embed with this embedder from now on (the same model at another address)."""
+        self.embedder = embedder
+        self.memories.embedder = embedder
+
+    def set_ollama_host(self, host: str) -> None:
+        self.config.ollama_host = host
+        self.use_embedder(Embedder(host, self.embedder.model, timeout=self.config.timeout))
+
+    def reembed(self, model: str, progress: Callable[[int, int], None] | None = None) -> int:
+        """Re-index every memory with another embedding model; the profile switches to it
+        only once that succeeded (until then the old index keeps serving searches)."""
+        embedder = Embedder(self.config.ollama_host, model, timeout=self.config.timeout)
+        previous = self.memories.embedder
+        self.memories.embedder = embedder
+        try:
+            n = self.memories.reembed(progress=progress)
+        except BaseException:
+            self.memories.embedder = previous
+            raise
+        self.embedder = embedder
+        return n
 
     def close(self) -> None:
         self.memories.index.close()

@@ -459,7 +459,7 @@ class Application:
         window.restore_requested.connect(self.restore_backup)
         window.theme_changed.connect(theme.apply)
         if conversation is not None:
-            window.open_conversation(conversation)
+            window.threads.open_conversation(conversation)
         window.show()
         self.window = window
         return window

@@ -9,66 +9,11 @@
     </message>
 </context>
 <context>
-    <name>MainWindow</name>
+    <name>ConversationsController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="572" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="151" />
         <source>%n of them will no longer quote what was said in it.</source>
         <translation><numerusform>%n of them will no longer quote what was said in it.</numerusform><numerusform>%n of them will no longer quote what was said in it.</numerusform></translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="740" />
-        <source>Deleted %n memory(s)</source>
-        <translation><numerusform>Deleted %n memory</numerusform><numerusform>Deleted %n memories</numerusform></translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="741" />
-        <source> and %n message(s).</source>
-        <translation><numerusform> and %n message.</numerusform><numerusform> and %n messages.</numerusform></translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="862" />
-        <source>Delete %n memory(s) for good, with their history?</source>
-        <translation><numerusform>Delete %n memory for good, with its history?</numerusform><numerusform>Delete %n memories for good, with their history?</numerusform></translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="864" />
-        <source>They shaped %n answer(s).</source>
-        <translation><numerusform>They shaped %n answer.</numerusform><numerusform>They shaped %n answers.</numerusform></translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="882" />
-        <source>This deletes all %n memory(s) of this profile for good. Conversations stay.</source>
-        <translation><numerusform>This deletes the %n memory of this profile for good. Conversations stay.</numerusform><numerusform>This deletes all %n memories of this profile for good. Conversations stay.</numerusform></translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="955" />
-        <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
-        <translation><numerusform>Exported %n memory to %1. That file is not encrypted.</numerusform><numerusform>Exported %n memories to %1. That file is not encrypted.</numerusform></translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="997" />
-        <source>Imported %n memory(s).</source>
-        <translation><numerusform>Imported %n memory.</numerusform><numerusform>Imported %n memories.</numerusform></translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="999" />
-        <source>%n already known, skipped.</source>
-        <translation><numerusform>%n already known, skipped.</numerusform><numerusform>%n already known, skipped.</numerusform></translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="1020" />
-        <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
-        <translation><numerusform>While you were away, %n memory was tidied (merged or marked out of date); its History can undo it.</numerusform><numerusform>While you were away, %n memories were tidied (merged or marked out of date); each memory's History can undo it.</numerusform></translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="1032" />
-        <source>Consolidation: %n change(s).</source>
-        <translation><numerusform>Consolidation: %n change.</numerusform><numerusform>Consolidation: %n changes.</numerusform></translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="1158" />
-        <source>Re-indexed %n memory(s).</source>
-        <translation><numerusform>Re-indexed %n memory.</numerusform><numerusform>Re-indexed %n memories.</numerusform></translation>
     </message>
 </context>
 <context>
@@ -82,6 +27,70 @@
         <location filename="../../desktop_mem/ui/memory_browser.py" line="250" />
         <source>%n match(es)</source>
         <translation><numerusform>%n match</numerusform><numerusform>%n matches</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>MemoryController</name>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="139" />
+        <source>Delete %n memory(s) for good, with their history?</source>
+        <translation><numerusform>Delete %n memory for good, with its history?</numerusform><numerusform>Delete %n memories for good, with their history?</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="141" />
+        <source>They shaped %n answer(s).</source>
+        <translation><numerusform>They shaped %n answer.</numerusform><numerusform>They shaped %n answers.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="159" />
+        <source>This deletes all %n memory(s) of this profile for good. Conversations stay.</source>
+        <translation><numerusform>This deletes the %n memory of this profile for good. Conversations stay.</numerusform><numerusform>This deletes all %n memories of this profile for good. Conversations stay.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="232" />
+        <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
+        <translation><numerusform>Exported %n memory to %1. That file is not encrypted.</numerusform><numerusform>Exported %n memories to %1. That file is not encrypted.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="274" />
+        <source>Imported %n memory(s).</source>
+        <translation><numerusform>Imported %n memory.</numerusform><numerusform>Imported %n memories.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="276" />
+        <source>%n already known, skipped.</source>
+        <translation><numerusform>%n already known, skipped.</numerusform><numerusform>%n already known, skipped.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="297" />
+        <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
+        <translation><numerusform>While you were away, %n memory was tidied (merged or marked out of date); its History can undo it.</numerusform><numerusform>While you were away, %n memories were tidied (merged or marked out of date); each memory's History can undo it.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="309" />
+        <source>Consolidation: %n change(s).</source>
+        <translation><numerusform>Consolidation: %n change.</numerusform><numerusform>Consolidation: %n changes.</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>SettingsController</name>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="143" />
+        <source>Re-indexed %n memory(s).</source>
+        <translation><numerusform>Re-indexed %n memory.</numerusform><numerusform>Re-indexed %n memories.</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>TurnController</name>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/turns.py" line="191" />
+        <source>Deleted %n memory(s)</source>
+        <translation><numerusform>Deleted %n memory</numerusform><numerusform>Deleted %n memories</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/turns.py" line="192" />
+        <source> and %n message(s).</source>
+        <translation><numerusform> and %n message.</numerusform><numerusform> and %n messages.</numerusform></translation>
     </message>
 </context>
 <context>

@@ -128,6 +128,34 @@
     </message>
 </context>
 <context>
+    <name>ConnectionController</name>
+    <message>
+        <location filename="../../desktop_mem/ui/connection.py" line="39" />
+        <source>Connecting to Ollama…</source>
+        <translation>正在连接 Ollama…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/connection.py" line="64" />
+        <source>Model not installed</source>
+        <translation>模型未安装</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/connection.py" line="65" />
+        <source>The chat model %1 is not installed in Ollama. Download it now?</source>
+        <translation>Ollama 中没有安装聊天模型 %1。现在下载吗？</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/connection.py" line="82" />
+        <source>Downloading…</source>
+        <translation>正在下载…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/connection.py" line="91" />
+        <source>Download failed</source>
+        <translation>下载失败</translation>
+    </message>
+</context>
+<context>
     <name>ConversationListModel</name>
     <message>
         <location filename="../../desktop_mem/ui/models.py" line="194" />
@@ -138,6 +166,80 @@
         <location filename="../../desktop_mem/ui/models.py" line="196" />
         <source>%n message(s), last %1</source>
         <translation><numerusform>%n 条消息，最近 %1</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>ConversationsController</name>
+    <message>
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="56" />
+        <source>Incognito conversation</source>
+        <translation>无痕对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="56" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="66" />
+        <source>New conversation</source>
+        <translation>新对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="76" />
+        <source>(deleted)</source>
+        <translation>（已删除）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="98" />
+        <source>Rename…</source>
+        <translation>重命名…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="99" />
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="100" />
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="115" />
+        <source>Rename</source>
+        <translation>重命名</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="115" />
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="134" />
+        <source>Export conversation</source>
+        <translation>导出对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="136" />
+        <source>Markdown (*.md);;JSON (*.json)</source>
+        <translation>Markdown (*.md);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="148" />
+        <source>Delete this conversation for good? Memories learned from it stay.</source>
+        <translation>永久删除这个对话？从中学到的记忆会保留。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="151" />
+        <source>%n of them will no longer quote what was said in it.</source>
+        <translation><numerusform>其中 %n 条记忆将不再引用这个对话中的内容。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="153" />
+        <source>Delete conversation</source>
+        <translation>删除对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="165" />
+        <source>Deleting…</source>
+        <translation>正在删除…</translation>
     </message>
 </context>
 <context>
@@ -224,482 +326,165 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="111" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="1172" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="124" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="384" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="118" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="131" />
         <location filename="../../desktop_mem/ui/selftest.py" line="79" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="120" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="133" />
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="122" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="135" />
         <source>A chat that reads and writes no memory and is not stored</source>
         <translation>不读取、不写入记忆，也不保存的对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="129" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="249" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="142" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="269" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="167" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="184" />
         <source>Backed up to %1</source>
         <translation>已备份到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="172" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="189" />
         <source>The backup failed: %1</source>
         <translation>备份失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="239" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="254" />
         <source>&amp;Chat</source>
         <translation>聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="240" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="480" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="490" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="257" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="243" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="263" />
         <source>New incognito conversation</source>
         <translation>新的无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="247" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="267" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="248" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="268" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="251" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="271" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="252" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="273" />
         <source>Delete all conversations and memories…</source>
         <translation>删除所有对话和记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="253" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="275" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="254" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="276" />
         <source>&amp;Memories</source>
         <translation>记忆(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="256" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="278" />
         <source>Show memory browser</source>
         <translation>显示记忆浏览器</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="260" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="282" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="261" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="283" />
         <source>Consolidate now</source>
         <translation>立即整理</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="262" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="523" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="284" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="263" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="285" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="264" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="286" />
         <source>Learn automatically</source>
         <translation>自动学习</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="267" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="289" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="268" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="290" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="269" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="296" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="291" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="318" />
         <source>About desktop-mem</source>
         <translation>关于 desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="298" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="320" />
         <source>desktop-mem %1
 A local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.</source>
         <translation>desktop-mem %1
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="342" />
-        <source>Connecting to Ollama…</source>
-        <translation>正在连接 Ollama…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="367" />
-        <source>Model not installed</source>
-        <translation>模型未安装</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="368" />
-        <source>The chat model %1 is not installed in Ollama. Download it now?</source>
-        <translation>Ollama 中没有安装聊天模型 %1。现在下载吗？</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="385" />
-        <source>Downloading…</source>
-        <translation>正在下载…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="394" />
-        <source>Download failed</source>
-        <translation>下载失败</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="417" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="357" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="420" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="360" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="422" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="362" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="424" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="364" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="426" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="366" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="480" />
-        <source>Incognito conversation</source>
-        <translation>无痕对话</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="500" />
-        <source>(deleted)</source>
-        <translation>（已删除）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="522" />
-        <source>Rename…</source>
-        <translation>重命名…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="524" />
-        <source>Delete…</source>
-        <translation>删除…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="539" />
-        <source>Rename</source>
-        <translation>重命名</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="539" />
-        <source>Title</source>
-        <translation>标题</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="555" />
-        <source>Export conversation</source>
-        <translation>导出对话</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="557" />
-        <source>Markdown (*.md);;JSON (*.json)</source>
-        <translation>Markdown (*.md);;JSON (*.json)</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="572" />
-        <source>%n of them will no longer quote what was said in it.</source>
-        <translation><numerusform>其中 %n 条记忆将不再引用这个对话中的内容。</numerusform></translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="574" />
-        <source>Delete conversation</source>
-        <translation>删除对话</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="569" />
-        <source>Delete this conversation for good? Memories learned from it stay.</source>
-        <translation>永久删除这个对话？从中学到的记忆会保留。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="627" />
-        <source>…</source>
-        <translation>…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="662" />
-        <source>Learning from this exchange…</source>
-        <translation>正在从这轮对话中学习…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="698" />
-        <source>Remembered</source>
-        <translation>已记住</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="699" />
-        <source>Updated</source>
-        <translation>已更新</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="700" />
-        <source>Marked as no longer true</source>
-        <translation>已标记为不再成立</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="701" />
-        <source>Merged</source>
-        <translation>已合并</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="721" />
-        <source>Undone.</source>
-        <translation>已撤销。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="724" />
-        <source>Undoing…</source>
-        <translation>正在撤销…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="825" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="835" />
-        <source>Saving the memory…</source>
-        <translation>正在保存记忆…</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="862" />
-        <source>Delete %n memory(s) for good, with their history?</source>
-        <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="864" />
-        <source>They shaped %n answer(s).</source>
-        <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="865" />
-        <source>Delete memories</source>
-        <translation>删除记忆</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="586" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="751" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="868" />
-        <source>Deleting…</source>
-        <translation>正在删除…</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="740" />
-        <source>Deleted %n memory(s)</source>
-        <translation><numerusform>已删除 %n 条记忆</numerusform></translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="741" />
-        <source> and %n message(s).</source>
-        <translation><numerusform>和 %n 条消息。</numerusform></translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="744" />
-        <source>Nothing was deleted.</source>
-        <translation>没有删除任何内容。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="878" />
-        <source>FORGET</source>
-        <translation>全部忘记</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="880" />
-        <source>Forget everything</source>
-        <translation>忘记一切</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="882" />
-        <source>This deletes all %n memory(s) of this profile for good. Conversations stay.</source>
-        <translation><numerusform>这会永久删除此配置的全部 %n 条记忆。对话会保留。</numerusform></translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="891" />
-        <source>Forgetting everything…</source>
-        <translation>正在忘记一切…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="905" />
-        <source>Delete everything</source>
-        <translation>全部删除</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="907" />
-        <source>This deletes all %1 conversations and all %2 memories of this profile for good. The settings and the key stay.</source>
-        <translation>这会永久删除此配置的全部 %1 个对话和全部 %2 条记忆。设置和密钥会保留。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="912" />
-        <source>DELETE</source>
-        <translation>删除</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="918" />
-        <source>Deleting everything…</source>
-        <translation>正在全部删除…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="934" />
-        <source>Export memories</source>
-        <translation>导出记忆</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="936" />
-        <source>JSON (*.json);;Markdown (*.md)</source>
-        <translation>JSON (*.json);;Markdown (*.md)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="941" />
-        <source>Exporting…</source>
-        <translation>正在导出…</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="955" />
-        <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
-        <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="964" />
-        <source>Import memories</source>
-        <translation>导入记忆</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="965" />
-        <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
-        <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="976" />
-        <source>line %1: %2</source>
-        <translation>第 %1 行：%2</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="979" />
-        <source>Nothing was imported</source>
-        <translation>没有导入任何内容</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="990" />
-        <source>Importing…</source>
-        <translation>正在导入…</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="997" />
-        <source>Imported %n memory(s).</source>
-        <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="999" />
-        <source>%n already known, skipped.</source>
-        <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="1005" />
-        <source>Consolidating memories…</source>
-        <translation>正在整理记忆…</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="1020" />
-        <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
-        <translation><numerusform>你不在的时候，整理了 %n 条记忆（合并或标记为过期）；可在每条记忆的历史中撤销。</numerusform></translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="1032" />
-        <source>Consolidation: %n change(s).</source>
-        <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="1049" />
-        <source>Backup</source>
-        <translation>备份</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="1066" />
-        <source>New recovery code</source>
-        <translation>新的恢复码</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="1068" />
-        <source>Make a new recovery code? The old one will no longer open this profile or its new backups (backups made before still open with the old one).</source>
-        <translation>要生成新的恢复码吗？旧的恢复码将无法再打开此配置及其新备份（之前的备份仍可用旧恢复码打开）。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="1117" />
-        <source>Messages will leave this computer</source>
-        <translation>消息将离开这台电脑</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="1136" />
-        <source>Re-index memories?</source>
-        <translation>重新索引记忆？</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="1137" />
-        <source>Search by meaning needs every memory re-indexed with %1. Do it now? Until it finishes, the old index keeps working.</source>
-        <translation>按语义搜索需要用 %1 重新索引所有记忆。现在开始吗？完成之前，旧索引仍然可用。</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="1158" />
-        <source>Re-indexed %n memory(s).</source>
-        <translation><numerusform>已重新索引 %n 条记忆。</numerusform></translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="1160" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="1165" />
-        <source>Re-indexing memories…</source>
-        <translation>正在重新索引记忆…</translation>
     </message>
 </context>
 <context>
@@ -857,6 +642,145 @@ A local language model with a long-term memory you can see and control. Your con
     </message>
 </context>
 <context>
+    <name>MemoryController</name>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="102" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="112" />
+        <source>Saving the memory…</source>
+        <translation>正在保存记忆…</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="139" />
+        <source>Delete %n memory(s) for good, with their history?</source>
+        <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="141" />
+        <source>They shaped %n answer(s).</source>
+        <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="142" />
+        <source>Delete memories</source>
+        <translation>删除记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="145" />
+        <source>Deleting…</source>
+        <translation>正在删除…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="155" />
+        <source>FORGET</source>
+        <translation>全部忘记</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="157" />
+        <source>Forget everything</source>
+        <translation>忘记一切</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="159" />
+        <source>This deletes all %n memory(s) of this profile for good. Conversations stay.</source>
+        <translation><numerusform>这会永久删除此配置的全部 %n 条记忆。对话会保留。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="168" />
+        <source>Forgetting everything…</source>
+        <translation>正在忘记一切…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="182" />
+        <source>Delete everything</source>
+        <translation>全部删除</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="184" />
+        <source>This deletes all %1 conversations and all %2 memories of this profile for good. The settings and the key stay.</source>
+        <translation>这会永久删除此配置的全部 %1 个对话和全部 %2 条记忆。设置和密钥会保留。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="189" />
+        <source>DELETE</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="195" />
+        <source>Deleting everything…</source>
+        <translation>正在全部删除…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="211" />
+        <source>Export memories</source>
+        <translation>导出记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="213" />
+        <source>JSON (*.json);;Markdown (*.md)</source>
+        <translation>JSON (*.json);;Markdown (*.md)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="218" />
+        <source>Exporting…</source>
+        <translation>正在导出…</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="232" />
+        <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
+        <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="241" />
+        <source>Import memories</source>
+        <translation>导入记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="242" />
+        <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
+        <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="253" />
+        <source>line %1: %2</source>
+        <translation>第 %1 行：%2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="256" />
+        <source>Nothing was imported</source>
+        <translation>没有导入任何内容</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="267" />
+        <source>Importing…</source>
+        <translation>正在导入…</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="274" />
+        <source>Imported %n memory(s).</source>
+        <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="276" />
+        <source>%n already known, skipped.</source>
+        <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="282" />
+        <source>Consolidating memories…</source>
+        <translation>正在整理记忆…</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="297" />
+        <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
+        <translation><numerusform>你不在的时候，整理了 %n 条记忆（合并或标记为过期）；可在每条记忆的历史中撤销。</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="309" />
+        <source>Consolidation: %n change(s).</source>
+        <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
+    </message>
+</context>
+<context>
     <name>MemoryTableModel</name>
     <message>
         <location filename="../../desktop_mem/ui/models.py" line="38" />
@@ -955,19 +879,19 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>OfflinePage</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="63" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="56" />
         <source>Ollama is not running</source>
         <translation>Ollama 没有运行</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="73" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="66" />
         <source>desktop-mem talks to a language model through Ollama, on this computer.
 Install it from ollama.com, then start it: open the Ollama app, or run “ollama serve” in a terminal. Your memories are safe meanwhile and can still be browsed and searched by keywords.</source>
         <translation>desktop-mem 通过这台电脑上的 Ollama 与语言模型对话。
 请从 ollama.com 安装，然后启动它：打开 Ollama 应用，或在终端运行“ollama serve”。在此期间你的记忆安然无恙，仍可浏览并按关键词搜索。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="82" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="75" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
@@ -1069,6 +993,50 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
         <location filename="../../desktop_mem/ui/backup_ui.py" line="83" />
         <source>Continue</source>
         <translation>继续</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsController</name>
+    <message>
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="47" />
+        <source>Backup</source>
+        <translation>备份</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="65" />
+        <source>New recovery code</source>
+        <translation>新的恢复码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="67" />
+        <source>Make a new recovery code? The old one will no longer open this profile or its new backups (backups made before still open with the old one).</source>
+        <translation>要生成新的恢复码吗？旧的恢复码将无法再打开此配置及其新备份（之前的备份仍可用旧恢复码打开）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="114" />
+        <source>Messages will leave this computer</source>
+        <translation>消息将离开这台电脑</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="130" />
+        <source>Re-index memories?</source>
+        <translation>重新索引记忆？</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="131" />
+        <source>Search by meaning needs every memory re-indexed with %1. Do it now? Until it finishes, the old index keeps working.</source>
+        <translation>按语义搜索需要用 %1 重新索引所有记忆。现在开始吗？完成之前，旧索引仍然可用。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="143" />
+        <source>Re-indexed %n memory(s).</source>
+        <translation><numerusform>已重新索引 %n 条记忆。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="145" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="150" />
+        <source>Re-indexing memories…</source>
+        <translation>正在重新索引记忆…</translation>
     </message>
 </context>
 <context>
@@ -1278,6 +1246,69 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
     </message>
 </context>
 <context>
+    <name>TurnController</name>
+    <message>
+        <location filename="../../desktop_mem/ui/turns.py" line="75" />
+        <source>…</source>
+        <translation>…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/turns.py" line="112" />
+        <source>Learning from this exchange…</source>
+        <translation>正在从这轮对话中学习…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/turns.py" line="150" />
+        <source>Remembered</source>
+        <translation>已记住</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/turns.py" line="151" />
+        <source>Updated</source>
+        <translation>已更新</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/turns.py" line="152" />
+        <source>Marked as no longer true</source>
+        <translation>已标记为不再成立</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/turns.py" line="153" />
+        <source>Merged</source>
+        <translation>已合并</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/turns.py" line="173" />
+        <source>Undone.</source>
+        <translation>已撤销。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/turns.py" line="176" />
+        <source>Undoing…</source>
+        <translation>正在撤销…</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/turns.py" line="191" />
+        <source>Deleted %n memory(s)</source>
+        <translation><numerusform>已删除 %n 条记忆</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/turns.py" line="192" />
+        <source> and %n message(s).</source>
+        <translation><numerusform>和 %n 条消息。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/turns.py" line="195" />
+        <source>Nothing was deleted.</source>
+        <translation>没有删除任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/turns.py" line="202" />
+        <source>Deleting…</source>
+        <translation>正在删除…</translation>
+    </message>
+</context>
+<context>
     <name>TypedConfirmDialog</name>
     <message>
         <location filename="../../desktop_mem/ui/dialogs.py" line="113" />
@@ -1289,8 +1320,8 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
     <name>app</name>
     <message>
         <location filename="../../desktop_mem/ui/app.py" line="139" />
-        <location filename="../../desktop_mem/ui/app.py" line="382" />
-        <location filename="../../desktop_mem/ui/app.py" line="432" />
+        <location filename="../../desktop_mem/ui/app.py" line="387" />
+        <location filename="../../desktop_mem/ui/app.py" line="437" />
         <source>Cannot open your memories</source>
         <translation>无法打开你的记忆</translation>
     </message>
@@ -1307,7 +1338,7 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
     </message>
     <message>
         <location filename="../../desktop_mem/ui/app.py" line="189" />
-        <location filename="../../desktop_mem/ui/app.py" line="409" />
+        <location filename="../../desktop_mem/ui/app.py" line="414" />
         <source>Restore a backup</source>
         <translation>恢复备份</translation>
     </message>
@@ -1327,42 +1358,42 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
         <translation>此备份的密钥不在这台电脑的钥匙环中。请输入生成该备份的配置的恢复码。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="331" />
+        <location filename="../../desktop_mem/ui/app.py" line="336" />
         <source>Choose a new passphrase for the profile “%1”. Everything is re-encrypted with it; without it nobody, including you, can read your memories. There is no way to recover it.</source>
         <translation>为配置“%1”选择一个新口令。所有内容都会用它重新加密；没有它，任何人（包括你自己）都无法读取你的记忆，而且无法找回。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="345" />
+        <location filename="../../desktop_mem/ui/app.py" line="350" />
         <source>Change the key</source>
         <translation>更换密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="346" />
+        <location filename="../../desktop_mem/ui/app.py" line="351" />
         <source>Wait for the answer to finish, then change the key.</source>
         <translation>请等回答结束后再更换密钥。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="353" />
+        <location filename="../../desktop_mem/ui/app.py" line="358" />
         <source>Re-encrypting your memories…</source>
         <translation>正在重新加密你的记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="371" />
+        <location filename="../../desktop_mem/ui/app.py" line="376" />
         <source>The key was not changed</source>
         <translation>密钥没有更改</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="391" />
+        <location filename="../../desktop_mem/ui/app.py" line="396" />
         <source>Your memories were re-encrypted; the old key no longer opens them.</source>
         <translation>你的记忆已重新加密；旧密钥已无法打开它们。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="410" />
+        <location filename="../../desktop_mem/ui/app.py" line="415" />
         <source>Replace the memories and conversations of the profile “%1” with the backup's? What the profile holds now is deleted.</source>
         <translation>用备份替换配置“%1”的记忆和对话吗？配置中现有的内容将被删除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="440" />
+        <location filename="../../desktop_mem/ui/app.py" line="445" />
         <source>The backup was restored.</source>
         <translation>备份已恢复。</translation>
     </message>

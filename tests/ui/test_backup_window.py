@@ -149,7 +149,7 @@ def test_restoring_a_backup_from_settings_replaces_the_profile(
         page.restore_requested.emit(str(file))  # what the file chooser hands over
 
     when_modal(SettingsDialog, open_backup_tab)
-    running.window.open_settings()
+    running.window.preferences.open_settings()
     qtbot.waitUntil(
         lambda: (
             [m.text for m in running.profile.memories.list()] == ["from the backup: I keep bees"]

@@ -105,7 +105,7 @@ def test_a_memory_from_one_chat_is_a_chip_in_the_next(
     first_answer = window.chat.messages[1]
     assert "Remembered: Lives in Hangzhou" in first_answer.notice.text()
     assert window.browser.model.rowCount() == 1
-    window.new_conversation()
+    window.threads.new_conversation()
     send(qtbot, window, "Where do I live with my cat?")
     answer = window.chat.messages[1]
     chips = [answer.chips.itemAt(i).widget() for i in range(answer.chips.count())]
@@ -116,13 +116,13 @@ def test_a_memory_from_one_chat_is_a_chip_in_the_next(
     assert window.browser.current.text == "Lives in Hangzhou with a cat named Mochi"
     assert window.browser.impact.count() == 1, "the memory shows the answer it shaped"
     # the notice's undo takes the memory back
-    window.open_conversation(window.conv_model.conversation(1).id)
+    window.threads.open_conversation(window.conv_model.conversation(1).id)
 
 
 def test_undo_a_learned_memory(qtbot: Any, window: MainWindow, fake_ollama: FakeOllama) -> None:
     fake_ollama.reply_json(HANGZHOU)
     send(qtbot, window, "I live in Hangzhou with my cat Mochi")
-    window.undo_changes(1)
+    window.turns.undo_changes(1)
     idle(qtbot, window)
     assert window.profile.memories.count() == 0
     assert window.chat.messages[1].notice.text() == "Undone."
@@ -134,7 +134,7 @@ def test_edit_pin_delete_from_the_browser(
     store = window.profile.memories
     m = store.add(NewMemory("I prefer green tea")).memory
     other = store.add(NewMemory("我喜欢跑步")).memory
-    window.refresh_memories()
+    window.memory.refresh_memories()
     assert window.browser.select(m.id)
     window.browser.text.setPlainText("I prefer black coffee")
     window.browser.save_button.click()
@@ -174,7 +174,7 @@ def test_forget_everything_needs_the_typed_word(qtbot: Any, window: MainWindow) 
         dialog.ok.click()
 
     QTimer.singleShot(100, type_it)
-    window.forget_all()
+    window.memory.forget_all()
     qtbot.waitUntil(lambda: window.profile.memories.count() == 0, timeout=5000)
     idle(qtbot, window)
 
@@ -189,8 +189,8 @@ def test_ollama_down_shows_the_offline_screen_and_retry_recovers(
     qtbot.waitUntil(lambda: w.centre.currentWidget() is w.offline, timeout=5000)
     assert "not reachable" in w.offline.detail.text()
     assert "not connected" in w.ollama_status.text()
-    profile.config.ollama_host = fake_ollama.url
-    w.backend = __import__("desktop_mem.core.chat", fromlist=["make_backend"]).make_backend(profile)
+    profile.set_ollama_host(fake_ollama.url)  # as Settings does when the user fixes it
+    w.connection.use_model(None)
     w.offline.retry_button.click()
     qtbot.waitUntil(lambda: w.centre.currentWidget() is w.chat, timeout=5000)
     idle(qtbot, w)
@@ -300,10 +300,10 @@ def test_conversations_rename_search_delete(
 ) -> None:
     send(qtbot, window, "Plan a trip to Kyoto temples")
     kyoto = window.session.conversation_id
-    window.new_conversation()
+    window.threads.new_conversation()
     send(qtbot, window, "帮我写一封请假邮件")
     assert window.conv_model.rowCount() == 2
-    window.rename_conversation(kyoto, "Kyoto")
+    window.threads.rename_conversation(kyoto, "Kyoto")
     assert window.conversations.get(kyoto).title == "Kyoto"
     window.conv_search.setText("kyoto temples")
     qtbot.keyClick(window.conv_search, Qt.Key.Key_Return)
@@ -312,24 +312,24 @@ def test_conversations_rename_search_delete(
     assert window.conv_model.conversation(0).id == kyoto
     window.conv_search.clear()
     assert window.conv_model.rowCount() == 2
-    window.open_conversation(kyoto)
+    window.threads.open_conversation(kyoto)
     assert [m.text() for m in window.chat.messages][0] == "Plan a trip to Kyoto temples"
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
-    window.delete_conversation(kyoto)
+    window.threads.delete_conversation(kyoto)
     idle(qtbot, window)
     assert window.conv_model.rowCount() == 1 and window.chat.messages == []
 
 
 def test_incognito_in_the_window(qtbot: Any, window: MainWindow, fake_ollama: FakeOllama) -> None:
     window.profile.memories.add(NewMemory("Allergic to peanuts", pinned=True))
-    window.new_conversation(incognito=True)
+    window.threads.new_conversation(incognito=True)
     assert window.chat.incognito_badge.isVisibleTo(window)
     assert "incognito" in window.memory_status.text()
     send(qtbot, window, "a secret I will not keep")
     assert window.chat.messages[-1].text() == "You said: a secret I will not keep"
     assert window.conversations.list() == []
     assert "Allergic" not in fake_ollama.last_prompt()
-    window.new_conversation()
+    window.threads.new_conversation()
     assert not window.chat.incognito_badge.isVisibleTo(window)
 
 
@@ -338,18 +338,18 @@ def test_import_shows_rejected_rows_and_imports_nothing(
 ) -> None:
     bad = tmp_path / "bad.csv"
     bad.write_text("text,kind\nfine memory,fact\nbroken,nonsense-kind\n", encoding="utf-8")
-    window.import_memories(str(bad))
-    qtbot.waitUntil(lambda: getattr(window, "import_box", None) is not None, timeout=5000)
-    assert "line 3" in window.import_box.detailedText()
+    window.memory.import_memories(str(bad))
+    qtbot.waitUntil(lambda: window.memory.import_box is not None, timeout=5000)
+    assert "line 3" in window.memory.import_box.detailedText()
     assert window.profile.memories.count() == 0
     good = tmp_path / "good.md"
     good.write_text("- I like jasmine tea\n- 我住在杭州\n", encoding="utf-8")
-    window.import_memories(str(good))
+    window.memory.import_memories(str(good))
     qtbot.waitUntil(lambda: window.profile.memories.count() == 2, timeout=5000)
     idle(qtbot, window)
     assert window.browser.model.rowCount() == 2
     out = tmp_path / "export.json"
-    window.export_memories(str(out))
+    window.memory.export_memories(str(out))
     qtbot.waitUntil(out.exists, timeout=5000)
     idle(qtbot, window)
     assert "我住在杭州" in out.read_text(encoding="utf-8")
@@ -370,7 +370,7 @@ def test_settings_apply(qtbot: Any, window: MainWindow, fake_ollama: FakeOllama)
         "language": "en",
         "theme": "dark",
     }
-    window.apply_settings(values)
+    window.preferences.apply_settings(values)
     idle(qtbot, window)
     assert window.settings.get("auto_memory") is False and "off" in window.memory_status.text()
     assert window.settings.get("context_tokens") == 4096
@@ -412,7 +412,7 @@ def test_changing_the_embedding_model_reindexes_with_progress(
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     progress: list[int] = []
     window.work_bar.valueChanged.connect(progress.append)
-    window.change_embedding_model("fake-embed-2")
+    window.preferences.change_embedding_model("fake-embed-2")
     qtbot.waitUntil(lambda: window.profile.memories.index.model == "fake-embed-2", timeout=10000)
     idle(qtbot, window)
     assert (
@@ -444,12 +444,12 @@ def test_turning_on_a_remote_server_shows_the_notice_once(
         "language": "en",
         "theme": "system",
     }
-    window.apply_settings(values)
-    window.apply_settings(values)
+    window.preferences.apply_settings(values)
+    window.preferences.apply_settings(values)
     assert len(shown) == 1 and "0.0.0.0" in shown[0]
     assert not window.backend.local
     values.update(openai_enabled=False, chat_model="qwen2.5:7b")
-    window.apply_settings(values)
+    window.preferences.apply_settings(values)
     qtbot.waitUntil(lambda: window.online, timeout=5000)
     idle(qtbot, window)
 
@@ -482,12 +482,12 @@ def test_a_window_session_leaves_no_plaintext(
     window.browser.save_button.click()
     qtbot.waitUntil(lambda: "Zorvendale" in store.get(learned.id).text, timeout=5000)
     idle(qtbot, window)
-    window.export_memories(str(tmp_path / "aside.json"))
+    window.memory.export_memories(str(tmp_path / "aside.json"))
     idle(qtbot, window)
-    window.new_conversation()
+    window.threads.new_conversation()
     send(qtbot, window, "Delete me: Xanthorrhoea451 是我的密码")
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
-    window.delete_conversation(window.session.conversation_id)
+    window.threads.delete_conversation(window.session.conversation_id)
     idle(qtbot, window)
     window.close()
 
@@ -532,7 +532,7 @@ def test_changing_the_key_from_settings(
         QTimer.singleShot(50, settings_then_passphrase)
 
     QTimer.singleShot(50, settings_then_passphrase)
-    running.window.open_settings()
+    running.window.preferences.open_settings()
     qtbot.waitUntil(lambda: running.profile.db.key_mode == "passphrase", timeout=15000)
     assert running.window.isEnabled() and running.profile.memories.count() == 1
     assert running.profile.config.passphrase == "bees in the garden"
@@ -589,7 +589,7 @@ def test_delete_everything_needs_the_typed_word_and_leaves_nothing(
     qtbot: Any, window: MainWindow, fake_ollama: FakeOllama
 ) -> None:
     send(qtbot, window, "Remember my locker code 4471")
-    window.new_conversation()
+    window.threads.new_conversation()
     send(qtbot, window, "another chat")
     window.profile.memories.add_many([NewMemory(f"memory {i}") for i in range(3)])
     count = window.profile.memories.count()  # the three, and "remember …" from the chat
@@ -604,7 +604,7 @@ def test_delete_everything_needs_the_typed_word_and_leaves_nothing(
         dialog.ok.click()
 
     QTimer.singleShot(100, type_it)
-    window.delete_everything()
+    window.memory.delete_everything()
     assert "2 conversations and all 4 memories" in shown[0]
     qtbot.waitUntil(lambda: window.conv_model.rowCount() == 0, timeout=5000)
     idle(qtbot, window)
@@ -621,7 +621,7 @@ def test_an_earlier_message_is_a_chip_that_opens_its_conversation(
     send(qtbot, window, "My bike is a red Brompton folding bike")
     first = window.session.conversation_id
     said = window.chat.messages[0].message_id
-    window.new_conversation()
+    window.threads.new_conversation()
     send(qtbot, window, "What colour is my Brompton folding bike?")
     answer = window.chat.messages[1]
     chips = [answer.chips.itemAt(i).widget() for i in range(answer.chips.count())]
@@ -634,7 +634,7 @@ def test_an_earlier_message_is_a_chip_that_opens_its_conversation(
     assert window.session.conversation_id == first
     assert any(w.message_id == said for w in window.chat.messages)
     # reopened later, the answer still shows its chip
-    window.open_conversation(record.conversation_id)
+    window.threads.open_conversation(record.conversation_id)
     again = window.chat.messages[1]
     texts = [again.chips.itemAt(i).widget() for i in range(again.chips.count())]
     assert any(w is not None and w.property("message_id") == said for w in texts)
@@ -665,7 +665,7 @@ def test_the_chats_forget_lists_each_candidate_with_its_own_checkbox(
     pinned = profile.memories.add(NewMemory("I have a sister called Ana", pinned=True)).memory
     other = profile.memories.add(NewMemory("My sister Ana lives in Porto")).memory
     profile.memories.add(NewMemory("Allergic to peanuts", pinned=True))
-    window.refresh_memories()
+    window.memory.refresh_memories()
     seen: dict[str, Any] = {}
 
     def answer(accept: bool) -> Any:

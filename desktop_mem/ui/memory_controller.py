@@ -1,0 +1,310 @@
+"""Owns the memory browser's side of the window: listing and searching memories, their
+details, adding, editing, pinning, deleting, import and export, consolidation."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QMessageBox,
+)
+
+from desktop_mem.core.errors import DesktopMemError, ImportRejected
+from desktop_mem.core.export import import_file, write_export
+from desktop_mem.core.extract import Change
+from desktop_mem.core.memories import NewMemory
+from desktop_mem.ui import tasks
+from desktop_mem.ui.dialogs import TypedConfirmDialog
+
+if TYPE_CHECKING:
+    from desktop_mem.ui.main_window import MainWindow
+
+
+class MemoryController(QObject):
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.w = window
+        self.import_box: QMessageBox | None = None
+
+    def refresh_memories(self) -> None:
+        if self.w.browser.query():
+            self.search_memories(self.w.browser.query())
+            return
+        f = self.w.browser.filters()
+        self.w.browser.show_memories(
+            self.w.profile.memories.list(kind=f["kind"], pinned=f["pinned"], since=f["since"])
+        )
+
+    def search_memories(self, query: str) -> None:
+        f = self.w.browser.filters()
+
+        def found(result: Any) -> None:
+            if self.w.browser.query() != query:
+                return  # typed on: a newer search is coming
+            hits = [h for h in result.hits if f["pinned"] is None or h.memory.pinned]
+            if f["since"]:
+                hits = [h for h in hits if h.memory.created_at[:10] >= f["since"]]
+            self.w.browser.show_memories(
+                [h.memory for h in hits], {h.memory.id: h.score for h in hits}
+            )
+            if result.warnings:
+                self.w.statusBar().showMessage(result.warnings[0], 8000)
+
+        kinds = {f["kind"]} if f["kind"] else None
+        tasks.run(
+            self.w.profile.search.search,
+            query,
+            50,
+            kinds=kinds,
+            relevant_only=not self.w.browser.all_matches.isChecked(),
+            done=found,
+            failed=self.w.show_error,
+        )
+
+    def show_memory(self, memory_id: int) -> None:
+        self.w.browser.show()
+        self.w.toggle_browser.setChecked(True)
+        if not self.w.browser.select(memory_id):
+            self.w.browser.search.clear()
+            self.refresh_memories()
+            self.w.browser.select(memory_id)
+        self.show_memory_details(memory_id)
+
+    def show_memory_details(self, memory_id: int) -> None:
+        try:
+            memory = self.w.profile.memories.get(memory_id)
+        except DesktopMemError:
+            self.w.browser.show_details(None, [], [])
+            return
+        versions = self.w.profile.memories.history(memory_id)
+        answers = [(m.id, m.content) for m in self.w.conversations.answers_using(memory_id)]
+        origin = None
+        if memory.source_message_id:
+            try:
+                msg = self.w.conversations.message(memory.source_message_id)
+                origin = (msg.id, msg.content)
+            except DesktopMemError:
+                origin = None
+        self.w.browser.show_details(memory, versions, answers, origin)
+
+    def memory_changed(self, memory_id: int | None = None) -> None:
+        self.w.show_work(None)
+        self.refresh_memories()
+        if memory_id is not None:
+            self.w.browser.select(memory_id)
+            self.show_memory_details(memory_id)
+
+    def add_memory(self, text: str, kind: str, pinned: bool) -> None:
+        self.w.show_work(self.tr("Saving the memory…"))
+        tasks.run(
+            self.w.profile.memories.add,
+            NewMemory(text, kind=kind, pinned=pinned),
+            "user",
+            done=lambda r: self.memory_changed(r.memory.id),
+            failed=self.w.show_error,
+        )
+
+    def save_memory(self, memory_id: int, text: str, kind: str, importance: float) -> None:
+        self.w.show_work(self.tr("Saving the memory…"))
+        tasks.run(
+            self.w.profile.memories.edit,
+            memory_id,
+            text=text,
+            kind=kind,
+            importance=importance,
+            done=lambda r: self.memory_changed(memory_id),
+            failed=self.w.show_error,
+        )
+
+    def pin_memory(self, memory_id: int, pinned: bool) -> None:
+        self.w.profile.memories.set_pinned(memory_id, pinned)
+        self.memory_changed(memory_id)
+
+    def restore_memory(self, memory_id: int, version: int) -> None:
+        tasks.run(
+            self.w.profile.memories.restore,
+            memory_id,
+            version,
+            done=lambda r: self.memory_changed(memory_id),
+            failed=self.w.show_error,
+        )
+
+    def delete_memories(self, ids: list[int], confirm: bool = True) -> None:
+        if confirm:
+            used = sum(len(self.w.conversations.answers_using(i)) for i in ids)
+            text = self.tr("Delete %n memory(s) for good, with their history?", "", len(ids))
+            if used:
+                text += " " + self.tr("They shaped %n answer(s).", "", used)
+            answer = QMessageBox.question(self.w, self.tr("Delete memories"), text)
+            if answer != QMessageBox.StandardButton.Yes:
+                return
+        self.w.show_work(self.tr("Deleting…"))
+        tasks.run(
+            self.w.profile.memories.delete,
+            ids,
+            done=lambda _n: self.memory_changed(),
+            failed=self.w.show_error,
+        )
+
+    def forget_all(self, confirmed: bool = False) -> None:
+        if not confirmed:
+            word = self.tr("FORGET")
+            dialog = TypedConfirmDialog(
+                self.tr("Forget everything"),
+                self.tr(
+                    "This deletes all %n memory(s) of this profile for good. Conversations stay.",
+                    "",
+                    self.w.profile.memories.count(),
+                ),
+                word,
+                self.w,
+            )
+            if dialog.exec() != TypedConfirmDialog.DialogCode.Accepted:
+                return
+        self.w.show_work(self.tr("Forgetting everything…"))
+        tasks.run(
+            self.w.profile.memories.forget_all,
+            done=lambda _n: self.memory_changed(),
+            failed=self.w.show_error,
+        )
+
+    def delete_everything(self, confirmed: bool = False) -> None:
+        """Every conversation and every memory, for good (as `desktop-mem wipe`); the
+        settings and the key stay."""
+        if self.w.turns.turn_busy:
+            return
+        if not confirmed:
+            dialog = TypedConfirmDialog(
+                self.tr("Delete everything"),
+                self.tr(
+                    "This deletes all %1 conversations and all %2 memories of this profile "
+                    "for good. The settings and the key stay."
+                )
+                .replace("%1", str(len(self.w.conversations.list())))
+                .replace("%2", str(self.w.profile.memories.count())),
+                self.tr("DELETE"),
+                self.w,
+            )
+            if dialog.exec() != TypedConfirmDialog.DialogCode.Accepted:
+                return
+        self.w.threads.new_conversation(False)
+        self.w.show_work(self.tr("Deleting everything…"))
+
+        def wipe() -> int:
+            self.w.conversations.delete_all()
+            return self.w.profile.memories.forget_all()
+
+        def done(_n: int) -> None:
+            self.w.threads.refresh_conversations()
+            self.memory_changed()
+
+        tasks.run(wipe, done=done, failed=self.w.show_error)
+
+    def export_memories(self, path: str | None = None) -> None:
+        if path is None:
+            path, _ = QFileDialog.getSaveFileName(
+                self.w,
+                self.tr("Export memories"),
+                "memories.json",
+                self.tr("JSON (*.json);;Markdown (*.md)"),
+            )
+            if not path:
+                return
+        fmt = "md" if path.lower().endswith((".md", ".markdown", ".txt")) else "json"
+        self.w.show_work(self.tr("Exporting…"))
+        tasks.run(
+            write_export,
+            self.w.profile.memories,
+            Path(path),
+            fmt,
+            self.w.profile.config.profile,
+            done=lambda n: self.exported(n, path),
+            failed=self.w.show_error,
+        )
+
+    def exported(self, count: int, path: str) -> None:
+        self.w.show_work(None)
+        self.w.statusBar().showMessage(
+            self.tr("Exported %n memory(s) to %1. That file is not encrypted.", "", count).replace(
+                "%1", path
+            ),
+            10000,
+        )
+
+    def import_memories(self, path: str | None = None) -> None:
+        if path is None:
+            path, _ = QFileDialog.getOpenFileName(
+                self.w, self.tr("Import memories"), "",
+                self.tr("Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)"),
+            )  # fmt: skip
+            if not path:
+                return
+
+        def work(report: Any) -> Any:
+            return import_file(self.w.profile.memories, Path(path), progress=report)
+
+        def failed_import(text: str, exc: Any) -> None:
+            self.w.show_work(None)
+            if isinstance(exc, ImportRejected):
+                rows = "\n".join(self.tr("line %1: %2").replace("%1", str(ln)).replace("%2", msg)
+                                 for ln, msg in exc.problems[:30])  # fmt: skip
+                box = QMessageBox(
+                    QMessageBox.Icon.Warning, self.tr("Nothing was imported"), text, parent=self.w
+                )
+                box.setDetailedText(rows)
+                box.open()
+                self.import_box = box
+            else:
+                self.w.show_error(text)
+
+        tasks.run(
+            work,
+            done=lambda r: self.imported(r),
+            progress=lambda d, t: self.w.show_work(self.tr("Importing…"), d, t),
+            failed_with=failed_import,
+        )
+
+    def imported(self, report: Any) -> None:
+        self.w.show_work(None)
+        self.refresh_memories()
+        msg = self.tr("Imported %n memory(s).", "", report.imported)
+        if report.duplicates:
+            msg += " " + self.tr("%n already known, skipped.", "", report.duplicates)
+        self.w.statusBar().showMessage(msg, 10000)
+
+    def consolidate(self) -> None:
+        if self.w.turns.session is None:
+            return
+        self.w.show_work(self.tr("Consolidating memories…"))
+        tasks.run(
+            self.w.turns.session.extractor.sleep,
+            datetime.now(UTC),
+            done=self.consolidated,
+            failed=self.w.show_error,
+        )
+
+    def slept(self, changes: list[Change]) -> None:
+        """A sleep-time pass ran while the window was idle: say so quietly."""
+        if not changes:
+            return
+        self.refresh_memories()
+        self.w.statusBar().showMessage(
+            self.tr(
+                "While you were away, %n memory(s) were tidied (merged or marked out of "
+                "date); each memory's History can undo it.",
+                "",
+                len(changes),
+            ),
+            30000,
+        )
+
+    def consolidated(self, changes: list[Change]) -> None:
+        self.w.show_work(None)
+        self.refresh_memories()
+        self.w.statusBar().showMessage(
+            self.tr("Consolidation: %n change(s).", "", len(changes)), 10000
+        )

@@ -1,0 +1,209 @@
+"""Owns the chat turn: the session, sending, regenerating, editing, stopping, what an
+answer learned (and its undo), and the chat's "forget …"."""
+
+from __future__ import annotations
+
+import html
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject
+
+from desktop_mem.core.chat import (
+    ChatSession,
+    TurnResult,
+)
+from desktop_mem.core.extract import Change
+from desktop_mem.ui import tasks
+from desktop_mem.ui.chat_view import MessageWidget
+from desktop_mem.ui.errors import describe
+from desktop_mem.ui.forget_dialog import ForgetDialog
+
+if TYPE_CHECKING:
+    from desktop_mem.ui.main_window import MainWindow
+
+
+class TurnController(QObject):
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.w = window
+        self.session: ChatSession | None = None
+        self.incognito = False
+        self.turn_busy = False
+        self.last_changes: list[list[Change]] = []
+
+    def new_session(self, conversation_id: int | None, incognito: bool) -> None:
+        if self.session is not None:
+            self.session.stop()
+            self.session.close(wait=False)
+        self.session = ChatSession(
+            self.w.profile, self.w.connection.backend, conversation_id, incognito=incognito
+        )
+        self.incognito = incognito
+        self.w.chat.set_incognito(incognito)
+        self.w.update_status()
+
+    def send(self, text: str) -> None:
+        if self.turn_busy or self.session is None:
+            return
+        self.w.sleeper.user_active()
+        user = self.w.chat.add_message("user", text)
+        self.run_turn(self.session.send, text, user=user)
+
+    def regenerate(self) -> None:
+        if self.turn_busy or self.session is None or not self.w.chat.messages:
+            return
+        if self.w.chat.messages[-1].role == "assistant":
+            self.w.chat.remove_last()
+        self.run_turn(self.session.regenerate)
+
+    def edit_last(self, text: str) -> None:
+        if self.turn_busy or self.session is None:
+            return
+        last_user = max(
+            (i for i, m in enumerate(self.w.chat.messages) if m.role == "user"), default=None
+        )
+        if last_user is not None:
+            self.w.chat.remove_last(len(self.w.chat.messages) - last_user)
+        user = self.w.chat.add_message("user", text)
+        self.run_turn(self.session.edit_last, text, user=user)
+
+    def run_turn(self, fn: Any, *args: Any, user: MessageWidget | None = None) -> None:
+        self.turn_busy = True
+        self.w.chat.set_busy(True)
+        answer = self.w.chat.add_message("assistant", "")
+        answer.rendered.connect(self.w.chat.scroll_to_end)
+        answer.set_text(self.tr("…"))
+        first = [True]
+
+        def piece(p: str) -> None:
+            if first[0]:
+                answer.set_text("")
+                first[0] = False
+            answer.append(p)
+
+        def done(result: TurnResult) -> None:
+            self.turn_busy = False
+            self.w.chat.set_busy(False)
+            answer.set_text(result.text)  # the whole answer, whatever was still buffered
+            answer.message_id = result.answer_id
+            if user is not None:
+                user.message_id = result.user_message_id
+            answer.set_status(
+                result.status,
+                describe(
+                    result.error_kind, result.error or "", model=self.w.connection.backend.model
+                ),
+            )
+            if (result.used or result.recalled) and result.status != "error":
+                mems = {
+                    m.id: m for m in self.w.profile.memories.get_many([i for i, _ in result.used])
+                }
+                past = [self.w.conversations.message(i) for i, _ in result.recalled]
+                answer.set_chips(
+                    [(i, mems[i].text) for i, _ in result.used if i in mems],
+                    [(p.id, p.content, p.created_at[:10]) for p in past],
+                )
+            if result.changes:
+                self.show_changes(answer, result.changes)
+                self.w.memory.refresh_memories()
+            if result.forget_candidates or result.forget_messages:
+                self.confirm_forget(result)
+            if result.learning is not None:
+                self.w.show_work(self.tr("Learning from this exchange…"))
+                tasks.run(
+                    result.learned,
+                    300.0,
+                    done=lambda ch: self.learned(answer, ch),
+                    failed=self.w.show_error,
+                )
+            if result.status == "error" and "ollama pull" in (result.error or ""):
+                self.w.connection.offer_pull(self.w.connection.backend.model)
+            self.w.threads.refresh_conversations()
+            if self.session and self.session.conversation_id and not self.incognito:
+                self.w.chat.title.setText(
+                    self.w.conversations.get(self.session.conversation_id).title
+                )
+
+        def failed(text: str) -> None:
+            self.turn_busy = False
+            self.w.chat.set_busy(False)
+            answer.set_text("")
+            answer.set_status("error", text)
+
+        tasks.run(fn, *args, done=done, failed=failed, piece=piece)
+
+    def stop(self) -> None:
+        if self.session is not None and self.turn_busy:
+            self.session.stop()
+
+    def learned(self, answer: MessageWidget, changes: list[Change]) -> None:
+        self.w.show_work(None)
+        shown = [c for c in changes if c.action != "skipped"]
+        if shown:
+            self.show_changes(answer, shown)
+            self.w.memory.refresh_memories()
+
+    def show_changes(self, answer: MessageWidget, changes: list[Change]) -> None:
+        self.last_changes.append(changes)
+        answer.setProperty("changes_index", len(self.last_changes) - 1)
+        words = {
+            "added": self.tr("Remembered"),
+            "updated": self.tr("Updated"),
+            "invalidated": self.tr("Marked as no longer true"),
+            "merged": self.tr("Merged"),
+        }
+        parts = [f"{words.get(c.action, c.action)}: {_html(c.text)}" for c in changes]
+        answer.set_notice(" · ".join(parts) + f' — <a href="undo">{self.tr("Undo")}</a>')
+
+    def undo_changes(self, widget_index: int) -> None:
+        w = self.w.chat.messages[widget_index]
+        idx = w.property("changes_index")
+        if idx is None:
+            return
+        if self.session is None:
+            return
+        changes = self.last_changes[int(idx)]
+        extractor = self.session.extractor
+
+        def work() -> None:  # a restore re-embeds: the model server, off the GUI thread
+            for c in reversed(changes):
+                extractor.undo(c)
+
+        def done(_: Any) -> None:
+            w.set_notice(self.tr("Undone."))
+            self.w.memory.memory_changed()
+
+        self.w.show_work(self.tr("Undoing…"))
+        tasks.run(work, done=done, failed=self.w.show_error)
+
+    def confirm_forget(self, result: TurnResult) -> None:
+        """Each candidate with its own checkbox; what was done is said in the chat."""
+        if self.session is None:
+            return
+        dialog = ForgetDialog(result.forget_candidates, result.forget_messages, self.w)
+        accepted = dialog.exec() == ForgetDialog.DialogCode.Accepted
+        memories = dialog.chosen("memory") if accepted else []
+        messages = dialog.chosen("message") if accepted else []
+
+        def done(counts: tuple[int, int]) -> None:
+            n, m = counts
+            if n or m:
+                text = self.tr("Deleted %n memory(s)", "", n) + self.tr(
+                    " and %n message(s).", "", m
+                )
+            else:
+                text = self.tr("Nothing was deleted.")
+            self.w.show_work(None)
+            self.w.chat.add_message("assistant", text)
+            self.w.memory.memory_changed()
+            if m:
+                self.w.threads.refresh_conversations()
+
+        self.w.show_work(self.tr("Deleting…"))
+        tasks.run(self.session.forget, memories, messages, done=done, failed=self.w.show_error)
+
+
+def _html(text: str) -> str:
+    """A memory's text for the notice under an answer: one line, at most 80 characters."""
+    flat = " ".join(text.split())
+    return html.escape(flat if len(flat) <= 80 else flat[:79] + "…", quote=False)
