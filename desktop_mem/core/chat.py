@@ -41,7 +41,8 @@ class TurnResult:
     status: str  # complete, stopped, error, command
     error: str | None = None
     exit_code: int = 0  # the error's command-line exit code
-    error_kind: str = ""  # the error's class name (the window words it in its language)
+    error_kind: str = ""  # the error's class name
+    error_reason: str = ""  # its reason code (the window words it in its language)
     conversation_id: int | None = None
     user_message_id: int | None = None
     answer_id: int | None = None
@@ -227,6 +228,7 @@ class ChatSession:
         except ModelServerError as exc:
             result.status, result.error, result.exit_code = "error", str(exc), exc.exit_code
             result.error_kind = type(exc).__name__
+            result.error_reason = exc.reason
         finally:
             with self._lock:
                 self._stream = None

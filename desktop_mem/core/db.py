@@ -341,7 +341,8 @@ def _write_failed(path: Path, exc: BaseException) -> DesktopMemError:
     if "full" in text:
         return DesktopMemError(
             f"The disk holding {path.parent} is full: nothing was changed; free some space and "
-            "try again."
+            "try again.",
+            reason="disk_full",
         )
     if "malformed" in text or "corrupt" in text:
         return DatabaseCorrupt(

@@ -56,7 +56,8 @@ def translate_error(exc: BaseException, host: str, model: str, what: str) -> Exc
         )
     if isinstance(exc, httpx.TimeoutException):
         return OllamaUnavailable(
-            f"Ollama at {host} did not answer in time: check that it is not overloaded and try again."
+            f"Ollama at {host} did not answer in time: check that it is not overloaded and try again.",
+            reason="ollama_timeout",
         )
     if isinstance(exc, ConnectionError | httpx.TransportError):
         return OllamaUnavailable(

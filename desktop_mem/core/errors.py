@@ -1,5 +1,7 @@
-"""Errors a user can hit. Each carries one sentence (what happened, what to do)
-and the command-line exit code documented in the README."""
+"""Errors a user can hit. Each carries one sentence (what happened, what to do), the
+command-line exit code documented in the README, and a reason code: a stable name for
+the case (``disk_full``, ``reply_cut``…) that the window maps to its own wording in its
+language, so rewording a sentence here never breaks a translation."""
 
 from __future__ import annotations
 
@@ -14,18 +16,25 @@ class DesktopMemError(Exception):
     """Base class: str(error) is the sentence shown to the user."""
 
     exit_code = EXIT_ERROR
+    reason = "error"
+
+    def __init__(self, message: str = "", reason: str | None = None) -> None:
+        super().__init__(message)
+        if reason is not None:
+            self.reason = reason
 
 
 class UsageError(DesktopMemError):
+    reason = "usage"
     exit_code = EXIT_USAGE
 
 
 class NotFound(DesktopMemError):
-    pass
+    reason = "not_found"
 
 
 class InvalidInput(DesktopMemError):
-    pass
+    reason = "invalid_input"
 
 
 # -- keys and the encrypted file ------------------------------------------------
@@ -34,41 +43,46 @@ class InvalidInput(DesktopMemError):
 class LockedError(DesktopMemError):
     """The database cannot be opened: no key, a wrong key, or an unusable keyring."""
 
+    reason = "locked"
+
     exit_code = EXIT_LOCKED
 
 
 class KeyMissing(LockedError):
-    pass
+    reason = "key_missing"
 
 
 class WrongKey(LockedError):
-    pass
+    reason = "wrong_key"
 
 
 class KeyringUnavailable(LockedError):
-    pass
+    reason = "keyring_unavailable"
 
 
 class DatabaseCorrupt(DesktopMemError):
-    pass
+    reason = "damaged"
 
 
 class ProfileBusy(DesktopMemError):
-    pass
+    reason = "busy"
 
 
 # -- the model server -----------------------------------------------------------
 
 
 class ModelServerError(DesktopMemError):
+    reason = "model_server"
     exit_code = EXIT_MODEL
 
 
 class OllamaUnavailable(ModelServerError):
-    pass
+    reason = "ollama_unreachable"
 
 
 class ModelMissing(ModelServerError):
+    reason = "model_missing"
+
     def __init__(self, message: str, model: str = "") -> None:
         super().__init__(message)
         self.model = model
@@ -77,9 +91,13 @@ class ModelMissing(ModelServerError):
 class ModelFailed(ModelServerError):
     """The server answered, but with an error or with something unusable."""
 
+    reason = "model_failed"
+
 
 class DimensionMismatch(DesktopMemError):
     """The index was built with another embedding model or dimension."""
+
+    reason = "dimension_mismatch"
 
 
 # -- import ---------------------------------------------------------------------
@@ -87,6 +105,8 @@ class DimensionMismatch(DesktopMemError):
 
 class ImportRejected(InvalidInput):
     """An import file had bad rows; nothing was imported."""
+
+    reason = "import_rejected"
 
     def __init__(self, message: str, problems: list[tuple[int, str]]) -> None:
         super().__init__(message)

@@ -65,12 +65,14 @@ class Stream:
         if isinstance(err, OllamaUnavailable):
             return OllamaUnavailable(
                 "The model server stopped answering in the middle of the reply: the partial "
-                "answer is kept; check that it is still running and retry."
+                "answer is kept; check that it is still running and retry.",
+                reason="reply_cut",
             )
         reason = str(err).split("(", 1)[1].split(")", 1)[0] if "(" in str(err) else str(err)
         return ModelFailed(
             f"The model failed in the middle of the reply ({reason}): the partial answer is "
-            "kept; retry, or check the server's log."
+            "kept; retry, or check the server's log.",
+            reason="model_failed_midway",
         )
 
     @property
@@ -320,12 +322,14 @@ class OpenAICompatChat:
             )
         if isinstance(exc, httpx.TimeoutException):
             return OllamaUnavailable(
-                f"The server at {self.base_url} did not answer in time: try again later."
+                f"The server at {self.base_url} did not answer in time: try again later.",
+                reason="ollama_timeout",
             )
         if isinstance(exc, httpx.TransportError | ConnectionError):
             return OllamaUnavailable(
                 f"The server at {self.base_url} is not reachable: check the URL and your "
-                "connection, and try again."
+                "connection, and try again.",
+                reason="server_unreachable",
             )
         if isinstance(exc, ValueError | KeyError):
             return ModelFailed(f"The server at {self.base_url} sent an answer that is not valid.")

@@ -138,7 +138,8 @@ class RecoveryLock:
         if not self.fits(code):
             raise WrongKey(
                 "That recovery code does not belong to this profile or backup: check it "
-                "(each profile has its own) and try again. Nothing was changed."
+                "(each profile has its own) and try again. Nothing was changed.",
+                reason="wrong_code",
             )
         eph_public = _unb64(sealed.get("ephemeral"), "ephemeral key")
         nonce = _unb64(sealed.get("nonce"), "nonce")

@@ -23,7 +23,6 @@ from desktop_mem.core.vault import Vault, read_key_mode
 from desktop_mem.ui import theme
 from desktop_mem.ui.backup_ui import LockedDialog, RecoveryCodeDialog, choose_backup_file
 from desktop_mem.ui.dialogs import PassphraseDialog
-from desktop_mem.ui.errors import describe
 from desktop_mem.ui.main_window import MainWindow
 from desktop_mem.ui.tasks import describe_exception
 
@@ -137,7 +136,7 @@ def open_profile(config: Config, vault: Vault, parent: Any = None) -> Profile | 
                 QMessageBox.critical(
                     parent,
                     QApplication.translate("app", "Cannot open your memories"),
-                    describe(type(exc).__name__, str(exc)),
+                    describe_exception(exc, str(exc)),
                 )
                 return None
             if isinstance(exc, WrongKey):
@@ -374,7 +373,7 @@ class Application:
             QMessageBox.warning(
                 window,
                 QApplication.translate("app", "The key was not changed"),
-                describe(type(exc).__name__, str(exc)),
+                describe_exception(exc, str(exc)),
             )
         else:
             config.passphrase = new_passphrase if mode == "passphrase" else None
@@ -385,7 +384,7 @@ class Application:
             QMessageBox.critical(
                 window,
                 QApplication.translate("app", "Cannot open your memories"),
-                describe(type(exc).__name__, str(exc)),
+                describe_exception(exc, str(exc)),
             )
             self.app.quit()
             return False
@@ -435,7 +434,7 @@ class Application:
             QMessageBox.critical(
                 window,
                 QApplication.translate("app", "Cannot open your memories"),
-                describe(type(exc).__name__, str(exc)),
+                describe_exception(exc, str(exc)),
             )
             self.app.quit()
             return False

@@ -95,7 +95,7 @@ def describe_exception(exc: BaseException, text: str) -> str:
     from desktop_mem.ui.errors import describe
 
     return describe(
-        type(exc).__name__,
+        getattr(exc, "reason", "error"),
         text,
         model=getattr(exc, "model", ""),
         lines=len(getattr(exc, "problems", []) or []),

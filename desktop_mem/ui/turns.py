@@ -91,7 +91,7 @@ class TurnController(QObject):
             answer.set_status(
                 result.status,
                 describe(
-                    result.error_kind, result.error or "", model=self.w.connection.backend.model
+                    result.error_reason, result.error or "", model=self.w.connection.backend.model
                 ),
             )
             if (result.used or result.recalled) and result.status != "error":

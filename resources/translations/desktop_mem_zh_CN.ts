@@ -1319,81 +1319,81 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>app</name>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="139" />
-        <location filename="../../desktop_mem/ui/app.py" line="387" />
-        <location filename="../../desktop_mem/ui/app.py" line="437" />
+        <location filename="../../desktop_mem/ui/app.py" line="138" />
+        <location filename="../../desktop_mem/ui/app.py" line="386" />
+        <location filename="../../desktop_mem/ui/app.py" line="436" />
         <source>Cannot open your memories</source>
         <translation>无法打开你的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="144" />
-        <location filename="../../desktop_mem/ui/app.py" line="207" />
+        <location filename="../../desktop_mem/ui/app.py" line="143" />
+        <location filename="../../desktop_mem/ui/app.py" line="206" />
         <source>That passphrase is not right. Nothing was changed; try again.</source>
         <translation>口令不正确。没有做任何更改，请重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="174" />
+        <location filename="../../desktop_mem/ui/app.py" line="173" />
         <source>That recovery code does not open this profile: check it and try again.</source>
         <translation>这个恢复码打不开此配置：请核对后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="189" />
-        <location filename="../../desktop_mem/ui/app.py" line="414" />
+        <location filename="../../desktop_mem/ui/app.py" line="188" />
+        <location filename="../../desktop_mem/ui/app.py" line="413" />
         <source>Restore a backup</source>
         <translation>恢复备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="215" />
+        <location filename="../../desktop_mem/ui/app.py" line="214" />
         <source>This backup is protected by the passphrase of the profile it was made from. Enter it to restore the backup.</source>
         <translation>此备份受其原配置的口令保护。请输入该口令以恢复备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="226" />
+        <location filename="../../desktop_mem/ui/app.py" line="225" />
         <source>That recovery code does not open this backup: check it and try again.</source>
         <translation>这个恢复码打不开此备份：请核对后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="229" />
+        <location filename="../../desktop_mem/ui/app.py" line="228" />
         <source>The key of this backup is not in this computer's keyring. Enter the recovery code of the profile it was made from.</source>
         <translation>此备份的密钥不在这台电脑的钥匙环中。请输入生成该备份的配置的恢复码。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="336" />
+        <location filename="../../desktop_mem/ui/app.py" line="335" />
         <source>Choose a new passphrase for the profile “%1”. Everything is re-encrypted with it; without it nobody, including you, can read your memories. There is no way to recover it.</source>
         <translation>为配置“%1”选择一个新口令。所有内容都会用它重新加密；没有它，任何人（包括你自己）都无法读取你的记忆，而且无法找回。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="350" />
+        <location filename="../../desktop_mem/ui/app.py" line="349" />
         <source>Change the key</source>
         <translation>更换密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="351" />
+        <location filename="../../desktop_mem/ui/app.py" line="350" />
         <source>Wait for the answer to finish, then change the key.</source>
         <translation>请等回答结束后再更换密钥。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="358" />
+        <location filename="../../desktop_mem/ui/app.py" line="357" />
         <source>Re-encrypting your memories…</source>
         <translation>正在重新加密你的记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="376" />
+        <location filename="../../desktop_mem/ui/app.py" line="375" />
         <source>The key was not changed</source>
         <translation>密钥没有更改</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="396" />
+        <location filename="../../desktop_mem/ui/app.py" line="395" />
         <source>Your memories were re-encrypted; the old key no longer opens them.</source>
         <translation>你的记忆已重新加密；旧密钥已无法打开它们。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="415" />
+        <location filename="../../desktop_mem/ui/app.py" line="414" />
         <source>Replace the memories and conversations of the profile “%1” with the backup's? What the profile holds now is deleted.</source>
         <translation>用备份替换配置“%1”的记忆和对话吗？配置中现有的内容将被删除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="445" />
+        <location filename="../../desktop_mem/ui/app.py" line="444" />
         <source>The backup was restored.</source>
         <translation>备份已恢复。</translation>
     </message>
@@ -1414,19 +1414,24 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>errors</name>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="24" />
+        <location filename="../../desktop_mem/ui/errors.py" line="22" />
         <source>The model server stopped answering in the middle of the reply: the partial answer is kept; check that it is running and retry.</source>
         <translation>模型服务器在回答中途停止了响应：已保留部分回答；请确认它仍在运行后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="29" />
+        <location filename="../../desktop_mem/ui/errors.py" line="26" />
         <source>The model server did not answer in time: check that it is not overloaded and try again.</source>
         <translation>模型服务器没有及时响应：请确认它没有过载后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="33" />
+        <location filename="../../desktop_mem/ui/errors.py" line="30" />
         <source>Ollama is not reachable: start it (open the Ollama app, or run “ollama serve”) and try again.</source>
         <translation>无法连接 Ollama：请启动它（打开 Ollama 应用，或运行“ollama serve”）后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="34" />
+        <source>The model server is not reachable: check its address in Settings and your connection.</source>
+        <translation>无法连接模型服务器：请在设置中检查其地址和你的网络连接。</translation>
     </message>
     <message>
         <location filename="../../desktop_mem/ui/errors.py" line="38" />
@@ -1434,32 +1439,38 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
         <translation>模型 %1 未安装：请下载（在设置中，或运行“ollama pull %1”）后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="44" />
+        <location filename="../../desktop_mem/ui/errors.py" line="42" />
         <source>The model failed in the middle of the reply: the partial answer is kept; retry.</source>
         <translation>模型在回答中途出错：已保留部分回答，请重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="48" />
+        <location filename="../../desktop_mem/ui/errors.py" line="46" />
         <source>The model server reported an error: try again, or check its log.</source>
         <translation>模型服务器报告了错误：请重试，或查看它的日志。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="52" />
+        <location filename="../../desktop_mem/ui/errors.py" line="49" />
         <source>That passphrase is not right. Nothing was changed; try again.</source>
         <translation>口令不正确。没有做任何更改，请重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="56" />
+        <location filename="../../desktop_mem/ui/errors.py" line="52" />
+        <source>That recovery code does not open this profile: check it and try again.</source>
+        <translation>这个恢复码打不开此配置：请核对后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="55" />
+        <location filename="../../desktop_mem/ui/errors.py" line="59" />
         <source>The system keyring cannot be used or does not hold the key: unlock it and try again.</source>
         <translation>无法使用系统钥匙环，或其中没有密钥：请解锁后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="61" />
+        <location filename="../../desktop_mem/ui/errors.py" line="63" />
         <source>Another desktop-mem is writing to this profile: wait for it to finish and try again.</source>
         <translation>另一个 desktop-mem 正在写入此配置：请等待它完成后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="66" />
+        <location filename="../../desktop_mem/ui/errors.py" line="67" />
         <source>The database is damaged: restore it from a backup or an export.</source>
         <translation>数据库已损坏：请从备份或导出文件恢复。</translation>
     </message>
@@ -1469,12 +1480,12 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
         <translation><numerusform>没有导入任何内容：%n 行有问题（见详细信息）。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="74" />
+        <location filename="../../desktop_mem/ui/errors.py" line="73" />
         <source>Your memories are indexed with another embedding model: re-index them (Settings) or go back to it.</source>
         <translation>你的记忆是用另一个嵌入模型索引的：请重新索引（在设置中），或换回那个模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="79" />
+        <location filename="../../desktop_mem/ui/errors.py" line="77" />
         <source>The disk is full: nothing was changed; free some space and try again.</source>
         <translation>磁盘已满：没有做任何更改；请释放空间后重试。</translation>
     </message>

@@ -304,6 +304,7 @@ ZH: dict[str, str | list[str]] = {
     "Deleted %n memory(s)": ["已删除 %n 条记忆"],
     " and %n message(s).": ["和 %n 条消息。"],
     "Nothing was deleted.": "没有删除任何内容。",
+    "The model server is not reachable: check its address in Settings and your connection.": "无法连接模型服务器：请在设置中检查其地址和你的网络连接。",
 }
 
 

@@ -115,23 +115,36 @@ def test_every_counted_string_has_english_plural_forms(tmp_path: Path, qapp: Any
 
 
 def test_core_errors_are_worded_in_the_interface_language(qapp: Any) -> None:
+    """By reason code, not by matching English words: rewording a core sentence keeps
+    its translation, and every reason the core raises has one."""
+    import re
+
+    from desktop_mem.core import errors
     from desktop_mem.ui.app import install_language
-    from desktop_mem.ui.errors import describe
+    from desktop_mem.ui.errors import _wording, describe
 
     english = (
         "Ollama is not reachable at http://127.0.0.1:9: start it (`ollama serve`) and try again."
     )
-    assert describe("OllamaUnavailable", english) == english
+    assert describe("ollama_unreachable", english) == english
+    core = "\n".join(p.read_text("utf-8") for p in (ROOT / "desktop_mem/core").glob("*.py"))
+    raised = set(re.findall(r'reason="([a-z_]+)"', core)) - {"error", "usage", "not_found",
+                                                            "invalid_input", "locked",
+                                                            "model_server"}  # fmt: skip
+    assert {"disk_full", "reply_cut", "ollama_timeout", "wrong_code"} <= raised
     install_language(qapp, "zh_CN")
     try:
-        assert describe("OllamaUnavailable", english).startswith("无法连接 Ollama")
-        assert "qwen2.5:7b" in describe("ModelMissing", "...", model="qwen2.5:7b")
+        for reason in sorted(raised):
+            assert _wording(reason, "m", 1), f"no wording for the reason {reason!r}"
+        reworded = errors.OllamaUnavailable("Ollama is down, sorry.")
+        assert describe(reworded.reason, str(reworded)).startswith("无法连接 Ollama")
+        assert "qwen2.5:7b" in describe("model_missing", "...", model="qwen2.5:7b")
         assert (
-            describe("ImportRejected", "...", lines=3)
+            describe("import_rejected", "...", lines=3)
             == "没有导入任何内容：3 行有问题（见详细信息）。"
         )
         assert (
-            describe("InvalidInput", "A specific English sentence.")
+            describe("invalid_input", "A specific English sentence.")
             == "A specific English sentence."
         )
     finally:
