@@ -23,7 +23,6 @@ corrected by the counts the server reports after each answer.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -33,8 +32,6 @@ from desktop_mem.core import textproc
 from desktop_mem.core.conversations import ConversationStore, Message
 from desktop_mem.core.memories import Memory, MemoryStore
 from desktop_mem.core.search import HybridSearch
-
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 
 SYSTEM_PROMPT = """You are a helpful assistant running privately on the user's own computer.
 Today is {today}.
@@ -79,7 +76,7 @@ class TokenCounter:
         self.ratio = 1.0
 
     def raw(self, text: str) -> float:
-        cjk = len(_CJK.findall(text))
+        cjk = textproc.cjk_count(text)
         return cjk * 1.0 + (len(text) - cjk) / 4.0
 
     def count(self, text: str) -> int:

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core import textproc
+from desktop_mem.core.db import id_chunks
 from desktop_mem.core.embed import Embedder
 from desktop_mem.core.errors import InvalidInput, ModelServerError, NotFound, UsageError
 from desktop_mem.core.memories import MemoryStore, now_iso, parse_when, quoting
@@ -401,12 +402,11 @@ class ConversationStore:
 
     def _used_for(self, message_ids: Sequence[int]) -> dict[int, builtins.list[UsedMemory]]:
         out: dict[int, list[UsedMemory]] = {}
-        for start in range(0, len(message_ids), 500):
-            chunk = list(message_ids[start : start + 500])
+        for chunk, marks in id_chunks(message_ids):
             for mid, mem, rank, score, text in self.db.query(
                 "SELECT u.message_id, u.memory_id, u.rank, u.score, m.text FROM message_memories u "
                 f"LEFT JOIN memories m ON m.id = u.memory_id WHERE u.message_id IN "
-                f"({','.join('?' * len(chunk))}) ORDER BY u.message_id, u.rank",
+                f"({marks}) ORDER BY u.message_id, u.rank",
                 chunk,
             ):
                 out.setdefault(mid, []).append(UsedMemory(mem, rank, score, text))
@@ -416,13 +416,12 @@ class ConversationStore:
         self, message_ids: Sequence[int]
     ) -> dict[int, builtins.list[RecalledMessage]]:
         out: dict[int, list[RecalledMessage]] = {}
-        for start in range(0, len(message_ids), 500):
-            chunk = list(message_ids[start : start + 500])
+        for chunk, marks in id_chunks(message_ids):
             for mid, rid, rank, score, cid, role, text, created in self.db.query(
                 "SELECT r.message_id, r.recalled_id, r.rank, r.score, m.conversation_id, "
                 "m.role, m.content, m.created_at FROM message_recalls r "
                 "LEFT JOIN messages m ON m.id = r.recalled_id WHERE r.message_id IN "
-                f"({','.join('?' * len(chunk))}) ORDER BY r.message_id, r.rank",
+                f"({marks}) ORDER BY r.message_id, r.rank",
                 chunk,
             ):
                 out.setdefault(mid, []).append(

@@ -11,7 +11,7 @@ import importlib.util
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -478,6 +478,17 @@ def _adopt_found_key(path: Path, profile: str, vault: Vault, missing: KeyMissing
         f"keyring's other key for this profile, '{found}', does not open it. Put the right key "
         "back with the profile's recovery code, or restore a backup."
     ) from None
+
+
+IN_CHUNK = 500  # ids per `IN (…)` query: far below SQLite's limit on variables
+
+
+def id_chunks(ids: Sequence[int], size: int = IN_CHUNK) -> Iterator[tuple[list[int], str]]:
+    """Ids in slices for `… IN (…)` queries, each with its placeholders ("?,?,?")."""
+    ids = list(ids)
+    for start in range(0, len(ids), size):
+        chunk = ids[start : start + size]
+        yield chunk, ",".join("?" * len(chunk))
 
 
 def sibling(path: Path, suffix: str) -> Path:

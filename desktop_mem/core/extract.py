@@ -23,7 +23,7 @@ import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
@@ -238,13 +238,7 @@ class Extractor:
                 )
             ]
         # INVALIDATE: the old statement stops being true today; the new one is stored
-        self.store.edit(
-            target.id,
-            valid_until=when.astimezone(UTC).isoformat(timespec="seconds"),
-            actor=actor,
-            message_id=message_id,
-            action="invalidated",
-        )
+        self.store.invalidate(target.id, when, actor, "invalidated", message_id)
         return [
             Change("invalidated", target.id, target.text, None, self._version(target.id)),
             self._add(c, message_id, context, actor),
@@ -304,11 +298,8 @@ class Extractor:
                     same = textproc.normalize(a.text).lower() == textproc.normalize(b.text).lower()
                     if same or sims[i, j] >= DUPLICATE_SIMILARITY:
                         older, newer = sorted((a, b), key=lambda m: (m.created_at, m.id))
-                        self.store.edit(
-                            newer.id,
-                            valid_until=when.astimezone(UTC).isoformat(timespec="seconds"),
-                            actor="consolidation",
-                            action=f"merged into #{older.id}",
+                        self.store.invalidate(
+                            newer.id, when, "consolidation", f"merged into #{older.id}"
                         )
                         gone.add(newer.id)
                         changes.append(
@@ -337,12 +328,7 @@ class Extractor:
         )
         if not isinstance(answer, Decision) or answer.action != "INVALIDATE" or answer.id != 1:
             return []
-        self.store.edit(
-            older.id,
-            valid_until=when.astimezone(UTC).isoformat(timespec="seconds"),
-            actor="consolidation",
-            action=f"contradicted by #{newer.id}",
-        )
+        self.store.invalidate(older.id, when, "consolidation", f"contradicted by #{newer.id}")
         return [Change("invalidated", older.id, older.text, None, self._version(older.id))]
 
     # -- undo ------------------------------------------------------------------------------

@@ -12,9 +12,11 @@ from __future__ import annotations
 import builtins
 import logging
 from collections.abc import Callable, Iterable, Sequence
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core import textproc
+from desktop_mem.core.db import id_chunks
 from desktop_mem.core.embed import Embedder, content_hash
 from desktop_mem.core.errors import InvalidInput, ModelServerError, NotFound
 from desktop_mem.core.records import (  # re-exported: the records live beside the store
@@ -321,6 +323,23 @@ class MemoryStore:
                 self._reindex_text(conn, mid, text, None, None if vecs is None else vecs[n : n + 1])
         return len(rows)
 
+    def invalidate(
+        self,
+        memory_id: int,
+        when: datetime,
+        actor: str,
+        action: str,
+        message_id: int | None = None,
+    ) -> WriteResult:
+        """The memory stops being true at `when` (it stays, with its history)."""
+        return self.edit(
+            memory_id,
+            valid_until=when.astimezone(UTC).isoformat(timespec="seconds"),
+            actor=actor,
+            message_id=message_id,
+            action=action,
+        )
+
     def set_pinned(self, memory_id: int, pinned: bool, actor: str = "user") -> Memory:
         current = self.get(memory_id)
         if current.pinned == pinned:
@@ -407,9 +426,7 @@ class MemoryStore:
     def get_many(self, ids: Sequence[int]) -> list[Memory]:
         by_id: dict[int, Memory] = {}
         ids = list(ids)
-        for start in range(0, len(ids), 500):
-            chunk = ids[start : start + 500]
-            marks = ",".join("?" * len(chunk))
+        for chunk, marks in id_chunks(ids):
             for row in self.db.query(
                 f"SELECT {_COLUMNS} FROM memories WHERE id IN ({marks})", chunk
             ):

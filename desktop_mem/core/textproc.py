@@ -17,6 +17,15 @@ import unicodedata
 # half-width katakana: scripts written without spaces between words.
 _CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
 _CJK_RUN = re.compile(f"[{_CJK}]+")
+_CJK_CHAR = re.compile(f"[{_CJK}]")
+
+
+def cjk_count(text: str) -> int:
+    """How many CJK characters (Chinese, Japanese kana, Korean, their compatibility and
+    half-width forms) the text has."""
+    return len(_CJK_CHAR.findall(text))
+
+
 # Split at apostrophes as FTS5's unicode61 tokenizer does: "Caroline's" is "caroline"
 # and "s" (a stop word), so a possessive name counts as the name.
 _WORD = re.compile(rf"[^\W_{_CJK}]+")
