@@ -19,6 +19,7 @@ from desktop_mem.core import textproc
 from desktop_mem.core.db import id_chunks
 from desktop_mem.core.embed import Embedder
 from desktop_mem.core.errors import InvalidInput, ModelServerError, NotFound, UsageError
+from desktop_mem.core.fusion import fuse
 from desktop_mem.core.memories import MemoryStore, now_iso, parse_when, quoting
 from desktop_mem.core.relevance import (
     Reference,
@@ -38,6 +39,11 @@ MAX_QUERY_CHARS = 2_000  # as for memory search
 KEYWORD_CUTOFF_MIN = 2_000  # messages before frequent words stop being retrieved by
 KEYWORD_CUTOFF_SHARE = 0.10
 KEYWORD_CUTOFF_ROWS = 5_000
+# Messages are fused like memories (core/fusion.py), leaning on meaning a little less:
+# a message is longer and chattier than a memory, so its words say more.
+MESSAGE_VECTOR_WEIGHT = 0.6
+MESSAGE_KEYWORD_WEIGHT = 0.4
+MESSAGE_MIN_SPREAD = 0.25
 
 TITLE_CHARS = 60
 EMBED_CHARS = 4000
@@ -508,12 +514,15 @@ class ConversationStore:
                 np.nan_to_num(sims), present, keyword, self.index.count(),
             )  # fmt: skip
             keep, relevance = verdict.keep, verdict.z
-        dense = np.zeros(len(ids))
-        if present.any():
-            lo, hi = np.nanmin(sims), np.nanmax(sims)
-            dense[present] = (sims[present] - lo) / max(hi - lo, 0.25)
-        top_kw = max(keyword.values(), default=0.0) or 1.0
-        scores = 0.6 * dense + 0.4 * np.array([keyword.get(i, 0.0) / top_kw for i in ids])
+        scores = fuse(
+            np.nan_to_num(sims),
+            present,
+            np.array([keyword.get(i, 0.0) for i in ids]),
+            MESSAGE_VECTOR_WEIGHT,
+            MESSAGE_KEYWORD_WEIGHT,
+            MESSAGE_MIN_SPREAD,
+            embedded=qvec is not None,
+        )
         order = [n for n in np.argsort(-scores) if keep[n]][:k]
         if not order:
             return [], warnings

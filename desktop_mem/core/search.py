@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core import textproc
 from desktop_mem.core.errors import ModelServerError
+from desktop_mem.core.fusion import fuse
 from desktop_mem.core.memories import Memory, MemoryStore
 from desktop_mem.core.relevance import (
     Reference,
@@ -223,12 +224,16 @@ class HybridSearch:
             keep = self._relevant(
                 retrieval, candidates, sims, has_vec, qvec, dict(keyword), signals
             )
-        dense = _minmax(sims, has_vec, w.min_similarity_spread)
         bm25_of = dict(keyword)
-        kw = np.array([bm25_of.get(mid, 0.0) for mid in candidates])
-        kw = kw / kw.max() if kw.max() > 0 else kw
-        weight = (w.vector if qvec is not None else 0.0) + w.keyword
-        fused = (w.vector * dense + w.keyword * kw) / weight if weight else kw
+        fused = fuse(
+            sims,
+            has_vec,
+            np.array([bm25_of.get(mid, 0.0) for mid in candidates]),
+            w.vector,
+            w.keyword,
+            w.min_similarity_spread,
+            embedded=qvec is not None,
+        )
 
         now = now or datetime.now(UTC)
         mems = {m.id: m for m in self.store.get_many(candidates)}
@@ -301,18 +306,6 @@ class HybridSearch:
             if len(kept) == k:
                 break
         return kept
-
-
-def _minmax(values: np.ndarray, mask: np.ndarray, min_spread: float) -> np.ndarray:
-    """Scale the masked values from their minimum, by their spread but never by less
-    than `min_spread`; unmasked values are 0."""
-    out = np.zeros_like(values)
-    if not mask.any():
-        return out
-    vals = values[mask]
-    lo, hi = float(vals.min()), float(vals.max())
-    out[mask] = (vals - lo) / max(hi - lo, min_spread, 1e-9)
-    return out
 
 
 def _recency(stamp: str, now: datetime, half_life_days: float) -> float:
