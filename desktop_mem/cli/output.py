@@ -29,8 +29,9 @@ def width() -> int:
 
 def one_line(text: str, limit: int = 80) -> str:
     """The text on one line, cut with an ellipsis at `limit` characters."""
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: max(1, limit - 1)] + "…"
+    from desktop_mem.core.textproc import shorten
+
+    return shorten(text, limit)
 
 
 def memory_line(m: Any, columns: int, score: float | None = None) -> str:

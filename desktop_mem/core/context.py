@@ -126,9 +126,7 @@ def memory_line(m: Memory) -> str:
 
 def message_line(msg: Message, chars: int = 400) -> str:
     who = "you" if msg.role == "user" else "assistant"
-    text = textproc.normalize(msg.content)
-    if len(text) > chars:
-        text = text[: chars - 1].rstrip() + "…"
+    text = textproc.shorten(textproc.normalize(msg.content), chars, one_line=False)
     return f"- [{msg.created_at[:10]}, {who}] {_quote(text)}"
 
 

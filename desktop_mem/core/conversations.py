@@ -109,8 +109,7 @@ _MSG_COLUMNS = "id, conversation_id, role, content, status, model, created_at, p
 
 
 def title_from(text: str) -> str:
-    line = textproc.normalize(text).split("\n", 1)[0]
-    return line if len(line) <= TITLE_CHARS else line[: TITLE_CHARS - 1].rstrip() + "…"
+    return textproc.shorten(textproc.normalize(text).split("\n", 1)[0], TITLE_CHARS)
 
 
 @dataclass

@@ -153,6 +153,15 @@ STOPWORDS = frozenset(
 )
 
 
+def shorten(text: str, limit: int, one_line: bool = True) -> str:
+    """The text cut to at most `limit` characters with an ellipsis; on one line (runs of
+    white space as one space) unless told otherwise."""
+    flat = " ".join(text.split()) if one_line else text
+    if len(flat) <= limit:
+        return flat
+    return flat[: max(1, limit - 1)].rstrip() + "…"
+
+
 def normalize(text: str) -> str:
     """NFKC (full-width letters and digits to ASCII), collapsed white space."""
     return " ".join(unicodedata.normalize("NFKC", text).split())

@@ -33,6 +33,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_mem.core import textproc
+
 _KEYWORDS = (
     r"\b(?:def|class|return|if|elif|else|for|while|in|import|from|as|with|try|except|"
     r"finally|raise|lambda|yield|async|await|pass|break|continue|None|True|False|and|or|"
@@ -294,8 +296,7 @@ class MessageWidget(QFrame):
 
 
 def _short(text: str, width: int) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
+    return textproc.shorten(text, width)
 
 
 class Composer(QPlainTextEdit):

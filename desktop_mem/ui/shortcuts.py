@@ -2,25 +2,26 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtGui import QKeySequence
 
-# name -> (key sequence, description source text; translated where shown)
+# name -> (key sequence, description source text; translated where shown). The
+# descriptions are marked for lupdate with QT_TRANSLATE_NOOP, in place.
 SHORTCUTS: dict[str, tuple[str, str]] = {
-    "new_chat": ("Ctrl+N", "New conversation"),
-    "incognito": ("Ctrl+Shift+N", "New incognito conversation"),
-    "send": ("Enter", "Send the message"),
-    "newline": ("Shift+Enter", "New line in the message"),
-    "stop": ("Esc", "Stop the answer"),
-    "regenerate": ("Ctrl+R", "Regenerate the last answer"),
-    "edit_last": ("Ctrl+E", "Edit the last message"),
-    "focus_input": ("Ctrl+L", "Go to the message box"),
-    "memories": ("Ctrl+M", "Show or hide the memory browser"),
-    "search_memories": ("Ctrl+F", "Search memories"),
-    "search_chats": ("Ctrl+Shift+F", "Search conversations"),
-    "settings": ("Ctrl+,", "Settings"),
-    "help": ("F1", "Keyboard shortcuts"),
-    "quit": ("Ctrl+Q", "Quit"),
+    "new_chat": ("Ctrl+N", QT_TRANSLATE_NOOP("shortcuts", "New conversation")),
+    "incognito": ("Ctrl+Shift+N", QT_TRANSLATE_NOOP("shortcuts", "New incognito conversation")),
+    "send": ("Enter", QT_TRANSLATE_NOOP("shortcuts", "Send the message")),
+    "newline": ("Shift+Enter", QT_TRANSLATE_NOOP("shortcuts", "New line in the message")),
+    "stop": ("Esc", QT_TRANSLATE_NOOP("shortcuts", "Stop the answer")),
+    "regenerate": ("Ctrl+R", QT_TRANSLATE_NOOP("shortcuts", "Regenerate the last answer")),
+    "edit_last": ("Ctrl+E", QT_TRANSLATE_NOOP("shortcuts", "Edit the last message")),
+    "focus_input": ("Ctrl+L", QT_TRANSLATE_NOOP("shortcuts", "Go to the message box")),
+    "memories": ("Ctrl+M", QT_TRANSLATE_NOOP("shortcuts", "Show or hide the memory browser")),
+    "search_memories": ("Ctrl+F", QT_TRANSLATE_NOOP("shortcuts", "Search memories")),
+    "search_chats": ("Ctrl+Shift+F", QT_TRANSLATE_NOOP("shortcuts", "Search conversations")),
+    "settings": ("Ctrl+,", QT_TRANSLATE_NOOP("shortcuts", "Settings")),
+    "help": ("F1", QT_TRANSLATE_NOOP("shortcuts", "Keyboard shortcuts")),
+    "quit": ("Ctrl+Q", QT_TRANSLATE_NOOP("shortcuts", "Quit")),
 }
 
 
@@ -30,21 +31,3 @@ def key(name: str) -> QKeySequence:
 
 def describe(name: str) -> str:
     return QCoreApplication.translate("shortcuts", SHORTCUTS[name][1])
-
-
-# The descriptions, for lupdate (it reads translate() calls with literal strings).
-def _for_translators() -> None:  # pragma: no cover - never called
-    QCoreApplication.translate("shortcuts", "New conversation")
-    QCoreApplication.translate("shortcuts", "New incognito conversation")
-    QCoreApplication.translate("shortcuts", "Send the message")
-    QCoreApplication.translate("shortcuts", "New line in the message")
-    QCoreApplication.translate("shortcuts", "Stop the answer")
-    QCoreApplication.translate("shortcuts", "Regenerate the last answer")
-    QCoreApplication.translate("shortcuts", "Edit the last message")
-    QCoreApplication.translate("shortcuts", "Go to the message box")
-    QCoreApplication.translate("shortcuts", "Show or hide the memory browser")
-    QCoreApplication.translate("shortcuts", "Search memories")
-    QCoreApplication.translate("shortcuts", "Search conversations")
-    QCoreApplication.translate("shortcuts", "Settings")
-    QCoreApplication.translate("shortcuts", "Keyboard shortcuts")
-    QCoreApplication.translate("shortcuts", "Quit")

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject
 
+from desktop_mem.core import textproc
 from desktop_mem.core.chat import (
     ChatSession,
     TurnResult,
@@ -205,5 +206,4 @@ class TurnController(QObject):
 
 def _html(text: str) -> str:
     """A memory's text for the notice under an answer: one line, at most 80 characters."""
-    flat = " ".join(text.split())
-    return html.escape(flat if len(flat) <= 80 else flat[:79] + "…", quote=False)
+    return html.escape(textproc.shorten(text, 80), quote=False)

@@ -87,42 +87,42 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="333" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="334" />
         <source>Incognito: nothing is remembered or stored</source>
         <translation>无痕模式：不记忆，也不保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="338" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="339" />
         <source>Chat model</source>
         <translation>聊天模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="354" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="355" />
         <source>Say hello. What you tell me stays on this computer, encrypted.</source>
         <translation>打个招呼吧。你告诉我的一切都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="361" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="362" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="363" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="364" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="373" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="374" />
         <source>Message (Enter to send, Shift+Enter for a new line)</source>
         <translation>输入消息（Enter 发送，Shift+Enter 换行）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="378" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="379" />
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="380" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="381" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -826,52 +826,52 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MessageWidget</name>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="177" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="179" />
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="177" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="179" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="182" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="184" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="183" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="185" />
         <source>Copy this message</source>
         <translation>复制这条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="236" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="238" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="238" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="240" />
         <source>The answer failed.</source>
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="260" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="262" />
         <source>Memories used:</source>
         <translation>用到的记忆：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="268" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="270" />
         <source>+%1 more</source>
         <translation>还有 %1 条</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="272" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="274" />
         <source>Earlier messages:</source>
         <translation>之前的消息：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="276" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="278" />
         <source>%1, in another conversation:</source>
         <translation>%1，在另一个对话中：</translation>
     </message>
@@ -1248,62 +1248,62 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>TurnController</name>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="75" />
+        <location filename="../../desktop_mem/ui/turns.py" line="76" />
         <source>…</source>
         <translation>…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="112" />
+        <location filename="../../desktop_mem/ui/turns.py" line="113" />
         <source>Learning from this exchange…</source>
         <translation>正在从这轮对话中学习…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="150" />
+        <location filename="../../desktop_mem/ui/turns.py" line="151" />
         <source>Remembered</source>
         <translation>已记住</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="151" />
+        <location filename="../../desktop_mem/ui/turns.py" line="152" />
         <source>Updated</source>
         <translation>已更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="152" />
+        <location filename="../../desktop_mem/ui/turns.py" line="153" />
         <source>Marked as no longer true</source>
         <translation>已标记为不再成立</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="153" />
+        <location filename="../../desktop_mem/ui/turns.py" line="154" />
         <source>Merged</source>
         <translation>已合并</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="173" />
+        <location filename="../../desktop_mem/ui/turns.py" line="174" />
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="176" />
+        <location filename="../../desktop_mem/ui/turns.py" line="177" />
         <source>Undoing…</source>
         <translation>正在撤销…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="191" />
+        <location filename="../../desktop_mem/ui/turns.py" line="192" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>已删除 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="192" />
+        <location filename="../../desktop_mem/ui/turns.py" line="193" />
         <source> and %n message(s).</source>
         <translation><numerusform>和 %n 条消息。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="195" />
+        <location filename="../../desktop_mem/ui/turns.py" line="196" />
         <source>Nothing was deleted.</source>
         <translation>没有删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="202" />
+        <location filename="../../desktop_mem/ui/turns.py" line="203" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
@@ -1526,72 +1526,72 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>shortcuts</name>
     <message>
-        <location filename="../../desktop_mem/ui/shortcuts.py" line="37" />
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="11" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/shortcuts.py" line="38" />
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="12" />
         <source>New incognito conversation</source>
         <translation>新的无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/shortcuts.py" line="39" />
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="13" />
         <source>Send the message</source>
         <translation>发送消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/shortcuts.py" line="40" />
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="14" />
         <source>New line in the message</source>
         <translation>在消息中换行</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/shortcuts.py" line="41" />
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="15" />
         <source>Stop the answer</source>
         <translation>停止回答</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/shortcuts.py" line="42" />
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="16" />
         <source>Regenerate the last answer</source>
         <translation>重新生成上一个回答</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/shortcuts.py" line="43" />
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="17" />
         <source>Edit the last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/shortcuts.py" line="44" />
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="18" />
         <source>Go to the message box</source>
         <translation>转到输入框</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/shortcuts.py" line="45" />
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="19" />
         <source>Show or hide the memory browser</source>
         <translation>显示或隐藏记忆浏览器</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/shortcuts.py" line="46" />
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="20" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/shortcuts.py" line="47" />
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="21" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/shortcuts.py" line="48" />
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="22" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/shortcuts.py" line="49" />
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="23" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/shortcuts.py" line="50" />
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="24" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
