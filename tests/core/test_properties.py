@@ -15,6 +15,7 @@ from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.memories import NewMemory
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.vault import Vault
+from desktop_mem.core.vectors import MIN_CANDIDATES, SCAN_CANDIDATES
 from tests import report
 
 FTS_SYNTAX = st.sampled_from(
@@ -36,13 +37,14 @@ SETTINGS = settings(
 
 @pytest.fixture
 def seeded(config: Config, vault: Vault) -> Iterator[Profile]:
+    """Enough memories to cross every size threshold of the vector index: the exact
+    rescoring pool (MIN_CANDIDATES) and the binary-code scan (SCAN_CANDIDATES), so
+    generated queries go through the Hamming scan too, not only a brute-force pass."""
     with Profile.open(config, vault) as prof:
-        prof.memories.add_many(
-            [
-                NewMemory(t)
-                for t in ("I live in Hangzhou", "我喜欢喝茶", "NEAR the river", "-5 degrees")
-            ]
-        )
+        named = ("I live in Hangzhou", "我喜欢喝茶", "NEAR the river", "-5 degrees")
+        filler = [f"note {i} about topic {i % 37} and place {i % 11}" for i in range(1_100)]
+        prof.memories.add_many([NewMemory(t) for t in (*named, *filler)])
+        assert prof.memories.index.count() > SCAN_CANDIDATES > MIN_CANDIDATES
         yield prof
 
 
