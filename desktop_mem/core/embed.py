@@ -1,12 +1,22 @@
-"""Embeddings through Ollama's /api/embed, batched, with timeouts and clear errors."""
+"""Embeddings through Ollama's /api/embed, batched, with timeouts and clear errors.
+
+The request is one JSON POST, made with the standard library's http.client: importing
+the `ollama` package (httpx, pydantic, its types) costs about 0.45 s, more than a whole
+`memory add` or `memory search` may take. The chat, with its streaming and model
+management, uses the `ollama` client (core/llm.py). Like that client here, the
+connection never goes through a proxy from the environment: text goes only to the
+configured server."""
 
 from __future__ import annotations
 
 import hashlib
+import http.client
+import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from desktop_mem.core.config import DEFAULT_HOST
 from desktop_mem.core.errors import ModelFailed, ModelMissing, OllamaUnavailable
@@ -17,10 +27,7 @@ if TYPE_CHECKING:
 else:
     from desktop_mem.core.lazy import numpy as np
 
-if TYPE_CHECKING:
-    import ollama
-
-__all__ = ["DEFAULT_HOST", "Embedder", "make_client", "translate_error"]
+__all__ = ["DEFAULT_HOST", "Embedder", "post_json", "translate_error"]
 # Multilingual (100+ languages, strong on Chinese and English retrieval), 1024
 # dimensions; see the README ("Choosing the embedding model") for the measurements.
 DEFAULT_EMBED_MODEL = "bge-m3"
@@ -31,12 +38,6 @@ CACHE_SIZE = 4096  # vectors kept by text hash: a context is usually another mem
 
 def content_hash(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
-
-
-def make_client(host: str, timeout: float) -> ollama.Client:
-    # trust_env=False: no HTTP(S)_PROXY from the environment, so text goes only to
-    # the configured server, never through a proxy the user did not choose here.
-    return load_ollama().Client(host=host, timeout=timeout, trust_env=False)
 
 
 def translate_error(exc: BaseException, host: str, model: str, what: str) -> Exception:
@@ -67,6 +68,57 @@ def translate_error(exc: BaseException, host: str, model: str, what: str) -> Exc
     return ModelFailed(f"Unexpected answer from Ollama for the {what} request ({exc}).")
 
 
+def post_json(host: str, path: str, payload: Any, timeout: float, model: str, what: str) -> Any:
+    """POST JSON to the Ollama server and return its JSON answer; every failure becomes
+    one of our typed, one-sentence errors."""
+    parts = urlsplit(host)
+    connection = (
+        http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+    )
+    conn = connection(parts.hostname or "127.0.0.1", parts.port, timeout=timeout)
+    try:
+        conn.request(
+            "POST",
+            parts.path.rstrip("/") + path,
+            json.dumps(payload, ensure_ascii=False).encode("utf-8"),
+            {"Content-Type": "application/json"},
+        )
+        resp = conn.getresponse()
+        status, data = resp.status, resp.read()
+    except TimeoutError:
+        raise OllamaUnavailable(
+            f"Ollama at {host} did not answer in time: check that it is not overloaded and try again.",
+            reason="ollama_timeout",
+        ) from None
+    except (OSError, http.client.HTTPException):
+        raise OllamaUnavailable(
+            f"Ollama is not reachable at {host}: start it (`ollama serve`, or open the Ollama "
+            "app) and try again."
+        ) from None
+    finally:
+        conn.close()
+    try:
+        answer = json.loads(data or b"null")
+    except ValueError:
+        answer = None
+    if status >= 400:
+        error = answer.get("error") if isinstance(answer, dict) else None
+        detail = str(error or data[:200].decode("utf-8", "replace")).strip()[:200]
+        if status == 404:
+            raise ModelMissing(
+                f"The {what} model '{model}' is not installed in Ollama: run `ollama pull "
+                f"{model}` (or choose another model) and try again.",
+                model=model,
+            )
+        raise ModelFailed(
+            f"Ollama failed on the {what} request ({detail or status}): try again, or check "
+            "the Ollama log."
+        )
+    if answer is None:
+        raise ModelFailed(f"Unexpected answer from Ollama for the {what} request (not JSON).")
+    return answer
+
+
 class Embedder:
     """Turns texts into unit-length float32 vectors with one Ollama model.
 
@@ -85,17 +137,9 @@ class Embedder:
         self.model = model
         self.timeout = timeout
         self.batch_size = batch_size
-        self._client: ollama.Client | None = None
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
-
-    @property
-    def client(self) -> ollama.Client:
-        """Made on first use: a command that embeds nothing never loads the client."""
-        if self._client is None:
-            self._client = make_client(self.host, self.timeout)
-        return self._client
 
     def embed(
         self,
@@ -129,11 +173,13 @@ class Embedder:
         return np.vstack([found[k] for k in keys])
 
     def _call(self, batch: list[str]) -> np.ndarray:
+        answer = post_json(self.host, "/api/embed", {"model": self.model, "input": batch},
+                           self.timeout, self.model, "embedding")  # fmt: skip
+        embeddings = answer.get("embeddings") if isinstance(answer, dict) else None
         try:
-            resp = self.client.embed(model=self.model, input=batch)
-        except Exception as exc:  # noqa: BLE001 - every failure becomes one typed sentence
-            raise translate_error(exc, self.host, self.model, "embedding") from None
-        vecs = np.asarray(resp.embeddings, dtype=np.float32)
+            vecs = np.asarray(embeddings, dtype=np.float32)
+        except (TypeError, ValueError):
+            vecs = np.zeros((0, 0), dtype=np.float32)
         if vecs.ndim != 2 or len(vecs) != len(batch) or vecs.shape[1] == 0:
             raise ModelFailed(
                 f"The embedding model '{self.model}' returned {len(vecs)} vectors for "
