@@ -518,12 +518,17 @@ class MemoryStore:
     # -- (re)indexing -------------------------------------------------------------------
 
     def _memory_vectors(
-        self, texts: Sequence[str], contexts: Sequence[str | None], fresh: bool = False
+        self,
+        texts: Sequence[str],
+        contexts: Sequence[str | None],
+        fresh: bool = False,
+        embedder: Embedder | None = None,
     ) -> np.ndarray:
         """Texts and their (distinct) contexts in one embedding call, mixed."""
-        assert self.embedder is not None
+        embedder = embedder or self.embedder
+        assert embedder is not None
         unique_ctx = list(dict.fromkeys(c for c in contexts if c))
-        vecs = self.embedder.embed([*texts, *unique_ctx], fresh=fresh)
+        vecs = embedder.embed([*texts, *unique_ctx], fresh=fresh)
         return mix_context(vecs, list(contexts), unique_ctx)
 
     def missing_vector_ids(self) -> builtins.list[int]:
@@ -539,15 +544,18 @@ class MemoryStore:
         self,
         progress: Callable[[int, int], None] | None = None,
         only_missing: bool = False,
+        embedder: Embedder | None = None,
     ) -> int:
-        """Re-embed every memory with the configured model (or only those without a vector).
-
-        The new vectors go to a staging table first; the live index is replaced in one
-        final transaction, so a failure half-way leaves the old index working."""
-        if self.embedder is None:
+        """Re-embed every memory with the configured model (or only those without a
+        vector), or with `embedder`, a new model: the store switches to it in the final
+        transaction that replaces the index. Until then searches and learning go on with
+        the old model and the old index; a failure half-way leaves both as they were."""
+        previous = self.embedder
+        use = embedder or previous
+        if use is None:
             raise InvalidInput("No embedding model is configured: set one with --embed-model.")
         if only_missing:
-            self.index.check_model(self.embedder.model)
+            self.index.check_model(use.model)
         rows = self.db.query("SELECT id, text, context FROM memories ORDER BY id")
         if only_missing:
             todo = set(self.missing_vector_ids())
@@ -560,7 +568,7 @@ class MemoryStore:
             chunk = rows[start : start + 256]
             # raises ModelServerError: the old index is untouched
             vecs = self._memory_vectors(
-                [t for _, t, _ in chunk], [c for _, _, c in chunk], fresh=True
+                [t for _, t, _ in chunk], [c for _, _, c in chunk], fresh=True, embedder=use
             )
             staged_ids += [i for i, _, _ in chunk]
             staged.append(vecs)
@@ -580,8 +588,11 @@ class MemoryStore:
             if not only_missing:
                 self.index.drop_all(conn)
             if len(ids):
-                self.index.ensure(conn, self.embedder.model, vecs.shape[1])
+                self.index.ensure(conn, use.model, vecs.shape[1])
                 self.index.put(conn, ids, [keys[i] for i in ids], vecs)
+            if use is not previous:  # the new index and the new model, together
+                self.embedder = use
+                self.db.on_rollback(lambda: setattr(self, "embedder", previous))
         self.index.maybe_rebuild()
         self.db.checkpoint()
         self._sync_cache()

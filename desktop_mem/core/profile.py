@@ -47,15 +47,10 @@ class Profile:
         """Re-index every memory with another embedding model; the profile switches to it
         only once that succeeded (until then the old index keeps serving searches)."""
         embedder = Embedder(self.config.ollama_host, model, timeout=self.config.timeout)
-        previous = self.memories.embedder
-        self.memories.embedder = embedder
-        try:
-            n = self.memories.reembed(progress=progress)
-        except BaseException:
-            self.memories.embedder = previous
-            raise
+        n = self.memories.reembed(progress=progress, embedder=embedder)  # switches at the end
         self.embedder = embedder
-        return n
+        # memories learned while it ran were embedded with the old model: index them too
+        return n + self.memories.reembed(only_missing=True)
 
     def close(self) -> None:
         self.memories.index.close()

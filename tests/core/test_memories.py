@@ -290,3 +290,28 @@ def test_embedding_never_holds_the_database(profile: Profile, fake_ollama: FakeO
         worker.join(10)
         fake_ollama.delay = 0.0
     assert profile.memories.count() == 2
+
+
+def test_a_new_embedding_model_takes_over_only_when_its_index_is_complete(
+    profile: Profile, fake_ollama: FakeOllama
+) -> None:
+    """While every memory is re-indexed with another model, search and learning go on with
+    the old model and index; the switch happens in the final transaction."""
+    fake_ollama.embed_models["other-embed"] = 128
+    for i in range(300):
+        profile.memories.add(NewMemory(f"memory {i} about the garden and tea {i % 7}"))
+    seen: list[str] = []
+
+    def during(done: int, total: int) -> None:
+        if done < total:
+            hits = profile.search.search("garden tea", k=3, relevant_only=False).hits
+            assert hits and profile.memories.embedder.model == "fake-embed"
+            learned = profile.memories.add(NewMemory(f"learned meanwhile {done}")).memory
+            seen.append(learned.text)
+
+    n = profile.reembed("other-embed", progress=during)
+    assert seen, "the progress callback ran before the end"
+    assert profile.embedder.model == "other-embed" == profile.memories.embedder.model
+    assert n == profile.memories.count()  # those learned meanwhile were indexed as well
+    assert profile.memories.missing_vector_ids() == []
+    assert profile.search.search("garden tea", k=3, relevant_only=False).hits
