@@ -387,7 +387,8 @@ def make_backend(profile: Any, model: str | None = None) -> ChatBackend:
             raise DesktopMemError(
                 "The OpenAI-compatible backend is on but its URL or model is not set: run "
                 "`desktop-mem settings set openai_base_url URL` and `... openai_model NAME`, or "
-                "turn it off with `desktop-mem settings set openai_enabled false`."
+                "turn it off with `desktop-mem settings set openai_enabled false`.",
+                reason="remote_unconfigured",
             )
         return OpenAICompatChat(url, chosen, api_key=settings.get("openai_api_key") or None)
     return OllamaChat(profile.config.ollama_host, ollama_model(profile, model))

@@ -163,7 +163,8 @@ class ConversationStore:
         )
         if not rows:
             raise NotFound(
-                f"There is no conversation {conversation_id}: see `desktop-mem conversations list`."
+                f"There is no conversation {conversation_id}: see `desktop-mem conversations list`.",
+                reason="conversation_gone",
             )
         return Conversation(*rows[0])
 

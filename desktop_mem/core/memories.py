@@ -357,7 +357,8 @@ class MemoryStore:
         old = next((v for v in self.history(memory_id) if v.version == version), None)
         if old is None:
             raise NotFound(
-                f"Memory {memory_id} has no version {version}: see `desktop-mem memory history {memory_id}`."
+                f"Memory {memory_id} has no version {version}: see `desktop-mem memory history {memory_id}`.",
+                reason="no_version",
             )
         current = self.get(memory_id)
         result = self.edit(
@@ -381,7 +382,10 @@ class MemoryStore:
         existing = self._existing(ids)
         missing = [i for i in ids if i not in existing]
         if missing:
-            raise NotFound(f"There is no memory {missing[0]}: see `desktop-mem memory list`.")
+            raise NotFound(
+                f"There is no memory {missing[0]}: see `desktop-mem memory list`.",
+                reason="memory_gone",
+            )
         with self.db.transaction() as conn:
             self._purge(conn, ids)
         self.db.checkpoint()
@@ -420,7 +424,10 @@ class MemoryStore:
     def get(self, memory_id: int) -> Memory:
         rows = self.db.query(f"SELECT {_COLUMNS} FROM memories WHERE id = ?", (memory_id,))
         if not rows:
-            raise NotFound(f"There is no memory {memory_id}: see `desktop-mem memory list`.")
+            raise NotFound(
+                f"There is no memory {memory_id}: see `desktop-mem memory list`.",
+                reason="memory_gone",
+            )
         return Memory.from_row(rows[0])
 
     def get_many(self, ids: Sequence[int]) -> list[Memory]:
@@ -553,7 +560,10 @@ class MemoryStore:
         previous = self.embedder
         use = embedder or previous
         if use is None:
-            raise InvalidInput("No embedding model is configured: set one with --embed-model.")
+            raise InvalidInput(
+                "No embedding model is configured: set one with --embed-model.",
+                reason="no_embed_model",
+            )
         if only_missing:
             self.index.check_model(use.model)
         rows = self.db.query("SELECT id, text, context FROM memories ORDER BY id")

@@ -74,6 +74,22 @@ def _wording(reason: str, model: str, lines: int) -> str | None:
             "errors",
             "Your memories are indexed with another embedding model: re-index them (Settings) or go back to it.",
         ),
+        "memory_gone": lambda: QCoreApplication.translate(
+            "errors", "That memory no longer exists: it was deleted. Nothing was changed."
+        ),
+        "conversation_gone": lambda: QCoreApplication.translate(
+            "errors", "That conversation no longer exists: it was deleted."
+        ),
+        "no_version": lambda: QCoreApplication.translate(
+            "errors", "That version of the memory no longer exists. Nothing was changed."
+        ),
+        "remote_unconfigured": lambda: QCoreApplication.translate(
+            "errors",
+            "The OpenAI-compatible server is on but its URL or model is not set: fill them in Settings, or turn it off there.",
+        ),
+        "no_embed_model": lambda: QCoreApplication.translate(
+            "errors", "No embedding model is chosen: choose one in Settings."
+        ),
         "disk_full": lambda: QCoreApplication.translate(
             "errors", "The disk is full: nothing was changed; free some space and try again."
         ),
@@ -82,8 +98,22 @@ def _wording(reason: str, model: str, lines: int) -> str | None:
     return make() if make else None
 
 
+# Reasons whose core sentence is written for the command line (it names a command or an
+# environment variable): the window always uses its own wording for them, in English too.
+WINDOW_WORDED = {
+    "memory_gone",
+    "conversation_gone",
+    "no_version",
+    "remote_unconfigured",
+    "no_embed_model",
+    "dimension_mismatch",
+    "key_missing",
+    "keyring_unavailable",
+}
+
+
 def describe(reason: str, text: str, model: str = "", lines: int = 0) -> str:
     """`reason` is the error's reason code, `text` its English sentence."""
-    if not translated_ui():
+    if not translated_ui() and reason not in WINDOW_WORDED:
         return text
     return _wording(reason, model, lines) or text

@@ -34,6 +34,29 @@ from desktop_mem.ui.models import ID_ROLE, MemoryTableModel, kind_label, source_
 SEARCH_DELAY_MS = 250  # instant, but not one model call per keystroke
 
 
+def action_label(widget: QWidget, action: str) -> str:
+    """A history row's action in the interface's language ("merged into #12" keeps its
+    number)."""
+    words = {
+        "created": widget.tr("created"),
+        "edited": widget.tr("edited"),
+        "updated": widget.tr("updated"),
+        "restored": widget.tr("restored"),
+        "pinned": widget.tr("pinned"),
+        "unpinned": widget.tr("unpinned"),
+        "invalidated": widget.tr("marked no longer true"),
+    }
+    if action in words:
+        return words[action]
+    for prefix, label in (
+        ("merged into #", widget.tr("merged into #%1")),
+        ("contradicted by #", widget.tr("contradicted by #%1")),
+    ):
+        if action.startswith(prefix):
+            return label.replace("%1", action[len(prefix) :])
+    return action
+
+
 class MemoryBrowser(QWidget):
     """Emits requests; the main window runs them on the core (off the GUI thread where
     they may wait) and calls back `show_memories`, `show_details` and friends."""
@@ -316,7 +339,7 @@ class MemoryBrowser(QWidget):
                 else ""
             )
             item = QListWidgetItem(
-                f"v{v.version} · {v.changed_at[:16].replace('T', ' ')} · {v.action} "
+                f"v{v.version} · {v.changed_at[:16].replace('T', ' ')} · {action_label(self, v.action)} "
                 f"({source_label(self, v.actor)}{origin}){until}: {' '.join(v.text.split())[:100]}"
             )
             item.setToolTip(v.text)

@@ -94,9 +94,12 @@ class MemoryController(QObject):
     def memory_changed(self, memory_id: int | None = None) -> None:
         self.w.show_work(None)
         self.refresh_memories()
+        shown = self.w.browser.current
         if memory_id is not None:
             self.w.browser.select(memory_id)
             self.show_memory_details(memory_id)
+        elif shown is not None:  # shown again as it is now; cleared if it was deleted
+            self.show_memory_details(shown.id)
 
     def add_memory(self, text: str, kind: str, pinned: bool) -> None:
         self.w.show_work(self.tr("Saving the memory…"))
@@ -143,10 +146,11 @@ class MemoryController(QObject):
             if answer != QMessageBox.StandardButton.Yes:
                 return
         self.w.show_work(self.tr("Deleting…"))
+
         tasks.run(
             self.w.profile.memories.delete,
             ids,
-            done=lambda _n: self.memory_changed(),
+            done=lambda _n: self.memory_changed(),  # clears the details of a deleted one
             failed=self.w.show_error,
         )
 

@@ -490,153 +490,153 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryBrowser</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="62" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="85" />
         <source>Search memories (meaning and words, 中文 or English)</source>
         <translation>搜索记忆（语义和关键词，中文或英文）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="67" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="90" />
         <source>Weak matches too</source>
         <translation>也显示弱匹配</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="69" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="92" />
         <source>List every memory ranked by the search, not only the relevant ones</source>
         <translation>按搜索排序列出所有记忆，而不只是相关的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="77" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="100" />
         <source>All kinds</source>
         <translation>所有类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="82" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="105" />
         <source>Pinned only</source>
         <translation>仅置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="87" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="110" />
         <source>Any date</source>
         <translation>任何日期</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="89" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="112" />
         <source>Created on or after</source>
         <translation>创建于此日期或之后</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="119" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="142" />
         <source>Text</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="123" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="146" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="127" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="150" />
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="132" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="155" />
         <source>Came from</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="135" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="158" />
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="136" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="159" />
         <source>Add the text above as a new memory</source>
         <translation>把上面的文字添加为新记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="138" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="161" />
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="140" />
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="293" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="163" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="316" />
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="142" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="165" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="147" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="170" />
         <source>Answers it shaped</source>
         <translation>用到它的回答</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="154" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="177" />
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="159" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="182" />
         <source>Restore this version</source>
         <translation>恢复此版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="173" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="196" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="175" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="198" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="177" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="200" />
         <source>Forget everything…</source>
         <translation>忘记一切…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="248" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="271" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="250" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="273" />
         <source>%n match(es)</source>
         <translation><numerusform>%n 条匹配</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="252" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="275" />
         <source>No matches</source>
         <translation>没有匹配</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="293" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="316" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="305" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="328" />
         <source>(empty answer)</source>
         <translation>（空回答）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="309" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="332" />
         <source>No answer has used it yet.</source>
         <translation>还没有回答用到它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="312" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="335" />
         <source>, until %1</source>
         <translation>，有效至 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="314" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="337" />
         <source>, from message %1</source>
         <translation>，来自消息 %1</translation>
     </message>
@@ -644,138 +644,138 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryController</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="102" />
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="112" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="105" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="115" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="139" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="142" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="141" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="144" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="142" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="145" />
         <source>Delete memories</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="145" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="148" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="155" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="159" />
         <source>FORGET</source>
         <translation>全部忘记</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="157" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="161" />
         <source>Forget everything</source>
         <translation>忘记一切</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="159" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="163" />
         <source>This deletes all %n memory(s) of this profile for good. Conversations stay.</source>
         <translation><numerusform>这会永久删除此配置的全部 %n 条记忆。对话会保留。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="168" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="172" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="182" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="186" />
         <source>Delete everything</source>
         <translation>全部删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="184" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="188" />
         <source>This deletes all %1 conversations and all %2 memories of this profile for good. The settings and the key stay.</source>
         <translation>这会永久删除此配置的全部 %1 个对话和全部 %2 条记忆。设置和密钥会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="189" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="193" />
         <source>DELETE</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="195" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="199" />
         <source>Deleting everything…</source>
         <translation>正在全部删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="211" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="215" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="213" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="217" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="218" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="222" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="232" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="236" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="241" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="245" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="242" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="246" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="253" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="257" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="256" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="260" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="267" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="271" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="274" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="278" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="276" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="280" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="282" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="286" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="297" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="301" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>你不在的时候，整理了 %n 条记忆（合并或标记为过期）；可在每条记忆的历史中撤销。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="309" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="313" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>
@@ -1486,6 +1486,31 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
     </message>
     <message>
         <location filename="../../desktop_mem/ui/errors.py" line="77" />
+        <source>That memory no longer exists: it was deleted. Nothing was changed.</source>
+        <translation>这条记忆已不存在：它已被删除。没有做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="80" />
+        <source>That conversation no longer exists: it was deleted.</source>
+        <translation>这个对话已不存在：它已被删除。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="83" />
+        <source>That version of the memory no longer exists. Nothing was changed.</source>
+        <translation>这条记忆的该版本已不存在。没有做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="86" />
+        <source>The OpenAI-compatible server is on but its URL or model is not set: fill them in Settings, or turn it off there.</source>
+        <translation>已开启 OpenAI 兼容服务器，但未设置其地址或模型：请在设置中填写，或在那里关闭它。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="90" />
+        <source>No embedding model is chosen: choose one in Settings.</source>
+        <translation>尚未选择嵌入模型：请在设置中选择。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="93" />
         <source>The disk is full: nothing was changed; free some space and try again.</source>
         <translation>磁盘已满：没有做任何更改；请释放空间后重试。</translation>
     </message>
@@ -1617,6 +1642,54 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
         <location filename="../../desktop_mem/ui/models.py" line="166" />
         <source>consolidation</source>
         <translation>整理</translation>
+    </message>
+</context>
+<context>
+    <name>widget</name>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="41" />
+        <source>created</source>
+        <translation>创建</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="42" />
+        <source>edited</source>
+        <translation>编辑</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="43" />
+        <source>updated</source>
+        <translation>更新</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="44" />
+        <source>restored</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="45" />
+        <source>pinned</source>
+        <translation>置顶</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="46" />
+        <source>unpinned</source>
+        <translation>取消置顶</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="47" />
+        <source>marked no longer true</source>
+        <translation>标记为不再成立</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="52" />
+        <source>merged into #%1</source>
+        <translation>并入 #%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="53" />
+        <source>contradicted by #%1</source>
+        <translation>被 #%1 否定</translation>
     </message>
 </context>
 </TS>

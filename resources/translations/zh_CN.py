@@ -305,6 +305,20 @@ ZH: dict[str, str | list[str]] = {
     " and %n message(s).": ["和 %n 条消息。"],
     "Nothing was deleted.": "没有删除任何内容。",
     "The model server is not reachable: check its address in Settings and your connection.": "无法连接模型服务器：请在设置中检查其地址和你的网络连接。",
+    "That memory no longer exists: it was deleted. Nothing was changed.": "这条记忆已不存在：它已被删除。没有做任何更改。",
+    "That conversation no longer exists: it was deleted.": "这个对话已不存在：它已被删除。",
+    "That version of the memory no longer exists. Nothing was changed.": "这条记忆的该版本已不存在。没有做任何更改。",
+    "The OpenAI-compatible server is on but its URL or model is not set: fill them in Settings, or turn it off there.": "已开启 OpenAI 兼容服务器，但未设置其地址或模型：请在设置中填写，或在那里关闭它。",
+    "No embedding model is chosen: choose one in Settings.": "尚未选择嵌入模型：请在设置中选择。",
+    "created": "创建",
+    "edited": "编辑",
+    "updated": "更新",
+    "restored": "恢复",
+    "pinned": "置顶",
+    "unpinned": "取消置顶",
+    "marked no longer true": "标记为不再成立",
+    "merged into #%1": "并入 #%1",
+    "contradicted by #%1": "被 #%1 否定",
 }
 
 

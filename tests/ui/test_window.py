@@ -698,3 +698,20 @@ def test_the_chats_forget_lists_each_candidate_with_its_own_checkbox(
     assert window.chat.messages[-1].text() == "Deleted 1 memory and 0 messages."
     assert {m.id for m in profile.memories.list()} >= {pinned.id}
     assert other.id not in {m.id for m in profile.memories.list()}
+
+
+def test_a_deleted_memory_leaves_the_details_and_errors_speak_to_a_window_user(
+    qtbot: Any, window: MainWindow, profile: Profile
+) -> None:
+    mem = profile.memories.add(NewMemory("I keep bees in the garden")).memory
+    window.memory.refresh_memories()
+    window.memory.show_memory(mem.id)
+    assert window.browser.current is not None and window.browser.save_button.isEnabled()
+    window.memory.delete_memories([mem.id], confirm=False)
+    idle(qtbot, window)
+    assert window.browser.current is None
+    assert not window.browser.save_button.isEnabled() and window.browser.text.toPlainText() == ""
+    window.memory.save_memory(mem.id, "edited after deletion", "fact", 0.5)  # a stale form
+    qtbot.waitUntil(lambda: getattr(window, "error_box", None) is not None, timeout=5000)
+    text = window.error_box.text()
+    assert "no longer exists" in text and "desktop-mem" not in text and "`" not in text
