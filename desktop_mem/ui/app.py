@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QLocale, QSettings, QSize, QTranslator
+from PySide6.QtCore import QLibraryInfo, QLocale, QSettings, QSize, QTranslator
 from PySide6.QtGui import QIcon
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 from PySide6.QtWidgets import QApplication, QInputDialog, QMessageBox
@@ -66,6 +66,12 @@ def install_language(app: QApplication, language: str) -> QTranslator | None:
         old.deleteLater()
     language = language or "en"
     app.setProperty("desktop_mem_language", language)
+    # Qt's own strings (Yes/No, OK/Cancel, Save, Close, Show Details…), from Qt's install
+    qt = QTranslator(app)
+    if language != "en" and qt.load(
+        f"qtbase_{language}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+    ):
+        app.installTranslator(qt)
     translator = QTranslator(app)
     if translator.load(str(TRANSLATIONS / f"desktop_mem_{language}.qm")):
         app.installTranslator(translator)

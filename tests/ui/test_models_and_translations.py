@@ -159,3 +159,20 @@ def test_core_errors_are_worded_in_the_interface_language(qapp: Any) -> None:
         )
     finally:
         install_language(qapp, "en")
+
+
+def test_qts_own_buttons_are_chinese_too(qapp: Any) -> None:
+    """Standard buttons (Yes/No, OK/Cancel, Save) come from Qt's translations."""
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from desktop_mem.ui.app import install_language
+
+    install_language(qapp, "zh_CN")
+    try:
+        box = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
+        )
+        texts = {b.text().replace("&", "") for b in box.buttons()}
+        assert texts & {"保存", "保存(S)"} and not texts & {"Save", "Cancel"}, texts
+    finally:
+        install_language(qapp, "en")
