@@ -234,13 +234,17 @@ class MessageWidget(QFrame):
         QGuiApplication.clipboard().setText(self.text())
 
     def set_status(self, status: str, error: str | None = None) -> None:
-        if status == "stopped":
+        if status == "stopped":  # the user's choice, not a failure: quiet, not red
+            self.status.setObjectName("stopped")
             self.status.setText(self.tr("Stopped."))
         elif status == "error":
+            self.status.setObjectName("status")
             self.status.setText(error or self.tr("The answer failed."))
         else:
             self.status.hide()
             return
+        self.status.style().unpolish(self.status)
+        self.status.style().polish(self.status)
         self.status.show()
 
     def set_chips(
@@ -347,6 +351,7 @@ class ChatView(QWidget):
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list_widget = QWidget()
+        self.list_widget.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
         self.list_layout = QVBoxLayout(self.list_widget)
         self.list_layout.addStretch(1)
         self.scroll.setWidget(self.list_widget)
@@ -471,4 +476,19 @@ class ChatView(QWidget):
         self.edit_button.setEnabled(has_user and not busy)
 
     def set_incognito(self, on: bool) -> None:
+        """Incognito looks different as a whole (a tinted chat area), and its empty state
+        says what it is instead of promising to keep things."""
         self.incognito_badge.setVisible(on)
+        self.empty.setText(
+            self.tr(
+                "Incognito: nothing you say here is remembered or stored, and no memory is "
+                "used. Closing it leaves no trace."
+            )
+            if on
+            else self.tr("Say hello. What you tell me stays on this computer, encrypted.")
+        )
+        self.empty.setWordWrap(True)
+        self.list_widget.setObjectName("incognitoList" if on else "")
+        self.list_widget.style().unpolish(self.list_widget)
+        self.list_widget.style().polish(self.list_widget)
+        self.list_widget.setAutoFillBackground(False)

@@ -70,6 +70,15 @@ class PassphraseDialog(QDialog):
         if create:
             form.addRow(self.tr("Again"), self.second)
         layout.addLayout(form)
+        if create:  # the rule up front, not only after a refusal
+            rule = QLabel(
+                self.tr("At least %1 characters. Write it down: it cannot be recovered.").replace(
+                    "%1", str(MIN_PASSPHRASE)
+                )
+            )
+            rule.setObjectName("notice")
+            rule.setWordWrap(True)
+            layout.addWidget(rule)
         self.error = QLabel(error)
         self.error.setObjectName("status")
         self.error.setWordWrap(True)
@@ -95,6 +104,7 @@ class PassphraseDialog(QDialog):
         if problem:
             self.error.setText(problem)
             self.error.show()
+            self.adjustSize()  # room for the warning: the explanation stays whole
             return
         self.accept()
 

@@ -12,6 +12,8 @@ QFrame#userMessage { background: palette(alternate-base); border-radius: 8px; }
 QFrame#assistantMessage { border: none; }
 QLabel#who { font-weight: 600; }
 QLabel#status { color: #d9534f; }
+QLabel#stopped { color: palette(placeholder-text); font-style: italic; }
+QWidget#incognitoList { background: rgba(91, 60, 136, 0.10); }
 QLabel#notice { color: palette(placeholder-text); }
 QLabel#incognito { background: #5b3c88; color: white; border-radius: 6px; padding: 2px 8px; }
 QLabel#empty { color: palette(placeholder-text); font-size: 15px; padding: 40px; }
@@ -27,8 +29,10 @@ def dark_palette() -> QPalette:
     colors = {
         QPalette.ColorRole.Window: "#202124",
         QPalette.ColorRole.WindowText: "#e8eaed",
-        QPalette.ColorRole.Base: "#17181a",
-        QPalette.ColorRole.AlternateBase: "#2b2d31",
+        # Fusion outlines check boxes and fields in the window colour darkened by 40%: a
+        # base darker than the window made that outline vanish (invisible check boxes).
+        QPalette.ColorRole.Base: "#2a2c30",
+        QPalette.ColorRole.AlternateBase: "#34363b",
         QPalette.ColorRole.ToolTipBase: "#2b2d31",
         QPalette.ColorRole.ToolTipText: "#e8eaed",
         QPalette.ColorRole.Text: "#e8eaed",

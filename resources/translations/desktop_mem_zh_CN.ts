@@ -87,44 +87,50 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="334" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="338" />
         <source>Incognito: nothing is remembered or stored</source>
         <translation>无痕模式：不记忆，也不保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="339" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="343" />
         <source>Chat model</source>
         <translation>聊天模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="355" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="360" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="488" />
         <source>Say hello. What you tell me stays on this computer, encrypted.</source>
         <translation>打个招呼吧。你告诉我的一切都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="362" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="367" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="364" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="369" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="374" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="379" />
         <source>Message (Enter to send, Shift+Enter for a new line)</source>
         <translation>输入消息（Enter 发送，Shift+Enter 换行）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="379" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="384" />
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="381" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="386" />
         <source>Stop</source>
         <translation>停止</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="484" />
+        <source>Incognito: nothing you say here is remembered or stored, and no memory is used. Closing it leaves no trace.</source>
+        <translation>无痕模式：你在这里说的话不会被记住或保存，也不会使用任何记忆。关闭后不留痕迹。</translation>
     </message>
 </context>
 <context>
@@ -846,32 +852,32 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>复制这条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="238" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="239" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="240" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="242" />
         <source>The answer failed.</source>
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="262" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="266" />
         <source>Memories used:</source>
         <translation>用到的记忆：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="270" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="274" />
         <source>+%1 more</source>
         <translation>还有 %1 条</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="274" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="278" />
         <source>Earlier messages:</source>
         <translation>之前的消息：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="278" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="282" />
         <source>%1, in another conversation:</source>
         <translation>%1，在另一个对话中：</translation>
     </message>
@@ -929,17 +935,22 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
         <translation>再输一次</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="90" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="75" />
+        <source>At least %1 characters. Write it down: it cannot be recovered.</source>
+        <translation>至少 %1 个字符。请抄下来：它无法找回。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="99" />
         <source>Type the passphrase.</source>
         <translation>请输入口令。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="92" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="101" />
         <source>Use at least %1 characters.</source>
         <translation>至少使用 %1 个字符。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="94" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="103" />
         <source>The two passphrases differ: type the same one twice.</source>
         <translation>两次输入的口令不同，请输入相同的口令。</translation>
     </message>
@@ -947,17 +958,17 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>PullDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="136" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="146" />
         <source>Downloading %1</source>
         <translation>正在下载 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="138" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="148" />
         <source>Starting…</source>
         <translation>正在开始…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="143" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="153" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1042,187 +1053,187 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="206" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="216" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="213" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="223" />
         <source>Ollama address</source>
         <translation>Ollama 地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="218" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="228" />
         <source>Chat model</source>
         <translation>聊天模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="224" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="234" />
         <source>Changing it re-indexes every memory with the new model (with progress).</source>
         <translation>更换后会用新模型重新索引所有记忆（显示进度）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="226" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="236" />
         <source>Embedding model</source>
         <translation>嵌入模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="260" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="270" />
         <source>Learn memories from my chats automatically</source>
         <translation>自动从我的聊天中学习记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="259" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="269" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="264" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="274" />
         <source>Give the model my relevant memories and earlier messages</source>
         <translation>把相关的记忆和之前的消息提供给模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="269" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="279" />
         <source>Tidy my memories while the app is idle (every change can be undone)</source>
         <translation>在应用空闲时整理我的记忆（每项更改都可撤销）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="231" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="241" />
         <source> tokens</source>
         <translation> 个词元</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="211" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="221" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="232" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="242" />
         <source>Context budget</source>
         <translation>上下文预算</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="233" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="243" />
         <source>Use an OpenAI-compatible server instead of Ollama</source>
         <translation>使用兼容 OpenAI 的服务器代替 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="235" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="245" />
         <source>Other server</source>
         <translation>其他服务器</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="238" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="248" />
         <source>Server URL</source>
         <translation>服务器地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="240" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="250" />
         <source>Server model</source>
         <translation>服务器模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="244" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="254" />
         <source>(unchanged)</source>
         <translation>（不变）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="244" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="254" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="246" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="256" />
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="249" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="259" />
         <source>With another server on, your messages and the memories retrieved for them are sent to that server. If it is not this computer, they leave your machine.</source>
         <translation>启用其他服务器后，你的消息和为其检索到的记忆会发送到该服务器。如果它不是这台电脑，这些内容会离开你的机器。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="274" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="284" />
         <source>Appearance</source>
         <translation>外观</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="279" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="289" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="282" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="292" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="283" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="293" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="284" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="294" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="288" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="298" />
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="290" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="300" />
         <source>Privacy</source>
         <translation>隐私</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="296" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="306" />
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="298" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="308" />
         <source>Data folder</source>
         <translation>数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="303" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="313" />
         <source>Encrypted; the key is kept in the system keyring.</source>
         <translation>已加密；密钥保存在系统钥匙环中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="305" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="315" />
         <source>Encrypted with your passphrase.</source>
         <translation>已用你的口令加密。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="311" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="321" />
         <source>Replace the key</source>
         <translation>更换密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="311" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="321" />
         <source>Change passphrase…</source>
         <translation>更改口令…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="314" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="324" />
         <source>Re-encrypts everything with a new key; the old one stops working.</source>
         <translation>用新密钥重新加密所有内容；旧密钥随即失效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="317" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="327" />
         <source>Use a passphrase instead…</source>
         <translation>改用口令…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="319" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="329" />
         <source>Keep the key in the system keyring instead</source>
         <translation>改为把密钥保存在系统钥匙环中</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="325" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="335" />
         <source>Encryption</source>
         <translation>加密</translation>
     </message>
@@ -1230,17 +1241,17 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>ShortcutsDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="161" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="171" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="164" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="174" />
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="164" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="174" />
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -1311,7 +1322,7 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>TypedConfirmDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="113" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="123" />
         <source>Type %1 to confirm.</source>
         <translation>输入 %1 以确认。</translation>
     </message>
@@ -1319,81 +1330,81 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>app</name>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="138" />
-        <location filename="../../desktop_mem/ui/app.py" line="386" />
-        <location filename="../../desktop_mem/ui/app.py" line="436" />
+        <location filename="../../desktop_mem/ui/app.py" line="144" />
+        <location filename="../../desktop_mem/ui/app.py" line="392" />
+        <location filename="../../desktop_mem/ui/app.py" line="442" />
         <source>Cannot open your memories</source>
         <translation>无法打开你的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="143" />
-        <location filename="../../desktop_mem/ui/app.py" line="206" />
+        <location filename="../../desktop_mem/ui/app.py" line="149" />
+        <location filename="../../desktop_mem/ui/app.py" line="212" />
         <source>That passphrase is not right. Nothing was changed; try again.</source>
         <translation>口令不正确。没有做任何更改，请重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="173" />
+        <location filename="../../desktop_mem/ui/app.py" line="179" />
         <source>That recovery code does not open this profile: check it and try again.</source>
         <translation>这个恢复码打不开此配置：请核对后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="188" />
-        <location filename="../../desktop_mem/ui/app.py" line="413" />
+        <location filename="../../desktop_mem/ui/app.py" line="194" />
+        <location filename="../../desktop_mem/ui/app.py" line="419" />
         <source>Restore a backup</source>
         <translation>恢复备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="214" />
+        <location filename="../../desktop_mem/ui/app.py" line="220" />
         <source>This backup is protected by the passphrase of the profile it was made from. Enter it to restore the backup.</source>
         <translation>此备份受其原配置的口令保护。请输入该口令以恢复备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="225" />
+        <location filename="../../desktop_mem/ui/app.py" line="231" />
         <source>That recovery code does not open this backup: check it and try again.</source>
         <translation>这个恢复码打不开此备份：请核对后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="228" />
+        <location filename="../../desktop_mem/ui/app.py" line="234" />
         <source>The key of this backup is not in this computer's keyring. Enter the recovery code of the profile it was made from.</source>
         <translation>此备份的密钥不在这台电脑的钥匙环中。请输入生成该备份的配置的恢复码。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="335" />
+        <location filename="../../desktop_mem/ui/app.py" line="341" />
         <source>Choose a new passphrase for the profile “%1”. Everything is re-encrypted with it; without it nobody, including you, can read your memories. There is no way to recover it.</source>
         <translation>为配置“%1”选择一个新口令。所有内容都会用它重新加密；没有它，任何人（包括你自己）都无法读取你的记忆，而且无法找回。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="349" />
+        <location filename="../../desktop_mem/ui/app.py" line="355" />
         <source>Change the key</source>
         <translation>更换密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="350" />
+        <location filename="../../desktop_mem/ui/app.py" line="356" />
         <source>Wait for the answer to finish, then change the key.</source>
         <translation>请等回答结束后再更换密钥。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="357" />
+        <location filename="../../desktop_mem/ui/app.py" line="363" />
         <source>Re-encrypting your memories…</source>
         <translation>正在重新加密你的记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="375" />
+        <location filename="../../desktop_mem/ui/app.py" line="381" />
         <source>The key was not changed</source>
         <translation>密钥没有更改</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="395" />
+        <location filename="../../desktop_mem/ui/app.py" line="401" />
         <source>Your memories were re-encrypted; the old key no longer opens them.</source>
         <translation>你的记忆已重新加密；旧密钥已无法打开它们。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="414" />
+        <location filename="../../desktop_mem/ui/app.py" line="420" />
         <source>Replace the memories and conversations of the profile “%1” with the backup's? What the profile holds now is deleted.</source>
         <translation>用备份替换配置“%1”的记忆和对话吗？配置中现有的内容将被删除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="444" />
+        <location filename="../../desktop_mem/ui/app.py" line="450" />
         <source>The backup was restored.</source>
         <translation>备份已恢复。</translation>
     </message>

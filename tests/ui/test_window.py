@@ -715,3 +715,34 @@ def test_a_deleted_memory_leaves_the_details_and_errors_speak_to_a_window_user(
     qtbot.waitUntil(lambda: getattr(window, "error_box", None) is not None, timeout=5000)
     text = window.error_box.text()
     assert "no longer exists" in text and "desktop-mem" not in text and "`" not in text
+
+
+def test_incognito_looks_different_and_stopped_is_not_an_error(
+    qtbot: Any, window: MainWindow, fake_ollama: FakeOllama
+) -> None:
+    window.threads.new_conversation(True)
+    assert "nothing you say here is remembered" in window.chat.empty.text()
+    assert window.chat.list_widget.objectName() == "incognitoList"
+    window.threads.new_conversation(False)
+    assert "stays on this computer" in window.chat.empty.text()
+    assert window.chat.list_widget.objectName() == ""
+    fake_ollama.reply(" ".join(f"w{i}" for i in range(400)), chunk_delay=0.02)
+    window.chat.input.setPlainText("tell me everything")
+    qtbot.keyClick(window.chat.input, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: len(window.chat.messages[-1].text()) > 10, timeout=5000)
+    window.turns.stop()
+    idle(qtbot, window)
+    status = window.chat.messages[-1].status
+    assert status.text() == "Stopped." and status.objectName() == "stopped"  # not error red
+
+
+def test_a_new_passphrase_states_its_rule_up_front(qtbot: Any) -> None:
+    dialog = PassphraseDialog("default", create=True)
+    qtbot.addWidget(dialog)
+    texts = [w.text() for w in dialog.findChildren(QLabel)]
+    assert any("At least 8 characters" in t for t in texts)
+    dialog.first.setText("short")
+    dialog.second.setText("short")
+    dialog._check()
+    assert "at least 8" in dialog.error.text()
+    assert any("no way to recover" in t for t in (w.text() for w in dialog.findChildren(QLabel)))
