@@ -135,9 +135,9 @@ def main() -> int:
         )
         window.memory.refresh_memories()
         window.memory.show_memory(mem.id)
-        window.splitter.setSizes([180, 420, 760])
+        window.show_page("memories")
         shoot(window, "03-memory-browser")
-        window.splitter.setSizes([240, 640, 480])
+        window.show_page("chat")
 
         dialog = SettingsDialog(
             {

@@ -84,6 +84,7 @@ class ConversationsController(QObject):
 
     def open_message(self, message_id: int) -> None:
         msg = self.w.conversations.message(message_id)
+        self.w.show_page("chat")
         self.open_conversation(msg.conversation_id)
         for w in self.w.chat.messages:
             if w.message_id == message_id:

@@ -9,6 +9,7 @@ from typing import Any
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QShortcut
 from PySide6.QtWidgets import (
+    QButtonGroup,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -20,6 +21,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QStackedWidget,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -211,13 +213,42 @@ class MainWindow(QMainWindow):
         self.browser.import_requested.connect(self.memory.import_memories)
         self.browser.message_requested.connect(self.threads.open_message)
 
+        # Two pages, each using the full width, chosen on a narrow rail: Chat (the
+        # conversations and the chat) and Memories (the browser with its details).
         self.splitter = QSplitter()
         self.splitter.addWidget(left)
         self.splitter.addWidget(self.centre)
-        self.splitter.addWidget(self.browser)
         self.splitter.setStretchFactor(1, 3)
-        self.splitter.setStretchFactor(2, 2)
-        self.setCentralWidget(self.splitter)
+        self.splitter.setChildrenCollapsible(False)
+        left.setMinimumWidth(160)
+        left.setMaximumWidth(360)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.splitter)
+        self.pages.addWidget(self.browser)
+        self.rail = QWidget()
+        self.rail.setObjectName("rail")
+        rail = QVBoxLayout(self.rail)
+        rail.setContentsMargins(4, 8, 4, 8)
+        self.rail_group = QButtonGroup(self)
+        self.rail_buttons: dict[str, QToolButton] = {}
+        for name, label in (("chat", self.tr("Chat")), ("memories", self.tr("Memories"))):
+            button = QToolButton()
+            button.setText(label)
+            button.setCheckable(True)
+            button.setObjectName("railButton")
+            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+            button.clicked.connect(lambda _=False, n=name: self.show_page(n))
+            self.rail_group.addButton(button)
+            self.rail_buttons[name] = button
+            rail.addWidget(button)
+        rail.addStretch(1)
+        central = QWidget()
+        row = QHBoxLayout(central)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(0)
+        row.addWidget(self.rail)
+        row.addWidget(self.pages, 1)
+        self.setCentralWidget(central)
 
         # status bar
         self.ollama_status = QLabel()
@@ -275,10 +306,9 @@ class MainWindow(QMainWindow):
         action(chat, self.tr("Quit"), self.close, "quit")
         mem = self.menuBar().addMenu(self.tr("&Memories"))
         self.toggle_browser = action(
-            mem, self.tr("Show memory browser"), self._toggle_browser, "memories"
+            mem, self.tr("Show memories"), self._toggle_browser, "memories"
         )
         self.toggle_browser.setCheckable(True)
-        self.toggle_browser.setChecked(True)
         action(mem, self.tr("Search memories"), self._focus_memory_search, "search_memories")
         action(mem, self.tr("Consolidate now"), self.memory.consolidate)
         action(mem, self.tr("Export…"), self.memory.export_memories)
@@ -294,13 +324,21 @@ class MainWindow(QMainWindow):
         focus = QShortcut(shortcuts.key("focus_input"), self)
         focus.activated.connect(self.chat.input.setFocus)
 
+    def page(self) -> str:
+        return "memories" if self.pages.currentWidget() is self.browser else "chat"
+
+    def show_page(self, name: str) -> None:
+        """Chat or Memories, each with the whole width."""
+        self.pages.setCurrentWidget(self.browser if name == "memories" else self.splitter)
+        self.rail_buttons[name].setChecked(True)
+        if hasattr(self, "toggle_browser"):
+            self.toggle_browser.setChecked(name == "memories")
+
     def _toggle_browser(self) -> None:
-        self.browser.setVisible(not self.browser.isVisible())
-        self.toggle_browser.setChecked(self.browser.isVisible())
+        self.show_page("chat" if self.page() == "memories" else "memories")
 
     def _focus_memory_search(self) -> None:
-        self.browser.show()
-        self.toggle_browser.setChecked(True)
+        self.show_page("memories")
         self.browser.search.setFocus()
 
     def _toggle_auto(self) -> None:
@@ -328,18 +366,17 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
         else:
             self.resize(1280, 800)
-        split = self.qsettings.value("window/splitter")
+        split = self.qsettings.value("window/chat-splitter")
         if split:
             self.splitter.restoreState(split)
         else:
-            self.splitter.setSizes([240, 640, 420])
-        visible = self.qsettings.value("window/browser", True)
-        self.browser.setVisible(str(visible).lower() != "false")
+            self.splitter.setSizes([240, 900])
+        self.show_page(str(self.qsettings.value("window/page", "chat")))
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.qsettings.setValue("window/geometry", self.saveGeometry())
-        self.qsettings.setValue("window/splitter", self.splitter.saveState())
-        self.qsettings.setValue("window/browser", self.browser.isVisible())
+        self.qsettings.setValue("window/chat-splitter", self.splitter.saveState())
+        self.qsettings.setValue("window/page", self.page())
         self.qsettings.sync()
         self.browser.cancel_pending()
         self.sleeper.user_active()  # a running sleep-time pass stops at its next memory

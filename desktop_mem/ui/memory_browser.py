@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -14,14 +14,17 @@ from PySide6.QtWidgets import (
     QDateEdit,
     QDoubleSpinBox,
     QFormLayout,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QMenu,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QTableView,
     QVBoxLayout,
@@ -34,23 +37,23 @@ from desktop_mem.ui.models import ID_ROLE, MemoryTableModel, kind_label, source_
 SEARCH_DELAY_MS = 250  # instant, but not one model call per keystroke
 
 
-def action_label(widget: QWidget, action: str) -> str:
+def action_label(action: str) -> str:
     """A history row's action in the interface's language ("merged into #12" keeps its
     number)."""
     words = {
-        "created": widget.tr("created"),
-        "edited": widget.tr("edited"),
-        "updated": widget.tr("updated"),
-        "restored": widget.tr("restored"),
-        "pinned": widget.tr("pinned"),
-        "unpinned": widget.tr("unpinned"),
-        "invalidated": widget.tr("marked no longer true"),
+        "created": QCoreApplication.translate("MemoryBrowser", "created"),
+        "edited": QCoreApplication.translate("MemoryBrowser", "edited"),
+        "updated": QCoreApplication.translate("MemoryBrowser", "updated"),
+        "restored": QCoreApplication.translate("MemoryBrowser", "restored"),
+        "pinned": QCoreApplication.translate("MemoryBrowser", "pinned"),
+        "unpinned": QCoreApplication.translate("MemoryBrowser", "unpinned"),
+        "invalidated": QCoreApplication.translate("MemoryBrowser", "marked no longer true"),
     }
     if action in words:
         return words[action]
     for prefix, label in (
-        ("merged into #", widget.tr("merged into #%1")),
-        ("contradicted by #", widget.tr("contradicted by #%1")),
+        ("merged into #", QCoreApplication.translate("MemoryBrowser", "merged into #%1")),
+        ("contradicted by #", QCoreApplication.translate("MemoryBrowser", "contradicted by #%1")),
     ):
         if action.startswith(prefix):
             return label.replace("%1", action[len(prefix) :])
@@ -131,6 +134,11 @@ class MemoryBrowser(QWidget):
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self._size_columns()
+        # The memory's text takes the free width; the other columns can be hidden from the
+        # header's menu ("Updated" starts hidden: it repeats "Created" for most memories).
+        header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        header.customContextMenuRequested.connect(self._column_menu)
+        self.table.setColumnHidden(MemoryTableModel.COLUMNS.index("updated"), True)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
 
         details = QWidget()
@@ -177,18 +185,32 @@ class MemoryBrowser(QWidget):
         form.addWidget(QLabel(self.tr("History")))
         self.history = QListWidget()
         self.history.setMaximumHeight(120)
+        self.history.setWordWrap(True)  # whole rows, no sideways scrolling
+        self.history.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.history.setTextElideMode(Qt.TextElideMode.ElideNone)
         self.history.itemActivated.connect(self._history_activated)
         form.addWidget(self.history)
         self.restore_button = QPushButton(self.tr("Restore this version"))
         self.restore_button.clicked.connect(self._restore)
         form.addWidget(self.restore_button)
+        form.addStretch(1)  # spare height below the details, not between their rows
 
-        split = QSplitter(Qt.Orientation.Vertical)
-        split.addWidget(self.table)
-        split.addWidget(details)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
-        layout.addWidget(split, 1)
+        # The list takes the free width; the details of the selected memory sit beside it
+        # (a drawer) when the page is wide, below it when it is narrow (800x600).
+        self.details = QScrollArea()  # scrolls rather than squeezing the list
+        self.details.setWidget(details)
+        self.details.setWidgetResizable(True)
+        self.details.setFrameShape(QFrame.Shape.NoFrame)
+        self.details.setMinimumWidth(300)
+        self.details.setMaximumWidth(520)
+        self.split = QSplitter(Qt.Orientation.Horizontal)
+        self.split.addWidget(self.table)
+        self.split.addWidget(self.details)
+        self.split.setStretchFactor(0, 3)
+        self.split.setStretchFactor(1, 2)
+        self.split.setChildrenCollapsible(False)
+        self.split.setSizes([640, 380])  # the list, with the memory's text, gets most
+        layout.addWidget(self.split, 1)
 
         bottom = QHBoxLayout()
         self.count = QLabel()
@@ -285,6 +307,30 @@ class MemoryBrowser(QWidget):
         self.table.scrollTo(index)
         return True
 
+    def _column_menu(self, pos: Any) -> None:
+        menu = QMenu(self)
+        model = self.table.model()
+        for column in range(1, model.columnCount()):  # the text column always shows
+            name = model.headerData(column, Qt.Orientation.Horizontal)
+            act = menu.addAction(str(name))
+            act.setCheckable(True)
+            act.setChecked(not self.table.isColumnHidden(column))
+            act.toggled.connect(lambda on, c=column: self.table.setColumnHidden(c, not on))
+        menu.exec(self.table.horizontalHeader().viewport().mapToGlobal(pos))
+
+    WIDE = 900  # px: below this the details go under the list
+
+    def resizeEvent(self, event: Any) -> None:
+        wide = self.width() >= self.WIDE
+        orientation = Qt.Orientation.Horizontal if wide else Qt.Orientation.Vertical
+        if self.split.orientation() != orientation:
+            self.split.setOrientation(orientation)
+            self.details.setMaximumWidth(520 if wide else 16_777_215)
+            self.details.setMinimumHeight(0 if wide else 160)
+            span = self.width() if wide else self.height()
+            self.split.setSizes([span * 3 // 5, span * 2 // 5])
+        super().resizeEvent(event)
+
     def selected_ids(self) -> list[int]:
         rows = {i.row() for i in self.table.selectionModel().selectedRows()}
         return [m.id for r in sorted(rows) if (m := self.model.memory(r)) is not None]
@@ -339,7 +385,7 @@ class MemoryBrowser(QWidget):
                 else ""
             )
             item = QListWidgetItem(
-                f"v{v.version} · {v.changed_at[:16].replace('T', ' ')} · {action_label(self, v.action)} "
+                f"v{v.version} · {v.changed_at[:16].replace('T', ' ')} · {action_label(v.action)} "
                 f"({source_label(self, v.actor)}{origin}){until}: {' '.join(v.text.split())[:100]}"
             )
             item.setToolTip(v.text)

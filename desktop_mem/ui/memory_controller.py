@@ -66,8 +66,7 @@ class MemoryController(QObject):
         )
 
     def show_memory(self, memory_id: int) -> None:
-        self.w.browser.show()
-        self.w.toggle_browser.setChecked(True)
+        self.w.show_page("memories")
         if not self.w.browser.select(memory_id):
             self.w.browser.search.clear()
             self.refresh_memories()

@@ -18,9 +18,13 @@ QLabel#notice { color: palette(placeholder-text); }
 QLabel#incognito { background: #5b3c88; color: white; border-radius: 6px; padding: 2px 8px; }
 QLabel#empty { color: palette(placeholder-text); font-size: 15px; padding: 40px; }
 QLabel#chatTitle { font-size: 15px; font-weight: 600; }
-QPushButton#chip { border: 1px solid palette(mid); border-radius: 10px; padding: 1px 8px; }
+QPushButton#chip { border: 1px solid palette(mid); border-radius: 9px; padding: 2px 9px;
+                   min-height: 16px; }
 QPushButton#danger { color: #d9534f; }
 QLabel#banner { font-size: 18px; font-weight: 600; }
+QWidget#rail { background: palette(alternate-base); }
+QToolButton#railButton { border: none; border-radius: 6px; padding: 8px 6px; min-width: 64px; }
+QToolButton#railButton:checked { background: palette(highlight); color: palette(highlighted-text); }
 """
 
 

@@ -11,7 +11,7 @@
 <context>
     <name>ConversationsController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="151" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="152" />
         <source>%n of them will no longer quote what was said in it.</source>
         <translation><numerusform>%n of them will no longer quote what was said in it.</numerusform><numerusform>%n of them will no longer quote what was said in it.</numerusform></translation>
     </message>
@@ -19,12 +19,12 @@
 <context>
     <name>MemoryBrowser</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="271" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="284" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n memory</numerusform><numerusform>%n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="273" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="286" />
         <source>%n match(es)</source>
         <translation><numerusform>%n match</numerusform><numerusform>%n matches</numerusform></translation>
     </message>
@@ -32,42 +32,42 @@
 <context>
     <name>MemoryController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="142" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="141" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>Delete %n memory for good, with its history?</numerusform><numerusform>Delete %n memories for good, with their history?</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="144" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="143" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>They shaped %n answer.</numerusform><numerusform>They shaped %n answers.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="163" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="162" />
         <source>This deletes all %n memory(s) of this profile for good. Conversations stay.</source>
         <translation><numerusform>This deletes the %n memory of this profile for good. Conversations stay.</numerusform><numerusform>This deletes all %n memories of this profile for good. Conversations stay.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="236" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="235" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>Exported %n memory to %1. That file is not encrypted.</numerusform><numerusform>Exported %n memories to %1. That file is not encrypted.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="278" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="277" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>Imported %n memory.</numerusform><numerusform>Imported %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="280" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="279" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>%n already known, skipped.</numerusform><numerusform>%n already known, skipped.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="301" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="300" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>While you were away, %n memory was tidied (merged or marked out of date); its History can undo it.</numerusform><numerusform>While you were away, %n memories were tidied (merged or marked out of date); each memory's History can undo it.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="313" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="312" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>Consolidation: %n change.</numerusform><numerusform>Consolidation: %n changes.</numerusform></translation>
     </message>

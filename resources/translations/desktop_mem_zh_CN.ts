@@ -193,57 +193,57 @@
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="98" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="99" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="99" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="100" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="100" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="101" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="115" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="116" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="115" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="116" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="134" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="135" />
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="136" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="137" />
         <source>Markdown (*.md);;JSON (*.json)</source>
         <translation>Markdown (*.md);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="148" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="149" />
         <source>Delete this conversation for good? Memories learned from it stay.</source>
         <translation>永久删除这个对话？从中学到的记忆会保留。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="151" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="152" />
         <source>%n of them will no longer quote what was said in it.</source>
         <translation><numerusform>其中 %n 条记忆将不再引用这个对话中的内容。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="153" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="154" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="165" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="166" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
@@ -332,163 +332,173 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="124" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="384" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="126" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="420" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="131" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="133" />
         <location filename="../../desktop_mem/ui/selftest.py" line="79" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="133" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="135" />
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="135" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="137" />
         <source>A chat that reads and writes no memory and is not stored</source>
         <translation>不读取、不写入记忆，也不保存的对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="142" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="269" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="144" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="299" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="184" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="186" />
         <source>Backed up to %1</source>
         <translation>已备份到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="189" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="191" />
         <source>The backup failed: %1</source>
         <translation>备份失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="254" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="233" />
+        <source>Chat</source>
+        <translation>聊天</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="233" />
+        <source>Memories</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="284" />
         <source>&amp;Chat</source>
         <translation>聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="257" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="287" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="263" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="293" />
         <source>New incognito conversation</source>
         <translation>新的无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="267" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="297" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="268" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="298" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="271" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="301" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="273" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="303" />
         <source>Delete all conversations and memories…</source>
         <translation>删除所有对话和记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="275" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="305" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="276" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="306" />
         <source>&amp;Memories</source>
         <translation>记忆(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="278" />
-        <source>Show memory browser</source>
-        <translation>显示记忆浏览器</translation>
+        <location filename="../../desktop_mem/ui/main_window.py" line="308" />
+        <source>Show memories</source>
+        <translation>显示记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="282" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="311" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="283" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="312" />
         <source>Consolidate now</source>
         <translation>立即整理</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="284" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="313" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="285" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="314" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="286" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="315" />
         <source>Learn automatically</source>
         <translation>自动学习</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="289" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="318" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="290" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="319" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="291" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="318" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="320" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="355" />
         <source>About desktop-mem</source>
         <translation>关于 desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="320" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="357" />
         <source>desktop-mem %1
 A local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.</source>
         <translation>desktop-mem %1
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="357" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="393" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="360" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="396" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="362" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="398" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="364" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="400" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="366" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="402" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
@@ -496,153 +506,198 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryBrowser</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="85" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="42" />
+        <source>created</source>
+        <translation>创建</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="43" />
+        <source>edited</source>
+        <translation>编辑</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="44" />
+        <source>updated</source>
+        <translation>更新</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="45" />
+        <source>restored</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="46" />
+        <source>pinned</source>
+        <translation>置顶</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="47" />
+        <source>unpinned</source>
+        <translation>取消置顶</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="48" />
+        <source>marked no longer true</source>
+        <translation>标记为不再成立</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="53" />
+        <source>merged into #%1</source>
+        <translation>并入 #%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="54" />
+        <source>contradicted by #%1</source>
+        <translation>被 #%1 否定</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="86" />
         <source>Search memories (meaning and words, 中文 or English)</source>
         <translation>搜索记忆（语义和关键词，中文或英文）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="90" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="91" />
         <source>Weak matches too</source>
         <translation>也显示弱匹配</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="92" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="93" />
         <source>List every memory ranked by the search, not only the relevant ones</source>
         <translation>按搜索排序列出所有记忆，而不只是相关的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="100" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="101" />
         <source>All kinds</source>
         <translation>所有类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="105" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="106" />
         <source>Pinned only</source>
         <translation>仅置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="110" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="111" />
         <source>Any date</source>
         <translation>任何日期</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="112" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="113" />
         <source>Created on or after</source>
         <translation>创建于此日期或之后</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="142" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="148" />
         <source>Text</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="146" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="152" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="150" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="156" />
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="155" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="161" />
         <source>Came from</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="158" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="164" />
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="159" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="165" />
         <source>Add the text above as a new memory</source>
         <translation>把上面的文字添加为新记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="161" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="167" />
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="163" />
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="316" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="169" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="349" />
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="165" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="171" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="170" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="176" />
         <source>Answers it shaped</source>
         <translation>用到它的回答</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="177" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="183" />
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="182" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="188" />
         <source>Restore this version</source>
         <translation>恢复此版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="196" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="209" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="198" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="211" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="200" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="213" />
         <source>Forget everything…</source>
         <translation>忘记一切…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="271" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="284" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="273" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="286" />
         <source>%n match(es)</source>
         <translation><numerusform>%n 条匹配</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="275" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="288" />
         <source>No matches</source>
         <translation>没有匹配</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="316" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="349" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="328" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="361" />
         <source>(empty answer)</source>
         <translation>（空回答）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="332" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="365" />
         <source>No answer has used it yet.</source>
         <translation>还没有回答用到它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="335" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="368" />
         <source>, until %1</source>
         <translation>，有效至 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="337" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="370" />
         <source>, from message %1</source>
         <translation>，来自消息 %1</translation>
     </message>
@@ -650,138 +705,138 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryController</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="105" />
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="115" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="104" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="114" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="142" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="141" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="144" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="143" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="145" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="144" />
         <source>Delete memories</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="148" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="147" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="159" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="158" />
         <source>FORGET</source>
         <translation>全部忘记</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="161" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="160" />
         <source>Forget everything</source>
         <translation>忘记一切</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="163" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="162" />
         <source>This deletes all %n memory(s) of this profile for good. Conversations stay.</source>
         <translation><numerusform>这会永久删除此配置的全部 %n 条记忆。对话会保留。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="172" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="171" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="186" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="185" />
         <source>Delete everything</source>
         <translation>全部删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="188" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="187" />
         <source>This deletes all %1 conversations and all %2 memories of this profile for good. The settings and the key stay.</source>
         <translation>这会永久删除此配置的全部 %1 个对话和全部 %2 条记忆。设置和密钥会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="193" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="192" />
         <source>DELETE</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="199" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="198" />
         <source>Deleting everything…</source>
         <translation>正在全部删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="215" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="214" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="217" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="216" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="222" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="221" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="236" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="235" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="245" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="244" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="246" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="245" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="257" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="256" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="260" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="259" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="271" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="270" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="278" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="277" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="280" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="279" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="286" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="285" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="301" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="300" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>你不在的时候，整理了 %n 条记忆（合并或标记为过期）；可在每条记忆的历史中撤销。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="313" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="312" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>
@@ -885,19 +940,19 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>OfflinePage</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="56" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="58" />
         <source>Ollama is not running</source>
         <translation>Ollama 没有运行</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="66" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="68" />
         <source>desktop-mem talks to a language model through Ollama, on this computer.
 Install it from ollama.com, then start it: open the Ollama app, or run “ollama serve” in a terminal. Your memories are safe meanwhile and can still be browsed and searched by keywords.</source>
         <translation>desktop-mem 通过这台电脑上的 Ollama 与语言模型对话。
 请从 ollama.com 安装，然后启动它：打开 Ollama 应用，或在终端运行“ollama serve”。在此期间你的记忆安然无恙，仍可浏览并按关键词搜索。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="75" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="77" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
@@ -1653,54 +1708,6 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
         <location filename="../../desktop_mem/ui/models.py" line="166" />
         <source>consolidation</source>
         <translation>整理</translation>
-    </message>
-</context>
-<context>
-    <name>widget</name>
-    <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="41" />
-        <source>created</source>
-        <translation>创建</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="42" />
-        <source>edited</source>
-        <translation>编辑</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="43" />
-        <source>updated</source>
-        <translation>更新</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="44" />
-        <source>restored</source>
-        <translation>恢复</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="45" />
-        <source>pinned</source>
-        <translation>置顶</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="46" />
-        <source>unpinned</source>
-        <translation>取消置顶</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="47" />
-        <source>marked no longer true</source>
-        <translation>标记为不再成立</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="52" />
-        <source>merged into #%1</source>
-        <translation>并入 #%1</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="53" />
-        <source>contradicted by #%1</source>
-        <translation>被 #%1 否定</translation>
     </message>
 </context>
 </TS>

@@ -321,6 +321,8 @@ ZH: dict[str, str | list[str]] = {
     "contradicted by #%1": "被 #%1 否定",
     "Incognito: nothing you say here is remembered or stored, and no memory is used. Closing it leaves no trace.": "无痕模式：你在这里说的话不会被记住或保存，也不会使用任何记忆。关闭后不留痕迹。",
     "At least %1 characters. Write it down: it cannot be recovered.": "至少 %1 个字符。请抄下来：它无法找回。",
+    'Chat': '聊天',
+    'Show memories': '显示记忆',
 }
 
 

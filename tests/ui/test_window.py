@@ -286,12 +286,16 @@ def test_window_state_is_remembered(qtbot: Any, profile: Profile, home: Path) ->
     w = MainWindow(profile, app_settings(home))
     qtbot.addWidget(w)
     w.show()
-    w._toggle_browser()
+    assert w.page() == "chat"
+    w._toggle_browser()  # Ctrl+M: the Memories page, with the whole width
+    assert w.page() == "memories" and w.browser.isVisibleTo(w)
     w.close()
     assert app_settings(home).value("window/geometry") is not None
     again = MainWindow(profile, app_settings(home))
     qtbot.addWidget(again)
-    assert not again.browser.isVisibleTo(again)
+    assert again.page() == "memories" and again.rail_buttons["memories"].isChecked()
+    again.rail_buttons["chat"].click()
+    assert again.page() == "chat" and not again.browser.isVisibleTo(again)
     idle(qtbot, again)
 
 
