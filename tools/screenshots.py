@@ -162,16 +162,18 @@ def main() -> int:
         dark.resize(*SIZE)
         dark.show()
         pump(cond=lambda: dark.online)
-        dark.open_conversation(window.session.conversation_id)
+        dark.threads.open_conversation(window.session.conversation_id)
         shoot(dark, "05-dark-chinese")
+        dark.show_page("memories")
+        shoot(dark, "07-memories-dark-chinese")
+        dark.resize(800, 600)
+        shoot(dark, "08-memories-800x600-chinese")
         dark.close()
         install_language(app, "en")
         theme.apply("light")
 
-        profile.config.ollama_host = "http://127.0.0.1:9"
-        from desktop_mem.core.chat import make_backend
-
-        window.backend = make_backend(profile)
+        profile.set_ollama_host("http://127.0.0.1:9")
+        window.connection.use_model(None)
         window.connection.check_ollama()
         pump(cond=lambda: window.centre.currentWidget() is window.offline)
         shoot(window, "06-ollama-missing")
