@@ -42,6 +42,7 @@ from desktop_mem.core.prompts import (
     parse_model_json,
     quoted,
 )
+from desktop_mem.core.records import is_app_source
 from desktop_mem.core.search import HybridSearch
 
 __all__ = ["Change", "Command", "Extractor", "dumps", "parse_command", "said_by_assistant"]
@@ -250,7 +251,9 @@ class Extractor:
                 c.text,
                 kind=c.kind,
                 importance=c.importance,
-                source=actor if actor in ("extractor", "consolidation") else "extractor",
+                source=actor
+                if actor in ("extractor", "consolidation") or is_app_source(actor)
+                else "extractor",
                 source_message_id=message_id,
                 valid_from=parse_when(c.valid_from) if c.valid_from else None,
                 valid_until=parse_when(c.valid_until) if c.valid_until else None,

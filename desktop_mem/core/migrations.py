@@ -280,3 +280,31 @@ def migrate(conn: Any) -> list[int]:
             raise
         applied.append(version)
     return applied
+
+
+@migration(4, "other apps: clients with their permission, and their access log")
+def _m004(conn: Any) -> None:
+    run_script(
+        conn,
+        """
+        -- MCP clients (Claude Desktop, Cursor…) by the name they give, with what they may
+        -- do: off, read, write (read and write) or delete (read, write and delete).
+        CREATE TABLE clients (
+            name        TEXT PRIMARY KEY,
+            level       TEXT NOT NULL,
+            first_seen  TEXT NOT NULL,
+            last_seen   TEXT NOT NULL
+        );
+        -- Every read and write by a client: which tool, which memory, when. Never the
+        -- query or the text.
+        CREATE TABLE client_access (
+            id          INTEGER PRIMARY KEY,
+            client      TEXT NOT NULL,
+            tool        TEXT NOT NULL,
+            memory_id   INTEGER,
+            at          TEXT NOT NULL
+        );
+        CREATE INDEX client_access_memory ON client_access(memory_id);
+        CREATE INDEX client_access_client ON client_access(client, at);
+        """,
+    )

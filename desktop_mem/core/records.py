@@ -12,6 +12,13 @@ from desktop_mem.core.errors import InvalidInput
 
 KINDS = ("fact", "preference", "event", "plan", "person", "note")
 SOURCES = ("user", "extractor", "import", "consolidation")
+APP_SOURCE = "app:"  # "app:<name>": written by another app (an MCP client) of that name
+
+
+def is_app_source(source: str) -> bool:
+    return source.startswith(APP_SOURCE) and 0 < len(source) - len(APP_SOURCE) <= 80
+
+
 MAX_TEXT = 8_000  # characters; memories are short statements, not documents
 MAX_CONTEXT = 1_000  # characters of context kept (the end: what was said just before)
 
@@ -142,7 +149,7 @@ class NewMemory:
         self.context = clean_context(self.context)
         self.kind = check_kind(self.kind)
         self.importance = check_importance(self.importance)
-        if self.source not in SOURCES:
+        if self.source not in SOURCES and not is_app_source(self.source):
             raise InvalidInput(f"'{self.source}' is not a memory source ({', '.join(SOURCES)}).")
         self.created_at = parse_when(self.created_at, "creation date")
         self.valid_from = parse_when(self.valid_from, "'valid from' date")

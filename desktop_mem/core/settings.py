@@ -24,6 +24,7 @@ DEFAULTS: dict[str, Any] = {
     "backup_daily": False,  # back up into backup_folder once a day
     "backup_keep": 7,  # how many of the automatic backups to keep
     "last_backup_at": "",  # when the last backup (any kind) was written, UTC ISO
+    "mcp_default_level": "read",  # what an app seen for the first time may do
 }
 
 # Whole-number settings and their bounds (the token budgets: at least 256).
@@ -73,6 +74,10 @@ class Settings:
                 raise InvalidInput(f"The setting '{key}' must be from {low} to {high}.")
         else:
             raw = None if value in (None, "") else str(value)
+            if key == "mcp_default_level":
+                from desktop_mem.core.clients import check_level
+
+                raw = check_level(str(value))
         self.db.meta_set(f"setting.{key}", raw)
 
     def all(self) -> dict[str, Any]:

@@ -1,0 +1,136 @@
+"""desktop-mem as an MCP server, driven by the official MCP Python SDK's client over
+stdio, as Claude Desktop or Cursor would start it: `desktop-mem mcp`."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp_types import Implementation
+
+from desktop_mem.core.config import Config
+from desktop_mem.core.memories import NewMemory
+from desktop_mem.core.profile import Profile
+from tests.conftest import Run
+from tests.fakes.ollama_server import FakeOllama
+
+ROOT = Path(__file__).resolve().parents[1]
+PASSPHRASE = "mcp test passphrase"
+
+
+def _server(home: Path, fake: FakeOllama) -> StdioServerParameters:
+    return StdioServerParameters(
+        command=sys.executable,
+        args=[
+            "-m",
+            "desktop_mem",
+            "--home",
+            str(home),
+            "--ollama-host",
+            fake.url,
+            "--embed-model",
+            "fake-embed",
+            "mcp",
+        ],  # fmt: skip
+        env={
+            "DESKTOP_MEM_PASSPHRASE": PASSPHRASE,
+            "PYTHONPATH": str(ROOT),
+            "HOME": os.environ.get("HOME", "/tmp"),
+        },  # fmt: skip
+        cwd=str(ROOT),
+    )
+
+
+def _call(
+    home: Path, fake: FakeOllama, app: str, calls: list[tuple[str, dict[str, Any]]]
+) -> list[Any]:
+    """Start the server, connect as `app`, make the calls; their results."""
+
+    async def go() -> list[Any]:
+        results = []
+        async with (
+            stdio_client(_server(home, fake)) as (read, write),
+            ClientSession(
+                read, write, client_info=Implementation(name=app, version="1.0")
+            ) as session,
+        ):
+            await session.initialize()
+            tools = await session.list_tools()
+            results.append(sorted(t.name for t in tools.tools))
+            for name, args in calls:
+                results.append(await session.call_tool(name, args))
+        return results
+
+    return anyio.run(go)
+
+
+def _text(result: Any) -> str:
+    return " ".join(getattr(c, "text", "") for c in result.content)
+
+
+def test_an_app_reads_by_default_and_writes_only_when_allowed(
+    tmp_path: Path, fake_ollama: FakeOllama, run: Run, monkeypatch: Any
+) -> None:
+    home = tmp_path / "home"
+    config = Config.resolve(
+        home=home, ollama_host=fake_ollama.url, embed_model="fake-embed", passphrase=PASSPHRASE
+    )
+    with Profile.open(config) as prof:
+        prof.memories.add(NewMemory("Allergic to peanuts", pinned=True))
+        prof.memories.add(NewMemory("Lives in Hangzhou with a cat named Mochi"))
+
+    tools, found, summary, refused = _call(home, fake_ollama, "Test Editor", [
+        ("search_memories", {"query": "where does the user live with the cat"}),
+        ("get_profile_summary", {}),
+        ("add_memory", {"text": "Prefers green tea"}),
+    ])  # fmt: skip
+    assert tools == [
+        "add_memory", "delete_memory", "get_profile_summary", "list_memories", "search_memories"
+    ]  # fmt: skip
+    memories = found.structured_content["memories"]
+    assert [m["text"] for m in memories] == ["Lives in Hangzhou with a cat named Mochi"]
+    assert memories[0]["source"] and memories[0]["created_at"]  # where from, and when
+    assert [m["text"] for m in summary.structured_content["pinned"]] == ["Allergic to peanuts"]
+    assert refused.is_error
+    assert "'Test Editor' may only read memories" in _text(refused)
+    assert "Settings > Apps" in _text(refused)
+
+    base = ["--home", str(home), "--ollama-host", fake_ollama.url, "--embed-model", "fake-embed"]
+    monkeypatch.setenv("DESKTOP_MEM_PASSPHRASE", PASSPHRASE)
+    listed = json.loads(run("clients", "list", "--json", base=base)[1])
+    assert [(c["name"], c["level"]) for c in listed] == [("Test Editor", "read")]
+    assert run("clients", "allow", "Test Editor", "write", base=base)[0] == 0
+
+    _, added, again, denied = _call(home, fake_ollama, "Test Editor", [
+        ("add_memory", {"text": "Prefers green tea over coffee", "kind": "preference"}),
+        ("add_memory", {"text": "Prefers green tea over coffee", "kind": "preference"}),
+        ("delete_memory", {"memory_id": 1}),
+    ])  # fmt: skip
+    change = added.structured_content["changes"][0]
+    assert change["action"] == "added"
+    assert again.structured_content["changes"][0]["action"] == "skipped"  # no duplicate
+    assert denied.is_error and "may only write" in _text(denied)
+    with Profile.open(config) as prof:
+        mem = prof.memories.get(change["id"])
+        assert mem.source == "app:Test Editor"  # the app is the memory's source
+        from desktop_mem.core.clients import ClientRegistry
+
+        log = ClientRegistry(prof.db)
+        assert {a.tool for a in log.access_for_memory(2)} >= {"search_memories"}
+        assert "add_memory" in {a.tool for a in log.access_for_memory(mem.id)}
+        prof.memories.delete([2])
+        assert log.access_for_memory(2) == []  # deleting a memory deletes its access records
+
+    assert run("clients", "pause", "Test Editor", base=base)[0] == 0
+    _, paused = _call(home, fake_ollama, "Test Editor", [("search_memories", {"query": "tea"})])
+    assert paused.is_error and "paused" in _text(paused)
+    code, out, _ = run("clients", "log", "Test Editor", base=base)
+    assert code == 0 and "refused:search_memories" in out and "add_memory" in out
+    # the access log holds no query or memory text, and no file holds it in the clear
+    assert "green tea" not in out and "where does the user live" not in out
