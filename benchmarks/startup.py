@@ -134,16 +134,16 @@ def main() -> None:
 
         # The command line as a user with a desktop keyring runs it: the key in the
         # keyring (here a file-backed backend that child processes share).
-        from benchmarks._keyring import FileKeyring
+        from tests.fakes.keyrings import FileKeyring
 
         keyring_file = Path(home) / "bench-keyring.json"
-        os.environ["DESKTOP_MEM_BENCH_KEYRING"] = str(keyring_file)
+        os.environ["DESKTOP_MEM_TEST_KEYRING_FILE"] = str(keyring_file)
         file_vault = Vault(KeyringAccess(FileKeyring()))
         for (service, account), secret in keyring.secrets.items():
             FileKeyring().set_password(service, account, secret)
         kenv = {k: v for k, v in env.items() if k != "DESKTOP_MEM_PASSPHRASE"}
-        kenv.update(PYTHON_KEYRING_BACKEND="benchmarks._keyring.FileKeyring",
-                    DESKTOP_MEM_BENCH_KEYRING=str(keyring_file))  # fmt: skip
+        kenv.update(PYTHON_KEYRING_BACKEND="tests.fakes.keyrings.FileKeyring",
+                    DESKTOP_MEM_TEST_KEYRING_FILE=str(keyring_file))  # fmt: skip
         commands = {
             "add": [*cli, "memory", "add", "benchmark memory about start-up time"],
             "list": [*cli, "memory", "list", "--limit", "1"],

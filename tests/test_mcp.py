@@ -17,34 +17,34 @@ from mcp_types import Implementation
 from desktop_mem.core.config import Config
 from desktop_mem.core.memories import NewMemory
 from desktop_mem.core.profile import Profile
+from desktop_mem.core.vault import KeyringAccess, Vault
 from tests.conftest import Run
+from tests.fakes.keyrings import FileKeyring
 from tests.fakes.ollama_server import FakeOllama
 
 ROOT = Path(__file__).resolve().parents[1]
-PASSPHRASE = "mcp test passphrase"
 
 
 def _server(home: Path, fake: FakeOllama) -> StdioServerParameters:
+    """As an app's configuration starts it: the command and its arguments; the key comes
+    from the keyring (here a file-backed one the processes share)."""
+    args = ["-m", "desktop_mem", "--home", str(home), "--ollama-host", fake.url]
     return StdioServerParameters(
         command=sys.executable,
-        args=[
-            "-m",
-            "desktop_mem",
-            "--home",
-            str(home),
-            "--ollama-host",
-            fake.url,
-            "--embed-model",
-            "fake-embed",
-            "mcp",
-        ],  # fmt: skip
+        args=[*args, "--embed-model", "fake-embed", "mcp"],
         env={
-            "DESKTOP_MEM_PASSPHRASE": PASSPHRASE,
             "PYTHONPATH": str(ROOT),
             "HOME": os.environ.get("HOME", "/tmp"),
-        },  # fmt: skip
+            "PYTHON_KEYRING_BACKEND": "tests.fakes.keyrings.FileKeyring",
+            "DESKTOP_MEM_TEST_KEYRING_FILE": str(home.parent / "keyring.json"),
+        },
         cwd=str(ROOT),
     )
+
+
+def _vault(home: Path, monkeypatch: Any) -> Vault:
+    monkeypatch.setenv("DESKTOP_MEM_TEST_KEYRING_FILE", str(home.parent / "keyring.json"))
+    return Vault(KeyringAccess(FileKeyring()))
 
 
 def _call(
@@ -75,13 +75,13 @@ def _text(result: Any) -> str:
 
 
 def test_an_app_reads_by_default_and_writes_only_when_allowed(
-    tmp_path: Path, fake_ollama: FakeOllama, run: Run, monkeypatch: Any
+    tmp_path: Path, fake_ollama: FakeOllama, monkeypatch: Any
 ) -> None:
     home = tmp_path / "home"
-    config = Config.resolve(
-        home=home, ollama_host=fake_ollama.url, embed_model="fake-embed", passphrase=PASSPHRASE
-    )
-    with Profile.open(config) as prof:
+    vault = _vault(home, monkeypatch)
+    run = Run(home, fake_ollama, vault)
+    config = Config.resolve(home=home, ollama_host=fake_ollama.url, embed_model="fake-embed")
+    with Profile.open(config, vault) as prof:
         prof.memories.add(NewMemory("Allergic to peanuts", pinned=True))
         prof.memories.add(NewMemory("Lives in Hangzhou with a cat named Mochi"))
 
@@ -101,8 +101,7 @@ def test_an_app_reads_by_default_and_writes_only_when_allowed(
     assert "'Test Editor' may only read memories" in _text(refused)
     assert "Settings > Apps" in _text(refused)
 
-    base = ["--home", str(home), "--ollama-host", fake_ollama.url, "--embed-model", "fake-embed"]
-    monkeypatch.setenv("DESKTOP_MEM_PASSPHRASE", PASSPHRASE)
+    base = run.base
     listed = json.loads(run("clients", "list", "--json", base=base)[1])
     assert [(c["name"], c["level"]) for c in listed] == [("Test Editor", "read")]
     assert run("clients", "allow", "Test Editor", "write", base=base)[0] == 0
@@ -116,7 +115,7 @@ def test_an_app_reads_by_default_and_writes_only_when_allowed(
     assert change["action"] == "added"
     assert again.structured_content["changes"][0]["action"] == "skipped"  # no duplicate
     assert denied.is_error and "may only write" in _text(denied)
-    with Profile.open(config) as prof:
+    with Profile.open(config, vault) as prof:
         mem = prof.memories.get(change["id"])
         assert mem.source == "app:Test Editor"  # the app is the memory's source
         from desktop_mem.core.clients import ClientRegistry
@@ -134,3 +133,18 @@ def test_an_app_reads_by_default_and_writes_only_when_allowed(
     assert code == 0 and "refused:search_memories" in out and "add_memory" in out
     # the access log holds no query or memory text, and no file holds it in the clear
     assert "green tea" not in out and "where does the user live" not in out
+
+
+def test_a_passphrase_profile_is_not_served(
+    tmp_path: Path, fake_ollama: FakeOllama, monkeypatch: Any
+) -> None:
+    """Its passphrase would have to sit in plain text in the app's configuration file:
+    one sentence that says so, exit 3, even with the passphrase in the environment."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("DESKTOP_MEM_PASSPHRASE", "a passphrase for this test")
+    run = Run(home, fake_ollama, _vault(home, monkeypatch))
+    assert run("memory", "add", "a secret")[0] == 0
+    code, out, err = run("mcp")
+    assert code == 3 and out == ""
+    assert "protected by a passphrase" in err and "configuration file" in err
+    assert err.count("\n") == 1

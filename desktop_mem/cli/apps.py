@@ -21,7 +21,7 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
         "Desktop, Cursor, VS Code, Zed…) starts. Each app may only do what `clients allow` "
         "(or Settings > Apps in the window) lets it; new apps may read only.",
     )
-    m.set_defaults(func=mcp, opens_profile=True)
+    m.set_defaults(func=mcp, opens_profile=False)
 
     c = sub.add_parser("clients", help="the apps that used the memory over MCP, and their rights")
     csub = c.add_subparsers(
@@ -46,9 +46,26 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
 
 
 def mcp(ctx: Context) -> int:
+    """Serve a keyring profile. A passphrase profile is refused: its passphrase would have
+    to sit in plain text in the app's configuration file."""
+    from desktop_mem.core import paths
+    from desktop_mem.core.errors import LockedError
+    from desktop_mem.core.profile import Profile
+    from desktop_mem.core.vault import read_key_mode
+
+    config = ctx.config
+    if read_key_mode(paths.database_path(config.home, config.profile)) == "passphrase":
+        raise LockedError(
+            f"Profile '{config.profile}' is protected by a passphrase, and an app's "
+            "configuration file is no place for it: keep its key in the system keyring "
+            "(Settings > Privacy, or `desktop-mem rekey --mode keyring`) to serve it over MCP.",
+            reason="mcp_passphrase",
+        )
+    config.passphrase = None  # never from the environment a client was started with
     from desktop_mem.mcp_server import serve
 
-    serve(ctx.prof)
+    with Profile.open(config, ctx.vault) as prof:
+        serve(prof)
     return EXIT_OK
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import os
 import threading
+from pathlib import Path
 from typing import Any
 
 import keyring.backend
@@ -62,3 +65,37 @@ class LockedKeyring(MemoryKeyring):
 
     def set_password(self, service: str, username: str, password: str) -> None:
         raise keyring.errors.KeyringLocked("locked")
+
+
+class FileKeyring(keyring.backend.KeyringBackend):
+    """Secrets in a JSON file named by $DESKTOP_MEM_TEST_KEYRING_FILE, so child processes
+    (a command, an MCP server) share one keyring the way a desktop's Secret Service would,
+    without a D-Bus session. Select it with
+    PYTHON_KEYRING_BACKEND=tests.fakes.keyrings.FileKeyring. Tests and benchmarks only:
+    the file is in their scratch folder."""
+
+    priority = 1  # type: ignore[assignment]
+
+    @property
+    def _path(self) -> Path:
+        return Path(os.environ["DESKTOP_MEM_TEST_KEYRING_FILE"])
+
+    def _load(self) -> dict[str, str]:
+        try:
+            return dict(json.loads(self._path.read_text()))
+        except FileNotFoundError:
+            return {}
+
+    def get_password(self, service: str, username: str) -> str | None:
+        return self._load().get(f"{service}\x1f{username}")
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        data = self._load()
+        data[f"{service}\x1f{username}"] = password
+        self._path.write_text(json.dumps(data))
+
+    def delete_password(self, service: str, username: str) -> None:
+        data = self._load()
+        if data.pop(f"{service}\x1f{username}", None) is None:
+            raise keyring.errors.PasswordDeleteError(username)
+        self._path.write_text(json.dumps(data))
