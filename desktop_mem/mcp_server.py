@@ -17,13 +17,13 @@ as for every command). The window can run on the same profile at the same time.
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime
 from typing import Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
 from desktop_mem import __version__
+from desktop_mem.api import MemoryLayer
 from desktop_mem.core.clients import Client, ClientNotAllowed, ClientRegistry
 from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.memories import KINDS, Memory
@@ -71,6 +71,7 @@ def build_server(prof: Profile) -> MCPServer:
         "desktop-mem", instructions=INSTRUCTIONS, version=__version__, log_level="WARNING"
     )
     registry = ClientRegistry(prof.db)
+    layer = MemoryLayer(prof)  # the Python API: what scripts use, the server uses
 
     def client_of(ctx: Context) -> Client:
         params = ctx.session.client_params
@@ -129,30 +130,23 @@ def build_server(prof: Profile) -> MCPServer:
         own learning: a duplicate is not stored twice, a change updates the memory and
         keeps its history. The memory records this app as its source."""
         client = allowed(ctx, "write", "add_memory")
-        from desktop_mem.core.chat import make_backend
-        from desktop_mem.core.extract import Extractor
-        from desktop_mem.core.prompts import Candidate
-
         if kind not in KINDS:
             raise ToolError(f"'{kind}' is not a kind of memory: use one of {', '.join(KINDS)}.")
         try:
-            candidate = Candidate(text=text.strip(), kind=kind)  # type: ignore[arg-type]
+            done = layer.add(text, kind=kind, consolidate=True, source=APP_SOURCE + client.name)
         except ValueError:
             raise ToolError("A memory is 2 to 500 characters of text: shorten it.") from None
-        try:
-            extractor = Extractor(prof.memories, prof.search, make_backend(prof))
-            changes = extractor.consolidate(
-                [candidate], None, None, datetime.now(UTC), actor=APP_SOURCE + client.name
-            )
         except DesktopMemError as exc:
             raise fail(exc) from None
-        registry.log(client.name, "add_memory", [c.memory_id for c in changes])
+        changes = done["changes"]
+        registry.log(client.name, "add_memory", [c["memory_id"] for c in changes])
         return {
             "changes": [
-                {"action": c.action, "id": c.memory_id, "text": c.text, "before": c.before}
+                {"action": c["action"], "id": c["memory_id"], "text": c["text"],
+                 "before": c["before"]}
                 for c in changes
             ]
-        }
+        }  # fmt: skip
 
     @server.tool()
     def delete_memory(memory_id: int, ctx: Context) -> dict[str, Any]:

@@ -1,0 +1,173 @@
+"""The Python API: the memory layer for scripts.
+
+    import desktop_mem
+
+    with desktop_mem.open(profile="default") as mem:
+        mem.add("Prefers green tea over coffee", kind="preference")
+        for hit in mem.search("what does the user drink?"):
+            print(hit["text"], hit["score"])
+        print(mem.chat("What should I order at the café?")["answer"])
+
+The same encrypted profile, key and rules as the window, the command line and the MCP
+server: the key comes from the system keyring (or a `passphrase=` argument), search
+returns only what is relevant (``everything=True`` ranks them all), deletion is for
+good, every change is a version in the memory's history. Results are plain dicts, so
+they print and serialise as they are. Errors are `desktop_mem.core.errors`
+exceptions, each one sentence.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from desktop_mem.core.config import Config
+from desktop_mem.core.profile import Profile
+from desktop_mem.core.vault import Vault
+
+
+class MemoryLayer:
+    """An open profile's memory. Use it as a context manager, or call close()."""
+
+    def __init__(self, profile: Profile) -> None:
+        self.profile = profile
+
+    # -- memories -------------------------------------------------------------------
+
+    def add(
+        self,
+        text: str,
+        kind: str = "fact",
+        pinned: bool = False,
+        importance: float = 0.5,
+        valid_until: str | None = None,
+        consolidate: bool = False,
+        source: str = "user",
+    ) -> dict[str, Any]:
+        """Store a memory as given, or with ``consolidate=True`` through the same
+        consolidation as the chat (a duplicate is not stored twice, a change updates the
+        stored memory and keeps its history; the model server decides close calls).
+        Returns the memory, or with consolidation {"changes": [...]}."""
+        from desktop_mem.core.memories import NewMemory
+
+        if not consolidate:
+            new = NewMemory(
+                text, kind=kind, importance=importance, pinned=pinned,
+                valid_until=valid_until, source=source,
+            )  # fmt: skip
+            return self.profile.memories.add(new, actor=source).memory.to_dict()
+        from desktop_mem.core.chat import make_backend
+        from desktop_mem.core.extract import Extractor
+        from desktop_mem.core.prompts import Candidate
+
+        candidate = Candidate.model_validate(
+            {"text": text.strip(), "kind": kind, "importance": importance,
+             "valid_until": valid_until}
+        )  # fmt: skip
+        extractor = Extractor(
+            self.profile.memories, self.profile.search, make_backend(self.profile)
+        )
+        changes = extractor.consolidate([candidate], None, None, datetime.now(UTC), actor=source)
+        return {"changes": [c.to_dict() for c in changes]}
+
+    def search(self, query: str, k: int = 10, everything: bool = False) -> list[dict[str, Any]]:
+        """The memories relevant to the query, best first (``everything``: the k nearest,
+        relevant or not), each with its score and the signals that found it."""
+        hits = self.profile.search.search(query, k=k, relevant_only=not everything).hits
+        return [h.to_dict() for h in hits]
+
+    def memories(
+        self, kind: str | None = None, pinned: bool | None = None, limit: int | None = None
+    ) -> list[dict[str, Any]]:
+        """Every memory, newest first, pinned on top; optionally one kind or pinned only."""
+        return [
+            m.to_dict() for m in self.profile.memories.list(kind=kind, pinned=pinned, limit=limit)
+        ]
+
+    def get(self, memory_id: int) -> dict[str, Any]:
+        return self.profile.memories.get(memory_id).to_dict()
+
+    def update(self, memory_id: int, text: str | None = None, **fields: Any) -> dict[str, Any]:
+        """Change a memory (text, kind, importance, valid_from, valid_until); the old
+        version stays in its history."""
+        return self.profile.memories.edit(memory_id, text=text, **fields).memory.to_dict()
+
+    def pin(self, memory_id: int, pinned: bool = True) -> dict[str, Any]:
+        return self.profile.memories.set_pinned(memory_id, pinned).to_dict()
+
+    def delete(self, *memory_ids: int) -> int:
+        """Delete memories for good (text, history, vectors, full-text entries)."""
+        return self.profile.memories.delete(list(memory_ids))
+
+    def history(self, memory_id: int) -> list[dict[str, Any]]:
+        return [v.to_dict() for v in self.profile.memories.history(memory_id)]
+
+    # -- the chat ---------------------------------------------------------------------
+
+    def chat(
+        self,
+        message: str,
+        conversation_id: int | None = None,
+        model: str | None = None,
+        learn: bool = True,
+        incognito: bool = False,
+    ) -> dict[str, Any]:
+        """One chat turn with the local model, given the relevant memories and earlier
+        messages; with ``learn`` (the default) it waits for what the exchange taught.
+        Returns the answer, the conversation, the memories and messages it was given,
+        and the changes it made."""
+        from desktop_mem.core.chat import ChatSession, make_backend
+
+        session = ChatSession(
+            self.profile, make_backend(self.profile, model), conversation_id, incognito=incognito
+        )
+        try:
+            result = session.send(message)
+            learned = result.learned(300.0) if learn and result.learning is not None else []
+        finally:
+            session.close(wait=learn)
+        if result.status == "error" and result.error:
+            from desktop_mem.core.errors import ModelServerError
+
+            raise ModelServerError(result.error, reason=result.error_reason or None)
+        return {
+            "answer": result.text,
+            "conversation_id": result.conversation_id,
+            "message_id": result.answer_id,
+            "status": result.status,
+            "used": [{"id": i, "score": round(s, 4)} for i, s in result.used],
+            "recalled": [{"message_id": i, "score": round(s, 4)} for i, s in result.recalled],
+            "changes": [c.to_dict() for c in [*result.changes, *learned] if c.action != "skipped"],
+        }
+
+    # -- lifetime -----------------------------------------------------------------------
+
+    def close(self) -> None:
+        self.profile.close()
+
+    def __enter__(self) -> MemoryLayer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open(
+    profile: str | None = None,
+    home: str | None = None,
+    ollama_host: str | None = None,
+    embed_model: str | None = None,
+    passphrase: str | None = None,
+    create: bool = True,
+    vault: Vault | None = None,
+) -> MemoryLayer:
+    """Open (or create) a profile's memory. Arguments left out come from the environment
+    and the defaults, as for the command line."""
+    config = Config.resolve(
+        home=home,
+        profile=profile,
+        ollama_host=ollama_host,
+        embed_model=embed_model,
+        passphrase=passphrase,
+    )
+    return MemoryLayer(Profile.open(config, vault, create=create))

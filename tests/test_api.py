@@ -1,0 +1,42 @@
+"""The Python API, called the way a script calls it (the README's example)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import desktop_mem
+from desktop_mem.core.errors import NotFound
+from desktop_mem.core.vault import Vault
+from tests.fakes.ollama_server import FakeOllama
+
+
+def test_a_script_adds_searches_chats_and_deletes(
+    home: Path, fake_ollama: FakeOllama, vault: Vault
+) -> None:
+    fake_ollama.reply("Green tea, then: try the Longjing.")
+    with desktop_mem.open(
+        profile="default", home=str(home), ollama_host=fake_ollama.url,
+        embed_model="fake-embed", vault=vault,
+    ) as mem:  # fmt: skip
+        tea = mem.add("Prefers green tea over coffee", kind="preference")
+        mem.add("Allergic to peanuts", pinned=True)
+        assert tea["id"] and tea["kind"] == "preference"
+        hits = mem.search("does the user prefer green tea or coffee")
+        assert [h["text"] for h in hits] == ["Prefers green tea over coffee"]
+        assert hits[0]["score"] > 0 and hits[0]["signals"]
+        assert mem.search("xylophone quantum") == []  # nothing relevant: nothing returned
+        assert len(mem.search("xylophone quantum", everything=True)) == 2
+        again = mem.add("Prefers green tea over coffee", consolidate=True)
+        assert again["changes"][0]["action"] == "skipped"  # no duplicate
+        turn = mem.chat("What should I drink with green tea or coffee?", learn=False)
+        assert turn["answer"] == "Green tea, then: try the Longjing."
+        assert tea["id"] in [u["id"] for u in turn["used"]]
+        updated = mem.update(tea["id"], "Prefers jasmine green tea over coffee")
+        assert [v["text"] for v in mem.history(tea["id"])][0] == "Prefers green tea over coffee"
+        assert updated["text"].startswith("Prefers jasmine")
+        assert mem.delete(tea["id"]) == 1
+        with pytest.raises(NotFound):
+            mem.get(tea["id"])
+        assert [m["text"] for m in mem.memories()] == ["Allergic to peanuts"]
