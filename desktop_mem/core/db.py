@@ -296,6 +296,11 @@ class Database:
                     (key, value),
                 )
 
+    def data_version(self) -> int:
+        """Changes whenever another connection (another window, the command line, the MCP
+        server) commits to this database: cheap to poll."""
+        return int(self.query("PRAGMA data_version")[0][0])
+
     def set_cache_bytes(self, nbytes: int) -> None:
         """Size the page cache (decrypted pages) in bytes: negative cache_size is KiB."""
         self.execute(f"PRAGMA cache_size = {-max(2048, nbytes // 1024)}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QShortcut
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -30,6 +30,7 @@ from desktop_mem.core.chat import (
     ChatSession,
 )
 from desktop_mem.core.conversations import ConversationStore
+from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.settings import Settings
 from desktop_mem.ui import shortcuts, tasks
@@ -44,6 +45,8 @@ from desktop_mem.ui.models import ID_ROLE, ConversationListModel
 from desktop_mem.ui.settings_controller import SettingsController
 from desktop_mem.ui.sleep_controller import SleepController
 from desktop_mem.ui.turns import TurnController
+
+WATCH_MS = 2000  # how often the window looks for changes made by another process
 
 
 class OfflinePage(QWidget):
@@ -272,6 +275,13 @@ class MainWindow(QMainWindow):
         self.connection.check_ollama()
         # load the vector index in the background: the first search is then warm
         tasks.run(profile.memories.index.warm)
+        # Another process writing to this profile (the MCP server, the command line):
+        # SQLite's data_version changes; the lists are read again.
+        self._seen_version = profile.db.data_version()
+        self.watch = QTimer(self)
+        self.watch.setInterval(WATCH_MS)
+        self.watch.timeout.connect(self.check_outside_changes)
+        self.watch.start()
 
     def _build_menus(self) -> None:
         def action(menu: QMenu, text: str, slot: Any, name: str | None = None) -> QAction:
@@ -323,6 +333,20 @@ class MainWindow(QMainWindow):
         stop.activated.connect(self.turns.stop)
         focus = QShortcut(shortcuts.key("focus_input"), self)
         focus.activated.connect(self.chat.input.setFocus)
+
+    def check_outside_changes(self) -> bool:
+        """Refresh the memories and conversations if another process changed them."""
+        try:
+            version = self.profile.db.data_version()
+        except DesktopMemError:
+            return False
+        if version == self._seen_version:
+            return False
+        self._seen_version = version
+        if not self.turns.turn_busy:
+            self.memory.refresh_memories()
+            self.threads.refresh_conversations()
+        return True
 
     def page(self) -> str:
         return "memories" if self.pages.currentWidget() is self.browser else "chat"
@@ -382,6 +406,7 @@ class MainWindow(QMainWindow):
         self.sleeper.user_active()  # a running sleep-time pass stops at its next memory
         self.sleeper.timer.stop()
         self.backups.timer.stop()
+        self.watch.stop()
         self.backups.first.stop()
         if self.turns.session is not None:
             self.turns.session.stop()

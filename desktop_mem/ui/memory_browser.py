@@ -182,6 +182,10 @@ class MemoryBrowser(QWidget):
             lambda item: self.message_requested.emit(int(item.data(ID_ROLE)))
         )
         form.addWidget(self.impact)
+        self.apps = QLabel()  # which other apps (MCP clients) read or wrote it, and when
+        self.apps.setObjectName("notice")
+        self.apps.setWordWrap(True)
+        form.addWidget(self.apps)
         form.addWidget(QLabel(self.tr("History")))
         self.history = QListWidget()
         self.history.setMaximumHeight(120)
@@ -349,8 +353,17 @@ class MemoryBrowser(QWidget):
         versions: list[Version],
         answers: list[tuple[int, str]],
         origin: tuple[int, str] | None = None,
+        apps: list[tuple[str, str]] | None = None,
     ) -> None:
         self.current = memory
+        self.apps.setText(
+            self.tr("Used by other apps: %1").replace(
+                "%1", "; ".join(f"{name} ({when[:16].replace('T', ' ')})" for name, when in apps)
+            )
+            if apps
+            else ""
+        )
+        self.apps.setVisible(bool(apps))
         self._versions = versions
         for w in (self.save_button, self.pin_button, self.restore_button):
             w.setEnabled(memory is not None)

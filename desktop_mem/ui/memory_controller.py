@@ -88,7 +88,12 @@ class MemoryController(QObject):
                 origin = (msg.id, msg.content)
             except DesktopMemError:
                 origin = None
-        self.w.browser.show_details(memory, versions, answers, origin)
+        from desktop_mem.core.clients import ClientRegistry
+
+        seen: dict[str, str] = {}  # each app once, with its latest use
+        for a in ClientRegistry(self.w.profile.db).access_for_memory(memory_id):
+            seen.setdefault(a.client, a.at)
+        self.w.browser.show_details(memory, versions, answers, origin, list(seen.items()))
 
     def memory_changed(self, memory_id: int | None = None) -> None:
         self.w.show_work(None)

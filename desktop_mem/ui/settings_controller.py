@@ -19,6 +19,7 @@ from desktop_mem.core.chat import (
 from desktop_mem.core.config import normalize_host
 from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.ui import tasks
+from desktop_mem.ui.apps_ui import AppsPage
 from desktop_mem.ui.backup_ui import BackupPage, RecoveryCodeDialog
 from desktop_mem.ui.dialogs import SettingsDialog
 
@@ -43,9 +44,9 @@ class SettingsController(QObject):
             "key_mode": self.w.profile.db.key_mode,
         }
         backup_page = BackupPage(self.w.backups, self.w.profile.db.key_mode != "passphrase")
-        dialog = SettingsDialog(
-            values, self.w.connection.models, self.w, [(self.tr("Backup"), backup_page)]
-        )
+        apps_page = AppsPage(self.w.profile.db, self.w.profile.config.profile)
+        pages = [(self.tr("Backup"), backup_page), (self.tr("Apps"), apps_page)]
+        dialog = SettingsDialog(values, self.w.connection.models, self.w, pages)
         dialog.open_folder.clicked.connect(
             lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.w.profile.db.path.parent)))
         )

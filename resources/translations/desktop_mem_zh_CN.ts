@@ -1,6 +1,69 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AppsPage</name>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="71" />
+        <source>AI apps on this computer (Claude Desktop, Cursor, VS Code, LM Studio…) can use your memory over MCP. Each may only do what you choose here; a change applies at once.</source>
+        <translation>这台电脑上的 AI 应用（Claude Desktop、Cursor、VS Code、LM Studio…）可以通过 MCP 使用你的记忆。每个应用只能做你在这里允许的事；更改立即生效。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="80" />
+        <source>App</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="80" />
+        <source>May</source>
+        <translation>权限</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="80" />
+        <source>Last use</source>
+        <translation>上次使用</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="80" />
+        <source>Reads / writes</source>
+        <translation>读取 / 写入</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="88" />
+        <source>No app has connected yet.</source>
+        <translation>还没有应用连接过。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="92" />
+        <source>A new app may</source>
+        <translation>新应用的权限</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="100" />
+        <source>Clear this app's log</source>
+        <translation>清除此应用的记录</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="108" />
+        <source>Connect an app: paste this into its MCP configuration</source>
+        <translation>连接应用：把下面的内容粘贴到它的 MCP 配置中</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="114" />
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="153" />
+        <source> memory %1</source>
+        <translation> 记忆 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="156" />
+        <source>Nothing recorded.</source>
+        <translation>没有记录。</translation>
+    </message>
+</context>
+<context>
     <name>BackupPage</name>
     <message>
         <location filename="../../desktop_mem/ui/backup_ui.py" line="244" />
@@ -332,173 +395,173 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="126" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="420" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="129" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="446" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="133" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="136" />
         <location filename="../../desktop_mem/ui/selftest.py" line="79" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="135" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="138" />
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="137" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="140" />
         <source>A chat that reads and writes no memory and is not stored</source>
         <translation>不读取、不写入记忆，也不保存的对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="144" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="299" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="147" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="310" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="186" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="189" />
         <source>Backed up to %1</source>
         <translation>已备份到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="191" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="194" />
         <source>The backup failed: %1</source>
         <translation>备份失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="233" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="237" />
         <source>Chat</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="233" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="237" />
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="284" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="295" />
         <source>&amp;Chat</source>
         <translation>聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="287" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="298" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="293" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="304" />
         <source>New incognito conversation</source>
         <translation>新的无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="297" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="308" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="298" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="309" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="301" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="312" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="303" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="314" />
         <source>Delete all conversations and memories…</source>
         <translation>删除所有对话和记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="305" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="316" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="306" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="317" />
         <source>&amp;Memories</source>
         <translation>记忆(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="308" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="319" />
         <source>Show memories</source>
         <translation>显示记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="311" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="322" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="312" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="323" />
         <source>Consolidate now</source>
         <translation>立即整理</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="313" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="324" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="314" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="325" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="315" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="326" />
         <source>Learn automatically</source>
         <translation>自动学习</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="318" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="329" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="319" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="330" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="320" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="355" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="331" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="380" />
         <source>About desktop-mem</source>
         <translation>关于 desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="357" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="382" />
         <source>desktop-mem %1
 A local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.</source>
         <translation>desktop-mem %1
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="393" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="419" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="396" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="422" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="398" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="424" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="400" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="426" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="402" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="428" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
@@ -506,198 +569,203 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryBrowser</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="42" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="44" />
         <source>created</source>
         <translation>创建</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="43" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="45" />
         <source>edited</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="44" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="46" />
         <source>updated</source>
         <translation>更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="45" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="47" />
         <source>restored</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="46" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="48" />
         <source>pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="47" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="49" />
         <source>unpinned</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="48" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="50" />
         <source>marked no longer true</source>
         <translation>标记为不再成立</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="53" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="55" />
         <source>merged into #%1</source>
         <translation>并入 #%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="54" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="56" />
         <source>contradicted by #%1</source>
         <translation>被 #%1 否定</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="86" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="88" />
         <source>Search memories (meaning and words, 中文 or English)</source>
         <translation>搜索记忆（语义和关键词，中文或英文）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="91" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="93" />
         <source>Weak matches too</source>
         <translation>也显示弱匹配</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="93" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="95" />
         <source>List every memory ranked by the search, not only the relevant ones</source>
         <translation>按搜索排序列出所有记忆，而不只是相关的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="101" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="103" />
         <source>All kinds</source>
         <translation>所有类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="106" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="108" />
         <source>Pinned only</source>
         <translation>仅置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="111" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="113" />
         <source>Any date</source>
         <translation>任何日期</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="113" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="115" />
         <source>Created on or after</source>
         <translation>创建于此日期或之后</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="148" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="150" />
         <source>Text</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="152" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="154" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="156" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="158" />
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="161" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="163" />
         <source>Came from</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="164" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="166" />
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="165" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="167" />
         <source>Add the text above as a new memory</source>
         <translation>把上面的文字添加为新记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="167" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="169" />
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="169" />
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="349" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="171" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="375" />
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="171" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="173" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="176" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="178" />
         <source>Answers it shaped</source>
         <translation>用到它的回答</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="183" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="189" />
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="188" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="197" />
         <source>Restore this version</source>
         <translation>恢复此版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="209" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="222" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="211" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="224" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="213" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="226" />
         <source>Forget everything…</source>
         <translation>忘记一切…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="284" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="297" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="286" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="299" />
         <source>%n match(es)</source>
         <translation><numerusform>%n 条匹配</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="288" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="301" />
         <source>No matches</source>
         <translation>没有匹配</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="349" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="360" />
+        <source>Used by other apps: %1</source>
+        <translation>被其他应用使用：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="375" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="361" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="387" />
         <source>(empty answer)</source>
         <translation>（空回答）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="365" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="391" />
         <source>No answer has used it yet.</source>
         <translation>还没有回答用到它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="368" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="394" />
         <source>, until %1</source>
         <translation>，有效至 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="370" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="396" />
         <source>, from message %1</source>
         <translation>，来自消息 %1</translation>
     </message>
@@ -705,138 +773,138 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryController</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="104" />
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="114" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="109" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="119" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="141" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="146" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="143" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="148" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="144" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="149" />
         <source>Delete memories</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="147" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="152" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="158" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="163" />
         <source>FORGET</source>
         <translation>全部忘记</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="160" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="165" />
         <source>Forget everything</source>
         <translation>忘记一切</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="162" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="167" />
         <source>This deletes all %n memory(s) of this profile for good. Conversations stay.</source>
         <translation><numerusform>这会永久删除此配置的全部 %n 条记忆。对话会保留。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="171" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="176" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="185" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="190" />
         <source>Delete everything</source>
         <translation>全部删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="187" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="192" />
         <source>This deletes all %1 conversations and all %2 memories of this profile for good. The settings and the key stay.</source>
         <translation>这会永久删除此配置的全部 %1 个对话和全部 %2 条记忆。设置和密钥会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="192" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="197" />
         <source>DELETE</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="198" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="203" />
         <source>Deleting everything…</source>
         <translation>正在全部删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="214" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="219" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="216" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="221" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="221" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="226" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="235" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="240" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="244" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="249" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="245" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="250" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="256" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="261" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="259" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="264" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="270" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="275" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="277" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="282" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="279" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="284" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="285" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="290" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="300" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="305" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>你不在的时候，整理了 %n 条记忆（合并或标记为过期）；可在每条记忆的历史中撤销。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="312" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="317" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>
@@ -940,19 +1008,19 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>OfflinePage</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="58" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="61" />
         <source>Ollama is not running</source>
         <translation>Ollama 没有运行</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="68" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="71" />
         <source>desktop-mem talks to a language model through Ollama, on this computer.
 Install it from ollama.com, then start it: open the Ollama app, or run “ollama serve” in a terminal. Your memories are safe meanwhile and can still be browsed and searched by keywords.</source>
         <translation>desktop-mem 通过这台电脑上的 Ollama 与语言模型对话。
 请从 ollama.com 安装，然后启动它：打开 Ollama 应用，或在终端运行“ollama serve”。在此期间你的记忆安然无恙，仍可浏览并按关键词搜索。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="77" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="80" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
@@ -1064,43 +1132,48 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>SettingsController</name>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="47" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="48" />
         <source>Backup</source>
         <translation>备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="65" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="48" />
+        <source>Apps</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="66" />
         <source>New recovery code</source>
         <translation>新的恢复码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="67" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="68" />
         <source>Make a new recovery code? The old one will no longer open this profile or its new backups (backups made before still open with the old one).</source>
         <translation>要生成新的恢复码吗？旧的恢复码将无法再打开此配置及其新备份（之前的备份仍可用旧恢复码打开）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="114" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="115" />
         <source>Messages will leave this computer</source>
         <translation>消息将离开这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="130" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="131" />
         <source>Re-index memories?</source>
         <translation>重新索引记忆？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="131" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="132" />
         <source>Search by meaning needs every memory re-indexed with %1. Do it now? Until it finishes, the old index keeps working.</source>
         <translation>按语义搜索需要用 %1 重新索引所有记忆。现在开始吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="143" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="144" />
         <source>Re-indexed %n memory(s).</source>
         <translation><numerusform>已重新索引 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="145" />
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="150" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="146" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="151" />
         <source>Re-indexing memories…</source>
         <translation>正在重新索引记忆…</translation>
     </message>
@@ -1708,6 +1781,59 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
         <location filename="../../desktop_mem/ui/models.py" line="166" />
         <source>consolidation</source>
         <translation>整理</translation>
+    </message>
+</context>
+<context>
+    <name>widget</name>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="30" />
+        <source>Paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="31" />
+        <source>Read</source>
+        <translation>只读</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="32" />
+        <source>Read and write</source>
+        <translation>读写</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="33" />
+        <source>Read, write and delete</source>
+        <translation>读写和删除</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="41" />
+        <source>searched</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="42" />
+        <source>listed</source>
+        <translation>列出</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="43" />
+        <source>read the pinned memories</source>
+        <translation>读取置顶记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="44" />
+        <source>wrote</source>
+        <translation>写入</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="45" />
+        <source>deleted</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="47" />
+        <source>refused: %1</source>
+        <translation>已拒绝：%1</translation>
     </message>
 </context>
 </TS>

@@ -1,0 +1,65 @@
+"""Other apps in the window: Settings > Apps, the access shown beside a memory, and a
+memory written by another process appearing without a restart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from desktop_mem.core.clients import ClientRegistry
+from desktop_mem.core.config import Config
+from desktop_mem.core.memories import NewMemory
+from desktop_mem.core.profile import Profile
+from desktop_mem.core.vault import Vault
+from desktop_mem.ui import tasks
+from desktop_mem.ui.app import app_settings
+from desktop_mem.ui.apps_ui import AppsPage, connect_snippet
+from desktop_mem.ui.main_window import MainWindow
+
+
+def test_the_apps_page_lists_apps_and_changes_what_they_may_do(
+    qtbot: Any, profile: Profile
+) -> None:
+    registry = ClientRegistry(profile.db)
+    mem = profile.memories.add(NewMemory("Prefers green tea")).memory
+    registry.seen("Claude Desktop")
+    registry.log("Claude Desktop", "search_memories", [mem.id])
+    page = AppsPage(profile.db, "default")
+    qtbot.addWidget(page)
+    assert page.table.rowCount() == 1 and page.table.item(0, 0).text() == "Claude Desktop"
+    assert page.table.item(0, 3).text() == "1 / 0"
+    combo = page.table.cellWidget(0, 1)
+    combo.setCurrentIndex(combo.findData("write"))  # applies at once
+    assert registry.get("Claude Desktop").level == "write"
+    page.table.selectRow(0)
+    assert "searched" in page.log.item(0).text()
+    page.clear.click()
+    assert registry.recent("Claude Desktop") == []
+    page.default.setCurrentIndex(page.default.findData("off"))
+    assert registry.default_level() == "off"
+    assert connect_snippet("default").rstrip(" }").endswith('"mcp"]')
+    assert '"--profile", "work", "mcp"]' in connect_snippet("work")
+    assert "desktop-mem" in connect_snippet("default")  # this installation's command
+
+
+def test_another_process_writes_and_the_window_shows_it(
+    qtbot: Any, config: Config, vault: Vault, home: Path
+) -> None:
+    prof = Profile.open(config, vault)
+    w = MainWindow(prof, app_settings(home))
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.online, timeout=5000)
+    assert w.browser.model.rowCount() == 0
+    other = Profile.open(config, vault)  # another process's connection (the MCP server)
+    written = other.memories.add(
+        NewMemory("Written by another app", source="app:Claude Desktop")
+    ).memory
+    ClientRegistry(other.db).log("Claude Desktop", "add_memory", [written.id])
+    other.close()
+    qtbot.waitUntil(lambda: w.browser.model.rowCount() == 1, timeout=10000)  # polled
+    w.memory.show_memory(written.id)
+    assert "Claude Desktop" in w.browser.apps.text() and w.browser.apps.isVisibleTo(w)
+    qtbot.waitUntil(lambda: not tasks.busy(), timeout=10000)
+    w.close()
+    prof.close()
