@@ -90,6 +90,16 @@ def _wording(reason: str, model: str, lines: int) -> str | None:
         "no_embed_model": lambda: QCoreApplication.translate(
             "errors", "No embedding model is chosen: choose one in Settings."
         ),
+        "client_unknown": lambda: QCoreApplication.translate(
+            "errors", "That app has not connected to desktop-mem yet."
+        ),
+        "client_not_allowed": lambda: QCoreApplication.translate(
+            "errors", "That app is not allowed to do this: change it in Settings > Apps."
+        ),
+        "mcp_passphrase": lambda: QCoreApplication.translate(
+            "errors",
+            "A profile protected by a passphrase cannot be served to other apps: keep its key in the system keyring (Settings > Privacy).",
+        ),
         "disk_full": lambda: QCoreApplication.translate(
             "errors", "The disk is full: nothing was changed; free some space and try again."
         ),
@@ -109,6 +119,8 @@ WINDOW_WORDED = {
     "dimension_mismatch",
     "key_missing",
     "keyring_unavailable",
+    "client_unknown",
+    "mcp_passphrase",
 }
 
 

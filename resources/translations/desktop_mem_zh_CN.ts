@@ -3,62 +3,62 @@
 <context>
     <name>AppsPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="71" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="73" />
         <source>AI apps on this computer (Claude Desktop, Cursor, VS Code, LM Studio…) can use your memory over MCP. Each may only do what you choose here; a change applies at once.</source>
         <translation>这台电脑上的 AI 应用（Claude Desktop、Cursor、VS Code、LM Studio…）可以通过 MCP 使用你的记忆。每个应用只能做你在这里允许的事；更改立即生效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="80" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="82" />
         <source>App</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="80" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="82" />
         <source>May</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="80" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="82" />
         <source>Last use</source>
         <translation>上次使用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="80" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="82" />
         <source>Reads / writes</source>
         <translation>读取 / 写入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="88" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="90" />
         <source>No app has connected yet.</source>
         <translation>还没有应用连接过。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="92" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="94" />
         <source>A new app may</source>
         <translation>新应用的权限</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="100" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="102" />
         <source>Clear this app's log</source>
         <translation>清除此应用的记录</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="108" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="110" />
         <source>Connect an app: paste this into its MCP configuration</source>
         <translation>连接应用：把下面的内容粘贴到它的 MCP 配置中</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="114" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="116" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="153" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="155" />
         <source> memory %1</source>
         <translation> 记忆 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="156" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="158" />
         <source>Nothing recorded.</source>
         <translation>没有记录。</translation>
     </message>
@@ -1650,6 +1650,21 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
     </message>
     <message>
         <location filename="../../desktop_mem/ui/errors.py" line="93" />
+        <source>That app has not connected to desktop-mem yet.</source>
+        <translation>这个应用还没有连接过 desktop-mem。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="96" />
+        <source>That app is not allowed to do this: change it in Settings &gt; Apps.</source>
+        <translation>这个应用无权这样做：请在“设置 &gt; 应用”中更改。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="99" />
+        <source>A profile protected by a passphrase cannot be served to other apps: keep its key in the system keyring (Settings &gt; Privacy).</source>
+        <translation>受口令保护的配置不能提供给其他应用：请把密钥保存在系统钥匙环中（设置 &gt; 隐私）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="103" />
         <source>The disk is full: nothing was changed; free some space and try again.</source>
         <translation>磁盘已满：没有做任何更改；请释放空间后重试。</translation>
     </message>
@@ -1786,52 +1801,52 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>widget</name>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="30" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="31" />
         <source>Paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="31" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="32" />
         <source>Read</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="32" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="33" />
         <source>Read and write</source>
         <translation>读写</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="33" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="34" />
         <source>Read, write and delete</source>
         <translation>读写和删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="41" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="42" />
         <source>searched</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="42" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="43" />
         <source>listed</source>
         <translation>列出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="43" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="44" />
         <source>read the pinned memories</source>
         <translation>读取置顶记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="44" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="45" />
         <source>wrote</source>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="45" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="46" />
         <source>deleted</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="47" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="48" />
         <source>refused: %1</source>
         <translation>已拒绝：%1</translation>
     </message>

@@ -346,6 +346,9 @@ ZH: dict[str, str | list[str]] = {
     "Connect an app: paste this into its MCP configuration": "连接应用：把下面的内容粘贴到它的 MCP 配置中",
     "Apps": "应用",
     "Used by other apps: %1": "被其他应用使用：%1",
+    "That app has not connected to desktop-mem yet.": "这个应用还没有连接过 desktop-mem。",
+    "That app is not allowed to do this: change it in Settings > Apps.": "这个应用无权这样做：请在“设置 > 应用”中更改。",
+    "A profile protected by a passphrase cannot be served to other apps: keep its key in the system keyring (Settings > Privacy).": "受口令保护的配置不能提供给其他应用：请把密钥保存在系统钥匙环中（设置 > 隐私）。",
 }
 
 
