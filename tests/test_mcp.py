@@ -148,3 +148,64 @@ def test_a_passphrase_profile_is_not_served(
     assert code == 3 and out == ""
     assert "protected by a passphrase" in err and "configuration file" in err
     assert err.count("\n") == 1
+
+
+def test_bad_arguments_concurrent_writers_and_nothing_in_the_clear(
+    tmp_path: Path, fake_ollama: FakeOllama, monkeypatch: Any
+) -> None:
+    """Bad arguments get an MCP error with one sentence and store nothing; the command
+    line writes while the server runs; no query or memory text reaches any file outside
+    the encrypted database."""
+    from tests.leaks import files_under, scan_files
+
+    home = tmp_path / "home"
+    vault = _vault(home, monkeypatch)
+    run = Run(home, fake_ollama, vault)
+    assert run("memory", "add", "The first memory about the garden")[0] == 0
+    config = Config.resolve(home=home, ollama_host=fake_ollama.url, embed_model="fake-embed")
+    with Profile.open(config, vault) as prof:
+        from desktop_mem.core.clients import ClientRegistry
+
+        ClientRegistry(prof.db).seen("Scripted App")
+        ClientRegistry(prof.db).set_level("Scripted App", "delete")
+
+    async def go() -> list[Any]:
+        out = []
+        async with (
+            stdio_client(_server(home, fake_ollama)) as (read, write),
+            ClientSession(
+                read, write, client_info=Implementation(name="Scripted App", version="1")
+            ) as session,
+        ):
+            await session.initialize()
+            for name, args in [
+                ("add_memory", {"text": "x", "kind": "fact"}),
+                ("add_memory", {"text": "A statement", "kind": "banana"}),
+                ("delete_memory", {"memory_id": 999_999}),
+                ("delete_memory", {"memory_id": "not a number"}),
+                ("search_memories", {"query": "garden", "limit": -5}),
+            ]:
+                out.append(await session.call_tool(name, args))
+            # the command line writes while the server holds the profile open
+            code = await anyio.to_thread.run_sync(
+                lambda: run("memory", "add", "A second memory about the garden pond")[0]
+            )
+            out.append(code)
+            out.append(await session.call_tool("search_memories", {"query": "garden pond"}))
+        return out
+
+    short, kind, missing, typed, clamped, cli_code, after = anyio.run(go)
+    for result in (short, kind, missing, typed):
+        assert result.is_error, _text(result)
+        assert _text(result).strip() and "Traceback" not in _text(result)
+    assert "2 to 500 characters" in _text(short)
+    assert "not a kind of memory" in _text(kind)
+    assert "no memory 999999" in _text(missing).lower()
+    assert not clamped.is_error and len(clamped.structured_content["memories"]) <= 1
+    assert cli_code == 0
+    texts = [m["text"] for m in after.structured_content["memories"]]
+    assert "A second memory about the garden pond" in texts
+    with Profile.open(config, vault) as prof:
+        assert prof.memories.count() == 2  # nothing from the refused calls
+    needles = ["garden pond", "about the garden", "A statement"]
+    assert scan_files(files_under(home), needles) == []
