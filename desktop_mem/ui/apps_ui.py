@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QComboBox,
@@ -26,26 +27,28 @@ from PySide6.QtWidgets import (
 from desktop_mem.core.clients import LEVELS, ClientRegistry
 
 
-def level_label(widget: QWidget, level: str) -> str:
+def level_label(level: str) -> str:
     return {
-        "off": widget.tr("Paused"),
-        "read": widget.tr("Read"),
-        "write": widget.tr("Read and write"),
-        "delete": widget.tr("Read, write and delete"),
+        "off": QCoreApplication.translate("AppsPage", "Paused"),
+        "read": QCoreApplication.translate("AppsPage", "Read"),
+        "write": QCoreApplication.translate("AppsPage", "Read and write"),
+        "delete": QCoreApplication.translate("AppsPage", "Read, write and delete"),
     }[level]
 
 
-def tool_label(widget: QWidget, tool: str) -> str:
+def tool_label(tool: str) -> str:
     refused = tool.startswith("refused:")
     name = tool.removeprefix("refused:")
     words = {
-        "search_memories": widget.tr("searched"),
-        "list_memories": widget.tr("listed"),
-        "get_profile_summary": widget.tr("read the pinned memories"),
-        "add_memory": widget.tr("wrote"),
-        "delete_memory": widget.tr("deleted"),
+        "search_memories": QCoreApplication.translate("AppsPage", "searched"),
+        "list_memories": QCoreApplication.translate("AppsPage", "listed"),
+        "get_profile_summary": QCoreApplication.translate("AppsPage", "read the pinned memories"),
+        "add_memory": QCoreApplication.translate("AppsPage", "wrote"),
+        "delete_memory": QCoreApplication.translate("AppsPage", "deleted"),
     }.get(name, name)
-    return widget.tr("refused: %1").replace("%1", words) if refused else words
+    if refused:
+        return QCoreApplication.translate("AppsPage", "refused: %1").replace("%1", words)
+    return words
 
 
 def connect_snippet(profile: str) -> str:
@@ -86,6 +89,7 @@ class AppsPage(QWidget):
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.itemSelectionChanged.connect(self._show_log)
+        self.table.setMinimumHeight(120)  # three apps at least, at 800x600 too
         layout.addWidget(self.table, 1)
         self.empty = QLabel(self.tr("No app has connected yet."))
         self.empty.setObjectName("notice")
@@ -94,7 +98,7 @@ class AppsPage(QWidget):
         row.addWidget(QLabel(self.tr("A new app may")))
         self.default = QComboBox()
         for level in LEVELS:
-            self.default.addItem(level_label(self, level), level)
+            self.default.addItem(level_label(level), level)
         self.default.setCurrentIndex(max(0, self.default.findData(self.registry.default_level())))
         self.default.currentIndexChanged.connect(self._default_changed)
         row.addWidget(self.default)
@@ -105,12 +109,12 @@ class AppsPage(QWidget):
         row.addWidget(self.clear)
         layout.addLayout(row)
         self.log = QListWidget()
-        self.log.setMaximumHeight(110)
+        self.log.setMaximumHeight(72)
         layout.addWidget(self.log)
         layout.addWidget(QLabel(self.tr("Connect an app: paste this into its MCP configuration")))
         self.snippet = QPlainTextEdit(connect_snippet(profile))
         self.snippet.setReadOnly(True)
-        self.snippet.setMaximumHeight(80)
+        self.snippet.setMaximumHeight(64)
         layout.addWidget(self.snippet)
         copy_row = QHBoxLayout()
         self.copy = QPushButton(self.tr("Copy"))
@@ -129,7 +133,7 @@ class AppsPage(QWidget):
             self.table.setItem(row, 0, QTableWidgetItem(c.name))
             combo = QComboBox()
             for level in LEVELS:
-                combo.addItem(level_label(self, level), level)
+                combo.addItem(level_label(level), level)
             combo.setCurrentIndex(combo.findData(c.level))
             combo.currentIndexChanged.connect(
                 lambda _i, name=c.name, box=combo: self.registry.set_level(name, box.currentData())
@@ -137,7 +141,8 @@ class AppsPage(QWidget):
             self.table.setCellWidget(row, 1, combo)
             self.table.setItem(row, 2, QTableWidgetItem(c.last_seen[:16].replace("T", " ")))
             self.table.setItem(row, 3, QTableWidgetItem(f"{c.reads} / {c.writes}"))
-        self.table.resizeColumnToContents(1)
+        for column in (1, 2, 3):
+            self.table.resizeColumnToContents(column)
         self.empty.setVisible(not clients)
 
     def selected(self) -> str | None:
@@ -151,7 +156,7 @@ class AppsPage(QWidget):
         if name is None:
             return
         for a in self.registry.recent(name, 50):
-            what = tool_label(self, a.tool)
+            what = tool_label(a.tool)
             target = self.tr(" memory %1").replace("%1", str(a.memory_id)) if a.memory_id else ""
             self.log.addItem(f"{a.at[:16].replace('T', ' ')} · {what}{target}")
         if not self.log.count():

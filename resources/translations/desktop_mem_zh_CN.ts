@@ -3,62 +3,112 @@
 <context>
     <name>AppsPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="73" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="32" />
+        <source>Paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="33" />
+        <source>Read</source>
+        <translation>只读</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="34" />
+        <source>Read and write</source>
+        <translation>读写</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="35" />
+        <source>Read, write and delete</source>
+        <translation>读写和删除</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="43" />
+        <source>searched</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="44" />
+        <source>listed</source>
+        <translation>列出</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="45" />
+        <source>read the pinned memories</source>
+        <translation>读取置顶记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="46" />
+        <source>wrote</source>
+        <translation>写入</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="47" />
+        <source>deleted</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="50" />
+        <source>refused: %1</source>
+        <translation>已拒绝：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="76" />
         <source>AI apps on this computer (Claude Desktop, Cursor, VS Code, LM Studio…) can use your memory over MCP. Each may only do what you choose here; a change applies at once.</source>
         <translation>这台电脑上的 AI 应用（Claude Desktop、Cursor、VS Code、LM Studio…）可以通过 MCP 使用你的记忆。每个应用只能做你在这里允许的事；更改立即生效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="82" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="85" />
         <source>App</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="82" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="85" />
         <source>May</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="82" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="85" />
         <source>Last use</source>
         <translation>上次使用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="82" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="85" />
         <source>Reads / writes</source>
         <translation>读取 / 写入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="90" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="94" />
         <source>No app has connected yet.</source>
         <translation>还没有应用连接过。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="94" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="98" />
         <source>A new app may</source>
         <translation>新应用的权限</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="102" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="106" />
         <source>Clear this app's log</source>
         <translation>清除此应用的记录</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="110" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="114" />
         <source>Connect an app: paste this into its MCP configuration</source>
         <translation>连接应用：把下面的内容粘贴到它的 MCP 配置中</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="116" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="120" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="155" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="160" />
         <source> memory %1</source>
         <translation> 记忆 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="158" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="163" />
         <source>Nothing recorded.</source>
         <translation>没有记录。</translation>
     </message>
@@ -1796,59 +1846,6 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
         <location filename="../../desktop_mem/ui/models.py" line="166" />
         <source>consolidation</source>
         <translation>整理</translation>
-    </message>
-</context>
-<context>
-    <name>widget</name>
-    <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="31" />
-        <source>Paused</source>
-        <translation>已暂停</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="32" />
-        <source>Read</source>
-        <translation>只读</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="33" />
-        <source>Read and write</source>
-        <translation>读写</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="34" />
-        <source>Read, write and delete</source>
-        <translation>读写和删除</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="42" />
-        <source>searched</source>
-        <translation>搜索</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="43" />
-        <source>listed</source>
-        <translation>列出</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="44" />
-        <source>read the pinned memories</source>
-        <translation>读取置顶记忆</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="45" />
-        <source>wrote</source>
-        <translation>写入</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="46" />
-        <source>deleted</source>
-        <translation>删除</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="48" />
-        <source>refused: %1</source>
-        <translation>已拒绝：%1</translation>
     </message>
 </context>
 </TS>
