@@ -48,7 +48,7 @@ def global_options(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from desktop_mem.cli import apps, chat, keys, memory, system
+    from desktop_mem.cli import apps, chat, docs, keys, memory, system
 
     p = _Parser(
         prog="desktop-mem",
@@ -62,6 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     memory.add_parsers(sub, _Parser)
     chat.add_parsers(sub, _Parser)
+    docs.add_parsers(sub, _Parser)
     keys.add_parsers(sub)
     apps.add_parsers(sub, _Parser)
     system.add_parsers(sub)

@@ -106,6 +106,12 @@ def _report(result: TurnResult, prof: Profile, err: TextIO) -> None:
             )
             + "\n"
         )
+    if result.documents and result.status != "error":
+        from desktop_mem.core.documents import DocumentStore
+
+        found = DocumentStore(prof.db).passages([c for c, _ in result.documents])
+        err.write("documents used: ")
+        err.write("; ".join(found[c].where() for c, _ in result.documents if c in found) + "\n")
     if result.error:
         err.write(f"desktop-mem: {result.error}\n")
 
@@ -181,7 +187,9 @@ def _turn(
     return result
 
 
-def _turn_json(result: TurnResult, prof: Profile, wait: bool) -> dict[str, Any]:
+def _turn_json(
+    result: TurnResult, prof: Profile, wait: bool, session: ChatSession
+) -> dict[str, Any]:
     learned = result.learned(LEARN_TIMEOUT_S) if wait else []
     from desktop_mem.core.conversations import ConversationStore
 
@@ -212,6 +220,11 @@ def _turn_json(result: TurnResult, prof: Profile, wait: bool) -> dict[str, Any]:
         "changes": [c.to_dict() for c in [*result.changes, *learned] if c.action != "skipped"],
         "forget_candidates": [m.to_dict() for m in result.forget_candidates],
         "forget_messages": [m.to_dict() for m in result.forget_messages],
+        "documents": [
+            {"chunk_id": p.chunk_id, "where": p.where(), "score": round(s, 4), "text": p.text}
+            for (cid, s) in result.documents
+            if (p := session.documents.passages([cid]).get(cid)) is not None
+        ],
         "prompt": {
             "memory_tokens": result.plan.memory_tokens if result.plan else 0,
             "history_turns": result.plan.history_turns if result.plan else 0,
@@ -236,7 +249,7 @@ def chat(ctx: Context) -> int:
             if result.status == "error" and _offer_pull(session, result, err):
                 result = _turn(session, args.message, args, prof, out, err, regenerate=True)
             if args.json:
-                output.print_json(_turn_json(result, prof, not args.no_wait), out)
+                output.print_json(_turn_json(result, prof, not args.no_wait, session), out)
             return result.exit_code if result.status == "error" else EXIT_OK
         return _loop(session, args, prof, out, err)
     finally:

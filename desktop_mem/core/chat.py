@@ -48,6 +48,7 @@ class TurnResult:
     answer_id: int | None = None
     used: list[tuple[int, float]] = field(default_factory=list)
     recalled: list[tuple[int, float]] = field(default_factory=list)  # earlier messages
+    documents: list[tuple[int, float]] = field(default_factory=list)  # document passages
     changes: list[Change] = field(default_factory=list)  # made by a command, at once
     forget_candidates: list[Memory] = field(default_factory=list)
     forget_messages: list[Message] = field(default_factory=list)  # earlier messages about it
@@ -85,8 +86,13 @@ class ChatSession:
             profile.db, profile.embedder, profile.search.reference, profile.search.rule
         )
         self.counter = counter or TokenCounter()
+        from desktop_mem.core.documents import DocumentStore
+
+        self.documents = DocumentStore(
+            profile.db, profile.embedder, profile.search.reference, profile.search.rule
+        )
         self.builder = ContextBuilder(
-            profile.memories, profile.search, self.counter, self.conversations
+            profile.memories, profile.search, self.counter, self.conversations, self.documents
         )
         self.extractor = Extractor(profile.memories, profile.search, backend)
         self.conversation_id = None if incognito else conversation_id
@@ -212,6 +218,7 @@ class ChatSession:
             user_message_id=None if self.incognito else user_id,
             used=plan.used,
             recalled=plan.recalled,
+            documents=plan.documents,
             plan=plan,
             warnings=list(plan.warnings),
         )
@@ -258,6 +265,7 @@ class ChatSession:
                 error=result.error,
                 used=plan.used,
                 recalled=plan.recalled,
+                documents=plan.documents,
             )
         if result.status == "complete" and not self.incognito and self.settings.get("auto_memory"):
             context = next(

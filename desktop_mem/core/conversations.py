@@ -247,6 +247,7 @@ class ConversationStore:
         with self.db.transaction() as conn:
             conn.execute("DELETE FROM message_memories")
             conn.execute("DELETE FROM message_recalls")
+            conn.execute("DELETE FROM message_documents")
             self.index.drop_all(conn)
             conn.execute("INSERT INTO messages_fts(messages_fts) VALUES ('delete-all')")
             conn.execute("DELETE FROM messages")
@@ -260,6 +261,7 @@ class ConversationStore:
         for mid in ids:
             conn.execute("DELETE FROM messages_fts WHERE rowid = ?", (mid,))
             conn.execute("DELETE FROM message_memories WHERE message_id = ?", (mid,))
+            conn.execute("DELETE FROM message_documents WHERE message_id = ?", (mid,))
             conn.execute(
                 "DELETE FROM message_recalls WHERE message_id = ? OR recalled_id = ?", (mid, mid)
             )
@@ -282,6 +284,7 @@ class ConversationStore:
         used: Sequence[tuple[int, float]] = (),
         recalled: Sequence[tuple[int, float]] = (),
         created_at: str | None = None,
+        documents: Sequence[tuple[int, float]] = (),
     ) -> Message:
         """Store a message; `used` and `recalled` are the memories and earlier messages
         an answer was given, `created_at` a date for imported history (default now)."""
@@ -321,6 +324,12 @@ class ConversationStore:
                     "INSERT OR IGNORE INTO message_recalls(message_id, recalled_id, rank, score) "
                     "SELECT ?, id, ?, ? FROM messages WHERE id = ?",
                     [(mid, rank, float(s), r) for rank, (r, s) in enumerate(recalled, 1)],
+                )
+            if documents:
+                conn.executemany(
+                    "INSERT OR IGNORE INTO message_documents(message_id, chunk_id, rank, score) "
+                    "SELECT ?, id, ?, ? FROM doc_chunks WHERE id = ?",
+                    [(mid, rank, float(s), c) for rank, (c, s) in enumerate(documents, 1)],
                 )
             title = conv.title or (title_from(content) if role == "user" else "")
             conn.execute(

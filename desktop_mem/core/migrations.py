@@ -308,3 +308,71 @@ def _m004(conn: Any) -> None:
         CREATE INDEX client_access_client ON client_access(client, at);
         """,
     )
+
+
+@migration(5, "documents: files and folders as a knowledge tier")
+def _m005(conn: Any) -> None:
+    run_script(
+        conn,
+        """
+        -- The user's documents. The path and every passage live here, encrypted like
+        -- the memories; the original files are never changed and nothing is cached
+        -- outside this database.
+        CREATE TABLE documents (
+            id           INTEGER PRIMARY KEY,
+            path         TEXT NOT NULL UNIQUE,
+            title        TEXT NOT NULL,
+            kind         TEXT NOT NULL,
+            bytes        INTEGER NOT NULL,
+            mtime        REAL NOT NULL,
+            content_hash TEXT NOT NULL,
+            pages        INTEGER,
+            folder       TEXT,
+            added_at     TEXT NOT NULL,
+            indexed_at   TEXT NOT NULL
+        );
+        CREATE TABLE doc_folders (path TEXT PRIMARY KEY, added_at TEXT NOT NULL);
+        CREATE TABLE doc_chunks (
+            id          INTEGER PRIMARY KEY,
+            document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            seq         INTEGER NOT NULL,
+            page        INTEGER,
+            heading     TEXT NOT NULL DEFAULT '',
+            text        TEXT NOT NULL
+        );
+        CREATE INDEX doc_chunks_by_document ON doc_chunks(document_id);
+        CREATE VIRTUAL TABLE doc_chunks_fts USING fts5(
+            content, content='', contentless_delete=1,
+            tokenize='porter unicode61 remove_diacritics 2'
+        );
+        INSERT INTO doc_chunks_fts(doc_chunks_fts, rank) VALUES ('secure-delete', 1);
+        CREATE TABLE doc_chunk_vectors (
+            chunk_id  INTEGER PRIMARY KEY REFERENCES doc_chunks(id) ON DELETE CASCADE,
+            embedding BLOB NOT NULL
+        );
+        CREATE TABLE doc_chunk_codes (
+            chunk_id INTEGER PRIMARY KEY REFERENCES doc_chunks(id) ON DELETE CASCADE,
+            code     BLOB NOT NULL
+        );
+        INSERT INTO counters(name, n) VALUES ('doc_vectors', 0), ('doc_codes', 0);
+        CREATE TRIGGER doc_vectors_counted_in AFTER INSERT ON doc_chunk_vectors
+            BEGIN UPDATE counters SET n = n + 1 WHERE name = 'doc_vectors'; END;
+        CREATE TRIGGER doc_vectors_counted_out AFTER DELETE ON doc_chunk_vectors
+            BEGIN UPDATE counters SET n = n - 1 WHERE name = 'doc_vectors'; END;
+        CREATE TRIGGER doc_codes_changed_in AFTER INSERT ON doc_chunk_codes
+            BEGIN UPDATE counters SET n = n + 1 WHERE name = 'doc_codes'; END;
+        CREATE TRIGGER doc_codes_changed AFTER UPDATE ON doc_chunk_codes
+            BEGIN UPDATE counters SET n = n + 1 WHERE name = 'doc_codes'; END;
+        CREATE TRIGGER doc_codes_changed_out AFTER DELETE ON doc_chunk_codes
+            BEGIN UPDATE counters SET n = n + 1 WHERE name = 'doc_codes'; END;
+        -- The passages each answer was given (its document chips).
+        CREATE TABLE message_documents (
+            message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+            chunk_id   INTEGER NOT NULL REFERENCES doc_chunks(id) ON DELETE CASCADE,
+            rank       INTEGER NOT NULL,
+            score      REAL NOT NULL,
+            PRIMARY KEY (message_id, chunk_id)
+        );
+        CREATE INDEX message_documents_by_chunk ON message_documents(chunk_id);
+        """,
+    )

@@ -190,6 +190,10 @@ MESSAGES = Layout(
     "message_vectors", "message_codes", "message_id", "message_vectors", "message_codes",
     "message_embed_model", "message_embed_dim", "message_center", "message_ivf_n", False,
 )  # fmt: skip
+DOCUMENTS = Layout(
+    "doc_chunk_vectors", "doc_chunk_codes", "chunk_id", "doc_vectors", "doc_codes",
+    "doc_embed_model", "doc_embed_dim", "doc_center", "doc_ivf_n", False,
+)  # fmt: skip
 
 
 class VectorIndex:

@@ -1,0 +1,129 @@
+"""`docs …`: the user's documents as a knowledge tier (add, list, remove, reindex,
+search)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from desktop_mem.cli import output
+from desktop_mem.cli.context import Context
+from desktop_mem.core.errors import EXIT_ERROR, EXIT_OK, UsageError
+
+
+def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
+    d = sub.add_parser(
+        "docs",
+        help="your documents (Markdown, text, PDF, Word, HTML) as knowledge for the chat",
+        description="Documents are read, cut into passages and stored encrypted in the "
+        "profile; relevant passages go into the chat's prompt, labelled with their file "
+        "and page. The files themselves are never changed.",
+    )
+    dsub = d.add_subparsers(
+        dest="action", metavar="ACTION", parser_class=parser_class, required=True
+    )
+    a = dsub.add_parser("add", help="add files or folders (a folder is watched: see reindex)")
+    a.add_argument("paths", nargs="+", metavar="PATH")
+    a.add_argument("--json", action="store_true")
+    a.set_defaults(func=add)
+    ls = dsub.add_parser("list", help="the documents, with their passages and pages")
+    ls.add_argument("--json", action="store_true")
+    ls.set_defaults(func=list_)
+    rm = dsub.add_parser("remove", help="remove documents and every passage of them, for good")
+    rm.add_argument("ids", type=int, nargs="+", metavar="ID")
+    rm.set_defaults(func=remove)
+    ri = dsub.add_parser(
+        "reindex", help="re-read changed files, add new ones in watched folders, drop gone ones"
+    )
+    ri.set_defaults(func=reindex)
+    se = dsub.add_parser("search", help="search the documents' passages (words and meaning)")
+    se.add_argument("query")
+    se.add_argument("-k", type=int, default=5)
+    se.add_argument("--all", action="store_true", help="the best k, relevant or not")
+    se.add_argument("--json", action="store_true")
+    se.set_defaults(func=search)
+    d.set_defaults(opens_profile=True)
+
+
+def _store(ctx: Context) -> Any:
+    from desktop_mem.core.documents import DocumentStore
+
+    prof = ctx.prof
+    return DocumentStore(prof.db, prof.embedder, prof.search.reference, prof.search.rule)
+
+
+def _report(report: Any, ctx: Context, as_json: bool) -> int:
+    if as_json:
+        output.print_json(
+            {
+                "added": report.added, "updated": report.updated, "unchanged": report.unchanged,
+                "removed": report.removed, "refused": report.refused,
+                "passages": report.passages, "pages": report.pages,
+            },
+            ctx.out,
+        )  # fmt: skip
+    else:
+        for line in report.refused:
+            ctx.err.write(f"desktop-mem: {line}\n")
+        ctx.out.write(
+            f"{len(report.added)} added, {len(report.updated)} updated, "
+            f"{len(report.unchanged)} unchanged, {len(report.removed)} removed "
+            f"({report.passages} passages); {len(report.refused)} not added.\n"
+        )
+    return EXIT_ERROR if report.refused and not (report.added or report.updated) else EXIT_OK
+
+
+def add(ctx: Context) -> int:
+    from desktop_mem.core.documents import AddReport
+
+    store = _store(ctx)
+    total = AddReport()
+    for raw in ctx.args.paths:
+        report = store.add(Path(raw), progress=output.progress(ctx.err, "Reading"))
+        for name in ("added", "updated", "unchanged", "removed", "refused"):
+            getattr(total, name).extend(getattr(report, name))
+        total.passages += report.passages
+        total.pages += report.pages
+    return _report(total, ctx, ctx.args.json)
+
+
+def list_(ctx: Context) -> int:
+    docs = _store(ctx).list()
+    if ctx.args.json:
+        output.print_json([d.to_dict() for d in docs], ctx.out)
+        return EXIT_OK
+    for d in docs:
+        pages = f"{d.pages} pages, " if d.pages else ""
+        ctx.out.write(f"{d.id:>5}  {d.kind:<8} {pages}{d.passages} passages  {d.path}\n")
+    ctx.err.write(f"{len(docs)} documents\n")
+    return EXIT_OK
+
+
+def remove(ctx: Context) -> int:
+    store = _store(ctx)
+    for doc_id in ctx.args.ids:
+        store.get(doc_id)
+    n = sum(store.remove(doc_id) for doc_id in ctx.args.ids)
+    ctx.out.write(f"Removed {len(ctx.args.ids)} document(s) and their {n} passages for good.\n")
+    output.pending_erase(ctx.prof.db, ctx.out)
+    return EXIT_OK
+
+
+def reindex(ctx: Context) -> int:
+    return _report(_store(ctx).sync(progress=output.progress(ctx.err, "Reading")), ctx, False)
+
+
+def search(ctx: Context) -> int:
+    if ctx.args.k < 1:
+        raise UsageError("-k must be at least 1.")
+    hits = _store(ctx).search(ctx.args.query, ctx.args.k, relevant_only=not ctx.args.all)
+    if ctx.args.json:
+        output.print_json([h.to_dict() for h in hits], ctx.out)
+        return EXIT_OK
+    columns = output.width()
+    for h in hits:
+        ctx.out.write(f"{h.score:.3f}  {h.where()}: {output.one_line(h.text, columns - 40)}\n")
+    if not hits:
+        ctx.err.write("No passage matches: none is about this (--all lists the nearest anyway).\n")
+    return EXIT_OK

@@ -1,0 +1,388 @@
+"""The knowledge tier: the user's documents, stored and searched like everything else.
+
+A document is read (core/doc_text.py), cut into passages along its own structure, and
+every passage is embedded before anything is written; then the document, its passages,
+their full-text entries and vectors go in one transaction. So a document is either
+fully indexed or not at all (a kill, a vanished file, a failing model server leave the
+previous state). Everything lives in the encrypted profile; the files themselves are
+only read. Removing a document purges every passage, vector, code and full-text entry
+(the full-text index is rewritten so no term stays in a leaf page), then the WAL is
+checkpointed.
+
+Search is the memories' and messages' design (words and meaning, fused), with the same
+relevance rule: a question nothing in the documents is about finds nothing.
+"""
+
+from __future__ import annotations
+
+import builtins
+import hashlib
+import logging
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from desktop_mem.core import textproc
+from desktop_mem.core.db import id_chunks
+from desktop_mem.core.doc_text import chunk, extract, kind_of
+from desktop_mem.core.embed import Embedder
+from desktop_mem.core.errors import DesktopMemError, InvalidInput, ModelServerError, NotFound
+from desktop_mem.core.fusion import fuse
+from desktop_mem.core.records import now_iso
+from desktop_mem.core.relevance import Reference, RelevanceRule, judge
+from desktop_mem.core.vectors import DOCUMENTS, VectorIndex
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from desktop_mem.core.lazy import numpy as np
+
+log = logging.getLogger(__name__)
+MAX_QUERY_CHARS = 2_000
+VECTOR_WEIGHT, KEYWORD_WEIGHT, MIN_SPREAD = 0.6, 0.4, 0.25  # as for messages
+
+
+@dataclass(frozen=True)
+class Document:
+    id: int
+    path: str
+    title: str
+    kind: str
+    bytes: int
+    pages: int | None
+    folder: str | None
+    added_at: str
+    indexed_at: str
+    passages: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class PassageHit:
+    chunk_id: int
+    document_id: int
+    title: str
+    path: str
+    page: int | None
+    heading: str
+    text: str
+    score: float
+    relevance: float | None = None
+
+    def where(self) -> str:
+        """'handbook.pdf, p. 12' / 'notes.md, Setup › Keys'."""
+        place = f"p. {self.page}" if self.page else self.heading
+        return f"{self.title}, {place}" if place else self.title
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "where": self.where()}
+
+
+@dataclass
+class AddReport:
+    added: builtins.list[str] = field(default_factory=list)
+    updated: builtins.list[str] = field(default_factory=list)
+    unchanged: builtins.list[str] = field(default_factory=list)
+    removed: builtins.list[str] = field(default_factory=list)
+    refused: builtins.list[str] = field(default_factory=list)  # one sentence each
+    passages: int = 0
+    pages: int = 0
+
+
+def _hash(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while chunk_bytes := fh.read(1 << 20):
+            h.update(chunk_bytes)
+    return h.hexdigest()
+
+
+class DocumentStore:
+    def __init__(
+        self,
+        db: Any,
+        embedder: Embedder | None = None,
+        reference: Reference | None = None,
+        rule: RelevanceRule | None = None,
+    ) -> None:
+        self.db = db
+        self.embedder = embedder
+        self.index = VectorIndex(db, DOCUMENTS)
+        self.reference = reference or Reference(db, embedder)
+        self.rule = rule or RelevanceRule()
+
+    # -- adding -------------------------------------------------------------------------
+
+    def add(
+        self,
+        target: Path,
+        progress: Callable[[int, int], None] | None = None,
+        should_stop: Callable[[], bool] | None = None,
+    ) -> AddReport:
+        """Add a file, or every readable file of a folder (which is then watched: see
+        sync). A file already indexed and unchanged is skipped; a changed one replaced."""
+        target = Path(target).expanduser().resolve()
+        report = AddReport()
+        if target.is_dir():
+            with self.db.transaction() as conn:
+                conn.execute(
+                    "INSERT OR IGNORE INTO doc_folders(path, added_at) VALUES (?, ?)",
+                    (str(target), now_iso()),
+                )
+            files = self._files_in(target)
+            folder: str | None = str(target)
+        elif target.exists():
+            files, folder = [target], None
+        else:
+            raise InvalidInput(f"There is no file or folder {target}: check the path.")
+        for n, path in enumerate(files, 1):
+            if should_stop is not None and should_stop():
+                break
+            self._add_file(path, folder, report)
+            if progress:
+                progress(n, len(files))
+        return report
+
+    @staticmethod
+    def _files_in(folder: Path) -> builtins.list[Path]:
+        found = []
+        for root, dirs, names in os.walk(folder):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for name in sorted(names):
+                path = Path(root) / name
+                if not name.startswith(".") and kind_of(path) and path.is_file():
+                    found.append(path)
+        return found
+
+    def _add_file(self, path: Path, folder: str | None, report: AddReport) -> None:
+        try:
+            stat = path.stat()
+            digest = _hash(path)
+        except OSError:
+            report.refused.append(f"{path.name} was not added: the file could not be read.")
+            return
+        existing = self.db.query(
+            "SELECT id, content_hash FROM documents WHERE path = ?", (str(path),)
+        )
+        if existing and existing[0][1] == digest:
+            report.unchanged.append(str(path))
+            return
+        try:
+            sections = extract(path)
+            passages = chunk(sections)
+            if not passages:
+                raise InvalidInput(f"{path.name} was not added: it holds no text.")
+        except InvalidInput as exc:
+            report.refused.append(str(exc))
+            return
+        vecs = None
+        if self.embedder is not None:
+            # every passage embedded before anything is written; raises ModelServerError
+            vecs = self.embedder.embed(
+                [f"{p.heading}\n{p.text}" if p.heading else p.text for p in passages]
+            )
+        pages = max((s.page or 0 for s in sections), default=0) or None
+        stamp = now_iso()
+        with self.db.transaction() as conn:
+            if existing:
+                doc_id = int(existing[0][0])
+                self._purge_chunks(conn, doc_id)
+                conn.execute(
+                    "UPDATE documents SET bytes = ?, mtime = ?, content_hash = ?, pages = ?, "
+                    "indexed_at = ? WHERE id = ?",
+                    (stat.st_size, stat.st_mtime, digest, pages, stamp, doc_id),
+                )
+            else:
+                cur = conn.execute(
+                    "INSERT INTO documents(path, title, kind, bytes, mtime, content_hash, pages, "
+                    "folder, added_at, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (str(path), path.name, kind_of(path), stat.st_size, stat.st_mtime, digest,
+                     pages, folder, stamp, stamp),
+                )  # fmt: skip
+                doc_id = int(cur.lastrowid)
+            ids = []
+            for p in passages:
+                cur = conn.execute(
+                    "INSERT INTO doc_chunks(document_id, seq, page, heading, text) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (doc_id, p.seq, p.page, p.heading, p.text),
+                )
+                ids.append(int(cur.lastrowid))
+                conn.execute(
+                    "INSERT INTO doc_chunks_fts(rowid, content) VALUES (?, ?)",
+                    (ids[-1], textproc.fts_document(f"{p.heading}\n{p.text}")),
+                )
+            if vecs is not None and self.embedder is not None:
+                self.index.ensure(conn, self.embedder.model, vecs.shape[1])
+                self.index.put(conn, ids, [""] * len(ids), vecs)
+        self.index.maybe_rebuild()
+        (report.updated if existing else report.added).append(str(path))
+        report.passages += len(passages)
+        report.pages += pages or 0
+
+    # -- removing -------------------------------------------------------------------------
+
+    def _chunk_ids(self, conn: Any, doc_id: int) -> builtins.list[int]:
+        return [
+            r[0] for r in conn.execute("SELECT id FROM doc_chunks WHERE document_id = ?", (doc_id,))
+        ]
+
+    def _purge_chunks(self, conn: Any, doc_id: int) -> int:
+        ids = self._chunk_ids(conn, doc_id)
+        self.index.remove(conn, ids)
+        for cid in ids:
+            conn.execute("DELETE FROM doc_chunks_fts WHERE rowid = ?", (cid,))
+            conn.execute("DELETE FROM message_documents WHERE chunk_id = ?", (cid,))
+        conn.execute("DELETE FROM doc_chunks WHERE document_id = ?", (doc_id,))
+        if ids:  # leave no deleted term in an FTS5 leaf page
+            conn.execute("INSERT INTO doc_chunks_fts(doc_chunks_fts) VALUES ('optimize')")
+        return len(ids)
+
+    def remove(self, doc_id: int) -> int:
+        """Remove a document and every trace of its text. Returns its passage count."""
+        self.get(doc_id)
+        with self.db.transaction() as conn:
+            n = self._purge_chunks(conn, doc_id)
+            conn.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
+        self.db.checkpoint()
+        return n
+
+    def sync(self, progress: Callable[[int, int], None] | None = None) -> AddReport:
+        """Bring the index in line with the files: new and changed files of the watched
+        folders are (re)indexed, documents whose file is gone are removed."""
+        report = AddReport()
+        for doc in self.list():
+            if not Path(doc.path).exists():
+                self.remove(doc.id)
+                report.removed.append(doc.path)
+        folders = [Path(r[0]) for r in self.db.query("SELECT path FROM doc_folders")]
+        files = [f for folder in folders if folder.is_dir() for f in self._files_in(folder)]
+        for doc in self.list():
+            if doc.folder is None and Path(doc.path) not in files:
+                files.append(Path(doc.path))
+        for n, path in enumerate(files, 1):
+            folder = next((str(f) for f in folders if path.is_relative_to(f)), None)
+            self._add_file(path, folder, report)
+            if progress:
+                progress(n, len(files))
+        return report
+
+    # -- reading ----------------------------------------------------------------------------
+
+    def get(self, doc_id: int) -> Document:
+        found = [d for d in self.list() if d.id == doc_id]
+        if not found:
+            raise NotFound(
+                f"There is no document {doc_id}: see `desktop-mem docs list`.",
+                reason="document_gone",
+            )
+        return found[0]
+
+    def list(self) -> builtins.list[Document]:
+        return [
+            Document(*r)
+            for r in self.db.query(
+                "SELECT d.id, d.path, d.title, d.kind, d.bytes, d.pages, d.folder, d.added_at, "
+                "d.indexed_at, (SELECT count(*) FROM doc_chunks c WHERE c.document_id = d.id) "
+                "FROM documents d ORDER BY d.title, d.id"
+            )
+        ]
+
+    def passages(self, chunk_ids: Sequence[int]) -> dict[int, PassageHit]:
+        out: dict[int, PassageHit] = {}
+        for ids, marks in id_chunks(chunk_ids):
+            for cid, did, title, path, page, heading, text in self.db.query(
+                "SELECT c.id, c.document_id, d.title, d.path, c.page, c.heading, c.text "
+                f"FROM doc_chunks c JOIN documents d ON d.id = c.document_id WHERE c.id IN ({marks})",
+                ids,
+            ):
+                out[cid] = PassageHit(cid, did, title, path, page, heading, text, 0.0)
+        return out
+
+    def search(
+        self, query: str, k: int = 5, relevant_only: bool = True
+    ) -> builtins.list[PassageHit]:
+        """Passages by words and meaning; with `relevant_only` only those the relevance
+        rule keeps."""
+        query = textproc.normalize(query)[:MAX_QUERY_CHARS]
+        terms = textproc.query_terms(query)
+        if not terms:
+            return []
+        pool = max(30, 3 * k)
+        keyword: dict[int, float] = {}
+        match = textproc.fts_match(terms)
+        if match:
+            for rowid, s in self.db.query(
+                "SELECT rowid, bm25(doc_chunks_fts) AS s FROM doc_chunks_fts WHERE "
+                "doc_chunks_fts MATCH ? ORDER BY s LIMIT ?",
+                (match, pool),
+            ):
+                keyword[rowid] = -s
+        qvec = None
+        semantic: dict[int, float] = {}
+        if self.embedder is not None and self.index.count():
+            try:
+                qvec = self.embedder.embed_one(query)
+            except ModelServerError:
+                qvec = None
+            else:
+                semantic = dict(self.index.knn(qvec, pool))
+        ids = list(dict.fromkeys([*semantic, *keyword]))
+        if not ids:
+            return []
+        sims = np.full(len(ids), np.nan)
+        if qvec is not None:
+            vecs = self.index.vectors(ids)
+            for n, cid in enumerate(ids):
+                if cid in vecs:
+                    sims[n] = float(vecs[cid] @ qvec)
+        present = ~np.isnan(sims)
+        keep = np.ones(len(ids), dtype=bool)
+        relevance: dict[int, float] = {}
+        if relevant_only:
+            level = self.reference.level(qvec) if qvec is not None else None
+            verdict = judge(
+                self.db, "doc_chunks_fts", self.rule, level, terms, ids,
+                np.nan_to_num(sims), present, keyword, self.index.count(),
+            )  # fmt: skip
+            keep, relevance = verdict.keep, verdict.z
+        scores = fuse(
+            np.nan_to_num(sims), present, np.array([keyword.get(i, 0.0) for i in ids]),
+            VECTOR_WEIGHT, KEYWORD_WEIGHT, MIN_SPREAD, embedded=qvec is not None,
+        )  # fmt: skip
+        order = [n for n in np.argsort(-scores) if keep[n]][:k]
+        found = self.passages([ids[n] for n in order])
+        hits = []
+        for n in order:
+            p = found.get(ids[n])
+            if p is not None:
+                hits.append(
+                    PassageHit(
+                        p.chunk_id,
+                        p.document_id,
+                        p.title,
+                        p.path,
+                        p.page,
+                        p.heading,
+                        p.text,
+                        float(scores[n]),
+                        relevance.get(ids[n]),
+                    )  # fmt: skip
+                )
+        return hits
+
+    def answers_using(self, chunk_id: int) -> builtins.list[int]:
+        return [
+            r[0]
+            for r in self.db.query(
+                "SELECT message_id FROM message_documents WHERE chunk_id = ? ORDER BY message_id",
+                (chunk_id,),
+            )
+        ]
+
+
+__all__ = ["AddReport", "DesktopMemError", "Document", "DocumentStore", "PassageHit"]
