@@ -254,18 +254,20 @@ class Database:
                 self._depth = 0
                 self._on_rollback = []
 
+    # SQLite reports some damage as "out of memory" (a corrupt page can claim an absurd
+    # size, e.g. during VACUUM), which the driver raises as MemoryError.
     def execute(self, sql: str, params: Any = ()) -> Any:
         with self.lock:
             try:
                 return self.conn.execute(sql, params)
-            except sqlcipher3.DatabaseError as exc:
+            except (sqlcipher3.DatabaseError, MemoryError) as exc:
                 raise self._read_failed(exc) from None
 
     def query(self, sql: str, params: Any = ()) -> list[Any]:
         with self.lock:
             try:
                 return self.conn.execute(sql, params).fetchall()
-            except sqlcipher3.DatabaseError as exc:
+            except (sqlcipher3.DatabaseError, MemoryError) as exc:
                 raise self._read_failed(exc) from None
 
     def _read_failed(self, exc: BaseException) -> DesktopMemError:
