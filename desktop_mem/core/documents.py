@@ -115,6 +115,9 @@ class DocumentStore:
         self.reference = reference or Reference(db, embedder)
         self.rule = rule or RelevanceRule()
 
+    def use_embedder(self, embedder: Embedder) -> None:
+        self.embedder = embedder
+
     # -- adding -------------------------------------------------------------------------
 
     def add(
@@ -374,6 +377,19 @@ class DocumentStore:
                     )  # fmt: skip
                 )
         return hits
+
+    def used_by(self, message_ids: Sequence[int]) -> dict[int, builtins.list[PassageHit]]:
+        """The passages each answer was given, in their order."""
+        rows: dict[int, builtins.list[tuple[int, int]]] = {}
+        for ids, marks in id_chunks(message_ids):
+            for mid, cid, rank in self.db.query(
+                "SELECT message_id, chunk_id, rank FROM message_documents "
+                f"WHERE message_id IN ({marks}) ORDER BY message_id, rank",
+                ids,
+            ):
+                rows.setdefault(mid, []).append((rank, cid))
+        found = self.passages([c for pairs in rows.values() for _, c in pairs])
+        return {mid: [found[c] for _, c in pairs if c in found] for mid, pairs in rows.items()}
 
     def answers_using(self, chunk_id: int) -> builtins.list[int]:
         return [

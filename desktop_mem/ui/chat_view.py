@@ -165,6 +165,7 @@ RENDER_MS = 40
 class MessageWidget(QFrame):
     memory_clicked = Signal(int)
     message_clicked = Signal(int)  # an earlier message the answer was given
+    document_clicked = Signal(str, int)  # a passage's file, and its page (0: none)
     rendered = Signal()
 
     def __init__(self, role: str, text: str = "", parent: QWidget | None = None) -> None:
@@ -251,15 +252,18 @@ class MessageWidget(QFrame):
         self,
         used: list[tuple[int, str]],
         recalled: list[tuple[int, str, str]] | None = None,
+        documents: list[tuple[str, str, str, int | None]] | None = None,
     ) -> None:
-        """What the answer was given: memories (id, text) and earlier messages (id,
-        text, date); a click opens the memory, or the conversation at that message."""
+        """What the answer was given: memories (id, text), earlier messages (id, text,
+        date) and passages of documents (where, text, path, page); a click opens the
+        memory, the conversation at that message, or the file at that page."""
         while self.chips.count():
             item = self.chips.takeAt(0)
             if item.widget():
                 item.widget().deleteLater()
         recalled = recalled or []
-        if not used and not recalled:
+        documents = documents or []
+        if not used and not recalled and not documents:
             self.chip_row.hide()
             return
         if used:
@@ -283,6 +287,15 @@ class MessageWidget(QFrame):
                 chip = self._chip(_short(text, 24), tip)
                 chip.setProperty("message_id", message_id)
                 chip.clicked.connect(lambda _=False, i=message_id: self.message_clicked.emit(i))
+        if documents:
+            label = QLabel(self.tr("Documents:"))
+            label.setObjectName("chipsLabel")
+            self.chips.addWidget(label)
+            for where, text, path, page in documents[:MAX_CHIPS]:
+                chip = self._chip(_short(where, 32), f"{where}\n{text}")
+                chip.clicked.connect(
+                    lambda _=False, p=path, n=page: self.document_clicked.emit(p, n or 0)
+                )
         self.chip_row.show()
 
     def _chip(self, label: str, tip: str) -> QPushButton:
@@ -324,6 +337,7 @@ class ChatView(QWidget):
     edit_requested = Signal(str)
     memory_clicked = Signal(int)
     message_clicked = Signal(int)
+    document_clicked = Signal(str, int)
     undo_requested = Signal(int)  # the answer's message widget index
     model_changed = Signal(str)
 
@@ -421,6 +435,7 @@ class ChatView(QWidget):
         w = MessageWidget(role, text)
         w.memory_clicked.connect(self.memory_clicked)
         w.message_clicked.connect(self.message_clicked)
+        w.document_clicked.connect(self.document_clicked)
         w.notice.linkActivated.connect(
             lambda _link, widget=w: self.undo_requested.emit(self.messages.index(widget))
         )

@@ -65,13 +65,16 @@ class ConversationsController(QObject):
         conv = self.w.conversations.get(conversation_id)
         self.w.chat.title.setText(conv.title or self.tr("New conversation"))
         self.w.chat.clear()
-        for m in self.w.conversations.messages(conversation_id):
+        messages = self.w.conversations.messages(conversation_id)
+        passages = self.w.documents.used_by([m.id for m in messages if m.role == "assistant"])
+        for m in messages:
             if m.role == "system":
                 continue
             w = self.w.chat.add_message(m.role, m.content)
             w.message_id = m.id
             w.set_status(m.status, m.error)
-            if m.used or m.recalled:
+            docs = passages.get(m.id, [])
+            if m.used or m.recalled or docs:
                 w.set_chips(
                     [(u.memory_id, u.text or self.tr("(deleted)")) for u in m.used],
                     [
@@ -79,6 +82,7 @@ class ConversationsController(QObject):
                         for r in m.recalled
                         if r.text is not None
                     ],
+                    [(p.where(), p.text, p.path, p.page) for p in docs],
                 )
         self.refresh_conversations()
 

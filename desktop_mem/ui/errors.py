@@ -100,6 +100,13 @@ def _wording(reason: str, model: str, lines: int) -> str | None:
             "errors",
             "A profile protected by a passphrase cannot be served to other apps: keep its key in the system keyring (Settings > Privacy).",
         ),
+        "document_gone": lambda: QCoreApplication.translate(
+            "errors", "That document is no longer in desktop-mem: it was removed."
+        ),
+        "document_refused": lambda: QCoreApplication.translate(
+            "errors",
+            "That file was not added: desktop-mem reads Markdown, text, PDF, Word and HTML files that are not damaged, encrypted or too large.",
+        ),
         "disk_full": lambda: QCoreApplication.translate(
             "errors", "The disk is full: nothing was changed; free some space and try again."
         ),
@@ -121,6 +128,7 @@ WINDOW_WORDED = {
     "keyring_unavailable",
     "client_unknown",
     "mcp_passphrase",
+    "document_gone",
 }
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QShortcut
+from PySide6.QtCore import QSettings, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QShortcut
 from PySide6.QtWidgets import (
     QButtonGroup,
     QHBoxLayout,
@@ -30,6 +30,7 @@ from desktop_mem.core.chat import (
     ChatSession,
 )
 from desktop_mem.core.conversations import ConversationStore
+from desktop_mem.core.documents import DocumentStore
 from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.settings import Settings
@@ -45,6 +46,16 @@ from desktop_mem.ui.models import ID_ROLE, ConversationListModel
 from desktop_mem.ui.settings_controller import SettingsController
 from desktop_mem.ui.sleep_controller import SleepController
 from desktop_mem.ui.turns import TurnController
+
+
+def open_document(path: str, page: int) -> None:
+    """Open a passage's file in the user's viewer, at its page where the viewer takes
+    one (PDF viewers read #page=N)."""
+    url = QUrl.fromLocalFile(path)
+    if page and path.lower().endswith(".pdf"):
+        url.setFragment(f"page={page}")
+    QDesktopServices.openUrl(url)
+
 
 WATCH_MS = 2000  # how often the window looks for changes made by another process
 
@@ -120,6 +131,7 @@ class MainWindow(QMainWindow):
         self.conversations = ConversationStore(
             profile.db, profile.embedder, profile.search.reference
         )
+        self.documents = DocumentStore(profile.db, profile.embedder, profile.search.reference)
         # one controller per concern; the window only assembles the panels
         self.connection = ConnectionController(self)
         self.turns = TurnController(self)
@@ -170,6 +182,7 @@ class MainWindow(QMainWindow):
         self.chat.edit_requested.connect(self.turns.edit_last)
         self.chat.memory_clicked.connect(self.memory.show_memory)
         self.chat.message_clicked.connect(self.threads.open_message)
+        self.chat.document_clicked.connect(open_document)
         self.chat.undo_requested.connect(self.turns.undo_changes)
         self.sleeper = SleepController(
             profile.db,

@@ -106,6 +106,7 @@ class SettingsController(QObject):
         new_embed = values["embed_model"] or old_embed
         self.w.profile.set_ollama_host(host)
         self.w.conversations.use_embedder(self.w.profile.embedder)
+        self.w.documents.use_embedder(self.w.profile.embedder)
         try:
             self.w.connection.use_model(values["chat_model"])
         except DesktopMemError as exc:

@@ -95,14 +95,20 @@ class TurnController(QObject):
                     result.error_reason, result.error or "", model=self.w.connection.backend.model
                 ),
             )
-            if (result.used or result.recalled) and result.status != "error":
+            if (result.used or result.recalled or result.documents) and result.status != "error":
                 mems = {
                     m.id: m for m in self.w.profile.memories.get_many([i for i, _ in result.used])
                 }
                 past = [self.w.conversations.message(i) for i, _ in result.recalled]
+                found = self.w.documents.passages([c for c, _ in result.documents])
                 answer.set_chips(
                     [(i, mems[i].text) for i, _ in result.used if i in mems],
                     [(p.id, p.content, p.created_at[:10]) for p in past],
+                    [
+                        (found[c].where(), found[c].text, found[c].path, found[c].page)
+                        for c, _ in result.documents
+                        if c in found
+                    ],
                 )
             if result.changes:
                 self.show_changes(answer, result.changes)

@@ -11,7 +11,7 @@
 <context>
     <name>ConversationsController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="152" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="156" />
         <source>%n of them will no longer quote what was said in it.</source>
         <translation><numerusform>%n of them will no longer quote what was said in it.</numerusform><numerusform>%n of them will no longer quote what was said in it.</numerusform></translation>
     </message>
@@ -75,7 +75,7 @@
 <context>
     <name>SettingsController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="144" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="145" />
         <source>Re-indexed %n memory(s).</source>
         <translation><numerusform>Re-indexed %n memory.</numerusform><numerusform>Re-indexed %n memories.</numerusform></translation>
     </message>
@@ -83,12 +83,12 @@
 <context>
     <name>TurnController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="192" />
+        <location filename="../../desktop_mem/ui/turns.py" line="198" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>Deleted %n memory</numerusform><numerusform>Deleted %n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="193" />
+        <location filename="../../desktop_mem/ui/turns.py" line="199" />
         <source> and %n message(s).</source>
         <translation><numerusform> and %n message.</numerusform><numerusform> and %n messages.</numerusform></translation>
     </message>

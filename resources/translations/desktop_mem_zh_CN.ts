@@ -200,48 +200,48 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="338" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="352" />
         <source>Incognito: nothing is remembered or stored</source>
         <translation>无痕模式：不记忆，也不保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="343" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="357" />
         <source>Chat model</source>
         <translation>聊天模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="360" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="488" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="374" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="503" />
         <source>Say hello. What you tell me stays on this computer, encrypted.</source>
         <translation>打个招呼吧。你告诉我的一切都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="367" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="381" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="369" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="383" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="379" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="393" />
         <source>Message (Enter to send, Shift+Enter for a new line)</source>
         <translation>输入消息（Enter 发送，Shift+Enter 换行）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="384" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="398" />
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="386" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="400" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="484" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="499" />
         <source>Incognito: nothing you say here is remembered or stored, and no memory is used. Closing it leaves no trace.</source>
         <translation>无痕模式：你在这里说的话不会被记住或保存，也不会使用任何记忆。关闭后不留痕迹。</translation>
     </message>
@@ -301,62 +301,62 @@
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="76" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="79" />
         <source>(deleted)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="99" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="103" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="100" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="104" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="101" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="105" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="116" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="120" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="116" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="120" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="135" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="139" />
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="137" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="141" />
         <source>Markdown (*.md);;JSON (*.json)</source>
         <translation>Markdown (*.md);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="149" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="153" />
         <source>Delete this conversation for good? Memories learned from it stay.</source>
         <translation>永久删除这个对话？从中学到的记忆会保留。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="152" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="156" />
         <source>%n of them will no longer quote what was said in it.</source>
         <translation><numerusform>其中 %n 条记忆将不再引用这个对话中的内容。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="154" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="158" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="166" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="170" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
@@ -445,173 +445,173 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="129" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="446" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="141" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="459" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="136" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="148" />
         <location filename="../../desktop_mem/ui/selftest.py" line="79" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="138" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="150" />
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="140" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="152" />
         <source>A chat that reads and writes no memory and is not stored</source>
         <translation>不读取、不写入记忆，也不保存的对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="147" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="310" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="159" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="323" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="189" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="202" />
         <source>Backed up to %1</source>
         <translation>已备份到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="194" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="207" />
         <source>The backup failed: %1</source>
         <translation>备份失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="237" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="250" />
         <source>Chat</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="237" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="250" />
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="295" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="308" />
         <source>&amp;Chat</source>
         <translation>聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="298" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="311" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="304" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="317" />
         <source>New incognito conversation</source>
         <translation>新的无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="308" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="321" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="309" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="322" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="312" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="325" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="314" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="327" />
         <source>Delete all conversations and memories…</source>
         <translation>删除所有对话和记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="316" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="329" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="317" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="330" />
         <source>&amp;Memories</source>
         <translation>记忆(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="319" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="332" />
         <source>Show memories</source>
         <translation>显示记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="322" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="335" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="323" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="336" />
         <source>Consolidate now</source>
         <translation>立即整理</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="324" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="337" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="325" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="338" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="326" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="339" />
         <source>Learn automatically</source>
         <translation>自动学习</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="329" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="342" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="330" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="343" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="331" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="380" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="344" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="393" />
         <source>About desktop-mem</source>
         <translation>关于 desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="382" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="395" />
         <source>desktop-mem %1
 A local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.</source>
         <translation>desktop-mem %1
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="419" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="432" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="422" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="435" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="424" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="437" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="426" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="439" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="428" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="441" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
@@ -1005,72 +1005,77 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MessageWidget</name>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="179" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="180" />
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="179" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="180" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="184" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="185" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="185" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="186" />
         <source>Copy this message</source>
         <translation>复制这条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="239" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="240" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="242" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="243" />
         <source>The answer failed.</source>
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="266" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="270" />
         <source>Memories used:</source>
         <translation>用到的记忆：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="274" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="278" />
         <source>+%1 more</source>
         <translation>还有 %1 条</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="278" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="282" />
         <source>Earlier messages:</source>
         <translation>之前的消息：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="282" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="286" />
         <source>%1, in another conversation:</source>
         <translation>%1，在另一个对话中：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="291" />
+        <source>Documents:</source>
+        <translation>文档：</translation>
     </message>
 </context>
 <context>
     <name>OfflinePage</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="61" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="72" />
         <source>Ollama is not running</source>
         <translation>Ollama 没有运行</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="71" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="82" />
         <source>desktop-mem talks to a language model through Ollama, on this computer.
 Install it from ollama.com, then start it: open the Ollama app, or run “ollama serve” in a terminal. Your memories are safe meanwhile and can still be browsed and searched by keywords.</source>
         <translation>desktop-mem 通过这台电脑上的 Ollama 与语言模型对话。
 请从 ollama.com 安装，然后启动它：打开 Ollama 应用，或在终端运行“ollama serve”。在此期间你的记忆安然无恙，仍可浏览并按关键词搜索。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="80" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="91" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
@@ -1202,28 +1207,28 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
         <translation>要生成新的恢复码吗？旧的恢复码将无法再打开此配置及其新备份（之前的备份仍可用旧恢复码打开）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="115" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="116" />
         <source>Messages will leave this computer</source>
         <translation>消息将离开这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="131" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="132" />
         <source>Re-index memories?</source>
         <translation>重新索引记忆？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="132" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="133" />
         <source>Search by meaning needs every memory re-indexed with %1. Do it now? Until it finishes, the old index keeps working.</source>
         <translation>按语义搜索需要用 %1 重新索引所有记忆。现在开始吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="144" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="145" />
         <source>Re-indexed %n memory(s).</source>
         <translation><numerusform>已重新索引 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="146" />
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="151" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="147" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="152" />
         <source>Re-indexing memories…</source>
         <translation>正在重新索引记忆…</translation>
     </message>
@@ -1442,57 +1447,57 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
         <translation>…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="113" />
+        <location filename="../../desktop_mem/ui/turns.py" line="119" />
         <source>Learning from this exchange…</source>
         <translation>正在从这轮对话中学习…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="151" />
+        <location filename="../../desktop_mem/ui/turns.py" line="157" />
         <source>Remembered</source>
         <translation>已记住</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="152" />
+        <location filename="../../desktop_mem/ui/turns.py" line="158" />
         <source>Updated</source>
         <translation>已更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="153" />
+        <location filename="../../desktop_mem/ui/turns.py" line="159" />
         <source>Marked as no longer true</source>
         <translation>已标记为不再成立</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="154" />
+        <location filename="../../desktop_mem/ui/turns.py" line="160" />
         <source>Merged</source>
         <translation>已合并</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="174" />
+        <location filename="../../desktop_mem/ui/turns.py" line="180" />
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="177" />
+        <location filename="../../desktop_mem/ui/turns.py" line="183" />
         <source>Undoing…</source>
         <translation>正在撤销…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="192" />
+        <location filename="../../desktop_mem/ui/turns.py" line="198" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>已删除 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="193" />
+        <location filename="../../desktop_mem/ui/turns.py" line="199" />
         <source> and %n message(s).</source>
         <translation><numerusform>和 %n 条消息。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="196" />
+        <location filename="../../desktop_mem/ui/turns.py" line="202" />
         <source>Nothing was deleted.</source>
         <translation>没有删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="203" />
+        <location filename="../../desktop_mem/ui/turns.py" line="209" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
@@ -1715,6 +1720,16 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
     </message>
     <message>
         <location filename="../../desktop_mem/ui/errors.py" line="103" />
+        <source>That document is no longer in desktop-mem: it was removed.</source>
+        <translation>这个文档已不在 desktop-mem 中：它已被移除。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="106" />
+        <source>That file was not added: desktop-mem reads Markdown, text, PDF, Word and HTML files that are not damaged, encrypted or too large.</source>
+        <translation>这个文件没有添加：desktop-mem 读取未损坏、未加密且不过大的 Markdown、文本、PDF、Word 和 HTML 文件。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="110" />
         <source>The disk is full: nothing was changed; free some space and try again.</source>
         <translation>磁盘已满：没有做任何更改；请释放空间后重试。</translation>
     </message>

@@ -349,6 +349,9 @@ ZH: dict[str, str | list[str]] = {
     "That app has not connected to desktop-mem yet.": "这个应用还没有连接过 desktop-mem。",
     "That app is not allowed to do this: change it in Settings > Apps.": "这个应用无权这样做：请在“设置 > 应用”中更改。",
     "A profile protected by a passphrase cannot be served to other apps: keep its key in the system keyring (Settings > Privacy).": "受口令保护的配置不能提供给其他应用：请把密钥保存在系统钥匙环中（设置 > 隐私）。",
+    "Documents:": "文档：",
+    "That document is no longer in desktop-mem: it was removed.": "这个文档已不在 desktop-mem 中：它已被移除。",
+    "That file was not added: desktop-mem reads Markdown, text, PDF, Word and HTML files that are not damaged, encrypted or too large.": "这个文件没有添加：desktop-mem 读取未损坏、未加密且不过大的 Markdown、文本、PDF、Word 和 HTML 文件。",
 }
 
 

@@ -750,3 +750,27 @@ def test_a_new_passphrase_states_its_rule_up_front(qtbot: Any) -> None:
     dialog._check()
     assert "at least 8" in dialog.error.text()
     assert any("no way to recover" in t for t in (w.text() for w in dialog.findChildren(QLabel)))
+
+
+def test_an_answer_shows_the_document_passages_it_was_given(
+    qtbot: Any, window: MainWindow, profile: Profile, fake_ollama: FakeOllama, tmp_path: Path
+) -> None:
+    from PySide6.QtWidgets import QPushButton
+
+    from desktop_mem.core.documents import DocumentStore
+
+    (tmp_path / "handbook.md").write_text(
+        "# Handbook\n\n## Leave\n\nAnnual leave is twenty-five days per year.\n", "utf-8"
+    )
+    DocumentStore(profile.db, profile.embedder).add(tmp_path / "handbook.md")
+    fake_ollama.reply("Twenty-five days.")
+    send(qtbot, window, "How many days of annual leave per year do I get?")
+    answer = window.chat.messages[-1]
+    chips = [b.text() for b in answer.chip_row.findChildren(QPushButton)]
+    assert "handbook.md, Handbook › Leave" in chips
+    window.threads.new_conversation(False)
+    window.threads.open_conversation(window.conversations.list()[0].id)  # kept when reopened
+    reopened = window.chat.messages[-1]
+    assert "handbook.md, Handbook › Leave" in [
+        b.text() for b in reopened.chip_row.findChildren(QPushButton)
+    ]
