@@ -40,6 +40,7 @@ from desktop_mem.ui.chat_view import ChatView
 from desktop_mem.ui.connection import ConnectionController
 from desktop_mem.ui.conversations_controller import ConversationsController
 from desktop_mem.ui.dialogs import ShortcutsDialog
+from desktop_mem.ui.documents_ui import DocumentsPage
 from desktop_mem.ui.memory_browser import MemoryBrowser
 from desktop_mem.ui.memory_controller import MemoryController
 from desktop_mem.ui.models import ID_ROLE, ConversationListModel
@@ -238,16 +239,26 @@ class MainWindow(QMainWindow):
         self.splitter.setChildrenCollapsible(False)
         left.setMinimumWidth(160)
         left.setMaximumWidth(360)
+        self.documents_page = DocumentsPage(self.documents)
+        self.documents_page.status.connect(lambda text: self.statusBar().showMessage(text, 10000))
+        self.documents_page.progress.connect(
+            lambda what, done, total: self.show_work(what or None, done, total)
+        )
         self.pages = QStackedWidget()
         self.pages.addWidget(self.splitter)
         self.pages.addWidget(self.browser)
+        self.pages.addWidget(self.documents_page)
         self.rail = QWidget()
         self.rail.setObjectName("rail")
         rail = QVBoxLayout(self.rail)
         rail.setContentsMargins(4, 8, 4, 8)
         self.rail_group = QButtonGroup(self)
         self.rail_buttons: dict[str, QToolButton] = {}
-        for name, label in (("chat", self.tr("Chat")), ("memories", self.tr("Memories"))):
+        for name, label in (
+            ("chat", self.tr("Chat")),
+            ("memories", self.tr("Memories")),
+            ("documents", self.tr("Documents")),
+        ):
             button = QToolButton()
             button.setText(label)
             button.setCheckable(True)
@@ -362,11 +373,16 @@ class MainWindow(QMainWindow):
         return True
 
     def page(self) -> str:
-        return "memories" if self.pages.currentWidget() is self.browser else "chat"
+        current = self.pages.currentWidget()
+        if current is self.browser:
+            return "memories"
+        return "documents" if current is self.documents_page else "chat"
 
     def show_page(self, name: str) -> None:
-        """Chat or Memories, each with the whole width."""
-        self.pages.setCurrentWidget(self.browser if name == "memories" else self.splitter)
+        """Chat, Memories or Documents, each with the whole width."""
+        widgets = {"memories": self.browser, "documents": self.documents_page}
+        name = name if name in ("chat", *widgets) else "chat"
+        self.pages.setCurrentWidget(widgets.get(name, self.splitter))
         self.rail_buttons[name].setChecked(True)
         if hasattr(self, "toggle_browser"):
             self.toggle_browser.setChecked(name == "memories")
@@ -420,6 +436,7 @@ class MainWindow(QMainWindow):
         self.sleeper.timer.stop()
         self.backups.timer.stop()
         self.watch.stop()
+        self.documents_page.timer.stop()
         self.backups.first.stop()
         if self.turns.session is not None:
             self.turns.session.stop()

@@ -362,6 +362,124 @@
     </message>
 </context>
 <context>
+    <name>DocumentsPage</name>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="53" />
+        <source>Your documents (Markdown, text, PDF, Word, HTML) as knowledge for the chat: their passages are stored encrypted with your memories, the files are only read. Drop files or folders here; a folder is watched for changes.</source>
+        <translation>把你的文档（Markdown、文本、PDF、Word、HTML）作为聊天的知识：文档片段和记忆一起加密保存，文件本身只读不改。把文件或文件夹拖到这里；文件夹的变化会被跟踪。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="61" />
+        <source>Add files…</source>
+        <translation>添加文件…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="63" />
+        <source>Add folder…</source>
+        <translation>添加文件夹…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="65" />
+        <source>Re-read now</source>
+        <translation>立即重新读取</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="67" />
+        <source>Remove…</source>
+        <translation>移除…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="71" />
+        <source>Pause background re-reading</source>
+        <translation>暂停后台重新读取</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="80" />
+        <source>Document</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="80" />
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="80" />
+        <source>Passages</source>
+        <translation>片段</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="80" />
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="92" />
+        <source>No documents yet: add files or folders, or drop them here.</source>
+        <translation>还没有文档：添加文件或文件夹，或拖到这里。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="96" />
+        <source>Search the documents' passages</source>
+        <translation>搜索文档片段</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="121" />
+        <source>%1 (%2 pages)</source>
+        <translation>%1（%2 页）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="137" />
+        <source>Add documents</source>
+        <translation>添加文档</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="139" />
+        <source>Documents (*.md *.markdown *.txt *.pdf *.docx *.html *.htm)</source>
+        <translation>文档 (*.md *.markdown *.txt *.pdf *.docx *.html *.htm)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="145" />
+        <source>Add a folder</source>
+        <translation>添加文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="161" />
+        <source>Documents are being read: wait for it to finish.</source>
+        <translation>正在读取文档：请等它完成。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="188" />
+        <source>Reading documents…</source>
+        <translation>正在读取文档…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="194" />
+        <source>Documents: %1 added, %2 updated, %3 removed.</source>
+        <translation>文档：添加 %1 个，更新 %2 个，移除 %3 个。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="201" />
+        <source>Some files were not added</source>
+        <translation>部分文件没有添加</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="233" />
+        <source>Remove documents</source>
+        <translation>移除文档</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="235" />
+        <source>Remove %n document(s) and every passage of them from desktop-mem, for good? The files themselves are not touched.</source>
+        <translation><numerusform>要从 desktop-mem 中永久移除 %n 个文档及其全部片段吗？文件本身不受影响。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="260" />
+        <source>No passage is about this.</source>
+        <translation>没有与此相关的片段。</translation>
+    </message>
+</context>
+<context>
     <name>ForgetDialog</name>
     <message>
         <location filename="../../desktop_mem/ui/forget_dialog.py" line="28" />
@@ -445,173 +563,178 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="141" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="459" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="142" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="476" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="148" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="149" />
         <location filename="../../desktop_mem/ui/selftest.py" line="79" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="150" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="151" />
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="152" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="153" />
         <source>A chat that reads and writes no memory and is not stored</source>
         <translation>不读取、不写入记忆，也不保存的对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="159" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="323" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="160" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="334" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="202" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="203" />
         <source>Backed up to %1</source>
         <translation>已备份到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="207" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="208" />
         <source>The backup failed: %1</source>
         <translation>备份失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="250" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="258" />
         <source>Chat</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="250" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="259" />
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="308" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="260" />
+        <source>Documents</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="319" />
         <source>&amp;Chat</source>
         <translation>聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="311" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="322" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="317" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="328" />
         <source>New incognito conversation</source>
         <translation>新的无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="321" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="332" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="322" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="333" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="325" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="336" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="327" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="338" />
         <source>Delete all conversations and memories…</source>
         <translation>删除所有对话和记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="329" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="340" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="330" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="341" />
         <source>&amp;Memories</source>
         <translation>记忆(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="332" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="343" />
         <source>Show memories</source>
         <translation>显示记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="335" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="346" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="336" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="347" />
         <source>Consolidate now</source>
         <translation>立即整理</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="337" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="348" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="338" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="349" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="339" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="350" />
         <source>Learn automatically</source>
         <translation>自动学习</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="342" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="353" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="343" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="354" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="344" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="393" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="355" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="409" />
         <source>About desktop-mem</source>
         <translation>关于 desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="395" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="411" />
         <source>desktop-mem %1
 A local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.</source>
         <translation>desktop-mem %1
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="432" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="449" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="435" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="452" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="437" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="454" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="439" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="456" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="441" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="458" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
@@ -1063,19 +1186,19 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>OfflinePage</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="72" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="73" />
         <source>Ollama is not running</source>
         <translation>Ollama 没有运行</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="82" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="83" />
         <source>desktop-mem talks to a language model through Ollama, on this computer.
 Install it from ollama.com, then start it: open the Ollama app, or run “ollama serve” in a terminal. Your memories are safe meanwhile and can still be browsed and searched by keywords.</source>
         <translation>desktop-mem 通过这台电脑上的 Ollama 与语言模型对话。
 请从 ollama.com 安装，然后启动它：打开 Ollama 应用，或在终端运行“ollama serve”。在此期间你的记忆安然无恙，仍可浏览并按关键词搜索。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="91" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="92" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>

@@ -53,6 +53,10 @@ EN: dict[str, tuple[str, str]] = {
     "Consolidation: %n change(s).": ("Consolidation: %n change.", "Consolidation: %n changes."),
     "Re-indexed %n memory(s).": ("Re-indexed %n memory.", "Re-indexed %n memories."),
     "%n memory(s)": ("%n memory", "%n memories"),
+    "Remove %n document(s) and every passage of them from desktop-mem, for good? The files themselves are not touched.": (
+        "Remove %n document and every passage of it from desktop-mem, for good? The file itself is not touched.",
+        "Remove %n documents and every passage of them from desktop-mem, for good? The files themselves are not touched.",
+    ),
     "%n match(es)": ("%n match", "%n matches"),
     "Nothing was imported: %n line(s) have problems (see the details).": (
         "Nothing was imported: %n line has problems (see the details).",

@@ -352,6 +352,31 @@ ZH: dict[str, str | list[str]] = {
     "Documents:": "文档：",
     "That document is no longer in desktop-mem: it was removed.": "这个文档已不在 desktop-mem 中：它已被移除。",
     "That file was not added: desktop-mem reads Markdown, text, PDF, Word and HTML files that are not damaged, encrypted or too large.": "这个文件没有添加：desktop-mem 读取未损坏、未加密且不过大的 Markdown、文本、PDF、Word 和 HTML 文件。",
+    "Documents": "文档",
+    "Your documents (Markdown, text, PDF, Word, HTML) as knowledge for the chat: their passages are stored encrypted with your memories, the files are only read. Drop files or folders here; a folder is watched for changes.": "把你的文档（Markdown、文本、PDF、Word、HTML）作为聊天的知识：文档片段和记忆一起加密保存，文件本身只读不改。把文件或文件夹拖到这里；文件夹的变化会被跟踪。",
+    "Add files…": "添加文件…",
+    "Add folder…": "添加文件夹…",
+    "Re-read now": "立即重新读取",
+    "Remove…": "移除…",
+    "Pause background re-reading": "暂停后台重新读取",
+    "Document": "文档",
+    "Passages": "片段",
+    "Where": "位置",
+    "No documents yet: add files or folders, or drop them here.": "还没有文档：添加文件或文件夹，或拖到这里。",
+    "Search the documents' passages": "搜索文档片段",
+    "%1 (%2 pages)": "%1（%2 页）",
+    "Add documents": "添加文档",
+    "Documents (*.md *.markdown *.txt *.pdf *.docx *.html *.htm)": "文档 (*.md *.markdown *.txt *.pdf *.docx *.html *.htm)",
+    "Add a folder": "添加文件夹",
+    "Documents are being read: wait for it to finish.": "正在读取文档：请等它完成。",
+    "Reading documents…": "正在读取文档…",
+    "Documents: %1 added, %2 updated, %3 removed.": "文档：添加 %1 个，更新 %2 个，移除 %3 个。",
+    "Some files were not added": "部分文件没有添加",
+    "Remove documents": "移除文档",
+    "Remove %n document(s) and every passage of them from desktop-mem, for good? The files themselves are not touched.": [
+        "要从 desktop-mem 中永久移除 %n 个文档及其全部片段吗？文件本身不受影响。"
+    ],
+    "No passage is about this.": "没有与此相关的片段。",
 }
 
 

@@ -1,0 +1,271 @@
+"""Owns the Documents page: the user's files and folders as knowledge for the chat. Add
+files or folders (buttons, or drag and drop), see what is indexed, search the passages,
+remove a document for good; watched folders are re-read in the background (new,
+changed and removed files), with progress, and the background re-reading can be paused.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMessageBox,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop_mem.core.documents import AddReport, DocumentStore
+from desktop_mem.ui import tasks
+
+SYNC_MS = 10 * 60 * 1000  # watched folders are re-read every ten minutes
+PATH_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+class DocumentsPage(QWidget):
+    status = Signal(str)  # a line for the window's status bar
+    progress = Signal(str, int, int)  # what, done, total (total 0: finished)
+
+    def __init__(self, store: DocumentStore, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.store = store
+        self.setAcceptDrops(True)
+        self.running = False
+        self._stop = threading.Event()
+        layout = QVBoxLayout(self)
+        intro = QLabel(
+            self.tr(
+                "Your documents (Markdown, text, PDF, Word, HTML) as knowledge for the chat: "
+                "their passages are stored encrypted with your memories, the files are only "
+                "read. Drop files or folders here; a folder is watched for changes."
+            )
+        )
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        buttons = QHBoxLayout()
+        self.add_files = QPushButton(self.tr("Add files…"))
+        self.add_files.clicked.connect(self._choose_files)
+        self.add_folder = QPushButton(self.tr("Add folder…"))
+        self.add_folder.clicked.connect(self._choose_folder)
+        self.reindex = QPushButton(self.tr("Re-read now"))
+        self.reindex.clicked.connect(lambda: self.sync())
+        self.remove = QPushButton(self.tr("Remove…"))
+        self.remove.setObjectName("danger")
+        self.remove.setEnabled(False)
+        self.remove.clicked.connect(self._remove)
+        self.paused = QCheckBox(self.tr("Pause background re-reading"))
+        self.paused.toggled.connect(self._pause_toggled)
+        for w in (self.add_files, self.add_folder, self.reindex, self.remove):
+            buttons.addWidget(w)
+        buttons.addStretch(1)
+        buttons.addWidget(self.paused)
+        layout.addLayout(buttons)
+        self.table = QTableWidget(0, 4)
+        self.table.setHorizontalHeaderLabels(
+            [self.tr("Document"), self.tr("Kind"), self.tr("Passages"), self.tr("Where")]
+        )
+        self.table.verticalHeader().hide()
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.itemSelectionChanged.connect(
+            lambda: self.remove.setEnabled(bool(self.selected_ids()))
+        )
+        layout.addWidget(self.table, 2)
+        self.empty = QLabel(self.tr("No documents yet: add files or folders, or drop them here."))
+        self.empty.setObjectName("notice")
+        layout.addWidget(self.empty)
+        self.search = QLineEdit()
+        self.search.setPlaceholderText(self.tr("Search the documents' passages"))
+        self.search.setClearButtonEnabled(True)
+        self.search.returnPressed.connect(self._search)
+        layout.addWidget(self.search)
+        self.results = QListWidget()
+        self.results.setWordWrap(True)
+        self.results.itemActivated.connect(self._open_result)
+        layout.addWidget(self.results, 1)
+        self.timer = QTimer(self)
+        self.timer.setInterval(SYNC_MS)
+        self.timer.timeout.connect(lambda: self.sync(background=True))
+        self.timer.start()
+        self.refresh()
+
+    # -- the list -------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        docs = self.store.list()
+        self.table.setRowCount(len(docs))
+        for row, d in enumerate(docs):
+            name = QTableWidgetItem(d.title)
+            name.setData(PATH_ROLE, d.id)
+            name.setToolTip(d.path)
+            self.table.setItem(row, 0, name)
+            self.table.setItem(row, 1, QTableWidgetItem(d.kind))
+            pages = self.tr("%1 (%2 pages)").replace("%1", str(d.passages)).replace(
+                "%2", str(d.pages)
+            ) if d.pages else str(d.passages)  # fmt: skip
+            self.table.setItem(row, 2, QTableWidgetItem(pages))
+            self.table.setItem(row, 3, QTableWidgetItem(str(Path(d.path).parent)))
+        self.empty.setVisible(not docs)
+
+    def selected_ids(self) -> list[int]:
+        rows = {i.row() for i in self.table.selectionModel().selectedRows()}
+        return [int(self.table.item(r, 0).data(PATH_ROLE)) for r in sorted(rows)]
+
+    # -- adding ---------------------------------------------------------------------------
+
+    def _choose_files(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(
+            self,
+            self.tr("Add documents"),
+            str(Path.home()),
+            self.tr("Documents (*.md *.markdown *.txt *.pdf *.docx *.html *.htm)"),
+        )
+        if paths:
+            self.add([Path(p) for p in paths])
+
+    def _choose_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Add a folder"), str(Path.home()))
+        if folder:
+            self.add([Path(folder)])
+
+    def dragEnterEvent(self, event: Any) -> None:
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: Any) -> None:
+        paths = [Path(u.toLocalFile()) for u in event.mimeData().urls() if u.isLocalFile()]
+        if paths:
+            self.add(paths)
+            event.acceptProposedAction()
+
+    def add(self, paths: list[Path]) -> bool:
+        if self.running:
+            self.status.emit(self.tr("Documents are being read: wait for it to finish."))
+            return False
+        return self._run(self._add_all, paths)
+
+    def _add_all(self, paths: list[Path], report: Any) -> AddReport:
+        total = AddReport()
+        for path in paths:
+            one = self.store.add(path, progress=report, should_stop=self._stop.is_set)
+            for name in ("added", "updated", "unchanged", "removed", "refused"):
+                getattr(total, name).extend(getattr(one, name))
+            total.passages += one.passages
+        return total
+
+    def sync(self, background: bool = False) -> bool:
+        """Re-read the watched folders and the documents' files (not while paused, when
+        in the background)."""
+        if self.running or (background and self.paused.isChecked()):
+            return False
+        return self._run(lambda report: self.store.sync(progress=report))
+
+    def _run(self, fn: Any, *args: Any) -> bool:
+        self.running = True
+        self._stop.clear()
+        for w in (self.add_files, self.add_folder, self.reindex):
+            w.setEnabled(False)
+
+        def step(done: int, total: int) -> None:
+            self.progress.emit(self.tr("Reading documents…"), done, total)
+
+        def done(report: AddReport) -> None:
+            self._finished()
+            self.refresh()
+            changed = len(report.added) + len(report.updated) + len(report.removed)
+            text = self.tr("Documents: %1 added, %2 updated, %3 removed.")
+            text = text.replace("%1", str(len(report.added))).replace(
+                "%2", str(len(report.updated))
+            ).replace("%3", str(len(report.removed)))  # fmt: skip
+            if report.refused:
+                QMessageBox.warning(
+                    self,
+                    self.tr("Some files were not added"),
+                    "\n".join(report.refused[:20]),
+                )
+            if changed or report.refused:
+                self.status.emit(text)
+
+        def failed(text: str) -> None:
+            self._finished()
+            self.refresh()
+            self.status.emit(text)
+
+        tasks.run(fn, *args, done=done, failed=failed, progress=step)
+        return True
+
+    def _finished(self) -> None:
+        self.running = False
+        for w in (self.add_files, self.add_folder, self.reindex):
+            w.setEnabled(True)
+        self.progress.emit("", 0, 0)
+
+    def _pause_toggled(self, on: bool) -> None:
+        if on:
+            self._stop.set()  # a background pass stops at its next file (resumed later)
+
+    # -- removing and searching -----------------------------------------------------------
+
+    def _remove(self) -> None:
+        ids = self.selected_ids()
+        if not ids:
+            return
+        answer = QMessageBox.question(
+            self,
+            self.tr("Remove documents"),
+            self.tr(
+                "Remove %n document(s) and every passage of them from desktop-mem, for good? "
+                "The files themselves are not touched.",
+                "",
+                len(ids),
+            ),
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+        for doc_id in ids:
+            self.store.remove(doc_id)
+        self.refresh()
+
+    def _search(self) -> None:
+        query = self.search.text().strip()
+        self.results.clear()
+        if not query:
+            return
+
+        def found(hits: list[Any]) -> None:
+            self.results.clear()
+            for h in hits:
+                item = QListWidgetItem(f"{h.where()}\n{' '.join(h.text.split())[:300]}")
+                item.setData(PATH_ROLE, (h.path, h.page or 0))
+                self.results.addItem(item)
+            if not hits:
+                self.results.addItem(self.tr("No passage is about this."))
+
+        tasks.run(self.store.search, query, 10, done=found, failed=self.status.emit)
+
+    def _open_result(self, item: QListWidgetItem) -> None:
+        target = item.data(PATH_ROLE)
+        if target:
+            path, page = target
+            url = QUrl.fromLocalFile(path)
+            if page and path.lower().endswith(".pdf"):
+                url.setFragment(f"page={page}")
+            QDesktopServices.openUrl(url)

@@ -1,0 +1,49 @@
+"""The Documents page, driven as a user would."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+from PySide6.QtWidgets import QMessageBox
+
+from desktop_mem.core.documents import DocumentStore
+from desktop_mem.core.profile import Profile
+from desktop_mem.ui.documents_ui import DocumentsPage
+
+
+def test_add_by_drop_search_pause_and_remove(
+    qtbot: Any, profile: Profile, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "leave.md").write_text("# Leave\n\nAnnual leave is twenty-five days.\n", "utf-8")
+    (folder / "junk.md").write_bytes(b"\x00\x01binary" * 100)
+    page = DocumentsPage(DocumentStore(profile.db, profile.embedder))
+    qtbot.addWidget(page)
+    assert page.empty.isVisibleTo(page)
+    warnings: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda _p, _t, text: warnings.append(text))
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(folder))])
+    drop = QDropEvent(
+        QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+    )  # fmt: skip
+    page.dropEvent(drop)
+    qtbot.waitUntil(lambda: not page.running, timeout=10000)
+    assert page.table.rowCount() == 1 and page.table.item(0, 0).text() == "leave.md"
+    assert warnings and "junk.md" in warnings[0] and "binary" in warnings[0]
+    page.search.setText("how many days of annual leave")
+    page.search.returnPressed.emit()
+    qtbot.waitUntil(lambda: page.results.count() > 0, timeout=5000)
+    assert page.results.item(0).text().startswith("leave.md, Leave")
+    page.paused.setChecked(True)
+    assert page.sync(background=True) is False  # paused: the background pass waits
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    page.table.selectRow(0)
+    page.remove.click()
+    assert page.table.rowCount() == 0 and (folder / "leave.md").exists()
