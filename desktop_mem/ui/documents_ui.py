@@ -253,7 +253,11 @@ class DocumentsPage(QWidget):
         def found(hits: list[Any]) -> None:
             self.results.clear()
             for h in hits:
-                item = QListWidgetItem(f"{h.where()}\n{' '.join(h.text.split())[:300]}")
+                shaped = len(self.store.answers_using(h.chunk_id))
+                head = h.where()
+                if shaped:  # the answers it shaped, as for a memory
+                    head += " · " + self.tr("shaped %n answer(s)", "", shaped)
+                item = QListWidgetItem(f"{head}\n{' '.join(h.text.split())[:300]}")
                 item.setData(PATH_ROLE, (h.path, h.page or 0))
                 self.results.addItem(item)
             if not hits:

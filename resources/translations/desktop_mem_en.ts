@@ -23,6 +23,11 @@
         <source>Remove %n document(s) and every passage of them from desktop-mem, for good? The files themselves are not touched.</source>
         <translation><numerusform>Remove %n document and every passage of it from desktop-mem, for good? The file itself is not touched.</numerusform><numerusform>Remove %n documents and every passage of them from desktop-mem, for good? The files themselves are not touched.</numerusform></translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="259" />
+        <source>shaped %n answer(s)</source>
+        <translation><numerusform>shaped %n answer</numerusform><numerusform>shaped %n answers</numerusform></translation>
+    </message>
 </context>
 <context>
     <name>MemoryBrowser</name>

@@ -473,8 +473,13 @@
         <source>Remove %n document(s) and every passage of them from desktop-mem, for good? The files themselves are not touched.</source>
         <translation><numerusform>要从 desktop-mem 中永久移除 %n 个文档及其全部片段吗？文件本身不受影响。</numerusform></translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="259" />
+        <source>shaped %n answer(s)</source>
+        <translation><numerusform>影响了 %n 个回答</numerusform></translation>
+    </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="260" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="264" />
         <source>No passage is about this.</source>
         <translation>没有与此相关的片段。</translation>
     </message>

@@ -53,6 +53,7 @@ EN: dict[str, tuple[str, str]] = {
     "Consolidation: %n change(s).": ("Consolidation: %n change.", "Consolidation: %n changes."),
     "Re-indexed %n memory(s).": ("Re-indexed %n memory.", "Re-indexed %n memories."),
     "%n memory(s)": ("%n memory", "%n memories"),
+    "shaped %n answer(s)": ("shaped %n answer", "shaped %n answers"),
     "Remove %n document(s) and every passage of them from desktop-mem, for good? The files themselves are not touched.": (
         "Remove %n document and every passage of it from desktop-mem, for good? The file itself is not touched.",
         "Remove %n documents and every passage of them from desktop-mem, for good? The files themselves are not touched.",

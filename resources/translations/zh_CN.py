@@ -377,6 +377,7 @@ ZH: dict[str, str | list[str]] = {
         "要从 desktop-mem 中永久移除 %n 个文档及其全部片段吗？文件本身不受影响。"
     ],
     "No passage is about this.": "没有与此相关的片段。",
+    "shaped %n answer(s)": ["影响了 %n 个回答"],
 }
 
 

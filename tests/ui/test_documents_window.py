@@ -41,6 +41,24 @@ def test_add_by_drop_search_pause_and_remove(
     page.search.returnPressed.emit()
     qtbot.waitUntil(lambda: page.results.count() > 0, timeout=5000)
     assert page.results.item(0).text().startswith("leave.md, Leave")
+    hit = page.store.search("how many days of annual leave")[0]
+    with profile.db.transaction() as conn:  # an answer that was given this passage
+        conv = conn.execute(
+            "INSERT INTO conversations(title, created_at, updated_at) VALUES ('t', 'x', 'x')"
+        ).lastrowid
+        mid = conn.execute(
+            "INSERT INTO messages(conversation_id, role, content, status, created_at) "
+            "VALUES (?, 'assistant', 'Twenty-five days.', 'complete', 'x')",
+            (conv,),
+        ).lastrowid
+        conn.execute(
+            "INSERT INTO message_documents(message_id, chunk_id, rank, score) VALUES (?, ?, 1, 1)",
+            (mid, hit.chunk_id),
+        )
+    page.results.clear()
+    page.search.returnPressed.emit()
+    qtbot.waitUntil(lambda: page.results.count() > 0, timeout=5000)
+    assert "shaped 1 answer" in page.results.item(0).text()
     page.paused.setChecked(True)
     assert page.sync(background=True) is False  # paused: the background pass waits
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
