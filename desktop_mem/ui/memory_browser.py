@@ -163,16 +163,23 @@ class MemoryBrowser(QWidget):
         fields.addRow(self.tr("Came from"), self.origin)
         form.addLayout(fields)
         buttons = QHBoxLayout()
+        self.new_button = QPushButton(self.tr("New memory"))
+        self.new_button.setToolTip(self.tr("An empty form for a memory of your own"))
+        self.new_button.clicked.connect(self.new_memory)
         self.add_button = QPushButton(self.tr("Add"))
         self.add_button.setToolTip(self.tr("Add the text above as a new memory"))
         self.add_button.clicked.connect(self._add)
+        self.text.textChanged.connect(self._form_changed)
         self.save_button = QPushButton(self.tr("Save"))
         self.save_button.clicked.connect(self._save)
         self.pin_button = QPushButton(self.tr("Pin"))
         self.pin_button.clicked.connect(self._pin)
         self.delete_button = QPushButton(self.tr("Delete…"))
         self.delete_button.clicked.connect(self._delete)
-        for b in (self.add_button, self.save_button, self.pin_button, self.delete_button):
+        for b in (
+            self.new_button, self.add_button, self.save_button, self.pin_button,
+            self.delete_button,
+        ):  # fmt: skip
             buttons.addWidget(b)
         form.addLayout(buttons)
         form.addWidget(QLabel(self.tr("Answers it shaped")))
@@ -193,6 +200,7 @@ class MemoryBrowser(QWidget):
         self.history.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.history.setTextElideMode(Qt.TextElideMode.ElideNone)
         self.history.itemActivated.connect(self._history_activated)
+        self.history.currentRowChanged.connect(self._version_chosen)
         form.addWidget(self.history)
         self.restore_button = QPushButton(self.tr("Restore this version"))
         self.restore_button.clicked.connect(self._restore)
@@ -369,17 +377,17 @@ class MemoryBrowser(QWidget):
             w.setEnabled(memory is not None)
         self.delete_button.setEnabled(bool(self.selected_ids()))
         self.text.setPlainText(memory.text if memory else "")
+        if memory is None:
+            self.importance.setValue(0.5)  # a new memory's default, not 0.00
         if memory:
             self.kind.setCurrentIndex(max(0, self.kind.findData(memory.kind)))
             self.importance.setValue(memory.importance)
             self.pin_button.setText(self.tr("Unpin") if memory.pinned else self.tr("Pin"))
         if memory is None:
             self.origin.setText("")
-        elif origin:
-            self.origin.setText(
-                f'{source_label(self, memory.source)}: <a href="{origin[0]}">'
-                f"{_escape(origin[1][:120])}</a>"
-            )
+        elif origin:  # the message it was learned from ("Came from" is the row's label)
+            self.origin.setText(f'<a href="{origin[0]}">{_escape(origin[1][:120])}</a>')
+            self.origin.setToolTip(source_label(self, memory.source))
         else:
             self.origin.setText(source_label(self, memory.source))
         self.impact.clear()
@@ -407,6 +415,8 @@ class MemoryBrowser(QWidget):
             self.history.addItem(item)
         if versions:
             self.history.setCurrentRow(len(versions) - 1)
+        self._version_chosen(self.history.currentRow())
+        self._form_changed()
 
     # -- actions -----------------------------------------------------------------------
 
@@ -432,6 +442,25 @@ class MemoryBrowser(QWidget):
         ids = self.selected_ids()
         if ids:
             self.delete_requested.emit(ids)
+
+    def new_memory(self) -> None:
+        """A clear form: Add is for a new memory, Save for the shown one, never mixed."""
+        self.table.clearSelection()
+        self.show_details(None, [], [])
+        self.text.setFocus()
+
+    def _form_changed(self) -> None:
+        # Add only makes a new memory from an empty form (not a near-copy of the shown one)
+        self.add_button.setEnabled(self.current is None and bool(self.text.toPlainText().strip()))
+
+    def _version_chosen(self, row: int) -> None:
+        """Choosing an old version previews it; Restore is for old versions only."""
+        old = 0 <= row < len(self._versions) - 1
+        self.restore_button.setEnabled(self.current is not None and old)
+        if self.current is not None and 0 <= row < len(self._versions):
+            self.text.blockSignals(True)
+            self.text.setPlainText(self._versions[row].text)
+            self.text.blockSignals(False)
 
     def _history_activated(self, item: QListWidgetItem) -> None:
         message_id = item.data(ID_ROLE)

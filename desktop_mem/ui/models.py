@@ -73,6 +73,8 @@ class MemoryTableModel(QAbstractTableModel):
             key=self.SORT_KEYS[self.COLUMNS[column]],
             reverse=order == Qt.SortOrder.DescendingOrder,
         )
+        if self.COLUMNS[column] != "pinned":  # pinned ones first, as the CLI lists them
+            self._rows.sort(key=lambda m: not m.pinned)  # stable: the column's order stays
         where = {m.id: r for r, m in enumerate(self._rows)}
         after = [
             self.index(where[mid], i.column()) if mid in where else QModelIndex()

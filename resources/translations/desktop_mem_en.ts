@@ -3,7 +3,7 @@
 <context>
     <name>ConversationListModel</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/models.py" line="196" />
+        <location filename="../../desktop_mem/ui/models.py" line="198" />
         <source>%n message(s), last %1</source>
         <translation><numerusform>%n message, last %1</numerusform><numerusform>%n messages, last %1</numerusform></translation>
     </message>
@@ -32,12 +32,12 @@
 <context>
     <name>MemoryBrowser</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="297" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="305" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n memory</numerusform><numerusform>%n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="299" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="307" />
         <source>%n match(es)</source>
         <translation><numerusform>%n match</numerusform><numerusform>%n matches</numerusform></translation>
     </message>

@@ -277,12 +277,12 @@
 <context>
     <name>ConversationListModel</name>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="194" />
+        <location filename="../../desktop_mem/ui/models.py" line="196" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/models.py" line="196" />
+        <location filename="../../desktop_mem/ui/models.py" line="198" />
         <source>%n message(s), last %1</source>
         <translation><numerusform>%n 条消息，最近 %1</numerusform></translation>
     </message>
@@ -848,102 +848,112 @@ A local language model with a long-term memory you can see and control. Your con
     </message>
     <message>
         <location filename="../../desktop_mem/ui/memory_browser.py" line="166" />
+        <source>New memory</source>
+        <translation>新建记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="167" />
+        <source>An empty form for a memory of your own</source>
+        <translation>一个空白表单，用来写你自己的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="169" />
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="167" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="170" />
         <source>Add the text above as a new memory</source>
         <translation>把上面的文字添加为新记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="169" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="173" />
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="171" />
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="375" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="175" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="385" />
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="173" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="177" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="178" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="185" />
         <source>Answers it shaped</source>
         <translation>用到它的回答</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="189" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="196" />
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="197" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="205" />
         <source>Restore this version</source>
         <translation>恢复此版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="222" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="230" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="224" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="232" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="226" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="234" />
         <source>Forget everything…</source>
         <translation>忘记一切…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="297" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="305" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="299" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="307" />
         <source>%n match(es)</source>
         <translation><numerusform>%n 条匹配</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="301" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="309" />
         <source>No matches</source>
         <translation>没有匹配</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="360" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="368" />
         <source>Used by other apps: %1</source>
         <translation>被其他应用使用：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="375" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="385" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="387" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="395" />
         <source>(empty answer)</source>
         <translation>（空回答）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="391" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="399" />
         <source>No answer has used it yet.</source>
         <translation>还没有回答用到它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="394" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="402" />
         <source>, until %1</source>
         <translation>，有效至 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="396" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="404" />
         <source>, from message %1</source>
         <translation>，来自消息 %1</translation>
     </message>
@@ -1125,7 +1135,7 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="124" />
+        <location filename="../../desktop_mem/ui/models.py" line="126" />
         <source> (expired)</source>
         <translation>（已过期）</translation>
     </message>
@@ -1865,32 +1875,32 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>kinds</name>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="152" />
+        <location filename="../../desktop_mem/ui/models.py" line="154" />
         <source>fact</source>
         <translation>事实</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="153" />
+        <location filename="../../desktop_mem/ui/models.py" line="155" />
         <source>preference</source>
         <translation>偏好</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="154" />
+        <location filename="../../desktop_mem/ui/models.py" line="156" />
         <source>event</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="155" />
+        <location filename="../../desktop_mem/ui/models.py" line="157" />
         <source>plan</source>
         <translation>计划</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="156" />
+        <location filename="../../desktop_mem/ui/models.py" line="158" />
         <source>person</source>
         <translation>人物</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="157" />
+        <location filename="../../desktop_mem/ui/models.py" line="159" />
         <source>note</source>
         <translation>笔记</translation>
     </message>
@@ -1971,22 +1981,22 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>sources</name>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="163" />
+        <location filename="../../desktop_mem/ui/models.py" line="165" />
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="164" />
+        <location filename="../../desktop_mem/ui/models.py" line="166" />
         <source>from a chat</source>
         <translation>来自聊天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="165" />
+        <location filename="../../desktop_mem/ui/models.py" line="167" />
         <source>import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="166" />
+        <location filename="../../desktop_mem/ui/models.py" line="168" />
         <source>consolidation</source>
         <translation>整理</translation>
     </message>

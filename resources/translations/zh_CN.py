@@ -378,6 +378,8 @@ ZH: dict[str, str | list[str]] = {
     ],
     "No passage is about this.": "没有与此相关的片段。",
     "shaped %n answer(s)": ["影响了 %n 个回答"],
+    "New memory": "新建记忆",
+    "An empty form for a memory of your own": "一个空白表单，用来写你自己的记忆",
 }
 
 

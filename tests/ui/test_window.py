@@ -774,3 +774,24 @@ def test_an_answer_shows_the_document_passages_it_was_given(
     assert "handbook.md, Handbook › Leave" in [
         b.text() for b in reopened.chip_row.findChildren(QPushButton)
     ]
+
+
+def test_the_details_form_neither_doubles_as_add_nor_restores_the_current_version(
+    qtbot: Any, window: MainWindow, profile: Profile
+) -> None:
+    mem = profile.memories.add(NewMemory("I keep bees")).memory
+    profile.memories.edit(mem.id, text="I keep bees in the garden")
+    profile.memories.add(NewMemory("Allergic to peanuts", pinned=True))
+    window.memory.refresh_memories()
+    assert window.browser.model.memory(0).pinned  # pinned first, as in the CLI
+    window.memory.show_memory(mem.id)
+    b = window.browser
+    assert not b.add_button.isEnabled()  # a shown memory is saved, not re-added
+    assert not b.restore_button.isEnabled()  # the current version: nothing to restore
+    b.history.setCurrentRow(0)  # the first version: previewed, restorable
+    assert b.text.toPlainText() == "I keep bees" and b.restore_button.isEnabled()
+    assert "from a chat" not in b.origin.text()
+    b.new_button.click()
+    assert b.current is None and b.importance.value() == 0.5 and not b.add_button.isEnabled()
+    b.text.setPlainText("Plays the cello")
+    assert b.add_button.isEnabled()
