@@ -205,6 +205,20 @@ class ConversationStore:
         self.db.checkpoint()
         return len(ids)
 
+    def learned_from(self, message_ids: Sequence[int]) -> dict[int, builtins.list[tuple[str, str]]]:
+        """What each user message taught (action, text), as its memories' history
+        recorded it: "created", "updated", "invalidated"."""
+        out: dict[int, builtins.list[tuple[str, str]]] = {}
+        for ids, marks in id_chunks(message_ids):
+            for mid, action, text in self.db.query(
+                "SELECT message_id, action, text FROM memory_history WHERE message_id IN "
+                f"({marks}) AND action IN ('created', 'updated', 'invalidated') "
+                "ORDER BY message_id, changed_at",
+                ids,
+            ):
+                out.setdefault(mid, []).append((action, text))
+        return out
+
     def use_embedder(self, embedder: Embedder) -> None:
         self.embedder = embedder
 

@@ -3,16 +3,18 @@ exporting and deleting conversations."""
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import (
     QFileDialog,
     QMenu,
     QMessageBox,
 )
 
+from desktop_mem.core import textproc
 from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.export import write_private
 from desktop_mem.ui import tasks
@@ -67,12 +69,28 @@ class ConversationsController(QObject):
         self.w.chat.clear()
         messages = self.w.conversations.messages(conversation_id)
         passages = self.w.documents.used_by([m.id for m in messages if m.role == "assistant"])
+        taught = self.w.conversations.learned_from([m.id for m in messages if m.role == "user"])
+        last_user: int | None = None
         for m in messages:
+            if m.role == "user":
+                last_user = m.id
             if m.role == "system":
                 continue
             w = self.w.chat.add_message(m.role, m.content)
             w.message_id = m.id
             w.set_status(m.status, m.error)
+            if m.role == "assistant" and last_user in taught:  # kept, as when it was learned
+                words = {
+                    "created": self.tr("Remembered"),
+                    "updated": self.tr("Updated"),
+                    "invalidated": self.tr("Marked as no longer true"),
+                }
+                w.set_notice(
+                    " · ".join(
+                        f"{words[a]}: {html.escape(textproc.shorten(t, 80), quote=False)}"
+                        for a, t in taught[last_user]
+                    )
+                )
             docs = passages.get(m.id, [])
             if m.used or m.recalled or docs:
                 w.set_chips(
@@ -85,14 +103,15 @@ class ConversationsController(QObject):
                     [(p.where(), p.text, p.path, p.page) for p in docs],
                 )
         self.refresh_conversations()
+        QTimer.singleShot(0, self.w.chat.scroll_to_end)  # the latest turn, as chats open
 
     def open_message(self, message_id: int) -> None:
         msg = self.w.conversations.message(message_id)
         self.w.show_page("chat")
         self.open_conversation(msg.conversation_id)
         for w in self.w.chat.messages:
-            if w.message_id == message_id:
-                self.w.chat.scroll.ensureWidgetVisible(w)
+            if w.message_id == message_id:  # after the scroll to the end opening queued
+                QTimer.singleShot(0, lambda w=w: self.w.chat.scroll.ensureWidgetVisible(w))
 
     def conversation_menu(self, pos: Any) -> None:
         index = self.w.conv_list.indexAt(pos)
@@ -137,9 +156,11 @@ class ConversationsController(QObject):
         path, _ = QFileDialog.getSaveFileName(
             self.w,
             self.tr("Export conversation"),
-            "conversation.md",
+            str(Path(self.w.file_folder()) / "conversation.md"),
             self.tr("Markdown (*.md);;JSON (*.json)"),
         )
+        if path:
+            self.w.remember_folder(path)
         if path:
             fmt = "json" if path.lower().endswith(".json") else "md"
             try:

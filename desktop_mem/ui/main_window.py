@@ -4,9 +4,10 @@ controller's: connection, turns, conversations, memory, settings (one file each)
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSettings, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QShortcut
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -357,6 +358,17 @@ class MainWindow(QMainWindow):
         stop.activated.connect(self.turns.stop)
         focus = QShortcut(shortcuts.key("focus_input"), self)
         focus.activated.connect(self.chat.input.setFocus)
+
+    def file_folder(self) -> str:
+        """Where export and import dialogs open: the last folder used, else Documents."""
+        saved = self.qsettings.value("files/last_folder")
+        if saved and Path(str(saved)).is_dir():
+            return str(saved)
+        docs = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+        return docs or str(Path.home())
+
+    def remember_folder(self, path: str) -> None:
+        self.qsettings.setValue("files/last_folder", str(Path(path).parent))
 
     def check_outside_changes(self) -> bool:
         """Refresh the memories and conversations if another process changed them."""

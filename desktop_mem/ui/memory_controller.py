@@ -217,11 +217,12 @@ class MemoryController(QObject):
             path, _ = QFileDialog.getSaveFileName(
                 self.w,
                 self.tr("Export memories"),
-                "memories.json",
+                str(Path(self.w.file_folder()) / "memories.json"),
                 self.tr("JSON (*.json);;Markdown (*.md)"),
             )
             if not path:
                 return
+            self.w.remember_folder(path)
         fmt = "md" if path.lower().endswith((".md", ".markdown", ".txt")) else "json"
         self.w.show_work(self.tr("Exporting…"))
         tasks.run(
@@ -246,11 +247,12 @@ class MemoryController(QObject):
     def import_memories(self, path: str | None = None) -> None:
         if path is None:
             path, _ = QFileDialog.getOpenFileName(
-                self.w, self.tr("Import memories"), "",
+                self.w, self.tr("Import memories"), self.w.file_folder(),
                 self.tr("Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)"),
             )  # fmt: skip
             if not path:
                 return
+            self.w.remember_folder(path)
 
         def work(report: Any) -> Any:
             return import_file(self.w.profile.memories, Path(path), progress=report)

@@ -120,7 +120,7 @@ class TurnController(QObject):
                 tasks.run(
                     result.learned,
                     300.0,
-                    done=lambda ch: self.learned(answer, ch),
+                    done=lambda ch, mid=result.answer_id: self.learned(mid, ch),
                     failed=self.w.show_error,
                 )
             if result.status == "error" and "ollama pull" in (result.error or ""):
@@ -143,12 +143,20 @@ class TurnController(QObject):
         if self.session is not None and self.turn_busy:
             self.session.stop()
 
-    def learned(self, answer: MessageWidget, changes: list[Change]) -> None:
+    def learned(self, answer_id: int | None, changes: list[Change]) -> None:
+        """What an exchange taught, once learned: shown under its answer if that answer is
+        on screen now (the user may have opened another chat meanwhile; the widget it
+        started with may be gone), and the browser refreshed either way."""
         self.w.show_work(None)
         shown = [c for c in changes if c.action != "skipped"]
-        if shown:
+        if not shown:
+            return
+        answer = next((w for w in self.w.chat.messages if w.message_id == answer_id), None)
+        if answer is not None:
             self.show_changes(answer, shown)
-            self.w.memory.refresh_memories()
+        else:
+            self.last_changes.append(shown)
+        self.w.memory.refresh_memories()
 
     def show_changes(self, answer: MessageWidget, changes: list[Change]) -> None:
         self.last_changes.append(changes)

@@ -795,3 +795,28 @@ def test_the_details_form_neither_doubles_as_add_nor_restores_the_current_versio
     assert b.current is None and b.importance.value() == 0.5 and not b.add_button.isEnabled()
     b.text.setPlainText("Plays the cello")
     assert b.add_button.isEnabled()
+
+
+def test_a_reopened_conversation_keeps_what_it_taught_and_late_learning_finds_its_answer(
+    qtbot: Any, window: MainWindow, fake_ollama: FakeOllama, profile: Profile
+) -> None:
+    fake_ollama.reply_json(HANGZHOU)
+    fake_ollama.reply("Nice!")
+    send(qtbot, window, "I live in Hangzhou with my cat Mochi")
+    qtbot.waitUntil(lambda: "Remembered" in window.chat.messages[-1].notice.text(), timeout=10000)
+    conv = window.turns.session.conversation_id
+    window.threads.new_conversation(False)
+    window.threads.open_conversation(conv)
+    assert "Remembered: Lives in Hangzhou" in window.chat.messages[-1].notice.text()
+    # learning that ends after the chat changed: no dead widget touched, the browser updated
+    fake_ollama.reply_json({"memories": [{"text": "Plays the cello", "kind": "fact"}]})
+    fake_ollama.reply("Lovely.")
+    window.chat.input.setPlainText("I play the cello every evening")
+    qtbot.keyClick(window.chat.input, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not window.turn_busy, timeout=10000)
+    window.threads.new_conversation(False)  # the answer's widget is gone now
+    qtbot.waitUntil(
+        lambda: any(m.text == "Plays the cello" for m in profile.memories.list()), timeout=10000
+    )
+    idle(qtbot, window)
+    qtbot.waitUntil(lambda: window.browser.model.rowCount() == 2, timeout=10000)
