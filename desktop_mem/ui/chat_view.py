@@ -359,6 +359,13 @@ class ChatView(QWidget):
         self.model_box.currentTextChanged.connect(self._model_picked)
         head.addWidget(self.model_box)
         layout.addLayout(head)
+        # Ollama is down but this conversation can still be read: a line, not the page
+        self.offline_banner = QLabel()
+        self.offline_banner.setObjectName("status")
+        self.offline_banner.setWordWrap(True)
+        self.offline_banner.setTextFormat(Qt.TextFormat.RichText)
+        self.offline_banner.hide()
+        layout.addWidget(self.offline_banner)
 
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import (
     QMessageBox,
 )
@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from desktop_mem.ui.main_window import MainWindow
 
 
+RETRY_MS = 15_000  # how often a lost model server is looked for again
+
+
 class ConnectionController(QObject):
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
@@ -31,6 +34,16 @@ class ConnectionController(QObject):
         self.online = False
         self.models: list[str] = []
         self.pull_dialog: PullDialog | None = None
+        self.retry = QTimer(self)  # while offline: look again, lightly
+        self.retry.setInterval(RETRY_MS)
+        self.retry.timeout.connect(self._retry)
+
+    def _retry(self) -> None:
+        if not self.online and not self.w.turns.turn_busy:
+            tasks.run(self.backend.models, done=self.models_listed, failed=self._still_offline)
+
+    def _still_offline(self, message: str) -> None:
+        self.w.offline.detail.setText(message)
 
     def chat_model(self) -> str:
         return ollama_model(self.w.profile)
@@ -42,6 +55,8 @@ class ConnectionController(QObject):
     def models_listed(self, models: list[str]) -> None:
         self.online = True
         self.models = models
+        self.retry.stop()
+        self.w.chat.offline_banner.hide()
         self.w.centre.setCurrentWidget(self.w.chat)
         self.w.chat.set_models(models, self.backend.model)
         self.w.update_status()
@@ -53,10 +68,29 @@ class ConnectionController(QObject):
         return model not in names
 
     def offline(self, message: str) -> None:
+        """Ollama does not answer. A new, empty chat shows the page with the start
+        instructions; a conversation being read stays readable under a one-line notice
+        (reading, searching and managing never need the model server). While offline,
+        a light check every RETRY_MS finds it again."""
         self.online = False
         self.w.offline.detail.setText(message)
-        self.w.centre.setCurrentWidget(self.w.offline)
+        self.w.chat.offline_banner.setText(
+            self.tr("The model server is not answering: you can read and search, not send.")
+            + f" {message}"
+        )
+        if self.w.chat.messages:
+            self.w.centre.setCurrentWidget(self.w.chat)
+            self.w.chat.offline_banner.show()
+        else:
+            self.w.centre.setCurrentWidget(self.w.offline)
         self.w.update_status()
+        self.retry.start()
+
+    def show_chat(self) -> None:
+        """The chat, e.g. when a conversation is opened: the page only for an empty one."""
+        if self.online or self.w.chat.messages:
+            self.w.centre.setCurrentWidget(self.w.chat)
+            self.w.chat.offline_banner.setVisible(not self.online)
 
     def offer_pull(self, model: str) -> None:
         answer = QMessageBox.question(

@@ -103,6 +103,7 @@ class ConversationsController(QObject):
                     [(p.where(), p.text, p.path, p.page) for p in docs],
                 )
         self.refresh_conversations()
+        self.w.connection.show_chat()  # readable while the model server is down
         QTimer.singleShot(0, self.w.chat.scroll_to_end)  # the latest turn, as chats open
 
     def open_message(self, message_id: int) -> None:

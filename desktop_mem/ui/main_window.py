@@ -447,6 +447,7 @@ class MainWindow(QMainWindow):
         self.sleeper.user_active()  # a running sleep-time pass stops at its next memory
         self.sleeper.timer.stop()
         self.backups.timer.stop()
+        self.connection.retry.stop()
         self.watch.stop()
         self.documents_page.timer.stop()
         self.backups.first.stop()

@@ -123,6 +123,8 @@ class TurnController(QObject):
                     done=lambda ch, mid=result.answer_id: self.learned(mid, ch),
                     failed=self.w.show_error,
                 )
+            if result.error_reason in ("ollama_unreachable", "reply_cut", "ollama_timeout"):
+                self.w.connection.offline(result.error or "")  # the status follows it
             if result.status == "error" and "ollama pull" in (result.error or ""):
                 self.w.connection.offer_pull(self.w.connection.backend.model)
             self.w.threads.refresh_conversations()

@@ -210,38 +210,38 @@
         <translation>聊天模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="374" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="503" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="381" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="510" />
         <source>Say hello. What you tell me stays on this computer, encrypted.</source>
         <translation>打个招呼吧。你告诉我的一切都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="381" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="388" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="383" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="390" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="393" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="400" />
         <source>Message (Enter to send, Shift+Enter for a new line)</source>
         <translation>输入消息（Enter 发送，Shift+Enter 换行）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="398" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="405" />
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="400" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="407" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="499" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="506" />
         <source>Incognito: nothing you say here is remembered or stored, and no memory is used. Closing it leaves no trace.</source>
         <translation>无痕模式：你在这里说的话不会被记住或保存，也不会使用任何记忆。关闭后不留痕迹。</translation>
     </message>
@@ -249,27 +249,32 @@
 <context>
     <name>ConnectionController</name>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="39" />
+        <location filename="../../desktop_mem/ui/connection.py" line="52" />
         <source>Connecting to Ollama…</source>
         <translation>正在连接 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="64" />
+        <location filename="../../desktop_mem/ui/connection.py" line="78" />
+        <source>The model server is not answering: you can read and search, not send.</source>
+        <translation>模型服务器没有响应：你可以阅读和搜索，但不能发送。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/connection.py" line="98" />
         <source>Model not installed</source>
         <translation>模型未安装</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="65" />
+        <location filename="../../desktop_mem/ui/connection.py" line="99" />
         <source>The chat model %1 is not installed in Ollama. Download it now?</source>
         <translation>Ollama 中没有安装聊天模型 %1。现在下载吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="82" />
+        <location filename="../../desktop_mem/ui/connection.py" line="116" />
         <source>Downloading…</source>
         <translation>正在下载…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="91" />
+        <location filename="../../desktop_mem/ui/connection.py" line="125" />
         <source>Download failed</source>
         <translation>下载失败</translation>
     </message>
@@ -321,57 +326,57 @@
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="122" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="123" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="123" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="124" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="124" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="125" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="139" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="140" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="139" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="140" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="158" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="159" />
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="160" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="161" />
         <source>Markdown (*.md);;JSON (*.json)</source>
         <translation>Markdown (*.md);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="174" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="175" />
         <source>Delete this conversation for good? Memories learned from it stay.</source>
         <translation>永久删除这个对话？从中学到的记忆会保留。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="177" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="178" />
         <source>%n of them will no longer quote what was said in it.</source>
         <translation><numerusform>其中 %n 条记忆将不再引用这个对话中的内容。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="179" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="180" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="191" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="192" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
@@ -584,7 +589,7 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../desktop_mem/ui/main_window.py" line="143" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="488" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="489" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
@@ -734,27 +739,27 @@ A local language model with a long-term memory you can see and control. Your con
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="461" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="462" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="464" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="465" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="466" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="467" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="468" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="469" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="470" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="471" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
@@ -1605,52 +1610,52 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
         <translation>正在从这轮对话中学习…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="165" />
+        <location filename="../../desktop_mem/ui/turns.py" line="167" />
         <source>Remembered</source>
         <translation>已记住</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="166" />
+        <location filename="../../desktop_mem/ui/turns.py" line="168" />
         <source>Updated</source>
         <translation>已更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="167" />
+        <location filename="../../desktop_mem/ui/turns.py" line="169" />
         <source>Marked as no longer true</source>
         <translation>已标记为不再成立</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="168" />
+        <location filename="../../desktop_mem/ui/turns.py" line="170" />
         <source>Merged</source>
         <translation>已合并</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="188" />
+        <location filename="../../desktop_mem/ui/turns.py" line="190" />
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="191" />
+        <location filename="../../desktop_mem/ui/turns.py" line="193" />
         <source>Undoing…</source>
         <translation>正在撤销…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="206" />
+        <location filename="../../desktop_mem/ui/turns.py" line="208" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>已删除 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="207" />
+        <location filename="../../desktop_mem/ui/turns.py" line="209" />
         <source> and %n message(s).</source>
         <translation><numerusform>和 %n 条消息。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="210" />
+        <location filename="../../desktop_mem/ui/turns.py" line="212" />
         <source>Nothing was deleted.</source>
         <translation>没有删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="217" />
+        <location filename="../../desktop_mem/ui/turns.py" line="219" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>

@@ -820,3 +820,32 @@ def test_a_reopened_conversation_keeps_what_it_taught_and_late_learning_finds_it
     )
     idle(qtbot, window)
     qtbot.waitUntil(lambda: window.browser.model.rowCount() == 2, timeout=10000)
+
+
+def test_old_conversations_stay_readable_while_ollama_is_down(
+    qtbot: Any, profile: Profile, home: Path, fake_ollama: FakeOllama
+) -> None:
+    from desktop_mem.core.conversations import ConversationStore
+
+    store = ConversationStore(profile.db)
+    conv = store.create("Trip")
+    store.add_message(conv.id, "user", "We fly to Lisbon on the ninth")
+    store.add_message(conv.id, "assistant", "Noted: Lisbon on the ninth.")
+    profile.set_ollama_host("http://127.0.0.1:9")
+    w = MainWindow(profile, app_settings(home))
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.centre.currentWidget() is w.offline, timeout=5000)  # empty chat
+    w.threads.open_conversation(conv.id)
+    assert w.centre.currentWidget() is w.chat  # readable, not hidden behind the page
+    assert [m.text() for m in w.chat.messages][0] == "We fly to Lisbon on the ninth"
+    assert (
+        w.chat.offline_banner.isVisibleTo(w) and "read and search" in w.chat.offline_banner.text()
+    )
+    assert w.connection.retry.isActive()  # looked for again, lightly
+    profile.set_ollama_host(fake_ollama.url)
+    w.connection.use_model(None)
+    w.connection._retry()
+    qtbot.waitUntil(lambda: w.online, timeout=5000)
+    assert not w.chat.offline_banner.isVisibleTo(w) and not w.connection.retry.isActive()
+    idle(qtbot, w)
