@@ -30,7 +30,7 @@ class ConnectionController(QObject):
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self.w = window
-        self.backend = make_backend(window.profile, ollama_model(window.profile))
+        self.backend = make_backend(window.profile)  # chooses the model for its own kind
         self.online = False
         self.models: list[str] = []
         self.pull_dialog: PullDialog | None = None

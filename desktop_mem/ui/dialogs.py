@@ -185,12 +185,15 @@ class ShortcutsDialog(QDialog):
             table.setItem(row, 1, QTableWidgetItem(shortcuts.describe(name)))
         table.resizeColumnsToContents()
         table.horizontalHeader().setStretchLastSection(True)
+        table.resizeRowsToContents()
+        rows = sum(table.rowHeight(r) for r in range(table.rowCount()))
+        table.setMinimumHeight(rows + table.horizontalHeader().height() + 4)  # no row cut
         self.table = table
         layout.addWidget(table)
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         close.rejected.connect(self.reject)
         layout.addWidget(close)
-        self.resize(460, 420)
+        self.resize(460, self.sizeHint().height())
 
 
 def _page(tabs: QTabWidget, title: str) -> QFormLayout:
@@ -335,6 +338,11 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Encryption"), key_row)
         current = "keyring" if keyring_mode else "passphrase"
         other = "passphrase" if keyring_mode else "keyring"
+        if not keyring_mode and not values.get("keyring_usable", True):
+            self.switch_key_button.setEnabled(False)  # it would re-encrypt, then fail
+            self.switch_key_button.setToolTip(
+                self.tr("No system keyring is available on this computer.")
+            )
         self.rekey_button.clicked.connect(lambda: self._request_key(current))
         self.switch_key_button.clicked.connect(lambda: self._request_key(other))
 

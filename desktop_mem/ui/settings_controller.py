@@ -18,6 +18,7 @@ from desktop_mem.core.chat import (
 )
 from desktop_mem.core.config import normalize_host
 from desktop_mem.core.errors import DesktopMemError
+from desktop_mem.core.vault import KeyringAccess
 from desktop_mem.ui import tasks
 from desktop_mem.ui.apps_ui import AppsPage
 from desktop_mem.ui.backup_ui import BackupPage, RecoveryCodeDialog
@@ -42,6 +43,7 @@ class SettingsController(QObject):
             "theme": self.w.qsettings.value("ui/theme", "system"),
             "data_folder": str(self.w.profile.db.path.parent),
             "key_mode": self.w.profile.db.key_mode,
+            "keyring_usable": KeyringAccess().problem() is None,
         }
         backup_page = BackupPage(self.w.backups, self.w.profile.db.key_mode != "passphrase")
         apps_page = AppsPage(self.w.profile.db, self.w.profile.config.profile)

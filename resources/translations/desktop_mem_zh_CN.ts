@@ -1345,48 +1345,48 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>SettingsController</name>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="48" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="50" />
         <source>Backup</source>
         <translation>备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="48" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="50" />
         <source>Apps</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="66" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="68" />
         <source>New recovery code</source>
         <translation>新的恢复码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="68" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="70" />
         <source>Make a new recovery code? The old one will no longer open this profile or its new backups (backups made before still open with the old one).</source>
         <translation>要生成新的恢复码吗？旧的恢复码将无法再打开此配置及其新备份（之前的备份仍可用旧恢复码打开）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="116" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="118" />
         <source>Messages will leave this computer</source>
         <translation>消息将离开这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="132" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="134" />
         <source>Re-index memories?</source>
         <translation>重新索引记忆？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="133" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="135" />
         <source>Search by meaning needs every memory re-indexed with %1. Do it now? Until it finishes, the old index keeps working.</source>
         <translation>按语义搜索需要用 %1 重新索引所有记忆。现在开始吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="145" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="147" />
         <source>Re-indexed %n memory(s).</source>
         <translation><numerusform>已重新索引 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="147" />
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="152" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="149" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="154" />
         <source>Re-indexing memories…</source>
         <translation>正在重新索引记忆…</translation>
     </message>
@@ -1394,189 +1394,194 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="216" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="219" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="223" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="226" />
         <source>Ollama address</source>
         <translation>Ollama 地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="228" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="231" />
         <source>Chat model</source>
         <translation>聊天模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="234" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="237" />
         <source>Changing it re-indexes every memory with the new model (with progress).</source>
         <translation>更换后会用新模型重新索引所有记忆（显示进度）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="236" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="239" />
         <source>Embedding model</source>
         <translation>嵌入模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="270" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="273" />
         <source>Learn memories from my chats automatically</source>
         <translation>自动从我的聊天中学习记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="269" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="272" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="274" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="277" />
         <source>Give the model my relevant memories and earlier messages</source>
         <translation>把相关的记忆和之前的消息提供给模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="279" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="282" />
         <source>Tidy my memories while the app is idle (every change can be undone)</source>
         <translation>在应用空闲时整理我的记忆（每项更改都可撤销）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="241" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="244" />
         <source> tokens</source>
         <translation> 个词元</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="221" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="224" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="242" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="245" />
         <source>Context budget</source>
         <translation>上下文预算</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="243" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="246" />
         <source>Use an OpenAI-compatible server instead of Ollama</source>
         <translation>使用兼容 OpenAI 的服务器代替 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="245" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="248" />
         <source>Other server</source>
         <translation>其他服务器</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="248" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="251" />
         <source>Server URL</source>
         <translation>服务器地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="250" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="253" />
         <source>Server model</source>
         <translation>服务器模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="254" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="257" />
         <source>(unchanged)</source>
         <translation>（不变）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="254" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="257" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="256" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="259" />
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="259" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="262" />
         <source>With another server on, your messages and the memories retrieved for them are sent to that server. If it is not this computer, they leave your machine.</source>
         <translation>启用其他服务器后，你的消息和为其检索到的记忆会发送到该服务器。如果它不是这台电脑，这些内容会离开你的机器。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="284" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="287" />
         <source>Appearance</source>
         <translation>外观</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="289" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="292" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="292" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="295" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="293" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="296" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="294" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="297" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="298" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="301" />
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="300" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="303" />
         <source>Privacy</source>
         <translation>隐私</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="306" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="309" />
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="308" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="311" />
         <source>Data folder</source>
         <translation>数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="313" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="316" />
         <source>Encrypted; the key is kept in the system keyring.</source>
         <translation>已加密；密钥保存在系统钥匙环中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="315" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="318" />
         <source>Encrypted with your passphrase.</source>
         <translation>已用你的口令加密。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="321" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="324" />
         <source>Replace the key</source>
         <translation>更换密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="321" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="324" />
         <source>Change passphrase…</source>
         <translation>更改口令…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="324" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="327" />
         <source>Re-encrypts everything with a new key; the old one stops working.</source>
         <translation>用新密钥重新加密所有内容；旧密钥随即失效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="327" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="330" />
         <source>Use a passphrase instead…</source>
         <translation>改用口令…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="329" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="332" />
         <source>Keep the key in the system keyring instead</source>
         <translation>改为把密钥保存在系统钥匙环中</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="335" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="338" />
         <source>Encryption</source>
         <translation>加密</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="344" />
+        <source>No system keyring is available on this computer.</source>
+        <translation>这台电脑上没有可用的系统钥匙环。</translation>
     </message>
 </context>
 <context>

@@ -849,3 +849,31 @@ def test_old_conversations_stay_readable_while_ollama_is_down(
     qtbot.waitUntil(lambda: w.online, timeout=5000)
     assert not w.chat.offline_banner.isVisibleTo(w) and not w.connection.retry.isActive()
     idle(qtbot, w)
+
+
+def test_the_remote_server_gets_its_own_model_name_and_dialogs_fit(
+    qtbot: Any, profile: Profile, home: Path, fake_ollama: FakeOllama
+) -> None:
+    from desktop_mem.core.settings import Settings
+    from desktop_mem.ui.dialogs import SettingsDialog, ShortcutsDialog
+
+    s = Settings(profile.db)
+    s.set("chat_model", "qwen2.5:7b")
+    s.set("openai_enabled", True)
+    s.set("openai_base_url", fake_ollama.url + "/v1")
+    s.set("openai_model", "served-model")
+    s.set("remote_notice_seen", fake_ollama.url + "/v1")
+    w = MainWindow(profile, app_settings(home))
+    qtbot.addWidget(w)
+    assert w.connection.backend.model == "served-model"  # not the Ollama model's name
+    shortcuts = ShortcutsDialog()
+    qtbot.addWidget(shortcuts)
+    rows = sum(shortcuts.table.rowHeight(r) for r in range(shortcuts.table.rowCount()))
+    assert shortcuts.table.minimumHeight() >= rows  # the last row is not cut
+    values = {**s.all(), "ollama_host": "", "chat_model": "", "embed_model": "", "language": "en",
+              "theme": "light", "data_folder": "", "key_mode": "passphrase",
+              "keyring_usable": False}  # fmt: skip
+    dialog = SettingsDialog(values, [])
+    qtbot.addWidget(dialog)
+    assert not dialog.switch_key_button.isEnabled()  # no keyring: not offered
+    idle(qtbot, w)
