@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QDate, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -68,7 +68,8 @@ class MemoryBrowser(QWidget):
     search_requested = Signal(str)
     selected = Signal(int)
     add_requested = Signal(str, str, bool)  # text, kind, pinned
-    save_requested = Signal(int, str, str, float)  # id, text, kind, importance
+    save_requested = Signal(int, str, str, float, str)  # id, text, kind, importance, until
+    # (until: "YYYY-MM-DD", or "" for no end)
     pin_requested = Signal(int, bool)
     delete_requested = Signal(list)
     forget_all_requested = Signal()
@@ -156,6 +157,17 @@ class MemoryBrowser(QWidget):
         self.importance.setRange(0.0, 1.0)
         self.importance.setSingleStep(0.1)
         fields.addRow(self.tr("Importance"), self.importance)
+        until_row = QHBoxLayout()
+        self.has_until = QCheckBox(self.tr("True until"))
+        self.until = QDateEdit()
+        self.until.setCalendarPopup(True)
+        self.until.setDate(QDate.currentDate().addMonths(1))
+        self.until.setEnabled(False)
+        self.has_until.toggled.connect(self.until.setEnabled)
+        until_row.addWidget(self.has_until)
+        until_row.addWidget(self.until)
+        until_row.addStretch(1)
+        fields.addRow(self.tr("Valid"), until_row)
         self.origin = QLabel()
         self.origin.setWordWrap(True)
         self.origin.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
@@ -379,6 +391,10 @@ class MemoryBrowser(QWidget):
         self.text.setPlainText(memory.text if memory else "")
         if memory is None:
             self.importance.setValue(0.5)  # a new memory's default, not 0.00
+        until = memory.valid_until if memory else None
+        self.has_until.setChecked(bool(until))
+        if until:
+            self.until.setDate(QDate.fromString(until[:10], "yyyy-MM-dd"))
         if memory:
             self.kind.setCurrentIndex(max(0, self.kind.findData(memory.kind)))
             self.importance.setValue(memory.importance)
@@ -432,6 +448,7 @@ class MemoryBrowser(QWidget):
                 self.text.toPlainText().strip(),
                 self.kind.currentData(),
                 float(self.importance.value()),
+                self.until.date().toString("yyyy-MM-dd") if self.has_until.isChecked() else "",
             )
 
     def _pin(self) -> None:

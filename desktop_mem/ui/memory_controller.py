@@ -115,7 +115,9 @@ class MemoryController(QObject):
             failed=self.w.show_error,
         )
 
-    def save_memory(self, memory_id: int, text: str, kind: str, importance: float) -> None:
+    def save_memory(
+        self, memory_id: int, text: str, kind: str, importance: float, until: str = ""
+    ) -> None:
         self.w.show_work(self.tr("Saving the memory…"))
         tasks.run(
             self.w.profile.memories.edit,
@@ -123,6 +125,8 @@ class MemoryController(QObject):
             text=text,
             kind=kind,
             importance=importance,
+            valid_until=until or None,
+            clear_valid_until=not until,
             done=lambda r: self.memory_changed(memory_id),
             failed=self.w.show_error,
         )

@@ -812,168 +812,178 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>被 #%1 否定</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="88" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="89" />
         <source>Search memories (meaning and words, 中文 or English)</source>
         <translation>搜索记忆（语义和关键词，中文或英文）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="93" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="94" />
         <source>Weak matches too</source>
         <translation>也显示弱匹配</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="95" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="96" />
         <source>List every memory ranked by the search, not only the relevant ones</source>
         <translation>按搜索排序列出所有记忆，而不只是相关的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="103" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="104" />
         <source>All kinds</source>
         <translation>所有类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="108" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="109" />
         <source>Pinned only</source>
         <translation>仅置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="113" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="114" />
         <source>Any date</source>
         <translation>任何日期</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="115" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="116" />
         <source>Created on or after</source>
         <translation>创建于此日期或之后</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="150" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="151" />
         <source>Text</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="154" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="155" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="158" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="159" />
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="163" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="161" />
+        <source>True until</source>
+        <translation>有效至</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="170" />
+        <source>Valid</source>
+        <translation>有效期</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="175" />
         <source>Came from</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="166" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="178" />
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="167" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="179" />
         <source>An empty form for a memory of your own</source>
         <translation>一个空白表单，用来写你自己的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="169" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="181" />
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="170" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="182" />
         <source>Add the text above as a new memory</source>
         <translation>把上面的文字添加为新记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="173" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="185" />
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="175" />
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="385" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="187" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="401" />
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="177" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="189" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="185" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="197" />
         <source>Answers it shaped</source>
         <translation>用到它的回答</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="196" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="208" />
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="205" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="217" />
         <source>Restore this version</source>
         <translation>恢复此版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="230" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="242" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="232" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="244" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="234" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="246" />
         <source>Forget everything…</source>
         <translation>忘记一切…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="305" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="317" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="307" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="319" />
         <source>%n match(es)</source>
         <translation><numerusform>%n 条匹配</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="309" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="321" />
         <source>No matches</source>
         <translation>没有匹配</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="368" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="380" />
         <source>Used by other apps: %1</source>
         <translation>被其他应用使用：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="385" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="401" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="395" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="411" />
         <source>(empty answer)</source>
         <translation>（空回答）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="399" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="415" />
         <source>No answer has used it yet.</source>
         <translation>还没有回答用到它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="402" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="418" />
         <source>, until %1</source>
         <translation>，有效至 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="404" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="420" />
         <source>, from message %1</source>
         <translation>，来自消息 %1</translation>
     </message>
@@ -982,137 +992,137 @@ A local language model with a long-term memory you can see and control. Your con
     <name>MemoryController</name>
     <message>
         <location filename="../../desktop_mem/ui/memory_controller.py" line="109" />
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="119" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="121" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="146" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="150" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="148" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="152" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="149" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="153" />
         <source>Delete memories</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="152" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="156" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="163" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="167" />
         <source>FORGET</source>
         <translation>全部忘记</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="165" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="169" />
         <source>Forget everything</source>
         <translation>忘记一切</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="167" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="171" />
         <source>This deletes all %n memory(s) of this profile for good. Conversations stay.</source>
         <translation><numerusform>这会永久删除此配置的全部 %n 条记忆。对话会保留。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="176" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="180" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="190" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="194" />
         <source>Delete everything</source>
         <translation>全部删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="192" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="196" />
         <source>This deletes all %1 conversations and all %2 memories of this profile for good. The settings and the key stay.</source>
         <translation>这会永久删除此配置的全部 %1 个对话和全部 %2 条记忆。设置和密钥会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="197" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="201" />
         <source>DELETE</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="203" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="207" />
         <source>Deleting everything…</source>
         <translation>正在全部删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="219" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="223" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="221" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="225" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="227" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="231" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="241" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="245" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="250" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="254" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="251" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="255" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="263" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="267" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="266" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="270" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="277" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="281" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="284" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="288" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="286" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="290" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="292" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="296" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="307" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="311" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>你不在的时候，整理了 %n 条记忆（合并或标记为过期）；可在每条记忆的历史中撤销。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="319" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="323" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>

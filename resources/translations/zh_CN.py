@@ -382,6 +382,8 @@ ZH: dict[str, str | list[str]] = {
     "An empty form for a memory of your own": "一个空白表单，用来写你自己的记忆",
     "The model server is not answering: you can read and search, not send.": "模型服务器没有响应：你可以阅读和搜索，但不能发送。",
     "No system keyring is available on this computer.": "这台电脑上没有可用的系统钥匙环。",
+    "True until": "有效至",
+    "Valid": "有效期",
 }
 
 

@@ -877,3 +877,23 @@ def test_the_remote_server_gets_its_own_model_name_and_dialogs_fit(
     qtbot.addWidget(dialog)
     assert not dialog.switch_key_button.isEnabled()  # no keyring: not offered
     idle(qtbot, w)
+
+
+def test_a_memory_can_be_given_an_end_date_in_the_window(
+    qtbot: Any, window: MainWindow, profile: Profile
+) -> None:
+    from PySide6.QtCore import QDate
+
+    mem = profile.memories.add(NewMemory("Business trip to Tokyo next week")).memory
+    window.memory.show_memory(mem.id)
+    b = window.browser
+    assert not b.has_until.isChecked()
+    b.has_until.setChecked(True)
+    b.until.setDate(QDate(2026, 12, 8))
+    b.save_button.click()
+    qtbot.waitUntil(lambda: profile.memories.get(mem.id).valid_until == "2026-12-08", timeout=5000)
+    idle(qtbot, window)
+    b.has_until.setChecked(False)  # and taken away again
+    b.save_button.click()
+    qtbot.waitUntil(lambda: profile.memories.get(mem.id).valid_until is None, timeout=5000)
+    idle(qtbot, window)
