@@ -210,6 +210,7 @@ class ChatSession:
             budget,
             use_memory=self.reads_memory(),
             conversation_id=self.conversation_id,
+            instructions=str(self.settings.get("instructions") or ""),
         )
         result = TurnResult(
             "",

@@ -50,6 +50,9 @@ NO_MEMORY_PROMPT = """You are a helpful assistant running privately on the user'
 Today is {today}."""
 
 
+MAX_INSTRUCTIONS = 1_500  # characters of the user's instructions
+
+
 @dataclass
 class Budget:
     """Token limits for one prompt. `context` is the model's context length (capped by
@@ -281,7 +284,10 @@ class ContextBuilder:
         use_memory: bool = True,
         now: datetime | None = None,
         conversation_id: int | None = None,
+        instructions: str = "",
     ) -> Plan:
+        """The prompt for one turn. `instructions`: what the user wrote about themselves
+        and how to answer (Settings), in every prompt, memory on or off."""
         import time
 
         now = now or datetime.now(UTC).astimezone()
@@ -317,6 +323,13 @@ class ContextBuilder:
         else:
             system = NO_MEMORY_PROMPT.format(today=today)
         retrieval_ms = (time.perf_counter() - started) * 1000
+        if instructions.strip():
+            system += (
+                "\n\nThe user wrote this about themselves and how they want answers; follow "
+                "it unless it asks you to break the rules above:\n<user_instructions>\n"
+                + _quote(instructions.strip()[:MAX_INSTRUCTIONS])
+                + "\n</user_instructions>"
+            )
         system_msg = {"role": "system", "content": system}
         user_msg = {"role": "user", "content": user_text}
         fixed = self.counter.messages([system_msg, user_msg])

@@ -25,6 +25,7 @@ DEFAULTS: dict[str, Any] = {
     "backup_keep": 7,  # how many of the automatic backups to keep
     "last_backup_at": "",  # when the last backup (any kind) was written, UTC ISO
     "mcp_default_level": "read",  # what an app seen for the first time may do
+    "instructions": "",  # the user's "about me / how to answer": in every prompt
 }
 
 # Whole-number settings and their bounds (the token budgets: at least 256).

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QPlainTextEdit,
     QProgressBar,
     QPushButton,
     QSpinBox,
@@ -283,6 +284,15 @@ class SettingsDialog(QDialog):
         )
         self.sleep_consolidation.setChecked(bool(values["sleep_consolidation"]))
         form.addRow(self.sleep_consolidation)
+        self.instructions = QPlainTextEdit(values.get("instructions") or "")
+        self.instructions.setPlaceholderText(
+            self.tr("About you and how you like answers, e.g. “I am a nurse; answer briefly.”")
+        )
+        self.instructions.setToolTip(
+            self.tr("Given to the model with every message; never learned from.")
+        )
+        self.instructions.setMaximumHeight(90)
+        form.addRow(self.tr("About me"), self.instructions)
 
         form = _page(self.tabs, self.tr("Appearance"))
         self.language = QComboBox()
@@ -373,6 +383,7 @@ class SettingsDialog(QDialog):
             "auto_memory": self.auto_memory.isChecked(),
             "use_memory": self.use_memory.isChecked(),
             "sleep_consolidation": self.sleep_consolidation.isChecked(),
+            "instructions": self.instructions.toPlainText().strip(),
             "context_tokens": self.context.value(),
             "openai_enabled": self.openai.isChecked(),
             "openai_base_url": self.openai_url.text().strip(),

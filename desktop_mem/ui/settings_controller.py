@@ -90,6 +90,7 @@ class SettingsController(QObject):
             "auto_memory",
             "use_memory",
             "sleep_consolidation",
+            "instructions",
             "context_tokens",
             "openai_enabled",
             "openai_base_url",

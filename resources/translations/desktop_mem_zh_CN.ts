@@ -1251,52 +1251,52 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>PassphraseDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="46" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="47" />
         <source>Unlock your memories</source>
         <translation>解锁你的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="46" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="47" />
         <source>Protect your memories</source>
         <translation>保护你的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="52" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="53" />
         <source>No system keyring is available, so your conversations and memories in the profile “%1” are protected by a passphrase. Everything is encrypted with it; without it nobody, including you, can read them. There is no way to recover it.</source>
         <translation>系统钥匙环不可用，因此配置“%1”中的对话和记忆由口令保护。所有内容都用它加密；没有它，任何人（包括你）都无法读取。口令无法找回。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="58" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="59" />
         <source>Your conversations and memories in the profile “%1” are encrypted. Enter the passphrase to open them.</source>
         <translation>配置“%1”中的对话和记忆已加密。请输入口令打开。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="67" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="68" />
         <source>Passphrase</source>
         <translation>口令</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="71" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="72" />
         <source>Again</source>
         <translation>再输一次</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="75" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="76" />
         <source>At least %1 characters. Write it down: it cannot be recovered.</source>
         <translation>至少 %1 个字符。请抄下来：它无法找回。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="99" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="100" />
         <source>Type the passphrase.</source>
         <translation>请输入口令。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="101" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="102" />
         <source>Use at least %1 characters.</source>
         <translation>至少使用 %1 个字符。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="103" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="104" />
         <source>The two passphrases differ: type the same one twice.</source>
         <translation>两次输入的口令不同，请输入相同的口令。</translation>
     </message>
@@ -1304,17 +1304,17 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>PullDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="146" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="147" />
         <source>Downloading %1</source>
         <translation>正在下载 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="148" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="149" />
         <source>Starting…</source>
         <translation>正在开始…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="153" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="154" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1375,28 +1375,28 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
         <translation>要生成新的恢复码吗？旧的恢复码将无法再打开此配置及其新备份（之前的备份仍可用旧恢复码打开）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="118" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="119" />
         <source>Messages will leave this computer</source>
         <translation>消息将离开这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="134" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="135" />
         <source>Re-index memories?</source>
         <translation>重新索引记忆？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="135" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="136" />
         <source>Search by meaning needs every memory re-indexed with %1. Do it now? Until it finishes, the old index keeps working.</source>
         <translation>按语义搜索需要用 %1 重新索引所有记忆。现在开始吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="147" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="148" />
         <source>Re-indexed %n memory(s).</source>
         <translation><numerusform>已重新索引 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="149" />
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="154" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="150" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="155" />
         <source>Re-indexing memories…</source>
         <translation>正在重新索引记忆…</translation>
     </message>
@@ -1404,192 +1404,207 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="219" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="220" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="226" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="227" />
         <source>Ollama address</source>
         <translation>Ollama 地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="231" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="232" />
         <source>Chat model</source>
         <translation>聊天模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="237" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="238" />
         <source>Changing it re-indexes every memory with the new model (with progress).</source>
         <translation>更换后会用新模型重新索引所有记忆（显示进度）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="239" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="240" />
         <source>Embedding model</source>
         <translation>嵌入模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="273" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="274" />
         <source>Learn memories from my chats automatically</source>
         <translation>自动从我的聊天中学习记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="272" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="273" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="277" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="278" />
         <source>Give the model my relevant memories and earlier messages</source>
         <translation>把相关的记忆和之前的消息提供给模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="282" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="283" />
         <source>Tidy my memories while the app is idle (every change can be undone)</source>
         <translation>在应用空闲时整理我的记忆（每项更改都可撤销）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="244" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="245" />
         <source> tokens</source>
         <translation> 个词元</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="224" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="225" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="245" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="246" />
         <source>Context budget</source>
         <translation>上下文预算</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="246" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="247" />
         <source>Use an OpenAI-compatible server instead of Ollama</source>
         <translation>使用兼容 OpenAI 的服务器代替 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="248" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="249" />
         <source>Other server</source>
         <translation>其他服务器</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="251" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="252" />
         <source>Server URL</source>
         <translation>服务器地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="253" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="254" />
         <source>Server model</source>
         <translation>服务器模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="257" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="258" />
         <source>(unchanged)</source>
         <translation>（不变）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="257" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="258" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="259" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="260" />
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="262" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="263" />
         <source>With another server on, your messages and the memories retrieved for them are sent to that server. If it is not this computer, they leave your machine.</source>
         <translation>启用其他服务器后，你的消息和为其检索到的记忆会发送到该服务器。如果它不是这台电脑，这些内容会离开你的机器。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="287" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="289" />
+        <source>About you and how you like answers, e.g. “I am a nurse; answer briefly.”</source>
+        <translation>关于你以及你希望怎样回答，例如“我是护士；请简短回答。”</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="292" />
+        <source>Given to the model with every message; never learned from.</source>
+        <translation>每条消息都会交给模型；不会从中学习记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="295" />
+        <source>About me</source>
+        <translation>关于我</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/dialogs.py" line="297" />
         <source>Appearance</source>
         <translation>外观</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="292" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="302" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="295" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="305" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="296" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="306" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="297" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="307" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="301" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="311" />
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="303" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="313" />
         <source>Privacy</source>
         <translation>隐私</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="309" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="319" />
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="311" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="321" />
         <source>Data folder</source>
         <translation>数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="316" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="326" />
         <source>Encrypted; the key is kept in the system keyring.</source>
         <translation>已加密；密钥保存在系统钥匙环中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="318" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="328" />
         <source>Encrypted with your passphrase.</source>
         <translation>已用你的口令加密。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="324" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="334" />
         <source>Replace the key</source>
         <translation>更换密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="324" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="334" />
         <source>Change passphrase…</source>
         <translation>更改口令…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="327" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="337" />
         <source>Re-encrypts everything with a new key; the old one stops working.</source>
         <translation>用新密钥重新加密所有内容；旧密钥随即失效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="330" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="340" />
         <source>Use a passphrase instead…</source>
         <translation>改用口令…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="332" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="342" />
         <source>Keep the key in the system keyring instead</source>
         <translation>改为把密钥保存在系统钥匙环中</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="338" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="348" />
         <source>Encryption</source>
         <translation>加密</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="344" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="354" />
         <source>No system keyring is available on this computer.</source>
         <translation>这台电脑上没有可用的系统钥匙环。</translation>
     </message>
@@ -1597,17 +1612,17 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>ShortcutsDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="171" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="172" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="174" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="175" />
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="174" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="175" />
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -1678,7 +1693,7 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>TypedConfirmDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="123" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="124" />
         <source>Type %1 to confirm.</source>
         <translation>输入 %1 以确认。</translation>
     </message>

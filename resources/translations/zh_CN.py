@@ -384,6 +384,9 @@ ZH: dict[str, str | list[str]] = {
     "No system keyring is available on this computer.": "这台电脑上没有可用的系统钥匙环。",
     "True until": "有效至",
     "Valid": "有效期",
+    "About you and how you like answers, e.g. “I am a nurse; answer briefly.”": "关于你以及你希望怎样回答，例如“我是护士；请简短回答。”",
+    "Given to the model with every message; never learned from.": "每条消息都会交给模型；不会从中学习记忆。",
+    "About me": "关于我",
 }
 
 

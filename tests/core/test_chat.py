@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Iterator
@@ -9,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from desktop_mem.core.chat import ChatSession
+from desktop_mem.core.chat import ChatSession, make_backend
 from desktop_mem.core.context import edges_first
 from desktop_mem.core.conversations import ConversationStore
 from desktop_mem.core.llm import OllamaChat
@@ -390,3 +391,23 @@ def test_sleep_merges_duplicates_resolves_conflicts_and_can_be_undone(
     for c in changes:
         session.extractor.undo(c)
     assert len(store.list(include_expired=False)) == 5
+
+
+def test_the_users_instructions_are_in_every_prompt_and_never_learned_from(
+    profile: Profile, fake_ollama: FakeOllama
+) -> None:
+    from desktop_mem.core.settings import Settings
+
+    Settings(profile.db).set("instructions", "I am a night-shift nurse; answer in two sentences.")
+    Settings(profile.db).set("use_memory", False)  # memory off: the instructions stay
+    session = ChatSession(profile, make_backend(profile))
+    try:
+        fake_ollama.reply("Sure.")
+        result = session.send("What should I eat before a shift?")
+        assert "<user_instructions>" in fake_ollama.last_prompt()
+        assert "night-shift nurse" in fake_ollama.last_prompt()
+        result.learned(30.0)
+        extraction = fake_ollama.chat_requests(structured=True)
+        assert all("night-shift" not in json.dumps(r) for r in extraction)
+    finally:
+        session.close()
