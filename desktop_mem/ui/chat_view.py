@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from PySide6.QtCore import QPoint, QRect, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QDateTime, QLocale, QPoint, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QGuiApplication,
@@ -438,8 +438,13 @@ class ChatView(QWidget):
         self.empty.show()
         self._update_actions()
 
-    def add_message(self, role: str, text: str) -> MessageWidget:
+    def add_message(self, role: str, text: str, when: str | None = None) -> MessageWidget:
+        """A message; `when` (ISO, UTC) shows as its time on hover (default: now)."""
         w = MessageWidget(role, text)
+        stamp = QDateTime.fromString(when, Qt.DateFormat.ISODate) if when else None
+        local = stamp.toLocalTime() if stamp and stamp.isValid() else QDateTime.currentDateTime()
+        w.who.setToolTip(QLocale().toString(local, QLocale.FormatType.ShortFormat))
+        w.setToolTip(w.who.toolTip())
         w.memory_clicked.connect(self.memory_clicked)
         w.message_clicked.connect(self.message_clicked)
         w.document_clicked.connect(self.document_clicked)

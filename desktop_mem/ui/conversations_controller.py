@@ -76,7 +76,7 @@ class ConversationsController(QObject):
                 last_user = m.id
             if m.role == "system":
                 continue
-            w = self.w.chat.add_message(m.role, m.content)
+            w = self.w.chat.add_message(m.role, m.content, m.created_at)
             w.message_id = m.id
             w.set_status(m.status, m.error)
             if m.role == "assistant" and last_user in taught:  # kept, as when it was learned

@@ -897,3 +897,16 @@ def test_a_memory_can_be_given_an_end_date_in_the_window(
     b.save_button.click()
     qtbot.waitUntil(lambda: profile.memories.get(mem.id).valid_until is None, timeout=5000)
     idle(qtbot, window)
+
+
+def test_a_message_shows_its_time_on_hover(
+    qtbot: Any, window: MainWindow, profile: Profile
+) -> None:
+    from desktop_mem.core.conversations import ConversationStore
+
+    store = ConversationStore(profile.db)
+    conv = store.create("Old")
+    store.add_message(conv.id, "user", "hello", created_at="2025-03-04T05:06:00Z")
+    window.threads.open_conversation(conv.id)
+    tip = window.chat.messages[0].toolTip()
+    assert tip and ("2025" in tip or "25" in tip)
