@@ -202,3 +202,67 @@ def test_removing_a_document_leaves_no_trace_at_rest(
         "flowerpot" not in h.text for h in store.search("cabin key", relevant_only=False)
     )
     assert (library / "secret.md").read_text("utf-8").startswith("# Cabin")  # file untouched
+
+
+KILL_DRIVER = r"""
+import sys
+from desktop_mem.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_indexing_killed_half_way_resumes_with_no_half_indexed_document(
+    tmp_path: Path, fake_ollama: FakeOllama, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGKILL `docs add` once documents are being committed (observed: the WAL grows),
+    then check every stored document is whole, and that adding again completes."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from desktop_mem.core.config import Config
+    from desktop_mem.core.doc_text import chunk, extract
+
+    passphrase = "kill test passphrase"
+    monkeypatch.setenv("DESKTOP_MEM_PASSPHRASE", passphrase)
+    home = tmp_path / "home"
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    for n in range(80):
+        body = "\n\n".join(
+            f"## Part {p}\n\nNote {n} part {p} about topic {n % 7}." for p in range(6)
+        )
+        (folder / f"note-{n:03d}.md").write_text(f"# Note {n}\n\n{body}\n", "utf-8")
+    base = ["--home", str(home), "--ollama-host", fake_ollama.url, "--embed-model", "fake-embed"]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    cmd = [sys.executable, "-c", KILL_DRIVER, *base, "docs", "add", str(folder)]
+    assert subprocess.run([sys.executable, "-c", KILL_DRIVER, *base, "memory", "list"],
+                          env=env, capture_output=True).returncode == 0  # fmt: skip
+    wal = home / "profiles" / "default" / "memory.db-wal"
+    start = wal.stat().st_size if wal.exists() else 0
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    killed = False
+    while proc.poll() is None:
+        if wal.exists() and wal.stat().st_size > start + 200_000:  # documents are landing
+            proc.send_signal(signal.SIGKILL)
+            killed = True
+            break
+        time.sleep(0.002)
+    proc.wait()
+    config = Config.resolve(home=home, ollama_host=fake_ollama.url, embed_model="fake-embed",
+                            passphrase=passphrase)  # fmt: skip
+    with Profile.open(config) as prof:
+        store = DocumentStore(prof.db, prof.embedder)
+        docs = store.list()
+        for d in docs:  # whole, or not there at all
+            assert d.passages == len(chunk(extract(Path(d.path)))), d.title
+        partial = len(docs)
+    assert killed and partial < 80, "the kill landed while documents were being added"
+    report.add("kills")
+    again = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    assert again.returncode == 0, again.stderr
+    with Profile.open(config) as prof:
+        docs = DocumentStore(prof.db, prof.embedder).list()
+        assert len(docs) == 80 and len({d.path for d in docs}) == 80
