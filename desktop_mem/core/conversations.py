@@ -13,37 +13,26 @@ import builtins
 import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from desktop_mem.core import textproc
 from desktop_mem.core.db import id_chunks
 from desktop_mem.core.embed import Embedder
 from desktop_mem.core.errors import InvalidInput, ModelServerError, NotFound, UsageError
-from desktop_mem.core.fusion import fuse
 from desktop_mem.core.memories import MemoryStore, now_iso, parse_when, quoting
 from desktop_mem.core.relevance import (
     Reference,
     RelevanceRule,
     document_frequencies,
-    judge,
     retrieval_terms,
 )
+from desktop_mem.core.tier_search import search_tier
 from desktop_mem.core.vectors import MESSAGES, VectorIndex
-
-if TYPE_CHECKING:
-    import numpy as np
-else:
-    from desktop_mem.core.lazy import numpy as np
 
 MAX_QUERY_CHARS = 2_000  # as for memory search
 KEYWORD_CUTOFF_MIN = 2_000  # messages before frequent words stop being retrieved by
 KEYWORD_CUTOFF_SHARE = 0.10
 KEYWORD_CUTOFF_ROWS = 5_000
-# Messages are fused like memories (core/fusion.py), leaning on meaning a little less:
-# a message is longer and chattier than a memory, so its words say more.
-MESSAGE_VECTOR_WEIGHT = 0.6
-MESSAGE_KEYWORD_WEIGHT = 0.4
-MESSAGE_MIN_SPREAD = 0.25
 
 TITLE_CHARS = 60
 EMBED_CHARS = 4000
@@ -486,8 +475,6 @@ class ConversationStore:
         terms = textproc.query_terms(query)
         if not terms:  # nothing to search for (punctuation only)
             return [], warnings
-        pool = max(30, 3 * k)
-        keyword: dict[int, float] = {}
         total = self.index.count()
         if total >= KEYWORD_CUTOFF_MIN:
             # As for memories, words in more than a tenth of a large history are not
@@ -497,71 +484,23 @@ class ConversationStore:
             limit = min(int(total * KEYWORD_CUTOFF_SHARE), KEYWORD_CUTOFF_ROWS)
             df = document_frequencies(self.db, "messages_fts", terms, limit)
             terms = retrieval_terms(terms, total, df, limit / total)
-        match = textproc.fts_match(terms)
-        if match:
-            for rowid, s in self.db.query(
-                "SELECT rowid, bm25(messages_fts) AS s FROM messages_fts WHERE messages_fts "
-                "MATCH ? ORDER BY s LIMIT ?",
-                (match, pool),
-            ):
-                keyword[rowid] = -s
-        qvec: np.ndarray | None = None
-        semantic: dict[int, float] = {}
-        if self.embedder is not None and self.index.count():
-            try:
-                qvec = self.embedder.embed_one(query)
-            except ModelServerError as exc:
-                warnings.append(f"{exc} Showing keyword matches only.")
-            else:
-                semantic = dict(self.index.knn(qvec, pool))
-        if exclude_conversation is not None:
-            own = self._in_conversation([*semantic, *keyword], exclude_conversation)
-            semantic = {i: v for i, v in semantic.items() if i not in own}
-            keyword = {i: v for i, v in keyword.items() if i not in own}
-        ids = list(dict.fromkeys([*semantic, *keyword]))
-        if not ids:
-            return [], warnings
-        sims = np.full(len(ids), np.nan)
-        if qvec is not None:
-            vecs = self.index.vectors(ids)
-            for n, mid in enumerate(ids):
-                if mid in vecs:
-                    sims[n] = float(vecs[mid] @ qvec)
-        present = ~np.isnan(sims)
-        keep = np.ones(len(ids), dtype=bool)
-        relevance: dict[int, float] = {}
-        if relevant_only:
-            level = self.reference.level(qvec) if qvec is not None else None
-            verdict = judge(
-                self.db, "messages_fts", self.rule, level, terms, ids,
-                np.nan_to_num(sims), present, keyword, self.index.count(),
-            )  # fmt: skip
-            keep, relevance = verdict.keep, verdict.z
-        scores = fuse(
-            np.nan_to_num(sims),
-            present,
-            np.array([keyword.get(i, 0.0) for i in ids]),
-            MESSAGE_VECTOR_WEIGHT,
-            MESSAGE_KEYWORD_WEIGHT,
-            MESSAGE_MIN_SPREAD,
-            embedded=qvec is not None,
+        leave_out = (
+            (lambda ids: self._in_conversation(ids, exclude_conversation))
+            if exclude_conversation is not None
+            else None
         )
-        order = [n for n in np.argsort(-scores) if keep[n]][:k]
-        if not order:
+        ranked = search_tier(self, "messages_fts", query, terms, k, relevant_only, leave_out)
+        warnings += ranked.warnings
+        if not ranked.hits:
             return [], warnings
         titles = dict(self.db.query("SELECT id, title FROM conversations"))
         hits = []
-        for n in order:
-            msg = self.message(ids[n])
-            signals = [s for s, d in (("keyword", keyword), ("vector", semantic)) if ids[n] in d]
+        for mid, score, relevance in ranked.hits:
+            msg = self.message(mid)
+            found_by = (("keyword", ranked.keyword), ("vector", ranked.semantic))
+            signals = [name for name, d in found_by if mid in d]
             hits.append(
-                MessageHit(
-                    msg,
-                    titles.get(msg.conversation_id, ""),
-                    float(scores[n]),
-                    signals,
-                    relevance.get(ids[n]),
-                )
+                MessageHit(msg, titles.get(msg.conversation_id, ""), score, signals, relevance)
             )
         return hits, warnings
 

@@ -16,32 +16,27 @@ relevance rule: a question nothing in the documents is about finds nothing.
 from __future__ import annotations
 
 import builtins
+import dataclasses
 import hashlib
 import logging
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from desktop_mem.core import textproc
 from desktop_mem.core.db import id_chunks
 from desktop_mem.core.doc_text import chunk, extract, kind_of
 from desktop_mem.core.embed import Embedder
-from desktop_mem.core.errors import DesktopMemError, InvalidInput, ModelServerError, NotFound
-from desktop_mem.core.fusion import fuse
+from desktop_mem.core.errors import DesktopMemError, InvalidInput, NotFound
 from desktop_mem.core.records import now_iso
-from desktop_mem.core.relevance import Reference, RelevanceRule, judge
+from desktop_mem.core.relevance import Reference, RelevanceRule
+from desktop_mem.core.tier_search import search_tier
 from desktop_mem.core.vectors import DOCUMENTS, VectorIndex
-
-if TYPE_CHECKING:
-    import numpy as np
-else:
-    from desktop_mem.core.lazy import numpy as np
 
 log = logging.getLogger(__name__)
 MAX_QUERY_CHARS = 2_000
-VECTOR_WEIGHT, KEYWORD_WEIGHT, MIN_SPREAD = 0.6, 0.4, 0.25  # as for messages
 
 
 @dataclass(frozen=True)
@@ -315,68 +310,13 @@ class DocumentStore:
         terms = textproc.query_terms(query)
         if not terms:
             return []
-        pool = max(30, 3 * k)
-        keyword: dict[int, float] = {}
-        match = textproc.fts_match(terms)
-        if match:
-            for rowid, s in self.db.query(
-                "SELECT rowid, bm25(doc_chunks_fts) AS s FROM doc_chunks_fts WHERE "
-                "doc_chunks_fts MATCH ? ORDER BY s LIMIT ?",
-                (match, pool),
-            ):
-                keyword[rowid] = -s
-        qvec = None
-        semantic: dict[int, float] = {}
-        if self.embedder is not None and self.index.count():
-            try:
-                qvec = self.embedder.embed_one(query)
-            except ModelServerError:
-                qvec = None
-            else:
-                semantic = dict(self.index.knn(qvec, pool))
-        ids = list(dict.fromkeys([*semantic, *keyword]))
-        if not ids:
-            return []
-        sims = np.full(len(ids), np.nan)
-        if qvec is not None:
-            vecs = self.index.vectors(ids)
-            for n, cid in enumerate(ids):
-                if cid in vecs:
-                    sims[n] = float(vecs[cid] @ qvec)
-        present = ~np.isnan(sims)
-        keep = np.ones(len(ids), dtype=bool)
-        relevance: dict[int, float] = {}
-        if relevant_only:
-            level = self.reference.level(qvec) if qvec is not None else None
-            verdict = judge(
-                self.db, "doc_chunks_fts", self.rule, level, terms, ids,
-                np.nan_to_num(sims), present, keyword, self.index.count(),
-            )  # fmt: skip
-            keep, relevance = verdict.keep, verdict.z
-        scores = fuse(
-            np.nan_to_num(sims), present, np.array([keyword.get(i, 0.0) for i in ids]),
-            VECTOR_WEIGHT, KEYWORD_WEIGHT, MIN_SPREAD, embedded=qvec is not None,
-        )  # fmt: skip
-        order = [n for n in np.argsort(-scores) if keep[n]][:k]
-        found = self.passages([ids[n] for n in order])
-        hits = []
-        for n in order:
-            p = found.get(ids[n])
-            if p is not None:
-                hits.append(
-                    PassageHit(
-                        p.chunk_id,
-                        p.document_id,
-                        p.title,
-                        p.path,
-                        p.page,
-                        p.heading,
-                        p.text,
-                        float(scores[n]),
-                        relevance.get(ids[n]),
-                    )  # fmt: skip
-                )
-        return hits
+        ranked = search_tier(self, "doc_chunks_fts", query, terms, k, relevant_only)
+        found = self.passages([cid for cid, _, _ in ranked.hits])
+        return [
+            dataclasses.replace(found[cid], score=score, relevance=relevance)
+            for cid, score, relevance in ranked.hits
+            if cid in found
+        ]
 
     def used_by(self, message_ids: Sequence[int]) -> dict[int, builtins.list[PassageHit]]:
         """The passages each answer was given, in their order."""
