@@ -298,10 +298,16 @@ class Database:
                     (key, value),
                 )
 
-    def data_version(self) -> int:
+    def data_version(self, wait: bool = True) -> int | None:
         """Changes whenever another connection (another window, the command line, the MCP
-        server) commits to this database: cheap to poll."""
-        return int(self.query("PRAGMA data_version")[0][0])
+        server) commits to this database: cheap to poll. With `wait` False, None when
+        this process is using the connection (a poll from the GUI thread never waits)."""
+        if not self.lock.acquire(blocking=wait):
+            return None
+        try:
+            return int(self.query("PRAGMA data_version")[0][0])
+        finally:
+            self.lock.release()
 
     def set_cache_bytes(self, nbytes: int) -> None:
         """Size the page cache (decrypted pages) in bytes: negative cache_size is KiB."""

@@ -240,9 +240,11 @@ class DocumentsPage(QWidget):
         )
         if answer != QMessageBox.StandardButton.Yes:
             return
-        for doc_id in ids:
-            self.store.remove(doc_id)
-        self.refresh()
+        def remove_all() -> None:  # the full-text index is rewritten: off the GUI thread
+            for doc_id in ids:
+                self.store.remove(doc_id)
+
+        tasks.run(remove_all, done=lambda _: self.refresh(), failed=self.status.emit)
 
     def _search(self) -> None:
         query = self.search.text().strip()

@@ -373,10 +373,10 @@ class MainWindow(QMainWindow):
     def check_outside_changes(self) -> bool:
         """Refresh the memories and conversations if another process changed them."""
         try:
-            version = self.profile.db.data_version()
+            version = self.profile.db.data_version(wait=False)  # never block the GUI
         except DesktopMemError:
             return False
-        if version == self._seen_version:
+        if version is None or version == self._seen_version:
             return False
         self._seen_version = version
         if not self.turns.turn_busy:

@@ -63,5 +63,6 @@ def test_add_by_drop_search_pause_and_remove(
     assert page.sync(background=True) is False  # paused: the background pass waits
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     page.table.selectRow(0)
-    page.remove.click()
+    page.remove.click()  # off the GUI thread: wait for it
+    qtbot.waitUntil(lambda: page.table.rowCount() == 0, timeout=5000)
     assert page.table.rowCount() == 0 and (folder / "leave.md").exists()
