@@ -240,6 +240,7 @@ class DocumentsPage(QWidget):
         )
         if answer != QMessageBox.StandardButton.Yes:
             return
+
         def remove_all() -> None:  # the full-text index is rewritten: off the GUI thread
             for doc_id in ids:
                 self.store.remove(doc_id)
