@@ -46,6 +46,7 @@ def main() -> int:
     from tests.fakes.ollama_server import FakeOllama
 
     app = QApplication.instance() or QApplication(sys.argv)
+    install_language(app, "en")  # as the app starts: English with its plural forms
     if not any("CJK" in f or "WenQuanYi" in f for f in QFontDatabase.families()):
         print(
             "warning: no CJK font; Chinese shows as boxes (apt-get install fonts-noto-cjk)",
