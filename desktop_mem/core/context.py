@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from desktop_mem.core import textproc
+from desktop_mem.core import records, textproc
 from desktop_mem.core.conversations import ConversationStore, Message
 from desktop_mem.core.memories import Memory, MemoryStore
 from desktop_mem.core.search import HybridSearch
@@ -193,11 +193,13 @@ class ContextBuilder:
             spent += cost
         return kept, result.warnings
 
-    def _learned_from(self, message_ids: list[int]) -> set[int]:
-        """Which of these messages belong to an exchange memories were learned from
-        (now or in an earlier version): the memory tier speaks for them, and an
-        out-of-date one was left out on purpose. An answer goes with the user message
-        before it."""
+    def _spoken_for(self, message_ids: list[int], in_block: set[int]) -> set[int]:
+        """Which of these messages the memory tier already speaks for, or left out on
+        purpose: those of an exchange (a user message and the answer after it) that a
+        memory in the block was learned from, or that a memory has outgrown since (it
+        expired, or was changed after learning from it). A current memory learned from
+        the exchange that the search did not pick does not hide the message: the
+        message matched the question on its own."""
         if not message_ids:
             return set()
         marks = ",".join("?" * len(message_ids))
@@ -209,13 +211,18 @@ class ContextBuilder:
         )
         ids = sorted({i for pair in pairs for i in pair if i is not None})
         marks = ",".join("?" * len(ids))
+        rows = self.store.db.query(
+            f"SELECT source_message_id, id, valid_until, 0 FROM memories "
+            f"WHERE source_message_id IN ({marks}) "
+            f"UNION ALL SELECT h.message_id, h.memory_id, m.valid_until, "
+            f"h.text <> m.text FROM memory_history h JOIN memories m ON m.id = h.memory_id "
+            f"WHERE h.message_id IN ({marks})",
+            (*ids, *ids),
+        )
         sources = {
-            r[0]
-            for r in self.store.db.query(
-                f"SELECT source_message_id FROM memories WHERE source_message_id IN ({marks}) "
-                f"UNION SELECT message_id FROM memory_history WHERE message_id IN ({marks})",
-                (*ids, *ids),
-            )
+            message
+            for message, memory, valid_until, outgrown in rows
+            if memory in in_block or outgrown or records.is_expired(valid_until)
         }
         return {mid for mid, before in pairs if mid in sources or before in sources}
 
@@ -225,10 +232,11 @@ class ContextBuilder:
         history: Sequence[dict[str, str]],
         budget: Budget,
         conversation_id: int | None,
+        in_block: set[int] | None = None,
     ) -> tuple[list[tuple[Message, float]], list[str]]:
         """Relevant earlier messages from other conversations, within the recall
-        block's budget: none of an exchange a memory was learned from (the memory tier
-        speaks for it), none already among the turns sent."""
+        block's budget: none the memory tier speaks for (`in_block`: the memories in
+        the block), none already among the turns sent."""
         if self.conversations is None or budget.recall_tokens <= 0:
             return [], []
         hits, warnings = self.conversations.search(
@@ -236,7 +244,7 @@ class ContextBuilder:
             k=budget.max_recalled * 2,
             exclude_conversation=conversation_id,
         )
-        learned = self._learned_from([h.message.id for h in hits])
+        learned = self._spoken_for([h.message.id for h in hits], in_block or set())
         sent = {textproc.normalize(m["content"]) for m in history}
         sent.add(textproc.normalize(user_text))
         kept: list[tuple[Message, float]] = []
@@ -302,7 +310,9 @@ class ContextBuilder:
             pinned = [(m, s) for m, s in chosen if m.pinned]
             found = edges_first([(m, s) for m, s in chosen if not m.pinned])
             ordered = pinned + found
-            past, more = self.recall(user_text, history, budget, conversation_id)
+            past, more = self.recall(
+                user_text, history, budget, conversation_id, {m.id for m, _ in chosen}
+            )
             warnings += [w for w in more if w not in warnings]
             lines = [memory_line(m) for m, _ in ordered]
             block = "<memories>\n" + ("\n".join(lines) if lines else "(none)") + "\n</memories>"

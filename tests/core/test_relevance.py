@@ -4,11 +4,13 @@ from the first memory on; what is related comes in, from memories and past messa
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime
 
 import numpy as np
 import pytest
 
 from desktop_mem.core.chat import ChatSession
+from desktop_mem.core.context import Budget
 from desktop_mem.core.conversations import ConversationStore
 from desktop_mem.core.llm import OllamaChat
 from desktop_mem.core.memories import NewMemory
@@ -119,6 +121,33 @@ def test_a_message_a_memory_was_learned_from_is_not_repeated(
     result = later.send("What colour is my Brompton folding bike?")
     assert result.used, "the memory speaks for the message"
     assert result.recalled == [], "neither the message nor its answer is repeated"
+    later.close()
+
+
+def test_a_message_is_hidden_only_by_the_memory_that_speaks_for_it(
+    profile: Profile, fake_ollama: FakeOllama, session: ChatSession
+) -> None:
+    """A memory in the block hides the message it was learned from; one the search did
+    not pick does not (the message matched on its own); one changed or expired since
+    hides it for good (the memory tier left it out on purpose)."""
+    fake_ollama.reply_json({"memories": [{"text": "Rides a red Brompton folding bike"}]})
+    session.send("My bike is a red Brompton folding bike").learned(10)
+    said = session.messages()[0].id
+    memory = profile.memories.list()[0]
+    later = ChatSession(profile, OllamaChat(fake_ollama.url))
+    builder, budget = later.builder, Budget()
+    question = "What colour is my Brompton folding bike?"
+
+    def recalled(in_block: set[int]) -> list[int]:
+        return [m.id for m, _ in builder.recall(question, [], budget, None, in_block)[0]]
+
+    assert said not in recalled({memory.id})
+    assert said in recalled(set()), "a memory left out of the block does not hide it"
+    profile.memories.edit(memory.id, text="Rides a blue Brompton folding bike")
+    assert said not in recalled(set()), "the memory was corrected since: the message is stale"
+    profile.memories.edit(memory.id, text="Rides a red Brompton folding bike")
+    profile.memories.invalidate(memory.id, datetime(2020, 1, 1, tzinfo=UTC), "user", "ended")
+    assert said not in recalled(set()), "an expired memory's message is not recalled either"
     later.close()
 
 
