@@ -51,34 +51,18 @@ class Settings:
         return raw
 
     def set(self, key: str, value: Any) -> None:
+        """Validate `value` against the setting's type and bounds, then store it.
+        Nothing is stored when it does not fit ("treu" is not a yes/no)."""
         if key not in DEFAULTS:
             raise InvalidInput(f"There is no setting '{key}': use one of {', '.join(DEFAULTS)}.")
-        default = DEFAULTS[key]
+        value = _validated(key, value)
         raw: str | None
-        if isinstance(default, bool):
-            word = str(value).strip().lower()
-            if value is True or word in ("1", "true", "on", "yes"):
-                raw = "1"
-            elif value is False or word in ("0", "false", "off", "no"):
-                raw = "0"
-            else:
-                raise InvalidInput(
-                    f"The setting '{key}' is on or off: use true or false, not '{value}'."
-                )
-        elif isinstance(default, int):
-            try:
-                raw = str(int(value))
-            except (TypeError, ValueError):
-                raise InvalidInput(f"The setting '{key}' takes a whole number.") from None
-            low, high = RANGES.get(key, (256, 2**31 - 1))
-            if not low <= int(raw) <= high:
-                raise InvalidInput(f"The setting '{key}' must be from {low} to {high}.")
+        if isinstance(value, bool):
+            raw = "1" if value else "0"
+        elif isinstance(value, int):
+            raw = str(value)
         else:
-            raw = None if value in (None, "") else str(value)
-            if key == "mcp_default_level":
-                from desktop_mem.core.clients import check_level
-
-                raw = check_level(str(value))
+            raw = value or None
         self.db.meta_set(f"setting.{key}", raw)
 
     def all(self) -> dict[str, Any]:
@@ -86,3 +70,68 @@ class Settings:
         for k in SECRET:
             out[k] = "(set)" if out[k] else ""
         return out
+
+
+_MODEL: Any = None
+
+
+def _model() -> Any:
+    """The settings as a pydantic model: one typed field per setting, with its bounds.
+    Built on the first write (reading settings, which every command does, never
+    imports pydantic)."""
+    global _MODEL
+    if _MODEL is None:
+        from pydantic import BaseModel, ConfigDict, Field, StrictBool, create_model
+
+        fields: dict[str, Any] = {}
+        for key, default in DEFAULTS.items():
+            if isinstance(default, bool):
+                fields[key] = (StrictBool, default)
+            elif isinstance(default, int):
+                low, high = RANGES.get(key, (256, 2**31 - 1))
+                fields[key] = (int, Field(default, ge=low, le=high, strict=False))
+            else:
+                fields[key] = (str | None, default)
+
+        class _Base(BaseModel):
+            model_config = ConfigDict(validate_assignment=True, str_strip_whitespace=False)
+
+        _MODEL = create_model("SettingsValues", __base__=_Base, **fields)
+    return _MODEL
+
+
+_ON = ("1", "true", "on", "yes")
+_OFF = ("0", "false", "off", "no")
+
+
+def _validated(key: str, value: Any) -> Any:
+    """`value` as the setting's type, or InvalidInput in one sentence."""
+    from pydantic import ValidationError
+
+    default = DEFAULTS[key]
+    if isinstance(default, bool) and isinstance(value, str | int) and not isinstance(value, bool):
+        word = str(value).strip().lower()  # the words a command line or a file gives
+        value = True if word in _ON else False if word in _OFF else value
+    elif isinstance(default, int) and isinstance(value, str):
+        value = value.strip()
+    elif not isinstance(default, bool | int):
+        value = None if value in (None, "") else str(value)
+    try:
+        values = _model().model_construct()
+        setattr(values, key, value)
+        value = getattr(values, key)
+    except ValidationError as exc:
+        if isinstance(default, bool):
+            raise InvalidInput(
+                f"The setting '{key}' is on or off: use true or false, not '{value}'."
+            ) from None
+        kinds = {e["type"] for e in exc.errors()}
+        if kinds & {"greater_than_equal", "less_than_equal"}:
+            low, high = RANGES.get(key, (256, 2**31 - 1))
+            raise InvalidInput(f"The setting '{key}' must be from {low} to {high}.") from None
+        raise InvalidInput(f"The setting '{key}' takes a whole number.") from None
+    if key == "mcp_default_level":
+        from desktop_mem.core.clients import check_level
+
+        value = check_level(str(value))
+    return value

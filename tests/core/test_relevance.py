@@ -194,11 +194,29 @@ def test_deleting_a_conversation_removes_the_record_of_recalling_it(
 
 
 def test_a_bad_setting_value_is_refused(profile: Profile) -> None:
-    from desktop_mem.core.errors import InvalidInput
+    from desktop_mem.core.errors import DesktopMemError, InvalidInput
 
     with pytest.raises(InvalidInput, match="true or false"):
         Settings(profile.db).set("auto_memory", "maybe")
+    with pytest.raises(InvalidInput, match="true or false"):
+        Settings(profile.db).set("auto_memory", "treu")
     assert Settings(profile.db).get("auto_memory") is True
+    settings = Settings(profile.db)
+    for key, bad, said in [
+        ("context_tokens", "12", "from 256"),
+        ("context_tokens", "lots", "whole number"),
+        ("context_tokens", 3.5, "whole number"),
+        ("backup_keep", 400, "from 1 to 365"),
+        ("mcp_default_level", "everything", "not a permission"),
+    ]:
+        with pytest.raises(DesktopMemError, match=said):
+            settings.set(key, bad)
+    assert settings.all() == Settings(profile.db).all() and settings.get("context_tokens") == 8192
+    settings.set("auto_memory", "Off")
+    settings.set("context_tokens", " 4096 ")
+    settings.set("chat_model", "")
+    assert settings.get("auto_memory") is False and settings.get("context_tokens") == 4096
+    assert settings.get("chat_model") is None
 
 
 def test_sleep_time_pass_is_due_daily_or_after_new_memories(profile: Profile) -> None:
