@@ -167,3 +167,23 @@ def test_an_error_before_logging_starts_is_one_line(tmp_path: Path) -> None:
         "desktop-mem: 'bad name' is not a valid profile name: use letters, digits, '-', '_' "
         "or '.' (at most 64)."
     ]
+
+
+def test_each_command_builds_only_its_own_group_and_the_table_is_complete() -> None:
+    """A command line builds only its group's parsers; the table that says which module
+    registers a command must name every command the full parser has."""
+    import argparse
+
+    from desktop_mem.cli import GROUPS, build_parser, command_word
+
+    def commands(parser: argparse.ArgumentParser) -> set[str]:
+        action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        return set(action.choices)
+
+    everything = commands(build_parser())
+    assert everything == set(GROUPS)
+    for name in everything:
+        argv = ["--home", "memory", name, "--help"][:3]  # a global option's value is skipped
+        assert command_word(argv) == name
+        own = commands(build_parser(argv))
+        assert name in own and own == {c for c, g in GROUPS.items() if g == GROUPS[name]}

@@ -47,8 +47,49 @@ def global_options(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     return p
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from desktop_mem.cli import apps, chat, docs, keys, memory, system
+# Which module registers each command: a command line builds only its own group's
+# parsers (and imports only that module); help and unknown commands build them all.
+GROUPS = {
+    "memory": "memory",
+    "wipe": "memory",
+    "chat": "chat",
+    "conversations": "chat",
+    "models": "chat",
+    "settings": "chat",
+    "docs": "docs",
+    "rekey": "keys",
+    "backup": "keys",
+    "restore": "keys",
+    "recover": "keys",
+    "recovery-code": "keys",
+    "mcp": "apps",
+    "clients": "apps",
+    "self-test": "system",
+    "doctor": "system",
+}
+_VALUED = ("--home", "--profile", "--ollama-host", "--embed-model")
+
+
+def command_word(argv: Sequence[str]) -> str | None:
+    """The command a command line names, skipping the global options and their values."""
+    skip = False
+    for token in argv:
+        if skip:
+            skip = False
+        elif token == "--":
+            return None
+        elif token in _VALUED:
+            skip = True
+        elif not token.startswith("-"):
+            return token
+    return None
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser; given the command line, only the parsers its command needs."""
+    import importlib
+
+    from desktop_mem.cli import system
 
     p = _Parser(
         prog="desktop-mem",
@@ -60,12 +101,14 @@ def build_parser() -> argparse.ArgumentParser:
     global_options(p)
     p.set_defaults(func=system.window, opens_profile=False)
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    memory.add_parsers(sub, _Parser)
-    chat.add_parsers(sub, _Parser)
-    docs.add_parsers(sub, _Parser)
-    keys.add_parsers(sub)
-    apps.add_parsers(sub, _Parser)
-    system.add_parsers(sub)
+    word = None if argv is None else command_word(argv)
+    wanted = [GROUPS[word]] if word in GROUPS else []
+    for name in wanted or dict.fromkeys(GROUPS.values()):
+        module = importlib.import_module(f"desktop_mem.cli.{name}")
+        if name in ("keys", "system"):
+            module.add_parsers(sub)
+        else:
+            module.add_parsers(sub, _Parser)
     return p
 
 
@@ -81,7 +124,7 @@ def main(
     if list(sys.argv[1:] if argv is None else argv) == ["--version"]:
         out.write(f"desktop-mem {__version__}\n")  # before building the whole parser
         return EXIT_OK
-    parser = build_parser()
+    parser = build_parser(sys.argv[1:] if argv is None else argv)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
