@@ -26,7 +26,7 @@ from desktop_mem import __version__
 from desktop_mem.api import MemoryLayer
 from desktop_mem.core.clients import Client, ClientNotAllowed, ClientRegistry
 from desktop_mem.core.errors import DesktopMemError
-from desktop_mem.core.memories import KINDS, Memory
+from desktop_mem.core.memories import KINDS
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.records import APP_SOURCE
 
@@ -52,17 +52,18 @@ def source_words(source: str) -> str:
     return SOURCE_WORDS.get(source, source)
 
 
-def describe(m: Memory) -> dict[str, Any]:
-    """A memory as a client sees it: what, where it came from, and when."""
+def describe(m: dict[str, Any]) -> dict[str, Any]:
+    """A memory (as the Python API gives it) as a client sees it: what, where it came
+    from, and when."""
     return {
-        "id": m.id,
-        "text": m.text,
-        "kind": m.kind,
-        "pinned": m.pinned,
-        "source": source_words(m.source),
-        "created_at": m.created_at,
-        "updated_at": m.updated_at,
-        "valid_until": m.valid_until,
+        "id": m["id"],
+        "text": m["text"],
+        "kind": m["kind"],
+        "pinned": m["pinned"],
+        "source": source_words(m["source"]),
+        "created_at": m["created_at"],
+        "updated_at": m["updated_at"],
+        "valid_until": m["valid_until"],
     }
 
 
@@ -71,7 +72,7 @@ def build_server(prof: Profile) -> MCPServer:
         "desktop-mem", instructions=INSTRUCTIONS, version=__version__, log_level="WARNING"
     )
     registry = ClientRegistry(prof.db)
-    layer = MemoryLayer(prof)  # the Python API: what scripts use, the server uses
+    layer = MemoryLayer(prof)  # every tool is a call of the Python API scripts use
 
     def client_of(ctx: Context) -> Client:
         params = ctx.session.client_params
@@ -96,11 +97,11 @@ def build_server(prof: Profile) -> MCPServer:
         only memories relevant to the query, each with where it came from and when."""
         client = allowed(ctx, "read", "search_memories")
         try:
-            hits = prof.search.search(query, k=max(1, min(int(limit), MAX_RESULTS))).hits
+            hits = layer.search(query, k=max(1, min(int(limit), MAX_RESULTS)))
         except DesktopMemError as exc:
             raise fail(exc) from None
-        registry.log(client.name, "search_memories", [h.memory.id for h in hits])
-        return {"memories": [describe(h.memory) for h in hits]}
+        registry.log(client.name, "search_memories", [h["id"] for h in hits])
+        return {"memories": [describe(h) for h in hits]}
 
     @server.tool()
     def list_memories(
@@ -110,18 +111,18 @@ def build_server(prof: Profile) -> MCPServer:
         (fact, preference, event, plan, person, note) or only pinned/unpinned ones."""
         client = allowed(ctx, "read", "list_memories")
         try:
-            mems = prof.memories.list(kind=kind, pinned=pinned, limit=200)
+            mems = layer.memories(kind=kind, pinned=pinned, limit=200)
         except DesktopMemError as exc:
             raise fail(exc) from None
-        registry.log(client.name, "list_memories", [m.id for m in mems])
+        registry.log(client.name, "list_memories", [m["id"] for m in mems])
         return {"memories": [describe(m) for m in mems]}
 
     @server.tool()
     def get_profile_summary(ctx: Context) -> dict[str, Any]:
         """The user's pinned memories: what they asked to be always kept in mind."""
         client = allowed(ctx, "read", "get_profile_summary")
-        mems = prof.memories.list(pinned=True, include_expired=False)
-        registry.log(client.name, "get_profile_summary", [m.id for m in mems])
+        mems = [m for m in layer.memories(pinned=True) if not m["expired"]]
+        registry.log(client.name, "get_profile_summary", [m["id"] for m in mems])
         return {"pinned": [describe(m) for m in mems]}
 
     @server.tool()
@@ -154,9 +155,9 @@ def build_server(prof: Profile) -> MCPServer:
         to delete."""
         client = allowed(ctx, "delete", "delete_memory")
         try:
-            prof.memories.get(memory_id)
+            layer.get(memory_id)
             registry.log(client.name, "delete_memory", [])
-            n = prof.memories.delete([memory_id])  # its access records go with it
+            n = layer.delete(memory_id)  # its access records go with it
         except DesktopMemError as exc:
             raise fail(exc) from None
         return {"deleted": n}
