@@ -258,7 +258,8 @@ def retrieval_terms(terms: list[str], total: int, df: dict[str, int], share: flo
 class Judgement:
     keep: np.ndarray  # per candidate: relevant
     z: dict[int, float]  # deviations above the query's chance level, per id with a vector
-    coverage: dict[int, float]  # share of the query's terms each keyword hit contains
+    # share of the query's terms a keyword hit contains, for those it decided
+    coverage: dict[int, float]
 
 
 def judge(
@@ -283,13 +284,24 @@ def judge(
     keep = np.zeros(len(ids), dtype=bool)
     if level.is_small_talk(terms):
         return Judgement(keep, {}, {})
-    coverage = term_coverage(db, fts_table, terms, [i for i in ids if i in keyword])
     bar = rule.bar(collection, unknown_share(db, terms), profile_items(db))
+    # The words' share only moves the bar between `low` and `high`: a candidate above
+    # `high` passes and one below `low` fails whatever words it shares, so only those
+    # in between (and found by keyword) cost the per-word full-text checks.
+    high = max(rule.z_floor, bar)
+    low = max(rule.z_floor, bar - rule.keyword_credit)
     zs: dict[int, float] = {}
+    undecided: list[int] = []
     for n, item in enumerate(ids):
         if not has_vec[n]:
             keep[n] = by_words[n]
             continue
         zs[item] = level.z(float(sims[n]))
-        keep[n] = rule.passes(zs[item], bar, coverage.get(item, 0.0))
+        if zs[item] >= high:
+            keep[n] = True
+        elif zs[item] >= low and item in keyword:
+            undecided.append(n)
+    coverage = term_coverage(db, fts_table, terms, [ids[n] for n in undecided])
+    for n in undecided:
+        keep[n] = rule.passes(zs[ids[n]], bar, coverage.get(ids[n], 0.0))
     return Judgement(keep, zs, coverage)
