@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: run test lint demo screenshots package bench bench-scale bench-locomo bench-prompt bench-context bench-startup clean
+.PHONY: run test lint demo screenshots package bench bench-scale bench-locomo bench-prompt bench-context bench-startup bench-mcp clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "desktop-mem needs Python 3.11 or newer; set PYTHON=python3.11 (or newer)")'
@@ -58,7 +58,7 @@ demo: $(VENV)/.installed-test
 screenshots: $(VENV)/.installed-test
 	QT_QPA_PLATFORM=offscreen $(BIN)/python tools/screenshots.py --out resources/screenshots
 
-bench: bench-scale bench-locomo bench-prompt bench-context bench-startup
+bench: bench-scale bench-locomo bench-prompt bench-context bench-startup bench-mcp
 
 bench-scale: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/scale.py $(ARGS)
@@ -76,6 +76,10 @@ bench-context: $(VENV)/.installed-bench
 
 bench-startup: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/startup.py $(ARGS)
+
+# search_memories through the MCP SDK's stdio client, 10,000 memories
+bench-mcp: $(VENV)/.installed-test
+	$(BIN)/python benchmarks/mcp_latency.py $(ARGS)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache

@@ -126,3 +126,22 @@ def test_locomo_qa_runs_the_chat_path_and_judges(data_file: Path, fake_ollama: F
     # the user's turns went through the chat as messages, with their session date
     sent = [b["messages"][-1]["content"] for b in fake_ollama.chat_requests(structured=False)]
     assert any(s.startswith("I adopted a beagle puppy") and "2023-05-08" in s for s in sent)
+
+
+def test_mcp_latency_benchmark_times_both_passes() -> None:
+    """The MCP benchmark starts the real server through the SDK's stdio client and
+    reports the round trip with and without the embedding call."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.run(
+        [sys.executable, str(root / "benchmarks" / "mcp_latency.py"),
+         "--memories", "30", "--calls", "5", "--json"],
+        capture_output=True, text=True, timeout=600, cwd=root,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = json.loads(proc.stdout)
+    assert out["memories"] == 30 and out["calls"] == 5
+    assert 0 < out["embedding_excluded_p50_ms"] <= out["embedding_excluded_max_ms"]
+    assert 0 < out["p50_ms"] <= out["max_ms"] and out["embed_p50_ms"] > 0

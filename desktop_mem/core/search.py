@@ -236,7 +236,9 @@ class HybridSearch:
         )
 
         now = now or datetime.now(UTC)
-        mems = {m.id: m for m in self.store.get_many(candidates)}
+        mems = {
+            m.id: m for m in self.store.get_many([c for n, c in enumerate(candidates) if keep[n]])
+        }
         hits: list[Hit] = []
         for n, mid in enumerate(candidates):
             m = mems.get(mid)
