@@ -252,3 +252,11 @@ def test_sleep_pass_stops_when_asked(profile: Profile, fake_ollama: FakeOllama) 
     assert extractor.sleep(datetime.now(UTC), should_stop=lambda: True) == []
     merged = extractor.sleep(datetime.now(UTC), should_stop=lambda: False)
     assert [c.action for c in merged] == ["merged"]
+
+
+def test_the_median_matches_numpys() -> None:
+    from desktop_mem.core.relevance import _median
+
+    for n in (1, 2, 7, 160, 161):
+        x = np.random.default_rng(n).normal(size=n)
+        assert _median(x) == pytest.approx(float(np.median(x)), abs=1e-12)
