@@ -23,14 +23,33 @@ from typing import Any
 
 from desktop_mem.core.config import Config
 from desktop_mem.core.profile import Profile
+from desktop_mem.core.records import WriteResult
 from desktop_mem.core.vault import Vault
 
 
 class MemoryLayer:
-    """An open profile's memory. Use it as a context manager, or call close()."""
+    """An open profile's memory. Use it as a context manager, or call close().
 
-    def __init__(self, profile: Profile) -> None:
+    The command line, the window and the MCP server use it too, so each operation has
+    one implementation everywhere. Scripts get plain dicts (``plain=True``, what
+    `desktop_mem.open` gives); the command line and the window ask for the core's
+    records instead (Memory, Version, and WriteResult or SearchResult, which carry the
+    warnings), to format them their own way."""
+
+    def __init__(self, profile: Profile, plain: bool = True) -> None:
         self.profile = profile
+        self.plain = plain
+
+    def _out(self, record: Any) -> Any:
+        return record.to_dict() if self.plain else record
+
+    def _written(self, result: WriteResult) -> Any:
+        if not self.plain:
+            return result
+        out = result.memory.to_dict()
+        if result.warnings:
+            out["warnings"] = list(result.warnings)
+        return out
 
     # -- memories -------------------------------------------------------------------
 
@@ -43,19 +62,21 @@ class MemoryLayer:
         valid_until: str | None = None,
         consolidate: bool = False,
         source: str = "user",
-    ) -> dict[str, Any]:
+        valid_from: str | None = None,
+    ) -> Any:
         """Store a memory as given, or with ``consolidate=True`` through the same
         consolidation as the chat (a duplicate is not stored twice, a change updates the
         stored memory and keeps its history; the model server decides close calls).
-        Returns the memory, or with consolidation {"changes": [...]}."""
+        Returns the memory (with "warnings" when, say, it was saved without a vector),
+        or with consolidation {"changes": [...]}."""
         from desktop_mem.core.memories import NewMemory
 
         if not consolidate:
             new = NewMemory(
                 text, kind=kind, importance=importance, pinned=pinned,
-                valid_until=valid_until, source=source,
+                valid_from=valid_from, valid_until=valid_until, source=source,
             )  # fmt: skip
-            return self.profile.memories.add(new, actor=source).memory.to_dict()
+            return self._written(self.profile.memories.add(new, actor=source))
         from desktop_mem.core.chat import make_backend
         from desktop_mem.core.extract import Extractor
         from desktop_mem.core.prompts import Candidate
@@ -68,39 +89,63 @@ class MemoryLayer:
             self.profile.memories, self.profile.search, make_backend(self.profile)
         )
         changes = extractor.consolidate([candidate], None, None, datetime.now(UTC), actor=source)
-        return {"changes": [c.to_dict() for c in changes]}
+        return {"changes": [c.to_dict() for c in changes]} if self.plain else changes
 
-    def search(self, query: str, k: int = 10, everything: bool = False) -> list[dict[str, Any]]:
+    def search(
+        self,
+        query: str,
+        k: int = 10,
+        everything: bool = False,
+        include_expired: bool = True,
+        kinds: set[str] | None = None,
+    ) -> Any:
         """The memories relevant to the query, best first (``everything``: the k nearest,
         relevant or not), each with its score and the signals that found it."""
-        hits = self.profile.search.search(query, k=k, relevant_only=not everything).hits
-        return [h.to_dict() for h in hits]
+        result = self.profile.search.search(
+            query, k=k, include_expired=include_expired, kinds=kinds,
+            relevant_only=not everything,
+        )  # fmt: skip
+        return [h.to_dict() for h in result.hits] if self.plain else result
 
     def memories(
-        self, kind: str | None = None, pinned: bool | None = None, limit: int | None = None
-    ) -> list[dict[str, Any]]:
-        """Every memory, newest first, pinned on top; optionally one kind or pinned only."""
-        return [
-            m.to_dict() for m in self.profile.memories.list(kind=kind, pinned=pinned, limit=limit)
-        ]
+        self,
+        kind: str | None = None,
+        pinned: bool | None = None,
+        limit: int | None = None,
+        text: str | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        include_expired: bool = True,
+    ) -> list[Any]:
+        """Every memory, newest first, pinned on top; optionally one kind, pinned only,
+        containing a text, or created in a date range."""
+        mems = self.profile.memories.list(
+            kind=kind, pinned=pinned, text=text, since=since, until=until,
+            include_expired=include_expired, limit=limit,
+        )  # fmt: skip
+        return [self._out(m) for m in mems]
 
-    def get(self, memory_id: int) -> dict[str, Any]:
-        return self.profile.memories.get(memory_id).to_dict()
+    def get(self, memory_id: int) -> Any:
+        return self._out(self.profile.memories.get(memory_id))
 
-    def update(self, memory_id: int, text: str | None = None, **fields: Any) -> dict[str, Any]:
+    def update(self, memory_id: int, text: str | None = None, **fields: Any) -> Any:
         """Change a memory (text, kind, importance, valid_from, valid_until); the old
         version stays in its history."""
-        return self.profile.memories.edit(memory_id, text=text, **fields).memory.to_dict()
+        return self._written(self.profile.memories.edit(memory_id, text=text, **fields))
 
-    def pin(self, memory_id: int, pinned: bool = True) -> dict[str, Any]:
-        return self.profile.memories.set_pinned(memory_id, pinned).to_dict()
+    def pin(self, memory_id: int, pinned: bool = True) -> Any:
+        return self._out(self.profile.memories.set_pinned(memory_id, pinned))
 
     def delete(self, *memory_ids: int) -> int:
         """Delete memories for good (text, history, vectors, full-text entries)."""
         return self.profile.memories.delete(list(memory_ids))
 
-    def history(self, memory_id: int) -> list[dict[str, Any]]:
-        return [v.to_dict() for v in self.profile.memories.history(memory_id)]
+    def history(self, memory_id: int) -> list[Any]:
+        return [self._out(v) for v in self.profile.memories.history(memory_id)]
+
+    def restore(self, memory_id: int, version: int) -> Any:
+        """Make an earlier version current again (as a new version)."""
+        return self._written(self.profile.memories.restore(memory_id, version))
 
     # -- the chat ---------------------------------------------------------------------
 

@@ -40,3 +40,29 @@ def test_a_script_adds_searches_chats_and_deletes(
         with pytest.raises(NotFound):
             mem.get(tea["id"])
         assert [m["text"] for m in mem.memories()] == ["Allergic to peanuts"]
+
+
+def test_the_command_line_and_the_window_get_records_from_the_same_calls(
+    home: Path, fake_ollama: FakeOllama, vault: Vault
+) -> None:
+    """plain=False (what the command line and the window use) gives the core's records
+    with their warnings; a script gets the same operation as dicts, warnings included."""
+    from desktop_mem.api import MemoryLayer
+    from desktop_mem.core.records import Memory, WriteResult
+    from desktop_mem.core.search import SearchResult
+
+    with desktop_mem.open(
+        home=str(home), ollama_host=fake_ollama.url, embed_model="fake-embed", vault=vault
+    ) as mem:  # fmt: skip
+        records = MemoryLayer(mem.profile, plain=False)
+        written = records.add("Plays the cello on Sundays", valid_from="2024-01-01")
+        assert isinstance(written, WriteResult) and written.memory.valid_from == "2024-01-01"
+        found = records.search("does the user play the cello")
+        assert isinstance(found, SearchResult) and found.hits[0].memory.id == written.memory.id
+        assert all(isinstance(m, Memory) for m in records.memories(text="cello"))
+        records.update(written.memory.id, "Plays the cello on Saturdays")
+        assert records.restore(written.memory.id, 1).memory.text == "Plays the cello on Sundays"
+        fake_ollama.fail_next(status=500, times=3)
+        plain = mem.add("Keeps bees in the garden")
+        assert plain["warnings"] and "Saved anyway" in plain["warnings"][0]
+        assert records.get(plain["id"]).text == "Keeps bees in the garden"

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
+    from desktop_mem.api import MemoryLayer
     from desktop_mem.core.config import Config
     from desktop_mem.core.profile import Profile
     from desktop_mem.core.vault import Vault
@@ -37,3 +38,10 @@ class Context:
     def prof(self) -> Profile:
         assert self._profile is not None, "a profile command runs with its profile open"
         return self._profile
+
+    @property
+    def mem(self) -> MemoryLayer:
+        """The open profile's memory through the Python API (core records, not dicts)."""
+        from desktop_mem.api import MemoryLayer
+
+        return MemoryLayer(self.prof, plain=False)

@@ -120,18 +120,14 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
 
 
 def add(ctx: Context) -> int:
-    from desktop_mem.core.memories import NewMemory
-
     args = ctx.args
-    res = ctx.prof.memories.add(
-        NewMemory(
-            args.text,
-            kind=args.kind,
-            importance=args.importance,
-            pinned=args.pin,
-            valid_from=args.valid_from,
-            valid_until=args.valid_until,
-        )
+    res = ctx.mem.add(
+        args.text,
+        kind=args.kind,
+        importance=args.importance,
+        pinned=args.pin,
+        valid_from=args.valid_from,
+        valid_until=args.valid_until,
     )
     output.warn(res.warnings, ctx.err)
     if args.json:
@@ -145,7 +141,7 @@ def add(ctx: Context) -> int:
 
 def list_(ctx: Context) -> int:
     args = ctx.args
-    mems = ctx.prof.memories.list(
+    mems = ctx.mem.memories(
         kind=args.kind,
         pinned=args.pinned,
         text=args.text,
@@ -168,12 +164,12 @@ def search(ctx: Context) -> int:
     args = ctx.args
     if args.k < 1:
         raise UsageError("-k must be at least 1.")
-    result = ctx.prof.search.search(
+    result = ctx.mem.search(
         args.query,
         k=args.k,
+        everything=args.all,
         include_expired=not args.current,
         kinds={args.kind} if args.kind else None,
-        relevant_only=not args.all,
     )
     output.warn(result.warnings, ctx.err)
     if args.json:
@@ -197,7 +193,7 @@ def edit(ctx: Context) -> int:
             "Nothing to change: give the new text, or --kind, --importance, --valid-from, "
             "--valid-until."
         )
-    res = ctx.prof.memories.edit(
+    res = ctx.mem.update(
         args.id,
         text=args.text,
         kind=args.kind,
@@ -216,20 +212,20 @@ def edit(ctx: Context) -> int:
 
 
 def delete(ctx: Context) -> int:
-    n = ctx.prof.memories.delete(ctx.args.ids)
+    n = ctx.mem.delete(*ctx.args.ids)
     ctx.out.write(f"Deleted {n} {'memory' if n == 1 else 'memories'} for good.\n")
     output.pending_erase(ctx.prof.db, ctx.out)
     return EXIT_OK
 
 
 def set_pinned(ctx: Context) -> int:
-    m = ctx.prof.memories.set_pinned(ctx.args.id, ctx.args.action == "pin")
+    m = ctx.mem.pin(ctx.args.id, ctx.args.action == "pin")
     ctx.out.write(f"{'Pinned' if m.pinned else 'Unpinned'} {m.id}.\n")
     return EXIT_OK
 
 
 def history(ctx: Context) -> int:
-    versions = ctx.prof.memories.history(ctx.args.id)
+    versions = ctx.mem.history(ctx.args.id)
     if ctx.args.json:
         output.print_json([v.to_dict() for v in versions], ctx.out)
         return EXIT_OK
@@ -246,7 +242,7 @@ def history(ctx: Context) -> int:
 
 
 def restore(ctx: Context) -> int:
-    res = ctx.prof.memories.restore(ctx.args.id, ctx.args.version)
+    res = ctx.mem.restore(ctx.args.id, ctx.args.version)
     output.warn(res.warnings, ctx.err)
     ctx.out.write(f"Restored {ctx.args.id} to version {ctx.args.version}.\n")
     return EXIT_OK

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_mem.api import MemoryLayer
 from desktop_mem.core.chat import (
     ChatSession,
 )
@@ -122,6 +123,12 @@ class MainWindow(QMainWindow):
     @property
     def models(self) -> list[str]:
         return self.connection.models
+
+    @property
+    def mem(self) -> MemoryLayer:
+        """The open profile's memory through the Python API, as the command line and
+        the MCP server use it (core records, not dicts)."""
+        return MemoryLayer(self.profile, plain=False)
 
     def __init__(
         self, profile: Profile, settings: QSettings, parent: QWidget | None = None

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
 from desktop_mem.core.errors import DesktopMemError, ImportRejected
 from desktop_mem.core.export import import_file, write_export
 from desktop_mem.core.extract import Change
-from desktop_mem.core.memories import NewMemory
 from desktop_mem.ui import tasks
 from desktop_mem.ui.dialogs import TypedConfirmDialog
 
@@ -36,7 +35,7 @@ class MemoryController(QObject):
             return
         f = self.w.browser.filters()
         self.w.browser.show_memories(
-            self.w.profile.memories.list(kind=f["kind"], pinned=f["pinned"], since=f["since"])
+            self.w.mem.memories(kind=f["kind"], pinned=f["pinned"], since=f["since"])
         )
 
     def search_memories(self, query: str) -> None:
@@ -56,11 +55,11 @@ class MemoryController(QObject):
 
         kinds = {f["kind"]} if f["kind"] else None
         tasks.run(
-            self.w.profile.search.search,
+            self.w.mem.search,
             query,
             50,
+            everything=self.w.browser.all_matches.isChecked(),
             kinds=kinds,
-            relevant_only=not self.w.browser.all_matches.isChecked(),
             done=found,
             failed=self.w.show_error,
         )
@@ -75,11 +74,11 @@ class MemoryController(QObject):
 
     def show_memory_details(self, memory_id: int) -> None:
         try:
-            memory = self.w.profile.memories.get(memory_id)
+            memory = self.w.mem.get(memory_id)
         except DesktopMemError:
             self.w.browser.show_details(None, [], [])
             return
-        versions = self.w.profile.memories.history(memory_id)
+        versions = self.w.mem.history(memory_id)
         answers = [(m.id, m.content) for m in self.w.conversations.answers_using(memory_id)]
         origin = None
         if memory.source_message_id:
@@ -108,9 +107,10 @@ class MemoryController(QObject):
     def add_memory(self, text: str, kind: str, pinned: bool) -> None:
         self.w.show_work(self.tr("Saving the memory…"))
         tasks.run(
-            self.w.profile.memories.add,
-            NewMemory(text, kind=kind, pinned=pinned),
-            "user",
+            self.w.mem.add,
+            text,
+            kind=kind,
+            pinned=pinned,
             done=lambda r: self.memory_changed(r.memory.id),
             failed=self.w.show_error,
         )
@@ -120,7 +120,7 @@ class MemoryController(QObject):
     ) -> None:
         self.w.show_work(self.tr("Saving the memory…"))
         tasks.run(
-            self.w.profile.memories.edit,
+            self.w.mem.update,
             memory_id,
             text=text,
             kind=kind,
@@ -132,12 +132,12 @@ class MemoryController(QObject):
         )
 
     def pin_memory(self, memory_id: int, pinned: bool) -> None:
-        self.w.profile.memories.set_pinned(memory_id, pinned)
+        self.w.mem.pin(memory_id, pinned)
         self.memory_changed(memory_id)
 
     def restore_memory(self, memory_id: int, version: int) -> None:
         tasks.run(
-            self.w.profile.memories.restore,
+            self.w.mem.restore,
             memory_id,
             version,
             done=lambda r: self.memory_changed(memory_id),
@@ -156,8 +156,8 @@ class MemoryController(QObject):
         self.w.show_work(self.tr("Deleting…"))
 
         tasks.run(
-            self.w.profile.memories.delete,
-            ids,
+            self.w.mem.delete,
+            *ids,
             done=lambda _n: self.memory_changed(),  # clears the details of a deleted one
             failed=self.w.show_error,
         )
