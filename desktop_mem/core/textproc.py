@@ -162,6 +162,33 @@ def shorten(text: str, limit: int, one_line: bool = True) -> str:
     return flat[: max(1, limit - 1)].rstrip() + "…"
 
 
+_MD_RULES: list[tuple[re.Pattern[str], str]] = []
+
+
+def plain_text(markdown: str) -> str:
+    """What a Markdown answer reads as, for a one-line preview: no code fences, heading
+    or quote marks, list bullets, emphasis or link syntax (a link keeps its words)."""
+    if not _MD_RULES:
+        _MD_RULES.extend(
+            (re.compile(p, re.MULTILINE), r)
+            for p, r in (
+                (r"^\s*(```|~~~).*$", ""),  # code fences
+                (r"^\s{0,3}#{1,6}\s+", ""),  # headings
+                (r"^\s{0,3}>\s?", ""),  # quotes
+                (r"^\s*(?:[-*+]|\d+[.)])\s+", ""),  # list items
+                (r"!?\[([^\]]*)\]\([^)]*\)", r"\1"),  # links and images: their words
+                (r"(\*\*|__)(.+?)\1", r"\2"),  # strong
+                (r"(?<![\w*])([*_])(?!\s)(.+?)(?<!\s)\1(?![\w*])", r"\2"),  # emphasis
+                (r"`([^`]*)`", r"\1"),  # inline code
+                (r"^\s*([-*_]\s*){3,}$", ""),  # rules
+            )
+        )
+    text = markdown
+    for pattern, repl in _MD_RULES:
+        text = pattern.sub(repl, text)
+    return " ".join(text.split())
+
+
 def normalize(text: str) -> str:
     """NFKC (full-width letters and digits to ASCII), collapsed white space."""
     return " ".join(unicodedata.normalize("NFKC", text).split())

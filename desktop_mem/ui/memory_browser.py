@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_mem.core import textproc
 from desktop_mem.core.memories import KINDS, Memory, Version
 from desktop_mem.ui.models import ID_ROLE, MemoryTableModel, kind_label, source_label
 
@@ -402,13 +403,16 @@ class MemoryBrowser(QWidget):
         if memory is None:
             self.origin.setText("")
         elif origin:  # the message it was learned from ("Came from" is the row's label)
-            self.origin.setText(f'<a href="{origin[0]}">{_escape(origin[1][:120])}</a>')
+            said = textproc.shorten(textproc.plain_text(origin[1]), 120)
+            self.origin.setText(f'<a href="{origin[0]}">{_escape(said)}</a>')
             self.origin.setToolTip(source_label(self, memory.source))
         else:
             self.origin.setText(source_label(self, memory.source))
         self.impact.clear()
         for message_id, text in answers:
-            item = QListWidgetItem(" ".join(text.split())[:160] or self.tr("(empty answer)"))
+            preview = textproc.shorten(textproc.plain_text(text), 160)  # answers are Markdown
+            item = QListWidgetItem(preview or self.tr("(empty answer)"))
+            item.setToolTip(textproc.shorten(textproc.plain_text(text), 600))
             item.setData(ID_ROLE, message_id)
             self.impact.addItem(item)
         if memory is not None and not answers:

@@ -30,3 +30,13 @@ def test_fts_syntax_in_queries_is_quoted() -> None:
         assert part.startswith('"')
     assert fts_match([]) is None
     assert fts_match(["猫"]) == '"猫"*'
+
+
+def test_plain_text_is_what_markdown_reads_as() -> None:
+    from desktop_mem.core.textproc import plain_text
+
+    md = "## Tea\n\n**Green tea** is *great*; see [Longjing](http://x).\n\n- one\n- `two`\n"
+    assert plain_text(md) == "Tea Green tea is great; see Longjing. one two"
+    assert plain_text("```py\nprint(1)\n```\n> quoted\n1. first") == "print(1) quoted first"
+    assert plain_text("你好，**世界**！") == "你好，世界！"
+    assert plain_text("snake_case_name and 2 * 3 * 4") == "snake_case_name and 2 * 3 * 4"

@@ -106,6 +106,7 @@ def test_a_memory_from_one_chat_is_a_chip_in_the_next(
     assert "Remembered: Lives in Hangzhou" in first_answer.notice.text()
     assert window.browser.model.rowCount() == 1
     window.threads.new_conversation()
+    fake_ollama.reply("## Home\n**Hangzhou**, with *Mochi* ([map](https://example.org)).")
     send(qtbot, window, "Where do I live with my cat?")
     answer = window.chat.messages[1]
     chips = [answer.chips.itemAt(i).widget() for i in range(answer.chips.count())]
@@ -115,6 +116,7 @@ def test_a_memory_from_one_chat_is_a_chip_in_the_next(
     assert window.browser.current is not None
     assert window.browser.current.text == "Lives in Hangzhou with a cat named Mochi"
     assert window.browser.impact.count() == 1, "the memory shows the answer it shaped"
+    assert window.browser.impact.item(0).text() == "Home Hangzhou, with Mochi (map).", "as read"
     # the notice's undo takes the memory back
     window.threads.open_conversation(window.conv_model.conversation(1).id)
 
