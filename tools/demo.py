@@ -59,10 +59,13 @@ def main() -> int:
     ap.add_argument("--keep", help="a data folder to use and keep (default: a temporary one)")
     args = ap.parse_args()
 
-    from tests.fakes.ollama_server import FakeOllama, demo_answer, demo_learn
+    from tests.fakes.ollama_server import FakeOllama, demo_answer, demo_learn, demo_title
 
     fake = FakeOllama(
-        chat_models=["qwen2.5:7b"], responder=demo_answer, json_responder=demo_learn
+        chat_models=["qwen2.5:7b"],
+        responder=demo_answer,
+        json_responder=demo_learn,
+        title_responder=demo_title,
     ).start()
     with tempfile.TemporaryDirectory(prefix="desktop-mem-demo-") as tmp:
         home = Path(args.keep).expanduser() if args.keep else Path(tmp)

@@ -48,6 +48,8 @@ class Conversation:
     created_at: str
     updated_at: str
     messages: int = 0
+    pinned: bool = False
+    title_source: str = ""  # '' the first message's start, 'model', or 'user'
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -95,6 +97,17 @@ class MessageHit:
 
 
 _MSG_COLUMNS = "id, conversation_id, role, content, status, model, created_at, prompt_tokens, error"
+
+
+_CONVERSATION = (
+    "c.id, c.title, c.model, c.created_at, c.updated_at, "
+    "(SELECT count(*) FROM messages m WHERE m.conversation_id = c.id), c.pinned, c.title_source"
+)
+
+
+def _conversation(row: Sequence[Any]) -> Conversation:
+    cid, title, model, created, updated, count, pinned, source = row
+    return Conversation(cid, title, model, created, updated, count, bool(pinned), source)
 
 
 def title_from(text: str) -> str:
@@ -145,9 +158,7 @@ class ConversationStore:
 
     def get(self, conversation_id: int) -> Conversation:
         rows = self.db.query(
-            "SELECT c.id, c.title, c.model, c.created_at, c.updated_at, "
-            "(SELECT count(*) FROM messages m WHERE m.conversation_id = c.id) "
-            "FROM conversations c WHERE c.id = ?",
+            f"SELECT {_CONVERSATION} FROM conversations c WHERE c.id = ?",
             (conversation_id,),
         )
         if not rows:
@@ -155,19 +166,18 @@ class ConversationStore:
                 f"There is no conversation {conversation_id}: see `desktop-mem conversations list`.",
                 reason="conversation_gone",
             )
-        return Conversation(*rows[0])
+        return _conversation(rows[0])
 
     def list(self, limit: int | None = None, offset: int = 0) -> list[Conversation]:
         sql = (
-            "SELECT c.id, c.title, c.model, c.created_at, c.updated_at, "
-            "(SELECT count(*) FROM messages m WHERE m.conversation_id = c.id) "
-            "FROM conversations c ORDER BY c.updated_at DESC, c.id DESC"
+            f"SELECT {_CONVERSATION} FROM conversations c "
+            "ORDER BY c.pinned DESC, c.updated_at DESC, c.id DESC"
         )
         params: list[Any] = []
         if limit is not None:
             sql += " LIMIT ? OFFSET ?"
             params += [limit, offset]
-        return [Conversation(*r) for r in self.db.query(sql, params)]
+        return [_conversation(r) for r in self.db.query(sql, params)]
 
     def rename(self, conversation_id: int, title: str) -> Conversation:
         title = textproc.normalize(title)
@@ -176,7 +186,31 @@ class ConversationStore:
         self.get(conversation_id)
         with self.db.transaction() as conn:
             conn.execute(
-                "UPDATE conversations SET title = ? WHERE id = ?", (title[:200], conversation_id)
+                "UPDATE conversations SET title = ?, title_source = 'user' WHERE id = ?",
+                (title[:200], conversation_id),
+            )
+        return self.get(conversation_id)
+
+    def suggest_title(self, conversation_id: int, title: str) -> bool:
+        """The model's title for a conversation, unless the user named it (or it is
+        gone). True when it was set."""
+        title = textproc.shorten(textproc.plain_text(title).strip(" \"'“”「」《》.。"), 80)
+        if not title:
+            return False
+        with self.db.transaction() as conn:
+            cur = conn.execute(
+                "UPDATE conversations SET title = ?, title_source = 'model' "
+                "WHERE id = ? AND title_source <> 'user'",
+                (title, conversation_id),
+            )
+            return cur.rowcount > 0
+
+    def set_pinned(self, conversation_id: int, pinned: bool) -> Conversation:
+        """Pinned conversations stay at the top of the list."""
+        self.get(conversation_id)
+        with self.db.transaction() as conn:
+            conn.execute(
+                "UPDATE conversations SET pinned = ? WHERE id = ?", (int(pinned), conversation_id)
             )
         return self.get(conversation_id)
 

@@ -376,3 +376,17 @@ def _m005(conn: Any) -> None:
         CREATE INDEX message_documents_by_chunk ON message_documents(chunk_id);
         """,
     )
+
+
+@migration(6, "conversations: pinned, and where the title came from")
+def _m006(conn: Any) -> None:
+    run_script(
+        conn,
+        """
+        -- pinned conversations stay at the top of the list; title_source says whether
+        -- the title is the first message's start (''), the model's ('model') or the
+        -- user's ('user'): a title the user gave is never replaced.
+        ALTER TABLE conversations ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE conversations ADD COLUMN title_source TEXT NOT NULL DEFAULT '';
+        """,
+    )

@@ -12,6 +12,7 @@ from desktop_mem.core.memories import NewMemory
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.vault import SERVICE
 from tests.fakes.keyrings import MemoryKeyring
+from tests.fakes.ollama_server import FakeOllama
 from tests.sqlcipher_pages import decrypted_pages
 
 
@@ -131,3 +132,49 @@ def test_deleting_a_conversation_takes_back_the_words_it_lent_to_memories(
     assert profile.search.keyword_ranking("wombatquill", 10) == [], "not in its full text"
     assert profile.search.search("sleep hours").hits[0].memory.id == mem.id
     assert not any(b"wombatquill" in p for p in decrypted_pages(profile.db.path, secret_hex=key))
+
+
+def test_the_model_names_a_new_conversation_unless_the_user_did(
+    profile: Profile, fake_ollama: FakeOllama
+) -> None:
+    from desktop_mem.core.chat import ChatSession
+    from desktop_mem.core.llm import OllamaChat
+
+    fake_ollama.titles.append("“Tea in Hangzhou”")
+    session = ChatSession(profile, OllamaChat(fake_ollama.url))
+    first = session.send("Which green teas grow around Hangzhou? I want to try some.")
+    assert first.titling is not None and first.titling.result(10) is True
+    store = session.conversations
+    conv = store.get(session.conversation_id)
+    assert (conv.title, conv.title_source) == ("Tea in Hangzhou", "model")
+    asked = fake_ollama.chat_requests(structured=True, titles=True)
+    assert len(asked) == 1 and "Hangzhou" in asked[0]["messages"][-1]["content"]
+    second = session.send("And which is the most famous?")
+    assert second.titling is None, "only a new conversation's first exchange is named"
+    session.close()
+
+    # a title the user gave is kept; an empty or failed answer keeps the first message's
+    renamed = ChatSession(profile, OllamaChat(fake_ollama.url))
+    renamed.send("I am planning a garden with tomatoes").titling.result(10)  # type: ignore[union-attr]
+    store.rename(renamed.conversation_id, "Garden")
+    assert store.suggest_title(renamed.conversation_id, "Tomato plans") is False
+    assert store.get(renamed.conversation_id).title == "Garden"
+    renamed.close()
+    plain = ChatSession(profile, OllamaChat(fake_ollama.url))
+    assert plain.send("What is a good name for a cat?").titling.result(10) is False  # type: ignore[union-attr]
+    assert store.get(plain.conversation_id).title == "What is a good name for a cat?"
+    plain.close()
+    incognito = ChatSession(profile, OllamaChat(fake_ollama.url), incognito=True)
+    assert incognito.send("Secret plans for a party").titling is None
+    incognito.close()
+
+
+def test_pinned_conversations_come_first(profile: Profile) -> None:
+    store = ConversationStore(profile.db, profile.embedder)
+    old = store.create("An old chat")
+    store.create("A newer chat")
+    assert [c.title for c in store.list()] == ["A newer chat", "An old chat"]
+    assert store.set_pinned(old.id, True).pinned is True
+    assert [c.title for c in store.list()] == ["An old chat", "A newer chat"]
+    store.set_pinned(old.id, False)
+    assert [c.title for c in store.list()][0] == "A newer chat"

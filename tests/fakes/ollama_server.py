@@ -102,8 +102,13 @@ class FakeOllama:
     # `format` (structured outputs). When a queue is empty the responders answer.
     replies: list[Reply] = field(default_factory=list)
     json_replies: list[Any] = field(default_factory=list)
+    # Conversation titles (structured requests for {"title"}) have their own queue, so a
+    # title asked after an exchange never takes a reply scripted for extraction; with
+    # none queued the title is empty (the product keeps the first message's start).
+    titles: list[str] = field(default_factory=list)
     responder: Any = None  # (request body) -> Reply | str
     json_responder: Any = None  # (request body) -> object | str
+    title_responder: Any = None  # (request body) -> str
     port: int = 0  # 0: any free port
 
     def __post_init__(self) -> None:
@@ -170,13 +175,17 @@ class FakeOllama:
         with self._lock:
             self.json_replies.append(payload)
 
-    def chat_requests(self, structured: bool | None = None) -> list[dict[str, Any]]:
-        """Bodies of /api/chat requests (only those with or without `format`)."""
+    def chat_requests(
+        self, structured: bool | None = None, titles: bool = False
+    ) -> list[dict[str, Any]]:
+        """Bodies of /api/chat requests (only those with or without `format`); requests
+        for a conversation's title only with `titles` (then only those)."""
         return [
             body
             for _, path, body in self.requests
             if path == "/api/chat"
             and (structured is None or bool(body.get("format")) == structured)
+            and _asks_title(body) == titles
         ]
 
     def last_prompt(self) -> str:
@@ -297,6 +306,12 @@ class FakeOllama:
         return None
 
     def _next_reply(self, body: dict[str, Any], structured: bool) -> Reply:
+        if structured and _asks_title(body):
+            with self._lock:
+                title = self.titles.pop(0) if self.titles else None
+            if title is None:
+                title = self.title_responder(body) if self.title_responder else ""
+            return Reply(json.dumps({"title": title}, ensure_ascii=False))
         with self._lock:
             queue: list[Any] = self.json_replies if structured else self.replies
             scripted = queue.pop(0) if queue else None
@@ -454,6 +469,11 @@ def _echo(body: dict[str, Any]) -> Reply:
     return Reply(f"You said: {users[-1] if users else ''}")
 
 
+def _asks_title(body: dict[str, Any]) -> bool:
+    schema = body.get("format")
+    return isinstance(schema, dict) and "title" in schema.get("properties", {})
+
+
 def _empty_for_schema(body: dict[str, Any]) -> dict[str, Any]:
     """Default structured answer: every required array of the schema, empty."""
     schema = body.get("format") or {}
@@ -478,6 +498,17 @@ def demo_answer(body: dict[str, Any]) -> Reply:
         f"(Demo model: no language model is running.) You said: {said}\n\n"
         "No memory was relevant to this message, so none was sent."
     )
+
+
+def demo_title(body: dict[str, Any]) -> str:
+    """The demo's conversation title: the first words the user wrote."""
+    users = [m["content"] for m in body.get("messages", []) if m.get("role") == "user"]
+    try:
+        said = str(json.loads(users[-1]).get("user", "")) if users else ""
+    except (ValueError, AttributeError):
+        said = users[-1] if users else ""
+    words = said.split()
+    return " ".join(words[:5]) if len(words) > 1 else said[:12]
 
 
 _STATEMENT = re.compile(
@@ -518,6 +549,7 @@ def main() -> None:
         chat_models=["qwen2.5:7b", "demo"],
         responder=demo_answer if args.demo else None,
         json_responder=demo_learn if args.demo else None,
+        title_responder=demo_title if args.demo else None,
     ).start()
     print(f"listening on {fake.url}", flush=True)
     try:
