@@ -45,7 +45,9 @@ class ConversationsController(QObject):
             hits, _warnings = result
             ids = list(dict.fromkeys(h.message.conversation_id for h in hits))
             all_convs = {c.id: c for c in self.w.conversations.list()}
-            self.w.conv_model.set_conversations([all_convs[i] for i in ids if i in all_convs])
+            self.w.conv_model.set_conversations(
+                [all_convs[i] for i in ids if i in all_convs], grouped=False
+            )
 
         tasks.run(self.w.conversations.search, query, 20, done=found, failed=self.w.show_error)
 
@@ -120,16 +122,37 @@ class ConversationsController(QObject):
         if conv is None:
             return
         menu = QMenu(self.w)
+        pin = menu.addAction(self.tr("Unpin") if conv.pinned else self.tr("Pin to the top"))
         rename = menu.addAction(self.tr("Rename…"))
         export = menu.addAction(self.tr("Export…"))
         delete = menu.addAction(self.tr("Delete…"))
         chosen = menu.exec(self.w.conv_list.viewport().mapToGlobal(pos))
-        if chosen is rename:
+        if chosen is pin:
+            self.pin_conversation(conv.id, not conv.pinned)
+        elif chosen is rename:
             self.rename_conversation(conv.id)
         elif chosen is export:
             self.export_conversation(conv.id)
         elif chosen is delete:
             self.delete_conversation(conv.id)
+
+    def pin_conversation(self, conversation_id: int, pinned: bool) -> None:
+        try:
+            self.w.conversations.set_pinned(conversation_id, pinned)
+        except DesktopMemError as exc:
+            self.w.show_error(str(exc))
+            return
+        self.refresh_conversations()
+
+    def titled(self, conversation_id: int | None, named: bool) -> None:
+        """The model named a conversation: the list (and the chat's heading, if it is
+        the one open) show the new title."""
+        if not named or conversation_id is None:
+            return
+        self.refresh_conversations()
+        session = self.w.turns.session
+        if session is not None and session.conversation_id == conversation_id:
+            self.w.chat.title.setText(self.w.conversations.get(conversation_id).title)
 
     def rename_conversation(self, conversation_id: int, title: str | None = None) -> None:
         if title is None:

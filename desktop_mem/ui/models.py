@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date, datetime
 from typing import Any
 
 from PySide6.QtCore import (
@@ -169,29 +170,110 @@ def source_label(_ctx: Any, source: str) -> str:
     }.get(source, source)
 
 
+GROUPS = ("pinned", "today", "yesterday", "week", "month", "older")
+
+
+def date_group(conversation: Conversation, today: date) -> str:
+    """Where a conversation goes in the list: pinned, or by its last message's local
+    date (today, yesterday, the previous 7 days, the previous 30 days, older)."""
+    if conversation.pinned:
+        return "pinned"
+    try:
+        stamp = datetime.fromisoformat(conversation.updated_at.replace("Z", "+00:00"))
+    except ValueError:
+        return "older"
+    day = stamp.astimezone().date() if stamp.tzinfo else stamp.date()
+    age = (today - day).days
+    if age <= 0:
+        return "today"
+    if age == 1:
+        return "yesterday"
+    return "week" if age <= 7 else "month" if age <= 30 else "older"
+
+
 class ConversationListModel(QAbstractListModel):
+    """Conversations, most recent first under date headings (Pinned, Today, Yesterday,
+    Previous 7 days, Previous 30 days, Older); search results as found, without them.
+    A heading is a row that cannot be selected."""
+
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        self._rows: list[Conversation] = []
+        self._rows: list[Conversation | str] = []
 
-    def set_conversations(self, rows: list[Conversation]) -> None:
+    def group_label(self, group: str) -> str:
+        return {
+            "pinned": self.tr("Pinned"),
+            "today": self.tr("Today"),
+            "yesterday": self.tr("Yesterday"),
+            "week": self.tr("Previous 7 days"),
+            "month": self.tr("Previous 30 days"),
+            "older": self.tr("Older"),
+        }[group]
+
+    def set_conversations(
+        self, rows: list[Conversation], grouped: bool = True, today: date | None = None
+    ) -> None:
+        today = today or date.today()
+        out: list[Conversation | str] = []
+        last = None
+        for c in rows:
+            group = date_group(c, today) if grouped else None
+            if group is not None and group != last:
+                out.append(group)
+                last = group
+            out.append(c)
         self.beginResetModel()
-        self._rows = list(rows)
+        self._rows = out
         self.endResetModel()
 
     def conversation(self, row: int) -> Conversation | None:
-        return self._rows[row] if 0 <= row < len(self._rows) else None
+        item = self._rows[row] if 0 <= row < len(self._rows) else None
+        return item if isinstance(item, Conversation) else None
 
     def row_of(self, conversation_id: int | None) -> int:
-        return next((i for i, c in enumerate(self._rows) if c.id == conversation_id), -1)
+        return next(
+            (
+                i
+                for i, c in enumerate(self._rows)
+                if isinstance(c, Conversation) and c.id == conversation_id
+            ),
+            -1,
+        )
+
+    def conversations(self) -> list[Conversation]:
+        """The conversations listed, in order (without the headings)."""
+        return [c for c in self._rows if isinstance(c, Conversation)]
+
+    def count(self) -> int:
+        return len(self.conversations())
+
+    def headings(self) -> list[str]:
+        return [self.group_label(r) for r in self._rows if isinstance(r, str)]
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._rows)
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        heading = index.isValid() and 0 <= index.row() < len(self._rows)
+        if heading and isinstance(self._rows[index.row()], str):
+            return Qt.ItemFlag.NoItemFlags
+        return super().flags(index)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
             return None
         c = self._rows[index.row()]
+        if isinstance(c, str):
+            if role == Qt.ItemDataRole.DisplayRole:
+                return self.group_label(c)
+            if role == Qt.ItemDataRole.FontRole:
+                font = QFont()
+                font.setBold(True)
+                font.setPointSizeF(max(7.0, font.pointSizeF() * 0.85))
+                return font
+            if role == Qt.ItemDataRole.AccessibleTextRole:
+                return self.group_label(c)
+            return None
         if role == Qt.ItemDataRole.DisplayRole:
             return c.title or self.tr("New conversation")
         if role == Qt.ItemDataRole.ToolTipRole:

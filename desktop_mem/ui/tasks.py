@@ -11,6 +11,7 @@ from __future__ import annotations
 import inspect
 import logging
 from collections.abc import Callable
+from concurrent.futures import Future
 from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
@@ -91,6 +92,34 @@ def run(
     return task
 
 
+class _Watch(QObject):
+    finished = Signal(object)
+
+
+def watch(future: Future[Any], done: Callable[[Any], None]) -> None:
+    """`done(result)` on the GUI thread once a core future (say, a conversation's title
+    being made) has finished, without holding a pool thread while it runs; nothing is
+    called if it failed. Counted in busy() until it has reported."""
+    box = _Watch()
+    _watching.add(box)
+
+    def report(outcome: tuple[bool, Any]) -> None:
+        _watching.discard(box)
+        if outcome[0]:
+            done(outcome[1])
+
+    box.finished.connect(report)
+
+    def finished(f: Future[Any]) -> None:
+        ok = not f.cancelled() and f.exception() is None
+        box.finished.emit((ok, f.result() if ok else None))  # queued to the GUI thread
+
+    future.add_done_callback(finished)
+
+
+_watching: set[_Watch] = set()
+
+
 def describe_exception(exc: BaseException, text: str) -> str:
     from desktop_mem.ui.errors import describe
 
@@ -104,4 +133,4 @@ def describe_exception(exc: BaseException, text: str) -> str:
 
 def busy() -> int:
     """How many tasks are still running (for the status bar and for tests)."""
-    return len(_alive)
+    return len(_alive) + len(_watching)

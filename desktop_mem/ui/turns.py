@@ -123,6 +123,11 @@ class TurnController(QObject):
                     done=lambda ch, mid=result.answer_id: self.learned(mid, ch),
                     failed=self.w.show_error,
                 )
+            if result.titling is not None:
+                tasks.watch(
+                    result.titling,
+                    lambda named, cid=result.conversation_id: self.w.threads.titled(cid, named),
+                )
             if result.error_reason in ("ollama_unreachable", "reply_cut", "ollama_timeout"):
                 self.w.connection.offline(result.error or "")  # the status follows it
             if result.status == "error" and "ollama pull" in (result.error or ""):

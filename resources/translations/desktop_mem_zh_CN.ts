@@ -211,7 +211,7 @@
     </message>
     <message>
         <location filename="../../desktop_mem/ui/chat_view.py" line="381" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="510" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="515" />
         <source>Say hello. What you tell me stays on this computer, encrypted.</source>
         <translation>打个招呼吧。你告诉我的一切都加密保存在这台电脑上。</translation>
     </message>
@@ -241,7 +241,7 @@
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="506" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="511" />
         <source>Incognito: nothing you say here is remembered or stored, and no memory is used. Closing it leaves no trace.</source>
         <translation>无痕模式：你在这里说的话不会被记住或保存，也不会使用任何记忆。关闭后不留痕迹。</translation>
     </message>
@@ -282,12 +282,42 @@
 <context>
     <name>ConversationListModel</name>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="196" />
+        <location filename="../../desktop_mem/ui/models.py" line="205" />
+        <source>Pinned</source>
+        <translation>置顶</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="206" />
+        <source>Today</source>
+        <translation>今天</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="207" />
+        <source>Yesterday</source>
+        <translation>昨天</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="208" />
+        <source>Previous 7 days</source>
+        <translation>过去 7 天</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="209" />
+        <source>Previous 30 days</source>
+        <translation>过去 30 天</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="210" />
+        <source>Older</source>
+        <translation>更早</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/models.py" line="278" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/models.py" line="198" />
+        <location filename="../../desktop_mem/ui/models.py" line="280" />
         <source>%n message(s), last %1</source>
         <translation><numerusform>%n 条消息，最近 %1</numerusform></translation>
     </message>
@@ -295,88 +325,98 @@
 <context>
     <name>ConversationsController</name>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="58" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="60" />
         <source>Incognito conversation</source>
         <translation>无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="58" />
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="68" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="60" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="70" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="84" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="86" />
         <source>Remembered</source>
         <translation>已记住</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="85" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="87" />
         <source>Updated</source>
         <translation>已更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="86" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="88" />
         <source>Marked as no longer true</source>
         <translation>已标记为不再成立</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="97" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="99" />
         <source>(deleted)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="123" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="125" />
+        <source>Unpin</source>
+        <translation>取消置顶</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="125" />
+        <source>Pin to the top</source>
+        <translation>置顶</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="126" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="124" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="127" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="125" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="128" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="140" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="163" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="140" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="163" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="159" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="182" />
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="161" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="184" />
         <source>Markdown (*.md);;JSON (*.json)</source>
         <translation>Markdown (*.md);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="175" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="198" />
         <source>Delete this conversation for good? Memories learned from it stay.</source>
         <translation>永久删除这个对话？从中学到的记忆会保留。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="178" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="201" />
         <source>%n of them will no longer quote what was said in it.</source>
         <translation><numerusform>其中 %n 条记忆将不再引用这个对话中的内容。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="180" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="203" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="192" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="215" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
@@ -494,12 +534,12 @@
         <translation><numerusform>要从 desktop-mem 中永久移除 %n 个文档及其全部片段吗？文件本身不受影响。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="259" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="262" />
         <source>shaped %n answer(s)</source>
         <translation><numerusform>影响了 %n 个回答</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="264" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="267" />
         <source>No passage is about this.</source>
         <translation>没有与此相关的片段。</translation>
     </message>
@@ -588,178 +628,178 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="143" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="489" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="150" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="496" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="150" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="157" />
         <location filename="../../desktop_mem/ui/selftest.py" line="79" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="152" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="159" />
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="154" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="161" />
         <source>A chat that reads and writes no memory and is not stored</source>
         <translation>不读取、不写入记忆，也不保存的对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="161" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="335" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="168" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="342" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="204" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="211" />
         <source>Backed up to %1</source>
         <translation>已备份到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="209" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="216" />
         <source>The backup failed: %1</source>
         <translation>备份失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="259" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="266" />
         <source>Chat</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="260" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="267" />
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="261" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="268" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="320" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="327" />
         <source>&amp;Chat</source>
         <translation>聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="323" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="330" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="329" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="336" />
         <source>New incognito conversation</source>
         <translation>新的无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="333" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="340" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="334" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="341" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="337" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="344" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="339" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="346" />
         <source>Delete all conversations and memories…</source>
         <translation>删除所有对话和记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="341" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="348" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="342" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="349" />
         <source>&amp;Memories</source>
         <translation>记忆(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="344" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="351" />
         <source>Show memories</source>
         <translation>显示记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="347" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="354" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="348" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="355" />
         <source>Consolidate now</source>
         <translation>立即整理</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="349" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="356" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="350" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="357" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="351" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="358" />
         <source>Learn automatically</source>
         <translation>自动学习</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="354" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="361" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="355" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="362" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="356" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="421" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="363" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="428" />
         <source>About desktop-mem</source>
         <translation>关于 desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="423" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="430" />
         <source>desktop-mem %1
 A local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.</source>
         <translation>desktop-mem %1
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="462" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="469" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="465" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="472" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="467" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="474" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="469" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="476" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="471" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="478" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
@@ -767,223 +807,223 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryBrowser</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="44" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="45" />
         <source>created</source>
         <translation>创建</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="45" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="46" />
         <source>edited</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="46" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="47" />
         <source>updated</source>
         <translation>更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="47" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="48" />
         <source>restored</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="48" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="49" />
         <source>pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="49" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="50" />
         <source>unpinned</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="50" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="51" />
         <source>marked no longer true</source>
         <translation>标记为不再成立</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="55" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="56" />
         <source>merged into #%1</source>
         <translation>并入 #%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="56" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="57" />
         <source>contradicted by #%1</source>
         <translation>被 #%1 否定</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="89" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="90" />
         <source>Search memories (meaning and words, 中文 or English)</source>
         <translation>搜索记忆（语义和关键词，中文或英文）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="94" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="95" />
         <source>Weak matches too</source>
         <translation>也显示弱匹配</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="96" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="97" />
         <source>List every memory ranked by the search, not only the relevant ones</source>
         <translation>按搜索排序列出所有记忆，而不只是相关的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="104" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="105" />
         <source>All kinds</source>
         <translation>所有类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="109" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="110" />
         <source>Pinned only</source>
         <translation>仅置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="114" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="115" />
         <source>Any date</source>
         <translation>任何日期</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="116" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="117" />
         <source>Created on or after</source>
         <translation>创建于此日期或之后</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="151" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="152" />
         <source>Text</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="155" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="156" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="159" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="160" />
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="161" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="162" />
         <source>True until</source>
         <translation>有效至</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="170" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="171" />
         <source>Valid</source>
         <translation>有效期</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="175" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="176" />
         <source>Came from</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="178" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="179" />
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="179" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="180" />
         <source>An empty form for a memory of your own</source>
         <translation>一个空白表单，用来写你自己的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="181" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="182" />
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="182" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="183" />
         <source>Add the text above as a new memory</source>
         <translation>把上面的文字添加为新记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="185" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="186" />
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="187" />
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="401" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="188" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="402" />
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="189" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="190" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="197" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="198" />
         <source>Answers it shaped</source>
         <translation>用到它的回答</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="208" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="209" />
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="217" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="218" />
         <source>Restore this version</source>
         <translation>恢复此版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="242" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="243" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="244" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="245" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="246" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="247" />
         <source>Forget everything…</source>
         <translation>忘记一切…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="317" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="318" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="319" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="320" />
         <source>%n match(es)</source>
         <translation><numerusform>%n 条匹配</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="321" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="322" />
         <source>No matches</source>
         <translation>没有匹配</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="380" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="381" />
         <source>Used by other apps: %1</source>
         <translation>被其他应用使用：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="401" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="402" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="411" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="414" />
         <source>(empty answer)</source>
         <translation>（空回答）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="415" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="419" />
         <source>No answer has used it yet.</source>
         <translation>还没有回答用到它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="418" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="422" />
         <source>, until %1</source>
         <translation>，有效至 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="420" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="424" />
         <source>, from message %1</source>
         <translation>，来自消息 %1</translation>
     </message>
@@ -991,7 +1031,7 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryController</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="109" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="108" />
         <location filename="../../desktop_mem/ui/memory_controller.py" line="121" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
@@ -1130,42 +1170,42 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryTableModel</name>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="38" />
+        <location filename="../../desktop_mem/ui/models.py" line="39" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="39" />
+        <location filename="../../desktop_mem/ui/models.py" line="40" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="40" />
+        <location filename="../../desktop_mem/ui/models.py" line="41" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="41" />
+        <location filename="../../desktop_mem/ui/models.py" line="42" />
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="42" />
+        <location filename="../../desktop_mem/ui/models.py" line="43" />
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="43" />
+        <location filename="../../desktop_mem/ui/models.py" line="44" />
         <source>Updated</source>
         <translation>已更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="44" />
+        <location filename="../../desktop_mem/ui/models.py" line="45" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="126" />
+        <location filename="../../desktop_mem/ui/models.py" line="127" />
         <source> (expired)</source>
         <translation>（已过期）</translation>
     </message>
@@ -1231,19 +1271,19 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>OfflinePage</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="74" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="75" />
         <source>Ollama is not running</source>
         <translation>Ollama 没有运行</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="84" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="85" />
         <source>desktop-mem talks to a language model through Ollama, on this computer.
 Install it from ollama.com, then start it: open the Ollama app, or run “ollama serve” in a terminal. Your memories are safe meanwhile and can still be browsed and searched by keywords.</source>
         <translation>desktop-mem 通过这台电脑上的 Ollama 与语言模型对话。
 请从 ollama.com 安装，然后启动它：打开 Ollama 应用，或在终端运行“ollama serve”。在此期间你的记忆安然无恙，仍可浏览并按关键词搜索。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="93" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="94" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
@@ -1640,52 +1680,52 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
         <translation>正在从这轮对话中学习…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="167" />
+        <location filename="../../desktop_mem/ui/turns.py" line="172" />
         <source>Remembered</source>
         <translation>已记住</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="168" />
+        <location filename="../../desktop_mem/ui/turns.py" line="173" />
         <source>Updated</source>
         <translation>已更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="169" />
+        <location filename="../../desktop_mem/ui/turns.py" line="174" />
         <source>Marked as no longer true</source>
         <translation>已标记为不再成立</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="170" />
+        <location filename="../../desktop_mem/ui/turns.py" line="175" />
         <source>Merged</source>
         <translation>已合并</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="190" />
+        <location filename="../../desktop_mem/ui/turns.py" line="195" />
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="193" />
+        <location filename="../../desktop_mem/ui/turns.py" line="198" />
         <source>Undoing…</source>
         <translation>正在撤销…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="208" />
+        <location filename="../../desktop_mem/ui/turns.py" line="213" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>已删除 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="209" />
+        <location filename="../../desktop_mem/ui/turns.py" line="214" />
         <source> and %n message(s).</source>
         <translation><numerusform>和 %n 条消息。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="212" />
+        <location filename="../../desktop_mem/ui/turns.py" line="217" />
         <source>Nothing was deleted.</source>
         <translation>没有删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="219" />
+        <location filename="../../desktop_mem/ui/turns.py" line="224" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
@@ -1925,32 +1965,32 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>kinds</name>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="154" />
+        <location filename="../../desktop_mem/ui/models.py" line="155" />
         <source>fact</source>
         <translation>事实</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="155" />
+        <location filename="../../desktop_mem/ui/models.py" line="156" />
         <source>preference</source>
         <translation>偏好</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="156" />
+        <location filename="../../desktop_mem/ui/models.py" line="157" />
         <source>event</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="157" />
+        <location filename="../../desktop_mem/ui/models.py" line="158" />
         <source>plan</source>
         <translation>计划</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="158" />
+        <location filename="../../desktop_mem/ui/models.py" line="159" />
         <source>person</source>
         <translation>人物</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="159" />
+        <location filename="../../desktop_mem/ui/models.py" line="160" />
         <source>note</source>
         <translation>笔记</translation>
     </message>
@@ -2031,22 +2071,22 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>sources</name>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="165" />
+        <location filename="../../desktop_mem/ui/models.py" line="166" />
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="166" />
+        <location filename="../../desktop_mem/ui/models.py" line="167" />
         <source>from a chat</source>
         <translation>来自聊天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="167" />
+        <location filename="../../desktop_mem/ui/models.py" line="168" />
         <source>import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="168" />
+        <location filename="../../desktop_mem/ui/models.py" line="169" />
         <source>consolidation</source>
         <translation>整理</translation>
     </message>

@@ -8,10 +8,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import Qt
+
 from desktop_mem.core.conversations import ConversationStore
 from desktop_mem.core.memories import NewMemory
 from desktop_mem.core.profile import Profile
-from desktop_mem.ui.models import SORT_ROLE, ConversationListModel, MemoryTableModel
+from desktop_mem.ui.models import ID_ROLE, SORT_ROLE, ConversationListModel, MemoryTableModel
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,8 +62,35 @@ def test_conversation_list_model(qtmodeltester: Any, profile: Profile) -> None:
     model = ConversationListModel()
     model.set_conversations(convs.list())
     qtmodeltester.check(model)
-    assert "Plan a trip to Kyoto" in [model.data(model.index(r)) for r in range(2)]
+    assert "Plan a trip to Kyoto" in [model.data(model.index(r)) for r in range(3)]
     assert model.data(model.index(model.row_of(a))).startswith("Plan")
+    assert model.headings() == ["Today"] and model.count() == 2
+    assert model.flags(model.index(0)) == Qt.ItemFlag.NoItemFlags, "a heading is not selectable"
+    assert model.conversation(0) is None and model.data(model.index(0), ID_ROLE) is None
+
+
+def test_conversations_are_grouped_by_date_with_pinned_first(profile: Profile) -> None:
+    from datetime import date, timedelta
+
+    from desktop_mem.core.conversations import Conversation
+
+    today = date(2026, 12, 1)
+
+    def conv(n: int, days_ago: int, pinned: bool = False) -> Conversation:
+        when = (today - timedelta(days=days_ago)).isoformat() + "T12:00:00"
+        return Conversation(n, f"chat {n}", None, when, when, 2, pinned)
+
+    rows = [conv(9, 40, pinned=True), conv(1, 0), conv(2, 1), conv(3, 3), conv(4, 20),
+            conv(5, 400)]  # fmt: skip
+    model = ConversationListModel()
+    model.set_conversations(rows, today=today)
+    assert model.headings() == [
+        "Pinned", "Today", "Yesterday", "Previous 7 days", "Previous 30 days", "Older"
+    ]  # fmt: skip
+    assert [c.id for c in model.conversations()] == [9, 1, 2, 3, 4, 5]
+    assert model.row_of(1) == 3 and model.conversation(model.row_of(5)).id == 5  # type: ignore[union-attr]
+    model.set_conversations(rows, grouped=False, today=today)
+    assert model.headings() == [] and model.rowCount() == 6, "search results: no headings"
 
 
 def _zh_module() -> Any:

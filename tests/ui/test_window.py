@@ -56,8 +56,8 @@ def test_send_and_see_the_streamed_answer(
     assert roles[0] == ("user", "Hi there")
     assert roles[1][1].startswith("Hello! **Nice** to meet you.")
     assert "print" in window.chat.messages[1].body.toPlainText()
-    assert window.conv_model.rowCount() == 1
-    assert window.conv_model.conversation(0).title == "Hi there"
+    assert window.conv_model.count() == 1
+    assert window.conv_model.conversations()[0].title == "Hi there"
     # Shift+Enter is a new line, not a send
     window.chat.input.setPlainText("line one")
     qtbot.keyClick(window.chat.input, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
@@ -118,7 +118,7 @@ def test_a_memory_from_one_chat_is_a_chip_in_the_next(
     assert window.browser.impact.count() == 1, "the memory shows the answer it shaped"
     assert window.browser.impact.item(0).text() == "Home Hangzhou, with Mochi (map).", "as read"
     # the notice's undo takes the memory back
-    window.threads.open_conversation(window.conv_model.conversation(1).id)
+    window.threads.open_conversation(window.conv_model.conversations()[1].id)
 
 
 def test_undo_a_learned_memory(qtbot: Any, window: MainWindow, fake_ollama: FakeOllama) -> None:
@@ -308,22 +308,22 @@ def test_conversations_rename_search_delete(
     kyoto = window.session.conversation_id
     window.threads.new_conversation()
     send(qtbot, window, "帮我写一封请假邮件")
-    assert window.conv_model.rowCount() == 2
+    assert window.conv_model.count() == 2
     window.threads.rename_conversation(kyoto, "Kyoto")
     assert window.conversations.get(kyoto).title == "Kyoto"
     window.conv_search.setText("kyoto temples")
     qtbot.keyClick(window.conv_search, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: window.conv_model.rowCount() >= 1, timeout=5000)
+    qtbot.waitUntil(lambda: window.conv_model.count() >= 1, timeout=5000)
     idle(qtbot, window)
-    assert window.conv_model.conversation(0).id == kyoto
+    assert window.conv_model.conversations()[0].id == kyoto
     window.conv_search.clear()
-    assert window.conv_model.rowCount() == 2
+    assert window.conv_model.count() == 2
     window.threads.open_conversation(kyoto)
     assert [m.text() for m in window.chat.messages][0] == "Plan a trip to Kyoto temples"
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     window.threads.delete_conversation(kyoto)
     idle(qtbot, window)
-    assert window.conv_model.rowCount() == 1 and window.chat.messages == []
+    assert window.conv_model.count() == 1 and window.chat.messages == []
 
 
 def test_incognito_in_the_window(qtbot: Any, window: MainWindow, fake_ollama: FakeOllama) -> None:
@@ -612,12 +612,12 @@ def test_delete_everything_needs_the_typed_word_and_leaves_nothing(
     QTimer.singleShot(100, type_it)
     window.memory.delete_everything()
     assert "2 conversations and all 4 memories" in shown[0]
-    qtbot.waitUntil(lambda: window.conv_model.rowCount() == 0, timeout=5000)
+    qtbot.waitUntil(lambda: window.conv_model.count() == 0, timeout=5000)
     idle(qtbot, window)
     assert window.profile.memories.count() == 0 and window.conversations.list() == []
     assert window.browser.model.rowCount() == 0 and window.chat.messages == []
     send(qtbot, window, "a fresh start")  # and the app goes on
-    assert window.conv_model.rowCount() == 1
+    assert window.conv_model.count() == 1
 
 
 def test_an_earlier_message_is_a_chip_that_opens_its_conversation(
@@ -912,3 +912,22 @@ def test_a_message_shows_its_time_on_hover(
     window.threads.open_conversation(conv.id)
     tip = window.chat.messages[0].toolTip()
     assert tip and ("2025" in tip or "25" in tip)
+
+
+def test_a_new_chat_is_named_by_the_model_and_can_be_pinned(
+    qtbot: Any, window: MainWindow, fake_ollama: FakeOllama
+) -> None:
+    fake_ollama.titles.append("Kyoto temple trip")
+    send(qtbot, window, "Plan a trip to the temples of Kyoto in spring")
+    kyoto = window.session.conversation_id
+    qtbot.waitUntil(lambda: window.chat.title.text() == "Kyoto temple trip", timeout=10000)
+    assert window.conv_model.conversations()[0].title == "Kyoto temple trip"
+    assert window.conv_model.headings() == ["Today"]
+    window.threads.new_conversation()
+    send(qtbot, window, "Write a short poem about rain")
+    assert [c.id for c in window.conv_model.conversations()][1] == kyoto
+    window.threads.pin_conversation(kyoto, True)
+    assert window.conv_model.headings() == ["Pinned", "Today"]
+    assert window.conv_model.conversations()[0].id == kyoto, "pinned first"
+    window.threads.pin_conversation(kyoto, False)
+    assert window.conv_model.headings() == ["Today"]
