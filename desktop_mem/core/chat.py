@@ -168,30 +168,56 @@ class ChatSession:
             return self._command(command, user_id)
         return self._answer(text, user_id, on_piece)
 
-    def regenerate(self, on_piece: Callable[[str], None] | None = None) -> TurnResult:
-        """Answer the last user message again (the old answer is removed)."""
-        last = self._last_user()
-        if last is None:
+    def regenerate(
+        self, on_piece: Callable[[str], None] | None = None, turn: int | None = None
+    ) -> TurnResult:
+        """Answer a user message again: the last one, or the `turn`-th (0-based, among
+        the conversation's user messages). Everything after it is removed first."""
+        found = self._user_message(turn)
+        if found is None:
             raise DesktopMemError("There is no message to answer again: send one first.")
-        text, user_id = last
+        text, user_id = found
         self._drop_after(user_id)
         return self._answer(text, user_id, on_piece)
 
-    def edit_last(self, text: str, on_piece: Callable[[str], None] | None = None) -> TurnResult:
-        """Replace the last user message (and its answer) and send the new text."""
-        last = self._last_user()
-        if last is not None:
-            self._drop_from(last[1])
+    def edit(
+        self, turn: int | None, text: str, on_piece: Callable[[str], None] | None = None
+    ) -> TurnResult:
+        """Replace a user message (the last, or the `turn`-th) and everything after it,
+        and send the new text."""
+        found = self._user_message(turn)
+        if found is not None:
+            self._drop_from(found[1])
         return self.send(text, on_piece)
 
-    def _last_user(self) -> tuple[str, int | None] | None:
+    def edit_last(self, text: str, on_piece: Callable[[str], None] | None = None) -> TurnResult:
+        """Replace the last user message (and its answer) and send the new text."""
+        return self.edit(None, text, on_piece)
+
+    def _user_message(self, turn: int | None = None) -> tuple[str, int | None] | None:
+        """A user message's text and reference (its id; in incognito its place in the
+        transient history): the `turn`-th, or the last."""
         if self.incognito:
-            users = [i for i, m in enumerate(self._transient) if m["role"] == "user"]
-            return (self._transient[users[-1]]["content"], users[-1]) if users else None
-        if self.conversation_id is None:
+            users = [
+                (m["content"], i) for i, m in enumerate(self._transient) if m["role"] == "user"
+            ]
+        elif self.conversation_id is None:
+            users = []
+        else:
+            users = [
+                (m.content, m.id)
+                for m in self.conversations.messages(self.conversation_id)
+                if m.role == "user"
+            ]
+        if not users:
             return None
-        msgs = [m for m in self.conversations.messages(self.conversation_id) if m.role == "user"]
-        return (msgs[-1].content, msgs[-1].id) if msgs else None
+        if turn is None:
+            return users[-1]
+        if not 0 <= turn < len(users):
+            raise DesktopMemError(
+                f"There is no message {turn + 1} in this conversation: it has {len(users)}."
+            )
+        return users[turn]
 
     def _drop_after(self, user_id: int | None) -> None:
         if self.incognito:

@@ -167,6 +167,7 @@ class MessageWidget(QFrame):
     message_clicked = Signal(int)  # an earlier message the answer was given
     document_clicked = Signal(str, int)  # a passage's file, and its page (0: none)
     rendered = Signal()
+    redo_clicked = Signal()  # Edit (a user message) or Regenerate (an answer)
 
     def __init__(self, role: str, text: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -185,6 +186,19 @@ class MessageWidget(QFrame):
         self.copy_button.setText(self.tr("Copy"))
         self.copy_button.setToolTip(self.tr("Copy this message"))
         self.copy_button.clicked.connect(self.copy)
+        self.redo_button = QToolButton()
+        if role == "user":
+            self.redo_button.setText(self.tr("Edit"))
+            self.redo_button.setToolTip(
+                self.tr("Change this message and send it again (the turns after it are replaced)")
+            )
+        else:
+            self.redo_button.setText(self.tr("Regenerate"))
+            self.redo_button.setToolTip(
+                self.tr("Answer this message again (the turns after it are replaced)")
+            )
+        self.redo_button.clicked.connect(self.redo_clicked)
+        head.addWidget(self.redo_button)
         head.addWidget(self.copy_button)
         layout.addLayout(head)
         self.body = MarkdownView()
@@ -333,8 +347,8 @@ class Composer(QPlainTextEdit):
 class ChatView(QWidget):
     send_requested = Signal(str)
     stop_requested = Signal()
-    regenerate_requested = Signal()
-    edit_requested = Signal(str)
+    regenerate_requested = Signal(int)  # the user message's turn (0-based), -1: the last
+    edit_requested = Signal(int, str)  # likewise, and the new text
     memory_clicked = Signal(int)
     message_clicked = Signal(int)
     document_clicked = Signal(str, int)
@@ -386,7 +400,7 @@ class ChatView(QWidget):
 
         actions = QHBoxLayout()
         self.regenerate_button = QPushButton(self.tr("Regenerate"))
-        self.regenerate_button.clicked.connect(self.regenerate_requested)
+        self.regenerate_button.clicked.connect(lambda: self.regenerate_requested.emit(-1))
         self.edit_button = QPushButton(self.tr("Edit last message"))
         self.edit_button.clicked.connect(self._edit_last)
         actions.addWidget(self.regenerate_button)
@@ -411,7 +425,7 @@ class ChatView(QWidget):
         row.addWidget(self.stop_button)
         layout.addLayout(row)
         self.messages: list[MessageWidget] = []
-        self._editing = False
+        self._editing: int | None = None  # the turn being edited (-1: the last)
         self.set_busy(False)
 
     # -- model picker -----------------------------------------------------------------
@@ -448,6 +462,7 @@ class ChatView(QWidget):
         w.memory_clicked.connect(self.memory_clicked)
         w.message_clicked.connect(self.message_clicked)
         w.document_clicked.connect(self.document_clicked)
+        w.redo_clicked.connect(lambda widget=w: self._redo(widget))
         w.notice.linkActivated.connect(
             lambda _link, widget=w: self.undo_requested.emit(self.messages.index(widget))
         )
@@ -477,9 +492,9 @@ class ChatView(QWidget):
         if not text or self.stop_button.isVisible():
             return
         self.input.clear()
-        if self._editing:
-            self._editing = False
-            self.edit_requested.emit(text)
+        if self._editing is not None:
+            turn, self._editing = self._editing, None
+            self.edit_requested.emit(turn, text)
         else:
             self.send_requested.emit(text)
 
@@ -489,7 +504,32 @@ class ChatView(QWidget):
             return
         self.input.setPlainText(last.text())
         self.input.setFocus()
-        self._editing = True
+        self._editing = -1
+
+    def turn_of(self, widget: MessageWidget) -> int:
+        """Which user message (0-based) a message belongs to: itself, or the one an
+        answer answers."""
+        index = self.messages.index(widget)
+        return sum(1 for m in self.messages[: index + 1] if m.role == "user") - 1
+
+    def _redo(self, widget: MessageWidget) -> None:
+        if widget not in self.messages or self.stop_button.isVisible():
+            return
+        turn = self.turn_of(widget)
+        if turn < 0:
+            return
+        if widget.role == "user":
+            self.input.setPlainText(widget.text())
+            self.input.setFocus()
+            self._editing = turn
+        else:
+            self.regenerate_requested.emit(turn)
+
+    def remove_from_turn(self, turn: int) -> None:
+        """Remove a turn's widgets (its user message, its answer) and every later one."""
+        users = [i for i, m in enumerate(self.messages) if m.role == "user"]
+        start = users[turn] if 0 <= turn < len(users) else len(self.messages)
+        self.remove_last(len(self.messages) - start)
 
     def set_busy(self, busy: bool) -> None:
         self.send_button.setVisible(not busy)
@@ -501,6 +541,8 @@ class ChatView(QWidget):
         has_user = any(m.role == "user" for m in self.messages)
         self.regenerate_button.setEnabled(has_user and not busy)
         self.edit_button.setEnabled(has_user and not busy)
+        for m in self.messages:
+            m.redo_button.setEnabled(not busy)
 
     def set_incognito(self, on: bool) -> None:
         """Incognito looks different as a whole (a tinted chat area), and its empty state

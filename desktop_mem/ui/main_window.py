@@ -188,7 +188,7 @@ class MainWindow(QMainWindow):
         self.chat.send_requested.connect(self.turns.send)
         self.chat.stop_requested.connect(self.turns.stop)
         self.chat.regenerate_requested.connect(self.turns.regenerate)
-        self.chat.edit_requested.connect(self.turns.edit_last)
+        self.chat.edit_requested.connect(self.turns.edit)
         self.chat.memory_clicked.connect(self.memory.show_memory)
         self.chat.message_clicked.connect(self.threads.open_message)
         self.chat.document_clicked.connect(open_document)
@@ -337,7 +337,7 @@ class MainWindow(QMainWindow):
             lambda: self.threads.new_conversation(True),
             "incognito",
         )
-        action(chat, self.tr("Regenerate"), self.turns.regenerate, "regenerate")
+        action(chat, self.tr("Regenerate"), lambda: self.turns.regenerate(-1), "regenerate")
         action(chat, self.tr("Edit last message"), self.chat._edit_last, "edit_last")
         action(chat, self.tr("Search conversations"), self.conv_search.setFocus, "search_chats")
         chat.addSeparator()

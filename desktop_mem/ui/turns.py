@@ -3,6 +3,7 @@ answer learned (and its undo), and the chat's "forget …"."""
 
 from __future__ import annotations
 
+import functools
 import html
 from typing import TYPE_CHECKING, Any
 
@@ -50,23 +51,40 @@ class TurnController(QObject):
         user = self.w.chat.add_message("user", text)
         self.run_turn(self.session.send, text, user=user)
 
-    def regenerate(self) -> None:
+    def regenerate(self, turn: int = -1) -> None:
+        """Answer a user message again: the last (-1) or the `turn`-th; the turns after
+        it are replaced."""
         if self.turn_busy or self.session is None or not self.w.chat.messages:
             return
-        if self.w.chat.messages[-1].role == "assistant":
-            self.w.chat.remove_last()
-        self.run_turn(self.session.regenerate)
+        if turn < 0:
+            if self.w.chat.messages[-1].role == "assistant":
+                self.w.chat.remove_last()
+            self.run_turn(self.session.regenerate)
+            return
+        users = [i for i, m in enumerate(self.w.chat.messages) if m.role == "user"]
+        if turn >= len(users):
+            return
+        self.w.chat.remove_last(len(self.w.chat.messages) - users[turn] - 1)  # keep the question
+        self.run_turn(functools.partial(self.session.regenerate, turn=turn))
 
     def edit_last(self, text: str) -> None:
+        self.edit(-1, text)
+
+    def edit(self, turn: int, text: str) -> None:
+        """Replace a user message (the last, -1, or the `turn`-th) and the turns after
+        it, and send the new text."""
         if self.turn_busy or self.session is None:
             return
-        last_user = max(
-            (i for i, m in enumerate(self.w.chat.messages) if m.role == "user"), default=None
-        )
-        if last_user is not None:
-            self.w.chat.remove_last(len(self.w.chat.messages) - last_user)
+        if turn < 0:
+            last_user = max(
+                (i for i, m in enumerate(self.w.chat.messages) if m.role == "user"), default=None
+            )
+            if last_user is not None:
+                self.w.chat.remove_last(len(self.w.chat.messages) - last_user)
+        else:
+            self.w.chat.remove_from_turn(turn)
         user = self.w.chat.add_message("user", text)
-        self.run_turn(self.session.edit_last, text, user=user)
+        self.run_turn(self.session.edit, None if turn < 0 else turn, text, user=user)
 
     def run_turn(self, fn: Any, *args: Any, user: MessageWidget | None = None) -> None:
         self.turn_busy = True

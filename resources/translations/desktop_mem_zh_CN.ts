@@ -200,48 +200,48 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="352" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="366" />
         <source>Incognito: nothing is remembered or stored</source>
         <translation>无痕模式：不记忆，也不保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="357" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="371" />
         <source>Chat model</source>
         <translation>聊天模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="381" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="515" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="395" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="557" />
         <source>Say hello. What you tell me stays on this computer, encrypted.</source>
         <translation>打个招呼吧。你告诉我的一切都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="388" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="402" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="390" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="404" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="400" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="414" />
         <source>Message (Enter to send, Shift+Enter for a new line)</source>
         <translation>输入消息（Enter 发送，Shift+Enter 换行）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="405" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="419" />
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="407" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="421" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="511" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="553" />
         <source>Incognito: nothing you say here is remembered or stored, and no memory is used. Closing it leaves no trace.</source>
         <translation>无痕模式：你在这里说的话不会被记住或保存，也不会使用任何记忆。关闭后不留痕迹。</translation>
     </message>
@@ -1213,57 +1213,77 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MessageWidget</name>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="180" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="181" />
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="180" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="181" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="185" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="186" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="186" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="187" />
         <source>Copy this message</source>
         <translation>复制这条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="240" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="191" />
+        <source>Edit</source>
+        <translation>编辑</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="193" />
+        <source>Change this message and send it again (the turns after it are replaced)</source>
+        <translation>修改这条消息并重新发送（其后的对话会被替换）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="196" />
+        <source>Regenerate</source>
+        <translation>重新生成</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="198" />
+        <source>Answer this message again (the turns after it are replaced)</source>
+        <translation>重新回答这条消息（其后的对话会被替换）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="254" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="243" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="257" />
         <source>The answer failed.</source>
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="270" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="284" />
         <source>Memories used:</source>
         <translation>用到的记忆：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="278" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="292" />
         <source>+%1 more</source>
         <translation>还有 %1 条</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="282" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="296" />
         <source>Earlier messages:</source>
         <translation>之前的消息：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="286" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="300" />
         <source>%1, in another conversation:</source>
         <translation>%1，在另一个对话中：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="291" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="305" />
         <source>Documents:</source>
         <translation>文档：</translation>
     </message>
@@ -1670,62 +1690,62 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>TurnController</name>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="76" />
+        <location filename="../../desktop_mem/ui/turns.py" line="94" />
         <source>…</source>
         <translation>…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="119" />
+        <location filename="../../desktop_mem/ui/turns.py" line="137" />
         <source>Learning from this exchange…</source>
         <translation>正在从这轮对话中学习…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="172" />
+        <location filename="../../desktop_mem/ui/turns.py" line="190" />
         <source>Remembered</source>
         <translation>已记住</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="173" />
+        <location filename="../../desktop_mem/ui/turns.py" line="191" />
         <source>Updated</source>
         <translation>已更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="174" />
+        <location filename="../../desktop_mem/ui/turns.py" line="192" />
         <source>Marked as no longer true</source>
         <translation>已标记为不再成立</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="175" />
+        <location filename="../../desktop_mem/ui/turns.py" line="193" />
         <source>Merged</source>
         <translation>已合并</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="195" />
+        <location filename="../../desktop_mem/ui/turns.py" line="213" />
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="198" />
+        <location filename="../../desktop_mem/ui/turns.py" line="216" />
         <source>Undoing…</source>
         <translation>正在撤销…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="213" />
+        <location filename="../../desktop_mem/ui/turns.py" line="231" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>已删除 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="214" />
+        <location filename="../../desktop_mem/ui/turns.py" line="232" />
         <source> and %n message(s).</source>
         <translation><numerusform>和 %n 条消息。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="217" />
+        <location filename="../../desktop_mem/ui/turns.py" line="235" />
         <source>Nothing was deleted.</source>
         <translation>没有删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="224" />
+        <location filename="../../desktop_mem/ui/turns.py" line="242" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>

@@ -13,6 +13,7 @@ import pytest
 from desktop_mem.core.chat import ChatSession, make_backend
 from desktop_mem.core.context import edges_first
 from desktop_mem.core.conversations import ConversationStore
+from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.llm import OllamaChat
 from desktop_mem.core.memories import NewMemory
 from desktop_mem.core.profile import Profile
@@ -411,3 +412,33 @@ def test_the_users_instructions_are_in_every_prompt_and_never_learned_from(
         assert all("night-shift" not in json.dumps(r) for r in extraction)
     finally:
         session.close()
+
+
+@pytest.mark.parametrize("incognito", [False, True])
+def test_any_earlier_turn_can_be_answered_again_or_edited(
+    profile: Profile, fake_ollama: FakeOllama, incognito: bool
+) -> None:
+    session = ChatSession(profile, OllamaChat(fake_ollama.url), incognito=incognito)
+    for text in ("first question", "second question", "third question"):
+        session.send(text).learned(10)
+
+    def said() -> list[str]:
+        return [m["content"] for m in session.history()]
+
+    fake_ollama.reply("a new answer to the first")
+    again = session.regenerate(turn=0)
+    assert again.status == "complete"
+    assert said() == ["first question", "a new answer to the first"], "later turns replaced"
+    session.send("second, asked again").learned(10)
+    session.send("third, asked again").learned(10)
+    fake_ollama.reply("answer to the edit")
+    session.edit(1, "second, edited").learned(10)
+    assert said() == [
+        "first question", "a new answer to the first", "second, edited", "answer to the edit"
+    ]  # fmt: skip
+    with pytest.raises(DesktopMemError, match="no message 9"):
+        session.regenerate(turn=8)
+    if not incognito:
+        stored = session.conversations.messages(session.conversation_id)  # type: ignore[arg-type]
+        assert [m.content for m in stored] == said()
+    session.close()

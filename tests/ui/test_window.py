@@ -97,6 +97,34 @@ def test_regenerate_and_edit_last(qtbot: Any, window: MainWindow, fake_ollama: F
     assert [m.content for m in stored] == ["question two", "You said: question two"]
 
 
+def test_any_earlier_message_can_be_edited_and_any_answer_regenerated(
+    qtbot: Any, window: MainWindow, fake_ollama: FakeOllama
+) -> None:
+    for n in ("one", "two", "three"):
+        send(qtbot, window, f"question {n}")
+    assert len(window.chat.messages) == 6
+    fake_ollama.reply("a better first answer")
+    window.chat.messages[1].redo_button.click()  # Regenerate on the first answer
+    idle(qtbot, window)
+    assert [m.text() for m in window.chat.messages] == ["question one", "a better first answer"]
+    send(qtbot, window, "question two")
+    send(qtbot, window, "question three")
+    user_two = window.chat.messages[2]
+    assert user_two.redo_button.text() == "Edit"
+    user_two.redo_button.click()  # Edit on the second question
+    assert window.chat.input.toPlainText() == "question two"
+    window.chat.input.setPlainText("question two, better put")
+    qtbot.keyClick(window.chat.input, Qt.Key.Key_Return)
+    idle(qtbot, window)
+    shown = [m.text() for m in window.chat.messages]
+    assert shown == [
+        "question one", "a better first answer",
+        "question two, better put", "You said: question two, better put",
+    ]  # fmt: skip
+    stored = window.conversations.messages(window.session.conversation_id)
+    assert [m.content for m in stored] == shown, "the later turns are gone from the store too"
+
+
 def test_a_memory_from_one_chat_is_a_chip_in_the_next(
     qtbot: Any, window: MainWindow, fake_ollama: FakeOllama
 ) -> None:
