@@ -550,6 +550,14 @@ class ConversationStore:
             )
         }
 
+    def unindexed_count(self) -> int:
+        """Messages with text but no vector yet."""
+        rows = self.db.query(
+            "SELECT count(*) FROM messages m LEFT JOIN message_vectors v "
+            "ON v.message_id = m.id WHERE v.message_id IS NULL AND m.content != ''"
+        )
+        return int(rows[0][0])
+
     def index_vectors(self, message_ids: Sequence[int] | None = None) -> int:
         """Embed messages that have no vector yet (run in the background after a turn;
         None: every such message). Returns how many were embedded; a model-server

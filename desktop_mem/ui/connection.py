@@ -33,6 +33,7 @@ class ConnectionController(QObject):
         self.backend = make_backend(window.profile)  # chooses the model for its own kind
         self.online = False
         self.models: list[str] = []
+        self.embed_missing = False  # the embedding model is not in Ollama
         self.pull_dialog: PullDialog | None = None
         self.retry = QTimer(self)  # while offline: look again, lightly
         self.retry.setInterval(RETRY_MS)
@@ -59,9 +60,50 @@ class ConnectionController(QObject):
         self.w.chat.offline_banner.hide()
         self.w.centre.setCurrentWidget(self.w.chat)
         self.w.chat.set_models(models, self.backend.model)
+        embedder = self.w.profile.embedder
+        # Ollama's list names the embedding model too (an OpenAI-compatible server's
+        # list does not: the embedding model is Ollama's, on the profile's host)
+        self.embed_missing = (
+            embedder is not None
+            and isinstance(self.backend, OllamaChat)
+            and self.missing(embedder.model)
+        )
         self.w.update_status()
         if self.missing(self.backend.model) and isinstance(self.backend, OllamaChat):
-            self.offer_pull(self.backend.model)
+            self.offer_pull(self.backend.model)  # then, once pulled, the embedding model
+        elif self.embed_missing and embedder is not None:
+            self.offer_pull(embedder.model, embedding=True)
+        elif embedder is not None:
+            self.index_missing()
+
+    def index_missing(self) -> None:
+        """Memories and messages saved while the embedding model was missing (or the
+        server down) get their vectors, in the background."""
+        memories = self.w.profile.memories
+
+        def work(report: Any) -> int:
+            n = (
+                memories.reembed(progress=report, only_missing=True)
+                if memories.unindexed_count()
+                else 0
+            )
+            self.w.conversations.index_vectors()
+            return n
+
+        def step(done: int, total: int) -> None:
+            self.w.show_work(self.tr("Indexing memories…"), done, total)
+
+        def finished(n: int) -> None:
+            self.w.show_work(None)
+            if n:
+                self.w.statusBar().showMessage(
+                    self.tr("%n memory(s) can now be found by meaning too.", "", n), 8000
+                )
+                self.w.memory.refresh_memories()
+
+        if memories.unindexed_count() or self.w.conversations.unindexed_count():
+            tasks.run(work, done=finished, failed=lambda _text: self.w.show_work(None),
+                      progress=step)  # fmt: skip
 
     def missing(self, model: str) -> bool:
         names = set(self.models) | {m.removesuffix(":latest") for m in self.models}
@@ -92,14 +134,18 @@ class ConnectionController(QObject):
             self.w.centre.setCurrentWidget(self.w.chat)
             self.w.chat.offline_banner.setVisible(not self.online)
 
-    def offer_pull(self, model: str) -> None:
-        answer = QMessageBox.question(
-            self.w,
-            self.tr("Model not installed"),
-            self.tr("The chat model %1 is not installed in Ollama. Download it now?").replace(
-                "%1", model
-            ),
-        )
+    def offer_pull(self, model: str, embedding: bool = False) -> None:
+        if embedding:
+            title = self.tr("Embedding model not installed")
+            text = self.tr(
+                "The embedding model %1 is not installed in Ollama, so memories are found "
+                "by their words only, not by their meaning. Download it now? Memories saved "
+                "meanwhile are indexed once it is there."
+            )
+        else:
+            title = self.tr("Model not installed")
+            text = self.tr("The chat model %1 is not installed in Ollama. Download it now?")
+        answer = QMessageBox.question(self.w, title, text.replace("%1", model))
         if answer == QMessageBox.StandardButton.Yes:
             self.pull(model)
 

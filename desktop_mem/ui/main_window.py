@@ -4,6 +4,7 @@ controller's: connection, turns, conversations, memory, settings (one file each)
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 from typing import Any
 
@@ -287,6 +288,12 @@ class MainWindow(QMainWindow):
 
         # status bar
         self.ollama_status = QLabel()
+        self.ollama_status.setTextFormat(Qt.TextFormat.RichText)
+        self.ollama_status.linkActivated.connect(
+            lambda _link: (
+                self.profile.embedder and self.connection.pull(self.profile.embedder.model)
+            )
+        )
         self.memory_status = QLabel()
         self.work_status = QLabel()
         self.work_bar = QProgressBar()
@@ -464,9 +471,21 @@ class MainWindow(QMainWindow):
         super().closeEvent(event)
 
     def update_status(self) -> None:
-        if self.connection.online:
+        if self.connection.online and self.connection.embed_missing:
+            model = self.profile.embedder.model if self.profile.embedder else ""
             self.ollama_status.setText(
-                self.tr("● Connected · %1").replace("%1", self.connection.backend.model)
+                html.escape(
+                    self.tr("● Connected · embedding model %1 missing: search by words only")
+                ).replace("%1", html.escape(model))
+                + ' · <a href="pull">'
+                + html.escape(self.tr("Download it"))
+                + "</a>"
+            )
+        elif self.connection.online:
+            self.ollama_status.setText(
+                html.escape(self.tr("● Connected · %1")).replace(
+                    "%1", html.escape(self.connection.backend.model)
+                )
             )
         else:
             self.ollama_status.setText(self.tr("○ Ollama not connected"))

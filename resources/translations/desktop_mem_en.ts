@@ -1,6 +1,14 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="en">
 <context>
+    <name>ConnectionController</name>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/connection.py" line="94" />
+        <source>%n memory(s) can now be found by meaning too.</source>
+        <translation><numerusform>%n memory can now be found by meaning too.</numerusform><numerusform>%n memories can now be found by meaning too.</numerusform></translation>
+    </message>
+</context>
+<context>
     <name>ConversationListModel</name>
     <message numerus="yes">
         <location filename="../../desktop_mem/ui/models.py" line="280" />
@@ -96,12 +104,12 @@
 <context>
     <name>TurnController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="213" />
+        <location filename="../../desktop_mem/ui/turns.py" line="231" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>Deleted %n memory</numerusform><numerusform>Deleted %n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="214" />
+        <location filename="../../desktop_mem/ui/turns.py" line="232" />
         <source> and %n message(s).</source>
         <translation><numerusform> and %n message.</numerusform><numerusform> and %n messages.</numerusform></translation>
     </message>

@@ -249,32 +249,52 @@
 <context>
     <name>ConnectionController</name>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="52" />
+        <location filename="../../desktop_mem/ui/connection.py" line="53" />
         <source>Connecting to Ollama…</source>
         <translation>正在连接 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="78" />
+        <location filename="../../desktop_mem/ui/connection.py" line="88" />
+        <source>Indexing memories…</source>
+        <translation>正在为记忆建立索引…</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/connection.py" line="94" />
+        <source>%n memory(s) can now be found by meaning too.</source>
+        <translation><numerusform>%n 条记忆现在也能按含义找到了。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/connection.py" line="114" />
         <source>The model server is not answering: you can read and search, not send.</source>
         <translation>模型服务器没有响应：你可以阅读和搜索，但不能发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="98" />
+        <location filename="../../desktop_mem/ui/connection.py" line="133" />
+        <source>Embedding model not installed</source>
+        <translation>未安装嵌入模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/connection.py" line="135" />
+        <source>The embedding model %1 is not installed in Ollama, so memories are found by their words only, not by their meaning. Download it now? Memories saved meanwhile are indexed once it is there.</source>
+        <translation>Ollama 中没有安装嵌入模型 %1，因此只能按字词查找记忆，无法按含义查找。现在下载吗？在此期间保存的记忆会在下载完成后建立索引。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/connection.py" line="140" />
         <source>Model not installed</source>
         <translation>模型未安装</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="99" />
+        <location filename="../../desktop_mem/ui/connection.py" line="141" />
         <source>The chat model %1 is not installed in Ollama. Download it now?</source>
         <translation>Ollama 中没有安装聊天模型 %1。现在下载吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="116" />
+        <location filename="../../desktop_mem/ui/connection.py" line="156" />
         <source>Downloading…</source>
         <translation>正在下载…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="125" />
+        <location filename="../../desktop_mem/ui/connection.py" line="165" />
         <source>Download failed</source>
         <translation>下载失败</translation>
     </message>
@@ -628,178 +648,188 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="150" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="496" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="151" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="515" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="157" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="158" />
         <location filename="../../desktop_mem/ui/selftest.py" line="79" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="159" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="160" />
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="161" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="162" />
         <source>A chat that reads and writes no memory and is not stored</source>
         <translation>不读取、不写入记忆，也不保存的对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="168" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="342" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="169" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="349" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="211" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="212" />
         <source>Backed up to %1</source>
         <translation>已备份到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="216" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="217" />
         <source>The backup failed: %1</source>
         <translation>备份失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="266" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="267" />
         <source>Chat</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="267" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="268" />
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="268" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="269" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="327" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="334" />
         <source>&amp;Chat</source>
         <translation>聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="330" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="337" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="336" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="343" />
         <source>New incognito conversation</source>
         <translation>新的无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="340" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="347" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="341" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="348" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="344" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="351" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="346" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="353" />
         <source>Delete all conversations and memories…</source>
         <translation>删除所有对话和记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="348" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="355" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="349" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="356" />
         <source>&amp;Memories</source>
         <translation>记忆(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="351" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="358" />
         <source>Show memories</source>
         <translation>显示记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="354" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="361" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="355" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="362" />
         <source>Consolidate now</source>
         <translation>立即整理</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="356" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="363" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="357" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="364" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="358" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="365" />
         <source>Learn automatically</source>
         <translation>自动学习</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="361" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="368" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="362" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="369" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="363" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="428" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="370" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="435" />
         <source>About desktop-mem</source>
         <translation>关于 desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="430" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="437" />
         <source>desktop-mem %1
 A local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.</source>
         <translation>desktop-mem %1
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="469" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="478" />
+        <source>● Connected · embedding model %1 missing: search by words only</source>
+        <translation>● 已连接 · 缺少嵌入模型 %1：只能按字词搜索</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="481" />
+        <source>Download it</source>
+        <translation>下载</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="486" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="472" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="491" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="474" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="493" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="476" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="495" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="478" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="497" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
@@ -1291,19 +1321,19 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>OfflinePage</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="75" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="76" />
         <source>Ollama is not running</source>
         <translation>Ollama 没有运行</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="85" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="86" />
         <source>desktop-mem talks to a language model through Ollama, on this computer.
 Install it from ollama.com, then start it: open the Ollama app, or run “ollama serve” in a terminal. Your memories are safe meanwhile and can still be browsed and searched by keywords.</source>
         <translation>desktop-mem 通过这台电脑上的 Ollama 与语言模型对话。
 请从 ollama.com 安装，然后启动它：打开 Ollama 应用，或在终端运行“ollama serve”。在此期间你的记忆安然无恙，仍可浏览并按关键词搜索。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="94" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="95" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>

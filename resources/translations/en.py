@@ -26,6 +26,10 @@ EN: dict[str, tuple[str, str]] = {
         "%n of them will no longer quote what was said in it.",
     ),
     "Deleted %n memory(s).": ("Deleted %n memory.", "Deleted %n memories."),
+    "%n memory(s) can now be found by meaning too.": (
+        "%n memory can now be found by meaning too.",
+        "%n memories can now be found by meaning too.",
+    ),
     "Deleted %n memory(s)": ("Deleted %n memory", "Deleted %n memories"),
     " and %n message(s).": (" and %n message.", " and %n messages."),
     "Delete %n memory(s) for good, with their history?": (

@@ -91,6 +91,7 @@ class Reply:
 @dataclass
 class FakeOllama:
     embed_models: dict[str, int] = field(default_factory=lambda: {"fake-embed": 256})
+    embed_pullable: dict[str, int] = field(default_factory=dict)  # pulled as embedding models
     chat_models: list[str] = field(default_factory=lambda: ["qwen2.5:7b"])
     pullable: set[str] = field(default_factory=lambda: {"qwen2.5:7b", "llama3.2:3b", "bge-m3"})
     requests: list[tuple[str, str, Any]] = field(default_factory=list)
@@ -357,7 +358,7 @@ class FakeOllama:
 
     def _pull(self, handler: BaseHTTPRequestHandler, body: dict[str, Any]) -> Any:
         name = body.get("model") or body.get("name") or ""
-        if name not in self.pullable:
+        if name not in self.pullable and name not in self.embed_pullable:
             return 500, {"error": "pull model manifest: file does not exist"}
         self._stream_start(handler)
         self._stream_line(handler, {"status": "pulling manifest"})
@@ -373,7 +374,9 @@ class FakeOllama:
             self._stream_line(handler, {"status": status})
         self._stream_end(handler)
         with self._lock:
-            if name not in self.chat_models:
+            if name in self.embed_pullable:
+                self.embed_models[name] = self.embed_pullable[name]
+            elif name not in self.chat_models:
                 self.chat_models.append(name)
         return None
 

@@ -247,6 +247,38 @@ def test_missing_model_is_pulled_with_progress(
     assert w.chat.messages[-1].text() == "You said: hello"
 
 
+def test_a_missing_embedding_model_is_said_pulled_and_then_indexes(
+    qtbot: Any,
+    profile: Profile,
+    home: Path,
+    fake_ollama: FakeOllama,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    dim = fake_ollama.embed_models.pop("fake-embed")
+    saved = profile.memories.add(NewMemory("My sister Lin lives in Chengdu"))
+    assert saved.warnings and profile.memories.unindexed_count() == 1
+    fake_ollama.embed_pullable["fake-embed"] = dim
+    asked: list[str] = []
+
+    def question(_parent: Any, title: str, text: str, *a: Any, **k: Any) -> Any:
+        asked.append(text)
+        assert "missing" in w.ollama_status.text(), "the status bar says so too"
+        return QMessageBox.StandardButton.Yes
+
+    monkeypatch.setattr(QMessageBox, "question", question)
+    w = MainWindow(profile, app_settings(home))
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: bool(asked), timeout=10000)
+    assert "embedding model fake-embed is not installed" in asked[0]
+    qtbot.waitUntil(lambda: profile.memories.unindexed_count() == 0, timeout=10000)
+    assert "/api/pull" in fake_ollama.paths()
+    qtbot.waitUntil(lambda: "missing" not in w.ollama_status.text(), timeout=10000)
+    idle(qtbot, w)
+    assert [h.memory.text for h in profile.search.search("where does my sister live").hits]
+    w.close()
+
+
 def test_passphrase_flow(qtbot: Any, config: Config, vault: Vault, isolated: Any) -> None:
     import keyring.backends.fail
 
