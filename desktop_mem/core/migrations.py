@@ -390,3 +390,11 @@ def _m006(conn: Any) -> None:
         ALTER TABLE conversations ADD COLUMN title_source TEXT NOT NULL DEFAULT '';
         """,
     )
+
+
+@migration(7, "memories: an index for the pinned ones and the list's order")
+def _m007(conn: Any) -> None:
+    # The read path asks for the pinned memories before every answer, and the browser
+    # lists pinned first, newest first: without this, each read decrypts every page of
+    # the memories table (about 5 ms at 10,000 memories).
+    run_script(conn, "CREATE INDEX memories_by_pinned ON memories(pinned, created_at, id);")

@@ -315,3 +315,12 @@ def test_a_new_embedding_model_takes_over_only_when_its_index_is_complete(
     assert n == profile.memories.count()  # those learned meanwhile were indexed as well
     assert profile.memories.missing_vector_ids() == []
     assert profile.search.search("garden tea", k=3, relevant_only=False).hits
+
+
+def test_the_pinned_memories_are_read_through_an_index(profile: Profile) -> None:
+    """The read path asks for them before every answer: no scan of the whole table."""
+    plan = profile.db.query(
+        "EXPLAIN QUERY PLAN SELECT id FROM memories WHERE pinned = 1 "
+        "ORDER BY pinned DESC, created_at DESC, id DESC LIMIT 24"
+    )
+    assert "memories_by_pinned" in " ".join(str(r[-1]) for r in plan)
