@@ -176,7 +176,7 @@ class MainWindow(QMainWindow):
         self.conv_list.setModel(self.conv_model)
         self.conv_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.conv_list.setTextElideMode(Qt.TextElideMode.ElideRight)
-        self.conv_list.setUniformItemSizes(True)
+        self.conv_list.setUniformItemSizes(False)  # date headings are taller
         self.conv_list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.conv_list.customContextMenuRequested.connect(self.threads.conversation_menu)
         self.conv_list.clicked.connect(

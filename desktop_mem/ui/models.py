@@ -11,9 +11,10 @@ from PySide6.QtCore import (
     QCoreApplication,
     QModelIndex,
     QPersistentModelIndex,
+    QSize,
     Qt,
 )
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QFontMetrics
 
 from desktop_mem.core.conversations import Conversation
 from desktop_mem.core.memories import Memory
@@ -269,8 +270,12 @@ class ConversationListModel(QAbstractListModel):
             if role == Qt.ItemDataRole.FontRole:
                 font = QFont()
                 font.setBold(True)
-                font.setPointSizeF(max(7.0, font.pointSizeF() * 0.85))
                 return font
+            if role == Qt.ItemDataRole.SizeHintRole:  # air above a heading (CJK too)
+                height = QFontMetrics(QFont()).height()
+                return QSize(0, int(height * 1.8) if index.row() else int(height * 1.3))
+            if role == Qt.ItemDataRole.TextAlignmentRole:
+                return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom)
             if role == Qt.ItemDataRole.AccessibleTextRole:
                 return self.group_label(c)
             return None
