@@ -70,6 +70,10 @@ def main() -> int:
         widget.grab().save(str(out / f"{name}.png"))  # type: ignore[attr-defined]
         print(out / f"{name}.png")
 
+    from PySide6.QtWidgets import QMessageBox
+
+    # the download offer for a missing model would wait for a click: decline it
+    QMessageBox.question = lambda *a, **k: QMessageBox.StandardButton.No  # type: ignore[method-assign]
     fake = FakeOllama(chat_models=["qwen2.5:7b", "llama3.2:3b"]).start()
     with tempfile.TemporaryDirectory(prefix="desktop-mem-demo-") as tmp:
         home = Path(tmp)
@@ -167,11 +171,40 @@ def main() -> int:
         shoot(dark, "05-dark-chinese")
         dark.show_page("memories")
         shoot(dark, "07-memories-dark-chinese")
+        dark.resize(1280, 800)
+        shoot(dark, "09-memories-1280x800-chinese")
         dark.resize(800, 600)
         shoot(dark, "08-memories-800x600-chinese")
         dark.close()
         install_language(app, "en")
         theme.apply("light")
+
+        # the chat's "forget …": each candidate with its own box, pinned ones unticked
+        from desktop_mem.ui.forget_dialog import ForgetDialog
+
+        pinned = [m for m in profile.memories.list() if m.pinned][:1]
+        others = [m for m in profile.memories.list() if not m.pinned][:2]
+        said = window.conversations.messages(window.session.conversation_id)[:1]
+        forget = ForgetDialog(others + pinned, said, window)
+        forget.resize(640, 420)
+        forget.show()
+        shoot(forget, "10-forget-dialog")
+        forget.close()
+
+        # incognito: marked as a whole, nothing stored
+        window.threads.new_conversation(incognito=True)
+        fake.reply("Nothing from this conversation is kept.")
+        window.turns.send("Just between us: ideas for a surprise party")
+        pump(cond=lambda: not window.turn_busy)
+        shoot(window, "11-incognito")
+        window.threads.new_conversation()
+
+        # the embedding model missing: said in the status bar, with a download link
+        dim = fake.embed_models.pop("fake-embed")
+        window.connection.check_ollama()
+        pump(cond=lambda: window.connection.embed_missing)
+        shoot(window, "12-embedding-model-missing")
+        fake.embed_models["fake-embed"] = dim
 
         profile.set_ollama_host("http://127.0.0.1:9")
         window.connection.use_model(None)
