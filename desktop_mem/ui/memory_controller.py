@@ -3,6 +3,7 @@ details, adding, editing, pinning, deleting, import and export, consolidation.""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,17 +29,35 @@ class MemoryController(QObject):
         super().__init__(window)
         self.w = window
         self.import_box: QMessageBox | None = None
+        self._listing = 0  # the latest listing asked for (an older one is dropped)
 
-    def refresh_memories(self) -> None:
+    def refresh_memories(self, then: Callable[[], None] | None = None) -> None:
+        """List (or search) the memories again, off the GUI thread; `then` runs once
+        they are shown (say, to select one)."""
         if self.w.browser.query():
-            self.search_memories(self.w.browser.query())
+            self.search_memories(self.w.browser.query(), then)
             return
         f = self.w.browser.filters()
-        self.w.browser.show_memories(
-            self.w.mem.memories(kind=f["kind"], pinned=f["pinned"], since=f["since"])
+        self._listing += 1
+        ticket = self._listing
+
+        def listed(memories: list[Any]) -> None:
+            if ticket == self._listing and not self.w.browser.query():  # the latest one
+                self.w.browser.show_memories(memories)
+                if then is not None:
+                    then()
+
+        # read off the GUI thread: at 100,000 memories the listing takes a second
+        tasks.run(
+            self.w.mem.memories,
+            kind=f["kind"],
+            pinned=f["pinned"],
+            since=f["since"],
+            done=listed,
+            failed=self.w.show_error,
         )
 
-    def search_memories(self, query: str) -> None:
+    def search_memories(self, query: str, then: Callable[[], None] | None = None) -> None:
         f = self.w.browser.filters()
 
         def found(result: Any) -> None:
@@ -52,6 +71,8 @@ class MemoryController(QObject):
             )
             if result.warnings:
                 self.w.statusBar().showMessage(result.warnings[0], 8000)
+            if then is not None:
+                then()
 
         kinds = {f["kind"]} if f["kind"] else None
         tasks.run(
@@ -68,8 +89,7 @@ class MemoryController(QObject):
         self.w.show_page("memories")
         if not self.w.browser.select(memory_id):
             self.w.browser.search.clear()
-            self.refresh_memories()
-            self.w.browser.select(memory_id)
+            self.refresh_memories(lambda: self.w.browser.select(memory_id))
         self.show_memory_details(memory_id)
 
     def show_memory_details(self, memory_id: int) -> None:
@@ -96,13 +116,16 @@ class MemoryController(QObject):
 
     def memory_changed(self, memory_id: int | None = None) -> None:
         self.w.show_work(None)
-        self.refresh_memories()
         shown = self.w.browser.current
-        if memory_id is not None:
-            self.w.browser.select(memory_id)
-            self.show_memory_details(memory_id)
-        elif shown is not None:  # shown again as it is now; cleared if it was deleted
-            self.show_memory_details(shown.id)
+
+        def reselect() -> None:
+            if memory_id is not None:
+                self.w.browser.select(memory_id)
+                self.show_memory_details(memory_id)
+            elif shown is not None:  # shown again as it is now; cleared if it was deleted
+                self.show_memory_details(shown.id)
+
+        self.refresh_memories(reselect)
 
     def add_memory(self, text: str, kind: str, pinned: bool) -> None:
         self.w.show_work(self.tr("Saving the memory…"))
@@ -132,8 +155,13 @@ class MemoryController(QObject):
         )
 
     def pin_memory(self, memory_id: int, pinned: bool) -> None:
-        self.w.mem.pin(memory_id, pinned)
-        self.memory_changed(memory_id)
+        tasks.run(
+            self.w.mem.pin,
+            memory_id,
+            pinned,
+            done=lambda _m: self.memory_changed(memory_id),
+            failed=self.w.show_error,
+        )
 
     def restore_memory(self, memory_id: int, version: int) -> None:
         tasks.run(

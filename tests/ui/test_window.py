@@ -165,6 +165,7 @@ def test_edit_pin_delete_from_the_browser(
     m = store.add(NewMemory("I prefer green tea")).memory
     other = store.add(NewMemory("我喜欢跑步")).memory
     window.memory.refresh_memories()
+    idle(qtbot, window)  # listed off the GUI thread
     assert window.browser.select(m.id)
     window.browser.text.setPlainText("I prefer black coffee")
     window.browser.save_button.click()
@@ -732,6 +733,7 @@ def test_the_chats_forget_lists_each_candidate_with_its_own_checkbox(
     other = profile.memories.add(NewMemory("My sister Ana lives in Porto")).memory
     profile.memories.add(NewMemory("Allergic to peanuts", pinned=True))
     window.memory.refresh_memories()
+    idle(qtbot, window)  # listed off the GUI thread
     seen: dict[str, Any] = {}
 
     def answer(accept: bool) -> Any:
@@ -771,6 +773,7 @@ def test_a_deleted_memory_leaves_the_details_and_errors_speak_to_a_window_user(
 ) -> None:
     mem = profile.memories.add(NewMemory("I keep bees in the garden")).memory
     window.memory.refresh_memories()
+    idle(qtbot, window)  # listed off the GUI thread
     window.memory.show_memory(mem.id)
     assert window.browser.current is not None and window.browser.save_button.isEnabled()
     window.memory.delete_memories([mem.id], confirm=False)
@@ -845,6 +848,7 @@ def test_the_details_form_neither_doubles_as_add_nor_restores_the_current_versio
     profile.memories.edit(mem.id, text="I keep bees in the garden")
     profile.memories.add(NewMemory("Allergic to peanuts", pinned=True))
     window.memory.refresh_memories()
+    idle(qtbot, window)  # listed off the GUI thread
     assert window.browser.model.memory(0).pinned  # pinned first, as in the CLI
     window.memory.show_memory(mem.id)
     b = window.browser
