@@ -46,6 +46,7 @@ OLD_SUFFIX = ".old"
 LOCK_SUFFIX = ".lock"
 
 BUSY_TIMEOUT_MS = 10_000
+FETCH_SLICE = 2048  # rows per fetch: the GIL is let go between slices
 
 
 def vec_extension_path() -> str:
@@ -264,9 +265,15 @@ class Database:
                 raise self._read_failed(exc) from None
 
     def query(self, sql: str, params: Any = ()) -> list[Any]:
+        """Every row. Fetched in slices: building Python rows holds the GIL, and one
+        fetchall of 100,000 rows would hold it long enough to freeze the window."""
         with self.lock:
             try:
-                return self.conn.execute(sql, params).fetchall()
+                cursor = self.conn.execute(sql, params)
+                rows: list[Any] = []
+                while more := cursor.fetchmany(FETCH_SLICE):
+                    rows += more
+                return rows
             except (sqlcipher3.DatabaseError, MemoryError) as exc:
                 raise self._read_failed(exc) from None
 
