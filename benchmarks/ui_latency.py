@@ -32,6 +32,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--memories", type=int, default=100_000)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--keep", help="build the profile in this folder, or reuse it if there")
     args = ap.parse_args()
 
     from PySide6.QtCore import QElapsedTimer, QTimer
@@ -51,19 +52,24 @@ def main() -> None:
     fake = FakeOllama(embed_models={"fake-embed": 384}).start()
     result: dict[str, object] = {"memories": args.memories}
     with tempfile.TemporaryDirectory(prefix="desktop-mem-bench-ui-") as tmp:
-        home = Path(tmp)
+        home = Path(args.keep or tmp)
+        reuse = (home / "profiles").exists()
         config = Config.resolve(
             home=home, ollama_host=fake.url, embed_model="fake-embed", passphrase="benchmark-pass"
         )
         started = time.perf_counter()
         with Profile.open(config) as prof:
-            for start in range(0, args.memories, 2000):
-                prof.memories.add_many(
-                    [
-                        NewMemory(f"note {i}: the {TOPICS[i % len(TOPICS)]} plan number {i % 97}")
-                        for i in range(start, min(start + 2000, args.memories))
-                    ]
-                )
+            if not reuse:
+                for start in range(0, args.memories, 2000):
+                    prof.memories.add_many(
+                        [
+                            NewMemory(
+                                f"note {i}: the {TOPICS[i % len(TOPICS)]} plan number {i % 97}"
+                            )
+                            for i in range(start, min(start + 2000, args.memories))
+                        ]
+                    )
+            result["memories"] = prof.memories.count()
         result["build_s"] = round(time.perf_counter() - started, 1)
         os.environ["DESKTOP_MEM_PASSPHRASE"] = "benchmark-pass"
         profile = Profile.open(config)
@@ -129,13 +135,16 @@ def main() -> None:
         pump(lambda: window.browser.model.rowCount() > 1000)
         first = window.browser.model.memory(0)
         assert first is not None
+
         def shown_pinned() -> bool:  # read from the screen, not the database
             row = window.browser.model.row_of(first.id)
             now = window.browser.model.memory(row)
             return now is not None and now.pinned != first.pinned
 
         measure(
-            "pin a memory", lambda: window.memory.pin_memory(first.id, not first.pinned), shown_pinned
+            "pin a memory",
+            lambda: window.memory.pin_memory(first.id, not first.pinned),
+            shown_pinned,
         )
         target = window.browser.model.memory(5)
         assert target is not None

@@ -116,12 +116,13 @@ class MemoryLayer:
         since: str | None = None,
         until: str | None = None,
         include_expired: bool = True,
+        offset: int = 0,
     ) -> list[Any]:
         """Every memory, newest first, pinned on top; optionally one kind, pinned only,
-        containing a text, or created in a date range."""
+        containing a text, or created in a date range (`limit` and `offset` page it)."""
         mems = self.profile.memories.list(
             kind=kind, pinned=pinned, text=text, since=since, until=until,
-            include_expired=include_expired, limit=limit,
+            include_expired=include_expired, limit=limit, offset=offset,
         )  # fmt: skip
         return [self._out(m) for m in mems]
 

@@ -173,6 +173,7 @@ def test_edit_pin_delete_from_the_browser(
     idle(qtbot, window)
     assert window.browser.history.count() == 2
     window.browser.pin_button.click()
+    idle(qtbot, window)  # pinned off the GUI thread
     assert store.get(m.id).pinned
     # restore the first version
     window.browser.history.setCurrentRow(0)
