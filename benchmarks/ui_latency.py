@@ -132,7 +132,7 @@ def main() -> None:
         )
         window.browser.search.clear()
         window.memory.refresh_memories()
-        pump(lambda: window.browser.model.rowCount() > 1000)
+        pump(lambda: window.browser.model.rowCount() > 5)
         first = window.browser.model.memory(0)
         assert first is not None
 

@@ -303,10 +303,17 @@ class MemoryBrowser(QWidget):
         else:
             self.refresh_requested.emit()
 
-    def show_memories(self, memories: list[Memory], scores: dict[int, float] | None = None) -> None:
-        """A listing, or search hits with their scores."""
+    def show_memories(
+        self,
+        memories: list[Memory],
+        scores: dict[int, float] | None = None,
+        more: Any = None,
+        total: int | None = None,
+    ) -> None:
+        """A listing (its first page, `more` reading the rest as the user scrolls, of
+        `total` in all) or search hits with their scores."""
         keep = self.current.id if self.current else None
-        self.model.set_memories(memories, scores)
+        self.model.set_memories(memories, scores, more)
         # A listing comes pinned first, newest first (as the CLI lists them): shown as
         # sorted by Created without sorting again (100,000 rows took 0.1 s on the GUI
         # thread). Search hits keep their order, best first, with no column marked.
@@ -317,7 +324,7 @@ class MemoryBrowser(QWidget):
             Qt.SortOrder.DescendingOrder if scores is None else Qt.SortOrder.AscendingOrder,
         )
         header.blockSignals(False)
-        shown = len(memories)
+        shown = len(memories) if total is None else total
         if scores is None:
             self.count.setText(self.tr("%n memory(s)", "", shown))
         elif shown:

@@ -19,6 +19,7 @@ from desktop_mem.core.export import import_file, write_export
 from desktop_mem.core.extract import Change
 from desktop_mem.ui import tasks
 from desktop_mem.ui.dialogs import TypedConfirmDialog
+from desktop_mem.ui.models import MemoryTableModel
 
 if TYPE_CHECKING:
     from desktop_mem.ui.main_window import MainWindow
@@ -41,21 +42,30 @@ class MemoryController(QObject):
         self._listing += 1
         ticket = self._listing
 
-        def listed(memories: list[Any]) -> None:
+        page = MemoryTableModel.PAGE
+        mem = self.w.mem
+
+        def more(offset: int, limit: int) -> list[Any]:  # the next page, as the view scrolls
+            return list(mem.memories(kind=f["kind"], pinned=f["pinned"], since=f["since"],
+                                     limit=limit, offset=offset))  # fmt: skip
+
+        def first_page() -> tuple[list[Any], int]:
+            if f["kind"] or f["pinned"] is not None or f["since"]:
+                rows = more(0, -1)  # filtered: all of them (and so their count)
+                return rows, len(rows)
+            return more(0, page), mem.profile.memories.count()
+
+        def listed(result: tuple[list[Any], int]) -> None:
             if ticket == self._listing and not self.w.browser.query():  # the latest one
-                self.w.browser.show_memories(memories)
+                rows, total = result
+                self.w.browser.show_memories(
+                    rows, more=more if len(rows) < total else None, total=total
+                )
                 if then is not None:
                     then()
 
-        # read off the GUI thread: at 100,000 memories the listing takes a second
-        tasks.run(
-            self.w.mem.memories,
-            kind=f["kind"],
-            pinned=f["pinned"],
-            since=f["since"],
-            done=listed,
-            failed=self.w.show_error,
-        )
+        # read off the GUI thread, a page at a time: 100,000 memories are not read at once
+        tasks.run(first_page, done=listed, failed=self.w.show_error)
 
     def search_memories(self, query: str, then: Callable[[], None] | None = None) -> None:
         f = self.w.browser.filters()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, datetime
 from typing import Any
 
@@ -34,6 +35,7 @@ class MemoryTableModel(QAbstractTableModel):
         super().__init__(parent)
         self._rows: list[Memory] = []
         self._scores: dict[int, float] = {}
+        self._more: Callable[[int, int], list[Memory]] | None = None
 
     def headers(self) -> list[str]:
         return [
@@ -46,11 +48,43 @@ class MemoryTableModel(QAbstractTableModel):
             self.tr("Source"),
         ]
 
-    def set_memories(self, memories: list[Memory], scores: dict[int, float] | None = None) -> None:
+    PAGE = 500  # rows read at a time as the user scrolls down a listing
+
+    def set_memories(
+        self,
+        memories: list[Memory],
+        scores: dict[int, float] | None = None,
+        more: Callable[[int, int], list[Memory]] | None = None,
+    ) -> None:
+        """Replace the rows. `more(offset, limit)` reads the rows after these, a page at
+        a time as the view scrolls down (canFetchMore/fetchMore), so a listing of
+        100,000 memories costs the window one page."""
         self.beginResetModel()
         self._rows = list(memories)
         self._scores = dict(scores or {})
+        self._more = more
         self.endResetModel()
+
+    def canFetchMore(self, parent: Index) -> bool:
+        return not parent.isValid() and self._more is not None
+
+    def fetchMore(self, parent: Index) -> None:
+        more = self._more
+        if parent.isValid() or more is None:
+            return
+        rows = more(len(self._rows), self.PAGE)
+        if len(rows) < self.PAGE:
+            self._more = None  # the last page
+        known = {m.id for m in self._rows[-self.PAGE :]}
+        rows = [m for m in rows if m.id not in known]  # a memory added meanwhile shifts them
+        if rows:
+            self.beginInsertRows(QModelIndex(), len(self._rows), len(self._rows) + len(rows) - 1)
+            self._rows.extend(rows)
+            self.endInsertRows()
+
+    def fetch_all(self) -> None:
+        while self._more is not None:
+            self.fetchMore(QModelIndex())
 
     SORT_KEYS: dict[str, Any] = {
         "text": lambda m: m.text.lower(),
@@ -68,6 +102,7 @@ class MemoryTableModel(QAbstractTableModel):
         selection follows its rows."""
         if not 0 <= column < len(self.COLUMNS):
             return
+        self.fetch_all()  # sorting a part would be wrong: the user asked for all of them
         self.layoutAboutToBeChanged.emit()
         before = self.persistentIndexList()
         ids = [self._rows[i.row()].id if 0 <= i.row() < len(self._rows) else None for i in before]

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QModelIndex, Qt
 
 from desktop_mem.core.conversations import ConversationStore
 from desktop_mem.core.memories import NewMemory
@@ -205,3 +205,33 @@ def test_qts_own_buttons_are_chinese_too(qapp: Any) -> None:
         assert texts & {"保存", "保存(S)"} and not texts & {"Save", "Cancel"}, texts
     finally:
         install_language(qapp, "en")
+
+
+def test_a_long_listing_is_read_a_page_at_a_time(qtmodeltester: Any, profile: Profile) -> None:
+    from desktop_mem.core.records import Memory
+
+    def memory(n: int) -> Memory:
+        stamp = f"2026-01-01T00:00:{n % 60:02d}Z"
+        return Memory(n, f"memory {n}", "fact", 0.5, False, "user", None, stamp, stamp,
+                      None, None, None)  # fmt: skip
+
+    everything = [memory(n) for n in range(1, 1201)]
+    asked: list[tuple[int, int]] = []
+
+    def more(offset: int, limit: int) -> list[Memory]:
+        asked.append((offset, limit))
+        return everything[offset : offset + limit]
+
+    model = MemoryTableModel()
+    page = MemoryTableModel.PAGE
+    model.set_memories(everything[:page], more=more)
+    assert model.rowCount() == page and model.canFetchMore(QModelIndex())
+    while model.canFetchMore(QModelIndex()):
+        model.fetchMore(QModelIndex())
+    assert model.rowCount() == 1200 and asked[0][0] == page
+    assert [model.memory(r).id for r in (0, 1199)] == [1, 1200]  # type: ignore[union-attr]
+    model.set_memories(everything[:page], more=more)
+    model.sort(0, Qt.SortOrder.DescendingOrder)  # sorting reads the rest first
+    assert model.rowCount() == 1200 and model.memory(0).text == "memory 999"  # type: ignore[union-attr]
+    model.set_memories(everything[:page], more=more)
+    qtmodeltester.check(model)  # (it reads every page too)

@@ -996,3 +996,18 @@ def test_a_new_chat_is_named_by_the_model_and_can_be_pinned(
     assert window.conv_model.conversations()[0].id == kyoto, "pinned first"
     window.threads.pin_conversation(kyoto, False)
     assert window.conv_model.headings() == ["Today"]
+
+
+def test_the_browser_reads_a_long_list_a_page_at_a_time(
+    qtbot: Any, window: MainWindow, profile: Profile
+) -> None:
+    profile.memories.add_many([NewMemory(f"note number {n}") for n in range(620)])
+    window.memory.refresh_memories()
+    idle(qtbot, window)
+    model = window.browser.model
+    assert model.rowCount() == model.PAGE, "one page read, not every memory"
+    assert window.browser.count.text() == "620 memories", "the count is of all of them"
+    window.show_page("memories")
+    bar = window.browser.table.verticalScrollBar()
+    bar.setValue(bar.maximum())  # scrolling to the end reads the next page
+    qtbot.waitUntil(lambda: model.rowCount() == 620, timeout=5000)
