@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: run test lint demo screenshots package bench bench-scale bench-locomo bench-prompt bench-context bench-startup bench-mcp clean
+.PHONY: run test lint demo screenshots package bench bench-scale bench-locomo bench-prompt bench-context bench-startup bench-mcp bench-ui clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "desktop-mem needs Python 3.11 or newer; set PYTHON=python3.11 (or newer)")'
@@ -58,7 +58,7 @@ demo: $(VENV)/.installed-test
 screenshots: $(VENV)/.installed-test
 	QT_QPA_PLATFORM=offscreen $(BIN)/python tools/screenshots.py --out resources/screenshots
 
-bench: bench-scale bench-locomo bench-prompt bench-context bench-startup bench-mcp
+bench: bench-scale bench-locomo bench-prompt bench-context bench-startup bench-mcp bench-ui
 
 bench-scale: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/scale.py $(ARGS)
@@ -80,6 +80,10 @@ bench-startup: $(VENV)/.installed-test
 # search_memories through the MCP SDK's stdio client, 10,000 memories
 bench-mcp: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/mcp_latency.py $(ARGS)
+
+# the window's longest event-loop stall with 100,000 memories (about 4 minutes)
+bench-ui: $(VENV)/.installed-test
+	QT_QPA_PLATFORM=offscreen $(BIN)/python benchmarks/ui_latency.py $(ARGS)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache

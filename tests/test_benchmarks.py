@@ -145,3 +145,27 @@ def test_mcp_latency_benchmark_times_both_passes() -> None:
     assert out["memories"] == 30 and out["calls"] == 5
     assert 0 < out["embedding_excluded_p50_ms"] <= out["embedding_excluded_max_ms"]
     assert 0 < out["p50_ms"] <= out["max_ms"] and out["embed_p50_ms"] > 0
+
+
+def test_ui_latency_benchmark_measures_every_action() -> None:
+    """The window stall benchmark drives the real window (offscreen) through each
+    action and reports a stall for each."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.run(
+        [sys.executable, str(root / "benchmarks" / "ui_latency.py"),
+         "--memories", "60", "--json"],
+        capture_output=True, text=True, timeout=600, cwd=root,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = json.loads(proc.stdout[proc.stdout.index("{") :])
+    assert out["memories"] == 60
+    assert set(out["longest_stall_ms"]) == {
+        "scroll the browser", "search the browser", "pin a memory", "delete a memory",
+        "chat: send and answer",
+    }  # fmt: skip
+    assert all(ms >= 0 for ms in out["longest_stall_ms"].values())
