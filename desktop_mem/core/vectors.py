@@ -396,28 +396,53 @@ class VectorIndex:
 
     def codes(self) -> Codes | None:
         """The in-memory codes, read from the database if they are not loaded or another
-        process has changed them since."""
-        dim = self.dim
-        if dim is None:
-            return None
-        # Lock order, everywhere: the database's, then the index's.
-        with self.db.lock, self._lock:
-            generation = self._generation(self.db.conn)
-            codes = self._codes
-            if codes is not None and codes.generation == generation and codes.dim == dim:
+        process (or thread) has changed them since.
+
+        Read in slices of rows, each under the connection's lock for a moment only, so
+        the window's reads are not kept waiting for the whole load (a million codes take
+        seconds). The slices are one snapshot when the codes' generation is the same
+        after the last slice as before the first; if a writer came between, the load is
+        done again (the third time under the lock throughout)."""
+        for attempt in range(3):
+            with self.db.lock:
+                dim = self.dim
+                if dim is None:
+                    return None
+                with self._lock:  # lock order, everywhere: the database's, then the index's
+                    generation = self._generation(self.db.conn)
+                    codes = self._codes
+                    if codes is not None and codes.generation == generation and codes.dim == dim:
+                        return codes
+                codes = Codes(dim, self.center(), generation)
+                codes.reserve(self.count())
+            if attempt < 2:
+                self._load(codes, sliced=True)
+            with self.db.lock, self._lock:
+                if attempt == 2:
+                    self._load(codes, sliced=False)
+                elif self._generation(self.db.conn) != generation:
+                    continue  # changed while loading: again
+                self._codes = codes
                 return codes
-            codes = Codes(dim, self.center(), generation)
-            codes.reserve(self.count())
-            # In slices: a million rows as Python tuples would take 250 MB for a moment.
-            cursor = self.db.conn.execute(
-                f"SELECT {self.layout.id_column}, code FROM {self.layout.codes}"
-            )
-            while rows := cursor.fetchmany(LOAD_SLICE):
-                ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-                packed = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.uint8)
-                codes.add(ids, codes.as_words(packed.reshape(len(rows), codes.nbytes)), load=True)
-            self._codes = codes
-            return codes
+        return None  # not reached: the last attempt returns
+
+    def _load(self, codes: Codes, sliced: bool) -> None:
+        """Read every code into `codes`, by ascending id (a keyset, LOAD_SLICE at a time:
+        a million rows as Python tuples would take 250 MB for a moment)."""
+        col, table = self.layout.id_column, self.layout.codes
+        after = -(2**63)
+        while True:
+            sql = f"SELECT {col}, code FROM {table} WHERE {col} > ? ORDER BY {col} LIMIT ?"
+            if sliced:
+                rows = self.db.query(sql, (after, LOAD_SLICE))
+            else:
+                rows = self.db.conn.execute(sql, (after, LOAD_SLICE)).fetchall()
+            if not rows:
+                return
+            ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+            packed = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.uint8)
+            codes.add(ids, codes.as_words(packed.reshape(len(rows), codes.nbytes)), load=True)
+            after = int(ids[-1])
 
     def knn(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
         """The k nearest memories by cosine similarity: [(memory_id, similarity)], best first."""
