@@ -34,7 +34,12 @@ PY="$1"; HOME_DIR="$2"
 DM="$PY -m desktop_mem --home $HOME_DIR --ollama-host http://127.0.0.1:9 --embed-model fake-embed"
 $PY -c 'import keyring; print("backend", type(keyring.get_keyring()).__module__)'
 $DM memory add "stored with a key from the real keyring" --kind fact 2>/dev/null
+printf 'remembered '; cat "$HOME/.cache/desktop-mem/keyring-backend"
 $DM memory list --json > "$HOME_DIR/list.json"
+# A remembered backend that does not work here is ignored: detection decides again.
+echo keyring.backends.macOS.Keyring > "$HOME/.cache/desktop-mem/keyring-backend"
+$DM memory list --json > "$HOME_DIR/list-redetected.json"
+printf 'remembered-again '; cat "$HOME/.cache/desktop-mem/keyring-backend"
 printf 'key '; secret-tool lookup service desktop-mem username profile:default; echo
 """
 
@@ -64,6 +69,10 @@ def test_profile_key_lives_in_a_real_secret_service(tmp_path: Path) -> None:
     assert len(key) == 64 and int(key, 16) >= 0, "a 32-byte raw key, hex-encoded"
     items = json.loads((home / "list.json").read_text("utf-8"))
     assert [m["text"] for m in items] == ["stored with a key from the real keyring"]
+    # The backend detection found is remembered, so later commands skip detecting it.
+    assert lines["remembered"].strip() == "keyring.backends.SecretService.Keyring"
+    assert json.loads((home / "list-redetected.json").read_text("utf-8")) == items
+    assert lines["remembered-again"].strip() == "keyring.backends.SecretService.Keyring"
     sidecar = json.loads((home / "profiles" / "default" / "profile.json").read_text("utf-8"))
     assert sidecar["key_mode"] == "keyring"
     assert key not in (home / "profiles" / "default" / "profile.json").read_text("utf-8")

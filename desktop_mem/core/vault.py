@@ -24,7 +24,9 @@ from typing import Any, Literal, TypeVar
 
 import keyring
 import keyring.backend
+import keyring.core
 import keyring.errors
+import platformdirs
 
 from desktop_mem.core.errors import DatabaseCorrupt, KeyMissing, KeyringUnavailable, UsageError
 
@@ -59,9 +61,66 @@ def _account(profile: str) -> str:
     return f"profile:{profile}"
 
 
+def _remembered_path() -> Path:
+    return Path(platformdirs.user_cache_dir("desktop-mem", appauthor=False)) / "keyring-backend"
+
+
+def system_keyring() -> keyring.backend.KeyringBackend:
+    """The keyring `keyring.get_keyring()` chooses, without its detection on every run.
+
+    Detection imports every installed backend to ask each whether it works here (about
+    0.1 s of each command: on Linux the macOS backend even searches for its system
+    libraries). So the one usable backend it found is remembered by class name (in the
+    user's cache folder, no secret in it) and loaded directly the next time, after the
+    viability check keyring itself makes on a configured backend. A backend set in
+    PYTHON_KEYRING_BACKEND, keyringrc.cfg or by `keyring.set_keyring` wins; a remembered
+    one that fails its check, or is not usable, is ignored and detection decides again."""
+    if getattr(keyring.core, "_keyring_backend", None) is None and not os.environ.get(
+        "PYTHON_KEYRING_BACKEND"
+    ):
+        remembered = _load_remembered()
+        if remembered is not None and keyring.core.load_config() is None:
+            keyring.set_keyring(remembered)
+            return remembered
+        _remember(keyring.get_keyring())
+    return keyring.get_keyring()
+
+
+def _load_remembered() -> keyring.backend.KeyringBackend | None:
+    try:
+        name = _remembered_path().read_text("utf-8").strip()
+    except OSError:
+        return None
+    if not name.startswith("keyring.backends."):  # only keyring's own backends
+        return None
+    try:
+        backend = keyring.core.load_keyring(name)
+    except Exception as exc:  # noqa: BLE001 - any failed check means: detect again
+        log.info("the remembered keyring backend %s is not viable here (%s)", name, exc)
+        return None
+    return backend if backend_problem(backend) is None else None
+
+
+def _remember(backend: keyring.backend.KeyringBackend) -> None:
+    chain = list(getattr(backend, "backends", None) or [backend])
+    usable = [b for b in chain if backend_problem(b) is None]
+    if len(usable) != 1 or len(chain) != 1:  # a chain of several is kept as keyring builds it
+        return
+    name = f"{type(usable[0]).__module__}.{type(usable[0]).__name__}"
+    if not name.startswith("keyring.backends."):
+        return
+    path = _remembered_path()
+    try:
+        if not path.exists() or path.read_text("utf-8").strip() != name:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(name + "\n", "utf-8")
+    except OSError as exc:
+        log.info("could not remember the keyring backend (%s)", exc)
+
+
 def backend_problem(backend: keyring.backend.KeyringBackend | None = None) -> str | None:
     """Why the keyring cannot hold our key safely, or None when it can."""
-    kr = backend or keyring.get_keyring()
+    kr = backend or system_keyring()
     chain = list(getattr(kr, "backends", None) or [kr])
     modules = [type(b).__module__ for b in chain]
     if any(m.startswith("keyrings.alt") for m in modules):
@@ -91,7 +150,7 @@ class KeyringAccess:
 
     @property
     def backend(self) -> keyring.backend.KeyringBackend:
-        return self._backend or keyring.get_keyring()
+        return self._backend or system_keyring()
 
     def problem(self) -> str | None:
         return backend_problem(self.backend)
