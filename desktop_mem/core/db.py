@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import logging
 import os
 import threading
 import time
@@ -47,6 +48,9 @@ LOCK_SUFFIX = ".lock"
 
 BUSY_TIMEOUT_MS = 10_000
 FETCH_SLICE = 2048  # rows per fetch: the GIL is let go between slices
+
+
+log = logging.getLogger(__name__)
 
 
 def vec_extension_path() -> str:
@@ -200,6 +204,32 @@ class Database:
         self.lock = threading.RLock()
         self._depth = 0
         self._on_rollback: list[Callable[[], None]] = []
+        self._reader: Any = None  # a second, read-only connection (open_reader)
+        self._reader_lock = threading.Lock()
+        self._closed = False
+
+    def open_reader(self) -> bool:
+        """Open a second connection, read-only, for reads made while another thread holds
+        this one (a long write, a transaction, a slice of the vector codes): WAL lets a
+        reader see the last commit without waiting for the writer, so a window listing or
+        searching never queues behind a delete. Reads from the thread that holds the
+        connection still use it (they must see their own uncommitted writes). Costs a
+        key derivation with a passphrase, so call it off the GUI thread. False when it
+        could not be opened (the one connection then serves everything, as before)."""
+        if self._reader is not None or self._key is None or self._closed:
+            return self._reader is not None
+        try:
+            conn = connect(self.path, self._key)
+            conn.execute("PRAGMA query_only = ON")
+        except (DesktopMemError, sqlcipher3.Error) as exc:
+            log.info("no read-only connection for %s: %s", self.profile, exc)
+            return False
+        with self._reader_lock:
+            if self._closed or self._reader is not None:
+                conn.close()
+            else:
+                self._reader = conn
+        return self._reader is not None
 
     def on_rollback(self, fn: Callable[[], None]) -> None:
         """Call fn if the current transaction is rolled back (for in-memory state that
@@ -267,15 +297,22 @@ class Database:
     def query(self, sql: str, params: Any = ()) -> list[Any]:
         """Every row. Fetched in slices: building Python rows holds the GIL, and one
         fetchall of 100,000 rows would hold it long enough to freeze the window."""
+        if self._reader is not None and not self.lock._is_owned():  # type: ignore[attr-defined]
+            with self._reader_lock:
+                if self._reader is not None:
+                    return self._fetch(self._reader, sql, params)
         with self.lock:
-            try:
-                cursor = self.conn.execute(sql, params)
-                rows: list[Any] = []
-                while more := cursor.fetchmany(FETCH_SLICE):
-                    rows += more
-                return rows
-            except (sqlcipher3.DatabaseError, MemoryError) as exc:
-                raise self._read_failed(exc) from None
+            return self._fetch(self.conn, sql, params)
+
+    def _fetch(self, conn: Any, sql: str, params: Any) -> list[Any]:
+        try:
+            cursor = conn.execute(sql, params)
+            rows: list[Any] = []
+            while more := cursor.fetchmany(FETCH_SLICE):
+                rows += more
+            return rows
+        except (sqlcipher3.DatabaseError, MemoryError) as exc:
+            raise self._read_failed(exc) from None
 
     def _read_failed(self, exc: BaseException) -> DesktopMemError:
         """A read hit a damaged page (or the disk failed): one sentence, and no more
@@ -332,6 +369,11 @@ class Database:
         return self.checkpoint_complete
 
     def close(self) -> None:
+        with self._reader_lock:
+            self._closed = True
+            if self._reader is not None:
+                self._reader.close()
+                self._reader = None
         with self.lock:
             with contextlib.suppress(sqlcipher3.Error):
                 self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()

@@ -307,6 +307,8 @@ class MainWindow(QMainWindow):
 
         self._build_menus()
         self._restore_state()
+        # The window's reads get their own connection, so they never wait behind a write.
+        tasks.run(profile.db.open_reader)
         self.threads.refresh_conversations()
         self.memory.refresh_memories()
         self.threads.new_conversation(False)

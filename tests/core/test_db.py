@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import sqlcipher3
 
 from desktop_mem.core import migrations
 from desktop_mem.core.db import open_profile
@@ -59,3 +60,47 @@ def test_transaction_rolls_back_on_error(home: Path, vault: Vault) -> None:
             c.execute("INSERT INTO meta VALUES ('a', 'b')")
             raise RuntimeError("boom")
         assert db.meta_get("a") is None
+
+
+def test_reads_from_other_threads_do_not_wait_behind_a_write(home: Path, vault: Vault) -> None:
+    """With the read-only connection open, a thread reading while another holds the
+    connection in a transaction gets the last commit at once; the writing thread still
+    sees its own uncommitted rows."""
+    import threading
+
+    with open_profile(home, "default", vault=vault) as db:
+        db.meta_set("committed", "yes")
+        assert db.open_reader()
+        inside = threading.Event()
+        read_done = threading.Event()
+        seen: dict[str, object] = {}
+
+        def writer() -> None:
+            with db.transaction() as c:
+                c.execute("INSERT INTO meta(key, value) VALUES ('pending', 'not yet')")
+                seen["writer"] = db.meta_get("pending")  # its own connection: sees it
+                inside.set()
+                # The reader must finish while this transaction is still open; if it
+                # queued behind the lock, this wait would end only at the bound.
+                seen["reader_finished_inside"] = read_done.wait(60)
+
+        def reader() -> None:
+            inside.wait(60)
+            seen["reader"] = (db.meta_get("committed"), db.meta_get("pending"))
+            read_done.set()
+
+        threads = [threading.Thread(target=writer), threading.Thread(target=reader)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+        assert seen == {
+            "writer": "not yet",
+            "reader": ("yes", None),  # the last commit, not the open transaction
+            "reader_finished_inside": True,
+        }
+        assert db.meta_get("pending") == "not yet"  # committed now: the reader sees it
+        with pytest.raises(sqlcipher3.OperationalError, match="readonly"):
+            db._reader.execute("INSERT INTO meta(key, value) VALUES ('x', 'y')")
+    assert db._reader is None  # closed with the profile
+    assert not db.open_reader()  # and not reopened after
