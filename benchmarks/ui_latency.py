@@ -153,6 +153,21 @@ def main() -> None:
             lambda: window.memory.delete_memories([target.id], confirm=False),
             lambda: window.browser.model.row_of(target.id) < 0,
         )
+        # Listing while a delete holds the database: the window reads through its own
+        # read-only connection, so the list need not wait for the delete to finish.
+        victim = window.browser.model.memory(6)
+        assert victim is not None
+        pump(lambda: True)
+        waits: dict[str, int] = {}
+        t0 = clock.elapsed()
+        tasks.run(
+            window.mem.delete,
+            victim.id,
+            done=lambda _n: waits.setdefault("delete", clock.elapsed() - t0),
+        )
+        window.memory.refresh_memories(then=lambda: waits.setdefault("list", clock.elapsed() - t0))
+        pump(lambda: len(waits) == 2)
+        result["list_during_delete_ms"] = waits
         window.show_page("chat")
         measure(
             "chat: send and answer",
@@ -172,6 +187,9 @@ def main() -> None:
         print(f"window with {args.memories:,} memories (built in {result['build_s']} s)")
         for name, ms in stalls.items():
             print(f"  {name:<28} longest stall {ms:>6} ms")
+        waits = result["list_during_delete_ms"]
+        print(f"  a list asked for as a delete starts: shown after {waits['list']} ms, "  # type: ignore[index]
+              f"the delete done after {waits['delete']} ms")  # type: ignore[index]  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -169,3 +169,4 @@ def test_ui_latency_benchmark_measures_every_action() -> None:
         "chat: send and answer",
     }  # fmt: skip
     assert all(ms >= 0 for ms in out["longest_stall_ms"].values())
+    assert set(out["list_during_delete_ms"]) == {"list", "delete"}  # both finished
