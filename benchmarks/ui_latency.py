@@ -115,7 +115,7 @@ def main() -> None:
             pump(done)
             stalls[name] = int(worst[0])
 
-        table = window.browser.table
+        table = window.browser.list
         bar = table.verticalScrollBar()
 
         def scroll() -> None:

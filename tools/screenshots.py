@@ -2,6 +2,8 @@
 profile, so anyone can look at the product without a model:
 
     python tools/screenshots.py [--out resources/screenshots]   (or: make screenshots)
+    python tools/screenshots.py --matrix /tmp/matrix   (every page and Settings tab in
+        English and Chinese, light and dark, at 1280x800 and 800x600: to look at them all)
 
 The demo talks to the scripted fake Ollama server of the test suite (tests/fakes), so
 the chat, the memories it learns and the chips under the answers are produced by the
@@ -16,6 +18,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,6 +32,8 @@ def main() -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     ap.add_argument("--out", default=str(ROOT / "resources" / "screenshots"))
+    ap.add_argument("--matrix", help="also render every screen in both languages, both "
+                    "themes and both sizes into this folder")  # fmt: skip
     args = ap.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -40,13 +45,14 @@ def main() -> int:
     from desktop_mem.core.memories import NewMemory
     from desktop_mem.core.profile import Profile
     from desktop_mem.ui import tasks, theme
-    from desktop_mem.ui.app import app_settings, install_language
+    from desktop_mem.ui.app import app_settings, install_language, prepare_application
     from desktop_mem.ui.dialogs import SettingsDialog
     from desktop_mem.ui.main_window import MainWindow
     from tests.fakes.ollama_server import FakeOllama
 
     app = QApplication.instance() or QApplication(sys.argv)
-    install_language(app, "en")  # as the app starts: English with its plural forms
+    prepare_application(app)  # as the app starts: its font families, then English
+    install_language(app, "en")  # with its plural forms
     if not any("CJK" in f or "WenQuanYi" in f for f in QFontDatabase.families()):
         print(
             "warning: no CJK font; Chinese shows as boxes (apt-get install fonts-noto-cjk)",
@@ -132,6 +138,7 @@ def main() -> int:
         pump(cond=lambda: not window.turn_busy)
         window.threads.refresh_conversations()
         shoot(window, "02-chat-with-memory-chips")
+        dinner = window.session.conversation_id
 
         # the memory browser, a memory selected with its history and impact
         mem = next(m for m in profile.memories.list() if m.text.startswith("Works as a nurse"))
@@ -142,6 +149,10 @@ def main() -> int:
         window.memory.show_memory(mem.id)
         window.show_page("memories")
         shoot(window, "03-memory-browser")
+        new = window.browser.new_memory()  # "New memory" is a dialog of its own
+        new.edit.setPlainText("我对花生过敏 (allergic to peanuts)")
+        shoot(new, "13-new-memory")
+        new.reject()
         window.show_page("chat")
 
         dialog = SettingsDialog(
@@ -206,6 +217,14 @@ def main() -> int:
         shoot(window, "12-embedding-model-missing")
         fake.embed_models["fake-embed"] = dim
 
+        if args.matrix:
+            window.close()
+            _matrix(Path(args.matrix), profile, home, pump, dinner)
+            window = MainWindow(profile, app_settings(home))
+            window.resize(*SIZE)
+            window.show()
+            pump(cond=lambda: window.online)
+
         profile.set_ollama_host("http://127.0.0.1:9")
         window.connection.use_model(None)
         window.connection.check_ollama()
@@ -216,6 +235,59 @@ def main() -> int:
         profile.close()
     fake.stop()
     return 0
+
+
+def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -> None:
+    """Every page, and each tab of Settings, in both languages, themes and sizes."""
+    from PySide6.QtWidgets import QApplication
+
+    from desktop_mem.ui import dialogs, theme
+    from desktop_mem.ui.app import app_settings, install_language
+    from desktop_mem.ui.main_window import MainWindow
+
+    out.mkdir(parents=True, exist_ok=True)
+    app = QApplication.instance()
+    shots: list[tuple[str, Any]] = []
+
+    def settings_exec(dialog: Any) -> int:  # shoot each tab instead of waiting for a click
+        dialog.show()
+        for n in range(dialog.tabs.count()):
+            dialog.tabs.setCurrentIndex(n)
+            shots.append((f"settings-{n}", dialog))
+            _save(out, shots[-1][0] + suffix[0], dialog, pump)
+        dialog.close()
+        return 0
+
+    dialogs.SettingsDialog.exec = settings_exec  # type: ignore[method-assign]
+    suffix = [""]
+    memory = next(m for m in profile.memories.list() if m.text.startswith("Works as a nurse"))
+    for language in ("en", "zh_CN"):
+        install_language(app, language)
+        for look in ("light", "dark"):
+            theme.apply(look)
+            for w, h in ((1280, 800), (800, 600)):
+                suffix[0] = f"-{language}-{look}-{w}x{h}"
+                window = MainWindow(profile, app_settings(home))
+                window.resize(w, h)
+                window.show()
+                pump(cond=lambda window=window: window.online)
+                window.threads.open_conversation(conversation)
+                _save(out, "chat" + suffix[0], window, pump)
+                window.show_page("memories")
+                window.memory.show_memory(memory.id)
+                _save(out, "memories" + suffix[0], window, pump)
+                window.show_page("documents")
+                _save(out, "documents" + suffix[0], window, pump)
+                window.show_page("chat")
+                window.preferences.open_settings()
+                window.close()
+    install_language(app, "en")
+    theme.apply("light")
+
+
+def _save(out: Path, name: str, widget: Any, pump: Any) -> None:
+    pump(0.2)
+    widget.grab().save(str(out / f"{name}.png"))
 
 
 if __name__ == "__main__":

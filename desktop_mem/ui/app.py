@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QLibraryInfo, QLocale, QSettings, QSize, QTranslator
-from PySide6.QtGui import QIcon
+from PySide6.QtGui import QFontInfo, QIcon
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 from PySide6.QtWidgets import QApplication, QInputDialog, QMessageBox
 
@@ -49,6 +49,15 @@ def prepare_application(app: QApplication) -> None:
     app.setOrganizationName("desktop-mem")
     app.setDesktopFileName(APP_ID)  # Wayland matches the window to the .desktop entry by it
     app.setWindowIcon(app_icon())
+    # Han characters in Simplified Chinese forms: left to itself, fontconfig may pick the
+    # Japanese member of a CJK family (Noto Sans CJK JP), whose forms differ for some.
+    font = app.font()
+    font.setFamilies([QFontInfo(font).family(), *SC_FONTS])  # the resolved one, not "Sans Serif"
+    app.setFont(font)
+
+
+SC_FONTS = ("Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei UI",
+            "Microsoft YaHei", "WenQuanYi Micro Hei")  # fmt: skip
 
 
 def app_settings(home: Path) -> QSettings:

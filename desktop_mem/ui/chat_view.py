@@ -344,6 +344,38 @@ class Composer(QPlainTextEdit):
         super().keyPressEvent(event)
 
 
+class ElidedLabel(QLabel):
+    """A one-line label that ends with "…" when narrower than its text (the full text is
+    its tooltip then), so a long conversation title never widens the window."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._full = ""
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setText(text)
+
+    def setText(self, text: str) -> None:
+        self._full = text
+        self._elide()
+
+    def text(self) -> str:
+        return self._full
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, super().minimumSizeHint().height())
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        shown = self.fontMetrics().elidedText(
+            self._full, Qt.TextElideMode.ElideRight, max(0, self.width())
+        )
+        super().setText(shown)
+        self.setToolTip(self._full if shown != self._full else "")
+
+
 class ChatView(QWidget):
     send_requested = Signal(str)
     stop_requested = Signal()
@@ -360,7 +392,7 @@ class ChatView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         head = QHBoxLayout()
-        self.title = QLabel()
+        self.title = ElidedLabel()
         self.title.setObjectName("chatTitle")
         head.addWidget(self.title, 1)
         self.incognito_badge = QLabel(self.tr("Incognito: nothing is remembered or stored"))

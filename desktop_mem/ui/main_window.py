@@ -278,10 +278,15 @@ class MainWindow(QMainWindow):
             self.rail_buttons[name] = button
             rail.addWidget(button)
         rail.addStretch(1)
+        # As wide as its longest label in this language: never "Doc…nts" at 800x600.
+        for b in self.rail_buttons.values():
+            b.ensurePolished()  # the style sheet's padding counts
+        widest = max(b.sizeHint().width() for b in self.rail_buttons.values())
+        self.rail.setMinimumWidth(widest + rail.contentsMargins().left() * 2)
         central = QWidget()
         row = QHBoxLayout(central)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.setSpacing(0)
+        row.setContentsMargins(0, 0, 8, 0)  # the pages keep clear of the window's edge
+        row.setSpacing(8)
         row.addWidget(self.rail)
         row.addWidget(self.pages, 1)
         self.setCentralWidget(central)
@@ -361,6 +366,7 @@ class MainWindow(QMainWindow):
         )
         self.toggle_browser.setCheckable(True)
         action(mem, self.tr("Search memories"), self._focus_memory_search, "search_memories")
+        action(mem, self.tr("New memory…"), self._new_memory)
         action(mem, self.tr("Consolidate now"), self.memory.consolidate)
         action(mem, self.tr("Export…"), self.memory.export_memories)
         action(mem, self.tr("Import…"), self.memory.import_memories)
@@ -417,6 +423,10 @@ class MainWindow(QMainWindow):
 
     def _toggle_browser(self) -> None:
         self.show_page("chat" if self.page() == "memories" else "memories")
+
+    def _new_memory(self) -> None:
+        self.show_page("memories")
+        self.browser.new_memory()
 
     def _focus_memory_search(self) -> None:
         self.show_page("memories")

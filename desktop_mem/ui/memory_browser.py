@@ -1,9 +1,11 @@
-"""The memory browser: every memory in a sortable table, instant hybrid search, filters,
-and for the selected memory its text (editable), where it came from, the answers it
-shaped and its history with restore."""
+"""The memory browser: every memory as a card with its full text, sortable, instant hybrid
+search, filters, and for the selected memory a drawer with its text (editable), where it
+came from, the answers it shaped and its history with restore. New memories are written
+in a dialog of their own."""
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QDate, Qt, QTimer, Signal
@@ -16,24 +18,25 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QFrame,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
+    QListView,
     QListWidget,
     QListWidgetItem,
-    QMenu,
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
     QSplitter,
-    QTableView,
+    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from desktop_mem.core import textproc
 from desktop_mem.core.memories import KINDS, Memory, Version
+from desktop_mem.ui.memory_cards import MemoryCardDelegate
 from desktop_mem.ui.models import ID_ROLE, MemoryTableModel, kind_label, source_label
+from desktop_mem.ui.new_memory_dialog import NewMemoryDialog
 
 SEARCH_DELAY_MS = 250  # instant, but not one model call per keystroke
 
@@ -98,6 +101,10 @@ class MemoryBrowser(QWidget):
         )
         self.all_matches.toggled.connect(lambda *_: self._search_now())
         top.addWidget(self.all_matches)
+        self.new_button = QPushButton(self.tr("New memory…"))
+        self.new_button.setToolTip(self.tr("Write a memory of your own"))
+        self.new_button.clicked.connect(self.new_memory)
+        top.addWidget(self.new_button)
         layout.addLayout(top)
         # the filters on a line of their own: the search field keeps its width
         top = QHBoxLayout()
@@ -118,30 +125,31 @@ class MemoryBrowser(QWidget):
         self.since.dateChanged.connect(lambda *_: self.refresh_requested.emit())
         top.addWidget(self.since)
         top.addStretch(1)
+        self.sort = QComboBox()
+        self.sort.setToolTip(self.tr("Order of the list"))
+        for label, key in self._sort_choices():
+            self.sort.addItem(label, key)
+        self.sort.activated.connect(self._sort_chosen)
+        top.addWidget(self.sort)
         layout.addLayout(top)
 
+        # One card per memory: the whole text, wrapped, and a quiet line of what it is.
         self.model = MemoryTableModel(self)
-        self.table = QTableView()
-        self.table.setModel(self.model)  # it sorts itself (see MemoryTableModel.sort)
-        self.table.setSortingEnabled(True)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().hide()
-        self.table.setWordWrap(False)
-        header = self.table.horizontalHeader()
-        header.setMinimumSectionSize(40)
-        # Fixed, font-measured widths: ResizeToContents asks every row for its size
-        # through Python calls, which made the window take seconds to show 10k memories.
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self._size_columns()
-        # The memory's text takes the free width; the other columns can be hidden from the
-        # header's menu ("Updated" starts hidden: it repeats "Created" for most memories).
-        header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        header.customContextMenuRequested.connect(self._column_menu)
-        self.table.setColumnHidden(MemoryTableModel.COLUMNS.index("updated"), True)
-        self.table.selectionModel().selectionChanged.connect(self._selection_changed)
+        self.list = QListView()
+        self.list.setModel(self.model)  # it sorts itself (see MemoryTableModel.sort)
+        self.cards = MemoryCardDelegate(self.list)
+        self.list.setItemDelegate(self.cards)
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.list.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setResizeMode(QListView.ResizeMode.Adjust)  # re-wrap on a new width
+        self.list.setUniformItemSizes(False)
+        self.list.setLayoutMode(QListView.LayoutMode.Batched)  # lays out a page in steps
+        self.list.setBatchSize(100)
+        self.list.setMouseTracking(True)  # hover highlight
+        self.list.setAccessibleName(self.tr("Memories"))
+        self.list.selectionModel().selectionChanged.connect(self._selection_changed)
 
         details = QWidget()
         form = QVBoxLayout(details)
@@ -162,6 +170,7 @@ class MemoryBrowser(QWidget):
         self.has_until = QCheckBox(self.tr("True until"))
         self.until = QDateEdit()
         self.until.setCalendarPopup(True)
+        self.until.setDisplayFormat("yyyy-MM-dd")  # as the list shows dates, in any locale
         self.until.setDate(QDate.currentDate().addMonths(1))
         self.until.setEnabled(False)
         self.has_until.toggled.connect(self.until.setEnabled)
@@ -176,24 +185,15 @@ class MemoryBrowser(QWidget):
         fields.addRow(self.tr("Came from"), self.origin)
         form.addLayout(fields)
         buttons = QHBoxLayout()
-        self.new_button = QPushButton(self.tr("New memory"))
-        self.new_button.setToolTip(self.tr("An empty form for a memory of your own"))
-        self.new_button.clicked.connect(self.new_memory)
-        self.add_button = QPushButton(self.tr("Add"))
-        self.add_button.setToolTip(self.tr("Add the text above as a new memory"))
-        self.add_button.clicked.connect(self._add)
-        self.text.textChanged.connect(self._form_changed)
         self.save_button = QPushButton(self.tr("Save"))
         self.save_button.clicked.connect(self._save)
         self.pin_button = QPushButton(self.tr("Pin"))
         self.pin_button.clicked.connect(self._pin)
         self.delete_button = QPushButton(self.tr("Delete…"))
         self.delete_button.clicked.connect(self._delete)
-        for b in (
-            self.new_button, self.add_button, self.save_button, self.pin_button,
-            self.delete_button,
-        ):  # fmt: skip
+        for b in (self.save_button, self.pin_button, self.delete_button):
             buttons.addWidget(b)
+        buttons.addStretch(1)
         form.addLayout(buttons)
         form.addWidget(QLabel(self.tr("Answers it shaped")))
         self.impact = QListWidget()
@@ -222,14 +222,24 @@ class MemoryBrowser(QWidget):
 
         # The list takes the free width; the details of the selected memory sit beside it
         # (a drawer) when the page is wide, below it when it is narrow (800x600).
+        self.placeholder = QLabel(
+            self.tr("Select a memory to see where it came from, the answers it shaped and its "
+                    "history, or to edit it.")
+        )  # fmt: skip
+        self.placeholder.setObjectName("empty")
+        self.placeholder.setWordWrap(True)
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.drawer = QStackedWidget()
+        self.drawer.addWidget(self.placeholder)
+        self.drawer.addWidget(details)
         self.details = QScrollArea()  # scrolls rather than squeezing the list
-        self.details.setWidget(details)
+        self.details.setWidget(self.drawer)
         self.details.setWidgetResizable(True)
         self.details.setFrameShape(QFrame.Shape.NoFrame)
         self.details.setMinimumWidth(300)
         self.details.setMaximumWidth(520)
         self.split = QSplitter(Qt.Orientation.Horizontal)
-        self.split.addWidget(self.table)
+        self.split.addWidget(self.list)
         self.split.addWidget(self.details)
         self.split.setStretchFactor(0, 3)
         self.split.setStretchFactor(1, 2)
@@ -258,22 +268,28 @@ class MemoryBrowser(QWidget):
         self._versions: list[Version] = []
         self.show_details(None, [], [])
 
-    def _size_columns(self) -> None:
-        metrics = self.table.fontMetrics()
-        samples = {  # the widest thing each column shows, in this language
-            1: [kind_label(self, k) for k in KINDS],
-            2: ["★"],
-            3: ["0.5"],
-            4: ["2026-11-30"],
-            5: ["2026-11-30"],
-            6: [source_label(self, s) for s in ("user", "extractor", "import", "consolidation")],
-        }
-        headers = self.model.headers()
-        header_metrics = self.table.horizontalHeader().fontMetrics()
-        for column, texts in samples.items():
-            cells = max(metrics.horizontalAdvance(t) for t in texts) + 12
-            title = header_metrics.horizontalAdvance(headers[column]) + 22  # and a sort arrow
-            self.table.setColumnWidth(column, max(cells, title))
+    def _sort_choices(self) -> list[tuple[str, str]]:
+        return [
+            (self.tr("Newest first"), "created:desc"),
+            (self.tr("Oldest first"), "created:asc"),
+            (self.tr("Recently edited"), "updated:desc"),
+            (self.tr("Most important"), "importance:desc"),
+            (self.tr("By kind"), "kind:asc"),
+            (self.tr("A to Z"), "text:asc"),
+        ]
+
+    BEST = "best"  # the sort entry of search results: as the search ranked them
+
+    def _sort_chosen(self, *_: Any) -> None:
+        key = self.sort.currentData()
+        if not key or key == self.BEST:
+            return
+        column, order = key.split(":")
+        self.model.sort(
+            MemoryTableModel.COLUMNS.index(column),
+            Qt.SortOrder.DescendingOrder if order == "desc" else Qt.SortOrder.AscendingOrder,
+        )
+        self.cards.clear_cache()
 
     # -- filters and search -------------------------------------------------------------
 
@@ -315,15 +331,17 @@ class MemoryBrowser(QWidget):
         keep = self.current.id if self.current else None
         self.model.set_memories(memories, scores, more)
         # A listing comes pinned first, newest first (as the CLI lists them): shown as
-        # sorted by Created without sorting again (100,000 rows took 0.1 s on the GUI
-        # thread). Search hits keep their order, best first, with no column marked.
-        header = self.table.horizontalHeader()
-        header.blockSignals(True)
-        header.setSortIndicator(
-            4 if scores is None else -1,
-            Qt.SortOrder.DescendingOrder if scores is None else Qt.SortOrder.AscendingOrder,
-        )
-        header.blockSignals(False)
+        # "Newest first" without sorting again (100,000 rows took 0.1 s on the GUI
+        # thread). Search hits keep their order, best first.
+        best = self.sort.findData(self.BEST)
+        if scores is None:
+            if best >= 0:
+                self.sort.removeItem(best)
+            self.sort.setCurrentIndex(self.sort.findData("created:desc"))
+        else:
+            if best < 0:
+                self.sort.insertItem(0, self.tr("Best match first"), self.BEST)
+            self.sort.setCurrentIndex(0)
         shown = len(memories) if total is None else total
         if scores is None:
             self.count.setText(self.tr("%n memory(s)", "", shown))
@@ -339,20 +357,9 @@ class MemoryBrowser(QWidget):
         if row < 0:
             return False
         index = self.model.index(row, 0)
-        self.table.selectRow(row)
-        self.table.scrollTo(index)
+        self.list.setCurrentIndex(index)  # selects it alone
+        self.list.scrollTo(index)
         return True
-
-    def _column_menu(self, pos: Any) -> None:
-        menu = QMenu(self)
-        model = self.table.model()
-        for column in range(1, model.columnCount()):  # the text column always shows
-            name = model.headerData(column, Qt.Orientation.Horizontal)
-            act = menu.addAction(str(name))
-            act.setCheckable(True)
-            act.setChecked(not self.table.isColumnHidden(column))
-            act.toggled.connect(lambda on, c=column: self.table.setColumnHidden(c, not on))
-        menu.exec(self.table.horizontalHeader().viewport().mapToGlobal(pos))
 
     WIDE = 900  # px: below this the details go under the list
 
@@ -368,7 +375,8 @@ class MemoryBrowser(QWidget):
         super().resizeEvent(event)
 
     def selected_ids(self) -> list[int]:
-        rows = {i.row() for i in self.table.selectionModel().selectedRows()}
+        # the list selects the text column only (selectedRows() wants whole rows)
+        rows = {i.row() for i in self.list.selectionModel().selectedIndexes()}
         return [m.id for r in sorted(rows) if (m := self.model.memory(r)) is not None]
 
     def _selection_changed(self, *_: Any) -> None:
@@ -388,6 +396,7 @@ class MemoryBrowser(QWidget):
         apps: list[tuple[str, str]] | None = None,
     ) -> None:
         self.current = memory
+        self.drawer.setCurrentIndex(0 if memory is None else 1)
         self.apps.setText(
             self.tr("Used by other apps: %1").replace(
                 "%1", "; ".join(f"{name} ({when[:16].replace('T', ' ')})" for name, when in apps)
@@ -415,7 +424,7 @@ class MemoryBrowser(QWidget):
             self.origin.setText("")
         elif origin:  # the message it was learned from ("Came from" is the row's label)
             said = textproc.shorten(textproc.plain_text(origin[1]), 120)
-            self.origin.setText(f'<a href="{origin[0]}">{_escape(said)}</a>')
+            self.origin.setText(f'<a href="{origin[0]}">{html.escape(said)}</a>')
             self.origin.setToolTip(source_label(self, memory.source))
         else:
             self.origin.setText(source_label(self, memory.source))
@@ -447,14 +456,8 @@ class MemoryBrowser(QWidget):
         if versions:
             self.history.setCurrentRow(len(versions) - 1)
         self._version_chosen(self.history.currentRow())
-        self._form_changed()
 
     # -- actions -----------------------------------------------------------------------
-
-    def _add(self) -> None:
-        text = self.text.toPlainText().strip()
-        if text:
-            self.add_requested.emit(text, self.kind.currentData(), False)
 
     def _save(self) -> None:
         if self.current is not None:
@@ -475,15 +478,15 @@ class MemoryBrowser(QWidget):
         if ids:
             self.delete_requested.emit(ids)
 
-    def new_memory(self) -> None:
-        """A clear form: Add is for a new memory, Save for the shown one, never mixed."""
-        self.table.clearSelection()
-        self.show_details(None, [], [])
-        self.text.setFocus()
-
-    def _form_changed(self) -> None:
-        # Add only makes a new memory from an empty form (not a near-copy of the shown one)
-        self.add_button.setEnabled(self.current is None and bool(self.text.toPlainText().strip()))
+    def new_memory(self) -> NewMemoryDialog:
+        """A memory of the user's own, written in a dialog: the drawer only ever edits
+        the memory it shows."""
+        dialog = NewMemoryDialog(self)
+        dialog.accepted.connect(
+            lambda: self.add_requested.emit(dialog.text(), dialog.kind(), dialog.pinned())
+        )
+        dialog.open()
+        return dialog
 
     def _version_chosen(self, row: int) -> None:
         """Choosing an old version previews it; Restore is for old versions only."""
@@ -503,7 +506,3 @@ class MemoryBrowser(QWidget):
         row = self.history.currentRow()
         if self.current is not None and 0 <= row < len(self._versions):
             self.restore_requested.emit(self.current.id, self._versions[row].version)
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -3,7 +3,7 @@
 <context>
     <name>ConnectionController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/connection.py" line="94" />
+        <location filename="../../desktop_mem/ui/connection.py" line="100" />
         <source>%n memory(s) can now be found by meaning too.</source>
         <translation><numerusform>%n memory can now be found by meaning too.</numerusform><numerusform>%n memories can now be found by meaning too.</numerusform></translation>
     </message>
@@ -11,7 +11,7 @@
 <context>
     <name>ConversationListModel</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/models.py" line="280" />
+        <location filename="../../desktop_mem/ui/models.py" line="320" />
         <source>%n message(s), last %1</source>
         <translation><numerusform>%n message, last %1</numerusform><numerusform>%n messages, last %1</numerusform></translation>
     </message>
@@ -40,12 +40,12 @@
 <context>
     <name>MemoryBrowser</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="318" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="347" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n memory</numerusform><numerusform>%n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="320" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="349" />
         <source>%n match(es)</source>
         <translation><numerusform>%n match</numerusform><numerusform>%n matches</numerusform></translation>
     </message>
@@ -53,42 +53,42 @@
 <context>
     <name>MemoryController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="150" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="188" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>Delete %n memory for good, with its history?</numerusform><numerusform>Delete %n memories for good, with their history?</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="152" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="190" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>They shaped %n answer.</numerusform><numerusform>They shaped %n answers.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="171" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="209" />
         <source>This deletes all %n memory(s) of this profile for good. Conversations stay.</source>
         <translation><numerusform>This deletes the %n memory of this profile for good. Conversations stay.</numerusform><numerusform>This deletes all %n memories of this profile for good. Conversations stay.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="245" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="283" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>Exported %n memory to %1. That file is not encrypted.</numerusform><numerusform>Exported %n memories to %1. That file is not encrypted.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="288" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="326" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>Imported %n memory.</numerusform><numerusform>Imported %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="290" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="328" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>%n already known, skipped.</numerusform><numerusform>%n already known, skipped.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="311" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="349" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>While you were away, %n memory was tidied (merged or marked out of date); its History can undo it.</numerusform><numerusform>While you were away, %n memories were tidied (merged or marked out of date); each memory's History can undo it.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="323" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="361" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>Consolidation: %n change.</numerusform><numerusform>Consolidation: %n changes.</numerusform></translation>
     </message>
@@ -112,14 +112,6 @@
         <location filename="../../desktop_mem/ui/turns.py" line="232" />
         <source> and %n message(s).</source>
         <translation><numerusform> and %n message.</numerusform><numerusform> and %n messages.</numerusform></translation>
-    </message>
-</context>
-<context>
-    <name>errors</name>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/errors.py" line="70" />
-        <source>Nothing was imported: %n line(s) have problems (see the details).</source>
-        <translation><numerusform>Nothing was imported: %n line has problems (see the details).</numerusform><numerusform>Nothing was imported: %n lines have problems (see the details).</numerusform></translation>
     </message>
 </context>
 </TS>

@@ -200,48 +200,48 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="366" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="398" />
         <source>Incognito: nothing is remembered or stored</source>
         <translation>无痕模式：不记忆，也不保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="371" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="403" />
         <source>Chat model</source>
         <translation>聊天模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="395" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="557" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="427" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="589" />
         <source>Say hello. What you tell me stays on this computer, encrypted.</source>
         <translation>打个招呼吧。你告诉我的一切都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="402" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="434" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="404" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="436" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="414" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="446" />
         <source>Message (Enter to send, Shift+Enter for a new line)</source>
         <translation>输入消息（Enter 发送，Shift+Enter 换行）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="419" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="451" />
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="421" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="453" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="553" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="585" />
         <source>Incognito: nothing you say here is remembered or stored, and no memory is used. Closing it leaves no trace.</source>
         <translation>无痕模式：你在这里说的话不会被记住或保存，也不会使用任何记忆。关闭后不留痕迹。</translation>
     </message>
@@ -254,47 +254,47 @@
         <translation>正在连接 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="88" />
+        <location filename="../../desktop_mem/ui/connection.py" line="94" />
         <source>Indexing memories…</source>
         <translation>正在为记忆建立索引…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/connection.py" line="94" />
+        <location filename="../../desktop_mem/ui/connection.py" line="100" />
         <source>%n memory(s) can now be found by meaning too.</source>
         <translation><numerusform>%n 条记忆现在也能按含义找到了。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="114" />
+        <location filename="../../desktop_mem/ui/connection.py" line="120" />
         <source>The model server is not answering: you can read and search, not send.</source>
         <translation>模型服务器没有响应：你可以阅读和搜索，但不能发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="133" />
+        <location filename="../../desktop_mem/ui/connection.py" line="139" />
         <source>Embedding model not installed</source>
         <translation>未安装嵌入模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="135" />
+        <location filename="../../desktop_mem/ui/connection.py" line="141" />
         <source>The embedding model %1 is not installed in Ollama, so memories are found by their words only, not by their meaning. Download it now? Memories saved meanwhile are indexed once it is there.</source>
         <translation>Ollama 中没有安装嵌入模型 %1，因此只能按字词查找记忆，无法按含义查找。现在下载吗？在此期间保存的记忆会在下载完成后建立索引。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="140" />
+        <location filename="../../desktop_mem/ui/connection.py" line="146" />
         <source>Model not installed</source>
         <translation>模型未安装</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="141" />
+        <location filename="../../desktop_mem/ui/connection.py" line="147" />
         <source>The chat model %1 is not installed in Ollama. Download it now?</source>
         <translation>Ollama 中没有安装聊天模型 %1。现在下载吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="156" />
+        <location filename="../../desktop_mem/ui/connection.py" line="162" />
         <source>Downloading…</source>
         <translation>正在下载…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="165" />
+        <location filename="../../desktop_mem/ui/connection.py" line="171" />
         <source>Download failed</source>
         <translation>下载失败</translation>
     </message>
@@ -302,42 +302,42 @@
 <context>
     <name>ConversationListModel</name>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="205" />
+        <location filename="../../desktop_mem/ui/models.py" line="241" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="206" />
+        <location filename="../../desktop_mem/ui/models.py" line="242" />
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="207" />
+        <location filename="../../desktop_mem/ui/models.py" line="243" />
         <source>Yesterday</source>
         <translation>昨天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="208" />
+        <location filename="../../desktop_mem/ui/models.py" line="244" />
         <source>Previous 7 days</source>
         <translation>过去 7 天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="209" />
+        <location filename="../../desktop_mem/ui/models.py" line="245" />
         <source>Previous 30 days</source>
         <translation>过去 30 天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="210" />
+        <location filename="../../desktop_mem/ui/models.py" line="246" />
         <source>Older</source>
         <translation>更早</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="278" />
+        <location filename="../../desktop_mem/ui/models.py" line="318" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/models.py" line="280" />
+        <location filename="../../desktop_mem/ui/models.py" line="320" />
         <source>%n message(s), last %1</source>
         <translation><numerusform>%n 条消息，最近 %1</numerusform></translation>
     </message>
@@ -649,7 +649,7 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../desktop_mem/ui/main_window.py" line="151" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="515" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="527" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
@@ -671,7 +671,7 @@
     </message>
     <message>
         <location filename="../../desktop_mem/ui/main_window.py" line="169" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="349" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="356" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
@@ -701,135 +701,140 @@
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="334" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="341" />
         <source>&amp;Chat</source>
         <translation>聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="337" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="344" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="343" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="350" />
         <source>New incognito conversation</source>
         <translation>新的无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="347" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="354" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="348" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="355" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="351" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="358" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="353" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="360" />
         <source>Delete all conversations and memories…</source>
         <translation>删除所有对话和记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="355" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="362" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="356" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="363" />
         <source>&amp;Memories</source>
         <translation>记忆(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="358" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="365" />
         <source>Show memories</source>
         <translation>显示记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="361" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="368" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="362" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="369" />
+        <source>New memory…</source>
+        <translation>新建记忆…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="370" />
         <source>Consolidate now</source>
         <translation>立即整理</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="363" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="371" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="364" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="372" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="365" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="373" />
         <source>Learn automatically</source>
         <translation>自动学习</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="368" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="376" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="369" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="377" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="370" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="435" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="378" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="447" />
         <source>About desktop-mem</source>
         <translation>关于 desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="437" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="449" />
         <source>desktop-mem %1
 A local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.</source>
         <translation>desktop-mem %1
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="478" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="490" />
         <source>● Connected · embedding model %1 missing: search by words only</source>
         <translation>● 已连接 · 缺少嵌入模型 %1：只能按字词搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="481" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="493" />
         <source>Download it</source>
         <translation>下载</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="486" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="498" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="491" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="503" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="493" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="505" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="495" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="507" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="497" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="509" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
@@ -837,148 +842,148 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryBrowser</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="45" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="48" />
         <source>created</source>
         <translation>创建</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="46" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="49" />
         <source>edited</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="47" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="50" />
         <source>updated</source>
         <translation>更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="48" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="51" />
         <source>restored</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="49" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="52" />
         <source>pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="50" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="53" />
         <source>unpinned</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="51" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="54" />
         <source>marked no longer true</source>
         <translation>标记为不再成立</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="56" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="59" />
         <source>merged into #%1</source>
         <translation>并入 #%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="57" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="60" />
         <source>contradicted by #%1</source>
         <translation>被 #%1 否定</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="90" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="93" />
         <source>Search memories (meaning and words, 中文 or English)</source>
         <translation>搜索记忆（语义和关键词，中文或英文）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="95" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="98" />
         <source>Weak matches too</source>
         <translation>也显示弱匹配</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="97" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="100" />
         <source>List every memory ranked by the search, not only the relevant ones</source>
         <translation>按搜索排序列出所有记忆，而不只是相关的</translation>
     </message>
     <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="104" />
+        <source>New memory…</source>
+        <translation>新建记忆…</translation>
+    </message>
+    <message>
         <location filename="../../desktop_mem/ui/memory_browser.py" line="105" />
+        <source>Write a memory of your own</source>
+        <translation>自己写一条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="112" />
         <source>All kinds</source>
         <translation>所有类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="110" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="117" />
         <source>Pinned only</source>
         <translation>仅置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="115" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="122" />
         <source>Any date</source>
         <translation>任何日期</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="117" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="124" />
         <source>Created on or after</source>
         <translation>创建于此日期或之后</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="152" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="129" />
+        <source>Order of the list</source>
+        <translation>列表的排序</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="151" />
+        <source>Memories</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="160" />
         <source>Text</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="156" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="164" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="160" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="168" />
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="162" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="170" />
         <source>True until</source>
         <translation>有效至</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="171" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="180" />
         <source>Valid</source>
         <translation>有效期</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="176" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="185" />
         <source>Came from</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="179" />
-        <source>New memory</source>
-        <translation>新建记忆</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="180" />
-        <source>An empty form for a memory of your own</source>
-        <translation>一个空白表单，用来写你自己的记忆</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="182" />
-        <source>Add</source>
-        <translation>添加</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="183" />
-        <source>Add the text above as a new memory</source>
-        <translation>把上面的文字添加为新记忆</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="186" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="188" />
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="188" />
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="402" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="190" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="422" />
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="190" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="192" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
@@ -998,62 +1003,102 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>恢复此版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="243" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="226" />
+        <source>Select a memory to see where it came from, the answers it shaped and its history, or to edit it.</source>
+        <translation>选择一条记忆，查看它的来源、受它影响的回答和修改历史，或编辑它。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="253" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="245" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="255" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="247" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="257" />
         <source>Forget everything…</source>
         <translation>忘记一切…</translation>
     </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="273" />
+        <source>Newest first</source>
+        <translation>最新的在前</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="274" />
+        <source>Oldest first</source>
+        <translation>最早的在前</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="275" />
+        <source>Recently edited</source>
+        <translation>最近编辑的在前</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="276" />
+        <source>Most important</source>
+        <translation>最重要的在前</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="277" />
+        <source>By kind</source>
+        <translation>按类型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="278" />
+        <source>A to Z</source>
+        <translation>按字母顺序</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="343" />
+        <source>Best match first</source>
+        <translation>最相关的在前</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="318" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="347" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="320" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="349" />
         <source>%n match(es)</source>
         <translation><numerusform>%n 条匹配</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="322" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="351" />
         <source>No matches</source>
         <translation>没有匹配</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="381" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="401" />
         <source>Used by other apps: %1</source>
         <translation>被其他应用使用：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="402" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="422" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="414" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="434" />
         <source>(empty answer)</source>
         <translation>（空回答）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="419" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="439" />
         <source>No answer has used it yet.</source>
         <translation>还没有回答用到它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="422" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="442" />
         <source>, until %1</source>
         <translation>，有效至 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="424" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="444" />
         <source>, from message %1</source>
         <translation>，来自消息 %1</translation>
     </message>
@@ -1061,138 +1106,138 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryController</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="108" />
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="121" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="141" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="154" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="150" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="188" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="152" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="190" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="153" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="191" />
         <source>Delete memories</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="156" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="194" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="167" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="205" />
         <source>FORGET</source>
         <translation>全部忘记</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="169" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="207" />
         <source>Forget everything</source>
         <translation>忘记一切</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="171" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="209" />
         <source>This deletes all %n memory(s) of this profile for good. Conversations stay.</source>
         <translation><numerusform>这会永久删除此配置的全部 %n 条记忆。对话会保留。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="180" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="218" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="194" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="232" />
         <source>Delete everything</source>
         <translation>全部删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="196" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="234" />
         <source>This deletes all %1 conversations and all %2 memories of this profile for good. The settings and the key stay.</source>
         <translation>这会永久删除此配置的全部 %1 个对话和全部 %2 条记忆。设置和密钥会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="201" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="239" />
         <source>DELETE</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="207" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="245" />
         <source>Deleting everything…</source>
         <translation>正在全部删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="223" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="261" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="225" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="263" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="231" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="269" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="245" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="283" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="254" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="292" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="255" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="293" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="267" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="305" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="270" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="308" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="281" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="319" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="288" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="326" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="290" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="328" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="296" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="334" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="311" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="349" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>你不在的时候，整理了 %n 条记忆（合并或标记为过期）；可在每条记忆的历史中撤销。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="323" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="361" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>
@@ -1200,42 +1245,42 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryTableModel</name>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="39" />
+        <location filename="../../desktop_mem/ui/models.py" line="42" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="40" />
+        <location filename="../../desktop_mem/ui/models.py" line="43" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="41" />
+        <location filename="../../desktop_mem/ui/models.py" line="44" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="42" />
+        <location filename="../../desktop_mem/ui/models.py" line="45" />
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="43" />
+        <location filename="../../desktop_mem/ui/models.py" line="46" />
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="44" />
+        <location filename="../../desktop_mem/ui/models.py" line="47" />
         <source>Updated</source>
         <translation>已更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="45" />
+        <location filename="../../desktop_mem/ui/models.py" line="48" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="127" />
+        <location filename="../../desktop_mem/ui/models.py" line="163" />
         <source> (expired)</source>
         <translation>（已过期）</translation>
     </message>
@@ -1316,6 +1361,39 @@ A local language model with a long-term memory you can see and control. Your con
         <location filename="../../desktop_mem/ui/chat_view.py" line="305" />
         <source>Documents:</source>
         <translation>文档：</translation>
+    </message>
+</context>
+<context>
+    <name>NewMemoryDialog</name>
+    <message>
+        <location filename="../../desktop_mem/ui/new_memory_dialog.py" line="26" />
+        <source>New memory</source>
+        <translation>新建记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/new_memory_dialog.py" line="29" />
+        <source>Something the assistant should know about you, in a sentence. It is given to the model only when a message is about it.</source>
+        <translation>用一句话写下助手应该了解的关于你的事。只有当消息与它相关时，才会提供给模型。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/new_memory_dialog.py" line="36" />
+        <source>e.g. I am vegetarian / 我对花生过敏</source>
+        <translation>例如：我吃素 / I am allergic to peanuts</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/new_memory_dialog.py" line="42" />
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/new_memory_dialog.py" line="43" />
+        <source>Pinned: always given to the model</source>
+        <translation>置顶：始终提供给模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/new_memory_dialog.py" line="50" />
+        <source>Add</source>
+        <translation>添加</translation>
     </message>
 </context>
 <context>
@@ -1791,81 +1869,81 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>app</name>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="144" />
-        <location filename="../../desktop_mem/ui/app.py" line="392" />
-        <location filename="../../desktop_mem/ui/app.py" line="442" />
+        <location filename="../../desktop_mem/ui/app.py" line="153" />
+        <location filename="../../desktop_mem/ui/app.py" line="401" />
+        <location filename="../../desktop_mem/ui/app.py" line="451" />
         <source>Cannot open your memories</source>
         <translation>无法打开你的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="149" />
-        <location filename="../../desktop_mem/ui/app.py" line="212" />
+        <location filename="../../desktop_mem/ui/app.py" line="158" />
+        <location filename="../../desktop_mem/ui/app.py" line="221" />
         <source>That passphrase is not right. Nothing was changed; try again.</source>
         <translation>口令不正确。没有做任何更改，请重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="179" />
+        <location filename="../../desktop_mem/ui/app.py" line="188" />
         <source>That recovery code does not open this profile: check it and try again.</source>
         <translation>这个恢复码打不开此配置：请核对后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="194" />
-        <location filename="../../desktop_mem/ui/app.py" line="419" />
+        <location filename="../../desktop_mem/ui/app.py" line="203" />
+        <location filename="../../desktop_mem/ui/app.py" line="428" />
         <source>Restore a backup</source>
         <translation>恢复备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="220" />
+        <location filename="../../desktop_mem/ui/app.py" line="229" />
         <source>This backup is protected by the passphrase of the profile it was made from. Enter it to restore the backup.</source>
         <translation>此备份受其原配置的口令保护。请输入该口令以恢复备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="231" />
+        <location filename="../../desktop_mem/ui/app.py" line="240" />
         <source>That recovery code does not open this backup: check it and try again.</source>
         <translation>这个恢复码打不开此备份：请核对后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="234" />
+        <location filename="../../desktop_mem/ui/app.py" line="243" />
         <source>The key of this backup is not in this computer's keyring. Enter the recovery code of the profile it was made from.</source>
         <translation>此备份的密钥不在这台电脑的钥匙环中。请输入生成该备份的配置的恢复码。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="341" />
+        <location filename="../../desktop_mem/ui/app.py" line="350" />
         <source>Choose a new passphrase for the profile “%1”. Everything is re-encrypted with it; without it nobody, including you, can read your memories. There is no way to recover it.</source>
         <translation>为配置“%1”选择一个新口令。所有内容都会用它重新加密；没有它，任何人（包括你自己）都无法读取你的记忆，而且无法找回。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="355" />
+        <location filename="../../desktop_mem/ui/app.py" line="364" />
         <source>Change the key</source>
         <translation>更换密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="356" />
+        <location filename="../../desktop_mem/ui/app.py" line="365" />
         <source>Wait for the answer to finish, then change the key.</source>
         <translation>请等回答结束后再更换密钥。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="363" />
+        <location filename="../../desktop_mem/ui/app.py" line="372" />
         <source>Re-encrypting your memories…</source>
         <translation>正在重新加密你的记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="381" />
+        <location filename="../../desktop_mem/ui/app.py" line="390" />
         <source>The key was not changed</source>
         <translation>密钥没有更改</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="401" />
+        <location filename="../../desktop_mem/ui/app.py" line="410" />
         <source>Your memories were re-encrypted; the old key no longer opens them.</source>
         <translation>你的记忆已重新加密；旧密钥已无法打开它们。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="420" />
+        <location filename="../../desktop_mem/ui/app.py" line="429" />
         <source>Replace the memories and conversations of the profile “%1” with the backup's? What the profile holds now is deleted.</source>
         <translation>用备份替换配置“%1”的记忆和对话吗？配置中现有的内容将被删除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="450" />
+        <location filename="../../desktop_mem/ui/app.py" line="459" />
         <source>The backup was restored.</source>
         <translation>备份已恢复。</translation>
     </message>
@@ -1881,6 +1959,24 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
         <location filename="../../desktop_mem/ui/backup_ui.py" line="159" />
         <source>desktop-mem backups (*.dmbackup)</source>
         <translation>desktop-mem 备份 (*.dmbackup)</translation>
+    </message>
+</context>
+<context>
+    <name>cards</name>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="27" />
+        <source>★ pinned</source>
+        <translation>★ 置顶</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="30" />
+        <source>expired</source>
+        <translation>已过期</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="33" />
+        <source>until %1</source>
+        <translation>有效至 %1</translation>
     </message>
 </context>
 <context>
@@ -1946,10 +2042,10 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
         <source>The database is damaged: restore it from a backup or an export.</source>
         <translation>数据库已损坏：请从备份或导出文件恢复。</translation>
     </message>
-    <message numerus="yes">
+    <message>
         <location filename="../../desktop_mem/ui/errors.py" line="70" />
         <source>Nothing was imported: %n line(s) have problems (see the details).</source>
-        <translation><numerusform>没有导入任何内容：%n 行有问题（见详细信息）。</numerusform></translation>
+        <translation>没有导入任何内容：%n 行有问题（见详细信息）。</translation>
     </message>
     <message>
         <location filename="../../desktop_mem/ui/errors.py" line="73" />
@@ -2015,32 +2111,32 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>kinds</name>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="155" />
+        <location filename="../../desktop_mem/ui/models.py" line="191" />
         <source>fact</source>
         <translation>事实</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="156" />
+        <location filename="../../desktop_mem/ui/models.py" line="192" />
         <source>preference</source>
         <translation>偏好</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="157" />
+        <location filename="../../desktop_mem/ui/models.py" line="193" />
         <source>event</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="158" />
+        <location filename="../../desktop_mem/ui/models.py" line="194" />
         <source>plan</source>
         <translation>计划</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="159" />
+        <location filename="../../desktop_mem/ui/models.py" line="195" />
         <source>person</source>
         <translation>人物</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="160" />
+        <location filename="../../desktop_mem/ui/models.py" line="196" />
         <source>note</source>
         <translation>笔记</translation>
     </message>
@@ -2121,22 +2217,22 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>sources</name>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="166" />
+        <location filename="../../desktop_mem/ui/models.py" line="202" />
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="167" />
+        <location filename="../../desktop_mem/ui/models.py" line="203" />
         <source>from a chat</source>
         <translation>来自聊天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="168" />
+        <location filename="../../desktop_mem/ui/models.py" line="204" />
         <source>import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="169" />
+        <location filename="../../desktop_mem/ui/models.py" line="205" />
         <source>consolidation</source>
         <translation>整理</translation>
     </message>

@@ -402,6 +402,23 @@ ZH: dict[str, str | list[str]] = {
     "About you and how you like answers, e.g. “I am a nurse; answer briefly.”": "关于你以及你希望怎样回答，例如“我是护士；请简短回答。”",
     "Given to the model with every message; never learned from.": "每条消息都会交给模型；不会从中学习记忆。",
     "About me": "关于我",
+    "A to Z": "按字母顺序",
+    "Best match first": "最相关的在前",
+    "By kind": "按类型",
+    "Most important": "最重要的在前",
+    "New memory…": "新建记忆…",
+    "Newest first": "最新的在前",
+    "Oldest first": "最早的在前",
+    "Order of the list": "列表的排序",
+    "Pinned: always given to the model": "置顶：始终提供给模型",
+    "Recently edited": "最近编辑的在前",
+    "Select a memory to see where it came from, the answers it shaped and its history, or to edit it.": "选择一条记忆，查看它的来源、受它影响的回答和修改历史，或编辑它。",
+    "Something the assistant should know about you, in a sentence. It is given to the model only when a message is about it.": "用一句话写下助手应该了解的关于你的事。只有当消息与它相关时，才会提供给模型。",
+    "Write a memory of your own": "自己写一条记忆",
+    "e.g. I am vegetarian / 我对花生过敏": "例如：我吃素 / I am allergic to peanuts",
+    "★ pinned": "★ 置顶",
+    "expired": "已过期",
+    "until %1": "有效至 %1",
 }
 
 

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PySide6.QtCore import QModelIndex, Qt
 
 from desktop_mem.core.conversations import ConversationStore
@@ -235,3 +236,26 @@ def test_a_long_listing_is_read_a_page_at_a_time(qtmodeltester: Any, profile: Pr
     assert model.rowCount() == 1200 and model.memory(0).text == "memory 999"  # type: ignore[union-attr]
     model.set_memories(everything[:page], more=more)
     qtmodeltester.check(model)  # (it reads every page too)
+
+
+def test_han_characters_take_simplified_chinese_forms(qapp: Any) -> None:
+    """With a Simplified Chinese font installed, Han text is drawn with it, not with the
+    Japanese member of the same family that fontconfig may prefer; Latin text keeps the
+    application's own font."""
+    from PySide6.QtGui import QFontDatabase, QFontInfo, QTextLayout
+
+    from desktop_mem.ui.app import SC_FONTS, prepare_application
+
+    installed = set(QFontDatabase.families())
+    if not any(f in installed for f in SC_FONTS):
+        pytest.skip("no Simplified Chinese font here (Debian: fonts-noto-cjk)")
+    latin = QFontInfo(qapp.font()).family()
+    prepare_application(qapp)
+    layout = QTextLayout("我说这个 abc", qapp.font())
+    layout.beginLayout()
+    layout.createLine()
+    layout.endLayout()
+    families = [run.rawFont().familyName() for run in layout.glyphRuns()]
+    # two runs, in no promised order: the Han one in a Simplified Chinese font
+    assert len(families) == 2 and latin in families, families
+    assert any(f in SC_FONTS for f in families) and not any("JP" in f for f in families)

@@ -19,6 +19,7 @@ from desktop_mem.ui.app import Application, app_settings, install_language, open
 from desktop_mem.ui.backup_ui import RecoveryCodeDialog
 from desktop_mem.ui.dialogs import PassphraseDialog
 from desktop_mem.ui.main_window import MainWindow
+from desktop_mem.ui.memory_browser import NewMemoryDialog
 from tests.fakes.ollama_server import FakeOllama
 
 HANGZHOU = {"memories": [{"text": "Lives in Hangzhou with a cat named Mochi", "kind": "fact"}]}
@@ -853,15 +854,29 @@ def test_the_details_form_neither_doubles_as_add_nor_restores_the_current_versio
     assert window.browser.model.memory(0).pinned  # pinned first, as in the CLI
     window.memory.show_memory(mem.id)
     b = window.browser
-    assert not b.add_button.isEnabled()  # a shown memory is saved, not re-added
+    assert b.drawer.currentWidget() is not b.placeholder  # the drawer shows the memory
     assert not b.restore_button.isEnabled()  # the current version: nothing to restore
     b.history.setCurrentRow(0)  # the first version: previewed, restorable
     assert b.text.toPlainText() == "I keep bees" and b.restore_button.isEnabled()
     assert "from a chat" not in b.origin.text()
+    # "New memory" is its own action: a dialog, while the drawer keeps the shown memory
     b.new_button.click()
-    assert b.current is None and b.importance.value() == 0.5 and not b.add_button.isEnabled()
-    b.text.setPlainText("Plays the cello")
-    assert b.add_button.isEnabled()
+    dialog = b.findChild(NewMemoryDialog)
+    assert dialog is not None and dialog.isVisible() and not dialog.add_button.isEnabled()
+    assert b.current is not None and b.current.id == mem.id
+    dialog.edit.setPlainText("Plays the cello")
+    dialog.kind_box.setCurrentIndex(dialog.kind_box.findData("preference"))
+    dialog.pin.setChecked(True)
+    assert dialog.add_button.isEnabled()
+    dialog.add_button.click()
+    qtbot.waitUntil(lambda: any(m.text == "Plays the cello" for m in profile.memories.list()))
+    added = next(m for m in profile.memories.list() if m.text == "Plays the cello")
+    assert (added.kind, added.pinned, added.source) == ("preference", True, "user")
+    idle(qtbot, window)
+    # Nothing selected: the drawer says what it is for instead of an empty form
+    b.list.clearSelection()
+    b.show_details(None, [], [])
+    assert b.drawer.currentWidget() is b.placeholder
 
 
 def test_a_reopened_conversation_keeps_what_it_taught_and_late_learning_finds_its_answer(
@@ -1008,6 +1023,44 @@ def test_the_browser_reads_a_long_list_a_page_at_a_time(
     assert model.rowCount() == model.PAGE, "one page read, not every memory"
     assert window.browser.count.text() == "620 memories", "the count is of all of them"
     window.show_page("memories")
-    bar = window.browser.table.verticalScrollBar()
+    bar = window.browser.list.verticalScrollBar()
     bar.setValue(bar.maximum())  # scrolling to the end reads the next page
     qtbot.waitUntil(lambda: model.rowCount() == 620, timeout=5000)
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_every_page_works_at_800x600(
+    qtbot: Any, window: MainWindow, profile: Profile, home: Path, qapp: Any, language: str
+) -> None:
+    """The smallest screen the window supports: nothing elided in the rail, the chat's
+    controls inside the window, the memory list showing several whole cards with the
+    drawer below it, and the window's own minimum within 800 px."""
+    install_language(qapp, language)
+    try:
+        w = MainWindow(profile, app_settings(home))
+        qtbot.addWidget(w)
+        profile.memories.add_many(
+            [NewMemory(f"memory {n}: 我喜欢在杭州的西湖边跑步 and green tea") for n in range(8)]
+        )
+        w.resize(800, 600)
+        w.show()
+        qtbot.waitExposed(w)
+        idle(qtbot, w)
+        long_title = "Plan a dinner for my daughter and me tonight, with a shopping list " * 2
+        w.chat.title.setText(long_title)  # a long title is elided, not a wider window
+        assert w.minimumSizeHint().width() <= 800 and w.width() == 800
+        assert w.chat.title.text() == long_title and w.chat.title.toolTip() == long_title
+        for button in w.rail_buttons.values():  # never "Doc…nts"
+            assert button.width() >= button.sizeHint().width(), button.text()
+        send = w.chat.send_button
+        right = send.mapTo(w, send.rect().topRight()).x()
+        assert send.isVisible() and right < w.width() - 2, "Send keeps clear of the edge"
+        w.show_page("memories")
+        w.memory.refresh_memories()
+        idle(qtbot, w)
+        b = w.browser
+        assert b.split.orientation() == Qt.Orientation.Vertical  # the drawer goes below
+        card = b.list.visualRect(b.model.index(0, 0))
+        assert card.height() > 0 and b.list.viewport().height() >= 3 * card.height()
+    finally:
+        install_language(qapp, "en")

@@ -1,0 +1,146 @@
+"""How one memory looks in the browser's list: its full text, wrapped, and a quiet second
+line with its kind, date, pin and source (the delegate of the list view)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QTextLayout, QTextOption
+from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
+
+from desktop_mem.core.memories import Memory
+from desktop_mem.ui.models import MemoryTableModel, kind_label, source_label
+
+Index = QModelIndex | QPersistentModelIndex
+
+PAD_X = 12
+PAD_Y = 8
+GAP = 3  # between the text and its second line
+MAX_LINES = 6  # a longer memory ends with "…"; the details and the tooltip have it all
+
+
+def meta_line(memory: Memory, score: float | None = None) -> str:
+    """Kind · date · pinned · source (· until, expired): the second line of a card."""
+    parts = [kind_label(None, memory.kind), memory.created_at[:10]]
+    if memory.pinned:
+        parts.append(QCoreApplication.translate("cards", "★ pinned"))
+    parts.append(source_label(None, memory.source))
+    if memory.expired:
+        parts.append(QCoreApplication.translate("cards", "expired"))
+    elif memory.valid_until:
+        parts.append(
+            QCoreApplication.translate("cards", "until %1").replace("%1", memory.valid_until[:10])
+        )
+    return " · ".join(parts)
+
+
+class MemoryCardDelegate(QStyledItemDelegate):
+    """Paints a memory as a card and says how tall it is at a width. Line layouts are
+    cached by (memory, text, width): a listing is painted many times while it scrolls."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._cache: dict[tuple[int, str, int, str], list[str]] = {}
+
+    def clear_cache(self) -> None:
+        self._cache.clear()
+
+    # -- layout ------------------------------------------------------------------------
+
+    def _lines(self, memory: Memory, font: QFont, width: int) -> list[str]:
+        key = (memory.id, memory.text, width, font.key())
+        found = self._cache.get(key)
+        if found is not None:
+            return found
+        text = " ".join(memory.text.split())
+        layout = QTextLayout(text, font)
+        option = QTextOption()
+        option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        layout.setTextOption(option)
+        lines: list[str] = []
+        layout.beginLayout()
+        while True:
+            line = layout.createLine()
+            if not line.isValid():
+                break
+            line.setLineWidth(width)
+            lines.append(text[line.textStart() : line.textStart() + line.textLength()])
+        layout.endLayout()
+        if len(lines) > MAX_LINES:
+            rest = "".join(lines[MAX_LINES - 1 :])
+            last = QFontMetrics(font).elidedText(rest, Qt.TextElideMode.ElideRight, width)
+            lines = [*lines[: MAX_LINES - 1], last]
+        if len(self._cache) > 20_000:
+            self._cache.clear()
+        self._cache[key] = lines or [""]
+        return self._cache[key]
+
+    @staticmethod
+    def _meta_font(font: QFont) -> QFont:
+        small = QFont(font)
+        small.setPointSizeF(max(7.0, font.pointSizeF() * 0.9))
+        return small
+
+    def _memory(self, index: Index) -> Memory | None:
+        model = index.model()
+        return model.memory(index.row()) if isinstance(model, MemoryTableModel) else None
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
+        memory = self._memory(index)
+        width = max(120, option.rect.width() or option.widget.viewport().width())  # type: ignore[union-attr]
+        if memory is None:
+            return QSize(width, 24)
+        lines = self._lines(memory, option.font, width - 2 * PAD_X)
+        height = len(lines) * QFontMetrics(option.font).lineSpacing()
+        height += GAP + QFontMetrics(self._meta_font(option.font)).lineSpacing()
+        return QSize(width, height + 2 * PAD_Y)
+
+    # -- painting ----------------------------------------------------------------------
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
+        memory = self._memory(index)
+        if memory is None:
+            return
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        opt.text = ""  # the frame, selection and hover only: the text is drawn below
+        style = opt.widget.style() if opt.widget else None
+        if style is not None:
+            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        palette = option.palette
+        text_color = palette.color(
+            QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        )
+        quiet = palette.color(
+            QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.PlaceholderText
+        )
+        rect = option.rect.adjusted(PAD_X, PAD_Y, -PAD_X, -PAD_Y)
+        painter.save()
+        font = QFont(option.font)
+        if memory.expired:
+            font.setStrikeOut(True)
+        painter.setFont(font)
+        painter.setPen(text_color)
+        spacing = QFontMetrics(option.font).lineSpacing()
+        y = rect.top()
+        for line in self._lines(memory, option.font, rect.width()):
+            painter.drawText(QRect(rect.left(), y, rect.width(), spacing),
+                             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), line)  # fmt: skip
+            y += spacing
+        small = self._meta_font(option.font)
+        painter.setFont(small)
+        painter.setPen(quiet)
+        meta = QFontMetrics(small)
+        painter.drawText(
+            QRect(rect.left(), y + GAP, rect.width(), meta.lineSpacing()),
+            int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+            meta.elidedText(meta_line(memory), Qt.TextElideMode.ElideRight, rect.width()),
+        )
+        if not selected:  # a hairline between cards, as quiet in dark as in light
+            line = QColor(palette.color(QPalette.ColorRole.Text))
+            line.setAlpha(40)
+            painter.setPen(line)
+            painter.drawLine(option.rect.bottomLeft(), option.rect.bottomRight())
+        painter.restore()
