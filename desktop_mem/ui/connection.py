@@ -41,17 +41,25 @@ class ConnectionController(QObject):
 
     def _retry(self) -> None:
         if not self.online and not self.w.turns.turn_busy:
-            tasks.run(self.backend.models, done=self.models_listed, failed=self._still_offline)
+            tasks.run(self.backend.models, done=self.models_listed,
+                      failed_with=lambda text, exc: self.w.offline.detail.setText(
+                          self._page_detail(text, exc)))  # fmt: skip
 
-    def _still_offline(self, message: str) -> None:
-        self.w.offline.detail.setText(message)
+    def _page_detail(self, message: str, exc: BaseException | None) -> str:
+        """The offline page's line above its start instructions: where nothing answers,
+        so the instructions are given once (the error's own sentence repeats them)."""
+        if getattr(exc, "reason", "") == "ollama_unreachable":
+            return self.tr("Nothing answers at %1.").replace(
+                "%1", self.w.profile.config.ollama_host
+            )
+        return message
 
     def chat_model(self) -> str:
         return ollama_model(self.w.profile)
 
     def check_ollama(self) -> None:
         self.w.ollama_status.setText(self.tr("Connecting to Ollama…"))
-        tasks.run(self.backend.models, done=self.models_listed, failed=self.offline)
+        tasks.run(self.backend.models, done=self.models_listed, failed_with=self.offline)
 
     def models_listed(self, models: list[str]) -> None:
         self.online = True
@@ -109,13 +117,13 @@ class ConnectionController(QObject):
         names = set(self.models) | {m.removesuffix(":latest") for m in self.models}
         return model not in names
 
-    def offline(self, message: str) -> None:
+    def offline(self, message: str, exc: BaseException | None = None) -> None:
         """Ollama does not answer. A new, empty chat shows the page with the start
         instructions; a conversation being read stays readable under a one-line notice
         (reading, searching and managing never need the model server). While offline,
         a light check every RETRY_MS finds it again."""
         self.online = False
-        self.w.offline.detail.setText(message)
+        self.w.offline.detail.setText(self._page_detail(message, exc))
         self.w.chat.offline_banner.setText(
             self.tr("The model server is not answering: you can read and search, not send.")
             + f" {message}"

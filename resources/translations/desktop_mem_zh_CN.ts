@@ -249,52 +249,57 @@
 <context>
     <name>ConnectionController</name>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="53" />
+        <location filename="../../desktop_mem/ui/connection.py" line="52" />
+        <source>Nothing answers at %1.</source>
+        <translation>%1 没有响应。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/connection.py" line="59" />
         <source>Connecting to Ollama…</source>
         <translation>正在连接 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="94" />
+        <location filename="../../desktop_mem/ui/connection.py" line="100" />
         <source>Indexing memories…</source>
         <translation>正在为记忆建立索引…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/connection.py" line="100" />
+        <location filename="../../desktop_mem/ui/connection.py" line="106" />
         <source>%n memory(s) can now be found by meaning too.</source>
         <translation><numerusform>%n 条记忆现在也能按含义找到了。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="120" />
+        <location filename="../../desktop_mem/ui/connection.py" line="126" />
         <source>The model server is not answering: you can read and search, not send.</source>
         <translation>模型服务器没有响应：你可以阅读和搜索，但不能发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="139" />
+        <location filename="../../desktop_mem/ui/connection.py" line="145" />
         <source>Embedding model not installed</source>
         <translation>未安装嵌入模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="141" />
+        <location filename="../../desktop_mem/ui/connection.py" line="147" />
         <source>The embedding model %1 is not installed in Ollama, so memories are found by their words only, not by their meaning. Download it now? Memories saved meanwhile are indexed once it is there.</source>
         <translation>Ollama 中没有安装嵌入模型 %1，因此只能按字词查找记忆，无法按含义查找。现在下载吗？在此期间保存的记忆会在下载完成后建立索引。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="146" />
+        <location filename="../../desktop_mem/ui/connection.py" line="152" />
         <source>Model not installed</source>
         <translation>模型未安装</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="147" />
+        <location filename="../../desktop_mem/ui/connection.py" line="153" />
         <source>The chat model %1 is not installed in Ollama. Download it now?</source>
         <translation>Ollama 中没有安装聊天模型 %1。现在下载吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="162" />
+        <location filename="../../desktop_mem/ui/connection.py" line="168" />
         <source>Downloading…</source>
         <translation>正在下载…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="171" />
+        <location filename="../../desktop_mem/ui/connection.py" line="177" />
         <source>Download failed</source>
         <translation>下载失败</translation>
     </message>

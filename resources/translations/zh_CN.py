@@ -419,6 +419,7 @@ ZH: dict[str, str | list[str]] = {
     "★ pinned": "★ 置顶",
     "expired": "已过期",
     "until %1": "有效至 %1",
+    "Nothing answers at %1.": "%1 没有响应。",
 }
 
 

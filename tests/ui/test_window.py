@@ -220,7 +220,9 @@ def test_ollama_down_shows_the_offline_screen_and_retry_recovers(
     qtbot.addWidget(w)
     w.show()
     qtbot.waitUntil(lambda: w.centre.currentWidget() is w.offline, timeout=5000)
-    assert "not reachable" in w.offline.detail.text()
+    assert w.offline.detail.text() == "Nothing answers at http://127.0.0.1:9."
+    said = " ".join(label.text() for label in w.offline.findChildren(QLabel))
+    assert said.count("ollama serve") == 1, "the start instructions are given once"
     assert "not connected" in w.ollama_status.text()
     profile.set_ollama_host(fake_ollama.url)  # as Settings does when the user fixes it
     w.connection.use_model(None)
