@@ -280,9 +280,41 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
                 _save(out, "documents" + suffix[0], window, pump)
                 window.show_page("chat")
                 window.preferences.open_settings()
+                if (w, h) == (1280, 800):  # dialogs: their own size, once per look
+                    _dialogs(out, suffix[0], window, profile, conversation, pump)
                 window.close()
     install_language(app, "en")
     theme.apply("light")
+
+
+def _dialogs(out: Path, suffix: str, window: Any, profile: Any, conversation: int,
+             pump: Any) -> None:  # fmt: skip
+    from desktop_mem.ui.backup_ui import RecoveryCodeDialog
+    from desktop_mem.ui.dialogs import PassphraseDialog, TypedConfirmDialog
+    from desktop_mem.ui.forget_dialog import ForgetDialog
+
+    new = window.browser.new_memory()
+    new.edit.setPlainText("我对花生过敏 (allergic to peanuts)")
+    _save(out, "dialog-new-memory" + suffix, new, pump)
+    new.reject()
+    memories = profile.memories.list()
+    said = window.conversations.messages(conversation)[:1]
+    pinned = [m for m in memories if m.pinned][:1]
+    forget = ForgetDialog([m for m in memories if not m.pinned][:2] + pinned, said, window)
+    forget.resize(640, 420)
+    forget.show()
+    _save(out, "dialog-forget" + suffix, forget, pump)
+    forget.close()
+    for name, dialog in (
+        ("dialog-passphrase", PassphraseDialog("default", create=True, parent=window)),
+        ("dialog-recovery-code",
+         RecoveryCodeDialog("ABCD-EFGH-JKLM-NPQR-STUV-WXYZ-2345-6789", "default", window)),
+        ("dialog-forget-everything",
+         TypedConfirmDialog("Forget everything", "This deletes all 7 memories.", "FORGET", window)),
+    ):  # fmt: skip
+        dialog.show()
+        _save(out, name + suffix, dialog, pump)
+        dialog.close()
 
 
 def _save(out: Path, name: str, widget: Any, pump: Any) -> None:

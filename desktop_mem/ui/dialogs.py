@@ -43,6 +43,7 @@ class PassphraseDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.create = create
+        self.setMinimumWidth(440)  # its explanation reads as a paragraph, not a column
         self.setWindowTitle(
             self.tr("Unlock your memories") if not create else self.tr("Protect your memories")
         )

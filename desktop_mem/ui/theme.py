@@ -70,5 +70,12 @@ def apply(theme: str) -> None:
     app.setStyle(QStyleFactory.create("Fusion"))
     dark = theme == "dark" or (theme == "system" and is_system_dark())
     app.setPalette(dark_palette() if dark else app.style().standardPalette())
+    if dark:
+        # In a list the check box sits on the base colour, filled with it: only Fusion's
+        # outline (the window colour darkened) shows, dark on dark. Lists get a lighter
+        # "window" so the outline shows; they never paint the window colour themselves.
+        views = dark_palette()
+        views.setColor(QPalette.ColorRole.Window, QColor("#9aa0a6"))
+        app.setPalette(views, "QAbstractItemView")
     app.setStyleSheet(STYLE)
     app.setProperty("desktop_mem_dark", dark)

@@ -1066,3 +1066,31 @@ def test_every_page_works_at_800x600(
         assert card.height() > 0 and b.list.viewport().height() >= 3 * card.height()
     finally:
         install_language(qapp, "en")
+
+
+def test_check_boxes_show_in_the_dark_theme(qtbot: Any, window: MainWindow) -> None:
+    """Fusion outlines a check box in the window colour darkened by 40%; the box is
+    filled with the base colour. Alone on a window it shows by its fill, in a list (the
+    chat's "forget" dialog) only by its outline: both must stand out in the dark theme."""
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QCheckBox, QListWidget
+
+    from desktop_mem.ui import theme
+
+    def lightness(color: Any) -> float:
+        return float(color.lightnessF())
+
+    theme.apply("dark")
+    try:
+        alone, listed = QCheckBox(), QListWidget()  # as a new dialog's would be
+        for w in (alone, listed):
+            qtbot.addWidget(w)
+            w.show()  # palettes settle as a widget is shown
+        p = alone.palette()
+        base, win = p.color(QPalette.ColorRole.Base), p.color(QPalette.ColorRole.Window)
+        assert lightness(base) - lightness(win) > 0.02  # the box's fill shows on the window
+        q = listed.palette()
+        outline = q.color(QPalette.ColorRole.Window).darker(140)
+        assert abs(lightness(outline) - lightness(q.color(QPalette.ColorRole.Base))) > 0.15
+    finally:
+        theme.apply("light")
