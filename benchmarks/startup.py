@@ -175,6 +175,11 @@ def main() -> None:
         cli = [sys.executable, "-m", "desktop_mem", "--home", str(home), "--ollama-host", fake.url,
                "--embed-model", "fake-embed"]  # fmt: skip
         _timed([*cli, "memory", "list", "--limit", "1"], env)  # compile once, as an install does
+        # The floor: the interpreter alone, to read the other rows against (on a shared
+        # machine every row moves with it).
+        results["python_floor"] = _summary(
+            [_timed([sys.executable, "-c", "pass"], env) for _ in range(args.runs)]
+        )
         results["cli_version"] = _summary(
             [_timed([sys.executable, "-m", "desktop_mem", "--version"], env) for _ in range(args.runs)]
         )  # fmt: skip
@@ -252,6 +257,7 @@ def main() -> None:
         return
     print(f"start-up, {args.memories:,} memories, {args.runs} runs (median / max ms)")
     rows = [
+        ("python -c pass (the floor)", results["python_floor"]),
         ("desktop-mem --version", results["cli_version"]),
         ("desktop-mem memory list (passphrase)", results["cli_memory_list"]),
         ("desktop-mem memory add (keyring)", results["cli_keyring"]["add"]),  # type: ignore[index]
