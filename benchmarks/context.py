@@ -32,6 +32,7 @@ been fitted here.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import itertools
 import json
 import random
@@ -245,12 +246,19 @@ def choose(summaries: dict[tuple, dict]) -> tuple:
     return max(summaries, key=lambda k: summaries[k]["foreign_empty"])
 
 
+def _field(value: str) -> object:
+    """A Budget field's value from the command line: a bool, an int or a float."""
+    if value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    return float(value) if "." in value else int(value)
+
+
 def run(args: argparse.Namespace, host: str) -> dict:
     data = json.loads(Path(args.data).read_text("utf-8"))
     if args.conversations:
         data = data[: args.conversations]
     started = time.perf_counter()
-    budget = Budget()
+    budget = Budget(**{k: _field(v) for k, v in (b.split("=", 1) for b in args.budget)})
     default = RelevanceRule()
     with scratch_home() as home:
         stores = []
@@ -306,6 +314,7 @@ def run(args: argparse.Namespace, host: str) -> dict:
                 "unknown_penalty": default.unknown_penalty,
                 "keyword_credit": default.keyword_credit,
             },
+            "budget": dataclasses.asdict(budget),
             "conversations": len(data),
             "seconds": round(time.perf_counter() - started, 1),
         }
@@ -348,6 +357,8 @@ def main() -> None:
     ap.add_argument("--unknown-grid", type=float, nargs="+", default=[2.0, 6.0, 10.0])
     ap.add_argument("--credit-grid", type=float, nargs="+", default=[2.0, 3.0])
     ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument("--budget", nargs="*", default=[], metavar="FIELD=VALUE",
+                    help="change the prompt budget, e.g. recall_tokens=550 recall_exchange=false")  # fmt: skip
     args = ap.parse_args()
     if args.ollama_host:
         result = run(args, args.ollama_host)

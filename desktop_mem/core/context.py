@@ -243,6 +243,7 @@ class ContextBuilder:
             self.memory_query(user_text, history),
             k=budget.max_recalled * 2,
             exclude_conversation=conversation_id,
+            details=False,  # one query for the hits: what their answers used is not needed
         )
         learned = self._spoken_for([h.message.id for h in hits], in_block or set())
         sent = {textproc.normalize(m["content"]) for m in history}

@@ -500,10 +500,13 @@ class ConversationStore:
         *,
         relevant_only: bool = True,
         exclude_conversation: int | None = None,
+        details: bool = True,
     ) -> tuple[builtins.list[MessageHit], builtins.list[str]]:
         """Messages of every conversation (but `exclude_conversation`), by full text and
         by meaning, fused like memory search; with `relevant_only` only those that pass
-        the relevance rule (core/relevance.py). Returns the hits and any warnings."""
+        the relevance rule (core/relevance.py). Returns the hits and any warnings.
+        `details` False: the messages come without the memories and messages their
+        answers used (one query for all, as the chat's read path wants them)."""
         query = textproc.normalize(query)[:MAX_QUERY_CHARS]
         warnings: list[str] = []
         terms = textproc.query_terms(query)
@@ -528,15 +531,23 @@ class ConversationStore:
         if not ranked.hits:
             return [], warnings
         titles = dict(self.db.query("SELECT id, title FROM conversations"))
+        plain = {} if details else self._plain_messages([mid for mid, _, _ in ranked.hits])
         hits = []
         for mid, score, relevance in ranked.hits:
-            msg = self.message(mid)
+            msg = self.message(mid) if details else plain.get(mid)
+            if msg is None:  # deleted since it was ranked
+                continue
             found_by = (("keyword", ranked.keyword), ("vector", ranked.semantic))
             signals = [name for name, d in found_by if mid in d]
             hits.append(
                 MessageHit(msg, titles.get(msg.conversation_id, ""), score, signals, relevance)
             )
         return hits, warnings
+
+    def _plain_messages(self, ids: Sequence[int]) -> dict[int, Message]:
+        marks = ",".join("?" * len(ids))
+        rows = self.db.query(f"SELECT {_MSG_COLUMNS} FROM messages WHERE id IN ({marks})", ids)
+        return {r[0]: Message(*r) for r in rows}
 
     def _in_conversation(self, ids: Sequence[int], conversation_id: int) -> set[int]:
         if not ids:

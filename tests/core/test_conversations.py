@@ -70,6 +70,25 @@ def test_export_markdown_and_json(profile: Profile, store: ConversationStore) ->
     assert data["messages"][1]["used"][0]["memory_id"] == mem.id
 
 
+def test_search_without_details_finds_the_same_messages(
+    profile: Profile, store: ConversationStore
+) -> None:
+    """The chat's read path asks for hits without what their answers used (one query
+    for all of them): the same messages, in the same order, with the same scores."""
+    mem = profile.memories.add(NewMemory("Likes temples")).memory
+    cid = store.create().id
+    store.add_message(cid, "user", "Plan a trip to the Kyoto temples")
+    store.add_message(cid, "assistant", "Kyoto temples: Kinkaku-ji first.", used=[(mem.id, 0.9)])
+    store.index_vectors()
+    full, _ = store.search("Kyoto temples trip", k=5)
+    light, _ = store.search("Kyoto temples trip", k=5, details=False)
+    assert full and [(h.message.id, h.message.content, h.score) for h in full] == [
+        (h.message.id, h.message.content, h.score) for h in light
+    ]
+    answer = next(h.message for h in full if h.message.role == "assistant")
+    assert [u.memory_id for u in answer.used] == [mem.id]  # details: what it used
+
+
 def test_deleting_a_conversation_leaves_no_trace(
     profile: Profile, store: ConversationStore, isolated: MemoryKeyring
 ) -> None:
