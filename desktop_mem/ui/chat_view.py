@@ -430,15 +430,8 @@ class ChatView(QWidget):
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.list_layout.insertWidget(0, self.empty)
 
-        actions = QHBoxLayout()
-        self.regenerate_button = QPushButton(self.tr("Regenerate"))
-        self.regenerate_button.clicked.connect(lambda: self.regenerate_requested.emit(-1))
-        self.edit_button = QPushButton(self.tr("Edit last message"))
-        self.edit_button.clicked.connect(self._edit_last)
-        actions.addWidget(self.regenerate_button)
-        actions.addWidget(self.edit_button)
-        actions.addStretch(1)
-        layout.addLayout(actions)
+        # Regenerate and Edit are on each message (and in the Chat menu, Ctrl+R and
+        # Ctrl+E for the last turn): no second row of the same buttons here.
 
         row = QHBoxLayout()
         self.input = Composer()
@@ -530,7 +523,7 @@ class ChatView(QWidget):
         else:
             self.send_requested.emit(text)
 
-    def _edit_last(self) -> None:
+    def edit_last_message(self) -> None:
         last = next((m for m in reversed(self.messages) if m.role == "user"), None)
         if last is None:
             return
@@ -570,9 +563,6 @@ class ChatView(QWidget):
 
     def _update_actions(self, busy: bool | None = None) -> None:
         busy = self.stop_button.isVisible() if busy is None else busy
-        has_user = any(m.role == "user" for m in self.messages)
-        self.regenerate_button.setEnabled(has_user and not busy)
-        self.edit_button.setEnabled(has_user and not busy)
         for m in self.messages:
             m.redo_button.setEnabled(not busy)
 

@@ -352,7 +352,7 @@ class MainWindow(QMainWindow):
             "incognito",
         )
         action(chat, self.tr("Regenerate"), lambda: self.turns.regenerate(-1), "regenerate")
-        action(chat, self.tr("Edit last message"), self.chat._edit_last, "edit_last")
+        action(chat, self.tr("Edit last message"), self.chat.edit_last_message, "edit_last")
         action(chat, self.tr("Search conversations"), self.conv_search.setFocus, "search_chats")
         chat.addSeparator()
         action(chat, self.tr("Settings…"), self.preferences.open_settings, "settings")

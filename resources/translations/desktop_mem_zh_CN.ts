@@ -211,37 +211,27 @@
     </message>
     <message>
         <location filename="../../desktop_mem/ui/chat_view.py" line="427" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="589" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="579" />
         <source>Say hello. What you tell me stays on this computer, encrypted.</source>
         <translation>打个招呼吧。你告诉我的一切都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="434" />
-        <source>Regenerate</source>
-        <translation>重新生成</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="436" />
-        <source>Edit last message</source>
-        <translation>编辑上一条消息</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="446" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="439" />
         <source>Message (Enter to send, Shift+Enter for a new line)</source>
         <translation>输入消息（Enter 发送，Shift+Enter 换行）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="451" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="444" />
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="453" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="446" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="585" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="575" />
         <source>Incognito: nothing you say here is remembered or stored, and no memory is used. Closing it leaves no trace.</source>
         <translation>无痕模式：你在这里说的话不会被记住或保存，也不会使用任何记忆。关闭后不留痕迹。</translation>
     </message>
@@ -254,52 +244,52 @@
         <translation>%1 没有响应。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="59" />
+        <location filename="../../desktop_mem/ui/connection.py" line="61" />
         <source>Connecting to Ollama…</source>
         <translation>正在连接 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="100" />
+        <location filename="../../desktop_mem/ui/connection.py" line="102" />
         <source>Indexing memories…</source>
         <translation>正在为记忆建立索引…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/connection.py" line="106" />
+        <location filename="../../desktop_mem/ui/connection.py" line="108" />
         <source>%n memory(s) can now be found by meaning too.</source>
         <translation><numerusform>%n 条记忆现在也能按含义找到了。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="126" />
+        <location filename="../../desktop_mem/ui/connection.py" line="128" />
         <source>The model server is not answering: you can read and search, not send.</source>
         <translation>模型服务器没有响应：你可以阅读和搜索，但不能发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="145" />
+        <location filename="../../desktop_mem/ui/connection.py" line="147" />
         <source>Embedding model not installed</source>
         <translation>未安装嵌入模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="147" />
+        <location filename="../../desktop_mem/ui/connection.py" line="149" />
         <source>The embedding model %1 is not installed in Ollama, so memories are found by their words only, not by their meaning. Download it now? Memories saved meanwhile are indexed once it is there.</source>
         <translation>Ollama 中没有安装嵌入模型 %1，因此只能按字词查找记忆，无法按含义查找。现在下载吗？在此期间保存的记忆会在下载完成后建立索引。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="152" />
+        <location filename="../../desktop_mem/ui/connection.py" line="154" />
         <source>Model not installed</source>
         <translation>模型未安装</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="153" />
+        <location filename="../../desktop_mem/ui/connection.py" line="155" />
         <source>The chat model %1 is not installed in Ollama. Download it now?</source>
         <translation>Ollama 中没有安装聊天模型 %1。现在下载吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="168" />
+        <location filename="../../desktop_mem/ui/connection.py" line="170" />
         <source>Downloading…</source>
         <translation>正在下载…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="177" />
+        <location filename="../../desktop_mem/ui/connection.py" line="179" />
         <source>Download failed</source>
         <translation>下载失败</translation>
     </message>
@@ -1424,52 +1414,52 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>PassphraseDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="47" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="48" />
         <source>Unlock your memories</source>
         <translation>解锁你的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="47" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="48" />
         <source>Protect your memories</source>
         <translation>保护你的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="53" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="54" />
         <source>No system keyring is available, so your conversations and memories in the profile “%1” are protected by a passphrase. Everything is encrypted with it; without it nobody, including you, can read them. There is no way to recover it.</source>
         <translation>系统钥匙环不可用，因此配置“%1”中的对话和记忆由口令保护。所有内容都用它加密；没有它，任何人（包括你）都无法读取。口令无法找回。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="59" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="60" />
         <source>Your conversations and memories in the profile “%1” are encrypted. Enter the passphrase to open them.</source>
         <translation>配置“%1”中的对话和记忆已加密。请输入口令打开。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="68" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="69" />
         <source>Passphrase</source>
         <translation>口令</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="72" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="73" />
         <source>Again</source>
         <translation>再输一次</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="76" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="77" />
         <source>At least %1 characters. Write it down: it cannot be recovered.</source>
         <translation>至少 %1 个字符。请抄下来：它无法找回。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="100" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="101" />
         <source>Type the passphrase.</source>
         <translation>请输入口令。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="102" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="103" />
         <source>Use at least %1 characters.</source>
         <translation>至少使用 %1 个字符。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="104" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="105" />
         <source>The two passphrases differ: type the same one twice.</source>
         <translation>两次输入的口令不同，请输入相同的口令。</translation>
     </message>
@@ -1477,17 +1467,17 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>PullDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="147" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="148" />
         <source>Downloading %1</source>
         <translation>正在下载 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="149" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="150" />
         <source>Starting…</source>
         <translation>正在开始…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="154" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="155" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1577,207 +1567,207 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="220" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="221" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="227" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="228" />
         <source>Ollama address</source>
         <translation>Ollama 地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="232" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="233" />
         <source>Chat model</source>
         <translation>聊天模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="238" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="239" />
         <source>Changing it re-indexes every memory with the new model (with progress).</source>
         <translation>更换后会用新模型重新索引所有记忆（显示进度）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="240" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="241" />
         <source>Embedding model</source>
         <translation>嵌入模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="274" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="275" />
         <source>Learn memories from my chats automatically</source>
         <translation>自动从我的聊天中学习记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="273" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="274" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="278" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="279" />
         <source>Give the model my relevant memories and earlier messages</source>
         <translation>把相关的记忆和之前的消息提供给模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="283" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="284" />
         <source>Tidy my memories while the app is idle (every change can be undone)</source>
         <translation>在应用空闲时整理我的记忆（每项更改都可撤销）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="245" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="246" />
         <source> tokens</source>
         <translation> 个词元</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="225" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="226" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="246" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="247" />
         <source>Context budget</source>
         <translation>上下文预算</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="247" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="248" />
         <source>Use an OpenAI-compatible server instead of Ollama</source>
         <translation>使用兼容 OpenAI 的服务器代替 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="249" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="250" />
         <source>Other server</source>
         <translation>其他服务器</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="252" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="253" />
         <source>Server URL</source>
         <translation>服务器地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="254" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="255" />
         <source>Server model</source>
         <translation>服务器模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="258" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="259" />
         <source>(unchanged)</source>
         <translation>（不变）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="258" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="259" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="260" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="261" />
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="263" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="264" />
         <source>With another server on, your messages and the memories retrieved for them are sent to that server. If it is not this computer, they leave your machine.</source>
         <translation>启用其他服务器后，你的消息和为其检索到的记忆会发送到该服务器。如果它不是这台电脑，这些内容会离开你的机器。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="289" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="290" />
         <source>About you and how you like answers, e.g. “I am a nurse; answer briefly.”</source>
         <translation>关于你以及你希望怎样回答，例如“我是护士；请简短回答。”</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="292" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="293" />
         <source>Given to the model with every message; never learned from.</source>
         <translation>每条消息都会交给模型；不会从中学习记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="295" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="296" />
         <source>About me</source>
         <translation>关于我</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="297" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="298" />
         <source>Appearance</source>
         <translation>外观</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="302" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="303" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="305" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="306" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="306" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="307" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="307" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="308" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="311" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="312" />
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="313" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="314" />
         <source>Privacy</source>
         <translation>隐私</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="319" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="320" />
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="321" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="322" />
         <source>Data folder</source>
         <translation>数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="326" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="327" />
         <source>Encrypted; the key is kept in the system keyring.</source>
         <translation>已加密；密钥保存在系统钥匙环中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="328" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="329" />
         <source>Encrypted with your passphrase.</source>
         <translation>已用你的口令加密。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="334" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="335" />
         <source>Replace the key</source>
         <translation>更换密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="334" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="335" />
         <source>Change passphrase…</source>
         <translation>更改口令…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="337" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="338" />
         <source>Re-encrypts everything with a new key; the old one stops working.</source>
         <translation>用新密钥重新加密所有内容；旧密钥随即失效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="340" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="341" />
         <source>Use a passphrase instead…</source>
         <translation>改用口令…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="342" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="343" />
         <source>Keep the key in the system keyring instead</source>
         <translation>改为把密钥保存在系统钥匙环中</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="348" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="349" />
         <source>Encryption</source>
         <translation>加密</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="354" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="355" />
         <source>No system keyring is available on this computer.</source>
         <translation>这台电脑上没有可用的系统钥匙环。</translation>
     </message>
@@ -1785,17 +1775,17 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>ShortcutsDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="172" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="173" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="175" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="176" />
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="175" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="176" />
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -1866,7 +1856,7 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>TypedConfirmDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="124" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="125" />
         <source>Type %1 to confirm.</source>
         <translation>输入 %1 以确认。</translation>
     </message>

@@ -85,10 +85,10 @@ def test_regenerate_and_edit_last(qtbot: Any, window: MainWindow, fake_ollama: F
     fake_ollama.reply("first answer")
     send(qtbot, window, "question one")
     fake_ollama.reply("second answer")
-    window.chat.regenerate_button.click()
+    window.chat.messages[-1].redo_button.click()  # the answer's own Regenerate
     idle(qtbot, window)
     assert [m.text() for m in window.chat.messages] == ["question one", "second answer"]
-    window.chat.edit_button.click()
+    window.chat.edit_last_message()  # the Chat menu's Edit last message (Ctrl+E)
     assert window.chat.input.toPlainText() == "question one"
     window.chat.input.setPlainText("question two")
     qtbot.keyClick(window.chat.input, Qt.Key.Key_Return)
