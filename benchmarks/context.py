@@ -88,7 +88,10 @@ class Store:
     profile: Profile
     message_dia: dict[int, str]
     memory_dia: dict[int, set[str]]
-    questions: list[tuple[str, list[str]]]  # (question, evidence dia ids)
+    questions: list[tuple[str, list[str], int]]  # (question, evidence dia ids, category)
+
+
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 
 
 @dataclass
@@ -99,10 +102,17 @@ class Score:
     items: list[int] = field(default_factory=list)
     foreign_empty: list[bool] = field(default_factory=list)
     smalltalk: list[int] = field(default_factory=list)
+    categories: list[int] = field(default_factory=list)  # each question's, as coverage
 
     def summary(self) -> dict:
         def mean(xs: list) -> float:
             return round(sum(xs) / len(xs), 4) if xs else float("nan")
+
+        by_category = {
+            name: mean([c for c, k in zip(self.coverage, self.categories, strict=True) if k == n])
+            for n, name in CATEGORIES.items()
+            if n in self.categories
+        }
 
         return {
             "coverage": mean(self.coverage),
@@ -113,6 +123,7 @@ class Score:
             "items_mean": round(mean(self.items), 2),
             "questions": len(self.coverage),
             "foreign_questions": len(self.foreign_empty),
+            "coverage_by_category": by_category,
         }
 
     def merge(self, other: Score) -> None:
@@ -182,7 +193,7 @@ def build_store(sample: dict, home: Path, host: str, model: str) -> Store:
             continue
         evidence, _ = evidence_ids(qa.get("evidence", []), known)
         if evidence:
-            questions.append((qa["question"], evidence))
+            questions.append((qa["question"], evidence, int(qa["category"])))
     return Store(
         sample["sample_id"],
         prof,
@@ -200,11 +211,11 @@ def builder_for(store: Store, rule: RelevanceRule) -> ContextBuilder:
 
 
 def score_store(
-    store: Store, foreign: list[tuple[str, list[str]]], rule: RelevanceRule, budget: Budget
+    store: Store, foreign: list[tuple[str, list[str], int]], rule: RelevanceRule, budget: Budget
 ) -> Score:
     builder = builder_for(store, rule)
     score = Score()
-    for question, evidence in store.questions:
+    for question, evidence, category in store.questions:
         plan = builder.build(question, [], budget)
         by_memory: set[str] = set()
         for mid, _ in plan.used:
@@ -215,7 +226,8 @@ def score_store(
         score.memory_coverage.append(len(want & by_memory) / len(want))
         score.tokens.append(plan.memory_tokens)
         score.items.append(len(plan.used) + len(plan.recalled))
-    for question, _ in foreign:
+        score.categories.append(category)
+    for question, *_ in foreign:
         plan = builder.build(question, [], budget)
         score.foreign_empty.append(not plan.used and not plan.recalled)
     for text in SMALLTALK:
@@ -331,6 +343,8 @@ def print_table(result: dict) -> None:
         rows.append(("leave-one-out", result["leave_one_out"]))
     for name, row in rows:
         print(f"{name:<14}" + "".join(f"{row[c]:>20}" for c in (*cols, "memory_tokens_mean")))
+    print("coverage by category: " + ", ".join(
+        f"{name} {value}" for name, value in result["coverage_by_category"].items()))  # fmt: skip
     print(f"{result['questions']} questions; {result['seconds']} s")
 
 

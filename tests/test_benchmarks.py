@@ -78,9 +78,14 @@ def test_context_benchmark_reports_coverage_and_noise(
     args = argparse.Namespace(
         data=str(data_file), embed_model="fake-embed", conversations=None, foreign=0,
         loo=True, z_grid=[3.0, 6.0], unknown_grid=[6.0], credit_grid=[3.0],
+        budget=["recall_tokens=250", "max_recalled=6"],
     )  # fmt: skip
     result = context.run(args, fake_ollama.url)
     assert result["questions"] == 3  # categories 1-4 with evidence, both conversations
+    assert (result["budget"]["recall_tokens"], result["budget"]["max_recalled"]) == (250, 6)
+    by_category = result["coverage_by_category"]
+    assert by_category and set(by_category) <= {"multi-hop", "temporal", "open-domain",
+                                                "single-hop"}  # fmt: skip
     assert result["foreign_questions"] == 3
     for key in ("coverage", "memory_coverage", "foreign_empty", "smalltalk_injected"):
         assert 0.0 <= result[key] <= (1.0 if key != "smalltalk_injected" else 10.0)
