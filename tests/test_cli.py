@@ -156,6 +156,24 @@ def test_help_and_version_from_a_real_process() -> None:
     assert proc.returncode == 2
 
 
+def test_a_reader_that_goes_away_stops_the_output_quietly(tmp_path: Path) -> None:
+    """`desktop-mem memory list | head -1`: the pipe closes before the list is written;
+    no error sentence, no "Exception ignored" from the interpreter, exit 141 (as git)."""
+    env = {**os.environ, "DESKTOP_MEM_HOME": str(tmp_path), "DESKTOP_MEM_PASSPHRASE": "x" * 10}
+    cli = [sys.executable, "-m", "desktop_mem", "--ollama-host", "127.0.0.1:9"]
+    for n in range(3):
+        subprocess.run([*cli, "memory", "add", f"note {n}"], env=env,
+                       check=True, capture_output=True, timeout=120)  # fmt: skip
+    proc = subprocess.Popen(
+        [*cli, "memory", "list"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # the reader is gone before a line is written
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 141
+    assert err == ""
+
+
 def test_an_error_before_logging_starts_is_one_line(tmp_path: Path) -> None:
     env = {**os.environ, "DESKTOP_MEM_HOME": str(tmp_path), "DESKTOP_MEM_PASSPHRASE": "x" * 10}
     proc = subprocess.run(

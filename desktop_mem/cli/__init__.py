@@ -6,13 +6,16 @@ Commands import what they need when they run, so `--version` or `memory list` do
 pay for the model-server client or Qt.
 
 Exit codes (documented in the README): 0 ok, 1 error, 2 usage, 3 locked (wrong or
-missing key), 4 model server unavailable or model missing.
+missing key), 4 model server unavailable or model missing, 130 interrupted, 141 the
+output's reader went away.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -20,6 +23,9 @@ from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from desktop_mem import __version__
 from desktop_mem.core.errors import EXIT_ERROR, EXIT_OK, EXIT_USAGE, DesktopMemError, UsageError
+
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl+C
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE: the reader of the output went away
 
 if TYPE_CHECKING:
     from desktop_mem.core.vault import Vault
@@ -95,7 +101,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         prog="desktop-mem",
         description="A local language model with a long-term memory you can see and control.",
         epilog="Exit codes: 0 ok, 1 error, 2 usage, 3 locked (wrong or missing key), "
-        "4 model server unavailable or model missing.",
+        "4 model server unavailable or model missing, 130 interrupted, 141 the output's "
+        "reader went away.",
     )
     p.add_argument("--version", action="version", version=f"desktop-mem {__version__}")
     global_options(p)
@@ -202,7 +209,14 @@ def _run(
         return exc.exit_code
     except KeyboardInterrupt:
         err.write("desktop-mem: interrupted; nothing half-written was kept.\n")
-        return 130
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (`desktop-mem memory list | head`): stop quietly, as git
+        # does; the interpreter's last flush must not fail on the closed pipe either.
+        if out is sys.stdout:
+            with contextlib.suppress(OSError, ValueError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     except OSError as exc:
         where = getattr(exc, "filename", "") or "file system"
         err.write(f"desktop-mem: {exc.strerror or exc} ({where}).\n")
