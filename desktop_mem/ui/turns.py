@@ -16,9 +16,9 @@ from desktop_mem.core.chat import (
 )
 from desktop_mem.core.extract import Change
 from desktop_mem.ui import tasks
-from desktop_mem.ui.chat_view import MessageWidget
 from desktop_mem.ui.errors import describe
 from desktop_mem.ui.forget_dialog import ForgetDialog
+from desktop_mem.ui.message_widget import MessageWidget
 
 if TYPE_CHECKING:
     from desktop_mem.ui.main_window import MainWindow

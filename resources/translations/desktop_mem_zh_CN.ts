@@ -200,38 +200,38 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="398" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="94" />
         <source>Incognito: nothing is remembered or stored</source>
         <translation>无痕模式：不记忆，也不保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="403" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="99" />
         <source>Chat model</source>
         <translation>聊天模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="427" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="579" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="123" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="275" />
         <source>Say hello. What you tell me stays on this computer, encrypted.</source>
         <translation>打个招呼吧。你告诉我的一切都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="439" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="135" />
         <source>Message (Enter to send, Shift+Enter for a new line)</source>
         <translation>输入消息（Enter 发送，Shift+Enter 换行）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="444" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="140" />
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="446" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="142" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="575" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="271" />
         <source>Incognito: nothing you say here is remembered or stored, and no memory is used. Closing it leaves no trace.</source>
         <translation>无痕模式：你在这里说的话不会被记住或保存，也不会使用任何记忆。关闭后不留痕迹。</translation>
     </message>
@@ -1283,77 +1283,77 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MessageWidget</name>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="181" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="176" />
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="181" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="176" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="186" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="181" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="187" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="182" />
         <source>Copy this message</source>
         <translation>复制这条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="191" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="186" />
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="193" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="188" />
         <source>Change this message and send it again (the turns after it are replaced)</source>
         <translation>修改这条消息并重新发送（其后的对话会被替换）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="196" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="191" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="198" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="193" />
         <source>Answer this message again (the turns after it are replaced)</source>
         <translation>重新回答这条消息（其后的对话会被替换）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="254" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="249" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="257" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="252" />
         <source>The answer failed.</source>
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="284" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="279" />
         <source>Memories used:</source>
         <translation>用到的记忆：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="292" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="287" />
         <source>+%1 more</source>
         <translation>还有 %1 条</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="296" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="291" />
         <source>Earlier messages:</source>
         <translation>之前的消息：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="300" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="295" />
         <source>%1, in another conversation:</source>
         <translation>%1，在另一个对话中：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="305" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="300" />
         <source>Documents:</source>
         <translation>文档：</translation>
     </message>

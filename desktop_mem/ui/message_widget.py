@@ -1,0 +1,325 @@
+"""One message in the chat: its Markdown (code blocks highlighted), its time on hover,
+Edit or Regenerate and Copy, and the memories and earlier messages it used as chips."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from PySide6.QtCore import QPoint, QRect, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QColor,
+    QGuiApplication,
+    QSyntaxHighlighter,
+    QTextCharFormat,
+    QTextFormat,
+)
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLayout,
+    QLayoutItem,
+    QPushButton,
+    QSizePolicy,
+    QTextBrowser,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop_mem.core import textproc
+
+_KEYWORDS = (
+    r"\b(?:def|class|return|if|elif|else|for|while|in|import|from|as|with|try|except|"
+    r"finally|raise|lambda|yield|async|await|pass|break|continue|None|True|False|and|or|"
+    r"not|is|function|const|let|var|new|this|null|undefined|true|false|public|private|"
+    r"static|void|int|fn|struct|impl|match|pub|use|mut|SELECT|FROM|WHERE|INSERT|UPDATE|"
+    r"DELETE|CREATE|TABLE|JOIN|echo|export|then|fi|do|done|case|esac)\b"
+)
+
+
+MAX_CHIPS = 6  # the rest are listed in a tooltip
+
+
+class FlowLayout(QLayout):
+    """Lays widgets out left to right, wrapping to the next line (Qt's flow layout)."""
+
+    def __init__(self, parent: QWidget | None = None, spacing: int = 4) -> None:
+        super().__init__(parent)
+        self._items: list[QLayoutItem] = []
+        self._spacing = spacing
+        self.setContentsMargins(0, 0, 0, 0)
+
+    def addItem(self, item: QLayoutItem) -> None:
+        self._items.append(item)
+
+    def count(self) -> int:
+        return len(self._items)
+
+    def itemAt(self, index: int) -> QLayoutItem | None:
+        return self._items[index] if 0 <= index < len(self._items) else None
+
+    def takeAt(self, index: int) -> QLayoutItem | None:
+        return self._items.pop(index) if 0 <= index < len(self._items) else None
+
+    def expandingDirections(self) -> Qt.Orientation:
+        return Qt.Orientation(0)
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        return self._arrange(QRect(0, 0, width, 0), apply=False)
+
+    def setGeometry(self, rect: QRect) -> None:
+        super().setGeometry(rect)
+        self._arrange(rect, apply=True)
+
+    def sizeHint(self) -> QSize:
+        return self.minimumSize()
+
+    def minimumSize(self) -> QSize:
+        size = QSize()
+        for item in self._items:
+            size = size.expandedTo(item.minimumSize())
+        return size
+
+    def _arrange(self, rect: QRect, apply: bool) -> int:
+        x, y, line = rect.x(), rect.y(), 0
+        for item in self._items:
+            hint = item.sizeHint()
+            if x + hint.width() > rect.right() and line > 0:
+                x, y, line = rect.x(), y + line + self._spacing, 0
+            if apply:
+                item.setGeometry(QRect(QPoint(x, y), hint))
+            x += hint.width() + self._spacing
+            line = max(line, hint.height())
+        return y + line - rect.y()
+
+
+class CodeHighlighter(QSyntaxHighlighter):
+    """Keywords, strings, numbers and comments inside fenced code blocks."""
+
+    RULES = (
+        (re.compile(_KEYWORDS), "#c678dd", True),
+        (re.compile(r"\b\d+(?:\.\d+)?\b"), "#d19a66", False),
+        (re.compile(r"\"[^\"\n]*\"|'[^'\n]*'|`[^`\n]*`"), "#98c379", False),
+        (re.compile(r"(?:#|//|--).*$"), "#7f848e", False),
+    )
+
+    def highlightBlock(self, text: str) -> None:
+        fmt = self.currentBlock().blockFormat()
+        if not (
+            fmt.hasProperty(QTextFormat.Property.BlockCodeFence)
+            or fmt.hasProperty(QTextFormat.Property.BlockCodeLanguage)
+        ):
+            return
+        for pattern, color, bold in self.RULES:
+            char = QTextCharFormat()
+            char.setForeground(QColor(color))
+            if bold:
+                char.setFontWeight(600)
+            for m in pattern.finditer(text):
+                self.setFormat(m.start(), m.end() - m.start(), char)
+
+
+class MarkdownView(QTextBrowser):
+    """Read-only Markdown that grows to fit its text (no inner scroll bar)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setOpenExternalLinks(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.viewport().setAutoFillBackground(False)
+        self.setStyleSheet("QTextBrowser { background: transparent; }")
+        self.highlighter = CodeHighlighter(self.document())
+        self.document().documentLayout().documentSizeChanged.connect(self._fit)
+        self.markdown_text = ""
+
+    def set_markdown(self, text: str) -> None:
+        self.markdown_text = text
+        self.setMarkdown(text)
+        self._fit()
+
+    def _fit(self, *_: Any) -> None:
+        self.document().setTextWidth(self.viewport().width())
+        self.setFixedHeight(int(self.document().size().height()) + 6)
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+
+RENDER_MS = 40
+
+
+class MessageWidget(QFrame):
+    memory_clicked = Signal(int)
+    message_clicked = Signal(int)  # an earlier message the answer was given
+    document_clicked = Signal(str, int)  # a passage's file, and its page (0: none)
+    rendered = Signal()
+    redo_clicked = Signal()  # Edit (a user message) or Regenerate (an answer)
+
+    def __init__(self, role: str, text: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.role = role
+        self.message_id: int | None = None
+        self.setObjectName("userMessage" if role == "user" else "assistantMessage")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 6, 10, 6)
+        head = QHBoxLayout()
+        self.who = QLabel(self.tr("You") if role == "user" else self.tr("Assistant"))
+        self.who.setObjectName("who")
+        head.addWidget(self.who)
+        head.addStretch(1)
+        self.copy_button = QToolButton()
+        self.copy_button.setText(self.tr("Copy"))
+        self.copy_button.setToolTip(self.tr("Copy this message"))
+        self.copy_button.clicked.connect(self.copy)
+        self.redo_button = QToolButton()
+        if role == "user":
+            self.redo_button.setText(self.tr("Edit"))
+            self.redo_button.setToolTip(
+                self.tr("Change this message and send it again (the turns after it are replaced)")
+            )
+        else:
+            self.redo_button.setText(self.tr("Regenerate"))
+            self.redo_button.setToolTip(
+                self.tr("Answer this message again (the turns after it are replaced)")
+            )
+        self.redo_button.clicked.connect(self.redo_clicked)
+        head.addWidget(self.redo_button)
+        head.addWidget(self.copy_button)
+        layout.addLayout(head)
+        self.body = MarkdownView()
+        layout.addWidget(self.body)
+        self.status = QLabel()
+        self.status.setObjectName("status")
+        self.status.setWordWrap(True)
+        self.status.hide()
+        layout.addWidget(self.status)
+        self.chip_row = QWidget()
+        self.chips = FlowLayout(self.chip_row)
+        self.chip_row.hide()
+        layout.addWidget(self.chip_row)
+        self.notice = QLabel()
+        self.notice.setObjectName("notice")
+        self.notice.setWordWrap(True)
+        self.notice.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
+        self.notice.hide()
+        layout.addWidget(self.notice)
+        self._pending = ""
+        self._render = QTimer(self)
+        self._render.setSingleShot(True)
+        self._render.timeout.connect(self._flush)
+        self.set_text(text)
+
+    def set_text(self, text: str) -> None:
+        self._pending = ""
+        self._render.stop()
+        self.body.set_markdown(text)
+
+    def append(self, piece: str) -> None:
+        """Streamed text: re-rendered at most every RENDER_MS, not once per token (the
+        whole Markdown is parsed again each time)."""
+        self._pending += piece
+        if not self._render.isActive():
+            self._render.start(RENDER_MS)
+
+    def _flush(self) -> None:
+        if self._pending:
+            self.body.set_markdown(self.body.markdown_text + self._pending)
+            self._pending = ""
+            self.rendered.emit()
+
+    def text(self) -> str:
+        return self.body.markdown_text + self._pending
+
+    def copy(self) -> None:
+        QGuiApplication.clipboard().setText(self.text())
+
+    def set_status(self, status: str, error: str | None = None) -> None:
+        if status == "stopped":  # the user's choice, not a failure: quiet, not red
+            self.status.setObjectName("stopped")
+            self.status.setText(self.tr("Stopped."))
+        elif status == "error":
+            self.status.setObjectName("status")
+            self.status.setText(error or self.tr("The answer failed."))
+        else:
+            self.status.hide()
+            return
+        self.status.style().unpolish(self.status)
+        self.status.style().polish(self.status)
+        self.status.show()
+
+    def set_chips(
+        self,
+        used: list[tuple[int, str]],
+        recalled: list[tuple[int, str, str]] | None = None,
+        documents: list[tuple[str, str, str, int | None]] | None = None,
+    ) -> None:
+        """What the answer was given: memories (id, text), earlier messages (id, text,
+        date) and passages of documents (where, text, path, page); a click opens the
+        memory, the conversation at that message, or the file at that page."""
+        while self.chips.count():
+            item = self.chips.takeAt(0)
+            if item.widget():
+                item.widget().deleteLater()
+        recalled = recalled or []
+        documents = documents or []
+        if not used and not recalled and not documents:
+            self.chip_row.hide()
+            return
+        if used:
+            label = QLabel(self.tr("Memories used:"))
+            label.setObjectName("chipsLabel")
+            self.chips.addWidget(label)
+            for memory_id, text in used[:MAX_CHIPS]:
+                chip = self._chip(_short(text, 24), text)
+                chip.setProperty("memory_id", memory_id)
+                chip.clicked.connect(lambda _=False, i=memory_id: self.memory_clicked.emit(i))
+            if len(used) > MAX_CHIPS:
+                more = QLabel(self.tr("+%1 more").replace("%1", str(len(used) - MAX_CHIPS)))
+                more.setToolTip("\n".join(t for _, t in used[MAX_CHIPS:]))
+                self.chips.addWidget(more)
+        if recalled:
+            label = QLabel(self.tr("Earlier messages:"))
+            label.setObjectName("chipsLabel")
+            self.chips.addWidget(label)
+            for message_id, text, day in recalled[:MAX_CHIPS]:
+                tip = self.tr("%1, in another conversation:").replace("%1", day) + "\n" + text
+                chip = self._chip(_short(text, 24), tip)
+                chip.setProperty("message_id", message_id)
+                chip.clicked.connect(lambda _=False, i=message_id: self.message_clicked.emit(i))
+        if documents:
+            label = QLabel(self.tr("Documents:"))
+            label.setObjectName("chipsLabel")
+            self.chips.addWidget(label)
+            for where, text, path, page in documents[:MAX_CHIPS]:
+                chip = self._chip(_short(where, 32), f"{where}\n{text}")
+                chip.clicked.connect(
+                    lambda _=False, p=path, n=page: self.document_clicked.emit(p, n or 0)
+                )
+        self.chip_row.show()
+
+    def _chip(self, label: str, tip: str) -> QPushButton:
+        chip = QPushButton(label)
+        chip.setObjectName("chip")
+        chip.setToolTip(tip)
+        chip.setFlat(True)
+        chip.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.chips.addWidget(chip)
+        return chip
+
+    def set_notice(self, html: str | None) -> None:
+        self.notice.setVisible(bool(html))
+        self.notice.setText(html or "")
+
+
+def _short(text: str, width: int) -> str:
+    return textproc.shorten(text, width)
