@@ -199,9 +199,14 @@ class ShortcutsDialog(QDialog):
 
 
 def _page(tabs: QTabWidget, title: str) -> QFormLayout:
+    """A tab whose rows sit at the top at their own height: the spare height goes below
+    them, not into gaps between the rows."""
     page = QWidget()
-    form = QFormLayout(page)
+    column = QVBoxLayout(page)
+    form = QFormLayout()
     form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+    column.addLayout(form)
+    column.addStretch(1)
     tabs.addTab(page, title)
     return form
 
