@@ -47,6 +47,7 @@ from desktop_mem.ui.documents_ui import DocumentsPage
 from desktop_mem.ui.memory_browser import MemoryBrowser
 from desktop_mem.ui.memory_controller import MemoryController
 from desktop_mem.ui.models import ID_ROLE, ConversationListModel
+from desktop_mem.ui.offline_page import OfflinePage
 from desktop_mem.ui.settings_controller import SettingsController
 from desktop_mem.ui.sleep_controller import SleepController
 from desktop_mem.ui.turns import TurnController
@@ -62,40 +63,6 @@ def open_document(path: str, page: int) -> None:
 
 
 WATCH_MS = 2000  # how often the window looks for changes made by another process
-
-
-class OfflinePage(QWidget):
-    """Shown when Ollama cannot be reached: what is wrong, how to fix it, Retry."""
-
-    retry = Signal()
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        layout = QVBoxLayout(self)
-        layout.addStretch(1)
-        title = QLabel(self.tr("Ollama is not running"))
-        title.setObjectName("banner")
-        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        layout.addWidget(title)
-        self.detail = QLabel()
-        self.detail.setWordWrap(True)
-        self.detail.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        layout.addWidget(self.detail)
-        how = QLabel(
-            self.tr(
-                "desktop-mem talks to a language model through Ollama, on this computer.\n"
-                "Install it from ollama.com, then start it: open the Ollama app, or run "
-                "“ollama serve” in a terminal. Your memories are safe meanwhile and can "
-                "still be browsed and searched by keywords."
-            )
-        )
-        how.setWordWrap(True)
-        how.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        layout.addWidget(how)
-        self.retry_button = QPushButton(self.tr("Retry"))
-        self.retry_button.clicked.connect(self.retry)
-        layout.addWidget(self.retry_button, alignment=Qt.AlignmentFlag.AlignCenter)
-        layout.addStretch(2)
 
 
 class MainWindow(QMainWindow):

@@ -643,193 +643,193 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="151" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="527" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="118" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="494" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="158" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="125" />
         <location filename="../../desktop_mem/ui/selftest.py" line="79" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="160" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="127" />
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="162" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="129" />
         <source>A chat that reads and writes no memory and is not stored</source>
         <translation>不读取、不写入记忆，也不保存的对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="169" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="356" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="136" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="323" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="212" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="179" />
         <source>Backed up to %1</source>
         <translation>已备份到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="217" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="184" />
         <source>The backup failed: %1</source>
         <translation>备份失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="267" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="234" />
         <source>Chat</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="268" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="235" />
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="269" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="236" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="341" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="308" />
         <source>&amp;Chat</source>
         <translation>聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="344" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="311" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="350" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="317" />
         <source>New incognito conversation</source>
         <translation>新的无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="354" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="321" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="355" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="322" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="358" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="325" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="360" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="327" />
         <source>Delete all conversations and memories…</source>
         <translation>删除所有对话和记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="362" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="329" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="363" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="330" />
         <source>&amp;Memories</source>
         <translation>记忆(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="365" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="332" />
         <source>Show memories</source>
         <translation>显示记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="368" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="335" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="369" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="336" />
         <source>New memory…</source>
         <translation>新建记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="370" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="337" />
         <source>Consolidate now</source>
         <translation>立即整理</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="371" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="338" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="372" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="339" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="373" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="340" />
         <source>Learn automatically</source>
         <translation>自动学习</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="376" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="343" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="377" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="344" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="378" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="447" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="345" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="414" />
         <source>About desktop-mem</source>
         <translation>关于 desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="449" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="416" />
         <source>desktop-mem %1
 A local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.</source>
         <translation>desktop-mem %1
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="490" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="457" />
         <source>● Connected · embedding model %1 missing: search by words only</source>
         <translation>● 已连接 · 缺少嵌入模型 %1：只能按字词搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="493" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="460" />
         <source>Download it</source>
         <translation>下载</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="498" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="465" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="503" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="470" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="505" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="472" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="507" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="474" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="509" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="476" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
@@ -1394,19 +1394,19 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>OfflinePage</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="76" />
+        <location filename="../../desktop_mem/ui/offline_page.py" line="19" />
         <source>Ollama is not running</source>
         <translation>Ollama 没有运行</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="86" />
+        <location filename="../../desktop_mem/ui/offline_page.py" line="29" />
         <source>desktop-mem talks to a language model through Ollama, on this computer.
 Install it from ollama.com, then start it: open the Ollama app, or run “ollama serve” in a terminal. Your memories are safe meanwhile and can still be browsed and searched by keywords.</source>
         <translation>desktop-mem 通过这台电脑上的 Ollama 与语言模型对话。
 请从 ollama.com 安装，然后启动它：打开 Ollama 应用，或在终端运行“ollama serve”。在此期间你的记忆安然无恙，仍可浏览并按关键词搜索。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="95" />
+        <location filename="../../desktop_mem/ui/offline_page.py" line="38" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
@@ -1567,207 +1567,207 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="221" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="226" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="228" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="233" />
         <source>Ollama address</source>
         <translation>Ollama 地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="233" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="238" />
         <source>Chat model</source>
         <translation>聊天模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="239" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="244" />
         <source>Changing it re-indexes every memory with the new model (with progress).</source>
         <translation>更换后会用新模型重新索引所有记忆（显示进度）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="241" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="246" />
         <source>Embedding model</source>
         <translation>嵌入模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="275" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="280" />
         <source>Learn memories from my chats automatically</source>
         <translation>自动从我的聊天中学习记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="274" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="279" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="279" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="284" />
         <source>Give the model my relevant memories and earlier messages</source>
         <translation>把相关的记忆和之前的消息提供给模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="284" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="289" />
         <source>Tidy my memories while the app is idle (every change can be undone)</source>
         <translation>在应用空闲时整理我的记忆（每项更改都可撤销）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="246" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="251" />
         <source> tokens</source>
         <translation> 个词元</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="226" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="231" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="247" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="252" />
         <source>Context budget</source>
         <translation>上下文预算</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="248" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="253" />
         <source>Use an OpenAI-compatible server instead of Ollama</source>
         <translation>使用兼容 OpenAI 的服务器代替 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="250" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="255" />
         <source>Other server</source>
         <translation>其他服务器</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="253" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="258" />
         <source>Server URL</source>
         <translation>服务器地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="255" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="260" />
         <source>Server model</source>
         <translation>服务器模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="259" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="264" />
         <source>(unchanged)</source>
         <translation>（不变）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="259" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="264" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="261" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="266" />
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="264" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="269" />
         <source>With another server on, your messages and the memories retrieved for them are sent to that server. If it is not this computer, they leave your machine.</source>
         <translation>启用其他服务器后，你的消息和为其检索到的记忆会发送到该服务器。如果它不是这台电脑，这些内容会离开你的机器。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="290" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="295" />
         <source>About you and how you like answers, e.g. “I am a nurse; answer briefly.”</source>
         <translation>关于你以及你希望怎样回答，例如“我是护士；请简短回答。”</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="293" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="298" />
         <source>Given to the model with every message; never learned from.</source>
         <translation>每条消息都会交给模型；不会从中学习记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="296" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="301" />
         <source>About me</source>
         <translation>关于我</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="298" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="303" />
         <source>Appearance</source>
         <translation>外观</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="303" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="308" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="306" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="311" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="307" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="312" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="308" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="313" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="312" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="317" />
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="314" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="319" />
         <source>Privacy</source>
         <translation>隐私</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="320" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="325" />
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="322" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="327" />
         <source>Data folder</source>
         <translation>数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="327" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="332" />
         <source>Encrypted; the key is kept in the system keyring.</source>
         <translation>已加密；密钥保存在系统钥匙环中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="329" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="334" />
         <source>Encrypted with your passphrase.</source>
         <translation>已用你的口令加密。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="335" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="340" />
         <source>Replace the key</source>
         <translation>更换密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="335" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="340" />
         <source>Change passphrase…</source>
         <translation>更改口令…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="338" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="343" />
         <source>Re-encrypts everything with a new key; the old one stops working.</source>
         <translation>用新密钥重新加密所有内容；旧密钥随即失效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="341" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="346" />
         <source>Use a passphrase instead…</source>
         <translation>改用口令…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="343" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="348" />
         <source>Keep the key in the system keyring instead</source>
         <translation>改为把密钥保存在系统钥匙环中</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="349" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="354" />
         <source>Encryption</source>
         <translation>加密</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="355" />
+        <location filename="../../desktop_mem/ui/dialogs.py" line="360" />
         <source>No system keyring is available on this computer.</source>
         <translation>这台电脑上没有可用的系统钥匙环。</translation>
     </message>
