@@ -156,6 +156,32 @@ def test_help_and_version_from_a_real_process() -> None:
     assert proc.returncode == 2
 
 
+def test_commands_import_only_what_they_use(tmp_path: Path) -> None:
+    """--version imports none of the heavy packages; a profile protected by a passphrase
+    is listed without the keyring package (about 0.1 s of imports) or numpy."""
+    env = {**os.environ, "DESKTOP_MEM_HOME": str(tmp_path), "DESKTOP_MEM_PASSPHRASE": "x" * 10}
+    probe = (
+        "import sys; from desktop_mem.cli import main; code = main(sys.argv[1:]); "
+        "heavy = ('keyring', 'numpy', 'PySide6', 'ollama', 'httpx', 'pydantic'); "
+        # numpy is registered lazily (core/lazy.py): loaded once it is a real module
+        "real = [m for m in heavy if type(sys.modules.get(m)).__name__ == 'module']; "
+        "print(code, *sorted(real), file=sys.stderr)"
+    )
+
+    def loaded(*argv: str) -> list[str]:
+        proc = subprocess.run([sys.executable, "-c", probe, *argv], env=env,
+                              capture_output=True, text=True, timeout=120)  # fmt: skip
+        code, *modules = proc.stderr.strip().splitlines()[-1].split()
+        assert code == "0", proc.stderr
+        return modules
+
+    assert loaded("--version") == []
+    subprocess.run([sys.executable, "-m", "desktop_mem", "--ollama-host", "127.0.0.1:9",
+                    "memory", "add", "a note"], env=env, check=True, capture_output=True,
+                   timeout=120)  # fmt: skip
+    assert loaded("--ollama-host", "127.0.0.1:9", "memory", "list") == []
+
+
 def test_a_reader_that_goes_away_stops_the_output_quietly(tmp_path: Path) -> None:
     """`desktop-mem memory list | head -1`: the pipe closes before the list is written;
     no error sentence, no "Exception ignored" from the interpreter, exit 141 (as git)."""

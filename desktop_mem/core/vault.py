@@ -20,15 +20,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-import keyring
-import keyring.backend
-import keyring.core
-import keyring.errors
 import platformdirs
 
 from desktop_mem.core.errors import DatabaseCorrupt, KeyMissing, KeyringUnavailable, UsageError
+
+if TYPE_CHECKING:
+    import keyring.backend
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +73,13 @@ def system_keyring() -> keyring.backend.KeyringBackend:
     user's cache folder, no secret in it) and loaded directly the next time, after the
     viability check keyring itself makes on a configured backend. A backend set in
     PYTHON_KEYRING_BACKEND, keyringrc.cfg or by `keyring.set_keyring` wins; a remembered
-    one that fails its check, or is not usable, is ignored and detection decides again."""
+    one that fails its check, or is not usable, is ignored and detection decides again.
+
+    The keyring package is imported here, on first use (about 0.1 s of imports): a
+    profile protected by a passphrase never needs it."""
+    import keyring
+    import keyring.core
+
     if getattr(keyring.core, "_keyring_backend", None) is None and not os.environ.get(
         "PYTHON_KEYRING_BACKEND"
     ):
@@ -93,6 +98,8 @@ def _load_remembered() -> keyring.backend.KeyringBackend | None:
         return None
     if not name.startswith("keyring.backends."):  # only keyring's own backends
         return None
+    import keyring.core
+
     try:
         backend = keyring.core.load_keyring(name)
     except Exception as exc:  # noqa: BLE001 - any failed check means: detect again
@@ -178,6 +185,8 @@ class KeyringAccess:
             )
         if "error" in box:
             exc = box["error"]
+            import keyring.errors
+
             if isinstance(exc, keyring.errors.KeyringError):
                 raise KeyringUnavailable(
                     f"The system keyring refused the request ({type(exc).__name__}): unlock it and "
@@ -220,6 +229,8 @@ class KeyringAccess:
         name = account or _account(profile)
 
         def remove() -> None:
+            import keyring.errors
+
             with contextlib.suppress(keyring.errors.PasswordDeleteError):
                 self.backend.delete_password(SERVICE, name)
 
