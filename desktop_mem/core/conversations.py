@@ -12,10 +12,17 @@ from __future__ import annotations
 import builtins
 import json
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from desktop_mem.core import textproc
+from desktop_mem.core.conversation_records import (
+    MESSAGE_COLUMNS,
+    Conversation,
+    Message,
+    MessageHit,
+    RecalledMessage,
+    UsedMemory,
+)
 from desktop_mem.core.db import id_chunks
 from desktop_mem.core.embed import Embedder
 from desktop_mem.core.errors import InvalidInput, ModelServerError, NotFound, UsageError
@@ -39,64 +46,10 @@ EMBED_CHARS = 4000
 ROLES = ("system", "user", "assistant")
 STATUSES = ("complete", "stopped", "error")
 
-
-@dataclass
-class Conversation:
-    id: int
-    title: str
-    model: str | None
-    created_at: str
-    updated_at: str
-    messages: int = 0
-    pinned: bool = False
-    title_source: str = ""  # '' the first message's start, 'model', or 'user'
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass
-class UsedMemory:
-    memory_id: int
-    rank: int
-    score: float
-    text: str | None  # None once the memory has been deleted
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass
-class Message:
-    id: int
-    conversation_id: int
-    role: str
-    content: str
-    status: str
-    model: str | None
-    created_at: str
-    prompt_tokens: int | None = None
-    error: str | None = None
-    used: list[UsedMemory] = field(default_factory=list)
-    recalled: list[RecalledMessage] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["used"] = [u.to_dict() for u in self.used]
-        d["recalled"] = [r.to_dict() for r in self.recalled]
-        return d
-
-
-@dataclass
-class MessageHit:
-    message: Message
-    conversation_title: str
-    score: float
-    signals: list[str]
-    relevance: float | None = None  # deviations above the query's chance level
-
-
-_MSG_COLUMNS = "id, conversation_id, role, content, status, model, created_at, prompt_tokens, error"
+__all__ = [  # the records, importable from here as before
+    "Conversation", "ConversationStore", "Message", "MessageHit", "RecalledMessage",
+    "UsedMemory", "title_from",
+]  # fmt: skip
 
 
 _CONVERSATION = (
@@ -112,22 +65,6 @@ def _conversation(row: Sequence[Any]) -> Conversation:
 
 def title_from(text: str) -> str:
     return textproc.shorten(textproc.normalize(text).split("\n", 1)[0], TITLE_CHARS)
-
-
-@dataclass
-class RecalledMessage:
-    """An earlier message an answer was given (the recall tier)."""
-
-    message_id: int
-    rank: int
-    score: float
-    conversation_id: int | None  # None once the message has been deleted
-    role: str | None
-    text: str | None
-    created_at: str | None
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 class ConversationStore:
@@ -411,7 +348,7 @@ class ConversationStore:
         return ids
 
     def message(self, message_id: int) -> Message:
-        rows = self.db.query(f"SELECT {_MSG_COLUMNS} FROM messages WHERE id = ?", (message_id,))
+        rows = self.db.query(f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id = ?", (message_id,))
         if not rows:
             raise NotFound(f"There is no message {message_id}.")
         msg = Message(*rows[0])
@@ -424,7 +361,7 @@ class ConversationStore:
         msgs = [
             Message(*r)
             for r in self.db.query(
-                f"SELECT {_MSG_COLUMNS} FROM messages WHERE conversation_id = ? ORDER BY id",
+                f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ? ORDER BY id",
                 (conversation_id,),
             )
         ]
@@ -484,7 +421,7 @@ class ConversationStore:
     def answers_using(self, memory_id: int, limit: int = 50) -> builtins.list[Message]:
         """The answers a memory was given to (its impact), newest first."""
         rows = self.db.query(
-            f"SELECT {', '.join('m.' + c.strip() for c in _MSG_COLUMNS.split(','))} "
+            f"SELECT {', '.join('m.' + c.strip() for c in MESSAGE_COLUMNS.split(','))} "
             "FROM message_memories u JOIN messages m ON m.id = u.message_id "
             "WHERE u.memory_id = ? ORDER BY m.id DESC LIMIT ?",
             (memory_id, limit),
@@ -546,7 +483,7 @@ class ConversationStore:
 
     def _plain_messages(self, ids: Sequence[int]) -> dict[int, Message]:
         marks = ",".join("?" * len(ids))
-        rows = self.db.query(f"SELECT {_MSG_COLUMNS} FROM messages WHERE id IN ({marks})", ids)
+        rows = self.db.query(f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id IN ({marks})", ids)
         return {r[0]: Message(*r) for r in rows}
 
     def _in_conversation(self, ids: Sequence[int], conversation_id: int) -> set[int]:

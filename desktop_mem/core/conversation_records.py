@@ -1,0 +1,84 @@
+"""What a conversation, a message, a message search hit and the records of what an answer
+used look like (the store is conversations.py)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass
+class Conversation:
+    id: int
+    title: str
+    model: str | None
+    created_at: str
+    updated_at: str
+    messages: int = 0
+    pinned: bool = False
+    title_source: str = ""  # '' the first message's start, 'model', or 'user'
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class UsedMemory:
+    memory_id: int
+    rank: int
+    score: float
+    text: str | None  # None once the memory has been deleted
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class Message:
+    id: int
+    conversation_id: int
+    role: str
+    content: str
+    status: str
+    model: str | None
+    created_at: str
+    prompt_tokens: int | None = None
+    error: str | None = None
+    used: list[UsedMemory] = field(default_factory=list)
+    recalled: list[RecalledMessage] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["used"] = [u.to_dict() for u in self.used]
+        d["recalled"] = [r.to_dict() for r in self.recalled]
+        return d
+
+
+@dataclass
+class MessageHit:
+    message: Message
+    conversation_title: str
+    score: float
+    signals: list[str]
+    relevance: float | None = None  # deviations above the query's chance level
+
+
+MESSAGE_COLUMNS = (
+    "id, conversation_id, role, content, status, model, created_at, prompt_tokens, error"
+)
+
+
+@dataclass
+class RecalledMessage:
+    """An earlier message an answer was given (the recall tier)."""
+
+    message_id: int
+    rank: int
+    score: float
+    conversation_id: int | None  # None once the message has been deleted
+    role: str | None
+    text: str | None
+    created_at: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
