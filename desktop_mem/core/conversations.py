@@ -482,9 +482,11 @@ class ConversationStore:
         return hits, warnings
 
     def _plain_messages(self, ids: Sequence[int]) -> dict[int, Message]:
-        marks = ",".join("?" * len(ids))
-        rows = self.db.query(f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id IN ({marks})", ids)
-        return {r[0]: Message(*r) for r in rows}
+        found: dict[int, Message] = {}
+        for chunk, marks in id_chunks(ids):
+            sql = f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id IN ({marks})"
+            found.update((r[0], Message(*r)) for r in self.db.query(sql, chunk))
+        return found
 
     def _in_conversation(self, ids: Sequence[int], conversation_id: int) -> set[int]:
         if not ids:

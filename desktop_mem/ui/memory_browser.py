@@ -289,7 +289,6 @@ class MemoryBrowser(QWidget):
             MemoryTableModel.COLUMNS.index(column),
             Qt.SortOrder.DescendingOrder if order == "desc" else Qt.SortOrder.AscendingOrder,
         )
-        self.cards.clear_cache()
 
     # -- filters and search -------------------------------------------------------------
 

@@ -43,9 +43,6 @@ class MemoryCardDelegate(QStyledItemDelegate):
         super().__init__(parent)
         self._cache: dict[tuple[int, str, int, str], list[str]] = {}
 
-    def clear_cache(self) -> None:
-        self._cache.clear()
-
     # -- layout ------------------------------------------------------------------------
 
     def _lines(self, memory: Memory, font: QFont, width: int) -> list[str]:
