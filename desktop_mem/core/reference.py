@@ -220,4 +220,38 @@ TOPICS: tuple[str, ...] = (
     "我报名了陶艺课。",
 )
 
-REFERENCE_SENTENCES: tuple[str, ...] = TOPICS + SMALL_TALK
+# What a match looks like to the model in use: questions and the statement that answers
+# each, in one language (the way a user asks about a memory), none of them about the
+# topics above. How far such an answer stands above the question's chance level, in
+# deviations, is the model's own unit of relevance: a small or multilingual model packs
+# meaning into a narrower range than a large one, and the bar is measured in it.
+PROBES: tuple[tuple[str, str], ...] = (
+    ("Where did I go on holiday last year?", "Last summer we spent two weeks camping in Norway."),
+    ("What instrument do I play?", "I have played the trumpet in a jazz band since school."),
+    ("What is my sister's job?", "My sister works as a vet in a small animal clinic."),
+    ("Which food can't I eat?", "I get sick whenever I eat shellfish."),
+    ("What do I do to relax?", "After work I unwind by doing jigsaw puzzles."),
+    ("What kind of car do I drive?", "I drive a second-hand red Toyota hatchback."),
+    ("When is my wedding anniversary?", "We got married on the fourth of April."),
+    ("What pet do I have?", "We keep a tortoise called Bruno in the garden."),
+    ("Which city do I live in?", "I moved to Manchester for work three years ago."),
+    ("What sport does my son play?", "My son is on the school's basketball team."),
+    ("What am I saving up for?", "I'm putting money aside for a trip to Japan."),
+    ("What medicine do I take?", "I take a thyroid tablet every morning."),
+    ("我去年去哪里度假了？", "去年夏天我们去云南大理玩了两个星期。"),
+    ("我会弹什么乐器？", "我从小学开始学二胡，现在还常拉。"),
+    ("我妹妹是做什么工作的？", "我妹妹在一家宠物医院当兽医。"),
+    ("我不能吃什么？", "我一吃海鲜就过敏起疹子。"),
+    ("我平时怎么放松？", "下班以后我喜欢拼拼图放松一下。"),
+    ("我开的是什么车？", "我开一辆二手的红色丰田小车。"),
+    ("我们的结婚纪念日是哪天？", "我们是四月四号结的婚。"),
+    ("我养了什么宠物？", "我们在院子里养了一只叫阿宝的乌龟。"),
+    ("我住在哪个城市？", "三年前我因为工作搬到了南京。"),
+    ("我儿子参加什么运动？", "我儿子是学校篮球队的队员。"),
+    ("我在攒钱做什么？", "我在存钱准备去日本旅游。"),
+    ("我每天吃什么药？", "我每天早上吃一片治甲状腺的药。"),
+)
+
+REFERENCE_SENTENCES: tuple[str, ...] = (
+    TOPICS + SMALL_TALK + tuple(q for q, _ in PROBES) + tuple(a for _, a in PROBES)
+)

@@ -9,7 +9,17 @@ encrypted profile. From them, robust statistics (median, and the median absolute
 deviation, so that the odd reference sentence that happens to be on the query's
 topic does not move them) give the similarity an unrelated text has with this query
 and how much that varies. An item is relevant when its similarity stands `z`
-deviations above that level.
+deviations above that level. The level is taken per script: a multilingual model
+finds any two Chinese sentences closer than a Chinese and an English one, so a
+Chinese memory is compared with the Chinese reference sentences and an English one
+with the English ones (pooled, the gap between languages would pass for spread).
+
+Deviations are not the same unit for every model either: a small multilingual model
+packs meaning into a narrower range than all-MiniLM does. The reference holds probe
+questions with the statement that answers each; how far the answers stand above
+chance is the model's own yardstick, and the rule's numbers are scaled by it (only
+where the model tells the answers apart, so a model that cannot read a language is
+never made lenient by its small figures).
 
 This works from the first memory (the reference does not depend on the store) to a
 million (the reference does not grow with it, and a threshold in deviations does
@@ -22,9 +32,13 @@ Keywords count as evidence, not as proof: a query and a memory sharing a word is
 the main way keyword search finds things, but "what did you do today" and "today I
 bought shoes" share one. A keyword match lowers the bar by `keyword_credit`
 deviations, scaled by how much of the query's informative words it matched. Words
-the profile has never seen raise it (`unknown_penalty`): a question about something
-the user never mentioned. Small talk, close to the reference's greetings and thanks
-and a few words long, gets nothing at all.
+the profile has never seen (`unknown_penalty`) say the question may be about
+something the user never mentioned: they raise the bar of the whole query (some item
+must clear the raised bar before any is kept), not of each item, since once one does,
+the unknown word was a paraphrase or a new detail of something known. Dates do not
+count as unknown words (when something was said answers them), and Chinese counts
+by character. Small talk, close to the reference's greetings and thanks and a few
+words long, gets nothing at all.
 """
 
 from __future__ import annotations
@@ -32,12 +46,13 @@ from __future__ import annotations
 import contextlib
 import math
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from desktop_mem.core import textproc
 from desktop_mem.core.embed import Embedder, content_hash
 from desktop_mem.core.errors import DesktopMemError, ModelServerError
-from desktop_mem.core.reference import REFERENCE_SENTENCES, SMALL_TALK
+from desktop_mem.core.reference import PROBES, REFERENCE_SENTENCES, SMALL_TALK, TOPICS
 from desktop_mem.core.vectors import from_blob, to_blob
 
 if TYPE_CHECKING:
@@ -52,6 +67,13 @@ _MAD_TO_STD = 1.4826  # the MAD of a normal distribution times this is its devia
 SMALL_TALK_Z = 5.0
 SMALL_TALK_MARGIN = 2.0
 SMALL_TALK_MAX_TERMS = 4  # search terms: a greeting or a thank-you is a few words
+# The rule's numbers are written for a model whose answers to the reference's probe
+# questions stand this many deviations above chance (the median over the probes, as
+# all-MiniLM-L6-v2 has them); for another model they are scaled by its own figure,
+# within these bounds.
+MATCH_DEVIATIONS = 5.5
+UNIT_BOUNDS = (0.4, 2.5)
+PROBES_TOLD_APART = 0.75  # share of a script's probes whose nearest answer is their own
 
 
 @dataclass(frozen=True)
@@ -59,7 +81,7 @@ class RelevanceRule:
     # How many deviations above the query's chance level an item must be, for a search
     # among `base_candidates` items; it grows as the expected maximum of chance draws
     # does for larger collections.
-    z: float = 5.0
+    z: float = 4.0
     base_candidates: int = 1_000
     # Words of the query the profile has never seen (in any memory or message) say it
     # is about something the user never mentioned: the bar rises by this many
@@ -91,20 +113,28 @@ class RelevanceRule:
 
 @dataclass
 class ChanceLevel:
-    """A query's similarity to unrelated text: centre and spread."""
+    """A query's similarity to unrelated text: centre and spread, measured against the
+    reference sentences in the query's own script, and against each script's sentences
+    for items written in it (`z(similarity, script)`)."""
 
     center: float
     spread: float
     # near a small-talk reference sentence; small talk if it is also short (`is_small_talk`)
     talk_like: bool = False
+    by_script: dict[str, tuple[float, float]] = field(default_factory=dict)
+    # the model's unit of relevance: how far its matches stand above chance, over the
+    # figure the rule's numbers are written for (MATCH_DEVIATIONS)
+    unit: float = 1.0
 
     def is_small_talk(self, terms: list[str]) -> bool:
         """Small talk gets nothing: it is close to greetings and thanks and is a few
         words long (a longer message that is close to them has something to say)."""
         return self.talk_like and len(terms) <= SMALL_TALK_MAX_TERMS
 
-    def z(self, similarity: float) -> float:
-        return (similarity - self.center) / self.spread
+    def z(self, similarity: float, script: str | None = None) -> float:
+        """Deviations above chance; `script`: of the item, when it is not the query's."""
+        center, spread = self.by_script.get(script or "", (self.center, self.spread))
+        return (similarity - center) / spread
 
 
 def _median(x: np.ndarray) -> float:
@@ -121,6 +151,10 @@ def chance_level(sims: np.ndarray) -> ChanceLevel:
     return ChanceLevel(center, spread)
 
 
+# Which script each everyday reference sentence is written in.
+_TOPIC_SCRIPTS = tuple(textproc.script(t) for t in TOPICS)
+
+
 class Reference:
     """The reference sentences' vectors for one embedding model, cached in the
     profile's `meta` table (so each model embeds them once per profile)."""
@@ -129,6 +163,7 @@ class Reference:
         self.db = db
         self.embedder = embedder
         self._vectors: tuple[str, np.ndarray] | None = None
+        self._unit: tuple[str, float] | None = None
         self._lock = threading.Lock()
 
     @staticmethod
@@ -172,27 +207,72 @@ class Reference:
             self._vectors = (model, vecs)
             return vecs
 
-    def level(self, qvec: np.ndarray) -> ChanceLevel | None:
+    def level(self, qvec: np.ndarray, script: str = "other") -> ChanceLevel | None:
         """The query's chance level, or None when there is no reference to measure it
-        with (the level of the everyday topics; the small-talk sentences only say
-        whether the query is like them)."""
+        with: the level of the everyday topics in each script, the query's own
+        `script` first (the small-talk sentences only say whether the query is like
+        them). A multilingual model finds two unrelated texts of one language more
+        alike than two of different languages, so an item is compared with the
+        unrelated sentences of its own script: pooled, the gap between the languages
+        would count as spread and hide what is relevant."""
         vecs = self.vectors()
         if vecs is None or vecs.shape[1] != qvec.shape[-1]:
             return None
-        sims = vecs @ qvec
-        topics = len(REFERENCE_SENTENCES) - len(SMALL_TALK)
-        level = chance_level(sims[:topics])
-        talk = level.z(float(sims[topics:].max()))
+        level = self._level(vecs @ qvec, script)
+        level.unit = self.unit()
+        return level
+
+    @staticmethod
+    def _level(sims: np.ndarray, script: str) -> ChanceLevel:
+        topics = len(TOPICS)
+        by_script = {}
+        for name in textproc.SCRIPTS:
+            mask = np.array([s == name for s in _TOPIC_SCRIPTS], dtype=bool)
+            group = chance_level(sims[:topics][mask])
+            by_script[name] = (group.center, group.spread)
+        center, spread = by_script.get(script, by_script["other"])
+        level = ChanceLevel(center, spread, by_script=by_script)
+        talk = level.z(float(sims[topics : topics + len(SMALL_TALK)].max()))
         topic = level.z(float(sims[:topics].max()))
         level.talk_like = talk >= SMALL_TALK_Z and talk - topic >= SMALL_TALK_MARGIN
         return level
+
+    def unit(self) -> float:
+        """The model's unit of relevance: how many deviations above its chance level
+        the answers to the probe questions stand (the median), over MATCH_DEVIATIONS.
+        Only where the model tells the answers apart (each question's nearest answer is
+        its own, for most of them): a model that cannot read a language, or cannot
+        match a paraphrase, has small figures too, and that must not make it lenient.
+        The best such script counts; no such script, no scaling. Once per model."""
+        vecs = self.vectors()
+        if vecs is None:
+            return 1.0
+        model = self.embedder.model if self.embedder else ""
+        if self._unit is not None and self._unit[0] == model:
+            return self._unit[1]
+        start = len(TOPICS) + len(SMALL_TALK)
+        questions = vecs[start : start + len(PROBES)]
+        answers = vecs[start + len(PROBES) : start + 2 * len(PROBES)]
+        nearest = np.argmax(questions @ answers.T, axis=1)
+        by_script: dict[str, list[tuple[float, bool]]] = {}
+        for n, (question, answer) in enumerate(PROBES):
+            level = self._level(vecs @ questions[n], textproc.script(question))
+            z = level.z(float(answers[n] @ questions[n]), textproc.script(answer))
+            by_script.setdefault(textproc.script(answer), []).append((z, nearest[n] == n))
+        told_apart = [
+            _median(np.array([z for z, _ in rows]))
+            for rows in by_script.values()
+            if sum(ok for _, ok in rows) >= PROBES_TOLD_APART * len(rows)
+        ]
+        low, high = UNIT_BOUNDS
+        unit = min(high, max(low, max(told_apart) / MATCH_DEVIATIONS)) if told_apart else 1.0
+        self._unit = (model, unit)
+        return unit
 
 
 def term_coverage(db: Any, fts_table: str, terms: list[str], ids: list[int]) -> dict[int, float]:
     """For each row, the share of the query's search terms it contains, as the
     full-text index sees them (stemmed; CJK as bigrams)."""
-    from desktop_mem.core import textproc
-
     if not terms or not ids:
         return {}
     marks = ",".join("?" * len(ids))
@@ -206,22 +286,34 @@ def term_coverage(db: Any, fts_table: str, terms: list[str], ids: list[int]) -> 
     return {rowid: c / len(terms) for rowid, c in counts.items()}
 
 
-def unknown_share(db: Any, terms: list[str]) -> float:
-    """The share of the query's terms that no memory and no message contains."""
-    from desktop_mem.core import textproc
+def _known(db: Any, term: str) -> bool:
+    match = textproc.fts_match([term])
+    return bool(
+        db.query("SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT 1", (match,))
+        or db.query("SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT 1", (match,))
+    )
 
-    if not terms:
-        return 0.0
-    unknown = 0
-    for term in terms:
-        match = textproc.fts_match([term])
-        if not db.query(
-            "SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT 1", (match,)
-        ) and not db.query(
-            "SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT 1", (match,)
-        ):
-            unknown += 1
-    return unknown / len(terms)
+
+def unknown_share(db: Any, terms: list[str]) -> float:
+    """The share of the query's words that no memory and no message contains. Numbers
+    and month and weekday names do not count (a date is answered by when things were
+    said). Chinese and Japanese are counted by character: a character is known when a
+    known bigram of its run covers it, so the bigrams that straddle two words ("么过"
+    in "什么过敏") count for nothing by themselves."""
+    runs = textproc.cjk_runs(terms)
+    in_runs = {t for run in runs for t in run}
+    words = [t for t in terms if t not in in_runs and not textproc.is_time_word(t)]
+    units = len(words)
+    unknown = sum(1 for t in words if not _known(db, t))
+    for run in runs:
+        chars = len(run[0]) + len(run) - 1  # overlapping bigrams, or one lone character
+        covered: set[int] = set()
+        for n, bigram in enumerate(run):
+            if _known(db, bigram):
+                covered.update(range(n, n + len(bigram)))
+        units += chars
+        unknown += chars - len(covered)
+    return unknown / units if units else 0.0
 
 
 def profile_items(db: Any) -> int:
@@ -238,8 +330,6 @@ def document_frequencies(
 ) -> dict[str, int]:
     """How many rows contain each term, counted up to `upto` (a bounded count: the
     cost stays small for very frequent words)."""
-    from desktop_mem.core import textproc
-
     out = {}
     for term in terms:
         match = (f"{column} : " if column else "") + (textproc.fts_match([term]) or "")
@@ -269,6 +359,26 @@ class Judgement:
     coverage: dict[int, float]
 
 
+# Where each tier's text is, to tell which script a candidate is written in.
+_TEXT_OF = {
+    "memories_fts": ("memories", "text"),
+    "messages_fts": ("messages", "content"),
+    "doc_chunks_fts": ("doc_chunks", "text"),
+}
+
+
+def item_scripts(db: Any, fts_table: str, ids: list[int]) -> dict[int, str]:
+    """The script of each row's text (its start is enough)."""
+    from desktop_mem.core.db import id_chunks
+
+    table, column = _TEXT_OF[fts_table]
+    out: dict[int, str] = {}
+    for chunk, marks in id_chunks(ids):
+        sql = f"SELECT id, substr({column}, 1, 300) FROM {table} WHERE id IN ({marks})"
+        out.update((i, textproc.script(t or "")) for i, t in db.query(sql, chunk))
+    return out
+
+
 def judge(
     db: Any,
     fts_table: str,
@@ -284,31 +394,39 @@ def judge(
     """Apply the rule to one tier's candidates (`sims[n]` is the cosine of `ids[n]`,
     meaningful where `has_vec[n]`). Without a chance level (the model server is down, or
     no embedding model) what the words found is all there is to go on; a candidate
-    without a vector yet is judged by its words too."""
+    without a vector yet is judged by its words too.
+
+    Words the profile has never seen are a property of the query: they say it may be
+    about something the user never mentioned. So they raise the bar of the question
+    "does this tier hold anything about the query at all?" (the gate: some candidate
+    must clear the raised bar), not of each item: once one clears it, the unknown
+    words were a paraphrase or a new detail of something known, and every candidate
+    is judged by the ordinary bar."""
     by_words = np.array([i in keyword for i in ids], dtype=bool)
     if level is None:
         return Judgement(by_words, {}, {})
     keep = np.zeros(len(ids), dtype=bool)
     if level.is_small_talk(terms):
         return Judgement(keep, {}, {})
-    bar = rule.bar(collection, unknown_share(db, terms), profile_items(db))
-    # The words' share only moves the bar between `low` and `high`: a candidate above
-    # `high` passes and one below `low` fails whatever words it shares, so only those
-    # in between (and found by keyword) cost the per-word full-text checks.
-    high = max(rule.z_floor, bar)
-    low = max(rule.z_floor, bar - rule.keyword_credit)
+    ordinary = rule.threshold(collection)
+    gate = rule.bar(collection, unknown_share(db, terms), profile_items(db))
+    # The words' share only moves a bar by up to `keyword_credit`: a candidate below
+    # `low` fails whatever words it shares, so only those above it (and found by
+    # keyword) cost the per-word full-text checks.
+    low = max(rule.z_floor, ordinary - rule.keyword_credit)
+    scripts = item_scripts(db, fts_table, [i for n, i in enumerate(ids) if has_vec[n]])
     zs: dict[int, float] = {}
     undecided: list[int] = []
     for n, item in enumerate(ids):
         if not has_vec[n]:
             keep[n] = by_words[n]
             continue
-        zs[item] = level.z(float(sims[n]))
-        if zs[item] >= high:
-            keep[n] = True
-        elif zs[item] >= low and item in keyword:
+        zs[item] = level.z(float(sims[n]), scripts.get(item)) / level.unit
+        if zs[item] >= low and item in keyword and zs[item] < max(rule.z_floor, gate):
             undecided.append(n)
     coverage = term_coverage(db, fts_table, terms, [ids[n] for n in undecided])
-    for n in undecided:
-        keep[n] = rule.passes(zs[ids[n]], bar, coverage.get(ids[n], 0.0))
+    scored = [(n, zs[ids[n]], coverage.get(ids[n], 0.0)) for n in range(len(ids)) if has_vec[n]]
+    if any(rule.passes(z, gate, c) for _, z, c in scored):
+        for n, z, c in scored:
+            keep[n] = rule.passes(z, ordinary, c)
     return Judgement(keep, zs, coverage)

@@ -222,7 +222,7 @@ class HybridSearch:
         keep = np.ones(len(candidates), dtype=bool)
         if relevant_only:
             keep = self._relevant(
-                retrieval, candidates, sims, has_vec, qvec, dict(keyword), signals
+                query, retrieval, candidates, sims, has_vec, qvec, dict(keyword), signals
             )
         bm25_of = dict(keyword)
         fused = fuse(
@@ -260,6 +260,7 @@ class HybridSearch:
 
     def _relevant(
         self,
+        query: str,
         terms: list[str],
         candidates: list[int],
         sims: np.ndarray,
@@ -271,7 +272,7 @@ class HybridSearch:
         """Which candidates pass the relevance rule; each gets its `relevance` in
         deviations above the query's chance level in its signals. `terms` are the
         query's words as retrieved by (in a large store, without very frequent ones)."""
-        level = self.reference.level(qvec) if qvec is not None else None
+        level = self.reference.level(qvec, textproc.script(query)) if qvec is not None else None
         verdict = judge(
             self.store.db, "memories_fts", self.rule, level, terms, candidates,
             sims, has_vec, keyword, self.store.index.count(),

@@ -239,6 +239,52 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK_RUN.search(text))
 
 
+SCRIPTS = ("other", "cjk")
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def script(text: str) -> str:
+    """ "cjk" when CJK characters make up at least a third of the text's letters (its
+    first 300 characters), else "other": which reference sentences an item is compared
+    with, since a multilingual embedding model puts any two texts of one language
+    closer than two of different languages, whatever they say."""
+    head = text[:300]
+    cjk = cjk_count(head)
+    return "cjk" if cjk and 3 * cjk >= len(_LETTER.findall(head)) else "other"
+
+
+# Time words: a query's date ("on 16 August", "last Tuesday") is answered by when things
+# were said, not by words the texts contain.
+_TIME_WORDS = frozenset(
+    [
+        *("january", "february", "march", "april", "may", "june", "july", "august"),
+        *("september", "october", "november", "december", "jan", "feb", "apr", "jun"),
+        *("jul", "aug", "sep", "sept", "oct", "nov", "dec", "monday", "tuesday"),
+        *("wednesday", "thursday", "friday", "saturday", "sunday"),
+    ]
+)
+_NUMBER = re.compile(r"\d+(?:st|nd|rd|th|s)?")
+
+
+def is_time_word(term: str) -> bool:
+    """A number ("2023", "16th", "90s") or a month or weekday name."""
+    return term in _TIME_WORDS or bool(_NUMBER.fullmatch(term))
+
+
+def cjk_runs(terms: list[str]) -> list[list[str]]:
+    """The query's CJK bigrams regrouped into the runs they came from (consecutive
+    bigrams overlap by one character)."""
+    runs: list[list[str]] = []
+    for t in terms:
+        if not _CJK_RUN.fullmatch(t):
+            continue
+        if runs and len(t) == 2 and len(runs[-1][-1]) == 2 and runs[-1][-1][1] == t[0]:
+            runs[-1].append(t)
+        else:
+            runs.append([t])
+    return runs
+
+
 def remove_words(text: str, words: list[str]) -> str:
     """`text` without the given (lower-case) words and their possessive 's."""
     if not words:

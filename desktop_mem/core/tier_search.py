@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from desktop_mem.core.errors import ModelServerError
 from desktop_mem.core.fusion import fuse
 from desktop_mem.core.relevance import judge
-from desktop_mem.core.textproc import fts_match
+from desktop_mem.core.textproc import fts_match, script
 
 if TYPE_CHECKING:
     import numpy as np
@@ -83,7 +83,7 @@ def search_tier(
     keep = np.ones(len(ids), dtype=bool)
     relevance: dict[int, float] = {}
     if relevant_only:
-        level = store.reference.level(qvec) if qvec is not None else None
+        level = store.reference.level(qvec, script(query)) if qvec is not None else None
         verdict = judge(
             store.db, fts_table, store.rule, level, terms, ids,
             np.nan_to_num(sims), present, out.keyword, store.index.count(),

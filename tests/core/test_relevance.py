@@ -260,3 +260,97 @@ def test_the_median_matches_numpys() -> None:
     for n in (1, 2, 7, 160, 161):
         x = np.random.default_rng(n).normal(size=n)
         assert _median(x) == pytest.approx(float(np.median(x)), abs=1e-12)
+
+
+def _topic_sims(english: float, chinese: float, seed: int = 3) -> np.ndarray:
+    """A query's similarities to the everyday reference topics, by the topics' script."""
+    from desktop_mem.core.reference import TOPICS
+    from desktop_mem.core.textproc import script
+
+    rng = np.random.default_rng(seed)
+    centre = np.array([chinese if script(t) == "cjk" else english for t in TOPICS])
+    return centre + rng.normal(0, 0.01, len(TOPICS))
+
+
+def test_an_item_is_compared_with_unrelated_text_in_its_own_script() -> None:
+    """A multilingual model finds any two Chinese texts closer than a Chinese and an
+    English one: a Chinese memory is judged against the Chinese reference sentences, an
+    English one against the English ones, and the gap between the languages is not
+    taken for spread."""
+    from desktop_mem.core.reference import REFERENCE_SENTENCES, TOPICS
+    from desktop_mem.core.relevance import Reference
+
+    sims = np.zeros(len(REFERENCE_SENTENCES))
+    sims[: len(TOPICS)] = _topic_sims(english=0.70, chinese=0.84)
+    level = Reference._level(sims, "cjk")
+    assert level.center == pytest.approx(0.84, abs=0.005)
+    assert level.z(0.90, "cjk") == pytest.approx(6, abs=1.5)  # relevant
+    assert level.z(0.76, "other") == pytest.approx(6, abs=1.5)  # relevant, in English
+    assert level.z(0.86, "cjk") < 3  # just another Chinese sentence
+    # one level for both languages: another Chinese sentence would look relevant
+    assert chance_level(sims[: len(TOPICS)]).z(0.86) > 3.5
+
+
+def test_unknown_words_chinese_by_character_dates_not_at_all(profile: Profile) -> None:
+    from desktop_mem.core.relevance import unknown_share
+    from desktop_mem.core.textproc import query_terms
+
+    for text in ("我对花生过敏", "I went hiking with my brother"):
+        profile.memories.add(NewMemory(text))
+    db = profile.db
+    # 我对 and 过敏 are known, so only 什 and 么 are unknown (2 of 6 characters); by
+    # bigram it would be 3 of 5, for 对什 and 么过 straddle two words
+    assert unknown_share(db, query_terms("我对什么过敏")) == pytest.approx(2 / 6)
+    # a date is answered by when things were said, not by the texts' words
+    assert unknown_share(db, query_terms("hiking on 16 August, 2023")) == 0.0
+    assert unknown_share(db, query_terms("hiking with my cousin")) == pytest.approx(1 / 2)
+
+
+def test_unknown_words_raise_the_bar_of_the_query_not_of_each_item(profile: Profile) -> None:
+    """Once one memory clears the bar raised by the query's unknown words, the others
+    are judged by the ordinary bar: the unknown word was a paraphrase."""
+    from desktop_mem.core.relevance import ChanceLevel, judge
+    from desktop_mem.core.textproc import query_terms
+
+    ids = [profile.memories.add(NewMemory(t)).memory.id for t in ("running club", "running shoes")]
+    terms = query_terms("running zorblat")  # one word of two never seen
+    rule = RelevanceRule(known_words_at=1)  # the penalty in full from the first text
+    level = ChanceLevel(0.0, 0.1)
+    has_vec = np.ones(2, dtype=bool)
+
+    def kept(best: float) -> list[bool]:
+        sims = np.array([best, 0.55])  # 5.5 deviations: over the ordinary bar (z)
+        return judge(profile.db, "memories_fts", rule, level, terms, ids, sims, has_vec,
+                     set(), len(ids)).keep.tolist()  # fmt: skip
+
+    raised = rule.z + rule.unknown_penalty / 2
+    assert rule.z < 5.5 < raised < 10
+    assert kept(1.00) == [True, True]  # 10 deviations: clears the raised bar
+    assert kept((raised - 0.5) / 10) == [False, False]
+
+
+def test_the_bar_is_measured_in_the_models_own_unit() -> None:
+    """A model that packs meaning into a narrow range (its answers to the probe
+    questions stand fewer deviations above chance) gets a proportionally lower bar."""
+    from desktop_mem.core.reference import PROBES, REFERENCE_SENTENCES, SMALL_TALK, TOPICS
+    from desktop_mem.core.relevance import UNIT_BOUNDS, Reference
+
+    def unit(noise: float, related: bool = True) -> float:
+        rng = np.random.default_rng(0)
+        dim = 512
+        vecs = rng.normal(size=(len(REFERENCE_SENTENCES), dim))
+        start = len(TOPICS) + len(SMALL_TALK)
+        for n in range(len(PROBES)):  # each answer: its question plus noise
+            q = vecs[start + n] if related else rng.normal(size=dim)
+            vecs[start + len(PROBES) + n] = q / np.linalg.norm(q) + noise * rng.normal(
+                size=dim
+            ) / np.sqrt(dim)
+        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+        ref = Reference(None, None)
+        ref.vectors = lambda: vecs.astype(np.float32)  # type: ignore[method-assign]
+        return ref.unit()
+
+    sharp, blunt = unit(1.0), unit(3.0)
+    assert UNIT_BOUNDS[0] <= blunt < sharp <= UNIT_BOUNDS[1]
+    # a model that cannot tell the answers apart is not made lenient by its small figures
+    assert unit(1.0, related=False) == 1.0
