@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: run test lint demo screenshots package bench bench-scale bench-locomo bench-prompt bench-context bench-startup bench-mcp bench-ui clean
+.PHONY: run test lint demo screenshots package bench bench-scale bench-locomo bench-prompt bench-context bench-multilingual bench-startup bench-mcp bench-ui clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "desktop-mem needs Python 3.11 or newer; set PYTHON=python3.11 (or newer)")'
@@ -58,7 +58,7 @@ demo: $(VENV)/.installed-test
 screenshots: $(VENV)/.installed-test
 	QT_QPA_PLATFORM=offscreen $(BIN)/python tools/screenshots.py --out resources/screenshots
 
-bench: bench-scale bench-locomo bench-prompt bench-context bench-startup bench-mcp bench-ui
+bench: bench-scale bench-locomo bench-prompt bench-context bench-multilingual bench-startup bench-mcp bench-ui
 
 bench-scale: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/scale.py $(ARGS)
@@ -73,6 +73,10 @@ bench-prompt: $(VENV)/.installed-bench
 # tokens, and the leave-one-out check of the relevance rule (about 15 minutes).
 bench-context: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/context.py --data ../shared/bench/locomo/locomo_dev.json --loo $(ARGS)
+
+# Relevance in Chinese, English and across the two, with multilingual-e5-small (offline)
+bench-multilingual: $(VENV)/.installed-bench
+	$(BIN)/python benchmarks/multilingual.py $(ARGS)
 
 bench-startup: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/startup.py $(ARGS)

@@ -175,3 +175,16 @@ def test_ui_latency_benchmark_measures_every_action() -> None:
     }  # fmt: skip
     assert all(ms >= 0 for ms in out["longest_stall_ms"].values())
     assert set(out["list_during_delete_ms"]) == {"list", "delete"}  # both finished
+
+
+def test_multilingual_benchmark_reports_every_direction(fake_ollama: FakeOllama) -> None:
+    from benchmarks.multilingual import MEMORIES, run
+
+    result = run(fake_ollama.url, "fake-embed")
+    assert set(result["by_kind"]) == {"en->en", "en->zh", "zh->en", "zh->zh"}
+    assert result["memories"] == len(MEMORIES)
+    # the fake model matches shared words only: same-language questions find some of
+    # their memories, none crosses languages, unrelated questions and greetings get nothing
+    assert result["by_kind"]["en->en"]["found"] > 0 and result["by_kind"]["zh->zh"]["found"] > 0
+    assert result["by_kind"]["en->zh"]["found"] == 0 == result["by_kind"]["zh->en"]["found"]
+    assert result["unrelated_empty"] >= 0.9 and result["smalltalk_injected"] == 0
