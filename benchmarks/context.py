@@ -16,7 +16,8 @@ chat uses to build the prompt, as the first message of a new conversation. Repor
   memory derived from them or the message itself (recall tier);
 - memory_coverage: the same through memories alone;
 - foreign_empty: share of questions taken from the *other* conversations in the file
-  (nothing in this store is about them) whose prompt gets no memory and no message;
+  (nothing in this store is about them) whose prompt gets no memory and no message
+  (and foreign_items_mean: how many items they get on average);
 - smalltalk_injected: mean items injected for greetings and small talk (English and
   Chinese);
 - memory_tokens_mean: tokens of the memory and recall blocks, mean over questions.
@@ -101,6 +102,7 @@ class Score:
     tokens: list[int] = field(default_factory=list)
     items: list[int] = field(default_factory=list)
     foreign_empty: list[bool] = field(default_factory=list)
+    foreign_items: list[int] = field(default_factory=list)
     smalltalk: list[int] = field(default_factory=list)
     categories: list[int] = field(default_factory=list)  # each question's, as coverage
 
@@ -118,6 +120,7 @@ class Score:
             "coverage": mean(self.coverage),
             "memory_coverage": mean(self.memory_coverage),
             "foreign_empty": mean([float(x) for x in self.foreign_empty]),
+            "foreign_items_mean": round(mean(self.foreign_items), 2),
             "smalltalk_injected": mean(self.smalltalk),
             "memory_tokens_mean": round(mean(self.tokens), 1),
             "items_mean": round(mean(self.items), 2),
@@ -230,6 +233,7 @@ def score_store(
     for question, *_ in foreign:
         plan = builder.build(question, [], budget)
         score.foreign_empty.append(not plan.used and not plan.recalled)
+        score.foreign_items.append(len(plan.used) + len(plan.recalled))
     for text in SMALLTALK:
         plan = builder.build(text, [], budget)
         score.smalltalk.append(len(plan.used) + len(plan.recalled))

@@ -32,6 +32,7 @@ from desktop_mem.core import records, textproc
 from desktop_mem.core.conversations import ConversationStore, Message
 from desktop_mem.core.memories import Memory, MemoryStore
 from desktop_mem.core.search import HybridSearch
+from desktop_mem.core.settings import DEFAULTS
 
 SYSTEM_PROMPT = """You are a helpful assistant running privately on the user's own computer.
 Today is {today}.
@@ -60,11 +61,12 @@ class Budget:
 
     context: int = 8192
     answer_reserve: int = 1024
-    memory_tokens: int = 700  # the memory block at most (measured: README "Prompt tokens")
-    max_memories: int = 15  # found ones, at most (the relevance rule decides how many)
+    # the memory block at most (measured: README "What the model is given")
+    memory_tokens: int = DEFAULTS["memory_tokens"]
+    max_memories: int = 20  # found ones, at most (the relevance rule decides how many)
     core_memories: int = 12  # pinned memories at most
-    recall_tokens: int = 300  # the past-messages block at most
-    max_recalled: int = 8
+    recall_tokens: int = DEFAULTS["recall_tokens"]  # the past-messages block at most
+    max_recalled: int = 12
     document_tokens: int = 400  # the documents block at most
     max_passages: int = 4
     recall_chars: int = 400  # of one past message (its start)

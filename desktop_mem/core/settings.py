@@ -12,8 +12,8 @@ DEFAULTS: dict[str, Any] = {
     "use_memory": True,  # give the model relevant memories and past messages
     "sleep_consolidation": True,  # tidy the memories by itself while the window is idle
     "context_tokens": 8192,  # the most context asked of the model (capped by the model's own)
-    "memory_tokens": 700,  # the memory block at most
-    "recall_tokens": 300,  # the past-messages block at most
+    "memory_tokens": 800,  # the memory block at most
+    "recall_tokens": 450,  # the past-messages block at most
     "openai_enabled": False,
     "openai_base_url": "",
     "openai_model": "",
