@@ -371,8 +371,8 @@ def main() -> None:
     ap.add_argument(
         "--loo", action="store_true", help="leave-one-out check of the rule's parameters"
     )
-    ap.add_argument("--z-grid", type=float, nargs="+", default=[5.0, 6.0, 7.0])
-    ap.add_argument("--unknown-grid", type=float, nargs="+", default=[2.0, 6.0, 10.0])
+    ap.add_argument("--z-grid", type=float, nargs="+", default=[3.5, 4.0, 4.5])
+    ap.add_argument("--unknown-grid", type=float, nargs="+", default=[6.0, 10.0, 14.0])
     ap.add_argument("--credit-grid", type=float, nargs="+", default=[2.0, 3.0])
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--budget", nargs="*", default=[], metavar="FIELD=VALUE",
