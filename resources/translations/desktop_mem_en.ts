@@ -3,7 +3,7 @@
 <context>
     <name>ConnectionController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/connection.py" line="100" />
+        <location filename="../../desktop_mem/ui/connection.py" line="108" />
         <source>%n memory(s) can now be found by meaning too.</source>
         <translation><numerusform>%n memory can now be found by meaning too.</numerusform><numerusform>%n memories can now be found by meaning too.</numerusform></translation>
     </message>
@@ -40,12 +40,12 @@
 <context>
     <name>MemoryBrowser</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="347" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="346" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n memory</numerusform><numerusform>%n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="349" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="348" />
         <source>%n match(es)</source>
         <translation><numerusform>%n match</numerusform><numerusform>%n matches</numerusform></translation>
     </message>

@@ -973,7 +973,7 @@ A local language model with a long-term memory you can see and control. Your con
     </message>
     <message>
         <location filename="../../desktop_mem/ui/memory_browser.py" line="190" />
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="422" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="421" />
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
@@ -1048,52 +1048,52 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>按字母顺序</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="343" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="342" />
         <source>Best match first</source>
         <translation>最相关的在前</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="347" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="346" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="349" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="348" />
         <source>%n match(es)</source>
         <translation><numerusform>%n 条匹配</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="351" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="350" />
         <source>No matches</source>
         <translation>没有匹配</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="401" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="400" />
         <source>Used by other apps: %1</source>
         <translation>被其他应用使用：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="422" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="421" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="434" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="433" />
         <source>(empty answer)</source>
         <translation>（空回答）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="439" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="438" />
         <source>No answer has used it yet.</source>
         <translation>还没有回答用到它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="442" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="441" />
         <source>, until %1</source>
         <translation>，有效至 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="444" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="443" />
         <source>, from message %1</source>
         <translation>，来自消息 %1</translation>
     </message>
@@ -1864,81 +1864,81 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>app</name>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="153" />
-        <location filename="../../desktop_mem/ui/app.py" line="401" />
-        <location filename="../../desktop_mem/ui/app.py" line="451" />
+        <location filename="../../desktop_mem/ui/app.py" line="253" />
+        <location filename="../../desktop_mem/ui/app.py" line="303" />
+        <location filename="../../desktop_mem/ui/unlock.py" line="43" />
         <source>Cannot open your memories</source>
         <translation>无法打开你的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="158" />
-        <location filename="../../desktop_mem/ui/app.py" line="221" />
+        <location filename="../../desktop_mem/ui/unlock.py" line="48" />
+        <location filename="../../desktop_mem/ui/unlock.py" line="111" />
         <source>That passphrase is not right. Nothing was changed; try again.</source>
         <translation>口令不正确。没有做任何更改，请重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="188" />
+        <location filename="../../desktop_mem/ui/unlock.py" line="78" />
         <source>That recovery code does not open this profile: check it and try again.</source>
         <translation>这个恢复码打不开此配置：请核对后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="203" />
-        <location filename="../../desktop_mem/ui/app.py" line="428" />
+        <location filename="../../desktop_mem/ui/app.py" line="280" />
+        <location filename="../../desktop_mem/ui/unlock.py" line="93" />
         <source>Restore a backup</source>
         <translation>恢复备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="229" />
+        <location filename="../../desktop_mem/ui/unlock.py" line="119" />
         <source>This backup is protected by the passphrase of the profile it was made from. Enter it to restore the backup.</source>
         <translation>此备份受其原配置的口令保护。请输入该口令以恢复备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="240" />
+        <location filename="../../desktop_mem/ui/unlock.py" line="130" />
         <source>That recovery code does not open this backup: check it and try again.</source>
         <translation>这个恢复码打不开此备份：请核对后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="243" />
+        <location filename="../../desktop_mem/ui/unlock.py" line="133" />
         <source>The key of this backup is not in this computer's keyring. Enter the recovery code of the profile it was made from.</source>
         <translation>此备份的密钥不在这台电脑的钥匙环中。请输入生成该备份的配置的恢复码。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="350" />
+        <location filename="../../desktop_mem/ui/app.py" line="202" />
         <source>Choose a new passphrase for the profile “%1”. Everything is re-encrypted with it; without it nobody, including you, can read your memories. There is no way to recover it.</source>
         <translation>为配置“%1”选择一个新口令。所有内容都会用它重新加密；没有它，任何人（包括你自己）都无法读取你的记忆，而且无法找回。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="364" />
+        <location filename="../../desktop_mem/ui/app.py" line="216" />
         <source>Change the key</source>
         <translation>更换密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="365" />
+        <location filename="../../desktop_mem/ui/app.py" line="217" />
         <source>Wait for the answer to finish, then change the key.</source>
         <translation>请等回答结束后再更换密钥。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="372" />
+        <location filename="../../desktop_mem/ui/app.py" line="224" />
         <source>Re-encrypting your memories…</source>
         <translation>正在重新加密你的记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="390" />
+        <location filename="../../desktop_mem/ui/app.py" line="242" />
         <source>The key was not changed</source>
         <translation>密钥没有更改</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="410" />
+        <location filename="../../desktop_mem/ui/app.py" line="262" />
         <source>Your memories were re-encrypted; the old key no longer opens them.</source>
         <translation>你的记忆已重新加密；旧密钥已无法打开它们。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="429" />
+        <location filename="../../desktop_mem/ui/app.py" line="281" />
         <source>Replace the memories and conversations of the profile “%1” with the backup's? What the profile holds now is deleted.</source>
         <translation>用备份替换配置“%1”的记忆和对话吗？配置中现有的内容将被删除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="459" />
+        <location filename="../../desktop_mem/ui/app.py" line="311" />
         <source>The backup was restored.</source>
         <translation>备份已恢复。</translation>
     </message>

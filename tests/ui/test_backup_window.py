@@ -18,9 +18,10 @@ from desktop_mem.core.profile import Profile
 from desktop_mem.core.settings import Settings
 from desktop_mem.core.vault import Vault
 from desktop_mem.ui import tasks
-from desktop_mem.ui.app import Application, app_settings, open_profile
+from desktop_mem.ui.app import Application, app_settings
 from desktop_mem.ui.backup_ui import BackupController, BackupPage, LockedDialog, RecoveryCodeDialog
 from desktop_mem.ui.dialogs import SettingsDialog
+from desktop_mem.ui.unlock import open_profile
 from tests.fakes.ollama_server import FakeOllama
 
 

@@ -15,11 +15,12 @@ from desktop_mem.core.memories import NewMemory
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.vault import Vault
 from desktop_mem.ui import tasks
-from desktop_mem.ui.app import Application, app_settings, install_language, open_profile
+from desktop_mem.ui.app import Application, app_settings, install_language
 from desktop_mem.ui.backup_ui import RecoveryCodeDialog
 from desktop_mem.ui.dialogs import PassphraseDialog
 from desktop_mem.ui.main_window import MainWindow
 from desktop_mem.ui.memory_browser import NewMemoryDialog
+from desktop_mem.ui.unlock import open_profile
 from tests.fakes.ollama_server import FakeOllama
 
 HANGZHOU = {"memories": [{"text": "Lives in Hangzhou with a cat named Mochi", "kind": "fact"}]}
