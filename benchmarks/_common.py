@@ -18,12 +18,13 @@ BENCH_PASSPHRASE = "benchmark-only passphrase"
 
 
 @contextmanager
-def embed_server(script: Path = EMBED_SERVER) -> Iterator[str]:
-    """Start ../shared/bench/embed_server.py (all-MiniLM-L6-v2 behind the Ollama API)."""
+def embed_server(script: Path = EMBED_SERVER, backend: str = "minilm") -> Iterator[str]:
+    """Start ../shared/bench/embed_server.py (all-MiniLM-L6-v2 behind the Ollama API, or
+    with backend "e5" multilingual-e5-small)."""
     if not script.exists():
         sys.exit(f"{script} not found: pass --ollama-host of a server with the embedding model")
     proc = subprocess.Popen(
-        [sys.executable, str(script), "--port", "0"],
+        [sys.executable, str(script), "--port", "0", "--backend", backend],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,

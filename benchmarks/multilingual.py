@@ -23,16 +23,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks._common import EMBED_SERVER, scratch_home
+from benchmarks._common import embed_server, scratch_home
 from benchmarks.context import SMALLTALK
 from desktop_mem.core.config import Config
 from desktop_mem.core.memories import NewMemory
@@ -155,31 +152,6 @@ UNRELATED: tuple[str, ...] = (
 )
 
 
-@contextmanager
-def server(backend: str) -> Iterator[tuple[str, str]]:
-    """The offline embedding server with the chosen model: (url, model name)."""
-    if not EMBED_SERVER.exists():
-        sys.exit(f"{EMBED_SERVER} not found: pass --ollama-host of a server with the model")
-    proc = subprocess.Popen(
-        [sys.executable, str(EMBED_SERVER), "--port", "0", "--backend", backend],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline().strip()
-        if not line.startswith("listening on "):
-            sys.exit(f"the embedding server did not start: {line!r}")
-        yield (
-            line.removeprefix("listening on "),
-            ("multilingual-e5-small" if backend == "e5" else "all-minilm"),
-        )
-    finally:
-        proc.terminate()
-        proc.wait(10)
-
-
 def _lang(text: str) -> str:
     from desktop_mem.core.textproc import has_cjk
 
@@ -245,8 +217,8 @@ def main() -> None:
     if args.ollama_host:
         result = run(args.ollama_host, args.embed_model or "bge-m3")
     else:
-        with server(args.backend) as (url, model):
-            result = run(url, model)
+        with embed_server(backend=args.backend) as url:
+            result = run(url, "multilingual-e5-small" if args.backend == "e5" else "all-minilm")
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
         return
