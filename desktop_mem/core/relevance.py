@@ -125,6 +125,8 @@ class ChanceLevel:
     # the model's unit of relevance: how far its matches stand above chance, over the
     # figure the rule's numbers are written for (MATCH_DEVIATIONS)
     unit: float = 1.0
+    # the scripts the model can read (it tells the reference's probe answers apart)
+    readable: frozenset[str] = frozenset(textproc.SCRIPTS)
 
     def is_small_talk(self, terms: list[str]) -> bool:
         """Small talk gets nothing: it is close to greetings and thanks and is a few
@@ -132,8 +134,13 @@ class ChanceLevel:
         return self.talk_like and len(terms) <= SMALL_TALK_MAX_TERMS
 
     def z(self, similarity: float, script: str | None = None) -> float:
-        """Deviations above chance; `script`: of the item, when it is not the query's."""
+        """Deviations above chance; `script`: of the item, when it is not the query's.
+        In a script the model cannot read, its sentences all look alike to it, and
+        their narrow spread would make any text in it look relevant: there the spread
+        is at least the query's own."""
         center, spread = self.by_script.get(script or "", (self.center, self.spread))
+        if script and script not in self.readable:
+            spread = max(spread, self.spread)
         return (similarity - center) / spread
 
 
@@ -163,7 +170,7 @@ class Reference:
         self.db = db
         self.embedder = embedder
         self._vectors: tuple[str, np.ndarray] | None = None
-        self._unit: tuple[str, float] | None = None
+        self._calibrated: tuple[str, tuple[float, frozenset[str]]] | None = None
         self._lock = threading.Lock()
 
     @staticmethod
@@ -220,6 +227,7 @@ class Reference:
             return None
         level = self._level(vecs @ qvec, script)
         level.unit = self.unit()
+        level.readable = self.readable()
         return level
 
     @staticmethod
@@ -244,12 +252,19 @@ class Reference:
         its own, for most of them): a model that cannot read a language, or cannot
         match a paraphrase, has small figures too, and that must not make it lenient.
         The best such script counts; no such script, no scaling. Once per model."""
+        return self._calibration()[0]
+
+    def readable(self) -> frozenset[str]:
+        """The scripts in which the model tells the probe answers apart."""
+        return self._calibration()[1]
+
+    def _calibration(self) -> tuple[float, frozenset[str]]:
         vecs = self.vectors()
         if vecs is None:
-            return 1.0
+            return 1.0, frozenset(textproc.SCRIPTS)
         model = self.embedder.model if self.embedder else ""
-        if self._unit is not None and self._unit[0] == model:
-            return self._unit[1]
+        if self._calibrated is not None and self._calibrated[0] == model:
+            return self._calibrated[1]
         start = len(TOPICS) + len(SMALL_TALK)
         questions = vecs[start : start + len(PROBES)]
         answers = vecs[start + len(PROBES) : start + 2 * len(PROBES)]
@@ -259,15 +274,16 @@ class Reference:
             level = self._level(vecs @ questions[n], textproc.script(question))
             z = level.z(float(answers[n] @ questions[n]), textproc.script(answer))
             by_script.setdefault(textproc.script(answer), []).append((z, nearest[n] == n))
-        told_apart = [
-            _median(np.array([z for z, _ in rows]))
-            for rows in by_script.values()
+        readable = {
+            name: _median(np.array([z for z, _ in rows]))
+            for name, rows in by_script.items()
             if sum(ok for _, ok in rows) >= PROBES_TOLD_APART * len(rows)
-        ]
+        }
         low, high = UNIT_BOUNDS
-        unit = min(high, max(low, max(told_apart) / MATCH_DEVIATIONS)) if told_apart else 1.0
-        self._unit = (model, unit)
-        return unit
+        best = max(readable.values(), default=MATCH_DEVIATIONS)
+        result = (min(high, max(low, best / MATCH_DEVIATIONS)), frozenset(readable))
+        self._calibrated = (model, result)
+        return result
 
 
 def term_coverage(db: Any, fts_table: str, terms: list[str], ids: list[int]) -> dict[int, float]:

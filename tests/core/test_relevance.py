@@ -289,6 +289,12 @@ def test_an_item_is_compared_with_unrelated_text_in_its_own_script() -> None:
     assert level.z(0.86, "cjk") < 3  # just another Chinese sentence
     # one level for both languages: another Chinese sentence would look relevant
     assert chance_level(sims[: len(TOPICS)]).z(0.86) > 3.5
+    # a model that cannot read Chinese sees Chinese sentences as all alike: their narrow
+    # spread does not make a Chinese text look relevant to an English question
+    english = Reference._level(sims, "other")
+    english.by_script["cjk"] = (0.84, 0.001)
+    english.readable = frozenset({"other"})
+    assert english.z(0.86, "cjk") < 3
 
 
 def test_unknown_words_chinese_by_character_dates_not_at_all(profile: Profile) -> None:
