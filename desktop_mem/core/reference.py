@@ -220,11 +220,9 @@ TOPICS: tuple[str, ...] = (
     "我报名了陶艺课。",
 )
 
-# What a match looks like to the model in use: questions and the statement that answers
+# Whether the model in use can read a script: questions and the statement that answers
 # each, in one language (the way a user asks about a memory), none of them about the
-# topics above. How far such an answer stands above the question's chance level, in
-# deviations, is the model's own unit of relevance: a small or multilingual model packs
-# meaning into a narrower range than a large one, and the bar is measured in it.
+# topics above. A model that reads the script finds each question's own answer nearest.
 PROBES: tuple[tuple[str, str], ...] = (
     ("Where did I go on holiday last year?", "Last summer we spent two weeks camping in Norway."),
     ("What instrument do I play?", "I have played the trumpet in a jazz band since school."),
