@@ -263,7 +263,7 @@ def choose(summaries: dict[tuple, dict]) -> tuple:
 
 
 def _field(value: str) -> object:
-    """A Budget field's value from the command line: a bool, an int or a float."""
+    """A Budget or RelevanceRule field's value from the command line: a bool, an int or a float."""
     if value.lower() in ("true", "false"):
         return value.lower() == "true"
     return float(value) if "." in value else int(value)
@@ -275,7 +275,7 @@ def run(args: argparse.Namespace, host: str) -> dict:
         data = data[: args.conversations]
     started = time.perf_counter()
     budget = Budget(**{k: _field(v) for k, v in (b.split("=", 1) for b in args.budget)})
-    default = RelevanceRule()
+    default = RelevanceRule(**{k: _field(v) for k, v in (r.split("=", 1) for r in args.rule)})
     with scratch_home() as home:
         stores = []
         for sample in data:
@@ -300,7 +300,9 @@ def run(args: argparse.Namespace, host: str) -> dict:
             grid = list(itertools.product(args.z_grid, args.unknown_grid, args.credit_grid))
             scored: dict[tuple, dict[str, Score]] = {}
             for z, unknown, credit in grid:
-                rule = RelevanceRule(z=z, unknown_penalty=unknown, keyword_credit=credit)
+                rule = dataclasses.replace(
+                    default, z=z, unknown_penalty=unknown, keyword_credit=credit
+                )
                 scored[(z, unknown, credit)] = evaluate(rule)
                 print(f"  grid z={z} unknown={unknown} credit={credit}", file=sys.stderr)
             held_out = Score()
@@ -325,11 +327,7 @@ def run(args: argparse.Namespace, host: str) -> dict:
     result.update(
         {
             "embed_model": args.embed_model,
-            "rule": {
-                "z": default.z,
-                "unknown_penalty": default.unknown_penalty,
-                "keyword_credit": default.keyword_credit,
-            },
+            "rule": dataclasses.asdict(default),
             "budget": dataclasses.asdict(budget),
             "conversations": len(data),
             "seconds": round(time.perf_counter() - started, 1),
@@ -375,6 +373,9 @@ def main() -> None:
     ap.add_argument("--unknown-grid", type=float, nargs="+", default=[6.0, 10.0, 14.0])
     ap.add_argument("--credit-grid", type=float, nargs="+", default=[2.0, 3.0])
     ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument("--rule", nargs="*", default=[], metavar="FIELD=VALUE",
+                    help="change the relevance rule, e.g. z=4.5 (--loo varies z, "
+                    "unknown_penalty and keyword_credit around it)")  # fmt: skip
     ap.add_argument("--budget", nargs="*", default=[], metavar="FIELD=VALUE",
                     help="change the prompt budget, e.g. recall_tokens=550 recall_exchange=false")  # fmt: skip
     args = ap.parse_args()

@@ -67,10 +67,10 @@ else:
     from desktop_mem.core.lazy import numpy as np
 
 _MAD_TO_STD = 1.4826  # the MAD of a normal distribution times this is its deviation
-# A message is small talk when it is this close to a small-talk reference sentence (in
-# deviations of its chance level) and clearly closer to it than to every everyday
-# topic: a lone word ("nurse", "日语") can be near a short greeting by its shortness.
-SMALL_TALK_Z = 5.0
+# A message is small talk when a small-talk reference sentence is as close to it as a
+# relevant item must be (the rule's bar, in deviations of its chance level) and clearly
+# closer than every everyday topic: a lone word ("nurse", "日语") can be near a short
+# greeting by its shortness.
 SMALL_TALK_MARGIN = 2.0
 SMALL_TALK_MAX_TERMS = 4  # search terms: a greeting or a thank-you is a few words
 # A model reads a script when, for this share of the reference's probe questions in it,
@@ -121,16 +121,24 @@ class ChanceLevel:
 
     center: float
     spread: float
-    # near a small-talk reference sentence; small talk if it is also short (`is_small_talk`)
-    talk_like: bool = False
+    # how near (in deviations) the nearest small-talk reference sentence and the nearest
+    # everyday topic are: small talk if the first is near enough and it is short
+    talk: float = -math.inf
+    topic: float = -math.inf
     by_script: dict[str, tuple[float, float]] = field(default_factory=dict)
     # the scripts the model can read (it tells the reference's probe answers apart)
     readable: frozenset[str] = frozenset(textproc.SCRIPTS)
 
-    def is_small_talk(self, terms: list[str]) -> bool:
-        """Small talk gets nothing: it is close to greetings and thanks and is a few
-        words long (a longer message that is close to them has something to say)."""
-        return self.talk_like and len(terms) <= SMALL_TALK_MAX_TERMS
+    def is_small_talk(self, terms: list[str], bar: float) -> bool:
+        """Small talk gets nothing: a greeting or a thank-you is as close to it as a
+        relevant item must be (`bar` deviations), closer than any everyday topic, and
+        it is a few words long (a longer message that is close to them has something
+        to say)."""
+        return (
+            self.talk >= bar
+            and self.talk - self.topic >= SMALL_TALK_MARGIN
+            and len(terms) <= SMALL_TALK_MAX_TERMS
+        )
 
     def z(self, similarity: float, script: str | None = None) -> float:
         """Deviations above chance; `script`: of the item, when it is not the query's.
@@ -238,9 +246,8 @@ class Reference:
             by_script[name] = (group.center, group.spread)
         center, spread = by_script.get(script, by_script["other"])
         level = ChanceLevel(center, spread, by_script=by_script)
-        talk = level.z(float(sims[topics : topics + len(SMALL_TALK)].max()))
-        topic = level.z(float(sims[:topics].max()))
-        level.talk_like = talk >= SMALL_TALK_Z and talk - topic >= SMALL_TALK_MARGIN
+        level.talk = level.z(float(sims[topics : topics + len(SMALL_TALK)].max()))
+        level.topic = level.z(float(sims[:topics].max()))
         return level
 
     def readable(self) -> frozenset[str]:
@@ -403,7 +410,7 @@ def judge(
     if level is None:
         return Judgement(by_words, {}, {})
     keep = np.zeros(len(ids), dtype=bool)
-    if level.is_small_talk(terms):
+    if level.is_small_talk(terms, rule.z):
         return Judgement(keep, {}, {})
     ordinary = rule.threshold(collection)
     gate = rule.bar(collection, unknown_share(db, terms), profile_items(db))

@@ -351,3 +351,19 @@ def test_a_model_reads_the_scripts_in_which_it_tells_the_probe_answers_apart() -
     ref = Reference(None, None)
     ref.vectors = lambda: vecs.astype(np.float32)  # type: ignore[method-assign]
     assert ref.readable() == frozenset({"other"})
+
+
+def test_small_talk_is_as_near_a_greeting_as_a_relevant_item_must_be() -> None:
+    """The bar for "this is small talk" is the rule's own: a model whose matches stand
+    fewer deviations above chance (multilingual-e5 sees "what can you do?" 4.9 above
+    chance from "who are you?") still recognises a greeting."""
+    from desktop_mem.core.relevance import ChanceLevel
+
+    terms = ["can", "do"]
+    level = ChanceLevel(0.0, 0.1, talk=4.5, topic=2.0)
+    assert level.is_small_talk(terms, bar=4.0)
+    assert not level.is_small_talk(terms, bar=5.0)  # a stricter rule: not near enough
+    level.topic = 3.0  # about as near an everyday topic: it may have something to say
+    assert not level.is_small_talk(terms, bar=4.0)
+    long = ChanceLevel(0.0, 0.1, talk=9.0, topic=0.0)
+    assert not long.is_small_talk(["thanks", "for", "help", "tax", "forms"], bar=4.0)
