@@ -275,9 +275,7 @@ def run(args: argparse.Namespace, host: str) -> dict:
         data = data[: args.conversations]
     started = time.perf_counter()
     budget = Budget(**{k: _field(v) for k, v in (b.split("=", 1) for b in args.budget)})
-    default = RelevanceRule(
-        **{k: _field(v) for k, v in (r.split("=", 1) for r in getattr(args, "rule", []))}
-    )
+    default = RelevanceRule(**{k: _field(v) for k, v in (r.split("=", 1) for r in args.rule)})
     with scratch_home() as home:
         stores = []
         for sample in data:

@@ -78,7 +78,7 @@ def test_context_benchmark_reports_coverage_and_noise(
     args = argparse.Namespace(
         data=str(data_file), embed_model="fake-embed", conversations=None, foreign=0,
         loo=True, z_grid=[3.0, 6.0], unknown_grid=[6.0], credit_grid=[3.0],
-        budget=["recall_tokens=250", "max_recalled=6"],
+        budget=["recall_tokens=250", "max_recalled=6"], rule=[],
     )  # fmt: skip
     result = context.run(args, fake_ollama.url)
     assert result["questions"] == 3  # categories 1-4 with evidence, both conversations
