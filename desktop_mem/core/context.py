@@ -29,9 +29,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from desktop_mem.core import records, textproc
-from desktop_mem.core.conversations import ConversationStore, Message
+from desktop_mem.core.conversations import ConversationStore, Message, MessageHit
 from desktop_mem.core.memories import Memory, MemoryStore
-from desktop_mem.core.search import HybridSearch
+from desktop_mem.core.search import HybridSearch, SearchResult
 from desktop_mem.core.settings import DEFAULTS
 
 SYSTEM_PROMPT = """You are a helpful assistant running privately on the user's own computer.
@@ -171,15 +171,19 @@ class ContextBuilder:
         return f"{previous[-1]} {user_text}" if previous else user_text
 
     def select(
-        self, user_text: str, history: Sequence[dict[str, str]], budget: Budget
+        self,
+        user_text: str,
+        history: Sequence[dict[str, str]],
+        budget: Budget,
+        result: SearchResult | None = None,
     ) -> tuple[list[tuple[Memory, float]], list[str]]:
-        """Core memories, then the best search hits, within the block's budget."""
+        """Core memories, then the best search hits (`result`, or a search now), within
+        the block's budget."""
         core = [
             m for m in self.store.list(pinned=True, limit=budget.core_memories * 2) if not m.expired
         ][: budget.core_memories]
-        result = self.search.search(
-            self.memory_query(user_text, history), k=budget.max_memories, include_expired=False
-        )
+        if result is None:
+            result = self.found(self.memory_query(user_text, history), budget)
         chosen: list[tuple[Memory, float]] = [(m, 1.0) for m in core]
         seen = {m.id for m in core}
         for hit in result.hits:
@@ -194,6 +198,24 @@ class ContextBuilder:
             kept.append((m, score))
             spent += cost
         return kept, result.warnings
+
+    def found(self, query: str, budget: Budget, gated: bool = True) -> SearchResult:
+        """The memories relevant to the query, for the memory block."""
+        return self.search.search(query, k=budget.max_memories, include_expired=False, gated=gated)
+
+    def past(
+        self, query: str, budget: Budget, conversation_id: int | None, gated: bool = True
+    ) -> tuple[list[MessageHit], list[str]]:
+        """The earlier messages relevant to the query, for the recall block."""
+        if self.conversations is None or budget.recall_tokens <= 0:
+            return [], []
+        return self.conversations.search(
+            query,
+            k=budget.max_recalled * 2,
+            exclude_conversation=conversation_id,
+            details=False,  # one query for the hits: what their answers used is not needed
+            gated=gated,
+        )
 
     def _spoken_for(self, message_ids: list[int], in_block: set[int]) -> set[int]:
         """Which of these messages the memory tier already speaks for, or left out on
@@ -235,18 +257,14 @@ class ContextBuilder:
         budget: Budget,
         conversation_id: int | None,
         in_block: set[int] | None = None,
+        found: tuple[list[MessageHit], list[str]] | None = None,
     ) -> tuple[list[tuple[Message, float]], list[str]]:
-        """Relevant earlier messages from other conversations, within the recall
-        block's budget: none the memory tier speaks for (`in_block`: the memories in
-        the block), none already among the turns sent."""
-        if self.conversations is None or budget.recall_tokens <= 0:
-            return [], []
-        hits, warnings = self.conversations.search(
-            self.memory_query(user_text, history),
-            k=budget.max_recalled * 2,
-            exclude_conversation=conversation_id,
-            details=False,  # one query for the hits: what their answers used is not needed
-        )
+        """Relevant earlier messages from other conversations (`found`, or a search
+        now), within the recall block's budget: none the memory tier speaks for
+        (`in_block`: the memories in the block), none already among the turns sent."""
+        if found is None:
+            found = self.past(self.memory_query(user_text, history), budget, conversation_id)
+        hits, warnings = found
         learned = self._spoken_for([h.message.id for h in hits], in_block or set())
         sent = {textproc.normalize(m["content"]) for m in history}
         sent.add(textproc.normalize(user_text))
@@ -309,12 +327,22 @@ class ContextBuilder:
         documents: list[tuple[int, float]] = []
         started = time.perf_counter()
         if use_memory:
-            chosen, warnings = self.select(user_text, history, budget)
+            query = self.memory_query(user_text, history)
+            result = self.found(query, budget)
+            messages = self.past(query, budget, conversation_id)
+            # Unknown words raise each tier's bar until some item clears it (the gate,
+            # core/relevance.py): they ask whether the profile knows anything about the
+            # query. When one tier has shown that it does, the other is not shut by them.
+            if result.hits and not messages[0] and self.conversations is not None:
+                messages = self.past(query, budget, conversation_id, gated=False)
+            elif messages[0] and not result.hits:
+                result = self.found(query, budget, gated=False)
+            chosen, warnings = self.select(user_text, history, budget, result)
             pinned = [(m, s) for m, s in chosen if m.pinned]
             found = edges_first([(m, s) for m, s in chosen if not m.pinned])
             ordered = pinned + found
             past, more = self.recall(
-                user_text, history, budget, conversation_id, {m.id for m, _ in chosen}
+                user_text, history, budget, conversation_id, {m.id for m, _ in chosen}, messages
             )
             warnings += [w for w in more if w not in warnings]
             lines = [memory_line(m) for m, _ in ordered]

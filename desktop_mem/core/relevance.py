@@ -394,6 +394,7 @@ def judge(
     has_vec: np.ndarray,
     keyword: set[int] | dict[int, float],
     collection: int,
+    gated: bool = True,
 ) -> Judgement:
     """Apply the rule to one tier's candidates (`sims[n]` is the cosine of `ids[n]`,
     meaningful where `has_vec[n]`). Without a chance level (the model server is down, or
@@ -405,7 +406,8 @@ def judge(
     "does this tier hold anything about the query at all?" (the gate: some candidate
     must clear the raised bar), not of each item: once one clears it, the unknown
     words were a paraphrase or a new detail of something known, and every candidate
-    is judged by the ordinary bar."""
+    is judged by the ordinary bar. `gated` False: the caller already knows that (another
+    tier holds something that cleared the raised bar), so only the ordinary bar applies."""
     by_words = np.array([i in keyword for i in ids], dtype=bool)
     if level is None:
         return Judgement(by_words, {}, {})
@@ -413,7 +415,7 @@ def judge(
     if level.is_small_talk(terms, rule.z):
         return Judgement(keep, {}, {})
     ordinary = rule.threshold(collection)
-    gate = rule.bar(collection, unknown_share(db, terms), profile_items(db))
+    gate = rule.bar(collection, unknown_share(db, terms), profile_items(db)) if gated else ordinary
     # The words' share only moves a bar by up to `keyword_credit`: a candidate below
     # `low` fails whatever words it shares, so only those above it (and found by
     # keyword) cost the per-word full-text checks.

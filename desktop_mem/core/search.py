@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core import textproc
+from desktop_mem.core.db import id_chunks
 from desktop_mem.core.errors import ModelServerError
 from desktop_mem.core.fusion import fuse
 from desktop_mem.core.memories import Memory, MemoryStore
@@ -27,6 +28,7 @@ from desktop_mem.core.relevance import (
     judge,
     retrieval_terms,
 )
+from desktop_mem.core.vectors import MESSAGES, VectorIndex
 
 if TYPE_CHECKING:
     import numpy as np
@@ -99,6 +101,9 @@ class HybridSearch:
         self.weights = weights or SearchWeights()
         self.rule = rule or RelevanceRule()
         self.reference = reference or Reference(store.db, store.embedder)
+        # Only its stored vectors are read (never its codes): cheap beside the
+        # conversation store's own index of the same table.
+        self.sources = VectorIndex(store.db, MESSAGES)
 
     def document_frequencies(self, terms: list[str], upto: int) -> dict[str, int]:
         """How many memories say each term in their own text, counted up to `upto`."""
@@ -171,10 +176,13 @@ class HybridSearch:
         kinds: set[str] | None = None,
         now: datetime | None = None,
         relevant_only: bool = True,
+        gated: bool = True,
     ) -> SearchResult:
         """The k best memories for the query. With `relevant_only` (the default) only
         those that pass the relevance rule (core/relevance.py): an unrelated query gets
-        none. Without it, the best k whatever they are (a ranked listing)."""
+        none. Without it, the best k whatever they are (a ranked listing). `gated`
+        False: another tier already showed the query to be about something the profile
+        knows, so its unknown words do not shut this one (relevance.judge)."""
         w = self.weights
         warnings: list[str] = []
         query = textproc.normalize(query)
@@ -219,10 +227,11 @@ class HybridSearch:
                 if mid in vecs:
                     sims[n] = float(vecs[mid] @ qvec)
                     has_vec[n] = True
+            self._source_similarity(candidates, sims, has_vec, qvec, signals)
         keep = np.ones(len(candidates), dtype=bool)
         if relevant_only:
             keep = self._relevant(
-                query, retrieval, candidates, sims, has_vec, qvec, dict(keyword), signals
+                query, retrieval, candidates, sims, has_vec, qvec, dict(keyword), signals, gated
             )
         bm25_of = dict(keyword)
         fused = fuse(
@@ -258,6 +267,44 @@ class HybridSearch:
         hits.sort(key=lambda h: (-h.score, -h.memory.id))
         return SearchResult(self._without_duplicates(hits, k, vecs), warnings)
 
+    def _source_similarity(
+        self,
+        candidates: list[int],
+        sims: np.ndarray,
+        has_vec: np.ndarray,
+        qvec: np.ndarray,
+        signals: dict[int, dict[str, Any]],
+    ) -> None:
+        """A memory is as near the query as the message it was learned from. The memory
+        is a one-line summary and loses the words the user said it in; a question often
+        asks in those words ("the hike last weekend" for "User enjoys the outdoors").
+        So each candidate's similarity becomes the larger of its own and its source
+        message's, when the messages are indexed with the same model."""
+        embedder = self.store.embedder
+        if embedder is None or self.sources.model != embedder.model:
+            return
+        with_vec = [mid for n, mid in enumerate(candidates) if has_vec[n]]
+        source_of: dict[int, int] = {}
+        for chunk, marks in id_chunks(with_vec):
+            source_of.update(
+                self.store.db.query(
+                    f"SELECT id, source_message_id FROM memories WHERE id IN ({marks}) "
+                    "AND source_message_id IS NOT NULL",
+                    chunk,
+                )
+            )
+        if not source_of:
+            return
+        vecs = self.sources.vectors(sorted(set(source_of.values())))
+        for n, mid in enumerate(candidates):
+            v = vecs.get(source_of.get(mid, -1))
+            if v is None:
+                continue
+            sim = float(v @ qvec)
+            if sim > sims[n]:
+                sims[n] = sim
+                signals[mid]["source"] = {"similarity": round(sim, 4)}
+
     def _relevant(
         self,
         query: str,
@@ -268,6 +315,7 @@ class HybridSearch:
         qvec: np.ndarray | None,
         keyword: dict[int, float],
         signals: dict[int, dict[str, Any]],
+        gated: bool,
     ) -> np.ndarray:
         """Which candidates pass the relevance rule; each gets its `relevance` in
         deviations above the query's chance level in its signals. `terms` are the
@@ -275,7 +323,7 @@ class HybridSearch:
         level = self.reference.level(qvec, textproc.script(query)) if qvec is not None else None
         verdict = judge(
             self.store.db, "memories_fts", self.rule, level, terms, candidates,
-            sims, has_vec, keyword, self.store.index.count(),
+            sims, has_vec, keyword, self.store.index.count(), gated,
         )  # fmt: skip
         for mid, z in verdict.z.items():
             signals[mid]["relevance"] = round(z, 2)

@@ -10,12 +10,13 @@ import numpy as np
 import pytest
 
 from desktop_mem.core.chat import ChatSession
-from desktop_mem.core.context import Budget
+from desktop_mem.core.context import Budget, ContextBuilder, TokenCounter
 from desktop_mem.core.conversations import ConversationStore
 from desktop_mem.core.llm import OllamaChat
 from desktop_mem.core.memories import NewMemory
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.relevance import RelevanceRule, chance_level
+from desktop_mem.core.search import HybridSearch
 from desktop_mem.core.settings import Settings
 from tests.fakes.ollama_server import FakeOllama
 
@@ -72,6 +73,48 @@ def test_the_bar_grows_slowly_with_the_store_and_with_unknown_words() -> None:
     assert rule.bar(100, 0.0, 10_000) == rule.threshold(100)
     # a keyword match lowers it, never below the floor
     assert rule.passes(3.5, rule.z, 1.0) and not rule.passes(1.9, 0.0, 1.0)
+
+
+def test_a_memory_is_as_near_the_query_as_the_message_it_was_learned_from(
+    profile: Profile,
+) -> None:
+    """A memory is a one-line summary; the question may ask in the words the user said
+    it in. Without the message, the same summary is not found."""
+    convs = ConversationStore(profile.db, profile.embedder, profile.search.reference)
+    said = convs.add_message(
+        convs.create("trip").id, "user", "We hiked the Tiger Leaping Gorge trail last weekend"
+    )
+    convs.index_vectors()
+    learned = profile.memories.add(
+        NewMemory("Enjoys the outdoors", source="extractor", source_message_id=said.id)
+    ).memory
+    profile.memories.add(NewMemory("Likes being outdoors"))
+    hits = profile.search.search("how was the Tiger Leaping Gorge hike?").hits
+    assert [h.memory.id for h in hits] == [learned.id]
+    signals = hits[0].signals
+    assert signals["source"]["similarity"] > signals["vector"]["similarity"]
+    assert profile.search.search("hi").hits == []
+
+
+def test_a_tier_that_knows_the_query_opens_the_other(profile: Profile) -> None:
+    """A word the profile has never seen ("still") raises each tier's bar until some
+    item clears it. The past message does, so the query is about something the user
+    talked about, and the memory tier is judged by the ordinary bar."""
+    rule = RelevanceRule(known_words_at=1)  # the unknown-word penalty at full weight now
+    convs = ConversationStore(profile.db, profile.embedder, profile.search.reference, rule)
+    said = convs.add_message(convs.create("music").id, "user", "My cello teacher Okafor retired")
+    convs.index_vectors()
+    known = profile.memories.add(NewMemory("Has a cello teacher")).memory
+    profile.memories.add(NewMemory("Plays the cello"))
+    search = HybridSearch(profile.memories, rule=rule, reference=profile.search.reference)
+    builder = ContextBuilder(profile.memories, search, TokenCounter(), convs)
+    question = "Is Okafor my cello teacher still?"
+    assert search.search(question).hits == [], "alone, the memory tier is shut by 'still'"
+    plan = builder.build(question, [], Budget())
+    assert [m for m, _ in plan.recalled] == [said.id]
+    assert [m for m, _ in plan.used] == [known.id]
+    nothing = builder.build("Is the xylophone quantum still?", [], Budget())
+    assert nothing.used == [] and nothing.recalled == []
 
 
 def test_chance_level_ignores_a_reference_sentence_on_the_same_topic() -> None:
