@@ -255,6 +255,13 @@ def build_messages(home: Path, n: int, dim: int, queries: int) -> dict:
             best_sims = np.take_along_axis(both_s, top, 1)
             best_ids = np.take_along_axis(both_i, top, 1)
             print(f"\r  messages: inserted {len(ids) + c * CHUNK:,}", end="", file=sys.stderr)
+        # Memories are learned from messages: link each to one, as the extractor does,
+        # so that the read path also reads their source messages' vectors.
+        with prof.db.transaction() as conn:
+            conn.execute(
+                "UPDATE memories SET source_message_id = id "
+                "WHERE id IN (SELECT id FROM messages)"
+            )
         prof.db.checkpoint()
     print(file=sys.stderr)
     folder = home / "profiles" / "scale"

@@ -332,10 +332,11 @@ class ContextBuilder:
             messages = self.past(query, budget, conversation_id)
             # Unknown words raise each tier's bar until some item clears it (the gate,
             # core/relevance.py): they ask whether the profile knows anything about the
-            # query. When one tier has shown that it does, the other is not shut by them.
-            if result.hits and not messages[0] and self.conversations is not None:
-                messages = self.past(query, budget, conversation_id, gated=False)
-            elif messages[0] and not result.hits:
+            # query. When past messages show the user talked about it, the unknown words
+            # do not shut what was learned from those talks either. (The other way
+            # round, memories opening the recall tier, measured no gain on LoCoMo and
+            # more items for questions about other people.)
+            if messages[0] and not result.hits:
                 result = self.found(query, budget, gated=False)
             chosen, warnings = self.select(user_text, history, budget, result)
             pinned = [(m, s) for m, s in chosen if m.pinned]
