@@ -383,6 +383,28 @@ def item_scripts(db: Any, fts_table: str, ids: list[int]) -> dict[int, str]:
     return out
 
 
+# When each tier's items were said or became true: a query that names a day, a month
+# or a year is answered by items of that period as a text is by the words it contains.
+_DATE_OF = {
+    "memories_fts": ("memories", "coalesce(valid_from, created_at)"),
+    "messages_fts": ("messages", "created_at"),
+}
+
+
+def dated_within(db: Any, fts_table: str, ids: list[int], period: tuple[str, str]) -> set[int]:
+    """Which of these rows are dated within [start, end) (ISO dates)."""
+    from desktop_mem.core.db import id_chunks
+
+    if fts_table not in _DATE_OF:
+        return set()
+    table, column = _DATE_OF[fts_table]
+    out: set[int] = set()
+    for chunk, marks in id_chunks(ids):
+        sql = f"SELECT id FROM {table} WHERE id IN ({marks}) AND {column} >= ? AND {column} < ?"
+        out.update(r[0] for r in db.query(sql, (*chunk, *period)))
+    return out
+
+
 def judge(
     db: Any,
     fts_table: str,
@@ -395,6 +417,7 @@ def judge(
     keyword: set[int] | dict[int, float],
     collection: int,
     gated: bool = True,
+    period: tuple[str, str] | None = None,
 ) -> Judgement:
     """Apply the rule to one tier's candidates (`sims[n]` is the cosine of `ids[n]`,
     meaningful where `has_vec[n]`). Without a chance level (the model server is down, or
@@ -407,7 +430,11 @@ def judge(
     must clear the raised bar), not of each item: once one clears it, the unknown
     words were a paraphrase or a new detail of something known, and every candidate
     is judged by the ordinary bar. `gated` False: the caller already knows that (another
-    tier holds something that cleared the raised bar), so only the ordinary bar applies."""
+    tier holds something that cleared the raised bar), so only the ordinary bar applies.
+
+    `period`: the day, month or year the query names (textproc.named_period). An item
+    dated within it contains the query's time words ("October", "2023"), as far as
+    the keyword credit goes: when it was said is what they ask about."""
     by_words = np.array([i in keyword for i in ids], dtype=bool)
     if level is None:
         return Judgement(by_words, {}, {})
@@ -421,16 +448,22 @@ def judge(
     # keyword) cost the per-word full-text checks.
     low = max(rule.z_floor, ordinary - rule.keyword_credit)
     scripts = item_scripts(db, fts_table, [i for n, i in enumerate(ids) if has_vec[n]])
+    time_share = sum(map(textproc.is_time_word, terms)) / len(terms) if terms else 0.0
+    dated = dated_within(db, fts_table, ids, period) if period and time_share else set()
     zs: dict[int, float] = {}
     undecided: list[int] = []
     for n, item in enumerate(ids):
         if not has_vec[n]:
-            keep[n] = by_words[n]
+            keep[n] = by_words[n] or item in dated
             continue
         zs[item] = level.z(float(sims[n]), scripts.get(item))
-        if zs[item] >= low and item in keyword and zs[item] < max(rule.z_floor, gate):
+        found = item in keyword or item in dated
+        if zs[item] >= low and found and zs[item] < max(rule.z_floor, gate):
             undecided.append(n)
     coverage = term_coverage(db, fts_table, terms, [ids[n] for n in undecided])
+    for n in undecided:
+        if ids[n] in dated:
+            coverage[ids[n]] = min(1.0, coverage.get(ids[n], 0.0) + time_share)
     scored = [(n, zs[ids[n]], coverage.get(ids[n], 0.0)) for n in range(len(ids)) if has_vec[n]]
     if any(rule.passes(z, gate, c) for _, z, c in scored):
         for n, z, c in scored:

@@ -324,6 +324,7 @@ class HybridSearch:
         verdict = judge(
             self.store.db, "memories_fts", self.rule, level, terms, candidates,
             sims, has_vec, keyword, self.store.index.count(), gated,
+            textproc.named_period(query),
         )  # fmt: skip
         for mid, z in verdict.z.items():
             signals[mid]["relevance"] = round(z, 2)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from desktop_mem.core.errors import ModelServerError
 from desktop_mem.core.fusion import fuse
 from desktop_mem.core.relevance import judge
-from desktop_mem.core.textproc import fts_match, script
+from desktop_mem.core.textproc import fts_match, named_period, script
 
 if TYPE_CHECKING:
     import numpy as np
@@ -89,6 +89,7 @@ def search_tier(
         verdict = judge(
             store.db, fts_table, store.rule, level, terms, ids,
             np.nan_to_num(sims), present, out.keyword, store.index.count(), gated,
+            named_period(query),
         )  # fmt: skip
         keep, relevance = verdict.keep, verdict.z
     scores = fuse(

@@ -117,6 +117,24 @@ def test_a_tier_that_knows_the_query_opens_the_other(profile: Profile) -> None:
     assert nothing.used == [] and nothing.recalled == []
 
 
+def test_a_named_month_counts_for_what_was_said_in_it(profile: Profile) -> None:
+    """The question's date words are answered by when an item is dated, as its other
+    words are by the text: they lower the bar of an item of that month only."""
+    profile.memories.add(
+        NewMemory("Took a job at the bakery on Elm Street", valid_from="2023-03-01")
+    )
+    october = profile.memories.add(
+        NewMemory("Took a job at the bakery near the station", valid_from="2023-10-05")
+    ).memory
+    profile.memories.add(NewMemory("Plays the cello", valid_from="2023-10-06"))
+    hits = profile.search.search("Which job at the bakery did I take in October 2023?").hits
+    assert [h.memory.id for h in hits] == [october.id]
+    assert hits[0].signals["terms"] == 0.8, "job, bakery and the month's two words"
+    assert profile.search.search("Which job at the bakery did I take in May 2021?").hits == [], (
+        "neither is from then: without the date, neither shares enough"
+    )
+
+
 def test_chance_level_ignores_a_reference_sentence_on_the_same_topic() -> None:
     sims = np.random.default_rng(1).normal(0.05, 0.04, 200)
     sims[7] = 0.95  # "I'm allergic to cats" in the reference, for a question about cats

@@ -40,3 +40,23 @@ def test_plain_text_is_what_markdown_reads_as() -> None:
     assert plain_text("```py\nprint(1)\n```\n> quoted\n1. first") == "print(1) quoted first"
     assert plain_text("你好，**世界**！") == "你好，世界！"
     assert plain_text("snake_case_name and 2 * 3 * 4") == "snake_case_name and 2 * 3 * 4"
+
+
+def test_the_period_a_question_names() -> None:
+    from desktop_mem.core.textproc import named_period
+
+    assert named_period("What setback did Mel face in October 2023?") == (
+        "2023-10-01",
+        "2023-11-01",
+    )
+    assert named_period("the painting shown on October 13, 2023") == ("2023-10-13", "2023-10-14")
+    assert named_period("what she found on 1st February, 2023") == ("2023-02-01", "2023-02-02")
+    assert named_period("December 2023") == ("2023-12-01", "2024-01-01")
+    assert named_period("beaches in 2023") == ("2023-01-01", "2024-01-01")
+    assert named_period("on 2023-05-03") == ("2023-05-03", "2023-05-04")
+    assert named_period("我2023年5月去了哪里") == ("2023-05-01", "2023-06-01")
+    assert named_period("2023年5月3日") == ("2023-05-03", "2023-05-04")
+    # no year, no date, or no such day: nothing to go on
+    assert named_period("camping in June") is None
+    assert named_period("I may go hiking") is None
+    assert named_period("2024-02-30") is None and named_period("31 April 2023") is None
