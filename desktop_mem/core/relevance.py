@@ -42,8 +42,9 @@ the profile has never seen (`unknown_penalty`) say the question may be about
 something the user never mentioned: they raise the bar of the whole query (some item
 must clear the raised bar before any is kept), not of each item, since once one does,
 the unknown word was a paraphrase or a new detail of something known. Dates do not
-count as unknown words (when something was said answers them), and Chinese counts
-by character. Small talk, close to the reference's greetings and thanks and a few
+count as unknown words (when something was said answers them: an item dated within
+the day, month or year the query names counts as containing its date words), and
+Chinese counts by character. Small talk, close to the reference's greetings and thanks and a few
 words long, gets nothing at all.
 """
 

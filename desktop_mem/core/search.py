@@ -1,6 +1,6 @@
 """Hybrid search: vector KNN and full-text BM25 find the candidates; every candidate
-gets both scores (its exact cosine similarity and its BM25, each scaled to 0-1 over the
-candidates) and they are fused by weighted score (not by rank: the size of a lead
+gets both scores (its exact cosine similarity, or its source message's when that is
+nearer, and its BM25, each scaled to 0-1 over the candidates) and they are fused by weighted score (not by rank: the size of a lead
 matters), then adjusted for importance, recency and pinning, then near-duplicates
 removed.
 
