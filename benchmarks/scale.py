@@ -259,8 +259,7 @@ def build_messages(home: Path, n: int, dim: int, queries: int) -> dict:
         # so that the read path also reads their source messages' vectors.
         with prof.db.transaction() as conn:
             conn.execute(
-                "UPDATE memories SET source_message_id = id "
-                "WHERE id IN (SELECT id FROM messages)"
+                "UPDATE memories SET source_message_id = id WHERE id IN (SELECT id FROM messages)"
             )
         prof.db.checkpoint()
     print(file=sys.stderr)
