@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from datetime import date, timedelta
 
 # Han (with extensions A and the compatibility block), kana, Hangul, and
 # half-width katakana: scripts written without spaces between words.
@@ -253,24 +254,6 @@ def script(text: str) -> str:
     return "cjk" if cjk and 3 * cjk >= len(_LETTER.findall(head)) else "other"
 
 
-# Time words: a query's date ("on 16 August", "last Tuesday") is answered by when things
-# were said, not by words the texts contain.
-_TIME_WORDS = frozenset(
-    [
-        *("january", "february", "march", "april", "may", "june", "july", "august"),
-        *("september", "october", "november", "december", "jan", "feb", "apr", "jun"),
-        *("jul", "aug", "sep", "sept", "oct", "nov", "dec", "monday", "tuesday"),
-        *("wednesday", "thursday", "friday", "saturday", "sunday"),
-    ]
-)
-_NUMBER = re.compile(r"\d+(?:st|nd|rd|th|s)?")
-
-
-def is_time_word(term: str) -> bool:
-    """A number ("2023", "16th", "90s") or a month or weekday name."""
-    return term in _TIME_WORDS or bool(_NUMBER.fullmatch(term))
-
-
 _MONTHS = {
     name: n
     for n, names in enumerate(
@@ -282,6 +265,22 @@ _MONTHS = {
     )
     for name in names
 }  # fmt: skip
+# Time words: a query's date ("on 16 August", "last Tuesday") is answered by when things
+# were said, not by words the texts contain. ("mar" alone is the verb far more often.)
+_TIME_WORDS = frozenset(
+    [
+        *(name for name in _MONTHS if name != "mar"),
+        *("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
+    ]
+)
+_NUMBER = re.compile(r"\d+(?:st|nd|rd|th|s)?")
+
+
+def is_time_word(term: str) -> bool:
+    """A number ("2023", "16th", "90s") or a month or weekday name."""
+    return term in _TIME_WORDS or bool(_NUMBER.fullmatch(term))
+
+
 _MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
@@ -303,8 +302,6 @@ def named_period(text: str) -> tuple[str, str] | None:
     """The day, month or year the text names ("on 3 June, 2023", "in October 2023",
     "2023年5月", "in 2023"), as ISO dates [start, end); None when it names none or an
     impossible date. A month without a year ("in June") is left alone: which June?"""
-    from datetime import date, timedelta
-
     for pattern in _PERIODS:
         found = pattern.search(text)
         if not found:
