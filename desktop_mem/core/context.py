@@ -199,12 +199,12 @@ class ContextBuilder:
             spent += cost
         return kept, result.warnings
 
-    def found(self, query: str, budget: Budget, gated: bool = True) -> SearchResult:
+    def found(self, query: str, budget: Budget) -> SearchResult:
         """The memories relevant to the query, for the memory block."""
-        return self.search.search(query, k=budget.max_memories, include_expired=False, gated=gated)
+        return self.search.search(query, k=budget.max_memories, include_expired=False)
 
     def past(
-        self, query: str, budget: Budget, conversation_id: int | None, gated: bool = True
+        self, query: str, budget: Budget, conversation_id: int | None
     ) -> tuple[list[MessageHit], list[str]]:
         """The earlier messages relevant to the query, for the recall block."""
         if self.conversations is None or budget.recall_tokens <= 0:
@@ -214,7 +214,6 @@ class ContextBuilder:
             k=budget.max_recalled * 2,
             exclude_conversation=conversation_id,
             details=False,  # one query for the hits: what their answers used is not needed
-            gated=gated,
         )
 
     def _spoken_for(self, message_ids: list[int], in_block: set[int]) -> set[int]:
@@ -333,11 +332,12 @@ class ContextBuilder:
             # Unknown words raise each tier's bar until some item clears it (the gate,
             # core/relevance.py): they ask whether the profile knows anything about the
             # query. When past messages show the user talked about it, the unknown words
-            # do not shut what was learned from those talks either. (The other way
-            # round, memories opening the recall tier, measured no gain on LoCoMo and
-            # more items for questions about other people.)
+            # do not shut what was learned from those talks either: the memories the
+            # gate held back come in. (The other way round, memories opening the recall
+            # tier, measured no gain on LoCoMo and more items for questions about other
+            # people.)
             if messages[0] and not result.hits:
-                result = self.found(query, budget, gated=False)
+                result = SearchResult(result.held, result.warnings)
             chosen, warnings = self.select(user_text, history, budget, result)
             pinned = [(m, s) for m, s in chosen if m.pinned]
             found = edges_first([(m, s) for m, s in chosen if not m.pinned])

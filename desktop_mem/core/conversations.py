@@ -438,15 +438,12 @@ class ConversationStore:
         relevant_only: bool = True,
         exclude_conversation: int | None = None,
         details: bool = True,
-        gated: bool = True,
     ) -> tuple[builtins.list[MessageHit], builtins.list[str]]:
         """Messages of every conversation (but `exclude_conversation`), by full text and
         by meaning, fused like memory search; with `relevant_only` only those that pass
         the relevance rule (core/relevance.py). Returns the hits and any warnings.
         `details` False: the messages come without the memories and messages their
-        answers used (one query for all, as the chat's read path wants them). `gated`
-        False: the memories already showed the query to be about something known
-        (relevance.judge)."""
+        answers used (one query for all, as the chat's read path wants them)."""
         query = textproc.normalize(query)[:MAX_QUERY_CHARS]
         warnings: list[str] = []
         terms = textproc.query_terms(query)
@@ -466,7 +463,7 @@ class ConversationStore:
             if exclude_conversation is not None
             else None
         )
-        ranked = search_tier(self, "messages_fts", query, terms, k, relevant_only, leave_out, gated)
+        ranked = search_tier(self, "messages_fts", query, terms, k, relevant_only, leave_out)
         warnings += ranked.warnings
         if not ranked.hits:
             return [], warnings

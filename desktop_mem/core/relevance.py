@@ -44,8 +44,8 @@ must clear the raised bar before any is kept), not of each item, since once one 
 the unknown word was a paraphrase or a new detail of something known. Dates do not
 count as unknown words (when something was said answers them: an item dated within
 the day, month or year the query names counts as containing its date words), and
-Chinese counts by character. Small talk, close to the reference's greetings and thanks and a few
-words long, gets nothing at all.
+Chinese counts by character. Small talk, close to the reference's greetings and
+thanks and a few words long, gets nothing at all.
 """
 
 from __future__ import annotations
@@ -362,6 +362,8 @@ class Judgement:
     z: dict[int, float]  # deviations above the query's chance level, per id with a vector
     # share of the query's terms a keyword hit contains, for those it decided
     coverage: dict[int, float]
+    # per candidate: what the ordinary bar keeps, when the raised bar shut the tier
+    held: np.ndarray | None = None
 
 
 # Where each tier's text is, to tell which script a candidate is written in.
@@ -417,7 +419,6 @@ def judge(
     has_vec: np.ndarray,
     keyword: set[int] | dict[int, float],
     collection: int,
-    gated: bool = True,
     period: tuple[str, str] | None = None,
 ) -> Judgement:
     """Apply the rule to one tier's candidates (`sims[n]` is the cosine of `ids[n]`,
@@ -430,8 +431,9 @@ def judge(
     "does this tier hold anything about the query at all?" (the gate: some candidate
     must clear the raised bar), not of each item: once one clears it, the unknown
     words were a paraphrase or a new detail of something known, and every candidate
-    is judged by the ordinary bar. `gated` False: the caller already knows that (another
-    tier holds something that cleared the raised bar), so only the ordinary bar applies.
+    is judged by the ordinary bar. When none clears it, `held` says what the ordinary
+    bar would keep, for a caller that knows from another tier that the query is about
+    something the profile knows.
 
     `period`: the day, month or year the query names (textproc.named_period). An item
     dated within it contains the query's time words ("October", "2023"), as far as
@@ -443,7 +445,7 @@ def judge(
     if level.is_small_talk(terms, rule.z):
         return Judgement(keep, {}, {})
     ordinary = rule.threshold(collection)
-    gate = rule.bar(collection, unknown_share(db, terms), profile_items(db)) if gated else ordinary
+    gate = rule.bar(collection, unknown_share(db, terms), profile_items(db))
     # The words' share only moves a bar by up to `keyword_credit`: a candidate below
     # `low` fails whatever words it shares, so only those above it (and found by
     # keyword) cost the per-word full-text checks.
@@ -466,7 +468,9 @@ def judge(
         if ids[n] in dated:
             coverage[ids[n]] = min(1.0, coverage.get(ids[n], 0.0) + time_share)
     scored = [(n, zs[ids[n]], coverage.get(ids[n], 0.0)) for n in range(len(ids)) if has_vec[n]]
+    ordinary_keep = np.zeros(len(ids), dtype=bool)
+    for n, z, c in scored:
+        ordinary_keep[n] = rule.passes(z, ordinary, c)
     if any(rule.passes(z, gate, c) for _, z, c in scored):
-        for n, z, c in scored:
-            keep[n] = rule.passes(z, ordinary, c)
-    return Judgement(keep, zs, coverage)
+        return Judgement(keep | ordinary_keep, zs, coverage)
+    return Judgement(keep, zs, coverage, ordinary_keep)

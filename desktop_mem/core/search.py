@@ -1,8 +1,8 @@
 """Hybrid search: vector KNN and full-text BM25 find the candidates; every candidate
 gets both scores (its exact cosine similarity, or its source message's when that is
-nearer, and its BM25, each scaled to 0-1 over the candidates) and they are fused by weighted score (not by rank: the size of a lead
-matters), then adjusted for importance, recency and pinning, then near-duplicates
-removed.
+nearer, and its BM25, each scaled to 0-1 over the candidates) and they are fused by
+weighted score (not by rank: the size of a lead matters), then adjusted for
+importance, recency and pinning, then near-duplicates removed.
 
 Each hit says which signals found it, so the UI and `--json` can show why a
 memory came back. Keyword search works without the model server; when the
@@ -87,6 +87,10 @@ class Hit:
 class SearchResult:
     hits: list[Hit]
     warnings: list[str] = field(default_factory=list)
+    # What the ordinary bar keeps when words the profile has never seen shut the search
+    # (relevance.judge): for a caller that knows from another tier that the query is
+    # about something the profile knows.
+    held: list[Hit] = field(default_factory=list)
 
 
 class HybridSearch:
@@ -176,13 +180,10 @@ class HybridSearch:
         kinds: set[str] | None = None,
         now: datetime | None = None,
         relevant_only: bool = True,
-        gated: bool = True,
     ) -> SearchResult:
         """The k best memories for the query. With `relevant_only` (the default) only
         those that pass the relevance rule (core/relevance.py): an unrelated query gets
-        none. Without it, the best k whatever they are (a ranked listing). `gated`
-        False: another tier already showed the query to be about something the profile
-        knows, so its unknown words do not shut this one (relevance.judge)."""
+        none. Without it, the best k whatever they are (a ranked listing)."""
         w = self.weights
         warnings: list[str] = []
         query = textproc.normalize(query)
@@ -229,9 +230,10 @@ class HybridSearch:
                     has_vec[n] = True
             self._source_similarity(candidates, sims, has_vec, qvec, signals)
         keep = np.ones(len(candidates), dtype=bool)
+        held = np.zeros(len(candidates), dtype=bool)
         if relevant_only:
-            keep = self._relevant(
-                query, retrieval, candidates, sims, has_vec, qvec, dict(keyword), signals, gated
+            keep, held = self._relevant(
+                query, retrieval, candidates, sims, has_vec, qvec, dict(keyword), signals
             )
         bm25_of = dict(keyword)
         fused = fuse(
@@ -245,13 +247,15 @@ class HybridSearch:
         )
 
         now = now or datetime.now(UTC)
+        wanted = keep | held
         mems = {
-            m.id: m for m in self.store.get_many([c for n, c in enumerate(candidates) if keep[n]])
+            m.id: m for m in self.store.get_many([c for n, c in enumerate(candidates) if wanted[n]])
         }
         hits: list[Hit] = []
+        held_hits: list[Hit] = []
         for n, mid in enumerate(candidates):
             m = mems.get(mid)
-            if m is None or not keep[n] or (kinds and m.kind not in kinds):
+            if m is None or not wanted[n] or (kinds and m.kind not in kinds):
                 continue
             if not include_expired and m.expired:
                 continue
@@ -263,9 +267,14 @@ class HybridSearch:
                 sig["pinned"] = True
             if has_vec[n] and "vector" not in sig:
                 sig["vector"] = {"rank": None, "similarity": round(float(sims[n]), 4)}
-            hits.append(Hit(m, float(fused[n]) * boost, sig))
-        hits.sort(key=lambda h: (-h.score, -h.memory.id))
-        return SearchResult(self._without_duplicates(hits, k, vecs), warnings)
+            (hits if keep[n] else held_hits).append(Hit(m, float(fused[n]) * boost, sig))
+        for found in (hits, held_hits):
+            found.sort(key=lambda h: (-h.score, -h.memory.id))
+        return SearchResult(
+            self._without_duplicates(hits, k, vecs),
+            warnings,
+            self._without_duplicates(held_hits, k, vecs),
+        )
 
     def _source_similarity(
         self,
@@ -315,22 +324,22 @@ class HybridSearch:
         qvec: np.ndarray | None,
         keyword: dict[int, float],
         signals: dict[int, dict[str, Any]],
-        gated: bool,
-    ) -> np.ndarray:
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Which candidates pass the relevance rule; each gets its `relevance` in
         deviations above the query's chance level in its signals. `terms` are the
-        query's words as retrieved by (in a large store, without very frequent ones)."""
+        query's words as retrieved by (in a large store, without very frequent ones).
+        Also those the unknown-word gate held back (SearchResult.held)."""
         level = self.reference.level(qvec, textproc.script(query)) if qvec is not None else None
         verdict = judge(
             self.store.db, "memories_fts", self.rule, level, terms, candidates,
-            sims, has_vec, keyword, self.store.index.count(), gated,
-            textproc.named_period(query),
+            sims, has_vec, keyword, self.store.index.count(), textproc.named_period(query),
         )  # fmt: skip
         for mid, z in verdict.z.items():
             signals[mid]["relevance"] = round(z, 2)
             if mid in verdict.coverage:
                 signals[mid]["terms"] = round(verdict.coverage[mid], 3)
-        return verdict.keep
+        held = verdict.held if verdict.held is not None else np.zeros(len(candidates), bool)
+        return verdict.keep, held
 
     def _without_duplicates(
         self, hits: list[Hit], k: int, vecs: dict[int, np.ndarray]

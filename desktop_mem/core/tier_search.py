@@ -44,12 +44,10 @@ def search_tier(
     k: int,
     relevant_only: bool,
     leave_out: Callable[[list[int]], set[int]] | None = None,
-    gated: bool = True,
 ) -> Ranked:
     """`store` has db, index, embedder, reference and rule; `terms` are the query's
     retrieval terms; `leave_out` names candidates not to return (e.g. the conversation
-    being answered); `gated` False when another tier has shown the query to be about
-    something the profile knows (relevance.judge)."""
+    being answered)."""
     out = Ranked()
     pool = max(30, 3 * k)
     match = fts_match(terms)
@@ -88,8 +86,7 @@ def search_tier(
         level = store.reference.level(qvec, script(query)) if qvec is not None else None
         verdict = judge(
             store.db, fts_table, store.rule, level, terms, ids,
-            np.nan_to_num(sims), present, out.keyword, store.index.count(), gated,
-            named_period(query),
+            np.nan_to_num(sims), present, out.keyword, store.index.count(), named_period(query),
         )  # fmt: skip
         keep, relevance = verdict.keep, verdict.z
     scores = fuse(
