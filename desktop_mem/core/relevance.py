@@ -44,8 +44,9 @@ must clear the raised bar before any is kept), not of each item, since once one 
 the unknown word was a paraphrase or a new detail of something known. Dates do not
 count as unknown words (when something was said answers them: an item dated within
 the day, month or year the query names counts as containing its date words), and
-Chinese counts by character. Small talk, close to the reference's greetings and
-thanks and a few words long, gets nothing at all.
+Chinese counts by character, without its function words (as English stop words).
+Small talk, close to the reference's greetings and thanks and a few words long, gets
+nothing at all.
 """
 
 from __future__ import annotations
@@ -303,8 +304,10 @@ def unknown_share(db: Any, terms: list[str]) -> float:
     """The share of the query's words that no memory and no message contains. Numbers
     and month and weekday names do not count (a date is answered by when things were
     said). Chinese and Japanese are counted by character: a character is known when a
-    known bigram of its run covers it, so the bigrams that straddle two words ("么过"
-    in "什么过敏") count for nothing by themselves."""
+    known bigram of its run covers it, so the bigrams that straddle two words ("果过"
+    in "芒果过敏") count for nothing by themselves. Chinese function words ("我", "的",
+    "什么": textproc.CJK_FUNCTION_WORDS) do not count, as English stop words are not
+    search terms: every question is made of them."""
     runs = textproc.cjk_runs(terms)
     in_runs = {t for run in runs for t in run}
     words = [t for t in terms if t not in in_runs and not textproc.is_time_word(t)]
@@ -312,12 +315,13 @@ def unknown_share(db: Any, terms: list[str]) -> float:
     unknown = sum(1 for t in words if not _known(db, t))
     for run in runs:
         chars = len(run[0]) + len(run) - 1  # overlapping bigrams, or one lone character
+        function = textproc.cjk_function_positions(run[0] + "".join(b[1:] for b in run[1:]))
         covered: set[int] = set()
         for n, bigram in enumerate(run):
             if _known(db, bigram):
                 covered.update(range(n, n + len(bigram)))
-        units += chars
-        unknown += chars - len(covered)
+        units += chars - len(function)
+        unknown += chars - len(covered | function)
     return unknown / units if units else 0.0
 
 

@@ -326,6 +326,34 @@ def named_period(text: str) -> tuple[str, str] | None:
     return None
 
 
+# Chinese function words: pronouns, question words, particles and the copula, as the
+# English stop words are. A question is made of them ("我的狗叫什么名字？") whatever it
+# asks about, so they say nothing about whether the profile knows its subject. Only
+# characters that are function words wherever they stand: 过, 在 or 有 also make
+# content words (过敏, 现在, 有名). Longest first, as they are matched.
+CJK_FUNCTION_WORDS = (
+    "为什么", "是不是", "有没有",
+    "什么", "怎么", "怎样", "如何", "哪里", "哪儿", "哪个", "哪些", "多少",
+    "我们", "你们", "他们", "她们", "它们", "自己",
+    "我", "你", "您", "他", "她", "它", "的", "是", "吗", "呢", "吧", "啊", "呀", "哪", "谁",
+)  # fmt: skip
+
+
+def cjk_function_positions(run: str) -> set[int]:
+    """The positions in a CJK run that its function words take (CJK_FUNCTION_WORDS),
+    matched left to right, longest first."""
+    out: set[int] = set()
+    i = 0
+    while i < len(run):
+        word = next((w for w in CJK_FUNCTION_WORDS if run.startswith(w, i)), None)
+        if word is None:
+            i += 1
+            continue
+        out.update(range(i, i + len(word)))
+        i += len(word)
+    return out
+
+
 def cjk_runs(terms: list[str]) -> list[list[str]]:
     """The query's CJK bigrams regrouped into the runs they came from (consecutive
     bigrams overlap by one character)."""

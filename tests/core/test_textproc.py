@@ -19,6 +19,14 @@ def test_query_terms_drop_stopwords_and_split_cjk() -> None:
     assert query_terms("who are you") == ["who", "are", "you"]  # only stop words: keep them
 
 
+def test_chinese_function_words_are_found_only_where_they_are_words() -> None:
+    from desktop_mem.core.textproc import cjk_function_positions
+
+    assert cjk_function_positions("我对什么过敏") == {0, 2, 3}  # 我, 什么; 过 is in 过敏
+    assert cjk_function_positions("为什么是你") == {0, 1, 2, 3, 4}
+    assert cjk_function_positions("西湖边跑步") == set()
+
+
 def test_full_width_is_normalized() -> None:
     assert query_terms("ＴＯＫＹＯ２０２６") == ["tokyo2026"]
 
