@@ -41,7 +41,10 @@ deviations, scaled by how much of the query's informative words it matched. Word
 the profile has never seen (`unknown_penalty`) say the question may be about
 something the user never mentioned: they raise the bar of the whole query (some item
 must clear the raised bar before any is kept), not of each item, since once one does,
-the unknown word was a paraphrase or a new detail of something known. Dates do not
+the unknown word was a paraphrase or a new detail of something known. Nor do they
+raise it for a memory in another language (when the model reads both): a bilingual
+user's English question about what they said in Chinese shares none of its words by
+nature, not because the profile never heard of it. Dates do not
 count as unknown words (when something was said answers them: an item dated within
 the day, month or year the query names counts as containing its date words), and
 Chinese counts by character, without its function words (as English stop words).
@@ -130,6 +133,7 @@ class ChanceLevel:
     by_script: dict[str, tuple[float, float]] = field(default_factory=dict)
     # the scripts the model can read (it tells the reference's probe answers apart)
     readable: frozenset[str] = frozenset(textproc.SCRIPTS)
+    script: str = "other"  # the query's
 
     def is_small_talk(self, terms: list[str], bar: float) -> bool:
         """Small talk gets nothing: a greeting or a thank-you is as close to it as a
@@ -247,7 +251,7 @@ class Reference:
             group = chance_level(sims[:topics][mask])
             by_script[name] = (group.center, group.spread)
         center, spread = by_script.get(script, by_script["other"])
-        level = ChanceLevel(center, spread, by_script=by_script)
+        level = ChanceLevel(center, spread, by_script=by_script, script=script)
         level.talk = level.z(float(sims[topics : topics + len(SMALL_TALK)].max()))
         level.topic = level.z(float(sims[:topics].max()))
         return level
@@ -435,7 +439,9 @@ def judge(
     "does this tier hold anything about the query at all?" (the gate: some candidate
     must clear the raised bar), not of each item: once one clears it, the unknown
     words were a paraphrase or a new detail of something known, and every candidate
-    is judged by the ordinary bar. When none clears it, `held` says what the ordinary
+    is judged by the ordinary bar. A memory or a passage in another script than the
+    query's (and the model reads both) meets the ordinary bar at the gate too: it
+    could not have used the query's words. When none clears it, `held` says what the ordinary
     bar would keep, for a caller that knows from another tier that the query is about
     something the profile knows.
 
@@ -475,6 +481,18 @@ def judge(
     ordinary_keep = np.zeros(len(ids), dtype=bool)
     for n, z, c in scored:
         ordinary_keep[n] = rule.passes(z, ordinary, c)
-    if any(rule.passes(z, gate, c) for _, z, c in scored):
+    # An item in another script could not have used the query's words, so they do not
+    # count as unknown to it: a bilingual user asks in English about what they said in
+    # Chinese. Only where the model reads both scripts (else it cannot match across),
+    # and not for past messages: they hold greetings too, and without the words a
+    # greeting in one language finds those of the other ("早上好呀", "Good morning!").
+    across = {
+        n
+        for n, _, _ in scored
+        if fts_table != "messages_fts"
+        and (written := scripts.get(ids[n], level.script)) != level.script
+        and {written, level.script} <= level.readable
+    }
+    if any(rule.passes(z, ordinary if n in across else gate, c) for n, z, c in scored):
         return Judgement(keep | ordinary_keep, zs, coverage)
     return Judgement(keep, zs, coverage, ordinary_keep)

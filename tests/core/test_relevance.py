@@ -401,6 +401,36 @@ def test_unknown_words_raise_the_bar_of_the_query_not_of_each_item(profile: Prof
     assert kept((raised - 0.5) / 10) == [False, False]
 
 
+def test_words_of_one_language_are_not_unknown_to_an_item_in_another(profile: Profile) -> None:
+    """A bilingual user asks in English about what they said in Chinese: the question's
+    words are all new to the profile, but the memory could not have used them. It
+    meets the ordinary bar, where the model reads both scripts; where it cannot read
+    Chinese, it cannot match across them, and the raised bar stays. So it does for
+    past messages, which hold greetings too: "早上好" would find "Good morning!"."""
+    from desktop_mem.core.conversations import ConversationStore
+    from desktop_mem.core.relevance import ChanceLevel, judge
+    from desktop_mem.core.textproc import query_terms
+
+    memory = profile.memories.add(NewMemory("我对花生严重过敏。")).memory.id
+    convs = ConversationStore(profile.db, profile.embedder)
+    message = convs.add_message(convs.create("午饭").id, "user", "我对花生严重过敏。").id
+    terms = query_terms("which food am I allergic to")  # none of these words is known
+    rule = RelevanceRule(known_words_at=1)
+    sims = np.array([0.55])  # 5.5 deviations: over the ordinary bar, under the raised one
+    assert rule.z < 5.5 < rule.z + rule.unknown_penalty * 0.5
+
+    def kept(readable: set[str], tier: str = "memories_fts") -> bool:
+        level = ChanceLevel(0.0, 0.1, by_script={"cjk": (0.0, 0.1)}, readable=frozenset(readable))
+        item = memory if tier == "memories_fts" else message
+        verdict = judge(profile.db, tier, rule, level, terms, [item], sims,
+                        np.ones(1, dtype=bool), set(), 2)  # fmt: skip
+        return bool(verdict.keep[0])
+
+    assert kept({"other", "cjk"})
+    assert not kept({"other"})
+    assert not kept({"other", "cjk"}, "messages_fts")
+
+
 def test_a_model_reads_the_scripts_in_which_it_tells_the_probe_answers_apart() -> None:
     from desktop_mem.core.reference import PROBES, REFERENCE_SENTENCES, SMALL_TALK, TOPICS
     from desktop_mem.core.relevance import Reference
