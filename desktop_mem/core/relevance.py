@@ -44,12 +44,11 @@ must clear the raised bar before any is kept), not of each item, since once one 
 the unknown word was a paraphrase or a new detail of something known. Nor do they
 raise it for a memory in another language (when the model reads both): a bilingual
 user's English question about what they said in Chinese shares none of its words by
-nature, not because the profile never heard of it. Dates do not
-count as unknown words (when something was said answers them: an item dated within
-the day, month or year the query names counts as containing its date words), and
-Chinese counts by character, without its function words (as English stop words).
-Small talk, close to the reference's greetings and thanks and a few words long, gets
-nothing at all.
+nature, not because the profile never heard of it. Dates do not count as unknown
+words (when something was said answers them: an item dated within the day, month or
+year the query names counts as containing its date words), and Chinese counts by
+character, without its function words (as English stop words). Small talk, close to
+the reference's greetings and thanks and a few words long, gets nothing at all.
 """
 
 from __future__ import annotations
@@ -441,9 +440,9 @@ def judge(
     words were a paraphrase or a new detail of something known, and every candidate
     is judged by the ordinary bar. A memory or a passage in another script than the
     query's (and the model reads both) meets the ordinary bar at the gate too: it
-    could not have used the query's words. When none clears it, `held` says what the ordinary
-    bar would keep, for a caller that knows from another tier that the query is about
-    something the profile knows.
+    could not have used the query's words. When none clears it, `held` says what the
+    ordinary bar would keep, for a caller that knows from another tier that the query
+    is about something the profile knows.
 
     `period`: the day, month or year the query names (textproc.named_period). An item
     dated within it contains the query's time words ("October", "2023"), as far as
