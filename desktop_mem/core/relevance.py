@@ -393,6 +393,13 @@ def item_scripts(db: Any, fts_table: str, ids: list[int]) -> dict[int, str]:
     return out
 
 
+# The tiers whose items meet the ordinary bar at the gate when written in another
+# language than the query's (judge): a bilingual user asks in English about what they
+# said in Chinese. Not past messages: they hold greetings too, and without the words a
+# greeting in one language finds those of the other ("早上好呀", "Good morning!").
+_ACROSS_LANGUAGES = frozenset({"memories_fts", "doc_chunks_fts"})
+
+
 # When each tier's items were said or became true: a query that names a day, a month
 # or a year is answered by items of that period as a text is by the words it contains.
 _DATE_OF = {
@@ -481,14 +488,12 @@ def judge(
     for n, z, c in scored:
         ordinary_keep[n] = rule.passes(z, ordinary, c)
     # An item in another script could not have used the query's words, so they do not
-    # count as unknown to it: a bilingual user asks in English about what they said in
-    # Chinese. Only where the model reads both scripts (else it cannot match across),
-    # and not for past messages: they hold greetings too, and without the words a
-    # greeting in one language finds those of the other ("早上好呀", "Good morning!").
+    # count as unknown to it (only where the model reads both: else it cannot match
+    # across).
     across = {
         n
         for n, _, _ in scored
-        if fts_table != "messages_fts"
+        if fts_table in _ACROSS_LANGUAGES
         and (written := scripts.get(ids[n], level.script)) != level.script
         and {written, level.script} <= level.readable
     }
