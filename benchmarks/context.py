@@ -47,13 +47,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks._common import embed_server, scratch_home
 from benchmarks.locomo import evidence_ids, session_date, turn_text
+from desktop_mem.core.chat.context import Budget, ContextBuilder, TokenCounter
+from desktop_mem.core.chat.conversations import ConversationStore
 from desktop_mem.core.config import Config
-from desktop_mem.core.context import Budget, ContextBuilder, TokenCounter
-from desktop_mem.core.conversations import ConversationStore
-from desktop_mem.core.memories import NewMemory
+from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.relevance import RelevanceRule
-from desktop_mem.core.search import HybridSearch
+from desktop_mem.core.search.hybrid import HybridSearch
+from desktop_mem.core.search.relevance import RelevanceRule
 
 # Written apart from the product's own small-talk reference sentences (none of these
 # is one of them), so the figure is not the classifier recognising its own examples.

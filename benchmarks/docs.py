@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks._common import embed_server, scratch_home
 from desktop_mem.core.config import Config
-from desktop_mem.core.documents import DocumentStore
+from desktop_mem.core.documents.store import DocumentStore
 from desktop_mem.core.profile import Profile
 
 CATEGORIES = (1, 2, 3, 4)

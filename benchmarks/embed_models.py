@@ -23,7 +23,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks._common import embed_server
-from desktop_mem.core.embed import Embedder
+from desktop_mem.core.models.embed import Embedder
 
 DATA = Path(__file__).with_name("data") / "bilingual_memories.json"
 DIRECTIONS = [("en", "en"), ("zh", "zh"), ("zh", "en"), ("en", "zh")]

@@ -37,9 +37,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks._common import scratch_home
 from benchmarks.locomo import CATEGORIES
 from benchmarks.prompt import sessions_of
-from desktop_mem.core.chat import ChatSession
+from desktop_mem.core.chat.session import ChatSession
 from desktop_mem.core.config import Config
-from desktop_mem.core.llm import OllamaChat
+from desktop_mem.core.models.llm import OllamaChat
 from desktop_mem.core.profile import Profile
 
 JUDGE_PROMPT = """Your task is to label an answer to a question as CORRECT or WRONG.

@@ -33,9 +33,9 @@ from mcp_types import Implementation
 
 from benchmarks._common import ROOT
 from desktop_mem.core.config import Config
-from desktop_mem.core.memories import NewMemory
+from desktop_mem.core.keys.vault import KeyringAccess, Vault
+from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.vault import KeyringAccess, Vault
 from tests.fakes.keyrings import FileKeyring
 from tests.fakes.ollama_server import FakeOllama
 
@@ -106,7 +106,7 @@ def main() -> None:
 
         times, cached = anyio.run(go)
         # the embedding call alone (the same queries, the same server): its share
-        from desktop_mem.core.embed import Embedder
+        from desktop_mem.core.models.embed import Embedder
 
         embedder = Embedder(fake.url, "fake-embed")
         embed_times = []

@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks._common import embed_server, scratch_home
 from benchmarks.context import SMALLTALK
 from desktop_mem.core.config import Config
-from desktop_mem.core.memories import NewMemory
+from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
 
 # (memory, a question in its own language, a question in the other language)

@@ -36,9 +36,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks._common import BENCH_PASSPHRASE, ROOT, scratch_home
 from desktop_mem.core.config import Config
-from desktop_mem.core.memories import NewMemory
+from desktop_mem.core.keys.vault import KeyringAccess, Vault
+from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.vault import KeyringAccess, Vault
 from tests.fakes.keyrings import MemoryKeyring
 from tests.fakes.ollama_server import FakeOllama
 
@@ -95,8 +95,8 @@ exec "$@"
 def _secret_service_child(home: str, url: str, runs: int) -> None:
     """Inside the private D-Bus session: key the profile into the real keyring, time the
     commands, put the passphrase back."""
-    from desktop_mem.core.rekey import change_key
-    from desktop_mem.core.vault import _remembered_path
+    from desktop_mem.core.keys.vault import _remembered_path
+    from desktop_mem.core.store.rekey import change_key
 
     change_key(Path(home), "default", BENCH_PASSPHRASE, "keyring", None, Vault())
     env = {k: v for k, v in os.environ.items() if k != "DESKTOP_MEM_PASSPHRASE"}
@@ -188,7 +188,7 @@ def main() -> None:
         )
 
         # The key derivation's share: the same profile re-keyed to a raw keyring key.
-        from desktop_mem.core.rekey import change_key
+        from desktop_mem.core.store.rekey import change_key
 
         keyring = MemoryKeyring()
         vault = Vault(KeyringAccess(keyring))

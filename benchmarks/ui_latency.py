@@ -39,7 +39,7 @@ def main() -> None:
     from PySide6.QtWidgets import QApplication, QMessageBox
 
     from desktop_mem.core.config import Config
-    from desktop_mem.core.memories import NewMemory
+    from desktop_mem.core.memory.store import NewMemory
     from desktop_mem.core.profile import Profile
     from desktop_mem.ui import tasks
     from desktop_mem.ui.app import app_settings

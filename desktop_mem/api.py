@@ -22,9 +22,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from desktop_mem.core.config import Config
+from desktop_mem.core.keys.vault import Vault
+from desktop_mem.core.memory.records import WriteResult
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.records import WriteResult
-from desktop_mem.core.vault import Vault
 
 
 class MemoryLayer:
@@ -69,7 +69,7 @@ class MemoryLayer:
         stored memory and keeps its history; the model server decides close calls).
         Returns the memory (with "warnings" when, say, it was saved without a vector),
         or with consolidation {"changes": [...]}."""
-        from desktop_mem.core.memories import NewMemory
+        from desktop_mem.core.memory.store import NewMemory
 
         if not consolidate:
             new = NewMemory(
@@ -77,9 +77,9 @@ class MemoryLayer:
                 valid_from=valid_from, valid_until=valid_until, source=source,
             )  # fmt: skip
             return self._written(self.profile.memories.add(new, actor=source))
-        from desktop_mem.core.chat import make_backend
-        from desktop_mem.core.extract import Extractor
-        from desktop_mem.core.prompts import Candidate
+        from desktop_mem.core.chat.extract import Extractor
+        from desktop_mem.core.chat.prompts import Candidate
+        from desktop_mem.core.chat.session import make_backend
 
         candidate = Candidate.model_validate(
             {"text": text.strip(), "kind": kind, "importance": importance,
@@ -162,7 +162,7 @@ class MemoryLayer:
         messages; with ``learn`` (the default) it waits for what the exchange taught.
         Returns the answer, the conversation, the memories and messages it was given,
         and the changes it made."""
-        from desktop_mem.core.chat import ChatSession, make_backend
+        from desktop_mem.core.chat.session import ChatSession, make_backend
 
         session = ChatSession(
             self.profile, make_backend(self.profile, model), conversation_id, incognito=incognito

@@ -26,9 +26,9 @@ from desktop_mem import __version__
 from desktop_mem.api import MemoryLayer
 from desktop_mem.core.clients import Client, ClientNotAllowed, ClientRegistry
 from desktop_mem.core.errors import DesktopMemError
-from desktop_mem.core.memories import KINDS
+from desktop_mem.core.memory.records import APP_SOURCE
+from desktop_mem.core.memory.store import KINDS
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.records import APP_SOURCE
 
 log = logging.getLogger("desktop_mem.mcp")
 WHERE = "desktop-mem's Settings > Apps (or with `desktop-mem clients allow`)"

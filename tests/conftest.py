@@ -19,8 +19,8 @@ import pytest
 
 from desktop_mem.cli import main
 from desktop_mem.core.config import Config
+from desktop_mem.core.keys.vault import KeyringAccess, Vault
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.vault import KeyringAccess, Vault
 from tests.fakes.keyrings import MemoryKeyring
 from tests.fakes.ollama_server import FakeOllama
 

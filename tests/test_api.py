@@ -8,7 +8,7 @@ import pytest
 
 import desktop_mem
 from desktop_mem.core.errors import NotFound
-from desktop_mem.core.vault import Vault
+from desktop_mem.core.keys.vault import Vault
 from tests.fakes.ollama_server import FakeOllama
 
 
@@ -48,8 +48,8 @@ def test_the_command_line_and_the_window_get_records_from_the_same_calls(
     """plain=False (what the command line and the window use) gives the core's records
     with their warnings; a script gets the same operation as dicts, warnings included."""
     from desktop_mem.api import MemoryLayer
-    from desktop_mem.core.records import Memory, WriteResult
-    from desktop_mem.core.search import SearchResult
+    from desktop_mem.core.memory.records import Memory, WriteResult
+    from desktop_mem.core.search.hybrid import SearchResult
 
     with desktop_mem.open(
         home=str(home), ollama_host=fake_ollama.url, embed_model="fake-embed", vault=vault

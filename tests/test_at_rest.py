@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from desktop_mem.cli import main
-from desktop_mem.core.vault import SERVICE, Vault, key_account
+from desktop_mem.core.keys.vault import SERVICE, Vault, key_account
 from tests import leaks
 from tests.conftest import Run
 from tests.fakes.keyrings import MemoryKeyring
@@ -173,7 +173,7 @@ def test_a_deletion_held_up_by_a_reader_says_so_and_completes_when_it_lets_go(
     isolated: MemoryKeyring,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from desktop_mem.core import db as dbmod
+    from desktop_mem.core.store import db as dbmod
 
     monkeypatch.setattr(dbmod, "BUSY_TIMEOUT_MS", 300)
     canary = "pelicanquartz reader canary 9321"

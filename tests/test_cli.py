@@ -11,7 +11,7 @@ from pathlib import Path
 import keyring.backends.fail
 import pytest
 
-from desktop_mem.core.vault import KeyringAccess, Vault
+from desktop_mem.core.keys.vault import KeyringAccess, Vault
 from tests.conftest import Run
 from tests.fakes.ollama_server import FakeOllama
 

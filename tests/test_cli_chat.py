@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from desktop_mem.core.chat import remote_notice
-from desktop_mem.core.llm import OpenAICompatChat
+from desktop_mem.core.chat.session import remote_notice
+from desktop_mem.core.models.llm import OpenAICompatChat
 from desktop_mem.core.profile import Profile
 from tests.conftest import Run
 from tests.fakes.ollama_server import FakeOllama

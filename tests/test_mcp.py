@@ -15,9 +15,9 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp_types import Implementation
 
 from desktop_mem.core.config import Config
-from desktop_mem.core.memories import NewMemory
+from desktop_mem.core.keys.vault import KeyringAccess, Vault
+from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.vault import KeyringAccess, Vault
 from tests.conftest import Run
 from tests.fakes.keyrings import FileKeyring
 from tests.fakes.ollama_server import FakeOllama

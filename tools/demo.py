@@ -31,9 +31,9 @@ SEED = [
 
 
 def seed(home: Path, url: str) -> None:
+    from desktop_mem.core.chat.conversations import ConversationStore
     from desktop_mem.core.config import Config
-    from desktop_mem.core.conversations import ConversationStore
-    from desktop_mem.core.memories import NewMemory
+    from desktop_mem.core.memory.store import NewMemory
     from desktop_mem.core.profile import Profile
 
     config = Config.resolve(

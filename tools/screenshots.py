@@ -42,7 +42,7 @@ def main() -> int:
     from PySide6.QtWidgets import QApplication
 
     from desktop_mem.core.config import Config
-    from desktop_mem.core.memories import NewMemory
+    from desktop_mem.core.memory.store import NewMemory
     from desktop_mem.core.profile import Profile
     from desktop_mem.ui import tasks, theme
     from desktop_mem.ui.app import app_settings, install_language, prepare_application

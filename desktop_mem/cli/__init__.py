@@ -22,13 +22,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from desktop_mem import __version__
+from desktop_mem.core.config import global_options
 from desktop_mem.core.errors import EXIT_ERROR, EXIT_OK, EXIT_USAGE, DesktopMemError, UsageError
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl+C
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE: the reader of the output went away
 
 if TYPE_CHECKING:
-    from desktop_mem.core.vault import Vault
+    from desktop_mem.core.keys.vault import Vault
 
 __all__ = ["build_parser", "global_options", "main"]
 
@@ -40,17 +41,6 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"{self.prog}: {message}\n")
-
-
-def global_options(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """The options every command and the window share (the window parses them too)."""
-    p.add_argument("--home", help="data folder (default: $DESKTOP_MEM_HOME, else the platform's)")
-    p.add_argument("--profile", help="profile name (default: 'default')")
-    p.add_argument(
-        "--ollama-host", help="Ollama address (default: $OLLAMA_HOST, else http://127.0.0.1:11434)"
-    )
-    p.add_argument("--embed-model", help="embedding model (default: the profile's, else bge-m3)")
-    return p
 
 
 # Which module registers each command: a command line builds only its own group's

@@ -50,8 +50,8 @@ def mcp(ctx: Context) -> int:
     to sit in plain text in the app's configuration file."""
     from desktop_mem.core import paths
     from desktop_mem.core.errors import LockedError
+    from desktop_mem.core.keys.vault import read_key_mode
     from desktop_mem.core.profile import Profile
-    from desktop_mem.core.vault import read_key_mode
 
     config = ctx.config
     if read_key_mode(paths.database_path(config.home, config.profile)) == "passphrase":

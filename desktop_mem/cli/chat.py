@@ -13,7 +13,7 @@ from desktop_mem.core.errors import EXIT_OK, UsageError
 from desktop_mem.core.settings import DEFAULTS
 
 if TYPE_CHECKING:
-    from desktop_mem.core.chat import ChatSession, TurnResult
+    from desktop_mem.core.chat.session import ChatSession, TurnResult
     from desktop_mem.core.profile import Profile
 
 LEARN_TIMEOUT_S = 300.0
@@ -95,7 +95,7 @@ def _report(result: TurnResult, prof: Profile, err: TextIO) -> None:
         err.write("memories used: ")
         err.write("; ".join(f"#{i} {mems[i].text}" for i, _ in result.used if i in mems) + "\n")
     if result.recalled and result.status != "error":
-        from desktop_mem.core.conversations import ConversationStore
+        from desktop_mem.core.chat.conversations import ConversationStore
 
         store = ConversationStore(prof.db)
         err.write("earlier messages used: ")
@@ -107,7 +107,7 @@ def _report(result: TurnResult, prof: Profile, err: TextIO) -> None:
             + "\n"
         )
     if result.documents and result.status != "error":
-        from desktop_mem.core.documents import DocumentStore
+        from desktop_mem.core.documents.store import DocumentStore
 
         found = DocumentStore(prof.db).passages([c for c, _ in result.documents])
         err.write("documents used: ")
@@ -191,7 +191,7 @@ def _turn_json(
     result: TurnResult, prof: Profile, wait: bool, session: ChatSession
 ) -> dict[str, Any]:
     learned = result.learned(LEARN_TIMEOUT_S) if wait else []
-    from desktop_mem.core.conversations import ConversationStore
+    from desktop_mem.core.chat.conversations import ConversationStore
 
     mems = {m.id: m for m in prof.memories.get_many([i for i, _ in result.used])}
     store = ConversationStore(prof.db)
@@ -235,7 +235,7 @@ def _turn_json(
 
 
 def chat(ctx: Context) -> int:
-    from desktop_mem.core.chat import ChatSession, make_backend, remote_notice
+    from desktop_mem.core.chat.session import ChatSession, make_backend, remote_notice
 
     args, prof, out, err = ctx.args, ctx.prof, ctx.out, ctx.err
     backend = make_backend(prof, args.model)
@@ -258,7 +258,7 @@ def chat(ctx: Context) -> int:
 
 def _offer_pull(session: ChatSession, result: TurnResult, err: TextIO) -> bool:
     """After "model not pulled", in a terminal: offer to pull it now."""
-    from desktop_mem.core.llm import OllamaChat
+    from desktop_mem.core.models.llm import OllamaChat
 
     backend = session.backend
     if not isinstance(backend, OllamaChat) or "ollama pull" not in (result.error or ""):
@@ -306,7 +306,7 @@ def _loop(
 
 
 def _conversation_store(ctx: Context) -> Any:
-    from desktop_mem.core.conversations import ConversationStore
+    from desktop_mem.core.chat.conversations import ConversationStore
 
     prof = ctx.prof
     return ConversationStore(prof.db, prof.embedder, prof.search.reference)
@@ -348,7 +348,7 @@ def conversations_show(ctx: Context) -> int:
 
 
 def conversations_export(ctx: Context) -> int:
-    from desktop_mem.core.export import write_private
+    from desktop_mem.core.memory.export import write_private
 
     args = ctx.args
     path = Path(args.file)
@@ -430,7 +430,7 @@ def settings(ctx: Context) -> int:
 
 
 def models(ctx: Context) -> int:
-    from desktop_mem.core.llm import OllamaChat
+    from desktop_mem.core.models.llm import OllamaChat
 
     args, config, out, err = ctx.args, ctx.config, ctx.out, ctx.err
     if args.action == "list":

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 if TYPE_CHECKING:
     from desktop_mem.api import MemoryLayer
     from desktop_mem.core.config import Config
+    from desktop_mem.core.keys.vault import Vault
     from desktop_mem.core.profile import Profile
-    from desktop_mem.core.vault import Vault
 
 
 @dataclass
@@ -29,7 +29,7 @@ class Context:
     def vault(self) -> Vault:
         """The key store, made on first use (the keyring module costs start-up time)."""
         if self.given_vault is None:
-            from desktop_mem.core.vault import Vault
+            from desktop_mem.core.keys.vault import Vault
 
             self.given_vault = Vault()
         return self.given_vault

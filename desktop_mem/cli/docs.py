@@ -47,7 +47,7 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
 
 
 def _store(ctx: Context) -> Any:
-    from desktop_mem.core.documents import DocumentStore
+    from desktop_mem.core.documents.store import DocumentStore
 
     prof = ctx.prof
     return DocumentStore(prof.db, prof.embedder, prof.search.reference, prof.search.rule)
@@ -75,7 +75,7 @@ def _report(report: Any, ctx: Context, as_json: bool) -> int:
 
 
 def add(ctx: Context) -> int:
-    from desktop_mem.core.documents import AddReport
+    from desktop_mem.core.documents.store import AddReport
 
     store = _store(ctx)
     total = AddReport()

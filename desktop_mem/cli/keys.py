@@ -13,7 +13,7 @@ from desktop_mem.core.config import RECOVERY_ENV
 from desktop_mem.core.errors import EXIT_OK, DesktopMemError, KeyMissing, UsageError
 
 if TYPE_CHECKING:
-    from desktop_mem.core.vault import Vault
+    from desktop_mem.core.keys.vault import Vault
 
 NEW_PASSPHRASE_ENV = "DESKTOP_MEM_NEW_PASSPHRASE"
 log = logging.getLogger("desktop_mem.cli")
@@ -75,7 +75,7 @@ def recovery_notice(code: str, profile: str) -> str:
 
 
 def read_code(err: TextIO, why: str) -> str:
-    from desktop_mem.core import recovery
+    from desktop_mem.core.keys import recovery
 
     given = os.environ.get(RECOVERY_ENV)
     if given:
@@ -91,7 +91,7 @@ def read_code(err: TextIO, why: str) -> str:
 
 
 def backup_command(ctx: Context) -> int:
-    from desktop_mem.core import backup
+    from desktop_mem.core.store import backup
 
     args, prof, out = ctx.args, ctx.prof, ctx.out
     target = Path(args.file).expanduser()
@@ -106,7 +106,7 @@ def backup_command(ctx: Context) -> int:
 
 
 def restore_command(ctx: Context) -> int:
-    from desktop_mem.core import backup
+    from desktop_mem.core.store import backup
 
     args, config, vault, out, err = ctx.args, ctx.config, ctx.vault, ctx.out, ctx.err
     header, _ = backup.read_header(Path(args.file).expanduser())
@@ -145,7 +145,7 @@ def _code_if_needed(header: dict[str, Any], vault: Vault, err: TextIO) -> str | 
 
 
 def recover_command(ctx: Context) -> int:
-    from desktop_mem.core import backup
+    from desktop_mem.core.store import backup
 
     config, vault, out, err = ctx.config, ctx.vault, ctx.out, ctx.err
     code = read_code(err, "Putting the key back needs the recovery code")
@@ -158,7 +158,7 @@ def recover_command(ctx: Context) -> int:
 
 
 def new_code_command(ctx: Context) -> int:
-    from desktop_mem.core import backup
+    from desktop_mem.core.store import backup
 
     prof, out = ctx.prof, ctx.out
     code = backup.renew_recovery_code(prof.db)
@@ -173,7 +173,7 @@ def new_code_command(ctx: Context) -> int:
 def new_passphrase(err: TextIO) -> str:
     import getpass
 
-    from desktop_mem.core.vault import check_new_passphrase
+    from desktop_mem.core.keys.vault import check_new_passphrase
 
     given = os.environ.get(NEW_PASSPHRASE_ENV)
     if given:
@@ -190,8 +190,8 @@ def new_passphrase(err: TextIO) -> str:
 
 def rekey(ctx: Context) -> int:
     from desktop_mem.core import paths
-    from desktop_mem.core.rekey import change_key
-    from desktop_mem.core.vault import PASSPHRASE_ENV, read_key_mode
+    from desktop_mem.core.keys.vault import PASSPHRASE_ENV, read_key_mode
+    from desktop_mem.core.store.rekey import change_key
 
     config, out, err = ctx.config, ctx.out, ctx.err
     path = paths.database_path(config.home, config.profile)

@@ -10,7 +10,7 @@ from typing import Any
 from desktop_mem.cli import output
 from desktop_mem.cli.context import Context
 from desktop_mem.core.errors import EXIT_ERROR, EXIT_OK, ImportRejected, UsageError
-from desktop_mem.core.records import KINDS
+from desktop_mem.core.memory.records import KINDS
 
 
 def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
@@ -249,7 +249,7 @@ def restore(ctx: Context) -> int:
 
 
 def export(ctx: Context) -> int:
-    from desktop_mem.core.export import write_export
+    from desktop_mem.core.memory.export import write_export
 
     path = Path(ctx.args.file)
     fmt = ctx.args.format or (
@@ -261,7 +261,7 @@ def export(ctx: Context) -> int:
 
 
 def import_(ctx: Context) -> int:
-    from desktop_mem.core.export import import_file
+    from desktop_mem.core.memory.export import import_file
 
     args, out = ctx.args, ctx.out
     try:
@@ -308,7 +308,7 @@ def reembed(ctx: Context) -> int:
 def consolidate(ctx: Context) -> int:
     from datetime import UTC, datetime
 
-    from desktop_mem.core.chat import ChatSession, make_backend
+    from desktop_mem.core.chat.session import ChatSession, make_backend
 
     session = ChatSession(ctx.prof, make_backend(ctx.prof, ctx.args.model))
     try:
@@ -324,7 +324,7 @@ def consolidate(ctx: Context) -> int:
 
 
 def wipe(ctx: Context) -> int:
-    from desktop_mem.core.conversations import ConversationStore
+    from desktop_mem.core.chat.conversations import ConversationStore
 
     prof = ctx.prof
     convs = ConversationStore(prof.db, prof.embedder, prof.search.reference)

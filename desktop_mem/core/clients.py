@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from desktop_mem.core.errors import DesktopMemError, NotFound, UsageError
+from desktop_mem.core.errors import DesktopMemError, NotFound
+from desktop_mem.core.settings import LEVELS, Settings, check_level
 
-LEVELS = ("off", "read", "write", "delete")
 NEEDS = {"read": 1, "write": 2, "delete": 3}  # the level index a kind of tool needs
 MAX_NAME = 80
 DEFAULT_LEVEL = "read"
@@ -36,15 +36,6 @@ def clean_name(name: Any) -> str:
     text = " ".join(str(name or "").split())[:MAX_NAME]
     text = "".join(ch for ch in text if ch.isprintable())
     return text or "unnamed app"
-
-
-def check_level(level: str) -> str:
-    if level not in LEVELS:
-        raise UsageError(
-            f"'{level}' is not a permission: use one of {', '.join(LEVELS)} "
-            "(off = paused, write = read and write, delete = read, write and delete)."
-        )
-    return level
 
 
 @dataclass(frozen=True)
@@ -80,8 +71,6 @@ class ClientRegistry:
         self.db = db
 
     def default_level(self) -> str:
-        from desktop_mem.core.settings import Settings
-
         level = Settings(self.db).get("mcp_default_level")
         return level if level in LEVELS else DEFAULT_LEVEL
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +38,17 @@ def normalize_host(host: str) -> str:
         hostname = f"[{hostname}]"
     port = port or (443 if parts.scheme == "https" else 11434)
     return f"{parts.scheme}://{hostname}:{port}{parts.path.rstrip('/')}"
+
+
+def global_options(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The options every command and the window share (the window parses them too)."""
+    p.add_argument("--home", help="data folder (default: $DESKTOP_MEM_HOME, else the platform's)")
+    p.add_argument("--profile", help="profile name (default: 'default')")
+    p.add_argument(
+        "--ollama-host", help="Ollama address (default: $OLLAMA_HOST, else http://127.0.0.1:11434)"
+    )
+    p.add_argument("--embed-model", help="embedding model (default: the profile's, else bge-m3)")
+    return p
 
 
 @dataclass

@@ -11,10 +11,10 @@ import sqlite_vec
 
 from desktop_mem.core import paths
 from desktop_mem.core.config import DEFAULT_CHAT_MODEL, Config
-from desktop_mem.core.db import open_profile
-from desktop_mem.core.embed import DEFAULT_EMBED_MODEL
 from desktop_mem.core.errors import DatabaseCorrupt, DesktopMemError
-from desktop_mem.core.vault import PASSPHRASE_ENV, KeyringAccess, Vault, read_key_mode
+from desktop_mem.core.keys.vault import PASSPHRASE_ENV, KeyringAccess, Vault, read_key_mode
+from desktop_mem.core.models.embed import DEFAULT_EMBED_MODEL
+from desktop_mem.core.store.db import open_profile
 
 
 @dataclass

@@ -7,11 +7,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from desktop_mem.core.config import Config
-from desktop_mem.core.db import Database, open_profile
-from desktop_mem.core.embed import DEFAULT_EMBED_MODEL, Embedder
-from desktop_mem.core.memories import MemoryStore
-from desktop_mem.core.search import HybridSearch
-from desktop_mem.core.vault import Vault
+from desktop_mem.core.keys.vault import Vault
+from desktop_mem.core.memory.store import MemoryStore
+from desktop_mem.core.models.embed import DEFAULT_EMBED_MODEL, Embedder
+from desktop_mem.core.search.hybrid import HybridSearch
+from desktop_mem.core.store.db import Database, open_profile
 
 
 @dataclass

@@ -4,7 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from desktop_mem.core.errors import InvalidInput
+from desktop_mem.core.errors import InvalidInput, UsageError
+
+# What another app (an MCP client) may do, in order: paused, read, read and write, read
+# write and delete. Defined here because a setting chooses a new app's level.
+LEVELS = ("off", "read", "write", "delete")
+
+
+def check_level(level: str) -> str:
+    if level not in LEVELS:
+        raise UsageError(
+            f"'{level}' is not a permission: use one of {', '.join(LEVELS)} "
+            "(off = paused, write = read and write, delete = read, write and delete)."
+        )
+    return level
+
 
 DEFAULTS: dict[str, Any] = {
     "chat_model": None,  # None: --model / DESKTOP_MEM_CHAT_MODEL / qwen2.5:7b
@@ -131,7 +145,5 @@ def _validated(key: str, value: Any) -> Any:
             raise InvalidInput(f"The setting '{key}' must be from {low} to {high}.") from None
         raise InvalidInput(f"The setting '{key}' takes a whole number.") from None
     if key == "mcp_default_level":
-        from desktop_mem.core.clients import check_level
-
         value = check_level(str(value))
     return value

@@ -17,9 +17,9 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from desktop_mem.core import logs
 from desktop_mem.core.config import Config
 from desktop_mem.core.errors import DesktopMemError
+from desktop_mem.core.keys.vault import Vault
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.rekey import change_key
-from desktop_mem.core.vault import Vault
+from desktop_mem.core.store.rekey import change_key
 from desktop_mem.ui import theme
 from desktop_mem.ui.backup_ui import RecoveryCodeDialog
 from desktop_mem.ui.dialogs import PassphraseDialog
@@ -148,7 +148,7 @@ def build_config(argv: Sequence[str]) -> Config:
     every command (one parser), then the Ollama address saved in the window."""
     import argparse
 
-    from desktop_mem.cli import global_options
+    from desktop_mem.core.config import global_options
 
     args, _ = global_options(argparse.ArgumentParser(prog="desktop-mem")).parse_known_args(
         list(argv)
@@ -189,7 +189,7 @@ class Application:
         self.build_window()
 
     def change_key(self, mode: str, new_passphrase: str | None = None) -> bool:
-        """Re-encrypt the profile under a new key (core/rekey.py): the profile is closed,
+        """Re-encrypt the profile under a new key (core/store/rekey.py): the profile is closed,
         copied under the new key, verified, switched, and opened again. On any failure
         the old file and key are untouched and the profile reopens with them."""
         window = self.window

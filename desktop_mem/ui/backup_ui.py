@@ -29,9 +29,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_mem.core import backup, recovery
 from desktop_mem.core.errors import DesktopMemError
+from desktop_mem.core.keys import recovery
 from desktop_mem.core.settings import Settings
+from desktop_mem.core.store import backup
 from desktop_mem.ui import tasks
 
 CHECK_MS = 30 * 60 * 1000

@@ -11,11 +11,11 @@ from PySide6.QtWidgets import (
     QMessageBox,
 )
 
-from desktop_mem.core.chat import (
+from desktop_mem.core.chat.session import (
     make_backend,
     ollama_model,
 )
-from desktop_mem.core.llm import OllamaChat
+from desktop_mem.core.models.llm import OllamaChat
 from desktop_mem.ui import tasks
 from desktop_mem.ui.dialogs import PullDialog
 

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 
 from desktop_mem.core import textproc
 from desktop_mem.core.errors import DesktopMemError
-from desktop_mem.core.export import write_private
+from desktop_mem.core.memory.export import write_private
 from desktop_mem.ui import tasks
 
 if TYPE_CHECKING:

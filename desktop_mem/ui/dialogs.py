@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_mem.core.vault import MIN_PASSPHRASE
+from desktop_mem.core.keys.vault import MIN_PASSPHRASE
 from desktop_mem.ui import shortcuts
 
 

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_mem.core.documents import AddReport, DocumentStore
+from desktop_mem.core.documents.store import AddReport, DocumentStore
 from desktop_mem.ui import tasks
 
 SYNC_MS = 10 * 60 * 1000  # watched folders are re-read every ten minutes

@@ -29,11 +29,11 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_mem.api import MemoryLayer
-from desktop_mem.core.chat import (
+from desktop_mem.core.chat.conversations import ConversationStore
+from desktop_mem.core.chat.session import (
     ChatSession,
 )
-from desktop_mem.core.conversations import ConversationStore
-from desktop_mem.core.documents import DocumentStore
+from desktop_mem.core.documents.store import DocumentStore
 from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.settings import Settings

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_mem.core import textproc
-from desktop_mem.core.memories import KINDS, Memory, Version
+from desktop_mem.core.memory.store import KINDS, Memory, Version
 from desktop_mem.ui.memory_cards import MemoryCardDelegate
 from desktop_mem.ui.models import ID_ROLE, MemoryTableModel, kind_label, source_label
 from desktop_mem.ui.new_memory_dialog import NewMemoryDialog

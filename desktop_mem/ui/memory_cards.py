@@ -9,7 +9,7 @@ from PySide6.QtCore import QCoreApplication, QModelIndex, QPersistentModelIndex,
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QTextLayout, QTextOption
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from desktop_mem.core.memories import Memory
+from desktop_mem.core.memory.store import Memory
 from desktop_mem.ui.models import MemoryTableModel, kind_label, source_label
 
 Index = QModelIndex | QPersistentModelIndex

@@ -14,9 +14,9 @@ from PySide6.QtWidgets import (
     QMessageBox,
 )
 
+from desktop_mem.core.chat.extract import Change
 from desktop_mem.core.errors import DesktopMemError, ImportRejected
-from desktop_mem.core.export import import_file, write_export
-from desktop_mem.core.extract import Change
+from desktop_mem.core.memory.export import import_file, write_export
 from desktop_mem.ui import tasks
 from desktop_mem.ui.dialogs import TypedConfirmDialog
 from desktop_mem.ui.models import MemoryTableModel

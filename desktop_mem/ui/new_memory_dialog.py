@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_mem.core.memories import KINDS
+from desktop_mem.core.memory.store import KINDS
 from desktop_mem.ui.models import kind_label
 
 

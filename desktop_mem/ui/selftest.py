@@ -23,7 +23,7 @@ from pathlib import Path
 from desktop_mem.core.config import Config
 from desktop_mem.core.doctor import Check
 from desktop_mem.core.errors import DesktopMemError
-from desktop_mem.core.memories import NewMemory
+from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
 
 PROBE_EN = "The self-test remembers that the user grows purple tomatoes"

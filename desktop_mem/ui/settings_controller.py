@@ -12,13 +12,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_mem.core import backup
-from desktop_mem.core.chat import (
+from desktop_mem.core.chat.session import (
     remote_notice,
 )
 from desktop_mem.core.config import normalize_host
 from desktop_mem.core.errors import DesktopMemError
-from desktop_mem.core.vault import KeyringAccess
+from desktop_mem.core.keys.vault import KeyringAccess
+from desktop_mem.core.store import backup
 from desktop_mem.ui import tasks
 from desktop_mem.ui.apps_ui import AppsPage
 from desktop_mem.ui.backup_ui import BackupPage, RecoveryCodeDialog

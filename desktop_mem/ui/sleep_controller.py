@@ -1,6 +1,6 @@
 """Owns sleep-time consolidation in the window: the idle timer, the pass, its stop.
 
-When nobody has typed for `idle_ms` and the schedule says a pass is due (core/sleep.py),
+When nobody has typed for `idle_ms` and the schedule says a pass is due (core/chat/sleep.py),
 the whole-store pass runs in the background at the lowest thread priority; any key in
 the composer, or a turn starting, asks it to stop at once. What it changed is reported
 through `finished` (the window shows a quiet status line; every change is a version
@@ -16,8 +16,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal
 
-from desktop_mem.core.extract import Change, Extractor
-from desktop_mem.core.sleep import SleepSchedule
+from desktop_mem.core.chat.extract import Change, Extractor
+from desktop_mem.core.chat.sleep import SleepSchedule
 from desktop_mem.ui import tasks
 
 IDLE_MS = 5 * 60 * 1000  # five quiet minutes

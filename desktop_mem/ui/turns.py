@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject
 
 from desktop_mem.core import textproc
-from desktop_mem.core.chat import (
+from desktop_mem.core.chat.extract import Change
+from desktop_mem.core.chat.session import (
     ChatSession,
     TurnResult,
 )
-from desktop_mem.core.extract import Change
 from desktop_mem.ui import tasks
 from desktop_mem.ui.errors import describe
 from desktop_mem.ui.forget_dialog import ForgetDialog

@@ -10,11 +10,12 @@ from typing import Any
 
 from PySide6.QtWidgets import QApplication, QInputDialog, QMessageBox
 
-from desktop_mem.core import backup, paths
+from desktop_mem.core import paths
 from desktop_mem.core.config import Config
 from desktop_mem.core.errors import DesktopMemError, KeyMissing, KeyringUnavailable, WrongKey
+from desktop_mem.core.keys.vault import Vault, read_key_mode
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.vault import Vault, read_key_mode
+from desktop_mem.core.store import backup
 from desktop_mem.ui.backup_ui import LockedDialog, choose_backup_file
 from desktop_mem.ui.dialogs import PassphraseDialog
 from desktop_mem.ui.tasks import describe_exception

@@ -17,13 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from desktop_mem.core import backup, recovery
+from desktop_mem.core.chat.conversations import ConversationStore
 from desktop_mem.core.config import Config
-from desktop_mem.core.conversations import ConversationStore
 from desktop_mem.core.errors import UsageError
-from desktop_mem.core.memories import NewMemory
+from desktop_mem.core.keys import recovery
+from desktop_mem.core.keys.vault import Vault, read_sidecar
+from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.vault import Vault, read_sidecar
+from desktop_mem.core.store import backup
 from tests import report
 from tests.conftest import Run
 from tests.fakes.keyrings import MemoryKeyring

@@ -10,15 +10,15 @@ from typing import Any
 
 import pytest
 
-from desktop_mem.core.chat import ChatSession, make_backend
-from desktop_mem.core.context import edges_first
-from desktop_mem.core.conversations import ConversationStore
+from desktop_mem.core.chat.context import edges_first
+from desktop_mem.core.chat.conversations import ConversationStore
+from desktop_mem.core.chat.session import ChatSession, make_backend
 from desktop_mem.core.errors import DesktopMemError
-from desktop_mem.core.llm import OllamaChat
-from desktop_mem.core.memories import NewMemory
+from desktop_mem.core.keys.vault import SERVICE
+from desktop_mem.core.memory.store import NewMemory
+from desktop_mem.core.models.llm import OllamaChat
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.settings import Settings
-from desktop_mem.core.vault import SERVICE
 from tests.fakes.keyrings import MemoryKeyring
 from tests.fakes.ollama_server import FakeOllama
 from tests.sqlcipher_pages import decrypted_pages

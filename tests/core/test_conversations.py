@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from desktop_mem.core.conversations import ConversationStore
+from desktop_mem.core.chat.conversations import ConversationStore
 from desktop_mem.core.errors import InvalidInput, NotFound
-from desktop_mem.core.memories import NewMemory
+from desktop_mem.core.keys.vault import SERVICE
+from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.vault import SERVICE
 from tests.fakes.keyrings import MemoryKeyring
 from tests.fakes.ollama_server import FakeOllama
 from tests.sqlcipher_pages import decrypted_pages
@@ -156,8 +156,8 @@ def test_deleting_a_conversation_takes_back_the_words_it_lent_to_memories(
 def test_the_model_names_a_new_conversation_unless_the_user_did(
     profile: Profile, fake_ollama: FakeOllama
 ) -> None:
-    from desktop_mem.core.chat import ChatSession
-    from desktop_mem.core.llm import OllamaChat
+    from desktop_mem.core.chat.session import ChatSession
+    from desktop_mem.core.models.llm import OllamaChat
 
     fake_ollama.titles.append("“Tea in Hangzhou”")
     session = ChatSession(profile, OllamaChat(fake_ollama.url))

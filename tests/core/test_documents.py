@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from desktop_mem.core.chat import ChatSession, make_backend
-from desktop_mem.core.documents import DocumentStore
+from desktop_mem.core.chat.session import ChatSession, make_backend
+from desktop_mem.core.documents.store import DocumentStore
+from desktop_mem.core.keys.vault import SERVICE
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.vault import SERVICE
 from tests import report
 from tests.fakes.keyrings import MemoryKeyring
 from tests.fakes.ollama_server import FakeOllama
@@ -223,7 +223,7 @@ def test_indexing_killed_half_way_resumes_with_no_half_indexed_document(
     import time
 
     from desktop_mem.core.config import Config
-    from desktop_mem.core.doc_text import chunk, extract
+    from desktop_mem.core.documents.text import chunk, extract
 
     passphrase = "kill test passphrase"
     monkeypatch.setenv("DESKTOP_MEM_PASSPHRASE", passphrase)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from desktop_mem.core.embed import Embedder
 from desktop_mem.core.errors import ModelFailed, ModelMissing, OllamaUnavailable
+from desktop_mem.core.models.embed import Embedder
 from tests.fakes.ollama_server import FakeOllama
 
 

@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 
 from desktop_mem.core.config import Config
 from desktop_mem.core.errors import DesktopMemError, ImportRejected
-from desktop_mem.core.export import import_file
-from desktop_mem.core.memories import KINDS, NewMemory
+from desktop_mem.core.keys.vault import Vault
+from desktop_mem.core.memory.export import import_file
+from desktop_mem.core.memory.store import KINDS, NewMemory
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.vault import Vault
 from tests import report
 
 WORDS = st.sampled_from(

@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from desktop_mem.core import db as dbmod
 from desktop_mem.core import paths
 from desktop_mem.core.config import Config
-from desktop_mem.core.db import OLD_SUFFIX, ProfileLock, open_profile, sibling
 from desktop_mem.core.errors import DatabaseCorrupt, ProfileBusy, UsageError, WrongKey
-from desktop_mem.core.memories import NewMemory
+from desktop_mem.core.keys.vault import SERVICE, Vault, read_sidecar
+from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.rekey import change_key
-from desktop_mem.core.vault import SERVICE, Vault, read_sidecar
+from desktop_mem.core.store import db as dbmod
+from desktop_mem.core.store.db import OLD_SUFFIX, ProfileLock, open_profile, sibling
+from desktop_mem.core.store.rekey import change_key
 from tests import report
 from tests.fakes.keyrings import MemoryKeyring
 

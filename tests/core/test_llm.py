@@ -8,7 +8,7 @@ import time
 import pytest
 
 from desktop_mem.core.errors import ModelFailed, ModelMissing, OllamaUnavailable
-from desktop_mem.core.llm import OllamaChat, PullProgress
+from desktop_mem.core.models.llm import OllamaChat, PullProgress
 from desktop_mem.core.profile import Profile
 from tests.fakes.ollama_server import FakeOllama, Reply
 
@@ -120,8 +120,8 @@ def test_scripted_reply_objects(fake_ollama: FakeOllama) -> None:
 
 
 def test_a_remote_ollama_gets_the_leaves_this_computer_notice_once(profile: Profile) -> None:
-    from desktop_mem.core.chat import remote_notice
-    from desktop_mem.core.llm import OllamaChat, is_local_url
+    from desktop_mem.core.chat.session import remote_notice
+    from desktop_mem.core.models.llm import OllamaChat, is_local_url
 
     assert is_local_url("http://127.0.0.1:11434") and is_local_url("http://localhost:1")
     assert is_local_url("http://[::1]:11434") and not is_local_url("http://192.0.2.7:11434")

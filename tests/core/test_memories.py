@@ -7,9 +7,9 @@ import pytest
 
 from desktop_mem.core.config import Config
 from desktop_mem.core.errors import DimensionMismatch, InvalidInput, ModelServerError, NotFound
-from desktop_mem.core.memories import NewMemory
+from desktop_mem.core.keys.vault import Vault
+from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.vault import Vault
 from tests.fakes.ollama_server import FakeOllama
 
 

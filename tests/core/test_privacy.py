@@ -9,9 +9,9 @@ from pathlib import Path
 import sqlcipher3
 
 from desktop_mem.cli import main
-from desktop_mem.core.memories import NewMemory, now_iso
+from desktop_mem.core.keys.vault import SERVICE, Vault
+from desktop_mem.core.memory.store import NewMemory, now_iso
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.vault import SERVICE, Vault
 from tests import leaks
 from tests.fakes.keyrings import MemoryKeyring
 from tests.fakes.ollama_server import FakeOllama

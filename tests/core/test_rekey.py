@@ -9,12 +9,12 @@ import pytest
 
 from desktop_mem.core import paths
 from desktop_mem.core.config import Config
-from desktop_mem.core.db import OLD_SUFFIX, REKEY_SUFFIX, open_profile
 from desktop_mem.core.errors import KeyMissing, ProfileBusy, UsageError, WrongKey
-from desktop_mem.core.memories import NewMemory
+from desktop_mem.core.keys.vault import SERVICE, Vault, read_key_mode, read_sidecar
+from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.rekey import change_key
-from desktop_mem.core.vault import SERVICE, Vault, read_key_mode, read_sidecar
+from desktop_mem.core.store.db import OLD_SUFFIX, REKEY_SUFFIX, open_profile
+from desktop_mem.core.store.rekey import change_key
 from tests.conftest import Run
 from tests.fakes.keyrings import MemoryKeyring
 from tests.fakes.ollama_server import FakeOllama
@@ -83,8 +83,8 @@ def test_keyring_to_passphrase_and_back(
     assert read_key_mode(path) == "keyring"
     assert _texts(config, vault) == set(TEXTS)
     with pytest.raises(WrongKey):  # passphrase mode is over: the passphrase is no key
-        from desktop_mem.core.db import connect
-        from desktop_mem.core.vault import Key
+        from desktop_mem.core.keys.vault import Key
+        from desktop_mem.core.store.db import connect
 
         connect(path, Key("passphrase", NEW_PASS))
 

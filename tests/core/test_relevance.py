@@ -9,14 +9,14 @@ from datetime import UTC, datetime
 import numpy as np
 import pytest
 
-from desktop_mem.core.chat import ChatSession
-from desktop_mem.core.context import Budget, ContextBuilder, TokenCounter
-from desktop_mem.core.conversations import ConversationStore
-from desktop_mem.core.llm import OllamaChat
-from desktop_mem.core.memories import NewMemory
+from desktop_mem.core.chat.context import Budget, ContextBuilder, TokenCounter
+from desktop_mem.core.chat.conversations import ConversationStore
+from desktop_mem.core.chat.session import ChatSession
+from desktop_mem.core.memory.store import NewMemory
+from desktop_mem.core.models.llm import OllamaChat
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.relevance import RelevanceRule, chance_level
-from desktop_mem.core.search import HybridSearch
+from desktop_mem.core.search.hybrid import HybridSearch
+from desktop_mem.core.search.relevance import RelevanceRule, chance_level
 from desktop_mem.core.settings import Settings
 from tests.fakes.ollama_server import FakeOllama
 
@@ -283,7 +283,7 @@ def test_a_bad_setting_value_is_refused(profile: Profile) -> None:
 def test_sleep_time_pass_is_due_daily_or_after_new_memories(profile: Profile) -> None:
     from datetime import UTC, datetime, timedelta
 
-    from desktop_mem.core.sleep import SleepSchedule
+    from desktop_mem.core.chat.sleep import SleepSchedule
 
     schedule = SleepSchedule(profile.db, new_memories=3)
     now = datetime.now(UTC)
@@ -305,7 +305,7 @@ def test_sleep_time_pass_is_due_daily_or_after_new_memories(profile: Profile) ->
 def test_sleep_pass_stops_when_asked(profile: Profile, fake_ollama: FakeOllama) -> None:
     from datetime import UTC, datetime
 
-    from desktop_mem.core.extract import Extractor
+    from desktop_mem.core.chat.extract import Extractor
 
     for _ in range(2):
         profile.memories.add(NewMemory("My cat Mochi is eleven years old"))
@@ -316,7 +316,7 @@ def test_sleep_pass_stops_when_asked(profile: Profile, fake_ollama: FakeOllama) 
 
 
 def test_the_median_matches_numpys() -> None:
-    from desktop_mem.core.relevance import _median
+    from desktop_mem.core.search.relevance import _median
 
     for n in (1, 2, 7, 160, 161):
         x = np.random.default_rng(n).normal(size=n)
@@ -325,7 +325,7 @@ def test_the_median_matches_numpys() -> None:
 
 def _topic_sims(english: float, chinese: float, seed: int = 3) -> np.ndarray:
     """A query's similarities to the everyday reference topics, by the topics' script."""
-    from desktop_mem.core.reference import TOPICS
+    from desktop_mem.core.search.reference import TOPICS
     from desktop_mem.core.textproc import script
 
     rng = np.random.default_rng(seed)
@@ -338,8 +338,8 @@ def test_an_item_is_compared_with_unrelated_text_in_its_own_script() -> None:
     English one: a Chinese memory is judged against the Chinese reference sentences, an
     English one against the English ones, and the gap between the languages is not
     taken for spread."""
-    from desktop_mem.core.reference import REFERENCE_SENTENCES, TOPICS
-    from desktop_mem.core.relevance import Reference
+    from desktop_mem.core.search.reference import REFERENCE_SENTENCES, TOPICS
+    from desktop_mem.core.search.relevance import Reference
 
     sims = np.zeros(len(REFERENCE_SENTENCES))
     sims[: len(TOPICS)] = _topic_sims(english=0.70, chinese=0.84)
@@ -359,7 +359,7 @@ def test_an_item_is_compared_with_unrelated_text_in_its_own_script() -> None:
 
 
 def test_unknown_words_chinese_by_character_dates_not_at_all(profile: Profile) -> None:
-    from desktop_mem.core.relevance import unknown_share
+    from desktop_mem.core.search.relevance import unknown_share
     from desktop_mem.core.textproc import query_terms
 
     for text in ("我对花生过敏", "I went hiking with my brother"):
@@ -381,7 +381,7 @@ def test_unknown_words_chinese_by_character_dates_not_at_all(profile: Profile) -
 def test_unknown_words_raise_the_bar_of_the_query_not_of_each_item(profile: Profile) -> None:
     """Once one memory clears the bar raised by the query's unknown words, the others
     are judged by the ordinary bar: the unknown word was a paraphrase."""
-    from desktop_mem.core.relevance import ChanceLevel, judge
+    from desktop_mem.core.search.relevance import ChanceLevel, judge
     from desktop_mem.core.textproc import query_terms
 
     ids = [profile.memories.add(NewMemory(t)).memory.id for t in ("running club", "running shoes")]
@@ -407,8 +407,8 @@ def test_words_of_one_language_are_not_unknown_to_an_item_in_another(profile: Pr
     meets the ordinary bar, where the model reads both scripts; where it cannot read
     Chinese, it cannot match across them, and the raised bar stays. So it does for
     past messages, which hold greetings too: "早上好" would find "Good morning!"."""
-    from desktop_mem.core.conversations import ConversationStore
-    from desktop_mem.core.relevance import ChanceLevel, judge
+    from desktop_mem.core.chat.conversations import ConversationStore
+    from desktop_mem.core.search.relevance import ChanceLevel, judge
     from desktop_mem.core.textproc import query_terms
 
     memory = profile.memories.add(NewMemory("我对花生严重过敏。")).memory.id
@@ -432,8 +432,8 @@ def test_words_of_one_language_are_not_unknown_to_an_item_in_another(profile: Pr
 
 
 def test_a_model_reads_the_scripts_in_which_it_tells_the_probe_answers_apart() -> None:
-    from desktop_mem.core.reference import PROBES, REFERENCE_SENTENCES, SMALL_TALK, TOPICS
-    from desktop_mem.core.relevance import Reference
+    from desktop_mem.core.search.reference import PROBES, REFERENCE_SENTENCES, SMALL_TALK, TOPICS
+    from desktop_mem.core.search.relevance import Reference
     from desktop_mem.core.textproc import script
 
     rng = np.random.default_rng(0)
@@ -453,7 +453,7 @@ def test_small_talk_is_as_near_a_greeting_as_a_relevant_item_must_be() -> None:
     """The bar for "this is small talk" is the rule's own: a model whose matches stand
     fewer deviations above chance (multilingual-e5 sees "what can you do?" 4.9 above
     chance from "who are you?") still recognises a greeting."""
-    from desktop_mem.core.relevance import ChanceLevel
+    from desktop_mem.core.search.relevance import ChanceLevel
 
     terms = ["can", "do"]
     level = ChanceLevel(0.0, 0.1, talk=4.5, topic=2.0)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from desktop_mem.core.config import Config
-from desktop_mem.core.memories import NewMemory
+from desktop_mem.core.keys.vault import Vault
+from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.search import MAX_QUERY_CHARS, SearchWeights
-from desktop_mem.core.vault import Vault
+from desktop_mem.core.search.hybrid import MAX_QUERY_CHARS, SearchWeights
 from tests.fakes.ollama_server import FakeOllama
 
 MEMORIES = [
@@ -143,7 +143,7 @@ def test_vector_only_search_finds_semantic_neighbours(profile: Profile) -> None:
     profile.memories.add(NewMemory("cats are wonderful pets"))
     profile.memories.add(NewMemory("stock market crashed"))
     w = SearchWeights(keyword=0.0)
-    from desktop_mem.core.search import HybridSearch
+    from desktop_mem.core.search.hybrid import HybridSearch
 
     hits = HybridSearch(profile.memories, w).search("wonderful pet cats", k=1).hits
     assert hits[0].memory.text == "cats are wonderful pets"
@@ -198,7 +198,7 @@ def test_threaded_scan_matches_the_single_thread(
 ) -> None:
     import numpy as np
 
-    from desktop_mem.core import vectors
+    from desktop_mem.core.store import vectors
 
     _fill(profile, 1200)
     codes = profile.memories.index.codes()

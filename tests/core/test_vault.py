@@ -11,9 +11,8 @@ import keyring.backends.null
 import pytest
 
 from desktop_mem.core import paths
-from desktop_mem.core.db import open_profile
 from desktop_mem.core.errors import EXIT_LOCKED, KeyMissing, KeyringUnavailable, WrongKey
-from desktop_mem.core.vault import (
+from desktop_mem.core.keys.vault import (
     SERVICE,
     Key,
     KeyringAccess,
@@ -21,6 +20,7 @@ from desktop_mem.core.vault import (
     backend_problem,
     read_key_mode,
 )
+from desktop_mem.core.store.db import open_profile
 from tests.fakes.keyrings import HangingKeyring, LockedKeyring, MemoryKeyring
 
 

@@ -8,9 +8,9 @@ from typing import Any
 
 from desktop_mem.core.clients import ClientRegistry
 from desktop_mem.core.config import Config
-from desktop_mem.core.memories import NewMemory
+from desktop_mem.core.keys.vault import Vault
+from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.vault import Vault
 from desktop_mem.ui import tasks
 from desktop_mem.ui.app import app_settings
 from desktop_mem.ui.apps_ui import AppsPage, connect_snippet

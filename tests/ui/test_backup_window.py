@@ -11,12 +11,12 @@ import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from desktop_mem.core import backup
 from desktop_mem.core.config import Config
-from desktop_mem.core.memories import NewMemory
+from desktop_mem.core.keys.vault import Vault
+from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.settings import Settings
-from desktop_mem.core.vault import Vault
+from desktop_mem.core.store import backup
 from desktop_mem.ui import tasks
 from desktop_mem.ui.app import Application, app_settings
 from desktop_mem.ui.backup_ui import BackupController, BackupPage, LockedDialog, RecoveryCodeDialog

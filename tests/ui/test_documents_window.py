@@ -10,7 +10,7 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QMessageBox
 
-from desktop_mem.core.documents import DocumentStore
+from desktop_mem.core.documents.store import DocumentStore
 from desktop_mem.core.profile import Profile
 from desktop_mem.ui.documents_ui import DocumentsPage
 

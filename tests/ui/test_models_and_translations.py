@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QModelIndex, Qt
 
-from desktop_mem.core.conversations import ConversationStore
-from desktop_mem.core.memories import NewMemory
+from desktop_mem.core.chat.conversations import ConversationStore
+from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
 from desktop_mem.ui.models import ID_ROLE, SORT_ROLE, ConversationListModel, MemoryTableModel
 
@@ -73,7 +73,7 @@ def test_conversation_list_model(qtmodeltester: Any, profile: Profile) -> None:
 def test_conversations_are_grouped_by_date_with_pinned_first(profile: Profile) -> None:
     from datetime import date, timedelta
 
-    from desktop_mem.core.conversations import Conversation
+    from desktop_mem.core.chat.conversations import Conversation
 
     today = date(2026, 12, 1)
 
@@ -167,7 +167,7 @@ def test_core_errors_are_worded_in_the_interface_language(qapp: Any) -> None:
         "Ollama is not reachable at http://127.0.0.1:9: start it (`ollama serve`) and try again."
     )
     assert describe("ollama_unreachable", english) == english
-    core = "\n".join(p.read_text("utf-8") for p in (ROOT / "desktop_mem/core").glob("*.py"))
+    core = "\n".join(p.read_text("utf-8") for p in (ROOT / "desktop_mem/core").rglob("*.py"))
     raised = set(re.findall(r'reason="([a-z_]+)"', core)) - {"error", "usage", "not_found",
                                                             "invalid_input", "locked",
                                                             "model_server"}  # fmt: skip
@@ -209,7 +209,7 @@ def test_qts_own_buttons_are_chinese_too(qapp: Any) -> None:
 
 
 def test_a_long_listing_is_read_a_page_at_a_time(qtmodeltester: Any, profile: Profile) -> None:
-    from desktop_mem.core.records import Memory
+    from desktop_mem.core.memory.records import Memory
 
     def memory(n: int) -> Memory:
         stamp = f"2026-01-01T00:00:{n % 60:02d}Z"

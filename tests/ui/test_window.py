@@ -11,9 +11,9 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
 
 from desktop_mem.core.config import Config
-from desktop_mem.core.memories import NewMemory
+from desktop_mem.core.keys.vault import Vault
+from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.vault import Vault
 from desktop_mem.ui import tasks
 from desktop_mem.ui.app import Application, app_settings, install_language
 from desktop_mem.ui.backup_ui import RecoveryCodeDialog
@@ -288,7 +288,7 @@ def test_a_missing_embedding_model_is_said_pulled_and_then_indexes(
 def test_passphrase_flow(qtbot: Any, config: Config, vault: Vault, isolated: Any) -> None:
     import keyring.backends.fail
 
-    from desktop_mem.core.vault import KeyringAccess
+    from desktop_mem.core.keys.vault import KeyringAccess
 
     no_keyring = Vault(KeyringAccess(keyring.backends.fail.Keyring(), timeout=1.0))
     answers = iter(["short", "a long passphrase", "wrong passphrase!", "a long passphrase"])
@@ -582,7 +582,7 @@ def test_changing_the_key_from_settings(
     """Settings → "Use a passphrase instead…" → a new passphrase twice: the profile is
     re-encrypted, reopened and the window rebuilt with every memory; and back to the
     keyring, whose old entry is gone by then."""
-    from desktop_mem.core.vault import SERVICE
+    from desktop_mem.core.keys.vault import SERVICE
     from desktop_mem.ui.dialogs import SettingsDialog
 
     profile = Profile.open(config, vault)
@@ -827,7 +827,7 @@ def test_an_answer_shows_the_document_passages_it_was_given(
 ) -> None:
     from PySide6.QtWidgets import QPushButton
 
-    from desktop_mem.core.documents import DocumentStore
+    from desktop_mem.core.documents.store import DocumentStore
 
     (tmp_path / "handbook.md").write_text(
         "# Handbook\n\n## Leave\n\nAnnual leave is twenty-five days per year.\n", "utf-8"
@@ -910,7 +910,7 @@ def test_a_reopened_conversation_keeps_what_it_taught_and_late_learning_finds_it
 def test_old_conversations_stay_readable_while_ollama_is_down(
     qtbot: Any, profile: Profile, home: Path, fake_ollama: FakeOllama
 ) -> None:
-    from desktop_mem.core.conversations import ConversationStore
+    from desktop_mem.core.chat.conversations import ConversationStore
 
     store = ConversationStore(profile.db)
     conv = store.create("Trip")
@@ -987,7 +987,7 @@ def test_a_memory_can_be_given_an_end_date_in_the_window(
 def test_a_message_shows_its_time_on_hover(
     qtbot: Any, window: MainWindow, profile: Profile
 ) -> None:
-    from desktop_mem.core.conversations import ConversationStore
+    from desktop_mem.core.chat.conversations import ConversationStore
 
     store = ConversationStore(profile.db)
     conv = store.create("Old")

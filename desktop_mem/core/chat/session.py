@@ -23,12 +23,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from desktop_mem.core import textproc
-from desktop_mem.core.context import Budget, ContextBuilder, Plan, TokenCounter
-from desktop_mem.core.conversations import ConversationStore, Message
+from desktop_mem.core.chat.context import Budget, ContextBuilder, Plan, TokenCounter
+from desktop_mem.core.chat.conversations import ConversationStore, Message
+from desktop_mem.core.chat.extract import Change, Command, Extractor, parse_command
 from desktop_mem.core.errors import DesktopMemError, ModelServerError
-from desktop_mem.core.extract import Change, Command, Extractor, parse_command
-from desktop_mem.core.llm import ChatBackend, Stream
-from desktop_mem.core.memories import Memory, NewMemory
+from desktop_mem.core.memory.store import Memory, NewMemory
+from desktop_mem.core.models.llm import ChatBackend, Stream
 from desktop_mem.core.settings import Settings
 
 log = logging.getLogger("desktop_mem.chat")
@@ -100,7 +100,7 @@ class ChatSession:
             profile.db, profile.embedder, profile.search.reference, profile.search.rule
         )
         self.counter = counter or TokenCounter()
-        from desktop_mem.core.documents import DocumentStore
+        from desktop_mem.core.documents.store import DocumentStore
 
         self.documents = DocumentStore(
             profile.db, profile.embedder, profile.search.reference, profile.search.rule
@@ -455,7 +455,7 @@ REMOTE_OLLAMA_NOTICE = (
 def make_backend(profile: Any, model: str | None = None) -> ChatBackend:
     """The chat backend the profile is set up for: Ollama unless the user turned the
     OpenAI-compatible backend on. `model` (a flag) overrides the configured model."""
-    from desktop_mem.core.llm import OllamaChat, OpenAICompatChat
+    from desktop_mem.core.models.llm import OllamaChat, OpenAICompatChat
 
     settings = Settings(profile.db)
     if settings.get("openai_enabled"):
@@ -495,7 +495,7 @@ def remote_notice(profile: Any, backend: ChatBackend) -> str | None:
     if settings.get("remote_notice_seen") == seen:
         return None
     settings.set("remote_notice_seen", seen)
-    from desktop_mem.core.llm import OllamaChat
+    from desktop_mem.core.models.llm import OllamaChat
 
     template = REMOTE_OLLAMA_NOTICE if isinstance(backend, OllamaChat) else OPENAI_NOTICE
     return template.format(url=backend.host)

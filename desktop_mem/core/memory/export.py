@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from desktop_mem.core.errors import DesktopMemError, ImportRejected, InvalidInput
-from desktop_mem.core.memories import KINDS, MemoryStore, NewMemory, now_iso
+from desktop_mem.core.memory.store import KINDS, MemoryStore, NewMemory, now_iso
 
 FORMAT_NAME = "desktop-mem/memories"
 FORMAT_VERSION = 1

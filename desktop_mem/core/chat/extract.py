@@ -29,11 +29,8 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ValidationError
 
 from desktop_mem.core import textproc
-from desktop_mem.core.commands import Command, parse_command
-from desktop_mem.core.errors import DesktopMemError, ModelServerError
-from desktop_mem.core.llm import ChatBackend
-from desktop_mem.core.memories import MemoryStore, NewMemory, parse_when
-from desktop_mem.core.prompts import (
+from desktop_mem.core.chat.commands import Command, parse_command
+from desktop_mem.core.chat.prompts import (
     DECIDE_PROMPT,
     EXTRACT_PROMPT,
     Candidate,
@@ -42,8 +39,11 @@ from desktop_mem.core.prompts import (
     parse_model_json,
     quoted,
 )
-from desktop_mem.core.records import is_app_source
-from desktop_mem.core.search import HybridSearch
+from desktop_mem.core.errors import DesktopMemError, ModelServerError
+from desktop_mem.core.memory.records import is_app_source
+from desktop_mem.core.memory.store import MemoryStore, NewMemory, parse_when
+from desktop_mem.core.models.llm import ChatBackend
+from desktop_mem.core.search.hybrid import HybridSearch
 
 __all__ = ["Change", "Command", "Extractor", "dumps", "parse_command", "said_by_assistant"]
 

@@ -16,11 +16,9 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core import textproc
-from desktop_mem.core.db import id_chunks
-from desktop_mem.core.embed import Embedder, content_hash
 from desktop_mem.core.errors import NotFound
-from desktop_mem.core.indexing import MemoryIndexing, mix_context, vector_key
-from desktop_mem.core.records import (  # re-exported: the records live beside the store
+from desktop_mem.core.memory.indexing import MemoryIndexing, mix_context, vector_key
+from desktop_mem.core.memory.records import (  # re-exported: the records live beside the store
     KINDS,
     MAX_CONTEXT,
     MAX_TEXT,
@@ -38,7 +36,9 @@ from desktop_mem.core.records import (  # re-exported: the records live beside t
     parse_when,
     strip_controls,
 )
-from desktop_mem.core.vectors import VectorIndex
+from desktop_mem.core.models.embed import Embedder, content_hash
+from desktop_mem.core.store.db import id_chunks
+from desktop_mem.core.store.vectors import VectorIndex
 
 if TYPE_CHECKING:
     import numpy as np

@@ -22,18 +22,10 @@ from typing import Any
 
 import sqlcipher3
 
-from desktop_mem.core import paths, recovery
-from desktop_mem.core.db import (
-    OLD_SUFFIX,
-    REKEY_SUFFIX,
-    ProfileLock,
-    connect,
-    open_profile,
-    remove_database_files,
-    sibling,
-)
+from desktop_mem.core import paths
 from desktop_mem.core.errors import DesktopMemError, ProfileBusy, UsageError
-from desktop_mem.core.vault import (
+from desktop_mem.core.keys import recovery
+from desktop_mem.core.keys.vault import (
     Key,
     KeyMode,
     Vault,
@@ -42,6 +34,15 @@ from desktop_mem.core.vault import (
     key_account,
     read_sidecar,
     write_key_mode,
+)
+from desktop_mem.core.store.db import (
+    OLD_SUFFIX,
+    REKEY_SUFFIX,
+    ProfileLock,
+    connect,
+    open_profile,
+    remove_database_files,
+    sibling,
 )
 
 

@@ -23,7 +23,7 @@ try:
 except ImportError:  # Windows
     fcntl = None  # type: ignore[assignment]
 
-from desktop_mem.core import migrations, paths
+from desktop_mem.core import paths
 from desktop_mem.core.errors import (
     DatabaseCorrupt,
     DesktopMemError,
@@ -31,7 +31,7 @@ from desktop_mem.core.errors import (
     ProfileBusy,
     WrongKey,
 )
-from desktop_mem.core.vault import (
+from desktop_mem.core.keys.vault import (
     Key,
     Vault,
     check_sidecar,
@@ -39,8 +39,9 @@ from desktop_mem.core.vault import (
     read_key_mode,
     write_key_mode,
 )
+from desktop_mem.core.store import migrations
 
-# A key change (core/rekey.py) writes the re-encrypted copy beside the database and
+# A key change (core/store/rekey.py) writes the re-encrypted copy beside the database and
 # keeps the old file under OLD_SUFFIX until the new key is committed in the sidecar.
 REKEY_SUFFIX = ".rekey"
 OLD_SUFFIX = ".old"
@@ -193,7 +194,7 @@ class Database:
         key: Key | None = None,
     ) -> None:
         self.conn = conn
-        self._key = key  # for a backup's copy (core/backup.py); its repr hides the secret
+        self._key = key  # for a backup's copy (core/store/backup.py); its repr hides the secret
         self.new_recovery_code: str | None = None  # set once, when a keyring profile is made
         self.path = path
         self.profile = profile
@@ -492,7 +493,7 @@ def _open_locked(
             lock = ProfileLock(path)
             lock.acquire(exclusive=False)
         conn = connect(path, key)
-        from desktop_mem.core import recovery  # cryptography: only when a profile is made
+        from desktop_mem.core.keys import recovery  # cryptography: only when a profile is made
 
         code, record = recovery.protect(key.secret) if key.mode == "keyring" else (None, None)
         write_key_mode(path, key.mode, recovery=record)

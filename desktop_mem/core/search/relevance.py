@@ -4,7 +4,7 @@ Nearest neighbours always exist, so "the 10 nearest" is not "10 relevant": "hi" 
 nearest memories too. A similarity means nothing on its own either; what a cosine of
 0.4 says depends on the embedding model and on the query. So each query is measured
 against its own chance level: its similarities to a fixed set of everyday reference
-sentences (`core/reference.py`), embedded once with the user's model and kept in the
+sentences (`core/search/reference.py`), embedded once with the user's model and kept in the
 encrypted profile. From them, robust statistics (median, and the median absolute
 deviation, so that the odd reference sentence that happens to be on the query's
 topic does not move them) give the similarity an unrelated text has with this query
@@ -60,10 +60,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core import textproc
-from desktop_mem.core.embed import Embedder, content_hash
 from desktop_mem.core.errors import DesktopMemError, ModelServerError
-from desktop_mem.core.reference import PROBES, REFERENCE_SENTENCES, SMALL_TALK, TOPICS
-from desktop_mem.core.vectors import from_blob, to_blob
+from desktop_mem.core.models.embed import Embedder, content_hash
+from desktop_mem.core.search.reference import PROBES, REFERENCE_SENTENCES, SMALL_TALK, TOPICS
+from desktop_mem.core.store.vectors import from_blob, to_blob
 
 if TYPE_CHECKING:
     import numpy as np
@@ -383,7 +383,7 @@ _TEXT_OF = {
 
 def item_scripts(db: Any, fts_table: str, ids: list[int]) -> dict[int, str]:
     """The script of each row's text (its start is enough)."""
-    from desktop_mem.core.db import id_chunks
+    from desktop_mem.core.store.db import id_chunks
 
     table, column = _TEXT_OF[fts_table]
     out: dict[int, str] = {}
@@ -410,7 +410,7 @@ _DATE_OF = {
 
 def dated_within(db: Any, fts_table: str, ids: list[int], period: tuple[str, str]) -> set[int]:
     """Which of these rows are dated within [start, end) (ISO dates)."""
-    from desktop_mem.core.db import id_chunks
+    from desktop_mem.core.store.db import id_chunks
 
     if fts_table not in _DATE_OF:
         return set()

@@ -1,7 +1,7 @@
 """Reference sentences: what "unrelated" looks like to the embedding model in use.
 
 Relevance is decided per query by comparing a stored item's similarity with the
-query's similarities to these sentences (see `core/relevance.py`). They are short
+query's similarities to these sentences (see `core/search/relevance.py`). They are short
 statements and questions of the kind people tell a chat assistant, on as many
 unrelated subjects as possible, in English and Chinese, so that for almost any query
 nearly all of them are unrelated: their similarities are that query's chance level,

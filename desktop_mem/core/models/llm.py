@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 import httpx
 
 from desktop_mem.core.config import DEFAULT_CHAT_MODEL
-from desktop_mem.core.embed import translate_error
 from desktop_mem.core.errors import ModelFailed, ModelMissing, OllamaUnavailable
-from desktop_mem.core.ollama_client import load as load_ollama
+from desktop_mem.core.models.embed import translate_error
+from desktop_mem.core.models.ollama_client import load as load_ollama
 
 if TYPE_CHECKING:
     import ollama

@@ -1,6 +1,6 @@
 """How memories are indexed: their vectors (the text's meaning mixed with a little of
 its context's), their full-text entries, and re-indexing (every memory with a new
-model, or those still without a vector). The store (core/memories.py) inherits this
+model, or those still without a vector). The store (core/memory/store.py) inherits this
 and calls it inside its write transactions."""
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core import textproc
-from desktop_mem.core.embed import Embedder, content_hash
 from desktop_mem.core.errors import InvalidInput, ModelServerError
+from desktop_mem.core.models.embed import Embedder, content_hash
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from desktop_mem.core.vectors import VectorIndex
+    from desktop_mem.core.store.vectors import VectorIndex
 else:
     from desktop_mem.core.lazy import numpy as np
 

@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator
 
-from desktop_mem.core.records import KINDS
+from desktop_mem.core.memory.records import KINDS
 
 Kind = Literal["fact", "preference", "event", "plan", "person", "note"]
 assert set(Kind.__args__) == set(KINDS)  # type: ignore[attr-defined]

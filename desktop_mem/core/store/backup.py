@@ -7,7 +7,7 @@ disk (with the profile's key)::
 
 The header holds no memory or message: the profile's name, the time, how the key is
 kept, and for a keyring profile the database key sealed to the recovery code (see
-core/recovery.py), so the code opens the backup on a computer whose keyring never had
+core/keys/recovery.py), so the code opens the backup on a computer whose keyring never had
 the key. The copy is ``sqlcipher_export`` inside one read transaction: a backup taken
 while the chat writes holds the state at one instant, whole. It is written to
 ``<file>.partial`` and renamed into place only when complete, so a backup killed half
@@ -31,14 +31,7 @@ from typing import Any
 import sqlcipher3
 
 from desktop_mem import __version__
-from desktop_mem.core import paths, recovery
-from desktop_mem.core.db import (
-    Database,
-    ProfileLock,
-    open_profile,
-    remove_database_files,
-    sibling,
-)
+from desktop_mem.core import paths
 from desktop_mem.core.errors import (
     DatabaseCorrupt,
     DesktopMemError,
@@ -47,7 +40,8 @@ from desktop_mem.core.errors import (
     UsageError,
     WrongKey,
 )
-from desktop_mem.core.vault import (
+from desktop_mem.core.keys import recovery
+from desktop_mem.core.keys.vault import (
     PASSPHRASE_ENV,
     Key,
     Vault,
@@ -55,6 +49,13 @@ from desktop_mem.core.vault import (
     key_account,
     read_sidecar,
     write_key_mode,
+)
+from desktop_mem.core.store.db import (
+    Database,
+    ProfileLock,
+    open_profile,
+    remove_database_files,
+    sibling,
 )
 
 MAGIC = b"DESKTOP-MEM BACKUP\n"

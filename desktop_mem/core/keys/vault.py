@@ -275,7 +275,7 @@ def write_key_mode(
 ) -> None:
     """Write the sidecar atomically (write, fsync, rename): a key change commits here.
 
-    `recovery`: the recovery lock and the key sealed to it (core/recovery.py); by
+    `recovery`: the recovery lock and the key sealed to it (core/keys/recovery.py); by
     default whatever the sidecar already holds, None to drop it."""
     side = _sidecar(db_path)
     if recovery is KEEP:
@@ -409,7 +409,7 @@ class Vault:
         return Key("keyring", secret)
 
     def retire_replaced_key(self, db_path: Path, profile: str) -> None:
-        """Delete a key that a committed key change replaced (see core/rekey.py)."""
+        """Delete a key that a committed key change replaced (see core/store/rekey.py)."""
         side = read_sidecar(db_path)
         retired = side.get("retired_account")
         mode = side.get("key_mode")

@@ -12,7 +12,7 @@
    was learned from, or one already among the turns sent, is left out.
 4. As many recent turns of the conversation as fit.
 
-Both blocks hold only what passes the relevance rule (core/relevance.py): an
+Both blocks hold only what passes the relevance rule (core/search/relevance.py): an
 unrelated message ("hi") gets empty blocks. Each has its own share of the budget.
 
 All of it under a token budget taken from the model's real context length (Ollama
@@ -28,10 +28,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from desktop_mem.core import records, textproc
-from desktop_mem.core.conversations import ConversationStore, Message, MessageHit
-from desktop_mem.core.memories import Memory, MemoryStore
-from desktop_mem.core.search import HybridSearch, SearchResult
+from desktop_mem.core import textproc
+from desktop_mem.core.chat.conversations import ConversationStore, Message, MessageHit
+from desktop_mem.core.memory import records
+from desktop_mem.core.memory.store import Memory, MemoryStore
+from desktop_mem.core.search.hybrid import HybridSearch, SearchResult
 from desktop_mem.core.settings import DEFAULTS
 
 SYSTEM_PROMPT = """You are a helpful assistant running privately on the user's own computer.
@@ -330,7 +331,7 @@ class ContextBuilder:
             result = self.found(query, budget)
             messages = self.past(query, budget, conversation_id)
             # Unknown words raise each tier's bar until some item clears it (the gate,
-            # core/relevance.py): they ask whether the profile knows anything about the
+            # core/search/relevance.py): they ask whether the profile knows anything about the
             # query. When past messages show the user talked about it, the unknown words
             # do not shut what was learned from those talks either: the memories the
             # gate held back come in. (The other way round, memories opening the recall

@@ -1,6 +1,6 @@
 """One search over a collection of texts beside the memories (earlier messages, document
 passages): full-text BM25 and vector KNN find the candidates, the relevance rule keeps
-what is about the query, and score fusion orders them. Memory search (core/search.py)
+what is about the query, and score fusion orders them. Memory search (core/search/hybrid.py)
 adds importance, recency and pinning on top; these tiers need only this."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core.errors import ModelServerError
-from desktop_mem.core.fusion import fuse
-from desktop_mem.core.relevance import judge
+from desktop_mem.core.search.fusion import fuse
+from desktop_mem.core.search.relevance import judge
 from desktop_mem.core.textproc import fts_match, named_period, script
 
 if TYPE_CHECKING:

@@ -17,18 +17,18 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core import textproc
-from desktop_mem.core.db import id_chunks
 from desktop_mem.core.errors import ModelServerError
-from desktop_mem.core.fusion import fuse
-from desktop_mem.core.memories import Memory, MemoryStore
-from desktop_mem.core.relevance import (
+from desktop_mem.core.memory.store import Memory, MemoryStore
+from desktop_mem.core.search.fusion import fuse
+from desktop_mem.core.search.relevance import (
     Reference,
     RelevanceRule,
     document_frequencies,
     judge,
     retrieval_terms,
 )
-from desktop_mem.core.vectors import MESSAGES, VectorIndex
+from desktop_mem.core.store.db import id_chunks
+from desktop_mem.core.store.vectors import MESSAGES, VectorIndex
 
 if TYPE_CHECKING:
     import numpy as np
@@ -182,7 +182,7 @@ class HybridSearch:
         relevant_only: bool = True,
     ) -> SearchResult:
         """The k best memories for the query. With `relevant_only` (the default) only
-        those that pass the relevance rule (core/relevance.py): an unrelated query gets
+        those that pass the relevance rule (core/search/relevance.py): an unrelated query gets
         none. Without it, the best k whatever they are (a ranked listing)."""
         w = self.weights
         warnings: list[str] = []

@@ -3,7 +3,7 @@
 The request is one JSON POST, made with the standard library's http.client: importing
 the `ollama` package (httpx, pydantic, its types) costs about 0.45 s, more than a whole
 `memory add` or `memory search` may take. The chat, with its streaming and model
-management, uses the `ollama` client (core/llm.py). Like that client here, the
+management, uses the `ollama` client (core/models/llm.py). Like that client here, the
 connection never goes through a proxy from the environment: text goes only to the
 configured server."""
 
@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 from desktop_mem.core.config import DEFAULT_HOST
 from desktop_mem.core.errors import ModelFailed, ModelMissing, OllamaUnavailable
-from desktop_mem.core.ollama_client import load as load_ollama
+from desktop_mem.core.models.ollama_client import load as load_ollama
 
 if TYPE_CHECKING:
     import numpy as np

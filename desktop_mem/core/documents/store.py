@@ -1,6 +1,6 @@
 """The knowledge tier: the user's documents, stored and searched like everything else.
 
-A document is read (core/doc_text.py), cut into passages along its own structure, and
+A document is read (core/documents/text.py), cut into passages along its own structure, and
 every passage is embedded before anything is written; then the document, its passages,
 their full-text entries and vectors go in one transaction. So a document is either
 fully indexed or not at all (a kill, a vanished file, a failing model server leave the
@@ -26,14 +26,14 @@ from pathlib import Path
 from typing import Any
 
 from desktop_mem.core import textproc
-from desktop_mem.core.db import id_chunks
-from desktop_mem.core.doc_text import chunk, extract, kind_of
-from desktop_mem.core.embed import Embedder
+from desktop_mem.core.documents.text import chunk, extract, kind_of
 from desktop_mem.core.errors import DesktopMemError, InvalidInput, NotFound
-from desktop_mem.core.records import now_iso
-from desktop_mem.core.relevance import Reference, RelevanceRule
-from desktop_mem.core.tier_search import search_tier
-from desktop_mem.core.vectors import DOCUMENTS, VectorIndex
+from desktop_mem.core.memory.records import now_iso
+from desktop_mem.core.models.embed import Embedder
+from desktop_mem.core.search.relevance import Reference, RelevanceRule
+from desktop_mem.core.search.tiers import search_tier
+from desktop_mem.core.store.db import id_chunks
+from desktop_mem.core.store.vectors import DOCUMENTS, VectorIndex
 
 log = logging.getLogger(__name__)
 MAX_QUERY_CHARS = 2_000

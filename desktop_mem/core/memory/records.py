@@ -1,5 +1,5 @@
 """What a memory is: its records (a memory, a version, a new memory), their validation,
-and the dates they carry. No storage here: core/memories.py stores them."""
+and the dates they carry. No storage here: core/memory/store.py stores them."""
 
 from __future__ import annotations
 

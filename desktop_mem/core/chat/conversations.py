@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from desktop_mem.core import textproc
-from desktop_mem.core.conversation_records import (
+from desktop_mem.core.chat.records import (
     MESSAGE_COLUMNS,
     Conversation,
     Message,
@@ -23,18 +23,18 @@ from desktop_mem.core.conversation_records import (
     RecalledMessage,
     UsedMemory,
 )
-from desktop_mem.core.db import id_chunks
-from desktop_mem.core.embed import Embedder
 from desktop_mem.core.errors import InvalidInput, ModelServerError, NotFound, UsageError
-from desktop_mem.core.memories import MemoryStore, now_iso, parse_when, quoting
-from desktop_mem.core.relevance import (
+from desktop_mem.core.memory.store import MemoryStore, now_iso, parse_when, quoting
+from desktop_mem.core.models.embed import Embedder
+from desktop_mem.core.search.relevance import (
     Reference,
     RelevanceRule,
     document_frequencies,
     retrieval_terms,
 )
-from desktop_mem.core.tier_search import search_tier
-from desktop_mem.core.vectors import MESSAGES, VectorIndex
+from desktop_mem.core.search.tiers import search_tier
+from desktop_mem.core.store.db import id_chunks
+from desktop_mem.core.store.vectors import MESSAGES, VectorIndex
 
 MAX_QUERY_CHARS = 2_000  # as for memory search
 KEYWORD_CUTOFF_MIN = 2_000  # messages before frequent words stop being retrieved by
@@ -441,7 +441,7 @@ class ConversationStore:
     ) -> tuple[builtins.list[MessageHit], builtins.list[str]]:
         """Messages of every conversation (but `exclude_conversation`), by full text and
         by meaning, fused like memory search; with `relevant_only` only those that pass
-        the relevance rule (core/relevance.py). Returns the hits and any warnings.
+        the relevance rule (core/search/relevance.py). Returns the hits and any warnings.
         `details` False: the messages come without the memories and messages their
         answers used (one query for all, as the chat's read path wants them)."""
         query = textproc.normalize(query)[:MAX_QUERY_CHARS]

@@ -1,0 +1,1 @@
+"""Keys: the vault (OS keyring or passphrase) and the recovery code."""

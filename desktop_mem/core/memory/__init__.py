@@ -1,0 +1,1 @@
+"""Memories: their records, their store and indexing, export and import."""

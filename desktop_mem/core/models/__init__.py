@@ -1,0 +1,1 @@
+"""Model servers: the Ollama client, embeddings, and the chat backends."""
