@@ -33,7 +33,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks._common import BENCH_PASSPHRASE, peak_rss_mb, percentile, scratch_home
 from desktop_mem.core.chat.context import Budget, ContextBuilder, TokenCounter
-from desktop_mem.core.chat.conversations import ConversationStore
 from desktop_mem.core.config import Config
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.models.embed import Embedder
@@ -134,7 +133,7 @@ def build(home: Path, n: int, dim: int, queries: int) -> dict:
     )
     insert_s = 0.0
     with Profile.open(config) as prof:
-        prof.memories.embedder = embedder
+        prof.use_embedder(embedder)
         for c in range((n + CHUNK - 1) // CHUNK):
             texts, vecs = corpus.chunk(c)
             embedder.table.update(zip(texts, vecs, strict=True))
@@ -182,7 +181,7 @@ def search_phase(home: Path, dim: int) -> dict:
     t0 = time.perf_counter()
     prof = Profile.open(config)
     open_ms = (time.perf_counter() - t0) * 1000
-    prof.memories.embedder = embedder
+    prof.use_embedder(embedder)
     search = HybridSearch(prof.memories)
     index = prof.memories.index
     knn_ms, hybrid_ms, recalls = [], [], []
@@ -233,7 +232,8 @@ def build_messages(home: Path, n: int, dim: int, queries: int) -> dict:
     )
     t_insert = 0.0
     with Profile.open(config) as prof:
-        convs = ConversationStore(prof.db, embedder)
+        prof.use_embedder(embedder)
+        convs = prof.conversations
         for c in range((n + CHUNK - 1) // CHUNK):
             texts, vecs = corpus.chunk(c)
             embedder.table.update(zip(texts, vecs, strict=True))
@@ -290,9 +290,8 @@ def read_path_phase(home: Path, dim: int) -> dict:
         home=home, profile="scale", embed_model=MODEL, passphrase=BENCH_PASSPHRASE
     )
     prof = Profile.open(config)
-    prof.memories.embedder = embedder
-    search = HybridSearch(prof.memories)
-    convs = ConversationStore(prof.db, embedder, search.reference)
+    prof.use_embedder(embedder)
+    search, convs = prof.search, prof.conversations
     builder = ContextBuilder(prof.memories, search, TokenCounter(), convs)
     prof.memories.index.warm()
     convs.index.warm()

@@ -95,9 +95,7 @@ def _report(result: TurnResult, prof: Profile, err: TextIO) -> None:
         err.write("memories used: ")
         err.write("; ".join(f"#{i} {mems[i].text}" for i, _ in result.used if i in mems) + "\n")
     if result.recalled and result.status != "error":
-        from desktop_mem.core.chat.conversations import ConversationStore
-
-        store = ConversationStore(prof.db)
+        store = prof.conversations
         err.write("earlier messages used: ")
         err.write(
             "; ".join(
@@ -107,9 +105,7 @@ def _report(result: TurnResult, prof: Profile, err: TextIO) -> None:
             + "\n"
         )
     if result.documents and result.status != "error":
-        from desktop_mem.core.documents.store import DocumentStore
-
-        found = DocumentStore(prof.db).passages([c for c, _ in result.documents])
+        found = prof.documents.passages([c for c, _ in result.documents])
         err.write("documents used: ")
         err.write("; ".join(found[c].where() for c, _ in result.documents if c in found) + "\n")
     if result.error:
@@ -191,10 +187,8 @@ def _turn_json(
     result: TurnResult, prof: Profile, wait: bool, session: ChatSession
 ) -> dict[str, Any]:
     learned = result.learned(LEARN_TIMEOUT_S) if wait else []
-    from desktop_mem.core.chat.conversations import ConversationStore
-
     mems = {m.id: m for m in prof.memories.get_many([i for i, _ in result.used])}
-    store = ConversationStore(prof.db)
+    store = prof.conversations
     return {
         "conversation_id": result.conversation_id,
         "message_id": result.answer_id,
@@ -306,10 +300,7 @@ def _loop(
 
 
 def _conversation_store(ctx: Context) -> Any:
-    from desktop_mem.core.chat.conversations import ConversationStore
-
-    prof = ctx.prof
-    return ConversationStore(prof.db, prof.embedder, prof.search.reference)
+    return ctx.prof.conversations
 
 
 def conversations_list(ctx: Context) -> int:

@@ -47,10 +47,7 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
 
 
 def _store(ctx: Context) -> Any:
-    from desktop_mem.core.documents.store import DocumentStore
-
-    prof = ctx.prof
-    return DocumentStore(prof.db, prof.embedder, prof.search.reference, prof.search.rule)
+    return ctx.prof.documents
 
 
 def _report(report: Any, ctx: Context, as_json: bool) -> int:

@@ -324,10 +324,8 @@ def consolidate(ctx: Context) -> int:
 
 
 def wipe(ctx: Context) -> int:
-    from desktop_mem.core.chat.conversations import ConversationStore
-
     prof = ctx.prof
-    convs = ConversationStore(prof.db, prof.embedder, prof.search.reference)
+    convs = prof.conversations
     if not ctx.args.yes:
         n_msgs = prof.db.query("SELECT count(*) FROM messages")[0][0]
         raise UsageError(

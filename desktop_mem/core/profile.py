@@ -1,59 +1,152 @@
-"""An open profile: the database and the services built on it. The CLI, the GUI and
-scripts all start here."""
+"""An open profile: the database and every store built on it. The CLI, the window, the
+MCP server and scripts all start here, and none of them builds a store of its own.
+
+The profile owns one embedder, one set of reference sentences and one relevance rule,
+shared by the memories, the conversations (the recall tier) and the documents. So
+changing the Ollama address or the embedding model, re-indexing and restoring reach
+every tier at once, and each tier switches to a new model together with its index.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from desktop_mem.core.chat.conversations import ConversationStore
+from desktop_mem.core.clients import ClientRegistry
 from desktop_mem.core.config import Config
+from desktop_mem.core.documents.store import DocumentStore
 from desktop_mem.core.keys.vault import Vault
 from desktop_mem.core.memory.store import MemoryStore
 from desktop_mem.core.models.embed import DEFAULT_EMBED_MODEL, Embedder
 from desktop_mem.core.search.hybrid import HybridSearch
+from desktop_mem.core.search.relevance import Reference, RelevanceRule
+from desktop_mem.core.settings import Settings
 from desktop_mem.core.store.db import Database, open_profile
+
+Progress = Callable[[int, int], None]
 
 
 @dataclass
+class Reindexed:
+    """What a re-index embedded, per tier."""
+
+    memories: int = 0
+    messages: int = 0
+    passages: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.memories + self.messages + self.passages
+
+
 class Profile:
-    config: Config
-    db: Database
-    embedder: Embedder
-    memories: MemoryStore
-    search: HybridSearch
+    def __init__(
+        self, config: Config, db: Database, embedder: Embedder, rule: RelevanceRule | None = None
+    ) -> None:
+        self.config = config
+        self.db = db
+        self.embedder = embedder
+        self.settings = Settings(db)
+        self.rule = rule or RelevanceRule()
+        self.reference = Reference(db)
+        self.memories = MemoryStore(db, embedder)
+        self.conversations = ConversationStore(db, embedder, self.reference, self.rule)
+        self.documents = DocumentStore(db, embedder, self.reference, self.rule)
+        self.search = HybridSearch(
+            self.memories,
+            rule=self.rule,
+            reference=self.reference,
+            sources=self.conversations.index,
+        )
+        self.clients = ClientRegistry(db)
 
     @classmethod
-    def open(cls, config: Config, vault: Vault | None = None, create: bool = True) -> Profile:
+    def open(
+        cls,
+        config: Config,
+        vault: Vault | None = None,
+        create: bool = True,
+        rule: RelevanceRule | None = None,
+    ) -> Profile:
         db = open_profile(config.home, config.profile, config.passphrase, vault, create=create)
         try:
             model = config.embed_model or db.meta_get("embed_model") or DEFAULT_EMBED_MODEL
-            embedder = Embedder(config.ollama_host, model, timeout=config.timeout)
-            store = MemoryStore(db, embedder)
-            return cls(config, db, embedder, store, HybridSearch(store))
+            return cls(
+                config, db, Embedder(config.ollama_host, model, timeout=config.timeout), rule
+            )
         except BaseException:
             db.close()
             raise
 
+    def embedder_for(self, model: str) -> Embedder:
+        return Embedder(self.config.ollama_host, model, timeout=self.config.timeout)
+
     def use_embedder(self, embedder: Embedder) -> None:
-        """Embed with this embedder from now on (the same model at another address)."""
+        """Embed with this embedder from now on, in every tier (the same model at
+        another address, or a model every tier is already indexed with)."""
         self.embedder = embedder
-        self.memories.embedder = embedder
+        self.config.embed_model = embedder.model
+        for tier in (self.memories, self.conversations, self.documents):
+            tier.embedder = embedder
 
     def set_ollama_host(self, host: str) -> None:
         self.config.ollama_host = host
-        self.use_embedder(Embedder(host, self.embedder.model, timeout=self.config.timeout))
+        self.use_embedder(self.embedder_for(self.embedder.model))
 
-    def reembed(self, model: str, progress: Callable[[int, int], None] | None = None) -> int:
-        """Re-index every memory with another embedding model; the profile switches to it
-        only once that succeeded (until then the old index keeps serving searches)."""
-        embedder = Embedder(self.config.ollama_host, model, timeout=self.config.timeout)
-        n = self.memories.reembed(progress=progress, embedder=embedder)  # switches at the end
-        self.embedder = embedder
-        # memories learned while it ran were embedded with the old model: index them too
-        return n + self.memories.reembed(only_missing=True)
+    def unindexed(self) -> Reindexed:
+        """How many memories, messages and passages have no vector yet."""
+        return Reindexed(
+            self.memories.unindexed_count(),
+            self.conversations.unindexed_count(),
+            self.documents.unindexed_count(),
+        )
+
+    def index_missing(self, progress: Progress | None = None) -> Reindexed:
+        """Give a vector to everything saved while the embedding model was missing or
+        the server down. Raises ModelServerError when it still cannot embed."""
+        todo = self.unindexed()
+        done = Reindexed()
+        step = _Steps(progress, todo.total)
+        if todo.memories:
+            done.memories = self.memories.reembed(progress=step.tier(0), only_missing=True)
+        step.base = todo.memories
+        if todo.messages:
+            done.messages = self.conversations.index_vectors(progress=step.tier(step.base))
+        step.base += todo.messages
+        if todo.passages:
+            done.passages = self.documents.index_missing(progress=step.tier(step.base))
+        return done
+
+    def reembed(self, model: str, progress: Progress | None = None) -> Reindexed:
+        """Re-index every memory, message and passage with `model` (or the current
+        model again). Each tier switches to it together with its new index, so until
+        then it keeps serving searches with the old one; a failure half-way leaves the
+        tiers not yet done on the old model, and the profile's embedder with them."""
+        embedder = self.embedder_for(model)
+        total = (
+            self.memories.count()
+            + self.conversations.indexable_count()
+            + self.documents.passage_count()
+        )
+        step = _Steps(progress, total)
+        done = Reindexed()
+        done.memories = self.memories.reembed(progress=step.tier(0), embedder=embedder)
+        step.base = self.memories.count()
+        done.messages = self.conversations.reembed(embedder, progress=step.tier(step.base))
+        step.base += self.conversations.indexable_count()
+        done.passages = self.documents.reembed(embedder, progress=step.tier(step.base))
+        self.use_embedder(embedder)
+        # what was learned or said while it ran was embedded with the old model
+        more = self.index_missing()
+        done.memories += more.memories
+        done.messages += more.messages
+        done.passages += more.passages
+        return done
 
     def close(self) -> None:
-        self.memories.index.close()
+        for index in (self.memories.index, self.conversations.index, self.documents.index):
+            index.close()
         self.db.close()
 
     def __enter__(self) -> Profile:
@@ -61,3 +154,22 @@ class Profile:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class _Steps:
+    """One progress count over several tiers done one after another."""
+
+    def __init__(self, progress: Progress | None, total: int) -> None:
+        self.progress = progress
+        self.total = total
+        self.base = 0
+
+    def tier(self, base: int) -> Progress | None:
+        if self.progress is None:
+            return None
+        report = self.progress
+
+        def step(done: int, _total: int) -> None:
+            report(min(self.total, base + done), self.total)
+
+        return step

@@ -87,16 +87,10 @@ class ConnectionController(QObject):
     def index_missing(self) -> None:
         """Memories and messages saved while the embedding model was missing (or the
         server down) get their vectors, in the background."""
-        memories = self.w.profile.memories
+        profile = self.w.profile
 
         def work(report: Any) -> int:
-            n = (
-                memories.reembed(progress=report, only_missing=True)
-                if memories.unindexed_count()
-                else 0
-            )
-            self.w.conversations.index_vectors()
-            return n
+            return profile.index_missing(progress=report).memories
 
         def step(done: int, total: int) -> None:
             self.w.show_work(self.tr("Indexing memories…"), done, total)
@@ -109,7 +103,7 @@ class ConnectionController(QObject):
                 )
                 self.w.memory.refresh_memories()
 
-        if memories.unindexed_count() or self.w.conversations.unindexed_count():
+        if profile.unindexed().total:
             tasks.run(work, done=finished, failed=lambda _text: self.w.show_work(None),
                       progress=step)  # fmt: skip
 

@@ -29,14 +29,11 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_mem.api import MemoryLayer
-from desktop_mem.core.chat.conversations import ConversationStore
 from desktop_mem.core.chat.session import (
     ChatSession,
 )
-from desktop_mem.core.documents.store import DocumentStore
 from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.settings import Settings
 from desktop_mem.ui import shortcuts, tasks
 from desktop_mem.ui.backup_ui import BackupController
 from desktop_mem.ui.chat_view import ChatView
@@ -104,11 +101,9 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.profile = profile
         self.qsettings = settings
-        self.settings = Settings(profile.db)
-        self.conversations = ConversationStore(
-            profile.db, profile.embedder, profile.search.reference
-        )
-        self.documents = DocumentStore(profile.db, profile.embedder, profile.search.reference)
+        self.settings = profile.settings
+        self.conversations = profile.conversations
+        self.documents = profile.documents
         # one controller per concern; the window only assembles the panels
         self.connection = ConnectionController(self)
         self.turns = TurnController(self)

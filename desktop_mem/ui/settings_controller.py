@@ -108,8 +108,6 @@ class SettingsController(QObject):
         old_embed = self.w.profile.embedder.model
         new_embed = values["embed_model"] or old_embed
         self.w.profile.set_ollama_host(host)
-        self.w.conversations.use_embedder(self.w.profile.embedder)
-        self.w.documents.use_embedder(self.w.profile.embedder)
         try:
             self.w.connection.use_model(values["chat_model"])
         except DesktopMemError as exc:
@@ -140,10 +138,9 @@ class SettingsController(QObject):
             return
 
         def work(report: Any) -> int:
-            return self.w.profile.reembed(model, progress=report)
+            return self.w.profile.reembed(model, progress=report).memories
 
         def done(n: int) -> None:
-            self.w.conversations.use_embedder(self.w.profile.embedder)
             self.w.show_work(None)
             self.w.statusBar().showMessage(self.tr("Re-indexed %n memory(s).", "", n), 10000)
 

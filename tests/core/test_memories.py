@@ -312,7 +312,7 @@ def test_a_new_embedding_model_takes_over_only_when_its_index_is_complete(
     n = profile.reembed("other-embed", progress=during)
     assert seen, "the progress callback ran before the end"
     assert profile.embedder.model == "other-embed" == profile.memories.embedder.model
-    assert n == profile.memories.count()  # those learned meanwhile were indexed as well
+    assert n.memories == profile.memories.count()  # those learned meanwhile were indexed as well
     assert profile.memories.missing_vector_ids() == []
     assert profile.search.search("garden tea", k=3, relevant_only=False).hits
 

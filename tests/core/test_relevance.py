@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -444,9 +445,9 @@ def test_a_model_reads_the_scripts_in_which_it_tells_the_probe_answers_apart() -
         if script(question) == "other":  # reads English: each answer near its question
             vecs[start + len(PROBES) + n] = vecs[start + n] + 0.5 * rng.normal(size=dim)
     vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
-    ref = Reference(None, None)
-    ref.vectors = lambda: vecs.astype(np.float32)  # type: ignore[method-assign]
-    assert ref.readable() == frozenset({"other"})
+    ref = Reference(None)
+    ref.vectors = lambda embedder: vecs.astype(np.float32)  # type: ignore[method-assign]
+    assert ref.readable(SimpleNamespace(model="m")) == frozenset({"other"})
 
 
 def test_small_talk_is_as_near_a_greeting_as_a_relevant_item_must_be() -> None:

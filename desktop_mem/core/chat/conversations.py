@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import builtins
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from desktop_mem.core import textproc
@@ -43,6 +43,7 @@ KEYWORD_CUTOFF_ROWS = 5_000
 
 TITLE_CHARS = 60
 EMBED_CHARS = 4000
+INDEX_BATCH = 128  # messages per embedding call when indexing in the background
 ROLES = ("system", "user", "assistant")
 STATUSES = ("complete", "stopped", "error")
 
@@ -78,7 +79,7 @@ class ConversationStore:
         self.db = db
         self.embedder = embedder
         self.index = VectorIndex(db, MESSAGES)
-        self.reference = reference or Reference(db, embedder)
+        self.reference = reference or Reference(db)
         self.rule = rule or RelevanceRule()
 
     # -- conversations ---------------------------------------------------------------
@@ -178,9 +179,6 @@ class ConversationStore:
             ):
                 out.setdefault(mid, []).append((action, text))
         return out
-
-    def use_embedder(self, embedder: Embedder) -> None:
-        self.embedder = embedder
 
     def delete_messages(self, ids: Sequence[int], memories: MemoryStore | None = None) -> int:
         """Purge single messages (a "forget ..." the user confirmed), with the context they
@@ -500,52 +498,82 @@ class ConversationStore:
             )
         }
 
+    _UNINDEXED = (
+        "SELECT m.id, m.content FROM messages m LEFT JOIN message_vectors v "
+        "ON v.message_id = m.id WHERE v.message_id IS NULL AND m.content != ''"
+    )
+
     def unindexed_count(self) -> int:
         """Messages with text but no vector yet."""
-        rows = self.db.query(
-            "SELECT count(*) FROM messages m LEFT JOIN message_vectors v "
-            "ON v.message_id = m.id WHERE v.message_id IS NULL AND m.content != ''"
-        )
+        rows = self.db.query(f"SELECT count(*) FROM ({self._UNINDEXED})")
         return int(rows[0][0])
 
-    def index_vectors(self, message_ids: Sequence[int] | None = None) -> int:
+    def indexable_count(self) -> int:
+        """Messages with text: what a re-index embeds."""
+        return int(self.db.query("SELECT count(*) FROM messages WHERE content != ''")[0][0])
+
+    def index_vectors(
+        self,
+        message_ids: Sequence[int] | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> int:
         """Embed messages that have no vector yet (run in the background after a turn;
-        None: every such message). Returns how many were embedded; a model-server
-        failure leaves them for later."""
+        None: every such message), in batches. Returns how many were embedded; a
+        model-server failure leaves the rest for later."""
         if self.embedder is None or (message_ids is not None and not message_ids):
             return 0
-        sql = (
-            "SELECT m.id, m.content FROM messages m LEFT JOIN message_vectors v "
-            "ON v.message_id = m.id WHERE v.message_id IS NULL AND m.content != ''"
-        )
+        sql = self._UNINDEXED
         params: list[Any] = []
         if message_ids is not None:
             sql += f" AND m.id IN ({','.join('?' * len(message_ids))})"
             params = list(message_ids)
         rows = self.db.query(sql + " ORDER BY m.id", params)
-        if not rows:
-            return 0
-        try:
-            # the start of a long message says what it is about; embedding models read
-            # a few thousand tokens at most, and a 10 MB answer must not be sent whole
-            vecs = self.embedder.embed([r[1][:EMBED_CHARS] for r in rows])
-        except ModelServerError:
-            return 0
-        with self.db.transaction() as conn:
-            self.index.ensure(conn, self.embedder.model, vecs.shape[1])
-            # a message deleted while it was being embedded gets no vector
-            live = {
-                r[0]
-                for r in conn.execute(
-                    f"SELECT id FROM messages WHERE id IN ({','.join('?' * len(rows))})",
-                    [r[0] for r in rows],
-                )
-            }
-            keep = [n for n, r in enumerate(rows) if r[0] in live]
-            ids = [rows[n][0] for n in keep]
-            self.index.put(conn, ids, [""] * len(ids), vecs[keep])
-        self.index.maybe_rebuild()
-        return len(ids)
+        done = 0
+        for start in range(0, len(rows), INDEX_BATCH):
+            chunk = rows[start : start + INDEX_BATCH]
+            try:
+                vecs = self.embedder.embed([text[:EMBED_CHARS] for _, text in chunk])
+            except ModelServerError:
+                break
+            with self.db.transaction() as conn:
+                self.index.ensure(conn, self.embedder.model, vecs.shape[1])
+                # a message deleted while it was being embedded gets no vector
+                live = {
+                    r[0]
+                    for r in conn.execute(
+                        f"SELECT id FROM messages WHERE id IN ({','.join('?' * len(chunk))})",
+                        [r[0] for r in chunk],
+                    )
+                }
+                keep = [n for n, r in enumerate(chunk) if r[0] in live]
+                ids = [chunk[n][0] for n in keep]
+                self.index.put(conn, ids, [""] * len(ids), vecs[keep])
+            done += len(ids)
+            if progress:
+                progress(start + len(chunk), len(rows))
+        if done:
+            self.index.maybe_rebuild()
+        return done
+
+    def reembed(
+        self, embedder: Embedder, progress: Callable[[int, int], None] | None = None
+    ) -> int:
+        """Index every message anew with `embedder` (another model); the old index
+        serves until the switch (VectorIndex.rebuild)."""
+        rows = self.db.query("SELECT id, content FROM messages WHERE content != '' ORDER BY id")
+        previous = self.embedder
+
+        def switch() -> None:
+            self.embedder = embedder
+            self.db.on_rollback(lambda: setattr(self, "embedder", previous))
+
+        return self.index.rebuild(
+            [(i, text[:EMBED_CHARS]) for i, text in rows],
+            lambda texts: embedder.embed(texts, fresh=True),
+            embedder.model,
+            switch,
+            progress,
+        )
 
     # -- export ------------------------------------------------------------------------
 

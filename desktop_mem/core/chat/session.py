@@ -24,7 +24,7 @@ from typing import Any
 
 from desktop_mem.core import textproc
 from desktop_mem.core.chat.context import Budget, ContextBuilder, Plan, TokenCounter
-from desktop_mem.core.chat.conversations import ConversationStore, Message
+from desktop_mem.core.chat.conversations import Message
 from desktop_mem.core.chat.extract import Change, Command, Extractor, parse_command
 from desktop_mem.core.errors import DesktopMemError, ModelServerError
 from desktop_mem.core.memory.store import Memory, NewMemory
@@ -95,16 +95,10 @@ class ChatSession:
         self.profile = profile
         self.backend = backend
         self.incognito = incognito
-        self.settings = Settings(profile.db)
-        self.conversations = ConversationStore(
-            profile.db, profile.embedder, profile.search.reference, profile.search.rule
-        )
+        self.settings = profile.settings
+        self.conversations = profile.conversations
         self.counter = counter or TokenCounter()
-        from desktop_mem.core.documents.store import DocumentStore
-
-        self.documents = DocumentStore(
-            profile.db, profile.embedder, profile.search.reference, profile.search.rule
-        )
+        self.documents = profile.documents
         self.builder = ContextBuilder(
             profile.memories, profile.search, self.counter, self.conversations, self.documents
         )

@@ -100,14 +100,14 @@ class HybridSearch:
         weights: SearchWeights | None = None,
         rule: RelevanceRule | None = None,
         reference: Reference | None = None,
+        sources: VectorIndex | None = None,
     ) -> None:
         self.store = store
         self.weights = weights or SearchWeights()
         self.rule = rule or RelevanceRule()
-        self.reference = reference or Reference(store.db, store.embedder)
-        # Only its stored vectors are read (never its codes): cheap beside the
-        # conversation store's own index of the same table.
-        self.sources = VectorIndex(store.db, MESSAGES)
+        self.reference = reference or Reference(store.db)
+        # the messages' index (the conversation store's): only its stored vectors are read
+        self.sources = sources or VectorIndex(store.db, MESSAGES)
 
     def document_frequencies(self, terms: list[str], upto: int) -> dict[str, int]:
         """How many memories say each term in their own text, counted up to `upto`."""
@@ -329,7 +329,11 @@ class HybridSearch:
         deviations above the query's chance level in its signals. `terms` are the
         query's words as retrieved by (in a large store, without very frequent ones).
         Also those the unknown-word gate held back (SearchResult.held)."""
-        level = self.reference.level(qvec, textproc.script(query)) if qvec is not None else None
+        level = (
+            self.reference.level(qvec, textproc.script(query), self.store.embedder)
+            if qvec is not None
+            else None
+        )
         verdict = judge(
             self.store.db, "memories_fts", self.rule, level, terms, candidates,
             sims, has_vec, keyword, self.store.index.count(), textproc.named_period(query),

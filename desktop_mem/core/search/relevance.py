@@ -175,14 +175,14 @@ _TOPIC_SCRIPTS = tuple(textproc.script(t) for t in TOPICS)
 
 
 class Reference:
-    """The reference sentences' vectors for one embedding model, cached in the
-    profile's `meta` table (so each model embeds them once per profile)."""
+    """The reference sentences' vectors for each embedding model, cached in the
+    profile's `meta` table (so each model embeds them once per profile). One per
+    profile, shared by every tier; each asks with the embedder it searches with."""
 
-    def __init__(self, db: Any, embedder: Embedder | None) -> None:
+    def __init__(self, db: Any) -> None:
         self.db = db
-        self.embedder = embedder
-        self._vectors: tuple[str, np.ndarray] | None = None
-        self._readable: tuple[str, frozenset[str]] | None = None
+        self._vectors: dict[str, np.ndarray] = {}
+        self._readable: dict[str, frozenset[str]] = {}
         self._lock = threading.Lock()
 
     @staticmethod
@@ -190,15 +190,15 @@ class Reference:
         digest = content_hash("\x1e".join(REFERENCE_SENTENCES))[:12]
         return f"reference:{model}:{digest}"
 
-    def vectors(self) -> np.ndarray | None:
+    def vectors(self, embedder: Embedder | None) -> np.ndarray | None:
         """The reference vectors, or None when they cannot be had (no embedder, the
         model server is down): the caller then has no chance level to compare with."""
-        if self.embedder is None:
+        if embedder is None:
             return None
-        model = self.embedder.model
+        model = embedder.model
         with self._lock:
-            if self._vectors is not None and self._vectors[0] == model:
-                return self._vectors[1]
+            if model in self._vectors:
+                return self._vectors[model]
             key = self._key(model)
             stored = self.db.meta_get(key)
             vecs: np.ndarray | None = None
@@ -212,7 +212,7 @@ class Reference:
                 )
             else:
                 try:
-                    vecs = self.embedder.embed(list(REFERENCE_SENTENCES))
+                    vecs = embedder.embed(list(REFERENCE_SENTENCES))
                 except ModelServerError:
                     return None
                 dim = vecs.shape[1]
@@ -223,22 +223,22 @@ class Reference:
             norms = np.linalg.norm(vecs, axis=1, keepdims=True)
             norms[norms == 0] = 1.0
             vecs = (vecs / norms).astype(np.float32)
-            self._vectors = (model, vecs)
+            self._vectors[model] = vecs
             return vecs
 
-    def level(self, qvec: np.ndarray, script: str = "other") -> ChanceLevel | None:
-        """The query's chance level, or None when there is no reference to measure it
-        with: the level of the everyday topics in each script, the query's own
-        `script` first (the small-talk sentences only say whether the query is like
-        them). A multilingual model finds two unrelated texts of one language more
-        alike than two of different languages, so an item is compared with the
-        unrelated sentences of its own script: pooled, the gap between the languages
-        would count as spread and hide what is relevant."""
-        vecs = self.vectors()
-        if vecs is None or vecs.shape[1] != qvec.shape[-1]:
+    def level(self, qvec: np.ndarray, script: str, embedder: Embedder | None) -> ChanceLevel | None:
+        """The query's chance level (`qvec` embedded by `embedder`), or None when there
+        is no reference to measure it with: the level of the everyday topics in each
+        script, the query's own `script` first (the small-talk sentences only say
+        whether the query is like them). A multilingual model finds two unrelated texts
+        of one language more alike than two of different languages, so an item is
+        compared with the unrelated sentences of its own script: pooled, the gap between
+        the languages would count as spread and hide what is relevant."""
+        vecs = self.vectors(embedder)
+        if vecs is None or embedder is None or vecs.shape[1] != qvec.shape[-1]:
             return None
         level = self._level(vecs @ qvec, script)
-        level.readable = self.readable()
+        level.readable = self.readable(embedder)
         return level
 
     @staticmethod
@@ -255,16 +255,16 @@ class Reference:
         level.topic = level.z(float(sims[:topics].max()))
         return level
 
-    def readable(self) -> frozenset[str]:
+    def readable(self, embedder: Embedder | None) -> frozenset[str]:
         """The scripts the model can read: those in which it tells the probe answers
         apart (each question's nearest answer is its own, for most of them). Computed
         once per model."""
-        vecs = self.vectors()
-        if vecs is None:
+        vecs = self.vectors(embedder)
+        if vecs is None or embedder is None:
             return frozenset(textproc.SCRIPTS)
-        model = self.embedder.model if self.embedder else ""
-        if self._readable is not None and self._readable[0] == model:
-            return self._readable[1]
+        model = embedder.model
+        if model in self._readable:
+            return self._readable[model]
         start = len(TOPICS) + len(SMALL_TALK)
         questions = vecs[start : start + len(PROBES)]
         answers = vecs[start + len(PROBES) : start + 2 * len(PROBES)]
@@ -275,7 +275,7 @@ class Reference:
         readable = frozenset(
             name for name, oks in told.items() if sum(oks) >= PROBES_TOLD_APART * len(oks)
         )
-        self._readable = (model, readable)
+        self._readable[model] = readable
         return readable
 
 

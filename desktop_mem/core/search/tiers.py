@@ -83,7 +83,9 @@ def search_tier(
     keep = np.ones(len(ids), dtype=bool)
     relevance: dict[int, float] = {}
     if relevant_only:
-        level = store.reference.level(qvec, script(query)) if qvec is not None else None
+        level = (
+            store.reference.level(qvec, script(query), store.embedder) if qvec is not None else None
+        )
         verdict = judge(
             store.db, fts_table, store.rule, level, terms, ids,
             np.nan_to_num(sims), present, out.keyword, store.index.count(), named_period(query),

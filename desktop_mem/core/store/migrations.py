@@ -398,3 +398,21 @@ def _m007(conn: Any) -> None:
     # lists pinned first, newest first: without this, each read decrypts every page of
     # the memories table (about 5 ms at 10,000 memories).
     run_script(conn, "CREATE INDEX memories_by_pinned ON memories(pinned, created_at, id);")
+
+
+@migration(8, "re-indexing with another model: vectors staged in the profile until the switch")
+def _m008(conn: Any) -> None:
+    # A new embedding model's vectors for messages and passages are written here first,
+    # inside the encrypted profile, so that the old index keeps serving searches until
+    # the whole tier is embedded, without holding a large history's vectors in memory.
+    run_script(
+        conn,
+        """
+        CREATE TABLE vector_staging (
+            tier      TEXT NOT NULL,
+            item_id   INTEGER NOT NULL,
+            embedding BLOB NOT NULL,
+            PRIMARY KEY (tier, item_id)
+        );
+        """,
+    )

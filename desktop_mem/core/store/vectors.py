@@ -29,7 +29,7 @@ work stays under twice the collection); the codes are rebuilt only if it moved.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -326,6 +326,70 @@ class VectorIndex:
             (lay.model_key, lay.dim_key, lay.center_key, lay.trained_key),
         )
         self._forget()
+
+    def rebuild(
+        self,
+        items: Sequence[tuple[int, str]],
+        embed: Callable[[list[str]], np.ndarray],
+        model: str,
+        switch: Callable[[], None],
+        progress: Callable[[int, int], None] | None = None,
+        batch: int = 64,
+    ) -> int:
+        """Index every (id, text) of `items` anew with `embed` (another model's): the
+        vectors are staged in the profile batch by batch, then one transaction replaces
+        the whole index with them and calls `switch` (the tier's embedder becomes the new
+        one with its index). Until then searches go on with the old index; a failure
+        leaves it as it was. Items deleted meanwhile get no vector. Returns how many."""
+        tier = self.layout.vectors
+        with self.db.transaction() as conn:
+            conn.execute("DELETE FROM vector_staging WHERE tier = ?", (tier,))
+        total, done = len(items), 0
+        try:
+            for start in range(0, total, batch):
+                chunk = items[start : start + batch]
+                vecs = embed([text for _, text in chunk])  # raises ModelServerError
+                with self.db.transaction() as conn:
+                    conn.executemany(
+                        "INSERT OR REPLACE INTO vector_staging(tier, item_id, embedding) "
+                        "VALUES (?, ?, ?)",
+                        [(tier, i, to_blob(v)) for (i, _), v in zip(chunk, vecs, strict=True)],
+                    )
+                done += len(chunk)
+                if progress:
+                    progress(done, total)
+            return self._switch_to_staged(model, switch)
+        finally:
+            with self.db.transaction() as conn:
+                conn.execute("DELETE FROM vector_staging WHERE tier = ?", (tier,))
+
+    def _switch_to_staged(self, model: str, switch: Callable[[], None]) -> int:
+        tier = self.layout.vectors
+        owner = {"memory_vectors": "memories", "message_vectors": "messages"}.get(
+            tier, "doc_chunks"
+        )
+        written = 0
+        with self.db.transaction() as conn:
+            self.drop_all(conn)
+            after = -1
+            while True:
+                rows = conn.execute(
+                    f"SELECT s.item_id, s.embedding FROM vector_staging s JOIN {owner} o "
+                    "ON o.id = s.item_id WHERE s.tier = ? AND s.item_id > ? "
+                    "ORDER BY s.item_id LIMIT 1000",
+                    (tier, after),
+                ).fetchall()
+                if not rows:
+                    break
+                vecs = np.vstack([from_blob(b) for _, b in rows])
+                if not written:
+                    self.ensure(conn, model, vecs.shape[1])
+                self.put(conn, [r[0] for r in rows], [""] * len(rows), vecs)
+                written += len(rows)
+                after = int(rows[-1][0])
+            switch()
+        self.maybe_rebuild()
+        return written
 
     # -- keeping the codes fit for the collection -------------------------------------
 
