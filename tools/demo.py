@@ -31,7 +31,6 @@ SEED = [
 
 
 def seed(home: Path, url: str) -> None:
-    from desktop_mem.core.chat.conversations import ConversationStore
     from desktop_mem.core.config import Config
     from desktop_mem.core.memory.store import NewMemory
     from desktop_mem.core.profile import Profile
@@ -43,7 +42,7 @@ def seed(home: Path, url: str) -> None:
         if prof.memories.count():
             return
         prof.memories.add_many([NewMemory(t, kind=k, pinned=p) for t, k, p in SEED], actor="user")
-        convs = ConversationStore(prof.db, prof.embedder)
+        convs = prof.conversations
         conv = convs.create("Weekend plans")
         convs.add_message(
             conv.id, "user", "We are going hiking in the Longjing tea hills on Saturday."
