@@ -221,9 +221,9 @@ def score_store(
     for question, evidence, category in store.questions:
         plan = builder.build(question, [], budget)
         by_memory: set[str] = set()
-        for mid, _ in plan.used:
+        for mid in (u.memory_id for u in plan.used):
             by_memory |= store.memory_dia.get(mid, set())
-        by_message = {store.message_dia.get(mid) for mid, _ in plan.recalled}
+        by_message = {store.message_dia.get(r.message_id) for r in plan.recalled}
         want = set(evidence)
         score.coverage.append(len(want & (by_memory | by_message)) / len(want))
         score.memory_coverage.append(len(want & by_memory) / len(want))

@@ -181,8 +181,7 @@ class MemoryLayer:
             "conversation_id": result.conversation_id,
             "message_id": result.answer_id,
             "status": result.status,
-            "used": [{"id": i, "score": round(s, 4)} for i, s in result.used],
-            "recalled": [{"message_id": i, "score": round(s, 4)} for i, s in result.recalled],
+            **result.given(),
             "changes": [c.to_dict() for c in [*result.changes, *learned] if c.action != "skipped"],
         }
 

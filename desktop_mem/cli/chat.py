@@ -87,27 +87,35 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     st.set_defaults(func=settings, opens_profile=True)
 
 
+def given_lines(result: TurnResult) -> list[str]:
+    """What an answer was given, for stderr: a line each for memories, earlier messages
+    and passages (a weaker match marked with "?")."""
+    lines = []
+    if result.used:
+        lines.append(
+            "memories used: "
+            + "; ".join(f"#{u.memory_id}{'?' if u.weak else ''} {u.text}" for u in result.used)
+        )
+    if result.recalled:
+        lines.append(
+            "earlier messages used: "
+            + "; ".join(
+                f"[{(r.created_at or '')[:10]}, conversation {r.conversation_id}] "
+                f"{output.one_line(r.text or '')}"
+                for r in result.recalled
+            )
+        )
+    if result.documents:
+        lines.append("documents used: " + "; ".join(p.where() for p in result.documents))
+    return lines
+
+
 def _report(result: TurnResult, prof: Profile, err: TextIO) -> None:
     for w in result.warnings:
         err.write(f"warning: {w}\n")
-    if result.used and result.status != "error":
-        mems = {m.id: m for m in prof.memories.get_many([i for i, _ in result.used])}
-        err.write("memories used: ")
-        err.write("; ".join(f"#{i} {mems[i].text}" for i, _ in result.used if i in mems) + "\n")
-    if result.recalled and result.status != "error":
-        store = prof.conversations
-        err.write("earlier messages used: ")
-        err.write(
-            "; ".join(
-                f"[{m.created_at[:10]}, conversation {m.conversation_id}] {output.one_line(m.content)}"
-                for m in (store.message(i) for i, _ in result.recalled)
-            )
-            + "\n"
-        )
-    if result.documents and result.status != "error":
-        found = prof.documents.passages([c for c, _ in result.documents])
-        err.write("documents used: ")
-        err.write("; ".join(found[c].where() for c, _ in result.documents if c in found) + "\n")
+    if result.status != "error":
+        for line in given_lines(result):
+            err.write(line + "\n")
     if result.error:
         err.write(f"desktop-mem: {result.error}\n")
 
@@ -187,38 +195,16 @@ def _turn_json(
     result: TurnResult, prof: Profile, wait: bool, session: ChatSession
 ) -> dict[str, Any]:
     learned = result.learned(LEARN_TIMEOUT_S) if wait else []
-    mems = {m.id: m for m in prof.memories.get_many([i for i, _ in result.used])}
-    store = prof.conversations
     return {
         "conversation_id": result.conversation_id,
         "message_id": result.answer_id,
         "answer": result.text,
         "status": result.status,
         "error": result.error,
-        "used": [
-            {"id": i, "score": round(s, 4), "text": mems[i].text}
-            for i, s in result.used
-            if i in mems
-        ],
-        "recalled": [
-            {
-                "message_id": m.id,
-                "conversation_id": m.conversation_id,
-                "role": m.role,
-                "created_at": m.created_at,
-                "score": round(s, 4),
-                "text": m.content,
-            }
-            for m, s in ((store.message(i), s) for i, s in result.recalled)
-        ],
+        **result.given(),
         "changes": [c.to_dict() for c in [*result.changes, *learned] if c.action != "skipped"],
         "forget_candidates": [m.to_dict() for m in result.forget_candidates],
         "forget_messages": [m.to_dict() for m in result.forget_messages],
-        "documents": [
-            {"chunk_id": p.chunk_id, "where": p.where(), "score": round(s, 4), "text": p.text}
-            for (cid, s) in result.documents
-            if (p := session.documents.passages([cid]).get(cid)) is not None
-        ],
         "prompt": {
             "memory_tokens": result.plan.memory_tokens if result.plan else 0,
             "history_turns": result.plan.history_turns if result.plan else 0,

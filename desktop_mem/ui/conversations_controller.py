@@ -3,7 +3,6 @@ exporting and deleting conversations."""
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,10 +13,10 @@ from PySide6.QtWidgets import (
     QMessageBox,
 )
 
-from desktop_mem.core import textproc
 from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.memory.export import write_private
 from desktop_mem.ui import tasks
+from desktop_mem.ui.changes import describe as describe_changes
 
 if TYPE_CHECKING:
     from desktop_mem.ui.main_window import MainWindow
@@ -82,28 +81,9 @@ class ConversationsController(QObject):
             w.message_id = m.id
             w.set_status(m.status, m.error)
             if m.role == "assistant" and last_user in taught:  # kept, as when it was learned
-                words = {
-                    "created": self.tr("Remembered"),
-                    "updated": self.tr("Updated"),
-                    "invalidated": self.tr("Marked as no longer true"),
-                }
-                w.set_notice(
-                    " · ".join(
-                        f"{words[a]}: {html.escape(textproc.shorten(t, 80), quote=False)}"
-                        for a, t in taught[last_user]
-                    )
-                )
-            docs = passages.get(m.id, [])
-            if m.used or m.recalled or docs:
-                w.set_chips(
-                    [(u.memory_id, u.text or self.tr("(deleted)")) for u in m.used],
-                    [
-                        (r.message_id, r.text, (r.created_at or "")[:10])
-                        for r in m.recalled
-                        if r.text is not None
-                    ],
-                    [(p.where(), p.text, p.path, p.page) for p in docs],
-                )
+                w.set_notice(describe_changes(taught[last_user]))
+            if m.role == "assistant":
+                w.set_given(m.used, m.recalled, passages.get(m.id, []))
         self.refresh_conversations()
         self.w.connection.show_chat()  # readable while the model server is down
         QTimer.singleShot(0, self.w.chat.scroll_to_end)  # the latest turn, as chats open

@@ -257,59 +257,66 @@ class MessageWidget(QFrame):
         self.status.style().polish(self.status)
         self.status.show()
 
-    def set_chips(
-        self,
-        used: list[tuple[int, str]],
-        recalled: list[tuple[int, str, str]] | None = None,
-        documents: list[tuple[str, str, str, int | None]] | None = None,
-    ) -> None:
-        """What the answer was given: memories (id, text), earlier messages (id, text,
-        date) and passages of documents (where, text, path, page); a click opens the
-        memory, the conversation at that message, or the file at that page."""
+    def set_given(self, used: list[Any], recalled: list[Any], passages: list[Any]) -> None:
+        """What the answer was given, as its records say (core.chat.records UsedMemory and
+        RecalledMessage, documents PassageHit), the same for a turn just answered and for
+        one read back: memories, earlier messages and passages of documents, each a chip
+        (a weaker match drawn as such); a click opens the memory, the conversation at
+        that message, or the file at that page."""
         while self.chips.count():
             item = self.chips.takeAt(0)
             if item.widget():
                 item.widget().deleteLater()
-        recalled = recalled or []
-        documents = documents or []
-        if not used and not recalled and not documents:
+        recalled = [r for r in recalled if r.text is not None]  # not those deleted since
+        if not used and not recalled and not passages:
             self.chip_row.hide()
             return
         if used:
-            label = QLabel(self.tr("Memories used:"))
-            label.setObjectName("chipsLabel")
-            self.chips.addWidget(label)
-            for memory_id, text in used[:MAX_CHIPS]:
-                chip = self._chip(_short(text, 24), text)
-                chip.setProperty("memory_id", memory_id)
-                chip.clicked.connect(lambda _=False, i=memory_id: self.memory_clicked.emit(i))
+            self._label(self.tr("Memories used:"))
+            for u in used[:MAX_CHIPS]:
+                text = u.text if u.text is not None else self.tr("(deleted)")
+                chip = self._chip(_short(text, 24), self._why(u.why, u.weak) + "\n" + text, u.weak)
+                chip.setProperty("memory_id", u.memory_id)
+                chip.clicked.connect(lambda _=False, i=u.memory_id: self.memory_clicked.emit(i))
             if len(used) > MAX_CHIPS:
                 more = QLabel(self.tr("+%1 more").replace("%1", str(len(used) - MAX_CHIPS)))
-                more.setToolTip("\n".join(t for _, t in used[MAX_CHIPS:]))
+                more.setToolTip("\n".join(u.text or "" for u in used[MAX_CHIPS:]))
                 self.chips.addWidget(more)
         if recalled:
-            label = QLabel(self.tr("Earlier messages:"))
-            label.setObjectName("chipsLabel")
-            self.chips.addWidget(label)
-            for message_id, text, day in recalled[:MAX_CHIPS]:
-                tip = self.tr("%1, in another conversation:").replace("%1", day) + "\n" + text
-                chip = self._chip(_short(text, 24), tip)
-                chip.setProperty("message_id", message_id)
-                chip.clicked.connect(lambda _=False, i=message_id: self.message_clicked.emit(i))
-        if documents:
-            label = QLabel(self.tr("Documents:"))
-            label.setObjectName("chipsLabel")
-            self.chips.addWidget(label)
-            for where, text, path, page in documents[:MAX_CHIPS]:
-                chip = self._chip(_short(where, 32), f"{where}\n{text}")
+            self._label(self.tr("Earlier messages:"))
+            for r in recalled[:MAX_CHIPS]:
+                day = (r.created_at or "")[:10]
+                tip = self.tr("%1, in another conversation:").replace("%1", day) + "\n" + r.text
+                chip = self._chip(_short(r.text, 24), tip, r.weak)
+                chip.setProperty("message_id", r.message_id)
+                chip.clicked.connect(lambda _=False, i=r.message_id: self.message_clicked.emit(i))
+        if passages:
+            self._label(self.tr("Documents:"))
+            for p in passages[:MAX_CHIPS]:
+                where = p.where()
+                chip = self._chip(_short(where, 32), f"{where}\n{p.text}", p.weak)
                 chip.clicked.connect(
-                    lambda _=False, p=path, n=page: self.document_clicked.emit(p, n or 0)
+                    lambda _=False, f=p.path, n=p.page: self.document_clicked.emit(f, n or 0)
                 )
         self.chip_row.show()
 
-    def _chip(self, label: str, tip: str) -> QPushButton:
+    def _why(self, why: str, weak: bool) -> str:
+        said = {
+            "core": self.tr("In every answer (pinned)"),
+            "found": self.tr("Found for this message"),
+            "recalled": self.tr("Learned from an earlier message found for this one"),
+        }.get(why, "")
+        return said + (" · " + self.tr("a weaker match") if weak else "")
+
+    def _label(self, text: str) -> None:
+        label = QLabel(text)
+        label.setObjectName("chipsLabel")
+        self.chips.addWidget(label)
+
+    def _chip(self, label: str, tip: str, weak: bool = False) -> QPushButton:
         chip = QPushButton(label)
         chip.setObjectName("chip")
+        chip.setProperty("weak", weak)
         chip.setToolTip(tip)
         chip.setFlat(True)
         chip.setCursor(Qt.CursorShape.PointingHandCursor)

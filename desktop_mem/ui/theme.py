@@ -20,6 +20,7 @@ QLabel#empty { color: palette(placeholder-text); font-size: 15px; padding: 40px;
 QLabel#chatTitle { font-size: 15px; font-weight: 600; }
 QPushButton#chip { border: 1px solid palette(mid); border-radius: 9px; padding: 2px 9px;
                    min-height: 16px; }
+QPushButton#chip[weak="true"] { border-style: dashed; color: palette(placeholder-text); }
 QPushButton#danger { color: #d9534f; }
 QLabel#banner { font-size: 18px; font-weight: 600; }
 QWidget#rail { background: palette(alternate-base); }

@@ -4,18 +4,17 @@ answer learned (and its undo), and the chat's "forget …"."""
 from __future__ import annotations
 
 import functools
-import html
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject
 
-from desktop_mem.core import textproc
 from desktop_mem.core.chat.extract import Change
 from desktop_mem.core.chat.session import (
     ChatSession,
     TurnResult,
 )
 from desktop_mem.ui import tasks
+from desktop_mem.ui.changes import describe as describe_changes
 from desktop_mem.ui.errors import describe
 from desktop_mem.ui.forget_dialog import ForgetDialog
 from desktop_mem.ui.message_widget import MessageWidget
@@ -113,21 +112,8 @@ class TurnController(QObject):
                     result.error_reason, result.error or "", model=self.w.connection.backend.model
                 ),
             )
-            if (result.used or result.recalled or result.documents) and result.status != "error":
-                mems = {
-                    m.id: m for m in self.w.profile.memories.get_many([i for i, _ in result.used])
-                }
-                past = [self.w.conversations.message(i) for i, _ in result.recalled]
-                found = self.w.documents.passages([c for c, _ in result.documents])
-                answer.set_chips(
-                    [(i, mems[i].text) for i, _ in result.used if i in mems],
-                    [(p.id, p.content, p.created_at[:10]) for p in past],
-                    [
-                        (found[c].where(), found[c].text, found[c].path, found[c].page)
-                        for c, _ in result.documents
-                        if c in found
-                    ],
-                )
+            if result.status != "error":
+                answer.set_given(result.used, result.recalled, result.documents)
             if result.changes:
                 self.show_changes(answer, result.changes)
                 self.w.memory.refresh_memories()
@@ -186,14 +172,8 @@ class TurnController(QObject):
     def show_changes(self, answer: MessageWidget, changes: list[Change]) -> None:
         self.last_changes.append(changes)
         answer.setProperty("changes_index", len(self.last_changes) - 1)
-        words = {
-            "added": self.tr("Remembered"),
-            "updated": self.tr("Updated"),
-            "invalidated": self.tr("Marked as no longer true"),
-            "merged": self.tr("Merged"),
-        }
-        parts = [f"{words.get(c.action, c.action)}: {_html(c.text)}" for c in changes]
-        answer.set_notice(" · ".join(parts) + f' — <a href="undo">{self.tr("Undo")}</a>')
+        notice = describe_changes((c.action, c.text) for c in changes)
+        answer.set_notice(notice + f' — <a href="undo">{self.tr("Undo")}</a>')
 
     def undo_changes(self, widget_index: int) -> None:
         w = self.w.chat.messages[widget_index]
@@ -241,8 +221,3 @@ class TurnController(QObject):
 
         self.w.show_work(self.tr("Deleting…"))
         tasks.run(self.session.forget, memories, messages, done=done, failed=self.w.show_error)
-
-
-def _html(text: str) -> str:
-    """A memory's text for the notice under an answer: one line, at most 80 characters."""
-    return html.escape(textproc.shorten(text, 80), quote=False)

@@ -116,85 +116,108 @@
 <context>
     <name>BackupPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="244" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="245" />
         <source>A backup is encrypted like your memories. Put the folder in Syncthing, Dropbox or iCloud Drive to carry your memories to another computer: only encrypted data is synced.</source>
         <translation>备份和你的记忆一样是加密的。把备份文件夹放进 Syncthing、Dropbox 或 iCloud 云盘，就能把记忆带到另一台电脑：同步的只有加密数据。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="254" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="255" />
         <source>No folder chosen</source>
         <translation>未选择文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="255" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="256" />
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="259" />
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="304" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="260" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="305" />
         <source>Backup folder</source>
         <translation>备份文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="260" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="261" />
         <source>Back up every day</source>
         <translation>每天备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="267" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="268" />
         <source>Backups to keep</source>
         <translation>保留的备份数</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="270" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="271" />
         <source>Back up now</source>
         <translation>立即备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="272" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="273" />
         <source>Restore a backup…</source>
         <translation>恢复备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="282" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="283" />
         <source>New recovery code…</source>
         <translation>新的恢复码…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="284" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="285" />
         <source>Makes a new code and shows it once; the old one stops opening this profile.</source>
         <translation>生成新的恢复码并只显示一次；旧的恢复码将不再能打开此配置。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="298" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="299" />
         <source>No backup yet.</source>
         <translation>还没有备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="300" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="301" />
         <source>Last backup: %1</source>
         <translation>上次备份：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="312" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="313" />
         <source>Choose a folder for the backups first.</source>
         <translation>请先选择备份文件夹。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="317" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="318" />
         <source>Backing up…</source>
         <translation>正在备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="321" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="322" />
         <source>Backed up to %1</source>
         <translation>已备份到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="325" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="326" />
         <source>A backup is already running.</source>
         <translation>已有一个备份正在进行。</translation>
+    </message>
+</context>
+<context>
+    <name>Changes</name>
+    <message>
+        <location filename="../../desktop_mem/ui/changes.py" line="16" />
+        <source>Remembered</source>
+        <translation>已记住</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/changes.py" line="17" />
+        <source>Updated</source>
+        <translation>已更新</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/changes.py" line="18" />
+        <source>Marked as no longer true</source>
+        <translation>已标记为不再成立</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/changes.py" line="19" />
+        <source>Merged</source>
+        <translation>已合并</translation>
     </message>
 </context>
 <context>
@@ -249,47 +272,47 @@
         <translation>正在连接 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="102" />
+        <location filename="../../desktop_mem/ui/connection.py" line="96" />
         <source>Indexing memories…</source>
         <translation>正在为记忆建立索引…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/connection.py" line="108" />
+        <location filename="../../desktop_mem/ui/connection.py" line="102" />
         <source>%n memory(s) can now be found by meaning too.</source>
         <translation><numerusform>%n 条记忆现在也能按含义找到了。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="128" />
+        <location filename="../../desktop_mem/ui/connection.py" line="122" />
         <source>The model server is not answering: you can read and search, not send.</source>
         <translation>模型服务器没有响应：你可以阅读和搜索，但不能发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="147" />
+        <location filename="../../desktop_mem/ui/connection.py" line="141" />
         <source>Embedding model not installed</source>
         <translation>未安装嵌入模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="149" />
+        <location filename="../../desktop_mem/ui/connection.py" line="143" />
         <source>The embedding model %1 is not installed in Ollama, so memories are found by their words only, not by their meaning. Download it now? Memories saved meanwhile are indexed once it is there.</source>
         <translation>Ollama 中没有安装嵌入模型 %1，因此只能按字词查找记忆，无法按含义查找。现在下载吗？在此期间保存的记忆会在下载完成后建立索引。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="154" />
+        <location filename="../../desktop_mem/ui/connection.py" line="148" />
         <source>Model not installed</source>
         <translation>模型未安装</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="155" />
+        <location filename="../../desktop_mem/ui/connection.py" line="149" />
         <source>The chat model %1 is not installed in Ollama. Download it now?</source>
         <translation>Ollama 中没有安装聊天模型 %1。现在下载吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="170" />
+        <location filename="../../desktop_mem/ui/connection.py" line="164" />
         <source>Downloading…</source>
         <translation>正在下载…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="179" />
+        <location filename="../../desktop_mem/ui/connection.py" line="173" />
         <source>Download failed</source>
         <translation>下载失败</translation>
     </message>
@@ -340,98 +363,78 @@
 <context>
     <name>ConversationsController</name>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="60" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="59" />
         <source>Incognito conversation</source>
         <translation>无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="60" />
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="70" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="59" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="69" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="86" />
-        <source>Remembered</source>
-        <translation>已记住</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="87" />
-        <source>Updated</source>
-        <translation>已更新</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="88" />
-        <source>Marked as no longer true</source>
-        <translation>已标记为不再成立</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="99" />
-        <source>(deleted)</source>
-        <translation>（已删除）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="125" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="105" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="125" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="105" />
         <source>Pin to the top</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="126" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="106" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="127" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="107" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="128" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="108" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="163" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="143" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="163" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="143" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="182" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="162" />
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="184" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="164" />
         <source>Markdown (*.md);;JSON (*.json)</source>
         <translation>Markdown (*.md);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="198" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="178" />
         <source>Delete this conversation for good? Memories learned from it stay.</source>
         <translation>永久删除这个对话？从中学到的记忆会保留。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="201" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="181" />
         <source>%n of them will no longer quote what was said in it.</source>
         <translation><numerusform>其中 %n 条记忆将不再引用这个对话中的内容。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="203" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="183" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="215" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="195" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
@@ -605,37 +608,37 @@
 <context>
     <name>LockedDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="101" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="102" />
         <source>Your memories are locked</source>
         <translation>你的记忆已锁定</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="105" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="106" />
         <source>The key of the profile “%1” is not in this computer's keyring (it was reset, or this is a new computer). Enter the recovery code you wrote down when the profile was made, or restore a backup.</source>
         <translation>配置“%1”的密钥不在这台电脑的钥匙环中（钥匙环被重置，或这是一台新电脑）。请输入创建配置时抄下的恢复码，或恢复一个备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="115" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="116" />
         <source>Recovery code</source>
         <translation>恢复码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="123" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="124" />
         <source>Unlock</source>
         <translation>解锁</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="125" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="126" />
         <source>Restore a backup…</source>
         <translation>恢复备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="127" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="128" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="143" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="144" />
         <source>A recovery code has 24 letters and digits in six groups: check it.</source>
         <translation>恢复码由六组共 24 个字母和数字组成：请核对。</translation>
     </message>
@@ -643,193 +646,193 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="118" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="494" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="113" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="489" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="125" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="120" />
         <location filename="../../desktop_mem/ui/selftest.py" line="79" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="127" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="122" />
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="129" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="124" />
         <source>A chat that reads and writes no memory and is not stored</source>
         <translation>不读取、不写入记忆，也不保存的对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="136" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="323" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="131" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="318" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="179" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="174" />
         <source>Backed up to %1</source>
         <translation>已备份到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="184" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="179" />
         <source>The backup failed: %1</source>
         <translation>备份失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="234" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="229" />
         <source>Chat</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="235" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="230" />
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="236" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="231" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="308" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="303" />
         <source>&amp;Chat</source>
         <translation>聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="311" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="306" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="317" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="312" />
         <source>New incognito conversation</source>
         <translation>新的无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="321" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="316" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="322" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="317" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="325" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="320" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="327" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="322" />
         <source>Delete all conversations and memories…</source>
         <translation>删除所有对话和记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="329" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="324" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="330" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="325" />
         <source>&amp;Memories</source>
         <translation>记忆(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="332" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="327" />
         <source>Show memories</source>
         <translation>显示记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="335" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="330" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="336" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="331" />
         <source>New memory…</source>
         <translation>新建记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="337" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="332" />
         <source>Consolidate now</source>
         <translation>立即整理</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="338" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="333" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="339" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="334" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="340" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="335" />
         <source>Learn automatically</source>
         <translation>自动学习</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="343" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="338" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="344" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="339" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="345" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="414" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="340" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="409" />
         <source>About desktop-mem</source>
         <translation>关于 desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="416" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="411" />
         <source>desktop-mem %1
 A local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.</source>
         <translation>desktop-mem %1
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="457" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="452" />
         <source>● Connected · embedding model %1 missing: search by words only</source>
         <translation>● 已连接 · 缺少嵌入模型 %1：只能按字词搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="460" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="455" />
         <source>Download it</source>
         <translation>下载</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="465" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="460" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="470" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="465" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="472" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="467" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="474" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="469" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="476" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="471" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
@@ -1333,29 +1336,54 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="279" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="275" />
         <source>Memories used:</source>
         <translation>用到的记忆：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="287" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="277" />
+        <source>(deleted)</source>
+        <translation>（已删除）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/message_widget.py" line="282" />
         <source>+%1 more</source>
         <translation>还有 %1 条</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="291" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="286" />
         <source>Earlier messages:</source>
         <translation>之前的消息：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="295" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="289" />
         <source>%1, in another conversation:</source>
         <translation>%1，在另一个对话中：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="300" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="294" />
         <source>Documents:</source>
         <translation>文档：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/message_widget.py" line="305" />
+        <source>In every answer (pinned)</source>
+        <translation>每次回答都会用到（已置顶）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/message_widget.py" line="306" />
+        <source>Found for this message</source>
+        <translation>为这条消息找到的</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/message_widget.py" line="307" />
+        <source>Learned from an earlier message found for this one</source>
+        <translation>从为这条消息找到的一条以前的消息中记住的</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/message_widget.py" line="309" />
+        <source>a weaker match</source>
+        <translation>匹配较弱</translation>
     </message>
 </context>
 <context>
@@ -1485,32 +1513,32 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>RecoveryCodeDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="46" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="47" />
         <source>Your recovery code</source>
         <translation>你的恢复码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="50" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="51" />
         <source>Your memories in the profile “%1” are encrypted with a key kept in this computer's keyring. If the keyring is ever lost (a reinstalled system, a new computer), this code is the only way to open them and their backups.</source>
         <translation>配置“%1”中的记忆用保存在这台电脑钥匙环中的密钥加密。如果钥匙环丢失（重装系统、换新电脑），这个恢复码是打开记忆及其备份的唯一方法。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="67" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="68" />
         <source>Write it down and keep it somewhere safe, away from this computer. It is shown only this once; anyone with it and a backup can read your memories.</source>
         <translation>请抄下来，存放在远离这台电脑的安全地方。它只显示这一次；任何人拿到它和一份备份，就能读取你的记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="73" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="74" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="75" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="76" />
         <source>I have written it down or stored it safely</source>
         <translation>我已抄下或妥善保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="83" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="84" />
         <source>Continue</source>
         <translation>继续</translation>
     </message>
@@ -1538,28 +1566,28 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
         <translation>要生成新的恢复码吗？旧的恢复码将无法再打开此配置及其新备份（之前的备份仍可用旧恢复码打开）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="119" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="117" />
         <source>Messages will leave this computer</source>
         <translation>消息将离开这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="135" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="133" />
         <source>Re-index memories?</source>
         <translation>重新索引记忆？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="136" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="134" />
         <source>Search by meaning needs every memory re-indexed with %1. Do it now? Until it finishes, the old index keeps working.</source>
         <translation>按语义搜索需要用 %1 重新索引所有记忆。现在开始吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="148" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="145" />
         <source>Re-indexed %n memory(s).</source>
         <translation><numerusform>已重新索引 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="150" />
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="155" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="147" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="152" />
         <source>Re-indexing memories…</source>
         <translation>正在重新索引记忆…</translation>
     </message>
@@ -1793,62 +1821,42 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>TurnController</name>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="94" />
+        <location filename="../../desktop_mem/ui/turns.py" line="93" />
         <source>…</source>
         <translation>…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="137" />
+        <location filename="../../desktop_mem/ui/turns.py" line="123" />
         <source>Learning from this exchange…</source>
         <translation>正在从这轮对话中学习…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="190" />
-        <source>Remembered</source>
-        <translation>已记住</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="191" />
-        <source>Updated</source>
-        <translation>已更新</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="192" />
-        <source>Marked as no longer true</source>
-        <translation>已标记为不再成立</translation>
-    </message>
-    <message>
         <location filename="../../desktop_mem/ui/turns.py" line="193" />
-        <source>Merged</source>
-        <translation>已合并</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="213" />
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="216" />
+        <location filename="../../desktop_mem/ui/turns.py" line="196" />
         <source>Undoing…</source>
         <translation>正在撤销…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="231" />
+        <location filename="../../desktop_mem/ui/turns.py" line="211" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>已删除 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="232" />
+        <location filename="../../desktop_mem/ui/turns.py" line="212" />
         <source> and %n message(s).</source>
         <translation><numerusform>和 %n 条消息。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="235" />
+        <location filename="../../desktop_mem/ui/turns.py" line="215" />
         <source>Nothing was deleted.</source>
         <translation>没有删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="242" />
+        <location filename="../../desktop_mem/ui/turns.py" line="222" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
@@ -1866,39 +1874,39 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
     <message>
         <location filename="../../desktop_mem/ui/app.py" line="253" />
         <location filename="../../desktop_mem/ui/app.py" line="303" />
-        <location filename="../../desktop_mem/ui/unlock.py" line="43" />
+        <location filename="../../desktop_mem/ui/unlock.py" line="44" />
         <source>Cannot open your memories</source>
         <translation>无法打开你的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/unlock.py" line="48" />
-        <location filename="../../desktop_mem/ui/unlock.py" line="111" />
+        <location filename="../../desktop_mem/ui/unlock.py" line="49" />
+        <location filename="../../desktop_mem/ui/unlock.py" line="112" />
         <source>That passphrase is not right. Nothing was changed; try again.</source>
         <translation>口令不正确。没有做任何更改，请重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/unlock.py" line="78" />
+        <location filename="../../desktop_mem/ui/unlock.py" line="79" />
         <source>That recovery code does not open this profile: check it and try again.</source>
         <translation>这个恢复码打不开此配置：请核对后重试。</translation>
     </message>
     <message>
         <location filename="../../desktop_mem/ui/app.py" line="280" />
-        <location filename="../../desktop_mem/ui/unlock.py" line="93" />
+        <location filename="../../desktop_mem/ui/unlock.py" line="94" />
         <source>Restore a backup</source>
         <translation>恢复备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/unlock.py" line="119" />
+        <location filename="../../desktop_mem/ui/unlock.py" line="120" />
         <source>This backup is protected by the passphrase of the profile it was made from. Enter it to restore the backup.</source>
         <translation>此备份受其原配置的口令保护。请输入该口令以恢复备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/unlock.py" line="130" />
+        <location filename="../../desktop_mem/ui/unlock.py" line="131" />
         <source>That recovery code does not open this backup: check it and try again.</source>
         <translation>这个恢复码打不开此备份：请核对后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/unlock.py" line="133" />
+        <location filename="../../desktop_mem/ui/unlock.py" line="134" />
         <source>The key of this backup is not in this computer's keyring. Enter the recovery code of the profile it was made from.</source>
         <translation>此备份的密钥不在这台电脑的钥匙环中。请输入生成该备份的配置的恢复码。</translation>
     </message>
@@ -1946,12 +1954,12 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>backup</name>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="157" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="158" />
         <source>Restore a backup</source>
         <translation>恢复备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="159" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="160" />
         <source>desktop-mem backups (*.dmbackup)</source>
         <translation>desktop-mem 备份 (*.dmbackup)</translation>
     </message>

@@ -65,7 +65,7 @@ def test_a_fact_from_one_conversation_is_in_the_prompt_of_a_later_one(
     assert later.conversation_id != session.conversation_id
     seen = fake_ollama.last_prompt()
     assert "<memories>" in seen and "Lives in Hangzhou with a cat named Mochi" in seen
-    assert answer.used and answer.used[0][0] == mem.id
+    assert answer.used and answer.used[0].memory_id == mem.id
     stored = ConversationStore(profile.db).message(answer.answer_id)
     assert [u.memory_id for u in stored.used] == [mem.id]
     assert ConversationStore(profile.db).answers_using(mem.id)[0].id == answer.answer_id

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from desktop_mem.core.chat.conversations import ConversationStore
+from desktop_mem.core.chat.records import UsedMemory
 from desktop_mem.core.errors import InvalidInput, NotFound
 from desktop_mem.core.keys.vault import SERVICE
 from desktop_mem.core.memory.store import NewMemory
@@ -61,13 +62,39 @@ def test_export_markdown_and_json(profile: Profile, store: ConversationStore) ->
     mem = profile.memories.add(NewMemory("Likes temples")).memory
     cid = store.create().id
     store.add_message(cid, "user", "Plan Kyoto")
-    store.add_message(cid, "assistant", "Temples.", used=[(mem.id, 0.9)], status="stopped")
+    store.add_message(
+        cid, "assistant", "Temples.", used=[UsedMemory(mem.id, 1, 0.9, mem.text)], status="stopped"
+    )
     md = store.export(cid, "md")
     assert "# Plan Kyoto" in md and "## Assistant (stopped)" in md
     assert "Memories used: Likes temples" in md
     data = json.loads(store.export(cid, "json"))
     assert data["format"] == "desktop-mem/conversation" and data["version"] == 1
     assert data["messages"][1]["used"][0]["memory_id"] == mem.id
+
+
+def test_an_answer_keeps_why_each_memory_was_given_and_which_were_weak(
+    profile: Profile, store: ConversationStore
+) -> None:
+    """The record read back is the record the turn gave: its order, why each memory was
+    given and whether it was a weaker match; one deleted meanwhile is not recorded."""
+    core = profile.memories.add(NewMemory("Name is Erin", pinned=True)).memory
+    found = profile.memories.add(NewMemory("Likes temples")).memory
+    gone = profile.memories.add(NewMemory("Visited Nara")).memory
+    profile.memories.delete([gone.id])
+    cid = store.create().id
+    store.add_message(cid, "user", "Plan Kyoto")
+    given = [
+        UsedMemory(core.id, 1, 1.0, core.text, why="core"),
+        UsedMemory(found.id, 2, 0.4, found.text, why="found", weak=True),
+        UsedMemory(gone.id, 3, 0.3, gone.text),
+    ]
+    answer = store.add_message(cid, "assistant", "Temples.", used=given)
+    back = store.message(answer.id).used
+    assert [(u.memory_id, u.why, u.weak) for u in back] == [
+        (core.id, "core", False),
+        (found.id, "found", True),
+    ]
 
 
 def test_search_without_details_finds_the_same_messages(
@@ -78,7 +105,12 @@ def test_search_without_details_finds_the_same_messages(
     mem = profile.memories.add(NewMemory("Likes temples")).memory
     cid = store.create().id
     store.add_message(cid, "user", "Plan a trip to the Kyoto temples")
-    store.add_message(cid, "assistant", "Kyoto temples: Kinkaku-ji first.", used=[(mem.id, 0.9)])
+    store.add_message(
+        cid,
+        "assistant",
+        "Kyoto temples: Kinkaku-ji first.",
+        used=[UsedMemory(mem.id, 1, 0.9, mem.text)],
+    )
     store.index_vectors()
     full, _ = store.search("Kyoto temples trip", k=5)
     light, _ = store.search("Kyoto temples trip", k=5, details=False)

@@ -127,13 +127,9 @@ def test_the_chat_gets_relevant_passages_as_labelled_data(
         prompt = fake_ollama.last_prompt()
         assert "\n<documents>\n" in prompt and "handbook.md, Staff handbook › Leave" in prompt
         assert "twenty-five days per year" in prompt
-        assert (
-            result.documents
-            and session.documents.passages([result.documents[0][0]])[result.documents[0][0]].title
-            == "handbook.md"
-        )
+        assert result.documents and result.documents[0].title == "handbook.md"
         stored = session.conversations.messages(result.conversation_id)[-1]
-        chunk_id = result.documents[0][0]
+        chunk_id = result.documents[0].chunk_id
         assert stored.id in session.documents.answers_using(chunk_id)  # answers it shaped
         fresh = ChatSession(profile, make_backend(profile))
         fake_ollama.reply("Hello!")

@@ -112,8 +112,8 @@ def test_a_tier_that_knows_the_query_opens_the_other(profile: Profile) -> None:
     question = "Is Okafor my cello teacher still?"
     assert search.search(question).hits == [], "alone, the memory tier is shut by 'still'"
     plan = builder.build(question, [], Budget())
-    assert [m for m, _ in plan.recalled] == [said.id]
-    assert [m for m, _ in plan.used] == [known.id]
+    assert [r.message_id for r in plan.recalled] == [said.id]
+    assert [u.memory_id for u in plan.used] == [known.id]
     nothing = builder.build("Is the xylophone quantum still?", [], Budget())
     assert nothing.used == [] and nothing.recalled == []
 
@@ -159,7 +159,7 @@ def test_past_messages_are_the_second_tier(
     said = session.messages()[0].id
     later = ChatSession(profile, OllamaChat(fake_ollama.url))
     result = later.send("What colour is my Brompton folding bike?")
-    assert result.recalled and result.recalled[0][0] == said
+    assert result.recalled and result.recalled[0].message_id == said
     prompt = fake_ollama.last_prompt()
     assert "\n<past_messages>\n" in prompt
     block = prompt.split("\n<past_messages>\n", 1)[1].split("</past_messages>", 1)[0]
@@ -170,7 +170,7 @@ def test_past_messages_are_the_second_tier(
     assert answer.recalled[0].message_id == said and answer.recalled[0].text
     # nothing from the conversation itself: its turns are already in the window
     again = later.send("And is my Brompton folding bike red?")
-    assert all(m != result.user_message_id for m, _ in again.recalled)
+    assert all(r.message_id != result.user_message_id for r in again.recalled)
     later.close()
 
 

@@ -141,7 +141,9 @@ def test_a_memory_from_one_chat_is_a_chip_in_the_next(
     answer = window.chat.messages[1]
     chips = [answer.chips.itemAt(i).widget() for i in range(answer.chips.count())]
     chip = next(c for c in chips if c is not None and c.objectName() == "chip")
-    assert chip.toolTip() == "Lives in Hangzhou with a cat named Mochi"
+    # why it was given, then the memory
+    assert chip.toolTip() == "Found for this message\nLives in Hangzhou with a cat named Mochi"
+    assert chip.property("weak") is False
     chip.click()
     assert window.browser.current is not None
     assert window.browser.current.text == "Lives in Hangzhou with a cat named Mochi"

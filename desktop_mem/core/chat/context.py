@@ -30,6 +30,7 @@ from typing import Any
 
 from desktop_mem.core import textproc
 from desktop_mem.core.chat.conversations import ConversationStore, Message, MessageHit
+from desktop_mem.core.chat.records import RecalledMessage, UsedMemory
 from desktop_mem.core.memory import records
 from desktop_mem.core.memory.store import Memory, MemoryStore
 from desktop_mem.core.search.hybrid import HybridSearch, SearchResult
@@ -106,9 +107,11 @@ class Plan:
     """A prompt ready to send, and what went into it."""
 
     messages: list[dict[str, str]]
-    used: list[tuple[int, float]]  # memories in the block, in block order, with scores
-    recalled: list[tuple[int, float]] = field(default_factory=list)  # past messages, likewise
-    documents: list[tuple[int, float]] = field(default_factory=list)  # passages, likewise
+    # what the model was given, in block order, with scores and why: the front ends
+    # only format these (they never read the records back)
+    used: list[UsedMemory] = field(default_factory=list)  # memories
+    recalled: list[RecalledMessage] = field(default_factory=list)  # past messages
+    documents: list[Any] = field(default_factory=list)  # passages (documents.PassageHit)
     memory_tokens: int = 0  # both blocks
     history_tokens: int = 0
     prompt_tokens: int = 0
@@ -322,9 +325,9 @@ class ContextBuilder:
         now = now or datetime.now(UTC).astimezone()
         today = now.strftime("%A, %d %B %Y")
         warnings: list[str] = []
-        used: list[tuple[int, float]] = []
-        recalled: list[tuple[int, float]] = []
-        documents: list[tuple[int, float]] = []
+        used: list[UsedMemory] = []
+        recalled: list[RecalledMessage] = []
+        documents: list[Any] = []
         started = time.perf_counter()
         if use_memory:
             query = self.memory_query(user_text, history)
@@ -359,10 +362,18 @@ class ContextBuilder:
                     + "\n".join(passage_line(p) for p in edges_first(passages))
                     + "\n</documents>"
                 )
-            documents = [(p.chunk_id, p.score) for p in passages]
+            documents = list(passages)
             system = SYSTEM_PROMPT.format(today=today) + "\n\n" + block
-            used = [(m.id, s) for m, s in ordered]
-            recalled = [(msg.id, s) for msg, s in past]
+            used = [
+                UsedMemory(m.id, rank, s, m.text, why="core" if m.pinned else "found")
+                for rank, (m, s) in enumerate(ordered, 1)
+            ]
+            recalled = [
+                RecalledMessage(
+                    msg.id, rank, s, msg.conversation_id, msg.role, msg.content, msg.created_at
+                )
+                for rank, (msg, s) in enumerate(past, 1)
+            ]
         else:
             system = NO_MEMORY_PROMPT.format(today=today)
         retrieval_ms = (time.perf_counter() - started) * 1000

@@ -168,7 +168,7 @@ class ConversationStore:
 
     def learned_from(self, message_ids: Sequence[int]) -> dict[int, builtins.list[tuple[str, str]]]:
         """What each user message taught (action, text), as its memories' history
-        recorded it: "created", "updated", "invalidated"."""
+        recorded it, in the words of extract.Change: "added", "updated", "invalidated"."""
         out: dict[int, builtins.list[tuple[str, str]]] = {}
         for ids, marks in id_chunks(message_ids):
             for mid, action, text in self.db.query(
@@ -177,7 +177,7 @@ class ConversationStore:
                 "ORDER BY message_id, changed_at",
                 ids,
             ):
-                out.setdefault(mid, []).append((action, text))
+                out.setdefault(mid, []).append(("added" if action == "created" else action, text))
         return out
 
     def delete_messages(self, ids: Sequence[int], memories: MemoryStore | None = None) -> int:
@@ -253,13 +253,14 @@ class ConversationStore:
         model: str | None = None,
         prompt_tokens: int | None = None,
         error: str | None = None,
-        used: Sequence[tuple[int, float]] = (),
-        recalled: Sequence[tuple[int, float]] = (),
+        used: Sequence[UsedMemory] = (),
+        recalled: Sequence[RecalledMessage] = (),
         created_at: str | None = None,
-        documents: Sequence[tuple[int, float]] = (),
+        documents: Sequence[Any] = (),
     ) -> Message:
-        """Store a message; `used` and `recalled` are the memories and earlier messages
-        an answer was given, `created_at` a date for imported history (default now)."""
+        """Store a message; `used`, `recalled` and `documents` are the memories, earlier
+        messages and passages (documents.PassageHit) an answer was given, in order, as the
+        turn's plan holds them; `created_at` a date for imported history (default now)."""
         if role not in ROLES or status not in STATUSES:
             raise UsageError(f"Unknown message role or status: {role}/{status}.")
         conv = self.get(conversation_id)
@@ -275,34 +276,31 @@ class ConversationStore:
                 "INSERT INTO messages_fts(rowid, content) VALUES (?, ?)",
                 (mid, textproc.fts_document(content)),
             )
-            live = (
-                {
-                    r[0]
-                    for r in conn.execute(
-                        f"SELECT id FROM memories WHERE id IN ({','.join('?' * len(used))})",
-                        [m for m, _ in used],
-                    )
-                }
-                if used
-                else set()
+            # what was deleted while the answer streamed is not recorded as given
+            conn.executemany(
+                "INSERT OR IGNORE INTO message_memories(message_id, memory_id, rank, score, "
+                "why, weak) SELECT ?, id, ?, ?, ?, ? FROM memories WHERE id = ?",
+                [
+                    (mid, rank, float(u.score), u.why, int(u.weak), u.memory_id)
+                    for rank, u in enumerate(used, 1)
+                ],
             )
             conn.executemany(
-                "INSERT OR IGNORE INTO message_memories(message_id, memory_id, rank, score) "
-                "VALUES (?, ?, ?, ?)",
-                [(mid, m, rank, float(s)) for rank, (m, s) in enumerate(used, 1) if m in live],
+                "INSERT OR IGNORE INTO message_recalls(message_id, recalled_id, rank, score, weak) "
+                "SELECT ?, id, ?, ?, ? FROM messages WHERE id = ?",
+                [
+                    (mid, rank, float(r.score), int(r.weak), r.message_id)
+                    for rank, r in enumerate(recalled, 1)
+                ],
             )
-            if recalled:
-                conn.executemany(
-                    "INSERT OR IGNORE INTO message_recalls(message_id, recalled_id, rank, score) "
-                    "SELECT ?, id, ?, ? FROM messages WHERE id = ?",
-                    [(mid, rank, float(s), r) for rank, (r, s) in enumerate(recalled, 1)],
-                )
-            if documents:
-                conn.executemany(
-                    "INSERT OR IGNORE INTO message_documents(message_id, chunk_id, rank, score) "
-                    "SELECT ?, id, ?, ? FROM doc_chunks WHERE id = ?",
-                    [(mid, rank, float(s), c) for rank, (c, s) in enumerate(documents, 1)],
-                )
+            conn.executemany(
+                "INSERT OR IGNORE INTO message_documents(message_id, chunk_id, rank, score, weak) "
+                "SELECT ?, id, ?, ?, ? FROM doc_chunks WHERE id = ?",
+                [
+                    (mid, rank, float(p.score), int(p.weak), p.chunk_id)
+                    for rank, p in enumerate(documents, 1)
+                ],
+            )
             title = conv.title or (title_from(content) if role == "user" else "")
             conn.execute(
                 "UPDATE conversations SET updated_at = ?, title = ? WHERE id = ?",
@@ -390,13 +388,13 @@ class ConversationStore:
     def _used_for(self, message_ids: Sequence[int]) -> dict[int, builtins.list[UsedMemory]]:
         out: dict[int, list[UsedMemory]] = {}
         for chunk, marks in id_chunks(message_ids):
-            for mid, mem, rank, score, text in self.db.query(
-                "SELECT u.message_id, u.memory_id, u.rank, u.score, m.text FROM message_memories u "
-                f"LEFT JOIN memories m ON m.id = u.memory_id WHERE u.message_id IN "
-                f"({marks}) ORDER BY u.message_id, u.rank",
+            for mid, mem, rank, score, text, why, weak in self.db.query(
+                "SELECT u.message_id, u.memory_id, u.rank, u.score, m.text, u.why, u.weak "
+                "FROM message_memories u LEFT JOIN memories m ON m.id = u.memory_id "
+                f"WHERE u.message_id IN ({marks}) ORDER BY u.message_id, u.rank",
                 chunk,
             ):
-                out.setdefault(mid, []).append(UsedMemory(mem, rank, score, text))
+                out.setdefault(mid, []).append(UsedMemory(mem, rank, score, text, why, bool(weak)))
         return out
 
     def _recalled_for(
@@ -404,15 +402,15 @@ class ConversationStore:
     ) -> dict[int, builtins.list[RecalledMessage]]:
         out: dict[int, list[RecalledMessage]] = {}
         for chunk, marks in id_chunks(message_ids):
-            for mid, rid, rank, score, cid, role, text, created in self.db.query(
+            for mid, rid, rank, score, cid, role, text, created, weak in self.db.query(
                 "SELECT r.message_id, r.recalled_id, r.rank, r.score, m.conversation_id, "
-                "m.role, m.content, m.created_at FROM message_recalls r "
+                "m.role, m.content, m.created_at, r.weak FROM message_recalls r "
                 "LEFT JOIN messages m ON m.id = r.recalled_id WHERE r.message_id IN "
                 f"({marks}) ORDER BY r.message_id, r.rank",
                 chunk,
             ):
                 out.setdefault(mid, []).append(
-                    RecalledMessage(rid, rank, score, cid, role, text, created)
+                    RecalledMessage(rid, rank, score, cid, role, text, created, bool(weak))
                 )
         return out
 

@@ -22,12 +22,22 @@ class Conversation:
         return asdict(self)
 
 
+# Why a memory was given to an answer: it is in every prompt (pinned: the user's core
+# memory), it was found for this message, or it was learned from an earlier message
+# that was found for it.
+WHY = ("core", "found", "recalled")
+
+
 @dataclass
 class UsedMemory:
+    """A memory an answer was given, as the turn gave it and as its record keeps it."""
+
     memory_id: int
     rank: int
     score: float
     text: str | None  # None once the memory has been deleted
+    why: str = "found"  # one of WHY
+    weak: bool = False  # given as a weaker match (the window draws it as such)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -79,6 +89,7 @@ class RecalledMessage:
     role: str | None
     text: str | None
     created_at: str | None
+    weak: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -26,10 +26,10 @@ from desktop_mem.core import textproc
 from desktop_mem.core.chat.context import Budget, ContextBuilder, Plan, TokenCounter
 from desktop_mem.core.chat.conversations import Message
 from desktop_mem.core.chat.extract import Change, Command, Extractor, parse_command
+from desktop_mem.core.chat.records import RecalledMessage, UsedMemory
 from desktop_mem.core.errors import DesktopMemError, ModelServerError
 from desktop_mem.core.memory.store import Memory, NewMemory
 from desktop_mem.core.models.llm import ChatBackend, Stream
-from desktop_mem.core.settings import Settings
 
 log = logging.getLogger("desktop_mem.chat")
 
@@ -47,9 +47,10 @@ class TurnResult:
     conversation_id: int | None = None
     user_message_id: int | None = None
     answer_id: int | None = None
-    used: list[tuple[int, float]] = field(default_factory=list)
-    recalled: list[tuple[int, float]] = field(default_factory=list)  # earlier messages
-    documents: list[tuple[int, float]] = field(default_factory=list)  # document passages
+    # what the answer was given (the plan's records: memories, earlier messages, passages)
+    used: list[UsedMemory] = field(default_factory=list)
+    recalled: list[RecalledMessage] = field(default_factory=list)
+    documents: list[Any] = field(default_factory=list)  # documents.PassageHit
     changes: list[Change] = field(default_factory=list)  # made by a command, at once
     forget_candidates: list[Memory] = field(default_factory=list)
     forget_messages: list[Message] = field(default_factory=list)  # earlier messages about it
@@ -57,6 +58,27 @@ class TurnResult:
     learning: Future[list[Change]] | None = None  # the background write path
     titling: Future[bool] | None = None  # the model naming a new conversation
     warnings: list[str] = field(default_factory=list)
+
+    def given(self) -> dict[str, Any]:
+        """What the answer was given, as plain data (`chat --json`, the Python API)."""
+        return {
+            "used": [
+                {"id": u.memory_id, "score": round(u.score, 4), "text": u.text,
+                 "why": u.why, "weak": u.weak}
+                for u in self.used
+            ],
+            "recalled": [
+                {"message_id": r.message_id, "conversation_id": r.conversation_id,
+                 "role": r.role, "created_at": r.created_at, "score": round(r.score, 4),
+                 "text": r.text, "weak": r.weak}
+                for r in self.recalled
+            ],
+            "documents": [
+                {"chunk_id": p.chunk_id, "where": p.where(), "score": round(p.score, 4),
+                 "text": p.text, "weak": p.weak}
+                for p in self.documents
+            ],
+        }  # fmt: skip
 
     def learned(self, timeout: float | None = None) -> list[Change]:
         """Wait for the write path of this turn (an empty list if there was none)."""
@@ -451,7 +473,7 @@ def make_backend(profile: Any, model: str | None = None) -> ChatBackend:
     OpenAI-compatible backend on. `model` (a flag) overrides the configured model."""
     from desktop_mem.core.models.llm import OllamaChat, OpenAICompatChat
 
-    settings = Settings(profile.db)
+    settings = profile.settings
     if settings.get("openai_enabled"):
         url = settings.get("openai_base_url")
         chosen = model or settings.get("openai_model")
@@ -474,7 +496,7 @@ def ollama_model(profile: Any, model: str | None = None) -> str:
     return (
         model
         or profile.config.chat_model
-        or Settings(profile.db).get("chat_model")
+        or profile.settings.get("chat_model")
         or DEFAULT_CHAT_MODEL
     )
 
@@ -484,7 +506,7 @@ def remote_notice(profile: Any, backend: ChatBackend) -> str | None:
     server is this computer, or the notice was shown for it)."""
     if backend.local:
         return None
-    settings = Settings(profile.db)
+    settings = profile.settings
     seen = f"{backend.host}".strip()
     if settings.get("remote_notice_seen") == seen:
         return None

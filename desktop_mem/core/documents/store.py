@@ -67,6 +67,7 @@ class PassageHit:
     text: str
     score: float
     relevance: float | None = None
+    weak: bool = False  # given to an answer as a weaker match
 
     def where(self) -> str:
         """'handbook.pdf, p. 12' / 'notes.md, Setup › Keys'."""
@@ -317,16 +318,19 @@ class DocumentStore:
 
     def used_by(self, message_ids: Sequence[int]) -> dict[int, builtins.list[PassageHit]]:
         """The passages each answer was given, in their order."""
-        rows: dict[int, builtins.list[tuple[int, int]]] = {}
+        rows: dict[int, builtins.list[tuple[int, float, bool]]] = {}
         for ids, marks in id_chunks(message_ids):
-            for mid, cid, rank in self.db.query(
-                "SELECT message_id, chunk_id, rank FROM message_documents "
+            for mid, cid, score, weak in self.db.query(
+                "SELECT message_id, chunk_id, score, weak FROM message_documents "
                 f"WHERE message_id IN ({marks}) ORDER BY message_id, rank",
                 ids,
             ):
-                rows.setdefault(mid, []).append((rank, cid))
-        found = self.passages([c for pairs in rows.values() for _, c in pairs])
-        return {mid: [found[c] for _, c in pairs if c in found] for mid, pairs in rows.items()}
+                rows.setdefault(mid, []).append((cid, score, bool(weak)))
+        found = self.passages([c for given in rows.values() for c, _, _ in given])
+        return {
+            mid: [dataclasses.replace(found[c], score=s, weak=w) for c, s, w in given if c in found]
+            for mid, given in rows.items()
+        }
 
     # -- indexing -----------------------------------------------------------------------
 

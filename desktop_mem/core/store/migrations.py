@@ -416,3 +416,18 @@ def _m008(conn: Any) -> None:
         );
         """,
     )
+
+
+@migration(9, "what each answer was given: why each memory was, and which were weaker matches")
+def _m009(conn: Any) -> None:
+    run_script(
+        conn,
+        """
+        -- why: 'core' (in every prompt), 'found' (for this message), 'recalled' (learned
+        -- from an earlier message found for it); weak: given as a weaker match.
+        ALTER TABLE message_memories ADD COLUMN why TEXT NOT NULL DEFAULT 'found';
+        ALTER TABLE message_memories ADD COLUMN weak INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE message_recalls ADD COLUMN weak INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE message_documents ADD COLUMN weak INTEGER NOT NULL DEFAULT 0;
+        """,
+    )
