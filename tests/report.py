@@ -1,5 +1,5 @@
 """The reliability report: counters the tests add to, printed at the end of every run
-(see `pytest_terminal_summary` in conftest.py) and quoted in the README."""
+(see `pytest_terminal_summary` in conftest.py) and quoted in docs/security.md."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """Errors a user can hit. Each carries one sentence (what happened, what to do), the
-command-line exit code documented in the README, and a reason code: a stable name for
-the case (``disk_full``, ``reply_cut``…) that the window maps to its own wording in its
-language, so rewording a sentence here never breaks a translation."""
+command-line exit code (docs/commands.md lists them, generated from this module), and a
+reason code: a stable name for the case (``disk_full``, ``reply_cut``…) that the window
+maps to its own wording in its language, so rewording a sentence here never breaks a
+translation."""
 
 from __future__ import annotations
 

@@ -29,7 +29,7 @@ else:
 
 __all__ = ["DEFAULT_HOST", "Embedder", "post_json", "translate_error"]
 # Multilingual (100+ languages, strong on Chinese and English retrieval), 1024
-# dimensions; see the README ("Choosing the embedding model") for the measurements.
+# dimensions; see docs/embedding-models.md for the measurements.
 DEFAULT_EMBED_MODEL = "bge-m3"
 DEFAULT_TIMEOUT_S = 60.0
 BATCH_SIZE = 32

@@ -41,7 +41,7 @@ MAX_QUERY_CHARS = 2_000  # of a search query (the chat message when building a p
 @dataclass(frozen=True)
 class SearchWeights:
     """Fusion parameters, tuned on the LoCoMo development split (benchmarks/locomo.py;
-    the README has the table of what each choice measured)."""
+    docs/benchmarks.md has the table of what each choice measured)."""
 
     vector: float = 0.6  # share of the min-max normalised cosine similarity
     keyword: float = 0.4  # share of the max-normalised BM25 score
