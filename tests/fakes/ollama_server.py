@@ -3,11 +3,14 @@
 Embeddings are feature-hashed bags of words and CJK bigrams, so texts that share
 words get similar vectors (search behaves like a real, if simple, model) and the
 same text always gets the same vector. Every request is recorded, so tests can
-assert what the product sent. Faults are injected with `fail_next`.
+assert what the product sent. Faults are injected with `fail_next`; a request (or a
+streamed answer, part way) can be held until the test releases it, so a test waits on
+what it observes (the request arrived, it was answered) instead of on a clock.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
@@ -20,6 +23,11 @@ from typing import Any
 import numpy as np
 
 from tests import report
+
+# A held request is answered anyway after this long, so a test whose product never
+# gets past the hold fails (its assertion sees the release came too late) instead of
+# hanging the suite. It bounds a failure, it is never what a passing test waits for.
+HOLD_LIMIT = 30.0
 
 _TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]+|[^\W_]+")
 
@@ -69,6 +77,10 @@ class Fault:
     drop: bool = False  # close the connection without an answer
     paths: tuple[str, ...] = ()
     after: int = 0  # let this many matching requests through first
+    hold: bool = False  # answer only once `release` is set
+    arrived: threading.Event = field(default_factory=threading.Event)  # the request came
+    release: threading.Event = field(default_factory=threading.Event)
+    answered: threading.Event = field(default_factory=threading.Event)  # the answer went out
 
 
 @dataclass
@@ -80,6 +92,9 @@ class Reply:
     chunk_delay: float = 0.0
     die_after: int | None = None  # drop the connection after this many chunks
     error_after: int | None = None  # send an error line after this many chunks
+    hold_after: int | None = None  # after this many chunks, wait for `release`
+    release: threading.Event = field(default_factory=threading.Event)
+    resumed: threading.Event = field(default_factory=threading.Event)  # sending again
     prompt_tokens: int | None = None
 
     def pieces(self) -> list[str]:
@@ -114,6 +129,7 @@ class FakeOllama:
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
+        self._releases: list[threading.Event] = []
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -157,19 +173,29 @@ class FakeOllama:
         return self
 
     def stop(self) -> None:
+        for release in self._releases:  # nothing held outlives the server
+            release.set()
         self.httpd.shutdown()
         self.httpd.server_close()
 
-    def fail_next(self, status: int = 500, times: int = 1, **kw: Any) -> None:
+    def fail_next(self, status: int = 500, times: int = 1, **kw: Any) -> list[Fault]:
+        """Queue faults; returned so a test can watch them (`arrived`, `answered`) and
+        release a held one."""
+        faults = [Fault(status=status, **kw) for _ in range(times)]
         with self._lock:
-            self.faults += [Fault(status=status, **kw) for _ in range(times)]
+            self.faults += faults
+            self._releases += [f.release for f in faults]
+        return faults
 
     def paths(self) -> list[str]:
         return [p for _, p, _ in self.requests]
 
-    def reply(self, text: str = "", **kw: Any) -> None:
+    def reply(self, text: str = "", **kw: Any) -> Reply:
+        reply = Reply(text, **kw)
         with self._lock:
-            self.replies.append(Reply(text, **kw))
+            self.replies.append(reply)
+            self._releases.append(reply.release)
+        return reply
 
     def reply_json(self, payload: Any) -> None:
         """Queue a structured-output answer: an object (sent as JSON) or raw text."""
@@ -222,14 +248,20 @@ class FakeOllama:
             time.sleep(self.delay)
         if fault:
             report.add("faults")
+            fault.arrived.set()
+            if fault.hold:
+                fault.release.wait(HOLD_LIMIT)
             if fault.delay:
                 time.sleep(fault.delay)
             if fault.drop:
                 handler.close_connection = True
                 handler.wfile.flush()
                 handler.connection.close()
-                return
-            self._send(handler, fault.status, fault.body or json.dumps({"error": "injected fault"}))
+            else:
+                body = fault.body or json.dumps({"error": "injected fault"})
+                with contextlib.suppress(OSError):  # the client may be gone (killed)
+                    self._send(handler, fault.status, body)
+            fault.answered.set()
             return
         route = {
             ("GET", "/"): lambda: (200, "Ollama is running"),
@@ -292,6 +324,9 @@ class FakeOllama:
                 self._stream_line(handler, {"error": "model runner has unexpectedly stopped"})
                 self._stream_end(handler)
                 return None
+            if reply.hold_after is not None and n == reply.hold_after:
+                reply.release.wait(HOLD_LIMIT)
+                reply.resumed.set()
             if reply.chunk_delay:
                 time.sleep(reply.chunk_delay)
             line = {
@@ -343,9 +378,15 @@ class FakeOllama:
         handler.send_header("Content-Type", "text/event-stream")
         handler.send_header("Transfer-Encoding", "chunked")
         handler.end_headers()
-        for piece in reply.pieces():
+        for n, piece in enumerate(reply.pieces()):
+            if reply.hold_after is not None and n == reply.hold_after:
+                reply.release.wait(HOLD_LIMIT)
+                reply.resumed.set()
             event = {"choices": [{"index": 0, "delta": {"content": piece}}]}
-            self._sse(handler, json.dumps(event, ensure_ascii=False))
+            try:
+                self._sse(handler, json.dumps(event, ensure_ascii=False))
+            except OSError:
+                return None  # the client went away (stop)
         self._sse(handler, json.dumps({"choices": [], "usage": usage}))
         self._sse(handler, "[DONE]")
         self._stream_end(handler)
