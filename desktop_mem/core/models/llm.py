@@ -11,8 +11,10 @@ Streams raise their connection errors lazily, on the first chunk, not at the cal
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import json
+import socket
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -143,6 +145,28 @@ def _timeout(read: float) -> httpx.Timeout:
     return httpx.Timeout(connect=CONNECT_TIMEOUT_S, read=read, write=30.0, pool=CONNECT_TIMEOUT_S)
 
 
+class _Connections:
+    """The connections a stream reads from (kept by an httpx response hook), so a stop
+    can shut them down: closing the client from another thread does not wake a read
+    blocked on its socket, which would wait for the server's next chunk."""
+
+    def __init__(self) -> None:
+        self._streams: list[Any] = []
+
+    def keep(self, response: httpx.Response) -> None:
+        self._streams.append(response.extensions.get("network_stream"))
+
+    def hooks(self) -> dict[str, list[Callable[[httpx.Response], None]]]:
+        return {"response": [self.keep]}
+
+    def shut(self) -> None:
+        for stream in self._streams:
+            sock = stream.get_extra_info("socket") if stream is not None else None
+            if sock is not None:
+                with contextlib.suppress(OSError):  # already closed: nothing to wake
+                    sock.shutdown(socket.SHUT_RDWR)
+
+
 @dataclass
 class PullProgress:
     status: str
@@ -166,10 +190,10 @@ class OllamaChat:
         """Ollama on this computer; on another one, messages leave this computer."""
         return is_local_url(self.host)
 
-    def _client(self, read: float | None = None) -> ollama.Client:
+    def _client(self, read: float | None = None, **kw: Any) -> ollama.Client:
         # trust_env=False: never through a proxy from the environment (see embed.py)
         return load_ollama().Client(
-            host=self.host, timeout=_timeout(read or self.read_timeout), trust_env=False
+            host=self.host, timeout=_timeout(read or self.read_timeout), trust_env=False, **kw
         )
 
     def _error(self, exc: BaseException) -> Exception:
@@ -178,7 +202,12 @@ class OllamaChat:
     def stream(
         self, messages: Sequence[dict[str, str]], options: dict[str, Any] | None = None
     ) -> Stream:
-        client = self._client()
+        connections = _Connections()
+        client = self._client(event_hooks=connections.hooks())
+
+        def close() -> None:
+            connections.shut()
+            client._client.close()
 
         def chunks() -> Iterator[tuple[str, Usage | None]]:
             for part in client.chat(
@@ -189,7 +218,7 @@ class OllamaChat:
                     usage = Usage(part.get("prompt_eval_count"), part.get("eval_count"))
                 yield (part.get("message") or {}).get("content") or "", usage
 
-        return Stream(chunks, client._client.close, self._error)
+        return Stream(chunks, close, self._error)
 
     def complete_json(
         self,
@@ -294,13 +323,14 @@ class OpenAICompatChat:
         """Whether the server is this computer (LM Studio, llama.cpp) and not a cloud."""
         return is_local_url(self.base_url)
 
-    def _client(self, read: float | None = None) -> httpx.Client:
+    def _client(self, read: float | None = None, **kw: Any) -> httpx.Client:
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
         return httpx.Client(
             base_url=self.base_url.rstrip("/") + "/",
             headers=headers,
             timeout=_timeout(read or self.read_timeout),
             trust_env=False,
+            **kw,
         )
 
     def _error(self, exc: BaseException) -> Exception:
@@ -338,7 +368,8 @@ class OpenAICompatChat:
     def stream(
         self, messages: Sequence[dict[str, str]], options: dict[str, Any] | None = None
     ) -> Stream:
-        client = self._client()
+        connections = _Connections()
+        client = self._client(event_hooks=connections.hooks())
         body = {"model": self.model, "messages": list(messages), "stream": True}
         body["stream_options"] = {"include_usage": True}
         if options and "temperature" in options:
@@ -361,7 +392,11 @@ class OpenAICompatChat:
                     choices = event.get("choices") or [{}]
                     yield (choices[0].get("delta") or {}).get("content") or "", usage
 
-        return Stream(chunks, client.close, self._error)
+        def close() -> None:
+            connections.shut()
+            client.close()
+
+        return Stream(chunks, close, self._error)
 
     def complete_json(
         self,
