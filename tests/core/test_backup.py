@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import select
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -249,10 +249,30 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
+def _read_fifo(fd: int, proc: subprocess.Popen[bytes], n: int) -> bytes:
+    """The first n bytes the backup writes into the FIFO, read as they are written (the
+    select only wakes the loop to check the writer is still alive)."""
+    got = b""
+    while len(got) < n:
+        if not select.select([fd], [], [], 1.0)[0]:
+            assert proc.poll() is None, "the backup ended before it wrote its file"
+            continue
+        try:
+            chunk = os.read(fd, n - len(got))
+        except BlockingIOError:
+            continue
+        assert chunk, "the backup closed its file before it was half written"
+        got += chunk
+    return got
+
+
 def test_a_backup_killed_half_way_leaves_the_previous_one_whole(
     tmp_path: Path, fake_ollama, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """SIGKILL the moment a new backup's partial files appear (observed, not timed)."""
+    """SIGKILL a backup while it writes its file. The file it writes first
+    (`<file>.partial`) is made a FIFO here, so the test reads what the backup writes as
+    it writes it and kills it at a chosen point (after the header, then half way through
+    the database), with the backup stopped mid-write: observed, never timed."""
     monkeypatch.setenv("DESKTOP_MEM_PASSPHRASE", "kill test passphrase")
     home = tmp_path / "home"
     config = Config.resolve(
@@ -271,27 +291,28 @@ def test_a_backup_killed_half_way_leaves_the_previous_one_whole(
     assert subprocess.run(cmd, env=env, capture_output=True).returncode == 0
     previous = file.read_bytes()
     profile_dir = home / "profiles" / "default"
-    kills = 0
-    for _attempt in range(20):
-        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        while proc.poll() is None:
-            partial = file.with_name(file.name + ".partial").exists() or any(
-                ".backup-" in p.name for p in profile_dir.iterdir()
-            )
-            if partial:
-                proc.send_signal(signal.SIGKILL)
-                proc.wait()
-                kills += 1
-                break
-            time.sleep(0.001)
-        if proc.returncode == 0:
-            previous = file.read_bytes()  # it finished before a partial was seen: the new one
-            continue
-        assert file.read_bytes() == previous  # untouched by the killed one
-        if kills >= 3:
-            break
-    assert kills >= 1, "no backup was ever seen half way"
-    report.add("kills", kills)
+    partial = file.with_name(file.name + ".partial")
+    head = len(backup.MAGIC) + 4
+    for depth in ("header", "database"):
+        os.mkfifo(partial)
+        fd = os.open(partial, os.O_RDONLY | os.O_NONBLOCK)
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            start = _read_fifo(fd, proc, head)
+            assert start.startswith(backup.MAGIC)
+            header = _read_fifo(fd, proc, int.from_bytes(start[-4:], "big"))
+            assert json.loads(header)["profile"] == "default"
+            if depth == "database":
+                _read_fifo(fd, proc, len(previous) // 2)
+            # the pipe is full and nobody reads: the backup is stopped mid-write
+            proc.send_signal(signal.SIGKILL)
+            assert proc.wait() == -signal.SIGKILL, proc.stderr.read() if proc.stderr else ""
+        finally:
+            os.close(fd)
+            partial.unlink()
+        assert file.read_bytes() == previous, depth  # untouched by the killed one
+        assert any(".backup-" in p.name for p in profile_dir.iterdir())  # killed mid-way
+        report.add("kills")
     fresh = tmp_path / "restored"
     status = subprocess.run(
         [sys.executable, "-c", KILL_DRIVER, "--home", str(fresh), "restore", str(file)],
@@ -304,7 +325,8 @@ def test_a_backup_killed_half_way_leaves_the_previous_one_whole(
     # the next backup clears what the killed ones left
     assert subprocess.run(cmd, env=env, capture_output=True).returncode == 0
     assert not any(".backup-" in p.name for p in profile_dir.iterdir())
-    assert not file.with_name(file.name + ".partial").exists()
+    assert not partial.exists()
+    assert file.read_bytes() != previous
 
 
 def test_a_backup_replaces_a_new_computers_empty_profile_and_retires_its_key(
