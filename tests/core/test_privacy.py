@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
 import sqlcipher3
 
 from desktop_mem.cli import main
@@ -128,4 +129,11 @@ def test_database_files_are_private(profile: Profile) -> None:
     assert (profile.db.path.stat().st_mode & 0o077) == 0
     raw = profile.db.path.read_bytes()
     assert not raw.startswith(b"SQLite format 3")
-    assert sqlcipher3 is not None
+    # and SQLite itself, given no key, cannot read a page of it
+    plain = sqlcipher3.connect(f"file:{profile.db.path}?mode=ro", uri=True)
+    try:
+        plain.execute("PRAGMA cipher_log_level = NONE")
+        with pytest.raises(sqlcipher3.DatabaseError, match="not a database"):
+            plain.execute("SELECT count(*) FROM sqlite_master").fetchall()
+    finally:
+        plain.close()
