@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -114,11 +116,25 @@ def test_model_server_problems_exit_4(run: Run, home: Path, vault: Vault) -> Non
     code, _, err = run(
         "memory", "reembed", "--missing", base=[*run.base[:4], "--embed-model", "missing-model"]
     )
-    assert (
-        code == 1 and "reembed --embed-model missing-model" in err
-    )  # index built with another model
+    assert code == 1 and "--embed-model missing-model memory reembed" in err  # another model
     code, _, err = run("memory", "reembed", base=[*run.base[:4], "--embed-model", "missing-model"])
     assert code == 4 and "ollama pull missing-model" in err
+
+
+def test_the_command_a_model_mismatch_names_is_one_that_runs(
+    run: Run, fake_ollama: FakeOllama
+) -> None:
+    assert run("memory", "add", "I have a cat")[0] == 0
+    fake_ollama.embed_models["other-embed"] = 32
+    other = [*run.base[:4], "--embed-model", "other-embed"]
+    code, _, err = run("memory", "search", "cat", base=other)
+    assert code == 1
+    named = re.search(r"`desktop-mem ([^`]+)`", err)
+    assert named, err
+    code, _, err = run(*shlex.split(named.group(1)), base=run.base[:4])
+    assert code == 0, err
+    code, out, _ = run("memory", "search", "cat", base=other)
+    assert code == 0 and "I have a cat" in out
 
 
 def test_add_while_ollama_down_saves_and_warns(run: Run, home: Path) -> None:

@@ -188,7 +188,7 @@ def test_dimension_mismatch_is_a_clear_error_and_reembed_fixes_it(
     fake_ollama.embed_models["other-embed"] = 32
     config.embed_model = "other-embed"
     with Profile.open(config, vault) as prof:
-        with pytest.raises(DimensionMismatch, match="memory reembed --embed-model other-embed"):
+        with pytest.raises(DimensionMismatch, match="--embed-model other-embed memory reembed"):
             prof.search.search("cat")
         with pytest.raises(DimensionMismatch):
             prof.memories.add(NewMemory("another"))

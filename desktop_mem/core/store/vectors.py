@@ -228,7 +228,7 @@ class VectorIndex:
         if stored and stored != model and self.count() > 0:
             raise DimensionMismatch(
                 f"Your memories are indexed with the embedding model '{stored}' ({self.dim} "
-                f"dimensions), not '{model}': run `desktop-mem memory reembed --embed-model {model}` "
+                f"dimensions), not '{model}': run `desktop-mem --embed-model {model} memory reembed` "
                 f"to re-index them, or go back to '{stored}'."
             )
 
