@@ -2,37 +2,43 @@
 apps (Claude Desktop, Cursor, VS Code, Zed, LM Studio, Jan…), over stdio, built on the
 official `mcp` Python SDK.
 
-Every client is known by the name it gives (``clientInfo``) and may only do what the
-user allowed it (core/clients.py: off, read, write, delete; a new client gets the
-default chosen in Settings, read only unless changed). Every read and write is logged
-(client, tool, memory ids, time) in the encrypted profile; a refusal is one sentence
-that names where to change it. Memories a client writes go through the same
-consolidation as the chat (no duplicates; an update keeps the old version in the
-memory's history) and carry the client's name as their source.
+Every client is known by the key its configuration carries (``DESKTOP_MEM_APP_KEY`` in
+the environment it starts the server with; core/clients.py), never by the name it
+gives, and may only do what the user allowed that registration (off, read, write,
+delete). A client without a key is unregistered: read only, or shut out, as the user
+chose. Every read and write is logged (app, tool, memory ids, time) in the encrypted
+profile; a refusal is one sentence that names where to change it. Memories a client
+writes go through the same consolidation as the chat (no duplicates; an update keeps
+the old version in the memory's history) and carry the app's name as their source.
 
-Start it the way an MCP client does: ``desktop-mem mcp`` (with ``--profile``/``--home``
-as for every command). The window can run on the same profile at the same time.
+Frames are checked before the SDK sees them (mcp_transport.py): no frame can wedge or
+crash the server, and nothing reaches stderr. Start it the way an MCP client does:
+``desktop-mem mcp`` (with ``--profile``/``--home`` as for every command). The window
+can run on the same profile at the same time.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import Field, StrictBool, StrictInt, StrictStr, ValidationError
 
 from desktop_mem import __version__
 from desktop_mem.api import MemoryLayer
-from desktop_mem.core.clients import Client, ClientNotAllowed, ClientRegistry
+from desktop_mem.core.clients import Caller, ClientNotAllowed, ClientRegistry
 from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.memory.records import APP_SOURCE
 from desktop_mem.core.memory.store import KINDS
 from desktop_mem.core.profile import Profile
 
 log = logging.getLogger("desktop_mem.mcp")
-WHERE = "desktop-mem's Settings > Apps (or with `desktop-mem clients allow`)"
+WHERE = "desktop-mem's Settings > Apps (or with `desktop-mem clients`)"
 MAX_RESULTS = 50
+MAX_ID = 2**63 - 1
+MemoryId = Annotated[StrictInt, Field(ge=1, le=MAX_ID)]
 SOURCE_WORDS = {
     "user": "the user, in desktop-mem",
     "extractor": "learned from a chat in desktop-mem",
@@ -67,80 +73,132 @@ def describe(m: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def build_server(prof: Profile) -> MCPServer:
-    server = MCPServer(
+_WHAT = {
+    "missing": "is missing",
+    "int_type": "must be a whole number (not a boolean, a fraction or text)",
+    "int_from_float": "must be a whole number",
+    "string_type": "must be text",
+    "bool_type": "must be true or false",
+    "greater_than_equal": "is too small",
+    "less_than_equal": "is too large",
+    "extra_forbidden": "is not an argument of this tool",
+}
+
+
+def argument_error(tool: str, error: ValidationError) -> str:
+    """One sentence for arguments that do not fit a tool (never their values: they are
+    the caller's data)."""
+    first = error.errors()[0]
+    field = ".".join(str(part) for part in first["loc"]) or "arguments"
+    what = _WHAT.get(first["type"], "does not fit")
+    return f"The argument '{field}' of {tool} {what}: nothing was changed."
+
+
+class _Server(MCPServer):
+    """The SDK's server, with argument errors as one sentence and the checked stdio
+    transport."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(cause, ValidationError):
+                raise ToolError(argument_error(name, cause)) from cause
+            raise
+
+    async def run_stdio_async(self) -> None:
+        from desktop_mem.mcp_transport import guarded_stdio
+
+        async with guarded_stdio() as (read_stream, write_stream):
+            await self._lowlevel_server.run(
+                read_stream, write_stream, self._lowlevel_server.create_initialization_options()
+            )
+
+
+def build_server(prof: Profile, app_key: str | None = None) -> MCPServer:
+    """The server for one connection; `app_key` is the key the client's configuration
+    carried (None: an unregistered client)."""
+    server = _Server(
         "desktop-mem", instructions=INSTRUCTIONS, version=__version__, log_level="WARNING"
     )
     registry = ClientRegistry(prof.db)
     layer = MemoryLayer(prof)  # every tool is a call of the Python API scripts use
+    known: dict[str, Caller] = {}
 
-    def client_of(ctx: Context) -> Client:
+    def caller_of(ctx: Context) -> Caller:
         params = ctx.session.client_params
         info = getattr(params, "client_info", None)
-        return registry.seen(getattr(info, "name", "") or "unnamed app")
+        label = getattr(info, "name", "") or ""
+        if "caller" not in known or known["caller"].label != label:
+            known["caller"] = registry.authenticate(app_key, label)
+        caller = known["caller"] = registry.refresh(known["caller"])
+        registry.seen(caller)
+        return caller
 
-    def allowed(ctx: Context, need: str, tool: str) -> Client:
-        client = client_of(ctx)
+    def allowed(ctx: Context, need: str, tool: str) -> Caller:
+        caller = caller_of(ctx)
         try:
-            registry.require(client, need, tool, WHERE)
+            registry.require(caller, need, tool, WHERE)
         except ClientNotAllowed as exc:
-            registry.log(client.name, f"refused:{tool}", [])
+            registry.log(caller, f"refused:{tool}", [])
             raise ToolError(str(exc)) from None
-        return client
+        return caller
 
     def fail(exc: DesktopMemError) -> ToolError:
         return ToolError(str(exc))
 
     @server.tool()
-    def search_memories(query: str, ctx: Context, limit: int = 10) -> dict[str, Any]:
+    def search_memories(query: StrictStr, ctx: Context, limit: StrictInt = 10) -> dict[str, Any]:
         """Search the user's memories by meaning and words (Chinese or English). Returns
         only memories relevant to the query, each with where it came from and when."""
-        client = allowed(ctx, "read", "search_memories")
+        caller = allowed(ctx, "read", "search_memories")
         try:
             hits = layer.search(query, k=max(1, min(int(limit), MAX_RESULTS)))
         except DesktopMemError as exc:
             raise fail(exc) from None
-        registry.log(client.name, "search_memories", [h["id"] for h in hits])
+        registry.log(caller, "search_memories", [h["id"] for h in hits])
         return {"memories": [describe(h) for h in hits]}
 
     @server.tool()
     def list_memories(
-        ctx: Context, kind: str | None = None, pinned: bool | None = None
+        ctx: Context, kind: StrictStr | None = None, pinned: StrictBool | None = None
     ) -> dict[str, Any]:
         """List the user's memories, newest first (pinned on top); optionally one kind
         (fact, preference, event, plan, person, note) or only pinned/unpinned ones."""
-        client = allowed(ctx, "read", "list_memories")
+        caller = allowed(ctx, "read", "list_memories")
         try:
             mems = layer.memories(kind=kind, pinned=pinned, limit=200)
         except DesktopMemError as exc:
             raise fail(exc) from None
-        registry.log(client.name, "list_memories", [m["id"] for m in mems])
+        registry.log(caller, "list_memories", [m["id"] for m in mems])
         return {"memories": [describe(m) for m in mems]}
 
     @server.tool()
     def get_profile_summary(ctx: Context) -> dict[str, Any]:
         """The user's pinned memories: what they asked to be always kept in mind."""
-        client = allowed(ctx, "read", "get_profile_summary")
+        caller = allowed(ctx, "read", "get_profile_summary")
         mems = [m for m in layer.memories(pinned=True) if not m["expired"]]
-        registry.log(client.name, "get_profile_summary", [m["id"] for m in mems])
+        registry.log(caller, "get_profile_summary", [m["id"] for m in mems])
         return {"pinned": [describe(m) for m in mems]}
 
     @server.tool()
-    def add_memory(text: str, ctx: Context, kind: str = "fact") -> dict[str, Any]:
+    def add_memory(text: StrictStr, ctx: Context, kind: StrictStr = "fact") -> dict[str, Any]:
         """Remember a durable statement about the user. Consolidated like desktop-mem's
         own learning: a duplicate is not stored twice, a change updates the memory and
         keeps its history. The memory records this app as its source."""
-        client = allowed(ctx, "write", "add_memory")
+        caller = allowed(ctx, "write", "add_memory")
+        assert caller.app is not None  # only a registered app may write
         if kind not in KINDS:
-            raise ToolError(f"'{kind}' is not a kind of memory: use one of {', '.join(KINDS)}.")
+            raise ToolError(f"That is not a kind of memory: use one of {', '.join(KINDS)}.")
         try:
-            done = layer.add(text, kind=kind, consolidate=True, source=APP_SOURCE + client.name)
+            done = layer.add(text, kind=kind, consolidate=True, source=APP_SOURCE + caller.app.name)
         except ValueError:
             raise ToolError("A memory is 2 to 500 characters of text: shorten it.") from None
         except DesktopMemError as exc:
             raise fail(exc) from None
         changes = done["changes"]
-        registry.log(client.name, "add_memory", [c["memory_id"] for c in changes])
+        registry.log(caller, "add_memory", [c["memory_id"] for c in changes])
         return {
             "changes": [
                 {"action": c["action"], "id": c["memory_id"], "text": c["text"],
@@ -150,13 +208,13 @@ def build_server(prof: Profile) -> MCPServer:
         }  # fmt: skip
 
     @server.tool()
-    def delete_memory(memory_id: int, ctx: Context) -> dict[str, Any]:
+    def delete_memory(memory_id: MemoryId, ctx: Context) -> dict[str, Any]:
         """Delete a memory for good (text, history, index). Only for apps the user allowed
         to delete."""
-        client = allowed(ctx, "delete", "delete_memory")
+        caller = allowed(ctx, "delete", "delete_memory")
         try:
             layer.get(memory_id)
-            registry.log(client.name, "delete_memory", [])
+            registry.log(caller, "delete_memory", [])
             n = layer.delete(memory_id)  # its access records go with it
         except DesktopMemError as exc:
             raise fail(exc) from None
@@ -165,6 +223,6 @@ def build_server(prof: Profile) -> MCPServer:
     return server
 
 
-def serve(prof: Profile) -> None:
+def serve(prof: Profile, app_key: str | None = None) -> None:
     """Run the server over stdio until the client closes it."""
-    build_server(prof).run("stdio")
+    build_server(prof, app_key).run("stdio")

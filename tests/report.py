@@ -17,6 +17,12 @@ ROWS = [
     ("hostile", "hostile command lines (argument bytes, huge numbers, dates, hosts)"),
     ("key_attacks", "ways to lose a key tried (copies, races, tampering, WAL)"),
     ("backups", "profiles restored from a backup with only the recovery code"),
+    ("mcp_attacks", "ways to take another app's rights over MCP tried (names, keys)"),
+    ("mcp_frames", "malformed MCP frames sent raw (JSON, surrogates, ids, numbers, size)"),
+    ("id_reuse", "deleted ids checked never to come back (memories, messages, documents…)"),
+    ("profile_copies", "copied or same-named profiles rekeyed, each still opening"),
+    ("doc_attacks", "hostile files in a watched folder (links, FIFOs, names, XML)"),
+    ("forget_checks", "forgotten facts asked again and looked for in the whole prompt"),
     ("leak_files", "files scanned for plaintext after a session"),
     ("leaks", "plaintext leaks found"),
 ]

@@ -18,6 +18,7 @@ from desktop_mem.core.config import Config
 from desktop_mem.core.keys.vault import KeyringAccess, Vault
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
+from tests import report
 from tests.conftest import Run
 from tests.fakes.keyrings import FileKeyring
 from tests.fakes.ollama_server import FakeOllama
@@ -25,19 +26,27 @@ from tests.fakes.ollama_server import FakeOllama
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _server(home: Path, fake: FakeOllama) -> StdioServerParameters:
-    """As an app's configuration starts it: the command and its arguments; the key comes
-    from the keyring (here a file-backed one the processes share)."""
+def _env(home: Path, key: str | None = None) -> dict[str, str]:
+    env = {
+        "PYTHONPATH": str(ROOT),
+        "HOME": os.environ.get("HOME", "/tmp"),
+        "PYTHON_KEYRING_BACKEND": "tests.fakes.keyrings.FileKeyring",
+        "DESKTOP_MEM_TEST_KEYRING_FILE": str(home.parent / "keyring.json"),
+    }
+    if key:
+        env["DESKTOP_MEM_APP_KEY"] = key
+    return env
+
+
+def _server(home: Path, fake: FakeOllama, key: str | None = None) -> StdioServerParameters:
+    """As an app's configuration starts it: the command, its arguments and the app's key
+    in its environment; the database key comes from the keyring (here a file-backed one
+    the processes share)."""
     args = ["-m", "desktop_mem", "--home", str(home), "--ollama-host", fake.url]
     return StdioServerParameters(
         command=sys.executable,
         args=[*args, "--embed-model", "fake-embed", "mcp"],
-        env={
-            "PYTHONPATH": str(ROOT),
-            "HOME": os.environ.get("HOME", "/tmp"),
-            "PYTHON_KEYRING_BACKEND": "tests.fakes.keyrings.FileKeyring",
-            "DESKTOP_MEM_TEST_KEYRING_FILE": str(home.parent / "keyring.json"),
-        },
+        env=_env(home, key),
         cwd=str(ROOT),
     )
 
@@ -48,14 +57,19 @@ def _vault(home: Path, monkeypatch: Any) -> Vault:
 
 
 def _call(
-    home: Path, fake: FakeOllama, app: str, calls: list[tuple[str, dict[str, Any]]]
+    home: Path,
+    fake: FakeOllama,
+    app: str,
+    calls: list[tuple[str, dict[str, Any]]],
+    key: str | None = None,
 ) -> list[Any]:
-    """Start the server, connect as `app`, make the calls; their results."""
+    """Start the server with `key` in its environment, connect naming itself `app`, make
+    the calls; their results."""
 
     async def go() -> list[Any]:
         results = []
         async with (
-            stdio_client(_server(home, fake)) as (read, write),
+            stdio_client(_server(home, fake, key)) as (read, write),
             ClientSession(
                 read, write, client_info=Implementation(name=app, version="1.0")
             ) as session,
@@ -74,6 +88,14 @@ def _text(result: Any) -> str:
     return " ".join(getattr(c, "text", "") for c in result.content)
 
 
+def _register(run: Run, name: str, level: str = "read") -> tuple[str, dict[str, Any]]:
+    """`clients add`: the app's key and the configuration it prints."""
+    code, out, err = run("clients", "add", name, "--level", level, "--json")
+    assert code == 0, err
+    found = json.loads(out)
+    return found["key"], found["config"]
+
+
 def test_an_app_reads_by_default_and_writes_only_when_allowed(
     tmp_path: Path, fake_ollama: FakeOllama, monkeypatch: Any
 ) -> None:
@@ -84,12 +106,13 @@ def test_an_app_reads_by_default_and_writes_only_when_allowed(
     with Profile.open(config, vault) as prof:
         prof.memories.add(NewMemory("Allergic to peanuts", pinned=True))
         prof.memories.add(NewMemory("Lives in Hangzhou with a cat named Mochi"))
+    key, _ = _register(run, "Test Editor")
 
-    tools, found, summary, refused = _call(home, fake_ollama, "Test Editor", [
+    tools, found, summary, refused = _call(home, fake_ollama, "test-editor/1.0", [
         ("search_memories", {"query": "where does the user live with the cat"}),
         ("get_profile_summary", {}),
         ("add_memory", {"text": "Prefers green tea"}),
-    ])  # fmt: skip
+    ], key)  # fmt: skip
     assert tools == [
         "add_memory", "delete_memory", "get_profile_summary", "list_memories", "search_memories"
     ]  # fmt: skip
@@ -102,37 +125,94 @@ def test_an_app_reads_by_default_and_writes_only_when_allowed(
     assert "Settings > Apps" in _text(refused)
 
     base = run.base
-    listed = json.loads(run("clients", "list", "--json", base=base)[1])
-    assert [(c["name"], c["level"]) for c in listed] == [("Test Editor", "read")]
+    listed = json.loads(run("clients", "list", "--json", base=base)[1])["apps"]
+    assert [(c["name"], c["level"], c["label"]) for c in listed] == [
+        ("Test Editor", "read", "test-editor/1.0")  # the name it gave is only a label
+    ]
     assert run("clients", "allow", "Test Editor", "write", base=base)[0] == 0
 
     _, added, again, denied = _call(home, fake_ollama, "Test Editor", [
         ("add_memory", {"text": "Prefers green tea over coffee", "kind": "preference"}),
         ("add_memory", {"text": "Prefers green tea over coffee", "kind": "preference"}),
         ("delete_memory", {"memory_id": 1}),
-    ])  # fmt: skip
+    ], key)  # fmt: skip
     change = added.structured_content["changes"][0]
     assert change["action"] == "added"
     assert again.structured_content["changes"][0]["action"] == "skipped"  # no duplicate
     assert denied.is_error and "may only write" in _text(denied)
     with Profile.open(config, vault) as prof:
         mem = prof.memories.get(change["id"])
-        assert mem.source == "app:Test Editor"  # the app is the memory's source
+        assert mem.source == "app:Test Editor"  # the registration is the memory's source
         from desktop_mem.core.clients import ClientRegistry
 
         log = ClientRegistry(prof.db)
         assert {a.tool for a in log.access_for_memory(2)} >= {"search_memories"}
+        assert {a.client for a in log.access_for_memory(2)} == {"Test Editor"}
         assert "add_memory" in {a.tool for a in log.access_for_memory(mem.id)}
         prof.memories.delete([2])
         assert log.access_for_memory(2) == []  # deleting a memory deletes its access records
 
     assert run("clients", "pause", "Test Editor", base=base)[0] == 0
-    _, paused = _call(home, fake_ollama, "Test Editor", [("search_memories", {"query": "tea"})])
+    _, paused = _call(home, fake_ollama, "x", [("search_memories", {"query": "tea"})], key)
     assert paused.is_error and "paused" in _text(paused)
     code, out, _ = run("clients", "log", "Test Editor", base=base)
     assert code == 0 and "refused:search_memories" in out and "add_memory" in out
     # the access log holds no query or memory text, and no file holds it in the clear
     assert "green tea" not in out and "where does the user live" not in out
+
+
+def test_an_app_is_known_by_its_key_not_by_the_name_it_gives(
+    tmp_path: Path, fake_ollama: FakeOllama, monkeypatch: Any
+) -> None:
+    """The attack of issue 28: after `clients allow "Claude Desktop" delete`, a client
+    connecting as "Claude  Desktop" (or as "Claude Desktop" itself) without the key is
+    an unregistered app: it may read, never delete. A wrong, renewed or removed key is
+    shut out; apps without a key can be shut out too."""
+    home = tmp_path / "home"
+    vault = _vault(home, monkeypatch)
+    run = Run(home, fake_ollama, vault)
+    assert run("memory", "add", "Allergic to peanuts")[0] == 0
+    assert run("memory", "add", "Lives in Hangzhou")[0] == 0
+    key, _ = _register(run, "Claude Desktop", "delete")
+    attacks = 0
+    for name in ("Claude  Desktop", "Claude Desktop", "claude desktop"):
+        _, found, deleted = _call(home, fake_ollama, name, [
+            ("search_memories", {"query": "peanuts"}),
+            ("delete_memory", {"memory_id": 1}),
+        ])  # fmt: skip
+        assert not found.is_error  # unregistered apps read, by default
+        assert deleted.is_error and "without a desktop-mem key may only read" in _text(deleted)
+        attacks += 1
+    _, forged = _call(home, fake_ollama, "Claude Desktop", [
+        ("search_memories", {"query": "peanuts"}),
+    ], "dmk_" + "A" * 43)  # fmt: skip
+    assert forged.is_error and "key is not valid" in _text(forged)  # a wrong key: nothing
+    attacks += 1
+
+    _, gone = _call(home, fake_ollama, "anything", [("delete_memory", {"memory_id": 1})], key)
+    assert not gone.is_error and gone.structured_content == {"deleted": 1}  # the key deletes
+
+    code, out, _ = run("clients", "renew", "Claude Desktop", "--json")
+    assert code == 0
+    new_key = json.loads(out)["key"]
+    _, old = _call(home, fake_ollama, "Claude Desktop", [("list_memories", {})], key)
+    assert old.is_error and "key is not valid" in _text(old)  # the renewed key is dead
+    _, new = _call(home, fake_ollama, "Claude Desktop", [("list_memories", {})], new_key)
+    assert not new.is_error
+    attacks += 1
+
+    assert run("clients", "unregistered", "off")[0] == 0
+    _, shut = _call(home, fake_ollama, "Claude Desktop", [("list_memories", {})])
+    assert shut.is_error and "shut out" in _text(shut)
+    assert run("clients", "remove", "Claude Desktop")[0] == 0
+    _, removed = _call(home, fake_ollama, "Claude Desktop", [("list_memories", {})], new_key)
+    assert removed.is_error and "key is not valid" in _text(removed)
+    attacks += 2
+    code, out, _ = run("clients", "log", "unregistered")
+    assert (
+        code == 0 and "refused:delete_memory" in out and "unregistered app (Claude Desktop)" in out
+    )
+    report.add("mcp_attacks", attacks)
 
 
 def test_a_passphrase_profile_is_not_served(
@@ -163,16 +243,12 @@ def test_bad_arguments_concurrent_writers_and_nothing_in_the_clear(
     run = Run(home, fake_ollama, vault)
     assert run("memory", "add", "The first memory about the garden")[0] == 0
     config = Config.resolve(home=home, ollama_host=fake_ollama.url, embed_model="fake-embed")
-    with Profile.open(config, vault) as prof:
-        from desktop_mem.core.clients import ClientRegistry
-
-        ClientRegistry(prof.db).seen("Scripted App")
-        ClientRegistry(prof.db).set_level("Scripted App", "delete")
+    key, _ = _register(run, "Scripted App", "delete")
 
     async def go() -> list[Any]:
         out = []
         async with (
-            stdio_client(_server(home, fake_ollama)) as (read, write),
+            stdio_client(_server(home, fake_ollama, key)) as (read, write),
             ClientSession(
                 read, write, client_info=Implementation(name="Scripted App", version="1")
             ) as session,

@@ -1,9 +1,10 @@
-"""Other apps: `mcp` (desktop-mem as an MCP server over stdio) and `clients` (which apps
-connected, what each may do, what each read or wrote)."""
+"""Other apps: `mcp` (desktop-mem as an MCP server over stdio) and `clients` (the apps
+registered to use the memory, their keys and rights, what each read or wrote)."""
 
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
 from desktop_mem.cli import output
@@ -11,6 +12,7 @@ from desktop_mem.cli.context import Context
 from desktop_mem.core.errors import EXIT_OK
 
 LEVELS = ("off", "read", "write", "delete")
+UNREGISTERED = "unregistered"  # `clients log unregistered`: the apps without a key
 
 
 def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
@@ -18,16 +20,34 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
         "mcp",
         help="serve this profile's memory to other AI apps over MCP (stdio)",
         description="Run as an MCP server on stdin/stdout: the command an MCP client (Claude "
-        "Desktop, Cursor, VS Code, Zed…) starts. Each app may only do what `clients allow` "
-        "(or Settings > Apps in the window) lets it; new apps may read only.",
+        "Desktop, Cursor, VS Code, Zed…) starts. An app is known by the key in its "
+        "configuration (DESKTOP_MEM_APP_KEY, from `clients add`), and may only do what "
+        "`clients allow` (or Settings > Apps in the window) lets it; an app without a key "
+        "may only read, or nothing (`clients unregistered off`).",
     )
     m.set_defaults(func=mcp, opens_profile=False)
 
-    c = sub.add_parser("clients", help="the apps that used the memory over MCP, and their rights")
+    c = sub.add_parser(
+        "clients", help="the apps that may use the memory over MCP, and their rights"
+    )
     csub = c.add_subparsers(
         dest="action", metavar="ACTION", parser_class=parser_class, required=True
     )
-    ls = csub.add_parser("list", help="every app that connected, its permission and last use")
+    ad = csub.add_parser(
+        "add", help="register an app: prints the MCP configuration (with its key) to paste"
+    )
+    ad.add_argument("name", help="your name for the app, e.g. 'Claude Desktop'")
+    ad.add_argument("--level", choices=LEVELS, default="read", help="what it may do (read)")
+    ad.add_argument("--json", action="store_true")
+    ad.set_defaults(func=clients_add)
+    rn = csub.add_parser("renew", help="give an app a new key (the old one stops working)")
+    rn.add_argument("name")
+    rn.add_argument("--json", action="store_true")
+    rn.set_defaults(func=clients_renew)
+    rm = csub.add_parser("remove", help="unregister an app: its key stops working, its log goes")
+    rm.add_argument("name")
+    rm.set_defaults(func=clients_remove)
+    ls = csub.add_parser("list", help="every registered app, its permission and last use")
     ls.add_argument("--json", action="store_true")
     ls.set_defaults(func=clients_list)
     al = csub.add_parser("allow", help="set what an app may do: off, read, write or delete")
@@ -37,7 +57,13 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     pa = csub.add_parser("pause", help="refuse every request from an app (level off)")
     pa.add_argument("name")
     pa.set_defaults(func=clients_pause)
-    lg = csub.add_parser("log", help="what an app read and wrote (memory ids and times)")
+    un = csub.add_parser("unregistered", help="what apps without a key may do: read or off")
+    un.add_argument("level", choices=("read", "off"))
+    un.set_defaults(func=clients_unregistered)
+    lg = csub.add_parser(
+        "log", help="what an app read and wrote (memory ids and times); 'unregistered' for "
+        "the apps without a key"
+    )  # fmt: skip
     lg.add_argument("name")
     lg.add_argument("--clear", action="store_true", help="delete this app's log")
     lg.add_argument("--json", action="store_true")
@@ -49,7 +75,8 @@ def mcp(ctx: Context) -> int:
     """Serve a keyring profile. A passphrase profile is refused: its passphrase would have
     to sit in plain text in the app's configuration file."""
     from desktop_mem.core import paths
-    from desktop_mem.core.errors import LockedError
+    from desktop_mem.core.clients import APP_KEY_ENV
+    from desktop_mem.core.errors import KeyringUnavailable, LockedError
     from desktop_mem.core.keys.vault import read_key_mode
     from desktop_mem.core.profile import Profile
 
@@ -64,60 +91,130 @@ def mcp(ctx: Context) -> int:
     config.passphrase = None  # never from the environment a client was started with
     from desktop_mem.mcp_server import serve
 
-    with Profile.open(config, ctx.vault) as prof:
-        serve(prof)
+    try:
+        prof = Profile.open(config, ctx.vault, create=False)
+    except KeyringUnavailable:
+        raise KeyringUnavailable(
+            f"The system keyring is locked or did not answer, so profile '{config.profile}' "
+            "cannot be opened for this app: unlock the keyring (log in to your desktop "
+            "session), then restart the app."
+        ) from None
+    with prof:
+        serve(prof, os.environ.get(APP_KEY_ENV) or None)
     return EXIT_OK
 
 
 def _registry(ctx: Context) -> Any:
-    from desktop_mem.core.clients import ClientRegistry
+    return ctx.prof.clients
 
-    return ClientRegistry(ctx.prof.db)
+
+def _snippet(ctx: Context, key: str) -> str:
+    from desktop_mem.core.clients import connect_snippet
+    from desktop_mem.core.paths import home_argument
+
+    return connect_snippet(key, home_argument(ctx.config.home), ctx.config.profile)
+
+
+def _with_key(ctx: Context, app: Any, key: str, said: str) -> int:
+    snippet = _snippet(ctx, key)
+    if ctx.args.json:
+        import json
+
+        output.print_json({**app.to_dict(), "key": key, "config": json.loads(snippet)}, ctx.out)
+        return EXIT_OK
+    ctx.err.write(
+        f"{said} Paste this into {app.name}'s MCP configuration (it holds the app's key: "
+        "keep it as private as a password; it is not shown again):\n"
+    )
+    ctx.out.write(snippet + "\n")
+    return EXIT_OK
+
+
+def clients_add(ctx: Context) -> int:
+    app, key = _registry(ctx).add(ctx.args.name, ctx.args.level)
+    return _with_key(ctx, app, key, f"{app.name} is registered and may {_words(app.level)}.")
+
+
+def clients_renew(ctx: Context) -> int:
+    app, key = _registry(ctx).renew(ctx.args.name)
+    return _with_key(ctx, app, key, f"{app.name} has a new key; the old one no longer works.")
+
+
+def clients_remove(ctx: Context) -> int:
+    app = _registry(ctx).remove(ctx.args.name)
+    ctx.out.write(f"{app.name} is unregistered: its key no longer works and its log is gone.\n")
+    return EXIT_OK
 
 
 def clients_list(ctx: Context) -> int:
-    clients = _registry(ctx).all()
+    registry = _registry(ctx)
+    apps = registry.all()
+    level = registry.unregistered_level()
+    reads, writes = registry.unregistered_counts()
     if ctx.args.json:
-        output.print_json([c.to_dict() for c in clients], ctx.out)
-        return EXIT_OK
-    for c in clients:
-        ctx.out.write(
-            f"{c.level:<7} {c.last_seen[:16].replace('T', ' ')}  {c.reads:>5} reads "
-            f"{c.writes:>4} writes  {c.name}\n"
+        output.print_json(
+            {
+                "apps": [a.to_dict() for a in apps],
+                "unregistered": {"level": level, "reads": reads, "writes": writes},
+            },
+            ctx.out,
         )
-    if not clients:
-        ctx.err.write("No app has connected yet (desktop-mem mcp is the command they start).\n")
+        return EXIT_OK
+    for a in apps:
+        seen = (a.last_seen or "never")[:16].replace("T", " ")
+        label = f"  (connects as '{output.safe(a.label)}')" if a.label and a.label != a.name else ""
+        missing = "  (no key yet: `clients renew` gives it one)" if not a.has_key else ""
+        ctx.out.write(
+            f"{a.level:<7} {seen:<16}  {a.reads:>5} reads {a.writes:>4} writes  "
+            f"{output.safe(a.name)}{label}{missing}\n"
+        )
+    ctx.out.write(f"{level:<7} {'':<16}  {reads:>5} reads {0:>4} writes  apps without a key\n")
+    if not apps:
+        ctx.err.write("No app is registered yet: `desktop-mem clients add NAME` registers one.\n")
     return EXIT_OK
 
 
 def clients_allow(ctx: Context) -> int:
-    c = _registry(ctx).set_level(ctx.args.name, ctx.args.level)
-    ctx.out.write(f"{c.name} may now: {_words(c.level)}.\n")
+    a = _registry(ctx).set_level(ctx.args.name, ctx.args.level)
+    ctx.out.write(f"{a.name} may now: {_words(a.level)}.\n")
     return EXIT_OK
 
 
 def clients_pause(ctx: Context) -> int:
-    c = _registry(ctx).set_level(ctx.args.name, "off")
-    ctx.out.write(f"{c.name} is paused: every request it makes is refused.\n")
+    a = _registry(ctx).set_level(ctx.args.name, "off")
+    ctx.out.write(f"{a.name} is paused: every request it makes is refused.\n")
+    return EXIT_OK
+
+
+def clients_unregistered(ctx: Context) -> int:
+    level = _registry(ctx).set_unregistered_level(ctx.args.level)
+    ctx.out.write(
+        "Apps without a key may now read memories.\n"
+        if level == "read"
+        else "Apps without a key are now refused everything.\n"
+    )
     return EXIT_OK
 
 
 def clients_log(ctx: Context) -> int:
     registry = _registry(ctx)
+    unregistered = ctx.args.name == UNREGISTERED
+    name = None if unregistered else ctx.args.name
     if ctx.args.clear:
-        n = registry.clear_log(ctx.args.name)
-        ctx.out.write(f"Cleared {n} access records of {ctx.args.name}.\n")
+        n = registry.clear_log(name, unregistered=unregistered)
+        ctx.out.write(f"Cleared {n} access records.\n")
         return EXIT_OK
-    registry.get(ctx.args.name)
-    rows = registry.recent(ctx.args.name)
+    rows = registry.recent(name, unregistered=unregistered)
     if ctx.args.json:
         output.print_json(
-            [{"tool": a.tool, "memory_id": a.memory_id, "at": a.at} for a in rows], ctx.out
+            [{"app": a.client, "tool": a.tool, "memory_id": a.memory_id, "at": a.at} for a in rows],
+            ctx.out,
         )
         return EXIT_OK
     for a in rows:
         target = f"memory {a.memory_id}" if a.memory_id is not None else "-"
-        ctx.out.write(f"{a.at[:19].replace('T', ' ')}  {a.tool:<20} {target}\n")
+        who = f"  {output.safe(a.client)}" if unregistered else ""
+        ctx.out.write(f"{a.at[:19].replace('T', ' ')}  {a.tool:<20} {target}{who}\n")
     return EXIT_OK
 
 

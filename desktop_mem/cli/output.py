@@ -34,6 +34,14 @@ def one_line(text: str, limit: int = 80) -> str:
     return shorten(text, limit)
 
 
+def safe(text: str) -> str:
+    """A name from outside (a file, an app) with its control characters escaped, so it
+    cannot move the cursor, ring the bell or start a new line on the terminal."""
+    from desktop_mem.core.textproc import escape_controls
+
+    return escape_controls(text)
+
+
 def memory_line(m: Any, columns: int, score: float | None = None) -> str:
     mark = "*" if m.pinned else " "
     state = " (expired)" if m.expired else ""

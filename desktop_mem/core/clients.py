@@ -1,25 +1,40 @@
-"""Other apps that use the memory (MCP clients): who they are, what each may do, and
-what each read or wrote. Stored in the encrypted profile like everything else.
+"""Other apps that use the memory (MCP clients): which are registered, what each may do,
+and what each read or wrote. Stored in the encrypted profile like everything else.
 
-A client is known by the name it gives when it connects (the MCP ``clientInfo``). A
-client seen for the first time gets the default level chosen in Settings (read only,
-unless the user chose otherwise). Levels, in order: ``off`` (paused), ``read``,
-``write`` (read and write), ``delete`` (read, write and delete). The access log keeps
-which tool touched which memory, and when; never a query or a text.
+An app is known by a credential, not by a name. Connecting an app (Settings > Apps,
+`desktop-mem clients add NAME`) registers it and gives it a key, which its MCP
+configuration carries in its environment (``DESKTOP_MEM_APP_KEY``); the profile keeps
+only the key's SHA-256. The name the app sends when it connects (the MCP
+``clientInfo``) is a label, shown beside the registration and never trusted. A client
+without a key is *unregistered*: it may do what the user chose for unregistered apps
+(read, the default, or nothing). A client whose key is not (or no longer) valid may do
+nothing: a removed or renewed app stays shut out until it is given its new key.
+
+Levels, in order: ``off`` (paused), ``read``, ``write`` (read and write), ``delete``
+(read, write and delete). The access log keeps which tool touched which memory, and
+when; never a query or a text.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from desktop_mem.core.errors import DesktopMemError, NotFound
+from desktop_mem.core.errors import DesktopMemError, NotFound, UsageError
 from desktop_mem.core.settings import LEVELS, Settings, check_level
 
 NEEDS = {"read": 1, "write": 2, "delete": 3}  # the level index a kind of tool needs
 MAX_NAME = 80
-DEFAULT_LEVEL = "read"
+MAX_LABEL = 80
+APP_KEY_ENV = "DESKTOP_MEM_APP_KEY"
+KEY_PREFIX = "dmk_"
+UNREGISTERED_LEVELS = ("off", "read")  # what a client without a key may be allowed
+READ_TOOLS = ("search_memories", "list_memories", "get_profile_summary")
+WRITE_TOOLS = ("add_memory", "delete_memory")
 
 
 class ClientNotAllowed(DesktopMemError):
@@ -32,140 +47,349 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
-def clean_name(name: Any) -> str:
-    text = " ".join(str(name or "").split())[:MAX_NAME]
-    text = "".join(ch for ch in text if ch.isprintable())
-    return text or "unnamed app"
+def clean_name(name: Any, limit: int = MAX_NAME) -> str:
+    """One line of printable text (whitespace folded, control characters dropped)."""
+    text = " ".join(str(name or "").split())
+    text = "".join(ch for ch in text if ch.isprintable() and not 0xD800 <= ord(ch) <= 0xDFFF)
+    return text[:limit]
+
+
+def key_hash(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()
+
+
+def new_key() -> str:
+    """A fresh app key: 256 random bits, with a prefix that says what it is."""
+    return KEY_PREFIX + secrets.token_urlsafe(32)
 
 
 @dataclass(frozen=True)
-class Client:
+class App:
+    """A registered app."""
+
+    id: int
     name: str
     level: str
-    first_seen: str
-    last_seen: str
+    created_at: str
+    last_seen: str | None
+    label: str  # the name the app gave when it last connected (clientInfo): a label
+    has_key: bool  # False: registered before apps had keys; it needs one to be known
     reads: int = 0
     writes: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "id": self.id,
             "name": self.name,
             "level": self.level,
-            "first_seen": self.first_seen,
+            "created_at": self.created_at,
             "last_seen": self.last_seen,
+            "label": self.label,
+            "has_key": self.has_key,
             "reads": self.reads,
             "writes": self.writes,
         }
 
 
 @dataclass(frozen=True)
+class Caller:
+    """Who is calling the MCP server: a registered app, or an unregistered client (or
+    one whose key is not valid), with the label it gave."""
+
+    app: App | None
+    label: str
+    bad_key: bool = False
+
+    @property
+    def name(self) -> str:
+        if self.app is not None:
+            return self.app.name
+        return f"unregistered app ({self.label or 'no name'})"
+
+
+@dataclass(frozen=True)
 class Access:
-    client: str
+    client: str  # the app's name, or "unregistered app (label)"
     tool: str
     memory_id: int | None
     at: str
+
+
+_APP_COLUMNS = "id, name, level, created_at, last_seen, label, key_hash IS NOT NULL"
+
+
+def _app(row: Any, counts: tuple[int, int] = (0, 0)) -> App:
+    return App(
+        int(row[0]), row[1], row[2], row[3], row[4], row[5], bool(row[6]), counts[0], counts[1]
+    )
 
 
 class ClientRegistry:
     def __init__(self, db: Any) -> None:
         self.db = db
 
-    def default_level(self) -> str:
-        level = Settings(self.db).get("mcp_default_level")
-        return level if level in LEVELS else DEFAULT_LEVEL
+    # -- registrations ---------------------------------------------------------------
 
-    def seen(self, name: str) -> Client:
-        """Register a client (at the default level) or note that it is back."""
-        name = clean_name(name)
-        stamp = _now()
+    def add(self, name: str, level: str = "read") -> tuple[App, str]:
+        """Register an app; returns it and its key (shown once: only its hash is kept)."""
+        check_level(level)
+        clean = clean_name(name)
+        if not clean:
+            raise UsageError("An app needs a name (such as Claude Desktop): give one.")
+        if self._find(clean) is not None:
+            raise UsageError(
+                f"An app named '{clean}' is already registered: choose another name, or give "
+                "it a new key instead."
+            )
+        key = new_key()
         with self.db.transaction() as conn:
             conn.execute(
-                "INSERT INTO clients(name, level, first_seen, last_seen) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT(name) DO UPDATE SET last_seen = excluded.last_seen",
-                (name, self.default_level(), stamp, stamp),
+                "INSERT INTO apps(name, level, key_hash, created_at, label) VALUES (?, ?, ?, ?, '')",
+                (clean, level, key_hash(key), _now()),
             )
-        return self.get(name)
+        return self.get(clean), key
 
-    def get(self, name: str) -> Client:
+    def renew(self, name: str) -> tuple[App, str]:
+        """A new key for an app: the old one stops working at once."""
+        app = self.get(name)
+        key = new_key()
+        with self.db.transaction() as conn:
+            conn.execute("UPDATE apps SET key_hash = ? WHERE id = ?", (key_hash(key), app.id))
+        return self.get(app.name), key
+
+    def remove(self, name: str) -> App:
+        """Forget an app: its key stops working and its log goes with it."""
+        app = self.get(name)
+        with self.db.transaction() as conn:
+            conn.execute("DELETE FROM client_access WHERE app_id = ?", (app.id,))
+            conn.execute("DELETE FROM apps WHERE id = ?", (app.id,))
+        self.db.checkpoint()
+        return app
+
+    def _find(self, name: str) -> App | None:
         rows = self.db.query(
-            "SELECT name, level, first_seen, last_seen FROM clients WHERE name = ?",
-            (clean_name(name),),
+            f"SELECT {_APP_COLUMNS} FROM apps WHERE name = ? COLLATE NOCASE", (clean_name(name),)
         )
-        if not rows:
+        return _app(rows[0]) if rows else None
+
+    def get(self, name: str) -> App:
+        app = self._find(name)
+        if app is None:
             raise NotFound(
-                f"No app named '{name}' has connected: see `desktop-mem clients list`.",
+                f"No app named '{clean_name(name)}' is registered: see the list of apps.",
                 reason="client_unknown",
             )
-        return Client(*rows[0])
+        return app
 
-    def all(self) -> list[Client]:
-        counts: dict[str, tuple[int, int]] = {}
-        for client, reads, writes in self.db.query(
-            "SELECT client, sum(tool IN ('search_memories', 'list_memories', "
-            "'get_profile_summary')), sum(tool IN ('add_memory', 'delete_memory')) "
-            "FROM client_access GROUP BY client"
-        ):
-            counts[client] = (int(reads or 0), int(writes or 0))
+    def by_id(self, app_id: int) -> App | None:
+        rows = self.db.query(f"SELECT {_APP_COLUMNS} FROM apps WHERE id = ?", (app_id,))
+        return _app(rows[0]) if rows else None
+
+    def all(self) -> list[App]:
+        counts = self._counts("app_id IS NOT NULL GROUP BY app_id", "app_id")
         return [
-            Client(r[0], r[1], r[2], r[3], *counts.get(r[0], (0, 0)))
+            _app(r, counts.get(r[0], (0, 0)))
             for r in self.db.query(
-                "SELECT name, level, first_seen, last_seen FROM clients ORDER BY last_seen DESC"
+                f"SELECT {_APP_COLUMNS} FROM apps ORDER BY last_seen IS NULL, last_seen DESC, id"
             )
         ]
 
-    def set_level(self, name: str, level: str) -> Client:
-        check_level(level)
-        client = self.get(name)
-        with self.db.transaction() as conn:
-            conn.execute("UPDATE clients SET level = ? WHERE name = ?", (level, client.name))
-        return self.get(client.name)
+    def _counts(self, where: str, group: str) -> dict[Any, tuple[int, int]]:
+        reads = ",".join(f"'{t}'" for t in READ_TOOLS)
+        writes = ",".join(f"'{t}'" for t in WRITE_TOOLS)
+        out: dict[Any, tuple[int, int]] = {}
+        for key, r, w in self.db.query(
+            f"SELECT {group}, sum(tool IN ({reads})), sum(tool IN ({writes})) "
+            f"FROM client_access WHERE {where}"
+        ):
+            out[key] = (int(r or 0), int(w or 0))
+        return out
 
-    def require(self, client: Client, need: str, tool: str, where: str) -> None:
-        """Raise ClientNotAllowed, naming where to change it, unless allowed."""
-        if LEVELS.index(client.level) >= NEEDS[need]:
+    def unregistered_counts(self) -> tuple[int, int]:
+        found = self._counts("app_id IS NULL AND client != '' GROUP BY 1", "1")
+        return found.get(1, (0, 0))
+
+    def set_level(self, name: str, level: str) -> App:
+        check_level(level)
+        app = self.get(name)
+        with self.db.transaction() as conn:
+            conn.execute("UPDATE apps SET level = ? WHERE id = ?", (level, app.id))
+        return self.get(app.name)
+
+    def unregistered_level(self) -> str:
+        level = Settings(self.db).get("mcp_unregistered_level")
+        return level if level in UNREGISTERED_LEVELS else "read"
+
+    def set_unregistered_level(self, level: str) -> str:
+        Settings(self.db).set("mcp_unregistered_level", level)
+        return self.unregistered_level()
+
+    # -- who is calling ----------------------------------------------------------------
+
+    def authenticate(self, key: str | None, label: Any = "") -> Caller:
+        """The caller a key names (None or "": an unregistered client). A key is compared
+        by its hash, in constant time."""
+        label = clean_name(label, MAX_LABEL)
+        if not key:
+            return Caller(None, label)
+        wanted = key_hash(key.strip())
+        for app_id, stored in self.db.query(
+            "SELECT id, key_hash FROM apps WHERE key_hash = ?", (wanted,)
+        ):
+            if hmac.compare_digest(str(stored), wanted):
+                app = self.by_id(int(app_id))
+                if app is not None:
+                    return Caller(app, label)
+        return Caller(None, label, bad_key=True)
+
+    def refresh(self, caller: Caller) -> Caller:
+        """The caller as the profile says now (a level changed, the app removed or given
+        a new key while it was connected)."""
+        if caller.app is None:
+            return caller
+        app = self.by_id(caller.app.id)
+        if app is None or not app.has_key:
+            return Caller(None, caller.label, bad_key=True)
+        return Caller(app, caller.label)
+
+    def seen(self, caller: Caller) -> None:
+        if caller.app is None:
             return
-        if client.level == "off":
-            what = f"'{client.name}' is paused in desktop-mem"
+        with self.db.transaction() as conn:
+            conn.execute(
+                "UPDATE apps SET last_seen = ?, label = ? WHERE id = ?",
+                (_now(), caller.label, caller.app.id),
+            )
+
+    def level_of(self, caller: Caller) -> str:
+        if caller.app is not None:
+            return caller.app.level
+        return "off" if caller.bad_key else self.unregistered_level()
+
+    def require(self, caller: Caller, need: str, tool: str, where: str) -> None:
+        """Raise ClientNotAllowed, naming where to change it, unless allowed."""
+        level = self.level_of(caller)
+        if LEVELS.index(level) >= NEEDS[need]:
+            return
+        if caller.bad_key:
+            raise ClientNotAllowed(
+                f"This app's desktop-mem key is not valid (the app was removed or given a new "
+                f"key), so {tool} was refused: copy its configuration again from {where}. "
+                "Nothing was changed."
+            )
+        if caller.app is None:
+            what = (
+                "Apps without a desktop-mem key are shut out"
+                if level == "off"
+                else "Apps without a desktop-mem key may only read memories"
+            )
+            raise ClientNotAllowed(
+                f"{what}, so {tool} was refused: register this app in {where} and put the "
+                "configuration it shows into the app. Nothing was changed."
+            )
+        if level == "off":
+            what = f"'{caller.app.name}' is paused in desktop-mem"
         else:
-            what = f"'{client.name}' may only {client.level} memories in desktop-mem"
+            what = f"'{caller.app.name}' may only {level} memories in desktop-mem"
         raise ClientNotAllowed(
             f"{what}, so {tool} was refused: change it in {where}. Nothing was changed."
         )
 
-    def log(self, client: str, tool: str, memory_ids: list[int] | tuple[int, ...]) -> None:
+    # -- the access log ------------------------------------------------------------------
+
+    def log(self, caller: Caller, tool: str, memory_ids: list[int] | tuple[int, ...]) -> None:
         stamp = _now()
-        rows: list[tuple[str, str, int | None, str]] = [
-            (client, tool, mid, stamp) for mid in memory_ids
-        ] or [(client, tool, None, stamp)]
+        app_id = caller.app.id if caller.app is not None else None
+        label = caller.label or "no name"
+        rows: list[tuple[str, int | None, str, int | None, str]] = [
+            (label, app_id, tool, mid, stamp) for mid in memory_ids
+        ] or [(label, app_id, tool, None, stamp)]
         with self.db.transaction() as conn:
             conn.executemany(
-                "INSERT INTO client_access(client, tool, memory_id, at) VALUES (?, ?, ?, ?)", rows
+                "INSERT INTO client_access(client, app_id, tool, memory_id, at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                rows,
             )
+
+    _ACCESS = (
+        "SELECT CASE WHEN a.id IS NULL THEN 'unregistered app (' || c.client || ')' "
+        "ELSE a.name END, c.tool, c.memory_id, c.at FROM client_access c "
+        "LEFT JOIN apps a ON a.id = c.app_id "
+    )
 
     def access_for_memory(self, memory_id: int, limit: int = 50) -> list[Access]:
         return [
             Access(*r)
             for r in self.db.query(
-                "SELECT client, tool, memory_id, at FROM client_access WHERE memory_id = ? "
-                "ORDER BY at DESC, id DESC LIMIT ?",
+                self._ACCESS + "WHERE c.memory_id = ? ORDER BY c.at DESC, c.id DESC LIMIT ?",
                 (memory_id, limit),
             )
         ]
 
-    def recent(self, name: str | None = None, limit: int = 100) -> list[Access]:
-        where, params = ("WHERE client = ? ", [clean_name(name)]) if name else ("", [])
+    def recent(
+        self, name: str | None = None, limit: int = 100, unregistered: bool = False
+    ) -> list[Access]:
+        if unregistered:
+            where, params = "WHERE c.app_id IS NULL ", []
+        elif name:
+            where, params = "WHERE c.app_id = ? ", [self.get(name).id]
+        else:
+            where, params = "", []
         return [
             Access(*r)
             for r in self.db.query(
-                f"SELECT client, tool, memory_id, at FROM client_access {where}"
-                "ORDER BY at DESC, id DESC LIMIT ?",
-                (*params, limit),
+                self._ACCESS + where + "ORDER BY c.at DESC, c.id DESC LIMIT ?", (*params, limit)
             )
         ]
 
-    def clear_log(self, name: str) -> int:
-        client = self.get(name)
+    def clear_log(self, name: str | None, unregistered: bool = False) -> int:
         with self.db.transaction() as conn:
-            n = conn.execute("DELETE FROM client_access WHERE client = ?", (client.name,)).rowcount
+            if unregistered:
+                n = conn.execute("DELETE FROM client_access WHERE app_id IS NULL").rowcount
+            else:
+                app = self.get(name or "")
+                n = conn.execute("DELETE FROM client_access WHERE app_id = ?", (app.id,)).rowcount
         self.db.checkpoint()
         return int(n)
+
+
+# -- the configuration an app is started with -------------------------------------------
+
+
+def server_command() -> tuple[str, list[str]]:
+    """How this installation's `desktop-mem` is started: its own executable beside the
+    interpreter, the one on PATH, or the interpreter with the module (a checkout)."""
+    import shutil
+    import sys
+    from pathlib import Path
+
+    beside = Path(sys.executable).with_name("desktop-mem")
+    if beside.exists():
+        return str(beside), []
+    found = shutil.which("desktop-mem")
+    if found:
+        return found, []
+    return sys.executable, ["-m", "desktop_mem"]
+
+
+def connect_snippet(
+    key: str | None,
+    home: str | None = None,
+    profile: str = "default",
+    command: tuple[str, list[str]] | None = None,
+    server_name: str = "desktop-mem",
+) -> str:
+    """The MCP configuration ("mcpServers") that starts this profile's server for one app:
+    `--home` and `--profile` when they are not the defaults, the app's key in `env`."""
+    import json
+
+    program, args = command or server_command()
+    args = list(args)
+    if home:
+        args += ["--home", home]
+    if profile != "default":
+        args += ["--profile", profile]
+    entry: dict[str, Any] = {"command": program, "args": [*args, "mcp"]}
+    if key:
+        entry["env"] = {APP_KEY_ENV: key}
+    return json.dumps({"mcpServers": {server_name: entry}}, indent=2, ensure_ascii=False)

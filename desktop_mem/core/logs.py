@@ -2,6 +2,10 @@
 
 Rule for every log call in the project: ids, counts, durations and error types,
 never the text of a message or a memory (tests scan the log for planted text).
+
+Third-party libraries' warnings (pypdf's "EOF marker not found", the MCP SDK's) go to
+the same file, at WARNING and above, instead of Python's last-resort handler, which
+writes them to stderr: a host app's log or the user's terminal is no place for them.
 """
 
 from __future__ import annotations
@@ -26,13 +30,24 @@ def configure(home: Path, level: int = logging.INFO) -> Path:
         target, maxBytes=1_000_000, backupCount=3, encoding="utf-8"
     )
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    root = logging.getLogger("desktop_mem")
-    for old in list(root.handlers):
-        if getattr(old, "_desktop_mem", False):
-            root.removeHandler(old)
-            old.close()
+    ours = logging.getLogger("desktop_mem")
+    top = logging.getLogger()
+    for logger in (ours, top):
+        for old in list(logger.handlers):
+            if getattr(old, "_desktop_mem", False):
+                logger.removeHandler(old)
+                old.close()
     handler._desktop_mem = True  # type: ignore[attr-defined]
-    root.addHandler(handler)
-    root.setLevel(level)
+    ours.addHandler(handler)
+    ours.setLevel(level)
+    ours.propagate = False  # written once, by the handler above
+    others = logging.handlers.RotatingFileHandler(
+        target, maxBytes=1_000_000, backupCount=3, encoding="utf-8"
+    )
+    others.setFormatter(handler.formatter)
+    others.setLevel(logging.WARNING)
+    others._desktop_mem = True  # type: ignore[attr-defined]
+    top.addHandler(others)
+    logging.captureWarnings(True)
     _configured = target
     return target

@@ -43,3 +43,11 @@ def database_path(home: Path, profile: str) -> Path:
 
 def log_dir(home: Path) -> Path:
     return home / "logs"
+
+
+def home_argument(home: Path) -> str | None:
+    """The `--home` another program needs to reach this data folder: None when it is the
+    platform's default (what a program started without DESKTOP_MEM_HOME finds)."""
+    default = Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+    here = Path(home).expanduser().resolve()
+    return None if here == default.resolve() else str(here)

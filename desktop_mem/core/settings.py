@@ -38,7 +38,7 @@ DEFAULTS: dict[str, Any] = {
     "backup_daily": False,  # back up into backup_folder once a day
     "backup_keep": 7,  # how many of the automatic backups to keep
     "last_backup_at": "",  # when the last backup (any kind) was written, UTC ISO
-    "mcp_default_level": "read",  # what an app seen for the first time may do
+    "mcp_unregistered_level": "read",  # what an app without a key may do: read or off
     "instructions": "",  # the user's "about me / how to answer": in every prompt
 }
 
@@ -144,6 +144,9 @@ def _validated(key: str, value: Any) -> Any:
             low, high = RANGES.get(key, (256, 2**31 - 1))
             raise InvalidInput(f"The setting '{key}' must be from {low} to {high}.") from None
         raise InvalidInput(f"The setting '{key}' takes a whole number.") from None
-    if key == "mcp_default_level":
-        value = check_level(str(value))
+    if key == "mcp_unregistered_level" and value not in ("off", "read"):
+        raise InvalidInput(
+            f"'{value}' is not a permission for apps without a key: use read or off (only "
+            "a registered app may write or delete)."
+        )
     return value

@@ -154,6 +154,22 @@ STOPWORDS = frozenset(
 )
 
 
+def escape_controls(text: str) -> str:
+    """Text safe to show on a terminal or in a list: control characters (escape
+    sequences, newlines, BEL, bidirectional overrides) and undecodable bytes (surrogate
+    escapes from a file name that is not UTF-8) written as visible escapes."""
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if 0xDC80 <= code <= 0xDCFF:  # a byte os.fsdecode could not decode
+            out.append(f"\\x{code - 0xDC00:02x}")
+        elif unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp") and ch != "\u200d":
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
 def shorten(text: str, limit: int, one_line: bool = True) -> str:
     """The text cut to at most `limit` characters with an ellipsis; on one line (runs of
     white space as one space) unless told otherwise."""

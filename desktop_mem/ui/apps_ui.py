@@ -1,10 +1,10 @@
-"""Owns Settings > Apps: the AI apps that used this memory over MCP, what each may do,
-what each read or wrote, and how to connect one (the configuration to paste)."""
+"""Owns Settings > Apps: the AI apps registered to use this memory over MCP, what each
+may do, what each read or wrote, and how to connect one. An app is known by the key in
+its configuration, which this page shows once, when the app is connected or given a
+new key; apps without a key may read, or nothing, as chosen here."""
 
 from __future__ import annotations
 
-import shutil
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +14,10 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QHeaderView,
+    QInputDialog,
     QLabel,
     QListWidget,
+    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QTableWidget,
@@ -24,7 +26,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_mem.core.clients import LEVELS, ClientRegistry
+from desktop_mem.core.clients import LEVELS, UNREGISTERED_LEVELS, ClientRegistry, connect_snippet
+from desktop_mem.core.errors import DesktopMemError
+from desktop_mem.core.paths import home_argument
+from desktop_mem.core.textproc import escape_controls
 
 
 def level_label(level: str) -> str:
@@ -51,31 +56,24 @@ def tool_label(tool: str) -> str:
     return words
 
 
-def connect_snippet(profile: str) -> str:
-    """The MCP configuration for this installation and profile."""
-    beside = Path(sys.executable).with_name("desktop-mem")  # this installation's own
-    command = str(beside) if beside.exists() else shutil.which("desktop-mem")
-    args = ["mcp"] if profile == "default" else ["--profile", profile, "mcp"]
-    if command is None:  # run from a checkout: the interpreter and the module
-        command, args = sys.executable, ["-m", "desktop_mem", *args]
-    quoted = ", ".join(f'"{a}"' for a in args)
-    return (
-        '{ "mcpServers": { "desktop-mem": {\n'
-        f'    "command": "{command}",\n'
-        f'    "args": [{quoted}] }} }} }}'
-    )
-
-
 class AppsPage(QWidget):
-    def __init__(self, db: Any, profile: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        db: Any,
+        profile: str,
+        parent: QWidget | None = None,
+        home: Path | None = None,
+    ) -> None:
         super().__init__(parent)
         self.registry = ClientRegistry(db)
+        self.profile = profile
+        self.home = home_argument(home) if home is not None else None
         layout = QVBoxLayout(self)
         intro = QLabel(
             self.tr(
                 "AI apps on this computer (Claude Desktop, Cursor, VS Code, LM Studio…) can use "
-                "your memory over MCP. Each may only do what you choose here; a change applies "
-                "at once."
+                "your memory over MCP. Connect an app here: it gets a key that only its "
+                "configuration holds, and may only do what you choose; a change applies at once."
             )
         )
         intro.setWordWrap(True)
@@ -91,30 +89,45 @@ class AppsPage(QWidget):
         self.table.itemSelectionChanged.connect(self._show_log)
         self.table.setMinimumHeight(120)  # three apps at least, at 800x600 too
         layout.addWidget(self.table, 1)
-        self.empty = QLabel(self.tr("No app has connected yet."))
+        self.empty = QLabel(self.tr("No app is connected yet."))
         self.empty.setObjectName("notice")
         layout.addWidget(self.empty)
         row = QHBoxLayout()
-        row.addWidget(QLabel(self.tr("A new app may")))
-        self.default = QComboBox()
-        for level in LEVELS:
-            self.default.addItem(level_label(level), level)
-        self.default.setCurrentIndex(max(0, self.default.findData(self.registry.default_level())))
-        self.default.currentIndexChanged.connect(self._default_changed)
-        row.addWidget(self.default)
-        row.addStretch(1)
+        self.connect_button = QPushButton(self.tr("Connect an app…"))
+        self.connect_button.clicked.connect(lambda: self.connect_app())
+        self.renew = QPushButton(self.tr("New key…"))
+        self.renew.clicked.connect(lambda: self.renew_key())
+        self.remove = QPushButton(self.tr("Remove…"))
+        self.remove.setObjectName("danger")
+        self.remove.clicked.connect(lambda: self.remove_app())
         self.clear = QPushButton(self.tr("Clear this app's log"))
-        self.clear.setEnabled(False)
         self.clear.clicked.connect(self._clear)
-        row.addWidget(self.clear)
+        for w in (self.connect_button, self.renew, self.remove, self.clear):
+            row.addWidget(w)
+        row.addStretch(1)
         layout.addLayout(row)
+        keyless = QHBoxLayout()
+        keyless.addWidget(QLabel(self.tr("Apps without a key may")))
+        self.unregistered = QComboBox()
+        for level in UNREGISTERED_LEVELS:
+            words = self.tr("Nothing") if level == "off" else level_label(level)
+            self.unregistered.addItem(words, level)
+        self.unregistered.setCurrentIndex(
+            max(0, self.unregistered.findData(self.registry.unregistered_level()))
+        )
+        self.unregistered.currentIndexChanged.connect(self._unregistered_changed)
+        keyless.addWidget(self.unregistered)
+        keyless.addStretch(1)
+        layout.addLayout(keyless)
         self.log = QListWidget()
         self.log.setMaximumHeight(72)
         layout.addWidget(self.log)
-        layout.addWidget(QLabel(self.tr("Connect an app: paste this into its MCP configuration")))
-        self.snippet = QPlainTextEdit(connect_snippet(profile))
+        self.snippet_label = QLabel()
+        self.snippet_label.setWordWrap(True)
+        layout.addWidget(self.snippet_label)
+        self.snippet = QPlainTextEdit()
         self.snippet.setReadOnly(True)
-        self.snippet.setMaximumHeight(64)
+        self.snippet.setMaximumHeight(110)
         layout.addWidget(self.snippet)
         copy_row = QHBoxLayout()
         self.copy = QPushButton(self.tr("Copy"))
@@ -124,34 +137,133 @@ class AppsPage(QWidget):
         copy_row.addWidget(self.copy)
         copy_row.addStretch(1)
         layout.addLayout(copy_row)
+        self._show_snippet(None, None)
         self.refresh()
 
     def refresh(self) -> None:
-        clients = self.registry.all()
-        self.table.setRowCount(len(clients))
-        for row, c in enumerate(clients):
-            self.table.setItem(row, 0, QTableWidgetItem(c.name))
+        apps = self.registry.all()
+        self.table.setRowCount(len(apps))
+        for row, a in enumerate(apps):
+            name = QTableWidgetItem(escape_controls(a.name))
+            name.setData(_NAME_ROLE, a.name)
+            if a.label and a.label != a.name:
+                name.setToolTip(self.tr("Connects as “%1”").replace("%1", escape_controls(a.label)))
+            self.table.setItem(row, 0, name)
             combo = QComboBox()
             for level in LEVELS:
                 combo.addItem(level_label(level), level)
-            combo.setCurrentIndex(combo.findData(c.level))
+            combo.setCurrentIndex(combo.findData(a.level))
             combo.currentIndexChanged.connect(
-                lambda _i, name=c.name, box=combo: self.registry.set_level(name, box.currentData())
+                lambda _i, app=a.name, box=combo: self.registry.set_level(app, box.currentData())
             )
             self.table.setCellWidget(row, 1, combo)
-            self.table.setItem(row, 2, QTableWidgetItem(c.last_seen[:16].replace("T", " ")))
-            self.table.setItem(row, 3, QTableWidgetItem(f"{c.reads} / {c.writes}"))
+            if not a.has_key:
+                seen = self.tr("needs a new key")
+            elif a.last_seen:
+                seen = a.last_seen[:16].replace("T", " ")
+            else:
+                seen = self.tr("not yet")
+            self.table.setItem(row, 2, QTableWidgetItem(seen))
+            self.table.setItem(row, 3, QTableWidgetItem(f"{a.reads} / {a.writes}"))
         for column in (1, 2, 3):
             self.table.resizeColumnToContents(column)
-        self.empty.setVisible(not clients)
+        self.empty.setVisible(not apps)
+        self._selection_changed()
 
     def selected(self) -> str | None:
         rows = self.table.selectionModel().selectedRows()
-        return self.table.item(rows[0].row(), 0).text() if rows else None
+        return self.table.item(rows[0].row(), 0).data(_NAME_ROLE) if rows else None
+
+    def _selection_changed(self) -> None:
+        chosen = self.selected() is not None
+        for w in (self.renew, self.remove, self.clear):
+            w.setEnabled(chosen)
+
+    # -- connecting -------------------------------------------------------------------
+
+    def connect_app(self, name: str | None = None) -> bool:
+        """Register an app (asking its name) and show its configuration, key included."""
+        if name is None:
+            name, ok = QInputDialog.getText(
+                self,
+                self.tr("Connect an app"),
+                self.tr("A name for the app (for you: the app is known by its key):"),
+            )
+            if not ok:
+                return False
+        try:
+            app, key = self.registry.add(name)
+        except DesktopMemError as exc:  # said beside the configuration, where the eye is
+            self._show_snippet(None, None)
+            self.snippet_label.setText(str(exc))
+            return False
+        self.refresh()
+        self._show_snippet(app.name, key)
+        return True
+
+    def renew_key(self, confirmed: bool = False) -> bool:
+        name = self.selected()
+        if name is None:
+            return False
+        if not confirmed:
+            answer = QMessageBox.question(
+                self,
+                self.tr("New key"),
+                self.tr(
+                    "Give %1 a new key? Its old key stops working at once: paste the new "
+                    "configuration into the app."
+                ).replace("%1", escape_controls(name)),
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                return False
+        app, key = self.registry.renew(name)
+        self.refresh()
+        self._show_snippet(app.name, key)
+        return True
+
+    def remove_app(self, confirmed: bool = False) -> bool:
+        name = self.selected()
+        if name is None:
+            return False
+        if not confirmed:
+            answer = QMessageBox.question(
+                self,
+                self.tr("Remove app"),
+                self.tr(
+                    "Remove %1? Its key stops working at once and its log is deleted; the "
+                    "memories it wrote stay."
+                ).replace("%1", escape_controls(name)),
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                return False
+        self.registry.remove(name)
+        self._show_snippet(None, None)
+        self.refresh()
+        self.log.clear()
+        return True
+
+    def _show_snippet(self, name: str | None, key: str | None) -> None:
+        if key is None or name is None:
+            self.snippet_label.setText(
+                self.tr("Connect an app to see the configuration to paste into it.")
+            )
+            self.snippet.setPlainText("")
+            self.copy.setEnabled(False)
+            return
+        self.snippet_label.setText(
+            self.tr(
+                "Paste this into %1's MCP configuration. It holds the app's key: keep it as "
+                "private as a password. It is shown only now (a new key can be made later)."
+            ).replace("%1", escape_controls(name))
+        )
+        self.snippet.setPlainText(connect_snippet(key, self.home, self.profile))
+        self.copy.setEnabled(True)
+
+    # -- the log ------------------------------------------------------------------------
 
     def _show_log(self) -> None:
+        self._selection_changed()
         name = self.selected()
-        self.clear.setEnabled(name is not None)
         self.log.clear()
         if name is None:
             return
@@ -169,10 +281,10 @@ class AppsPage(QWidget):
             self.refresh()
             self.log.clear()
 
-    def _default_changed(self) -> None:
-        from desktop_mem.core.settings import Settings
+    def _unregistered_changed(self) -> None:
+        self.registry.set_unregistered_level(self.unregistered.currentData())
 
-        Settings(self.registry.db).set("mcp_default_level", self.default.currentData())
 
+_NAME_ROLE = 0x0100 + 7  # Qt.UserRole + 7: the app's name as stored (the cell shows it escaped)
 
 __all__ = ["AppsPage", "connect_snippet", "level_label", "tool_label"]

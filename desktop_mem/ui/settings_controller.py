@@ -46,7 +46,9 @@ class SettingsController(QObject):
             "keyring_usable": KeyringAccess().problem() is None,
         }
         backup_page = BackupPage(self.w.backups, self.w.profile.db.key_mode != "passphrase")
-        apps_page = AppsPage(self.w.profile.db, self.w.profile.config.profile)
+        apps_page = AppsPage(
+            self.w.profile.db, self.w.profile.config.profile, home=self.w.profile.config.home
+        )
         pages = [(self.tr("Backup"), backup_page), (self.tr("Apps"), apps_page)]
         dialog = SettingsDialog(values, self.w.connection.models, self.w, pages)
         dialog.open_folder.clicked.connect(

@@ -269,7 +269,7 @@ def test_a_bad_setting_value_is_refused(profile: Profile) -> None:
         ("context_tokens", "lots", "whole number"),
         ("context_tokens", 3.5, "whole number"),
         ("backup_keep", 400, "from 1 to 365"),
-        ("mcp_default_level", "everything", "not a permission"),
+        ("mcp_unregistered_level", "write", "not a permission"),
     ]:
         with pytest.raises(DesktopMemError, match=said):
             settings.set(key, bad)

@@ -3,6 +3,7 @@ memory written by another process appearing without a restart."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -17,15 +18,26 @@ from desktop_mem.ui.apps_ui import AppsPage, connect_snippet
 from desktop_mem.ui.main_window import MainWindow
 
 
-def test_the_apps_page_lists_apps_and_changes_what_they_may_do(
-    qtbot: Any, profile: Profile
+def test_the_apps_page_connects_apps_with_keys_and_changes_what_they_may_do(
+    qtbot: Any, profile: Profile, tmp_path: Path
 ) -> None:
     registry = ClientRegistry(profile.db)
     mem = profile.memories.add(NewMemory("Prefers green tea")).memory
-    registry.seen("Claude Desktop")
-    registry.log("Claude Desktop", "search_memories", [mem.id])
-    page = AppsPage(profile.db, "default")
+    page = AppsPage(profile.db, "work", home=tmp_path / "elsewhere")
     qtbot.addWidget(page)
+    assert page.table.rowCount() == 0 and not page.copy.isEnabled()
+    assert page.connect_app("Claude Desktop")
+    snippet = json.loads(page.snippet.toPlainText())["mcpServers"]["desktop-mem"]
+    key = snippet["env"]["DESKTOP_MEM_APP_KEY"]
+    assert snippet["args"][-5:] == [
+        "--home", str((tmp_path / "elsewhere").resolve()), "--profile", "work", "mcp"
+    ]  # fmt: skip
+    caller = registry.authenticate(key, "claude-ai")
+    assert caller.app is not None and caller.app.name == "Claude Desktop"
+    assert not page.connect_app("claude desktop")  # one registration per name
+    assert "already registered" in page.snippet_label.text() and not page.copy.isEnabled()
+    registry.log(caller, "search_memories", [mem.id])
+    page.refresh()
     assert page.table.rowCount() == 1 and page.table.item(0, 0).text() == "Claude Desktop"
     assert page.table.item(0, 3).text() == "1 / 0"
     combo = page.table.cellWidget(0, 1)
@@ -35,11 +47,17 @@ def test_the_apps_page_lists_apps_and_changes_what_they_may_do(
     assert "searched" in page.log.item(0).text()
     page.clear.click()
     assert registry.recent("Claude Desktop") == []
-    page.default.setCurrentIndex(page.default.findData("off"))
-    assert registry.default_level() == "off"
-    assert connect_snippet("default").rstrip(" }").endswith('"mcp"]')
-    assert '"--profile", "work", "mcp"]' in connect_snippet("work")
-    assert "desktop-mem" in connect_snippet("default")  # this installation's command
+    assert page.renew_key(confirmed=True)
+    assert key not in page.snippet.toPlainText()
+    assert registry.authenticate(key).bad_key  # the old key no longer works
+    page.unregistered.setCurrentIndex(page.unregistered.findData("off"))
+    assert registry.unregistered_level() == "off"
+    page.table.selectRow(0)
+    assert page.remove_app(confirmed=True)
+    assert registry.all() == [] and page.table.rowCount() == 0
+    assert "desktop-mem" in connect_snippet("k", None, "default")  # this installation's command
+    default = json.loads(connect_snippet("k", None, "default"))["mcpServers"]["desktop-mem"]
+    assert default["args"][-1:] == ["mcp"] and "--home" not in default["args"]
 
 
 def test_another_process_writes_and_the_window_shows_it(
@@ -55,7 +73,9 @@ def test_another_process_writes_and_the_window_shows_it(
     written = other.memories.add(
         NewMemory("Written by another app", source="app:Claude Desktop")
     ).memory
-    ClientRegistry(other.db).log("Claude Desktop", "add_memory", [written.id])
+    registry = ClientRegistry(other.db)
+    app, key = registry.add("Claude Desktop")
+    registry.log(registry.authenticate(key, "claude-ai"), "add_memory", [written.id])
     other.close()
     qtbot.waitUntil(lambda: w.browser.model.rowCount() == 1, timeout=10000)  # polled
     w.memory.show_memory(written.id)

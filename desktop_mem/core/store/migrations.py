@@ -431,3 +431,36 @@ def _m009(conn: Any) -> None:
         ALTER TABLE message_documents ADD COLUMN weak INTEGER NOT NULL DEFAULT 0;
         """,
     )
+
+
+@migration(10, "apps are known by a key, not by the name they give")
+def _m010(conn: Any) -> None:
+    # An app registered before keys existed keeps its name, level and log, but has no
+    # key (key_hash NULL): until the user gives it one, it connects as unregistered.
+    run_script(
+        conn,
+        """
+        -- Registered MCP clients: the user's name for each, what it may do, and the
+        -- SHA-256 of the key its configuration carries (the key itself is never stored).
+        CREATE TABLE apps (
+            id          INTEGER PRIMARY KEY AUTOINCREMENT,
+            name        TEXT NOT NULL UNIQUE COLLATE NOCASE,
+            level       TEXT NOT NULL,
+            key_hash    TEXT UNIQUE,
+            created_at  TEXT NOT NULL,
+            last_seen   TEXT,
+            label       TEXT NOT NULL DEFAULT ''
+        );
+        INSERT INTO apps(name, level, key_hash, created_at, last_seen, label)
+            SELECT name, level, NULL, first_seen, last_seen, name FROM clients ORDER BY first_seen;
+        -- client is now the label the caller gave; app_id the registration (NULL: none)
+        ALTER TABLE client_access ADD COLUMN app_id INTEGER REFERENCES apps(id) ON DELETE CASCADE;
+        UPDATE client_access SET app_id = (
+            SELECT id FROM apps WHERE apps.name = client_access.client COLLATE NOCASE);
+        CREATE INDEX client_access_app ON client_access(app_id, at);
+        DROP TABLE clients;
+        UPDATE meta SET key = 'setting.mcp_unregistered_level',
+            value = CASE WHEN value = 'off' THEN 'off' ELSE 'read' END
+            WHERE key = 'setting.mcp_default_level';
+        """,
+    )
