@@ -285,3 +285,24 @@ def test_bad_arguments_concurrent_writers_and_nothing_in_the_clear(
         assert prof.memories.count() == 2  # nothing from the refused calls
     needles = ["garden pond", "about the garden", "A statement"]
     assert scan_files(files_under(home), needles) == []
+
+
+def test_a_locked_keyring_is_explained_without_suggesting_a_passphrase(
+    tmp_path: Path, fake_ollama: FakeOllama, monkeypatch: Any
+) -> None:
+    """mcp refuses DESKTOP_MEM_PASSPHRASE, so its message must not offer it; and an app
+    pointed at a data folder with no profile is told so instead of creating one."""
+    from desktop_mem.core.keys.vault import KeyringAccess
+    from tests.fakes.keyrings import LockedKeyring, MemoryKeyring
+
+    home = tmp_path / "home"
+    backend = MemoryKeyring()
+    run = Run(home, fake_ollama, Vault(KeyringAccess(backend)))
+    assert run("memory", "add", "a secret")[0] == 0
+    locked = Run(home, fake_ollama, Vault(KeyringAccess(LockedKeyring(), timeout=1)))
+    code, out, err = locked("mcp")
+    assert code == 3 and out == "" and err.count("\n") == 1
+    assert "unlock the keyring" in err and "PASSPHRASE" not in err
+    code, _, err = run("--home", str(tmp_path / "empty"), "mcp", base=run.base[2:])
+    assert code == 1 and "There is no profile" in err
+    assert not (tmp_path / "empty" / "profiles").exists()

@@ -267,6 +267,12 @@ def migrate(conn: Any) -> list[int]:
     for version, name, fn in MIGRATIONS:
         if version in done:
             continue
+        # A table rebuild must not cascade: dropping the old table with foreign keys on
+        # would delete every row that refers to it. The switch is a no-op inside a
+        # transaction, so it is made around it.
+        unchecked = getattr(fn, "rebuilds_tables", False)
+        if unchecked:
+            conn.execute("PRAGMA foreign_keys = OFF")
         conn.execute("BEGIN IMMEDIATE")
         try:
             fn(conn)
@@ -278,6 +284,9 @@ def migrate(conn: Any) -> list[int]:
         except BaseException:
             conn.execute("ROLLBACK")
             raise
+        finally:
+            if unchecked:
+                conn.execute("PRAGMA foreign_keys = ON")
         applied.append(version)
     return applied
 
@@ -464,3 +473,57 @@ def _m010(conn: Any) -> None:
             WHERE key = 'setting.mcp_default_level';
         """,
     )
+
+
+# The tables whose ids leave the process (an app's memory id, a message or document a
+# window or a script holds): an id once given is never given again.
+NEVER_REUSED = ("conversations", "messages", "memories", "documents", "doc_chunks")
+
+
+def with_autoincrement(conn: Any, table: str) -> None:
+    """Rebuild `table` so that its ids are never reused (SQLite cannot ALTER a table to
+    AUTOINCREMENT). The rows keep their ids, so full-text rowids, vectors, codes and
+    every reference stay valid; its indexes and triggers are made again from their own
+    definitions; the sequence starts at the largest id there is."""
+    import re
+
+    (sql,) = conn.execute(
+        "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?", (table,)
+    ).fetchone()
+    if "AUTOINCREMENT" in sql.upper():
+        return
+    new = f"{table}__rebuilt"
+    sql, n = re.subn(
+        r"\bid\s+INTEGER\s+PRIMARY\s+KEY\b", "id INTEGER PRIMARY KEY AUTOINCREMENT", sql,
+        count=1, flags=re.IGNORECASE,
+    )  # fmt: skip
+    head = re.match(rf'\s*CREATE\s+TABLE\s+"?{table}"?', sql, flags=re.IGNORECASE)
+    if n != 1 or head is None:
+        raise RuntimeError(f"the table {table} has no integer id to make AUTOINCREMENT")
+    extras = [
+        r[0]
+        for r in conn.execute(
+            "SELECT sql FROM sqlite_schema WHERE tbl_name = ? AND type IN ('index', 'trigger') "
+            "AND sql IS NOT NULL ORDER BY type, name",
+            (table,),
+        )
+    ]
+    columns = ", ".join(f'"{r[1]}"' for r in conn.execute(f'PRAGMA table_info("{table}")'))
+    conn.execute(f'CREATE TABLE "{new}"' + sql[head.end() :])
+    conn.execute(f'INSERT INTO "{new}" ({columns}) SELECT {columns} FROM "{table}" ORDER BY id')
+    conn.execute(f'DROP TABLE "{table}"')
+    conn.execute(f'ALTER TABLE "{new}" RENAME TO "{table}"')
+    for statement in extras:
+        conn.execute(statement)
+    top = conn.execute(f'SELECT max(id) FROM "{table}"').fetchone()[0]
+    conn.execute("DELETE FROM sqlite_sequence WHERE name = ?", (table,))
+    conn.execute("INSERT INTO sqlite_sequence(name, seq) VALUES (?, ?)", (table, int(top or 0)))
+
+
+@migration(11, "ids are never reused: conversations, messages, memories, documents, passages")
+def _m011(conn: Any) -> None:
+    for table in NEVER_REUSED:
+        with_autoincrement(conn, table)
+
+
+_m011.rebuilds_tables = True  # type: ignore[attr-defined]
