@@ -43,7 +43,8 @@ unset DESKTOP_MEM_PASSPHRASE
 "$@" memory add "kept with a key from the real keyring"
 "$@" memory list
 "$@" doctor
-printf 'keyring entry: '; secret-tool lookup service desktop-mem username profile:default | tr -d '\n' | wc -c
+ACCOUNT=$(sed -n 's/.*"key_account": "\([^"]*\)".*/\1/p' "$HOME/../keyring-data/profiles/default/profile.json")
+printf 'keyring entry: '; secret-tool lookup service desktop-mem username "$ACCOUNT" | tr -d '\n' | wc -c
 """
 
 

@@ -22,7 +22,7 @@ from desktop_mem.cli import main
 from desktop_mem.core.keys.vault import SERVICE, Vault, key_account
 from tests import leaks
 from tests.conftest import Run
-from tests.fakes.keyrings import MemoryKeyring
+from tests.fakes.keyrings import MemoryKeyring, stored_key
 from tests.fakes.ollama_server import FakeOllama
 from tests.sqlcipher_pages import decrypted_pages, header_ok
 
@@ -187,6 +187,6 @@ def test_a_deletion_held_up_by_a_reader_says_so_and_completes_when_it_lets_go(
     assert "stays in the file until it lets go" in out, "no false 'gone' while a reader holds it"
     reader.conn.execute("COMMIT")
     reader.close()  # its closing checkpoint completes the erase
-    key = isolated.secrets[(SERVICE, "profile:default")]
+    key = stored_key(isolated, home / "profiles" / "default" / "memory.db")
     path = home / "profiles" / "default" / "memory.db"
     assert not any(canary.encode() in p for p in decrypted_pages(path, secret_hex=key))

@@ -40,7 +40,8 @@ $DM memory list --json > "$HOME_DIR/list.json"
 echo keyring.backends.macOS.Keyring > "$HOME/.cache/desktop-mem/keyring-backend"
 $DM memory list --json > "$HOME_DIR/list-redetected.json"
 printf 'remembered-again '; cat "$HOME/.cache/desktop-mem/keyring-backend"
-printf 'key '; secret-tool lookup service desktop-mem username profile:default; echo
+ACCOUNT=$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["key_account"])' "$HOME_DIR/profiles/default/profile.json")
+printf 'key '; secret-tool lookup service desktop-mem username "$ACCOUNT"; echo
 """
 
 
@@ -122,3 +123,48 @@ def test_a_wiped_secret_service_loses_nothing_with_the_recovery_code(tmp_path: P
     for name in ("after-rotation.json", "restored.json"):
         items = json.loads((out / name).read_text("utf-8"))
         assert [m["text"] for m in items] == ["kept safe by a recovery code"], name
+
+
+COPIES_SCRIPT = r"""
+set -eu
+eval "$(printf 'test-login-password' | gnome-keyring-daemon --unlock --components=secrets)"
+export GNOME_KEYRING_CONTROL
+"$1" -c '
+import sys
+from pathlib import Path
+from desktop_mem.core.config import Config
+from desktop_mem.core.keys.vault import Vault
+from tests.core.test_profile_identity import legacy_copies
+root = Path(sys.argv[1])
+config = Config.resolve(home=root / "unused", ollama_host="http://127.0.0.1:9", embed_model="fake-embed")
+n = legacy_copies(config, Vault(), root / "plain", rotated=False)
+n += legacy_copies(config, Vault(), root / "rotated", rotated=True)
+print("profiles", n)
+' "$2"
+"""
+
+
+def test_same_named_and_copied_profiles_each_keep_a_key_in_a_real_secret_service(
+    tmp_path: Path,
+) -> None:
+    """Issue 28 against gnome-keyring: two data folders both holding `default` (one a copy
+    of the other, as the old version left them sharing `profile:default`), and a copy
+    under another name: each migrates on open, each is rekeyed, every one still opens."""
+    from tests import report
+
+    env = {
+        "PATH": "/usr/local/bin:/usr/bin:/bin:" + str(Path(sys.executable).parent),
+        "HOME": str(tmp_path),
+        "XDG_DATA_HOME": str(tmp_path / "xdg-data"),
+        "XDG_RUNTIME_DIR": str(tmp_path / "run"),
+        "PYTHONPATH": str(Path(__file__).resolve().parents[1]),
+    }
+    (tmp_path / "run").mkdir(mode=0o700)
+    proc = subprocess.run(
+        ["dbus-run-session", "--", "bash", "-c", COPIES_SCRIPT, "probe", sys.executable,
+         str(tmp_path / "data")],
+        capture_output=True, text=True, timeout=300, env=env,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    assert "profiles 5" in proc.stdout
+    report.add("profile_copies", 5)

@@ -65,9 +65,9 @@ def add_parsers(sub: Any) -> None:
     nc.set_defaults(func=new_code_command, opens_profile=True, creates_profile=False)
 
 
-def recovery_notice(code: str, profile: str) -> str:
+def recovery_notice(code: str, profile: str, happened: str = "was created") -> str:
     return (
-        f"\nProfile '{profile}' was created. Its recovery code opens it, and its backups, if "
+        f"\nProfile '{profile}' {happened}. Its recovery code opens it, and its backups, if "
         "this computer's keyring is ever lost:\n\n"
         f"    {code}\n\n"
         "Write it down and keep it somewhere safe: it is shown only this once.\n\n"
@@ -126,6 +126,12 @@ def restore_command(ctx: Context) -> int:
         f"Restored profile '{report.profile}'{how}: {report.memories} memories and "
         f"{report.messages} messages.\n"
     )
+    if report.new_recovery_code:
+        err.write(
+            "The backup holds no recovery code (it was made before recovery codes, or its "
+            "recovery data was removed), so the restored profile has a new one.\n"
+        )
+        err.write(recovery_notice(report.new_recovery_code, report.profile, "was restored"))
     return EXIT_OK
 
 

@@ -16,7 +16,7 @@ from desktop_mem.core.errors import DesktopMemError, KeyMissing, KeyringUnavaila
 from desktop_mem.core.keys.vault import Vault, read_key_mode
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.store import backup
-from desktop_mem.ui.backup_ui import LockedDialog, choose_backup_file
+from desktop_mem.ui.backup_ui import LockedDialog, RecoveryCodeDialog, choose_backup_file
 from desktop_mem.ui.dialogs import PassphraseDialog
 from desktop_mem.ui.tasks import describe_exception
 
@@ -102,7 +102,7 @@ def restore_with_prompts(
     error = ""
     while True:
         try:
-            off_gui_thread(
+            report = off_gui_thread(
                 backup.restore, Path(path), config.home, config.profile, passphrase, code, vault,
                 replace,
             )  # fmt: skip
@@ -146,6 +146,8 @@ def restore_with_prompts(
             return False
         if header.get("key_mode") == "passphrase":
             config.passphrase = passphrase
+        if report.new_recovery_code:  # the backup had none: the restored profile has one now
+            RecoveryCodeDialog(report.new_recovery_code, config.profile, parent).exec()
         return True
 
 

@@ -13,12 +13,11 @@ from desktop_mem.core.chat.context import edges_first
 from desktop_mem.core.chat.conversations import ConversationStore
 from desktop_mem.core.chat.session import ChatSession, make_backend
 from desktop_mem.core.errors import DesktopMemError
-from desktop_mem.core.keys.vault import SERVICE
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.models.llm import OllamaChat
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.settings import Settings
-from tests.fakes.keyrings import MemoryKeyring
+from tests.fakes.keyrings import MemoryKeyring, stored_key
 from tests.fakes.ollama_server import HOLD_LIMIT, FakeOllama
 from tests.sqlcipher_pages import decrypted_pages
 
@@ -341,7 +340,7 @@ def test_incognito_reads_writes_and_stores_nothing(
     assert ConversationStore(profile.db).list() == []
     assert profile.memories.count() == 1
     profile.db.checkpoint()
-    key = isolated.secrets[(SERVICE, "profile:default")]
+    key = stored_key(isolated, profile.db.path)
     pages = decrypted_pages(profile.db.path, secret_hex=key)
     assert not any(secret.encode() in p for p in pages)
 

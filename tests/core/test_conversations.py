@@ -9,10 +9,9 @@ import pytest
 from desktop_mem.core.chat.conversations import ConversationStore
 from desktop_mem.core.chat.records import UsedMemory
 from desktop_mem.core.errors import InvalidInput, NotFound
-from desktop_mem.core.keys.vault import SERVICE
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
-from tests.fakes.keyrings import MemoryKeyring
+from tests.fakes.keyrings import MemoryKeyring, stored_key
 from tests.fakes.ollama_server import FakeOllama
 from tests.sqlcipher_pages import decrypted_pages
 
@@ -130,7 +129,7 @@ def test_deleting_a_conversation_leaves_no_trace(
     mem = profile.memories.add(
         NewMemory("came from the deleted chat", source_message_id=None)
     ).memory
-    key = isolated.secrets[(SERVICE, "profile:default")]
+    key = stored_key(isolated, profile.db.path)
     profile.db.checkpoint()
     assert any(canary.encode() in p for p in decrypted_pages(profile.db.path, secret_hex=key))
     assert store.delete(gone) == 2
@@ -173,7 +172,7 @@ def test_deleting_a_conversation_takes_back_the_words_it_lent_to_memories(
             context=asked.content,
         )
     ).memory
-    key = isolated.secrets[(SERVICE, "profile:default")]
+    key = stored_key(isolated, profile.db.path)
     profile.db.checkpoint()
     assert any(b"wombatquill" in p for p in decrypted_pages(profile.db.path, secret_hex=key))
     assert store.context_lent(cid) == 1

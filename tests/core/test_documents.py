@@ -10,10 +10,9 @@ import pytest
 
 from desktop_mem.core.chat.session import ChatSession, make_backend
 from desktop_mem.core.documents.store import DocumentStore
-from desktop_mem.core.keys.vault import SERVICE
 from desktop_mem.core.profile import Profile
 from tests import report
-from tests.fakes.keyrings import MemoryKeyring
+from tests.fakes.keyrings import MemoryKeyring, stored_key
 from tests.fakes.ollama_server import HOLD_LIMIT, FakeOllama
 from tests.leaks import files_under, leaks_in, scan_files
 from tests.sqlcipher_pages import decrypted_pages
@@ -190,7 +189,7 @@ def test_removing_a_document_leaves_no_trace_at_rest(
     store.add(library)
     assert scan_files(files_under(home), [secret]) == []  # encrypted at rest
     doc = next(d for d in store.list() if d.title == "secret.md")
-    key = isolated.secrets[(SERVICE, "profile:default")]
+    key = stored_key(isolated, profile.db.path)
     assert leaks_in(decrypted_pages(profile.db.path, secret_hex=key), ["flowerpot"])
     store.remove(doc.id)
     assert leaks_in(decrypted_pages(profile.db.path, secret_hex=key), ["flowerpot"]) == []

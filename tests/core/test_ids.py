@@ -46,7 +46,10 @@ def _next_after_deleting_the_newest(prof: Profile, tmp_path: Path) -> dict[str, 
     prof.documents.add(doc)
     again = prof.documents.list()[0]
     out["document"] = (first.id, again.id)
-    out["passage"] = (max(passages), min(int(r[0]) for r in prof.db.query("SELECT id FROM doc_chunks")))
+    out["passage"] = (
+        max(passages),
+        min(int(r[0]) for r in prof.db.query("SELECT id FROM doc_chunks")),
+    )
 
     app, _ = prof.clients.add("Editor")
     prof.clients.remove("Editor")
@@ -160,8 +163,6 @@ def test_a_profile_of_the_old_schema_is_rebuilt_in_place(
         # the app known by name keeps its level and log, and needs a key to be known
         app = prof.clients.get("Claude Desktop")
         assert (app.level, app.has_key) == ("delete", False)
-        assert [a.client for a in prof.clients.access_for_memory(old["kept"])] == [
-            "Claude Desktop"
-        ]
+        assert [a.client for a in prof.clients.access_for_memory(old["kept"])] == ["Claude Desktop"]
         assert prof.clients.authenticate(None, "Claude Desktop").app is None
     report.add("id_reuse", 1)

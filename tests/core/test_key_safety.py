@@ -54,7 +54,9 @@ def test_rotating_a_copied_profile_never_deletes_the_originals_key(
     shutil.copytree(original.parent, copy_dir)
     change_key(config.home, "work2", None, vault=vault)
     assert (SERVICE, shared) in isolated.secrets, "the account both named is still there"
-    assert read_sidecar(copy_dir / "memory.db")["key_account"].startswith("profile:work2:")
+    copied = read_sidecar(copy_dir / "memory.db")  # became its own profile on its first open
+    assert copied["profile_id"] != read_sidecar(original)["profile_id"]
+    assert copied["key_account"].startswith(f"profile-id:{copied['profile_id']}:")
     assert _texts(config, vault, "default") == set(TEXTS)
     assert _texts(config, vault, "work2") == set(TEXTS)
     # the original's own rotation still retires its own old key
@@ -68,14 +70,15 @@ def test_a_key_named_by_another_profile_is_never_deleted(
 ) -> None:
     _seed(config, vault)
     path = paths.database_path(config.home, "default")
+    live = read_sidecar(path)["key_account"]
     other = path.parent.with_name("other")
     other.mkdir()
     # another profile's settings name the account this one is about to retire
     (other / "profile.json").write_text(
-        json.dumps({"format": 1, "key_mode": "keyring", "key_account": "profile:default"})
+        json.dumps({"format": 1, "key_mode": "keyring", "key_account": live})
     )
     change_key(config.home, "default", None, vault=vault)
-    assert (SERVICE, "profile:default") in isolated.secrets
+    assert (SERVICE, live) in isolated.secrets
     assert "retired_account" not in read_sidecar(path)
 
 
@@ -86,12 +89,12 @@ def test_a_tampered_sidecar_that_retires_the_live_key_changes_nothing(
     path = paths.database_path(config.home, "default")
     side = path.with_name("profile.json")
     data = json.loads(side.read_text())
-    data["retired_account"] = "profile:default"
+    data["retired_account"] = data["key_account"]
     side.write_text(json.dumps(data))
     before = side.read_text()
     with pytest.raises(DatabaseCorrupt, match="damaged.*Nothing was changed"):
         Profile.open(config, vault)
-    assert (SERVICE, "profile:default") in isolated.secrets
+    assert (SERVICE, data["key_account"]) in isolated.secrets
     assert side.read_text() == before
     data.pop("retired_account")
     side.write_text(json.dumps(data))

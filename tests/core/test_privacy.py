@@ -10,11 +10,11 @@ import pytest
 import sqlcipher3
 
 from desktop_mem.cli import main
-from desktop_mem.core.keys.vault import SERVICE, Vault
+from desktop_mem.core.keys.vault import Vault
 from desktop_mem.core.memory.store import NewMemory, now_iso
 from desktop_mem.core.profile import Profile
 from tests import leaks
-from tests.fakes.keyrings import MemoryKeyring
+from tests.fakes.keyrings import MemoryKeyring, stored_key
 from tests.fakes.ollama_server import FakeOllama
 from tests.sqlcipher_pages import decrypted_pages, header_ok
 
@@ -82,7 +82,7 @@ def test_deleted_memory_is_gone_from_decrypted_pages(
         "SELECT embedding FROM memory_vectors WHERE memory_id = ?", (victim.id,)
     )
     traces = [code[0][0], vector[0][0][4:]]  # its binary code and its int8 vector
-    key = isolated.secrets[(SERVICE, "profile:default")]
+    key = stored_key(isolated, profile.db.path)
     path = profile.db.path
 
     before = decrypted_pages(path, secret_hex=key)
@@ -112,7 +112,7 @@ def test_forget_all_leaves_nothing(profile: Profile, isolated: MemoryKeyring) ->
     profile.memories.add(NewMemory(CANARY))
     profile.memories.add_many([NewMemory(f"{CANARY} copy {i}") for i in range(20)])
     profile.memories.forget_all()
-    key = isolated.secrets[(SERVICE, "profile:default")]
+    key = stored_key(isolated, profile.db.path)
     assert leaks_in(decrypted_pages(profile.db.path, secret_hex=key)) == []
 
 

@@ -44,11 +44,13 @@ def test_rotating_a_keyring_key_keeps_everything_and_retires_the_old_key(
     config: Config, vault: Vault, isolated: MemoryKeyring
 ) -> None:
     _seed(config, vault)
-    old_secret = isolated.secrets[(SERVICE, "profile:default")]
+    first = read_sidecar(paths.database_path(config.home, "default"))["key_account"]
+    old_secret = isolated.secrets[(SERVICE, first)]
     report = change_key(config.home, "default", None, vault=vault)
     assert report.old_mode == report.new_mode == "keyring" and report.rows > 0
     accounts = [a for (s, a) in isolated.secrets if s == SERVICE]
-    assert len(accounts) == 1 and accounts[0] != "profile:default"  # the old one deleted
+    assert len(accounts) == 1 and accounts[0] != first  # the old one deleted
+    assert accounts[0].startswith(first + ":")  # named for the profile's id
     assert isolated.secrets[(SERVICE, accounts[0])] != old_secret
     side = read_sidecar(paths.database_path(config.home, "default"))
     assert side["key_account"] == accounts[0] and "retired_account" not in side

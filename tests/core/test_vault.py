@@ -19,9 +19,10 @@ from desktop_mem.core.keys.vault import (
     Vault,
     backend_problem,
     read_key_mode,
+    read_sidecar,
 )
 from desktop_mem.core.store.db import open_profile
-from tests.fakes.keyrings import HangingKeyring, LockedKeyring, MemoryKeyring
+from tests.fakes.keyrings import HangingKeyring, LockedKeyring, MemoryKeyring, stored_key
 
 
 def _digest(path: Path) -> str:
@@ -33,7 +34,9 @@ def test_new_profile_gets_a_random_raw_key_in_the_keyring(
 ) -> None:
     db = open_profile(home, "default", vault=vault)
     db.close()
-    secret = isolated.secrets[(SERVICE, "profile:default")]
+    side = read_sidecar(db.path)
+    assert side["key_account"] == f"profile-id:{side['profile_id']}"  # named for its own id
+    secret = isolated.secrets[(SERVICE, side["key_account"])]
     assert len(secret) == 64 and int(secret, 16) >= 0
     assert read_key_mode(db.path) == "keyring"
     # the file is encrypted: no SQLite header
@@ -46,9 +49,10 @@ def test_two_profiles_have_different_keys(
 ) -> None:
     open_profile(home, "work", vault=vault).close()
     open_profile(home, "home", vault=vault).close()
-    assert (
-        isolated.secrets[(SERVICE, "profile:work")] != isolated.secrets[(SERVICE, "profile:home")]
+    work, other = (
+        stored_key(isolated, home / "profiles" / n / "memory.db") for n in ("work", "home")
     )
+    assert work != other
 
 
 def test_passphrase_mode_when_no_keyring(home: Path) -> None:
@@ -111,7 +115,7 @@ def test_wrong_key_in_keyring_is_reported(
     db = open_profile(home, "default", vault=vault)
     db.close()
     before = _digest(db.path)
-    isolated.secrets[(SERVICE, "profile:default")] = "00" * 32
+    isolated.secrets[(SERVICE, read_sidecar(db.path)["key_account"])] = "00" * 32
     with pytest.raises(WrongKey, match="could not be decrypted"):
         open_profile(home, "default", vault=vault)
     assert _digest(db.path) == before

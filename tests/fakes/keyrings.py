@@ -99,3 +99,11 @@ class FileKeyring(keyring.backend.KeyringBackend):
         if data.pop(f"{service}\x1f{username}", None) is None:
             raise keyring.errors.PasswordDeleteError(username)
         self._path.write_text(json.dumps(data))
+
+
+def stored_key(backend: MemoryKeyring, db_path: Path) -> str:
+    """The key a profile's database is encrypted with, from the keyring entry its
+    profile.json names (each profile has its own, named for its id)."""
+    from desktop_mem.core.keys.vault import SERVICE, read_sidecar
+
+    return backend.secrets[(SERVICE, read_sidecar(Path(db_path))["key_account"])]

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 import platformdirs
 
 from desktop_mem.core.errors import DatabaseCorrupt, KeyMissing, KeyringUnavailable, UsageError
+from desktop_mem.core.keys import identity
 
 if TYPE_CHECKING:
     import keyring.backend
@@ -55,8 +56,9 @@ class Key:
 
 
 def _account(profile: str) -> str:
-    """The keyring account of a profile's first key; a rotated key gets its own account
-    (named in the sidecar), so the old and the new key coexist until the switch."""
+    """The keyring account a profile made before profile ids had (core/keys/identity.py
+    names every account made since); a rotated key gets its own account (named in the
+    sidecar), so the old and the new key coexist until the switch."""
     return f"profile:{profile}"
 
 
@@ -208,14 +210,18 @@ class KeyringAccess:
         name = account or _account(profile)
         return self._call(lambda: self.backend.get_password(SERVICE, name))
 
-    def other_account(self, profile: str, tried: str) -> str | None:
-        """Another keyring account of this profile's naming than the one tried, if the
-        keyring names one (a rotated key whose profile.json was lost). Keyrings answer a
-        search by service with one entry, so this finds at most one."""
+    def other_account(
+        self, profile: str, tried: str, prefix: str | tuple[str, ...] | None = None
+    ) -> str | None:
+        """Another keyring account of this profile's naming (`prefix`, by default the
+        old name-based one) than the one tried, if the keyring names one (a rotated key
+        whose profile.json was lost). Keyrings answer a search by service with one
+        entry, so this finds at most one."""
         self._require_usable()
         cred = self._call(lambda: self.backend.get_credential(SERVICE, None))
         name = getattr(cred, "username", None)
-        if isinstance(name, str) and name != tried and name.startswith(_account(profile) + ":"):
+        start = prefix or _account(profile) + ":"
+        if isinstance(name, str) and name != tried and name.startswith(start):
             return name
         return None
 
@@ -272,19 +278,25 @@ def write_key_mode(
     account: str | None = None,
     retired_account: str | None = None,
     recovery: dict[str, Any] | None = KEEP,
+    identity: dict[str, str] | None = KEEP,
 ) -> None:
     """Write the sidecar atomically (write, fsync, rename): a key change commits here.
 
-    `recovery`: the recovery lock and the key sealed to it (core/keys/recovery.py); by
+    `recovery`: the recovery lock and the key sealed to it (core/keys/recovery.py);
+    `identity`: the profile's id and where it lives (core/keys/identity.py); each by
     default whatever the sidecar already holds, None to drop it."""
     side = _sidecar(db_path)
+    old = read_sidecar(db_path)
     if recovery is KEEP:
-        recovery = read_sidecar(db_path).get("recovery")
+        recovery = old.get("recovery")
+    if identity is KEEP:
+        identity = {k: old[k] for k in ("profile_id", "location") if isinstance(old.get(k), str)}
     tmp = side.with_suffix(".json.tmp")
     data: dict[str, Any] = {
         "format": 1,
         "key_mode": mode,
         "updated_at": datetime.now(UTC).isoformat(),
+        **(identity or {}),
     }
     if account:
         data["key_account"] = account
@@ -325,9 +337,10 @@ def check_sidecar(db_path: Path, profile: str) -> None:
 
 def owns_account(db_path: Path, profile: str, account: str) -> bool:
     """Whether a keyring account provably belongs to this profile and to no other: it is
-    named for this profile (an account the profile made; a copied folder keeps the
-    original's names), and no other profile in the same data folder names it."""
-    if account != _account(profile) and not account.startswith(_account(profile) + ":"):
+    named for the profile's own id, made where the profile lives (a copied folder keeps
+    the original's names, and an account named the old way, for the profile's name, may
+    be another data folder's), and no other profile in the same data folder names it."""
+    if not identity.owns(read_sidecar(db_path), db_path, account):
         return False
     profiles = db_path.parent.parent
     with contextlib.suppress(OSError):
@@ -335,11 +348,7 @@ def owns_account(db_path: Path, profile: str, account: str) -> bool:
             if other == db_path.parent or not other.is_dir():
                 continue
             side = read_sidecar(other / db_path.name)
-            if account in (
-                _account(other.name),
-                side.get("key_account"),
-                side.get("retired_account"),
-            ):
+            if account in (side.get("key_account"), side.get("retired_account")):
                 return False
     return True
 
@@ -385,23 +394,25 @@ class Vault:
         if not secret:
             raise KeyMissing(
                 f"The key of profile '{profile}' is not in the system keyring (service "
-                f"'{SERVICE}'): restore the keyring entry, or the data cannot be decrypted."
+                f"'{SERVICE}'): put it back with the profile's recovery code (`desktop-mem "
+                "recover`, or the window's unlock page), or restore a backup."
             )
         return Key("keyring", secret)
 
-    def key_for_new(self, db_path: Path, profile: str, passphrase: str | None) -> Key:
+    def key_for_new(
+        self, db_path: Path, profile: str, passphrase: str | None, account: str | None = None
+    ) -> Key:
+        """A new profile's key: always a fresh one, under its own account (never a key
+        left under the profile's name, which another data folder's profile of that name
+        may be using)."""
         if passphrase:
             return Key("passphrase", check_passphrase(passphrase))
         if self.keyring.problem():
             self.keyring._require_usable()  # raises with the reason
-        existing = self.keyring.get(profile)
-        if existing:
-            # A leftover key (e.g. the database was deleted by hand): reuse it, so a
-            # restored file from a backup still opens.
-            return Key("keyring", existing)
+        name = account or _account(profile)
         secret = secrets.token_bytes(32).hex()
-        self.keyring.set(profile, secret)
-        if self.keyring.get(profile) != secret:
+        self.keyring.set(profile, secret, name)
+        if self.keyring.get(profile, name) != secret:
             raise KeyringUnavailable(
                 "The system keyring accepted the key but does not return it: it cannot be "
                 f"trusted with your data. Set {PASSPHRASE_ENV} to use a passphrase instead."

@@ -16,6 +16,7 @@ way leaves the previous one untouched.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import hashlib
 import json
@@ -40,7 +41,7 @@ from desktop_mem.core.errors import (
     UsageError,
     WrongKey,
 )
-from desktop_mem.core.keys import recovery
+from desktop_mem.core.keys import identity, recovery
 from desktop_mem.core.keys.vault import (
     PASSPHRASE_ENV,
     Key,
@@ -50,6 +51,7 @@ from desktop_mem.core.keys.vault import (
     read_sidecar,
     write_key_mode,
 )
+from desktop_mem.core.store.backup_seal import check_seal, seal
 from desktop_mem.core.store.db import (
     Database,
     ProfileLock,
@@ -62,6 +64,7 @@ MAGIC = b"DESKTOP-MEM BACKUP\n"
 SUFFIX = ".dmbackup"
 PARTIAL = ".partial"
 MAX_HEADER = 64 * 1024
+HEADER_VERSION = 2  # 2: the header is sealed (core/store/backup_seal.py)
 _COPY_PREFIX = ".backup-"  # the database copy, beside the profile's file while it is made
 
 
@@ -80,6 +83,7 @@ class RestoreReport:
     messages: int
     key_mode: str
     used_recovery_code: bool
+    new_recovery_code: str | None = None  # the backup had none: shown once, as at creation
 
 
 # -- writing -----------------------------------------------------------------------
@@ -139,18 +143,20 @@ def write_backup(db: Database, dest: Path) -> BackupReport:
         side = read_sidecar(db.path)
         header: dict[str, Any] = {
             "format": "desktop-mem/backup",
-            "version": 1,
+            "version": HEADER_VERSION,
             "app_version": __version__,
             "profile": db.profile,
             "created_at": created,
             "key_mode": key.mode,
             "schema": version,
+            "profile_id": db.meta_get("profile.id") or "",
+            "seal_salt": base64.b64encode(os.urandom(16)).decode("ascii"),
         }
         if key.mode == "keyring":
             header["key_account"] = key_account(db.path, db.profile)
             if isinstance(side.get("recovery"), dict):
                 header["recovery"] = side["recovery"]
-        _assemble(partial, header, copy)
+        _assemble(partial, header, copy, key)
         os.replace(partial, dest)
         fsync_dir(dest.parent)
     except OSError as exc:
@@ -253,9 +259,10 @@ def _digest(fh: Any) -> tuple[int, str]:
     return n, h.hexdigest()
 
 
-def _assemble(partial: Path, header: dict[str, Any], copy: Path) -> None:
+def _assemble(partial: Path, header: dict[str, Any], copy: Path, key: Key) -> None:
     with open(copy, "rb") as src:
         header["bytes"], header["sha256"] = _digest(src)  # a cut or altered file shows
+    header["seal"] = seal(header, key)  # and so does a changed header
     body = json.dumps(header, ensure_ascii=True).encode("ascii")
     fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "wb") as out, open(copy, "rb") as src:
@@ -298,7 +305,7 @@ def read_header(path: Path) -> tuple[dict[str, Any], int]:
         or header.get("key_mode") not in ("keyring", "passphrase")
     ):
         raise DatabaseCorrupt(f"The backup {path} is damaged (its header is not one we wrote).")
-    if header.get("version") != 1:
+    if header.get("version") not in (1, HEADER_VERSION):
         raise UsageError(
             f"The backup {path} was made by a newer desktop-mem: update it and try again."
         )
@@ -392,13 +399,23 @@ def restore(
     staging = sibling(path, ".restoring")
     committed = False
     account: str | None = None
+    new_code: str | None = None
     try:
         _copy_out(Path(file), offset, staging)
         key, used_code = _key_for_backup(header, staging, passphrase, code, vault)
         _check(staging, key)
+        check_seal(header, key, Path(file))
+        record = header.get("recovery") if key.mode == "keyring" else None
+        if key.mode == "keyring" and not isinstance(record, dict):
+            # Nothing would open this profile if the keyring lost it: a code of its own.
+            new_code, record = recovery.protect(key.secret)
+        # A profile replaced in place keeps its id; a new one gets its own.
+        pid = (identity.settled_id(old_side, path) if replacing else None) or (
+            identity.new_profile_id()
+        )
         if key.mode == "keyring":
             # Its own keyring entry: never one another profile (or the original) uses.
-            account = f"profile:{name}:{secrets.token_hex(4)}"
+            account = identity.account_for(pid, secrets.token_hex(4))
             vault.keyring.set(name, key.secret, account)
             if vault.keyring.get(name, account) != key.secret:
                 raise DesktopMemError(
@@ -416,7 +433,8 @@ def restore(
             key.mode,
             account=account,
             retired_account=old_account if old_account != account else None,
-            recovery=header.get("recovery") if key.mode == "keyring" else None,
+            recovery=record,
+            identity=identity.record(pid, path),
         )
         committed = True
     finally:
@@ -442,7 +460,7 @@ def restore(
         messages = db.query("SELECT count(*) FROM messages")[0][0]
     finally:
         db.close()
-    return RestoreReport(name, memories, messages, key.mode, used_code)
+    return RestoreReport(name, memories, messages, key.mode, used_code, new_code)
 
 
 def _copy_out(file: Path, offset: int, staging: Path) -> None:
@@ -542,13 +560,14 @@ def recover_key(home: Path | None, profile: str, code: str, vault: Vault | None 
         )
     try:
         _check(path, key)
-        account = f"profile:{profile}:{secrets.token_hex(4)}"
+        pid = identity.settled_id(side, path) or identity.new_profile_id()
+        account = identity.account_for(pid, secrets.token_hex(4))
         vault.keyring.set(profile, secret, account)
         if vault.keyring.get(profile, account) != secret:
             raise DesktopMemError(
                 "The system keyring accepted the key but does not return it: nothing was changed."
             )
-        write_key_mode(path, "keyring", account=account)
+        write_key_mode(path, "keyring", account=account, identity=identity.record(pid, path))
     finally:
         lock.release()
     return account

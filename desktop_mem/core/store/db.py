@@ -31,12 +31,14 @@ from desktop_mem.core.errors import (
     ProfileBusy,
     WrongKey,
 )
+from desktop_mem.core.keys import identity
 from desktop_mem.core.keys.vault import (
     Key,
     Vault,
     check_sidecar,
     key_account,
     read_key_mode,
+    read_sidecar,
     write_key_mode,
 )
 from desktop_mem.core.store import migrations
@@ -487,7 +489,9 @@ def _open_locked(
             raise DesktopMemError(
                 f"There is no profile '{profile}' in {home}: check --profile and --home."
             )
-        key = vault.key_for_new(path, profile, passphrase)
+        pid = identity.new_profile_id()
+        account = identity.account_for(pid)
+        key = vault.key_for_new(path, profile, passphrase, account)
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         if lock is None:
             lock = ProfileLock(path)
@@ -496,7 +500,13 @@ def _open_locked(
         from desktop_mem.core.keys import recovery  # cryptography: only when a profile is made
 
         code, record = recovery.protect(key.secret) if key.mode == "keyring" else (None, None)
-        write_key_mode(path, key.mode, recovery=record)
+        write_key_mode(
+            path,
+            key.mode,
+            account=account if key.mode == "keyring" else None,
+            recovery=record,
+            identity=identity.record(pid, path),
+        )
         with contextlib.suppress(OSError):
             os.chmod(path, 0o600)
     try:
@@ -510,6 +520,14 @@ def _open_locked(
     db = Database(conn, path, profile, key.mode, lock, key)
     if code is not None:
         db.new_recovery_code = code
+    from desktop_mem.core.store.ownership import settle
+
+    try:
+        settle(db, vault)
+    except BaseException:
+        db.profile_lock = None  # the caller releases the lock it gave
+        db.close()
+        raise
     return db
 
 
@@ -520,8 +538,15 @@ def _adopt_found_key(path: Path, profile: str, vault: Vault, missing: KeyMissing
     if read_key_mode(path) == "passphrase":
         raise missing
     tried = key_account(path, profile)
+    pid = read_sidecar(path).get("profile_id")
+    # With profile.json lost, any entry of either naming may be it: the probe decides.
+    prefix = (
+        (identity.account_for(pid) + ":",)
+        if isinstance(pid, str) and pid
+        else (f"profile:{profile}:", identity.ACCOUNT_PREFIX)
+    )
     try:
-        found = vault.keyring.other_account(profile, tried)
+        found = vault.keyring.other_account(profile, tried, prefix)
     except DesktopMemError:
         found = None
     if not found:

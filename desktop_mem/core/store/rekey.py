@@ -24,7 +24,7 @@ import sqlcipher3
 
 from desktop_mem.core import paths
 from desktop_mem.core.errors import DesktopMemError, ProfileBusy, UsageError
-from desktop_mem.core.keys import recovery
+from desktop_mem.core.keys import identity, recovery
 from desktop_mem.core.keys.vault import (
     Key,
     KeyMode,
@@ -44,6 +44,7 @@ from desktop_mem.core.store.db import (
     remove_database_files,
     sibling,
 )
+from desktop_mem.core.store.ownership import require_settled
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,11 @@ def _change_key_locked(
     lock: ProfileLock,
 ) -> RekeyReport:
     db = open_profile(home, profile, passphrase, vault, create=False, held_lock=lock)
+    try:
+        pid = require_settled(path, profile)  # a copy never changes a key it may share
+    except BaseException:
+        db.close()
+        raise
     old_mode: KeyMode = "passphrase" if db.key_mode == "passphrase" else "keyring"
     old_account = key_account(path, profile) if old_mode == "keyring" else None
     mode: KeyMode = new_mode or old_mode
@@ -126,7 +132,7 @@ def _change_key_locked(
                 raise UsageError("The new passphrase is the same as the old one: choose another.")
         else:
             new_key = Vault.new_raw_key()
-            new_account = f"profile:{profile}:{secrets.token_hex(4)}"
+            new_account = identity.account_for(pid, secrets.token_hex(4))
             vault.keyring.set(profile, new_key.secret, new_account)
             if vault.keyring.get(profile, new_account) != new_key.secret:
                 raise DesktopMemError(
