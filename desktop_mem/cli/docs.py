@@ -1,5 +1,6 @@
 """`docs …`: the user's documents as a knowledge tier (add, list, remove, reindex,
-search)."""
+search, folders, unwatch). Names from the disk are printed with their control
+characters escaped: a file name cannot move the cursor or ring the terminal's bell."""
 
 from __future__ import annotations
 
@@ -30,7 +31,22 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     ls = dsub.add_parser("list", help="the documents, with their passages and pages")
     ls.add_argument("--json", action="store_true")
     ls.set_defaults(func=list_)
-    rm = dsub.add_parser("remove", help="remove documents and every passage of them, for good")
+    fo = dsub.add_parser("folders", help="the watched folders, and what each holds")
+    fo.add_argument("--json", action="store_true")
+    fo.set_defaults(func=folders)
+    uw = dsub.add_parser(
+        "unwatch", help="stop watching a folder (its documents are removed, or kept with --keep)"
+    )
+    uw.add_argument("folder")
+    uw.add_argument(
+        "--keep", action="store_true", help="keep its documents, as files no longer watched"
+    )
+    uw.set_defaults(func=unwatch)
+    rm = dsub.add_parser(
+        "remove",
+        help="remove documents and every passage of them, for good (a watched folder's "
+        "re-reading leaves them out until you add the file again)",
+    )
     rm.add_argument("ids", type=int, nargs="+", metavar="ID")
     rm.set_defaults(func=remove)
     ri = dsub.add_parser(
@@ -56,19 +72,23 @@ def _report(report: Any, ctx: Context, as_json: bool) -> int:
             {
                 "added": report.added, "updated": report.updated, "unchanged": report.unchanged,
                 "removed": report.removed, "refused": report.refused,
-                "passages": report.passages, "pages": report.pages,
+                "left_out": report.left_out, "passages": report.passages, "pages": report.pages,
             },
             ctx.out,
         )  # fmt: skip
     else:
         for line in report.refused:
-            ctx.err.write(f"desktop-mem: {line}\n")
+            ctx.err.write(f"desktop-mem: {output.safe(line)}\n")
+        left = f", {len(report.left_out)} left out (removed by you)" if report.left_out else ""
         ctx.out.write(
             f"{len(report.added)} added, {len(report.updated)} updated, "
             f"{len(report.unchanged)} unchanged, {len(report.removed)} removed "
-            f"({report.passages} passages); {len(report.refused)} not added.\n"
+            f"({report.passages} passages); {len(report.refused)} not added{left}.\n"
         )
-    return EXIT_ERROR if report.refused and not (report.added or report.updated) else EXIT_OK
+    # an error only when nothing named could be indexed: a folder that holds one bad file
+    # among good ones (for ever, perhaps) is not a failing command
+    indexed = report.added or report.updated or report.unchanged or report.left_out
+    return EXIT_ERROR if report.refused and not indexed else EXIT_OK
 
 
 def add(ctx: Context) -> int:
@@ -77,11 +97,7 @@ def add(ctx: Context) -> int:
     store = _store(ctx)
     total = AddReport()
     for raw in ctx.args.paths:
-        report = store.add(Path(raw), progress=output.progress(ctx.err, "Reading"))
-        for name in ("added", "updated", "unchanged", "removed", "refused"):
-            getattr(total, name).extend(getattr(report, name))
-        total.passages += report.passages
-        total.pages += report.pages
+        total.extend(store.add(Path(raw), progress=output.progress(ctx.err, "Reading")))
     return _report(total, ctx, ctx.args.json)
 
 
@@ -92,7 +108,9 @@ def list_(ctx: Context) -> int:
         return EXIT_OK
     for d in docs:
         pages = f"{d.pages} pages, " if d.pages else ""
-        ctx.out.write(f"{d.id:>5}  {d.kind:<8} {pages}{d.passages} passages  {d.path}\n")
+        ctx.out.write(
+            f"{d.id:>5}  {d.kind:<8} {pages}{d.passages} passages  {output.safe(d.path)}\n"
+        )
     ctx.err.write(f"{len(docs)} documents\n")
     return EXIT_OK
 
@@ -104,6 +122,32 @@ def remove(ctx: Context) -> int:
     n = sum(store.remove(doc_id) for doc_id in ctx.args.ids)
     ctx.out.write(f"Removed {len(ctx.args.ids)} document(s) and their {n} passages for good.\n")
     output.pending_erase(ctx.prof.db, ctx.out)
+    return EXIT_OK
+
+
+def folders(ctx: Context) -> int:
+    found = _store(ctx).folders()
+    if ctx.args.json:
+        output.print_json([f.to_dict() for f in found], ctx.out)
+        return EXIT_OK
+    for f in found:
+        left = f", {f.left_out} left out (removed by you)" if f.left_out else ""
+        ctx.out.write(f"{f.documents:>5} documents{left}  {output.safe(f.path)}\n")
+    if not found:
+        ctx.err.write("No folder is watched: `docs add FOLDER` adds one.\n")
+    return EXIT_OK
+
+
+def unwatch(ctx: Context) -> int:
+    n = _store(ctx).unwatch(ctx.args.folder, keep_documents=ctx.args.keep)
+    what = (
+        f"its {n} document(s) stay, no longer re-read"
+        if ctx.args.keep
+        else f"its {n} document(s) and their passages are removed for good"
+    )
+    ctx.out.write(f"No longer watching {output.safe(ctx.args.folder)}: {what}.\n")
+    if not ctx.args.keep:
+        output.pending_erase(ctx.prof.db, ctx.out)
     return EXIT_OK
 
 
@@ -120,7 +164,8 @@ def search(ctx: Context) -> int:
         return EXIT_OK
     columns = output.width()
     for h in hits:
-        ctx.out.write(f"{h.score:.3f}  {h.where()}: {output.one_line(h.text, columns - 40)}\n")
+        where = output.safe(h.where())
+        ctx.out.write(f"{h.score:.3f}  {where}: {output.one_line(h.text, columns - 40)}\n")
     if not hits:
         ctx.err.write("No passage matches: none is about this (--all lists the nearest anyway).\n")
     return EXIT_OK

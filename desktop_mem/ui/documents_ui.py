@@ -1,7 +1,9 @@
 """Owns the Documents page: the user's files and folders as knowledge for the chat. Add
 files or folders (buttons, or drag and drop), see what is indexed, search the passages,
-remove a document for good; watched folders are re-read in the background (new,
-changed and removed files), with progress, and the background re-reading can be paused.
+remove a document for good; watched folders are listed, can be unwatched, and are
+re-read in the background (new, changed and removed files), with progress, and the
+background re-reading can be paused. Names from the disk are shown with their control
+characters escaped.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
+    QComboBox,
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
@@ -31,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_mem.core.documents.store import AddReport, DocumentStore
+from desktop_mem.core.textproc import escape_controls
 from desktop_mem.ui import tasks
 
 SYNC_MS = 10 * 60 * 1000  # watched folders are re-read every ten minutes
@@ -89,6 +93,17 @@ class DocumentsPage(QWidget):
             lambda: self.remove.setEnabled(bool(self.selected_ids()))
         )
         layout.addWidget(self.table, 2)
+        watched = QHBoxLayout()
+        watched.addWidget(QLabel(self.tr("Watched folders")))
+        self.folders = QComboBox()
+        self.folders.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        watched.addWidget(self.folders, 1)
+        self.unwatch = QPushButton(self.tr("Stop watching…"))
+        self.unwatch.clicked.connect(lambda: self.unwatch_folder())
+        watched.addWidget(self.unwatch)
+        layout.addLayout(watched)
         self.empty = QLabel(self.tr("No documents yet: add files or folders, or drop them here."))
         self.empty.setObjectName("notice")
         layout.addWidget(self.empty)
@@ -113,17 +128,26 @@ class DocumentsPage(QWidget):
         docs = self.store.list()
         self.table.setRowCount(len(docs))
         for row, d in enumerate(docs):
-            name = QTableWidgetItem(d.title)
+            name = QTableWidgetItem(escape_controls(d.title))
             name.setData(PATH_ROLE, d.id)
-            name.setToolTip(d.path)
+            name.setToolTip(escape_controls(d.path))
             self.table.setItem(row, 0, name)
             self.table.setItem(row, 1, QTableWidgetItem(d.kind))
             pages = self.tr("%1 (%2 pages)").replace("%1", str(d.passages)).replace(
                 "%2", str(d.pages)
             ) if d.pages else str(d.passages)  # fmt: skip
             self.table.setItem(row, 2, QTableWidgetItem(pages))
-            self.table.setItem(row, 3, QTableWidgetItem(str(Path(d.path).parent)))
+            self.table.setItem(row, 3, QTableWidgetItem(escape_controls(str(Path(d.path).parent))))
         self.empty.setVisible(not docs)
+        self.folders.clear()
+        for f in self.store.folders():
+            text = self.tr("%1 (%n document(s))", "", f.documents).replace(
+                "%1", escape_controls(f.path)
+            )
+            self.folders.addItem(text, f.path)
+        if not self.folders.count():
+            self.folders.addItem(self.tr("none: add a folder to watch it"), None)
+        self.unwatch.setEnabled(self.folders.currentData() is not None)
 
     def selected_ids(self) -> list[int]:
         rows = {i.row() for i in self.table.selectionModel().selectedRows()}
@@ -165,10 +189,7 @@ class DocumentsPage(QWidget):
     def _add_all(self, paths: list[Path], report: Any) -> AddReport:
         total = AddReport()
         for path in paths:
-            one = self.store.add(path, progress=report, should_stop=self._stop.is_set)
-            for name in ("added", "updated", "unchanged", "removed", "refused"):
-                getattr(total, name).extend(getattr(one, name))
-            total.passages += one.passages
+            total.extend(self.store.add(path, progress=report, should_stop=self._stop.is_set))
         return total
 
     def sync(self, background: bool = False) -> bool:
@@ -222,6 +243,44 @@ class DocumentsPage(QWidget):
         if on:
             self._stop.set()  # a background pass stops at its next file (resumed later)
 
+    # -- watched folders -------------------------------------------------------------------
+
+    def unwatch_folder(self, keep: bool | None = None) -> bool:
+        """Stop watching the chosen folder; `keep` None asks whether its documents stay."""
+        folder = self.folders.currentData()
+        if folder is None or self.running:
+            return False
+        if keep is None:
+            box = QMessageBox(self)
+            box.setWindowTitle(self.tr("Stop watching"))
+            box.setText(
+                self.tr(
+                    "Stop watching %1? Its files are not touched. Remove its documents from "
+                    "desktop-mem too, or keep them (no longer re-read)?"
+                ).replace("%1", escape_controls(folder))
+            )
+            remove = box.addButton(self.tr("Remove them"), QMessageBox.ButtonRole.DestructiveRole)
+            kept = box.addButton(self.tr("Keep them"), QMessageBox.ButtonRole.AcceptRole)
+            box.addButton(QMessageBox.StandardButton.Cancel)
+            box.exec()
+            if box.clickedButton() not in (remove, kept):
+                return False
+            keep = box.clickedButton() is kept
+
+        def done(n: int) -> None:
+            self.refresh()
+            text = (
+                self.tr("No longer watching the folder; its %n document(s) stay.", "", n)
+                if keep
+                else self.tr(
+                    "No longer watching the folder; its %n document(s) are removed.", "", n
+                )
+            )
+            self.status.emit(text)
+
+        tasks.run(self.store.unwatch, folder, bool(keep), done=done, failed=self.status.emit)
+        return True
+
     # -- removing and searching -----------------------------------------------------------
 
     def _remove(self) -> None:
@@ -257,7 +316,7 @@ class DocumentsPage(QWidget):
             self.results.clear()
             for h in hits:
                 shaped = len(self.store.answers_using(h.chunk_id))
-                head = h.where()
+                head = escape_controls(h.where())
                 if shaped:  # the answers it shaped, as for a memory
                     head += " · " + self.tr("shaped %n answer(s)", "", shaped)
                 item = QListWidgetItem(f"{head}\n{' '.join(h.text.split())[:300]}")

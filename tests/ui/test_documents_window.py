@@ -66,3 +66,27 @@ def test_add_by_drop_search_pause_and_remove(
     page.remove.click()  # off the GUI thread: wait for it
     qtbot.waitUntil(lambda: page.table.rowCount() == 0, timeout=5000)
     assert page.table.rowCount() == 0 and (folder / "leave.md").exists()
+
+
+def test_the_watched_folders_are_listed_unwatched_and_names_are_escaped(
+    qtbot: Any, profile: Profile, tmp_path: Path
+) -> None:
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    (folder / "bell\x07\x1b[2Jname.md").write_text(
+        "# Bees\n\nThe bees live on the roof.\n", "utf-8"
+    )
+    (folder / "two.md").write_text("# Two\n\nA second note about honey.\n", "utf-8")
+    page = DocumentsPage(DocumentStore(profile.db, profile.embedder))
+    qtbot.addWidget(page)
+    assert page.folders.currentData() is None and not page.unwatch.isEnabled()
+    page.add([folder])
+    qtbot.waitUntil(lambda: not page.running, timeout=10000)
+    names = sorted(page.table.item(r, 0).text() for r in range(page.table.rowCount()))
+    assert names == ["bell\\x07\\x1b[2Jname.md", "two.md"]  # shown, not obeyed
+    assert page.folders.count() == 1 and page.folders.currentData() == str(folder.resolve())
+    assert "2 documents" in page.folders.currentText() and page.unwatch.isEnabled()
+    assert page.unwatch_folder(keep=False)
+    qtbot.waitUntil(lambda: page.table.rowCount() == 0, timeout=10000)
+    assert page.folders.currentData() is None and page.store.folders() == []
+    assert (folder / "two.md").exists()  # the files themselves are never touched

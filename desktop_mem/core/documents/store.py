@@ -11,6 +11,13 @@ checkpointed.
 
 Search is the memories' and messages' design (words and meaning, fused), with the same
 relevance rule: a question nothing in the documents is about finds nothing.
+
+What a folder can hold is not trusted: symbolic links are never followed (a link is
+listed as not indexed; add the file it points to by itself if it is wanted), nor are
+FIFOs, devices or sockets read; every file is its own unit, so one that cannot be read
+(a name that is not UTF-8, a broken format, hostile XML) is listed with one sentence
+and the rest of the folder goes in. A document the user removes from a watched folder
+stays out of it until the user adds that file again; a folder can be unwatched.
 """
 
 from __future__ import annotations
@@ -20,14 +27,15 @@ import dataclasses
 import hashlib
 import logging
 import os
+import stat
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from desktop_mem.core import textproc
-from desktop_mem.core.documents.text import chunk, extract, kind_of
-from desktop_mem.core.errors import DesktopMemError, InvalidInput, NotFound
+from desktop_mem.core.documents.text import chunk, extract, kind_of, read_regular, shown_name
+from desktop_mem.core.errors import DesktopMemError, InvalidInput, ModelServerError, NotFound
 from desktop_mem.core.memory.records import now_iso
 from desktop_mem.core.models.embed import Embedder
 from desktop_mem.core.search.relevance import Reference, RelevanceRule
@@ -85,16 +93,37 @@ class AddReport:
     unchanged: builtins.list[str] = field(default_factory=list)
     removed: builtins.list[str] = field(default_factory=list)
     refused: builtins.list[str] = field(default_factory=list)  # one sentence each
+    left_out: builtins.list[str] = field(default_factory=list)  # removed for good by the user
     passages: int = 0
     pages: int = 0
 
+    def extend(self, other: AddReport) -> None:
+        for name in ("added", "updated", "unchanged", "removed", "refused", "left_out"):
+            getattr(self, name).extend(getattr(other, name))
+        self.passages += other.passages
+        self.pages += other.pages
 
-def _hash(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while chunk_bytes := fh.read(1 << 20):
-            h.update(chunk_bytes)
-    return h.hexdigest()
+
+@dataclass(frozen=True)
+class Folder:
+    """A watched folder: re-read for new, changed and removed files."""
+
+    path: str
+    added_at: str
+    documents: int
+    left_out: int  # files in it the user removed for good
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _storable(path: Path) -> bool:
+    """Whether a path can be stored (a name that is not UTF-8 cannot)."""
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 class DocumentStore:
@@ -121,46 +150,118 @@ class DocumentStore:
     ) -> AddReport:
         """Add a file, or every readable file of a folder (which is then watched: see
         sync). A file already indexed and unchanged is skipped; a changed one replaced."""
-        target = Path(target).expanduser().resolve()
+        target = Path(target).expanduser().resolve()  # what the user named, links and all
         report = AddReport()
+        if not _storable(target):
+            raise InvalidInput(
+                f"The name of {shown_name(target)} is not valid UTF-8, so it cannot be added: "
+                "rename it and try again."
+            )
         if target.is_dir():
             with self.db.transaction() as conn:
                 conn.execute(
                     "INSERT OR IGNORE INTO doc_folders(path, added_at) VALUES (?, ?)",
                     (str(target), now_iso()),
                 )
-            files = self._files_in(target)
+            files = self._files_in(target, report)
             folder: str | None = str(target)
         elif target.exists():
-            files, folder = [target], None
+            with self.db.transaction() as conn:  # added by name: back in, for good
+                conn.execute("DELETE FROM doc_removed WHERE path = ?", (str(target),))
+            files = [target]
+            folder = next((str(f) for f in self._folder_paths() if target.is_relative_to(f)), None)
         else:
-            raise InvalidInput(f"There is no file or folder {target}: check the path.")
+            raise InvalidInput(f"There is no file or folder {shown_name(target)}: check the path.")
+        left_out = self._left_out()
         for n, path in enumerate(files, 1):
             if should_stop is not None and should_stop():
                 break
-            self._add_file(path, folder, report)
+            if folder is not None and str(path) in left_out and path != target:
+                report.left_out.append(str(path))
+            else:
+                self._add_file(path, folder, report)
             if progress:
                 progress(n, len(files))
         return report
 
+    def _folder_paths(self) -> builtins.list[Path]:
+        return [Path(r[0]) for r in self.db.query("SELECT path FROM doc_folders ORDER BY path")]
+
+    def _left_out(self) -> set[str]:
+        return {r[0] for r in self.db.query("SELECT path FROM doc_removed")}
+
     @staticmethod
-    def _files_in(folder: Path) -> builtins.list[Path]:
+    def _files_in(folder: Path, report: AddReport | None = None) -> builtins.list[Path]:
+        """The document files of a folder and its subfolders, never through a link (to a
+        folder or a file) and never a FIFO, device or socket; what is left out for that,
+        or for a name that is not UTF-8, is said in `report`."""
         found = []
-        for root, dirs, names in os.walk(folder):
-            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+
+        def refuse(path: Path, why: str) -> None:
+            if report is not None:
+                report.refused.append(f"{shown_name(path)} was not added: {why}.")
+
+        for root, dirs, names in os.walk(folder):  # followlinks=False: links to folders stay
+            base = Path(root)
+            keep = []
+            for d in sorted(dirs):
+                if d.startswith("."):
+                    continue
+                if not _storable(base / d):
+                    refuse(base / d, "its name is not valid UTF-8 (rename the folder)")
+                elif not (base / d).is_symlink():
+                    keep.append(d)
+            dirs[:] = keep
             for name in sorted(names):
-                path = Path(root) / name
-                if not name.startswith(".") and kind_of(path) and path.is_file():
+                path = base / name
+                if name.startswith(".") or not kind_of(path):
+                    continue
+                try:
+                    mode = path.lstat().st_mode
+                except OSError:
+                    continue  # gone while the folder was listed
+                if not _storable(path):
+                    refuse(path, "its name is not valid UTF-8 (rename the file)")
+                elif stat.S_ISLNK(mode):
+                    refuse(path, "it is a symbolic link, and links in a folder are not followed")
+                elif not stat.S_ISREG(mode):
+                    refuse(path, "it is not a regular file (a device, FIFO or socket)")
+                else:
                     found.append(path)
         return found
 
     def _add_file(self, path: Path, folder: str | None, report: AddReport) -> None:
+        """Index one file, on its own: whatever goes wrong with it is one sentence in the
+        report and the next file is read (a model server that stops answering stops the
+        whole add, since every later file would fail the same way)."""
         try:
-            stat = path.stat()
-            digest = _hash(path)
-        except OSError:
-            report.refused.append(f"{path.name} was not added: the file could not be read.")
+            self._add_one(path, folder, report)
+        except ModelServerError:
+            raise
+        except DesktopMemError as exc:
+            report.refused.append(f"{shown_name(path)} was not added: {exc}")
+        except Exception as exc:  # noqa: BLE001 - a hostile file must not stop the folder
+            log.warning("a document could not be read (%s)", type(exc).__name__)
+            report.refused.append(
+                f"{shown_name(path)} was not added: it could not be read ({type(exc).__name__})."
+            )
+
+    def _add_one(self, path: Path, folder: str | None, report: AddReport) -> None:
+        if not _storable(path):
+            report.refused.append(
+                f"{shown_name(path)} was not added: its name is not valid UTF-8 (rename it)."
+            )
             return
+        try:
+            data = read_regular(path)
+            info = path.stat()
+        except InvalidInput as exc:
+            report.refused.append(str(exc))
+            return
+        except OSError:
+            report.refused.append(f"{shown_name(path)} was not added: the file could not be read.")
+            return
+        digest = hashlib.sha256(data).hexdigest()
         existing = self.db.query(
             "SELECT id, content_hash FROM documents WHERE path = ?", (str(path),)
         )
@@ -168,10 +269,10 @@ class DocumentStore:
             report.unchanged.append(str(path))
             return
         try:
-            sections = extract(path)
+            sections = extract(path, data)
             passages = chunk(sections)
             if not passages:
-                raise InvalidInput(f"{path.name} was not added: it holds no text.")
+                raise InvalidInput(f"{shown_name(path)} was not added: it holds no text.")
         except InvalidInput as exc:
             report.refused.append(str(exc))
             return
@@ -190,13 +291,13 @@ class DocumentStore:
                 conn.execute(
                     "UPDATE documents SET bytes = ?, mtime = ?, content_hash = ?, pages = ?, "
                     "indexed_at = ? WHERE id = ?",
-                    (stat.st_size, stat.st_mtime, digest, pages, stamp, doc_id),
+                    (len(data), info.st_mtime, digest, pages, stamp, doc_id),
                 )
             else:
                 cur = conn.execute(
                     "INSERT INTO documents(path, title, kind, bytes, mtime, content_hash, pages, "
                     "folder, added_at, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (str(path), path.name, kind_of(path), stat.st_size, stat.st_mtime, digest,
+                    (str(path), path.name, kind_of(path), len(data), info.st_mtime, digest,
                      pages, folder, stamp, stamp),
                 )  # fmt: skip
                 doc_id = int(cur.lastrowid)
@@ -238,25 +339,77 @@ class DocumentStore:
             conn.execute("INSERT INTO doc_chunks_fts(doc_chunks_fts) VALUES ('optimize')")
         return len(ids)
 
-    def remove(self, doc_id: int) -> int:
-        """Remove a document and every trace of its text. Returns its passage count."""
-        self.get(doc_id)
+    def remove(self, doc_id: int, for_good: bool = True) -> int:
+        """Remove a document and every trace of its text. Returns its passage count. One
+        from a watched folder stays out of it (`for_good`) until the user adds that file
+        again; a document whose file is gone is removed without that."""
+        doc = self.get(doc_id)
         with self.db.transaction() as conn:
             n = self._purge_chunks(conn, doc_id)
             conn.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
+            if for_good and doc.folder is not None:
+                conn.execute(
+                    "INSERT OR REPLACE INTO doc_removed(path, folder, removed_at) VALUES (?, ?, ?)",
+                    (doc.path, doc.folder, now_iso()),
+                )
         self.db.checkpoint()
         return n
 
+    def folders(self) -> builtins.list[Folder]:
+        """The watched folders, with how many documents each holds and leaves out."""
+        return [
+            Folder(r[0], r[1], int(r[2]), int(r[3]))
+            for r in self.db.query(
+                "SELECT f.path, f.added_at, "
+                "(SELECT count(*) FROM documents d WHERE d.folder = f.path), "
+                "(SELECT count(*) FROM doc_removed r WHERE r.folder = f.path) "
+                "FROM doc_folders f ORDER BY f.path"
+            )
+        ]
+
+    def unwatch(self, folder: str | Path, keep_documents: bool = False) -> int:
+        """Stop watching a folder. Its documents are removed (every trace of them), or
+        with `keep_documents` kept as single files. Returns how many it held."""
+        wanted = str(folder)
+        found = [f for f in self.folders() if f.path == wanted]
+        if not found:
+            wanted = str(Path(folder).expanduser().resolve())
+            found = [f for f in self.folders() if f.path == wanted]
+        if not found:
+            raise NotFound(
+                f"{shown_name(Path(folder))} is not a watched folder: see the list of folders.",
+                reason="folder_unknown",
+            )
+        docs = [d for d in self.list() if d.folder == wanted]
+        with self.db.transaction() as conn:
+            conn.execute("DELETE FROM doc_folders WHERE path = ?", (wanted,))
+            conn.execute("DELETE FROM doc_removed WHERE folder = ?", (wanted,))
+            if keep_documents:
+                conn.execute("UPDATE documents SET folder = NULL WHERE folder = ?", (wanted,))
+        if not keep_documents:
+            for d in docs:
+                self.remove(d.id, for_good=False)
+        return len(docs)
+
     def sync(self, progress: Callable[[int, int], None] | None = None) -> AddReport:
         """Bring the index in line with the files: new and changed files of the watched
-        folders are (re)indexed, documents whose file is gone are removed."""
+        folders are (re)indexed (leaving out what the user removed), documents whose
+        file is gone are removed."""
         report = AddReport()
         for doc in self.list():
-            if not Path(doc.path).exists():
-                self.remove(doc.id)
+            if not os.path.lexists(doc.path):
+                self.remove(doc.id, for_good=False)
                 report.removed.append(doc.path)
-        folders = [Path(r[0]) for r in self.db.query("SELECT path FROM doc_folders")]
-        files = [f for folder in folders if folder.is_dir() for f in self._files_in(folder)]
+        folders = self._folder_paths()
+        left_out = self._left_out()
+        files = []
+        for watched in folders:
+            if watched.is_dir():
+                for f in self._files_in(watched, report):
+                    if str(f) in left_out:
+                        report.left_out.append(str(f))
+                    else:
+                        files.append(f)
         for doc in self.list():
             if doc.folder is None and Path(doc.path) not in files:
                 files.append(Path(doc.path))
@@ -405,4 +558,4 @@ class DocumentStore:
         ]
 
 
-__all__ = ["AddReport", "DesktopMemError", "Document", "DocumentStore", "PassageHit"]
+__all__ = ["AddReport", "DesktopMemError", "Document", "DocumentStore", "Folder", "PassageHit"]

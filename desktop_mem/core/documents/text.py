@@ -8,18 +8,27 @@ styles, so headings are headings). HTML needs only the standard library's parser
 
 Hostile files are refused before they cost anything: too large, not what the name
 says (binary under a .md name), an encrypted PDF, a .docx whose compressed parts
-would unpack to more than a sane size (a zip bomb). Each refusal is one sentence.
+would unpack to more than a sane size (a zip bomb), XML the parser will not take
+(nested entities, a loop, absurd depth: python-docx parses with resolve_entities=False
+and lxml never reaches the network). Each refusal is one sentence. A file is read once,
+through a descriptor opened without following a symbolic link and checked to be a
+regular file (never a FIFO, a device or a socket), and every reader works on those
+bytes, so what is hashed is what is indexed.
 """
 
 from __future__ import annotations
 
 import html.parser
+import io
+import os
 import re
+import stat
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from desktop_mem.core.errors import InvalidInput
+from desktop_mem.core.textproc import escape_controls
 
 MAX_FILE_BYTES = 200 * 1024 * 1024  # larger files are refused before reading
 MAX_TEXT_CHARS = 20_000_000  # of extracted text (a few thousand pages)
@@ -50,33 +59,71 @@ def kind_of(path: Path) -> str | None:
     return SUFFIXES.get(path.suffix.lower())
 
 
+def shown_name(path: Path) -> str:
+    """A file's name as a sentence may show it: control characters and undecodable
+    bytes escaped."""
+    return escape_controls(path.name)
+
+
 def _refuse(path: Path, why: str) -> InvalidInput:
-    return InvalidInput(f"{path.name} was not added: {why}.", reason="document_refused")
+    return InvalidInput(f"{shown_name(path)} was not added: {why}.", reason="document_refused")
 
 
-def extract(path: Path) -> list[Section]:
-    """The document's text in sections; InvalidInput (one sentence) for what cannot or
-    must not be read."""
+def read_regular(path: Path) -> bytes:
+    """The bytes of a regular file, read through one descriptor opened without following
+    a final symbolic link and without blocking (a FIFO would wait for a writer for
+    ever); InvalidInput for a link, a FIFO, a device, a socket or a file too large."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    flags |= getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise _refuse(path, "the file is gone (moved or deleted)") from None
+    except OSError as exc:
+        if path.is_symlink():
+            raise _refuse(path, "it is a symbolic link, and links are not followed") from None
+        raise _refuse(path, f"it could not be read ({exc.strerror or exc})") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise _refuse(path, "it is not a regular file (a folder, device, FIFO or socket)")
+        if info.st_size > MAX_FILE_BYTES:
+            raise _refuse(
+                path,
+                f"it is {info.st_size / 1e6:,.0f} MB, more than the {MAX_FILE_BYTES / 1e6:.0f} "
+                "MB read",
+            )
+        os.set_blocking(fd, True)
+        chunks = []
+        total = 0
+        while chunk := os.read(fd, 1 << 20):
+            total += len(chunk)
+            if total > MAX_FILE_BYTES:
+                raise _refuse(path, "it grew past the size desktop-mem reads while it was read")
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise _refuse(path, f"it could not be read ({exc.strerror or exc})") from None
+    finally:
+        os.close(fd)
+
+
+def extract(path: Path, data: bytes | None = None) -> list[Section]:
+    """The document's text in sections, from `data` (its bytes, as read_regular gives
+    them) or read here; InvalidInput (one sentence) for what cannot or must not be
+    read."""
     kind = kind_of(path)
     if kind is None:
         raise _refuse(path, "only Markdown, text, PDF, Word (.docx) and HTML files are read")
-    try:
-        size = path.stat().st_size
-    except FileNotFoundError:
-        raise _refuse(path, "the file is gone (moved or deleted)") from None
-    if not path.is_file():
-        raise _refuse(path, "it is not a regular file")
-    if size > MAX_FILE_BYTES:
-        raise _refuse(
-            path, f"it is {size / 1e6:,.0f} MB, more than the {MAX_FILE_BYTES / 1e6:.0f} MB read"
-        )
+    if data is None:
+        data = read_regular(path)
     try:
         if kind == "pdf":
-            sections = _pdf(path)
+            sections = _pdf(path, data)
         elif kind == "docx":
-            sections = _docx(path)
+            sections = _docx(path, data)
         else:
-            text = _read_text(path)
+            text = _read_text(path, data)
             sections = (
                 _html(text)
                 if kind == "html"
@@ -93,8 +140,7 @@ def extract(path: Path) -> list[Section]:
     return [s for s in sections if s.text.strip()]
 
 
-def _read_text(path: Path) -> str:
-    raw = path.read_bytes()
+def _read_text(path: Path, raw: bytes) -> str:
     if b"\x00" in raw[:65536]:
         raise _refuse(path, "it is binary data, not text")
     for encoding in ("utf-8-sig", "utf-16"):
@@ -192,12 +238,12 @@ def _html(text: str) -> list[Section]:
     return parser.sections
 
 
-def _pdf(path: Path) -> list[Section]:
+def _pdf(path: Path, data: bytes) -> list[Section]:
     import pypdf
     from pypdf.errors import PdfReadError
 
     try:
-        reader = pypdf.PdfReader(str(path))
+        reader = pypdf.PdfReader(io.BytesIO(data))
         if reader.is_encrypted:
             raise _refuse(
                 path, "the PDF is encrypted (open it, save an unprotected copy, add that)"
@@ -212,9 +258,9 @@ def _pdf(path: Path) -> list[Section]:
     return pages
 
 
-def _docx(path: Path) -> list[Section]:
+def _docx(path: Path, data: bytes) -> list[Section]:
     try:
-        with zipfile.ZipFile(path) as archive:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
             total = sum(info.file_size for info in archive.infolist())
             if total > MAX_UNZIPPED:
                 raise _refuse(
@@ -224,10 +270,15 @@ def _docx(path: Path) -> list[Section]:
         raise _refuse(path, "it is not a Word document (.docx is a zip archive)") from None
     import docx
     from docx.opc.exceptions import PackageNotFoundError
+    from lxml.etree import XMLSyntaxError
 
     try:
-        document = docx.Document(str(path))
-    except (PackageNotFoundError, KeyError, ValueError) as exc:
+        document = docx.Document(io.BytesIO(data))
+    except XMLSyntaxError:
+        raise _refuse(
+            path, "its XML is not what a Word document holds (nested entities, or damaged)"
+        ) from None
+    except (PackageNotFoundError, KeyError, ValueError, zipfile.BadZipFile) as exc:
         raise _refuse(path, f"it is not a readable Word document ({type(exc).__name__})") from None
     sections: list[Section] = []
     heading_path: list[str] = []

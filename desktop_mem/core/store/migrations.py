@@ -527,3 +527,20 @@ def _m011(conn: Any) -> None:
 
 
 _m011.rebuilds_tables = True  # type: ignore[attr-defined]
+
+
+@migration(12, "documents removed for good from a watched folder stay removed")
+def _m012(conn: Any) -> None:
+    run_script(
+        conn,
+        """
+        -- A file the user removed from a watched folder: the folder's re-reading leaves
+        -- it out until the user adds that file again.
+        CREATE TABLE doc_removed (
+            path        TEXT PRIMARY KEY,
+            folder      TEXT NOT NULL,
+            removed_at  TEXT NOT NULL
+        );
+        CREATE INDEX doc_removed_by_folder ON doc_removed(folder);
+        """,
+    )
