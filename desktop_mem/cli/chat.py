@@ -123,8 +123,9 @@ def _report(result: TurnResult, prof: Profile, err: TextIO) -> None:
 def _confirm_forget(
     session: ChatSession, result: TurnResult, yes: bool, out: TextIO, err: TextIO
 ) -> None:
-    """Each candidate on its own line; pinned memories and earlier messages are kept
-    unless the user says so (interactively), --yes deletes the unpinned memories."""
+    """Each candidate on its own line. Unpinned memories and the earlier messages that
+    said it are deleted unless the user says otherwise (interactively; --yes takes the
+    defaults); earlier messages the user keeps stay to read but leave every prompt."""
     memories, messages = result.forget_candidates, result.forget_messages
     if not memories and not messages:
         return
@@ -135,21 +136,31 @@ def _confirm_forget(
             f"  message #{msg.id} ({msg.created_at[:10]}): {' '.join(msg.content.split())[:120]}\n"
         )
     chosen = [m.id for m in memories if not m.pinned]
-    drop_messages: list[int] = []
+    drop_messages = [msg.id for msg in messages]
+    keep: list[int] = []
     if not yes:
         if not sys.stdin.isatty():
             err.write("Nothing deleted: run again with --yes to delete the unpinned memories.\n")
             session.forget([], [])
             return
         chosen = [m.id for m in memories if _ask(err, f"Delete memory #{m.id}?", not m.pinned)]
-        if messages and _ask(err, f"Also delete the {len(messages)} earlier message(s)?", False):
-            drop_messages = [msg.id for msg in messages]
-    n, k = session.forget(chosen, drop_messages)
-    out.write(
-        f"Deleted {n} memor{'y' if n == 1 else 'ies'} and {k} message{'' if k == 1 else 's'}.\n"
-        if n or k
-        else "Nothing was deleted.\n"
-    )
+        if messages and not _ask(
+            err,
+            f"Also delete the {len(messages)} earlier message(s) that said it (no: they stay "
+            "to read, but the assistant no longer sees them)?",
+            True,
+        ):
+            drop_messages, keep = [], [msg.id for msg in messages]
+    done = session.forget(chosen, drop_messages, keep)
+    n, k = done.memories, done.messages
+    if n or k or done.kept:
+        kept = f"; {done.kept} kept to read, out of every prompt" if done.kept else ""
+        out.write(
+            f"Deleted {n} memor{'y' if n == 1 else 'ies'} and "
+            f"{k} message{'' if k == 1 else 's'}{kept}.\n"
+        )
+    else:
+        out.write("Nothing was deleted.\n")
 
 
 def _ask(err: TextIO, question: str, default: bool) -> bool:

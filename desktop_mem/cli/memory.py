@@ -96,7 +96,16 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     im.add_argument("--json", action="store_true")
     im.set_defaults(func=import_)
 
-    fa = msub.add_parser("forget-all", help="delete every memory of this profile")
+    fa = msub.add_parser(
+        "forget-all",
+        help="forget everything: every memory, and every conversation that said it "
+        "(or, with --keep-conversations, keep them to read but out of every prompt)",
+    )
+    fa.add_argument(
+        "--keep-conversations",
+        action="store_true",
+        help="keep the conversations to read; the assistant no longer uses them",
+    )
     fa.add_argument("--yes", action="store_true", help="confirm: this cannot be undone")
     fa.set_defaults(func=forget_all)
 
@@ -285,15 +294,31 @@ def import_(ctx: Context) -> int:
 
 
 def forget_all(ctx: Context) -> int:
-    store = ctx.prof.memories
+    prof = ctx.prof
+    keep = ctx.args.keep_conversations
     if not ctx.args.yes:
-        raise UsageError(
-            f"This deletes all {store.count()} memories of profile '{ctx.config.profile}' for "
-            "good: run again with --yes to confirm."
+        n_msgs = prof.db.query("SELECT count(*) FROM messages")[0][0]
+        also = (
+            f"leaves its {n_msgs} messages out of every prompt (they stay to read)"
+            if keep
+            else f"deletes its {n_msgs} messages too (--keep-conversations keeps them to read)"
         )
-    n = store.forget_all()
-    ctx.out.write(f"Deleted all {n} memories for good.\n")
-    output.pending_erase(ctx.prof.db, ctx.out)
+        raise UsageError(
+            f"This deletes all {prof.memories.count()} memories of profile "
+            f"'{ctx.config.profile}' for good and {also}: run again with --yes to confirm."
+        )
+    done = prof.forget_everything(keep_conversations=keep)
+    if done.kept:
+        ctx.out.write(
+            f"Deleted all {done.memories} memories for good; the {done.messages} messages of "
+            f"{done.conversations} conversations stay to read, but no prompt will hold them.\n"
+        )
+    else:
+        ctx.out.write(
+            f"Deleted all {done.memories} memories and the {done.messages} messages of "
+            f"{done.conversations} conversations for good.\n"
+        )
+    output.pending_erase(prof.db, ctx.out)
     return EXIT_OK
 
 

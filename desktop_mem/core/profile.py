@@ -144,6 +144,19 @@ class Profile:
         done.passages += more.passages
         return done
 
+    def forget_everything(self, keep_conversations: bool = False) -> Forgot:
+        """ "Forget everything": every memory, and what the earlier messages said: by
+        default every conversation is deleted; with `keep_conversations` they stay to
+        read, but no message is in any prompt again. Documents stay (they are files the
+        user added, not things said). Deleted means gone from every page of the file."""
+        conversations = len(self.conversations.list())
+        memories = self.memories.forget_all()  # first: no memory is left to lose a quote
+        if keep_conversations:
+            messages = self.conversations.exclude_all()
+        else:
+            messages = self.conversations.delete_all()
+        return Forgot(memories, messages, conversations, keep_conversations)
+
     def close(self) -> None:
         for index in (self.memories.index, self.conversations.index, self.documents.index):
             index.close()
@@ -154,6 +167,16 @@ class Profile:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+@dataclass(frozen=True)
+class Forgot:
+    """What "Forget everything" did."""
+
+    memories: int
+    messages: int  # deleted, or (kept) left out of every prompt
+    conversations: int
+    kept: bool
 
 
 class _Steps:

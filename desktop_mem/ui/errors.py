@@ -91,7 +91,15 @@ def _wording(reason: str, model: str, lines: int) -> str | None:
             "errors", "No embedding model is chosen: choose one in Settings."
         ),
         "client_unknown": lambda: QCoreApplication.translate(
-            "errors", "That app has not connected to desktop-mem yet."
+            "errors", "That app is not registered in desktop-mem: connect it in Settings > Apps."
+        ),
+        "folder_unknown": lambda: QCoreApplication.translate(
+            "errors", "That folder is no longer watched: the list of folders was out of date."
+        ),
+        "not_settled": lambda: QCoreApplication.translate(
+            "errors",
+            "This profile was copied or moved here and the system keyring did not answer, so "
+            "its key was not changed: unlock the keyring, restart desktop-mem and try again.",
         ),
         "client_not_allowed": lambda: QCoreApplication.translate(
             "errors", "That app is not allowed to do this: change it in Settings > Apps."
@@ -129,6 +137,8 @@ WINDOW_WORDED = {
     "client_unknown",
     "mcp_passphrase",
     "document_gone",
+    "folder_unknown",
+    "not_settled",
 }
 
 

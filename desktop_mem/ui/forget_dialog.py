@@ -1,12 +1,16 @@
-"""The chat's "forget …": each candidate with its own checkbox, memories and the earlier
-messages that said it; pinned memories start unticked and are marked."""
+"""The forget dialogs. The chat's "forget …": each candidate with its own checkbox,
+memories and the earlier messages that said it, all ticked (pinned memories start
+unticked and are marked); an earlier message the user unticks stays to read but is left
+out of every prompt. "Forget everything": a typed word, and whether the conversations
+go too (by default) or stay to read, out of every prompt."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
+    QCheckBox,
     QDialog,
     QDialogButtonBox,
     QLabel,
@@ -15,6 +19,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from desktop_mem.ui.dialogs import TypedConfirmDialog
 
 KIND_ROLE = Qt.ItemDataRole.UserRole + 1
 ID_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -27,7 +33,12 @@ class ForgetDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Forget"))
         layout = QVBoxLayout(self)
-        intro = QLabel(self.tr("Tick what to delete for good. Nothing else is touched."))
+        intro = QLabel(
+            self.tr(
+                "Tick what to delete for good. An earlier message you untick stays to read, "
+                "but the assistant no longer sees it."
+            )
+        )
         intro.setWordWrap(True)
         layout.addWidget(intro)
         self.items = QListWidget()
@@ -44,7 +55,7 @@ class ForgetDialog(QDialog):
         for msg in messages:
             who = self.tr("You") if msg.role == "user" else self.tr("Assistant")
             flat = " ".join(msg.content.split())
-            self._add(f"{msg.created_at[:10]} · {who}: {flat}", "message", msg.id, checked=False)
+            self._add(f"{msg.created_at[:10]} · {who}: {flat}", "message", msg.id, checked=True)
         layout.addWidget(self.items, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.delete = buttons.addButton(
@@ -75,12 +86,55 @@ class ForgetDialog(QDialog):
         self.items.addItem(item)
 
     def _update(self, *_: Any) -> None:
-        self.delete.setEnabled(bool(self.chosen("memory") or self.chosen("message")))
+        self.delete.setEnabled(
+            bool(self.chosen("memory") or self.chosen("message") or self.kept("message"))
+        )
 
     def chosen(self, kind: str) -> list[int]:
+        """The ticked items of a kind: deleted."""
+        return self._items(kind, Qt.CheckState.Checked)
+
+    def kept(self, kind: str) -> list[int]:
+        """The unticked items of a kind: an earlier message kept, but out of every prompt."""
+        return self._items(kind, Qt.CheckState.Unchecked)
+
+    def _items(self, kind: str, state: Qt.CheckState) -> list[int]:
         out = []
         for i in range(self.items.count()):
             item = self.items.item(i)
-            if item.data(KIND_ROLE) == kind and item.checkState() == Qt.CheckState.Checked:
+            if item.data(KIND_ROLE) == kind and item.checkState() == state:
                 out.append(int(item.data(ID_ROLE)))
         return out
+
+
+class ForgetEverythingDialog(TypedConfirmDialog):
+    """ "Forget everything": every memory, and by default every conversation; with the
+    box ticked the conversations stay to read, out of every prompt."""
+
+    def __init__(
+        self, memories: int, messages: int, conversations: int, parent: QWidget | None = None
+    ) -> None:
+        # self.tr needs the dialog made first
+        text = QCoreApplication.translate(
+            "ForgetEverythingDialog",
+            "This deletes all %n memory(s) of this profile for good, and the earlier messages "
+            "that said them: every conversation goes too, unless you keep them below. "
+            "Your documents stay.",
+            "",
+            memories,
+        )
+        super().__init__(
+            QCoreApplication.translate("ForgetEverythingDialog", "Forget everything"),
+            text,
+            QCoreApplication.translate("ForgetEverythingDialog", "FORGET"),
+            parent,
+        )
+        self.keep = QCheckBox(
+            self.tr(
+                "Keep my %n conversation(s) to read (the assistant will no longer see them)",
+                "",
+                conversations,
+            )
+        )
+        self.keep.setToolTip(self.tr("%n message(s) in all", "", messages))
+        self.layout().insertWidget(max(0, self.layout().count() - 1), self.keep)

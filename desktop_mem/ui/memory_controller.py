@@ -200,25 +200,48 @@ class MemoryController(QObject):
             failed=self.w.show_error,
         )
 
-    def forget_all(self, confirmed: bool = False) -> None:
+    def forget_all(self, confirmed: bool = False, keep_conversations: bool = False) -> None:
+        """Every memory, and (unless the user keeps them to read, out of every prompt)
+        every conversation that said it; the chat says how much went."""
+        if self.w.turns.turn_busy:
+            return
         if not confirmed:
-            word = self.tr("FORGET")
-            dialog = TypedConfirmDialog(
-                self.tr("Forget everything"),
-                self.tr(
-                    "This deletes all %n memory(s) of this profile for good. Conversations stay.",
-                    "",
-                    self.w.profile.memories.count(),
-                ),
-                word,
+            from desktop_mem.ui.forget_dialog import ForgetEverythingDialog
+
+            messages = int(self.w.profile.db.query("SELECT count(*) FROM messages")[0][0])
+            dialog = ForgetEverythingDialog(
+                self.w.profile.memories.count(),
+                messages,
+                len(self.w.conversations.list()),
                 self.w,
             )
-            if dialog.exec() != TypedConfirmDialog.DialogCode.Accepted:
+            if dialog.exec() != ForgetEverythingDialog.DialogCode.Accepted:
                 return
+            keep_conversations = dialog.keep.isChecked()
+        if not keep_conversations:
+            self.w.threads.new_conversation(False)
         self.w.show_work(self.tr("Forgetting everything…"))
+
+        def done(result: Any) -> None:
+            self.w.threads.refresh_conversations()
+            self.memory_changed()
+            if result.kept:
+                text = self.tr(
+                    "Forgot %n memory(s); the conversations stay to read, but the assistant "
+                    "no longer sees them.",
+                    "",
+                    result.memories,
+                )
+            else:
+                text = self.tr("Forgot %n memory(s)", "", result.memories) + self.tr(
+                    " and deleted %n message(s).", "", result.messages
+                )
+            self.w.statusBar().showMessage(text, 15000)
+
         tasks.run(
-            self.w.profile.memories.forget_all,
-            done=lambda _n: self.memory_changed(),
+            self.w.profile.forget_everything,
+            keep_conversations,
+            done=done,
             failed=self.w.show_error,
         )
 

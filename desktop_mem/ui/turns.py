@@ -204,13 +204,21 @@ class TurnController(QObject):
         accepted = dialog.exec() == ForgetDialog.DialogCode.Accepted
         memories = dialog.chosen("memory") if accepted else []
         messages = dialog.chosen("message") if accepted else []
+        keep = dialog.kept("message") if accepted else []
 
-        def done(counts: tuple[int, int]) -> None:
-            n, m = counts
-            if n or m:
+        def done(counts: Any) -> None:
+            n, m, k = counts
+            if n or m or k:
                 text = self.tr("Deleted %n memory(s)", "", n) + self.tr(
                     " and %n message(s).", "", m
                 )
+                if k:
+                    text += " " + self.tr(
+                        "%n earlier message(s) stay to read, but the assistant no longer "
+                        "sees them.",
+                        "",
+                        k,
+                    )
             else:
                 text = self.tr("Nothing was deleted.")
             self.w.show_work(None)
@@ -220,4 +228,6 @@ class TurnController(QObject):
                 self.w.threads.refresh_conversations()
 
         self.w.show_work(self.tr("Deleting…"))
-        tasks.run(self.session.forget, memories, messages, done=done, failed=self.w.show_error)
+        tasks.run(
+            self.session.forget, memories, messages, keep, done=done, failed=self.w.show_error
+        )

@@ -3,112 +3,182 @@
 <context>
     <name>AppsPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="32" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="37" />
         <source>Paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="33" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="38" />
         <source>Read</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="34" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="39" />
         <source>Read and write</source>
         <translation>读写</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="35" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="40" />
         <source>Read, write and delete</source>
         <translation>读写和删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="43" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="48" />
         <source>searched</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="44" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="49" />
         <source>listed</source>
         <translation>列出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="45" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="50" />
         <source>read the pinned memories</source>
         <translation>读取置顶记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="46" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="51" />
         <source>wrote</source>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="47" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="52" />
         <source>deleted</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="50" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="55" />
         <source>refused: %1</source>
         <translation>已拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="76" />
-        <source>AI apps on this computer (Claude Desktop, Cursor, VS Code, LM Studio…) can use your memory over MCP. Each may only do what you choose here; a change applies at once.</source>
-        <translation>这台电脑上的 AI 应用（Claude Desktop、Cursor、VS Code、LM Studio…）可以通过 MCP 使用你的记忆。每个应用只能做你在这里允许的事；更改立即生效。</translation>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="74" />
+        <source>AI apps on this computer (Claude Desktop, Cursor, VS Code, LM Studio…) can use your memory over MCP. Connect an app here: it gets a key that only its configuration holds, and may only do what you choose; a change applies at once.</source>
+        <translation>这台电脑上的 AI 应用（Claude Desktop、Cursor、VS Code、LM Studio…）可以通过 MCP 使用你的记忆。在这里连接应用：它会得到一把只保存在它自己配置里的密钥，并且只能做你允许的事；更改立即生效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="85" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="92" />
+        <source>No app is connected yet.</source>
+        <translation>还没有连接任何应用。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="96" />
+        <source>Connect an app…</source>
+        <translation>连接应用…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="98" />
+        <source>New key…</source>
+        <translation>新密钥…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="100" />
+        <source>Remove…</source>
+        <translation>移除…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="110" />
+        <source>Apps without a key may</source>
+        <translation>没有密钥的应用可以</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="113" />
+        <source>Nothing</source>
+        <translation>什么都不做</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="83" />
         <source>App</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="85" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="83" />
         <source>May</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="85" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="83" />
         <source>Last use</source>
         <translation>上次使用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="85" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="83" />
         <source>Reads / writes</source>
         <translation>读取 / 写入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="94" />
-        <source>No app has connected yet.</source>
-        <translation>还没有应用连接过。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="98" />
-        <source>A new app may</source>
-        <translation>新应用的权限</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="106" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="103" />
         <source>Clear this app's log</source>
         <translation>清除此应用的记录</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="114" />
-        <source>Connect an app: paste this into its MCP configuration</source>
-        <translation>连接应用：把下面的内容粘贴到它的 MCP 配置中</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="120" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="133" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="160" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="150" />
+        <source>Connects as “%1”</source>
+        <translation>连接时自称“%1”</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="161" />
+        <source>needs a new key</source>
+        <translation>需要新密钥</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="165" />
+        <source>not yet</source>
+        <translation>尚未使用</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="189" />
+        <source>Connect an app</source>
+        <translation>连接应用</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="190" />
+        <source>A name for the app (for you: the app is known by its key):</source>
+        <translation>给这个应用起个名字（只是给你看的：应用靠它的密钥被识别）：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="211" />
+        <source>New key</source>
+        <translation>新密钥</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="213" />
+        <source>Give %1 a new key? Its old key stops working at once: paste the new configuration into the app.</source>
+        <translation>给 %1 一把新密钥？旧密钥会立即失效：请把新的配置粘贴到该应用中。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="231" />
+        <source>Remove app</source>
+        <translation>移除应用</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="233" />
+        <source>Remove %1? Its key stops working at once and its log is deleted; the memories it wrote stay.</source>
+        <translation>移除 %1？它的密钥会立即失效，它的记录也会删除；它写入的记忆会保留。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="248" />
+        <source>Connect an app to see the configuration to paste into it.</source>
+        <translation>连接一个应用后，这里会显示要粘贴到它里面的配置。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="255" />
+        <source>Paste this into %1's MCP configuration. It holds the app's key: keep it as private as a password. It is shown only now (a new key can be made later).</source>
+        <translation>把这段粘贴到 %1 的 MCP 配置中。它包含该应用的密钥：请像密码一样保密。它只显示这一次（以后可以生成新密钥）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="272" />
         <source> memory %1</source>
         <translation> 记忆 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="163" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="275" />
         <source>Nothing recorded.</source>
         <translation>没有记录。</translation>
     </message>
@@ -442,122 +512,172 @@
 <context>
     <name>DocumentsPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="53" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="57" />
         <source>Your documents (Markdown, text, PDF, Word, HTML) as knowledge for the chat: their passages are stored encrypted with your memories, the files are only read. Drop files or folders here; a folder is watched for changes.</source>
         <translation>把你的文档（Markdown、文本、PDF、Word、HTML）作为聊天的知识：文档片段和记忆一起加密保存，文件本身只读不改。把文件或文件夹拖到这里；文件夹的变化会被跟踪。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="61" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="65" />
         <source>Add files…</source>
         <translation>添加文件…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="63" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="67" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="65" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="69" />
         <source>Re-read now</source>
         <translation>立即重新读取</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="67" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="71" />
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="71" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="75" />
         <source>Pause background re-reading</source>
         <translation>暂停后台重新读取</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="80" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="84" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="80" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="84" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="80" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="84" />
         <source>Passages</source>
         <translation>片段</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="80" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="84" />
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="92" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="97" />
+        <source>Watched folders</source>
+        <translation>监视的文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="103" />
+        <source>Stop watching…</source>
+        <translation>停止监视…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="107" />
         <source>No documents yet: add files or folders, or drop them here.</source>
         <translation>还没有文档：添加文件或文件夹，或拖到这里。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="96" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="111" />
         <source>Search the documents' passages</source>
         <translation>搜索文档片段</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="121" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="136" />
         <source>%1 (%2 pages)</source>
         <translation>%1（%2 页）</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="144" />
+        <source>%1 (%n document(s))</source>
+        <translation><numerusform>%1（%n 个文档）</numerusform></translation>
+    </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="137" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="149" />
+        <source>none: add a folder to watch it</source>
+        <translation>无：添加一个文件夹即可监视它</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="161" />
         <source>Add documents</source>
         <translation>添加文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="139" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="163" />
         <source>Documents (*.md *.markdown *.txt *.pdf *.docx *.html *.htm)</source>
         <translation>文档 (*.md *.markdown *.txt *.pdf *.docx *.html *.htm)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="145" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="169" />
         <source>Add a folder</source>
         <translation>添加文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="161" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="185" />
         <source>Documents are being read: wait for it to finish.</source>
         <translation>正在读取文档：请等它完成。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="188" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="209" />
         <source>Reading documents…</source>
         <translation>正在读取文档…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="194" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="215" />
         <source>Documents: %1 added, %2 updated, %3 removed.</source>
         <translation>文档：添加 %1 个，更新 %2 个，移除 %3 个。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="201" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="222" />
         <source>Some files were not added</source>
         <translation>部分文件没有添加</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="233" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="255" />
+        <source>Stop watching</source>
+        <translation>停止监视</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="258" />
+        <source>Stop watching %1? Its files are not touched. Remove its documents from desktop-mem too, or keep them (no longer re-read)?</source>
+        <translation>停止监视 %1？其中的文件不会被改动。要同时从 desktop-mem 中移除它的文档，还是保留它们（不再重新读取）？</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="262" />
+        <source>Remove them</source>
+        <translation>移除它们</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="263" />
+        <source>Keep them</source>
+        <translation>保留它们</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="273" />
+        <source>No longer watching the folder; its %n document(s) stay.</source>
+        <translation><numerusform>已不再监视该文件夹；其中的 %n 个文档保留。</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="276" />
+        <source>No longer watching the folder; its %n document(s) are removed.</source>
+        <translation><numerusform>已不再监视该文件夹；其中的 %n 个文档已移除。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="292" />
         <source>Remove documents</source>
         <translation>移除文档</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="235" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="294" />
         <source>Remove %n document(s) and every passage of them from desktop-mem, for good? The files themselves are not touched.</source>
         <translation><numerusform>要从 desktop-mem 中永久移除 %n 个文档及其全部片段吗？文件本身不受影响。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="262" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="321" />
         <source>shaped %n answer(s)</source>
         <translation><numerusform>影响了 %n 个回答</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="267" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="326" />
         <source>No passage is about this.</source>
         <translation>没有与此相关的片段。</translation>
     </message>
@@ -565,44 +685,72 @@
 <context>
     <name>ForgetDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="28" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="34" />
         <source>Forget</source>
         <translation>忘记</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="30" />
-        <source>Tick what to delete for good. Nothing else is touched.</source>
-        <translation>勾选要永久删除的内容，其他内容不受影响。</translation>
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="38" />
+        <source>Tick what to delete for good. An earlier message you untick stays to read, but the assistant no longer sees it.</source>
+        <translation>勾选要永久删除的内容。取消勾选的以前的消息会保留以供阅读，但助手不再看到它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="38" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="49" />
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="40" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="51" />
         <source>(pinned)</source>
         <translation>（已置顶）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="43" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="54" />
         <source>Earlier messages that mention it</source>
         <translation>提到它的以前的消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="45" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="56" />
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="45" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="56" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="51" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="62" />
         <source>Delete selected</source>
         <translation>删除所选</translation>
+    </message>
+</context>
+<context>
+    <name>ForgetEverythingDialog</name>
+    <message>
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="118" />
+        <source>This deletes all %n memory(s) of this profile for good, and the earlier messages that said them: every conversation goes too, unless you keep them below. Your documents stay.</source>
+        <translation>这会永久删除此配置的全部 %n 条记忆，以及说过这些内容的以前的消息：除非你在下面选择保留，所有对话也会一并删除。你的文档会保留。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="127" />
+        <source>Forget everything</source>
+        <translation>忘记一切</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="129" />
+        <source>FORGET</source>
+        <translation>全部忘记</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="134" />
+        <source>Keep my %n conversation(s) to read (the assistant will no longer see them)</source>
+        <translation><numerusform>保留我的 %n 个对话以供阅读（助手将不再看到它们）</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="139" />
+        <source>%n message(s) in all</source>
+        <translation><numerusform>共 %n 条消息</numerusform></translation>
     </message>
 </context>
 <context>
@@ -1130,112 +1278,112 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>正在删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="205" />
-        <source>FORGET</source>
-        <translation>全部忘记</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="207" />
-        <source>Forget everything</source>
-        <translation>忘记一切</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="209" />
-        <source>This deletes all %n memory(s) of this profile for good. Conversations stay.</source>
-        <translation><numerusform>这会永久删除此配置的全部 %n 条记忆。对话会保留。</numerusform></translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="218" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="223" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="230" />
+        <source>Forgot %n memory(s); the conversations stay to read, but the assistant no longer sees them.</source>
+        <translation><numerusform>已忘记 %n 条记忆；对话保留以供阅读，但助手不再看到它们。</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="236" />
+        <source>Forgot %n memory(s)</source>
+        <translation><numerusform>已忘记 %n 条记忆</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="237" />
+        <source> and deleted %n message(s).</source>
+        <translation><numerusform>，并删除了 %n 条消息。</numerusform></translation>
+    </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="232" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="255" />
         <source>Delete everything</source>
         <translation>全部删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="234" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="257" />
         <source>This deletes all %1 conversations and all %2 memories of this profile for good. The settings and the key stay.</source>
         <translation>这会永久删除此配置的全部 %1 个对话和全部 %2 条记忆。设置和密钥会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="239" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="262" />
         <source>DELETE</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="245" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="268" />
         <source>Deleting everything…</source>
         <translation>正在全部删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="261" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="284" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="263" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="286" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="269" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="292" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="283" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="306" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="292" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="315" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="293" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="316" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="305" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="328" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="308" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="331" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="319" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="342" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="326" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="349" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="328" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="351" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="334" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="357" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="349" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="372" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>你不在的时候，整理了 %n 条记忆（合并或标记为过期）；可在每条记忆的历史中撤销。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="361" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="384" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>
@@ -1546,48 +1694,48 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>SettingsController</name>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="50" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="52" />
         <source>Backup</source>
         <translation>备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="50" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="52" />
         <source>Apps</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="68" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="70" />
         <source>New recovery code</source>
         <translation>新的恢复码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="70" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="72" />
         <source>Make a new recovery code? The old one will no longer open this profile or its new backups (backups made before still open with the old one).</source>
         <translation>要生成新的恢复码吗？旧的恢复码将无法再打开此配置及其新备份（之前的备份仍可用旧恢复码打开）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="117" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="119" />
         <source>Messages will leave this computer</source>
         <translation>消息将离开这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="133" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="135" />
         <source>Re-index memories?</source>
         <translation>重新索引记忆？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="134" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="136" />
         <source>Search by meaning needs every memory re-indexed with %1. Do it now? Until it finishes, the old index keeps working.</source>
         <translation>按语义搜索需要用 %1 重新索引所有记忆。现在开始吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="145" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="147" />
         <source>Re-indexed %n memory(s).</source>
         <translation><numerusform>已重新索引 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="147" />
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="152" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="149" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="154" />
         <source>Re-indexing memories…</source>
         <translation>正在重新索引记忆…</translation>
     </message>
@@ -1841,22 +1989,27 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
         <translation>正在撤销…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="211" />
+        <location filename="../../desktop_mem/ui/turns.py" line="212" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>已删除 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="212" />
+        <location filename="../../desktop_mem/ui/turns.py" line="213" />
         <source> and %n message(s).</source>
         <translation><numerusform>和 %n 条消息。</numerusform></translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/turns.py" line="217" />
+        <source>%n earlier message(s) stay to read, but the assistant no longer sees them.</source>
+        <translation><numerusform>%n 条以前的消息保留以供阅读，但助手不再看到它们。</numerusform></translation>
+    </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="215" />
+        <location filename="../../desktop_mem/ui/turns.py" line="223" />
         <source>Nothing was deleted.</source>
         <translation>没有删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="222" />
+        <location filename="../../desktop_mem/ui/turns.py" line="230" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
@@ -2082,31 +2235,41 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
     </message>
     <message>
         <location filename="../../desktop_mem/ui/errors.py" line="93" />
-        <source>That app has not connected to desktop-mem yet.</source>
-        <translation>这个应用还没有连接过 desktop-mem。</translation>
+        <source>That app is not registered in desktop-mem: connect it in Settings &gt; Apps.</source>
+        <translation>该应用没有在 desktop-mem 中注册：请在“设置 &gt; 应用”中连接它。</translation>
     </message>
     <message>
         <location filename="../../desktop_mem/ui/errors.py" line="96" />
+        <source>That folder is no longer watched: the list of folders was out of date.</source>
+        <translation>该文件夹已不再被监视：文件夹列表已过时。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="99" />
+        <source>This profile was copied or moved here and the system keyring did not answer, so its key was not changed: unlock the keyring, restart desktop-mem and try again.</source>
+        <translation>此配置是复制或移动到这里的，而系统密钥环没有响应，所以它的密钥没有更改：请解锁密钥环，重新启动 desktop-mem 后再试。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="104" />
         <source>That app is not allowed to do this: change it in Settings &gt; Apps.</source>
         <translation>这个应用无权这样做：请在“设置 &gt; 应用”中更改。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="99" />
+        <location filename="../../desktop_mem/ui/errors.py" line="107" />
         <source>A profile protected by a passphrase cannot be served to other apps: keep its key in the system keyring (Settings &gt; Privacy).</source>
         <translation>受口令保护的配置不能提供给其他应用：请把密钥保存在系统钥匙环中（设置 &gt; 隐私）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="103" />
+        <location filename="../../desktop_mem/ui/errors.py" line="111" />
         <source>That document is no longer in desktop-mem: it was removed.</source>
         <translation>这个文档已不在 desktop-mem 中：它已被移除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="106" />
+        <location filename="../../desktop_mem/ui/errors.py" line="114" />
         <source>That file was not added: desktop-mem reads Markdown, text, PDF, Word and HTML files that are not damaged, encrypted or too large.</source>
         <translation>这个文件没有添加：desktop-mem 读取未损坏、未加密且不过大的 Markdown、文本、PDF、Word 和 HTML 文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="110" />
+        <location filename="../../desktop_mem/ui/errors.py" line="118" />
         <source>The disk is full: nothing was changed; free some space and try again.</source>
         <translation>磁盘已满：没有做任何更改；请释放空间后重试。</translation>
     </message>

@@ -37,9 +37,33 @@ EN: dict[str, tuple[str, str]] = {
         "Delete %n memories for good, with their history?",
     ),
     "They shaped %n answer(s).": ("They shaped %n answer.", "They shaped %n answers."),
-    "This deletes all %n memory(s) of this profile for good. Conversations stay.": (
-        "This deletes the %n memory of this profile for good. Conversations stay.",
-        "This deletes all %n memories of this profile for good. Conversations stay.",
+    "This deletes all %n memory(s) of this profile for good, and the earlier messages that said them: every conversation goes too, unless you keep them below. Your documents stay.": (
+        "This deletes the %n memory of this profile for good, and the earlier messages that said it: every conversation goes too, unless you keep them below. Your documents stay.",
+        "This deletes all %n memories of this profile for good, and the earlier messages that said them: every conversation goes too, unless you keep them below. Your documents stay.",
+    ),
+    "%1 (%n document(s))": ("%1 (%n document)", "%1 (%n documents)"),
+    "No longer watching the folder; its %n document(s) stay.": (
+        "No longer watching the folder; its %n document stays.",
+        "No longer watching the folder; its %n documents stay.",
+    ),
+    "No longer watching the folder; its %n document(s) are removed.": (
+        "No longer watching the folder; its %n document is removed.",
+        "No longer watching the folder; its %n documents are removed.",
+    ),
+    "Keep my %n conversation(s) to read (the assistant will no longer see them)": (
+        "Keep my %n conversation to read (the assistant will no longer see it)",
+        "Keep my %n conversations to read (the assistant will no longer see them)",
+    ),
+    "%n message(s) in all": ("%n message in all", "%n messages in all"),
+    "Forgot %n memory(s); the conversations stay to read, but the assistant no longer sees them.": (
+        "Forgot %n memory; the conversations stay to read, but the assistant no longer sees them.",
+        "Forgot %n memories; the conversations stay to read, but the assistant no longer sees them.",
+    ),
+    "Forgot %n memory(s)": ("Forgot %n memory", "Forgot %n memories"),
+    " and deleted %n message(s).": (" and deleted %n message.", " and deleted %n messages."),
+    "%n earlier message(s) stay to read, but the assistant no longer sees them.": (
+        "%n earlier message stays to read, but the assistant no longer sees it.",
+        "%n earlier messages stay to read, but the assistant no longer sees them.",
     ),
     "Exported %n memory(s) to %1. That file is not encrypted.": (
         "Exported %n memory to %1. That file is not encrypted.",

@@ -770,7 +770,11 @@ def test_the_chats_forget_lists_each_candidate_with_its_own_checkbox(
     QTimer.singleShot(20, answer(True))
     send(qtbot, window, "forget my sister Ana")
     idle(qtbot, window)
-    assert window.chat.messages[-1].text() == "Deleted 1 memory and 0 messages."
+    # the earlier messages that said it start ticked: they go too, by default
+    said = [(t, ticked) for t, ticked in seen["rows"] if "You:" in t or "Assistant:" in t]
+    assert said and all(ticked for _, ticked in said)
+    assert window.chat.messages[-1].text().startswith("Deleted 1 memory and ")
+    assert window.chat.messages[-1].text() != "Deleted 1 memory and 0 messages."
     assert {m.id for m in profile.memories.list()} >= {pinned.id}
     assert other.id not in {m.id for m in profile.memories.list()}
 

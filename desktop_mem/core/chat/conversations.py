@@ -199,6 +199,39 @@ class ConversationStore:
         self.db.checkpoint()
         return len(found)
 
+    def exclude_messages(self, ids: Sequence[int], memories: MemoryStore | None = None) -> int:
+        """Keep messages to read but leave them out of every prompt (a "forget ..." whose
+        earlier messages the user keeps): out of the full-text and vector indexes, so no
+        recall finds them, marked so no history sends them and no re-index brings them
+        back; the context they lent to memories goes. Returns how many."""
+        wanted = sorted({int(i) for i in ids})
+        found = []
+        for chunk, marks in id_chunks(wanted):
+            found += [
+                r[0]
+                for r in self.db.query(
+                    f"SELECT id FROM messages WHERE forgotten = 0 AND id IN ({marks})", chunk
+                )
+            ]
+        if not found:
+            return 0
+        if memories is not None:
+            memories.forget_context(found)
+        with self.db.transaction() as conn:
+            self.index.remove(conn, found)
+            for mid in found:
+                conn.execute("DELETE FROM messages_fts WHERE rowid = ?", (mid,))
+                conn.execute("UPDATE messages SET forgotten = 1 WHERE id = ?", (mid,))
+            conn.execute("INSERT INTO messages_fts(messages_fts) VALUES ('optimize')")
+        self.db.checkpoint()
+        return len(found)
+
+    def exclude_all(self, memories: MemoryStore | None = None) -> int:
+        """Every message kept, none in a prompt again ("Forget everything", keeping the
+        conversations to read). Returns how many were left out."""
+        ids = [r[0] for r in self.db.query("SELECT id FROM messages WHERE forgotten = 0")]
+        return self.exclude_messages(ids, memories)
+
     def _message_ids(self, conversation_id: int) -> builtins.list[int]:
         return [
             r[0]
@@ -498,7 +531,8 @@ class ConversationStore:
 
     _UNINDEXED = (
         "SELECT m.id, m.content FROM messages m LEFT JOIN message_vectors v "
-        "ON v.message_id = m.id WHERE v.message_id IS NULL AND m.content != ''"
+        "ON v.message_id = m.id WHERE v.message_id IS NULL AND m.content != '' "
+        "AND m.forgotten = 0"
     )
 
     def unindexed_count(self) -> int:
@@ -508,7 +542,11 @@ class ConversationStore:
 
     def indexable_count(self) -> int:
         """Messages with text: what a re-index embeds."""
-        return int(self.db.query("SELECT count(*) FROM messages WHERE content != ''")[0][0])
+        return int(
+            self.db.query("SELECT count(*) FROM messages WHERE content != '' AND forgotten = 0")[0][
+                0
+            ]
+        )
 
     def index_vectors(
         self,
@@ -558,7 +596,9 @@ class ConversationStore:
     ) -> int:
         """Index every message anew with `embedder` (another model); the old index
         serves until the switch (VectorIndex.rebuild)."""
-        rows = self.db.query("SELECT id, content FROM messages WHERE content != '' ORDER BY id")
+        rows = self.db.query(
+            "SELECT id, content FROM messages WHERE content != '' AND forgotten = 0 ORDER BY id"
+        )
         previous = self.embedder
 
         def switch() -> None:

@@ -54,8 +54,12 @@ class Message:
     created_at: str
     prompt_tokens: int | None = None
     error: str | None = None
+    forgotten: bool = False  # kept to read, but in no prompt and no search (a "forget")
     used: list[UsedMemory] = field(default_factory=list)
     recalled: list[RecalledMessage] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.forgotten = bool(self.forgotten)
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -74,7 +78,7 @@ class MessageHit:
 
 
 MESSAGE_COLUMNS = (
-    "id, conversation_id, role, content, status, model, created_at, prompt_tokens, error"
+    "id, conversation_id, role, content, status, model, created_at, prompt_tokens, error, forgotten"
 )
 
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from desktop_mem.core import textproc
 from desktop_mem.core.chat.context import Budget, ContextBuilder, Plan, TokenCounter
@@ -34,6 +34,16 @@ from desktop_mem.core.models.llm import ChatBackend, Stream
 log = logging.getLogger("desktop_mem.chat")
 
 FORGET_MIN_SCORE = 0.35  # a search hit this good is offered for deletion
+FORGET_MESSAGES = 30  # the earlier messages a "forget ..." offers at most (relevant ones)
+
+
+class Forgotten(NamedTuple):
+    """What a "forget ..." did: memories and messages deleted, messages kept but left
+    out of every prompt."""
+
+    memories: int
+    messages: int
+    kept: int = 0
 
 
 @dataclass
@@ -129,6 +139,7 @@ class ChatSession:
         if self.conversation_id is not None:
             self.conversations.get(self.conversation_id)
         self._transient: list[dict[str, str]] = []  # incognito history, never stored
+        self._forget_command: list[int] = []  # the last "forget ..." and its answer
         self._stream: Stream | None = None
         self._lock = threading.Lock()
         self._background = ThreadPoolExecutor(1, thread_name_prefix="desktop-mem-learn")
@@ -144,7 +155,7 @@ class ChatSession:
         return [
             {"role": m.role, "content": m.content}
             for m in self.conversations.messages(self.conversation_id)
-            if m.role in ("user", "assistant") and m.content.strip()
+            if m.role in ("user", "assistant") and m.content.strip() and not m.forgotten
         ]
 
     def budget(self) -> Budget:
@@ -410,7 +421,7 @@ class ChatSession:
         else:
             hits = self.profile.search.search(command.text, k=5).hits
             result.forget_candidates = [h.memory for h in hits if h.score >= FORGET_MIN_SCORE]
-            found, _ = self.conversations.search(command.text, k=10)
+            found, _ = self.conversations.search(command.text, k=FORGET_MESSAGES)
             result.forget_messages = [h.message for h in found if h.message.id != user_id]
             n, m = len(result.forget_candidates), len(result.forget_messages)
             if n == 0 and m == 0:
@@ -427,6 +438,10 @@ class ChatSession:
                     f"{_count(m, 'earlier message', 'earlier messages')}: choose what to delete."
                 )
         result.answer_id = self._store("assistant", result.text, model="desktop-mem")
+        if command.kind == "forget" and not self.incognito:
+            # the command and its answer name what is to be forgotten: once something is,
+            # they are left out of every prompt too (see forget)
+            self._forget_command = [i for i in (user_id, result.answer_id) if i is not None]
         return result
 
     def set_backend(self, backend: ChatBackend) -> None:
@@ -434,23 +449,41 @@ class ChatSession:
         self.backend = backend
         self.extractor.backend = backend
 
-    def forget(self, memory_ids: Sequence[int], message_ids: Sequence[int] = ()) -> tuple[int, int]:
-        """Delete what the user ticked after a "forget ..." command: memories, and earlier
-        messages (with the context they lent to memories). Says what was done in the
-        conversation; returns (memories, messages) deleted."""
+    def forget(
+        self,
+        memory_ids: Sequence[int],
+        message_ids: Sequence[int] = (),
+        keep: Sequence[int] = (),
+    ) -> Forgotten:
+        """Do what the user chose after a "forget ..." command: delete memories and
+        earlier messages (with the context they lent to memories); the earlier messages
+        the user keeps (`keep`) stay to read but are left out of every prompt, and so
+        are the command and its answer, which say the same thing. Says what was done in
+        the conversation."""
         if self.incognito:
-            return 0, 0
+            return Forgotten(0, 0, 0)
         existing = [m.id for m in self.profile.memories.get_many(list(memory_ids))]
         n = self.profile.memories.delete(existing) if existing else 0
         m = self.conversations.delete_messages(message_ids, self.profile.memories)
-        if n or m:
+        k = self.conversations.exclude_messages(
+            [i for i in keep if i not in set(message_ids)], self.profile.memories
+        )
+        command, self._forget_command = self._forget_command, []
+        if n or m or k:
+            self.conversations.exclude_messages(command, self.profile.memories)
             text = (
                 f"Deleted {_count(n, 'memory', 'memories')} and {_count(m, 'message', 'messages')}."
             )
+            if k:
+                them = "it" if k == 1 else "them"
+                text += (
+                    f" {_count(k, 'earlier message stays', 'earlier messages stay')} to read, "
+                    f"but the assistant no longer sees {them}."
+                )
         else:
             text = "Nothing was deleted."
         self._store("assistant", text, model="desktop-mem")
-        return n, m
+        return Forgotten(n, m, k)
 
     def messages(self) -> list[Message]:
         if self.incognito or self.conversation_id is None:

@@ -544,3 +544,10 @@ def _m012(conn: Any) -> None:
         CREATE INDEX doc_removed_by_folder ON doc_removed(folder);
         """,
     )
+
+
+@migration(13, "messages can be kept but left out of every prompt (a forgotten fact)")
+def _m013(conn: Any) -> None:
+    # forgotten = 1: the user asked the assistant to forget what the message says but kept
+    # the message to read; it is in no prompt (history or recall) and in no search index.
+    run_script(conn, "ALTER TABLE messages ADD COLUMN forgotten INTEGER NOT NULL DEFAULT 0;")
