@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from desktop_mem.core.chat.records import UsedMemory
 from desktop_mem.core.config import Config
 from desktop_mem.core.keys.vault import Vault
 from desktop_mem.core.memory.store import NewMemory
@@ -20,6 +21,7 @@ from desktop_mem.core.store.rekey import change_key
 from tests import report
 
 OLD_SCHEMA = 9  # the newest migration before apps had keys and ids were never reused
+NEW = (10, 11)  # apps with keys; ids never reused (the migrations under test)
 
 
 def _next_after_deleting_the_newest(prof: Profile, tmp_path: Path) -> dict[str, tuple[int, int]]:
@@ -83,9 +85,12 @@ def test_the_sequence_survives_a_backup_and_a_key_change(
 
 
 def _old_profile(config: Config, vault: Vault, tmp_path: Path, monkeypatch: Any) -> dict[str, Any]:
-    """A profile as the schema before this change wrote it, with something in every table
-    the rebuild touches (and the access log of an app known by name)."""
-    monkeypatch.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:OLD_SCHEMA])
+    """A profile whose tables are as the schema before this change made them (ids that can
+    be reused, apps known by name), with something in every table the rebuild touches
+    and the access log of an app known by name. The later migrations that only add a
+    table or a column are applied too, so that today's stores can fill it."""
+    older = [m for m in migrations.MIGRATIONS if m[0] <= OLD_SCHEMA or m[0] > max(NEW)]
+    monkeypatch.setattr(migrations, "MIGRATIONS", older)
     with Profile.open(config, vault) as prof:
         mems = [
             prof.memories.add(NewMemory(f"Memory {n}: lives in Hangzhou with a cat")).memory
@@ -95,7 +100,7 @@ def _old_profile(config: Config, vault: Vault, tmp_path: Path, monkeypatch: Any)
         conv = prof.conversations.create("a chat")
         said = prof.conversations.add_message(conv.id, "user", "I grow green tea on the balcony")
         answer = prof.conversations.add_message(
-            conv.id, "assistant", "Noted.", used=[(mems[0].id, 0.9)]
+            conv.id, "assistant", "Noted.", used=[UsedMemory(mems[0].id, 1, 0.9, mems[0].text)]
         )
         prof.conversations.index_vectors()
         doc = tmp_path / "handbook.md"
