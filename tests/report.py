@@ -21,6 +21,10 @@ ROWS = [
     ("mcp_frames", "malformed MCP frames sent raw (JSON, surrogates, ids, numbers, size)"),
     ("id_reuse", "deleted ids checked never to come back (memories, messages, documents…)"),
     ("profile_copies", "copied or same-named profiles rekeyed, each still opening"),
+    (
+        "backup_headers",
+        "backups with a changed or missing header field restored (refused, or a new code)",
+    ),
     ("doc_attacks", "hostile files in a watched folder (links, FIFOs, names, XML)"),
     ("forget_checks", "forgotten facts asked again and looked for in the whole prompt"),
     ("leak_files", "files scanned for plaintext after a session"),

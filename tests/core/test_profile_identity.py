@@ -217,7 +217,7 @@ def test_a_changed_backup_header_is_refused_in_one_sentence(
     assert code != 0 and out == "", what
     assert err.count("\n") == 1 and ("altered" in err or "passphrase" in err), (what, err)
     assert not (home / "profiles" / "restored").exists()
-    report.add("backups")
+    report.add("backup_headers")
 
 
 def test_a_backup_without_recovery_data_says_so_and_gives_a_new_code(
@@ -240,7 +240,7 @@ def test_a_backup_without_recovery_data_says_so_and_gives_a_new_code(
     isolated.secrets.pop((SERVICE, side["key_account"]))  # the keyring is lost
     recover_key(config.home, "restored", new_code, vault=vault)
     assert _texts(restored, vault) == [TEXT]
-    report.add("backups")
+    report.add("backup_headers")
 
 
 def test_a_sealed_backup_restores_and_a_passphrase_seal_is_checked_too(
@@ -255,4 +255,4 @@ def test_a_sealed_backup_restores_and_a_passphrase_seal_is_checked_too(
         restore(tmp_path / "bad.dmbackup", config.home, "other", "a long passphrase", vault=vault)
     done = restore(tmp_path / "p.dmbackup", config.home, "other", "a long passphrase", vault=vault)
     assert done.memories == 1 and done.new_recovery_code is None
-    report.add("backups", 2)
+    report.add("backup_headers", 2)
