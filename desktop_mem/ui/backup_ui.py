@@ -196,6 +196,9 @@ class BackupController(QObject):
         return last is None or (now or datetime.now(UTC)) - last >= DAY
 
     def run_if_due(self) -> bool:
+        if self.db.closed:  # the window's profile was closed (a rekey, a restore, a quit)
+            self.timer.stop()
+            return False
         if self.running or not self.due():
             return False
         return self.back_up_now()

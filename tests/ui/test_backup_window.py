@@ -163,3 +163,15 @@ def test_restoring_a_backup_from_settings_replaces_the_profile(
     qtbot.waitUntil(lambda: not tasks.busy(), timeout=10000)
     running.window.close()
     running.profile.close()
+
+
+def test_the_daily_backup_of_a_closed_profile_does_nothing(
+    qtbot: Any, config: Config, vault: Vault
+) -> None:
+    """A window whose profile was closed (a key change, a restore) may still get its
+    timer's tick before it is deleted: the tick stops the timer instead of raising into
+    the event loop (it did, as "the database is damaged", in whatever test ran then)."""
+    prof = Profile.open(config, vault)
+    controller = BackupController(prof.db)
+    prof.close()
+    assert controller.run_if_due() is False and not controller.timer.isActive()

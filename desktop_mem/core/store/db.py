@@ -123,6 +123,16 @@ def _probe_key(path: Path, key: Key) -> None:
         conn.close()
 
 
+def _has_leftover_wal(path: Path) -> bool:
+    """Whether a non-empty write-ahead log sits beside a non-empty database. Another
+    process closing the profile deletes its log at any moment, so a log that vanishes
+    while it is looked at is simply none."""
+    try:
+        return bool(sibling(path, "-wal").stat().st_size and path.stat().st_size)
+    except FileNotFoundError:
+        return False
+
+
 def connect(path: Path, key: Key) -> Any:
     """Open and key a connection; the first read proves the key is right.
 
@@ -132,8 +142,7 @@ def connect(path: Path, key: Key) -> Any:
     """
     conn = None
     try:
-        wal = sibling(path, "-wal")
-        if wal.exists() and wal.stat().st_size and path.stat().st_size:
+        if _has_leftover_wal(path):
             _probe_key(path, key)
         conn = sqlcipher3.connect(str(path), isolation_level=None, check_same_thread=False)
         conn.execute("PRAGMA cipher_log_level = NONE")  # no HMAC noise on stderr
@@ -210,6 +219,10 @@ class Database:
         self._reader: Any = None  # a second, read-only connection (open_reader)
         self._reader_lock = threading.Lock()
         self._closed = False
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
 
     def open_reader(self) -> bool:
         """Open a second connection, read-only, for reads made while another thread holds
