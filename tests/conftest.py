@@ -18,6 +18,7 @@ import keyring
 import pytest
 
 from desktop_mem.cli import main
+from desktop_mem.core import logs
 from desktop_mem.core.config import Config
 from desktop_mem.core.keys.vault import KeyringAccess, Vault
 from desktop_mem.core.profile import Profile
@@ -46,6 +47,9 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Memory
     keyring.set_keyring(backend)
     yield backend
     keyring.set_keyring(previous)
+    # A CLI run in-process points the log at this test's folder and stops our records
+    # from reaching the root logger (and so pytest's caplog) for every later test.
+    logs.unconfigure()
 
 
 @pytest.fixture

@@ -51,3 +51,22 @@ def configure(home: Path, level: int = logging.INFO) -> Path:
     logging.captureWarnings(True)
     _configured = target
     return target
+
+
+def unconfigure() -> None:
+    """Undo configure(): close the file handlers and let our records propagate again.
+
+    For a process that opens profiles in several data folders one after the other
+    (the test suite does), so one folder's log never receives another's records.
+    """
+    global _configured
+    ours = logging.getLogger("desktop_mem")
+    for logger in (ours, logging.getLogger()):
+        for old in list(logger.handlers):
+            if getattr(old, "_desktop_mem", False):
+                logger.removeHandler(old)
+                old.close()
+    ours.setLevel(logging.NOTSET)
+    ours.propagate = True
+    logging.captureWarnings(False)
+    _configured = None
