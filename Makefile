@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: run test lint demo screenshots package bench bench-scale bench-locomo bench-prompt bench-context bench-multilingual bench-startup bench-mcp bench-ui clean
+.PHONY: run test lint demo screenshots package bench bench-scale bench-locomo bench-prompt bench-context bench-multilingual bench-startup bench-mcp bench-ui bench-turns clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "desktop-mem needs Python 3.11 or newer; set PYTHON=python3.11 (or newer)")'
@@ -58,7 +58,7 @@ demo: $(VENV)/.installed-test
 screenshots: $(VENV)/.installed-test
 	QT_QPA_PLATFORM=offscreen $(BIN)/python tools/screenshots.py --out resources/screenshots
 
-bench: bench-scale bench-locomo bench-prompt bench-context bench-multilingual bench-startup bench-mcp bench-ui
+bench: bench-scale bench-locomo bench-prompt bench-context bench-multilingual bench-startup bench-mcp bench-ui bench-turns
 
 bench-scale: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/scale.py $(ARGS)
@@ -84,6 +84,12 @@ bench-startup: $(VENV)/.installed-test
 # search_memories through the MCP SDK's stdio client, 10,000 memories
 bench-mcp: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/mcp_latency.py $(ARGS)
+
+# What a turn costs the model server (simulated Ollama scheduler): reloads, prompt tokens
+# evaluated afresh with 1 and 4 slots, first-token times; a new user, then a LoCoMo one.
+bench-turns: $(VENV)/.installed-bench
+	$(BIN)/python benchmarks/turn_cost.py $(ARGS)
+	$(BIN)/python benchmarks/turn_cost.py --locomo ../shared/bench/locomo/locomo_dev.json $(ARGS)
 
 # the window's longest event-loop stall with 100,000 memories (about 4 minutes)
 bench-ui: $(VENV)/.installed-test

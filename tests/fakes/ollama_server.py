@@ -6,6 +6,9 @@ same text always gets the same vector. Every request is recorded, so tests can
 assert what the product sent. Faults are injected with `fail_next`; a request (or a
 streamed answer, part way) can be held until the test releases it, so a test waits on
 what it observes (the request arrived, it was answered) instead of on a clock.
+`invalid_json` answers every structured request with broken JSON. Chat requests go
+through a simulated scheduler (tests/fakes/scheduler.py: context length per loaded
+model, slots with their prompt caches), which /api/ps reports as Ollama does.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from tests import report
+from tests.fakes.scheduler import Scheduler
 
 # A held request is answered anyway after this long, so a test whose product never
 # gets past the hold fails (its assertion sees the release came too late) instead of
@@ -126,6 +130,14 @@ class FakeOllama:
     json_responder: Any = None  # (request body) -> object | str
     title_responder: Any = None  # (request body) -> str
     port: int = 0  # 0: any free port
+    # Every structured answer (extraction, decisions; not titles) is broken JSON.
+    invalid_json: bool = False
+    # What the model server does with the requests (reloads, cached prefixes); with
+    # `count_prompts` the answers report its prompt token counts.
+    scheduler: Scheduler = field(default_factory=Scheduler)
+    count_prompts: bool = False
+    answers: dict[int, str] = field(default_factory=dict)  # request index -> the answer
+    embed_proxy: str | None = None  # forward /api/embed to this server (a real model)
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -234,6 +246,7 @@ class FakeOllama:
         path = handler.path.split("?")[0]
         with self._lock:
             self.requests.append((method, path, body))
+            index = len(self.requests) - 1
             fault = None
             for f in self.faults:
                 if not f.paths or path in f.paths:
@@ -271,7 +284,8 @@ class FakeOllama:
             ("POST", "/api/embed"): lambda: self._embed(body),
             ("POST", "/api/embeddings"): lambda: self._embed_legacy(body),
             ("POST", "/api/show"): lambda: self._show(body),
-            ("POST", "/api/chat"): lambda: self._chat(handler, body),
+            ("POST", "/api/chat"): lambda: self._chat(handler, body, index),
+            ("GET", "/api/ps"): lambda: (200, {"models": self.scheduler.ps()}),
             ("POST", "/api/pull"): lambda: self._pull(handler, body),
             # the OpenAI-compatible API (as LM Studio and llama.cpp's server speak it)
             ("GET", "/v1/models"): lambda: (
@@ -292,13 +306,22 @@ class FakeOllama:
 
     # -- chat and pull --------------------------------------------------------------
 
-    def _chat(self, handler: BaseHTTPRequestHandler, body: dict[str, Any]) -> Any:
+    def _chat(self, handler: BaseHTTPRequestHandler, body: dict[str, Any], index: int) -> Any:
         name = body.get("model", "")
         if name not in self.chat_models and f"{name}:latest" not in self.chat_models:
             return self._missing(name)
         reply = self._next_reply(body, structured=bool(body.get("format")))
-        prompt_tokens = reply.prompt_tokens or sum(
-            len(m.get("content", "")) // 4 + 4 for m in body.get("messages", [])
+        answer = reply.text or "".join(reply.pieces())
+        with self._lock:
+            self.answers[index] = answer
+        served = self.scheduler.chat(  # a huge answer's cache is of no interest: its start
+            name, body.get("messages", []), body.get("options"), answer[:100_000],
+            _kind(body), body.get("keep_alive"),
+        )  # fmt: skip
+        prompt_tokens = reply.prompt_tokens or (
+            served.prompt_tokens
+            if self.count_prompts
+            else sum(len(m.get("content", "")) // 4 + 4 for m in body.get("messages", []))
         )
         done = {
             "model": name,
@@ -352,6 +375,8 @@ class FakeOllama:
             queue: list[Any] = self.json_replies if structured else self.replies
             scripted = queue.pop(0) if queue else None
         if structured:
+            if self.invalid_json and scripted is None:
+                scripted = '{"memories": [{"text": "Lives in'  # cut off: not JSON
             if isinstance(scripted, str):  # raw text: how tests inject malformed JSON
                 report.add("faults")
             if scripted is None:
@@ -476,6 +501,12 @@ class FakeOllama:
 
     def _embed(self, body: dict[str, Any]) -> tuple[int, Any]:
         name = body.get("model", "")
+        self.scheduler.embed(name, body.get("options"), body.get("keep_alive"))
+        if self.embed_proxy:
+            import httpx
+
+            res = httpx.post(self.embed_proxy + "/api/embed", json=body, timeout=120.0)
+            return res.status_code, res.json()
         dim = self._model_dim(name)
         if dim is None:
             return self._missing(name)
@@ -507,10 +538,26 @@ class FakeOllama:
         }
 
 
+_BLOCKS = re.compile(r"(?:<(memories|past_messages|documents)>\n.*?\n</\1>\n?)+\n", re.S)
+
+
+def own_words(content: str) -> str:
+    """A user message without the blocks the product puts before the user's words."""
+    found = _BLOCKS.match(content)
+    return content[found.end() :] if found else content
+
+
 def _echo(body: dict[str, Any]) -> Reply:
     """Default answer: says what it was asked, so tests can follow the conversation."""
     users = [m["content"] for m in body.get("messages", []) if m.get("role") == "user"]
-    return Reply(f"You said: {users[-1] if users else ''}")
+    return Reply(f"You said: {own_words(users[-1]) if users else ''}")
+
+
+def _kind(body: dict[str, Any]) -> str:
+    """What a chat request is for, as the scheduler's record names it."""
+    if _asks_title(body):
+        return "title"
+    return "json" if body.get("format") else "chat"
 
 
 def _asks_title(body: dict[str, Any]) -> bool:
@@ -528,10 +575,12 @@ def _empty_for_schema(body: dict[str, Any]) -> dict[str, Any]:
 def demo_answer(body: dict[str, Any]) -> Reply:
     """The demo's chat answer: not a language model, so it says so, and shows what the
     app gave it (the memories and earlier messages in its prompt) and what was said."""
-    system = "\n".join(m["content"] for m in body.get("messages", []) if m.get("role") == "system")
-    users = [m["content"] for m in body.get("messages", []) if m.get("role") == "user"]
-    quoted = re.findall(r"^- \[[^\]]*\] (.+)$", system, re.M)
-    said = users[-1] if users else ""
+    messages = body.get("messages", [])
+    users = [m["content"] for m in messages if m.get("role") == "user"]
+    given = "\n".join(m["content"] for m in messages if m.get("role") == "system")
+    given += "\n" + (users[-1] if users else "")  # the blocks come with the newest message
+    quoted = re.findall(r"^- \[[^\]]*\] (.+)$", given, re.M)
+    said = own_words(users[-1]) if users else ""
     if quoted:
         shown = "\n".join(f"- {q}" for q in quoted[:5])
         return Reply(
@@ -547,8 +596,12 @@ def demo_answer(body: dict[str, Any]) -> Reply:
 def demo_title(body: dict[str, Any]) -> str:
     """The demo's conversation title: the first words the user wrote."""
     users = [m["content"] for m in body.get("messages", []) if m.get("role") == "user"]
+    line = re.search(r"^USER: (.+)$", users[-1], re.M) if users else None
     try:
-        said = str(json.loads(users[-1]).get("user", "")) if users else ""
+        if line:  # asked after the chat: the first message is quoted on its USER line
+            said = str(json.loads(line.group(1)))
+        else:
+            said = str(json.loads(users[-1]).get("user", "")) if users else ""
     except (ValueError, AttributeError):
         said = users[-1] if users else ""
     words = said.split()
@@ -566,7 +619,8 @@ def demo_learn(body: dict[str, Any]) -> dict[str, Any]:
     props = (body.get("format") or {}).get("properties", {})
     if "memories" not in props:
         return {"action": "ADD"} if "action" in props else _empty_for_schema(body)
-    prompt = "\n".join(m.get("content", "") for m in body.get("messages", []))
+    # the task is the last message (asked after the chat, the conversation comes before it)
+    prompt = body.get("messages", [{}])[-1].get("content", "")
     said = []
     for line in re.findall(r"^USER: (.+)$", prompt, re.M):
         try:
