@@ -224,5 +224,8 @@ def build_server(prof: Profile, app_key: str | None = None) -> MCPServer:
 
 
 def serve(prof: Profile, app_key: str | None = None) -> None:
-    """Run the server over stdio until the client closes it."""
+    """Run the server over stdio until the client closes it. The relevance rule's
+    reference is prepared meanwhile, so the first search does not wait for it."""
+    if not prof.prepared():
+        prof.prepare()
     build_server(prof, app_key).run("stdio")

@@ -5,11 +5,16 @@ The profile owns one embedder, one set of reference sentences and one relevance 
 shared by the memories, the conversations (the recall tier) and the documents. So
 changing the Ollama address or the embedding model, re-indexing and restoring reach
 every tier at once, and each tier switches to a new model together with its index.
+What the rule compares with (the reference sentences, embedded once per model) is
+prepared in the background (`prepare`) when a profile is new or its model changes, so
+that no user's turn waits for it.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass
 
 from desktop_mem.core.chat.conversations import ConversationStore
@@ -94,6 +99,28 @@ class Profile:
         self.config.ollama_host = host
         self.use_embedder(self.embedder_for(self.embedder.model))
 
+    def prepared(self) -> bool:
+        """Whether searching needs nothing embedded first (the reference sentences of
+        the relevance rule are there for the embedding model in use)."""
+        return self.reference.ready(self.embedder)
+
+    def prepare(self) -> Future[bool]:
+        """Embed the relevance rule's reference sentences for the model in use, in the
+        background: a new profile, or a new embedding model, would otherwise make its
+        first search wait for them (seconds on a laptop). A search meanwhile waits for
+        this one instead of embedding them twice. True once they are ready."""
+        done: Future[bool] = Future()
+        embedder = self.embedder
+
+        def work() -> None:
+            try:
+                done.set_result(self.reference.vectors(embedder) is not None)
+            except BaseException as exc:  # noqa: BLE001 - the caller sees it in the future
+                done.set_exception(exc)
+
+        threading.Thread(target=work, name="desktop-mem-prepare", daemon=True).start()
+        return done
+
     def unindexed(self) -> Reindexed:
         """How many memories, messages and passages have no vector yet."""
         return Reindexed(
@@ -137,6 +164,7 @@ class Profile:
         step.base += self.conversations.indexable_count()
         done.passages = self.documents.reembed(embedder, progress=step.tier(step.base))
         self.use_embedder(embedder)
+        self.reference.vectors(embedder)  # the rule's reference, for the new model
         # what was learned or said while it ran was embedded with the old model
         more = self.index_missing()
         done.memories += more.memories

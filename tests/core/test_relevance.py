@@ -147,8 +147,9 @@ def test_hi_gets_empty_blocks_and_no_chips(five: Profile, session: ChatSession) 
     for text in ("hi", "你好", "thanks, that's all"):
         result = session.send(text)
         assert result.used == [] and result.recalled == [], text
-        assert result.plan is not None and "(none)" in result.plan.messages[0]["content"]
-        assert "\n<past_messages>\n" not in result.plan.messages[0]["content"]
+        # the blocks go with the message they were looked up for
+        assert result.plan is not None and "(none)" in result.plan.messages[-1]["content"]
+        assert "<past_messages>" not in result.plan.messages[-1]["content"]
 
 
 def test_past_messages_are_the_second_tier(

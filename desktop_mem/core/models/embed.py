@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from desktop_mem.core.config import DEFAULT_HOST
-from desktop_mem.core.errors import ModelFailed, ModelMissing, OllamaUnavailable
+from desktop_mem.core.errors import DesktopMemError, ModelFailed, ModelMissing, OllamaUnavailable
 from desktop_mem.core.models.ollama_client import load as load_ollama
 
 if TYPE_CHECKING:
@@ -44,6 +44,8 @@ def translate_error(exc: BaseException, host: str, model: str, what: str) -> Exc
     """Map the ollama/httpx zoo of errors onto our typed errors (one sentence each)."""
     import httpx
 
+    if isinstance(exc, DesktopMemError):  # already one of ours (say, from /api/show)
+        return exc
     if isinstance(exc, load_ollama().ResponseError):
         if exc.status_code == 404:
             return ModelMissing(

@@ -7,6 +7,12 @@ kept. Every call has a timeout. Errors arrive as the typed, one-sentence errors 
 `desktop_mem.core.errors` (Ollama not running, model not pulled, server failed).
 Streams raise their connection errors lazily, on the first chunk, not at the call, so
 `Stream` translates errors wherever they surface.
+
+Every request to an Ollama model asks for the same context length (`num_ctx()`: the
+model's trained length capped by the profile's setting), whatever sends it: the chat,
+learning, titles, consolidation. Ollama reloads a model whenever a request asks for
+another length than the loaded one, and leaving `num_ctx` out asks for the server's
+default, which is another. Nothing else that is fixed at load time is ever sent.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from desktop_mem.core.config import DEFAULT_CHAT_MODEL
 from desktop_mem.core.errors import ModelFailed, ModelMissing, OllamaUnavailable
 from desktop_mem.core.models.embed import translate_error
 from desktop_mem.core.models.ollama_client import load as load_ollama
+from desktop_mem.core.settings import DEFAULTS
 
 if TYPE_CHECKING:
     import ollama
@@ -33,6 +40,18 @@ CONNECT_TIMEOUT_S = 5.0
 # Between two chunks of an answer; the first one waits for the model to load.
 READ_TIMEOUT_S = 300.0
 DEFAULT_CONTEXT = 4096  # what Ollama gives a model unless told otherwise
+# Options fixed when Ollama loads a model: a request may never send one of them but
+# num_ctx (which it always sends, the same for a model), or the model is reloaded.
+LOAD_OPTIONS = frozenset(
+    {"num_ctx", "num_batch", "num_gpu", "main_gpu", "use_mmap", "use_mlock", "num_thread",
+     "low_vram", "f16_kv", "vocab_only", "numa"}
+)  # fmt: skip
+
+
+def context_window(trained: int, cap: int) -> int:
+    """The context length asked of a model: its trained length, capped by the user's
+    setting. The one rule; `OllamaChat.num_ctx` applies it to every request."""
+    return max(512, min(trained, cap))
 
 
 @dataclass
@@ -138,6 +157,8 @@ class ChatBackend(Protocol):
 
     def context_length(self) -> int: ...
 
+    def num_ctx(self) -> int: ...
+
     def models(self) -> list[str]: ...
 
 
@@ -178,11 +199,17 @@ class PullProgress:
         return self.completed / self.total if self.total else None
 
 
+def _cap(cap: int | Callable[[], int]) -> int:
+    return int(cap() if callable(cap) else cap)
+
+
 @dataclass
 class OllamaChat:
     host: str
     model: str = DEFAULT_CHAT_MODEL
     read_timeout: float = READ_TIMEOUT_S
+    # the most context asked of the model: the profile's setting, read at each request
+    context_cap: int | Callable[[], int] = DEFAULTS["context_tokens"]
     _context: int | None = field(default=None, init=False, repr=False)
 
     @property
@@ -199,6 +226,16 @@ class OllamaChat:
     def _error(self, exc: BaseException) -> Exception:
         return translate_error(exc, self.host, self.model, "chat")
 
+    def num_ctx(self) -> int:
+        """The context length every request to this model asks for."""
+        return context_window(self.context_length(), _cap(self.context_cap))
+
+    def _options(self, options: dict[str, Any] | None) -> dict[str, Any]:
+        """A request's options: its own sampling options, and the model's one context
+        length (a load option from a caller would reload the model: refused)."""
+        extra = {k: v for k, v in (options or {}).items() if k not in LOAD_OPTIONS}
+        return {**extra, "num_ctx": self.num_ctx()}
+
     def stream(
         self, messages: Sequence[dict[str, str]], options: dict[str, Any] | None = None
     ) -> Stream:
@@ -211,8 +248,9 @@ class OllamaChat:
 
         def chunks() -> Iterator[tuple[str, Usage | None]]:
             for part in client.chat(
-                model=self.model, messages=list(messages), stream=True, options=options
-            ):
+                model=self.model, messages=list(messages), stream=True,
+                options=self._options(options),
+            ):  # fmt: skip
                 usage = None
                 if part.get("done"):
                     usage = Usage(part.get("prompt_eval_count"), part.get("eval_count"))
@@ -233,7 +271,7 @@ class OllamaChat:
                     model=self.model,
                     messages=list(messages),
                     format=schema,
-                    options={"temperature": 0, **(options or {})},
+                    options=self._options({"temperature": 0, **(options or {})}),
                 )
         except Exception as exc:  # noqa: BLE001
             raise self._error(exc) from None
@@ -313,6 +351,7 @@ class OpenAICompatChat:
     api_key: str | None = field(default=None, repr=False)  # never in a log or traceback
     read_timeout: float = READ_TIMEOUT_S
     context: int = 8192
+    context_cap: int | Callable[[], int] = DEFAULTS["context_tokens"]
 
     @property
     def host(self) -> str:
@@ -435,3 +474,7 @@ class OpenAICompatChat:
 
     def context_length(self) -> int:
         return self.context
+
+    def num_ctx(self) -> int:
+        """The context the prompt is built for (the server decides its own length)."""
+        return context_window(self.context, _cap(self.context_cap))

@@ -190,6 +190,12 @@ class Reference:
         digest = content_hash("\x1e".join(REFERENCE_SENTENCES))[:12]
         return f"reference:{model}:{digest}"
 
+    def ready(self, embedder: Embedder | None) -> bool:
+        """Whether `vectors` has them without asking the model server."""
+        if embedder is None or embedder.model in self._vectors:
+            return True
+        return self.db.meta_get(self._key(embedder.model)) is not None
+
     def vectors(self, embedder: Embedder | None) -> np.ndarray | None:
         """The reference vectors, or None when they cannot be had (no embedder, the
         model server is down): the caller then has no chance level to compare with."""
