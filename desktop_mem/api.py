@@ -161,7 +161,8 @@ class MemoryLayer:
         """One chat turn with the local model, given the relevant memories and earlier
         messages; with ``learn`` (the default) it waits for what the exchange taught.
         Returns the answer, the conversation, the memories and messages it was given,
-        and the changes it made."""
+        the changes it made, and warnings (learning that failed says so there: the
+        message is learned from later)."""
         from desktop_mem.core.chat.session import ChatSession, make_backend
 
         session = ChatSession(
@@ -169,9 +170,10 @@ class MemoryLayer:
         )
         try:
             result = session.send(message)
-            learned = result.learned(300.0) if learn and result.learning is not None else []
+            outcome = result.outcome(300.0) if learn and result.learning is not None else None
         finally:
             session.close(wait=learn)
+        learned = outcome.changes if outcome else []
         if result.status == "error" and result.error:
             from desktop_mem.core.errors import ModelServerError
 
@@ -183,6 +185,11 @@ class MemoryLayer:
             "status": result.status,
             **result.given(),
             "changes": [c.to_dict() for c in [*result.changes, *learned] if c.action != "skipped"],
+            # what the answer or learning warns of (learning that failed, say)
+            "warnings": [
+                *result.warnings,
+                *([outcome.failure] if outcome and outcome.failure else []),
+            ],
         }
 
     # -- lifetime -----------------------------------------------------------------------

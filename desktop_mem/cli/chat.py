@@ -197,7 +197,10 @@ def _turn(
     _report(result, prof, err)
     _confirm_forget(session, result, args.yes, out, err)
     if result.learning is not None and not args.no_wait:
-        output.changes(result.learned(LEARN_TIMEOUT_S), err)
+        learned = result.outcome(LEARN_TIMEOUT_S)
+        output.changes(learned.changes, err)
+        if learned.failure:
+            err.write(f"warning: {learned.failure}\n")
     output.changes(result.changes, err)
     return result
 
@@ -205,7 +208,9 @@ def _turn(
 def _turn_json(
     result: TurnResult, prof: Profile, wait: bool, session: ChatSession
 ) -> dict[str, Any]:
-    learned = result.learned(LEARN_TIMEOUT_S) if wait else []
+    outcome = result.outcome(LEARN_TIMEOUT_S) if wait else None
+    learned = outcome.changes if outcome else []
+    failed = [outcome.failure] if outcome and outcome.failure else []
     return {
         "conversation_id": result.conversation_id,
         "message_id": result.answer_id,
@@ -221,7 +226,7 @@ def _turn_json(
             "history_turns": result.plan.history_turns if result.plan else 0,
             "prompt_tokens": result.plan.prompt_tokens if result.plan else 0,
         },
-        "warnings": result.warnings,
+        "warnings": [*result.warnings, *failed],
     }
 
 

@@ -1,4 +1,8 @@
-"""`desktop-mem doctor`: check everything the app depends on and say what to fix."""
+"""`desktop-mem doctor`: check everything the app depends on and say what to fix.
+
+Besides what must work (the keyring, the database, Ollama and its models) it says what
+would make every turn slow (the model server reloading or unloading the chat model,
+core/models/loaded.py) and how many messages still wait to be learned from."""
 
 from __future__ import annotations
 
@@ -13,8 +17,20 @@ from desktop_mem.core import paths
 from desktop_mem.core.config import DEFAULT_CHAT_MODEL, Config
 from desktop_mem.core.errors import DatabaseCorrupt, DesktopMemError
 from desktop_mem.core.keys.vault import PASSPHRASE_ENV, KeyringAccess, Vault, read_key_mode
+from desktop_mem.core.models import loaded
 from desktop_mem.core.models.embed import DEFAULT_EMBED_MODEL
+from desktop_mem.core.settings import DEFAULTS
 from desktop_mem.core.store.db import open_profile
+
+
+@dataclass
+class Facts:
+    """What the profile says about how it uses the model server."""
+
+    embed_model: str | None = None
+    chat_model: str | None = None
+    context_tokens: int = DEFAULTS["context_tokens"]
+    observed: dict[str, Any] | None = None  # /api/ps right after the last answer
 
 
 @dataclass
@@ -40,7 +56,7 @@ def _model_names(tags: dict[str, Any]) -> set[str]:
     return names
 
 
-def check_ollama(config: Config, embed_model: str) -> list[Check]:
+def check_ollama(config: Config, embed_model: str, facts: Facts | None = None) -> list[Check]:
     host = config.ollama_host
     try:
         with httpx.Client(base_url=host, timeout=5.0, trust_env=False) as client:
@@ -56,10 +72,12 @@ def check_ollama(config: Config, embed_model: str) -> list[Check]:
             )
         ]
     names = _model_names(tags)
+    facts = facts or Facts()
+    chat_model = config.chat_model or facts.chat_model or DEFAULT_CHAT_MODEL
     checks = [Check("ollama", True, f"version {version} at {host}")]
     for role, model in (
         ("embedding model", embed_model),
-        ("chat model", config.chat_model or DEFAULT_CHAT_MODEL),
+        ("chat model", chat_model),
     ):
         present = model in names
         checks.append(
@@ -70,7 +88,43 @@ def check_ollama(config: Config, embed_model: str) -> list[Check]:
                 "" if present else f"run `ollama pull {model}`",
             )
         )
+    if chat_model in names:
+        checks.append(check_turn_speed(config, chat_model, facts))
     return checks
+
+
+def _asked(config: Config, model: str, cap: int) -> int | None:
+    """The context length the chat asks of the model (as OllamaChat.num_ctx)."""
+    from desktop_mem.core.errors import ModelServerError
+    from desktop_mem.core.models.llm import OllamaChat
+
+    try:
+        return OllamaChat(config.ollama_host, model, read_timeout=10.0, context_cap=cap).num_ctx()
+    except ModelServerError:
+        return None
+
+
+def check_turn_speed(config: Config, model: str, facts: Facts) -> Check:
+    """Whether the server keeps the chat model loaded as every turn needs: with the
+    context length desktop-mem asks for (now), for longer than a pause between turns
+    (as seen right after the last answer)."""
+    asked = _asked(config, model, facts.context_tokens)
+    problem = None
+    if asked is not None:
+        try:
+            now = loaded.find(loaded.loaded_models(config.ollama_host), model)
+        except (httpx.HTTPError, ValueError, TypeError):
+            now = None
+        problem = loaded.judge(now, model, asked, after_answer=False)
+        seen = facts.observed or {}
+        if problem is None and seen.get("model") == model and seen.get("problem"):
+            problem = loaded.SlowTurns(
+                seen["problem"], model, asked, seen.get("context_length"), seen.get("keep_alive")
+            )
+    if problem is None:
+        detail = f"{model} asks for a {asked:,}-token context" if asked else f"{model}"
+        return Check("turn speed", True, detail + "; the server reports nothing that slows turns")
+    return Check("turn speed", False, problem.what(), problem.fix())
 
 
 def check_keyring(access: KeyringAccess) -> Check:
@@ -86,7 +140,7 @@ def check_keyring(access: KeyringAccess) -> Check:
     return Check("keyring", True, access.describe())
 
 
-def check_database(config: Config, vault: Vault) -> tuple[list[Check], str | None]:
+def check_database(config: Config, vault: Vault) -> tuple[list[Check], Facts]:
     path = paths.database_path(config.home, config.profile)
     versions = sqlcipher3.connect(":memory:").execute("PRAGMA cipher_version").fetchone()
     checks = [
@@ -104,12 +158,12 @@ def check_database(config: Config, vault: Vault) -> tuple[list[Check], str | Non
                 f"profile '{config.profile}' not created yet (it will be at {path})",
             )
         )
-        return checks, None
+        return checks, Facts()
     try:
         db = open_profile(config.home, config.profile, config.passphrase, vault, create=False)
     except DesktopMemError as exc:
         checks.append(Check("database", False, str(exc), "see the message above"))
-        return checks, None
+        return checks, Facts()
     try:
         vec = db.query("SELECT vec_version()")[0][0]
         checks.append(Check("sqlite-vec", True, f"{vec} loaded ({sqlite_vec.loadable_path()})"))
@@ -128,7 +182,7 @@ def check_database(config: Config, vault: Vault) -> tuple[list[Check], str | Non
                     "`conversations export` save what can still be read",
                 )
             )
-            return checks, None
+            return checks, Facts()
         count = db.query("SELECT count(*) FROM memories")[0][0]
         unindexed = db.query(
             "SELECT count(*) FROM memories m LEFT JOIN memory_vectors v ON v.memory_id = m.id "
@@ -159,16 +213,48 @@ def check_database(config: Config, vault: Vault) -> tuple[list[Check], str | Non
                 "" if unindexed == 0 else "run `desktop-mem memory reembed --missing`",
             )
         )
-        return checks, model
+        checks.append(check_learning(db))
+        from desktop_mem.core.settings import Settings
+
+        settings = Settings(db)
+        facts = Facts(
+            model,
+            settings.get("chat_model") or None,
+            int(settings.get("context_tokens")),
+            loaded.last_observed(db),
+        )
+        return checks, facts
     finally:
         db.close()
+
+
+def check_learning(db: Any) -> Check:
+    """How many messages wait to be learned from (core/chat/learning.py)."""
+    from desktop_mem.core.chat.learning import WHAT_FAILED, waiting
+
+    w = waiting(db)
+    if not w.total:
+        return Check("learning", True, "every message has been learned from")
+    reason = max(w.reasons, key=lambda r: w.reasons[r]) if w.reasons else ""
+    why = f" (last failure: {WHAT_FAILED.get(reason, reason)})" if reason else ""
+    detail = (
+        f"{w.total} message{'s' if w.total != 1 else ''} not yet learned from{why}: "
+        f"{w.pending} to be tried again, {w.failed} that failed every time"
+    )
+    return Check(
+        "learning",
+        False,
+        detail,
+        "they are tried again after the next chat turn the model answers and in the window's "
+        "idle-time pass; if the model keeps failing, choose one that follows instructions better",
+    )
 
 
 def run(config: Config, vault: Vault | None = None) -> list[Check]:
     vault = vault or Vault()
     checks = [check_keyring(vault.keyring)]
-    db_checks, stored_model = check_database(config, vault)
+    db_checks, facts = check_database(config, vault)
     checks += db_checks
-    embed_model = config.embed_model or stored_model or DEFAULT_EMBED_MODEL
-    checks += check_ollama(config, embed_model)
+    embed_model = config.embed_model or facts.embed_model or DEFAULT_EMBED_MODEL
+    checks += check_ollama(config, embed_model, facts)
     return checks

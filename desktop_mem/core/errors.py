@@ -95,6 +95,13 @@ class ModelFailed(ModelServerError):
     reason = "model_failed"
 
 
+class InvalidModelAnswer(ModelFailed):
+    """The model's answer to a structured request was not valid, even after it was
+    asked once more with what was wrong."""
+
+    reason = "invalid_answer"
+
+
 class DimensionMismatch(DesktopMemError):
     """The index was built with another embedding model or dimension."""
 

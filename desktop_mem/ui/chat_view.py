@@ -80,7 +80,7 @@ class ChatView(QWidget):
     memory_clicked = Signal(int)
     message_clicked = Signal(int)
     document_clicked = Signal(str, int)
-    undo_requested = Signal(int)  # the answer's message widget index
+    notice_link = Signal(int, str)  # an answer's widget index, and its notice's link (undo, retry)
     model_changed = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -185,7 +185,7 @@ class ChatView(QWidget):
         w.document_clicked.connect(self.document_clicked)
         w.redo_clicked.connect(lambda widget=w: self._redo(widget))
         w.notice.linkActivated.connect(
-            lambda _link, widget=w: self.undo_requested.emit(self.messages.index(widget))
+            lambda link, widget=w: self.notice_link.emit(self.messages.index(widget), link)
         )
         self.list_layout.insertWidget(self.list_layout.count() - 1, w)
         self.messages.append(w)

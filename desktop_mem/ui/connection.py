@@ -82,7 +82,20 @@ class ConnectionController(QObject):
         elif self.embed_missing and embedder is not None:
             self.offer_pull(embedder.model, embedding=True)
         elif embedder is not None:
+            self.prepare_search()
             self.index_missing()
+        self.w.turns.catch_up()  # what waited for the model to answer again
+
+    def prepare_search(self) -> None:
+        """A new profile or embedding model: what the relevance rule compares with is
+        embedded now, in the background, so the first message does not wait for it."""
+        profile = self.w.profile
+        if profile.prepared():
+            return
+        self.w.show_work(self.tr("Preparing search for %1…").replace("%1", profile.embedder.model))
+        tasks.run(profile.reference.vectors, profile.embedder,
+                  done=lambda _v: self.w.show_work(None),
+                  failed=lambda _text: self.w.show_work(None))  # fmt: skip
 
     def index_missing(self) -> None:
         """Memories and messages saved while the embedding model was missing (or the

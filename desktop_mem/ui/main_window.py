@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_mem.api import MemoryLayer
+from desktop_mem.core.chat import learning
 from desktop_mem.core.chat.session import (
     ChatSession,
 )
@@ -155,11 +156,11 @@ class MainWindow(QMainWindow):
         self.chat.memory_clicked.connect(self.memory.show_memory)
         self.chat.message_clicked.connect(self.threads.open_message)
         self.chat.document_clicked.connect(open_document)
-        self.chat.undo_requested.connect(self.turns.undo_changes)
+        self.chat.notice_link.connect(self.turns.link)
         self.sleeper = SleepController(
             profile.db,
             lambda: (
-                self.turns.session.extractor
+                self.turns.session.learner
                 if self.turns.session and not self.turns.session.incognito
                 else None
             ),
@@ -456,10 +457,12 @@ class MainWindow(QMainWindow):
                 + "</a>"
             )
         elif self.connection.online:
+            slow = self.slow_turns()
             self.ollama_status.setText(
                 html.escape(self.tr("● Connected · %1")).replace(
                     "%1", html.escape(self.connection.backend.model)
                 )
+                + (" · " + html.escape(slow) if slow else "")
             )
         else:
             self.ollama_status.setText(self.tr("○ Ollama not connected"))
@@ -469,7 +472,33 @@ class MainWindow(QMainWindow):
             mem = self.tr("Memory: on")
         else:
             mem = self.tr("Memory: off (commands only)")
+        waiting = learning.waiting(self.profile.db).total
+        if waiting and not self.turns.incognito:
+            mem += self.tr(" · %n message(s) not yet learned from", "", waiting)
         self.memory_status.setText(mem)
+
+    def slow_turns(self) -> str:
+        """What the model server said after the last answer that makes every turn slow
+        (core/models/loaded.py), in one sentence with what to change; "" when nothing."""
+        session = self.turns.session
+        problem = session.server_problem if session is not None else None
+        if problem is None:
+            return ""
+        if problem.reason == "context":
+            return (
+                self.tr(
+                    "%1 is loaded with a %2-token context but this app asks for %3, so every "
+                    "turn reloads it: give the apps that use it the same context length, or "
+                    "set this one's in Settings."
+                )
+                .replace("%1", problem.model)
+                .replace("%2", f"{problem.loaded or 0:,}")
+                .replace("%3", f"{problem.asked:,}")
+            )
+        return self.tr(
+            "Ollama unloads %1 soon after each answer, so every turn waits for it to load "
+            "again: give Ollama a longer keep-alive."
+        ).replace("%1", problem.model)
 
     def show_work(self, text: str | None, done: int = 0, total: int = 0) -> None:
         if text is None:

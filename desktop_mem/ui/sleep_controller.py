@@ -1,7 +1,8 @@
 """Owns sleep-time consolidation in the window: the idle timer, the pass, its stop.
 
 When nobody has typed for `idle_ms` and the schedule says a pass is due (core/chat/sleep.py),
-the whole-store pass runs in the background at the lowest thread priority; any key in
+the pass (what waits to be learned from, then the whole store) runs in the background
+at the lowest thread priority; any key in
 the composer, or a turn starting, asks it to stop at once. What it changed is reported
 through `finished` (the window shows a quiet status line; every change is a version
 in the memory's history, so it can be undone there).
@@ -16,7 +17,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal
 
-from desktop_mem.core.chat.extract import Change, Extractor
+from desktop_mem.core.chat.extract import Change
+from desktop_mem.core.chat.learning import Learner
 from desktop_mem.core.chat.sleep import SleepSchedule
 from desktop_mem.ui import tasks
 
@@ -29,14 +31,14 @@ class SleepController(QObject):
     def __init__(
         self,
         db: Any,
-        extractor: Callable[[], Extractor | None],
+        learner: Callable[[], Learner | None],
         busy: Callable[[], bool],
         parent: QObject | None = None,
         idle_ms: int = IDLE_MS,
     ) -> None:
         super().__init__(parent)
         self.schedule = SleepSchedule(db)
-        self._extractor = extractor
+        self._learner = learner
         self._busy = busy
         self._stop = threading.Event()
         self.running = False
@@ -53,24 +55,31 @@ class SleepController(QObject):
         self.timer.start()
 
     def run_if_due(self) -> bool:
-        extractor = self._extractor()
-        if self.running or extractor is None or self._busy() or not self.schedule.due():
+        learner = self._learner()
+        if self.running or learner is None or self._busy() or not self.schedule.due():
             self.timer.start()
             return False
         self.running = True
         self._stop.clear()
-        tasks.run(self._pass, extractor, done=self._done, failed=self._failed)
+        tasks.run(self._pass, learner, done=self._done, failed=self._failed)
         return True
 
-    def _pass(self, extractor: Extractor) -> tuple[list[Change], bool]:
+    def _pass(self, learner: Learner) -> tuple[list[Change], bool]:
         thread = QThread.currentThread()
         thread.setPriority(QThread.Priority.LowestPriority)
+        changes: list[Change] = []
+        ran_store = False
         try:
-            changes = extractor.sleep(datetime.now(UTC), should_stop=self._stop.is_set)
+            if self.schedule.learning_due():
+                for learned in learner.retry(should_stop=self._stop.is_set):
+                    changes += learned.changes
+            if not self._stop.is_set() and self.schedule.store_due():
+                ran_store = True
+                changes += learner.extractor.sleep(datetime.now(UTC), should_stop=self._stop.is_set)
         finally:
             thread.setPriority(QThread.Priority.NormalPriority)
         stopped = self._stop.is_set()
-        if not stopped:
+        if ran_store and not stopped:
             self.schedule.record()
         return changes, stopped
 

@@ -1,14 +1,18 @@
 """Owns the chat turn: the session, sending, regenerating, editing, stopping, what an
-answer learned (and its undo), and the chat's "forget …"."""
+answer learned (and its undo, or why nothing was, with Retry), and the chat's
+"forget …"."""
 
 from __future__ import annotations
 
 import functools
+import html
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject
 
+from desktop_mem.core.chat import learning
 from desktop_mem.core.chat.extract import Change
+from desktop_mem.core.chat.learning import Learned
 from desktop_mem.core.chat.session import (
     ChatSession,
     TurnResult,
@@ -122,11 +126,13 @@ class TurnController(QObject):
             if result.learning is not None:
                 self.w.show_work(self.tr("Learning from this exchange…"))
                 tasks.run(
-                    result.learned,
+                    result.outcome,
                     300.0,
-                    done=lambda ch, mid=result.answer_id: self.learned(mid, ch),
+                    done=lambda out, mid=result.answer_id: self.learned(mid, out),
                     failed=self.w.show_error,
                 )
+            if result.server is not None:  # what the server said after it: the status
+                tasks.watch(result.server, lambda _problem: self.w.update_status())
             if result.titling is not None:
                 tasks.watch(
                     result.titling,
@@ -154,15 +160,29 @@ class TurnController(QObject):
         if self.session is not None and self.turn_busy:
             self.session.stop()
 
-    def learned(self, answer_id: int | None, changes: list[Change]) -> None:
+    def learned(self, answer_id: int | None, outcome: Learned) -> None:
         """What an exchange taught, once learned: shown under its answer if that answer is
         on screen now (the user may have opened another chat meanwhile; the widget it
-        started with may be gone), and the browser refreshed either way."""
+        started with may be gone), and the browser refreshed either way. When learning
+        failed, a quiet line says so under the answer, with Retry."""
         self.w.show_work(None)
-        shown = [c for c in changes if c.action != "skipped"]
+        answer = next((w for w in self.w.chat.messages if w.message_id == answer_id), None)
+        if not outcome.ok:
+            if answer is not None:
+                answer.setProperty("unlearned", outcome.user_id)
+                answer.set_notice(
+                    html.escape(self.not_learned(outcome.reason))
+                    + f' — <a href="retry">{self.tr("Retry")}</a>'
+                )
+            self.w.update_status()
+            return
+        if answer is not None and answer.property("unlearned") is not None:
+            answer.setProperty("unlearned", None)
+            answer.set_notice(None)
+        self.w.update_status()
+        shown = [c for c in outcome.changes if c.action != "skipped"]
         if not shown:
             return
-        answer = next((w for w in self.w.chat.messages if w.message_id == answer_id), None)
         if answer is not None:
             self.show_changes(answer, shown)
         else:
@@ -174,6 +194,58 @@ class TurnController(QObject):
         answer.setProperty("changes_index", len(self.last_changes) - 1)
         notice = describe_changes((c.action, c.text) for c in changes)
         answer.set_notice(notice + f' — <a href="undo">{self.tr("Undo")}</a>')
+
+    def catch_up(self) -> None:
+        """The model server answers (again): learn from what waited for it."""
+        session = self.session
+        if session is None or session.incognito or not self.w.settings.get("auto_memory"):
+            return
+        if not learning.waiting(session.profile.db).pending:
+            return
+        tasks.run(session.learner.retry, done=lambda _done: self.w.update_status())
+
+    def not_learned(self, reason: str) -> str:
+        """The quiet line under an answer nothing was learned from, by reason code."""
+        if reason == "invalid_answer":
+            return self.tr(
+                "Nothing was learned from this message: the model's answer was not what was "
+                "asked for. It will be tried again later."
+            )
+        if reason == "ollama_timeout":
+            return self.tr(
+                "Nothing was learned from this message: the model server did not answer in "
+                "time. It will be tried again later."
+            )
+        if reason in ("ollama_unreachable", "server_unreachable"):
+            return self.tr(
+                "Nothing was learned from this message: the model server could not be "
+                "reached. It will be tried again once it answers."
+            )
+        return self.tr(
+            "Nothing was learned from this message: the model server failed. It will be "
+            "tried again later."
+        )
+
+    def retry_learning(self, widget_index: int) -> None:
+        """Retry under an answer nothing was learned from: learn from it now."""
+        w = self.w.chat.messages[widget_index]
+        user_id = w.property("unlearned")
+        if user_id is None or self.session is None:
+            return
+        w.set_notice(html.escape(self.tr("Learning from this exchange…")))
+        tasks.run(
+            self.session.learner.retry_one,
+            int(user_id),
+            done=lambda out, mid=w.message_id: self.learned(mid, out),
+            failed=self.w.show_error,
+        )
+
+    def link(self, widget_index: int, href: str) -> None:
+        """A link in the line under an answer: Undo what it taught, or Retry learning."""
+        if href == "retry":
+            self.retry_learning(widget_index)
+        else:
+            self.undo_changes(widget_index)
 
     def undo_changes(self, widget_index: int) -> None:
         w = self.w.chat.messages[widget_index]

@@ -6,15 +6,22 @@ After each completed exchange, in the background:
    that is worth keeping, with relative dates made absolute from the conversation's
    date and time-bound statements given a `valid_until`;
 2. an attribution guard drops candidates whose words come from the assistant's
-   answer and not from the user's message (the model's own suggestions);
+   answer, or from anything else the model was shown (the user's instructions, the
+   retrieved blocks), and not from the user's message;
 3. consolidation against the store: an identical or near-identical memory is a NOOP
    before any model call; a candidate with no similar memory is an ADD; otherwise the
    model decides ADD / UPDATE / NOOP / INVALIDATE, seeing short integer ids, never
    database ids. Every change is one transaction with a history row (actor, message),
    and can be undone.
 
-Malformed model output gets one retry with the validation error; then the exchange is
-skipped and logged. Nothing here can lose a chat message or crash the chat.
+Malformed model output gets one retry with the validation error (a repair request);
+then InvalidModelAnswer says so, as a model-server error would. Every model call of an
+exchange comes before its first change, so a failure leaves nothing half-learned: the
+caller (core/chat/learning.py) keeps the exchange to learn from later. Nothing here
+can lose a chat message or crash the chat.
+
+Right after a turn the calls go at the end of the chat's own messages (`prefix`: the
+prompt and the answer as the model saw them), which the model server has cached.
 """
 
 from __future__ import annotations
@@ -32,14 +39,16 @@ from desktop_mem.core import textproc
 from desktop_mem.core.chat.commands import Command, parse_command
 from desktop_mem.core.chat.prompts import (
     DECIDE_PROMPT,
+    EXTRACT_AFTER_CHAT,
     EXTRACT_PROMPT,
     Candidate,
     Decision,
     Extraction,
+    after_chat,
     parse_model_json,
     quoted,
 )
-from desktop_mem.core.errors import DesktopMemError, ModelServerError
+from desktop_mem.core.errors import DesktopMemError, InvalidModelAnswer
 from desktop_mem.core.memory.records import is_app_source
 from desktop_mem.core.memory.store import MemoryStore, NewMemory, parse_when
 from desktop_mem.core.models.llm import ChatBackend
@@ -75,18 +84,43 @@ class Change:
         return asdict(self)
 
 
+Prefix = Sequence[dict[str, str]]  # the chat's messages and answer, to ask after
+
+
+@dataclass
+class Step:
+    """What consolidation decided for one candidate, before anything is written."""
+
+    candidate: Candidate
+    action: str  # add, skip, update, invalidate
+    target: Any = None  # the stored memory it concerns
+    text: str | None = None  # update: the statement as it should now read
+
+
 def _content_words(text: str) -> set[str]:
     return set(textproc.query_terms(text))
 
 
 def said_by_assistant(candidate: str, user: str, assistant: str) -> bool:
-    """The candidate's words are the assistant's, not the user's."""
+    """The candidate's words are the assistant's (or another text's the model was
+    shown), not the user's."""
     words = _content_words(candidate)
     if not words:
         return False
     from_user = len(words & _content_words(user)) / len(words)
     from_assistant = len(words & _content_words(assistant)) / len(words)
     return from_assistant >= 0.5 and from_user < 0.2
+
+
+def _shown(prefix: Prefix, user: str) -> str:
+    """Everything in the chat's messages but the user's newest words: what a candidate
+    must not be made of."""
+    parts = [m["content"] for m in prefix[:-2]]  # the system message and the history
+    if len(prefix) >= 2:
+        newest = prefix[-2]["content"]  # the blocks, then the user's words
+        parts.append(newest[: len(newest) - len(user)] if newest.endswith(user) else newest)
+        parts.append(prefix[-1]["content"])  # the answer
+    return "\n".join(parts)
 
 
 class Extractor:
@@ -97,8 +131,13 @@ class Extractor:
 
     # -- model calls with one retry ------------------------------------------------------
 
-    def _ask(self, prompt: str, model: type[BaseModel]) -> BaseModel | None:
-        messages = [{"role": "user", "content": prompt}]
+    def _ask(self, prompt: str, model: type[BaseModel], prefix: Prefix | None = None) -> BaseModel:
+        """One structured answer, with one repair request if it is not valid; raises
+        InvalidModelAnswer after that (and ModelServerError when the server fails)."""
+        if prefix:
+            messages = [*prefix, {"role": "user", "content": prompt}]
+        else:
+            messages = [{"role": "user", "content": prompt}]
         schema = model.model_json_schema()
         for attempt in (1, 2):
             text, _ = self.backend.complete_json(messages, schema)
@@ -125,26 +164,43 @@ class Extractor:
                         f"({problem}). Answer again with JSON only.",
                     },
                 ]
-        return None
-
-    def extract(self, user: str, assistant: str, when: datetime) -> list[Candidate]:
-        today = when.date()
-        prompt = EXTRACT_PROMPT.format(
-            today=today.isoformat(),
-            weekday=when.strftime("%A"),
-            tomorrow=date.fromordinal(today.toordinal() + 1).isoformat(),
-            user=quoted(user[:6000]),
-            assistant=quoted(assistant[:3000]),
+        raise InvalidModelAnswer(
+            f"The model {self.backend.model} answered twice with something that is not the "
+            "JSON asked for: try again, or choose a model that follows instructions better."
         )
-        result = self._ask(prompt, Extraction)
-        if result is None:
-            log.warning("extraction skipped: no valid answer after a retry")
-            return []
+
+    def extract(
+        self,
+        user: str,
+        assistant: str,
+        when: datetime,
+        prefix: Prefix | None = None,
+        newest: bool = True,
+    ) -> list[Candidate]:
+        """What the user said about themselves in this exchange. With `prefix` (the
+        chat's messages and answer) the request is asked after them, naming the newest
+        message (`newest`: this exchange is their last) or quoting an older exchange;
+        else it quotes the exchange. Raises ModelServerError (InvalidModelAnswer too)."""
+        today = when.date()
+        dates = {
+            "today": today.isoformat(),
+            "weekday": when.strftime("%A"),
+            "tomorrow": date.fromordinal(today.toordinal() + 1).isoformat(),
+        }
+        if prefix and newest:
+            prompt = EXTRACT_AFTER_CHAT.format(**dates, user=quoted(user[:6000]))
+        else:
+            prompt = EXTRACT_PROMPT.format(
+                **dates, user=quoted(user[:6000]), assistant=quoted(assistant[:3000])
+            )
+            prompt = after_chat(prompt) if prefix else prompt
+        result = self._ask(prompt, Extraction, prefix)
         assert isinstance(result, Extraction)
+        elsewhere = _shown(prefix, user) if prefix and newest else assistant
         kept = []
         for c in result.memories:
-            if said_by_assistant(c.text, user, assistant):
-                log.info("dropped a candidate taken from the assistant's answer")
+            if said_by_assistant(c.text, user, elsewhere):
+                log.info("dropped a candidate taken from what the model was shown")
                 continue
             kept.append(c)
         return kept
@@ -158,13 +214,15 @@ class Extractor:
         context: str | None,
         when: datetime,
         actor: str = "extractor",
+        prefix: Prefix | None = None,
     ) -> list[Change]:
+        """Decide for every candidate (the model calls), then write the changes: a
+        failing call raises before anything is stored."""
+        steps = [self.decide(c, when, prefix) for c in candidates]
         changes: list[Change] = []
-        for c in candidates:
+        for step in steps:
             try:
-                changes += self._one(c, message_id, context, when, actor)
-            except ModelServerError:
-                raise
+                changes += self._apply(step, message_id, context, when, actor)
             except DesktopMemError as exc:  # a bad date, a too-long text: skip this one
                 log.warning("candidate skipped: %s", type(exc).__name__)
         return changes
@@ -180,45 +238,47 @@ class Extractor:
             out.append((h.memory, float(sim) if sim is not None else 0.0))
         return out
 
-    def _one(
-        self,
-        c: Candidate,
-        message_id: int | None,
-        context: str | None,
-        when: datetime,
-        actor: str,
-    ) -> list[Change]:
+    def decide(self, c: Candidate, when: datetime, prefix: Prefix | None = None) -> Step:
+        """What to do with a candidate, asking the model only for a close call; no
+        change is made. Raises ModelServerError (InvalidModelAnswer included)."""
         same = self.store.find_duplicate(c.text)
         if same is not None:
-            return [Change("skipped", same.id, same.text)]
+            return Step(c, "skip", same)
         neighbours = self._neighbours(c.text)
         best = max((s for _, s in neighbours), default=0.0)
         if neighbours and best >= DUPLICATE_SIMILARITY:
-            m = max(neighbours, key=lambda t: t[1])[0]
-            return [Change("skipped", m.id, m.text)]
-        decision: Decision | None = None
-        if neighbours and best >= RELATED_SIMILARITY:
-            stored = "\n".join(f"[{i}] {quoted(m.text)}" for i, (m, _) in enumerate(neighbours, 1))
-            answer = self._ask(
-                DECIDE_PROMPT.format(
-                    today=when.date().isoformat(), stored=stored, new=quoted(c.text)
-                ),
-                Decision,
-            )
-            decision = answer if isinstance(answer, Decision) else None
-            if decision is None:
-                log.warning("consolidation skipped a candidate: no valid decision")
-                return []
-        if decision is None or decision.action == "ADD":
-            return [self._add(c, message_id, context, actor)]
+            return Step(c, "skip", max(neighbours, key=lambda t: t[1])[0])
+        if not neighbours or best < RELATED_SIMILARITY:
+            return Step(c, "add")
+        stored = "\n".join(f"[{i}] {quoted(m.text)}" for i, (m, _) in enumerate(neighbours, 1))
+        prompt = DECIDE_PROMPT.format(
+            today=when.date().isoformat(), stored=stored, new=quoted(c.text)
+        )
+        decision = self._ask(after_chat(prompt) if prefix else prompt, Decision, prefix)
+        assert isinstance(decision, Decision)
+        if decision.action == "ADD":
+            return Step(c, "add")
         if decision.id is None or not 1 <= decision.id <= len(neighbours):
             log.warning("consolidation answer named no stored memory: adding instead")
-            return [self._add(c, message_id, context, actor)]
+            return Step(c, "add")
         target = neighbours[decision.id - 1][0]
-        if decision.action == "NOOP":
+        action = {"NOOP": "skip", "UPDATE": "update", "INVALIDATE": "invalidate"}[decision.action]
+        return Step(c, action, target, decision.text)
+
+    def _apply(
+        self, step: Step, message_id: int | None, context: str | None, when: datetime, actor: str
+    ) -> list[Change]:
+        c, target = step.candidate, step.target
+        if step.action == "add":
+            # a candidate the same as one just written for this exchange is not stored twice
+            same = self.store.find_duplicate(c.text)
+            if same is not None:
+                return [Change("skipped", same.id, same.text)]
+            return [self._add(c, message_id, context, actor)]
+        if step.action == "skip":
             return [Change("skipped", target.id, target.text)]
-        if decision.action == "UPDATE":
-            text = (decision.text or c.text).strip() or c.text
+        if step.action == "update":
+            text = (step.text or c.text).strip() or c.text
             result = self.store.edit(
                 target.id,
                 text=text,
@@ -230,15 +290,10 @@ class Extractor:
                 action="updated",
             )
             return [
-                Change(
-                    "updated",
-                    target.id,
-                    result.memory.text,
-                    target.text,
-                    self._version(target.id),
-                )
-            ]
-        # INVALIDATE: the old statement stops being true today; the new one is stored
+                Change("updated", target.id, result.memory.text, target.text,
+                       self._version(target.id))
+            ]  # fmt: skip
+        # invalidate: the old statement stops being true today; the new one is stored
         self.store.invalidate(target.id, when, actor, "invalidated", message_id)
         return [
             Change("invalidated", target.id, target.text, None, self._version(target.id)),
@@ -321,14 +376,18 @@ class Extractor:
 
     def _conflict(self, a: Any, b: Any, when: datetime) -> list[Change]:
         older, newer = sorted((a, b), key=lambda m: (m.created_at, m.id))
-        answer = self._ask(
-            DECIDE_PROMPT.format(
-                today=when.date().isoformat(),
-                stored=f"[1] {quoted(older.text)}",
-                new=quoted(newer.text),
-            ),
-            Decision,
-        )
+        try:
+            answer = self._ask(
+                DECIDE_PROMPT.format(
+                    today=when.date().isoformat(),
+                    stored=f"[1] {quoted(older.text)}",
+                    new=quoted(newer.text),
+                ),
+                Decision,
+            )
+        except InvalidModelAnswer:  # the pair stays as it is, for the next pass
+            log.warning("sleep pass: no valid decision on a pair")
+            return []
         if not isinstance(answer, Decision) or answer.action != "INVALIDATE" or answer.id != 1:
             return []
         self.store.invalidate(older.id, when, "consolidation", f"contradicted by #{newer.id}")

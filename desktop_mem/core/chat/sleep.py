@@ -2,11 +2,16 @@
 
 Letta's sleep-time agents reorganise memory between conversations instead of during
 them. Here the window asks `SleepSchedule.due()` after it has been idle for a while;
-the pass (Extractor.sleep: duplicates merged, contradictions resolved, every change a
-history version that can be undone) then runs in the background and stops the moment
-the user types. It runs at most once a day, or sooner once enough new memories have
-come in, and only if something changed since the last run. The `sleep_consolidation`
-setting turns it off.
+the pass then runs in the background and stops the moment the user types: first the
+exchanges that still wait to be learned from (core/chat/learning.py), then the
+whole-store pass (Extractor.sleep: duplicates merged, contradictions resolved, every
+change a history version that can be undone). The whole-store pass runs at most once
+a day, or sooner once enough new memories have come in, and only if something changed
+since the last run. The `sleep_consolidation` setting turns it off.
+
+The user has been away for as long as Ollama keeps a model loaded by default (five
+minutes): the chat's cached prompt is gone by then anyway, so these calls, which do
+not extend the chat's prompt, cost the next turn nothing it would not pay.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from desktop_mem.core.chat.learning import waiting
 from desktop_mem.core.settings import Settings
 
 LAST_RUN = "sleep.last_run"  # meta: when a pass last ran to its end (ISO, UTC)
@@ -28,6 +34,16 @@ class SleepSchedule:
     new_memories: int = 20  # this many new since the last pass: run even within the day
 
     def due(self, now: datetime | None = None) -> bool:
+        """A pass is due: exchanges wait to be learned from, or the store is due."""
+        if not Settings(self.db).get("sleep_consolidation"):
+            return False
+        return self.learning_due() or self.store_due(now)
+
+    def learning_due(self) -> bool:
+        return bool(Settings(self.db).get("auto_memory")) and waiting(self.db).pending > 0
+
+    def store_due(self, now: datetime | None = None) -> bool:
+        """The whole-store pass is due (a day since the last, or many new memories)."""
         if not Settings(self.db).get("sleep_consolidation"):
             return False
         now = now or datetime.now(UTC)

@@ -551,3 +551,20 @@ def _m013(conn: Any) -> None:
     # forgotten = 1: the user asked the assistant to forget what the message says but kept
     # the message to read; it is in no prompt (history or recall) and in no search index.
     run_script(conn, "ALTER TABLE messages ADD COLUMN forgotten INTEGER NOT NULL DEFAULT 0;")
+
+
+@migration(14, "messages not yet learned from: kept to learn from once the model can")
+def _m014(conn: Any) -> None:
+    run_script(
+        conn,
+        """
+        -- learn_state of a user message: '' (nothing to learn, or learned), 'pending'
+        -- (learning has not succeeded yet: it is tried again), 'failed' (it failed
+        -- every time it was tried; the user may retry). learn_error holds the reason
+        -- code of the last failure, never text from the conversation.
+        ALTER TABLE messages ADD COLUMN learn_state TEXT NOT NULL DEFAULT '';
+        ALTER TABLE messages ADD COLUMN learn_attempts INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE messages ADD COLUMN learn_error TEXT;
+        CREATE INDEX messages_to_learn ON messages(learn_state, id) WHERE learn_state <> '';
+        """,
+    )
