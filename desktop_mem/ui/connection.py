@@ -93,9 +93,12 @@ class ConnectionController(QObject):
         if profile.prepared():
             return
         self.w.show_work(self.tr("Preparing search for %1…").replace("%1", profile.embedder.model))
-        tasks.run(profile.reference.vectors, profile.embedder,
-                  done=lambda _v: self.w.show_work(None),
-                  failed=lambda _text: self.w.show_work(None))  # fmt: skip
+        # bound methods: a window rebuilt meanwhile (a new language) drops the call
+        tasks.run(profile.reference.vectors, profile.embedder, done=self._prepared,
+                  failed=self._prepared)  # fmt: skip
+
+    def _prepared(self, *_: Any) -> None:
+        self.w.show_work(None)
 
     def index_missing(self) -> None:
         """Memories and messages saved while the embedding model was missing (or the

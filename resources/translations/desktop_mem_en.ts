@@ -3,7 +3,7 @@
 <context>
     <name>ConnectionController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/connection.py" line="102" />
+        <location filename="../../desktop_mem/ui/connection.py" line="118" />
         <source>%n memory(s) can now be found by meaning too.</source>
         <translation><numerusform>%n memory can now be found by meaning too.</numerusform><numerusform>%n memories can now be found by meaning too.</numerusform></translation>
     </message>
@@ -63,6 +63,14 @@
         <location filename="../../desktop_mem/ui/forget_dialog.py" line="139" />
         <source>%n message(s) in all</source>
         <translation><numerusform>%n message in all</numerusform><numerusform>%n messages in all</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/main_window.py" line="477" />
+        <source> · %n message(s) not yet learned from</source>
+        <translation><numerusform> · %n message not yet learned from</numerusform><numerusform> · %n messages not yet learned from</numerusform></translation>
     </message>
 </context>
 <context>
@@ -142,17 +150,17 @@
 <context>
     <name>TurnController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="212" />
+        <location filename="../../desktop_mem/ui/turns.py" line="284" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>Deleted %n memory</numerusform><numerusform>Deleted %n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="213" />
+        <location filename="../../desktop_mem/ui/turns.py" line="285" />
         <source> and %n message(s).</source>
         <translation><numerusform> and %n message.</numerusform><numerusform> and %n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="217" />
+        <location filename="../../desktop_mem/ui/turns.py" line="289" />
         <source>%n earlier message(s) stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>%n earlier message stays to read, but the assistant no longer sees it.</numerusform><numerusform>%n earlier messages stay to read, but the assistant no longer sees them.</numerusform></translation>
     </message>

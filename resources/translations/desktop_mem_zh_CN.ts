@@ -186,83 +186,83 @@
 <context>
     <name>BackupPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="245" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="248" />
         <source>A backup is encrypted like your memories. Put the folder in Syncthing, Dropbox or iCloud Drive to carry your memories to another computer: only encrypted data is synced.</source>
         <translation>备份和你的记忆一样是加密的。把备份文件夹放进 Syncthing、Dropbox 或 iCloud 云盘，就能把记忆带到另一台电脑：同步的只有加密数据。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="255" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="258" />
         <source>No folder chosen</source>
         <translation>未选择文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="256" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="259" />
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="260" />
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="305" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="263" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="308" />
         <source>Backup folder</source>
         <translation>备份文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="261" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="264" />
         <source>Back up every day</source>
         <translation>每天备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="268" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="271" />
         <source>Backups to keep</source>
         <translation>保留的备份数</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="271" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="274" />
         <source>Back up now</source>
         <translation>立即备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="273" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="276" />
         <source>Restore a backup…</source>
         <translation>恢复备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="283" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="286" />
         <source>New recovery code…</source>
         <translation>新的恢复码…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="285" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="288" />
         <source>Makes a new code and shows it once; the old one stops opening this profile.</source>
         <translation>生成新的恢复码并只显示一次；旧的恢复码将不再能打开此配置。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="299" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="302" />
         <source>No backup yet.</source>
         <translation>还没有备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="301" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="304" />
         <source>Last backup: %1</source>
         <translation>上次备份：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="313" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="316" />
         <source>Choose a folder for the backups first.</source>
         <translation>请先选择备份文件夹。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="318" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="321" />
         <source>Backing up…</source>
         <translation>正在备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="322" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="325" />
         <source>Backed up to %1</source>
         <translation>已备份到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="326" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="329" />
         <source>A backup is already running.</source>
         <translation>已有一个备份正在进行。</translation>
     </message>
@@ -342,47 +342,52 @@
         <translation>正在连接 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="96" />
+        <location filename="../../desktop_mem/ui/connection.py" line="95" />
+        <source>Preparing search for %1…</source>
+        <translation>正在为 %1 准备搜索…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/connection.py" line="112" />
         <source>Indexing memories…</source>
         <translation>正在为记忆建立索引…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/connection.py" line="102" />
+        <location filename="../../desktop_mem/ui/connection.py" line="118" />
         <source>%n memory(s) can now be found by meaning too.</source>
         <translation><numerusform>%n 条记忆现在也能按含义找到了。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="122" />
+        <location filename="../../desktop_mem/ui/connection.py" line="138" />
         <source>The model server is not answering: you can read and search, not send.</source>
         <translation>模型服务器没有响应：你可以阅读和搜索，但不能发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="141" />
+        <location filename="../../desktop_mem/ui/connection.py" line="157" />
         <source>Embedding model not installed</source>
         <translation>未安装嵌入模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="143" />
+        <location filename="../../desktop_mem/ui/connection.py" line="159" />
         <source>The embedding model %1 is not installed in Ollama, so memories are found by their words only, not by their meaning. Download it now? Memories saved meanwhile are indexed once it is there.</source>
         <translation>Ollama 中没有安装嵌入模型 %1，因此只能按字词查找记忆，无法按含义查找。现在下载吗？在此期间保存的记忆会在下载完成后建立索引。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="148" />
+        <location filename="../../desktop_mem/ui/connection.py" line="164" />
         <source>Model not installed</source>
         <translation>模型未安装</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="149" />
+        <location filename="../../desktop_mem/ui/connection.py" line="165" />
         <source>The chat model %1 is not installed in Ollama. Download it now?</source>
         <translation>Ollama 中没有安装聊天模型 %1。现在下载吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="164" />
+        <location filename="../../desktop_mem/ui/connection.py" line="180" />
         <source>Downloading…</source>
         <translation>正在下载…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="173" />
+        <location filename="../../desktop_mem/ui/connection.py" line="189" />
         <source>Download failed</source>
         <translation>下载失败</translation>
     </message>
@@ -794,195 +799,210 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="113" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="489" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="114" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="518" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="120" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="121" />
         <location filename="../../desktop_mem/ui/selftest.py" line="79" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="122" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="123" />
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="124" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="125" />
         <source>A chat that reads and writes no memory and is not stored</source>
         <translation>不读取、不写入记忆，也不保存的对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="131" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="318" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="132" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="319" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="174" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="175" />
         <source>Backed up to %1</source>
         <translation>已备份到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="179" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="180" />
         <source>The backup failed: %1</source>
         <translation>备份失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="229" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="230" />
         <source>Chat</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="230" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="231" />
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="231" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="232" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="303" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="304" />
         <source>&amp;Chat</source>
         <translation>聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="306" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="307" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="312" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="313" />
         <source>New incognito conversation</source>
         <translation>新的无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="316" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="317" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="317" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="318" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="320" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="321" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="322" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="323" />
         <source>Delete all conversations and memories…</source>
         <translation>删除所有对话和记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="324" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="325" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="325" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="326" />
         <source>&amp;Memories</source>
         <translation>记忆(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="327" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="328" />
         <source>Show memories</source>
         <translation>显示记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="330" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="331" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="331" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="332" />
         <source>New memory…</source>
         <translation>新建记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="332" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="333" />
         <source>Consolidate now</source>
         <translation>立即整理</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="333" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="334" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="334" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="335" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="335" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="336" />
         <source>Learn automatically</source>
         <translation>自动学习</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="338" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="339" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="339" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="340" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="340" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="409" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="341" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="410" />
         <source>About desktop-mem</source>
         <translation>关于 desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="411" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="412" />
         <source>desktop-mem %1
 A local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.</source>
         <translation>desktop-mem %1
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="452" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="453" />
         <source>● Connected · embedding model %1 missing: search by words only</source>
         <translation>● 已连接 · 缺少嵌入模型 %1：只能按字词搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="455" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="456" />
         <source>Download it</source>
         <translation>下载</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="460" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="462" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="465" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="468" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="467" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="470" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="469" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="472" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="471" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="474" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/main_window.py" line="477" />
+        <source> · %n message(s) not yet learned from</source>
+        <translation><numerusform> · 还有 %n 条消息尚未从中学习</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="490" />
+        <source>%1 is loaded with a %2-token context but this app asks for %3, so every turn reloads it: give the apps that use it the same context length, or set this one's in Settings.</source>
+        <translation>%1 以 %2 个词元的上下文加载，但本应用需要 %3，所以每次对话都要重新加载它：让使用它的应用采用相同的上下文长度，或在“设置”中修改本应用的。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="499" />
+        <source>Ollama unloads %1 soon after each answer, so every turn waits for it to load again: give Ollama a longer keep-alive.</source>
+        <translation>Ollama 在每次回答后很快就卸载 %1，所以每次对话都要等它重新加载：请延长 Ollama 的保持加载时间（keep-alive）。</translation>
     </message>
 </context>
 <context>
@@ -1969,47 +1989,68 @@ Install it from ollama.com, then start it: open the Ollama app, or run “ollama
 <context>
     <name>TurnController</name>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="93" />
+        <location filename="../../desktop_mem/ui/turns.py" line="97" />
         <source>…</source>
         <translation>…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="123" />
+        <location filename="../../desktop_mem/ui/turns.py" line="127" />
+        <location filename="../../desktop_mem/ui/turns.py" line="235" />
         <source>Learning from this exchange…</source>
         <translation>正在从这轮对话中学习…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="193" />
+        <location filename="../../desktop_mem/ui/turns.py" line="211" />
+        <source>Nothing was learned from this message: the model's answer was not what was asked for. It will be tried again later.</source>
+        <translation>这条消息还没有被记住：模型的回答不符合要求。稍后会再试。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/turns.py" line="216" />
+        <source>Nothing was learned from this message: the model server did not answer in time. It will be tried again later.</source>
+        <translation>这条消息还没有被记住：模型服务器没有及时回答。稍后会再试。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/turns.py" line="221" />
+        <source>Nothing was learned from this message: the model server could not be reached. It will be tried again once it answers.</source>
+        <translation>这条消息还没有被记住：无法连接模型服务器。等它恢复后会再试。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/turns.py" line="225" />
+        <source>Nothing was learned from this message: the model server failed. It will be tried again later.</source>
+        <translation>这条消息还没有被记住：模型服务器出错了。稍后会再试。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/turns.py" line="265" />
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="196" />
+        <location filename="../../desktop_mem/ui/turns.py" line="268" />
         <source>Undoing…</source>
         <translation>正在撤销…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="212" />
+        <location filename="../../desktop_mem/ui/turns.py" line="284" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>已删除 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="213" />
+        <location filename="../../desktop_mem/ui/turns.py" line="285" />
         <source> and %n message(s).</source>
         <translation><numerusform>和 %n 条消息。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="217" />
+        <location filename="../../desktop_mem/ui/turns.py" line="289" />
         <source>%n earlier message(s) stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>%n 条以前的消息保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="223" />
+        <location filename="../../desktop_mem/ui/turns.py" line="295" />
         <source>Nothing was deleted.</source>
         <translation>没有删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="230" />
+        <location filename="../../desktop_mem/ui/turns.py" line="302" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>

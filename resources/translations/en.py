@@ -20,6 +20,10 @@ TS = HERE / "desktop_mem_en.ts"
 QM = ROOT / "desktop_mem" / "resources" / "translations" / "desktop_mem_en.qm"  # ships
 
 EN: dict[str, tuple[str, str]] = {
+    " · %n message(s) not yet learned from": (
+        " · %n message not yet learned from",
+        " · %n messages not yet learned from",
+    ),
     "%n message(s), last %1": ("%n message, last %1", "%n messages, last %1"),
     "%n of them will no longer quote what was said in it.": (
         "%n of them will no longer quote what was said in it.",

@@ -19,6 +19,14 @@ TS = HERE / "desktop_mem_zh_CN.ts"
 QM = ROOT / "desktop_mem" / "resources" / "translations" / "desktop_mem_zh_CN.qm"  # ships
 
 ZH: dict[str, str | list[str]] = {
+    " · %n message(s) not yet learned from": [" · 还有 %n 条消息尚未从中学习"],
+    "Nothing was learned from this message: the model's answer was not what was asked for. It will be tried again later.": "这条消息还没有被记住：模型的回答不符合要求。稍后会再试。",
+    "Nothing was learned from this message: the model server did not answer in time. It will be tried again later.": "这条消息还没有被记住：模型服务器没有及时回答。稍后会再试。",
+    "Nothing was learned from this message: the model server could not be reached. It will be tried again once it answers.": "这条消息还没有被记住：无法连接模型服务器。等它恢复后会再试。",
+    "Nothing was learned from this message: the model server failed. It will be tried again later.": "这条消息还没有被记住：模型服务器出错了。稍后会再试。",
+    "%1 is loaded with a %2-token context but this app asks for %3, so every turn reloads it: give the apps that use it the same context length, or set this one's in Settings.": "%1 以 %2 个词元的上下文加载，但本应用需要 %3，所以每次对话都要重新加载它：让使用它的应用采用相同的上下文长度，或在“设置”中修改本应用的。",
+    "Ollama unloads %1 soon after each answer, so every turn waits for it to load again: give Ollama a longer keep-alive.": "Ollama 在每次回答后很快就卸载 %1，所以每次对话都要等它重新加载：请延长 Ollama 的保持加载时间（keep-alive）。",
+    "Preparing search for %1…": "正在为 %1 准备搜索…",
     " (expired)": "（已过期）",
     " tokens": " 个词元",
     "%n already known, skipped.": ["已有 %n 条，已跳过。"],

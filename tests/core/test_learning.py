@@ -85,7 +85,9 @@ def test_a_timeout_and_a_dropped_connection_are_said_and_kept(
     fake_ollama.fail_next(paths=("/api/chat",), after=1, drop=True)
     second = session.send("I also keep bees")
     dropped = second.outcome(30)
-    assert dropped.reason == "ollama_unreachable" and "could not be reached" in (dropped.failure or "")
+    assert dropped.reason == "ollama_unreachable" and "could not be reached" in (
+        dropped.failure or ""
+    )
     assert _state(profile, second.user_message_id) == ("pending", 0, "ollama_unreachable")
     session.close()
     assert profile.memories.count() == 0 and waiting(profile.db).pending == 2
@@ -95,7 +97,9 @@ def test_nothing_half_learned_is_stored(profile: Profile, fake_ollama: FakeOllam
     """Two facts, the second close to a stored memory: its decision fails twice, and the
     first fact is not stored either; tried again, both are."""
     profile.memories.add(NewMemory("Lives in Lisbon near the river"))
-    extraction = {"memories": [{"text": "Keeps bees on the roof"}, {"text": "Lives in Porto near the river"}]}
+    extraction = {
+        "memories": [{"text": "Keeps bees on the roof"}, {"text": "Lives in Porto near the river"}]
+    }
     fake_ollama.reply_json(extraction)
     fake_ollama.reply_json("not json")
     fake_ollama.reply_json('{"action": "MAYBE"}')
@@ -160,7 +164,9 @@ def test_a_retry_resolves_dates_from_the_day_it_was_said(
         )
     fake_ollama.invalid_json = False
     asked: list[str] = []
-    fake_ollama.json_responder = lambda body: asked.append(body["messages"][-1]["content"]) or {"memories": []}
+    fake_ollama.json_responder = lambda body: (
+        asked.append(body["messages"][-1]["content"]) or {"memories": []}
+    )
     assert session.learner.retry_one(turn.user_message_id or 0).ok
     session.close()
     assert "Today's date is 2026-03-02" in asked[0] and '"My exam is tomorrow"' in asked[0]
@@ -177,7 +183,9 @@ def test_the_command_line_warns_and_doctor_counts_what_waits(
     code, _, err = run("chat", "I also keep bees")
     assert code == 0 and "warning: Nothing was learned from this message yet" in err
     found = {c.name: c for c in doctor.run(config, vault)}
-    assert not found["learning"].ok and "2 messages not yet learned from" in found["learning"].detail
+    assert (
+        not found["learning"].ok and "2 messages not yet learned from" in found["learning"].detail
+    )
     assert "not the JSON asked for" in found["learning"].detail
     # the model is back: the next turn learns, and catches up on both
     fake_ollama.invalid_json = False

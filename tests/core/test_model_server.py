@@ -67,9 +67,9 @@ def test_every_request_to_the_chat_model_asks_for_one_context_length(
     assert kinds == {"chat", "json", "title"}, "chat, learning, decisions and a title were sent"
     assert len(options) >= 8 and {o.get("num_ctx") for o in options} == {6144}
     assert all(set(o) & LOAD_OPTIONS == {"num_ctx"} for o in options), "no other load option"
-    assert all(
-        "keep_alive" not in b for _, p, b in fake_ollama.requests if p == "/api/chat"
-    ), "the server's keep-alive is the user's"
+    assert all("keep_alive" not in b for _, p, b in fake_ollama.requests if p == "/api/chat"), (
+        "the server's keep-alive is the user's"
+    )
     assert fake_ollama.scheduler.reloads() == 0
 
 
@@ -104,7 +104,11 @@ def test_each_chat_request_extends_the_one_before_and_learning_goes_after_it(
     profile.memories.add(NewMemory("Works as a nurse on night shifts"))
     fake_ollama.json_responder = _decides
     session = ChatSession(profile, make_backend(profile))
-    for text in ("What shifts do I work as a nurse?", "I started learning the piano", "and my dog?"):
+    for text in (
+        "What shifts do I work as a nurse?",
+        "I started learning the piano",
+        "and my dog?",
+    ):
         session.send(text).outcome(10)
     session.close()
     chats = fake_ollama.chat_requests(structured=False)
@@ -125,7 +129,9 @@ def test_each_chat_request_extends_the_one_before_and_learning_goes_after_it(
     served = [e for e in fake_ollama.scheduler.evaluations if e.kind == "chat"]
     tok = fake_ollama.scheduler.tokenizer
     for ev, previous in zip(served[1:], chats[:-1], strict=True):
-        same = len(render(tok, previous["messages"][:-1])) - len(tok.tokens("<|im_start|>assistant\n"))
+        same = len(render(tok, previous["messages"][:-1])) - len(
+            tok.tokens("<|im_start|>assistant\n")
+        )
         assert ev.cached >= same, "the cache held across learning and the title"
         assert ev.fresh < ev.prompt_tokens
 
@@ -163,7 +169,9 @@ def test_the_history_is_cut_back_to_half_and_then_kept() -> None:
         starts.append(s)
         previous = history[s]["id"]
     assert len(set(starts)) <= 3, f"the start moved rarely: {starts}"
-    assert all(b - a >= 10 for a, b in zip(sorted(set(starts)), sorted(set(starts))[1:], strict=False))
+    assert all(
+        b - a >= 10 for a, b in zip(sorted(set(starts)), sorted(set(starts))[1:], strict=False)
+    )
 
 
 def test_a_partial_prompt_count_does_not_correct_the_estimate() -> None:

@@ -32,6 +32,9 @@ def window(qtbot: Any, profile: Profile, home: Path) -> Iterator[MainWindow]:
     qtbot.addWidget(w)
     w.show()
     qtbot.waitUntil(lambda: w.online, timeout=5000)
+    # settled: what it starts with is done (search prepared for a new profile, say), so
+    # nothing it started is still running when qtbot closes it after the test
+    qtbot.waitUntil(lambda: tasks.busy() == 0, timeout=10000)
     yield w
     qtbot.waitUntil(lambda: tasks.busy() == 0, timeout=10000)
     w.close()  # before the profile closes: nothing pending may touch it afterwards
