@@ -188,3 +188,20 @@ def test_multilingual_benchmark_reports_every_direction(fake_ollama: FakeOllama)
     assert result["by_kind"]["en->en"]["found"] > 0 and result["by_kind"]["zh->zh"]["found"] > 0
     assert result["by_kind"]["en->zh"]["found"] == 0 == result["by_kind"]["zh->en"]["found"]
     assert result["unrelated_empty"] >= 0.9 and result["smalltalk_injected"] == 0
+
+
+def test_turn_cost_benchmark_reports_reloads_and_fresh_tokens() -> None:
+    """A few turns through the product against the simulated scheduler: no reload, and
+    after the first turns only a share of each prompt evaluated afresh."""
+    from benchmarks import turn_cost
+
+    args = argparse.Namespace(turns=5, earlier_blocks=None, learning=None, locomo=None)
+    result = turn_cost.run(args, None)
+    one = result["slots"]["1"]
+    assert result["store"] == "new user" and result["reference_prepared_ms"] is not None
+    assert one["reloads"] == 0 and len(one["fresh_per_turn"]) == 5
+    assert one["fresh_share_median"] < 0.5 and result["slots"]["4"]["reloads"] == 0
+    own = turn_cost.run(
+        argparse.Namespace(turns=4, earlier_blocks=None, learning="own", locomo=None), None
+    )
+    assert own["slots"]["1"]["fresh_share_median"] > 0.9, "its own prompt evicts the chat"
