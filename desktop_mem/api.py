@@ -68,7 +68,8 @@ class MemoryLayer:
         consolidation as the chat (a duplicate is not stored twice, a change updates the
         stored memory and keeps its history; the model server decides close calls).
         Returns the memory (with "warnings" when, say, it was saved without a vector),
-        or with consolidation {"changes": [...]}."""
+        or with consolidation {"changes": [...]}; a model server that fails, or answers
+        with invalid JSON twice, raises ModelServerError and nothing is stored."""
         from desktop_mem.core.memory.store import NewMemory
 
         if not consolidate:

@@ -222,3 +222,22 @@ def test_the_reference_is_prepared_before_the_first_search(
     assert REFERENCE_SENTENCES[0] in fake_ollama.embed_inputs()
     profile.search.search("where do I live?", k=5)
     assert fake_ollama.embed_inputs()[embedded:] == ["where do I live?"], "only the query"
+
+
+def test_kept_blocks_never_send_a_deleted_memory_again(
+    profile: Profile, fake_ollama: FakeOllama
+) -> None:
+    """The measured alternative (earlier turns sent with their blocks, in the session):
+    a memory deleted since is not in any later request."""
+    secret = profile.memories.add(NewMemory("Works as a nurse on night shifts")).memory
+    session = ChatSession(profile, make_backend(profile))
+    session.builder.earlier_blocks = "keep"
+    session.send("What shifts do I work as a nurse?")
+    session.send("and on weekends?")
+    second = fake_ollama.chat_requests(structured=False)[-1]
+    assert "night shifts" in second["messages"][1]["content"], "sent again as it was"
+    profile.memories.delete([secret.id])
+    session.send("thanks!")
+    session.close()
+    third = fake_ollama.chat_requests(structured=False)[-1]
+    assert all("night shifts" not in m["content"] for m in third["messages"])

@@ -185,6 +185,8 @@ class ChatSession:
             plan = self._sent.get(m.id) if self.builder.earlier_blocks == "keep" else None
             if plan is not None and self._still_true(plan):
                 item["sent"] = plan.sent
+            elif plan is not None:  # it quoted what is gone or changed: never sent again
+                del self._sent[m.id]
             out.append(item)
         return out
 
@@ -337,7 +339,7 @@ class ChatSession:
             plan=plan,
             warnings=list(plan.warnings),
         )
-        if user_id is not None and not self.incognito:
+        if user_id is not None and not self.incognito and self.builder.earlier_blocks == "keep":
             self._sent[user_id] = plan
         started = time.monotonic()
         stream = self.backend.stream(plan.messages)
