@@ -76,7 +76,7 @@ def test_every_request_to_the_chat_model_asks_for_one_context_length(
 def test_the_mcp_servers_consolidated_add_asks_for_the_same_length(
     tmp_path: Path, fake_ollama: FakeOllama, monkeypatch: Any
 ) -> None:
-    from tests.test_mcp import _call, _vault
+    from tests.test_mcp import _call, _register, _vault
 
     home = tmp_path / "home"
     vault = _vault(home, monkeypatch)
@@ -86,12 +86,10 @@ def test_the_mcp_servers_consolidated_add_asks_for_the_same_length(
         prof.memories.add(NewMemory("Prefers green tea in the morning"))
         Settings(prof.db).set("context_tokens", 6144)
     fake_ollama.json_responder = _decides
-    # the app is known once it has asked for something, then it is allowed to write
-    _call(home, fake_ollama, "Test Editor", [("search_memories", {"query": "tea"})])
-    assert run("clients", "allow", "Test Editor", "write")[0] == 0
+    key, _ = _register(run, "Test Editor", "write")
     _, added = _call(home, fake_ollama, "Test Editor", [
         ("add_memory", {"text": "Prefers black tea in the morning", "kind": "preference"}),
-    ])  # fmt: skip
+    ], key)  # fmt: skip
     assert not added.is_error
     options = _chat_options(fake_ollama)
     assert options and {o.get("num_ctx") for o in options} == {6144}, "the decision call"

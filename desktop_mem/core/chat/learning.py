@@ -151,21 +151,28 @@ class Learner:
         return Learned(changes, user_id=exchange.user_id)
 
     def _done(self, user_id: int) -> None:
-        with self.db.transaction() as conn:
-            conn.execute(
-                "UPDATE messages SET learn_state = '', learn_error = NULL WHERE id = ?", (user_id,)
-            )
+        self._set(
+            "UPDATE messages SET learn_state = '', learn_error = NULL WHERE id = ?", (user_id,)
+        )
 
     def _failed(self, user_id: int, reason: str) -> None:
         counted = 0 if reason in AWAY else 1
-        with self.db.transaction() as conn:
-            conn.execute(
-                "UPDATE messages SET learn_attempts = learn_attempts + ?, learn_error = ?, "
-                "learn_state = CASE WHEN learn_attempts + ? >= ? THEN 'failed' ELSE 'pending' "
-                "END WHERE id = ?",
-                (counted, reason, counted, MAX_ATTEMPTS, user_id),
-            )
+        self._set(
+            "UPDATE messages SET learn_attempts = learn_attempts + ?, learn_error = ?, "
+            "learn_state = CASE WHEN learn_attempts + ? >= ? THEN 'failed' ELSE 'pending' "
+            "END WHERE id = ?",
+            (counted, reason, counted, MAX_ATTEMPTS, user_id),
+        )
         log.info("message %s not learned from yet (%s)", user_id, reason)
+
+    def _set(self, sql: str, params: tuple[Any, ...]) -> None:
+        """Update a mark; a profile closed meanwhile (a command that did not wait) keeps
+        the mark it had: the exchange is then still pending, as it should be."""
+        try:
+            with self.db.transaction() as conn:
+                conn.execute(sql, params)
+        except Exception as exc:  # noqa: BLE001 - never raised into the chat
+            log.info("a learning mark was not updated: %s", type(exc).__name__)
 
     def exchange(self, user_id: int) -> Exchange | None:
         """The exchange a user message began: it, the answer after it, and the answer

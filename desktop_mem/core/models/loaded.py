@@ -135,9 +135,11 @@ def observe(db: Any, host: str, model: str, asked: int) -> SlowTurns | None:
         else round(found.expires_in),
         "problem": problem.reason if problem else None,
     }
-    if db is not None:  # a read-only or busy profile just does not keep it
-        with contextlib.suppress(DesktopMemError):
-            db.meta_set(OBSERVED, json.dumps(seen))
+    if db is not None:  # kept when it says something, or clears what it said
+        with contextlib.suppress(DesktopMemError):  # a read-only or busy profile
+            before = last_observed(db)
+            if problem is not None or (before and before.get("problem")):
+                db.meta_set(OBSERVED, json.dumps(seen))
     return problem
 
 
