@@ -21,7 +21,11 @@ def add_parsers(sub: Any) -> None:
     st.add_argument("--json", action="store_true")
     st.set_defaults(func=self_test, opens_profile=False)
 
-    doc = sub.add_parser("doctor", help="check Ollama, the keyring, the database and sqlite-vec")
+    doc = sub.add_parser(
+        "doctor",
+        help="check Ollama, the keyring, the database and sqlite-vec, what would slow every "
+        "turn, and what waits to be learned from",
+    )
     doc.add_argument("--json", action="store_true")
     doc.set_defaults(func=doctor, opens_profile=False)
 
