@@ -128,9 +128,11 @@ def test_locomo_qa_runs_the_chat_path_and_judges(data_file: Path, fake_ollama: F
     assert result["per_category"]["single-hop"]["J"] == 100.0  # Biscuit, from memory
     assert result["per_category"]["multi-hop"]["J"] == 0.0
     assert result["J"] == 50.0
-    # the user's turns went through the chat as messages, with their session date
+    # the user's turns went through the chat as messages, with their session date, after
+    # what was found for them
     sent = [b["messages"][-1]["content"] for b in fake_ollama.chat_requests(structured=False)]
-    assert any(s.startswith("I adopted a beagle puppy") and "2023-05-08" in s for s in sent)
+    words = [s.rsplit("</memories>\n\n", 1)[-1] for s in sent]
+    assert any(w.startswith("I adopted a beagle puppy") and "2023-05-08" in w for w in words)
 
 
 def test_mcp_latency_benchmark_times_both_passes() -> None:
