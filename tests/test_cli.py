@@ -179,7 +179,7 @@ def test_commands_import_only_what_they_use(tmp_path: Path) -> None:
     probe = (
         "import sys; from desktop_mem.cli import main; code = main(sys.argv[1:]); "
         "heavy = ('keyring', 'numpy', 'PySide6', 'ollama', 'httpx', 'pydantic'); "
-        # numpy is registered lazily (core/lazy.py): loaded once it is a real module
+        # numpy stands in lazily (core/lazy.py): in sys.modules only once really imported
         "real = [m for m in heavy if type(sys.modules.get(m)).__name__ == 'module']; "
         "print(code, *sorted(real), file=sys.stderr)"
     )

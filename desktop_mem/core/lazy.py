@@ -9,28 +9,36 @@ or `memory delete` never computes with a vector. Modules write::
         from desktop_mem.core.lazy import numpy as np
 
 and the real import happens at the first attribute used (``np.float32``), in whatever
-thread gets there first (the import lock makes that safe). Type checkers see numpy.
+thread gets there first. Type checkers see numpy.
+
+Not importlib's LazyLoader: on Python 3.11 a second thread asking for an attribute
+while the first is still importing sees the module half filled ("module 'numpy' has
+no attribute 'asarray'": the MCP server's first search beside its background
+preparation hit it). Here the real import is an ordinary import, under the import
+lock, and the stand-in only copies the finished module's names.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import sys
+import importlib
+import threading
 from types import ModuleType
+from typing import Any
 
 
-def _lazy(name: str) -> ModuleType:
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.find_spec(name)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"No module named {name!r}")
-    loader = importlib.util.LazyLoader(spec.loader)
-    spec.loader = loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    loader.exec_module(module)
-    return module
+class _Later(ModuleType):
+    """Stands in for a module until an attribute is asked for, then imports it."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self._lock = threading.Lock()
+
+    def __getattr__(self, attr: str) -> Any:
+        # Only called for names not yet copied: the first use, or a name the module lacks.
+        with self._lock:
+            real = importlib.import_module(self.__name__)
+            self.__dict__.update(real.__dict__)
+        return getattr(real, attr)
 
 
-numpy = _lazy("numpy")
+numpy = _Later("numpy")
