@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: run test lint demo screenshots package bench bench-scale bench-locomo bench-prompt bench-context bench-multilingual bench-startup bench-mcp bench-ui bench-turns clean
+.PHONY: run test lint demo screenshots package bench bench-scale bench-locomo bench-prompt bench-context bench-personal bench-multilingual bench-startup bench-mcp bench-ui bench-turns clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "desktop-mem needs Python 3.11 or newer; set PYTHON=python3.11 (or newer)")'
@@ -58,7 +58,7 @@ demo: $(VENV)/.installed-test
 screenshots: $(VENV)/.installed-test
 	QT_QPA_PLATFORM=offscreen $(BIN)/python tools/screenshots.py --out resources/screenshots
 
-bench: bench-scale bench-locomo bench-prompt bench-context bench-multilingual bench-startup bench-mcp bench-ui bench-turns
+bench: bench-scale bench-locomo bench-prompt bench-context bench-personal bench-multilingual bench-startup bench-mcp bench-ui bench-turns
 
 bench-scale: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/scale.py $(ARGS)
@@ -73,6 +73,12 @@ bench-prompt: $(VENV)/.installed-bench
 # tokens, and the leave-one-out check of the relevance rule (about 15 minutes).
 bench-context: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/context.py --data ../shared/bench/locomo/locomo_dev.json --loo $(ARGS)
+
+# A new user's store: one bilingual person's memories, paraphrased questions, unrelated
+# questions, small talk and documents, through search and the chat's read path, with
+# all-MiniLM and multilingual-e5-small (about 2 minutes; --data for another set)
+bench-personal: $(VENV)/.installed-bench
+	$(BIN)/python benchmarks/personal.py $(ARGS)
 
 # Relevance in Chinese, English and across the two, with multilingual-e5-small (offline)
 bench-multilingual: $(VENV)/.installed-bench

@@ -207,3 +207,58 @@ def test_turn_cost_benchmark_reports_reloads_and_fresh_tokens() -> None:
         argparse.Namespace(turns=4, earlier_blocks=None, learning="own", locomo=None), None
     )
     assert own["slots"]["1"]["fresh_share_median"] > 0.9, "its own prompt evicts the chat"
+
+
+PERSONAL = {
+    "memories": [
+        {"id": "m1", "text": "I adopted a beagle called Biscuit", "lang": "en"},
+        {"id": "m2", "text": "我对花生过敏", "lang": "zh"},
+        {"id": "m3", "text": "I play the cello in an orchestra", "lang": "en"},
+    ],
+    "questions": [
+        {"memory": "m1", "text": "what is my beagle called?", "lang": "en"},
+        {"memory": "m2", "text": "我对什么过敏？", "lang": "zh"},
+        {"memory": "m3", "text": "which orchestra has my cello?", "lang": "en"},
+        {"memory": "m3", "text": "我拉什么乐器？", "lang": "zh"},
+    ],
+    "unrelated": [{"text": "how tall is the Eiffel tower?", "lang": "en"}],
+    "small_talk": [{"text": "hello", "lang": "en"}, {"text": "谢谢", "lang": "zh"}],
+    "padding": [{"text": "The bakery on the corner sells rye bread", "lang": "en"}],
+    "documents": [
+        {"name": "boiler.md", "text": "# Boiler\n\n## Reset\n\nHold the boiler reset button "
+         "for five seconds.\n\n## Pressure\n\nThe gauge should read 1.3 bar."},
+    ],
+    "document_questions": [
+        {"document": "boiler.md", "answer": "Hold the boiler reset button",
+         "text": "how do I reset the boiler?", "lang": "en"},
+    ],
+    "document_unrelated": [{"text": "when does the library open?", "lang": "en"}],
+}  # fmt: skip
+
+
+def test_personal_benchmark_reports_both_paths_by_direction(
+    tmp_path: Path, fake_ollama: FakeOllama
+) -> None:
+    from benchmarks import personal
+
+    data = tmp_path / "personal.json"
+    data.write_text(json.dumps(PERSONAL, ensure_ascii=False), "utf-8")
+    result = personal.main(
+        ["--data", str(data), "--ollama-host", fake_ollama.url, "--embed-model", "fake-embed",
+         "--sizes", "2", "4", "--sweep", "z=3.0,4.0", "--json"]
+    )  # fmt: skip
+    assert [row["rule"] for row in result["rows"]] == [{"z": 3.0}, {"z": 4.0}]
+    row = result["rows"][0]
+    assert set(row["memories"]) == {"2", "4", "all"}
+    small, full = row["memories"]["2"]["search"], row["memories"]["4"]["search"]
+    # the store of 2 holds m1 and m2 only: the cello questions are not asked of it
+    assert small["questions"] == 2 and full["questions"] == 4
+    assert set(full["kept_by_direction"]) == {"en->en", "zh->zh", "en->zh", "zh->en"}
+    # the fake model relates shared words: the beagle and the allergy are found and kept
+    assert full["in_top_by_direction"]["en->en"] >= 1 and full["kept"] > 0
+    for path in ("search", "read"):
+        s = row["memories"]["all"][path]
+        assert s["unrelated_empty"] == 1.0 and s["smalltalk_items"] == 0
+    docs = row["documents"]["search"]
+    assert docs["answers_in_top"] == 1 and docs["kept"] == 1.0
+    assert row["documents"]["read"]["kept"] == 1.0

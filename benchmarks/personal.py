@@ -1,0 +1,399 @@
+"""A new user's store: does the product find what one person told it, and only that?
+
+The data (benchmarks/data/personal/dev.json, or --data) describes one bilingual user:
+memories as an extractor writes them, two questions per memory phrased the way people
+talk (mostly not in the memory's words, a quarter across languages), questions about
+things never mentioned, small talk, padding memories about the same life that answer
+none of the questions, and a few documents with questions whose answer is a passage.
+
+For each embedding model and each store size (the first N memories; 300 adds the
+padding), every question is asked of a fresh profile two ways:
+
+- search: `profile.search.search`, what the browser, the Python API and MCP see;
+- read: the chat's read path, a ChatSession turn (the message stored first, as the chat
+  does) whose memories given (`used`) are read, the conversation removed after.
+
+Reported per language direction (question -> memory): `kept`, the answers the relevance
+rule keeps over the answers in the plain top 5 (the ranking without the rule: what the
+model can find at all); `unrelated_empty`, the share of questions about things never
+mentioned that get nothing; `smalltalk_items`, the mean items given for a greeting.
+Documents the same, for the passage that contains the answer (document search and the
+read path's documents block).
+
+    python benchmarks/personal.py [--backend minilm e5] [--sizes 10 30 60 300] [--json]
+    python benchmarks/personal.py --rule z=3.5 --sweep keyword_credit=2,3,4
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import itertools
+import json
+import re
+import sys
+import tempfile
+import time
+from collections import OrderedDict
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks._common import embed_server, scratch_home
+from desktop_mem.core import textproc
+from desktop_mem.core.chat.session import ChatSession
+from desktop_mem.core.config import Config
+from desktop_mem.core.memory.store import NewMemory
+from desktop_mem.core.models.llm import Stream, Usage
+from desktop_mem.core.profile import Profile
+from desktop_mem.core.search.relevance import RelevanceRule
+
+DATA = Path(__file__).resolve().parent / "data" / "personal" / "dev.json"
+MODELS = {"minilm": "all-minilm", "e5": "multilingual-e5-small"}
+SIZES = (10, 30, 60, 300)
+DIRECTIONS = ("en->en", "zh->zh", "en->zh", "zh->en")
+PATHS = ("search", "read")
+TOP = 5  # the plain ranking's answers counted: among its first 5
+TARGET = {"kept": 0.85, "unrelated_empty": 0.80, "smalltalk_items": 0.2}
+
+
+class QuietModel:
+    """A chat model that answers every turn with one word at once: the benchmark reads
+    what the prompt was given, not the answer."""
+
+    model = "bench-quiet"
+    local = True
+    host = "in-process"
+
+    def stream(self, messages: Sequence[dict[str, str]], options: Any = None) -> Stream:
+        return Stream(lambda: iter([("ok", Usage())]), lambda: None, lambda exc: exc)
+
+    def complete_json(self, messages: Any, schema: Any, options: Any = None) -> tuple[str, Usage]:
+        return '{"title": "question"}', Usage()
+
+    def context_length(self) -> int:
+        return 32_768
+
+    def models(self) -> list[str]:
+        return [self.model]
+
+
+@dataclass
+class Tally:
+    """Counts for one model, path and store size."""
+
+    top: dict[str, int] = field(default_factory=lambda: dict.fromkeys(DIRECTIONS, 0))
+    kept: dict[str, int] = field(default_factory=lambda: dict.fromkeys(DIRECTIONS, 0))
+    asked: dict[str, int] = field(default_factory=lambda: dict.fromkeys(DIRECTIONS, 0))
+    unrelated: list[int] = field(default_factory=list)  # items given, per unrelated question
+    smalltalk: list[int] = field(default_factory=list)
+
+    def merge(self, other: Tally) -> None:
+        for d in DIRECTIONS:
+            self.top[d] += other.top[d]
+            self.kept[d] += other.kept[d]
+            self.asked[d] += other.asked[d]
+        self.unrelated += other.unrelated
+        self.smalltalk += other.smalltalk
+
+    def summary(self) -> dict[str, Any]:
+        def share(a: int, b: int) -> float | None:
+            return round(a / b, 3) if b else None
+
+        top, kept = sum(self.top.values()), sum(self.kept.values())
+        return {
+            "kept": share(kept, top),
+            "kept_by_direction": {d: share(self.kept[d], self.top[d]) for d in DIRECTIONS},
+            "answers_in_top": top,
+            "answers_kept": kept,
+            "questions": sum(self.asked.values()),
+            "in_top_by_direction": dict(self.top),
+            "unrelated_empty": share(sum(n == 0 for n in self.unrelated), len(self.unrelated)),
+            "unrelated_items": share(sum(self.unrelated), len(self.unrelated)),
+            "smalltalk_items": share(sum(self.smalltalk), len(self.smalltalk)),
+        }
+
+
+def direction(question_lang: str, item_lang: str) -> str:
+    return f"{question_lang}->{item_lang}"
+
+
+def _lang(text: str) -> str:
+    return "zh" if textproc.script(text) == "cjk" else "en"
+
+
+def open_profile(home: Path, name: str, host: str, model: str, cache: OrderedDict) -> Profile:
+    config = Config.resolve(home=home, profile=name, ollama_host=host, embed_model=model)
+    prof = Profile.open(config)
+    # Every profile of a model shares one cache: each text is embedded once per run.
+    prof.embedder._cache = cache
+    prof.embedder._cache_size = 1_000_000
+    prof.settings.set("auto_memory", False)  # a turn learns nothing: the store stays as built
+    return prof
+
+
+def use_rule(prof: Profile, rule: RelevanceRule) -> None:
+    """Judge every tier of the profile by `rule`."""
+    prof.rule = rule
+    prof.search.rule = rule
+    prof.conversations.rule = rule
+    prof.documents.rule = rule
+
+
+def memory_profile(
+    home: Path, host: str, model: str, data: dict, size: int, cache: OrderedDict
+) -> tuple[Profile, dict[str, int]]:
+    """A profile holding the first `size` memories (beyond all of them, the padding
+    too); the data's memory id -> the stored id."""
+    prof = open_profile(home, f"memories-{size}", host, model, cache)
+    chosen = data["memories"][:size]
+    padding = data["padding"][: max(0, size - len(data["memories"]))]
+    items = [
+        NewMemory(m["text"], kind=m.get("kind", "fact"), importance=m.get("importance", 0.5),
+                  source="extractor")
+        for m in [*chosen, *padding]
+    ]  # fmt: skip
+    stored, warnings = prof.memories.add_many(items, actor="extractor")
+    if warnings:
+        sys.exit(f"embedding failed: {warnings[0]}")
+    return prof, {m["id"]: s.id for m, s in zip(chosen, stored, strict=False)}
+
+
+def document_profile(
+    home: Path, host: str, model: str, data: dict, cache: OrderedDict
+) -> Profile:
+    prof = open_profile(home, "documents", host, model, cache)
+    with tempfile.TemporaryDirectory(prefix="desktop-mem-bench-docs-") as folder:
+        for doc in data["documents"]:
+            (Path(folder) / doc["name"]).write_text(doc["text"], "utf-8")
+        report = prof.documents.add(Path(folder))
+    if report.refused or not report.passages:
+        sys.exit(f"the documents were not added: {report.refused}")
+    return prof
+
+
+def chat_turn(prof: Profile, text: str) -> Any:
+    """One turn of the chat as the window and `desktop-mem chat` run it, in a new
+    conversation that is removed afterwards (each question meets the store as built)."""
+    session = ChatSession(prof, QuietModel())
+    try:
+        result = session.send(text)
+        if result.titling is not None:
+            result.titling.result()
+    finally:
+        session.close()
+    if result.conversation_id is not None:
+        prof.conversations.delete(result.conversation_id)
+    return result
+
+
+def _given(result: Any) -> tuple[list[int], int]:
+    """The memories a turn was given for this message, and how many items in all
+    (memories and past messages) count against "nothing about it"."""
+    used = [mid for mid, _ in result.used]
+    return used, len(used) + len(result.recalled)
+
+
+def score_memories(prof: Profile, data: dict, ids: dict[str, int], paths: Sequence[str]) -> dict:
+    lang_of = {m["id"]: m["lang"] for m in data["memories"]}
+    tallies = {p: Tally() for p in paths}
+    for q in data["questions"]:
+        answer = ids.get(q["memory"])
+        if answer is None:
+            continue
+        d = direction(q["lang"], lang_of[q["memory"]])
+        plain = prof.search.search(q["text"], k=TOP, relevant_only=False).hits
+        in_top = answer in [h.memory.id for h in plain]
+        for p in paths:
+            tallies[p].asked[d] += 1
+            if not in_top:
+                continue
+            tallies[p].top[d] += 1
+            if p == "search":
+                found = [h.memory.id for h in prof.search.search(q["text"]).hits]
+            else:
+                found = _given(chat_turn(prof, q["text"]))[0]
+            tallies[p].kept[d] += answer in found
+    for kind, bucket in (("unrelated", "unrelated"), ("small_talk", "smalltalk")):
+        for q in data[kind]:
+            for p in paths:
+                if p == "search":
+                    n = len(prof.search.search(q["text"]).hits)
+                else:
+                    n = _given(chat_turn(prof, q["text"]))[1]
+                getattr(tallies[p], bucket).append(n)
+    return {p: t for p, t in tallies.items()}
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", "", textproc.normalize(text)).lower()
+
+
+def score_documents(prof: Profile, data: dict, paths: Sequence[str]) -> dict:
+    """As for memories, the answer being the passage that contains the question's
+    answer text."""
+    lang_of = {d["name"]: _lang(d["text"]) for d in data["documents"]}
+    tallies = {p: Tally() for p in paths}
+    for q in data["document_questions"]:
+        d = direction(q["lang"], lang_of[q["document"]])
+        want = _squash(q["answer"])
+        plain = prof.documents.search(q["text"], k=TOP, relevant_only=False)
+        answers = {h.chunk_id for h in plain if want in _squash(h.text)}
+        for p in paths:
+            tallies[p].asked[d] += 1
+            if not answers:
+                continue
+            tallies[p].top[d] += 1
+            if p == "search":
+                found = {h.chunk_id for h in prof.documents.search(q["text"], k=TOP)}
+            else:
+                found = {cid for cid, _ in chat_turn(prof, q["text"]).documents}
+            tallies[p].kept[d] += bool(answers & found)
+    for kind, bucket in (("document_unrelated", "unrelated"), ("small_talk", "smalltalk")):
+        for q in data[kind]:
+            for p in paths:
+                if p == "search":
+                    n = len(prof.documents.search(q["text"], k=TOP))
+                else:
+                    n = len(chat_turn(prof, q["text"]).documents)
+                getattr(tallies[p], bucket).append(n)
+    return tallies
+
+
+def _value(text: str) -> object:
+    """A rule field's value from the command line: a bool, an int or a float."""
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    return float(text) if "." in text or "e" in text.lower() else int(text)
+
+
+def settings(fixed: list[str], sweep: list[str]) -> Iterator[tuple[dict, RelevanceRule]]:
+    """The rules to measure: the default with `fixed` changes, times every combination
+    of the swept values."""
+    base = {k: _value(v) for k, v in (r.split("=", 1) for r in fixed)}
+    axes = [(k, [_value(x) for x in v.split(",")]) for k, v in (s.split("=", 1) for s in sweep)]
+    names = [k for k, _ in axes]
+    for values in itertools.product(*[v for _, v in axes]):
+        changes = {**base, **dict(zip(names, values, strict=True))}
+        yield changes, RelevanceRule(**changes)
+
+
+def run_model(args: argparse.Namespace, host: str, model: str, data: dict) -> list[dict]:
+    """Every setting's rows for one embedding model."""
+    cache: OrderedDict = OrderedDict()
+    rows: list[dict] = []
+    with scratch_home() as home:
+        stores = [(size, *memory_profile(home, host, model, data, size, cache))
+                  for size in args.sizes]  # fmt: skip
+        docs = document_profile(home, host, model, data, cache) if args.documents else None
+        for changes, rule in settings(args.rule, args.sweep):
+            started = time.perf_counter()
+            row: dict[str, Any] = {"model": model, "rule": changes, "memories": {}}
+            pooled = {p: Tally() for p in args.paths}
+            for size, prof, ids in stores:
+                use_rule(prof, rule)
+                per_path = score_memories(prof, data, ids, args.paths)
+                row["memories"][str(size)] = {p: t.summary() for p, t in per_path.items()}
+                for p, t in per_path.items():
+                    pooled[p].merge(t)
+            row["memories"]["all"] = {p: t.summary() for p, t in pooled.items()}
+            if docs is not None:
+                use_rule(docs, rule)
+                row["documents"] = {
+                    p: t.summary() for p, t in score_documents(docs, data, args.paths).items()
+                }
+            row["seconds"] = round(time.perf_counter() - started, 1)
+            rows.append(row)
+            print(f"  {model} {changes or 'default'}: {row['seconds']} s", file=sys.stderr)
+        for _, prof, _ in stores:
+            prof.close()
+        if docs is not None:
+            docs.close()
+    return rows
+
+
+def meets(summary: dict) -> bool:
+    return (
+        (summary["kept"] or 0) >= TARGET["kept"]
+        and (summary["unrelated_empty"] or 0) >= TARGET["unrelated_empty"]
+        and (summary["smalltalk_items"] or 0) <= TARGET["smalltalk_items"]
+    )
+
+
+def _cell(x: float | None) -> str:
+    return "-" if x is None else f"{x:.2f}"
+
+
+def print_table(result: dict) -> None:
+    head = ("kept", *DIRECTIONS, "unrel.empty", "smalltalk")
+    print(f"{'model':<22}{'rule':<28}{'store':<8}{'path':<8}" + "".join(f"{h:>12}" for h in head))
+    for row in result["rows"]:
+        rule = ",".join(f"{k}={v}" for k, v in row["rule"].items()) or "default"
+        lines = [(size, by) for size, by in row["memories"].items()]
+        if "documents" in row:
+            lines.append(("docs", row["documents"]))
+        for size, by in lines:
+            for path, s in by.items():
+                cells = [s["kept"], *s["kept_by_direction"].values(), s["unrelated_empty"],
+                         s["smalltalk_items"]]  # fmt: skip
+                mark = " *" if meets(s) else ""
+                print(f"{row['model']:<22}{rule:<28}{size:<8}{path:<8}"
+                      + "".join(f"{_cell(c):>12}" for c in cells) + mark)  # fmt: skip
+    print(f"kept: answers the rule keeps / answers in the plain top {TOP}; * meets the targets "
+          f"(kept >= {TARGET['kept']}, unrelated empty >= {TARGET['unrelated_empty']}, "
+          f"small talk <= {TARGET['smalltalk_items']} items); {result['seconds']} s")  # fmt: skip
+
+
+def run(args: argparse.Namespace, host: str | None = None) -> dict:
+    data = json.loads(Path(args.data).read_text("utf-8"))
+    started = time.perf_counter()
+    rows: list[dict] = []
+    if host is not None:
+        rows += run_model(args, host, args.embed_model or "all-minilm", data)
+    else:
+        for backend in args.backend:
+            with embed_server(backend=backend) as url:
+                rows += run_model(args, url, MODELS[backend], data)
+    return {
+        "data": str(args.data),
+        "sizes": list(args.sizes),
+        "rows": rows,
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+
+
+def parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--data", default=str(DATA), help="the personal data set (default: dev)")
+    ap.add_argument("--backend", nargs="+", choices=sorted(MODELS), default=["minilm", "e5"],
+                    help="offline embedding models to run (default: both)")  # fmt: skip
+    ap.add_argument("--ollama-host", help="a server with --embed-model instead of the offline ones")
+    ap.add_argument("--embed-model", help="with --ollama-host")
+    ap.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
+    ap.add_argument("--paths", nargs="+", choices=PATHS, default=list(PATHS))
+    ap.add_argument("--no-documents", dest="documents", action="store_false")
+    ap.add_argument("--rule", nargs="*", default=[], metavar="FIELD=VALUE",
+                    help="change the relevance rule, e.g. z=3.5")  # fmt: skip
+    ap.add_argument("--sweep", nargs="*", default=[], metavar="FIELD=V1,V2",
+                    help="measure every combination of these rule values")  # fmt: skip
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> dict:
+    args = parser().parse_args(argv)
+    result = run(args, args.ollama_host)
+    if args.json:
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+    else:
+        print_table(result)
+    return result
+
+
+if __name__ == "__main__":
+    main()
