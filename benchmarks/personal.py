@@ -27,7 +27,6 @@ read path's documents block).
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import itertools
 import json
 import re
@@ -162,9 +161,7 @@ def memory_profile(
     return prof, {m["id"]: s.id for m, s in zip(chosen, stored, strict=False)}
 
 
-def document_profile(
-    home: Path, host: str, model: str, data: dict, cache: OrderedDict
-) -> Profile:
+def document_profile(home: Path, host: str, model: str, data: dict, cache: OrderedDict) -> Profile:
     prof = open_profile(home, "documents", host, model, cache)
     with tempfile.TemporaryDirectory(prefix="desktop-mem-bench-docs-") as folder:
         for doc in data["documents"]:
