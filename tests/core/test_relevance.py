@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -16,8 +17,9 @@ from desktop_mem.core.chat.session import ChatSession
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.models.llm import OllamaChat
 from desktop_mem.core.profile import Profile
+from desktop_mem.core.search.chance import robust, robust_rows
 from desktop_mem.core.search.hybrid import HybridSearch
-from desktop_mem.core.search.relevance import RelevanceRule, chance_level
+from desktop_mem.core.search.relevance import RelevanceRule
 from desktop_mem.core.settings import Settings
 from tests.fakes.ollama_server import FakeOllama
 
@@ -65,15 +67,19 @@ def test_unrelated_queries_find_nothing_but_all_lists_everything(five: Profile) 
     assert [h.memory.text for h in five.search.search("跑步").hits] == [FIVE[3]]
 
 
-def test_the_bar_grows_slowly_with_the_store_and_with_unknown_words() -> None:
+def test_the_bar_grows_slowly_with_the_store_and_with_unknown_names() -> None:
     rule = RelevanceRule()
-    assert rule.threshold(10) == rule.threshold(1_000) == rule.z
-    assert rule.z < rule.threshold(100_000) < rule.z + 1.5
-    # words the profile has never seen raise the bar once it has seen enough text
-    assert rule.bar(100, 0.5, 10) < rule.bar(100, 0.5, 10_000)
-    assert rule.bar(100, 0.0, 10_000) == rule.threshold(100)
+    assert rule.threshold(2) == rule.threshold(rule.base_candidates) == rule.z
+    assert rule.z < rule.threshold(1_000) < rule.threshold(1_000_000) < rule.z + 2
+    # a name the profile has never seen raises the gate at once, whatever the store's size
+    assert rule.bar(100, (0.5, 1), 10) == rule.threshold(100) + rule.name_penalty
+    assert rule.bar(100, (0.5, 2), 10) == rule.bar(100, (0.5, 1), 10)
+    # other new words count only as the profile grows, and only where the rule says so
+    assert rule.bar(100, (0.5, 0), 10_000) == rule.threshold(100)
+    words = RelevanceRule(unknown_penalty=4.0)
+    assert words.bar(100, (0.5, 0), 10) < words.bar(100, (0.5, 0), 10_000)
     # a keyword match lowers it, never below the floor
-    assert rule.passes(3.5, rule.z, 1.0) and not rule.passes(1.9, 0.0, 1.0)
+    assert rule.passes(rule.z - 1, rule.z, 1.0) and not rule.passes(rule.z_floor - 0.1, 0.0, 1.0)
 
 
 def test_a_memory_is_as_near_the_query_as_the_message_it_was_learned_from(
@@ -98,10 +104,11 @@ def test_a_memory_is_as_near_the_query_as_the_message_it_was_learned_from(
 
 
 def test_a_tier_that_knows_the_query_opens_the_other(profile: Profile) -> None:
-    """A word the profile has never seen ("still") raises each tier's bar until some
-    item clears it. The past message does, so the query is about something the user
-    talked about, and the memory tier is judged by the ordinary bar."""
-    rule = RelevanceRule(known_words_at=1)  # the unknown-word penalty at full weight now
+    """Unknown words (here counted, with `unknown_penalty`: "still") raise each tier's
+    gate until some item clears it. The past message does, so the query is about
+    something the user talked about, and the memory tier is judged by the ordinary
+    bar."""
+    rule = RelevanceRule(unknown_penalty=20.0, known_words_at=1)
     convs = ConversationStore(profile.db, profile.embedder, profile.search.reference, rule)
     said = convs.add_message(convs.create("music").id, "user", "My cello teacher Okafor retired")
     convs.index_vectors()
@@ -113,34 +120,33 @@ def test_a_tier_that_knows_the_query_opens_the_other(profile: Profile) -> None:
     assert search.search(question).hits == [], "alone, the memory tier is shut by 'still'"
     plan = builder.build(question, [], Budget())
     assert [r.message_id for r in plan.recalled] == [said.id]
-    assert [u.memory_id for u in plan.used] == [known.id]
+    assert [u.memory_id for u in plan.used][0] == known.id, "the memory the gate held back"
     nothing = builder.build("Is the xylophone quantum still?", [], Budget())
     assert nothing.used == [] and nothing.recalled == []
 
 
 def test_a_named_month_counts_for_what_was_said_in_it(profile: Profile) -> None:
     """The question's date words are answered by when an item is dated, as its other
-    words are by the text: they lower the bar of an item of that month only."""
-    profile.memories.add(
-        NewMemory("Took a job at the bakery on Elm Street", valid_from="2023-03-01")
-    )
-    october = profile.memories.add(
-        NewMemory("Took a job at the bakery near the station", valid_from="2023-10-05")
-    ).memory
-    profile.memories.add(NewMemory("Plays the cello", valid_from="2023-10-06"))
-    hits = profile.search.search("Which job at the bakery did I take in October 2023?").hits
-    assert [h.memory.id for h in hits] == [october.id]
-    assert hits[0].signals["terms"] == 0.8, "job, bakery and the month's two words"
-    assert profile.search.search("Which job at the bakery did I take in May 2021?").hits == [], (
-        "neither is from then: without the date, neither shares enough"
-    )
+    words are by the text: they carry an item of that month over the gate."""
+    query = "What did I do in October 2023?"
+    below = [(RelevanceRule().threshold(1) - 1) * 0.113]
+    march = [NewMemory("Took a job at the bakery", valid_from="2023-03-01")]
+    assert _judged(profile, march, below, query).keep.tolist() == [False]
+    october = [NewMemory("Took a job at the station", valid_from="2023-10-05")]
+    verdict = _judged(profile, october, below, query)
+    assert verdict.keep.tolist() == [True]
+    assert list(verdict.coverage.values()) == [1.0], "the month and the year"
 
 
 def test_chance_level_ignores_a_reference_sentence_on_the_same_topic() -> None:
     sims = np.random.default_rng(1).normal(0.05, 0.04, 200)
     sims[7] = 0.95  # "I'm allergic to cats" in the reference, for a question about cats
-    level = chance_level(sims)
-    assert abs(level.center - 0.05) < 0.01 and level.z(0.95) > 15
+    center, spread = robust(sims)
+    assert abs(center - 0.05) < 0.01 and (0.95 - center) / spread > 15
+    rows = np.vstack([sims, sims + 0.5])
+    centers, spreads = robust_rows(rows)
+    assert centers.tolist() == pytest.approx([center, center + 0.5])
+    assert spreads.tolist() == pytest.approx([spread, spread])
 
 
 def test_hi_gets_empty_blocks_and_no_chips(five: Profile, session: ChatSession) -> None:
@@ -318,150 +324,206 @@ def test_sleep_pass_stops_when_asked(profile: Profile, fake_ollama: FakeOllama) 
 
 
 def test_the_median_matches_numpys() -> None:
-    from desktop_mem.core.search.relevance import _median
+    from desktop_mem.core.search.chance import _median
 
     for n in (1, 2, 7, 160, 161):
         x = np.random.default_rng(n).normal(size=n)
         assert _median(x) == pytest.approx(float(np.median(x)), abs=1e-12)
 
 
-def _topic_sims(english: float, chinese: float, seed: int = 3) -> np.ndarray:
-    """A query's similarities to the everyday reference topics, by the topics' script."""
-    from desktop_mem.core.search.reference import TOPICS
-    from desktop_mem.core.textproc import script
-
-    rng = np.random.default_rng(seed)
-    centre = np.array([chinese if script(t) == "cjk" else english for t in TOPICS])
-    return centre + rng.normal(0, 0.01, len(TOPICS))
+def _unit(rows: np.ndarray) -> np.ndarray:
+    return rows / np.linalg.norm(rows, axis=-1, keepdims=True)
 
 
-def test_an_item_is_compared_with_unrelated_text_in_its_own_script() -> None:
-    """A multilingual model finds any two Chinese texts closer than a Chinese and an
-    English one: a Chinese memory is judged against the Chinese reference sentences, an
-    English one against the English ones, and the gap between the languages is not
-    taken for spread."""
-    from desktop_mem.core.search.reference import REFERENCE_SENTENCES, TOPICS
-    from desktop_mem.core.search.relevance import Reference
+def _synthetic_level(
+    dim: int = 64, readable: frozenset[str] = frozenset({"other", "cjk"}), spread: float = 0.1
+) -> Any:
+    """A query's chance level with random reference questions: an item's similarities
+    to them are about 0 +- 1/sqrt(dim)."""
+    from desktop_mem.core.search.chance import ChanceLevel
 
-    sims = np.zeros(len(REFERENCE_SENTENCES))
-    sims[: len(TOPICS)] = _topic_sims(english=0.70, chinese=0.84)
-    level = Reference._level(sims, "cjk")
-    assert level.center == pytest.approx(0.84, abs=0.005)
-    assert level.z(0.90, "cjk") == pytest.approx(6, abs=1.5)  # relevant
-    assert level.z(0.76, "other") == pytest.approx(6, abs=1.5)  # relevant, in English
-    assert level.z(0.86, "cjk") < 3  # just another Chinese sentence
-    # one level for both languages: another Chinese sentence would look relevant
-    assert chance_level(sims[: len(TOPICS)]).z(0.86) > 3.5
-    # a model that cannot read Chinese sees Chinese sentences as all alike: their narrow
-    # spread does not make a Chinese text look relevant to an English question
-    english = Reference._level(sims, "other")
-    english.by_script["cjk"] = (0.84, 0.001)
-    english.readable = frozenset({"other"})
-    assert english.z(0.86, "cjk") < 3
+    questions = _unit(np.random.default_rng(7).normal(size=(40, dim)))
+    return ChanceLevel(0.0, spread, {"other": (0.0, spread), "cjk": (0.0, spread)}, readable,
+                       "other", {"other": questions, "cjk": questions})  # fmt: skip
+
+
+def test_an_item_is_measured_against_questions_that_are_not_about_it() -> None:
+    """An item near every question (a hub) is not taken for relevant by being as near
+    this query as it is to any other; a specific item as near stands out. A pair in a
+    script the model cannot read says nothing."""
+    level = _synthetic_level(dim=1024, spread=0.02)
+    questions = level.questions["other"]
+    rng = np.random.default_rng(3)
+    specific = _unit(rng.normal(size=1024))
+    hub = _unit(questions.mean(axis=0) * 200 + rng.normal(size=1024))
+    usual = float(np.median(questions @ hub))
+    assert usual > 0.1
+    z = level.z(np.array([usual, usual]), np.vstack([specific, hub]), ["other", "other"])
+    assert z[0] > 2.5 and abs(z[1]) < 0.5
+    english_only = _synthetic_level(dim=1024, readable=frozenset({"other"}))
+    z = english_only.z(np.array([0.6, 0.6]), np.vstack([specific, specific]), ["other", "cjk"])
+    assert z[0] > 4 and np.isnan(z[1])
 
 
 def test_unknown_words_chinese_by_character_dates_not_at_all(profile: Profile) -> None:
-    from desktop_mem.core.search.relevance import unknown_share
-    from desktop_mem.core.textproc import query_terms
+    from desktop_mem.core.search.words import unknown_share
+    from desktop_mem.core.textproc import names, query_terms
 
     for text in ("我对花生过敏", "I went hiking with my brother"):
         profile.memories.add(NewMemory(text))
     db = profile.db
+
+    def share(query: str) -> float:
+        return unknown_share(db, query_terms(query))[0]
+
     # 我对 and 过敏 are known, so only 芒 and 果 are unknown: 2 of the 5 characters
     # that are not function words (我 is one); by bigram it would be 3 of 5, for 对芒
     # and 果过 straddle two words
-    assert unknown_share(db, query_terms("我对芒果过敏")) == pytest.approx(2 / 5)
+    assert share("我对芒果过敏") == pytest.approx(2 / 5)
     # question words and particles say nothing about the subject, as English stop
     # words do not: "what am I allergic to" asks about something known
-    assert unknown_share(db, query_terms("我对什么过敏？")) == 0.0
-    assert unknown_share(db, query_terms("what did I do with my brother?")) == 0.0
+    assert share("我对什么过敏？") == 0.0
+    assert share("what did I do with my brother?") == 0.0
     # a date is answered by when things were said, not by the texts' words
-    assert unknown_share(db, query_terms("hiking on 16 August, 2023")) == 0.0
-    assert unknown_share(db, query_terms("hiking with my cousin")) == pytest.approx(1 / 2)
+    assert share("hiking on 16 August, 2023") == 0.0
+    assert share("hiking with my cousin") == pytest.approx(1 / 2)
+    # names are counted apart: a question names what it asks about
+    query = "hiking with Zorblat and my brother"
+    assert unknown_share(db, query_terms(query), names(query)) == (pytest.approx(1 / 3), 1)
 
 
-def test_unknown_words_raise_the_bar_of_the_query_not_of_each_item(profile: Profile) -> None:
-    """Once one memory clears the bar raised by the query's unknown words, the others
-    are judged by the ordinary bar: the unknown word was a paraphrase."""
-    from desktop_mem.core.search.relevance import ChanceLevel, judge
+def test_the_message_being_answered_does_not_make_its_words_known(profile: Profile) -> None:
+    """The chat stores the user's message before it reads: its own words are not
+    evidence that the profile knows its subject, so the read path judges as search
+    does."""
+    from desktop_mem.core.search.words import unknown_share
     from desktop_mem.core.textproc import query_terms
 
-    ids = [profile.memories.add(NewMemory(t)).memory.id for t in ("running club", "running shoes")]
-    terms = query_terms("running zorblat")  # one word of two never seen
-    rule = RelevanceRule(known_words_at=1)  # the penalty in full from the first text
-    level = ChanceLevel(0.0, 0.1)
-    has_vec = np.ones(2, dtype=bool)
-
-    def kept(best: float) -> list[bool]:
-        sims = np.array([best, 0.55])  # 5.5 deviations: over the ordinary bar (z)
-        return judge(profile.db, "memories_fts", rule, level, terms, ids, sims, has_vec,
-                     set(), len(ids)).keep.tolist()  # fmt: skip
-
-    raised = rule.z + rule.unknown_penalty / 2
-    assert rule.z < 5.5 < raised < 10
-    assert kept(1.00) == [True, True]  # 10 deviations: clears the raised bar
-    assert kept((raised - 0.5) / 10) == [False, False]
-
-
-def test_words_of_one_language_are_not_unknown_to_an_item_in_another(profile: Profile) -> None:
-    """A bilingual user asks in English about what they said in Chinese: the question's
-    words are all new to the profile, but the memory could not have used them. It
-    meets the ordinary bar, where the model reads both scripts; where it cannot read
-    Chinese, it cannot match across them, and the raised bar stays. So it does for
-    past messages, which hold greetings too: "早上好" would find "Good morning!"."""
-    from desktop_mem.core.chat.conversations import ConversationStore
-    from desktop_mem.core.search.relevance import ChanceLevel, judge
-    from desktop_mem.core.textproc import query_terms
-
-    memory = profile.memories.add(NewMemory("我对花生严重过敏。")).memory.id
     convs = ConversationStore(profile.db, profile.embedder)
-    message = convs.add_message(convs.create("午饭").id, "user", "我对花生严重过敏。").id
-    terms = query_terms("which food am I allergic to")  # none of these words is known
-    rule = RelevanceRule(known_words_at=1)
-    sims = np.array([0.55])  # 5.5 deviations: over the ordinary bar, under the raised one
-    assert rule.z < 5.5 < rule.z + rule.unknown_penalty * 0.5
+    asking = convs.create("now").id
+    convs.add_message(asking, "user", "Is my zorblat still in the garage?")
+    terms = query_terms("zorblat")
+    assert unknown_share(profile.db, terms) == (0.0, 0)
+    assert unknown_share(profile.db, terms, conversation=asking) == (1.0, 0)
+    convs.add_message(convs.create("before").id, "user", "I keep my zorblat in the garage")
+    assert unknown_share(profile.db, terms, conversation=asking) == (0.0, 0)
 
-    def kept(readable: set[str], tier: str = "memories_fts") -> bool:
-        level = ChanceLevel(0.0, 0.1, by_script={"cjk": (0.0, 0.1)}, readable=frozenset(readable))
-        item = memory if tier == "memories_fts" else message
-        verdict = judge(profile.db, tier, rule, level, terms, [item], sims,
-                        np.ones(1, dtype=bool), set(), 2)  # fmt: skip
-        return bool(verdict.keep[0])
 
-    assert kept({"other", "cjk"})
-    assert not kept({"other"})
-    assert not kept({"other", "cjk"}, "messages_fts")
+def _judged(profile: Profile, texts: list[Any], sims: list[float], query: str,
+            rule: RelevanceRule | None = None, level: Any = None, tier: Any = None) -> Any:  # fmt: skip
+    """The rule's verdict on stored `texts` (or NewMemory) whose similarities to
+    `query` are `sims`, each memory's vector a random one."""
+    from desktop_mem.core.search.relevance import MEMORY_TIER, Asked, Candidates, judge
+    from desktop_mem.core.textproc import query_terms
+
+    new = [t if isinstance(t, NewMemory) else NewMemory(t) for t in texts]
+    ids = [profile.memories.add(m).memory.id for m in new]
+    rng = np.random.default_rng(11)
+    vectors = {i: _unit(rng.normal(size=64)) for i in ids}
+    level = level or _synthetic_level()
+    found = Candidates(ids, np.array(sims), np.ones(len(ids), dtype=bool), vectors)
+    asked = Asked.of(query, query_terms(query), level)
+    return judge(profile.db, tier or MEMORY_TIER, rule or RelevanceRule(), asked, found, len(ids))
+
+
+def test_an_unknown_name_raises_the_gate_of_the_query_not_of_each_item(
+    profile: Profile,
+) -> None:
+    """Once one memory clears the gate raised by a name the profile never saw, the
+    others are judged by the ordinary bar: the name was a new detail of something
+    known."""
+    rule = RelevanceRule(best_margin=10.0)
+    texts = ["I go to a running club", "My running shoes are worn out"]
+    level = _synthetic_level()
+    vectors_z = 1 / 0.113  # about: a similarity of 0.1 is 0.9 deviations here
+    ordinary, raised = rule.threshold(2), rule.threshold(2) + rule.name_penalty
+    sim = (ordinary + 0.5) / vectors_z
+    verdict = _judged(profile, texts, [sim, sim], "Does Zorblat come to my running club?",
+                      rule, level)  # fmt: skip
+    assert verdict.keep.tolist() == [False, False] and verdict.held is not None
+    assert verdict.held.tolist() == [True, True], "what the gate without the name keeps"
+    verdict = _judged(profile, texts, [(raised + 1) / vectors_z, sim],
+                      "Does Zorblat come to my running club?", rule, level)  # fmt: skip
+    assert verdict.keep.tolist() == [True, True]
+    assert list(verdict.strength.values()) == ["strong", "weak"]
+
+
+def test_a_name_is_not_unknown_to_an_item_in_another_language(profile: Profile) -> None:
+    """A bilingual user asks in English about what they said in Chinese: the memory
+    could not have used the question's words, so a memory in the other script meets
+    the ordinary bar at the gate. Past messages do not: they hold greetings too, and
+    without the words a greeting in one language finds those of the other."""
+    from desktop_mem.core.search.relevance import (
+        MEMORY_TIER,
+        MESSAGE_TIER,
+        Asked,
+        Candidates,
+        judge,
+    )
+    from desktop_mem.core.textproc import query_terms
+
+    memory = profile.memories.add(NewMemory("我在Harrow工作，做结构工程师")).memory.id
+    convs = ConversationStore(profile.db, profile.embedder)
+    message = convs.add_message(convs.create("工作").id, "user", "我在Harrow工作，做结构工程师").id
+    query = "Which firm does Gareth say I work for?"  # Gareth: a name never seen
+    level = _synthetic_level()
+    vec = {memory: _unit(np.arange(64.0)), message: _unit(np.arange(64.0))}
+    sim = np.array([(RelevanceRule().threshold(2) + 0.5) * 0.113])
+
+    def kept(tier: Any, item: int) -> bool:
+        found = Candidates([item], sim, np.ones(1, dtype=bool), vec)
+        asked = Asked.of(query, query_terms(query), level)
+        return bool(judge(profile.db, tier, RelevanceRule(), asked, found, 2).keep[0])
+
+    assert kept(MEMORY_TIER, memory)
+    assert not kept(MESSAGE_TIER, message)
 
 
 def test_a_model_reads_the_scripts_in_which_it_tells_the_probe_answers_apart() -> None:
-    from desktop_mem.core.search.reference import PROBES, REFERENCE_SENTENCES, SMALL_TALK, TOPICS
-    from desktop_mem.core.search.relevance import Reference
-    from desktop_mem.core.textproc import script
+    from desktop_mem.core.search import chance
+    from desktop_mem.core.search.chance import Reference
+    from desktop_mem.core.search.reference import PROBES, REFERENCE_SENTENCES
+    from desktop_mem.core.textproc import SCRIPTS, script
 
     rng = np.random.default_rng(0)
     dim = 512
     vecs = rng.normal(size=(len(REFERENCE_SENTENCES), dim))
-    start = len(TOPICS) + len(SMALL_TALK)
+    at = chance._PROBE_Q_AT
     for n, (question, _) in enumerate(PROBES):
         if script(question) == "other":  # reads English: each answer near its question
-            vecs[start + len(PROBES) + n] = vecs[start + n] + 0.5 * rng.normal(size=dim)
+            vecs[at + len(PROBES) + n] = vecs[at + n] + 0.5 * rng.normal(size=dim)
     vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
     ref = Reference(None)
     ref.vectors = lambda embedder: vecs.astype(np.float32)  # type: ignore[method-assign]
     assert ref.readable(SimpleNamespace(model="m")) == frozenset({"other"})
+    # one that tells them apart nowhere (a toy model) says nothing about scripts
+    blind = Reference(None)
+    noise = rng.normal(size=vecs.shape)
+    blind.vectors = lambda embedder: noise.astype(np.float32)  # type: ignore[method-assign]
+    assert blind.readable(SimpleNamespace(model="m")) == frozenset(SCRIPTS)
 
 
-def test_small_talk_is_as_near_a_greeting_as_a_relevant_item_must_be() -> None:
-    """The bar for "this is small talk" is the rule's own: a model whose matches stand
-    fewer deviations above chance (multilingual-e5 sees "what can you do?" 4.9 above
-    chance from "who are you?") still recognises a greeting."""
-    from desktop_mem.core.search.relevance import ChanceLevel
+def test_small_talk_and_questions_about_the_world_get_nothing(profile: Profile) -> None:
+    """A query nearer small talk or a question about the world (the reference's
+    decoys) than to any item is not about the store; one nearer an item is. Past
+    messages hold greetings, which a greeting is near: there a query far nearer the
+    decoys than anything people say about their lives gets nothing either."""
+    from desktop_mem.core.search.relevance import MESSAGE_TIER
 
-    terms = ["can", "do"]
-    level = ChanceLevel(0.0, 0.1, talk=4.5, topic=2.0)
-    assert level.is_small_talk(terms, bar=4.0)
-    assert not level.is_small_talk(terms, bar=5.0)  # a stricter rule: not near enough
-    level.topic = 3.0  # about as near an everyday topic: it may have something to say
-    assert not level.is_small_talk(terms, bar=4.0)
-    long = ChanceLevel(0.0, 0.1, talk=9.0, topic=0.0)
-    assert not long.is_small_talk(["thanks", "for", "help", "tax", "forms"], bar=4.0)
+    level = _synthetic_level()
+    texts = ["My line manager is Gareth"]
+    sim = [(RelevanceRule().threshold(1) + 2) * 0.113]
+    level.personal = 1.0
+    level.talk = 2.0  # "who are you?" for "who's my boss?": the memory is nearer
+    assert _judged(profile, texts, sim, "who's my boss?", level=level).keep.tolist() == [True]
+    level.talk = 9.0  # "thank you very much" for "thanks a lot"
+    assert _judged(profile, texts, sim, "thanks a lot", level=level).keep.tolist() == [False]
+    level.talk = 4.0
+    greeting = [(RelevanceRule().threshold(1) + 6) * 0.113]  # "Hey Mel, good to see you!"
+    assert _judged(profile, texts, greeting, "hey, how's it going?", level=level).keep.tolist() == [
+        True
+    ]
+    verdict = _judged(
+        profile, texts, greeting, "hey, how's it going?", level=level, tier=MESSAGE_TIER
+    )
+    assert verdict.keep.tolist() == [False]

@@ -169,6 +169,7 @@ class ContextBuilder:
         history: Sequence[dict[str, Any]],
         budget: Budget,
         result: SearchResult | None = None,
+        conversation_id: int | None = None,
     ) -> tuple[list[tuple[Memory, float]], list[str]]:
         """Core memories, then the best search hits (`result`, or a search now), within
         the block's budget."""
@@ -176,7 +177,7 @@ class ContextBuilder:
             m for m in self.store.list(pinned=True, limit=budget.core_memories * 2) if not m.expired
         ][: budget.core_memories]
         if result is None:
-            result = self.found(self.memory_query(user_text, history), budget)
+            result = self.found(self.memory_query(user_text, history), budget, conversation_id)
         chosen: list[tuple[Memory, float]] = [(m, 1.0) for m in core]
         seen = {m.id for m in core}
         for hit in result.hits:
@@ -192,9 +193,13 @@ class ContextBuilder:
             spent += cost
         return kept, result.warnings
 
-    def found(self, query: str, budget: Budget) -> SearchResult:
-        """The memories relevant to the query, for the memory block."""
-        return self.search.search(query, k=budget.max_memories, include_expired=False)
+    def found(self, query: str, budget: Budget, conversation_id: int | None = None) -> SearchResult:
+        """The memories relevant to the query, for the memory block, judged as search
+        judges them (the conversation being answered holds the query itself: its words
+        do not count as known)."""
+        return self.search.search(
+            query, k=budget.max_memories, include_expired=False, answering=conversation_id
+        )
 
     def past(
         self, query: str, budget: Budget, conversation_id: int | None
@@ -277,13 +282,19 @@ class ContextBuilder:
         return kept, warnings
 
     def passages(
-        self, user_text: str, history: Sequence[dict[str, Any]], budget: Budget
+        self,
+        user_text: str,
+        history: Sequence[dict[str, Any]],
+        budget: Budget,
+        conversation_id: int | None = None,
     ) -> list[Any]:
         """Relevant passages of the user's documents, within their block's budget."""
         if self.documents is None or budget.document_tokens <= 0:
             return []
         hits = self.documents.search(
-            self.memory_query(user_text, history), k=budget.max_passages * 2
+            self.memory_query(user_text, history),
+            k=budget.max_passages * 2,
+            answering=conversation_id,
         )
         kept, spent = [], 0
         for hit in hits:
@@ -307,7 +318,7 @@ class ContextBuilder:
         that go with the message, and a plan holding what they gave."""
         plan = Plan(messages=[])
         query = self.memory_query(user_text, history)
-        result = self.found(query, budget)
+        result = self.found(query, budget, conversation_id)
         messages = self.past(query, budget, conversation_id)
         # Unknown words raise each tier's bar until some item clears it (the gate,
         # core/search/relevance.py): they ask whether the profile knows anything about the
@@ -328,7 +339,7 @@ class ContextBuilder:
         parts = [layout.block("memories", [memory_line(m) for m, _ in found], "(none)")]
         quoted = [message_line(msg, budget.recall_chars) for msg, _ in edges_first(past)]
         parts.append(layout.block("past_messages", quoted))
-        passages = self.passages(user_text, history, budget)
+        passages = self.passages(user_text, history, budget, conversation_id)
         parts.append(layout.block("documents", [passage_line(p) for p in edges_first(passages)]))
         plan.documents = list(passages)
         plan.used = [

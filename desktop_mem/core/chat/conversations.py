@@ -26,13 +26,10 @@ from desktop_mem.core.chat.records import (
 from desktop_mem.core.errors import InvalidInput, ModelServerError, NotFound, UsageError
 from desktop_mem.core.memory.store import MemoryStore, now_iso, parse_when, quoting
 from desktop_mem.core.models.embed import Embedder
-from desktop_mem.core.search.relevance import (
-    Reference,
-    RelevanceRule,
-    document_frequencies,
-    retrieval_terms,
-)
+from desktop_mem.core.search.chance import Reference
+from desktop_mem.core.search.relevance import MESSAGE_TIER, RelevanceRule
 from desktop_mem.core.search.tiers import search_tier
+from desktop_mem.core.search.words import document_frequencies, retrieval_terms
 from desktop_mem.core.store.db import id_chunks
 from desktop_mem.core.store.vectors import MESSAGES, VectorIndex
 
@@ -492,7 +489,9 @@ class ConversationStore:
             if exclude_conversation is not None
             else None
         )
-        ranked = search_tier(self, "messages_fts", query, terms, k, relevant_only, leave_out)
+        ranked = search_tier(
+            self, MESSAGE_TIER, query, terms, k, relevant_only, leave_out, exclude_conversation
+        )
         warnings += ranked.warnings
         if not ranked.hits:
             return [], warnings

@@ -38,7 +38,8 @@ from desktop_mem.core.documents.text import chunk, extract, kind_of, read_regula
 from desktop_mem.core.errors import DesktopMemError, InvalidInput, ModelServerError, NotFound
 from desktop_mem.core.memory.records import now_iso
 from desktop_mem.core.models.embed import Embedder
-from desktop_mem.core.search.relevance import Reference, RelevanceRule
+from desktop_mem.core.search.chance import Reference
+from desktop_mem.core.search.relevance import PASSAGE_TIER, RelevanceRule
 from desktop_mem.core.search.tiers import search_tier
 from desktop_mem.core.store.db import id_chunks
 from desktop_mem.core.store.vectors import DOCUMENTS, VectorIndex
@@ -453,15 +454,16 @@ class DocumentStore:
         return out
 
     def search(
-        self, query: str, k: int = 5, relevant_only: bool = True
+        self, query: str, k: int = 5, relevant_only: bool = True, answering: int | None = None
     ) -> builtins.list[PassageHit]:
         """Passages by words and meaning; with `relevant_only` only those the relevance
-        rule keeps."""
+        rule keeps (`answering`: the conversation the query comes from, as for memory
+        search)."""
         query = textproc.normalize(query)[:MAX_QUERY_CHARS]
         terms = textproc.query_terms(query)
         if not terms:
             return []
-        ranked = search_tier(self, "doc_chunks_fts", query, terms, k, relevant_only)
+        ranked = search_tier(self, PASSAGE_TIER, query, terms, k, relevant_only, None, answering)
         found = self.passages([cid for cid, _, _ in ranked.hits])
         return [
             dataclasses.replace(found[cid], score=score, relevance=relevance)

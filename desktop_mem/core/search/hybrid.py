@@ -19,14 +19,16 @@ from typing import TYPE_CHECKING, Any
 from desktop_mem.core import textproc
 from desktop_mem.core.errors import ModelServerError
 from desktop_mem.core.memory.store import Memory, MemoryStore
+from desktop_mem.core.search.chance import Reference
 from desktop_mem.core.search.fusion import fuse
 from desktop_mem.core.search.relevance import (
-    Reference,
+    MEMORY_TIER,
+    Asked,
+    Candidates,
     RelevanceRule,
-    document_frequencies,
     judge,
-    retrieval_terms,
 )
+from desktop_mem.core.search.words import document_frequencies, retrieval_terms
 from desktop_mem.core.store.db import id_chunks
 from desktop_mem.core.store.vectors import MESSAGES, VectorIndex
 
@@ -180,10 +182,13 @@ class HybridSearch:
         kinds: set[str] | None = None,
         now: datetime | None = None,
         relevant_only: bool = True,
+        answering: int | None = None,
     ) -> SearchResult:
         """The k best memories for the query. With `relevant_only` (the default) only
         those that pass the relevance rule (core/search/relevance.py): an unrelated query gets
-        none. Without it, the best k whatever they are (a ranked listing)."""
+        none. Without it, the best k whatever they are (a ranked listing). `answering`:
+        the conversation the query comes from (the chat's read path), whose messages do
+        not count as the profile knowing the query's words: they hold the query itself."""
         w = self.weights
         warnings: list[str] = []
         query = textproc.normalize(query)
@@ -223,18 +228,18 @@ class HybridSearch:
         sims = np.zeros(len(candidates))
         has_vec = np.zeros(len(candidates), dtype=bool)
         vecs = self.store.index.vectors(candidates)
+        measured = dict(vecs)  # the vector each similarity is measured with
         if qvec is not None:
             for n, mid in enumerate(candidates):
                 if mid in vecs:
                     sims[n] = float(vecs[mid] @ qvec)
                     has_vec[n] = True
-            self._source_similarity(candidates, sims, has_vec, qvec, signals)
+            self._source_similarity(candidates, sims, has_vec, qvec, signals, measured)
         keep = np.ones(len(candidates), dtype=bool)
         held = np.zeros(len(candidates), dtype=bool)
         if relevant_only:
-            keep, held = self._relevant(
-                query, retrieval, candidates, sims, has_vec, qvec, dict(keyword), signals
-            )
+            found = Candidates(candidates, sims, has_vec, measured, dict(keyword))
+            keep, held = self._relevant(query, retrieval, found, qvec, signals, answering)
         bm25_of = dict(keyword)
         fused = fuse(
             sims,
@@ -268,8 +273,8 @@ class HybridSearch:
             if has_vec[n] and "vector" not in sig:
                 sig["vector"] = {"rank": None, "similarity": round(float(sims[n]), 4)}
             (hits if keep[n] else held_hits).append(Hit(m, float(fused[n]) * boost, sig))
-        for found in (hits, held_hits):
-            found.sort(key=lambda h: (-h.score, -h.memory.id))
+        for listed in (hits, held_hits):
+            listed.sort(key=lambda h: (-h.score, -h.memory.id))
         return SearchResult(
             self._without_duplicates(hits, k, vecs),
             warnings,
@@ -283,6 +288,7 @@ class HybridSearch:
         has_vec: np.ndarray,
         qvec: np.ndarray,
         signals: dict[int, dict[str, Any]],
+        measured: dict[int, np.ndarray],
     ) -> None:
         """A memory is as near the query as the message it was learned from. The memory
         is a one-line summary and loses the words the user said it in; a question often
@@ -312,37 +318,39 @@ class HybridSearch:
             sim = float(v @ qvec)
             if sim > sims[n]:
                 sims[n] = sim
+                measured[mid] = v
                 signals[mid]["source"] = {"similarity": round(sim, 4)}
 
     def _relevant(
         self,
         query: str,
         terms: list[str],
-        candidates: list[int],
-        sims: np.ndarray,
-        has_vec: np.ndarray,
+        found: Candidates,
         qvec: np.ndarray | None,
-        keyword: dict[int, float],
         signals: dict[int, dict[str, Any]],
+        conversation: int | None,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Which candidates pass the relevance rule; each gets its `relevance` in
-        deviations above the query's chance level in its signals. `terms` are the
-        query's words as retrieved by (in a large store, without very frequent ones).
-        Also those the unknown-word gate held back (SearchResult.held)."""
+        """Which candidates pass the relevance rule; each judged one gets its
+        `relevance` (deviations above chance, keyword credit included) in its signals,
+        and each kept one its `match` (strong or weak). `terms` are the query's words as
+        retrieved by (in a large store, without very frequent ones). Also those the
+        unknown-word gate held back (SearchResult.held)."""
         level = (
             self.reference.level(qvec, textproc.script(query), self.store.embedder)
             if qvec is not None
             else None
         )
+        asked = Asked.of(query, terms, level, conversation)
         verdict = judge(
-            self.store.db, "memories_fts", self.rule, level, terms, candidates,
-            sims, has_vec, keyword, self.store.index.count(), textproc.named_period(query),
-        )  # fmt: skip
+            self.store.db, MEMORY_TIER, self.rule, asked, found, self.store.index.count()
+        )
         for mid, z in verdict.z.items():
-            signals[mid]["relevance"] = round(z, 2)
+            signals[mid]["relevance"] = z
             if mid in verdict.coverage:
                 signals[mid]["terms"] = round(verdict.coverage[mid], 3)
-        held = verdict.held if verdict.held is not None else np.zeros(len(candidates), bool)
+        for mid, strength in verdict.strength.items():
+            signals[mid]["match"] = strength
+        held = verdict.held if verdict.held is not None else np.zeros(len(found.ids), bool)
         return verdict.keep, held
 
     def _without_duplicates(

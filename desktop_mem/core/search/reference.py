@@ -36,6 +36,10 @@ SMALL_TALK: tuple[str, ...] = (
     "haha",
     "who are you?",
     "are you there?",
+    "what are you able to help with?",
+    "are you a real person?",
+    "how do you work?",
+    "tell me about yourself",
     "你好",
     "早",
     "谢谢，就这些",
@@ -53,9 +57,14 @@ SMALL_TALK: tuple[str, ...] = (
     "哈哈",
     "你是谁？",
     "在吗？",
+    "你能帮我什么忙？",
+    "你是机器人吗？",
+    "介绍一下你自己",
 )
 
-TOPICS: tuple[str, ...] = (
+# What people tell a chat assistant about their lives, on as many unrelated subjects as
+# possible: the statements a query is compared with to find its chance level.
+STATEMENTS: tuple[str, ...] = (
     # English
     "I usually take the bus to work when it rains.",
     "My sister lives in a small town by the coast.",
@@ -77,26 +86,6 @@ TOPICS: tuple[str, ...] = (
     "The bakery on the corner makes great sourdough.",
     "I ran my first half marathon in October.",
     "I keep forgetting to water the plants on the balcony.",
-    "What is the capital of Australia?",
-    "How do I convert a spreadsheet to a PDF?",
-    "Can you recommend a good book about ancient Rome?",
-    "How long should I boil an egg for a soft yolk?",
-    "What's the difference between a virus and a bacterium?",
-    "Write a short poem about autumn leaves.",
-    "Explain how compound interest works.",
-    "How do I fix a leaking tap?",
-    "Which programming language should a beginner learn first?",
-    "What time zone is Tokyo in?",
-    "Summarise the plot of Hamlet in three sentences.",
-    "How many grams are there in a pound?",
-    "Translate 'good morning' into Spanish.",
-    "What are some healthy snacks for kids?",
-    "How do solar panels generate electricity?",
-    "Give me tips for a job interview.",
-    "Why is the sky blue?",
-    "How do I make a budget spreadsheet?",
-    "What's a good stretch for lower back pain?",
-    "How often should I change my passwords?",
     "My favourite season is autumn because of the colours.",
     "I volunteer at the animal shelter on Saturdays.",
     "We had pizza for dinner three nights in a row.",
@@ -168,23 +157,6 @@ TOPICS: tuple[str, ...] = (
     "街角那家面包店的面包很好吃。",
     "我十月份跑了第一个半程马拉松。",
     "我总是忘记给阳台上的花浇水。",
-    "澳大利亚的首都是哪里？",
-    "怎么把表格转换成PDF？",
-    "推荐一本关于古罗马的书吧。",
-    "鸡蛋要煮多久才是溏心的？",
-    "病毒和细菌有什么区别？",
-    "写一首关于秋天的短诗。",
-    "解释一下复利是怎么回事。",
-    "水龙头漏水怎么修？",
-    "初学者应该先学哪种编程语言？",
-    "东京是哪个时区？",
-    "用三句话概括一下《哈姆雷特》。",
-    "一磅等于多少克？",
-    "给孩子吃什么零食比较健康？",
-    "太阳能电池板是怎么发电的？",
-    "面试有什么技巧？",
-    "天空为什么是蓝色的？",
-    "腰疼做什么拉伸比较好？",
     "我最喜欢秋天，因为颜色很美。",
     "我每周六在动物收容所做志愿者。",
     "我们连续三天晚饭都吃了披萨。",
@@ -220,6 +192,51 @@ TOPICS: tuple[str, ...] = (
     "我报名了陶艺课。",
 )
 
+# What people ask a chat assistant that is not about themselves (facts, how-tos, writing):
+# with the small talk, what a query is when it is better explained by them than by any
+# memory; with the probe questions, what an unrelated question looks like to an item.
+TASKS: tuple[str, ...] = (
+    # English
+    "What is the capital of Australia?",
+    "How do I convert a spreadsheet to a PDF?",
+    "Can you recommend a good book about ancient Rome?",
+    "How long should I boil an egg for a soft yolk?",
+    "What's the difference between a virus and a bacterium?",
+    "Write a short poem about autumn leaves.",
+    "Explain how compound interest works.",
+    "How do I fix a leaking tap?",
+    "Which programming language should a beginner learn first?",
+    "What time zone is Tokyo in?",
+    "Summarise the plot of Hamlet in three sentences.",
+    "How many grams are there in a pound?",
+    "Translate 'good morning' into Spanish.",
+    "What are some healthy snacks for kids?",
+    "How do solar panels generate electricity?",
+    "Give me tips for a job interview.",
+    "Why is the sky blue?",
+    "How do I make a budget spreadsheet?",
+    "What's a good stretch for lower back pain?",
+    "How often should I change my passwords?",
+    # Chinese
+    "澳大利亚的首都是哪里？",
+    "怎么把表格转换成PDF？",
+    "推荐一本关于古罗马的书吧。",
+    "鸡蛋要煮多久才是溏心的？",
+    "病毒和细菌有什么区别？",
+    "写一首关于秋天的短诗。",
+    "解释一下复利是怎么回事。",
+    "水龙头漏水怎么修？",
+    "初学者应该先学哪种编程语言？",
+    "东京是哪个时区？",
+    "用三句话概括一下《哈姆雷特》。",
+    "一磅等于多少克？",
+    "给孩子吃什么零食比较健康？",
+    "太阳能电池板是怎么发电的？",
+    "面试有什么技巧？",
+    "天空为什么是蓝色的？",
+    "腰疼做什么拉伸比较好？",
+)
+
 # Whether the model in use can read a script: questions and the statement that answers
 # each, in one language (the way a user asks about a memory), none of them about the
 # topics above. A model that reads the script finds each question's own answer nearest.
@@ -251,5 +268,5 @@ PROBES: tuple[tuple[str, str], ...] = (
 )
 
 REFERENCE_SENTENCES: tuple[str, ...] = (
-    TOPICS + SMALL_TALK + tuple(q for q, _ in PROBES) + tuple(a for _, a in PROBES)
+    STATEMENTS + TASKS + SMALL_TALK + tuple(q for q, _ in PROBES) + tuple(a for _, a in PROBES)
 )

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core.errors import ModelServerError
 from desktop_mem.core.search.fusion import fuse
-from desktop_mem.core.search.relevance import judge
-from desktop_mem.core.textproc import fts_match, named_period, script
+from desktop_mem.core.search.relevance import Asked, Candidates, Tier, judge
+from desktop_mem.core.textproc import fts_match, script
 
 if TYPE_CHECKING:
     import numpy as np
@@ -28,9 +28,11 @@ MIN_SPREAD = 0.25
 
 @dataclass
 class Ranked:
-    """The kept candidates, best first: (id, fused score, relevance in deviations)."""
+    """The kept candidates, best first: (id, fused score, relevance in deviations);
+    `strength`: how sure the rule is of each (relevance.STRONG or WEAK)."""
 
     hits: list[tuple[int, float, float | None]] = field(default_factory=list)
+    strength: dict[int, str] = field(default_factory=dict)
     keyword: dict[int, float] = field(default_factory=dict)
     semantic: dict[int, float] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
@@ -38,22 +40,24 @@ class Ranked:
 
 def search_tier(
     store: Any,
-    fts_table: str,
+    tier: Tier,
     query: str,
     terms: list[str],
     k: int,
     relevant_only: bool,
     leave_out: Callable[[list[int]], set[int]] | None = None,
+    answering: int | None = None,
 ) -> Ranked:
     """`store` has db, index, embedder, reference and rule; `terms` are the query's
     retrieval terms; `leave_out` names candidates not to return (e.g. the conversation
-    being answered)."""
+    being answered); `answering`: the conversation the query comes from (its messages do
+    not count as the profile knowing the query's words)."""
     out = Ranked()
     pool = max(30, 3 * k)
     match = fts_match(terms)
     if match:
         for rowid, s in store.db.query(
-            f"SELECT rowid, bm25({fts_table}) AS s FROM {fts_table} WHERE {fts_table} "
+            f"SELECT rowid, bm25({tier.fts}) AS s FROM {tier.fts} WHERE {tier.fts} "
             "MATCH ? ORDER BY s LIMIT ?",
             (match, pool),
         ):
@@ -74,6 +78,7 @@ def search_tier(
     if not ids:
         return out
     sims = np.full(len(ids), np.nan)
+    vecs: dict[int, np.ndarray] = {}
     if qvec is not None:
         vecs = store.index.vectors(ids)
         for n, item in enumerate(ids):
@@ -86,11 +91,10 @@ def search_tier(
         level = (
             store.reference.level(qvec, script(query), store.embedder) if qvec is not None else None
         )
-        verdict = judge(
-            store.db, fts_table, store.rule, level, terms, ids,
-            np.nan_to_num(sims), present, out.keyword, store.index.count(), named_period(query),
-        )  # fmt: skip
-        keep, relevance = verdict.keep, verdict.z
+        found = Candidates(ids, np.nan_to_num(sims), present, vecs, out.keyword)
+        asked = Asked.of(query, terms, level, answering)
+        verdict = judge(store.db, tier, store.rule, asked, found, store.index.count())
+        keep, relevance, out.strength = verdict.keep, verdict.z, verdict.strength
     scores = fuse(
         np.nan_to_num(sims),
         present,
