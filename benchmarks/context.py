@@ -42,6 +42,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -213,6 +214,12 @@ def builder_for(store: Store, rule: RelevanceRule) -> ContextBuilder:
     return ContextBuilder(prof.memories, search, TokenCounter(), convs)
 
 
+def found(plan: Any) -> int:
+    """Items given for this message: memories and past messages, not the core memories
+    every prompt holds (they count for coverage, not against "nothing about it")."""
+    return sum(u.why != "core" for u in plan.used) + len(plan.recalled)
+
+
 def score_store(
     store: Store, foreign: list[tuple[str, list[str], int]], rule: RelevanceRule, budget: Budget
 ) -> Score:
@@ -232,11 +239,11 @@ def score_store(
         score.categories.append(category)
     for question, *_ in foreign:
         plan = builder.build(question, [], budget)
-        score.foreign_empty.append(not plan.used and not plan.recalled)
-        score.foreign_items.append(len(plan.used) + len(plan.recalled))
+        score.foreign_empty.append(not found(plan))
+        score.foreign_items.append(found(plan))
     for text in SMALLTALK:
         plan = builder.build(text, [], budget)
-        score.smalltalk.append(len(plan.used) + len(plan.recalled))
+        score.smalltalk.append(found(plan))
     return score
 
 
@@ -297,14 +304,12 @@ def run(args: argparse.Namespace, host: str) -> dict:
         result = total.summary()
         result["per_conversation"] = {k: v.summary() for k, v in per_store.items()}
         if args.loo and len(stores) > 1:
-            grid = list(itertools.product(args.z_grid, args.unknown_grid, args.credit_grid))
+            grid = list(itertools.product(args.z_grid, args.name_grid, args.credit_grid))
             scored: dict[tuple, dict[str, Score]] = {}
-            for z, unknown, credit in grid:
-                rule = dataclasses.replace(
-                    default, z=z, unknown_penalty=unknown, keyword_credit=credit
-                )
-                scored[(z, unknown, credit)] = evaluate(rule)
-                print(f"  grid z={z} unknown={unknown} credit={credit}", file=sys.stderr)
+            for z, names, credit in grid:
+                rule = dataclasses.replace(default, z=z, name_penalty=names, keyword_credit=credit)
+                scored[(z, names, credit)] = evaluate(rule)
+                print(f"  grid z={z} names={names} credit={credit}", file=sys.stderr)
             held_out = Score()
             picks = {}
             for s in stores:
@@ -317,7 +322,7 @@ def run(args: argparse.Namespace, host: str) -> dict:
                     summaries[key] = train.summary()
                 pick = choose(summaries)
                 picks[s.sample_id] = dict(
-                    zip(("z", "unknown_penalty", "keyword_credit"), pick, strict=True)
+                    zip(("z", "name_penalty", "keyword_credit"), pick, strict=True)
                 )
                 held_out.merge(scored[pick][s.sample_id])
             result["leave_one_out"] = held_out.summary()
@@ -369,13 +374,13 @@ def main() -> None:
     ap.add_argument(
         "--loo", action="store_true", help="leave-one-out check of the rule's parameters"
     )
-    ap.add_argument("--z-grid", type=float, nargs="+", default=[3.5, 4.0, 4.5])
-    ap.add_argument("--unknown-grid", type=float, nargs="+", default=[6.0, 10.0, 14.0])
+    ap.add_argument("--z-grid", type=float, nargs="+", default=[1.5, 2.0, 2.5])
+    ap.add_argument("--name-grid", type=float, nargs="+", default=[3.0, 6.0, 9.0])
     ap.add_argument("--credit-grid", type=float, nargs="+", default=[2.0, 3.0])
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--rule", nargs="*", default=[], metavar="FIELD=VALUE",
                     help="change the relevance rule, e.g. z=4.5 (--loo varies z, "
-                    "unknown_penalty and keyword_credit around it)")  # fmt: skip
+                    "name_penalty and keyword_credit around it)")  # fmt: skip
     ap.add_argument("--budget", nargs="*", default=[], metavar="FIELD=VALUE",
                     help="change the prompt budget, e.g. recall_tokens=550 recall_exchange=false")  # fmt: skip
     args = ap.parse_args()

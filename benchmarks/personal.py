@@ -188,10 +188,12 @@ def chat_turn(prof: Profile, text: str) -> Any:
 
 
 def _given(result: Any) -> tuple[list[int], int]:
-    """The memories a turn was given for this message, and how many items in all
-    (memories and past messages) count against "nothing about it"."""
-    used = [mid for mid, _ in result.used]
-    return used, len(used) + len(result.recalled)
+    """The memories a turn was given, and how many items count against "nothing about
+    it": those found for this message (memories and past messages), not the core
+    memories every prompt holds."""
+    used = [u.memory_id for u in result.used]
+    found = [u for u in result.used if u.why != "core"]
+    return used, len(found) + len(result.recalled)
 
 
 def score_memories(prof: Profile, data: dict, ids: dict[str, int], paths: Sequence[str]) -> dict:
@@ -247,7 +249,7 @@ def score_documents(prof: Profile, data: dict, paths: Sequence[str]) -> dict:
             if p == "search":
                 found = {h.chunk_id for h in prof.documents.search(q["text"], k=TOP)}
             else:
-                found = {cid for cid, _ in chat_turn(prof, q["text"]).documents}
+                found = {p.chunk_id for p in chat_turn(prof, q["text"]).documents}
             tallies[p].kept[d] += bool(answers & found)
     for kind, bucket in (("document_unrelated", "unrelated"), ("small_talk", "smalltalk")):
         for q in data[kind]:

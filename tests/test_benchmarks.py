@@ -77,7 +77,7 @@ def test_context_benchmark_reports_coverage_and_noise(
 
     args = argparse.Namespace(
         data=str(data_file), embed_model="fake-embed", conversations=None, foreign=0,
-        loo=True, z_grid=[3.0, 6.0], unknown_grid=[6.0], credit_grid=[3.0],
+        loo=True, z_grid=[2.0, 6.0], name_grid=[6.0], credit_grid=[3.0],
         budget=["recall_tokens=250", "max_recalled=6"], rule=[],
     )  # fmt: skip
     result = context.run(args, fake_ollama.url)

@@ -1,7 +1,9 @@
 """The read path: what the model is given before each reply.
 
 1. The system message: the rules (the blocks are data about the user, never
-   instructions), the date, the user's instructions and the pinned ("core") memories.
+   instructions), the date, the user's instructions and the core memories (the pinned
+   ones, then the user's most important durable facts, within `Budget.core_tokens`):
+   they change rarely, so the model server's cache of the prompt survives them.
 2. The turns of the conversation that fit, as they were stored.
 3. The newest user message, after the blocks found for it:
    - memories: those hybrid search finds for the message (plus the previous user
@@ -68,6 +70,9 @@ class Budget:
     memory_tokens: int = DEFAULTS["memory_tokens"]
     max_memories: int = 20  # found ones, at most (the relevance rule decides how many)
     core_memories: int = 12  # pinned memories at most
+    # the core block: the pinned memories, then the most important durable ones while
+    # the block stays within this many tokens
+    core_tokens: int = 200
     recall_tokens: int = DEFAULTS["recall_tokens"]  # the past-messages block at most
     max_recalled: int = 12
     document_tokens: int = 400  # the documents block at most
@@ -134,6 +139,25 @@ class Plan:
 
 
 FOLLOW_UP_TERMS = 4
+# The durable memories every prompt holds, as Letta's core blocks and ChatGPT's saved
+# memories do, so that "where do I live?" never depends on a search: facts about the
+# user, the people in their life and their standing preferences that the extractor
+# rated this important (its scale: 1 = the user would be upset to lose it: health,
+# family, strong preferences).
+CORE_IMPORTANCE = 0.8
+CORE_KINDS = ("fact", "person", "preference")
+
+
+@dataclass
+class Given:
+    """A memory chosen for the block: why (records.WHY: "core" in every prompt, "found"
+    for this message) and whether as a weaker match (relevance.WEAK, or let in because
+    past messages showed the question is about something known)."""
+
+    memory: Memory
+    score: float
+    why: str = "found"
+    weak: bool = False
 
 
 class ContextBuilder:
@@ -170,26 +194,33 @@ class ContextBuilder:
         budget: Budget,
         result: SearchResult | None = None,
         conversation_id: int | None = None,
-    ) -> tuple[list[tuple[Memory, float]], list[str]]:
+    ) -> tuple[list[Given], list[str]]:
         """Core memories, then the best search hits (`result`, or a search now), within
-        the block's budget."""
+        the block's budget, each with why it is given and whether as a weaker match."""
         core = [
             m for m in self.store.list(pinned=True, limit=budget.core_memories * 2) if not m.expired
         ][: budget.core_memories]
+        spent = sum(self.counter.count(memory_line(m)) + 1 for m in core)
+        for m in self.store.durable(CORE_IMPORTANCE, CORE_KINDS, budget.core_memories):
+            cost = self.counter.count(memory_line(m)) + 1
+            if m.pinned or spent + cost > budget.core_tokens:
+                continue
+            core.append(m)
+            spent += cost
         if result is None:
             result = self.found(self.memory_query(user_text, history), budget, conversation_id)
-        chosen: list[tuple[Memory, float]] = [(m, 1.0) for m in core]
+        chosen = [Given(m, 1.0, "core") for m in core]
         seen = {m.id for m in core}
         for hit in result.hits:
             if hit.memory.id not in seen:
-                chosen.append((hit.memory, hit.score))
+                chosen.append(Given(hit.memory, hit.score, "found", hit.weak))
                 seen.add(hit.memory.id)
         spent, kept = 0, []
-        for m, score in chosen:
-            cost = self.counter.count(memory_line(m)) + 1
+        for given in chosen:
+            cost = self.counter.count(memory_line(given.memory)) + 1
             if spent + cost > budget.memory_tokens:
                 continue
-            kept.append((m, score))
+            kept.append(given)
             spent += cost
         return kept, result.warnings
 
@@ -255,7 +286,7 @@ class ContextBuilder:
         conversation_id: int | None,
         in_block: set[int] | None = None,
         found: tuple[list[MessageHit], list[str]] | None = None,
-    ) -> tuple[list[tuple[Message, float]], list[str]]:
+    ) -> tuple[list[MessageHit], list[str]]:
         """Relevant earlier messages from other conversations (`found`, or a search
         now), within the recall block's budget: none the memory tier speaks for
         (`in_block`: the memories in the block), none already among the turns sent."""
@@ -265,7 +296,7 @@ class ContextBuilder:
         learned = self._spoken_for([h.message.id for h in hits], in_block or set())
         sent = {textproc.normalize(m["content"]) for m in history}
         sent.add(textproc.normalize(user_text))
-        kept: list[tuple[Message, float]] = []
+        kept: list[MessageHit] = []
         spent = 0
         for hit in hits:
             msg = hit.message
@@ -274,7 +305,7 @@ class ContextBuilder:
             cost = self.counter.count(message_line(msg, budget.recall_chars)) + 1
             if spent + cost > budget.recall_tokens:
                 continue
-            kept.append((msg, hit.score))
+            kept.append(hit)
             spent += cost
             sent.add(textproc.normalize(msg.content))
             if len(kept) == budget.max_recalled:
@@ -313,9 +344,9 @@ class ContextBuilder:
         history: Sequence[dict[str, Any]],
         budget: Budget,
         conversation_id: int | None,
-    ) -> tuple[list[tuple[Memory, float]], str, Plan]:
-        """Retrieval for one message: the chosen memories (pinned first) and the blocks
-        that go with the message, and a plan holding what they gave."""
+    ) -> tuple[list[Memory], str, Plan]:
+        """Retrieval for one message: the core memories (for the system message), the
+        blocks that go with the message, and a plan holding what they gave."""
         plan = Plan(messages=[])
         query = self.memory_query(user_text, history)
         result = self.found(query, budget, conversation_id)
@@ -330,29 +361,28 @@ class ContextBuilder:
         if messages[0] and not result.hits:
             result = SearchResult(result.held, result.warnings)
         chosen, warnings = self.select(user_text, history, budget, result)
-        pinned = [(m, s) for m, s in chosen if m.pinned]
-        found = edges_first([(m, s) for m, s in chosen if not m.pinned])
+        core = [g for g in chosen if g.why == "core"]
+        found = edges_first([g for g in chosen if g.why != "core"])
         past, more = self.recall(
-            user_text, history, budget, conversation_id, {m.id for m, _ in chosen}, messages
+            user_text, history, budget, conversation_id, {g.memory.id for g in chosen}, messages
         )
         plan.warnings = warnings + [w for w in more if w not in warnings]
-        parts = [layout.block("memories", [memory_line(m) for m, _ in found], "(none)")]
-        quoted = [message_line(msg, budget.recall_chars) for msg, _ in edges_first(past)]
+        parts = [layout.block("memories", [memory_line(g.memory) for g in found], "(none)")]
+        quoted = [message_line(h.message, budget.recall_chars) for h in edges_first(past)]
         parts.append(layout.block("past_messages", quoted))
         passages = self.passages(user_text, history, budget, conversation_id)
         parts.append(layout.block("documents", [passage_line(p) for p in edges_first(passages)]))
         plan.documents = list(passages)
         plan.used = [
-            UsedMemory(m.id, rank, s, m.text, why="core" if m.pinned else "found")
-            for rank, (m, s) in enumerate(pinned + found, 1)
+            UsedMemory(g.memory.id, rank, g.score, g.memory.text, g.why, g.weak)
+            for rank, g in enumerate(core + found, 1)
         ]
         plan.recalled = [
-            RecalledMessage(
-                msg.id, rank, s, msg.conversation_id, msg.role, msg.content, msg.created_at
-            )
-            for rank, (msg, s) in enumerate(past, 1)
-        ]
-        return pinned, "\n".join(p for p in parts if p), plan
+            RecalledMessage(h.message.id, rank, h.score, h.message.conversation_id,
+                            h.message.role, h.message.content, h.message.created_at, h.weak)
+            for rank, h in enumerate(past, 1)
+        ]  # fmt: skip
+        return [g.memory for g in core], "\n".join(p for p in parts if p), plan
 
     def build(
         self,
@@ -379,8 +409,7 @@ class ContextBuilder:
         started = time.perf_counter()
         blocks, core = "", []
         if use_memory:
-            pinned, blocks, plan = self.blocks(user_text, history, budget, conversation_id)
-            core = [m for m, _ in pinned]
+            core, blocks, plan = self.blocks(user_text, history, budget, conversation_id)
         else:
             plan = Plan(messages=[])
         plan.retrieval_ms = (time.perf_counter() - started) * 1000

@@ -27,7 +27,7 @@ from desktop_mem.core.errors import InvalidInput, ModelServerError, NotFound, Us
 from desktop_mem.core.memory.store import MemoryStore, now_iso, parse_when, quoting
 from desktop_mem.core.models.embed import Embedder
 from desktop_mem.core.search.chance import Reference
-from desktop_mem.core.search.relevance import MESSAGE_TIER, RelevanceRule
+from desktop_mem.core.search.relevance import MESSAGE_TIER, WEAK, RelevanceRule
 from desktop_mem.core.search.tiers import search_tier
 from desktop_mem.core.search.words import document_frequencies, retrieval_terms
 from desktop_mem.core.store.db import id_chunks
@@ -505,7 +505,14 @@ class ConversationStore:
             found_by = (("keyword", ranked.keyword), ("vector", ranked.semantic))
             signals = [name for name, d in found_by if mid in d]
             hits.append(
-                MessageHit(msg, titles.get(msg.conversation_id, ""), score, signals, relevance)
+                MessageHit(
+                    msg,
+                    titles.get(msg.conversation_id, ""),
+                    score,
+                    signals,
+                    relevance,
+                    ranked.strength.get(mid) == WEAK,
+                )  # fmt: skip
             )
         return hits, warnings
 

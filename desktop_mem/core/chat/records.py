@@ -75,6 +75,7 @@ class MessageHit:
     score: float
     signals: list[str]
     relevance: float | None = None  # deviations above the query's chance level
+    weak: bool = False  # kept as a weaker match (relevance.WEAK)
 
 
 MESSAGE_COLUMNS = (

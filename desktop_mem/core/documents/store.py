@@ -39,7 +39,7 @@ from desktop_mem.core.errors import DesktopMemError, InvalidInput, ModelServerEr
 from desktop_mem.core.memory.records import now_iso
 from desktop_mem.core.models.embed import Embedder
 from desktop_mem.core.search.chance import Reference
-from desktop_mem.core.search.relevance import PASSAGE_TIER, RelevanceRule
+from desktop_mem.core.search.relevance import PASSAGE_TIER, WEAK, RelevanceRule
 from desktop_mem.core.search.tiers import search_tier
 from desktop_mem.core.store.db import id_chunks
 from desktop_mem.core.store.vectors import DOCUMENTS, VectorIndex
@@ -466,7 +466,9 @@ class DocumentStore:
         ranked = search_tier(self, PASSAGE_TIER, query, terms, k, relevant_only, None, answering)
         found = self.passages([cid for cid, _, _ in ranked.hits])
         return [
-            dataclasses.replace(found[cid], score=score, relevance=relevance)
+            dataclasses.replace(
+                found[cid], score=score, relevance=relevance, weak=ranked.strength.get(cid) == WEAK
+            )
             for cid, score, relevance in ranked.hits
             if cid in found
         ]

@@ -373,6 +373,17 @@ class MemoryStore(MemoryIndexing):
     def count(self) -> int:
         return int(self.db.query("SELECT n FROM counters WHERE name = 'memories'")[0][0])
 
+    def durable(self, importance: float, kinds: Sequence[str], limit: int) -> builtins.list[Memory]:
+        """The current memories of these kinds at least this important, most important
+        (then most recently updated) first, at most `limit`."""
+        marks = ",".join("?" * len(kinds))
+        rows = self.db.query(
+            f"SELECT {_COLUMNS} FROM memories WHERE importance >= ? AND kind IN ({marks}) "
+            "ORDER BY importance DESC, updated_at DESC, id DESC LIMIT ?",
+            (importance, *kinds, limit * 2),
+        )
+        return [m for m in map(Memory.from_row, rows) if not m.expired][:limit]
+
     def list(
         self,
         *,

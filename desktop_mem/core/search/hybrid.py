@@ -23,6 +23,7 @@ from desktop_mem.core.search.chance import Reference
 from desktop_mem.core.search.fusion import fuse
 from desktop_mem.core.search.relevance import (
     MEMORY_TIER,
+    WEAK,
     Asked,
     Candidates,
     RelevanceRule,
@@ -76,7 +77,17 @@ class SearchWeights:
 class Hit:
     memory: Memory
     score: float
-    signals: dict[str, Any]
+    signals: dict[str, Any]  # what found it; "relevance" and "match" where the rule judged it
+
+    @property
+    def relevance(self) -> float | None:
+        """Deviations above chance (keyword credit included), where the rule judged it."""
+        return self.signals.get("relevance")
+
+    @property
+    def weak(self) -> bool:
+        """Kept as a weaker match: within the rule's margin, not over its bar by itself."""
+        return self.signals.get("match") == WEAK
 
     def to_dict(self) -> dict[str, Any]:
         d = self.memory.to_dict()

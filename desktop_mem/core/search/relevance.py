@@ -79,9 +79,9 @@ PASSAGE_TIER = Tier("doc_chunks_fts", "doc_chunks", "text")
 class RelevanceRule:
     # The gate, in deviations above chance, for a search among `base_candidates` items;
     # it grows by `growth` times the growth of the expected maximum of chance draws.
-    z: float = 2.25
+    z: float = 2.0
     base_candidates: int = 10
-    growth: float = 0.5
+    growth: float = 0.75
     # Once the gate is open, an item within `item_margin` deviations of it is kept too,
     # if it is also within `best_margin` of the best item.
     item_margin: float = 2.0

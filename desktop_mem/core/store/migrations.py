@@ -568,3 +568,10 @@ def _m014(conn: Any) -> None:
         CREATE INDEX messages_to_learn ON messages(learn_state, id) WHERE learn_state <> '';
         """,
     )
+
+
+@migration(15, "memories: an index by importance, for the core block of every prompt")
+def _m015(conn: Any) -> None:
+    # The read path gives every answer the user's most important durable memories (the
+    # core block): without this, each turn would read the whole memories table to find them.
+    run_script(conn, "CREATE INDEX memories_by_importance ON memories(importance);")
