@@ -60,8 +60,9 @@ def source_words(source: str) -> str:
 
 def describe(m: dict[str, Any]) -> dict[str, Any]:
     """A memory (as the Python API gives it) as a client sees it: what, where it came
-    from, and when."""
-    return {
+    from, and when; a search hit also how relevant it is (deviations above chance) and
+    how sure the rule is ("strong", or "weak": a weaker match)."""
+    described = {
         "id": m["id"],
         "text": m["text"],
         "kind": m["kind"],
@@ -71,6 +72,10 @@ def describe(m: dict[str, Any]) -> dict[str, Any]:
         "updated_at": m["updated_at"],
         "valid_until": m["valid_until"],
     }
+    if "relevance" in m:
+        described["relevance"] = m["relevance"]
+        described["match"] = m["match"]
+    return described
 
 
 _WHAT = {

@@ -7,8 +7,9 @@ server, with nothing from the source tree on its path.
 2. `desktop-mem self-test`: in a fresh, temporary profile, SQLCipher and sqlite-vec load
    from the bundle, two memories are embedded and found again (English and Chinese),
    Qt starts offscreen, the icon and the Chinese translation load, the window opens.
-3. In a fresh data folder, as a user would: `memory add`, `memory search` finds it by
-   meaning and in Chinese, `memory list`.
+3. In a fresh data folder, as a user would (`user_steps`, which the test suite runs
+   against the source install too): `memory add`, `memory search` finds it in English
+   and in Chinese and finds nothing for what it is not about, `memory list`.
 4. With a real Secret Service (gnome-keyring in a private D-Bus session, when
    installed): a profile keyed from the keyring, and `doctor` with every check ok.
 5. `install.sh` into a temporary prefix; the installed `desktop-mem` runs, the menu entry
@@ -75,6 +76,28 @@ def keyring_session(binary: Path, url: str, work: Path, failures: list[str]) -> 
         print(out[-3000:], proc.stderr[-3000:], sep="\n")
 
 
+def user_steps(program: list[str], base: list[str]) -> list[tuple[str, list[str], str, str]]:
+    """What a new user does first, as (name, command line, what its output must say,
+    what it must not):
+    `program` runs desktop-mem, `base` is it with the data folder and the fake server.
+    The same steps run against the source install in the test suite
+    (tests/test_packaging.py), so a break shows there before a package is built. The
+    fake model's meaning is the words two texts share: "where does my cat live?" is
+    near the memory by "cat" (and the fake cannot know that "live" is "住")."""
+    memory = "我住在杭州, with a cat named Mochi"
+    return [
+        ("--version", [*program, "--version"], "desktop-mem", ""),
+        ("self-test", [*base, "self-test"], "window", ""),
+        ("memory add", [*base, "memory", "add", memory], "", ""),
+        ("memory search (English)", [*base, "memory", "search", "where does my cat live?"],
+         "Mochi", ""),
+        ("memory search (Chinese)", [*base, "memory", "search", "杭州"], "Mochi", ""),
+        ("memory search (nothing)", [*base, "memory", "search", "what is my blood type?"],
+         "", "Mochi"),
+        ("memory list", [*base, "memory", "list"], "Mochi", ""),
+    ]  # fmt: skip
+
+
 def main() -> int:
     if len(sys.argv) != 2:
         print(__doc__)
@@ -99,24 +122,22 @@ def main() -> int:
         base = [str(binary), "--home", str(work / "data"), "--ollama-host", fake.url,
                 "--embed-model", "fake-embed"]  # fmt: skip
 
-        def step(name: str, args: list[str], expect: str = "") -> str:
+        def step(name: str, args: list[str], expect: str = "", absent: str = "") -> str:
             start = time.perf_counter()
             proc = subprocess.run(args, env=env, capture_output=True, text=True, timeout=300)
             took = time.perf_counter() - start
             ok = proc.returncode == 0 and expect in proc.stdout
+            ok = ok and not (absent and absent in proc.stdout)
             print(f"{'ok ' if ok else 'FAIL'} {name:<28} {took * 1000:7.0f} ms")
             if not ok:
                 failures.append(name)
                 print(proc.stdout[-3000:], proc.stderr[-3000:], sep="\n")
             return proc.stdout
 
-        step("--version", [str(binary), "--version"], "desktop-mem")
-        out = step("self-test", [*base, "self-test"], "window")
-        print("    " + out.strip().replace("\n", "\n    "))
-        step("memory add", [*base, "memory", "add", "我住在杭州, with a cat named Mochi"])
-        step("memory search (meaning)", [*base, "memory", "search", "where do I live?"], "Mochi")
-        step("memory search (Chinese)", [*base, "memory", "search", "杭州"], "Mochi")
-        step("memory list", [*base, "memory", "list"], "Mochi")
+        for name, args, expect, absent in user_steps([str(binary)], base):
+            out = step(name, args, expect, absent)
+            if name == "self-test":
+                print("    " + out.strip().replace("\n", "\n    "))
         keyring_session(binary, fake.url, work, failures)
 
         prefix = work / "prefix"

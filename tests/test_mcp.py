@@ -119,6 +119,9 @@ def test_an_app_reads_by_default_and_writes_only_when_allowed(
     memories = found.structured_content["memories"]
     assert [m["text"] for m in memories] == ["Lives in Hangzhou with a cat named Mochi"]
     assert memories[0]["source"] and memories[0]["created_at"]  # where from, and when
+    # how relevant, in deviations above chance, and how sure the rule is
+    assert memories[0]["relevance"] > 0 and memories[0]["match"] in ("strong", "weak")
+    assert "relevance" not in summary.structured_content["pinned"][0], "not a search hit"
     assert [m["text"] for m in summary.structured_content["pinned"]] == ["Allergic to peanuts"]
     assert refused.is_error
     assert "'Test Editor' may only read memories" in _text(refused)

@@ -10,6 +10,7 @@ import struct
 import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -105,3 +106,31 @@ def test_the_package_data_is_declared() -> None:
     pyproject = (ROOT / "pyproject.toml").read_text("utf-8")
     assert '"resources/translations/*.qm"' in pyproject and '"resources/icons/*"' in pyproject
     assert list((ROOT / "desktop_mem" / "resources" / "translations").glob("*.qm"))
+
+
+def test_the_smoke_tests_first_steps_pass_from_the_source_install(
+    tmp_path: Path, fake_ollama: Any
+) -> None:
+    """The packaged binary's smoke test (packaging/smoke_test.py) starts with what a
+    new user does: the same steps, with this install's desktop-mem, so a change that
+    breaks them fails here and not only in `make package`."""
+    import importlib.util
+    import os
+    import sys
+
+    spec = importlib.util.spec_from_file_location("smoke_test", ROOT / "packaging/smoke_test.py")
+    assert spec is not None and spec.loader is not None
+    smoke = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(smoke)
+    program = [str(Path(sys.executable).parent / "desktop-mem")]
+    base = [*program, "--home", str(tmp_path / "data"), "--ollama-host", fake_ollama.url,
+            "--embed-model", "fake-embed"]  # fmt: skip
+    env = {**os.environ, "HOME": str(tmp_path), "QT_QPA_PLATFORM": "offscreen",
+           "DESKTOP_MEM_PASSPHRASE": "smoke test passphrase"}  # fmt: skip
+    steps = smoke.user_steps(program, base)
+    assert [name for name, *_ in steps][:3] == ["--version", "self-test", "memory add"]
+    for name, args, expect, absent in steps:
+        proc = subprocess.run(args, env=env, capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, f"{name}: {proc.stderr[-2000:]}"
+        assert expect in proc.stdout, f"{name}: {proc.stdout[-2000:]}"
+        assert not (absent and absent in proc.stdout), f"{name}: {proc.stdout[-2000:]}"

@@ -48,7 +48,10 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     s.add_argument("--kind")
     s.add_argument("--current", action="store_true", help="hide expired memories")
     s.add_argument(
-        "--all", action="store_true", help="list the best k ranked, relevant to the query or not"
+        "--all",
+        action="store_true",
+        help="list the best k ranked, relevant to the query or not (its relevance marked '-' "
+        "where the rule would not keep it, '?' where it keeps it as a weaker match)",
     )
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=search)
@@ -186,7 +189,8 @@ def search(ctx: Context) -> int:
     else:
         columns = output.width()
         for h in result.hits:
-            ctx.out.write(output.memory_line(h.memory, columns, h.score) + "\n")
+            line = output.memory_line(h.memory, columns, h.score, h.relevance, h.signals.get("match"))
+            ctx.out.write(line + "\n")
         if not result.hits:
             ctx.err.write(
                 "No memory matches: none is about this (--all lists the nearest anyway).\n"

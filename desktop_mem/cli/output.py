@@ -42,12 +42,26 @@ def safe(text: str) -> str:
     return escape_controls(text)
 
 
-def memory_line(m: Any, columns: int, score: float | None = None) -> str:
+# A search hit's relevance mark: a weaker match, or one the rule would not keep (--all).
+MATCH_MARKS = {"strong": " ", "weak": "?", "none": "-"}
+
+
+def memory_line(
+    m: Any,
+    columns: int,
+    score: float | None = None,
+    relevance: float | None = None,
+    match: str | None = None,
+) -> str:
+    """One memory on one line; a search hit with its score, and its relevance in
+    deviations marked "?" when a weaker match and "-" when the rule would not keep it."""
     mark = "*" if m.pinned else " "
     state = " (expired)" if m.expired else ""
     head = f"{m.id:>6} {mark} {m.kind:<10} {m.created_at[:10]} "
     if score is not None:
         head += f"{score:.4f} "
+    if relevance is not None:
+        head += f"{relevance:5.1f}{MATCH_MARKS.get(match or '', ' ')} "
     return head + one_line(m.text, max(20, columns - len(head) - len(state))) + state
 
 

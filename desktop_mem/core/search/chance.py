@@ -186,36 +186,34 @@ class ChanceLevel:
     ) -> float:
         """The largest deviation among these reference rows, each measured as an item
         (`levels`: their centres and spreads among the questions of the query's script)."""
-        best = -math.inf
-        for n, row in enumerate(rows):
-            written = _SCRIPT_OF[row]
-            if self.reads(written):
-                both = self.both(float(levels[1][n]), written)
-                best = max(best, (float(sims[row]) - levels[0][n]) / both)
-        return best
+        z = self._deviations(sims[list(rows)], levels[0], levels[1], [_SCRIPT_OF[r] for r in rows])
+        return float(np.nanmax(z)) if not np.isnan(z).all() else -math.inf
 
     def query_spread(self, script: str | None) -> float:
         return self.by_script.get(script or self.script, (self.center, self.spread))[1]
 
-    def both(self, item_spread: float, script: str | None) -> float:
-        """The spread of a pair's similarity: the item's and the query's together."""
-        item = max(item_spread, self.floor)
-        query = max(self.query_spread(script), self.floor)
-        return math.sqrt((item**2 + query**2) / 2)
+    def _deviations(
+        self, sims: np.ndarray, center: np.ndarray, spread: np.ndarray, scripts: list[str]
+    ) -> np.ndarray:
+        """(similarity - the item's centre) / the item's and the query's spreads
+        together (each at least the floor); NaN where the model cannot read the pair."""
+        query = np.array([self.query_spread(name) for name in scripts], dtype=np.float64)
+        both = np.sqrt(
+            (np.maximum(spread, self.floor) ** 2 + np.maximum(query, self.floor) ** 2) / 2
+        )
+        z = (np.asarray(sims, dtype=np.float64) - center) / both
+        readable = np.array([self.reads(name) for name in scripts], dtype=bool)
+        return np.where(readable, z, np.nan)
 
     def z(self, sims: np.ndarray, vecs: np.ndarray, scripts: list[str]) -> np.ndarray:
         """Each pair's deviation above chance: `sims[n]` is the query's similarity with
         the item whose vector is `vecs[n]`, written in `scripts[n]`. NaN where the model
         cannot read the pair (or there is no reference to measure the item with)."""
-        out = np.full(len(sims), np.nan)
         questions = self.questions.get(self.script)
         if questions is None or not len(questions) or not len(sims):
-            return out
+            return np.full(len(sims), np.nan)
         center, spread = robust_rows(np.asarray(vecs) @ questions.T)
-        for n, name in enumerate(scripts):
-            if self.reads(name):
-                out[n] = (float(sims[n]) - center[n]) / self.both(float(spread[n]), name)
-        return out
+        return self._deviations(sims, center, spread, scripts)
 
 
 class Reference:

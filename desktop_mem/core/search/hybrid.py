@@ -23,6 +23,7 @@ from desktop_mem.core.search.chance import Reference
 from desktop_mem.core.search.fusion import fuse
 from desktop_mem.core.search.relevance import (
     MEMORY_TIER,
+    NONE,
     WEAK,
     Asked,
     Candidates,
@@ -81,7 +82,8 @@ class Hit:
 
     @property
     def relevance(self) -> float | None:
-        """Deviations above chance (keyword credit included), where the rule judged it."""
+        """Deviations above chance (keyword credit included), where the rule judged it
+        (not without a model, nor in a script the model cannot read)."""
         return self.signals.get("relevance")
 
     @property
@@ -92,6 +94,8 @@ class Hit:
     def to_dict(self) -> dict[str, Any]:
         d = self.memory.to_dict()
         d["score"] = round(self.score, 6)
+        d["relevance"] = self.relevance
+        d["match"] = self.signals.get("match")
         d["signals"] = self.signals
         return d
 
@@ -248,9 +252,16 @@ class HybridSearch:
             self._source_similarity(candidates, sims, has_vec, qvec, signals, measured)
         keep = np.ones(len(candidates), dtype=bool)
         held = np.zeros(len(candidates), dtype=bool)
-        if relevant_only:
+        if relevant_only or qvec is not None:
+            # a listing of everything still says what the rule makes of each
             found = Candidates(candidates, sims, has_vec, measured, dict(keyword))
-            keep, held = self._relevant(query, retrieval, found, qvec, signals, answering)
+            judged, held = self._relevant(query, retrieval, found, qvec, signals, answering)
+            if relevant_only:
+                keep = judged
+            else:
+                held[:] = False
+                for n, mid in enumerate(candidates):
+                    signals[mid].setdefault("match", NONE)
         bm25_of = dict(keyword)
         fused = fuse(
             sims,

@@ -50,7 +50,10 @@ if TYPE_CHECKING:
 else:
     from desktop_mem.core.lazy import numpy as np
 
-STRONG, WEAK = "strong", "weak"
+# How sure the rule is of a kept item: it clears the gate by itself, or it came in
+# within the margin once another did (or past messages showed the query is about
+# something known); NONE: listed by a search for everything, not kept by the rule.
+STRONG, WEAK, NONE = "strong", "weak", "none"
 
 
 @dataclass(frozen=True)
@@ -248,6 +251,7 @@ def judge(
         coverage[i] = min(1.0, coverage.get(i, 0.0) + time_share)
     cover = np.array([coverage.get(i, 0.0) for i in ids])
     evidence = zs + rule.keyword_credit * cover
+    scores = {ids[n]: round(float(evidence[n]), 2) for n in np.flatnonzero(readable)}
     best = float(evidence[readable].max()) if readable.any() else -math.inf
     nearest = float(zs[readable].max()) if readable.any() else -math.inf
     # A query nearer small talk or a question about the world than to any item is not
@@ -262,7 +266,7 @@ def judge(
         or (unlike_life and (tier.chatter or decoy > nearest + rule.decoy_margin))
         or (not level.reads(None) and _small_talk_by_words(terms))
     ):
-        return Judgement(np.zeros(len(ids), dtype=bool), {}, coverage)
+        return Judgement(np.zeros(len(ids), dtype=bool), scores, coverage)
     ordinary = rule.threshold(collection)
     gate = rule.bar(
         collection, unknown_share(db, terms, asked.names, asked.conversation), profile_items(db)
@@ -296,5 +300,4 @@ def judge(
             held = by_meaning
     given = keep | held if held is not None else keep
     strength = {ids[n]: STRONG if n in opens else WEAK for n in np.flatnonzero(given)}
-    scores = {ids[n]: round(float(evidence[n]), 2) for n in np.flatnonzero(readable)}
     return Judgement(keep, scores, coverage, held, strength, gate)

@@ -9,19 +9,34 @@ from typing import Any
 from desktop_mem.core import textproc
 
 
+# Rows of a term's matches read whole before asking for the candidates one by one: FTS5
+# answers "MATCH ? AND rowid IN (...)" with one lookup per listed row (about 4 ms for
+# 100 candidates), and a term's whole list of rows in a fraction of that.
+_MATCHES_READ = 5_000
+
+
 def term_coverage(db: Any, fts_table: str, terms: list[str], ids: list[int]) -> dict[int, float]:
     """For each row, the share of the query's search terms it contains, as the
     full-text index sees them (stemmed; CJK as bigrams)."""
     if not terms or not ids:
         return {}
+    wanted = set(ids)
     marks = ",".join("?" * len(ids))
     counts: dict[int, int] = {}
     for term in terms:
-        for (rowid,) in db.query(
-            f"SELECT rowid FROM {fts_table} WHERE {fts_table} MATCH ? AND rowid IN ({marks})",
-            (textproc.fts_match([term]), *ids),
-        ):
-            counts[rowid] = counts.get(rowid, 0) + 1
+        match = textproc.fts_match([term])
+        rows = db.query(
+            f"SELECT rowid FROM {fts_table} WHERE {fts_table} MATCH ? LIMIT ?",
+            (match, _MATCHES_READ + 1),
+        )
+        if len(rows) > _MATCHES_READ:  # a very common word: ask for the candidates only
+            rows = db.query(
+                f"SELECT rowid FROM {fts_table} WHERE {fts_table} MATCH ? AND rowid IN ({marks})",
+                (match, *ids),
+            )
+        for (rowid,) in rows:
+            if rowid in wanted:
+                counts[rowid] = counts.get(rowid, 0) + 1
     return {rowid: c / len(terms) for rowid, c in counts.items()}
 
 
