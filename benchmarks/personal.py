@@ -76,6 +76,9 @@ class QuietModel:
     def context_length(self) -> int:
         return 32_768
 
+    def num_ctx(self) -> int:
+        return 8_192
+
     def models(self) -> list[str]:
         return [self.model]
 

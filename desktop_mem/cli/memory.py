@@ -189,7 +189,9 @@ def search(ctx: Context) -> int:
     else:
         columns = output.width()
         for h in result.hits:
-            line = output.memory_line(h.memory, columns, h.score, h.relevance, h.signals.get("match"))
+            line = output.memory_line(
+                h.memory, columns, h.score, h.relevance, h.signals.get("match")
+            )
             ctx.out.write(line + "\n")
         if not result.hits:
             ctx.err.write(

@@ -35,7 +35,7 @@ from typing import Any
 
 from desktop_mem.core import textproc
 from desktop_mem.core.chat import layout
-from desktop_mem.core.chat.conversations import ConversationStore, Message, MessageHit
+from desktop_mem.core.chat.conversations import ConversationStore, MessageHit
 from desktop_mem.core.chat.layout import (
     NO_MEMORY_PROMPT,
     SYSTEM_PROMPT,
@@ -407,7 +407,7 @@ class ContextBuilder:
         now = now or datetime.now(UTC).astimezone()
         today = now.strftime("%A, %d %B %Y")
         started = time.perf_counter()
-        blocks, core = "", []
+        blocks, core = "", list[Memory]()
         if use_memory:
             core, blocks, plan = self.blocks(user_text, history, budget, conversation_id)
         else:

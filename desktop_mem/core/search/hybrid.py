@@ -188,6 +188,31 @@ class HybridSearch:
             return [], None
         return self.store.index.knn(qvec, limit), qvec
 
+    def _kept(
+        self,
+        query: str,
+        retrieval: list[str],
+        found: Candidates,
+        qvec: np.ndarray | None,
+        signals: dict[int, dict[str, Any]],
+        answering: int | None,
+        relevant_only: bool,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Which candidates are kept and which held back (let in only when past messages
+        show the question is about something known). Without `relevant_only` every one is
+        kept, and still marked with what the rule makes of it."""
+        count = len(found.ids)
+        keep = np.ones(count, dtype=bool)
+        held = np.zeros(count, dtype=bool)
+        if not relevant_only and qvec is None:
+            return keep, held
+        judged, held = self._relevant(query, retrieval, found, qvec, signals, answering)
+        if relevant_only:
+            return judged, held
+        for mid in found.ids:
+            signals[mid].setdefault("match", NONE)
+        return keep, np.zeros(count, dtype=bool)
+
     def search(
         self,
         query: str,
@@ -250,18 +275,8 @@ class HybridSearch:
                     sims[n] = float(vecs[mid] @ qvec)
                     has_vec[n] = True
             self._source_similarity(candidates, sims, has_vec, qvec, signals, measured)
-        keep = np.ones(len(candidates), dtype=bool)
-        held = np.zeros(len(candidates), dtype=bool)
-        if relevant_only or qvec is not None:
-            # a listing of everything still says what the rule makes of each
-            found = Candidates(candidates, sims, has_vec, measured, dict(keyword))
-            judged, held = self._relevant(query, retrieval, found, qvec, signals, answering)
-            if relevant_only:
-                keep = judged
-            else:
-                held[:] = False
-                for n, mid in enumerate(candidates):
-                    signals[mid].setdefault("match", NONE)
+        found = Candidates(candidates, sims, has_vec, measured, dict(keyword))
+        keep, held = self._kept(query, retrieval, found, qvec, signals, answering, relevant_only)
         bm25_of = dict(keyword)
         fused = fuse(
             sims,

@@ -8,7 +8,6 @@ from typing import Any
 
 from desktop_mem.core import textproc
 
-
 # Rows of a term's matches read whole before asking for the candidates one by one: FTS5
 # answers "MATCH ? AND rowid IN (...)" with one lookup per listed row (about 4 ms for
 # 100 candidates), and a term's whole list of rows in a fraction of that.
