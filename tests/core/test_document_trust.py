@@ -108,7 +108,8 @@ def test_a_hostile_folder_indexes_the_good_files_and_names_the_rest(
         assert line.endswith(".") and "\n" not in line and "Traceback" not in line
     passages = " ".join(r[0] for r in profile.db.query("SELECT text FROM doc_chunks"))
     assert "secret outside" not in passages and "root:x:0:0" not in passages
-    assert store.search("root x secret outside the folder") == []
+    found = " ".join(h.text for h in store.search("root x secret outside the folder"))
+    assert "secret outside" not in found and "root:x" not in found
     again = store.sync()  # every later pass works too
     assert again.added == [] and len(again.refused) == len(refused)
     report.add("doc_attacks", len(refused) + 1)

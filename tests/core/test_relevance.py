@@ -573,3 +573,18 @@ def test_the_core_block_holds_the_most_important_durable_memories_for_every_mess
     plan = tight.build("hi", [], Budget(core_tokens=14))
     assert [u.memory_id for u in plan.used] == [allergy.id], "the most important first"
     session.close()
+
+
+def test_an_item_that_clears_the_gate_by_itself_is_kept_beside_a_stronger_one(
+    profile: Profile,
+) -> None:
+    """The margin to the best item limits only what comes in below the gate: "forget my
+    sister Ana" must offer both memories about her, not only the nearer one."""
+    profile.memories.add(NewMemory("I have a sister called Ana", pinned=True))
+    profile.memories.add(NewMemory("My sister Ana lives in Porto"))
+    profile.memories.add(NewMemory("Allergic to peanuts"))
+    hits = profile.search.search("my sister Ana", k=10).hits
+    assert [h.memory.text for h in hits] == [
+        "My sister Ana lives in Porto", "I have a sister called Ana"
+    ]  # fmt: skip
+    assert all(h.signals["match"] == "strong" for h in hits)

@@ -11,6 +11,7 @@ import pytest
 from desktop_mem.core import textproc
 from desktop_mem.core.chat.conversations import ConversationStore
 from desktop_mem.core.profile import Profile
+from desktop_mem.core.search.relevance import MESSAGE_TIER, PASSAGE_TIER
 from desktop_mem.core.search.tiers import search_tier
 from tests.fakes.ollama_server import FakeOllama
 
@@ -32,7 +33,7 @@ def _messages(store: ConversationStore, texts: list[str] = TEXTS) -> list[int]:
 
 def _search(store: ConversationStore, query: str, k: int = 3, relevant_only: bool = True, **kw):
     terms = textproc.query_terms(query)
-    return search_tier(store, "messages_fts", query, terms, k, relevant_only, **kw)
+    return search_tier(store, MESSAGE_TIER, query, terms, k, relevant_only, **kw)
 
 
 def test_a_message_about_the_query_is_kept_with_its_relevance(profile: Profile) -> None:
@@ -104,7 +105,7 @@ def test_document_passages_go_through_the_same_search(profile: Profile, tmp_path
     )
     profile.documents.add(note)
     query = "tomatoes and basil in the garden"
-    ranked = search_tier(profile.documents, "doc_chunks_fts", query,
+    ranked = search_tier(profile.documents, PASSAGE_TIER, query,
                          textproc.query_terms(query), 3, True)  # fmt: skip
     found = profile.documents.passages([i for i, _, _ in ranked.hits])
     assert [p.text for p in found.values()] == ["I planted tomatoes and basil in the garden."]
