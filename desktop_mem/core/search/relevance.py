@@ -88,7 +88,7 @@ class RelevanceRule:
     # Once the gate is open, an item within `item_margin` deviations of it is kept too,
     # if it is also within `best_margin` of the best item.
     item_margin: float = 2.0
-    best_margin: float = 2.5
+    best_margin: float = 5.0
     # A name in the query the profile has never seen raises the gate by this many
     # deviations; other words never seen, by `unknown_penalty` times their share of
     # the query's words, in full once the profile has seen `known_words_at` memories
