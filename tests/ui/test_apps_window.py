@@ -67,7 +67,7 @@ def test_another_process_writes_and_the_window_shows_it(
     w = MainWindow(prof, app_settings(home))
     qtbot.addWidget(w)
     w.show()
-    qtbot.waitUntil(lambda: w.online, timeout=5000)
+    qtbot.waitUntil(lambda: w.context.server.online, timeout=5000)
     assert w.browser.model.rowCount() == 0
     other = Profile.open(config, vault)  # another process's connection (the MCP server)
     written = other.memories.add(
@@ -78,8 +78,8 @@ def test_another_process_writes_and_the_window_shows_it(
     registry.log(registry.authenticate(key, "claude-ai"), "add_memory", [written.id])
     other.close()
     qtbot.waitUntil(lambda: w.browser.model.rowCount() == 1, timeout=10000)  # polled
-    w.memory.show_memory(written.id)
-    assert "Claude Desktop" in w.browser.apps.text() and w.browser.apps.isVisibleTo(w)
+    w.memories.show_memory(written.id)
+    assert "Claude Desktop" in w.browser.drawer.apps.text() and w.browser.drawer.apps.isVisibleTo(w)
     qtbot.waitUntil(lambda: not tasks.busy(), timeout=10000)
     w.close()
     prof.close()

@@ -163,10 +163,10 @@ def test_core_errors_are_worded_in_the_interface_language(qapp: Any) -> None:
     from desktop_mem.ui.app import install_language
     from desktop_mem.ui.errors import _wording, describe
 
-    english = (
-        "Ollama is not reachable at http://127.0.0.1:9: start it (`ollama serve`) and try again."
-    )
-    assert describe("ollama_unreachable", english) == english
+    english = "The disk at /home is full: nothing was changed; free some space and try again."
+    assert describe("disk_full", english) == english, "in English, the core's own sentence"
+    command = "Ollama is not reachable at http://127.0.0.1:9: start it (`ollama serve`)."
+    assert "`" not in describe("ollama_unreachable", command), "unless it names a command"
     core = "\n".join(p.read_text("utf-8") for p in (ROOT / "desktop_mem/core").rglob("*.py"))
     raised = set(re.findall(r'reason="([a-z_]+)"', core)) - {"error", "usage", "not_found",
                                                             "invalid_input", "locked",

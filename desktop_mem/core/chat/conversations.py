@@ -45,6 +45,8 @@ TITLE_CHARS = 60
 EMBED_CHARS = 4000
 INDEX_BATCH = 128  # messages per embedding call when indexing in the background
 ROLES = ("system", "user", "assistant")
+SHOWN = -1  # add_message: after the last message shown
+Node = tuple[int, bool, str]  # a message in a conversation's tree: id, chosen, role
 STATUSES = ("complete", "stopped", "error")
 
 __all__ = [  # the records, importable from here as before
@@ -55,7 +57,8 @@ __all__ = [  # the records, importable from here as before
 
 _CONVERSATION = (
     "c.id, c.title, c.model, c.created_at, c.updated_at, "
-    "(SELECT count(*) FROM messages m WHERE m.conversation_id = c.id), c.pinned, c.title_source"
+    "(SELECT count(*) FROM messages m WHERE m.conversation_id = c.id AND m.shown = 1), "
+    "c.pinned, c.title_source"
 )
 
 
@@ -262,8 +265,21 @@ class ConversationStore:
         return count
 
     def _purge_messages(self, conn: Any, ids: Sequence[int]) -> None:
+        touched = {
+            r[0]
+            for chunk, marks in id_chunks(ids)
+            for r in conn.execute(
+                f"SELECT DISTINCT conversation_id FROM messages WHERE id IN ({marks})", chunk
+            ).fetchall()
+        }
         self.index.remove(conn, ids)
         for mid in ids:
+            # what followed it follows what it followed: the conversation stays one tree
+            conn.execute(
+                "UPDATE messages SET parent_id = (SELECT parent_id FROM messages WHERE id = ?) "
+                "WHERE parent_id = ?",
+                (mid, mid),
+            )
             conn.execute("DELETE FROM messages_fts WHERE rowid = ?", (mid,))
             conn.execute("DELETE FROM message_memories WHERE message_id = ?", (mid,))
             conn.execute("DELETE FROM message_documents WHERE message_id = ?", (mid,))
@@ -271,6 +287,8 @@ class ConversationStore:
                 "DELETE FROM message_recalls WHERE message_id = ? OR recalled_id = ?", (mid, mid)
             )
             conn.execute("DELETE FROM messages WHERE id = ?", (mid,))
+        for cid in touched:  # a deleted version may have been the one shown
+            self._mark_shown(conn, cid)
         if ids:  # as for memories: leave no deleted term in an FTS5 leaf page
             conn.execute("INSERT INTO messages_fts(messages_fts) VALUES ('optimize')")
 
@@ -290,21 +308,35 @@ class ConversationStore:
         recalled: Sequence[RecalledMessage] = (),
         created_at: str | None = None,
         documents: Sequence[Any] = (),
+        follows: int | None = SHOWN,
     ) -> Message:
         """Store a message; `used`, `recalled` and `documents` are the memories, earlier
         messages and passages (documents.PassageHit) an answer was given, in order, as the
-        turn's plan holds them; `created_at` a date for imported history (default now)."""
+        turn's plan holds them; `created_at` a date for imported history (default now).
+        `follows`: the message it comes after (default: the last one shown; None: it
+        opens the conversation). Following one that already has a next message makes
+        it another version of that one, and the version shown."""
         if role not in ROLES or status not in STATUSES:
             raise UsageError(f"Unknown message role or status: {role}/{status}.")
         conv = self.get(conversation_id)
         stamp = parse_when(created_at, "message date") if created_at else now_iso()
         with self.db.transaction() as conn:
+            another_version = follows != SHOWN
+            if follows == SHOWN:
+                follows = self._last_shown(conversation_id)
+            conn.execute(
+                "UPDATE messages SET chosen = 0 WHERE conversation_id = ? AND parent_id IS ?",
+                (conversation_id, follows),
+            )
             cur = conn.execute(
                 "INSERT INTO messages(conversation_id, role, content, status, model, created_at, "
-                "prompt_tokens, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (conversation_id, role, content, status, model, stamp, prompt_tokens, error),
-            )
+                "prompt_tokens, error, parent_id, chosen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
+                (conversation_id, role, content, status, model, stamp, prompt_tokens, error,
+                 follows),
+            )  # fmt: skip
             mid = int(cur.lastrowid)
+            if another_version:  # what the conversation reads now goes through it
+                self._mark_shown(conn, conversation_id)
             conn.execute(
                 "INSERT INTO messages_fts(rowid, content) VALUES (?, ?)",
                 (mid, textproc.fts_document(content)),
@@ -356,13 +388,14 @@ class ConversationStore:
             )
         ids: list[int] = []
         with self.db.transaction() as conn:
+            follows = self._last_shown(conversation_id)
             for role, content, stamp in rows:
                 cur = conn.execute(
-                    "INSERT INTO messages(conversation_id, role, content, status, created_at) "
-                    "VALUES (?, ?, ?, 'complete', ?)",
-                    (conversation_id, role, content, stamp),
+                    "INSERT INTO messages(conversation_id, role, content, status, created_at, "
+                    "parent_id) VALUES (?, ?, ?, 'complete', ?, ?)",
+                    (conversation_id, role, content, stamp, follows),
                 )
-                mid = int(cur.lastrowid)
+                mid = follows = int(cur.lastrowid)
                 conn.execute(
                     "INSERT INTO messages_fts(rowid, content) VALUES (?, ?)",
                     (mid, textproc.fts_document(content)),
@@ -386,11 +419,14 @@ class ConversationStore:
         return msg
 
     def messages(self, conversation_id: int) -> builtins.list[Message]:
+        """The conversation as it is shown: from its first message, each next one the
+        version chosen (Regenerate and Edit keep the others; see `versions`)."""
         self.get(conversation_id)
         msgs = [
             Message(*r)
             for r in self.db.query(
-                f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ? ORDER BY id",
+                f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ? AND shown = 1 "
+                "ORDER BY id",
                 (conversation_id,),
             )
         ]
@@ -400,6 +436,95 @@ class ConversationStore:
             m.used = used.get(m.id, [])
             m.recalled = recalled.get(m.id, [])
         return msgs
+
+    # -- versions (a conversation is a tree; one path through it is shown) --------------
+
+    def _tree(self, conversation_id: int) -> dict[int | None, builtins.list[Node]]:
+        """Each message's next messages (id, chosen, role), in order; None: the first."""
+        rows = self.db.query(
+            "SELECT id, parent_id, chosen, role FROM messages WHERE conversation_id = ? "
+            "ORDER BY id",
+            (conversation_id,),
+        )
+        known = {r[0] for r in rows}
+        children: dict[int | None, list[Node]] = {}
+        for mid, parent, chosen, role in rows:
+            node = (mid, bool(chosen), role)
+            children.setdefault(parent if parent in known else None, []).append(node)
+        return children
+
+    @staticmethod
+    def _siblings(kids: builtins.list[Node], mid: int) -> builtins.list[int]:
+        """The versions of a message: what follows the same message in the same role."""
+        role = next(r for m, _, r in kids if m == mid)
+        return [m for m, _, r in kids if r == role]
+
+    def _last_shown(self, conversation_id: int) -> int | None:
+        """The last message shown (a message always comes after the one it follows, so
+        the path's last is its newest)."""
+        rows = self.db.query(
+            "SELECT max(id) FROM messages WHERE conversation_id = ? AND shown = 1",
+            (conversation_id,),
+        )
+        return rows[0][0] if rows else None
+
+    def _mark_shown(self, conn: Any, conversation_id: int) -> None:
+        """Mark the messages on the path of chosen versions as the ones shown."""
+        path = self._path(conversation_id)
+        conn.execute("UPDATE messages SET shown = 0 WHERE conversation_id = ?", (conversation_id,))
+        for ids, marks in id_chunks(path):
+            conn.execute(f"UPDATE messages SET shown = 1 WHERE id IN ({marks})", ids)
+
+    def _path(self, conversation_id: int) -> builtins.list[int]:
+        """The ids shown: from the first message, at each step the chosen next one (the
+        newest chosen; the newest, when none is)."""
+        children = self._tree(conversation_id)
+        path: list[int] = []
+        node: int | None = None
+        while node in children:
+            kids = children[node]
+            chosen = [mid for mid, c, _ in kids if c]
+            node = max(chosen) if chosen else kids[-1][0]
+            path.append(node)
+        return path
+
+    def versions(self, conversation_id: int) -> dict[int, tuple[int, int]]:
+        """For each message shown: which version it is (1-based) and how many there are
+        (answers regenerated, questions edited)."""
+        children = self._tree(conversation_id)
+        out: dict[int, tuple[int, int]] = {}
+        parent: int | None = None
+        for mid in self._path(conversation_id):
+            siblings = self._siblings(children.get(parent, []), mid)
+            out[mid] = (siblings.index(mid) + 1, len(siblings))
+            parent = mid
+        return out
+
+    def parent_of(self, message_id: int) -> int | None:
+        rows = self.db.query("SELECT parent_id FROM messages WHERE id = ?", (message_id,))
+        if not rows:
+            raise NotFound(f"There is no message {message_id}.")
+        return rows[0][0]
+
+    def other_version(self, message_id: int, step: int) -> int | None:
+        """The version `step` away from this message (-1 the one before, +1 the one
+        after), or None when there is none."""
+        msg = self.message(message_id)
+        parent = self.parent_of(message_id)
+        siblings = self._siblings(self._tree(msg.conversation_id).get(parent, []), message_id)
+        at = siblings.index(message_id) + step
+        return siblings[at] if 0 <= at < len(siblings) else None
+
+    def choose(self, message_id: int) -> None:
+        """Show this version of a message (and below it, the versions chosen there)."""
+        msg = self.message(message_id)
+        parent = self.parent_of(message_id)
+        with self.db.transaction() as conn:
+            conn.execute(
+                "UPDATE messages SET chosen = (id = ?) WHERE conversation_id = ? AND parent_id IS ?",
+                (message_id, msg.conversation_id, parent),
+            )
+            self._mark_shown(conn, msg.conversation_id)
 
     def delete_from(self, conversation_id: int, message_id: int) -> int:
         """Remove a message and every later one in its conversation (regenerate, or

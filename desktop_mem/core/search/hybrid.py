@@ -229,12 +229,13 @@ class HybridSearch:
                     sims[n] = float(vecs[mid] @ qvec)
                     has_vec[n] = True
             self._source_similarity(candidates, sims, has_vec, qvec, signals)
-        keep = np.ones(len(candidates), dtype=bool)
-        held = np.zeros(len(candidates), dtype=bool)
-        if relevant_only:
-            keep, held = self._relevant(
-                query, retrieval, candidates, sims, has_vec, qvec, dict(keyword), signals
-            )
+        # Every hit carries its relevance (signals["relevance"]), a ranked listing too
+        keep, held = self._relevant(
+            query, retrieval, candidates, sims, has_vec, qvec, dict(keyword), signals
+        )
+        if not relevant_only:
+            keep = np.ones(len(candidates), dtype=bool)
+            held = np.zeros(len(candidates), dtype=bool)
         bm25_of = dict(keyword)
         fused = fuse(
             sims,
