@@ -76,3 +76,24 @@ def test_enter_in_the_typed_confirmation_destroys_nothing_until_the_word_is_type
     qtbot.keyClicks(dialog.entry, "FORGET")
     qtbot.keyClick(dialog.entry, Qt.Key.Key_Return)
     assert dialog.result() == QDialog.DialogCode.Accepted
+
+
+def test_enter_in_the_chats_forget_deletes_nothing(qtbot: Any) -> None:
+    """The chat's "forget …" lists what it found, all ticked: Enter is Cancel there (a
+    reflexive Enter after typing the command deleted them for good); Delete selected is
+    chosen on purpose."""
+    from types import SimpleNamespace
+
+    from desktop_mem.ui.forget_dialog import ForgetDialog
+
+    memory = SimpleNamespace(id=1, text="My sister Ana lives in Porto", pinned=False)
+    dialog = ForgetDialog([memory], [])
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    qtbot.keyClick(dialog.items, Qt.Key.Key_Return)
+    assert dialog.result() != QDialog.DialogCode.Accepted
+    assert not dialog.isVisible(), "Enter closed it, as Cancel"
+    dialog.show()
+    dialog.delete.click()
+    assert dialog.result() == QDialog.DialogCode.Accepted and dialog.chosen("memory") == [1]
