@@ -169,27 +169,14 @@ class ChatSession:
                 continue
             item: dict[str, Any] = {"role": m.role, "content": m.content, "id": m.id}
             plan = self._sent.get(m.id) if self.builder.earlier_blocks == "keep" else None
-            if plan is not None and self._still_true(plan):
+            if plan is not None and plan.still_true(
+                self.profile.memories, self.conversations, self.documents
+            ):
                 item["sent"] = plan.sent
             elif plan is not None:  # it quoted what is gone or changed: never sent again
                 del self._sent[m.id]
             out.append(item)
         return out
-
-    def _still_true(self, plan: Plan) -> bool:
-        """Whether everything a sent message quoted is still there as it was quoted: a
-        memory, message or passage deleted or changed since is never sent again."""
-        memories = {
-            m.id: m.text for m in self.profile.memories.get_many([u.memory_id for u in plan.used])
-        }
-        if any(memories.get(u.memory_id) != u.text for u in plan.used):
-            return False
-        ids = [r.message_id for r in plan.recalled]
-        msgs = self.conversations._plain_messages(ids) if ids else {}
-        if len(msgs) != len(set(ids)) or any(m.forgotten for m in msgs.values()):
-            return False  # deleted, or kept but left out of every prompt
-        chunks = [p.chunk_id for p in plan.documents]
-        return not chunks or len(self.documents.passages(chunks)) == len(set(chunks))
 
     def budget(self) -> Budget:
         try:
