@@ -270,10 +270,16 @@ class MemoryDrawer(QWidget):
         origin = (
             self.tr(", from message %1").replace("%1", str(v.message_id)) if v.message_id else ""
         )
-        return (
-            f"v{v.version} · {v.changed_at[:16].replace('T', ' ')} · {action_label(v.action)} "
-            f"({source_label(self, v.actor)}{origin}){until}: {' '.join(v.text.split())[:100]}"
+        # one string, so that Chinese has its own brackets and colon: "更新（你）：…"
+        row = (
+            self.tr("%1 (%2%3)%4: %5")
+            .replace("%1", action_label(v.action))
+            .replace("%2", source_label(self, v.actor))
+            .replace("%3", origin)
+            .replace("%4", until)
         )
+        when = v.changed_at[:16].replace("T", " ")
+        return f"v{v.version} · {when} · " + row.replace("%5", " ".join(v.text.split())[:100])
 
     def set_selected(self, count: int) -> None:
         """How many memories are selected in the list: Delete… acts on all of them."""

@@ -78,12 +78,12 @@
 <context>
     <name>ForgetEverythingDialog</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="134" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="139" />
         <source>Keep my %n conversation(s) to read (the assistant will no longer see them)</source>
         <translation><numerusform>Keep my %n conversation to read (the assistant will no longer see it)</numerusform><numerusform>Keep my %n conversations to read (the assistant will no longer see them)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="139" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="144" />
         <source>%n message(s) in all</source>
         <translation><numerusform>%n message in all</numerusform><numerusform>%n messages in all</numerusform></translation>
     </message>

@@ -153,32 +153,32 @@
         <translation>给 %1 一把新密钥？旧密钥会立即失效：请把新的配置粘贴到该应用中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="231" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="233" />
         <source>Remove app</source>
         <translation>移除应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="233" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="235" />
         <source>Remove %1? Its key stops working at once and its log is deleted; the memories it wrote stay.</source>
         <translation>移除 %1？它的密钥会立即失效，它的记录也会删除；它写入的记忆会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="248" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="252" />
         <source>Connect an app to see the configuration to paste into it.</source>
         <translation>连接一个应用后，这里会显示要粘贴到它里面的配置。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="255" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="259" />
         <source>Paste this into %1's MCP configuration. It holds the app's key: keep it as private as a password. It is shown only now (a new key can be made later).</source>
         <translation>把这段粘贴到 %1 的 MCP 配置中。它包含该应用的密钥：请像密码一样保密。它只显示这一次（以后可以生成新密钥）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="272" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="276" />
         <source> memory %1</source>
         <translation> 记忆 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="275" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="279" />
         <source>Nothing recorded.</source>
         <translation>没有记录。</translation>
     </message>
@@ -875,27 +875,27 @@
 <context>
     <name>ForgetEverythingDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="118" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="123" />
         <source>This deletes all %n memory(s) of this profile for good, and the earlier messages that said them: every conversation goes too, unless you keep them below. Your documents stay.</source>
         <translation>这会永久删除此配置的全部 %n 条记忆，以及说过这些内容的以前的消息：除非你在下面选择保留，所有对话也会一并删除。你的文档会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="127" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="132" />
         <source>Forget everything</source>
         <translation>忘记一切</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="129" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="134" />
         <source>FORGET</source>
         <translation>全部忘记</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="134" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="139" />
         <source>Keep my %n conversation(s) to read (the assistant will no longer see them)</source>
         <translation><numerusform>保留我的 %n 个对话以供阅读（助手将不再看到它们）</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="139" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="144" />
         <source>%n message(s) in all</source>
         <translation><numerusform>共 %n 条消息</numerusform></translation>
     </message>
@@ -1595,6 +1595,11 @@ A local language model with a long-term memory you can see and control. Your con
         <location filename="../../desktop_mem/ui/memory_drawer.py" line="271" />
         <source>, from message %1</source>
         <translation>，来自消息 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="275" />
+        <source>%1 (%2%3)%4: %5</source>
+        <translation>%1（%2%3）%4：%5</translation>
     </message>
 </context>
 <context>

@@ -45,6 +45,7 @@ ZH: dict[str, str | list[str]] = {
     "(unchanged)": "（不变）",
     "+%1 more": "还有 %1 条",
     ", until %1": "，有效至 %1",
+    "%1 (%2%3)%4: %5": "%1（%2%3）%4：%5",
     ", from message %1": "，来自消息 %1",
     "A chat that reads and writes no memory and is not stored": "不读取、不写入记忆，也不保存的对话",
     "API key": "API 密钥",
