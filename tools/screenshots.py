@@ -283,7 +283,10 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
             theme.apply(look)
             for w, h in ((1280, 800), (800, 600)):
                 suffix[0] = f"-{language}-{look}-{w}x{h}"
-                window = MainWindow(profile, app_settings(home))
+                prefs = app_settings(home)  # as the app saved them: Settings shows them
+                prefs.setValue("ui/language", language)
+                prefs.setValue("ui/theme", look)
+                window = MainWindow(profile, prefs)
                 window.resize(w, h)
                 window.show()
                 pump(cond=lambda window=window: window.context.server.online)
