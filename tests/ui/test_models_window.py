@@ -130,3 +130,41 @@ def test_the_settings_lists_offer_each_kind_of_model_once(
     assert seen["embed"] == ["bge-m3", "fake-embed"], "embedding models only, each once"
     assert seen["chat"] == ["qwen2.5:7b"], "chat models only"
     qtbot.waitUntil(lambda: tasks.busy() == 0, timeout=10000)
+
+
+def test_a_declined_download_is_not_asked_again_after_a_language_change(
+    qtbot: Any,
+    bge_profile: Profile,
+    home: Path,
+    fake_ollama: FakeOllama,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The question came back on every start, and twice in a row after saving a
+    language change (the window is rebuilt); the status bar's link stays for later."""
+    from PySide6.QtWidgets import QApplication
+
+    from desktop_mem.ui.app import Application, install_language
+
+    monkeypatch.setattr(QMessageBox, "question", ORIGINAL_QUESTION)
+    asked: list[str] = []
+    press_in_next_box(Qt.Key.Key_Escape, asked)  # Esc: not now
+    running = Application(QApplication.instance(), bge_profile, app_settings(home))
+    try:
+        qtbot.waitUntil(lambda: bool(asked), timeout=10000)
+        idle(qtbot, running.window)
+        assert "bge-m3" in asked[0] and "/api/pull" not in fake_ollama.paths()
+        monkeypatch.setattr(  # were it asked again: noted, and answered No
+            QMessageBox, "question", lambda _p, _t, text, *a, **k: asked.append(text) or
+            QMessageBox.StandardButton.No,
+        )  # fmt: skip
+        running.set_language("zh_CN")
+        qtbot.waitUntil(lambda: "已连接" in running.window.ollama_status.text(), timeout=5000)
+        idle(qtbot, running.window)
+        assert 'href="pull"' in running.window.ollama_status.text(), "the link stays"
+        running.set_language("en")
+        qtbot.waitUntil(lambda: "Connected" in running.window.ollama_status.text(), timeout=5000)
+        idle(qtbot, running.window)
+        assert len(asked) == 1, asked
+    finally:
+        install_language(QApplication.instance(), "en")
+        running.window.close()
