@@ -62,7 +62,7 @@ window = MainWindow(profile, app_settings(config.home))
 window.show()
 for _ in range(2000):
     app.processEvents()
-    if window.online and not tasks.busy() and window.browser.model.rowCount():
+    if window.context.server.online and not tasks.busy() and window.browser.model.rowCount():
         break
     QThread.msleep(2)
 window.grab()  # a full paint

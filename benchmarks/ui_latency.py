@@ -101,7 +101,7 @@ def main() -> None:
         window = MainWindow(profile, app_settings(home))
         window.resize(1280, 800)
         window.show()
-        pump(lambda: window.online and window.browser.model.rowCount() > 0)
+        pump(lambda: window.context.server.online and window.browser.model.rowCount() > 0)
         window.show_page("memories")
         pump(lambda: True)
         beat.start()
@@ -127,11 +127,11 @@ def main() -> None:
         window.browser.search.setText("the tea plan number 5")
         measure(
             "search the browser",
-            lambda: window.memory.search_memories("the tea plan number 5"),
+            lambda: window.memories.search_memories("the tea plan number 5"),
             lambda: window.browser.model.rowCount() > 0,
         )
         window.browser.search.clear()
-        window.memory.refresh_memories()
+        window.memories.refresh_memories()
         pump(lambda: window.browser.model.rowCount() > 5)
         first = window.browser.model.memory(0)
         assert first is not None
@@ -143,14 +143,14 @@ def main() -> None:
 
         measure(
             "pin a memory",
-            lambda: window.memory.pin_memory(first.id, not first.pinned),
+            lambda: window.memories.pin_memory(first.id, not first.pinned),
             shown_pinned,
         )
         target = window.browser.model.memory(5)
         assert target is not None
         measure(
             "delete a memory",
-            lambda: window.memory.delete_memories([target.id], confirm=False),
+            lambda: window.memories.delete_memories([target.id], confirm=False),
             lambda: window.browser.model.row_of(target.id) < 0,
         )
         # Listing while a delete holds the database: the window reads through its own
@@ -161,18 +161,20 @@ def main() -> None:
         waits: dict[str, int] = {}
         t0 = clock.elapsed()
         tasks.run(
-            window.mem.delete,
+            window.context.profile.memories.delete,
             victim.id,
             done=lambda _n: waits.setdefault("delete", clock.elapsed() - t0),
         )
-        window.memory.refresh_memories(then=lambda: waits.setdefault("list", clock.elapsed() - t0))
+        window.memories.refresh_memories(
+            then=lambda: waits.setdefault("list", clock.elapsed() - t0)
+        )
         pump(lambda: len(waits) == 2)
         result["list_during_delete_ms"] = waits
         window.show_page("chat")
         measure(
             "chat: send and answer",
             lambda: window.turns.send("What is the tea plan number 5?"),
-            lambda: not window.turn_busy,
+            lambda: not window.context.chat.busy,
         )
         beat.stop()
         result["longest_stall_ms"] = stalls

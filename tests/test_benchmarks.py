@@ -194,7 +194,9 @@ def test_multilingual_benchmark_reports_every_direction(fake_ollama: FakeOllama)
     assert result["by_kind"]["en->en"]["found"] > 0 and result["by_kind"]["zh->zh"]["found"] > 0
     # the fake cannot cross languages: what crosses is a chance neighbour let in within
     # the margin of the best item, rarely
-    assert result["by_kind"]["en->zh"]["found"] <= 0.1 and result["by_kind"]["zh->en"]["found"] <= 0.1
+    assert (
+        result["by_kind"]["en->zh"]["found"] <= 0.1 and result["by_kind"]["zh->en"]["found"] <= 0.1
+    )
     assert result["unrelated_empty"] >= 0.4 and result["smalltalk_injected"] <= 2
 
 

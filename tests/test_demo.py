@@ -45,3 +45,26 @@ def test_the_demo_server_runs_on_a_port_and_learns(run: Run, home: Path) -> None
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_the_demo_server_pulls_an_embedding_model_that_embeds() -> None:
+    """As Ollama: a pulled bge-m3 is an embedding model (it embeds, /api/show says so),
+    not a chat model that fails to embed without a word."""
+    from desktop_mem.core.models.embed import Embedder
+    from desktop_mem.core.models.llm import OllamaChat
+
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tests.fakes.ollama_server", "--port", str(port), "--demo"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        url = proc.stdout.readline().split()[-1]  # "listening on URL"
+        assert "bge-m3" not in [m.name for m in OllamaChat(url).inventory()]
+        assert OllamaChat(url, "bge-m3").pull()
+        found = {m.name: m.embedding for m in OllamaChat(url).inventory()}
+        assert found["bge-m3"] is True and found["qwen2.5:7b"] is False
+        assert Embedder(url, "bge-m3").embed_one("我住在杭州").shape == (1024,)
+    finally:
+        proc.terminate()
+        proc.wait(10)

@@ -91,7 +91,7 @@ def main() -> int:
         window = MainWindow(profile, app_settings(home))
         window.resize(*SIZE)
         window.show()
-        pump(cond=lambda: window.online)
+        pump(cond=lambda: window.context.server.online)
         shoot(window, "01-first-run")
 
         # a chat that teaches a memory, then one that uses it
@@ -125,9 +125,9 @@ def main() -> int:
             "Mochi is a lovely name! Hangzhou is a great city for a cat: plenty of quiet lanes."
         )
         window.turns.send("I live in Hangzhou with my cat Mochi.")
-        pump(cond=lambda: not window.turn_busy)
+        pump(cond=lambda: not window.context.chat.busy)
         pump(1.0)
-        window.threads.new_conversation()
+        window.conversations.new_conversation()
         fake.reply(
             "Here is a peanut-free dinner for you and 小雨:\n\n"
             "1. **Steamed fish** with ginger\n2. Stir-fried greens\n3. Rice\n\n"
@@ -135,18 +135,18 @@ def main() -> int:
             chunk_delay=0.0,
         )
         window.turns.send("Plan a dinner for my daughter and me tonight")
-        pump(cond=lambda: not window.turn_busy)
-        window.threads.refresh_conversations()
+        pump(cond=lambda: not window.context.chat.busy)
+        window.conversations.refresh()
         shoot(window, "02-chat-with-memory-chips")
-        dinner = window.session.conversation_id
+        dinner = window.context.chat.session.conversation_id
 
         # the memory browser, a memory selected with its history and impact
         mem = next(m for m in profile.memories.list() if m.text.startswith("Works as a nurse"))
         profile.memories.edit(
             mem.id, text="Works as a nurse at the children's hospital in Hangzhou"
         )
-        window.memory.refresh_memories()
-        window.memory.show_memory(mem.id)
+        window.memories.refresh_memories()
+        window.memories.show_memory(mem.id)
         window.show_page("memories")
         shoot(window, "03-memory-browser")
         new = window.browser.new_memory()  # "New memory" is a dialog of its own
@@ -157,7 +157,7 @@ def main() -> int:
 
         dialog = SettingsDialog(
             {
-                **window.settings.all(),
+                **window.context.profile.settings.all(),
                 "ollama_host": config.ollama_host,
                 "chat_model": "qwen2.5:7b",
                 "embed_model": "bge-m3",
@@ -165,7 +165,7 @@ def main() -> int:
                 "theme": "system",
                 "data_folder": str(profile.db.path.parent),
             },
-            window.models,
+            window.context.server.models,
             window,
         )
         dialog.show()
@@ -177,8 +177,8 @@ def main() -> int:
         dark = MainWindow(profile, app_settings(home))
         dark.resize(*SIZE)
         dark.show()
-        pump(cond=lambda: dark.online)
-        dark.threads.open_conversation(window.session.conversation_id)
+        pump(cond=lambda: dark.context.server.online)
+        dark.conversations.open_conversation(window.context.chat.session.conversation_id)
         shoot(dark, "05-dark-chinese")
         dark.show_page("memories")
         shoot(dark, "07-memories-dark-chinese")
@@ -190,12 +190,20 @@ def main() -> int:
         install_language(app, "en")
         theme.apply("light")
 
+        # Regenerate keeps the earlier answer: "‹ 2/2 ›" on the new one
+        fake.reply("A second idea, also peanut-free:\n\n1. **Tomato and egg** stir-fry\n2. Rice")
+        window.turns.regenerate()
+        pump(cond=lambda: not window.context.chat.busy)
+        shoot(window, "14-answer-versions")
+
         # the chat's "forget …": each candidate with its own box, pinned ones unticked
         from desktop_mem.ui.forget_dialog import ForgetDialog
 
         pinned = [m for m in profile.memories.list() if m.pinned][:1]
         others = [m for m in profile.memories.list() if not m.pinned][:2]
-        said = window.conversations.messages(window.session.conversation_id)[:1]
+        said = window.context.profile.conversations.messages(
+            window.context.chat.session.conversation_id
+        )[:1]
         forget = ForgetDialog(others + pinned, said, window)
         forget.resize(640, 420)
         forget.show()
@@ -203,31 +211,39 @@ def main() -> int:
         forget.close()
 
         # incognito: marked as a whole, nothing stored
-        window.threads.new_conversation(incognito=True)
+        window.conversations.new_conversation(incognito=True)
         fake.reply("Nothing from this conversation is kept.")
         window.turns.send("Just between us: ideas for a surprise party")
-        pump(cond=lambda: not window.turn_busy)
+        pump(cond=lambda: not window.context.chat.busy)
         shoot(window, "11-incognito")
-        window.threads.new_conversation()
+        window.conversations.new_conversation()
 
         # the embedding model missing: said in the status bar, with a download link
         dim = fake.embed_models.pop("fake-embed")
-        window.connection.check_ollama()
-        pump(cond=lambda: window.connection.embed_missing)
+        window.connection.check()
+        pump(cond=lambda: window.context.server.embed_missing)
         shoot(window, "12-embedding-model-missing")
         fake.embed_models["fake-embed"] = dim
 
         if args.matrix:
+            notes = home / "notes"
+            notes.mkdir()
+            (notes / "handbook.md").write_text(
+                "# Staff handbook\n\n## Leave\n\nAnnual leave is twenty-five days a year.\n\n"
+                "## 请假\n\n每年有二十五天年假。\n",
+                "utf-8",
+            )
+            profile.documents.add(notes)
             window.close()
             _matrix(Path(args.matrix), profile, home, pump, dinner)
             window = MainWindow(profile, app_settings(home))
             window.resize(*SIZE)
             window.show()
-            pump(cond=lambda: window.online)
+            pump(cond=lambda: window.context.server.online)
 
         profile.set_ollama_host("http://127.0.0.1:9")
         window.connection.use_model(None)
-        window.connection.check_ollama()
+        window.connection.check()
         pump(cond=lambda: window.centre.currentWidget() is window.offline)
         shoot(window, "06-ollama-missing")
         window.close()
@@ -267,19 +283,31 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
             theme.apply(look)
             for w, h in ((1280, 800), (800, 600)):
                 suffix[0] = f"-{language}-{look}-{w}x{h}"
-                window = MainWindow(profile, app_settings(home))
+                prefs = app_settings(home)  # as the app saved them: Settings shows them
+                prefs.setValue("ui/language", language)
+                prefs.setValue("ui/theme", look)
+                window = MainWindow(profile, prefs)
                 window.resize(w, h)
                 window.show()
-                pump(cond=lambda window=window: window.online)
-                window.threads.open_conversation(conversation)
+                pump(cond=lambda window=window: window.context.server.online)
+                window.conversations.open_conversation(conversation)
                 _save(out, "chat" + suffix[0], window, pump)
+                window.chat.edit_last_message()  # the editing state
+                _save(out, "chat-editing" + suffix[0], window, pump)
+                window.chat.cancel_edit()
                 window.show_page("memories")
-                window.memory.show_memory(memory.id)
+                window.memories.show_memory(memory.id)
                 _save(out, "memories" + suffix[0], window, pump)
+                window.browser.all_matches.setChecked(True)
+                window.browser.search.setText("zqxv wkrp")  # weak matches, with their scores
+                pump(cond=lambda window=window: window.browser.sort.findData("best") >= 0)
+                _save(out, "memories-weak" + suffix[0], window, pump)
+                window.browser.search.clear()
+                window.browser.all_matches.setChecked(False)
                 window.show_page("documents")
                 _save(out, "documents" + suffix[0], window, pump)
                 window.show_page("chat")
-                window.preferences.open_settings()
+                window.settings.open_settings()
                 if (w, h) == (1280, 800):  # dialogs: their own size, once per look
                     _dialogs(out, suffix[0], window, profile, conversation, pump)
                 window.close()
@@ -298,7 +326,7 @@ def _dialogs(out: Path, suffix: str, window: Any, profile: Any, conversation: in
     _save(out, "dialog-new-memory" + suffix, new, pump)
     new.reject()
     memories = profile.memories.list()
-    said = window.conversations.messages(conversation)[:1]
+    said = window.context.profile.conversations.messages(conversation)[:1]
     pinned = [m for m in memories if m.pinned][:1]
     forget = ForgetDialog([m for m in memories if not m.pinned][:2] + pinned, said, window)
     forget.resize(640, 420)

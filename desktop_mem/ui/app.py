@@ -19,9 +19,10 @@ from desktop_mem.core.config import Config
 from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.keys.vault import Vault
 from desktop_mem.core.profile import Profile
+from desktop_mem.core.store import backup
 from desktop_mem.core.store.rekey import change_key
 from desktop_mem.ui import theme
-from desktop_mem.ui.backup_ui import RecoveryCodeDialog
+from desktop_mem.ui.backup_ui import RecoveryCodeDialog, backup_summary
 from desktop_mem.ui.dialogs import PassphraseDialog
 from desktop_mem.ui.main_window import MainWindow
 from desktop_mem.ui.tasks import describe_exception
@@ -210,7 +211,7 @@ class Application:
                 return False
             new_passphrase = dialog.passphrase()
         if window is not None:
-            if window.turn_busy:
+            if window.context.chat.busy:
                 QMessageBox.information(
                     window,
                     QApplication.translate("app", "Change the key"),
@@ -224,8 +225,8 @@ class Application:
                 QApplication.translate("app", "Re-encrypting your memories…")
             )
             _wait_for_background_work(self.app)
-            if window.session is not None:
-                window.session.close(wait=True)
+            if window.context.chat.session is not None:
+                window.context.chat.session.close(wait=True)
         old_passphrase = config.passphrase
         self.profile.close()
         changed = True
@@ -275,24 +276,37 @@ class Application:
         reopen it. On any failure the profile is untouched and reopens as it was."""
         window = self.window
         config = self.profile.config
+        try:
+            summary = backup_summary(backup.read_header(Path(path))[0])
+        except DesktopMemError as exc:
+            QMessageBox.warning(
+                window,
+                QApplication.translate("app", "Restore a backup"),
+                describe_exception(exc, str(exc)),
+            )
+            return False
         answer = QMessageBox.question(
             window,
             QApplication.translate("app", "Restore a backup"),
             QApplication.translate(
                 "app",
-                "Replace the memories and conversations of the profile “%1” with the backup's? "
-                "What the profile holds now is deleted.",
-            ).replace("%1", config.profile),
+                "Replace the memories and conversations of the profile “%1” with this backup "
+                "(%2)? What the profile holds now is deleted.",
+            )
+            .replace("%1", config.profile)
+            .replace("%2", summary),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,  # a reflexive Enter keeps what is there
         )
         if answer != QMessageBox.StandardButton.Yes:
             return False
         if window is not None:
-            if window.turn_busy:
+            if window.context.chat.busy:
                 return False
             window.setEnabled(False)
             _wait_for_background_work(self.app)
-            if window.session is not None:
-                window.session.close(wait=True)
+            if window.context.chat.session is not None:
+                window.context.chat.session.close(wait=True)
         self.profile.close()
         restored = restore_with_prompts(config, self.vault, path, window, replace=True)
         try:
@@ -313,19 +327,24 @@ class Application:
         return restored
 
     def build_window(self) -> MainWindow:
+        """A new window (another language, a reopened profile), where the old one was,
+        on the same page and conversation."""
         old = self.window
         conversation = None
+        geometry = None
         if old is not None:
-            conversation = old.session.conversation_id if old.session else None
-            old.close()
+            conversation = old.context.chat.conversation_id
+            geometry = old.saveGeometry()
+            old.close()  # saves its state: the new one opens on its page
             old.deleteLater()
-        window = MainWindow(self.profile, self.settings)
-        window.language_changed.connect(self.set_language)
-        window.key_change_requested.connect(self.change_key)
-        window.restore_requested.connect(self.restore_backup)
-        window.theme_changed.connect(theme.apply)
+        window = MainWindow(self.profile, self.settings, geometry=geometry)
+        hub = window.context.hub
+        hub.language_requested.connect(self.set_language)
+        hub.key_change_requested.connect(self.change_key)
+        hub.restore_requested.connect(self.restore_backup)
+        hub.theme_requested.connect(theme.apply)
         if conversation is not None:
-            window.threads.open_conversation(conversation)
+            window.conversations.open_conversation(conversation)
         window.show()
         self.window = window
         return window

@@ -213,6 +213,8 @@ class AppsPage(QWidget):
                     "Give %1 a new key? Its old key stops working at once: paste the new "
                     "configuration into the app."
                 ).replace("%1", escape_controls(name)),
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.No,  # a reflexive Enter keeps the key working
             )
             if answer != QMessageBox.StandardButton.Yes:
                 return False
@@ -233,6 +235,8 @@ class AppsPage(QWidget):
                     "Remove %1? Its key stops working at once and its log is deleted; the "
                     "memories it wrote stay."
                 ).replace("%1", escape_controls(name)),
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.No,  # a reflexive Enter keeps the key working
             )
             if answer != QMessageBox.StandardButton.Yes:
                 return False

@@ -7,6 +7,7 @@ backups are on, and the last one is a day old): checked at start and every half 
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -31,9 +32,9 @@ from PySide6.QtWidgets import (
 
 from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.keys import recovery
-from desktop_mem.core.settings import Settings
 from desktop_mem.core.store import backup
 from desktop_mem.ui import tasks
+from desktop_mem.ui.context import Context
 
 CHECK_MS = 30 * 60 * 1000
 DAY = timedelta(days=1)
@@ -152,14 +153,42 @@ class LockedDialog(QDialog):
         self.accept()
 
 
-def choose_backup_file(parent: QWidget | None) -> str:
+def choose_backup_file(parent: QWidget | None, folder: str = "") -> str:
+    """A backup file, the picker opening in the backup folder (else the home folder)."""
+    start = folder if folder and Path(folder).is_dir() else str(Path.home())
     path, _ = QFileDialog.getOpenFileName(
         parent,
         QGuiApplication.translate("backup", "Restore a backup"),
-        "",
+        start,
         QGuiApplication.translate("backup", "desktop-mem backups (*.dmbackup)"),
     )
     return path
+
+
+class BackupWords(QObject):
+    """A backup in a line. A QObject for its tr(): lupdate reads counted strings (the
+    singular and plural forms) from tr() calls in a class."""
+
+    def summary(self, header: dict[str, Any]) -> str:
+        """When a backup was made and what it holds (older backups say only when)."""
+        when = str(header.get("created_at") or "")
+        try:
+            stamp = datetime.fromisoformat(when).astimezone().strftime("%Y-%m-%d %H:%M")
+        except ValueError:
+            stamp = when[:16].replace("T", " ")
+        holds = header.get("holds")
+        if not isinstance(holds, dict):
+            return self.tr("made %1").replace("%1", stamp)
+        what = [
+            self.tr("%n memory(s)", "", int(holds.get("memories", 0))),
+            self.tr("%n conversation(s)", "", int(holds.get("conversations", 0))),
+            self.tr("%n document(s)", "", int(holds.get("documents", 0))),
+        ]
+        return self.tr("made %1: ").replace("%1", stamp) + ", ".join(what)
+
+
+def backup_summary(header: dict[str, Any]) -> str:
+    return BackupWords().summary(header)
 
 
 class BackupController(QObject):
@@ -168,10 +197,11 @@ class BackupController(QObject):
     finished = Signal(str)  # the backup file written
     failed = Signal(str)  # one sentence
 
-    def __init__(self, db: Any, parent: QObject | None = None, check_ms: int = CHECK_MS) -> None:
-        super().__init__(parent)
-        self.db = db
-        self.settings = Settings(db)
+    def __init__(self, context: Context, check_ms: int = CHECK_MS) -> None:
+        super().__init__(context.view)
+        self.ctx = context
+        self.db = context.profile.db
+        self.settings = context.profile.settings
         self.running = False
         self.timer = QTimer(self)
         self.timer.setInterval(check_ms)
@@ -183,11 +213,19 @@ class BackupController(QObject):
         self.first.start(60_000)
 
     def last_backup(self) -> datetime | None:
-        raw = self.settings.get("last_backup_at")
-        try:
-            return datetime.fromisoformat(raw) if raw else None
-        except ValueError:
-            return None
+        """The newest backup of this profile: the one this window made, or the newest in
+        the backup folder (made by another process, or before a restore put an older
+        copy of the settings back)."""
+        stamps = [self.settings.get("last_backup_at")]
+        folder = self.settings.get("backup_folder")
+        if folder:
+            found = backup.list_backups(Path(folder), self.db.profile)
+            stamps += [found[0].created_at] if found else []
+        when = []
+        for raw in filter(None, stamps):
+            with contextlib.suppress(ValueError):
+                when.append(datetime.fromisoformat(raw))
+        return max(when, default=None)
 
     def due(self, now: datetime | None = None) -> bool:
         if not (self.settings.get("backup_daily") and self.settings.get("backup_folder")):
@@ -195,11 +233,11 @@ class BackupController(QObject):
         last = self.last_backup()
         return last is None or (now or datetime.now(UTC)) - last >= DAY
 
-    def run_if_due(self) -> bool:
+    def run_if_due(self, now: datetime | None = None) -> bool:
         if self.db.closed:  # the window's profile was closed (a rekey, a restore, a quit)
             self.timer.stop()
             return False
-        if self.running or not self.due():
+        if self.running or not self.due(now):
             return False
         return self.back_up_now()
 
@@ -335,7 +373,7 @@ class BackupPage(QWidget):
         self.status.setText(text)
 
     def _restore(self) -> None:
-        path = choose_backup_file(self)
+        path = choose_backup_file(self, self.folder.text().strip())
         if path:
             self.restore_requested.emit(path)
 

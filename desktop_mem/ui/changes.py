@@ -24,7 +24,10 @@ def describe(changes: Iterable[tuple[str, str]]) -> str:
     """(action, text) pairs as the notice under an answer (HTML, each text one line of
     at most 80 characters)."""
     words = _words()
+    pattern = QCoreApplication.translate("Changes", "%1: %2")  # "%1：%2" in Chinese
     return " · ".join(
-        f"{words.get(action, action)}: {html.escape(textproc.shorten(text, 80), quote=False)}"
+        pattern.replace("%1", words.get(action, action)).replace(
+            "%2", html.escape(textproc.shorten(text, 80), quote=False)
+        )
         for action, text in changes
     )

@@ -1,12 +1,14 @@
 """The chat page: the conversation's title, its messages (message_widget.py) in a
-scrolling list, the offline notice, and the composer (Enter sends, Shift+Enter is a
-new line)."""
+scrolling column of readable width, centred on a wide window, that follows the newest
+exchange as it streams (unless the user scrolled up to read), the offline notice, and
+the composer (Enter sends, Shift+Enter is a new line, Tab moves on, Ctrl+Tab is a tab;
+while a message is being edited a bar says so, and Esc or Cancel stops editing)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QDateTime, QLocale, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QDateTime, QEvent, QLocale, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QKeyEvent,
 )
@@ -25,17 +27,61 @@ from PySide6.QtWidgets import (
 
 from desktop_mem.ui.message_widget import MessageWidget
 
+COLUMN = 820  # px: the widest the messages and the composer get (about 90 characters)
+FOLLOW_SLACK = 24  # px from the bottom that still counts as "at the newest message"
+
 
 class Composer(QPlainTextEdit):
-    """Enter sends, Shift+Enter inserts a new line."""
+    """Enter sends, Shift+Enter inserts a new line; Tab and Shift+Tab move the focus
+    (the keyboard never gets trapped here), Ctrl+Tab inserts a tab; Esc cancels an
+    edit in progress."""
 
     submitted = Signal()
+    cancelled = Signal()
+
+    LINES = (2, 8)  # as tall as its text, from two lines to eight (then it scrolls)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTabChangesFocus(True)
+        self.editing = False
+        self.document().contentsChanged.connect(self._fit)
+        self._fit()
+
+    def _fit(self) -> None:
+        line = self.fontMetrics().lineSpacing()
+        lines = max(1, int(self.document().size().height()))  # lines, in a plain text edit
+        low, high = self.LINES
+        shown = min(max(lines, low), high)
+        margins = self.contentsMargins().top() + self.contentsMargins().bottom()
+        self.setFixedHeight(shown * line + margins + 2 * int(self.document().documentMargin()))
+
+    def event(self, event: QEvent) -> bool:
+        # Esc is the window's Stop shortcut; while editing, it cancels the edit instead
+        if (
+            event.type() == QEvent.Type.ShortcutOverride
+            and self.editing
+            and isinstance(event, QKeyEvent)
+            and event.key() == Qt.Key.Key_Escape
+        ):
+            event.accept()
+            return True
+        return super().event(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not (
             event.modifiers() & Qt.KeyboardModifier.ShiftModifier
         ):
             self.submitted.emit()
+            return
+        if (
+            event.key() == Qt.Key.Key_Tab
+            and event.modifiers() & Qt.KeyboardModifier.ControlModifier
+        ):
+            self.insertPlainText("\t")
+            return
+        if event.key() == Qt.Key.Key_Escape and self.editing:
+            self.cancelled.emit()
             return
         super().keyPressEvent(event)
 
@@ -77,15 +123,23 @@ class ChatView(QWidget):
     stop_requested = Signal()
     regenerate_requested = Signal(int)  # the user message's turn (0-based), -1: the last
     edit_requested = Signal(int, str)  # likewise, and the new text
+    version_requested = Signal(int, int)  # a message's id, and -1 / +1: its other version
     memory_clicked = Signal(int)
     message_clicked = Signal(int)
-    document_clicked = Signal(str, int)
+    document_clicked = Signal(object)  # the passage (documents.PassageHit)
     notice_link = Signal(int, str)  # an answer's widget index, and its notice's link (undo, retry)
     model_changed = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        layout = QVBoxLayout(self)
+        outer = QHBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        column = QWidget()  # the readable column, centred when the window is wide
+        column.setMaximumWidth(COLUMN)
+        outer.addStretch(1)
+        outer.addWidget(column, 100)
+        outer.addStretch(1)
+        layout = QVBoxLayout(column)
         layout.setContentsMargins(0, 0, 0, 0)
         head = QHBoxLayout()
         self.title = ElidedLabel()
@@ -97,7 +151,8 @@ class ChatView(QWidget):
         head.addWidget(self.incognito_badge)
         self.model_box = QComboBox()
         self.model_box.setToolTip(self.tr("Chat model"))
-        self.model_box.setMinimumWidth(160)
+        self.model_box.setAccessibleName(self.tr("Chat model"))
+        self.model_box.setMinimumWidth(140)
         self.model_box.currentTextChanged.connect(self._model_picked)
         head.addWidget(self.model_box)
         layout.addLayout(head)
@@ -113,6 +168,7 @@ class ChatView(QWidget):
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes to the composer
         self.list_widget = QWidget()
         self.list_widget.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
         self.list_layout = QVBoxLayout(self.list_widget)
@@ -123,19 +179,45 @@ class ChatView(QWidget):
             self.tr("Say hello. What you tell me stays on this computer, encrypted.")
         )
         self.empty.setObjectName("empty")
+        self.empty.setWordWrap(True)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.list_layout.insertWidget(0, self.empty)
+        # The newest exchange stays in view as it streams: while the view is at its end,
+        # a taller list scrolls with it; a user who scrolled up to read is left there.
+        self._follow = True
+        bar = self.scroll.verticalScrollBar()
+        bar.rangeChanged.connect(self._range_changed)
+        bar.valueChanged.connect(self._scrolled)
 
         # Regenerate and Edit are on each message (and in the Chat menu, Ctrl+R and
         # Ctrl+E for the last turn): no second row of the same buttons here.
+        self.edit_bar = QWidget()
+        self.edit_bar.setObjectName("editBar")
+        self.edit_bar.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        edit_row = QHBoxLayout(self.edit_bar)
+        edit_row.setContentsMargins(8, 2, 2, 2)
+        self.edit_label = QLabel(
+            self.tr("Editing your message: sending it replaces the answers after it (they are "
+                    "kept as versions).")
+        )  # fmt: skip
+        self.edit_label.setWordWrap(True)
+        self.edit_label.setObjectName("notice")
+        edit_row.addWidget(self.edit_label, 1)
+        self.cancel_edit_button = QPushButton(self.tr("Cancel"))
+        self.cancel_edit_button.setToolTip(self.tr("Stop editing (Esc)"))
+        self.cancel_edit_button.clicked.connect(self.cancel_edit)
+        edit_row.addWidget(self.cancel_edit_button)
+        self.edit_bar.hide()
+        layout.addWidget(self.edit_bar)
 
         row = QHBoxLayout()
         self.input = Composer()
         self.input.setPlaceholderText(
             self.tr("Message (Enter to send, Shift+Enter for a new line)")
         )
-        self.input.setMaximumHeight(120)
+        self.input.setAccessibleName(self.tr("Message"))
         self.input.submitted.connect(self._submit)
+        self.input.cancelled.connect(self.cancel_edit)
         row.addWidget(self.input, 1)
         self.send_button = QPushButton(self.tr("Send"))
         self.send_button.clicked.connect(self._submit)
@@ -147,6 +229,8 @@ class ChatView(QWidget):
         layout.addLayout(row)
         self.messages: list[MessageWidget] = []
         self._editing: int | None = None  # the turn being edited (-1: the last)
+        self._edited: MessageWidget | None = None
+        self._draft = ""  # what the composer held before an edit began
         self.set_busy(False)
 
     # -- model picker -----------------------------------------------------------------
@@ -166,11 +250,13 @@ class ChatView(QWidget):
     # -- messages -----------------------------------------------------------------------
 
     def clear(self) -> None:
+        self.cancel_edit()
         for w in self.messages:
             w.setParent(None)
             w.deleteLater()
         self.messages = []
         self.empty.show()
+        self._follow = True
         self._update_actions()
 
     def add_message(self, role: str, text: str, when: str | None = None) -> MessageWidget:
@@ -184,6 +270,12 @@ class ChatView(QWidget):
         w.message_clicked.connect(self.message_clicked)
         w.document_clicked.connect(self.document_clicked)
         w.redo_clicked.connect(lambda widget=w: self._redo(widget))
+        w.version_clicked.connect(
+            lambda delta, widget=w: (
+                widget.message_id is not None
+                and self.version_requested.emit(widget.message_id, delta)
+            )
+        )
         w.notice.linkActivated.connect(
             lambda link, widget=w: self.notice_link.emit(self.messages.index(widget), link)
         )
@@ -191,7 +283,10 @@ class ChatView(QWidget):
         self.messages.append(w)
         self.empty.hide()
         self._update_actions()
-        QTimer.singleShot(0, self.scroll_to_end)
+        if role == "user":
+            self._follow = True  # a new exchange: into view, even if the user had scrolled
+        if self._follow:
+            QTimer.singleShot(0, self.scroll_to_end)
         return w
 
     def remove_last(self, count: int = 1) -> None:
@@ -203,8 +298,21 @@ class ChatView(QWidget):
         self._update_actions()
 
     def scroll_to_end(self) -> None:
+        self._follow = True
         bar = self.scroll.verticalScrollBar()
         bar.setValue(bar.maximum())
+
+    def show_message(self, widget: MessageWidget) -> None:
+        """Scroll to a message (a chip opened it) and stop following the end."""
+        self._follow = False
+        self.scroll.ensureWidgetVisible(widget, 0, 40)
+
+    def _range_changed(self, _low: int, high: int) -> None:
+        if self._follow:
+            self.scroll.verticalScrollBar().setValue(high)
+
+    def _scrolled(self, value: int) -> None:
+        self._follow = value >= self.scroll.verticalScrollBar().maximum() - FOLLOW_SLACK
 
     # -- input --------------------------------------------------------------------------
 
@@ -214,18 +322,49 @@ class ChatView(QWidget):
             return
         self.input.clear()
         if self._editing is not None:
-            turn, self._editing = self._editing, None
+            turn = self._editing
+            self._end_edit()
             self.edit_requested.emit(turn, text)
         else:
             self.send_requested.emit(text)
 
     def edit_last_message(self) -> None:
         last = next((m for m in reversed(self.messages) if m.role == "user"), None)
-        if last is None:
-            return
-        self.input.setPlainText(last.text())
+        if last is not None:
+            self._begin_edit(last, -1)
+
+    def _begin_edit(self, widget: MessageWidget, turn: int) -> None:
+        """The composer holds the message to change; the message and a bar over the
+        composer say it is being edited."""
+        if self._editing is None:
+            self._draft = self.input.toPlainText()
+        if self._edited is not None:
+            self._edited.set_editing(False)
+        self._editing, self._edited = turn, widget
+        widget.set_editing(True)
+        self.edit_bar.show()
+        self.input.editing = True
+        self.input.setPlainText(widget.text())
+        self.input.moveCursor(self.input.textCursor().MoveOperation.End)
         self.input.setFocus()
-        self._editing = -1
+
+    def _end_edit(self) -> None:
+        if self._edited is not None:
+            self._edited.set_editing(False)
+        self._editing, self._edited = None, None
+        self.edit_bar.hide()
+        self.input.editing = False
+
+    def editing(self) -> bool:
+        return self._editing is not None
+
+    def cancel_edit(self) -> None:
+        """Stop editing: the message stays as it was, the composer gets its draft back."""
+        if self._editing is None:
+            return
+        self._end_edit()
+        self.input.setPlainText(self._draft)
+        self._draft = ""
 
     def turn_of(self, widget: MessageWidget) -> int:
         """Which user message (0-based) a message belongs to: itself, or the one an
@@ -240,9 +379,7 @@ class ChatView(QWidget):
         if turn < 0:
             return
         if widget.role == "user":
-            self.input.setPlainText(widget.text())
-            self.input.setFocus()
-            self._editing = turn
+            self._begin_edit(widget, turn)
         else:
             self.regenerate_requested.emit(turn)
 
@@ -261,6 +398,7 @@ class ChatView(QWidget):
         busy = self.stop_button.isVisible() if busy is None else busy
         for m in self.messages:
             m.redo_button.setEnabled(not busy)
+            m.set_versions_enabled(not busy)
 
     def set_incognito(self, on: bool) -> None:
         """Incognito looks different as a whole (a tinted chat area), and its empty state
@@ -274,7 +412,6 @@ class ChatView(QWidget):
             if on
             else self.tr("Say hello. What you tell me stays on this computer, encrypted.")
         )
-        self.empty.setWordWrap(True)
         self.list_widget.setObjectName("incognitoList" if on else "")
         self.list_widget.style().unpolish(self.list_widget)
         self.list_widget.style().polish(self.list_widget)

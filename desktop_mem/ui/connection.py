@@ -1,208 +1,283 @@
-"""Owns the connection to the model server: the chat backend, whether Ollama answers,
-its models, and pulling a missing one."""
+"""Owns the window's talk with the model server about the server itself: whether it
+answers (looked for again while it does not), which models it has and which of them
+embed, downloading a missing model (offered once, with its size, then with progress),
+and indexing what has no vector yet once the embedding model is there. The state lives
+in the context (context.server); this controller changes it and says so."""
 
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
-from PySide6.QtCore import QObject, QTimer
-from PySide6.QtWidgets import (
-    QMessageBox,
-)
+from PySide6.QtCore import QLocale, QObject, QTimer
+from PySide6.QtWidgets import QMessageBox
 
-from desktop_mem.core.chat.session import (
-    make_backend,
-    ollama_model,
-)
+from desktop_mem.core.chat.session import make_backend, ollama_model
+from desktop_mem.core.models.catalog import ModelInfo, download_size, short_name
 from desktop_mem.core.models.llm import OllamaChat
+from desktop_mem.core.profile import Reindexed
 from desktop_mem.ui import tasks
+from desktop_mem.ui.context import Context
 from desktop_mem.ui.dialogs import PullDialog
 
-if TYPE_CHECKING:
-    from desktop_mem.ui.main_window import MainWindow
-
-
 RETRY_MS = 15_000  # how often a lost model server is looked for again
+OFFERED_KEY = "models/offered"  # the models whose download was offered once already
+
+
+def size_text(size: int) -> str:
+    """A size as the Ollama library states it: "1.2 GB" (SI units), in the UI's locale."""
+    if not size:
+        return ""
+    digits = 1 if size >= 1_000_000_000 else 0  # "1.2 GB", "274 MB"
+    return QLocale().formattedDataSize(size, digits, QLocale.DataSizeFormat.DataSizeSIFormat)
 
 
 class ConnectionController(QObject):
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.w = window
-        self.backend = make_backend(window.profile)  # chooses the model for its own kind
-        self.online = False
-        self.models: list[str] = []
-        self.embed_missing = False  # the embedding model is not in Ollama
+    def __init__(self, context: Context) -> None:
+        super().__init__(context.view)
+        self.ctx = context
+        self.server = context.server
         self.pull_dialog: PullDialog | None = None
+        self.unindexed = 0  # memories, messages and passages without a vector
         self.retry = QTimer(self)  # while offline: look again, lightly
         self.retry.setInterval(RETRY_MS)
         self.retry.timeout.connect(self._retry)
+        context.hub.server_lost.connect(self.offline)
+        context.hub.chat_model_missing.connect(lambda model: self.offer_pull(model))
+
+    # -- is the server there, and what does it have ----------------------------------
+
+    def _inventory(self) -> tuple[list[ModelInfo], list[ModelInfo]]:
+        """(chat models, embedding models): from Ollama, or for an OpenAI-compatible
+        server its own list, the embedding models from Ollama if it answers."""
+        backend = self.server.backend
+        if isinstance(backend, OllamaChat):
+            found = OllamaChat(backend.host).inventory()
+            return [m for m in found if not m.embedding], [m for m in found if m.embedding]
+        chat = [ModelInfo(short_name(n), False) for n in backend.models()]
+        try:
+            found = OllamaChat(self.ctx.profile.config.ollama_host).inventory()
+        except Exception:  # noqa: BLE001 - the chat server answers; Ollama may not be there
+            found = []
+        return chat, [m for m in found if m.embedding]
+
+    def check(self) -> None:
+        """Ask the server what it has (off the GUI thread); `server.changed` follows."""
+        self.server.checking = True
+        self.server.changed.emit()
+        tasks.run(self._inventory, done=self.listed, failed_with=self.offline)
 
     def _retry(self) -> None:
-        if not self.online and not self.w.turns.turn_busy:
-            tasks.run(self.backend.models, done=self.models_listed,
-                      failed_with=lambda text, exc: self.w.offline.detail.setText(
-                          self._page_detail(text, exc)))  # fmt: skip
+        if not self.server.online and not self.ctx.chat.busy:
+            tasks.run(self._inventory, done=self.listed, failed_with=self._still_offline)
 
-    def _page_detail(self, message: str, exc: BaseException | None) -> str:
-        """The offline page's line above its start instructions: where nothing answers,
-        so the instructions are given once (the error's own sentence repeats them)."""
+    def _still_offline(self, message: str, exc: BaseException | None = None) -> None:
+        self.server.problem = self._problem(message, exc)
+        self.server.changed.emit()
+
+    def _problem(self, message: str, exc: BaseException | None) -> str:
+        """Where nothing answers (the offline page gives the start instructions once),
+        or the error's own sentence."""
         if getattr(exc, "reason", "") == "ollama_unreachable":
             return self.tr("Nothing answers at %1.").replace(
-                "%1", self.w.profile.config.ollama_host
+                "%1", self.ctx.profile.config.ollama_host
             )
         return message
 
-    def chat_model(self) -> str:
-        return ollama_model(self.w.profile)
-
-    def check_ollama(self) -> None:
-        self.w.ollama_status.setText(self.tr("Connecting to Ollama…"))
-        tasks.run(self.backend.models, done=self.models_listed, failed_with=self.offline)
-
-    def models_listed(self, models: list[str]) -> None:
-        self.online = True
-        self.models = models
+    def listed(self, found: tuple[list[ModelInfo], list[ModelInfo]]) -> None:
+        chat, embedding = found
+        server = self.server
+        server.online, server.checking, server.problem = True, False, ""
+        server.models = [m.name for m in chat]
+        server.embedding_models = [m.name for m in embedding]
         self.retry.stop()
-        self.w.chat.offline_banner.hide()
-        self.w.centre.setCurrentWidget(self.w.chat)
-        self.w.chat.set_models(models, self.backend.model)
-        embedder = self.w.profile.embedder
-        # Ollama's list names the embedding model too (an OpenAI-compatible server's
-        # list does not: the embedding model is Ollama's, on the profile's host)
-        self.embed_missing = (
-            embedder is not None
-            and isinstance(self.backend, OllamaChat)
-            and self.missing(embedder.model)
-        )
-        self.w.update_status()
-        if self.missing(self.backend.model) and isinstance(self.backend, OllamaChat):
-            self.offer_pull(self.backend.model)  # then, once pulled, the embedding model
-        elif self.embed_missing and embedder is not None:
-            self.offer_pull(embedder.model, embedding=True)
-        elif embedder is not None:
+        embedder = self.ctx.profile.embedder
+        # Ollama's list names the embedding model (an OpenAI-compatible server's does
+        # not: the embedding model is Ollama's, on the profile's host, if it answers)
+        server.embed_missing = (
+            isinstance(server.backend, OllamaChat) or bool(embedding)
+        ) and short_name(embedder.model) not in server.embedding_models
+        self.unindexed = self.ctx.profile.unindexed().total
+        server.changed.emit()
+        if isinstance(server.backend, OllamaChat) and self.missing(server.backend.model):
+            self.offer_pull(server.backend.model, once=True)  # then the embedding model
+        elif server.embed_missing:
+            self.offer_pull(embedder.model, embedding=True, once=True)
+        else:
             self.prepare_search()
             self.index_missing()
-        self.w.turns.catch_up()  # what waited for the model to answer again
+        self.ctx.hub.server_found.emit()  # what waited for the model to answer again
 
     def prepare_search(self) -> None:
         """A new profile or embedding model: what the relevance rule compares with is
         embedded now, in the background, so the first message does not wait for it."""
-        profile = self.w.profile
+        profile = self.ctx.profile
         if profile.prepared():
             return
-        self.w.show_work(self.tr("Preparing search for %1…").replace("%1", profile.embedder.model))
+        what = self.tr("Preparing search for %1…").replace("%1", short_name(profile.embedder.model))
+        self.ctx.hub.work.emit(what, 0, 0)
         # bound methods: a window rebuilt meanwhile (a new language) drops the call
         tasks.run(profile.reference.vectors, profile.embedder, done=self._prepared,
                   failed=self._prepared)  # fmt: skip
 
     def _prepared(self, *_: Any) -> None:
-        self.w.show_work(None)
-
-    def index_missing(self) -> None:
-        """Memories and messages saved while the embedding model was missing (or the
-        server down) get their vectors, in the background."""
-        profile = self.w.profile
-
-        def work(report: Any) -> int:
-            return profile.index_missing(progress=report).memories
-
-        def step(done: int, total: int) -> None:
-            self.w.show_work(self.tr("Indexing memories…"), done, total)
-
-        def finished(n: int) -> None:
-            self.w.show_work(None)
-            if n:
-                self.w.statusBar().showMessage(
-                    self.tr("%n memory(s) can now be found by meaning too.", "", n), 8000
-                )
-                self.w.memory.refresh_memories()
-
-        if profile.unindexed().total:
-            tasks.run(work, done=finished, failed=lambda _text: self.w.show_work(None),
-                      progress=step)  # fmt: skip
+        if not self.server.indexing:  # its progress stays on the status bar
+            self.ctx.hub.work.emit(None, 0, 0)
 
     def missing(self, model: str) -> bool:
-        names = set(self.models) | {m.removesuffix(":latest") for m in self.models}
-        return model not in names
+        return short_name(model) not in self.server.models
 
     def offline(self, message: str, exc: BaseException | None = None) -> None:
-        """Ollama does not answer. A new, empty chat shows the page with the start
-        instructions; a conversation being read stays readable under a one-line notice
-        (reading, searching and managing never need the model server). While offline,
-        a light check every RETRY_MS finds it again."""
-        self.online = False
-        self.w.offline.detail.setText(self._page_detail(message, exc))
-        self.w.chat.offline_banner.setText(
-            self.tr("The model server is not answering: you can read and search, not send.")
-            + f" {message}"
-        )
-        if self.w.chat.messages:
-            self.w.centre.setCurrentWidget(self.w.chat)
-            self.w.chat.offline_banner.show()
-        else:
-            self.w.centre.setCurrentWidget(self.w.offline)
-        self.w.update_status()
+        """The server does not answer: the state says why; while offline, a light check
+        every RETRY_MS finds it again (reading, searching and managing never need it)."""
+        self.server.online, self.server.checking = False, False
+        self.server.problem = self._problem(message, exc)
+        self.server.changed.emit()
         self.retry.start()
 
-    def show_chat(self) -> None:
-        """The chat, e.g. when a conversation is opened: the page only for an empty one."""
-        if self.online or self.w.chat.messages:
-            self.w.centre.setCurrentWidget(self.w.chat)
-            self.w.chat.offline_banner.setVisible(not self.online)
+    # -- downloading a model ---------------------------------------------------------
 
-    def offer_pull(self, model: str, embedding: bool = False) -> None:
+    def _offered(self) -> list[str]:
+        value = self.ctx.prefs.value(OFFERED_KEY) or []
+        return [str(v) for v in (value if isinstance(value, list) else [value])]
+
+    def offer_pull(self, model: str, embedding: bool = False, once: bool = False) -> bool:
+        """Ask to download a model; `once`: only if never asked before (the question
+        offered by itself at start comes once; the status bar's link stays)."""
+        model = short_name(model)
+        if once:
+            offered = self._offered()
+            if model in offered:
+                return False
+            self.ctx.prefs.setValue(OFFERED_KEY, [*offered, model])
+        size = size_text(download_size(model))
         if embedding:
             title = self.tr("Embedding model not installed")
-            text = self.tr(
-                "The embedding model %1 is not installed in Ollama, so memories are found "
-                "by their words only, not by their meaning. Download it now? Memories saved "
-                "meanwhile are indexed once it is there."
+            text = (
+                self.tr(
+                    "The embedding model %1 (a %2 download) is not installed in Ollama, so "
+                    "memories are found by their words only, not by their meaning. Download "
+                    "it now? Everything saved meanwhile is indexed once it is there."
+                )
+                if size
+                else self.tr(
+                    "The embedding model %1 is not installed in Ollama, so memories are found "
+                    "by their words only, not by their meaning. Download it now? Everything "
+                    "saved meanwhile is indexed once it is there."
+                )
             )
         else:
             title = self.tr("Model not installed")
-            text = self.tr("The chat model %1 is not installed in Ollama. Download it now?")
-        answer = QMessageBox.question(self.w, title, text.replace("%1", model))
+            text = (
+                self.tr("The chat model %1 (a %2 download) is not installed in Ollama. "
+                        "Download it now?")
+                if size
+                else self.tr("The chat model %1 is not installed in Ollama. Download it now?")
+            )  # fmt: skip
+        answer = QMessageBox.question(
+            self.ctx.view,
+            title,
+            text.replace("%1", model).replace("%2", size),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.Yes,
+        )
         if answer == QMessageBox.StandardButton.Yes:
             self.pull(model)
+            return True
+        return False
 
-    def pull(self, model: str) -> None:
-        dialog = PullDialog(model, self.w)
+    def pull(self, model: str, then: Callable[[], None] | None = None) -> None:
+        """Download a model with progress; `then` once it is there."""
+        dialog = PullDialog(model, self.ctx.view)
         cancel = threading.Event()
         dialog.cancelled.connect(cancel.set)
-        chat = OllamaChat(self.backend.host, model)
+        chat = OllamaChat(self.ctx.profile.config.ollama_host, model)
 
         def work(report: Any) -> bool:
             return chat.pull(lambda p: report(p.completed, p.total or 0), cancel=cancel)
 
         def step(done: int, total: int) -> None:
-            dialog.update_progress(self.tr("Downloading…"), done, total)
+            if total:
+                said = self.tr("Downloading: %1 of %2").replace("%1", size_text(done) or "0")
+                dialog.update_progress(said.replace("%2", size_text(total)), done, total)
+                what = self.tr("Downloading %1…").replace("%1", model)
+                self.ctx.hub.work.emit(what, done, total)  # seen with the dialog hidden too
 
         def finished(ok: bool) -> None:
+            self.ctx.hub.work.emit(None, 0, 0)
             dialog.accept()
             if ok:
-                self.check_ollama()
+                self.ctx.hub.status.emit(self.tr("%1 is downloaded.").replace("%1", model), 8000)
+                if then is not None:
+                    then()
+                self.check()  # then what waited for it is indexed
 
         def failed(text: str) -> None:
-            dialog.reject()
-            QMessageBox.warning(self.w, self.tr("Download failed"), text)
+            self.ctx.hub.work.emit(None, 0, 0)
+            dialog.done(0)
+            QMessageBox.warning(self.ctx.view, self.tr("Download failed"), text)
 
         tasks.run(work, done=finished, failed=failed, progress=step)
         dialog.open()
         self.pull_dialog = dialog
 
+    # -- indexing what has no vector -------------------------------------------------
+
+    def index_missing(self) -> bool:
+        """Memories, messages and passages saved while the embedding model was missing
+        (or the server down) get their vectors, in the background with progress."""
+        profile = self.ctx.profile
+        if self.server.indexing or not profile.unindexed().total:
+            return False
+        self.server.indexing = True
+        what = self.tr("Indexing for search by meaning…")
+
+        def work(report: Any) -> Reindexed:
+            return profile.index_missing(progress=report)
+
+        def step(done: int, total: int) -> None:
+            self.ctx.hub.work.emit(what, done, total)
+
+        def finished(done: Reindexed) -> None:
+            self.server.indexing = False
+            self.unindexed = profile.unindexed().total
+            self.ctx.hub.work.emit(None, 0, 0)
+            self.server.changed.emit()
+            if done.total:
+                self.ctx.hub.status.emit(
+                    self.tr("Indexed: %n item(s) can now be found by meaning too.", "", done.total),
+                    10000,
+                )
+                self.ctx.hub.memories_changed.emit(None)
+
+        def failed(text: str) -> None:
+            self.server.indexing = False
+            self.unindexed = profile.unindexed().total
+            self.ctx.hub.work.emit(None, 0, 0)
+            self.server.changed.emit()
+            self.ctx.hub.status.emit(self.tr("Indexing stopped: %1").replace("%1", text), 15000)
+
+        self.ctx.hub.work.emit(what, 0, 0)
+        tasks.run(work, done=finished, failed=failed, progress=step)
+        return True
+
+    # -- the chat model --------------------------------------------------------------
+
+    def chat_model(self) -> str:
+        return ollama_model(self.ctx.profile)
+
     def use_model(self, name: str | None) -> None:
         """A backend for the profile's settings and this model; the open chat uses it."""
-        self.backend = make_backend(self.w.profile, name)
-        if self.w.turns.session is not None:
-            self.w.turns.session.set_backend(self.backend)
+        self.server.backend = make_backend(self.ctx.profile, name)
+        if self.ctx.chat.session is not None:
+            self.ctx.chat.session.set_backend(self.server.backend)
+        self.server.changed.emit()
 
     def set_chat_model(self, name: str) -> None:
-        if not name or name == self.backend.model:
+        if not name or name == short_name(self.server.backend.model):
             return
-        self.w.settings.set("chat_model", name)
+        self.ctx.profile.settings.set("chat_model", name)
         self.use_model(name)
-        self.w.update_status()
-        if self.online and self.missing(name):
+        if self.server.online and self.missing(name):
             self.offer_pull(name)

@@ -1,112 +1,184 @@
-"""Owns the conversation list: listing, searching, opening (at a message), renaming,
-exporting and deleting conversations."""
+"""Owns the conversation list: listing, searching (as you type), opening a conversation
+(at a message) in the chat view, renaming, pinning, exporting and deleting."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QObject, QTimer
-from PySide6.QtWidgets import (
-    QFileDialog,
-    QMenu,
-    QMessageBox,
-)
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QMenu, QMessageBox
 
+from desktop_mem.core import textproc
 from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.memory.export import write_private
 from desktop_mem.ui import tasks
 from desktop_mem.ui.changes import describe as describe_changes
+from desktop_mem.ui.chat_view import ChatView
+from desktop_mem.ui.context import Context
+from desktop_mem.ui.conversations_panel import ConversationsPanel
 
-if TYPE_CHECKING:
-    from desktop_mem.ui.main_window import MainWindow
+SNIPPET_CHARS = 90
 
 
 class ConversationsController(QObject):
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.w = window
+    def __init__(self, context: Context, panel: ConversationsPanel, chat: ChatView) -> None:
+        super().__init__(context.view)
+        self.ctx = context
+        self.store = context.profile.conversations
+        self.panel = panel
+        self.chat = chat
+        self._searching = 0  # the latest search asked for (an older answer is dropped)
+        panel.new_requested.connect(self.new_conversation)
+        panel.search_requested.connect(self.search)
+        panel.open_requested.connect(self.open_conversation)
+        panel.message_requested.connect(self.open_message)
+        panel.menu_requested.connect(self.conversation_menu)
+        context.hub.conversations_changed.connect(self.refresh)
+        context.hub.message_requested.connect(self.open_message)
+        context.hub.new_chat_requested.connect(self.new_conversation)
 
-    def refresh_conversations(self) -> None:
-        self.w.conv_model.set_conversations(self.w.conversations.list())
-        if self.w.turns.session is not None and self.w.turns.session.conversation_id is not None:
-            row = self.w.conv_model.row_of(self.w.turns.session.conversation_id)
-            if row >= 0:
-                self.w.conv_list.setCurrentIndex(self.w.conv_model.index(row))
+    def _error(self, exc: DesktopMemError) -> None:
+        self.ctx.hub.error.emit(tasks.describe_exception(exc, str(exc)))
 
-    def search_conversations(self) -> None:
-        query = self.w.conv_search.text().strip()
+    def refresh(self) -> None:
+        if self.panel.query():
+            self.search(self.panel.query())
+            return
+        self.panel.model.set_conversations(self.store.list())
+        self.panel.show_found(self.panel.model.count())
+        self.panel.select(self.ctx.chat.conversation_id)
+
+    def search(self, query: str) -> None:
+        """Conversations whose messages are about the query, each with the message it
+        was found by; "" lists them all again."""
+        query = query.strip()
+        self._searching += 1
+        ticket = self._searching
         if not query:
-            self.refresh_conversations()
+            self.refresh()
             return
 
         def found(result: Any) -> None:
-            hits, _warnings = result
-            ids = list(dict.fromkeys(h.message.conversation_id for h in hits))
-            all_convs = {c.id: c for c in self.w.conversations.list()}
-            self.w.conv_model.set_conversations(
-                [all_convs[i] for i in ids if i in all_convs], grouped=False
-            )
+            if ticket != self._searching or self.panel.query() != query:
+                return  # typed on: a newer search is coming
+            hits, _warnings = result  # the window words its own states, not the core's
+            by_conversation: dict[int, tuple[int, str]] = {}
+            for h in hits:
+                plain = textproc.shorten(textproc.plain_text(h.message.content), SNIPPET_CHARS)
+                by_conversation.setdefault(h.message.conversation_id, (h.message.id, plain))
+            known = {c.id: c for c in self.store.list()}
+            rows = [known[i] for i in by_conversation if i in known]
+            self.panel.model.set_conversations(rows, grouped=False, found=by_conversation)
+            self.panel.show_found(len(rows))
 
-        tasks.run(self.w.conversations.search, query, 20, done=found, failed=self.w.show_error)
+        store = self.store
+
+        def work() -> Any:
+            hits, warnings = store.search(query, 20)
+            if not hits:  # a conversation holding the very words typed is still found
+                loose, warnings = store.search(query, 20, relevant_only=False)
+                hits = [h for h in loose if "keyword" in h.signals]
+            return hits, warnings
+
+        tasks.run(work, done=found, failed=self.ctx.hub.error.emit)
 
     def new_conversation(self, incognito: bool = False) -> None:
-        if self.w.turns.turn_busy:
+        if self.ctx.chat.busy:
             return
-        self.w.turns.new_session(None, incognito)
-        self.w.chat.clear()
-        self.w.chat.title.setText(
+        self.ctx.chat.open(None, incognito)
+        self.chat.clear()
+        self.chat.title.setText(
             self.tr("Incognito conversation") if incognito else self.tr("New conversation")
         )
-        self.w.conv_list.clearSelection()
-        self.w.chat.input.setFocus()
+        self.panel.list.clearSelection()
+        self.ctx.hub.chat_shown.emit()
+        self.ctx.hub.page_requested.emit("chat")
+        self.chat.input.setFocus()
 
-    def open_conversation(self, conversation_id: int) -> None:
-        if self.w.turns.turn_busy or conversation_id is None:
+    def open_conversation(self, conversation_id: int | None) -> None:
+        if self.ctx.chat.busy or conversation_id is None:
             return
-        self.w.turns.new_session(conversation_id, False)
-        conv = self.w.conversations.get(conversation_id)
-        self.w.chat.title.setText(conv.title or self.tr("New conversation"))
-        self.w.chat.clear()
-        messages = self.w.conversations.messages(conversation_id)
-        passages = self.w.documents.used_by([m.id for m in messages if m.role == "assistant"])
-        taught = self.w.conversations.learned_from([m.id for m in messages if m.role == "user"])
+        try:
+            conv = self.store.get(conversation_id)
+        except DesktopMemError as exc:
+            self._error(exc)
+            self.refresh()
+            return
+        self.ctx.chat.open(conversation_id, False)
+        self.chat.title.setText(conv.title or self.tr("New conversation"))
+        self.show_messages(conversation_id)
+        self.panel.select(conversation_id)
+        self.ctx.hub.chat_shown.emit()  # readable while the model server is down
+        QTimer.singleShot(0, self.chat.scroll_to_end)  # the latest turn, as chats open
+
+    def show_messages(self, conversation_id: int) -> None:
+        """The conversation's messages as they are now, with what each answer was given
+        and what each exchange taught."""
+        self.chat.clear()
+        messages = self.store.messages(conversation_id)
+        passages = self.ctx.profile.documents.used_by(
+            [m.id for m in messages if m.role == "assistant"]
+        )
+        taught = self.store.learned_from([m.id for m in messages if m.role == "user"])
+        versions = self.store.versions(conversation_id)
         last_user: int | None = None
         for m in messages:
             if m.role == "user":
                 last_user = m.id
             if m.role == "system":
                 continue
-            w = self.w.chat.add_message(m.role, m.content, m.created_at)
+            w = self.chat.add_message(m.role, m.content, m.created_at)
             w.message_id = m.id
+            w.set_versions(*versions.get(m.id, (1, 1)))
             w.set_status(m.status, m.error)
             if m.role == "assistant" and last_user in taught:  # kept, as when it was learned
                 w.set_notice(describe_changes(taught[last_user]))
             if m.role == "assistant":
                 w.set_given(m.used, m.recalled, passages.get(m.id, []))
-        self.refresh_conversations()
-        self.w.connection.show_chat()  # readable while the model server is down
-        QTimer.singleShot(0, self.w.chat.scroll_to_end)  # the latest turn, as chats open
+
+    def show_version(self, message_id: int, step: int) -> None:
+        """Show another version of a message ("‹ 2/3 ›"): the conversation from there on
+        as it was with that version; the choice is kept."""
+        cid = self.ctx.chat.conversation_id
+        if self.ctx.chat.busy or cid is None:
+            return
+        try:
+            other = self.store.other_version(message_id, step)
+            if other is None:
+                return
+            self.store.choose(other)
+        except DesktopMemError as exc:
+            self._error(exc)
+            return
+        self.show_messages(cid)
+        shown = next((w for w in self.chat.messages if w.message_id == other), None)
+        if shown is not None:
+            QTimer.singleShot(0, lambda: self.chat.show_message(shown))
 
     def open_message(self, message_id: int) -> None:
-        msg = self.w.conversations.message(message_id)
-        self.w.show_page("chat")
-        self.open_conversation(msg.conversation_id)
-        for w in self.w.chat.messages:
+        try:
+            msg = self.store.message(message_id)
+        except DesktopMemError as exc:
+            self._error(exc)
+            return
+        self.ctx.hub.page_requested.emit("chat")
+        if self.ctx.chat.conversation_id != msg.conversation_id:
+            self.open_conversation(msg.conversation_id)
+        for w in self.chat.messages:
             if w.message_id == message_id:  # after the scroll to the end opening queued
-                QTimer.singleShot(0, lambda w=w: self.w.chat.scroll.ensureWidgetVisible(w))
+                QTimer.singleShot(0, lambda w=w: self.chat.show_message(w))
 
     def conversation_menu(self, pos: Any) -> None:
-        index = self.w.conv_list.indexAt(pos)
-        conv = self.w.conv_model.conversation(index.row()) if index.isValid() else None
+        conv = self.panel.conversation_at(pos)
         if conv is None:
             return
-        menu = QMenu(self.w)
+        menu = QMenu(self.panel)
         pin = menu.addAction(self.tr("Unpin") if conv.pinned else self.tr("Pin to the top"))
         rename = menu.addAction(self.tr("Rename…"))
         export = menu.addAction(self.tr("Export…"))
         delete = menu.addAction(self.tr("Delete…"))
-        chosen = menu.exec(self.w.conv_list.viewport().mapToGlobal(pos))
+        chosen = menu.exec(self.panel.list.viewport().mapToGlobal(pos))
         if chosen is pin:
             self.pin_conversation(conv.id, not conv.pinned)
         elif chosen is rename:
@@ -118,85 +190,77 @@ class ConversationsController(QObject):
 
     def pin_conversation(self, conversation_id: int, pinned: bool) -> None:
         try:
-            self.w.conversations.set_pinned(conversation_id, pinned)
+            self.store.set_pinned(conversation_id, pinned)
         except DesktopMemError as exc:
-            self.w.show_error(str(exc))
+            self._error(exc)
             return
-        self.refresh_conversations()
-
-    def titled(self, conversation_id: int | None, named: bool) -> None:
-        """The model named a conversation: the list (and the chat's heading, if it is
-        the one open) show the new title."""
-        if not named or conversation_id is None:
-            return
-        self.refresh_conversations()
-        session = self.w.turns.session
-        if session is not None and session.conversation_id == conversation_id:
-            self.w.chat.title.setText(self.w.conversations.get(conversation_id).title)
+        self.refresh()
 
     def rename_conversation(self, conversation_id: int, title: str | None = None) -> None:
         if title is None:
-            from PySide6.QtWidgets import QInputDialog
-
-            current = self.w.conversations.get(conversation_id).title
+            current = self.store.get(conversation_id).title
             title, ok = QInputDialog.getText(
-                self.w, self.tr("Rename"), self.tr("Title"), text=current
+                self.ctx.view, self.tr("Rename"), self.tr("Title"), text=current
             )
             if not ok:
                 return
         try:
-            self.w.conversations.rename(conversation_id, title)
+            self.store.rename(conversation_id, title)
         except DesktopMemError as exc:
-            self.w.show_error(str(exc))
-            return
-        self.refresh_conversations()
-        if (
-            self.w.turns.session is not None
-            and self.w.turns.session.conversation_id == conversation_id
-        ):
-            self.w.chat.title.setText(title)
+            self._error(exc)
+        self.refresh()
+        if self.ctx.chat.conversation_id == conversation_id:
+            self.chat.title.setText(title)
 
     def export_conversation(self, conversation_id: int) -> None:
         path, _ = QFileDialog.getSaveFileName(
-            self.w,
+            self.ctx.view,
             self.tr("Export conversation"),
-            str(Path(self.w.file_folder()) / "conversation.md"),
+            str(Path(self.ctx.file_folder()) / "conversation.md"),
             self.tr("Markdown (*.md);;JSON (*.json)"),
         )
-        if path:
-            self.w.remember_folder(path)
-        if path:
-            fmt = "json" if path.lower().endswith(".json") else "md"
-            try:
-                write_private(Path(path), self.w.conversations.export(conversation_id, fmt))
-            except DesktopMemError as exc:
-                self.w.show_error(str(exc))
+        if not path:
+            return
+        self.ctx.remember_folder(path)
+        fmt = "json" if path.lower().endswith(".json") else "md"
+        try:
+            write_private(Path(path), self.store.export(conversation_id, fmt))
+        except DesktopMemError as exc:
+            self._error(exc)
+            return
+        self.ctx.hub.status.emit(self.tr("Exported to %1.").replace("%1", path), 10000)
 
     def delete_conversation(self, conversation_id: int, confirm: bool = True) -> None:
         if confirm:
-            lent = self.w.conversations.context_lent(conversation_id)
+            lent = self.store.context_lent(conversation_id)
             text = self.tr("Delete this conversation for good? Memories learned from it stay.")
             if lent:
                 text += " " + self.tr(
                     "%n of them will no longer quote what was said in it.", "", lent
                 )
-            answer = QMessageBox.question(self.w, self.tr("Delete conversation"), text)
+            answer = QMessageBox.question(
+                self.ctx.view,
+                self.tr("Delete conversation"),
+                text,
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.No,  # a reflexive Enter keeps it
+            )
             if answer != QMessageBox.StandardButton.Yes:
                 return
-        current = self.w.turns.session.conversation_id if self.w.turns.session else None
-        if current == conversation_id:
+        if self.ctx.chat.conversation_id == conversation_id:
             self.new_conversation(False)
 
         def done(_: int) -> None:
-            self.w.show_work(None)
-            self.refresh_conversations()
+            self.ctx.hub.work.emit(None, 0, 0)
+            self.ctx.hub.status.emit(self.tr("The conversation was deleted."), 8000)
+            self.refresh()
 
         # a purge rewrites the full-text index and checkpoints: off the GUI thread
-        self.w.show_work(self.tr("Deleting…"))
+        self.ctx.hub.work.emit(self.tr("Deleting…"), 0, 0)
         tasks.run(
-            self.w.conversations.delete,
+            self.store.delete,
             conversation_id,
-            self.w.profile.memories,
+            self.ctx.profile.memories,
             done=done,
-            failed=self.w.show_error,
+            failed=self.ctx.hub.error.emit,
         )

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QSpinBox,
     QTableWidget,
     QTableWidgetItem,
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_mem.core.keys.vault import MIN_PASSPHRASE
+from desktop_mem.core.models.catalog import unique
 from desktop_mem.ui import shortcuts
 
 
@@ -139,22 +141,33 @@ class TypedConfirmDialog(QDialog):
 
 
 class PullDialog(QDialog):
-    """Progress of a model download, with cancel."""
+    """Progress of a model download: Hide lets it go on in the background (the status
+    bar shows its progress), Cancel stops it. Enter hides: a reflexive key never throws
+    a long download away."""
 
     cancelled = Signal()
 
     def __init__(self, model: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Downloading %1").replace("%1", model))
+        self.setMinimumWidth(380)
         layout = QVBoxLayout(self)
         self.status = QLabel(self.tr("Starting…"))
         layout.addWidget(self.status)
         self.bar = QProgressBar()
         self.bar.setRange(0, 0)
         layout.addWidget(self.bar)
-        cancel = QPushButton(self.tr("Cancel"))
+        buttons = QDialogButtonBox()
+        self.hide_button = buttons.addButton(
+            self.tr("Hide"), QDialogButtonBox.ButtonRole.AcceptRole
+        )
+        self.hide_button.setToolTip(self.tr("The download goes on; the status bar shows it"))
+        self.hide_button.setDefault(True)
+        cancel = buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+        cancel.setAutoDefault(False)
         cancel.clicked.connect(self._cancel)
-        layout.addWidget(cancel, alignment=Qt.AlignmentFlag.AlignRight)
+        self.hide_button.clicked.connect(self.hide)
+        layout.addWidget(buttons)
 
     def update_progress(self, status: str, completed: int, total: int) -> None:
         self.status.setText(status)
@@ -162,9 +175,12 @@ class PullDialog(QDialog):
             self.bar.setRange(0, 1000)
             self.bar.setValue(int(1000 * completed / total))
 
+    def reject(self) -> None:  # Esc hides, as Hide does: the download goes on
+        self.hide()
+
     def _cancel(self) -> None:
         self.cancelled.emit()
-        self.reject()
+        super().reject()
 
 
 class ShortcutsDialog(QDialog):
@@ -189,7 +205,9 @@ class ShortcutsDialog(QDialog):
         table.horizontalHeader().setStretchLastSection(True)
         table.resizeRowsToContents()
         rows = sum(table.rowHeight(r) for r in range(table.rowCount()))
-        table.setMinimumHeight(rows + table.horizontalHeader().height() + 4)  # no row cut
+        frame = 2 * table.frameWidth() + 2
+        table.setMinimumHeight(rows + table.horizontalHeader().height() + frame)  # none cut
+        table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.table = table
         layout.addWidget(table)
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
@@ -221,9 +239,13 @@ class SettingsDialog(QDialog):
         models: list[str],
         parent: QWidget | None = None,
         pages: Sequence[tuple[str, QWidget]] = (),
+        embedding_models: Sequence[str] = (),
     ) -> None:
+        """`models`: the server's chat models, `embedding_models` its embedding models
+        (each list offers only its own kind, each model once)."""
         super().__init__(parent)
         self.setWindowTitle(self.tr("Settings"))
+        self.setMinimumWidth(540)  # the paragraphs read as such, in Chinese too
         layout = QVBoxLayout(self)
         self.tabs = QTabWidget()
         layout.addWidget(self.tabs, 1)
@@ -233,15 +255,20 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Ollama address"), self.host)
         self.chat_model = QComboBox()
         self.chat_model.setEditable(True)
-        self.chat_model.addItems(sorted(set(models) | {values["chat_model"]}))
+        self.chat_model.addItems(unique(sorted({*models, values["chat_model"]})))
         self.chat_model.setCurrentText(values["chat_model"])
         form.addRow(self.tr("Chat model"), self.chat_model)
         self.embed_model = QComboBox()
         self.embed_model.setEditable(True)
-        self.embed_model.addItems(sorted(set(models) | {values["embed_model"]}))
+        self.embed_model.addItems(unique(sorted({*embedding_models, values["embed_model"]})))
         self.embed_model.setCurrentText(values["embed_model"])
+        for box in (self.chat_model, self.embed_model):
+            box.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.embed_model.setToolTip(
-            self.tr("Changing it re-indexes every memory with the new model (with progress).")
+            self.tr(
+                "Changing it re-indexes every memory, message and document passage with the "
+                "new model (with progress); a model not installed yet is downloaded first."
+            )
         )
         form.addRow(self.tr("Embedding model"), self.embed_model)
         self.context = QSpinBox()

@@ -12,7 +12,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -33,21 +33,36 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_mem.core.documents.store import AddReport, DocumentStore
+from desktop_mem.core import textproc
+from desktop_mem.core.documents.store import AddReport
 from desktop_mem.core.textproc import escape_controls
 from desktop_mem.ui import tasks
+from desktop_mem.ui.context import Context
 
 SYNC_MS = 10 * 60 * 1000  # watched folders are re-read every ten minutes
+SEARCH_DELAY_MS = 250  # as the other searches: as you type
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+def kind_label(kind: str) -> str:
+    """A document's kind in the interface's language."""
+    return {
+        "markdown": QCoreApplication.translate("DocumentsPage", "Markdown"),
+        "text": QCoreApplication.translate("DocumentsPage", "Plain text"),
+        "pdf": QCoreApplication.translate("DocumentsPage", "PDF"),
+        "docx": QCoreApplication.translate("DocumentsPage", "Word"),
+        "html": QCoreApplication.translate("DocumentsPage", "Web page"),
+    }.get(kind, kind)
 
 
 class DocumentsPage(QWidget):
     status = Signal(str)  # a line for the window's status bar
     progress = Signal(str, int, int)  # what, done, total (total 0: finished)
 
-    def __init__(self, store: DocumentStore, parent: QWidget | None = None) -> None:
+    def __init__(self, context: Context, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.store = store
+        self.ctx = context
+        self.store = context.profile.documents
         self.setAcceptDrops(True)
         self.running = False
         self._stop = threading.Event()
@@ -105,12 +120,19 @@ class DocumentsPage(QWidget):
         watched.addWidget(self.unwatch)
         layout.addLayout(watched)
         self.empty = QLabel(self.tr("No documents yet: add files or folders, or drop them here."))
-        self.empty.setObjectName("notice")
-        layout.addWidget(self.empty)
+        self.empty.setObjectName("empty")  # in place of the empty table and search
+        self.empty.setWordWrap(True)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        layout.addWidget(self.empty, 3)
         self.search = QLineEdit()
         self.search.setPlaceholderText(self.tr("Search the documents' passages"))
         self.search.setClearButtonEnabled(True)
+        self.search.textChanged.connect(lambda *_: self._search_timer.start())
         self.search.returnPressed.connect(self._search)
+        self._search_timer = QTimer(self)
+        self._search_timer.setSingleShot(True)
+        self._search_timer.setInterval(SEARCH_DELAY_MS)
+        self._search_timer.timeout.connect(self._search)
         layout.addWidget(self.search)
         self.results = QListWidget()
         self.results.setWordWrap(True)
@@ -132,13 +154,15 @@ class DocumentsPage(QWidget):
             name.setData(PATH_ROLE, d.id)
             name.setToolTip(escape_controls(d.path))
             self.table.setItem(row, 0, name)
-            self.table.setItem(row, 1, QTableWidgetItem(d.kind))
+            self.table.setItem(row, 1, QTableWidgetItem(kind_label(d.kind)))
             pages = self.tr("%1 (%2 pages)").replace("%1", str(d.passages)).replace(
                 "%2", str(d.pages)
             ) if d.pages else str(d.passages)  # fmt: skip
             self.table.setItem(row, 2, QTableWidgetItem(pages))
             self.table.setItem(row, 3, QTableWidgetItem(escape_controls(str(Path(d.path).parent))))
         self.empty.setVisible(not docs)
+        for w in (self.table, self.search, self.results):
+            w.setVisible(bool(docs))
         self.folders.clear()
         for f in self.store.folders():
             text = self.tr("%1 (%n document(s))", "", f.documents).replace(
@@ -222,6 +246,12 @@ class DocumentsPage(QWidget):
                     self.tr("Some files were not added"),
                     "\n".join(report.refused[:20]),
                 )
+            if report.unindexed:  # no embedding model yet: found by words until it is there
+                text += " " + self.tr(
+                    "%n passage(s) can be found by their words until the embedding model is there.",
+                    "",
+                    report.unindexed,
+                )
             if changed or report.refused:
                 self.status.emit(text)
 
@@ -296,6 +326,8 @@ class DocumentsPage(QWidget):
                 "",
                 len(ids),
             ),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,  # a reflexive Enter keeps them
         )
         if answer != QMessageBox.StandardButton.Yes:
             return
@@ -307,12 +339,15 @@ class DocumentsPage(QWidget):
         tasks.run(remove_all, done=lambda _: self.refresh(), failed=self.status.emit)
 
     def _search(self) -> None:
+        self._search_timer.stop()
         query = self.search.text().strip()
         self.results.clear()
         if not query:
             return
 
         def found(hits: list[Any]) -> None:
+            if self.search.text().strip() != query:
+                return  # typed on: a newer search is coming
             self.results.clear()
             for h in hits:
                 shaped = len(self.store.answers_using(h.chunk_id))
@@ -325,7 +360,21 @@ class DocumentsPage(QWidget):
             if not hits:
                 self.results.addItem(self.tr("No passage is about this."))
 
-        tasks.run(self.store.search, query, 10, done=found, failed=self.status.emit)
+        store = self.store
+
+        def work() -> list[Any]:
+            hits = store.search(query, 10)
+            if hits:
+                return hits
+            # a passage holding the very words typed is still found
+            words = set(textproc.query_terms(query))
+            return [
+                h
+                for h in store.search(query, 10, relevant_only=False)
+                if words & set(textproc.query_terms(h.text))
+            ]
+
+        tasks.run(work, done=found, failed=self.status.emit)
 
     def _open_result(self, item: QListWidgetItem) -> None:
         target = item.data(PATH_ROLE)

@@ -29,7 +29,7 @@ def _wording(reason: str, model: str, lines: int) -> str | None:
         ),
         "ollama_unreachable": lambda: QCoreApplication.translate(
             "errors",
-            "Ollama is not reachable: start it (open the Ollama app, or run “ollama serve”) and try again.",
+            "Ollama is not reachable: start it (open the Ollama app; on Linux, start its service) and try again.",
         ),
         "server_unreachable": lambda: QCoreApplication.translate(
             "errors",
@@ -37,7 +37,7 @@ def _wording(reason: str, model: str, lines: int) -> str | None:
         ),
         "model_missing": lambda: QCoreApplication.translate(
             "errors",
-            "The model %1 is not installed: download it (Settings, or “ollama pull %1”) and try again.",
+            "The model %1 is not installed in Ollama: download it when desktop-mem offers to, or choose another model in Settings.",
         ).replace("%1", model or "?"),
         "model_failed_midway": lambda: QCoreApplication.translate(
             "errors",
@@ -118,6 +118,12 @@ def _wording(reason: str, model: str, lines: int) -> str | None:
         "disk_full": lambda: QCoreApplication.translate(
             "errors", "The disk is full: nothing was changed; free some space and try again."
         ),
+        "not_backup": lambda: QCoreApplication.translate(
+            "errors", "That file is not a backup made by desktop-mem: nothing was changed."
+        ),
+        "no_profile": lambda: QCoreApplication.translate(
+            "errors", "There is no such profile in this data folder: nothing was changed."
+        ),
     }
     make = words.get(reason)
     return make() if make else None
@@ -126,6 +132,9 @@ def _wording(reason: str, model: str, lines: int) -> str | None:
 # Reasons whose core sentence is written for the command line (it names a command or an
 # environment variable): the window always uses its own wording for them, in English too.
 WINDOW_WORDED = {
+    "ollama_unreachable",
+    "model_missing",
+    "no_profile",
     "memory_gone",
     "conversation_gone",
     "no_version",

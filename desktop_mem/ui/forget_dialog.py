@@ -61,6 +61,11 @@ class ForgetDialog(QDialog):
         self.delete = buttons.addButton(
             self.tr("Delete selected"), QDialogButtonBox.ButtonRole.AcceptRole
         )
+        # Enter is Cancel: what is ticked goes for good, so it is chosen on purpose
+        self.delete.setAutoDefault(False)
+        cancel = buttons.button(QDialogButtonBox.StandardButton.Cancel)
+        cancel.setAutoDefault(True)
+        cancel.setDefault(True)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)

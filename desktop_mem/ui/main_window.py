@@ -1,26 +1,27 @@
-"""Owns the window's assembly: the panels (conversations, chat, memory browser), the
-menus and shortcuts, the status bar and the saved window state. Everything else is a
-controller's: connection, turns, conversations, memory, settings (one file each)."""
+"""Owns the window's assembly: the panels (conversations, chat, memory browser,
+documents), the menus and shortcuts, the status bar and the saved window state. The
+work is the controllers' (connection, turns, conversations, memories, settings,
+backups, sleep), each built on the context (ui/context.py), never on this window; they
+talk to each other through the context's hub, and this window only shows what they say.
+"""
 
 from __future__ import annotations
 
 import html
-from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QShortcut
+from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, QSize, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QShortcut
 from PySide6.QtWidgets import (
+    QApplication,
     QButtonGroup,
+    QDialog,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
-    QListView,
     QMainWindow,
     QMenu,
     QMessageBox,
     QProgressBar,
-    QPushButton,
     QSplitter,
     QStackedWidget,
     QToolButton,
@@ -28,198 +29,173 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_mem.api import MemoryLayer
 from desktop_mem.core.chat import learning
-from desktop_mem.core.chat.session import (
-    ChatSession,
-)
 from desktop_mem.core.errors import DesktopMemError
+from desktop_mem.core.models.catalog import short_name
 from desktop_mem.core.profile import Profile
 from desktop_mem.ui import shortcuts, tasks
 from desktop_mem.ui.backup_ui import BackupController
 from desktop_mem.ui.chat_view import ChatView
 from desktop_mem.ui.connection import ConnectionController
+from desktop_mem.ui.context import Context
 from desktop_mem.ui.conversations_controller import ConversationsController
+from desktop_mem.ui.conversations_panel import ConversationsPanel
 from desktop_mem.ui.dialogs import ShortcutsDialog
 from desktop_mem.ui.documents_ui import DocumentsPage
 from desktop_mem.ui.memory_browser import MemoryBrowser
 from desktop_mem.ui.memory_controller import MemoryController
-from desktop_mem.ui.models import ID_ROLE, ConversationListModel
 from desktop_mem.ui.offline_page import OfflinePage
+from desktop_mem.ui.passage_dialog import PassageDialog
 from desktop_mem.ui.settings_controller import SettingsController
 from desktop_mem.ui.sleep_controller import SleepController
 from desktop_mem.ui.turns import TurnController
 
-
-def open_document(path: str, page: int) -> None:
-    """Open a passage's file in the user's viewer, at its page where the viewer takes
-    one (PDF viewers read #page=N)."""
-    url = QUrl.fromLocalFile(path)
-    if page and path.lower().endswith(".pdf"):
-        url.setFragment(f"page={page}")
-    QDesktopServices.openUrl(url)
-
-
 WATCH_MS = 2000  # how often the window looks for changes made by another process
+MINIMUM = QSize(760, 520)  # every page still works at this size (tests/ui check it)
+FIRST = QSize(1280, 800)  # the first start's size, on a screen that has room for it
+
+
+class FocusBack(QObject):
+    """Gives the window the keyboard back when one of its dialogs closes (a child of the
+    window: it goes, and stops listening, with it)."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.later = QTimer(self)  # after the dialog has gone; dies with the window
+        self.later.setSingleShot(True)
+        self.later.setInterval(0)
+        self.later.timeout.connect(window.take_focus_back)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            event.type() == QEvent.Type.Hide
+            and isinstance(watched, QDialog | QMessageBox)
+            and watched.isWindow()
+            and watched.parentWidget() is not None
+            and watched.parentWidget().window() is self.window
+        ):
+            self.later.start()
+        return False
 
 
 class MainWindow(QMainWindow):
-    language_changed = Signal(str)
-    theme_changed = Signal(str)
-    key_change_requested = Signal(str)  # "keyring" or "passphrase": the Application does it
-    restore_requested = Signal(str)  # a backup file to put in place of this profile
-
-    # What other parts of the app read (app.py, tests): the controllers own them.
-    @property
-    def session(self) -> ChatSession | None:
-        return self.turns.session
-
-    @property
-    def turn_busy(self) -> bool:
-        return self.turns.turn_busy
-
-    @property
-    def online(self) -> bool:
-        return self.connection.online
-
-    @property
-    def backend(self) -> Any:
-        return self.connection.backend
-
-    @property
-    def models(self) -> list[str]:
-        return self.connection.models
-
-    @property
-    def mem(self) -> MemoryLayer:
-        """The open profile's memory through the Python API, as the command line and
-        the MCP server use it (core records, not dicts)."""
-        return MemoryLayer(self.profile, plain=False)
-
     def __init__(
-        self, profile: Profile, settings: QSettings, parent: QWidget | None = None
+        self,
+        profile: Profile,
+        prefs: QSettings,
+        parent: QWidget | None = None,
+        geometry: QByteArray | None = None,
     ) -> None:
+        """`geometry`: where the window was (a rebuild for another language keeps it)."""
         super().__init__(parent)
-        self.profile = profile
-        self.qsettings = settings
-        self.settings = profile.settings
-        self.conversations = profile.conversations
-        self.documents = profile.documents
-        # one controller per concern; the window only assembles the panels
-        self.connection = ConnectionController(self)
-        self.turns = TurnController(self)
-        self.threads = ConversationsController(self)
-        self.memory = MemoryController(self)
-        self.preferences = SettingsController(self)
+        self.context = Context(profile, prefs, view=self)
+        ctx, hub = self.context, self.context.hub
         self.setWindowTitle(self.tr("desktop-mem"))
+        self.setMinimumSize(MINIMUM)
 
-        # left: conversations
-        left = QWidget()
-        lv = QVBoxLayout(left)
-        lv.setContentsMargins(6, 6, 0, 6)
-        buttons = QHBoxLayout()
-        self.new_button = QPushButton(self.tr("New chat"))
-        self.new_button.clicked.connect(lambda: self.threads.new_conversation(False))
-        self.incognito_button = QPushButton(self.tr("Incognito"))
-        self.incognito_button.setToolTip(
-            self.tr("A chat that reads and writes no memory and is not stored")
-        )
-        self.incognito_button.clicked.connect(lambda: self.threads.new_conversation(True))
-        buttons.addWidget(self.new_button)
-        buttons.addWidget(self.incognito_button)
-        lv.addLayout(buttons)
-        self.conv_search = QLineEdit()
-        self.conv_search.setPlaceholderText(self.tr("Search conversations"))
-        self.conv_search.setClearButtonEnabled(True)
-        self.conv_search.returnPressed.connect(self.threads.search_conversations)
-        self.conv_search.textChanged.connect(lambda t: t or self.threads.refresh_conversations())
-        lv.addWidget(self.conv_search)
-        self.conv_model = ConversationListModel(self)
-        self.conv_list = QListView()
-        self.conv_list.setModel(self.conv_model)
-        self.conv_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.conv_list.setTextElideMode(Qt.TextElideMode.ElideRight)
-        self.conv_list.setUniformItemSizes(False)  # date headings are taller
-        self.conv_list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        self.conv_list.customContextMenuRequested.connect(self.threads.conversation_menu)
-        self.conv_list.clicked.connect(
-            lambda i: self.threads.open_conversation(self.conv_model.data(i, ID_ROLE))
-        )
-        lv.addWidget(self.conv_list, 1)
-
-        # centre: chat, or the offline page
+        # the panels
+        self.conversation_panel = ConversationsPanel()
         self.chat = ChatView()
+        self.offline = OfflinePage()
+        self.centre = QStackedWidget()
+        self.centre.addWidget(self.chat)
+        self.centre.addWidget(self.offline)
+        self.browser = MemoryBrowser()
+        self.documents_page = DocumentsPage(ctx)
+
+        # the controllers, each on the context
+        self.connection = ConnectionController(ctx)
+        self.turns = TurnController(ctx, self.chat)
+        self.conversations = ConversationsController(ctx, self.conversation_panel, self.chat)
+        self.memories = MemoryController(ctx, self.browser)
+        self.backups = BackupController(ctx)
+        self.sleeper = SleepController(ctx)
+        self.settings = SettingsController(ctx, self.connection, self.backups)
+
         self.chat.send_requested.connect(self.turns.send)
         self.chat.stop_requested.connect(self.turns.stop)
         self.chat.regenerate_requested.connect(self.turns.regenerate)
         self.chat.edit_requested.connect(self.turns.edit)
-        self.chat.memory_clicked.connect(self.memory.show_memory)
-        self.chat.message_clicked.connect(self.threads.open_message)
-        self.chat.document_clicked.connect(open_document)
+        self.chat.version_requested.connect(self.conversations.show_version)
         self.chat.notice_link.connect(self.turns.link)
-        self.sleeper = SleepController(
-            profile.db,
-            lambda: (
-                self.turns.session.learner
-                if self.turns.session and not self.turns.session.incognito
-                else None
-            ),
-            lambda: self.turns.turn_busy,
-            self,
-        )
+        self.chat.memory_clicked.connect(hub.memory_requested)
+        self.chat.message_clicked.connect(hub.message_requested)
+        self.chat.document_clicked.connect(hub.passage_requested)
+        self.chat.model_changed.connect(self.connection.set_chat_model)
         self.chat.input.textChanged.connect(self.sleeper.user_active)
-        self.sleeper.finished.connect(self.memory.slept)
-        self.backups = BackupController(profile.db, self)
+        self.sleeper.finished.connect(self.memories.slept)
+        self.offline.retry.connect(self.connection.check)
         self.backups.finished.connect(
-            lambda path: self.statusBar().showMessage(
-                self.tr("Backed up to %1").replace("%1", path), 10000
-            )
+            lambda path: hub.status.emit(self.tr("Backed up to %1").replace("%1", path), 10000)
         )
         self.backups.failed.connect(
-            lambda text: self.statusBar().showMessage(
+            lambda text: hub.status.emit(
                 self.tr("The backup failed: %1").replace("%1", text), 30000
             )
         )
-        self.chat.model_changed.connect(self.connection.set_chat_model)
-        self.offline = OfflinePage()
-        self.offline.retry.connect(self.connection.check_ollama)
-        self.centre = QStackedWidget()
-        self.centre.addWidget(self.chat)
-        self.centre.addWidget(self.offline)
-
-        # right: memories
-        self.browser = MemoryBrowser()
-        self.browser.refresh_requested.connect(self.memory.refresh_memories)
-        self.browser.search_requested.connect(self.memory.search_memories)
-        self.browser.selected.connect(self.memory.show_memory_details)
-        self.browser.add_requested.connect(self.memory.add_memory)
-        self.browser.save_requested.connect(self.memory.save_memory)
-        self.browser.pin_requested.connect(self.memory.pin_memory)
-        self.browser.delete_requested.connect(self.memory.delete_memories)
-        self.browser.forget_all_requested.connect(self.memory.forget_all)
-        self.browser.restore_requested.connect(self.memory.restore_memory)
-        self.browser.export_requested.connect(self.memory.export_memories)
-        self.browser.import_requested.connect(self.memory.import_memories)
-        self.browser.message_requested.connect(self.threads.open_message)
-
-        # Two pages, each using the full width, chosen on a narrow rail: Chat (the
-        # conversations and the chat) and Memories (the browser with its details).
-        self.splitter = QSplitter()
-        self.splitter.addWidget(left)
-        self.splitter.addWidget(self.centre)
-        self.splitter.setStretchFactor(1, 3)
-        self.splitter.setChildrenCollapsible(False)
-        left.setMinimumWidth(160)
-        left.setMaximumWidth(360)
-        self.documents_page = DocumentsPage(self.documents)
-        self.documents_page.status.connect(lambda text: self.statusBar().showMessage(text, 10000))
+        self.documents_page.status.connect(lambda text: hub.status.emit(text, 10000))
         self.documents_page.progress.connect(
             lambda what, done, total: self.show_work(what or None, done, total)
         )
+        hub.status.connect(lambda text, ms: self.statusBar().showMessage(text, ms))
+        hub.work.connect(self.show_work)
+        hub.error.connect(self.show_error)
+        hub.page_requested.connect(self.show_page)
+        hub.passage_requested.connect(self.show_passage)
+        hub.memory_mode_changed.connect(self.update_status)
+        hub.status_changed.connect(self.update_status)
+        ctx.server.changed.connect(self.server_changed)
+        hub.chat_shown.connect(self.server_changed)
+
+        # Three pages, each using the full width, chosen on a narrow rail: Chat (the
+        # conversations and the chat), Memories (the browser with its drawer), Documents.
+        self.splitter = QSplitter()
+        self.splitter.addWidget(self.conversation_panel)
+        self.splitter.addWidget(self.centre)
+        self.splitter.setStretchFactor(1, 3)
+        self.splitter.setChildrenCollapsible(False)
         self.pages = QStackedWidget()
         self.pages.addWidget(self.splitter)
         self.pages.addWidget(self.browser)
         self.pages.addWidget(self.documents_page)
+        self._build_rail()
+        central = QWidget()
+        row = QHBoxLayout(central)
+        row.setContentsMargins(0, 0, 8, 0)  # the pages keep clear of the window's edge
+        row.setSpacing(8)
+        row.addWidget(self.rail)
+        row.addWidget(self.pages, 1)
+        self.setCentralWidget(central)
+        self._build_status_bar()
+        self._build_menus()
+        self.conversations.new_conversation(False)
+        self._restore_state(geometry)
+        # After a dialog closes the window is active again, so its shortcuts work at once
+        # (with no window manager to hand the focus back, they did not until a click).
+        self.focus_back = FocusBack(self)
+        QApplication.instance().installEventFilter(self.focus_back)
+        self._shown_once = False
+
+        # The window's reads get their own connection, so they never wait behind a write.
+        tasks.run(profile.db.open_reader)
+        self.conversations.refresh()
+        self.memories.refresh_memories()
+        self.update_status()
+        self.connection.check()
+        # load the vector index in the background: the first search is then warm
+        tasks.run(profile.memories.index.warm)
+        # Another process writing to this profile (the MCP server, the command line):
+        # SQLite's data_version changes; the lists are read again.
+        self._seen_version = profile.db.data_version()
+        self.watch = QTimer(self)
+        self.watch.setInterval(WATCH_MS)
+        self.watch.timeout.connect(self.check_outside_changes)
+        self.watch.start()
+
+    # -- assembly --------------------------------------------------------------------
+
+    def _build_rail(self) -> None:
         self.rail = QWidget()
         self.rail.setObjectName("rail")
         rail = QVBoxLayout(self.rail)
@@ -246,51 +222,21 @@ class MainWindow(QMainWindow):
             b.ensurePolished()  # the style sheet's padding counts
         widest = max(b.sizeHint().width() for b in self.rail_buttons.values())
         self.rail.setMinimumWidth(widest + rail.contentsMargins().left() * 2)
-        central = QWidget()
-        row = QHBoxLayout(central)
-        row.setContentsMargins(0, 0, 8, 0)  # the pages keep clear of the window's edge
-        row.setSpacing(8)
-        row.addWidget(self.rail)
-        row.addWidget(self.pages, 1)
-        self.setCentralWidget(central)
 
-        # status bar
+    def _build_status_bar(self) -> None:
         self.ollama_status = QLabel()
         self.ollama_status.setTextFormat(Qt.TextFormat.RichText)
-        self.ollama_status.linkActivated.connect(
-            lambda _link: (
-                self.profile.embedder and self.connection.pull(self.profile.embedder.model)
-            )
-        )
+        self.ollama_status.linkActivated.connect(self._status_link)
         self.memory_status = QLabel()
         self.work_status = QLabel()
         self.work_bar = QProgressBar()
-        self.work_bar.setMaximumWidth(160)
+        self.work_bar.setMaximumWidth(140)
         self.work_bar.hide()
         bar = self.statusBar()
         bar.addWidget(self.ollama_status)
         bar.addWidget(self.memory_status)
         bar.addPermanentWidget(self.work_status)
         bar.addPermanentWidget(self.work_bar)
-
-        self._build_menus()
-        self._restore_state()
-        # The window's reads get their own connection, so they never wait behind a write.
-        tasks.run(profile.db.open_reader)
-        self.threads.refresh_conversations()
-        self.memory.refresh_memories()
-        self.threads.new_conversation(False)
-        self.update_status()
-        self.connection.check_ollama()
-        # load the vector index in the background: the first search is then warm
-        tasks.run(profile.memories.index.warm)
-        # Another process writing to this profile (the MCP server, the command line):
-        # SQLite's data_version changes; the lists are read again.
-        self._seen_version = profile.db.data_version()
-        self.watch = QTimer(self)
-        self.watch.setInterval(WATCH_MS)
-        self.watch.timeout.connect(self.check_outside_changes)
-        self.watch.start()
 
     def _build_menus(self) -> None:
         def action(menu: QMenu, text: str, slot: Any, name: str | None = None) -> QAction:
@@ -301,27 +247,22 @@ class MainWindow(QMainWindow):
             menu.addAction(act)
             return act
 
+        new_chat = self.context.hub.new_chat_requested
         chat = self.menuBar().addMenu(self.tr("&Chat"))
+        action(chat, self.tr("New conversation"), lambda: new_chat.emit(False), "new_chat")
         action(
-            chat,
-            self.tr("New conversation"),
-            lambda: self.threads.new_conversation(False),
-            "new_chat",
-        )
-        action(
-            chat,
-            self.tr("New incognito conversation"),
-            lambda: self.threads.new_conversation(True),
-            "incognito",
+            chat, self.tr("New incognito conversation"), lambda: new_chat.emit(True), "incognito"
         )
         action(chat, self.tr("Regenerate"), lambda: self.turns.regenerate(-1), "regenerate")
         action(chat, self.tr("Edit last message"), self.chat.edit_last_message, "edit_last")
-        action(chat, self.tr("Search conversations"), self.conv_search.setFocus, "search_chats")
+        action(chat, self.tr("Search conversations"), self._focus_conversation_search,
+               "search_chats")  # fmt: skip
         chat.addSeparator()
-        action(chat, self.tr("Settings…"), self.preferences.open_settings, "settings")
+        action(chat, self.tr("Settings…"), self.settings.open_settings, "settings")
         action(
-            chat, self.tr("Delete all conversations and memories…"), self.memory.delete_everything
-        )
+            chat, self.tr("Delete all conversations and memories…"),
+            self.memories.delete_everything,
+        )  # fmt: skip
         action(chat, self.tr("Quit"), self.close, "quit")
         mem = self.menuBar().addMenu(self.tr("&Memories"))
         self.toggle_browser = action(
@@ -329,45 +270,31 @@ class MainWindow(QMainWindow):
         )
         self.toggle_browser.setCheckable(True)
         action(mem, self.tr("Search memories"), self._focus_memory_search, "search_memories")
-        action(mem, self.tr("New memory…"), self._new_memory)
-        action(mem, self.tr("Consolidate now"), self.memory.consolidate)
-        action(mem, self.tr("Export…"), self.memory.export_memories)
-        action(mem, self.tr("Import…"), self.memory.import_memories)
+        action(mem, self.tr("New memory…"), self._new_memory, "new_memory")
+        action(mem, self.tr("Consolidate now"), self.memories.consolidate)
+        action(mem, self.tr("Export…"), self.memories.export_memories)
+        action(mem, self.tr("Import…"), self.memories.import_memories)
         self.auto_action = action(mem, self.tr("Learn automatically"), self._toggle_auto)
         self.auto_action.setCheckable(True)
-        self.auto_action.setChecked(bool(self.settings.get("auto_memory")))
+        self.auto_action.setChecked(bool(self.context.profile.settings.get("auto_memory")))
+        self.context.hub.memory_mode_changed.connect(
+            lambda: self.auto_action.setChecked(
+                bool(self.context.profile.settings.get("auto_memory"))
+            )
+        )
         help_menu = self.menuBar().addMenu(self.tr("&Help"))
         action(help_menu, self.tr("Keyboard shortcuts"), self.show_shortcuts, "help")
         action(help_menu, self.tr("About desktop-mem"), self.show_about)
         stop = QShortcut(shortcuts.key("stop"), self)
         stop.activated.connect(self.turns.stop)
         focus = QShortcut(shortcuts.key("focus_input"), self)
-        focus.activated.connect(self.chat.input.setFocus)
+        focus.activated.connect(self._focus_input)
+        for name, page in (("page_chat", "chat"), ("page_memories", "memories"),
+                           ("page_documents", "documents")):  # fmt: skip
+            go = QShortcut(shortcuts.key(name), self)
+            go.activated.connect(lambda p=page: self.show_page(p))
 
-    def file_folder(self) -> str:
-        """Where export and import dialogs open: the last folder used, else Documents."""
-        saved = self.qsettings.value("files/last_folder")
-        if saved and Path(str(saved)).is_dir():
-            return str(saved)
-        docs = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
-        return docs or str(Path.home())
-
-    def remember_folder(self, path: str) -> None:
-        self.qsettings.setValue("files/last_folder", str(Path(path).parent))
-
-    def check_outside_changes(self) -> bool:
-        """Refresh the memories and conversations if another process changed them."""
-        try:
-            version = self.profile.db.data_version(wait=False)  # never block the GUI
-        except DesktopMemError:
-            return False
-        if version is None or version == self._seen_version:
-            return False
-        self._seen_version = version
-        if not self.turns.turn_busy:
-            self.memory.refresh_memories()
-            self.threads.refresh_conversations()
-        return True
+    # -- pages -----------------------------------------------------------------------
 
     def page(self) -> str:
         current = self.pages.currentWidget()
@@ -379,8 +306,13 @@ class MainWindow(QMainWindow):
         """Chat, Memories or Documents, each with the whole width."""
         widgets = {"memories": self.browser, "documents": self.documents_page}
         name = name if name in ("chat", *widgets) else "chat"
+        changed = self.page() != name
         self.pages.setCurrentWidget(widgets.get(name, self.splitter))
         self.rail_buttons[name].setChecked(True)
+        if changed:  # the keyboard goes along: it never stays on a page no longer shown
+            first = {"chat": self.chat.input, "memories": self.browser.search,
+                     "documents": self.documents_page.add_files}[name]  # fmt: skip
+            first.setFocus()
         if hasattr(self, "toggle_browser"):
             self.toggle_browser.setChecked(name == "memories")
 
@@ -394,10 +326,23 @@ class MainWindow(QMainWindow):
     def _focus_memory_search(self) -> None:
         self.show_page("memories")
         self.browser.search.setFocus()
+        self.browser.search.selectAll()
+
+    def _focus_conversation_search(self) -> None:
+        self.show_page("chat")
+        self.conversation_panel.focus_search()
+
+    def _focus_input(self) -> None:
+        self.show_page("chat")
+        self.chat.input.setFocus()
 
     def _toggle_auto(self) -> None:
-        self.settings.set("auto_memory", self.auto_action.isChecked())
+        self.context.profile.settings.set("auto_memory", self.auto_action.isChecked())
         self.update_status()
+
+    def show_passage(self, passage: Any) -> None:
+        self.passage_dialog = PassageDialog(passage, self)
+        self.passage_dialog.open()
 
     def show_shortcuts(self) -> None:
         ShortcutsDialog(self).exec()
@@ -414,73 +359,81 @@ class MainWindow(QMainWindow):
             ).replace("%1", __version__),
         )
 
-    def _restore_state(self) -> None:
-        geometry = self.qsettings.value("window/geometry")
-        if geometry:
-            self.restoreGeometry(geometry)
-        else:
-            self.resize(1280, 800)
-        split = self.qsettings.value("window/chat-splitter")
-        if split:
-            self.splitter.restoreState(split)
-        else:
-            self.splitter.setSizes([240, 900])
-        self.show_page(str(self.qsettings.value("window/page", "chat")))
+    # -- the model server ------------------------------------------------------------
 
-    def closeEvent(self, event: QCloseEvent) -> None:
-        self.qsettings.setValue("window/geometry", self.saveGeometry())
-        self.qsettings.setValue("window/chat-splitter", self.splitter.saveState())
-        self.qsettings.setValue("window/page", self.page())
-        self.qsettings.sync()
-        self.browser.cancel_pending()
-        self.sleeper.user_active()  # a running sleep-time pass stops at its next memory
-        self.sleeper.timer.stop()
-        self.backups.timer.stop()
-        self.connection.retry.stop()
-        self.watch.stop()
-        self.documents_page.timer.stop()
-        self.backups.first.stop()
-        if self.turns.session is not None:
-            self.turns.session.stop()
-            self.turns.session.close(wait=False)
-        super().closeEvent(event)
+    def server_changed(self) -> None:
+        """The chat, or the page that says the server is not there (only for an empty
+        chat: a conversation being read stays readable under a one-line notice)."""
+        server = self.context.server
+        known_offline = not server.online and not server.checking
+        if server.online:
+            self.chat.set_models(server.models, short_name(server.backend.model))
+        self.offline.detail.setText(server.problem)
+        self.chat.offline_banner.setText(
+            self.tr("The model server is not answering: you can read and search, not send.")
+        )
+        self.chat.offline_banner.setToolTip(server.problem)
+        self.chat.offline_banner.setVisible(known_offline and bool(self.chat.messages))
+        if known_offline and not self.chat.messages:
+            self.centre.setCurrentWidget(self.offline)
+        else:
+            self.centre.setCurrentWidget(self.chat)
+        self.update_status()
+
+    def _status_link(self, link: str) -> None:
+        if link == "pull":
+            self.connection.offer_pull(self.context.profile.embedder.model, embedding=True)
+        elif link == "index":
+            self.connection.index_missing()
 
     def update_status(self) -> None:
-        if self.connection.online and self.connection.embed_missing:
-            model = self.profile.embedder.model if self.profile.embedder else ""
-            self.ollama_status.setText(
-                html.escape(
-                    self.tr("● Connected · embedding model %1 missing: search by words only")
-                ).replace("%1", html.escape(model))
+        server, chat = self.context.server, self.context.chat
+        if server.checking and not server.online:
+            text = html.escape(self.tr("Connecting to Ollama…"))
+        elif server.online and server.embed_missing:
+            text = (
+                html.escape(self.tr("● Connected · search by words only"))
                 + ' · <a href="pull">'
-                + html.escape(self.tr("Download it"))
+                + html.escape(
+                    self.tr("Download %1").replace(
+                        "%1", short_name(self.context.profile.embedder.model)
+                    )
+                )
                 + "</a>"
             )
-        elif self.connection.online:
-            slow = self.slow_turns()
-            self.ollama_status.setText(
-                html.escape(self.tr("● Connected · %1")).replace(
-                    "%1", html.escape(self.connection.backend.model)
+        elif server.online and self.connection.unindexed and not server.indexing:
+            text = (
+                html.escape(
+                    self.tr("● Connected · %n not indexed yet", "", self.connection.unindexed)
                 )
-                + (" · " + html.escape(slow) if slow else "")
+                + ' · <a href="index">'
+                + html.escape(self.tr("Index now"))
+                + "</a>"
+            )
+        elif server.online:
+            slow = self.slow_turns()
+            text = html.escape(
+                self.tr("● Connected · %1").replace("%1", short_name(server.backend.model))
+                + (" · " + slow if slow else "")
             )
         else:
-            self.ollama_status.setText(self.tr("○ Ollama not connected"))
-        if self.turns.incognito:
+            text = html.escape(self.tr("○ Ollama not connected"))
+        self.ollama_status.setText(text)
+        if chat.incognito:
             mem = self.tr("Memory: incognito")
-        elif self.settings.get("auto_memory"):
+        elif self.context.profile.settings.get("auto_memory"):
             mem = self.tr("Memory: on")
         else:
             mem = self.tr("Memory: off (commands only)")
-        waiting = learning.waiting(self.profile.db).total
-        if waiting and not self.turns.incognito:
+        waiting = learning.waiting(self.context.profile.db).total
+        if waiting and not chat.incognito:
             mem += self.tr(" · %n message(s) not yet learned from", "", waiting)
         self.memory_status.setText(mem)
 
     def slow_turns(self) -> str:
         """What the model server said after the last answer that makes every turn slow
         (core/models/loaded.py), in one sentence with what to change; "" when nothing."""
-        session = self.turns.session
+        session = self.context.chat.session
         problem = session.server_problem if session is not None else None
         if problem is None:
             return ""
@@ -518,3 +471,72 @@ class MainWindow(QMainWindow):
         box = QMessageBox(QMessageBox.Icon.Warning, self.tr("desktop-mem"), text, parent=self)
         box.open()
         self.error_box = box
+
+    # -- outside changes, focus, state -----------------------------------------------
+
+    def check_outside_changes(self) -> bool:
+        """Refresh the memories and conversations if another process changed them."""
+        try:
+            version = self.context.profile.db.data_version(wait=False)  # never block the GUI
+        except DesktopMemError:
+            return False
+        if version is None or version == self._seen_version:
+            return False
+        self._seen_version = version
+        if not self.context.chat.busy:
+            self.memories.refresh_memories()
+            self.conversations.refresh()
+        return True
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        if not self._shown_once:  # typed keys and shortcuts reach it from the start
+            self._shown_once = True
+            QTimer.singleShot(0, self.take_focus_back)
+
+    def take_focus_back(self) -> None:
+        if self.isVisible() and QApplication.activeModalWidget() is None:
+            self.raise_()
+            self.activateWindow()
+
+    def _restore_state(self, geometry: QByteArray | None) -> None:
+        prefs = self.context.prefs
+        saved = geometry or prefs.value("window/geometry")
+        if not (saved and self.restoreGeometry(saved)):
+            screen = QGuiApplication.primaryScreen()
+            room = screen.availableGeometry() if screen is not None else None
+            size = FIRST
+            if room is not None:  # the first start: as large as FIRST, on the screen, centred
+                size = size.boundedTo(QSize(room.width() * 9 // 10, room.height() * 9 // 10))
+                size = size.expandedTo(MINIMUM)
+                self.resize(size)
+                self.move(room.center() - self.rect().center())
+            else:
+                self.resize(size)
+        split = prefs.value("window/chat-splitter")
+        if split:
+            self.splitter.restoreState(split)
+        else:
+            self.splitter.setSizes([240, 900])
+        self.show_page(str(prefs.value("window/page", "chat")))
+
+    def save_state(self) -> None:
+        prefs = self.context.prefs
+        prefs.setValue("window/geometry", self.saveGeometry())
+        prefs.setValue("window/chat-splitter", self.splitter.saveState())
+        prefs.setValue("window/page", self.page())
+        prefs.sync()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.save_state()
+        QApplication.instance().removeEventFilter(self.focus_back)
+        self.browser.cancel_pending()
+        self.sleeper.user_active()  # a running sleep-time pass stops at its next memory
+        self.sleeper.timer.stop()
+        self.backups.timer.stop()
+        self.connection.retry.stop()
+        self.watch.stop()
+        self.documents_page.timer.stop()
+        self.backups.first.stop()
+        self.context.chat.close()
+        super().closeEvent(event)

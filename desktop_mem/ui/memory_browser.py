@@ -5,63 +5,34 @@ in a dialog of their own."""
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QDate, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
     QDateEdit,
-    QDoubleSpinBox,
-    QFormLayout,
-    QFrame,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QListView,
-    QListWidget,
-    QListWidgetItem,
-    QPlainTextEdit,
     QPushButton,
-    QScrollArea,
     QSplitter,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
-from desktop_mem.core import textproc
 from desktop_mem.core.memory.store import KINDS, Memory, Version
 from desktop_mem.ui.memory_cards import MemoryCardDelegate
-from desktop_mem.ui.models import ID_ROLE, MemoryTableModel, kind_label, source_label
+from desktop_mem.ui.memory_drawer import MemoryDrawer, action_label
+from desktop_mem.ui.models import Found, MemoryTableModel, kind_label
 from desktop_mem.ui.new_memory_dialog import NewMemoryDialog
 
 SEARCH_DELAY_MS = 250  # instant, but not one model call per keystroke
-
-
-def action_label(action: str) -> str:
-    """A history row's action in the interface's language ("merged into #12" keeps its
-    number)."""
-    words = {
-        "created": QCoreApplication.translate("MemoryBrowser", "created"),
-        "edited": QCoreApplication.translate("MemoryBrowser", "edited"),
-        "updated": QCoreApplication.translate("MemoryBrowser", "updated"),
-        "restored": QCoreApplication.translate("MemoryBrowser", "restored"),
-        "pinned": QCoreApplication.translate("MemoryBrowser", "pinned"),
-        "unpinned": QCoreApplication.translate("MemoryBrowser", "unpinned"),
-        "invalidated": QCoreApplication.translate("MemoryBrowser", "marked no longer true"),
-    }
-    if action in words:
-        return words[action]
-    for prefix, label in (
-        ("merged into #", QCoreApplication.translate("MemoryBrowser", "merged into #%1")),
-        ("contradicted by #", QCoreApplication.translate("MemoryBrowser", "contradicted by #%1")),
-    ):
-        if action.startswith(prefix):
-            return label.replace("%1", action[len(prefix) :])
-    return action
+__all__ = ["MemoryBrowser", "NewMemoryDialog", "action_label"]
 
 
 class MemoryBrowser(QWidget):
@@ -94,6 +65,7 @@ class MemoryBrowser(QWidget):
         )
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self._search_later)
+        self.search.installEventFilter(self)  # Down or Enter: on into the list
         top.addWidget(self.search, 1)
         self.all_matches = QCheckBox(self.tr("Weak matches too"))
         self.all_matches.setToolTip(
@@ -150,97 +122,32 @@ class MemoryBrowser(QWidget):
         self.list.setMouseTracking(True)  # hover highlight
         self.list.setAccessibleName(self.tr("Memories"))
         self.list.selectionModel().selectionChanged.connect(self._selection_changed)
+        delete = QShortcut(QKeySequence(QKeySequence.StandardKey.Delete), self.list)
+        delete.setContext(Qt.ShortcutContext.WidgetShortcut)  # Delete on a card: asks first
+        delete.activated.connect(self._delete)
 
-        details = QWidget()
-        form = QVBoxLayout(details)
-        form.setContentsMargins(0, 0, 0, 0)
-        fields = QFormLayout()
-        self.text = QPlainTextEdit()
-        self.text.setMaximumHeight(90)
-        fields.addRow(self.tr("Text"), self.text)
-        self.kind = QComboBox()
-        for k in KINDS:
-            self.kind.addItem(kind_label(self, k), k)
-        fields.addRow(self.tr("Kind"), self.kind)
-        self.importance = QDoubleSpinBox()
-        self.importance.setRange(0.0, 1.0)
-        self.importance.setSingleStep(0.1)
-        fields.addRow(self.tr("Importance"), self.importance)
-        until_row = QHBoxLayout()
-        self.has_until = QCheckBox(self.tr("True until"))
-        self.until = QDateEdit()
-        self.until.setCalendarPopup(True)
-        self.until.setDisplayFormat("yyyy-MM-dd")  # as the list shows dates, in any locale
-        self.until.setDate(QDate.currentDate().addMonths(1))
-        self.until.setEnabled(False)
-        self.has_until.toggled.connect(self.until.setEnabled)
-        until_row.addWidget(self.has_until)
-        until_row.addWidget(self.until)
-        until_row.addStretch(1)
-        fields.addRow(self.tr("Valid"), until_row)
-        self.origin = QLabel()
-        self.origin.setWordWrap(True)
-        self.origin.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
-        self.origin.linkActivated.connect(lambda link: self.message_requested.emit(int(link)))
-        fields.addRow(self.tr("Came from"), self.origin)
-        form.addLayout(fields)
-        buttons = QHBoxLayout()
-        self.save_button = QPushButton(self.tr("Save"))
-        self.save_button.clicked.connect(self._save)
-        self.pin_button = QPushButton(self.tr("Pin"))
-        self.pin_button.clicked.connect(self._pin)
-        self.delete_button = QPushButton(self.tr("Delete…"))
-        self.delete_button.clicked.connect(self._delete)
-        for b in (self.save_button, self.pin_button, self.delete_button):
-            buttons.addWidget(b)
-        buttons.addStretch(1)
-        form.addLayout(buttons)
-        form.addWidget(QLabel(self.tr("Answers it shaped")))
-        self.impact = QListWidget()
-        self.impact.setMaximumHeight(90)
-        self.impact.itemActivated.connect(
-            lambda item: self.message_requested.emit(int(item.data(ID_ROLE)))
-        )
-        form.addWidget(self.impact)
-        self.apps = QLabel()  # which other apps (MCP clients) read or wrote it, and when
-        self.apps.setObjectName("notice")
-        self.apps.setWordWrap(True)
-        form.addWidget(self.apps)
-        form.addWidget(QLabel(self.tr("History")))
-        self.history = QListWidget()
-        self.history.setMaximumHeight(120)
-        self.history.setWordWrap(True)  # whole rows, no sideways scrolling
-        self.history.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.history.setTextElideMode(Qt.TextElideMode.ElideNone)
-        self.history.itemActivated.connect(self._history_activated)
-        self.history.currentRowChanged.connect(self._version_chosen)
-        form.addWidget(self.history)
-        self.restore_button = QPushButton(self.tr("Restore this version"))
-        self.restore_button.clicked.connect(self._restore)
-        form.addWidget(self.restore_button)
-        form.addStretch(1)  # spare height below the details, not between their rows
+        # Nothing to list: said in words where the list would be, never a blank page.
+        self.empty = QLabel()
+        self.empty.setObjectName("empty")
+        self.empty.setWordWrap(True)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.list_pages = QStackedWidget()
+        self.list_pages.addWidget(self.list)
+        self.list_pages.addWidget(self.empty)
 
-        # The list takes the free width; the details of the selected memory sit beside it
-        # (a drawer) when the page is wide, below it when it is narrow (800x600).
-        self.placeholder = QLabel(
-            self.tr("Select a memory to see where it came from, the answers it shaped and its "
-                    "history, or to edit it.")
-        )  # fmt: skip
-        self.placeholder.setObjectName("empty")
-        self.placeholder.setWordWrap(True)
-        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.drawer = QStackedWidget()
-        self.drawer.addWidget(self.placeholder)
-        self.drawer.addWidget(details)
-        self.details = QScrollArea()  # scrolls rather than squeezing the list
-        self.details.setWidget(self.drawer)
-        self.details.setWidgetResizable(True)
-        self.details.setFrameShape(QFrame.Shape.NoFrame)
-        self.details.setMinimumWidth(300)
-        self.details.setMaximumWidth(520)
+        # The list takes the free width; the selected memory's drawer sits beside it, or
+        # below it in a window too narrow for both side by side.
+        self.drawer = MemoryDrawer()
+        self.drawer.save_requested.connect(self.save_requested)
+        self.drawer.pin_requested.connect(self.pin_requested)
+        self.drawer.delete_requested.connect(self._delete)
+        self.drawer.restore_requested.connect(self.restore_requested)
+        self.drawer.message_requested.connect(self.message_requested)
+        self.drawer.setMinimumWidth(280)
+        self.drawer.setMaximumWidth(520)
         self.split = QSplitter(Qt.Orientation.Horizontal)
-        self.split.addWidget(self.list)
-        self.split.addWidget(self.details)
+        self.split.addWidget(self.list_pages)
+        self.split.addWidget(self.drawer)
         self.split.setStretchFactor(0, 3)
         self.split.setStretchFactor(1, 2)
         self.split.setChildrenCollapsible(False)
@@ -264,8 +171,6 @@ class MemoryBrowser(QWidget):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._search_now)
-        self.current: Memory | None = None
-        self._versions: list[Version] = []
         self.show_details(None, [], [])
 
     def _sort_choices(self) -> list[tuple[str, str]]:
@@ -318,22 +223,44 @@ class MemoryBrowser(QWidget):
         else:
             self.refresh_requested.emit()
 
+    def eventFilter(self, watched: Any, event: Any) -> bool:
+        """From the search field, Down (or Enter) goes on into the list, at its first
+        card: the keyboard reaches the results without a mouse."""
+        if (
+            watched is self.search
+            and event.type() == QEvent.Type.KeyPress
+            and event.key() in (Qt.Key.Key_Down, Qt.Key.Key_Return, Qt.Key.Key_Enter)
+            and self.model.rowCount()
+        ):
+            if event.key() != Qt.Key.Key_Down:
+                self._search_now()
+            self.list.setFocus()
+            if not self.list.selectionModel().hasSelection():
+                self.list.setCurrentIndex(self.model.index(0, 0))
+            return True
+        return super().eventFilter(watched, event)
+
+    @property
+    def current(self) -> Memory | None:
+        """The memory the drawer shows."""
+        return self.drawer.current
+
     def show_memories(
         self,
         memories: list[Memory],
-        scores: dict[int, float] | None = None,
+        found: dict[int, Found] | None = None,
         more: Any = None,
         total: int | None = None,
     ) -> None:
         """A listing (its first page, `more` reading the rest as the user scrolls, of
-        `total` in all) or search hits with their scores."""
+        `total` in all) or search hits, each with its (relevance, weak)."""
         keep = self.current.id if self.current else None
-        self.model.set_memories(memories, scores, more)
+        self.model.set_memories(memories, found, more)
         # A listing comes pinned first, newest first (as the CLI lists them): shown as
         # "Newest first" without sorting again (100,000 rows took 0.1 s on the GUI
         # thread). Search hits keep their order, best first.
         best = self.sort.findData(self.BEST)
-        if scores is None:
+        if found is None:
             if best >= 0:
                 self.sort.removeItem(best)
             self.sort.setCurrentIndex(self.sort.findData("created:desc"))
@@ -342,14 +269,40 @@ class MemoryBrowser(QWidget):
                 self.sort.insertItem(0, self.tr("Best match first"), self.BEST)
             self.sort.setCurrentIndex(0)
         shown = len(memories) if total is None else total
-        if scores is None:
+        weak = sum(1 for _z, w in (found or {}).values() if w)
+        strong = shown - weak
+        if found is None:
             self.count.setText(self.tr("%n memory(s)", "", shown))
-        elif shown:
-            self.count.setText(self.tr("%n match(es)", "", shown))
+        elif strong and weak:
+            self.count.setText(
+                self.tr("%n match(es)", "", strong) + " · " + self.tr("%n weaker", "", weak)
+            )
+        elif strong:
+            self.count.setText(self.tr("%n match(es)", "", strong))
+        elif weak:
+            self.count.setText(self.tr("No relevant match; %n weaker one(s) below", "", weak))
         else:
             self.count.setText(self.tr("No matches"))
+        self._show_empty(shown, found is not None)
         if keep is not None:
             self.select(keep)
+
+    def _show_empty(self, shown: int, searched: bool) -> None:
+        filtered = self.filters() != {"kind": None, "pinned": None, "since": None}
+        if shown:
+            self.list_pages.setCurrentWidget(self.list)
+            return
+        if searched:
+            text = self.tr("No memory is about this. Tick “Weak matches too” to see the nearest.")
+        elif filtered:
+            text = self.tr("No memory fits these filters.")
+        else:
+            text = self.tr(
+                "No memories yet. Tell the assistant about yourself in a chat, or write one "
+                "with New memory…"
+            )
+        self.empty.setText(text)
+        self.list_pages.setCurrentWidget(self.empty)
 
     def select(self, memory_id: int) -> bool:
         row = self.model.row_of(memory_id)
@@ -360,15 +313,15 @@ class MemoryBrowser(QWidget):
         self.list.scrollTo(index)
         return True
 
-    WIDE = 900  # px: below this the details go under the list
+    WIDE = 640  # px: below this the drawer goes under the list
 
     def resizeEvent(self, event: Any) -> None:
         wide = self.width() >= self.WIDE
         orientation = Qt.Orientation.Horizontal if wide else Qt.Orientation.Vertical
         if self.split.orientation() != orientation:
             self.split.setOrientation(orientation)
-            self.details.setMaximumWidth(520 if wide else 16_777_215)
-            self.details.setMinimumHeight(0 if wide else 160)
+            self.drawer.setMaximumWidth(520 if wide else 16_777_215)
+            self.drawer.setMinimumWidth(280 if wide else 0)
             span = self.width() if wide else self.height()
             self.split.setSizes([span * 3 // 5, span * 2 // 5])
         super().resizeEvent(event)
@@ -382,9 +335,7 @@ class MemoryBrowser(QWidget):
         ids = self.selected_ids()
         if len(ids) == 1:
             self.selected.emit(ids[0])
-        self.delete_button.setEnabled(bool(ids))
-
-    # -- details -----------------------------------------------------------------------
+        self.drawer.set_selected(len(ids))
 
     def show_details(
         self,
@@ -394,83 +345,9 @@ class MemoryBrowser(QWidget):
         origin: tuple[int, str] | None = None,
         apps: list[tuple[str, str]] | None = None,
     ) -> None:
-        self.current = memory
-        self.drawer.setCurrentIndex(0 if memory is None else 1)
-        self.apps.setText(
-            self.tr("Used by other apps: %1").replace(
-                "%1", "; ".join(f"{name} ({when[:16].replace('T', ' ')})" for name, when in apps)
-            )
-            if apps
-            else ""
+        self.drawer.show_details(
+            memory, versions, answers, origin, apps, selected=len(self.selected_ids())
         )
-        self.apps.setVisible(bool(apps))
-        self._versions = versions
-        for w in (self.save_button, self.pin_button, self.restore_button):
-            w.setEnabled(memory is not None)
-        self.delete_button.setEnabled(bool(self.selected_ids()))
-        self.text.setPlainText(memory.text if memory else "")
-        if memory is None:
-            self.importance.setValue(0.5)  # a new memory's default, not 0.00
-        until = memory.valid_until if memory else None
-        self.has_until.setChecked(bool(until))
-        if until:
-            self.until.setDate(QDate.fromString(until[:10], "yyyy-MM-dd"))
-        if memory:
-            self.kind.setCurrentIndex(max(0, self.kind.findData(memory.kind)))
-            self.importance.setValue(memory.importance)
-            self.pin_button.setText(self.tr("Unpin") if memory.pinned else self.tr("Pin"))
-        if memory is None:
-            self.origin.setText("")
-        elif origin:  # the message it was learned from ("Came from" is the row's label)
-            said = textproc.shorten(textproc.plain_text(origin[1]), 120)
-            self.origin.setText(f'<a href="{origin[0]}">{html.escape(said)}</a>')
-            self.origin.setToolTip(source_label(self, memory.source))
-        else:
-            self.origin.setText(source_label(self, memory.source))
-        self.impact.clear()
-        for message_id, text in answers:
-            preview = textproc.shorten(textproc.plain_text(text), 160)  # answers are Markdown
-            item = QListWidgetItem(preview or self.tr("(empty answer)"))
-            item.setToolTip(textproc.shorten(textproc.plain_text(text), 600))
-            item.setData(ID_ROLE, message_id)
-            self.impact.addItem(item)
-        if memory is not None and not answers:
-            self.impact.addItem(self.tr("No answer has used it yet."))
-        self.history.clear()
-        for v in versions:
-            until = self.tr(", until %1").replace("%1", v.valid_until[:10]) if v.valid_until else ""
-            origin = (
-                self.tr(", from message %1").replace("%1", str(v.message_id))
-                if v.message_id
-                else ""
-            )
-            item = QListWidgetItem(
-                f"v{v.version} · {v.changed_at[:16].replace('T', ' ')} · {action_label(v.action)} "
-                f"({source_label(self, v.actor)}{origin}){until}: {' '.join(v.text.split())[:100]}"
-            )
-            item.setToolTip(v.text)
-            if v.message_id:
-                item.setData(ID_ROLE, v.message_id)
-            self.history.addItem(item)
-        if versions:
-            self.history.setCurrentRow(len(versions) - 1)
-        self._version_chosen(self.history.currentRow())
-
-    # -- actions -----------------------------------------------------------------------
-
-    def _save(self) -> None:
-        if self.current is not None:
-            self.save_requested.emit(
-                self.current.id,
-                self.text.toPlainText().strip(),
-                self.kind.currentData(),
-                float(self.importance.value()),
-                self.until.date().toString("yyyy-MM-dd") if self.has_until.isChecked() else "",
-            )
-
-    def _pin(self) -> None:
-        if self.current is not None:
-            self.pin_requested.emit(self.current.id, not self.current.pinned)
 
     def _delete(self) -> None:
         ids = self.selected_ids()
@@ -486,22 +363,3 @@ class MemoryBrowser(QWidget):
         )
         dialog.open()
         return dialog
-
-    def _version_chosen(self, row: int) -> None:
-        """Choosing an old version previews it; Restore is for old versions only."""
-        old = 0 <= row < len(self._versions) - 1
-        self.restore_button.setEnabled(self.current is not None and old)
-        if self.current is not None and 0 <= row < len(self._versions):
-            self.text.blockSignals(True)
-            self.text.setPlainText(self._versions[row].text)
-            self.text.blockSignals(False)
-
-    def _history_activated(self, item: QListWidgetItem) -> None:
-        message_id = item.data(ID_ROLE)
-        if message_id:
-            self.message_requested.emit(int(message_id))
-
-    def _restore(self) -> None:
-        row = self.history.currentRow()
-        if self.current is not None and 0 <= row < len(self._versions):
-            self.restore_requested.emit(self.current.id, self._versions[row].version)

@@ -5,12 +5,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
+from PySide6.QtCore import (
+    QCoreApplication,
+    QLocale,
+    QModelIndex,
+    QPersistentModelIndex,
+    QRect,
+    QSize,
+    Qt,
+)
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QTextLayout, QTextOption
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from desktop_mem.core.memory.store import Memory
-from desktop_mem.ui.models import MemoryTableModel, kind_label, source_label
+from desktop_mem.ui.models import Found, MemoryTableModel, kind_label, source_label
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -20,9 +28,24 @@ GAP = 3  # between the text and its second line
 MAX_LINES = 6  # a longer memory ends with "…"; the details and the tooltip have it all
 
 
-def meta_line(memory: Memory, score: float | None = None) -> str:
-    """Kind · date · pinned · source (· until, expired): the second line of a card."""
-    parts = [kind_label(None, memory.kind), memory.created_at[:10]]
+def relevance_label(found: Found) -> str:
+    """A search hit's standing: how far above the query's chance level it is (in
+    deviations), and whether it is only a weaker match."""
+    z, weak = found
+    if z is None:  # the search gave it no relevance (say, a greeting): no number to show
+        return QCoreApplication.translate("cards", "weak match") if weak else ""
+    number = QLocale().toString(float(z), "f", 1)
+    if weak:
+        return QCoreApplication.translate("cards", "weak match, relevance %1").replace("%1", number)
+    return QCoreApplication.translate("cards", "relevance %1").replace("%1", number)
+
+
+def meta_line(memory: Memory, found: Found | None = None) -> str:
+    """(Relevance ·) kind · date · pinned · source (· until, expired): the second line
+    of a card."""
+    parts = [relevance_label(found)] if found is not None else []
+    parts = [p for p in parts if p]
+    parts += [kind_label(None, memory.kind), memory.created_at[:10]]
     if memory.pinned:
         parts.append(QCoreApplication.translate("cards", "★ pinned"))
     parts.append(source_label(None, memory.source))
@@ -83,6 +106,10 @@ class MemoryCardDelegate(QStyledItemDelegate):
         model = index.model()
         return model.memory(index.row()) if isinstance(model, MemoryTableModel) else None
 
+    def _found(self, index: Index, memory: Memory) -> Found | None:
+        model = index.model()
+        return model.found(memory.id) if isinstance(model, MemoryTableModel) else None
+
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
         memory = self._memory(index)
         width = max(120, option.rect.width() or option.widget.viewport().width())  # type: ignore[union-attr]
@@ -118,8 +145,10 @@ class MemoryCardDelegate(QStyledItemDelegate):
         font = QFont(option.font)
         if memory.expired:
             font.setStrikeOut(True)
+        found = self._found(index, memory)
+        weak = found is not None and found[1]
         painter.setFont(font)
-        painter.setPen(text_color)
+        painter.setPen(quiet if weak else text_color)  # a weaker match reads quieter
         spacing = QFontMetrics(option.font).lineSpacing()
         y = rect.top()
         for line in self._lines(memory, option.font, rect.width()):
@@ -133,7 +162,7 @@ class MemoryCardDelegate(QStyledItemDelegate):
         painter.drawText(
             QRect(rect.left(), y + GAP, rect.width(), meta.lineSpacing()),
             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
-            meta.elidedText(meta_line(memory), Qt.TextElideMode.ElideRight, rect.width()),
+            meta.elidedText(meta_line(memory, found), Qt.TextElideMode.ElideRight, rect.width()),
         )
         if not selected:  # a hairline between cards, as quiet in dark as in light
             line = QColor(palette.color(QPalette.ColorRole.Text))

@@ -6,131 +6,167 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import (
-    QFileDialog,
-    QMessageBox,
-)
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from desktop_mem.core.chat.extract import Change
 from desktop_mem.core.errors import DesktopMemError, ImportRejected
 from desktop_mem.core.memory.export import import_file, write_export
+from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.ui import tasks
+from desktop_mem.ui.context import Context
 from desktop_mem.ui.dialogs import TypedConfirmDialog
+from desktop_mem.ui.memory_browser import MemoryBrowser
 from desktop_mem.ui.models import MemoryTableModel
 
-if TYPE_CHECKING:
-    from desktop_mem.ui.main_window import MainWindow
+SEARCH_K = 50
 
 
 class MemoryController(QObject):
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.w = window
+    def __init__(self, context: Context, browser: MemoryBrowser) -> None:
+        super().__init__(context.view)
+        self.ctx = context
+        self.profile = context.profile
+        self.browser = browser
         self.import_box: QMessageBox | None = None
         self._listing = 0  # the latest listing asked for (an older one is dropped)
+        b = browser
+        b.refresh_requested.connect(self.refresh_memories)
+        b.search_requested.connect(self.search_memories)
+        b.selected.connect(self.show_memory_details)
+        b.add_requested.connect(self.add_memory)
+        b.save_requested.connect(self.save_memory)
+        b.pin_requested.connect(self.pin_memory)
+        b.delete_requested.connect(self.delete_memories)
+        b.forget_all_requested.connect(self.forget_all)
+        b.restore_requested.connect(self.restore_memory)
+        b.export_requested.connect(self.export_memories)
+        b.import_requested.connect(self.import_memories)
+        b.message_requested.connect(context.hub.message_requested)
+        context.hub.memories_changed.connect(self.memory_changed)
+        context.hub.memory_requested.connect(self.show_memory)
+
+    def _error(self, text: str) -> None:
+        self.ctx.hub.work.emit(None, 0, 0)
+        self.ctx.hub.error.emit(text)
+
+    def _working(self, text: str | None) -> None:
+        self.ctx.hub.work.emit(text, 0, 0)
 
     def refresh_memories(self, then: Callable[[], None] | None = None) -> None:
         """List (or search) the memories again, off the GUI thread; `then` runs once
         they are shown (say, to select one)."""
-        if self.w.browser.query():
-            self.search_memories(self.w.browser.query(), then)
+        if self.browser.query():
+            self.search_memories(self.browser.query(), then)
             return
-        f = self.w.browser.filters()
+        f = self.browser.filters()
         self._listing += 1
         ticket = self._listing
-
         page = MemoryTableModel.PAGE
-        mem = self.w.mem
+        store = self.profile.memories
 
         def more(offset: int, limit: int) -> list[Any]:  # the next page, as the view scrolls
-            return list(mem.memories(kind=f["kind"], pinned=f["pinned"], since=f["since"],
-                                     limit=limit, offset=offset))  # fmt: skip
+            return store.list(kind=f["kind"], pinned=f["pinned"], since=f["since"],
+                              limit=limit, offset=offset)  # fmt: skip
 
         def first_page() -> tuple[list[Any], int]:
             if f["kind"] or f["pinned"] is not None or f["since"]:
                 rows = more(0, -1)  # filtered: all of them (and so their count)
                 return rows, len(rows)
-            return more(0, page), mem.profile.memories.count()
+            return more(0, page), store.count()
 
         def listed(result: tuple[list[Any], int]) -> None:
-            if ticket == self._listing and not self.w.browser.query():  # the latest one
+            if ticket == self._listing and not self.browser.query():  # the latest one
                 rows, total = result
-                self.w.browser.show_memories(
+                self.browser.show_memories(
                     rows, more=more if len(rows) < total else None, total=total
                 )
                 if then is not None:
                     then()
 
         # read off the GUI thread, a page at a time: 100,000 memories are not read at once
-        tasks.run(first_page, done=listed, failed=self.w.show_error)
+        tasks.run(first_page, done=listed, failed=self._error)
 
     def search_memories(self, query: str, then: Callable[[], None] | None = None) -> None:
-        f = self.w.browser.filters()
+        """The relevant memories, best first; with "Weak matches too" every other one the
+        search ranks after them, marked weak. Each shows its relevance (deviations above
+        the query's chance level)."""
+        f = self.browser.filters()
+        kinds = {f["kind"]} if f["kind"] else None
+        weak_too = self.browser.all_matches.isChecked()
+        search = self.profile.search
 
-        def found(result: Any) -> None:
-            if self.w.browser.query() != query:
+        def work() -> tuple[list[Any], list[Any]]:
+            strong = search.search(query, SEARCH_K, kinds=kinds).hits
+            ranked = search.search(query, SEARCH_K, kinds=kinds, relevant_only=False).hits
+            kept = {h.memory.id for h in strong}
+            # a memory holding the very words typed is always listed (a weaker match,
+            # when the relevance rule says the query is not about it, as for one word)
+            weak = [
+                h
+                for h in ranked
+                if h.memory.id not in kept and (weak_too or "keyword" in h.signals)
+            ]
+            # the weaker ones by their relevance, the number each shows
+            weak.sort(key=lambda h: -(h.signals.get("relevance") or -1e9))
+            return strong, weak
+
+        def keep(h: Any) -> bool:
+            if f["pinned"] is not None and not h.memory.pinned:
+                return False
+            return not f["since"] or h.memory.created_at[:10] >= f["since"]
+
+        def found(result: tuple[list[Any], list[Any]]) -> None:
+            if self.browser.query() != query:
                 return  # typed on: a newer search is coming
-            hits = [h for h in result.hits if f["pinned"] is None or h.memory.pinned]
-            if f["since"]:
-                hits = [h for h in hits if h.memory.created_at[:10] >= f["since"]]
-            self.w.browser.show_memories(
-                [h.memory for h in hits], {h.memory.id: h.score for h in hits}
-            )
-            if result.warnings:
-                self.w.statusBar().showMessage(result.warnings[0], 8000)
+            strong = [h for h in result[0] if keep(h)]
+            weak = [h for h in result[1] if keep(h)]
+            scores = {h.memory.id: (h.signals.get("relevance"), False) for h in strong}
+            scores.update({h.memory.id: (h.signals.get("relevance"), True) for h in weak})
+            # the window says itself what is not indexed yet (the status bar), in its words
+            self.browser.show_memories([h.memory for h in strong + weak], scores)
             if then is not None:
                 then()
 
-        kinds = {f["kind"]} if f["kind"] else None
-        tasks.run(
-            self.w.mem.search,
-            query,
-            50,
-            everything=self.w.browser.all_matches.isChecked(),
-            kinds=kinds,
-            done=found,
-            failed=self.w.show_error,
-        )
+        tasks.run(work, done=found, failed=self._error)
 
     def show_memory(self, memory_id: int) -> None:
-        self.w.show_page("memories")
-        if not self.w.browser.select(memory_id):
-            self.w.browser.search.clear()
-            self.refresh_memories(lambda: self.w.browser.select(memory_id))
+        self.ctx.hub.page_requested.emit("memories")
+        if not self.browser.select(memory_id):
+            self.browser.search.clear()
+            self.refresh_memories(lambda: self.browser.select(memory_id))
         self.show_memory_details(memory_id)
 
     def show_memory_details(self, memory_id: int) -> None:
         try:
-            memory = self.w.mem.get(memory_id)
+            memory = self.profile.memories.get(memory_id)
         except DesktopMemError:
-            self.w.browser.show_details(None, [], [])
+            self.browser.show_details(None, [], [])
             return
-        versions = self.w.mem.history(memory_id)
-        answers = [(m.id, m.content) for m in self.w.conversations.answers_using(memory_id)]
+        conversations = self.profile.conversations
+        versions = self.profile.memories.history(memory_id)
+        answers = [(m.id, m.content) for m in conversations.answers_using(memory_id)]
         origin = None
         if memory.source_message_id:
             try:
-                msg = self.w.conversations.message(memory.source_message_id)
+                msg = conversations.message(memory.source_message_id)
                 origin = (msg.id, msg.content)
             except DesktopMemError:
                 origin = None
-        from desktop_mem.core.clients import ClientRegistry
-
         seen: dict[str, str] = {}  # each app once, with its latest use
-        for a in ClientRegistry(self.w.profile.db).access_for_memory(memory_id):
+        for a in self.profile.clients.access_for_memory(memory_id):
             seen.setdefault(a.client, a.at)
-        self.w.browser.show_details(memory, versions, answers, origin, list(seen.items()))
+        self.browser.show_details(memory, versions, answers, origin, list(seen.items()))
 
     def memory_changed(self, memory_id: int | None = None) -> None:
-        self.w.show_work(None)
-        shown = self.w.browser.current
+        self._working(None)
+        shown = self.browser.current
 
         def reselect() -> None:
             if memory_id is not None:
-                self.w.browser.select(memory_id)
+                self.browser.select(memory_id)
                 self.show_memory_details(memory_id)
             elif shown is not None:  # shown again as it is now; cleared if it was deleted
                 self.show_memory_details(shown.id)
@@ -138,92 +174,103 @@ class MemoryController(QObject):
         self.refresh_memories(reselect)
 
     def add_memory(self, text: str, kind: str, pinned: bool) -> None:
-        self.w.show_work(self.tr("Saving the memory…"))
+        self._working(self.tr("Saving the memory…"))
+        new = NewMemory(text, kind=kind, pinned=pinned, source="user")
         tasks.run(
-            self.w.mem.add,
-            text,
-            kind=kind,
-            pinned=pinned,
+            self.profile.memories.add,
+            new,
+            "user",
             done=lambda r: self.memory_changed(r.memory.id),
-            failed=self.w.show_error,
+            failed=self._error,
         )
 
     def save_memory(
         self, memory_id: int, text: str, kind: str, importance: float, until: str = ""
     ) -> None:
-        self.w.show_work(self.tr("Saving the memory…"))
+        self._working(self.tr("Saving the memory…"))
+
+        def saved(_r: Any) -> None:
+            self.memory_changed(memory_id)
+            self.ctx.hub.status.emit(self.tr("The memory was saved."), 5000)
+
         tasks.run(
-            self.w.mem.update,
+            self.profile.memories.edit,
             memory_id,
             text=text,
             kind=kind,
             importance=importance,
             valid_until=until or None,
             clear_valid_until=not until,
-            done=lambda r: self.memory_changed(memory_id),
-            failed=self.w.show_error,
+            done=saved,
+            failed=self._error,
         )
 
     def pin_memory(self, memory_id: int, pinned: bool) -> None:
         tasks.run(
-            self.w.mem.pin,
+            self.profile.memories.set_pinned,
             memory_id,
             pinned,
             done=lambda _m: self.memory_changed(memory_id),
-            failed=self.w.show_error,
+            failed=self._error,
         )
 
     def restore_memory(self, memory_id: int, version: int) -> None:
         tasks.run(
-            self.w.mem.restore,
+            self.profile.memories.restore,
             memory_id,
             version,
             done=lambda r: self.memory_changed(memory_id),
-            failed=self.w.show_error,
+            failed=self._error,
         )
 
     def delete_memories(self, ids: list[int], confirm: bool = True) -> None:
         if confirm:
-            used = sum(len(self.w.conversations.answers_using(i)) for i in ids)
+            used = sum(len(self.profile.conversations.answers_using(i)) for i in ids)
             text = self.tr("Delete %n memory(s) for good, with their history?", "", len(ids))
             if used:
                 text += " " + self.tr("They shaped %n answer(s).", "", used)
-            answer = QMessageBox.question(self.w, self.tr("Delete memories"), text)
+            answer = QMessageBox.question(
+                self.ctx.view,
+                self.tr("Delete memories"),
+                text,
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.No,  # a reflexive Enter keeps them
+            )
             if answer != QMessageBox.StandardButton.Yes:
                 return
-        self.w.show_work(self.tr("Deleting…"))
+        self._working(self.tr("Deleting…"))
 
-        tasks.run(
-            self.w.mem.delete,
-            *ids,
-            done=lambda _n: self.memory_changed(),  # clears the details of a deleted one
-            failed=self.w.show_error,
-        )
+        def deleted(n: int) -> None:
+            self.memory_changed()  # clears the details of a deleted one
+            self.ctx.hub.status.emit(self.tr("Deleted %n memory(s).", "", n), 8000)
+
+        tasks.run(self.profile.memories.delete, ids, done=deleted, failed=self._error)
 
     def forget_all(self, confirmed: bool = False, keep_conversations: bool = False) -> None:
         """Every memory, and (unless the user keeps them to read, out of every prompt)
         every conversation that said it; the chat says how much went."""
-        if self.w.turns.turn_busy:
+        if self.ctx.chat.busy:
             return
+        profile = self.profile
         if not confirmed:
             from desktop_mem.ui.forget_dialog import ForgetEverythingDialog
 
-            messages = int(self.w.profile.db.query("SELECT count(*) FROM messages")[0][0])
+            messages = int(profile.db.query("SELECT count(*) FROM messages")[0][0])
             dialog = ForgetEverythingDialog(
-                self.w.profile.memories.count(),
+                profile.memories.count(),
                 messages,
-                len(self.w.conversations.list()),
-                self.w,
+                len(profile.conversations.list()),
+                self.ctx.view,
             )
             if dialog.exec() != ForgetEverythingDialog.DialogCode.Accepted:
                 return
             keep_conversations = dialog.keep.isChecked()
         if not keep_conversations:
-            self.w.threads.new_conversation(False)
-        self.w.show_work(self.tr("Forgetting everything…"))
+            self.ctx.hub.new_chat_requested.emit(False)
+        self._working(self.tr("Forgetting everything…"))
 
         def done(result: Any) -> None:
-            self.w.threads.refresh_conversations()
+            self.ctx.hub.conversations_changed.emit()
             self.memory_changed()
             if result.kept:
                 text = self.tr(
@@ -236,20 +283,16 @@ class MemoryController(QObject):
                 text = self.tr("Forgot %n memory(s)", "", result.memories) + self.tr(
                     " and deleted %n message(s).", "", result.messages
                 )
-            self.w.statusBar().showMessage(text, 15000)
+            self.ctx.hub.status.emit(text, 15000)
 
-        tasks.run(
-            self.w.profile.forget_everything,
-            keep_conversations,
-            done=done,
-            failed=self.w.show_error,
-        )
+        tasks.run(profile.forget_everything, keep_conversations, done=done, failed=self._error)
 
     def delete_everything(self, confirmed: bool = False) -> None:
-        """Every conversation and every memory, for good (as `desktop-mem wipe`); the
-        settings and the key stay."""
-        if self.w.turns.turn_busy:
+        """Every conversation and every memory, for good (as `wipe` on the command
+        line); the settings and the key stay."""
+        if self.ctx.chat.busy:
             return
+        conversations = self.profile.conversations
         if not confirmed:
             dialog = TypedConfirmDialog(
                 self.tr("Delete everything"),
@@ -257,52 +300,52 @@ class MemoryController(QObject):
                     "This deletes all %1 conversations and all %2 memories of this profile "
                     "for good. The settings and the key stay."
                 )
-                .replace("%1", str(len(self.w.conversations.list())))
-                .replace("%2", str(self.w.profile.memories.count())),
+                .replace("%1", str(len(conversations.list())))
+                .replace("%2", str(self.profile.memories.count())),
                 self.tr("DELETE"),
-                self.w,
+                self.ctx.view,
             )
             if dialog.exec() != TypedConfirmDialog.DialogCode.Accepted:
                 return
-        self.w.threads.new_conversation(False)
-        self.w.show_work(self.tr("Deleting everything…"))
+        self.ctx.hub.new_chat_requested.emit(False)
+        self._working(self.tr("Deleting everything…"))
 
         def wipe() -> int:
-            self.w.conversations.delete_all()
-            return self.w.profile.memories.forget_all()
+            conversations.delete_all()
+            return self.profile.memories.forget_all()
 
         def done(_n: int) -> None:
-            self.w.threads.refresh_conversations()
+            self.ctx.hub.conversations_changed.emit()
             self.memory_changed()
 
-        tasks.run(wipe, done=done, failed=self.w.show_error)
+        tasks.run(wipe, done=done, failed=self._error)
 
     def export_memories(self, path: str | None = None) -> None:
         if path is None:
             path, _ = QFileDialog.getSaveFileName(
-                self.w,
+                self.ctx.view,
                 self.tr("Export memories"),
-                str(Path(self.w.file_folder()) / "memories.json"),
+                str(Path(self.ctx.file_folder()) / "memories.json"),
                 self.tr("JSON (*.json);;Markdown (*.md)"),
             )
             if not path:
                 return
-            self.w.remember_folder(path)
+            self.ctx.remember_folder(path)
         fmt = "md" if path.lower().endswith((".md", ".markdown", ".txt")) else "json"
-        self.w.show_work(self.tr("Exporting…"))
+        self._working(self.tr("Exporting…"))
         tasks.run(
             write_export,
-            self.w.profile.memories,
+            self.profile.memories,
             Path(path),
             fmt,
-            self.w.profile.config.profile,
+            self.profile.config.profile,
             done=lambda n: self.exported(n, path),
-            failed=self.w.show_error,
+            failed=self._error,
         )
 
     def exported(self, count: int, path: str) -> None:
-        self.w.show_work(None)
-        self.w.statusBar().showMessage(
+        self._working(None)
+        self.ctx.hub.status.emit(
             self.tr("Exported %n memory(s) to %1. That file is not encrypted.", "", count).replace(
                 "%1", path
             ),
@@ -312,54 +355,53 @@ class MemoryController(QObject):
     def import_memories(self, path: str | None = None) -> None:
         if path is None:
             path, _ = QFileDialog.getOpenFileName(
-                self.w, self.tr("Import memories"), self.w.file_folder(),
+                self.ctx.view, self.tr("Import memories"), self.ctx.file_folder(),
                 self.tr("Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)"),
             )  # fmt: skip
             if not path:
                 return
-            self.w.remember_folder(path)
+            self.ctx.remember_folder(path)
 
         def work(report: Any) -> Any:
-            return import_file(self.w.profile.memories, Path(path), progress=report)
+            return import_file(self.profile.memories, Path(path), progress=report)
 
         def failed_import(text: str, exc: Any) -> None:
-            self.w.show_work(None)
+            self._working(None)
             if isinstance(exc, ImportRejected):
                 rows = "\n".join(self.tr("line %1: %2").replace("%1", str(ln)).replace("%2", msg)
                                  for ln, msg in exc.problems[:30])  # fmt: skip
                 box = QMessageBox(
-                    QMessageBox.Icon.Warning, self.tr("Nothing was imported"), text, parent=self.w
-                )
+                    QMessageBox.Icon.Warning, self.tr("Nothing was imported"), text,
+                    parent=self.ctx.view,
+                )  # fmt: skip
                 box.setDetailedText(rows)
                 box.open()
                 self.import_box = box
             else:
-                self.w.show_error(text)
+                self.ctx.hub.error.emit(text)
 
         tasks.run(
             work,
-            done=lambda r: self.imported(r),
-            progress=lambda d, t: self.w.show_work(self.tr("Importing…"), d, t),
+            done=self.imported,
+            progress=lambda d, t: self.ctx.hub.work.emit(self.tr("Importing…"), d, t),
             failed_with=failed_import,
         )
 
     def imported(self, report: Any) -> None:
-        self.w.show_work(None)
+        self._working(None)
         self.refresh_memories()
         msg = self.tr("Imported %n memory(s).", "", report.imported)
         if report.duplicates:
             msg += " " + self.tr("%n already known, skipped.", "", report.duplicates)
-        self.w.statusBar().showMessage(msg, 10000)
+        self.ctx.hub.status.emit(msg, 10000)
 
     def consolidate(self) -> None:
-        if self.w.turns.session is None:
+        session = self.ctx.chat.session
+        if session is None:
             return
-        self.w.show_work(self.tr("Consolidating memories…"))
+        self._working(self.tr("Consolidating memories…"))
         tasks.run(
-            self.w.turns.session.extractor.sleep,
-            datetime.now(UTC),
-            done=self.consolidated,
-            failed=self.w.show_error,
+            session.extractor.sleep, datetime.now(UTC), done=self.consolidated, failed=self._error
         )
 
     def slept(self, changes: list[Change]) -> None:
@@ -367,7 +409,7 @@ class MemoryController(QObject):
         if not changes:
             return
         self.refresh_memories()
-        self.w.statusBar().showMessage(
+        self.ctx.hub.status.emit(
             self.tr(
                 "While you were away, %n memory(s) were tidied (merged or marked out of "
                 "date); each memory's History can undo it.",
@@ -378,8 +420,6 @@ class MemoryController(QObject):
         )
 
     def consolidated(self, changes: list[Change]) -> None:
-        self.w.show_work(None)
+        self._working(None)
         self.refresh_memories()
-        self.w.statusBar().showMessage(
-            self.tr("Consolidation: %n change(s).", "", len(changes)), 10000
-        )
+        self.ctx.hub.status.emit(self.tr("Consolidation: %n change(s).", "", len(changes)), 10000)

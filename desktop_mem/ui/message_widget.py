@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_mem.core import textproc
+from desktop_mem.ui.passage_dialog import where as passage_place
 
 _KEYWORDS = (
     r"\b(?:def|class|return|if|elif|else|for|while|in|import|from|as|with|try|except|"
@@ -160,9 +161,10 @@ RENDER_MS = 40
 class MessageWidget(QFrame):
     memory_clicked = Signal(int)
     message_clicked = Signal(int)  # an earlier message the answer was given
-    document_clicked = Signal(str, int)  # a passage's file, and its page (0: none)
+    document_clicked = Signal(object)  # a passage it was given (documents.PassageHit)
     rendered = Signal()
     redo_clicked = Signal()  # Edit (a user message) or Regenerate (an answer)
+    version_clicked = Signal(int)  # -1: the previous version of this message, +1: the next
 
     def __init__(self, role: str, text: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -177,6 +179,23 @@ class MessageWidget(QFrame):
         self.who.setObjectName("who")
         head.addWidget(self.who)
         head.addStretch(1)
+        # "‹ 2/3 ›": the other versions of this message (Regenerate and Edit keep them)
+        self.previous_button = QToolButton()
+        self.previous_button.setText("‹")
+        self.previous_button.setToolTip(self.tr("Previous version"))
+        self.previous_button.setAccessibleName(self.tr("Previous version"))
+        self.previous_button.clicked.connect(lambda: self.version_clicked.emit(-1))
+        self.version_label = QLabel()
+        self.version_label.setObjectName("versions")
+        self.next_button = QToolButton()
+        self.next_button.setText("›")
+        self.next_button.setToolTip(self.tr("Next version"))
+        self.next_button.setAccessibleName(self.tr("Next version"))
+        self.next_button.clicked.connect(lambda: self.version_clicked.emit(1))
+        for w in (self.previous_button, self.version_label, self.next_button):
+            head.addWidget(w)
+            w.hide()
+        self._version = (1, 1)
         self.copy_button = QToolButton()
         self.copy_button.setText(self.tr("Copy"))
         self.copy_button.setToolTip(self.tr("Copy this message"))
@@ -293,11 +312,9 @@ class MessageWidget(QFrame):
         if passages:
             self._label(self.tr("Documents:"))
             for p in passages[:MAX_CHIPS]:
-                where = p.where()
+                where = passage_place(p)
                 chip = self._chip(_short(where, 32), f"{where}\n{p.text}", p.weak)
-                chip.clicked.connect(
-                    lambda _=False, f=p.path, n=p.page: self.document_clicked.emit(f, n or 0)
-                )
+                chip.clicked.connect(lambda _=False, p=p: self.document_clicked.emit(p))
         self.chip_row.show()
 
     def _why(self, why: str, weak: bool) -> str:
@@ -322,6 +339,32 @@ class MessageWidget(QFrame):
         chip.setCursor(Qt.CursorShape.PointingHandCursor)
         self.chips.addWidget(chip)
         return chip
+
+    def set_versions(self, index: int, count: int) -> None:
+        """This message is version `index` (1-based) of `count`: "‹ 2/3 ›" in its head
+        (nothing when it has only one)."""
+        self._version = (index, count)
+        several = count > 1
+        self.version_label.setText(
+            self.tr("%1/%2").replace("%1", str(index)).replace("%2", str(count))
+        )
+        self.version_label.setAccessibleName(
+            self.tr("Version %1 of %2").replace("%1", str(index)).replace("%2", str(count))
+        )
+        for w in (self.previous_button, self.version_label, self.next_button):
+            w.setVisible(several)
+        self.set_versions_enabled(True)
+
+    def set_versions_enabled(self, on: bool) -> None:
+        index, count = self._version
+        self.previous_button.setEnabled(on and index > 1)
+        self.next_button.setEnabled(on and index < count)
+
+    def set_editing(self, on: bool) -> None:
+        """Drawn as the message being edited (the composer holds its text)."""
+        self.setProperty("editing", on)
+        self.style().unpolish(self)
+        self.style().polish(self)
 
     def set_notice(self, html: str | None) -> None:
         self.notice.setVisible(bool(html))

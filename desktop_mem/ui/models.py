@@ -23,6 +23,9 @@ from desktop_mem.core.memory.store import Memory
 Index = QModelIndex | QPersistentModelIndex
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 ID_ROLE = Qt.ItemDataRole.UserRole + 2
+Found = tuple[float | None, bool]  # a search hit's relevance (deviations), and whether weak
+SNIPPET_ROLE = Qt.ItemDataRole.UserRole + 3  # a conversation search hit: the message found
+MESSAGE_ROLE = Qt.ItemDataRole.UserRole + 4  # ... and its id
 
 
 class MemoryTableModel(QAbstractTableModel):
@@ -34,7 +37,7 @@ class MemoryTableModel(QAbstractTableModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._rows: list[Memory] = []
-        self._scores: dict[int, float] = {}
+        self._found: dict[int, Found] = {}
         self._more: Callable[[int, int], list[Memory]] | None = None
 
     def headers(self) -> list[str]:
@@ -53,15 +56,16 @@ class MemoryTableModel(QAbstractTableModel):
     def set_memories(
         self,
         memories: list[Memory],
-        scores: dict[int, float] | None = None,
+        found: dict[int, Found] | None = None,
         more: Callable[[int, int], list[Memory]] | None = None,
     ) -> None:
-        """Replace the rows. `more(offset, limit)` reads the rows after these, a page at
+        """Replace the rows; `found`: for search hits, each one's (relevance, weak).
+        `more(offset, limit)` reads the rows after these, a page at
         a time as the view scrolls down (canFetchMore/fetchMore), so a listing of
         100,000 memories costs the window one page."""
         self.beginResetModel()
         self._rows = list(memories)
-        self._scores = dict(scores or {})
+        self._found = dict(found or {})
         self._more = more
         self.endResetModel()
 
@@ -122,6 +126,10 @@ class MemoryTableModel(QAbstractTableModel):
 
     def memory(self, row: int) -> Memory | None:
         return self._rows[row] if 0 <= row < len(self._rows) else None
+
+    def found(self, memory_id: int) -> Found | None:
+        """A search hit's (relevance, weak); None in a listing."""
+        return self._found.get(memory_id)
 
     def row_of(self, memory_id: int) -> int:
         return next((i for i, m in enumerate(self._rows) if m.id == memory_id), -1)
@@ -235,6 +243,7 @@ class ConversationListModel(QAbstractListModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._rows: list[Conversation | str] = []
+        self._found: dict[int, tuple[int, str]] = {}
 
     def group_label(self, group: str) -> str:
         return {
@@ -247,8 +256,14 @@ class ConversationListModel(QAbstractListModel):
         }[group]
 
     def set_conversations(
-        self, rows: list[Conversation], grouped: bool = True, today: date | None = None
+        self,
+        rows: list[Conversation],
+        grouped: bool = True,
+        today: date | None = None,
+        found: dict[int, tuple[int, str]] | None = None,
     ) -> None:
+        """The conversations under date headings; or (`grouped` False) search results in
+        their order, each with `found[id]`: the message (id, text) it was found by."""
         today = today or date.today()
         out: list[Conversation | str] = []
         last = None
@@ -260,6 +275,7 @@ class ConversationListModel(QAbstractListModel):
             out.append(c)
         self.beginResetModel()
         self._rows = out
+        self._found = dict(found or {})
         self.endResetModel()
 
     def conversation(self, row: int) -> Conversation | None:
@@ -316,6 +332,12 @@ class ConversationListModel(QAbstractListModel):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
             return c.title or self.tr("New conversation")
+        if role == SNIPPET_ROLE:
+            return self._found.get(c.id, (0, ""))[1]
+        if role == MESSAGE_ROLE:
+            return self._found.get(c.id, (None, ""))[0]
+        if role == Qt.ItemDataRole.ToolTipRole and c.id in self._found:
+            return self._found[c.id][1]
         if role == Qt.ItemDataRole.ToolTipRole:
             return self.tr("%n message(s), last %1", "", c.messages).replace(
                 "%1", c.updated_at[:16].replace("T", " ")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -19,7 +20,8 @@ from desktop_mem.ui.models import kind_label
 
 
 class NewMemoryDialog(QDialog):
-    """Text, kind and pin of a new memory; Add is enabled once there is text."""
+    """Text, kind and pin of a new memory; Add is enabled once there is text, and
+    Ctrl+Enter adds it from the text field."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -33,6 +35,7 @@ class NewMemoryDialog(QDialog):
         hint.setObjectName("notice")
         layout.addWidget(hint)
         self.edit = QPlainTextEdit()
+        self.edit.setTabChangesFocus(True)  # Tab moves on to Kind: the keyboard is not trapped
         self.edit.setPlaceholderText(self.tr("e.g. I am vegetarian / 我对花生过敏"))
         layout.addWidget(self.edit, 1)
         form = QFormLayout()
@@ -48,13 +51,22 @@ class NewMemoryDialog(QDialog):
         )
         self.add_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.add_button.setText(self.tr("Add"))
+        self.add_button.setToolTip(self.tr("Add the memory (Ctrl+Enter)"))
+        self.add_button.setDefault(True)
         self.add_button.setEnabled(False)
+        for keys in ("Ctrl+Return", "Ctrl+Enter"):  # the main Enter and the keypad's
+            add = QShortcut(QKeySequence(keys), self)
+            add.activated.connect(self._add)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout.addWidget(self.buttons)
         self.edit.textChanged.connect(lambda: self.add_button.setEnabled(bool(self.text())))
         self.resize(460, 280)
         self.edit.setFocus()
+
+    def _add(self) -> None:
+        if self.text():
+            self.accept()
 
     def text(self) -> str:
         return self.edit.toPlainText().strip()

@@ -4,7 +4,9 @@ it (said once), and Retry."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+COLUMN = 560  # px: the explanation reads as a paragraph, not one line across the window
 
 
 class OfflinePage(QWidget):
@@ -14,7 +16,13 @@ class OfflinePage(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        layout = QVBoxLayout(self)
+        outer = QHBoxLayout(self)
+        column = QWidget()  # a readable column, centred
+        column.setMaximumWidth(COLUMN)
+        outer.addStretch(1)
+        outer.addWidget(column, 100)
+        outer.addStretch(1)
+        layout = QVBoxLayout(column)
         layout.addStretch(1)
         title = QLabel(self.tr("Ollama is not running"))
         title.setObjectName("banner")
@@ -27,8 +35,8 @@ class OfflinePage(QWidget):
         how = QLabel(
             self.tr(
                 "desktop-mem talks to a language model through Ollama, on this computer.\n"
-                "Install it from ollama.com, then start it: open the Ollama app, or run "
-                "“ollama serve” in a terminal. Your memories are safe meanwhile and can "
+                "Install it from ollama.com, then start it: open the Ollama app (on Linux it "
+                "runs as a service once installed). Your memories are safe meanwhile and can "
                 "still be browsed and searched by keywords."
             )
         )

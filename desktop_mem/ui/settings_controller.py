@@ -1,155 +1,234 @@
 """Owns Settings: the dialog, applying what changed (model server, models, memory
-switches, language, theme, backups) and re-indexing for a new embedding model."""
+switches, language, theme, backups) and re-indexing everything for a new embedding
+model. What only the running app can do (a new language, theme or key, a restore) is
+asked for on the hub."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QObject, QUrl
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import (
-    QMessageBox,
-    QWidget,
-)
+from PySide6.QtWidgets import QMessageBox, QWidget
 
-from desktop_mem.core.chat.session import (
-    remote_notice,
-)
 from desktop_mem.core.config import normalize_host
 from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.keys.vault import KeyringAccess
+from desktop_mem.core.models.catalog import download_size, short_name
+from desktop_mem.core.models.llm import OllamaChat
+from desktop_mem.core.profile import Reindexed
 from desktop_mem.core.store import backup
 from desktop_mem.ui import tasks
 from desktop_mem.ui.apps_ui import AppsPage
-from desktop_mem.ui.backup_ui import BackupPage, RecoveryCodeDialog
+from desktop_mem.ui.backup_ui import BackupController, BackupPage, RecoveryCodeDialog
+from desktop_mem.ui.connection import ConnectionController, size_text
+from desktop_mem.ui.context import Context
 from desktop_mem.ui.dialogs import SettingsDialog
 
-if TYPE_CHECKING:
-    from desktop_mem.ui.main_window import MainWindow
+PROFILE_KEYS = (
+    "auto_memory", "use_memory", "sleep_consolidation", "instructions", "context_tokens",
+    "openai_enabled", "openai_base_url", "openai_model",
+    "backup_folder", "backup_daily", "backup_keep",
+)  # fmt: skip
 
 
 class SettingsController(QObject):
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.w = window
+    def __init__(
+        self, context: Context, connection: ConnectionController, backups: BackupController
+    ) -> None:
+        super().__init__(context.view)
+        self.ctx = context
+        self.connection = connection
+        self.backups = backups
+        self.dialog: SettingsDialog | None = None
 
-    def open_settings(self) -> None:
-        values = {
-            **self.w.settings.all(),
-            "ollama_host": self.w.profile.config.ollama_host,
-            "chat_model": self.w.connection.backend.model,
-            "embed_model": self.w.profile.embedder.model,
-            "language": self.w.qsettings.value("ui/language", "en"),
-            "theme": self.w.qsettings.value("ui/theme", "system"),
-            "data_folder": str(self.w.profile.db.path.parent),
-            "key_mode": self.w.profile.db.key_mode,
+    def values(self) -> dict[str, Any]:
+        profile, server = self.ctx.profile, self.ctx.server
+        return {
+            **profile.settings.all(),
+            "ollama_host": profile.config.ollama_host,
+            "chat_model": short_name(server.backend.model),
+            "embed_model": short_name(profile.embedder.model),
+            "language": self.ctx.language(),
+            "theme": self.ctx.prefs.value("ui/theme", "system"),
+            "data_folder": str(profile.db.path.parent),
+            "key_mode": profile.db.key_mode,
             "keyring_usable": KeyringAccess().problem() is None,
         }
-        backup_page = BackupPage(self.w.backups, self.w.profile.db.key_mode != "passphrase")
-        apps_page = AppsPage(
-            self.w.profile.db, self.w.profile.config.profile, home=self.w.profile.config.home
-        )
+
+    def open_settings(self) -> None:
+        profile, server = self.ctx.profile, self.ctx.server
+        backup_page = BackupPage(self.backups, profile.db.key_mode != "passphrase")
+        apps_page = AppsPage(profile.db, profile.config.profile, home=profile.config.home)
         pages = [(self.tr("Backup"), backup_page), (self.tr("Apps"), apps_page)]
-        dialog = SettingsDialog(values, self.w.connection.models, self.w, pages)
+        dialog = SettingsDialog(
+            self.values(), server.models, self.ctx.view, pages, server.embedding_models
+        )
+        self.dialog = dialog
         dialog.open_folder.clicked.connect(
-            lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.w.profile.db.path.parent)))
+            lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(profile.db.path.parent)))
         )
         restore: list[str] = []
         backup_page.restore_requested.connect(lambda path: (restore.append(path), dialog.accept()))
         backup_page.new_code_requested.connect(lambda: self.new_recovery_code(dialog))
-        if dialog.exec() == SettingsDialog.DialogCode.Accepted:
+        accepted = dialog.exec() == SettingsDialog.DialogCode.Accepted
+        self.dialog = None
+        if accepted:
             self.apply_settings({**dialog.values(), **backup_page.values()})
             if dialog.key_request:
-                self.w.key_change_requested.emit(dialog.key_request)
+                self.ctx.hub.key_change_requested.emit(dialog.key_request)
             elif restore:
-                self.w.restore_requested.emit(restore[0])
+                self.ctx.hub.restore_requested.emit(restore[0])
 
     def new_recovery_code(self, parent: QWidget | None = None) -> None:
         answer = QMessageBox.question(
-            parent or self.w,
+            parent or self.ctx.view,
             self.tr("New recovery code"),
             self.tr(
                 "Make a new recovery code? The old one will no longer open this profile or its "
                 "new backups (backups made before still open with the old one)."
             ),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
         )
         if answer != QMessageBox.StandardButton.Yes:
             return
         try:
-            code = backup.renew_recovery_code(self.w.profile.db)
+            code = backup.renew_recovery_code(self.ctx.profile.db)
         except DesktopMemError as exc:
-            self.w.show_error(tasks.describe_exception(exc, str(exc)))
+            self.ctx.hub.error.emit(tasks.describe_exception(exc, str(exc)))
             return
-        RecoveryCodeDialog(code, self.w.profile.config.profile, parent or self.w).exec()
+        RecoveryCodeDialog(code, self.ctx.profile.config.profile, parent or self.ctx.view).exec()
 
     def apply_settings(self, values: dict[str, Any]) -> None:
+        profile, prefs = self.ctx.profile, self.ctx.prefs
         try:
             host = normalize_host(values["ollama_host"])
         except DesktopMemError as exc:
-            self.w.show_error(str(exc))
+            self.ctx.hub.error.emit(tasks.describe_exception(exc, str(exc)))
             return
-        for key in (
-            "auto_memory",
-            "use_memory",
-            "sleep_consolidation",
-            "instructions",
-            "context_tokens",
-            "openai_enabled",
-            "openai_base_url",
-            "openai_model",
-        ):
+        for key in PROFILE_KEYS:
             if key in values:
-                self.w.settings.set(key, values[key])
+                profile.settings.set(key, values[key])
         if values.get("openai_api_key"):
-            self.w.settings.set("openai_api_key", values["openai_api_key"])
-        for key in ("backup_folder", "backup_daily", "backup_keep"):
-            if key in values:
-                self.w.settings.set(key, values[key])
-        self.w.settings.set("chat_model", values["chat_model"])
-        self.w.qsettings.setValue("ollama/host", host)
-        old_embed = self.w.profile.embedder.model
-        new_embed = values["embed_model"] or old_embed
-        self.w.profile.set_ollama_host(host)
+            profile.settings.set("openai_api_key", values["openai_api_key"])
+        profile.settings.set("chat_model", values["chat_model"])
+        prefs.setValue("ollama/host", host)
+        old_embed = short_name(profile.embedder.model)
+        new_embed = short_name(values["embed_model"] or old_embed)
+        profile.set_ollama_host(host)
         try:
-            self.w.connection.use_model(values["chat_model"])
+            self.connection.use_model(values["chat_model"])
         except DesktopMemError as exc:
-            self.w.show_error(str(exc))
-        notice = remote_notice(self.w.profile, self.w.connection.backend)
-        if notice:  # once: messages now leave this computer
-            QMessageBox.information(self.w, self.tr("Messages will leave this computer"), notice)
-        self.w.auto_action.setChecked(bool(self.w.settings.get("auto_memory")))
-        self.w.update_status()
-        self.w.connection.check_ollama()
+            self.ctx.hub.error.emit(tasks.describe_exception(exc, str(exc)))
+        self._remote_notice()
+        self.ctx.hub.memory_mode_changed.emit()
+        self.connection.check()  # what the server has, there; an offer comes only once
         if new_embed != old_embed:
             self.change_embedding_model(new_embed)
-        if values["theme"] != self.w.qsettings.value("ui/theme", "system"):
-            self.w.qsettings.setValue("ui/theme", values["theme"])
-            self.w.theme_changed.emit(values["theme"])
-        if values["language"] != self.w.qsettings.value("ui/language", "en"):
-            self.w.qsettings.setValue("ui/language", values["language"])
-            self.w.language_changed.emit(values["language"])
+        if values["theme"] != prefs.value("ui/theme", "system"):
+            prefs.setValue("ui/theme", values["theme"])
+            self.ctx.hub.theme_requested.emit(values["theme"])
+        if values["language"] != self.ctx.language():
+            prefs.setValue("ui/language", values["language"])
+            self.ctx.hub.language_requested.emit(values["language"])
 
-    def change_embedding_model(self, model: str) -> None:
-        answer = QMessageBox.question(
-            self.w,
-            self.tr("Re-index memories?"),
-            self.tr("Search by meaning needs every memory re-indexed with %1. Do it now? "
-                    "Until it finishes, the old index keeps working.").replace("%1", model),
+    def _remote_notice(self) -> None:
+        """Once per server: messages now leave this computer."""
+        profile, backend = self.ctx.profile, self.ctx.server.backend
+        if backend.local:
+            return
+        seen = f"{backend.host}".strip()
+        if profile.settings.get("remote_notice_seen") == seen:
+            return
+        profile.settings.set("remote_notice_seen", seen)
+        text = (
+            self.tr("The Ollama server %1 is not this computer: your messages and the memories "
+                    "retrieved for them are sent to it over the network.")
+            if isinstance(backend, OllamaChat)
+            else self.tr("The OpenAI-compatible server is on: your messages and the memories "
+                         "retrieved for them are sent to %1, outside this computer.")
         )  # fmt: skip
+        QMessageBox.information(
+            self.ctx.view, self.tr("Messages will leave this computer"), text.replace("%1", seen)
+        )
+
+    def change_embedding_model(self, model: str) -> bool:
+        """Re-index every memory, message and passage with `model` (downloaded first if
+        the server does not have it), in the background with progress; until it is done
+        the old index answers searches. The server is asked first (off the GUI thread)
+        whether it has the model: it may have been downloaded since the window looked."""
+        if self.ctx.server.indexing:
+            return False
+        host = self.ctx.profile.config.ollama_host
+
+        def there() -> bool:
+            found = OllamaChat(host).inventory()
+            return short_name(model) in [m.name for m in found if m.embedding]
+
+        tasks.run(
+            there,
+            done=lambda has: self._confirm_reindex(model, missing=not has),
+            failed=lambda _text: self._confirm_reindex(model, missing=False),
+        )
+        return True
+
+    def _confirm_reindex(self, model: str, missing: bool) -> None:
+        size = size_text(download_size(model))
+        if missing:
+            text = (
+                self.tr("The embedding model %1 (a %2 download) is not installed in Ollama. "
+                        "Download it, then re-index every memory, message and document "
+                        "passage with it? Until that is done, the old index keeps working.")
+                if size
+                else self.tr("The embedding model %1 is not installed in Ollama. Download it, "
+                             "then re-index every memory, message and document passage with "
+                             "it? Until that is done, the old index keeps working.")
+            )  # fmt: skip
+        else:
+            text = self.tr("Search by meaning needs every memory, message and document passage "
+                           "re-indexed with %1. Do it now? Until it finishes, the old index "
+                           "keeps working.")  # fmt: skip
+        answer = QMessageBox.question(
+            self.ctx.view,
+            self.tr("Re-index everything?"),
+            text.replace("%1", model).replace("%2", size),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.Yes,
+        )
         if answer != QMessageBox.StandardButton.Yes:
             return
+        if missing:
+            self.connection.pull(model, then=lambda: self.reindex(model))
+        else:
+            self.reindex(model)
 
-        def work(report: Any) -> int:
-            return self.w.profile.reembed(model, progress=report).memories
+    def reindex(self, model: str) -> None:
+        hub = self.ctx.hub
+        what = self.tr("Re-indexing with %1…").replace("%1", model)
+        self.ctx.server.indexing = True
 
-        def done(n: int) -> None:
-            self.w.show_work(None)
-            self.w.statusBar().showMessage(self.tr("Re-indexed %n memory(s).", "", n), 10000)
+        def work(report: Any) -> Reindexed:
+            return self.ctx.profile.reembed(model, progress=report)
 
-        self.w.show_work(self.tr("Re-indexing memories…"))
-        tasks.run(
-            work,
-            done=done,
-            failed=self.w.show_error,
-            progress=lambda d, t: self.w.show_work(self.tr("Re-indexing memories…"), d, t),
-        )
+        def done(n: Reindexed) -> None:
+            self.ctx.server.indexing = False
+            hub.work.emit(None, 0, 0)
+            self.ctx.server.embed_missing = False
+            self.ctx.server.changed.emit()
+            hub.status.emit(
+                self.tr("Re-indexed %n item(s) with %1.", "", n.total).replace("%1", model), 10000
+            )
+            hub.memories_changed.emit(None)
+
+        def failed(text: str) -> None:
+            self.ctx.server.indexing = False
+            hub.work.emit(None, 0, 0)
+            hub.error.emit(
+                self.tr("Re-indexing stopped; the old index is still in use. %1").replace(
+                    "%1", text
+                )
+            )
+
+        hub.work.emit(what, 0, 0)
+        tasks.run(work, done=done, failed=failed, progress=lambda d, t: hub.work.emit(what, d, t))

@@ -11,7 +11,6 @@ in the memory's history, so it can be undone there).
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -21,6 +20,7 @@ from desktop_mem.core.chat.extract import Change
 from desktop_mem.core.chat.learning import Learner
 from desktop_mem.core.chat.sleep import SleepSchedule
 from desktop_mem.ui import tasks
+from desktop_mem.ui.context import Context
 
 IDLE_MS = 5 * 60 * 1000  # five quiet minutes
 
@@ -28,18 +28,10 @@ IDLE_MS = 5 * 60 * 1000  # five quiet minutes
 class SleepController(QObject):
     finished = Signal(list)  # the changes, once a pass has run (to its end or stopped)
 
-    def __init__(
-        self,
-        db: Any,
-        learner: Callable[[], Learner | None],
-        busy: Callable[[], bool],
-        parent: QObject | None = None,
-        idle_ms: int = IDLE_MS,
-    ) -> None:
-        super().__init__(parent)
-        self.schedule = SleepSchedule(db)
-        self._learner = learner
-        self._busy = busy
+    def __init__(self, context: Context, idle_ms: int = IDLE_MS) -> None:
+        super().__init__(context.view)
+        self.ctx = context
+        self.schedule = SleepSchedule(context.profile.db)
         self._stop = threading.Event()
         self.running = False
         self.timer = QTimer(self)
@@ -47,6 +39,14 @@ class SleepController(QObject):
         self.timer.setInterval(idle_ms)
         self.timer.timeout.connect(self.run_if_due)
         self.timer.start()
+        context.chat.busy_changed.connect(self.user_active)  # a turn starts: stop at once
+
+    def _learner(self) -> Learner | None:
+        session = self.ctx.chat.session
+        return session.learner if session is not None and not session.incognito else None
+
+    def _busy(self) -> bool:
+        return self.ctx.chat.busy
 
     def user_active(self, *_: Any) -> None:
         """The user is here: stop a running pass, and count the quiet time anew."""

@@ -10,6 +10,10 @@ from PySide6.QtWidgets import QApplication, QStyleFactory
 STYLE = """
 QFrame#userMessage { background: palette(alternate-base); border-radius: 8px; }
 QFrame#assistantMessage { border: none; }
+QFrame#userMessage[editing="true"] { border: 2px solid palette(highlight); }
+QWidget#editBar { background: palette(alternate-base); border-left: 3px solid palette(highlight); }
+QLabel#versions { color: palette(placeholder-text); }
+QLabel#heading { font-weight: 600; padding-top: 6px; }
 QLabel#who { font-weight: 600; }
 QLabel#status { color: #d9534f; }
 QLabel#stopped { color: palette(placeholder-text); font-style: italic; }

@@ -1,99 +1,92 @@
-"""Owns the chat turn: the session, sending, regenerating, editing, stopping, what an
-answer learned (and its undo, or why nothing was, with Retry), and the chat's
-"forget …"."""
+"""Owns the chat turn: sending, regenerating, editing, stopping, what an answer learned
+(and its undo, or why nothing was, with Retry), and the chat's "forget …". The session
+is the context's (context.chat); the turn is drawn in the chat view it is given."""
 
 from __future__ import annotations
 
 import functools
 import html
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QObject
 
 from desktop_mem.core.chat import learning
 from desktop_mem.core.chat.extract import Change
 from desktop_mem.core.chat.learning import Learned
-from desktop_mem.core.chat.session import (
-    ChatSession,
-    TurnResult,
-)
+from desktop_mem.core.chat.session import TurnResult
 from desktop_mem.ui import tasks
 from desktop_mem.ui.changes import describe as describe_changes
+from desktop_mem.ui.chat_view import ChatView
+from desktop_mem.ui.context import Context
 from desktop_mem.ui.errors import describe
 from desktop_mem.ui.forget_dialog import ForgetDialog
 from desktop_mem.ui.message_widget import MessageWidget
 
-if TYPE_CHECKING:
-    from desktop_mem.ui.main_window import MainWindow
+LOST = ("ollama_unreachable", "reply_cut", "ollama_timeout")  # the server is gone
 
 
 class TurnController(QObject):
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.w = window
-        self.session: ChatSession | None = None
-        self.incognito = False
-        self.turn_busy = False
+    def __init__(self, context: Context, chat: ChatView) -> None:
+        super().__init__(context.view)
+        self.ctx = context
+        self.chat = chat
         self.last_changes: list[list[Change]] = []
+        context.chat.changed.connect(self._chat_opened)
+        context.hub.server_found.connect(self.catch_up)
 
-    def new_session(self, conversation_id: int | None, incognito: bool) -> None:
-        if self.session is not None:
-            self.session.stop()
-            self.session.close(wait=False)
-        self.session = ChatSession(
-            self.w.profile, self.w.connection.backend, conversation_id, incognito=incognito
-        )
-        self.incognito = incognito
-        self.w.chat.set_incognito(incognito)
-        self.w.update_status()
+    @property
+    def busy(self) -> bool:
+        return self.ctx.chat.busy
+
+    def _chat_opened(self) -> None:
+        self.chat.set_incognito(self.ctx.chat.incognito)
+        self.ctx.hub.memory_mode_changed.emit()
 
     def send(self, text: str) -> None:
-        if self.turn_busy or self.session is None:
+        if self.busy or self.ctx.chat.session is None:
             return
-        self.w.sleeper.user_active()
-        user = self.w.chat.add_message("user", text)
-        self.run_turn(self.session.send, text, user=user)
+        user = self.chat.add_message("user", text)
+        self.run_turn(self.ctx.chat.session.send, text, user=user)
 
     def regenerate(self, turn: int = -1) -> None:
         """Answer a user message again: the last (-1) or the `turn`-th; the turns after
         it are replaced."""
-        if self.turn_busy or self.session is None or not self.w.chat.messages:
+        session = self.ctx.chat.session
+        if self.busy or session is None or not self.chat.messages:
             return
         if turn < 0:
-            if self.w.chat.messages[-1].role == "assistant":
-                self.w.chat.remove_last()
-            self.run_turn(self.session.regenerate)
+            if self.chat.messages[-1].role == "assistant":
+                self.chat.remove_last()
+            self.run_turn(session.regenerate)
             return
-        users = [i for i, m in enumerate(self.w.chat.messages) if m.role == "user"]
+        users = [i for i, m in enumerate(self.chat.messages) if m.role == "user"]
         if turn >= len(users):
             return
-        self.w.chat.remove_last(len(self.w.chat.messages) - users[turn] - 1)  # keep the question
-        self.run_turn(functools.partial(self.session.regenerate, turn=turn))
-
-    def edit_last(self, text: str) -> None:
-        self.edit(-1, text)
+        self.chat.remove_last(len(self.chat.messages) - users[turn] - 1)  # keep the question
+        self.run_turn(functools.partial(session.regenerate, turn=turn))
 
     def edit(self, turn: int, text: str) -> None:
         """Replace a user message (the last, -1, or the `turn`-th) and the turns after
         it, and send the new text."""
-        if self.turn_busy or self.session is None:
+        session = self.ctx.chat.session
+        if self.busy or session is None:
             return
         if turn < 0:
             last_user = max(
-                (i for i, m in enumerate(self.w.chat.messages) if m.role == "user"), default=None
+                (i for i, m in enumerate(self.chat.messages) if m.role == "user"), default=None
             )
             if last_user is not None:
-                self.w.chat.remove_last(len(self.w.chat.messages) - last_user)
+                self.chat.remove_last(len(self.chat.messages) - last_user)
         else:
-            self.w.chat.remove_from_turn(turn)
-        user = self.w.chat.add_message("user", text)
-        self.run_turn(self.session.edit, None if turn < 0 else turn, text, user=user)
+            self.chat.remove_from_turn(turn)
+        user = self.chat.add_message("user", text)
+        self.run_turn(session.edit, None if turn < 0 else turn, text, user=user)
 
     def run_turn(self, fn: Any, *args: Any, user: MessageWidget | None = None) -> None:
-        self.turn_busy = True
-        self.w.chat.set_busy(True)
-        answer = self.w.chat.add_message("assistant", "")
-        answer.rendered.connect(self.w.chat.scroll_to_end)
+        hub = self.ctx.hub
+        self.ctx.chat.set_busy(True)
+        self.chat.set_busy(True)
+        answer = self.chat.add_message("assistant", "")
         answer.set_text(self.tr("…"))
         first = [True]
 
@@ -104,82 +97,104 @@ class TurnController(QObject):
             answer.append(p)
 
         def done(result: TurnResult) -> None:
-            self.turn_busy = False
-            self.w.chat.set_busy(False)
+            self.ctx.chat.set_busy(False)
+            self.chat.set_busy(False)
             answer.set_text(result.text)  # the whole answer, whatever was still buffered
             answer.message_id = result.answer_id
             if user is not None:
                 user.message_id = result.user_message_id
+            model = self.ctx.server.backend.model
             answer.set_status(
-                result.status,
-                describe(
-                    result.error_reason, result.error or "", model=self.w.connection.backend.model
-                ),
+                result.status, describe(result.error_reason, result.error or "", model=model)
             )
             if result.status != "error":
                 answer.set_given(result.used, result.recalled, result.documents)
             if result.changes:
                 self.show_changes(answer, result.changes)
-                self.w.memory.refresh_memories()
+                hub.memories_changed.emit(None)
             if result.forget_candidates or result.forget_messages:
                 self.confirm_forget(result)
             if result.learning is not None:
-                self.w.show_work(self.tr("Learning from this exchange…"))
+                hub.work.emit(self.tr("Learning from this exchange…"), 0, 0)
                 tasks.run(
                     result.outcome,
                     300.0,
                     done=lambda out, mid=result.answer_id: self.learned(mid, out),
-                    failed=self.w.show_error,
+                    failed=hub.error.emit,
                 )
             if result.server is not None:  # what the server said after it: the status
-                tasks.watch(result.server, lambda _problem: self.w.update_status())
+                tasks.watch(result.server, lambda _problem: hub.status_changed.emit())
             if result.titling is not None:
                 tasks.watch(
                     result.titling,
-                    lambda named, cid=result.conversation_id: self.w.threads.titled(cid, named),
+                    lambda named, cid=result.conversation_id: self.titled(cid, named),
                 )
-            if result.error_reason in ("ollama_unreachable", "reply_cut", "ollama_timeout"):
-                self.w.connection.offline(result.error or "")  # the status follows it
-            if result.status == "error" and "ollama pull" in (result.error or ""):
-                self.w.connection.offer_pull(self.w.connection.backend.model)
-            self.w.threads.refresh_conversations()
-            if self.session and self.session.conversation_id and not self.incognito:
-                self.w.chat.title.setText(
-                    self.w.conversations.get(self.session.conversation_id).title
-                )
+            if result.error_reason in LOST:
+                hub.server_lost.emit(answer.status.text())  # the status bar follows it
+            if result.error_reason == "model_missing":
+                hub.chat_model_missing.emit(model)
+            hub.conversations_changed.emit()
+            self._show_title()
+            self._show_versions()
 
         def failed(text: str) -> None:
-            self.turn_busy = False
-            self.w.chat.set_busy(False)
+            self.ctx.chat.set_busy(False)
+            self.chat.set_busy(False)
             answer.set_text("")
             answer.set_status("error", text)
 
         tasks.run(fn, *args, done=done, failed=failed, piece=piece)
 
+    def _show_versions(self) -> None:
+        """ "‹ 2/3 ›" on the messages that have other versions (a regenerated answer, an
+        edited question)."""
+        cid = self.ctx.chat.conversation_id
+        if cid is None or self.ctx.chat.incognito:
+            return
+        versions = self.ctx.profile.conversations.versions(cid)
+        for w in self.chat.messages:
+            if w.message_id in versions:
+                w.set_versions(*versions[w.message_id])
+
+    def _show_title(self) -> None:
+        cid = self.ctx.chat.conversation_id
+        if cid is not None and not self.ctx.chat.incognito:
+            self.chat.title.setText(self.ctx.profile.conversations.get(cid).title)
+
+    def titled(self, conversation_id: int | None, named: bool) -> None:
+        """The model named a conversation: the list (and the chat's heading, if it is
+        the one open) show the new title."""
+        if not named or conversation_id is None:
+            return
+        self.ctx.hub.conversations_changed.emit()
+        if self.ctx.chat.conversation_id == conversation_id:
+            self._show_title()
+
     def stop(self) -> None:
-        if self.session is not None and self.turn_busy:
-            self.session.stop()
+        if self.ctx.chat.session is not None and self.busy:
+            self.ctx.chat.session.stop()
 
     def learned(self, answer_id: int | None, outcome: Learned) -> None:
         """What an exchange taught, once learned: shown under its answer if that answer is
         on screen now (the user may have opened another chat meanwhile; the widget it
         started with may be gone), and the browser refreshed either way. When learning
         failed, a quiet line says so under the answer, with Retry."""
-        self.w.show_work(None)
-        answer = next((w for w in self.w.chat.messages if w.message_id == answer_id), None)
+        self.ctx.hub.work.emit(None, 0, 0)
+        answer = next((w for w in self.chat.messages if w.message_id == answer_id), None)
         if not outcome.ok:
             if answer is not None:
                 answer.setProperty("unlearned", outcome.user_id)
+                retry = self.tr("Retry")  # outside the f-string, where lupdate finds it
                 answer.set_notice(
                     html.escape(self.not_learned(outcome.reason))
-                    + f' — <a href="retry">{self.tr("Retry")}</a>'
+                    + f' — <a href="retry">{retry}</a>'
                 )
-            self.w.update_status()
+            self.ctx.hub.status_changed.emit()
             return
         if answer is not None and answer.property("unlearned") is not None:
             answer.setProperty("unlearned", None)
             answer.set_notice(None)
-        self.w.update_status()
+        self.ctx.hub.status_changed.emit()
         shown = [c for c in outcome.changes if c.action != "skipped"]
         if not shown:
             return
@@ -187,22 +202,23 @@ class TurnController(QObject):
             self.show_changes(answer, shown)
         else:
             self.last_changes.append(shown)
-        self.w.memory.refresh_memories()
+        self.ctx.hub.memories_changed.emit(None)
 
     def show_changes(self, answer: MessageWidget, changes: list[Change]) -> None:
         self.last_changes.append(changes)
         answer.setProperty("changes_index", len(self.last_changes) - 1)
         notice = describe_changes((c.action, c.text) for c in changes)
-        answer.set_notice(notice + f' — <a href="undo">{self.tr("Undo")}</a>')
+        undo = self.tr("Undo")  # outside the f-string, where lupdate finds it
+        answer.set_notice(notice + f' — <a href="undo">{undo}</a>')
 
     def catch_up(self) -> None:
         """The model server answers (again): learn from what waited for it."""
-        session = self.session
-        if session is None or session.incognito or not self.w.settings.get("auto_memory"):
+        session = self.ctx.chat.session
+        if session is None or session.incognito or not session.settings.get("auto_memory"):
             return
         if not learning.waiting(session.profile.db).pending:
             return
-        tasks.run(session.learner.retry, done=lambda _done: self.w.update_status())
+        tasks.run(session.learner.retry, done=lambda _done: self.ctx.hub.status_changed.emit())
 
     def not_learned(self, reason: str) -> str:
         """The quiet line under an answer nothing was learned from, by reason code."""
@@ -228,16 +244,17 @@ class TurnController(QObject):
 
     def retry_learning(self, widget_index: int) -> None:
         """Retry under an answer nothing was learned from: learn from it now."""
-        w = self.w.chat.messages[widget_index]
+        w = self.chat.messages[widget_index]
         user_id = w.property("unlearned")
-        if user_id is None or self.session is None:
+        session = self.ctx.chat.session
+        if user_id is None or session is None:
             return
         w.set_notice(html.escape(self.tr("Learning from this exchange…")))
         tasks.run(
-            self.session.learner.retry_one,
+            session.learner.retry_one,
             int(user_id),
             done=lambda out, mid=w.message_id: self.learned(mid, out),
-            failed=self.w.show_error,
+            failed=self.ctx.hub.error.emit,
         )
 
     def link(self, widget_index: int, href: str) -> None:
@@ -248,14 +265,13 @@ class TurnController(QObject):
             self.undo_changes(widget_index)
 
     def undo_changes(self, widget_index: int) -> None:
-        w = self.w.chat.messages[widget_index]
+        w = self.chat.messages[widget_index]
         idx = w.property("changes_index")
-        if idx is None:
-            return
-        if self.session is None:
+        session = self.ctx.chat.session
+        if idx is None or session is None:
             return
         changes = self.last_changes[int(idx)]
-        extractor = self.session.extractor
+        extractor = session.extractor
 
         def work() -> None:  # a restore re-embeds: the model server, off the GUI thread
             for c in reversed(changes):
@@ -263,43 +279,53 @@ class TurnController(QObject):
 
         def done(_: Any) -> None:
             w.set_notice(self.tr("Undone."))
-            self.w.memory.memory_changed()
+            self.ctx.hub.work.emit(None, 0, 0)
+            self.ctx.hub.memories_changed.emit(None)
 
-        self.w.show_work(self.tr("Undoing…"))
-        tasks.run(work, done=done, failed=self.w.show_error)
+        self.ctx.hub.work.emit(self.tr("Undoing…"), 0, 0)
+        tasks.run(work, done=done, failed=self.ctx.hub.error.emit)
 
     def confirm_forget(self, result: TurnResult) -> None:
-        """Each candidate with its own checkbox; what was done is said in the chat."""
-        if self.session is None:
+        """Each candidate with its own checkbox; what was done is said in the chat (the
+        session stores it there too) and in the status bar."""
+        session = self.ctx.chat.session
+        if session is None:
             return
-        dialog = ForgetDialog(result.forget_candidates, result.forget_messages, self.w)
+        dialog = ForgetDialog(result.forget_candidates, result.forget_messages, self.ctx.view)
         accepted = dialog.exec() == ForgetDialog.DialogCode.Accepted
         memories = dialog.chosen("memory") if accepted else []
         messages = dialog.chosen("message") if accepted else []
         keep = dialog.kept("message") if accepted else []
+        hub = self.ctx.hub
 
         def done(counts: Any) -> None:
             n, m, k = counts
-            if n or m or k:
-                text = self.tr("Deleted %n memory(s)", "", n) + self.tr(
-                    " and %n message(s).", "", m
-                )
-                if k:
-                    text += " " + self.tr(
+            if n and m:
+                said = [
+                    self.tr("Deleted %n memory(s)", "", n) + self.tr(" and %n message(s).", "", m)
+                ]
+            elif n:
+                said = [self.tr("Deleted %n memory(s).", "", n)]
+            elif m:
+                said = [self.tr("Deleted %n message(s).", "", m)]
+            else:
+                said = []
+            if k:
+                said.append(
+                    self.tr(
                         "%n earlier message(s) stay to read, but the assistant no longer "
                         "sees them.",
                         "",
                         k,
                     )
-            else:
-                text = self.tr("Nothing was deleted.")
-            self.w.show_work(None)
-            self.w.chat.add_message("assistant", text)
-            self.w.memory.memory_changed()
+                )
+            text = " ".join(said) or self.tr("Nothing was deleted.")
+            hub.work.emit(None, 0, 0)
+            self.chat.add_message("assistant", text)
+            hub.status.emit(text, 10000)
+            hub.memories_changed.emit(None)
             if m:
-                self.w.threads.refresh_conversations()
+                hub.conversations_changed.emit()
 
-        self.w.show_work(self.tr("Deleting…"))
-        tasks.run(
-            self.session.forget, memories, messages, keep, done=done, failed=self.w.show_error
-        )
+        hub.work.emit(self.tr("Deleting…"), 0, 0)
+        tasks.run(session.forget, memories, messages, keep, done=done, failed=hub.error.emit)

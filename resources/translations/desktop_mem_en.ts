@@ -1,17 +1,35 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="en">
 <context>
+    <name>BackupWords</name>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="183" />
+        <source>%n memory(s)</source>
+        <translation><numerusform>%n memory</numerusform><numerusform>%n memories</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="184" />
+        <source>%n conversation(s)</source>
+        <translation><numerusform>%n conversation</numerusform><numerusform>%n conversations</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="185" />
+        <source>%n document(s)</source>
+        <translation><numerusform>%n document</numerusform><numerusform>%n documents</numerusform></translation>
+    </message>
+</context>
+<context>
     <name>ConnectionController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/connection.py" line="118" />
-        <source>%n memory(s) can now be found by meaning too.</source>
-        <translation><numerusform>%n memory can now be found by meaning too.</numerusform><numerusform>%n memories can now be found by meaning too.</numerusform></translation>
+        <location filename="../../desktop_mem/ui/connection.py" line="249" />
+        <source>Indexed: %n item(s) can now be found by meaning too.</source>
+        <translation><numerusform>Indexed: %n item can now be found by meaning too.</numerusform><numerusform>Indexed: %n items can now be found by meaning too.</numerusform></translation>
     </message>
 </context>
 <context>
     <name>ConversationListModel</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/models.py" line="320" />
+        <location filename="../../desktop_mem/ui/models.py" line="342" />
         <source>%n message(s), last %1</source>
         <translation><numerusform>%n message, last %1</numerusform><numerusform>%n messages, last %1</numerusform></translation>
     </message>
@@ -19,7 +37,7 @@
 <context>
     <name>ConversationsController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="181" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="239" />
         <source>%n of them will no longer quote what was said in it.</source>
         <translation><numerusform>%n of them will no longer quote what was said in it.</numerusform><numerusform>%n of them will no longer quote what was said in it.</numerusform></translation>
     </message>
@@ -27,27 +45,32 @@
 <context>
     <name>DocumentsPage</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="144" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="168" />
         <source>%1 (%n document(s))</source>
         <translation><numerusform>%1 (%n document)</numerusform><numerusform>%1 (%n documents)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="273" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="251" />
+        <source>%n passage(s) can be found by their words until the embedding model is there.</source>
+        <translation><numerusform>%n passage can be found by its words until the embedding model is there.</numerusform><numerusform>%n passages can be found by their words until the embedding model is there.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="303" />
         <source>No longer watching the folder; its %n document(s) stay.</source>
         <translation><numerusform>No longer watching the folder; its %n document stays.</numerusform><numerusform>No longer watching the folder; its %n documents stay.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="276" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="306" />
         <source>No longer watching the folder; its %n document(s) are removed.</source>
         <translation><numerusform>No longer watching the folder; its %n document is removed.</numerusform><numerusform>No longer watching the folder; its %n documents are removed.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="294" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="324" />
         <source>Remove %n document(s) and every passage of them from desktop-mem, for good? The files themselves are not touched.</source>
         <translation><numerusform>Remove %n document and every passage of it from desktop-mem, for good? The file itself is not touched.</numerusform><numerusform>Remove %n documents and every passage of them from desktop-mem, for good? The files themselves are not touched.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="321" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="356" />
         <source>shaped %n answer(s)</source>
         <translation><numerusform>shaped %n answer</numerusform><numerusform>shaped %n answers</numerusform></translation>
     </message>
@@ -55,12 +78,12 @@
 <context>
     <name>ForgetEverythingDialog</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="134" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="139" />
         <source>Keep my %n conversation(s) to read (the assistant will no longer see them)</source>
         <translation><numerusform>Keep my %n conversation to read (the assistant will no longer see it)</numerusform><numerusform>Keep my %n conversations to read (the assistant will no longer see them)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="139" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="144" />
         <source>%n message(s) in all</source>
         <translation><numerusform>%n message in all</numerusform><numerusform>%n messages in all</numerusform></translation>
     </message>
@@ -68,7 +91,12 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="477" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="407" />
+        <source>● Connected · %n not indexed yet</source>
+        <translation><numerusform>● Connected · %n not indexed yet</numerusform><numerusform>● Connected · %n not indexed yet</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/main_window.py" line="430" />
         <source> · %n message(s) not yet learned from</source>
         <translation><numerusform> · %n message not yet learned from</numerusform><numerusform> · %n messages not yet learned from</numerusform></translation>
     </message>
@@ -76,65 +104,81 @@
 <context>
     <name>MemoryBrowser</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="346" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="275" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n memory</numerusform><numerusform>%n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="348" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="278" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="281" />
         <source>%n match(es)</source>
         <translation><numerusform>%n match</numerusform><numerusform>%n matches</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="278" />
+        <source>%n weaker</source>
+        <translation><numerusform>%n weaker</numerusform><numerusform>%n weaker</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="283" />
+        <source>No relevant match; %n weaker one(s) below</source>
+        <translation><numerusform>No relevant match; %n weaker one below</numerusform><numerusform>No relevant match; %n weaker ones below</numerusform></translation>
     </message>
 </context>
 <context>
     <name>MemoryController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="188" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="229" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>Delete %n memory for good, with its history?</numerusform><numerusform>Delete %n memories for good, with their history?</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="190" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="231" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>They shaped %n answer.</numerusform><numerusform>They shaped %n answers.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="230" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="245" />
+        <source>Deleted %n memory(s).</source>
+        <translation><numerusform>Deleted %n memory.</numerusform><numerusform>Deleted %n memories.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="277" />
         <source>Forgot %n memory(s); the conversations stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>Forgot %n memory; the conversations stay to read, but the assistant no longer sees them.</numerusform><numerusform>Forgot %n memories; the conversations stay to read, but the assistant no longer sees them.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="236" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="283" />
         <source>Forgot %n memory(s)</source>
         <translation><numerusform>Forgot %n memory</numerusform><numerusform>Forgot %n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="237" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="284" />
         <source> and deleted %n message(s).</source>
         <translation><numerusform> and deleted %n message.</numerusform><numerusform> and deleted %n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="306" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="349" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>Exported %n memory to %1. That file is not encrypted.</numerusform><numerusform>Exported %n memories to %1. That file is not encrypted.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="349" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="393" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>Imported %n memory.</numerusform><numerusform>Imported %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="351" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="395" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>%n already known, skipped.</numerusform><numerusform>%n already known, skipped.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="372" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="414" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>While you were away, %n memory was tidied (merged or marked out of date); its History can undo it.</numerusform><numerusform>While you were away, %n memories were tidied (merged or marked out of date); each memory's History can undo it.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="384" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="425" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>Consolidation: %n change.</numerusform><numerusform>Consolidation: %n changes.</numerusform></translation>
     </message>
@@ -142,25 +186,35 @@
 <context>
     <name>SettingsController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="147" />
-        <source>Re-indexed %n memory(s).</source>
-        <translation><numerusform>Re-indexed %n memory.</numerusform><numerusform>Re-indexed %n memories.</numerusform></translation>
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="220" />
+        <source>Re-indexed %n item(s) with %1.</source>
+        <translation><numerusform>Re-indexed %n item with %1.</numerusform><numerusform>Re-indexed %n items with %1.</numerusform></translation>
     </message>
 </context>
 <context>
     <name>TurnController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="284" />
+        <location filename="../../desktop_mem/ui/turns.py" line="305" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>Deleted %n memory</numerusform><numerusform>Deleted %n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="285" />
+        <location filename="../../desktop_mem/ui/turns.py" line="305" />
         <source> and %n message(s).</source>
         <translation><numerusform> and %n message.</numerusform><numerusform> and %n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="289" />
+        <location filename="../../desktop_mem/ui/turns.py" line="308" />
+        <source>Deleted %n memory(s).</source>
+        <translation><numerusform>Deleted %n memory.</numerusform><numerusform>Deleted %n memories.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/turns.py" line="310" />
+        <source>Deleted %n message(s).</source>
+        <translation><numerusform>Deleted %n message.</numerusform><numerusform>Deleted %n messages.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/turns.py" line="316" />
         <source>%n earlier message(s) stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>%n earlier message stays to read, but the assistant no longer sees it.</numerusform><numerusform>%n earlier messages stay to read, but the assistant no longer sees them.</numerusform></translation>
     </message>

@@ -30,10 +30,6 @@ EN: dict[str, tuple[str, str]] = {
         "%n of them will no longer quote what was said in it.",
     ),
     "Deleted %n memory(s).": ("Deleted %n memory.", "Deleted %n memories."),
-    "%n memory(s) can now be found by meaning too.": (
-        "%n memory can now be found by meaning too.",
-        "%n memories can now be found by meaning too.",
-    ),
     "Deleted %n memory(s)": ("Deleted %n memory", "Deleted %n memories"),
     " and %n message(s).": (" and %n message.", " and %n messages."),
     "Delete %n memory(s) for good, with their history?": (
@@ -83,7 +79,6 @@ EN: dict[str, tuple[str, str]] = {
         "memory's History can undo it.",
     ),
     "Consolidation: %n change(s).": ("Consolidation: %n change.", "Consolidation: %n changes."),
-    "Re-indexed %n memory(s).": ("Re-indexed %n memory.", "Re-indexed %n memories."),
     "%n memory(s)": ("%n memory", "%n memories"),
     "shaped %n answer(s)": ("shaped %n answer", "shaped %n answers"),
     "Remove %n document(s) and every passage of them from desktop-mem, for good? The files themselves are not touched.": (
@@ -94,6 +89,30 @@ EN: dict[str, tuple[str, str]] = {
     "Nothing was imported: %n line(s) have problems (see the details).": (
         "Nothing was imported: %n line has problems (see the details).",
         "Nothing was imported: %n lines have problems (see the details).",
+    ),
+    "%n weaker": ("%n weaker", "%n weaker"),
+    "Deleted %n message(s).": ("Deleted %n message.", "Deleted %n messages."),
+    "%n passage(s) can be found by their words until the embedding model is there.": (
+        "%n passage can be found by its words until the embedding model is there.",
+        "%n passages can be found by their words until the embedding model is there.",
+    ),
+    "%n conversation(s)": ("%n conversation", "%n conversations"),
+    "%n document(s)": ("%n document", "%n documents"),
+    "Indexed: %n item(s) can now be found by meaning too.": (
+        "Indexed: %n item can now be found by meaning too.",
+        "Indexed: %n items can now be found by meaning too.",
+    ),
+    "No relevant match; %n weaker one(s) below": (
+        "No relevant match; %n weaker one below",
+        "No relevant match; %n weaker ones below",
+    ),
+    "Re-indexed %n item(s) with %1.": (
+        "Re-indexed %n item with %1.",
+        "Re-indexed %n items with %1.",
+    ),
+    "● Connected · %n not indexed yet": (
+        "● Connected · %n not indexed yet",
+        "● Connected · %n not indexed yet",
     ),
 }
 

@@ -452,3 +452,67 @@ def test_any_earlier_turn_can_be_answered_again_or_edited(
         stored = session.conversations.messages(session.conversation_id)  # type: ignore[arg-type]
         assert [m.content for m in stored] == said()
     session.close()
+
+
+def test_regenerate_and_edit_keep_the_earlier_versions(
+    profile: Profile, fake_ollama: FakeOllama, session: ChatSession
+) -> None:
+    """As ChatGPT's "< 2/3 >": a regenerated answer and an edited question are new
+    versions; the earlier ones (with what followed them) stay, and choosing one shows
+    the conversation as it was with it, to the model too."""
+    store = session.conversations
+    fake_ollama.reply("Lisbon is lovely in May.")
+    first = session.send("Where should I go in May?")
+    fake_ollama.reply("Try the Azores.")
+    session.send("And for hiking?")
+    fake_ollama.reply("Porto, then.")
+    again = session.regenerate(turn=0)
+    cid = session.conversation_id
+    assert cid is not None and again.answer_id is not None
+    shown = [m.content for m in store.messages(cid)]
+    assert shown == ["Where should I go in May?", "Porto, then."]
+    assert store.versions(cid)[again.answer_id] == (2, 2)
+    earlier = store.other_version(again.answer_id, -1)
+    assert earlier == first.answer_id and store.other_version(again.answer_id, 1) is None
+    store.choose(earlier)  # the first answer, and the turn that followed it, come back
+    assert [m.content for m in store.messages(cid)] == [
+        "Where should I go in May?", "Lisbon is lovely in May.",
+        "And for hiking?", "Try the Azores.",
+    ]  # fmt: skip
+    assert store.get(cid).messages == 4, "the list counts what the conversation reads"
+    fake_ollama.reply("The Azores, for the walks.")
+    session.send("Where is best for walking?")  # after the version shown
+    assert [m["content"] for m in session.history()][-2:] == [
+        "Where is best for walking?", "The Azores, for the walks.",
+    ]  # fmt: skip
+    fake_ollama.reply("June: quieter.")
+    edited = session.edit(0, "Where should I go in June?")
+    assert [m.content for m in store.messages(cid)] == [
+        "Where should I go in June?", "June: quieter.",
+    ]  # fmt: skip
+    assert store.versions(cid)[edited.user_message_id] == (2, 2)  # type: ignore[index]
+    prompt = fake_ollama.last_prompt()
+    assert "Lisbon" not in prompt and "Porto" not in prompt, "the model sees the version shown"
+    store.choose(store.other_version(edited.user_message_id, -1))  # type: ignore[arg-type]
+    assert len(store.messages(cid)) == 6, "the May branch, as it was left"
+
+
+def test_forgetting_a_version_keeps_the_conversation_whole(
+    profile: Profile, fake_ollama: FakeOllama, session: ChatSession
+) -> None:
+    store = session.conversations
+    fake_ollama.reply("one")
+    first = session.send("a question")
+    fake_ollama.reply("two")
+    second = session.regenerate()
+    fake_ollama.reply("after")
+    session.send("a follow-up")
+    cid = session.conversation_id
+    assert cid is not None and second.answer_id is not None
+    store.delete_messages([second.answer_id])  # a "forget" took the version shown
+    shown = store.messages(cid)
+    assert [m.content for m in shown] == ["a question", "a follow-up", "after"], (
+        "what followed the deleted answer follows its question, as without versions"
+    )
+    assert all(v == (1, 1) for v in store.versions(cid).values())
+    assert first.answer_id not in store.versions(cid)

@@ -104,3 +104,33 @@ def test_reads_from_other_threads_do_not_wait_behind_a_write(home: Path, vault: 
             db._reader.execute("INSERT INTO meta(key, value) VALUES ('x', 'y')")
     assert db._reader is None  # closed with the profile
     assert not db.open_reader()  # and not reopened after
+
+
+def test_existing_conversations_become_one_version_each(
+    home: Path, vault: Vault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Migration 16 on a profile written before answer versions: each message follows
+    the one before it, every one is the version shown, and the conversation reads the
+    same."""
+    from desktop_mem.core.chat.conversations import ConversationStore
+
+    before = [m for m in migrations.MIGRATIONS if m[0] < 16]
+    monkeypatch.setattr(migrations, "MIGRATIONS", before)
+    with open_profile(home, "default", vault=vault) as db:
+        db.execute(
+            "INSERT INTO conversations(title, created_at, updated_at) VALUES ('t', 'x', 'x')"
+        )
+        for n, role in enumerate(("user", "assistant", "user", "assistant")):
+            db.execute(
+                "INSERT INTO messages(conversation_id, role, content, status, created_at) "
+                "VALUES (1, ?, ?, 'complete', '2026-01-01T00:00:00+00:00')",
+                (role, f"message {n}"),
+            )
+    monkeypatch.undo()
+    with open_profile(home, "default", vault=vault) as db:
+        store = ConversationStore(db)
+        assert [m.content for m in store.messages(1)] == [f"message {n}" for n in range(4)]
+        assert set(store.versions(1).values()) == {(1, 1)}
+        assert [r[0] for r in db.query("SELECT parent_id FROM messages ORDER BY id")] == [
+            None, 1, 2, 3,
+        ]  # fmt: skip

@@ -110,9 +110,13 @@ class Reply:
 @dataclass
 class FakeOllama:
     embed_models: dict[str, int] = field(default_factory=lambda: {"fake-embed": 256})
-    embed_pullable: dict[str, int] = field(default_factory=dict)  # pulled as embedding models
+    # Pulled as embedding models (name: dimension), as Ollama's library has them: a
+    # pulled bge-m3 embeds, it does not chat.
+    embed_pullable: dict[str, int] = field(
+        default_factory=lambda: {"bge-m3": 1024, "nomic-embed-text": 768}
+    )
     chat_models: list[str] = field(default_factory=lambda: ["qwen2.5:7b"])
-    pullable: set[str] = field(default_factory=lambda: {"qwen2.5:7b", "llama3.2:3b", "bge-m3"})
+    pullable: set[str] = field(default_factory=lambda: {"qwen2.5:7b", "llama3.2:3b"})
     requests: list[tuple[str, str, Any]] = field(default_factory=list)
     faults: list[Fault] = field(default_factory=list)
     delay: float = 0.0
@@ -524,7 +528,7 @@ class FakeOllama:
     def _show(self, body: dict[str, Any]) -> tuple[int, Any]:
         name = body.get("model") or body.get("name") or ""
         base = name[: -len(":latest")] if name.endswith(":latest") else name
-        if base not in self.embed_models and name not in self.chat_models:
+        if base not in self.embed_models and not {name, base} & set(self.chat_models):
             return self._missing(name)
         info = {"general.architecture": "fake", "fake.context_length": self.context_length}
         if base in self.embed_models:
@@ -535,6 +539,8 @@ class FakeOllama:
             "template": "",
             "details": {},
             "model_info": info,
+            # as Ollama 0.6+ says what a model can do
+            "capabilities": ["embedding"] if base in self.embed_models else ["completion"],
         }
 
 

@@ -3,10 +3,18 @@ fails it instead, with the dialog's text."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from PySide6.QtWidgets import QMessageBox
+
+from desktop_mem.core.profile import Profile
+from desktop_mem.ui import tasks
+from desktop_mem.ui.app import app_settings
+from desktop_mem.ui.main_window import MainWindow
+from tests.ui import driving  # noqa: F401  (it keeps Qt's own QMessageBox.question first)
 
 
 @pytest.fixture(autouse=True)
@@ -25,3 +33,18 @@ def english(qapp: Any) -> None:
     from desktop_mem.ui.app import install_language
 
     install_language(qapp, "en")
+
+
+@pytest.fixture
+def window(qtbot: Any, profile: Profile, home: Path) -> Iterator[MainWindow]:
+    """The main window on the test's profile, connected to the fake server."""
+    w = MainWindow(profile, app_settings(home))
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.context.server.online, timeout=5000)
+    # settled: what it starts with is done (search prepared for a new profile, say), so
+    # nothing it started is still running when qtbot closes it after the test
+    qtbot.waitUntil(lambda: tasks.busy() == 0, timeout=10000)
+    yield w
+    qtbot.waitUntil(lambda: tasks.busy() == 0, timeout=10000)
+    w.close()  # before the profile closes: nothing pending may touch it afterwards

@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from desktop_mem.core.clients import ClientRegistry
 from desktop_mem.core.config import Config
 from desktop_mem.core.keys.vault import Vault
@@ -67,7 +69,7 @@ def test_another_process_writes_and_the_window_shows_it(
     w = MainWindow(prof, app_settings(home))
     qtbot.addWidget(w)
     w.show()
-    qtbot.waitUntil(lambda: w.online, timeout=5000)
+    qtbot.waitUntil(lambda: w.context.server.online, timeout=5000)
     assert w.browser.model.rowCount() == 0
     other = Profile.open(config, vault)  # another process's connection (the MCP server)
     written = other.memories.add(
@@ -78,8 +80,36 @@ def test_another_process_writes_and_the_window_shows_it(
     registry.log(registry.authenticate(key, "claude-ai"), "add_memory", [written.id])
     other.close()
     qtbot.waitUntil(lambda: w.browser.model.rowCount() == 1, timeout=10000)  # polled
-    w.memory.show_memory(written.id)
-    assert "Claude Desktop" in w.browser.apps.text() and w.browser.apps.isVisibleTo(w)
+    w.memories.show_memory(written.id)
+    assert "Claude Desktop" in w.browser.drawer.apps.text() and w.browser.drawer.apps.isVisibleTo(w)
     qtbot.waitUntil(lambda: not tasks.busy(), timeout=10000)
     w.close()
     prof.close()
+
+
+def test_a_reflexive_enter_neither_removes_an_app_nor_changes_its_key(
+    qtbot: Any, profile: Profile, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both questions default to No: their Yes stops the app's key at once."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QMessageBox
+
+    from tests.ui.driving import ORIGINAL_QUESTION, press_in_next_box
+
+    registry = ClientRegistry(profile.db)
+    page = AppsPage(profile.db, "work", home=tmp_path / "elsewhere")
+    qtbot.addWidget(page)
+    assert page.connect_app("Claude Desktop")
+    key = json.loads(page.snippet.toPlainText())["mcpServers"]["desktop-mem"]["env"][
+        "DESKTOP_MEM_APP_KEY"
+    ]
+    page.table.selectRow(0)
+    monkeypatch.setattr(QMessageBox, "question", ORIGINAL_QUESTION)  # the real dialog
+    seen: list[str] = []
+    press_in_next_box(Qt.Key.Key_Return, seen)
+    assert not page.renew_key()
+    press_in_next_box(Qt.Key.Key_Return, seen)
+    assert not page.remove_app()
+    assert len(seen) == 2 and "Remove Claude Desktop?" in seen[1]
+    assert registry.authenticate(key).app is not None, "the key still works"
+    assert [a.name for a in registry.all()] == ["Claude Desktop"]

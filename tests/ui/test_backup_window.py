@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from desktop_mem.core.config import Config
@@ -20,9 +20,11 @@ from desktop_mem.core.store import backup
 from desktop_mem.ui import tasks
 from desktop_mem.ui.app import Application, app_settings
 from desktop_mem.ui.backup_ui import BackupController, BackupPage, LockedDialog, RecoveryCodeDialog
+from desktop_mem.ui.context import Context
 from desktop_mem.ui.dialogs import SettingsDialog
 from desktop_mem.ui.unlock import open_profile
 from tests.fakes.ollama_server import FakeOllama
+from tests.ui.driving import ORIGINAL_QUESTION, press_in_next_box
 
 
 def when_modal(kind: type, act: Callable[[Any], None]) -> None:
@@ -89,7 +91,7 @@ def test_back_up_now_and_the_daily_backup(
 ) -> None:
     prof = Profile.open(config, vault)
     prof.memories.add(NewMemory("I keep bees"))
-    controller = BackupController(prof.db)
+    controller = BackupController(Context(prof, app_settings(config.home)))
     page = BackupPage(controller, keyring_mode=True)
     qtbot.addWidget(page)
     assert not controller.due()  # no folder: nothing to do
@@ -106,8 +108,7 @@ def test_back_up_now_and_the_daily_backup(
     settings = Settings(prof.db)
     settings.set("backup_daily", True)
     assert not controller.due()  # backed up a moment ago
-    settings.set("last_backup_at", (datetime.now(UTC) - timedelta(days=1, minutes=1)).isoformat())
-    assert controller.run_if_due()
+    assert controller.run_if_due(now=datetime.now(UTC) + timedelta(days=1, minutes=1))
     qtbot.waitUntil(lambda: not controller.running, timeout=10000)
     assert len(backup.list_backups(folder, "default")) == 2
     folder.rename(tmp_path / "unplugged")  # the drive is gone: said, not raised
@@ -117,6 +118,8 @@ def test_back_up_now_and_the_daily_backup(
     qtbot.waitUntil(lambda: bool(failures), timeout=10000)
     assert "does not exist" in failures[0]
     qtbot.waitUntil(lambda: not tasks.busy(), timeout=10000)
+    controller.timer.stop()
+    controller.first.stop()
     prof.close()
 
 
@@ -135,7 +138,7 @@ def test_restoring_a_backup_from_settings_replaces_the_profile(
     backup.write_backup(prof.db, file)
     prof.memories.add(NewMemory("added after the backup"))
     running = Application(QApplication.instance(), prof, app_settings(home), vault)  # type: ignore[arg-type]
-    qtbot.waitUntil(lambda: running.window.online, timeout=5000)
+    qtbot.waitUntil(lambda: running.window.context.server.online, timeout=5000)
     asked: list[str] = []
 
     def yes(_parent: Any, _title: str, text: str, *a: Any, **k: Any) -> Any:
@@ -150,7 +153,7 @@ def test_restoring_a_backup_from_settings_replaces_the_profile(
         page.restore_requested.emit(str(file))  # what the file chooser hands over
 
     when_modal(SettingsDialog, open_backup_tab)
-    running.window.preferences.open_settings()
+    running.window.settings.open_settings()
     qtbot.waitUntil(
         lambda: (
             [m.text for m in running.profile.memories.list()] == ["from the backup: I keep bees"]
@@ -172,6 +175,71 @@ def test_the_daily_backup_of_a_closed_profile_does_nothing(
     timer's tick before it is deleted: the tick stops the timer instead of raising into
     the event loop (it did, as "the database is damaged", in whatever test ran then)."""
     prof = Profile.open(config, vault)
-    controller = BackupController(prof.db)
+    controller = BackupController(Context(prof, app_settings(config.home)))
     prof.close()
     assert controller.run_if_due() is False and not controller.timer.isActive()
+
+
+def test_the_backup_tab_knows_the_folders_backups_and_restore_starts_there(
+    qtbot: Any, config: Config, vault: Vault, tmp_path: Path
+) -> None:
+    """A backup in the folder counts, whoever made it: after a restore put back settings
+    older than the backup, the tab said "No backup yet". The restore's file picker opens
+    in that folder, not in the working directory."""
+    from PySide6.QtWidgets import QFileDialog
+
+    prof = Profile.open(config, vault)
+    folder = tmp_path / "Sync"
+    folder.mkdir()
+    prof.settings.set("backup_folder", str(folder))
+    backup.back_up_to_folder(prof.db, folder, keep=3)  # by the command line, say
+    prof.settings.set("last_backup_at", "")  # what this profile's own settings remember
+    controller = BackupController(Context(prof, app_settings(config.home)))
+    page = BackupPage(controller, True)
+    qtbot.addWidget(page)
+    assert page.status.text().startswith("Last backup: "), page.status.text()
+    opened: list[str] = []
+
+    def look() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, QFileDialog):
+            QTimer.singleShot(20, look)
+            return
+        opened.append(dialog.directory().absolutePath())
+        dialog.reject()
+
+    QTimer.singleShot(20, look)
+    page.restore.click()
+    assert opened == [str(folder)]
+    qtbot.waitUntil(lambda: not tasks.busy(), timeout=10000)
+    controller.timer.stop()
+    controller.first.stop()
+    prof.close()
+
+
+def test_restoring_asks_with_the_backups_date_and_contents_and_enter_keeps_everything(
+    qtbot: Any,
+    config: Config,
+    vault: Vault,
+    home: Path,
+    fake_ollama: FakeOllama,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    prof = Profile.open(config, vault)
+    prof.memories.add(NewMemory("from the backup: I keep bees"))
+    file = tmp_path / "b.dmbackup"
+    made = backup.write_backup(prof.db, file)
+    prof.memories.add(NewMemory("added after the backup"))
+    running = Application(QApplication.instance(), prof, app_settings(home), vault)  # type: ignore[arg-type]
+    qtbot.waitUntil(lambda: running.window.context.server.online, timeout=5000)
+    monkeypatch.setattr(QMessageBox, "question", ORIGINAL_QUESTION)  # the real dialog
+    seen: list[str] = []
+    press_in_next_box(Qt.Key.Key_Return, seen)  # a reflexive Enter
+    assert running.restore_backup(str(file)) is False
+    day = datetime.fromisoformat(made.created_at).astimezone().strftime("%Y-%m-%d")
+    assert day in seen[0] and "1 memory" in seen[0] and "0 conversations" in seen[0]
+    assert len(running.profile.memories.list()) == 2, "Enter chose No: nothing replaced"
+    qtbot.waitUntil(lambda: not tasks.busy(), timeout=10000)
+    running.window.close()
+    running.profile.close()

@@ -163,10 +163,10 @@ def test_core_errors_are_worded_in_the_interface_language(qapp: Any) -> None:
     from desktop_mem.ui.app import install_language
     from desktop_mem.ui.errors import _wording, describe
 
-    english = (
-        "Ollama is not reachable at http://127.0.0.1:9: start it (`ollama serve`) and try again."
-    )
-    assert describe("ollama_unreachable", english) == english
+    english = "The disk at /home is full: nothing was changed; free some space and try again."
+    assert describe("disk_full", english) == english, "in English, the core's own sentence"
+    command = "Ollama is not reachable at http://127.0.0.1:9: start it (`ollama serve`)."
+    assert "`" not in describe("ollama_unreachable", command), "unless it names a command"
     core = "\n".join(p.read_text("utf-8") for p in (ROOT / "desktop_mem/core").rglob("*.py"))
     raised = set(re.findall(r'reason="([a-z_]+)"', core)) - {"error", "usage", "not_found",
                                                             "invalid_input", "locked",
@@ -259,3 +259,21 @@ def test_han_characters_take_simplified_chinese_forms(qapp: Any) -> None:
     # two runs, in no promised order: the Han one in a Simplified Chinese font
     assert len(families) == 2 and latin in families, families
     assert any(f in SC_FONTS for f in families) and not any("JP" in f for f in families)
+
+
+def test_a_memorys_history_row_reads_as_chinese_in_chinese(qapp: Any) -> None:
+    """The row's punctuation is the language's own: "创建（你）：…", not "创建 (你): …"."""
+    from desktop_mem.core.memory.records import Version
+    from desktop_mem.ui.app import install_language
+    from desktop_mem.ui.memory_drawer import MemoryDrawer
+
+    v = Version(2, "updated", "user", None, "Works as a nurse", "fact", 0.5, False, None,
+                "2026-12-08", "2026-12-02T01:45:00Z")  # fmt: skip
+    english = MemoryDrawer()._version_line(v)
+    assert english == "v2 · 2026-12-02 01:45 · updated (you), until 2026-12-08: Works as a nurse"
+    install_language(qapp, "zh_CN")
+    try:
+        row = MemoryDrawer()._version_line(v)
+        assert "（你）" in row and "：Works as a nurse" in row and ": " not in row, row
+    finally:
+        install_language(qapp, "en")

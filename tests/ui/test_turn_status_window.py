@@ -5,38 +5,12 @@ first message."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-from PySide6.QtCore import Qt
-
-from desktop_mem.core.profile import Profile
 from desktop_mem.ui import tasks
-from desktop_mem.ui.app import app_settings
 from desktop_mem.ui.main_window import MainWindow
 from tests.fakes.ollama_server import FakeOllama, demo_learn
-
-
-@pytest.fixture
-def window(qtbot: Any, profile: Profile, home: Path) -> Iterator[MainWindow]:
-    w = MainWindow(profile, app_settings(home))
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitUntil(lambda: w.online, timeout=5000)
-    # settled: what it starts with is done (search prepared for a new profile, say), so
-    # nothing it started is still running when qtbot closes it after the test
-    qtbot.waitUntil(lambda: tasks.busy() == 0, timeout=10000)
-    yield w
-    qtbot.waitUntil(lambda: tasks.busy() == 0, timeout=10000)
-    w.close()
-
-
-def send(qtbot: Any, w: MainWindow, text: str) -> None:
-    w.chat.input.setPlainText(text)
-    qtbot.keyClick(w.chat.input, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: not w.turn_busy and tasks.busy() == 0, timeout=10000)
+from tests.ui.driving import send
 
 
 def test_nothing_learned_is_said_under_the_answer_with_retry(
@@ -48,7 +22,7 @@ def test_nothing_learned_is_said_under_the_answer_with_retry(
     notice = answer.notice.text()
     assert "Nothing was learned from this message" in notice and 'href="retry"' in notice
     assert "1 message not yet learned from" in window.memory_status.text()
-    assert window.profile.memories.count() == 0
+    assert window.context.profile.memories.count() == 0
     # Retry, once the model answers properly
     fake_ollama.invalid_json = False
     fake_ollama.json_responder = demo_learn
@@ -58,7 +32,7 @@ def test_nothing_learned_is_said_under_the_answer_with_retry(
         "Remembered" in answer.notice.text() and "Nothing was learned" not in answer.notice.text()
     )
     assert "not yet learned" not in window.memory_status.text()
-    assert window.profile.memories.count() == 1
+    assert window.context.profile.memories.count() == 1
 
 
 def test_a_short_keep_alive_is_said_in_the_status(
@@ -76,6 +50,6 @@ def test_a_short_keep_alive_is_said_in_the_status(
 def test_search_is_prepared_before_the_first_message(
     qtbot: Any, window: MainWindow, fake_ollama: FakeOllama
 ) -> None:
-    qtbot.waitUntil(window.profile.prepared, timeout=10000)
+    qtbot.waitUntil(window.context.profile.prepared, timeout=10000)
     chats = len(fake_ollama.chat_requests())
     assert chats == 0, "no turn was needed"

@@ -137,6 +137,19 @@ class Plan:
         """The newest user message as the model got it (with its blocks)."""
         return self.messages[-1]["content"]
 
+    def still_true(self, memories: Any, conversations: Any, documents: Any) -> bool:
+        """Whether everything this plan quoted is still there as it was quoted: a
+        memory, message or passage deleted or changed since is never sent again."""
+        now = {m.id: m.text for m in memories.get_many([u.memory_id for u in self.used])}
+        if any(now.get(u.memory_id) != u.text for u in self.used):
+            return False
+        ids = [r.message_id for r in self.recalled]
+        msgs = conversations._plain_messages(ids) if ids else {}
+        if len(msgs) != len(set(ids)) or any(m.forgotten for m in msgs.values()):
+            return False  # deleted, or kept but left out of every prompt
+        chunks = [p.chunk_id for p in self.documents]
+        return not chunks or len(documents.passages(chunks)) == len(set(chunks))
+
 
 FOLLOW_UP_TERMS = 4
 # The durable memories every prompt holds, as Letta's core blocks and ChatGPT's saved

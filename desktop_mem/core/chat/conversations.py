@@ -23,6 +23,7 @@ from desktop_mem.core.chat.records import (
     RecalledMessage,
     UsedMemory,
 )
+from desktop_mem.core.chat.versions import SHOWN, Versions
 from desktop_mem.core.errors import InvalidInput, ModelServerError, NotFound, UsageError
 from desktop_mem.core.memory.store import MemoryStore, now_iso, parse_when, quoting
 from desktop_mem.core.models.embed import Embedder
@@ -45,14 +46,15 @@ ROLES = ("system", "user", "assistant")
 STATUSES = ("complete", "stopped", "error")
 
 __all__ = [  # the records, importable from here as before
-    "Conversation", "ConversationStore", "Message", "MessageHit", "RecalledMessage",
+    "SHOWN", "Conversation", "ConversationStore", "Message", "MessageHit", "RecalledMessage",
     "UsedMemory", "title_from",
 ]  # fmt: skip
 
 
 _CONVERSATION = (
     "c.id, c.title, c.model, c.created_at, c.updated_at, "
-    "(SELECT count(*) FROM messages m WHERE m.conversation_id = c.id), c.pinned, c.title_source"
+    "(SELECT count(*) FROM messages m WHERE m.conversation_id = c.id AND m.shown = 1), "
+    "c.pinned, c.title_source"
 )
 
 
@@ -65,7 +67,7 @@ def title_from(text: str) -> str:
     return textproc.shorten(textproc.normalize(text).split("\n", 1)[0], TITLE_CHARS)
 
 
-class ConversationStore:
+class ConversationStore(Versions):
     def __init__(
         self,
         db: Any,
@@ -259,8 +261,21 @@ class ConversationStore:
         return count
 
     def _purge_messages(self, conn: Any, ids: Sequence[int]) -> None:
+        touched = {
+            r[0]
+            for chunk, marks in id_chunks(ids)
+            for r in conn.execute(
+                f"SELECT DISTINCT conversation_id FROM messages WHERE id IN ({marks})", chunk
+            ).fetchall()
+        }
         self.index.remove(conn, ids)
         for mid in ids:
+            # what followed it follows what it followed: the conversation stays one tree
+            conn.execute(
+                "UPDATE messages SET parent_id = (SELECT parent_id FROM messages WHERE id = ?) "
+                "WHERE parent_id = ?",
+                (mid, mid),
+            )
             conn.execute("DELETE FROM messages_fts WHERE rowid = ?", (mid,))
             conn.execute("DELETE FROM message_memories WHERE message_id = ?", (mid,))
             conn.execute("DELETE FROM message_documents WHERE message_id = ?", (mid,))
@@ -268,6 +283,8 @@ class ConversationStore:
                 "DELETE FROM message_recalls WHERE message_id = ? OR recalled_id = ?", (mid, mid)
             )
             conn.execute("DELETE FROM messages WHERE id = ?", (mid,))
+        for cid in touched:  # a deleted version may have been the one shown
+            self._mark_shown(conn, cid)
         if ids:  # as for memories: leave no deleted term in an FTS5 leaf page
             conn.execute("INSERT INTO messages_fts(messages_fts) VALUES ('optimize')")
 
@@ -287,21 +304,35 @@ class ConversationStore:
         recalled: Sequence[RecalledMessage] = (),
         created_at: str | None = None,
         documents: Sequence[Any] = (),
+        follows: int | None = SHOWN,
     ) -> Message:
         """Store a message; `used`, `recalled` and `documents` are the memories, earlier
         messages and passages (documents.PassageHit) an answer was given, in order, as the
-        turn's plan holds them; `created_at` a date for imported history (default now)."""
+        turn's plan holds them; `created_at` a date for imported history (default now).
+        `follows`: the message it comes after (default: the last one shown; None: it
+        opens the conversation). Following one that already has a next message makes
+        it another version of that one, and the version shown."""
         if role not in ROLES or status not in STATUSES:
             raise UsageError(f"Unknown message role or status: {role}/{status}.")
         conv = self.get(conversation_id)
         stamp = parse_when(created_at, "message date") if created_at else now_iso()
         with self.db.transaction() as conn:
+            another_version = follows != SHOWN
+            if follows == SHOWN:
+                follows = self._last_shown(conversation_id)
+            conn.execute(
+                "UPDATE messages SET chosen = 0 WHERE conversation_id = ? AND parent_id IS ?",
+                (conversation_id, follows),
+            )
             cur = conn.execute(
                 "INSERT INTO messages(conversation_id, role, content, status, model, created_at, "
-                "prompt_tokens, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (conversation_id, role, content, status, model, stamp, prompt_tokens, error),
-            )
+                "prompt_tokens, error, parent_id, chosen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
+                (conversation_id, role, content, status, model, stamp, prompt_tokens, error,
+                 follows),
+            )  # fmt: skip
             mid = int(cur.lastrowid)
+            if another_version:  # what the conversation reads now goes through it
+                self._mark_shown(conn, conversation_id)
             conn.execute(
                 "INSERT INTO messages_fts(rowid, content) VALUES (?, ?)",
                 (mid, textproc.fts_document(content)),
@@ -353,13 +384,14 @@ class ConversationStore:
             )
         ids: list[int] = []
         with self.db.transaction() as conn:
+            follows = self._last_shown(conversation_id)
             for role, content, stamp in rows:
                 cur = conn.execute(
-                    "INSERT INTO messages(conversation_id, role, content, status, created_at) "
-                    "VALUES (?, ?, ?, 'complete', ?)",
-                    (conversation_id, role, content, stamp),
+                    "INSERT INTO messages(conversation_id, role, content, status, created_at, "
+                    "parent_id) VALUES (?, ?, ?, 'complete', ?, ?)",
+                    (conversation_id, role, content, stamp, follows),
                 )
-                mid = int(cur.lastrowid)
+                mid = follows = int(cur.lastrowid)
                 conn.execute(
                     "INSERT INTO messages_fts(rowid, content) VALUES (?, ?)",
                     (mid, textproc.fts_document(content)),
@@ -383,11 +415,14 @@ class ConversationStore:
         return msg
 
     def messages(self, conversation_id: int) -> builtins.list[Message]:
+        """The conversation as it is shown: from its first message, each next one the
+        version chosen (Regenerate and Edit keep the others; see `versions`)."""
         self.get(conversation_id)
         msgs = [
             Message(*r)
             for r in self.db.query(
-                f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ? ORDER BY id",
+                f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ? AND shown = 1 "
+                "ORDER BY id",
                 (conversation_id,),
             )
         ]

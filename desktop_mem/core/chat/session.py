@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 from desktop_mem.core import textproc
 from desktop_mem.core.chat import after_turn
 from desktop_mem.core.chat.context import Budget, ContextBuilder, Plan, TokenCounter
-from desktop_mem.core.chat.conversations import Message
+from desktop_mem.core.chat.conversations import SHOWN, Message
 from desktop_mem.core.chat.extract import Change, Command, Extractor, parse_command
 from desktop_mem.core.chat.learning import Exchange, Learned, Learner
 from desktop_mem.core.chat.records import RecalledMessage, UsedMemory
@@ -146,45 +146,37 @@ class ChatSession:
         self._sent: dict[int, Plan] = {}
         self.server_problem: Any = None  # loaded.SlowTurns seen after the last turn
         self._history_start: Any = None  # where the history sent started last turn
+        self._follows: int | None = SHOWN  # what the next stored message comes after
         self._stream: Stream | None = None
         self._lock = threading.Lock()
         self._background = ThreadPoolExecutor(1, thread_name_prefix="desktop-mem-learn")
 
     # -- state -------------------------------------------------------------------------
 
-    def history(self) -> list[dict[str, Any]]:
-        """The turns of this conversation as the model sees them."""
+    def history(self, until: int | None = None) -> list[dict[str, Any]]:
+        """The turns of this conversation as the model sees them (the versions shown),
+        up to and with the message `until` if given."""
         if self.incognito:  # ids of their own: their place, never reused in the session
             return [{**m, "id": -i - 1} for i, m in enumerate(self._transient)]
         if self.conversation_id is None:
             return []
+        shown = self.conversations.messages(self.conversation_id)
+        if until is not None:
+            shown = shown[: next((i + 1 for i, m in enumerate(shown) if m.id == until), None)]
         out = []
-        for m in self.conversations.messages(self.conversation_id):
+        for m in shown:
             if m.role not in ("user", "assistant") or not m.content.strip() or m.forgotten:
                 continue
             item: dict[str, Any] = {"role": m.role, "content": m.content, "id": m.id}
             plan = self._sent.get(m.id) if self.builder.earlier_blocks == "keep" else None
-            if plan is not None and self._still_true(plan):
+            if plan is not None and plan.still_true(
+                self.profile.memories, self.conversations, self.documents
+            ):
                 item["sent"] = plan.sent
             elif plan is not None:  # it quoted what is gone or changed: never sent again
                 del self._sent[m.id]
             out.append(item)
         return out
-
-    def _still_true(self, plan: Plan) -> bool:
-        """Whether everything a sent message quoted is still there as it was quoted: a
-        memory, message or passage deleted or changed since is never sent again."""
-        memories = {
-            m.id: m.text for m in self.profile.memories.get_many([u.memory_id for u in plan.used])
-        }
-        if any(memories.get(u.memory_id) != u.text for u in plan.used):
-            return False
-        ids = [r.message_id for r in plan.recalled]
-        msgs = self.conversations._plain_messages(ids) if ids else {}
-        if len(msgs) != len(set(ids)) or any(m.forgotten for m in msgs.values()):
-            return False  # deleted, or kept but left out of every prompt
-        chunks = [p.chunk_id for p in plan.documents]
-        return not chunks or len(self.documents.passages(chunks)) == len(set(chunks))
 
     def budget(self) -> Budget:
         try:
@@ -227,22 +219,30 @@ class ChatSession:
         self, on_piece: Callable[[str], None] | None = None, turn: int | None = None
     ) -> TurnResult:
         """Answer a user message again: the last one, or the `turn`-th (0-based, among
-        the conversation's user messages). Everything after it is removed first."""
+        the conversation's user messages). The new answer is another version after it;
+        the earlier answer and the turns after it stay as the other version."""
         found = self._user_message(turn)
         if found is None:
             raise DesktopMemError("There is no message to answer again: send one first.")
         text, user_id = found
-        self._drop_after(user_id)
+        if self.incognito:
+            self._drop_after(user_id)
+        else:
+            self._follows = user_id
         return self._answer(text, user_id, on_piece)
 
     def edit(
         self, turn: int | None, text: str, on_piece: Callable[[str], None] | None = None
     ) -> TurnResult:
-        """Replace a user message (the last, or the `turn`-th) and everything after it,
-        and send the new text."""
+        """Send a new text in place of a user message (the last, or the `turn`-th): it
+        is another version of that message; the earlier one and what followed it stay
+        as the other version."""
         found = self._user_message(turn)
         if found is not None:
-            self._drop_from(found[1])
+            if self.incognito:
+                self._drop_from(found[1])
+            elif found[1] is not None:
+                self._follows = self.conversations.parent_of(found[1])
         return self.send(text, on_piece)
 
     def edit_last(self, text: str, on_piece: Callable[[str], None] | None = None) -> TurnResult:
@@ -292,12 +292,17 @@ class ChatSession:
             return len(self._transient) - 1 if role == "user" else None
         if self.conversation_id is None:
             self.conversation_id = self.conversations.create(model=self.backend.model).id
-        return self.conversations.add_message(self.conversation_id, role, text, **kw).id
+        follows, self._follows = self._follows, SHOWN  # a new version: once, then as usual
+        return self.conversations.add_message(
+            self.conversation_id, role, text, follows=follows, **kw
+        ).id
 
     def _answer(
         self, text: str, user_id: int | None, on_piece: Callable[[str], None] | None
     ) -> TurnResult:
-        history = self.history()[:-1]  # without the message being answered
+        # what came before the message being answered (a regenerated answer's earlier
+        # version is still shown until the new one is stored)
+        history = self.history(until=user_id if not self.incognito else None)[:-1]
         budget = self.budget()
         plan = self.builder.build(
             text,
@@ -376,6 +381,7 @@ class ChatSession:
             if self.learn_after_chat and after <= budget.context
             else None
         )
+        self._follows = SHOWN  # nothing stored (an empty stop): the next one goes last
         learns = (
             result.status == "complete"
             and not self.incognito

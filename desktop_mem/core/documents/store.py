@@ -3,8 +3,10 @@
 A document is read (core/documents/text.py), cut into passages along its own structure, and
 every passage is embedded before anything is written; then the document, its passages,
 their full-text entries and vectors go in one transaction. So a document is either
-fully indexed or not at all (a kill, a vanished file, a failing model server leave the
-previous state). Everything lives in the encrypted profile; the files themselves are
+fully stored or not at all (a kill or a vanished file leave the previous state). When
+the embedding model cannot be used (not installed yet, the server down), the passages
+are stored without vectors, found by their words until `index_missing` gives them
+vectors, as memories and messages are. Everything lives in the encrypted profile; the files themselves are
 only read. Removing a document purges every passage, vector, code and full-text entry
 (the full-text index is rewritten so no term stays in a leaf page), then the WAL is
 checkpointed.
@@ -97,12 +99,14 @@ class AddReport:
     left_out: builtins.list[str] = field(default_factory=list)  # removed for good by the user
     passages: int = 0
     pages: int = 0
+    unindexed: int = 0  # passages stored without a vector (no embedding model to use)
 
     def extend(self, other: AddReport) -> None:
         for name in ("added", "updated", "unchanged", "removed", "refused", "left_out"):
             getattr(self, name).extend(getattr(other, name))
         self.passages += other.passages
         self.pages += other.pages
+        self.unindexed += other.unindexed
 
 
 @dataclass(frozen=True)
@@ -278,11 +282,16 @@ class DocumentStore:
             report.refused.append(str(exc))
             return
         vecs = None
-        if self.embedder is not None:
-            # every passage embedded before anything is written; raises ModelServerError
-            vecs = self.embedder.embed(
-                [f"{p.heading}\n{p.text}" if p.heading else p.text for p in passages]
-            )
+        if report.unindexed:  # the model could not be used for an earlier file of this add
+            report.unindexed += len(passages)
+        elif self.embedder is not None:
+            # every passage embedded before anything is written
+            try:
+                vecs = self.embedder.embed(
+                    [f"{p.heading}\n{p.text}" if p.heading else p.text for p in passages]
+                )
+            except ModelServerError:
+                report.unindexed += len(passages)  # by words until index_missing
         pages = max((s.page or 0 for s in sections), default=0) or None
         stamp = now_iso()
         with self.db.transaction() as conn:

@@ -30,6 +30,7 @@ import httpx
 
 from desktop_mem.core.config import DEFAULT_CHAT_MODEL
 from desktop_mem.core.errors import ModelFailed, ModelMissing, OllamaUnavailable
+from desktop_mem.core.models.catalog import ModelInfo, is_embedding, short_name
 from desktop_mem.core.models.embed import translate_error
 from desktop_mem.core.models.ollama_client import load as load_ollama
 from desktop_mem.core.settings import DEFAULTS
@@ -285,6 +286,28 @@ class OllamaChat:
         except Exception as exc:  # noqa: BLE001
             raise self._error(exc) from None
         return sorted(m.get("model") or "" for m in listed.get("models") or [])
+
+    def inventory(self) -> list[ModelInfo]:
+        """Every model on the server, once each (without ":latest"), with whether it
+        embeds (/api/show's capabilities; by family on a server without them)."""
+        try:
+            with self._client(read=10.0) as client:
+                listed = client.list().get("models") or []
+                out: dict[str, ModelInfo] = {}
+                for m in listed:
+                    name = short_name(m.get("model") or "")
+                    if not name or name in out:
+                        continue
+                    details = m.get("details") or {}
+                    try:
+                        caps = client.show(m.get("model")).get("capabilities")
+                    except load_ollama().ResponseError:
+                        caps = None  # gone meanwhile, or a server that cannot show it
+                    embeds = is_embedding(name, caps, details.get("family") or "")
+                    out[name] = ModelInfo(name, embeds, int(m.get("size") or 0))
+        except Exception as exc:  # noqa: BLE001
+            raise self._error(exc) from None
+        return sorted(out.values(), key=lambda i: i.name)
 
     def context_length(self) -> int:
         """The model's trained context length, from /api/show (cached)."""

@@ -151,6 +151,8 @@ def write_backup(db: Database, dest: Path) -> BackupReport:
             "schema": version,
             "profile_id": db.meta_get("profile.id") or "",
             "seal_salt": base64.b64encode(os.urandom(16)).decode("ascii"),
+            # what it holds, for the restore's confirmation (counts only, never text)
+            "holds": {t: counts.get(t, 0) for t in ("memories", "conversations", "documents")},
         }
         if key.mode == "keyring":
             header["key_account"] = key_account(db.path, db.profile)
@@ -280,7 +282,8 @@ def read_header(path: Path) -> tuple[dict[str, Any], int]:
     """The header of a backup file and where its database starts."""
     path = Path(path)
     not_backup = UsageError(
-        f"{path} is not a desktop-mem backup (a .dmbackup file made by desktop-mem): nothing was changed."
+        f"{path} is not a backup made by desktop-mem (a .dmbackup file): nothing was changed.",
+        reason="not_backup",
     )
     try:
         with open(path, "rb") as fh:
@@ -543,7 +546,10 @@ def recover_key(home: Path | None, profile: str, code: str, vault: Vault | None 
     home = paths.data_home(home)
     path = paths.database_path(home, profile)
     if not path.exists():
-        raise UsageError(f"There is no profile '{profile}' in {home}: check --profile and --home.")
+        raise UsageError(
+            f"There is no profile '{profile}' in {home}: check --profile and --home.",
+            reason="no_profile",
+        )
     side = read_sidecar(path)
     if side.get("key_mode") != "keyring":
         raise UsageError(

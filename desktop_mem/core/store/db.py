@@ -500,7 +500,8 @@ def _open_locked(
     else:
         if not create:
             raise DesktopMemError(
-                f"There is no profile '{profile}' in {home}: check --profile and --home."
+                f"There is no profile '{profile}' in {home}: check --profile and --home.",
+                reason="no_profile",
             )
         pid = identity.new_profile_id()
         account = identity.account_for(pid)

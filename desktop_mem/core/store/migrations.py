@@ -16,9 +16,9 @@ MIGRATIONS: list[tuple[int, str, Migration]] = []
 
 def migration(version: int, name: str) -> Callable[[Migration], Migration]:
     def register(fn: Migration) -> Migration:
-        assert not MIGRATIONS or MIGRATIONS[-1][0] == version - 1, (
-            "migrations are numbered in order"
-        )
+        # A gap is allowed (a number kept for a change made elsewhere): migrate() applies
+        # every version the profile has not recorded, not only those after its newest.
+        assert not MIGRATIONS or MIGRATIONS[-1][0] < version, "migrations are numbered in order"
         MIGRATIONS.append((version, name, fn))
         return fn
 
@@ -575,3 +575,25 @@ def _m015(conn: Any) -> None:
     # The read path gives every answer the user's most important durable memories (the
     # core block): without this, each turn would read the whole memories table to find them.
     run_script(conn, "CREATE INDEX memories_by_importance ON memories(importance);")
+
+
+@migration(16, "answer versions: each message's parent, and which version is shown")
+def _m016(conn: Any) -> None:
+    run_script(
+        conn,
+        """
+        -- A conversation is a tree: Regenerate adds another answer to the same question,
+        -- Edit another question after the same answer; the earlier versions stay.
+        -- parent_id: the message this one follows (NULL: the first); chosen: the
+        -- version shown among the messages that follow the same one; shown: on the
+        -- path of chosen versions from the first message (what the conversation reads).
+        ALTER TABLE messages ADD COLUMN parent_id INTEGER;
+        ALTER TABLE messages ADD COLUMN chosen INTEGER NOT NULL DEFAULT 1;
+        ALTER TABLE messages ADD COLUMN shown INTEGER NOT NULL DEFAULT 1;
+        UPDATE messages SET parent_id = (
+            SELECT max(p.id) FROM messages p
+            WHERE p.conversation_id = messages.conversation_id AND p.id < messages.id
+        );
+        CREATE INDEX messages_by_parent ON messages(conversation_id, parent_id);
+        """,
+    )

@@ -1,0 +1,319 @@
+"""The drawer beside the memory list: the selected memory's text (editable), kind,
+importance and end date, Save / Pin / Delete always in view under them, and below, in
+a part of its own that scrolls when the window is small, where it came from, the
+answers it shaped, the other apps that used it and its history with restore. With
+nothing selected it says what it is for, with no scroll bar."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import QCoreApplication, QDate, QRect, Qt, Signal
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDateEdit,
+    QDoubleSpinBox,
+    QFormLayout,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop_mem.core import textproc
+from desktop_mem.core.memory.store import KINDS, Memory, Version
+from desktop_mem.ui.models import ID_ROLE, kind_label, source_label
+
+
+def action_label(action: str) -> str:
+    """A history row's action in the interface's language ("merged into #12" keeps its
+    number)."""
+    words = {
+        "created": QCoreApplication.translate("MemoryBrowser", "created"),
+        "edited": QCoreApplication.translate("MemoryBrowser", "edited"),
+        "updated": QCoreApplication.translate("MemoryBrowser", "updated"),
+        "restored": QCoreApplication.translate("MemoryBrowser", "restored"),
+        "pinned": QCoreApplication.translate("MemoryBrowser", "pinned"),
+        "unpinned": QCoreApplication.translate("MemoryBrowser", "unpinned"),
+        "invalidated": QCoreApplication.translate("MemoryBrowser", "marked no longer true"),
+    }
+    if action in words:
+        return words[action]
+    for prefix, label in (
+        ("merged into #", QCoreApplication.translate("MemoryBrowser", "merged into #%1")),
+        ("contradicted by #", QCoreApplication.translate("MemoryBrowser", "contradicted by #%1")),
+    ):
+        if action.startswith(prefix):
+            return label.replace("%1", action[len(prefix) :])
+    return action
+
+
+WRAP = int(Qt.TextFlag.TextWordWrap | Qt.TextFlag.TextWrapAnywhere)
+
+
+class WrappedList(QListWidget):
+    """A short list whose rows wrap (no sideways scrolling) and which is as tall as its
+    rows, up to `most` pixels."""
+
+    def __init__(self, most: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.most = most
+        self.setWordWrap(True)
+        self.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setResizeMode(QListWidget.ResizeMode.Adjust)
+        self.setUniformItemSizes(False)
+
+    def fit(self) -> None:
+        """As tall as its rows wrapped at the list's width (a view's own row hints do not
+        wrap before it is laid out), up to `most`."""
+        metrics = QFontMetrics(self.font())
+        width = max(60, self.viewport().width() - 8)
+        rows = 0
+        for r in range(self.count()):
+            text = self.item(r).text()
+            bound = metrics.boundingRect(QRect(0, 0, width, 10_000), WRAP, text)
+            rows += bound.height() + 6
+        self.setFixedHeight(max(28, min(self.most, rows + 2 * self.frameWidth() + 2)))
+
+    def resizeEvent(self, event: object) -> None:
+        super().resizeEvent(event)  # type: ignore[arg-type]
+        self.fit()
+
+
+class MemoryDrawer(QWidget):
+    save_requested = Signal(int, str, str, float, str)  # id, text, kind, importance, until
+    pin_requested = Signal(int, bool)
+    delete_requested = Signal()  # the memories selected in the list
+    restore_requested = Signal(int, int)  # memory id, version
+    message_requested = Signal(int)  # open the conversation holding this message
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        details = QWidget()
+        column = QVBoxLayout(details)
+        column.setContentsMargins(0, 0, 0, 0)
+        fields = QFormLayout()
+        self.text = QPlainTextEdit()
+        self.text.setTabChangesFocus(True)  # Tab moves on; the text is one sentence
+        self.text.setMaximumHeight(90)
+        fields.addRow(self.tr("Text"), self.text)
+        self.kind = QComboBox()
+        for k in KINDS:
+            self.kind.addItem(kind_label(self, k), k)
+        fields.addRow(self.tr("Kind"), self.kind)
+        self.importance = QDoubleSpinBox()
+        self.importance.setRange(0.0, 1.0)
+        self.importance.setSingleStep(0.1)
+        fields.addRow(self.tr("Importance"), self.importance)
+        until_row = QHBoxLayout()
+        self.has_until = QCheckBox(self.tr("True until"))
+        self.until = QDateEdit()
+        self.until.setCalendarPopup(True)
+        self.until.setDisplayFormat("yyyy-MM-dd")  # as the list shows dates, in any locale
+        self.until.setDate(QDate.currentDate().addMonths(1))
+        self.until.setEnabled(False)
+        self.has_until.toggled.connect(self.until.setEnabled)
+        until_row.addWidget(self.has_until)
+        until_row.addWidget(self.until)
+        until_row.addStretch(1)
+        fields.addRow(self.tr("Valid"), until_row)
+        column.addLayout(fields)
+        buttons = QHBoxLayout()
+        self.save_button = QPushButton(self.tr("Save"))
+        self.save_button.clicked.connect(self._save)
+        self.pin_button = QPushButton(self.tr("Pin"))
+        self.pin_button.clicked.connect(self._pin)
+        self.delete_button = QPushButton(self.tr("Delete…"))
+        self.delete_button.clicked.connect(self.delete_requested)
+        for b in (self.save_button, self.pin_button, self.delete_button):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        column.addLayout(buttons)
+
+        # what the memory did and was: scrolls on its own when the window is small
+        info = QWidget()
+        below = QVBoxLayout(info)
+        below.setContentsMargins(0, 4, 4, 0)
+        below.addWidget(self._heading(self.tr("Came from")))
+        self.origin = QLabel()
+        self.origin.setWordWrap(True)
+        self.origin.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
+        self.origin.linkActivated.connect(lambda link: self.message_requested.emit(int(link)))
+        below.addWidget(self.origin)
+        below.addWidget(self._heading(self.tr("Answers it shaped")))
+        self.impact = WrappedList(140)
+        self.impact.itemActivated.connect(
+            lambda item: item.data(ID_ROLE) and self.message_requested.emit(int(item.data(ID_ROLE)))
+        )
+        below.addWidget(self.impact)
+        self.apps = QLabel()  # which other apps (MCP clients) read or wrote it, and when
+        self.apps.setObjectName("notice")
+        self.apps.setWordWrap(True)
+        below.addWidget(self.apps)
+        below.addWidget(self._heading(self.tr("History")))
+        self.history = WrappedList(180)
+        self.history.itemActivated.connect(self._history_activated)
+        self.history.currentRowChanged.connect(self._version_chosen)
+        below.addWidget(self.history)
+        restore_row = QHBoxLayout()
+        self.restore_button = QPushButton(self.tr("Restore this version"))
+        self.restore_button.clicked.connect(self._restore)
+        restore_row.addWidget(self.restore_button)
+        restore_row.addStretch(1)
+        below.addLayout(restore_row)
+        below.addStretch(1)  # spare height below the details, not between their rows
+        self.info = QScrollArea()
+        self.info.setWidget(info)
+        self.info.setWidgetResizable(True)
+        self.info.setFrameShape(QFrame.Shape.NoFrame)
+        self.info.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        column.addWidget(self.info, 1)
+
+        self.placeholder = QLabel(
+            self.tr("Select a memory to see where it came from, the answers it shaped and its "
+                    "history, or to edit it.")
+        )  # fmt: skip
+        self.placeholder.setObjectName("empty")
+        self.placeholder.setWordWrap(True)
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.placeholder)
+        self.pages.addWidget(details)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.pages)
+        self.current: Memory | None = None
+        self._versions: list[Version] = []
+
+    @staticmethod
+    def _heading(text: str) -> QLabel:
+        label = QLabel(text)
+        label.setObjectName("heading")
+        return label
+
+    def show_details(
+        self,
+        memory: Memory | None,
+        versions: list[Version],
+        answers: list[tuple[int, str]],
+        origin: tuple[int, str] | None = None,
+        apps: list[tuple[str, str]] | None = None,
+        selected: int = 0,
+    ) -> None:
+        self.current = memory
+        self.pages.setCurrentIndex(0 if memory is None else 1)
+        self.apps.setText(
+            self.tr("Used by other apps: %1").replace(
+                "%1", "; ".join(f"{name} ({when[:16].replace('T', ' ')})" for name, when in apps)
+            )
+            if apps
+            else ""
+        )
+        self.apps.setVisible(bool(apps))
+        self._versions = versions
+        for w in (self.save_button, self.pin_button, self.restore_button):
+            w.setEnabled(memory is not None)
+        self.set_selected(selected)
+        self.text.setPlainText(memory.text if memory else "")
+        if memory is None:
+            self.importance.setValue(0.5)  # a new memory's default, not 0.00
+        until = memory.valid_until if memory else None
+        self.has_until.setChecked(bool(until))
+        if until:
+            self.until.setDate(QDate.fromString(until[:10], "yyyy-MM-dd"))
+        if memory:
+            self.kind.setCurrentIndex(max(0, self.kind.findData(memory.kind)))
+            self.importance.setValue(memory.importance)
+            self.pin_button.setText(self.tr("Unpin") if memory.pinned else self.tr("Pin"))
+        if memory is None:
+            self.origin.setText("")
+        elif origin:  # the message it was learned from
+            said = textproc.shorten(textproc.plain_text(origin[1]), 120)
+            self.origin.setText(f'<a href="{origin[0]}">{html.escape(said)}</a>')
+            self.origin.setToolTip(source_label(self, memory.source))
+        else:
+            self.origin.setText(source_label(self, memory.source))
+        self.impact.clear()
+        for message_id, text in answers:
+            preview = textproc.shorten(textproc.plain_text(text), 160)  # answers are Markdown
+            item = QListWidgetItem(preview or self.tr("(empty answer)"))
+            item.setToolTip(textproc.shorten(textproc.plain_text(text), 600))
+            item.setData(ID_ROLE, message_id)
+            self.impact.addItem(item)
+        if memory is not None and not answers:
+            self.impact.addItem(self.tr("No answer has used it yet."))
+        self.impact.fit()
+        self.history.clear()
+        for v in versions:
+            item = QListWidgetItem(self._version_line(v))
+            item.setToolTip(v.text)
+            if v.message_id:
+                item.setData(ID_ROLE, v.message_id)
+            self.history.addItem(item)
+        self.history.fit()
+        if versions:
+            self.history.setCurrentRow(len(versions) - 1)
+        self._version_chosen(self.history.currentRow())
+
+    def _version_line(self, v: Version) -> str:
+        until = self.tr(", until %1").replace("%1", v.valid_until[:10]) if v.valid_until else ""
+        origin = (
+            self.tr(", from message %1").replace("%1", str(v.message_id)) if v.message_id else ""
+        )
+        # one string, so that Chinese has its own brackets and colon: "更新（你）：…"
+        row = (
+            self.tr("%1 (%2%3)%4: %5")
+            .replace("%1", action_label(v.action))
+            .replace("%2", source_label(self, v.actor))
+            .replace("%3", origin)
+            .replace("%4", until)
+        )
+        when = v.changed_at[:16].replace("T", " ")
+        return f"v{v.version} · {when} · " + row.replace("%5", " ".join(v.text.split())[:100])
+
+    def set_selected(self, count: int) -> None:
+        """How many memories are selected in the list: Delete… acts on all of them."""
+        self.delete_button.setEnabled(bool(count))
+
+    def _save(self) -> None:
+        if self.current is not None:
+            self.save_requested.emit(
+                self.current.id,
+                self.text.toPlainText().strip(),
+                self.kind.currentData(),
+                float(self.importance.value()),
+                self.until.date().toString("yyyy-MM-dd") if self.has_until.isChecked() else "",
+            )
+
+    def _pin(self) -> None:
+        if self.current is not None:
+            self.pin_requested.emit(self.current.id, not self.current.pinned)
+
+    def _version_chosen(self, row: int) -> None:
+        """Choosing an old version previews it; Restore is for old versions only."""
+        old = 0 <= row < len(self._versions) - 1
+        self.restore_button.setEnabled(self.current is not None and old)
+        if self.current is not None and 0 <= row < len(self._versions):
+            self.text.blockSignals(True)
+            self.text.setPlainText(self._versions[row].text)
+            self.text.blockSignals(False)
+
+    def _history_activated(self, item: QListWidgetItem) -> None:
+        message_id = item.data(ID_ROLE)
+        if message_id:
+            self.message_requested.emit(int(message_id))
+
+    def _restore(self) -> None:
+        row = self.history.currentRow()
+        if self.current is not None and 0 <= row < len(self._versions):
+            self.restore_requested.emit(self.current.id, self._versions[row].version)

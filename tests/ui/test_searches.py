@@ -1,0 +1,143 @@
+"""The window's three searches behave one way (issue 30): as you type, with what each hit
+was found by; "Weak matches too" shows each memory's relevance and which are weaker.
+And what the Chinese interface showed in English."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from desktop_mem.core.memory.store import NewMemory
+from desktop_mem.core.profile import Profile
+from desktop_mem.ui.app import app_settings, install_language
+from desktop_mem.ui.context import Context
+from desktop_mem.ui.documents_ui import DocumentsPage
+from desktop_mem.ui.main_window import MainWindow
+from desktop_mem.ui.memory_cards import meta_line
+from desktop_mem.ui.models import MESSAGE_ROLE, SNIPPET_ROLE
+from tests.fakes.ollama_server import FakeOllama
+from tests.ui.driving import HANGZHOU, idle, send
+
+
+def test_conversations_are_searched_as_you_type_with_the_message_found(
+    qtbot: Any, window: MainWindow, profile: Profile
+) -> None:
+    store = profile.conversations
+    kyoto = store.create("Trip").id
+    said = store.add_message(kyoto, "user", "We fly to Kyoto to see the temples in April").id
+    other = store.create("Work").id
+    store.add_message(other, "user", "帮我写一封请假邮件")
+    store.index_vectors()
+    window.conversations.refresh()
+    panel = window.conversation_panel
+    qtbot.keyClicks(panel.search, "kyoto temples")  # no Enter
+    qtbot.waitUntil(lambda: panel.model.count() == 1, timeout=5000)
+    index = panel.model.index(0)
+    assert panel.model.conversations()[0].id == kyoto
+    assert "Kyoto to see the temples" in index.data(SNIPPET_ROLE)
+    assert index.data(MESSAGE_ROLE) == said
+    panel.list.activated.emit(index)  # Enter on the hit: that message, in its conversation
+    assert window.context.chat.conversation_id == kyoto
+    panel.search.clear()
+    assert panel.model.count() == 2, "cleared: every conversation again"
+    qtbot.keyClicks(panel.search, "xylophone quantum")
+    qtbot.waitUntil(lambda: panel.empty.isVisibleTo(window), timeout=5000)
+    assert panel.model.count() == 0 and "No conversation" in panel.empty.text()
+    idle(qtbot, window)
+
+
+def test_documents_are_searched_as_you_type(
+    qtbot: Any, profile: Profile, home: Path, tmp_path: Path, fake_ollama: FakeOllama
+) -> None:
+    (tmp_path / "leave.md").write_text("# Leave\n\nAnnual leave is twenty-five days.\n", "utf-8")
+    profile.documents.add(tmp_path / "leave.md")
+    page = DocumentsPage(Context(profile, app_settings(home)))
+    qtbot.addWidget(page)
+    qtbot.keyClicks(page.search, "annual leave days")  # no Enter
+    qtbot.waitUntil(lambda: page.results.count() > 0, timeout=5000)
+    assert "twenty-five days" in page.results.item(0).text(), "with the passage found"
+
+
+def test_weak_matches_show_each_memorys_relevance(
+    qtbot: Any, window: MainWindow, profile: Profile
+) -> None:
+    profile.memories.add_many(
+        [
+            NewMemory(t)
+            for t in (
+                "My sister Lin lives in Chengdu",
+                "I keep bees",
+                "Allergic to peanuts",
+                "I play the cello",
+            )
+        ]  # fmt: skip
+    )
+    window.show_page("memories")
+    b = window.browser
+    b.all_matches.setChecked(True)
+    qtbot.keyClicks(b.search, "zqxv wkrp blorft")  # nonsense
+    qtbot.waitUntil(lambda: "weaker" in b.count.text(), timeout=5000)  # searched, not listed
+    idle(qtbot, window)
+    assert b.count.text() == "No relevant match; 4 weaker ones below", "not \u201c4 matches\u201d"
+    for row in range(4):
+        memory = b.model.memory(row)
+        assert memory is not None
+        line = meta_line(memory, b.model.found(memory.id))
+        assert line.startswith("weak match, relevance "), line
+    b.search.clear()
+    qtbot.keyClicks(b.search, "where does my sister live")
+    qtbot.waitUntil(lambda: b.count.text().startswith("1 match"), timeout=5000)
+    idle(qtbot, window)
+    first = b.model.memory(0)
+    assert first is not None and first.text == "My sister Lin lives in Chengdu"
+    assert meta_line(first, b.model.found(first.id)).startswith("relevance ")
+    assert b.count.text() == "1 match · 3 weaker"
+
+
+def test_the_chinese_interface_says_undo_and_the_document_kind_in_chinese(
+    qtbot: Any, profile: Profile, home: Path, fake_ollama: FakeOllama, tmp_path: Path, qapp: Any
+) -> None:
+    install_language(qapp, "zh_CN")
+    try:
+        (tmp_path / "notes.txt").write_text("Annual leave is twenty-five days.\n", "utf-8")
+        profile.documents.add(tmp_path / "notes.txt")
+        w = MainWindow(profile, app_settings(home))
+        qtbot.addWidget(w)
+        w.show()
+        qtbot.waitUntil(lambda: w.context.server.online, timeout=5000)
+        assert w.documents_page.table.item(0, 1).text() == "纯文本", "not \u201ctext\u201d"
+        fake_ollama.reply_json(HANGZHOU)
+        send(qtbot, w, "I live in Hangzhou with my cat Mochi")
+        qtbot.waitUntil(lambda: "已记住" in w.chat.messages[-1].notice.text(), timeout=10000)
+        notice = w.chat.messages[-1].notice.text()
+        assert "撤销" in notice and "Undo" not in notice
+        idle(qtbot, w)
+        w.close()
+    finally:
+        install_language(qapp, "en")
+
+
+def test_a_word_that_is_in_a_memory_or_a_conversation_finds_it(
+    qtbot: Any, window: MainWindow, profile: Profile
+) -> None:
+    """Found in the first-time walk: one word ("Lisbon"), which the relevance rule took
+    for small talk, found nothing although a memory and a message hold it."""
+    profile.memories.add_many([NewMemory("I live in Lisbon with my cat Mochi"),
+                               NewMemory("I'm Mia")])  # fmt: skip
+    cid = profile.conversations.create().id
+    profile.conversations.add_message(cid, "user", "I live in Lisbon with my cat Mochi.")
+    profile.conversations.index_vectors()
+    window.conversations.refresh()
+    b = window.browser
+    window.show_page("memories")
+    qtbot.keyClicks(b.search, "Lisbon")
+    qtbot.waitUntil(lambda: b.count.text() == "No relevant match; 1 weaker one below"
+                    or b.count.text().endswith("match"), timeout=5000)  # fmt: skip
+    idle(qtbot, window)
+    assert [b.model.memory(r).text for r in range(b.model.rowCount())] == [  # type: ignore[union-attr]
+        "I live in Lisbon with my cat Mochi"
+    ]
+    panel = window.conversation_panel
+    qtbot.keyClicks(panel.search, "Lisbon")
+    qtbot.waitUntil(lambda: panel.model.count() == 1, timeout=5000)
+    idle(qtbot, window)
