@@ -201,23 +201,28 @@ class AppsPage(QWidget):
         self._show_snippet(app.name, key)
         return True
 
+    def _confirm(self, title: str, text: str) -> bool:
+        answer = QMessageBox.question(
+            self,
+            title,
+            text,
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,  # a reflexive Enter keeps the key working
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
     def renew_key(self, confirmed: bool = False) -> bool:
         name = self.selected()
         if name is None:
             return False
-        if not confirmed:
-            answer = QMessageBox.question(
-                self,
-                self.tr("New key"),
-                self.tr(
-                    "Give %1 a new key? Its old key stops working at once: paste the new "
-                    "configuration into the app."
-                ).replace("%1", escape_controls(name)),
-                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-                QMessageBox.StandardButton.No,  # a reflexive Enter keeps the key working
-            )
-            if answer != QMessageBox.StandardButton.Yes:
-                return False
+        if not confirmed and not self._confirm(
+            self.tr("New key"),
+            self.tr(
+                "Give %1 a new key? Its old key stops working at once: paste the new "
+                "configuration into the app."
+            ).replace("%1", escape_controls(name)),
+        ):
+            return False
         app, key = self.registry.renew(name)
         self.refresh()
         self._show_snippet(app.name, key)
@@ -227,19 +232,14 @@ class AppsPage(QWidget):
         name = self.selected()
         if name is None:
             return False
-        if not confirmed:
-            answer = QMessageBox.question(
-                self,
-                self.tr("Remove app"),
-                self.tr(
-                    "Remove %1? Its key stops working at once and its log is deleted; the "
-                    "memories it wrote stay."
-                ).replace("%1", escape_controls(name)),
-                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-                QMessageBox.StandardButton.No,  # a reflexive Enter keeps the key working
-            )
-            if answer != QMessageBox.StandardButton.Yes:
-                return False
+        if not confirmed and not self._confirm(
+            self.tr("Remove app"),
+            self.tr(
+                "Remove %1? Its key stops working at once and its log is deleted; the "
+                "memories it wrote stay."
+            ).replace("%1", escape_controls(name)),
+        ):
+            return False
         self.registry.remove(name)
         self._show_snippet(None, None)
         self.refresh()
