@@ -591,3 +591,47 @@ def test_an_item_that_clears_the_gate_by_itself_is_kept_beside_a_stronger_one(
         "My sister Ana lives in Porto", "I have a sister called Ana"
     ]  # fmt: skip
     assert all(h.signals["match"] == "strong" for h in hits)
+
+
+def test_an_item_holding_every_word_of_the_query_is_kept_whatever_its_cosine(
+    profile: Profile,
+) -> None:
+    """The fake embedder's directions are random: only the words can find these. A
+    query's every word in an item is kept, as a weaker match unless it clears the gate;
+    not when the words are stop words or small talk only, nor when only some are there."""
+    from desktop_mem.core.search.relevance import MEMORY_TIER, Asked, Candidates, judge
+    from desktop_mem.core.textproc import query_terms
+
+    texts = ["We fly to Kyoto in April", "The XR-200 router needs a reset", "OK, thanks, Mel"]
+    ids = [profile.memories.add(NewMemory(t)).memory.id for t in texts]
+    rng = np.random.default_rng(5)
+    vectors = {i: _unit(rng.normal(size=64)) for i in ids}
+    far = np.full(len(ids), -0.3)  # well below chance for every item
+
+    def kept(query: str) -> list[str]:
+        terms = query_terms(query)
+        keyword = [i for i, t in zip(ids, texts, strict=True)
+                   if any(w in query_terms(t) for w in terms)]  # fmt: skip
+        found = Candidates(ids, far, np.ones(len(ids), bool), vectors, keyword)
+        verdict = judge(profile.db, MEMORY_TIER, RelevanceRule(),
+                        Asked.of(query, terms, _synthetic_level()), found, len(ids))  # fmt: skip
+        assert set(verdict.strength.values()) <= {"weak"}
+        return [t for t, k in zip(texts, verdict.keep, strict=True) if k]
+
+    assert kept("kyoto") == [texts[0]]
+    assert kept("XR-200 reset") == [texts[1]]
+    assert kept("kyoto router") == [], "half the words is evidence, not proof"
+    assert kept("ok, thanks!") == [], "small talk's words say nothing of what it is about"
+    assert kept("april") == [], "a time word alone is a date, judged by when"
+
+
+def test_a_search_for_one_exact_word_finds_the_memory_and_the_message(profile: Profile) -> None:
+    profile.memories.add(NewMemory("We fly to Kyoto to see the temples in April"))
+    store = profile.conversations
+    said = store.add_message(store.create("Trip").id, "user", "Is Kyoto cold in April?").id
+    assert store.index_vectors() == 1  # judged by its vector, as once indexed
+    assert [h.memory.text for h in profile.search.search("kyoto").hits] == [
+        "We fly to Kyoto to see the temples in April"
+    ]
+    hits, _ = store.search("kyoto")
+    assert [h.message.id for h in hits] == [said]

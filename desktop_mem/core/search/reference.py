@@ -16,6 +16,7 @@ from __future__ import annotations
 # of memory ("hi", "thanks!"), whatever the store holds: an old "thanks, Mel!" is
 # as close to a new "thank you!" as any text can be, and no more useful.
 SMALL_TALK: tuple[str, ...] = (
+    "hi!",
     "hello",
     "hey there",
     "good morning!",

@@ -19,7 +19,10 @@ unrelated text varies. The rule then asks two things:
 
 Keywords count as evidence, not as proof: a keyword match lowers an item's bars by
 `keyword_credit` deviations times the share of the query's words it contains ("what
-did you do today" and "today I bought shoes" share one). Words the profile has never
+did you do today" and "today I bought shoes" share one). An item that holds every
+word of the query, among them one that says what it is about (not a stop word, a time
+word or a word of small talk), is kept whatever its cosine: a search for "kyoto" or
+"XR-200" finds what says it even where the model represents the word poorly. Words the profile has never
 seen (`unknown_penalty`) raise the gate, not each item, once the profile has seen
 enough text to know most everyday words (`known_words_at`): in a new user's store most
 words of a paraphrase are new by nature. Nor do they for an item in another language
@@ -142,6 +145,9 @@ class Asked:
     names: frozenset[str] = frozenset()
     period: tuple[str, str] | None = None
     conversation: int | None = None
+    # whether `terms` are all the query's words (a large store retrieves without its
+    # most frequent ones: an item holding the rest does not hold every word)
+    whole: bool = True
 
     @classmethod
     def of(
@@ -151,7 +157,10 @@ class Asked:
         level: ChanceLevel | None,
         conversation: int | None = None,
     ) -> Asked:
-        return cls(terms, level, textproc.names(query), textproc.named_period(query), conversation)
+        whole = set(terms) >= set(textproc.query_terms(query))
+        return cls(
+            terms, level, textproc.names(query), textproc.named_period(query), conversation, whole
+        )
 
 
 @dataclass
@@ -181,11 +190,25 @@ class Judgement:
 _TALK_TERMS: tuple[frozenset[str], ...] | None = None
 
 
-def _small_talk_by_words(terms: list[str]) -> bool:
+def _talk_terms() -> tuple[frozenset[str], ...]:
     global _TALK_TERMS
     if _TALK_TERMS is None:
         _TALK_TERMS = small_talk_terms()
-    return bool(terms) and any(set(terms) <= said for said in _TALK_TERMS)
+    return _TALK_TERMS
+
+
+def _small_talk_by_words(terms: list[str]) -> bool:
+    return bool(terms) and any(set(terms) <= said for said in _talk_terms())
+
+
+def says_what_about(terms: list[str]) -> bool:
+    """Whether some term says what the query is about: not a stop word (a query of
+    stop words only searches by them), a time word or a word of small talk."""
+    talk = frozenset().union(*_talk_terms())
+    return any(
+        t not in textproc.STOPWORDS and t not in talk and not textproc.is_time_word(t)
+        for t in terms
+    )
 
 
 def item_scripts(db: Any, tier: Tier, ids: list[int]) -> dict[int, str]:
@@ -247,6 +270,9 @@ def judge(
     dated = dated_within(db, tier, ids, period) if period and time_share else set()
     worded = [i for i in ids if i in keyword or i in dated]
     coverage = term_coverage(db, tier.fts, terms, worded)
+    whole = np.zeros(len(ids), dtype=bool)
+    if asked.whole and says_what_about(terms):
+        whole[[n for n, i in enumerate(ids) if coverage.get(i, 0.0) >= 1.0]] = True
     for i in dated:
         coverage[i] = min(1.0, coverage.get(i, 0.0) + time_share)
     cover = np.array([coverage.get(i, 0.0) for i in ids])
@@ -255,7 +281,7 @@ def judge(
     best = float(evidence[readable].max()) if readable.any() else -math.inf
     nearest = float(zs[readable].max()) if readable.any() else -math.inf
     # A query nearer small talk or a question about the world than to any item is not
-    # about the store, nor one far nearer them than to what people say about their
+    # about the store (but for an item holding a single word searched for), nor one far nearer them than to what people say about their
     # lives whose words alone bring it near an item ("how's it going?" and "I go
     # climbing"). Among past messages a greeting finds greetings: there the second
     # test stands alone.
@@ -266,7 +292,10 @@ def judge(
         or (unlike_life and (tier.chatter or decoy > nearest + rule.decoy_margin))
         or (not level.reads(None) and _small_talk_by_words(terms))
     ):
-        return Judgement(np.zeros(len(ids), dtype=bool), scores, coverage)
+        # A single word is a keyword search: what holds it is what it asks for.
+        alone = whole if len(terms) == 1 else np.zeros(len(ids), dtype=bool)
+        strength = {ids[n]: WEAK for n in np.flatnonzero(alone)}
+        return Judgement(alone, scores, coverage, strength=strength)
     ordinary = rule.threshold(collection)
     gate = rule.bar(
         collection, unknown_share(db, terms, asked.names, asked.conversation), profile_items(db)
@@ -300,9 +329,9 @@ def judge(
         # draw's reach in a store of hundreds).
         cleared = np.zeros(len(ids), dtype=bool)
         cleared[[n for n in opens if cover[n] >= rule.words_share]] = True
-        keep = by_meaning | words | cleared
+        keep = by_meaning | words | cleared | whole
     else:
-        keep = words
+        keep = words | whole
         if any(rule.passes(zs[n], ordinary, cover[n]) for n in np.flatnonzero(readable)):
             held = by_meaning
     given = keep | held if held is not None else keep
