@@ -635,3 +635,30 @@ def test_a_search_for_one_exact_word_finds_the_memory_and_the_message(profile: P
     ]
     hits, _ = store.search("kyoto")
     assert [h.message.id for h in hits] == [said]
+
+
+def test_words_that_say_nothing_of_what_a_query_is_about_are_no_evidence(
+    profile: Profile,
+) -> None:
+    """ "what can you do?" is made of stop words, which most things anyone says hold:
+    matching them lifts no item over the gate, as a content word would."""
+    from desktop_mem.core.search.relevance import MEMORY_TIER, Asked, Candidates, judge
+    from desktop_mem.core.textproc import query_terms
+
+    texts = ["What can you do about a leaking roof", "What can you do with old kayak paddles"]
+    ids = [profile.memories.add(NewMemory(t)).memory.id for t in texts]
+    rng = np.random.default_rng(9)
+    vectors = {i: _unit(rng.normal(size=64)) for i in ids}
+    level = _synthetic_level()
+    rule = RelevanceRule()
+    # 1 deviation below the gate by meaning: a full keyword match would lift it over
+    sim = np.full(len(ids), (rule.threshold(len(ids)) - 1) * 0.1 / 0.9)
+
+    def kept(query: str) -> list[bool]:
+        terms = query_terms(query)
+        found = Candidates(ids, sim, np.ones(len(ids), bool), vectors, ids)
+        verdict = judge(profile.db, MEMORY_TIER, rule, Asked.of(query, terms, level), found, 2)
+        return verdict.keep.tolist()
+
+    assert kept("what can you do?") == [False, False]
+    assert kept("kayak paddles")[1], "content words lift it (and the other comes within the margin)"

@@ -23,6 +23,7 @@ SMALL_TALK: tuple[str, ...] = (
     "thanks, that's all",
     "thank you very much",
     "ok",
+    "okay then",
     "yes",
     "no thanks",
     "good night",

@@ -269,9 +269,12 @@ def judge(
     time_share = sum(map(textproc.is_time_word, terms)) / len(terms) if terms else 0.0
     dated = dated_within(db, tier, ids, period) if period and time_share else set()
     worded = [i for i in ids if i in keyword or i in dated]
-    coverage = term_coverage(db, tier.fts, terms, worded)
+    # Words that say nothing of what the query is about (stop words, small talk's) are
+    # no evidence: "what can you do?" is in most things anyone says.
+    about = says_what_about(terms)
+    coverage = term_coverage(db, tier.fts, terms, worded) if about else {}
     whole = np.zeros(len(ids), dtype=bool)
-    if asked.whole and says_what_about(terms):
+    if asked.whole and about:
         whole[[n for n, i in enumerate(ids) if coverage.get(i, 0.0) >= 1.0]] = True
     for i in dated:
         coverage[i] = min(1.0, coverage.get(i, 0.0) + time_share)
@@ -281,19 +284,23 @@ def judge(
     best = float(evidence[readable].max()) if readable.any() else -math.inf
     nearest = float(zs[readable].max()) if readable.any() else -math.inf
     # A query nearer small talk or a question about the world than to any item is not
-    # about the store (but for an item holding a single word searched for), nor one far nearer them than to what people say about their
+    # about the store, nor one far nearer them than to what people say about their
     # lives whose words alone bring it near an item ("how's it going?" and "I go
     # climbing"). Among past messages a greeting finds greetings: there the second
     # test stands alone.
     decoy = level.decoy(terms)
     unlike_life = decoy > level.personal + rule.talk_margin
+    nearer_decoy = decoy > best + rule.decoy_margin
     if (
-        decoy > best + rule.decoy_margin
+        nearer_decoy
         or (unlike_life and (tier.chatter or decoy > nearest + rule.decoy_margin))
         or (not level.reads(None) and _small_talk_by_words(terms))
     ):
-        # A single word is a keyword search: what holds it is what it asks for.
-        alone = whole if len(terms) == 1 else np.zeros(len(ids), dtype=bool)
+        # A single word is a keyword search: what holds it is what it asks for, when
+        # it is no nearer a decoy than that item is (a model may put one word near
+        # small talk by its vector alone).
+        single = len(terms) == 1 and not nearer_decoy
+        alone = whole if single else np.zeros(len(ids), dtype=bool)
         strength = {ids[n]: WEAK for n in np.flatnonzero(alone)}
         return Judgement(alone, scores, coverage, strength=strength)
     ordinary = rule.threshold(collection)
