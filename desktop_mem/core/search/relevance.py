@@ -19,10 +19,11 @@ unrelated text varies. The rule then asks two things:
 
 Keywords count as evidence, not as proof: a keyword match lowers an item's bars by
 `keyword_credit` deviations times the share of the query's words it contains ("what
-did you do today" and "today I bought shoes" share one). An item that holds every
-word of the query, among them one that says what it is about (not a stop word, a time
-word or a word of small talk), is kept whatever its cosine: a search for "kyoto" or
-"XR-200" finds what says it even where the model represents the word poorly. Words the profile has never
+did you do today" and "today I bought shoes" share one), and words that say nothing of
+what the query is about (stop words, a time word, the words of small talk) count for
+nothing. An item that holds every word of the query, among them one that says what it
+is about, is kept whatever its cosine: a search for "kyoto" or "XR-200" finds what says
+it even where the model represents the word poorly. Words the profile has never
 seen (`unknown_penalty`) raise the gate, not each item, once the profile has seen
 enough text to know most everyday words (`known_words_at`): in a new user's store most
 words of a paraphrase are new by nature. Nor do they for an item in another language
@@ -188,12 +189,14 @@ class Judgement:
 
 
 _TALK_TERMS: tuple[frozenset[str], ...] | None = None
+_TALK_WORDS: frozenset[str] = frozenset()
 
 
 def _talk_terms() -> tuple[frozenset[str], ...]:
-    global _TALK_TERMS
+    global _TALK_TERMS, _TALK_WORDS
     if _TALK_TERMS is None:
         _TALK_TERMS = small_talk_terms()
+        _TALK_WORDS = frozenset().union(*_TALK_TERMS)
     return _TALK_TERMS
 
 
@@ -204,9 +207,9 @@ def _small_talk_by_words(terms: list[str]) -> bool:
 def says_what_about(terms: list[str]) -> bool:
     """Whether some term says what the query is about: not a stop word (a query of
     stop words only searches by them), a time word or a word of small talk."""
-    talk = frozenset().union(*_talk_terms())
+    _talk_terms()
     return any(
-        t not in textproc.STOPWORDS and t not in talk and not textproc.is_time_word(t)
+        t not in textproc.STOPWORDS and t not in _TALK_WORDS and not textproc.is_time_word(t)
         for t in terms
     )
 
