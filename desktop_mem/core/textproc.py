@@ -393,6 +393,19 @@ def remove_words(text: str, words: list[str]) -> str:
     return " ".join(pattern.sub("", normalize(text)).split())
 
 
+# The user speaking of themselves: I, me, my, we, our (and contractions), 我 / 我们.
+_FIRST_PERSON = re.compile(
+    r"(?<![\w'])(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|us|our|ours)(?![\w'])|我",
+    re.IGNORECASE,
+)
+
+
+def speaks_of_self(text: str) -> bool:
+    """Whether the text speaks of its writer: "what's my blood type?", "do I have any
+    siblings?", "我喜欢喝什么？" (but not "what's the capital of Canada?")."""
+    return bool(_FIRST_PERSON.search(normalize(text).replace("\u2019", "'")))
+
+
 _SENTENCE_START = re.compile(r"(?:^|[.!?。！？]\s*|[\"“(]\s*)$")
 
 

@@ -532,6 +532,31 @@ def test_small_talk_and_questions_about_the_world_get_nothing(profile: Profile) 
     assert verdict.keep.tolist() == [False]
 
 
+def test_a_question_about_the_user_is_not_taken_for_one_about_the_world(
+    profile: Profile,
+) -> None:
+    """A question that speaks of its writer can come nearer a question about the world
+    than to the memory answering it; among memories it is still about the store, while
+    the same question without "I" or "my", and any question among document passages,
+    is one about the world. Small talk stays a decoy either way."""
+    from desktop_mem.core.search.relevance import PASSAGE_TIER
+
+    level = _synthetic_level()
+    texts = ["I'm allergic to penicillin"]
+    sim = [(RelevanceRule().threshold(1) + 1) * 0.113]
+    level.personal = 1.0
+    level.talk, level.task = 0.5, 6.0  # "which antibiotics are used for pneumonia?"
+    asks = "is there an antibiotic I should warn doctors about?"
+    assert _judged(profile, texts, sim, asks, level=level).keep.tolist() == [True]
+    world = "is there an antibiotic doctors should be warned about?"
+    assert _judged(profile, texts, sim, world, level=level).keep.tolist() == [False]
+    assert _judged(profile, texts, sim, asks, level=level, tier=PASSAGE_TIER).keep.tolist() == [
+        False
+    ]
+    level.talk = 6.0
+    assert _judged(profile, texts, sim, "thanks, I'm good", level=level).keep.tolist() == [False]
+
+
 def test_each_memory_given_says_why_and_how_sure(profile: Profile, fake_ollama: FakeOllama) -> None:
     """A pinned memory is given as core; a found one that clears the gate by itself as
     a match, one let in within the margin as a weaker match: in the turn's record, in

@@ -67,7 +67,10 @@ class Tier:
     greetings there, so whether a query is small talk is not judged against them
     (`chatter`), and a greeting in one language would find those of the other without
     the words, so an item in another language does not meet the ordinary bar at the
-    gate (`across_languages`) as a memory or a passage does."""
+    gate (`across_languages`) as a memory or a passage does. Memories and messages are
+    the user's own life (`of_user`): a question that speaks of its writer is about them,
+    however near a question about the world it comes; passages are reference text, where
+    such a question is one about the world."""
 
     fts: str
     table: str
@@ -75,11 +78,12 @@ class Tier:
     date: str | None = None  # the SQL expression of when an item was said or became true
     across_languages: bool = True
     chatter: bool = False
+    of_user: bool = True
 
 
 MEMORY_TIER = Tier("memories_fts", "memories", "text", "coalesce(valid_from, created_at)")
 MESSAGE_TIER = Tier("messages_fts", "messages", "content", "created_at", False, True)
-PASSAGE_TIER = Tier("doc_chunks_fts", "doc_chunks", "text")
+PASSAGE_TIER = Tier("doc_chunks_fts", "doc_chunks", "text", of_user=False)
 
 
 @dataclass(frozen=True)
@@ -149,6 +153,9 @@ class Asked:
     # whether `terms` are all the query's words (a large store retrieves without its
     # most frequent ones: an item holding the rest does not hold every word)
     whole: bool = True
+    # whether the query speaks of its writer (I, my, 我): then it is not a question
+    # about the world, however near one its meaning comes
+    of_self: bool = False
 
     @classmethod
     def of(
@@ -160,7 +167,13 @@ class Asked:
     ) -> Asked:
         whole = set(terms) >= set(textproc.query_terms(query))
         return cls(
-            terms, level, textproc.names(query), textproc.named_period(query), conversation, whole
+            terms,
+            level,
+            textproc.names(query),
+            textproc.named_period(query),
+            conversation,
+            whole,
+            textproc.speaks_of_self(query),
         )
 
 
@@ -291,7 +304,11 @@ def judge(
     # lives whose words alone bring it near an item ("how's it going?" and "I go
     # climbing"). Among past messages a greeting finds greetings: there the second
     # test stands alone.
-    decoy = level.decoy(terms)
+    # A question about the user's own life ("is there an antibiotic I should warn
+    # doctors about?") can come nearer a question about the world than to the memory
+    # that answers it; among the user's memories and messages it is still about the
+    # store, and small talk remains its decoy.
+    decoy = level.talk if asked.of_self and tier.of_user else level.decoy(terms)
     unlike_life = decoy > level.personal + rule.talk_margin
     nearer_decoy = decoy > best + rule.decoy_margin
     if (
