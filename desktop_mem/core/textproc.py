@@ -411,7 +411,7 @@ _SENTENCE_START = re.compile(r"(?:^|[.!?。！？]\s*|[\"“(]\s*)$")
 
 def names(text: str) -> frozenset[str]:
     """The query terms the text writes as names: words with a capital letter that do
-    not start a sentence (and are not "I"), lower-cased as query terms are. A question
+    not start a sentence (and are not "I" or "OK"), lower-cased as query terms are. A question
     asks about a person, a place or a brand by name, never in other words, so a name
     the profile has never seen says it is about something never mentioned."""
     text = normalize(text)
@@ -420,7 +420,7 @@ def names(text: str) -> frozenset[str]:
         word = m.group()
         if (
             not word[0].isupper()
-            or word in ("I", "I'm")
+            or word in ("I", "I'm", "OK", "Ok")
             or _SENTENCE_START.search(text[: m.start()])
         ):
             continue

@@ -395,6 +395,20 @@ def test_unknown_words_chinese_by_character_dates_not_at_all(profile: Profile) -
     assert unknown_share(db, query_terms(query), names(query)) == (pytest.approx(1 / 3), 1)
 
 
+def test_a_name_the_documents_hold_is_known(profile: Profile, tmp_path: Any) -> None:
+    """A name only a document passage holds is not unknown: "when does the car need
+    its MOT?" asks about what the user's own files say. "OK" is no name."""
+    from desktop_mem.core.search.words import unknown_share
+    from desktop_mem.core.textproc import names, query_terms
+
+    query = "When does the car need its MOT? Is that OK?"
+    assert names(query) == frozenset({"mot"})
+    assert unknown_share(profile.db, query_terms(query), names(query))[1] == 1
+    (tmp_path / "car.md").write_text("# Yaris\n\nThe MOT is due every March.\n", "utf-8")
+    profile.documents.add(tmp_path / "car.md")
+    assert unknown_share(profile.db, query_terms(query), names(query))[1] == 0
+
+
 def test_the_message_being_answered_does_not_make_its_words_known(profile: Profile) -> None:
     """The chat stores the user's message before it reads: its own words are not
     evidence that the profile knows its subject, so the read path judges as search

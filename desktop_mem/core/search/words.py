@@ -42,8 +42,11 @@ def term_coverage(db: Any, fts_table: str, terms: list[str], ids: list[int]) -> 
 def _known(db: Any, term: str, conversation: int | None) -> bool:
     match = textproc.fts_match([term])
     args: tuple[Any, ...]
-    if db.query("SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT 1", (match,)):
-        return True
+    # What the user's documents say is known too: a name a passage holds ("the MOT is
+    # due in March") is not a sign that the query is about something never mentioned.
+    for table in ("memories_fts", "doc_chunks_fts"):
+        if db.query(f"SELECT 1 FROM {table} WHERE {table} MATCH ? LIMIT 1", (match,)):
+            return True
     if conversation is None:
         sql, args = "SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT 1", (match,)
     else:
@@ -58,10 +61,11 @@ def _known(db: Any, term: str, conversation: int | None) -> bool:
 def unknown_share(
     db: Any, terms: list[str], names: frozenset[str] = frozenset(), conversation: int | None = None
 ) -> tuple[float, int]:
-    """The share of the query's words that no memory and no message contains, and how
-    many of them are `names` (textproc.names). Messages of `conversation` (the one
-    being answered, which holds the query itself) do not count as seen. Numbers and
-    month and weekday names do not count (a date is answered by when things were said).
+    """The share of the query's words that no memory, message or document passage
+    contains, and how many of them are `names` (textproc.names). Messages of
+    `conversation` (the one being answered, which holds the query itself) do not count
+    as seen. Numbers and month and weekday names do not count (a date is answered by
+    when things were said).
     Chinese and Japanese are counted by character: a character is known when a known
     bigram of its run covers it, so the bigrams that straddle two words ("果过" in
     "芒果过敏") count for nothing by themselves. Chinese function words ("我", "的",
