@@ -409,6 +409,35 @@ def test_a_name_the_documents_hold_is_known(profile: Profile, tmp_path: Any) -> 
     assert unknown_share(profile.db, query_terms(query), names(query))[1] == 0
 
 
+def test_a_question_naming_what_no_document_holds_needs_more_evidence(
+    profile: Profile, tmp_path: Any
+) -> None:
+    """A how-to question names its subject as the file does: asked of notes on the heat
+    pump's filter, "how do I clean the dishwasher filter?" must stand further above
+    chance than the same question about the heat pump, by `unsaid_penalty` times the
+    share of its words no passage holds."""
+    from desktop_mem.core.search.relevance import PASSAGE_TIER, Asked, Candidates, judge
+    from desktop_mem.core.textproc import query_terms
+
+    (tmp_path / "heat-pump.md").write_text(
+        "# Heat pump\n\nTo clean the filter, lift the front panel and rinse it.\n", "utf-8"
+    )
+    profile.documents.add(tmp_path / "heat-pump.md")
+    ids = [r[0] for r in profile.db.query("SELECT id FROM doc_chunks")]
+    rule, level = RelevanceRule(), _synthetic_level()
+    vectors = {i: _unit(np.random.default_rng(5).normal(size=64)) for i in ids}
+    # a similarity that clears the ordinary gate by a deviation, as both questions do
+    sims = np.full(len(ids), (rule.threshold(len(ids)) + 1) * 0.113)
+
+    def kept(query: str) -> list[bool]:
+        found = Candidates(ids, sims, np.ones(len(ids), dtype=bool), vectors)
+        asked = Asked.of(query, query_terms(query), level)
+        return judge(profile.db, PASSAGE_TIER, rule, asked, found, len(ids)).keep.tolist()
+
+    assert any(kept("how do I clean the heat pump filter?"))
+    assert not any(kept("how do I clean the dishwasher filter?"))
+
+
 def test_the_message_being_answered_does_not_make_its_words_known(profile: Profile) -> None:
     """The chat stores the user's message before it reads: its own words are not
     evidence that the profile knows its subject, so the read path judges as search

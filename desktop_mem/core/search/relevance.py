@@ -70,7 +70,10 @@ class Tier:
     gate (`across_languages`) as a memory or a passage does. Memories and messages are
     the user's own life (`of_user`): a question that speaks of its writer is about them,
     however near a question about the world it comes; passages are reference text, where
-    such a question is one about the world."""
+    such a question is one about the world. A question about a how-to or a reference
+    file names its subject, the appliance or the dish, as the file does
+    (`names_its_subject`): "how do I clean the dishwasher filter?" is not about notes on
+    the heat pump's filter, where a memory is asked about in other words than its own."""
 
     fts: str
     table: str
@@ -79,11 +82,12 @@ class Tier:
     across_languages: bool = True
     chatter: bool = False
     of_user: bool = True
+    names_its_subject: bool = False
 
 
 MEMORY_TIER = Tier("memories_fts", "memories", "text", "coalesce(valid_from, created_at)")
 MESSAGE_TIER = Tier("messages_fts", "messages", "content", "created_at", False, True)
-PASSAGE_TIER = Tier("doc_chunks_fts", "doc_chunks", "text", of_user=False)
+PASSAGE_TIER = Tier("doc_chunks_fts", "doc_chunks", "text", of_user=False, names_its_subject=True)
 
 
 @dataclass(frozen=True)
@@ -102,6 +106,9 @@ class RelevanceRule:
     # the query's words, in full once the profile has seen `known_words_at` memories
     # and messages.
     name_penalty: float = 6.0
+    # Among a tier whose items name their subject (document passages), the query's
+    # words none of them holds raise the gate by this many deviations times their share.
+    unsaid_penalty: float = 2.0
     unknown_penalty: float = 0.0
     known_words_at: int = 200
     # A keyword match lowers an item's bars by this many deviations times the share of
@@ -327,6 +334,8 @@ def judge(
     gate = rule.bar(
         collection, unknown_share(db, terms, asked.names, asked.conversation), profile_items(db)
     )
+    if tier.names_its_subject:
+        gate += rule.unsaid_penalty * unknown_share(db, terms, tables=(tier.fts,))[0]
     items = max(ordinary - rule.item_margin, best - rule.best_margin)
     # An item in another script could not have used the query's words, so they do not
     # count as unknown to it.

@@ -39,14 +39,18 @@ def term_coverage(db: Any, fts_table: str, terms: list[str], ids: list[int]) -> 
     return {rowid: c / len(terms) for rowid, c in counts.items()}
 
 
-def _known(db: Any, term: str, conversation: int | None) -> bool:
+def _known(
+    db: Any, term: str, conversation: int | None, tables: tuple[str, ...] | None = None
+) -> bool:
     match = textproc.fts_match([term])
     args: tuple[Any, ...]
     # What the user's documents say is known too: a name a passage holds ("the MOT is
     # due in March") is not a sign that the query is about something never mentioned.
-    for table in ("memories_fts", "doc_chunks_fts"):
+    for table in tables or ("memories_fts", "doc_chunks_fts"):
         if db.query(f"SELECT 1 FROM {table} WHERE {table} MATCH ? LIMIT 1", (match,)):
             return True
+    if tables is not None:
+        return False
     if conversation is None:
         sql, args = "SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT 1", (match,)
     else:
@@ -59,7 +63,11 @@ def _known(db: Any, term: str, conversation: int | None) -> bool:
 
 
 def unknown_share(
-    db: Any, terms: list[str], names: frozenset[str] = frozenset(), conversation: int | None = None
+    db: Any,
+    terms: list[str],
+    names: frozenset[str] = frozenset(),
+    conversation: int | None = None,
+    tables: tuple[str, ...] | None = None,
 ) -> tuple[float, int]:
     """The share of the query's words that no memory, message or document passage
     contains, and how many of them are `names` (textproc.names). Messages of
@@ -70,19 +78,20 @@ def unknown_share(
     bigram of its run covers it, so the bigrams that straddle two words ("果过" in
     "芒果过敏") count for nothing by themselves. Chinese function words ("我", "的",
     "什么": textproc.CJK_FUNCTION_WORDS) do not count, as English stop words are not
-    search terms: every question is made of them."""
+    search terms: every question is made of them. With `tables`, a word is known
+    when one of those full-text tables holds it, and nothing else counts."""
     runs = textproc.cjk_runs(terms)
     in_runs = {t for run in runs for t in run}
     words = [t for t in terms if t not in in_runs and not textproc.is_time_word(t)]
     units = len(words)
-    missing = [t for t in words if not _known(db, t, conversation)]
+    missing = [t for t in words if not _known(db, t, conversation, tables)]
     unknown = len(missing)
     for run in runs:
         chars = len(run[0]) + len(run) - 1  # overlapping bigrams, or one lone character
         function = textproc.cjk_function_positions(run[0] + "".join(b[1:] for b in run[1:]))
         covered: set[int] = set()
         for n, bigram in enumerate(run):
-            if _known(db, bigram, conversation):
+            if _known(db, bigram, conversation, tables):
                 covered.update(range(n, n + len(bigram)))
         units += chars - len(function)
         unknown += chars - len(covered | function)
