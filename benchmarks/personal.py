@@ -1,6 +1,8 @@
 """A new user's store: does the product find what one person told it, and only that?
 
-The data (benchmarks/data/personal/dev.json, or --data) describes one bilingual user:
+The data (benchmarks/data/personal/dev.json, the set the rule was worked out on, or
+--data: heldout.json beside it was written without sight of the code or the rule, to
+check it) describes one bilingual user:
 memories as an extractor writes them, two questions per memory phrased the way people
 talk (mostly not in the memory's words, a quarter across languages), questions about
 things never mentioned, small talk, padding memories about the same life that answer
