@@ -403,7 +403,8 @@ _FIRST_PERSON = re.compile(
 def speaks_of_self(text: str) -> bool:
     """Whether the text speaks of its writer: "what's my blood type?", "do I have any
     siblings?", "我喜欢喝什么？" (but not "what's the capital of Canada?")."""
-    return bool(_FIRST_PERSON.search(normalize(text).replace("\u2019", "'")))
+    text = normalize(text).replace("\u2019", "'")
+    return any(m.group() != "US" for m in _FIRST_PERSON.finditer(text))  # the country
 
 
 _SENTENCE_START = re.compile(r"(?:^|[.!?。！？]\s*|[\"“(]\s*)$")

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from desktop_mem.core.textproc import fts_document, fts_match, query_terms
+from desktop_mem.core.textproc import fts_document, fts_match, query_terms, speaks_of_self
 
 
 def test_cjk_runs_become_bigrams_and_english_is_untouched() -> None:
@@ -68,3 +68,12 @@ def test_the_period_a_question_names() -> None:
     assert named_period("camping in June") is None
     assert named_period("I may go hiking") is None
     assert named_period("2024-02-30") is None and named_period("31 April 2023") is None
+
+
+def test_a_text_speaks_of_its_writer_in_either_language() -> None:
+    for said in ("What's my blood type?", "do I have siblings", "I’m tired", "remind us",
+                 "我喜欢喝什么？", "Which firm am I employed by?"):  # fmt: skip
+        assert speaks_of_self(said), said
+    for said in ("what's the capital of Canada?", "the capital of the US?", "write a haiku",
+                 "is it an iMac", "水的沸点是多少"):  # fmt: skip
+        assert not speaks_of_self(said), said
