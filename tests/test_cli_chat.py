@@ -178,7 +178,15 @@ def test_ctrl_c_stops_the_answer_and_keeps_it(
     env = dict(os.environ, DESKTOP_MEM_PASSPHRASE="a passphrase for this test")
     cmd = [sys.executable, "-m", "desktop_mem", "--home", str(home), "--ollama-host",
            fake_ollama.url, "--embed-model", "fake-embed", "chat", "tell me a story"]  # fmt: skip
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    # Ctrl+C as a terminal delivers it: a suite started in the background (`cmd &` in a
+    # script) ignores SIGINT, and the command would inherit that and answer to the end.
+    proc = subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     assert proc.stdout is not None
     proc.stdout.read(6)  # the answer has started
     proc.send_signal(signal.SIGINT)
