@@ -46,7 +46,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks._common import embed_server, percentile, scratch_home
-from desktop_mem.core.chat.session import ChatSession, make_backend
+from desktop_mem.core.chat.backends import make_backend
+from desktop_mem.core.chat.session import ChatSession
 from desktop_mem.core.config import Config
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile

@@ -78,9 +78,9 @@ class MemoryLayer:
                 valid_from=valid_from, valid_until=valid_until, source=source,
             )  # fmt: skip
             return self._written(self.profile.memories.add(new, actor=source))
+        from desktop_mem.core.chat.backends import make_backend
         from desktop_mem.core.chat.extract import Extractor
         from desktop_mem.core.chat.prompts import Candidate
-        from desktop_mem.core.chat.session import make_backend
 
         candidate = Candidate.model_validate(
             {"text": text.strip(), "kind": kind, "importance": importance,
@@ -164,7 +164,8 @@ class MemoryLayer:
         Returns the answer, the conversation, the memories and messages it was given,
         the changes it made, and warnings (learning that failed says so there: the
         message is learned from later)."""
-        from desktop_mem.core.chat.session import ChatSession, make_backend
+        from desktop_mem.core.chat.backends import make_backend
+        from desktop_mem.core.chat.session import ChatSession
 
         session = ChatSession(
             self.profile, make_backend(self.profile, model), conversation_id, incognito=incognito

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from desktop_mem.core.chat.session import remote_notice
+from desktop_mem.core.chat.backends import remote_notice
 from desktop_mem.core.models.llm import OpenAICompatChat
 from desktop_mem.core.profile import Profile
 from tests.conftest import Run

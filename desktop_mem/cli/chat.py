@@ -231,7 +231,8 @@ def _turn_json(
 
 
 def chat(ctx: Context) -> int:
-    from desktop_mem.core.chat.session import ChatSession, make_backend, remote_notice
+    from desktop_mem.core.chat.backends import make_backend, remote_notice
+    from desktop_mem.core.chat.session import ChatSession
 
     args, prof, out, err = ctx.args, ctx.prof, ctx.out, ctx.err
     backend = make_backend(prof, args.model)

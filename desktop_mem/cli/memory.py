@@ -339,7 +339,8 @@ def reembed(ctx: Context) -> int:
 def consolidate(ctx: Context) -> int:
     from datetime import UTC, datetime
 
-    from desktop_mem.core.chat.session import ChatSession, make_backend
+    from desktop_mem.core.chat.backends import make_backend
+    from desktop_mem.core.chat.session import ChatSession
 
     session = ChatSession(ctx.prof, make_backend(ctx.prof, ctx.args.model))
     try:

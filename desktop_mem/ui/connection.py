@@ -13,7 +13,7 @@ from typing import Any
 from PySide6.QtCore import QLocale, QObject, QTimer
 from PySide6.QtWidgets import QMessageBox
 
-from desktop_mem.core.chat.session import make_backend, ollama_model
+from desktop_mem.core.chat.backends import make_backend, ollama_model
 from desktop_mem.core.models.catalog import ModelInfo, download_size, short_name
 from desktop_mem.core.models.llm import OllamaChat
 from desktop_mem.core.profile import Reindexed

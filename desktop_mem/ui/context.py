@@ -12,7 +12,8 @@ from typing import Any
 from PySide6.QtCore import QObject, QSettings, QStandardPaths, Signal
 from PySide6.QtWidgets import QWidget
 
-from desktop_mem.core.chat.session import ChatSession, make_backend
+from desktop_mem.core.chat.backends import make_backend
+from desktop_mem.core.chat.session import ChatSession
 from desktop_mem.core.profile import Profile
 
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from desktop_mem.core.chat.session import ChatSession, make_backend
+from desktop_mem.core.chat.backends import make_backend
+from desktop_mem.core.chat.session import ChatSession
 from desktop_mem.core.documents.store import DocumentStore
 from desktop_mem.core.profile import Profile
 from tests import report

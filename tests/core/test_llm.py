@@ -133,7 +133,7 @@ def test_scripted_reply_objects(fake_ollama: FakeOllama) -> None:
 
 
 def test_a_remote_ollama_gets_the_leaves_this_computer_notice_once(profile: Profile) -> None:
-    from desktop_mem.core.chat.session import remote_notice
+    from desktop_mem.core.chat.backends import remote_notice
     from desktop_mem.core.models.llm import OllamaChat, is_local_url
 
     assert is_local_url("http://127.0.0.1:11434") and is_local_url("http://localhost:1")

@@ -19,8 +19,9 @@ from typing import Any
 from desktop_mem.api import MemoryLayer
 from desktop_mem.core import doctor
 from desktop_mem.core.chat import layout
+from desktop_mem.core.chat.backends import make_backend
 from desktop_mem.core.chat.context import TokenCounter
-from desktop_mem.core.chat.session import ChatSession, make_backend
+from desktop_mem.core.chat.session import ChatSession
 from desktop_mem.core.config import Config
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.models.llm import LOAD_OPTIONS
