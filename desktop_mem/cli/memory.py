@@ -131,6 +131,18 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     wp.set_defaults(func=wipe, opens_profile=True)
 
 
+def _written(ctx: Context, res: Any, verb: str) -> int:
+    """Reports a memory added or changed: its warnings on stderr, then the memory as
+    JSON, or a line saying what was done to which memory."""
+    output.warn(res.warnings, ctx.err)
+    if ctx.args.json:
+        output.print_json(res.memory.to_dict(), ctx.out)
+    else:
+        text = output.one_line(res.memory.text, output.width() - 20)
+        ctx.out.write(f"{verb} {res.memory.id}: {text}\n")
+    return EXIT_OK
+
+
 def add(ctx: Context) -> int:
     args = ctx.args
     res = ctx.mem.add(
@@ -141,14 +153,7 @@ def add(ctx: Context) -> int:
         valid_from=args.valid_from,
         valid_until=args.valid_until,
     )
-    output.warn(res.warnings, ctx.err)
-    if args.json:
-        output.print_json(res.memory.to_dict(), ctx.out)
-    else:
-        ctx.out.write(
-            f"Remembered {res.memory.id}: {output.one_line(res.memory.text, output.width() - 20)}\n"
-        )
-    return EXIT_OK
+    return _written(ctx, res, "Remembered")
 
 
 def list_(ctx: Context) -> int:
@@ -216,14 +221,7 @@ def edit(ctx: Context) -> int:
         valid_from=args.valid_from,
         valid_until=args.valid_until,
     )
-    output.warn(res.warnings, ctx.err)
-    if args.json:
-        output.print_json(res.memory.to_dict(), ctx.out)
-    else:
-        ctx.out.write(
-            f"Updated {res.memory.id}: {output.one_line(res.memory.text, output.width() - 20)}\n"
-        )
-    return EXIT_OK
+    return _written(ctx, res, "Updated")
 
 
 def delete(ctx: Context) -> int:
