@@ -24,6 +24,7 @@ read path's documents block).
 
     python benchmarks/personal.py [--backend minilm e5] [--sizes 10 30 60 300] [--json]
     python benchmarks/personal.py --rule z=3.5 --sweep keyword_credit=2,3,4
+    python benchmarks/personal.py --gates 2 2.5 3 3.5   # what a single gate could separate
 """
 
 from __future__ import annotations
@@ -31,7 +32,9 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import re
+import statistics
 import sys
 import tempfile
 import time
@@ -232,6 +235,54 @@ def score_memories(prof: Profile, data: dict, ids: dict[str, int], paths: Sequen
     return {p: t for p, t in tallies.items()}
 
 
+def separation(prof: Profile, data: dict, ids: dict[str, int], gates: Sequence[float]) -> dict:
+    """How far a single gate on the deviation above chance could separate answers from
+    questions about things never mentioned, whatever the rest of the rule does: the
+    answer's deviation where it is in the plain top 5, and the largest deviation in the
+    plain top 5 of each unrelated question (personal and general apart); per gate, the
+    share of answers at or above it and of unrelated questions with nothing at or above
+    it. Pairs the model cannot read (no deviation) count as below every gate."""
+
+    def deviations(text: str) -> dict[int, float]:
+        hits = prof.search.search(text, k=TOP, relevant_only=False).hits
+        return {h.memory.id: h.relevance for h in hits if h.relevance is not None}
+
+    answers: list[float] = []
+    for q in data["questions"]:
+        answer = ids.get(q["memory"])
+        plain = [
+            h.memory.id for h in prof.search.search(q["text"], k=TOP, relevant_only=False).hits
+        ]
+        if answer is not None and answer in plain:
+            answers.append(deviations(q["text"]).get(answer, -math.inf))
+    unrelated: dict[str, list[float]] = {"personal": [], "general": []}
+    for q in data["unrelated"]:
+        best = max(deviations(q["text"]).values(), default=-math.inf)
+        unrelated[q.get("type", "personal")].append(best)
+
+    def median(xs: list[float]) -> float | None:
+        return round(statistics.median(xs), 2) if xs else None
+
+    def share(xs: list[float], gate: float, above: bool) -> float | None:
+        if not xs:
+            return None
+        return round(sum((x >= gate) == above for x in xs) / len(xs), 3)
+
+    return {
+        "answer_median": median(answers),
+        **{f"{kind}_unrelated_median": median(xs) for kind, xs in unrelated.items()},
+        "gates": {
+            str(g): {
+                "answers_at_or_above": share(answers, g, True),
+                **{
+                    f"{kind}_unrelated_below": share(xs, g, False) for kind, xs in unrelated.items()
+                },
+            }
+            for g in gates
+        },
+    }
+
+
 def _squash(text: str) -> str:
     return re.sub(r"\s+", "", textproc.normalize(text)).lower()
 
@@ -293,6 +344,13 @@ def run_model(args: argparse.Namespace, host: str, model: str, data: dict) -> li
         stores = [(size, *memory_profile(home, host, model, data, size, cache))
                   for size in args.sizes]  # fmt: skip
         docs = document_profile(home, host, model, data, cache) if args.documents else None
+        if args.gates:
+            use = RelevanceRule()
+            for _, prof, _ in stores:
+                use_rule(prof, use)
+            rows.append({"model": model, "separation": {
+                str(size): separation(prof, data, ids, args.gates) for size, prof, ids in stores
+            }})  # fmt: skip
         for changes, rule in settings(args.rule, args.sweep):
             started = time.perf_counter()
             row: dict[str, Any] = {"model": model, "rule": changes, "memories": {}}
@@ -335,6 +393,8 @@ def print_table(result: dict) -> None:
     head = ("kept", *DIRECTIONS, "unrel.empty", "smalltalk")
     print(f"{'model':<22}{'rule':<28}{'store':<8}{'path':<8}" + "".join(f"{h:>12}" for h in head))
     for row in result["rows"]:
+        if "separation" in row:
+            continue
         rule = ",".join(f"{k}={v}" for k, v in row["rule"].items()) or "default"
         lines = [(size, by) for size, by in row["memories"].items()]
         if "documents" in row:
@@ -349,6 +409,15 @@ def print_table(result: dict) -> None:
     print(f"kept: answers the rule keeps / answers in the plain top {TOP}; * meets the targets "
           f"(kept >= {TARGET['kept']}, unrelated empty >= {TARGET['unrelated_empty']}, "
           f"small talk <= {TARGET['smalltalk_items']} items); {result['seconds']} s")  # fmt: skip
+    for row in result["rows"]:
+        for size, sep in row.get("separation", {}).items():
+            print(f"{row['model']}, {size} memories, a single gate: answers' median deviation "
+                  f"{sep['answer_median']}, unrelated personal {sep['personal_unrelated_median']}, "
+                  f"general {sep['general_unrelated_median']}")  # fmt: skip
+            for gate, at in sep["gates"].items():
+                print(f"  gate {gate}: answers kept {_cell(at['answers_at_or_above'])}, "
+                      f"unrelated with nothing: personal {_cell(at['personal_unrelated_below'])}, "
+                      f"general {_cell(at['general_unrelated_below'])}")  # fmt: skip
 
 
 def run(args: argparse.Namespace, host: str | None = None) -> dict:
@@ -385,6 +454,9 @@ def parser() -> argparse.ArgumentParser:
                     help="change the relevance rule, e.g. z=3.5")  # fmt: skip
     ap.add_argument("--sweep", nargs="*", default=[], metavar="FIELD=V1,V2",
                     help="measure every combination of these rule values")  # fmt: skip
+    ap.add_argument("--gates", type=float, nargs="*", default=[], metavar="Z",
+                    help="also report how well a single gate at each of these deviations "
+                    "would separate answers from unrelated questions")  # fmt: skip
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     return ap
 

@@ -272,3 +272,31 @@ def test_personal_benchmark_reports_both_paths_by_direction(
     docs = row["documents"]["search"]
     assert docs["answers_in_top"] == 1 and docs["kept"] == 1.0
     assert row["documents"]["read"]["kept"] == 1.0
+
+
+def test_personal_benchmark_says_what_a_single_gate_could_separate(
+    tmp_path: Path, fake_ollama: FakeOllama, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from benchmarks import personal
+
+    data = tmp_path / "personal.json"
+    mixed = {**PERSONAL, "unrelated": [
+        {"text": "how tall is the Eiffel tower?", "lang": "en", "type": "general"},
+        {"text": "what is my cat called?", "lang": "en", "type": "personal"},
+    ]}  # fmt: skip
+    data.write_text(json.dumps(mixed, ensure_ascii=False), "utf-8")
+    result = personal.main(
+        ["--data", str(data), "--ollama-host", fake_ollama.url, "--embed-model", "fake-embed",
+         "--sizes", "4", "--paths", "search", "--no-documents", "--gates", "0", "1000"]
+    )  # fmt: skip
+    sep = result["rows"][0]["separation"]["4"]
+    # "what is my beagle called?" finds its answer: a gate at 0 keeps it, none at 1000
+    assert sep["answer_median"] is not None and sep["answer_median"] > 0
+    assert sep["gates"]["0.0"]["answers_at_or_above"] > 0
+    assert sep["gates"]["1000.0"]["answers_at_or_above"] == 0
+    assert sep["gates"]["1000.0"]["personal_unrelated_below"] == 1.0
+    assert sep["gates"]["1000.0"]["general_unrelated_below"] == 1.0
+    # "what is my cat called?" shares words with the beagle: near it, above a gate at 0
+    assert sep["gates"]["0.0"]["personal_unrelated_below"] == 0.0
+    assert "a single gate" in capsys.readouterr().out
+    assert result["rows"][1]["rule"] == {}  # the rule's own rows follow as before
