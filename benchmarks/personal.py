@@ -244,17 +244,16 @@ def separation(prof: Profile, data: dict, ids: dict[str, int], gates: Sequence[f
     it. Pairs the model cannot read (no deviation) count as below every gate."""
 
     def deviations(text: str) -> dict[int, float]:
+        """The plain top 5's memories, each with its deviation (-inf: unreadable)."""
         hits = prof.search.search(text, k=TOP, relevant_only=False).hits
-        return {h.memory.id: h.relevance for h in hits if h.relevance is not None}
+        return {h.memory.id: -math.inf if h.relevance is None else h.relevance for h in hits}
 
     answers: list[float] = []
     for q in data["questions"]:
         answer = ids.get(q["memory"])
-        plain = [
-            h.memory.id for h in prof.search.search(q["text"], k=TOP, relevant_only=False).hits
-        ]
-        if answer is not None and answer in plain:
-            answers.append(deviations(q["text"]).get(answer, -math.inf))
+        top = deviations(q["text"])
+        if answer is not None and answer in top:
+            answers.append(top[answer])
     unrelated: dict[str, list[float]] = {"personal": [], "general": []}
     for q in data["unrelated"]:
         best = max(deviations(q["text"]).values(), default=-math.inf)
@@ -344,10 +343,9 @@ def run_model(args: argparse.Namespace, host: str, model: str, data: dict) -> li
         stores = [(size, *memory_profile(home, host, model, data, size, cache))
                   for size in args.sizes]  # fmt: skip
         docs = document_profile(home, host, model, data, cache) if args.documents else None
-        if args.gates:
-            use = RelevanceRule()
+        if args.gates:  # the default rule's chance levels; its judgement plays no part
             for _, prof, _ in stores:
-                use_rule(prof, use)
+                use_rule(prof, RelevanceRule())
             rows.append({"model": model, "separation": {
                 str(size): separation(prof, data, ids, args.gates) for size, prof, ids in stores
             }})  # fmt: skip
