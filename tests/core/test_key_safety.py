@@ -18,7 +18,8 @@ from desktop_mem.core.keys.vault import SERVICE, Vault, read_sidecar
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.store import db as dbmod
-from desktop_mem.core.store.db import OLD_SUFFIX, ProfileLock, open_profile, sibling
+from desktop_mem.core.store.db import open_profile
+from desktop_mem.core.store.files import OLD_SUFFIX, ProfileLock, sibling
 from desktop_mem.core.store.rekey import change_key
 from tests import report
 from tests.fakes.keyrings import MemoryKeyring

@@ -13,7 +13,8 @@ from desktop_mem.core.errors import KeyMissing, ProfileBusy, UsageError, WrongKe
 from desktop_mem.core.keys.vault import SERVICE, Vault, read_key_mode, read_sidecar
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.store.db import OLD_SUFFIX, REKEY_SUFFIX, open_profile
+from desktop_mem.core.store.db import open_profile
+from desktop_mem.core.store.files import OLD_SUFFIX, REKEY_SUFFIX
 from desktop_mem.core.store.rekey import change_key
 from tests.conftest import Run
 from tests.fakes.keyrings import MemoryKeyring

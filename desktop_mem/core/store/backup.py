@@ -52,13 +52,8 @@ from desktop_mem.core.keys.vault import (
     write_key_mode,
 )
 from desktop_mem.core.store.backup_seal import check_seal, seal
-from desktop_mem.core.store.db import (
-    Database,
-    ProfileLock,
-    open_profile,
-    remove_database_files,
-    sibling,
-)
+from desktop_mem.core.store.db import Database, open_profile
+from desktop_mem.core.store.files import ProfileLock, remove_database_files, sibling
 
 MAGIC = b"DESKTOP-MEM BACKUP\n"
 SUFFIX = ".dmbackup"

@@ -11,17 +11,11 @@ import importlib.util
 import logging
 import os
 import threading
-import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import sqlcipher3
-
-try:
-    import fcntl
-except ImportError:  # Windows
-    fcntl = None  # type: ignore[assignment]
 
 from desktop_mem.core import paths
 from desktop_mem.core.errors import (
@@ -42,12 +36,13 @@ from desktop_mem.core.keys.vault import (
     write_key_mode,
 )
 from desktop_mem.core.store import migrations
-
-# A key change (core/store/rekey.py) writes the re-encrypted copy beside the database and
-# keeps the old file under OLD_SUFFIX until the new key is committed in the sidecar.
-REKEY_SUFFIX = ".rekey"
-OLD_SUFFIX = ".old"
-LOCK_SUFFIX = ".lock"
+from desktop_mem.core.store.files import (
+    OLD_SUFFIX,
+    REKEY_SUFFIX,
+    ProfileLock,
+    remove_database_files,
+    sibling,
+)
 
 BUSY_TIMEOUT_MS = 10_000
 FETCH_SLICE = 2048  # rows per fetch: the GIL is let go between slices
@@ -69,45 +64,6 @@ def vec_extension_path() -> str:
 
 def _sqlite_error_text(exc: BaseException) -> str:
     return str(exc).lower()
-
-
-class ProfileLock:
-    """An advisory lock on ``<db>.lock``. Every open profile holds it shared; a key
-    change, and the recovery of an interrupted one, hold it exclusive. So recovery
-    never runs while another process has the profile, and a key change keeps everyone
-    out from its copy until the old key is gone."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = sibling(path, LOCK_SUFFIX)
-        self._fd: int | None = None
-        self.exclusive = False
-
-    def acquire(self, exclusive: bool = False, wait_s: float = 0.0) -> bool:
-        """Take (or convert) the lock; False if another process holds it in a way that
-        conflicts, after waiting up to wait_s."""
-        if fcntl is None:  # no advisory locks here: SQLite's own locking still applies
-            return True
-        if self._fd is None:
-            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        op = (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB
-        deadline = time.monotonic() + wait_s
-        while True:
-            try:
-                fcntl.flock(self._fd, op)
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    return False
-                time.sleep(0.05)
-                continue
-            self.exclusive = exclusive
-            return True
-
-    def release(self) -> None:
-        if self._fd is not None:
-            with contextlib.suppress(OSError):
-                os.close(self._fd)  # closing the descriptor releases the lock
-            self._fd = None
-            self.exclusive = False
 
 
 def _probe_key(path: Path, key: Key) -> None:
@@ -591,16 +547,6 @@ def id_chunks(ids: Sequence[int], size: int = IN_CHUNK) -> Iterator[tuple[list[i
     for start in range(0, len(ids), size):
         chunk = ids[start : start + size]
         yield chunk, ",".join("?" * len(chunk))
-
-
-def sibling(path: Path, suffix: str) -> Path:
-    return path.with_name(path.name + suffix)
-
-
-def remove_database_files(path: Path) -> None:
-    for p in (path, sibling(path, "-wal"), sibling(path, "-shm"), sibling(path, "-journal")):
-        with contextlib.suppress(FileNotFoundError):
-            p.unlink()
 
 
 def _connect_after_rekey(path: Path, key: Key) -> Any:

@@ -35,12 +35,11 @@ from desktop_mem.core.keys.vault import (
     read_sidecar,
     write_key_mode,
 )
-from desktop_mem.core.store.db import (
+from desktop_mem.core.store.db import connect, open_profile
+from desktop_mem.core.store.files import (
     OLD_SUFFIX,
     REKEY_SUFFIX,
     ProfileLock,
-    connect,
-    open_profile,
     remove_database_files,
     sibling,
 )

@@ -1,0 +1,69 @@
+"""The profile database's files on disk: the copies a key change keeps beside it, the
+advisory lock every open profile holds, and removing a database with its journals."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None  # type: ignore[assignment]
+
+# A key change (core/store/rekey.py) writes the re-encrypted copy beside the database and
+# keeps the old file under OLD_SUFFIX until the new key is committed in the sidecar.
+REKEY_SUFFIX = ".rekey"
+OLD_SUFFIX = ".old"
+LOCK_SUFFIX = ".lock"
+
+
+def sibling(path: Path, suffix: str) -> Path:
+    return path.with_name(path.name + suffix)
+
+
+def remove_database_files(path: Path) -> None:
+    for p in (path, sibling(path, "-wal"), sibling(path, "-shm"), sibling(path, "-journal")):
+        with contextlib.suppress(FileNotFoundError):
+            p.unlink()
+
+
+class ProfileLock:
+    """An advisory lock on ``<db>.lock``. Every open profile holds it shared; a key
+    change, and the recovery of an interrupted one, hold it exclusive. So recovery
+    never runs while another process has the profile, and a key change keeps everyone
+    out from its copy until the old key is gone."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = sibling(path, LOCK_SUFFIX)
+        self._fd: int | None = None
+        self.exclusive = False
+
+    def acquire(self, exclusive: bool = False, wait_s: float = 0.0) -> bool:
+        """Take (or convert) the lock; False if another process holds it in a way that
+        conflicts, after waiting up to wait_s."""
+        if fcntl is None:  # no advisory locks here: SQLite's own locking still applies
+            return True
+        if self._fd is None:
+            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        op = (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB
+        deadline = time.monotonic() + wait_s
+        while True:
+            try:
+                fcntl.flock(self._fd, op)
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    return False
+                time.sleep(0.05)
+                continue
+            self.exclusive = exclusive
+            return True
+
+    def release(self) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)  # closing the descriptor releases the lock
+            self._fd = None
+            self.exclusive = False
