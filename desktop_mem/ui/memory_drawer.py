@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QCoreApplication, QDate, QRect, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QDate, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QStackedWidget,
+    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
@@ -73,16 +74,33 @@ class WrappedList(QListWidget):
         self.setResizeMode(QListWidget.ResizeMode.Adjust)
         self.setUniformItemSizes(False)
 
+    def needed(self, row: int, width: int) -> int:
+        """The height the row's text needs wrapped at `width`: what the view's delegate
+        measures, or the text's wrapped lines and the delegate's margins, whichever is
+        more (the delegate measures a line in the list's font, and a line with Chinese
+        in it is drawn in a taller one)."""
+        option = QStyleOptionViewItem()
+        self.initViewItemOption(option)
+        option.rect = QRect(0, 0, width, 10_000)
+        option.features |= QStyleOptionViewItem.ViewItemFeature.WrapText
+        hint = self.itemDelegate().sizeHint(option, self.model().index(row, 0)).height()
+        text = self.item(row).text()
+        lines = QFontMetrics(self.font()).boundingRect(QRect(0, 0, width - 8, 10_000), WRAP, text)
+        return max(hint, lines.height() + 6)
+
     def fit(self) -> None:
-        """As tall as its rows wrapped at the list's width (a view's own row hints do not
-        wrap before it is laid out), up to `most`."""
-        metrics = QFontMetrics(self.font())
-        width = max(60, self.viewport().width() - 8)
+        """Each row as tall as its text wrapped at the list's width, and the list as
+        tall as its rows, up to `most`. The rows' heights are given: a row the view
+        measures too short is drawn on one line, cut off at the edge ("v1 · … ·
+        创建（你）： Works as a nurse at…")."""
+        width = max(60, self.viewport().width())
         rows = 0
         for r in range(self.count()):
-            text = self.item(r).text()
-            bound = metrics.boundingRect(QRect(0, 0, width, 10_000), WRAP, text)
-            rows += bound.height() + 6
+            item = self.item(r)
+            height = self.needed(r, width)
+            if item.sizeHint() != QSize(width, height):
+                item.setSizeHint(QSize(width, height))
+            rows += height
         self.setFixedHeight(max(28, min(self.most, rows + 2 * self.frameWidth() + 2)))
 
     def resizeEvent(self, event: object) -> None:

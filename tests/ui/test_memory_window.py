@@ -253,3 +253,36 @@ def test_delete_asks_first_and_a_reflexive_enter_keeps_the_memory(
     assert "Deleted 1 memory." in window.statusBar().currentMessage()
     assert window.browser.list_pages.currentWidget() is window.browser.empty
     assert "No memories yet" in window.browser.empty.text(), "an empty list says so"
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        "v1 · 2026-12-03 12:45 · 创建（你）： Works as a nurse at a hospital in Hangzhou",
+        "v1 · 2026-12-03 12:45 · created (you): Works as a nurse at a hospital in Hangzhou",
+    ],
+)
+def test_a_history_row_is_as_tall_as_its_text_wrapped(qtbot: Any, row: str) -> None:
+    """A version too long for the drawer's width wraps onto the next line instead of
+    being cut off at the edge, in Chinese as in English: each row is drawn as tall as
+    the view's own delegate says its text needs at the row's width (the view measured
+    a Chinese row before it knew its width, too short, and drew it on one line)."""
+    from desktop_mem.ui.memory_drawer import WrappedList
+
+    rows = WrappedList(180)
+    qtbot.addWidget(rows)
+    rows.resize(430, 100)
+    rows.addItem(row)
+    rows.addItem(row.replace("a hospital", "the children's hospital"))
+    rows.addItem("v3")
+    rows.show()
+    qtbot.waitExposed(rows)
+    QApplication.processEvents()
+    one_line = rows.needed(2, rows.viewport().width())
+    for n in range(rows.count()):
+        drawn = rows.visualItemRect(rows.item(n))
+        assert drawn.width() <= rows.viewport().width()
+        assert drawn.height() >= rows.needed(n, drawn.width())
+        if n < 2:
+            assert drawn.height() > one_line  # wrapped: too long for one line here
+    assert rows.height() >= sum(rows.visualItemRect(rows.item(n)).height() for n in range(3))
