@@ -7,9 +7,10 @@ nothing selected it says what it is for, with no scroll bar."""
 from __future__ import annotations
 
 import html
+import math
 
 from PySide6.QtCore import QCoreApplication, QDate, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QFontMetrics
+from PySide6.QtGui import QTextLayout, QTextOption
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -58,7 +59,7 @@ def action_label(action: str) -> str:
     return action
 
 
-WRAP = int(Qt.TextFlag.TextWordWrap | Qt.TextFlag.TextWrapAnywhere)
+TEXT_MARGINS = 16  # pixels of a row's width the style does not draw text in, at most
 
 
 class WrappedList(QListWidget):
@@ -76,17 +77,26 @@ class WrappedList(QListWidget):
 
     def needed(self, row: int, width: int) -> int:
         """The height the row's text needs wrapped at `width`: what the view's delegate
-        measures, or the text's wrapped lines and the delegate's margins, whichever is
-        more (the delegate measures a line in the list's font, and a line with Chinese
-        in it is drawn in a taller one)."""
+        measures, or the text's own lines, each as tall as its fonts make it, wrapped a
+        little narrower than the row (the margins the style draws text within), whichever
+        is more. The delegate measures every line in the list's font, and a line with
+        Chinese in it is drawn in a taller fallback font."""
         option = QStyleOptionViewItem()
         self.initViewItemOption(option)
         option.rect = QRect(0, 0, width, 10_000)
         option.features |= QStyleOptionViewItem.ViewItemFeature.WrapText
         hint = self.itemDelegate().sizeHint(option, self.model().index(row, 0)).height()
-        text = self.item(row).text()
-        lines = QFontMetrics(self.font()).boundingRect(QRect(0, 0, width - 8, 10_000), WRAP, text)
-        return max(hint, lines.height() + 6)
+        layout = QTextLayout(self.item(row).text(), self.font())
+        wrap = QTextOption()
+        wrap.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        layout.setTextOption(wrap)
+        lines = 0.0
+        layout.beginLayout()
+        while (line := layout.createLine()).isValid():
+            line.setLineWidth(max(20, width - TEXT_MARGINS))
+            lines += line.height()
+        layout.endLayout()
+        return max(hint, math.ceil(lines) + 6)
 
     def fit(self) -> None:
         """Each row as tall as its text wrapped at the list's width, and the list as
