@@ -263,26 +263,41 @@ def test_delete_asks_first_and_a_reflexive_enter_keeps_the_memory(
     ],
 )
 def test_a_history_row_is_as_tall_as_its_text_wrapped(qtbot: Any, row: str) -> None:
-    """A version too long for the drawer's width wraps onto the next line instead of
-    being cut off at the edge, in Chinese as in English: each row is drawn as tall as
-    the view's own delegate says its text needs at the row's width (the view measured
-    a Chinese row before it knew its width, too short, and drew it on one line)."""
-    from desktop_mem.ui.memory_drawer import WrappedList
+    """A version too long for the drawer's width wraps onto the next lines instead of
+    being cut off, in Chinese as in English: each row is drawn as tall as its text's
+    lines are, each line as tall as its fonts make it (the view's delegate measured a
+    Chinese line in the list's font, shorter than the fallback font it is drawn in, and
+    cut the row at two lines of three). The drawer's width at 800x600."""
+    from PySide6.QtGui import QTextLayout, QTextOption
 
-    rows = WrappedList(180)
+    from desktop_mem.ui.memory_drawer import TEXT_MARGINS, WrappedList
+
+    rows = WrappedList(400)
     qtbot.addWidget(rows)
-    rows.resize(430, 100)
+    rows.resize(266, 100)
     rows.addItem(row)
     rows.addItem(row.replace("a hospital", "the children's hospital"))
-    rows.addItem("v3")
     rows.show()
     qtbot.waitExposed(rows)
     QApplication.processEvents()
-    one_line = rows.needed(2, rows.viewport().width())
+
+    def lines_height(text: str, width: int) -> tuple[int, float]:
+        layout = QTextLayout(text, rows.font())
+        wrap = QTextOption()
+        wrap.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        layout.setTextOption(wrap)
+        count, height = 0, 0.0
+        layout.beginLayout()
+        while (line := layout.createLine()).isValid():
+            line.setLineWidth(width - TEXT_MARGINS)
+            count, height = count + 1, height + line.height()
+        layout.endLayout()
+        return count, height
+
     for n in range(rows.count()):
         drawn = rows.visualItemRect(rows.item(n))
         assert drawn.width() <= rows.viewport().width()
-        assert drawn.height() >= rows.needed(n, drawn.width())
-        if n < 2:
-            assert drawn.height() > one_line  # wrapped: too long for one line here
-    assert rows.height() >= sum(rows.visualItemRect(rows.item(n)).height() for n in range(3))
+        count, height = lines_height(rows.item(n).text(), drawn.width())
+        assert count >= 3  # too long for one or two lines at this width
+        assert drawn.height() >= height
+    assert rows.height() >= sum(rows.visualItemRect(rows.item(n)).height() for n in range(2))
