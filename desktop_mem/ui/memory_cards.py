@@ -58,6 +58,23 @@ def meta_line(memory: Memory, found: Found | None = None) -> str:
     return " · ".join(parts)
 
 
+def wrapped_lines(text: str, font: QFont, width: int) -> list[tuple[str, float]]:
+    """The text's lines wrapped at `width` (at a word boundary, else anywhere), each
+    with its height: a line is as tall as the fonts it is drawn in, and one with Chinese
+    in it is drawn in a taller fallback font than the one asked for."""
+    layout = QTextLayout(text, font)
+    option = QTextOption()
+    option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+    layout.setTextOption(option)
+    lines: list[tuple[str, float]] = []
+    layout.beginLayout()
+    while (line := layout.createLine()).isValid():
+        line.setLineWidth(width)
+        lines.append((text[line.textStart() : line.textStart() + line.textLength()], line.height()))
+    layout.endLayout()
+    return lines
+
+
 class MemoryCardDelegate(QStyledItemDelegate):
     """Paints a memory as a card and says how tall it is at a width. Line layouts are
     cached by (memory, text, width): a listing is painted many times while it scrolls."""
@@ -73,20 +90,7 @@ class MemoryCardDelegate(QStyledItemDelegate):
         found = self._cache.get(key)
         if found is not None:
             return found
-        text = " ".join(memory.text.split())
-        layout = QTextLayout(text, font)
-        option = QTextOption()
-        option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
-        layout.setTextOption(option)
-        lines: list[str] = []
-        layout.beginLayout()
-        while True:
-            line = layout.createLine()
-            if not line.isValid():
-                break
-            line.setLineWidth(width)
-            lines.append(text[line.textStart() : line.textStart() + line.textLength()])
-        layout.endLayout()
+        lines = [line for line, _ in wrapped_lines(" ".join(memory.text.split()), font, width)]
         if len(lines) > MAX_LINES:
             rest = "".join(lines[MAX_LINES - 1 :])
             last = QFontMetrics(font).elidedText(rest, Qt.TextElideMode.ElideRight, width)

@@ -10,7 +10,6 @@ import html
 import math
 
 from PySide6.QtCore import QCoreApplication, QDate, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QTextLayout, QTextOption
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -33,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from desktop_mem.core import textproc
 from desktop_mem.core.memory.store import KINDS, Memory, Version
+from desktop_mem.ui.memory_cards import wrapped_lines
 from desktop_mem.ui.models import ID_ROLE, kind_label, source_label
 
 
@@ -86,17 +86,8 @@ class WrappedList(QListWidget):
         option.rect = QRect(0, 0, width, 10_000)
         option.features |= QStyleOptionViewItem.ViewItemFeature.WrapText
         hint = self.itemDelegate().sizeHint(option, self.model().index(row, 0)).height()
-        layout = QTextLayout(self.item(row).text(), self.font())
-        wrap = QTextOption()
-        wrap.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
-        layout.setTextOption(wrap)
-        lines = 0.0
-        layout.beginLayout()
-        while (line := layout.createLine()).isValid():
-            line.setLineWidth(max(20, width - TEXT_MARGINS))
-            lines += line.height()
-        layout.endLayout()
-        return max(hint, math.ceil(lines) + 6)
+        lines = wrapped_lines(self.item(row).text(), self.font(), max(20, width - TEXT_MARGINS))
+        return max(hint, math.ceil(sum(height for _, height in lines)) + 6)
 
     def fit(self) -> None:
         """Each row as tall as its text wrapped at the list's width, and the list as
