@@ -318,8 +318,8 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
 def _dialogs(out: Path, suffix: str, window: Any, profile: Any, conversation: int,
              pump: Any) -> None:  # fmt: skip
     from desktop_mem.ui.backup_ui import RecoveryCodeDialog
-    from desktop_mem.ui.dialogs import PassphraseDialog, TypedConfirmDialog
-    from desktop_mem.ui.forget_dialog import ForgetDialog
+    from desktop_mem.ui.dialogs import PassphraseDialog
+    from desktop_mem.ui.forget_dialog import ForgetDialog, ForgetEverythingDialog
 
     new = window.browser.new_memory()
     new.edit.setPlainText("我对花生过敏 (allergic to peanuts)")
@@ -337,8 +337,9 @@ def _dialogs(out: Path, suffix: str, window: Any, profile: Any, conversation: in
         ("dialog-passphrase", PassphraseDialog("default", create=True, parent=window)),
         ("dialog-recovery-code",
          RecoveryCodeDialog("ABCD-EFGH-JKLM-NPQR-STUV-WXYZ-2345-6789", "default", window)),
-        ("dialog-forget-everything",
-         TypedConfirmDialog("Forget everything", "This deletes all 7 memories.", "FORGET", window)),
+        ("dialog-forget-everything",  # the window's own, with the demo profile's counts
+         ForgetEverythingDialog(len(memories), len(said), len(profile.conversations.list()),
+                                window)),
     ):  # fmt: skip
         dialog.show()
         _save(out, name + suffix, dialog, pump)
