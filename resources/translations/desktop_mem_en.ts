@@ -17,7 +17,7 @@
         <source>%n document(s)</source>
         <translation><numerusform>%n document</numerusform><numerusform>%n documents</numerusform></translation>
     </message>
-</context>
+    </context>
 <context>
     <name>ConnectionController</name>
     <message numerus="yes">
@@ -25,7 +25,7 @@
         <source>Indexed: %n item(s) can now be found by meaning too.</source>
         <translation><numerusform>Indexed: %n item can now be found by meaning too.</numerusform><numerusform>Indexed: %n items can now be found by meaning too.</numerusform></translation>
     </message>
-</context>
+    </context>
 <context>
     <name>ConversationListModel</name>
     <message numerus="yes">
@@ -41,7 +41,7 @@
         <source>%n of them will no longer quote what was said in it.</source>
         <translation><numerusform>%n of them will no longer quote what was said in it.</numerusform><numerusform>%n of them will no longer quote what was said in it.</numerusform></translation>
     </message>
-</context>
+    </context>
 <context>
     <name>DocumentsPage</name>
     <message numerus="yes">
@@ -74,9 +74,14 @@
         <source>shaped %n answer(s)</source>
         <translation><numerusform>shaped %n answer</numerusform><numerusform>shaped %n answers</numerusform></translation>
     </message>
-</context>
+    </context>
 <context>
     <name>ForgetEverythingDialog</name>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="123" />
+        <source>This deletes all %n memory(s) of this profile for good, and the earlier messages that said them: every conversation goes too, unless you keep them below. Your documents stay.</source>
+        <translation><numerusform>This deletes the %n memory of this profile for good, and the earlier messages that said it: every conversation goes too, unless you keep them below. Your documents stay.</numerusform><numerusform>This deletes all %n memories of this profile for good, and the earlier messages that said them: every conversation goes too, unless you keep them below. Your documents stay.</numerusform></translation>
+    </message>
     <message numerus="yes">
         <location filename="../../desktop_mem/ui/forget_dialog.py" line="139" />
         <source>Keep my %n conversation(s) to read (the assistant will no longer see them)</source>
@@ -100,7 +105,7 @@
         <source> · %n message(s) not yet learned from</source>
         <translation><numerusform> · %n message not yet learned from</numerusform><numerusform> · %n messages not yet learned from</numerusform></translation>
     </message>
-</context>
+    </context>
 <context>
     <name>MemoryBrowser</name>
     <message numerus="yes">
@@ -124,7 +129,7 @@
         <source>No relevant match; %n weaker one(s) below</source>
         <translation><numerusform>No relevant match; %n weaker one below</numerusform><numerusform>No relevant match; %n weaker ones below</numerusform></translation>
     </message>
-</context>
+    </context>
 <context>
     <name>MemoryController</name>
     <message numerus="yes">
@@ -190,7 +195,7 @@
         <source>Re-indexed %n item(s) with %1.</source>
         <translation><numerusform>Re-indexed %n item with %1.</numerusform><numerusform>Re-indexed %n items with %1.</numerusform></translation>
     </message>
-</context>
+    </context>
 <context>
     <name>TurnController</name>
     <message numerus="yes">
@@ -218,5 +223,13 @@
         <source>%n earlier message(s) stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>%n earlier message stays to read, but the assistant no longer sees it.</numerusform><numerusform>%n earlier messages stay to read, but the assistant no longer sees them.</numerusform></translation>
     </message>
-</context>
+    </context>
+<context>
+    <name>errors</name>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/errors.py" line="70" />
+        <source>Nothing was imported: %n line(s) have problems (see the details).</source>
+        <translation><numerusform>Nothing was imported: %n line has problems (see the details).</numerusform><numerusform>Nothing was imported: %n lines have problems (see the details).</numerusform></translation>
+    </message>
+    </context>
 </TS>

@@ -3,8 +3,11 @@
 The sources are English already, but a string with a count (`tr("%n memory(s)", "", n)`)
 needs its singular and plural written out: "1 memory", "2 memories". Qt takes them from
 a translation, so English gets one too, holding the counted strings only.
-`python resources/translations/en.py` refreshes desktop_mem_en.ts (pyside6-lupdate
--pluralonly), fills in these forms and compiles the .qm the app installs for English.
+`python resources/translations/en.py` refreshes desktop_mem_en.ts (pyside6-lupdate),
+keeps the counted strings, fills in these forms and compiles the .qm the app installs
+for English. A string is counted when it holds %n: pyside6-lupdate marks only `tr(...,
+n)` as counted, not `QCoreApplication.translate(context, text, "", n)`, which would
+otherwise be shown as written ("7 memory(s)").
 """
 
 from __future__ import annotations
@@ -121,9 +124,15 @@ def fill(ts: Path = TS) -> list[str]:
     """Write the forms into the .ts; returns the counted sources without forms here."""
     tree = ET.parse(ts)
     missing = []
+    for context in tree.getroot().iter("context"):
+        for m in context.findall("message"):
+            if m.get("numerus") != "yes" and "%n" not in (m.findtext("source") or ""):
+                context.remove(m)  # English needs no translation of an uncounted string
+    for context in list(tree.getroot().iter("context")):
+        if not context.findall("message"):
+            tree.getroot().remove(context)
     for m in tree.getroot().iter("message"):
-        if m.get("numerus") != "yes":
-            continue
+        m.set("numerus", "yes")
         src = m.findtext("source") or ""
         forms = EN.get(src)
         if forms is None:
@@ -146,7 +155,7 @@ def main() -> int:
     bin_dir = Path(sys.executable).parent
     ui = sorted(str(p) for p in (ROOT / "desktop_mem" / "ui").glob("*.py"))
     subprocess.run(
-        [str(bin_dir / "pyside6-lupdate"), *ui, "-pluralonly", "-no-obsolete",
+        [str(bin_dir / "pyside6-lupdate"), *ui, "-no-obsolete",
          "-target-language", "en", "-ts", str(TS)],
         check=True,
     )  # fmt: skip
