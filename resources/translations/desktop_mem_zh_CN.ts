@@ -143,22 +143,22 @@
         <translation>给这个应用起个名字（只是给你看的：应用靠它的密钥被识别）：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="211" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="219" />
         <source>New key</source>
         <translation>新密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="213" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="221" />
         <source>Give %1 a new key? Its old key stops working at once: paste the new configuration into the app.</source>
         <translation>给 %1 一把新密钥？旧密钥会立即失效：请把新的配置粘贴到该应用中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="233" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="236" />
         <source>Remove app</source>
         <translation>移除应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="235" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="238" />
         <source>Remove %1? Its key stops working at once and its log is deleted; the memories it wrote stay.</source>
         <translation>移除 %1？它的密钥会立即失效，它的记录也会删除；它写入的记忆会保留。</translation>
     </message>
@@ -1158,193 +1158,213 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryBrowser</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="41" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="43" />
         <source>created</source>
         <translation>创建</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="42" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="44" />
         <source>edited</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="43" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="45" />
         <source>updated</source>
         <translation>更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="44" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="46" />
         <source>restored</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="45" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="47" />
         <source>pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="46" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="48" />
         <source>unpinned</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="47" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="49" />
+        <source>given in every chat</source>
+        <translation>改为每次对话都提供</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="50" />
+        <source>given only when found</source>
+        <translation>改为仅在相关时提供</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="51" />
         <source>marked no longer true</source>
         <translation>标记为不再成立</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="52" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="56" />
         <source>merged into #%1</source>
         <translation>并入 #%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="53" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="57" />
         <source>contradicted by #%1</source>
         <translation>被 #%1 否定</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="64" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="65" />
         <source>Search memories (meaning and words, 中文 or English)</source>
         <translation>搜索记忆（语义和关键词，中文或英文）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="70" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="71" />
         <source>Weak matches too</source>
         <translation>也显示弱匹配</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="72" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="73" />
         <source>List every memory ranked by the search, not only the relevant ones</source>
         <translation>按搜索排序列出所有记忆，而不只是相关的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="76" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="77" />
         <source>New memory…</source>
         <translation>新建记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="77" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="78" />
         <source>Write a memory of your own</source>
         <translation>自己写一条记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="84" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="85" />
         <source>All kinds</source>
         <translation>所有类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="89" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="90" />
         <source>Pinned only</source>
         <translation>仅置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="94" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="93" />
+        <source>In every chat</source>
+        <translation>每次对话都提供</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="95" />
+        <source>Only the memories given to the model in every chat: what is about your health or safety, and what you asked to be always remembered</source>
+        <translation>只显示每次对话都提供给模型的记忆：与你的健康或安全有关的，以及你要求一直记住的</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="102" />
         <source>Any date</source>
         <translation>任何日期</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="96" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="104" />
         <source>Created on or after</source>
         <translation>创建于此日期或之后</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="101" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="109" />
         <source>Order of the list</source>
         <translation>列表的排序</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="123" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="131" />
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="160" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="169" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="162" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="171" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="164" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="173" />
         <source>Forget everything…</source>
         <translation>忘记一切…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="178" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="187" />
         <source>Newest first</source>
         <translation>最新的在前</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="179" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="188" />
         <source>Oldest first</source>
         <translation>最早的在前</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="180" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="189" />
         <source>Recently edited</source>
         <translation>最近编辑的在前</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="181" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="190" />
         <source>Most important</source>
         <translation>最重要的在前</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="182" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="191" />
         <source>By kind</source>
         <translation>按类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="183" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="192" />
         <source>A to Z</source>
         <translation>按字母顺序</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="269" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="279" />
         <source>Best match first</source>
         <translation>最相关的在前</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="275" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="285" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="278" />
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="281" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="288" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="291" />
         <source>%n match(es)</source>
         <translation><numerusform>%n 条匹配</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="278" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="288" />
         <source>%n weaker</source>
         <translation><numerusform>另有 %n 条较弱的</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="283" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="293" />
         <source>No relevant match; %n weaker one(s) below</source>
         <translation><numerusform>没有相关的匹配；下面是 %n 条较弱的</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="285" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="295" />
         <source>No matches</source>
         <translation>没有匹配</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="296" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="306" />
         <source>No memory is about this. Tick “Weak matches too” to see the nearest.</source>
         <translation>没有与此相关的记忆。勾选“也显示弱匹配”可以看到最接近的几条。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="298" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="308" />
         <source>No memory fits these filters.</source>
         <translation>没有符合这些筛选条件的记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="301" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="311" />
         <source>No memories yet. Tell the assistant about yourself in a chat, or write one with New memory…</source>
         <translation>还没有记忆。在聊天中向助手介绍你自己，或点击“新建记忆…”自己写一条。</translation>
     </message>
@@ -1352,148 +1372,148 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryController</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="177" />
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="190" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="180" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="193" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="194" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="197" />
         <source>The memory was saved.</source>
         <translation>记忆已保存。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="229" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="242" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="231" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="244" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="234" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="247" />
         <source>Delete memories</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="241" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="254" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="245" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="258" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="270" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="283" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="277" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="290" />
         <source>Forgot %n memory(s); the conversations stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>已忘记 %n 条记忆；对话保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="283" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="296" />
         <source>Forgot %n memory(s)</source>
         <translation><numerusform>已忘记 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="284" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="297" />
         <source> and deleted %n message(s).</source>
         <translation><numerusform>，并删除了 %n 条消息。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="298" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="311" />
         <source>Delete everything</source>
         <translation>全部删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="300" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="313" />
         <source>This deletes all %1 conversations and all %2 memories of this profile for good. The settings and the key stay.</source>
         <translation>这会永久删除此配置的全部 %1 个对话和全部 %2 条记忆。设置和密钥会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="305" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="318" />
         <source>DELETE</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="311" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="324" />
         <source>Deleting everything…</source>
         <translation>正在全部删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="327" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="340" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="329" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="342" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="335" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="348" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="349" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="362" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="358" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="371" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="359" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="372" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="371" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="384" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="374" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="387" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="386" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="399" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="393" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="406" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="395" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="408" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="402" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="415" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="414" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="427" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>你不在的时候，整理了 %n 条记忆（合并或标记为过期）；可在每条记忆的历史中撤销。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="425" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="438" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>
@@ -1501,105 +1521,130 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryDrawer</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="109" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="131" />
         <source>Text</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="113" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="135" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="117" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="139" />
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="119" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="141" />
         <source>True until</source>
         <translation>有效至</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="129" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="151" />
         <source>Valid</source>
         <translation>有效期</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="132" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="152" />
+        <source>Give it to the model in every chat</source>
+        <translation>每次对话都提供给模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="154" />
+        <source>What is about your health or safety (an allergy, a medication, a diet, an accessibility need) is given in every chat, whatever you ask; anything else only when it is relevant.</source>
+        <translation>与你的健康或安全有关的记忆（过敏、用药、饮食、无障碍需求）无论你问什么，每次对话都会提供给模型；其他记忆只在相关时提供。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="166" />
+        <source>Always</source>
+        <translation>始终提供</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="169" />
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="134" />
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="237" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="171" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="274" />
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="136" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="173" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="147" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="184" />
         <source>Came from</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="153" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="190" />
         <source>Answers it shaped</source>
         <translation>用到它的回答</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="163" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="200" />
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="169" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="206" />
         <source>Restore this version</source>
         <translation>恢复此版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="183" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="220" />
         <source>Select a memory to see where it came from, the answers it shaped and its history, or to edit it.</source>
         <translation>选择一条记忆，查看它的来源、受它影响的回答和修改历史，或编辑它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="216" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="253" />
         <source>Used by other apps: %1</source>
         <translation>被其他应用使用：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="237" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="274" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="249" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="291" />
         <source>(empty answer)</source>
         <translation>（空回答）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="254" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="296" />
         <source>No answer has used it yet.</source>
         <translation>还没有回答用到它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="269" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="311" />
         <source>, until %1</source>
         <translation>，有效至 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="271" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="313" />
         <source>, from message %1</source>
         <translation>，来自消息 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="275" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="317" />
         <source>%1 (%2%3)%4: %5</source>
         <translation>%1（%2%3）%4：%5</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="344" />
+        <source>Given in every chat: it is about your %1.</source>
+        <translation>每次对话都会提供：这与你的%1有关。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="347" />
+        <source>It is about your %1, but you chose to give it only when it is relevant.</source>
+        <translation>这与你的%1有关，但你选择了只在相关时提供。</translation>
     </message>
 </context>
 <context>
@@ -1741,31 +1786,36 @@ A local language model with a long-term memory you can see and control. Your con
     </message>
     <message>
         <location filename="../../desktop_mem/ui/message_widget.py" line="322" />
+        <source>In every answer: about your health or safety</source>
+        <translation>每次回答都会用到：与你的健康或安全有关</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/message_widget.py" line="323" />
         <source>In every answer (pinned)</source>
         <translation>每次回答都会用到（已置顶）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="323" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="324" />
         <source>Found for this message</source>
         <translation>为这条消息找到的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="324" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="325" />
         <source>Learned from an earlier message found for this one</source>
         <translation>从为这条消息找到的一条以前的消息中记住的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="326" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="327" />
         <source>a weaker match</source>
         <translation>匹配较弱</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="349" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="350" />
         <source>%1/%2</source>
         <translation>%1/%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="352" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="353" />
         <source>Version %1 of %2</source>
         <translation>第 %1 个版本，共 %2 个</translation>
     </message>
@@ -2262,88 +2312,98 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>TurnController</name>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="90" />
+        <location filename="../../desktop_mem/ui/turns.py" line="94" />
         <source>…</source>
         <translation>…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="118" />
-        <location filename="../../desktop_mem/ui/turns.py" line="252" />
+        <location filename="../../desktop_mem/ui/turns.py" line="122" />
+        <location filename="../../desktop_mem/ui/turns.py" line="273" />
         <source>Learning from this exchange…</source>
         <translation>正在从这轮对话中学习…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="187" />
+        <location filename="../../desktop_mem/ui/turns.py" line="191" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="211" />
+        <location filename="../../desktop_mem/ui/turns.py" line="215" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
         <location filename="../../desktop_mem/ui/turns.py" line="227" />
+        <source>This will be given to the model in every chat: it is about your %1.</source>
+        <translation>这条记忆以后每次对话都会提供给模型：它与你的%1有关。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/turns.py" line="228" />
+        <source>Change</source>
+        <translation>更改</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/turns.py" line="248" />
         <source>Nothing was learned from this message: the model's answer was not what was asked for. It will be tried again later.</source>
         <translation>这条消息还没有被记住：模型的回答不符合要求。稍后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="232" />
+        <location filename="../../desktop_mem/ui/turns.py" line="253" />
         <source>Nothing was learned from this message: the model server did not answer in time. It will be tried again later.</source>
         <translation>这条消息还没有被记住：模型服务器没有及时回答。稍后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="237" />
+        <location filename="../../desktop_mem/ui/turns.py" line="258" />
         <source>Nothing was learned from this message: the model server could not be reached. It will be tried again once it answers.</source>
         <translation>这条消息还没有被记住：无法连接模型服务器。等它恢复后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="241" />
+        <location filename="../../desktop_mem/ui/turns.py" line="262" />
         <source>Nothing was learned from this message: the model server failed. It will be tried again later.</source>
         <translation>这条消息还没有被记住：模型服务器出错了。稍后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="281" />
+        <location filename="../../desktop_mem/ui/turns.py" line="305" />
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="285" />
+        <location filename="../../desktop_mem/ui/turns.py" line="309" />
         <source>Undoing…</source>
         <translation>正在撤销…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="305" />
+        <location filename="../../desktop_mem/ui/turns.py" line="329" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>已删除 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="305" />
+        <location filename="../../desktop_mem/ui/turns.py" line="329" />
         <source> and %n message(s).</source>
         <translation><numerusform>和 %n 条消息。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="308" />
+        <location filename="../../desktop_mem/ui/turns.py" line="332" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="310" />
+        <location filename="../../desktop_mem/ui/turns.py" line="334" />
         <source>Deleted %n message(s).</source>
         <translation><numerusform>已删除 %n 条消息。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="316" />
+        <location filename="../../desktop_mem/ui/turns.py" line="340" />
         <source>%n earlier message(s) stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>%n 条以前的消息保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="322" />
+        <location filename="../../desktop_mem/ui/turns.py" line="346" />
         <source>Nothing was deleted.</source>
         <translation>没有删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="330" />
+        <location filename="../../desktop_mem/ui/turns.py" line="354" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
@@ -2470,17 +2530,42 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>相关度 %1</translation>
     </message>
     <message>
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="46" />
+        <source>health</source>
+        <translation>健康</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="47" />
+        <source>diet</source>
+        <translation>饮食</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="48" />
+        <source>accessibility</source>
+        <translation>无障碍需求</translation>
+    </message>
+    <message>
         <location filename="../../desktop_mem/ui/memory_cards.py" line="50" />
+        <source>you asked</source>
+        <translation>你的要求</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="57" />
+        <source>always given: %1</source>
+        <translation>始终提供：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="69" />
         <source>★ pinned</source>
         <translation>★ 置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="53" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="74" />
         <source>expired</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="56" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="77" />
         <source>until %1</source>
         <translation>有效至 %1</translation>
     </message>
