@@ -49,6 +49,7 @@ from PySide6.QtCore import QThread
 from PySide6.QtWidgets import QApplication
 from desktop_mem.core.config import Config
 from desktop_mem.core.profile import Profile
+from desktop_mem.core.service import Service
 from desktop_mem.ui import tasks
 from desktop_mem.ui.app import app_settings, prepare_application
 from desktop_mem.ui.main_window import MainWindow
@@ -58,7 +59,7 @@ prepare_application(app)
 config = Config.resolve(home=sys.argv[1], ollama_host=sys.argv[2], embed_model="fake-embed")
 profile = Profile.open(config)
 t_opened = time.time()
-window = MainWindow(profile, app_settings(config.home))
+window = MainWindow(Service(profile), app_settings(config.home))
 window.show()
 for _ in range(2000):
     app.processEvents()

@@ -41,6 +41,7 @@ def main() -> None:
     from desktop_mem.core.config import Config
     from desktop_mem.core.memory.store import NewMemory
     from desktop_mem.core.profile import Profile
+    from desktop_mem.core.service import Service
     from desktop_mem.ui import tasks
     from desktop_mem.ui.app import app_settings
     from desktop_mem.ui.main_window import MainWindow
@@ -98,7 +99,7 @@ def main() -> None:
             else:
                 raise SystemExit("an action did not finish in time")
 
-        window = MainWindow(profile, app_settings(home))
+        window = MainWindow(Service(profile), app_settings(home))
         window.resize(1280, 800)
         window.show()
         pump(lambda: window.context.server.online and window.browser.model.rowCount() > 0)
@@ -161,7 +162,7 @@ def main() -> None:
         waits: dict[str, int] = {}
         t0 = clock.elapsed()
         tasks.run(
-            window.context.profile.memories.delete,
+            window.context.app.memories.delete,
             victim.id,
             done=lambda _n: waits.setdefault("delete", clock.elapsed() - t0),
         )

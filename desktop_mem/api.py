@@ -18,26 +18,23 @@ exceptions, each one sentence.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
 from desktop_mem.core.config import Config
 from desktop_mem.core.keys.vault import Vault
-from desktop_mem.core.memory.records import WriteResult
-from desktop_mem.core.profile import Profile
+from desktop_mem.core.memory.records import NewMemory, WriteResult
+from desktop_mem.core.service import Service
 
 
 class MemoryLayer:
-    """An open profile's memory. Use it as a context manager, or call close().
+    """An open profile's memory for scripts: a thin adapter on the application service
+    (core/service), which the window, the command line and the MCP server use too, so
+    each operation has one implementation everywhere. Results are plain dicts
+    (``plain=False`` gives the core's records: Memory, Version, WriteResult,
+    SearchResult). Use it as a context manager, or call close()."""
 
-    The command line, the window and the MCP server use it too, so each operation has
-    one implementation everywhere. Scripts get plain dicts (``plain=True``, what
-    `desktop_mem.open` gives); the command line and the window ask for the core's
-    records instead (Memory, Version, and WriteResult or SearchResult, which carry the
-    warnings), to format them their own way."""
-
-    def __init__(self, profile: Profile, plain: bool = True) -> None:
-        self.profile = profile
+    def __init__(self, service: Service, plain: bool = True) -> None:
+        self.service = service
         self.plain = plain
 
     def _out(self, record: Any) -> Any:
@@ -75,26 +72,14 @@ class MemoryLayer:
         A memory about the user's health or safety (an allergy, a medication, a diet...)
         is given to the model on every turn (its "always" is true, "care" says why);
         ``always`` True or False decides that instead."""
-        from desktop_mem.core.memory.store import NewMemory
-
+        memories = self.service.memories
         if not consolidate:
             new = NewMemory(
                 text, kind=kind, importance=importance, pinned=pinned,
                 valid_from=valid_from, valid_until=valid_until, source=source, always=always,
             )  # fmt: skip
-            return self._written(self.profile.memories.add(new, actor=source))
-        from desktop_mem.core.chat.backends import make_backend
-        from desktop_mem.core.chat.extract import Extractor
-        from desktop_mem.core.chat.prompts import Candidate
-
-        candidate = Candidate.model_validate(
-            {"text": text.strip(), "kind": kind, "importance": importance,
-             "valid_until": valid_until}
-        )  # fmt: skip
-        extractor = Extractor(
-            self.profile.memories, self.profile.search, make_backend(self.profile)
-        )
-        changes = extractor.consolidate([candidate], None, None, datetime.now(UTC), actor=source)
+            return self._written(memories.add(new, actor=source))
+        changes = memories.add_consolidated(text, kind, importance, valid_until, source)
         return {"changes": [c.to_dict() for c in changes]} if self.plain else changes
 
     def search(
@@ -107,8 +92,8 @@ class MemoryLayer:
     ) -> Any:
         """The memories relevant to the query, best first (``everything``: the k nearest,
         relevant or not), each with its score and the signals that found it."""
-        result = self.profile.search.search(
-            query, k=k, include_expired=include_expired, kinds=kinds,
+        result = self.service.memories.search(
+            query, k, include_expired=include_expired, kinds=kinds,
             relevant_only=not everything,
         )  # fmt: skip
         return [h.to_dict() for h in result.hits] if self.plain else result
@@ -128,38 +113,38 @@ class MemoryLayer:
         """Every memory, newest first, pinned on top; optionally one kind, pinned only,
         given on every turn only (`always`), containing a text, or created in a date
         range (`limit` and `offset` page it)."""
-        mems = self.profile.memories.list(
+        mems = self.service.memories.list(
             kind=kind, pinned=pinned, always=always, text=text, since=since, until=until,
             include_expired=include_expired, limit=limit, offset=offset,
         )  # fmt: skip
         return [self._out(m) for m in mems]
 
     def get(self, memory_id: int) -> Any:
-        return self._out(self.profile.memories.get(memory_id))
+        return self._out(self.service.memories.get(memory_id))
 
     def update(self, memory_id: int, text: str | None = None, **fields: Any) -> Any:
         """Change a memory (text, kind, importance, valid_from, valid_until); the old
         version stays in its history."""
-        return self._written(self.profile.memories.edit(memory_id, text=text, **fields))
+        return self._written(self.service.memories.edit(memory_id, text=text, **fields))
 
     def pin(self, memory_id: int, pinned: bool = True) -> Any:
-        return self._out(self.profile.memories.set_pinned(memory_id, pinned))
+        return self._out(self.service.memories.pin(memory_id, pinned))
 
     def set_always(self, memory_id: int, always: bool | None) -> Any:
         """Give the memory to the model on every turn (True), only when it is found
         (False), or as its text says (None: what is about health or safety is)."""
-        return self._out(self.profile.memories.set_always(memory_id, always))
+        return self._out(self.service.memories.set_always(memory_id, always))
 
     def delete(self, *memory_ids: int) -> int:
         """Delete memories for good (text, history, vectors, full-text entries)."""
-        return self.profile.memories.delete(list(memory_ids))
+        return self.service.memories.delete(list(memory_ids))
 
     def history(self, memory_id: int) -> list[Any]:
-        return [self._out(v) for v in self.profile.memories.history(memory_id)]
+        return [self._out(v) for v in self.service.memories.history(memory_id)]
 
     def restore(self, memory_id: int, version: int) -> Any:
         """Make an earlier version current again (as a new version)."""
-        return self._written(self.profile.memories.restore(memory_id, version))
+        return self._written(self.service.memories.restore(memory_id, version))
 
     # -- the chat ---------------------------------------------------------------------
 
@@ -175,18 +160,16 @@ class MemoryLayer:
         messages; with ``learn`` (the default) it waits for what the exchange taught.
         Returns the answer, the conversation, the memories and messages it was given,
         the changes it made, and warnings (learning that failed says so there: the
-        message is learned from later)."""
-        from desktop_mem.core.chat.backends import make_backend
-        from desktop_mem.core.chat.session import ChatSession
-
-        session = ChatSession(
-            self.profile, make_backend(self.profile, model), conversation_id, incognito=incognito
-        )
+        message is learned from later). ``model`` answers with that chat model, from
+        this turn on."""
+        if model is not None:
+            self.service.use_chat_model(model)
+        session = self.service.chat(conversation_id, incognito=incognito)
         try:
             result = session.send(message)
             outcome = result.outcome(300.0) if learn and result.learning is not None else None
         finally:
-            session.close(wait=learn)
+            session.close()
         learned = outcome.changes if outcome else []
         if result.status == "error" and result.error:
             from desktop_mem.core.errors import ModelServerError
@@ -209,7 +192,7 @@ class MemoryLayer:
     # -- lifetime -----------------------------------------------------------------------
 
     def close(self) -> None:
-        self.profile.close()
+        self.service.close()
 
     def __enter__(self) -> MemoryLayer:
         return self
@@ -236,4 +219,4 @@ def open(
         embed_model=embed_model,
         passphrase=passphrase,
     )
-    return MemoryLayer(Profile.open(config, vault, create=create))
+    return MemoryLayer(Service.open(config, vault, create=create))

@@ -28,11 +28,10 @@ from pydantic import Field, StrictBool, StrictInt, StrictStr, ValidationError
 
 from desktop_mem import __version__
 from desktop_mem.api import MemoryLayer
-from desktop_mem.core.clients import Caller, ClientNotAllowed, ClientRegistry
+from desktop_mem.core.clients import Caller, ClientNotAllowed
 from desktop_mem.core.errors import DesktopMemError
-from desktop_mem.core.memory.records import APP_SOURCE
-from desktop_mem.core.memory.store import KINDS
-from desktop_mem.core.profile import Profile
+from desktop_mem.core.memory.records import APP_SOURCE, KINDS
+from desktop_mem.core.service import Service
 
 log = logging.getLogger("desktop_mem.mcp")
 WHERE = "desktop-mem's Settings > Apps (or with `desktop-mem clients`)"
@@ -123,14 +122,14 @@ class _Server(MCPServer):
             )
 
 
-def build_server(prof: Profile, app_key: str | None = None) -> MCPServer:
+def build_server(service: Service, app_key: str | None = None) -> MCPServer:
     """The server for one connection; `app_key` is the key the client's configuration
     carried (None: an unregistered client)."""
     server = _Server(
         "desktop-mem", instructions=INSTRUCTIONS, version=__version__, log_level="WARNING"
     )
-    registry = ClientRegistry(prof.db)
-    layer = MemoryLayer(prof)  # every tool is a call of the Python API scripts use
+    registry = service.apps
+    layer = MemoryLayer(service)  # every tool is a call of the Python API scripts use
     known: dict[str, Caller] = {}
 
     def caller_of(ctx: Context) -> Caller:
@@ -236,9 +235,9 @@ def build_server(prof: Profile, app_key: str | None = None) -> MCPServer:
     return server
 
 
-def serve(prof: Profile, app_key: str | None = None) -> None:
+def serve(service: Service, app_key: str | None = None) -> None:
     """Run the server over stdio until the client closes it. The relevance rule's
     reference is prepared meanwhile, so the first search does not wait for it."""
-    if not prof.prepared():
-        prof.prepare()
-    build_server(prof, app_key).run("stdio")
+    if not service.models.prepared():
+        service.models.prepare()
+    build_server(service, app_key).run("stdio")

@@ -54,7 +54,7 @@ def test_the_command_line_and_the_window_get_records_from_the_same_calls(
     with desktop_mem.open(
         home=str(home), ollama_host=fake_ollama.url, embed_model="fake-embed", vault=vault
     ) as mem:  # fmt: skip
-        records = MemoryLayer(mem.profile, plain=False)
+        records = MemoryLayer(mem.service, plain=False)
         written = records.add("Plays the cello on Sundays", valid_from="2024-01-01")
         assert isinstance(written, WriteResult) and written.memory.valid_from == "2024-01-01"
         found = records.search("does the user play the cello")

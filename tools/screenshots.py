@@ -44,6 +44,7 @@ def main() -> int:
     from desktop_mem.core.config import Config
     from desktop_mem.core.memory.store import NewMemory
     from desktop_mem.core.profile import Profile
+    from desktop_mem.core.service import Service
     from desktop_mem.ui import tasks, theme
     from desktop_mem.ui.app import app_settings, install_language, prepare_application
     from desktop_mem.ui.dialogs import SettingsDialog
@@ -88,7 +89,7 @@ def main() -> int:
         profile = Profile.open(config)
         theme.apply("light")
 
-        window = MainWindow(profile, app_settings(home))
+        window = MainWindow(Service(profile), app_settings(home))
         window.resize(*SIZE)
         window.show()
         pump(cond=lambda: window.context.server.online)
@@ -174,7 +175,7 @@ def main() -> int:
 
         theme.apply("dark")
         install_language(app, "zh_CN")
-        dark = MainWindow(profile, app_settings(home))
+        dark = MainWindow(Service(profile), app_settings(home))
         dark.resize(*SIZE)
         dark.show()
         pump(cond=lambda: dark.context.server.online)
@@ -236,7 +237,7 @@ def main() -> int:
             profile.documents.add(notes)
             window.close()
             _matrix(Path(args.matrix), profile, home, pump, dinner)
-            window = MainWindow(profile, app_settings(home))
+            window = MainWindow(Service(profile), app_settings(home))
             window.resize(*SIZE)
             window.show()
             pump(cond=lambda: window.context.server.online)
@@ -257,6 +258,7 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
     """Every page, and each tab of Settings, in both languages, themes and sizes."""
     from PySide6.QtWidgets import QApplication
 
+    from desktop_mem.core.service import Service
     from desktop_mem.ui import dialogs, theme
     from desktop_mem.ui.app import app_settings, install_language
     from desktop_mem.ui.main_window import MainWindow
@@ -286,7 +288,7 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
                 prefs = app_settings(home)  # as the app saved them: Settings shows them
                 prefs.setValue("ui/language", language)
                 prefs.setValue("ui/theme", look)
-                window = MainWindow(profile, prefs)
+                window = MainWindow(Service(profile), prefs)
                 window.resize(w, h)
                 window.show()
                 pump(cond=lambda window=window: window.context.server.online)

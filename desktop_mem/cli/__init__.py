@@ -186,13 +186,14 @@ def _run(
         logs.configure(config.home)
         if not args.opens_profile:
             return int(args.func(ctx))
-        from desktop_mem.core.profile import Profile
+        from desktop_mem.core.service import Service
 
         create = getattr(args, "creates_profile", True)
-        with Profile.open(config, ctx.vault, create=create) as prof:
-            if prof.db.new_recovery_code:
-                err.write(keys.recovery_notice(prof.db.new_recovery_code, config.profile))
-            ctx._profile = prof
+        with Service.open(config, ctx.vault, create=create) as app:
+            code = app.keys.new_recovery_code_shown()
+            if code:
+                err.write(keys.recovery_notice(code, config.profile))
+            ctx._service = app
             return int(args.func(ctx))
     except DesktopMemError as exc:
         log.warning("%s failed: %s", args.command, type(exc).__name__)  # never the text

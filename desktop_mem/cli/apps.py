@@ -78,7 +78,7 @@ def mcp(ctx: Context) -> int:
     from desktop_mem.core.clients import APP_KEY_ENV
     from desktop_mem.core.errors import KeyringUnavailable, LockedError
     from desktop_mem.core.keys.vault import read_key_mode
-    from desktop_mem.core.profile import Profile
+    from desktop_mem.core.service import Service
 
     config = ctx.config
     if read_key_mode(paths.database_path(config.home, config.profile)) == "passphrase":
@@ -92,20 +92,20 @@ def mcp(ctx: Context) -> int:
     from desktop_mem.mcp_server import serve
 
     try:
-        prof = Profile.open(config, ctx.vault, create=False)
+        app = Service.open(config, ctx.vault, create=False)
     except KeyringUnavailable:
         raise KeyringUnavailable(
             f"The system keyring is locked or did not answer, so profile '{config.profile}' "
             "cannot be opened for this app: unlock the keyring (log in to your desktop "
             "session), then restart the app."
         ) from None
-    with prof:
-        serve(prof, os.environ.get(APP_KEY_ENV) or None)
+    with app:
+        serve(app, os.environ.get(APP_KEY_ENV) or None)
     return EXIT_OK
 
 
 def _registry(ctx: Context) -> Any:
-    return ctx.prof.clients
+    return ctx.app.apps
 
 
 def _snippet(ctx: Context, key: str) -> str:

@@ -14,7 +14,6 @@ from desktop_mem.core.settings import DEFAULTS
 
 if TYPE_CHECKING:
     from desktop_mem.core.chat.session import ChatSession, TurnResult
-    from desktop_mem.core.profile import Profile
 
 LEARN_TIMEOUT_S = 300.0
 
@@ -110,7 +109,7 @@ def given_lines(result: TurnResult) -> list[str]:
     return lines
 
 
-def _report(result: TurnResult, prof: Profile, err: TextIO) -> None:
+def _report(result: TurnResult, err: TextIO) -> None:
     for w in result.warnings:
         err.write(f"warning: {w}\n")
     if result.status != "error":
@@ -176,7 +175,6 @@ def _turn(
     session: ChatSession,
     text: str,
     args: argparse.Namespace,
-    prof: Profile,
     out: TextIO,
     err: TextIO,
     regenerate: bool = False,
@@ -194,7 +192,7 @@ def _turn(
     out.write("\n" if result.text else "")
     if result.status == "stopped":
         err.write("(stopped)\n")
-    _report(result, prof, err)
+    _report(result, err)
     _confirm_forget(session, result, args.yes, out, err)
     if result.learning is not None and not args.no_wait:
         learned = result.outcome(LEARN_TIMEOUT_S)
@@ -205,9 +203,7 @@ def _turn(
     return result
 
 
-def _turn_json(
-    result: TurnResult, prof: Profile, wait: bool, session: ChatSession
-) -> dict[str, Any]:
+def _turn_json(result: TurnResult, wait: bool) -> dict[str, Any]:
     outcome = result.outcome(LEARN_TIMEOUT_S) if wait else None
     learned = outcome.changes if outcome else []
     failed = [outcome.failure] if outcome and outcome.failure else []
@@ -231,26 +227,26 @@ def _turn_json(
 
 
 def chat(ctx: Context) -> int:
-    from desktop_mem.core.chat.backends import make_backend, remote_notice
-    from desktop_mem.core.chat.session import ChatSession
-
-    args, prof, out, err = ctx.args, ctx.prof, ctx.out, ctx.err
-    backend = make_backend(prof, args.model)
-    notice = remote_notice(prof, backend)
+    args, app, out, err = ctx.args, ctx.app, ctx.out, ctx.err
+    if args.model:
+        app.use_chat_model(args.model)
+    notice = app.remote_notice()
     if notice:
         err.write(f"notice: {notice}\n")
-    session = ChatSession(prof, backend, args.conversation, incognito=args.incognito)
+    session = app.chat(args.conversation, incognito=args.incognito)
     try:
         if args.message is not None:
-            result = _turn(session, args.message, args, prof, out, err)
+            result = _turn(session, args.message, args, out, err)
             if result.status == "error" and _offer_pull(session, result, err):
-                result = _turn(session, args.message, args, prof, out, err, regenerate=True)
+                result = _turn(session, args.message, args, out, err, regenerate=True)
             if args.json:
-                output.print_json(_turn_json(result, prof, not args.no_wait, session), out)
+                output.print_json(_turn_json(result, not args.no_wait), out)
             return result.exit_code if result.status == "error" else EXIT_OK
-        return _loop(session, args, prof, out, err)
+        return _loop(session, args, out, err)
     finally:
-        session.close(wait=not args.no_wait)
+        session.close()
+        if args.no_wait:  # what the turn learns is learned later: the message says so
+            app.close(wait=False)
 
 
 def _offer_pull(session: ChatSession, result: TurnResult, err: TextIO) -> bool:
@@ -269,9 +265,7 @@ def _offer_pull(session: ChatSession, result: TurnResult, err: TextIO) -> bool:
     return pull(backend, err, err) == EXIT_OK
 
 
-def _loop(
-    session: ChatSession, args: argparse.Namespace, prof: Profile, out: TextIO, err: TextIO
-) -> int:
+def _loop(session: ChatSession, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     mode = " (incognito: nothing is stored)" if session.incognito else ""
     err.write(f"Chatting with {session.backend.model}{mode}. /new, /regen, /quit.\n")
     while True:
@@ -297,13 +291,13 @@ def _loop(
             continue
         regen = text in ("/regen", "/regenerate")
         try:
-            _turn(session, text, args, prof, out, err, regenerate=regen)
+            _turn(session, text, args, out, err, regenerate=regen)
         except UsageError as exc:
             err.write(f"desktop-mem: {exc}\n")
 
 
 def _conversation_store(ctx: Context) -> Any:
-    return ctx.prof.conversations
+    return ctx.app.conversations
 
 
 def conversations_list(ctx: Context) -> int:
@@ -342,12 +336,10 @@ def conversations_show(ctx: Context) -> int:
 
 
 def conversations_export(ctx: Context) -> int:
-    from desktop_mem.core.memory.export import write_private
-
     args = ctx.args
     path = Path(args.file)
     fmt = args.format or ("json" if path.suffix.lower() == ".json" else "md")
-    write_private(path, _conversation_store(ctx).export(args.id, fmt))
+    _conversation_store(ctx).export_to(path, args.id, fmt)
     ctx.out.write(
         f"Exported conversation {args.id} to {path} ({fmt}). This file is not encrypted.\n"
     )
@@ -359,9 +351,9 @@ def conversations_delete(ctx: Context) -> int:
     for cid in ids:
         store.get(cid)
     lent = sum(store.context_lent(cid) for cid in ids)
-    total = sum(store.delete(cid, ctx.prof.memories) for cid in ids)
+    total = sum(store.delete(cid) for cid in ids)
     out.write(f"Deleted {len(ids)} conversation(s) and {total} messages for good.\n")
-    output.pending_erase(ctx.prof.db, out)
+    output.pending_erase(ctx.app, out)
     if lent:
         out.write(
             f"{lent} memories learned from them stay, without the words they quoted from them.\n"
@@ -405,10 +397,8 @@ def conversations_rename(ctx: Context) -> int:
 
 
 def settings(ctx: Context) -> int:
-    from desktop_mem.core.settings import Settings
-
     args, out, err = ctx.args, ctx.out, ctx.err
-    s = Settings(ctx.prof.db)
+    s = ctx.app.settings
     if getattr(args, "action", None) == "set":
         s.set(args.key, args.value)
         if args.key == "openai_enabled" and s.get("openai_enabled"):
@@ -424,17 +414,17 @@ def settings(ctx: Context) -> int:
 
 
 def models(ctx: Context) -> int:
-    from desktop_mem.core.models.llm import OllamaChat
+    from desktop_mem.core.service.models import server, server_models
 
     args, config, out, err = ctx.args, ctx.config, ctx.out, ctx.err
     if args.action == "list":
-        names = OllamaChat(config.ollama_host).models()
+        names = server_models(config.ollama_host)
         if args.json:
             output.print_json(names, out)
         else:
             out.write("".join(f"{n}\n" for n in names))
         return EXIT_OK
-    return pull(OllamaChat(config.ollama_host, args.name), out, err)
+    return pull(server(config.ollama_host, args.name), out, err)
 
 
 def pull(chat: Any, out: TextIO, err: TextIO) -> int:

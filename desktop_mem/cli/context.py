@@ -1,5 +1,6 @@
 """What a command gets: its arguments, the resolved configuration, the streams, the
-key store, and (for commands that work on a profile) the open profile."""
+key store, and (for commands that work on a profile) the application service over the
+open profile (core/service): commands call its operations, never a store."""
 
 from __future__ import annotations
 
@@ -8,10 +9,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
-    from desktop_mem.api import MemoryLayer
     from desktop_mem.core.config import Config
     from desktop_mem.core.keys.vault import Vault
-    from desktop_mem.core.profile import Profile
+    from desktop_mem.core.service import Service
 
 
 @dataclass
@@ -23,7 +23,7 @@ class Context:
     given_vault: Vault | None = None
     argv: list[str] | None = None
     parser: Any = None
-    _profile: Profile | None = None
+    _service: Service | None = None
 
     @property
     def vault(self) -> Vault:
@@ -35,13 +35,7 @@ class Context:
         return self.given_vault
 
     @property
-    def prof(self) -> Profile:
-        assert self._profile is not None, "a profile command runs with its profile open"
-        return self._profile
-
-    @property
-    def mem(self) -> MemoryLayer:
-        """The open profile's memory through the Python API (core records, not dicts)."""
-        from desktop_mem.api import MemoryLayer
-
-        return MemoryLayer(self.prof, plain=False)
+    def app(self) -> Service:
+        """The application service over the open profile."""
+        assert self._service is not None, "a profile command runs with its profile open"
+        return self._service

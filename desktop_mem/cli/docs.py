@@ -63,7 +63,7 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
 
 
 def _store(ctx: Context) -> Any:
-    return ctx.prof.documents
+    return ctx.app.documents
 
 
 def _report(report: Any, ctx: Context, as_json: bool) -> int:
@@ -121,7 +121,7 @@ def remove(ctx: Context) -> int:
         store.get(doc_id)
     n = sum(store.remove(doc_id) for doc_id in ctx.args.ids)
     ctx.out.write(f"Removed {len(ctx.args.ids)} document(s) and their {n} passages for good.\n")
-    output.pending_erase(ctx.prof.db, ctx.out)
+    output.pending_erase(ctx.app, ctx.out)
     return EXIT_OK
 
 
@@ -147,7 +147,7 @@ def unwatch(ctx: Context) -> int:
     )
     ctx.out.write(f"No longer watching {output.safe(ctx.args.folder)}: {what}.\n")
     if not ctx.args.keep:
-        output.pending_erase(ctx.prof.db, ctx.out)
+        output.pending_erase(ctx.app, ctx.out)
     return EXIT_OK
 
 

@@ -91,22 +91,17 @@ def read_code(err: TextIO, why: str) -> str:
 
 
 def backup_command(ctx: Context) -> int:
-    from desktop_mem.core.store import backup
-
-    args, prof, out = ctx.args, ctx.prof, ctx.out
-    target = Path(args.file).expanduser()
-    if target.is_dir():
-        target = target / backup.backup_name(prof.config.profile)
-    report = backup.write_backup(prof.db, target)
+    args, app, out = ctx.args, ctx.app, ctx.out
+    report = app.keys.backup(Path(args.file))
     out.write(
-        f"Backed up profile '{prof.config.profile}' to {report.path} ({report.bytes:,} bytes, "
+        f"Backed up profile '{app.name}' to {report.path} ({report.bytes:,} bytes, "
         f"encrypted, {report.rows} rows verified).\n"
     )
     return EXIT_OK
 
 
 def restore_command(ctx: Context) -> int:
-    from desktop_mem.core.store import backup
+    from desktop_mem.core.service import keys as backup
 
     args, config, vault, out, err = ctx.args, ctx.config, ctx.vault, ctx.out, ctx.err
     header, _ = backup.read_header(Path(args.file).expanduser())
@@ -151,7 +146,7 @@ def _code_if_needed(header: dict[str, Any], vault: Vault, err: TextIO) -> str | 
 
 
 def recover_command(ctx: Context) -> int:
-    from desktop_mem.core.store import backup
+    from desktop_mem.core.service import keys as backup
 
     config, vault, out, err = ctx.config, ctx.vault, ctx.out, ctx.err
     code = read_code(err, "Putting the key back needs the recovery code")
@@ -164,12 +159,10 @@ def recover_command(ctx: Context) -> int:
 
 
 def new_code_command(ctx: Context) -> int:
-    from desktop_mem.core.store import backup
-
-    prof, out = ctx.prof, ctx.out
-    code = backup.renew_recovery_code(prof.db)
+    app, out = ctx.app, ctx.out
+    code = app.keys.renew_recovery_code()
     out.write(
-        f"New recovery code for profile '{prof.config.profile}':\n\n    {code}\n\n"
+        f"New recovery code for profile '{app.name}':\n\n    {code}\n\n"
         "Write it down: it is shown only this once. The old code no longer opens the profile "
         "or new backups (backups made before keep the code they were made with).\n"
     )
@@ -197,7 +190,7 @@ def new_passphrase(err: TextIO) -> str:
 def rekey(ctx: Context) -> int:
     from desktop_mem.core import paths
     from desktop_mem.core.keys.vault import PASSPHRASE_ENV, read_key_mode
-    from desktop_mem.core.store.rekey import change_key
+    from desktop_mem.core.service.keys import change_key
 
     config, out, err = ctx.config, ctx.out, ctx.err
     path = paths.database_path(config.home, config.profile)

@@ -166,8 +166,10 @@ def _written(ctx: Context, res: Any, verb: str) -> int:
 
 
 def add(ctx: Context) -> int:
+    from desktop_mem.core.memory.records import NewMemory
+
     args = ctx.args
-    res = ctx.mem.add(
+    new = NewMemory(
         args.text,
         kind=args.kind,
         importance=args.importance,
@@ -176,12 +178,12 @@ def add(ctx: Context) -> int:
         valid_until=args.valid_until,
         always=args.always,
     )
-    return _written(ctx, res, "Remembered")
+    return _written(ctx, ctx.app.memories.add(new), "Remembered")
 
 
 def list_(ctx: Context) -> int:
     args = ctx.args
-    mems = ctx.mem.memories(
+    mems = ctx.app.memories.list(
         kind=args.kind,
         pinned=args.pinned,
         always=args.always,
@@ -205,10 +207,10 @@ def search(ctx: Context) -> int:
     args = ctx.args
     if args.k < 1:
         raise UsageError("-k must be at least 1.")
-    result = ctx.mem.search(
+    result = ctx.app.memories.search(
         args.query,
-        k=args.k,
-        everything=args.all,
+        args.k,
+        relevant_only=not args.all,
         include_expired=not args.current,
         kinds={args.kind} if args.kind else None,
     )
@@ -237,7 +239,7 @@ def edit(ctx: Context) -> int:
             "Nothing to change: give the new text, or --kind, --importance, --valid-from, "
             "--valid-until."
         )
-    res = ctx.mem.update(
+    res = ctx.app.memories.edit(
         args.id,
         text=args.text,
         kind=args.kind,
@@ -249,21 +251,21 @@ def edit(ctx: Context) -> int:
 
 
 def delete(ctx: Context) -> int:
-    n = ctx.mem.delete(*ctx.args.ids)
+    n = ctx.app.memories.delete(ctx.args.ids)
     ctx.out.write(f"Deleted {n} {'memory' if n == 1 else 'memories'} for good.\n")
-    output.pending_erase(ctx.prof.db, ctx.out)
+    output.pending_erase(ctx.app, ctx.out)
     return EXIT_OK
 
 
 def set_pinned(ctx: Context) -> int:
-    m = ctx.mem.pin(ctx.args.id, ctx.args.action == "pin")
+    m = ctx.app.memories.pin(ctx.args.id, ctx.args.action == "pin")
     ctx.out.write(f"{'Pinned' if m.pinned else 'Unpinned'} {m.id}.\n")
     return EXIT_OK
 
 
 def set_always(ctx: Context) -> int:
     state = {"on": True, "off": False, "auto": None}[ctx.args.state]
-    m = ctx.mem.set_always(ctx.args.id, state)
+    m = ctx.app.memories.set_always(ctx.args.id, state)
     if ctx.args.json:
         output.print_json(m.to_dict(), ctx.out)
     elif m.always:
@@ -276,7 +278,7 @@ def set_always(ctx: Context) -> int:
 
 
 def history(ctx: Context) -> int:
-    versions = ctx.mem.history(ctx.args.id)
+    versions = ctx.app.memories.history(ctx.args.id)
     if ctx.args.json:
         output.print_json([v.to_dict() for v in versions], ctx.out)
         return EXIT_OK
@@ -293,31 +295,27 @@ def history(ctx: Context) -> int:
 
 
 def restore(ctx: Context) -> int:
-    res = ctx.mem.restore(ctx.args.id, ctx.args.version)
+    res = ctx.app.memories.restore(ctx.args.id, ctx.args.version)
     output.warn(res.warnings, ctx.err)
     ctx.out.write(f"Restored {ctx.args.id} to version {ctx.args.version}.\n")
     return EXIT_OK
 
 
 def export(ctx: Context) -> int:
-    from desktop_mem.core.memory.export import write_export
-
     path = Path(ctx.args.file)
     fmt = ctx.args.format or (
         "md" if path.suffix.lower() in (".md", ".markdown", ".txt") else "json"
     )
-    n = write_export(ctx.prof.memories, path, fmt, ctx.config.profile)
+    n = ctx.app.memories.export(path, fmt)
     ctx.out.write(f"Exported {n} memories to {path} ({fmt}). This file is not encrypted.\n")
     return EXIT_OK
 
 
 def import_(ctx: Context) -> int:
-    from desktop_mem.core.memory.export import import_file
-
     args, out = ctx.args, ctx.out
     try:
-        rep = import_file(
-            ctx.prof.memories, Path(args.file), progress=output.progress(ctx.err, "Importing")
+        rep = ctx.app.memories.import_file(
+            Path(args.file), progress=output.progress(ctx.err, "Importing")
         )
     except ImportRejected as exc:
         if args.json:
@@ -336,20 +334,21 @@ def import_(ctx: Context) -> int:
 
 
 def forget_all(ctx: Context) -> int:
-    prof = ctx.prof
+    app = ctx.app
     keep = ctx.args.keep_conversations
     if not ctx.args.yes:
-        n_msgs = prof.db.query("SELECT count(*) FROM messages")[0][0]
+        counts = app.counts()
         also = (
-            f"leaves its {n_msgs} messages out of every prompt (they stay to read)"
+            f"leaves its {counts['messages']} messages out of every prompt (they stay to read)"
             if keep
-            else f"deletes its {n_msgs} messages too (--keep-conversations keeps them to read)"
+            else f"deletes its {counts['messages']} messages too (--keep-conversations keeps "
+            "them to read)"
         )
         raise UsageError(
-            f"This deletes all {prof.memories.count()} memories of profile "
+            f"This deletes all {counts['memories']} memories of profile "
             f"'{ctx.config.profile}' for good and {also}: run again with --yes to confirm."
         )
-    done = prof.forget_everything(keep_conversations=keep)
+    done = app.forget_everything(keep_conversations=keep)
     if done.kept:
         ctx.out.write(
             f"Deleted all {done.memories} memories for good; the {done.messages} messages of "
@@ -360,29 +359,22 @@ def forget_all(ctx: Context) -> int:
             f"Deleted all {done.memories} memories and the {done.messages} messages of "
             f"{done.conversations} conversations for good.\n"
         )
-    output.pending_erase(prof.db, ctx.out)
+    output.pending_erase(app, ctx.out)
     return EXIT_OK
 
 
 def reembed(ctx: Context) -> int:
-    n = ctx.prof.memories.reembed(
-        progress=output.progress(ctx.err, "Embedding"), only_missing=ctx.args.missing
-    )
-    ctx.out.write(f"Indexed {n} memories with {ctx.prof.embedder.model}.\n")
+    app = ctx.app
+    progress = output.progress(ctx.err, "Embedding")
+    n = app.memories.reembed(progress, only_missing=ctx.args.missing)
+    ctx.out.write(f"Indexed {n} memories with {app.models.embedding_model}.\n")
     return EXIT_OK
 
 
 def consolidate(ctx: Context) -> int:
-    from datetime import UTC, datetime
-
-    from desktop_mem.core.chat.backends import make_backend
-    from desktop_mem.core.chat.session import ChatSession
-
-    session = ChatSession(ctx.prof, make_backend(ctx.prof, ctx.args.model))
-    try:
-        found = session.extractor.sleep(datetime.now(UTC))
-    finally:
-        session.close()
+    if ctx.args.model:
+        ctx.app.use_chat_model(ctx.args.model)
+    found = ctx.app.memories.consolidate()
     if ctx.args.json:
         output.print_json([c.to_dict() for c in found], ctx.out)
     else:
@@ -392,16 +384,14 @@ def consolidate(ctx: Context) -> int:
 
 
 def wipe(ctx: Context) -> int:
-    prof = ctx.prof
-    convs = prof.conversations
+    app = ctx.app
     if not ctx.args.yes:
-        n_msgs = prof.db.query("SELECT count(*) FROM messages")[0][0]
+        counts = app.counts()
         raise UsageError(
-            f"This deletes all {prof.memories.count()} memories and {n_msgs} messages of "
-            f"profile '{ctx.config.profile}' for good: run again with --yes to confirm."
+            f"This deletes all {counts['memories']} memories and {counts['messages']} messages "
+            f"of profile '{ctx.config.profile}' for good: run again with --yes to confirm."
         )
-    messages = convs.delete_all()
-    memories = prof.memories.forget_all()
-    ctx.out.write(f"Deleted {memories} memories and {messages} messages for good.\n")
-    output.pending_erase(prof.db, ctx.out)
+    done = app.forget_everything()
+    ctx.out.write(f"Deleted {done.memories} memories and {done.messages} messages for good.\n")
+    output.pending_erase(app, ctx.out)
     return EXIT_OK

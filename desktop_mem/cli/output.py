@@ -94,9 +94,9 @@ def progress(err: TextIO, what: str) -> Callable[[int, int], None] | None:
     return show
 
 
-def pending_erase(db: Any, out: TextIO) -> None:
+def pending_erase(app: Any, out: TextIO) -> None:
     """After a deletion: say so if another reader keeps the old pages for now."""
-    if not db.checkpoint_complete:
+    if app.erase_pending():
         out.write(PENDING_ERASE + "\n")
 
 

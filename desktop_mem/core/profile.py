@@ -21,6 +21,7 @@ from desktop_mem.core.chat.conversations import ConversationStore
 from desktop_mem.core.clients import ClientRegistry
 from desktop_mem.core.config import Config
 from desktop_mem.core.documents.store import DocumentStore
+from desktop_mem.core.events import Events
 from desktop_mem.core.keys.vault import Vault
 from desktop_mem.core.memory.store import MemoryStore
 from desktop_mem.core.models.embed import DEFAULT_EMBED_MODEL, Embedder
@@ -53,12 +54,16 @@ class Profile:
         self.config = config
         self.db = db
         self.embedder = embedder
-        self.settings = Settings(db)
+        # what changed, announced by the stores as they commit (core/events.py)
+        self.events = Events()
+        self.settings = Settings(db, self.events)
         self.rule = rule or RelevanceRule()
         self.reference = Reference(db)
-        self.memories = MemoryStore(db, embedder)
-        self.conversations = ConversationStore(db, embedder, self.reference, self.rule)
-        self.documents = DocumentStore(db, embedder, self.reference, self.rule)
+        self.memories = MemoryStore(db, embedder, self.events)
+        self.conversations = ConversationStore(
+            db, embedder, self.reference, self.rule, self.memories, self.events
+        )
+        self.documents = DocumentStore(db, embedder, self.reference, self.rule, self.events)
         self.search = HybridSearch(
             self.memories,
             rule=self.rule,
@@ -179,11 +184,14 @@ class Profile:
         read, but no message is in any prompt again. Documents stay (they are files the
         user added, not things said). Deleted means gone from every page of the file."""
         conversations = len(self.conversations.list())
-        memories = self.memories.forget_all()  # first: no memory is left to lose a quote
+        # memories first: no memory is left to lose a quote of a message
+        memories = self.memories.forget_all(vacuum=False)
         if keep_conversations:
             messages = self.conversations.exclude_all()
         else:
-            messages = self.conversations.delete_all()
+            messages = self.conversations.delete_all(vacuum=False)
+        self.db.execute("VACUUM")  # once, for both: no freed page keeps a word of either
+        self.db.checkpoint()
         return Forgot(memories, messages, conversations, keep_conversations)
 
     def close(self) -> None:

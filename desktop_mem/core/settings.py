@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from desktop_mem.core.errors import InvalidInput, UsageError
+from desktop_mem.core.events import Events, SettingChanged
 
 # What another app (an MCP client) may do, in order: paused, read, read and write, read
 # write and delete. Defined here because a setting chooses a new app's level.
@@ -51,8 +52,9 @@ SECRET = ("openai_api_key",)
 
 
 class Settings:
-    def __init__(self, db: Any) -> None:
+    def __init__(self, db: Any, events: Events | None = None) -> None:
         self.db = db
+        self.events = events or Events()  # each change is announced
 
     def get(self, key: str) -> Any:
         default = DEFAULTS[key]
@@ -79,6 +81,7 @@ class Settings:
         else:
             raw = value or None
         self.db.meta_set(f"setting.{key}", raw)
+        self.events.emit(SettingChanged(key))
 
     def all(self) -> dict[str, Any]:
         out = {k: self.get(k) for k in DEFAULTS}

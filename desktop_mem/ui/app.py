@@ -18,9 +18,9 @@ from desktop_mem.core import logs
 from desktop_mem.core.config import Config
 from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.keys.vault import Vault
-from desktop_mem.core.profile import Profile
-from desktop_mem.core.store import backup
-from desktop_mem.core.store.rekey import change_key
+from desktop_mem.core.service import Service
+from desktop_mem.core.service import keys as backup
+from desktop_mem.core.service.keys import change_key
 from desktop_mem.ui import theme
 from desktop_mem.ui.backup_ui import RecoveryCodeDialog, backup_summary
 from desktop_mem.ui.dialogs import PassphraseDialog
@@ -178,12 +178,12 @@ class Application:
     def __init__(
         self,
         app: QApplication,
-        profile: Profile,
+        service: Service,
         settings: QSettings,
         vault: Vault | None = None,
     ) -> None:
         self.app = app
-        self.profile = profile
+        self.service = service
         self.settings = settings
         self.vault = vault or Vault()
         self.window: MainWindow | None = None
@@ -194,7 +194,7 @@ class Application:
         copied under the new key, verified, switched, and opened again. On any failure
         the old file and key are untouched and the profile reopens with them."""
         window = self.window
-        config = self.profile.config
+        config = self.service.config
         if mode == "passphrase" and new_passphrase is None:
             dialog = PassphraseDialog(
                 config.profile,
@@ -225,10 +225,9 @@ class Application:
                 QApplication.translate("app", "Re-encrypting your memories…")
             )
             _wait_for_background_work(self.app)
-            if window.context.chat.session is not None:
-                window.context.chat.session.close(wait=True)
+            window.context.chat.close()
         old_passphrase = config.passphrase
-        self.profile.close()
+        self.service.close()  # after the background work it runs has ended
         changed = True
         new_code: str | None = None
         try:
@@ -247,7 +246,7 @@ class Application:
             config.passphrase = new_passphrase if mode == "passphrase" else None
             new_code = report.recovery_code  # moved to the keyring: its first code
         try:
-            self.profile = off_gui_thread(Profile.open, config, self.vault)
+            self.service = off_gui_thread(Service.open, config, self.vault)
         except DesktopMemError as exc:  # e.g. the keyring stopped answering meanwhile
             QMessageBox.critical(
                 window,
@@ -269,13 +268,13 @@ class Application:
 
     def _show_new_code(self, code: str | None) -> None:
         if code:
-            RecoveryCodeDialog(code, self.profile.config.profile, self.window).exec()
+            RecoveryCodeDialog(code, self.service.name, self.window).exec()
 
     def restore_backup(self, path: str) -> bool:
         """Put a backup in the place of the open profile (after a confirmation), then
         reopen it. On any failure the profile is untouched and reopens as it was."""
         window = self.window
-        config = self.profile.config
+        config = self.service.config
         try:
             summary = backup_summary(backup.read_header(Path(path))[0])
         except DesktopMemError as exc:
@@ -305,12 +304,11 @@ class Application:
                 return False
             window.setEnabled(False)
             _wait_for_background_work(self.app)
-            if window.context.chat.session is not None:
-                window.context.chat.session.close(wait=True)
-        self.profile.close()
+            window.context.chat.close()
+        self.service.close()
         restored = restore_with_prompts(config, self.vault, path, window, replace=True)
         try:
-            self.profile = off_gui_thread(Profile.open, config, self.vault)
+            self.service = off_gui_thread(Service.open, config, self.vault)
         except DesktopMemError as exc:
             QMessageBox.critical(
                 window,
@@ -337,7 +335,7 @@ class Application:
             geometry = old.saveGeometry()
             old.close()  # saves its state: the new one opens on its page
             old.deleteLater()
-        window = MainWindow(self.profile, self.settings, geometry=geometry)
+        window = MainWindow(self.service, self.settings, geometry=geometry)
         hub = window.context.hub
         hub.language_requested.connect(self.set_language)
         hub.key_change_requested.connect(self.change_key)
@@ -383,13 +381,13 @@ def main(
     if single.already_running():
         return 0
     vault = vault or Vault()
-    profile = open_profile(config, vault)
-    if profile is None:
+    service = open_profile(config, vault)
+    if service is None:
         return 3
-    running = Application(app, profile, settings, vault)
-    running._show_new_code(profile.db.new_recovery_code)
+    running = Application(app, service, settings, vault)
+    running._show_new_code(service.keys.new_recovery_code_shown())
     single.listen(running.raise_window)
     try:
         return app.exec()
     finally:
-        running.profile.close()
+        running.service.close()

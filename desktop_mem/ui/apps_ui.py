@@ -6,7 +6,6 @@ new key; apps without a key may read, or nothing, as chosen here."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QGuiApplication
@@ -59,13 +58,14 @@ def tool_label(tool: str) -> str:
 class AppsPage(QWidget):
     def __init__(
         self,
-        db: Any,
+        registry: ClientRegistry,
         profile: str,
         parent: QWidget | None = None,
         home: Path | None = None,
     ) -> None:
+        """`registry`: the apps of the open profile (Service.apps)."""
         super().__init__(parent)
-        self.registry = ClientRegistry(db)
+        self.registry = registry
         self.profile = profile
         self.home = home_argument(home) if home is not None else None
         layout = QVBoxLayout(self)

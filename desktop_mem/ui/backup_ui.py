@@ -32,7 +32,6 @@ from PySide6.QtWidgets import (
 
 from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.keys import recovery
-from desktop_mem.core.store import backup
 from desktop_mem.ui import tasks
 from desktop_mem.ui.context import Context
 
@@ -200,8 +199,8 @@ class BackupController(QObject):
     def __init__(self, context: Context, check_ms: int = CHECK_MS) -> None:
         super().__init__(context.view)
         self.ctx = context
-        self.db = context.profile.db
-        self.settings = context.profile.settings
+        self.keys = context.app.keys
+        self.settings = context.app.settings
         self.running = False
         self.timer = QTimer(self)
         self.timer.setInterval(check_ms)
@@ -219,7 +218,7 @@ class BackupController(QObject):
         stamps = [self.settings.get("last_backup_at")]
         folder = self.settings.get("backup_folder")
         if folder:
-            found = backup.list_backups(Path(folder), self.db.profile)
+            found = self.keys.backups_in(Path(folder))
             stamps += [found[0].created_at] if found else []
         when = []
         for raw in filter(None, stamps):
@@ -234,7 +233,7 @@ class BackupController(QObject):
         return last is None or (now or datetime.now(UTC)) - last >= DAY
 
     def run_if_due(self, now: datetime | None = None) -> bool:
-        if self.db.closed:  # the window's profile was closed (a rekey, a restore, a quit)
+        if self.keys.closed:  # the window's profile was closed (a rekey, a restore, a quit)
             self.timer.stop()
             return False
         if self.running or not self.due(now):
@@ -249,9 +248,7 @@ class BackupController(QObject):
         keep = int(self.settings.get("backup_keep"))
 
         def work() -> str:
-            report = backup.back_up_to_folder(self.db, Path(folder), keep)
-            self.settings.set("last_backup_at", report.created_at)
-            return str(report.path)
+            return str(self.keys.back_up_to_folder(Path(folder), keep).path)
 
         def done(path: str) -> None:
             self.running = False

@@ -13,10 +13,9 @@ from typing import Any
 from PySide6.QtCore import QLocale, QObject, QTimer
 from PySide6.QtWidgets import QMessageBox
 
-from desktop_mem.core.chat.backends import make_backend, ollama_model
 from desktop_mem.core.models.catalog import ModelInfo, download_size, short_name
 from desktop_mem.core.models.llm import OllamaChat
-from desktop_mem.core.profile import Reindexed
+from desktop_mem.core.service.models import Reindexed
 from desktop_mem.ui import tasks
 from desktop_mem.ui.context import Context
 from desktop_mem.ui.dialogs import PullDialog
@@ -49,18 +48,8 @@ class ConnectionController(QObject):
     # -- is the server there, and what does it have ----------------------------------
 
     def _inventory(self) -> tuple[list[ModelInfo], list[ModelInfo]]:
-        """(chat models, embedding models): from Ollama, or for an OpenAI-compatible
-        server its own list, the embedding models from Ollama if it answers."""
-        backend = self.server.backend
-        if isinstance(backend, OllamaChat):
-            found = OllamaChat(backend.host).inventory()
-            return [m for m in found if not m.embedding], [m for m in found if m.embedding]
-        chat = [ModelInfo(short_name(n), False) for n in backend.models()]
-        try:
-            found = OllamaChat(self.ctx.profile.config.ollama_host).inventory()
-        except Exception:  # noqa: BLE001 - the chat server answers; Ollama may not be there
-            found = []
-        return chat, [m for m in found if m.embedding]
+        """(chat models, embedding models) the servers have (Service.models.inventory)."""
+        return self.ctx.app.models.inventory()
 
     def check(self) -> None:
         """Ask the server what it has (off the GUI thread); `server.changed` follows."""
@@ -80,9 +69,7 @@ class ConnectionController(QObject):
         """Where nothing answers (the offline page gives the start instructions once),
         or the error's own sentence."""
         if getattr(exc, "reason", "") == "ollama_unreachable":
-            return self.tr("Nothing answers at %1.").replace(
-                "%1", self.ctx.profile.config.ollama_host
-            )
+            return self.tr("Nothing answers at %1.").replace("%1", self.ctx.app.models.ollama_host)
         return message
 
     def listed(self, found: tuple[list[ModelInfo], list[ModelInfo]]) -> None:
@@ -92,18 +79,18 @@ class ConnectionController(QObject):
         server.models = [m.name for m in chat]
         server.embedding_models = [m.name for m in embedding]
         self.retry.stop()
-        embedder = self.ctx.profile.embedder
+        embed_model = self.ctx.app.models.embedding_model
         # Ollama's list names the embedding model (an OpenAI-compatible server's does
         # not: the embedding model is Ollama's, on the profile's host, if it answers)
         server.embed_missing = (
             isinstance(server.backend, OllamaChat) or bool(embedding)
-        ) and short_name(embedder.model) not in server.embedding_models
-        self.unindexed = self.ctx.profile.unindexed().total
+        ) and short_name(embed_model) not in server.embedding_models
+        self.unindexed = self.ctx.app.models.unindexed().total
         server.changed.emit()
         if isinstance(server.backend, OllamaChat) and self.missing(server.backend.model):
             self.offer_pull(server.backend.model, once=True)  # then the embedding model
         elif server.embed_missing:
-            self.offer_pull(embedder.model, embedding=True, once=True)
+            self.offer_pull(embed_model, embedding=True, once=True)
         else:
             self.prepare_search()
             self.index_missing()
@@ -112,14 +99,13 @@ class ConnectionController(QObject):
     def prepare_search(self) -> None:
         """A new profile or embedding model: what the relevance rule compares with is
         embedded now, in the background, so the first message does not wait for it."""
-        profile = self.ctx.profile
-        if profile.prepared():
+        models = self.ctx.app.models
+        if models.prepared():
             return
-        what = self.tr("Preparing search for %1…").replace("%1", short_name(profile.embedder.model))
+        what = self.tr("Preparing search for %1…").replace("%1", short_name(models.embedding_model))
         self.ctx.hub.work.emit(what, 0, 0)
         # bound methods: a window rebuilt meanwhile (a new language) drops the call
-        tasks.run(profile.reference.vectors, profile.embedder, done=self._prepared,
-                  failed=self._prepared)  # fmt: skip
+        tasks.run(models.prepare_now, done=self._prepared, failed=self._prepared)
 
     def _prepared(self, *_: Any) -> None:
         if not self.server.indexing:  # its progress stays on the status bar
@@ -192,10 +178,10 @@ class ConnectionController(QObject):
         dialog = PullDialog(model, self.ctx.view)
         cancel = threading.Event()
         dialog.cancelled.connect(cancel.set)
-        chat = OllamaChat(self.ctx.profile.config.ollama_host, model)
+        models = self.ctx.app.models
 
         def work(report: Any) -> bool:
-            return chat.pull(lambda p: report(p.completed, p.total or 0), cancel=cancel)
+            return models.pull(model, lambda p: report(p.completed, p.total or 0), cancel=cancel)
 
         def step(done: int, total: int) -> None:
             if total:
@@ -227,21 +213,21 @@ class ConnectionController(QObject):
     def index_missing(self) -> bool:
         """Memories, messages and passages saved while the embedding model was missing
         (or the server down) get their vectors, in the background with progress."""
-        profile = self.ctx.profile
-        if self.server.indexing or not profile.unindexed().total:
+        models = self.ctx.app.models
+        if self.server.indexing or not models.unindexed().total:
             return False
         self.server.indexing = True
         what = self.tr("Indexing for search by meaning…")
 
         def work(report: Any) -> Reindexed:
-            return profile.index_missing(progress=report)
+            return models.index_missing(progress=report)
 
         def step(done: int, total: int) -> None:
             self.ctx.hub.work.emit(what, done, total)
 
         def finished(done: Reindexed) -> None:
             self.server.indexing = False
-            self.unindexed = profile.unindexed().total
+            self.unindexed = models.unindexed().total
             self.ctx.hub.work.emit(None, 0, 0)
             self.server.changed.emit()
             if done.total:
@@ -249,11 +235,10 @@ class ConnectionController(QObject):
                     self.tr("Indexed: %n item(s) can now be found by meaning too.", "", done.total),
                     10000,
                 )
-                self.ctx.hub.memories_changed.emit(None)
 
         def failed(text: str) -> None:
             self.server.indexing = False
-            self.unindexed = profile.unindexed().total
+            self.unindexed = models.unindexed().total
             self.ctx.hub.work.emit(None, 0, 0)
             self.server.changed.emit()
             self.ctx.hub.status.emit(self.tr("Indexing stopped: %1").replace("%1", text), 15000)
@@ -265,19 +250,17 @@ class ConnectionController(QObject):
     # -- the chat model --------------------------------------------------------------
 
     def chat_model(self) -> str:
-        return ollama_model(self.ctx.profile)
+        return self.ctx.app.chat_model()
 
     def use_model(self, name: str | None) -> None:
-        """A backend for the profile's settings and this model; the open chat uses it."""
-        self.server.backend = make_backend(self.ctx.profile, name)
-        if self.ctx.chat.session is not None:
-            self.ctx.chat.session.set_backend(self.server.backend)
-        self.server.changed.emit()
+        """A backend for the profile's settings and this model, for every chat (the
+        core announces it: server.changed follows)."""
+        self.ctx.app.use_chat_model(name)
 
     def set_chat_model(self, name: str) -> None:
         if not name or name == short_name(self.server.backend.model):
             return
-        self.ctx.profile.settings.set("chat_model", name)
+        self.ctx.app.settings.set("chat_model", name)
         self.use_model(name)
         if self.server.online and self.missing(name):
             self.offer_pull(name)

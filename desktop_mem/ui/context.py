@@ -1,8 +1,11 @@
-"""What every part of the window shares, as git-cola's ApplicationContext: the open
-profile (which owns every store), the window's own preferences, the model server as the
-window knows it, the open chat, and the hub: the signals by which one part says what
-happened and the others act on it. Controllers and panels take the context, never the
-main window, so each can be built and tested alone."""
+"""What every part of the window shares, as git-cola's ApplicationContext: the
+application service (core/service: every operation, on the open profile), the window's
+own preferences, the model server as the window knows it, the open chat, and the hub:
+the signals by which one part says what happened and the others act on it. What the
+core changes, it announces itself (ui/events.py turns that into the hub's
+memories_changed, conversations_changed and status_changed): no part emits those by
+hand after an action. Controllers and panels take the context, never the main window,
+so each can be built and tested alone."""
 
 from __future__ import annotations
 
@@ -12,9 +15,9 @@ from typing import Any
 from PySide6.QtCore import QObject, QSettings, QStandardPaths, Signal
 from PySide6.QtWidgets import QWidget
 
-from desktop_mem.core.chat.backends import make_backend
 from desktop_mem.core.chat.session import ChatSession
-from desktop_mem.core.profile import Profile
+from desktop_mem.core.service import Service
+from desktop_mem.ui.events import CoreSignals
 
 
 class Hub(QObject):
@@ -49,9 +52,9 @@ class ServerState(QObject):
 
     changed = Signal()
 
-    def __init__(self, profile: Profile, parent: QObject | None = None) -> None:
+    def __init__(self, service: Service, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.backend: Any = make_backend(profile)  # chooses the model for its own kind
+        self.app = service
         self.online = False
         self.checking = True  # not asked yet: neither online nor known to be offline
         self.problem = ""  # why it does not answer, in the window's words
@@ -59,6 +62,14 @@ class ServerState(QObject):
         self.embedding_models: list[str] = []
         self.embed_missing = False  # the profile's embedding model is not on the server
         self.indexing = False  # vectors are being made (what had none, or a re-index)
+        # what the server said after the last turn that would make every turn slow
+        # (core.models.loaded.SlowTurns), or None
+        self.slow: Any = None
+
+    @property
+    def backend(self) -> Any:
+        """The chat backend the profile talks to now (the service owns it)."""
+        return self.app.backend
 
 
 class ChatState(QObject):
@@ -68,9 +79,9 @@ class ChatState(QObject):
     changed = Signal()
     busy_changed = Signal(bool)
 
-    def __init__(self, profile: Profile, server: ServerState, parent: QObject | None = None):
+    def __init__(self, service: Service, server: ServerState, parent: QObject | None = None):
         super().__init__(parent)
-        self.profile = profile
+        self.app = service
         self.server = server
         self.session: ChatSession | None = None
         self.incognito = False
@@ -79,9 +90,7 @@ class ChatState(QObject):
     def open(self, conversation_id: int | None, incognito: bool = False) -> ChatSession:
         """A session for this conversation (None: a new one), the old one stopped."""
         self.close()
-        self.session = ChatSession(
-            self.profile, self.server.backend, conversation_id, incognito=incognito
-        )
+        self.session = self.app.chat(conversation_id, incognito=incognito)
         self.incognito = incognito
         self.changed.emit()
         return self.session
@@ -97,23 +106,43 @@ class ChatState(QObject):
     def close(self) -> None:
         if self.session is not None:
             self.session.stop()
-            self.session.close(wait=False)
+            self.session.close()
             self.session = None
 
 
 class Context:
-    """The profile, the window's preferences (QSettings: window state, language, theme,
-    the Ollama address; no memory or message text), the server and chat states, the
-    hub, and `view`: the widget dialogs are parented to (the main window, or nothing
-    when a controller is tested alone)."""
+    """The application service (`app`), the window's preferences (QSettings: window
+    state, language, theme, the Ollama address; no memory or message text), the server
+    and chat states, the hub, the core's announcements as signals (`core`), and `view`:
+    the widget dialogs are parented to (the main window, or nothing when a controller
+    is tested alone)."""
 
-    def __init__(self, profile: Profile, prefs: QSettings, view: QWidget | None = None):
-        self.profile = profile
+    def __init__(self, service: Service, prefs: QSettings, view: QWidget | None = None):
+        self.app = service
         self.prefs = prefs
         self.view = view
         self.hub = Hub(view)
-        self.server = ServerState(profile, view)
-        self.chat = ChatState(profile, self.server, view)
+        self.server = ServerState(service, view)
+        self.chat = ChatState(service, self.server, view)
+        self.core = CoreSignals(service.events, view)
+        hub = self.hub
+        self.core.memories_changed.connect(lambda: hub.memories_changed.emit(None))
+        self.core.conversations_changed.connect(hub.conversations_changed)
+        self.core.learning_changed.connect(hub.status_changed)
+        self.core.server_observed.connect(self._server_observed)
+        self.core.backend_changed.connect(lambda _model: self.server.changed.emit())
+        self.core.setting_changed.connect(self._setting_changed)
+
+    def _server_observed(self, problem: Any) -> None:
+        from desktop_mem.ui import tasks
+
+        tasks.arrived("server")
+        self.server.slow = problem
+        self.hub.status_changed.emit()
+
+    def _setting_changed(self, key: str) -> None:
+        if key in ("auto_memory", "use_memory"):
+            self.hub.memory_mode_changed.emit()
 
     def file_folder(self) -> str:
         """Where export and import dialogs open: the last folder used, else Documents."""

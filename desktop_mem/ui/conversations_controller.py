@@ -11,7 +11,6 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QMenu, QMessageBox
 
 from desktop_mem.core import textproc
 from desktop_mem.core.errors import DesktopMemError
-from desktop_mem.core.memory.export import write_private
 from desktop_mem.ui import tasks
 from desktop_mem.ui.changes import describe as describe_changes
 from desktop_mem.ui.chat_view import ChatView
@@ -25,7 +24,7 @@ class ConversationsController(QObject):
     def __init__(self, context: Context, panel: ConversationsPanel, chat: ChatView) -> None:
         super().__init__(context.view)
         self.ctx = context
-        self.store = context.profile.conversations
+        self.store = context.app.conversations
         self.panel = panel
         self.chat = chat
         self._searching = 0  # the latest search asked for (an older answer is dropped)
@@ -117,9 +116,7 @@ class ConversationsController(QObject):
         and what each exchange taught."""
         self.chat.clear()
         messages = self.store.messages(conversation_id)
-        passages = self.ctx.profile.documents.used_by(
-            [m.id for m in messages if m.role == "assistant"]
-        )
+        passages = self.store.passages_given([m.id for m in messages if m.role == "assistant"])
         taught = self.store.learned_from([m.id for m in messages if m.role == "user"])
         versions = self.store.versions(conversation_id)
         last_user: int | None = None
@@ -144,10 +141,9 @@ class ConversationsController(QObject):
         if self.ctx.chat.busy or cid is None:
             return
         try:
-            other = self.store.other_version(message_id, step)
+            other = self.store.show_version(message_id, step)
             if other is None:
                 return
-            self.store.choose(other)
         except DesktopMemError as exc:
             self._error(exc)
             return
@@ -190,11 +186,9 @@ class ConversationsController(QObject):
 
     def pin_conversation(self, conversation_id: int, pinned: bool) -> None:
         try:
-            self.store.set_pinned(conversation_id, pinned)
+            self.store.pin(conversation_id, pinned)  # the core says so: the list follows
         except DesktopMemError as exc:
             self._error(exc)
-            return
-        self.refresh()
 
     def rename_conversation(self, conversation_id: int, title: str | None = None) -> None:
         if title is None:
@@ -205,10 +199,10 @@ class ConversationsController(QObject):
             if not ok:
                 return
         try:
-            self.store.rename(conversation_id, title)
+            self.store.rename(conversation_id, title)  # the core says so: the list follows
         except DesktopMemError as exc:
             self._error(exc)
-        self.refresh()
+            return
         if self.ctx.chat.conversation_id == conversation_id:
             self.chat.title.setText(title)
 
@@ -224,7 +218,7 @@ class ConversationsController(QObject):
         self.ctx.remember_folder(path)
         fmt = "json" if path.lower().endswith(".json") else "md"
         try:
-            write_private(Path(path), self.store.export(conversation_id, fmt))
+            self.store.export_to(Path(path), conversation_id, fmt)
         except DesktopMemError as exc:
             self._error(exc)
             return
@@ -253,14 +247,12 @@ class ConversationsController(QObject):
         def done(_: int) -> None:
             self.ctx.hub.work.emit(None, 0, 0)
             self.ctx.hub.status.emit(self.tr("The conversation was deleted."), 8000)
-            self.refresh()
 
         # a purge rewrites the full-text index and checkpoints: off the GUI thread
         self.ctx.hub.work.emit(self.tr("Deleting…"), 0, 0)
         tasks.run(
             self.store.delete,
             conversation_id,
-            self.ctx.profile.memories,
             done=done,
             failed=self.ctx.hub.error.emit,
         )

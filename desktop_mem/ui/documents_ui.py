@@ -62,7 +62,7 @@ class DocumentsPage(QWidget):
     def __init__(self, context: Context, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctx = context
-        self.store = context.profile.documents
+        self.store = context.app.documents
         self.setAcceptDrops(True)
         self.running = False
         self._stop = threading.Event()

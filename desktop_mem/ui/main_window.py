@@ -29,10 +29,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_mem.core.chat import learning
 from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.models.catalog import short_name
-from desktop_mem.core.profile import Profile
+from desktop_mem.core.service import Service
 from desktop_mem.ui import shortcuts, tasks
 from desktop_mem.ui.backup_ui import BackupController
 from desktop_mem.ui.chat_view import ChatView
@@ -82,14 +81,14 @@ class FocusBack(QObject):
 class MainWindow(QMainWindow):
     def __init__(
         self,
-        profile: Profile,
+        service: Service,
         prefs: QSettings,
         parent: QWidget | None = None,
         geometry: QByteArray | None = None,
     ) -> None:
         """`geometry`: where the window was (a rebuild for another language keeps it)."""
         super().__init__(parent)
-        self.context = Context(profile, prefs, view=self)
+        self.context = Context(service, prefs, view=self)
         ctx, hub = self.context, self.context.hub
         self.setWindowTitle(self.tr("desktop-mem"))
         self.setMinimumSize(MINIMUM)
@@ -177,17 +176,16 @@ class MainWindow(QMainWindow):
         QApplication.instance().installEventFilter(self.focus_back)
         self._shown_once = False
 
-        # The window's reads get their own connection, so they never wait behind a write.
-        tasks.run(profile.db.open_reader)
+        # The window's reads get their own connection, so they never wait behind a
+        # write, and the vector index is loaded: the first search is then warm.
+        tasks.run(service.warm)
         self.conversations.refresh()
         self.memories.refresh_memories()
         self.update_status()
         self.connection.check()
-        # load the vector index in the background: the first search is then warm
-        tasks.run(profile.memories.index.warm)
         # Another process writing to this profile (the MCP server, the command line):
         # SQLite's data_version changes; the lists are read again.
-        self._seen_version = profile.db.data_version()
+        self._seen_version = service.data_version()
         self.watch = QTimer(self)
         self.watch.setInterval(WATCH_MS)
         self.watch.timeout.connect(self.check_outside_changes)
@@ -276,11 +274,9 @@ class MainWindow(QMainWindow):
         action(mem, self.tr("Import…"), self.memories.import_memories)
         self.auto_action = action(mem, self.tr("Learn automatically"), self._toggle_auto)
         self.auto_action.setCheckable(True)
-        self.auto_action.setChecked(bool(self.context.profile.settings.get("auto_memory")))
+        self.auto_action.setChecked(bool(self.context.app.settings.get("auto_memory")))
         self.context.hub.memory_mode_changed.connect(
-            lambda: self.auto_action.setChecked(
-                bool(self.context.profile.settings.get("auto_memory"))
-            )
+            lambda: self.auto_action.setChecked(bool(self.context.app.settings.get("auto_memory")))
         )
         help_menu = self.menuBar().addMenu(self.tr("&Help"))
         action(help_menu, self.tr("Keyboard shortcuts"), self.show_shortcuts, "help")
@@ -337,7 +333,7 @@ class MainWindow(QMainWindow):
         self.chat.input.setFocus()
 
     def _toggle_auto(self) -> None:
-        self.context.profile.settings.set("auto_memory", self.auto_action.isChecked())
+        self.context.app.settings.set("auto_memory", self.auto_action.isChecked())
         self.update_status()
 
     def show_passage(self, passage: Any) -> None:
@@ -382,7 +378,7 @@ class MainWindow(QMainWindow):
 
     def _status_link(self, link: str) -> None:
         if link == "pull":
-            self.connection.offer_pull(self.context.profile.embedder.model, embedding=True)
+            self.connection.offer_pull(self.context.app.models.embedding_model, embedding=True)
         elif link == "index":
             self.connection.index_missing()
 
@@ -396,7 +392,7 @@ class MainWindow(QMainWindow):
                 + ' · <a href="pull">'
                 + html.escape(
                     self.tr("Download %1").replace(
-                        "%1", short_name(self.context.profile.embedder.model)
+                        "%1", short_name(self.context.app.models.embedding_model)
                     )
                 )
                 + "</a>"
@@ -421,11 +417,11 @@ class MainWindow(QMainWindow):
         self.ollama_status.setText(text)
         if chat.incognito:
             mem = self.tr("Memory: incognito")
-        elif self.context.profile.settings.get("auto_memory"):
+        elif self.context.app.settings.get("auto_memory"):
             mem = self.tr("Memory: on")
         else:
             mem = self.tr("Memory: off (commands only)")
-        waiting = learning.waiting(self.context.profile.db).total
+        waiting = self.context.app.memories.waiting().total
         if waiting and not chat.incognito:
             mem += self.tr(" · %n message(s) not yet learned from", "", waiting)
         self.memory_status.setText(mem)
@@ -433,8 +429,7 @@ class MainWindow(QMainWindow):
     def slow_turns(self) -> str:
         """What the model server said after the last answer that makes every turn slow
         (core/models/loaded.py), in one sentence with what to change; "" when nothing."""
-        session = self.context.chat.session
-        problem = session.server_problem if session is not None else None
+        problem = self.context.server.slow
         if problem is None:
             return ""
         if problem.reason == "context":
@@ -477,7 +472,7 @@ class MainWindow(QMainWindow):
     def check_outside_changes(self) -> bool:
         """Refresh the memories and conversations if another process changed them."""
         try:
-            version = self.context.profile.db.data_version(wait=False)  # never block the GUI
+            version = self.context.app.data_version(wait=False)  # never block the GUI
         except DesktopMemError:
             return False
         if version is None or version == self._seen_version:

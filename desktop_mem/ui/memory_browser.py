@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_mem.core.memory.store import KINDS, Memory, Version
+from desktop_mem.core.memory.records import KINDS, Memory, Version
 from desktop_mem.ui.memory_cards import MemoryCardDelegate
 from desktop_mem.ui.memory_drawer import MemoryDrawer, action_label
 from desktop_mem.ui.models import Found, MemoryTableModel, kind_label

@@ -17,7 +17,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QTextLayout, QTextOption
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from desktop_mem.core.memory.store import Memory
+from desktop_mem.core.memory.records import Memory
 from desktop_mem.ui.models import Found, MemoryTableModel, kind_label, source_label
 
 Index = QModelIndex | QPersistentModelIndex

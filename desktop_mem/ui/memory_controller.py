@@ -4,7 +4,6 @@ details, adding, editing, pinning, deleting, import and export, consolidation.""
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +12,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from desktop_mem.core.chat.extract import Change
 from desktop_mem.core.errors import DesktopMemError, ImportRejected
-from desktop_mem.core.memory.export import import_file, write_export
-from desktop_mem.core.memory.store import NewMemory
+from desktop_mem.core.memory.records import NewMemory
 from desktop_mem.ui import tasks
 from desktop_mem.ui.context import Context
 from desktop_mem.ui.dialogs import TypedConfirmDialog
@@ -28,8 +26,9 @@ class MemoryController(QObject):
     def __init__(self, context: Context, browser: MemoryBrowser) -> None:
         super().__init__(context.view)
         self.ctx = context
-        self.profile = context.profile
+        self.app = context.app
         self.browser = browser
+        self._focus: int | None = None  # a memory to select once the list is read again
         self.import_box: QMessageBox | None = None
         self._listing = 0  # the latest listing asked for (an older one is dropped)
         b = browser
@@ -66,7 +65,7 @@ class MemoryController(QObject):
         self._listing += 1
         ticket = self._listing
         page = MemoryTableModel.PAGE
-        store = self.profile.memories
+        store = self.app.memories
 
         def more(offset: int, limit: int) -> list[Any]:  # the next page, as the view scrolls
             return store.list(kind=f["kind"], pinned=f["pinned"], always=f["always"],
@@ -97,11 +96,11 @@ class MemoryController(QObject):
         f = self.browser.filters()
         kinds = {f["kind"]} if f["kind"] else None
         weak_too = self.browser.all_matches.isChecked()
-        search = self.profile.search
+        search = self.app.memories.search
 
         def work() -> tuple[list[Any], list[Any]]:
-            strong = search.search(query, SEARCH_K, kinds=kinds).hits
-            ranked = search.search(query, SEARCH_K, kinds=kinds, relevant_only=False).hits
+            strong = search(query, SEARCH_K, kinds=kinds).hits
+            ranked = search(query, SEARCH_K, kinds=kinds, relevant_only=False).hits
             kept = {h.memory.id for h in strong}
             # a memory holding the very words typed is always listed (a weaker match,
             # when the relevance rule says the query is not about it, as for one word)
@@ -143,34 +142,33 @@ class MemoryController(QObject):
         self.show_memory_details(memory_id)
 
     def show_memory_details(self, memory_id: int) -> None:
+        memories = self.app.memories
         try:
-            memory = self.profile.memories.get(memory_id)
+            memory = memories.get(memory_id)
         except DesktopMemError:
             self.browser.show_details(None, [], [])
             return
-        conversations = self.profile.conversations
-        versions = self.profile.memories.history(memory_id)
-        answers = [(m.id, m.content) for m in conversations.answers_using(memory_id)]
-        origin = None
-        if memory.source_message_id:
-            try:
-                msg = conversations.message(memory.source_message_id)
-                origin = (msg.id, msg.content)
-            except DesktopMemError:
-                origin = None
+        versions = memories.history(memory_id)
+        answers = [(m.id, m.content) for m in memories.answers_using(memory_id)]
         seen: dict[str, str] = {}  # each app once, with its latest use
-        for a in self.profile.clients.access_for_memory(memory_id):
+        for a in memories.apps_that_used(memory_id):
             seen.setdefault(a.client, a.at)
+        origin = memories.origin(memory)
         self.browser.show_details(memory, versions, answers, origin, list(seen.items()))
 
     def memory_changed(self, memory_id: int | None = None) -> None:
+        """The memories changed (the core said so; `memory_id`: one this window just
+        wrote, to select once the list is read again)."""
         self._working(None)
+        if memory_id is not None:
+            self._focus = memory_id
         shown = self.browser.current
 
         def reselect() -> None:
-            if memory_id is not None:
-                self.browser.select(memory_id)
-                self.show_memory_details(memory_id)
+            focus, self._focus = self._focus, None
+            if focus is not None:
+                self.browser.select(focus)
+                self.show_memory_details(focus)
             elif shown is not None:  # shown again as it is now; cleared if it was deleted
                 self.show_memory_details(shown.id)
 
@@ -180,7 +178,7 @@ class MemoryController(QObject):
         self._working(self.tr("Saving the memory…"))
         new = NewMemory(text, kind=kind, pinned=pinned, source="user")
         tasks.run(
-            self.profile.memories.add,
+            self.app.memories.add,
             new,
             "user",
             done=lambda r: self.memory_changed(r.memory.id),
@@ -197,7 +195,7 @@ class MemoryController(QObject):
             self.ctx.hub.status.emit(self.tr("The memory was saved."), 5000)
 
         tasks.run(
-            self.profile.memories.edit,
+            self.app.memories.edit,
             memory_id,
             text=text,
             kind=kind,
@@ -210,7 +208,7 @@ class MemoryController(QObject):
 
     def pin_memory(self, memory_id: int, pinned: bool) -> None:
         tasks.run(
-            self.profile.memories.set_pinned,
+            self.app.memories.pin,
             memory_id,
             pinned,
             done=lambda _m: self.memory_changed(memory_id),
@@ -220,7 +218,7 @@ class MemoryController(QObject):
     def set_always(self, memory_id: int, always: bool) -> None:
         """Give a memory in every chat, or only when it is found."""
         tasks.run(
-            self.profile.memories.set_always,
+            self.app.memories.set_always,
             memory_id,
             always,
             done=lambda _m: self.memory_changed(memory_id),
@@ -229,7 +227,7 @@ class MemoryController(QObject):
 
     def restore_memory(self, memory_id: int, version: int) -> None:
         tasks.run(
-            self.profile.memories.restore,
+            self.app.memories.restore,
             memory_id,
             version,
             done=lambda r: self.memory_changed(memory_id),
@@ -238,7 +236,7 @@ class MemoryController(QObject):
 
     def delete_memories(self, ids: list[int], confirm: bool = True) -> None:
         if confirm:
-            used = sum(len(self.profile.conversations.answers_using(i)) for i in ids)
+            used = sum(len(self.app.memories.answers_using(i)) for i in ids)
             text = self.tr("Delete %n memory(s) for good, with their history?", "", len(ids))
             if used:
                 text += " " + self.tr("They shaped %n answer(s).", "", used)
@@ -257,23 +255,20 @@ class MemoryController(QObject):
             self.memory_changed()  # clears the details of a deleted one
             self.ctx.hub.status.emit(self.tr("Deleted %n memory(s).", "", n), 8000)
 
-        tasks.run(self.profile.memories.delete, ids, done=deleted, failed=self._error)
+        tasks.run(self.app.memories.delete, ids, done=deleted, failed=self._error)
 
     def forget_all(self, confirmed: bool = False, keep_conversations: bool = False) -> None:
         """Every memory, and (unless the user keeps them to read, out of every prompt)
         every conversation that said it; the chat says how much went."""
         if self.ctx.chat.busy:
             return
-        profile = self.profile
+        app = self.app
         if not confirmed:
             from desktop_mem.ui.forget_dialog import ForgetEverythingDialog
 
-            messages = int(profile.db.query("SELECT count(*) FROM messages")[0][0])
+            counts = app.counts()
             dialog = ForgetEverythingDialog(
-                profile.memories.count(),
-                messages,
-                len(profile.conversations.list()),
-                self.ctx.view,
+                counts["memories"], counts["messages"], counts["conversations"], self.ctx.view
             )
             if dialog.exec() != ForgetEverythingDialog.DialogCode.Accepted:
                 return
@@ -283,8 +278,7 @@ class MemoryController(QObject):
         self._working(self.tr("Forgetting everything…"))
 
         def done(result: Any) -> None:
-            self.ctx.hub.conversations_changed.emit()
-            self.memory_changed()
+            self._working(None)
             if result.kept:
                 text = self.tr(
                     "Forgot %n memory(s); the conversations stay to read, but the assistant "
@@ -298,23 +292,23 @@ class MemoryController(QObject):
                 )
             self.ctx.hub.status.emit(text, 15000)
 
-        tasks.run(profile.forget_everything, keep_conversations, done=done, failed=self._error)
+        tasks.run(app.forget_everything, keep_conversations, done=done, failed=self._error)
 
     def delete_everything(self, confirmed: bool = False) -> None:
         """Every conversation and every memory, for good (as `wipe` on the command
         line); the settings and the key stay."""
         if self.ctx.chat.busy:
             return
-        conversations = self.profile.conversations
         if not confirmed:
+            counts = self.app.counts()
             dialog = TypedConfirmDialog(
                 self.tr("Delete everything"),
                 self.tr(
                     "This deletes all %1 conversations and all %2 memories of this profile "
                     "for good. The settings and the key stay."
                 )
-                .replace("%1", str(len(conversations.list())))
-                .replace("%2", str(self.profile.memories.count())),
+                .replace("%1", str(counts["conversations"]))
+                .replace("%2", str(counts["memories"])),
                 self.tr("DELETE"),
                 self.ctx.view,
             )
@@ -323,15 +317,9 @@ class MemoryController(QObject):
         self.ctx.hub.new_chat_requested.emit(False)
         self._working(self.tr("Deleting everything…"))
 
-        def wipe() -> int:
-            conversations.delete_all()
-            return self.profile.memories.forget_all()
-
-        def done(_n: int) -> None:
-            self.ctx.hub.conversations_changed.emit()
-            self.memory_changed()
-
-        tasks.run(wipe, done=done, failed=self._error)
+        tasks.run(
+            self.app.forget_everything, done=lambda _f: self._working(None), failed=self._error
+        )
 
     def export_memories(self, path: str | None = None) -> None:
         if path is None:
@@ -347,11 +335,9 @@ class MemoryController(QObject):
         fmt = "md" if path.lower().endswith((".md", ".markdown", ".txt")) else "json"
         self._working(self.tr("Exporting…"))
         tasks.run(
-            write_export,
-            self.profile.memories,
+            self.app.memories.export,
             Path(path),
             fmt,
-            self.profile.config.profile,
             done=lambda n: self.exported(n, path),
             failed=self._error,
         )
@@ -376,7 +362,7 @@ class MemoryController(QObject):
             self.ctx.remember_folder(path)
 
         def work(report: Any) -> Any:
-            return import_file(self.profile.memories, Path(path), progress=report)
+            return self.app.memories.import_file(Path(path), progress=report)
 
         def failed_import(text: str, exc: Any) -> None:
             self._working(None)
@@ -402,26 +388,19 @@ class MemoryController(QObject):
 
     def imported(self, report: Any) -> None:
         self._working(None)
-        self.refresh_memories()
         msg = self.tr("Imported %n memory(s).", "", report.imported)
         if report.duplicates:
             msg += " " + self.tr("%n already known, skipped.", "", report.duplicates)
         self.ctx.hub.status.emit(msg, 10000)
 
     def consolidate(self) -> None:
-        session = self.ctx.chat.session
-        if session is None:
-            return
         self._working(self.tr("Consolidating memories…"))
-        tasks.run(
-            session.extractor.sleep, datetime.now(UTC), done=self.consolidated, failed=self._error
-        )
+        tasks.run(self.app.memories.consolidate, done=self.consolidated, failed=self._error)
 
     def slept(self, changes: list[Change]) -> None:
         """A sleep-time pass ran while the window was idle: say so quietly."""
         if not changes:
             return
-        self.refresh_memories()
         self.ctx.hub.status.emit(
             self.tr(
                 "While you were away, %n memory(s) were tidied (merged or marked out of "
@@ -434,5 +413,4 @@ class MemoryController(QObject):
 
     def consolidated(self, changes: list[Change]) -> None:
         self._working(None)
-        self.refresh_memories()
         self.ctx.hub.status.emit(self.tr("Consolidation: %n change(s).", "", len(changes)), 10000)

@@ -17,8 +17,8 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QFont, QFontMetrics
 
-from desktop_mem.core.chat.conversations import Conversation
-from desktop_mem.core.memory.store import Memory
+from desktop_mem.core.chat.records import Conversation
+from desktop_mem.core.memory.records import Memory
 
 Index = QModelIndex | QPersistentModelIndex
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_mem.core.memory.store import KINDS
+from desktop_mem.core.memory.records import KINDS
 from desktop_mem.ui.models import kind_label
 
 

@@ -23,42 +23,39 @@ from pathlib import Path
 from desktop_mem.core.config import Config
 from desktop_mem.core.doctor import Check
 from desktop_mem.core.errors import DesktopMemError
-from desktop_mem.core.memory.store import NewMemory
-from desktop_mem.core.profile import Profile
+from desktop_mem.core.memory.records import NewMemory
+from desktop_mem.core.service import Service
 
 PROBE_EN = "The self-test remembers that the user grows purple tomatoes"
 PROBE_ZH = "自检：用户在阳台上种紫色的番茄"
 
 
-def _store_checks(profile: Profile) -> list[Check]:
+def _store_checks(app: Service) -> list[Check]:
     checks: list[Check] = []
-    db = profile.db
-    cipher = db.query("PRAGMA cipher_version")[0][0]
-    vec = db.query("SELECT vec_version()")[0][0]
-    encrypted = not db.path.read_bytes()[:16].startswith(b"SQLite format 3")
+    cipher, vec, encrypted = app.keys.encryption()
     checks.append(
         Check("database", bool(cipher) and encrypted, f"SQLCipher {cipher}, encrypted: {encrypted}")
     )
     checks.append(Check("sqlite-vec", bool(vec), f"extension {vec} loaded"))
-    stored = profile.memories.add_many([NewMemory(PROBE_EN), NewMemory(PROBE_ZH)])[0]
-    indexed = profile.memories.index.count()
+    stored = app.memories.add_many([NewMemory(PROBE_EN), NewMemory(PROBE_ZH)])[0]
+    indexed = len(stored) - app.models.unindexed().memories
     checks.append(
         Check(
             "embedding",
             indexed == len(stored),
-            f"{indexed} of {len(stored)} memories embedded with {profile.embedder.model}",
+            f"{indexed} of {len(stored)} memories embedded with {app.models.embedding_model}",
             "" if indexed else "start Ollama and pull the embedding model (see `doctor`)",
         )
     )
     for query, expected in (("which tomatoes does the user grow?", PROBE_EN), ("番茄", PROBE_ZH)):
-        result = profile.search.search(query, k=1)
+        result = app.memories.search(query, k=1)
         found = bool(result.hits) and result.hits[0].memory.text == expected
         how = ", ".join(sorted(result.hits[0].signals)) if result.hits else "nothing"
         checks.append(Check(f"search '{query}'", found, f"found by {how}"))
     return checks
 
 
-def _window_checks(profile: Profile, home: Path) -> list[Check]:
+def _window_checks(app_service: Service, home: Path) -> list[Check]:
     if sys.platform.startswith("linux") and not (
         os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
     ):
@@ -83,7 +80,7 @@ def _window_checks(profile: Profile, home: Path) -> list[Check]:
         )
     )
     install_language(app, "en")  # type: ignore[arg-type]
-    window = MainWindow(profile, app_settings(home))
+    window = MainWindow(app_service, app_settings(home))
     window.show()
 
     def settle() -> None:  # let the window's background work (status, lists) finish
@@ -116,10 +113,10 @@ def run(config: Config, with_window: bool = True) -> list[Check]:
             passphrase=secrets.token_urlsafe(16),
         )
         try:
-            with Profile.open(temp) as profile:
-                checks += _store_checks(profile)
+            with Service.open(temp) as app:
+                checks += _store_checks(app)
                 if with_window:
-                    checks += _window_checks(profile, home)
+                    checks += _window_checks(app, home)
         except DesktopMemError as exc:
             checks.append(Check("profile", False, str(exc)))
     finally:

@@ -16,8 +16,7 @@ from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.keys.vault import KeyringAccess
 from desktop_mem.core.models.catalog import download_size, short_name
 from desktop_mem.core.models.llm import OllamaChat
-from desktop_mem.core.profile import Reindexed
-from desktop_mem.core.store import backup
+from desktop_mem.core.service.models import Reindexed
 from desktop_mem.ui import tasks
 from desktop_mem.ui.apps_ui import AppsPage
 from desktop_mem.ui.backup_ui import BackupController, BackupPage, RecoveryCodeDialog
@@ -43,30 +42,30 @@ class SettingsController(QObject):
         self.dialog: SettingsDialog | None = None
 
     def values(self) -> dict[str, Any]:
-        profile, server = self.ctx.profile, self.ctx.server
+        app, server = self.ctx.app, self.ctx.server
         return {
-            **profile.settings.all(),
-            "ollama_host": profile.config.ollama_host,
+            **app.settings.all(),
+            "ollama_host": app.models.ollama_host,
             "chat_model": short_name(server.backend.model),
-            "embed_model": short_name(profile.embedder.model),
+            "embed_model": short_name(app.models.embedding_model),
             "language": self.ctx.language(),
             "theme": self.ctx.prefs.value("ui/theme", "system"),
-            "data_folder": str(profile.db.path.parent),
-            "key_mode": profile.db.key_mode,
+            "data_folder": str(app.keys.data_folder),
+            "key_mode": app.keys.mode,
             "keyring_usable": KeyringAccess().problem() is None,
         }
 
     def open_settings(self) -> None:
-        profile, server = self.ctx.profile, self.ctx.server
-        backup_page = BackupPage(self.backups, profile.db.key_mode != "passphrase")
-        apps_page = AppsPage(profile.db, profile.config.profile, home=profile.config.home)
+        app, server = self.ctx.app, self.ctx.server
+        backup_page = BackupPage(self.backups, app.keys.mode != "passphrase")
+        apps_page = AppsPage(app.apps, app.name, home=app.config.home)
         pages = [(self.tr("Backup"), backup_page), (self.tr("Apps"), apps_page)]
         dialog = SettingsDialog(
             self.values(), server.models, self.ctx.view, pages, server.embedding_models
         )
         self.dialog = dialog
         dialog.open_folder.clicked.connect(
-            lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(profile.db.path.parent)))
+            lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(app.keys.data_folder)))
         )
         restore: list[str] = []
         backup_page.restore_requested.connect(lambda path: (restore.append(path), dialog.accept()))
@@ -94,14 +93,14 @@ class SettingsController(QObject):
         if answer != QMessageBox.StandardButton.Yes:
             return
         try:
-            code = backup.renew_recovery_code(self.ctx.profile.db)
+            code = self.ctx.app.keys.renew_recovery_code()
         except DesktopMemError as exc:
             self.ctx.hub.error.emit(tasks.describe_exception(exc, str(exc)))
             return
-        RecoveryCodeDialog(code, self.ctx.profile.config.profile, parent or self.ctx.view).exec()
+        RecoveryCodeDialog(code, self.ctx.app.name, parent or self.ctx.view).exec()
 
     def apply_settings(self, values: dict[str, Any]) -> None:
-        profile, prefs = self.ctx.profile, self.ctx.prefs
+        app, prefs = self.ctx.app, self.ctx.prefs
         try:
             host = normalize_host(values["ollama_host"])
         except DesktopMemError as exc:
@@ -109,20 +108,18 @@ class SettingsController(QObject):
             return
         for key in PROFILE_KEYS:
             if key in values:
-                profile.settings.set(key, values[key])
+                app.settings.set(key, values[key])
         if values.get("openai_api_key"):
-            profile.settings.set("openai_api_key", values["openai_api_key"])
-        profile.settings.set("chat_model", values["chat_model"])
+            app.settings.set("openai_api_key", values["openai_api_key"])
+        app.settings.set("chat_model", values["chat_model"])
         prefs.setValue("ollama/host", host)
-        old_embed = short_name(profile.embedder.model)
+        old_embed = short_name(app.models.embedding_model)
         new_embed = short_name(values["embed_model"] or old_embed)
-        profile.set_ollama_host(host)
         try:
-            self.connection.use_model(values["chat_model"])
+            app.models.set_ollama_host(host, values["chat_model"] or None)
         except DesktopMemError as exc:
             self.ctx.hub.error.emit(tasks.describe_exception(exc, str(exc)))
         self._remote_notice()
-        self.ctx.hub.memory_mode_changed.emit()
         self.connection.check()  # what the server has, there; an offer comes only once
         if new_embed != old_embed:
             self.change_embedding_model(new_embed)
@@ -135,13 +132,13 @@ class SettingsController(QObject):
 
     def _remote_notice(self) -> None:
         """Once per server: messages now leave this computer."""
-        profile, backend = self.ctx.profile, self.ctx.server.backend
+        settings, backend = self.ctx.app.settings, self.ctx.server.backend
         if backend.local:
             return
         seen = f"{backend.host}".strip()
-        if profile.settings.get("remote_notice_seen") == seen:
+        if settings.get("remote_notice_seen") == seen:
             return
-        profile.settings.set("remote_notice_seen", seen)
+        settings.set("remote_notice_seen", seen)
         text = (
             self.tr("The Ollama server %1 is not this computer: your messages and the memories "
                     "retrieved for them are sent to it over the network.")
@@ -160,10 +157,10 @@ class SettingsController(QObject):
         whether it has the model: it may have been downloaded since the window looked."""
         if self.ctx.server.indexing:
             return False
-        host = self.ctx.profile.config.ollama_host
+        models = self.ctx.app.models
 
         def there() -> bool:
-            found = OllamaChat(host).inventory()
+            found = models.ollama().inventory()
             return short_name(model) in [m.name for m in found if m.embedding]
 
         tasks.run(
@@ -208,8 +205,10 @@ class SettingsController(QObject):
         what = self.tr("Re-indexing with %1…").replace("%1", model)
         self.ctx.server.indexing = True
 
+        app = self.ctx.app
+
         def work(report: Any) -> Reindexed:
-            return self.ctx.profile.reembed(model, progress=report)
+            return app.models.reembed(model, progress=report)
 
         def done(n: Reindexed) -> None:
             self.ctx.server.indexing = False
@@ -219,7 +218,6 @@ class SettingsController(QObject):
             hub.status.emit(
                 self.tr("Re-indexed %n item(s) with %1.", "", n.total).replace("%1", model), 10000
             )
-            hub.memories_changed.emit(None)
 
         def failed(text: str) -> None:
             self.ctx.server.indexing = False

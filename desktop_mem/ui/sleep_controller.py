@@ -1,24 +1,21 @@
 """Owns sleep-time consolidation in the window: the idle timer, the pass, its stop.
 
-When nobody has typed for `idle_ms` and the schedule says a pass is due (core/chat/sleep.py),
-the pass (what waits to be learned from, then the whole store) runs in the background
-at the lowest thread priority; any key in
-the composer, or a turn starting, asks it to stop at once. What it changed is reported
-through `finished` (the window shows a quiet status line; every change is a version
-in the memory's history, so it can be undone there).
+When nobody has typed for `idle_ms` and a pass is due (core/chat/sleep.py), the core's
+idle pass (Service.memories.idle_pass: what waits to be learned from, then the whole
+store) runs in the background at the lowest thread priority; any key in the composer,
+or a turn starting, asks it to stop at once. What it changed is reported through
+`finished` (the window shows a quiet status line; every change is a version in the
+memory's history, so it can be undone there).
 """
 
 from __future__ import annotations
 
 import threading
-from datetime import UTC, datetime
 from typing import Any
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal
 
-from desktop_mem.core.chat.extract import Change
-from desktop_mem.core.chat.learning import Learner
-from desktop_mem.core.chat.sleep import SleepSchedule
+from desktop_mem.core.service.memories import IdlePass
 from desktop_mem.ui import tasks
 from desktop_mem.ui.context import Context
 
@@ -31,7 +28,6 @@ class SleepController(QObject):
     def __init__(self, context: Context, idle_ms: int = IDLE_MS) -> None:
         super().__init__(context.view)
         self.ctx = context
-        self.schedule = SleepSchedule(context.profile.db)
         self._stop = threading.Event()
         self.running = False
         self.timer = QTimer(self)
@@ -40,10 +36,6 @@ class SleepController(QObject):
         self.timer.timeout.connect(self.run_if_due)
         self.timer.start()
         context.chat.busy_changed.connect(self.user_active)  # a turn starts: stop at once
-
-    def _learner(self) -> Learner | None:
-        session = self.ctx.chat.session
-        return session.learner if session is not None and not session.incognito else None
 
     def _busy(self) -> bool:
         return self.ctx.chat.busy
@@ -55,38 +47,27 @@ class SleepController(QObject):
         self.timer.start()
 
     def run_if_due(self) -> bool:
-        learner = self._learner()
-        if self.running or learner is None or self._busy() or not self.schedule.due():
+        memories = self.ctx.app.memories
+        if self.running or self.ctx.chat.incognito or self._busy() or not memories.idle_due():
             self.timer.start()
             return False
         self.running = True
         self._stop.clear()
-        tasks.run(self._pass, learner, done=self._done, failed=self._failed)
+        tasks.run(self._pass, done=self._done, failed=self._failed)
         return True
 
-    def _pass(self, learner: Learner) -> tuple[list[Change], bool]:
+    def _pass(self) -> IdlePass:
         thread = QThread.currentThread()
         thread.setPriority(QThread.Priority.LowestPriority)
-        changes: list[Change] = []
-        ran_store = False
         try:
-            if self.schedule.learning_due():
-                for learned in learner.retry(should_stop=self._stop.is_set):
-                    changes += learned.changes
-            if not self._stop.is_set() and self.schedule.store_due():
-                ran_store = True
-                changes += learner.extractor.sleep(datetime.now(UTC), should_stop=self._stop.is_set)
+            return self.ctx.app.memories.idle_pass(should_stop=self._stop.is_set)
         finally:
             thread.setPriority(QThread.Priority.NormalPriority)
-        stopped = self._stop.is_set()
-        if ran_store and not stopped:
-            self.schedule.record()
-        return changes, stopped
 
-    def _done(self, result: tuple[list[Change], bool]) -> None:
+    def _done(self, result: IdlePass) -> None:
         self.running = False
         self.timer.start()
-        self.finished.emit(result[0])
+        self.finished.emit(result.changes)
 
     def _failed(self, *_: Any) -> None:
         # the model server was away, say: try again after the next quiet spell

@@ -11,7 +11,6 @@ from __future__ import annotations
 import inspect
 import logging
 from collections.abc import Callable
-from concurrent.futures import Future
 from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
@@ -92,32 +91,22 @@ def run(
     return task
 
 
-class _Watch(QObject):
-    finished = Signal(object)
+_expected: dict[Any, int] = {}
 
 
-def watch(future: Future[Any], done: Callable[[Any], None]) -> None:
-    """`done(result)` on the GUI thread once a core future (say, a conversation's title
-    being made) has finished, without holding a pool thread while it runs; nothing is
-    called if it failed. Counted in busy() until it has reported."""
-    box = _Watch()
-    _watching.add(box)
-
-    def report(outcome: tuple[bool, Any]) -> None:
-        _watching.discard(box)
-        if outcome[0]:
-            done(outcome[1])
-
-    box.finished.connect(report)
-
-    def finished(f: Future[Any]) -> None:
-        ok = not f.cancelled() and f.exception() is None
-        box.finished.emit((ok, f.result() if ok else None))  # queued to the GUI thread
-
-    future.add_done_callback(finished)
+def expect(what: Any) -> None:
+    """Work the core does in the background for the window (a turn's learning, its
+    title) has started; the window hears of its end as the core's announcement, and
+    says so with `arrived`. Counted in busy() until then."""
+    _expected[what] = _expected.get(what, 0) + 1
 
 
-_watching: set[_Watch] = set()
+def arrived(what: Any) -> None:
+    left = _expected.get(what, 0) - 1
+    if left > 0:
+        _expected[what] = left
+    else:
+        _expected.pop(what, None)
 
 
 def describe_exception(exc: BaseException, text: str) -> str:
@@ -132,5 +121,6 @@ def describe_exception(exc: BaseException, text: str) -> str:
 
 
 def busy() -> int:
-    """How many tasks are still running (for the status bar and for tests)."""
-    return len(_alive) + len(_watching)
+    """How many tasks are still running, and announcements awaited (for the status bar
+    and for tests)."""
+    return len(_alive) + sum(_expected.values())

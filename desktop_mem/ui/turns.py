@@ -1,6 +1,8 @@
 """Owns the chat turn: sending, regenerating, editing, stopping, what an answer learned
 (and its undo, or why nothing was, with Retry), and the chat's "forget …". The session
-is the context's (context.chat); the turn is drawn in the chat view it is given."""
+is the context's (context.chat); the turn is drawn in the chat view it is given. What
+a turn's background work finds (what it taught, the title, what the server said) comes
+as the core's announcements (context.core), never as a future waited on."""
 
 from __future__ import annotations
 
@@ -10,10 +12,10 @@ from typing import Any
 
 from PySide6.QtCore import QObject
 
-from desktop_mem.core.chat import learning
 from desktop_mem.core.chat.extract import Change
 from desktop_mem.core.chat.learning import Learned
 from desktop_mem.core.chat.session import TurnResult
+from desktop_mem.core.service.memories import ChangeSet
 from desktop_mem.ui import tasks
 from desktop_mem.ui.changes import describe as describe_changes
 from desktop_mem.ui.chat_view import ChatView
@@ -34,9 +36,14 @@ class TurnController(QObject):
         super().__init__(context.view)
         self.ctx = context
         self.chat = chat
-        self.last_changes: list[list[Change]] = []
+        # by answer (message id): what it taught, as an undoable command, and the user
+        # message nothing was learned from yet
+        self.changesets: dict[int, ChangeSet] = {}
+        self.unlearned: dict[int, int] = {}
         context.chat.changed.connect(self._chat_opened)
         context.hub.server_found.connect(self.catch_up)
+        context.core.turn_learned.connect(self.learned)
+        context.core.conversation_titled.connect(self.titled)
 
     @property
     def busy(self) -> bool:
@@ -115,29 +122,19 @@ class TurnController(QObject):
                 answer.set_given(result.used, result.recalled, result.documents)
             if result.changes:
                 self.show_changes(answer, result.changes)
-                hub.memories_changed.emit(None)
             if result.forget_candidates or result.forget_messages:
                 self.confirm_forget(result)
-            if result.learning is not None:
+            if result.learning is not None:  # until the core says what it taught
                 hub.work.emit(self.tr("Learning from this exchange…"), 0, 0)
-                tasks.run(
-                    result.outcome,
-                    300.0,
-                    done=lambda out, mid=result.answer_id: self.learned(mid, out),
-                    failed=hub.error.emit,
-                )
-            if result.server is not None:  # what the server said after it: the status
-                tasks.watch(result.server, lambda _problem: hub.status_changed.emit())
+                tasks.expect(("learned", result.answer_id))
             if result.titling is not None:
-                tasks.watch(
-                    result.titling,
-                    lambda named, cid=result.conversation_id: self.titled(cid, named),
-                )
+                tasks.expect(("titled", result.conversation_id))
+            if result.server is not None:
+                tasks.expect("server")
             if result.error_reason in LOST:
                 hub.server_lost.emit(answer.status.text())  # the status bar follows it
             if result.error_reason == "model_missing":
                 hub.chat_model_missing.emit(model)
-            hub.conversations_changed.emit()
             self._show_title()
             self._show_versions()
 
@@ -155,7 +152,7 @@ class TurnController(QObject):
         cid = self.ctx.chat.conversation_id
         if cid is None or self.ctx.chat.incognito:
             return
-        versions = self.ctx.profile.conversations.versions(cid)
+        versions = self.ctx.app.conversations.versions(cid)
         for w in self.chat.messages:
             if w.message_id in versions:
                 w.set_versions(*versions[w.message_id])
@@ -163,14 +160,14 @@ class TurnController(QObject):
     def _show_title(self) -> None:
         cid = self.ctx.chat.conversation_id
         if cid is not None and not self.ctx.chat.incognito:
-            self.chat.title.setText(self.ctx.profile.conversations.get(cid).title)
+            self.chat.title.setText(self.ctx.app.conversations.get(cid).title)
 
     def titled(self, conversation_id: int | None, named: bool) -> None:
         """The model named a conversation: the list (and the chat's heading, if it is
         the one open) show the new title."""
+        tasks.arrived(("titled", conversation_id))
         if not named or conversation_id is None:
             return
-        self.ctx.hub.conversations_changed.emit()
         if self.ctx.chat.conversation_id == conversation_id:
             self._show_title()
 
@@ -183,34 +180,33 @@ class TurnController(QObject):
         on screen now (the user may have opened another chat meanwhile; the widget it
         started with may be gone), and the browser refreshed either way. When learning
         failed, a quiet line says so under the answer, with Retry."""
+        tasks.arrived(("learned", answer_id))
         self.ctx.hub.work.emit(None, 0, 0)
         answer = next((w for w in self.chat.messages if w.message_id == answer_id), None)
         if not outcome.ok:
+            if answer_id is not None and outcome.user_id is not None:
+                self.unlearned[answer_id] = outcome.user_id
             if answer is not None:
-                answer.setProperty("unlearned", outcome.user_id)
                 retry = self.tr("Retry")  # outside the f-string, where lupdate finds it
                 answer.set_notice(
                     html.escape(self.not_learned(outcome.reason))
                     + f' — <a href="retry">{retry}</a>'
                 )
-            self.ctx.hub.status_changed.emit()
             return
-        if answer is not None and answer.property("unlearned") is not None:
-            answer.setProperty("unlearned", None)
+        was_unlearned = answer_id is not None and self.unlearned.pop(answer_id, None)
+        if was_unlearned and answer is not None:
             answer.set_notice(None)
-        self.ctx.hub.status_changed.emit()
-        shown = [c for c in outcome.changes if c.action != "skipped"]
-        if not shown:
+        changes = ChangeSet(list(outcome.changes))
+        if not changes:
             return
+        if answer_id is not None:
+            self.changesets[answer_id] = changes
         if answer is not None:
-            self.show_changes(answer, shown)
-        else:
-            self.last_changes.append(shown)
-        self.ctx.hub.memories_changed.emit(None)
+            self.show_changes(answer, changes.shown)
 
     def show_changes(self, answer: MessageWidget, changes: list[Change]) -> None:
-        self.last_changes.append(changes)
-        answer.setProperty("changes_index", len(self.last_changes) - 1)
+        if answer.message_id is not None:
+            self.changesets.setdefault(answer.message_id, ChangeSet(list(changes)))
         notice = describe_changes((c.action, c.text) for c in changes)
         undo = self.tr("Undo")  # outside the f-string, where lupdate finds it
         answer.set_notice(notice + f' — <a href="undo">{undo}</a>' + self.care_notice(changes))
@@ -220,7 +216,7 @@ class TurnController(QObject):
         line saying it will be in every chat, with a way to change that (once per
         profile: later ones say it on their card)."""
         given = next((c for c in changes if c.always in CARE_SAID), None)
-        settings = self.ctx.profile.settings
+        settings = self.ctx.app.settings
         if given is None or settings.get("care_notice_seen"):
             return ""
         settings.set("care_notice_seen", True)
@@ -234,12 +230,12 @@ class TurnController(QObject):
 
     def catch_up(self) -> None:
         """The model server answers (again): learn from what waited for it."""
-        session = self.ctx.chat.session
-        if session is None or session.incognito or not session.settings.get("auto_memory"):
+        app = self.ctx.app
+        if self.ctx.chat.incognito or not app.settings.get("auto_memory"):
             return
-        if not learning.waiting(session.profile.db).pending:
+        if not app.memories.waiting().pending:
             return
-        tasks.run(session.learner.retry, done=lambda _done: self.ctx.hub.status_changed.emit())
+        tasks.run(app.memories.retry_learning)  # the core says what changed
 
     def not_learned(self, reason: str) -> str:
         """The quiet line under an answer nothing was learned from, by reason code."""
@@ -266,14 +262,13 @@ class TurnController(QObject):
     def retry_learning(self, widget_index: int) -> None:
         """Retry under an answer nothing was learned from: learn from it now."""
         w = self.chat.messages[widget_index]
-        user_id = w.property("unlearned")
-        session = self.ctx.chat.session
-        if user_id is None or session is None:
+        user_id = self.unlearned.get(w.message_id) if w.message_id is not None else None
+        if user_id is None:
             return
         w.set_notice(html.escape(self.tr("Learning from this exchange…")))
         tasks.run(
-            session.learner.retry_one,
-            int(user_id),
+            self.ctx.app.memories.retry_one,
+            user_id,
             done=lambda out, mid=w.message_id: self.learned(mid, out),
             failed=self.ctx.hub.error.emit,
         )
@@ -290,24 +285,18 @@ class TurnController(QObject):
 
     def undo_changes(self, widget_index: int) -> None:
         w = self.chat.messages[widget_index]
-        idx = w.property("changes_index")
-        session = self.ctx.chat.session
-        if idx is None or session is None:
+        changes = self.changesets.get(w.message_id) if w.message_id is not None else None
+        if changes is None or changes.undone:
             return
-        changes = self.last_changes[int(idx)]
-        extractor = session.extractor
-
-        def work() -> None:  # a restore re-embeds: the model server, off the GUI thread
-            for c in reversed(changes):
-                extractor.undo(c)
+        memories = self.ctx.app.memories
 
         def done(_: Any) -> None:
             w.set_notice(self.tr("Undone."))
             self.ctx.hub.work.emit(None, 0, 0)
-            self.ctx.hub.memories_changed.emit(None)
 
         self.ctx.hub.work.emit(self.tr("Undoing…"), 0, 0)
-        tasks.run(work, done=done, failed=self.ctx.hub.error.emit)
+        # a restore re-embeds: the model server, off the GUI thread
+        tasks.run(changes.undo, memories, done=done, failed=self.ctx.hub.error.emit)
 
     def confirm_forget(self, result: TurnResult) -> None:
         """Each candidate with its own checkbox; what was done is said in the chat (the
@@ -347,9 +336,6 @@ class TurnController(QObject):
             hub.work.emit(None, 0, 0)
             self.chat.add_message("assistant", text)
             hub.status.emit(text, 10000)
-            hub.memories_changed.emit(None)
-            if m:
-                hub.conversations_changed.emit()
 
         hub.work.emit(self.tr("Deleting…"), 0, 0)
         tasks.run(session.forget, memories, messages, keep, done=done, failed=hub.error.emit)

@@ -14,21 +14,21 @@ from desktop_mem.core import paths
 from desktop_mem.core.config import Config
 from desktop_mem.core.errors import DesktopMemError, KeyMissing, KeyringUnavailable, WrongKey
 from desktop_mem.core.keys.vault import Vault, read_key_mode
-from desktop_mem.core.profile import Profile
-from desktop_mem.core.store import backup
+from desktop_mem.core.service import Service
+from desktop_mem.core.service import keys as backup
 from desktop_mem.ui.backup_ui import LockedDialog, RecoveryCodeDialog, choose_backup_file
 from desktop_mem.ui.dialogs import PassphraseDialog
 from desktop_mem.ui.tasks import describe_exception
 
 
-def open_profile(config: Config, vault: Vault, parent: Any = None) -> Profile | None:
+def open_profile(config: Config, vault: Vault, parent: Any = None) -> Service | None:
     """Open the profile, asking for a passphrase when it needs one; None if the user
     gave up. A wrong passphrase says so and asks again; nothing is ever written."""
     db = paths.database_path(config.home, config.profile)
     error = ""
     while True:
         try:
-            return off_gui_thread(Profile.open, config, vault)
+            return off_gui_thread(Service.open, config, vault)
         except (KeyMissing, WrongKey, KeyringUnavailable) as exc:
             exists = db.exists()
             needs_passphrase = (exists and read_key_mode(db) == "passphrase") or (

@@ -14,6 +14,7 @@ from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.models.llm import OllamaChat
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.search import asking
+from desktop_mem.core.service import Service
 from tests.fakes.ollama_server import FakeOllama
 
 # Written sentences of each kind, in both languages, several that only imply it.
@@ -98,7 +99,7 @@ def test_recognised_whatever_wrote_the_memory(profile: Profile) -> None:
     for source in ("user", "extractor", "import", "consolidation", "app:Claude"):
         m = profile.memories.add(NewMemory(f"Allergic to shellfish ({source})", source=source))
         assert (m.memory.care, m.memory.always) == ("health", True), source
-    layer = MemoryLayer(profile)
+    layer = MemoryLayer(Service(profile))
     added = layer.add("我对芒果过敏")
     assert added["care"] == "health" and added["always"] is True
 

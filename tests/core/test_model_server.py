@@ -27,6 +27,7 @@ from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.models.llm import LOAD_OPTIONS
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.search.reference import REFERENCE_SENTENCES
+from desktop_mem.core.service import Service
 from desktop_mem.core.settings import Settings
 from tests.conftest import Run
 from tests.fakes.ollama_server import FakeOllama, _kind, demo_learn
@@ -55,7 +56,7 @@ def test_every_request_to_the_chat_model_asks_for_one_context_length(
     # the sleep-time pass, and the Python API's chat and consolidated add
     profile.memories.add(NewMemory("Prefers black tea in the morning, with milk"))
     assert session.extractor.sleep(datetime.now(UTC)) is not None
-    layer = MemoryLayer(profile)
+    layer = MemoryLayer(Service(profile))
     assert layer.chat("what do I drink in the morning?")["status"] == "complete"
     layer.add("Prefers black tea in the morning with lemon", consolidate=True)
     # the command line's model commands load nothing

@@ -175,7 +175,11 @@ class FakeOllama:
                 fake._handle(self, "DELETE", json.loads(raw or b"{}"))
 
         self.httpd = _Server(("127.0.0.1", self.port), Handler)
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        # serve_forever looks for shutdown() every poll_interval (0.5 s by default): at
+        # 0.01 s a test's server stops in milliseconds (hundreds of tests start one)
+        self.thread = threading.Thread(
+            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
+        )
 
     # -- control ----------------------------------------------------------------------
 

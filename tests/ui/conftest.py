@@ -11,6 +11,7 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from desktop_mem.core.profile import Profile
+from desktop_mem.core.service import Service
 from desktop_mem.ui import tasks
 from desktop_mem.ui.app import app_settings
 from desktop_mem.ui.main_window import MainWindow
@@ -38,7 +39,7 @@ def english(qapp: Any) -> None:
 @pytest.fixture
 def window(qtbot: Any, profile: Profile, home: Path) -> Iterator[MainWindow]:
     """The main window on the test's profile, connected to the fake server."""
-    w = MainWindow(profile, app_settings(home))
+    w = MainWindow(Service(profile), app_settings(home))
     qtbot.addWidget(w)
     w.show()
     qtbot.waitUntil(lambda: w.context.server.online, timeout=5000)

@@ -14,6 +14,7 @@ from desktop_mem.core.config import Config
 from desktop_mem.core.keys.vault import Vault
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
+from desktop_mem.core.service import Service
 from desktop_mem.ui import tasks
 from desktop_mem.ui.app import app_settings
 from desktop_mem.ui.apps_ui import AppsPage, connect_snippet
@@ -25,7 +26,7 @@ def test_the_apps_page_connects_apps_with_keys_and_changes_what_they_may_do(
 ) -> None:
     registry = ClientRegistry(profile.db)
     mem = profile.memories.add(NewMemory("Prefers green tea")).memory
-    page = AppsPage(profile.db, "work", home=tmp_path / "elsewhere")
+    page = AppsPage(profile.clients, "work", home=tmp_path / "elsewhere")
     qtbot.addWidget(page)
     assert page.table.rowCount() == 0 and not page.copy.isEnabled()
     assert page.connect_app("Claude Desktop")
@@ -66,7 +67,7 @@ def test_another_process_writes_and_the_window_shows_it(
     qtbot: Any, config: Config, vault: Vault, home: Path
 ) -> None:
     prof = Profile.open(config, vault)
-    w = MainWindow(prof, app_settings(home))
+    w = MainWindow(Service(prof), app_settings(home))
     qtbot.addWidget(w)
     w.show()
     qtbot.waitUntil(lambda: w.context.server.online, timeout=5000)
@@ -97,7 +98,7 @@ def test_a_reflexive_enter_neither_removes_an_app_nor_changes_its_key(
     from tests.ui.driving import ORIGINAL_QUESTION, press_in_next_box
 
     registry = ClientRegistry(profile.db)
-    page = AppsPage(profile.db, "work", home=tmp_path / "elsewhere")
+    page = AppsPage(profile.clients, "work", home=tmp_path / "elsewhere")
     qtbot.addWidget(page)
     assert page.connect_app("Claude Desktop")
     key = json.loads(page.snippet.toPlainText())["mcpServers"]["desktop-mem"]["env"][

@@ -15,6 +15,7 @@ from desktop_mem.core.config import Config
 from desktop_mem.core.keys.vault import Vault
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
+from desktop_mem.core.service import Service
 from desktop_mem.core.settings import Settings
 from desktop_mem.core.store import backup
 from desktop_mem.ui import tasks
@@ -91,7 +92,7 @@ def test_back_up_now_and_the_daily_backup(
 ) -> None:
     prof = Profile.open(config, vault)
     prof.memories.add(NewMemory("I keep bees"))
-    controller = BackupController(Context(prof, app_settings(config.home)))
+    controller = BackupController(Context(Service(prof), app_settings(config.home)))
     page = BackupPage(controller, keyring_mode=True)
     qtbot.addWidget(page)
     assert not controller.due()  # no folder: nothing to do
@@ -137,7 +138,7 @@ def test_restoring_a_backup_from_settings_replaces_the_profile(
     file = tmp_path / "b.dmbackup"
     backup.write_backup(prof.db, file)
     prof.memories.add(NewMemory("added after the backup"))
-    running = Application(QApplication.instance(), prof, app_settings(home), vault)  # type: ignore[arg-type]
+    running = Application(QApplication.instance(), Service(prof), app_settings(home), vault)  # type: ignore[arg-type]
     qtbot.waitUntil(lambda: running.window.context.server.online, timeout=5000)
     asked: list[str] = []
 
@@ -156,7 +157,8 @@ def test_restoring_a_backup_from_settings_replaces_the_profile(
     running.window.settings.open_settings()
     qtbot.waitUntil(
         lambda: (
-            [m.text for m in running.profile.memories.list()] == ["from the backup: I keep bees"]
+            [m.text for m in running.service.profile.memories.list()]
+            == ["from the backup: I keep bees"]
         ),
         timeout=15000,
     )
@@ -165,7 +167,7 @@ def test_restoring_a_backup_from_settings_replaces_the_profile(
     assert "restored" in running.window.statusBar().currentMessage()
     qtbot.waitUntil(lambda: not tasks.busy(), timeout=10000)
     running.window.close()
-    running.profile.close()
+    running.service.close()
 
 
 def test_the_daily_backup_of_a_closed_profile_does_nothing(
@@ -175,7 +177,7 @@ def test_the_daily_backup_of_a_closed_profile_does_nothing(
     timer's tick before it is deleted: the tick stops the timer instead of raising into
     the event loop (it did, as "the database is damaged", in whatever test ran then)."""
     prof = Profile.open(config, vault)
-    controller = BackupController(Context(prof, app_settings(config.home)))
+    controller = BackupController(Context(Service(prof), app_settings(config.home)))
     prof.close()
     assert controller.run_if_due() is False and not controller.timer.isActive()
 
@@ -194,7 +196,7 @@ def test_the_backup_tab_knows_the_folders_backups_and_restore_starts_there(
     prof.settings.set("backup_folder", str(folder))
     backup.back_up_to_folder(prof.db, folder, keep=3)  # by the command line, say
     prof.settings.set("last_backup_at", "")  # what this profile's own settings remember
-    controller = BackupController(Context(prof, app_settings(config.home)))
+    controller = BackupController(Context(Service(prof), app_settings(config.home)))
     page = BackupPage(controller, True)
     qtbot.addWidget(page)
     assert page.status.text().startswith("Last backup: "), page.status.text()
@@ -231,7 +233,7 @@ def test_restoring_asks_with_the_backups_date_and_contents_and_enter_keeps_every
     file = tmp_path / "b.dmbackup"
     made = backup.write_backup(prof.db, file)
     prof.memories.add(NewMemory("added after the backup"))
-    running = Application(QApplication.instance(), prof, app_settings(home), vault)  # type: ignore[arg-type]
+    running = Application(QApplication.instance(), Service(prof), app_settings(home), vault)  # type: ignore[arg-type]
     qtbot.waitUntil(lambda: running.window.context.server.online, timeout=5000)
     monkeypatch.setattr(QMessageBox, "question", ORIGINAL_QUESTION)  # the real dialog
     seen: list[str] = []
@@ -239,7 +241,7 @@ def test_restoring_asks_with_the_backups_date_and_contents_and_enter_keeps_every
     assert running.restore_backup(str(file)) is False
     day = datetime.fromisoformat(made.created_at).astimezone().strftime("%Y-%m-%d")
     assert day in seen[0] and "1 memory" in seen[0] and "0 conversations" in seen[0]
-    assert len(running.profile.memories.list()) == 2, "Enter chose No: nothing replaced"
+    assert len(running.service.profile.memories.list()) == 2, "Enter chose No: nothing replaced"
     qtbot.waitUntil(lambda: not tasks.busy(), timeout=10000)
     running.window.close()
-    running.profile.close()
+    running.service.close()

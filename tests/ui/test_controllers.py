@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
+from desktop_mem.core.service import Service
 from desktop_mem.ui import tasks
 from desktop_mem.ui.app import app_settings
 from desktop_mem.ui.chat_view import ChatView
@@ -28,7 +29,7 @@ from tests.fakes.ollama_server import FakeOllama
 
 @pytest.fixture
 def context(profile: Profile, home: Path) -> Iterator[Context]:
-    ctx = Context(profile, app_settings(home))
+    ctx = Context(Service(profile), app_settings(home))
     yield ctx
     ctx.chat.close()
 
@@ -126,7 +127,7 @@ def test_the_connection_controller_tells_chat_and_embedding_models_apart(
 def test_a_missing_embedding_model_is_offered_once_with_its_size(
     qtbot: Any, context: Context, fake_ollama: FakeOllama, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    context.profile.use_embedder(context.profile.embedder_for("bge-m3"))
+    context.app.profile.use_embedder(context.app.profile.embedder_for("bge-m3"))
     asked: list[str] = []
 
     def question(_parent: Any, _title: str, text: str, *a: Any, **k: Any) -> Any:

@@ -11,6 +11,7 @@ from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QMessageBox
 
 from desktop_mem.core.profile import Profile
+from desktop_mem.core.service import Service
 from desktop_mem.ui.app import app_settings
 from desktop_mem.ui.context import Context
 from desktop_mem.ui.documents_ui import DocumentsPage
@@ -23,7 +24,7 @@ def test_add_by_drop_search_pause_and_remove(
     folder.mkdir()
     (folder / "leave.md").write_text("# Leave\n\nAnnual leave is twenty-five days.\n", "utf-8")
     (folder / "junk.md").write_bytes(b"\x00\x01binary" * 100)
-    page = DocumentsPage(Context(profile, app_settings(profile.config.home)))
+    page = DocumentsPage(Context(Service(profile), app_settings(profile.config.home)))
     qtbot.addWidget(page)
     assert page.empty.isVisibleTo(page)
     warnings: list[str] = []
@@ -78,7 +79,7 @@ def test_the_watched_folders_are_listed_unwatched_and_names_are_escaped(
         "# Bees\n\nThe bees live on the roof.\n", "utf-8"
     )
     (folder / "two.md").write_text("# Two\n\nA second note about honey.\n", "utf-8")
-    page = DocumentsPage(Context(profile, app_settings(profile.config.home)))
+    page = DocumentsPage(Context(Service(profile), app_settings(profile.config.home)))
     qtbot.addWidget(page)
     assert page.folders.currentData() is None and not page.unwatch.isEnabled()
     page.add([folder])

@@ -21,7 +21,7 @@ from tests.ui.driving import idle, send
 def test_edit_pin_delete_from_the_browser(
     qtbot: Any, window: MainWindow, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    store = window.context.profile.memories
+    store = window.context.app.profile.memories
     m = store.add(NewMemory("I prefer green tea")).memory
     other = store.add(NewMemory("我喜欢跑步")).memory
     window.memories.refresh_memories()
@@ -57,7 +57,7 @@ def test_edit_pin_delete_from_the_browser(
 
 
 def test_forget_everything_needs_the_typed_word(qtbot: Any, window: MainWindow) -> None:
-    window.context.profile.memories.add_many([NewMemory(f"memory {i}") for i in range(3)])
+    window.context.app.profile.memories.add_many([NewMemory(f"memory {i}") for i in range(3)])
 
     def type_it() -> None:
         dialog = QApplication.activeModalWidget()
@@ -67,7 +67,7 @@ def test_forget_everything_needs_the_typed_word(qtbot: Any, window: MainWindow) 
 
     QTimer.singleShot(100, type_it)
     window.memories.forget_all()
-    qtbot.waitUntil(lambda: window.context.profile.memories.count() == 0, timeout=5000)
+    qtbot.waitUntil(lambda: window.context.app.profile.memories.count() == 0, timeout=5000)
     idle(qtbot, window)
 
 
@@ -79,11 +79,11 @@ def test_import_shows_rejected_rows_and_imports_nothing(
     window.memories.import_memories(str(bad))
     qtbot.waitUntil(lambda: window.memories.import_box is not None, timeout=5000)
     assert "line 3" in window.memories.import_box.detailedText()
-    assert window.context.profile.memories.count() == 0
+    assert window.context.app.profile.memories.count() == 0
     good = tmp_path / "good.md"
     good.write_text("- I like jasmine tea\n- 我住在杭州\n", encoding="utf-8")
     window.memories.import_memories(str(good))
-    qtbot.waitUntil(lambda: window.context.profile.memories.count() == 2, timeout=5000)
+    qtbot.waitUntil(lambda: window.context.app.profile.memories.count() == 2, timeout=5000)
     idle(qtbot, window)
     assert window.browser.model.rowCount() == 2
     out = tmp_path / "export.json"
@@ -99,8 +99,8 @@ def test_delete_everything_needs_the_typed_word_and_leaves_nothing(
     send(qtbot, window, "Remember my locker code 4471")
     window.conversations.new_conversation()
     send(qtbot, window, "another chat")
-    window.context.profile.memories.add_many([NewMemory(f"memory {i}") for i in range(3)])
-    count = window.context.profile.memories.count()  # the three, and "remember …" from the chat
+    window.context.app.profile.memories.add_many([NewMemory(f"memory {i}") for i in range(3)])
+    count = window.context.app.profile.memories.count()  # the three, and "remember …" from the chat
     assert count == 4
 
     shown: list[str] = []
@@ -117,8 +117,8 @@ def test_delete_everything_needs_the_typed_word_and_leaves_nothing(
     qtbot.waitUntil(lambda: window.conversation_panel.model.count() == 0, timeout=5000)
     idle(qtbot, window)
     assert (
-        window.context.profile.memories.count() == 0
-        and window.context.profile.conversations.list() == []
+        window.context.app.profile.memories.count() == 0
+        and window.context.app.profile.conversations.list() == []
     )
     assert window.browser.model.rowCount() == 0 and window.chat.messages == []
     send(qtbot, window, "a fresh start")  # and the app goes on
@@ -127,12 +127,12 @@ def test_delete_everything_needs_the_typed_word_and_leaves_nothing(
 
 def test_an_idle_window_tidies_memories_by_itself(qtbot: Any, window: MainWindow) -> None:
     for _ in range(2):
-        window.context.profile.memories.add(NewMemory("My cat Mochi is eleven years old"))
+        window.context.app.profile.memories.add(NewMemory("My cat Mochi is eleven years old"))
     window.sleeper.timer.setInterval(10)
     window.sleeper.user_active()  # counting quiet time from now
     qtbot.waitUntil(lambda: " tidied (" in window.statusBar().currentMessage(), timeout=20000)
-    assert window.context.profile.memories.history(2)[-1].action == "merged into #1"
-    assert not window.sleeper.schedule.due(), "done for now"
+    assert window.context.app.profile.memories.history(2)[-1].action == "merged into #1"
+    assert not window.context.app.memories.idle_due(), "done for now"
     # typing stops a pass and restarts the quiet time
     window.sleeper.running = True
     window.chat.input.setPlainText("h")

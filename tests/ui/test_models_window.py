@@ -18,6 +18,7 @@ from desktop_mem.core.config import Config
 from desktop_mem.core.keys.vault import Vault
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
+from desktop_mem.core.service import Service
 from desktop_mem.ui import tasks
 from desktop_mem.ui.app import app_settings
 from desktop_mem.ui.dialogs import SettingsDialog
@@ -55,7 +56,7 @@ def test_a_missing_embedding_model_is_offered_downloaded_and_everything_indexed(
     monkeypatch.setattr(QMessageBox, "question", ORIGINAL_QUESTION)  # the real question
     asked: list[str] = []
     press_in_next_box(Qt.Key.Key_Return, asked)  # Enter: download (not destructive)
-    w = MainWindow(profile, app_settings(home))
+    w = MainWindow(Service(profile), app_settings(home))
     qtbot.addWidget(w)
     progress: list[int] = []
     w.work_bar.valueChanged.connect(progress.append)
@@ -70,7 +71,7 @@ def test_a_missing_embedding_model_is_offered_downloaded_and_everything_indexed(
     hits = profile.search.search("where does my sister live").hits
     assert hits and "vector" in hits[0].signals, "found by meaning now"
     w.close()
-    again = MainWindow(profile, app_settings(home))  # the next start: nothing to ask
+    again = MainWindow(Service(profile), app_settings(home))  # the next start: nothing to ask
     qtbot.addWidget(again)
     again.show()
     qtbot.waitUntil(lambda: again.context.server.online, timeout=5000)
@@ -148,7 +149,7 @@ def test_a_declined_download_is_not_asked_again_after_a_language_change(
     monkeypatch.setattr(QMessageBox, "question", ORIGINAL_QUESTION)
     asked: list[str] = []
     press_in_next_box(Qt.Key.Key_Escape, asked)  # Esc: not now
-    running = Application(QApplication.instance(), bge_profile, app_settings(home))
+    running = Application(QApplication.instance(), Service(bge_profile), app_settings(home))
     try:
         qtbot.waitUntil(lambda: bool(asked), timeout=10000)
         idle(qtbot, running.window)

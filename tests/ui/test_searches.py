@@ -9,6 +9,7 @@ from typing import Any
 
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
+from desktop_mem.core.service import Service
 from desktop_mem.ui.app import app_settings, install_language
 from desktop_mem.ui.context import Context
 from desktop_mem.ui.documents_ui import DocumentsPage
@@ -51,7 +52,7 @@ def test_documents_are_searched_as_you_type(
 ) -> None:
     (tmp_path / "leave.md").write_text("# Leave\n\nAnnual leave is twenty-five days.\n", "utf-8")
     profile.documents.add(tmp_path / "leave.md")
-    page = DocumentsPage(Context(profile, app_settings(home)))
+    page = DocumentsPage(Context(Service(profile), app_settings(home)))
     qtbot.addWidget(page)
     qtbot.keyClicks(page.search, "annual leave days")  # no Enter
     qtbot.waitUntil(lambda: page.results.count() > 0, timeout=5000)
@@ -101,7 +102,7 @@ def test_the_chinese_interface_says_undo_and_the_document_kind_in_chinese(
     try:
         (tmp_path / "notes.txt").write_text("Annual leave is twenty-five days.\n", "utf-8")
         profile.documents.add(tmp_path / "notes.txt")
-        w = MainWindow(profile, app_settings(home))
+        w = MainWindow(Service(profile), app_settings(home))
         qtbot.addWidget(w)
         w.show()
         qtbot.waitUntil(lambda: w.context.server.online, timeout=5000)

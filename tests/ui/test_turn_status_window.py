@@ -22,7 +22,7 @@ def test_nothing_learned_is_said_under_the_answer_with_retry(
     notice = answer.notice.text()
     assert "Nothing was learned from this message" in notice and 'href="retry"' in notice
     assert "1 message not yet learned from" in window.memory_status.text()
-    assert window.context.profile.memories.count() == 0
+    assert window.context.app.profile.memories.count() == 0
     # Retry, once the model answers properly
     fake_ollama.invalid_json = False
     fake_ollama.json_responder = demo_learn
@@ -32,7 +32,7 @@ def test_nothing_learned_is_said_under_the_answer_with_retry(
         "Remembered" in answer.notice.text() and "Nothing was learned" not in answer.notice.text()
     )
     assert "not yet learned" not in window.memory_status.text()
-    assert window.context.profile.memories.count() == 1
+    assert window.context.app.profile.memories.count() == 1
 
 
 def test_a_short_keep_alive_is_said_in_the_status(
@@ -50,6 +50,6 @@ def test_a_short_keep_alive_is_said_in_the_status(
 def test_search_is_prepared_before_the_first_message(
     qtbot: Any, window: MainWindow, fake_ollama: FakeOllama
 ) -> None:
-    qtbot.waitUntil(window.context.profile.prepared, timeout=10000)
+    qtbot.waitUntil(window.context.app.profile.prepared, timeout=10000)
     chats = len(fake_ollama.chat_requests())
     assert chats == 0, "no turn was needed"

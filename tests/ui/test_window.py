@@ -14,6 +14,7 @@ from desktop_mem.core.config import Config
 from desktop_mem.core.keys.vault import Vault
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
+from desktop_mem.core.service import Service
 from desktop_mem.ui.app import Application, app_settings, install_language
 from desktop_mem.ui.backup_ui import RecoveryCodeDialog
 from desktop_mem.ui.dialogs import PassphraseDialog
@@ -27,7 +28,7 @@ def test_ollama_down_shows_the_offline_screen_and_retry_recovers(
     qtbot: Any, profile: Profile, home: Path, fake_ollama: FakeOllama
 ) -> None:
     profile.config.ollama_host = "http://127.0.0.1:9"
-    w = MainWindow(profile, app_settings(home))
+    w = MainWindow(Service(profile), app_settings(home))
     qtbot.addWidget(w)
     w.show()
     qtbot.waitUntil(lambda: w.centre.currentWidget() is w.offline, timeout=5000)
@@ -53,7 +54,7 @@ def test_missing_model_is_pulled_with_progress(
 
     Settings(profile.db).set("chat_model", "llama3.2:3b")
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
-    w = MainWindow(profile, app_settings(home))
+    w = MainWindow(Service(profile), app_settings(home))
     qtbot.addWidget(w)
     w.show()
     qtbot.waitUntil(lambda: "llama3.2:3b" in fake_ollama.chat_models, timeout=10000)
@@ -82,7 +83,7 @@ def test_a_missing_embedding_model_is_said_pulled_and_then_indexes(
         return QMessageBox.StandardButton.Yes
 
     monkeypatch.setattr(QMessageBox, "question", question)
-    w = MainWindow(profile, app_settings(home))
+    w = MainWindow(Service(profile), app_settings(home))
     qtbot.addWidget(w)
     w.show()
     qtbot.waitUntil(lambda: bool(asked), timeout=10000)
@@ -118,7 +119,7 @@ def test_passphrase_flow(qtbot: Any, config: Config, vault: Vault, isolated: Any
 
     QTimer.singleShot(50, fill)
     prof = open_profile(config, no_keyring)
-    assert prof is not None and prof.db.key_mode == "passphrase"
+    assert prof is not None and prof.keys.mode == "passphrase"
     prof.memories.add(NewMemory("a secret"))
     prof.close()
     config.passphrase = None
@@ -146,7 +147,7 @@ def test_language_switch_rebuilds_the_window_in_chinese(
     qtbot: Any, profile: Profile, home: Path, fake_ollama: FakeOllama
 ) -> None:
     app = QApplication.instance()
-    running = Application(app, profile, app_settings(home))
+    running = Application(app, Service(profile), app_settings(home))
     try:
         assert running.window.chat.send_button.text() == "Send"
         qtbot.waitUntil(lambda: running.window.context.server.online, timeout=5000)
@@ -161,7 +162,7 @@ def test_language_switch_rebuilds_the_window_in_chinese(
 
 
 def test_window_state_is_remembered(qtbot: Any, profile: Profile, home: Path) -> None:
-    w = MainWindow(profile, app_settings(home))
+    w = MainWindow(Service(profile), app_settings(home))
     qtbot.addWidget(w)
     w.show()
     assert w.page() == "chat"
@@ -169,7 +170,7 @@ def test_window_state_is_remembered(qtbot: Any, profile: Profile, home: Path) ->
     assert w.page() == "memories" and w.browser.isVisibleTo(w)
     w.close()
     assert app_settings(home).value("window/geometry") is not None
-    again = MainWindow(profile, app_settings(home))
+    again = MainWindow(Service(profile), app_settings(home))
     qtbot.addWidget(again)
     assert again.page() == "memories" and again.rail_buttons["memories"].isChecked()
     again.rail_buttons["chat"].click()
@@ -195,10 +196,10 @@ def test_settings_apply(qtbot: Any, window: MainWindow, fake_ollama: FakeOllama)
     window.settings.apply_settings(values)
     idle(qtbot, window)
     assert (
-        window.context.profile.settings.get("auto_memory") is False
+        window.context.app.profile.settings.get("auto_memory") is False
         and "off" in window.memory_status.text()
     )
-    assert window.context.profile.settings.get("context_tokens") == 4096
+    assert window.context.app.profile.settings.get("context_tokens") == 4096
     assert seen == ["dark"]
     fake_ollama.reply_json(HANGZHOU)
     send(qtbot, window, "I live in Hangzhou")
@@ -233,22 +234,24 @@ def test_changing_the_embedding_model_reindexes_with_progress(
     qtbot: Any, window: MainWindow, fake_ollama: FakeOllama, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fake_ollama.embed_models["fake-embed-2"] = 32
-    window.context.profile.memories.add_many([NewMemory(f"memory number {i}") for i in range(40)])
+    window.context.app.profile.memories.add_many(
+        [NewMemory(f"memory number {i}") for i in range(40)]
+    )
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     progress: list[int] = []
     window.work_bar.valueChanged.connect(progress.append)
     window.settings.change_embedding_model("fake-embed-2")
     qtbot.waitUntil(
-        lambda: window.context.profile.memories.index.model == "fake-embed-2", timeout=10000
+        lambda: window.context.app.profile.memories.index.model == "fake-embed-2", timeout=10000
     )
     idle(qtbot, window)
     assert (
-        window.context.profile.memories.index.dim == 32
-        and window.context.profile.embedder.model == "fake-embed-2"
+        window.context.app.profile.memories.index.dim == 32
+        and window.context.app.profile.embedder.model == "fake-embed-2"
     )
     assert progress and max(progress) == 40
     assert (
-        window.context.profile.search.search("memory number 7", k=1).hits[0].memory.text
+        window.context.app.profile.search.search("memory number 7", k=1).hits[0].memory.text
         == "memory number 7"
     )
 
@@ -303,7 +306,7 @@ def test_a_window_session_leaves_no_plaintext(
         {"memories": [{"text": "Keeps a ferret called Quillbaxter88", "kind": "fact"}]}
     )
     send(qtbot, window, "My ferret Quillbaxter88 eats 秘密饲料 every night")
-    store = window.context.profile.memories
+    store = window.context.app.profile.memories
     learned = store.list()[0]
     assert window.browser.select(learned.id)
     window.browser.drawer.text.setPlainText("Keeps two ferrets, Quillbaxter88 and Zorvendale")
@@ -343,7 +346,7 @@ def test_changing_the_key_from_settings(
 
     profile = Profile.open(config, vault)
     profile.memories.add(NewMemory("I keep bees"))
-    running = Application(QApplication.instance(), profile, app_settings(home), vault)  # type: ignore[arg-type]
+    running = Application(QApplication.instance(), Service(profile), app_settings(home), vault)  # type: ignore[arg-type]
     qtbot.waitUntil(lambda: running.window.context.server.online, timeout=5000)
 
     def settings_then_passphrase() -> None:
@@ -361,9 +364,9 @@ def test_changing_the_key_from_settings(
 
     QTimer.singleShot(50, settings_then_passphrase)
     running.window.settings.open_settings()
-    qtbot.waitUntil(lambda: running.profile.db.key_mode == "passphrase", timeout=15000)
-    assert running.window.isEnabled() and running.profile.memories.count() == 1
-    assert running.profile.config.passphrase == "bees in the garden"
+    qtbot.waitUntil(lambda: running.service.keys.mode == "passphrase", timeout=15000)
+    assert running.window.isEnabled() and running.service.profile.memories.count() == 1
+    assert running.service.config.passphrase == "bees in the garden"
     assert not [a for (s, a) in isolated.secrets if s == SERVICE], "the keyring entry is gone"
     assert "re-encrypted" in running.window.statusBar().currentMessage()
 
@@ -380,12 +383,12 @@ def test_changing_the_key_from_settings(
 
     QTimer.singleShot(50, confirm_code)
     assert running.change_key("keyring")
-    assert running.profile.db.key_mode == "keyring" and running.profile.config.passphrase is None
+    assert running.service.keys.mode == "keyring" and running.service.config.passphrase is None
     assert len(shown) == 1 and len(shown[0]) == 29
-    assert [m.text for m in running.profile.memories.list()] == ["I keep bees"]
+    assert [m.text for m in running.service.profile.memories.list()] == ["I keep bees"]
     idle(qtbot, running.window)
     running.window.close()
-    running.profile.close()
+    running.service.close()
 
 
 def test_a_key_change_that_cannot_happen_keeps_everything(
@@ -400,17 +403,17 @@ def test_a_key_change_that_cannot_happen_keeps_everything(
     with the old key and every memory."""
     profile = Profile.open(config, vault)
     profile.memories.add(NewMemory("I keep bees"))
-    running = Application(QApplication.instance(), profile, app_settings(home), vault)  # type: ignore[arg-type]
+    running = Application(QApplication.instance(), Service(profile), app_settings(home), vault)  # type: ignore[arg-type]
     qtbot.waitUntil(lambda: running.window.context.server.online, timeout=5000)
     warnings: list[str] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda _p, _t, text: warnings.append(text))
     with Profile.open(config, vault):  # e.g. the command line, still open
         assert not running.change_key("keyring")
     assert warnings and "open in another desktop-mem" in warnings[0]
-    assert running.profile.db.key_mode == "keyring" and running.profile.memories.count() == 1
+    assert running.service.keys.mode == "keyring" and running.service.profile.memories.count() == 1
     idle(qtbot, running.window)
     running.window.close()
-    running.profile.close()
+    running.service.close()
 
 
 def test_a_new_passphrase_states_its_rule_up_front(qtbot: Any) -> None:
@@ -435,7 +438,7 @@ def test_old_conversations_stay_readable_while_ollama_is_down(
     store.add_message(conv.id, "user", "We fly to Lisbon on the ninth")
     store.add_message(conv.id, "assistant", "Noted: Lisbon on the ninth.")
     profile.set_ollama_host("http://127.0.0.1:9")
-    w = MainWindow(profile, app_settings(home))
+    w = MainWindow(Service(profile), app_settings(home))
     qtbot.addWidget(w)
     w.show()
     qtbot.waitUntil(lambda: w.centre.currentWidget() is w.offline, timeout=5000)  # empty chat
@@ -466,7 +469,7 @@ def test_the_remote_server_gets_its_own_model_name_and_dialogs_fit(
     s.set("openai_base_url", fake_ollama.url + "/v1")
     s.set("openai_model", "served-model")
     s.set("remote_notice_seen", fake_ollama.url + "/v1")
-    w = MainWindow(profile, app_settings(home))
+    w = MainWindow(Service(profile), app_settings(home))
     qtbot.addWidget(w)
     assert w.context.server.backend.model == "served-model"  # not the Ollama model's name
     shortcuts = ShortcutsDialog()
@@ -507,7 +510,7 @@ def test_every_page_works_at_800x600_and_at_the_smallest_size(
     scrolling, the Documents page's buttons in view."""
     install_language(qapp, language)
     try:
-        w = MainWindow(profile, app_settings(home))
+        w = MainWindow(Service(profile), app_settings(home))
         qtbot.addWidget(w)
         profile.memories.add_many(
             [NewMemory(f"memory {n}: 我喜欢在杭州的西湖边跑步 and green tea") for n in range(8)]
@@ -557,7 +560,7 @@ def test_the_first_window_fits_the_screen_and_keeps_its_place_through_a_language
     its minimum. A change of language rebuilds the window where it was (it went to the
     screen's corner)."""
     app = QApplication.instance()
-    running = Application(app, profile, app_settings(home))
+    running = Application(app, Service(profile), app_settings(home))
     try:
         w = running.window
         room = w.screen().availableGeometry()

@@ -4,10 +4,14 @@ command line, the Python API and the benchmarks."""
 
 from __future__ import annotations
 
-from typing import Any
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core.errors import DesktopMemError
-from desktop_mem.core.models.llm import ChatBackend
+
+if TYPE_CHECKING:  # the model server's client (httpx) is imported when a backend is made
+    from desktop_mem.core.models.llm import ChatBackend
 
 OPENAI_NOTICE = (
     "The OpenAI-compatible backend is on: your messages and the memories retrieved for them "
@@ -17,6 +21,38 @@ REMOTE_OLLAMA_NOTICE = (
     "The Ollama server {url} is not this computer: your messages and the memories "
     "retrieved for them are sent to it over the network."
 )
+
+
+class BackendSlot:
+    """The chat backend a profile talks to now. One owner (the application service,
+    core/service) sets it; every session, the learning and the titles read it at each
+    request, so a model chosen in the window reaches all of them at once."""
+
+    def __init__(self, backend: ChatBackend | Callable[[], ChatBackend]) -> None:
+        self._lock = threading.Lock()
+        self._backend: ChatBackend | None = None
+        self._make: Callable[[], ChatBackend] | None = None
+        if callable(backend) and not hasattr(backend, "stream"):
+            self._make = backend  # made on first use: a profile without chat makes none
+        else:
+            self._backend = backend  # type: ignore[assignment]
+
+    @property
+    def current(self) -> ChatBackend:
+        with self._lock:
+            if self._backend is None:
+                assert self._make is not None
+                self._backend = self._make()
+            return self._backend
+
+    def set(self, backend: ChatBackend) -> None:
+        with self._lock:
+            self._backend = backend
+
+
+def slot_of(backend: ChatBackend | BackendSlot) -> BackendSlot:
+    """A slot for a backend given on its own (a test, a script), or the slot itself."""
+    return backend if isinstance(backend, BackendSlot) else BackendSlot(backend)
 
 
 def make_backend(profile: Any, model: str | None = None) -> ChatBackend:

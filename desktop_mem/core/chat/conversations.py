@@ -26,6 +26,7 @@ from desktop_mem.core.chat.records import (
 )
 from desktop_mem.core.chat.versions import SHOWN, Versions
 from desktop_mem.core.errors import InvalidInput, NotFound, UsageError
+from desktop_mem.core.events import Events
 from desktop_mem.core.memory.store import MemoryStore, now_iso, parse_when, quoting
 from desktop_mem.core.models.embed import Embedder
 from desktop_mem.core.search.chance import Reference
@@ -66,12 +67,29 @@ class ConversationStore(Versions, MessageSearch):
         embedder: Embedder | None = None,
         reference: Reference | None = None,
         rule: RelevanceRule | None = None,
+        memories: MemoryStore | None = None,
+        events: Events | None = None,
     ) -> None:
         self.db = db
         self.embedder = embedder
         self.index = VectorIndex(db, MESSAGES)
         self.reference = reference or Reference(db)
         self.rule = rule or RelevanceRule()
+        # the memories learned from these messages: a message that goes takes the
+        # context it lent them (core/memory/store.py: forget_context)
+        self.memories = memories
+        self.events = events or Events()  # each committed change is announced
+
+    def _conversations_of(self, message_ids: Sequence[int]) -> set[int]:
+        found: set[int] = set()
+        for chunk, marks in id_chunks(message_ids):
+            found |= {
+                r[0]
+                for r in self.db.query(
+                    f"SELECT DISTINCT conversation_id FROM messages WHERE id IN ({marks})", chunk
+                )
+            }
+        return found
 
     # -- conversations ---------------------------------------------------------------
 
@@ -83,6 +101,7 @@ class ConversationStore(Versions, MessageSearch):
                 (title_from(title) if title else "", model, stamp, stamp),
             )
             cid = int(cur.lastrowid)
+        self.events.conversations("added", [cid])
         return self.get(cid)
 
     def get(self, conversation_id: int) -> Conversation:
@@ -118,6 +137,7 @@ class ConversationStore(Versions, MessageSearch):
                 "UPDATE conversations SET title = ?, title_source = 'user' WHERE id = ?",
                 (title[:200], conversation_id),
             )
+        self.events.conversations("changed", [conversation_id])
         return self.get(conversation_id)
 
     def suggest_title(self, conversation_id: int, title: str) -> bool:
@@ -132,7 +152,10 @@ class ConversationStore(Versions, MessageSearch):
                 "WHERE id = ? AND title_source <> 'user'",
                 (title, conversation_id),
             )
-            return cur.rowcount > 0
+            named = cur.rowcount > 0
+        if named:
+            self.events.conversations("changed", [conversation_id])
+        return named
 
     def set_pinned(self, conversation_id: int, pinned: bool) -> Conversation:
         """Pinned conversations stay at the top of the list."""
@@ -141,6 +164,7 @@ class ConversationStore(Versions, MessageSearch):
             conn.execute(
                 "UPDATE conversations SET pinned = ? WHERE id = ?", (int(pinned), conversation_id)
             )
+        self.events.conversations("changed", [conversation_id])
         return self.get(conversation_id)
 
     def delete(self, conversation_id: int, memories: MemoryStore | None = None) -> int:
@@ -149,12 +173,14 @@ class ConversationStore(Versions, MessageSearch):
         `context_lent`). Returns how many messages went."""
         self.get(conversation_id)
         ids = self._message_ids(conversation_id)
-        if memories is not None:
-            memories.forget_context(ids)
+        lent = memories if memories is not None else self.memories
+        if lent is not None:
+            lent.forget_context(ids)
         with self.db.transaction() as conn:
             self._purge_messages(conn, ids)
             conn.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,))
         self.db.checkpoint()
+        self.events.conversations("removed", [conversation_id])
         return len(ids)
 
     def learned_from(self, message_ids: Sequence[int]) -> dict[int, builtins.list[tuple[str, str]]]:
@@ -183,11 +209,14 @@ class ConversationStore(Versions, MessageSearch):
         ]
         if not found:
             return 0
-        if memories is not None:
-            memories.forget_context(found)
+        lent = memories if memories is not None else self.memories
+        if lent is not None:
+            lent.forget_context(found)
+        touched = self._conversations_of(found)
         with self.db.transaction() as conn:
             self._purge_messages(conn, found)
         self.db.checkpoint()
+        self.events.conversations("changed", touched)
         return len(found)
 
     def exclude_messages(self, ids: Sequence[int], memories: MemoryStore | None = None) -> int:
@@ -206,8 +235,9 @@ class ConversationStore(Versions, MessageSearch):
             ]
         if not found:
             return 0
-        if memories is not None:
-            memories.forget_context(found)
+        lent = memories if memories is not None else self.memories
+        if lent is not None:
+            lent.forget_context(found)
         with self.db.transaction() as conn:
             self.index.remove(conn, found)
             for mid in found:
@@ -215,6 +245,7 @@ class ConversationStore(Versions, MessageSearch):
                 conn.execute("UPDATE messages SET forgotten = 1 WHERE id = ?", (mid,))
             conn.execute("INSERT INTO messages_fts(messages_fts) VALUES ('optimize')")
         self.db.checkpoint()
+        self.events.conversations("changed", self._conversations_of(found))
         return len(found)
 
     def exclude_all(self, memories: MemoryStore | None = None) -> int:
@@ -236,9 +267,10 @@ class ConversationStore(Versions, MessageSearch):
         also removes, for the confirmation)."""
         return len(quoting(self.db, self._message_ids(conversation_id)))
 
-    def delete_all(self) -> int:
-        """Purge every conversation, then rebuild the file (VACUUM) so no freed page
-        keeps a message. Returns how many messages went."""
+    def delete_all(self, vacuum: bool = True) -> int:
+        """Purge every conversation, then rebuild the file (VACUUM, unless the caller
+        does it once for more) so no freed page keeps a message. Returns how many
+        messages went."""
         count = int(self.db.query("SELECT count(*) FROM messages")[0][0])
         with self.db.transaction() as conn:
             conn.execute("DELETE FROM message_memories")
@@ -248,8 +280,10 @@ class ConversationStore(Versions, MessageSearch):
             conn.execute("INSERT INTO messages_fts(messages_fts) VALUES ('delete-all')")
             conn.execute("DELETE FROM messages")
             conn.execute("DELETE FROM conversations")
-        self.db.execute("VACUUM")
-        self.db.checkpoint()
+        if vacuum:
+            self.db.execute("VACUUM")
+            self.db.checkpoint()
+        self.events.conversations("removed")
         return count
 
     def _purge_messages(self, conn: Any, ids: Sequence[int]) -> None:
@@ -359,6 +393,7 @@ class ConversationStore(Versions, MessageSearch):
                 "UPDATE conversations SET updated_at = ?, title = ? WHERE id = ?",
                 (stamp, title, conversation_id),
             )
+        self.events.conversations("changed", [conversation_id])
         return self.message(mid)
 
     def add_messages(
@@ -395,6 +430,7 @@ class ConversationStore(Versions, MessageSearch):
                     "UPDATE conversations SET updated_at = ?, title = ? WHERE id = ?",
                     (rows[-1][2], conv.title or title_from(first_user), conversation_id),
                 )
+        self.events.conversations("changed", [conversation_id])
         return ids
 
     def message(self, message_id: int) -> Message:
@@ -437,6 +473,7 @@ class ConversationStore(Versions, MessageSearch):
         ]
         with self.db.transaction() as conn:
             self._purge_messages(conn, ids)
+        self.events.conversations("changed", [conversation_id])
         return len(ids)
 
     def used_memories(self, message_id: int) -> builtins.list[UsedMemory]:

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ValidationError
 
 from desktop_mem.core import textproc
+from desktop_mem.core.chat.backends import BackendSlot, slot_of
 from desktop_mem.core.chat.commands import Command, parse_command
 from desktop_mem.core.chat.prompts import (
     DECIDE_PROMPT,
@@ -132,10 +133,16 @@ def _shown(prefix: Prefix, user: str) -> str:
 
 
 class Extractor:
-    def __init__(self, store: MemoryStore, search: HybridSearch, backend: ChatBackend) -> None:
+    def __init__(
+        self, store: MemoryStore, search: HybridSearch, backend: ChatBackend | BackendSlot
+    ) -> None:
         self.store = store
         self.search = search
-        self.backend = backend
+        self.backends = slot_of(backend)  # read at each request: see BackendSlot
+
+    @property
+    def backend(self) -> ChatBackend:
+        return self.backends.current
 
     # -- model calls with one retry ------------------------------------------------------
 

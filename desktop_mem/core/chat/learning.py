@@ -20,6 +20,7 @@ from typing import Any
 
 from desktop_mem.core.chat.extract import Change, Extractor, Prefix
 from desktop_mem.core.errors import ModelServerError
+from desktop_mem.core.events import Events, LearningChanged
 
 log = logging.getLogger("desktop_mem.learning")
 
@@ -110,6 +111,7 @@ class Learner:
         self.conversations = conversations
         self.extractor = extractor
         self.db = conversations.db
+        self.events: Events = getattr(conversations, "events", None) or Events()
 
     def mark(self, user_id: int) -> None:
         """This exchange is to be learned from (before learning starts)."""
@@ -118,6 +120,7 @@ class Learner:
                 "UPDATE messages SET learn_state = 'pending' WHERE id = ? AND role = 'user'",
                 (user_id,),
             )
+        self.events.emit(LearningChanged())
 
     def learn(
         self, exchange: Exchange, prefix: Prefix | None = None, newest: bool = True
@@ -173,6 +176,8 @@ class Learner:
                 conn.execute(sql, params)
         except Exception as exc:  # noqa: BLE001 - never raised into the chat
             log.info("a learning mark was not updated: %s", type(exc).__name__)
+            return
+        self.events.emit(LearningChanged())
 
     def exchange(self, user_id: int) -> Exchange | None:
         """The exchange a user message began: it, the answer after it, and the answer

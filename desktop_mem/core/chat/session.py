@@ -18,13 +18,14 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 from desktop_mem.core import textproc
 from desktop_mem.core.chat import after_turn
+from desktop_mem.core.chat.backends import BackendSlot, slot_of
 from desktop_mem.core.chat.context import Budget, ContextBuilder, Plan, TokenCounter
 from desktop_mem.core.chat.conversations import SHOWN, Message
 from desktop_mem.core.chat.extract import (
@@ -37,6 +38,13 @@ from desktop_mem.core.chat.extract import (
 from desktop_mem.core.chat.learning import Exchange, Learned, Learner
 from desktop_mem.core.chat.records import RecalledMessage, UsedMemory
 from desktop_mem.core.errors import DesktopMemError, ModelServerError
+from desktop_mem.core.events import (
+    ConversationTitled,
+    Event,
+    Events,
+    ServerObserved,
+    TurnLearned,
+)
 from desktop_mem.core.memory.store import Memory, NewMemory
 from desktop_mem.core.models.llm import DEFAULT_CONTEXT, ChatBackend, Stream
 
@@ -121,16 +129,23 @@ def _zh(text: str) -> bool:
 
 
 class ChatSession:
+    """One conversation (or a new or incognito one). The application service
+    (core/service) gives each session its backend slot (the model the profile talks to
+    now), the token counter that learns from the server's counts, and the executor
+    that runs learning and titles; a session made on its own has its own."""
+
     def __init__(
         self,
         profile: Any,
-        backend: ChatBackend,
+        backend: ChatBackend | BackendSlot,
         conversation_id: int | None = None,
         incognito: bool = False,
         counter: TokenCounter | None = None,
+        background: Executor | None = None,
     ) -> None:
         self.profile = profile
-        self.backend = backend
+        self.backends = slot_of(backend)
+        self.events: Events = getattr(profile, "events", None) or Events()
         self.incognito = incognito
         self.settings = profile.settings
         self.conversations = profile.conversations
@@ -139,7 +154,7 @@ class ChatSession:
         self.builder = ContextBuilder(
             profile.memories, profile.search, self.counter, self.conversations, self.documents
         )
-        self.extractor = Extractor(profile.memories, profile.search, backend)
+        self.extractor = Extractor(profile.memories, profile.search, self.backends)
         self.learner = Learner(self.conversations, self.extractor)
         # learning and titles go after the chat's messages (False: prompts of their own)
         self.learn_after_chat = True
@@ -155,7 +170,15 @@ class ChatSession:
         self._follows: int | None = SHOWN  # what the next stored message comes after
         self._stream: Stream | None = None
         self._lock = threading.Lock()
-        self._background = ThreadPoolExecutor(1, thread_name_prefix="desktop-mem-learn")
+        self._owns_background = background is None
+        self._background: Executor = background or ThreadPoolExecutor(
+            1, thread_name_prefix="desktop-mem-learn"
+        )
+
+    @property
+    def backend(self) -> ChatBackend:
+        """The chat backend the profile talks to now (see BackendSlot)."""
+        return self.backends.current
 
     # -- state -------------------------------------------------------------------------
 
@@ -207,7 +230,9 @@ class ChatSession:
             stream.cancel()
 
     def close(self, wait: bool = True) -> None:
-        self._background.shutdown(wait=wait)
+        """Stop using the session; its own executor (not a shared one) shuts down."""
+        if self._owns_background:
+            self._background.shutdown(wait=wait)
 
     # -- one turn ----------------------------------------------------------------------
 
@@ -405,15 +430,32 @@ class ChatSession:
                 datetime.now(UTC).astimezone(),
             )  # fmt: skip
             result.learning = self._background.submit(self._learn, exchange, prefix)
-        if result.status == "complete" and not history and self.conversation_id is not None:
-            result.titling = self._background.submit(
-                self._title, self.conversation_id, text, result.text, prefix
+            answer = result.answer_id
+            self._announce(
+                result.learning,
+                lambda learned: TurnLearned(answer, learned or Learned(user_id=user_id)),
             )
+        if result.status == "complete" and not history and self.conversation_id is not None:
+            cid = self.conversation_id
+            result.titling = self._background.submit(self._title, cid, text, result.text, prefix)
+            self._announce(result.titling, lambda named: ConversationTitled(cid, bool(named)))
         if learns and user_id is not None:
             self._background.submit(self._catch_up, result.learning, user_id, prefix)
         if result.status == "complete":
             result.server = self._background.submit(self._observe_server)
+            self._announce(result.server, ServerObserved)
         return result
+
+    def _announce(self, future: Future[Any], event: Callable[[Any], Event]) -> None:
+        """Say what a turn's background task found once it is done (with None for what
+        it found when it failed or was cancelled): the window follows these
+        announcements, never the future, and each task is announced once."""
+
+        def done(f: Future[Any]) -> None:
+            ok = not f.cancelled() and f.exception() is None
+            self.events.emit(event(f.result() if ok else None))
+
+        future.add_done_callback(done)
 
     def _observe_server(self) -> Any:
         """After the turn's last request, whether the server keeps the model as every
@@ -502,11 +544,6 @@ class ChatSession:
             # they are left out of every prompt too (see forget)
             self._forget_command = [i for i in (user_id, result.answer_id) if i is not None]
         return result
-
-    def set_backend(self, backend: ChatBackend) -> None:
-        """Answer and learn with another backend (a model chosen in the window)."""
-        self.backend = backend
-        self.extractor.backend = backend
 
     def forget(
         self,

@@ -9,6 +9,7 @@ import builtins
 from typing import Any
 
 from desktop_mem.core.errors import NotFound
+from desktop_mem.core.events import Events
 from desktop_mem.core.store.db import id_chunks
 
 SHOWN = -1  # add_message: after the last message shown
@@ -16,9 +17,10 @@ Node = tuple[int, bool, str]  # a message in a conversation's tree: id, chosen, 
 
 
 class Versions:
-    """Needs `db` and `message(id)` of the store it is part of."""
+    """Needs `db`, `events` and `message(id)` of the store it is part of."""
 
     db: Any
+    events: Events
 
     def message(self, message_id: int) -> Any:
         raise NotImplementedError
@@ -109,3 +111,4 @@ class Versions:
                 (message_id, msg.conversation_id, parent),
             )
             self._mark_shown(conn, msg.conversation_id)
+        self.events.conversations("changed", [msg.conversation_id])

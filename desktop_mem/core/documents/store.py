@@ -38,6 +38,7 @@ from typing import Any
 from desktop_mem.core import textproc
 from desktop_mem.core.documents.text import chunk, extract, kind_of, read_regular, shown_name
 from desktop_mem.core.errors import DesktopMemError, InvalidInput, ModelServerError, NotFound
+from desktop_mem.core.events import Events
 from desktop_mem.core.memory.records import now_iso
 from desktop_mem.core.models.embed import Embedder
 from desktop_mem.core.search.chance import Reference
@@ -138,12 +139,14 @@ class DocumentStore:
         embedder: Embedder | None = None,
         reference: Reference | None = None,
         rule: RelevanceRule | None = None,
+        events: Events | None = None,
     ) -> None:
         self.db = db
         self.embedder = embedder
         self.index = VectorIndex(db, DOCUMENTS)
         self.reference = reference or Reference(db)
         self.rule = rule or RelevanceRule()
+        self.events = events or Events()  # each committed change is announced
 
     # -- adding -------------------------------------------------------------------------
 
@@ -187,6 +190,7 @@ class DocumentStore:
                 self._add_file(path, folder, report)
             if progress:
                 progress(n, len(files))
+        self.events.documents("changed")
         return report
 
     def _folder_paths(self) -> builtins.list[Path]:
@@ -363,6 +367,7 @@ class DocumentStore:
                     (doc.path, doc.folder, now_iso()),
                 )
         self.db.checkpoint()
+        self.events.documents("removed", [doc_id])
         return n
 
     def folders(self) -> builtins.list[Folder]:
@@ -399,6 +404,7 @@ class DocumentStore:
         if not keep_documents:
             for d in docs:
                 self.remove(d.id, for_good=False)
+        self.events.documents("changed")
         return len(docs)
 
     def sync(self, progress: Callable[[int, int], None] | None = None) -> AddReport:
@@ -428,6 +434,7 @@ class DocumentStore:
             self._add_file(path, folder, report)
             if progress:
                 progress(n, len(files))
+        self.events.documents("changed")
         return report
 
     # -- reading ----------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core import textproc
 from desktop_mem.core.errors import DesktopMemError, NotFound
+from desktop_mem.core.events import Events
 from desktop_mem.core.memory import care
 from desktop_mem.core.memory.indexing import MemoryIndexing, mix_context, vector_key
 from desktop_mem.core.memory.records import (  # re-exported: the records live beside the store
@@ -108,9 +109,12 @@ class MemoryStore(MemoryIndexing):
     """CRUD on memories. `embedder` may be None (or fail): memories are then stored
     without a vector, found by keyword search, and indexed by `reembed`/`index_missing`."""
 
-    def __init__(self, db: Any, embedder: Embedder | None = None) -> None:
+    def __init__(
+        self, db: Any, embedder: Embedder | None = None, events: Events | None = None
+    ) -> None:
         self.db = db
         self.embedder = embedder
+        self.events = events or Events()  # each committed change is announced
         self.index = VectorIndex(db)
         self._sync_cache()
         # a read-only or busy profile reads them again when it next opens for writing
@@ -154,6 +158,7 @@ class MemoryStore(MemoryIndexing):
                 ids += chunk_ids
         self.index.maybe_rebuild()
         self._sync_cache()
+        self.events.memories("added", ids)
         return self.get_many(ids), warnings
 
     def _insert(self, conn: Any, m: NewMemory, stamp: str, actor: str) -> int:
@@ -238,6 +243,7 @@ class MemoryStore(MemoryIndexing):
             if "text" in changes:
                 self._reindex_text(conn, memory_id, changes["text"], current.context, vecs)
             self._history(conn, memory_id, action, actor, message_id)
+        self.events.memories("changed", [memory_id])
         return WriteResult(self.get(memory_id), warnings)
 
     def _apply(self, conn: Any, memory_id: int, changes: dict[str, Any]) -> None:
@@ -269,6 +275,7 @@ class MemoryStore(MemoryIndexing):
             for n, (mid, text) in enumerate(rows):
                 conn.execute("UPDATE memories SET context = NULL WHERE id = ?", (mid,))
                 self._reindex_text(conn, mid, text, None, None if vecs is None else vecs[n : n + 1])
+        self.events.memories("changed", [mid for mid, _ in rows])
         return len(rows)
 
     def invalidate(
@@ -298,6 +305,7 @@ class MemoryStore(MemoryIndexing):
                 (int(pinned), now_iso(), memory_id),
             )
             self._history(conn, memory_id, "pinned" if pinned else "unpinned", actor, None)
+        self.events.memories("changed", [memory_id])
         return self.get(memory_id)
 
     def set_always(self, memory_id: int, always: bool | None, actor: str = "user") -> Memory:
@@ -317,6 +325,7 @@ class MemoryStore(MemoryIndexing):
             if changed != current.always:
                 action = "always given" if changed else "not always given"
                 self._history(conn, memory_id, action, actor, None)
+        self.events.memories("changed", [memory_id])
         return self.get(memory_id)
 
     def always_given(self, limit: int | None = None) -> builtins.list[Memory]:
@@ -386,6 +395,7 @@ class MemoryStore(MemoryIndexing):
             self._purge(conn, ids)
         self.db.checkpoint()
         self._sync_cache()
+        self.events.memories("removed", ids)
         return len(ids)
 
     def _purge(self, conn: Any, ids: Sequence[int]) -> None:
@@ -400,8 +410,9 @@ class MemoryStore(MemoryIndexing):
         # measured), and secure_delete zeroes the pages it frees.
         conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('optimize')")
 
-    def forget_all(self) -> int:
-        """Delete every memory and the whole index, then rebuild the file (VACUUM)."""
+    def forget_all(self, vacuum: bool = True) -> int:
+        """Delete every memory and the whole index, then rebuild the file (VACUUM; the
+        caller does it once when it deletes more)."""
         count = self.count()
         with self.db.transaction() as conn:
             conn.execute("DELETE FROM memory_history")
@@ -409,9 +420,11 @@ class MemoryStore(MemoryIndexing):
             conn.execute("DELETE FROM memories")
             conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('delete-all')")
             self.index.drop_all(conn)
-        self.db.execute("VACUUM")
-        self.db.checkpoint()
+        if vacuum:
+            self.db.execute("VACUUM")
+            self.db.checkpoint()
         self._sync_cache()
+        self.events.memories("removed")
         return count
 
     # -- reads ------------------------------------------------------------------------

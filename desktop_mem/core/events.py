@@ -1,0 +1,137 @@
+"""What changed, said by the core as it happens: the announcements the window, and any
+other listener, follow instead of refreshing by hand after each action.
+
+A store announces each change once it is committed, on the thread that made it (the
+chat's learning in the background, an import, an app over MCP, the window's own edit):
+`Events.emit` calls every subscriber there and then. The window's Qt adapter
+(ui/events.py) turns them into signals delivered on its own thread. One vocabulary for
+every kind of record: a change is "added", "changed" or "removed".
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+log = logging.getLogger(__name__)
+
+Change = Literal["added", "changed", "removed"]
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that changed in the profile."""
+
+
+@dataclass(frozen=True)
+class MemoriesChanged(Event):
+    change: Change
+    ids: tuple[int, ...] = ()  # empty: every memory (forget everything)
+
+
+@dataclass(frozen=True)
+class ConversationsChanged(Event):
+    """Conversations, or messages in them, were added, changed or removed."""
+
+    change: Change
+    ids: tuple[int, ...] = ()  # the conversations; empty: every one
+
+
+@dataclass(frozen=True)
+class DocumentsChanged(Event):
+    change: Change
+    ids: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class SettingChanged(Event):
+    key: str
+
+
+@dataclass(frozen=True)
+class BackendChanged(Event):
+    """The chat backend (the model, or its server) is another one now."""
+
+    model: str
+
+
+@dataclass(frozen=True)
+class LearningChanged(Event):
+    """Messages waiting to be learned from were added or learned from."""
+
+
+@dataclass(frozen=True)
+class TurnLearned(Event):
+    """The write path finished for a turn: what it taught (core.chat.learning.Learned)."""
+
+    answer_id: int | None
+    learned: Any
+
+
+@dataclass(frozen=True)
+class ConversationTitled(Event):
+    conversation_id: int
+    named: bool  # the model gave it a title (else the first message's start stays)
+
+
+@dataclass(frozen=True)
+class ServerObserved(Event):
+    """What the model server said after a turn (core.models.loaded.SlowTurns or None)."""
+
+    problem: Any
+
+
+@dataclass(frozen=True)
+class KeyChanged(Event):
+    """The profile's key, or where it is kept, changed (rekey, restore)."""
+
+
+Listener = Callable[[Event], None]
+
+
+@dataclass
+class Events:
+    """Subscribers to a profile's announcements."""
+
+    _listeners: list[Listener] = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call `listener` with every event from now on; returns what unsubscribes it."""
+        with self._lock:
+            self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+
+        return unsubscribe
+
+    def emit(self, event: Event) -> None:
+        """Tell every subscriber. A subscriber that fails is logged, never the caller's
+        problem: the change it announces is already made."""
+        with self._lock:
+            listeners = list(self._listeners)
+        for listener in listeners:
+            try:
+                listener(event)
+            except Exception as exc:  # noqa: BLE001 - a listener never undoes a change
+                log.warning("a listener failed on %s: %s", type(event).__name__, type(exc).__name__)
+
+    def memories(self, change: Change, ids: Iterable[int] = ()) -> None:
+        self.emit(MemoriesChanged(change, tuple(ids)))
+
+    def conversations(self, change: Change, ids: Iterable[int | None] = ()) -> None:
+        self.emit(ConversationsChanged(change, tuple(i for i in ids if i is not None)))
+
+    def documents(self, change: Change, ids: Iterable[int] = ()) -> None:
+        self.emit(DocumentsChanged(change, tuple(ids)))
+
+
+def quiet() -> Events:
+    """Events nobody listens to (a store used on its own)."""
+    return Events()

@@ -1,0 +1,85 @@
+"""The key's and the backups' operations on the open profile: back up (to a file, or
+into the backup folder keeping the newest few), list the folder's backups, make a new
+recovery code, say how the key is kept. What works on a profile that is not open
+(restoring a backup, changing the key, putting a lost key back with the recovery code)
+is in the functions below the class, which the front ends call with the profile
+closed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from desktop_mem.core.store import backup
+from desktop_mem.core.store.backup import (  # noqa: F401 - the operations on a closed profile
+    BackupFile,
+    BackupReport,
+    RestoreReport,
+    read_header,
+    recover_key,
+    restore,
+    verify_file,
+)
+from desktop_mem.core.store.db import Database
+from desktop_mem.core.store.rekey import RekeyReport, change_key  # noqa: F401
+
+if TYPE_CHECKING:
+    from desktop_mem.core.service import Service
+
+
+class Keys:
+    def __init__(self, service: Service) -> None:
+        self.service = service
+
+    @property
+    def _db(self) -> Database:
+        return self.service.profile.db
+
+    @property
+    def mode(self) -> str:
+        """How the key is kept: "keyring" or "passphrase"."""
+        return str(self._db.key_mode)
+
+    @property
+    def data_folder(self) -> Path:
+        """The folder the profile's database is in."""
+        return Path(self._db.path).parent
+
+    @property
+    def closed(self) -> bool:
+        return bool(self._db.closed)
+
+    def encryption(self) -> tuple[str, str, bool]:
+        """The SQLCipher version, the sqlite-vec version, and whether the file on disk
+        is encrypted (it does not start with SQLite's plain header)."""
+        cipher = str(self._db.query("PRAGMA cipher_version")[0][0] or "")
+        vec = str(self._db.query("SELECT vec_version()")[0][0] or "")
+        plain = Path(self._db.path).read_bytes()[:16].startswith(b"SQLite format 3")
+        return cipher, vec, not plain
+
+    def new_recovery_code_shown(self) -> str | None:
+        """A recovery code made when the profile was created, to be shown once."""
+        code = self._db.new_recovery_code
+        return str(code) if code else None
+
+    def backup(self, target: Path) -> BackupReport:
+        """Write an encrypted, verified backup to a file (or into a folder)."""
+        target = Path(target).expanduser()
+        if target.is_dir():
+            target = target / backup.backup_name(self.service.name)
+        return self._written(backup.write_backup(self._db, target))
+
+    def back_up_to_folder(self, folder: Path, keep: int) -> BackupReport:
+        """A backup into the backup folder, keeping the newest `keep` there."""
+        return self._written(backup.back_up_to_folder(self._db, Path(folder), keep))
+
+    def _written(self, report: BackupReport) -> BackupReport:
+        self.service.settings.set("last_backup_at", report.created_at)
+        return report
+
+    def backups_in(self, folder: Path) -> list[BackupFile]:
+        return backup.list_backups(Path(folder), self.service.name)
+
+    def renew_recovery_code(self) -> str:
+        """A new recovery code (shown once); the old one stops opening the profile."""
+        return backup.renew_recovery_code(self._db)

@@ -1,0 +1,78 @@
+"""The core's announcements (core/events.py) as Qt signals, on the window's thread.
+
+The core says what changed on whichever thread changed it (learning in the background,
+an import, the window's own edit); this adapter, napari's pattern for its evented
+models, receives each announcement and re-emits it as a signal of a QObject that lives
+on the GUI thread, so every slot runs there. Announcements of the same kind that come
+together (a pass that changes 40 memories, an import) are delivered once, on the next
+turn of the event loop: one refresh, not forty.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from desktop_mem.core import events as core
+
+
+class CoreSignals(QObject):
+    memories_changed = Signal()  # memories were added, changed or removed
+    conversations_changed = Signal()
+    documents_changed = Signal()
+    setting_changed = Signal(str)  # a setting's key
+    backend_changed = Signal(str)  # the chat model now
+    learning_changed = Signal()  # what waits to be learned from changed
+    turn_learned = Signal(object, object)  # an answer's id, what it taught (Learned)
+    conversation_titled = Signal(int, bool)  # a conversation, whether the model named it
+    server_observed = Signal(object)  # what the server said after a turn, or None
+    _arrived = Signal()  # from any thread: something waits to be delivered
+
+    def __init__(self, events: core.Events, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._lock = threading.Lock()
+        self._waiting: list[core.Event] = []
+        self._flush = QTimer(self)
+        self._flush.setSingleShot(True)
+        self._flush.setInterval(0)
+        self._flush.timeout.connect(self._deliver)
+        self._arrived.connect(self._flush.start)  # queued to this object's thread
+        unsubscribe = self._unsubscribe = events.subscribe(self._receive)
+        self.destroyed.connect(lambda *_: unsubscribe())
+
+    def stop(self) -> None:
+        """Hear nothing more (the window closes)."""
+        self._unsubscribe()
+
+    def _receive(self, event: core.Event) -> None:
+        with self._lock:
+            self._waiting.append(event)
+        self._arrived.emit()
+
+    def _deliver(self) -> None:
+        with self._lock:
+            waiting, self._waiting = self._waiting, []
+        kinds: set[type[Any]] = set()
+        for event in waiting:
+            if isinstance(event, core.TurnLearned):
+                self.turn_learned.emit(event.answer_id, event.learned)
+            elif isinstance(event, core.ConversationTitled):
+                self.conversation_titled.emit(event.conversation_id, event.named)
+            elif isinstance(event, core.ServerObserved):
+                self.server_observed.emit(event.problem)
+            elif isinstance(event, core.SettingChanged):
+                self.setting_changed.emit(event.key)
+            elif isinstance(event, core.BackendChanged):
+                self.backend_changed.emit(event.model)
+            else:
+                kinds.add(type(event))
+        if core.MemoriesChanged in kinds:
+            self.memories_changed.emit()
+        if core.ConversationsChanged in kinds:
+            self.conversations_changed.emit()
+        if core.DocumentsChanged in kinds:
+            self.documents_changed.emit()
+        if core.LearningChanged in kinds:
+            self.learning_changed.emit()
