@@ -219,7 +219,7 @@ class BackupController(QObject):
         stamps = [self.settings.get("last_backup_at")]
         folder = self.settings.get("backup_folder")
         if folder:
-            found = backup.list_backups(Path(folder), self.db.profile)
+            found = backup.list_backups(Path(folder), self.db.profile, self.db._key)
             stamps += [found[0].created_at] if found else []
         when = []
         for raw in filter(None, stamps):

@@ -40,6 +40,7 @@ from desktop_mem.core.store.files import (
     OLD_SUFFIX,
     REKEY_SUFFIX,
     ProfileLock,
+    clear_stale_backup_copies,
     remove_database_files,
     sibling,
 )
@@ -163,6 +164,7 @@ class Database:
         self.conn = conn
         self._key = key  # for a backup's copy (core/store/backup.py); its repr hides the secret
         self.new_recovery_code: str | None = None  # set once, when a keyring profile is made
+        self.cleared_copies = 0  # files killed backups had left, removed at this open
         self.path = path
         self.profile = profile
         self.key_mode = key_mode
@@ -331,10 +333,12 @@ class Database:
 
     def checkpoint(self) -> bool:
         """Fold the WAL into the main file and truncate it (so freed pages are
-        overwritten). False when another connection's open read kept it from finishing
-        (after the busy timeout): old pages then stay in the file until that reader lets
-        go and a later checkpoint (at the latest, its close) completes it; the caller
-        says so rather than "gone"."""
+        overwritten), and remove the copies killed backups left beside it (each would
+        keep what was just deleted). False when another connection's open read kept it
+        from finishing (after the busy timeout): old pages then stay in the file until
+        that reader lets go and a later checkpoint (at the latest, its close) completes
+        it; the caller says so rather than "gone"."""
+        clear_stale_backup_copies(self.path)
         with self.lock:
             busy, _log, _done = self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
         self.checkpoint_complete = not busy
@@ -488,6 +492,7 @@ def _open_locked(
         conn.close()
         raise
     db = Database(conn, path, profile, key.mode, lock, key)
+    db.cleared_copies = clear_stale_backup_copies(path)
     if code is not None:
         db.new_recovery_code = code
     from desktop_mem.core.store.ownership import settle
