@@ -219,8 +219,8 @@ def build_server(prof: Profile, app_key: str | None = None) -> MCPServer:
         caller = allowed(ctx, "delete", "delete_memory")
         try:
             layer.get(memory_id)
-            registry.log(caller, "delete_memory", [])
-            n = layer.delete(memory_id)  # its access records go with it
+            registry.log(caller, "delete_memory", [memory_id])
+            n = layer.delete(memory_id)  # its earlier reads stay in the access log
         except DesktopMemError as exc:
             raise fail(exc) from None
         return {"deleted": n}

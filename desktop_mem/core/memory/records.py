@@ -168,10 +168,16 @@ def strip_controls(text: str) -> str:
     )
 
 
+# Embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069) reorder what follows
+# them: "\u202eseton" shows as "notes". No memory needs them (the marks U+200E/U+200F,
+# which right-to-left text does use, stay), and text an app writes must show as it reads.
+_BIDI_CONTROLS = dict.fromkeys([*range(0x202A, 0x202F), *range(0x2066, 0x206A)])
+
+
 def clean_text(text: str) -> str:
     if not isinstance(text, str):
         raise InvalidInput("A memory must be text.")
-    cleaned = strip_controls(text).strip()
+    cleaned = strip_controls(text).translate(_BIDI_CONTROLS).strip()
     if not cleaned:
         raise InvalidInput("A memory cannot be empty: write what should be remembered.")
     if len(cleaned) > MAX_TEXT:

@@ -325,7 +325,6 @@ class MemoryStore(MemoryIndexing):
         for mid in ids:
             conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (mid,))
             conn.execute("DELETE FROM memory_history WHERE memory_id = ?", (mid,))
-            conn.execute("DELETE FROM client_access WHERE memory_id = ?", (mid,))
             conn.execute("DELETE FROM memories WHERE id = ?", (mid,))
         # FTS5's secure-delete drops the row from the doclists but can leave the term
         # itself in a leaf page; rewriting the index removes it (0.4 s at 100k memories,
@@ -337,7 +336,6 @@ class MemoryStore(MemoryIndexing):
         count = self.count()
         with self.db.transaction() as conn:
             conn.execute("DELETE FROM memory_history")
-            conn.execute("DELETE FROM client_access WHERE memory_id IS NOT NULL")
             conn.execute("DELETE FROM memories")
             conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('delete-all')")
             self.index.drop_all(conn)

@@ -597,3 +597,16 @@ def _m016(conn: Any) -> None:
         CREATE INDEX messages_by_parent ON messages(conversation_id, parent_id);
         """,
     )
+
+
+@migration(17, "the access log: repeated reads counted on one row, for a bounded log")
+def _m017(conn: Any) -> None:
+    run_script(
+        conn,
+        """
+        -- An app reading the same memory with the same tool on one day is one row: times
+        -- counts them, `at` is the last. 2,000 list calls were 400,000 rows before.
+        ALTER TABLE client_access ADD COLUMN times INTEGER NOT NULL DEFAULT 1;
+        CREATE INDEX client_access_by_day ON client_access(memory_id, tool, at);
+        """,
+    )
