@@ -85,7 +85,15 @@ class ProfileLock:
         if fcntl is None:  # no advisory locks here: SQLite's own locking still applies
             return True
         if self._fd is None:
-            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            except OSError:
+                # A folder nobody may write to (a read-only disk): a key change could not
+                # write there either, so a read-only lock, or none, keeps nothing unsafe.
+                try:
+                    self._fd = os.open(self.path, os.O_RDONLY)
+                except OSError:
+                    return True
         op = (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB
         deadline = time.monotonic() + wait_s
         while True:
