@@ -157,8 +157,15 @@ class MemoryController(QObject):
                 origin = None
         seen: dict[str, str] = {}  # each app once, with its latest use
         for a in self.profile.clients.access_for_memory(memory_id):
-            seen.setdefault(a.client, a.at)
-        self.browser.show_details(memory, versions, answers, origin, list(seen.items()))
+            who = {
+                "no key": self.tr("an app without a key"),
+                "invalid key": self.tr("an app with a key that is not valid"),
+            }.get(a.caller, a.client)
+            seen.setdefault(who, a.at)
+        proposals = self.profile.memories.proposals_for(memory_id)
+        self.browser.show_details(
+            memory, versions, answers, origin, list(seen.items()), proposals=proposals
+        )
 
     def memory_changed(self, memory_id: int | None = None) -> None:
         self._working(None)

@@ -3,184 +3,194 @@
 <context>
     <name>AppsPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="37" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="43" />
         <source>Paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="38" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="44" />
         <source>Read</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="39" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="45" />
         <source>Read and write</source>
         <translation>读写</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="40" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="46" />
         <source>Read, write and delete</source>
         <translation>读写和删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="48" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="54" />
         <source>searched</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="49" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="55" />
         <source>listed</source>
         <translation>列出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="50" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="56" />
         <source>read the pinned memories</source>
         <translation>读取置顶记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="51" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="57" />
         <source>wrote</source>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="52" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="58" />
         <source>deleted</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="55" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="61" />
         <source>refused: %1</source>
         <translation>已拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="74" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="80" />
         <source>AI apps on this computer (Claude Desktop, Cursor, VS Code, LM Studio…) can use your memory over MCP. Connect an app here: it gets a key that only its configuration holds, and may only do what you choose; a change applies at once.</source>
         <translation>这台电脑上的 AI 应用（Claude Desktop、Cursor、VS Code、LM Studio…）可以通过 MCP 使用你的记忆。在这里连接应用：它会得到一把只保存在它自己配置里的密钥，并且只能做你允许的事；更改立即生效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="92" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="98" />
         <source>No app is connected yet.</source>
         <translation>还没有连接任何应用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="96" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="102" />
         <source>Connect an app…</source>
         <translation>连接应用…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="98" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="104" />
         <source>New key…</source>
         <translation>新密钥…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="100" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="106" />
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="110" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="116" />
         <source>Apps without a key may</source>
         <translation>没有密钥的应用可以</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="113" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="119" />
         <source>Nothing</source>
         <translation>什么都不做</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="83" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="89" />
         <source>App</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="83" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="89" />
         <source>May</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="83" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="89" />
         <source>Last use</source>
         <translation>上次使用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="83" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="89" />
         <source>Reads / writes</source>
         <translation>读取 / 写入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="103" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="109" />
         <source>Clear this app's log</source>
         <translation>清除此应用的记录</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="133" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="139" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="150" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="156" />
         <source>Connects as “%1”</source>
         <translation>连接时自称“%1”</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="161" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="167" />
         <source>needs a new key</source>
         <translation>需要新密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="165" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="171" />
         <source>not yet</source>
         <translation>尚未使用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="189" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="195" />
         <source>Connect an app</source>
         <translation>连接应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="190" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="196" />
         <source>A name for the app (for you: the app is known by its key):</source>
         <translation>给这个应用起个名字（只是给你看的：应用靠它的密钥被识别）：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="211" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="225" />
         <source>New key</source>
         <translation>新密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="213" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="227" />
         <source>Give %1 a new key? Its old key stops working at once: paste the new configuration into the app.</source>
         <translation>给 %1 一把新密钥？旧密钥会立即失效：请把新的配置粘贴到该应用中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="233" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="242" />
         <source>Remove app</source>
         <translation>移除应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="235" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="244" />
         <source>Remove %1? Its key stops working at once and its log is deleted; the memories it wrote stay.</source>
         <translation>移除 %1？它的密钥会立即失效，它的记录也会删除；它写入的记忆会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="252" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="258" />
         <source>Connect an app to see the configuration to paste into it.</source>
         <translation>连接一个应用后，这里会显示要粘贴到它里面的配置。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="259" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="265" />
         <source>Paste this into %1's MCP configuration. It holds the app's key: keep it as private as a password. It is shown only now (a new key can be made later).</source>
         <translation>把这段粘贴到 %1 的 MCP 配置中。它包含该应用的密钥：请像密码一样保密。它只显示这一次（以后可以生成新密钥）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="276" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="282" />
         <source> memory %1</source>
         <translation> 记忆 %1</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="283" />
+        <source> (%n time(s) that day)</source>
+        <translation><numerusform>（当天 %n 次）</numerusform></translation>
+    </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="279" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="286" />
         <source>Nothing recorded.</source>
         <translation>没有记录。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="289" />
+        <source>The log keeps %n day(s); an app's calls of one kind on one memory in a day are one line.</source>
+        <translation><numerusform>记录保留 %n 天；一个应用一天内对同一条记忆的同类调用合为一行。</numerusform></translation>
     </message>
 </context>
 <context>
@@ -629,202 +639,207 @@
 <context>
     <name>DocumentsPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="50" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="51" />
         <source>Markdown</source>
         <translation>Markdown</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="51" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="52" />
         <source>Plain text</source>
         <translation>纯文本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="52" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="53" />
         <source>PDF</source>
         <translation>PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="53" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="54" />
         <source>Word</source>
         <translation>Word</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="54" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="55" />
         <source>Web page</source>
         <translation>网页</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="72" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="73" />
         <source>Your documents (Markdown, text, PDF, Word, HTML) as knowledge for the chat: their passages are stored encrypted with your memories, the files are only read. Drop files or folders here; a folder is watched for changes.</source>
         <translation>把你的文档（Markdown、文本、PDF、Word、HTML）作为聊天的知识：文档片段和记忆一起加密保存，文件本身只读不改。把文件或文件夹拖到这里；文件夹的变化会被跟踪。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="80" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="81" />
         <source>Add files…</source>
         <translation>添加文件…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="82" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="83" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="84" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="85" />
         <source>Re-read now</source>
         <translation>立即重新读取</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="86" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="87" />
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="90" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="91" />
         <source>Pause background re-reading</source>
         <translation>暂停后台重新读取</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="99" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="100" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="99" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="100" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="99" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="100" />
         <source>Passages</source>
         <translation>片段</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="99" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="100" />
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="112" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="113" />
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="118" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="119" />
         <source>Stop watching…</source>
         <translation>停止监视…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="122" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="123" />
         <source>No documents yet: add files or folders, or drop them here.</source>
         <translation>还没有文档：添加文件或文件夹，或拖到这里。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="128" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="129" />
         <source>Search the documents' passages</source>
         <translation>搜索文档片段</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="158" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="159" />
         <source>%1 (%2 pages)</source>
         <translation>%1（%2 页）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="168" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="169" />
         <source>%1 (%n document(s))</source>
         <translation><numerusform>%1（%n 个文档）</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="173" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="174" />
         <source>none: add a folder to watch it</source>
         <translation>无：添加一个文件夹即可监视它</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="185" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="186" />
         <source>Add documents</source>
         <translation>添加文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="187" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="188" />
         <source>Documents (*.md *.markdown *.txt *.pdf *.docx *.html *.htm)</source>
         <translation>文档 (*.md *.markdown *.txt *.pdf *.docx *.html *.htm)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="193" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="194" />
         <source>Add a folder</source>
         <translation>添加文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="209" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="210" />
         <source>Documents are being read: wait for it to finish.</source>
         <translation>正在读取文档：请等它完成。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="233" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="234" />
         <source>Reading documents…</source>
         <translation>正在读取文档…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="239" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="240" />
         <source>Documents: %1 added, %2 updated, %3 removed.</source>
         <translation>文档：添加 %1 个，更新 %2 个，移除 %3 个。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="246" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="247" />
         <source>Some files were not added</source>
         <translation>部分文件没有添加</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="251" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="252" />
+        <source>%n watched folder(s) could not be read (a drive not connected?): their documents are kept.</source>
+        <translation><numerusform>有 %n 个监视的文件夹无法读取（驱动器没有连接？）：其中的文档已保留。</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="261" />
         <source>%n passage(s) can be found by their words until the embedding model is there.</source>
         <translation><numerusform>在嵌入模型就绪之前，%n 个段落只能按字词查找。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="285" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="295" />
         <source>Stop watching</source>
         <translation>停止监视</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="288" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="298" />
         <source>Stop watching %1? Its files are not touched. Remove its documents from desktop-mem too, or keep them (no longer re-read)?</source>
         <translation>停止监视 %1？其中的文件不会被改动。要同时从 desktop-mem 中移除它的文档，还是保留它们（不再重新读取）？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="292" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="302" />
         <source>Remove them</source>
         <translation>移除它们</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="293" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="303" />
         <source>Keep them</source>
         <translation>保留它们</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="303" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="313" />
         <source>No longer watching the folder; its %n document(s) stay.</source>
         <translation><numerusform>已不再监视该文件夹；其中的 %n 个文档保留。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="306" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="316" />
         <source>No longer watching the folder; its %n document(s) are removed.</source>
         <translation><numerusform>已不再监视该文件夹；其中的 %n 个文档已移除。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="322" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="332" />
         <source>Remove documents</source>
         <translation>移除文档</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="324" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="334" />
         <source>Remove %n document(s) and every passage of them from desktop-mem, for good? The files themselves are not touched.</source>
         <translation><numerusform>要从 desktop-mem 中永久移除 %n 个文档及其全部片段吗？文件本身不受影响。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="356" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="366" />
         <source>shaped %n answer(s)</source>
         <translation><numerusform>影响了 %n 个回答</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="361" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="371" />
         <source>No passage is about this.</source>
         <translation>没有与此相关的片段。</translation>
     </message>
@@ -1158,47 +1173,52 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryBrowser</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="41" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="43" />
         <source>created</source>
         <translation>创建</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="42" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="44" />
         <source>edited</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="43" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="45" />
         <source>updated</source>
         <translation>更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="44" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="46" />
         <source>restored</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="45" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="47" />
         <source>pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="46" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="48" />
         <source>unpinned</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="47" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="49" />
         <source>marked no longer true</source>
         <translation>标记为不再成立</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="52" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="54" />
+        <source>wants to change #%1</source>
+        <translation>想修改 #%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="55" />
         <source>merged into #%1</source>
         <translation>并入 #%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="53" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="56" />
         <source>contradicted by #%1</source>
         <translation>被 #%1 否定</translation>
     </message>
@@ -1352,148 +1372,158 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryController</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="177" />
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="190" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="161" />
+        <source>an app without a key</source>
+        <translation>没有密钥的应用</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="162" />
+        <source>an app with a key that is not valid</source>
+        <translation>密钥无效的应用</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="184" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="197" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="194" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="201" />
         <source>The memory was saved.</source>
         <translation>记忆已保存。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="229" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="236" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="231" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="238" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="234" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="241" />
         <source>Delete memories</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="241" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="248" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="245" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="252" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="270" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="277" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="277" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="284" />
         <source>Forgot %n memory(s); the conversations stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>已忘记 %n 条记忆；对话保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="283" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="290" />
         <source>Forgot %n memory(s)</source>
         <translation><numerusform>已忘记 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="284" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="291" />
         <source> and deleted %n message(s).</source>
         <translation><numerusform>，并删除了 %n 条消息。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="298" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="305" />
         <source>Delete everything</source>
         <translation>全部删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="300" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="307" />
         <source>This deletes all %1 conversations and all %2 memories of this profile for good. The settings and the key stay.</source>
         <translation>这会永久删除此配置的全部 %1 个对话和全部 %2 条记忆。设置和密钥会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="305" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="312" />
         <source>DELETE</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="311" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="318" />
         <source>Deleting everything…</source>
         <translation>正在全部删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="327" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="334" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="329" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="336" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="335" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="342" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="349" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="356" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="358" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="365" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="359" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="366" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="371" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="378" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="374" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="381" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="386" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="393" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="393" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="400" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="395" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="402" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="402" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="409" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="414" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="421" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>你不在的时候，整理了 %n 条记忆（合并或标记为过期）；可在每条记忆的历史中撤销。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="425" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="432" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>
@@ -1501,103 +1531,108 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryDrawer</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="109" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="129" />
         <source>Text</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="113" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="133" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="117" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="137" />
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="119" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="139" />
         <source>True until</source>
         <translation>有效至</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="129" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="149" />
         <source>Valid</source>
         <translation>有效期</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="132" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="152" />
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="134" />
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="237" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="154" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="275" />
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="136" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="156" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="147" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="167" />
         <source>Came from</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="153" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="173" />
         <source>Answers it shaped</source>
         <translation>用到它的回答</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="163" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="190" />
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="169" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="196" />
         <source>Restore this version</source>
         <translation>恢复此版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="183" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="210" />
         <source>Select a memory to see where it came from, the answers it shaped and its history, or to edit it.</source>
         <translation>选择一条记忆，查看它的来源、受它影响的回答和修改历史，或编辑它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="216" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="245" />
+        <source>%1 wants to change this to: “%2” (its own memory %3)</source>
+        <translation>%1 想把它改为：“%2”（它自己的记忆 %3）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="254" />
         <source>Used by other apps: %1</source>
         <translation>被其他应用使用：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="237" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="275" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="249" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="287" />
         <source>(empty answer)</source>
         <translation>（空回答）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="254" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="292" />
         <source>No answer has used it yet.</source>
         <translation>还没有回答用到它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="269" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="307" />
         <source>, until %1</source>
         <translation>，有效至 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="271" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="309" />
         <source>, from message %1</source>
         <translation>，来自消息 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="275" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="313" />
         <source>%1 (%2%3)%4: %5</source>
         <translation>%1（%2%3）%4：%5</translation>
     </message>
@@ -2625,11 +2660,16 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     </message>
     <message>
         <location filename="../../desktop_mem/ui/errors.py" line="121" />
+        <source>This profile's folder cannot be written (a read-only disk, or another user's folder): it can be read, but nothing was changed.</source>
+        <translation>无法写入这个资料的文件夹（只读磁盘，或属于其他用户的文件夹）：可以读取，但没有做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="125" />
         <source>That file is not a backup made by desktop-mem: nothing was changed.</source>
         <translation>这个文件不是 desktop-mem 制作的备份：没有做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="124" />
+        <location filename="../../desktop_mem/ui/errors.py" line="128" />
         <source>There is no such profile in this data folder: nothing was changed.</source>
         <translation>这个数据文件夹中没有这个配置：没有做任何更改。</translation>
     </message>

@@ -23,6 +23,15 @@ TS = HERE / "desktop_mem_en.ts"
 QM = ROOT / "desktop_mem" / "resources" / "translations" / "desktop_mem_en.qm"  # ships
 
 EN: dict[str, tuple[str, str]] = {
+    "%n watched folder(s) could not be read (a drive not connected?): their documents are kept.": (
+        "%n watched folder could not be read (a drive not connected?): its documents are kept.",
+        "%n watched folders could not be read (a drive not connected?): their documents are kept.",
+    ),
+    " (%n time(s) that day)": (" (%n time that day)", " (%n times that day)"),
+    "The log keeps %n day(s); an app's calls of one kind on one memory in a day are one line.": (
+        "The log keeps %n day; an app's calls of one kind on one memory in a day are one line.",
+        "The log keeps %n days; an app's calls of one kind on one memory in a day are one line.",
+    ),
     " · %n message(s) not yet learned from": (
         " · %n message not yet learned from",
         " · %n messages not yet learned from",

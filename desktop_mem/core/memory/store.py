@@ -51,6 +51,7 @@ __all__ = [
     "MAX_TEXT",
     "SOURCES",
     "Memory",
+    "PROPOSES",
     "MemoryStore",
     "NewMemory",
     "Version",
@@ -69,6 +70,7 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+PROPOSES = "wants to change #"  # the first version of an app's memory made instead of a change
 
 _COLUMNS = (
     "id, text, kind, importance, pinned, source, source_message_id, created_at, updated_at, "
@@ -105,8 +107,10 @@ class MemoryStore(MemoryIndexing):
 
     # -- writes -----------------------------------------------------------------------
 
-    def add(self, new: NewMemory, actor: str | None = None) -> WriteResult:
-        mems, warnings = self.add_many([new], actor or new.source)
+    def add(self, new: NewMemory, actor: str | None = None, action: str = "created") -> WriteResult:
+        """Store one memory; `action` names its first version in the history ("created",
+        or PROPOSES + an id: an app's statement kept beside a memory it may not change)."""
+        mems, warnings = self.add_many([new], actor or new.source, action=action)
         return WriteResult(mems[0], warnings)
 
     def add_many(
@@ -114,6 +118,7 @@ class MemoryStore(MemoryIndexing):
         items: Sequence[NewMemory],
         actor: str = "import",
         progress: Callable[[int, int], None] | None = None,
+        action: str = "created",
     ) -> tuple[list[Memory], list[str]]:
         """All or nothing: every item in one transaction. The embeddings are computed
         first, outside it, so that a slow model server never holds the database (the
@@ -134,7 +139,7 @@ class MemoryStore(MemoryIndexing):
                 progress(done, len(items))
         with self.db.transaction() as conn:
             for chunk, vecs in zip(chunks, vectors, strict=True):
-                chunk_ids = [self._insert(conn, m, stamp, actor) for m in chunk]
+                chunk_ids = [self._insert(conn, m, stamp, actor, action) for m in chunk]
                 keys = [vector_key(m.text, m.context) for m in chunk]
                 self._store_vectors(conn, chunk_ids, keys, vecs)
                 ids += chunk_ids
@@ -142,7 +147,9 @@ class MemoryStore(MemoryIndexing):
         self._sync_cache()
         return self.get_many(ids), warnings
 
-    def _insert(self, conn: Any, m: NewMemory, stamp: str, actor: str) -> int:
+    def _insert(
+        self, conn: Any, m: NewMemory, stamp: str, actor: str, action: str = "created"
+    ) -> int:
         created = m.created_at or stamp
         cur = conn.execute(
             "INSERT INTO memories(text, kind, importance, pinned, source, source_message_id, "
@@ -165,7 +172,7 @@ class MemoryStore(MemoryIndexing):
         )
         mid = int(cur.lastrowid)
         self._index_text(conn, mid, m.text, m.context, replace=False)
-        self._history(conn, mid, "created", actor, m.source_message_id)
+        self._history(conn, mid, action, actor, m.source_message_id)
         return mid
 
     def _history(
@@ -345,6 +352,19 @@ class MemoryStore(MemoryIndexing):
         return count
 
     # -- reads ------------------------------------------------------------------------
+
+    def proposals_for(self, memory_id: int) -> list[Memory]:
+        """What apps wanted to change this memory to: their own memories, kept beside it
+        (an app never changes a memory it did not write)."""
+        ids = [
+            r[0]
+            for r in self.db.query(
+                "SELECT memory_id FROM memory_history WHERE version = 1 AND action = ? "
+                "ORDER BY memory_id",
+                (f"{PROPOSES}{memory_id}",),
+            )
+        ]
+        return self.get_many(ids)
 
     def _existing(self, ids: Sequence[int]) -> set[int]:
         return {m.id for m in self.get_many(ids)}
