@@ -367,3 +367,24 @@ def test_a_checkpoint_a_full_disk_stopped_is_not_called_damage(
     )  # fmt: skip
     assert listed.returncode == 0 and "1500 memories" in listed.stderr + listed.stdout, listed
     report.add("hostile")
+
+
+def test_a_failed_first_turn_leaves_no_empty_conversation(
+    profile: Profile, fake_ollama: FakeOllama
+) -> None:
+    """Issue 45: the conversation was made, then its first message refused (a full disk
+    here, SQLite's own through a page limit), and an empty "(untitled)" conversation
+    stayed in the list."""
+    pages = profile.db.query("PRAGMA page_count")[0][0]
+    profile.db.execute(f"PRAGMA max_page_count = {pages}")
+    session = ChatSession(profile, OllamaChat(fake_ollama.url))
+    try:
+        with pytest.raises(DesktopMemError, match="full"):
+            session.send("a long first message that will not fit " + "x" * 50_000)
+        assert profile.conversations.list() == [] and session.conversation_id is None
+        profile.db.execute("PRAGMA max_page_count = 1073741823")
+        assert session.send("room again").status == "complete"
+        assert [c.messages for c in profile.conversations.list()] == [2]
+    finally:
+        session.close()
+    report.add("hostile")

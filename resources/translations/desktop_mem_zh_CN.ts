@@ -847,42 +847,47 @@
 <context>
     <name>ForgetDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="34" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="38" />
         <source>Forget</source>
         <translation>忘记</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="38" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="42" />
         <source>Tick what to delete for good. An earlier message you untick stays to read, but the assistant no longer sees it.</source>
         <translation>勾选要永久删除的内容。取消勾选的以前的消息会保留以供阅读，但助手不再看到它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="49" />
-        <source>Memories</source>
-        <translation>记忆</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="51" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="55" />
         <source>(pinned)</source>
         <translation>（已置顶）</translation>
     </message>
-    <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="54" />
-        <source>Earlier messages that mention it</source>
-        <translation>提到它的以前的消息</translation>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="53" />
+        <source>Memories (%n)</source>
+        <translation><numerusform>记忆（%n）</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="58" />
+        <source>Earlier messages that mention it (%n)</source>
+        <translation><numerusform>提到它的以前的消息（%n）</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="56" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="60" />
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="56" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="60" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="67" />
+        <source>%n more memory(s) or message(s) mention it: after these, say the same “forget …” again.</source>
+        <translation><numerusform>还有 %n 条记忆或消息提到它：删除这些之后，再说一次同样的“忘记……”。</numerusform></translation>
+    </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="62" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="77" />
         <source>Delete selected</source>
         <translation>删除所选</translation>
     </message>
@@ -890,27 +895,27 @@
 <context>
     <name>ForgetEverythingDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="123" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="138" />
         <source>This deletes all %n memory(s) of this profile for good, and the earlier messages that said them: every conversation goes too, unless you keep them below. Your documents stay.</source>
         <translation>这会永久删除此配置的全部 %n 条记忆，以及说过这些内容的以前的消息：除非你在下面选择保留，所有对话也会一并删除。你的文档会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="132" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="147" />
         <source>Forget everything</source>
         <translation>忘记一切</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="134" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="149" />
         <source>FORGET</source>
         <translation>全部忘记</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="139" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="154" />
         <source>Keep my %n conversation(s) to read (the assistant will no longer see them)</source>
         <translation><numerusform>保留我的 %n 个对话以供阅读（助手将不再看到它们）</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="144" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="159" />
         <source>%n message(s) in all</source>
         <translation><numerusform>共 %n 条消息</numerusform></translation>
     </message>
@@ -2348,37 +2353,42 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>正在撤销…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="305" />
+        <location filename="../../desktop_mem/ui/turns.py" line="308" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>已删除 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="305" />
+        <location filename="../../desktop_mem/ui/turns.py" line="308" />
         <source> and %n message(s).</source>
         <translation><numerusform>和 %n 条消息。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="308" />
+        <location filename="../../desktop_mem/ui/turns.py" line="311" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="310" />
+        <location filename="../../desktop_mem/ui/turns.py" line="313" />
         <source>Deleted %n message(s).</source>
         <translation><numerusform>已删除 %n 条消息。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="316" />
+        <location filename="../../desktop_mem/ui/turns.py" line="319" />
         <source>%n earlier message(s) stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>%n 条以前的消息保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/turns.py" line="328" />
+        <source>%n memory(s) or message(s) still mention it: say the same “forget …” again to see them.</source>
+        <translation><numerusform>仍有 %n 条记忆或消息提到它：再说一次同样的“忘记……”即可看到。</numerusform></translation>
+    </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="322" />
+        <location filename="../../desktop_mem/ui/turns.py" line="334" />
         <source>Nothing was deleted.</source>
         <translation>没有删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="330" />
+        <location filename="../../desktop_mem/ui/turns.py" line="342" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>

@@ -395,6 +395,14 @@ ZH: dict[str, str | list[str]] = {
         "记录保留 %n 天；一个应用一天内对同一条记忆的同类调用合为一行。"
     ],
     "an app without a key": "没有密钥的应用",
+    "Memories (%n)": ["记忆（%n）"],
+    "Earlier messages that mention it (%n)": ["提到它的以前的消息（%n）"],
+    "%n more memory(s) or message(s) mention it: after these, say the same “forget …” again.": [
+        "还有 %n 条记忆或消息提到它：删除这些之后，再说一次同样的“忘记……”。"
+    ],
+    "%n memory(s) or message(s) still mention it: say the same “forget …” again to see them.": [
+        "仍有 %n 条记忆或消息提到它：再说一次同样的“忘记……”即可看到。"
+    ],
     "%1 wants to change this to: “%2” (its own memory %3)": "%1 想把它改为：“%2”（它自己的记忆 %3）",
     "wants to change #%1": "想修改 #%1",
     "%n watched folder(s) could not be read (a drive not connected?): their documents are kept.": [
