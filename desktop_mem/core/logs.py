@@ -39,7 +39,7 @@ def _ours(name: str) -> bool:
 def _where(exc: BaseException) -> str:
     """An exception and its causes as types and places only: no message, which may hold
     what a caller sent."""
-    parts = []
+    parts: list[str] = []
     seen: set[int] = set()
     current: BaseException | None = exc
     while current is not None and id(current) not in seen and len(parts) < 4:

@@ -362,7 +362,7 @@ def _small_part(archive: zipfile.ZipFile, name: str, deadline: float) -> list[An
         member = archive.open(name)
     except KeyError:
         return []
-    found = []
+    found: list[Any] = []
     with member:
         events = _xml_events(_Capped(member, DOCX_SMALL_PART, deadline))
         for event, element in events:

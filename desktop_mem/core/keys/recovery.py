@@ -145,7 +145,7 @@ class RecoveryLock:
         ).derive(secret)
         return X25519PrivateKey.from_private_bytes(seed)
 
-    def seal(self, secret: bytes) -> dict[str, str]:
+    def seal(self, secret: bytes) -> dict[str, Any]:
         nonce = os.urandom(12)
         ephemeral = self._ephemeral(secret, nonce)
         eph_public = _public_bytes(ephemeral.public_key())
