@@ -219,8 +219,12 @@ class BackupController(QObject):
         stamps = [self.settings.get("last_backup_at")]
         folder = self.settings.get("backup_folder")
         if folder:
-            found = backup.list_backups(Path(folder), self.db.profile, self.db._key)
-            stamps += [found[0].created_at] if found else []
+            newest = (
+                backup.newest_backup(Path(folder), self.db.profile, self.db._key)
+                if self.db._key is not None
+                else None
+            )
+            stamps += [newest.created_at] if newest else []
         when = []
         for raw in filter(None, stamps):
             with contextlib.suppress(ValueError):

@@ -222,7 +222,7 @@ def test_a_backup_never_replaces_a_fifo_a_link_or_a_device(run: Run, tmp_path: P
         assert "Nothing was written" in err and "Traceback" not in err, what
         after = os.lstat(target)
         assert (after.st_mode, after.st_ino) == (before.st_mode, before.st_ino), what
-        report.add("backup_headers")
+        report.add("backup_folder")
     assert (tmp_path / "victim.txt").read_text() == "the user's own file\n"
     assert not (tmp_path / "nowhere").exists()
 
@@ -243,7 +243,7 @@ def test_a_name_planted_beside_the_backup_is_never_written_through(
     os.mkfifo(tmp_path / "c.dmbackup.partial")
     assert run("backup", str(tmp_path / "c.dmbackup"))[0] == 0  # it returns: not stuck
     assert read_header(tmp_path / "c.dmbackup")[0]["profile"] == "default"
-    report.add("backup_headers", 2)
+    report.add("backup_folder", 2)
 
 
 def test_a_fifo_or_a_device_dressed_as_a_backup_is_refused_without_waiting(
@@ -264,7 +264,7 @@ def test_a_fifo_or_a_device_dressed_as_a_backup_is_refused_without_waiting(
     raw = MAGIC + struct.pack(">I", 2) + b"{}"
     (tmp_path / "tiny.dmbackup").write_bytes(raw)
     assert run("restore", str(tmp_path / "tiny.dmbackup"))[0] != 0
-    report.add("backup_headers")
+    report.add("backup_folder")
 
 
 # -- what a killed backup leaves ----------------------------------------------------------
@@ -334,4 +334,41 @@ def test_files_planted_in_the_backup_folder_neither_stop_nor_delete_the_backups(
         own = backup.list_backups(folder, "default", prof.db._key)
         assert [b.path for b in own] == [third, second]
         assert own[0].created_at < "2099"  # what the daily check sees as the last one
-    report.add("backup_headers", 3)
+    report.add("backup_folder", 3)
+
+
+def test_a_thousand_forged_headers_cannot_freeze_the_daily_check(
+    config: Config, vault: Vault, tmp_path: Path
+) -> None:
+    """Found attacking the change: for a passphrase profile, checking a header's seal
+    costs a key derivation, and the window's daily check runs on its thread. Forged
+    headers dated after the real backup would each cost one. Each check now looks at
+    no more than four headers it has not seen; what it cannot vouch for makes it back
+    up again, the worst a forger can cause."""
+    cfg = Config(**{**config.__dict__, "passphrase": "a long passphrase for the folder"})
+    folder = tmp_path / "Sync"
+    folder.mkdir()
+    with Profile.open(cfg, vault) as prof:
+        prof.memories.add(NewMemory(TEXT))
+        real = backup.back_up_to_folder(prof.db, folder, keep=3).path
+        for n in range(40):
+            _rewrite_header(
+                real, folder / f"desktop-mem-default-forged-{n:02}.dmbackup",
+                {"created_at": later(real, n + 1), "seal": "0" * 64}, (),
+            )  # fmt: skip
+        seen = len(backup._SEALED)
+        assert backup.newest_backup(folder, "default", prof.db._key) is None
+        assert len(backup._SEALED) - seen == 4  # four derivations, not forty
+        for forged in folder.glob("*forged*"):
+            forged.unlink()
+        newest = backup.newest_backup(folder, "default", prof.db._key)
+        assert newest is not None and newest.path == real
+    report.add("backup_folder")
+
+
+def later(path: Path, minutes: int) -> str:
+    """A date some minutes after the backup's own (within the day a clock may be ahead)."""
+    from datetime import datetime, timedelta
+
+    made = datetime.fromisoformat(str(read_header(path)[0]["created_at"]))
+    return (made + timedelta(minutes=minutes)).isoformat()

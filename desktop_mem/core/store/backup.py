@@ -26,7 +26,7 @@ import stat
 import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -552,13 +552,50 @@ def backup_name(profile: str, when: datetime | None = None) -> str:
 _SEALED: dict[tuple[Any, ...], bool] = {}
 
 
-def _sealed_with(path: Path, header: dict[str, Any], key: Key) -> bool:
+def _ident(path: Path, key: Key) -> tuple[Any, ...]:
     info = path.stat()
     fingerprint = hashlib.sha256(f"{key.mode}:{key.secret}".encode()).hexdigest()
-    ident = (str(path), info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, fingerprint)
+    return (str(path), info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, fingerprint)
+
+
+def _checked(path: Path, key: Key) -> bool:
+    return _ident(path, key) in _SEALED
+
+
+def _sealed_with(path: Path, header: dict[str, Any], key: Key) -> bool:
+    ident = _ident(path, key)
     if ident not in _SEALED:
         _SEALED[ident] = is_sealed(header, key)
     return _SEALED[ident]
+
+
+def newest_backup(folder: Path, profile: str, key: Key, budget: int = 4) -> BackupFile | None:
+    """The newest of this profile's own backups in a folder, for the window's daily check
+    (on its thread): newest claimed date first, checking at most `budget` seals not
+    checked before (a passphrase's costs a key derivation, and a folder can hold a
+    thousand forged headers); a date more than a day ahead is never ours. None when none
+    is found within that: a backup is then made, the worst a forger can cause."""
+    soon = (datetime.now(UTC) + timedelta(days=1)).isoformat()
+    candidates = []
+    prefix = f"desktop-mem-{profile}-"
+    with contextlib.suppress(OSError):
+        for p in Path(folder).iterdir():
+            if not (p.name.startswith(prefix) and p.name.endswith(SUFFIX)):
+                continue
+            with contextlib.suppress(DesktopMemError, OSError):
+                header, _ = read_header(p)
+                when = str(header.get("created_at", ""))
+                if header.get("profile") == profile and when <= soon:
+                    candidates.append((when, p, header))
+    for when, p, header in sorted(candidates, key=lambda c: (c[0], c[1].name), reverse=True):
+        with contextlib.suppress(OSError):
+            if not _checked(p, key):
+                if budget <= 0:
+                    return None
+                budget -= 1
+            if _sealed_with(p, header, key):
+                return BackupFile(p, when, p.stat().st_size)
+    return None
 
 
 def list_backups(folder: Path, profile: str, key: Key | None = None) -> list[BackupFile]:
