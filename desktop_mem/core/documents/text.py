@@ -47,6 +47,7 @@ DOCX_XML_BYTES = 64 * 1024 * 1024
 DOCX_PARAGRAPHS = 100_000
 DOCX_SECONDS = 60.0
 DOCX_SMALL_PART = 8 * 1024 * 1024
+PDF_PAGES = 10_000  # a PDF's pages read at most (and within DOCX_SECONDS)
 CHUNK_CHARS = 1_200  # a passage at most (about 300 tokens)
 SUFFIXES = {".md": "markdown", ".markdown": "markdown", ".txt": "text", ".text": "text",
             ".pdf": "pdf", ".docx": "docx", ".html": "html", ".htm": "html"}  # fmt: skip
@@ -180,6 +181,8 @@ def extract(path: Path, data: bytes | None = None) -> list[Section]:
         elif kind == "docx":
             sections = _docx(path, data)
         else:
+            if len(data) > 4 * MAX_TEXT_CHARS:  # refused before it is decoded (4 bytes a char)
+                raise _refuse(path, "it holds more text than desktop-mem indexes in one document")
             text = _read_text(path, data)
             sections = (
                 _html(text)
@@ -297,7 +300,7 @@ def _html(text: str) -> list[Section]:
 
 def _pdf(path: Path, data: bytes) -> list[Section]:
     import pypdf
-    from pypdf.errors import PdfReadError
+    from pypdf.errors import LimitReachedError, PdfReadError
 
     try:
         reader = pypdf.PdfReader(io.BytesIO(data))
@@ -305,7 +308,20 @@ def _pdf(path: Path, data: bytes) -> list[Section]:
             raise _refuse(
                 path, "the PDF is encrypted (open it, save an unprotected copy, add that)"
             )
-        pages = [Section(page.extract_text() or "", n) for n, page in enumerate(reader.pages, 1)]
+        deadline = time.monotonic() + DOCX_SECONDS
+        pages = []
+        for n, page in enumerate(reader.pages, 1):
+            if n > PDF_PAGES or time.monotonic() > deadline:
+                raise _refuse(
+                    path,
+                    f"it has more than {PDF_PAGES:,} pages or took more than "
+                    f"{DOCX_SECONDS:.0f} seconds to read, past what desktop-mem reads in one PDF",
+                )
+            pages.append(Section(page.extract_text() or "", n))
+    except LimitReachedError:
+        raise _refuse(
+            path, "a page unpacks to more than pypdf reads (a decompression bomb?)"
+        ) from None
     except PdfReadError as exc:
         raise _refuse(path, f"it is not a readable PDF ({str(exc)[:80]})") from None
     except (ValueError, KeyError, TypeError, RecursionError, AssertionError) as exc:
