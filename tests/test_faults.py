@@ -264,7 +264,7 @@ def test_a_key_change_on_a_full_disk_says_so_and_keeps_the_profile(
     assert err.count("\n") == 1 and "full" in err and "the key was not changed" in err
     assert listed[0] == 0 and "1500 memories" in listed[2], listed  # the old key opens it
     assert again[0] == 0, again  # with room again, the key changes
-    report.add("hostile", 2)
+    report.add("disks", 2)
 
 
 @pytest.mark.skipif(not _can_mount(), reason="needs root and unshare to mount a small tmpfs")
@@ -285,7 +285,7 @@ def test_adding_documents_to_a_full_disk_fails_once_and_loudly(
     code, out, err = full
     assert code == 1 and "Traceback" not in err, (code, out, err)
     assert err.count("full") == 1 and "was not added" not in err, err
-    report.add("hostile")
+    report.add("disks")
 
 
 @pytest.mark.skipif(
@@ -317,7 +317,7 @@ def test_a_read_only_data_folder_can_still_be_read(run: Run, home: Path) -> None
     assert found.returncode == 0 and "I keep bees" in found.stdout, found.stderr
     assert write.returncode == 1 and write.stderr.count("\n") == 1, write.stderr
     assert "cannot be written" in write.stderr and "nothing was changed" in write.stderr
-    report.add("hostile")
+    report.add("disks")
 
 
 @pytest.mark.skipif(not _can_mount(), reason="needs root and unshare to mount a small tmpfs")
@@ -366,7 +366,7 @@ def test_a_checkpoint_a_full_disk_stopped_is_not_called_damage(
         env=env, capture_output=True, text=True,
     )  # fmt: skip
     assert listed.returncode == 0 and "1500 memories" in listed.stderr + listed.stdout, listed
-    report.add("hostile")
+    report.add("disks")
 
 
 def test_a_failed_first_turn_leaves_no_empty_conversation(
@@ -387,4 +387,4 @@ def test_a_failed_first_turn_leaves_no_empty_conversation(
         assert [c.messages for c in profile.conversations.list()] == [2]
     finally:
         session.close()
-    report.add("hostile")
+    report.add("disks")

@@ -170,7 +170,7 @@ def test_the_access_log_stays_bounded_and_keeps_a_deleted_memorys_reads(
         assert [(a.tool, a.times, a.caller) for a in reads] == [("list_memories", calls, "no key")]
     code, out, err = run("clients", "log", "unregistered")
     assert f"(x{calls} that day)" in out and "keeps 90 days" in err
-    report.add("mcp_attacks", 2)
+    report.add("logs", 2)
 
 
 def test_no_request_text_reaches_the_log_file(
@@ -210,7 +210,7 @@ def test_no_request_text_reaches_the_log_file(
     assert all(len(line) <= 500 for line in text.splitlines())
     assert text.splitlines()[0] == first  # nothing rotated away
     assert not (home / "logs" / "desktop-mem.log.1").exists()
-    report.add("mcp_attacks", 3)
+    report.add("logs", 3)
 
 
 def test_ctrl_c_ends_the_server_at_once(
@@ -239,7 +239,7 @@ def test_ctrl_c_ends_the_server_at_once(
         proc.kill()
         proc.stdin.close()
     assert code == 130
-    report.add("mcp_attacks")
+    report.add("mcp_frames")
 
 
 # -- an app's write against the user's memories ----------------------------------------------
@@ -310,7 +310,7 @@ def test_an_app_never_rewrites_or_expires_a_memory_the_user_wrote_or_pinned(
             session.close()
         system = fake_ollama.chat_requests(structured=False)[-1]["messages"][0]["content"]
     assert PINNED in system and "PWNED" not in system
-    report.add("mcp_attacks", 3)
+    report.add("app_writes", 3)
 
 
 def test_an_app_still_updates_its_own_memory(
@@ -327,6 +327,7 @@ def test_an_app_still_updates_its_own_memory(
                            "text": "The user drinks black tea every morning"})  # fmt: skip
     assert changed[0]["action"] == "updated" and changed[0]["id"] == first[0]["id"]
     assert "wants_to_change" not in changed[0]
+    report.add("app_writes")
 
 
 def test_the_sleep_pass_never_expires_yours_for_an_apps(
@@ -359,4 +360,4 @@ def test_the_sleep_pass_never_expires_yours_for_an_apps(
     assert {c.memory_id for c in changes} == {twin.id}
     asked = [b for b in fake_ollama.chat_requests(structured=True) if "cashews" in str(b)]
     assert asked, "the pass asked about the pair (and its answer was not followed)"
-    report.add("mcp_attacks", 2)
+    report.add("app_writes", 2)
