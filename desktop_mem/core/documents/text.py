@@ -298,9 +298,17 @@ def _html(text: str) -> list[Section]:
     return parser.sections
 
 
+class _NeverRaised(Exception):
+    """Stands for an error a library's older version does not have."""
+
+
 def _pdf(path: Path, data: bytes) -> list[Section]:
     import pypdf
-    from pypdf.errors import LimitReachedError, PdfReadError
+    from pypdf import errors
+    from pypdf.errors import PdfReadError
+
+    # pypdf's own bounds on what a stream unpacks to (not in the oldest pypdf allowed)
+    limit_reached: type[Exception] = getattr(errors, "LimitReachedError", _NeverRaised)
 
     try:
         reader = pypdf.PdfReader(io.BytesIO(data))
@@ -318,7 +326,7 @@ def _pdf(path: Path, data: bytes) -> list[Section]:
                     f"{DOCX_SECONDS:.0f} seconds to read, past what desktop-mem reads in one PDF",
                 )
             pages.append(Section(page.extract_text() or "", n))
-    except LimitReachedError:
+    except limit_reached:
         raise _refuse(
             path, "a page unpacks to more than pypdf reads (a decompression bomb?)"
         ) from None
