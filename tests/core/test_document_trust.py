@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -345,3 +346,33 @@ def test_a_long_word_file_is_read_and_a_costly_one_refused_in_one_sentence(
     stored = profile.db.query("SELECT count(*), sum(length(text)) FROM doc_chunks")[0]
     assert stored[1] >= 20_000 * len("Bees make honey in the summer.")
     report.add("doc_attacks", 3)
+
+
+@pytest.mark.skipif(
+    os.geteuid() != 0 or not shutil.which("setpriv"),
+    reason="needs root to drop its own right to read anything (setpriv)",
+)
+def test_an_unreadable_folder_keeps_its_documents_and_says_so(
+    tmp_path: Path, fake_ollama: Any
+) -> None:
+    """The other half of the unmounted drive: a watched folder that cannot be read (its
+    mode changed, a network share that refuses) lost its documents at the next reindex."""
+    _, folder = _outside_and_watched(tmp_path)
+    env = {**os.environ, "DESKTOP_MEM_PASSPHRASE": "a passphrase for this test",
+           "PYTHONPATH": str(Path(__file__).resolve().parents[2])}  # fmt: skip
+    base = [sys.executable, "-m", "desktop_mem", "--home", str(tmp_path / "home"),
+            "--ollama-host", fake_ollama.url, "--embed-model", "fake-embed"]  # fmt: skip
+    added = subprocess.run([*base, "docs", "add", str(folder)], env=env, capture_output=True)
+    assert added.returncode == 0, added.stderr
+    os.chmod(folder, 0)
+    try:
+        as_user = ["setpriv", "--inh-caps=-all", "--bounding-set=-all", *base]
+        done = subprocess.run([*as_user, "docs", "reindex"], env=env, capture_output=True,
+                              text=True)  # fmt: skip
+    finally:
+        os.chmod(folder, 0o755)
+    assert done.returncode == 0 and "0 removed" in done.stdout, done
+    assert "is unavailable" in done.stderr and "cannot be read" in done.stderr, done.stderr
+    listed = subprocess.run([*base, "docs", "list", "--json"], env=env, capture_output=True)
+    assert sorted(d["title"] for d in json.loads(listed.stdout)) == ["a.md", "notes.md"]
+    report.add("doc_attacks")
