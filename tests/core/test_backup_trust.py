@@ -372,3 +372,23 @@ def later(path: Path, minutes: int) -> str:
 
     made = datetime.fromisoformat(str(read_header(path)[0]["created_at"]))
     return (made + timedelta(minutes=minutes)).isoformat()
+
+
+def test_a_sealed_backup_whose_record_fails_its_own_proof_gets_a_new_code(
+    run: Run, home: Path, tmp_path: Path
+) -> None:
+    """A record that can prove it opens the key and does not (profile.json changed before
+    the backup was made, so the owner's own seal vouches for a record of another code) is
+    not taken: the seal says who wrote the header, not that the record is right."""
+    assert run("memory", "add", TEXT)[0] == 0
+    sidecar = home / "profiles" / "default" / "profile.json"
+    side = json.loads(sidecar.read_text())
+    their_code, side["recovery"] = _someone_elses_record()
+    sidecar.write_text(json.dumps(side))
+    assert run("backup", str(tmp_path / "b.dmbackup"))[0] == 0
+    code, out, err = run("--profile", "restored", "restore", str(tmp_path / "b.dmbackup"))
+    assert code == 0 and "holds no recovery code that could be proved" in err
+    side = read_sidecar(paths.database_path(home, "restored"))
+    with pytest.raises(WrongKey):
+        recovery.unseal(side["recovery"], their_code)
+    report.add("backup_headers")
