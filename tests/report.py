@@ -11,7 +11,7 @@ COUNTS: Counter[str] = Counter()
 
 # (counter, how it reads in the table), in table order
 ROWS = [
-    ("kills", "SIGKILLs survived (adds, imports, re-embedding, chat turns, rekey)"),
+    ("kills", "kills survived (SIGKILL, or SIGXFSZ at a byte: writes, turns, rekey, backups)"),
     ("faults", "model-server faults injected (HTTP errors, drops, cut streams, garbage, bad JSON)"),
     ("inputs", "generated bad inputs (memory text, queries, import files)"),
     ("hostile", "hostile command lines (argument bytes, huge numbers, dates, hosts)"),
