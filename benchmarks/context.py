@@ -50,6 +50,7 @@ from benchmarks._common import embed_server, scratch_home
 from benchmarks.locomo import evidence_ids, session_date, turn_text
 from desktop_mem.core.chat.context import Budget, ContextBuilder, TokenCounter
 from desktop_mem.core.chat.conversations import ConversationStore
+from desktop_mem.core.chat.records import IN_EVERY_PROMPT
 from desktop_mem.core.config import Config
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
@@ -217,7 +218,7 @@ def builder_for(store: Store, rule: RelevanceRule) -> ContextBuilder:
 def found(plan: Any) -> int:
     """Items given for this message: memories and past messages, not the core memories
     every prompt holds (they count for coverage, not against "nothing about it")."""
-    return sum(u.why != "core" for u in plan.used) + len(plan.recalled)
+    return sum(u.why not in IN_EVERY_PROMPT for u in plan.used) + len(plan.recalled)
 
 
 def score_store(

@@ -48,6 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks._common import embed_server, scratch_home
 from desktop_mem.core import textproc
+from desktop_mem.core.chat.records import IN_EVERY_PROMPT
 from desktop_mem.core.chat.session import ChatSession
 from desktop_mem.core.config import Config
 from desktop_mem.core.memory.store import NewMemory
@@ -97,6 +98,13 @@ class Tally:
     asked: dict[str, int] = field(default_factory=lambda: dict.fromkeys(DIRECTIONS, 0))
     unrelated: list[int] = field(default_factory=list)  # items given, per unrelated question
     smalltalk: list[int] = field(default_factory=list)
+    # the probe pairs: the same question bare and framed ("Can you ...? Maybe ..."):
+    # whether each kept its answer, and the items given for framed unrelated questions
+    bare_kept: int = 0
+    framed_kept: int = 0
+    pairs: int = 0
+    framed_unrelated: list[int] = field(default_factory=list)
+    bare_unrelated: list[int] = field(default_factory=list)  # the same questions bare
 
     def merge(self, other: Tally) -> None:
         for d in DIRECTIONS:
@@ -105,6 +113,11 @@ class Tally:
             self.asked[d] += other.asked[d]
         self.unrelated += other.unrelated
         self.smalltalk += other.smalltalk
+        self.bare_kept += other.bare_kept
+        self.framed_kept += other.framed_kept
+        self.pairs += other.pairs
+        self.framed_unrelated += other.framed_unrelated
+        self.bare_unrelated += other.bare_unrelated
 
     def summary(self) -> dict[str, Any]:
         def share(a: int, b: int) -> float | None:
@@ -121,6 +134,19 @@ class Tally:
             "unrelated_empty": share(sum(n == 0 for n in self.unrelated), len(self.unrelated)),
             "unrelated_items": share(sum(self.unrelated), len(self.unrelated)),
             "smalltalk_items": share(sum(self.smalltalk), len(self.smalltalk)),
+            "framed": {
+                "pairs": self.pairs,
+                "bare_kept": share(self.bare_kept, self.pairs),
+                "framed_kept": share(self.framed_kept, self.pairs),
+                # what framing keeps of what the bare question keeps
+                "ratio": share(self.framed_kept, self.bare_kept),
+                "unrelated_empty": share(
+                    sum(n == 0 for n in self.framed_unrelated), len(self.framed_unrelated)
+                ),
+                "bare_unrelated_empty": share(
+                    sum(n == 0 for n in self.bare_unrelated), len(self.bare_unrelated)
+                ),
+            },
         }
 
 
@@ -200,7 +226,7 @@ def _given(result: Any) -> tuple[list[int], int]:
     it": those found for this message (memories and past messages), not the core
     memories every prompt holds."""
     used = [u.memory_id for u in result.used]
-    found = [u for u in result.used if u.why != "core"]
+    found = [u for u in result.used if u.why not in IN_EVERY_PROMPT]
     return used, len(found) + len(result.recalled)
 
 
@@ -232,7 +258,35 @@ def score_memories(prof: Profile, data: dict, ids: dict[str, int], paths: Sequen
                 else:
                     n = _given(chat_turn(prof, q["text"]))[1]
                 getattr(tallies[p], bucket).append(n)
+    score_framed(prof, data, ids, tallies)
     return {p: t for p, t in tallies.items()}
+
+
+def given_for(prof: Profile, path: str, text: str) -> tuple[list[int], int]:
+    """The memories a question is given on a path, and how many items count against
+    "nothing about it" (see _given)."""
+    if path == "search":
+        hits = prof.search.search(text).hits
+        return [h.memory.id for h in hits], len(hits)
+    return _given(chat_turn(prof, text))
+
+
+def score_framed(prof: Profile, data: dict, ids: dict[str, int], tallies: dict) -> None:
+    """The probe pairs: each question asked bare and framed the way people write to an
+    assistant (a polite request, several sentences, a trailing phrase); whether each
+    keeps its answer, and what framed questions about things never mentioned are given."""
+    for pair in data.get("framed", []):
+        answer = ids.get(pair["memory"])
+        if answer is None:
+            continue
+        for p, t in tallies.items():
+            t.pairs += 1
+            t.bare_kept += answer in given_for(prof, p, pair["bare"])[0]
+            t.framed_kept += answer in given_for(prof, p, pair["framed"])[0]
+    for q in data.get("framed_unrelated", []):
+        for p, t in tallies.items():
+            t.framed_unrelated.append(given_for(prof, p, q["framed"])[1])
+            t.bare_unrelated.append(given_for(prof, p, q["bare"])[1])
 
 
 def separation(prof: Profile, data: dict, ids: dict[str, int], gates: Sequence[float]) -> dict:
@@ -318,7 +372,9 @@ def score_documents(prof: Profile, data: dict, paths: Sequence[str]) -> dict:
 
 
 def _value(text: str) -> object:
-    """A rule field's value from the command line: a bool, an int or a float."""
+    """A rule field's value from the command line: a bool, None, an int or a float."""
+    if text.lower() == "none":
+        return None
     if text.lower() in ("true", "false"):
         return text.lower() == "true"
     return float(text) if "." in text or "e" in text.lower() else int(text)
@@ -388,7 +444,7 @@ def _cell(x: float | None) -> str:
 
 
 def print_table(result: dict) -> None:
-    head = ("kept", *DIRECTIONS, "unrel.empty", "smalltalk")
+    head = ("kept", *DIRECTIONS, "unrel.empty", "smalltalk", "framed/bare", "fr.unrel")
     print(f"{'model':<22}{'rule':<28}{'store':<8}{'path':<8}" + "".join(f"{h:>12}" for h in head))
     for row in result["rows"]:
         if "separation" in row:
@@ -400,13 +456,16 @@ def print_table(result: dict) -> None:
         for size, by in lines:
             for path, s in by.items():
                 cells = [s["kept"], *s["kept_by_direction"].values(), s["unrelated_empty"],
-                         s["smalltalk_items"]]  # fmt: skip
+                         s["smalltalk_items"], s["framed"]["ratio"],
+                         s["framed"]["unrelated_empty"]]  # fmt: skip
                 mark = " *" if meets(s) else ""
                 print(f"{row['model']:<22}{rule:<28}{size:<8}{path:<8}"
                       + "".join(f"{_cell(c):>12}" for c in cells) + mark)  # fmt: skip
     print(f"kept: answers the rule keeps / answers in the plain top {TOP}; * meets the targets "
           f"(kept >= {TARGET['kept']}, unrelated empty >= {TARGET['unrelated_empty']}, "
-          f"small talk <= {TARGET['smalltalk_items']} items); {result['seconds']} s")  # fmt: skip
+          f"small talk <= {TARGET['smalltalk_items']} items); framed/bare: answers kept "
+          f"for framed questions over those kept for the same questions bare; fr.unrel: "
+          f"framed unrelated questions given nothing; {result['seconds']} s")  # fmt: skip
     for row in result["rows"]:
         for size, sep in row.get("separation", {}).items():
             print(f"{row['model']}, {size} memories, a single gate: answers' median deviation "

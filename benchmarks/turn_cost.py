@@ -28,7 +28,11 @@ Prompt tokens are counted with all-MiniLM's tokenizer when its package is instal
 same kind), else estimated; the output says which. Embeddings come from the offline
 MiniLM server (or --ollama-host), so retrieval finds what a real model finds.
 
-    python benchmarks/turn_cost.py [--json] [--turns 30] [--locomo ../shared/bench/locomo/locomo_dev.json]
+--health-at N: turn N tells a health fact (an allergy), learned after it and given in
+every later turn's system message: what the turn after it evaluates afresh says what
+the core block's change costs the model server's cached prompt.
+
+    python benchmarks/turn_cost.py [--json] [--turns 30] [--health-at 15] [--locomo ../shared/bench/locomo/locomo_dev.json]
 """
 
 from __future__ import annotations
@@ -238,8 +242,12 @@ def converse(
     prompt_tokens: list[int] = []
     history_turns: list[int] = []
     given: list[int] = []
+    turns = list(data.get("turns") or script(data, args.turns))
+    health_at = getattr(args, "health_at", None)
+    if health_at is not None:  # the user tells it something about their health
+        turns[health_at] = "I'm allergic to shellfish, so keep it out of any recipe."
     try:
-        for text in data.get("turns") or script(data, args.turns):
+        for text in turns:
             result = session.send(text)
             assert result.status == "complete", result.error
             result.learned(120)
@@ -335,6 +343,8 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     ap.add_argument("--turns", type=int, default=30)
+    ap.add_argument("--health-at", type=int, metavar="N",
+                    help="turn N (from 0) tells an allergy: the core block changes after it")  # fmt: skip
     ap.add_argument("--ollama-host", help="server with all-minilm (default: the offline one)")
     ap.add_argument("--fake-embed", action="store_true", help="the fake's hashed embeddings")
     ap.add_argument("--earlier-blocks", choices=("keep", "drop"),

@@ -63,19 +63,24 @@ class MemoryLayer:
         consolidate: bool = False,
         source: str = "user",
         valid_from: str | None = None,
+        always: bool | None = None,
     ) -> Any:
         """Store a memory as given, or with ``consolidate=True`` through the same
         consolidation as the chat (a duplicate is not stored twice, a change updates the
         stored memory and keeps its history; the model server decides close calls).
         Returns the memory (with "warnings" when, say, it was saved without a vector),
         or with consolidation {"changes": [...]}; a model server that fails, or answers
-        with invalid JSON twice, raises ModelServerError and nothing is stored."""
+        with invalid JSON twice, raises ModelServerError and nothing is stored.
+
+        A memory about the user's health or safety (an allergy, a medication, a diet...)
+        is given to the model on every turn (its "always" is true, "care" says why);
+        ``always`` True or False decides that instead."""
         from desktop_mem.core.memory.store import NewMemory
 
         if not consolidate:
             new = NewMemory(
                 text, kind=kind, importance=importance, pinned=pinned,
-                valid_from=valid_from, valid_until=valid_until, source=source,
+                valid_from=valid_from, valid_until=valid_until, source=source, always=always,
             )  # fmt: skip
             return self._written(self.profile.memories.add(new, actor=source))
         from desktop_mem.core.chat.backends import make_backend
@@ -118,11 +123,13 @@ class MemoryLayer:
         until: str | None = None,
         include_expired: bool = True,
         offset: int = 0,
+        always: bool | None = None,
     ) -> list[Any]:
         """Every memory, newest first, pinned on top; optionally one kind, pinned only,
-        containing a text, or created in a date range (`limit` and `offset` page it)."""
+        given on every turn only (`always`), containing a text, or created in a date
+        range (`limit` and `offset` page it)."""
         mems = self.profile.memories.list(
-            kind=kind, pinned=pinned, text=text, since=since, until=until,
+            kind=kind, pinned=pinned, always=always, text=text, since=since, until=until,
             include_expired=include_expired, limit=limit, offset=offset,
         )  # fmt: skip
         return [self._out(m) for m in mems]
@@ -137,6 +144,11 @@ class MemoryLayer:
 
     def pin(self, memory_id: int, pinned: bool = True) -> Any:
         return self._out(self.profile.memories.set_pinned(memory_id, pinned))
+
+    def set_always(self, memory_id: int, always: bool | None) -> Any:
+        """Give the memory to the model on every turn (True), only when it is found
+        (False), or as its text says (None: what is about health or safety is)."""
+        return self._out(self.profile.memories.set_always(memory_id, always))
 
     def delete(self, *memory_ids: int) -> int:
         """Delete memories for good (text, history, vectors, full-text entries)."""

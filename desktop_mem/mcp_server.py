@@ -67,6 +67,8 @@ def describe(m: dict[str, Any]) -> dict[str, Any]:
         "text": m["text"],
         "kind": m["kind"],
         "pinned": m["pinned"],
+        # given to the model on every turn: why (health, diet, access, asked), or None
+        "always_given": m["care"] if m["always"] else None,
         "source": source_words(m["source"]),
         "created_at": m["created_at"],
         "updated_at": m["updated_at"],
@@ -181,11 +183,17 @@ def build_server(prof: Profile, app_key: str | None = None) -> MCPServer:
 
     @server.tool()
     def get_profile_summary(ctx: Context) -> dict[str, Any]:
-        """The user's pinned memories: what they asked to be always kept in mind."""
+        """What to keep in mind in every answer: the user's health and safety needs
+        (allergies, medications, diets, accessibility: never suggest what they rule
+        out) and their pinned memories."""
         caller = allowed(ctx, "read", "get_profile_summary")
-        mems = [m for m in layer.memories(pinned=True) if not m["expired"]]
-        registry.log(caller, "get_profile_summary", [m["id"] for m in mems])
-        return {"pinned": [describe(m) for m in mems]}
+        always = [m for m in layer.memories(always=True) if not m["expired"]]
+        pinned = [m for m in layer.memories(pinned=True) if not m["expired"]]
+        registry.log(caller, "get_profile_summary", [m["id"] for m in always + pinned])
+        return {
+            "always_given": [describe(m) for m in always],
+            "pinned": [describe(m) for m in pinned],
+        }
 
     @server.tool()
     def add_memory(text: StrictStr, ctx: Context, kind: StrictStr = "fact") -> dict[str, Any]:

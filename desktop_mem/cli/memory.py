@@ -23,6 +23,16 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     a.add_argument("text")
     a.add_argument("--kind", default="fact", help=f"one of {', '.join(KINDS)} (default: fact)")
     a.add_argument("--pin", action="store_true", help="pin it: always in the prompt")
+    al = a.add_mutually_exclusive_group()
+    al.add_argument(
+        "--always",
+        dest="always",
+        action="store_true",
+        default=None,
+        help="give it to the model on every turn, as what is about health is",
+    )
+    al.add_argument("--not-always", dest="always", action="store_false",
+                    help="only when it is found, even if it is about health or safety")  # fmt: skip
     a.add_argument("--importance", type=float, default=0.5, help="0 to 1 (default 0.5)")
     a.add_argument("--valid-from", help="date it becomes true (YYYY-MM-DD)")
     a.add_argument("--valid-until", help="date it stops being true (YYYY-MM-DD)")
@@ -34,6 +44,8 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     pin = ls.add_mutually_exclusive_group()
     pin.add_argument("--pinned", dest="pinned", action="store_true", default=None)
     pin.add_argument("--unpinned", dest="pinned", action="store_false")
+    ls.add_argument("--always", action="store_true", default=None,
+                    help="only those given on every turn (about health and safety)")  # fmt: skip
     ls.add_argument("--text", help="only memories containing this text")
     ls.add_argument("--since", help="created on or after (YYYY-MM-DD)")
     ls.add_argument("--until", help="created on or before (YYYY-MM-DD)")
@@ -74,6 +86,16 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
         x = msub.add_parser(name, help=text)
         x.add_argument("id", type=int)
         x.set_defaults(func=set_pinned)
+
+    al = msub.add_parser(
+        "always",
+        help="give a memory to the model on every turn (on), only when found (off), or as "
+        "its text says (auto: what is about health or safety is)",
+    )
+    al.add_argument("id", type=int)
+    al.add_argument("state", choices=("on", "off", "auto"))
+    al.add_argument("--json", action="store_true")
+    al.set_defaults(func=set_always)
 
     h = msub.add_parser("history", help="every version of a memory")
     h.add_argument("id", type=int)
@@ -139,7 +161,7 @@ def _written(ctx: Context, res: Any, verb: str) -> int:
         output.print_json(res.memory.to_dict(), ctx.out)
     else:
         text = output.one_line(res.memory.text, output.width() - 20)
-        ctx.out.write(f"{verb} {res.memory.id}: {text}\n")
+        ctx.out.write(f"{verb} {res.memory.id}: {text}{output.always_note(res.memory)}\n")
     return EXIT_OK
 
 
@@ -152,6 +174,7 @@ def add(ctx: Context) -> int:
         pinned=args.pin,
         valid_from=args.valid_from,
         valid_until=args.valid_until,
+        always=args.always,
     )
     return _written(ctx, res, "Remembered")
 
@@ -161,6 +184,7 @@ def list_(ctx: Context) -> int:
     mems = ctx.mem.memories(
         kind=args.kind,
         pinned=args.pinned,
+        always=args.always,
         text=args.text,
         since=args.since,
         until=args.until,
@@ -234,6 +258,20 @@ def delete(ctx: Context) -> int:
 def set_pinned(ctx: Context) -> int:
     m = ctx.mem.pin(ctx.args.id, ctx.args.action == "pin")
     ctx.out.write(f"{'Pinned' if m.pinned else 'Unpinned'} {m.id}.\n")
+    return EXIT_OK
+
+
+def set_always(ctx: Context) -> int:
+    state = {"on": True, "off": False, "auto": None}[ctx.args.state]
+    m = ctx.mem.set_always(ctx.args.id, state)
+    if ctx.args.json:
+        output.print_json(m.to_dict(), ctx.out)
+    elif m.always:
+        ctx.out.write(
+            f"Memory {m.id} is given to the model on every turn{output.always_note(m)}.\n"
+        )
+    else:
+        ctx.out.write(f"Memory {m.id} is given to the model only when it is found.\n")
     return EXIT_OK
 
 

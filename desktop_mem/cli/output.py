@@ -55,14 +55,30 @@ def memory_line(
 ) -> str:
     """One memory on one line; a search hit with its score, and its relevance in
     deviations marked "?" when a weaker match and "-" when the rule would not keep it."""
-    mark = "*" if m.pinned else " "
-    state = " (expired)" if m.expired else ""
+    mark = "*" if m.pinned else ("!" if m.always else " ")
+    state = (" (expired)" if m.expired else "") + always_note(m)
     head = f"{m.id:>6} {mark} {m.kind:<10} {m.created_at[:10]} "
     if score is not None:
         head += f"{score:.4f} "
     if relevance is not None:
         head += f"{relevance:5.1f}{MATCH_MARKS.get(match or '', ' ')} "
     return head + one_line(m.text, max(20, columns - len(head) - len(state))) + state
+
+
+# Why a memory is given on every turn, as the command line says it.
+CARE_WORDS = {
+    "health": "health",
+    "diet": "diet",
+    "access": "accessibility",
+    "asked": "asked to remember",
+}
+
+
+def always_note(m: Any) -> str:
+    """ " (always given: health)" for a memory given on every turn, else ""."""
+    if not getattr(m, "always", False):
+        return ""
+    return f" (always given: {CARE_WORDS.get(m.care or 'asked', m.care)})"
 
 
 def progress(err: TextIO, what: str) -> Callable[[int, int], None] | None:
@@ -99,4 +115,5 @@ def changes(items: Sequence[Any], err: TextIO) -> None:
         if c.action == "skipped":
             continue
         was = f" (was: {c.before})" if c.before else ""
-        err.write(f"memory {c.action} #{c.memory_id}: {c.text}{was}\n")
+        given = f" (always given: {CARE_WORDS.get(c.always, c.always)})" if c.always else ""
+        err.write(f"memory {c.action} #{c.memory_id}: {c.text}{was}{given}\n")

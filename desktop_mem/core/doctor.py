@@ -225,6 +225,7 @@ def check_database(config: Config, vault: Vault) -> tuple[list[Check], Facts]:
             )
         )
         checks.append(check_learning(db))
+        checks.append(check_always_given(db))
         recovery_check = check_recovery(db)
         if recovery_check is not None:
             checks.append(recovery_check)
@@ -240,6 +241,26 @@ def check_database(config: Config, vault: Vault) -> tuple[list[Check], Facts]:
         return checks, facts
     finally:
         db.close()
+
+
+def check_always_given(db: Any) -> Check:
+    """Which memories are given to the model in every chat (core/memory/care.py): their
+    ids and why, never their text (a doctor report is pasted into bug reports)."""
+    from desktop_mem.core.memory.care import CATEGORIES
+    from desktop_mem.core.memory.store import ALWAYS
+
+    rows = db.query(f"SELECT id, coalesce(care, 'asked') FROM memories WHERE {ALWAYS} ORDER BY id")
+    if not rows:
+        return Check("always given", True, "no memory is given in every chat")
+    counts = {c: sum(1 for _, care in rows if care == c) for c in CATEGORIES}
+    why = ", ".join(f"{c} {n}" for c, n in counts.items() if n)
+    ids = ", ".join(f"#{mid}" for mid, _ in rows[:20]) + (", …" if len(rows) > 20 else "")
+    return Check(
+        "always given",
+        True,
+        f"{len(rows)} {'memory is' if len(rows) == 1 else 'memories are'} given in every chat "
+        f"({why}): {ids}; `desktop-mem memory list --always` shows them",
+    )
 
 
 def check_leftovers(path: Path, found: int) -> Check:

@@ -40,6 +40,7 @@ DEFAULTS: dict[str, Any] = {
     "last_backup_at": "",  # when the last backup (any kind) was written, UTC ISO
     "mcp_unregistered_level": "read",  # what an app without a key may do: read or off
     "instructions": "",  # the user's "about me / how to answer": in every prompt
+    "care_notice_seen": False,  # the window said what a memory given in every chat is
 }
 
 # Whole-number settings and their bounds (the token budgets: at least 256).

@@ -46,6 +46,7 @@ class MemoryBrowser(QWidget):
     save_requested = Signal(int, str, str, float, str)  # id, text, kind, importance, until
     # (until: "YYYY-MM-DD", or "" for no end)
     pin_requested = Signal(int, bool)
+    always_requested = Signal(int, bool)  # give it in every chat, or only when found
     delete_requested = Signal(list)
     forget_all_requested = Signal()
     restore_requested = Signal(int, int)  # memory id, version
@@ -89,6 +90,13 @@ class MemoryBrowser(QWidget):
         self.pinned_only = QCheckBox(self.tr("Pinned only"))
         self.pinned_only.toggled.connect(lambda *_: self.refresh_requested.emit())
         top.addWidget(self.pinned_only)
+        self.always_only = QCheckBox(self.tr("In every chat"))
+        self.always_only.setToolTip(
+            self.tr("Only the memories given to the model in every chat: what is about your "
+                    "health or safety, and what you asked to be always remembered")
+        )  # fmt: skip
+        self.always_only.toggled.connect(lambda *_: self.refresh_requested.emit())
+        top.addWidget(self.always_only)
         self.since = QDateEdit()
         self.since.setCalendarPopup(True)
         self.since.setSpecialValueText(self.tr("Any date"))
@@ -140,6 +148,7 @@ class MemoryBrowser(QWidget):
         self.drawer = MemoryDrawer()
         self.drawer.save_requested.connect(self.save_requested)
         self.drawer.pin_requested.connect(self.pin_requested)
+        self.drawer.always_requested.connect(self.always_requested)
         self.drawer.delete_requested.connect(self._delete)
         self.drawer.restore_requested.connect(self.restore_requested)
         self.drawer.message_requested.connect(self.message_requested)
@@ -204,6 +213,7 @@ class MemoryBrowser(QWidget):
         return {
             "kind": self.kind_filter.currentData() or None,
             "pinned": True if self.pinned_only.isChecked() else None,
+            "always": True if self.always_only.isChecked() else None,
             "since": since,
         }
 
@@ -288,7 +298,7 @@ class MemoryBrowser(QWidget):
             self.select(keep)
 
     def _show_empty(self, shown: int, searched: bool) -> None:
-        filtered = self.filters() != {"kind": None, "pinned": None, "since": None}
+        filtered = any(value is not None for value in self.filters().values())
         if shown:
             self.list_pages.setCurrentWidget(self.list)
             return

@@ -40,14 +40,35 @@ def relevance_label(found: Found) -> str:
     return QCoreApplication.translate("cards", "relevance %1").replace("%1", number)
 
 
+def care_label(care: str | None) -> str:
+    """Why a memory is given in every chat, in a few words."""
+    words = {
+        "health": QCoreApplication.translate("cards", "health"),
+        "diet": QCoreApplication.translate("cards", "diet"),
+        "access": QCoreApplication.translate("cards", "accessibility"),
+    }
+    return words.get(care or "", QCoreApplication.translate("cards", "you asked"))
+
+
+def always_label(memory: Memory) -> str:
+    """ "always given: health" for a memory given in every chat, else ""."""
+    if not memory.always:
+        return ""
+    return QCoreApplication.translate("cards", "always given: %1").replace(
+        "%1", care_label(memory.care)
+    )
+
+
 def meta_line(memory: Memory, found: Found | None = None) -> str:
-    """(Relevance ·) kind · date · pinned · source (· until, expired): the second line
-    of a card."""
+    """(Relevance ·) kind · date · pinned · always given · source (· until, expired):
+    the second line of a card."""
     parts = [relevance_label(found)] if found is not None else []
     parts = [p for p in parts if p]
     parts += [kind_label(None, memory.kind), memory.created_at[:10]]
     if memory.pinned:
         parts.append(QCoreApplication.translate("cards", "★ pinned"))
+    if memory.always:
+        parts.append(always_label(memory))
     parts.append(source_label(None, memory.source))
     if memory.expired:
         parts.append(QCoreApplication.translate("cards", "expired"))

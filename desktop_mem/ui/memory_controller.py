@@ -39,6 +39,7 @@ class MemoryController(QObject):
         b.add_requested.connect(self.add_memory)
         b.save_requested.connect(self.save_memory)
         b.pin_requested.connect(self.pin_memory)
+        b.always_requested.connect(self.set_always)
         b.delete_requested.connect(self.delete_memories)
         b.forget_all_requested.connect(self.forget_all)
         b.restore_requested.connect(self.restore_memory)
@@ -68,11 +69,11 @@ class MemoryController(QObject):
         store = self.profile.memories
 
         def more(offset: int, limit: int) -> list[Any]:  # the next page, as the view scrolls
-            return store.list(kind=f["kind"], pinned=f["pinned"], since=f["since"],
-                              limit=limit, offset=offset)  # fmt: skip
+            return store.list(kind=f["kind"], pinned=f["pinned"], always=f["always"],
+                              since=f["since"], limit=limit, offset=offset)  # fmt: skip
 
         def first_page() -> tuple[list[Any], int]:
-            if f["kind"] or f["pinned"] is not None or f["since"]:
+            if f["kind"] or f["pinned"] is not None or f["always"] is not None or f["since"]:
                 rows = more(0, -1)  # filtered: all of them (and so their count)
                 return rows, len(rows)
             return more(0, page), store.count()
@@ -115,6 +116,8 @@ class MemoryController(QObject):
 
         def keep(h: Any) -> bool:
             if f["pinned"] is not None and not h.memory.pinned:
+                return False
+            if f["always"] is not None and not h.memory.always:
                 return False
             return not f["since"] or h.memory.created_at[:10] >= f["since"]
 
@@ -217,6 +220,16 @@ class MemoryController(QObject):
             self.profile.memories.set_pinned,
             memory_id,
             pinned,
+            done=lambda _m: self.memory_changed(memory_id),
+            failed=self._error,
+        )
+
+    def set_always(self, memory_id: int, always: bool) -> None:
+        """Give a memory in every chat, or only when it is found."""
+        tasks.run(
+            self.profile.memories.set_always,
+            memory_id,
+            always,
             done=lambda _m: self.memory_changed(memory_id),
             failed=self._error,
         )

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from desktop_mem.core import textproc
 from desktop_mem.core.memory.store import KINDS, Memory, Version
-from desktop_mem.ui.memory_cards import wrapped_lines
+from desktop_mem.ui.memory_cards import care_label, wrapped_lines
 from desktop_mem.ui.models import ID_ROLE, kind_label, source_label
 
 
@@ -46,6 +46,8 @@ def action_label(action: str) -> str:
         "restored": QCoreApplication.translate("MemoryBrowser", "restored"),
         "pinned": QCoreApplication.translate("MemoryBrowser", "pinned"),
         "unpinned": QCoreApplication.translate("MemoryBrowser", "unpinned"),
+        "always given": QCoreApplication.translate("MemoryBrowser", "given in every chat"),
+        "not always given": QCoreApplication.translate("MemoryBrowser", "given only when found"),
         "invalidated": QCoreApplication.translate("MemoryBrowser", "marked no longer true"),
     }
     if action in words:
@@ -113,6 +115,7 @@ class WrappedList(QListWidget):
 class MemoryDrawer(QWidget):
     save_requested = Signal(int, str, str, float, str)  # id, text, kind, importance, until
     pin_requested = Signal(int, bool)
+    always_requested = Signal(int, bool)  # give it in every chat, or only when found
     delete_requested = Signal()  # the memories selected in the list
     restore_requested = Signal(int, int)  # memory id, version
     message_requested = Signal(int)  # open the conversation holding this message
@@ -147,6 +150,21 @@ class MemoryDrawer(QWidget):
         until_row.addWidget(self.until)
         until_row.addStretch(1)
         fields.addRow(self.tr("Valid"), until_row)
+        self.always = QCheckBox(self.tr("Give it to the model in every chat"))
+        self.always.setToolTip(
+            self.tr("What is about your health or safety (an allergy, a medication, a diet, "
+                    "an accessibility need) is given in every chat, whatever you ask; "
+                    "anything else only when it is relevant.")
+        )  # fmt: skip
+        self.always.clicked.connect(self._always)
+        self.always_why = QLabel()
+        self.always_why.setObjectName("notice")
+        self.always_why.setWordWrap(True)
+        always_box = QVBoxLayout()
+        always_box.setContentsMargins(0, 0, 0, 0)
+        always_box.addWidget(self.always)
+        always_box.addWidget(self.always_why)
+        fields.addRow(self.tr("Always"), always_box)
         column.addLayout(fields)
         buttons = QHBoxLayout()
         self.save_button = QPushButton(self.tr("Save"))
@@ -273,6 +291,11 @@ class MemoryDrawer(QWidget):
             self.kind.setCurrentIndex(max(0, self.kind.findData(memory.kind)))
             self.importance.setValue(memory.importance)
             self.pin_button.setText(self.tr("Unpin") if memory.pinned else self.tr("Pin"))
+        self.always.setEnabled(memory is not None)
+        self.always.setChecked(bool(memory and memory.always))
+        why = self._always_why(memory)
+        self.always_why.setText(why)
+        self.always_why.setVisible(bool(why))
         if memory is None:
             self.origin.setText("")
         elif origin:  # the message it was learned from
@@ -332,6 +355,20 @@ class MemoryDrawer(QWidget):
                 float(self.importance.value()),
                 self.until.date().toString("yyyy-MM-dd") if self.has_until.isChecked() else "",
             )
+
+    def _always_why(self, memory: Memory | None) -> str:
+        if memory is None or memory.care in (None, "asked"):
+            return ""
+        if memory.always:
+            return self.tr("Given in every chat: it is about your %1.").replace(
+                "%1", care_label(memory.care)
+            )
+        return self.tr("It is about your %1, but you chose to give it only when it is "
+                       "relevant.").replace("%1", care_label(memory.care))  # fmt: skip
+
+    def _always(self, checked: bool) -> None:
+        if self.current is not None:
+            self.always_requested.emit(self.current.id, checked)
 
     def _pin(self) -> None:
         if self.current is not None:

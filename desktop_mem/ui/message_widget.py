@@ -319,6 +319,7 @@ class MessageWidget(QFrame):
 
     def _why(self, why: str, weak: bool) -> str:
         said = {
+            "always": self.tr("In every answer: about your health or safety"),
             "core": self.tr("In every answer (pinned)"),
             "found": self.tr("Found for this message"),
             "recalled": self.tr("Learned from an earlier message found for this one"),

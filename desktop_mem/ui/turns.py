@@ -20,9 +20,13 @@ from desktop_mem.ui.chat_view import ChatView
 from desktop_mem.ui.context import Context
 from desktop_mem.ui.errors import describe
 from desktop_mem.ui.forget_dialog import ForgetDialog
+from desktop_mem.ui.memory_cards import care_label
 from desktop_mem.ui.message_widget import MessageWidget
 
 LOST = ("ollama_unreachable", "reply_cut", "ollama_timeout")  # the server is gone
+# The kinds of care the first-time notice speaks of (what the user asked to be always
+# remembered needs no explaining).
+CARE_SAID = ("health", "diet", "access")
 
 
 class TurnController(QObject):
@@ -209,7 +213,24 @@ class TurnController(QObject):
         answer.setProperty("changes_index", len(self.last_changes) - 1)
         notice = describe_changes((c.action, c.text) for c in changes)
         undo = self.tr("Undo")  # outside the f-string, where lupdate finds it
-        answer.set_notice(notice + f' — <a href="undo">{undo}</a>')
+        answer.set_notice(notice + f' — <a href="undo">{undo}</a>' + self.care_notice(changes))
+
+    def care_notice(self, changes: list[Change]) -> str:
+        """The first time a memory about the user's health or safety is remembered, a
+        line saying it will be in every chat, with a way to change that (once per
+        profile: later ones say it on their card)."""
+        given = next((c for c in changes if c.always in CARE_SAID), None)
+        settings = self.ctx.profile.settings
+        if given is None or settings.get("care_notice_seen"):
+            return ""
+        settings.set("care_notice_seen", True)
+        said = self.tr("This will be given to the model in every chat: it is about your %1.")
+        change = self.tr("Change")  # outside the f-string, where lupdate finds it
+        return (
+            "<br>"
+            + html.escape(said.replace("%1", care_label(given.always)))
+            + (f' — <a href="memory:{given.memory_id}">{change}</a>')
+        )
 
     def catch_up(self) -> None:
         """The model server answers (again): learn from what waited for it."""
@@ -258,9 +279,12 @@ class TurnController(QObject):
         )
 
     def link(self, widget_index: int, href: str) -> None:
-        """A link in the line under an answer: Undo what it taught, or Retry learning."""
+        """A link in the line under an answer: Undo what it taught, Retry learning, or
+        open a memory it remembered."""
         if href == "retry":
             self.retry_learning(widget_index)
+        elif href.startswith("memory:"):
+            self.ctx.hub.memory_requested.emit(int(href.split(":", 1)[1]))
         else:
             self.undo_changes(widget_index)
 

@@ -145,23 +145,23 @@
 <context>
     <name>MemoryBrowser</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="275" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="285" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n memory</numerusform><numerusform>%n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="278" />
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="281" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="288" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="291" />
         <source>%n match(es)</source>
         <translation><numerusform>%n match</numerusform><numerusform>%n matches</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="278" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="288" />
         <source>%n weaker</source>
         <translation><numerusform>%n weaker</numerusform><numerusform>%n weaker</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="283" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="293" />
         <source>No relevant match; %n weaker one(s) below</source>
         <translation><numerusform>No relevant match; %n weaker one below</numerusform><numerusform>No relevant match; %n weaker ones below</numerusform></translation>
     </message>
@@ -169,57 +169,57 @@
 <context>
     <name>MemoryController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="236" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="249" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>Delete %n memory for good, with its history?</numerusform><numerusform>Delete %n memories for good, with their history?</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="238" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="251" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>They shaped %n answer.</numerusform><numerusform>They shaped %n answers.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="252" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="265" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>Deleted %n memory.</numerusform><numerusform>Deleted %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="284" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="297" />
         <source>Forgot %n memory(s); the conversations stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>Forgot %n memory; the conversations stay to read, but the assistant no longer sees them.</numerusform><numerusform>Forgot %n memories; the conversations stay to read, but the assistant no longer sees them.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="290" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="303" />
         <source>Forgot %n memory(s)</source>
         <translation><numerusform>Forgot %n memory</numerusform><numerusform>Forgot %n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="291" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="304" />
         <source> and deleted %n message(s).</source>
         <translation><numerusform> and deleted %n message.</numerusform><numerusform> and deleted %n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="356" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="369" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>Exported %n memory to %1. That file is not encrypted.</numerusform><numerusform>Exported %n memories to %1. That file is not encrypted.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="400" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="413" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>Imported %n memory.</numerusform><numerusform>Imported %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="402" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="415" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>%n already known, skipped.</numerusform><numerusform>%n already known, skipped.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="421" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="434" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>While you were away, %n memory was tidied (merged or marked out of date); its History can undo it.</numerusform><numerusform>While you were away, %n memories were tidied (merged or marked out of date); each memory's History can undo it.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="432" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="445" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>Consolidation: %n change.</numerusform><numerusform>Consolidation: %n changes.</numerusform></translation>
     </message>
@@ -235,32 +235,32 @@
 <context>
     <name>TurnController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="308" />
+        <location filename="../../desktop_mem/ui/turns.py" line="332" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>Deleted %n memory</numerusform><numerusform>Deleted %n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="308" />
+        <location filename="../../desktop_mem/ui/turns.py" line="332" />
         <source> and %n message(s).</source>
         <translation><numerusform> and %n message.</numerusform><numerusform> and %n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="311" />
+        <location filename="../../desktop_mem/ui/turns.py" line="335" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>Deleted %n memory.</numerusform><numerusform>Deleted %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="313" />
+        <location filename="../../desktop_mem/ui/turns.py" line="337" />
         <source>Deleted %n message(s).</source>
         <translation><numerusform>Deleted %n message.</numerusform><numerusform>Deleted %n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="319" />
+        <location filename="../../desktop_mem/ui/turns.py" line="343" />
         <source>%n earlier message(s) stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>%n earlier message stays to read, but the assistant no longer sees it.</numerusform><numerusform>%n earlier messages stay to read, but the assistant no longer sees them.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="328" />
+        <location filename="../../desktop_mem/ui/turns.py" line="352" />
         <source>%n memory(s) or message(s) still mention it: say the same “forget …” again to see them.</source>
         <translation><numerusform>%n memory or message still mentions it: say the same “forget …” again to see it.</numerusform><numerusform>%n memories or messages still mention it: say the same “forget …” again to see them.</numerusform></translation>
     </message>

@@ -196,83 +196,83 @@
 <context>
     <name>BackupPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="286" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="290" />
         <source>A backup is encrypted like your memories. Put the folder in Syncthing, Dropbox or iCloud Drive to carry your memories to another computer: only encrypted data is synced.</source>
         <translation>备份和你的记忆一样是加密的。把备份文件夹放进 Syncthing、Dropbox 或 iCloud 云盘，就能把记忆带到另一台电脑：同步的只有加密数据。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="296" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="300" />
         <source>No folder chosen</source>
         <translation>未选择文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="297" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="301" />
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="301" />
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="346" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="305" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="350" />
         <source>Backup folder</source>
         <translation>备份文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="302" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="306" />
         <source>Back up every day</source>
         <translation>每天备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="309" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="313" />
         <source>Backups to keep</source>
         <translation>保留的备份数</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="312" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="316" />
         <source>Back up now</source>
         <translation>立即备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="314" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="318" />
         <source>Restore a backup…</source>
         <translation>恢复备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="324" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="328" />
         <source>New recovery code…</source>
         <translation>新的恢复码…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="326" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="330" />
         <source>Makes a new code and shows it once; the old one stops opening this profile.</source>
         <translation>生成新的恢复码并只显示一次；旧的恢复码将不再能打开此配置。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="340" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="344" />
         <source>No backup yet.</source>
         <translation>还没有备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="342" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="346" />
         <source>Last backup: %1</source>
         <translation>上次备份：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="354" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="358" />
         <source>Choose a folder for the backups first.</source>
         <translation>请先选择备份文件夹。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="359" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="363" />
         <source>Backing up…</source>
         <translation>正在备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="363" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="367" />
         <source>Backed up to %1</source>
         <translation>已备份到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="367" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="371" />
         <source>A backup is already running.</source>
         <translation>已有一个备份正在进行。</translation>
     </message>
@@ -1209,167 +1209,187 @@ A local language model with a long-term memory you can see and control. Your con
     </message>
     <message>
         <location filename="../../desktop_mem/ui/memory_drawer.py" line="49" />
+        <source>given in every chat</source>
+        <translation>改为每次对话都提供</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="50" />
+        <source>given only when found</source>
+        <translation>改为仅在相关时提供</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="51" />
         <source>marked no longer true</source>
         <translation>标记为不再成立</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="54" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="56" />
         <source>wants to change #%1</source>
         <translation>想修改 #%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="55" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="57" />
         <source>merged into #%1</source>
         <translation>并入 #%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="56" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="58" />
         <source>contradicted by #%1</source>
         <translation>被 #%1 否定</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="64" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="65" />
         <source>Search memories (meaning and words, 中文 or English)</source>
         <translation>搜索记忆（语义和关键词，中文或英文）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="70" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="71" />
         <source>Weak matches too</source>
         <translation>也显示弱匹配</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="72" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="73" />
         <source>List every memory ranked by the search, not only the relevant ones</source>
         <translation>按搜索排序列出所有记忆，而不只是相关的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="76" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="77" />
         <source>New memory…</source>
         <translation>新建记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="77" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="78" />
         <source>Write a memory of your own</source>
         <translation>自己写一条记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="84" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="85" />
         <source>All kinds</source>
         <translation>所有类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="89" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="90" />
         <source>Pinned only</source>
         <translation>仅置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="94" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="93" />
+        <source>In every chat</source>
+        <translation>每次对话都提供</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="95" />
+        <source>Only the memories given to the model in every chat: what is about your health or safety, and what you asked to be always remembered</source>
+        <translation>只显示每次对话都提供给模型的记忆：与你的健康或安全有关的，以及你要求一直记住的</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="102" />
         <source>Any date</source>
         <translation>任何日期</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="96" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="104" />
         <source>Created on or after</source>
         <translation>创建于此日期或之后</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="101" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="109" />
         <source>Order of the list</source>
         <translation>列表的排序</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="123" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="131" />
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="160" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="169" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="162" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="171" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="164" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="173" />
         <source>Forget everything…</source>
         <translation>忘记一切…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="178" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="187" />
         <source>Newest first</source>
         <translation>最新的在前</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="179" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="188" />
         <source>Oldest first</source>
         <translation>最早的在前</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="180" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="189" />
         <source>Recently edited</source>
         <translation>最近编辑的在前</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="181" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="190" />
         <source>Most important</source>
         <translation>最重要的在前</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="182" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="191" />
         <source>By kind</source>
         <translation>按类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="183" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="192" />
         <source>A to Z</source>
         <translation>按字母顺序</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="269" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="279" />
         <source>Best match first</source>
         <translation>最相关的在前</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="275" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="285" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="278" />
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="281" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="288" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="291" />
         <source>%n match(es)</source>
         <translation><numerusform>%n 条匹配</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="278" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="288" />
         <source>%n weaker</source>
         <translation><numerusform>另有 %n 条较弱的</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="283" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="293" />
         <source>No relevant match; %n weaker one(s) below</source>
         <translation><numerusform>没有相关的匹配；下面是 %n 条较弱的</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="285" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="295" />
         <source>No matches</source>
         <translation>没有匹配</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="296" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="306" />
         <source>No memory is about this. Tick “Weak matches too” to see the nearest.</source>
         <translation>没有与此相关的记忆。勾选“也显示弱匹配”可以看到最接近的几条。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="298" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="308" />
         <source>No memory fits these filters.</source>
         <translation>没有符合这些筛选条件的记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="301" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="311" />
         <source>No memories yet. Tell the assistant about yourself in a chat, or write one with New memory…</source>
         <translation>还没有记忆。在聊天中向助手介绍你自己，或点击“新建记忆…”自己写一条。</translation>
     </message>
@@ -1377,158 +1397,158 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryController</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="161" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="164" />
         <source>an app without a key</source>
         <translation>没有密钥的应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="162" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="165" />
         <source>an app with a key that is not valid</source>
         <translation>密钥无效的应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="184" />
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="197" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="187" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="200" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="201" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="204" />
         <source>The memory was saved.</source>
         <translation>记忆已保存。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="236" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="249" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="238" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="251" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="241" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="254" />
         <source>Delete memories</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="248" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="261" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="252" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="265" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="277" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="290" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="284" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="297" />
         <source>Forgot %n memory(s); the conversations stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>已忘记 %n 条记忆；对话保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="290" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="303" />
         <source>Forgot %n memory(s)</source>
         <translation><numerusform>已忘记 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="291" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="304" />
         <source> and deleted %n message(s).</source>
         <translation><numerusform>，并删除了 %n 条消息。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="305" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="318" />
         <source>Delete everything</source>
         <translation>全部删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="307" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="320" />
         <source>This deletes all %1 conversations and all %2 memories of this profile for good. The settings and the key stay.</source>
         <translation>这会永久删除此配置的全部 %1 个对话和全部 %2 条记忆。设置和密钥会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="312" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="325" />
         <source>DELETE</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="318" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="331" />
         <source>Deleting everything…</source>
         <translation>正在全部删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="334" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="347" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="336" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="349" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="342" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="355" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="356" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="369" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="365" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="378" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="366" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="379" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="378" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="391" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="381" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="394" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="393" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="406" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="400" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="413" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="402" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="415" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="409" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="422" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="421" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="434" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>你不在的时候，整理了 %n 条记忆（合并或标记为过期）；可在每条记忆的历史中撤销。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="432" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="445" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>
@@ -1536,110 +1556,135 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryDrawer</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="129" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="132" />
         <source>Text</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="133" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="136" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="137" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="140" />
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="139" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="142" />
         <source>True until</source>
         <translation>有效至</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="149" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="152" />
         <source>Valid</source>
         <translation>有效期</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="152" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="153" />
+        <source>Give it to the model in every chat</source>
+        <translation>每次对话都提供给模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="155" />
+        <source>What is about your health or safety (an allergy, a medication, a diet, an accessibility need) is given in every chat, whatever you ask; anything else only when it is relevant.</source>
+        <translation>与你的健康或安全有关的记忆（过敏、用药、饮食、无障碍需求）无论你问什么，每次对话都会提供给模型；其他记忆只在相关时提供。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="167" />
+        <source>Always</source>
+        <translation>始终提供</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="170" />
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="154" />
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="275" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="172" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="293" />
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="156" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="174" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="167" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="185" />
         <source>Came from</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="173" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="191" />
         <source>Answers it shaped</source>
         <translation>用到它的回答</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="190" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="208" />
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="196" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="214" />
         <source>Restore this version</source>
         <translation>恢复此版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="210" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="228" />
         <source>Select a memory to see where it came from, the answers it shaped and its history, or to edit it.</source>
         <translation>选择一条记忆，查看它的来源、受它影响的回答和修改历史，或编辑它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="245" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="263" />
         <source>%1 wants to change this to: “%2” (its own memory %3)</source>
         <translation>%1 想把它改为：“%2”（它自己的记忆 %3）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="254" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="272" />
         <source>Used by other apps: %1</source>
         <translation>被其他应用使用：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="275" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="293" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="287" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="310" />
         <source>(empty answer)</source>
         <translation>（空回答）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="292" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="315" />
         <source>No answer has used it yet.</source>
         <translation>还没有回答用到它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="307" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="330" />
         <source>, until %1</source>
         <translation>，有效至 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="309" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="332" />
         <source>, from message %1</source>
         <translation>，来自消息 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="313" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="336" />
         <source>%1 (%2%3)%4: %5</source>
         <translation>%1（%2%3）%4：%5</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="363" />
+        <source>Given in every chat: it is about your %1.</source>
+        <translation>每次对话都会提供：这与你的%1有关。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="366" />
+        <source>It is about your %1, but you chose to give it only when it is relevant.</source>
+        <translation>这与你的%1有关，但你选择了只在相关时提供。</translation>
     </message>
 </context>
 <context>
@@ -1781,31 +1826,36 @@ A local language model with a long-term memory you can see and control. Your con
     </message>
     <message>
         <location filename="../../desktop_mem/ui/message_widget.py" line="322" />
+        <source>In every answer: about your health or safety</source>
+        <translation>每次回答都会用到：与你的健康或安全有关</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/message_widget.py" line="323" />
         <source>In every answer (pinned)</source>
         <translation>每次回答都会用到（已置顶）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="323" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="324" />
         <source>Found for this message</source>
         <translation>为这条消息找到的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="324" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="325" />
         <source>Learned from an earlier message found for this one</source>
         <translation>从为这条消息找到的一条以前的消息中记住的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="326" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="327" />
         <source>a weaker match</source>
         <translation>匹配较弱</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="349" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="350" />
         <source>%1/%2</source>
         <translation>%1/%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="352" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="353" />
         <source>Version %1 of %2</source>
         <translation>第 %1 个版本，共 %2 个</translation>
     </message>
@@ -2302,93 +2352,103 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>TurnController</name>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="90" />
+        <location filename="../../desktop_mem/ui/turns.py" line="94" />
         <source>…</source>
         <translation>…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="118" />
-        <location filename="../../desktop_mem/ui/turns.py" line="252" />
+        <location filename="../../desktop_mem/ui/turns.py" line="122" />
+        <location filename="../../desktop_mem/ui/turns.py" line="273" />
         <source>Learning from this exchange…</source>
         <translation>正在从这轮对话中学习…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="187" />
+        <location filename="../../desktop_mem/ui/turns.py" line="191" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="211" />
+        <location filename="../../desktop_mem/ui/turns.py" line="215" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
         <location filename="../../desktop_mem/ui/turns.py" line="227" />
+        <source>This will be given to the model in every chat: it is about your %1.</source>
+        <translation>这条记忆以后每次对话都会提供给模型：它与你的%1有关。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/turns.py" line="228" />
+        <source>Change</source>
+        <translation>更改</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/turns.py" line="248" />
         <source>Nothing was learned from this message: the model's answer was not what was asked for. It will be tried again later.</source>
         <translation>这条消息还没有被记住：模型的回答不符合要求。稍后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="232" />
+        <location filename="../../desktop_mem/ui/turns.py" line="253" />
         <source>Nothing was learned from this message: the model server did not answer in time. It will be tried again later.</source>
         <translation>这条消息还没有被记住：模型服务器没有及时回答。稍后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="237" />
+        <location filename="../../desktop_mem/ui/turns.py" line="258" />
         <source>Nothing was learned from this message: the model server could not be reached. It will be tried again once it answers.</source>
         <translation>这条消息还没有被记住：无法连接模型服务器。等它恢复后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="241" />
+        <location filename="../../desktop_mem/ui/turns.py" line="262" />
         <source>Nothing was learned from this message: the model server failed. It will be tried again later.</source>
         <translation>这条消息还没有被记住：模型服务器出错了。稍后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="281" />
+        <location filename="../../desktop_mem/ui/turns.py" line="305" />
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="285" />
+        <location filename="../../desktop_mem/ui/turns.py" line="309" />
         <source>Undoing…</source>
         <translation>正在撤销…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="308" />
+        <location filename="../../desktop_mem/ui/turns.py" line="332" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>已删除 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="308" />
+        <location filename="../../desktop_mem/ui/turns.py" line="332" />
         <source> and %n message(s).</source>
         <translation><numerusform>和 %n 条消息。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="311" />
+        <location filename="../../desktop_mem/ui/turns.py" line="335" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="313" />
+        <location filename="../../desktop_mem/ui/turns.py" line="337" />
         <source>Deleted %n message(s).</source>
         <translation><numerusform>已删除 %n 条消息。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="319" />
+        <location filename="../../desktop_mem/ui/turns.py" line="343" />
         <source>%n earlier message(s) stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>%n 条以前的消息保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="328" />
+        <location filename="../../desktop_mem/ui/turns.py" line="352" />
         <source>%n memory(s) or message(s) still mention it: say the same “forget …” again to see them.</source>
         <translation><numerusform>仍有 %n 条记忆或消息提到它：再说一次同样的“忘记……”即可看到。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="334" />
+        <location filename="../../desktop_mem/ui/turns.py" line="358" />
         <source>Nothing was deleted.</source>
         <translation>没有删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="342" />
+        <location filename="../../desktop_mem/ui/turns.py" line="366" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
@@ -2515,17 +2575,42 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>相关度 %1</translation>
     </message>
     <message>
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="46" />
+        <source>health</source>
+        <translation>健康</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="47" />
+        <source>diet</source>
+        <translation>饮食</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="48" />
+        <source>accessibility</source>
+        <translation>无障碍需求</translation>
+    </message>
+    <message>
         <location filename="../../desktop_mem/ui/memory_cards.py" line="50" />
+        <source>you asked</source>
+        <translation>你的要求</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="57" />
+        <source>always given: %1</source>
+        <translation>始终提供：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="69" />
         <source>★ pinned</source>
         <translation>★ 置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="53" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="74" />
         <source>expired</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="56" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="77" />
         <source>until %1</source>
         <translation>有效至 %1</translation>
     </message>

@@ -19,6 +19,23 @@ TS = HERE / "desktop_mem_zh_CN.ts"
 QM = ROOT / "desktop_mem" / "resources" / "translations" / "desktop_mem_zh_CN.qm"  # ships
 
 ZH: dict[str, str | list[str]] = {
+    "given in every chat": "改为每次对话都提供",
+    "given only when found": "改为仅在相关时提供",
+    "In every chat": "每次对话都提供",
+    "Only the memories given to the model in every chat: what is about your health or safety, and what you asked to be always remembered": "只显示每次对话都提供给模型的记忆：与你的健康或安全有关的，以及你要求一直记住的",
+    "Give it to the model in every chat": "每次对话都提供给模型",
+    "What is about your health or safety (an allergy, a medication, a diet, an accessibility need) is given in every chat, whatever you ask; anything else only when it is relevant.": "与你的健康或安全有关的记忆（过敏、用药、饮食、无障碍需求）无论你问什么，每次对话都会提供给模型；其他记忆只在相关时提供。",
+    "Always": "始终提供",
+    "Given in every chat: it is about your %1.": "每次对话都会提供：这与你的%1有关。",
+    "It is about your %1, but you chose to give it only when it is relevant.": "这与你的%1有关，但你选择了只在相关时提供。",
+    "In every answer: about your health or safety": "每次回答都会用到：与你的健康或安全有关",
+    "This will be given to the model in every chat: it is about your %1.": "这条记忆以后每次对话都会提供给模型：它与你的%1有关。",
+    "Change": "更改",
+    "health": "健康",
+    "diet": "饮食",
+    "accessibility": "无障碍需求",
+    "you asked": "你的要求",
+    "always given: %1": "始终提供：%1",
     " · %n message(s) not yet learned from": [" · 还有 %n 条消息尚未从中学习"],
     "Nothing was learned from this message: the model's answer was not what was asked for. It will be tried again later.": "这条消息还没有被记住：模型的回答不符合要求。稍后会再试。",
     "Nothing was learned from this message: the model server did not answer in time. It will be tried again later.": "这条消息还没有被记住：模型服务器没有及时回答。稍后会再试。",

@@ -601,10 +601,12 @@ def test_a_question_about_the_user_is_not_taken_for_one_about_the_world(
 
 
 def test_each_memory_given_says_why_and_how_sure(profile: Profile, fake_ollama: FakeOllama) -> None:
-    """A pinned memory is given as core; a found one that clears the gate by itself as
-    a match, one let in within the margin as a weaker match: in the turn's record, in
-    the answer's stored record, and on the search hits."""
-    core = profile.memories.add(NewMemory("Allergic to peanuts", pinned=True)).memory
+    """A pinned memory is given as core, one about health on every turn as such; a
+    found one that clears the gate by itself as a match, one let in within the margin
+    as a weaker match: in the turn's record, in the answer's stored record, and on the
+    search hits."""
+    core = profile.memories.add(NewMemory("Prefers short answers", pinned=True)).memory
+    allergy = profile.memories.add(NewMemory("Allergic to peanuts", pinned=True)).memory
     strong = profile.memories.add(NewMemory("My cat Mochi is eleven years old")).memory
     weak = profile.memories.add(NewMemory("Mochi sleeps on the sofa all day")).memory
     profile.search.rule = RelevanceRule(z=6.0, item_margin=9.0, best_margin=9.0)
@@ -617,6 +619,7 @@ def test_each_memory_given_says_why_and_how_sure(profile: Profile, fake_ollama: 
     session.close()
     given = {u.memory_id: (u.why, u.weak) for u in result.used}
     assert given == {
+        allergy.id: ("always", False),
         core.id: ("core", False),
         strong.id: ("found", False),
         weak.id: ("found", True),
@@ -628,21 +631,22 @@ def test_each_memory_given_says_why_and_how_sure(profile: Profile, fake_ollama: 
 def test_the_core_block_holds_the_most_important_durable_memories_for_every_message(
     profile: Profile, fake_ollama: FakeOllama
 ) -> None:
-    """Where the user lives or what they are allergic to never depends on a search:
-    the most important facts, people and standing preferences are in every prompt, as
+    """Where the user lives or who their partner is never depends on a search: the
+    most important facts, people and standing preferences are in every prompt, as
     core, within the core block's budget; an event, or a fact of ordinary importance,
     only when found."""
     home = profile.memories.add(NewMemory("I live in Chorlton", importance=0.9)).memory
-    allergy = profile.memories.add(NewMemory("Allergic to penicillin", importance=0.95)).memory
+    partner = profile.memories.add(NewMemory("My partner is Sam", importance=0.95)).memory
     profile.memories.add(NewMemory("Broke my wrist in 2022", kind="event", importance=0.9))
     profile.memories.add(NewMemory("Likes the colour green", importance=0.5))
     session = ChatSession(profile, OllamaChat(fake_ollama.url))
     result = session.send("which part of the city is my home?")
-    assert [(u.memory_id, u.why) for u in result.used] == [(allergy.id, "core"), (home.id, "core")]
+    core = [u.memory_id for u in result.used if u.why == "core"]
+    assert core == [partner.id, home.id]
     assert "I live in Chorlton" in fake_ollama.last_prompt()
     tight = ContextBuilder(profile.memories, profile.search, TokenCounter())
-    plan = tight.build("hi", [], Budget(core_tokens=14))
-    assert [u.memory_id for u in plan.used] == [allergy.id], "the most important first"
+    plan = tight.build("hi", [], Budget(core_tokens=12))
+    assert [u.memory_id for u in plan.used] == [partner.id], "the most important first"
     session.close()
 
 

@@ -44,10 +44,11 @@ from desktop_mem.core.chat.layout import (
     message_line,
     passage_line,
 )
-from desktop_mem.core.chat.records import RecalledMessage, UsedMemory
+from desktop_mem.core.chat.records import IN_EVERY_PROMPT, RecalledMessage, UsedMemory
 from desktop_mem.core.memory import records
 from desktop_mem.core.memory.store import Memory, MemoryStore
 from desktop_mem.core.search.hybrid import HybridSearch, SearchResult
+from desktop_mem.core.search.relevance import is_small_talk
 from desktop_mem.core.settings import DEFAULTS
 
 __all__ = [  # the prompt's texts and lines, importable from here as before
@@ -163,7 +164,8 @@ CORE_KINDS = ("fact", "person", "preference")
 
 @dataclass
 class Given:
-    """A memory chosen for the block: why (records.WHY: "core" in every prompt, "found"
+    """A memory chosen for the block: why (records.WHY: "always" and "core" in every
+    prompt, "found"
     for this message) and whether as a weaker match (relevance.WEAK, or let in because
     past messages showed the question is about something known)."""
 
@@ -209,21 +211,42 @@ class ContextBuilder:
         conversation_id: int | None = None,
     ) -> tuple[list[Given], list[str]]:
         """Core memories, then the best search hits (`result`, or a search now), within
-        the block's budget, each with why it is given and whether as a weaker match."""
-        core = [
-            m for m in self.store.list(pinned=True, limit=budget.core_memories * 2) if not m.expired
-        ][: budget.core_memories]
-        spent = sum(self.counter.count(memory_line(m)) + 1 for m in core)
-        for m in self.store.durable(CORE_IMPORTANCE, CORE_KINDS, budget.core_memories):
-            cost = self.counter.count(memory_line(m)) + 1
-            if m.pinned or spent + cost > budget.core_tokens:
-                continue
-            core.append(m)
-            spent += cost
+        the block's budget, each with why it is given and whether as a weaker match.
+
+        The core block holds first what is about the user's health and safety
+        (core/memory/care.py: an allergy, a medication, a diet...), within its budget,
+        whatever the message: similarity is not relevance, and for "plan a dinner" the
+        allergy is the most relevant fact and not at all similar. Then the pinned
+        memories, then the most important durable ones while the budget lasts.
+
+        Small talk ("hi", "thanks!": a message that names nothing it is about) is given
+        none of what is about health: nothing it says could need it. Once a turn of the
+        conversation has been given it, though, small talk is too, so that the system
+        message, and the model server's cache of the prompt, stay as they were."""
         if result is None:
             result = self.found(self.memory_query(user_text, history), budget, conversation_id)
-        chosen = [Given(m, 1.0, "core") for m in core]
-        seen = {m.id for m in core}
+        chosen: list[Given] = []
+        spent = 0
+        talk = is_small_talk(user_text) and not self._given_always(history)
+        for m in [] if talk else self.store.always_given(budget.core_memories):
+            cost = self.counter.count(memory_line(m)) + 1
+            if spent + cost > budget.core_tokens:
+                continue
+            chosen.append(Given(m, 1.0, "always"))
+            spent += cost
+        seen = {g.memory.id for g in chosen}
+        pinned = [m for m in self.store.list(pinned=True, limit=budget.core_memories * 2)
+                  if not m.expired and m.id not in seen][: budget.core_memories]  # fmt: skip
+        chosen += [Given(m, 1.0, "core") for m in pinned]
+        spent += sum(self.counter.count(memory_line(m)) + 1 for m in pinned)
+        seen |= {m.id for m in pinned}
+        for m in self.store.durable(CORE_IMPORTANCE, CORE_KINDS, budget.core_memories):
+            cost = self.counter.count(memory_line(m)) + 1
+            if m.id in seen or spent + cost > budget.core_tokens:
+                continue
+            chosen.append(Given(m, 1.0, "core"))
+            seen.add(m.id)
+            spent += cost
         for hit in result.hits:
             if hit.memory.id not in seen:
                 chosen.append(Given(hit.memory, hit.score, "found", hit.weak))
@@ -236,6 +259,21 @@ class ContextBuilder:
             kept.append(given)
             spent += cost
         return kept, result.warnings
+
+    def _given_always(self, history: Sequence[dict[str, Any]]) -> bool:
+        """Whether an answer among these turns was given memories every turn gets for
+        the user's health or safety."""
+        ids = [m["id"] for m in history if m["role"] == "assistant" and (m.get("id") or 0) > 0]
+        if not ids:
+            return False
+        marks = ",".join("?" * len(ids))
+        return bool(
+            self.store.db.query(
+                f"SELECT 1 FROM message_memories WHERE message_id IN ({marks}) "
+                "AND why = 'always' LIMIT 1",
+                ids,
+            )
+        )
 
     def found(self, query: str, budget: Budget, conversation_id: int | None = None) -> SearchResult:
         """The memories relevant to the query, for the memory block, judged as search
@@ -374,8 +412,8 @@ class ContextBuilder:
         if messages[0] and not result.hits:
             result = SearchResult(result.held, result.warnings)
         chosen, warnings = self.select(user_text, history, budget, result)
-        core = [g for g in chosen if g.why == "core"]
-        found = edges_first([g for g in chosen if g.why != "core"])
+        core = [g for g in chosen if g.why in IN_EVERY_PROMPT]
+        found = edges_first([g for g in chosen if g.why not in IN_EVERY_PROMPT])
         past, more = self.recall(
             user_text, history, budget, conversation_id, {g.memory.id for g in chosen}, messages
         )

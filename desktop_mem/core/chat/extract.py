@@ -87,11 +87,19 @@ class Change:
     text: str
     before: str | None = None  # the text before an update
     version: int | None = None  # the memory's version the change created
+    # why the memory is now given on every turn (core/memory/care.py: health, diet,
+    # access, asked), or None
+    always: str | None = None
     # an app's statement kept as its own memory beside one it may not change: that one
     proposes: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def given_always(memory: Any) -> str | None:
+    """Why a memory is given on every turn (its kind of care), or None."""
+    return (memory.care or "asked") if memory.always else None
 
 
 Prefix = Sequence[dict[str, str]]  # the chat's messages and answer, to ask after
@@ -323,7 +331,7 @@ class Extractor:
             )
             return [
                 Change("updated", target.id, result.memory.text, target.text,
-                       self._version(target.id))
+                       self._version(target.id), given_always(result.memory))
             ]  # fmt: skip
         # invalidate: the old statement stops being true today; the new one is stored
         self.store.invalidate(target.id, when, actor, "invalidated", message_id)
@@ -356,7 +364,10 @@ class Extractor:
             actor=actor,
             action=f"{PROPOSES}{proposes}" if proposes is not None else "created",
         )
-        return Change("added", result.memory.id, result.memory.text, version=1, proposes=proposes)
+        return Change(
+            "added", result.memory.id, result.memory.text, version=1,
+            always=given_always(result.memory), proposes=proposes,
+        )  # fmt: skip
 
     def _version(self, memory_id: int) -> int:
         return self.store.history(memory_id)[-1].version

@@ -31,6 +31,9 @@ Today is {today}.
 
 You remember things about the user from earlier conversations. The <core_memories>
 block below, when there is one, lists what the user wants you always to keep in mind.
+A line marked (health), (diet) or (accessibility) is a need of the user's health or
+safety: respect it in every answer, even when the user does not mention it, and never
+suggest what it rules out.
 A user's message may begin with blocks found for it: <memories> lists what you
 remember that concerns it, each with the date it was recorded; <past_messages> quotes
 what was said in earlier conversations, dated; <documents> quotes passages of the
@@ -57,10 +60,15 @@ def quote(text: str) -> str:
     return textproc.normalize(text).replace("<", "‹").replace(">", "›")
 
 
+# How a memory given on every turn for the user's health or safety is marked.
+CARE_MARKS = {"health": "(health) ", "diet": "(diet) ", "access": "(accessibility) "}
+
+
 def memory_line(m: Memory) -> str:
     date = (m.valid_from or m.created_at)[:10]
     until = f", until {m.valid_until[:10]}" if m.valid_until else ""
-    return f"- [{date}{until}] {quote(m.text)}"
+    mark = CARE_MARKS.get(m.care or "", "") if m.always else ""
+    return f"- [{date}{until}] {mark}{quote(m.text)}"
 
 
 def passage_line(p: Any) -> str:

@@ -22,10 +22,12 @@ class Conversation:
         return asdict(self)
 
 
-# Why a memory was given to an answer: it is in every prompt (pinned: the user's core
-# memory), it was found for this message, or it was learned from an earlier message
-# that was found for it.
-WHY = ("core", "found", "recalled")
+# Why a memory was given to an answer: it is in every prompt because it is about the
+# user's health or safety (core/memory/care.py), or as the user's core memory (pinned,
+# or among their most important facts), it was found for this message, or it was
+# learned from an earlier message that was found for it.
+WHY = ("always", "core", "found", "recalled")
+IN_EVERY_PROMPT = ("always", "core")
 
 
 @dataclass

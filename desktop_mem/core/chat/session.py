@@ -27,7 +27,13 @@ from desktop_mem.core import textproc
 from desktop_mem.core.chat import after_turn, forget
 from desktop_mem.core.chat.context import Budget, ContextBuilder, Plan, TokenCounter
 from desktop_mem.core.chat.conversations import SHOWN, Message
-from desktop_mem.core.chat.extract import Change, Command, Extractor, parse_command
+from desktop_mem.core.chat.extract import (
+    Change,
+    Command,
+    Extractor,
+    given_always,
+    parse_command,
+)
 from desktop_mem.core.chat.learning import Exchange, Learned, Learner
 from desktop_mem.core.chat.records import RecalledMessage, UsedMemory
 from desktop_mem.core.errors import DesktopMemError, ModelServerError
@@ -488,10 +494,19 @@ class ChatSession:
             )
         elif command.kind == "remember":
             added = self.profile.memories.add(
-                NewMemory(command.text, importance=0.8, source="user", source_message_id=user_id),
+                NewMemory(
+                    command.text,
+                    importance=0.8,
+                    source="user",
+                    source_message_id=user_id,
+                    always=True if command.always else None,
+                ),  # fmt: skip
                 actor="user",
             )
-            result.changes = [Change("added", added.memory.id, added.memory.text, version=1)]
+            result.changes = [
+                Change("added", added.memory.id, added.memory.text, version=1,
+                       always=given_always(added.memory))
+            ]  # fmt: skip
             result.warnings += added.warnings
             result.text = (
                 f"好的，我记住了：{command.text}" if zh else f"Noted. I'll remember: {command.text}"

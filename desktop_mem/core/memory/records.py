@@ -77,6 +77,11 @@ class Memory:
     valid_from: str | None
     valid_until: str | None
     context: str | None = None
+    # what kind of care its text calls for (core/memory/care.py: health, diet, access,
+    # asked), and whether it is given to the model on every turn: by default when it
+    # calls for care, or as the user chose
+    care: str | None = None
+    always: bool = False
 
     @property
     def expired(self) -> bool:
@@ -102,6 +107,8 @@ class Memory:
             valid_from=row[9],
             valid_until=row[10],
             context=row[11],
+            care=row[12],
+            always=bool(row[13]),
         )
 
 
@@ -143,6 +150,9 @@ class NewMemory:
     valid_from: str | None = None
     valid_until: str | None = None
     context: str | None = None
+    # given on every turn: None as its text says (core/memory/care.py), or the
+    # writer's own say (the user ticking "always give this", or unticking it)
+    always: bool | None = None
 
     def __post_init__(self) -> None:
         self.text = clean_text(self.text)

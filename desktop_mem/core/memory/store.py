@@ -10,13 +10,15 @@ pages, so the text cannot be found in the file even with the key.
 from __future__ import annotations
 
 import builtins
+import contextlib
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core import textproc
-from desktop_mem.core.errors import NotFound
+from desktop_mem.core.errors import DesktopMemError, NotFound
+from desktop_mem.core.memory import care
 from desktop_mem.core.memory.indexing import MemoryIndexing, mix_context, vector_key
 from desktop_mem.core.memory.records import (  # re-exported: the records live beside the store
     KINDS,
@@ -72,10 +74,19 @@ __all__ = [
 log = logging.getLogger(__name__)
 PROPOSES = "wants to change #"  # the first version of an app's memory made instead of a change
 
+# Whether a memory is given on every turn: as the user chose, else as its text says.
+ALWAYS = "coalesce(care_choice, care IS NOT NULL)"
 _COLUMNS = (
     "id, text, kind, importance, pinned, source, source_message_id, created_at, updated_at, "
-    "valid_from, valid_until, context"
+    f"valid_from, valid_until, context, care, {ALWAYS}"
 )
+
+
+def care_of(text: str, always: bool | None) -> str | None:
+    """What a new memory's text calls for; one the writer asked to be always given that
+    its text does not mark was asked to be always remembered."""
+    recognised = care.recognise(text)
+    return (recognised or "asked") if always else recognised
 
 
 def quoting(db: Any, message_ids: Sequence[int]) -> list[int]:
@@ -104,6 +115,9 @@ class MemoryStore(MemoryIndexing):
         self.embedder = embedder
         self.index = VectorIndex(db)
         self._sync_cache()
+        # a read-only or busy profile reads them again when it next opens for writing
+        with contextlib.suppress(DesktopMemError):
+            self.recognise_care()
 
     # -- writes -----------------------------------------------------------------------
 
@@ -151,10 +165,11 @@ class MemoryStore(MemoryIndexing):
         self, conn: Any, m: NewMemory, stamp: str, actor: str, action: str = "created"
     ) -> int:
         created = m.created_at or stamp
+        care = care_of(m.text, m.always)
         cur = conn.execute(
             "INSERT INTO memories(text, kind, importance, pinned, source, source_message_id, "
-            "created_at, updated_at, valid_from, valid_until, context, content_hash) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "created_at, updated_at, valid_from, valid_until, context, content_hash, care, "
+            "care_choice) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 m.text,
                 m.kind,
@@ -168,6 +183,8 @@ class MemoryStore(MemoryIndexing):
                 m.valid_until,
                 m.context,
                 content_hash(textproc.normalize(m.text).lower()),
+                care,
+                None if m.always is None else int(m.always),
             ),
         )
         mid = int(cur.lastrowid)
@@ -236,6 +253,9 @@ class MemoryStore(MemoryIndexing):
         if "text" in changes:
             sets += ", content_hash = ?"
             values.append(content_hash(textproc.normalize(changes["text"]).lower()))
+            # what the text calls for, unless the user said (what they turned on stays on)
+            sets += ", care = CASE WHEN care_choice = 1 THEN coalesce(?, 'asked') ELSE ? END"
+            values += [care.recognise(changes["text"])] * 2
         conn.execute(
             f"UPDATE memories SET {sets}, updated_at = ? WHERE id = ?",
             (*values, now_iso(), memory_id),
@@ -286,6 +306,54 @@ class MemoryStore(MemoryIndexing):
             )
             self._history(conn, memory_id, "pinned" if pinned else "unpinned", actor, None)
         return self.get(memory_id)
+
+    def set_always(self, memory_id: int, always: bool | None, actor: str = "user") -> Memory:
+        """Give the memory to the model on every turn (True), not unless it is found
+        (False), or as its text says (None: about health or safety, core/memory/care.py).
+        A memory turned on that its text does not mark is one the user asked to be
+        always remembered."""
+        current = self.get(memory_id)
+        recognised = care.recognise(current.text)
+        kind = (recognised or "asked") if always else recognised
+        with self.db.transaction() as conn:
+            conn.execute(
+                "UPDATE memories SET care = ?, care_choice = ?, updated_at = ? WHERE id = ?",
+                (kind, None if always is None else int(always), now_iso(), memory_id),
+            )
+            changed = self.get(memory_id).always
+            if changed != current.always:
+                action = "always given" if changed else "not always given"
+                self._history(conn, memory_id, action, actor, None)
+        return self.get(memory_id)
+
+    def always_given(self, limit: int | None = None) -> builtins.list[Memory]:
+        """The current memories given on every turn, the most pressing kind of care
+        first (care.CATEGORIES), then the most recently changed."""
+        order = " ".join(f"WHEN '{c}' THEN {n}" for n, c in enumerate(care.CATEGORIES))
+        sql = (
+            f"SELECT {_COLUMNS} FROM memories WHERE {ALWAYS} "
+            f"ORDER BY CASE care {order} ELSE {len(care.CATEGORIES)} END, updated_at DESC, id DESC"
+        )
+        mems = [m for m in map(Memory.from_row, self.db.query(sql)) if not m.expired]
+        return mems if limit is None else mems[:limit]
+
+    def recognise_care(self) -> int:
+        """Read every memory's text again for what it calls for, when the rules that do
+        it have changed since (or the profile is older than them); what the user chose
+        stays. How many memories were read."""
+        if self.db.meta_get("care_rules") == str(care.RULES_VERSION):
+            return 0
+        rows = self.db.query("SELECT id, text FROM memories WHERE care_choice IS NULL")
+        with self.db.transaction() as conn:
+            for mid, text in rows:
+                conn.execute(
+                    "UPDATE memories SET care = ? WHERE id = ?", (care.recognise(text), mid)
+                )
+            conn.execute(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES ('care_rules', ?)",
+                (str(care.RULES_VERSION),),
+            )
+        return len(rows)
 
     def restore(self, memory_id: int, version: int, actor: str = "user") -> WriteResult:
         """Make an earlier version current again (recorded as a new version)."""
@@ -407,6 +475,7 @@ class MemoryStore(MemoryIndexing):
         *,
         kind: str | None = None,
         pinned: bool | None = None,
+        always: bool | None = None,
         text: str | None = None,
         since: str | None = None,
         until: str | None = None,
@@ -422,6 +491,9 @@ class MemoryStore(MemoryIndexing):
         if pinned is not None:
             where.append("pinned = ?")
             params.append(int(pinned))
+        if always is not None:
+            where.append(f"{ALWAYS} = ?")
+            params.append(int(always))
         if text:
             # Substring match, case-insensitive for ASCII; instr() has no LIKE wildcards to escape.
             where.append("instr(lower(text), lower(?)) > 0")

@@ -12,6 +12,7 @@ embedding call fails the search degrades to keywords and says so.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -19,14 +20,17 @@ from typing import TYPE_CHECKING, Any
 from desktop_mem.core import textproc
 from desktop_mem.core.errors import ModelServerError
 from desktop_mem.core.memory.store import Memory, MemoryStore
+from desktop_mem.core.search import asking
 from desktop_mem.core.search.chance import Reference
 from desktop_mem.core.search.fusion import fuse
 from desktop_mem.core.search.relevance import (
     MEMORY_TIER,
     NONE,
+    STRONG,
     WEAK,
     Asked,
     Candidates,
+    Judgement,
     RelevanceRule,
     judge,
 )
@@ -110,6 +114,16 @@ class SearchResult:
     held: list[Hit] = field(default_factory=list)
 
 
+@dataclass
+class Query:
+    """What one judgement asks: the query or one of its asking parts, its retrieval
+    terms and its vector (None without a model)."""
+
+    text: str
+    terms: list[str]
+    vector: np.ndarray | None
+
+
 class HybridSearch:
     def __init__(
         self,
@@ -175,43 +189,66 @@ class HybridSearch:
         return stripped if textproc.query_terms(stripped) else query
 
     def vector_ranking(
-        self, query: str, limit: int, warnings: list[str], vector_query: str | None = None
-    ) -> tuple[list[tuple[int, float]], np.ndarray | None]:
+        self,
+        query: str,
+        limit: int,
+        warnings: list[str],
+        vector_query: str | None = None,
+        parts: Sequence[str] = (),
+    ) -> tuple[list[tuple[int, float]], np.ndarray | None, list[np.ndarray]]:
+        """The query's nearest memories, its vector, and the vectors of its asking
+        parts (core/search/asking.py), embedded in the same request."""
         embedder = self.store.embedder
         if embedder is None or self.store.index.count() == 0:
-            return [], None
+            return [], None, []
         self.store.index.check_model(embedder.model)
         try:
-            qvec = embedder.embed_one(vector_query or self.vector_query(query))
+            vecs = embedder.embed([vector_query or self.vector_query(query), *parts])
         except ModelServerError as exc:
             warnings.append(f"{exc} Showing keyword matches only.")
-            return [], None
-        return self.store.index.knn(qvec, limit), qvec
+            return [], None, []
+        return self.store.index.knn(vecs[0], limit), vecs[0], list(vecs[1:])
 
     def _kept(
         self,
-        query: str,
-        retrieval: list[str],
-        found: Candidates,
-        qvec: np.ndarray | None,
+        asked: list[Query],
+        judged: list[Candidates],
         signals: dict[int, dict[str, Any]],
         answering: int | None,
         relevant_only: bool,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Which candidates are kept and which held back (let in only when past messages
-        show the question is about something known). Without `relevant_only` every one is
-        kept, and still marked with what the rule makes of it."""
-        count = len(found.ids)
-        keep = np.ones(count, dtype=bool)
-        held = np.zeros(count, dtype=bool)
-        if not relevant_only and qvec is None:
-            return keep, held
-        judged, held = self._relevant(query, retrieval, found, qvec, signals, answering)
+        show the question is about something known): those the rule keeps for the
+        query or for one of its asking parts. Without `relevant_only` every one is kept,
+        and still marked with what the rule makes of it."""
+        count = len(judged[0].ids)
+        if not relevant_only and asked[0].vector is None:
+            return np.ones(count, dtype=bool), np.zeros(count, dtype=bool)
+        verdicts = [
+            self._relevant(query, found, signals, answering)
+            for query, found in zip(asked, judged, strict=True)
+        ]
+        kept = verdicts[0].keep.copy()
+        held = _held(verdicts[0], count)
+        floor = self.rule.part_floor
+        if len(verdicts) > 1 and floor is not None and asking.sets_a_scene(asked[0].text):
+            # The whole message keeps only what is near something it asks: the scene it
+            # sets ("I'm at the shops.") is its frame, not its question.
+            near = np.array(
+                [max((v.z.get(mid, np.nan) for v in verdicts[1:]), default=np.nan)
+                 for mid in judged[0].ids]
+            )  # fmt: skip
+            kept &= np.isnan(near) | (near >= floor)
+            held &= np.isnan(near) | (near >= floor)
+        for verdict in verdicts[1:]:
+            kept |= verdict.keep
+            held |= _held(verdict, count)
+        held &= ~kept
         if relevant_only:
-            return judged, held
-        for mid in found.ids:
+            return kept, held
+        for mid in judged[0].ids:
             signals[mid].setdefault("match", NONE)
-        return keep, np.zeros(count, dtype=bool)
+        return np.ones(count, dtype=bool), np.zeros(count, dtype=bool)
 
     def search(
         self,
@@ -245,9 +282,13 @@ class HybridSearch:
         total, df = self._frequencies(query)
         retrieval = self.keyword_terms(query, total, df)
         keyword = self.keyword_ranking(query, pool, retrieval)
-        vector, qvec = self.vector_ranking(
-            query, max(w.vector_pool, k * 2), warnings, self.vector_query(query, total, df)
+        parts = asking.parts(query) if self.rule.by_parts else []
+        vector, qvec, part_vecs = self.vector_ranking(
+            query, max(w.vector_pool, k * 2), warnings, self.vector_query(query, total, df), parts
         )
+        asked = [Query(query, retrieval, qvec)]
+        for part, pvec in zip(parts, part_vecs, strict=False):
+            asked.append(Query(part, self.keyword_terms(part, total, df), pvec))
         missing = self.store.unindexed_count() if self.store.embedder else 0
         if missing:
             warnings.append(
@@ -260,33 +301,29 @@ class HybridSearch:
             signals.setdefault(mid, {})["vector"] = {"rank": rank, "similarity": round(sim, 4)}
         for rank, (mid, bm25) in enumerate(keyword, 1):
             signals.setdefault(mid, {})["keyword"] = {"rank": rank, "bm25": round(bm25, 4)}
+        for pvec in part_vecs:  # what a part alone comes near is a candidate too
+            for mid, _ in self.store.index.knn(pvec, w.vector_pool):
+                signals.setdefault(mid, {})
         if not signals:
             return SearchResult([], warnings)
         candidates = list(signals)
 
         # Every candidate gets both scores: exact cosine for keyword-only finds too.
-        sims = np.zeros(len(candidates))
-        has_vec = np.zeros(len(candidates), dtype=bool)
         vecs = self.store.index.vectors(candidates)
-        measured = dict(vecs)  # the vector each similarity is measured with
-        if qvec is not None:
-            for n, mid in enumerate(candidates):
-                if mid in vecs:
-                    sims[n] = float(vecs[mid] @ qvec)
-                    has_vec[n] = True
-            self._source_similarity(candidates, sims, has_vec, qvec, signals, measured)
-        found = Candidates(candidates, sims, has_vec, measured, dict(keyword))
-        keep, held = self._kept(query, retrieval, found, qvec, signals, answering, relevant_only)
-        bm25_of = dict(keyword)
-        fused = fuse(
-            sims,
-            has_vec,
-            np.array([bm25_of.get(mid, 0.0) for mid in candidates]),
-            w.vector,
-            w.keyword,
-            w.min_similarity_spread,
-            embedded=qvec is not None,
+        sources = (
+            self._source_vectors([c for c in candidates if c in vecs]) if qvec is not None else {}
         )
+        keyword_scores = np.array([dict(keyword).get(mid, 0.0) for mid in candidates])
+        judged = [self._measured(q, candidates, vecs, sources, dict(keyword)) for q in asked]
+        self._note_source(judged[0], vecs, signals)
+        keep, held = self._kept(asked, judged, signals, answering, relevant_only)
+        # each candidate as near as the nearest of the query and its parts
+        fused = np.max(
+            [fuse(found.sims, found.has_vec, keyword_scores, w.vector, w.keyword, w.min_similarity_spread,
+                  embedded=qvec is not None) for found in judged],
+            axis=0,
+        )  # fmt: skip
+        sims, has_vec = judged[0].sims, judged[0].has_vec
 
         now = now or datetime.now(UTC)
         wanted = keep | held
@@ -318,26 +355,14 @@ class HybridSearch:
             self._without_duplicates(held_hits, k, vecs),
         )
 
-    def _source_similarity(
-        self,
-        candidates: list[int],
-        sims: np.ndarray,
-        has_vec: np.ndarray,
-        qvec: np.ndarray,
-        signals: dict[int, dict[str, Any]],
-        measured: dict[int, np.ndarray],
-    ) -> None:
-        """A memory is as near the query as the message it was learned from. The memory
-        is a one-line summary and loses the words the user said it in; a question often
-        asks in those words ("the hike last weekend" for "User enjoys the outdoors").
-        So each candidate's similarity becomes the larger of its own and its source
-        message's, when the messages are indexed with the same model."""
+    def _source_vectors(self, candidates: list[int]) -> dict[int, np.ndarray]:
+        """The vector of the message each candidate was learned from, where the
+        messages are indexed with the same model (see `_measured`)."""
         embedder = self.store.embedder
         if embedder is None or self.sources.model != embedder.model:
-            return
-        with_vec = [mid for n, mid in enumerate(candidates) if has_vec[n]]
+            return {}
         source_of: dict[int, int] = {}
-        for chunk, marks in id_chunks(with_vec):
+        for chunk, marks in id_chunks(candidates):
             source_of.update(
                 self.store.db.query(
                     f"SELECT id, source_message_id FROM memories WHERE id IN ({marks}) "
@@ -346,49 +371,75 @@ class HybridSearch:
                 )
             )
         if not source_of:
-            return
+            return {}
         vecs = self.sources.vectors(sorted(set(source_of.values())))
+        return {mid: vecs[msg] for mid, msg in source_of.items() if msg in vecs}
+
+    @staticmethod
+    def _measured(
+        query: Query,
+        candidates: list[int],
+        vecs: dict[int, np.ndarray],
+        sources: dict[int, np.ndarray],
+        keyword: dict[int, float],
+    ) -> Candidates:
+        """Each candidate's similarity to the query (or to one of its parts). A memory is
+        as near the query as the message it was learned from: the memory is a one-line
+        summary and loses the words the user said it in, and a question often asks in
+        those words ("the hike last weekend" for "User enjoys the outdoors"). So each
+        candidate's similarity is the larger of its own and its source message's."""
+        sims = np.zeros(len(candidates))
+        has_vec = np.zeros(len(candidates), dtype=bool)
+        measured: dict[int, np.ndarray] = {}
         for n, mid in enumerate(candidates):
-            v = vecs.get(source_of.get(mid, -1))
-            if v is None:
+            own = vecs.get(mid)
+            if own is None or query.vector is None:
                 continue
-            sim = float(v @ qvec)
-            if sim > sims[n]:
-                sims[n] = sim
-                measured[mid] = v
-                signals[mid]["source"] = {"similarity": round(sim, 4)}
+            has_vec[n] = True
+            sims[n], measured[mid] = float(own @ query.vector), own
+            source = sources.get(mid)
+            if source is not None and float(source @ query.vector) > sims[n]:
+                sims[n], measured[mid] = float(source @ query.vector), source
+        return Candidates(candidates, sims, has_vec, measured, keyword)
+
+    @staticmethod
+    def _note_source(
+        found: Candidates, vecs: dict[int, np.ndarray], signals: dict[int, dict[str, Any]]
+    ) -> None:
+        """Say where a candidate is as near the query as its source message is."""
+        for n, mid in enumerate(found.ids):
+            if found.has_vec[n] and found.vectors.get(mid) is not vecs.get(mid):
+                signals[mid]["source"] = {"similarity": round(float(found.sims[n]), 4)}
 
     def _relevant(
         self,
-        query: str,
-        terms: list[str],
+        query: Query,
         found: Candidates,
-        qvec: np.ndarray | None,
         signals: dict[int, dict[str, Any]],
         conversation: int | None,
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Which candidates pass the relevance rule; each judged one gets its
-        `relevance` (deviations above chance, keyword credit included) in its signals,
-        and each kept one its `match` (strong or weak). `terms` are the query's words as
-        retrieved by (in a large store, without very frequent ones). Also those the
-        unknown-word gate held back (SearchResult.held)."""
+    ) -> Judgement:
+        """The relevance rule's judgement of the candidates for this query (or part);
+        each judged one gets its `relevance` (deviations above chance, keyword credit
+        included) in its signals, the largest of the query's and its parts', and each
+        kept one its `match` (strong or weak, the stronger)."""
         level = (
-            self.reference.level(qvec, textproc.script(query), self.store.embedder)
-            if qvec is not None
+            self.reference.level(query.vector, textproc.script(query.text), self.store.embedder)
+            if query.vector is not None
             else None
         )
-        asked = Asked.of(query, terms, level, conversation)
+        asked = Asked.of(query.text, query.terms, level, conversation)
         verdict = judge(
             self.store.db, MEMORY_TIER, self.rule, asked, found, self.store.index.count()
         )
         for mid, z in verdict.z.items():
-            signals[mid]["relevance"] = z
-            if mid in verdict.coverage:
-                signals[mid]["terms"] = round(verdict.coverage[mid], 3)
+            if z >= signals[mid].get("relevance", -math.inf):
+                signals[mid]["relevance"] = z
+                if mid in verdict.coverage:
+                    signals[mid]["terms"] = round(verdict.coverage[mid], 3)
         for mid, strength in verdict.strength.items():
-            signals[mid]["match"] = strength
-        held = verdict.held if verdict.held is not None else np.zeros(len(found.ids), bool)
-        return verdict.keep, held
+            if signals[mid].get("match") != STRONG:
+                signals[mid]["match"] = strength
+        return verdict
 
     def _without_duplicates(
         self, hits: list[Hit], k: int, vecs: dict[int, np.ndarray]
@@ -416,6 +467,11 @@ class HybridSearch:
             if len(kept) == k:
                 break
         return kept
+
+
+def _held(verdict: Judgement, count: int) -> np.ndarray:
+    """What the unknown-word gate held back (SearchResult.held)."""
+    return verdict.held.copy() if verdict.held is not None else np.zeros(count, dtype=bool)
 
 
 def _recency(stamp: str, now: datetime, half_life_days: float) -> float:

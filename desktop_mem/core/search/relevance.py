@@ -124,6 +124,14 @@ class RelevanceRule:
     # Where the model cannot read a pair, the share of the query's words an item must
     # contain to be kept.
     words_share: float = 0.5
+    # Judge each asking part of a message on its own too (core/search/asking.py): an
+    # item relevant to one part is relevant to the message.
+    by_parts: bool = True
+    # When a message sets a scene besides what it asks ("I'm at the shops. What do I
+    # need?"), what the whole message keeps must stand this many deviations above
+    # chance for one of its asking parts: the scene's words alone keep nothing (None:
+    # the whole message keeps what it keeps).
+    part_floor: float | None = 1.0
 
     def threshold(self, candidates: int) -> float:
         """The gate in deviations for a search among this many items."""
@@ -232,6 +240,14 @@ def says_what_about(terms: list[str]) -> bool:
         t not in textproc.STOPWORDS and t not in _TALK_WORDS and not textproc.is_time_word(t)
         for t in terms
     )
+
+
+def is_small_talk(message: str) -> bool:
+    """Whether a message says nothing of what it is about: only words of small talk,
+    stop words and time words ("hi", "thanks, that's all", "good night", "你好"). Judged
+    by its words alone, whatever the model: a request the model puts near small talk
+    ("can you suggest a snack?") still names what it is about."""
+    return not says_what_about(textproc.query_terms(message))
 
 
 def item_scripts(db: Any, tier: Tier, ids: list[int]) -> dict[int, str]:

@@ -599,8 +599,25 @@ def _m016(conn: Any) -> None:
     )
 
 
-@migration(17, "the access log: repeated reads counted on one row, for a bounded log")
+@migration(17, "memories about health and safety: always given, unless the user says not")
 def _m017(conn: Any) -> None:
+    run_script(
+        conn,
+        """
+        -- care: what kind of care the memory's text calls for (core/memory/care.py:
+        -- 'health', 'diet', 'access', 'asked'), NULL when none; read from the text when
+        -- it is written, and again whenever those rules change (meta 'care_rules').
+        -- care_choice: the user's own say, NULL (as recognised), 1 (always given)
+        -- or 0 (not always given).
+        ALTER TABLE memories ADD COLUMN care TEXT;
+        ALTER TABLE memories ADD COLUMN care_choice INTEGER;
+        CREATE INDEX memories_given_always ON memories(care) WHERE care IS NOT NULL;
+        """,
+    )
+
+
+@migration(18, "the access log: repeated reads counted on one row, for a bounded log")
+def _m018(conn: Any) -> None:
     run_script(
         conn,
         """
