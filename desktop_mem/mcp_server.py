@@ -197,8 +197,10 @@ def build_server(service: Service, app_key: str | None = None) -> MCPServer:
     @server.tool()
     def add_memory(text: StrictStr, ctx: Context, kind: StrictStr = "fact") -> dict[str, Any]:
         """Remember a durable statement about the user. Consolidated like desktop-mem's
-        own learning: a duplicate is not stored twice, a change updates the memory and
-        keeps its history. The memory records this app as its source."""
+        own learning: a duplicate is not stored twice, a change to a memory this app wrote
+        updates it and keeps its history. A memory the user wrote or pinned is never
+        changed: the statement is added as this app's own, beside it (wants_to_change).
+        The memory records this app as its source."""
         caller = allowed(ctx, "write", "add_memory")
         assert caller.app is not None  # only a registered app may write
         if kind not in KINDS:
@@ -211,10 +213,13 @@ def build_server(service: Service, app_key: str | None = None) -> MCPServer:
             raise fail(exc) from None
         changes = done["changes"]
         registry.log(caller, "add_memory", [c["memory_id"] for c in changes])
+        # an app never changes a memory it did not write (nor a pinned one): what it would
+        # have changed it to is its own memory, and "wants_to_change" says which one
         return {
             "changes": [
                 {"action": c["action"], "id": c["memory_id"], "text": c["text"],
-                 "before": c["before"]}
+                 "before": c["before"],
+                 **({"wants_to_change": c["proposes"]} if c.get("proposes") else {})}
                 for c in changes
             ]
         }  # fmt: skip
@@ -226,8 +231,8 @@ def build_server(service: Service, app_key: str | None = None) -> MCPServer:
         caller = allowed(ctx, "delete", "delete_memory")
         try:
             layer.get(memory_id)
-            registry.log(caller, "delete_memory", [])
-            n = layer.delete(memory_id)  # its access records go with it
+            registry.log(caller, "delete_memory", [memory_id])
+            n = layer.delete(memory_id)  # its earlier reads stay in the access log
         except DesktopMemError as exc:
             raise fail(exc) from None
         return {"deleted": n}

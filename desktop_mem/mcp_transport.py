@@ -185,12 +185,27 @@ class _Lines:
         self.fd = fd
         self.buffer = b""
         self.eof = False
+        self.selectable = hasattr(anyio, "wait_readable")
 
     def _read(self) -> bytes:
         try:
             return os.read(self.fd, 65536)
         except OSError:
             return b""
+
+    async def _chunk(self) -> bytes:
+        """What the client wrote next. A pipe (what a client starts the server with) is
+        waited on by the event loop, so Ctrl+C or SIGTERM ends the server at once: a
+        worker thread blocked in read() kept the process alive until stdin closed. A
+        file (which never blocks) is read in a thread."""
+        if self.selectable:
+            try:
+                await anyio.wait_readable(self.fd)
+            except (OSError, ValueError, NotImplementedError):
+                self.selectable = False  # a regular file or /dev/null: not pollable
+            else:
+                return self._read()
+        return await anyio.to_thread.run_sync(self._read, abandon_on_cancel=True)
 
     async def next(self) -> bytes | None:
         """The next frame; None for one that was too long; END at the end."""
@@ -212,7 +227,7 @@ class _Lines:
                     return None
                 line, self.buffer = self.buffer, b""
                 return line if line.strip() else END
-            chunk = await anyio.to_thread.run_sync(self._read, abandon_on_cancel=True)
+            chunk = await self._chunk()
             if not chunk:
                 self.eof = True
             self.buffer += chunk

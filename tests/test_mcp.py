@@ -153,7 +153,8 @@ def test_an_app_reads_by_default_and_writes_only_when_allowed(
         assert {a.client for a in log.access_for_memory(2)} == {"Test Editor"}
         assert "add_memory" in {a.tool for a in log.access_for_memory(mem.id)}
         prof.memories.delete([2])
-        assert log.access_for_memory(2) == []  # deleting a memory deletes its access records
+        # a deleted memory's earlier reads stay in the log (issue 45): what read it, when
+        assert {a.tool for a in log.access_for_memory(2)} >= {"search_memories"}
 
     assert run("clients", "pause", "Test Editor", base=base)[0] == 0
     _, paused = _call(home, fake_ollama, "x", [("search_memories", {"query": "tea"})], key)
@@ -212,9 +213,9 @@ def test_an_app_is_known_by_its_key_not_by_the_name_it_gives(
     assert removed.is_error and "key is not valid" in _text(removed)
     attacks += 2
     code, out, _ = run("clients", "log", "unregistered")
-    assert (
-        code == 0 and "refused:delete_memory" in out and "unregistered app (Claude Desktop)" in out
-    )
+    # refusals are logged for what the caller is, never under the name it chose (issue 45)
+    assert code == 0 and "refused:delete_memory" in out and "an app without a key" in out
+    assert "Claude" not in out
     report.add("mcp_attacks", attacks)
 
 

@@ -197,6 +197,8 @@ def clients_unregistered(ctx: Context) -> int:
 
 
 def clients_log(ctx: Context) -> int:
+    from desktop_mem.core.clients import MAX_LOG_ROWS, RETENTION_DAYS
+
     registry = _registry(ctx)
     unregistered = ctx.args.name == UNREGISTERED
     name = None if unregistered else ctx.args.name
@@ -207,14 +209,23 @@ def clients_log(ctx: Context) -> int:
     rows = registry.recent(name, unregistered=unregistered)
     if ctx.args.json:
         output.print_json(
-            [{"app": a.client, "tool": a.tool, "memory_id": a.memory_id, "at": a.at} for a in rows],
+            [
+                {"app": a.client, "tool": a.tool, "memory_id": a.memory_id, "at": a.at,
+                 "times": a.times}
+                for a in rows
+            ],
             ctx.out,
-        )
+        )  # fmt: skip
         return EXIT_OK
     for a in rows:
         target = f"memory {a.memory_id}" if a.memory_id is not None else "-"
+        times = f" (x{a.times} that day)" if a.times > 1 else ""
         who = f"  {output.safe(a.client)}" if unregistered else ""
-        ctx.out.write(f"{a.at[:19].replace('T', ' ')}  {a.tool:<20} {target}{who}\n")
+        ctx.out.write(f"{a.at[:19].replace('T', ' ')}  {a.tool:<20} {target}{times}{who}\n")
+    ctx.err.write(
+        f"The log keeps {RETENTION_DAYS} days (at most {MAX_LOG_ROWS:,} lines); an app's calls "
+        "of one tool on one memory in a day are one line.\n"
+    )
     return EXIT_OK
 
 

@@ -128,6 +128,11 @@ def _confirm_forget(
     memories, messages = result.forget_candidates, result.forget_messages
     if not memories and not messages:
         return
+    if any(result.forget_more):  # said in the answer too: a page at a time
+        err.write(
+            f"  (and {result.forget_more[0]} more memories and {result.forget_more[1]} more "
+            "messages: forget these, then say it again)\n"
+        )
     for m in memories:
         err.write(f"  memory #{m.id}{' (pinned)' if m.pinned else ''}: {m.text}\n")
     for msg in messages:
@@ -154,9 +159,16 @@ def _confirm_forget(
     n, k = done.memories, done.messages
     if n or k or done.kept:
         kept = f"; {done.kept} kept to read, out of every prompt" if done.kept else ""
+        left = done.memories_left + done.messages_left
+        still = (
+            f" {done.memories_left} memories and {done.messages_left} messages still mention "
+            "it: say the same forget again to see them."
+            if left
+            else ""
+        )
         out.write(
             f"Deleted {n} memor{'y' if n == 1 else 'ies'} and "
-            f"{k} message{'' if k == 1 else 's'}{kept}.\n"
+            f"{k} message{'' if k == 1 else 's'}{kept}.{still}\n"
         )
     else:
         out.write("Nothing was deleted.\n")
@@ -217,6 +229,7 @@ def _turn_json(result: TurnResult, wait: bool) -> dict[str, Any]:
         "changes": [c.to_dict() for c in [*result.changes, *learned] if c.action != "skipped"],
         "forget_candidates": [m.to_dict() for m in result.forget_candidates],
         "forget_messages": [m.to_dict() for m in result.forget_messages],
+        "forget_more": {"memories": result.forget_more[0], "messages": result.forget_more[1]},
         "prompt": {
             "memory_tokens": result.plan.memory_tokens if result.plan else 0,
             "history_turns": result.plan.history_turns if result.plan else 0,

@@ -73,11 +73,13 @@ def _report(report: Any, ctx: Context, as_json: bool) -> int:
                 "added": report.added, "updated": report.updated, "unchanged": report.unchanged,
                 "removed": report.removed, "refused": report.refused,
                 "left_out": report.left_out, "passages": report.passages, "pages": report.pages,
+                "unavailable": report.unavailable,
+                "stopped": str(report.stopped) if report.stopped else None,
             },
             ctx.out,
         )  # fmt: skip
     else:
-        for line in report.refused:
+        for line in [*report.refused, *report.unavailable]:
             ctx.err.write(f"desktop-mem: {output.safe(line)}\n")
         left = f", {len(report.left_out)} left out (removed by you)" if report.left_out else ""
         ctx.out.write(
@@ -85,6 +87,12 @@ def _report(report: Any, ctx: Context, as_json: bool) -> int:
             f"{len(report.unchanged)} unchanged, {len(report.removed)} removed "
             f"({report.passages} passages); {len(report.refused)} not added{left}.\n"
         )
+    if report.stopped is not None:  # a full disk: every later file would fail too
+        ctx.err.write(
+            f"desktop-mem: {report.stopped} The files before it were added; run this again "
+            "once there is room.\n"
+        )
+        return int(report.stopped.exit_code)
     # an error only when nothing named could be indexed: a folder that holds one bad file
     # among good ones (for ever, perhaps) is not a failing command
     indexed = report.added or report.updated or report.unchanged or report.left_out

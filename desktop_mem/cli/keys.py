@@ -123,8 +123,9 @@ def restore_command(ctx: Context) -> int:
     )
     if report.new_recovery_code:
         err.write(
-            "The backup holds no recovery code (it was made before recovery codes, or its "
-            "recovery data was removed), so the restored profile has a new one.\n"
+            "The backup holds no recovery code that could be proved to open it (it was made "
+            "before recovery codes or before backups were sealed, or its recovery data was "
+            "removed or changed), so the restored profile has a new one.\n"
         )
         err.write(recovery_notice(report.new_recovery_code, report.profile, "was restored"))
     return EXIT_OK

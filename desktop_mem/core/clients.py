@@ -12,7 +12,10 @@ nothing: a removed or renewed app stays shut out until it is given its new key.
 
 Levels, in order: ``off`` (paused), ``read``, ``write`` (read and write), ``delete``
 (read, write and delete). The access log keeps which tool touched which memory, and
-when; never a query or a text.
+when; never a query or a text. It is bounded: an app using one tool on one memory on
+one day is one row that counts the times (a refusal the same), rows older than
+RETENTION_DAYS go, and at most MAX_LOG_ROWS stay. A deleted memory's earlier reads stay
+in it. Who a row is for is the registration, never the name a client gave itself.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from desktop_mem.core.errors import DesktopMemError, NotFound, UsageError
@@ -33,6 +36,12 @@ MAX_LABEL = 80
 APP_KEY_ENV = "DESKTOP_MEM_APP_KEY"
 KEY_PREFIX = "dmk_"
 UNREGISTERED_LEVELS = ("off", "read")  # what a client without a key may be allowed
+RETENTION_DAYS = 90  # the access log keeps this long
+MAX_LOG_ROWS = 100_000  # and at most this many rows (the oldest go first)
+PRUNE_EVERY = 500  # log calls between two prunings in one process
+# who a row of the log is for, when it is no registered app (never a name it gave)
+NO_KEY = "no key"
+INVALID_KEY = "invalid key"
 READ_TOOLS = ("search_memories", "list_memories", "get_profile_summary")
 WRITE_TOOLS = ("add_memory", "delete_memory")
 
@@ -99,20 +108,23 @@ class Caller:
     app: App | None
     label: str
     bad_key: bool = False
+    key_hash: str | None = None  # the hash of the key it authenticated with
 
     @property
     def name(self) -> str:
         if self.app is not None:
             return self.app.name
-        return f"unregistered app ({self.label or 'no name'})"
+        return "an app with a key that is not valid" if self.bad_key else "an app without a key"
 
 
 @dataclass(frozen=True)
 class Access:
-    client: str  # the app's name, or "unregistered app (label)"
+    client: str  # the app's name, or "an app without a key" / "…with a key that is not valid"
     tool: str
     memory_id: int | None
-    at: str
+    at: str  # the last time
+    times: int = 1  # that day
+    caller: str = "app"  # "app" (client is its name), NO_KEY or INVALID_KEY
 
 
 _APP_COLUMNS = "id, name, level, created_at, last_seen, label, key_hash IS NOT NULL"
@@ -127,6 +139,7 @@ def _app(row: Any, counts: tuple[int, int] = (0, 0)) -> App:
 class ClientRegistry:
     def __init__(self, db: Any) -> None:
         self.db = db
+        self._logged = 0  # log calls since this registry last pruned the log
 
     # -- registrations ---------------------------------------------------------------
 
@@ -199,14 +212,14 @@ class ClientRegistry:
         writes = ",".join(f"'{t}'" for t in WRITE_TOOLS)
         out: dict[Any, tuple[int, int]] = {}
         for key, r, w in self.db.query(
-            f"SELECT {group}, sum(tool IN ({reads})), sum(tool IN ({writes})) "
-            f"FROM client_access WHERE {where}"
+            f"SELECT {group}, sum(times * (tool IN ({reads}))), "
+            f"sum(times * (tool IN ({writes}))) FROM client_access WHERE {where}"
         ):
             out[key] = (int(r or 0), int(w or 0))
         return out
 
     def unregistered_counts(self) -> tuple[int, int]:
-        found = self._counts("app_id IS NULL AND client != '' GROUP BY 1", "1")
+        found = self._counts("app_id IS NULL GROUP BY 1", "1")
         return found.get(1, (0, 0))
 
     def set_level(self, name: str, level: str) -> App:
@@ -232,25 +245,29 @@ class ClientRegistry:
         label = clean_name(label, MAX_LABEL)
         if not key:
             return Caller(None, label)
-        wanted = key_hash(key.strip())
+        # the key exactly as given: " dmk_…" is another key, not this one with spaces
+        wanted = key_hash(key)
         for app_id, stored in self.db.query(
             "SELECT id, key_hash FROM apps WHERE key_hash = ?", (wanted,)
         ):
             if hmac.compare_digest(str(stored), wanted):
                 app = self.by_id(int(app_id))
                 if app is not None:
-                    return Caller(app, label)
+                    return Caller(app, label, key_hash=wanted)
         return Caller(None, label, bad_key=True)
 
     def refresh(self, caller: Caller) -> Caller:
-        """The caller as the profile says now (a level changed, the app removed or given
-        a new key while it was connected)."""
+        """The caller as the profile says now: a level changed, the app removed, or its
+        key renewed while it was connected (then the key it came with is no longer the
+        app's, and it gets nothing from its next call on)."""
         if caller.app is None:
             return caller
         app = self.by_id(caller.app.id)
-        if app is None or not app.has_key:
+        rows = self.db.query("SELECT key_hash FROM apps WHERE id = ?", (caller.app.id,))
+        current = str(rows[0][0]) if rows and rows[0][0] is not None else ""
+        if app is None or not current or not hmac.compare_digest(current, caller.key_hash or ""):
             return Caller(None, caller.label, bad_key=True)
-        return Caller(app, caller.label)
+        return Caller(app, caller.label, key_hash=caller.key_hash)
 
     def seen(self, caller: Caller) -> None:
         if caller.app is None:
@@ -298,22 +315,50 @@ class ClientRegistry:
     # -- the access log ------------------------------------------------------------------
 
     def log(self, caller: Caller, tool: str, memory_ids: list[int] | tuple[int, ...]) -> None:
+        """Record a call: per memory it touched, or once (a refusal, an empty answer). The
+        same app, tool and memory on the same day add to one row's count."""
         stamp = _now()
         app_id = caller.app.id if caller.app is not None else None
-        label = caller.label or "no name"
-        rows: list[tuple[str, int | None, str, int | None, str]] = [
-            (label, app_id, tool, mid, stamp) for mid in memory_ids
-        ] or [(label, app_id, tool, None, stamp)]
+        who = "" if app_id is not None else INVALID_KEY if caller.bad_key else NO_KEY
+        ids: list[int | None] = list(dict.fromkeys(memory_ids)) or [None]
         with self.db.transaction() as conn:
-            conn.executemany(
-                "INSERT INTO client_access(client, app_id, tool, memory_id, at) "
-                "VALUES (?, ?, ?, ?, ?)",
-                rows,
-            )
+            for mid in ids:
+                counted = conn.execute(
+                    "UPDATE client_access SET times = times + 1, at = ? WHERE memory_id IS ? "
+                    "AND tool = ? AND app_id IS ? AND client = ? AND at >= ?",
+                    (stamp, mid, tool, app_id, who, stamp[:10]),
+                ).rowcount
+                if not counted:
+                    conn.execute(
+                        "INSERT INTO client_access(client, app_id, tool, memory_id, at, times) "
+                        "VALUES (?, ?, ?, ?, ?, 1)",
+                        (who, app_id, tool, mid, stamp),
+                    )
+        self._logged += 1
+        if self._logged == 1 or self._logged % PRUNE_EVERY == 0:
+            self.prune()
+
+    def prune(self, now: datetime | None = None) -> int:
+        """Drop what the log keeps no longer: rows older than RETENTION_DAYS, and the
+        oldest beyond MAX_LOG_ROWS. Returns how many went."""
+        cutoff = ((now or datetime.now(UTC)) - timedelta(days=RETENTION_DAYS)).isoformat()
+        with self.db.transaction() as conn:
+            gone = conn.execute("DELETE FROM client_access WHERE at < ?", (cutoff[:10],)).rowcount
+            extra = conn.execute("SELECT count(*) FROM client_access").fetchone()[0] - MAX_LOG_ROWS
+            if extra > 0:
+                gone += conn.execute(
+                    "DELETE FROM client_access WHERE id IN (SELECT id FROM client_access "
+                    "ORDER BY at, id LIMIT ?)",
+                    (extra,),
+                ).rowcount
+        return int(gone)
 
     _ACCESS = (
-        "SELECT CASE WHEN a.id IS NULL THEN 'unregistered app (' || c.client || ')' "
-        "ELSE a.name END, c.tool, c.memory_id, c.at FROM client_access c "
+        "SELECT CASE WHEN a.id IS NOT NULL THEN a.name WHEN c.client = 'invalid key' "
+        "THEN 'an app with a key that is not valid' ELSE 'an app without a key' END, "
+        "c.tool, c.memory_id, c.at, c.times, CASE WHEN a.id IS NOT NULL THEN 'app' "
+        "WHEN c.client = 'invalid key' THEN 'invalid key' ELSE 'no key' END "
+        "FROM client_access c "
         "LEFT JOIN apps a ON a.id = c.app_id "
     )
 

@@ -7,6 +7,7 @@ core/models/loaded.py) and how many messages still wait to be learned from."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -16,11 +17,18 @@ import sqlite_vec
 from desktop_mem.core import paths
 from desktop_mem.core.config import DEFAULT_CHAT_MODEL, Config
 from desktop_mem.core.errors import DatabaseCorrupt, DesktopMemError
-from desktop_mem.core.keys.vault import PASSPHRASE_ENV, KeyringAccess, Vault, read_key_mode
+from desktop_mem.core.keys.vault import (
+    PASSPHRASE_ENV,
+    KeyringAccess,
+    Vault,
+    read_key_mode,
+    read_sidecar,
+)
 from desktop_mem.core.models import loaded
 from desktop_mem.core.models.embed import DEFAULT_EMBED_MODEL
 from desktop_mem.core.settings import DEFAULTS
 from desktop_mem.core.store.db import open_profile
+from desktop_mem.core.store.files import stale_backup_copies
 
 
 @dataclass
@@ -159,12 +167,15 @@ def check_database(config: Config, vault: Vault) -> tuple[list[Check], Facts]:
             )
         )
         return checks, Facts()
+    left = len(stale_backup_copies(path))
     try:
         db = open_profile(config.home, config.profile, config.passphrase, vault, create=False)
     except DesktopMemError as exc:
         checks.append(Check("database", False, str(exc), "see the message above"))
+        checks.append(check_leftovers(path, left))
         return checks, Facts()
     try:
+        checks.append(check_leftovers(path, left))
         vec = db.query("SELECT vec_version()")[0][0]
         checks.append(Check("sqlite-vec", True, f"{vec} loaded ({sqlite_vec.loadable_path()})"))
         try:
@@ -215,6 +226,9 @@ def check_database(config: Config, vault: Vault) -> tuple[list[Check], Facts]:
         )
         checks.append(check_learning(db))
         checks.append(check_always_given(db))
+        recovery_check = check_recovery(db)
+        if recovery_check is not None:
+            checks.append(recovery_check)
         from desktop_mem.core.settings import Settings
 
         settings = Settings(db)
@@ -247,6 +261,52 @@ def check_always_given(db: Any) -> Check:
         f"{len(rows)} {'memory is' if len(rows) == 1 else 'memories are'} given in every chat "
         f"({why}): {ids}; `desktop-mem memory list --always` shows them",
     )
+
+
+def check_leftovers(path: Path, found: int) -> Check:
+    """Copies of the database a killed backup left beside it (each a whole profile under
+    its key, holding whatever was forgotten since): removed when the profile opens."""
+    remaining = len(stale_backup_copies(path))
+    if remaining:
+        return Check(
+            "leftovers",
+            False,
+            f"{remaining} file(s) a killed backup left in {path.parent} could not be removed",
+            f"delete the files named {path.name}.backup-… in {path.parent}",
+        )
+    if found:
+        return Check("leftovers", True, f"{found} file(s) a killed backup left were removed")
+    return Check("leftovers", True, "no copies left by a killed backup")
+
+
+def check_recovery(db: Any) -> Check | None:
+    """Whether the recovery record in profile.json opens this profile's key (a keyring
+    profile's; a passphrase profile has no code)."""
+    from desktop_mem.core.keys import recovery
+
+    key = db._key
+    if key is None or key.mode != "keyring":
+        return None
+    fix = "make a new one with `desktop-mem recovery-code` (or Settings > Backup) and keep it"
+    record = read_sidecar(db.path).get("recovery")
+    if record is None:
+        return Check("recovery code", False, "this profile has no recovery code", fix)
+    if not recovery.well_formed(record):
+        return Check("recovery code", False, "the profile's recovery data is damaged", fix)
+    if not recovery.provable(record):
+        return Check(
+            "recovery code",
+            True,
+            "set up (made before 0.4: checked when the key next changes)",
+        )
+    if not recovery.holds(record, key.secret):
+        return Check(
+            "recovery code",
+            False,
+            "the profile's recovery data does not open its key (another code's, or damaged)",
+            fix,
+        )
+    return Check("recovery code", True, "the recovery data opens this profile's key")
 
 
 def check_learning(db: Any) -> Check:

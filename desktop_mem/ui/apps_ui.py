@@ -25,7 +25,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_mem.core.clients import LEVELS, UNREGISTERED_LEVELS, ClientRegistry, connect_snippet
+from desktop_mem.core.clients import (
+    LEVELS,
+    RETENTION_DAYS,
+    UNREGISTERED_LEVELS,
+    ClientRegistry,
+    connect_snippet,
+)
 from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.paths import home_argument
 from desktop_mem.core.textproc import escape_controls
@@ -274,9 +280,18 @@ class AppsPage(QWidget):
         for a in self.registry.recent(name, 50):
             what = tool_label(a.tool)
             target = self.tr(" memory %1").replace("%1", str(a.memory_id)) if a.memory_id else ""
-            self.log.addItem(f"{a.at[:16].replace('T', ' ')} · {what}{target}")
+            times = self.tr(" (%n time(s) that day)", "", a.times) if a.times > 1 else ""
+            self.log.addItem(f"{a.at[:16].replace('T', ' ')} · {what}{target}{times}")
         if not self.log.count():
             self.log.addItem(self.tr("Nothing recorded."))
+        self.log.addItem(
+            self.tr(
+                "The log keeps %n day(s); an app's calls of one kind on one memory in a day "
+                "are one line.",
+                "",
+                RETENTION_DAYS,
+            )
+        )
 
     def _clear(self) -> None:
         name = self.selected()

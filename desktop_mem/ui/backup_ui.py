@@ -218,8 +218,8 @@ class BackupController(QObject):
         stamps = [self.settings.get("last_backup_at")]
         folder = self.settings.get("backup_folder")
         if folder:
-            found = self.keys.backups_in(Path(folder))
-            stamps += [found[0].created_at] if found else []
+            newest = self.keys.newest_backup_in(Path(folder))
+            stamps += [newest.created_at] if newest else []
         when = []
         for raw in filter(None, stamps):
             with contextlib.suppress(ValueError):

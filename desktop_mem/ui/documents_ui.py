@@ -38,6 +38,7 @@ from desktop_mem.core.documents.store import AddReport
 from desktop_mem.core.textproc import escape_controls
 from desktop_mem.ui import tasks
 from desktop_mem.ui.context import Context
+from desktop_mem.ui.tasks import describe_exception
 
 SYNC_MS = 10 * 60 * 1000  # watched folders are re-read every ten minutes
 SEARCH_DELAY_MS = 250  # as the other searches: as you type
@@ -246,13 +247,22 @@ class DocumentsPage(QWidget):
                     self.tr("Some files were not added"),
                     "\n".join(report.refused[:20]),
                 )
+            if report.unavailable:  # an unplugged drive: its documents stay as they were
+                text += " " + self.tr(
+                    "%n watched folder(s) could not be read (a drive not connected?): their "
+                    "documents are kept.",
+                    "",
+                    len(report.unavailable),
+                )
+            if report.stopped is not None:  # a full disk: the files after it were not read
+                text += " " + describe_exception(report.stopped, str(report.stopped))
             if report.unindexed:  # no embedding model yet: found by words until it is there
                 text += " " + self.tr(
                     "%n passage(s) can be found by their words until the embedding model is there.",
                     "",
                     report.unindexed,
                 )
-            if changed or report.refused:
+            if changed or report.refused or report.unavailable or report.stopped:
                 self.status.emit(text)
 
         def failed(text: str) -> None:

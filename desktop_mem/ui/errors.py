@@ -118,6 +118,10 @@ def _wording(reason: str, model: str, lines: int) -> str | None:
         "disk_full": lambda: QCoreApplication.translate(
             "errors", "The disk is full: nothing was changed; free some space and try again."
         ),
+        "read_only": lambda: QCoreApplication.translate(
+            "errors",
+            "This profile's folder cannot be written (a read-only disk, or another user's folder): it can be read, but nothing was changed.",
+        ),
         "not_backup": lambda: QCoreApplication.translate(
             "errors", "That file is not a backup made by desktop-mem: nothing was changed."
         ),

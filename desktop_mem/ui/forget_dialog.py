@@ -28,7 +28,11 @@ ID_ROLE = Qt.ItemDataRole.UserRole + 2
 
 class ForgetDialog(QDialog):
     def __init__(
-        self, memories: list[Any], messages: list[Any], parent: QWidget | None = None
+        self,
+        memories: list[Any],
+        messages: list[Any],
+        parent: QWidget | None = None,
+        more: tuple[int, int] = (0, 0),
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Forget"))
@@ -46,17 +50,28 @@ class ForgetDialog(QDialog):
         self.items.setTextElideMode(Qt.TextElideMode.ElideNone)
         self.items.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         if memories:
-            self._header(self.tr("Memories"))
+            self._header(self.tr("Memories (%n)", "", len(memories)))
         for m in memories:
             text = m.text + ("  " + self.tr("(pinned)") if m.pinned else "")
             self._add(text, "memory", m.id, checked=not m.pinned)
         if messages:
-            self._header(self.tr("Earlier messages that mention it"))
+            self._header(self.tr("Earlier messages that mention it (%n)", "", len(messages)))
         for msg in messages:
             who = self.tr("You") if msg.role == "user" else self.tr("Assistant")
             flat = " ".join(msg.content.split())
             self._add(f"{msg.created_at[:10]} · {who}: {flat}", "message", msg.id, checked=True)
         layout.addWidget(self.items, 1)
+        if any(more):  # a page at a time: the rest is found by asking again
+            rest = QLabel(
+                self.tr(
+                    "%n more memory(s) or message(s) mention it: after these, say the same "
+                    "“forget …” again.",
+                    "",
+                    sum(more),
+                )
+            )
+            rest.setWordWrap(True)
+            layout.addWidget(rest)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.delete = buttons.addButton(
             self.tr("Delete selected"), QDialogButtonBox.ButtonRole.AcceptRole

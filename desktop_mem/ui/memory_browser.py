@@ -354,10 +354,12 @@ class MemoryBrowser(QWidget):
         answers: list[tuple[int, str]],
         origin: tuple[int, str] | None = None,
         apps: list[tuple[str, str]] | None = None,
+        proposals: list[Memory] | None = None,
     ) -> None:
         self.drawer.show_details(
-            memory, versions, answers, origin, apps, selected=len(self.selected_ids())
-        )
+            memory, versions, answers, origin, apps, selected=len(self.selected_ids()),
+            proposals=proposals,
+        )  # fmt: skip
 
     def _delete(self) -> None:
         ids = self.selected_ids()

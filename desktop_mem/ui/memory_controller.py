@@ -152,9 +152,16 @@ class MemoryController(QObject):
         answers = [(m.id, m.content) for m in memories.answers_using(memory_id)]
         seen: dict[str, str] = {}  # each app once, with its latest use
         for a in memories.apps_that_used(memory_id):
-            seen.setdefault(a.client, a.at)
+            who = {
+                "no key": self.tr("an app without a key"),
+                "invalid key": self.tr("an app with a key that is not valid"),
+            }.get(a.caller, a.client)
+            seen.setdefault(who, a.at)
         origin = memories.origin(memory)
-        self.browser.show_details(memory, versions, answers, origin, list(seen.items()))
+        proposals = memories.proposals_for(memory_id)
+        self.browser.show_details(
+            memory, versions, answers, origin, list(seen.items()), proposals=proposals
+        )
 
     def memory_changed(self, memory_id: int | None = None) -> None:
         """The memories changed (the core said so; `memory_id`: one this window just

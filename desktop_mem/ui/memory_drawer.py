@@ -53,6 +53,7 @@ def action_label(action: str) -> str:
     if action in words:
         return words[action]
     for prefix, label in (
+        ("wants to change #", QCoreApplication.translate("MemoryBrowser", "wants to change #%1")),
         ("merged into #", QCoreApplication.translate("MemoryBrowser", "merged into #%1")),
         ("contradicted by #", QCoreApplication.translate("MemoryBrowser", "contradicted by #%1")),
     ):
@@ -197,6 +198,13 @@ class MemoryDrawer(QWidget):
         self.apps.setObjectName("notice")
         self.apps.setWordWrap(True)
         below.addWidget(self.apps)
+        # what apps wanted to change it to: they never change a memory they did not write,
+        # so their statement is a memory of theirs, shown here
+        self.proposed = QLabel()
+        self.proposed.setObjectName("notice")
+        self.proposed.setWordWrap(True)
+        self.proposed.setTextFormat(Qt.TextFormat.PlainText)
+        below.addWidget(self.proposed)
         below.addWidget(self._heading(self.tr("History")))
         self.history = WrappedList(180)
         self.history.itemActivated.connect(self._history_activated)
@@ -246,9 +254,20 @@ class MemoryDrawer(QWidget):
         origin: tuple[int, str] | None = None,
         apps: list[tuple[str, str]] | None = None,
         selected: int = 0,
+        proposals: list[Memory] | None = None,
     ) -> None:
         self.current = memory
         self.pages.setCurrentIndex(0 if memory is None else 1)
+        self.proposed.setText(
+            "\n".join(
+                self.tr("%1 wants to change this to: “%2” (its own memory %3)")
+                .replace("%1", source_label(self, p.source))
+                .replace("%2", textproc.shorten(p.text, 200))
+                .replace("%3", str(p.id))
+                for p in proposals or []
+            )
+        )
+        self.proposed.setVisible(bool(proposals))
         self.apps.setText(
             self.tr("Used by other apps: %1").replace(
                 "%1", "; ".join(f"{name} ({when[:16].replace('T', ' ')})" for name, when in apps)

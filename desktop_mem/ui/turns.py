@@ -304,7 +304,9 @@ class TurnController(QObject):
         session = self.ctx.chat.session
         if session is None:
             return
-        dialog = ForgetDialog(result.forget_candidates, result.forget_messages, self.ctx.view)
+        dialog = ForgetDialog(
+            result.forget_candidates, result.forget_messages, self.ctx.view, result.forget_more
+        )
         accepted = dialog.exec() == ForgetDialog.DialogCode.Accepted
         memories = dialog.chosen("memory") if accepted else []
         messages = dialog.chosen("message") if accepted else []
@@ -312,7 +314,8 @@ class TurnController(QObject):
         hub = self.ctx.hub
 
         def done(counts: Any) -> None:
-            n, m, k = counts
+            n, m, k = counts.memories, counts.messages, counts.kept
+            left = counts.memories_left + counts.messages_left
             if n and m:
                 said = [
                     self.tr("Deleted %n memory(s)", "", n) + self.tr(" and %n message(s).", "", m)
@@ -330,6 +333,15 @@ class TurnController(QObject):
                         "sees them.",
                         "",
                         k,
+                    )
+                )
+            if left and (n or m or k):
+                said.append(
+                    self.tr(
+                        "%n memory(s) or message(s) still mention it: say the same “forget …” "
+                        "again to see them.",
+                        "",
+                        left,
                     )
                 )
             text = " ".join(said) or self.tr("Nothing was deleted.")

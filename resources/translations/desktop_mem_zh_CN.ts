@@ -3,266 +3,276 @@
 <context>
     <name>AppsPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="37" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="43" />
         <source>Paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="38" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="44" />
         <source>Read</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="39" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="45" />
         <source>Read and write</source>
         <translation>读写</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="40" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="46" />
         <source>Read, write and delete</source>
         <translation>读写和删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="48" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="54" />
         <source>searched</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="49" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="55" />
         <source>listed</source>
         <translation>列出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="50" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="56" />
         <source>read the pinned memories</source>
         <translation>读取置顶记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="51" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="57" />
         <source>wrote</source>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="52" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="58" />
         <source>deleted</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="55" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="61" />
         <source>refused: %1</source>
         <translation>已拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="74" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="80" />
         <source>AI apps on this computer (Claude Desktop, Cursor, VS Code, LM Studio…) can use your memory over MCP. Connect an app here: it gets a key that only its configuration holds, and may only do what you choose; a change applies at once.</source>
         <translation>这台电脑上的 AI 应用（Claude Desktop、Cursor、VS Code、LM Studio…）可以通过 MCP 使用你的记忆。在这里连接应用：它会得到一把只保存在它自己配置里的密钥，并且只能做你允许的事；更改立即生效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="92" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="98" />
         <source>No app is connected yet.</source>
         <translation>还没有连接任何应用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="96" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="102" />
         <source>Connect an app…</source>
         <translation>连接应用…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="98" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="104" />
         <source>New key…</source>
         <translation>新密钥…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="100" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="106" />
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="110" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="116" />
         <source>Apps without a key may</source>
         <translation>没有密钥的应用可以</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="113" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="119" />
         <source>Nothing</source>
         <translation>什么都不做</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="83" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="89" />
         <source>App</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="83" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="89" />
         <source>May</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="83" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="89" />
         <source>Last use</source>
         <translation>上次使用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="83" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="89" />
         <source>Reads / writes</source>
         <translation>读取 / 写入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="103" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="109" />
         <source>Clear this app's log</source>
         <translation>清除此应用的记录</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="133" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="139" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="150" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="156" />
         <source>Connects as “%1”</source>
         <translation>连接时自称“%1”</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="161" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="167" />
         <source>needs a new key</source>
         <translation>需要新密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="165" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="171" />
         <source>not yet</source>
         <translation>尚未使用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="189" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="195" />
         <source>Connect an app</source>
         <translation>连接应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="190" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="196" />
         <source>A name for the app (for you: the app is known by its key):</source>
         <translation>给这个应用起个名字（只是给你看的：应用靠它的密钥被识别）：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="219" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="225" />
         <source>New key</source>
         <translation>新密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="221" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="227" />
         <source>Give %1 a new key? Its old key stops working at once: paste the new configuration into the app.</source>
         <translation>给 %1 一把新密钥？旧密钥会立即失效：请把新的配置粘贴到该应用中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="236" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="242" />
         <source>Remove app</source>
         <translation>移除应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="238" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="244" />
         <source>Remove %1? Its key stops working at once and its log is deleted; the memories it wrote stay.</source>
         <translation>移除 %1？它的密钥会立即失效，它的记录也会删除；它写入的记忆会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="252" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="258" />
         <source>Connect an app to see the configuration to paste into it.</source>
         <translation>连接一个应用后，这里会显示要粘贴到它里面的配置。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="259" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="265" />
         <source>Paste this into %1's MCP configuration. It holds the app's key: keep it as private as a password. It is shown only now (a new key can be made later).</source>
         <translation>把这段粘贴到 %1 的 MCP 配置中。它包含该应用的密钥：请像密码一样保密。它只显示这一次（以后可以生成新密钥）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="276" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="282" />
         <source> memory %1</source>
         <translation> 记忆 %1</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="283" />
+        <source> (%n time(s) that day)</source>
+        <translation><numerusform>（当天 %n 次）</numerusform></translation>
+    </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="279" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="286" />
         <source>Nothing recorded.</source>
         <translation>没有记录。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="289" />
+        <source>The log keeps %n day(s); an app's calls of one kind on one memory in a day are one line.</source>
+        <translation><numerusform>记录保留 %n 天；一个应用一天内对同一条记忆的同类调用合为一行。</numerusform></translation>
     </message>
 </context>
 <context>
     <name>BackupPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="286" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="290" />
         <source>A backup is encrypted like your memories. Put the folder in Syncthing, Dropbox or iCloud Drive to carry your memories to another computer: only encrypted data is synced.</source>
         <translation>备份和你的记忆一样是加密的。把备份文件夹放进 Syncthing、Dropbox 或 iCloud 云盘，就能把记忆带到另一台电脑：同步的只有加密数据。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="296" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="300" />
         <source>No folder chosen</source>
         <translation>未选择文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="297" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="301" />
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="301" />
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="346" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="305" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="350" />
         <source>Backup folder</source>
         <translation>备份文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="302" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="306" />
         <source>Back up every day</source>
         <translation>每天备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="309" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="313" />
         <source>Backups to keep</source>
         <translation>保留的备份数</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="312" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="316" />
         <source>Back up now</source>
         <translation>立即备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="314" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="318" />
         <source>Restore a backup…</source>
         <translation>恢复备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="324" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="328" />
         <source>New recovery code…</source>
         <translation>新的恢复码…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="326" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="330" />
         <source>Makes a new code and shows it once; the old one stops opening this profile.</source>
         <translation>生成新的恢复码并只显示一次；旧的恢复码将不再能打开此配置。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="340" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="344" />
         <source>No backup yet.</source>
         <translation>还没有备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="342" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="346" />
         <source>Last backup: %1</source>
         <translation>上次备份：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="354" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="358" />
         <source>Choose a folder for the backups first.</source>
         <translation>请先选择备份文件夹。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="359" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="363" />
         <source>Backing up…</source>
         <translation>正在备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="363" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="367" />
         <source>Backed up to %1</source>
         <translation>已备份到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="367" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="371" />
         <source>A backup is already running.</source>
         <translation>已有一个备份正在进行。</translation>
     </message>
@@ -629,202 +639,207 @@
 <context>
     <name>DocumentsPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="50" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="51" />
         <source>Markdown</source>
         <translation>Markdown</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="51" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="52" />
         <source>Plain text</source>
         <translation>纯文本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="52" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="53" />
         <source>PDF</source>
         <translation>PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="53" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="54" />
         <source>Word</source>
         <translation>Word</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="54" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="55" />
         <source>Web page</source>
         <translation>网页</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="72" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="73" />
         <source>Your documents (Markdown, text, PDF, Word, HTML) as knowledge for the chat: their passages are stored encrypted with your memories, the files are only read. Drop files or folders here; a folder is watched for changes.</source>
         <translation>把你的文档（Markdown、文本、PDF、Word、HTML）作为聊天的知识：文档片段和记忆一起加密保存，文件本身只读不改。把文件或文件夹拖到这里；文件夹的变化会被跟踪。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="80" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="81" />
         <source>Add files…</source>
         <translation>添加文件…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="82" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="83" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="84" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="85" />
         <source>Re-read now</source>
         <translation>立即重新读取</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="86" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="87" />
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="90" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="91" />
         <source>Pause background re-reading</source>
         <translation>暂停后台重新读取</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="99" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="100" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="99" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="100" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="99" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="100" />
         <source>Passages</source>
         <translation>片段</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="99" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="100" />
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="112" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="113" />
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="118" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="119" />
         <source>Stop watching…</source>
         <translation>停止监视…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="122" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="123" />
         <source>No documents yet: add files or folders, or drop them here.</source>
         <translation>还没有文档：添加文件或文件夹，或拖到这里。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="128" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="129" />
         <source>Search the documents' passages</source>
         <translation>搜索文档片段</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="158" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="159" />
         <source>%1 (%2 pages)</source>
         <translation>%1（%2 页）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="168" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="169" />
         <source>%1 (%n document(s))</source>
         <translation><numerusform>%1（%n 个文档）</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="173" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="174" />
         <source>none: add a folder to watch it</source>
         <translation>无：添加一个文件夹即可监视它</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="185" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="186" />
         <source>Add documents</source>
         <translation>添加文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="187" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="188" />
         <source>Documents (*.md *.markdown *.txt *.pdf *.docx *.html *.htm)</source>
         <translation>文档 (*.md *.markdown *.txt *.pdf *.docx *.html *.htm)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="193" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="194" />
         <source>Add a folder</source>
         <translation>添加文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="209" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="210" />
         <source>Documents are being read: wait for it to finish.</source>
         <translation>正在读取文档：请等它完成。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="233" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="234" />
         <source>Reading documents…</source>
         <translation>正在读取文档…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="239" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="240" />
         <source>Documents: %1 added, %2 updated, %3 removed.</source>
         <translation>文档：添加 %1 个，更新 %2 个，移除 %3 个。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="246" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="247" />
         <source>Some files were not added</source>
         <translation>部分文件没有添加</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="251" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="252" />
+        <source>%n watched folder(s) could not be read (a drive not connected?): their documents are kept.</source>
+        <translation><numerusform>有 %n 个监视的文件夹无法读取（驱动器没有连接？）：其中的文档已保留。</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="261" />
         <source>%n passage(s) can be found by their words until the embedding model is there.</source>
         <translation><numerusform>在嵌入模型就绪之前，%n 个段落只能按字词查找。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="285" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="295" />
         <source>Stop watching</source>
         <translation>停止监视</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="288" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="298" />
         <source>Stop watching %1? Its files are not touched. Remove its documents from desktop-mem too, or keep them (no longer re-read)?</source>
         <translation>停止监视 %1？其中的文件不会被改动。要同时从 desktop-mem 中移除它的文档，还是保留它们（不再重新读取）？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="292" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="302" />
         <source>Remove them</source>
         <translation>移除它们</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="293" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="303" />
         <source>Keep them</source>
         <translation>保留它们</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="303" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="313" />
         <source>No longer watching the folder; its %n document(s) stay.</source>
         <translation><numerusform>已不再监视该文件夹；其中的 %n 个文档保留。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="306" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="316" />
         <source>No longer watching the folder; its %n document(s) are removed.</source>
         <translation><numerusform>已不再监视该文件夹；其中的 %n 个文档已移除。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="322" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="332" />
         <source>Remove documents</source>
         <translation>移除文档</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="324" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="334" />
         <source>Remove %n document(s) and every passage of them from desktop-mem, for good? The files themselves are not touched.</source>
         <translation><numerusform>要从 desktop-mem 中永久移除 %n 个文档及其全部片段吗？文件本身不受影响。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="356" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="366" />
         <source>shaped %n answer(s)</source>
         <translation><numerusform>影响了 %n 个回答</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="361" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="371" />
         <source>No passage is about this.</source>
         <translation>没有与此相关的片段。</translation>
     </message>
@@ -832,42 +847,47 @@
 <context>
     <name>ForgetDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="34" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="38" />
         <source>Forget</source>
         <translation>忘记</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="38" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="42" />
         <source>Tick what to delete for good. An earlier message you untick stays to read, but the assistant no longer sees it.</source>
         <translation>勾选要永久删除的内容。取消勾选的以前的消息会保留以供阅读，但助手不再看到它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="49" />
-        <source>Memories</source>
-        <translation>记忆</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="51" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="55" />
         <source>(pinned)</source>
         <translation>（已置顶）</translation>
     </message>
-    <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="54" />
-        <source>Earlier messages that mention it</source>
-        <translation>提到它的以前的消息</translation>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="53" />
+        <source>Memories (%n)</source>
+        <translation><numerusform>记忆（%n）</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="58" />
+        <source>Earlier messages that mention it (%n)</source>
+        <translation><numerusform>提到它的以前的消息（%n）</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="56" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="60" />
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="56" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="60" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="67" />
+        <source>%n more memory(s) or message(s) mention it: after these, say the same “forget …” again.</source>
+        <translation><numerusform>还有 %n 条记忆或消息提到它：删除这些之后，再说一次同样的“忘记……”。</numerusform></translation>
+    </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="62" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="77" />
         <source>Delete selected</source>
         <translation>删除所选</translation>
     </message>
@@ -875,27 +895,27 @@
 <context>
     <name>ForgetEverythingDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="123" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="138" />
         <source>This deletes all %n memory(s) of this profile for good, and the earlier messages that said them: every conversation goes too, unless you keep them below. Your documents stay.</source>
         <translation>这会永久删除此配置的全部 %n 条记忆，以及说过这些内容的以前的消息：除非你在下面选择保留，所有对话也会一并删除。你的文档会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="132" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="147" />
         <source>Forget everything</source>
         <translation>忘记一切</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="134" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="149" />
         <source>FORGET</source>
         <translation>全部忘记</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="139" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="154" />
         <source>Keep my %n conversation(s) to read (the assistant will no longer see them)</source>
         <translation><numerusform>保留我的 %n 个对话以供阅读（助手将不再看到它们）</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="144" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="159" />
         <source>%n message(s) in all</source>
         <translation><numerusform>共 %n 条消息</numerusform></translation>
     </message>
@@ -1204,11 +1224,16 @@ A local language model with a long-term memory you can see and control. Your con
     </message>
     <message>
         <location filename="../../desktop_mem/ui/memory_drawer.py" line="56" />
+        <source>wants to change #%1</source>
+        <translation>想修改 #%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="57" />
         <source>merged into #%1</source>
         <translation>并入 #%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="57" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="58" />
         <source>contradicted by #%1</source>
         <translation>被 #%1 否定</translation>
     </message>
@@ -1372,148 +1397,158 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryController</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="180" />
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="193" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="164" />
+        <source>an app without a key</source>
+        <translation>没有密钥的应用</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="165" />
+        <source>an app with a key that is not valid</source>
+        <translation>密钥无效的应用</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="187" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="200" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="197" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="204" />
         <source>The memory was saved.</source>
         <translation>记忆已保存。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="242" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="249" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="244" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="251" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="247" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="254" />
         <source>Delete memories</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="254" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="261" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="258" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="265" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="283" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="290" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="290" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="297" />
         <source>Forgot %n memory(s); the conversations stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>已忘记 %n 条记忆；对话保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="296" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="303" />
         <source>Forgot %n memory(s)</source>
         <translation><numerusform>已忘记 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="297" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="304" />
         <source> and deleted %n message(s).</source>
         <translation><numerusform>，并删除了 %n 条消息。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="311" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="318" />
         <source>Delete everything</source>
         <translation>全部删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="313" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="320" />
         <source>This deletes all %1 conversations and all %2 memories of this profile for good. The settings and the key stay.</source>
         <translation>这会永久删除此配置的全部 %1 个对话和全部 %2 条记忆。设置和密钥会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="318" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="325" />
         <source>DELETE</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="324" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="331" />
         <source>Deleting everything…</source>
         <translation>正在全部删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="340" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="347" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="342" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="349" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="348" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="355" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="362" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="369" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="371" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="378" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="372" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="379" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="384" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="391" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="387" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="394" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="399" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="406" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="406" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="413" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="408" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="415" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="415" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="422" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="427" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="434" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>你不在的时候，整理了 %n 条记忆（合并或标记为过期）；可在每条记忆的历史中撤销。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="438" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="445" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>
@@ -1521,128 +1556,133 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryDrawer</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="131" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="132" />
         <source>Text</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="135" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="136" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="139" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="140" />
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="141" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="142" />
         <source>True until</source>
         <translation>有效至</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="151" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="152" />
         <source>Valid</source>
         <translation>有效期</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="152" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="153" />
         <source>Give it to the model in every chat</source>
         <translation>每次对话都提供给模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="154" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="155" />
         <source>What is about your health or safety (an allergy, a medication, a diet, an accessibility need) is given in every chat, whatever you ask; anything else only when it is relevant.</source>
         <translation>与你的健康或安全有关的记忆（过敏、用药、饮食、无障碍需求）无论你问什么，每次对话都会提供给模型；其他记忆只在相关时提供。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="166" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="167" />
         <source>Always</source>
         <translation>始终提供</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="169" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="170" />
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="171" />
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="274" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="172" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="293" />
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="173" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="174" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="184" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="185" />
         <source>Came from</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="190" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="191" />
         <source>Answers it shaped</source>
         <translation>用到它的回答</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="200" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="208" />
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="206" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="214" />
         <source>Restore this version</source>
         <translation>恢复此版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="220" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="228" />
         <source>Select a memory to see where it came from, the answers it shaped and its history, or to edit it.</source>
         <translation>选择一条记忆，查看它的来源、受它影响的回答和修改历史，或编辑它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="253" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="263" />
+        <source>%1 wants to change this to: “%2” (its own memory %3)</source>
+        <translation>%1 想把它改为：“%2”（它自己的记忆 %3）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="272" />
         <source>Used by other apps: %1</source>
         <translation>被其他应用使用：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="274" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="293" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="291" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="310" />
         <source>(empty answer)</source>
         <translation>（空回答）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="296" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="315" />
         <source>No answer has used it yet.</source>
         <translation>还没有回答用到它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="311" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="330" />
         <source>, until %1</source>
         <translation>，有效至 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="313" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="332" />
         <source>, from message %1</source>
         <translation>，来自消息 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="317" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="336" />
         <source>%1 (%2%3)%4: %5</source>
         <translation>%1（%2%3）%4：%5</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="344" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="363" />
         <source>Given in every chat: it is about your %1.</source>
         <translation>每次对话都会提供：这与你的%1有关。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="347" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="366" />
         <source>It is about your %1, but you chose to give it only when it is relevant.</source>
         <translation>这与你的%1有关，但你选择了只在相关时提供。</translation>
     </message>
@@ -2373,37 +2413,42 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>正在撤销…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="329" />
+        <location filename="../../desktop_mem/ui/turns.py" line="332" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>已删除 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="329" />
+        <location filename="../../desktop_mem/ui/turns.py" line="332" />
         <source> and %n message(s).</source>
         <translation><numerusform>和 %n 条消息。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="332" />
+        <location filename="../../desktop_mem/ui/turns.py" line="335" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="334" />
+        <location filename="../../desktop_mem/ui/turns.py" line="337" />
         <source>Deleted %n message(s).</source>
         <translation><numerusform>已删除 %n 条消息。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="340" />
+        <location filename="../../desktop_mem/ui/turns.py" line="343" />
         <source>%n earlier message(s) stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>%n 条以前的消息保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/turns.py" line="352" />
+        <source>%n memory(s) or message(s) still mention it: say the same “forget …” again to see them.</source>
+        <translation><numerusform>仍有 %n 条记忆或消息提到它：再说一次同样的“忘记……”即可看到。</numerusform></translation>
+    </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="346" />
+        <location filename="../../desktop_mem/ui/turns.py" line="358" />
         <source>Nothing was deleted.</source>
         <translation>没有删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="354" />
+        <location filename="../../desktop_mem/ui/turns.py" line="366" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
@@ -2710,11 +2755,16 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     </message>
     <message>
         <location filename="../../desktop_mem/ui/errors.py" line="121" />
+        <source>This profile's folder cannot be written (a read-only disk, or another user's folder): it can be read, but nothing was changed.</source>
+        <translation>无法写入这个资料的文件夹（只读磁盘，或属于其他用户的文件夹）：可以读取，但没有做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="125" />
         <source>That file is not a backup made by desktop-mem: nothing was changed.</source>
         <translation>这个文件不是 desktop-mem 制作的备份：没有做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="124" />
+        <location filename="../../desktop_mem/ui/errors.py" line="128" />
         <source>There is no such profile in this data folder: nothing was changed.</source>
         <translation>这个数据文件夹中没有这个配置：没有做任何更改。</translation>
     </message>

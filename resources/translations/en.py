@@ -23,6 +23,28 @@ TS = HERE / "desktop_mem_en.ts"
 QM = ROOT / "desktop_mem" / "resources" / "translations" / "desktop_mem_en.qm"  # ships
 
 EN: dict[str, tuple[str, str]] = {
+    "Memories (%n)": ("Memories (%n)", "Memories (%n)"),
+    "Earlier messages that mention it (%n)": (
+        "Earlier messages that mention it (%n)",
+        "Earlier messages that mention it (%n)",
+    ),
+    "%n more memory(s) or message(s) mention it: after these, say the same “forget …” again.": (
+        "%n more memory or message mentions it: after these, say the same “forget …” again.",
+        "%n more memories or messages mention it: after these, say the same “forget …” again.",
+    ),
+    "%n memory(s) or message(s) still mention it: say the same “forget …” again to see them.": (
+        "%n memory or message still mentions it: say the same “forget …” again to see it.",
+        "%n memories or messages still mention it: say the same “forget …” again to see them.",
+    ),
+    "%n watched folder(s) could not be read (a drive not connected?): their documents are kept.": (
+        "%n watched folder could not be read (a drive not connected?): its documents are kept.",
+        "%n watched folders could not be read (a drive not connected?): their documents are kept.",
+    ),
+    " (%n time(s) that day)": (" (%n time that day)", " (%n times that day)"),
+    "The log keeps %n day(s); an app's calls of one kind on one memory in a day are one line.": (
+        "The log keeps %n day; an app's calls of one kind on one memory in a day are one line.",
+        "The log keeps %n days; an app's calls of one kind on one memory in a day are one line.",
+    ),
     " · %n message(s) not yet learned from": (
         " · %n message not yet learned from",
         " · %n messages not yet learned from",

@@ -407,6 +407,26 @@ ZH: dict[str, str | list[str]] = {
     "Clear this app's log": "清除此应用的记录",
     " memory %1": " 记忆 %1",
     "Nothing recorded.": "没有记录。",
+    " (%n time(s) that day)": ["（当天 %n 次）"],
+    "The log keeps %n day(s); an app's calls of one kind on one memory in a day are one line.": [
+        "记录保留 %n 天；一个应用一天内对同一条记忆的同类调用合为一行。"
+    ],
+    "an app without a key": "没有密钥的应用",
+    "Memories (%n)": ["记忆（%n）"],
+    "Earlier messages that mention it (%n)": ["提到它的以前的消息（%n）"],
+    "%n more memory(s) or message(s) mention it: after these, say the same “forget …” again.": [
+        "还有 %n 条记忆或消息提到它：删除这些之后，再说一次同样的“忘记……”。"
+    ],
+    "%n memory(s) or message(s) still mention it: say the same “forget …” again to see them.": [
+        "仍有 %n 条记忆或消息提到它：再说一次同样的“忘记……”即可看到。"
+    ],
+    "%1 wants to change this to: “%2” (its own memory %3)": "%1 想把它改为：“%2”（它自己的记忆 %3）",
+    "wants to change #%1": "想修改 #%1",
+    "%n watched folder(s) could not be read (a drive not connected?): their documents are kept.": [
+        "有 %n 个监视的文件夹无法读取（驱动器没有连接？）：其中的文档已保留。"
+    ],
+    "This profile's folder cannot be written (a read-only disk, or another user's folder): it can be read, but nothing was changed.": "无法写入这个资料的文件夹（只读磁盘，或属于其他用户的文件夹）：可以读取，但没有做任何更改。",
+    "an app with a key that is not valid": "密钥无效的应用",
     "Apps": "应用",
     "Used by other apps: %1": "被其他应用使用：%1",
     "That app is not allowed to do this: change it in Settings > Apps.": "这个应用无权这样做：请在“设置 > 应用”中更改。",

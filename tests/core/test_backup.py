@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import select
 import signal
 import subprocess
 import sys
@@ -249,30 +248,33 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-def _read_fifo(fd: int, proc: subprocess.Popen[bytes], n: int) -> bytes:
-    """The first n bytes the backup writes into the FIFO, read as they are written (the
-    select only wakes the loop to check the writer is still alive)."""
-    got = b""
-    while len(got) < n:
-        if not select.select([fd], [], [], 1.0)[0]:
-            assert proc.poll() is None, "the backup ended before it wrote its file"
-            continue
-        try:
-            chunk = os.read(fd, n - len(got))
-        except BlockingIOError:
-            continue
-        assert chunk, "the backup closed its file before it was half written"
-        got += chunk
-    return got
+# The command line with a limit on the size of any file it writes: the kernel kills it
+# (SIGXFSZ, which Python ignores unless told) at the write that would cross `limit`, so
+# it dies at a chosen byte of what it writes, on any machine, with no timing.
+KILL_AT_DRIVER = r"""
+import resource, signal, sys
+limit = int(sys.argv[1])
+signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
+resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+from desktop_mem.cli import main
+resource.setrlimit(resource.RLIMIT_FSIZE, (limit, resource.RLIM_INFINITY))
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+def killed_backup(base: list[str], file: Path, limit: int, env: dict[str, str]) -> None:
+    """Run `backup FILE` and let the kernel kill it at the write that crosses `limit`."""
+    cmd = [sys.executable, "-c", KILL_AT_DRIVER, str(limit), *base, "backup", str(file)]
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    assert proc.returncode == -signal.SIGXFSZ, (proc.returncode, proc.stderr)
 
 
 def test_a_backup_killed_half_way_leaves_the_previous_one_whole(
     tmp_path: Path, fake_ollama, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """SIGKILL a backup while it writes its file. The file it writes first
-    (`<file>.partial`) is made a FIFO here, so the test reads what the backup writes as
-    it writes it and kills it at a chosen point (after the header, then half way through
-    the database), with the backup stopped mid-write: observed, never timed."""
+    """Kill a backup while it copies the database, and again while it writes its file
+    (`<file>.partial`): the previous backup stays as it was, and the next open removes
+    the copy the killed one left beside the database (a whole profile under its key)."""
     monkeypatch.setenv("DESKTOP_MEM_PASSPHRASE", "kill test passphrase")
     home = tmp_path / "home"
     config = Config.resolve(
@@ -290,28 +292,17 @@ def test_a_backup_killed_half_way_leaves_the_previous_one_whole(
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     assert subprocess.run(cmd, env=env, capture_output=True).returncode == 0
     previous = file.read_bytes()
+    copy_bytes = backup.read_header(file)[0]["bytes"]
+    log_bytes = (home / "logs" / "desktop-mem.log").stat().st_size
+    assert copy_bytes // 2 > log_bytes + 100_000  # the copy is what crosses the limit
     profile_dir = home / "profiles" / "default"
     partial = file.with_name(file.name + ".partial")
-    head = len(backup.MAGIC) + 4
-    for depth in ("header", "database"):
-        os.mkfifo(partial)
-        fd = os.open(partial, os.O_RDONLY | os.O_NONBLOCK)
-        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        try:
-            start = _read_fifo(fd, proc, head)
-            assert start.startswith(backup.MAGIC)
-            header = _read_fifo(fd, proc, int.from_bytes(start[-4:], "big"))
-            assert json.loads(header)["profile"] == "default"
-            if depth == "database":
-                _read_fifo(fd, proc, len(previous) // 2)
-            # the pipe is full and nobody reads: the backup is stopped mid-write
-            proc.send_signal(signal.SIGKILL)
-            assert proc.wait() == -signal.SIGKILL, proc.stderr.read() if proc.stderr else ""
-        finally:
-            os.close(fd)
-            partial.unlink()
-        assert file.read_bytes() == previous, depth  # untouched by the killed one
+    # half way through the copy; then in the file, past its header, in the database
+    for limit in (copy_bytes // 2, copy_bytes + 1):
+        killed_backup(base, file, limit, env)
+        assert file.read_bytes() == previous, limit  # untouched by the killed one
         assert any(".backup-" in p.name for p in profile_dir.iterdir())  # killed mid-way
+        assert partial.exists() == (limit > copy_bytes)
         report.add("kills")
     fresh = tmp_path / "restored"
     status = subprocess.run(
@@ -322,9 +313,12 @@ def test_a_backup_killed_half_way_leaves_the_previous_one_whole(
     )
     assert status.returncode == 0, status.stderr
     assert "400 memories" in status.stdout
-    # the next backup clears what the killed ones left
-    assert subprocess.run(cmd, env=env, capture_output=True).returncode == 0
+    # the next open clears what the killed ones left beside the database
+    assert (
+        subprocess.run([*cmd[:-2], "memory", "list"], env=env, capture_output=True).returncode == 0
+    )
     assert not any(".backup-" in p.name for p in profile_dir.iterdir())
+    assert subprocess.run(cmd, env=env, capture_output=True).returncode == 0
     assert not partial.exists()
     assert file.read_bytes() != previous
 

@@ -95,10 +95,15 @@ def test_sentences_that_are_not_about_care_are_not_taken_for_it(text: str) -> No
 
 
 def test_recognised_whatever_wrote_the_memory(profile: Profile) -> None:
-    """The chat's learning, `memory add`, the window, an import, an app: the same."""
+    """The chat's learning, `memory add`, the window, an import, an app: the same kind
+    of care. An app's memory is given always only once the user says so (issue 45: its
+    words would sit in the system message of every chat)."""
     for source in ("user", "extractor", "import", "consolidation", "app:Claude"):
         m = profile.memories.add(NewMemory(f"Allergic to shellfish ({source})", source=source))
-        assert (m.memory.care, m.memory.always) == ("health", True), source
+        mine = not source.startswith("app:")
+        assert (m.memory.care, m.memory.always) == ("health", mine), source
+        if not mine:
+            assert profile.memories.set_always(m.memory.id, True).always  # the user's say
     layer = MemoryLayer(Service(profile))
     added = layer.add("我对芒果过敏")
     assert added["care"] == "health" and added["always"] is True

@@ -114,3 +114,30 @@ def test_a_reflexive_enter_neither_removes_an_app_nor_changes_its_key(
     assert len(seen) == 2 and "Remove Claude Desktop?" in seen[1]
     assert registry.authenticate(key).app is not None, "the key still works"
     assert [a.name for a in registry.all()] == ["Claude Desktop"]
+
+
+def test_the_window_shows_that_an_app_wants_to_change_one_of_yours(
+    qtbot: Any, config: Config, vault: Vault, home: Path
+) -> None:
+    """Issue 45: an app never changes a memory you wrote or pinned; what it wanted it to
+    say is its own memory, and your memory's drawer says so."""
+    prof = Profile.open(config, vault)
+    yours = prof.memories.add(NewMemory("I am allergic to peanuts", pinned=True)).memory
+    theirs = prof.memories.add(
+        NewMemory("I am no longer allergic to peanuts", source="app:Claude Desktop"),
+        action=f"wants to change #{yours.id}",
+    ).memory
+    w = MainWindow(prof, app_settings(home))
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.browser.model.rowCount() == 2, timeout=10000)
+    w.memories.show_memory(yours.id)
+    shown = w.browser.drawer.proposed
+    assert shown.isVisibleTo(w) and "app:Claude Desktop" in shown.text()
+    assert "no longer allergic" in shown.text() and str(theirs.id) in shown.text()
+    w.memories.show_memory(theirs.id)
+    assert not w.browser.drawer.proposed.isVisibleTo(w)
+    assert f"wants to change #{yours.id}" in w.browser.drawer.history.item(0).text()
+    qtbot.waitUntil(lambda: not tasks.busy(), timeout=10000)
+    w.close()
+    prof.close()

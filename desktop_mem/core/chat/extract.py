@@ -51,11 +51,19 @@ from desktop_mem.core.chat.prompts import (
 )
 from desktop_mem.core.errors import DesktopMemError, InvalidModelAnswer
 from desktop_mem.core.memory.records import is_app_source
-from desktop_mem.core.memory.store import MemoryStore, NewMemory, parse_when
+from desktop_mem.core.memory.store import PROPOSES, MemoryStore, NewMemory, parse_when
 from desktop_mem.core.models.llm import ChatBackend
 from desktop_mem.core.search.hybrid import HybridSearch
 
-__all__ = ["Change", "Command", "Extractor", "dumps", "parse_command", "said_by_assistant"]
+__all__ = [
+    "Change",
+    "Command",
+    "Extractor",
+    "dumps",
+    "may_change",
+    "parse_command",
+    "said_by_assistant",
+]
 
 if TYPE_CHECKING:
     import numpy as np
@@ -83,6 +91,8 @@ class Change:
     # why the memory is now given on every turn (core/memory/care.py: health, diet,
     # access, asked), or None
     always: str | None = None
+    # an app's statement kept as its own memory beside one it may not change: that one
+    proposes: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -104,6 +114,20 @@ class Step:
     action: str  # add, skip, update, invalidate
     target: Any = None  # the stored memory it concerns
     text: str | None = None  # update: the statement as it should now read
+
+
+def may_change(actor: str, target: Any) -> bool:
+    """Whether a write by `actor` may change or expire the stored memory `target`. An app
+    only its own, unpinned memories; desktop-mem's own learning any it could before."""
+    if not is_app_source(actor):
+        return True
+    return not target.pinned and target.source == actor
+
+
+def may_displace(winner: Any, loser: Any) -> bool:
+    """Whether the sleep pass may expire `loser` for `winner` (a newer statement, or the
+    copy that stays): never for an app's memory, unless the same app wrote both."""
+    return not is_app_source(winner.source) or winner.source == loser.source
 
 
 def _content_words(text: str) -> set[str]:
@@ -284,6 +308,14 @@ class Extractor:
         self, step: Step, message_id: int | None, context: str | None, when: datetime, actor: str
     ) -> list[Change]:
         c, target = step.candidate, step.target
+        if step.action in ("update", "invalidate") and not may_change(actor, target):
+            # An app's write never changes or expires a memory it did not write, nor a
+            # pinned one: its words would go into the user's memory (and every prompt,
+            # for a pinned one) under the user's name. It adds its own, beside it.
+            same = self.store.find_duplicate(c.text)
+            if same is not None:
+                return [Change("skipped", same.id, same.text)]
+            return [self._add(c, message_id, context, actor, proposes=target.id)]
         if step.action == "add":
             # a candidate the same as one just written for this exchange is not stored twice
             same = self.store.find_duplicate(c.text)
@@ -315,7 +347,14 @@ class Extractor:
             self._add(c, message_id, context, actor),
         ]
 
-    def _add(self, c: Candidate, message_id: int | None, context: str | None, actor: str) -> Change:
+    def _add(
+        self,
+        c: Candidate,
+        message_id: int | None,
+        context: str | None,
+        actor: str,
+        proposes: int | None = None,
+    ) -> Change:
         result = self.store.add(
             NewMemory(
                 c.text,
@@ -330,10 +369,11 @@ class Extractor:
                 context=context,
             ),
             actor=actor,
+            action=f"{PROPOSES}{proposes}" if proposes is not None else "created",
         )
         return Change(
             "added", result.memory.id, result.memory.text, version=1,
-            always=given_always(result.memory),
+            always=given_always(result.memory), proposes=proposes,
         )  # fmt: skip
 
     def _version(self, memory_id: int) -> int:
@@ -373,16 +413,21 @@ class Extractor:
                         continue
                     same = textproc.normalize(a.text).lower() == textproc.normalize(b.text).lower()
                     if same or sims[i, j] >= DUPLICATE_SIMILARITY:
-                        older, newer = sorted((a, b), key=lambda m: (m.created_at, m.id))
+                        kept, merged = sorted((a, b), key=lambda m: (m.created_at, m.id))
+                        if not may_displace(kept, merged):  # an app's copy of yours goes
+                            kept, merged = merged, kept
+                        if not may_displace(kept, merged):
+                            continue
                         self.store.invalidate(
-                            newer.id, when, "consolidation", f"merged into #{older.id}"
+                            merged.id, when, "consolidation", f"merged into #{kept.id}"
                         )
-                        gone.add(newer.id)
+                        gone.add(merged.id)
                         changes.append(
                             Change(
-                                "merged", newer.id, newer.text, older.text, self._version(newer.id)
+                                "merged", merged.id, merged.text, kept.text,
+                                self._version(merged.id),
                             )
-                        )
+                        )  # fmt: skip
                     elif sims[i, j] >= CONFLICT_SIMILARITY and asked < MAX_JUDGEMENTS:
                         asked += 1
                         judged = self._conflict(a, b, when)
@@ -407,6 +452,8 @@ class Extractor:
             log.warning("sleep pass: no valid decision on a pair")
             return []
         if not isinstance(answer, Decision) or answer.action != "INVALIDATE" or answer.id != 1:
+            return []
+        if not may_displace(newer, older):  # an app's statement never expires yours
             return []
         self.store.invalidate(older.id, when, "consolidation", f"contradicted by #{newer.id}")
         return [Change("invalidated", older.id, older.text, None, self._version(older.id))]

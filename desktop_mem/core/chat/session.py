@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 from desktop_mem.core import textproc
-from desktop_mem.core.chat import after_turn
+from desktop_mem.core.chat import after_turn, forget
 from desktop_mem.core.chat.backends import BackendSlot, slot_of
 from desktop_mem.core.chat.context import Budget, ContextBuilder, Plan, TokenCounter
 from desktop_mem.core.chat.conversations import SHOWN, Message
@@ -50,19 +50,19 @@ from desktop_mem.core.models.llm import DEFAULT_CONTEXT, ChatBackend, Stream
 
 log = logging.getLogger("desktop_mem.chat")
 
-FORGET_MIN_SCORE = 0.35  # a search hit this good is offered for deletion
-FORGET_MESSAGES = 30  # the earlier messages a "forget ..." offers at most (relevant ones)
 CATCH_UP = 3  # waiting exchanges learned from after a turn the model answered
 TASK_TOKENS = 700  # a task asked after the chat, with its answer (extraction ~400 + ~300)
 
 
 class Forgotten(NamedTuple):
     """What a "forget ..." did: memories and messages deleted, messages kept but left
-    out of every prompt."""
+    out of every prompt; and what still says it (unticked, or beyond the page offered)."""
 
     memories: int
     messages: int
     kept: int = 0
+    memories_left: int = 0
+    messages_left: int = 0
 
 
 @dataclass
@@ -83,6 +83,7 @@ class TurnResult:
     changes: list[Change] = field(default_factory=list)  # made by a command, at once
     forget_candidates: list[Memory] = field(default_factory=list)
     forget_messages: list[Message] = field(default_factory=list)  # earlier messages about it
+    forget_more: tuple[int, int] = (0, 0)  # memories and messages beyond the page offered
     plan: Plan | None = None
     learning: Future[Learned] | None = None  # the background write path
     titling: Future[bool] | None = None  # the model naming a new conversation
@@ -128,6 +129,30 @@ def _zh(text: str) -> bool:
     return textproc.has_cjk(text)
 
 
+def _forget_offer(what: str, found: forget.Found, zh: bool) -> str:
+    """The answer to "forget …": how much was found, and how much more there is."""
+    n, m = len(found.memories), len(found.messages)
+    more_n, more_m = found.more_memories, found.more_messages
+    if n == 0 and m == 0:
+        return f"我没有找到关于「{what}」的记忆。" if zh else f"I have no memory about “{what}”."
+    if zh:
+        text = f"关于「{what}」，我找到 {n} 条记忆和 {m} 条以前的消息：请选择要删除的。"
+        if more_n or more_m:
+            text += f"还有 {more_n} 条记忆和 {more_m} 条消息：删除这些之后，再说一次“忘记{what}”。"
+        return text
+    text = (
+        f"About “{what}” I found {_count(n, 'memory', 'memories')} and "
+        f"{_count(m, 'earlier message', 'earlier messages')}: choose what to delete."
+    )
+    if more_n or more_m:
+        text += (
+            f" {_count(more_n, 'more memory', 'more memories')} and "
+            f"{_count(more_m, 'more message', 'more messages')} mention it: after these, say "
+            f"“forget {what}” again."
+        )
+    return text
+
+
 class ChatSession:
     """One conversation (or a new or incognito one). The application service
     (core/service) gives each session its backend slot (the model the profile talks to
@@ -163,6 +188,7 @@ class ChatSession:
             self.conversations.get(self.conversation_id)
         self._transient: list[dict[str, str]] = []  # incognito history, never stored
         self._forget_command: list[int] = []  # the last "forget ..." and its answer
+        self._forget_text = ""  # what it asked to forget
         # earlier_blocks "keep": each user message as it was sent, with what it quoted
         self._sent: dict[int, Plan] = {}
         self.server_problem: Any = None  # loaded.SlowTurns seen after the last turn
@@ -321,12 +347,20 @@ class ChatSession:
         if self.incognito:
             self._transient.append({"role": role, "content": text})
             return len(self._transient) - 1 if role == "user" else None
-        if self.conversation_id is None:
-            self.conversation_id = self.conversations.create(model=self.backend.model).id
         follows, self._follows = self._follows, SHOWN  # a new version: once, then as usual
-        return self.conversations.add_message(
-            self.conversation_id, role, text, follows=follows, **kw
-        ).id
+        if self.conversation_id is not None:
+            return self.conversations.add_message(
+                self.conversation_id, role, text, follows=follows, **kw
+            ).id
+        # A new conversation and its first message in one transaction: a message the disk
+        # refuses leaves no empty "(untitled)" conversation behind.
+        with self.profile.db.transaction():
+            conversation_id = self.conversations.create(model=self.backend.model).id
+            message_id = self.conversations.add_message(
+                conversation_id, role, text, follows=follows, **kw
+            ).id
+        self.conversation_id = conversation_id
+        return message_id
 
     def _answer(
         self, text: str, user_id: int | None, on_piece: Callable[[str], None] | None
@@ -520,29 +554,16 @@ class ChatSession:
                 f"好的，我记住了：{command.text}" if zh else f"Noted. I'll remember: {command.text}"
             )
         else:
-            hits = self.profile.search.search(command.text, k=5).hits
-            result.forget_candidates = [h.memory for h in hits if h.score >= FORGET_MIN_SCORE]
-            found, _ = self.conversations.search(command.text, k=FORGET_MESSAGES)
-            result.forget_messages = [h.message for h in found if h.message.id != user_id]
-            n, m = len(result.forget_candidates), len(result.forget_messages)
-            if n == 0 and m == 0:
-                result.text = (
-                    f"我没有找到关于「{command.text}」的记忆。"
-                    if zh
-                    else f"I have no memory about “{command.text}”."
-                )
-            elif zh:
-                result.text = f"关于「{command.text}」，我找到 {n} 条记忆和 {m} 条以前的消息：请选择要删除的。"
-            else:
-                result.text = (
-                    f"About “{command.text}” I found {_count(n, 'memory', 'memories')} and "
-                    f"{_count(m, 'earlier message', 'earlier messages')}: choose what to delete."
-                )
+            found = forget.find(self.profile, command.text, [user_id] if user_id else [])
+            result.forget_candidates, result.forget_messages = found.memories, found.messages
+            result.forget_more = (found.more_memories, found.more_messages)
+            result.text = _forget_offer(command.text, found, zh)
         result.answer_id = self._store("assistant", result.text, model="desktop-mem")
         if command.kind == "forget" and not self.incognito:
             # the command and its answer name what is to be forgotten: once something is,
             # they are left out of every prompt too (see forget)
             self._forget_command = [i for i in (user_id, result.answer_id) if i is not None]
+            self._forget_text = command.text
         return result
 
     def forget(
@@ -559,14 +580,24 @@ class ChatSession:
         if self.incognito:
             return Forgotten(0, 0, 0)
         existing = [m.id for m in self.profile.memories.get_many(list(memory_ids))]
+        touched = self._conversations_of([*message_ids, *keep])
         n = self.profile.memories.delete(existing) if existing else 0
         m = self.conversations.delete_messages(message_ids, self.profile.memories)
-        k = self.conversations.exclude_messages(
-            [i for i in keep if i not in set(message_ids)], self.profile.memories
-        )
+        kept = [i for i in keep if i not in set(message_ids)]
+        k = self.conversations.exclude_messages(kept, self.profile.memories)
         command, self._forget_command = self._forget_command, []
+        what, self._forget_text = self._forget_text, ""
+        left = (0, 0)
         if n or m or k:
             self.conversations.exclude_messages(command, self.profile.memories)
+            if self.conversation_id is not None:
+                touched.append(self.conversation_id)
+            gone = [*message_ids, *kept, *command]
+            forget.drop_emptied(self.conversations, touched, self.conversation_id)
+            if what:
+                forget.retitle(self.conversations, what, touched, gone)
+                left = forget.still_said(self.profile, what, command)
+            self.profile.db.checkpoint()  # the old title's page too
             text = (
                 f"Deleted {_count(n, 'memory', 'memories')} and {_count(m, 'message', 'messages')}."
             )
@@ -576,10 +607,25 @@ class ChatSession:
                     f" {_count(k, 'earlier message stays', 'earlier messages stay')} to read, "
                     f"but the assistant no longer sees {them}."
                 )
+            if any(left):
+                text += (
+                    f" Still mentioning it: {_count(left[0], 'memory', 'memories')} and "
+                    f"{_count(left[1], 'earlier message', 'earlier messages')} (say “forget "
+                    f"{what}” again to see them)."
+                )
         else:
             text = "Nothing was deleted."
         self._store("assistant", text, model="desktop-mem")
-        return Forgotten(n, m, k)
+        return Forgotten(n, m, k, *left)
+
+    def _conversations_of(self, message_ids: Sequence[int]) -> list[int]:
+        found: list[int] = []
+        for mid in message_ids:
+            try:
+                found.append(self.conversations.message(mid).conversation_id)
+            except DesktopMemError:
+                continue
+        return found
 
     def messages(self) -> list[Message]:
         if self.incognito or self.conversation_id is None:

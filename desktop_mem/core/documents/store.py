@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
+import errno
 import hashlib
 import logging
 import os
@@ -36,7 +37,15 @@ from pathlib import Path
 from typing import Any
 
 from desktop_mem.core import textproc
-from desktop_mem.core.documents.text import chunk, extract, kind_of, read_regular, shown_name
+from desktop_mem.core.documents.text import (
+    HARD_LINK,
+    chunk,
+    extract,
+    kind_of,
+    open_nofollow,
+    read_file,
+    shown_name,
+)
 from desktop_mem.core.errors import DesktopMemError, InvalidInput, ModelServerError, NotFound
 from desktop_mem.core.events import Events
 from desktop_mem.core.memory.records import now_iso
@@ -98,16 +107,22 @@ class AddReport:
     removed: builtins.list[str] = field(default_factory=list)
     refused: builtins.list[str] = field(default_factory=list)  # one sentence each
     left_out: builtins.list[str] = field(default_factory=list)  # removed for good by the user
+    # watched folders (or a lone file's folder) that could not be read: an unmounted
+    # drive, a folder made unreadable or swapped for a link; their documents are kept
+    unavailable: builtins.list[str] = field(default_factory=list)
     passages: int = 0
     pages: int = 0
     unindexed: int = 0  # passages stored without a vector (no embedding model to use)
+    stopped: DesktopMemError | None = None  # what stopped the pass (a full disk): said once
 
     def extend(self, other: AddReport) -> None:
         for name in ("added", "updated", "unchanged", "removed", "refused", "left_out"):
             getattr(self, name).extend(getattr(other, name))
+        self.unavailable.extend(other.unavailable)
         self.passages += other.passages
         self.pages += other.pages
         self.unindexed += other.unindexed
+        self.stopped = self.stopped or other.stopped
 
 
 @dataclass(frozen=True)
@@ -121,6 +136,67 @@ class Folder:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def _scanned(folder: Path, entry: os.DirEntry[str], refuse: Callable[[Path, str], None]) -> str:
+    """What a folder's entry is to a scan: "folder" (to enter), "file" (to read) or ""
+    (left out; said through `refuse` when it looks like a document or a folder)."""
+    path = folder / entry.name
+    if entry.name.startswith("."):
+        return ""
+    try:
+        info = entry.stat(follow_symlinks=False)
+    except OSError:
+        return ""  # gone while the folder was listed
+    if not _storable(path):
+        if stat.S_ISDIR(info.st_mode) or kind_of(path):
+            what = "folder" if stat.S_ISDIR(info.st_mode) else "file"
+            refuse(path, f"its name is not valid UTF-8 (rename the {what})")
+        return ""
+    if stat.S_ISLNK(info.st_mode):
+        try:
+            to_folder = stat.S_ISDIR(os.stat(path).st_mode)
+        except OSError:
+            to_folder = False
+        if to_folder:
+            refuse(
+                path, "it is a symbolic link to a folder, and links in a folder are not followed"
+            )
+        elif kind_of(path):
+            refuse(path, "it is a symbolic link, and links in a folder are not followed")
+        return ""
+    if stat.S_ISDIR(info.st_mode):
+        return "folder"
+    if not kind_of(path):
+        return ""
+    if not stat.S_ISREG(info.st_mode):
+        refuse(path, "it is not a regular file (a device, FIFO or socket)")
+        return ""
+    if info.st_nlink > 1:
+        refuse(path, HARD_LINK)
+        return ""
+    return "file"
+
+
+def _folder_readable(folder: Path) -> bool:
+    try:
+        os.close(open_nofollow(folder, directory=True))
+    except OSError:
+        return False
+    return True
+
+
+def _unavailable(folder: Path, exc: OSError | None) -> str:
+    why = (
+        "it is now a symbolic link, which is not followed"
+        if exc is not None and exc.errno in (errno.ELOOP, errno.ENOTDIR)
+        else "it is gone or cannot be read (a drive not connected?)"
+    )
+    return (
+        f"The folder {textproc.escape_controls(str(folder))} is unavailable ({why}): its "
+        "documents are kept "
+        "as they were; reconnect it, or stop watching it."
+    )
 
 
 def _storable(path: Path) -> bool:
@@ -171,7 +247,13 @@ class DocumentStore:
                     "INSERT OR IGNORE INTO doc_folders(path, added_at) VALUES (?, ?)",
                     (str(target), now_iso()),
                 )
-            files = self._files_in(target, report)
+            try:
+                files = self._files_in(target, report)
+            except OSError as exc:
+                raise InvalidInput(
+                    f"The folder {textproc.escape_controls(str(target))} could not be read "
+                    f"({exc.strerror or exc}): check it and try again."
+                ) from None
             folder: str | None = str(target)
         elif target.exists():
             with self.db.transaction() as conn:  # added by name: back in, for good
@@ -186,8 +268,8 @@ class DocumentStore:
                 break
             if folder is not None and str(path) in left_out and path != target:
                 report.left_out.append(str(path))
-            else:
-                self._add_file(path, folder, report)
+            elif not self._add_file(path, folder, report, single=path == target):
+                break
             if progress:
                 progress(n, len(files))
         self.events.documents("changed")
@@ -201,74 +283,79 @@ class DocumentStore:
 
     @staticmethod
     def _files_in(folder: Path, report: AddReport | None = None) -> builtins.list[Path]:
-        """The document files of a folder and its subfolders, never through a link (to a
-        folder or a file) and never a FIFO, device or socket; what is left out for that,
-        or for a name that is not UTF-8, is said in `report`."""
-        found = []
+        """The document files of a folder and its subfolders. Each folder is opened by
+        its parent's descriptor without following a link (a folder swapped for a link
+        while it is read is not entered), links (to a folder or a file), FIFOs, devices,
+        sockets and files with another name elsewhere (hard links) are never taken; each
+        is said in `report`, as is a name that is not UTF-8. OSError when the folder
+        itself cannot be opened (gone, unreadable, or now a link)."""
+        found: builtins.list[Path] = []
 
         def refuse(path: Path, why: str) -> None:
             if report is not None:
                 report.refused.append(f"{shown_name(path)} was not added: {why}.")
 
-        for root, dirs, names in os.walk(folder):  # followlinks=False: links to folders stay
-            base = Path(root)
-            keep = []
-            for d in sorted(dirs):
-                if d.startswith("."):
-                    continue
-                if not _storable(base / d):
-                    refuse(base / d, "its name is not valid UTF-8 (rename the folder)")
-                elif not (base / d).is_symlink():
-                    keep.append(d)
-            dirs[:] = keep
-            for name in sorted(names):
-                path = base / name
-                if name.startswith(".") or not kind_of(path):
-                    continue
-                try:
-                    mode = path.lstat().st_mode
-                except OSError:
-                    continue  # gone while the folder was listed
-                if not _storable(path):
-                    refuse(path, "its name is not valid UTF-8 (rename the file)")
-                elif stat.S_ISLNK(mode):
-                    refuse(path, "it is a symbolic link, and links in a folder are not followed")
-                elif not stat.S_ISREG(mode):
-                    refuse(path, "it is not a regular file (a device, FIFO or socket)")
-                else:
-                    found.append(path)
+        pending = [folder]
+        first = True
+        while pending:
+            current = pending.pop()
+            try:
+                fd = open_nofollow(current, directory=True)
+            except OSError:
+                if first:
+                    raise
+                refuse(current, "this folder could not be opened (gone, unreadable or a link)")
+                continue
+            first = False
+            try:
+                with os.scandir(fd) as listing:
+                    entries = sorted(listing, key=lambda e: e.name)
+                subfolders = []
+                for entry in entries:
+                    where = _scanned(current, entry, refuse)
+                    if where == "folder":
+                        subfolders.append(current / entry.name)
+                    elif where == "file":
+                        found.append(current / entry.name)
+            finally:
+                os.close(fd)
+            pending.extend(reversed(subfolders))
         return found
 
-    def _add_file(self, path: Path, folder: str | None, report: AddReport) -> None:
+    def _add_file(
+        self, path: Path, folder: str | None, report: AddReport, single: bool = False
+    ) -> bool:
         """Index one file, on its own: whatever goes wrong with it is one sentence in the
-        report and the next file is read (a model server that stops answering stops the
-        whole add, since every later file would fail the same way)."""
+        report and the next file is read. A model server that stops answering stops the
+        whole add (raised), and so does a disk that is full or cannot be written (in the
+        report, False): every later file would fail the same way, and "not added" for
+        each would hide it. `single`: the user named this file itself."""
         try:
-            self._add_one(path, folder, report)
+            self._add_one(path, folder, report, single)
         except ModelServerError:
             raise
         except DesktopMemError as exc:
+            if exc.reason in ("disk_full", "read_only"):
+                report.stopped = exc
+                return False
             report.refused.append(f"{shown_name(path)} was not added: {exc}")
         except Exception as exc:  # noqa: BLE001 - a hostile file must not stop the folder
             log.warning("a document could not be read (%s)", type(exc).__name__)
             report.refused.append(
                 f"{shown_name(path)} was not added: it could not be read ({type(exc).__name__})."
             )
+        return True
 
-    def _add_one(self, path: Path, folder: str | None, report: AddReport) -> None:
+    def _add_one(self, path: Path, folder: str | None, report: AddReport, single: bool) -> None:
         if not _storable(path):
             report.refused.append(
                 f"{shown_name(path)} was not added: its name is not valid UTF-8 (rename it)."
             )
             return
         try:
-            data = read_regular(path)
-            info = path.stat()
+            data, info = read_file(path, in_folder=folder is not None and not single)
         except InvalidInput as exc:
             report.refused.append(str(exc))
-            return
-        except OSError:
-            report.refused.append(f"{shown_name(path)} was not added: the file could not be read.")
             return
         digest = hashlib.sha256(data).hexdigest()
         existing = self.db.query(
@@ -412,28 +499,41 @@ class DocumentStore:
         folders are (re)indexed (leaving out what the user removed), documents whose
         file is gone are removed."""
         report = AddReport()
+        folders = self._folder_paths()
+        left_out = self._left_out()
+        files: builtins.list[Path] = []
+        away: set[str] = set()  # folders that could not be read: their documents stay
+        for watched in folders:
+            try:
+                listed = self._files_in(watched, report)
+            except OSError as exc:
+                away.add(str(watched))
+                report.unavailable.append(_unavailable(watched, exc))
+                continue
+            for f in listed:
+                if str(f) in left_out:
+                    report.left_out.append(str(f))
+                else:
+                    files.append(f)
         for doc in self.list():
+            if doc.folder is not None and doc.folder in away:
+                continue
+            if doc.folder is None and not _folder_readable(Path(doc.path).parent):
+                report.unavailable.append(_unavailable(Path(doc.path).parent, None))
+                away.add(str(Path(doc.path).parent))
+                continue
             if not os.path.lexists(doc.path):
                 self.remove(doc.id, for_good=False)
                 report.removed.append(doc.path)
-        folders = self._folder_paths()
-        left_out = self._left_out()
-        files = []
-        for watched in folders:
-            if watched.is_dir():
-                for f in self._files_in(watched, report):
-                    if str(f) in left_out:
-                        report.left_out.append(str(f))
-                    else:
-                        files.append(f)
-        for doc in self.list():
-            if doc.folder is None and Path(doc.path) not in files:
+            elif doc.folder is None and Path(doc.path) not in files:
                 files.append(Path(doc.path))
         for n, path in enumerate(files, 1):
             folder = next((str(f) for f in folders if path.is_relative_to(f)), None)
-            self._add_file(path, folder, report)
+            if not self._add_file(path, folder, report):
+                break
             if progress:
                 progress(n, len(files))
+        report.unavailable = list(dict.fromkeys(report.unavailable))
         self.events.documents("changed")
         return report
 

@@ -3,14 +3,17 @@ structure: Markdown and HTML by their headings, PDF by page, Word by its heading
 styles, plain text by paragraphs. Each passage knows its page and heading path.
 
 Libraries: pypdf (pure Python, BSD, maintained; reads text per page without a native
-dependency) and python-docx (the standard reader of .docx: paragraphs with their
-styles, so headings are headings). HTML needs only the standard library's parser.
+dependency) and lxml for .docx, parsed as a stream with bounds on the work (python-docx,
+which read it before, looked up every paragraph's style in turn and built the whole tree:
+minutes and gigabytes for small hostile files). HTML needs only the standard library's
+parser.
 
 Hostile files are refused before they cost anything: too large, not what the name
 says (binary under a .md name), an encrypted PDF, a .docx whose compressed parts
 would unpack to more than a sane size (a zip bomb), XML the parser will not take
-(nested entities, a loop, absurd depth: python-docx parses with resolve_entities=False
-and lxml never reaches the network). Each refusal is one sentence. A file is read once,
+(a DTD, nested entities, a loop, absurd depth: entities are never resolved and lxml never
+reaches the network), a Word file past its bounds (unpacked XML, paragraphs, time).
+Each refusal is one sentence. A file is read once,
 through a descriptor opened without following a symbolic link and checked to be a
 regular file (never a FIFO, a device or a socket), and every reader works on those
 bytes, so what is hashed is what is indexed.
@@ -18,14 +21,18 @@ bytes, so what is hashed is what is indexed.
 
 from __future__ import annotations
 
+import errno
 import html.parser
 import io
 import os
 import re
 import stat
+import time
 import zipfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from desktop_mem.core.errors import InvalidInput
 from desktop_mem.core.textproc import escape_controls
@@ -33,6 +40,14 @@ from desktop_mem.core.textproc import escape_controls
 MAX_FILE_BYTES = 200 * 1024 * 1024  # larger files are refused before reading
 MAX_TEXT_CHARS = 20_000_000  # of extracted text (a few thousand pages)
 MAX_UNZIPPED = 300 * 1024 * 1024  # a .docx unpacking to more than this is refused
+# What one Word file may cost, read as a stream (_docx): its main XML unpacked, its
+# paragraphs, and the time (a long book is about 10 MB and 20,000 paragraphs, read in
+# about a second); relationships and styles are small parts
+DOCX_XML_BYTES = 64 * 1024 * 1024
+DOCX_PARAGRAPHS = 100_000
+DOCX_SECONDS = 60.0
+DOCX_SMALL_PART = 8 * 1024 * 1024
+PDF_PAGES = 10_000  # a PDF's pages read at most (and within DOCX_SECONDS)
 CHUNK_CHARS = 1_200  # a passage at most (about 300 tokens)
 SUFFIXES = {".md": "markdown", ".markdown": "markdown", ".txt": "text", ".text": "text",
             ".pdf": "pdf", ".docx": "docx", ".html": "html", ".htm": "html"}  # fmt: skip
@@ -69,24 +84,56 @@ def _refuse(path: Path, why: str) -> InvalidInput:
     return InvalidInput(f"{shown_name(path)} was not added: {why}.", reason="document_refused")
 
 
-def read_regular(path: Path) -> bytes:
-    """The bytes of a regular file, read through one descriptor opened without following
-    a final symbolic link and without blocking (a FIFO would wait for a writer for
-    ever); InvalidInput for a link, a FIFO, a device, a socket or a file too large."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-    flags |= getattr(os, "O_NOCTTY", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_OPEN_FLAGS = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+
+
+def open_nofollow(path: Path, directory: bool = False) -> int:
+    """A descriptor for an absolute path opened one part at a time, each relative to the
+    descriptor of the folder before it and none through a symbolic link. O_NOFOLLOW alone
+    guards only the last part: a folder on the way swapped for a link between the scan and
+    the read led outside the watched folder. OSError (ELOOP, ENOTDIR) when a part is a
+    link or not a folder."""
+    path = Path(path)
+    if not path.is_absolute() or os.open not in os.supports_dir_fd:
+        return os.open(path, _OPEN_FLAGS | (getattr(os, "O_DIRECTORY", 0) if directory else 0))
+    parts = path.parts[1:]
+    fd = os.open(path.anchor, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     try:
-        fd = os.open(path, flags)
+        for n, part in enumerate(parts, 1):
+            folder = n < len(parts) or directory
+            child = os.open(part, _OPEN_FLAGS | (os.O_DIRECTORY if folder else 0), dir_fd=fd)
+            os.close(fd)
+            fd = child
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_file(path: Path, in_folder: bool = False) -> tuple[bytes, os.stat_result]:
+    """The bytes of a regular file and what fstat said of it, read through one descriptor
+    opened without following a link at any part of its path (open_nofollow) and without
+    blocking (a FIFO would wait for a writer for ever); InvalidInput for a link, a FIFO, a
+    device, a socket or a file too large. A file found in a watched folder (`in_folder`)
+    with another name elsewhere (a hard link) is refused too: it may be a file from
+    outside the folder, which whoever writes to the folder could link in."""
+    try:
+        fd = open_nofollow(path)
     except FileNotFoundError:
         raise _refuse(path, "the file is gone (moved or deleted)") from None
     except OSError as exc:
-        if path.is_symlink():
-            raise _refuse(path, "it is a symbolic link, and links are not followed") from None
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
+            raise _refuse(
+                path, "it, or a folder on its path, is a symbolic link, and links are not followed"
+            ) from None
         raise _refuse(path, f"it could not be read ({exc.strerror or exc})") from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise _refuse(path, "it is not a regular file (a folder, device, FIFO or socket)")
+        if in_folder and info.st_nlink > 1:
+            raise _refuse(path, HARD_LINK)
         if info.st_size > MAX_FILE_BYTES:
             raise _refuse(
                 path,
@@ -101,11 +148,22 @@ def read_regular(path: Path) -> bytes:
             if total > MAX_FILE_BYTES:
                 raise _refuse(path, "it grew past the size desktop-mem reads while it was read")
             chunks.append(chunk)
-        return b"".join(chunks)
+        return b"".join(chunks), info
     except OSError as exc:
         raise _refuse(path, f"it could not be read ({exc.strerror or exc})") from None
     finally:
         os.close(fd)
+
+
+HARD_LINK = (
+    "it has another name outside what was listed (a hard link), so it may be a file from "
+    "outside the folder; add it by its own name if you want it"
+)
+
+
+def read_regular(path: Path) -> bytes:
+    """The bytes of a file named by itself (see read_file)."""
+    return read_file(path)[0]
 
 
 def extract(path: Path, data: bytes | None = None) -> list[Section]:
@@ -123,6 +181,8 @@ def extract(path: Path, data: bytes | None = None) -> list[Section]:
         elif kind == "docx":
             sections = _docx(path, data)
         else:
+            if len(data) > 4 * MAX_TEXT_CHARS:  # refused before it is decoded (4 bytes a char)
+                raise _refuse(path, "it holds more text than desktop-mem indexes in one document")
             text = _read_text(path, data)
             sections = (
                 _html(text)
@@ -238,9 +298,17 @@ def _html(text: str) -> list[Section]:
     return parser.sections
 
 
+class _NeverRaised(Exception):
+    """Stands for an error a library's older version does not have."""
+
+
 def _pdf(path: Path, data: bytes) -> list[Section]:
     import pypdf
+    from pypdf import errors
     from pypdf.errors import PdfReadError
+
+    # pypdf's own bounds on what a stream unpacks to (not in the oldest pypdf allowed)
+    limit_reached: type[Exception] = getattr(errors, "LimitReachedError", _NeverRaised)
 
     try:
         reader = pypdf.PdfReader(io.BytesIO(data))
@@ -248,7 +316,20 @@ def _pdf(path: Path, data: bytes) -> list[Section]:
             raise _refuse(
                 path, "the PDF is encrypted (open it, save an unprotected copy, add that)"
             )
-        pages = [Section(page.extract_text() or "", n) for n, page in enumerate(reader.pages, 1)]
+        deadline = time.monotonic() + DOCX_SECONDS
+        pages = []
+        for n, page in enumerate(reader.pages, 1):
+            if n > PDF_PAGES or time.monotonic() > deadline:
+                raise _refuse(
+                    path,
+                    f"it has more than {PDF_PAGES:,} pages or took more than "
+                    f"{DOCX_SECONDS:.0f} seconds to read, past what desktop-mem reads in one PDF",
+                )
+            pages.append(Section(page.extract_text() or "", n))
+    except limit_reached:
+        raise _refuse(
+            path, "a page unpacks to more than pypdf reads (a decompression bomb?)"
+        ) from None
     except PdfReadError as exc:
         raise _refuse(path, f"it is not a readable PDF ({str(exc)[:80]})") from None
     except (ValueError, KeyError, TypeError, RecursionError, AssertionError) as exc:
@@ -258,45 +339,204 @@ def _pdf(path: Path, data: bytes) -> list[Section]:
     return pages
 
 
+_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+_RELS = "{http://schemas.openxmlformats.org/package/2006/relationships}"
+_RUN_TEXT = {_W + "tab": "\t", _W + "ptab": "\t", _W + "br": "\n", _W + "cr": "\n",
+             _W + "noBreakHyphen": "-"}  # fmt: skip
+
+
+class _DocxTooMuch(Exception):
+    """A Word document past a bound of the work it may cost (why: one clause)."""
+
+
+class _Capped(io.RawIOBase):
+    """A part of the .docx as it unpacks, refused past `limit` bytes or the deadline."""
+
+    def __init__(self, member: Any, limit: int, deadline: float) -> None:
+        self.member, self.limit, self.deadline, self.seen = member, limit, deadline, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.member.read(min(size, 1 << 20) if size and size > 0 else 1 << 20)
+        self.seen += len(data)
+        if self.seen > self.limit:
+            raise _DocxTooMuch(f"its text unpacks to more than {self.limit // 2**20} MB")
+        if time.monotonic() > self.deadline:
+            raise _DocxTooMuch(f"reading it took more than {DOCX_SECONDS:.0f} seconds")
+        return bytes(data)
+
+
+def _xml_events(source: Any) -> Any:
+    """lxml's streaming parser as hostile XML needs it: no entities resolved, no DTD
+    loaded, nothing fetched from the network, libxml2's depth and size limits kept."""
+    from lxml import etree
+
+    return etree.iterparse(
+        source, events=("start", "end"), resolve_entities=False, load_dtd=False,
+        no_network=True, huge_tree=False,
+    )  # fmt: skip
+
+
+def _small_part(archive: zipfile.ZipFile, name: str, deadline: float) -> list[Any]:
+    """Every element of a small part (relationships, styles), parsed as a stream; [] when
+    the part is missing."""
+    try:
+        member = archive.open(name)
+    except KeyError:
+        return []
+    found: list[Any] = []
+    with member:
+        events = _xml_events(_Capped(member, DOCX_SMALL_PART, deadline))
+        for event, element in events:
+            if event == "start" and not found and _declares_dtd(element):
+                raise _DocxTooMuch("its XML declares a DTD, which a Word document never does")
+            if event == "end":
+                found.append(element)
+    return found
+
+
+def _declares_dtd(element: Any) -> bool:
+    return bool(element.getroottree().docinfo.doctype)
+
+
+def _target(archive: zipfile.ZipFile, rels: str, kind: str, base: str, deadline: float) -> str:
+    """The part a relationship of `kind` names (officeDocument, styles), from the part
+    `rels`, or '' when it has none."""
+    for element in _small_part(archive, rels, deadline):
+        if element.tag == _RELS + "Relationship" and str(element.get("Type", "")).endswith(
+            "/" + kind
+        ):
+            target = str(element.get("Target", ""))
+            return target.lstrip("/") if target.startswith("/") else base + target
+    return ""
+
+
+def _heading_levels(archive: zipfile.ZipFile, styles: str, deadline: float) -> dict[str, int]:
+    """Paragraph style id -> heading level ("heading 2", Word's name for it, is 2)."""
+    levels: dict[str, int] = {}
+    for element in _small_part(archive, styles, deadline) if styles else []:
+        if element.tag != _W + "style":
+            continue
+        name = element.find(_W + "name")
+        label = str(name.get(_W + "val", "")) if name is not None else ""
+        m = re.fullmatch(r"heading (\d)", label.strip().lower())
+        if m:
+            levels[str(element.get(_W + "styleId", ""))] = int(m.group(1))
+    return levels
+
+
+def _paragraphs(member: Any, deadline: float) -> Iterator[tuple[str, str]]:
+    """(style id, text) of each paragraph, in order, parsed as a stream: what is read is
+    dropped as it goes, so memory stays flat however long the document is. A paragraph
+    inside another one (a text box) is its own."""
+    events = _xml_events(_Capped(member, DOCX_XML_BYTES, deadline))
+    texts: list[list[str]] = []
+    styles: list[str] = []
+    depth = count = chars = 0
+    for event, element in events:
+        tag = element.tag
+        if event == "start":
+            if depth == 0 and _declares_dtd(element):
+                raise _DocxTooMuch("its XML declares a DTD, which a Word document never does")
+            depth += 1
+            if tag == _W + "p":
+                texts.append([])
+                styles.append("")
+            continue
+        depth -= 1
+        if tag == _W + "t" and texts:
+            texts[-1].append(element.text or "")
+        elif tag in _RUN_TEXT and texts:
+            texts[-1].append(_RUN_TEXT[tag])
+        elif tag == _W + "pStyle" and styles:
+            styles[-1] = str(element.get(_W + "val", ""))
+        elif tag == _W + "p" and texts:
+            text = "".join(texts.pop())
+            count += 1
+            chars += len(text)
+            if count > DOCX_PARAGRAPHS:
+                raise _DocxTooMuch(f"it holds more than {DOCX_PARAGRAPHS:,} paragraphs")
+            if chars > MAX_TEXT_CHARS:
+                raise _DocxTooMuch("it holds more text than desktop-mem indexes in one document")
+            yield styles.pop(), text
+        if depth <= 2 and not texts:  # a whole block of the body is read: let it go
+            element.clear()
+            parent = element.getparent()
+            while parent is not None and element.getprevious() is not None:
+                del parent[0]
+
+
 def _docx(path: Path, data: bytes) -> list[Section]:
+    """A Word document's text, with its heading styles as the sections' headings, read as
+    a stream with bounds on the work: the unpacked XML, the paragraphs and the time (a
+    65 KB file declaring 10 MB unpacked kept python-docx busy for minutes, and a 760 KB
+    one reached 4.6 GB of memory)."""
+    deadline = time.monotonic() + DOCX_SECONDS
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            total = sum(info.file_size for info in archive.infolist())
-            if total > MAX_UNZIPPED:
+            infos = archive.infolist()
+            if sum(info.file_size for info in infos) > MAX_UNZIPPED:
                 raise _refuse(
                     path, "it would unpack to far more than a document holds (a zip bomb?)"
                 )
+            main = _target(archive, "_rels/.rels", "officeDocument", "", deadline)
+            main = main or "word/document.xml"
+            base = main.rpartition("/")[0] + "/" if "/" in main else ""
+            rels = f"{base}_rels/{main.rpartition('/')[2]}.rels"
+            styles = _target(archive, rels, "styles", base, deadline)
+            levels = _heading_levels(archive, styles, deadline)
+            try:
+                declared = archive.getinfo(main).file_size
+                member = archive.open(main)
+            except KeyError:
+                raise _refuse(path, "it is not a Word document (it has no document part)") from None
+            if declared > DOCX_XML_BYTES:  # said before a byte is unpacked
+                member.close()
+                raise _DocxTooMuch(f"its text unpacks to more than {DOCX_XML_BYTES // 2**20} MB")
+            with member:
+                return _docx_sections(_paragraphs(member, deadline), levels)
+    except _DocxTooMuch as exc:
+        raise _refuse(path, f"{exc}, past what desktop-mem reads in one Word file") from None
     except zipfile.BadZipFile:
         raise _refuse(path, "it is not a Word document (.docx is a zip archive)") from None
-    import docx
-    from docx.opc.exceptions import PackageNotFoundError
-    from lxml.etree import XMLSyntaxError
-
-    try:
-        document = docx.Document(io.BytesIO(data))
-    except XMLSyntaxError:
-        raise _refuse(
-            path, "its XML is not what a Word document holds (nested entities, or damaged)"
-        ) from None
-    except (PackageNotFoundError, KeyError, ValueError, zipfile.BadZipFile) as exc:
+    except (KeyError, ValueError, EOFError, NotImplementedError, RuntimeError) as exc:
         raise _refuse(path, f"it is not a readable Word document ({type(exc).__name__})") from None
+    except Exception as exc:
+        from lxml.etree import XMLSyntaxError
+
+        if isinstance(exc, XMLSyntaxError):
+            raise _refuse(
+                path,
+                "its XML is not what a Word document holds (nested entities, a text too long, "
+                "absurd depth, or damaged)",
+            ) from None
+        raise
+
+
+def _docx_sections(paragraphs: Iterator[tuple[str, str]], levels: dict[str, int]) -> list[Section]:
     sections: list[Section] = []
     heading_path: list[str] = []
     body: list[str] = []
-    for para in document.paragraphs:
-        style = (para.style.name if para.style is not None else "") or ""
-        m = re.match(r"Heading (\d)", style)
-        if m and para.text.strip():
+    for style, text in paragraphs:
+        level = levels.get(style) or _style_id_level(style)
+        if level and text.strip():
             if "".join(body).strip():
                 sections.append(Section("\n".join(body).strip(), None, " › ".join(heading_path)))
             body = []
-            level = int(m.group(1))
-            heading_path = [*heading_path[: level - 1], para.text.strip()]
+            heading_path = [*heading_path[: level - 1], text.strip()]
         else:
-            body.append(para.text)
+            body.append(text)
     if "".join(body).strip():
         sections.append(Section("\n".join(body).strip(), None, " › ".join(heading_path)))
     return sections
+
+
+def _style_id_level(style: str) -> int:
+    """A heading style the styles part does not name ("Heading2"): its level, or 0."""
+    m = re.fullmatch(r"[Hh]eading(\d)", style)
+    return int(m.group(1)) if m else 0
 
 
 def chunk(sections: list[Section], limit: int = CHUNK_CHARS) -> list[Passage]:

@@ -32,12 +32,26 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from desktop_mem.core.config import RECOVERY_ENV
 from desktop_mem.core.errors import DatabaseCorrupt, UsageError, WrongKey
 
-__all__ = ["RECOVERY_ENV", "RecoveryLock", "new_code", "normalize", "protect", "reseal", "unseal"]
+__all__ = [
+    "RECOVERY_ENV",
+    "RecoveryLock",
+    "holds",
+    "new_code",
+    "normalize",
+    "protect",
+    "provable",
+    "reseal",
+    "unseal",
+    "well_formed",
+]
 
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base32
 CODE_CHARS = 24  # 120 bits
 GROUP = 4
 _INFO = b"desktop-mem recovery seal v1"
+# The ephemeral key of a seal is derived from the sealed key itself, so whoever holds the
+# database key can check that a record opens it (see holds) without the code.
+_EPHEMERAL_INFO = b"desktop-mem recovery ephemeral v1"
 # scrypt: the code already has 120 bits, so this only has to be more than free.
 _SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 
@@ -106,7 +120,10 @@ class RecoveryLock:
 
     @classmethod
     def from_dict(cls, data: Any) -> RecoveryLock | None:
-        if not isinstance(data, dict) or data.get("version") != 1:
+        # exactly the integer 1: True and 1.0 compare equal to it in Python
+        if not isinstance(data, dict) or type(data.get("version")) is not int:
+            return None
+        if data["version"] != 1:
             return None
         salt, public = _unb64(data.get("salt"), "salt"), _unb64(data.get("public"), "key")
         if len(salt) != 16 or len(public) != 32:
@@ -119,17 +136,43 @@ class RecoveryLock:
             _public_bytes(_private(code, self.salt).public_key()), self.public
         )
 
-    def seal(self, secret: bytes) -> dict[str, str]:
-        ephemeral = X25519PrivateKey.generate()
+    def _ephemeral(self, secret: bytes, nonce: bytes) -> X25519PrivateKey:
+        seed = HKDF(
+            algorithm=hashes.SHA256(),
+            length=32,
+            salt=nonce,
+            info=_EPHEMERAL_INFO + self.salt + self.public,
+        ).derive(secret)
+        return X25519PrivateKey.from_private_bytes(seed)
+
+    def seal(self, secret: bytes) -> dict[str, Any]:
+        nonce = os.urandom(12)
+        ephemeral = self._ephemeral(secret, nonce)
         eph_public = _public_bytes(ephemeral.public_key())
         shared = ephemeral.exchange(X25519PublicKey.from_public_bytes(self.public))
-        nonce = os.urandom(12)
         box = AESGCM(_wrapping_key(shared, eph_public, self.public))
         return {
             "ephemeral": _b64(eph_public),
             "nonce": _b64(nonce),
             "sealed": _b64(box.encrypt(nonce, secret, _INFO)),
+            "derived": True,  # its ephemeral key comes from the secret: see holds
         }
+
+    def holds(self, secret: bytes, sealed: Any) -> bool:
+        """Whether `sealed` is this lock's seal of `secret`: its ephemeral key is the one
+        the secret derives, and the box opens with it to the secret. Needs the secret,
+        not the code; a seal made without the secret (by someone who only saw a header)
+        cannot pass, and neither can one made before seals were derived (0.3)."""
+        try:
+            eph_public, nonce, body = _parts(sealed)
+            ephemeral = self._ephemeral(secret, nonce)
+            if not secrets.compare_digest(_public_bytes(ephemeral.public_key()), eph_public):
+                return False
+            shared = ephemeral.exchange(X25519PublicKey.from_public_bytes(self.public))
+            box = AESGCM(_wrapping_key(shared, eph_public, self.public))
+            return secrets.compare_digest(box.decrypt(nonce, body, _INFO), secret)
+        except (DatabaseCorrupt, InvalidTag, ValueError):
+            return False
 
     def open(self, code: str, sealed: Any) -> bytes:
         """The secret sealed to this lock; WrongKey when the code is not this lock's."""
@@ -141,9 +184,7 @@ class RecoveryLock:
                 "(each profile has its own) and try again. Nothing was changed.",
                 reason="wrong_code",
             )
-        eph_public = _unb64(sealed.get("ephemeral"), "ephemeral key")
-        nonce = _unb64(sealed.get("nonce"), "nonce")
-        body = _unb64(sealed.get("sealed"), "sealed key")
+        eph_public, nonce, body = _parts(sealed)
         try:
             shared = _private(code, self.salt).exchange(
                 X25519PublicKey.from_public_bytes(eph_public)
@@ -155,6 +196,18 @@ class RecoveryLock:
                 "The sealed key in the recovery data is damaged: the code is right but the "
                 "key it protects cannot be read."
             ) from None
+
+
+def _parts(sealed: Any) -> tuple[bytes, bytes, bytes]:
+    """A sealed key's ephemeral public key, nonce and box, each of its right length."""
+    if not isinstance(sealed, dict):
+        raise DatabaseCorrupt("The recovery data (sealed key) is damaged.")
+    eph_public = _unb64(sealed.get("ephemeral"), "ephemeral key")
+    nonce = _unb64(sealed.get("nonce"), "nonce")
+    body = _unb64(sealed.get("sealed"), "sealed key")
+    if len(eph_public) != 32 or len(nonce) != 12 or len(body) != 32 + 16:
+        raise DatabaseCorrupt("The recovery data (sealed key) is damaged.")
+    return eph_public, nonce, body
 
 
 def _wrapping_key(shared: bytes, eph_public: bytes, public: bytes) -> bytes:
@@ -178,6 +231,36 @@ def reseal(record: Any, secret_hex: str) -> dict[str, Any] | None:
     if lock is None:
         return None
     return {**lock.to_dict(), "sealed_key": lock.seal(bytes.fromhex(secret_hex))}
+
+
+def well_formed(record: Any) -> bool:
+    """Whether a record has every part a recovery record has, each of its right size
+    (what can be checked without the code or the key)."""
+    try:
+        lock = RecoveryLock.from_dict(record)
+        if lock is None:
+            return False
+        _parts(record.get("sealed_key"))
+    except DatabaseCorrupt:
+        return False
+    return True
+
+
+def provable(record: Any) -> bool:
+    """Whether the record's seal is derived from the key it holds, so holds() can prove
+    it (records sealed before that, in 0.3, cannot be checked without the code)."""
+    sealed = record.get("sealed_key") if isinstance(record, dict) else None
+    return isinstance(sealed, dict) and sealed.get("derived") is True
+
+
+def holds(record: Any, secret_hex: str) -> bool:
+    """Whether a record opens to this database key with its code: proved with the key
+    itself (a record sealed since seals are derived from the key)."""
+    try:
+        lock = RecoveryLock.from_dict(record)
+    except DatabaseCorrupt:
+        return False
+    return lock is not None and lock.holds(bytes.fromhex(secret_hex), record.get("sealed_key"))
 
 
 def unseal(record: Any, code: str) -> str:

@@ -9,7 +9,8 @@ whatever the message says (core/chat/context.py).
 
 `recognise()` reads one sentence, in English or Chinese, as the memory is stored,
 whatever wrote it (the chat's learning, `memory add`, the window, an import, an app
-over MCP, the Python API): no model is asked, so the answer is the same everywhere
+over MCP (whose memory is given always only once the user says so: issue 45), the
+Python API): no model is asked, so the answer is the same everywhere
 and at once. It looks for what a sentence says of health or safety ("allergic",
 "过敏", "on blood thinners", "can't have gluten", "吃素"), not for a topic: "my sister is
 a nurse" and "peanut butter is my favourite" are not health facts. A sentence that

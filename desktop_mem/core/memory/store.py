@@ -54,6 +54,7 @@ __all__ = [
     "MAX_TEXT",
     "SOURCES",
     "Memory",
+    "PROPOSES",
     "MemoryStore",
     "NewMemory",
     "Version",
@@ -72,6 +73,7 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+PROPOSES = "wants to change #"  # the first version of an app's memory made instead of a change
 
 # Whether a memory is given on every turn: as the user chose, else as its text says.
 ALWAYS = "coalesce(care_choice, care IS NOT NULL)"
@@ -123,8 +125,10 @@ class MemoryStore(MemoryIndexing):
 
     # -- writes -----------------------------------------------------------------------
 
-    def add(self, new: NewMemory, actor: str | None = None) -> WriteResult:
-        mems, warnings = self.add_many([new], actor or new.source)
+    def add(self, new: NewMemory, actor: str | None = None, action: str = "created") -> WriteResult:
+        """Store one memory; `action` names its first version in the history ("created",
+        or PROPOSES + an id: an app's statement kept beside a memory it may not change)."""
+        mems, warnings = self.add_many([new], actor or new.source, action=action)
         return WriteResult(mems[0], warnings)
 
     def add_many(
@@ -132,6 +136,7 @@ class MemoryStore(MemoryIndexing):
         items: Sequence[NewMemory],
         actor: str = "import",
         progress: Callable[[int, int], None] | None = None,
+        action: str = "created",
     ) -> tuple[list[Memory], list[str]]:
         """All or nothing: every item in one transaction. The embeddings are computed
         first, outside it, so that a slow model server never holds the database (the
@@ -152,7 +157,7 @@ class MemoryStore(MemoryIndexing):
                 progress(done, len(items))
         with self.db.transaction() as conn:
             for chunk, vecs in zip(chunks, vectors, strict=True):
-                chunk_ids = [self._insert(conn, m, stamp, actor) for m in chunk]
+                chunk_ids = [self._insert(conn, m, stamp, actor, action) for m in chunk]
                 keys = [vector_key(m.text, m.context) for m in chunk]
                 self._store_vectors(conn, chunk_ids, keys, vecs)
                 ids += chunk_ids
@@ -161,7 +166,9 @@ class MemoryStore(MemoryIndexing):
         self.events.memories("added", ids)
         return self.get_many(ids), warnings
 
-    def _insert(self, conn: Any, m: NewMemory, stamp: str, actor: str) -> int:
+    def _insert(
+        self, conn: Any, m: NewMemory, stamp: str, actor: str, action: str = "created"
+    ) -> int:
         created = m.created_at or stamp
         care = care_of(m.text, m.always)
         cur = conn.execute(
@@ -187,7 +194,7 @@ class MemoryStore(MemoryIndexing):
         )
         mid = int(cur.lastrowid)
         self._index_text(conn, mid, m.text, m.context, replace=False)
-        self._history(conn, mid, "created", actor, m.source_message_id)
+        self._history(conn, mid, action, actor, m.source_message_id)
         return mid
 
     def _history(
@@ -403,7 +410,6 @@ class MemoryStore(MemoryIndexing):
         for mid in ids:
             conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (mid,))
             conn.execute("DELETE FROM memory_history WHERE memory_id = ?", (mid,))
-            conn.execute("DELETE FROM client_access WHERE memory_id = ?", (mid,))
             conn.execute("DELETE FROM memories WHERE id = ?", (mid,))
         # FTS5's secure-delete drops the row from the doclists but can leave the term
         # itself in a leaf page; rewriting the index removes it (0.4 s at 100k memories,
@@ -416,7 +422,6 @@ class MemoryStore(MemoryIndexing):
         count = self.count()
         with self.db.transaction() as conn:
             conn.execute("DELETE FROM memory_history")
-            conn.execute("DELETE FROM client_access WHERE memory_id IS NOT NULL")
             conn.execute("DELETE FROM memories")
             conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('delete-all')")
             self.index.drop_all(conn)
@@ -428,6 +433,19 @@ class MemoryStore(MemoryIndexing):
         return count
 
     # -- reads ------------------------------------------------------------------------
+
+    def proposals_for(self, memory_id: int) -> list[Memory]:
+        """What apps wanted to change this memory to: their own memories, kept beside it
+        (an app never changes a memory it did not write)."""
+        ids = [
+            r[0]
+            for r in self.db.query(
+                "SELECT memory_id FROM memory_history WHERE version = 1 AND action = ? "
+                "ORDER BY memory_id",
+                (f"{PROPOSES}{memory_id}",),
+            )
+        ]
+        return self.get_many(ids)
 
     def _existing(self, ids: Sequence[int]) -> set[int]:
         return {m.id for m in self.get_many(ids)}

@@ -78,7 +78,15 @@ class Keys:
         return report
 
     def backups_in(self, folder: Path) -> list[BackupFile]:
-        return backup.list_backups(Path(folder), self.service.name)
+        """This profile's backups in a folder that its key sealed, newest first (what
+        anyone else put there does not count)."""
+        return backup.list_backups(Path(folder), self.service.name, self._db._key)
+
+    def newest_backup_in(self, folder: Path) -> BackupFile | None:
+        """The newest backup of this profile in a folder that its key sealed, checking
+        at most a few seals not checked before (see store/backup.py: newest_backup)."""
+        key = self._db._key
+        return None if key is None else backup.newest_backup(Path(folder), self.service.name, key)
 
     def renew_recovery_code(self) -> str:
         """A new recovery code (shown once); the old one stops opening the profile."""

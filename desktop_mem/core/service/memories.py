@@ -192,6 +192,11 @@ class Memories:
             return None
         return msg.id, msg.content
 
+    def proposals_for(self, memory_id: int) -> builtins.list[Memory]:
+        """The memories apps wrote that want to change this one (they never change it
+        themselves: core/memory/store.py)."""
+        return self.store.proposals_for(memory_id)
+
     def apps_that_used(self, memory_id: int) -> builtins.list[Access]:
         """The other apps that read or wrote it, and when last."""
         return self.service.apps.access_for_memory(memory_id)

@@ -22,10 +22,11 @@ import hashlib
 import json
 import os
 import secrets
+import stat
 import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -51,16 +52,21 @@ from desktop_mem.core.keys.vault import (
     read_sidecar,
     write_key_mode,
 )
-from desktop_mem.core.store.backup_seal import check_seal, seal
+from desktop_mem.core.store.backup_seal import check_seal, is_sealed, seal
 from desktop_mem.core.store.db import Database, open_profile
-from desktop_mem.core.store.files import ProfileLock, remove_database_files, sibling
+from desktop_mem.core.store.files import (
+    BACKUP_COPY_PREFIX,
+    ProfileLock,
+    clear_stale_backup_copies,
+    remove_database_files,
+    sibling,
+)
 
 MAGIC = b"DESKTOP-MEM BACKUP\n"
 SUFFIX = ".dmbackup"
 PARTIAL = ".partial"
 MAX_HEADER = 64 * 1024
 HEADER_VERSION = 2  # 2: the header is sealed (core/store/backup_seal.py)
-_COPY_PREFIX = ".backup-"  # the database copy, beside the profile's file while it is made
 
 
 @dataclass(frozen=True)
@@ -95,24 +101,27 @@ def _row_counts(conn: Any, schema: str) -> dict[str, int]:
     return {n: conn.execute(f'SELECT count(*) FROM {schema}."{n}"').fetchone()[0] for n in names}
 
 
-def _pid_alive(pid: int) -> bool:
+def _check_destination(dest: Path) -> None:
+    """A backup goes to a new name or replaces a regular file: never a link, a FIFO, a
+    device or a socket (a rename over /dev/full or a link would replace the node)."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
-
-
-def _clear_stale_copies(db_path: Path) -> None:
-    """Remove copies a killed backup left beside the database (ciphertext, but space)."""
-    prefix = db_path.name + _COPY_PREFIX
-    with contextlib.suppress(OSError):
-        for p in db_path.parent.iterdir():
-            tail = p.name[len(prefix) :].split("-")[0] if p.name.startswith(prefix) else ""
-            if tail.isdigit() and not _pid_alive(int(tail)):
-                p.unlink(missing_ok=True)
+        mode = os.lstat(dest).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise UsageError(
+            f"{dest} cannot be checked ({exc.strerror or exc}): choose another file."
+        ) from None
+    if stat.S_ISLNK(mode):
+        raise UsageError(
+            f"{dest} is a symbolic link, and a backup never replaces one: give the file's "
+            "own name, or a new one. Nothing was written."
+        )
+    if not stat.S_ISREG(mode):
+        raise UsageError(
+            f"{dest} is not a regular file (a device, FIFO or socket): give a new file name "
+            "for the backup. Nothing was written."
+        )
 
 
 def write_backup(db: Database, dest: Path) -> BackupReport:
@@ -128,8 +137,9 @@ def write_backup(db: Database, dest: Path) -> BackupReport:
         )
     if not dest.parent.is_dir():
         raise UsageError(f"The folder {dest.parent} does not exist: create it or choose another.")
-    _clear_stale_copies(db.path)
-    copy = sibling(db.path, f"{_COPY_PREFIX}{os.getpid()}-{secrets.token_hex(4)}")
+    _check_destination(dest)
+    clear_stale_backup_copies(db.path)
+    copy = sibling(db.path, f"{BACKUP_COPY_PREFIX}{os.getpid()}-{secrets.token_hex(4)}")
     partial = dest.with_name(dest.name + PARTIAL)
     created = datetime.now(UTC).isoformat()
     try:
@@ -261,7 +271,12 @@ def _assemble(partial: Path, header: dict[str, Any], copy: Path, key: Key) -> No
         header["bytes"], header["sha256"] = _digest(src)  # a cut or altered file shows
     header["seal"] = seal(header, key)  # and so does a changed header
     body = json.dumps(header, ensure_ascii=True).encode("ascii")
-    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    # A name someone else could have made first (a link to a file of yours, a FIFO) is
+    # removed, and the new one made exclusively: nothing is ever written through it.
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(partial)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(partial, flags, 0o600)
     with os.fdopen(fd, "wb") as out, open(copy, "rb") as src:
         out.write(MAGIC + struct.pack(">I", len(body)) + body)
         while chunk := src.read(1 << 20):
@@ -273,6 +288,34 @@ def _assemble(partial: Path, header: dict[str, Any], copy: Path, key: Key) -> No
 # -- reading and restoring ------------------------------------------------------------
 
 
+def _open_backup(path: Path) -> Any:
+    """A backup file opened for reading: a regular file only (a FIFO planted in a backup
+    folder would otherwise block the reader for ever, a device never end)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags)
+    except IsADirectoryError:
+        raise UsageError(f"{path} is a folder, not a backup file: nothing was changed.") from None
+    except FileNotFoundError:
+        raise UsageError(f"There is no file {path}: check the name and try again.") from None
+    except OSError as exc:
+        raise UsageError(
+            f"{path} cannot be read ({exc.strerror or exc}): nothing was changed."
+        ) from None
+    if stat.S_ISDIR(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise UsageError(f"{path} is a folder, not a backup file: nothing was changed.")
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise UsageError(
+            f"{path} is not a regular file (a device, FIFO or socket), so it is not a backup: "
+            "nothing was changed.",
+            reason="not_backup",
+        )
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "rb")
+
+
 def read_header(path: Path) -> tuple[dict[str, Any], int]:
     """The header of a backup file and where its database starts."""
     path = Path(path)
@@ -280,22 +323,17 @@ def read_header(path: Path) -> tuple[dict[str, Any], int]:
         f"{path} is not a backup made by desktop-mem (a .dmbackup file): nothing was changed.",
         reason="not_backup",
     )
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(len(MAGIC) + 4)
-            if len(head) < len(MAGIC) + 4 or not head.startswith(MAGIC):
-                raise not_backup
-            (length,) = struct.unpack(">I", head[len(MAGIC) :])
-            if not 0 < length <= MAX_HEADER:
-                raise not_backup
-            body = fh.read(length)
-    except IsADirectoryError:
-        raise UsageError(f"{path} is a folder, not a backup file: nothing was changed.") from None
-    except FileNotFoundError:
-        raise UsageError(f"There is no file {path}: check the name and try again.") from None
+    with _open_backup(path) as fh:
+        head = fh.read(len(MAGIC) + 4)
+        if len(head) < len(MAGIC) + 4 or not head.startswith(MAGIC):
+            raise not_backup
+        (length,) = struct.unpack(">I", head[len(MAGIC) :])
+        if not 0 < length <= MAX_HEADER:
+            raise not_backup
+        body = fh.read(length)
     try:
         header = json.loads(body.decode("ascii"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         raise DatabaseCorrupt(f"The backup {path} is damaged (its header does not read).") from None
     if (
         not isinstance(header, dict)
@@ -303,7 +341,11 @@ def read_header(path: Path) -> tuple[dict[str, Any], int]:
         or header.get("key_mode") not in ("keyring", "passphrase")
     ):
         raise DatabaseCorrupt(f"The backup {path} is damaged (its header is not one we wrote).")
-    if header.get("version") not in (1, HEADER_VERSION):
+    version = header.get("version")
+    # exactly an integer: True and 1.0 equal 1 in Python, and 1 is the unsealed version
+    if type(version) is not int:
+        raise DatabaseCorrupt(f"The backup {path} is damaged (its header is not one we wrote).")
+    if version not in (1, HEADER_VERSION):
         raise UsageError(
             f"The backup {path} was made by a newer desktop-mem: update it and try again."
         )
@@ -313,7 +355,7 @@ def read_header(path: Path) -> tuple[dict[str, Any], int]:
 def verify_file(path: Path) -> dict[str, Any]:
     """The header of a backup whose database is whole (its length and checksum match)."""
     header, offset = read_header(path)
-    with open(path, "rb") as fh:
+    with _open_backup(path) as fh:
         fh.seek(offset)
         size, digest = _digest(fh)
     if size != header.get("bytes") or digest != header.get("sha256"):
@@ -403,8 +445,8 @@ def restore(
         key, used_code = _key_for_backup(header, staging, passphrase, code, vault)
         _check(staging, key)
         check_seal(header, key, Path(file))
-        record = header.get("recovery") if key.mode == "keyring" else None
-        if key.mode == "keyring" and not isinstance(record, dict):
+        record = _trusted_recovery(header, key, used_code) if key.mode == "keyring" else None
+        if key.mode == "keyring" and record is None:
             # Nothing would open this profile if the keyring lost it: a code of its own.
             new_code, record = recovery.protect(key.secret)
         # A profile replaced in place keeps its id; a new one gets its own.
@@ -461,10 +503,30 @@ def restore(
     return RestoreReport(name, memories, messages, key.mode, used_code, new_code)
 
 
+def _trusted_recovery(header: dict[str, Any], key: Key, used_code: bool) -> dict[str, Any] | None:
+    """The backup's recovery record, if it is proved to open this key, made again with its
+    seal derived from the key (so the profile can prove it later); else None, and the
+    restored profile gets a code of its own. Proof: the code opened the key from it; or
+    the record's seal is derived from the key (backups since 0.4); or the header's seal,
+    made with the key, vouches for it (0.3's sealed backups). A header from before seals
+    (version 1) is only what it is: whoever could write to the folder may have put a
+    record of their own code there, and that code would open every key sealed to it
+    from then on."""
+    record = header.get("recovery")
+    if not recovery.well_formed(record):
+        return None
+    assert isinstance(record, dict)
+    if used_code or recovery.holds(record, key.secret):
+        return recovery.reseal(record, key.secret)
+    if header["version"] >= 2 and not recovery.provable(record):
+        return recovery.reseal(record, key.secret)  # 0.3's: the sealed header vouches
+    return None  # a record that could prove itself and does not, or an old header's
+
+
 def _copy_out(file: Path, offset: int, staging: Path) -> None:
     remove_database_files(staging)
     fd = os.open(staging, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as out, open(file, "rb") as src:
+    with os.fdopen(fd, "wb") as out, _open_backup(file) as src:
         src.seek(offset)
         while chunk := src.read(1 << 20):
             out.write(chunk)
@@ -487,8 +549,62 @@ def backup_name(profile: str, when: datetime | None = None) -> str:
     return f"desktop-mem-{profile}-{when.strftime('%Y%m%d-%H%M%S')}{SUFFIX}"
 
 
-def list_backups(folder: Path, profile: str) -> list[BackupFile]:
-    """This profile's complete backups in a folder, newest first."""
+# a file (by its identity) and a key -> whether the file's header is sealed with that key:
+# a passphrase's seal costs SQLCipher's key derivation, so each file is checked once
+_SEALED: dict[tuple[Any, ...], bool] = {}
+
+
+def _ident(path: Path, key: Key) -> tuple[Any, ...]:
+    info = path.stat()
+    fingerprint = hashlib.sha256(f"{key.mode}:{key.secret}".encode()).hexdigest()
+    return (str(path), info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, fingerprint)
+
+
+def _checked(path: Path, key: Key) -> bool:
+    return _ident(path, key) in _SEALED
+
+
+def _sealed_with(path: Path, header: dict[str, Any], key: Key) -> bool:
+    ident = _ident(path, key)
+    if ident not in _SEALED:
+        _SEALED[ident] = is_sealed(header, key)
+    return _SEALED[ident]
+
+
+def newest_backup(folder: Path, profile: str, key: Key, budget: int = 4) -> BackupFile | None:
+    """The newest of this profile's own backups in a folder, for the window's daily check
+    (on its thread): newest claimed date first, checking at most `budget` seals not
+    checked before (a passphrase's costs a key derivation, and a folder can hold a
+    thousand forged headers); a date more than a day ahead is never ours. None when none
+    is found within that: a backup is then made, the worst a forger can cause."""
+    soon = (datetime.now(UTC) + timedelta(days=1)).isoformat()
+    candidates = []
+    prefix = f"desktop-mem-{profile}-"
+    with contextlib.suppress(OSError):
+        for p in Path(folder).iterdir():
+            if not (p.name.startswith(prefix) and p.name.endswith(SUFFIX)):
+                continue
+            with contextlib.suppress(DesktopMemError, OSError):
+                header, _ = read_header(p)
+                when = str(header.get("created_at", ""))
+                if header.get("profile") == profile and when <= soon:
+                    candidates.append((when, p, header))
+    for when, p, header in sorted(candidates, key=lambda c: (c[0], c[1].name), reverse=True):
+        with contextlib.suppress(OSError):
+            if not _checked(p, key):
+                if budget <= 0:
+                    return None
+                budget -= 1
+            if _sealed_with(p, header, key):
+                return BackupFile(p, when, p.stat().st_size)
+    return None
+
+
+def list_backups(folder: Path, profile: str, key: Key | None = None) -> list[BackupFile]:
+    """This profile's complete backups in a folder, newest first. With `key`, only those
+    sealed with it: what anyone else put in the folder (a file with a date in 2099, say)
+    must neither count as the newest backup, which would stop the daily ones, nor push
+    the real ones out of the `keep` newest, which deleted them."""
     found: list[BackupFile] = []
     prefix = f"desktop-mem-{profile}-"
     with contextlib.suppress(OSError):
@@ -497,8 +613,11 @@ def list_backups(folder: Path, profile: str) -> list[BackupFile]:
                 continue
             with contextlib.suppress(DesktopMemError, OSError):
                 header, _ = read_header(p)
-                if header.get("profile") == profile:
-                    found.append(BackupFile(p, str(header.get("created_at", "")), p.stat().st_size))
+                if header.get("profile") != profile:
+                    continue
+                if key is not None and not _sealed_with(p, header, key):
+                    continue
+                found.append(BackupFile(p, str(header.get("created_at", "")), p.stat().st_size))
     return sorted(found, key=lambda b: (b.created_at, b.path.name), reverse=True)
 
 
@@ -524,11 +643,12 @@ def back_up_to_folder(db: Database, folder: Path, keep: int) -> BackupReport:
             stale.unlink()
     dest = folder / backup_name(db.profile)
     n = 1
-    while dest.exists():
+    while os.path.lexists(dest):
         dest = folder / backup_name(db.profile).replace(SUFFIX, f"-{n}{SUFFIX}")
         n += 1
     report = write_backup(db, dest)
-    for old in list_backups(folder, db.profile)[max(1, keep) :]:
+    # only this profile's own backups count, and only they are ever deleted
+    for old in list_backups(folder, db.profile, db._key)[max(1, keep) :]:
         with contextlib.suppress(OSError):
             old.path.unlink()
     return report

@@ -47,8 +47,11 @@ def seal(header: dict[str, Any], key: Key) -> str:
 
 def check_seal(header: dict[str, Any], key: Key, path: Path) -> None:
     """Refuse a backup whose header was changed after it was made (a field removed,
-    added or altered); a header from before seals (version 1) has none to check."""
-    if header.get("version") == 1:
+    added or altered); a header from before seals (version 1, exactly: True and 1.0
+    are not it) has none to check, and restores only as what it is (core/store/backup.py
+    takes no recovery record from it unless the code proves one)."""
+    version = header.get("version")
+    if type(version) is int and version == 1:
         return
     given = header.get("seal")
     if not isinstance(given, str) or not hmac.compare_digest(given, seal(header, key)):
@@ -56,3 +59,13 @@ def check_seal(header: dict[str, Any], key: Key, path: Path) -> None:
             f"The backup {path} was altered after it was made (its header does not match its "
             "seal): it cannot be restored; use another backup."
         )
+
+
+def is_sealed(header: dict[str, Any], key: Key) -> bool:
+    """Whether a header carries a seal made with this key (a backup of this profile, as
+    this profile made it; never one from before seals, which anyone could have written)."""
+    version = header.get("version")
+    given = header.get("seal")
+    if type(version) is not int or version < 2 or not isinstance(given, str):
+        return False
+    return hmac.compare_digest(given, seal(header, key))

@@ -40,6 +40,7 @@ from desktop_mem.core.store.files import (
     OLD_SUFFIX,
     REKEY_SUFFIX,
     ProfileLock,
+    clear_stale_backup_copies,
     remove_database_files,
     sibling,
 )
@@ -75,8 +76,20 @@ def _probe_key(path: Path, key: Key) -> None:
         conn.execute("PRAGMA cipher_log_level = NONE")
         conn.execute(f"PRAGMA key = {key.pragma()}")
         conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()
+    except sqlcipher3.DatabaseError as exc:
+        text = _sqlite_error_text(exc)
+        if "not a database" in text or "encrypted" in text:
+            raise  # the first page did not decrypt: the key is wrong
+        # The first page decrypted, so the key is right; without its log the main file
+        # can be half way through a checkpoint (one a full disk stopped, say) and read as
+        # "malformed": the real open, with the log, decides.
     finally:
         conn.close()
+
+
+def writable(path: Path) -> bool:
+    """Whether this process may change the database and make files beside it."""
+    return os.access(path.parent, os.W_OK) and (not path.exists() or os.access(path, os.W_OK))
 
 
 def _has_leftover_wal(path: Path) -> bool:
@@ -97,10 +110,18 @@ def connect(path: Path, key: Key) -> Any:
     wrong passphrase never touches the file.
     """
     conn = None
+    read_only = not writable(path)
     try:
         if _has_leftover_wal(path):
             _probe_key(path, key)
-        conn = sqlcipher3.connect(str(path), isolation_level=None, check_same_thread=False)
+        if read_only:
+            # Nothing here can be written (a read-only disk, or another user's folder), so
+            # nothing can change it either: read the file as it is, without the WAL's
+            # shared memory, which would have to be created beside it.
+            uri = f"{path.resolve().as_uri()}?mode=ro&immutable=1"
+            conn = sqlcipher3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        else:
+            conn = sqlcipher3.connect(str(path), isolation_level=None, check_same_thread=False)
         conn.execute("PRAGMA cipher_log_level = NONE")  # no HMAC noise on stderr
         conn.execute(f"PRAGMA key = {key.pragma()}")
         conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()
@@ -131,10 +152,11 @@ def connect(path: Path, key: Key) -> Any:
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute("PRAGMA secure_delete = ON")
         conn.execute("PRAGMA temp_store = MEMORY")  # no plaintext temp files, ever
-        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-        if str(mode).lower() != "wal":
-            raise DatabaseCorrupt(f"The database {path} could not switch to WAL mode ({mode}).")
-        conn.execute("PRAGMA synchronous = NORMAL")
+        if not read_only:
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise DatabaseCorrupt(f"The database {path} could not switch to WAL mode ({mode}).")
+            conn.execute("PRAGMA synchronous = NORMAL")
     except sqlcipher3.DatabaseError as exc:
         conn.close()
         raise DatabaseCorrupt(
@@ -163,6 +185,7 @@ class Database:
         self.conn = conn
         self._key = key  # for a backup's copy (core/store/backup.py); its repr hides the secret
         self.new_recovery_code: str | None = None  # set once, when a keyring profile is made
+        self.cleared_copies = 0  # files killed backups had left, removed at this open
         self.path = path
         self.profile = profile
         self.key_mode = key_mode
@@ -331,10 +354,12 @@ class Database:
 
     def checkpoint(self) -> bool:
         """Fold the WAL into the main file and truncate it (so freed pages are
-        overwritten). False when another connection's open read kept it from finishing
-        (after the busy timeout): old pages then stay in the file until that reader lets
-        go and a later checkpoint (at the latest, its close) completes it; the caller
-        says so rather than "gone"."""
+        overwritten), and remove the copies killed backups left beside it (each would
+        keep what was just deleted). False when another connection's open read kept it
+        from finishing (after the busy timeout): old pages then stay in the file until
+        that reader lets go and a later checkpoint (at the latest, its close) completes
+        it; the caller says so rather than "gone"."""
+        clear_stale_backup_copies(self.path)
         with self.lock:
             busy, _log, _done = self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
         self.checkpoint_complete = not busy
@@ -372,6 +397,12 @@ def _busy(path: Path, exc: BaseException) -> DesktopMemError:
 
 def _write_failed(path: Path, exc: BaseException) -> DesktopMemError:
     text = _sqlite_error_text(exc)
+    if "readonly" in text or "read-only" in text:
+        return DesktopMemError(
+            f"The folder {path.parent} cannot be written (a read-only disk, or another user's "
+            "folder), so the profile can only be read: nothing was changed.",
+            reason="read_only",
+        )
     if "full" in text:
         return DesktopMemError(
             f"The disk holding {path.parent} is full: nothing was changed; free some space and "
@@ -488,6 +519,7 @@ def _open_locked(
         conn.close()
         raise
     db = Database(conn, path, profile, key.mode, lock, key)
+    db.cleared_copies = clear_stale_backup_copies(path)
     if code is not None:
         db.new_recovery_code = code
     from desktop_mem.core.store.ownership import settle

@@ -1,5 +1,6 @@
 """The profile database's files on disk: the copies a key change keeps beside it, the
-advisory lock every open profile holds, and removing a database with its journals."""
+copies a killed backup leaves, the advisory lock every open profile holds, and removing
+a database with its journals."""
 
 from __future__ import annotations
 
@@ -18,6 +19,9 @@ except ImportError:  # Windows
 REKEY_SUFFIX = ".rekey"
 OLD_SUFFIX = ".old"
 LOCK_SUFFIX = ".lock"
+# A backup first copies the database beside it, as ``<db>.backup-PID-XXXXXXXX``
+# (core/store/backup.py), under the live key.
+BACKUP_COPY_PREFIX = ".backup-"
 
 
 def sibling(path: Path, suffix: str) -> Path:
@@ -28,6 +32,40 @@ def remove_database_files(path: Path) -> None:
     for p in (path, sibling(path, "-wal"), sibling(path, "-shm"), sibling(path, "-journal")):
         with contextlib.suppress(FileNotFoundError):
             p.unlink()
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def stale_backup_copies(db_path: Path) -> list[Path]:
+    """What killed backups left beside the database (named for a process that is gone):
+    each a whole copy of the profile under its key, so whatever a forget deletes would
+    stay in it."""
+    prefix = db_path.name + BACKUP_COPY_PREFIX
+    found = []
+    with contextlib.suppress(OSError):
+        for p in db_path.parent.iterdir():
+            tail = p.name[len(prefix) :].split("-")[0] if p.name.startswith(prefix) else ""
+            if tail.isdigit() and int(tail) != os.getpid() and not _pid_alive(int(tail)):
+                found.append(p)
+    return sorted(found)
+
+
+def clear_stale_backup_copies(db_path: Path) -> int:
+    """Remove what killed backups left beside the database; how many files went."""
+    gone = 0
+    for p in stale_backup_copies(db_path):
+        with contextlib.suppress(OSError):
+            p.unlink()
+            gone += 1
+    return gone
 
 
 class ProfileLock:
@@ -47,7 +85,15 @@ class ProfileLock:
         if fcntl is None:  # no advisory locks here: SQLite's own locking still applies
             return True
         if self._fd is None:
-            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            except OSError:
+                # A folder nobody may write to (a read-only disk): a key change could not
+                # write there either, so a read-only lock, or none, keeps nothing unsafe.
+                try:
+                    self._fd = os.open(self.path, os.O_RDONLY)
+                except OSError:
+                    return True
         op = (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB
         deadline = time.monotonic() + wait_s
         while True:

@@ -614,3 +614,16 @@ def _m017(conn: Any) -> None:
         CREATE INDEX memories_given_always ON memories(care) WHERE care IS NOT NULL;
         """,
     )
+
+
+@migration(18, "the access log: repeated reads counted on one row, for a bounded log")
+def _m018(conn: Any) -> None:
+    run_script(
+        conn,
+        """
+        -- An app reading the same memory with the same tool on one day is one row: times
+        -- counts them, `at` is the last. 2,000 list calls were 400,000 rows before.
+        ALTER TABLE client_access ADD COLUMN times INTEGER NOT NULL DEFAULT 1;
+        CREATE INDEX client_access_by_day ON client_access(memory_id, tool, at);
+        """,
+    )

@@ -14,6 +14,7 @@ be open anywhere else: the copy is made under an exclusive lock.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import secrets
 from dataclasses import dataclass
@@ -152,17 +153,14 @@ def _change_key_locked(
                 ) from None
             counts = _row_counts(conn)
             version = conn.execute("PRAGMA user_version").fetchone()[0]
-            remove_database_files(copy)
-            conn.execute(f"ATTACH DATABASE ? AS rekeyed KEY {new_key.pragma()}", (str(copy),))
-            try:
-                conn.execute("SELECT sqlcipher_export('rekeyed')").fetchall()
-                conn.execute(f"PRAGMA rekeyed.user_version = {int(version)}")
-            finally:
-                conn.execute("DETACH DATABASE rekeyed")
+            _copy_under(conn, copy, new_key, int(version), path)
         db.close()
-        _verify(copy, new_key, counts, version)
-        os.chmod(copy, 0o600)
-        _fsync(copy)
+        try:
+            _verify(copy, new_key, counts, version)
+            os.chmod(copy, 0o600)
+            _fsync(copy)
+        except OSError as exc:
+            raise _not_copied(path, exc) from None
         # Switch: the old file stays reachable as <db>.old until the sidecar commits.
         old = sibling(path, OLD_SUFFIX)
         remove_database_files(old)
@@ -196,7 +194,16 @@ def _change_key_locked(
         if record is None:
             code, record = recovery.protect(new_key.secret)
     # Commit point: from here the profile opens with the new key.
-    write_key_mode(path, mode, account=new_account, retired_account=old_account, recovery=record)
+    try:
+        write_key_mode(
+            path, mode, account=new_account, retired_account=old_account, recovery=record
+        )
+    except OSError as exc:  # profile.json unchanged: the old file and key are still the ones
+        os.replace(old, path)
+        if new_account:
+            with contextlib.suppress(Exception):
+                vault.keyring.delete(profile, new_account)
+        raise _not_copied(path, exc) from None
     # The old key goes only once the file on disk is proven to open with the new one.
     connect(path, new_key).close()
     vault.retire_replaced_key(path, profile)
@@ -208,6 +215,38 @@ def _change_key_locked(
         rows=sum(counts.values()),
         bytes=path.stat().st_size,
         recovery_code=code,
+    )
+
+
+def _copy_under(conn: Any, copy: Path, key: Key, version: int, path: Path) -> None:
+    """The open database copied to `copy` under `key` (sqlcipher_export)."""
+    remove_database_files(copy)
+    try:
+        conn.execute(f"ATTACH DATABASE ? AS rekeyed KEY {key.pragma()}", (str(copy),))
+        try:
+            conn.execute("SELECT sqlcipher_export('rekeyed')").fetchall()
+            conn.execute(f"PRAGMA rekeyed.user_version = {version}")
+        finally:
+            with contextlib.suppress(sqlcipher3.Error):
+                conn.execute("DETACH DATABASE rekeyed")
+    except sqlcipher3.Error as exc:
+        raise _not_copied(path, exc) from None
+
+
+def _not_copied(path: Path, exc: BaseException) -> DesktopMemError:
+    """One sentence for a key change the disk stopped: nothing of the profile changed."""
+    text = str(exc).lower()
+    if "full" in text or "no space" in text or getattr(exc, "errno", None) == errno.ENOSPC:
+        return DesktopMemError(
+            f"The disk holding {path.parent} is full, so the profile could not be copied under "
+            "a new key: the key was not changed and the profile is as it was; free as much "
+            "space as the profile takes and try again.",
+            reason="disk_full",
+        )
+    why = getattr(exc, "strerror", None) or exc
+    return DesktopMemError(
+        f"The profile could not be copied under a new key ({why}): the key was not changed "
+        "and the profile is as it was."
     )
 
 

@@ -1,0 +1,138 @@
+"""What the chat's "forget …" finds: every memory and earlier message that says it, not
+the few a search for an answer would give (it stopped at 5 memories and 30 messages,
+said "Deleted 5 memories", and the rest reached the next prompt).
+
+Two ways in, joined: search by meaning (the relevance rule, up to a page of PAGE), and
+every memory and message whose words hold all the words of what is to be forgotten
+(full text, no limit). At most PAGE of each are offered at once; how many more there
+are is said, and a "forget …" said again after the deletion finds them. After a forget,
+what still mentions it (unticked, kept to read, beyond the page) is counted and said;
+and a conversation title made from what was forgotten goes with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from desktop_mem.core import textproc
+from desktop_mem.core.chat.conversations import Message
+from desktop_mem.core.memory.store import Memory
+
+PAGE = 500  # memories, and messages, offered by one "forget …"
+MIN_SCORE = 0.35  # a search hit this good is offered
+
+
+@dataclass
+class Found:
+    memories: list[Memory] = field(default_factory=list)
+    messages: list[Message] = field(default_factory=list)
+    more_memories: int = 0  # beyond the page: found by a "forget …" said again
+    more_messages: int = 0
+
+
+def _all_words(text: str) -> str | None:
+    """An FTS5 expression that holds when every word of `text` is there (each quoted:
+    what the user typed is never FTS5 syntax)."""
+    terms = textproc.query_terms(text)
+    if not terms:
+        return None
+    parts = []
+    for term in terms:
+        quoted = '"' + term.replace('"', '""') + '"'
+        parts.append(quoted + "*" if len(term) == 1 and textproc.has_cjk(term) else quoted)
+    return " AND ".join(parts)
+
+
+def _by_words(db: Any, table: str, text: str) -> list[int]:
+    match = _all_words(text)
+    if match is None:
+        return []
+    rows = db.query(
+        f"SELECT rowid FROM {table} WHERE {table} MATCH ? ORDER BY rowid DESC", (match,)
+    )
+    return [int(r[0]) for r in rows]
+
+
+def _joined(first: Iterable[int], then: Iterable[int], leave_out: set[int]) -> list[int]:
+    return [i for i in dict.fromkeys([*first, *then]) if i not in leave_out]
+
+
+def memory_ids(profile: Any, text: str) -> list[int]:
+    """Every memory about `text`: the search's hits first (best first), then every one
+    holding all its words (newest first)."""
+    hits = profile.search.search(text, k=PAGE).hits
+    meant = [h.memory.id for h in hits if h.score >= MIN_SCORE]
+    return _joined(meant, _by_words(profile.db, "memories_fts", text), set())
+
+
+def message_ids(profile: Any, text: str, leave_out: Sequence[int] = ()) -> list[int]:
+    """Every earlier message about `text` still in the prompts (not one left out of them
+    before), but `leave_out` (the "forget …" and its answer)."""
+    found, _ = profile.conversations.search(text, k=PAGE, details=False)
+    meant = [h.message.id for h in found]
+    words = _by_words(profile.db, "messages_fts", text)  # forgotten ones are not indexed
+    return _joined(meant, words, set(leave_out))
+
+
+def find(profile: Any, text: str, leave_out: Sequence[int] = ()) -> Found:
+    mids = memory_ids(profile, text)
+    msgs = message_ids(profile, text, leave_out)
+    messages = []
+    for mid in msgs[:PAGE]:
+        messages.append(profile.conversations.message(mid))
+    return Found(
+        profile.memories.get_many(mids[:PAGE]),
+        messages,
+        max(0, len(mids) - PAGE),
+        max(0, len(msgs) - PAGE),
+    )
+
+
+def still_said(profile: Any, text: str, leave_out: Sequence[int] = ()) -> tuple[int, int]:
+    """How many memories and earlier messages (in the prompts) still hold it."""
+    return len(memory_ids(profile, text)), len(message_ids(profile, text, leave_out))
+
+
+def retitle(conversations: Any, text: str, touched: Iterable[int], gone: Sequence[int]) -> int:
+    """Conversations whose title was made from what was just forgotten lose it: a title
+    holding a word of `text`, or (a model's) made from a first message now deleted or left
+    out of the prompts (`gone`). Checked in the conversations `touched`. Returns how many."""
+    words = set(textproc.query_terms(text))
+    gone_ids = set(gone)
+    cleared = 0
+    for cid in dict.fromkeys(touched):
+        rows = conversations.db.query(
+            "SELECT title, title_source, (SELECT min(id) FROM messages WHERE conversation_id = "
+            "c.id AND role = 'user') FROM conversations c WHERE c.id = ?",
+            (cid,),
+        )
+        if not rows or not rows[0][0]:
+            continue
+        title, source, first = rows[0]
+        from_words = bool(words & set(textproc.query_terms(title)))
+        from_gone = source != "user" and (first is None or first in gone_ids)
+        if from_words or from_gone:
+            with conversations.db.transaction() as conn:
+                conn.execute(
+                    "UPDATE conversations SET title = '', title_source = '' WHERE id = ?", (cid,)
+                )
+            cleared += 1
+    return cleared
+
+
+def drop_emptied(conversations: Any, touched: Iterable[int], keep: int | None) -> int:
+    """Conversations the forget left without a message go too (but `keep`, the one the
+    chat is in). Returns how many."""
+    dropped = 0
+    for cid in dict.fromkeys(touched):
+        if cid == keep:
+            continue
+        rows = conversations.db.query(
+            "SELECT count(*) FROM messages WHERE conversation_id = ?", (cid,)
+        )
+        if rows and rows[0][0] == 0:
+            conversations.delete(cid)
+            dropped += 1
+    return dropped
