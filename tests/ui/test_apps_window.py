@@ -127,7 +127,7 @@ def test_the_window_shows_that_an_app_wants_to_change_one_of_yours(
         NewMemory("I am no longer allergic to peanuts", source="app:Claude Desktop"),
         action=f"wants to change #{yours.id}",
     ).memory
-    w = MainWindow(prof, app_settings(home))
+    w = MainWindow(Service(prof), app_settings(home))
     qtbot.addWidget(w)
     w.show()
     qtbot.waitUntil(lambda: w.browser.model.rowCount() == 2, timeout=10000)
