@@ -34,7 +34,7 @@ test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # Three rules the tools enforce: ruff (style, blind excepts, unused noqa, complexity),
-# mypy on the core, and the import contracts (the core never imports Qt, the window or
+# mypy on the whole package, and the import contracts (the core never imports Qt, the window or
 # the command line; the command line imports Qt only to open the window).
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check desktop_mem tests benchmarks packaging tools

@@ -100,7 +100,7 @@ def _report(report: Any, ctx: Context, as_json: bool) -> int:
 
 
 def add(ctx: Context) -> int:
-    from desktop_mem.core.documents.store import AddReport
+    from desktop_mem.core.documents.records import AddReport
 
     store = _store(ctx)
     total = AddReport()

@@ -363,7 +363,8 @@ def main(
 ) -> int:
     """The window. `config`: already resolved by the command line (else from argv)."""
     argv = list(sys.argv if argv is None else argv)
-    app = QApplication.instance() or QApplication(argv)
+    running_app = QApplication.instance()
+    app = running_app if isinstance(running_app, QApplication) else QApplication(argv)
     prepare_application(app)
     try:
         if config is None:

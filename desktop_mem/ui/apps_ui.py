@@ -178,7 +178,8 @@ class AppsPage(QWidget):
 
     def selected(self) -> str | None:
         rows = self.table.selectionModel().selectedRows()
-        return self.table.item(rows[0].row(), 0).data(_NAME_ROLE) if rows else None
+        item = self.table.item(rows[0].row(), 0) if rows else None
+        return item.data(_NAME_ROLE) if item is not None else None
 
     def _selection_changed(self) -> None:
         chosen = self.selected() is not None

@@ -164,17 +164,17 @@ class ChatView(QWidget):
         self.offline_banner.hide()
         layout.addWidget(self.offline_banner)
 
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes to the composer
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll_area.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes to the composer
         self.list_widget = QWidget()
         self.list_widget.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
         self.list_layout = QVBoxLayout(self.list_widget)
         self.list_layout.addStretch(1)
-        self.scroll.setWidget(self.list_widget)
-        layout.addWidget(self.scroll, 1)
+        self.scroll_area.setWidget(self.list_widget)
+        layout.addWidget(self.scroll_area, 1)
         self.empty = QLabel(
             self.tr("Say hello. What you tell me stays on this computer, encrypted.")
         )
@@ -185,7 +185,7 @@ class ChatView(QWidget):
         # The newest exchange stays in view as it streams: while the view is at its end,
         # a taller list scrolls with it; a user who scrolled up to read is left there.
         self._follow = True
-        bar = self.scroll.verticalScrollBar()
+        bar = self.scroll_area.verticalScrollBar()
         bar.rangeChanged.connect(self._range_changed)
         bar.valueChanged.connect(self._scrolled)
 
@@ -270,12 +270,7 @@ class ChatView(QWidget):
         w.message_clicked.connect(self.message_clicked)
         w.document_clicked.connect(self.document_clicked)
         w.redo_clicked.connect(lambda widget=w: self._redo(widget))
-        w.version_clicked.connect(
-            lambda delta, widget=w: (
-                widget.message_id is not None
-                and self.version_requested.emit(widget.message_id, delta)
-            )
-        )
+        w.version_clicked.connect(lambda delta, widget=w: self._version(widget, delta))
         w.notice.linkActivated.connect(
             lambda link, widget=w: self.notice_link.emit(self.messages.index(widget), link)
         )
@@ -299,20 +294,20 @@ class ChatView(QWidget):
 
     def scroll_to_end(self) -> None:
         self._follow = True
-        bar = self.scroll.verticalScrollBar()
+        bar = self.scroll_area.verticalScrollBar()
         bar.setValue(bar.maximum())
 
     def show_message(self, widget: MessageWidget) -> None:
         """Scroll to a message (a chip opened it) and stop following the end."""
         self._follow = False
-        self.scroll.ensureWidgetVisible(widget, 0, 40)
+        self.scroll_area.ensureWidgetVisible(widget, 0, 40)
 
     def _range_changed(self, _low: int, high: int) -> None:
         if self._follow:
-            self.scroll.verticalScrollBar().setValue(high)
+            self.scroll_area.verticalScrollBar().setValue(high)
 
     def _scrolled(self, value: int) -> None:
-        self._follow = value >= self.scroll.verticalScrollBar().maximum() - FOLLOW_SLACK
+        self._follow = value >= self.scroll_area.verticalScrollBar().maximum() - FOLLOW_SLACK
 
     # -- input --------------------------------------------------------------------------
 
@@ -371,6 +366,10 @@ class ChatView(QWidget):
         answer answers."""
         index = self.messages.index(widget)
         return sum(1 for m in self.messages[: index + 1] if m.role == "user") - 1
+
+    def _version(self, widget: MessageWidget, delta: int) -> None:
+        if widget.message_id is not None:
+            self.version_requested.emit(widget.message_id, delta)
 
     def _redo(self, widget: MessageWidget) -> None:
         if widget not in self.messages or self.stop_button.isVisible():

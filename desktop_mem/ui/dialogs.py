@@ -44,7 +44,7 @@ class PassphraseDialog(QDialog):
         explanation: str = "",
     ) -> None:
         super().__init__(parent)
-        self.create = create
+        self.creating = create
         self.setMinimumWidth(440)  # its explanation reads as a paragraph, not a column
         self.setWindowTitle(
             self.tr("Unlock your memories") if not create else self.tr("Protect your memories")
@@ -101,9 +101,9 @@ class PassphraseDialog(QDialog):
         problem = ""
         if not text:
             problem = self.tr("Type the passphrase.")
-        elif self.create and len(text) < MIN_PASSPHRASE:
+        elif self.creating and len(text) < MIN_PASSPHRASE:
             problem = self.tr("Use at least %1 characters.").replace("%1", str(MIN_PASSPHRASE))
-        elif self.create and text != self.second.text():
+        elif self.creating and text != self.second.text():
             problem = self.tr("The two passphrases differ: type the same one twice.")
         if problem:
             self.error.setText(problem)

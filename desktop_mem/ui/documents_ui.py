@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_mem.core import textproc
-from desktop_mem.core.documents.store import AddReport
+from desktop_mem.core.documents.records import AddReport
 from desktop_mem.core.textproc import escape_controls
 from desktop_mem.ui import tasks
 from desktop_mem.ui.context import Context
@@ -128,9 +128,9 @@ class DocumentsPage(QWidget):
         self.search = QLineEdit()
         self.search.setPlaceholderText(self.tr("Search the documents' passages"))
         self.search.setClearButtonEnabled(True)
+        self._search_timer = QTimer(self)
         self.search.textChanged.connect(lambda *_: self._search_timer.start())
         self.search.returnPressed.connect(self._search)
-        self._search_timer = QTimer(self)
         self._search_timer.setSingleShot(True)
         self._search_timer.setInterval(SEARCH_DELAY_MS)
         self._search_timer.timeout.connect(self._search)
@@ -176,7 +176,8 @@ class DocumentsPage(QWidget):
 
     def selected_ids(self) -> list[int]:
         rows = {i.row() for i in self.table.selectionModel().selectedRows()}
-        return [int(self.table.item(r, 0).data(PATH_ROLE)) for r in sorted(rows)]
+        items = [self.table.item(r, 0) for r in sorted(rows)]
+        return [int(item.data(PATH_ROLE)) for item in items if item is not None]
 
     # -- adding ---------------------------------------------------------------------------
 

@@ -157,4 +157,6 @@ class ForgetEverythingDialog(TypedConfirmDialog):
             )
         )
         self.keep.setToolTip(self.tr("%n message(s) in all", "", messages))
-        self.layout().insertWidget(max(0, self.layout().count() - 1), self.keep)
+        column = self.layout()
+        assert isinstance(column, QVBoxLayout)  # the dialog's own, made above
+        column.insertWidget(max(0, column.count() - 1), self.keep)

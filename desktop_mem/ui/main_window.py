@@ -71,8 +71,8 @@ class FocusBack(QObject):
             event.type() == QEvent.Type.Hide
             and isinstance(watched, QDialog | QMessageBox)
             and watched.isWindow()
-            and watched.parentWidget() is not None
-            and watched.parentWidget().window() is self.window
+            and (owner := watched.parentWidget()) is not None
+            and owner.window() is self.window
         ):
             self.later.start()
         return False
@@ -173,7 +173,7 @@ class MainWindow(QMainWindow):
         # After a dialog closes the window is active again, so its shortcuts work at once
         # (with no window manager to hand the focus back, they did not until a click).
         self.focus_back = FocusBack(self)
-        QApplication.instance().installEventFilter(self.focus_back)
+        QApplication.instance().installEventFilter(self.focus_back)  # type: ignore[union-attr]
         self._shown_once = False
 
         # The window's reads get their own connection, so they never wait behind a
@@ -524,7 +524,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_state()
-        QApplication.instance().removeEventFilter(self.focus_back)
+        QApplication.instance().removeEventFilter(self.focus_back)  # type: ignore[union-attr]
         self.browser.cancel_pending()
         self.sleeper.user_active()  # a running sleep-time pass stops at its next memory
         self.sleeper.timer.stop()

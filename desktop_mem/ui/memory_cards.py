@@ -15,7 +15,12 @@ from PySide6.QtCore import (
     Qt,
 )
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QTextLayout, QTextOption
-from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
+from PySide6.QtWidgets import (
+    QAbstractScrollArea,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+)
 
 from desktop_mem.core.memory.records import Memory
 from desktop_mem.ui.models import Found, MemoryTableModel, kind_label, source_label
@@ -137,7 +142,9 @@ class MemoryCardDelegate(QStyledItemDelegate):
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
         memory = self._memory(index)
-        width = max(120, option.rect.width() or option.widget.viewport().width())  # type: ignore[union-attr]
+        view = option.widget  # a QListView: its viewport's width where the rect has none
+        shown = view.viewport().width() if isinstance(view, QAbstractScrollArea) else 0
+        width = max(120, option.rect.width() or shown)
         if memory is None:
             return QSize(width, 24)
         lines = self._lines(memory, option.font, width - 2 * PAD_X)
@@ -190,8 +197,8 @@ class MemoryCardDelegate(QStyledItemDelegate):
             meta.elidedText(meta_line(memory, found), Qt.TextElideMode.ElideRight, rect.width()),
         )
         if not selected:  # a hairline between cards, as quiet in dark as in light
-            line = QColor(palette.color(QPalette.ColorRole.Text))
-            line.setAlpha(40)
-            painter.setPen(line)
+            hairline = QColor(palette.color(QPalette.ColorRole.Text))
+            hairline.setAlpha(40)
+            painter.setPen(hairline)
             painter.drawLine(option.rect.bottomLeft(), option.rect.bottomRight())
         painter.restore()

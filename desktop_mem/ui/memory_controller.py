@@ -10,7 +10,7 @@ from typing import Any
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from desktop_mem.core.chat.extract import Change
+from desktop_mem.core.chat.records import Change
 from desktop_mem.core.errors import DesktopMemError, ImportRejected
 from desktop_mem.core.memory.records import NewMemory
 from desktop_mem.ui import tasks
@@ -138,8 +138,11 @@ class MemoryController(QObject):
         self.ctx.hub.page_requested.emit("memories")
         if not self.browser.select(memory_id):
             self.browser.search.clear()
-            self.refresh_memories(lambda: self.browser.select(memory_id))
+            self.refresh_memories(lambda: self._select(memory_id))
         self.show_memory_details(memory_id)
+
+    def _select(self, memory_id: int) -> None:
+        self.browser.select(memory_id)
 
     def show_memory_details(self, memory_id: int) -> None:
         memories = self.app.memories

@@ -190,9 +190,7 @@ class MemoryDrawer(QWidget):
         below.addWidget(self.origin)
         below.addWidget(self._heading(self.tr("Answers it shaped")))
         self.impact = WrappedList(140)
-        self.impact.itemActivated.connect(
-            lambda item: item.data(ID_ROLE) and self.message_requested.emit(int(item.data(ID_ROLE)))
-        )
+        self.impact.itemActivated.connect(self._answer_activated)
         below.addWidget(self.impact)
         self.apps = QLabel()  # which other apps (MCP clients) read or wrote it, and when
         self.apps.setObjectName("notice")
@@ -382,6 +380,11 @@ class MemoryDrawer(QWidget):
             self.text.blockSignals(True)
             self.text.setPlainText(self._versions[row].text)
             self.text.blockSignals(False)
+
+    def _answer_activated(self, item: QListWidgetItem) -> None:
+        message_id = item.data(ID_ROLE)
+        if message_id:
+            self.message_requested.emit(int(message_id))
 
     def _history_activated(self, item: QListWidgetItem) -> None:
         message_id = item.data(ID_ROLE)

@@ -284,8 +284,9 @@ class MessageWidget(QFrame):
         that message, or the file at that page."""
         while self.chips.count():
             item = self.chips.takeAt(0)
-            if item.widget():
-                item.widget().deleteLater()
+            chip = item.widget() if item is not None else None
+            if chip is not None:
+                chip.deleteLater()
         recalled = [r for r in recalled if r.text is not None]  # not those deleted since
         if not used and not recalled and not passages:
             self.chip_row.hide()

@@ -68,7 +68,12 @@ class SettingsController(QObject):
             lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(app.keys.data_folder)))
         )
         restore: list[str] = []
-        backup_page.restore_requested.connect(lambda path: (restore.append(path), dialog.accept()))
+
+        def restore_chosen(path: str) -> None:
+            restore.append(path)
+            dialog.accept()
+
+        backup_page.restore_requested.connect(restore_chosen)
         backup_page.new_code_requested.connect(lambda: self.new_recovery_code(dialog))
         accepted = dialog.exec() == SettingsDialog.DialogCode.Accepted
         self.dialog = None

@@ -7,7 +7,7 @@ from PySide6.QtGui import QKeySequence
 
 # name -> (key sequence, description source text; translated where shown). The
 # descriptions are marked for lupdate with QT_TRANSLATE_NOOP, in place.
-SHORTCUTS: dict[str, tuple[str, str]] = {
+SHORTCUTS: dict[str, tuple[str, object]] = {
     "new_chat": ("Ctrl+N", QT_TRANSLATE_NOOP("shortcuts", "New conversation")),
     "incognito": ("Ctrl+Shift+N", QT_TRANSLATE_NOOP("shortcuts", "New incognito conversation")),
     "send": ("Enter", QT_TRANSLATE_NOOP("shortcuts", "Send the message")),
@@ -37,4 +37,4 @@ def key(name: str) -> QKeySequence:
 
 
 def describe(name: str) -> str:
-    return QCoreApplication.translate("shortcuts", SHORTCUTS[name][1])
+    return QCoreApplication.translate("shortcuts", str(SHORTCUTS[name][1]))

@@ -72,6 +72,7 @@ def is_system_dark() -> bool:
 def apply(theme: str) -> None:
     """theme: "light", "dark" or "system"."""
     app = QApplication.instance()
+    assert isinstance(app, QApplication), "a theme is applied to the running window app"
     app.setStyle(QStyleFactory.create("Fusion"))
     dark = theme == "dark" or (theme == "system" and is_system_dark())
     app.setPalette(dark_palette() if dark else app.style().standardPalette())
@@ -81,6 +82,6 @@ def apply(theme: str) -> None:
         # "window" so the outline shows; they never paint the window colour themselves.
         views = dark_palette()
         views.setColor(QPalette.ColorRole.Window, QColor("#9aa0a6"))
-        app.setPalette(views, "QAbstractItemView")
+        app.setPalette(views, "QAbstractItemView")  # type: ignore[arg-type]
     app.setStyleSheet(STYLE)
     app.setProperty("desktop_mem_dark", dark)

@@ -12,8 +12,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject
 
-from desktop_mem.core.chat.extract import Change
-from desktop_mem.core.chat.learning import Learned
+from desktop_mem.core.chat.records import Change, Learned
 from desktop_mem.core.chat.session import TurnResult
 from desktop_mem.core.service.memories import ChangeSet
 from desktop_mem.ui import tasks
@@ -193,7 +192,7 @@ class TurnController(QObject):
                     + f' — <a href="retry">{retry}</a>'
                 )
             return
-        was_unlearned = answer_id is not None and self.unlearned.pop(answer_id, None)
+        was_unlearned = answer_id is not None and self.unlearned.pop(answer_id, 0) != 0
         if was_unlearned and answer is not None:
             answer.set_notice(None)
         changes = ChangeSet(list(outcome.changes))
@@ -269,7 +268,7 @@ class TurnController(QObject):
         tasks.run(
             self.ctx.app.memories.retry_one,
             user_id,
-            done=lambda out, mid=w.message_id: self.learned(mid, out),
+            done=functools.partial(self.learned, w.message_id),
             failed=self.ctx.hub.error.emit,
         )
 

@@ -162,8 +162,17 @@ def off_gui_thread(fn: Any, *args: Any) -> Any:
     loop = QEventLoop()
     out: dict[str, Any] = {}
     task = Task(fn, *args)
-    task.signals.done.connect(lambda result: (out.update(result=result), loop.quit()))
-    task.signals.failed.connect(lambda _text, exc: (out.update(error=exc), loop.quit()))
+
+    def done(result: Any) -> None:
+        out["result"] = result
+        loop.quit()
+
+    def failed(_text: str, exc: Any) -> None:
+        out["error"] = exc
+        loop.quit()
+
+    task.signals.done.connect(done)
+    task.signals.failed.connect(failed)
     QThreadPool.globalInstance().start(task)
     if not out:
         loop.exec()

@@ -30,7 +30,7 @@ def _long_conversation(profile: Profile, turns: int = 25) -> int:
 
 
 def _bottom_in_view(window: MainWindow, widget: MessageWidget) -> bool:
-    view = window.chat.scroll.viewport()
+    view = window.chat.scroll_area.viewport()
     bottom = widget.mapTo(view, QPoint(0, widget.height())).y()
     return 0 < bottom <= view.height() + 2
 
@@ -56,7 +56,7 @@ def test_the_newest_exchange_is_in_view_as_it_streams(
     window.chat.input.setPlainText("one last question")
     qtbot.keyClick(window.chat.input, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: len(window.chat.messages[-1].text()) > 100, timeout=10000)
-    bar = window.chat.scroll.verticalScrollBar()
+    bar = window.chat.scroll_area.verticalScrollBar()
     bar.setValue(0)
     idle(qtbot, window)
     assert bar.value() == 0

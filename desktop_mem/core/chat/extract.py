@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -49,6 +49,7 @@ from desktop_mem.core.chat.prompts import (
     parse_model_json,
     quoted,
 )
+from desktop_mem.core.chat.records import Change
 from desktop_mem.core.errors import DesktopMemError, InvalidModelAnswer
 from desktop_mem.core.memory.records import is_app_source
 from desktop_mem.core.memory.store import PROPOSES, MemoryStore, NewMemory, parse_when
@@ -77,25 +78,6 @@ RELATED_SIMILARITY = 0.55  # below this for every stored memory: simply new
 NEIGHBOURS = 5
 CONFLICT_SIMILARITY = 0.7  # a pair this close may contradict: the sleep pass asks the model
 MAX_JUDGEMENTS = 40  # model calls per sleep pass at most
-
-
-@dataclass
-class Change:
-    """One change to the store, enough to show it and to undo it."""
-
-    action: str  # added, updated, invalidated, skipped (noop)
-    memory_id: int
-    text: str
-    before: str | None = None  # the text before an update
-    version: int | None = None  # the memory's version the change created
-    # why the memory is now given on every turn (core/memory/care.py: health, diet,
-    # access, asked), or None
-    always: str | None = None
-    # an app's statement kept as its own memory beside one it may not change: that one
-    proposes: int | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def given_always(memory: Any) -> str | None:

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from desktop_mem.core.chat.extract import Change, Extractor, Prefix
+from desktop_mem.core.chat.extract import Extractor, Prefix
+from desktop_mem.core.chat.records import Learned
 from desktop_mem.core.errors import ModelServerError
 from desktop_mem.core.events import Events, LearningChanged
 
@@ -60,20 +61,6 @@ class Exchange:
     answer: str
     context: str | None  # the assistant's message before the user's
     when: datetime  # when the user said it: "tomorrow" is the day after that
-
-
-@dataclass
-class Learned:
-    """What learning from one exchange did: its changes, or why it failed."""
-
-    changes: list[Change] = field(default_factory=list)
-    failure: str | None = None  # one sentence
-    reason: str = ""  # the failure's reason code (the window words it)
-    user_id: int | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.failure is None
 
 
 @dataclass

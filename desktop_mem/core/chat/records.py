@@ -1,5 +1,6 @@
 """What a conversation, a message, a message search hit and the records of what an answer
-used look like (the store is conversations.py)."""
+used look like (the store is conversations.py); what a change to the memories and
+learning from an exchange did (extract.py, learning.py)."""
 
 from __future__ import annotations
 
@@ -100,3 +101,36 @@ class RecalledMessage:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+@dataclass
+class Change:
+    """One change to the store, enough to show it and to undo it."""
+
+    action: str  # added, updated, invalidated, skipped (noop)
+    memory_id: int
+    text: str
+    before: str | None = None  # the text before an update
+    version: int | None = None  # the memory's version the change created
+    # why the memory is now given on every turn (core/memory/care.py: health, diet,
+    # access, asked), or None
+    always: str | None = None
+    # an app's statement kept as its own memory beside one it may not change: that one
+    proposes: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class Learned:
+    """What learning from one exchange did: its changes, or why it failed."""
+
+    changes: list[Change] = field(default_factory=list)
+    failure: str | None = None  # one sentence
+    reason: str = ""  # the failure's reason code (the window words it)
+    user_id: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None

@@ -32,11 +32,16 @@ import logging
 import os
 import stat
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from desktop_mem.core import textproc
+from desktop_mem.core.documents.records import (
+    AddReport,
+    Document,
+    Folder,
+    PassageHit,
+)
 from desktop_mem.core.documents.text import (
     HARD_LINK,
     chunk,
@@ -58,84 +63,6 @@ from desktop_mem.core.store.vectors import DOCUMENTS, VectorIndex
 
 log = logging.getLogger(__name__)
 MAX_QUERY_CHARS = 2_000
-
-
-@dataclass(frozen=True)
-class Document:
-    id: int
-    path: str
-    title: str
-    kind: str
-    bytes: int
-    pages: int | None
-    folder: str | None
-    added_at: str
-    indexed_at: str
-    passages: int = 0
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass(frozen=True)
-class PassageHit:
-    chunk_id: int
-    document_id: int
-    title: str
-    path: str
-    page: int | None
-    heading: str
-    text: str
-    score: float
-    relevance: float | None = None
-    weak: bool = False  # given to an answer as a weaker match
-
-    def where(self) -> str:
-        """'handbook.pdf, p. 12' / 'notes.md, Setup › Keys'."""
-        place = f"p. {self.page}" if self.page else self.heading
-        return f"{self.title}, {place}" if place else self.title
-
-    def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "where": self.where()}
-
-
-@dataclass
-class AddReport:
-    added: builtins.list[str] = field(default_factory=list)
-    updated: builtins.list[str] = field(default_factory=list)
-    unchanged: builtins.list[str] = field(default_factory=list)
-    removed: builtins.list[str] = field(default_factory=list)
-    refused: builtins.list[str] = field(default_factory=list)  # one sentence each
-    left_out: builtins.list[str] = field(default_factory=list)  # removed for good by the user
-    # watched folders (or a lone file's folder) that could not be read: an unmounted
-    # drive, a folder made unreadable or swapped for a link; their documents are kept
-    unavailable: builtins.list[str] = field(default_factory=list)
-    passages: int = 0
-    pages: int = 0
-    unindexed: int = 0  # passages stored without a vector (no embedding model to use)
-    stopped: DesktopMemError | None = None  # what stopped the pass (a full disk): said once
-
-    def extend(self, other: AddReport) -> None:
-        for name in ("added", "updated", "unchanged", "removed", "refused", "left_out"):
-            getattr(self, name).extend(getattr(other, name))
-        self.unavailable.extend(other.unavailable)
-        self.passages += other.passages
-        self.pages += other.pages
-        self.unindexed += other.unindexed
-        self.stopped = self.stopped or other.stopped
-
-
-@dataclass(frozen=True)
-class Folder:
-    """A watched folder: re-read for new, changed and removed files."""
-
-    path: str
-    added_at: str
-    documents: int
-    left_out: int  # files in it the user removed for good
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def _scanned(folder: Path, entry: os.DirEntry[str], refuse: Callable[[Path, str], None]) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from desktop_mem.core.documents.store import AddReport, Document, Folder, PassageHit
+from desktop_mem.core.documents.records import AddReport, Document, Folder, PassageHit
 
 if TYPE_CHECKING:
     from desktop_mem.core.service import Service

@@ -11,14 +11,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from desktop_mem.core.chat.records import Message
+from desktop_mem.core.chat.records import Change, Learned, Message
 from desktop_mem.core.clients import Access
 from desktop_mem.core.memory.records import Memory, NewMemory, Version, WriteResult
 from desktop_mem.core.search.hybrid import SearchResult
 
 if TYPE_CHECKING:  # the write path (pydantic) is imported when it is first needed
-    from desktop_mem.core.chat.extract import Change, Extractor
-    from desktop_mem.core.chat.learning import Learned, Learner, Waiting
+    from desktop_mem.core.chat.extract import Extractor
+    from desktop_mem.core.chat.learning import Learner, Waiting
     from desktop_mem.core.service import Service
 
 Progress = Callable[[int, int], None]
@@ -53,8 +53,6 @@ class ChangeSet:
         what was changed gets the version the change made back."""
         if not self.undone:
             return
-        from desktop_mem.core.chat.extract import Change
-
         store = memories.service.profile.memories
         redone: list[Change] = []
         for change in self.shown:
