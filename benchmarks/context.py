@@ -48,8 +48,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks._common import embed_server, scratch_home
 from benchmarks.locomo import evidence_ids, session_date, turn_text
-from desktop_mem.core.chat.context import Budget, ContextBuilder, TokenCounter
 from desktop_mem.core.chat.conversations import ConversationStore
+from desktop_mem.core.chat.read_path import Budget, ContextBuilder, TokenCounter
 from desktop_mem.core.chat.records import IN_EVERY_PROMPT
 from desktop_mem.core.config import Config
 from desktop_mem.core.memory.store import NewMemory

@@ -32,8 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks._common import embed_server, percentile, scratch_home
 from benchmarks.locomo import session_date, turn_text
-from desktop_mem.core.chat.context import SYSTEM_PROMPT, Budget, ContextBuilder, TokenCounter
 from desktop_mem.core.chat.conversations import ConversationStore
+from desktop_mem.core.chat.read_path import SYSTEM_PROMPT, Budget, ContextBuilder, TokenCounter
 from desktop_mem.core.config import Config
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile

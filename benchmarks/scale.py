@@ -32,13 +32,13 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks._common import BENCH_PASSPHRASE, peak_rss_mb, percentile, scratch_home
-from desktop_mem.core.chat.context import Budget, ContextBuilder, TokenCounter
+from desktop_mem.core.chat.read_path import Budget, ContextBuilder, TokenCounter
 from desktop_mem.core.config import Config
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.models.embed import Embedder
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.search.hybrid import HybridSearch
-from desktop_mem.core.search.reference import REFERENCE_SENTENCES
+from desktop_mem.core.search.sentences import REFERENCE_SENTENCES
 
 MODEL = "bench-embed"
 CHUNK = 10_000

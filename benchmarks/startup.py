@@ -96,8 +96,8 @@ exec "$@"
 def _secret_service_child(home: str, url: str, runs: int) -> None:
     """Inside the private D-Bus session: key the profile into the real keyring, time the
     commands, put the passphrase back."""
+    from desktop_mem.core.db.rekey import change_key
     from desktop_mem.core.keys.vault import _remembered_path
-    from desktop_mem.core.store.rekey import change_key
 
     change_key(Path(home), "default", BENCH_PASSPHRASE, "keyring", None, Vault())
     env = {k: v for k, v in os.environ.items() if k != "DESKTOP_MEM_PASSPHRASE"}
@@ -189,7 +189,7 @@ def main() -> None:
         )
 
         # The key derivation's share: the same profile re-keyed to a raw keyring key.
-        from desktop_mem.core.store.rekey import change_key
+        from desktop_mem.core.db.rekey import change_key
 
         keyring = MemoryKeyring()
         vault = Vault(KeyringAccess(keyring))

@@ -173,7 +173,7 @@ def test_a_deletion_held_up_by_a_reader_says_so_and_completes_when_it_lets_go(
     isolated: MemoryKeyring,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from desktop_mem.core.store import db as dbmod
+    from desktop_mem.core.db import database as dbmod
 
     monkeypatch.setattr(dbmod, "BUSY_TIMEOUT_MS", 300)
     canary = "pelicanquartz reader canary 9321"

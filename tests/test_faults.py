@@ -15,11 +15,11 @@ import pytest
 
 from desktop_mem.core.chat.session import ChatSession
 from desktop_mem.core.config import Config
+from desktop_mem.core.db import database as db_module
 from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.models.llm import OllamaChat
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.store import db as db_module
 from tests import report
 from tests.conftest import Run
 from tests.fakes.ollama_server import FakeOllama, Reply

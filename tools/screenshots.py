@@ -47,8 +47,8 @@ def main() -> int:
     from desktop_mem.core.service import Service
     from desktop_mem.ui import tasks, theme
     from desktop_mem.ui.app import app_settings, install_language, prepare_application
-    from desktop_mem.ui.dialogs import SettingsDialog
     from desktop_mem.ui.main_window import MainWindow
+    from desktop_mem.ui.settings_dialog import SettingsDialog
     from tests.fakes.ollama_server import FakeOllama
 
     app = QApplication.instance() or QApplication(sys.argv)
@@ -259,7 +259,7 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
     from PySide6.QtWidgets import QApplication
 
     from desktop_mem.core.service import Service
-    from desktop_mem.ui import dialogs, theme
+    from desktop_mem.ui import settings_dialog, theme
     from desktop_mem.ui.app import app_settings, install_language
     from desktop_mem.ui.main_window import MainWindow
 
@@ -276,7 +276,7 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
         dialog.close()
         return 0
 
-    dialogs.SettingsDialog.exec = settings_exec  # type: ignore[method-assign]
+    settings_dialog.SettingsDialog.exec = settings_exec  # type: ignore[method-assign]
     suffix = [""]
     memory = next(m for m in profile.memories.list() if m.text.startswith("Works as a nurse"))
     for language in ("en", "zh_CN"):
@@ -320,8 +320,8 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
 def _dialogs(out: Path, suffix: str, window: Any, profile: Any, conversation: int,
              pump: Any) -> None:  # fmt: skip
     from desktop_mem.ui.backup_ui import RecoveryCodeDialog
-    from desktop_mem.ui.dialogs import PassphraseDialog
     from desktop_mem.ui.forget_dialog import ForgetDialog, ForgetEverythingDialog
+    from desktop_mem.ui.passphrase_dialog import PassphraseDialog
 
     new = window.browser.new_memory()
     new.edit.setPlainText("我对花生过敏 (allergic to peanuts)")

@@ -1,16 +1,14 @@
-"""`chat`, `conversations`, `models` and `settings`."""
+"""`chat`: one turn, or a conversation in the terminal."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from desktop_mem.cli import output
 from desktop_mem.cli.context import Context
 from desktop_mem.core.errors import EXIT_OK, UsageError
-from desktop_mem.core.settings import DEFAULTS
 
 if TYPE_CHECKING:
     from desktop_mem.core.chat.session import ChatSession, TurnResult
@@ -36,54 +34,6 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     c.add_argument("--yes", action="store_true", help="confirm a 'forget ...' without asking")
     c.add_argument("--no-wait", action="store_true", help="do not wait for memories to be learned")
     c.set_defaults(func=chat, opens_profile=True)
-
-    conv = sub.add_parser("conversations", help="list, show, search, export, delete conversations")
-    csub = conv.add_subparsers(
-        dest="action", metavar="ACTION", parser_class=parser_class, required=True
-    )
-    ls = csub.add_parser("list", help="conversations, most recent first")
-    ls.add_argument("--json", action="store_true")
-    ls.set_defaults(func=conversations_list)
-    show = csub.add_parser("show", help="the messages of a conversation")
-    show.add_argument("id", type=int)
-    show.add_argument("--json", action="store_true")
-    show.set_defaults(func=conversations_show)
-    ex = csub.add_parser("export", help="write a conversation to a file (md or json)")
-    ex.add_argument("id", type=int)
-    ex.add_argument("file")
-    ex.add_argument("--format", choices=("md", "json"), help="default: from the file name")
-    ex.set_defaults(func=conversations_export)
-    de = csub.add_parser("delete", help="delete a conversation for good")
-    de.add_argument("ids", type=int, nargs="+", metavar="ID")
-    de.set_defaults(func=conversations_delete)
-    se = csub.add_parser("search", help="search every conversation (words and meaning)")
-    se.add_argument("query")
-    se.add_argument("-k", type=int, default=10)
-    se.add_argument("--json", action="store_true")
-    se.set_defaults(func=conversations_search)
-    rn = csub.add_parser("rename", help="give a conversation a title")
-    rn.add_argument("id", type=int)
-    rn.add_argument("title")
-    rn.set_defaults(func=conversations_rename)
-    conv.set_defaults(opens_profile=True)
-
-    mo = sub.add_parser("models", help="the chat models Ollama has, and pulling new ones")
-    mosub = mo.add_subparsers(
-        dest="action", metavar="ACTION", parser_class=parser_class, required=True
-    )
-    ml = mosub.add_parser("list", help="models installed in Ollama")
-    ml.add_argument("--json", action="store_true")
-    mp = mosub.add_parser("pull", help="download a model into Ollama, with progress")
-    mp.add_argument("name")
-    mo.set_defaults(func=models, opens_profile=False)
-
-    st = sub.add_parser("settings", help="show or change this profile's settings")
-    ssub = st.add_subparsers(dest="action", metavar="ACTION", parser_class=parser_class)
-    ssub.add_parser("list", help="every setting (the default action)")
-    g = ssub.add_parser("set", help="change a setting")
-    g.add_argument("key", choices=list(DEFAULTS))
-    g.add_argument("value")
-    st.set_defaults(func=settings, opens_profile=True)
 
 
 def given_lines(result: TurnResult) -> list[str]:
@@ -275,6 +225,8 @@ def _offer_pull(session: ChatSession, result: TurnResult, err: TextIO) -> bool:
     err.flush()
     if sys.stdin.readline().strip().lower() not in ("y", "yes"):
         return False
+    from desktop_mem.cli.models import pull
+
     return pull(backend, err, err) == EXIT_OK
 
 
@@ -307,157 +259,3 @@ def _loop(session: ChatSession, args: argparse.Namespace, out: TextIO, err: Text
             _turn(session, text, args, out, err, regenerate=regen)
         except UsageError as exc:
             err.write(f"desktop-mem: {exc}\n")
-
-
-def _conversation_store(ctx: Context) -> Any:
-    return ctx.app.conversations
-
-
-def conversations_list(ctx: Context) -> int:
-    convs = _conversation_store(ctx).list()
-    if ctx.args.json:
-        output.print_json([c.to_dict() for c in convs], ctx.out)
-        return EXIT_OK
-    columns = output.width()
-    for c in convs:
-        ctx.out.write(
-            f"{c.id:>5} {c.updated_at[:16].replace('T', ' ')} {c.messages:>4} msgs  "
-            f"{output.one_line(c.title or '(untitled)', columns - 36)}\n"
-        )
-    ctx.err.write(f"{len(convs)} conversations\n")
-    return EXIT_OK
-
-
-def conversations_show(ctx: Context) -> int:
-    store = _conversation_store(ctx)
-    msgs = store.messages(ctx.args.id)
-    if ctx.args.json:
-        output.print_json(
-            {
-                "conversation": store.get(ctx.args.id).to_dict(),
-                "messages": [m.to_dict() for m in msgs],
-            },
-            ctx.out,
-        )
-        return EXIT_OK
-    for m in msgs:
-        note = "" if m.status == "complete" else f" ({m.status})"
-        ctx.out.write(f"[{m.id}] {m.role}{note}: {m.content}\n")
-        if m.used:
-            ctx.out.write("    memories: " + "; ".join(f"#{u.memory_id}" for u in m.used) + "\n")
-    return EXIT_OK
-
-
-def conversations_export(ctx: Context) -> int:
-    args = ctx.args
-    path = Path(args.file)
-    fmt = args.format or ("json" if path.suffix.lower() == ".json" else "md")
-    _conversation_store(ctx).export_to(path, args.id, fmt)
-    ctx.out.write(
-        f"Exported conversation {args.id} to {path} ({fmt}). This file is not encrypted.\n"
-    )
-    return EXIT_OK
-
-
-def conversations_delete(ctx: Context) -> int:
-    store, ids, out = _conversation_store(ctx), ctx.args.ids, ctx.out
-    for cid in ids:
-        store.get(cid)
-    lent = sum(store.context_lent(cid) for cid in ids)
-    total = sum(store.delete(cid) for cid in ids)
-    out.write(f"Deleted {len(ids)} conversation(s) and {total} messages for good.\n")
-    output.pending_erase(ctx.app, out)
-    if lent:
-        out.write(
-            f"{lent} memories learned from them stay, without the words they quoted from them.\n"
-        )
-    return EXIT_OK
-
-
-def conversations_search(ctx: Context) -> int:
-    hits, warnings = _conversation_store(ctx).search(ctx.args.query, ctx.args.k)
-    output.warn(warnings, ctx.err)
-    if ctx.args.json:
-        output.print_json(
-            [
-                {
-                    **h.message.to_dict(),
-                    "conversation_title": h.conversation_title,
-                    "score": round(h.score, 4),
-                    "signals": h.signals,
-                }
-                for h in hits
-            ],
-            ctx.out,
-        )
-        return EXIT_OK
-    columns = output.width()
-    for h in hits:
-        m = h.message
-        ctx.out.write(
-            f"{m.conversation_id:>5}/{m.id:<6} {h.score:.3f} {m.role:<9} "
-            f"{output.one_line(m.content, columns - 32)}\n"
-        )
-    if not hits:
-        ctx.err.write("No message matches.\n")
-    return EXIT_OK
-
-
-def conversations_rename(ctx: Context) -> int:
-    c = _conversation_store(ctx).rename(ctx.args.id, ctx.args.title)
-    ctx.out.write(f"Renamed {c.id}: {c.title}\n")
-    return EXIT_OK
-
-
-def settings(ctx: Context) -> int:
-    args, out, err = ctx.args, ctx.out, ctx.err
-    s = ctx.app.settings
-    if getattr(args, "action", None) == "set":
-        s.set(args.key, args.value)
-        if args.key == "openai_enabled" and s.get("openai_enabled"):
-            err.write(
-                "notice: with the OpenAI-compatible backend on, your messages and the memories "
-                "retrieved for them are sent to that server.\n"
-            )
-        out.write(f"{args.key} = {s.all()[args.key]}\n")
-        return EXIT_OK
-    for k, v in s.all().items():
-        out.write(f"{k:<20} {'' if v is None else v}\n")
-    return EXIT_OK
-
-
-def models(ctx: Context) -> int:
-    from desktop_mem.core.service.models import server, server_models
-
-    args, config, out, err = ctx.args, ctx.config, ctx.out, ctx.err
-    if args.action == "list":
-        names = server_models(config.ollama_host)
-        if args.json:
-            output.print_json(names, out)
-        else:
-            out.write("".join(f"{n}\n" for n in names))
-        return EXIT_OK
-    return pull(server(config.ollama_host, args.name), out, err)
-
-
-def pull(chat: Any, out: TextIO, err: TextIO) -> int:
-    """Pull a model, showing progress; Ctrl+C cancels (Ollama keeps what it has)."""
-    last = [""]
-
-    def show(p: Any) -> None:
-        line = p.status
-        if p.fraction is not None:
-            line += f" {p.fraction * 100:5.1f}% of {p.total / 1e9:.2f} GB"
-        if line != last[0]:
-            err.write(("\r" if err.isatty() else "") + line + ("" if err.isatty() else "\n"))
-            err.flush()
-            last[0] = line
-
-    try:
-        chat.pull(show)
-    except KeyboardInterrupt:
-        err.write("\nPull cancelled; run it again to resume.\n")
-        return 130
-    err.write("\n" if err.isatty() else "")
-    out.write(f"Pulled {chat.model}.\n")
-    return EXIT_OK

@@ -16,6 +16,8 @@ import sqlite_vec
 
 from desktop_mem.core import paths
 from desktop_mem.core.config import DEFAULT_CHAT_MODEL, Config
+from desktop_mem.core.db.database import open_profile
+from desktop_mem.core.db.files import stale_backup_copies
 from desktop_mem.core.errors import DatabaseCorrupt, DesktopMemError
 from desktop_mem.core.keys.vault import (
     PASSPHRASE_ENV,
@@ -27,8 +29,6 @@ from desktop_mem.core.keys.vault import (
 from desktop_mem.core.models import loaded
 from desktop_mem.core.models.embed import DEFAULT_EMBED_MODEL
 from desktop_mem.core.settings import DEFAULTS
-from desktop_mem.core.store.db import open_profile
-from desktop_mem.core.store.files import stale_backup_copies
 
 
 @dataclass

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from desktop_mem.core.chat.conversations import ConversationStore
 from desktop_mem.core.clients import ClientRegistry
 from desktop_mem.core.config import Config
+from desktop_mem.core.db.database import Database, open_profile
 from desktop_mem.core.documents.store import DocumentStore
 from desktop_mem.core.events import Events
 from desktop_mem.core.keys.vault import Vault
@@ -29,7 +30,6 @@ from desktop_mem.core.search.chance import Reference
 from desktop_mem.core.search.hybrid import HybridSearch
 from desktop_mem.core.search.relevance import RelevanceRule
 from desktop_mem.core.settings import Settings
-from desktop_mem.core.store.db import Database, open_profile
 
 Progress = Callable[[int, int], None]
 

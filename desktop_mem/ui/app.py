@@ -23,8 +23,8 @@ from desktop_mem.core.service import keys as backup
 from desktop_mem.core.service.keys import change_key
 from desktop_mem.ui import theme
 from desktop_mem.ui.backup_ui import RecoveryCodeDialog, backup_summary
-from desktop_mem.ui.dialogs import PassphraseDialog
 from desktop_mem.ui.main_window import MainWindow
+from desktop_mem.ui.passphrase_dialog import PassphraseDialog
 from desktop_mem.ui.tasks import describe_exception
 from desktop_mem.ui.unlock import off_gui_thread, open_profile, restore_with_prompts
 
@@ -190,7 +190,7 @@ class Application:
         self.build_window()
 
     def change_key(self, mode: str, new_passphrase: str | None = None) -> bool:
-        """Re-encrypt the profile under a new key (core/store/rekey.py): the profile is closed,
+        """Re-encrypt the profile under a new key (core/db/rekey.py): the profile is closed,
         copied under the new key, verified, switched, and opened again. On any failure
         the old file and key are untouched and the profile reopens with them."""
         window = self.window

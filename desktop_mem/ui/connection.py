@@ -18,7 +18,7 @@ from desktop_mem.core.models.llm import OllamaChat
 from desktop_mem.core.service.models import Reindexed
 from desktop_mem.ui import tasks
 from desktop_mem.ui.context import Context
-from desktop_mem.ui.dialogs import PullDialog
+from desktop_mem.ui.pull_dialog import PullDialog
 
 RETRY_MS = 15_000  # how often a lost model server is looked for again
 OFFERED_KEY = "models/offered"  # the models whose download was offered once already

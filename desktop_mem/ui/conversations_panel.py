@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_mem.ui.models import ID_ROLE, MESSAGE_ROLE, SNIPPET_ROLE, ConversationListModel
+from desktop_mem.ui.item_models import ID_ROLE, MESSAGE_ROLE, SNIPPET_ROLE, ConversationListModel
 
 SEARCH_DELAY_MS = 250  # as the memory browser: as you type, not once per keystroke
 Index = QModelIndex | QPersistentModelIndex

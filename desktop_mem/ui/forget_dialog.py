@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_mem.ui.dialogs import TypedConfirmDialog
+from desktop_mem.ui.confirm_dialog import TypedConfirmDialog
 
 KIND_ROLE = Qt.ItemDataRole.UserRole + 1
 ID_ROLE = Qt.ItemDataRole.UserRole + 2

@@ -39,13 +39,13 @@ from desktop_mem.ui.connection import ConnectionController
 from desktop_mem.ui.context import Context
 from desktop_mem.ui.conversations_controller import ConversationsController
 from desktop_mem.ui.conversations_panel import ConversationsPanel
-from desktop_mem.ui.dialogs import ShortcutsDialog
 from desktop_mem.ui.documents_ui import DocumentsPage
 from desktop_mem.ui.memory_browser import MemoryBrowser
 from desktop_mem.ui.memory_controller import MemoryController
 from desktop_mem.ui.offline_page import OfflinePage
 from desktop_mem.ui.passage_dialog import PassageDialog
 from desktop_mem.ui.settings_controller import SettingsController
+from desktop_mem.ui.shortcuts_dialog import ShortcutsDialog
 from desktop_mem.ui.sleep_controller import SleepController
 from desktop_mem.ui.turns import TurnController
 

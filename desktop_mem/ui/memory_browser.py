@@ -26,9 +26,9 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_mem.core.memory.records import KINDS, Memory, Version
+from desktop_mem.ui.item_models import Found, MemoryTableModel, kind_label
 from desktop_mem.ui.memory_cards import MemoryCardDelegate
 from desktop_mem.ui.memory_drawer import MemoryDrawer, action_label
-from desktop_mem.ui.models import Found, MemoryTableModel, kind_label
 from desktop_mem.ui.new_memory_dialog import NewMemoryDialog
 
 SEARCH_DELAY_MS = 250  # instant, but not one model call per keystroke

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_mem.core.memory.records import Memory
-from desktop_mem.ui.models import Found, MemoryTableModel, kind_label, source_label
+from desktop_mem.ui.item_models import Found, MemoryTableModel, kind_label, source_label
 
 Index = QModelIndex | QPersistentModelIndex
 

@@ -14,10 +14,10 @@ from desktop_mem.core.chat.records import Change
 from desktop_mem.core.errors import DesktopMemError, ImportRejected
 from desktop_mem.core.memory.records import NewMemory
 from desktop_mem.ui import tasks
+from desktop_mem.ui.confirm_dialog import TypedConfirmDialog
 from desktop_mem.ui.context import Context
-from desktop_mem.ui.dialogs import TypedConfirmDialog
+from desktop_mem.ui.item_models import MemoryTableModel
 from desktop_mem.ui.memory_browser import MemoryBrowser
-from desktop_mem.ui.models import MemoryTableModel
 
 SEARCH_K = 50
 

@@ -32,8 +32,8 @@ from PySide6.QtWidgets import (
 
 from desktop_mem.core import textproc
 from desktop_mem.core.memory.records import KINDS, Memory, Version
+from desktop_mem.ui.item_models import ID_ROLE, kind_label, source_label
 from desktop_mem.ui.memory_cards import care_label, wrapped_lines
-from desktop_mem.ui.models import ID_ROLE, kind_label, source_label
 
 
 def action_label(action: str) -> str:

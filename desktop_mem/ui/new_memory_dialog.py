@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_mem.core.memory.records import KINDS
-from desktop_mem.ui.models import kind_label
+from desktop_mem.ui.item_models import kind_label
 
 
 class NewMemoryDialog(QDialog):

@@ -22,7 +22,7 @@ from desktop_mem.ui.apps_ui import AppsPage
 from desktop_mem.ui.backup_ui import BackupController, BackupPage, RecoveryCodeDialog
 from desktop_mem.ui.connection import ConnectionController, size_text
 from desktop_mem.ui.context import Context
-from desktop_mem.ui.dialogs import SettingsDialog
+from desktop_mem.ui.settings_dialog import SettingsDialog
 
 PROFILE_KEYS = (
     "auto_memory", "use_memory", "sleep_consolidation", "instructions", "context_tokens",

@@ -17,7 +17,7 @@ from desktop_mem.core.keys.vault import Vault, read_key_mode
 from desktop_mem.core.service import Service
 from desktop_mem.core.service import keys as backup
 from desktop_mem.ui.backup_ui import LockedDialog, RecoveryCodeDialog, choose_backup_file
-from desktop_mem.ui.dialogs import PassphraseDialog
+from desktop_mem.ui.passphrase_dialog import PassphraseDialog
 from desktop_mem.ui.tasks import describe_exception
 
 

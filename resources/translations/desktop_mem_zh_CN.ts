@@ -3,52 +3,52 @@
 <context>
     <name>AppsPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="43" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="42" />
         <source>Paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="44" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="43" />
         <source>Read</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="45" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="44" />
         <source>Read and write</source>
         <translation>读写</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="46" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="45" />
         <source>Read, write and delete</source>
         <translation>读写和删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="54" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="53" />
         <source>searched</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="55" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="54" />
         <source>listed</source>
         <translation>列出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="56" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="55" />
         <source>read the pinned memories</source>
         <translation>读取置顶记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="57" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="56" />
         <source>wrote</source>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="58" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="57" />
         <source>deleted</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="61" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="60" />
         <source>refused: %1</source>
         <translation>已拒绝：%1</translation>
     </message>
@@ -133,62 +133,62 @@
         <translation>尚未使用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="195" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="196" />
         <source>Connect an app</source>
         <translation>连接应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="196" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="197" />
         <source>A name for the app (for you: the app is known by its key):</source>
         <translation>给这个应用起个名字（只是给你看的：应用靠它的密钥被识别）：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="225" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="226" />
         <source>New key</source>
         <translation>新密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="227" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="228" />
         <source>Give %1 a new key? Its old key stops working at once: paste the new configuration into the app.</source>
         <translation>给 %1 一把新密钥？旧密钥会立即失效：请把新的配置粘贴到该应用中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="242" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="243" />
         <source>Remove app</source>
         <translation>移除应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="244" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="245" />
         <source>Remove %1? Its key stops working at once and its log is deleted; the memories it wrote stay.</source>
         <translation>移除 %1？它的密钥会立即失效，它的记录也会删除；它写入的记忆会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="258" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="259" />
         <source>Connect an app to see the configuration to paste into it.</source>
         <translation>连接一个应用后，这里会显示要粘贴到它里面的配置。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="265" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="266" />
         <source>Paste this into %1's MCP configuration. It holds the app's key: keep it as private as a password. It is shown only now (a new key can be made later).</source>
         <translation>把这段粘贴到 %1 的 MCP 配置中。它包含该应用的密钥：请像密码一样保密。它只显示这一次（以后可以生成新密钥）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="282" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="283" />
         <source> memory %1</source>
         <translation> 记忆 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="283" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="284" />
         <source> (%n time(s) that day)</source>
         <translation><numerusform>（当天 %n 次）</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="286" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="287" />
         <source>Nothing recorded.</source>
         <translation>没有记录。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="289" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="290" />
         <source>The log keeps %n day(s); an app's calls of one kind on one memory in a day are one line.</source>
         <translation><numerusform>记录保留 %n 天；一个应用一天内对同一条记忆的同类调用合为一行。</numerusform></translation>
     </message>
@@ -196,83 +196,83 @@
 <context>
     <name>BackupPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="290" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="283" />
         <source>A backup is encrypted like your memories. Put the folder in Syncthing, Dropbox or iCloud Drive to carry your memories to another computer: only encrypted data is synced.</source>
         <translation>备份和你的记忆一样是加密的。把备份文件夹放进 Syncthing、Dropbox 或 iCloud 云盘，就能把记忆带到另一台电脑：同步的只有加密数据。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="300" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="293" />
         <source>No folder chosen</source>
         <translation>未选择文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="301" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="294" />
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="305" />
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="350" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="298" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="343" />
         <source>Backup folder</source>
         <translation>备份文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="306" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="299" />
         <source>Back up every day</source>
         <translation>每天备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="313" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="306" />
         <source>Backups to keep</source>
         <translation>保留的备份数</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="316" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="309" />
         <source>Back up now</source>
         <translation>立即备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="318" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="311" />
         <source>Restore a backup…</source>
         <translation>恢复备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="328" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="321" />
         <source>New recovery code…</source>
         <translation>新的恢复码…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="330" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="323" />
         <source>Makes a new code and shows it once; the old one stops opening this profile.</source>
         <translation>生成新的恢复码并只显示一次；旧的恢复码将不再能打开此配置。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="344" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="337" />
         <source>No backup yet.</source>
         <translation>还没有备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="346" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="339" />
         <source>Last backup: %1</source>
         <translation>上次备份：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="358" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="351" />
         <source>Choose a folder for the backups first.</source>
         <translation>请先选择备份文件夹。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="363" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="356" />
         <source>Backing up…</source>
         <translation>正在备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="367" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="360" />
         <source>Backed up to %1</source>
         <translation>已备份到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="371" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="364" />
         <source>A backup is already running.</source>
         <translation>已有一个备份正在进行。</translation>
     </message>
@@ -280,27 +280,27 @@
 <context>
     <name>BackupWords</name>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="181" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="180" />
         <source>made %1</source>
         <translation>制作于 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="183" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="182" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="184" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="183" />
         <source>%n conversation(s)</source>
         <translation><numerusform>%n 个对话</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="185" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="184" />
         <source>%n document(s)</source>
         <translation><numerusform>%n 个文档</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="187" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="186" />
         <source>made %1: </source>
         <translation>制作于 %1：</translation>
     </message>
@@ -348,7 +348,7 @@
     </message>
     <message>
         <location filename="../../desktop_mem/ui/chat_view.py" line="179" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="413" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="412" />
         <source>Say hello. What you tell me stays on this computer, encrypted.</source>
         <translation>打个招呼吧。你告诉我的一切都加密保存在这台电脑上。</translation>
     </message>
@@ -388,7 +388,7 @@
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="409" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="408" />
         <source>Incognito: nothing you say here is remembered or stored, and no memory is used. Closing it leaves no trace.</source>
         <translation>无痕模式：你在这里说的话不会被记住或保存，也不会使用任何记忆。关闭后不留痕迹。</translation>
     </message>
@@ -396,77 +396,77 @@
 <context>
     <name>ConnectionController</name>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="83" />
+        <location filename="../../desktop_mem/ui/connection.py" line="72" />
         <source>Nothing answers at %1.</source>
         <translation>%1 没有响应。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="118" />
+        <location filename="../../desktop_mem/ui/connection.py" line="105" />
         <source>Preparing search for %1…</source>
         <translation>正在为 %1 准备搜索…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="156" />
+        <location filename="../../desktop_mem/ui/connection.py" line="142" />
         <source>Embedding model not installed</source>
         <translation>未安装嵌入模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="159" />
+        <location filename="../../desktop_mem/ui/connection.py" line="145" />
         <source>The embedding model %1 (a %2 download) is not installed in Ollama, so memories are found by their words only, not by their meaning. Download it now? Everything saved meanwhile is indexed once it is there.</source>
         <translation>嵌入模型 %1（需下载 %2）尚未安装在 Ollama 中，因此只能按字词而不能按含义查找记忆。现在下载吗？在此期间保存的内容会在它就绪后建立索引。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="165" />
+        <location filename="../../desktop_mem/ui/connection.py" line="151" />
         <source>The embedding model %1 is not installed in Ollama, so memories are found by their words only, not by their meaning. Download it now? Everything saved meanwhile is indexed once it is there.</source>
         <translation>嵌入模型 %1 尚未安装在 Ollama 中，因此只能按字词而不能按含义查找记忆。现在下载吗？在此期间保存的内容会在它就绪后建立索引。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="171" />
+        <location filename="../../desktop_mem/ui/connection.py" line="157" />
         <source>Model not installed</source>
         <translation>模型未安装</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="173" />
+        <location filename="../../desktop_mem/ui/connection.py" line="159" />
         <source>The chat model %1 (a %2 download) is not installed in Ollama. Download it now?</source>
         <translation>聊天模型 %1（需下载 %2）尚未安装在 Ollama 中。现在下载吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="176" />
+        <location filename="../../desktop_mem/ui/connection.py" line="162" />
         <source>The chat model %1 is not installed in Ollama. Download it now?</source>
         <translation>Ollama 中没有安装聊天模型 %1。现在下载吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="202" />
+        <location filename="../../desktop_mem/ui/connection.py" line="188" />
         <source>Downloading: %1 of %2</source>
         <translation>正在下载：%1 / %2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="204" />
+        <location filename="../../desktop_mem/ui/connection.py" line="190" />
         <source>Downloading %1…</source>
         <translation>正在下载 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="211" />
+        <location filename="../../desktop_mem/ui/connection.py" line="197" />
         <source>%1 is downloaded.</source>
         <translation>%1 已下载。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="234" />
+        <location filename="../../desktop_mem/ui/connection.py" line="220" />
         <source>Indexing for search by meaning…</source>
         <translation>正在建立按含义搜索的索引…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/connection.py" line="249" />
+        <location filename="../../desktop_mem/ui/connection.py" line="235" />
         <source>Indexed: %n item(s) can now be found by meaning too.</source>
         <translation><numerusform>索引完成：%n 项现在也能按含义找到了。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="259" />
+        <location filename="../../desktop_mem/ui/connection.py" line="244" />
         <source>Indexing stopped: %1</source>
         <translation>索引已停止：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="219" />
+        <location filename="../../desktop_mem/ui/connection.py" line="205" />
         <source>Download failed</source>
         <translation>下载失败</translation>
     </message>
@@ -474,42 +474,42 @@
 <context>
     <name>ConversationListModel</name>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="250" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="250" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="251" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="251" />
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="252" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="252" />
         <source>Yesterday</source>
         <translation>昨天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="253" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="253" />
         <source>Previous 7 days</source>
         <translation>过去 7 天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="254" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="254" />
         <source>Previous 30 days</source>
         <translation>过去 30 天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="255" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="255" />
         <source>Older</source>
         <translation>更早</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="334" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="334" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/models.py" line="342" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="342" />
         <source>%n message(s), last %1</source>
         <translation><numerusform>%n 条消息，最近 %1</numerusform></translation>
     </message>
@@ -517,88 +517,88 @@
 <context>
     <name>ConversationsController</name>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="92" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="91" />
         <source>Incognito conversation</source>
         <translation>无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="92" />
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="109" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="91" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="108" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="177" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="173" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="177" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="173" />
         <source>Pin to the top</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="178" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="174" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="179" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="175" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="180" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="176" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="203" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="197" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="203" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="197" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="218" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="212" />
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="220" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="214" />
         <source>Markdown (*.md);;JSON (*.json)</source>
         <translation>Markdown (*.md);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="231" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="225" />
         <source>Exported to %1.</source>
         <translation>已导出到 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="236" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="230" />
         <source>Delete this conversation for good? Memories learned from it stay.</source>
         <translation>永久删除这个对话？从中学到的记忆会保留。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="239" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="233" />
         <source>%n of them will no longer quote what was said in it.</source>
         <translation><numerusform>其中 %n 条记忆将不再引用这个对话中的内容。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="243" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="237" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="255" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="249" />
         <source>The conversation was deleted.</source>
         <translation>对话已删除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="259" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="252" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
@@ -749,97 +749,97 @@
         <translation>无：添加一个文件夹即可监视它</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="186" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="187" />
         <source>Add documents</source>
         <translation>添加文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="188" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="189" />
         <source>Documents (*.md *.markdown *.txt *.pdf *.docx *.html *.htm)</source>
         <translation>文档 (*.md *.markdown *.txt *.pdf *.docx *.html *.htm)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="194" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="195" />
         <source>Add a folder</source>
         <translation>添加文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="210" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="211" />
         <source>Documents are being read: wait for it to finish.</source>
         <translation>正在读取文档：请等它完成。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="234" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="235" />
         <source>Reading documents…</source>
         <translation>正在读取文档…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="240" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="241" />
         <source>Documents: %1 added, %2 updated, %3 removed.</source>
         <translation>文档：添加 %1 个，更新 %2 个，移除 %3 个。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="247" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="248" />
         <source>Some files were not added</source>
         <translation>部分文件没有添加</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="252" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="253" />
         <source>%n watched folder(s) could not be read (a drive not connected?): their documents are kept.</source>
         <translation><numerusform>有 %n 个监视的文件夹无法读取（驱动器没有连接？）：其中的文档已保留。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="261" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="262" />
         <source>%n passage(s) can be found by their words until the embedding model is there.</source>
         <translation><numerusform>在嵌入模型就绪之前，%n 个段落只能按字词查找。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="295" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="296" />
         <source>Stop watching</source>
         <translation>停止监视</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="298" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="299" />
         <source>Stop watching %1? Its files are not touched. Remove its documents from desktop-mem too, or keep them (no longer re-read)?</source>
         <translation>停止监视 %1？其中的文件不会被改动。要同时从 desktop-mem 中移除它的文档，还是保留它们（不再重新读取）？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="302" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="303" />
         <source>Remove them</source>
         <translation>移除它们</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="303" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="304" />
         <source>Keep them</source>
         <translation>保留它们</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="313" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="314" />
         <source>No longer watching the folder; its %n document(s) stay.</source>
         <translation><numerusform>已不再监视该文件夹；其中的 %n 个文档保留。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="316" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="317" />
         <source>No longer watching the folder; its %n document(s) are removed.</source>
         <translation><numerusform>已不再监视该文件夹；其中的 %n 个文档已移除。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="332" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="333" />
         <source>Remove documents</source>
         <translation>移除文档</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="334" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="335" />
         <source>Remove %n document(s) and every passage of them from desktop-mem, for good? The files themselves are not touched.</source>
         <translation><numerusform>要从 desktop-mem 中永久移除 %n 个文档及其全部片段吗？文件本身不受影响。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="366" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="367" />
         <source>shaped %n answer(s)</source>
         <translation><numerusform>影响了 %n 个回答</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="371" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="372" />
         <source>No passage is about this.</source>
         <translation>没有与此相关的片段。</translation>
     </message>
@@ -923,37 +923,37 @@
 <context>
     <name>LockedDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="103" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="102" />
         <source>Your memories are locked</source>
         <translation>你的记忆已锁定</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="107" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="106" />
         <source>The key of the profile “%1” is not in this computer's keyring (it was reset, or this is a new computer). Enter the recovery code you wrote down when the profile was made, or restore a backup.</source>
         <translation>配置“%1”的密钥不在这台电脑的钥匙环中（钥匙环被重置，或这是一台新电脑）。请输入创建配置时抄下的恢复码，或恢复一个备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="117" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="116" />
         <source>Recovery code</source>
         <translation>恢复码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="125" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="124" />
         <source>Unlock</source>
         <translation>解锁</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="127" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="126" />
         <source>Restore a backup…</source>
         <translation>恢复备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="129" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="128" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="145" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="144" />
         <source>A recovery code has 24 letters and digits in six groups: check it.</source>
         <translation>恢复码由六组共 24 个字母和数字组成：请核对。</translation>
     </message>
@@ -961,216 +961,216 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="94" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="471" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="93" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="466" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/selftest.py" line="79" />
+        <location filename="../../desktop_mem/ui/selftest.py" line="76" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="258" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="256" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="130" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="129" />
         <source>Backed up to %1</source>
         <translation>已备份到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="134" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="133" />
         <source>The backup failed: %1</source>
         <translation>备份失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="206" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="204" />
         <source>Chat</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="207" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="205" />
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="208" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="206" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="251" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="249" />
         <source>&amp;Chat</source>
         <translation>聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="252" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="250" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="254" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="252" />
         <source>New incognito conversation</source>
         <translation>新的无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="256" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="254" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="257" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="255" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="261" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="259" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="263" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="261" />
         <source>Delete all conversations and memories…</source>
         <translation>删除所有对话和记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="266" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="264" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="267" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="265" />
         <source>&amp;Memories</source>
         <translation>记忆(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="269" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="267" />
         <source>Show memories</source>
         <translation>显示记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="272" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="270" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="273" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="271" />
         <source>New memory…</source>
         <translation>新建记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="274" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="272" />
         <source>Consolidate now</source>
         <translation>立即整理</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="275" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="273" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="276" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="274" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="277" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="275" />
         <source>Learn automatically</source>
         <translation>自动学习</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="285" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="281" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="286" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="282" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="287" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="355" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="283" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="351" />
         <source>About desktop-mem</source>
         <translation>关于 desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="357" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="353" />
         <source>desktop-mem %1
 A local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.</source>
         <translation>desktop-mem %1
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="373" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="369" />
         <source>The model server is not answering: you can read and search, not send.</source>
         <translation>模型服务器没有响应：你可以阅读和搜索，但不能发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="392" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="388" />
         <source>Connecting to Ollama…</source>
         <translation>正在连接 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="395" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="391" />
         <source>● Connected · search by words only</source>
         <translation>● 已连接 · 仅按字词搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="398" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="394" />
         <source>Download %1</source>
         <translation>下载 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="407" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="403" />
         <source>● Connected · %n not indexed yet</source>
         <translation><numerusform>● 已连接 · %n 项尚未索引</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="410" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="406" />
         <source>Index now</source>
         <translation>立即索引</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="416" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="412" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="420" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="416" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="423" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="419" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="425" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="421" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="427" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="423" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="430" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="426" />
         <source> · %n message(s) not yet learned from</source>
         <translation><numerusform> · 还有 %n 条消息尚未从中学习</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="443" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="438" />
         <source>%1 is loaded with a %2-token context but this app asks for %3, so every turn reloads it: give the apps that use it the same context length, or set this one's in Settings.</source>
         <translation>%1 以 %2 个词元的上下文加载，但本应用需要 %3，所以每次对话都要重新加载它：让使用它的应用采用相同的上下文长度，或在“设置”中修改本应用的。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="452" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="447" />
         <source>Ollama unloads %1 soon after each answer, so every turn waits for it to load again: give Ollama a longer keep-alive.</source>
         <translation>Ollama 在每次回答后很快就卸载 %1，所以每次对话都要等它重新加载：请延长 Ollama 的保持加载时间（keep-alive）。</translation>
     </message>
@@ -1397,158 +1397,158 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryController</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="164" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="159" />
         <source>an app without a key</source>
         <translation>没有密钥的应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="165" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="160" />
         <source>an app with a key that is not valid</source>
         <translation>密钥无效的应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="187" />
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="200" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="188" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="201" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="204" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="205" />
         <source>The memory was saved.</source>
         <translation>记忆已保存。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="249" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="250" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="251" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="252" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="254" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="255" />
         <source>Delete memories</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="261" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="262" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="265" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="266" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="290" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="288" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="297" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="294" />
         <source>Forgot %n memory(s); the conversations stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>已忘记 %n 条记忆；对话保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="303" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="300" />
         <source>Forgot %n memory(s)</source>
         <translation><numerusform>已忘记 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="304" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="301" />
         <source> and deleted %n message(s).</source>
         <translation><numerusform>，并删除了 %n 条消息。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="318" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="315" />
         <source>Delete everything</source>
         <translation>全部删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="320" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="317" />
         <source>This deletes all %1 conversations and all %2 memories of this profile for good. The settings and the key stay.</source>
         <translation>这会永久删除此配置的全部 %1 个对话和全部 %2 条记忆。设置和密钥会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="325" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="322" />
         <source>DELETE</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="331" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="328" />
         <source>Deleting everything…</source>
         <translation>正在全部删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="347" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="338" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="349" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="340" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="355" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="346" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="369" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="358" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="378" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="367" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="379" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="368" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="391" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="380" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="394" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="383" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="406" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="395" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="413" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="401" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="415" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="403" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="422" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="407" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="434" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="416" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>你不在的时候，整理了 %n 条记忆（合并或标记为过期）；可在每条记忆的历史中撤销。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="445" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="426" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>
@@ -1602,7 +1602,7 @@ A local language model with a long-term memory you can see and control. Your con
     </message>
     <message>
         <location filename="../../desktop_mem/ui/memory_drawer.py" line="172" />
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="293" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="291" />
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
@@ -1622,67 +1622,67 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>用到它的回答</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="208" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="206" />
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="214" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="212" />
         <source>Restore this version</source>
         <translation>恢复此版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="228" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="226" />
         <source>Select a memory to see where it came from, the answers it shaped and its history, or to edit it.</source>
         <translation>选择一条记忆，查看它的来源、受它影响的回答和修改历史，或编辑它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="263" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="261" />
         <source>%1 wants to change this to: “%2” (its own memory %3)</source>
         <translation>%1 想把它改为：“%2”（它自己的记忆 %3）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="272" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="270" />
         <source>Used by other apps: %1</source>
         <translation>被其他应用使用：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="293" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="291" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="310" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="308" />
         <source>(empty answer)</source>
         <translation>（空回答）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="315" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="313" />
         <source>No answer has used it yet.</source>
         <translation>还没有回答用到它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="330" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="328" />
         <source>, until %1</source>
         <translation>，有效至 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="332" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="330" />
         <source>, from message %1</source>
         <translation>，来自消息 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="336" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="334" />
         <source>%1 (%2%3)%4: %5</source>
         <translation>%1（%2%3）%4：%5</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="363" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="361" />
         <source>Given in every chat: it is about your %1.</source>
         <translation>每次对话都会提供：这与你的%1有关。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="366" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="364" />
         <source>It is about your %1, but you chose to give it only when it is relevant.</source>
         <translation>这与你的%1有关，但你选择了只在相关时提供。</translation>
     </message>
@@ -1690,42 +1690,42 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryTableModel</name>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="45" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="45" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="46" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="46" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="47" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="47" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="48" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="48" />
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="49" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="49" />
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="50" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="50" />
         <source>Updated</source>
         <translation>已更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="51" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="51" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="171" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="171" />
         <source> (expired)</source>
         <translation>（已过期）</translation>
     </message>
@@ -1795,67 +1795,67 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="294" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="295" />
         <source>Memories used:</source>
         <translation>用到的记忆：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="296" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="297" />
         <source>(deleted)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="301" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="302" />
         <source>+%1 more</source>
         <translation>还有 %1 条</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="305" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="306" />
         <source>Earlier messages:</source>
         <translation>之前的消息：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="308" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="309" />
         <source>%1, in another conversation:</source>
         <translation>%1，在另一个对话中：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="313" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="314" />
         <source>Documents:</source>
         <translation>文档：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="322" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="323" />
         <source>In every answer: about your health or safety</source>
         <translation>每次回答都会用到：与你的健康或安全有关</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="323" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="324" />
         <source>In every answer (pinned)</source>
         <translation>每次回答都会用到（已置顶）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="324" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="325" />
         <source>Found for this message</source>
         <translation>为这条消息找到的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="325" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="326" />
         <source>Learned from an earlier message found for this one</source>
         <translation>从为这条消息找到的一条以前的消息中记住的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="327" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="328" />
         <source>a weaker match</source>
         <translation>匹配较弱</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="350" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="351" />
         <source>%1/%2</source>
         <translation>%1/%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="353" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="354" />
         <source>Version %1 of %2</source>
         <translation>第 %1 个版本，共 %2 个</translation>
     </message>
@@ -1944,52 +1944,52 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>PassphraseDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="50" />
+        <location filename="../../desktop_mem/ui/passphrase_dialog.py" line="33" />
         <source>Unlock your memories</source>
         <translation>解锁你的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="50" />
+        <location filename="../../desktop_mem/ui/passphrase_dialog.py" line="33" />
         <source>Protect your memories</source>
         <translation>保护你的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="56" />
+        <location filename="../../desktop_mem/ui/passphrase_dialog.py" line="39" />
         <source>No system keyring is available, so your conversations and memories in the profile “%1” are protected by a passphrase. Everything is encrypted with it; without it nobody, including you, can read them. There is no way to recover it.</source>
         <translation>系统钥匙环不可用，因此配置“%1”中的对话和记忆由口令保护。所有内容都用它加密；没有它，任何人（包括你）都无法读取。口令无法找回。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="62" />
+        <location filename="../../desktop_mem/ui/passphrase_dialog.py" line="45" />
         <source>Your conversations and memories in the profile “%1” are encrypted. Enter the passphrase to open them.</source>
         <translation>配置“%1”中的对话和记忆已加密。请输入口令打开。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="71" />
+        <location filename="../../desktop_mem/ui/passphrase_dialog.py" line="54" />
         <source>Passphrase</source>
         <translation>口令</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="75" />
+        <location filename="../../desktop_mem/ui/passphrase_dialog.py" line="58" />
         <source>Again</source>
         <translation>再输一次</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="79" />
+        <location filename="../../desktop_mem/ui/passphrase_dialog.py" line="62" />
         <source>At least %1 characters. Write it down: it cannot be recovered.</source>
         <translation>至少 %1 个字符。请抄下来：它无法找回。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="103" />
+        <location filename="../../desktop_mem/ui/passphrase_dialog.py" line="86" />
         <source>Type the passphrase.</source>
         <translation>请输入口令。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="105" />
+        <location filename="../../desktop_mem/ui/passphrase_dialog.py" line="88" />
         <source>Use at least %1 characters.</source>
         <translation>至少使用 %1 个字符。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="107" />
+        <location filename="../../desktop_mem/ui/passphrase_dialog.py" line="90" />
         <source>The two passphrases differ: type the same one twice.</source>
         <translation>两次输入的口令不同，请输入相同的口令。</translation>
     </message>
@@ -1997,22 +1997,22 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>PullDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="152" />
+        <location filename="../../desktop_mem/ui/pull_dialog.py" line="25" />
         <source>Downloading %1</source>
         <translation>正在下载 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="155" />
+        <location filename="../../desktop_mem/ui/pull_dialog.py" line="28" />
         <source>Starting…</source>
         <translation>正在开始…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="162" />
+        <location filename="../../desktop_mem/ui/pull_dialog.py" line="35" />
         <source>Hide</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="164" />
+        <location filename="../../desktop_mem/ui/pull_dialog.py" line="37" />
         <source>The download goes on; the status bar shows it</source>
         <translation>下载会继续进行；状态栏会显示进度</translation>
     </message>
@@ -2020,32 +2020,32 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>RecoveryCodeDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="48" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="47" />
         <source>Your recovery code</source>
         <translation>你的恢复码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="52" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="51" />
         <source>Your memories in the profile “%1” are encrypted with a key kept in this computer's keyring. If the keyring is ever lost (a reinstalled system, a new computer), this code is the only way to open them and their backups.</source>
         <translation>配置“%1”中的记忆用保存在这台电脑钥匙环中的密钥加密。如果钥匙环丢失（重装系统、换新电脑），这个恢复码是打开记忆及其备份的唯一方法。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="69" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="68" />
         <source>Write it down and keep it somewhere safe, away from this computer. It is shown only this once; anyone with it and a backup can read your memories.</source>
         <translation>请抄下来，存放在远离这台电脑的安全地方。它只显示这一次；任何人拿到它和一份备份，就能读取你的记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="75" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="74" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="77" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="76" />
         <source>I have written it down or stored it safely</source>
         <translation>我已抄下或妥善保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="85" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="84" />
         <source>Continue</source>
         <translation>继续</translation>
     </message>
@@ -2053,72 +2053,72 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SettingsController</name>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="63" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="62" />
         <source>Backup</source>
         <translation>备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="63" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="62" />
         <source>Apps</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="86" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="90" />
         <source>New recovery code</source>
         <translation>新的恢复码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="88" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="92" />
         <source>Make a new recovery code? The old one will no longer open this profile or its new backups (backups made before still open with the old one).</source>
         <translation>要生成新的恢复码吗？旧的恢复码将无法再打开此配置及其新备份（之前的备份仍可用旧恢复码打开）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="146" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="148" />
         <source>The Ollama server %1 is not this computer: your messages and the memories retrieved for them are sent to it over the network.</source>
         <translation>Ollama 服务器 %1 不在这台电脑上：你的消息以及为它们检索到的记忆会通过网络发送给它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="149" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="151" />
         <source>The OpenAI-compatible server is on: your messages and the memories retrieved for them are sent to %1, outside this computer.</source>
         <translation>已启用 OpenAI 兼容服务器：你的消息以及为它们检索到的记忆会发送到这台电脑之外的 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="153" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="155" />
         <source>Messages will leave this computer</source>
         <translation>消息将离开这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="180" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="182" />
         <source>The embedding model %1 (a %2 download) is not installed in Ollama. Download it, then re-index every memory, message and document passage with it? Until that is done, the old index keeps working.</source>
         <translation>嵌入模型 %1（需下载 %2）尚未安装在 Ollama 中。要先下载它，再用它重新索引所有记忆、消息和文档段落吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="184" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="186" />
         <source>The embedding model %1 is not installed in Ollama. Download it, then re-index every memory, message and document passage with it? Until that is done, the old index keeps working.</source>
         <translation>嵌入模型 %1 尚未安装在 Ollama 中。要先下载它，再用它重新索引所有记忆、消息和文档段落吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="189" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="191" />
         <source>Search by meaning needs every memory, message and document passage re-indexed with %1. Do it now? Until it finishes, the old index keeps working.</source>
         <translation>按含义搜索需要用 %1 重新索引所有记忆、消息和文档段落。现在开始吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="194" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="196" />
         <source>Re-index everything?</source>
         <translation>重新索引全部内容？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="208" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="210" />
         <source>Re-indexing with %1…</source>
         <translation>正在用 %1 重新索引…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="220" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="224" />
         <source>Re-indexed %n item(s) with %1.</source>
         <translation><numerusform>已用 %1 重新索引 %n 项。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="228" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="231" />
         <source>Re-indexing stopped; the old index is still in use. %1</source>
         <translation>重新索引已停止；仍在使用旧索引。%1</translation>
     </message>
@@ -2126,207 +2126,207 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="247" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="58" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="255" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="66" />
         <source>Ollama address</source>
         <translation>Ollama 地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="260" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="71" />
         <source>Chat model</source>
         <translation>聊天模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="273" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="84" />
         <source>Embedding model</source>
         <translation>嵌入模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="307" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="118" />
         <source>Learn memories from my chats automatically</source>
         <translation>自动从我的聊天中学习记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="306" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="117" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="311" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="122" />
         <source>Give the model my relevant memories and earlier messages</source>
         <translation>把相关的记忆和之前的消息提供给模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="316" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="127" />
         <source>Tidy my memories while the app is idle (every change can be undone)</source>
         <translation>在应用空闲时整理我的记忆（每项更改都可撤销）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="278" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="89" />
         <source> tokens</source>
         <translation> 个词元</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="253" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="64" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="269" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="80" />
         <source>Changing it re-indexes every memory, message and document passage with the new model (with progress); a model not installed yet is downloaded first.</source>
         <translation>更换后会用新模型重新索引所有记忆、消息和文档段落（显示进度）；尚未安装的模型会先下载。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="279" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="90" />
         <source>Context budget</source>
         <translation>上下文预算</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="280" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="91" />
         <source>Use an OpenAI-compatible server instead of Ollama</source>
         <translation>使用兼容 OpenAI 的服务器代替 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="282" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="93" />
         <source>Other server</source>
         <translation>其他服务器</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="285" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="96" />
         <source>Server URL</source>
         <translation>服务器地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="287" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="98" />
         <source>Server model</source>
         <translation>服务器模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="291" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="102" />
         <source>(unchanged)</source>
         <translation>（不变）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="291" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="102" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="293" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="104" />
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="296" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="107" />
         <source>With another server on, your messages and the memories retrieved for them are sent to that server. If it is not this computer, they leave your machine.</source>
         <translation>启用其他服务器后，你的消息和为其检索到的记忆会发送到该服务器。如果它不是这台电脑，这些内容会离开你的机器。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="322" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="133" />
         <source>About you and how you like answers, e.g. “I am a nurse; answer briefly.”</source>
         <translation>关于你以及你希望怎样回答，例如“我是护士；请简短回答。”</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="325" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="136" />
         <source>Given to the model with every message; never learned from.</source>
         <translation>每条消息都会交给模型；不会从中学习记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="328" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="139" />
         <source>About me</source>
         <translation>关于我</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="330" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="141" />
         <source>Appearance</source>
         <translation>外观</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="335" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="146" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="338" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="149" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="339" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="150" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="340" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="151" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="344" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="155" />
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="346" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="157" />
         <source>Privacy</source>
         <translation>隐私</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="352" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="163" />
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="354" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="165" />
         <source>Data folder</source>
         <translation>数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="359" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="170" />
         <source>Encrypted; the key is kept in the system keyring.</source>
         <translation>已加密；密钥保存在系统钥匙环中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="361" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="172" />
         <source>Encrypted with your passphrase.</source>
         <translation>已用你的口令加密。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="367" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="178" />
         <source>Replace the key</source>
         <translation>更换密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="367" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="178" />
         <source>Change passphrase…</source>
         <translation>更改口令…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="370" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="181" />
         <source>Re-encrypts everything with a new key; the old one stops working.</source>
         <translation>用新密钥重新加密所有内容；旧密钥随即失效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="373" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="184" />
         <source>Use a passphrase instead…</source>
         <translation>改用口令…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="375" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="186" />
         <source>Keep the key in the system keyring instead</source>
         <translation>改为把密钥保存在系统钥匙环中</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="381" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="192" />
         <source>Encryption</source>
         <translation>加密</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="387" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="198" />
         <source>No system keyring is available on this computer.</source>
         <translation>这台电脑上没有可用的系统钥匙环。</translation>
     </message>
@@ -2334,17 +2334,17 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>ShortcutsDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="189" />
+        <location filename="../../desktop_mem/ui/shortcuts_dialog.py" line="21" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="192" />
+        <location filename="../../desktop_mem/ui/shortcuts_dialog.py" line="24" />
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="192" />
+        <location filename="../../desktop_mem/ui/shortcuts_dialog.py" line="24" />
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -2352,103 +2352,103 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>TurnController</name>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="94" />
+        <location filename="../../desktop_mem/ui/turns.py" line="100" />
         <source>…</source>
         <translation>…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="122" />
-        <location filename="../../desktop_mem/ui/turns.py" line="273" />
+        <location filename="../../desktop_mem/ui/turns.py" line="127" />
+        <location filename="../../desktop_mem/ui/turns.py" line="267" />
         <source>Learning from this exchange…</source>
         <translation>正在从这轮对话中学习…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="191" />
+        <location filename="../../desktop_mem/ui/turns.py" line="189" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="215" />
+        <location filename="../../desktop_mem/ui/turns.py" line="210" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="227" />
+        <location filename="../../desktop_mem/ui/turns.py" line="222" />
         <source>This will be given to the model in every chat: it is about your %1.</source>
         <translation>这条记忆以后每次对话都会提供给模型：它与你的%1有关。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="228" />
+        <location filename="../../desktop_mem/ui/turns.py" line="223" />
         <source>Change</source>
         <translation>更改</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="248" />
+        <location filename="../../desktop_mem/ui/turns.py" line="243" />
         <source>Nothing was learned from this message: the model's answer was not what was asked for. It will be tried again later.</source>
         <translation>这条消息还没有被记住：模型的回答不符合要求。稍后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="253" />
+        <location filename="../../desktop_mem/ui/turns.py" line="248" />
         <source>Nothing was learned from this message: the model server did not answer in time. It will be tried again later.</source>
         <translation>这条消息还没有被记住：模型服务器没有及时回答。稍后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="258" />
+        <location filename="../../desktop_mem/ui/turns.py" line="253" />
         <source>Nothing was learned from this message: the model server could not be reached. It will be tried again once it answers.</source>
         <translation>这条消息还没有被记住：无法连接模型服务器。等它恢复后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="262" />
+        <location filename="../../desktop_mem/ui/turns.py" line="257" />
         <source>Nothing was learned from this message: the model server failed. It will be tried again later.</source>
         <translation>这条消息还没有被记住：模型服务器出错了。稍后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="305" />
+        <location filename="../../desktop_mem/ui/turns.py" line="293" />
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="309" />
+        <location filename="../../desktop_mem/ui/turns.py" line="296" />
         <source>Undoing…</source>
         <translation>正在撤销…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="332" />
+        <location filename="../../desktop_mem/ui/turns.py" line="320" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>已删除 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="332" />
+        <location filename="../../desktop_mem/ui/turns.py" line="320" />
         <source> and %n message(s).</source>
         <translation><numerusform>和 %n 条消息。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="335" />
+        <location filename="../../desktop_mem/ui/turns.py" line="323" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="337" />
+        <location filename="../../desktop_mem/ui/turns.py" line="325" />
         <source>Deleted %n message(s).</source>
         <translation><numerusform>已删除 %n 条消息。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="343" />
+        <location filename="../../desktop_mem/ui/turns.py" line="331" />
         <source>%n earlier message(s) stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>%n 条以前的消息保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="352" />
+        <location filename="../../desktop_mem/ui/turns.py" line="340" />
         <source>%n memory(s) or message(s) still mention it: say the same “forget …” again to see them.</source>
         <translation><numerusform>仍有 %n 条记忆或消息提到它：再说一次同样的“忘记……”即可看到。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="358" />
+        <location filename="../../desktop_mem/ui/turns.py" line="346" />
         <source>Nothing was deleted.</source>
         <translation>没有删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="366" />
+        <location filename="../../desktop_mem/ui/turns.py" line="351" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
@@ -2456,7 +2456,7 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>TypedConfirmDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/dialogs.py" line="127" />
+        <location filename="../../desktop_mem/ui/confirm_dialog.py" line="23" />
         <source>Type %1 to confirm.</source>
         <translation>输入 %1 以确认。</translation>
     </message>
@@ -2464,8 +2464,8 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>app</name>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="254" />
-        <location filename="../../desktop_mem/ui/app.py" line="317" />
+        <location filename="../../desktop_mem/ui/app.py" line="253" />
+        <location filename="../../desktop_mem/ui/app.py" line="315" />
         <location filename="../../desktop_mem/ui/unlock.py" line="44" />
         <source>Cannot open your memories</source>
         <translation>无法打开你的记忆</translation>
@@ -2482,8 +2482,8 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>这个恢复码打不开此配置：请核对后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="284" />
-        <location filename="../../desktop_mem/ui/app.py" line="290" />
+        <location filename="../../desktop_mem/ui/app.py" line="283" />
+        <location filename="../../desktop_mem/ui/app.py" line="289" />
         <location filename="../../desktop_mem/ui/unlock.py" line="94" />
         <source>Restore a backup</source>
         <translation>恢复备份</translation>
@@ -2524,22 +2524,22 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>正在重新加密你的记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="243" />
+        <location filename="../../desktop_mem/ui/app.py" line="242" />
         <source>The key was not changed</source>
         <translation>密钥没有更改</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="263" />
+        <location filename="../../desktop_mem/ui/app.py" line="262" />
         <source>Your memories were re-encrypted; the old key no longer opens them.</source>
         <translation>你的记忆已重新加密；旧密钥已无法打开它们。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="291" />
+        <location filename="../../desktop_mem/ui/app.py" line="290" />
         <source>Replace the memories and conversations of the profile “%1” with this backup (%2)? What the profile holds now is deleted.</source>
         <translation>用这个备份（%2）替换配置“%1”的记忆和对话吗？配置中现有的内容会被删除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="325" />
+        <location filename="../../desktop_mem/ui/app.py" line="323" />
         <source>The backup was restored.</source>
         <translation>备份已恢复。</translation>
     </message>
@@ -2547,12 +2547,12 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>backup</name>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="161" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="160" />
         <source>Restore a backup</source>
         <translation>恢复备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="163" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="162" />
         <source>desktop-mem backups (*.dmbackup)</source>
         <translation>desktop-mem 备份 (*.dmbackup)</translation>
     </message>
@@ -2560,57 +2560,57 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>cards</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="36" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="41" />
         <source>weak match</source>
         <translation>弱匹配</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="39" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="44" />
         <source>weak match, relevance %1</source>
         <translation>弱匹配，相关度 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="40" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="45" />
         <source>relevance %1</source>
         <translation>相关度 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="46" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="51" />
         <source>health</source>
         <translation>健康</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="47" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="52" />
         <source>diet</source>
         <translation>饮食</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="48" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="53" />
         <source>accessibility</source>
         <translation>无障碍需求</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="50" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="55" />
         <source>you asked</source>
         <translation>你的要求</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="57" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="62" />
         <source>always given: %1</source>
         <translation>始终提供：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="69" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="74" />
         <source>★ pinned</source>
         <translation>★ 置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="74" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="79" />
         <source>expired</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="77" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="82" />
         <source>until %1</source>
         <translation>有效至 %1</translation>
     </message>
@@ -2772,32 +2772,32 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>kinds</name>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="199" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="199" />
         <source>fact</source>
         <translation>事实</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="200" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="200" />
         <source>preference</source>
         <translation>偏好</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="201" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="201" />
         <source>event</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="202" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="202" />
         <source>plan</source>
         <translation>计划</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="203" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="203" />
         <source>person</source>
         <translation>人物</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="204" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="204" />
         <source>note</source>
         <translation>笔记</translation>
     </message>
@@ -2913,22 +2913,22 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>sources</name>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="210" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="210" />
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="211" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="211" />
         <source>from a chat</source>
         <translation>来自聊天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="212" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="212" />
         <source>import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/models.py" line="213" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="213" />
         <source>consolidation</source>
         <translation>整理</translation>
     </message>

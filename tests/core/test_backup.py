@@ -18,12 +18,12 @@ import pytest
 
 from desktop_mem.core.chat.conversations import ConversationStore
 from desktop_mem.core.config import Config
+from desktop_mem.core.db import backup
 from desktop_mem.core.errors import UsageError
 from desktop_mem.core.keys import recovery
 from desktop_mem.core.keys.vault import Vault, read_sidecar
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.store import backup
 from tests import report
 from tests.conftest import Run
 from tests.fakes.keyrings import MemoryKeyring

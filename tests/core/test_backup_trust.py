@@ -22,14 +22,14 @@ import pytest
 
 from desktop_mem.core import paths
 from desktop_mem.core.config import Config
+from desktop_mem.core.db import backup
+from desktop_mem.core.db.backup import MAGIC, read_header, recover_key, write_backup
+from desktop_mem.core.db.rekey import change_key
 from desktop_mem.core.errors import WrongKey
 from desktop_mem.core.keys import recovery
 from desktop_mem.core.keys.vault import SERVICE, Vault, read_sidecar
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.store import backup
-from desktop_mem.core.store.backup import MAGIC, read_header, recover_key, write_backup
-from desktop_mem.core.store.rekey import change_key
 from tests import report
 from tests.conftest import Run
 from tests.core.test_backup import KILL_DRIVER, killed_backup

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from desktop_mem.api import MemoryLayer
-from desktop_mem.core.chat.context import Budget, ContextBuilder, TokenCounter
+from desktop_mem.core.chat.read_path import Budget, ContextBuilder, TokenCounter
 from desktop_mem.core.chat.session import ChatSession
 from desktop_mem.core.memory import care
 from desktop_mem.core.memory.store import NewMemory

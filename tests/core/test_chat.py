@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from desktop_mem.core.chat.backends import make_backend
-from desktop_mem.core.chat.context import edges_first
 from desktop_mem.core.chat.conversations import ConversationStore
+from desktop_mem.core.chat.read_path import edges_first
 from desktop_mem.core.chat.session import ChatSession
 from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.memory.store import NewMemory

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 import sqlcipher3
 
+from desktop_mem.core.db import migrations
+from desktop_mem.core.db.database import open_profile
 from desktop_mem.core.errors import DesktopMemError, WrongKey
 from desktop_mem.core.keys.vault import Vault
-from desktop_mem.core.store import migrations
-from desktop_mem.core.store.db import open_profile
 
 
 def test_migrations_are_recorded_and_not_rerun(home: Path, vault: Vault) -> None:

@@ -12,12 +12,12 @@ import pytest
 
 from desktop_mem.core.chat.records import UsedMemory
 from desktop_mem.core.config import Config
+from desktop_mem.core.db import migrations
+from desktop_mem.core.db.backup import restore, write_backup
+from desktop_mem.core.db.rekey import change_key
 from desktop_mem.core.keys.vault import Vault
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.store import migrations
-from desktop_mem.core.store.backup import restore, write_backup
-from desktop_mem.core.store.rekey import change_key
 from tests import report
 
 OLD_SCHEMA = 9  # the newest migration before apps had keys and ids were never reused

@@ -13,14 +13,14 @@ import pytest
 
 from desktop_mem.core import paths
 from desktop_mem.core.config import Config
+from desktop_mem.core.db import database as dbmod
+from desktop_mem.core.db.database import open_profile
+from desktop_mem.core.db.files import OLD_SUFFIX, ProfileLock, sibling
+from desktop_mem.core.db.rekey import change_key
 from desktop_mem.core.errors import DatabaseCorrupt, ProfileBusy, UsageError, WrongKey
 from desktop_mem.core.keys.vault import SERVICE, Vault, read_sidecar
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.store import db as dbmod
-from desktop_mem.core.store.db import open_profile
-from desktop_mem.core.store.files import OLD_SUFFIX, ProfileLock, sibling
-from desktop_mem.core.store.rekey import change_key
 from tests import report
 from tests.fakes.keyrings import MemoryKeyring
 

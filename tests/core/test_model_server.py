@@ -20,13 +20,13 @@ from desktop_mem.api import MemoryLayer
 from desktop_mem.core import doctor
 from desktop_mem.core.chat import layout
 from desktop_mem.core.chat.backends import make_backend
-from desktop_mem.core.chat.context import TokenCounter
+from desktop_mem.core.chat.read_path import TokenCounter
 from desktop_mem.core.chat.session import ChatSession
 from desktop_mem.core.config import Config
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.models.llm import LOAD_OPTIONS
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.search.reference import REFERENCE_SENTENCES
+from desktop_mem.core.search.sentences import REFERENCE_SENTENCES
 from desktop_mem.core.service import Service
 from desktop_mem.core.settings import Settings
 from tests.conftest import Run

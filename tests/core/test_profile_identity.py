@@ -15,13 +15,13 @@ import pytest
 
 from desktop_mem.core import paths
 from desktop_mem.core.config import Config
+from desktop_mem.core.db import database as dbmod
+from desktop_mem.core.db.backup import MAGIC, recover_key, restore, write_backup
+from desktop_mem.core.db.rekey import change_key
 from desktop_mem.core.errors import DatabaseCorrupt, DesktopMemError, KeyMissing
 from desktop_mem.core.keys.vault import SERVICE, Key, KeyringAccess, Vault, read_sidecar
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.store import db as dbmod
-from desktop_mem.core.store.backup import MAGIC, recover_key, restore, write_backup
-from desktop_mem.core.store.rekey import change_key
 from tests import report
 from tests.conftest import Run
 from tests.fakes.keyrings import MemoryKeyring

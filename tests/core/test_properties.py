@@ -11,11 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from desktop_mem.core.config import Config
+from desktop_mem.core.db.vectors import MIN_CANDIDATES, SCAN_CANDIDATES
 from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.keys.vault import Vault
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.store.vectors import MIN_CANDIDATES, SCAN_CANDIDATES
 from tests import report
 
 FTS_SYNTAX = st.sampled_from(

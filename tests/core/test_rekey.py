@@ -9,13 +9,13 @@ import pytest
 
 from desktop_mem.core import paths
 from desktop_mem.core.config import Config
+from desktop_mem.core.db.database import open_profile
+from desktop_mem.core.db.files import OLD_SUFFIX, REKEY_SUFFIX
+from desktop_mem.core.db.rekey import change_key
 from desktop_mem.core.errors import KeyMissing, ProfileBusy, UsageError, WrongKey
 from desktop_mem.core.keys.vault import SERVICE, Vault, read_key_mode, read_sidecar
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.store.db import open_profile
-from desktop_mem.core.store.files import OLD_SUFFIX, REKEY_SUFFIX
-from desktop_mem.core.store.rekey import change_key
 from tests.conftest import Run
 from tests.fakes.keyrings import MemoryKeyring
 from tests.fakes.ollama_server import FakeOllama
@@ -86,8 +86,8 @@ def test_keyring_to_passphrase_and_back(
     assert read_key_mode(path) == "keyring"
     assert _texts(config, vault) == set(TEXTS)
     with pytest.raises(WrongKey):  # passphrase mode is over: the passphrase is no key
+        from desktop_mem.core.db.database import connect
         from desktop_mem.core.keys.vault import Key
-        from desktop_mem.core.store.db import connect
 
         connect(path, Key("passphrase", NEW_PASS))
 

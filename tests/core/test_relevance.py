@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from desktop_mem.core.chat.context import Budget, ContextBuilder, TokenCounter
 from desktop_mem.core.chat.conversations import ConversationStore
+from desktop_mem.core.chat.read_path import Budget, ContextBuilder, TokenCounter
 from desktop_mem.core.chat.session import ChatSession
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.models.llm import OllamaChat
@@ -528,7 +528,7 @@ def test_a_name_is_not_unknown_to_an_item_in_another_language(profile: Profile) 
 def test_a_model_reads_the_scripts_in_which_it_tells_the_probe_answers_apart() -> None:
     from desktop_mem.core.search import chance
     from desktop_mem.core.search.chance import Reference
-    from desktop_mem.core.search.reference import PROBES, REFERENCE_SENTENCES
+    from desktop_mem.core.search.sentences import PROBES, REFERENCE_SENTENCES
     from desktop_mem.core.textproc import SCRIPTS, script
 
     rng = np.random.default_rng(0)

@@ -198,7 +198,7 @@ def test_threaded_scan_matches_the_single_thread(
 ) -> None:
     import numpy as np
 
-    from desktop_mem.core.store import vectors
+    from desktop_mem.core.db import vectors
 
     _fill(profile, 1200)
     codes = profile.memories.index.codes()

@@ -11,6 +11,7 @@ import keyring.backends.null
 import pytest
 
 from desktop_mem.core import paths
+from desktop_mem.core.db.database import open_profile
 from desktop_mem.core.errors import EXIT_LOCKED, KeyMissing, KeyringUnavailable, WrongKey
 from desktop_mem.core.keys.vault import (
     SERVICE,
@@ -21,7 +22,6 @@ from desktop_mem.core.keys.vault import (
     read_key_mode,
     read_sidecar,
 )
-from desktop_mem.core.store.db import open_profile
 from tests.fakes.keyrings import HangingKeyring, LockedKeyring, MemoryKeyring, stored_key
 
 

@@ -12,17 +12,17 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from desktop_mem.core.config import Config
+from desktop_mem.core.db import backup
 from desktop_mem.core.keys.vault import Vault
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.service import Service
 from desktop_mem.core.settings import Settings
-from desktop_mem.core.store import backup
 from desktop_mem.ui import tasks
 from desktop_mem.ui.app import Application, app_settings
 from desktop_mem.ui.backup_ui import BackupController, BackupPage, LockedDialog, RecoveryCodeDialog
 from desktop_mem.ui.context import Context
-from desktop_mem.ui.dialogs import SettingsDialog
+from desktop_mem.ui.settings_dialog import SettingsDialog
 from desktop_mem.ui.unlock import open_profile
 from tests.fakes.ollama_server import FakeOllama
 from tests.ui.driving import ORIGINAL_QUESTION, press_in_next_box

@@ -13,15 +13,13 @@ from PySide6.QtWidgets import QDialog, QPushButton
 
 from desktop_mem.core.documents.store import PassageHit
 from desktop_mem.ui.backup_ui import LockedDialog
-from desktop_mem.ui.dialogs import (
-    PassphraseDialog,
-    PullDialog,
-    SettingsDialog,
-    ShortcutsDialog,
-    TypedConfirmDialog,
-)
+from desktop_mem.ui.confirm_dialog import TypedConfirmDialog
 from desktop_mem.ui.new_memory_dialog import NewMemoryDialog
 from desktop_mem.ui.passage_dialog import PassageDialog
+from desktop_mem.ui.passphrase_dialog import PassphraseDialog
+from desktop_mem.ui.pull_dialog import PullDialog
+from desktop_mem.ui.settings_dialog import SettingsDialog
+from desktop_mem.ui.shortcuts_dialog import ShortcutsDialog
 
 SETTINGS = {
     "ollama_host": "http://127.0.0.1:11434", "chat_model": "qwen2.5:7b",

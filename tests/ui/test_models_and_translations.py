@@ -14,7 +14,7 @@ from PySide6.QtCore import QModelIndex, Qt
 from desktop_mem.core.chat.conversations import ConversationStore
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
-from desktop_mem.ui.models import ID_ROLE, SORT_ROLE, ConversationListModel, MemoryTableModel
+from desktop_mem.ui.item_models import ID_ROLE, SORT_ROLE, ConversationListModel, MemoryTableModel
 
 ROOT = Path(__file__).resolve().parents[2]
 

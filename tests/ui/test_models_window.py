@@ -21,8 +21,8 @@ from desktop_mem.core.profile import Profile
 from desktop_mem.core.service import Service
 from desktop_mem.ui import tasks
 from desktop_mem.ui.app import app_settings
-from desktop_mem.ui.dialogs import SettingsDialog
 from desktop_mem.ui.main_window import MainWindow
+from desktop_mem.ui.settings_dialog import SettingsDialog
 from tests.fakes.ollama_server import FakeOllama
 from tests.ui.driving import ORIGINAL_QUESTION, idle, press_in_next_box
 

@@ -13,9 +13,9 @@ from desktop_mem.core.service import Service
 from desktop_mem.ui.app import app_settings, install_language
 from desktop_mem.ui.context import Context
 from desktop_mem.ui.documents_ui import DocumentsPage
+from desktop_mem.ui.item_models import MESSAGE_ROLE, SNIPPET_ROLE
 from desktop_mem.ui.main_window import MainWindow
 from desktop_mem.ui.memory_cards import meta_line
-from desktop_mem.ui.models import MESSAGE_ROLE, SNIPPET_ROLE
 from tests.fakes.ollama_server import FakeOllama
 from tests.ui.driving import HANGZHOU, idle, send
 

@@ -17,8 +17,8 @@ from desktop_mem.core.profile import Profile
 from desktop_mem.core.service import Service
 from desktop_mem.ui.app import Application, app_settings, install_language
 from desktop_mem.ui.backup_ui import RecoveryCodeDialog
-from desktop_mem.ui.dialogs import PassphraseDialog
 from desktop_mem.ui.main_window import MINIMUM, MainWindow
+from desktop_mem.ui.passphrase_dialog import PassphraseDialog
 from desktop_mem.ui.unlock import open_profile
 from tests.fakes.ollama_server import FakeOllama
 from tests.ui.driving import HANGZHOU, idle, send
@@ -208,7 +208,7 @@ def test_settings_apply(qtbot: Any, window: MainWindow, fake_ollama: FakeOllama)
 
 def test_shortcuts_dialog_lists_every_shortcut(qtbot: Any) -> None:
     from desktop_mem.ui import shortcuts
-    from desktop_mem.ui.dialogs import ShortcutsDialog
+    from desktop_mem.ui.shortcuts_dialog import ShortcutsDialog
 
     dialog = ShortcutsDialog()
     qtbot.addWidget(dialog)
@@ -342,7 +342,7 @@ def test_changing_the_key_from_settings(
     re-encrypted, reopened and the window rebuilt with every memory; and back to the
     keyring, whose old entry is gone by then."""
     from desktop_mem.core.keys.vault import SERVICE
-    from desktop_mem.ui.dialogs import SettingsDialog
+    from desktop_mem.ui.settings_dialog import SettingsDialog
 
     profile = Profile.open(config, vault)
     profile.memories.add(NewMemory("I keep bees"))
@@ -461,7 +461,8 @@ def test_the_remote_server_gets_its_own_model_name_and_dialogs_fit(
     qtbot: Any, profile: Profile, home: Path, fake_ollama: FakeOllama
 ) -> None:
     from desktop_mem.core.settings import Settings
-    from desktop_mem.ui.dialogs import SettingsDialog, ShortcutsDialog
+    from desktop_mem.ui.settings_dialog import SettingsDialog
+    from desktop_mem.ui.shortcuts_dialog import ShortcutsDialog
 
     s = Settings(profile.db)
     s.set("chat_model", "qwen2.5:7b")

@@ -25,14 +25,14 @@ from desktop_mem.core.chat.records import (
     UsedMemory,
 )
 from desktop_mem.core.chat.versions import SHOWN, Versions
+from desktop_mem.core.db.database import id_chunks
+from desktop_mem.core.db.vectors import MESSAGES, VectorIndex
 from desktop_mem.core.errors import InvalidInput, NotFound, UsageError
 from desktop_mem.core.events import Events
 from desktop_mem.core.memory.store import MemoryStore, now_iso, parse_when, quoting
 from desktop_mem.core.models.embed import Embedder
 from desktop_mem.core.search.chance import Reference
 from desktop_mem.core.search.relevance import RelevanceRule
-from desktop_mem.core.store.db import id_chunks
-from desktop_mem.core.store.vectors import MESSAGES, VectorIndex
 
 TITLE_CHARS = 60
 ROLES = ("system", "user", "assistant")

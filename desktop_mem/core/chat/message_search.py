@@ -10,12 +10,12 @@ from typing import Any
 
 from desktop_mem.core import textproc
 from desktop_mem.core.chat.records import MESSAGE_COLUMNS, Message, MessageHit
+from desktop_mem.core.db.database import id_chunks
 from desktop_mem.core.errors import ModelServerError
 from desktop_mem.core.models.embed import Embedder
 from desktop_mem.core.search.relevance import MESSAGE_TIER, WEAK
 from desktop_mem.core.search.tiers import search_tier
 from desktop_mem.core.search.words import document_frequencies, retrieval_terms
-from desktop_mem.core.store.db import id_chunks
 
 MAX_QUERY_CHARS = 2_000  # as for memory search
 KEYWORD_CUTOFF_MIN = 2_000  # messages before frequent words stop being retrieved by

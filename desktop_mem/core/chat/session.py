@@ -26,7 +26,6 @@ from typing import Any, NamedTuple
 from desktop_mem.core import textproc
 from desktop_mem.core.chat import after_turn, forget
 from desktop_mem.core.chat.backends import BackendSlot, slot_of
-from desktop_mem.core.chat.context import Budget, ContextBuilder, Plan, TokenCounter
 from desktop_mem.core.chat.conversations import SHOWN, Message
 from desktop_mem.core.chat.extract import (
     Change,
@@ -36,6 +35,7 @@ from desktop_mem.core.chat.extract import (
     parse_command,
 )
 from desktop_mem.core.chat.learning import Exchange, Learned, Learner
+from desktop_mem.core.chat.read_path import Budget, ContextBuilder, Plan, TokenCounter
 from desktop_mem.core.chat.records import RecalledMessage, UsedMemory
 from desktop_mem.core.errors import DesktopMemError, ModelServerError
 from desktop_mem.core.events import (

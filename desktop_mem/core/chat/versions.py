@@ -8,9 +8,9 @@ from __future__ import annotations
 import builtins
 from typing import Any
 
+from desktop_mem.core.db.database import id_chunks
 from desktop_mem.core.errors import NotFound
 from desktop_mem.core.events import Events
-from desktop_mem.core.store.db import id_chunks
 
 SHOWN = -1  # add_message: after the last message shown
 Node = tuple[int, bool, str]  # a message in a conversation's tree: id, chosen, role

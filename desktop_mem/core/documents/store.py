@@ -36,6 +36,8 @@ from pathlib import Path
 from typing import Any
 
 from desktop_mem.core import textproc
+from desktop_mem.core.db.database import id_chunks
+from desktop_mem.core.db.vectors import DOCUMENTS, VectorIndex
 from desktop_mem.core.documents.records import (
     AddReport,
     Document,
@@ -58,8 +60,6 @@ from desktop_mem.core.models.embed import Embedder
 from desktop_mem.core.search.chance import Reference
 from desktop_mem.core.search.relevance import PASSAGE_TIER, WEAK, RelevanceRule
 from desktop_mem.core.search.tiers import search_tier
-from desktop_mem.core.store.db import id_chunks
-from desktop_mem.core.store.vectors import DOCUMENTS, VectorIndex
 
 log = logging.getLogger(__name__)
 MAX_QUERY_CHARS = 2_000

@@ -420,7 +420,7 @@ class Vault:
         return Key("keyring", secret)
 
     def retire_replaced_key(self, db_path: Path, profile: str) -> None:
-        """Delete a key that a committed key change replaced (see core/store/rekey.py)."""
+        """Delete a key that a committed key change replaced (see core/db/rekey.py)."""
         side = read_sidecar(db_path)
         retired = side.get("retired_account")
         mode = side.get("key_mode")

@@ -5,7 +5,7 @@ allergy is the most relevant fact the profile holds, and not at all similar. A m
 about health or safety (an allergy or intolerance, a medication, a health condition,
 a pregnancy, a diet, a disability or accessibility need) or one the user asked to be
 always remembered is therefore given to the model on every turn, in the core block,
-whatever the message says (core/chat/context.py).
+whatever the message says (core/chat/read_path.py).
 
 `recognise()` reads one sentence, in English or Chinese, as the memory is stored,
 whatever wrote it (the chat's learning, `memory add`, the window, an import, an app

@@ -16,7 +16,7 @@ from desktop_mem.core.models.embed import Embedder, content_hash
 if TYPE_CHECKING:
     import numpy as np
 
-    from desktop_mem.core.store.vectors import VectorIndex
+    from desktop_mem.core.db.vectors import VectorIndex
 else:
     from desktop_mem.core.lazy import numpy as np
 

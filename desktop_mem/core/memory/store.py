@@ -17,6 +17,8 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core import textproc
+from desktop_mem.core.db.database import id_chunks
+from desktop_mem.core.db.vectors import VectorIndex
 from desktop_mem.core.errors import DesktopMemError, NotFound
 from desktop_mem.core.events import Events
 from desktop_mem.core.memory import care
@@ -40,8 +42,6 @@ from desktop_mem.core.memory.records import (  # re-exported: the records live b
     strip_controls,
 )
 from desktop_mem.core.models.embed import Embedder, content_hash
-from desktop_mem.core.store.db import id_chunks
-from desktop_mem.core.store.vectors import VectorIndex
 
 if TYPE_CHECKING:
     import numpy as np

@@ -3,7 +3,7 @@ query-item pair.
 
 A cosine similarity means nothing on its own: what 0.4 says depends on the model, on
 the query and on the item. So each pair is measured against its own chance level, taken
-from the reference sentences (core/search/reference.py), embedded once with the user's
+from the reference sentences (core/search/sentences.py), embedded once with the user's
 model and kept in the encrypted profile:
 
 - the item's side: how near the item comes to questions that are not about it (the
@@ -35,16 +35,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core import textproc
+from desktop_mem.core.db.vectors import from_blob, to_blob
 from desktop_mem.core.errors import DesktopMemError, ModelServerError
 from desktop_mem.core.models.embed import Embedder, content_hash
-from desktop_mem.core.search.reference import (
+from desktop_mem.core.search.sentences import (
     PROBES,
     REFERENCE_SENTENCES,
     SMALL_TALK,
     STATEMENTS,
     TASKS,
 )
-from desktop_mem.core.store.vectors import from_blob, to_blob
 
 if TYPE_CHECKING:
     import numpy as np

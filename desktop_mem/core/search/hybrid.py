@@ -18,6 +18,8 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core import textproc
+from desktop_mem.core.db.database import id_chunks
+from desktop_mem.core.db.vectors import MESSAGES, VectorIndex
 from desktop_mem.core.errors import ModelServerError
 from desktop_mem.core.memory.store import Memory, MemoryStore
 from desktop_mem.core.search import asking
@@ -35,8 +37,6 @@ from desktop_mem.core.search.relevance import (
     judge,
 )
 from desktop_mem.core.search.words import document_frequencies, retrieval_terms
-from desktop_mem.core.store.db import id_chunks
-from desktop_mem.core.store.vectors import MESSAGES, VectorIndex
 
 if TYPE_CHECKING:
     import numpy as np

@@ -252,7 +252,7 @@ def is_small_talk(message: str) -> bool:
 
 def item_scripts(db: Any, tier: Tier, ids: list[int]) -> dict[int, str]:
     """The script of each row's text (its start is enough)."""
-    from desktop_mem.core.store.db import id_chunks
+    from desktop_mem.core.db.database import id_chunks
 
     out: dict[int, str] = {}
     for chunk, marks in id_chunks(ids):
@@ -263,7 +263,7 @@ def item_scripts(db: Any, tier: Tier, ids: list[int]) -> dict[int, str]:
 
 def dated_within(db: Any, tier: Tier, ids: list[int], period: tuple[str, str]) -> set[int]:
     """Which of these rows are dated within [start, end) (ISO dates)."""
-    from desktop_mem.core.store.db import id_chunks
+    from desktop_mem.core.db.database import id_chunks
 
     if tier.date is None:
         return set()

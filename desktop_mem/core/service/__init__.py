@@ -32,7 +32,7 @@ from desktop_mem.core.chat.backends import (
     ollama_model,
     remote_notice,
 )
-from desktop_mem.core.chat.context import TokenCounter
+from desktop_mem.core.chat.read_path import TokenCounter
 from desktop_mem.core.clients import ClientRegistry
 from desktop_mem.core.config import Config
 from desktop_mem.core.events import BackendChanged, Events

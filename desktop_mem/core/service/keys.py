@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from desktop_mem.core.store import backup
-from desktop_mem.core.store.backup import (  # noqa: F401 - the operations on a closed profile
+from desktop_mem.core.db import backup
+from desktop_mem.core.db.backup import (  # noqa: F401 - the operations on a closed profile
     BackupFile,
     BackupReport,
     RestoreReport,
@@ -20,8 +20,8 @@ from desktop_mem.core.store.backup import (  # noqa: F401 - the operations on a 
     restore,
     verify_file,
 )
-from desktop_mem.core.store.db import Database
-from desktop_mem.core.store.rekey import RekeyReport, change_key  # noqa: F401
+from desktop_mem.core.db.database import Database
+from desktop_mem.core.db.rekey import RekeyReport, change_key  # noqa: F401
 
 if TYPE_CHECKING:
     from desktop_mem.core.service import Service
@@ -84,7 +84,7 @@ class Keys:
 
     def newest_backup_in(self, folder: Path) -> BackupFile | None:
         """The newest backup of this profile in a folder that its key sealed, checking
-        at most a few seals not checked before (see store/backup.py: newest_backup)."""
+        at most a few seals not checked before (see db/backup.py: newest_backup)."""
         key = self._db._key
         return None if key is None else backup.newest_backup(Path(folder), self.service.name, key)
 

@@ -1,11 +1,11 @@
-"""Dialogs: passphrase, typed confirmation, model pull, keyboard shortcuts, settings."""
+"""Settings: the model server and models, memory, backups, apps, privacy, look."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -16,204 +16,15 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
-    QProgressBar,
     QPushButton,
     QSizePolicy,
     QSpinBox,
-    QTableWidget,
-    QTableWidgetItem,
     QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
-from desktop_mem.core.keys.vault import MIN_PASSPHRASE
 from desktop_mem.core.models.catalog import unique
-from desktop_mem.ui import shortcuts
-
-
-class PassphraseDialog(QDialog):
-    """Ask for the passphrase that protects a profile. `create` asks twice."""
-
-    def __init__(
-        self,
-        profile: str,
-        create: bool,
-        error: str = "",
-        parent: QWidget | None = None,
-        explanation: str = "",
-    ) -> None:
-        super().__init__(parent)
-        self.creating = create
-        self.setMinimumWidth(440)  # its explanation reads as a paragraph, not a column
-        self.setWindowTitle(
-            self.tr("Unlock your memories") if not create else self.tr("Protect your memories")
-        )
-        layout = QVBoxLayout(self)
-        explain = QLabel(
-            explanation
-            or self.tr(
-                "No system keyring is available, so your conversations and memories in the "
-                "profile “%1” are protected by a passphrase. Everything is encrypted with it; "
-                "without it nobody, including you, can read them. There is no way to recover it."
-            ).replace("%1", profile)
-            if create
-            else self.tr(
-                "Your conversations and memories in the profile “%1” are encrypted. Enter the "
-                "passphrase to open them."
-            ).replace("%1", profile)
-        )
-        explain.setWordWrap(True)
-        layout.addWidget(explain)
-        form = QFormLayout()
-        self.first = QLineEdit()
-        self.first.setEchoMode(QLineEdit.EchoMode.Password)
-        form.addRow(self.tr("Passphrase"), self.first)
-        self.second = QLineEdit()
-        self.second.setEchoMode(QLineEdit.EchoMode.Password)
-        if create:
-            form.addRow(self.tr("Again"), self.second)
-        layout.addLayout(form)
-        if create:  # the rule up front, not only after a refusal
-            rule = QLabel(
-                self.tr("At least %1 characters. Write it down: it cannot be recovered.").replace(
-                    "%1", str(MIN_PASSPHRASE)
-                )
-            )
-            rule.setObjectName("notice")
-            rule.setWordWrap(True)
-            layout.addWidget(rule)
-        self.error = QLabel(error)
-        self.error.setObjectName("status")
-        self.error.setWordWrap(True)
-        self.error.setVisible(bool(error))
-        layout.addWidget(self.error)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.accepted.connect(self._check)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
-        self.first.setFocus()
-
-    def _check(self) -> None:
-        text = self.first.text()
-        problem = ""
-        if not text:
-            problem = self.tr("Type the passphrase.")
-        elif self.creating and len(text) < MIN_PASSPHRASE:
-            problem = self.tr("Use at least %1 characters.").replace("%1", str(MIN_PASSPHRASE))
-        elif self.creating and text != self.second.text():
-            problem = self.tr("The two passphrases differ: type the same one twice.")
-        if problem:
-            self.error.setText(problem)
-            self.error.show()
-            self.adjustSize()  # room for the warning: the explanation stays whole
-            return
-        self.accept()
-
-    def passphrase(self) -> str:
-        return self.first.text()
-
-
-class TypedConfirmDialog(QDialog):
-    """A destructive action that needs a typed word, not a reflex click."""
-
-    def __init__(self, title: str, text: str, word: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.word = word
-        self.setWindowTitle(title)
-        layout = QVBoxLayout(self)
-        label = QLabel(text + "\n\n" + self.tr("Type %1 to confirm.").replace("%1", word))
-        label.setWordWrap(True)
-        layout.addWidget(label)
-        self.entry = QLineEdit()
-        layout.addWidget(self.entry)
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        self.ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
-        self.ok.setEnabled(False)
-        self.entry.textChanged.connect(lambda t: self.ok.setEnabled(t.strip() == word))
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
-        layout.addWidget(self.buttons)
-
-
-class PullDialog(QDialog):
-    """Progress of a model download: Hide lets it go on in the background (the status
-    bar shows its progress), Cancel stops it. Enter hides: a reflexive key never throws
-    a long download away."""
-
-    cancelled = Signal()
-
-    def __init__(self, model: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle(self.tr("Downloading %1").replace("%1", model))
-        self.setMinimumWidth(380)
-        layout = QVBoxLayout(self)
-        self.status = QLabel(self.tr("Starting…"))
-        layout.addWidget(self.status)
-        self.bar = QProgressBar()
-        self.bar.setRange(0, 0)
-        layout.addWidget(self.bar)
-        buttons = QDialogButtonBox()
-        self.hide_button = buttons.addButton(
-            self.tr("Hide"), QDialogButtonBox.ButtonRole.AcceptRole
-        )
-        self.hide_button.setToolTip(self.tr("The download goes on; the status bar shows it"))
-        self.hide_button.setDefault(True)
-        cancel = buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
-        cancel.setAutoDefault(False)
-        cancel.clicked.connect(self._cancel)
-        self.hide_button.clicked.connect(self.hide)
-        layout.addWidget(buttons)
-
-    def update_progress(self, status: str, completed: int, total: int) -> None:
-        self.status.setText(status)
-        if total:
-            self.bar.setRange(0, 1000)
-            self.bar.setValue(int(1000 * completed / total))
-
-    def reject(self) -> None:  # Esc hides, as Hide does: the download goes on
-        self.hide()
-
-    def _cancel(self) -> None:
-        self.cancelled.emit()
-        super().reject()
-
-
-class ShortcutsDialog(QDialog):
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle(self.tr("Keyboard shortcuts"))
-        layout = QVBoxLayout(self)
-        table = QTableWidget(len(shortcuts.SHORTCUTS), 2)
-        table.setHorizontalHeaderLabels([self.tr("Keys"), self.tr("Action")])
-        table.verticalHeader().hide()
-        for row, name in enumerate(shortcuts.SHORTCUTS):
-            table.setItem(
-                row,
-                0,
-                QTableWidgetItem(
-                    shortcuts.key(name).toString(shortcuts.key(name).SequenceFormat.NativeText)
-                    or shortcuts.SHORTCUTS[name][0]
-                ),
-            )
-            table.setItem(row, 1, QTableWidgetItem(shortcuts.describe(name)))
-        table.resizeColumnsToContents()
-        table.horizontalHeader().setStretchLastSection(True)
-        table.resizeRowsToContents()
-        rows = sum(table.rowHeight(r) for r in range(table.rowCount()))
-        frame = 2 * table.frameWidth() + 2
-        table.setMinimumHeight(rows + table.horizontalHeader().height() + frame)  # none cut
-        table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.table = table
-        layout.addWidget(table)
-        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        close.rejected.connect(self.reject)
-        layout.addWidget(close)
-        self.resize(460, self.sizeHint().height())
 
 
 def _page(tabs: QTabWidget, title: str) -> QFormLayout:

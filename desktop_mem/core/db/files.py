@@ -14,13 +14,13 @@ try:
 except ImportError:  # Windows
     fcntl = None  # type: ignore[assignment]
 
-# A key change (core/store/rekey.py) writes the re-encrypted copy beside the database and
+# A key change (core/db/rekey.py) writes the re-encrypted copy beside the database and
 # keeps the old file under OLD_SUFFIX until the new key is committed in the sidecar.
 REKEY_SUFFIX = ".rekey"
 OLD_SUFFIX = ".old"
 LOCK_SUFFIX = ".lock"
 # A backup first copies the database beside it, as ``<db>.backup-PID-XXXXXXXX``
-# (core/store/backup.py), under the live key.
+# (core/db/backup.py), under the live key.
 BACKUP_COPY_PREFIX = ".backup-"
 
 

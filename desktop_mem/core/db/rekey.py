@@ -24,6 +24,15 @@ from typing import Any
 import sqlcipher3
 
 from desktop_mem.core import paths
+from desktop_mem.core.db.database import connect, open_profile
+from desktop_mem.core.db.files import (
+    OLD_SUFFIX,
+    REKEY_SUFFIX,
+    ProfileLock,
+    remove_database_files,
+    sibling,
+)
+from desktop_mem.core.db.ownership import require_settled
 from desktop_mem.core.errors import DesktopMemError, ProfileBusy, UsageError
 from desktop_mem.core.keys import identity, recovery
 from desktop_mem.core.keys.vault import (
@@ -36,15 +45,6 @@ from desktop_mem.core.keys.vault import (
     read_sidecar,
     write_key_mode,
 )
-from desktop_mem.core.store.db import connect, open_profile
-from desktop_mem.core.store.files import (
-    OLD_SUFFIX,
-    REKEY_SUFFIX,
-    ProfileLock,
-    remove_database_files,
-    sibling,
-)
-from desktop_mem.core.store.ownership import require_settled
 
 
 @dataclass(frozen=True)

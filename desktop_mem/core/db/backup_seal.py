@@ -48,7 +48,7 @@ def seal(header: dict[str, Any], key: Key) -> str:
 def check_seal(header: dict[str, Any], key: Key, path: Path) -> None:
     """Refuse a backup whose header was changed after it was made (a field removed,
     added or altered); a header from before seals (version 1, exactly: True and 1.0
-    are not it) has none to check, and restores only as what it is (core/store/backup.py
+    are not it) has none to check, and restores only as what it is (core/db/backup.py
     takes no recovery record from it unless the code proves one)."""
     version = header.get("version")
     if type(version) is int and version == 1:

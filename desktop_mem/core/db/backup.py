@@ -34,6 +34,15 @@ import sqlcipher3
 
 from desktop_mem import __version__
 from desktop_mem.core import paths
+from desktop_mem.core.db.backup_seal import check_seal, is_sealed, seal
+from desktop_mem.core.db.database import Database, open_profile
+from desktop_mem.core.db.files import (
+    BACKUP_COPY_PREFIX,
+    ProfileLock,
+    clear_stale_backup_copies,
+    remove_database_files,
+    sibling,
+)
 from desktop_mem.core.errors import (
     DatabaseCorrupt,
     DesktopMemError,
@@ -52,21 +61,12 @@ from desktop_mem.core.keys.vault import (
     read_sidecar,
     write_key_mode,
 )
-from desktop_mem.core.store.backup_seal import check_seal, is_sealed, seal
-from desktop_mem.core.store.db import Database, open_profile
-from desktop_mem.core.store.files import (
-    BACKUP_COPY_PREFIX,
-    ProfileLock,
-    clear_stale_backup_copies,
-    remove_database_files,
-    sibling,
-)
 
 MAGIC = b"DESKTOP-MEM BACKUP\n"
 SUFFIX = ".dmbackup"
 PARTIAL = ".partial"
 MAX_HEADER = 64 * 1024
-HEADER_VERSION = 2  # 2: the header is sealed (core/store/backup_seal.py)
+HEADER_VERSION = 2  # 2: the header is sealed (core/db/backup_seal.py)
 
 
 @dataclass(frozen=True)

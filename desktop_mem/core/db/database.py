@@ -18,6 +18,15 @@ from typing import Any
 import sqlcipher3
 
 from desktop_mem.core import paths
+from desktop_mem.core.db import migrations
+from desktop_mem.core.db.files import (
+    OLD_SUFFIX,
+    REKEY_SUFFIX,
+    ProfileLock,
+    clear_stale_backup_copies,
+    remove_database_files,
+    sibling,
+)
 from desktop_mem.core.errors import (
     DatabaseCorrupt,
     DesktopMemError,
@@ -34,15 +43,6 @@ from desktop_mem.core.keys.vault import (
     read_key_mode,
     read_sidecar,
     write_key_mode,
-)
-from desktop_mem.core.store import migrations
-from desktop_mem.core.store.files import (
-    OLD_SUFFIX,
-    REKEY_SUFFIX,
-    ProfileLock,
-    clear_stale_backup_copies,
-    remove_database_files,
-    sibling,
 )
 
 BUSY_TIMEOUT_MS = 10_000
@@ -183,7 +183,7 @@ class Database:
         key: Key | None = None,
     ) -> None:
         self.conn = conn
-        self._key = key  # for a backup's copy (core/store/backup.py); its repr hides the secret
+        self._key = key  # for a backup's copy (core/db/backup.py); its repr hides the secret
         self.new_recovery_code: str | None = None  # set once, when a keyring profile is made
         self.cleared_copies = 0  # files killed backups had left, removed at this open
         self.path = path
@@ -522,7 +522,7 @@ def _open_locked(
     db.cleared_copies = clear_stale_backup_copies(path)
     if code is not None:
         db.new_recovery_code = code
-    from desktop_mem.core.store.ownership import settle
+    from desktop_mem.core.db.ownership import settle
 
     try:
         settle(db, vault)

@@ -99,7 +99,7 @@ def _m001(conn: Any) -> None:
         );
 
         -- 1-bit codes of the embeddings (signs around the mean), scanned in memory by
-        -- desktop_mem/core/store/vectors.py. Apart from memory_vectors so that loading them
+        -- desktop_mem/core/db/vectors.py. Apart from memory_vectors so that loading them
         -- reads 128 bytes a memory, not 1,156.
         CREATE TABLE memory_codes (
             memory_id INTEGER PRIMARY KEY REFERENCES memories(id) ON DELETE CASCADE,
