@@ -23,7 +23,8 @@ import pytest
 from desktop_mem.core import paths
 from desktop_mem.core.config import Config
 from desktop_mem.core.db import backup
-from desktop_mem.core.db.backup import MAGIC, read_header, recover_key, write_backup
+from desktop_mem.core.db.backup import MAGIC, read_header, write_backup
+from desktop_mem.core.db.recovery import recover_key
 from desktop_mem.core.db.rekey import change_key
 from desktop_mem.core.errors import WrongKey
 from desktop_mem.core.keys import recovery

@@ -16,7 +16,8 @@ import pytest
 from desktop_mem.core import paths
 from desktop_mem.core.config import Config
 from desktop_mem.core.db import database as dbmod
-from desktop_mem.core.db.backup import MAGIC, recover_key, restore, write_backup
+from desktop_mem.core.db.backup import MAGIC, restore, write_backup
+from desktop_mem.core.db.recovery import recover_key
 from desktop_mem.core.db.rekey import change_key
 from desktop_mem.core.errors import DatabaseCorrupt, DesktopMemError, KeyMissing
 from desktop_mem.core.keys.vault import SERVICE, Key, KeyringAccess, Vault, read_sidecar

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from desktop_mem.core import textproc
 from desktop_mem.core.chat.conversations import Message
@@ -22,6 +22,17 @@ from desktop_mem.core.memory.store import Memory
 
 PAGE = 500  # memories, and messages, offered by one "forget …"
 MIN_SCORE = 0.35  # a search hit this good is offered
+
+
+class Forgotten(NamedTuple):
+    """What a "forget ..." did: memories and messages deleted, messages kept but left
+    out of every prompt; and what still says it (unticked, or beyond the page offered)."""
+
+    memories: int
+    messages: int
+    kept: int = 0
+    memories_left: int = 0
+    messages_left: int = 0
 
 
 @dataclass
@@ -136,3 +147,51 @@ def drop_emptied(conversations: Any, touched: Iterable[int], keep: int | None) -
             conversations.delete(cid)
             dropped += 1
     return dropped
+
+
+def carry_out(
+    profile: Any,
+    memory_ids: Sequence[int],
+    message_ids: Sequence[int],
+    keep: Sequence[int],
+    command: Sequence[int],
+    what: str,
+    conversation_id: int | None,
+) -> Forgotten:
+    """What the user chose after a "forget …": delete memories and earlier messages
+    (with the context they lent to memories); the earlier messages the user keeps
+    (`keep`) stay to read but are left out of every prompt, and so are the command and
+    its answer (`command`), which say the same thing. A conversation the forget leaves
+    empty goes, a title made of what was forgotten goes with it, and what still says it
+    is counted."""
+    memories, conversations = profile.memories, profile.conversations
+    existing = [m.id for m in memories.get_many(list(memory_ids))]
+    touched = _conversations_of(conversations, [*message_ids, *keep])
+    n = memories.delete(existing) if existing else 0
+    m = conversations.delete_messages(message_ids, memories)
+    kept = [i for i in keep if i not in set(message_ids)]
+    k = conversations.exclude_messages(kept, memories)
+    left = (0, 0)
+    if n or m or k:
+        conversations.exclude_messages(command, memories)
+        if conversation_id is not None:
+            touched.append(conversation_id)
+        gone = [*message_ids, *kept, *command]
+        drop_emptied(conversations, touched, conversation_id)
+        if what:
+            retitle(conversations, what, touched, gone)
+            left = still_said(profile, what, command)
+        profile.db.checkpoint()  # the old title's page too
+    return Forgotten(n, m, k, *left)
+
+
+def _conversations_of(conversations: Any, message_ids: Sequence[int]) -> list[int]:
+    from desktop_mem.core.errors import DesktopMemError
+
+    found: list[int] = []
+    for mid in message_ids:
+        try:
+            found.append(conversations.message(mid).conversation_id)
+        except DesktopMemError:
+            continue
+    return found

@@ -11,9 +11,9 @@ from typing import Any
 from desktop_mem.core import textproc
 from desktop_mem.core.chat.records import MESSAGE_COLUMNS, Message, MessageHit
 from desktop_mem.core.db.database import id_chunks
-from desktop_mem.core.errors import ModelServerError
 from desktop_mem.core.models.embed import Embedder
 from desktop_mem.core.search.relevance import MESSAGE_TIER, WEAK
+from desktop_mem.core.search.text_tier import TextTier
 from desktop_mem.core.search.tiers import search_tier
 from desktop_mem.core.search.words import document_frequencies, retrieval_terms
 
@@ -25,7 +25,7 @@ EMBED_CHARS = 4000
 INDEX_BATCH = 128  # messages per embedding call when indexing in the background
 
 
-class MessageSearch:
+class MessageSearch(TextTier):
     """Needs `db`, `embedder`, `index` (the messages' VectorIndex), `reference`, `rule`
     and `message(id)` of the store it is part of."""
 
@@ -115,24 +115,14 @@ class MessageSearch:
             )
         }
 
-    _UNINDEXED = (
-        "SELECT m.id, m.content FROM messages m LEFT JOIN message_vectors v "
-        "ON v.message_id = m.id WHERE v.message_id IS NULL AND m.content != '' "
-        "AND m.forgotten = 0"
-    )
-
-    def unindexed_count(self) -> int:
-        """Messages with text but no vector yet."""
-        rows = self.db.query(f"SELECT count(*) FROM ({self._UNINDEXED})")
-        return int(rows[0][0])
-
-    def indexable_count(self) -> int:
-        """Messages with text: what a re-index embeds."""
-        return int(
-            self.db.query("SELECT count(*) FROM messages WHERE content != '' AND forgotten = 0")[0][
-                0
-            ]
-        )
+    # the texts of the tier (core/search/text_tier.py): every message with text, but
+    # those kept to read and left out of every prompt
+    TABLE = "messages"
+    TEXTS = "SELECT t.id, t.content FROM messages t WHERE t.content != '' AND t.forgotten = 0"
+    VECTORS = "message_vectors"
+    VECTOR_KEY = "message_id"
+    EMBED_CHARS = EMBED_CHARS
+    BATCH = INDEX_BATCH
 
     def index_vectors(
         self,
@@ -142,59 +132,4 @@ class MessageSearch:
         """Embed messages that have no vector yet (run in the background after a turn;
         None: every such message), in batches. Returns how many were embedded; a
         model-server failure leaves the rest for later."""
-        if self.embedder is None or (message_ids is not None and not message_ids):
-            return 0
-        sql = self._UNINDEXED
-        params: list[Any] = []
-        if message_ids is not None:
-            sql += f" AND m.id IN ({','.join('?' * len(message_ids))})"
-            params = list(message_ids)
-        rows = self.db.query(sql + " ORDER BY m.id", params)
-        done = 0
-        for start in range(0, len(rows), INDEX_BATCH):
-            chunk = rows[start : start + INDEX_BATCH]
-            try:
-                vecs = self.embedder.embed([text[:EMBED_CHARS] for _, text in chunk])
-            except ModelServerError:
-                break
-            with self.db.transaction() as conn:
-                self.index.ensure(conn, self.embedder.model, vecs.shape[1])
-                # a message deleted while it was being embedded gets no vector
-                live = {
-                    r[0]
-                    for r in conn.execute(
-                        f"SELECT id FROM messages WHERE id IN ({','.join('?' * len(chunk))})",
-                        [r[0] for r in chunk],
-                    )
-                }
-                keep = [n for n, r in enumerate(chunk) if r[0] in live]
-                ids = [chunk[n][0] for n in keep]
-                self.index.put(conn, ids, [""] * len(ids), vecs[keep])
-            done += len(ids)
-            if progress:
-                progress(start + len(chunk), len(rows))
-        if done:
-            self.index.maybe_rebuild()
-        return done
-
-    def reembed(
-        self, embedder: Embedder, progress: Callable[[int, int], None] | None = None
-    ) -> int:
-        """Index every message anew with `embedder` (another model); the old index
-        serves until the switch (VectorIndex.rebuild)."""
-        rows = self.db.query(
-            "SELECT id, content FROM messages WHERE content != '' AND forgotten = 0 ORDER BY id"
-        )
-        previous = self.embedder
-
-        def switch() -> None:
-            self.embedder = embedder
-            self.db.on_rollback(lambda: setattr(self, "embedder", previous))
-
-        return self.index.rebuild(
-            [(i, text[:EMBED_CHARS]) for i, text in rows],
-            lambda texts: embedder.embed(texts, fresh=True),
-            embedder.model,
-            switch,
-            progress,
-        )
+        return self.index_missing(message_ids, progress, stop_at_failure=True)

@@ -21,10 +21,9 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, NamedTuple
+from typing import Any
 
-from desktop_mem.core import textproc
-from desktop_mem.core.chat import after_turn, forget
+from desktop_mem.core.chat import after_turn, forget, replies
 from desktop_mem.core.chat.backends import BackendSlot, slot_of
 from desktop_mem.core.chat.conversations import SHOWN, Message
 from desktop_mem.core.chat.extract import (
@@ -34,6 +33,7 @@ from desktop_mem.core.chat.extract import (
     given_always,
     parse_command,
 )
+from desktop_mem.core.chat.forget import Forgotten
 from desktop_mem.core.chat.learning import Exchange, Learned, Learner
 from desktop_mem.core.chat.read_path import Budget, ContextBuilder, Plan, TokenCounter
 from desktop_mem.core.chat.records import RecalledMessage, UsedMemory
@@ -52,17 +52,6 @@ log = logging.getLogger("desktop_mem.chat")
 
 CATCH_UP = 3  # waiting exchanges learned from after a turn the model answered
 TASK_TOKENS = 700  # a task asked after the chat, with its answer (extraction ~400 + ~300)
-
-
-class Forgotten(NamedTuple):
-    """What a "forget ..." did: memories and messages deleted, messages kept but left
-    out of every prompt; and what still says it (unticked, or beyond the page offered)."""
-
-    memories: int
-    messages: int
-    kept: int = 0
-    memories_left: int = 0
-    messages_left: int = 0
 
 
 @dataclass
@@ -119,38 +108,6 @@ class TurnResult:
     def outcome(self, timeout: float | None = None) -> Learned:
         """Wait for the write path of this turn: its changes, or why it failed."""
         return self.learning.result(timeout) if self.learning else Learned()
-
-
-def _count(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
-
-
-def _zh(text: str) -> bool:
-    return textproc.has_cjk(text)
-
-
-def _forget_offer(what: str, found: forget.Found, zh: bool) -> str:
-    """The answer to "forget …": how much was found, and how much more there is."""
-    n, m = len(found.memories), len(found.messages)
-    more_n, more_m = found.more_memories, found.more_messages
-    if n == 0 and m == 0:
-        return f"我没有找到关于「{what}」的记忆。" if zh else f"I have no memory about “{what}”."
-    if zh:
-        text = f"关于「{what}」，我找到 {n} 条记忆和 {m} 条以前的消息：请选择要删除的。"
-        if more_n or more_m:
-            text += f"还有 {more_n} 条记忆和 {more_m} 条消息：删除这些之后，再说一次“忘记{what}”。"
-        return text
-    text = (
-        f"About “{what}” I found {_count(n, 'memory', 'memories')} and "
-        f"{_count(m, 'earlier message', 'earlier messages')}: choose what to delete."
-    )
-    if more_n or more_m:
-        text += (
-            f" {_count(more_n, 'more memory', 'more memories')} and "
-            f"{_count(more_m, 'more message', 'more messages')} mention it: after these, say "
-            f"“forget {what}” again."
-        )
-    return text
 
 
 class ChatSession:
@@ -525,15 +482,11 @@ class ChatSession:
     # -- explicit commands ---------------------------------------------------------------
 
     def _command(self, command: Command, user_id: int | None) -> TurnResult:
-        zh = _zh(command.text)
+        zh = replies.chinese(command.text)
         result = TurnResult("", "command", conversation_id=self.conversation_id)
         result.user_message_id = None if self.incognito else user_id
         if self.incognito:
-            result.text = (
-                "无痕模式：这次对话不会记住或删除任何记忆。"
-                if zh
-                else "Incognito: nothing is remembered or forgotten in this conversation."
-            )
+            result.text = replies.incognito(zh)
         elif command.kind == "remember":
             added = self.profile.memories.add(
                 NewMemory(
@@ -550,14 +503,12 @@ class ChatSession:
                        always=given_always(added.memory))
             ]  # fmt: skip
             result.warnings += added.warnings
-            result.text = (
-                f"好的，我记住了：{command.text}" if zh else f"Noted. I'll remember: {command.text}"
-            )
+            result.text = replies.remembered(command.text, zh)
         else:
             found = forget.find(self.profile, command.text, [user_id] if user_id else [])
             result.forget_candidates, result.forget_messages = found.memories, found.messages
             result.forget_more = (found.more_memories, found.more_messages)
-            result.text = _forget_offer(command.text, found, zh)
+            result.text = replies.forget_offer(command.text, found, zh)
         result.answer_id = self._store("assistant", result.text, model="desktop-mem")
         if command.kind == "forget" and not self.incognito:
             # the command and its answer name what is to be forgotten: once something is,
@@ -572,60 +523,17 @@ class ChatSession:
         message_ids: Sequence[int] = (),
         keep: Sequence[int] = (),
     ) -> Forgotten:
-        """Do what the user chose after a "forget ..." command: delete memories and
-        earlier messages (with the context they lent to memories); the earlier messages
-        the user keeps (`keep`) stay to read but are left out of every prompt, and so
-        are the command and its answer, which say the same thing. Says what was done in
-        the conversation."""
+        """Do what the user chose after a "forget ..." command (core/chat/forget.py:
+        carry_out), and say what was done in the conversation."""
         if self.incognito:
             return Forgotten(0, 0, 0)
-        existing = [m.id for m in self.profile.memories.get_many(list(memory_ids))]
-        touched = self._conversations_of([*message_ids, *keep])
-        n = self.profile.memories.delete(existing) if existing else 0
-        m = self.conversations.delete_messages(message_ids, self.profile.memories)
-        kept = [i for i in keep if i not in set(message_ids)]
-        k = self.conversations.exclude_messages(kept, self.profile.memories)
         command, self._forget_command = self._forget_command, []
         what, self._forget_text = self._forget_text, ""
-        left = (0, 0)
-        if n or m or k:
-            self.conversations.exclude_messages(command, self.profile.memories)
-            if self.conversation_id is not None:
-                touched.append(self.conversation_id)
-            gone = [*message_ids, *kept, *command]
-            forget.drop_emptied(self.conversations, touched, self.conversation_id)
-            if what:
-                forget.retitle(self.conversations, what, touched, gone)
-                left = forget.still_said(self.profile, what, command)
-            self.profile.db.checkpoint()  # the old title's page too
-            text = (
-                f"Deleted {_count(n, 'memory', 'memories')} and {_count(m, 'message', 'messages')}."
-            )
-            if k:
-                them = "it" if k == 1 else "them"
-                text += (
-                    f" {_count(k, 'earlier message stays', 'earlier messages stay')} to read, "
-                    f"but the assistant no longer sees {them}."
-                )
-            if any(left):
-                text += (
-                    f" Still mentioning it: {_count(left[0], 'memory', 'memories')} and "
-                    f"{_count(left[1], 'earlier message', 'earlier messages')} (say “forget "
-                    f"{what}” again to see them)."
-                )
-        else:
-            text = "Nothing was deleted."
-        self._store("assistant", text, model="desktop-mem")
-        return Forgotten(n, m, k, *left)
-
-    def _conversations_of(self, message_ids: Sequence[int]) -> list[int]:
-        found: list[int] = []
-        for mid in message_ids:
-            try:
-                found.append(self.conversations.message(mid).conversation_id)
-            except DesktopMemError:
-                continue
-        return found
+        done = forget.carry_out(
+            self.profile, memory_ids, message_ids, keep, command, what, self.conversation_id
+        )
+        self._store("assistant", replies.forgot(done, what), model="desktop-mem")
+        return done
 
     def messages(self) -> list[Message]:
         if self.incognito or self.conversation_id is None:

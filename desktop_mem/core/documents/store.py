@@ -59,6 +59,7 @@ from desktop_mem.core.memory.records import now_iso
 from desktop_mem.core.models.embed import Embedder
 from desktop_mem.core.search.chance import Reference
 from desktop_mem.core.search.relevance import PASSAGE_TIER, WEAK, RelevanceRule
+from desktop_mem.core.search.text_tier import TextTier
 from desktop_mem.core.search.tiers import search_tier
 
 log = logging.getLogger(__name__)
@@ -135,7 +136,7 @@ def _storable(path: Path) -> bool:
     return True
 
 
-class DocumentStore:
+class DocumentStore(TextTier):
     def __init__(
         self,
         db: Any,
@@ -534,66 +535,18 @@ class DocumentStore:
 
     # -- indexing -----------------------------------------------------------------------
 
-    _TEXTS = (
-        "SELECT c.id, CASE WHEN c.heading != '' THEN c.heading || char(10) ELSE '' END || c.text "
+    # the texts of the tier (core/search/text_tier.py): each passage under its heading
+    TABLE = "doc_chunks"
+    TEXTS = (
+        "SELECT t.id, CASE WHEN t.heading != '' THEN t.heading || char(10) ELSE '' END || "
+        "t.text FROM doc_chunks t WHERE 1"
     )
+    VECTORS = "doc_chunk_vectors"
+    VECTOR_KEY = "chunk_id"
+    EMBED_CHARS = 1_000_000  # a passage is embedded whole (it is at most 1,200 characters)
 
     def passage_count(self) -> int:
         return int(self.db.query("SELECT count(*) FROM doc_chunks")[0][0])
-
-    def unindexed_count(self) -> int:
-        """Passages without a vector (added while no embedding model could be used)."""
-        return self.passage_count() - self.index.count()
-
-    def index_missing(self, progress: Callable[[int, int], None] | None = None) -> int:
-        """Embed the passages that have no vector yet; raises ModelServerError."""
-        if self.embedder is None:
-            return 0
-        rows = self.db.query(
-            self._TEXTS + "FROM doc_chunks c LEFT JOIN doc_chunk_vectors v ON v.chunk_id = c.id "
-            "WHERE v.chunk_id IS NULL ORDER BY c.id"
-        )
-        done = 0
-        for start in range(0, len(rows), 64):
-            chunk = rows[start : start + 64]
-            vecs = self.embedder.embed([text for _, text in chunk])
-            with self.db.transaction() as conn:
-                live = {
-                    r[0]
-                    for r in conn.execute(
-                        f"SELECT id FROM doc_chunks WHERE id IN ({','.join('?' * len(chunk))})",
-                        [i for i, _ in chunk],
-                    )
-                }
-                keep = [n for n, (i, _) in enumerate(chunk) if i in live]
-                self.index.ensure(conn, self.embedder.model, vecs.shape[1])
-                self.index.put(conn, [chunk[n][0] for n in keep], [""] * len(keep), vecs[keep])
-            done += len(keep)
-            if progress:
-                progress(start + len(chunk), len(rows))
-        if done:
-            self.index.maybe_rebuild()
-        return done
-
-    def reembed(
-        self, embedder: Embedder, progress: Callable[[int, int], None] | None = None
-    ) -> int:
-        """Index every passage anew with `embedder` (another model); the old index
-        serves until the switch (VectorIndex.rebuild)."""
-        rows = self.db.query(self._TEXTS + "FROM doc_chunks c ORDER BY c.id")
-        previous = self.embedder
-
-        def switch() -> None:
-            self.embedder = embedder
-            self.db.on_rollback(lambda: setattr(self, "embedder", previous))
-
-        return self.index.rebuild(
-            [(i, text) for i, text in rows],
-            lambda texts: embedder.embed(texts, fresh=True),
-            embedder.model,
-            switch,
-            progress,
-        )
 
     def answers_using(self, chunk_id: int) -> builtins.list[int]:
         return [

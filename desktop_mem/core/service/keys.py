@@ -10,17 +10,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from desktop_mem.core.db import backup
+from desktop_mem.core.db import backup, recovery
 from desktop_mem.core.db.backup import (  # noqa: F401 - the operations on a closed profile
     BackupFile,
     BackupReport,
     RestoreReport,
     read_header,
-    recover_key,
     restore,
     verify_file,
 )
 from desktop_mem.core.db.database import Database
+from desktop_mem.core.db.recovery import recover_key  # noqa: F401 - on a closed profile
 from desktop_mem.core.db.rekey import RekeyReport, change_key  # noqa: F401
 
 if TYPE_CHECKING:
@@ -90,4 +90,4 @@ class Keys:
 
     def renew_recovery_code(self) -> str:
         """A new recovery code (shown once); the old one stops opening the profile."""
-        return backup.renew_recovery_code(self._db)
+        return recovery.renew_recovery_code(self._db)
