@@ -579,3 +579,12 @@ def _split_long(text: str, limit: int) -> list[str]:
     if current:
         parts.append(current)
     return parts
+
+
+def storable_name(path: Path) -> bool:
+    """Whether a path can be stored (a name that is not UTF-8 cannot)."""
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
