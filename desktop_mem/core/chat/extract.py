@@ -88,12 +88,19 @@ def given_always(memory: Any) -> str | None:
 Prefix = Sequence[dict[str, str]]  # the chat's messages and answer, to ask after
 
 
+# The model's decision (its JSON words) as the change it becomes: one vocabulary for a
+# change to the memories from the decision to its record (the history's "created" is
+# the stored word for an added memory, shown as "added").
+CHANGE_OF = {"ADD": "added", "NOOP": "skipped", "UPDATE": "updated", "INVALIDATE": "invalidated"}
+
+
 @dataclass
 class Step:
-    """What consolidation decided for one candidate, before anything is written."""
+    """What consolidation decided for one candidate, before anything is written, in the
+    words of the change it becomes (Change.action): added, skipped, updated, invalidated."""
 
     candidate: Candidate
-    action: str  # add, skip, update, invalidate
+    action: str
     target: Any = None  # the stored memory it concerns
     text: str | None = None  # update: the statement as it should now read
 
@@ -264,13 +271,13 @@ class Extractor:
         change is made. Raises ModelServerError (InvalidModelAnswer included)."""
         same = self.store.find_duplicate(c.text)
         if same is not None:
-            return Step(c, "skip", same)
+            return Step(c, "skipped", same)
         neighbours = self._neighbours(c.text)
         best = max((s for _, s in neighbours), default=0.0)
         if neighbours and best >= DUPLICATE_SIMILARITY:
-            return Step(c, "skip", max(neighbours, key=lambda t: t[1])[0])
+            return Step(c, "skipped", max(neighbours, key=lambda t: t[1])[0])
         if not neighbours or best < RELATED_SIMILARITY:
-            return Step(c, "add")
+            return Step(c, "added")
         stored = "\n".join(f"[{i}] {quoted(m.text)}" for i, (m, _) in enumerate(neighbours, 1))
         prompt = DECIDE_PROMPT.format(
             today=when.date().isoformat(), stored=stored, new=quoted(c.text)
@@ -278,19 +285,19 @@ class Extractor:
         decision = self._ask(after_chat(prompt) if prefix else prompt, Decision, prefix)
         assert isinstance(decision, Decision)
         if decision.action == "ADD":
-            return Step(c, "add")
+            return Step(c, "added")
         if decision.id is None or not 1 <= decision.id <= len(neighbours):
             log.warning("consolidation answer named no stored memory: adding instead")
-            return Step(c, "add")
+            return Step(c, "added")
         target = neighbours[decision.id - 1][0]
-        action = {"NOOP": "skip", "UPDATE": "update", "INVALIDATE": "invalidate"}[decision.action]
+        action = CHANGE_OF[decision.action]
         return Step(c, action, target, decision.text)
 
     def _apply(
         self, step: Step, message_id: int | None, context: str | None, when: datetime, actor: str
     ) -> list[Change]:
         c, target = step.candidate, step.target
-        if step.action in ("update", "invalidate") and not may_change(actor, target):
+        if step.action in ("updated", "invalidated") and not may_change(actor, target):
             # An app's write never changes or expires a memory it did not write, nor a
             # pinned one: its words would go into the user's memory (and every prompt,
             # for a pinned one) under the user's name. It adds its own, beside it.
@@ -298,15 +305,15 @@ class Extractor:
             if same is not None:
                 return [Change("skipped", same.id, same.text)]
             return [self._add(c, message_id, context, actor, proposes=target.id)]
-        if step.action == "add":
+        if step.action == "added":
             # a candidate the same as one just written for this exchange is not stored twice
             same = self.store.find_duplicate(c.text)
             if same is not None:
                 return [Change("skipped", same.id, same.text)]
             return [self._add(c, message_id, context, actor)]
-        if step.action == "skip":
+        if step.action == "skipped":
             return [Change("skipped", target.id, target.text)]
-        if step.action == "update":
+        if step.action == "updated":
             text = (step.text or c.text).strip() or c.text
             result = self.store.edit(
                 target.id,
