@@ -28,6 +28,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from desktop_mem.core.errors import DesktopMemError, NotFound, UsageError
+from desktop_mem.core.protocols import Rows
 from desktop_mem.core.settings import LEVELS, Settings, check_level
 
 NEEDS = {"read": 1, "write": 2, "delete": 3}  # the level index a kind of tool needs
@@ -137,7 +138,7 @@ def _app(row: Any, counts: tuple[int, int] = (0, 0)) -> App:
 
 
 class ClientRegistry:
-    def __init__(self, db: Any) -> None:
+    def __init__(self, db: Rows) -> None:
         self.db = db
         self._logged = 0  # log calls since this registry last pruned the log
 

@@ -16,7 +16,7 @@ import sqlite_vec
 
 from desktop_mem.core import paths
 from desktop_mem.core.config import DEFAULT_CHAT_MODEL, Config
-from desktop_mem.core.db.database import open_profile
+from desktop_mem.core.db.database import Database, open_profile
 from desktop_mem.core.db.files import stale_backup_copies
 from desktop_mem.core.errors import DatabaseCorrupt, DesktopMemError
 from desktop_mem.core.keys.vault import (
@@ -243,7 +243,7 @@ def check_database(config: Config, vault: Vault) -> tuple[list[Check], Facts]:
         db.close()
 
 
-def check_always_given(db: Any) -> Check:
+def check_always_given(db: Database) -> Check:
     """Which memories are given to the model in every chat (core/memory/care.py): their
     ids and why, never their text (a doctor report is pasted into bug reports)."""
     from desktop_mem.core.memory.care import CATEGORIES
@@ -279,7 +279,7 @@ def check_leftovers(path: Path, found: int) -> Check:
     return Check("leftovers", True, "no copies left by a killed backup")
 
 
-def check_recovery(db: Any) -> Check | None:
+def check_recovery(db: Database) -> Check | None:
     """Whether the recovery record in profile.json opens this profile's key (a keyring
     profile's; a passphrase profile has no code)."""
     from desktop_mem.core.keys import recovery
@@ -309,7 +309,7 @@ def check_recovery(db: Any) -> Check | None:
     return Check("recovery code", True, "the recovery data opens this profile's key")
 
 
-def check_learning(db: Any) -> Check:
+def check_learning(db: Database) -> Check:
     """How many messages wait to be learned from (core/chat/learning.py)."""
     from desktop_mem.core.chat.learning import WHAT_FAILED, waiting
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from desktop_mem.core.errors import InvalidInput, UsageError
 from desktop_mem.core.events import Events, SettingChanged
+from desktop_mem.core.protocols import Meta
 
 # What another app (an MCP client) may do, in order: paused, read, read and write, read
 # write and delete. Defined here because a setting chooses a new app's level.
@@ -52,7 +53,7 @@ SECRET = ("openai_api_key",)
 
 
 class Settings:
-    def __init__(self, db: Any, events: Events | None = None) -> None:
+    def __init__(self, db: Meta, events: Events | None = None) -> None:
         self.db = db
         self.events = events or Events()  # each change is announced
 

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core.chat.prompts import after_chat, quoted
 from desktop_mem.core.errors import ModelServerError
 from desktop_mem.core.models.llm import ChatBackend, OllamaChat
+
+if TYPE_CHECKING:
+    from desktop_mem.core.db.database import Database
 
 log = logging.getLogger("desktop_mem.chat")
 
@@ -66,7 +69,7 @@ def title(
         return False
 
 
-def observe_server(backend: ChatBackend, db: Any) -> Any:
+def observe_server(backend: ChatBackend, db: Database | None) -> Any:
     """What /api/ps says right after a turn that would make every turn slow (a
     loaded.SlowTurns, or None; core/models/loaded.py), kept in `db` for `doctor`."""
     from desktop_mem.core.models import loaded

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from desktop_mem.core.chat.stores import Stores
 from desktop_mem.core.errors import DesktopMemError
 
 if TYPE_CHECKING:  # the model server's client (httpx) is imported when a backend is made
@@ -55,7 +56,7 @@ def slot_of(backend: ChatBackend | BackendSlot) -> BackendSlot:
     return backend if isinstance(backend, BackendSlot) else BackendSlot(backend)
 
 
-def make_backend(profile: Any, model: str | None = None) -> ChatBackend:
+def make_backend(profile: Stores, model: str | None = None) -> ChatBackend:
     """The chat backend the profile is set up for: Ollama unless the user turned the
     OpenAI-compatible backend on. `model` (a flag) overrides the configured model."""
     from desktop_mem.core.models.llm import OllamaChat, OpenAICompatChat
@@ -82,7 +83,7 @@ def make_backend(profile: Any, model: str | None = None) -> ChatBackend:
     )  # fmt: skip
 
 
-def ollama_model(profile: Any, model: str | None = None) -> str:
+def ollama_model(profile: Stores, model: str | None = None) -> str:
     """The Ollama chat model: a flag, then --model/DESKTOP_MEM_CHAT_MODEL, then the
     profile's setting, then the default. The one place that decides."""
     from desktop_mem.core.config import DEFAULT_CHAT_MODEL
@@ -95,7 +96,7 @@ def ollama_model(profile: Any, model: str | None = None) -> str:
     )
 
 
-def remote_notice(profile: Any, backend: ChatBackend) -> str | None:
+def remote_notice(profile: Stores, backend: ChatBackend) -> str | None:
     """The notice that messages leave the machine, once per server (None when the
     server is this computer, or the notice was shown for it)."""
     if backend.local:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import builtins
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core import textproc
 from desktop_mem.core.chat.message_search import MessageSearch
@@ -33,6 +33,9 @@ from desktop_mem.core.memory.store import MemoryStore, now_iso, parse_when, quot
 from desktop_mem.core.models.embed import Embedder
 from desktop_mem.core.search.chance import Reference
 from desktop_mem.core.search.relevance import RelevanceRule
+
+if TYPE_CHECKING:
+    from desktop_mem.core.db.database import Database
 
 TITLE_CHARS = 60
 ROLES = ("system", "user", "assistant")
@@ -63,7 +66,7 @@ def title_from(text: str) -> str:
 class ConversationStore(Versions, MessageSearch):
     def __init__(
         self,
-        db: Any,
+        db: Database,
         embedder: Embedder | None = None,
         reference: Reference | None = None,
         rule: RelevanceRule | None = None,

@@ -14,11 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from desktop_mem.core import textproc
 from desktop_mem.core.chat.conversations import Message
 from desktop_mem.core.memory.store import Memory
+
+if TYPE_CHECKING:
+    from desktop_mem.core.chat.stores import Stores
+    from desktop_mem.core.db.database import Database
 
 PAGE = 500  # memories, and messages, offered by one "forget …"
 MIN_SCORE = 0.35  # a search hit this good is offered
@@ -56,7 +60,7 @@ def _all_words(text: str) -> str | None:
     return " AND ".join(parts)
 
 
-def _by_words(db: Any, table: str, text: str) -> list[int]:
+def _by_words(db: Database, table: str, text: str) -> list[int]:
     match = _all_words(text)
     if match is None:
         return []
@@ -70,7 +74,7 @@ def _joined(first: Iterable[int], then: Iterable[int], leave_out: set[int]) -> l
     return [i for i in dict.fromkeys([*first, *then]) if i not in leave_out]
 
 
-def memory_ids(profile: Any, text: str) -> list[int]:
+def memory_ids(profile: Stores, text: str) -> list[int]:
     """Every memory about `text`: the search's hits first (best first), then every one
     holding all its words (newest first)."""
     hits = profile.search.search(text, k=PAGE).hits
@@ -78,7 +82,7 @@ def memory_ids(profile: Any, text: str) -> list[int]:
     return _joined(meant, _by_words(profile.db, "memories_fts", text), set())
 
 
-def message_ids(profile: Any, text: str, leave_out: Sequence[int] = ()) -> list[int]:
+def message_ids(profile: Stores, text: str, leave_out: Sequence[int] = ()) -> list[int]:
     """Every earlier message about `text` still in the prompts (not one left out of them
     before), but `leave_out` (the "forget …" and its answer)."""
     found, _ = profile.conversations.search(text, k=PAGE, details=False)
@@ -87,7 +91,7 @@ def message_ids(profile: Any, text: str, leave_out: Sequence[int] = ()) -> list[
     return _joined(meant, words, set(leave_out))
 
 
-def find(profile: Any, text: str, leave_out: Sequence[int] = ()) -> Found:
+def find(profile: Stores, text: str, leave_out: Sequence[int] = ()) -> Found:
     mids = memory_ids(profile, text)
     msgs = message_ids(profile, text, leave_out)
     messages = []
@@ -101,7 +105,7 @@ def find(profile: Any, text: str, leave_out: Sequence[int] = ()) -> Found:
     )
 
 
-def still_said(profile: Any, text: str, leave_out: Sequence[int] = ()) -> tuple[int, int]:
+def still_said(profile: Stores, text: str, leave_out: Sequence[int] = ()) -> tuple[int, int]:
     """How many memories and earlier messages (in the prompts) still hold it."""
     return len(memory_ids(profile, text)), len(message_ids(profile, text, leave_out))
 
@@ -150,7 +154,7 @@ def drop_emptied(conversations: Any, touched: Iterable[int], keep: int | None) -
 
 
 def carry_out(
-    profile: Any,
+    profile: Stores,
     memory_ids: Sequence[int],
     message_ids: Sequence[int],
     keep: Sequence[int],

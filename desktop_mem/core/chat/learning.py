@@ -16,12 +16,15 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core.chat.extract import Extractor, Prefix
 from desktop_mem.core.chat.records import Learned
 from desktop_mem.core.errors import ModelServerError
 from desktop_mem.core.events import Events, LearningChanged
+
+if TYPE_CHECKING:
+    from desktop_mem.core.db.database import Database
 
 log = logging.getLogger("desktop_mem.learning")
 
@@ -76,7 +79,7 @@ class Waiting:
         return self.pending + self.failed
 
 
-def waiting(db: Any) -> Waiting:
+def waiting(db: Database) -> Waiting:
     """How many messages wait to be learned from (for `doctor` and the window)."""
     out = Waiting()
     for state, reason, n in db.query(

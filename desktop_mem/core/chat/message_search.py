@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core import textproc
 from desktop_mem.core.chat.records import MESSAGE_COLUMNS, Message, MessageHit
@@ -16,6 +16,9 @@ from desktop_mem.core.search.relevance import MESSAGE_TIER, WEAK
 from desktop_mem.core.search.text_tier import TextTier
 from desktop_mem.core.search.tiers import search_tier
 from desktop_mem.core.search.words import document_frequencies, retrieval_terms
+
+if TYPE_CHECKING:
+    from desktop_mem.core.db.database import Database
 
 MAX_QUERY_CHARS = 2_000  # as for memory search
 KEYWORD_CUTOFF_MIN = 2_000  # messages before frequent words stop being retrieved by
@@ -29,7 +32,7 @@ class MessageSearch(TextTier):
     """Needs `db`, `embedder`, `index` (the messages' VectorIndex), `reference`, `rule`
     and `message(id)` of the store it is part of."""
 
-    db: Any
+    db: Database
     embedder: Embedder | None
     index: Any
 

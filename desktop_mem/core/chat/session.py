@@ -37,6 +37,7 @@ from desktop_mem.core.chat.forget import Forgotten
 from desktop_mem.core.chat.learning import Exchange, Learned, Learner
 from desktop_mem.core.chat.read_path import Budget, ContextBuilder, Plan, TokenCounter
 from desktop_mem.core.chat.records import RecalledMessage, UsedMemory
+from desktop_mem.core.chat.stores import Stores
 from desktop_mem.core.errors import DesktopMemError, ModelServerError
 from desktop_mem.core.events import (
     ConversationTitled,
@@ -118,7 +119,7 @@ class ChatSession:
 
     def __init__(
         self,
-        profile: Any,
+        profile: Stores,
         backend: ChatBackend | BackendSlot,
         conversation_id: int | None = None,
         incognito: bool = False,

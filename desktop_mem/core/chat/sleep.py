@@ -18,10 +18,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING
 
 from desktop_mem.core.chat.learning import waiting
 from desktop_mem.core.settings import Settings
+
+if TYPE_CHECKING:
+    from desktop_mem.core.db.database import Database
 
 LAST_RUN = "sleep.last_run"  # meta: when a pass last ran to its end (ISO, UTC)
 SEEN = "sleep.memories_seen"  # meta: the memories counter's value then
@@ -29,7 +32,7 @@ SEEN = "sleep.memories_seen"  # meta: the memories counter's value then
 
 @dataclass(frozen=True)
 class SleepSchedule:
-    db: Any
+    db: Database
     every: timedelta = timedelta(days=1)
     new_memories: int = 20  # this many new since the last pass: run even within the day
 

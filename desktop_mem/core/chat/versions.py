@@ -6,11 +6,14 @@ conversation reads and the model sees. The versions part of `ConversationStore`.
 from __future__ import annotations
 
 import builtins
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core.db.database import id_chunks
 from desktop_mem.core.errors import NotFound
 from desktop_mem.core.events import Events
+
+if TYPE_CHECKING:
+    from desktop_mem.core.db.database import Database
 
 SHOWN = -1  # add_message: after the last message shown
 Node = tuple[int, bool, str]  # a message in a conversation's tree: id, chosen, role
@@ -19,7 +22,7 @@ Node = tuple[int, bool, str]  # a message in a conversation's tree: id, chosen, 
 class Versions:
     """Needs `db`, `events` and `message(id)` of the store it is part of."""
 
-    db: Any
+    db: Database
     events: Events
 
     def message(self, message_id: int) -> Any:

@@ -5,11 +5,14 @@ its own holding the same key. Run on every open; costs nothing once settled."""
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core.errors import DesktopMemError, KeyringUnavailable
 from desktop_mem.core.keys import identity
 from desktop_mem.core.keys.vault import Vault, read_sidecar, write_key_mode
+
+if TYPE_CHECKING:
+    from desktop_mem.core.db.database import Database
 
 log = logging.getLogger(__name__)
 
@@ -17,7 +20,7 @@ META_ID = "profile.id"
 META_LOCATION = "profile.location"
 
 
-def settle(db: Any, vault: Vault) -> str | None:
+def settle(db: Database, vault: Vault) -> str | None:
     """This profile's own id, made here if it had none (a profile from before ids) or
     was made somewhere else (a copy, a moved data folder). None when its keyring entry
     could not be written (a locked keyring): the profile opens, but may not change its
@@ -39,7 +42,7 @@ def settle(db: Any, vault: Vault) -> str | None:
     return pid
 
 
-def _become_own(db: Any, vault: Vault) -> str | None:
+def _become_own(db: Database, vault: Vault) -> str | None:
     pid = identity.new_profile_id()
     account = None
     key = db._key

@@ -38,6 +38,8 @@ from desktop_mem.core.errors import DimensionMismatch
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from desktop_mem.core.db.database import Database
 else:
     from desktop_mem.core.lazy import numpy as np
 
@@ -200,7 +202,7 @@ class VectorIndex:
     """Owns one collection's vectors and codes tables and its meta keys (`Layout`):
     the memories' by default, the messages' (the recall tier) with `MESSAGES`."""
 
-    def __init__(self, db: Any, layout: Layout = MEMORIES) -> None:
+    def __init__(self, db: Database, layout: Layout = MEMORIES) -> None:
         self.db = db
         self.layout = layout
         self._codes: Codes | None = None

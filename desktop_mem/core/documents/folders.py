@@ -10,7 +10,7 @@ import os
 import stat
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from desktop_mem.core import textproc
 from desktop_mem.core.documents.records import (
@@ -27,6 +27,9 @@ from desktop_mem.core.documents.text import (
 )
 from desktop_mem.core.errors import NotFound
 from desktop_mem.core.events import Events
+
+if TYPE_CHECKING:
+    from desktop_mem.core.db.database import Database
 
 
 def _scanned(folder: Path, entry: os.DirEntry[str], refuse: Callable[[Path, str], None]) -> str:
@@ -94,7 +97,7 @@ class WatchedFolders:
     """Needs `db`, `events`, `list()`, `remove()` and `_add_file()` of the store it is
     part of."""
 
-    db: Any
+    db: Database
     events: Events
 
     def list(self) -> builtins.list[Document]:

@@ -30,7 +30,7 @@ import hashlib
 import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core import textproc
 from desktop_mem.core.db.database import id_chunks
@@ -59,6 +59,9 @@ from desktop_mem.core.search.relevance import PASSAGE_TIER, WEAK, RelevanceRule
 from desktop_mem.core.search.text_tier import TextTier
 from desktop_mem.core.search.tiers import search_tier
 
+if TYPE_CHECKING:
+    from desktop_mem.core.db.database import Database
+
 log = logging.getLogger(__name__)
 MAX_QUERY_CHARS = 2_000
 
@@ -66,7 +69,7 @@ MAX_QUERY_CHARS = 2_000
 class DocumentStore(WatchedFolders, TextTier):
     def __init__(
         self,
-        db: Any,
+        db: Database,
         embedder: Embedder | None = None,
         reference: Reference | None = None,
         rule: RelevanceRule | None = None,

@@ -16,6 +16,7 @@ from desktop_mem.core.models.embed import Embedder, content_hash
 if TYPE_CHECKING:
     import numpy as np
 
+    from desktop_mem.core.db.database import Database
     from desktop_mem.core.db.vectors import VectorIndex
 else:
     from desktop_mem.core.lazy import numpy as np
@@ -33,7 +34,7 @@ def vector_key(text: str, context: str | None) -> str:
 class MemoryIndexing:
     """The indexing half of MemoryStore (which provides db, embedder, index, count)."""
 
-    db: Any
+    db: Database
     embedder: Embedder | None
     index: VectorIndex
 

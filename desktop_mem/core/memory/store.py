@@ -45,6 +45,8 @@ from desktop_mem.core.models.embed import Embedder, content_hash
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from desktop_mem.core.db.database import Database
 else:
     from desktop_mem.core.lazy import numpy as np
 
@@ -90,7 +92,7 @@ def care_of(text: str, always: bool | None) -> str | None:
     return (recognised or "asked") if always else recognised
 
 
-def quoting(db: Any, message_ids: Sequence[int]) -> list[int]:
+def quoting(db: Database, message_ids: Sequence[int]) -> list[int]:
     """Memories whose context quotes these messages: learned from one of them, now or
     in an earlier version."""
     if not message_ids:
@@ -112,7 +114,7 @@ class MemoryStore(MemoryIndexing):
     without a vector, found by keyword search, and indexed by `reembed`/`index_missing`."""
 
     def __init__(
-        self, db: Any, embedder: Embedder | None = None, events: Events | None = None
+        self, db: Database, embedder: Embedder | None = None, events: Events | None = None
     ) -> None:
         self.db = db
         self.embedder = embedder

@@ -21,6 +21,7 @@ from typing import Any
 import httpx
 
 from desktop_mem.core.errors import DesktopMemError
+from desktop_mem.core.protocols import Meta
 
 OBSERVED = "server.observed"  # meta: what /api/ps showed right after the last answer
 SHORT_KEEP_ALIVE_S = 120.0  # less than this after an answer: unloaded between most turns
@@ -117,7 +118,7 @@ def judge(found: Loaded | None, model: str, asked: int, after_answer: bool) -> S
     return None
 
 
-def observe(db: Any, host: str, model: str, asked: int) -> SlowTurns | None:
+def observe(db: Meta | None, host: str, model: str, asked: int) -> SlowTurns | None:
     """Look right after an answer and keep what was seen (model, context, keep-alive:
     no text) for `doctor`. Never raises: a server that does not say is no problem."""
     try:
@@ -143,7 +144,7 @@ def observe(db: Any, host: str, model: str, asked: int) -> SlowTurns | None:
     return problem
 
 
-def last_observed(db: Any) -> dict[str, Any] | None:
+def last_observed(db: Meta) -> dict[str, Any] | None:
     raw = db.meta_get(OBSERVED)
     try:
         return json.loads(raw) if raw else None

@@ -32,7 +32,7 @@ import contextlib
 import math
 import threading
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from desktop_mem.core import textproc
 from desktop_mem.core.db.vectors import from_blob, to_blob
@@ -48,6 +48,8 @@ from desktop_mem.core.search.sentences import (
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from desktop_mem.core.db.database import Database
 else:
     from desktop_mem.core.lazy import numpy as np
 
@@ -222,7 +224,7 @@ class Reference:
     derived from them. One per profile, shared by every tier; each asks with the
     embedder it searches with."""
 
-    def __init__(self, db: Any) -> None:
+    def __init__(self, db: Database) -> None:
         self.db = db
         self._vectors: dict[str, np.ndarray] = {}
         self._readable: dict[str, frozenset[str]] = {}

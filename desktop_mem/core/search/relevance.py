@@ -43,7 +43,7 @@ from __future__ import annotations
 import math
 from collections.abc import Collection
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from desktop_mem.core import textproc
 from desktop_mem.core.search.chance import ChanceLevel, small_talk_terms
@@ -51,6 +51,8 @@ from desktop_mem.core.search.words import profile_items, term_coverage, unknown_
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from desktop_mem.core.db.database import Database
 else:
     from desktop_mem.core.lazy import numpy as np
 
@@ -250,7 +252,7 @@ def is_small_talk(message: str) -> bool:
     return not says_what_about(textproc.query_terms(message))
 
 
-def item_scripts(db: Any, tier: Tier, ids: list[int]) -> dict[int, str]:
+def item_scripts(db: Database, tier: Tier, ids: list[int]) -> dict[int, str]:
     """The script of each row's text (its start is enough)."""
     from desktop_mem.core.db.database import id_chunks
 
@@ -261,7 +263,7 @@ def item_scripts(db: Any, tier: Tier, ids: list[int]) -> dict[int, str]:
     return out
 
 
-def dated_within(db: Any, tier: Tier, ids: list[int], period: tuple[str, str]) -> set[int]:
+def dated_within(db: Database, tier: Tier, ids: list[int], period: tuple[str, str]) -> set[int]:
     """Which of these rows are dated within [start, end) (ISO dates)."""
     from desktop_mem.core.db.database import id_chunks
 
@@ -278,7 +280,7 @@ def dated_within(db: Any, tier: Tier, ids: list[int], period: tuple[str, str]) -
 
 
 def judge(
-    db: Any, tier: Tier, rule: RelevanceRule, asked: Asked, found: Candidates, collection: int
+    db: Database, tier: Tier, rule: RelevanceRule, asked: Asked, found: Candidates, collection: int
 ) -> Judgement:
     """Apply the rule to one tier's candidates among `collection` items. Without a
     chance level (the model server is down, or no embedding model) what the words found

@@ -7,12 +7,13 @@ which rows are its texts); searching them is core/search/tiers.py."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from desktop_mem.core.db.database import id_chunks
 from desktop_mem.core.errors import ModelServerError
 
 if TYPE_CHECKING:
+    from desktop_mem.core.db.database import Database
     from desktop_mem.core.db.vectors import VectorIndex
     from desktop_mem.core.models.embed import Embedder
 
@@ -25,7 +26,7 @@ class TextTier:
     clause), and `VECTORS` and `VECTOR_KEY`, the table and column of the rows' vectors.
     `EMBED_CHARS`: the start of each text that is embedded; `BATCH`: texts per request."""
 
-    db: Any
+    db: Database
     index: VectorIndex
     embedder: Embedder | None
     TABLE: str

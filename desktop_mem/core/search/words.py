@@ -4,9 +4,12 @@ which are too frequent to retrieve by."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core import textproc
+
+if TYPE_CHECKING:
+    from desktop_mem.core.db.database import Database
 
 # Rows of a term's matches read whole before asking for the candidates one by one: FTS5
 # answers "MATCH ? AND rowid IN (...)" with one lookup per listed row (about 4 ms for
@@ -14,7 +17,9 @@ from desktop_mem.core import textproc
 _MATCHES_READ = 5_000
 
 
-def term_coverage(db: Any, fts_table: str, terms: list[str], ids: list[int]) -> dict[int, float]:
+def term_coverage(
+    db: Database, fts_table: str, terms: list[str], ids: list[int]
+) -> dict[int, float]:
     """For each row, the share of the query's search terms it contains, as the
     full-text index sees them (stemmed; CJK as bigrams)."""
     if not terms or not ids:
@@ -40,7 +45,7 @@ def term_coverage(db: Any, fts_table: str, terms: list[str], ids: list[int]) -> 
 
 
 def _known(
-    db: Any, term: str, conversation: int | None, tables: tuple[str, ...] | None = None
+    db: Database, term: str, conversation: int | None, tables: tuple[str, ...] | None = None
 ) -> bool:
     match = textproc.fts_match([term])
     args: tuple[Any, ...]
@@ -63,7 +68,7 @@ def _known(
 
 
 def unknown_share(
-    db: Any,
+    db: Database,
     terms: list[str],
     names: frozenset[str] = frozenset(),
     conversation: int | None = None,
@@ -98,7 +103,7 @@ def unknown_share(
     return (unknown / units if units else 0.0), sum(t in names for t in missing)
 
 
-def profile_items(db: Any) -> int:
+def profile_items(db: Database) -> int:
     """Memories and (indexed) messages: how much text the profile has seen, from the
     counters the triggers keep (a count(*) would scan the tables)."""
     rows = db.query(
@@ -108,7 +113,7 @@ def profile_items(db: Any) -> int:
 
 
 def document_frequencies(
-    db: Any, fts_table: str, terms: list[str], upto: int, column: str | None = None
+    db: Database, fts_table: str, terms: list[str], upto: int, column: str | None = None
 ) -> dict[str, int]:
     """How many rows contain each term, counted up to `upto` (a bounded count: the
     cost stays small for very frequent words)."""
