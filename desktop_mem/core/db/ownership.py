@@ -5,14 +5,24 @@ its own holding the same key. Run on every open; costs nothing once settled."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any, Protocol
 
 from desktop_mem.core.errors import DesktopMemError, KeyringUnavailable
 from desktop_mem.core.keys import identity
-from desktop_mem.core.keys.vault import Vault, read_sidecar, write_key_mode
+from desktop_mem.core.keys.vault import Key, Vault, read_sidecar, write_key_mode
+from desktop_mem.core.protocols import Rows
 
-if TYPE_CHECKING:
-    from desktop_mem.core.db.database import Database
+
+class Opened(Rows, Protocol):
+    """What settling needs of a database just opened (database.py's Database, which
+    calls settle, so this module names it rather than importing it)."""
+
+    path: Path
+    profile: str
+    key_mode: str
+    _key: Key | None
+
 
 log = logging.getLogger(__name__)
 
@@ -20,7 +30,7 @@ META_ID = "profile.id"
 META_LOCATION = "profile.location"
 
 
-def settle(db: Database, vault: Vault) -> str | None:
+def settle(db: Opened, vault: Vault) -> str | None:
     """This profile's own id, made here if it had none (a profile from before ids) or
     was made somewhere else (a copy, a moved data folder). None when its keyring entry
     could not be written (a locked keyring): the profile opens, but may not change its
@@ -42,7 +52,7 @@ def settle(db: Database, vault: Vault) -> str | None:
     return pid
 
 
-def _become_own(db: Database, vault: Vault) -> str | None:
+def _become_own(db: Opened, vault: Vault) -> str | None:
     pid = identity.new_profile_id()
     account = None
     key = db._key
