@@ -1,6 +1,8 @@
 """The documentation cannot drift from the code or point nowhere: the command
 reference is what tools/cli_reference.py writes from the parsers now, and every
-relative link in the README and docs/ names a file (and a heading) that exists."""
+relative link in the README and docs/ names a file (and a heading) that exists, every
+source file a page names in code is there, and the module map of development.md is
+what tools/module_map.py writes from the docstrings now."""
 
 from __future__ import annotations
 
@@ -15,8 +17,8 @@ LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
 FENCE = re.compile(r"^(```|~~~)")
 
 
-def _generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("cli_reference", ROOT / "tools/cli_reference.py")
+def _generator(name: str = "cli_reference") -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, ROOT / f"tools/{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -115,3 +117,49 @@ def test_the_readme_gives_the_two_commands_in_its_first_40_lines() -> None:
     head = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()[:40]
     assert any(line.startswith("make run") for line in head)
     assert any(line.startswith("make test") for line in head)
+
+
+SOURCE_PATH = re.compile(
+    r"`((?:desktop_mem/|core/|ui/|cli/|tests/|tools/|benchmarks/)[\w/]*(?:\w\.py|/))`"
+)
+
+
+def test_every_source_file_a_page_names_exists() -> None:
+    """A page that says where something lives (`core/search/hybrid.py`) names a file or
+    folder that is there, so moving code cannot leave the pages pointing at nothing."""
+    missing = []
+    for page in PAGES:
+        if page.name == "CHANGELOG.md":
+            continue  # a release note names the files of its release
+        for name in SOURCE_PATH.findall(page.read_text(encoding="utf-8")):
+            candidates = [ROOT / name, ROOT / "desktop_mem" / name]
+            if not any(c.exists() for c in candidates):
+                missing.append(f"{page.name}: {name}")
+    assert not missing, missing
+
+
+def test_the_check_would_see_a_moved_file() -> None:
+    text = "in `core/store/db.py` and `core/db/`, not the MCP method `tools/list`"
+    assert SOURCE_PATH.findall(text) == ["core/store/db.py", "core/db/"]
+    assert not (ROOT / "desktop_mem" / "core/store/db.py").exists()
+
+
+def test_the_module_map_is_what_the_generator_writes_now() -> None:
+    mapper = _generator("module_map")
+    page = (ROOT / "docs" / "development.md").read_text(encoding="utf-8")
+    assert mapper.render() in page, (
+        "the module map is out of date: run .venv/bin/python tools/module_map.py"
+    )
+
+
+def test_the_layout_names_every_folder_of_the_package() -> None:
+    """The Layout tree in development.md names each folder of desktop_mem."""
+    page = (ROOT / "docs" / "development.md").read_text(encoding="utf-8")
+    layout = page.split("## Layout", 1)[1].split("## ", 1)[0]
+    folders = {
+        p.name
+        for p in (ROOT / "desktop_mem").rglob("*")
+        if p.is_dir() and (p / "__init__.py").exists()
+    }
+    absent = sorted(f for f in folders if f"{f}/" not in layout)
+    assert not absent, absent

@@ -1,1 +1,2 @@
-"""Chatting with memory: conversations, the read path (context), the write path (extraction, commands, sleep-time consolidation) and the session that runs a turn."""
+"""Chatting with memory: conversations, the read path, the write path (extraction,
+commands, forgetting, sleep-time consolidation) and the session that runs a turn."""
