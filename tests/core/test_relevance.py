@@ -553,7 +553,8 @@ def test_small_talk_and_questions_about_the_world_get_nothing(profile: Profile) 
     """A query nearer small talk or a question about the world (the reference's
     decoys) than to any item is not about the store; one nearer an item is. Past
     messages hold greetings, which a greeting is near: there a query far nearer the
-    decoys than anything people say about their lives gets nothing either."""
+    decoys than anything people say about their lives gets nothing either. A query of
+    small talk's words alone gets nothing anywhere."""
     from desktop_mem.core.search.relevance import MESSAGE_TIER
 
     level = _synthetic_level()
@@ -565,14 +566,15 @@ def test_small_talk_and_questions_about_the_world_get_nothing(profile: Profile) 
     level.talk = 9.0  # "thank you very much" for "thanks a lot"
     assert _judged(profile, texts, sim, "thanks a lot", level=level).keep.tolist() == [False]
     level.talk = 4.0
-    greeting = [(RelevanceRule().threshold(1) + 6) * 0.113]  # "Hey Mel, good to see you!"
-    assert _judged(profile, texts, greeting, "hey, how's it going?", level=level).keep.tolist() == [
-        True
-    ]
-    verdict = _judged(
-        profile, texts, greeting, "hey, how's it going?", level=level, tier=MESSAGE_TIER
-    )
+    greeting = [(RelevanceRule().threshold(1) + 6) * 0.113]  # "Hey Mel, how's work?"
+    query = "hey, how's the job going?"
+    assert _judged(profile, texts, greeting, query, level=level).keep.tolist() == [True]
+    verdict = _judged(profile, texts, greeting, query, level=level, tier=MESSAGE_TIER)
     assert verdict.keep.tolist() == [False]
+    # a query that names nothing it is about is small talk by its words, however near
+    # the model puts it to an item
+    said = "hey, how's it going?"
+    assert _judged(profile, texts, greeting, said, level=level).keep.tolist() == [False]
 
 
 def test_a_question_about_the_user_is_not_taken_for_one_about_the_world(
@@ -734,3 +736,14 @@ def test_words_that_say_nothing_of_what_a_query_is_about_are_no_evidence(
 
     assert kept("what can you do?") == [False, False]
     assert kept("kayak paddles")[1], "content words lift it (and the other comes within the margin)"
+
+
+def test_a_question_of_stop_words_alone_gets_nothing_a_dated_one_does(profile: Profile) -> None:
+    """"what can you do?" names nothing it is about: a model can put it near anything
+    said with "can" or "do" (multilingual-e5 gave it 20 items in long stores), so it
+    gets nothing; "what did I do in October 2023?" names the month it asks about."""
+    near = [(RelevanceRule().threshold(1) + 8) * 0.113]
+    texts = ["I can do a handstand for a minute"]
+    assert _judged(profile, texts, near, "what can you do?").keep.tolist() == [False]
+    dated = [NewMemory("Took a job at the station", valid_from="2023-10-05")]
+    assert _judged(profile, dated, near, "What did I do in October 2023?").keep.tolist() == [True]

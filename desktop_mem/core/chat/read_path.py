@@ -251,8 +251,13 @@ class ContextBuilder:
             if hit.memory.id not in seen:
                 chosen.append(Given(hit.memory, hit.score, "found", hit.weak))
                 seen.add(hit.memory.id)
+        # What is given for health and safety comes on top of the memory block's budget
+        # (within the core block's): it never takes the room of what a message finds.
         spent, kept = 0, []
         for given in chosen:
+            if given.why == "always":
+                kept.append(given)
+                continue
             cost = self.counter.count(memory_line(given.memory)) + 1
             if spent + cost > budget.memory_tokens:
                 continue

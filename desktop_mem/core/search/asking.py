@@ -26,10 +26,22 @@ from desktop_mem.core import textproc
 
 MAX_PARTS = 4  # asking parts judged on their own, besides the whole message
 
-_SENTENCE_END = re.compile(r"(?<=[?!。？！])\s*|(?<=[.;:])\s+|\n+")
+# A sentence ends at ? ! and their Chinese forms, or at . ; : before a space, though
+# not after a title or an initial ("Dr. Seuss", "J. K. Rowling").
+_SENTENCE_END = re.compile(
+    r"(?<=[?!。？！])\s*|(?<=[.;:])(?<!\b[A-Z]\.)(?<!\b(?:Dr|Mr|Ms|St|Jr|Sr|vs)\.)"
+    r"(?<!\bMrs\.)(?<!\bProf\.)\s+|\n+"
+)
 # A clause boundary: a comma between two clauses of one sentence.
 _ZH_CLAUSE = re.compile(r"[，,；;]")
-_EN_CLAUSE = re.compile(r",\s+")
+# An English sentence is split at a comma only before a clause that asks something of
+# its own ("Can I have dairy, or should I skip the cheese?"), never in a list, a date
+# ("11 December, 2023") or an aside ("John's colleague, Rob, invited him").
+_EN_CLAUSE = re.compile(
+    r",\s+(?=(?:(?:and|or|but|so)\s+)?(?:what|which|who|where|when|why|how|is|are|am|do|does|"
+    r"did|can|could|would|will|should|shall)\b)",
+    re.IGNORECASE,
+)
 
 # The frame at the start of an English sentence: greetings, fillers and the ways a
 # request is put to someone. Stripped again and again ("so, could you please tell me").
@@ -59,18 +71,16 @@ _EN_TAIL = re.compile(
 )
 # A trailing phrase of time: it narrows the question beyond what a memory says
 # ("what do I drink in the morning?": the memory is "I prefer green tea").
+# A trailing phrase of time: it narrows the question beyond what a memory says ("what
+# do I drink in the morning?": the memory is "I prefer green tea"). Only a part of the
+# day or a time relative to now, led by a preposition or "this/next/last": a named
+# date ("on 11 December") or a season is what the question is about.
 _EN_WHEN = re.compile(
-    r"\s+(?:(?:in|on|at|for|by|during|over|from|until|this|next|last|every|each|later|"
-    r"early|tomorrow|tonight|today|the|a|an|some|these|those|days?|weeks?|months?|years?|"
-    r"weekends?|mornings?|afternoons?|evenings?|nights?|bedtime|now|these days|nowadays|monday|tuesday|wednesday|thursday|friday|saturday|"
-    r"sunday|summer|winter|spring|autumn|fall)\b\s*)+$",
-    re.IGNORECASE,
-)
-_EN_WHEN_WORD = re.compile(
-    r"\b(?:tomorrow|tonight|today|later|days?|weeks?|months?|years?|weekends?|mornings?|"
-    r"afternoons?|evenings?|nights?|bedtime|now|nowadays|"
-    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|summer|winter|spring|"
-    r"autumn|fall)\b",
+    r"\s+(?:(?:in|at|during|for|on)\s+(?:the\s+)?(?:mornings?|afternoons?|evenings?|"
+    r"nights?|weekends?|day|daytime)|at\s+(?:night|bedtime|the\s+moment)|"
+    r"(?:this|next|last|every|each)\s+(?:morning|afternoon|evening|night|week|weekend|"
+    r"month|year|day)|(?:for|by)\s+(?:next|this)\s+(?:week|weekend|month)|tonight|today|"
+    r"tomorrow|later|these\s+days|nowadays|right\s+now|now)$",
     re.IGNORECASE,
 )
 _ZH_LEAD = re.compile(
@@ -158,7 +168,7 @@ def _without_when(part: str, cjk: bool) -> str:
     if cjk:
         return _ZH_WHEN.sub("", bare).strip() + mark
     match = _EN_WHEN.search(bare)
-    if match is None or not _EN_WHEN_WORD.search(match.group()):
+    if match is None:
         return part
     return bare[: match.start()].strip() + mark
 

@@ -246,10 +246,12 @@ def says_what_about(terms: list[str]) -> bool:
 
 def is_small_talk(message: str) -> bool:
     """Whether a message says nothing of what it is about: only words of small talk,
-    stop words and time words ("hi", "thanks, that's all", "good night", "你好"). Judged
-    by its words alone, whatever the model: a request the model puts near small talk
-    ("can you suggest a snack?") still names what it is about."""
-    return not says_what_about(textproc.query_terms(message))
+    stop words and time words, and no day, month or year it asks about ("hi", "thanks,
+    that's all", "good night", "你好"). Judged by its words alone, whatever the model: a
+    request the model puts near small talk ("can you suggest a snack?") still names what
+    it is about."""
+    terms = textproc.query_terms(message)
+    return not says_what_about(terms) and textproc.named_period(message) is None
 
 
 def item_scripts(db: Database, tier: Tier, ids: list[int]) -> dict[int, str]:
@@ -336,8 +338,13 @@ def judge(
     decoy = level.talk if asked.of_self and tier.of_user else level.decoy(terms)
     unlike_life = decoy > level.personal + rule.talk_margin
     nearer_decoy = decoy > best + rule.decoy_margin
+    # A query that names nothing it is about (only stop words and small talk's words:
+    # "what can you do?", "ok then"), nor a day, month or year it asks about, is small
+    # talk by its words, whatever the model makes of it: a model can put it near
+    # anything said with "can" or "do".
     if (
         nearer_decoy
+        or not (about or period)
         or (unlike_life and (tier.chatter or decoy > nearest + rule.decoy_margin))
         or (not level.reads(None) and _small_talk_by_words(terms))
     ):
