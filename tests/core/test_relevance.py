@@ -739,7 +739,7 @@ def test_words_that_say_nothing_of_what_a_query_is_about_are_no_evidence(
 
 
 def test_a_question_of_stop_words_alone_gets_nothing_a_dated_one_does(profile: Profile) -> None:
-    """"what can you do?" names nothing it is about: a model can put it near anything
+    """A question such as "what can you do?" names nothing it is about: a model can put it near anything
     said with "can" or "do" (multilingual-e5 gave it 20 items in long stores), so it
     gets nothing; "what did I do in October 2023?" names the month it asks about."""
     near = [(RelevanceRule().threshold(1) + 8) * 0.113]
