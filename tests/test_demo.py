@@ -5,6 +5,7 @@ app without Ollama (`make demo`)."""
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -68,3 +69,20 @@ def test_the_demo_server_pulls_an_embedding_model_that_embeds() -> None:
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_the_screenshots_tool_renders_every_main_state(tmp_path: Path) -> None:
+    """`make screenshots` drives the real window through the demo; it once broke unseen
+    when the window's context changed."""
+    out = tmp_path / "shots"
+    proc = subprocess.run(
+        [sys.executable, "tools/screenshots.py", "--out", str(out)],
+        cwd=ROOT,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    shots = sorted(p.name for p in out.glob("*.png"))
+    assert len(shots) >= 14 and "03-memory-browser.png" in shots, shots
+    assert all((out / name).stat().st_size > 10_000 for name in shots)

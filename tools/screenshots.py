@@ -99,7 +99,7 @@ def main() -> int:
         profile.memories.add_many(
             [
                 NewMemory("我女儿叫小雨，今年五岁", kind="person", pinned=True),
-                NewMemory("Allergic to peanuts", kind="fact", importance=0.9, pinned=True),
+                NewMemory("Allergic to peanuts", kind="fact", importance=0.9),
                 NewMemory("我喜欢跑步，每周跑三次", kind="preference"),
                 NewMemory("Works as a nurse at a hospital in Hangzhou", kind="fact"),
                 NewMemory(
@@ -158,7 +158,7 @@ def main() -> int:
 
         dialog = SettingsDialog(
             {
-                **window.context.profile.settings.all(),
+                **window.context.app.settings.all(),
                 "ollama_host": config.ollama_host,
                 "chat_model": "qwen2.5:7b",
                 "embed_model": "bge-m3",
@@ -202,7 +202,7 @@ def main() -> int:
 
         pinned = [m for m in profile.memories.list() if m.pinned][:1]
         others = [m for m in profile.memories.list() if not m.pinned][:2]
-        said = window.context.profile.conversations.messages(
+        said = window.context.app.conversations.messages(
             window.context.chat.session.conversation_id
         )[:1]
         forget = ForgetDialog(others + pinned, said, window)
@@ -328,7 +328,7 @@ def _dialogs(out: Path, suffix: str, window: Any, profile: Any, conversation: in
     _save(out, "dialog-new-memory" + suffix, new, pump)
     new.reject()
     memories = profile.memories.list()
-    said = window.context.profile.conversations.messages(conversation)[:1]
+    said = window.context.app.conversations.messages(conversation)[:1]
     pinned = [m for m in memories if m.pinned][:1]
     forget = ForgetDialog([m for m in memories if not m.pinned][:2] + pinned, said, window)
     forget.resize(640, 420)
