@@ -512,7 +512,13 @@ def with_autoincrement(conn: Any, table: str) -> None:
     conn.execute(f'CREATE TABLE "{new}"' + sql[head.end() :])
     conn.execute(f'INSERT INTO "{new}" ({columns}) SELECT {columns} FROM "{table}" ORDER BY id')
     conn.execute(f'DROP TABLE "{table}"')
-    conn.execute(f'ALTER TABLE "{new}" RENAME TO "{table}"')
+    # Other tables' triggers name this one (sync's journal does); the rename must not
+    # re-check them while the table is away: they name it again once it is back.
+    conn.execute("PRAGMA legacy_alter_table = ON")
+    try:
+        conn.execute(f'ALTER TABLE "{new}" RENAME TO "{table}"')
+    finally:
+        conn.execute("PRAGMA legacy_alter_table = OFF")
     for statement in extras:
         conn.execute(statement)
     top = conn.execute(f'SELECT max(id) FROM "{table}"').fetchone()[0]

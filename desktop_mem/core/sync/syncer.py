@@ -786,6 +786,12 @@ class Syncer:
                 )
             keys = self.device_keys()
             chain = self.chain()
+            # every computer that says it is here, even one that joined since the last pass:
+            # it must get the new key
+            for peer in layout.devices():
+                if peer not in (device, self.device) and peer not in chain.removed:
+                    signing = self._peer(peer)[1]
+                    self._read_status(layout, chain, peer, signing, Pass())
             members = {
                 r[0]: {"agreement": r[1], "signing": r[2]}
                 for r in self.db.query(
