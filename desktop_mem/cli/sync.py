@@ -73,7 +73,7 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
 
 def _pass_line(p: Any) -> str:
     d = p.to_dict()
-    parts = [f"sent {d['sent']} change(s)", f"received {d['received']}"]
+    parts = [f"sent {d['sent']} change{'' if d['sent'] == 1 else 's'}", f"received {d['received']}"]
     if d["memories_changed"] or d["memories_removed"]:
         parts.append(
             f"{d['memories_changed']} memories added or changed, {d['memories_removed']} removed"
@@ -125,10 +125,11 @@ def join(ctx: Context) -> int:
     if ctx.args.json:
         output.print_json({"sync": info, "pass": result.to_dict(), "counts": counts}, ctx.out)
         return EXIT_OK
+    memories, conversations = counts.get("memories", 0), counts.get("conversations", 0)
     ctx.out.write(
-        f"Joined as {output.safe(info['name'])}: {counts.get('memories', 0)} memories and "
-        f"{counts.get('conversations', 0)} conversations so far. The recovery code of the synced "
-        "profile opens this copy too.\n"
+        f"Joined as {output.safe(info['name'])}: {memories} memor{'y' if memories == 1 else 'ies'} "
+        f"and {conversations} conversation{'' if conversations == 1 else 's'} so far. The "
+        "recovery code of the synced profile opens this copy too.\n"
     )
     _report(ctx, result)
     return EXIT_OK

@@ -38,7 +38,7 @@ class Box:
     def __init__(self, root: Path, name: str, fake: FakeOllama, keyring: MemoryKeyring) -> None:
         self.name = name
         self.folder = root / f"{name}-Sync"
-        self.folder.mkdir()
+        self.folder.mkdir(exist_ok=True)
         config = Config.resolve(home=root / name, ollama_host=fake.url, embed_model="fake-embed")
         self.service = Service.open(config, Vault(KeyringAccess(keyring, timeout=2.0)))
         self.code = self.service.profile.db.new_recovery_code
@@ -188,6 +188,7 @@ class Fuzz:
         return [box.state() for box in self.boxes]
 
 
+@pytest.mark.timeout(1800)
 @pytest.mark.parametrize("computers", [2, 3])
 def test_computers_converge_and_lose_nothing(
     computers: int, tmp_path: Path, isolated: MemoryKeyring, fake_ollama: FakeOllama
