@@ -68,7 +68,7 @@ sync-fuzz: $(VENV)/.installed-test
 screenshots: $(VENV)/.installed-test
 	QT_QPA_PLATFORM=offscreen $(BIN)/python tools/screenshots.py --out resources/screenshots
 
-bench: bench-scale bench-locomo bench-prompt bench-context bench-personal bench-multilingual bench-startup bench-mcp bench-ui bench-turns
+bench: bench-scale bench-locomo bench-prompt bench-context bench-personal bench-multilingual bench-startup bench-mcp bench-ui bench-turns bench-sync
 
 bench-scale: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/scale.py $(ARGS)
@@ -106,6 +106,11 @@ bench-mcp: $(VENV)/.installed-test
 bench-turns: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/turn_cost.py $(ARGS)
 	$(BIN)/python benchmarks/turn_cost.py --locomo ../shared/bench/locomo/locomo_dev.json $(ARGS)
+
+# what sync costs: a change's latency once delivered, joining a profile of 10,000
+# memories and 100,000 messages (time, memory), the folder's size, an idle pass
+bench-sync: $(VENV)/.installed-test
+	$(BIN)/python benchmarks/sync.py $(ARGS)
 
 # the window's longest event-loop stall with 100,000 memories (about 4 minutes)
 bench-ui: $(VENV)/.installed-test

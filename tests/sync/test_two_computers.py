@@ -120,3 +120,17 @@ def test_the_same_memory_added_on_both_is_kept_once(computers: Computers) -> Non
     laptop.sync()
     desktop.sync()
     assert laptop.texts() == ["I am vegetarian"] == desktop.texts()
+
+
+def test_a_long_conversation_reads_in_the_same_order_on_the_other(computers: Computers) -> None:
+    laptop = computers.first("laptop")
+    store = laptop.profile.conversations
+    conv = store.create("a long chat")
+    said = [f"turn {n}: " + ("question" if n % 2 == 0 else "answer") for n in range(120)]
+    store.add_messages(conv.id, [("user" if n % 2 == 0 else "assistant", t, None)
+                                 for n, t in enumerate(said)])  # fmt: skip
+    laptop.sync()
+    desktop = computers.join("desktop", laptop.code)
+    desktop.sync()
+    cid = desktop.service.conversations.list()[0].id
+    assert [m.content for m in desktop.service.conversations.messages(cid)] == said

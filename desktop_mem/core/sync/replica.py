@@ -825,33 +825,44 @@ class Replica:
         """Make the messages that arrived (or waited for what they follow) rows of their
         conversations, each after the message it follows, so the conversation reads in
         order here too; those whose conversation or earlier message has not arrived wait."""
-        while True:
-            rows = conn.execute(
-                "SELECT uid, body FROM sync_records WHERE kind = 'message' AND waiting = 1 "
-                "ORDER BY clock, device"
-            ).fetchall()
-            progress = False
-            touched: set[int] = set()
-            for uid, text in rows:
-                body = _load(text) or {}
-                cid = self._id_of(conn, "conversations", body.get("conversation"))
-                if cid is None:
-                    continue
-                parent_uid = body.get("parent")
-                parent = self._id_of(conn, "messages", parent_uid)
-                if parent_uid and parent is None and not self._gone(conn, MESSAGE, parent_uid):
-                    continue
-                self._materialize_message(conn, uid, cid, parent, body)
-                conn.execute(
-                    "UPDATE sync_records SET waiting = 0 WHERE kind = 'message' AND uid = ?", (uid,)
-                )
-                touched.add(cid)
-                progress = True
-            for cid in touched:
-                self.profile.conversations.mark_shown(conn, cid)
-            out.conversations |= touched
-            if not progress:
-                return
+        rows = conn.execute(
+            "SELECT uid, body FROM sync_records WHERE kind = 'message' AND waiting = 1 "
+            "ORDER BY clock, device"
+        ).fetchall()
+        bodies = {uid: _load(text) or {} for uid, text in rows}
+        # a message after the one it follows, whatever order their stamps came in (a
+        # conversation's messages are often stamped together, in any order)
+        depth: dict[str, int] = {}
+        for start in bodies:
+            chain = []
+            at: Any = start
+            while isinstance(at, str) and at in bodies and at not in depth and at not in chain:
+                chain.append(at)
+                at = bodies[at].get("parent")
+            base = depth.get(at, -1) if isinstance(at, str) else -1
+            for n, item in enumerate(reversed(chain)):
+                depth[item] = base + 1 + n
+        touched: set[int] = set()
+        placed: set[str] = set()
+        for uid in sorted(bodies, key=lambda u: depth.get(u, 0)):
+            body = bodies[uid]
+            cid = self._id_of(conn, "conversations", body.get("conversation"))
+            if cid is None:
+                continue
+            parent_uid = body.get("parent")
+            parent = self._id_of(conn, "messages", parent_uid)
+            if parent_uid and parent is None and not self._gone(conn, MESSAGE, parent_uid):
+                continue  # what it follows has not arrived (or waits itself)
+            self._materialize_message(conn, uid, cid, parent, body)
+            placed.add(uid)
+            touched.add(cid)
+        conn.executemany(
+            "UPDATE sync_records SET waiting = 0 WHERE kind = 'message' AND uid = ?",
+            [(uid,) for uid in placed],
+        )
+        for cid in touched:
+            self.profile.conversations.mark_shown(conn, cid)
+        out.conversations |= touched
 
     def _gone(self, conn: Any, kind: str, uid: str) -> bool:
         known = self._record(conn, kind, uid)
