@@ -134,3 +134,38 @@ def test_a_long_conversation_reads_in_the_same_order_on_the_other(computers: Com
     desktop.sync()
     cid = desktop.service.conversations.list()[0].id
     assert [m.content for m in desktop.service.conversations.messages(cid)] == said
+
+
+def test_a_backup_restored_on_a_synced_computer_goes_on_as_a_new_computer(
+    computers: Computers,
+    tmp_path,
+) -> None:
+    """What the computer sent after the backup comes back to it from the folder; no
+    file is written twice under one name; the other computer keeps everything."""
+    from desktop_mem.core.db import backup
+
+    laptop = computers.first("laptop")
+    laptop.service.memories.add(NewMemory("before the backup"))
+    laptop.sync()
+    desktop = computers.join("desktop", laptop.code)
+    desktop.sync()
+    file = tmp_path / "laptop.dmbak"
+    laptop.service.keys.backup(file)
+    laptop.service.memories.add(NewMemory("after the backup"))
+    laptop.sync()
+    old_device = laptop.syncer.device
+    laptop.close()
+    computers.all.remove(laptop)
+    report = backup.restore(
+        file, home=laptop.home, code=laptop.code, vault=laptop.vault, replace=True
+    )
+    assert report.synced_through == str(computers.folder.resolve())
+    again = computers.new("laptop")
+    assert again.texts() == ["before the backup"]
+    again.sync()
+    assert again.syncer.device != old_device
+    assert again.texts() == ["after the backup", "before the backup"]
+    again.service.memories.add(NewMemory("after the restore"))
+    again.sync()
+    desktop.sync()
+    assert desktop.texts() == ["after the backup", "after the restore", "before the backup"]
