@@ -169,3 +169,17 @@ def test_a_backup_restored_on_a_synced_computer_goes_on_as_a_new_computer(
     again.sync()
     desktop.sync()
     assert desktop.texts() == ["after the backup", "after the restore", "before the backup"]
+
+
+def test_what_arrives_is_indexed_by_meaning_with_this_computers_model(
+    computers: Computers,
+) -> None:
+    laptop = computers.first("laptop")
+    laptop.service.memories.add(NewMemory("I keep two hives of bees in the garden"))
+    laptop.sync()
+    desktop = computers.join("desktop", laptop.code)
+    assert desktop.service.sync.now().applied.memories  # the window's and the CLI's pass
+    assert desktop.texts() == ["I keep two hives of bees in the garden"]
+    assert desktop.service.models.unindexed().total == 0
+    vectors = desktop.profile.db.query("SELECT count(*) FROM memory_vectors")[0][0]
+    assert vectors == 1

@@ -4,17 +4,20 @@ in core/sync; this is what the front ends call."""
 
 from __future__ import annotations
 
+import logging
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from desktop_mem.core.errors import SyncError
+from desktop_mem.core.errors import ModelServerError, SyncError
 from desktop_mem.core.sync import crypto, files
 from desktop_mem.core.sync.keys import KeyChain
 from desktop_mem.core.sync.syncer import Pass, Peer, Syncer
 
 if TYPE_CHECKING:
     from desktop_mem.core.service import Service
+
+log = logging.getLogger(__name__)
 
 
 def profiles_in(folder: Path) -> list[str]:
@@ -40,7 +43,7 @@ class Sync:
         self.syncer.set_up(folder, name)
         return self.now()
 
-    def join(self, folder: Path, code: str, name: str | None = None) -> Pass:
+    def join(self, folder: Path, code: str, name: str | None = None, index: bool = True) -> Pass:
         """Join the profile synced through `folder` with its recovery code or a pairing
         code shown on a computer that syncs it; this profile must be new."""
         chosen = Path(folder).expanduser()
@@ -64,17 +67,32 @@ class Sync:
                 last = exc
                 continue
             self.syncer.join(chosen, chain, name)
-            return self.now()
+            return self.now(index=index)
         assert last is not None
         raise last
 
     def offer_pairing(self) -> str:
         return self.syncer.offer_pairing()
 
-    def now(self, compact: bool | None = None) -> Pass:
-        """One pass: send what changed here, take in what the others sent."""
+    def now(self, compact: bool | None = None, index: bool = True) -> Pass:
+        """One pass: send what changed here, take in what the others sent; then what
+        arrived is indexed by meaning with this computer's own embedding model (vectors
+        never travel: each computer may use another model)."""
         with self._running:
-            return self.syncer.run(compact=compact)
+            result = self.syncer.run(compact=compact)
+        if index and result.applied.anything:
+            self.index_arrived()
+        return result
+
+    def index_arrived(self) -> int:
+        """Vectors for what arrived without one; if the model server cannot make them
+        now, the items are found by their words until it can (the window says how many
+        wait, with Index now)."""
+        try:
+            return self._service.models.index_missing().total
+        except ModelServerError as exc:
+            log.info("sync: what arrived waits to be indexed: %s", type(exc).__name__)
+            return 0
 
     def peers(self) -> list[Peer]:
         return self.syncer.peers()

@@ -742,8 +742,9 @@ class Syncer:
     def _announce(self, result: Pass) -> None:
         a = result.applied
         events = self.profile.events
+        if a.memories_removed or a.memories:
+            self.profile.memories.refresh_counts()  # rows came in by other hands
         if a.memories_removed:
-            self.profile.memories._sync_cache()
             events.memories("removed", sorted(a.memories_removed))
         if a.new_memories:
             events.memories("added", sorted(a.new_memories))
