@@ -183,3 +183,35 @@ def test_what_arrives_is_indexed_by_meaning_with_this_computers_model(
     assert desktop.service.models.unindexed().total == 0
     vectors = desktop.profile.db.query("SELECT count(*) FROM memory_vectors")[0][0]
     assert vectors == 1
+
+
+def test_a_clock_an_hour_ahead_neither_wins_nor_loses_by_it(
+    computers: Computers,
+    monkeypatch,
+) -> None:
+    """The desktop's clock is an hour ahead: its edit is dated later, but the laptop's
+    edit made after seeing it is the newer one, and wins; then the reverse."""
+    from datetime import UTC, datetime, timedelta
+
+    from desktop_mem.core.memory import records, store
+
+    laptop = computers.first("laptop")
+    laptop.service.memories.add(NewMemory("My bike is red"))
+    laptop.sync()
+    desktop = computers.join("desktop", laptop.code)
+    desktop.sync()
+    ahead = (datetime.now(UTC) + timedelta(hours=1)).isoformat(timespec="seconds")
+    with monkeypatch.context() as m:
+        m.setattr(records, "now_iso", lambda: ahead)
+        m.setattr(store, "now_iso", lambda: ahead)
+        did = desktop.service.memories.list(limit=1)[0].id
+        desktop.service.memories.edit(did, text="My bike is blue")
+        desktop.sync()
+    laptop.sync()
+    assert laptop.texts() == ["My bike is blue"]
+    lid = laptop.service.memories.list(limit=1)[0].id
+    laptop.service.memories.edit(lid, text="My bike is green")  # later, by an earlier clock
+    laptop.sync()
+    desktop.sync()
+    assert desktop.texts() == laptop.texts() == ["My bike is green"]
+    assert not laptop.syncer.conflicts() and not desktop.syncer.conflicts()
