@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: run test lint demo screenshots package bench bench-scale bench-locomo bench-prompt bench-context bench-personal bench-multilingual bench-startup bench-mcp bench-ui bench-turns clean
+.PHONY: run test lint demo screenshots package bench bench-scale bench-locomo bench-prompt bench-context bench-personal bench-multilingual bench-startup bench-mcp bench-ui bench-turns bench-sync sync-demo sync-fuzz clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "desktop-mem needs Python 3.11 or newer; set PYTHON=python3.11 (or newer)")'
@@ -54,11 +54,21 @@ package:
 demo: $(VENV)/.installed-test
 	$(BIN)/python tools/demo.py $(ARGS)
 
+# Two computers, one memory, through two real Syncthing instances on 127.0.0.1 only
+# (Debian: apt-get install syncthing): the command line a user would type, start to end.
+sync-demo: $(VENV)/.installed-test
+	$(BIN)/python tools/sync_demo.py $(ARGS)
+
+# The sync fuzz at full size: 10,000 random operations on 2 and on 3 computers through
+# a simulated engine that delays, reorders, cuts short and makes conflict copies.
+sync-fuzz: $(VENV)/.installed-test
+	DESKTOP_MEM_FUZZ_OPS=10000 $(BIN)/python -m pytest -q -s -p no:cacheprovider --timeout 3600 tests/sync/test_fuzz.py
+
 # Headless PNGs of the main states (Chinese needs a CJK font: apt-get install fonts-noto-cjk).
 screenshots: $(VENV)/.installed-test
 	QT_QPA_PLATFORM=offscreen $(BIN)/python tools/screenshots.py --out resources/screenshots
 
-bench: bench-scale bench-locomo bench-prompt bench-context bench-personal bench-multilingual bench-startup bench-mcp bench-ui bench-turns
+bench: bench-scale bench-locomo bench-prompt bench-context bench-personal bench-multilingual bench-startup bench-mcp bench-ui bench-turns bench-sync
 
 bench-scale: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/scale.py $(ARGS)
@@ -96,6 +106,11 @@ bench-mcp: $(VENV)/.installed-test
 bench-turns: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/turn_cost.py $(ARGS)
 	$(BIN)/python benchmarks/turn_cost.py --locomo ../shared/bench/locomo/locomo_dev.json $(ARGS)
+
+# what sync costs: a change's latency once delivered, joining a profile of 10,000
+# memories and 100,000 messages (time, memory), the folder's size, an idle pass
+bench-sync: $(VENV)/.installed-test
+	$(BIN)/python benchmarks/sync.py $(ARGS)
 
 # the window's longest event-loop stall with 100,000 memories (about 4 minutes)
 bench-ui: $(VENV)/.installed-test

@@ -61,6 +61,7 @@ GROUPS = {
     "recovery-code": "keys",
     "mcp": "apps",
     "clients": "apps",
+    "sync": "sync",
     "self-test": "system",
     "doctor": "system",
 }
@@ -191,8 +192,9 @@ def _run(
         create = getattr(args, "creates_profile", True)
         with Service.open(config, ctx.vault, create=create) as app:
             code = app.keys.new_recovery_code_shown()
-            if code:
+            if code and getattr(args, "announces_code", True):
                 err.write(keys.recovery_notice(code, config.profile))
+            ctx.new_code = code
             ctx._service = app
             return int(args.func(ctx))
     except DesktopMemError as exc:

@@ -24,6 +24,7 @@ class Context:
     argv: list[str] | None = None
     parser: Any = None
     _service: Service | None = None
+    new_code: str | None = None  # the recovery code of a profile this command made
 
     @property
     def vault(self) -> Vault:

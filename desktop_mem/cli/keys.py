@@ -121,6 +121,12 @@ def restore_command(ctx: Context) -> int:
         f"Restored profile '{report.profile}'{how}: {report.memories} memories and "
         f"{report.messages} messages.\n"
     )
+    if report.synced_through:
+        out.write(
+            f"This profile syncs through {report.synced_through}: at its next sync it goes on as "
+            "a new computer, what it had sent since this backup comes back to it from the "
+            "folder, and the other computers keep everything they have.\n"
+        )
     if report.new_recovery_code:
         err.write(
             "The backup holds no recovery code that could be proved to open it (it was made "

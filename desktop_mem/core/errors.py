@@ -119,3 +119,21 @@ class ImportRejected(InvalidInput):
     def __init__(self, message: str, problems: list[tuple[int, str]]) -> None:
         super().__init__(message)
         self.problems = problems
+
+
+# -- sync -----------------------------------------------------------------------
+
+
+class SyncError(DesktopMemError):
+    """Syncing through the folder could not go on: the folder is missing or not
+    writable, this computer was removed, the code is wrong."""
+
+    reason = "sync"
+
+
+class SyncRefused(SyncError):
+    """A file in the sync folder was refused (changed, cut short, replayed, from
+    another profile, or from a removed computer) and nothing of it was applied. The
+    message is the reason alone ("it is cut short"): the caller names the file."""
+
+    reason = "sync_refused"

@@ -89,6 +89,14 @@ class KeyChanged(Event):
     """The profile's key, or where it is kept, changed (rekey, restore)."""
 
 
+@dataclass(frozen=True)
+class SyncChanged(Event):
+    """Sync through a folder changed state: "on", "off", "synced" (a pass ended),
+    "error", "renamed", "removed" (a computer taken out)."""
+
+    state: str
+
+
 Listener = Callable[[Event], None]
 
 

@@ -317,6 +317,29 @@ class ConversationStore(Versions, MessageSearch):
         if ids:  # as for memories: leave no deleted term in an FTS5 leaf page
             conn.execute("INSERT INTO messages_fts(messages_fts) VALUES ('optimize')")
 
+    # -- for sync: the same writes, inside a transaction another part of the core holds --
+
+    def purge_rows(self, conn: Any, ids: Sequence[int]) -> None:
+        """Purge messages deleted elsewhere, as `delete_messages` does here."""
+        if ids:
+            self._purge_messages(conn, ids)
+
+    def mark_shown(self, conn: Any, conversation_id: int) -> None:
+        self._mark_shown(conn, conversation_id)
+
+    def index_text(self, conn: Any, message_id: int, content: str) -> None:
+        """Index a message written by sync (its vector comes later: `index_vectors`)."""
+        conn.execute(
+            "INSERT INTO messages_fts(rowid, content) VALUES (?, ?)",
+            (message_id, textproc.fts_document(content)),
+        )
+
+    def unindex(self, conn: Any, ids: Sequence[int]) -> None:
+        """Take messages out of search (changed or left out of every prompt elsewhere)."""
+        self.index.remove(conn, ids)
+        for mid in ids:
+            conn.execute("DELETE FROM messages_fts WHERE rowid = ?", (mid,))
+
     # -- messages ----------------------------------------------------------------------
 
     def add_message(

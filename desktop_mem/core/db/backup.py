@@ -85,6 +85,7 @@ class RestoreReport:
     key_mode: str
     used_recovery_code: bool
     new_recovery_code: str | None = None  # the backup had none: shown once, as at creation
+    synced_through: str | None = None  # the profile synced through this folder when backed up
 
 
 # -- writing -----------------------------------------------------------------------
@@ -498,9 +499,10 @@ def restore(
     try:
         memories = db.query("SELECT count(*) FROM memories")[0][0]
         messages = db.query("SELECT count(*) FROM messages")[0][0]
+        folder = db.meta_get("sync.folder")
     finally:
         db.close()
-    return RestoreReport(name, memories, messages, key.mode, used_code, new_code)
+    return RestoreReport(name, memories, messages, key.mode, used_code, new_code, folder)
 
 
 def _trusted_recovery(header: dict[str, Any], key: Key, used_code: bool) -> dict[str, Any] | None:

@@ -512,7 +512,13 @@ def with_autoincrement(conn: Any, table: str) -> None:
     conn.execute(f'CREATE TABLE "{new}"' + sql[head.end() :])
     conn.execute(f'INSERT INTO "{new}" ({columns}) SELECT {columns} FROM "{table}" ORDER BY id')
     conn.execute(f'DROP TABLE "{table}"')
-    conn.execute(f'ALTER TABLE "{new}" RENAME TO "{table}"')
+    # Other tables' triggers name this one (sync's journal does); the rename must not
+    # re-check them while the table is away: they name it again once it is back.
+    conn.execute("PRAGMA legacy_alter_table = ON")
+    try:
+        conn.execute(f'ALTER TABLE "{new}" RENAME TO "{table}"')
+    finally:
+        conn.execute("PRAGMA legacy_alter_table = OFF")
     for statement in extras:
         conn.execute(statement)
     top = conn.execute(f'SELECT max(id) FROM "{table}"').fetchone()[0]
@@ -627,3 +633,156 @@ def _m018(conn: Any) -> None:
         CREATE INDEX client_access_by_day ON client_access(memory_id, tool, at);
         """,
     )
+
+
+# What a computer syncs: the records that move between computers and who made them.
+SYNCED_SETTINGS = (
+    "instructions",
+    "auto_memory",
+    "use_memory",
+    "sleep_consolidation",
+    "memory_tokens",
+    "recall_tokens",
+    "care_notice_seen",
+)
+
+
+@migration(19, "sync: a stable id for every synced record, and what is left to send")
+def _m019(conn: Any) -> None:
+    settings = ", ".join(f"'setting.{k}'" for k in SYNCED_SETTINGS)
+    recording = "EXISTS (SELECT 1 FROM sync_flags WHERE recording = 1)"
+    script = """
+        -- A stable id for each memory, conversation and message: two computers can
+        -- never make the same one (128 random bits), unlike the row numbers.
+        ALTER TABLE memories ADD COLUMN uid TEXT;
+        ALTER TABLE conversations ADD COLUMN uid TEXT;
+        ALTER TABLE messages ADD COLUMN uid TEXT;
+        -- the computer a synced memory was first written on (NULL: this one)
+        ALTER TABLE memories ADD COLUMN origin TEXT;
+        UPDATE memories SET uid = lower(hex(randomblob(16)));
+        UPDATE conversations SET uid = lower(hex(randomblob(16)));
+        UPDATE messages SET uid = lower(hex(randomblob(16)));
+        CREATE UNIQUE INDEX memories_by_uid ON memories(uid);
+        CREATE UNIQUE INDEX conversations_by_uid ON conversations(uid);
+        CREATE UNIQUE INDEX messages_by_uid ON messages(uid);
+
+        -- Each version in a memory's history, stamped with the logical clock and the
+        -- computer that made it (NULL until it is sent); seq: the file it went in.
+        ALTER TABLE memory_history ADD COLUMN sync_clock INTEGER;
+        ALTER TABLE memory_history ADD COLUMN sync_device TEXT;
+        ALTER TABLE memory_history ADD COLUMN sync_seq INTEGER;
+        CREATE INDEX memory_history_by_sync ON memory_history(sync_device, sync_seq);
+
+        -- One row while changes are recorded for sync: none before sync is set up, and
+        -- recording = 0 while a computer applies what another sent.
+        CREATE TABLE sync_flags (recording INTEGER NOT NULL);
+
+        -- What changed here and is not yet sent: a record's kind and stable id.
+        CREATE TABLE sync_dirty (
+            kind TEXT NOT NULL,
+            uid  TEXT NOT NULL,
+            PRIMARY KEY (kind, uid)
+        ) WITHOUT ROWID;
+
+        -- The newest version of each synced record known here (a memory's current
+        -- fields, its context, a conversation, a message, a setting), or its
+        -- tombstone (body NULL: deleted, which wins over any edit). Stamped (clock,
+        -- device); seq: the file of this computer it went in.
+        CREATE TABLE sync_records (
+            kind    TEXT NOT NULL,
+            uid     TEXT NOT NULL,
+            clock   INTEGER NOT NULL,
+            device  TEXT NOT NULL,
+            body    TEXT,
+            seq     INTEGER,
+            parent  TEXT,
+            waiting INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (kind, uid)
+        );
+        CREATE INDEX sync_records_by_device ON sync_records(device, seq);
+        CREATE INDEX sync_records_by_parent ON sync_records(parent) WHERE parent IS NOT NULL;
+        CREATE INDEX sync_records_waiting ON sync_records(kind) WHERE waiting = 1;
+
+        -- The other computers: what was read of each, and what they said of themselves.
+        CREATE TABLE sync_peers (
+            device    TEXT PRIMARY KEY,
+            name      TEXT NOT NULL DEFAULT '',
+            applied   INTEGER NOT NULL DEFAULT 0,
+            status    TEXT,
+            signing   TEXT,
+            agreement TEXT,
+            seen_at   TEXT,
+            removed   INTEGER NOT NULL DEFAULT 0
+        );
+
+        -- What a synced answer was given (memories, earlier messages) by stable id, so
+        -- a link is made when both ends have arrived, in whichever order they came.
+        CREATE TABLE sync_links (
+            message TEXT NOT NULL,
+            target  TEXT NOT NULL,
+            kind    TEXT NOT NULL,
+            rank    INTEGER NOT NULL,
+            score   REAL NOT NULL,
+            why     TEXT NOT NULL DEFAULT 'found',
+            weak    INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (message, kind, target)
+        ) WITHOUT ROWID;
+        CREATE INDEX sync_links_by_target ON sync_links(target);
+
+        -- Memories edited on two computers at once, until the user has seen them.
+        CREATE TABLE sync_conflicts (
+            uid     TEXT PRIMARY KEY,
+            device  TEXT NOT NULL,
+            at      TEXT NOT NULL,
+            seen    INTEGER NOT NULL DEFAULT 0
+        );
+    """
+    # Only columns that travel: a message shown or learned from here is not a change.
+    columns = {
+        "memories": "text, kind, importance, pinned, source, source_message_id, created_at, "
+        "valid_from, valid_until, context, care_choice",
+        "conversations": "title, title_source, pinned, model, created_at, updated_at",
+        "messages": "conversation_id, role, content, status, model, created_at, "
+        "prompt_tokens, error, parent_id, chosen, forgotten",
+    }
+    triggers = []
+    for table, kind in (
+        ("memories", "memory"),
+        ("conversations", "conversation"),
+        ("messages", "message"),
+    ):
+        triggers.append(f"""
+        CREATE TRIGGER {table}_uid AFTER INSERT ON {table} BEGIN
+            UPDATE {table} SET uid = lower(hex(randomblob(16))) WHERE rowid = NEW.rowid AND uid IS NULL;
+            INSERT OR IGNORE INTO sync_dirty(kind, uid)
+                SELECT '{kind}', uid FROM {table} WHERE rowid = NEW.rowid AND {recording};
+        END;
+        CREATE TRIGGER {table}_sync_changed AFTER UPDATE OF {columns[table]} ON {table}
+            WHEN {recording} BEGIN
+            INSERT OR IGNORE INTO sync_dirty(kind, uid) VALUES ('{kind}', NEW.uid);
+        END;
+        CREATE TRIGGER {table}_sync_deleted AFTER DELETE ON {table} WHEN {recording} BEGIN
+            INSERT OR IGNORE INTO sync_dirty(kind, uid) VALUES ('{kind}', OLD.uid);
+        END;""")
+    triggers.append(f"""
+        CREATE TRIGGER memory_history_sync AFTER INSERT ON memory_history WHEN {recording} BEGIN
+            INSERT OR IGNORE INTO sync_dirty(kind, uid)
+                SELECT 'memory', uid FROM memories WHERE id = NEW.memory_id;
+        END;
+        CREATE TRIGGER message_memories_sync AFTER INSERT ON message_memories WHEN {recording} BEGIN
+            INSERT OR IGNORE INTO sync_dirty(kind, uid)
+                SELECT 'message', uid FROM messages WHERE id = NEW.message_id;
+        END;
+        CREATE TRIGGER settings_sync_set AFTER INSERT ON meta
+            WHEN NEW.key IN ({settings}) AND {recording} BEGIN
+            INSERT OR IGNORE INTO sync_dirty(kind, uid) VALUES ('setting', substr(NEW.key, 9));
+        END;
+        CREATE TRIGGER settings_sync_changed AFTER UPDATE ON meta
+            WHEN NEW.key IN ({settings}) AND {recording} BEGIN
+            INSERT OR IGNORE INTO sync_dirty(kind, uid) VALUES ('setting', substr(NEW.key, 9));
+        END;
+        CREATE TRIGGER settings_sync_cleared AFTER DELETE ON meta
+            WHEN OLD.key IN ({settings}) AND {recording} BEGIN
+            INSERT OR IGNORE INTO sync_dirty(kind, uid) VALUES ('setting', substr(OLD.key, 9));
+        END;""")
+    run_script(conn, script + "".join(triggers))

@@ -41,6 +41,10 @@ class MemoryIndexing:
     def count(self) -> int:
         raise NotImplementedError
 
+    def refresh_counts(self) -> None:
+        """Read the counts again after rows were written by other hands (sync)."""
+        self._sync_cache()
+
     def _sync_cache(self) -> None:
         self.db.set_cache_bytes(self.index.cache_bytes_wanted())
 

@@ -418,6 +418,22 @@ class MemoryStore(MemoryIndexing):
         # measured), and secure_delete zeroes the pages it frees.
         conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('optimize')")
 
+    # -- for sync: the same writes, inside a transaction another part of the core holds --
+
+    def index_text(self, conn: Any, memory_id: int, text: str, context: str | None) -> None:
+        """Index a memory written by sync (its vector comes later, from this computer's
+        own embedding model: `index_missing`)."""
+        self._index_text(conn, memory_id, text, context, replace=False)
+
+    def reindex_text(self, conn: Any, memory_id: int, text: str, context: str | None) -> None:
+        """Its text or context changed elsewhere: new full-text entry, the old vector gone."""
+        self._reindex_text(conn, memory_id, text, context, None)
+
+    def purge_rows(self, conn: Any, ids: Sequence[int]) -> None:
+        """Purge memories deleted elsewhere, as `delete` does here."""
+        if ids:
+            self._purge(conn, ids)
+
     def forget_all(self, vacuum: bool = True) -> int:
         """Delete every memory and the whole index, then rebuild the file (VACUUM; the
         caller does it once when it deletes more)."""

@@ -16,7 +16,7 @@ when the service closes.
 
 Areas, by what they act on: `memories`, `conversations`, `documents`, `models` (the
 embedding model and the index), `apps` (other apps over MCP), `keys` (backups, key
-changes), `settings`; chats come from `chat()`.
+changes), `settings`, `sync` (other computers); chats come from `chat()`.
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ from desktop_mem.core.settings import Settings
 if TYPE_CHECKING:  # imported on use: a command that lists memories starts without them
     from desktop_mem.core.chat.session import ChatSession
     from desktop_mem.core.models.llm import ChatBackend
+    from desktop_mem.core.service.sync import Sync
 
 __all__ = ["Service"]
 
@@ -69,6 +70,7 @@ class Service:
         self.documents = Documents(self)
         self.models = Models(self)
         self.keys = Keys(self)
+        self._sync: Sync | None = None
         self._closed = threading.Event()
 
     @classmethod
@@ -92,6 +94,16 @@ class Service:
         return self.profile.config.profile
 
     # -- the chat --------------------------------------------------------------------
+
+    @property
+    def sync(self) -> Sync:
+        """Sync through a folder (imported on use: the cryptography it needs is not
+        loaded by a command that lists memories)."""
+        if self._sync is None:
+            from desktop_mem.core.service.sync import Sync
+
+            self._sync = Sync(self)
+        return self._sync
 
     def chat(self, conversation_id: int | None = None, incognito: bool = False) -> ChatSession:
         """A chat: an earlier conversation, a new one (None) or an incognito one. Every

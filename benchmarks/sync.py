@@ -1,0 +1,199 @@
+"""What sync costs: `make bench-sync` (about 5 minutes with the defaults).
+
+- latency: once the engine has delivered a change file, how long the other computer's
+  pass takes to make the change usable (a memory added, edited, deleted; a chat turn);
+  and the sending computer's pass;
+- joining: a second computer joining a profile of N memories and M messages (the
+  snapshot read and applied), its time and the process's peak memory;
+- the folder's size against the profile's data (the text of memories with their
+  versions, and of messages), after the changes and after compaction;
+- idle: a pass when nothing changed (what the window does every 10 seconds), its time,
+  and so the share of one core it uses.
+
+The computers are profiles on this machine, each with its own copy of the folder; the
+"engine" copies files between them (a real one adds its own delay on top).
+
+    python benchmarks/sync.py [--memories 10000] [--messages 100000] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import shutil
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks._common import scratch_home  # noqa: E402
+
+
+def _copy_tree(src: Path, dst: Path) -> None:
+    """The engine: dst becomes a copy of src (files added, changed and removed)."""
+    for path in src.rglob("*"):
+        rel = path.relative_to(src)
+        target = dst / rel
+        if path.is_dir():
+            target.mkdir(parents=True, exist_ok=True)
+        elif (
+            not target.exists()
+            or target.stat().st_size != path.stat().st_size
+            or (target.read_bytes() != path.read_bytes())
+        ):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
+    for path in sorted(dst.rglob("*"), reverse=True):
+        if not (src / path.relative_to(dst)).exists():
+            if path.is_dir():
+                path.rmdir()
+            else:
+                path.unlink()
+
+
+def _merge(a: Path, b: Path) -> None:
+    """Both folders get each other's files (each computer writes only its own)."""
+    for src, dst in ((a, b), (b, a)):
+        for path in src.rglob("*"):
+            if path.is_file():
+                target = dst / path.relative_to(src)
+                if not target.exists() or target.read_bytes() != path.read_bytes():
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copyfile(path, target)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--memories", type=int, default=10_000)
+    ap.add_argument("--messages", type=int, default=100_000)
+    ap.add_argument("--rounds", type=int, default=20)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+
+    from desktop_mem.core.config import Config
+    from desktop_mem.core.memory.store import NewMemory
+    from desktop_mem.core.service import Service
+    from desktop_mem.core.sync import files
+    from tests.fakes.ollama_server import FakeOllama
+
+    out: dict[str, object] = {"memories": args.memories, "messages": args.messages}
+    fake = FakeOllama().start()
+    try:
+        with scratch_home() as home:
+            fa, fb = home / "laptop-Sync", home / "desktop-Sync"
+            fa.mkdir()
+            fb.mkdir()
+
+            def open_(name: str) -> Service:
+                cfg = Config.resolve(
+                    home=home / name, ollama_host=fake.url, embed_model="fake-embed"
+                )
+                return Service.open(cfg)
+
+            laptop = open_("laptop")
+            lp = laptop.profile
+            t = time.perf_counter()
+            words = "a day at work, the garden, what I cooked, a friend's news, 周末去爬山"
+            lp.memories.add_many(
+                [NewMemory(f"memory {n}: {words} ({n % 97})") for n in range(args.memories)],
+                actor="import",
+            )
+            per = 100
+            for c in range(args.messages // per):
+                conv = lp.conversations.create(f"chat {c}")
+                lp.conversations.add_messages(
+                    conv.id,
+                    [("user" if i % 2 == 0 else "assistant",
+                      f"message {c}-{i}: {words} and some more words of a chat turn", None)
+                     for i in range(per)],
+                )  # fmt: skip
+            out["seed_s"] = round(time.perf_counter() - t, 1)
+            data_bytes = sum(
+                len(r[0].encode()) for r in lp.db.query("SELECT text FROM memory_history")
+            ) + sum(len(r[0].encode()) for r in lp.db.query("SELECT content FROM messages"))
+            out["profile_text_bytes"] = data_bytes
+            out["profile_file_bytes"] = lp.db.path.stat().st_size
+
+            t = time.perf_counter()
+            laptop.sync.set_up(fa, "laptop")
+            out["set_up_s"] = round(time.perf_counter() - t, 1)
+            layout = files.Layout.of(fa, files.find_profiles(fa)[0])
+            out["folder_bytes_after_set_up"] = layout.size()
+            pairing = laptop.sync.offer_pairing()  # a passphrase profile has no recovery code
+            _copy_tree(fa, fb)
+
+            # joining: a new process would be fairer for memory; ru_maxrss is this one's
+            # peak, so the seed's peak is measured first
+            before_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+            desktop = open_("desktop")
+            t = time.perf_counter()
+            desktop.sync.join(fb, pairing, "desktop")
+            out["join_s"] = round(time.perf_counter() - t, 1)
+            out["peak_rss_mb_before_join"] = round(before_rss / 1024)
+            out["peak_rss_mb_after_join"] = round(
+                resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            )
+            counts = desktop.counts()
+            out["joined_counts"] = counts
+            _merge(fa, fb)
+            laptop.sync.now()
+            _merge(fa, fb)
+
+            # latency of one change, once delivered
+            def timed(fn) -> float:
+                t0 = time.perf_counter()
+                fn()
+                return (time.perf_counter() - t0) * 1000
+
+            send, receive = [], []
+            ids = [m.id for m in laptop.memories.list(limit=args.rounds * 3)]
+            for r in range(args.rounds):
+                op = r % 3
+                if op == 0:
+                    laptop.memories.add(NewMemory(f"a new memory {r}"))
+                elif op == 1:
+                    laptop.memories.edit(ids[r], text=f"an edited memory {r}")
+                else:
+                    laptop.memories.delete([ids[r]])
+                send.append(timed(laptop.sync.now))
+                _merge(fa, fb)
+                receive.append(timed(desktop.sync.now))
+                _merge(fa, fb)
+            out["send_ms_median"] = round(statistics.median(send), 1)
+            out["receive_ms_median"] = round(statistics.median(receive), 1)
+            out["receive_ms_max"] = round(max(receive), 1)
+
+            # idle
+            laptop.sync.now()
+            idle = [timed(laptop.sync.now) for _ in range(args.rounds)]
+            out["idle_pass_ms_median"] = round(statistics.median(idle), 1)
+            out["idle_core_share_at_10s"] = round(statistics.median(idle) / 10_000, 5)
+
+            # the folder against the profile, after the changes and compacted
+            out["folder_bytes"] = layout.size()
+            laptop.sync.now(compact=True)
+            desktop.sync.now(compact=True)
+            _merge(fa, fb)
+            laptop.sync.now(compact=True)
+            out["folder_bytes_compacted"] = layout.size()
+            out["folder_over_text"] = round(int(out["folder_bytes_compacted"]) / data_bytes, 2)  # type: ignore[call-overload]
+            desktop.close()
+            laptop.close()
+    finally:
+        fake.stop()
+    if args.json:
+        print(json.dumps(out, indent=2))
+    else:
+        for key, value in out.items():
+            print(f"{key:32} {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,243 @@
+"""`sync`: one profile on two or more computers, through a folder that Syncthing,
+Dropbox, iCloud Drive, OneDrive, Nextcloud or a network share carries. Only sealed
+files go into the folder; each computer writes its own and reads the others'."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from desktop_mem.cli import output
+from desktop_mem.cli.context import Context
+from desktop_mem.core.errors import EXIT_OK
+
+
+def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
+    s = sub.add_parser(
+        "sync",
+        help="use this profile on several computers, through a folder an engine syncs",
+        description="Sync this profile through a folder that Syncthing, Dropbox, iCloud Drive, "
+        "OneDrive, Nextcloud or a network share carries to your other computers. Only "
+        "encrypted files go into it; the window syncs by itself while it is open.",
+    )
+    ssub = s.add_subparsers(
+        dest="action", metavar="ACTION", parser_class=parser_class, required=True
+    )
+    su = ssub.add_parser("setup", help="start syncing this profile through FOLDER")
+    su.add_argument("folder", type=Path, help="a folder your sync engine carries")
+    su.add_argument("--name", help="this computer's name (its host name if not given)")
+    su.add_argument("--json", action="store_true")
+    su.set_defaults(func=setup)
+    jo = ssub.add_parser(
+        "join",
+        help="make this (new) profile a copy of the one synced through FOLDER",
+        description="Join a synced profile: FOLDER is the folder the other computer syncs "
+        "through, as the engine brought it here. The code is the profile's recovery code, "
+        "or a pairing code shown on a computer that syncs it (`sync pair`, an hour). Use a "
+        "new profile: `desktop-mem --profile NAME sync join ...`.",
+    )
+    jo.add_argument("folder", type=Path)
+    jo.add_argument("--code", required=True, help="the recovery code or a pairing code")
+    jo.add_argument("--name", help="this computer's name (its host name if not given)")
+    jo.add_argument("--json", action="store_true")
+    jo.set_defaults(func=join, announces_code=False)
+    pa = ssub.add_parser("pair", help="show a one-time pairing code another computer joins with")
+    pa.add_argument("--json", action="store_true")
+    pa.set_defaults(func=pair)
+    st = ssub.add_parser("status", help="the folder, this computer and the others, the last pass")
+    st.add_argument("--json", action="store_true")
+    st.set_defaults(func=status)
+    no = ssub.add_parser("now", help="one pass: send what changed here, take in the others'")
+    no.add_argument("--json", action="store_true")
+    no.set_defaults(func=now)
+    de = ssub.add_parser("devices", help="the computers that sync this profile")
+    de.add_argument("--json", action="store_true")
+    de.set_defaults(func=devices)
+    rn = ssub.add_parser("rename", help="give this computer another name")
+    rn.add_argument("name")
+    rn.set_defaults(func=rename)
+    rm = ssub.add_parser(
+        "remove",
+        help="take a computer out: it gets no new key and cannot read what changes next",
+    )
+    rm.add_argument("device", help="its name, or the start of its id (`sync devices`)")
+    rm.set_defaults(func=remove)
+    of = ssub.add_parser(
+        "off", help="stop syncing on this computer (what it holds stays, and the others')"
+    )
+    of.set_defaults(func=off)
+    s.set_defaults(opens_profile=True, creates_profile=False)
+    jo.set_defaults(creates_profile=True)
+
+
+def _pass_line(p: Any) -> str:
+    d = p.to_dict()
+    parts = [f"sent {d['sent']} change{'' if d['sent'] == 1 else 's'}", f"received {d['received']}"]
+    if d["memories_changed"] or d["memories_removed"]:
+        parts.append(
+            f"{d['memories_changed']} memories added or changed, {d['memories_removed']} removed"
+        )
+    if d["conversations_changed"] or d["conversations_removed"]:
+        parts.append(
+            f"{d['conversations_changed']} conversations added or changed, "
+            f"{d['conversations_removed']} removed"
+        )
+    if d["conflicts"]:
+        parts.append(f"{d['conflicts']} edited on two computers at once (both versions kept)")
+    if d["merged_duplicates"]:
+        parts.append(f"{d['merged_duplicates']} duplicates merged")
+    return "Synced: " + ", ".join(parts) + ".\n"
+
+
+def _report(ctx: Context, p: Any) -> None:
+    for line in p.refused:
+        ctx.err.write(f"desktop-mem: refused {output.safe(line)}; nothing of it was applied.\n")
+
+
+def setup(ctx: Context) -> int:
+    result = ctx.app.sync.set_up(ctx.args.folder, ctx.args.name)
+    info = ctx.app.sync.info()
+    if ctx.args.json:
+        output.print_json({"sync": info, "pass": result.to_dict()}, ctx.out)
+        return EXIT_OK
+    ctx.out.write(
+        f"This profile now syncs through {info['folder']} as {output.safe(info['name'])}.\n"
+        "On your other computer, once the engine has brought the folder there:\n"
+        f"  desktop-mem --profile NAME sync join {info['folder']} --code YOUR-RECOVERY-CODE\n"
+        "(or a pairing code from `desktop-mem sync pair`).\n"
+    )
+    _report(ctx, result)
+    return EXIT_OK
+
+
+def join(ctx: Context) -> int:
+    try:
+        result = ctx.app.sync.join(ctx.args.folder, ctx.args.code, ctx.args.name)
+    except Exception:
+        if ctx.new_code:  # the profile made for the join stays, with its own code
+            from desktop_mem.cli.keys import recovery_notice
+
+            ctx.err.write(recovery_notice(ctx.new_code, ctx.config.profile))
+        raise
+    info = ctx.app.sync.info()
+    counts = ctx.app.counts()
+    if ctx.args.json:
+        output.print_json({"sync": info, "pass": result.to_dict(), "counts": counts}, ctx.out)
+        return EXIT_OK
+    memories, conversations = counts.get("memories", 0), counts.get("conversations", 0)
+    ctx.out.write(
+        f"Joined as {output.safe(info['name'])}: {memories} memor{'y' if memories == 1 else 'ies'} "
+        f"and {conversations} conversation{'' if conversations == 1 else 's'} so far. The "
+        "recovery code of the synced profile opens this copy too.\n"
+    )
+    _report(ctx, result)
+    return EXIT_OK
+
+
+def pair(ctx: Context) -> int:
+    code = ctx.app.sync.offer_pairing()
+    if ctx.args.json:
+        output.print_json({"pairing_code": code, "valid_minutes": 60}, ctx.out)
+        return EXIT_OK
+    ctx.out.write(
+        f"Pairing code: {code}\nOn the other computer: desktop-mem --profile NAME sync join "
+        "FOLDER --code <this code>. It works once, for an hour, once the folder has reached "
+        "that computer.\n"
+    )
+    return EXIT_OK
+
+
+def _ago(stamp: str | None) -> str:
+    if not stamp:
+        return "never"
+    return stamp[:16].replace("T", " ") + " UTC"
+
+
+def status(ctx: Context) -> int:
+    info = ctx.app.sync.info()
+    if ctx.args.json:
+        output.print_json(info, ctx.out)
+        return EXIT_OK
+    if not info["enabled"]:
+        ctx.out.write("This profile is not synced (`desktop-mem sync setup FOLDER` starts).\n")
+        return EXIT_OK
+    ctx.out.write(
+        f"Folder: {info['folder']}\nThis computer: {output.safe(info['name'])} "
+        f"({info['device'][:8]})\nLast pass: {_ago(info['last_pass'])}\n"
+        f"Waiting to be sent: {info['pending']}\nIn the folder: {info['folder_bytes']:,} bytes\n"
+    )
+    _devices(ctx, info["computers"])
+    if info["conflicts"]:
+        ctx.out.write(
+            f"{info['conflicts']} memories were edited on two computers at once: both versions "
+            "are in their history (`memory history ID`).\n"
+        )
+    if info.get("error"):
+        ctx.err.write(f"desktop-mem: the last pass: {output.safe(info['error'])}\n")
+    return EXIT_OK
+
+
+def _devices(ctx: Context, computers: list[dict[str, Any]]) -> None:
+    if not computers:
+        ctx.out.write("No other computer has joined yet.\n")
+    for c in computers:
+        state = "removed" if c["removed"] else f"up to date {_ago(c['seen_at'])}"
+        if c["behind"] and not c["removed"]:
+            state = "has changes not here yet"
+        ctx.out.write(f"{c['device'][:8]}  {output.safe(c['name']):<20} {state}\n")
+
+
+def now(ctx: Context) -> int:
+    result = ctx.app.sync.now()
+    if ctx.args.json:
+        output.print_json(result.to_dict(), ctx.out)
+        return EXIT_OK
+    ctx.out.write(_pass_line(result))
+    _report(ctx, result)
+    return EXIT_OK
+
+
+def devices(ctx: Context) -> int:
+    info = ctx.app.sync.info()
+    computers = info.get("computers", [])
+    if ctx.args.json:
+        output.print_json(
+            {
+                "this": {"device": info.get("device"), "name": info.get("name")},
+                "computers": computers,
+            },
+            ctx.out,
+        )
+        return EXIT_OK
+    if not info["enabled"]:
+        ctx.out.write("This profile is not synced.\n")
+        return EXIT_OK
+    ctx.out.write(f"{info['device'][:8]}  {output.safe(info['name']):<20} this computer\n")
+    _devices(ctx, computers)
+    return EXIT_OK
+
+
+def rename(ctx: Context) -> int:
+    ctx.app.sync.rename(ctx.args.name)
+    ctx.out.write(f"This computer is now called {output.safe(ctx.app.sync.info()['name'])}.\n")
+    return EXIT_OK
+
+
+def remove(ctx: Context) -> int:
+    device = ctx.app.sync.find(ctx.args.device)
+    ctx.app.sync.remove(device)
+    ctx.out.write(
+        f"Removed {device[:8]}: the others have a new key it does not have, so it cannot read "
+        "what changes from now on (it keeps what it already had).\n"
+    )
+    return EXIT_OK
+
+
+def off(ctx: Context) -> int:
+    ctx.app.sync.turn_off()
+    ctx.out.write(
+        "Sync is off on this computer: what it holds stays. Its files stay in the folder for "
+        "the others; remove it from another computer to take them out.\n"
+    )
+    return EXIT_OK

@@ -1,0 +1,132 @@
+"""Sync: one profile on two or more computers, through a folder an engine carries
+(Syncthing, Dropbox, iCloud Drive, OneDrive, Nextcloud, a network share). The work is
+in core/sync; this is what the front ends call."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from desktop_mem.core.errors import ModelServerError, SyncError
+from desktop_mem.core.sync import crypto, files
+from desktop_mem.core.sync.keys import KeyChain
+from desktop_mem.core.sync.syncer import Pass, Peer, Syncer
+
+if TYPE_CHECKING:
+    from desktop_mem.core.service import Service
+
+log = logging.getLogger(__name__)
+
+
+def profiles_in(folder: Path) -> list[str]:
+    """The synced profiles a folder holds (their sync ids)."""
+    return files.find_profiles(folder)
+
+
+class Sync:
+    def __init__(self, service: Service) -> None:
+        self._service = service
+        self.syncer = Syncer(service.profile)
+        self._running = threading.Lock()
+
+    @property
+    def enabled(self) -> bool:
+        return self.syncer.enabled
+
+    def info(self) -> dict[str, Any]:
+        return self.syncer.info()
+
+    def set_up(self, folder: Path, name: str | None = None) -> Pass:
+        """Sync this profile through `folder`, then send everything it holds."""
+        self.syncer.set_up(folder, name)
+        return self.now()
+
+    def join(self, folder: Path, code: str, name: str | None = None, index: bool = True) -> Pass:
+        """Join the profile synced through `folder` with its recovery code or a pairing
+        code shown on a computer that syncs it; this profile must be new."""
+        chosen = Path(folder).expanduser()
+        ids = files.find_profiles(chosen) if chosen.is_dir() else []
+        if not ids:
+            raise SyncError(
+                f"There is no synced desktop-mem profile in {chosen}: choose the folder the "
+                "other computer syncs through (the one that holds a desktop-mem-… folder), "
+                "and wait until the engine has brought it here.",
+                reason="sync_not_found",
+            )
+        last: Exception | None = None
+        for sync_id in ids:
+            layout = files.Layout.of(chosen, sync_id)
+            try:
+                if crypto.normalize_pairing_code(code) is not None:
+                    chain = KeyChain.join_with_pairing_code(layout, code)
+                else:
+                    chain = KeyChain.join_with_recovery_code(layout, code)
+            except SyncError as exc:  # WrongKey is one: try the next profile in the folder
+                last = exc
+                continue
+            self.syncer.join(chosen, chain, name)
+            return self.now(index=index)
+        assert last is not None
+        raise last
+
+    def offer_pairing(self) -> str:
+        return self.syncer.offer_pairing()
+
+    def now(self, compact: bool | None = None, index: bool = True) -> Pass:
+        """One pass: send what changed here, take in what the others sent; then what
+        arrived is indexed by meaning with this computer's own embedding model (vectors
+        never travel: each computer may use another model)."""
+        with self._running:
+            result = self.syncer.run(compact=compact)
+        if index and result.applied.anything:
+            self.index_arrived()
+        return result
+
+    def index_arrived(self) -> int:
+        """Vectors for what arrived without one; if the model server cannot make them
+        now, the items are found by their words until it can (the window says how many
+        wait, with Index now)."""
+        try:
+            return self._service.models.index_missing().total
+        except ModelServerError as exc:
+            log.info("sync: what arrived waits to be indexed: %s", type(exc).__name__)
+            return 0
+
+    def peers(self) -> list[Peer]:
+        return self.syncer.peers()
+
+    def rename(self, name: str) -> None:
+        self.syncer.rename(name)
+
+    def remove(self, device: str) -> None:
+        """Take a computer out (by its id, or the start of it, or its name)."""
+        self.syncer.remove(self.find(device))
+
+    def find(self, which: str) -> str:
+        peers = self.peers()
+        matches = [p.device for p in peers if p.device == which or p.name == which]
+        if not matches and len(which) >= 4:
+            matches = [p.device for p in peers if p.device.startswith(which)]
+        if len(matches) != 1:
+            names = ", ".join(f"{p.name} ({p.device[:8]})" for p in peers if not p.removed)
+            raise SyncError(
+                f"No single computer is called {which!r} in this sync"
+                + (f" (there are: {names})" if names else "")
+                + ": give its name or the start of its id.",
+                reason="not_found",
+            )
+        return matches[0]
+
+    def turn_off(self) -> None:
+        self.syncer.turn_off()
+
+    def conflicts(self, unseen_only: bool = False) -> list[tuple[int, str, str]]:
+        return self.syncer.conflicts(unseen_only)
+
+    def mark_conflicts_seen(self) -> None:
+        self.syncer.mark_conflicts_seen()
+
+    def origin_names(self) -> dict[str, str]:
+        return self.syncer.origin_names()

@@ -1,0 +1,7 @@
+"""Two or more computers, one memory: sync through a folder that an existing engine
+(Syncthing, Dropbox, iCloud Drive, OneDrive, Nextcloud, a network share) carries, with
+only ciphertext in it and no server of ours.
+
+crypto (keys, seals, sealed files), files (the folder's layout and file format), keys
+(the sync key's generations, pairing), replica (what this computer sends and takes in,
+and how records merge), syncer (setting up, joining, a pass)."""

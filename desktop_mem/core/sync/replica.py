@@ -1,0 +1,957 @@
+"""This computer's copy of the synced records: what it sends, and what it takes in.
+
+The records that travel, each named by a stable id (core/db/migrations.py, 19):
+
+- a memory's current fields (its *head*) and the versions of its history;
+- a memory's context (what was being said when it was learned), apart from the rest,
+  so that deleting the message it quotes can remove it everywhere without a trace in
+  any version;
+- a conversation; a message with what its answer was given (memories and earlier
+  messages, by stable id);
+- the settings that are the person's (SYNCED_SETTINGS), not a computer's.
+
+Every change made here gets a stamp (a logical clock, then this computer's id) when it
+is sent; the clock moves past every stamp that arrives, so a later change always has a
+greater stamp whatever the wall clocks say. Records merge the same on every computer,
+whatever order their changes arrive in:
+
+- a record's newest stamp wins (its fields, its head);
+- a memory's history is every version any computer made, in stamp order, so a memory
+  edited on two computers at once keeps both texts: the later one current, the other
+  in its history;
+- a deletion wins over everything: a deleted record's id is kept (its *tombstone*, no
+  text) and nothing sent for it afterwards is applied.
+
+The changes are found by triggers (sync_dirty: whatever wrote them, the window, the
+command line or an app), and each is sent as the record's state when it is sent.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from desktop_mem.core import textproc
+from desktop_mem.core.db.database import id_chunks
+from desktop_mem.core.db.migrations import SYNCED_SETTINGS
+from desktop_mem.core.memory.store import care_of
+from desktop_mem.core.models.embed import content_hash
+
+if TYPE_CHECKING:
+    from desktop_mem.core.profile import Profile
+
+Stamp = tuple[int, str]
+
+MEMORY = "memory"
+CONTEXT = "memctx"
+CONVERSATION = "conversation"
+MESSAGE = "message"
+SETTING = "setting"
+KINDS = (MEMORY, CONTEXT, CONVERSATION, MESSAGE, SETTING)
+
+_MEMORY_COLUMNS = (
+    "id, uid, text, kind, importance, pinned, source, source_message_id, created_at, "
+    "updated_at, valid_from, valid_until, context, care_choice, origin"
+)
+_HISTORY_COLUMNS = (
+    "id, version, action, actor, message_id, text, kind, importance, pinned, valid_from, "
+    "valid_until, changed_at, sync_clock, sync_device"
+)
+_MESSAGE_COLUMNS = (
+    "id, uid, conversation_id, role, content, status, model, created_at, prompt_tokens, "
+    "error, parent_id, chosen, forgotten"
+)
+
+
+def _json(body: dict[str, Any] | None) -> str | None:
+    return None if body is None else json.dumps(body, ensure_ascii=False, sort_keys=True)
+
+
+def _load(text: str | None) -> dict[str, Any] | None:
+    return None if text is None else json.loads(text)
+
+
+def newer(a: Stamp, b: Stamp | None) -> bool:
+    return b is None or a > b
+
+
+@dataclass
+class Applied:
+    """What taking in a batch of changes did here (for the announcements and the
+    window's words)."""
+
+    memories: set[int] = field(default_factory=set)
+    new_memories: set[int] = field(default_factory=set)
+    memories_removed: set[int] = field(default_factory=set)
+    conversations: set[int] = field(default_factory=set)
+    conversations_removed: set[int] = field(default_factory=set)
+    settings: set[str] = field(default_factory=set)
+    conflicts: list[str] = field(default_factory=list)  # memory uids edited on both sides
+    overridden: int = 0  # changes a deletion made elsewhere won over
+    own_removed: int = 0  # records this computer wrote that a deletion elsewhere removed
+    records: int = 0
+
+    def merge(self, other: Applied) -> None:
+        for name in (
+            "memories", "new_memories", "memories_removed", "conversations",
+            "conversations_removed", "settings",
+        ):  # fmt: skip
+            getattr(self, name).update(getattr(other, name))
+        self.conflicts += other.conflicts
+        self.overridden += other.overridden
+        self.own_removed += other.own_removed
+        self.records += other.records
+
+    @property
+    def anything(self) -> bool:
+        return bool(
+            self.memories or self.memories_removed or self.conversations
+            or self.conversations_removed or self.settings
+        )  # fmt: skip
+
+
+class Replica:
+    """The synced records of one open profile, as this computer (`device`) holds them."""
+
+    def __init__(self, profile: Profile, device: str) -> None:
+        self.profile = profile
+        self.db = profile.db
+        self.device = device
+
+    # -- the clock ----------------------------------------------------------------------
+
+    def clock(self, conn: Any) -> int:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'sync.clock'").fetchone()
+        return int(row[0]) if row else 0
+
+    def _set_clock(self, conn: Any, value: int) -> None:
+        conn.execute(
+            "INSERT OR REPLACE INTO meta(key, value) VALUES ('sync.clock', ?)", (str(value),)
+        )
+
+    def witness(self, conn: Any, clock: int) -> None:
+        """A stamp arrived: this computer's next stamps come after it."""
+        if clock > self.clock(conn):
+            self._set_clock(conn, clock)
+
+    # -- recording -------------------------------------------------------------------
+
+    @staticmethod
+    def set_recording(conn: Any, on: bool) -> None:
+        conn.execute("DELETE FROM sync_flags")
+        conn.execute("INSERT INTO sync_flags(recording) VALUES (?)", (1 if on else 0,))
+
+    @staticmethod
+    def stop_recording(conn: Any) -> None:
+        conn.execute("DELETE FROM sync_flags")
+        conn.execute("DELETE FROM sync_dirty")
+
+    def enrol(self, conn: Any) -> None:
+        """Sync starts here: every record this profile holds becomes a change to send
+        (the first snapshot), and changes are recorded from now on."""
+        for table, kind in (
+            ("memories", MEMORY), ("conversations", CONVERSATION), ("messages", MESSAGE)
+        ):  # fmt: skip
+            conn.execute(
+                f"INSERT OR IGNORE INTO sync_dirty(kind, uid) SELECT ?, uid FROM {table}", (kind,)
+            )
+        conn.execute(
+            "INSERT OR IGNORE INTO sync_dirty(kind, uid) SELECT 'setting', substr(key, 9) "
+            "FROM meta WHERE key IN (" + ",".join("?" * len(SYNCED_SETTINGS)) + ")",
+            [f"setting.{k}" for k in SYNCED_SETTINGS],
+        )
+        self.set_recording(conn, True)
+
+    # -- sending: what changed here, as records with their stamps ----------------------
+
+    def pending(self) -> int:
+        return int(self.db.query("SELECT count(*) FROM sync_dirty")[0][0])
+
+    def export(self, conn: Any, seq: int) -> int:
+        """Stamp every change recorded since the last export and file it under `seq`
+        (this computer's next change file). Inside the caller's transaction. Returns
+        how many records changed."""
+        dirty = conn.execute("SELECT kind, uid FROM sync_dirty ORDER BY kind, uid").fetchall()
+        if not dirty:
+            return 0
+        clock = self.clock(conn)
+        changed = 0
+        stamp_state = {"clock": clock}
+
+        def tick() -> int:
+            stamp_state["clock"] += 1
+            return stamp_state["clock"]
+
+        # conversations before messages: a message's tombstone is not needed when its
+        # conversation's is sent too
+        order = {CONVERSATION: 0, MEMORY: 1, MESSAGE: 2, SETTING: 3}
+        for kind, uid in sorted(dirty, key=lambda r: (order.get(r[0], 9), r[1])):
+            if kind == MEMORY:
+                changed += self._export_memory(conn, uid, seq, tick)
+            elif kind == CONVERSATION:
+                changed += self._export_plain(
+                    conn, kind, uid, self._conversation_body(conn, uid), seq, tick
+                )
+            elif kind == MESSAGE:
+                body = self._message_body(conn, uid)
+                if body is None and self._covered(conn, uid):
+                    conn.execute(
+                        "DELETE FROM sync_records WHERE kind = ? AND uid = ?", (MESSAGE, uid)
+                    )
+                    conn.execute("DELETE FROM sync_links WHERE message = ?", (uid,))
+                    continue
+                changed += self._export_plain(
+                    conn, kind, uid, body, seq, tick, parent=(body or {}).get("conversation")
+                )
+            elif kind == SETTING:
+                changed += self._export_plain(
+                    conn, kind, uid, self._setting_body(conn, uid), seq, tick
+                )
+        conn.execute("DELETE FROM sync_dirty")
+        self._set_clock(conn, stamp_state["clock"])
+        return changed
+
+    def _record(self, conn: Any, kind: str, uid: str) -> tuple[Stamp, dict[str, Any] | None] | None:
+        row = conn.execute(
+            "SELECT clock, device, body FROM sync_records WHERE kind = ? AND uid = ?", (kind, uid)
+        ).fetchone()
+        if row is None:
+            return None
+        return (int(row[0]), str(row[1])), _load(row[2])
+
+    def _store(
+        self,
+        conn: Any,
+        kind: str,
+        uid: str,
+        stamp: Stamp,
+        body: dict[str, Any] | None,
+        seq: int | None,
+        parent: str | None = None,
+        waiting: bool = False,
+    ) -> None:
+        conn.execute(
+            "INSERT OR REPLACE INTO sync_records(kind, uid, clock, device, body, seq, parent, "
+            "waiting) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (kind, uid, stamp[0], stamp[1], _json(body), seq, parent, int(waiting)),
+        )
+
+    def _export_plain(
+        self,
+        conn: Any,
+        kind: str,
+        uid: str,
+        body: dict[str, Any] | None,
+        seq: int,
+        tick: Any,
+        parent: str | None = None,
+    ) -> int:
+        known = self._record(conn, kind, uid)
+        if known is not None and known[1] is None:
+            return 0  # deleted elsewhere: nothing about it is sent again
+        if body is None and known is None:
+            return 0  # made and removed here before it was ever sent
+        if known is not None and known[1] == body:
+            return 0
+        self._store(conn, kind, uid, (tick(), self.device), body, seq, parent)
+        if body is None and kind == CONVERSATION:
+            self._drop_children(conn, uid)
+        if kind == MESSAGE:
+            conn.execute("DELETE FROM sync_links WHERE message = ?", (uid,))
+            if body is not None:
+                self._put_links(conn, uid, body)
+        return 1
+
+    def _covered(self, conn: Any, uid: str) -> bool:
+        """Whether a deleted message went with its conversation (whose tombstone says it)."""
+        row = conn.execute(
+            "SELECT r.body IS NULL FROM sync_records m JOIN sync_records r "
+            "ON r.kind = 'conversation' AND r.uid = m.parent WHERE m.kind = 'message' AND m.uid = ?",
+            (uid,),
+        ).fetchone()
+        return bool(row and row[0])
+
+    def _drop_children(self, conn: Any, conversation: str) -> None:
+        conn.execute("DELETE FROM sync_links WHERE message IN (SELECT uid FROM sync_records "
+                     "WHERE kind = 'message' AND parent = ?)", (conversation,))  # fmt: skip
+        conn.execute(
+            "DELETE FROM sync_records WHERE kind = 'message' AND parent = ?", (conversation,)
+        )
+
+    def _export_memory(self, conn: Any, uid: str, seq: int, tick: Any) -> int:
+        row = conn.execute(
+            f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE uid = ?", (uid,)
+        ).fetchone()
+        known = self._record(conn, MEMORY, uid)
+        if known is not None and known[1] is None:
+            return 0
+        if row is None:
+            if known is None:
+                return 0
+            self._store(conn, MEMORY, uid, (tick(), self.device), None, seq)
+            conn.execute("DELETE FROM sync_records WHERE kind = ? AND uid = ?", (CONTEXT, uid))
+            return 1
+        changed = 0
+        fresh = conn.execute(
+            "SELECT id FROM memory_history WHERE memory_id = ? AND sync_clock IS NULL ORDER BY version",
+            (row[0],),
+        ).fetchall()
+        last = 0
+        for (hid,) in fresh:
+            last = tick()
+            conn.execute(
+                "UPDATE memory_history SET sync_clock = ?, sync_device = ?, sync_seq = ? WHERE id = ?",
+                (last, self.device, seq, hid),
+            )
+        head = self._head(conn, row)
+        if fresh or known is None or _without_prev(known[1]) != _without_prev(head):
+            head["prev"] = list(known[0]) if known is not None else None
+            # a head with a new version has that version's stamp: whether another
+            # computer's head is in this one's past is then in its history
+            self._store(conn, MEMORY, uid, (last or tick(), self.device), head, seq)
+            changed = 1
+        context = self._record(conn, CONTEXT, uid)
+        ctx_body = {"context": row[12]} if row[12] else None
+        if (context is None and ctx_body is not None) or (
+            context is not None
+            and context[1] != ctx_body
+            and not (context[1] is None and ctx_body is None)
+        ):
+            self._store(
+                conn, CONTEXT, uid, (tick(), self.device), ctx_body or {"context": None}, seq
+            )
+            changed = 1
+        return changed
+
+    def _uid_of(self, conn: Any, table: str, rowid: int | None) -> str | None:
+        if rowid is None:
+            return None
+        row = conn.execute(f"SELECT uid FROM {table} WHERE id = ?", (rowid,)).fetchone()
+        return row[0] if row else None
+
+    def _head(self, conn: Any, row: Any) -> dict[str, Any]:
+        return {
+            "text": row[2],
+            "kind": row[3],
+            "importance": row[4],
+            "pinned": bool(row[5]),
+            "source": row[6],
+            "source_message": self._uid_of(conn, "messages", row[7]),
+            "created_at": row[8],
+            "updated_at": row[9],
+            "valid_from": row[10],
+            "valid_until": row[11],
+            "care_choice": row[13],
+            "origin": row[14] or self.device,
+        }
+
+    def _conversation_body(self, conn: Any, uid: str) -> dict[str, Any] | None:
+        row = conn.execute(
+            "SELECT title, title_source, pinned, model, created_at, updated_at FROM conversations "
+            "WHERE uid = ?",
+            (uid,),
+        ).fetchone()
+        if row is None:
+            return None
+        return {
+            "title": row[0], "title_source": row[1], "pinned": bool(row[2]), "model": row[3],
+            "created_at": row[4], "updated_at": row[5],
+        }  # fmt: skip
+
+    def _message_body(self, conn: Any, uid: str) -> dict[str, Any] | None:
+        row = conn.execute(
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE uid = ?", (uid,)
+        ).fetchone()
+        if row is None:
+            return None
+        used = conn.execute(
+            "SELECT m.uid, u.rank, u.score, u.why, u.weak FROM message_memories u "
+            "JOIN memories m ON m.id = u.memory_id WHERE u.message_id = ? ORDER BY u.rank",
+            (row[0],),
+        ).fetchall()
+        recalled = conn.execute(
+            "SELECT m.uid, r.rank, r.score, r.weak FROM message_recalls r "
+            "JOIN messages m ON m.id = r.recalled_id WHERE r.message_id = ? ORDER BY r.rank",
+            (row[0],),
+        ).fetchall()
+        return {
+            "conversation": self._uid_of(conn, "conversations", row[2]),
+            "role": row[3],
+            "content": row[4],
+            "status": row[5],
+            "model": row[6],
+            "created_at": row[7],
+            "prompt_tokens": row[8],
+            "error": row[9],
+            "parent": self._uid_of(conn, "messages", row[10]),
+            "chosen": bool(row[11]),
+            "forgotten": bool(row[12]),
+            "used": [[u, r, round(float(s), 6), w, bool(k)] for u, r, s, w, k in used],
+            "recalled": [[u, r, round(float(s), 6), bool(k)] for u, r, s, k in recalled],
+        }
+
+    def _setting_body(self, conn: Any, key: str) -> dict[str, Any] | None:
+        row = conn.execute("SELECT value FROM meta WHERE key = ?", (f"setting.{key}",)).fetchone()
+        return {"value": row[0] if row else None}
+
+    def _put_links(self, conn: Any, uid: str, body: dict[str, Any]) -> None:
+        conn.executemany(
+            "INSERT OR REPLACE INTO sync_links(message, target, kind, rank, score, why, weak) "
+            "VALUES (?, ?, 'used', ?, ?, ?, ?)",
+            [(uid, t, r, s, w, int(k)) for t, r, s, w, k in body.get("used", [])],
+        )
+        conn.executemany(
+            "INSERT OR REPLACE INTO sync_links(message, target, kind, rank, score, why, weak) "
+            "VALUES (?, ?, 'recalled', ?, ?, 'found', ?)",
+            [(uid, t, r, s, int(k)) for t, r, s, k in body.get("recalled", [])],
+        )
+
+    # -- what a file holds ---------------------------------------------------------------
+
+    def records_of(self, seq: int | None = None) -> Iterator[dict[str, Any]]:
+        """This computer's records filed under `seq` (a change file), or every one of its
+        records still standing (None: a snapshot). Memories come as their head with the
+        versions this computer made."""
+        where, params = ("device = ? AND seq = ?", (self.device, seq)) if seq is not None else (
+            "device = ?", (self.device,))  # fmt: skip
+        hwhere, hparams = (
+            ("h.sync_device = ? AND h.sync_seq = ?", (self.device, seq))
+            if seq is not None
+            else ("h.sync_device = ?", (self.device,))
+        )
+        memory_uids = {
+            r[0]
+            for r in self.db.query(
+                f"SELECT uid FROM sync_records WHERE kind = 'memory' AND {where}", params
+            )
+        } | {
+            r[0]
+            for r in self.db.query(
+                f"SELECT DISTINCT m.uid FROM memory_history h JOIN memories m ON m.id = h.memory_id "
+                f"WHERE {hwhere}",
+                hparams,
+            )
+        }
+        # conversations first, then messages oldest first: a computer reading them in
+        # order finds what each refers to already there
+        order = "CASE kind WHEN 'conversation' THEN 0 WHEN 'message' THEN 2 ELSE 1 END, clock"
+        for kind, uid, clock, device, body in self.db.query(
+            f"SELECT kind, uid, clock, device, body FROM sync_records WHERE {where} "
+            f"AND kind <> 'memory' ORDER BY {order}",
+            params,
+        ):
+            yield {"k": kind, "u": uid, "c": clock, "d": device, "b": _load(body)}
+        for chunk, marks in id_chunks(sorted(memory_uids)):
+            for uid, clock, device, body in self.db.query(
+                f"SELECT uid, clock, device, body FROM sync_records WHERE kind = 'memory' "
+                f"AND uid IN ({marks})",
+                chunk,
+            ):
+                record = {"k": MEMORY, "u": uid, "c": clock, "d": device, "b": _load(body)}
+                if body is not None:
+                    record["h"] = self._versions(uid, seq)
+                yield record
+
+    def _versions(self, uid: str, seq: int | None) -> list[dict[str, Any]]:
+        sql = (
+            "SELECT h.action, h.actor, (SELECT uid FROM messages WHERE id = h.message_id), "
+            "h.text, h.kind, h.importance, h.pinned, h.valid_from, h.valid_until, h.changed_at, "
+            "h.sync_clock, h.sync_device FROM memory_history h JOIN memories m ON m.id = h.memory_id "
+            "WHERE m.uid = ? AND h.sync_device = ?"
+        )
+        params: list[Any] = [uid, self.device]
+        if seq is not None:
+            sql += " AND h.sync_seq = ?"
+            params.append(seq)
+        return [
+            {
+                "action": r[0],
+                "actor": r[1],
+                "message": r[2],
+                "text": r[3],
+                "kind": r[4],
+                "importance": r[5],
+                "pinned": bool(r[6]),
+                "valid_from": r[7],
+                "valid_until": r[8],
+                "changed_at": r[9],
+                "c": r[10],
+                "d": r[11],
+            }  # fmt: skip
+            for r in self.db.query(sql + " ORDER BY h.sync_clock", params)
+        ]
+
+    def own_seqs(self) -> set[int]:
+        return {
+            int(r[0])
+            for r in self.db.query(
+                "SELECT DISTINCT seq FROM sync_records WHERE device = ? AND seq IS NOT NULL "
+                "UNION SELECT DISTINCT sync_seq FROM memory_history WHERE sync_device = ? "
+                "AND sync_seq IS NOT NULL",
+                (self.device, self.device),
+            )
+        }
+
+    # -- taking in what another computer sent ------------------------------------------
+
+    def apply(self, conn: Any, records: Iterable[dict[str, Any]]) -> Applied:
+        """Merge records into this computer's copy: the newest stamp wins, deletions win
+        over everything. Inside the caller's transaction, with recording off."""
+        out = Applied()
+        purge_memories: list[int] = []
+        purge_messages: list[int] = []
+        touched_messages: list[str] = []
+        for record in records:
+            out.records += 1
+            kind, uid = record.get("k"), record.get("u")
+            clock, device = record.get("c"), record.get("d")
+            if kind not in KINDS or not isinstance(uid, str) or not isinstance(clock, int):
+                continue
+            if not isinstance(device, str):
+                continue
+            self.witness(conn, clock)
+            stamp = (clock, device)
+            body = record.get("b")
+            known = self._record(conn, kind, uid)
+            if known is not None and known[1] is None and kind != CONTEXT:
+                if body is not None:
+                    out.overridden += 1
+                continue
+            if body is None and kind in (MEMORY, CONVERSATION, MESSAGE):
+                self._tombstone(conn, kind, uid, stamp, known, out, purge_memories, purge_messages)
+                continue
+            if not isinstance(body, dict):
+                continue
+            touched_messages += self._apply_one(conn, kind, uid, stamp, body, record, known, out)
+        self._materialize_waiting(conn, out)
+        if purge_messages:
+            self.profile.conversations.purge_rows(conn, purge_messages)
+        if purge_memories:
+            self.profile.memories.purge_rows(conn, purge_memories)
+        return out
+
+    def _apply_one(
+        self,
+        conn: Any,
+        kind: str,
+        uid: str,
+        stamp: Stamp,
+        body: dict[str, Any],
+        record: dict[str, Any],
+        known: tuple[Stamp, dict[str, Any] | None] | None,
+        out: Applied,
+    ) -> list[str]:
+        """One record that is not a deletion; the messages it lets in."""
+        is_newer = newer(stamp, known[0] if known else None)
+        if kind == MEMORY:
+            self._apply_memory(conn, uid, stamp, body, record.get("h") or [], known, out)
+        elif kind == CONTEXT:
+            if is_newer and not self._gone(conn, MEMORY, uid):
+                self._store(conn, CONTEXT, uid, stamp, body, None)
+                self._materialize_context(conn, uid, body.get("context"), out)
+        elif kind == CONVERSATION:
+            if is_newer:
+                self._store(conn, kind, uid, stamp, body, None)
+                self._materialize_conversation(conn, uid, body, out)
+                return [
+                    r[0]
+                    for r in conn.execute(
+                        "SELECT uid FROM sync_records WHERE kind = 'message' AND parent = ? "
+                        "AND waiting = 1",
+                        (uid,),
+                    ).fetchall()
+                ]
+        elif kind == MESSAGE:
+            parent = body.get("conversation")
+            if not isinstance(parent, str) or self._gone(conn, CONVERSATION, parent):
+                out.overridden += 1  # its conversation was deleted
+            elif is_newer:
+                self._store(conn, kind, uid, stamp, body, None, parent=parent, waiting=True)
+                conn.execute("DELETE FROM sync_links WHERE message = ?", (uid,))
+                self._put_links(conn, uid, body)
+                return [uid]
+        elif kind == SETTING and is_newer and uid in SYNCED_SETTINGS:
+            self._store(conn, kind, uid, stamp, body, None)
+            value = body.get("value")
+            if value is None:
+                conn.execute("DELETE FROM meta WHERE key = ?", (f"setting.{uid}",))
+            else:
+                conn.execute(
+                    "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
+                    (f"setting.{uid}", str(value)),
+                )
+            out.settings.add(uid)
+        return []
+
+    def _tombstone(
+        self,
+        conn: Any,
+        kind: str,
+        uid: str,
+        stamp: Stamp,
+        known: tuple[Stamp, dict[str, Any] | None] | None,
+        out: Applied,
+        purge_memories: list[int],
+        purge_messages: list[int],
+    ) -> None:
+        if known is not None and known[0][1] == self.device:
+            out.own_removed += 1
+        self._store(conn, kind, uid, stamp, None, None)
+        if kind == MEMORY:
+            conn.execute("DELETE FROM sync_records WHERE kind = ? AND uid = ?", (CONTEXT, uid))
+            conn.execute("DELETE FROM sync_conflicts WHERE uid = ?", (uid,))
+            row = conn.execute("SELECT id FROM memories WHERE uid = ?", (uid,)).fetchone()
+            if row:
+                purge_memories.append(int(row[0]))
+                out.memories_removed.add(int(row[0]))
+        elif kind == MESSAGE:
+            conn.execute("DELETE FROM sync_links WHERE message = ?", (uid,))
+            row = conn.execute(
+                "SELECT id, conversation_id FROM messages WHERE uid = ?", (uid,)
+            ).fetchone()
+            if row:
+                purge_messages.append(int(row[0]))
+                out.conversations.add(int(row[1]))
+        elif kind == CONVERSATION:
+            self._drop_children(conn, uid)
+            row = conn.execute("SELECT id FROM conversations WHERE uid = ?", (uid,)).fetchone()
+            if row:
+                cid = int(row[0])
+                ids = [r[0] for r in conn.execute(
+                    "SELECT id FROM messages WHERE conversation_id = ?", (cid,)).fetchall()]  # fmt: skip
+                self.profile.conversations.purge_rows(conn, ids)
+                conn.execute("DELETE FROM conversations WHERE id = ?", (cid,))
+                out.conversations_removed.add(cid)
+
+    def _apply_memory(
+        self,
+        conn: Any,
+        uid: str,
+        stamp: Stamp,
+        head: dict[str, Any],
+        versions: list[dict[str, Any]],
+        known: tuple[Stamp, dict[str, Any] | None] | None,
+        out: Applied,
+    ) -> None:
+        if not isinstance(head, dict):
+            return
+        wins = newer(stamp, known[0] if known else None)
+        if (
+            known is not None
+            and known[1] is not None
+            and self._concurrent(conn, uid, stamp, head, known)
+        ):
+            out.conflicts.append(uid)
+            other = stamp[1] if stamp[1] != self.device else known[0][1]
+            conn.execute(
+                "INSERT OR REPLACE INTO sync_conflicts(uid, device, at, seen) "
+                "VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), 0)",
+                (uid, other),
+            )
+        if wins:
+            self._store(conn, MEMORY, uid, stamp, head, None)
+        mid = self._materialize_memory(conn, uid, head if wins else None, out)
+        if mid is not None and versions:
+            self._merge_versions(conn, mid, versions)
+
+    def _concurrent(
+        self,
+        conn: Any,
+        uid: str,
+        stamp: Stamp,
+        head: dict[str, Any],
+        known: tuple[Stamp, dict[str, Any] | None],
+    ) -> bool:
+        """Whether a memory's text was changed here and elsewhere without either seeing
+        the other's change (edited on both computers at once)."""
+        mine = known[1] or {}
+        if stamp == known[0] or head.get("text") == mine.get("text"):
+            return False
+        if head.get("prev") is not None and tuple(head["prev"]) == known[0]:
+            return False  # made on top of this computer's version
+        if mine.get("prev") is not None and tuple(mine["prev"]) == stamp:
+            return False  # this computer's version was made on top of it
+        seen = conn.execute(
+            "SELECT 1 FROM memory_history h JOIN memories m ON m.id = h.memory_id WHERE m.uid = ? "
+            "AND h.sync_clock = ? AND h.sync_device = ?",
+            (uid, stamp[0], stamp[1]),
+        ).fetchone()
+        return seen is None
+
+    def _materialize_memory(
+        self, conn: Any, uid: str, head: dict[str, Any] | None, out: Applied
+    ) -> int | None:
+        row = conn.execute(
+            "SELECT id, text, context FROM memories WHERE uid = ?", (uid,)
+        ).fetchone()
+        if head is None:
+            return int(row[0]) if row else None
+        source_message = self._id_of(conn, "messages", head.get("source_message"))
+        text = str(head.get("text") or "")
+        choice = head.get("care_choice")
+        always = None if choice is None else bool(choice)
+        fields = (
+            text,
+            head.get("kind") or "fact",
+            float(head.get("importance") or 0.5),
+            int(bool(head.get("pinned"))),
+            head.get("source") or "user",
+            source_message,
+            head.get("created_at") or head.get("updated_at") or "",
+            head.get("updated_at") or head.get("created_at") or "",
+            head.get("valid_from"),
+            head.get("valid_until"),
+            content_hash(textproc.normalize(text).lower()),
+            care_of(text, always),
+            choice,
+            None if head.get("origin") == self.device else head.get("origin"),
+        )
+        memories = self.profile.memories
+        if row is None:
+            context = self._context_of(conn, uid)
+            cur = conn.execute(
+                "INSERT INTO memories(text, kind, importance, pinned, source, source_message_id, "
+                "created_at, updated_at, valid_from, valid_until, content_hash, care, care_choice, "
+                "origin, uid, context) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (*fields, uid, context),
+            )
+            mid = int(cur.lastrowid)
+            memories.index_text(conn, mid, text, context)
+            self._link_target(conn, uid, mid)
+            out.new_memories.add(mid)
+        else:
+            mid = int(row[0])
+            conn.execute(
+                "UPDATE memories SET text = ?, kind = ?, importance = ?, pinned = ?, source = ?, "
+                "source_message_id = coalesce(?, source_message_id), created_at = ?, updated_at = ?, "
+                "valid_from = ?, valid_until = ?, content_hash = ?, care = ?, care_choice = ?, "
+                "origin = ? WHERE id = ?",
+                (*fields, mid),
+            )
+            if row[1] != text:
+                memories.reindex_text(conn, mid, text, row[2])
+        out.memories.add(mid)
+        return mid
+
+    def _context_of(self, conn: Any, uid: str) -> str | None:
+        known = self._record(conn, CONTEXT, uid)
+        return (known[1] or {}).get("context") if known else None
+
+    def _materialize_context(self, conn: Any, uid: str, context: str | None, out: Applied) -> None:
+        row = conn.execute(
+            "SELECT id, text, context FROM memories WHERE uid = ?", (uid,)
+        ).fetchone()
+        if row is None or row[2] == context:
+            return
+        conn.execute("UPDATE memories SET context = ? WHERE id = ?", (context, row[0]))
+        self.profile.memories.reindex_text(conn, int(row[0]), row[1], context)
+        out.memories.add(int(row[0]))
+
+    def _merge_versions(self, conn: Any, mid: int, versions: list[dict[str, Any]]) -> None:
+        have = {
+            (r[0], r[1])
+            for r in conn.execute(
+                "SELECT sync_clock, sync_device FROM memory_history WHERE memory_id = ? "
+                "AND sync_clock IS NOT NULL",
+                (mid,),
+            ).fetchall()
+        }
+        added = False
+        for v in versions:
+            if not isinstance(v, dict) or not isinstance(v.get("c"), int):
+                continue
+            if (v["c"], v.get("d")) in have:
+                continue
+            self.witness(conn, int(v["c"]))
+            conn.execute(
+                "INSERT INTO memory_history(memory_id, version, action, actor, message_id, text, "
+                "kind, importance, pinned, valid_from, valid_until, changed_at, sync_clock, "
+                "sync_device) VALUES (?, (SELECT coalesce(max(version), 0) + 1 FROM memory_history "
+                "WHERE memory_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    mid, mid, str(v.get("action") or "edited"), str(v.get("actor") or "user"),
+                    self._id_of(conn, "messages", v.get("message")), str(v.get("text") or ""),
+                    v.get("kind") or "fact", float(v.get("importance") or 0.5),
+                    int(bool(v.get("pinned"))), v.get("valid_from"), v.get("valid_until"),
+                    str(v.get("changed_at") or ""), int(v["c"]), str(v.get("d") or ""),
+                ),
+            )  # fmt: skip
+            have.add((v["c"], v.get("d")))
+            added = True
+        if added:
+            # every computer numbers the versions the same way: in stamp order
+            rows = conn.execute(
+                "SELECT id FROM memory_history WHERE memory_id = ? ORDER BY "
+                "sync_clock IS NULL, sync_clock, sync_device, version",
+                (mid,),
+            ).fetchall()
+            conn.execute("UPDATE memory_history SET version = -version WHERE memory_id = ?", (mid,))
+            for n, (hid,) in enumerate(rows, 1):
+                conn.execute("UPDATE memory_history SET version = ? WHERE id = ?", (n, hid))
+
+    def _id_of(self, conn: Any, table: str, uid: Any) -> int | None:
+        if not isinstance(uid, str):
+            return None
+        row = conn.execute(f"SELECT id FROM {table} WHERE uid = ?", (uid,)).fetchone()
+        return int(row[0]) if row else None
+
+    def _materialize_conversation(
+        self, conn: Any, uid: str, body: dict[str, Any], out: Applied
+    ) -> None:
+        fields = (
+            str(body.get("title") or ""), str(body.get("title_source") or ""),
+            int(bool(body.get("pinned"))), body.get("model"),
+            str(body.get("created_at") or ""), str(body.get("updated_at") or ""),
+        )  # fmt: skip
+        cid = self._id_of(conn, "conversations", uid)
+        if cid is None:
+            cur = conn.execute(
+                "INSERT INTO conversations(title, title_source, pinned, model, created_at, "
+                "updated_at, uid) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (*fields, uid),
+            )
+            cid = int(cur.lastrowid)
+        else:
+            conn.execute(
+                "UPDATE conversations SET title = ?, title_source = ?, pinned = ?, model = ?, "
+                "created_at = ?, updated_at = ? WHERE id = ?",
+                (*fields, cid),
+            )
+        out.conversations.add(cid)
+
+    def _materialize_waiting(self, conn: Any, out: Applied) -> None:
+        """Make the messages that arrived (or waited for what they follow) rows of their
+        conversations, each after the message it follows, so the conversation reads in
+        order here too; those whose conversation or earlier message has not arrived wait."""
+        rows = conn.execute(
+            "SELECT uid, body FROM sync_records WHERE kind = 'message' AND waiting = 1 "
+            "ORDER BY clock, device"
+        ).fetchall()
+        bodies = {uid: _load(text) or {} for uid, text in rows}
+        # a message after the one it follows, whatever order their stamps came in (a
+        # conversation's messages are often stamped together, in any order)
+        depth: dict[str, int] = {}
+        for start in bodies:
+            chain = []
+            at: Any = start
+            while isinstance(at, str) and at in bodies and at not in depth and at not in chain:
+                chain.append(at)
+                at = bodies[at].get("parent")
+            base = depth.get(at, -1) if isinstance(at, str) else -1
+            for n, item in enumerate(reversed(chain)):
+                depth[item] = base + 1 + n
+        touched: set[int] = set()
+        placed: set[str] = set()
+        for uid in sorted(bodies, key=lambda u: depth.get(u, 0)):
+            body = bodies[uid]
+            cid = self._id_of(conn, "conversations", body.get("conversation"))
+            if cid is None:
+                continue
+            parent_uid = body.get("parent")
+            parent = self._id_of(conn, "messages", parent_uid)
+            if parent_uid and parent is None and not self._gone(conn, MESSAGE, parent_uid):
+                continue  # what it follows has not arrived (or waits itself)
+            self._materialize_message(conn, uid, cid, parent, body)
+            placed.add(uid)
+            touched.add(cid)
+        conn.executemany(
+            "UPDATE sync_records SET waiting = 0 WHERE kind = 'message' AND uid = ?",
+            [(uid,) for uid in placed],
+        )
+        for cid in touched:
+            self.profile.conversations.mark_shown(conn, cid)
+        out.conversations |= touched
+
+    def _gone(self, conn: Any, kind: str, uid: str) -> bool:
+        known = self._record(conn, kind, uid)
+        return known is not None and known[1] is None
+
+    def _materialize_message(
+        self, conn: Any, uid: str, cid: int, parent: int | None, body: dict[str, Any]
+    ) -> None:
+        role = body.get("role") if body.get("role") in ("system", "user", "assistant") else "user"
+        status = (
+            body.get("status")
+            if body.get("status") in ("complete", "stopped", "error")
+            else "complete"
+        )
+        content = str(body.get("content") or "")
+        forgotten = bool(body.get("forgotten"))
+        fields = (
+            cid, role, content, status, body.get("model"), str(body.get("created_at") or ""),
+            body.get("prompt_tokens"), body.get("error"), parent, int(bool(body.get("chosen", True))),
+            int(forgotten),
+        )  # fmt: skip
+        row = conn.execute(
+            "SELECT id, content, forgotten FROM messages WHERE uid = ?", (uid,)
+        ).fetchone()
+        store = self.profile.conversations
+        if row is None:
+            cur = conn.execute(
+                "INSERT INTO messages(conversation_id, role, content, status, model, created_at, "
+                "prompt_tokens, error, parent_id, chosen, forgotten, uid) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (*fields, uid),
+            )
+            mid = int(cur.lastrowid)
+            if not forgotten:
+                store.index_text(conn, mid, content)
+        else:
+            mid = int(row[0])
+            conn.execute(
+                "UPDATE messages SET conversation_id = ?, role = ?, content = ?, status = ?, "
+                "model = ?, created_at = ?, prompt_tokens = ?, error = ?, parent_id = ?, "
+                "chosen = ?, forgotten = ? WHERE id = ?",
+                (*fields, mid),
+            )
+            if forgotten and not row[2]:
+                store.unindex(conn, [mid])
+            elif row[1] != content or (row[2] and not forgotten):
+                store.unindex(conn, [mid])
+                if not forgotten:
+                    store.index_text(conn, mid, content)
+        # what this answer was given, and the answers that were given this message
+        conn.execute("DELETE FROM message_memories WHERE message_id = ?", (mid,))
+        conn.execute("DELETE FROM message_recalls WHERE message_id = ?", (mid,))
+        conn.execute(
+            "INSERT OR IGNORE INTO message_memories(message_id, memory_id, rank, score, why, weak) "
+            "SELECT ?, m.id, l.rank, l.score, l.why, l.weak FROM sync_links l JOIN memories m "
+            "ON m.uid = l.target WHERE l.message = ? AND l.kind = 'used'",
+            (mid, uid),
+        )
+        conn.execute(
+            "INSERT OR IGNORE INTO message_recalls(message_id, recalled_id, rank, score, weak) "
+            "SELECT ?, m.id, l.rank, l.score, l.weak FROM sync_links l JOIN messages m "
+            "ON m.uid = l.target WHERE l.message = ? AND l.kind = 'recalled'",
+            (mid, uid),
+        )
+        self._link_target(conn, uid, mid)
+        conn.execute(
+            "UPDATE memories SET source_message_id = ? WHERE source_message_id IS NULL AND uid IN "
+            "(SELECT uid FROM sync_records WHERE kind = 'memory' AND body IS NOT NULL AND "
+            "json_extract(body, '$.source_message') = ?)",
+            (mid, uid),
+        )
+
+    def _link_target(self, conn: Any, uid: str, rowid: int) -> None:
+        """A memory or message arrived that answers already here were given."""
+        conn.execute(
+            "INSERT OR IGNORE INTO message_memories(message_id, memory_id, rank, score, why, weak) "
+            "SELECT m.id, ?, l.rank, l.score, l.why, l.weak FROM sync_links l JOIN messages m "
+            "ON m.uid = l.message WHERE l.target = ? AND l.kind = 'used'",
+            (rowid, uid),
+        )
+        conn.execute(
+            "INSERT OR IGNORE INTO message_recalls(message_id, recalled_id, rank, score, weak) "
+            "SELECT m.id, ?, l.rank, l.score, l.weak FROM sync_links l JOIN messages m "
+            "ON m.uid = l.message WHERE l.target = ? AND l.kind = 'recalled'",
+            (rowid, uid),
+        )
+
+
+def _without_prev(body: dict[str, Any] | None) -> dict[str, Any] | None:
+    if body is None:
+        return None
+    return {k: v for k, v in body.items() if k != "prev"}

@@ -1,0 +1,987 @@
+"""One profile synced through a folder: setting it up, joining it, and each pass.
+
+A pass (`Syncer.run`), under a lock so one process at a time syncs a profile here:
+
+1. read the key files (a new generation, or this computer removed);
+2. stamp what changed here and write it as this computer's next change file;
+3. read every other computer's status, then its snapshot (when this computer is
+   further behind than its change files reach) and its change files in order, each
+   applied in one transaction with this computer's number of it, so a pass killed
+   half-way applies each file whole or not at all; a file that does not open (an
+   engine still delivering it, or changed) is left and the others wait behind it;
+4. merge memories added on both sides with the same text;
+5. compact this computer's files (a snapshot of what it wrote that still stands, the
+   change files before it removed) when they have grown past the snapshot, or when
+   something it wrote was deleted;
+6. write its status: its name, what it has read of each computer, when.
+
+Nothing in a pass depends on the wall clock except what a person reads ("2 min ago").
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from desktop_mem.core.db.files import sibling
+from desktop_mem.core.errors import SyncError, SyncRefused
+from desktop_mem.core.events import MemoriesChanged, SettingChanged, SyncChanged
+from desktop_mem.core.keys import recovery
+from desktop_mem.core.keys.vault import read_sidecar, write_key_mode
+from desktop_mem.core.sync import crypto, files
+from desktop_mem.core.sync.keys import KeyChain, clear_expired_offers
+from desktop_mem.core.sync.replica import Applied, Replica
+
+if TYPE_CHECKING:
+    from desktop_mem.core.profile import Profile
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: SQLite's own locking still applies
+    fcntl = None  # type: ignore[assignment]
+
+log = logging.getLogger(__name__)
+
+APP = "desktop-mem"
+COMPACT_MIN_BYTES = 256 * 1024  # change files smaller than this are not worth a snapshot
+COMPACT_AFTER_DELETE_S = 60.0  # a deletion's text leaves the folder within about this
+STATUS_REFRESH_S = 3600.0  # a computer says it is alive at least this often
+REFUSED_REPORT_S = 600.0  # a file still refused after this long is reported
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def default_name() -> str:
+    name = socket.gethostname().split(".")[0].strip()
+    return name[:40] or "this computer"
+
+
+@dataclass
+class Peer:
+    device: str
+    name: str
+    applied: int  # this computer has read its files up to this number
+    seen_at: str | None  # when this computer last had everything it had written
+    written_at: str | None  # when it last said it was there (its status)
+    removed: bool = False
+    behind: bool = False  # it has written more than this computer could read yet
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "device": self.device, "name": self.name, "applied": self.applied,
+            "seen_at": self.seen_at, "written_at": self.written_at, "removed": self.removed,
+            "behind": self.behind,
+        }  # fmt: skip
+
+
+@dataclass
+class Pass:
+    """What one pass did."""
+
+    sent: int = 0  # records this computer sent
+    files_read: int = 0
+    applied: Applied = field(default_factory=Applied)
+    merged: int = 0  # memories added on two computers with the same text, now one
+    compacted: bool = False
+    refused: list[str] = field(default_factory=list)
+    waiting: list[str] = field(default_factory=list)  # computers whose next file is not whole yet
+
+    def to_dict(self) -> dict[str, Any]:
+        a = self.applied
+        return {
+            "sent": self.sent,
+            "files_read": self.files_read,
+            "received": a.records,
+            "memories_changed": len(a.memories),
+            "memories_removed": len(a.memories_removed),
+            "conversations_changed": len(a.conversations),
+            "conversations_removed": len(a.conversations_removed),
+            "conflicts": len(a.conflicts),
+            "overridden_by_deletion": a.overridden,
+            "merged_duplicates": self.merged,
+            "compacted": self.compacted,
+            "refused": self.refused,
+            "waiting": self.waiting,
+        }
+
+
+class Syncer:
+    """The sync of one open profile (its state lives in the profile's `meta`)."""
+
+    def __init__(self, profile: Profile) -> None:
+        self.profile = profile
+        self.db = profile.db
+        self._lock = threading.Lock()
+        self._refused_since: dict[str, tuple[float, int, float]] = {}
+        self._deleted_at: float | None = None
+        self.last_pass: Pass | None = None
+        self.last_error: str | None = None
+
+    # -- state ---------------------------------------------------------------------------
+
+    def _get(self, key: str) -> str | None:
+        return self.db.meta_get(f"sync.{key}")
+
+    @property
+    def enabled(self) -> bool:
+        return self._get("id") is not None
+
+    @property
+    def device(self) -> str:
+        device = self._get("device")
+        if device is None:
+            raise SyncError("This profile is not synced.", reason="sync_off")
+        return device
+
+    @property
+    def name(self) -> str:
+        return self._get("name") or default_name()
+
+    @property
+    def folder(self) -> Path:
+        return Path(self._get("folder") or "")
+
+    def layout(self) -> files.Layout:
+        sync_id = self._get("id")
+        if sync_id is None:
+            raise SyncError("This profile is not synced.", reason="sync_off")
+        return files.Layout.of(self.folder, sync_id)
+
+    def chain(self) -> KeyChain:
+        raw = self._get("keys")
+        if raw is None:
+            raise SyncError("This profile is not synced.", reason="sync_off")
+        return KeyChain.from_dict(json.loads(raw))
+
+    def device_keys(self) -> crypto.DeviceKeys:
+        raw = self._get("device_keys")
+        if raw is None:
+            raise SyncError("This profile is not synced.", reason="sync_off")
+        return crypto.DeviceKeys.from_dict(json.loads(raw))
+
+    def replica(self) -> Replica:
+        return Replica(self.profile, self.device)
+
+    def _int(self, key: str) -> int:
+        return int(self._get(key) or 0)
+
+    def _set(self, conn: Any, values: dict[str, str | None]) -> None:
+        for key, value in values.items():
+            if value is None:
+                conn.execute("DELETE FROM meta WHERE key = ?", (f"sync.{key}",))
+            else:
+                conn.execute(
+                    "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (f"sync.{key}", value)
+                )
+
+    # -- setting up ----------------------------------------------------------------------
+
+    def set_up(self, folder: Path, name: str | None = None) -> None:
+        """Sync this profile through `folder` (one an engine carries): make its sync
+        key and this computer's keys, and send everything it holds."""
+        if self.enabled:
+            raise SyncError(
+                f"This profile already syncs through {self.folder}: turn sync off first to "
+                "use another folder.",
+                reason="sync_on",
+            )
+        folder = _usable_folder(folder)
+        sync_id = crypto.new_id()
+        device = crypto.new_id()
+        keys = crypto.DeviceKeys.generate()
+        layout = files.Layout.of(folder, sync_id)
+        layout.root.mkdir(parents=True, exist_ok=False)
+        chain = KeyChain(sync_id)
+        lock = _lock_of(self.profile)
+        chain.new_generation(layout, device, keys, {device: keys.public}, lock)
+        self._start(folder, sync_id, device, keys, chain, name)
+
+    def join(self, folder: Path, chain: KeyChain, name: str | None = None) -> None:
+        """Join the profile synced through `folder` with the keys a code opened. This
+        profile must be new (nothing in it yet): it becomes a copy of the synced one."""
+        if self.enabled:
+            raise SyncError("This profile already syncs: turn sync off first.", reason="sync_on")
+        counts = self.db.query(
+            "SELECT (SELECT count(*) FROM memories) + (SELECT count(*) FROM conversations)"
+        )[0][0]
+        if counts:
+            raise SyncError(
+                "Only a new, empty profile can join a synced one (this one holds memories or "
+                "conversations): join into a new profile.",
+                reason="sync_not_empty",
+            )
+        folder = _usable_folder(folder)
+        device = crypto.new_id()
+        keys = crypto.DeviceKeys.generate()
+        self._start(folder, chain.sync_id, device, keys, chain, name)
+        lock = chain.current.lock if chain.current else None
+        if lock:
+            _adopt_lock(self.profile, lock)
+
+    def _start(
+        self,
+        folder: Path,
+        sync_id: str,
+        device: str,
+        keys: crypto.DeviceKeys,
+        chain: KeyChain,
+        name: str | None,
+    ) -> None:
+        with self.db.transaction() as conn:
+            self._set(
+                conn,
+                {
+                    "id": sync_id,
+                    "folder": str(folder),
+                    "device": device,
+                    "name": (name or default_name()).strip()[:60] or default_name(),
+                    "device_keys": json.dumps(keys.to_dict()),
+                    "keys": json.dumps(chain.to_dict()),
+                    "seq": "0",
+                    "written": "0",
+                    "snapshot": "0",
+                    "since": now_iso(),
+                },
+            )
+            Replica(self.profile, device).enrol(conn)
+        self.profile.events.emit(SyncChanged("on"))
+
+    def turn_off(self) -> None:
+        """Stop syncing this computer: what it holds stays; its files stay in the folder
+        for the others (remove it from another computer to take them out)."""
+        with self.db.transaction() as conn:
+            conn.execute("DELETE FROM meta WHERE key LIKE 'sync.%'")
+            conn.execute("DELETE FROM sync_records")
+            conn.execute("DELETE FROM sync_links")
+            conn.execute("DELETE FROM sync_peers")
+            conn.execute("DELETE FROM sync_conflicts")
+            conn.execute(
+                "UPDATE memory_history SET sync_clock = NULL, sync_device = NULL, sync_seq = NULL"
+            )
+            Replica.stop_recording(conn)
+        self.db.checkpoint()
+        self.profile.events.emit(SyncChanged("off"))
+
+    def rename(self, name: str) -> None:
+        name = " ".join(name.split())[:60]
+        if not name:
+            raise SyncError(
+                "A computer's name cannot be empty: type a few letters.", reason="usage"
+            )
+        with self.db.transaction() as conn:
+            self._set(conn, {"name": name, "status_digest": None})
+        self.profile.events.emit(SyncChanged("renamed"))
+
+    def offer_pairing(self) -> str:
+        """A pairing code another computer joins with, for an hour."""
+        layout = self.layout()
+        code, _path = self.chain().offer_pairing(layout, self.device, self.device_keys())
+        return code
+
+    # -- a pass ----------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _pass_lock(self, wait_s: float) -> Iterator[bool]:
+        """One pass at a time for this profile on this computer, across processes."""
+        with self._lock:
+            if fcntl is None:
+                yield True
+                return
+            path = sibling(self.db.path, ".sync.lock")
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                deadline = time.monotonic() + wait_s
+                while True:
+                    try:
+                        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                        break
+                    except BlockingIOError:
+                        if time.monotonic() >= deadline:
+                            yield False
+                            return
+                        time.sleep(0.05)
+                yield True
+            finally:
+                os.close(fd)
+
+    def run(self, compact: bool | None = None, wait_s: float = 30.0) -> Pass:
+        """One pass. `compact`: True to compact now, False never, None as needed."""
+        if not self.enabled:
+            raise SyncError("This profile is not synced.", reason="sync_off")
+        with self._pass_lock(wait_s) as mine:
+            if not mine:
+                raise SyncError(
+                    "Another window or command is syncing this profile right now: try again "
+                    "in a moment.",
+                    reason="sync_busy",
+                )
+            try:
+                result = self._run(compact)
+            except SyncError as exc:
+                self.last_error = str(exc)
+                self.profile.events.emit(SyncChanged("error"))
+                raise
+        self.last_error = "; ".join(result.refused) or None
+        self.last_pass = result
+        self._announce(result)
+        return result
+
+    def _run(self, compact: bool | None) -> Pass:
+        layout = self.layout()
+        if not self.folder.is_dir() or not layout.root.is_dir():
+            raise SyncError(
+                f"The sync folder {self.folder} is not there (a drive not connected, or the "
+                "folder moved or deleted): connect it, or choose the folder again in Settings.",
+                reason="sync_folder_missing",
+            )
+        result = Pass()
+        device = self.device
+        keys = self.device_keys()
+        chain = self.chain()
+        layout.clear_temporary(device)
+        self._refresh_keys(layout, chain, keys, result)
+        self._check_copy(layout)
+        device = self.device
+        keys = self.device_keys()
+        result.sent += self._export()
+        self._write_pending(layout, chain, keys)
+        for peer in layout.devices():
+            if peer == device or peer in chain.removed:
+                continue
+            self._read_peer(layout, chain, peer, result)
+        result.merged = self._merge_duplicates(result.applied)
+        if result.merged:
+            result.sent += self._export()
+            self._write_pending(layout, chain, keys)
+        if result.applied.own_removed or result.applied.memories_removed:
+            self._deleted_at = self._deleted_at or time.monotonic()
+        if compact is not False and self._should_compact(layout, compact):
+            self._compact(layout, chain, keys)
+            result.compacted = True
+        self._clean_own(layout)
+        clear_expired_offers(layout, device)
+        self._write_status(layout, chain, keys)
+        with self.db.transaction() as conn:
+            self._set(conn, {"last_pass": now_iso()})
+        if result.sent or result.applied.anything:
+            # what was replaced or deleted (a record's old text) leaves the WAL too, as a
+            # deletion here does: secure_delete zeroed the freed pages, the checkpoint
+            # writes them back over the old ones
+            self.db.checkpoint()
+        return result
+
+    def _refresh_keys(
+        self, layout: files.Layout, chain: KeyChain, keys: crypto.DeviceKeys, result: Pass
+    ) -> None:
+        signers = {
+            r[0]: r[1]
+            for r in self.db.query(
+                "SELECT device, signing FROM sync_peers WHERE signing IS NOT NULL AND removed = 0"
+            )
+        }
+        signers[self.device] = keys.public["signing"]
+        before = chain.to_dict()
+        try:
+            result.refused += chain.refresh(layout, self.device, keys, signers)
+        finally:
+            if chain.to_dict() != before:
+                gone = sorted(chain.removed)
+                with self.db.transaction() as conn:
+                    self._set(conn, {"keys": json.dumps(chain.to_dict())})
+                    for device in gone:
+                        conn.execute(
+                            "UPDATE sync_peers SET removed = 1 WHERE device = ?", (device,)
+                        )
+
+    def _check_copy(self, layout: files.Layout) -> None:
+        """This profile was restored from a backup, or copied, while synced: the folder
+        holds files of this computer that the profile does not know it wrote. It goes on
+        as a new computer, so no file is written twice under one name; what the folder
+        holds of its earlier self comes back to it like another computer's."""
+        changes, snaps = layout.numbered(self.device)
+        newest = max([*changes, *snaps], default=0)
+        if newest <= self._int("written"):
+            return
+        old = self.device
+        device = crypto.new_id()
+        keys = crypto.DeviceKeys.generate()
+        with self.db.transaction() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO sync_peers(device, name, applied) VALUES (?, ?, 0)",
+                (old, self.name),
+            )
+            conn.execute(
+                "UPDATE sync_peers SET signing = ?, agreement = ? WHERE device = ?",
+                (self.device_keys().public["signing"], self.device_keys().public["agreement"], old),
+            )
+            self._set(
+                conn,
+                {
+                    "device": device,
+                    "device_keys": json.dumps(keys.to_dict()),
+                    "seq": "0",
+                    "written": "0",
+                    "snapshot": "0",
+                    "status_digest": None,
+                },
+            )
+            # what it sent as its earlier self is that computer's now
+            conn.execute("UPDATE sync_records SET seq = NULL WHERE device = ?", (old,))
+            conn.execute("UPDATE memory_history SET sync_seq = NULL WHERE sync_device = ?", (old,))
+        log.info("sync: this profile was restored or copied; it goes on as a new computer")
+
+    def _export(self) -> int:
+        replica = self.replica()
+        if not replica.pending():
+            return 0
+        with self.db.transaction() as conn:
+            return self._export_in(conn, replica)
+
+    def _export_in(self, conn: Any, replica: Replica) -> int:
+        seq = self._int("seq") + 1
+        sent = replica.export(conn, seq)
+        if sent:
+            self._set(conn, {"seq": str(seq)})
+        return sent
+
+    def _write_pending(
+        self, layout: files.Layout, chain: KeyChain, keys: crypto.DeviceKeys
+    ) -> None:
+        """Write this computer's change files not yet in the folder (a pass killed
+        between stamping and writing leaves them to the next)."""
+        written, seq = self._int("written"), self._int("seq")
+        replica = self.replica()
+        for n in range(written + 1, seq + 1):
+            header = {"kind": "changes", "sync": layout.sync_id, "device": self.device, "seq": n}
+            files.write_sealed(
+                layout.device(self.device) / files.changes_name(n),
+                header,
+                replica.records_of(n),
+                chain.write_key,
+                keys,
+            )
+            with self.db.transaction() as conn:
+                self._set(conn, {"written": str(n)})
+
+    # -- reading another computer ------------------------------------------------------
+
+    def _peer(self, device: str) -> tuple[int, str | None, str | None]:
+        row = self.db.query(
+            "SELECT applied, signing, name FROM sync_peers WHERE device = ?", (device,)
+        )
+        return (int(row[0][0]), row[0][1], row[0][2]) if row else (0, None, None)
+
+    def _read_peer(self, layout: files.Layout, chain: KeyChain, device: str, result: Pass) -> None:
+        applied, signing, _name = self._peer(device)
+        signing = self._read_status(layout, chain, device, signing, result) or signing
+        member = (chain.current.members.get(device) or {}).get("signing") if chain.current else None
+        signing = member or signing
+        if signing is None:
+            result.waiting.append(device)  # its status (who it is) has not arrived yet
+            return
+        changes, snaps = layout.numbered(device)
+        todo: list[tuple[str, int]] = []
+        if snaps and snaps[-1] > applied and (applied + 1) not in changes:
+            todo.append(("snapshot", snaps[-1]))
+            start = snaps[-1]
+        else:
+            start = applied
+        for n in changes:
+            if n <= start:
+                continue
+            if n != start + 1:
+                break
+            todo.append(("changes", n))
+            start = n
+        for kind, n in todo:
+            name = files.snapshot_name(n) if kind == "snapshot" else files.changes_name(n)
+            path = layout.device(device) / name
+            try:
+                self._apply_file(layout, chain, device, signing, kind, n, path, result)
+            except SyncRefused as exc:
+                self._refused(path, str(exc), result, device)
+                return
+        with self.db.transaction() as conn:
+            reached = self._peer(device)[0]
+            newest = max([*changes, *snaps, 0])
+            if reached >= newest:
+                conn.execute(
+                    "UPDATE sync_peers SET seen_at = ? WHERE device = ?", (now_iso(), device)
+                )
+
+    def _apply_file(
+        self,
+        layout: files.Layout,
+        chain: KeyChain,
+        device: str,
+        signing: str,
+        kind: str,
+        n: int,
+        path: Path,
+        result: Pass,
+    ) -> None:
+        raw = files.read_raw(path, layout.sync_id, kind)
+        if raw.header.get("device") != device or raw.header.get("seq") != n:
+            raise SyncRefused(
+                "it is not what its name says (moved, or replayed under another name)"
+            )
+        raw.verify(signing)
+        key = chain.key(str(raw.header.get("key")))
+        replica = self.replica()
+        with self.db.transaction() as conn:
+            if replica.pending():
+                self._export_in(conn, replica)  # what changed here first gets its stamp
+            replica.set_recording(conn, False)
+            applied = replica.apply(conn, raw.records(key))
+            replica.set_recording(conn, True)
+            conn.execute(
+                "INSERT INTO sync_peers(device, applied) VALUES (?, ?) "
+                "ON CONFLICT(device) DO UPDATE SET applied = excluded.applied",
+                (device, n),
+            )
+        self._refused_since.pop(str(path), None)
+        result.files_read += 1
+        result.applied.merge(applied)
+
+    def _refused(self, path: Path, reason: str, result: Pass, device: str) -> None:
+        """A file that does not open yet: an engine may still be delivering it. Said in
+        the status once it has stayed so (same size and time) for a while."""
+        try:
+            st = path.stat()
+            mark = (st.st_size, st.st_mtime)
+        except OSError:
+            mark = (0, 0.0)
+        first, size, mtime = self._refused_since.get(str(path), (time.monotonic(), *mark))
+        if (size, mtime) != mark:
+            first = time.monotonic()
+        self._refused_since[str(path)] = (first, *mark)
+        log.info("sync: %s not applied: %s", path.name, reason)
+        unfinished = "cut short" in reason or "cannot be read" in reason
+        if not unfinished or time.monotonic() - first >= REFUSED_REPORT_S:
+            result.refused.append(f"{path.name} from {self._peer_name(device)}: {reason}")
+        else:
+            result.waiting.append(device)
+
+    def _peer_name(self, device: str) -> str:
+        row = self.db.query("SELECT name FROM sync_peers WHERE device = ?", (device,))
+        return (row[0][0] if row and row[0][0] else None) or device[:8]
+
+    def _read_status(
+        self,
+        layout: files.Layout,
+        chain: KeyChain,
+        device: str,
+        signing: str | None,
+        result: Pass,
+    ) -> str | None:
+        path = layout.device(device) / files.STATUS
+        if not path.exists():
+            return None
+        try:
+            raw = files.read_raw(path, layout.sync_id, "status")
+            if raw.header.get("device") != device:
+                raise SyncRefused("it is not what its name says")
+            key = chain.key(str(raw.header.get("key")))
+            records = list(raw.records(key))
+            if not records or not isinstance(records[0], dict):
+                raise SyncRefused("what it holds is damaged")
+            status = records[0]
+            claimed = str(status.get("signing") or "")
+            trusted = signing or claimed
+            raw.verify(trusted)
+        except SyncRefused as exc:
+            self._refused(path, str(exc), result, device)
+            return None
+        row = self.db.query("SELECT status FROM sync_peers WHERE device = ?", (device,))
+        old = json.loads(row[0][0]) if row and row[0][0] else {}
+        if int(status.get("counter") or 0) < int(old.get("counter") or 0):
+            return trusted  # an older status delivered again: the newer one stands
+        with self.db.transaction() as conn:
+            conn.execute(
+                "INSERT INTO sync_peers(device, name, status, signing, agreement) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT(device) DO UPDATE SET name = excluded.name, "
+                "status = excluded.status, signing = coalesce(sync_peers.signing, excluded.signing), "
+                "agreement = excluded.agreement",
+                (device, str(status.get("name") or "")[:60], json.dumps(status), trusted,
+                 str(status.get("agreement") or "")),
+            )  # fmt: skip
+        return trusted
+
+    # -- after reading -------------------------------------------------------------------
+
+    def _merge_duplicates(self, applied: Applied) -> int:
+        """Memories added on two computers with the same text end up once: on every
+        computer the same one stays (the lower id), its twin is deleted like any memory."""
+        if not applied.new_memories:
+            return 0
+        twins: set[int] = set()
+        for chunk in _chunks(sorted(applied.new_memories)):
+            marks = ",".join("?" * len(chunk))
+            for mid, uid, hash_ in self.db.query(
+                f"SELECT id, uid, content_hash FROM memories WHERE id IN ({marks})", chunk
+            ):
+                others = self.db.query(
+                    "SELECT id, uid FROM memories WHERE content_hash = ? AND id <> ?", (hash_, mid)
+                )
+                for oid, ouid in others:
+                    twins.add(mid if uid > ouid else oid)
+        if not twins:
+            return 0
+        self.profile.memories.delete(sorted(twins))
+        return len(twins)
+
+    def _own_sizes(self, layout: files.Layout) -> tuple[int, int]:
+        changes, snaps = layout.numbered(self.device)
+        folder = layout.device(self.device)
+        snap = self._int("snapshot")
+
+        def size(name: str) -> int:
+            try:
+                return (folder / name).stat().st_size
+            except OSError:
+                return 0
+
+        return (
+            sum(size(files.changes_name(n)) for n in changes if n > snap),
+            size(files.snapshot_name(snap)) if snap in snaps else 0,
+        )
+
+    def _should_compact(self, layout: files.Layout, forced: bool | None) -> bool:
+        if forced:
+            return True
+        if self._int("written") <= self._int("snapshot"):
+            return False
+        if (
+            self._deleted_at is not None
+            and time.monotonic() - self._deleted_at >= COMPACT_AFTER_DELETE_S
+        ):
+            return True
+        changes, snapshot = self._own_sizes(layout)
+        return changes > max(snapshot, COMPACT_MIN_BYTES)
+
+    def _compact(self, layout: files.Layout, chain: KeyChain, keys: crypto.DeviceKeys) -> None:
+        """A snapshot of every record this computer wrote that still stands, then its
+        change files up to it removed: what was deleted or replaced leaves the folder."""
+        n = self._int("written")
+        header = {"kind": "snapshot", "sync": layout.sync_id, "device": self.device, "seq": n}
+        files.write_sealed(
+            layout.device(self.device) / files.snapshot_name(n),
+            header,
+            self.replica().records_of(None),
+            chain.write_key,
+            keys,
+        )
+        with self.db.transaction() as conn:
+            self._set(conn, {"snapshot": str(n)})
+        self._deleted_at = None
+        self._clean_own(layout)
+
+    def _clean_own(self, layout: files.Layout) -> None:
+        snap = self._int("snapshot")
+        if not snap:
+            return
+        changes, snaps = layout.numbered(self.device)
+        folder = layout.device(self.device)
+        for n in changes:
+            if n <= snap:
+                with contextlib.suppress(OSError):
+                    (folder / files.changes_name(n)).unlink()
+        for n in snaps:
+            if n < snap:
+                with contextlib.suppress(OSError):
+                    (folder / files.snapshot_name(n)).unlink()
+
+    def _write_status(self, layout: files.Layout, chain: KeyChain, keys: crypto.DeviceKeys) -> None:
+        applied = {r[0]: int(r[1]) for r in self.db.query("SELECT device, applied FROM sync_peers")}
+        status = {
+            "name": self.name,
+            "app": APP,
+            "seq": self._int("written"),
+            "snapshot": self._int("snapshot"),
+            "applied": applied,
+            "agreement": keys.public["agreement"],
+            "signing": keys.public["signing"],
+            "generation": chain.current.number if chain.current else 0,
+        }
+        digest = json.dumps(status, sort_keys=True)
+        last = self._get("status_at")
+        fresh = last is not None and (
+            time.time() - datetime.fromisoformat(last.replace("Z", "+00:00")).timestamp()
+            < STATUS_REFRESH_S
+        )
+        if digest == self._get("status_digest") and fresh:
+            return
+        counter = self._int("status_counter") + 1
+        stamp = now_iso()
+        header = {"kind": "status", "sync": layout.sync_id, "device": self.device}
+        files.write_sealed(
+            layout.device(self.device) / files.STATUS,
+            header,
+            [{**status, "written_at": stamp, "counter": counter}],
+            chain.write_key,
+            keys,
+        )
+        with self.db.transaction() as conn:
+            self._set(
+                conn,
+                {"status_digest": digest, "status_at": stamp, "status_counter": str(counter)},
+            )
+
+    def _announce(self, result: Pass) -> None:
+        a = result.applied
+        events = self.profile.events
+        if a.memories_removed or a.memories:
+            self.profile.memories.refresh_counts()  # rows came in by other hands
+        if a.memories_removed:
+            events.memories("removed", sorted(a.memories_removed))
+        if a.new_memories:
+            events.memories("added", sorted(a.new_memories))
+        changed = a.memories - a.new_memories
+        if changed:
+            events.memories("changed", sorted(changed))
+        if a.conversations_removed:
+            events.conversations("removed", sorted(a.conversations_removed))
+        if a.conversations:
+            events.conversations("changed", sorted(a.conversations))
+        for key in sorted(a.settings):
+            events.emit(SettingChanged(key))
+        if a.conflicts:
+            events.emit(MemoriesChanged("changed", ()))
+        events.emit(SyncChanged("synced"))
+
+    # -- removing a computer ---------------------------------------------------------
+
+    def remove(self, device: str) -> None:
+        """Take a computer out of the sync ("this laptop was stolen"): a new sync key
+        that it is not given, what it wrote that still stands copied into this computer's
+        own files, and its folder removed. It keeps what it already had."""
+        if device == self.device:
+            raise SyncError(
+                "This computer cannot remove itself: turn sync off here, or remove it from "
+                "another computer.",
+                reason="usage",
+            )
+        layout = self.layout()
+        with self._pass_lock(30.0) as mine:
+            if not mine:
+                raise SyncError(
+                    "Another window or command is syncing this profile: try again.",
+                    reason="sync_busy",
+                )
+            known = {r[0] for r in self.db.query("SELECT device FROM sync_peers")}
+            if device not in known and device not in layout.devices():
+                raise SyncError(
+                    f"There is no computer {device[:8]} in this sync.", reason="not_found"
+                )
+            keys = self.device_keys()
+            chain = self.chain()
+            # every computer that says it is here, even one that joined since the last pass:
+            # it must get the new key
+            for peer in layout.devices():
+                if peer not in (device, self.device) and peer not in chain.removed:
+                    signing = self._peer(peer)[1]
+                    self._read_status(layout, chain, peer, signing, Pass())
+            members = {
+                r[0]: {"agreement": r[1], "signing": r[2]}
+                for r in self.db.query(
+                    "SELECT device, agreement, signing FROM sync_peers WHERE removed = 0 AND "
+                    "agreement IS NOT NULL AND agreement <> '' AND signing IS NOT NULL"
+                )
+            }
+            members[self.device] = keys.public
+            lock = _lock_of(self.profile) or (chain.current.lock if chain.current else None)
+            chain.new_generation(layout, self.device, keys, members, lock, removed={device})
+            with self.db.transaction() as conn:
+                self._set(conn, {"keys": json.dumps(chain.to_dict())})
+                conn.execute("UPDATE sync_peers SET removed = 1 WHERE device = ?", (device,))
+                # what it wrote that stands is this computer's to carry from now on
+                seq = self._int("seq") + 1
+                moved = conn.execute(
+                    "UPDATE sync_records SET seq = ? WHERE device = ?", (seq, device)
+                ).rowcount
+                moved += conn.execute(
+                    "UPDATE memory_history SET sync_seq = ? WHERE sync_device = ?", (seq, device)
+                ).rowcount
+                if moved:
+                    self._set(conn, {"seq": str(seq)})
+            self._write_adopted(layout, chain, keys, device)
+            self._write_pending(layout, chain, keys)
+            _remove_tree(layout.device(device))
+            self._write_status(layout, chain, keys)
+        self.profile.events.emit(SyncChanged("removed"))
+
+    def _write_adopted(
+        self, layout: files.Layout, chain: KeyChain, keys: crypto.DeviceKeys, device: str
+    ) -> None:
+        """The removed computer's standing records, written under this computer's name
+        (their stamps unchanged) so a computer joining later still gets them."""
+        n = self._int("seq")
+        if n <= self._int("written"):
+            return
+        replica = self.replica()
+
+        def records() -> Iterator[dict[str, Any]]:
+            yield from replica.records_of(n)
+            old = Replica(self.profile, device)
+            yield from old.records_of(n)
+
+        header = {"kind": "changes", "sync": layout.sync_id, "device": self.device, "seq": n}
+        files.write_sealed(
+            layout.device(self.device) / files.changes_name(n),
+            header,
+            records(),
+            chain.write_key,
+            keys,
+        )
+        with self.db.transaction() as conn:
+            self._set(conn, {"written": str(n)})
+
+    # -- what the window and `sync status` show ------------------------------------------
+
+    def peers(self) -> list[Peer]:
+        out = []
+        for device, name, applied, status, seen_at, removed in self.db.query(
+            "SELECT device, name, applied, status, seen_at, removed FROM sync_peers ORDER BY name, device"
+        ):
+            data = json.loads(status) if status else {}
+            out.append(
+                Peer(
+                    device,
+                    name or device[:8],
+                    int(applied),
+                    seen_at,
+                    data.get("written_at"),
+                    bool(removed),
+                    int(data.get("seq") or 0) > int(applied),
+                )  # fmt: skip
+            )
+        return out
+
+    def conflicts(self, unseen_only: bool = False) -> list[tuple[int, str, str]]:
+        """Memories edited on two computers at once: (memory id, the other computer's
+        name, when)."""
+        sql = (
+            "SELECT m.id, coalesce(p.name, c.device), c.at FROM sync_conflicts c "
+            "JOIN memories m ON m.uid = c.uid LEFT JOIN sync_peers p ON p.device = c.device"
+        )
+        if unseen_only:
+            sql += " WHERE c.seen = 0"
+        return [
+            (int(r[0]), str(r[1]), str(r[2])) for r in self.db.query(sql + " ORDER BY c.at DESC")
+        ]
+
+    def mark_conflicts_seen(self) -> None:
+        with self.db.transaction() as conn:
+            conn.execute("UPDATE sync_conflicts SET seen = 1")
+
+    def origin_names(self) -> dict[str, str]:
+        """Each computer's name, by id (this one's too)."""
+        names = {
+            r[0]: r[1] or r[0][:8] for r in self.db.query("SELECT device, name FROM sync_peers")
+        }
+        if self.enabled:
+            names[self.device] = self.name
+        return names
+
+    def info(self) -> dict[str, Any]:
+        if not self.enabled:
+            return {"enabled": False}
+        layout = self.layout()
+        return {
+            "enabled": True,
+            "folder": str(self.folder),
+            "device": self.device,
+            "name": self.name,
+            "since": self._get("since"),
+            "last_pass": self._get("last_pass"),
+            "pending": self.replica().pending(),
+            "sent_files": self._int("written"),
+            "generation": _generation(self.chain()),
+            "computers": [p.to_dict() for p in self.peers()],
+            "conflicts": len(self.conflicts(unseen_only=True)),
+            "folder_bytes": layout.size() if layout.root.is_dir() else 0,
+            "error": self.last_error,
+        }
+
+
+def _generation(chain: KeyChain) -> int:
+    current = chain.current
+    return current.number if current is not None else 0
+
+
+def _chunks(ids: list[int], size: int = 500) -> Iterator[list[int]]:
+    for start in range(0, len(ids), size):
+        yield ids[start : start + size]
+
+
+def _remove_tree(path: Path) -> None:
+    if not path.is_dir():
+        return
+    for child in path.iterdir():
+        with contextlib.suppress(OSError):
+            if child.is_dir():
+                _remove_tree(child)
+            else:
+                child.unlink()
+    with contextlib.suppress(OSError):
+        path.rmdir()
+
+
+def _usable_folder(folder: Path) -> Path:
+    folder = Path(folder).expanduser()
+    if not folder.is_dir():
+        raise SyncError(
+            f"{folder} is not a folder: choose a folder your sync engine carries (Syncthing, "
+            "Dropbox, iCloud Drive, OneDrive, Nextcloud or a network share).",
+            reason="sync_folder_missing",
+        )
+    probe = folder / f".desktop-mem-probe-{crypto.new_id()[:8]}"
+    try:
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise SyncError(
+            f"desktop-mem cannot write in {folder} ({exc.strerror or exc}): choose a folder you "
+            "can write to.",
+            reason="sync_folder_readonly",
+        ) from None
+    return folder.resolve()
+
+
+def _lock_of(profile: Profile) -> dict[str, Any] | None:
+    """The profile's recovery lock (the public half of its recovery code), if it has one."""
+    record = read_sidecar(profile.db.path).get("recovery")
+    if not isinstance(record, dict):
+        return None
+    try:
+        lock = recovery.RecoveryLock.from_dict(record)
+    except Exception:  # noqa: BLE001 - a damaged record: sync without it
+        return None
+    return None if lock is None else lock.to_dict()
+
+
+def _adopt_lock(profile: Profile, lock: dict[str, Any]) -> None:
+    """A joined profile takes the synced profile's recovery code: its own key is sealed
+    to the same lock, so the one code opens every computer's copy."""
+    db = profile.db
+    key = db._key
+    if key is None or key.mode != "keyring":
+        return
+    record = recovery.reseal(lock, key.secret)
+    if record is None:
+        return
+    write_key_mode(
+        db.path, "keyring", account=read_sidecar(db.path).get("key_account"), recovery=record
+    )

@@ -1,0 +1,111 @@
+"""`desktop-mem sync`: set up, join (recovery code and pairing code), now, status,
+devices, rename, remove, off, with --json and one sentence for each fault."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from tests.conftest import Run
+from tests.fakes.ollama_server import FakeOllama
+
+
+def _code(err: str) -> str:
+    found = re.search(r"\b([A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){3,})\b", err)
+    assert found, err
+    return found.group(1)
+
+
+def test_two_computers_from_the_command_line(
+    run: Run, tmp_path: Path, fake_ollama: FakeOllama
+) -> None:
+    folder = tmp_path / "Dropbox"
+    folder.mkdir()
+    laptop = ["--home", str(tmp_path / "laptop"), "--ollama-host", fake_ollama.url,
+              "--embed-model", "fake-embed"]  # fmt: skip
+    desktop = ["--home", str(tmp_path / "desktop"), "--ollama-host", fake_ollama.url,
+               "--embed-model", "fake-embed"]  # fmt: skip
+    code, _, err = run("memory", "add", "I grow tomatoes on the balcony", base=laptop)
+    assert code == 0, err
+    recovery = _code(err)
+    code, out, err = run("sync", "setup", str(folder), "--name", "laptop", base=laptop)
+    assert code == 0, err
+    assert "now syncs through" in out and "sync join" in out
+
+    # a wrong code: one sentence, exit 3, and the new profile's own code is said
+    code, out, err = run("sync", "join", str(folder), "--code", "AAAA-BBBB-CCCC-DDDD-EEEE-FFFF",
+                         base=desktop)  # fmt: skip
+    assert code == 3, (out, err)
+    assert "does not open this synced profile" in err
+
+    code, out, err = run("sync", "join", str(folder), "--code", recovery, "--name", "desktop",
+                         "--json", base=desktop)  # fmt: skip
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["counts"]["memories"] == 1 and data["sync"]["name"] == "desktop"
+    code, out, _ = run("memory", "list", "--json", base=desktop)
+    assert [m["text"] for m in json.loads(out)] == ["I grow tomatoes on the balcony"]
+
+    # the recovery code of the synced profile opens the joined copy too
+    code, out, err = run("memory", "add", "我周末去爬山", base=desktop)
+    assert code == 0 and "recovery code" not in err.lower()
+    code, out, err = run("sync", "now", "--json", base=desktop)
+    assert code == 0, err and json.loads(out)["sent"] >= 1
+    code, out, err = run("sync", "now", base=laptop)
+    assert code == 0 and out.startswith("Synced:"), err
+    code, out, _ = run("memory", "list", "--json", base=laptop)
+    assert sorted(m["text"] for m in json.loads(out)) == sorted(
+        ["I grow tomatoes on the balcony", "我周末去爬山"]
+    )
+
+    code, out, err = run("sync", "devices", "--json", base=laptop)
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["this"]["name"] == "laptop"
+    assert [c["name"] for c in data["computers"]] == ["desktop"]
+    code, out, err = run("sync", "rename", "work laptop", base=laptop)
+    assert code == 0 and "work laptop" in out
+    code, out, err = run("sync", "status", base=laptop)
+    assert code == 0 and "work laptop" in out and "desktop" in out
+
+    # a pairing code joins a third computer
+    code, out, err = run("sync", "pair", "--json", base=laptop)
+    assert code == 0, err
+    pairing = json.loads(out)["pairing_code"]
+    third = ["--home", str(tmp_path / "third"), "--ollama-host", fake_ollama.url,
+             "--embed-model", "fake-embed"]  # fmt: skip
+    code, out, err = run("sync", "join", str(folder), "--code", pairing, "--name", "tablet",
+                         base=third)  # fmt: skip
+    assert code == 0, err
+    assert "Joined as tablet: 2 memories" in out
+
+    # the desktop is taken out; a later change on the laptop does not open for it
+    code, out, err = run("sync", "remove", "desktop", base=laptop)
+    assert code == 0, err
+    run("memory", "add", "A secret after the removal", base=laptop)
+    assert run("sync", "now", base=laptop)[0] == 0
+    code, out, err = run("sync", "now", base=desktop)
+    code, out, _ = run("memory", "list", "--json", base=desktop)
+    assert "A secret after the removal" not in out
+    code, out, err = run("sync", "now", base=third)
+    assert code == 0, err
+    code, out, _ = run("memory", "list", "--json", base=third)
+    assert "A secret after the removal" in out
+
+    code, out, err = run("sync", "off", base=laptop)
+    assert code == 0 and "off" in out
+    code, out, err = run("sync", "now", base=laptop)
+    assert code == 1 and err.count("\n") == 1 and "not synced" in err
+
+
+def test_a_missing_folder_and_a_profile_with_data_get_one_sentence(
+    run: Run, tmp_path: Path
+) -> None:
+    code, out, err = run("sync", "setup", str(tmp_path / "nowhere" / "deeper"))
+    assert code != 0 and err.count("\n") == 1, err
+    folder = tmp_path / "Sync"
+    folder.mkdir()
+    run("memory", "add", "something of mine")
+    code, out, err = run("sync", "join", str(folder), "--code", "AAAA")
+    assert code != 0 and err.count("\n") == 1 and "no synced desktop-mem profile" in err, err

@@ -1,0 +1,141 @@
+"""The folder stays small and forgets: a snapshot plus the changes after it, a deleted
+memory's text gone from every file once compacted, a computer away for months catches
+up from the snapshot."""
+
+from __future__ import annotations
+
+import json
+
+from desktop_mem.core.memory.store import NewMemory
+from desktop_mem.core.sync import files
+from tests.sync.conftest import Computer, Computers
+
+
+def _opened(computers: Computers, c: Computer) -> str:
+    """Every record of every file in the folder, opened with the sync key."""
+    layout = c.syncer.layout()
+    chain = c.syncer.chain()
+    out = []
+    for device in layout.devices():
+        for path in sorted(layout.device(device).iterdir()):
+            kind = {".dmc": "changes", ".dms": "snapshot", ".dmd": "status"}.get(path.suffix)
+            if kind is None:
+                continue
+            raw = files.read_raw(path, layout.sync_id, kind)
+            out += [
+                json.dumps(r, ensure_ascii=False) for r in raw.records(chain.key(raw.header["key"]))
+            ]
+    return "\n".join(out)
+
+
+def test_a_deleted_memory_leaves_every_file_of_the_folder(computers: Computers) -> None:
+    laptop = computers.first("laptop")
+    desktop = computers.join("desktop", laptop.code)
+    laptop.service.memories.add(NewMemory("My old address was 12 Larkspur Lane", kind="fact"))
+    laptop.service.memories.add(NewMemory("I like kites", kind="fact"))
+    laptop.sync()
+    desktop.sync()
+    mid = next(m.id for m in desktop.service.memories.list(limit=10) if "Larkspur" in m.text)
+    desktop.service.memories.edit(mid, text="My old address was 14 Larkspur Lane")
+    desktop.sync()
+    laptop.sync()
+    assert "Larkspur" in _opened(computers, laptop)
+    desktop.service.memories.delete([mid])
+    desktop.sync(compact=True)
+    laptop.sync(compact=True)
+    desktop.sync(compact=True)
+    assert "Larkspur" not in _opened(computers, laptop)
+    assert "I like kites" in _opened(computers, laptop)
+    assert laptop.texts() == desktop.texts() == ["I like kites"]
+
+
+def test_a_computer_away_for_months_catches_up_from_the_snapshot(computers: Computers) -> None:
+    laptop = computers.first("laptop")
+    desktop = computers.join("desktop", laptop.code)
+    laptop.service.memories.add(NewMemory("memory 0", kind="fact"))
+    laptop.sync()
+    desktop.sync()  # then the desktop is put away
+    for n in range(1, 40):
+        laptop.service.memories.add(NewMemory(f"memory {n}", kind="fact"))
+        laptop.sync(compact=False)
+    gone = [
+        m.id for m in laptop.service.memories.list(limit=100) if m.text in ("memory 3", "memory 0")
+    ]
+    laptop.service.memories.delete(gone)
+    laptop.sync(compact=True)
+    changes, snaps = files.Layout.of(computers.folder, laptop.syncer.layout().sync_id).numbered(
+        laptop.syncer.device
+    )
+    assert snaps and len(changes) <= 1  # the change files before the snapshot are gone
+    desktop.sync()
+    expected = sorted(f"memory {n}" for n in range(1, 40) if n != 3)
+    assert desktop.texts() == expected == laptop.texts()
+
+
+def test_the_folder_stays_within_about_twice_the_profile(computers: Computers) -> None:
+    laptop = computers.first("laptop")
+    desktop = computers.join("desktop", laptop.code)
+    for round_ in range(6):
+        for n in range(60):
+            laptop.service.memories.add(
+                NewMemory(f"Round {round_} note {n}: " + "words of a memory " * 6, kind="fact")
+            )
+        laptop.sync()
+        desktop.sync()
+        for m in laptop.service.memories.list(limit=100000)[:40]:
+            laptop.service.memories.edit(m.id, text=m.text + " (edited)")
+        laptop.sync()
+        desktop.sync()
+    laptop.sync(compact=True)
+    desktop.sync(compact=True)
+    data = sum(len(m.text.encode()) for m in laptop.service.memories.list(limit=100000))
+    size = laptop.syncer.layout().size()
+    assert desktop.texts() == laptop.texts()
+    # history is synced too: the text and its versions, compressed, sealed
+    history = sum(
+        len(v.text.encode())
+        for m in laptop.service.memories.list(limit=100000)
+        for v in laptop.service.memories.history(m.id)
+    )
+    print("folder", size, "memories", data, "with history", history)
+    assert size <= 2 * max(data, history), (size, data, history)
+
+
+def test_a_memory_deleted_by_another_computer_is_gone_from_every_page_here(
+    computers: Computers,
+) -> None:
+    from tests.fakes.keyrings import stored_key
+    from tests.sqlcipher_pages import decrypted_pages
+
+    canary = "Canary Pelargonium Tuesday-Swordfish"
+    laptop = computers.first("laptop")
+    for n in range(30):
+        laptop.service.memories.add(NewMemory(f"filler memory {n} about gardening", kind="fact"))
+    laptop.service.memories.add(NewMemory(canary, kind="fact"))
+    laptop.sync()
+    desktop = computers.join("desktop", laptop.code)
+    desktop.sync()
+    mid = next(m.id for m in desktop.service.memories.list(limit=100) if m.text == canary)
+    desktop.service.memories.edit(mid, text=canary + " (edited)")
+    desktop.sync()
+    laptop.sync()
+    path = laptop.profile.db.path
+    key = stored_key(computers.keyring, path)
+    needle = b"Pelargonium"
+    assert any(needle in p for p in decrypted_pages(path, secret_hex=key))
+    desktop.service.memories.delete([mid])
+    desktop.sync()
+    laptop.sync()
+    assert canary not in laptop.texts()
+    db = laptop.profile.db
+    for (table,) in db.query("SELECT name FROM sqlite_master WHERE type = 'table'"):
+        try:
+            rows = db.query(f'SELECT * FROM "{table}"')
+        except Exception:  # noqa: BLE001
+            continue
+        assert not [r for r in rows if "Pelargonium" in repr(r)], table
+    assert not any(needle in p for p in decrypted_pages(path, secret_hex=key))
+    dpath = desktop.profile.db.path
+    assert not any(
+        needle in p for p in decrypted_pages(dpath, secret_hex=stored_key(computers.keyring, dpath))
+    )

@@ -1,0 +1,238 @@
+"""The fuzz: random operations on two and three computers, random sync timings, through
+a simulated engine that delays, reorders, cuts short, duplicates and makes conflict
+copies. Every computer converges to the same memories, texts, histories and
+conversations; nothing acknowledged is lost except what a delete overrode; no deleted
+text is left on any computer or in the folder after compaction; no canary in the folder.
+
+DESKTOP_MEM_FUZZ_OPS sets the number of operations (the suite's default is smaller than
+the 10,000 of `make sync-fuzz`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from desktop_mem.core.config import Config
+from desktop_mem.core.keys.vault import KeyringAccess, Vault
+from desktop_mem.core.memory.store import NewMemory
+from desktop_mem.core.service import Service
+from desktop_mem.core.sync import files
+from desktop_mem.core.sync.keys import KeyChain
+from desktop_mem.core.sync.syncer import Syncer
+from tests.fakes.keyrings import MemoryKeyring
+from tests.fakes.ollama_server import FakeOllama
+from tests.sync.engine import SimEngine
+
+OPS = int(os.environ.get("DESKTOP_MEM_FUZZ_OPS", "1500"))
+CANARY = "canary"
+
+
+class Box:
+    """One computer: its profile, its own copy of the synced folder, its syncer."""
+
+    def __init__(self, root: Path, name: str, fake: FakeOllama, keyring: MemoryKeyring) -> None:
+        self.name = name
+        self.folder = root / f"{name}-Sync"
+        self.folder.mkdir(exist_ok=True)
+        config = Config.resolve(home=root / name, ollama_host=fake.url, embed_model="fake-embed")
+        self.service = Service.open(config, Vault(KeyringAccess(keyring, timeout=2.0)))
+        self.code = self.service.profile.db.new_recovery_code
+        self.syncer = Syncer(self.service.profile)
+
+    @property
+    def db(self) -> Any:
+        return self.service.profile.db
+
+    def state(self) -> dict[str, Any]:
+        """What a user sees, by stable id: memories (text, kind, pin, end date, every
+        version's text), conversations (title, messages)."""
+        mems = {}
+        for uid, mid, text, kind, pinned, until in self.db.query(
+            "SELECT uid, id, text, kind, pinned, valid_until FROM memories"
+        ):
+            history = sorted(
+                r[0]
+                for r in self.db.query(
+                    "SELECT text FROM memory_history WHERE memory_id = ?", (mid,)
+                )
+            )
+            mems[uid] = (text, kind, bool(pinned), until, tuple(history))
+        convs = {}
+        for uid, cid, title in self.db.query("SELECT uid, id, title FROM conversations"):
+            msgs = self.db.query(
+                "SELECT uid, role, content FROM messages WHERE conversation_id = ? ORDER BY uid",
+                (cid,),
+            )
+            convs[uid] = (title, tuple(tuple(m) for m in msgs))
+        return {"memories": mems, "conversations": convs}
+
+
+def _join(box: Box, code: str) -> None:
+    layout = files.Layout.of(box.folder, files.find_profiles(box.folder)[0])
+    box.syncer.join(box.folder, KeyChain.join_with_recovery_code(layout, code), box.name)
+
+
+def _everything_in(folder: Path, box: Box) -> str:
+    layout = files.Layout.of(folder, files.find_profiles(folder)[0])
+    chain = box.syncer.chain()
+    out = []
+    for device in layout.devices():
+        for path in sorted(layout.device(device).iterdir()):
+            if files.CHANGES.fullmatch(path.name):
+                kind = "changes"
+            elif files.SNAPSHOT.fullmatch(path.name):
+                kind = "snapshot"
+            else:
+                continue
+            raw = files.read_raw(path, layout.sync_id, kind)
+            out += [
+                json.dumps(r, ensure_ascii=False) for r in raw.records(chain.key(raw.header["key"]))
+            ]
+    return "\n".join(out)
+
+
+class Fuzz:
+    def __init__(self, boxes: list[Box], engine: SimEngine, rng: random.Random) -> None:
+        self.boxes = boxes
+        self.engine = engine
+        self.rng = rng
+        self.n = 0
+        self.created: set[str] = set()  # memory uids made
+        self.deleted: set[str] = set()  # memory uids deleted somewhere
+        self.deleted_texts: set[str] = set()
+        self.conv_created: set[str] = set()
+        self.conv_deleted: set[str] = set()
+
+    def text(self) -> str:
+        self.n += 1
+        words = [
+            "tea",
+            "bikes",
+            "Lisbon",
+            "花生",
+            "跑步",
+            "cello",
+            "garden",
+            "猫",
+            "train",
+            "books",
+        ]
+        return f"fact {self.n} about {self.rng.choice(words)} {self.rng.randrange(10**6)}"
+
+    def op(self) -> None:
+        box = self.rng.choice(self.boxes)
+        svc = box.service
+        roll = self.rng.random()
+        mems = box.db.query("SELECT id, uid, text FROM memories")
+        if roll < 0.30 or not mems:
+            m = svc.memories.add(
+                NewMemory(self.text(), kind=self.rng.choice(["fact", "preference"]))
+            ).memory
+            self.created.add(box.db.query("SELECT uid FROM memories WHERE id = ?", (m.id,))[0][0])
+        elif roll < 0.55:
+            mid, _, text = self.rng.choice(mems)
+            svc.memories.edit(mid, text=f"{text.split(' (v')[0]} (v{self.rng.randrange(1000)})")
+        elif roll < 0.63:
+            mid, _, _ = self.rng.choice(mems)
+            svc.memories.pin(mid, self.rng.random() < 0.5)
+        elif roll < 0.68:
+            mid, _, _ = self.rng.choice(mems)
+            svc.memories.edit(mid, valid_until=f"2027-0{self.rng.randrange(1, 9)}-01")
+        elif roll < 0.78:
+            mid, uid, _ = self.rng.choice(mems)
+            texts = {
+                r[0]
+                for r in box.db.query("SELECT text FROM memory_history WHERE memory_id = ?", (mid,))
+            }
+            svc.memories.delete([mid])
+            self.deleted.add(uid)
+            self.deleted_texts |= texts
+        elif roll < 0.93:
+            convs = box.db.query("SELECT id FROM conversations")
+            store = box.service.profile.conversations
+            if not convs or self.rng.random() < 0.3:
+                cid = store.create(title=f"chat {self.n}").id
+                self.conv_created.add(
+                    box.db.query("SELECT uid FROM conversations WHERE id = ?", (cid,))[0][0]
+                )
+            else:
+                cid = self.rng.choice(convs)[0]
+            store.add_message(cid, "user", f"{CANARY} said {self.text()}")
+            store.add_message(cid, "assistant", f"{CANARY} answered {self.n}")
+        else:
+            convs = box.db.query("SELECT id, uid FROM conversations")
+            if convs:
+                cid, uid = self.rng.choice(convs)
+                box.service.conversations.delete(cid)
+                self.conv_deleted.add(uid)
+
+    def sync_some(self) -> None:
+        for box in self.boxes:
+            if self.rng.random() < 0.5:
+                box.syncer.run(compact=self.rng.choice([None, None, True, False]))
+        self.engine.step(deliveries=self.rng.randrange(1, 12))
+
+    def converge(self) -> list[Any]:
+        for _ in range(6):
+            self.engine.settle()
+            for box in self.boxes:
+                box.syncer.run(compact=True)
+        self.engine.settle()
+        for box in self.boxes:
+            box.syncer.run()
+        return [box.state() for box in self.boxes]
+
+
+@pytest.mark.timeout(1800)
+@pytest.mark.parametrize("computers", [2, 3])
+def test_computers_converge_and_lose_nothing(
+    computers: int, tmp_path: Path, isolated: MemoryKeyring, fake_ollama: FakeOllama
+) -> None:
+    rng = random.Random(4200 + computers)
+    boxes = [Box(tmp_path, f"pc{n}", fake_ollama, isolated) for n in range(computers)]
+    engine = SimEngine([b.folder for b in boxes], rng)
+    try:
+        boxes[0].syncer.set_up(boxes[0].folder, "pc0")
+        boxes[0].syncer.run()
+        engine.settle()
+        for box in boxes[1:]:
+            _join(box, boxes[0].code)
+            box.syncer.run()
+        fuzz = Fuzz(boxes, engine, rng)
+        for _i in range(OPS):
+            fuzz.op()
+            if rng.random() < 0.08:
+                fuzz.sync_some()
+        states = fuzz.converge()
+        for state in states[1:]:
+            assert state == states[0]
+        mems = states[0]["memories"]
+        # nothing acknowledged lost: every memory made and never deleted is there
+        assert fuzz.created - fuzz.deleted <= set(mems), len(
+            (fuzz.created - fuzz.deleted) - set(mems)
+        )
+        assert not (set(mems) & fuzz.deleted)
+        convs = states[0]["conversations"]
+        assert fuzz.conv_created - fuzz.conv_deleted <= set(convs)
+        assert not (set(convs) & fuzz.conv_deleted)
+        # no deleted text on any computer, nor in the folder once compacted
+        alive = {t for m in mems.values() for t in m[4]} | {m[0] for m in mems.values()}
+        gone = fuzz.deleted_texts - alive
+        for box in boxes:
+            stored = {r[0] for r in box.db.query("SELECT text FROM memory_history")}
+            stored |= {r[0] for r in box.db.query("SELECT text FROM memories")}
+            assert not (gone & stored)
+            folder_text = _everything_in(box.folder, box)
+            assert not [t for t in gone if t in folder_text][:3]
+            raw = b"".join(p.read_bytes() for p in box.folder.rglob("*") if p.is_file())
+            assert CANARY.encode() not in raw and b"fact " not in raw
+        print(f"{computers} computers, {OPS} operations: {len(mems)} memories, {len(convs)} "
+              f"conversations, engine {engine.stats}")  # fmt: skip
+    finally:
+        for box in boxes:
+            box.service.close()

@@ -1,0 +1,95 @@
+"""kill -9 of a computer in the middle of applying what it received and in the middle
+of writing its change file: the next pass goes on from where it stopped, and nothing is
+lost or applied twice."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from desktop_mem.core.memory.store import NewMemory
+from tests.fakes.ollama_server import FakeOllama
+from tests.sync.conftest import Computers
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _cli(home: Path, fake: FakeOllama, *args: str) -> list[str]:
+    return [sys.executable, "-m", "desktop_mem", "--home", str(home), "--ollama-host", fake.url,
+            "--embed-model", "fake-embed", *args]  # fmt: skip
+
+
+def _env() -> dict[str, str]:
+    return dict(os.environ, DESKTOP_MEM_PASSPHRASE="kill test passphrase", PYTHONPATH=str(ROOT))
+
+
+def _kill_when(cmd: list[str], ready) -> bool:
+    """Run `cmd` and SIGKILL it as soon as `ready()` is observed; whether it was killed
+    (a fast machine may finish first)."""
+    proc = subprocess.Popen(cmd, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    while proc.poll() is None:
+        if ready():
+            proc.send_signal(signal.SIGKILL)
+            break
+        time.sleep(0.005)
+    proc.wait(timeout=60)
+    return proc.returncode == -signal.SIGKILL
+
+
+def _run(cmd: list[str]) -> str:
+    done = subprocess.run(cmd, env=_env(), capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_kill_9_while_applying_and_while_writing_loses_nothing(
+    computers: Computers, fake_ollama: FakeOllama, tmp_path: Path
+) -> None:
+    laptop = computers.first("laptop")
+    laptop.service.memories.add_many(
+        [NewMemory(f"laptop memory {n}: " + "something said about a day " * 4) for n in range(2500)]
+    )
+    laptop.sync()
+    home = tmp_path / "desktop"
+    wal = home / "profiles" / "default" / "memory.db-wal"
+    killed = []
+
+    # 1. killed while joining: once its database is being written well past its creation
+    killed.append(
+        _kill_when(
+            _cli(home, fake_ollama, "sync", "join", str(computers.folder), "--code", laptop.code),
+            lambda: wal.exists() and wal.stat().st_size > 2_000_000,
+        )
+    )
+    status = json.loads(_run(_cli(home, fake_ollama, "sync", "status", "--json")))
+    if status["enabled"]:
+        _run(_cli(home, fake_ollama, "sync", "now"))
+    else:  # killed before it had joined: the empty profile joins again
+        _run(_cli(home, fake_ollama, "sync", "join", str(computers.folder), "--code", laptop.code))
+    listed = json.loads(
+        _run(_cli(home, fake_ollama, "memory", "list", "--json", "--limit", "100000"))
+    )
+    assert len(listed) == 2500 and len({m["text"] for m in listed}) == 2500
+
+    # 2. killed while writing its change file: when its temporary file appears
+    extra = tmp_path / "extra.json"
+    extra.write_text(json.dumps([{"text": f"desktop memory {n}"} for n in range(3000)]))
+    _run(_cli(home, fake_ollama, "memory", "import", str(extra)))
+    device = json.loads(_run(_cli(home, fake_ollama, "sync", "status", "--json")))["device"]
+    mine = next(computers.folder.glob("desktop-mem-*")) / device
+
+    def writing() -> bool:
+        return mine.is_dir() and any(p.name.startswith(".~dm-") for p in mine.iterdir())
+
+    killed.append(_kill_when(_cli(home, fake_ollama, "sync", "now"), writing))
+    _run(_cli(home, fake_ollama, "sync", "now"))
+    laptop.sync()
+    texts = laptop.texts()
+    assert len(texts) == 5500 and sum(t.startswith("desktop memory") for t in texts) == 3000
+    assert not any(p.name.startswith(".~dm-") for p in mine.iterdir())
+    print(f"kills that landed mid-work: {sum(killed)} of {len(killed)}")
