@@ -130,7 +130,7 @@ def test_a_memory_deleted_by_another_computer_is_gone_from_every_page_here(
     db = laptop.profile.db
     for (table,) in db.query("SELECT name FROM sqlite_master WHERE type = 'table'"):
         try:
-            rows = db.query(f"SELECT * FROM \"{table}\"")
+            rows = db.query(f'SELECT * FROM "{table}"')
         except Exception:  # noqa: BLE001
             continue
         assert not [r for r in rows if "Pelargonium" in repr(r)], table
