@@ -32,7 +32,6 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QMessageBox,
     QPushButton,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -344,20 +343,28 @@ class SyncPage(QWidget):
         self.words = SyncWords(self)
         self._conflicts: list[tuple[int, str, str]] = []
         layout = QVBoxLayout(self)
-        self.pages = QStackedWidget()
-        layout.addWidget(self.pages, 1)
-        self.pages.addWidget(self._off_page())
-        self.pages.addWidget(self._on_page())
+        # one of two shown, in the page's own layout (a stack would not give wrapped
+        # paragraphs the height they need at their width)
+        self.off_page = self._off_page()
+        self.on_page = self._on_page()
+        self.on_page.hide()
+        layout.addWidget(self.off_page)
+        layout.addWidget(self.on_page)
         self.status = QLabel("")
         self.status.setObjectName("notice")
         self.status.setWordWrap(True)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.status)
+        layout.addStretch(1)
         controller.changed.connect(self._controller_changed)
         controller.ctx.core.sync_changed.connect(lambda _state: self.refresh())
         self.refresh()
 
     # -- off ---------------------------------------------------------------------------
+
+    def showing_on(self) -> bool:
+        """Whether it shows sync on (else: set up or join)."""
+        return not self.on_page.isHidden()
 
     def _off_page(self) -> QWidget:
         page = QWidget()
@@ -417,7 +424,6 @@ class SyncPage(QWidget):
         self.join_note.setWordWrap(True)
         inner.addRow(self.join_note)
         column.addWidget(box)
-        column.addStretch(1)
         return page
 
     def _folder_row(self) -> tuple[QLineEdit, QHBoxLayout]:
@@ -480,12 +486,12 @@ class SyncPage(QWidget):
         column.setContentsMargins(0, 0, 0, 0)
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
-        self.folder = QLabel("")
-        self.folder.setWordWrap(True)
-        self.folder.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.folder = QLineEdit("")  # read only: a long path scrolls, and can be copied
+        self.folder.setReadOnly(True)
         form.addRow(self.tr("Folder"), self.folder)
         self.state = QLabel("")  # the status bar's line: synced when, or what is wrong
         self.state.setWordWrap(True)
+        self.state.setMinimumWidth(200)
         form.addRow(self.tr("Status"), self.state)
         row = QHBoxLayout()
         self.my_name = QLineEdit()
@@ -530,7 +536,6 @@ class SyncPage(QWidget):
         buttons.addStretch(1)
         buttons.addWidget(self.off_button)
         column.addLayout(buttons)
-        column.addStretch(1)
         return page
 
     def refresh(self) -> None:
@@ -556,7 +561,8 @@ class SyncPage(QWidget):
     def _show(self, info: dict[str, Any]) -> None:
         self.info = info
         on = bool(info.get("enabled"))
-        self.pages.setCurrentIndex(1 if on else 0)
+        self.off_page.setVisible(not on)
+        self.on_page.setVisible(on)
         running = self.controller.running
         if not on:
             empty = bool(info.get("empty"))

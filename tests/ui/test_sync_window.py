@@ -78,11 +78,11 @@ def folder(tmp_path: Path) -> Path:
 
 
 def set_up(qtbot: Any, page: SyncPage, folder: Path, name: str) -> None:
-    assert page.pages.currentIndex() == 0  # off: set up or join
+    assert not page.showing_on()  # off: set up or join
     page.name.setText(name)
     page.set_up_folder.setText(str(folder))
     qtbot.mouseClick(page.set_up_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: page.pages.currentIndex() == 1, timeout=WAIT)
+    qtbot.waitUntil(lambda: page.showing_on(), timeout=WAIT)
     idle(qtbot)
 
 
@@ -115,7 +115,7 @@ def test_set_up_then_join_with_a_pairing_code_and_memories_reach_the_other_windo
     desktop_page.code.setText(code)
     qtbot.mouseClick(desktop_page.join_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: desktop_page.status.text() == "Sync is on.", timeout=WAIT)
-    assert desktop_page.pages.currentIndex() == 1
+    assert desktop_page.showing_on()
     qtbot.waitUntil(lambda: "Synced with laptop" in desktop_page.state.text(), timeout=WAIT)
     assert desktop_page.state.text() == desktop.sync_status.text()
     assert desktop_page.code.text() == ""  # the code is not left on the screen
@@ -155,7 +155,7 @@ def test_a_profile_with_data_cannot_join_and_is_told_why(
 ) -> None:
     window.context.app.memories.add(NewMemory("I play the cello", kind="fact"))
     page = page_of(qtbot, window)
-    assert page.pages.currentIndex() == 0
+    assert not page.showing_on()
     assert not page.join_button.isEnabled() and not page.code.isEnabled()
     assert page.join_note.isVisible()
     assert "cannot join" in page.join_note.text() and "nothing here is changed" in (
@@ -201,7 +201,7 @@ def test_remove_a_computer_after_confirming_then_turn_off(
     desktop_page.join_folder.setText(str(folder))
     desktop_page.code.setText(profile.db.new_recovery_code)  # the recovery code this time
     qtbot.mouseClick(desktop_page.join_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: desktop_page.pages.currentIndex() == 1, timeout=WAIT)
+    qtbot.waitUntil(lambda: desktop_page.showing_on(), timeout=WAIT)
     idle(qtbot)
     window.syncing.run_pass()
     idle(qtbot)
@@ -225,7 +225,7 @@ def test_remove_a_computer_after_confirming_then_turn_off(
     qtbot.waitUntil(lambda: "desktop" not in laptop_page.remove_buttons, timeout=WAIT)
 
     qtbot.mouseClick(laptop_page.off_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: laptop_page.pages.currentIndex() == 0, timeout=WAIT)
+    qtbot.waitUntil(lambda: not laptop_page.showing_on(), timeout=WAIT)
     assert not window.context.app.sync.enabled
     assert not window.syncing.timer.isActive()
     qtbot.waitUntil(lambda: window.sync_status.isHidden(), timeout=WAIT)
