@@ -95,6 +95,15 @@ class SyncWords(QObject):
     def conflicts(self, n: int) -> str:
         return self.tr("%n memory(s) were edited on two computers at once", "", n)
 
+    def edited_on_both(self, n: int) -> str:
+        """Said once, after the pass that found them."""
+        return self.tr(
+            "%n memory(s) were edited on two computers at once: the other version is in its "
+            "history (Settings > Sync lists them).",
+            "",
+            n,
+        )
+
     def refused(self) -> str:
         return self.tr(
             "A file in the sync folder was refused (changed, cut short or from another "
@@ -205,6 +214,9 @@ class SyncController(QObject):
         def done(out: tuple[Any, dict[str, Any]]) -> None:
             result, self.info = out
             self.error = self.words.refused() if result.refused else ""
+            both = int(result.to_dict().get("conflicts") or 0)
+            if both:
+                self.ctx.hub.status.emit(self.words.edited_on_both(both), 30000)
             self._ended()
             self.passed.emit(result)
             if then is not None:

@@ -1921,22 +1921,22 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>PairingCodeDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="297" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="308" />
         <source>Pairing code</source>
         <translation>配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="301" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="312" />
         <source>On the other computer, open Settings &gt; Sync &gt; Join a synced profile, choose the same folder once the engine has brought it there, and enter this code:</source>
         <translation>在另一台电脑上，打开“设置 &gt; 同步 &gt; 加入一个已同步的配置”，等同步工具把文件夹带到那里后选择同一个文件夹，然后输入这个配对码：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="318" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="329" />
         <source>It is valid for an hour, and for one computer. Anyone with it and the folder can read this profile until then: do not send it through the synced folder.</source>
         <translation>它在一小时内有效，只能用于一台电脑。在此期间，任何拿到它和这个文件夹的人都能读取这个配置：不要通过同步文件夹传送它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="325" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="336" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
@@ -2380,12 +2380,12 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SyncController</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="232" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="243" />
         <source>Syncing…</source>
         <translation>正在同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="236" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="247" />
         <source>Sync on</source>
         <translation>同步已开启</translation>
     </message>
@@ -2393,219 +2393,219 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SyncPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="368" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="387" />
         <source>Use this profile on more than one computer. desktop-mem keeps it in a folder that a sync engine carries between them: Syncthing, Dropbox, iCloud Drive, OneDrive, Nextcloud or a network share. Only encrypted data goes into that folder: no memory, message or name can be read there.</source>
         <translation>在多台电脑上使用这个配置。desktop-mem 把它保存在一个由同步工具在电脑之间传送的文件夹里：Syncthing、Dropbox、iCloud 云盘、OneDrive、Nextcloud 或网络共享文件夹。放进这个文件夹的只有加密数据：在那里读不到任何记忆、消息或名称。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="379" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="398" />
         <source>How the other computers list this one</source>
         <translation>其他电脑列表中这台电脑的名称</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="380" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="399" />
         <source>This computer's name</source>
         <translation>这台电脑的名称</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="383" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="402" />
         <source>Sync this profile through a folder</source>
         <translation>通过一个文件夹同步这个配置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="386" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="399" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="486" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="405" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="418" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="503" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="387" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="406" />
         <source>Sync through this folder</source>
         <translation>通过这个文件夹同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="395" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="414" />
         <source>Join a synced profile</source>
         <translation>加入一个已同步的配置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="401" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="420" />
         <source>The recovery code, or a pairing code</source>
         <translation>恢复码，或配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="402" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="421" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="403" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="422" />
         <source>Join</source>
         <translation>加入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="411" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="430" />
         <source>Joining fills a new, empty profile with everything the other computers hold. This profile already holds memories or conversations, so it cannot join: nothing here is changed. To use them on another computer, sync this profile through a folder above, then join from there.</source>
         <translation>加入会把其他电脑上的全部内容放进一个新的空配置。这个配置已经有记忆或对话，所以不能加入：这里的内容不会有任何改变。要在另一台电脑上使用它们，请在上面通过一个文件夹同步这个配置，然后在那台电脑上加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="425" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="443" />
         <source>No folder chosen</source>
         <translation>未选择文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="426" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="444" />
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="434" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="452" />
         <source>Sync folder</source>
         <translation>同步文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="441" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="459" />
         <source>Choose the folder your sync engine carries first.</source>
         <translation>请先选择同步工具所同步的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="443" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="461" />
         <source>Setting up sync…</source>
         <translation>正在设置同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="451" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="469" />
         <source>Choose the folder the other computer syncs through, and enter a code.</source>
         <translation>请选择另一台电脑用来同步的文件夹，并输入代码。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="455" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="473" />
         <source>Joining: bringing in everything the other computers hold…</source>
         <translation>正在加入：正在取回其他电脑上的全部内容…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="468" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="486" />
         <source>Sync is on.</source>
         <translation>同步已开启。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="489" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="507" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="493" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="511" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="497" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="515" />
         <source>This computer</source>
         <translation>这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="502" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="520" />
         <source>Other computers</source>
         <translation>其他电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="512" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="530" />
         <source>The other version of each is in its history. Double-click to open it.</source>
         <translation>每条记忆的另一个版本都在它的历史中。双击即可打开。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="519" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="537" />
         <source>Show a pairing code</source>
         <translation>显示配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="521" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="539" />
         <source>A code another computer joins with, without the recovery code</source>
         <translation>另一台电脑无需恢复码即可用它加入的代码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="524" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="542" />
         <source>Sync now</source>
         <translation>立即同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="526" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="544" />
         <source>Turn off sync on this computer…</source>
         <translation>在这台电脑上关闭同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="576" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="594" />
         <source>Show them</source>
         <translation>查看</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="581" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="599" />
         <source>(deleted)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="583" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="601" />
         <source>%1 (also edited on %2, %3)</source>
         <translation>%1（%2 上也编辑过，%3）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="608" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="626" />
         <source>None yet. On the other computer, choose Join a synced profile in Settings &gt; Sync, with this folder and the recovery code or a pairing code.</source>
         <translation>还没有。在另一台电脑上，打开“设置 &gt; 同步”，选择“加入一个已同步的配置”，用这个文件夹以及恢复码或配对码加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="618" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="636" />
         <source>last synced %1</source>
         <translation>上次同步：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="620" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="638" />
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="650" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="668" />
         <source>A computer's name cannot be empty: type a few letters.</source>
         <translation>电脑名称不能为空：请输入几个字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="662" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="680" />
         <source>Renamed.</source>
         <translation>已重命名。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="667" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="685" />
         <source>Remove a computer</source>
         <translation>移除一台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="669" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="687" />
         <source>Remove “%1” from this sync? The others get a new key that it is not given: it cannot read anything changed from now on. What it already holds stays on it. Do this if it was lost or stolen, or is no longer yours.</source>
         <translation>要把“%1”从这个同步中移除吗？其他电脑会换用一把不给它的新密钥：从现在起的任何更改它都读不到。它已有的内容仍留在它上面。如果它丢失、被盗或已不属于你，请这样做。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="678" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="696" />
         <source>Removing %1…</source>
         <translation>正在移除 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="683" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="701" />
         <source>%1 was removed.</source>
         <translation>已移除 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="707" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="725" />
         <source>Turn off sync</source>
         <translation>关闭同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="709" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="727" />
         <source>Stop syncing this profile on this computer? Everything it holds stays here, and the other computers go on syncing without it.</source>
         <translation>要在这台电脑上停止同步这个配置吗？它的全部内容仍保留在这里，其他电脑会在没有它的情况下继续同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="720" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="738" />
         <source>Sync is off on this computer.</source>
         <translation>这台电脑上的同步已关闭。</translation>
     </message>
@@ -2613,42 +2613,47 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SyncWords</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="76" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="75" />
         <source>never</source>
         <translation>从未</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="79" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="78" />
         <source>just now</source>
         <translation>刚刚</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="81" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="80" />
         <source>%n min ago</source>
         <translation><numerusform>%n 分钟前</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="83" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="82" />
         <source>%n hour(s) ago</source>
         <translation><numerusform>%n 小时前</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="89" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="88" />
         <source>Sync on · no other computer has joined yet</source>
         <translation>同步已开启 · 还没有其他电脑加入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="91" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="90" />
         <source>Synced with %1 %2</source>
         <translation>%2与 %1 同步</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="97" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="96" />
         <source>%n memory(s) were edited on two computers at once</source>
         <translation><numerusform>有 %n 条记忆同时在两台电脑上被编辑</numerusform></translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location filename="../../desktop_mem/ui/sync_ui.py" line="101" />
+        <source>%n memory(s) were edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</source>
+        <translation><numerusform>有 %n 条记忆同时在两台电脑上被编辑：另一个版本在它的历史中（“设置 &gt; 同步”中列出了它们）。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="109" />
         <source>A file in the sync folder was refused (changed, cut short or from another profile): nothing of it was applied. If it goes on, remove that computer and join it again.</source>
         <translation>同步文件夹中的一个文件被拒绝了（被改动、不完整或来自另一个配置）：其中的内容都没有应用。如果一直这样，请移除那台电脑，再让它重新加入。</translation>
     </message>
@@ -3300,7 +3305,7 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>sync</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="55" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="54" />
         <source>this computer</source>
         <translation>这台电脑</translation>
     </message>

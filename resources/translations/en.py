@@ -145,6 +145,10 @@ EN: dict[str, tuple[str, str]] = {
         "%n memory was edited on two computers at once",
         "%n memories were edited on two computers at once",
     ),
+    "%n memory(s) were edited on two computers at once: the other version is in its history (Settings > Sync lists them).": (
+        "%n memory was edited on two computers at once: the other version is in its history (Settings > Sync lists them).",
+        "%n memories were edited on two computers at once: the other version is in its history (Settings > Sync lists them).",
+    ),
 }
 
 

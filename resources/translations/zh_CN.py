@@ -635,6 +635,9 @@ ZH: dict[str, str | list[str]] = {
     "This profile is not synced.": "这个配置没有同步。",
     "this computer": "这台电脑",
     "Show them": "查看",
+    "%n memory(s) were edited on two computers at once: the other version is in its history (Settings > Sync lists them).": [
+        "有 %n 条记忆同时在两台电脑上被编辑：另一个版本在它的历史中（“设置 > 同步”中列出了它们）。"
+    ],
 }
 
 

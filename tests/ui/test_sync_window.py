@@ -246,9 +246,19 @@ def test_memories_edited_on_both_computers_are_findable_from_settings(
     did = desktop.context.app.memories.list()[0].id
     laptop.context.app.memories.edit(lid, text="I work at a bakery in Leeds")
     desktop.context.app.memories.edit(did, text="I work at a bookshop")
+    said: dict[str, list[str]] = {"laptop": [], "desktop": []}
+    laptop.context.hub.status.connect(lambda text, _ms: said["laptop"].append(text))
+    desktop.context.hub.status.connect(lambda text, _ms: said["desktop"].append(text))
     laptop.context.app.sync.now()
-    desktop.context.app.sync.now()
-    laptop.context.app.sync.now()
+    for w in (desktop, laptop):  # the window's own passes, as the timer starts them
+        assert w.syncing.run_pass()
+        idle(qtbot)
+    line = (
+        "1 memory was edited on two computers at once: the other version is in its history "
+        "(Settings > Sync lists them)."
+    )
+    # said once by each window whose pass found it (at least one of them)
+    assert [said["laptop"].count(line), said["desktop"].count(line)] in ([1, 0], [0, 1], [1, 1])
     w, memory_id = (
         (laptop, lid) if laptop.context.app.sync.conflicts() else (desktop, did)
     )  # recorded on at least one of them
