@@ -350,6 +350,13 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
                     dialog.show()
                     _save(out, "dialog-pairing-code" + suffix[0], dialog, pump)
                     dialog.close()
+                else:  # what the status bar says when the folder is gone (a drive out)
+                    folder = home / "Sync"
+                    folder.rename(home / "Sync-away")
+                    window.syncing.run_pass()
+                    pump(cond=lambda window=window: bool(window.syncing.error))
+                    _save(out, "chat-sync-error" + suffix[0], window, pump)
+                    (home / "Sync-away").rename(folder)
                 window.close()
     only.clear()
     desktop.close()

@@ -130,7 +130,7 @@ def _wording(reason: str, model: str, lines: int) -> str | None:
         ),
         "sync_folder_missing": lambda: QCoreApplication.translate(
             "errors",
-            "The sync folder is not there (a drive not connected, or the folder moved or deleted): connect it, or choose the folder again in Settings.",
+            "The sync folder is not there (a drive not connected, or the folder moved or deleted): connect the drive or put the folder back. Nothing is lost meanwhile; this computer syncs again once it is there.",
         ),
         "sync_folder_readonly": lambda: QCoreApplication.translate(
             "errors", "desktop-mem cannot write in that folder: choose a folder you can write to."
@@ -187,6 +187,7 @@ WINDOW_WORDED = {
     "document_gone",
     "folder_unknown",
     "not_settled",
+    "sync_folder_missing",  # the core says "choose the folder again": not in the window
 }
 
 

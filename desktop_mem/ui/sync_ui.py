@@ -369,8 +369,12 @@ class SyncPage(QWidget):
         layout.addWidget(self.status)
         layout.addStretch(1)
         controller.changed.connect(self._controller_changed)
-        controller.ctx.core.sync_changed.connect(lambda _state: self.refresh())
+        controller.ctx.core.sync_changed.connect(self._sync_changed)
         self.refresh()
+
+    def _sync_changed(self, _state: str) -> None:
+        if self.isVisible():  # a Settings dialog closed long ago reads nothing
+            self.refresh()
 
     # -- off ---------------------------------------------------------------------------
 

@@ -2393,219 +2393,219 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SyncPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="387" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="391" />
         <source>Use this profile on more than one computer. desktop-mem keeps it in a folder that a sync engine carries between them: Syncthing, Dropbox, iCloud Drive, OneDrive, Nextcloud or a network share. Only encrypted data goes into that folder: no memory, message or name can be read there.</source>
         <translation>在多台电脑上使用这个配置。desktop-mem 把它保存在一个由同步工具在电脑之间传送的文件夹里：Syncthing、Dropbox、iCloud 云盘、OneDrive、Nextcloud 或网络共享文件夹。放进这个文件夹的只有加密数据：在那里读不到任何记忆、消息或名称。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="398" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="402" />
         <source>How the other computers list this one</source>
         <translation>其他电脑列表中这台电脑的名称</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="399" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="403" />
         <source>This computer's name</source>
         <translation>这台电脑的名称</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="402" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="406" />
         <source>Sync this profile through a folder</source>
         <translation>通过一个文件夹同步这个配置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="405" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="418" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="503" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="409" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="422" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="507" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="406" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="410" />
         <source>Sync through this folder</source>
         <translation>通过这个文件夹同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="414" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="418" />
         <source>Join a synced profile</source>
         <translation>加入一个已同步的配置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="420" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="424" />
         <source>The recovery code, or a pairing code</source>
         <translation>恢复码，或配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="421" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="425" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="422" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="426" />
         <source>Join</source>
         <translation>加入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="430" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="434" />
         <source>Joining fills a new, empty profile with everything the other computers hold. This profile already holds memories or conversations, so it cannot join: nothing here is changed. To use them on another computer, sync this profile through a folder above, then join from there.</source>
         <translation>加入会把其他电脑上的全部内容放进一个新的空配置。这个配置已经有记忆或对话，所以不能加入：这里的内容不会有任何改变。要在另一台电脑上使用它们，请在上面通过一个文件夹同步这个配置，然后在那台电脑上加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="443" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="447" />
         <source>No folder chosen</source>
         <translation>未选择文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="444" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="448" />
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="452" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="456" />
         <source>Sync folder</source>
         <translation>同步文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="459" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="463" />
         <source>Choose the folder your sync engine carries first.</source>
         <translation>请先选择同步工具所同步的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="461" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="465" />
         <source>Setting up sync…</source>
         <translation>正在设置同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="469" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="473" />
         <source>Choose the folder the other computer syncs through, and enter a code.</source>
         <translation>请选择另一台电脑用来同步的文件夹，并输入代码。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="473" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="477" />
         <source>Joining: bringing in everything the other computers hold…</source>
         <translation>正在加入：正在取回其他电脑上的全部内容…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="486" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="490" />
         <source>Sync is on.</source>
         <translation>同步已开启。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="507" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="511" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="511" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="515" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="515" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="519" />
         <source>This computer</source>
         <translation>这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="520" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="524" />
         <source>Other computers</source>
         <translation>其他电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="530" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="534" />
         <source>The other version of each is in its history. Double-click to open it.</source>
         <translation>每条记忆的另一个版本都在它的历史中。双击即可打开。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="537" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="541" />
         <source>Show a pairing code</source>
         <translation>显示配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="539" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="543" />
         <source>A code another computer joins with, without the recovery code</source>
         <translation>另一台电脑无需恢复码即可用它加入的代码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="542" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="546" />
         <source>Sync now</source>
         <translation>立即同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="544" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="548" />
         <source>Turn off sync on this computer…</source>
         <translation>在这台电脑上关闭同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="594" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="598" />
         <source>Show them</source>
         <translation>查看</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="599" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="603" />
         <source>(deleted)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="601" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="605" />
         <source>%1 (also edited on %2, %3)</source>
         <translation>%1（%2 上也编辑过，%3）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="626" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="630" />
         <source>None yet. On the other computer, choose Join a synced profile in Settings &gt; Sync, with this folder and the recovery code or a pairing code.</source>
         <translation>还没有。在另一台电脑上，打开“设置 &gt; 同步”，选择“加入一个已同步的配置”，用这个文件夹以及恢复码或配对码加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="636" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="640" />
         <source>last synced %1</source>
         <translation>上次同步：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="638" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="642" />
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="668" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="672" />
         <source>A computer's name cannot be empty: type a few letters.</source>
         <translation>电脑名称不能为空：请输入几个字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="680" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="684" />
         <source>Renamed.</source>
         <translation>已重命名。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="685" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="689" />
         <source>Remove a computer</source>
         <translation>移除一台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="687" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="691" />
         <source>Remove “%1” from this sync? The others get a new key that it is not given: it cannot read anything changed from now on. What it already holds stays on it. Do this if it was lost or stolen, or is no longer yours.</source>
         <translation>要把“%1”从这个同步中移除吗？其他电脑会换用一把不给它的新密钥：从现在起的任何更改它都读不到。它已有的内容仍留在它上面。如果它丢失、被盗或已不属于你，请这样做。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="696" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="700" />
         <source>Removing %1…</source>
         <translation>正在移除 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="701" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="705" />
         <source>%1 was removed.</source>
         <translation>已移除 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="725" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="729" />
         <source>Turn off sync</source>
         <translation>关闭同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="727" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="731" />
         <source>Stop syncing this profile on this computer? Everything it holds stays here, and the other computers go on syncing without it.</source>
         <translation>要在这台电脑上停止同步这个配置吗？它的全部内容仍保留在这里，其他电脑会在没有它的情况下继续同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="738" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="742" />
         <source>Sync is off on this computer.</source>
         <translation>这台电脑上的同步已关闭。</translation>
     </message>
@@ -3089,8 +3089,8 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     </message>
     <message>
         <location filename="../../desktop_mem/ui/errors.py" line="131" />
-        <source>The sync folder is not there (a drive not connected, or the folder moved or deleted): connect it, or choose the folder again in Settings.</source>
-        <translation>同步文件夹不在了（驱动器未连接，或文件夹被移动或删除）：请连接它，或在设置中重新选择文件夹。</translation>
+        <source>The sync folder is not there (a drive not connected, or the folder moved or deleted): connect the drive or put the folder back. Nothing is lost meanwhile; this computer syncs again once it is there.</source>
+        <translation>同步文件夹不在了（驱动器未连接，或文件夹被移动或删除）：请连接驱动器，或把文件夹放回原处。在此期间不会丢失任何内容；文件夹回来后，这台电脑会再次同步。</translation>
     </message>
     <message>
         <location filename="../../desktop_mem/ui/errors.py" line="135" />

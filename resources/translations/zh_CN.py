@@ -623,7 +623,7 @@ ZH: dict[str, str | list[str]] = {
     "A file in the sync folder was refused (changed, cut short or from another profile): nothing of it was applied. If it goes on, remove that computer and join it again.": "同步文件夹中的一个文件被拒绝了（被改动、不完整或来自另一个配置）：其中的内容都没有应用。如果一直这样，请移除那台电脑，再让它重新加入。",
     "from another computer": "来自另一台电脑",
     "from %1": "来自 %1",
-    "The sync folder is not there (a drive not connected, or the folder moved or deleted): connect it, or choose the folder again in Settings.": "同步文件夹不在了（驱动器未连接，或文件夹被移动或删除）：请连接它，或在设置中重新选择文件夹。",
+    "The sync folder is not there (a drive not connected, or the folder moved or deleted): connect the drive or put the folder back. Nothing is lost meanwhile; this computer syncs again once it is there.": "同步文件夹不在了（驱动器未连接，或文件夹被移动或删除）：请连接驱动器，或把文件夹放回原处。在此期间不会丢失任何内容；文件夹回来后，这台电脑会再次同步。",
     "desktop-mem cannot write in that folder: choose a folder you can write to.": "desktop-mem 无法写入那个文件夹：请选择一个你可以写入的文件夹。",
     "There is no synced desktop-mem profile in that folder: choose the folder the other computer syncs through, and wait until the engine has brought it here.": "那个文件夹里没有已同步的 desktop-mem 配置：请选择另一台电脑用来同步的文件夹，并等同步工具把它带到这里。",
     "Only a new, empty profile can join a synced one (this one holds memories or conversations): join into a new profile.": "只有新的空配置才能加入已同步的配置（这个配置已有记忆或对话）：请加入到一个新配置中。",

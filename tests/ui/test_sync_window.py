@@ -176,7 +176,7 @@ def test_a_missing_folder_is_said_once_in_the_status_bar_in_the_windows_words(
     qtbot.waitUntil(lambda: bool(window.syncing.error), timeout=WAIT)
     idle(qtbot)
     text = window.sync_status.text()
-    assert "is not there" in text and "Settings" in text
+    assert "is not there" in text and "put the folder back" in text
     assert "desktop-mem " not in text and "DESKTOP_MEM" not in text  # no command, no variable
     assert window.sync_status.objectName() == "status"  # in the error colour
     assert QApplication.activeModalWidget() is None  # a line, never a box every 10 s
