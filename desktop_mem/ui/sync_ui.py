@@ -213,7 +213,7 @@ class SyncController(QObject):
 
         def done(out: tuple[Any, dict[str, Any]]) -> None:
             result, self.info = out
-            self.error = self.words.refused() if result.refused else ""
+            self._set_error(self.words.refused() if result.refused else "")
             both = int(result.to_dict().get("conflicts") or 0)
             if both:
                 self.ctx.hub.status.emit(self.words.edited_on_both(both), 30000)
@@ -223,11 +223,18 @@ class SyncController(QObject):
                 then()
 
         def failed(text: str) -> None:
-            self.error = text
+            self._set_error(text)
             self._ended()
 
         tasks.run(work, done=done, failed=failed)
         return True
+
+    def _set_error(self, text: str) -> None:
+        """A failure is said once in full in the status bar (the same one again, pass
+        after pass, is not); the short line stays while it lasts."""
+        if text and text != self.error:
+            self.ctx.hub.status.emit(text, 30000)
+        self.error = text
 
     def _ended(self) -> None:
         self.running = False
@@ -242,7 +249,7 @@ class SyncController(QObject):
         if self.running:
             return self.tr("Syncing…")
         if self.error:
-            return self.error
+            return self.tr("Not synced: see Settings > Sync")
         if not self.info.get("enabled"):
             return self.tr("Sync on")
         names = [
@@ -657,7 +664,7 @@ class SyncPage(QWidget):
         if self.state.objectName() != name:
             self.state.setObjectName(name)
             self.state.style().polish(self.state)
-        self.state.setText(self.controller.status_text())
+        self.state.setText(self.controller.error or self.controller.status_text())
 
     def _say(self, text: str, error: bool = False) -> None:
         name = "status" if error else "notice"  # an error: in the error colour

@@ -1921,22 +1921,22 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>PairingCodeDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="308" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="315" />
         <source>Pairing code</source>
         <translation>配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="312" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="319" />
         <source>On the other computer, open Settings &gt; Sync &gt; Join a synced profile, choose the same folder once the engine has brought it there, and enter this code:</source>
         <translation>在另一台电脑上，打开“设置 &gt; 同步 &gt; 加入一个已同步的配置”，等同步工具把文件夹带到那里后选择同一个文件夹，然后输入这个配对码：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="329" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="336" />
         <source>It is valid for an hour, and for one computer. Anyone with it and the folder can read this profile until then: do not send it through the synced folder.</source>
         <translation>它在一小时内有效，只能用于一台电脑。在此期间，任何拿到它和这个文件夹的人都能读取这个配置：不要通过同步文件夹传送它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="336" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="343" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
@@ -2380,12 +2380,17 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SyncController</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="243" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="250" />
         <source>Syncing…</source>
         <translation>正在同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="247" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="252" />
+        <source>Not synced: see Settings &gt; Sync</source>
+        <translation>未同步：请查看“设置 &gt; 同步”</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="254" />
         <source>Sync on</source>
         <translation>同步已开启</translation>
     </message>
@@ -2393,219 +2398,219 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SyncPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="391" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="398" />
         <source>Use this profile on more than one computer. desktop-mem keeps it in a folder that a sync engine carries between them: Syncthing, Dropbox, iCloud Drive, OneDrive, Nextcloud or a network share. Only encrypted data goes into that folder: no memory, message or name can be read there.</source>
         <translation>在多台电脑上使用这个配置。desktop-mem 把它保存在一个由同步工具在电脑之间传送的文件夹里：Syncthing、Dropbox、iCloud 云盘、OneDrive、Nextcloud 或网络共享文件夹。放进这个文件夹的只有加密数据：在那里读不到任何记忆、消息或名称。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="402" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="409" />
         <source>How the other computers list this one</source>
         <translation>其他电脑列表中这台电脑的名称</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="403" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="410" />
         <source>This computer's name</source>
         <translation>这台电脑的名称</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="406" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="413" />
         <source>Sync this profile through a folder</source>
         <translation>通过一个文件夹同步这个配置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="409" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="422" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="507" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="416" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="429" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="514" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="410" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="417" />
         <source>Sync through this folder</source>
         <translation>通过这个文件夹同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="418" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="425" />
         <source>Join a synced profile</source>
         <translation>加入一个已同步的配置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="424" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="431" />
         <source>The recovery code, or a pairing code</source>
         <translation>恢复码，或配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="425" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="432" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="426" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="433" />
         <source>Join</source>
         <translation>加入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="434" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="441" />
         <source>Joining fills a new, empty profile with everything the other computers hold. This profile already holds memories or conversations, so it cannot join: nothing here is changed. To use them on another computer, sync this profile through a folder above, then join from there.</source>
         <translation>加入会把其他电脑上的全部内容放进一个新的空配置。这个配置已经有记忆或对话，所以不能加入：这里的内容不会有任何改变。要在另一台电脑上使用它们，请在上面通过一个文件夹同步这个配置，然后在那台电脑上加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="447" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="454" />
         <source>No folder chosen</source>
         <translation>未选择文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="448" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="455" />
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="456" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="463" />
         <source>Sync folder</source>
         <translation>同步文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="463" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="470" />
         <source>Choose the folder your sync engine carries first.</source>
         <translation>请先选择同步工具所同步的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="465" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="472" />
         <source>Setting up sync…</source>
         <translation>正在设置同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="473" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="480" />
         <source>Choose the folder the other computer syncs through, and enter a code.</source>
         <translation>请选择另一台电脑用来同步的文件夹，并输入代码。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="477" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="484" />
         <source>Joining: bringing in everything the other computers hold…</source>
         <translation>正在加入：正在取回其他电脑上的全部内容…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="490" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="497" />
         <source>Sync is on.</source>
         <translation>同步已开启。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="511" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="518" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="515" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="522" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="519" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="526" />
         <source>This computer</source>
         <translation>这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="524" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="531" />
         <source>Other computers</source>
         <translation>其他电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="534" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="541" />
         <source>The other version of each is in its history. Double-click to open it.</source>
         <translation>每条记忆的另一个版本都在它的历史中。双击即可打开。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="541" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="548" />
         <source>Show a pairing code</source>
         <translation>显示配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="543" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="550" />
         <source>A code another computer joins with, without the recovery code</source>
         <translation>另一台电脑无需恢复码即可用它加入的代码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="546" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="553" />
         <source>Sync now</source>
         <translation>立即同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="548" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="555" />
         <source>Turn off sync on this computer…</source>
         <translation>在这台电脑上关闭同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="598" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="605" />
         <source>Show them</source>
         <translation>查看</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="603" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="610" />
         <source>(deleted)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="605" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="612" />
         <source>%1 (also edited on %2, %3)</source>
         <translation>%1（%2 上也编辑过，%3）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="630" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="637" />
         <source>None yet. On the other computer, choose Join a synced profile in Settings &gt; Sync, with this folder and the recovery code or a pairing code.</source>
         <translation>还没有。在另一台电脑上，打开“设置 &gt; 同步”，选择“加入一个已同步的配置”，用这个文件夹以及恢复码或配对码加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="640" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="647" />
         <source>last synced %1</source>
         <translation>上次同步：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="642" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="649" />
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="672" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="679" />
         <source>A computer's name cannot be empty: type a few letters.</source>
         <translation>电脑名称不能为空：请输入几个字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="684" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="691" />
         <source>Renamed.</source>
         <translation>已重命名。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="689" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="696" />
         <source>Remove a computer</source>
         <translation>移除一台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="691" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="698" />
         <source>Remove “%1” from this sync? The others get a new key that it is not given: it cannot read anything changed from now on. What it already holds stays on it. Do this if it was lost or stolen, or is no longer yours.</source>
         <translation>要把“%1”从这个同步中移除吗？其他电脑会换用一把不给它的新密钥：从现在起的任何更改它都读不到。它已有的内容仍留在它上面。如果它丢失、被盗或已不属于你，请这样做。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="700" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="707" />
         <source>Removing %1…</source>
         <translation>正在移除 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="705" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="712" />
         <source>%1 was removed.</source>
         <translation>已移除 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="729" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="736" />
         <source>Turn off sync</source>
         <translation>关闭同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="731" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="738" />
         <source>Stop syncing this profile on this computer? Everything it holds stays here, and the other computers go on syncing without it.</source>
         <translation>要在这台电脑上停止同步这个配置吗？它的全部内容仍保留在这里，其他电脑会在没有它的情况下继续同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="742" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="749" />
         <source>Sync is off on this computer.</source>
         <translation>这台电脑上的同步已关闭。</translation>
     </message>

@@ -638,6 +638,7 @@ ZH: dict[str, str | list[str]] = {
     "%n memory(s) were edited on two computers at once: the other version is in its history (Settings > Sync lists them).": [
         "有 %n 条记忆同时在两台电脑上被编辑：另一个版本在它的历史中（“设置 > 同步”中列出了它们）。"
     ],
+    "Not synced: see Settings > Sync": "未同步：请查看“设置 > 同步”",
 }
 
 
