@@ -140,9 +140,9 @@ class SyncController(QObject):
         self.label_timer.setInterval(LABEL_MS)
         self.label_timer.timeout.connect(self.changed)
         self._local.connect(self._changed_here)
-        self._unsubscribe = self.app.events.subscribe(self._hear)
+        unsubscribe = self.app.events.subscribe(self._hear)
         context.core.sync_changed.connect(self._sync_changed)
-        self.destroyed.connect(lambda *_: self._unsubscribe())
+        self.destroyed.connect(lambda *_: unsubscribe())  # not self: it is going
         if self.app.sync.enabled:
             self._start()
 
