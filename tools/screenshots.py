@@ -262,16 +262,23 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
     from desktop_mem.ui import settings_dialog, theme
     from desktop_mem.ui.app import app_settings, install_language
     from desktop_mem.ui.main_window import MainWindow
+    from desktop_mem.ui.sync_ui import PairingCodeDialog, SyncPage
 
     out.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance()
     shots: list[tuple[str, Any]] = []
 
+    only: list[str] = []  # a tab's name: only that one (Sync, once it is on)
+
     def settings_exec(dialog: Any) -> int:  # shoot each tab instead of waiting for a click
         dialog.show()
         for n in range(dialog.tabs.count()):
+            page = dialog.tabs.widget(n)
+            name = "sync" if isinstance(page, SyncPage) else str(n)
+            if only and name not in only:
+                continue
             dialog.tabs.setCurrentIndex(n)
-            shots.append((f"settings-{n}", dialog))
+            shots.append((f"settings-{name}" + ("-on" if only else ""), dialog))
             _save(out, shots[-1][0] + suffix[0], dialog, pump)
         dialog.close()
         return 0
@@ -313,8 +320,76 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
                 if (w, h) == (1280, 800):  # dialogs: their own size, once per look
                     _dialogs(out, suffix[0], window, profile, conversation, pump)
                 window.close()
+
+    # Sync on: two computers through one folder, a memory made on the other one, and one
+    # edited on both at once
+    desktop = _synced(profile, home, pump)
+    only.append("sync")
+    for language in ("en", "zh_CN"):
+        install_language(app, language)
+        for look in ("light", "dark"):
+            theme.apply(look)
+            for w, h in ((1280, 800), (800, 600)):
+                suffix[0] = f"-{language}-{look}-{w}x{h}"
+                prefs = app_settings(home)
+                prefs.setValue("ui/language", language)
+                prefs.setValue("ui/theme", look)
+                window = MainWindow(Service(profile), prefs)
+                window.resize(w, h)
+                window.show()
+                pump(cond=lambda window=window: window.context.server.online)
+                pump(cond=lambda window=window: "desktop" in window.sync_status.text())
+                window.show_page("memories")
+                tea = next(m for m in profile.memories.list() if m.origin_device)
+                window.memories.show_memory(tea.id)
+                _save(out, "memories-synced" + suffix[0], window, pump)
+                window.show_page("chat")
+                window.settings.open_settings()
+                if (w, h) == (1280, 800):
+                    dialog = PairingCodeDialog("KKK1-XTJD-SEA3", window)
+                    dialog.show()
+                    _save(out, "dialog-pairing-code" + suffix[0], dialog, pump)
+                    dialog.close()
+                else:  # what the status bar says when the folder is gone (a drive out)
+                    folder = home / "Sync"
+                    folder.rename(home / "Sync-away")
+                    window.syncing.run_pass()
+                    pump(cond=lambda window=window: bool(window.syncing.error))
+                    _save(out, "chat-sync-error" + suffix[0], window, pump)
+                    (home / "Sync-away").rename(folder)
+                window.close()
+    only.clear()
+    desktop.close()
     install_language(app, "en")
     theme.apply("light")
+
+
+def _synced(profile: Any, home: Path, pump: Any) -> Any:
+    """Sync the demo profile through a folder with a second computer ("desktop"), which
+    adds a memory; both edit another at once. Returns the second computer's service."""
+    from desktop_mem.core.config import Config
+    from desktop_mem.core.memory.store import NewMemory
+    from desktop_mem.core.service import Service
+
+    service = Service(profile)
+    folder = home / "Sync"
+    folder.mkdir()
+    service.sync.set_up(folder, "laptop")
+    code = service.sync.offer_pairing()  # the demo profile has a passphrase, no code
+    config = Config.resolve(home=home / "desktop", ollama_host=profile.config.ollama_host,
+                            embed_model="fake-embed")  # fmt: skip
+    desktop = Service.open(config)
+    desktop.sync.join(folder, code, "desktop")
+    desktop.memories.add(NewMemory("Plays the guqin on Sundays", kind="preference"))
+    nurse = next(m for m in service.memories.list() if m.text.startswith("Works as a nurse"))
+    there = next(m for m in desktop.memories.list() if m.text == nurse.text)
+    service.memories.edit(nurse.id, text="Works as a nurse at a hospital in Hangzhou, nights")
+    desktop.memories.edit(there.id, text="Works as a head nurse at a hospital in Hangzhou")
+    desktop.sync.now()
+    service.sync.now()
+    desktop.sync.now()
+    service.sync.now()
+    return desktop
 
 
 def _dialogs(out: Path, suffix: str, window: Any, profile: Any, conversation: int,

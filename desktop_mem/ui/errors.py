@@ -128,6 +128,41 @@ def _wording(reason: str, model: str, lines: int) -> str | None:
         "no_profile": lambda: QCoreApplication.translate(
             "errors", "There is no such profile in this data folder: nothing was changed."
         ),
+        "sync_folder_missing": lambda: QCoreApplication.translate(
+            "errors",
+            "The sync folder is not there (a drive not connected, or the folder moved or deleted): connect the drive or put the folder back. Nothing is lost meanwhile; this computer syncs again once it is there.",
+        ),
+        "sync_folder_readonly": lambda: QCoreApplication.translate(
+            "errors", "desktop-mem cannot write in that folder: choose a folder you can write to."
+        ),
+        "sync_not_found": lambda: QCoreApplication.translate(
+            "errors",
+            "There is no synced desktop-mem profile in that folder: choose the folder the other computer syncs through, and wait until the engine has brought it here.",
+        ),
+        "sync_not_empty": lambda: QCoreApplication.translate(
+            "errors",
+            "Only a new, empty profile can join a synced one (this one holds memories or conversations): join into a new profile.",
+        ),
+        "sync_no_offer": lambda: QCoreApplication.translate(
+            "errors",
+            "There is no pairing offer in this folder that is still valid: show a new pairing code on the computer that syncs the profile (it lasts an hour), wait for the folder to reach this computer, and try again.",
+        ),
+        "sync_no_recovery": lambda: QCoreApplication.translate(
+            "errors",
+            "This synced profile has no recovery code (it is protected by a passphrase): join with a pairing code shown on a computer that syncs it.",
+        ),
+        "sync_removed": lambda: QCoreApplication.translate(
+            "errors",
+            "This computer was removed from the sync by another one: what it holds stays here, but it no longer syncs. Join again to sync it.",
+        ),
+        "sync_busy": lambda: QCoreApplication.translate(
+            "errors",
+            "Another window or command is syncing this profile right now: try again in a moment.",
+        ),
+        "sync_on": lambda: QCoreApplication.translate(
+            "errors", "This profile already syncs: turn sync off first."
+        ),
+        "sync_off": lambda: QCoreApplication.translate("errors", "This profile is not synced."),
     }
     make = words.get(reason)
     return make() if make else None
@@ -152,6 +187,7 @@ WINDOW_WORDED = {
     "document_gone",
     "folder_unknown",
     "not_settled",
+    "sync_folder_missing",  # the core says "choose the folder again": not in the window
 }
 
 

@@ -28,6 +28,7 @@ class CoreSignals(QObject):
     turn_learned = Signal(object, object)  # an answer's id, what it taught (Learned)
     conversation_titled = Signal(int, bool)  # a conversation, whether the model named it
     server_observed = Signal(object)  # what the server said after a turn, or None
+    sync_changed = Signal(str)  # sync's state: "on", "off", "synced", "error", ...
     _arrived = Signal()  # from any thread: something waits to be delivered
 
     def __init__(self, events: core.Events, parent: QObject | None = None) -> None:
@@ -66,6 +67,8 @@ class CoreSignals(QObject):
                 self.setting_changed.emit(event.key)
             elif isinstance(event, core.BackendChanged):
                 self.backend_changed.emit(event.model)
+            elif isinstance(event, core.SyncChanged):
+                self.sync_changed.emit(event.state)
             else:
                 kinds.add(type(event))
         if core.MemoriesChanged in kinds:

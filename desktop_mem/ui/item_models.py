@@ -39,6 +39,7 @@ class MemoryTableModel(QAbstractTableModel):
         self._rows: list[Memory] = []
         self._found: dict[int, Found] = {}
         self._more: Callable[[int, int], list[Memory]] | None = None
+        self.computers: dict[str, str] = {}  # the synced computers' names, by id
 
     def headers(self) -> list[str]:
         return [

@@ -47,6 +47,7 @@ from desktop_mem.ui.passage_dialog import PassageDialog
 from desktop_mem.ui.settings_controller import SettingsController
 from desktop_mem.ui.shortcuts_dialog import ShortcutsDialog
 from desktop_mem.ui.sleep_controller import SleepController
+from desktop_mem.ui.sync_ui import SyncController
 from desktop_mem.ui.turns import TurnController
 
 WATCH_MS = 2000  # how often the window looks for changes made by another process
@@ -110,7 +111,8 @@ class MainWindow(QMainWindow):
         self.memories = MemoryController(ctx, self.browser)
         self.backups = BackupController(ctx)
         self.sleeper = SleepController(ctx)
-        self.settings = SettingsController(ctx, self.connection, self.backups)
+        self.syncing = SyncController(ctx)
+        self.settings = SettingsController(ctx, self.connection, self.backups, self.syncing)
 
         self.chat.send_requested.connect(self.turns.send)
         self.chat.stop_requested.connect(self.turns.stop)
@@ -227,12 +229,16 @@ class MainWindow(QMainWindow):
         self.ollama_status.linkActivated.connect(self._status_link)
         self.memory_status = QLabel()
         self.work_status = QLabel()
+        self.sync_status = QLabel()
+        self.sync_status.hide()
+        self.syncing.changed.connect(self.update_sync_status)
         self.work_bar = QProgressBar()
         self.work_bar.setMaximumWidth(140)
         self.work_bar.hide()
         bar = self.statusBar()
         bar.addWidget(self.ollama_status)
         bar.addWidget(self.memory_status)
+        bar.addPermanentWidget(self.sync_status)
         bar.addPermanentWidget(self.work_status)
         bar.addPermanentWidget(self.work_bar)
 
@@ -426,6 +432,18 @@ class MainWindow(QMainWindow):
             mem += self.tr(" · %n message(s) not yet learned from", "", waiting)
         self.memory_status.setText(mem)
 
+    def update_sync_status(self) -> None:
+        """How sync stands, or what is wrong with it (in the error colour), or nothing
+        when it is off."""
+        text = self.syncing.status_text()
+        name = "status" if self.syncing.error and not self.syncing.running else ""
+        if self.sync_status.objectName() != name:
+            self.sync_status.setObjectName(name)
+            self.sync_status.style().polish(self.sync_status)
+        self.sync_status.setText(text)
+        self.sync_status.setToolTip(self.syncing.error or text)
+        self.sync_status.setVisible(bool(text))
+
     def slow_turns(self) -> str:
         """What the model server said after the last answer that makes every turn slow
         (core/models/loaded.py), in one sentence with what to change; "" when nothing."""
@@ -529,6 +547,7 @@ class MainWindow(QMainWindow):
         self.sleeper.user_active()  # a running sleep-time pass stops at its next memory
         self.sleeper.timer.stop()
         self.backups.timer.stop()
+        self.syncing.stop()
         self.connection.retry.stop()
         self.watch.stop()
         self.documents_page.timer.stop()

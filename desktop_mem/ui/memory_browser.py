@@ -355,10 +355,11 @@ class MemoryBrowser(QWidget):
         origin: tuple[int, str] | None = None,
         apps: list[tuple[str, str]] | None = None,
         proposals: list[Memory] | None = None,
+        computer: str | None = None,
     ) -> None:
         self.drawer.show_details(
             memory, versions, answers, origin, apps, selected=len(self.selected_ids()),
-            proposals=proposals,
+            proposals=proposals, computer=computer,
         )  # fmt: skip
 
     def _delete(self) -> None:

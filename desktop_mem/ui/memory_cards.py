@@ -64,9 +64,23 @@ def always_label(memory: Memory) -> str:
     )
 
 
-def meta_line(memory: Memory, found: Found | None = None) -> str:
-    """(Relevance ·) kind · date · pinned · always given · source (· until, expired):
-    the second line of a card."""
+def computer_label(memory: Memory, computers: dict[str, str] | None) -> str:
+    """ "from laptop" for a memory made on another synced computer, else ""."""
+    device = memory.origin_device
+    if not device:
+        return ""
+    name = (computers or {}).get(device)
+    if not name:  # sync was turned off since: its names are gone
+        return QCoreApplication.translate("cards", "from another computer")
+    return QCoreApplication.translate("cards", "from %1").replace("%1", name)
+
+
+def meta_line(
+    memory: Memory, found: Found | None = None, computers: dict[str, str] | None = None
+) -> str:
+    """(Relevance ·) kind · date · pinned · always given · source (· from another
+    computer) (· until, expired): the second line of a card. `computers`: the synced
+    computers' names by id."""
     parts = [relevance_label(found)] if found is not None else []
     parts = [p for p in parts if p]
     parts += [kind_label(None, memory.kind), memory.created_at[:10]]
@@ -75,6 +89,8 @@ def meta_line(memory: Memory, found: Found | None = None) -> str:
     if memory.always:
         parts.append(always_label(memory))
     parts.append(source_label(None, memory.source))
+    if memory.origin_device:
+        parts.append(computer_label(memory, computers))
     if memory.expired:
         parts.append(QCoreApplication.translate("cards", "expired"))
     elif memory.valid_until:
@@ -136,6 +152,10 @@ class MemoryCardDelegate(QStyledItemDelegate):
         model = index.model()
         return model.memory(index.row()) if isinstance(model, MemoryTableModel) else None
 
+    def _computers(self, index: Index) -> dict[str, str]:
+        model = index.model()
+        return model.computers if isinstance(model, MemoryTableModel) else {}
+
     def _found(self, index: Index, memory: Memory) -> Found | None:
         model = index.model()
         return model.found(memory.id) if isinstance(model, MemoryTableModel) else None
@@ -194,7 +214,11 @@ class MemoryCardDelegate(QStyledItemDelegate):
         painter.drawText(
             QRect(rect.left(), y + GAP, rect.width(), meta.lineSpacing()),
             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
-            meta.elidedText(meta_line(memory, found), Qt.TextElideMode.ElideRight, rect.width()),
+            meta.elidedText(
+                meta_line(memory, found, self._computers(index)),
+                Qt.TextElideMode.ElideRight,
+                rect.width(),
+            ),
         )
         if not selected:  # a hairline between cards, as quiet in dark as in light
             hairline = QColor(palette.color(QPalette.ColorRole.Text))

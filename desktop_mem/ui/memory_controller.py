@@ -18,6 +18,7 @@ from desktop_mem.ui.confirm_dialog import TypedConfirmDialog
 from desktop_mem.ui.context import Context
 from desktop_mem.ui.item_models import MemoryTableModel
 from desktop_mem.ui.memory_browser import MemoryBrowser
+from desktop_mem.ui.memory_cards import computer_label
 
 SEARCH_K = 50
 
@@ -31,6 +32,7 @@ class MemoryController(QObject):
         self._focus: int | None = None  # a memory to select once the list is read again
         self.import_box: QMessageBox | None = None
         self._listing = 0  # the latest listing asked for (an older one is dropped)
+        self._names: dict[str, str] = {}  # the synced computers' names, by id
         b = browser
         b.refresh_requested.connect(self.refresh_memories)
         b.search_requested.connect(self.search_memories)
@@ -77,9 +79,14 @@ class MemoryController(QObject):
                 return rows, len(rows)
             return more(0, page), store.count()
 
-        def listed(result: tuple[list[Any], int]) -> None:
+        def read() -> tuple[list[Any], int, dict[str, str]]:
+            rows, total = first_page()
+            return rows, total, self._computer_names()
+
+        def listed(result: tuple[list[Any], int, dict[str, str]]) -> None:
             if ticket == self._listing and not self.browser.query():  # the latest one
-                rows, total = result
+                rows, total, names = result
+                self.browser.model.computers = names
                 self.browser.show_memories(
                     rows, more=more if len(rows) < total else None, total=total
                 )
@@ -87,7 +94,7 @@ class MemoryController(QObject):
                     then()
 
         # read off the GUI thread, a page at a time: 100,000 memories are not read at once
-        tasks.run(first_page, done=listed, failed=self._error)
+        tasks.run(read, done=listed, failed=self._error)
 
     def search_memories(self, query: str, then: Callable[[], None] | None = None) -> None:
         """The relevant memories, best first; with "Weak matches too" every other one the
@@ -99,6 +106,7 @@ class MemoryController(QObject):
         search = self.app.memories.search
 
         def work() -> tuple[list[Any], list[Any]]:
+            self._names = self._computer_names()
             strong = search(query, SEARCH_K, kinds=kinds).hits
             ranked = search(query, SEARCH_K, kinds=kinds, relevant_only=False).hits
             kept = {h.memory.id for h in strong}
@@ -128,11 +136,18 @@ class MemoryController(QObject):
             scores = {h.memory.id: (h.signals.get("relevance"), False) for h in strong}
             scores.update({h.memory.id: (h.signals.get("relevance"), True) for h in weak})
             # the window says itself what is not indexed yet (the status bar), in its words
+            self.browser.model.computers = self._names
             self.browser.show_memories([h.memory for h in strong + weak], scores)
             if then is not None:
                 then()
 
         tasks.run(work, done=found, failed=self._error)
+
+    def _computer_names(self) -> dict[str, str]:
+        """The synced computers' names by id ("from laptop" on a card); off the GUI
+        thread."""
+        sync = self.app.sync
+        return sync.origin_names() if sync.enabled else {}
 
     def show_memory(self, memory_id: int) -> None:
         self.ctx.hub.page_requested.emit("memories")
@@ -162,9 +177,11 @@ class MemoryController(QObject):
             seen.setdefault(who, a.at)
         origin = memories.origin(memory)
         proposals = memories.proposals_for(memory_id)
+        computer = computer_label(memory, self.browser.model.computers) or None
         self.browser.show_details(
-            memory, versions, answers, origin, list(seen.items()), proposals=proposals
-        )
+            memory, versions, answers, origin, list(seen.items()), proposals=proposals,
+            computer=computer,
+        )  # fmt: skip
 
     def memory_changed(self, memory_id: int | None = None) -> None:
         """The memories changed (the core said so; `memory_id`: one this window just

@@ -188,6 +188,10 @@ class MemoryDrawer(QWidget):
         self.origin.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
         self.origin.linkActivated.connect(lambda link: self.message_requested.emit(int(link)))
         below.addWidget(self.origin)
+        self.computer = QLabel()  # "from laptop": made on another synced computer
+        self.computer.setObjectName("notice")
+        self.computer.hide()
+        below.addWidget(self.computer)
         below.addWidget(self._heading(self.tr("Answers it shaped")))
         self.impact = WrappedList(140)
         self.impact.itemActivated.connect(self._answer_activated)
@@ -253,7 +257,9 @@ class MemoryDrawer(QWidget):
         apps: list[tuple[str, str]] | None = None,
         selected: int = 0,
         proposals: list[Memory] | None = None,
+        computer: str | None = None,
     ) -> None:
+        """`computer`: "from laptop" when it was made on another synced computer."""
         self.current = memory
         self.pages.setCurrentIndex(0 if memory is None else 1)
         self.proposed.setText(
@@ -302,6 +308,8 @@ class MemoryDrawer(QWidget):
             self.origin.setToolTip(source_label(self, memory.source))
         else:
             self.origin.setText(source_label(self, memory.source))
+        self.computer.setText(computer or "")
+        self.computer.setVisible(bool(computer))
         self.impact.clear()
         for message_id, text in answers:
             preview = textproc.shorten(textproc.plain_text(text), 160)  # answers are Markdown

@@ -23,6 +23,7 @@ from desktop_mem.ui.backup_ui import BackupController, BackupPage, RecoveryCodeD
 from desktop_mem.ui.connection import ConnectionController, size_text
 from desktop_mem.ui.context import Context
 from desktop_mem.ui.settings_dialog import SettingsDialog
+from desktop_mem.ui.sync_ui import SyncController, SyncPage
 
 PROFILE_KEYS = (
     "auto_memory", "use_memory", "sleep_consolidation", "instructions", "context_tokens",
@@ -33,12 +34,17 @@ PROFILE_KEYS = (
 
 class SettingsController(QObject):
     def __init__(
-        self, context: Context, connection: ConnectionController, backups: BackupController
+        self,
+        context: Context,
+        connection: ConnectionController,
+        backups: BackupController,
+        syncing: SyncController,
     ) -> None:
         super().__init__(context.view)
         self.ctx = context
         self.connection = connection
         self.backups = backups
+        self.syncing = syncing
         self.dialog: SettingsDialog | None = None
 
     def values(self) -> dict[str, Any]:
@@ -59,7 +65,12 @@ class SettingsController(QObject):
         app, server = self.ctx.app, self.ctx.server
         backup_page = BackupPage(self.backups, app.keys.mode != "passphrase")
         apps_page = AppsPage(app.apps, app.name, home=app.config.home)
-        pages = [(self.tr("Backup"), backup_page), (self.tr("Apps"), apps_page)]
+        sync_page = SyncPage(self.syncing)
+        pages = [
+            (self.tr("Backup"), backup_page),
+            (self.tr("Sync"), sync_page),
+            (self.tr("Apps"), apps_page),
+        ]
         dialog = SettingsDialog(
             self.values(), server.models, self.ctx.view, pages, server.embedding_models
         )
@@ -74,6 +85,13 @@ class SettingsController(QObject):
             dialog.accept()
 
         backup_page.restore_requested.connect(restore_chosen)
+        shown: list[int] = []
+
+        def memory_chosen(memory_id: int) -> None:  # a memory edited on two computers
+            shown.append(memory_id)
+            dialog.accept()
+
+        sync_page.memory_requested.connect(memory_chosen)
         backup_page.new_code_requested.connect(lambda: self.new_recovery_code(dialog))
         accepted = dialog.exec() == SettingsDialog.DialogCode.Accepted
         self.dialog = None
@@ -83,6 +101,8 @@ class SettingsController(QObject):
                 self.ctx.hub.key_change_requested.emit(dialog.key_request)
             elif restore:
                 self.ctx.hub.restore_requested.emit(restore[0])
+            elif shown:
+                self.ctx.hub.memory_requested.emit(shown[0])
 
     def new_recovery_code(self, parent: QWidget | None = None) -> None:
         answer = QMessageBox.question(

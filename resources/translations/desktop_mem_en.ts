@@ -42,7 +42,7 @@
 <context>
     <name>ConversationListModel</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/item_models.py" line="342" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="343" />
         <source>%n message(s), last %1</source>
         <translation><numerusform>%n message, last %1</numerusform><numerusform>%n messages, last %1</numerusform></translation>
     </message>
@@ -132,12 +132,12 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="403" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="409" />
         <source>● Connected · %n not indexed yet</source>
         <translation><numerusform>● Connected · %n not indexed yet</numerusform><numerusform>● Connected · %n not indexed yet</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="426" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="432" />
         <source> · %n message(s) not yet learned from</source>
         <translation><numerusform> · %n message not yet learned from</numerusform><numerusform> · %n messages not yet learned from</numerusform></translation>
     </message>
@@ -169,57 +169,57 @@
 <context>
     <name>MemoryController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="250" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="267" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>Delete %n memory for good, with its history?</numerusform><numerusform>Delete %n memories for good, with their history?</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="252" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="269" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>They shaped %n answer.</numerusform><numerusform>They shaped %n answers.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="266" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="283" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>Deleted %n memory.</numerusform><numerusform>Deleted %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="294" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="311" />
         <source>Forgot %n memory(s); the conversations stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>Forgot %n memory; the conversations stay to read, but the assistant no longer sees them.</numerusform><numerusform>Forgot %n memories; the conversations stay to read, but the assistant no longer sees them.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="300" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="317" />
         <source>Forgot %n memory(s)</source>
         <translation><numerusform>Forgot %n memory</numerusform><numerusform>Forgot %n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="301" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="318" />
         <source> and deleted %n message(s).</source>
         <translation><numerusform> and deleted %n message.</numerusform><numerusform> and deleted %n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="358" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="375" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>Exported %n memory to %1. That file is not encrypted.</numerusform><numerusform>Exported %n memories to %1. That file is not encrypted.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="401" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="418" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>Imported %n memory.</numerusform><numerusform>Imported %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="403" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="420" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>%n already known, skipped.</numerusform><numerusform>%n already known, skipped.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="416" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="433" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>While you were away, %n memory was tidied (merged or marked out of date); its History can undo it.</numerusform><numerusform>While you were away, %n memories were tidied (merged or marked out of date); each memory's History can undo it.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="426" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="443" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>Consolidation: %n change.</numerusform><numerusform>Consolidation: %n changes.</numerusform></translation>
     </message>
@@ -227,9 +227,32 @@
 <context>
     <name>SettingsController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="224" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="244" />
         <source>Re-indexed %n item(s) with %1.</source>
         <translation><numerusform>Re-indexed %n item with %1.</numerusform><numerusform>Re-indexed %n items with %1.</numerusform></translation>
+    </message>
+    </context>
+<context>
+    <name>SyncWords</name>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="80" />
+        <source>%n min ago</source>
+        <translation><numerusform>%n min ago</numerusform><numerusform>%n min ago</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="82" />
+        <source>%n hour(s) ago</source>
+        <translation><numerusform>%n hour ago</numerusform><numerusform>%n hours ago</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="96" />
+        <source>%n memory(s) were edited on two computers at once</source>
+        <translation><numerusform>%n memory was edited on two computers at once</numerusform><numerusform>%n memories were edited on two computers at once</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="101" />
+        <source>%n memory(s) were edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</source>
+        <translation><numerusform>%n memory was edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</numerusform><numerusform>%n memories were edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</numerusform></translation>
     </message>
     </context>
 <context>

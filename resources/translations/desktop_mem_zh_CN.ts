@@ -474,42 +474,42 @@
 <context>
     <name>ConversationListModel</name>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="250" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="251" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="251" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="252" />
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="252" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="253" />
         <source>Yesterday</source>
         <translation>昨天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="253" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="254" />
         <source>Previous 7 days</source>
         <translation>过去 7 天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="254" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="255" />
         <source>Previous 30 days</source>
         <translation>过去 30 天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="255" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="256" />
         <source>Older</source>
         <translation>更早</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="334" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="335" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/item_models.py" line="342" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="343" />
         <source>%n message(s), last %1</source>
         <translation><numerusform>%n 条消息，最近 %1</numerusform></translation>
     </message>
@@ -961,8 +961,8 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="93" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="466" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="94" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="484" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
@@ -972,205 +972,205 @@
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="256" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="262" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="129" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="131" />
         <source>Backed up to %1</source>
         <translation>已备份到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="133" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="135" />
         <source>The backup failed: %1</source>
         <translation>备份失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="204" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="206" />
         <source>Chat</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="205" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="207" />
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="206" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="208" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="249" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="255" />
         <source>&amp;Chat</source>
         <translation>聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="250" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="256" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="252" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="258" />
         <source>New incognito conversation</source>
         <translation>新的无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="254" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="260" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="255" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="261" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="259" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="265" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="261" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="267" />
         <source>Delete all conversations and memories…</source>
         <translation>删除所有对话和记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="264" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="270" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="265" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="271" />
         <source>&amp;Memories</source>
         <translation>记忆(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="267" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="273" />
         <source>Show memories</source>
         <translation>显示记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="270" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="276" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="271" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="277" />
         <source>New memory…</source>
         <translation>新建记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="272" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="278" />
         <source>Consolidate now</source>
         <translation>立即整理</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="273" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="279" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="274" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="280" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="275" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="281" />
         <source>Learn automatically</source>
         <translation>自动学习</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="281" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="287" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="282" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="288" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="283" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="351" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="289" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="357" />
         <source>About desktop-mem</source>
         <translation>关于 desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="353" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="359" />
         <source>desktop-mem %1
 A local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.</source>
         <translation>desktop-mem %1
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="369" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="375" />
         <source>The model server is not answering: you can read and search, not send.</source>
         <translation>模型服务器没有响应：你可以阅读和搜索，但不能发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="388" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="394" />
         <source>Connecting to Ollama…</source>
         <translation>正在连接 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="391" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="397" />
         <source>● Connected · search by words only</source>
         <translation>● 已连接 · 仅按字词搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="394" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="400" />
         <source>Download %1</source>
         <translation>下载 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="403" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="409" />
         <source>● Connected · %n not indexed yet</source>
         <translation><numerusform>● 已连接 · %n 项尚未索引</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="406" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="412" />
         <source>Index now</source>
         <translation>立即索引</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="412" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="418" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="416" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="422" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="419" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="425" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="421" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="427" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="423" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="429" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="426" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="432" />
         <source> · %n message(s) not yet learned from</source>
         <translation><numerusform> · 还有 %n 条消息尚未从中学习</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="438" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="456" />
         <source>%1 is loaded with a %2-token context but this app asks for %3, so every turn reloads it: give the apps that use it the same context length, or set this one's in Settings.</source>
         <translation>%1 以 %2 个词元的上下文加载，但本应用需要 %3，所以每次对话都要重新加载它：让使用它的应用采用相同的上下文长度，或在“设置”中修改本应用的。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="447" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="465" />
         <source>Ollama unloads %1 soon after each answer, so every turn waits for it to load again: give Ollama a longer keep-alive.</source>
         <translation>Ollama 在每次回答后很快就卸载 %1，所以每次对话都要等它重新加载：请延长 Ollama 的保持加载时间（keep-alive）。</translation>
     </message>
@@ -1397,158 +1397,158 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryController</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="159" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="174" />
         <source>an app without a key</source>
         <translation>没有密钥的应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="160" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="175" />
         <source>an app with a key that is not valid</source>
         <translation>密钥无效的应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="188" />
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="201" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="205" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="218" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="205" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="222" />
         <source>The memory was saved.</source>
         <translation>记忆已保存。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="250" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="267" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="252" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="269" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="255" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="272" />
         <source>Delete memories</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="262" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="279" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="266" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="283" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="288" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="305" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="294" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="311" />
         <source>Forgot %n memory(s); the conversations stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>已忘记 %n 条记忆；对话保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="300" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="317" />
         <source>Forgot %n memory(s)</source>
         <translation><numerusform>已忘记 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="301" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="318" />
         <source> and deleted %n message(s).</source>
         <translation><numerusform>，并删除了 %n 条消息。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="315" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="332" />
         <source>Delete everything</source>
         <translation>全部删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="317" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="334" />
         <source>This deletes all %1 conversations and all %2 memories of this profile for good. The settings and the key stay.</source>
         <translation>这会永久删除此配置的全部 %1 个对话和全部 %2 条记忆。设置和密钥会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="322" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="339" />
         <source>DELETE</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="328" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="345" />
         <source>Deleting everything…</source>
         <translation>正在全部删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="338" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="355" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="340" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="357" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="346" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="363" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="358" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="375" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="367" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="384" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="368" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="385" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="380" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="397" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="383" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="400" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="395" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="412" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="401" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="418" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="403" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="420" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="407" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="424" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="416" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="433" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>你不在的时候，整理了 %n 条记忆（合并或标记为过期）；可在每条记忆的历史中撤销。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="426" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="443" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>
@@ -1602,7 +1602,7 @@ A local language model with a long-term memory you can see and control. Your con
     </message>
     <message>
         <location filename="../../desktop_mem/ui/memory_drawer.py" line="172" />
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="291" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="297" />
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
@@ -1617,72 +1617,72 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="191" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="195" />
         <source>Answers it shaped</source>
         <translation>用到它的回答</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="206" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="210" />
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="212" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="216" />
         <source>Restore this version</source>
         <translation>恢复此版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="226" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="230" />
         <source>Select a memory to see where it came from, the answers it shaped and its history, or to edit it.</source>
         <translation>选择一条记忆，查看它的来源、受它影响的回答和修改历史，或编辑它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="261" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="267" />
         <source>%1 wants to change this to: “%2” (its own memory %3)</source>
         <translation>%1 想把它改为：“%2”（它自己的记忆 %3）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="270" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="276" />
         <source>Used by other apps: %1</source>
         <translation>被其他应用使用：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="291" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="297" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="308" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="316" />
         <source>(empty answer)</source>
         <translation>（空回答）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="313" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="321" />
         <source>No answer has used it yet.</source>
         <translation>还没有回答用到它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="328" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="336" />
         <source>, until %1</source>
         <translation>，有效至 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="330" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="338" />
         <source>, from message %1</source>
         <translation>，来自消息 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="334" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="342" />
         <source>%1 (%2%3)%4: %5</source>
         <translation>%1（%2%3）%4：%5</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="361" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="369" />
         <source>Given in every chat: it is about your %1.</source>
         <translation>每次对话都会提供：这与你的%1有关。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="364" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="372" />
         <source>It is about your %1, but you chose to give it only when it is relevant.</source>
         <translation>这与你的%1有关，但你选择了只在相关时提供。</translation>
     </message>
@@ -1690,42 +1690,42 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryTableModel</name>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="45" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="46" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="46" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="47" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="47" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="48" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="48" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="49" />
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="49" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="50" />
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="50" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="51" />
         <source>Updated</source>
         <translation>已更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="51" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="52" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="171" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="172" />
         <source> (expired)</source>
         <translation>（已过期）</translation>
     </message>
@@ -1919,6 +1919,29 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     </message>
 </context>
 <context>
+    <name>PairingCodeDialog</name>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="315" />
+        <source>Pairing code</source>
+        <translation>配对码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="319" />
+        <source>On the other computer, open Settings &gt; Sync &gt; Join a synced profile, choose the same folder once the engine has brought it there, and enter this code:</source>
+        <translation>在另一台电脑上，打开“设置 &gt; 同步 &gt; 加入一个已同步的配置”，等同步工具把文件夹带到那里后选择同一个文件夹，然后输入这个配对码：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="336" />
+        <source>It is valid for an hour, and for one computer. Anyone with it and the folder can read this profile until then: do not send it through the synced folder.</source>
+        <translation>它在一小时内有效，只能用于一台电脑。在此期间，任何拿到它和这个文件夹的人都能读取这个配置：不要通过同步文件夹传送它。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="343" />
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+</context>
+<context>
     <name>PassageDialog</name>
     <message>
         <location filename="../../desktop_mem/ui/passage_dialog.py" line="25" />
@@ -2053,72 +2076,77 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SettingsController</name>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="62" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="70" />
         <source>Backup</source>
         <translation>备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="62" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="71" />
+        <source>Sync</source>
+        <translation>同步</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="72" />
         <source>Apps</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="90" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="110" />
         <source>New recovery code</source>
         <translation>新的恢复码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="92" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="112" />
         <source>Make a new recovery code? The old one will no longer open this profile or its new backups (backups made before still open with the old one).</source>
         <translation>要生成新的恢复码吗？旧的恢复码将无法再打开此配置及其新备份（之前的备份仍可用旧恢复码打开）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="148" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="168" />
         <source>The Ollama server %1 is not this computer: your messages and the memories retrieved for them are sent to it over the network.</source>
         <translation>Ollama 服务器 %1 不在这台电脑上：你的消息以及为它们检索到的记忆会通过网络发送给它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="151" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="171" />
         <source>The OpenAI-compatible server is on: your messages and the memories retrieved for them are sent to %1, outside this computer.</source>
         <translation>已启用 OpenAI 兼容服务器：你的消息以及为它们检索到的记忆会发送到这台电脑之外的 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="155" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="175" />
         <source>Messages will leave this computer</source>
         <translation>消息将离开这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="182" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="202" />
         <source>The embedding model %1 (a %2 download) is not installed in Ollama. Download it, then re-index every memory, message and document passage with it? Until that is done, the old index keeps working.</source>
         <translation>嵌入模型 %1（需下载 %2）尚未安装在 Ollama 中。要先下载它，再用它重新索引所有记忆、消息和文档段落吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="186" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="206" />
         <source>The embedding model %1 is not installed in Ollama. Download it, then re-index every memory, message and document passage with it? Until that is done, the old index keeps working.</source>
         <translation>嵌入模型 %1 尚未安装在 Ollama 中。要先下载它，再用它重新索引所有记忆、消息和文档段落吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="191" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="211" />
         <source>Search by meaning needs every memory, message and document passage re-indexed with %1. Do it now? Until it finishes, the old index keeps working.</source>
         <translation>按含义搜索需要用 %1 重新索引所有记忆、消息和文档段落。现在开始吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="196" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="216" />
         <source>Re-index everything?</source>
         <translation>重新索引全部内容？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="210" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="230" />
         <source>Re-indexing with %1…</source>
         <translation>正在用 %1 重新索引…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="224" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="244" />
         <source>Re-indexed %n item(s) with %1.</source>
         <translation><numerusform>已用 %1 重新索引 %n 项。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="231" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="251" />
         <source>Re-indexing stopped; the old index is still in use. %1</source>
         <translation>重新索引已停止；仍在使用旧索引。%1</translation>
     </message>
@@ -2347,6 +2375,292 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <location filename="../../desktop_mem/ui/shortcuts_dialog.py" line="24" />
         <source>Action</source>
         <translation>操作</translation>
+    </message>
+</context>
+<context>
+    <name>SyncController</name>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="250" />
+        <source>Syncing…</source>
+        <translation>正在同步…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="252" />
+        <source>Not synced: see Settings &gt; Sync</source>
+        <translation>未同步：请查看“设置 &gt; 同步”</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="254" />
+        <source>Sync on</source>
+        <translation>同步已开启</translation>
+    </message>
+</context>
+<context>
+    <name>SyncPage</name>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="398" />
+        <source>Use this profile on more than one computer. desktop-mem keeps it in a folder that a sync engine carries between them: Syncthing, Dropbox, iCloud Drive, OneDrive, Nextcloud or a network share. Only encrypted data goes into that folder: no memory, message or name can be read there.</source>
+        <translation>在多台电脑上使用这个配置。desktop-mem 把它保存在一个由同步工具在电脑之间传送的文件夹里：Syncthing、Dropbox、iCloud 云盘、OneDrive、Nextcloud 或网络共享文件夹。放进这个文件夹的只有加密数据：在那里读不到任何记忆、消息或名称。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="409" />
+        <source>How the other computers list this one</source>
+        <translation>其他电脑列表中这台电脑的名称</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="410" />
+        <source>This computer's name</source>
+        <translation>这台电脑的名称</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="413" />
+        <source>Sync this profile through a folder</source>
+        <translation>通过一个文件夹同步这个配置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="416" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="429" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="514" />
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="417" />
+        <source>Sync through this folder</source>
+        <translation>通过这个文件夹同步</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="425" />
+        <source>Join a synced profile</source>
+        <translation>加入一个已同步的配置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="431" />
+        <source>The recovery code, or a pairing code</source>
+        <translation>恢复码，或配对码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="432" />
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="433" />
+        <source>Join</source>
+        <translation>加入</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="441" />
+        <source>Joining fills a new, empty profile with everything the other computers hold. This profile already holds memories or conversations, so it cannot join: nothing here is changed. To use them on another computer, sync this profile through a folder above, then join from there.</source>
+        <translation>加入会把其他电脑上的全部内容放进一个新的空配置。这个配置已经有记忆或对话，所以不能加入：这里的内容不会有任何改变。要在另一台电脑上使用它们，请在上面通过一个文件夹同步这个配置，然后在那台电脑上加入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="454" />
+        <source>No folder chosen</source>
+        <translation>未选择文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="455" />
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="463" />
+        <source>Sync folder</source>
+        <translation>同步文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="470" />
+        <source>Choose the folder your sync engine carries first.</source>
+        <translation>请先选择同步工具所同步的文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="472" />
+        <source>Setting up sync…</source>
+        <translation>正在设置同步…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="480" />
+        <source>Choose the folder the other computer syncs through, and enter a code.</source>
+        <translation>请选择另一台电脑用来同步的文件夹，并输入代码。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="484" />
+        <source>Joining: bringing in everything the other computers hold…</source>
+        <translation>正在加入：正在取回其他电脑上的全部内容…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="497" />
+        <source>Sync is on.</source>
+        <translation>同步已开启。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="518" />
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="522" />
+        <source>Rename</source>
+        <translation>重命名</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="526" />
+        <source>This computer</source>
+        <translation>这台电脑</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="531" />
+        <source>Other computers</source>
+        <translation>其他电脑</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="541" />
+        <source>The other version of each is in its history. Double-click to open it.</source>
+        <translation>每条记忆的另一个版本都在它的历史中。双击即可打开。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="548" />
+        <source>Show a pairing code</source>
+        <translation>显示配对码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="550" />
+        <source>A code another computer joins with, without the recovery code</source>
+        <translation>另一台电脑无需恢复码即可用它加入的代码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="553" />
+        <source>Sync now</source>
+        <translation>立即同步</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="555" />
+        <source>Turn off sync on this computer…</source>
+        <translation>在这台电脑上关闭同步…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="605" />
+        <source>Show them</source>
+        <translation>查看</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="610" />
+        <source>(deleted)</source>
+        <translation>（已删除）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="612" />
+        <source>%1 (also edited on %2, %3)</source>
+        <translation>%1（%2 上也编辑过，%3）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="637" />
+        <source>None yet. On the other computer, choose Join a synced profile in Settings &gt; Sync, with this folder and the recovery code or a pairing code.</source>
+        <translation>还没有。在另一台电脑上，打开“设置 &gt; 同步”，选择“加入一个已同步的配置”，用这个文件夹以及恢复码或配对码加入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="647" />
+        <source>last synced %1</source>
+        <translation>上次同步：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="649" />
+        <source>Remove…</source>
+        <translation>移除…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="679" />
+        <source>A computer's name cannot be empty: type a few letters.</source>
+        <translation>电脑名称不能为空：请输入几个字。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="691" />
+        <source>Renamed.</source>
+        <translation>已重命名。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="696" />
+        <source>Remove a computer</source>
+        <translation>移除一台电脑</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="698" />
+        <source>Remove “%1” from this sync? The others get a new key that it is not given: it cannot read anything changed from now on. What it already holds stays on it. Do this if it was lost or stolen, or is no longer yours.</source>
+        <translation>要把“%1”从这个同步中移除吗？其他电脑会换用一把不给它的新密钥：从现在起的任何更改它都读不到。它已有的内容仍留在它上面。如果它丢失、被盗或已不属于你，请这样做。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="707" />
+        <source>Removing %1…</source>
+        <translation>正在移除 %1…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="712" />
+        <source>%1 was removed.</source>
+        <translation>已移除 %1。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="736" />
+        <source>Turn off sync</source>
+        <translation>关闭同步</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="738" />
+        <source>Stop syncing this profile on this computer? Everything it holds stays here, and the other computers go on syncing without it.</source>
+        <translation>要在这台电脑上停止同步这个配置吗？它的全部内容仍保留在这里，其他电脑会在没有它的情况下继续同步。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="749" />
+        <source>Sync is off on this computer.</source>
+        <translation>这台电脑上的同步已关闭。</translation>
+    </message>
+</context>
+<context>
+    <name>SyncWords</name>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="75" />
+        <source>never</source>
+        <translation>从未</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="78" />
+        <source>just now</source>
+        <translation>刚刚</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="80" />
+        <source>%n min ago</source>
+        <translation><numerusform>%n 分钟前</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="82" />
+        <source>%n hour(s) ago</source>
+        <translation><numerusform>%n 小时前</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="88" />
+        <source>Sync on · no other computer has joined yet</source>
+        <translation>同步已开启 · 还没有其他电脑加入</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="90" />
+        <source>Synced with %1 %2</source>
+        <translation>%2与 %1 同步</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="96" />
+        <source>%n memory(s) were edited on two computers at once</source>
+        <translation><numerusform>有 %n 条记忆同时在两台电脑上被编辑</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="101" />
+        <source>%n memory(s) were edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</source>
+        <translation><numerusform>有 %n 条记忆同时在两台电脑上被编辑：另一个版本在它的历史中（“设置 &gt; 同步”中列出了它们）。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="109" />
+        <source>A file in the sync folder was refused (changed, cut short or from another profile): nothing of it was applied. If it goes on, remove that computer and join it again.</source>
+        <translation>同步文件夹中的一个文件被拒绝了（被改动、不完整或来自另一个配置）：其中的内容都没有应用。如果一直这样，请移除那台电脑，再让它重新加入。</translation>
     </message>
 </context>
 <context>
@@ -2601,16 +2915,26 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     </message>
     <message>
         <location filename="../../desktop_mem/ui/memory_cards.py" line="74" />
+        <source>from another computer</source>
+        <translation>来自另一台电脑</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="75" />
+        <source>from %1</source>
+        <translation>来自 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="88" />
         <source>★ pinned</source>
         <translation>★ 置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="79" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="95" />
         <source>expired</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="82" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="98" />
         <source>until %1</source>
         <translation>有效至 %1</translation>
     </message>
@@ -2768,36 +3092,86 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <source>There is no such profile in this data folder: nothing was changed.</source>
         <translation>这个数据文件夹中没有这个配置：没有做任何更改。</translation>
     </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="131" />
+        <source>The sync folder is not there (a drive not connected, or the folder moved or deleted): connect the drive or put the folder back. Nothing is lost meanwhile; this computer syncs again once it is there.</source>
+        <translation>同步文件夹不在了（驱动器未连接，或文件夹被移动或删除）：请连接驱动器，或把文件夹放回原处。在此期间不会丢失任何内容；文件夹回来后，这台电脑会再次同步。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="135" />
+        <source>desktop-mem cannot write in that folder: choose a folder you can write to.</source>
+        <translation>desktop-mem 无法写入那个文件夹：请选择一个你可以写入的文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="138" />
+        <source>There is no synced desktop-mem profile in that folder: choose the folder the other computer syncs through, and wait until the engine has brought it here.</source>
+        <translation>那个文件夹里没有已同步的 desktop-mem 配置：请选择另一台电脑用来同步的文件夹，并等同步工具把它带到这里。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="142" />
+        <source>Only a new, empty profile can join a synced one (this one holds memories or conversations): join into a new profile.</source>
+        <translation>只有新的空配置才能加入已同步的配置（这个配置已有记忆或对话）：请加入到一个新配置中。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="146" />
+        <source>There is no pairing offer in this folder that is still valid: show a new pairing code on the computer that syncs the profile (it lasts an hour), wait for the folder to reach this computer, and try again.</source>
+        <translation>这个文件夹中没有仍然有效的配对邀请：请在同步这个配置的电脑上显示一个新的配对码（一小时内有效），等文件夹同步到这台电脑后再试。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="150" />
+        <source>This synced profile has no recovery code (it is protected by a passphrase): join with a pairing code shown on a computer that syncs it.</source>
+        <translation>这个已同步的配置没有恢复码（它由密码保护）：请用同步它的电脑上显示的配对码加入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="154" />
+        <source>This computer was removed from the sync by another one: what it holds stays here, but it no longer syncs. Join again to sync it.</source>
+        <translation>另一台电脑已把这台电脑从同步中移除：这里的内容会保留，但不再同步。要同步，请重新加入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="158" />
+        <source>Another window or command is syncing this profile right now: try again in a moment.</source>
+        <translation>另一个窗口或命令正在同步这个配置：请稍后再试。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="162" />
+        <source>This profile already syncs: turn sync off first.</source>
+        <translation>这个配置已经在同步：请先关闭同步。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="165" />
+        <source>This profile is not synced.</source>
+        <translation>这个配置没有同步。</translation>
+    </message>
 </context>
 <context>
     <name>kinds</name>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="199" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="200" />
         <source>fact</source>
         <translation>事实</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="200" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="201" />
         <source>preference</source>
         <translation>偏好</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="201" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="202" />
         <source>event</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="202" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="203" />
         <source>plan</source>
         <translation>计划</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="203" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="204" />
         <source>person</source>
         <translation>人物</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="204" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="205" />
         <source>note</source>
         <translation>笔记</translation>
     </message>
@@ -2913,24 +3287,32 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>sources</name>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="210" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="211" />
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="211" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="212" />
         <source>from a chat</source>
         <translation>来自聊天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="212" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="213" />
         <source>import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="213" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="214" />
         <source>consolidation</source>
         <translation>整理</translation>
+    </message>
+</context>
+<context>
+    <name>sync</name>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="54" />
+        <source>this computer</source>
+        <translation>这台电脑</translation>
     </message>
 </context>
 </TS>

@@ -139,6 +139,16 @@ EN: dict[str, tuple[str, str]] = {
         "● Connected · %n not indexed yet",
         "● Connected · %n not indexed yet",
     ),
+    "%n min ago": ("%n min ago", "%n min ago"),
+    "%n hour(s) ago": ("%n hour ago", "%n hours ago"),
+    "%n memory(s) were edited on two computers at once": (
+        "%n memory was edited on two computers at once",
+        "%n memories were edited on two computers at once",
+    ),
+    "%n memory(s) were edited on two computers at once: the other version is in its history (Settings > Sync lists them).": (
+        "%n memory was edited on two computers at once: the other version is in its history (Settings > Sync lists them).",
+        "%n memories were edited on two computers at once: the other version is in its history (Settings > Sync lists them).",
+    ),
 }
 
 

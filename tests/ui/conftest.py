@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import shiboken6
 from PySide6.QtWidgets import QMessageBox
 
 from desktop_mem.core.profile import Profile
@@ -48,4 +49,7 @@ def window(qtbot: Any, profile: Profile, home: Path) -> Iterator[MainWindow]:
     qtbot.waitUntil(lambda: tasks.busy() == 0, timeout=10000)
     yield w
     qtbot.waitUntil(lambda: tasks.busy() == 0, timeout=10000)
-    w.close()  # before the profile closes: nothing pending may touch it afterwards
+    # before the profile closes: nothing pending may touch it afterwards (qtbot closed it
+    # already, and its deletion may have come first after a nested event loop)
+    if shiboken6.isValid(w):
+        w.close()

@@ -82,6 +82,8 @@ class Memory:
     # calls for care, or as the user chose
     care: str | None = None
     always: bool = False
+    # the synced computer it was made on (its sync id, core/sync); None: this computer
+    origin_device: str | None = None
 
     @property
     def expired(self) -> bool:
@@ -109,6 +111,7 @@ class Memory:
             context=row[11],
             care=row[12],
             always=bool(row[13]),
+            origin_device=row[14] if len(row) > 14 else None,
         )
 
 

@@ -81,7 +81,7 @@ PROPOSES = "wants to change #"  # the first version of an app's memory made inst
 ALWAYS = "coalesce(care_choice, care IS NOT NULL)"
 _COLUMNS = (
     "id, text, kind, importance, pinned, source, source_message_id, created_at, updated_at, "
-    f"valid_from, valid_until, context, care, {ALWAYS}"
+    f"valid_from, valid_until, context, care, {ALWAYS}, origin"
 )
 
 

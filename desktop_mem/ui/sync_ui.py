@@ -1,0 +1,762 @@
+"""Sync in the window: the passes in the background while it is open, the line in the
+status bar, Settings > Sync, and the pairing code shown large.
+
+A pass runs about every 10 seconds, and about 2 seconds after a change made here (the
+core's announcements say so), off the GUI thread and never two at once. What a pass
+brings in, the core announces like any other change: the memory browser and the
+conversation list refresh themselves. Everything goes through the application service
+(`service.sync`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, QSysInfo, Qt, QTimer, Signal
+from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMessageBox,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop_mem.core import events as core_events
+from desktop_mem.core.errors import DesktopMemError
+from desktop_mem.core.textproc import shorten
+from desktop_mem.ui import tasks
+from desktop_mem.ui.context import Context
+from desktop_mem.ui.item_models import ID_ROLE
+
+PASS_MS = 10_000  # a pass about this often while the window is open
+SOON_MS = 2_000  # and this long after a change made here (more changes wait with it)
+LABEL_MS = 30_000  # "2 min ago" is written again this often
+
+
+def default_computer_name() -> str:
+    """This computer's name as the system has it, without a domain."""
+    name = QSysInfo.machineHostName().split(".")[0].strip()
+    return name[:40] or QGuiApplication.translate("sync", "this computer")
+
+
+def _parse(stamp: str | None) -> datetime | None:
+    if not stamp:
+        return None
+    try:
+        when = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+class SyncWords(QObject):
+    """Sync in a few words. A QObject for its tr(): lupdate reads counted strings (the
+    singular and plural forms) from tr() calls in a class."""
+
+    def ago(self, stamp: str | None, now: datetime | None = None) -> str:
+        """When, from now: "just now", "5 min ago", "3 hours ago", or the date."""
+        when = _parse(stamp)
+        if when is None:
+            return self.tr("never")
+        seconds = ((now or datetime.now(UTC)) - when).total_seconds()
+        if seconds < 60:
+            return self.tr("just now")
+        if seconds < 3600:
+            return self.tr("%n min ago", "", int(seconds // 60))
+        if seconds < 86400:
+            return self.tr("%n hour(s) ago", "", int(seconds // 3600))
+        return when.astimezone().strftime("%Y-%m-%d %H:%M")
+
+    def synced(self, names: list[str], stamp: str | None, now: datetime | None = None) -> str:
+        """The status bar's line after a pass."""
+        if not names:
+            return self.tr("Sync on · no other computer has joined yet")
+        return (
+            self.tr("Synced with %1 %2")
+            .replace("%1", ", ".join(names))
+            .replace("%2", self.ago(stamp, now))
+        )
+
+    def conflicts(self, n: int) -> str:
+        return self.tr("%n memory(s) were edited on two computers at once", "", n)
+
+    def edited_on_both(self, n: int) -> str:
+        """Said once, after the pass that found them."""
+        return self.tr(
+            "%n memory(s) were edited on two computers at once: the other version is in its "
+            "history (Settings > Sync lists them).",
+            "",
+            n,
+        )
+
+    def refused(self) -> str:
+        return self.tr(
+            "A file in the sync folder was refused (changed, cut short or from another "
+            "profile): nothing of it was applied. If it goes on, remove that computer and join "
+            "it again."
+        )
+
+
+class SyncController(QObject):
+    """Runs the passes while the window is open and says how sync stands."""
+
+    changed = Signal()  # the status line changed (a pass began or ended, sync on or off)
+    passed = Signal(object)  # a pass ended (core.sync's Pass)
+    _local = Signal()  # from any thread: something changed here
+
+    def __init__(self, context: Context, pass_ms: int = PASS_MS, soon_ms: int = SOON_MS) -> None:
+        super().__init__(context.view)
+        self.ctx = context
+        self.app = context.app
+        self.words = SyncWords(self)
+        self.running = False
+        self.again = False  # a change came during a pass: another one after it
+        self.error = ""  # the last pass's failure, in the window's words
+        self.info: dict[str, Any] = {"enabled": False}
+        self._pass_thread: int | None = None  # the thread a pass runs on (its own changes)
+        self.timer = QTimer(self)
+        self.timer.setInterval(pass_ms)
+        self.timer.timeout.connect(self.run_pass)
+        self.soon = QTimer(self)
+        self.soon.setSingleShot(True)
+        self.soon.setInterval(soon_ms)
+        self.soon.timeout.connect(self.run_pass)
+        self.label_timer = QTimer(self)
+        self.label_timer.setInterval(LABEL_MS)
+        self.label_timer.timeout.connect(self.changed)
+        self._local.connect(self._changed_here)
+        unsubscribe = self.app.events.subscribe(self._hear)
+        context.core.sync_changed.connect(self._sync_changed)
+        self.destroyed.connect(lambda *_: unsubscribe())  # not self: it is going
+        if self.app.sync.enabled:
+            self._start()
+
+    # -- when -------------------------------------------------------------------------
+
+    def _hear(self, event: core_events.Event) -> None:
+        """On the thread that made the change: one made by a pass is not a change here."""
+        if threading.get_ident() == self._pass_thread:
+            return
+        if isinstance(
+            event,
+            core_events.MemoriesChanged
+            | core_events.ConversationsChanged
+            | core_events.SettingChanged,
+        ):
+            self._local.emit()
+
+    def _changed_here(self) -> None:
+        if self.timer.isActive():  # sync is on
+            self.soon.start()  # restarted by each change: one pass after a burst
+
+    def _sync_changed(self, state: str) -> None:
+        if state == "on" and not self.timer.isActive():
+            self._start()
+        elif state == "off":
+            self.stop()
+            self.info = {"enabled": False}
+            self.error = ""
+            self.changed.emit()
+
+    def _start(self) -> None:
+        self.timer.start()
+        self.label_timer.start()
+        self.run_pass()
+
+    def stop(self) -> None:
+        """No more passes (sync turned off, the window closes)."""
+        self.timer.stop()
+        self.soon.stop()
+        self.label_timer.stop()
+
+    # -- a pass -----------------------------------------------------------------------
+
+    def run_pass(self, then: Callable[[], None] | None = None) -> bool:
+        """A pass in the background, unless one runs (then one more follows it)."""
+        if self.app.keys.closed:  # the profile was closed (a rekey, a restore, a quit)
+            self.stop()
+            return False
+        if self.running:
+            self.again = True
+            return False
+        if not self.app.sync.enabled:
+            self.stop()
+            return False
+        self.soon.stop()
+        self.running = True
+        self.again = False
+        self.changed.emit()
+        sync = self.app.sync
+
+        def work() -> tuple[Any, dict[str, Any]]:
+            self._pass_thread = threading.get_ident()
+            try:
+                result = sync.now()
+                return result, sync.info()
+            finally:
+                self._pass_thread = None
+
+        def done(out: tuple[Any, dict[str, Any]]) -> None:
+            result, self.info = out
+            self._set_error(self.words.refused() if result.refused else "")
+            both = int(result.to_dict().get("conflicts") or 0)
+            if both:
+                self.ctx.hub.status.emit(self.words.edited_on_both(both), 30000)
+            self._ended()
+            self.passed.emit(result)
+            if then is not None:
+                then()
+
+        def failed(text: str) -> None:
+            self._set_error(text)
+            self._ended()
+
+        tasks.run(work, done=done, failed=failed)
+        return True
+
+    def _set_error(self, text: str) -> None:
+        """A failure is said once in full in the status bar (the same one again, pass
+        after pass, is not); the short line stays while it lasts."""
+        if text and text != self.error:
+            self.ctx.hub.status.emit(text, 30000)
+        self.error = text
+
+    def _ended(self) -> None:
+        self.running = False
+        self.changed.emit()
+        if self.again and self.timer.isActive():
+            self.soon.start()
+
+    def status_text(self, now: datetime | None = None) -> str:
+        """The status bar's line: "" when sync is off."""
+        if not self.timer.isActive() and not self.running:
+            return ""
+        if self.running:
+            return self.tr("Syncing…")
+        if self.error:
+            return self.tr("Not synced: see Settings > Sync")
+        if not self.info.get("enabled"):
+            return self.tr("Sync on")
+        names = [
+            str(c["name"])
+            for c in self.info.get("computers", [])
+            if not c.get("removed") and c.get("device") != self.info.get("device")
+        ]
+        return self.words.synced(names, self.info.get("last_pass"), now)
+
+    # -- what Settings > Sync asks for ----------------------------------------------------
+
+    def set_up(
+        self, folder: str, name: str, done: Callable[[Any], None], failed: Callable[[str], None]
+    ) -> None:
+        sync = self.app.sync
+        self._setting_up(lambda: sync.set_up(Path(folder), name), done, failed)
+
+    def join(
+        self,
+        folder: str,
+        code: str,
+        name: str,
+        done: Callable[[Any], None],
+        failed: Callable[[str], None],
+    ) -> None:
+        sync = self.app.sync
+        self._setting_up(lambda: sync.join(Path(folder), code, name), done, failed)
+
+    def _setting_up(
+        self, fn: Callable[[], Any], done: Callable[[Any], None], failed: Callable[[str], None]
+    ) -> None:
+        """Set up or join: its first pass runs in it, so no other pass meanwhile."""
+        self.running = True
+        self.changed.emit()
+        sync = self.app.sync
+
+        def work() -> dict[str, Any]:
+            self._pass_thread = threading.get_ident()
+            try:
+                fn()
+                return sync.info()
+            finally:
+                self._pass_thread = None
+
+        def ok(info: dict[str, Any]) -> None:
+            self.info = info
+            self.error = ""
+            self._ended()
+            done(info)
+
+        def bad(text: str) -> None:
+            self._ended()
+            failed(text)
+
+        tasks.run(work, done=ok, failed=bad)
+
+
+class PairingCodeDialog(QDialog):
+    """A pairing code, large, for another computer to join with within the hour."""
+
+    def __init__(self, code: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Pairing code"))
+        layout = QVBoxLayout(self)
+        intro = QLabel(
+            self.tr(
+                "On the other computer, open Settings > Sync > Join a synced profile, choose "
+                "the same folder once the engine has brought it there, and enter this code:"
+            )
+        )
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        self.code = QLabel(code)
+        font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        font.setPointSizeF(font.pointSizeF() * 2.4)
+        font.setWeight(QFont.Weight.DemiBold)
+        self.code.setFont(font)
+        self.code.setObjectName("recoveryCode")
+        self.code.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.code.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.code)
+        note = QLabel(
+            self.tr(
+                "It is valid for an hour, and for one computer. Anyone with it and the folder "
+                "can read this profile until then: do not send it through the synced folder."
+            )
+        )
+        note.setWordWrap(True)
+        layout.addWidget(note)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        self.copy = buttons.addButton(self.tr("Copy"), QDialogButtonBox.ButtonRole.ActionRole)
+        self.copy.clicked.connect(lambda: QGuiApplication.clipboard().setText(code))
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.setMinimumWidth(min(560, max(400, self.code.sizeHint().width() + 60)))
+
+
+class SyncPage(QWidget):
+    """Settings > Sync. Off: sync this profile through a folder, or join a synced one.
+    On: the folder, this computer's name, the other computers (each with when it last
+    synced, and Remove), a pairing code, sync now, turn off, and the memories edited on
+    two computers at once."""
+
+    memory_requested = Signal(int)  # show this memory in the browser
+
+    def __init__(self, controller: SyncController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self.app = controller.app
+        self.words = SyncWords(self)
+        self._conflicts: list[tuple[int, str, str]] = []
+        layout = QVBoxLayout(self)
+        # one of two shown, in the page's own layout (a stack would not give wrapped
+        # paragraphs the height they need at their width)
+        self.off_page = self._off_page()
+        self.on_page = self._on_page()
+        self.on_page.hide()
+        layout.addWidget(self.off_page)
+        layout.addWidget(self.on_page)
+        self.status = QLabel("")
+        self.status.setObjectName("notice")
+        self.status.setWordWrap(True)
+        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.status)
+        layout.addStretch(1)
+        controller.changed.connect(self._controller_changed)
+        controller.ctx.core.sync_changed.connect(self._sync_changed)
+        self.refresh()
+
+    def _sync_changed(self, _state: str) -> None:
+        if self.isVisible():  # a Settings dialog closed long ago reads nothing
+            self.refresh()
+
+    # -- off ---------------------------------------------------------------------------
+
+    def showing_on(self) -> bool:
+        """Whether it shows sync on (else: set up or join)."""
+        return not self.on_page.isHidden()
+
+    def _off_page(self) -> QWidget:
+        page = QWidget()
+        column = QVBoxLayout(page)
+        column.setContentsMargins(0, 0, 0, 0)
+        intro = QLabel(
+            self.tr(
+                "Use this profile on more than one computer. desktop-mem keeps it in a folder "
+                "that a sync engine carries between them: Syncthing, Dropbox, iCloud Drive, "
+                "OneDrive, Nextcloud or a network share. Only encrypted data goes into that "
+                "folder: no memory, message or name can be read there."
+            )
+        )
+        intro.setWordWrap(True)
+        column.addWidget(intro)
+        form = QFormLayout()
+        self.name = QLineEdit(default_computer_name())
+        self.name.setMaxLength(60)
+        self.name.setToolTip(self.tr("How the other computers list this one"))
+        form.addRow(self.tr("This computer's name"), self.name)
+        column.addLayout(form)
+
+        box = QGroupBox(self.tr("Sync this profile through a folder"))
+        inner = QFormLayout(box)
+        self.set_up_folder, row = self._folder_row()
+        inner.addRow(self.tr("Folder"), row)
+        self.set_up_button = QPushButton(self.tr("Sync through this folder"))
+        self.set_up_button.clicked.connect(self._set_up)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.set_up_button)
+        buttons.addStretch(1)
+        inner.addRow("", buttons)
+        column.addWidget(box)
+
+        box = QGroupBox(self.tr("Join a synced profile"))
+        self.join_box = box
+        inner = QFormLayout(box)
+        self.join_folder, row = self._folder_row()
+        inner.addRow(self.tr("Folder"), row)
+        self.code = QLineEdit()
+        self.code.setPlaceholderText(self.tr("The recovery code, or a pairing code"))
+        inner.addRow(self.tr("Code"), self.code)
+        self.join_button = QPushButton(self.tr("Join"))
+        self.join_button.clicked.connect(self._join)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.join_button)
+        buttons.addStretch(1)
+        inner.addRow("", buttons)
+        self.join_note = QLabel(
+            self.tr(
+                "Joining fills a new, empty profile with everything the other computers hold. "
+                "This profile already holds memories or conversations, so it cannot join: "
+                "nothing here is changed. To use them on another computer, sync this profile "
+                "through a folder above, then join from there."
+            )
+        )
+        self.join_note.setWordWrap(True)
+        inner.addRow(self.join_note)
+        column.addWidget(box)
+        return page
+
+    def _folder_row(self) -> tuple[QLineEdit, QHBoxLayout]:
+        edit = QLineEdit()
+        edit.setPlaceholderText(self.tr("No folder chosen"))
+        choose = QPushButton(self.tr("Choose…"))
+        choose.clicked.connect(lambda: self._choose(edit))
+        row = QHBoxLayout()
+        row.addWidget(edit, 1)
+        row.addWidget(choose)
+        return edit, row
+
+    def _choose(self, edit: QLineEdit) -> None:
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Sync folder"), edit.text())
+        if folder:
+            edit.setText(folder)
+
+    def _set_up(self) -> None:
+        folder = self.set_up_folder.text().strip()
+        if not folder:
+            self._say(self.tr("Choose the folder your sync engine carries first."), error=True)
+            return
+        self._busy(self.tr("Setting up sync…"))
+        self.controller.set_up(folder, self._name(), self._done, self._failed)
+
+    def _join(self) -> None:
+        folder = self.join_folder.text().strip()
+        code = self.code.text().strip()
+        if not folder or not code:
+            self._say(
+                self.tr("Choose the folder the other computer syncs through, and enter a code."),
+                error=True,
+            )
+            return
+        self._busy(self.tr("Joining: bringing in everything the other computers hold…"))
+        self.controller.join(folder, code, self._name(), self._done, self._failed)
+
+    def _name(self) -> str:
+        return self.name.text().strip() or default_computer_name()
+
+    def _busy(self, text: str) -> None:
+        for w in (self.set_up_button, self.join_button):
+            w.setEnabled(False)
+        self._say(text)
+
+    def _done(self, _info: Any) -> None:
+        self.code.clear()  # a code is not left on the screen
+        self._say(self.tr("Sync is on."))
+        self.refresh()
+
+    def _failed(self, text: str) -> None:
+        self._say(text, error=True)
+        self.refresh()
+
+    # -- on ----------------------------------------------------------------------------
+
+    def _on_page(self) -> QWidget:
+        page = QWidget()
+        column = QVBoxLayout(page)
+        column.setContentsMargins(0, 0, 0, 0)
+        form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+        self.folder = QLineEdit("")  # read only: a long path scrolls, and can be copied
+        self.folder.setReadOnly(True)
+        form.addRow(self.tr("Folder"), self.folder)
+        self.state = QLabel("")  # the status bar's line: synced when, or what is wrong
+        self.state.setWordWrap(True)
+        self.state.setMinimumWidth(200)
+        form.addRow(self.tr("Status"), self.state)
+        row = QHBoxLayout()
+        self.my_name = QLineEdit()
+        self.my_name.setMaxLength(60)
+        self.rename_button = QPushButton(self.tr("Rename"))
+        self.rename_button.clicked.connect(self._rename)
+        row.addWidget(self.my_name, 1)
+        row.addWidget(self.rename_button)
+        form.addRow(self.tr("This computer"), row)
+        self.computers = QWidget()
+        self.computers_grid = QGridLayout(self.computers)
+        self.computers_grid.setContentsMargins(0, 0, 0, 0)
+        self.computers_grid.setColumnStretch(1, 1)
+        form.addRow(self.tr("Other computers"), self.computers)
+        column.addLayout(form)
+
+        self.conflicts_line = QLabel("")
+        self.conflicts_line.setWordWrap(True)
+        self.conflicts_line.linkActivated.connect(lambda _link: self._show_conflicts())
+        column.addWidget(self.conflicts_line)
+        self.conflicts_list = QListWidget()
+        self.conflicts_list.setMaximumHeight(120)
+        self.conflicts_list.setToolTip(
+            self.tr("The other version of each is in its history. Double-click to open it.")
+        )
+        self.conflicts_list.itemActivated.connect(self._conflict_activated)
+        self.conflicts_list.hide()
+        column.addWidget(self.conflicts_list)
+
+        buttons = QHBoxLayout()
+        self.pair_button = QPushButton(self.tr("Show a pairing code"))
+        self.pair_button.setToolTip(
+            self.tr("A code another computer joins with, without the recovery code")
+        )
+        self.pair_button.clicked.connect(self._pair)
+        self.now_button = QPushButton(self.tr("Sync now"))
+        self.now_button.clicked.connect(self._now)
+        self.off_button = QPushButton(self.tr("Turn off sync on this computer…"))
+        self.off_button.clicked.connect(self._turn_off)
+        buttons.addWidget(self.pair_button)
+        buttons.addWidget(self.now_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.off_button)
+        column.addLayout(buttons)
+        return page
+
+    def refresh(self) -> None:
+        """Read how sync stands (off the GUI thread) and show it."""
+        app = self.app
+
+        def work() -> dict[str, Any]:
+            if not app.sync.enabled:
+                empty = app.memories.count() == 0 and not app.conversations.list(limit=1)
+                return {"enabled": False, "empty": empty}
+            info = app.sync.info()
+            conflicts = app.sync.conflicts()
+            texts = {}
+            for memory_id, _device, _at in conflicts:
+                try:
+                    texts[memory_id] = app.memories.get(memory_id).text
+                except DesktopMemError:  # deleted since: listed without its text
+                    texts[memory_id] = ""
+            return {**info, "conflict_list": conflicts, "conflict_texts": texts}
+
+        tasks.run(work, done=self._show, failed=lambda text: self._say(text, error=True))
+
+    def _show(self, info: dict[str, Any]) -> None:
+        self.info = info
+        on = bool(info.get("enabled"))
+        self.off_page.setVisible(not on)
+        self.on_page.setVisible(on)
+        running = self.controller.running
+        if not on:
+            empty = bool(info.get("empty"))
+            for w in (self.join_folder, self.code):
+                w.setEnabled(empty)
+            self.join_button.setEnabled(empty and not running)
+            self.join_note.setVisible(not empty)
+            self.set_up_button.setEnabled(not running)
+            return
+        self.folder.setText(str(info.get("folder", "")))
+        if not self.my_name.isModified():  # never over what is being typed
+            self.my_name.setText(str(info.get("name", "")))
+        self._show_computers(info)
+        self._conflicts = list(info.get("conflict_list", []))
+        n = len(self._conflicts)
+        self.conflicts_line.setVisible(bool(n))
+        show = self.tr("Show them")
+        self.conflicts_line.setText(f'{self.words.conflicts(n)} · <a href="show">{show}</a>')
+        self.conflicts_list.clear()
+        texts = info.get("conflict_texts", {})
+        for memory_id, device, at in self._conflicts:
+            text = shorten(texts.get(memory_id, ""), 100) or self.tr("(deleted)")
+            item = QListWidgetItem(
+                self.tr("%1 (also edited on %2, %3)")
+                .replace("%1", text)
+                .replace("%2", device)
+                .replace("%3", self.words.ago(at))
+            )
+            item.setData(ID_ROLE, memory_id)
+            self.conflicts_list.addItem(item)
+        self._controller_changed()
+
+    def _show_computers(self, info: dict[str, Any]) -> None:
+        grid = self.computers_grid
+        while grid.count():
+            item = grid.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
+        self.remove_buttons: dict[str, QPushButton] = {}
+        others = [
+            c
+            for c in info.get("computers", [])
+            if c.get("device") != info.get("device") and not c.get("removed")
+        ]
+        if not others:
+            none = QLabel(
+                self.tr(
+                    "None yet. On the other computer, choose Join a synced profile in "
+                    "Settings > Sync, with this folder and the recovery code or a pairing code."
+                )
+            )
+            none.setWordWrap(True)
+            grid.addWidget(none, 0, 0, 1, 3)
+            return
+        for row, c in enumerate(others):
+            name = QLabel(str(c["name"]))
+            seen = c.get("written_at") or c.get("seen_at")
+            when = QLabel(self.tr("last synced %1").replace("%1", self.words.ago(seen)))
+            when.setObjectName("notice")
+            remove = QPushButton(self.tr("Remove…"))
+            remove.clicked.connect(
+                lambda _=False, d=str(c["device"]), n=str(c["name"]): self._remove(d, n)
+            )
+            self.remove_buttons[str(c["name"])] = remove
+            grid.addWidget(name, row, 0)
+            grid.addWidget(when, row, 1)
+            grid.addWidget(remove, row, 2)
+
+    def _controller_changed(self) -> None:
+        running = self.controller.running
+        if hasattr(self, "now_button"):
+            self.now_button.setEnabled(not running)
+        error = bool(self.controller.error) and not running
+        name = "status" if error else ""  # an error: in the error colour
+        if self.state.objectName() != name:
+            self.state.setObjectName(name)
+            self.state.style().polish(self.state)
+        self.state.setText(self.controller.error or self.controller.status_text())
+
+    def _say(self, text: str, error: bool = False) -> None:
+        name = "status" if error else "notice"  # an error: in the error colour
+        if self.status.objectName() != name:
+            self.status.setObjectName(name)
+            self.status.style().polish(self.status)
+        self.status.setText(text)
+
+    def _rename(self) -> None:
+        name = self.my_name.text().strip()
+        if not name:
+            self._say(self.tr("A computer's name cannot be empty: type a few letters."), True)
+            return
+        sync = self.app.sync
+        tasks.run(
+            sync.rename,
+            name,
+            done=lambda _r: self._renamed(),
+            failed=lambda text: self._say(text, error=True),
+        )
+
+    def _renamed(self) -> None:
+        self.my_name.setModified(False)
+        self._say(self.tr("Renamed."))
+
+    def _remove(self, device: str, name: str) -> None:
+        answer = QMessageBox.question(
+            self,
+            self.tr("Remove a computer"),
+            self.tr(
+                "Remove “%1” from this sync? The others get a new key that it is not given: it "
+                "cannot read anything changed from now on. What it already holds stays on it. "
+                "Do this if it was lost or stolen, or is no longer yours."
+            ).replace("%1", name),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+        self._say(self.tr("Removing %1…").replace("%1", name))
+        sync = self.app.sync
+        tasks.run(
+            sync.remove,
+            device,
+            done=lambda _r: self._say(self.tr("%1 was removed.").replace("%1", name)),
+            failed=lambda text: self._say(text, error=True),
+        )
+
+    def _pair(self) -> None:
+        self.pair_button.setEnabled(False)
+
+        def shown(code: str) -> None:
+            self.pair_button.setEnabled(True)
+            self.pairing = PairingCodeDialog(code, self)
+            self.pairing.open()
+
+        def failed(text: str) -> None:
+            self.pair_button.setEnabled(True)
+            self._say(text, error=True)
+
+        tasks.run(self.app.sync.offer_pairing, done=shown, failed=failed)
+
+    def _now(self) -> None:
+        self.controller.run_pass(then=self.refresh)
+
+    def _turn_off(self) -> None:
+        answer = QMessageBox.question(
+            self,
+            self.tr("Turn off sync"),
+            self.tr(
+                "Stop syncing this profile on this computer? Everything it holds stays here, and "
+                "the other computers go on syncing without it."
+            ),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+        sync = self.app.sync
+        tasks.run(
+            sync.turn_off,
+            done=lambda _r: self._say(self.tr("Sync is off on this computer.")),
+            failed=lambda text: self._say(text, error=True),
+        )
+
+    def _show_conflicts(self) -> None:
+        self.conflicts_list.setVisible(True)
+        if len(self._conflicts) == 1:
+            self.memory_requested.emit(self._conflicts[0][0])
+
+    def _conflict_activated(self, item: QListWidgetItem) -> None:
+        memory_id = item.data(ID_ROLE)
+        if memory_id is not None:
+            self.app.sync.mark_conflicts_seen()
+            self.memory_requested.emit(int(memory_id))

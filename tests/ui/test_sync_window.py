@@ -1,0 +1,323 @@
+"""Sync in the window: Settings > Sync sets up one computer and joins another, the
+passes run in the background, what one computer is told appears in the other's memory
+browser, and the status bar says how sync stands. Two computers are two profiles in
+their own data folders on this machine, syncing through one folder (what Syncthing or
+Dropbox would carry)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import shiboken6
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from desktop_mem.core.config import Config
+from desktop_mem.core.keys.vault import KeyringAccess, Vault
+from desktop_mem.core.memory.records import NewMemory
+from desktop_mem.core.profile import Profile
+from desktop_mem.core.service import Service
+from desktop_mem.ui import tasks
+from desktop_mem.ui.app import app_settings
+from desktop_mem.ui.main_window import MainWindow
+from desktop_mem.ui.memory_cards import meta_line
+from desktop_mem.ui.sync_ui import PairingCodeDialog, SyncPage, SyncWords
+from tests.fakes.keyrings import MemoryKeyring
+from tests.fakes.ollama_server import FakeOllama
+
+WAIT = 20000  # ms: a pass on a busy 2-core machine (waited on what it shows, not on time)
+
+
+def idle(qtbot: Any) -> None:
+    qtbot.waitUntil(lambda: tasks.busy() == 0, timeout=WAIT)
+
+
+def texts(w: MainWindow) -> list[str]:
+    model = w.browser.model
+    return [m.text for r in range(model.rowCount()) if (m := model.memory(r)) is not None]
+
+
+def page_of(qtbot: Any, w: MainWindow) -> SyncPage:
+    """Settings > Sync of this window, as the Settings dialog builds it."""
+    page = SyncPage(w.syncing)
+    qtbot.addWidget(page)
+    page.resize(760, 560)
+    page.show()
+    idle(qtbot)
+    return page
+
+
+@pytest.fixture
+def second(
+    qtbot: Any, tmp_path: Path, isolated: MemoryKeyring, fake_ollama: FakeOllama
+) -> Iterator[MainWindow]:
+    """A second computer: a new profile in its own data folder, its own window."""
+    home = tmp_path / "desktop-home"
+    config = Config.resolve(home=home, ollama_host=fake_ollama.url, embed_model="fake-embed")
+    service = Service.open(config, Vault(KeyringAccess(isolated, timeout=2.0)))
+    w = MainWindow(service, app_settings(home))
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.context.server.online, timeout=5000)
+    idle(qtbot)
+    yield w
+    idle(qtbot)
+    if shiboken6.isValid(w):  # qtbot closed it already; it may be deleted by now
+        w.close()
+    service.close()
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    path = tmp_path / "Sync"  # the folder the engine carries
+    path.mkdir()
+    return path
+
+
+def set_up(qtbot: Any, page: SyncPage, folder: Path, name: str) -> None:
+    assert not page.showing_on()  # off: set up or join
+    page.name.setText(name)
+    page.set_up_folder.setText(str(folder))
+    qtbot.mouseClick(page.set_up_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: page.showing_on(), timeout=WAIT)
+    idle(qtbot)
+
+
+def test_set_up_then_join_with_a_pairing_code_and_memories_reach_the_other_window(
+    qtbot: Any, window: MainWindow, second: MainWindow, folder: Path
+) -> None:
+    laptop, desktop = window, second
+    laptop.context.app.memories.add(NewMemory("I keep bees in Hangzhou", kind="fact"))
+    laptop_page = page_of(qtbot, laptop)
+    set_up(qtbot, laptop_page, folder, "laptop")
+    assert laptop_page.folder.text() == str(folder)
+    assert laptop_page.my_name.text() == "laptop"
+    assert laptop.syncing.timer.isActive()  # passes in the background from now on
+    qtbot.waitUntil(lambda: laptop.sync_status.isVisible(), timeout=WAIT)
+    assert "no other computer" in laptop.sync_status.text()
+
+    # a pairing code, shown large on the first computer
+    qtbot.mouseClick(laptop_page.pair_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: isinstance(getattr(laptop_page, "pairing", None), PairingCodeDialog))
+    code = laptop_page.pairing.code.text()
+    assert len(code.replace("-", "")) >= 12
+    assert laptop_page.pairing.code.font().pointSizeF() > laptop_page.font().pointSizeF() * 2
+    laptop_page.pairing.reject()
+
+    # the second computer, new and empty, joins with it
+    desktop_page = page_of(qtbot, desktop)
+    assert desktop_page.join_button.isEnabled() and desktop_page.join_note.isHidden()
+    desktop_page.name.setText("desktop")
+    desktop_page.join_folder.setText(str(folder))
+    desktop_page.code.setText(code)
+    qtbot.mouseClick(desktop_page.join_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: desktop_page.status.text() == "Sync is on.", timeout=WAIT)
+    assert desktop_page.showing_on()
+    qtbot.waitUntil(lambda: "Synced with laptop" in desktop_page.state.text(), timeout=WAIT)
+    assert desktop_page.state.text() == desktop.sync_status.text()
+    assert desktop_page.code.text() == ""  # the code is not left on the screen
+    # what the laptop held is in the desktop's browser (the core announced it)
+    qtbot.waitUntil(lambda: "I keep bees in Hangzhou" in texts(desktop), timeout=WAIT)
+    bees = next(m for m in desktop.context.app.memories.list() if m.text.startswith("I keep"))
+    qtbot.waitUntil(lambda: bool(desktop.browser.model.computers), timeout=WAIT)
+    assert "from laptop" in meta_line(bees, None, desktop.browser.model.computers)
+
+    # a memory added in the desktop's window reaches the laptop's browser by the passes
+    # alone: one soon after the change on the desktop, the laptop's every few moments
+    laptop.syncing.timer.setInterval(200)
+    desktop.syncing.soon.setInterval(50)
+    desktop.memories.add_memory("我喜欢喝绿茶", "preference", False)
+    qtbot.waitUntil(lambda: "我喜欢喝绿茶" in texts(laptop), timeout=WAIT)
+    tea = next(m for m in laptop.context.app.memories.list() if m.text == "我喜欢喝绿茶")
+    assert tea.origin_device is not None
+    qtbot.waitUntil(lambda: laptop.browser.model.computers.get(tea.origin_device) == "desktop")
+    # its details say where it came from
+    laptop.memories.show_memory_details(tea.id)
+    assert laptop.browser.drawer.computer.text() == "from desktop"
+    laptop.memories.show_memory_details(
+        next(m.id for m in laptop.context.app.memories.list() if m.text.startswith("I keep"))
+    )
+    assert laptop.browser.drawer.computer.isHidden()  # made here: nothing to say
+
+    # the status bar says with whom it synced
+    qtbot.waitUntil(lambda: "Synced with desktop" in laptop.sync_status.text(), timeout=WAIT)
+    laptop_page.refresh()
+    idle(qtbot)
+    assert "desktop" in laptop_page.remove_buttons
+    laptop.syncing.timer.setInterval(10_000)
+
+
+def test_a_profile_with_data_cannot_join_and_is_told_why(
+    qtbot: Any, window: MainWindow, folder: Path
+) -> None:
+    window.context.app.memories.add(NewMemory("I play the cello", kind="fact"))
+    page = page_of(qtbot, window)
+    assert not page.showing_on()
+    assert not page.join_button.isEnabled() and not page.code.isEnabled()
+    assert page.join_note.isVisible()
+    assert "cannot join" in page.join_note.text() and "nothing here is changed" in (
+        page.join_note.text()
+    )
+    assert page.set_up_button.isEnabled()  # setting up is offered instead
+    assert window.context.app.memories.count() == 1
+
+
+def test_a_missing_folder_is_said_once_in_the_status_bar_in_the_windows_words(
+    qtbot: Any, window: MainWindow, folder: Path
+) -> None:
+    page = page_of(qtbot, window)
+    set_up(qtbot, page, folder, "laptop")
+    qtbot.waitUntil(lambda: "Sync on" in window.sync_status.text(), timeout=WAIT)
+    said: list[str] = []
+    window.context.hub.status.connect(lambda text, _ms: said.append(text))
+    folder.rename(folder.with_name("Sync-moved"))  # a drive not connected
+    for _ in range(2):  # the next pass fails the same way: said once, not again
+        window.syncing.run_pass()
+        qtbot.waitUntil(lambda: bool(window.syncing.error), timeout=WAIT)
+        idle(qtbot)
+    assert len(said) == 1, said
+    text = said[0]
+    assert "is not there" in text and "put the folder back" in text
+    assert "desktop-mem " not in text and "DESKTOP_MEM" not in text  # no command, no variable
+    # the line that stays is short, in the error colour, with the sentence in its tooltip
+    assert window.sync_status.text() == "Not synced: see Settings > Sync"
+    assert window.sync_status.toolTip() == text
+    assert window.sync_status.objectName() == "status"
+    assert QApplication.activeModalWidget() is None  # never a box every 10 s
+    page.refresh()
+    idle(qtbot)
+    assert page.state.text() == text  # Settings > Sync says it in full
+    folder.with_name("Sync-moved").rename(folder)  # back: the next pass clears it
+    window.syncing.run_pass()
+    qtbot.waitUntil(lambda: not window.syncing.error and not window.syncing.running, timeout=WAIT)
+    assert "Sync on" in window.sync_status.text()
+
+
+def test_remove_a_computer_after_confirming_then_turn_off(
+    qtbot: Any,
+    window: MainWindow,
+    second: MainWindow,
+    folder: Path,
+    profile: Profile,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    laptop_page = page_of(qtbot, window)
+    set_up(qtbot, laptop_page, folder, "laptop")
+    desktop_page = page_of(qtbot, second)
+    desktop_page.name.setText("desktop")
+    desktop_page.join_folder.setText(str(folder))
+    desktop_page.code.setText(profile.db.new_recovery_code)  # the recovery code this time
+    qtbot.mouseClick(desktop_page.join_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: desktop_page.showing_on(), timeout=WAIT)
+    idle(qtbot)
+    window.syncing.run_pass()
+    idle(qtbot)
+    laptop_page.refresh()
+    qtbot.waitUntil(lambda: "desktop" in getattr(laptop_page, "remove_buttons", {}), timeout=WAIT)
+    asked: list[str] = []
+
+    def answer(_parent: Any, _title: str, text: str, *_a: Any) -> Any:
+        asked.append(text)
+        return QMessageBox.StandardButton.No if len(asked) == 1 else QMessageBox.StandardButton.Yes
+
+    monkeypatch.setattr(QMessageBox, "question", answer)
+    qtbot.mouseClick(laptop_page.remove_buttons["desktop"], Qt.MouseButton.LeftButton)
+    idle(qtbot)
+    assert "new key" in asked[0] and "cannot read anything changed from now on" in asked[0]
+    assert any(not p.removed for p in window.context.app.sync.peers())  # "No": kept
+    qtbot.mouseClick(laptop_page.remove_buttons["desktop"], Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "was removed" in laptop_page.status.text(), timeout=WAIT)
+    assert all(p.removed for p in window.context.app.sync.peers() if p.name == "desktop")
+    idle(qtbot)
+    qtbot.waitUntil(lambda: "desktop" not in laptop_page.remove_buttons, timeout=WAIT)
+
+    qtbot.mouseClick(laptop_page.off_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not laptop_page.showing_on(), timeout=WAIT)
+    assert not window.context.app.sync.enabled
+    assert not window.syncing.timer.isActive()
+    qtbot.waitUntil(lambda: window.sync_status.isHidden(), timeout=WAIT)
+
+
+def test_memories_edited_on_both_computers_are_findable_from_settings(
+    qtbot: Any, window: MainWindow, second: MainWindow, folder: Path, profile: Profile
+) -> None:
+    laptop, desktop = window, second
+    laptop.context.app.memories.add(NewMemory("I work at a bakery", kind="fact"))
+    laptop.context.app.sync.set_up(folder, "laptop")
+    desktop.context.app.sync.join(folder, profile.db.new_recovery_code, "desktop")
+    idle(qtbot)
+    for w in (laptop, desktop):  # the passes are the test's from here
+        w.syncing.stop()
+    idle(qtbot)
+    lid = laptop.context.app.memories.list()[0].id
+    did = desktop.context.app.memories.list()[0].id
+    laptop.context.app.memories.edit(lid, text="I work at a bakery in Leeds")
+    desktop.context.app.memories.edit(did, text="I work at a bookshop")
+    said: dict[str, list[str]] = {"laptop": [], "desktop": []}
+    laptop.context.hub.status.connect(lambda text, _ms: said["laptop"].append(text))
+    desktop.context.hub.status.connect(lambda text, _ms: said["desktop"].append(text))
+    laptop.context.app.sync.now()
+    for w in (desktop, laptop):  # the window's own passes, as the timer starts them
+        assert w.syncing.run_pass()
+        idle(qtbot)
+    line = (
+        "1 memory was edited on two computers at once: the other version is in its history "
+        "(Settings > Sync lists them)."
+    )
+    # said once by each window whose pass found it (at least one of them)
+    assert [said["laptop"].count(line), said["desktop"].count(line)] in ([1, 0], [0, 1], [1, 1])
+    w, memory_id = (
+        (laptop, lid) if laptop.context.app.sync.conflicts() else (desktop, did)
+    )  # recorded on at least one of them
+    assert w.context.app.sync.conflicts()
+    idle(qtbot)
+    w.show_page("chat")
+    seen: dict[str, Any] = {}
+
+    def drive() -> None:  # in Settings, as a user: the Sync tab, the line, "Show them"
+        dialog = w.settings.dialog
+        if dialog is None or not dialog.isVisible():
+            QTimer.singleShot(20, drive)
+            return
+        tabs = dialog.tabs
+        index = next(i for i in range(tabs.count()) if tabs.tabText(i) == "Sync")
+        tabs.setCurrentIndex(index)
+        page = tabs.widget(index)
+        assert isinstance(page, SyncPage)
+        if not page.conflicts_line.isVisible():
+            QTimer.singleShot(20, drive)  # read off the GUI thread: not shown yet
+            return
+        seen["line"] = page.conflicts_line.text()
+        page.conflicts_line.linkActivated.emit("show")  # the link "Show them"
+
+    QTimer.singleShot(0, drive)
+    w.settings.open_settings()  # returns once the dialog closed
+    assert seen["line"].startswith("1 memory was edited on two computers at once")
+    assert w.page() == "memories"  # the browser, on that memory
+    qtbot.waitUntil(lambda: w.browser.drawer.current is not None, timeout=WAIT)
+    assert w.browser.drawer.current.id == memory_id
+    versions = {v.text for v in w.context.app.memories.history(memory_id)}
+    assert {"I work at a bakery in Leeds", "I work at a bookshop"} <= versions
+
+
+def test_words_for_sync_have_real_plural_forms() -> None:
+    words = SyncWords()
+    assert words.conflicts(1) == "1 memory was edited on two computers at once"
+    assert words.conflicts(3) == "3 memories were edited on two computers at once"
+    assert words.ago("2026-01-01T10:00:00Z", _at("2026-01-01T10:02:30Z")) == "2 min ago"
+    assert words.ago("2026-01-01T10:00:00Z", _at("2026-01-01T11:00:00Z")) == "1 hour ago"
+    assert words.ago("2026-01-01T10:00:00Z", _at("2026-01-01T13:00:00Z")) == "3 hours ago"
+    assert words.ago("2026-01-01T10:00:00Z", _at("2026-01-01T10:00:20Z")) == "just now"
+    assert (
+        words.synced(["laptop"], "2026-01-01T10:00:00Z", _at("2026-01-01T10:02:00Z"))
+        == "Synced with laptop 2 min ago"
+    )
+
+
+def _at(stamp: str) -> Any:
+    from datetime import datetime
+
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
