@@ -355,3 +355,35 @@ def test_a_new_chat_is_named_by_the_model_and_can_be_pinned(
     assert window.conversation_panel.model.conversations()[0].id == kyoto, "pinned first"
     window.conversations.pin_conversation(kyoto, False)
     qtbot.waitUntil(lambda: window.conversation_panel.model.headings() == ["Today"])
+
+
+def test_stop_ends_an_answer_the_server_has_not_started(
+    qtbot: Any, window: MainWindow, fake_ollama: FakeOllama
+) -> None:
+    from tests.fakes.ollama_server import HOLD_LIMIT, hang
+
+    held = hang(fake_ollama)  # a model loading: the request is taken, nothing answered
+    window.chat.input.setPlainText("are you there?")
+    qtbot.keyClick(window.chat.input, Qt.Key.Key_Return)
+    qtbot.waitUntil(held.arrived.is_set, timeout=int(HOLD_LIMIT * 1000))
+    assert window.chat.stop_button.isVisible()
+    window.chat.stop_button.click()
+    idle(qtbot, window)
+    assert not held.answered.is_set(), "Stop waited for the server's answer"
+    assert not window.chat.stop_button.isVisible()
+    assert window.chat.messages[0].text() == "are you there?"
+    held.release.set()
+
+
+def test_esc_ends_an_answer_waiting_between_chunks(
+    qtbot: Any, window: MainWindow, fake_ollama: FakeOllama
+) -> None:
+    reply = fake_ollama.reply("one two three four", hold_after=2)
+    window.chat.input.setPlainText("count")
+    qtbot.keyClick(window.chat.input, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.chat.messages[-1].text() == "one two ", timeout=10000)
+    qtbot.keyClick(window, Qt.Key.Key_Escape)
+    idle(qtbot, window)
+    assert not reply.resumed.is_set(), "Esc waited for the server's next chunk"
+    assert window.chat.messages[-1].status.text() == "Stopped."
+    reply.release.set()

@@ -153,6 +153,7 @@ class ChatSession:
         self._history_start: Any = None  # where the history sent started last turn
         self._follows: int | None = SHOWN  # what the next stored message comes after
         self._stream: Stream | None = None
+        self._stopping = False  # stop() came during this turn
         self._lock = threading.Lock()
         self._owns_background = background is None
         self._background: Executor = background or ThreadPoolExecutor(
@@ -208,7 +209,11 @@ class ChatSession:
         return not self.incognito and bool(self.settings.get("use_memory"))
 
     def stop(self) -> None:
+        """End the turn in progress at once, whatever it is doing: preparing the prompt
+        (the model is then never asked), connecting, waiting for the first chunk or
+        streaming. Call it only while a turn runs: the flag holds until the turn ends."""
         with self._lock:
+            self._stopping = True
             stream = self._stream
         if stream is not None:
             stream.cancel()
@@ -227,6 +232,8 @@ class ChatSession:
         user_id = self._store("user", text)
         command = parse_command(text)
         if command is not None:
+            with self._lock:
+                self._stopping = False  # a command is not an answer: nothing to stop
             return self._command(command, user_id)
         return self._answer(text, user_id, on_piece)
 
@@ -354,6 +361,9 @@ class ChatSession:
         stream = self.backend.stream(plan.messages)
         with self._lock:
             self._stream = stream
+            stopping = self._stopping
+        if stopping:  # stopped while the prompt was prepared: the model is not asked
+            stream.cancel()
         try:
             for piece in stream:
                 if on_piece:
@@ -367,6 +377,7 @@ class ChatSession:
         finally:
             with self._lock:
                 self._stream = None
+                self._stopping = False
         if result.status != "error" and (stream.stopped or not stream.done):
             result.status = "stopped"
         result.text = stream.text
