@@ -325,7 +325,7 @@ class ChatView(QWidget):
 
     def edit_last_message(self) -> None:
         last = next((m for m in reversed(self.messages) if m.role == "user"), None)
-        if last is not None:
+        if last is not None and not last.command:
             self._begin_edit(last, -1)
 
     def _begin_edit(self, widget: MessageWidget, turn: int) -> None:

@@ -387,3 +387,20 @@ def test_esc_ends_an_answer_waiting_between_chunks(
     assert not reply.resumed.is_set(), "Esc waited for the server's next chunk"
     assert window.chat.messages[-1].status.text() == "Stopped."
     reply.release.set()
+
+
+def test_a_command_and_its_reply_offer_no_regenerate_or_edit(
+    qtbot: Any, window: MainWindow, fake_ollama: FakeOllama
+) -> None:
+    send(qtbot, window, "Remember that I am allergic to peanuts")
+    asked, reply = window.chat.messages
+    assert asked.redo_button.isHidden() and reply.redo_button.isHidden()
+    before = len(fake_ollama.chat_requests())
+    window.turns.regenerate(-1)  # the Chat menu's Regenerate (Ctrl+R)
+    window.chat.edit_last_message()  # and Edit last message (Ctrl+E)
+    idle(qtbot, window)
+    assert len(fake_ollama.chat_requests()) == before and not window.chat.editing()
+    assert [m.text() for m in window.chat.messages] == [asked.text(), reply.text()]
+    cid = window.context.chat.session.conversation_id
+    window.conversations.show_messages(cid)  # reopened: still none
+    assert all(m.redo_button.isHidden() for m in window.chat.messages)

@@ -36,7 +36,7 @@ from desktop_mem.core.chat.extract import (
 from desktop_mem.core.chat.forget import Forgotten
 from desktop_mem.core.chat.learning import Exchange, Learned, Learner
 from desktop_mem.core.chat.read_path import Budget, ContextBuilder, Plan, TokenCounter
-from desktop_mem.core.chat.records import RecalledMessage, UsedMemory
+from desktop_mem.core.chat.records import COMMAND_MODEL, RecalledMessage, UsedMemory
 from desktop_mem.core.chat.stores import Stores
 from desktop_mem.core.errors import DesktopMemError, ModelServerError
 from desktop_mem.core.events import (
@@ -109,6 +109,16 @@ class TurnResult:
     def outcome(self, timeout: float | None = None) -> Learned:
         """Wait for the write path of this turn: its changes, or why it failed."""
         return self.learning.result(timeout) if self.learning else Learned()
+
+
+def _not_a_command(text: str) -> None:
+    """Regenerate and Edit act on questions; a command ("forget …") was done, not
+    answered, and sent to the model it would quote what it asked to forget."""
+    if parse_command(text) is not None:
+        raise DesktopMemError(
+            "That message is a command, not a question: there is no answer to give again. "
+            "Type a new message instead."
+        )
 
 
 class ChatSession:
@@ -247,6 +257,7 @@ class ChatSession:
         if found is None:
             raise DesktopMemError("There is no message to answer again: send one first.")
         text, user_id = found
+        _not_a_command(text)
         if self.incognito:
             self._drop_after(user_id)
         else:
@@ -261,6 +272,7 @@ class ChatSession:
         as the other version."""
         found = self._user_message(turn)
         if found is not None:
+            _not_a_command(found[0])
             if self.incognito:
                 self._drop_from(found[1])
             elif found[1] is not None:
@@ -420,6 +432,7 @@ class ChatSession:
             result.status == "complete"
             and not self.incognito
             and user_id is not None
+            and parse_command(text) is None  # a command is never learned from
             and bool(self.settings.get("auto_memory"))
         )
         if learns:
@@ -521,7 +534,7 @@ class ChatSession:
             result.forget_candidates, result.forget_messages = found.memories, found.messages
             result.forget_more = (found.more_memories, found.more_messages)
             result.text = replies.forget_offer(command.text, found, zh)
-        result.answer_id = self._store("assistant", result.text, model="desktop-mem")
+        result.answer_id = self._store("assistant", result.text, model=COMMAND_MODEL)
         if command.kind == "forget" and not self.incognito:
             # the command and its answer name what is to be forgotten: once something is,
             # they are left out of every prompt too (see forget)
@@ -544,7 +557,7 @@ class ChatSession:
         done = forget.carry_out(
             self.profile, memory_ids, message_ids, keep, command, what, self.conversation_id
         )
-        self._store("assistant", replies.forgot(done, what), model="desktop-mem")
+        self._store("assistant", replies.forgot(done, what), model=COMMAND_MODEL)
         return done
 
     def messages(self) -> list[Message]:
