@@ -142,6 +142,7 @@ class FakeOllama:
     count_prompts: bool = False
     answers: dict[int, str] = field(default_factory=dict)  # request index -> the answer
     embed_proxy: str | None = None  # forward /api/embed to this server (a real model)
+    pull_size: int = 4_000_000  # bytes a pull reports (a real chat model: 4.7 GB)
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -436,8 +437,8 @@ class FakeOllama:
             return 500, {"error": "pull model manifest: file does not exist"}
         self._stream_start(handler)
         self._stream_line(handler, {"status": "pulling manifest"})
-        total = 4_000_000
-        for done in range(0, total + 1, 1_000_000):
+        total = self.pull_size
+        for done in range(0, total + 1, total // 4):
             line = {"status": "pulling 1234abcd", "digest": "sha256:1234abcd", "total": total}
             if done:
                 line["completed"] = done

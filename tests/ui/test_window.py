@@ -607,3 +607,42 @@ def test_check_boxes_show_in_the_dark_theme(qtbot: Any, window: MainWindow) -> N
         assert abs(lightness(outline) - lightness(q.color(QPalette.ColorRole.Base))) > 0.15
     finally:
         theme.apply("light")
+
+
+def test_a_5_gb_download_shows_its_true_progress(
+    qtbot: Any,
+    profile: Profile,
+    home: Path,
+    fake_ollama: FakeOllama,
+    monkeypatch: pytest.MonkeyPatch,
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """Bytes pass 2**31 in any chat model's download: no 32-bit Qt int may carry them
+    (that said "1.2 GB of 388 MB", and printed OverflowError)."""
+    from desktop_mem.core.settings import Settings
+
+    fake_ollama.pull_size = 5_000_000_000
+    Settings(profile.db).set("chat_model", "llama3.2:3b")
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    w = MainWindow(Service(profile), app_settings(home))
+    qtbot.addWidget(w)
+    seen: list[tuple[Any, int, int]] = []
+    bars: list[int] = []
+
+    def work(text: Any, done: int, total: int) -> None:
+        seen.append((text, done, total))
+        if text is not None and total:
+            bars.append(w.work_bar.value())
+
+    w.context.hub.work.connect(work)
+    w.show()
+    qtbot.waitUntil(lambda: "llama3.2:3b" in w.context.server.models, timeout=10000)
+    pulled = [(done, total) for text, done, total in seen if text and "llama3.2" in text]
+    assert pulled and all(total == 5_000_000_000 for _, total in pulled)
+    assert pulled[-1][0] == 5_000_000_000
+    assert [done for done, _ in pulled] == sorted(done for done, _ in pulled)
+    assert bars[-1] == 1000  # the bar, in thousandths, full
+    status = w.connection.pull_dialog.status.text()
+    assert "5.0 GB of 5.0 GB" in status, status
+    assert w.connection.pull_dialog.bar.value() == 1000
+    assert "OverflowError" not in capfd.readouterr().err
