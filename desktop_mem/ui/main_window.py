@@ -370,6 +370,7 @@ class MainWindow(QMainWindow):
         )
         self.chat.offline_banner.setToolTip(server.problem)
         self.chat.offline_banner.setVisible(known_offline and bool(self.chat.messages))
+        self.chat.set_offline(known_offline)
         if known_offline and not self.chat.messages:
             self.centre.setCurrentWidget(self.offline)
         else:

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
 
 from desktop_mem.core.config import Config
@@ -449,11 +449,18 @@ def test_old_conversations_stay_readable_while_ollama_is_down(
         w.chat.offline_banner.isVisibleTo(w) and "read and search" in w.chat.offline_banner.text()
     )
     assert w.connection.retry.isActive()  # looked for again, lightly
+    # nothing is sent while it is down: Send is disabled, Enter keeps the text
+    assert not w.chat.send_button.isEnabled()
+    w.chat.input.setPlainText("and the hotel?")
+    qtbot.keyClick(w.chat.input, Qt.Key.Key_Return)
+    assert w.chat.input.toPlainText() == "and the hotel?" and len(w.chat.messages) == 2
+    assert len(store.messages(conv.id)) == 2, "a message was stored with no one to answer"
     profile.set_ollama_host(fake_ollama.url)
     w.connection.use_model(None)
     w.connection._retry()
     qtbot.waitUntil(lambda: w.context.server.online, timeout=5000)
     assert not w.chat.offline_banner.isVisibleTo(w) and not w.connection.retry.isActive()
+    assert w.chat.send_button.isEnabled()
     idle(qtbot, w)
 
 
