@@ -249,7 +249,7 @@ def test_changing_the_embedding_model_reindexes_with_progress(
         window.context.app.profile.memories.index.dim == 32
         and window.context.app.profile.embedder.model == "fake-embed-2"
     )
-    assert progress and max(progress) == 40
+    assert progress and max(progress) == 1000  # all 40 memories (the bar counts thousandths)
     assert (
         window.context.app.profile.search.search("memory number 7", k=1).hits[0].memory.text
         == "memory number 7"
