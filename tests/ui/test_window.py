@@ -653,3 +653,38 @@ def test_a_5_gb_download_shows_its_true_progress(
     assert "5.0 GB of 5.0 GB" in status, status
     assert w.connection.pull_dialog.bar.value() == 1000
     assert "OverflowError" not in capfd.readouterr().err
+
+
+def test_the_missing_model_question_waits_for_the_recovery_code_dialog(
+    qtbot: Any,
+    profile: Profile,
+    home: Path,
+    fake_ollama: FakeOllama,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The code is shown only once: at a first start with the chat model missing, the
+    download question opened on top of it. It now comes once the code is closed."""
+    from desktop_mem.core.settings import Settings
+
+    Settings(profile.db).set("chat_model", "llama3.2:3b")  # not installed
+    asked: list[bool] = []  # whether the code was still on screen when asked
+    code: list[RecoveryCodeDialog] = []
+
+    def question(*a: Any, **k: Any) -> QMessageBox.StandardButton:
+        asked.append(bool(code) and code[0].isVisible())
+        return QMessageBox.StandardButton.No
+
+    monkeypatch.setattr(QMessageBox, "question", question)
+    w = MainWindow(Service(profile), app_settings(home))
+    qtbot.addWidget(w)
+    dialog = RecoveryCodeDialog("ABCD-EFGH-IJKL-MNOP", "default", w)
+    code.append(dialog)
+    dialog.setWindowModality(Qt.WindowModality.ApplicationModal)
+    dialog.show()  # as the app shows it at a first start, over the window
+    w.show()
+    qtbot.waitUntil(lambda: w.context.server.online, timeout=10000)
+    idle(qtbot, w)
+    assert asked == [], "the question covered the recovery code"
+    dialog.done(1)
+    qtbot.waitUntil(lambda: bool(asked), timeout=10000)
+    assert asked == [False]
