@@ -36,6 +36,7 @@ class MemoryLayer:
     def __init__(self, service: Service, plain: bool = True) -> None:
         self.service = service
         self.plain = plain
+        self._chatting: Any = None  # the session of the chat() turn in progress
 
     def _out(self, record: Any) -> Any:
         return record.to_dict() if self.plain else record
@@ -165,10 +166,13 @@ class MemoryLayer:
         if model is not None:
             self.service.use_chat_model(model)
         session = self.service.chat(conversation_id, incognito=incognito)
+        self._chatting = session
         try:
             result = session.send(message)
+            self._chatting = None
             outcome = result.outcome(300.0) if learn and result.learning is not None else None
         finally:
+            self._chatting = None
             session.close()
         learned = outcome.changes if outcome else []
         if result.status == "error" and result.error:
@@ -188,6 +192,14 @@ class MemoryLayer:
                 *([outcome.failure] if outcome and outcome.failure else []),
             ],
         }
+
+    def stop(self) -> None:
+        """End the chat() turn in progress, from another thread, at once (connecting,
+        waiting for the model, or streaming): chat() returns with status "stopped" and
+        the part of the answer that arrived. Nothing happens when no turn is running."""
+        session = self._chatting
+        if session is not None:
+            session.stop()
 
     # -- lifetime -----------------------------------------------------------------------
 

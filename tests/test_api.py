@@ -66,3 +66,26 @@ def test_the_command_line_and_the_window_get_records_from_the_same_calls(
         plain = mem.add("Keeps bees in the garden")
         assert plain["warnings"] and "Saved anyway" in plain["warnings"][0]
         assert records.get(plain["id"]).text == "Keeps bees in the garden"
+
+
+def test_stop_ends_a_chat_turn_waiting_for_the_model_at_once(
+    home: Path, fake_ollama: FakeOllama, vault: Vault
+) -> None:
+    import threading
+
+    from tests.fakes.ollama_server import HOLD_LIMIT, hang
+
+    held = hang(fake_ollama)  # the server has the request and does not answer yet
+    with desktop_mem.open(
+        profile="default", home=str(home), ollama_host=fake_ollama.url,
+        embed_model="fake-embed", vault=vault,
+    ) as mem:  # fmt: skip
+        out: dict[str, object] = {}
+        turn = threading.Thread(target=lambda: out.update(mem.chat("hello?", learn=False)))
+        turn.start()
+        assert held.arrived.wait(HOLD_LIMIT)
+        mem.stop()
+        turn.join(HOLD_LIMIT)
+        assert not held.answered.is_set(), "chat() returned only when the server answered"
+        assert out["status"] == "stopped" and out["answer"] == ""
+        held.release.set()

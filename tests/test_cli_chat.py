@@ -219,3 +219,28 @@ def test_a_conversation_export_is_private_and_written_whole(
     assert stat.S_IMODE(target.stat().st_mode) == 0o600
     assert "I keep bees on the roof" in target.read_text()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".desktop-mem")], "no temp file"
+
+
+def test_ctrl_c_stops_an_answer_the_server_has_not_started(
+    home: Path, fake_ollama: FakeOllama
+) -> None:
+    from tests.fakes.ollama_server import HOLD_LIMIT, hang
+
+    held = hang(fake_ollama)  # a model loading: the request is taken, nothing answered
+    env = dict(os.environ, DESKTOP_MEM_PASSPHRASE="a passphrase for this test")
+    cmd = [sys.executable, "-m", "desktop_mem", "--home", str(home), "--ollama-host",
+           fake_ollama.url, "--embed-model", "fake-embed", "chat", "are you there?"]  # fmt: skip
+    proc = subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert held.arrived.wait(HOLD_LIMIT)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=HOLD_LIMIT * 2)
+    assert not held.answered.is_set(), "Ctrl+C waited for the server's answer"
+    assert proc.returncode == 0, err
+    assert b"(stopped)" in err
+    held.release.set()

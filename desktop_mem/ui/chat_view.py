@@ -219,6 +219,7 @@ class ChatView(QWidget):
         self.input.submitted.connect(self._submit)
         self.input.cancelled.connect(self.cancel_edit)
         row.addWidget(self.input, 1)
+        self._offline = False  # set_offline: the model server is known not to answer
         self.send_button = QPushButton(self.tr("Send"))
         self.send_button.clicked.connect(self._submit)
         self.stop_button = QPushButton(self.tr("Stop"))
@@ -311,9 +312,20 @@ class ChatView(QWidget):
 
     # -- input --------------------------------------------------------------------------
 
+    def set_offline(self, offline: bool) -> None:
+        """While the model server is known not to answer, nothing is sent: Send is
+        disabled (Enter too) and the typed text waits in the composer."""
+        self._offline = offline
+        self.send_button.setEnabled(not offline)
+        self.send_button.setToolTip(
+            self.tr("The model server is not answering: your message waits here until it does.")
+            if offline
+            else ""
+        )
+
     def _submit(self) -> None:
         text = self.input.toPlainText().strip()
-        if not text or self.stop_button.isVisible():
+        if not text or self.stop_button.isVisible() or self._offline:
             return
         self.input.clear()
         if self._editing is not None:
@@ -325,7 +337,7 @@ class ChatView(QWidget):
 
     def edit_last_message(self) -> None:
         last = next((m for m in reversed(self.messages) if m.role == "user"), None)
-        if last is not None:
+        if last is not None and not last.command:
             self._begin_edit(last, -1)
 
     def _begin_edit(self, widget: MessageWidget, turn: int) -> None:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QLocale, QObject, QTimer
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
 from desktop_mem.core.models.catalog import ModelInfo, download_size, short_name
 from desktop_mem.core.models.llm import OllamaChat
@@ -87,6 +87,11 @@ class ConnectionController(QObject):
         ) and short_name(embed_model) not in server.embedding_models
         self.unindexed = self.ctx.app.models.unindexed().total
         server.changed.emit()
+        self._when_no_dialog(self._offer_or_index)
+        self.ctx.hub.server_found.emit()  # what waited for the model to answer again
+
+    def _offer_or_index(self) -> None:
+        server, embed_model = self.server, self.ctx.app.models.embedding_model
         if isinstance(server.backend, OllamaChat) and self.missing(server.backend.model):
             self.offer_pull(server.backend.model, once=True)  # then the embedding model
         elif server.embed_missing:
@@ -94,7 +99,16 @@ class ConnectionController(QObject):
         else:
             self.prepare_search()
             self.index_missing()
-        self.ctx.hub.server_found.emit()  # what waited for the model to answer again
+
+    def _when_no_dialog(self, fn: Callable[[], None]) -> None:
+        """Run `fn` now, or once the dialog open now (and any after it) is closed: a
+        question asked by itself never covers one, least of all the recovery code, which
+        is shown only once."""
+        modal = QApplication.activeModalWidget()
+        if not isinstance(modal, QDialog):  # none (or a modal that is no dialog: rare)
+            fn()
+            return
+        modal.finished.connect(lambda *_: QTimer.singleShot(0, lambda: self._when_no_dialog(fn)))
 
     def prepare_search(self) -> None:
         """A new profile or embedding model: what the relevance rule compares with is

@@ -24,7 +24,9 @@ class Hub(QObject):
     """The window's message bus: whoever knows something emits, whoever cares listens."""
 
     status = Signal(str, int)  # a line for the status bar, and for how long (ms)
-    work = Signal(object, int, int)  # what runs now (None: nothing), done, total (0: unknown)
+    # what runs now (None: nothing), done, total (0: unknown); Python ints, as a download's
+    # bytes pass 2**31 (a Qt int is 32 bits)
+    work = Signal(object, object, object)
     error = Signal(str)  # one sentence for a message box
     memories_changed = Signal(object)  # list the memories again; a memory id to show, or None
     conversations_changed = Signal()  # list the conversations again

@@ -129,6 +129,11 @@ class ConversationsController(QObject):
             w.message_id = m.id
             w.set_versions(*versions.get(m.id, (1, 1)))
             w.set_status(m.status, m.error)
+            if m.command_reply:  # the command and the app's reply: nothing to redo
+                w.set_command()
+                asked = self.chat.messages[-2] if len(self.chat.messages) > 1 else None
+                if asked is not None and asked.role == "user":
+                    asked.set_command()
             if m.role == "assistant" and last_user in taught:  # kept, as when it was learned
                 w.set_notice(describe_changes(taught[last_user]))
             if m.role == "assistant":

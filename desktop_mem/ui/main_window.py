@@ -376,6 +376,7 @@ class MainWindow(QMainWindow):
         )
         self.chat.offline_banner.setToolTip(server.problem)
         self.chat.offline_banner.setVisible(known_offline and bool(self.chat.messages))
+        self.chat.set_offline(known_offline)
         if known_offline and not self.chat.messages:
             self.centre.setCurrentWidget(self.offline)
         else:
@@ -472,9 +473,9 @@ class MainWindow(QMainWindow):
             self.work_bar.hide()
             return
         self.work_status.setText(text)
-        if total:
-            self.work_bar.setRange(0, total)
-            self.work_bar.setValue(done)
+        if total:  # in thousandths: a bar's range is a 32-bit int, a download's bytes not
+            self.work_bar.setRange(0, 1000)
+            self.work_bar.setValue(min(1000, 1000 * done // total))
         else:
             self.work_bar.setRange(0, 0)
         self.work_bar.show()

@@ -170,6 +170,7 @@ class MessageWidget(QFrame):
         super().__init__(parent)
         self.role = role
         self.message_id: int | None = None
+        self.command = False  # a chat command or its reply (set_command)
         self.setObjectName("userMessage" if role == "user" else "assistantMessage")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         layout = QVBoxLayout(self)
@@ -261,6 +262,12 @@ class MessageWidget(QFrame):
 
     def copy(self) -> None:
         QGuiApplication.clipboard().setText(self.text())
+
+    def set_command(self) -> None:
+        """A chat command ("forget …") or the app's reply to it: done, not answered, so
+        neither Edit nor Regenerate is offered."""
+        self.command = True
+        self.redo_button.hide()
 
     def set_status(self, status: str, error: str | None = None) -> None:
         if status == "stopped":  # the user's choice, not a failure: quiet, not red

@@ -46,7 +46,7 @@ class PullDialog(QDialog):
         self.status.setText(status)
         if total:
             self.bar.setRange(0, 1000)
-            self.bar.setValue(int(1000 * completed / total))
+            self.bar.setValue(min(1000, 1000 * completed // total))
 
     def reject(self) -> None:  # Esc hides, as Hide does: the download goes on
         self.hide()

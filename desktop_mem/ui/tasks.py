@@ -24,7 +24,8 @@ _alive: set[Task] = set()
 class _Signals(QObject):
     done = Signal(object)
     failed = Signal(str, object)
-    progress = Signal(int, int)
+    # Python ints: a Qt int is 32 bits, and a download counts bytes (4.7 GB and more)
+    progress = Signal(object, object)
     piece = Signal(str)
 
 

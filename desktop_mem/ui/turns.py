@@ -64,6 +64,8 @@ class TurnController(QObject):
         session = self.ctx.chat.session
         if self.busy or session is None or not self.chat.messages:
             return
+        if self.chat.messages[-1].command:  # a command's reply: nothing to answer again
+            return
         if turn < 0:
             if self.chat.messages[-1].role == "assistant":
                 self.chat.remove_last()
@@ -113,6 +115,10 @@ class TurnController(QObject):
             answer.message_id = result.answer_id
             if user is not None:
                 user.message_id = result.user_message_id
+            if result.status == "command":
+                answer.set_command()
+                if user is not None:
+                    user.set_command()
             model = self.ctx.server.backend.model
             answer.set_status(
                 result.status, describe(result.error_reason, result.error or "", model=model)

@@ -34,7 +34,7 @@
 <context>
     <name>ConnectionController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/connection.py" line="235" />
+        <location filename="../../desktop_mem/ui/connection.py" line="249" />
         <source>Indexed: %n item(s) can now be found by meaning too.</source>
         <translation><numerusform>Indexed: %n item can now be found by meaning too.</numerusform><numerusform>Indexed: %n items can now be found by meaning too.</numerusform></translation>
     </message>
@@ -50,7 +50,7 @@
 <context>
     <name>ConversationsController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="233" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="238" />
         <source>%n of them will no longer quote what was said in it.</source>
         <translation><numerusform>%n of them will no longer quote what was said in it.</numerusform><numerusform>%n of them will no longer quote what was said in it.</numerusform></translation>
     </message>
@@ -132,12 +132,12 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="409" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="410" />
         <source>● Connected · %n not indexed yet</source>
         <translation><numerusform>● Connected · %n not indexed yet</numerusform><numerusform>● Connected · %n not indexed yet</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="432" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="433" />
         <source> · %n message(s) not yet learned from</source>
         <translation><numerusform> · %n message not yet learned from</numerusform><numerusform> · %n messages not yet learned from</numerusform></translation>
     </message>
@@ -258,32 +258,32 @@
 <context>
     <name>TurnController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="320" />
+        <location filename="../../desktop_mem/ui/turns.py" line="326" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>Deleted %n memory</numerusform><numerusform>Deleted %n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="320" />
+        <location filename="../../desktop_mem/ui/turns.py" line="326" />
         <source> and %n message(s).</source>
         <translation><numerusform> and %n message.</numerusform><numerusform> and %n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="323" />
+        <location filename="../../desktop_mem/ui/turns.py" line="329" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>Deleted %n memory.</numerusform><numerusform>Deleted %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="325" />
+        <location filename="../../desktop_mem/ui/turns.py" line="331" />
         <source>Deleted %n message(s).</source>
         <translation><numerusform>Deleted %n message.</numerusform><numerusform>Deleted %n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="331" />
+        <location filename="../../desktop_mem/ui/turns.py" line="337" />
         <source>%n earlier message(s) stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>%n earlier message stays to read, but the assistant no longer sees it.</numerusform><numerusform>%n earlier messages stay to read, but the assistant no longer sees them.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="340" />
+        <location filename="../../desktop_mem/ui/turns.py" line="346" />
         <source>%n memory(s) or message(s) still mention it: say the same “forget …” again to see them.</source>
         <translation><numerusform>%n memory or message still mentions it: say the same “forget …” again to see it.</numerusform><numerusform>%n memories or messages still mention it: say the same “forget …” again to see them.</numerusform></translation>
     </message>

@@ -348,7 +348,7 @@
     </message>
     <message>
         <location filename="../../desktop_mem/ui/chat_view.py" line="179" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="412" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="424" />
         <source>Say hello. What you tell me stays on this computer, encrypted.</source>
         <translation>打个招呼吧。你告诉我的一切都加密保存在这台电脑上。</translation>
     </message>
@@ -378,17 +378,22 @@
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="222" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="223" />
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="224" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="225" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="408" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="321" />
+        <source>The model server is not answering: your message waits here until it does.</source>
+        <translation>模型服务器没有响应：你的消息会留在这里，等它恢复后再发送。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="420" />
         <source>Incognito: nothing you say here is remembered or stored, and no memory is used. Closing it leaves no trace.</source>
         <translation>无痕模式：你在这里说的话不会被记住或保存，也不会使用任何记忆。关闭后不留痕迹。</translation>
     </message>
@@ -401,72 +406,72 @@
         <translation>%1 没有响应。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="105" />
+        <location filename="../../desktop_mem/ui/connection.py" line="119" />
         <source>Preparing search for %1…</source>
         <translation>正在为 %1 准备搜索…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="142" />
+        <location filename="../../desktop_mem/ui/connection.py" line="156" />
         <source>Embedding model not installed</source>
         <translation>未安装嵌入模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="145" />
+        <location filename="../../desktop_mem/ui/connection.py" line="159" />
         <source>The embedding model %1 (a %2 download) is not installed in Ollama, so memories are found by their words only, not by their meaning. Download it now? Everything saved meanwhile is indexed once it is there.</source>
         <translation>嵌入模型 %1（需下载 %2）尚未安装在 Ollama 中，因此只能按字词而不能按含义查找记忆。现在下载吗？在此期间保存的内容会在它就绪后建立索引。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="151" />
+        <location filename="../../desktop_mem/ui/connection.py" line="165" />
         <source>The embedding model %1 is not installed in Ollama, so memories are found by their words only, not by their meaning. Download it now? Everything saved meanwhile is indexed once it is there.</source>
         <translation>嵌入模型 %1 尚未安装在 Ollama 中，因此只能按字词而不能按含义查找记忆。现在下载吗？在此期间保存的内容会在它就绪后建立索引。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="157" />
+        <location filename="../../desktop_mem/ui/connection.py" line="171" />
         <source>Model not installed</source>
         <translation>模型未安装</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="159" />
+        <location filename="../../desktop_mem/ui/connection.py" line="173" />
         <source>The chat model %1 (a %2 download) is not installed in Ollama. Download it now?</source>
         <translation>聊天模型 %1（需下载 %2）尚未安装在 Ollama 中。现在下载吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="162" />
+        <location filename="../../desktop_mem/ui/connection.py" line="176" />
         <source>The chat model %1 is not installed in Ollama. Download it now?</source>
         <translation>Ollama 中没有安装聊天模型 %1。现在下载吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="188" />
+        <location filename="../../desktop_mem/ui/connection.py" line="202" />
         <source>Downloading: %1 of %2</source>
         <translation>正在下载：%1 / %2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="190" />
+        <location filename="../../desktop_mem/ui/connection.py" line="204" />
         <source>Downloading %1…</source>
         <translation>正在下载 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="197" />
+        <location filename="../../desktop_mem/ui/connection.py" line="211" />
         <source>%1 is downloaded.</source>
         <translation>%1 已下载。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="220" />
+        <location filename="../../desktop_mem/ui/connection.py" line="234" />
         <source>Indexing for search by meaning…</source>
         <translation>正在建立按含义搜索的索引…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/connection.py" line="235" />
+        <location filename="../../desktop_mem/ui/connection.py" line="249" />
         <source>Indexed: %n item(s) can now be found by meaning too.</source>
         <translation><numerusform>索引完成：%n 项现在也能按含义找到了。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="244" />
+        <location filename="../../desktop_mem/ui/connection.py" line="258" />
         <source>Indexing stopped: %1</source>
         <translation>索引已停止：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="205" />
+        <location filename="../../desktop_mem/ui/connection.py" line="219" />
         <source>Download failed</source>
         <translation>下载失败</translation>
     </message>
@@ -528,77 +533,77 @@
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="173" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="178" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="173" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="178" />
         <source>Pin to the top</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="174" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="179" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="175" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="180" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="176" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="181" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="197" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="202" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="197" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="202" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="212" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="217" />
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="214" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="219" />
         <source>Markdown (*.md);;JSON (*.json)</source>
         <translation>Markdown (*.md);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="225" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="230" />
         <source>Exported to %1.</source>
         <translation>已导出到 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="230" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="235" />
         <source>Delete this conversation for good? Memories learned from it stay.</source>
         <translation>永久删除这个对话？从中学到的记忆会保留。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="233" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="238" />
         <source>%n of them will no longer quote what was said in it.</source>
         <translation><numerusform>其中 %n 条记忆将不再引用这个对话中的内容。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="237" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="242" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="249" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="254" />
         <source>The conversation was deleted.</source>
         <translation>对话已删除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="252" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="257" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
@@ -962,7 +967,7 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../desktop_mem/ui/main_window.py" line="94" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="484" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="485" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
@@ -1110,67 +1115,67 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>模型服务器没有响应：你可以阅读和搜索，但不能发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="394" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="395" />
         <source>Connecting to Ollama…</source>
         <translation>正在连接 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="397" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="398" />
         <source>● Connected · search by words only</source>
         <translation>● 已连接 · 仅按字词搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="400" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="401" />
         <source>Download %1</source>
         <translation>下载 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="409" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="410" />
         <source>● Connected · %n not indexed yet</source>
         <translation><numerusform>● 已连接 · %n 项尚未索引</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="412" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="413" />
         <source>Index now</source>
         <translation>立即索引</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="418" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="419" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="422" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="423" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="425" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="426" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="427" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="428" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="429" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="430" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="432" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="433" />
         <source> · %n message(s) not yet learned from</source>
         <translation><numerusform> · 还有 %n 条消息尚未从中学习</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="456" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="457" />
         <source>%1 is loaded with a %2-token context but this app asks for %3, so every turn reloads it: give the apps that use it the same context length, or set this one's in Settings.</source>
         <translation>%1 以 %2 个词元的上下文加载，但本应用需要 %3，所以每次对话都要重新加载它：让使用它的应用采用相同的上下文长度，或在“设置”中修改本应用的。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="465" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="466" />
         <source>Ollama unloads %1 soon after each answer, so every turn waits for it to load again: give Ollama a longer keep-alive.</source>
         <translation>Ollama 在每次回答后很快就卸载 %1，所以每次对话都要等它重新加载：请延长 Ollama 的保持加载时间（keep-alive）。</translation>
     </message>
@@ -1733,129 +1738,129 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MessageWidget</name>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="178" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="179" />
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="178" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="179" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="185" />
         <location filename="../../desktop_mem/ui/message_widget.py" line="186" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="187" />
         <source>Previous version</source>
         <translation>上一个版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="192" />
         <location filename="../../desktop_mem/ui/message_widget.py" line="193" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="194" />
         <source>Next version</source>
         <translation>下一个版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="200" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="201" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="201" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="202" />
         <source>Copy this message</source>
         <translation>复制这条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="205" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="206" />
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="207" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="208" />
         <source>Change this message and send it again (the turns after it are replaced)</source>
         <translation>修改这条消息并重新发送（其后的对话会被替换）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="210" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="211" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="212" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="213" />
         <source>Answer this message again (the turns after it are replaced)</source>
         <translation>重新回答这条消息（其后的对话会被替换）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="268" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="275" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="271" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="278" />
         <source>The answer failed.</source>
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="295" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="302" />
         <source>Memories used:</source>
         <translation>用到的记忆：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="297" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="304" />
         <source>(deleted)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="302" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="309" />
         <source>+%1 more</source>
         <translation>还有 %1 条</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="306" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="313" />
         <source>Earlier messages:</source>
         <translation>之前的消息：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="309" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="316" />
         <source>%1, in another conversation:</source>
         <translation>%1，在另一个对话中：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="314" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="321" />
         <source>Documents:</source>
         <translation>文档：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="323" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="330" />
         <source>In every answer: about your health or safety</source>
         <translation>每次回答都会用到：与你的健康或安全有关</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="324" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="331" />
         <source>In every answer (pinned)</source>
         <translation>每次回答都会用到（已置顶）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="325" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="332" />
         <source>Found for this message</source>
         <translation>为这条消息找到的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="326" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="333" />
         <source>Learned from an earlier message found for this one</source>
         <translation>从为这条消息找到的一条以前的消息中记住的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="328" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="335" />
         <source>a weaker match</source>
         <translation>匹配较弱</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="351" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="358" />
         <source>%1/%2</source>
         <translation>%1/%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="354" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="361" />
         <source>Version %1 of %2</source>
         <translation>第 %1 个版本，共 %2 个</translation>
     </message>
@@ -2666,103 +2671,103 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>TurnController</name>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="100" />
+        <location filename="../../desktop_mem/ui/turns.py" line="102" />
         <source>…</source>
         <translation>…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="127" />
-        <location filename="../../desktop_mem/ui/turns.py" line="267" />
+        <location filename="../../desktop_mem/ui/turns.py" line="133" />
+        <location filename="../../desktop_mem/ui/turns.py" line="273" />
         <source>Learning from this exchange…</source>
         <translation>正在从这轮对话中学习…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="189" />
+        <location filename="../../desktop_mem/ui/turns.py" line="195" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="210" />
+        <location filename="../../desktop_mem/ui/turns.py" line="216" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="222" />
+        <location filename="../../desktop_mem/ui/turns.py" line="228" />
         <source>This will be given to the model in every chat: it is about your %1.</source>
         <translation>这条记忆以后每次对话都会提供给模型：它与你的%1有关。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="223" />
+        <location filename="../../desktop_mem/ui/turns.py" line="229" />
         <source>Change</source>
         <translation>更改</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="243" />
+        <location filename="../../desktop_mem/ui/turns.py" line="249" />
         <source>Nothing was learned from this message: the model's answer was not what was asked for. It will be tried again later.</source>
         <translation>这条消息还没有被记住：模型的回答不符合要求。稍后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="248" />
+        <location filename="../../desktop_mem/ui/turns.py" line="254" />
         <source>Nothing was learned from this message: the model server did not answer in time. It will be tried again later.</source>
         <translation>这条消息还没有被记住：模型服务器没有及时回答。稍后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="253" />
+        <location filename="../../desktop_mem/ui/turns.py" line="259" />
         <source>Nothing was learned from this message: the model server could not be reached. It will be tried again once it answers.</source>
         <translation>这条消息还没有被记住：无法连接模型服务器。等它恢复后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="257" />
+        <location filename="../../desktop_mem/ui/turns.py" line="263" />
         <source>Nothing was learned from this message: the model server failed. It will be tried again later.</source>
         <translation>这条消息还没有被记住：模型服务器出错了。稍后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="293" />
+        <location filename="../../desktop_mem/ui/turns.py" line="299" />
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="296" />
+        <location filename="../../desktop_mem/ui/turns.py" line="302" />
         <source>Undoing…</source>
         <translation>正在撤销…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="320" />
+        <location filename="../../desktop_mem/ui/turns.py" line="326" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>已删除 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="320" />
+        <location filename="../../desktop_mem/ui/turns.py" line="326" />
         <source> and %n message(s).</source>
         <translation><numerusform>和 %n 条消息。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="323" />
+        <location filename="../../desktop_mem/ui/turns.py" line="329" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="325" />
+        <location filename="../../desktop_mem/ui/turns.py" line="331" />
         <source>Deleted %n message(s).</source>
         <translation><numerusform>已删除 %n 条消息。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="331" />
+        <location filename="../../desktop_mem/ui/turns.py" line="337" />
         <source>%n earlier message(s) stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>%n 条以前的消息保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="340" />
+        <location filename="../../desktop_mem/ui/turns.py" line="346" />
         <source>%n memory(s) or message(s) still mention it: say the same “forget …” again to see them.</source>
         <translation><numerusform>仍有 %n 条记忆或消息提到它：再说一次同样的“忘记……”即可看到。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="346" />
+        <location filename="../../desktop_mem/ui/turns.py" line="352" />
         <source>Nothing was deleted.</source>
         <translation>没有删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="351" />
+        <location filename="../../desktop_mem/ui/turns.py" line="357" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>

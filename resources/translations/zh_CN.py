@@ -466,6 +466,7 @@ ZH: dict[str, str | list[str]] = {
     "shaped %n answer(s)": ["影响了 %n 个回答"],
     "New memory": "新建记忆",
     "The model server is not answering: you can read and search, not send.": "模型服务器没有响应：你可以阅读和搜索，但不能发送。",
+    "The model server is not answering: your message waits here until it does.": "模型服务器没有响应：你的消息会留在这里，等它恢复后再发送。",
     "No system keyring is available on this computer.": "这台电脑上没有可用的系统钥匙环。",
     "True until": "有效至",
     "Valid": "有效期",

@@ -521,3 +521,21 @@ def test_forgetting_a_version_keeps_the_conversation_whole(
     )
     assert all(v == (1, 1) for v in store.versions(cid).values())
     assert first.answer_id not in store.versions(cid)
+
+
+def test_a_command_is_never_answered_again_nor_learned_from(
+    profile: Profile, fake_ollama: FakeOllama, session: ChatSession
+) -> None:
+    session.send("Remember that I am allergic to peanuts")
+    found = session.send("forget that I am allergic to peanuts")
+    assert found.status == "command"
+    before = len(fake_ollama.chat_requests())
+    with pytest.raises(DesktopMemError, match="a command, not a question"):
+        session.regenerate()  # it would send the command, with the memory, to the model
+    with pytest.raises(DesktopMemError, match="a command, not a question"):
+        session.edit(None, "forget everything about peanuts")
+    with pytest.raises(DesktopMemError, match="a command, not a question"):
+        session.regenerate(turn=0)
+    assert len(fake_ollama.chat_requests()) == before, "the model was asked about a command"
+    assert [m.text for m in profile.memories.list()] == ["I am allergic to peanuts"]
+    assert [m.command_reply for m in session.messages()] == [False, True, False, True]

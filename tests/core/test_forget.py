@@ -242,3 +242,24 @@ def test_more_than_a_page_is_said_and_the_rest_found_by_asking_again(
     again = here.send(f"forget {PERSON}")
     assert len(again.forget_candidates) == 20 and again.forget_more[0] == 4
     report.add("forget_checks")
+
+
+@pytest.mark.parametrize("keep_conversations", [False, True])
+def test_forget_everything_keeps_the_chosen_embedding_model(
+    config: Any, vault: Any, keep_conversations: bool
+) -> None:
+    """Forgetting memories never changes settings: the embedding model chosen stays the
+    profile's after a restart (it fell back to the default when the index was emptied)."""
+    from dataclasses import replace
+
+    from desktop_mem.core.memory.store import NewMemory
+    from desktop_mem.core.models.embed import DEFAULT_EMBED_MODEL
+
+    assert config.embed_model != DEFAULT_EMBED_MODEL
+    with Profile.open(config, vault) as profile:
+        profile.memories.add(NewMemory("Allergic to peanuts"))
+        profile.forget_everything(keep_conversations=keep_conversations)
+        assert profile.memories.count() == 0
+    # the next start, with no model named on the command line or in the environment
+    with Profile.open(replace(config, embed_model=None), vault) as again:
+        assert again.embedder.model == config.embed_model

@@ -142,6 +142,7 @@ class FakeOllama:
     count_prompts: bool = False
     answers: dict[int, str] = field(default_factory=dict)  # request index -> the answer
     embed_proxy: str | None = None  # forward /api/embed to this server (a real model)
+    pull_size: int = 4_000_000  # bytes a pull reports (a real chat model: 4.7 GB)
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -436,8 +437,8 @@ class FakeOllama:
             return 500, {"error": "pull model manifest: file does not exist"}
         self._stream_start(handler)
         self._stream_line(handler, {"status": "pulling manifest"})
-        total = 4_000_000
-        for done in range(0, total + 1, 1_000_000):
+        total = self.pull_size
+        for done in range(0, total + 1, total // 4):
             line = {"status": "pulling 1234abcd", "digest": "sha256:1234abcd", "total": total}
             if done:
                 line["completed"] = done
@@ -668,3 +669,40 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+class Unaccepting:
+    """A port that listens and never accepts: once its one-place accept queue is full
+    (filled here), a new connection stays in its handshake, as a client connecting to a
+    server too busy to accept does. The hang mode for the "connecting" state."""
+
+    def __init__(self) -> None:
+        import socket
+
+        self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._sock.bind(("127.0.0.1", 0))
+        self._sock.listen(0)
+        self._fillers: list[socket.socket] = []
+        for _ in range(3):  # Linux queues backlog + 1; a spare one does no harm
+            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            s.setblocking(False)
+            with contextlib.suppress(BlockingIOError):
+                s.connect(self._sock.getsockname())
+            self._fillers.append(s)
+
+    @property
+    def url(self) -> str:
+        host, port = self._sock.getsockname()[:2]
+        return f"http://{host}:{port}"
+
+    def close(self) -> None:
+        for s in self._fillers:
+            s.close()
+        self._sock.close()
+
+
+def hang(fake: FakeOllama, path: str = "/api/chat") -> Fault:
+    """The hang mode: the next request to `path` is accepted and read, and nothing is
+    answered until the test releases it (or HOLD_LIMIT passes): a server loading a
+    large model does this for minutes."""
+    return fake.fail_next(200, paths=(path,), hold=True)[0]

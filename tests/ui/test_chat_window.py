@@ -355,3 +355,52 @@ def test_a_new_chat_is_named_by_the_model_and_can_be_pinned(
     assert window.conversation_panel.model.conversations()[0].id == kyoto, "pinned first"
     window.conversations.pin_conversation(kyoto, False)
     qtbot.waitUntil(lambda: window.conversation_panel.model.headings() == ["Today"])
+
+
+def test_stop_ends_an_answer_the_server_has_not_started(
+    qtbot: Any, window: MainWindow, fake_ollama: FakeOllama
+) -> None:
+    from tests.fakes.ollama_server import HOLD_LIMIT, hang
+
+    held = hang(fake_ollama)  # a model loading: the request is taken, nothing answered
+    window.chat.input.setPlainText("are you there?")
+    qtbot.keyClick(window.chat.input, Qt.Key.Key_Return)
+    qtbot.waitUntil(held.arrived.is_set, timeout=int(HOLD_LIMIT * 1000))
+    assert window.chat.stop_button.isVisible()
+    window.chat.stop_button.click()
+    idle(qtbot, window)
+    assert not held.answered.is_set(), "Stop waited for the server's answer"
+    assert not window.chat.stop_button.isVisible()
+    assert window.chat.messages[0].text() == "are you there?"
+    held.release.set()
+
+
+def test_esc_ends_an_answer_waiting_between_chunks(
+    qtbot: Any, window: MainWindow, fake_ollama: FakeOllama
+) -> None:
+    reply = fake_ollama.reply("one two three four", hold_after=2)
+    window.chat.input.setPlainText("count")
+    qtbot.keyClick(window.chat.input, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.chat.messages[-1].text() == "one two ", timeout=10000)
+    qtbot.keyClick(window, Qt.Key.Key_Escape)
+    idle(qtbot, window)
+    assert not reply.resumed.is_set(), "Esc waited for the server's next chunk"
+    assert window.chat.messages[-1].status.text() == "Stopped."
+    reply.release.set()
+
+
+def test_a_command_and_its_reply_offer_no_regenerate_or_edit(
+    qtbot: Any, window: MainWindow, fake_ollama: FakeOllama
+) -> None:
+    send(qtbot, window, "Remember that I am allergic to peanuts")
+    asked, reply = window.chat.messages
+    assert asked.redo_button.isHidden() and reply.redo_button.isHidden()
+    before = len(fake_ollama.chat_requests())
+    window.turns.regenerate(-1)  # the Chat menu's Regenerate (Ctrl+R)
+    window.chat.edit_last_message()  # and Edit last message (Ctrl+E)
+    idle(qtbot, window)
+    assert len(fake_ollama.chat_requests()) == before and not window.chat.editing()
+    assert [m.text() for m in window.chat.messages] == [asked.text(), reply.text()]
+    cid = window.context.chat.session.conversation_id
+    window.conversations.show_messages(cid)  # reopened: still none
+    assert all(m.redo_button.isHidden() for m in window.chat.messages)

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
 
 from desktop_mem.core.config import Config
@@ -249,7 +249,7 @@ def test_changing_the_embedding_model_reindexes_with_progress(
         window.context.app.profile.memories.index.dim == 32
         and window.context.app.profile.embedder.model == "fake-embed-2"
     )
-    assert progress and max(progress) == 40
+    assert progress and max(progress) == 1000  # all 40 memories (the bar counts thousandths)
     assert (
         window.context.app.profile.search.search("memory number 7", k=1).hits[0].memory.text
         == "memory number 7"
@@ -449,11 +449,18 @@ def test_old_conversations_stay_readable_while_ollama_is_down(
         w.chat.offline_banner.isVisibleTo(w) and "read and search" in w.chat.offline_banner.text()
     )
     assert w.connection.retry.isActive()  # looked for again, lightly
+    # nothing is sent while it is down: Send is disabled, Enter keeps the text
+    assert not w.chat.send_button.isEnabled()
+    w.chat.input.setPlainText("and the hotel?")
+    qtbot.keyClick(w.chat.input, Qt.Key.Key_Return)
+    assert w.chat.input.toPlainText() == "and the hotel?" and len(w.chat.messages) == 2
+    assert len(store.messages(conv.id)) == 2, "a message was stored with no one to answer"
     profile.set_ollama_host(fake_ollama.url)
     w.connection.use_model(None)
     w.connection._retry()
     qtbot.waitUntil(lambda: w.context.server.online, timeout=5000)
     assert not w.chat.offline_banner.isVisibleTo(w) and not w.connection.retry.isActive()
+    assert w.chat.send_button.isEnabled()
     idle(qtbot, w)
 
 
@@ -607,3 +614,77 @@ def test_check_boxes_show_in_the_dark_theme(qtbot: Any, window: MainWindow) -> N
         assert abs(lightness(outline) - lightness(q.color(QPalette.ColorRole.Base))) > 0.15
     finally:
         theme.apply("light")
+
+
+def test_a_5_gb_download_shows_its_true_progress(
+    qtbot: Any,
+    profile: Profile,
+    home: Path,
+    fake_ollama: FakeOllama,
+    monkeypatch: pytest.MonkeyPatch,
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """Bytes pass 2**31 in any chat model's download: no 32-bit Qt int may carry them
+    (that said "1.2 GB of 388 MB", and printed OverflowError)."""
+    from desktop_mem.core.settings import Settings
+
+    fake_ollama.pull_size = 5_000_000_000
+    Settings(profile.db).set("chat_model", "llama3.2:3b")
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    w = MainWindow(Service(profile), app_settings(home))
+    qtbot.addWidget(w)
+    seen: list[tuple[Any, int, int]] = []
+    bars: list[int] = []
+
+    def work(text: Any, done: int, total: int) -> None:
+        seen.append((text, done, total))
+        if text is not None and total:
+            bars.append(w.work_bar.value())
+
+    w.context.hub.work.connect(work)
+    w.show()
+    qtbot.waitUntil(lambda: "llama3.2:3b" in w.context.server.models, timeout=10000)
+    pulled = [(done, total) for text, done, total in seen if text and "llama3.2" in text]
+    assert pulled and all(total == 5_000_000_000 for _, total in pulled)
+    assert pulled[-1][0] == 5_000_000_000
+    assert [done for done, _ in pulled] == sorted(done for done, _ in pulled)
+    assert bars[-1] == 1000  # the bar, in thousandths, full
+    status = w.connection.pull_dialog.status.text()
+    assert "5.0 GB of 5.0 GB" in status, status
+    assert w.connection.pull_dialog.bar.value() == 1000
+    assert "OverflowError" not in capfd.readouterr().err
+
+
+def test_the_missing_model_question_waits_for_the_recovery_code_dialog(
+    qtbot: Any,
+    profile: Profile,
+    home: Path,
+    fake_ollama: FakeOllama,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The code is shown only once: at a first start with the chat model missing, the
+    download question opened on top of it. It now comes once the code is closed."""
+    from desktop_mem.core.settings import Settings
+
+    Settings(profile.db).set("chat_model", "llama3.2:3b")  # not installed
+    asked: list[bool] = []  # whether the code was still on screen when asked
+    code: list[RecoveryCodeDialog] = []
+
+    def question(*a: Any, **k: Any) -> QMessageBox.StandardButton:
+        asked.append(bool(code) and code[0].isVisible())
+        return QMessageBox.StandardButton.No
+
+    monkeypatch.setattr(QMessageBox, "question", question)
+    w = MainWindow(Service(profile), app_settings(home))
+    qtbot.addWidget(w)
+    dialog = RecoveryCodeDialog("ABCD-EFGH-IJKL-MNOP", "default", w)
+    code.append(dialog)
+    dialog.setWindowModality(Qt.WindowModality.ApplicationModal)
+    dialog.show()  # as the app shows it at a first start, over the window
+    w.show()
+    qtbot.waitUntil(lambda: w.context.server.online, timeout=10000)
+    idle(qtbot, w)
+    assert asked == [], "the question covered the recovery code"
+    dialog.done(1)
+    qtbot.waitUntil(lambda: bool(asked), timeout=10000)
+    assert asked == [False]

@@ -46,6 +46,9 @@ class UsedMemory:
         return asdict(self)
 
 
+COMMAND_MODEL = "desktop-mem"  # the "model" stored with the app's replies to commands
+
+
 @dataclass
 class Message:
     id: int
@@ -63,6 +66,12 @@ class Message:
 
     def __post_init__(self) -> None:
         self.forgotten = bool(self.forgotten)
+
+    @property
+    def command_reply(self) -> bool:
+        """The app's own reply to a chat command ("remember …", "forget …"), not a
+        model's answer: nothing to regenerate."""
+        return self.role == "assistant" and self.model == COMMAND_MODEL
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)

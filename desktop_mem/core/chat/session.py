@@ -36,7 +36,7 @@ from desktop_mem.core.chat.extract import (
 from desktop_mem.core.chat.forget import Forgotten
 from desktop_mem.core.chat.learning import Exchange, Learned, Learner
 from desktop_mem.core.chat.read_path import Budget, ContextBuilder, Plan, TokenCounter
-from desktop_mem.core.chat.records import RecalledMessage, UsedMemory
+from desktop_mem.core.chat.records import COMMAND_MODEL, RecalledMessage, UsedMemory
 from desktop_mem.core.chat.stores import Stores
 from desktop_mem.core.errors import DesktopMemError, ModelServerError
 from desktop_mem.core.events import (
@@ -111,6 +111,16 @@ class TurnResult:
         return self.learning.result(timeout) if self.learning else Learned()
 
 
+def _not_a_command(text: str) -> None:
+    """Regenerate and Edit act on questions; a command ("forget …") was done, not
+    answered, and sent to the model it would quote what it asked to forget."""
+    if parse_command(text) is not None:
+        raise DesktopMemError(
+            "That message is a command, not a question: there is no answer to give again. "
+            "Type a new message instead."
+        )
+
+
 class ChatSession:
     """One conversation (or a new or incognito one). The application service
     (core/service) gives each session its backend slot (the model the profile talks to
@@ -153,6 +163,7 @@ class ChatSession:
         self._history_start: Any = None  # where the history sent started last turn
         self._follows: int | None = SHOWN  # what the next stored message comes after
         self._stream: Stream | None = None
+        self._stopping = False  # stop() came during this turn
         self._lock = threading.Lock()
         self._owns_background = background is None
         self._background: Executor = background or ThreadPoolExecutor(
@@ -208,7 +219,11 @@ class ChatSession:
         return not self.incognito and bool(self.settings.get("use_memory"))
 
     def stop(self) -> None:
+        """End the turn in progress at once, whatever it is doing: preparing the prompt
+        (the model is then never asked), connecting, waiting for the first chunk or
+        streaming. Call it only while a turn runs: the flag holds until the turn ends."""
         with self._lock:
+            self._stopping = True
             stream = self._stream
         if stream is not None:
             stream.cancel()
@@ -227,6 +242,8 @@ class ChatSession:
         user_id = self._store("user", text)
         command = parse_command(text)
         if command is not None:
+            with self._lock:
+                self._stopping = False  # a command is not an answer: nothing to stop
             return self._command(command, user_id)
         return self._answer(text, user_id, on_piece)
 
@@ -240,6 +257,7 @@ class ChatSession:
         if found is None:
             raise DesktopMemError("There is no message to answer again: send one first.")
         text, user_id = found
+        _not_a_command(text)
         if self.incognito:
             self._drop_after(user_id)
         else:
@@ -254,6 +272,7 @@ class ChatSession:
         as the other version."""
         found = self._user_message(turn)
         if found is not None:
+            _not_a_command(found[0])
             if self.incognito:
                 self._drop_from(found[1])
             elif found[1] is not None:
@@ -354,6 +373,9 @@ class ChatSession:
         stream = self.backend.stream(plan.messages)
         with self._lock:
             self._stream = stream
+            stopping = self._stopping
+        if stopping:  # stopped while the prompt was prepared: the model is not asked
+            stream.cancel()
         try:
             for piece in stream:
                 if on_piece:
@@ -367,6 +389,7 @@ class ChatSession:
         finally:
             with self._lock:
                 self._stream = None
+                self._stopping = False
         if result.status != "error" and (stream.stopped or not stream.done):
             result.status = "stopped"
         result.text = stream.text
@@ -409,6 +432,7 @@ class ChatSession:
             result.status == "complete"
             and not self.incognito
             and user_id is not None
+            and parse_command(text) is None  # a command is never learned from
             and bool(self.settings.get("auto_memory"))
         )
         if learns:
@@ -510,7 +534,7 @@ class ChatSession:
             result.forget_candidates, result.forget_messages = found.memories, found.messages
             result.forget_more = (found.more_memories, found.more_messages)
             result.text = replies.forget_offer(command.text, found, zh)
-        result.answer_id = self._store("assistant", result.text, model="desktop-mem")
+        result.answer_id = self._store("assistant", result.text, model=COMMAND_MODEL)
         if command.kind == "forget" and not self.incognito:
             # the command and its answer name what is to be forgotten: once something is,
             # they are left out of every prompt too (see forget)
@@ -533,7 +557,7 @@ class ChatSession:
         done = forget.carry_out(
             self.profile, memory_ids, message_ids, keep, command, what, self.conversation_id
         )
-        self._store("assistant", replies.forgot(done, what), model="desktop-mem")
+        self._store("assistant", replies.forgot(done, what), model=COMMAND_MODEL)
         return done
 
     def messages(self) -> list[Message]:

@@ -320,13 +320,13 @@ class VectorIndex:
             self._codes = None
 
     def drop_all(self, conn: Any) -> None:
+        """Delete every vector. The model and dimension stay recorded: the memory tier's
+        model is the profile's choice of embedding model, which emptying the index (as
+        "Forget everything" does) must not change; with no vector they bind nothing."""
         lay = self.layout
         conn.execute(f"DELETE FROM {lay.codes}")
         conn.execute(f"DELETE FROM {lay.vectors}")
-        conn.execute(
-            "DELETE FROM meta WHERE key IN (?, ?, ?, ?)",
-            (lay.model_key, lay.dim_key, lay.center_key, lay.trained_key),
-        )
+        conn.execute("DELETE FROM meta WHERE key IN (?, ?)", (lay.center_key, lay.trained_key))
         self._forget()
 
     def rebuild(
@@ -373,6 +373,7 @@ class VectorIndex:
         written = 0
         with self.db.transaction() as conn:
             self.drop_all(conn)
+            self.db.meta_set(self.layout.model_key, model)  # chosen, even with nothing to embed
             after = -1
             while True:
                 rows = conn.execute(

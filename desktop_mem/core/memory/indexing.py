@@ -184,6 +184,7 @@ class MemoryIndexing:
             vecs = vecs[keep] if len(keep) else vecs[:0]
             if not only_missing:
                 self.index.drop_all(conn)
+                self.db.meta_set(self.index.layout.model_key, use.model)  # even with none
             if len(ids):
                 self.index.ensure(conn, use.model, vecs.shape[1])
                 self.index.put(conn, ids, [keys[i] for i in ids], vecs)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import json
+import queue
 import socket
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -77,6 +78,9 @@ class Stream:
         self._close = close
         self._translate = translate
         self._cancelled = threading.Event()
+        # what the reader thread hands over: ("piece", (text, usage)), ("end", None),
+        # ("error", exception), or ("cancel", None) from `cancel()`
+        self._wake: queue.Queue[tuple[str, Any]] = queue.Queue()
         self._parts: list[str] = []
         self.stopped = False
         self.done = False
@@ -107,30 +111,52 @@ class Stream:
 
     def cancel(self) -> None:
         self._cancelled.set()
+        self._wake.put(("cancel", None))
         self._close()
 
     @property
     def cancelled(self) -> bool:
         return self._cancelled.is_set()
 
-    def __iter__(self) -> Iterator[str]:
+    def _produce(self) -> None:
+        """Read the answer on a thread of its own: the reader blocks on the network
+        (connecting, waiting for the first byte, between chunks), the caller never does,
+        so a cancel ends the iteration at once in every state."""
         try:
-            for piece, usage in self._chunks():
+            for item in self._chunks():
+                self._wake.put(("piece", item))
+                if self._cancelled.is_set():
+                    return
+            self._wake.put(("end", None))
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller, typed there
+            self._wake.put(("error", exc))
+
+    def __iter__(self) -> Iterator[str]:
+        reader = threading.Thread(target=self._produce, name="answer-reader", daemon=True)
+        reader.start()
+        try:
+            while not self._cancelled.is_set():
+                kind, value = self._wake.get()
                 if self._cancelled.is_set():
                     break
+                if kind == "end":
+                    self.done = True
+                    break
+                if kind == "error":
+                    assert isinstance(value, BaseException)
+                    exc = value if isinstance(value, Exception) else RuntimeError(str(value))
+                    raise (
+                        self._cut_off(self._translate(exc)) if self.text else self._translate(exc)
+                    ) from None
+                piece, usage = value
                 if usage is not None:
                     self.usage = usage
                 if piece:
                     self._parts.append(piece)
                     yield piece
-            else:
-                self.done = not self._cancelled.is_set()
-        except Exception as exc:  # noqa: BLE001 - every failure becomes a typed error
-            if not self._cancelled.is_set():
-                raise (
-                    self._cut_off(self._translate(exc)) if self.text else self._translate(exc)
-                ) from None
         finally:
+            # shuts the connection: the reader, blocked on it, ends with an error
+            # nobody reads (or at the server's next chunk)
             self._close()
         if self._cancelled.is_set():
             self.stopped = True
@@ -163,30 +189,54 @@ class ChatBackend(Protocol):
     def models(self) -> list[str]: ...
 
 
-def _timeout(read: float) -> httpx.Timeout:
-    return httpx.Timeout(connect=CONNECT_TIMEOUT_S, read=read, write=30.0, pool=CONNECT_TIMEOUT_S)
+def _timeout(read: float, connect: float = CONNECT_TIMEOUT_S) -> httpx.Timeout:
+    return httpx.Timeout(connect=connect, read=read, write=30.0, pool=connect)
 
 
 class _Connections:
-    """The connections a stream reads from (kept by an httpx response hook), so a stop
-    can shut them down: closing the client from another thread does not wake a read
-    blocked on its socket, which would wait for the server's next chunk."""
+    """The connections a stream reads from, so a stop can shut them down: closing the
+    client from another thread does not wake a read blocked on its socket, which would
+    wait for the server's next chunk (or its first, for minutes while a model loads).
+    Each connection is kept the moment it is made (httpcore's trace of the request),
+    not when the answer's headers arrive; one made after the shut is shut at once."""
 
     def __init__(self) -> None:
         self._streams: list[Any] = []
+        self._lock = threading.Lock()
+        self._shut = False
+
+    def _trace(self, event: str, info: dict[str, Any]) -> None:
+        if event == "connection.connect_tcp.complete":
+            stream = info.get("return_value")
+            with self._lock:
+                self._streams.append(stream)
+                shut = self._shut
+            if shut:
+                self._shut_one(stream)
+
+    def trace(self, request: httpx.Request) -> None:
+        request.extensions["trace"] = self._trace
 
     def keep(self, response: httpx.Response) -> None:
-        self._streams.append(response.extensions.get("network_stream"))
+        with self._lock:
+            self._streams.append(response.extensions.get("network_stream"))
 
-    def hooks(self) -> dict[str, list[Callable[[httpx.Response], None]]]:
-        return {"response": [self.keep]}
+    def hooks(self) -> dict[str, list[Callable[[Any], None]]]:
+        return {"request": [self.trace], "response": [self.keep]}
+
+    @staticmethod
+    def _shut_one(stream: Any) -> None:
+        sock = stream.get_extra_info("socket") if stream is not None else None
+        if sock is not None:
+            with contextlib.suppress(OSError):  # already closed: nothing to wake
+                sock.shutdown(socket.SHUT_RDWR)
 
     def shut(self) -> None:
-        for stream in self._streams:
-            sock = stream.get_extra_info("socket") if stream is not None else None
-            if sock is not None:
-                with contextlib.suppress(OSError):  # already closed: nothing to wake
-                    sock.shutdown(socket.SHUT_RDWR)
+        with self._lock:
+            self._shut = True
+            streams = list(self._streams)
+        for stream in streams:
+            self._shut_one(stream)
 
 
 @dataclass
@@ -209,6 +259,7 @@ class OllamaChat:
     host: str
     model: str = DEFAULT_CHAT_MODEL
     read_timeout: float = READ_TIMEOUT_S
+    connect_timeout: float = CONNECT_TIMEOUT_S
     # the most context asked of the model: the profile's setting, read at each request
     context_cap: int | Callable[[], int] = DEFAULTS["context_tokens"]
     _context: int | None = field(default=None, init=False, repr=False)
@@ -221,7 +272,10 @@ class OllamaChat:
     def _client(self, read: float | None = None, **kw: Any) -> ollama.Client:
         # trust_env=False: never through a proxy from the environment (see embed.py)
         return load_ollama().Client(
-            host=self.host, timeout=_timeout(read or self.read_timeout), trust_env=False, **kw
+            host=self.host,
+            timeout=_timeout(read or self.read_timeout, self.connect_timeout),
+            trust_env=False,
+            **kw,
         )
 
     def _error(self, exc: BaseException) -> Exception:
