@@ -50,13 +50,13 @@ __all__ = [  # the records, importable from here as before
 _CONVERSATION = (
     "c.id, c.title, c.model, c.created_at, c.updated_at, "
     "(SELECT count(*) FROM messages m WHERE m.conversation_id = c.id AND m.shown = 1), "
-    "c.pinned, c.title_source"
+    "c.pinned, c.title_source, c.origin"
 )
 
 
 def _conversation(row: Sequence[Any]) -> Conversation:
-    cid, title, model, created, updated, count, pinned, source = row
-    return Conversation(cid, title, model, created, updated, count, bool(pinned), source)
+    cid, title, model, created, updated, count, pinned, source, origin = row
+    return Conversation(cid, title, model, created, updated, count, bool(pinned), source, origin)
 
 
 def title_from(text: str) -> str:

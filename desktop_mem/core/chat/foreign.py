@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from desktop_mem.core import textproc
+from desktop_mem.core.chat.records import ORIGINS
 from desktop_mem.core.errors import ImportRejected, InvalidInput
 
 __all__ = [
@@ -43,13 +44,7 @@ MAX_RATIO = 200  # a member that unpacks to more than this many times its size: 
 MAX_PASTED = 4 * 1024 * 1024  # a pasted list of memories is small
 MAX_MEMORY_CHARS = 500
 
-LABELS = {
-    "chatgpt": "ChatGPT",
-    "claude": "Claude",
-    "mem0": "mem0",
-    "openmemory": "OpenMemory",
-    "pasted": "a pasted list",
-}
+LABELS = ORIGINS
 
 
 @dataclass

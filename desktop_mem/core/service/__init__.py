@@ -16,7 +16,7 @@ when the service closes.
 
 Areas, by what they act on: `memories`, `conversations`, `documents`, `models` (the
 embedding model and the index), `apps` (other apps over MCP), `keys` (backups, key
-changes), `settings`; chats come from `chat()`.
+changes), `imports` (other assistants' history), `settings`; chats come from `chat()`.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from desktop_mem.core.profile import Forgot, Profile
 from desktop_mem.core.search.relevance import RelevanceRule
 from desktop_mem.core.service.conversations import Conversations
 from desktop_mem.core.service.documents import Documents
+from desktop_mem.core.service.imports import Imports
 from desktop_mem.core.service.keys import Keys
 from desktop_mem.core.service.memories import Memories
 from desktop_mem.core.service.models import Models
@@ -69,6 +70,7 @@ class Service:
         self.documents = Documents(self)
         self.models = Models(self)
         self.keys = Keys(self)
+        self.imports = Imports(self)
         self._closed = threading.Event()
 
     @classmethod
