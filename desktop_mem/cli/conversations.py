@@ -54,9 +54,10 @@ def conversations_list(ctx: Context) -> int:
         return EXIT_OK
     columns = output.width()
     for c in convs:
+        source = f"  ({c.source})" if c.origin else ""
         ctx.out.write(
             f"{c.id:>5} {c.updated_at[:16].replace('T', ' ')} {c.messages:>4} msgs  "
-            f"{output.one_line(c.title or '(untitled)', columns - 36)}\n"
+            f"{output.one_line(c.title or '(untitled)', columns - 36 - len(source))}{source}\n"
         )
     ctx.err.write(f"{len(convs)} conversations\n")
     return EXIT_OK
