@@ -130,14 +130,62 @@
     </message>
 </context>
 <context>
+    <name>ImportController</name>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="75" />
+        <source>%n new conversation(s)</source>
+        <translation><numerusform>%n new conversation</numerusform><numerusform>%n new conversations</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="76" />
+        <source>%n message(s)</source>
+        <translation><numerusform>%n message</numerusform><numerusform>%n messages</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="84" />
+        <source>%n conversation(s) imported before: not added again</source>
+        <translation><numerusform>%n conversation imported before: not added again</numerusform><numerusform>%n conversations imported before: not added again</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="87" />
+        <source>%n empty conversation(s): left out</source>
+        <translation><numerusform>%n empty conversation: left out</numerusform><numerusform>%n empty conversations: left out</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="89" />
+        <source>%n saved memory(s): proposed for you to review</source>
+        <translation><numerusform>%n saved memory: proposed for you to review</numerusform><numerusform>%n saved memories: proposed for you to review</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="91" />
+        <source>%n project(s): not imported</source>
+        <translation><numerusform>%n project: not imported</numerusform><numerusform>%n projects: not imported</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="94" />
+        <source>%n entry(s) in a form this app does not know: skipped</source>
+        <translation><numerusform>%n entry in a form this app does not know: skipped</numerusform><numerusform>%n entries in a form this app does not know: skipped</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="187" />
+        <source>Imported %n conversation(s)</source>
+        <translation><numerusform>Imported %n conversation</numerusform><numerusform>Imported %n conversations</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="188" />
+        <source>%n message(s).</source>
+        <translation><numerusform>%n message.</numerusform><numerusform>%n messages.</numerusform></translation>
+    </message>
+    </context>
+<context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="403" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="409" />
         <source>● Connected · %n not indexed yet</source>
         <translation><numerusform>● Connected · %n not indexed yet</numerusform><numerusform>● Connected · %n not indexed yet</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="426" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="432" />
         <source> · %n message(s) not yet learned from</source>
         <translation><numerusform> · %n message not yet learned from</numerusform><numerusform> · %n messages not yet learned from</numerusform></translation>
     </message>
@@ -224,6 +272,29 @@
         <translation><numerusform>Consolidation: %n change.</numerusform><numerusform>Consolidation: %n changes.</numerusform></translation>
     </message>
 </context>
+<context>
+    <name>ReviewDialog</name>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="284" />
+        <source>%n fact(s) about you found in your imported history.</source>
+        <translation><numerusform>%n fact about you found in your imported history.</numerusform><numerusform>%n facts about you found in your imported history.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="292" />
+        <source>%n of your imported message(s) not yet read for facts.</source>
+        <translation><numerusform>%n of your imported messages not yet read for facts.</numerusform><numerusform>%n of your imported messages not yet read for facts.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="316" />
+        <source>Accepted: %n new memory(s).</source>
+        <translation><numerusform>Accepted: %n new memory.</numerusform><numerusform>Accepted: %n new memories.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="320" />
+        <source>Rejected %n fact(s).</source>
+        <translation><numerusform>Rejected %n fact.</numerusform><numerusform>Rejected %n facts.</numerusform></translation>
+    </message>
+    </context>
 <context>
     <name>SettingsController</name>
     <message numerus="yes">

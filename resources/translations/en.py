@@ -139,6 +139,37 @@ EN: dict[str, tuple[str, str]] = {
         "● Connected · %n not indexed yet",
         "● Connected · %n not indexed yet",
     ),
+    "%n new conversation(s)": ("%n new conversation", "%n new conversations"),
+    "%n message(s)": ("%n message", "%n messages"),
+    "%n conversation(s) imported before: not added again": (
+        "%n conversation imported before: not added again",
+        "%n conversations imported before: not added again",
+    ),
+    "%n empty conversation(s): left out": (
+        "%n empty conversation: left out",
+        "%n empty conversations: left out",
+    ),
+    "%n saved memory(s): proposed for you to review": (
+        "%n saved memory: proposed for you to review",
+        "%n saved memories: proposed for you to review",
+    ),
+    "%n project(s): not imported": ("%n project: not imported", "%n projects: not imported"),
+    "%n entry(s) in a form this app does not know: skipped": (
+        "%n entry in a form this app does not know: skipped",
+        "%n entries in a form this app does not know: skipped",
+    ),
+    "Imported %n conversation(s)": ("Imported %n conversation", "Imported %n conversations"),
+    "%n message(s).": ("%n message.", "%n messages."),
+    "%n fact(s) about you found in your imported history.": (
+        "%n fact about you found in your imported history.",
+        "%n facts about you found in your imported history.",
+    ),
+    "%n of your imported message(s) not yet read for facts.": (
+        "%n of your imported messages not yet read for facts.",
+        "%n of your imported messages not yet read for facts.",
+    ),
+    "Accepted: %n new memory(s).": ("Accepted: %n new memory.", "Accepted: %n new memories."),
+    "Rejected %n fact(s).": ("Rejected %n fact.", "Rejected %n facts."),
 }
 
 

@@ -238,8 +238,12 @@ ZH: dict[str, str | list[str]] = {
         "这会永久删除此配置的全部 %n 条记忆，以及说过这些内容的以前的消息：除非你在下面选择保留，所有对话也会一并删除。你的文档会保留。"
     ],
     "%1 (%n document(s))": ["%1（%n 个文档）"],
-    "No longer watching the folder; its %n document(s) stay.": ["已不再监视该文件夹；其中的 %n 个文档保留。"],
-    "No longer watching the folder; its %n document(s) are removed.": ["已不再监视该文件夹；其中的 %n 个文档已移除。"],
+    "No longer watching the folder; its %n document(s) stay.": [
+        "已不再监视该文件夹；其中的 %n 个文档保留。"
+    ],
+    "No longer watching the folder; its %n document(s) are removed.": [
+        "已不再监视该文件夹；其中的 %n 个文档已移除。"
+    ],
     "Keep my %n conversation(s) to read (the assistant will no longer see them)": [
         "保留我的 %n 个对话以供阅读（助手将不再看到它们）"
     ],
@@ -566,6 +570,59 @@ ZH: dict[str, str | list[str]] = {
     "Delete the selected memories": "删除选中的记忆",
     "● Connected · %n not indexed yet": ["● 已连接 · %n 项尚未索引"],
     "● Connected · search by words only": "● 已连接 · 仅按字词搜索",
+    "Facts": "事实",
+    "Preferences": "偏好",
+    "Events": "事件",
+    "Plans": "计划",
+    "People": "人物",
+    "Notes": "笔记",
+    "a pasted list": "粘贴的列表",
+    "from %1, %2": "来自 %1，%2",
+    "from %1": "来自 %1",
+    "This file is from %1.": "这个文件来自 %1。",
+    "%n new conversation(s)": ["%n 个新对话"],
+    "%n message(s)": ["%n 条消息"],
+    "(%1 to %2)": "（%1 至 %2）",
+    "%n conversation(s) imported before: not added again": ["%n 个对话以前导入过：不会重复添加"],
+    "%n empty conversation(s): left out": ["%n 个空对话：不导入"],
+    "%n saved memory(s): proposed for you to review": ["%n 条已保存的记忆：交给你审阅"],
+    "%n project(s): not imported": ["%n 个项目：不导入"],
+    "%n entry(s) in a form this app does not know: skipped": ["%n 项的格式本应用无法识别：已跳过"],
+    "Nothing new to import.": "没有新的内容可导入。",
+    "Import from ChatGPT, Claude or another assistant": "从 ChatGPT、Claude 或其他助手导入",
+    "Exports (*.zip *.json *.txt);;All files (*)": "导出文件 (*.zip *.json *.txt);;所有文件 (*)",
+    "Reading the export…": "正在读取导出文件…",
+    "Import": "导入",
+    "Use its custom instructions in this profile": "在此配置中使用其中的自定义指令",
+    "Conversations become searchable history, dated as they were written. Facts about you found in them are proposed for you to review; none is used before you accept it.": "对话会成为可搜索的历史记录，保留原来的日期。从中发现的关于你的事实会交给你审阅；你接受之前，一条都不会被使用。",
+    "Importing conversations…": "正在导入对话…",
+    "Imported %n conversation(s)": ["已导入 %n 个对话"],
+    "%n message(s).": ["%n 条消息。"],
+    "They are found by their words until the model server answers.": "在模型服务器恢复之前，只能按字词找到它们。",
+    "Import from ChatGPT, Claude…": "从 ChatGPT、Claude 导入…",
+    "Review imported memories…": "审阅导入的记忆…",
+    "Review imported memories": "审阅导入的记忆",
+    "Find facts in my messages": "从我的消息中找出事实",
+    "Accept ticked": "接受勾选的",
+    "Edit and accept…": "编辑后接受…",
+    "Reject ticked": "拒绝勾选的",
+    "Accept all": "全部接受",
+    "Reject all": "全部拒绝",
+    "already a memory": "已有这条记忆",
+    "%n fact(s) about you found in your imported history.": [
+        "在你导入的历史中发现了 %n 条关于你的事实。"
+    ],
+    "None is used until you accept it.": "你接受之前，一条都不会被使用。",
+    "No facts wait for review.": "没有等待审阅的事实。",
+    "%n of your imported message(s) not yet read for facts.": [
+        "你导入的消息中还有 %n 条尚未读取。"
+    ],
+    "Accepted: %n new memory(s).": ["已接受：%n 条新记忆。"],
+    "Rejected %n fact(s).": ["已拒绝 %n 条事实。"],
+    "Edit and accept": "编辑后接受",
+    "Memory:": "记忆：",
+    "Finding facts in your imported messages…": "正在从你导入的消息中找出事实…",
+    "The model server stopped answering, so reading paused; nothing was lost. Try again once it answers.": "模型服务器停止了响应，读取已暂停；没有丢失任何内容。等它恢复后再试。",
 }
 
 
