@@ -55,3 +55,12 @@ def test_a_file_of_another_kind_is_one_sentence_and_exit_1(run: Run, tmp_path: P
     code, out, err = run("import", str(other))
     assert code == 1 and out == ""
     assert err.count(".") >= 1 and "not an export this app reads" in err
+
+
+def test_export_all_is_read_back_by_import(run: Run, tmp_path: Path) -> None:
+    run("import", str(DATA / "claude_conversations.json"), "--no-facts")
+    out = tmp_path / "mine.json"
+    code, said, _ = run("conversations", "export-all", str(out))
+    assert code == 0 and said.startswith("Exported 3 conversations")
+    code, said, _ = run("import", str(out), "--dry-run")  # into the profile it came from
+    assert said.startswith("Found in desktop-mem's export: 0 new conversations (0 messages); 3 ")

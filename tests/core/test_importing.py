@@ -195,3 +195,31 @@ def test_a_file_of_another_kind_writes_nothing(app: Service, tmp_path: Path) -> 
     with pytest.raises(ImportRejected, match="character"):
         app.imports.survey(cut)
     assert app.counts()["messages"] == 0
+
+
+def test_the_conversations_export_is_read_back_whole(app: Service, tmp_path: Path) -> None:
+    app.imports.run(DATA / "chatgpt_conversations.json", propose=False)
+    chat = app.chat()
+    chat.send("我住在杭州，喜欢龙井茶。")
+    chat.close()
+    before = {
+        c.title: [(m.role, m.content, m.created_at) for m in app.conversations.messages(c.id)]
+        for c in app.conversations.list()
+    }
+    out = tmp_path / "all.json"
+    assert app.conversations.export_all(out) == 4
+    md = tmp_path / "all.md"
+    app.conversations.export_all(md, "md")
+    assert "I bake on Saturdays with spelt flour" in md.read_text()
+    for c in app.conversations.list():
+        app.conversations.delete(c.id)
+    found = app.imports.survey(out)
+    assert (found.kind, found.conversations, found.messages) == ("desktop-mem", 4, 16)
+    done, _ = app.imports.run(out, propose=False)
+    after = {
+        c.title: [(m.role, m.content, m.created_at) for m in app.conversations.messages(c.id)]
+        for c in app.conversations.list()
+    }
+    assert after == before
+    again, _ = app.imports.run(out)
+    assert again.conversations == 0 and again.already == 4

@@ -344,6 +344,34 @@ def read_claude(item: Any, out: Export) -> ForeignConversation | None:
     return conv
 
 
+# -- desktop-mem's own conversation export (a profile's conversations, read back) ------------
+
+OWN_FORMAT = "desktop-mem/conversation"
+
+
+def read_own(item: Any, out: Export) -> ForeignConversation | None:
+    if not isinstance(item, dict) or item.get("format") != OWN_FORMAT:
+        out.skipped += 1
+        return None
+    head = item.get("conversation") or {}
+    conv = ForeignConversation(
+        "desktop-mem",
+        "",
+        textproc.normalize(str(head.get("title") or "")),
+        _iso(head.get("created_at")),
+        _iso(head.get("updated_at")),
+    )
+    for m in item.get("messages") or []:
+        if not isinstance(m, dict) or m.get("role") not in ("user", "assistant"):
+            continue
+        text = m.get("content")
+        if isinstance(text, str) and text.strip():
+            created = _iso(m.get("created_at")) or conv.created_at
+            conv.messages.append(ForeignMessage(m["role"], text, created))
+    conv.key = _key_of(conv)
+    return conv
+
+
 def _key_of(conv: ForeignConversation) -> str:
     import hashlib
 
@@ -422,7 +450,7 @@ class Export:
     def conversations(self) -> Iterator[ForeignConversation]:
         if self.conversations_member is None:
             return
-        read = read_chatgpt if self.kind == "chatgpt" else read_claude
+        read = {"chatgpt": read_chatgpt, "claude": read_claude}.get(self.kind, read_own)
         self.skipped = 0
         with self._open(self.conversations_member) as fh:
             for item in iter_array(fh, self._name(self.conversations_member)):
@@ -447,6 +475,8 @@ def _first_element_kind(fh: IO[str], name: str) -> str | None:
     """Which export a JSON file's first conversation says it is, or None."""
     for item in iter_array(fh, name):
         if isinstance(item, dict):
+            if item.get("format") == OWN_FORMAT:
+                return "desktop-mem"
             if "mapping" in item:
                 return "chatgpt"
             if "chat_messages" in item:
@@ -545,7 +575,7 @@ def _open_file(path: Path) -> Export:
     if start in ("[", "{"):
         with open(path, encoding="utf-8-sig") as fh:
             found = _first_element_kind(fh, path.name)
-        if found in ("chatgpt", "claude"):
+        if found in ("chatgpt", "claude", "desktop-mem"):
             return Export(path, found, "")
         if found in ("memories", "claude_memories"):
             return _memories_file(path)

@@ -171,10 +171,19 @@ class Importer:
         return out
 
     def _known(self, conv: ForeignConversation) -> bool:
-        return bool(
-            self.db.query(
-                "SELECT 1 FROM conversations WHERE origin = ? AND origin_key = ?",
-                (conv.origin, conv.key),
+        if self.db.query(
+            "SELECT 1 FROM conversations WHERE origin = ? AND origin_key = ?",
+            (conv.origin, conv.key),
+        ):
+            return True
+        # this app's own export read back into the profile it came from: the same
+        # conversation is the one begun at the same moment with the same title
+        created = _stamp(conv.created_at)
+        return conv.origin == "desktop-mem" and bool(
+            created
+            and self.db.query(
+                "SELECT 1 FROM conversations WHERE created_at = ? AND title = ?",
+                (created, conv.title),
             )
         )
 

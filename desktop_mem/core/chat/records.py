@@ -14,6 +14,7 @@ ORIGINS = {
     "mem0": "mem0",
     "openmemory": "OpenMemory",
     "pasted": "a pasted list",
+    "desktop-mem": "desktop-mem",
 }
 
 
