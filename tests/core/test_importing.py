@@ -223,3 +223,41 @@ def test_the_conversations_export_is_read_back_whole(app: Service, tmp_path: Pat
     assert after == before
     again, _ = app.imports.run(out)
     assert again.conversations == 0 and again.already == 4
+
+
+def test_a_decided_or_forgotten_proposal_leaves_no_text(
+    app: Service, profile: Profile, isolated: Any, fake_ollama: FakeOllama
+) -> None:
+    from tests.fakes.keyrings import stored_key
+    from tests.sqlcipher_pages import decrypted_pages
+
+    app.imports.run(DATA / "claude_conversations.json")
+    fake_ollama.reply_json(extraction("Keeps a kayak called Quillwort9 in the garage"))
+    fake_ollama.reply_json(extraction("Collects stamps from Zanzibar7781"))
+    app.imports.propose_facts(limit=2)
+    kayak, stamps = (p.id for p in app.imports.proposals())
+    key = stored_key(isolated, profile.db.path)
+    needles = [b"quillwort9", b"zanzibar7781"]
+
+    def found() -> list[bytes]:
+        pages = b"".join(decrypted_pages(profile.db.path, secret_hex=key)).lower()
+        return [n for n in needles if n in pages]
+
+    assert found() == needles
+    app.imports.reject([stamps])
+    (memory,) = app.imports.accept([kayak])
+    app.memories.store.delete(memory)
+    assert found() == []
+    # a conversation deleted takes the facts found in it; forget everything takes all
+    fake_ollama.reply_json(extraction("Keeps a kayak called Quillwort9 in the garage"))
+    app.imports.propose_facts(limit=1)
+    assert app.imports.proposals() == []  # decided before: not proposed again
+    fake_ollama.reply_json(extraction("Sings in a choir called Zanzibar7781"))
+    app.imports.propose_facts(limit=1)
+    (sings,) = app.imports.proposals()
+    app.conversations.delete(app.conversations.message(sings.message_id).conversation_id)
+    assert app.imports.proposals() == [] and found() == []
+    app.imports.run(DATA / "pasted_memories.txt")
+    assert app.imports.proposals()
+    app.forget_everything()
+    assert app.imports.counts() == {"waiting": 0, "accepted": 0, "rejected": 0}

@@ -279,6 +279,7 @@ class ConversationStore(Versions, MessageSearch):
             conn.execute("DELETE FROM message_memories")
             conn.execute("DELETE FROM message_recalls")
             conn.execute("DELETE FROM message_documents")
+            conn.execute("DELETE FROM proposals WHERE message_id IS NOT NULL")
             self.index.drop_all(conn)
             conn.execute("INSERT INTO messages_fts(messages_fts) VALUES ('delete-all')")
             conn.execute("DELETE FROM messages")
@@ -299,6 +300,8 @@ class ConversationStore(Versions, MessageSearch):
         }
         self.index.remove(conn, ids)
         for mid in ids:
+            # a fact found in it and not yet accepted goes with it (importing.py)
+            conn.execute("DELETE FROM proposals WHERE message_id = ? AND state = 'waiting'", (mid,))
             # what followed it follows what it followed: the conversation stays one tree
             conn.execute(
                 "UPDATE messages SET parent_id = (SELECT parent_id FROM messages WHERE id = ?) "

@@ -414,10 +414,11 @@ class Importer:
         )
         made = {p.id: m.id for (p, _), m in zip(fresh, mems, strict=True)}
         with self.db.transaction() as conn:
-            for p in chosen:
+            for p in chosen:  # decided: only its hash stays, so it is not proposed again
                 conn.execute(
-                    "UPDATE proposals SET state = 'accepted', memory_id = ?, text = ? WHERE id = ?",
-                    (made.get(p.id), text if text is not None else p.text, p.id),
+                    "UPDATE proposals SET state = 'accepted', memory_id = ?, text = '' "
+                    "WHERE id = ?",
+                    (made.get(p.id), p.id),
                 )
         self.events.emit(ProposalsChanged())
         return list(made.values())
@@ -428,7 +429,8 @@ class Importer:
         with self.db.transaction() as conn:
             for chunk, marks in id_chunks([p.id for p in chosen]):
                 conn.execute(
-                    f"UPDATE proposals SET state = 'rejected' WHERE id IN ({marks})", chunk
+                    f"UPDATE proposals SET state = 'rejected', text = '' WHERE id IN ({marks})",
+                    chunk,
                 )
         self.events.emit(ProposalsChanged())
         return len(chosen)
