@@ -180,12 +180,12 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="409" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="407" />
         <source>● Connected · %n not indexed yet</source>
         <translation><numerusform>● Connected · %n not indexed yet</numerusform><numerusform>● Connected · %n not indexed yet</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="432" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="430" />
         <source> · %n message(s) not yet learned from</source>
         <translation><numerusform> · %n message not yet learned from</numerusform><numerusform> · %n messages not yet learned from</numerusform></translation>
     </message>
@@ -303,6 +303,14 @@
         <translation><numerusform>Re-indexed %n item with %1.</numerusform><numerusform>Re-indexed %n items with %1.</numerusform></translation>
     </message>
     </context>
+<context>
+    <name>SleepController</name>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/sleep_controller.py" line="74" />
+        <source>While you were away, %n fact(s) about you were found in your imported history: Memories › Review imported memories… to accept them.</source>
+        <translation><numerusform>While you were away, %n fact about you was found in your imported history: Memories › Review imported memories… to accept it.</numerusform><numerusform>While you were away, %n facts about you were found in your imported history: Memories › Review imported memories… to accept them.</numerusform></translation>
+    </message>
+</context>
 <context>
     <name>TurnController</name>
     <message numerus="yes">

@@ -170,6 +170,10 @@ EN: dict[str, tuple[str, str]] = {
     ),
     "Accepted: %n new memory(s).": ("Accepted: %n new memory.", "Accepted: %n new memories."),
     "Rejected %n fact(s).": ("Rejected %n fact.", "Rejected %n facts."),
+    "While you were away, %n fact(s) about you were found in your imported history: Memories › Review imported memories… to accept them.": (
+        "While you were away, %n fact about you was found in your imported history: Memories › Review imported memories… to accept it.",
+        "While you were away, %n facts about you were found in your imported history: Memories › Review imported memories… to accept them.",
+    ),
 }
 
 

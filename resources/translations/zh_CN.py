@@ -623,6 +623,9 @@ ZH: dict[str, str | list[str]] = {
     "Memory:": "记忆：",
     "Finding facts in your imported messages…": "正在从你导入的消息中找出事实…",
     "The model server stopped answering, so reading paused; nothing was lost. Try again once it answers.": "模型服务器停止了响应，读取已暂停；没有丢失任何内容。等它恢复后再试。",
+    "While you were away, %n fact(s) about you were found in your imported history: Memories › Review imported memories… to accept them.": [
+        "你不在时，在你导入的历史中发现了 %n 条关于你的事实：请在“记忆 › 审阅导入的记忆…”中接受它们。"
+    ],
 }
 
 

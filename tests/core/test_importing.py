@@ -261,3 +261,21 @@ def test_a_decided_or_forgotten_proposal_leaves_no_text(
     assert app.imports.proposals()
     app.forget_everything()
     assert app.imports.counts() == {"waiting": 0, "accepted": 0, "rejected": 0}
+
+
+def test_imported_messages_are_read_for_facts_while_the_user_is_away(
+    app: Service, fake_ollama: FakeOllama
+) -> None:
+    app.settings.set("sleep_consolidation", False)  # only the imported messages are due
+    assert not app.memories.idle_due()
+    app.imports.run(DATA / "claude_conversations.json")
+    assert app.memories.idle_due()
+    fake_ollama.reply_json(extraction("Commutes 12 km to the hospital by bike"))
+    # the user comes back once the first fact is found
+    first = app.memories.idle_pass(should_stop=lambda: bool(app.imports.proposals()))
+    assert first.stopped and first.proposed == 1 and app.imports.to_read() == 3
+    rest = app.memories.idle_pass()
+    assert not rest.stopped and app.imports.to_read() == 0 and not app.memories.idle_due()
+    app.settings.set("auto_memory", False)
+    app.imports.run(DATA / "chatgpt_conversations.json")
+    assert not app.memories.idle_due()  # learning off: nothing runs while away

@@ -68,3 +68,20 @@ def test_import_says_what_it_found_then_reviews_the_facts(
     review.reject_all.click()
     assert review.heading.text() == "No facts wait for review."
     assert app.counts()["memories"] == 1
+
+
+def test_an_idle_window_finds_facts_in_imported_history(
+    qtbot: Any, window: MainWindow, fake_ollama: FakeOllama
+) -> None:
+    app = window.context.app
+    app.imports.run(DATA / "claude_conversations.json")
+    fake_ollama.reply_json({"memories": [{"text": "Commutes 12 km to the hospital by bike"}]})
+    window.sleeper.timer.setInterval(10)
+    window.sleeper.user_active()  # counting quiet time from now
+    qtbot.waitUntil(
+        lambda: "1 fact about you was found" in window.statusBar().currentMessage(),
+        timeout=20000,
+    )
+    assert app.imports.to_read() == 0
+    assert [p.text for p in app.imports.proposals()] == ["Commutes 12 km to the hospital by bike"]
+    assert app.counts()["memories"] == 0  # proposed, not imposed
