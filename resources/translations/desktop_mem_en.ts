@@ -46,11 +46,11 @@
         <source>%n message(s), last %1</source>
         <translation><numerusform>%n message, last %1</numerusform><numerusform>%n messages, last %1</numerusform></translation>
     </message>
-</context>
+    </context>
 <context>
     <name>ConversationsController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="233" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="239" />
         <source>%n of them will no longer quote what was said in it.</source>
         <translation><numerusform>%n of them will no longer quote what was said in it.</numerusform><numerusform>%n of them will no longer quote what was said in it.</numerusform></translation>
     </message>

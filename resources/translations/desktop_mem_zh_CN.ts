@@ -513,92 +513,102 @@
         <source>%n message(s), last %1</source>
         <translation><numerusform>%n 条消息，最近 %1</numerusform></translation>
     </message>
+    <message>
+        <location filename="../../desktop_mem/ui/item_models.py" line="346" />
+        <source>from %1, %2</source>
+        <translation>来自 %1，%2</translation>
+    </message>
 </context>
 <context>
     <name>ConversationsController</name>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="91" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="92" />
         <source>Incognito conversation</source>
         <translation>无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="91" />
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="108" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="92" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="109" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="173" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="111" />
+        <source>from %1, %2</source>
+        <translation>来自 %1，%2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="179" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="173" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="179" />
         <source>Pin to the top</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="174" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="180" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="175" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="181" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="176" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="182" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="197" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="203" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="197" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="203" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="212" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="218" />
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="214" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="220" />
         <source>Markdown (*.md);;JSON (*.json)</source>
         <translation>Markdown (*.md);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="225" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="231" />
         <source>Exported to %1.</source>
         <translation>已导出到 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="230" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="236" />
         <source>Delete this conversation for good? Memories learned from it stay.</source>
         <translation>永久删除这个对话？从中学到的记忆会保留。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="233" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="239" />
         <source>%n of them will no longer quote what was said in it.</source>
         <translation><numerusform>其中 %n 条记忆将不再引用这个对话中的内容。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="237" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="243" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="249" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="255" />
         <source>The conversation was deleted.</source>
         <translation>对话已删除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="252" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="258" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>

@@ -85,3 +85,19 @@ def test_an_idle_window_finds_facts_in_imported_history(
     assert app.imports.to_read() == 0
     assert [p.text for p in app.imports.proposals()] == ["Commutes 12 km to the hospital by bike"]
     assert app.counts()["memories"] == 0  # proposed, not imposed
+
+
+def test_an_imported_conversation_says_where_it_came_from(qtbot: Any, window: MainWindow) -> None:
+    app = window.context.app
+    app.imports.run(DATA / "chatgpt_conversations.json", propose=False)
+    sour = next(c for c in app.conversations.list() if c.title.startswith("Sourdough"))
+    window.conversations.open_conversation(sour.id)
+    idle(qtbot, window)
+    assert window.chat.title.text() == ("Sourdough starter schedule  ·  from ChatGPT, 2024-03-02")
+    model = window.conversation_panel.list.model()
+    qtbot.waitUntil(lambda: model.rowCount() >= 3, timeout=10000)
+    tips = [
+        str(model.index(r, 0).data(Qt.ItemDataRole.ToolTipRole) or "")
+        for r in range(model.rowCount())
+    ]
+    assert any(t.endswith("from ChatGPT, 2024-03-02") for t in tips)
