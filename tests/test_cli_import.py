@@ -64,3 +64,12 @@ def test_export_all_is_read_back_by_import(run: Run, tmp_path: Path) -> None:
     assert code == 0 and said.startswith("Exported 3 conversations")
     code, said, _ = run("import", str(out), "--dry-run")  # into the profile it came from
     assert said.startswith("Found in desktop-mem's export: 0 new conversations (0 messages); 3 ")
+
+
+def test_facts_since_and_a_bad_date(run: Run) -> None:
+    code, out, _ = run(
+        "import", str(DATA / "claude_conversations.json"), "--facts-since", "2024-06-01"
+    )
+    assert code == 0 and "2 messages of yours wait to be read" in out
+    code, _, err = run("import", str(DATA / "chatgpt_conversations.json"), "--since", "last spring")
+    assert code == 1 and "'last spring' is not a date: give it as YYYY-MM-DD." in err

@@ -5,6 +5,8 @@ of the history for them, accept, edit, reject)."""
 from __future__ import annotations
 
 import argparse
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +29,11 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     )
     im.add_argument(
         "--no-facts", action="store_true", help="import the conversations without proposing facts"
+    )
+    im.add_argument(
+        "--facts-since",
+        metavar="DATE",
+        help="read only your messages since DATE (YYYY-MM-DD) for facts, say the last year",
     )
     im.add_argument(
         "--use-instructions",
@@ -57,6 +64,29 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     rj.add_argument("--all", action="store_true", help="every fact waiting")
     rj.set_defaults(func=review_reject)
     rv.set_defaults(func=review_list, opens_profile=True, json=False)
+
+
+def timed_progress(err: Any, what: str) -> Callable[[int, int], None] | None:
+    """On a terminal: "Importing conversations 120/1,000, about 40 s left" (Ctrl+C stops;
+    what was stored stays, and the same command goes on from there)."""
+    if not err.isatty():
+        return None
+    started = time.monotonic()
+
+    def show(done: int, total: int) -> None:
+        left = ""
+        elapsed = time.monotonic() - started
+        if 0 < done < total and elapsed > 2:
+            secs = elapsed / done * (total - done)
+            left = (
+                f", about {secs / 60:.0f} min left" if secs >= 90 else f", about {secs:.0f} s left"
+            )
+        err.write(f"\r{what} {done:,}/{total:,}{left}\x1b[K")
+        if done >= total:
+            err.write("\n")
+        err.flush()
+
+    return show
 
 
 def _plural(n: int, one: str, many: str | None = None) -> str:
@@ -104,9 +134,10 @@ def import_file(ctx: Context) -> int:
         path,
         propose=not args.no_facts,
         since=args.since,
-        progress=output.progress(ctx.err, "Importing conversations"),
-        index_progress=output.progress(ctx.err, "Indexing messages"),
-        total=survey.conversations + survey.already,
+        progress=timed_progress(ctx.err, "Importing conversations"),
+        index_progress=timed_progress(ctx.err, "Indexing messages"),
+        total=survey.conversations + survey.already + survey.empty,
+        facts_since=args.facts_since,
     )
     if args.use_instructions and survey.instructions:
         app.imports.use_instructions(survey.instructions)
@@ -173,7 +204,7 @@ def review_list(ctx: Context) -> int:
 def review_read(ctx: Context) -> int:
     app = ctx.app
     done = app.imports.propose_facts(
-        limit=ctx.args.limit, progress=output.progress(ctx.err, "Reading messages")
+        limit=ctx.args.limit, progress=timed_progress(ctx.err, "Reading messages")
     )
     if ctx.args.json:
         output.print_json(vars(done), ctx.out)

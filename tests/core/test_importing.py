@@ -279,3 +279,10 @@ def test_imported_messages_are_read_for_facts_while_the_user_is_away(
     app.settings.set("auto_memory", False)
     app.imports.run(DATA / "chatgpt_conversations.json")
     assert not app.memories.idle_due()  # learning off: nothing runs while away
+
+
+def test_facts_are_read_only_from_the_last_year_when_asked(app: Service) -> None:
+    done, _ = app.imports.run(DATA / "chatgpt_conversations.json", facts_since="2024-06-01")
+    assert done.conversations == 3 and app.imports.to_read() == 2  # the Hangzhou chat's
+    rest, _ = app.imports.run(DATA / "claude_conversations.json", facts_since="2024-08-08")
+    assert rest.to_read == 3  # and 学中文's one message of that day

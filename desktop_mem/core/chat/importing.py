@@ -197,9 +197,11 @@ class Importer:
         progress: Callable[[int, int], None] | None = None,
         should_stop: Callable[[], bool] | None = None,
         total: int | None = None,
+        facts_since: str | None = None,
     ) -> Imported:
         """Store the file's conversations (each once) and propose its memories. `since`
-        (an ISO date): only conversations active since then. `progress(done, total)`
+        (an ISO date): only conversations active since then; `facts_since`: only the
+        user's messages since then wait to be read for facts. `progress(done, total)`
         counts conversations; `total` is the survey's count when known."""
         export = open_export(path)
         out = Imported(export.label)
@@ -213,7 +215,7 @@ class Importer:
             else:
                 batch.append(conv)
             if len(batch) >= BATCH:
-                self._store(batch, propose, out)
+                self._store(batch, propose, out, facts_since)
                 batch = []
             if progress:
                 progress(seen, max(total or 0, seen))
@@ -221,14 +223,20 @@ class Importer:
                 out.stopped = True
                 break
         if batch:
-            self._store(batch, propose, out)
+            self._store(batch, propose, out, facts_since)
         out.skipped = export.skipped
         out.to_read = self.to_read()
         if out.conversation_ids:
             self.events.conversations("added", out.conversation_ids)
         return out
 
-    def _store(self, batch: list[ForeignConversation], propose: bool, out: Imported) -> None:
+    def _store(
+        self,
+        batch: list[ForeignConversation],
+        propose: bool,
+        out: Imported,
+        facts_since: str | None = None,
+    ) -> None:
         with self.db.transaction() as conn:
             for conv in batch:
                 if self._known(conv):
@@ -248,12 +256,14 @@ class Importer:
                 cid = int(cur.lastrowid)
                 follows: int | None = None
                 for m in conv.messages:
-                    state = TO_PROPOSE if propose and m.role == "user" else ""
+                    stamp = _stamp(m.created_at) or created
+                    read = propose and m.role == "user" and stamp[:10] >= (facts_since or "")
+                    state = TO_PROPOSE if read else ""
                     cur = conn.execute(
                         "INSERT INTO messages(conversation_id, role, content, status, "
                         "created_at, parent_id, learn_state) "
                         "VALUES (?, ?, ?, 'complete', ?, ?, ?)",
-                        (cid, m.role, m.text, _stamp(m.created_at) or created, follows, state),
+                        (cid, m.role, m.text, stamp, follows, state),
                     )
                     follows = int(cur.lastrowid)
                     conn.execute(

@@ -46,15 +46,18 @@ class Imports:
         index_progress: Progress | None = None,
         should_stop: Callable[[], bool] | None = None,
         total: int | None = None,
+        facts_since: str | None = None,
     ) -> tuple[Imported, builtins.list[str]]:
         """Import the file's conversations (those already here are not added again) and
         propose its memories; then embed the new messages for search. With `propose`,
-        the conversations' user messages wait to be read for facts (`propose_facts`).
+        the conversations' user messages wait to be read for facts (`propose_facts`;
+        only those since `facts_since`, "only the last year").
         Returns what was imported and warnings (the model server away: the messages are
         found by their words now, and embedded later)."""
         done = self.importer.run(
-            Path(path), propose, since_date(since), progress, should_stop, total
-        )
+            Path(path), propose, since_date(since), progress, should_stop, total,
+            since_date(facts_since),
+        )  # fmt: skip
         warnings: list[str] = []
         if done.message_ids:
             try:
