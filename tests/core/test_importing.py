@@ -286,3 +286,20 @@ def test_facts_are_read_only_from_the_last_year_when_asked(app: Service) -> None
     assert done.conversations == 3 and app.imports.to_read() == 2  # the Hangzhou chat's
     rest, _ = app.imports.run(DATA / "claude_conversations.json", facts_since="2024-08-08")
     assert rest.to_read == 3  # and 学中文's one message of that day
+
+
+def test_this_apps_memories_export_is_proposed_and_a_table_refused(
+    app: Service, tmp_path: Path
+) -> None:
+    app.memories.add(NewMemory("Grows tomatoes on the balcony"))
+    mine = tmp_path / "memories.json"
+    app.memories.export(mine)
+    app.memories.store.delete(app.memories.store.list()[0].id)
+    found = app.imports.survey(mine)
+    assert (found.kind, found.memories) == ("desktop-mem", 1)
+    app.imports.run(mine)
+    assert [p.text for p in app.imports.proposals()] == ["Grows tomatoes on the balcony"]
+    table = tmp_path / "memories.csv"
+    table.write_text("text,kind\nLikes figs,fact\n")
+    with pytest.raises(ImportRejected, match="not an export this app reads"):
+        app.imports.survey(table)

@@ -584,8 +584,9 @@ def _open_file(path: Path) -> Export:
                 data = json.load(fh)
             return Export(path, "claude", None, projects=len(data))
         raise _not_an_export(path)
-    if "\x00" in head or os.path.getsize(path) > MAX_PASTED:
-        raise _not_an_export(path)
+    first_line = head.lstrip().split("\n", 1)[0].lower()
+    if "\x00" in head or os.path.getsize(path) > MAX_PASTED or first_line.startswith("text,"):
+        raise _not_an_export(path)  # binary, huge, or a table (CSV: memory import reads it)
     text = path.read_text(encoding="utf-8-sig")
     memories = [ForeignMemory("pasted", line) for line in _memory_lines(text)]
     if not memories:
@@ -599,6 +600,8 @@ def _memories_file(path: Path) -> Export:
     first = data[0] if isinstance(data, list) and data else data
     if isinstance(first, dict) and "conversations_memory" in first:
         kind = "claude"
+    elif isinstance(data, dict) and str(data.get("format", "")).startswith("desktop-mem/"):
+        kind = "desktop-mem"  # this app's own memories export, proposed like any other
     elif isinstance(data, dict) and "results" in data:
         kind = "mem0"
     else:
