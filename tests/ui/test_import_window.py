@@ -68,6 +68,8 @@ def test_import_says_what_it_found_then_reviews_the_facts(
     review.reject_all.click()
     assert review.heading.text() == "No facts wait for review."
     assert app.counts()["memories"] == 1
+    review.close()
+    idle(qtbot, window)  # the memory list read again after the accept: done before closing
 
 
 def test_an_idle_window_finds_facts_in_imported_history(
@@ -85,6 +87,7 @@ def test_an_idle_window_finds_facts_in_imported_history(
     assert app.imports.to_read() == 0
     assert [p.text for p in app.imports.proposals()] == ["Commutes 12 km to the hospital by bike"]
     assert app.counts()["memories"] == 0  # proposed, not imposed
+    idle(qtbot, window)
 
 
 def test_an_imported_conversation_says_where_it_came_from(qtbot: Any, window: MainWindow) -> None:
@@ -101,3 +104,4 @@ def test_an_imported_conversation_says_where_it_came_from(qtbot: Any, window: Ma
         for r in range(model.rowCount())
     ]
     assert any(t.endswith("from ChatGPT, 2024-03-02") for t in tips)
+    idle(qtbot, window)
