@@ -300,3 +300,20 @@ def test_personal_benchmark_says_what_a_single_gate_could_separate(
     assert sep["gates"]["0.0"]["personal_unrelated_below"] == 0.0
     assert "a single gate" in capsys.readouterr().out
     assert result["rows"][1]["rule"] == {}  # the rule's own rows follow as before
+
+
+def test_imports_benchmark_checks_the_kept_branches() -> None:
+    """The import benchmark builds an export with abandoned branches, imports it twice
+    and the samples once, and fails if an abandoned message or a missing one slipped by."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.run(
+        [sys.executable, "-m", "benchmarks.imports", "--conversations", "20", "--turns", "4"],
+        capture_output=True, text=True, timeout=600, cwd=root,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "export: 20 conversations, 160 kept messages" in proc.stdout
+    assert "abandoned-branch messages imported: 0" in proc.stdout
+    assert "sample chatgpt_conversations.json: 14 of 14 kept messages imported" in proc.stdout

@@ -421,6 +421,24 @@ def _dialogs(out: Path, suffix: str, window: Any, profile: Any, conversation: in
         dialog.show()
         _save(out, name + suffix, dialog, pump)
         dialog.close()
+    _import_dialogs(out, suffix, window, pump)
+
+
+def _import_dialogs(out: Path, suffix: str, window: Any, pump: Any) -> None:
+    """Import from ChatGPT, Claude…: what a Claude export holds, then the review of the
+    facts proposed (a pasted list's, so the demo's conversations stay as they are)."""
+    samples = ROOT / "tests" / "data" / "imports"
+    app = window.context.app
+    export = samples / "claude_export.zip"
+    window.imports.confirm(export, app.imports.survey(export))
+    box = window.imports.box
+    _save(out, "dialog-import" + suffix, box, pump)
+    box.close()
+    app.imports.run(samples / "pasted_memories.txt")  # proposals only: imported once
+    app.imports.run(samples / "mem0_export.json")
+    window.imports.show_review()
+    _save(out, "dialog-import-review" + suffix, window.imports.review, pump)
+    window.imports.review.close()
 
 
 def _save(out: Path, name: str, widget: Any, pump: Any) -> None:

@@ -54,6 +54,8 @@ GROUPS = {
     "models": "models",
     "settings": "settings",
     "docs": "docs",
+    "import": "imports",
+    "review": "imports",
     "rekey": "keys",
     "backup": "keys",
     "restore": "keys",

@@ -28,6 +28,13 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     ex.add_argument("file")
     ex.add_argument("--format", choices=("md", "json"), help="default: from the file name")
     ex.set_defaults(func=conversations_export)
+    ea = csub.add_parser(
+        "export-all",
+        help="write every conversation to one file (json, which `import` reads back, or md)",
+    )
+    ea.add_argument("file")
+    ea.add_argument("--format", choices=("md", "json"), help="default: from the file name")
+    ea.set_defaults(func=conversations_export_all)
     de = csub.add_parser("delete", help="delete a conversation for good")
     de.add_argument("ids", type=int, nargs="+", metavar="ID")
     de.set_defaults(func=conversations_delete)
@@ -54,11 +61,20 @@ def conversations_list(ctx: Context) -> int:
         return EXIT_OK
     columns = output.width()
     for c in convs:
+        source = f"  ({c.source})" if c.origin else ""
         ctx.out.write(
             f"{c.id:>5} {c.updated_at[:16].replace('T', ' ')} {c.messages:>4} msgs  "
-            f"{output.one_line(c.title or '(untitled)', columns - 36)}\n"
+            f"{output.one_line(c.title or '(untitled)', columns - 36 - len(source))}{source}\n"
         )
     ctx.err.write(f"{len(convs)} conversations\n")
+    return EXIT_OK
+
+
+def conversations_export_all(ctx: Context) -> int:
+    path = Path(ctx.args.file)
+    fmt = ctx.args.format or ("md" if path.suffix.lower() in (".md", ".markdown") else "json")
+    n = ctx.app.conversations.export_all(path, fmt)
+    ctx.out.write(f"Exported {n} conversations to {path} ({fmt}). This file is not encrypted.\n")
     return EXIT_OK
 
 

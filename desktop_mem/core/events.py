@@ -64,6 +64,11 @@ class LearningChanged(Event):
 
 
 @dataclass(frozen=True)
+class ProposalsChanged(Event):
+    """Facts proposed from imported history were added, accepted or rejected."""
+
+
+@dataclass(frozen=True)
 class TurnLearned(Event):
     """The write path finished for a turn: what it taught (core.chat.learning.Learned)."""
 

@@ -190,6 +190,8 @@ class Profile:
             messages = self.conversations.exclude_all()
         else:
             messages = self.conversations.delete_all(vacuum=False)
+        with self.db.transaction() as conn:  # facts found in imported history, too
+            conn.execute("DELETE FROM proposals")
         self.db.execute("VACUUM")  # once, for both: no freed page keeps a word of either
         self.db.checkpoint()
         return Forgot(memories, messages, conversations, keep_conversations)

@@ -10,6 +10,7 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMenu, QMessageBox
 
 from desktop_mem.core import textproc
+from desktop_mem.core.chat.records import ORIGINS
 from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.ui import tasks
 from desktop_mem.ui.changes import describe as describe_changes
@@ -105,7 +106,12 @@ class ConversationsController(QObject):
             self.refresh()
             return
         self.ctx.chat.open(conversation_id, False)
-        self.chat.title.setText(conv.title or self.tr("New conversation"))
+        title = conv.title or self.tr("New conversation")
+        if conv.origin:  # imported: say where from, and when it began
+            title += "  ·  " + self.tr("from %1, %2").replace(
+                "%1", ORIGINS.get(conv.origin, conv.origin)
+            ).replace("%2", conv.created_at[:10])
+        self.chat.title.setText(title)
         self.show_messages(conversation_id)
         self.panel.select(conversation_id)
         self.ctx.hub.chat_shown.emit()  # readable while the model server is down

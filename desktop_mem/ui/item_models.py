@@ -17,7 +17,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QFont, QFontMetrics
 
-from desktop_mem.core.chat.records import Conversation
+from desktop_mem.core.chat.records import ORIGINS, Conversation
 from desktop_mem.core.memory.records import Memory
 
 Index = QModelIndex | QPersistentModelIndex
@@ -340,9 +340,14 @@ class ConversationListModel(QAbstractListModel):
         if role == Qt.ItemDataRole.ToolTipRole and c.id in self._found:
             return self._found[c.id][1]
         if role == Qt.ItemDataRole.ToolTipRole:
-            return self.tr("%n message(s), last %1", "", c.messages).replace(
+            tip = self.tr("%n message(s), last %1", "", c.messages).replace(
                 "%1", c.updated_at[:16].replace("T", " ")
             )
+            if c.origin:  # imported: where from, and when it began
+                tip += "\n" + self.tr("from %1, %2").replace(
+                    "%1", ORIGINS.get(c.origin, c.origin)
+                ).replace("%2", c.created_at[:10])
+            return tip
         if role == ID_ROLE:
             return c.id
         return None

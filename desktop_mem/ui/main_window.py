@@ -40,6 +40,7 @@ from desktop_mem.ui.context import Context
 from desktop_mem.ui.conversations_controller import ConversationsController
 from desktop_mem.ui.conversations_panel import ConversationsPanel
 from desktop_mem.ui.documents_ui import DocumentsPage
+from desktop_mem.ui.import_dialog import ImportController
 from desktop_mem.ui.memory_browser import MemoryBrowser
 from desktop_mem.ui.memory_controller import MemoryController
 from desktop_mem.ui.offline_page import OfflinePage
@@ -109,6 +110,7 @@ class MainWindow(QMainWindow):
         self.turns = TurnController(ctx, self.chat)
         self.conversations = ConversationsController(ctx, self.conversation_panel, self.chat)
         self.memories = MemoryController(ctx, self.browser)
+        self.imports = ImportController(ctx)
         self.backups = BackupController(ctx)
         self.sleeper = SleepController(ctx)
         self.syncing = SyncController(ctx)
@@ -278,6 +280,8 @@ class MainWindow(QMainWindow):
         action(mem, self.tr("Consolidate now"), self.memories.consolidate)
         action(mem, self.tr("Export…"), self.memories.export_memories)
         action(mem, self.tr("Import…"), self.memories.import_memories)
+        action(mem, self.tr("Import from ChatGPT, Claude…"), lambda: self.imports.import_history())
+        action(mem, self.tr("Review imported memories…"), self.imports.show_review)
         self.auto_action = action(mem, self.tr("Learn automatically"), self._toggle_auto)
         self.auto_action.setCheckable(True)
         self.auto_action.setChecked(bool(self.context.app.settings.get("auto_memory")))

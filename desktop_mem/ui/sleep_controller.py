@@ -2,7 +2,7 @@
 
 When nobody has typed for `idle_ms` and a pass is due (core/chat/sleep.py), the core's
 idle pass (Service.memories.idle_pass: what waits to be learned from, then the whole
-store) runs in the background at the lowest thread priority; any key in the composer,
+store, then imported messages read for facts) runs in the background at the lowest thread priority; any key in the composer,
 or a turn starting, asks it to stop at once. What it changed is reported through
 `finished` (the window shows a quiet status line; every change is a version in the
 memory's history, so it can be undone there).
@@ -68,6 +68,16 @@ class SleepController(QObject):
         self.running = False
         self.timer.start()
         self.finished.emit(result.changes)
+        if result.proposed:
+            self.ctx.hub.status.emit(
+                self.tr(
+                    "While you were away, %n fact(s) about you were found in your imported "
+                    "history: Memories › Review imported memories… to accept them.",
+                    "",
+                    result.proposed,
+                ),
+                30000,
+            )
 
     def _failed(self, *_: Any) -> None:
         # the model server was away, say: try again after the next quiet spell

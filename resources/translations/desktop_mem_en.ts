@@ -46,11 +46,11 @@
         <source>%n message(s), last %1</source>
         <translation><numerusform>%n message, last %1</numerusform><numerusform>%n messages, last %1</numerusform></translation>
     </message>
-</context>
+    </context>
 <context>
     <name>ConversationsController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="238" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="244" />
         <source>%n of them will no longer quote what was said in it.</source>
         <translation><numerusform>%n of them will no longer quote what was said in it.</numerusform><numerusform>%n of them will no longer quote what was said in it.</numerusform></translation>
     </message>
@@ -130,14 +130,62 @@
     </message>
 </context>
 <context>
+    <name>ImportController</name>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="75" />
+        <source>%n new conversation(s)</source>
+        <translation><numerusform>%n new conversation</numerusform><numerusform>%n new conversations</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="76" />
+        <source>%n message(s)</source>
+        <translation><numerusform>%n message</numerusform><numerusform>%n messages</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="84" />
+        <source>%n conversation(s) imported before: not added again</source>
+        <translation><numerusform>%n conversation imported before: not added again</numerusform><numerusform>%n conversations imported before: not added again</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="87" />
+        <source>%n empty conversation(s): left out</source>
+        <translation><numerusform>%n empty conversation: left out</numerusform><numerusform>%n empty conversations: left out</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="89" />
+        <source>%n saved memory(s): proposed for you to review</source>
+        <translation><numerusform>%n saved memory: proposed for you to review</numerusform><numerusform>%n saved memories: proposed for you to review</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="91" />
+        <source>%n project(s): not imported</source>
+        <translation><numerusform>%n project: not imported</numerusform><numerusform>%n projects: not imported</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="94" />
+        <source>%n entry(s) in a form this app does not know: skipped</source>
+        <translation><numerusform>%n entry in a form this app does not know: skipped</numerusform><numerusform>%n entries in a form this app does not know: skipped</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="187" />
+        <source>Imported %n conversation(s)</source>
+        <translation><numerusform>Imported %n conversation</numerusform><numerusform>Imported %n conversations</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="188" />
+        <source>%n message(s).</source>
+        <translation><numerusform>%n message.</numerusform><numerusform>%n messages.</numerusform></translation>
+    </message>
+    </context>
+<context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="410" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="414" />
         <source>● Connected · %n not indexed yet</source>
         <translation><numerusform>● Connected · %n not indexed yet</numerusform><numerusform>● Connected · %n not indexed yet</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="433" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="437" />
         <source> · %n message(s) not yet learned from</source>
         <translation><numerusform> · %n message not yet learned from</numerusform><numerusform> · %n messages not yet learned from</numerusform></translation>
     </message>
@@ -225,6 +273,29 @@
     </message>
 </context>
 <context>
+    <name>ReviewDialog</name>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="284" />
+        <source>%n fact(s) about you found in your imported history.</source>
+        <translation><numerusform>%n fact about you found in your imported history.</numerusform><numerusform>%n facts about you found in your imported history.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="292" />
+        <source>%n of your imported message(s) not yet read for facts.</source>
+        <translation><numerusform>%n of your imported messages not yet read for facts.</numerusform><numerusform>%n of your imported messages not yet read for facts.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="316" />
+        <source>Accepted: %n new memory(s).</source>
+        <translation><numerusform>Accepted: %n new memory.</numerusform><numerusform>Accepted: %n new memories.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="320" />
+        <source>Rejected %n fact(s).</source>
+        <translation><numerusform>Rejected %n fact.</numerusform><numerusform>Rejected %n facts.</numerusform></translation>
+    </message>
+    </context>
+<context>
     <name>SettingsController</name>
     <message numerus="yes">
         <location filename="../../desktop_mem/ui/settings_controller.py" line="244" />
@@ -232,6 +303,14 @@
         <translation><numerusform>Re-indexed %n item with %1.</numerusform><numerusform>Re-indexed %n items with %1.</numerusform></translation>
     </message>
     </context>
+<context>
+    <name>SleepController</name>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/sleep_controller.py" line="74" />
+        <source>While you were away, %n fact(s) about you were found in your imported history: Memories › Review imported memories… to accept them.</source>
+        <translation><numerusform>While you were away, %n fact about you was found in your imported history: Memories › Review imported memories… to accept it.</numerusform><numerusform>While you were away, %n facts about you were found in your imported history: Memories › Review imported memories… to accept them.</numerusform></translation>
+    </message>
+</context>
 <context>
     <name>SyncWords</name>
     <message numerus="yes">

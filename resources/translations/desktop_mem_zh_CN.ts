@@ -518,92 +518,102 @@
         <source>%n message(s), last %1</source>
         <translation><numerusform>%n 条消息，最近 %1</numerusform></translation>
     </message>
+    <message>
+        <location filename="../../desktop_mem/ui/item_models.py" line="347" />
+        <source>from %1, %2</source>
+        <translation>来自 %1，%2</translation>
+    </message>
 </context>
 <context>
     <name>ConversationsController</name>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="91" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="92" />
         <source>Incognito conversation</source>
         <translation>无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="91" />
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="108" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="92" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="109" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="178" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="111" />
+        <source>from %1, %2</source>
+        <translation>来自 %1，%2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="184" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="178" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="184" />
         <source>Pin to the top</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="179" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="185" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="180" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="186" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="181" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="187" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="202" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="208" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="202" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="208" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="217" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="223" />
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="219" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="225" />
         <source>Markdown (*.md);;JSON (*.json)</source>
         <translation>Markdown (*.md);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="230" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="236" />
         <source>Exported to %1.</source>
         <translation>已导出到 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="235" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="241" />
         <source>Delete this conversation for good? Memories learned from it stay.</source>
         <translation>永久删除这个对话？从中学到的记忆会保留。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="238" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="244" />
         <source>%n of them will no longer quote what was said in it.</source>
         <translation><numerusform>其中 %n 条记忆将不再引用这个对话中的内容。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="242" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="248" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="254" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="260" />
         <source>The conversation was deleted.</source>
         <translation>对话已删除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="257" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="263" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
@@ -926,6 +936,160 @@
     </message>
 </context>
 <context>
+    <name>ImportController</name>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="48" />
+        <source>Facts</source>
+        <translation>事实</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="49" />
+        <source>Preferences</source>
+        <translation>偏好</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="50" />
+        <source>Events</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="51" />
+        <source>Plans</source>
+        <translation>计划</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="52" />
+        <source>People</source>
+        <translation>人物</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="53" />
+        <source>Notes</source>
+        <translation>笔记</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="62" />
+        <source>a pasted list</source>
+        <translation>粘贴的列表</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="68" />
+        <source>from %1, %2</source>
+        <translation>来自 %1，%2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="69" />
+        <source>from %1</source>
+        <translation>来自 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="73" />
+        <source>This file is from %1.</source>
+        <translation>这个文件来自 %1。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="75" />
+        <source>%n new conversation(s)</source>
+        <translation><numerusform>%n 个新对话</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="76" />
+        <source>%n message(s)</source>
+        <translation><numerusform>%n 条消息</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="78" />
+        <source>(%1 to %2)</source>
+        <translation>（%1 至 %2）</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="84" />
+        <source>%n conversation(s) imported before: not added again</source>
+        <translation><numerusform>%n 个对话以前导入过：不会重复添加</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="87" />
+        <source>%n empty conversation(s): left out</source>
+        <translation><numerusform>%n 个空对话：不导入</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="89" />
+        <source>%n saved memory(s): proposed for you to review</source>
+        <translation><numerusform>%n 条已保存的记忆：交给你审阅</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="91" />
+        <source>%n project(s): not imported</source>
+        <translation><numerusform>%n 个项目：不导入</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="94" />
+        <source>%n entry(s) in a form this app does not know: skipped</source>
+        <translation><numerusform>%n 项的格式本应用无法识别：已跳过</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="97" />
+        <source>Nothing new to import.</source>
+        <translation>没有新的内容可导入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="105" />
+        <source>Import from ChatGPT, Claude or another assistant</source>
+        <translation>从 ChatGPT、Claude 或其他助手导入</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="107" />
+        <source>Exports (*.zip *.json *.txt);;All files (*)</source>
+        <translation>导出文件 (*.zip *.json *.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="113" />
+        <source>Reading the export…</source>
+        <translation>正在读取导出文件…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="124" />
+        <source>Nothing was imported</source>
+        <translation>没有导入任何内容</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="134" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="149" />
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="140" />
+        <source>Use its custom instructions in this profile</source>
+        <translation>在此配置中使用其中的自定义指令</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="144" />
+        <source>Conversations become searchable history, dated as they were written. Facts about you found in them are proposed for you to review; none is used before you accept it.</source>
+        <translation>对话会成为可搜索的历史记录，保留原来的日期。从中发现的关于你的事实会交给你审阅；你接受之前，一条都不会被使用。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="166" />
+        <source>Importing conversations…</source>
+        <translation>正在导入对话…</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="187" />
+        <source>Imported %n conversation(s)</source>
+        <translation><numerusform>已导入 %n 个对话</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="188" />
+        <source>%n message(s).</source>
+        <translation><numerusform>%n 条消息。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="190" />
+        <source>They are found by their words until the model server answers.</source>
+        <translation>在模型服务器恢复之前，只能按字词找到它们。</translation>
+    </message>
+</context>
+<context>
     <name>LockedDialog</name>
     <message>
         <location filename="../../desktop_mem/ui/backup_ui.py" line="102" />
@@ -966,8 +1130,8 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="94" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="485" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="95" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="489" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
@@ -977,205 +1141,215 @@
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="262" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="264" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="131" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="133" />
         <source>Backed up to %1</source>
         <translation>已备份到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="135" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="137" />
         <source>The backup failed: %1</source>
         <translation>备份失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="206" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="208" />
         <source>Chat</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="207" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="209" />
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="208" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="210" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="255" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="257" />
         <source>&amp;Chat</source>
         <translation>聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="256" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="258" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="258" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="260" />
         <source>New incognito conversation</source>
         <translation>新的无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="260" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="262" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="261" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="263" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="265" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="267" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="267" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="269" />
         <source>Delete all conversations and memories…</source>
         <translation>删除所有对话和记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="270" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="272" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="271" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="273" />
         <source>&amp;Memories</source>
         <translation>记忆(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="273" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="275" />
         <source>Show memories</source>
         <translation>显示记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="276" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="278" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="277" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="279" />
         <source>New memory…</source>
         <translation>新建记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="278" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="280" />
         <source>Consolidate now</source>
         <translation>立即整理</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="279" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="281" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="280" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="282" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="281" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="283" />
+        <source>Import from ChatGPT, Claude…</source>
+        <translation>从 ChatGPT、Claude 导入…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="284" />
+        <source>Review imported memories…</source>
+        <translation>审阅导入的记忆…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="285" />
         <source>Learn automatically</source>
         <translation>自动学习</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="287" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="291" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="288" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="292" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="289" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="357" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="293" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="361" />
         <source>About desktop-mem</source>
         <translation>关于 desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="359" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="363" />
         <source>desktop-mem %1
 A local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.</source>
         <translation>desktop-mem %1
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="375" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="379" />
         <source>The model server is not answering: you can read and search, not send.</source>
         <translation>模型服务器没有响应：你可以阅读和搜索，但不能发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="395" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="399" />
         <source>Connecting to Ollama…</source>
         <translation>正在连接 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="398" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="402" />
         <source>● Connected · search by words only</source>
         <translation>● 已连接 · 仅按字词搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="401" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="405" />
         <source>Download %1</source>
         <translation>下载 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="410" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="414" />
         <source>● Connected · %n not indexed yet</source>
         <translation><numerusform>● 已连接 · %n 项尚未索引</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="413" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="417" />
         <source>Index now</source>
         <translation>立即索引</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="419" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="423" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="423" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="427" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="426" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="430" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="428" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="432" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="430" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="434" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="433" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="437" />
         <source> · %n message(s) not yet learned from</source>
         <translation><numerusform> · 还有 %n 条消息尚未从中学习</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="457" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="461" />
         <source>%1 is loaded with a %2-token context but this app asks for %3, so every turn reloads it: give the apps that use it the same context length, or set this one's in Settings.</source>
         <translation>%1 以 %2 个词元的上下文加载，但本应用需要 %3，所以每次对话都要重新加载它：让使用它的应用采用相同的上下文长度，或在“设置”中修改本应用的。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="466" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="470" />
         <source>Ollama unloads %1 soon after each answer, so every turn waits for it to load again: give Ollama a longer keep-alive.</source>
         <translation>Ollama 在每次回答后很快就卸载 %1，所以每次对话都要等它重新加载：请延长 Ollama 的保持加载时间（keep-alive）。</translation>
     </message>
@@ -2079,6 +2253,104 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     </message>
 </context>
 <context>
+    <name>ReviewDialog</name>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="211" />
+        <source>Review imported memories</source>
+        <translation>审阅导入的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="227" />
+        <source>Find facts in my messages</source>
+        <translation>从我的消息中找出事实</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="229" />
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="236" />
+        <source>Accept ticked</source>
+        <translation>接受勾选的</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="237" />
+        <source>Edit and accept…</source>
+        <translation>编辑后接受…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="238" />
+        <source>Reject ticked</source>
+        <translation>拒绝勾选的</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="239" />
+        <source>Accept all</source>
+        <translation>全部接受</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="240" />
+        <source>Reject all</source>
+        <translation>全部拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="272" />
+        <source>already a memory</source>
+        <translation>已有这条记忆</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="284" />
+        <source>%n fact(s) about you found in your imported history.</source>
+        <translation><numerusform>在你导入的历史中发现了 %n 条关于你的事实。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="286" />
+        <source>None is used until you accept it.</source>
+        <translation>你接受之前，一条都不会被使用。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="288" />
+        <source>No facts wait for review.</source>
+        <translation>没有等待审阅的事实。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="292" />
+        <source>%n of your imported message(s) not yet read for facts.</source>
+        <translation><numerusform>你导入的消息中还有 %n 条尚未读取。</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="316" />
+        <source>Accepted: %n new memory(s).</source>
+        <translation><numerusform>已接受：%n 条新记忆。</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="320" />
+        <source>Rejected %n fact(s).</source>
+        <translation><numerusform>已拒绝 %n 条事实。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="330" />
+        <source>Edit and accept</source>
+        <translation>编辑后接受</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="330" />
+        <source>Memory:</source>
+        <translation>记忆：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="343" />
+        <source>Finding facts in your imported messages…</source>
+        <translation>正在从你导入的消息中找出事实…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="367" />
+        <source>The model server stopped answering, so reading paused; nothing was lost. Try again once it answers.</source>
+        <translation>模型服务器停止了响应，读取已暂停；没有丢失任何内容。等它恢复后再试。</translation>
+    </message>
+</context>
+<context>
     <name>SettingsController</name>
     <message>
         <location filename="../../desktop_mem/ui/settings_controller.py" line="70" />
@@ -2380,6 +2652,14 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <location filename="../../desktop_mem/ui/shortcuts_dialog.py" line="24" />
         <source>Action</source>
         <translation>操作</translation>
+    </message>
+</context>
+<context>
+    <name>SleepController</name>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/sleep_controller.py" line="74" />
+        <source>While you were away, %n fact(s) about you were found in your imported history: Memories › Review imported memories… to accept them.</source>
+        <translation><numerusform>你不在时，在你导入的历史中发现了 %n 条关于你的事实：请在“记忆 › 审阅导入的记忆…”中接受它们。</numerusform></translation>
     </message>
 </context>
 <context>

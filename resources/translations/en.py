@@ -149,6 +149,41 @@ EN: dict[str, tuple[str, str]] = {
         "%n memory was edited on two computers at once: the other version is in its history (Settings > Sync lists them).",
         "%n memories were edited on two computers at once: the other version is in its history (Settings > Sync lists them).",
     ),
+    "%n new conversation(s)": ("%n new conversation", "%n new conversations"),
+    "%n message(s)": ("%n message", "%n messages"),
+    "%n conversation(s) imported before: not added again": (
+        "%n conversation imported before: not added again",
+        "%n conversations imported before: not added again",
+    ),
+    "%n empty conversation(s): left out": (
+        "%n empty conversation: left out",
+        "%n empty conversations: left out",
+    ),
+    "%n saved memory(s): proposed for you to review": (
+        "%n saved memory: proposed for you to review",
+        "%n saved memories: proposed for you to review",
+    ),
+    "%n project(s): not imported": ("%n project: not imported", "%n projects: not imported"),
+    "%n entry(s) in a form this app does not know: skipped": (
+        "%n entry in a form this app does not know: skipped",
+        "%n entries in a form this app does not know: skipped",
+    ),
+    "Imported %n conversation(s)": ("Imported %n conversation", "Imported %n conversations"),
+    "%n message(s).": ("%n message.", "%n messages."),
+    "%n fact(s) about you found in your imported history.": (
+        "%n fact about you found in your imported history.",
+        "%n facts about you found in your imported history.",
+    ),
+    "%n of your imported message(s) not yet read for facts.": (
+        "%n of your imported messages not yet read for facts.",
+        "%n of your imported messages not yet read for facts.",
+    ),
+    "Accepted: %n new memory(s).": ("Accepted: %n new memory.", "Accepted: %n new memories."),
+    "Rejected %n fact(s).": ("Rejected %n fact.", "Rejected %n facts."),
+    "While you were away, %n fact(s) about you were found in your imported history: Memories › Review imported memories… to accept them.": (
+        "While you were away, %n fact about you was found in your imported history: Memories › Review imported memories… to accept it.",
+        "While you were away, %n facts about you were found in your imported history: Memories › Review imported memories… to accept them.",
+    ),
 }
 
 

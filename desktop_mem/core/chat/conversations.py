@@ -50,13 +50,13 @@ __all__ = [  # the records, importable from here as before
 _CONVERSATION = (
     "c.id, c.title, c.model, c.created_at, c.updated_at, "
     "(SELECT count(*) FROM messages m WHERE m.conversation_id = c.id AND m.shown = 1), "
-    "c.pinned, c.title_source"
+    "c.pinned, c.title_source, c.origin"
 )
 
 
 def _conversation(row: Sequence[Any]) -> Conversation:
-    cid, title, model, created, updated, count, pinned, source = row
-    return Conversation(cid, title, model, created, updated, count, bool(pinned), source)
+    cid, title, model, created, updated, count, pinned, source, origin = row
+    return Conversation(cid, title, model, created, updated, count, bool(pinned), source, origin)
 
 
 def title_from(text: str) -> str:
@@ -279,6 +279,7 @@ class ConversationStore(Versions, MessageSearch):
             conn.execute("DELETE FROM message_memories")
             conn.execute("DELETE FROM message_recalls")
             conn.execute("DELETE FROM message_documents")
+            conn.execute("DELETE FROM proposals WHERE message_id IS NOT NULL")
             self.index.drop_all(conn)
             conn.execute("INSERT INTO messages_fts(messages_fts) VALUES ('delete-all')")
             conn.execute("DELETE FROM messages")
@@ -299,6 +300,8 @@ class ConversationStore(Versions, MessageSearch):
         }
         self.index.remove(conn, ids)
         for mid in ids:
+            # a fact found in it and not yet accepted goes with it (importing.py)
+            conn.execute("DELETE FROM proposals WHERE message_id = ? AND state = 'waiting'", (mid,))
             # what followed it follows what it followed: the conversation stays one tree
             conn.execute(
                 "UPDATE messages SET parent_id = (SELECT parent_id FROM messages WHERE id = ?) "

@@ -7,6 +7,24 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+# Where imported history came from, as it is named to the user.
+ORIGINS = {
+    "chatgpt": "ChatGPT",
+    "claude": "Claude",
+    "mem0": "mem0",
+    "openmemory": "OpenMemory",
+    "pasted": "a pasted list",
+    "desktop-mem": "desktop-mem",
+}
+
+
+def origin_label(origin: str | None, created_at: str | None) -> str:
+    """ "from ChatGPT, 2024-03-02" ('' for what was said in this app)."""
+    if not origin:
+        return ""
+    name = ORIGINS.get(origin, origin)
+    return f"from {name}, {created_at[:10]}" if created_at else f"from {name}"
+
 
 @dataclass
 class Conversation:
@@ -18,6 +36,12 @@ class Conversation:
     messages: int = 0
     pinned: bool = False
     title_source: str = ""  # '' the first message's start, 'model', or 'user'
+    origin: str | None = None  # imported from: 'chatgpt', 'claude'; None: said here
+
+    @property
+    def source(self) -> str:
+        """ "from ChatGPT, 2024-03-02", or '' for a conversation held here."""
+        return origin_label(self.origin, self.created_at)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -786,3 +786,43 @@ def _m019(conn: Any) -> None:
             INSERT OR IGNORE INTO sync_dirty(kind, uid) VALUES ('setting', substr(OLD.key, 9));
         END;""")
     run_script(conn, script + "".join(triggers))
+
+
+@migration(20, "imported history: where a conversation came from, and facts waiting for review")
+def _m020(conn: Any) -> None:
+    run_script(
+        conn,
+        """
+        -- origin: the assistant a conversation was imported from ('chatgpt', 'claude'),
+        -- NULL for the app's own; origin_key: that export's id for it, so importing the
+        -- same export twice (or again after being stopped) adds each conversation once.
+        ALTER TABLE conversations ADD COLUMN origin TEXT;
+        ALTER TABLE conversations ADD COLUMN origin_key TEXT;
+        CREATE UNIQUE INDEX conversations_by_origin ON conversations(origin, origin_key)
+            WHERE origin_key IS NOT NULL;
+
+        -- Facts found in imported history (or an imported memories file), proposed to
+        -- the user: none is in a prompt until accepted. state: 'waiting', 'accepted',
+        -- 'rejected'. said_at: when the user said it (the conversation's date);
+        -- duplicate_of: a memory the profile already holds with the same text.
+        CREATE TABLE proposals (
+            id            INTEGER PRIMARY KEY,
+            origin        TEXT NOT NULL,
+            text          TEXT NOT NULL,
+            content_hash  TEXT NOT NULL,
+            kind          TEXT NOT NULL DEFAULT 'fact',
+            importance    REAL NOT NULL DEFAULT 0.5,
+            valid_from    TEXT,
+            valid_until   TEXT,
+            said_at       TEXT,
+            message_id    INTEGER REFERENCES messages(id) ON DELETE SET NULL,
+            duplicate_of  INTEGER REFERENCES memories(id) ON DELETE SET NULL,
+            memory_id     INTEGER REFERENCES memories(id) ON DELETE SET NULL,
+            state         TEXT NOT NULL DEFAULT 'waiting'
+                          CHECK (state IN ('waiting', 'accepted', 'rejected')),
+            created_at    TEXT NOT NULL
+        );
+        CREATE INDEX proposals_by_state ON proposals(state, id);
+        CREATE INDEX proposals_by_hash ON proposals(content_hash);
+        """,
+    )

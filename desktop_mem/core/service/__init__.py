@@ -16,7 +16,8 @@ when the service closes.
 
 Areas, by what they act on: `memories`, `conversations`, `documents`, `models` (the
 embedding model and the index), `apps` (other apps over MCP), `keys` (backups, key
-changes), `settings`, `sync` (other computers); chats come from `chat()`.
+changes), `imports` (other assistants' history), `settings`, `sync` (other
+computers); chats come from `chat()`.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from desktop_mem.core.profile import Forgot, Profile
 from desktop_mem.core.search.relevance import RelevanceRule
 from desktop_mem.core.service.conversations import Conversations
 from desktop_mem.core.service.documents import Documents
+from desktop_mem.core.service.imports import Imports
 from desktop_mem.core.service.keys import Keys
 from desktop_mem.core.service.memories import Memories
 from desktop_mem.core.service.models import Models
@@ -70,6 +72,7 @@ class Service:
         self.documents = Documents(self)
         self.models = Models(self)
         self.keys = Keys(self)
+        self.imports = Imports(self)
         self._sync: Sync | None = None
         self._closed = threading.Event()
 

@@ -69,6 +69,25 @@ class Conversations:
 
         write_private(Path(path), self.store.export(conversation_id, fmt))
 
+    def export_all(self, path: Path, fmt: str = "json") -> int:
+        """Write every conversation to one file only its owner can read (not encrypted):
+        JSON that `imports` reads back whole, or Markdown. Returns how many."""
+        import json
+
+        from desktop_mem.core.memory.export import write_private
+
+        ids = [c.id for c in self.store.list()]
+        if fmt == "json":
+            text = json.dumps(
+                [json.loads(self.store.export(i, "json")) for i in ids],
+                ensure_ascii=False,
+                indent=1,
+            )
+        else:
+            text = "\n\n---\n\n".join(self.store.export(i, fmt) for i in ids)
+        write_private(Path(path), text)
+        return len(ids)
+
     def count_messages(self) -> int:
         return self.service.counts()["messages"]
 

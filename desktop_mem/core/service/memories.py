@@ -73,6 +73,7 @@ class IdlePass:
 
     changes: list[Change]
     stopped: bool
+    proposed: int = 0  # facts found in imported history, waiting for review
 
 
 class Memories:
@@ -225,12 +226,17 @@ class Memories:
         """Whether a pass is due while the user is away (core/chat/sleep.py)."""
         from desktop_mem.core.chat.sleep import SleepSchedule
 
-        return SleepSchedule(self.service.profile.db).due()
+        return SleepSchedule(self.service.profile.db).due() or self._imports_due()
+
+    def _imports_due(self) -> bool:
+        """Imported messages wait to be read for facts (with learning on)."""
+        return bool(self.service.settings.get("auto_memory")) and self.service.imports.to_read() > 0
 
     def idle_pass(self, should_stop: Callable[[], bool] | None = None) -> IdlePass:
         """What runs while the user is away: learning from what still waits, then the
-        whole-store pass when it is due, then the schedule recorded (only for a pass
-        that ran to its end)."""
+        whole-store pass when it is due, then reading imported messages for facts (they
+        are proposed, for review), then the schedule recorded (only for a pass that ran
+        to its end)."""
         from desktop_mem.core.chat.sleep import SleepSchedule
 
         schedule = SleepSchedule(self.service.profile.db)
@@ -243,10 +249,13 @@ class Memories:
         if not stop() and schedule.store_due():
             ran_store = True
             changes += self.consolidate(should_stop=stop)
+        proposed = 0
+        if not stop() and self._imports_due():  # last: it may take the whole evening
+            proposed = self.service.imports.propose_facts(should_stop=stop).proposed
         stopped = stop()
         if ran_store and not stopped:
             schedule.record()
-        return IdlePass(changes, stopped)
+        return IdlePass(changes, stopped, proposed)
 
     # -- files --------------------------------------------------------------------------
 

@@ -1,0 +1,484 @@
+"""Bringing another assistant's history in: its conversations become the recall tier,
+with their own dates; the facts in them are proposed for review, never imposed.
+
+Each conversation is stored in its own transaction with the export's id for it
+(conversations.origin_key, unique per origin), so an import stopped or killed half-way
+resumes by being run again, and importing the same export twice adds nothing. Its user
+messages are marked learn_state 'import': the chat's learning never takes them (it
+takes 'pending'); `propose` runs the chat's own extraction on them (the user's words
+only, with the conversation's date for "tomorrow") and keeps what it finds in the
+proposals table, where the user accepts, edits or rejects it. Until then no proposal
+is in any prompt: the read path reads memories, and a proposal is not one.
+"""
+
+from __future__ import annotations
+
+import builtins
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from desktop_mem.core import textproc
+from desktop_mem.core.chat.conversations import title_from
+from desktop_mem.core.chat.foreign import Export, ForeignConversation, open_export
+from desktop_mem.core.chat.records import origin_label
+from desktop_mem.core.db.database import id_chunks
+from desktop_mem.core.errors import InvalidInput, ModelServerError, NotFound
+from desktop_mem.core.events import Events, ProposalsChanged
+from desktop_mem.core.memory.records import KINDS, NewMemory, now_iso, parse_when
+from desktop_mem.core.models.embed import content_hash
+
+if TYPE_CHECKING:
+    from desktop_mem.core.chat.conversations import ConversationStore
+    from desktop_mem.core.chat.extract import Extractor
+    from desktop_mem.core.chat.learning import Learner
+    from desktop_mem.core.db.database import Database
+    from desktop_mem.core.memory.store import MemoryStore
+
+log = logging.getLogger("desktop_mem.importing")
+
+TO_PROPOSE = "import"  # learn_state of an imported user message not yet read for facts
+BATCH = 50  # conversations per transaction
+
+
+def _hash(text: str) -> str:
+    return content_hash(textproc.normalize(text).lower())
+
+
+@dataclass
+class Survey:
+    """What a file holds, before anything is written."""
+
+    kind: str
+    label: str
+    conversations: int = 0  # with at least one message
+    messages: int = 0
+    empty: int = 0  # conversations without a message (new chats, deleted ones)
+    already: int = 0  # imported before: not added again
+    memories: int = 0
+    instructions: str | None = None
+    projects: int = 0
+    skipped: int = 0  # not recognisable (a newer format?)
+    first: str | None = None
+    last: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class Imported:
+    """What an import wrote."""
+
+    label: str
+    conversations: int = 0
+    messages: int = 0
+    already: int = 0
+    empty: int = 0
+    skipped: int = 0
+    older: int = 0  # left out by `since`
+    proposed: int = 0  # memories from a memories file, waiting for review
+    to_read: int = 0  # user messages waiting to be read for facts
+    conversation_ids: list[int] = field(default_factory=list)
+    message_ids: list[int] = field(default_factory=list)
+    stopped: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d.pop("message_ids")
+        return d
+
+
+@dataclass
+class Proposal:
+    id: int
+    origin: str
+    text: str
+    kind: str
+    importance: float
+    valid_from: str | None
+    valid_until: str | None
+    said_at: str | None
+    message_id: int | None
+    duplicate_of: int | None
+    state: str
+
+    @property
+    def source(self) -> str:
+        return origin_label(self.origin, self.said_at)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["source"] = self.source
+        return d
+
+
+_PROPOSAL = (
+    "id, origin, text, kind, importance, valid_from, valid_until, said_at, message_id, "
+    "duplicate_of, state"
+)
+
+
+@dataclass
+class Proposed:
+    """What a pass of reading imported messages for facts did."""
+
+    read: int = 0  # user messages read
+    proposed: int = 0
+    left: int = 0  # still to read
+    failed: str | None = None  # the reason the model server gave, when it stopped on one
+
+
+class Importer:
+    def __init__(
+        self,
+        db: Database,
+        conversations: ConversationStore,
+        memories: MemoryStore,
+        events: Events | None = None,
+    ) -> None:
+        self.db = db
+        self.conversations = conversations
+        self.memories = memories
+        self.events = events or Events()
+
+    # -- looking before writing ------------------------------------------------------------
+
+    def survey(self, path: Path, since: str | None = None) -> Survey:
+        export = open_export(path)
+        out = Survey(export.kind, export.label, memories=len(export.memories))
+        out.projects = export.projects
+        for conv in export.conversations():
+            if not conv.messages:
+                out.empty += 1
+                continue
+            if since and (conv.updated_at or conv.created_at or "") < since:
+                continue
+            if self._known(conv):
+                out.already += 1
+                continue
+            out.conversations += 1
+            out.messages += len(conv.messages)
+            when = conv.created_at or conv.messages[0].created_at
+            if when:
+                out.first = min(out.first or when, when)
+                out.last = max(out.last or when, when)
+        out.skipped = export.skipped
+        out.instructions = export.instructions
+        return out
+
+    def _known(self, conv: ForeignConversation) -> bool:
+        if self.db.query(
+            "SELECT 1 FROM conversations WHERE origin = ? AND origin_key = ?",
+            (conv.origin, conv.key),
+        ):
+            return True
+        # this app's own export read back into the profile it came from: the same
+        # conversation is the one begun at the same moment with the same title
+        created = _stamp(conv.created_at)
+        return conv.origin == "desktop-mem" and bool(
+            created
+            and self.db.query(
+                "SELECT 1 FROM conversations WHERE created_at = ? AND title = ?",
+                (created, conv.title),
+            )
+        )
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def run(
+        self,
+        path: Path,
+        propose: bool = True,
+        since: str | None = None,
+        progress: Callable[[int, int], None] | None = None,
+        should_stop: Callable[[], bool] | None = None,
+        total: int | None = None,
+        facts_since: str | None = None,
+    ) -> Imported:
+        """Store the file's conversations (each once) and propose its memories. `since`
+        (an ISO date): only conversations active since then; `facts_since`: only the
+        user's messages since then wait to be read for facts. `progress(done, total)`
+        counts conversations; `total` is the survey's count when known."""
+        export = open_export(path)
+        out = Imported(export.label)
+        out.proposed = self.propose_memories(export)
+        batch: list[ForeignConversation] = []
+        for seen, conv in enumerate(export.conversations(), 1):
+            if not conv.messages:
+                out.empty += 1
+            elif since and (conv.updated_at or conv.created_at or "") < since:
+                out.older += 1
+            else:
+                batch.append(conv)
+            if len(batch) >= BATCH:
+                self._store(batch, propose, out, facts_since)
+                batch = []
+            if progress:
+                progress(seen, max(total or 0, seen))
+            if should_stop is not None and should_stop():
+                out.stopped = True
+                break
+        if batch:
+            self._store(batch, propose, out, facts_since)
+        out.skipped = export.skipped
+        out.to_read = self.to_read()
+        if out.conversation_ids:
+            self.events.conversations("added", out.conversation_ids)
+        return out
+
+    def _store(
+        self,
+        batch: list[ForeignConversation],
+        propose: bool,
+        out: Imported,
+        facts_since: str | None = None,
+    ) -> None:
+        with self.db.transaction() as conn:
+            for conv in batch:
+                if self._known(conv):
+                    out.already += 1
+                    continue
+                created = _stamp(conv.created_at) or _stamp(conv.messages[0].created_at)
+                created = created or now_iso()
+                updated = _stamp(conv.messages[-1].created_at) or _stamp(conv.updated_at)
+                first_user = next((m.text for m in conv.messages if m.role == "user"), "")
+                title = textproc.shorten(conv.title, 200) if conv.title else title_from(first_user)
+                cur = conn.execute(
+                    "INSERT INTO conversations(title, model, created_at, updated_at, "
+                    "title_source, origin, origin_key) VALUES (?, NULL, ?, ?, ?, ?, ?)",
+                    (title, created, updated or created, "user" if conv.title else "",
+                     conv.origin, conv.key),
+                )  # fmt: skip
+                cid = int(cur.lastrowid)
+                follows: int | None = None
+                for m in conv.messages:
+                    stamp = _stamp(m.created_at) or created
+                    read = propose and m.role == "user" and stamp[:10] >= (facts_since or "")
+                    state = TO_PROPOSE if read else ""
+                    cur = conn.execute(
+                        "INSERT INTO messages(conversation_id, role, content, status, "
+                        "created_at, parent_id, learn_state) "
+                        "VALUES (?, ?, ?, 'complete', ?, ?, ?)",
+                        (cid, m.role, m.text, stamp, follows, state),
+                    )
+                    follows = int(cur.lastrowid)
+                    conn.execute(
+                        "INSERT INTO messages_fts(rowid, content) VALUES (?, ?)",
+                        (follows, textproc.fts_document(m.text)),
+                    )
+                    out.message_ids.append(follows)
+                out.conversations += 1
+                out.messages += len(conv.messages)
+                out.conversation_ids.append(cid)
+
+    def propose_memories(self, export: Export) -> int:
+        """Propose a memories file's memories (each once; those the profile holds are
+        marked as duplicates)."""
+        added = 0
+        with self.db.transaction():
+            for m in export.memories:
+                added += self._propose(
+                    export.kind, m.text, said_at=_stamp(m.created_at), importance=0.6
+                )
+        if added:
+            self.events.emit(ProposalsChanged())
+        return added
+
+    def _propose(
+        self,
+        origin: str,
+        text: str,
+        kind: str = "fact",
+        importance: float = 0.5,
+        valid_from: str | None = None,
+        valid_until: str | None = None,
+        said_at: str | None = None,
+        message_id: int | None = None,
+    ) -> int:
+        text = textproc.normalize(text).strip()
+        if len(text) < 2:
+            return 0
+        h = _hash(text)
+        if self.db.query("SELECT 1 FROM proposals WHERE content_hash = ?", (h,)):
+            return 0
+        same = self.memories.find_duplicate(text)
+        with self.db.transaction() as conn:
+            conn.execute(
+                "INSERT INTO proposals(origin, text, content_hash, kind, importance, "
+                "valid_from, valid_until, said_at, message_id, duplicate_of, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (origin, text, h, kind if kind in KINDS else "fact", importance, valid_from,
+                 valid_until, said_at, message_id, same.id if same else None, now_iso()),
+            )  # fmt: skip
+        return 1
+
+    # -- reading imported messages for facts ---------------------------------------------
+
+    def to_read(self) -> int:
+        return int(
+            self.db.query(
+                "SELECT count(*) FROM messages WHERE learn_state = ? AND forgotten = 0",
+                (TO_PROPOSE,),
+            )[0][0]
+        )
+
+    def propose(
+        self,
+        learner: Learner,
+        extractor: Extractor,
+        limit: int | None = None,
+        should_stop: Callable[[], bool] | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> Proposed:
+        """Read imported user messages for facts, oldest first, with the chat's own
+        extraction, and propose what it finds. Stops when the model server fails (the
+        rest wait for the next pass: nothing is lost) or `should_stop` says so."""
+        out = Proposed()
+        total = self.to_read() if limit is None else min(limit, self.to_read())
+        while limit is None or out.read < limit:
+            if should_stop is not None and should_stop():
+                break
+            rows = self.db.query(
+                "SELECT m.id, c.origin FROM messages m JOIN conversations c "
+                "ON c.id = m.conversation_id WHERE m.learn_state = ? AND m.forgotten = 0 "
+                "ORDER BY m.id LIMIT 1",
+                (TO_PROPOSE,),
+            )
+            if not rows:
+                break
+            user_id, origin = rows[0]
+            exchange = learner.exchange(user_id)
+            found = 0
+            if exchange is not None:
+                try:
+                    candidates = extractor.extract(exchange.user, exchange.answer, exchange.when)
+                except ModelServerError as exc:
+                    out.failed = exc.reason
+                    break
+                said = exchange.when.astimezone(UTC).isoformat(timespec="seconds")
+                with self.db.transaction():
+                    for c in candidates:
+                        found += self._propose(
+                            origin or "import", c.text, c.kind, c.importance, c.valid_from,
+                            c.valid_until, said, user_id,
+                        )  # fmt: skip
+            with self.db.transaction() as conn:
+                conn.execute("UPDATE messages SET learn_state = '' WHERE id = ?", (user_id,))
+            out.read += 1
+            out.proposed += found
+            if found:
+                self.events.emit(ProposalsChanged())
+            if progress:
+                progress(out.read, max(total, out.read))
+        out.left = self.to_read()
+        return out
+
+    # -- review ------------------------------------------------------------------------------
+
+    def proposals(self, state: str = "waiting") -> builtins.list[Proposal]:
+        return [
+            Proposal(*r)
+            for r in self.db.query(
+                f"SELECT {_PROPOSAL} FROM proposals WHERE state = ? ORDER BY kind, id", (state,)
+            )
+        ]
+
+    def proposal(self, proposal_id: int) -> Proposal:
+        rows = self.db.query(f"SELECT {_PROPOSAL} FROM proposals WHERE id = ?", (proposal_id,))
+        if not rows:
+            raise NotFound(f"There is no proposed memory {proposal_id}.")
+        return Proposal(*rows[0])
+
+    def accept(
+        self, ids: Iterable[int] | None = None, text: str | None = None
+    ) -> builtins.list[int]:
+        """Make proposals memories (None: every one waiting). `text`: the user's edit of
+        a single proposal. A duplicate of a memory already held is not added again: it
+        is marked accepted. Returns the new memories' ids."""
+        chosen = self._waiting(ids)
+        if text is not None:
+            if len(chosen) != 1:
+                raise InvalidInput("Edit one proposed memory at a time.")
+            text = textproc.normalize(text).strip()
+            if len(text) < 2:
+                raise InvalidInput("A memory cannot be empty: type a few words.")
+        fresh: list[tuple[Proposal, NewMemory]] = []
+        kept: set[str] = set()
+        for p in chosen:
+            body = text if text is not None else p.text
+            key = _hash(body)
+            if key in kept or self.memories.find_duplicate(body):
+                continue
+            kept.add(key)
+            fresh.append(
+                (p, NewMemory(body, kind=p.kind, importance=p.importance, source="import",
+                              source_message_id=p.message_id, created_at=p.said_at,
+                              valid_from=p.valid_from, valid_until=p.valid_until))
+            )  # fmt: skip
+        mems, _ = (
+            self.memories.add_many([n for _, n in fresh], actor="import") if fresh else ([], [])
+        )
+        made = {p.id: m.id for (p, _), m in zip(fresh, mems, strict=True)}
+        with self.db.transaction() as conn:
+            for p in chosen:  # decided: only its hash stays, so it is not proposed again
+                conn.execute(
+                    "UPDATE proposals SET state = 'accepted', memory_id = ?, text = '' "
+                    "WHERE id = ?",
+                    (made.get(p.id), p.id),
+                )
+        self.events.emit(ProposalsChanged())
+        return list(made.values())
+
+    def reject(self, ids: Iterable[int] | None = None) -> int:
+        """Reject proposals (None: every one waiting); they are not proposed again."""
+        chosen = self._waiting(ids)
+        with self.db.transaction() as conn:
+            for chunk, marks in id_chunks([p.id for p in chosen]):
+                conn.execute(
+                    f"UPDATE proposals SET state = 'rejected', text = '' WHERE id IN ({marks})",
+                    chunk,
+                )
+        self.events.emit(ProposalsChanged())
+        return len(chosen)
+
+    def _waiting(self, ids: Iterable[int] | None) -> builtins.list[Proposal]:
+        if ids is None:
+            return self.proposals("waiting")
+        out = []
+        for i in ids:
+            p = self.proposal(int(i))
+            if p.state == "waiting":
+                out.append(p)
+        return out
+
+    def counts(self) -> dict[str, int]:
+        out = {"waiting": 0, "accepted": 0, "rejected": 0}
+        for state, n in self.db.query("SELECT state, count(*) FROM proposals GROUP BY state"):
+            out[state] = n
+        return out
+
+
+def _stamp(value: str | None) -> str | None:
+    try:
+        return parse_when(value, "message date") if value else None
+    except InvalidInput:
+        return None
+
+
+def since_date(text: str | None) -> str | None:
+    """An ISO date for `since`, or None; a bad one says so."""
+    if not text:
+        return None
+    try:
+        return datetime.fromisoformat(text).date().isoformat()
+    except ValueError:
+        raise InvalidInput(f"'{text}' is not a date: give it as YYYY-MM-DD.") from None
+
+
+__all__ = [
+    "Imported", "Importer", "Proposal", "Proposed", "Survey", "origin_label", "since_date",
+]  # fmt: skip

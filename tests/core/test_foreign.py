@@ -1,0 +1,165 @@
+"""Reading other assistants' exports (core/chat/foreign.py) from the samples in
+tests/data/imports: the kept branch only, tool calls left out, every format recognised by
+what it holds, and bad files refused with one sentence."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from desktop_mem.core.chat.foreign import iter_array, open_export
+from desktop_mem.core.errors import ImportRejected
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "imports"
+
+
+def texts(path: Path) -> dict[str, list[tuple[str, str]]]:
+    return {
+        c.title: [(m.role, m.text) for m in c.messages] for c in open_export(path).conversations()
+    }
+
+
+@pytest.mark.parametrize("name", ["chatgpt_conversations.json", "chatgpt_export.zip"])
+def test_chatgpt_keeps_only_the_branch_ending_at_current_node(name: str) -> None:
+    export = open_export(DATA / name)
+    assert export.kind == "chatgpt"
+    convs = list(export.conversations())
+    by_title = {c.title: c for c in convs}
+    sourdough = [m.text for m in by_title["Sourdough starter schedule"].messages]
+    assert sourdough == [
+        "I work night shifts on Tuesdays and Wednesdays. When should I feed my sourdough starter?",
+        "Twice a day: when you leave for your shift and when you come back.",  # regenerated
+        "My starter is called Bubbles and lives in the fridge during the week.",
+        "Then feed Bubbles once a week and take it out the night before baking.",
+        "I bake on Saturdays with spelt flour, not rye.",  # the edited question
+        "Spelt is gentle: take Bubbles out on Friday evening.",
+    ]
+    everything = " ".join(m.text for c in convs for m in c.messages)
+    assert "rye flour" not in everything and "8 pm" not in everything  # abandoned branches
+    assert [len(c.messages) for c in convs] == [6, 4, 4, 0, 0]
+    assert export.instructions == (
+        "I'm a nurse in Leeds who bakes at weekends.\n\nAnswer briefly, in British English."
+    )
+
+
+def test_chatgpt_tool_calls_are_not_messages_and_attachments_are_named() -> None:
+    run = texts(DATA / "chatgpt_conversations.json")["Half marathon training plan"]
+    assert [r for r, _ in run] == ["user", "assistant", "user", "assistant"]
+    assert run[0][1].endswith("[attached: running-log-april.png]")
+    joined = " ".join(t for _, t in run)
+    assert "search(" not in joined and "print(" not in joined and "30.0 km" in joined
+
+
+def test_chatgpt_dates_and_chinese() -> None:
+    convs = {c.title: c for c in open_export(DATA / "chatgpt_conversations.json").conversations()}
+    hz = convs["周末去杭州"]
+    assert hz.created_at == "2024-09-20T12:00:00+00:00"
+    assert hz.messages[0].text.startswith("我下个月要去杭州出差")
+    assert hz.key == "6a1f0c2e-0003-4a7b-9d3e-1c2b3a4d5e03"
+    assert convs["Sourdough starter schedule"].messages[0].created_at == "2024-03-02T09:15:00+00:00"
+
+
+@pytest.mark.parametrize("name", ["claude_conversations.json", "claude_export.zip"])
+def test_claude_keeps_the_newest_branch_with_its_text_blocks(name: str) -> None:
+    export = open_export(DATA / name)
+    assert export.kind == "claude"
+    convs = {c.title: c for c in export.conversations()}
+    bike = [m.text for m in convs["Choosing a bike for commuting"].messages]
+    assert len(bike) == 4 and "2,000 pounds" in bike[2] and "1,500" not in " ".join(bike)
+    assert bike[3] == (
+        "Let me look at prices.\n\nCargo e-bikes start at about 1,800 pounds, so 2,000 is "
+        "enough for a basic one."
+    )
+    letter = convs["Thank-you letter"].messages[0]
+    assert letter.role == "user" and letter.text.endswith("[attached: letter.txt]")
+    assert [len(c.messages) for c in convs.values()] == [4, 2, 0, 2]
+    assert convs["学中文"].messages[0].created_at == "2024-08-08T08:00:00+00:00"
+
+
+def test_claude_zip_offers_its_memories_and_counts_projects() -> None:
+    export = open_export(DATA / "claude_export.zip")
+    assert export.projects == 1
+    assert [m.text for m in export.memories] == [
+        "The user is a nurse in Leeds who works night shifts.",
+        "The user commutes 12 km by bike.",
+        "The user prefers brief answers in British English.",
+        "The user grows potatoes and beans on an allotment.",
+    ]
+
+
+def test_memory_lists() -> None:
+    pasted = open_export(DATA / "pasted_memories.txt")
+    assert pasted.kind == "pasted" and pasted.conversations_member is None
+    assert [m.text for m in pasted.memories][2:4] == [
+        "Is allergic to peanuts",
+        "Has a seven-year-old daughter called Xiaoyu",
+    ]
+    assert len(pasted.memories) == 6
+    mem0 = open_export(DATA / "mem0_export.json")
+    assert mem0.kind == "mem0"
+    assert [(m.text, m.created_at) for m in mem0.memories][0] == (
+        "Training for the York half marathon in October",
+        "2024-05-14T18:00:00+00:00",
+    )
+    om = open_export(DATA / "openmemory_export.json")
+    assert om.kind == "openmemory" and [m.text for m in om.memories] == ["Prefers tea to coffee"]
+
+
+def test_a_stream_is_read_element_by_element_across_chunk_boundaries(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from desktop_mem.core.chat import foreign
+
+    monkeypatch.setattr(foreign, "CHUNK", 7)
+    items = [{"a": "x" * n, "n": 12345678901234567890, "f": 1.5e10} for n in range(30)]
+    items.append(123456789)
+    text = " [ " + " ,\n".join(json.dumps(i) for i in items) + " ] "
+    assert list(iter_array(io.StringIO(text), "t")) == items
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ('[{"mapping": {}}, {"mapping": {"a": ', "character 37"),
+        ('[{"mapping": {}} {"mapping": {}}]', "character 18"),
+        ('[{"mapping": {}},', "ends before"),
+    ],
+)
+def test_a_truncated_or_malformed_file_says_where(text: str, where: str) -> None:
+    with pytest.raises(ImportRejected) as exc:
+        list(iter_array(io.StringIO(text), "conversations.json"))
+    assert where in str(exc.value) and "conversations.json" in str(exc.value)
+
+
+def test_other_files_and_hostile_zips_are_refused(tmp_path: Path) -> None:
+    other = tmp_path / "photo.png"
+    other.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00")
+    with pytest.raises(ImportRejected, match="not an export this app reads"):
+        open_export(other)
+    listing = tmp_path / "table.json"
+    listing.write_text('[{"name": "a", "price": 3}]')
+    with pytest.raises(ImportRejected, match="not an export this app reads"):
+        open_export(listing)
+    outside = tmp_path / "outside.zip"
+    with zipfile.ZipFile(outside, "w") as z:
+        z.writestr("../../etc/conversations.json", "[]")
+    with pytest.raises(ImportRejected, match="points outside it"):
+        open_export(outside)
+    bomb = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("conversations.json", "[" + " " * (64 * 1024 * 1024) + "]")
+    with pytest.raises(ImportRejected, match="zip bomb"):
+        open_export(bomb)
+
+
+def test_an_unknown_newer_version_imports_what_it_recognises(tmp_path: Path) -> None:
+    convs = json.loads((DATA / "chatgpt_conversations.json").read_text())
+    newer = tmp_path / "conversations.json"
+    newer.write_text(json.dumps([convs[0], {"format_v9": True, "turns": []}, convs[1]]))
+    export = open_export(newer)
+    assert [len(c.messages) for c in export.conversations()] == [6, 4]
+    assert export.skipped == 1

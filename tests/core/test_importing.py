@@ -1,0 +1,305 @@
+"""Importing another assistant's history through the application service: the
+conversations join the recall tier with their own dates and a source label, once;
+the facts in them are proposed, and none reaches a prompt before it is accepted."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from desktop_mem.core.errors import ImportRejected
+from desktop_mem.core.memory.store import NewMemory
+from desktop_mem.core.profile import Profile
+from desktop_mem.core.service import Service
+from tests import leaks
+from tests.fakes.ollama_server import FakeOllama
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "imports"
+
+
+@pytest.fixture
+def app(profile: Profile) -> Iterator[Service]:
+    service = Service(profile)
+    yield service
+    service.background.shutdown(wait=True)
+
+
+def extraction(*texts: str) -> dict[str, Any]:
+    return {"memories": [{"text": t, "kind": "fact", "importance": 0.6} for t in texts]}
+
+
+def test_the_survey_says_what_is_there_and_writes_nothing(app: Service) -> None:
+    found = app.imports.survey(DATA / "chatgpt_export.zip")
+    assert (found.kind, found.label) == ("chatgpt", "ChatGPT")
+    assert (found.conversations, found.messages, found.empty, found.already) == (3, 14, 2, 0)
+    assert found.first == "2024-03-02T09:15:00+00:00" and found.last.startswith("2024-09-20")
+    assert found.instructions and "nurse in Leeds" in found.instructions
+    assert app.counts()["messages"] == 0 and app.conversations.list() == []
+
+
+def test_conversations_keep_their_dates_and_source_and_import_once(app: Service) -> None:
+    done, warnings = app.imports.run(DATA / "chatgpt_conversations.json")
+    assert warnings == []
+    assert (done.conversations, done.messages, done.empty) == (3, 14, 2)
+    convs = {c.title: c for c in app.conversations.list()}
+    sour = convs["Sourdough starter schedule"]
+    assert sour.source == "from ChatGPT, 2024-03-02" and sour.messages == 6
+    assert sour.created_at.startswith("2024-03-02T09:15")
+    msgs = app.conversations.messages(sour.id)
+    assert [m.created_at[:16] for m in msgs][:2] == ["2024-03-02T09:15", "2024-03-02T09:16"]
+    assert "rye flour" not in " ".join(m.content for m in msgs)
+    hits, _ = app.conversations.search("Bubbles fridge", relevant_only=False)
+    assert hits and hits[0].message.conversation_id == sour.id
+    hits, _ = app.conversations.search("花生过敏", relevant_only=False)
+    assert hits and "杭州" in hits[0].message.content
+
+    again, _ = app.imports.run(DATA / "chatgpt_export.zip")  # the same export, zipped
+    assert (again.conversations, again.messages, again.already) == (0, 0, 3)
+    assert app.counts()["messages"] == 14 and len(app.conversations.list()) == 3
+    assert app.imports.survey(DATA / "chatgpt_export.zip").already == 3
+
+
+def test_the_chat_recalls_an_imported_message_with_its_date(
+    app: Service, fake_ollama: FakeOllama
+) -> None:
+    app.imports.run(DATA / "claude_conversations.json", propose=False)
+    chat = app.chat()
+    chat.send("Which cargo bike budget did I mention?")
+    seen = fake_ollama.last_prompt()
+    assert "<past_messages>" in seen and "2,000 pounds" in seen and "2024-04-10" in seen
+    chat.close()
+
+
+def test_a_stopped_import_resumes_without_duplicates(app: Service) -> None:
+    first, _ = app.imports.run(DATA / "claude_export.zip", should_stop=lambda: True)
+    assert first.stopped and first.conversations == 1
+    rest, _ = app.imports.run(DATA / "claude_export.zip")
+    assert rest.already == 1 and first.conversations + rest.conversations == 3
+    assert app.counts()["messages"] == 8
+
+
+def test_only_the_last_year(app: Service) -> None:
+    done, _ = app.imports.run(DATA / "chatgpt_conversations.json", since="2024-06-01")
+    assert [c.title for c in app.conversations.list()] == ["周末去杭州"]
+    assert done.older == 2
+
+
+def test_nothing_in_plain_text_on_disk(
+    app: Service, profile: Profile, home: Path, tmp_path: Path
+) -> None:
+    canary = "Zebrafinch4471 keeps the spare key in 蓝色花盆"
+    convs = json.loads((DATA / "chatgpt_conversations.json").read_text())
+    node = convs[0]["mapping"]["u2"]["message"]
+    node["content"]["parts"] = [canary]
+    export = tmp_path / "export" / "conversations.json"
+    export.parent.mkdir()
+    export.write_text(json.dumps(convs, ensure_ascii=False))
+    app.imports.run(export)
+    assert app.conversations.search("Zebrafinch4471", relevant_only=False)[0]
+    needles = ["zebrafinch4471", "蓝色花盆", "spare key"]
+    assert leaks.scan_files(leaks.files_under(home), needles) == []
+    profile.close()
+    assert leaks.scan_files(leaks.files_under(home), needles) == []
+
+
+def test_facts_are_proposed_then_accepted_edited_or_rejected(
+    app: Service, profile: Profile, fake_ollama: FakeOllama
+) -> None:
+    app.memories.add(NewMemory("Works night shifts on Tuesdays and Wednesdays"))
+    app.imports.run(DATA / "chatgpt_conversations.json")
+    assert app.imports.to_read() == 7
+    fake_ollama.reply_json(extraction("Works night shifts on Tuesdays and Wednesdays"))
+    fake_ollama.reply_json(extraction("Has a sourdough starter called Bubbles"))
+    fake_ollama.reply_json(extraction("Bakes on Saturdays with spelt flour"))
+    fake_ollama.reply_json(extraction("Is training for the York half marathon"))
+    done = app.imports.propose_facts(limit=4)
+    assert (done.read, done.proposed, done.left) == (4, 4, 3)
+    # the extraction was asked with the conversation's date
+    asked = fake_ollama.chat_requests(structured=True)[0]["messages"][-1]["content"]
+    assert "2024-03-02" in asked
+    waiting = app.imports.proposals()
+    assert [p.text for p in waiting][:2] == [
+        "Works night shifts on Tuesdays and Wednesdays",
+        "Has a sourdough starter called Bubbles",
+    ]
+    held = app.memories.store.find_duplicate("Works night shifts on Tuesdays and Wednesdays")
+    assert waiting[0].duplicate_of == held.id and waiting[1].duplicate_of is None
+    assert waiting[1].source == "from ChatGPT, 2024-03-02"
+    assert app.counts()["memories"] == 1  # nothing imposed
+
+    chat = app.chat()
+    chat.send("What is my starter called?")
+    assert (
+        "sourdough starter called Bubbles"
+        not in fake_ollama.last_prompt().split("<past_messages>")[0]
+    )
+    chat.close()
+
+    by_text = {p.text: p.id for p in waiting}
+    app.imports.accept([by_text["Has a sourdough starter called Bubbles"]])
+    app.imports.accept([by_text["Bakes on Saturdays with spelt flour"]], text="Bakes on Saturdays")
+    assert app.imports.reject([by_text["Is training for the York half marathon"]]) == 1
+    assert app.imports.accept() == []  # the duplicate: marked accepted, not added twice
+    texts = sorted(m.text for m in app.memories.store.list())
+    assert texts == [
+        "Bakes on Saturdays",
+        "Has a sourdough starter called Bubbles",
+        "Works night shifts on Tuesdays and Wednesdays",
+    ]
+    bubbles = app.memories.store.find_duplicate("Has a sourdough starter called Bubbles")
+    assert bubbles.source == "import" and bubbles.created_at.startswith("2024-03-02")
+    assert app.imports.counts() == {"waiting": 0, "accepted": 3, "rejected": 1}
+
+    chat = app.chat()
+    chat.send("What is my starter called?")
+    assert "Has a sourdough starter called Bubbles" in fake_ollama.last_prompt()
+    chat.close()
+
+
+def test_a_model_server_failure_leaves_the_rest_to_read(
+    app: Service, fake_ollama: FakeOllama
+) -> None:
+    app.imports.run(DATA / "claude_conversations.json")
+    fake_ollama.fail_next(503, times=10)
+    done = app.imports.propose_facts()
+    assert done.read == 0 and done.failed and done.left == 4
+
+
+def test_memory_lists_are_proposed_once(app: Service) -> None:
+    app.memories.add(NewMemory("Is allergic to peanuts"))
+    done, _ = app.imports.run(DATA / "pasted_memories.txt")
+    assert done.proposed == 6 and done.conversations == 0
+    dup = [p for p in app.imports.proposals() if p.duplicate_of]
+    assert [p.text for p in dup] == ["Is allergic to peanuts"]
+    again, _ = app.imports.run(DATA / "pasted_memories.txt")
+    assert again.proposed == 0
+    mem0, _ = app.imports.run(DATA / "mem0_export.json")
+    assert mem0.proposed == 2
+    claude, _ = app.imports.run(DATA / "claude_export.zip")
+    assert claude.proposed == 4 and claude.conversations == 3
+    app.imports.reject()
+    assert app.imports.proposals() == [] and app.counts()["memories"] == 1
+
+
+def test_a_file_of_another_kind_writes_nothing(app: Service, tmp_path: Path) -> None:
+    bad = tmp_path / "notes.json"
+    bad.write_text('{"shopping": ["milk"]}')
+    with pytest.raises(ImportRejected, match="not an export this app reads"):
+        app.imports.run(bad)
+    cut = tmp_path / "conversations.json"
+    cut.write_text((DATA / "chatgpt_conversations.json").read_text()[:9000])
+    with pytest.raises(ImportRejected, match="character"):
+        app.imports.survey(cut)
+    assert app.counts()["messages"] == 0
+
+
+def test_the_conversations_export_is_read_back_whole(app: Service, tmp_path: Path) -> None:
+    app.imports.run(DATA / "chatgpt_conversations.json", propose=False)
+    chat = app.chat()
+    chat.send("我住在杭州，喜欢龙井茶。")
+    chat.close()
+    before = {
+        c.title: [(m.role, m.content, m.created_at) for m in app.conversations.messages(c.id)]
+        for c in app.conversations.list()
+    }
+    out = tmp_path / "all.json"
+    assert app.conversations.export_all(out) == 4
+    md = tmp_path / "all.md"
+    app.conversations.export_all(md, "md")
+    assert "I bake on Saturdays with spelt flour" in md.read_text()
+    for c in app.conversations.list():
+        app.conversations.delete(c.id)
+    found = app.imports.survey(out)
+    assert (found.kind, found.conversations, found.messages) == ("desktop-mem", 4, 16)
+    done, _ = app.imports.run(out, propose=False)
+    after = {
+        c.title: [(m.role, m.content, m.created_at) for m in app.conversations.messages(c.id)]
+        for c in app.conversations.list()
+    }
+    assert after == before
+    again, _ = app.imports.run(out)
+    assert again.conversations == 0 and again.already == 4
+
+
+def test_a_decided_or_forgotten_proposal_leaves_no_text(
+    app: Service, profile: Profile, isolated: Any, fake_ollama: FakeOllama
+) -> None:
+    from tests.fakes.keyrings import stored_key
+    from tests.sqlcipher_pages import decrypted_pages
+
+    app.imports.run(DATA / "claude_conversations.json")
+    fake_ollama.reply_json(extraction("Keeps a kayak called Quillwort9 in the garage"))
+    fake_ollama.reply_json(extraction("Collects stamps from Zanzibar7781"))
+    app.imports.propose_facts(limit=2)
+    kayak, stamps = (p.id for p in app.imports.proposals())
+    key = stored_key(isolated, profile.db.path)
+    needles = [b"quillwort9", b"zanzibar7781"]
+
+    def found() -> list[bytes]:
+        pages = b"".join(decrypted_pages(profile.db.path, secret_hex=key)).lower()
+        return [n for n in needles if n in pages]
+
+    assert found() == needles
+    app.imports.reject([stamps])
+    (memory,) = app.imports.accept([kayak])
+    app.memories.store.delete(memory)
+    assert found() == []
+    # a conversation deleted takes the facts found in it; forget everything takes all
+    fake_ollama.reply_json(extraction("Keeps a kayak called Quillwort9 in the garage"))
+    app.imports.propose_facts(limit=1)
+    assert app.imports.proposals() == []  # decided before: not proposed again
+    fake_ollama.reply_json(extraction("Sings in a choir called Zanzibar7781"))
+    app.imports.propose_facts(limit=1)
+    (sings,) = app.imports.proposals()
+    app.conversations.delete(app.conversations.message(sings.message_id).conversation_id)
+    assert app.imports.proposals() == [] and found() == []
+    app.imports.run(DATA / "pasted_memories.txt")
+    assert app.imports.proposals()
+    app.forget_everything()
+    assert app.imports.counts() == {"waiting": 0, "accepted": 0, "rejected": 0}
+
+
+def test_imported_messages_are_read_for_facts_while_the_user_is_away(
+    app: Service, fake_ollama: FakeOllama
+) -> None:
+    app.settings.set("sleep_consolidation", False)  # only the imported messages are due
+    assert not app.memories.idle_due()
+    app.imports.run(DATA / "claude_conversations.json")
+    assert app.memories.idle_due()
+    fake_ollama.reply_json(extraction("Commutes 12 km to the hospital by bike"))
+    # the user comes back once the first fact is found
+    first = app.memories.idle_pass(should_stop=lambda: bool(app.imports.proposals()))
+    assert first.stopped and first.proposed == 1 and app.imports.to_read() == 3
+    rest = app.memories.idle_pass()
+    assert not rest.stopped and app.imports.to_read() == 0 and not app.memories.idle_due()
+    app.settings.set("auto_memory", False)
+    app.imports.run(DATA / "chatgpt_conversations.json")
+    assert not app.memories.idle_due()  # learning off: nothing runs while away
+
+
+def test_facts_are_read_only_from_the_last_year_when_asked(app: Service) -> None:
+    done, _ = app.imports.run(DATA / "chatgpt_conversations.json", facts_since="2024-06-01")
+    assert done.conversations == 3 and app.imports.to_read() == 2  # the Hangzhou chat's
+    rest, _ = app.imports.run(DATA / "claude_conversations.json", facts_since="2024-08-08")
+    assert rest.to_read == 3  # and 学中文's one message of that day
+
+
+def test_this_apps_memories_export_is_proposed_and_a_table_refused(
+    app: Service, tmp_path: Path
+) -> None:
+    app.memories.add(NewMemory("Grows tomatoes on the balcony"))
+    mine = tmp_path / "memories.json"
+    app.memories.export(mine)
+    app.memories.store.delete(app.memories.store.list()[0].id)
+    found = app.imports.survey(mine)
+    assert (found.kind, found.memories) == ("desktop-mem", 1)
+    app.imports.run(mine)
+    assert [p.text for p in app.imports.proposals()] == ["Grows tomatoes on the balcony"]
+    table = tmp_path / "memories.csv"
+    table.write_text("text,kind\nLikes figs,fact\n")
+    with pytest.raises(ImportRejected, match="not an export this app reads"):
+        app.imports.survey(table)

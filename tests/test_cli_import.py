@@ -1,0 +1,75 @@
+"""`desktop-mem import` and `desktop-mem review`, end to end through main()."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.conftest import Run
+from tests.fakes.ollama_server import FakeOllama
+
+DATA = Path(__file__).resolve().parent / "data" / "imports"
+
+
+def test_import_says_what_it_found_then_imports_once(run: Run) -> None:
+    code, out, _ = run("import", str(DATA / "chatgpt_export.zip"), "--dry-run")
+    assert code == 0
+    assert out == (
+        "Found in ChatGPT's export: 3 new conversations (14 messages) from 2024-03-02 to "
+        "2024-09-20; 2 empty conversations; custom instructions. Nothing was written "
+        "(--dry-run).\n"
+    )
+    assert json.loads(run("conversations", "list", "--json")[1]) == []
+    code, out, _ = run("import", str(DATA / "chatgpt_export.zip"), "--use-instructions")
+    assert code == 0
+    assert "Imported 3 conversations (14 messages)" in out
+    assert "7 messages of yours wait to be read" in out
+    listed = json.loads(run("conversations", "list", "--json")[1])
+    assert {c["origin"] for c in listed} == {"chatgpt"}
+    assert "nurse in Leeds" in run("settings", "list")[1]
+    code, out, _ = run("import", str(DATA / "chatgpt_conversations.json"), "--json")
+    report = json.loads(out)
+    assert report["found"]["already"] == 3 and report["imported"]["conversations"] == 0
+
+
+def test_review_reads_accepts_and_rejects(run: Run, fake_ollama: FakeOllama) -> None:
+    run("import", str(DATA / "claude_conversations.json"))
+    fake_ollama.reply_json({"memories": [{"text": "Commutes 12 km to the hospital by bike"}]})
+    fake_ollama.reply_json({"memories": [{"text": "Has a budget of 2,000 pounds for a bike"}]})
+    code, out, _ = run("review", "read")
+    assert code == 0 and out == "Read 4 messages: 2 facts proposed.\n"
+    waiting = json.loads(run("review", "list", "--json")[1])["waiting"]
+    assert [w["source"] for w in waiting] == ["from Claude, 2024-04-10"] * 2
+    code, out, _ = run("review")
+    assert "Commutes 12 km to the hospital by bike  [from Claude, 2024-04-10]" in out
+    assert run("review", "accept")[0] == 2  # neither ids nor --all
+    assert run("review", "accept", str(waiting[0]["id"]))[1] == "Accepted: 1 new memory.\n"
+    assert run("review", "reject", "--all")[1] == "Rejected 1 fact.\n"
+    memories = json.loads(run("memory", "list", "--json")[1])
+    assert [m["text"] for m in memories] == ["Commutes 12 km to the hospital by bike"]
+
+
+def test_a_file_of_another_kind_is_one_sentence_and_exit_1(run: Run, tmp_path: Path) -> None:
+    other = tmp_path / "list.json"
+    other.write_text('[{"name": "a"}]')
+    code, out, err = run("import", str(other))
+    assert code == 1 and out == ""
+    assert err.count(".") >= 1 and "not an export this app reads" in err
+
+
+def test_export_all_is_read_back_by_import(run: Run, tmp_path: Path) -> None:
+    run("import", str(DATA / "claude_conversations.json"), "--no-facts")
+    out = tmp_path / "mine.json"
+    code, said, _ = run("conversations", "export-all", str(out))
+    assert code == 0 and said.startswith("Exported 3 conversations")
+    code, said, _ = run("import", str(out), "--dry-run")  # into the profile it came from
+    assert said.startswith("Found in desktop-mem's export: 0 new conversations (0 messages); 3 ")
+
+
+def test_facts_since_and_a_bad_date(run: Run) -> None:
+    code, out, _ = run(
+        "import", str(DATA / "claude_conversations.json"), "--facts-since", "2024-06-01"
+    )
+    assert code == 0 and "2 messages of yours wait to be read" in out
+    code, _, err = run("import", str(DATA / "chatgpt_conversations.json"), "--since", "last spring")
+    assert code == 1 and "'last spring' is not a date: give it as YYYY-MM-DD." in err
