@@ -1,6 +1,7 @@
-"""search_tier: the one search earlier messages and document passages share (full text
-and vectors find candidates, the relevance rule keeps what is about the query, fusion
-orders them), run here on the profile's real conversation and document stores."""
+"""search_tier: the search pipeline (core/search/pipeline.py) as earlier messages and
+document passages run it (full text and vectors find candidates, the relevance rule
+keeps what is about the query, fusion orders them), run here on the profile's real
+conversation and document stores."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ import pytest
 from desktop_mem.core import textproc
 from desktop_mem.core.chat.conversations import ConversationStore
 from desktop_mem.core.profile import Profile
+from desktop_mem.core.search.pipeline import search_tier
 from desktop_mem.core.search.relevance import MESSAGE_TIER, PASSAGE_TIER
-from desktop_mem.core.search.tiers import search_tier
 from tests.fakes.ollama_server import FakeOllama
 
 TEXTS = [
