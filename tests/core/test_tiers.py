@@ -1,6 +1,7 @@
-"""search_tier: the one search earlier messages and document passages share (full text
-and vectors find candidates, the relevance rule keeps what is about the query, fusion
-orders them), run here on the profile's real conversation and document stores."""
+"""search_tier: the search pipeline (core/search/pipeline.py) as earlier messages and
+document passages run it (full text and vectors find candidates, the relevance rule
+keeps what is about the query, fusion orders them), run here on the profile's real
+conversation and document stores."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ import pytest
 from desktop_mem.core import textproc
 from desktop_mem.core.chat.conversations import ConversationStore
 from desktop_mem.core.profile import Profile
+from desktop_mem.core.search.pipeline import Pipeline, Weights, search_tier
 from desktop_mem.core.search.relevance import MESSAGE_TIER, PASSAGE_TIER
-from desktop_mem.core.search.tiers import search_tier
 from tests.fakes.ollama_server import FakeOllama
 
 TEXTS = [
@@ -109,3 +110,23 @@ def test_document_passages_go_through_the_same_search(profile: Profile, tmp_path
                          textproc.query_terms(query), 3, True)  # fmt: skip
     found = profile.documents.passages([i for i, _, _ in ranked.hits])
     assert [p.text for p in found.values()] == ["I planted tomatoes and basil in the garden."]
+
+
+def test_asking_parts_are_a_step_of_every_tier_not_only_of_memories(
+    profile: Profile, fake_ollama: FakeOllama
+) -> None:
+    """The pipeline's steps serve every tier: asking parts, which memory search uses,
+    run on earlier messages the same way (embedded with the query, each judged)."""
+    ids = _messages(profile.conversations)
+    store = profile.conversations
+    pipeline = Pipeline(store, MESSAGE_TIER, Weights(), store.rule, store.reference)
+    query, part = "I'm at the shops. Did I plant tomatoes?", "Did I plant tomatoes?"
+    warnings: list[str] = []
+    found = pipeline.find(query, textproc.query_terms(query), 3, True, None, warnings,
+                          parts=[(part, textproc.query_terms(part))])  # fmt: skip
+    asked = [body.get("input") for _, path, body in fake_ollama.requests if path == "/api/embed"]
+    assert [query, part] in asked  # embedded in one request
+    assert found is not None and len(found.judged) == 2 and warnings == []
+    kept = [i for n, i in enumerate(found.ids) if found.keep[n]]
+    assert kept == [ids[4]]
+    assert found.signals[ids[4]]["match"] in ("strong", "weak")

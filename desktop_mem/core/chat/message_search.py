@@ -12,9 +12,9 @@ from desktop_mem.core import textproc
 from desktop_mem.core.chat.records import MESSAGE_COLUMNS, Message, MessageHit
 from desktop_mem.core.db.database import id_chunks
 from desktop_mem.core.models.embed import Embedder
+from desktop_mem.core.search.pipeline import search_tier
 from desktop_mem.core.search.relevance import MESSAGE_TIER, WEAK
 from desktop_mem.core.search.text_tier import TextTier
-from desktop_mem.core.search.tiers import search_tier
 from desktop_mem.core.search.words import document_frequencies, retrieval_terms
 
 if TYPE_CHECKING:

@@ -55,9 +55,9 @@ from desktop_mem.core.events import Events
 from desktop_mem.core.memory.records import now_iso
 from desktop_mem.core.models.embed import Embedder
 from desktop_mem.core.search.chance import Reference
+from desktop_mem.core.search.pipeline import search_tier
 from desktop_mem.core.search.relevance import PASSAGE_TIER, WEAK, RelevanceRule
 from desktop_mem.core.search.text_tier import TextTier
-from desktop_mem.core.search.tiers import search_tier
 
 if TYPE_CHECKING:
     from desktop_mem.core.db.database import Database

@@ -2,7 +2,7 @@
 messages, document passages), and its vectors: what is not indexed yet, indexing it in
 batches, and re-indexing all of it with another embedding model while the old index
 keeps serving. The conversation store and the document store are each one (each says
-which rows are its texts); searching them is core/search/tiers.py."""
+which rows are its texts); searching them is core/search/pipeline.py."""
 
 from __future__ import annotations
 
