@@ -295,10 +295,10 @@ def read_raw(path: Path, sync_id: str, kind: str) -> Raw:
     except OSError as exc:
         raise SyncRefused(f"it cannot be read ({exc.strerror or exc})") from None
     if len(data) < len(MAGIC) + 5 + crypto.SIGNATURE or not data.startswith(MAGIC):
-        raise SyncRefused("it is not a desktop-mem sync file, or is cut short")
+        raise SyncRefused("it is not a sync file of this app, or is cut short")
     version = data[len(MAGIC)]
     if version > FORMAT:
-        raise NewerFormat("it was written by a newer desktop-mem: update desktop-mem here")
+        raise NewerFormat("it was written by a newer version of this app: update it here")
     if version != FORMAT:
         raise SyncRefused(f"its format ({version}) is not one this desktop-mem writes")
     (size,) = struct.unpack(">I", data[len(MAGIC) + 1 : len(MAGIC) + 5])
