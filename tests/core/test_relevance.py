@@ -747,35 +747,3 @@ def test_a_question_of_stop_words_alone_gets_nothing_a_dated_one_does(profile: P
     assert _judged(profile, texts, near, "what can you do?").keep.tolist() == [False]
     dated = [NewMemory("Took a job at the station", valid_from="2023-10-05")]
     assert _judged(profile, dated, near, "What did I do in October 2023?").keep.tolist() == [True]
-
-
-def test_small_talk_is_told_by_its_words_and_what_is_about_the_user_is_not() -> None:
-    """Greetings, thanks and leave-taking, with Chinese particles and interjections, are
-    small talk by their words; a message that says anything about the user or asks
-    anything is not, however short or polite."""
-    from desktop_mem.core.search.relevance import is_small_talk
-
-    for talk in (
-        "sure thing",
-        "thanks so much, that really helped",
-        "bye for now",
-        "yo",
-        "你好呀",
-        "再见啦",
-        "嗯嗯",
-        "谢谢你",
-        "辛苦了",
-    ):
-        assert is_small_talk(talk), talk
-    for asks in (
-        "I'm not well",
-        "sure, what's my wifi password?",
-        "what did I talk about with Ana?",
-        "哈尔滨冷吗",
-        "我想你了",
-        "好吃吗",
-        "我吃了药",
-        "can you suggest a snack?",
-        "我能吃花生酱吗",
-    ):
-        assert not is_small_talk(asks), asks

@@ -41,7 +41,6 @@ when it clears the gate by itself, weak when it came in within the margin.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -240,26 +239,9 @@ def says_what_about(terms: list[str]) -> bool:
     stop words only searches by them), a time word or a word of small talk."""
     _talk_terms()
     return any(
-        t not in textproc.STOPWORDS
-        and t not in _TALK_WORDS
-        and t not in PHATIC
-        and not textproc.is_time_word(t)
+        t not in textproc.STOPWORDS and t not in _TALK_WORDS and not textproc.is_time_word(t)
         for t in terms
     )
-
-
-# Words that greet, thank, agree or take leave, beyond the reference's small talk: they
-# say nothing of what a message is about ("sure thing", "that really helped", "talk to
-# you later"). Not "well", "fine" or "feel": "I'm not well" is about the user.
-PHATIC = frozenset(
-    ["yo", "hey", "really", "helped", "sure", "thing", "now", "辛苦", "早安",
-     "谢你"]
-)  # fmt: skip
-# Chinese sentence-final particles and interjections carry a tone, never a topic: "你好呀"
-# is "你好", "嗯嗯" is nothing.
-_PARTICLES = re.compile(
-    "[了呀啊啦吧呢嘛哦噢嗯哈呗哟喔诶欸咯嘞哇]+(?=[\\s，。！？!?,.~～]|$)|^[嗯哦噢诶欸哇]+"
-)
 
 
 def is_small_talk(message: str) -> bool:
@@ -268,7 +250,7 @@ def is_small_talk(message: str) -> bool:
     that's all", "good night", "你好"). Judged by its words alone, whatever the model: a
     request the model puts near small talk ("can you suggest a snack?") still names what
     it is about."""
-    terms = textproc.query_terms(_PARTICLES.sub("", message.strip()))
+    terms = textproc.query_terms(message)
     return not says_what_about(terms) and textproc.named_period(message) is None
 
 
