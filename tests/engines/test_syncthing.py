@@ -38,6 +38,7 @@ def nodes(tmp_path: Path) -> Iterator[list[syncthing.Syncthing]]:
         node.stop()
 
 
+@pytest.mark.timeout(900)  # it waits on observed progress, however slow
 def test_two_computers_through_real_syncthing(
     nodes: list[syncthing.Syncthing],
     tmp_path: Path,
@@ -111,6 +112,7 @@ def _tries_join(box: Box, code: str) -> bool:
     return True
 
 
+@pytest.mark.timeout(900)  # it waits on observed progress, however slow
 def test_make_sync_demo_runs_start_to_end(tmp_path: Path) -> None:
     """`make sync-demo`: the command line a user types, through two real Syncthings."""
     import re

@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from desktop_mem.core.memory.store import NewMemory
 from tests.fakes.ollama_server import FakeOllama
 from tests.sync.conftest import Computers
@@ -47,6 +49,7 @@ def _run(cmd: list[str]) -> str:
     return done.stdout
 
 
+@pytest.mark.timeout(900)  # it waits on observed progress, however slow
 def test_kill_9_while_applying_and_while_writing_loses_nothing(
     computers: Computers, fake_ollama: FakeOllama, tmp_path: Path
 ) -> None:
