@@ -41,8 +41,9 @@ class MemoryIndexing:
     def count(self) -> int:
         raise NotImplementedError
 
-    def refresh_counts(self) -> None:
-        """Read the counts again after rows were written by other hands (sync)."""
+    def resize_cache(self) -> None:
+        """Size the database cache for the vector index again after rows were added or
+        removed by other hands (sync), as this store's own writes do."""
         self._sync_cache()
 
     def _sync_cache(self) -> None:

@@ -743,7 +743,7 @@ class Syncer:
         a = result.applied
         events = self.profile.events
         if a.memories_removed or a.memories:
-            self.profile.memories.refresh_counts()  # rows came in by other hands
+            self.profile.memories.resize_cache()  # rows came or went by other hands
         if a.memories_removed:
             events.memories("removed", sorted(a.memories_removed))
         if a.new_memories:
