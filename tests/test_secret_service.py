@@ -168,3 +168,42 @@ def test_same_named_and_copied_profiles_each_keep_a_key_in_a_real_secret_service
     assert proc.returncode == 0, proc.stderr + proc.stdout
     assert "profiles 5" in proc.stdout
     report.add("profile_copies", 5)
+
+
+LOCKED_SCRIPT = r"""
+set -u
+eval "$(printf 'test-login-password' | gnome-keyring-daemon --unlock --components=secrets)"
+export GNOME_KEYRING_CONTROL
+PY="$1"; HOME_DIR="$2"
+DM="$PY -m desktop_mem --home $HOME_DIR --ollama-host http://127.0.0.1:9 --embed-model fake-embed"
+$DM memory add "kept behind a locked keyring" 2>/dev/null
+# Lock the login collection: the unlock prompt asked for next cannot be shown here (no
+# display), which the Secret Service reports as a dismissed prompt.
+$PY -c 'import secretstorage; secretstorage.get_default_collection(secretstorage.dbus_init()).lock()'
+$DM memory list --json > "$HOME_DIR/locked.out" 2> "$HOME_DIR/locked.err"
+echo "locked-exit $?"
+"""
+
+
+def test_a_locked_secret_service_is_said_to_be_locked(tmp_path: Path) -> None:
+    """A locked keyring whose unlock prompt is dismissed is not "no keyring": one
+    sentence that says it is locked, and the locked exit code (3)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {
+        "PATH": "/usr/local/bin:/usr/bin:/bin:" + str(Path(sys.executable).parent),
+        "HOME": str(tmp_path),
+        "XDG_DATA_HOME": str(tmp_path / "xdg-data"),
+        "XDG_RUNTIME_DIR": str(tmp_path / "run"),
+        "PYTHONPATH": str(Path(__file__).resolve().parents[1]),
+    }
+    (tmp_path / "run").mkdir(mode=0o700)
+    proc = subprocess.run(
+        ["dbus-run-session", "--", "bash", "-c", LOCKED_SCRIPT, "probe", sys.executable,
+         str(home)],
+        capture_output=True, text=True, timeout=120, env=env,
+    )  # fmt: skip
+    assert "locked-exit 3" in proc.stdout, proc.stdout + proc.stderr
+    err = (home / "locked.err").read_text("utf-8")
+    assert err.startswith("desktop-mem: The system keyring is locked") and err.count("\n") == 1, err
+    assert (home / "locked.out").read_text("utf-8") == ""

@@ -61,12 +61,26 @@ class KeyringUnavailable(LockedError):
     reason = "keyring_unavailable"
 
 
+class KeyringLocked(KeyringUnavailable):
+    """The keyring is there but locked: its unlock prompt was dismissed (or refused).
+    Not the same as no keyring at all: trying again asks to unlock it again."""
+
+    reason = "keyring_locked"
+
+
 class DatabaseCorrupt(DesktopMemError):
     reason = "damaged"
 
 
 class ProfileBusy(DesktopMemError):
     reason = "busy"
+
+
+class SystemLibraryMissing(DesktopMemError):
+    """The window cannot start: a system library Qt's xcb platform plugin needs is not
+    installed (the message names it and its package)."""
+
+    reason = "system_library_missing"
 
 
 # -- the model server -----------------------------------------------------------

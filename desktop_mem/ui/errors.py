@@ -60,6 +60,10 @@ def _wording(reason: str, model: str, lines: int) -> str | None:
             "errors",
             "The system keyring cannot be used or does not hold the key: unlock it and try again.",
         ),
+        "keyring_locked": lambda: QCoreApplication.translate(
+            "errors",
+            "The system keyring is locked: its unlock prompt was closed. Try again, and unlock it when it asks.",
+        ),
         "busy": lambda: QCoreApplication.translate(
             "errors",
             "Another desktop-mem is writing to this profile: wait for it to finish and try again.",

@@ -12,7 +12,13 @@ from PySide6.QtWidgets import QApplication, QInputDialog, QMessageBox
 
 from desktop_mem.core import paths
 from desktop_mem.core.config import Config
-from desktop_mem.core.errors import DesktopMemError, KeyMissing, KeyringUnavailable, WrongKey
+from desktop_mem.core.errors import (
+    DesktopMemError,
+    KeyMissing,
+    KeyringLocked,
+    KeyringUnavailable,
+    WrongKey,
+)
 from desktop_mem.core.keys.vault import Vault, read_key_mode
 from desktop_mem.core.service import Service
 from desktop_mem.core.service import keys as backup
@@ -29,6 +35,10 @@ def open_profile(config: Config, vault: Vault, parent: Any = None) -> Service | 
     while True:
         try:
             return off_gui_thread(Service.open, config, vault)
+        except KeyringLocked as exc:  # there, but locked: not a reason for a passphrase
+            if ask_to_unlock_again(exc, parent):
+                continue
+            return None
         except (KeyMissing, WrongKey, KeyringUnavailable) as exc:
             exists = db.exists()
             needs_passphrase = (exists and read_key_mode(db) == "passphrase") or (
@@ -53,6 +63,22 @@ def open_profile(config: Config, vault: Vault, parent: Any = None) -> Service | 
             if dialog.exec() != PassphraseDialog.DialogCode.Accepted:
                 return None
             config.passphrase = dialog.passphrase()
+
+
+def ask_to_unlock_again(exc: KeyringLocked, parent: Any = None) -> bool:
+    """The keyring's unlock prompt was closed: say so (not "no keyring"), and offer to
+    ask again. True: try again; False: the user quits."""
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setWindowTitle(QApplication.translate("app", "Your keyring is locked"))
+    box.setText(describe_exception(exc, str(exc)))
+    again = box.addButton(
+        QApplication.translate("app", "Try again"), QMessageBox.ButtonRole.AcceptRole
+    )
+    box.addButton(QApplication.translate("app", "Quit"), QMessageBox.ButtonRole.RejectRole)
+    box.setDefaultButton(again)
+    box.exec()
+    return box.clickedButton() is again
 
 
 def unlock_locked_profile(config: Config, vault: Vault, parent: Any = None) -> bool:

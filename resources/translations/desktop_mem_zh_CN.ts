@@ -3065,40 +3065,55 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     <message>
         <location filename="../../desktop_mem/ui/app.py" line="253" />
         <location filename="../../desktop_mem/ui/app.py" line="315" />
-        <location filename="../../desktop_mem/ui/unlock.py" line="44" />
+        <location filename="../../desktop_mem/ui/unlock.py" line="54" />
         <source>Cannot open your memories</source>
         <translation>无法打开你的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/unlock.py" line="49" />
-        <location filename="../../desktop_mem/ui/unlock.py" line="112" />
+        <location filename="../../desktop_mem/ui/unlock.py" line="59" />
+        <location filename="../../desktop_mem/ui/unlock.py" line="138" />
         <source>That passphrase is not right. Nothing was changed; try again.</source>
         <translation>口令不正确。没有做任何更改，请重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/unlock.py" line="79" />
+        <location filename="../../desktop_mem/ui/unlock.py" line="73" />
+        <source>Your keyring is locked</source>
+        <translation>你的钥匙环已锁定</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/unlock.py" line="76" />
+        <source>Try again</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/unlock.py" line="78" />
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/unlock.py" line="105" />
         <source>That recovery code does not open this profile: check it and try again.</source>
         <translation>这个恢复码打不开此配置：请核对后重试。</translation>
     </message>
     <message>
         <location filename="../../desktop_mem/ui/app.py" line="283" />
         <location filename="../../desktop_mem/ui/app.py" line="289" />
-        <location filename="../../desktop_mem/ui/unlock.py" line="94" />
+        <location filename="../../desktop_mem/ui/unlock.py" line="120" />
         <source>Restore a backup</source>
         <translation>恢复备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/unlock.py" line="120" />
+        <location filename="../../desktop_mem/ui/unlock.py" line="146" />
         <source>This backup is protected by the passphrase of the profile it was made from. Enter it to restore the backup.</source>
         <translation>此备份受其原配置的口令保护。请输入该口令以恢复备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/unlock.py" line="131" />
+        <location filename="../../desktop_mem/ui/unlock.py" line="157" />
         <source>That recovery code does not open this backup: check it and try again.</source>
         <translation>这个恢复码打不开此备份：请核对后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/unlock.py" line="134" />
+        <location filename="../../desktop_mem/ui/unlock.py" line="160" />
         <source>The key of this backup is not in this computer's keyring. Enter the recovery code of the profile it was made from.</source>
         <translation>此备份的密钥不在这台电脑的钥匙环中。请输入生成该备份的配置的恢复码。</translation>
     </message>
@@ -3279,151 +3294,156 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     </message>
     <message>
         <location filename="../../desktop_mem/ui/errors.py" line="63" />
+        <source>The system keyring is locked: its unlock prompt was closed. Try again, and unlock it when it asks.</source>
+        <translation>系统钥匙环已锁定：它的解锁提示被关闭了。请重试，并在它询问时解锁。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="67" />
         <source>Another desktop-mem is writing to this profile: wait for it to finish and try again.</source>
         <translation>另一个 desktop-mem 正在写入此配置：请等待它完成后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="67" />
+        <location filename="../../desktop_mem/ui/errors.py" line="71" />
         <source>The database is damaged: restore it from a backup or an export.</source>
         <translation>数据库已损坏：请从备份或导出文件恢复。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="70" />
+        <location filename="../../desktop_mem/ui/errors.py" line="74" />
         <source>Nothing was imported: %n line(s) have problems (see the details).</source>
         <translation>没有导入任何内容：%n 行有问题（见详细信息）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="73" />
+        <location filename="../../desktop_mem/ui/errors.py" line="77" />
         <source>Your memories are indexed with another embedding model: re-index them (Settings) or go back to it.</source>
         <translation>你的记忆是用另一个嵌入模型索引的：请重新索引（在设置中），或换回那个模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="77" />
+        <location filename="../../desktop_mem/ui/errors.py" line="81" />
         <source>That memory no longer exists: it was deleted. Nothing was changed.</source>
         <translation>这条记忆已不存在：它已被删除。没有做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="80" />
+        <location filename="../../desktop_mem/ui/errors.py" line="84" />
         <source>That conversation no longer exists: it was deleted.</source>
         <translation>这个对话已不存在：它已被删除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="83" />
+        <location filename="../../desktop_mem/ui/errors.py" line="87" />
         <source>That version of the memory no longer exists. Nothing was changed.</source>
         <translation>这条记忆的该版本已不存在。没有做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="86" />
+        <location filename="../../desktop_mem/ui/errors.py" line="90" />
         <source>The OpenAI-compatible server is on but its URL or model is not set: fill them in Settings, or turn it off there.</source>
         <translation>已开启 OpenAI 兼容服务器，但未设置其地址或模型：请在设置中填写，或在那里关闭它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="90" />
+        <location filename="../../desktop_mem/ui/errors.py" line="94" />
         <source>No embedding model is chosen: choose one in Settings.</source>
         <translation>尚未选择嵌入模型：请在设置中选择。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="93" />
+        <location filename="../../desktop_mem/ui/errors.py" line="97" />
         <source>That app is not registered in desktop-mem: connect it in Settings &gt; Apps.</source>
         <translation>该应用没有在 desktop-mem 中注册：请在“设置 &gt; 应用”中连接它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="96" />
+        <location filename="../../desktop_mem/ui/errors.py" line="100" />
         <source>That folder is no longer watched: the list of folders was out of date.</source>
         <translation>该文件夹已不再被监视：文件夹列表已过时。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="99" />
+        <location filename="../../desktop_mem/ui/errors.py" line="103" />
         <source>This profile was copied or moved here and the system keyring did not answer, so its key was not changed: unlock the keyring, restart desktop-mem and try again.</source>
         <translation>此配置是复制或移动到这里的，而系统密钥环没有响应，所以它的密钥没有更改：请解锁密钥环，重新启动 desktop-mem 后再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="104" />
+        <location filename="../../desktop_mem/ui/errors.py" line="108" />
         <source>That app is not allowed to do this: change it in Settings &gt; Apps.</source>
         <translation>这个应用无权这样做：请在“设置 &gt; 应用”中更改。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="107" />
+        <location filename="../../desktop_mem/ui/errors.py" line="111" />
         <source>A profile protected by a passphrase cannot be served to other apps: keep its key in the system keyring (Settings &gt; Privacy).</source>
         <translation>受口令保护的配置不能提供给其他应用：请把密钥保存在系统钥匙环中（设置 &gt; 隐私）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="111" />
+        <location filename="../../desktop_mem/ui/errors.py" line="115" />
         <source>That document is no longer in desktop-mem: it was removed.</source>
         <translation>这个文档已不在 desktop-mem 中：它已被移除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="114" />
+        <location filename="../../desktop_mem/ui/errors.py" line="118" />
         <source>That file was not added: desktop-mem reads Markdown, text, PDF, Word and HTML files that are not damaged, encrypted or too large.</source>
         <translation>这个文件没有添加：desktop-mem 读取未损坏、未加密且不过大的 Markdown、文本、PDF、Word 和 HTML 文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="118" />
+        <location filename="../../desktop_mem/ui/errors.py" line="122" />
         <source>The disk is full: nothing was changed; free some space and try again.</source>
         <translation>磁盘已满：没有做任何更改；请释放空间后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="121" />
+        <location filename="../../desktop_mem/ui/errors.py" line="125" />
         <source>This profile's folder cannot be written (a read-only disk, or another user's folder): it can be read, but nothing was changed.</source>
         <translation>无法写入这个资料的文件夹（只读磁盘，或属于其他用户的文件夹）：可以读取，但没有做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="125" />
+        <location filename="../../desktop_mem/ui/errors.py" line="129" />
         <source>That file is not a backup made by desktop-mem: nothing was changed.</source>
         <translation>这个文件不是 desktop-mem 制作的备份：没有做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="128" />
+        <location filename="../../desktop_mem/ui/errors.py" line="132" />
         <source>There is no such profile in this data folder: nothing was changed.</source>
         <translation>这个数据文件夹中没有这个配置：没有做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="131" />
+        <location filename="../../desktop_mem/ui/errors.py" line="135" />
         <source>The sync folder is not there (a drive not connected, or the folder moved or deleted): connect the drive or put the folder back. Nothing is lost meanwhile; this computer syncs again once it is there.</source>
         <translation>同步文件夹不在了（驱动器未连接，或文件夹被移动或删除）：请连接驱动器，或把文件夹放回原处。在此期间不会丢失任何内容；文件夹回来后，这台电脑会再次同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="135" />
+        <location filename="../../desktop_mem/ui/errors.py" line="139" />
         <source>desktop-mem cannot write in that folder: choose a folder you can write to.</source>
         <translation>desktop-mem 无法写入那个文件夹：请选择一个你可以写入的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="138" />
+        <location filename="../../desktop_mem/ui/errors.py" line="142" />
         <source>There is no synced desktop-mem profile in that folder: choose the folder the other computer syncs through, and wait until the engine has brought it here.</source>
         <translation>那个文件夹里没有已同步的 desktop-mem 配置：请选择另一台电脑用来同步的文件夹，并等同步工具把它带到这里。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="142" />
+        <location filename="../../desktop_mem/ui/errors.py" line="146" />
         <source>Only a new, empty profile can join a synced one (this one holds memories or conversations): join into a new profile.</source>
         <translation>只有新的空配置才能加入已同步的配置（这个配置已有记忆或对话）：请加入到一个新配置中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="146" />
+        <location filename="../../desktop_mem/ui/errors.py" line="150" />
         <source>There is no pairing offer in this folder that is still valid: show a new pairing code on the computer that syncs the profile (it lasts an hour), wait for the folder to reach this computer, and try again.</source>
         <translation>这个文件夹中没有仍然有效的配对邀请：请在同步这个配置的电脑上显示一个新的配对码（一小时内有效），等文件夹同步到这台电脑后再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="150" />
+        <location filename="../../desktop_mem/ui/errors.py" line="154" />
         <source>This synced profile has no recovery code (it is protected by a passphrase): join with a pairing code shown on a computer that syncs it.</source>
         <translation>这个已同步的配置没有恢复码（它由密码保护）：请用同步它的电脑上显示的配对码加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="154" />
+        <location filename="../../desktop_mem/ui/errors.py" line="158" />
         <source>This computer was removed from the sync by another one: what it holds stays here, but it no longer syncs. Join again to sync it.</source>
         <translation>另一台电脑已把这台电脑从同步中移除：这里的内容会保留，但不再同步。要同步，请重新加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="158" />
+        <location filename="../../desktop_mem/ui/errors.py" line="162" />
         <source>Another window or command is syncing this profile right now: try again in a moment.</source>
         <translation>另一个窗口或命令正在同步这个配置：请稍后再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="162" />
+        <location filename="../../desktop_mem/ui/errors.py" line="166" />
         <source>This profile already syncs: turn sync off first.</source>
         <translation>这个配置已经在同步：请先关闭同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="165" />
+        <location filename="../../desktop_mem/ui/errors.py" line="169" />
         <source>This profile is not synced.</source>
         <translation>这个配置没有同步。</translation>
     </message>

@@ -696,6 +696,10 @@ ZH: dict[str, str | list[str]] = {
     "While you were away, %n fact(s) about you were found in your imported history: Memories › Review imported memories… to accept them.": [
         "你不在时，在你导入的历史中发现了 %n 条关于你的事实：请在“记忆 › 审阅导入的记忆…”中接受它们。"
     ],
+    # branch h44s (issue 44, the smaller items)
+    "The system keyring is locked: its unlock prompt was closed. Try again, and unlock it when it asks.": "系统钥匙环已锁定：它的解锁提示被关闭了。请重试，并在它询问时解锁。",
+    "Your keyring is locked": "你的钥匙环已锁定",
+    "Try again": "重试",
 }
 
 

@@ -12,7 +12,13 @@ import pytest
 
 from desktop_mem.core import paths
 from desktop_mem.core.db.database import open_profile
-from desktop_mem.core.errors import EXIT_LOCKED, KeyMissing, KeyringUnavailable, WrongKey
+from desktop_mem.core.errors import (
+    EXIT_LOCKED,
+    KeyMissing,
+    KeyringLocked,
+    KeyringUnavailable,
+    WrongKey,
+)
 from desktop_mem.core.keys.vault import (
     SERVICE,
     Key,
@@ -133,9 +139,14 @@ def test_hanging_keyring_times_out_instead_of_blocking(home: Path) -> None:
 
 
 def test_locked_keyring_refusal_is_a_clear_error(home: Path) -> None:
+    """A dismissed unlock prompt is a locked keyring, not a missing one: its own reason
+    (the window offers to try again) and the locked exit code."""
     vault = Vault(KeyringAccess(LockedKeyring(), timeout=1))
-    with pytest.raises(KeyringUnavailable, match="refused"):
+    with pytest.raises(KeyringLocked, match="The system keyring is locked") as caught:
         open_profile(home, "default", vault=vault)
+    assert caught.value.reason == "keyring_locked" and caught.value.exit_code == EXIT_LOCKED
+    assert "available" not in str(caught.value)
+    assert not paths.database_path(home, "default").exists()
 
 
 def test_key_never_shows_in_repr() -> None:

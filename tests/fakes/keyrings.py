@@ -58,13 +58,27 @@ class HangingKeyring(MemoryKeyring):
 
 
 class LockedKeyring(MemoryKeyring):
-    """A keyring that refuses, as a locked one does when the user cancels the prompt."""
+    """A keyring that refuses, as a locked one does when the user cancels the prompt
+    (the Secret Service backend raises KeyringLocked), until `locked` is set False (the
+    user unlocked it)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.locked = True
+        self.refused = 0  # requests refused while locked
+
+    def _check(self) -> None:
+        if self.locked:
+            self.refused += 1
+            raise keyring.errors.KeyringLocked("Failed to unlock the collection!")
 
     def get_password(self, service: str, username: str) -> str | None:
-        raise keyring.errors.KeyringLocked("locked")
+        self._check()
+        return super().get_password(service, username)
 
     def set_password(self, service: str, username: str, password: str) -> None:
-        raise keyring.errors.KeyringLocked("locked")
+        self._check()
+        super().set_password(service, username, password)
 
 
 class FileKeyring(keyring.backend.KeyringBackend):

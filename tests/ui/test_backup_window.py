@@ -245,3 +245,35 @@ def test_restoring_asks_with_the_backups_date_and_contents_and_enter_keeps_every
     qtbot.waitUntil(lambda: not tasks.busy(), timeout=10000)
     running.window.close()
     running.service.close()
+
+
+def test_a_dismissed_keyring_prompt_says_locked_and_tries_again(qtbot: Any, config: Config) -> None:
+    """Closing the keyring's unlock prompt is a locked keyring, not a missing one: the
+    window says so and offers Try again (before, it asked for a passphrase for a new
+    profile, saying "No system keyring is available")."""
+    from desktop_mem.core.keys.vault import KeyringAccess
+    from tests.fakes.keyrings import LockedKeyring
+
+    locked = LockedKeyring()
+    seen: list[str] = []
+
+    def answer() -> None:
+        dialog = QApplication.activeModalWidget()
+        if dialog is None:
+            QTimer.singleShot(20, answer)
+            return
+        seen.append(type(dialog).__name__ + ": " + getattr(dialog, "text", lambda: "")())
+        if isinstance(dialog, QMessageBox):
+            buttons = [b.text() for b in dialog.buttons()]
+            seen.append(" | ".join(buttons))
+            locked.locked = False  # the user unlocks it when asked again
+            next(b for b in dialog.buttons() if b.text() == "Try again").click()
+        else:
+            dialog.reject()  # a passphrase asked for instead: give up
+
+    QTimer.singleShot(20, answer)
+    prof = open_profile(config, Vault(KeyringAccess(locked, timeout=5)))
+    assert seen[0].startswith("QMessageBox: The system keyring is locked"), seen
+    assert seen[1] == "Try again | Quit"
+    assert prof is not None and prof.keys.mode == "keyring"
+    prof.close()

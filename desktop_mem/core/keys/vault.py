@@ -24,7 +24,13 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import platformdirs
 
-from desktop_mem.core.errors import DatabaseCorrupt, KeyMissing, KeyringUnavailable, UsageError
+from desktop_mem.core.errors import (
+    DatabaseCorrupt,
+    KeyMissing,
+    KeyringLocked,
+    KeyringUnavailable,
+    UsageError,
+)
 from desktop_mem.core.keys import identity
 
 if TYPE_CHECKING:
@@ -189,6 +195,11 @@ class KeyringAccess:
             exc = box["error"]
             import keyring.errors
 
+            if isinstance(exc, keyring.errors.KeyringLocked):  # its unlock prompt dismissed
+                raise KeyringLocked(
+                    "The system keyring is locked (its unlock prompt was closed): unlock it "
+                    "when it asks, and try again."
+                ) from None
             if isinstance(exc, keyring.errors.KeyringError):
                 raise KeyringUnavailable(
                     f"The system keyring refused the request ({type(exc).__name__}): unlock it and "
