@@ -8,7 +8,17 @@ from typing import Any
 
 from desktop_mem.cli import output
 from desktop_mem.cli.context import Context
-from desktop_mem.core.errors import EXIT_ERROR, EXIT_OK
+from desktop_mem.core.errors import EXIT_ERROR, EXIT_OK, SystemLibraryMissing
+
+# The system libraries Qt's xcb platform plugin loads that a desktop may lack (PySide6's
+# wheels carry the rest), by their file names, each with its Debian/Ubuntu package.
+# Without one of them Qt prints a page about plugins and aborts (exit 134).
+XCB_LIBRARIES = (
+    ("libxcb-cursor.so.0", "libxcb-cursor0"),
+    ("libxkbcommon-x11.so.0", "libxkbcommon-x11-0"),
+    ("libxcb-icccm.so.4", "libxcb-icccm4"),
+    ("libxcb-keysyms.so.1", "libxcb-keysyms1"),
+)
 
 
 def add_parsers(sub: Any) -> None:
@@ -62,5 +72,35 @@ def window(ctx: Context) -> int:
         ctx.parser.print_help(ctx.out)
         ctx.err.write("desktop-mem: no display here, so no window; the commands above work.\n")
         return EXIT_OK
+    if uses_xcb():
+        require_libraries()
     argv = sys.argv if ctx.argv is None else ["desktop-mem", *ctx.argv]
     return int(window_main(argv, config=ctx.config, vault=ctx.given_vault))
+
+
+def uses_xcb() -> bool:
+    """Whether Qt will start on X11 through its xcb plugin: on Linux, unless another
+    platform is asked for, or a Wayland session gives Qt its Wayland plugin."""
+    if not sys.platform.startswith("linux"):
+        return False
+    platform = os.environ.get("QT_QPA_PLATFORM", "").split(":")[0].split(";")[0].strip()
+    if platform:
+        return platform == "xcb"
+    return not os.environ.get("WAYLAND_DISPLAY")
+
+
+def require_libraries(libraries: tuple[tuple[str, str], ...] = XCB_LIBRARIES) -> None:
+    """Load each library the way Qt's plugin will (dlopen by file name) before Qt tries:
+    the first that does not load is named, with its package, in one sentence
+    (SystemLibraryMissing, exit code 1) instead of Qt's abort."""
+    import ctypes
+
+    for name, package in libraries:
+        try:
+            ctypes.CDLL(name)
+        except OSError:
+            raise SystemLibraryMissing(
+                f"The window needs the system library {name}, which is not installed: install "
+                f"it (on Debian or Ubuntu: sudo apt-get install {package}) and start "
+                "desktop-mem again; the command line works without it."
+            ) from None
