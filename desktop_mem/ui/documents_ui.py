@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtGui import QDesktopServices, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 from desktop_mem.core import textproc
 from desktop_mem.core.documents.records import AddReport
 from desktop_mem.core.textproc import escape_controls
-from desktop_mem.ui import tasks
+from desktop_mem.ui import shortcuts, tasks
 from desktop_mem.ui.context import Context
 from desktop_mem.ui.tasks import describe_exception
 
@@ -108,6 +108,9 @@ class DocumentsPage(QWidget):
         self.table.itemSelectionChanged.connect(
             lambda: self.remove.setEnabled(bool(self.selected_ids()))
         )
+        delete = QShortcut(shortcuts.key("remove_documents"), self.table)
+        delete.setContext(Qt.ShortcutContext.WidgetShortcut)  # Del in the table: asks first
+        delete.activated.connect(self._remove)
         layout.addWidget(self.table, 2)
         watched = QHBoxLayout()
         watched.addWidget(QLabel(self.tr("Watched folders")))

@@ -22,6 +22,7 @@ SHORTCUTS: dict[str, tuple[str, object]] = {
     "search_chats": ("Ctrl+Shift+F", QT_TRANSLATE_NOOP("shortcuts", "Search conversations")),
     "new_memory": ("Ctrl+Shift+M", QT_TRANSLATE_NOOP("shortcuts", "Write a new memory")),
     "delete_memory": ("Del", QT_TRANSLATE_NOOP("shortcuts", "Delete the selected memories")),
+    "remove_documents": ("Del", QT_TRANSLATE_NOOP("shortcuts", "Remove the selected documents")),
     "add_memory": ("Ctrl+Enter", QT_TRANSLATE_NOOP("shortcuts", "Add the new memory")),
     "page_chat": ("Ctrl+1", QT_TRANSLATE_NOOP("shortcuts", "Go to Chat")),
     "page_memories": ("Ctrl+2", QT_TRANSLATE_NOOP("shortcuts", "Go to Memories")),

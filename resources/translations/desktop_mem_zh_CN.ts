@@ -729,132 +729,132 @@
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="113" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="116" />
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="119" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="122" />
         <source>Stop watching…</source>
         <translation>停止监视…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="123" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="126" />
         <source>No documents yet: add files or folders, or drop them here.</source>
         <translation>还没有文档：添加文件或文件夹，或拖到这里。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="129" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="132" />
         <source>Search the documents' passages</source>
         <translation>搜索文档片段</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="159" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="162" />
         <source>%1 (%2 pages)</source>
         <translation>%1（%2 页）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="169" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="172" />
         <source>%1 (%n document(s))</source>
         <translation><numerusform>%1（%n 个文档）</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="174" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="177" />
         <source>none: add a folder to watch it</source>
         <translation>无：添加一个文件夹即可监视它</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="187" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="190" />
         <source>Add documents</source>
         <translation>添加文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="189" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="192" />
         <source>Documents (*.md *.markdown *.txt *.pdf *.docx *.html *.htm)</source>
         <translation>文档 (*.md *.markdown *.txt *.pdf *.docx *.html *.htm)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="195" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="198" />
         <source>Add a folder</source>
         <translation>添加文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="211" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="214" />
         <source>Documents are being read: wait for it to finish.</source>
         <translation>正在读取文档：请等它完成。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="235" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="238" />
         <source>Reading documents…</source>
         <translation>正在读取文档…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="241" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="244" />
         <source>Documents: %1 added, %2 updated, %3 removed.</source>
         <translation>文档：添加 %1 个，更新 %2 个，移除 %3 个。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="248" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="251" />
         <source>Some files were not added</source>
         <translation>部分文件没有添加</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="253" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="256" />
         <source>%n watched folder(s) could not be read (a drive not connected?): their documents are kept.</source>
         <translation><numerusform>有 %n 个监视的文件夹无法读取（驱动器没有连接？）：其中的文档已保留。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="262" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="265" />
         <source>%n passage(s) can be found by their words until the embedding model is there.</source>
         <translation><numerusform>在嵌入模型就绪之前，%n 个段落只能按字词查找。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="296" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="299" />
         <source>Stop watching</source>
         <translation>停止监视</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="299" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="302" />
         <source>Stop watching %1? Its files are not touched. Remove its documents from desktop-mem too, or keep them (no longer re-read)?</source>
         <translation>停止监视 %1？其中的文件不会被改动。要同时从 desktop-mem 中移除它的文档，还是保留它们（不再重新读取）？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="303" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="306" />
         <source>Remove them</source>
         <translation>移除它们</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="304" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="307" />
         <source>Keep them</source>
         <translation>保留它们</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="314" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="317" />
         <source>No longer watching the folder; its %n document(s) stay.</source>
         <translation><numerusform>已不再监视该文件夹；其中的 %n 个文档保留。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="317" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="320" />
         <source>No longer watching the folder; its %n document(s) are removed.</source>
         <translation><numerusform>已不再监视该文件夹；其中的 %n 个文档已移除。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="333" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="336" />
         <source>Remove documents</source>
         <translation>移除文档</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="335" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="338" />
         <source>Remove %n document(s) and every passage of them from desktop-mem, for good? The files themselves are not touched.</source>
         <translation><numerusform>要从 desktop-mem 中永久移除 %n 个文档及其全部片段吗？文件本身不受影响。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="367" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="370" />
         <source>shaped %n answer(s)</source>
         <translation><numerusform>影响了 %n 个回答</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="372" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="375" />
         <source>No passage is about this.</source>
         <translation>没有与此相关的片段。</translation>
     </message>
@@ -3555,36 +3555,41 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     </message>
     <message>
         <location filename="../../desktop_mem/ui/shortcuts.py" line="25" />
+        <source>Remove the selected documents</source>
+        <translation>移除所选文档</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="26" />
         <source>Add the new memory</source>
         <translation>添加新记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/shortcuts.py" line="26" />
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="27" />
         <source>Go to Chat</source>
         <translation>转到“聊天”</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/shortcuts.py" line="27" />
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="28" />
         <source>Go to Memories</source>
         <translation>转到“记忆”</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/shortcuts.py" line="28" />
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="29" />
         <source>Go to Documents</source>
         <translation>转到“文档”</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/shortcuts.py" line="29" />
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="30" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/shortcuts.py" line="30" />
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="31" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/shortcuts.py" line="31" />
+        <location filename="../../desktop_mem/ui/shortcuts.py" line="32" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>

@@ -700,6 +700,7 @@ ZH: dict[str, str | list[str]] = {
     "The system keyring is locked: its unlock prompt was closed. Try again, and unlock it when it asks.": "系统钥匙环已锁定：它的解锁提示被关闭了。请重试，并在它询问时解锁。",
     "Your keyring is locked": "你的钥匙环已锁定",
     "Try again": "重试",
+    "Remove the selected documents": "移除所选文档",
 }
 
 

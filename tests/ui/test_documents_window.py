@@ -92,3 +92,43 @@ def test_the_watched_folders_are_listed_unwatched_and_names_are_escaped(
     qtbot.waitUntil(lambda: page.table.rowCount() == 0, timeout=10000)
     assert page.folders.currentData() is None and page.store.folders() == []
     assert (folder / "two.md").exists()  # the files themselves are never touched
+
+
+def test_del_in_the_table_removes_the_selected_documents_after_asking(
+    qtbot: Any, profile: Profile, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.ui.driving import ORIGINAL_QUESTION, press_in_next_box
+
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    for name in ("leave.md", "travel.md", "pay.md"):
+        (folder / name).write_text(f"# {name}\n\nWhat {name} says about the rules.\n", "utf-8")
+    page = DocumentsPage(Context(Service(profile), app_settings(profile.config.home)))
+    qtbot.addWidget(page)
+    page.show()
+    assert page.add(sorted(folder.iterdir()))
+    qtbot.waitUntil(lambda: not page.running and page.table.rowCount() == 3, timeout=10000)
+    monkeypatch.setattr(QMessageBox, "question", ORIGINAL_QUESTION)  # the real dialog
+    page.table.selectRow(0)
+    page.table.selectionModel().select(
+        page.table.model().index(1, 0),
+        page.table.selectionModel().SelectionFlag.Select
+        | page.table.selectionModel().SelectionFlag.Rows,
+    )
+    kept = page.table.item(2, 0).text()
+    page.activateWindow()
+    page.table.setFocus()
+    qtbot.waitUntil(page.table.hasFocus)
+    seen: list[str] = []
+    press_in_next_box(Qt.Key.Key_Return, seen)  # a reflexive Enter keeps them
+    qtbot.keyClick(page.table, Qt.Key.Key_Delete)
+    assert "Remove 2 documents and every passage of them" in seen[0]
+    assert page.table.rowCount() == 3
+    page.activateWindow()  # offscreen, no window manager gives the window back its focus
+    page.table.setFocus()
+    qtbot.waitUntil(page.table.hasFocus)
+    press_in_next_box(Qt.Key.Key_Y, seen)  # Yes, on purpose
+    qtbot.keyClick(page.table, Qt.Key.Key_Delete)
+    qtbot.waitUntil(lambda: page.table.rowCount() == 1, timeout=5000)
+    assert page.table.item(0, 0).text() == kept
+    assert all((folder / name).exists() for name in ("leave.md", "travel.md", "pay.md"))
