@@ -71,8 +71,9 @@ class RecoveryCodeDialog(QDialog):
         )
         warn.setWordWrap(True)
         layout.addWidget(warn)
+        self.copied = False
         self.copy = QPushButton(self.tr("Copy"))
-        self.copy.clicked.connect(lambda: QGuiApplication.clipboard().setText(code))
+        self.copy.clicked.connect(lambda: self._copy(code))
         self.confirm = QCheckBox(self.tr("I have written it down or stored it safely"))
         row = QHBoxLayout()
         row.addWidget(self.copy)
@@ -85,12 +86,35 @@ class RecoveryCodeDialog(QDialog):
         self.ok.setEnabled(False)
         self.confirm.toggled.connect(self.ok.setEnabled)
         buttons.accepted.connect(self.accept)
+        # Said when Esc (or the window's close button) is pressed too early.
+        self.why = QLabel(
+            self.tr(
+                "Esc does not close this yet: the code is shown only once, so copy it or "
+                "tick the box first."
+            )
+        )
+        self.why.setObjectName("status")
+        self.why.setWordWrap(True)
+        self.why.hide()
+        layout.addWidget(self.why)
         layout.addWidget(buttons)
         self.setMinimumWidth(min(560, max(380, self.code.sizeHint().width() + 60)))
 
-    def reject(self) -> None:  # Escape does not skip the one showing
-        if self.confirm.isChecked():
-            super().reject()
+    def _copy(self, code: str) -> None:
+        QGuiApplication.clipboard().setText(code)
+        self.copied = True
+        self.why.hide()
+
+    def confirmed(self) -> bool:
+        return self.copied or self.confirm.isChecked()
+
+    def reject(self) -> None:
+        """Esc closes it once the code was copied or its keeping confirmed; before that
+        it stays, and says why."""
+        if self.confirmed():
+            self.accept()
+        else:
+            self.why.show()
 
 
 class LockedDialog(QDialog):

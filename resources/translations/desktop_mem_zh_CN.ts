@@ -196,83 +196,83 @@
 <context>
     <name>BackupPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="283" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="307" />
         <source>A backup is encrypted like your memories. Put the folder in Syncthing, Dropbox or iCloud Drive to carry your memories to another computer: only encrypted data is synced.</source>
         <translation>备份和你的记忆一样是加密的。把备份文件夹放进 Syncthing、Dropbox 或 iCloud 云盘，就能把记忆带到另一台电脑：同步的只有加密数据。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="293" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="317" />
         <source>No folder chosen</source>
         <translation>未选择文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="294" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="318" />
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="298" />
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="343" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="322" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="367" />
         <source>Backup folder</source>
         <translation>备份文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="299" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="323" />
         <source>Back up every day</source>
         <translation>每天备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="306" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="330" />
         <source>Backups to keep</source>
         <translation>保留的备份数</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="309" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="333" />
         <source>Back up now</source>
         <translation>立即备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="311" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="335" />
         <source>Restore a backup…</source>
         <translation>恢复备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="321" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="345" />
         <source>New recovery code…</source>
         <translation>新的恢复码…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="323" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="347" />
         <source>Makes a new code and shows it once; the old one stops opening this profile.</source>
         <translation>生成新的恢复码并只显示一次；旧的恢复码将不再能打开此配置。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="337" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="361" />
         <source>No backup yet.</source>
         <translation>还没有备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="339" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="363" />
         <source>Last backup: %1</source>
         <translation>上次备份：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="351" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="375" />
         <source>Choose a folder for the backups first.</source>
         <translation>请先选择备份文件夹。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="356" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="380" />
         <source>Backing up…</source>
         <translation>正在备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="360" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="384" />
         <source>Backed up to %1</source>
         <translation>已备份到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="364" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="388" />
         <source>A backup is already running.</source>
         <translation>已有一个备份正在进行。</translation>
     </message>
@@ -280,27 +280,27 @@
 <context>
     <name>BackupWords</name>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="180" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="204" />
         <source>made %1</source>
         <translation>制作于 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="182" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="206" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="183" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="207" />
         <source>%n conversation(s)</source>
         <translation><numerusform>%n 个对话</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="184" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="208" />
         <source>%n document(s)</source>
         <translation><numerusform>%n 个文档</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="186" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="210" />
         <source>made %1: </source>
         <translation>制作于 %1：</translation>
     </message>
@@ -1092,37 +1092,37 @@
 <context>
     <name>LockedDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="102" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="126" />
         <source>Your memories are locked</source>
         <translation>你的记忆已锁定</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="106" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="130" />
         <source>The key of the profile “%1” is not in this computer's keyring (it was reset, or this is a new computer). Enter the recovery code you wrote down when the profile was made, or restore a backup.</source>
         <translation>配置“%1”的密钥不在这台电脑的钥匙环中（钥匙环被重置，或这是一台新电脑）。请输入创建配置时抄下的恢复码，或恢复一个备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="116" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="140" />
         <source>Recovery code</source>
         <translation>恢复码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="124" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="148" />
         <source>Unlock</source>
         <translation>解锁</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="126" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="150" />
         <source>Restore a backup…</source>
         <translation>恢复备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="128" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="152" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="144" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="168" />
         <source>A recovery code has 24 letters and digits in six groups: check it.</source>
         <translation>恢复码由六组共 24 个字母和数字组成：请核对。</translation>
     </message>
@@ -2237,19 +2237,24 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>请抄下来，存放在远离这台电脑的安全地方。它只显示这一次；任何人拿到它和一份备份，就能读取你的记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="74" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="75" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="76" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="77" />
         <source>I have written it down or stored it safely</source>
         <translation>我已抄下或妥善保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="84" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="85" />
         <source>Continue</source>
         <translation>继续</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="92" />
+        <source>Esc does not close this yet: the code is shown only once, so copy it or tick the box first.</source>
+        <translation>Esc 暂时不会关闭此窗口：恢复码只显示这一次，请先复制它或勾选下面的确认框。</translation>
     </message>
 </context>
 <context>
@@ -3161,12 +3166,12 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>backup</name>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="160" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="184" />
         <source>Restore a backup</source>
         <translation>恢复备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="162" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="186" />
         <source>desktop-mem backups (*.dmbackup)</source>
         <translation>desktop-mem 备份 (*.dmbackup)</translation>
     </message>

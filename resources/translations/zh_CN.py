@@ -701,6 +701,7 @@ ZH: dict[str, str | list[str]] = {
     "Your keyring is locked": "你的钥匙环已锁定",
     "Try again": "重试",
     "Remove the selected documents": "移除所选文档",
+    "Esc does not close this yet: the code is shown only once, so copy it or tick the box first.": "Esc 暂时不会关闭此窗口：恢复码只显示这一次，请先复制它或勾选下面的确认框。",
 }
 
 

@@ -41,6 +41,27 @@ def when_modal(kind: type, act: Callable[[Any], None]) -> None:
     QTimer.singleShot(20, poll)
 
 
+@pytest.mark.parametrize("confirm", ["copy", "tick"])
+def test_esc_closes_the_recovery_code_once_it_is_kept_and_says_why_before(
+    qtbot: Any, confirm: str
+) -> None:
+    dialog = RecoveryCodeDialog("ABCD-EFGH-JKMN-PQRS-TVWX-YZ01", "default")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    assert not dialog.why.isVisible()
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    assert dialog.isVisible() and dialog.why.isVisible()
+    assert dialog.why.text().startswith("Esc does not close this yet: the code is shown only once")
+    if confirm == "copy":
+        dialog.copy.click()
+    else:
+        dialog.confirm.setChecked(True)
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    assert not dialog.isVisible()
+    assert dialog.result() == RecoveryCodeDialog.DialogCode.Accepted
+
+
 def test_the_recovery_code_dialog_needs_a_confirmation(qtbot: Any) -> None:
     dialog = RecoveryCodeDialog("ABCD-EFGH-JKMN-PQRS-TVWX-YZ01", "default")
     qtbot.addWidget(dialog)
