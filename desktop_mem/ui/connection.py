@@ -32,6 +32,11 @@ def size_text(size: int) -> str:
     return QLocale().formattedDataSize(size, digits, QLocale.DataSizeFormat.DataSizeSIFormat)
 
 
+def _answers_with_error(exc: BaseException | None) -> bool:
+    """The server is there but answers with an error (not: nothing answers)."""
+    return getattr(exc, "reason", "") in ("model_failed", "invalid_answer")
+
+
 class ConnectionController(QObject):
     def __init__(self, context: Context) -> None:
         super().__init__(context.view)
@@ -63,6 +68,7 @@ class ConnectionController(QObject):
 
     def _still_offline(self, message: str, exc: BaseException | None = None) -> None:
         self.server.problem = self._problem(message, exc)
+        self.server.failing = message if _answers_with_error(exc) else ""
         self.server.changed.emit()
 
     def _problem(self, message: str, exc: BaseException | None) -> str:
@@ -76,6 +82,7 @@ class ConnectionController(QObject):
         chat, embedding = found
         server = self.server
         server.online, server.checking, server.problem = True, False, ""
+        server.failing = ""  # a fresh look: the next failed request says so again
         server.models = [m.name for m in chat]
         server.embedding_models = [m.name for m in embedding]
         self.retry.stop()
@@ -128,11 +135,20 @@ class ConnectionController(QObject):
     def missing(self, model: str) -> bool:
         return short_name(model) not in self.server.models
 
+    def chat_model_missing(self) -> bool:
+        """The server answers but does not have the chat model (Ollama's list says so;
+        an OpenAI-compatible server's list is not checked)."""
+        backend = self.server.backend
+        return (
+            self.server.online and isinstance(backend, OllamaChat) and self.missing(backend.model)
+        )
+
     def offline(self, message: str, exc: BaseException | None = None) -> None:
         """The server does not answer: the state says why; while offline, a light check
         every RETRY_MS finds it again (reading, searching and managing never need it)."""
         self.server.online, self.server.checking = False, False
         self.server.problem = self._problem(message, exc)
+        self.server.failing = message if _answers_with_error(exc) else ""
         self.server.changed.emit()
         self.retry.start()
 

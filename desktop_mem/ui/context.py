@@ -63,6 +63,9 @@ class ServerState(QObject):
         self.models: list[str] = []  # every model the server has, without ":latest"
         self.embedding_models: list[str] = []
         self.embed_missing = False  # the profile's embedding model is not on the server
+        # the server answers, but with an error (HTTP 500…): its sentence, until a
+        # request succeeds again; "" when nothing failed
+        self.failing = ""
         self.indexing = False  # vectors are being made (what had none, or a re-index)
         # what the server said after the last turn that would make every turn slow
         # (core.models.loaded.SlowTurns), or None

@@ -388,15 +388,31 @@ class MainWindow(QMainWindow):
         self.update_status()
 
     def _status_link(self, link: str) -> None:
-        if link == "pull":
+        if link == "pull-chat":
+            self.connection.offer_pull(self.context.server.backend.model)
+        elif link == "pull":
             self.connection.offer_pull(self.context.app.models.embedding_model, embedding=True)
         elif link == "index":
             self.connection.index_missing()
 
     def update_status(self) -> None:
         server, chat = self.context.server, self.context.chat
+        model = short_name(server.backend.model)
+        tip = ""
         if server.checking and not server.online:
             text = html.escape(self.tr("Connecting to Ollama…"))
+        elif server.failing:
+            text = html.escape(
+                self.tr("⚠ The model server answers with an error · %1").replace("%1", model)
+            )
+            tip = server.failing
+        elif self.connection.chat_model_missing():
+            text = (
+                html.escape(self.tr("● Connected · %1 is not installed").replace("%1", model))
+                + ' · <a href="pull-chat">'
+                + html.escape(self.tr("Download %1").replace("%1", model))
+                + "</a>"
+            )
         elif server.online and server.embed_missing:
             text = (
                 html.escape(self.tr("● Connected · search by words only"))
@@ -426,6 +442,7 @@ class MainWindow(QMainWindow):
         else:
             text = html.escape(self.tr("○ Ollama not connected"))
         self.ollama_status.setText(text)
+        self.ollama_status.setToolTip(tip)
         if chat.incognito:
             mem = self.tr("Memory: incognito")
         elif self.context.app.settings.get("auto_memory"):

@@ -25,6 +25,7 @@ from desktop_mem.ui.memory_cards import care_label
 from desktop_mem.ui.message_widget import MessageWidget
 
 LOST = ("ollama_unreachable", "reply_cut", "ollama_timeout")  # the server is gone
+FAILING = ("model_failed",)  # the server answers, with an error
 # The kinds of care the first-time notice speaks of (what the user asked to be always
 # remembered needs no explaining).
 CARE_SAID = ("health", "diet", "access")
@@ -136,6 +137,7 @@ class TurnController(QObject):
                 tasks.expect(("titled", result.conversation_id))
             if result.server is not None:
                 tasks.expect("server")
+            self._server_answered(result, answer.status.text())
             if result.error_reason in LOST:
                 hub.server_lost.emit(answer.status.text())  # the status bar follows it
             if result.error_reason == "model_missing":
@@ -150,6 +152,15 @@ class TurnController(QObject):
             answer.set_status("error", text)
 
         tasks.run(fn, *args, done=done, failed=failed, piece=piece)
+
+    def _server_answered(self, result: TurnResult, said: str) -> None:
+        """The status bar says what is true: the server answers with an error (its
+        sentence), or, once a turn went through, that it no longer does."""
+        server = self.ctx.server
+        failing = said if result.error_reason in FAILING else ""
+        if (result.status != "error" or failing) and server.failing != failing:
+            server.failing = failing
+            server.changed.emit()
 
     def _show_versions(self) -> None:
         """ "‹ 2/3 ›" on the messages that have other versions (a regenerated answer, an

@@ -401,77 +401,77 @@
 <context>
     <name>ConnectionController</name>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="72" />
+        <location filename="../../desktop_mem/ui/connection.py" line="78" />
         <source>Nothing answers at %1.</source>
         <translation>%1 没有响应。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="119" />
+        <location filename="../../desktop_mem/ui/connection.py" line="126" />
         <source>Preparing search for %1…</source>
         <translation>正在为 %1 准备搜索…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="156" />
+        <location filename="../../desktop_mem/ui/connection.py" line="172" />
         <source>Embedding model not installed</source>
         <translation>未安装嵌入模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="159" />
+        <location filename="../../desktop_mem/ui/connection.py" line="175" />
         <source>The embedding model %1 (a %2 download) is not installed in Ollama, so memories are found by their words only, not by their meaning. Download it now? Everything saved meanwhile is indexed once it is there.</source>
         <translation>嵌入模型 %1（需下载 %2）尚未安装在 Ollama 中，因此只能按字词而不能按含义查找记忆。现在下载吗？在此期间保存的内容会在它就绪后建立索引。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="165" />
+        <location filename="../../desktop_mem/ui/connection.py" line="181" />
         <source>The embedding model %1 is not installed in Ollama, so memories are found by their words only, not by their meaning. Download it now? Everything saved meanwhile is indexed once it is there.</source>
         <translation>嵌入模型 %1 尚未安装在 Ollama 中，因此只能按字词而不能按含义查找记忆。现在下载吗？在此期间保存的内容会在它就绪后建立索引。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="171" />
+        <location filename="../../desktop_mem/ui/connection.py" line="187" />
         <source>Model not installed</source>
         <translation>模型未安装</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="173" />
+        <location filename="../../desktop_mem/ui/connection.py" line="189" />
         <source>The chat model %1 (a %2 download) is not installed in Ollama. Download it now?</source>
         <translation>聊天模型 %1（需下载 %2）尚未安装在 Ollama 中。现在下载吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="176" />
+        <location filename="../../desktop_mem/ui/connection.py" line="192" />
         <source>The chat model %1 is not installed in Ollama. Download it now?</source>
         <translation>Ollama 中没有安装聊天模型 %1。现在下载吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="202" />
+        <location filename="../../desktop_mem/ui/connection.py" line="218" />
         <source>Downloading: %1 of %2</source>
         <translation>正在下载：%1 / %2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="204" />
+        <location filename="../../desktop_mem/ui/connection.py" line="220" />
         <source>Downloading %1…</source>
         <translation>正在下载 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="211" />
+        <location filename="../../desktop_mem/ui/connection.py" line="227" />
         <source>%1 is downloaded.</source>
         <translation>%1 已下载。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="234" />
+        <location filename="../../desktop_mem/ui/connection.py" line="250" />
         <source>Indexing for search by meaning…</source>
         <translation>正在建立按含义搜索的索引…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/connection.py" line="249" />
+        <location filename="../../desktop_mem/ui/connection.py" line="265" />
         <source>Indexed: %n item(s) can now be found by meaning too.</source>
         <translation><numerusform>索引完成：%n 项现在也能按含义找到了。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="258" />
+        <location filename="../../desktop_mem/ui/connection.py" line="274" />
         <source>Indexing stopped: %1</source>
         <translation>索引已停止：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="219" />
+        <location filename="../../desktop_mem/ui/connection.py" line="235" />
         <source>Download failed</source>
         <translation>下载失败</translation>
     </message>
@@ -1131,7 +1131,7 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../desktop_mem/ui/main_window.py" line="95" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="489" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="508" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
@@ -1289,67 +1289,78 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>模型服务器没有响应：你可以阅读和搜索，但不能发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="399" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="403" />
         <source>Connecting to Ollama…</source>
         <translation>正在连接 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="402" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="406" />
+        <source>⚠ The model server answers with an error · %1</source>
+        <translation>⚠ 模型服务器返回错误 · %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="412" />
+        <source>● Connected · %1 is not installed</source>
+        <translation>● 已连接 · 未安装 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="420" />
         <source>● Connected · search by words only</source>
         <translation>● 已连接 · 仅按字词搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="405" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="415" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="423" />
         <source>Download %1</source>
         <translation>下载 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="414" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="432" />
         <source>● Connected · %n not indexed yet</source>
         <translation><numerusform>● 已连接 · %n 项尚未索引</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="417" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="435" />
         <source>Index now</source>
         <translation>立即索引</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="423" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="441" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="427" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="445" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="430" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="449" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="432" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="451" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="434" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="453" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="437" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="456" />
         <source> · %n message(s) not yet learned from</source>
         <translation><numerusform> · 还有 %n 条消息尚未从中学习</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="461" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="480" />
         <source>%1 is loaded with a %2-token context but this app asks for %3, so every turn reloads it: give the apps that use it the same context length, or set this one's in Settings.</source>
         <translation>%1 以 %2 个词元的上下文加载，但本应用需要 %3，所以每次对话都要重新加载它：让使用它的应用采用相同的上下文长度，或在“设置”中修改本应用的。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="470" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="489" />
         <source>Ollama unloads %1 soon after each answer, so every turn waits for it to load again: give Ollama a longer keep-alive.</source>
         <translation>Ollama 在每次回答后很快就卸载 %1，所以每次对话都要等它重新加载：请延长 Ollama 的保持加载时间（keep-alive）。</translation>
     </message>
@@ -2956,103 +2967,103 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>TurnController</name>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="102" />
+        <location filename="../../desktop_mem/ui/turns.py" line="103" />
         <source>…</source>
         <translation>…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="133" />
-        <location filename="../../desktop_mem/ui/turns.py" line="273" />
+        <location filename="../../desktop_mem/ui/turns.py" line="134" />
+        <location filename="../../desktop_mem/ui/turns.py" line="279" />
         <source>Learning from this exchange…</source>
         <translation>正在从这轮对话中学习…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="195" />
+        <location filename="../../desktop_mem/ui/turns.py" line="201" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="216" />
+        <location filename="../../desktop_mem/ui/turns.py" line="222" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="228" />
+        <location filename="../../desktop_mem/ui/turns.py" line="234" />
         <source>This will be given to the model in every chat: it is about your %1.</source>
         <translation>这条记忆以后每次对话都会提供给模型：它与你的%1有关。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="229" />
+        <location filename="../../desktop_mem/ui/turns.py" line="235" />
         <source>Change</source>
         <translation>更改</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="249" />
+        <location filename="../../desktop_mem/ui/turns.py" line="255" />
         <source>Nothing was learned from this message: the model's answer was not what was asked for. It will be tried again later.</source>
         <translation>这条消息还没有被记住：模型的回答不符合要求。稍后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="254" />
+        <location filename="../../desktop_mem/ui/turns.py" line="260" />
         <source>Nothing was learned from this message: the model server did not answer in time. It will be tried again later.</source>
         <translation>这条消息还没有被记住：模型服务器没有及时回答。稍后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="259" />
+        <location filename="../../desktop_mem/ui/turns.py" line="265" />
         <source>Nothing was learned from this message: the model server could not be reached. It will be tried again once it answers.</source>
         <translation>这条消息还没有被记住：无法连接模型服务器。等它恢复后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="263" />
+        <location filename="../../desktop_mem/ui/turns.py" line="269" />
         <source>Nothing was learned from this message: the model server failed. It will be tried again later.</source>
         <translation>这条消息还没有被记住：模型服务器出错了。稍后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="299" />
+        <location filename="../../desktop_mem/ui/turns.py" line="305" />
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="302" />
+        <location filename="../../desktop_mem/ui/turns.py" line="308" />
         <source>Undoing…</source>
         <translation>正在撤销…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="326" />
+        <location filename="../../desktop_mem/ui/turns.py" line="332" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>已删除 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="326" />
+        <location filename="../../desktop_mem/ui/turns.py" line="332" />
         <source> and %n message(s).</source>
         <translation><numerusform>和 %n 条消息。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="329" />
+        <location filename="../../desktop_mem/ui/turns.py" line="335" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="331" />
+        <location filename="../../desktop_mem/ui/turns.py" line="337" />
         <source>Deleted %n message(s).</source>
         <translation><numerusform>已删除 %n 条消息。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="337" />
+        <location filename="../../desktop_mem/ui/turns.py" line="343" />
         <source>%n earlier message(s) stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>%n 条以前的消息保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="346" />
+        <location filename="../../desktop_mem/ui/turns.py" line="352" />
         <source>%n memory(s) or message(s) still mention it: say the same “forget …” again to see them.</source>
         <translation><numerusform>仍有 %n 条记忆或消息提到它：再说一次同样的“忘记……”即可看到。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="352" />
+        <location filename="../../desktop_mem/ui/turns.py" line="358" />
         <source>Nothing was deleted.</source>
         <translation>没有删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="357" />
+        <location filename="../../desktop_mem/ui/turns.py" line="363" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>

@@ -702,6 +702,8 @@ ZH: dict[str, str | list[str]] = {
     "Try again": "重试",
     "Remove the selected documents": "移除所选文档",
     "Esc does not close this yet: the code is shown only once, so copy it or tick the box first.": "Esc 暂时不会关闭此窗口：恢复码只显示这一次，请先复制它或勾选下面的确认框。",
+    "⚠ The model server answers with an error · %1": "⚠ 模型服务器返回错误 · %1",
+    "● Connected · %1 is not installed": "● 已连接 · 未安装 %1",
 }
 
 

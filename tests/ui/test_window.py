@@ -688,3 +688,53 @@ def test_the_missing_model_question_waits_for_the_recovery_code_dialog(
     dialog.done(1)
     qtbot.waitUntil(lambda: bool(asked), timeout=10000)
     assert asked == [False]
+
+
+def test_the_status_bar_says_the_chat_model_is_not_installed_and_offers_it(
+    qtbot: Any,
+    profile: Profile,
+    home: Path,
+    fake_ollama: FakeOllama,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Not "Connected · qwen2.5:7b" while qwen2.5:7b is not installed: the status bar
+    says so and offers the download the window has (before, only a question asked once
+    at start said it)."""
+    fake_ollama.chat_models.remove("qwen2.5:7b")
+    asked: list[str] = []
+
+    def question(_parent: Any, _title: str, text: str, *a: Any, **k: Any) -> Any:
+        asked.append(text)
+        return QMessageBox.StandardButton.No  # not now: the status bar keeps the offer
+
+    monkeypatch.setattr(QMessageBox, "question", question)
+    w = MainWindow(Service(profile), app_settings(home))
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: bool(asked), timeout=10000)
+    idle(qtbot, w)
+    status = w.ollama_status.text()
+    assert "qwen2.5:7b is not installed" in status and "Download qwen2.5:7b" in status
+    assert "Connected · qwen2.5:7b<" not in status + "<"
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    w.ollama_status.linkActivated.emit("pull-chat")
+    qtbot.waitUntil(lambda: "qwen2.5:7b" in w.context.server.models, timeout=10000)
+    qtbot.waitUntil(lambda: w.ollama_status.text() == "● Connected · qwen2.5:7b", timeout=10000)
+    idle(qtbot, w)
+
+
+def test_the_status_bar_says_the_server_answers_with_an_error(
+    qtbot: Any, window: MainWindow, fake_ollama: FakeOllama
+) -> None:
+    """Every request failing with HTTP 500 is not "Connected": the status bar says the
+    server answers with an error (the error in its tooltip) until a request succeeds."""
+    assert window.ollama_status.text() == "● Connected · qwen2.5:7b"
+    fake_ollama.fail_next(500, times=3, paths=("/api/chat",))
+    send(qtbot, window, "hello")
+    assert window.chat.messages[-1].status.text()
+    status = window.ollama_status.text()
+    assert status == "⚠ The model server answers with an error · qwen2.5:7b", status
+    assert window.ollama_status.toolTip() == window.chat.messages[-1].status.text()
+    fake_ollama.faults.clear()
+    send(qtbot, window, "hello again")
+    assert window.ollama_status.text() == "● Connected · qwen2.5:7b"
