@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QComboBox,
@@ -95,9 +95,14 @@ class AppsPage(QWidget):
         self.table.itemSelectionChanged.connect(self._show_log)
         self.table.setMinimumHeight(120)  # three apps at least, at 800x600 too
         layout.addWidget(self.table, 1)
+        # in place of the empty table (over its frame, it overlapped it where the page
+        # is short: Chinese at 800x600)
         self.empty = QLabel(self.tr("No app is connected yet."))
         self.empty.setObjectName("notice")
-        layout.addWidget(self.empty)
+        self.empty.setWordWrap(True)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setMinimumHeight(self.empty.fontMetrics().height() * 3)
+        layout.addWidget(self.empty, 1)
         row = QHBoxLayout()
         self.connect_button = QPushButton(self.tr("Connect an app…"))
         self.connect_button.clicked.connect(lambda: self.connect_app())
@@ -174,6 +179,7 @@ class AppsPage(QWidget):
         for column in (1, 2, 3):
             self.table.resizeColumnToContents(column)
         self.empty.setVisible(not apps)
+        self.table.setVisible(bool(apps))
         self._selection_changed()
 
     def selected(self) -> str | None:

@@ -90,6 +90,8 @@ class ElidedLabel(QLabel):
     """A one-line label that ends with "…" when narrower than its text (the full text is
     its tooltip then), so a long conversation title never widens the window."""
 
+    text_set = Signal()
+
     def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._full = ""
@@ -99,12 +101,16 @@ class ElidedLabel(QLabel):
     def setText(self, text: str) -> None:
         self._full = text
         self._elide()
+        self.text_set.emit()
 
     def text(self) -> str:
         return self._full
 
     def minimumSizeHint(self) -> QSize:
         return QSize(0, super().minimumSizeHint().height())
+
+    def full_text(self) -> str:
+        return self._full
 
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
@@ -134,7 +140,7 @@ class ChatView(QWidget):
         super().__init__(parent)
         outer = QHBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
-        column = QWidget()  # the readable column, centred when the window is wide
+        column = self.column = QWidget()  # the readable column, centred when wide
         column.setMaximumWidth(COLUMN)
         outer.addStretch(1)
         outer.addWidget(column, 100)
@@ -144,9 +150,12 @@ class ChatView(QWidget):
         head = QHBoxLayout()
         self.title = ElidedLabel()
         self.title.setObjectName("chatTitle")
+        self.title.text_set.connect(self._fit_head)
         head.addWidget(self.title, 1)
         self.incognito_badge = QLabel(self.tr("Incognito: nothing is remembered or stored"))
         self.incognito_badge.setObjectName("incognito")
+        # the badge says it in one word where the whole sentence would squeeze the title
+        self.incognito_badge.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
         self.incognito_badge.hide()
         head.addWidget(self.incognito_badge)
         self.model_box = QComboBox()
@@ -411,10 +420,31 @@ class ChatView(QWidget):
             m.redo_button.setEnabled(not busy)
             m.set_versions_enabled(not busy)
 
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        self._fit_head()
+
+    def _fit_head(self) -> None:
+        """The incognito badge's whole sentence where it leaves the title room (up to
+        about ten characters of it), else the one word, with the sentence as its tooltip."""
+        badge = self.incognito_badge
+        if badge.isHidden():
+            return
+        whole = self.tr("Incognito: nothing is remembered or stored")
+        metrics = self.title.fontMetrics()
+        title = min(metrics.horizontalAdvance(self.title.full_text()), 10 * metrics.height())
+        spacing = max(0, self.column.layout().spacing()) * 2
+        room = self.column.width() - self.model_box.sizeHint().width() - spacing - title
+        padding = badge.sizeHint().width() - badge.fontMetrics().horizontalAdvance(badge.text())
+        fits = badge.fontMetrics().horizontalAdvance(whole) + padding <= room
+        badge.setText(whole if fits else self.tr("Incognito"))
+        badge.setToolTip("" if fits else whole)
+
     def set_incognito(self, on: bool) -> None:
         """Incognito looks different as a whole (a tinted chat area), and its empty state
         says what it is instead of promising to keep things."""
         self.incognito_badge.setVisible(on)
+        self._fit_head()
         self.empty.setText(
             self.tr(
                 "Incognito: nothing you say here is remembered or stored, and no memory is "

@@ -141,3 +141,60 @@ def test_the_window_shows_that_an_app_wants_to_change_one_of_yours(
     qtbot.waitUntil(lambda: not tasks.busy(), timeout=10000)
     w.close()
     prof.close()
+
+
+def test_no_app_connected_is_said_in_place_of_the_table_in_chinese_at_800x600(
+    qtbot: Any, profile: Profile, home: Path, qapp: Any
+) -> None:
+    """Settings > Apps in Chinese at 800x600: the words "no app connected" sat over the
+    empty table's frame (the page is taller than the dialog there). They now take the
+    table's place, and the table comes back with the first app."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QWidget
+
+    from desktop_mem.ui.app import install_language
+    from desktop_mem.ui.settings_dialog import SettingsDialog
+
+    install_language(qapp, "zh_CN")
+    try:
+        window = MainWindow(Service(profile), app_settings(home))
+        qtbot.addWidget(window)
+        window.resize(800, 600)
+        window.show()
+        qtbot.waitUntil(lambda: window.context.server.online, timeout=5000)
+        seen: list[tuple[bool, bool, bool]] = []
+
+        def look() -> None:
+            dialog = QApplication.activeModalWidget()
+            if not isinstance(dialog, SettingsDialog):
+                QTimer.singleShot(20, look)
+                return
+            page = next(
+                dialog.tabs.widget(n)
+                for n in range(dialog.tabs.count())
+                if isinstance(dialog.tabs.widget(n), AppsPage)
+            )
+            dialog.tabs.setCurrentWidget(page)
+            qtbot.waitUntil(page.empty.isVisible)
+
+            def box(w: QWidget) -> Any:
+                return w.geometry() if w.isVisible() else None
+
+            empty, table = box(page.empty), box(page.table)
+            seen.append(
+                (
+                    page.empty.text() == "还没有连接任何应用。",
+                    table is not None and empty.intersects(table),
+                    page.table.isVisible(),
+                )
+            )
+            page.connect_app("Claude Desktop")
+            seen.append((page.empty.isVisible(), False, page.table.isVisible()))
+            dialog.reject()
+
+        QTimer.singleShot(20, look)
+        window.settings.open_settings()
+        assert seen == [(True, False, False), (False, False, True)]
+        qtbot.waitUntil(lambda: tasks.busy() == 0, timeout=10000)
+    finally:
+        install_language(qapp, "en")

@@ -738,3 +738,43 @@ def test_the_status_bar_says_the_server_answers_with_an_error(
     fake_ollama.faults.clear()
     send(qtbot, window, "hello again")
     assert window.ollama_status.text() == "● Connected · qwen2.5:7b"
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_an_incognito_chat_keeps_its_title_at_the_minimum_size(
+    qtbot: Any, profile: Profile, home: Path, language: str
+) -> None:
+    """At the minimum size the incognito badge's sentence took the whole head and the
+    title was squeezed to nothing: the badge says it in one word there (the sentence in
+    its tooltip), and the whole sentence where there is room."""
+    from desktop_mem.ui import theme
+
+    theme.apply("light")  # the badge's padding and the title's size come from the theme
+    install_language(QApplication.instance(), language)
+    try:
+        w = MainWindow(Service(profile), app_settings(home))
+        qtbot.addWidget(w)
+        w.resize(1280, 800)
+        w.show()
+        qtbot.waitUntil(lambda: w.context.server.online, timeout=5000)
+        w.conversations.new_conversation(incognito=True)
+        send(qtbot, w, "Just between us: ideas for a surprise party")
+        title, badge = w.chat.title, w.chat.incognito_badge
+        want = {"en": "Incognito conversation", "zh_CN": "无痕对话"}[language]
+        w.resize(MINIMUM)  # made smaller, as a user does
+
+        def title_shows() -> bool:  # once the layout settles: at least 8 characters of it
+            shown = title.text().rstrip("…")
+            return title.width() > 0 and len(shown) >= min(len(want), 8)
+
+        qtbot.waitUntil(title_shows, timeout=5000)
+        assert not badge.geometry().intersects(title.geometry())
+        whole = {"en": "Incognito: nothing is remembered or stored", "zh_CN": None}[language]
+        if whole is not None:  # English is the wider one: one word at the minimum size
+            assert badge.text() == "Incognito" and badge.toolTip() == whole
+        w.resize(1280, 800)
+        qtbot.waitUntil(lambda: not badge.toolTip())
+        assert badge.text().startswith({"en": "Incognito: ", "zh_CN": "无痕模式："}[language])
+        idle(qtbot, w)
+    finally:
+        install_language(QApplication.instance(), "en")
