@@ -433,7 +433,8 @@ class ChatView(QWidget):
         whole = self.tr("Incognito: nothing is remembered or stored")
         metrics = self.title.fontMetrics()
         title = min(metrics.horizontalAdvance(self.title.full_text()), 10 * metrics.height())
-        spacing = max(0, self.column.layout().spacing()) * 2
+        layout = self.column.layout()
+        spacing = max(0, layout.spacing() if layout is not None else 0) * 2
         room = self.column.width() - self.model_box.sizeHint().width() - spacing - title
         padding = badge.sizeHint().width() - badge.fontMetrics().horizontalAdvance(badge.text())
         fits = badge.fontMetrics().horizontalAdvance(whole) + padding <= room
