@@ -13,19 +13,23 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QLocale, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QCheckBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
     QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -288,6 +292,19 @@ class BackupController(QObject):
         return True
 
 
+def _backups_in(keys: Any, folder: str) -> tuple[str, list[Any]]:
+    """(the folder, this profile's backups in it, newest first): on a worker thread."""
+    return folder, keys.backups_in(Path(folder))
+
+
+def _local_time(stamp: str) -> str:
+    """A backup's UTC time as the user's clock shows it ("2026-12-04 17:05")."""
+    try:
+        return datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return stamp or "?"
+
+
 class BackupPage(QWidget):
     """Settings > Backup: the folder, daily backups, how many to keep, back up now,
     restore, and a new recovery code."""
@@ -342,6 +359,33 @@ class BackupPage(QWidget):
         self.status.setObjectName("notice")
         self.status.setWordWrap(True)
         layout.addWidget(self.status)
+        # The backups of this profile in the chosen folder, newest first; one restores.
+        self.found = QTableWidget(0, 3)
+        self.found.setHorizontalHeaderLabels([self.tr("Made"), self.tr("Size"), self.tr("Version")])
+        self.found.verticalHeader().hide()
+        header = self.found.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for column in (1, 2):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        self.found.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.found.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.found.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.found.setAccessibleName(self.tr("Backups in this folder"))
+        self.found.itemSelectionChanged.connect(self._found_selected)
+        self.found.itemActivated.connect(lambda *_: self._restore_selected())
+        self.found.setMinimumHeight(90)
+        layout.addWidget(self.found, 1)
+        self.none_found = QLabel()
+        self.none_found.setObjectName("notice")
+        self.none_found.setWordWrap(True)
+        layout.addWidget(self.none_found)
+        found_row = QHBoxLayout()
+        self.restore_selected = QPushButton(self.tr("Restore this backup…"))
+        self.restore_selected.setEnabled(False)
+        self.restore_selected.clicked.connect(self._restore_selected)
+        found_row.addWidget(self.restore_selected)
+        found_row.addStretch(1)
+        layout.addLayout(found_row)
         self.new_code = QPushButton(self.tr("New recovery code…"))
         self.new_code.setToolTip(
             self.tr("Makes a new code and shows it once; the old one stops opening this profile.")
@@ -352,8 +396,63 @@ class BackupPage(QWidget):
         code_row.addWidget(self.new_code)
         code_row.addStretch(1)
         layout.addLayout(code_row)
-        layout.addStretch(1)
         controller.failed.connect(self._failed)
+        self._asked = ""  # the folder whose backups are being looked for
+        self.folder.editingFinished.connect(self.list_backups)
+        self.list_backups()
+
+    # -- the backups in the folder ---------------------------------------------------
+
+    def list_backups(self) -> None:
+        """List this profile's backups in the chosen folder (read off the GUI thread:
+        checking each one's seal may cost a key derivation)."""
+        folder = self.folder.text().strip()
+        self.found.setRowCount(0)
+        self.restore_selected.setEnabled(False)
+        if not folder:
+            self._show_found([], self.tr("Choose a folder to see its backups."))
+            return
+        self._show_found([], self.tr("Looking for backups…"))
+        self._asked = folder
+        # bound methods: a page closed meanwhile drops the answer
+        tasks.run(
+            _backups_in, self.controller.keys, folder, done=self._listed, failed=self._list_failed
+        )
+
+    def _listed(self, answer: tuple[str, list[Any]]) -> None:
+        folder, found = answer
+        if folder == self._asked:  # else another folder was chosen: its listing follows
+            self._show_found(found, None)
+
+    def _list_failed(self, text: str) -> None:
+        self._show_found([], text)
+
+    def _show_found(self, found: list[Any], said: str | None) -> None:
+        locale = QLocale()
+        self.found.setRowCount(len(found))
+        for row, b in enumerate(found):
+            made = QTableWidgetItem(_local_time(b.created_at))
+            made.setData(Qt.ItemDataRole.UserRole, str(b.path))
+            made.setToolTip(str(b.path))
+            self.found.setItem(row, 0, made)
+            size = locale.formattedDataSize(b.bytes, 1, QLocale.DataSizeFormat.DataSizeSIFormat)
+            self.found.setItem(row, 1, QTableWidgetItem(size))
+            self.found.setItem(row, 2, QTableWidgetItem(b.app_version or "?"))
+        if said is None and not found:
+            said = self.tr("No backup of this profile in this folder yet.")
+        self.none_found.setText(said or "")
+        self.none_found.setVisible(bool(said))
+        self.found.setVisible(bool(found))
+        self.restore_selected.setVisible(bool(found))
+
+    def _found_selected(self) -> None:
+        self.restore_selected.setEnabled(bool(self.found.selectionModel().selectedRows()))
+
+    def _restore_selected(self) -> None:
+        rows = self.found.selectionModel().selectedRows()
+        item = self.found.item(rows[0].row(), 0) if rows else None
+        if item is not None:
+            self.restore_requested.emit(str(item.data(Qt.ItemDataRole.UserRole)))
 
     def _last_text(self) -> str:
         last = self.controller.last_backup()
@@ -368,6 +467,7 @@ class BackupPage(QWidget):
         )
         if folder:
             self.folder.setText(folder)
+            self.list_backups()
 
     def _back_up_now(self) -> None:
         folder = self.folder.text().strip()
@@ -382,6 +482,7 @@ class BackupPage(QWidget):
         def done(path: str) -> None:
             self.now.setEnabled(True)
             self.status.setText(self.tr("Backed up to %1").replace("%1", path))
+            self.list_backups()
 
         if not self.controller.back_up_now(done):
             self.now.setEnabled(True)

@@ -58,32 +58,32 @@
         <translation>这台电脑上的 AI 应用（Claude Desktop、Cursor、VS Code、LM Studio…）可以通过 MCP 使用你的记忆。在这里连接应用：它会得到一把只保存在它自己配置里的密钥，并且只能做你允许的事；更改立即生效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="98" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="100" />
         <source>No app is connected yet.</source>
         <translation>还没有连接任何应用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="102" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="107" />
         <source>Connect an app…</source>
         <translation>连接应用…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="104" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="109" />
         <source>New key…</source>
         <translation>新密钥…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="106" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="111" />
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="116" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="121" />
         <source>Apps without a key may</source>
         <translation>没有密钥的应用可以</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="119" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="124" />
         <source>Nothing</source>
         <translation>什么都不做</translation>
     </message>
@@ -108,87 +108,87 @@
         <translation>读取 / 写入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="109" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="114" />
         <source>Clear this app's log</source>
         <translation>清除此应用的记录</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="139" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="144" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="156" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="161" />
         <source>Connects as “%1”</source>
         <translation>连接时自称“%1”</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="167" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="172" />
         <source>needs a new key</source>
         <translation>需要新密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="171" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="176" />
         <source>not yet</source>
         <translation>尚未使用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="196" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="202" />
         <source>Connect an app</source>
         <translation>连接应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="197" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="203" />
         <source>A name for the app (for you: the app is known by its key):</source>
         <translation>给这个应用起个名字（只是给你看的：应用靠它的密钥被识别）：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="226" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="232" />
         <source>New key</source>
         <translation>新密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="228" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="234" />
         <source>Give %1 a new key? Its old key stops working at once: paste the new configuration into the app.</source>
         <translation>给 %1 一把新密钥？旧密钥会立即失效：请把新的配置粘贴到该应用中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="243" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="249" />
         <source>Remove app</source>
         <translation>移除应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="245" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="251" />
         <source>Remove %1? Its key stops working at once and its log is deleted; the memories it wrote stay.</source>
         <translation>移除 %1？它的密钥会立即失效，它的记录也会删除；它写入的记忆会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="259" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="265" />
         <source>Connect an app to see the configuration to paste into it.</source>
         <translation>连接一个应用后，这里会显示要粘贴到它里面的配置。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="266" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="272" />
         <source>Paste this into %1's MCP configuration. It holds the app's key: keep it as private as a password. It is shown only now (a new key can be made later).</source>
         <translation>把这段粘贴到 %1 的 MCP 配置中。它包含该应用的密钥：请像密码一样保密。它只显示这一次（以后可以生成新密钥）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="283" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="289" />
         <source> memory %1</source>
         <translation> 记忆 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="284" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="290" />
         <source> (%n time(s) that day)</source>
         <translation><numerusform>（当天 %n 次）</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="287" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="293" />
         <source>Nothing recorded.</source>
         <translation>没有记录。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="290" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="296" />
         <source>The log keeps %n day(s); an app's calls of one kind on one memory in a day are one line.</source>
         <translation><numerusform>记录保留 %n 天；一个应用一天内对同一条记忆的同类调用合为一行。</numerusform></translation>
     </message>
@@ -196,83 +196,123 @@
 <context>
     <name>BackupPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="307" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="324" />
         <source>A backup is encrypted like your memories. Put the folder in Syncthing, Dropbox or iCloud Drive to carry your memories to another computer: only encrypted data is synced.</source>
         <translation>备份和你的记忆一样是加密的。把备份文件夹放进 Syncthing、Dropbox 或 iCloud 云盘，就能把记忆带到另一台电脑：同步的只有加密数据。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="317" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="334" />
         <source>No folder chosen</source>
         <translation>未选择文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="318" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="335" />
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="322" />
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="367" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="339" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="466" />
         <source>Backup folder</source>
         <translation>备份文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="323" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="340" />
         <source>Back up every day</source>
         <translation>每天备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="330" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="347" />
         <source>Backups to keep</source>
         <translation>保留的备份数</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="333" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="350" />
         <source>Back up now</source>
         <translation>立即备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="335" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="352" />
         <source>Restore a backup…</source>
         <translation>恢复备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="345" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="364" />
+        <source>Made</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="364" />
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="364" />
+        <source>Version</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="373" />
+        <source>Backups in this folder</source>
+        <translation>此文件夹中的备份</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="383" />
+        <source>Restore this backup…</source>
+        <translation>恢复这个备份…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="389" />
         <source>New recovery code…</source>
         <translation>新的恢复码…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="347" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="391" />
         <source>Makes a new code and shows it once; the old one stops opening this profile.</source>
         <translation>生成新的恢复码并只显示一次；旧的恢复码将不再能打开此配置。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="361" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="413" />
+        <source>Choose a folder to see its backups.</source>
+        <translation>选择一个文件夹以查看其中的备份。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="415" />
+        <source>Looking for backups…</source>
+        <translation>正在查找备份…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="442" />
+        <source>No backup of this profile in this folder yet.</source>
+        <translation>此文件夹中还没有这个配置的备份。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="460" />
         <source>No backup yet.</source>
         <translation>还没有备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="363" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="462" />
         <source>Last backup: %1</source>
         <translation>上次备份：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="375" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="475" />
         <source>Choose a folder for the backups first.</source>
         <translation>请先选择备份文件夹。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="380" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="480" />
         <source>Backing up…</source>
         <translation>正在备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="384" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="484" />
         <source>Backed up to %1</source>
         <translation>已备份到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="388" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="489" />
         <source>A backup is already running.</source>
         <translation>已有一个备份正在进行。</translation>
     </message>
@@ -280,27 +320,27 @@
 <context>
     <name>BackupWords</name>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="204" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="208" />
         <source>made %1</source>
         <translation>制作于 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="206" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="210" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="207" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="211" />
         <source>%n conversation(s)</source>
         <translation><numerusform>%n 个对话</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="208" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="212" />
         <source>%n document(s)</source>
         <translation><numerusform>%n 个文档</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="210" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="214" />
         <source>made %1: </source>
         <translation>制作于 %1：</translation>
     </message>
@@ -336,64 +376,70 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="148" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="155" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="433" />
         <source>Incognito: nothing is remembered or stored</source>
         <translation>无痕模式：不记忆，也不保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="153" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="154" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="162" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="163" />
         <source>Chat model</source>
         <translation>聊天模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="179" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="424" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="188" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="454" />
         <source>Say hello. What you tell me stays on this computer, encrypted.</source>
         <translation>打个招呼吧。你告诉我的一切都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="200" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="209" />
         <source>Editing your message: sending it replaces the answers after it (they are kept as versions).</source>
         <translation>正在编辑你的消息：发送后会替换它之后的回答（旧的会作为其他版本保留）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="206" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="215" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="207" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="216" />
         <source>Stop editing (Esc)</source>
         <translation>停止编辑（Esc）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="216" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="225" />
         <source>Message (Enter to send, Shift+Enter for a new line)</source>
         <translation>输入消息（Enter 发送，Shift+Enter 换行）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="218" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="227" />
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="223" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="232" />
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="225" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="234" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="321" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="330" />
         <source>The model server is not answering: your message waits here until it does.</source>
         <translation>模型服务器没有响应：你的消息会留在这里，等它恢复后再发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="420" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="440" />
+        <source>Incognito</source>
+        <translation>无痕</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="450" />
         <source>Incognito: nothing you say here is remembered or stored, and no memory is used. Closing it leaves no trace.</source>
         <translation>无痕模式：你在这里说的话不会被记住或保存，也不会使用任何记忆。关闭后不留痕迹。</translation>
     </message>
@@ -1092,37 +1138,37 @@
 <context>
     <name>LockedDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="126" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="130" />
         <source>Your memories are locked</source>
         <translation>你的记忆已锁定</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="130" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="134" />
         <source>The key of the profile “%1” is not in this computer's keyring (it was reset, or this is a new computer). Enter the recovery code you wrote down when the profile was made, or restore a backup.</source>
         <translation>配置“%1”的密钥不在这台电脑的钥匙环中（钥匙环被重置，或这是一台新电脑）。请输入创建配置时抄下的恢复码，或恢复一个备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="140" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="144" />
         <source>Recovery code</source>
         <translation>恢复码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="148" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="152" />
         <source>Unlock</source>
         <translation>解锁</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="150" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="154" />
         <source>Restore a backup…</source>
         <translation>恢复备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="152" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="156" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="168" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="172" />
         <source>A recovery code has 24 letters and digits in six groups: check it.</source>
         <translation>恢复码由六组共 24 个字母和数字组成：请核对。</translation>
     </message>
@@ -1131,7 +1177,7 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../desktop_mem/ui/main_window.py" line="95" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="508" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="506" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
@@ -1299,68 +1345,68 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>⚠ 模型服务器返回错误 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="412" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="411" />
         <source>● Connected · %1 is not installed</source>
         <translation>● 已连接 · 未安装 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="420" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="418" />
         <source>● Connected · search by words only</source>
         <translation>● 已连接 · 仅按字词搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="415" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="423" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="413" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="421" />
         <source>Download %1</source>
         <translation>下载 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="432" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="430" />
         <source>● Connected · %n not indexed yet</source>
         <translation><numerusform>● 已连接 · %n 项尚未索引</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="435" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="433" />
         <source>Index now</source>
         <translation>立即索引</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="441" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="439" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="445" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="443" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="449" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="447" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="451" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="449" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="453" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="451" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="456" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="454" />
         <source> · %n message(s) not yet learned from</source>
         <translation><numerusform> · 还有 %n 条消息尚未从中学习</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="480" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="478" />
         <source>%1 is loaded with a %2-token context but this app asks for %3, so every turn reloads it: give the apps that use it the same context length, or set this one's in Settings.</source>
         <translation>%1 以 %2 个词元的上下文加载，但本应用需要 %3，所以每次对话都要重新加载它：让使用它的应用采用相同的上下文长度，或在“设置”中修改本应用的。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="489" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="487" />
         <source>Ollama unloads %1 soon after each answer, so every turn waits for it to load again: give Ollama a longer keep-alive.</source>
         <translation>Ollama 在每次回答后很快就卸载 %1，所以每次对话都要等它重新加载：请延长 Ollama 的保持加载时间（keep-alive）。</translation>
     </message>
@@ -2233,37 +2279,37 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>RecoveryCodeDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="47" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="51" />
         <source>Your recovery code</source>
         <translation>你的恢复码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="51" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="55" />
         <source>Your memories in the profile “%1” are encrypted with a key kept in this computer's keyring. If the keyring is ever lost (a reinstalled system, a new computer), this code is the only way to open them and their backups.</source>
         <translation>配置“%1”中的记忆用保存在这台电脑钥匙环中的密钥加密。如果钥匙环丢失（重装系统、换新电脑），这个恢复码是打开记忆及其备份的唯一方法。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="68" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="72" />
         <source>Write it down and keep it somewhere safe, away from this computer. It is shown only this once; anyone with it and a backup can read your memories.</source>
         <translation>请抄下来，存放在远离这台电脑的安全地方。它只显示这一次；任何人拿到它和一份备份，就能读取你的记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="75" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="79" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="77" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="81" />
         <source>I have written it down or stored it safely</source>
         <translation>我已抄下或妥善保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="85" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="89" />
         <source>Continue</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="92" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="96" />
         <source>Esc does not close this yet: the code is shown only once, so copy it or tick the box first.</source>
         <translation>Esc 暂时不会关闭此窗口：恢复码只显示这一次，请先复制它或勾选下面的确认框。</translation>
     </message>
@@ -2973,97 +3019,97 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     </message>
     <message>
         <location filename="../../desktop_mem/ui/turns.py" line="134" />
-        <location filename="../../desktop_mem/ui/turns.py" line="279" />
+        <location filename="../../desktop_mem/ui/turns.py" line="284" />
         <source>Learning from this exchange…</source>
         <translation>正在从这轮对话中学习…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="201" />
+        <location filename="../../desktop_mem/ui/turns.py" line="206" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="222" />
+        <location filename="../../desktop_mem/ui/turns.py" line="227" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="234" />
+        <location filename="../../desktop_mem/ui/turns.py" line="239" />
         <source>This will be given to the model in every chat: it is about your %1.</source>
         <translation>这条记忆以后每次对话都会提供给模型：它与你的%1有关。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="235" />
+        <location filename="../../desktop_mem/ui/turns.py" line="240" />
         <source>Change</source>
         <translation>更改</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="255" />
+        <location filename="../../desktop_mem/ui/turns.py" line="260" />
         <source>Nothing was learned from this message: the model's answer was not what was asked for. It will be tried again later.</source>
         <translation>这条消息还没有被记住：模型的回答不符合要求。稍后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="260" />
+        <location filename="../../desktop_mem/ui/turns.py" line="265" />
         <source>Nothing was learned from this message: the model server did not answer in time. It will be tried again later.</source>
         <translation>这条消息还没有被记住：模型服务器没有及时回答。稍后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="265" />
+        <location filename="../../desktop_mem/ui/turns.py" line="270" />
         <source>Nothing was learned from this message: the model server could not be reached. It will be tried again once it answers.</source>
         <translation>这条消息还没有被记住：无法连接模型服务器。等它恢复后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="269" />
+        <location filename="../../desktop_mem/ui/turns.py" line="274" />
         <source>Nothing was learned from this message: the model server failed. It will be tried again later.</source>
         <translation>这条消息还没有被记住：模型服务器出错了。稍后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="305" />
+        <location filename="../../desktop_mem/ui/turns.py" line="310" />
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="308" />
+        <location filename="../../desktop_mem/ui/turns.py" line="313" />
         <source>Undoing…</source>
         <translation>正在撤销…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="332" />
+        <location filename="../../desktop_mem/ui/turns.py" line="337" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>已删除 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="332" />
+        <location filename="../../desktop_mem/ui/turns.py" line="337" />
         <source> and %n message(s).</source>
         <translation><numerusform>和 %n 条消息。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="335" />
+        <location filename="../../desktop_mem/ui/turns.py" line="340" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="337" />
+        <location filename="../../desktop_mem/ui/turns.py" line="342" />
         <source>Deleted %n message(s).</source>
         <translation><numerusform>已删除 %n 条消息。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="343" />
+        <location filename="../../desktop_mem/ui/turns.py" line="348" />
         <source>%n earlier message(s) stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>%n 条以前的消息保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="352" />
+        <location filename="../../desktop_mem/ui/turns.py" line="357" />
         <source>%n memory(s) or message(s) still mention it: say the same “forget …” again to see them.</source>
         <translation><numerusform>仍有 %n 条记忆或消息提到它：再说一次同样的“忘记……”即可看到。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="358" />
+        <location filename="../../desktop_mem/ui/turns.py" line="363" />
         <source>Nothing was deleted.</source>
         <translation>没有删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="363" />
+        <location filename="../../desktop_mem/ui/turns.py" line="368" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
@@ -3177,12 +3223,12 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>backup</name>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="184" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="188" />
         <source>Restore a backup</source>
         <translation>恢复备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="186" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="190" />
         <source>desktop-mem backups (*.dmbackup)</source>
         <translation>desktop-mem 备份 (*.dmbackup)</translation>
     </message>

@@ -704,6 +704,14 @@ ZH: dict[str, str | list[str]] = {
     "Esc does not close this yet: the code is shown only once, so copy it or tick the box first.": "Esc 暂时不会关闭此窗口：恢复码只显示这一次，请先复制它或勾选下面的确认框。",
     "⚠ The model server answers with an error · %1": "⚠ 模型服务器返回错误 · %1",
     "● Connected · %1 is not installed": "● 已连接 · 未安装 %1",
+    "Made": "创建时间",
+    "Size": "大小",
+    "Version": "版本",
+    "Backups in this folder": "此文件夹中的备份",
+    "Restore this backup…": "恢复这个备份…",
+    "Choose a folder to see its backups.": "选择一个文件夹以查看其中的备份。",
+    "Looking for backups…": "正在查找备份…",
+    "No backup of this profile in this folder yet.": "此文件夹中还没有这个配置的备份。",
 }
 
 

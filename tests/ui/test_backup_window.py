@@ -298,3 +298,44 @@ def test_a_dismissed_keyring_prompt_says_locked_and_tries_again(qtbot: Any, conf
     assert seen[1] == "Try again | Quit"
     assert prof is not None and prof.keys.mode == "keyring"
     prof.close()
+
+
+def test_the_backup_tab_lists_the_folders_backups_newest_first_and_restores_one(
+    qtbot: Any, config: Config, vault: Vault, tmp_path: Path
+) -> None:
+    """The Backup tab listed no backup of the folder: it lists this profile's own (made,
+    size, the version that made them), newest first, and restores the one selected;
+    a file anyone else put there is not listed."""
+    from desktop_mem import __version__
+
+    prof = Profile.open(config, vault)
+    service = Service(prof)
+    folder = tmp_path / "Backups"
+    folder.mkdir()
+    older = folder / "desktop-mem-default-20261201-090000.dmbackup"
+    newer = folder / "desktop-mem-default-20261202-090000.dmbackup"
+    service.keys.backup(older)
+    prof.memories.add(NewMemory("I keep bees"))
+    service.keys.backup(newer)
+    (folder / "desktop-mem-default-20991231-000000.dmbackup").write_bytes(b"not ours" * 50)
+    prof.settings.set("backup_folder", str(folder))
+    page = BackupPage(BackupController(Context(service, app_settings(config.home))), True)
+    qtbot.addWidget(page)
+    page.show()
+    qtbot.waitUntil(lambda: page.found.rowCount() == 2, timeout=10000)
+    rows = [[page.found.item(r, c).text() for c in range(3)] for r in range(2)]
+    assert [page.found.item(r, 0).toolTip() for r in range(2)] == [str(newer), str(older)]
+    assert all(r[0].startswith("20") and r[1].endswith("B") and r[2] == __version__ for r in rows)
+    assert not page.restore_selected.isEnabled()
+    page.found.selectRow(1)
+    with qtbot.waitSignal(page.restore_requested) as asked:
+        page.restore_selected.click()
+    assert asked.args == [str(older)]
+    empty = tmp_path / "Empty"
+    empty.mkdir()
+    page.folder.setText(str(empty))
+    page.folder.editingFinished.emit()
+    qtbot.waitUntil(lambda: "No backup of this profile" in page.none_found.text(), timeout=10000)
+    assert not page.found.isVisible() and page.none_found.isVisible()
+    qtbot.waitUntil(lambda: tasks.busy() == 0, timeout=10000)
+    prof.close()

@@ -544,6 +544,7 @@ class BackupFile:
     path: Path
     created_at: str
     bytes: int
+    app_version: str = ""  # the desktop-mem that made it ("" when its header does not say)
 
 
 def backup_name(profile: str, when: datetime | None = None) -> str:
@@ -619,7 +620,15 @@ def list_backups(folder: Path, profile: str, key: Key | None = None) -> list[Bac
                     continue
                 if key is not None and not _sealed_with(p, header, key):
                     continue
-                found.append(BackupFile(p, str(header.get("created_at", "")), p.stat().st_size))
+                made_by = header.get("app_version")
+                found.append(
+                    BackupFile(
+                        p,
+                        str(header.get("created_at", "")),
+                        p.stat().st_size,
+                        made_by if isinstance(made_by, str) else "",
+                    )
+                )
     return sorted(found, key=lambda b: (b.created_at, b.path.name), reverse=True)
 
 
