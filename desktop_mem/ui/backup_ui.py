@@ -117,8 +117,9 @@ class RecoveryCodeDialog(QDialog):
         it stays, and says why."""
         if self.confirmed():
             self.accept()
-        else:
+        elif self.why.isHidden():
             self.why.show()
+            self.adjustSize()  # taller by the sentence, nothing above it cut
 
 
 class LockedDialog(QDialog):

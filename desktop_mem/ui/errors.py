@@ -186,6 +186,7 @@ WINDOW_WORDED = {
     "dimension_mismatch",
     "key_missing",
     "keyring_unavailable",
+    "keyring_locked",
     "client_unknown",
     "mcp_passphrase",
     "document_gone",
