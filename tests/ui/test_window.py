@@ -778,3 +778,18 @@ def test_an_incognito_chat_keeps_its_title_at_the_minimum_size(
         idle(qtbot, w)
     finally:
         install_language(QApplication.instance(), "en")
+
+
+def test_a_model_list_answered_with_an_error_is_not_said_to_be_missing(
+    qtbot: Any, profile: Profile, home: Path, fake_ollama: FakeOllama
+) -> None:
+    """The server answering its model list with HTTP 500 is there, with an error: not
+    "Ollama not connected"."""
+    fake_ollama.fail_next(500, paths=("/api/tags",))
+    w = MainWindow(Service(profile), app_settings(home))
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: not w.context.server.checking, timeout=10000)
+    assert w.ollama_status.text() == "⚠ The model server answers with an error · qwen2.5:7b"
+    assert "injected fault" in w.ollama_status.toolTip()
+    idle(qtbot, w)
