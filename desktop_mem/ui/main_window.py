@@ -375,6 +375,7 @@ class MainWindow(QMainWindow):
         if server.online:
             self.chat.set_models(server.models, short_name(server.backend.model))
         self.offline.detail.setText(server.problem)
+        self.offline.set_failing(bool(server.failing))
         self.chat.offline_banner.setText(
             self.tr("The model server is not answering: you can read and search, not send.")
         )

@@ -24,7 +24,7 @@ class OfflinePage(QWidget):
         outer.addStretch(1)
         layout = QVBoxLayout(column)
         layout.addStretch(1)
-        title = QLabel(self.tr("Ollama is not running"))
+        self.title = title = QLabel(self.tr("Ollama is not running"))
         title.setObjectName("banner")
         title.setAlignment(Qt.AlignmentFlag.AlignCenter)
         layout.addWidget(title)
@@ -32,7 +32,7 @@ class OfflinePage(QWidget):
         self.detail.setWordWrap(True)
         self.detail.setAlignment(Qt.AlignmentFlag.AlignCenter)
         layout.addWidget(self.detail)
-        how = QLabel(
+        self.how = how = QLabel(
             self.tr(
                 "desktop-mem talks to a language model through Ollama, on this computer.\n"
                 "Install it from ollama.com, then start it: open the Ollama app (on Linux it "
@@ -47,3 +47,13 @@ class OfflinePage(QWidget):
         self.retry_button.clicked.connect(self.retry)
         layout.addWidget(self.retry_button, alignment=Qt.AlignmentFlag.AlignCenter)
         layout.addStretch(2)
+
+    def set_failing(self, failing: bool) -> None:
+        """The server is there but answers with an error (HTTP 500…): say that, not
+        that it is not running, and leave out how to install and start it."""
+        self.title.setText(
+            self.tr("The model server answers with an error")
+            if failing
+            else self.tr("Ollama is not running")
+        )
+        self.how.setVisible(not failing)

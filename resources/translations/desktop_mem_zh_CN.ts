@@ -196,123 +196,123 @@
 <context>
     <name>BackupPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="324" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="325" />
         <source>A backup is encrypted like your memories. Put the folder in Syncthing, Dropbox or iCloud Drive to carry your memories to another computer: only encrypted data is synced.</source>
         <translation>备份和你的记忆一样是加密的。把备份文件夹放进 Syncthing、Dropbox 或 iCloud 云盘，就能把记忆带到另一台电脑：同步的只有加密数据。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="334" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="335" />
         <source>No folder chosen</source>
         <translation>未选择文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="335" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="336" />
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="339" />
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="466" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="340" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="467" />
         <source>Backup folder</source>
         <translation>备份文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="340" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="341" />
         <source>Back up every day</source>
         <translation>每天备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="347" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="348" />
         <source>Backups to keep</source>
         <translation>保留的备份数</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="350" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="351" />
         <source>Back up now</source>
         <translation>立即备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="352" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="353" />
         <source>Restore a backup…</source>
         <translation>恢复备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="364" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="365" />
         <source>Made</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="364" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="365" />
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="364" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="365" />
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="373" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="374" />
         <source>Backups in this folder</source>
         <translation>此文件夹中的备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="383" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="384" />
         <source>Restore this backup…</source>
         <translation>恢复这个备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="389" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="390" />
         <source>New recovery code…</source>
         <translation>新的恢复码…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="391" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="392" />
         <source>Makes a new code and shows it once; the old one stops opening this profile.</source>
         <translation>生成新的恢复码并只显示一次；旧的恢复码将不再能打开此配置。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="413" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="414" />
         <source>Choose a folder to see its backups.</source>
         <translation>选择一个文件夹以查看其中的备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="415" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="416" />
         <source>Looking for backups…</source>
         <translation>正在查找备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="442" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="443" />
         <source>No backup of this profile in this folder yet.</source>
         <translation>此文件夹中还没有这个配置的备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="460" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="461" />
         <source>No backup yet.</source>
         <translation>还没有备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="462" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="463" />
         <source>Last backup: %1</source>
         <translation>上次备份：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="475" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="476" />
         <source>Choose a folder for the backups first.</source>
         <translation>请先选择备份文件夹。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="480" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="481" />
         <source>Backing up…</source>
         <translation>正在备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="484" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="485" />
         <source>Backed up to %1</source>
         <translation>已备份到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="489" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="490" />
         <source>A backup is already running.</source>
         <translation>已有一个备份正在进行。</translation>
     </message>
@@ -320,27 +320,27 @@
 <context>
     <name>BackupWords</name>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="208" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="209" />
         <source>made %1</source>
         <translation>制作于 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="210" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="211" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="211" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="212" />
         <source>%n conversation(s)</source>
         <translation><numerusform>%n 个对话</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="212" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="213" />
         <source>%n document(s)</source>
         <translation><numerusform>%n 个文档</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="214" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="215" />
         <source>made %1: </source>
         <translation>制作于 %1：</translation>
     </message>
@@ -389,7 +389,7 @@
     </message>
     <message>
         <location filename="../../desktop_mem/ui/chat_view.py" line="188" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="454" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="455" />
         <source>Say hello. What you tell me stays on this computer, encrypted.</source>
         <translation>打个招呼吧。你告诉我的一切都加密保存在这台电脑上。</translation>
     </message>
@@ -434,12 +434,12 @@
         <translation>模型服务器没有响应：你的消息会留在这里，等它恢复后再发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="440" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="441" />
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="450" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="451" />
         <source>Incognito: nothing you say here is remembered or stored, and no memory is used. Closing it leaves no trace.</source>
         <translation>无痕模式：你在这里说的话不会被记住或保存，也不会使用任何记忆。关闭后不留痕迹。</translation>
     </message>
@@ -1138,37 +1138,37 @@
 <context>
     <name>LockedDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="130" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="131" />
         <source>Your memories are locked</source>
         <translation>你的记忆已锁定</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="134" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="135" />
         <source>The key of the profile “%1” is not in this computer's keyring (it was reset, or this is a new computer). Enter the recovery code you wrote down when the profile was made, or restore a backup.</source>
         <translation>配置“%1”的密钥不在这台电脑的钥匙环中（钥匙环被重置，或这是一台新电脑）。请输入创建配置时抄下的恢复码，或恢复一个备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="144" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="145" />
         <source>Recovery code</source>
         <translation>恢复码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="152" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="153" />
         <source>Unlock</source>
         <translation>解锁</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="154" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="155" />
         <source>Restore a backup…</source>
         <translation>恢复备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="156" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="157" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="172" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="173" />
         <source>A recovery code has 24 letters and digits in six groups: check it.</source>
         <translation>恢复码由六组共 24 个字母和数字组成：请核对。</translation>
     </message>
@@ -1177,7 +1177,7 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../desktop_mem/ui/main_window.py" line="95" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="506" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="507" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
@@ -1330,83 +1330,83 @@ A local language model with a long-term memory you can see and control. Your con
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="379" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="380" />
         <source>The model server is not answering: you can read and search, not send.</source>
         <translation>模型服务器没有响应：你可以阅读和搜索，但不能发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="403" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="404" />
         <source>Connecting to Ollama…</source>
         <translation>正在连接 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="406" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="407" />
         <source>⚠ The model server answers with an error · %1</source>
         <translation>⚠ 模型服务器返回错误 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="411" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="412" />
         <source>● Connected · %1 is not installed</source>
         <translation>● 已连接 · 未安装 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="418" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="419" />
         <source>● Connected · search by words only</source>
         <translation>● 已连接 · 仅按字词搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="413" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="421" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="414" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="422" />
         <source>Download %1</source>
         <translation>下载 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="430" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="431" />
         <source>● Connected · %n not indexed yet</source>
         <translation><numerusform>● 已连接 · %n 项尚未索引</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="433" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="434" />
         <source>Index now</source>
         <translation>立即索引</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="439" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="440" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="443" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="444" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="447" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="448" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="449" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="450" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="451" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="452" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="454" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="455" />
         <source> · %n message(s) not yet learned from</source>
         <translation><numerusform> · 还有 %n 条消息尚未从中学习</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="478" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="479" />
         <source>%1 is loaded with a %2-token context but this app asks for %3, so every turn reloads it: give the apps that use it the same context length, or set this one's in Settings.</source>
         <translation>%1 以 %2 个词元的上下文加载，但本应用需要 %3，所以每次对话都要重新加载它：让使用它的应用采用相同的上下文长度，或在“设置”中修改本应用的。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="487" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="488" />
         <source>Ollama unloads %1 soon after each answer, so every turn waits for it to load again: give Ollama a longer keep-alive.</source>
         <translation>Ollama 在每次回答后很快就卸载 %1，所以每次对话都要等它重新加载：请延长 Ollama 的保持加载时间（keep-alive）。</translation>
     </message>
@@ -2138,6 +2138,7 @@ A local language model with a long-term memory you can see and control. Your con
     <name>OfflinePage</name>
     <message>
         <location filename="../../desktop_mem/ui/offline_page.py" line="27" />
+        <location filename="../../desktop_mem/ui/offline_page.py" line="57" />
         <source>Ollama is not running</source>
         <translation>Ollama 没有运行</translation>
     </message>
@@ -2152,6 +2153,11 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <location filename="../../desktop_mem/ui/offline_page.py" line="46" />
         <source>Retry</source>
         <translation>重试</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/offline_page.py" line="55" />
+        <source>The model server answers with an error</source>
+        <translation>模型服务器返回错误</translation>
     </message>
 </context>
 <context>
@@ -3223,12 +3229,12 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>backup</name>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="188" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="189" />
         <source>Restore a backup</source>
         <translation>恢复备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="190" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="191" />
         <source>desktop-mem backups (*.dmbackup)</source>
         <translation>desktop-mem 备份 (*.dmbackup)</translation>
     </message>

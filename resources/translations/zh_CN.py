@@ -712,6 +712,7 @@ ZH: dict[str, str | list[str]] = {
     "Choose a folder to see its backups.": "选择一个文件夹以查看其中的备份。",
     "Looking for backups…": "正在查找备份…",
     "No backup of this profile in this folder yet.": "此文件夹中还没有这个配置的备份。",
+    "The model server answers with an error": "模型服务器返回错误",
 }
 
 
