@@ -48,6 +48,7 @@ from desktop_mem.core.chat.records import IN_EVERY_PROMPT, RecalledMessage, Used
 from desktop_mem.core.memory import records
 from desktop_mem.core.memory.store import Memory, MemoryStore
 from desktop_mem.core.search.hybrid import HybridSearch, SearchResult
+from desktop_mem.core.search.phatic import phatic
 from desktop_mem.core.search.relevance import is_small_talk
 from desktop_mem.core.settings import DEFAULTS
 
@@ -404,9 +405,13 @@ class ContextBuilder:
         """Retrieval for one message: the core memories (for the system message), the
         blocks that go with the message, and a plan holding what they gave."""
         plan = Plan(messages=[])
+        # Greetings, thanks, agreement and goodbyes ask nothing of memory, and nothing
+        # said before answers them: nothing is searched ("take care" is a farewell,
+        # whatever memories say of taking care).
+        asks = not phatic(user_text)
         query = self.memory_query(user_text, history)
-        result = self.found(query, budget, conversation_id)
-        messages = self.past(query, budget, conversation_id)
+        result = self.found(query, budget, conversation_id) if asks else SearchResult([])
+        messages = self.past(query, budget, conversation_id) if asks else ([], [])
         # Unknown words raise each tier's bar until some item clears it (the gate,
         # core/search/relevance.py): they ask whether the profile knows anything about the
         # query. When past messages show the user talked about it, the unknown words
@@ -426,7 +431,7 @@ class ContextBuilder:
         parts = [layout.block("memories", [memory_line(g.memory) for g in found], "(none)")]
         quoted = [message_line(h.message, budget.recall_chars) for h in edges_first(past)]
         parts.append(layout.block("past_messages", quoted))
-        passages = self.passages(user_text, history, budget, conversation_id)
+        passages = self.passages(user_text, history, budget, conversation_id) if asks else []
         parts.append(layout.block("documents", [passage_line(p) for p in edges_first(passages)]))
         plan.documents = list(passages)
         plan.used = [

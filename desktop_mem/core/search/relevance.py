@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING
 
 from desktop_mem.core import textproc
 from desktop_mem.core.search.chance import ChanceLevel, small_talk_terms
+from desktop_mem.core.search.phatic import phatic
 from desktop_mem.core.search.words import profile_items, term_coverage, unknown_share
 
 if TYPE_CHECKING:
@@ -249,7 +250,11 @@ def is_small_talk(message: str) -> bool:
     stop words and time words, and no day, month or year it asks about ("hi", "thanks,
     that's all", "good night", "你好"). Judged by its words alone, whatever the model: a
     request the model puts near small talk ("can you suggest a snack?") still names what
-    it is about."""
+    it is about. A message of greetings, thanks, agreement or goodbyes only ("take
+    care", "I appreciate it": core/search/phatic.py) is small talk too, whatever its
+    words."""
+    if phatic(message):
+        return True
     terms = textproc.query_terms(message)
     return not says_what_about(terms) and textproc.named_period(message) is None
 
