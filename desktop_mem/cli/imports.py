@@ -186,6 +186,12 @@ def review_list(ctx: Context) -> int:
             out.write(f"{kind}:\n")
         dup = "  (already a memory)" if p.duplicate_of else ""
         out.write(f"{p.id:>5}  {output.one_line(p.text, columns - 40)}  [{p.source}]{dup}\n")
+        if p.replaces:
+            line = output.one_line(p.replaces["text"], columns - 30)
+            out.write(f"{'':>5}    replaces: {line} ({p.replaces['date']})\n")
+        if p.replaced_by:
+            line = output.one_line(p.replaced_by["text"], columns - 50)
+            out.write(f"{'':>5}    replaced by: {line} ({p.replaced_by['date']}), kept as past\n")
     if not waiting:
         out.write("No facts wait for review.\n")
     else:

@@ -270,6 +270,14 @@ class ReviewDialog(QDialog):
             text = f"{p.text}    ({self.controller.source_text(p.origin, p.said_at)})"
             if p.duplicate_of:
                 text += "  " + self.tr("already a memory")
+            if p.replaces:
+                text += "  " + self.tr("replaces: %1 (%2)").replace(
+                    "%1", p.replaces["text"]
+                ).replace("%2", p.replaces["date"])
+            if p.replaced_by:
+                text += "  " + self.tr("replaced by: %1 (%2), kept as past").replace(
+                    "%1", p.replaced_by["text"]
+                ).replace("%2", p.replaced_by["date"])
             item = QListWidgetItem(text)
             item.setFlags(
                 Qt.ItemFlag.ItemIsEnabled

@@ -2299,53 +2299,63 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <source>already a memory</source>
         <translation>已有这条记忆</translation>
     </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="274" />
+        <source>replaces: %1 (%2)</source>
+        <translation>取代：%1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="278" />
+        <source>replaced by: %1 (%2), kept as past</source>
+        <translation>已被取代：%1（%2），作为过去的记忆保留</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="284" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="292" />
         <source>%n fact(s) about you found in your imported history.</source>
         <translation><numerusform>在你导入的历史中发现了 %n 条关于你的事实。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="286" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="294" />
         <source>None is used until you accept it.</source>
         <translation>你接受之前，一条都不会被使用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="288" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="296" />
         <source>No facts wait for review.</source>
         <translation>没有等待审阅的事实。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="292" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="300" />
         <source>%n of your imported message(s) not yet read for facts.</source>
         <translation><numerusform>你导入的消息中还有 %n 条尚未读取。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="316" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="324" />
         <source>Accepted: %n new memory(s).</source>
         <translation><numerusform>已接受：%n 条新记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="320" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="328" />
         <source>Rejected %n fact(s).</source>
         <translation><numerusform>已拒绝 %n 条事实。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="330" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="338" />
         <source>Edit and accept</source>
         <translation>编辑后接受</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="330" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="338" />
         <source>Memory:</source>
         <translation>记忆：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="343" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="351" />
         <source>Finding facts in your imported messages…</source>
         <translation>正在从你导入的消息中找出事实…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="367" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="375" />
         <source>The model server stopped answering, so reading paused; nothing was lost. Try again once it answers.</source>
         <translation>模型服务器停止了响应，读取已暂停；没有丢失任何内容。等它恢复后再试。</translation>
     </message>

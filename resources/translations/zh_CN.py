@@ -696,6 +696,9 @@ ZH: dict[str, str | list[str]] = {
     "While you were away, %n fact(s) about you were found in your imported history: Memories › Review imported memories… to accept them.": [
         "你不在时，在你导入的历史中发现了 %n 条关于你的事实：请在“记忆 › 审阅导入的记忆…”中接受它们。"
     ],
+    # h43: imported facts that replace older ones by date
+    "replaces: %1 (%2)": "取代：%1（%2）",
+    "replaced by: %1 (%2), kept as past": "已被取代：%1（%2），作为过去的记忆保留",
 }
 
 

@@ -303,3 +303,96 @@ def test_this_apps_memories_export_is_proposed_and_a_table_refused(
     table.write_text("text,kind\nLikes figs,fact\n")
     with pytest.raises(ImportRejected, match="not an export this app reads"):
         app.imports.survey(table)
+
+
+def _moves_export(path: Path) -> Path:
+    """A Claude export where the newer conversation comes first in the file."""
+
+    def conv(key: str, when: str, said: str) -> dict[str, Any]:
+        def msg(uuid: str, sender: str, text: str) -> dict[str, Any]:
+            return {"uuid": uuid, "text": text, "sender": sender, "created_at": when,
+                    "content": [{"type": "text", "text": text}], "attachments": []}  # fmt: skip
+
+        return {"uuid": key, "name": f"Moving ({when[:4]})", "created_at": when,
+                "updated_at": when, "chat_messages": [
+                    msg(f"{key}-1", "human", said), msg(f"{key}-2", "assistant", "Noted.")]}  # fmt: skip
+
+    path.write_text(
+        json.dumps(
+            [
+                conv("c-2024", "2024-06-10T08:00:00Z", "We finally moved to Lisbon last week."),
+                conv("c-2023", "2023-02-01T08:00:00Z", "I live in Berlin, in Kreuzberg."),
+            ]
+        ),  # fmt: skip
+        encoding="utf-8",
+    )
+    return path
+
+
+def _mover(body: dict[str, Any]) -> dict[str, Any]:
+    """The model: finds where the user lives, and says a new home replaces the old."""
+    asked = body["messages"][-1]["content"]
+    if "action" in body["format"]["properties"]:
+        stored, new = asked.split("New statement:")
+        city = "Lisbon" if "Lisbon" in new else "Berlin"
+        lines = [ln for ln in stored.splitlines() if ln.startswith("[")]
+        for before in {"Lisbon": ("Berlin", "Paris"), "Berlin": ("Lisbon", "Paris")}[city]:
+            for line in lines:
+                if before in line:
+                    return {"action": "INVALIDATE", "id": int(line[1 : line.index("]")])}
+        return {"action": "ADD"}
+    for city in ("Lisbon", "Berlin"):
+        if city in asked.split("Assistant")[0]:
+            return extraction(f"Lives in {city}")
+    return extraction()
+
+
+def test_a_newer_fact_replaces_an_older_one_by_date_not_by_click(
+    app: Service, fake_ollama: FakeOllama, tmp_path: Path
+) -> None:
+    app.memories.add(NewMemory("Lives in Paris", created_at="2021-09-01T00:00:00Z"))
+    paris = app.memories.store.find_duplicate("Lives in Paris")
+    fake_ollama.json_responder = _mover
+    app.imports.run(_moves_export(tmp_path / "conversations.json"))
+    done = app.imports.propose_facts()
+    assert (done.read, done.proposed, done.failed) == (2, 2, None)
+    by_text = {p.text: p for p in app.imports.proposals()}
+    lisbon, berlin = by_text["Lives in Lisbon"], by_text["Lives in Berlin"]
+    # the review says what each would change: Lisbon (2024) replaces Paris (2021), and
+    # Berlin (2023), found after it, is replaced by it
+    assert lisbon.replaces == {"text": "Lives in Paris", "date": "2021-09-01"}
+    assert lisbon.replaced_by is None and berlin.replaces is None
+    assert berlin.replaced_by == {"text": "Lives in Lisbon", "date": "2024-06-10"}
+    assert berlin.to_dict()["replaced_by"]["text"] == "Lives in Lisbon"
+
+    # the newer accepted first, then the older: the older does not overwrite it
+    app.imports.accept([lisbon.id])
+    app.imports.accept([berlin.id])
+    current = [m.text for m in app.memories.store.list(include_expired=False)]
+    assert current == ["Lives in Lisbon"]
+    every = {m.text: m for m in app.memories.store.list(include_expired=True)}
+    assert every["Lives in Berlin"].valid_until.startswith("2024-06-10")
+    assert app.memories.store.get(paris.id).valid_until.startswith("2024-06-10")
+    assert every["Lives in Lisbon"].valid_until is None
+    history = app.memories.store.history(every["Lives in Berlin"].id)
+    assert history[-1].action == "replaced by a newer statement"
+
+    chat = app.chat()
+    chat.send("Do I live in Lisbon or in Berlin now?")
+    seen = fake_ollama.last_prompt()
+    memories = seen[seen.index("<memories>") : seen.index("</memories>")]
+    assert "Lives in Lisbon" in memories and "Lives in Berlin" not in memories
+    chat.close()
+
+
+def test_accepting_all_at_once_lets_the_date_decide(
+    app: Service, fake_ollama: FakeOllama, tmp_path: Path
+) -> None:
+    fake_ollama.json_responder = _mover
+    app.imports.run(_moves_export(tmp_path / "conversations.json"))
+    app.imports.propose_facts()
+    app.imports.accept()
+    current = [m.text for m in app.memories.store.list(include_expired=False)]
+    assert current == ["Lives in Lisbon"]
+    every = {m.text: m for m in app.memories.store.list(include_expired=True)}
+    assert every["Lives in Berlin"].valid_until.startswith("2024-06-10")

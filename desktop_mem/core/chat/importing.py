@@ -9,6 +9,14 @@ takes 'pending'); `propose` runs the chat's own extraction on them (the user's w
 only, with the conversation's date for "tomorrow") and keeps what it finds in the
 proposals table, where the user accepts, edits or rejects it. Until then no proposal
 is in any prompt: the read path reads memories, and a proposal is not one.
+
+A fact found is weighed, as the chat weighs a learned one (Extractor.decide), against
+the memories and the other facts waiting for review: one that says something else
+about the same thing ("lives in Lisbon" against "lives in Berlin") is kept with that
+conflict, and accepting it lets the date decide, not the order of the clicks: the
+newer statement becomes current and the older one ends where the newer one begins
+(it stays in the memory's history); an older fact accepted after a newer one is
+stored as already ended.
 """
 
 from __future__ import annotations
@@ -21,19 +29,21 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from desktop_mem.core import textproc
 from desktop_mem.core.chat.conversations import title_from
 from desktop_mem.core.chat.foreign import Export, ForeignConversation, open_export
 from desktop_mem.core.chat.records import origin_label
 from desktop_mem.core.db.database import id_chunks
-from desktop_mem.core.errors import InvalidInput, ModelServerError, NotFound
+from desktop_mem.core.errors import InvalidInput, InvalidModelAnswer, ModelServerError, NotFound
 from desktop_mem.core.events import Events, ProposalsChanged
 from desktop_mem.core.memory.records import KINDS, NewMemory, now_iso, parse_when
 from desktop_mem.core.models.embed import content_hash
 
 if TYPE_CHECKING:
     from desktop_mem.core.chat.conversations import ConversationStore
-    from desktop_mem.core.chat.extract import Extractor
+    from desktop_mem.core.chat.extract import Candidate, Extractor
     from desktop_mem.core.chat.learning import Learner
     from desktop_mem.core.db.database import Database
     from desktop_mem.core.memory.store import MemoryStore
@@ -105,10 +115,20 @@ class Proposal:
     message_id: int | None
     duplicate_of: int | None
     state: str
+    conflicts_memory: int | None = None
+    conflicts_proposal: int | None = None
+    # what accepting it changes, by date ({"text", "date"}): the older statement it
+    # replaces, or the newer one that replaces it (it is then stored as ended)
+    replaces: dict[str, str] | None = None
+    replaced_by: dict[str, str] | None = None
 
     @property
     def source(self) -> str:
         return origin_label(self.origin, self.said_at)
+
+    @property
+    def date(self) -> str:
+        return self.valid_from or self.said_at or ""
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -118,8 +138,16 @@ class Proposal:
 
 _PROPOSAL = (
     "id, origin, text, kind, importance, valid_from, valid_until, said_at, message_id, "
-    "duplicate_of, state"
+    "duplicate_of, state, conflicts_memory, conflicts_proposal"
 )
+
+
+def _memory_date(memory: Any) -> str:
+    return str(memory.valid_from or memory.created_at)
+
+
+def _ends_before(memory: Any, when: str) -> bool:
+    return bool(memory.valid_until) and str(memory.valid_until) <= when
 
 
 @dataclass
@@ -144,6 +172,7 @@ class Importer:
         self.conversations = conversations
         self.memories = memories
         self.events = events or Events()
+        self._vectors: dict[int, np.ndarray] = {}  # waiting proposals', for `_alike`
 
     # -- looking before writing ------------------------------------------------------------
 
@@ -298,6 +327,8 @@ class Importer:
         valid_until: str | None = None,
         said_at: str | None = None,
         message_id: int | None = None,
+        duplicate_of: int | None = None,
+        conflicts: tuple[int | None, int | None] = (None, None),
     ) -> int:
         text = textproc.normalize(text).strip()
         if len(text) < 2:
@@ -306,15 +337,64 @@ class Importer:
         if self.db.query("SELECT 1 FROM proposals WHERE content_hash = ?", (h,)):
             return 0
         same = self.memories.find_duplicate(text)
+        dup = same.id if same else duplicate_of
         with self.db.transaction() as conn:
             conn.execute(
                 "INSERT INTO proposals(origin, text, content_hash, kind, importance, "
-                "valid_from, valid_until, said_at, message_id, duplicate_of, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "valid_from, valid_until, said_at, message_id, duplicate_of, created_at, "
+                "conflicts_memory, conflicts_proposal) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (origin, text, h, kind if kind in KINDS else "fact", importance, valid_from,
-                 valid_until, said_at, message_id, same.id if same else None, now_iso()),
+                 valid_until, said_at, message_id, dup, now_iso(),
+                 *((None, None) if dup else conflicts)),
             )  # fmt: skip
         return 1
+
+    # -- facts that say something else about the same thing ---------------------------------
+
+    def _alike(self, text: str, floor: float) -> builtins.list[tuple[Proposal, float]]:
+        """The waiting proposals nearest in meaning to `text` (cosine >= floor), best
+        first; none when there is no embedding model or its server is away."""
+        embedder = self.memories.embedder
+        waiting = self.proposals("waiting")
+        if embedder is None or not waiting:
+            return []
+        live = {p.id for p in waiting}
+        self._vectors = {i: v for i, v in self._vectors.items() if i in live}
+        missing = [p for p in waiting if p.id not in self._vectors]
+        try:
+            query = np.asarray(embedder.embed([text]), dtype=np.float32)[0]
+            if missing:
+                vecs = np.asarray(embedder.embed([p.text for p in missing]), dtype=np.float32)
+                for p, v in zip(missing, vecs, strict=True):
+                    self._vectors[p.id] = v / (np.linalg.norm(v) or 1.0)
+        except ModelServerError:
+            return []
+        query = query / (np.linalg.norm(query) or 1.0)
+        sims = np.vstack([self._vectors[p.id] for p in waiting]) @ query
+        order = np.argsort(-sims)[:5]
+        return [(waiting[i], float(sims[i])) for i in order if sims[i] >= floor]
+
+    def _relate(
+        self, extractor: Extractor, c: Candidate, when: datetime
+    ) -> tuple[str, int | None, int | None]:
+        """How a fact found relates to what is held and waiting, by the chat's own
+        consolidation: ("new"|"same"|"conflict", memory id, proposal id). Raises
+        ModelServerError when the server fails (InvalidModelAnswer: no conflict known)."""
+        from desktop_mem.core.chat.extract import RELATED_SIMILARITY
+
+        others = self._alike(c.text, RELATED_SIMILARITY)
+        try:
+            step = extractor.decide(c, when, others=others)
+        except InvalidModelAnswer:
+            log.warning("no decision on an imported fact: proposed without a conflict")
+            return "new", None, None
+        target = step.target
+        if target is None or step.action == "added":
+            return "new", None, None
+        is_proposal = isinstance(target, Proposal)
+        kind = "same" if step.action == "skipped" else "conflict"
+        return (kind, None, target.id) if is_proposal else (kind, target.id, None)
 
     # -- reading imported messages for facts ---------------------------------------------
 
@@ -360,12 +440,24 @@ class Importer:
                     out.failed = exc.reason
                     break
                 said = exchange.when.astimezone(UTC).isoformat(timespec="seconds")
-                with self.db.transaction():
-                    for c in candidates:
-                        found += self._propose(
-                            origin or "import", c.text, c.kind, c.importance, c.valid_from,
-                            c.valid_until, said, user_id,
-                        )  # fmt: skip
+                for c in candidates:
+                    try:  # weighed against those just proposed too: one at a time
+                        how, memory_id, proposal_id = self._relate(extractor, c, exchange.when)
+                    except ModelServerError as exc:
+                        out.failed = exc.reason
+                        break
+                    if how == "same" and proposal_id is not None:
+                        continue  # waiting already, in other words
+                    found += self._propose(
+                        origin or "import", c.text, c.kind, c.importance, c.valid_from,
+                        c.valid_until, said, user_id,
+                        duplicate_of=memory_id if how == "same" else None,
+                        conflicts=(memory_id, proposal_id) if how == "conflict" else (None, None),
+                    )  # fmt: skip
+                if out.failed:
+                    if found:
+                        self.events.emit(ProposalsChanged())
+                    break
             with self.db.transaction() as conn:
                 conn.execute("UPDATE messages SET learn_state = '' WHERE id = ?", (user_id,))
             out.read += 1
@@ -380,12 +472,59 @@ class Importer:
     # -- review ------------------------------------------------------------------------------
 
     def proposals(self, state: str = "waiting") -> builtins.list[Proposal]:
-        return [
+        """The proposals in `state`; the waiting ones with what accepting them would
+        replace, or be replaced by, by date."""
+        out = [
             Proposal(*r)
             for r in self.db.query(
                 f"SELECT {_PROPOSAL} FROM proposals WHERE state = ? ORDER BY kind, id", (state,)
             )
         ]
+        if state == "waiting":
+            for p in out:
+                for text, date in self._counterparts(p):
+                    shown = {"text": text, "date": date[:10]}
+                    if date <= p.date:
+                        p.replaces = p.replaces or shown
+                    else:
+                        p.replaced_by = p.replaced_by or shown
+        return out
+
+    def _counterparts(self, p: Proposal) -> builtins.list[tuple[str, str]]:
+        """The statements `p` conflicts with (text, date): a memory, a proposal still
+        waiting or the memory an accepted one became; either side may name the other."""
+        out: list[tuple[str, str]] = []
+        for mid in self._conflicting_memories(p):
+            m = self._memory(mid)
+            if m is not None:
+                out.append((m.text, _memory_date(m)))
+        rows = self.db.query(
+            f"SELECT {_PROPOSAL} FROM proposals WHERE state = 'waiting' AND "
+            "(id = ? OR conflicts_proposal = ?) AND id != ?",
+            (p.conflicts_proposal or 0, p.id, p.id),
+        )
+        out += [(q.text, q.date) for q in (Proposal(*r) for r in rows)]
+        return out
+
+    def _conflicting_memories(self, p: Proposal) -> builtins.list[int]:
+        """The memories `p` conflicts with: the one it was weighed against, and those
+        accepted proposals it conflicts with (either way) became."""
+        ids = [p.conflicts_memory] if p.conflicts_memory else []
+        ids += [
+            int(r[0])
+            for r in self.db.query(
+                "SELECT memory_id FROM proposals WHERE state = 'accepted' AND memory_id "
+                "IS NOT NULL AND (id = ? OR conflicts_proposal = ?) AND id != ?",
+                (p.conflicts_proposal or 0, p.id, p.id),
+            )
+        ]
+        return list(dict.fromkeys(ids))
+
+    def _memory(self, memory_id: int) -> Any:
+        try:
+            return self.memories.get(memory_id)
+        except NotFound:
+            return None
 
     def proposal(self, proposal_id: int) -> Proposal:
         rows = self.db.query(f"SELECT {_PROPOSAL} FROM proposals WHERE id = ?", (proposal_id,))
@@ -430,8 +569,34 @@ class Importer:
                     "WHERE id = ?",
                     (made.get(p.id), p.id),
                 )
+        # the date decides, not the order of the clicks: oldest first, each newer
+        # statement ends the older one it conflicts with where it begins
+        for p in sorted((p for p in chosen if p.id in made), key=lambda p: (p.date, p.id)):
+            self._supersede(p, made[p.id])
         self.events.emit(ProposalsChanged())
         return list(made.values())
+
+    def _supersede(self, p: Proposal, memory_id: int) -> None:
+        from desktop_mem.core.chat.extract import may_change
+
+        mine = self.memories.get(memory_id)
+        for other_id in self._conflicting_memories(p):
+            other = self._memory(other_id)
+            if other is None or other_id == memory_id:
+                continue
+            theirs = _memory_date(other)
+            if theirs <= p.date:  # p is newer: the other ends where p begins
+                if not _ends_before(other, p.date) and may_change("import", other):
+                    self.memories.invalidate(
+                        other_id, _when(p.date), "import",
+                        "replaced by a newer imported fact",
+                    )  # fmt: skip
+            elif not _ends_before(mine, theirs):  # p is older: it ended when that began
+                self.memories.edit(
+                    memory_id, valid_until=theirs, actor="import",
+                    action="replaced by a newer statement",
+                )  # fmt: skip
+                mine = self.memories.get(memory_id)
 
     def reject(self, ids: Iterable[int] | None = None) -> int:
         """Reject proposals (None: every one waiting); they are not proposed again."""
@@ -467,6 +632,11 @@ def _stamp(value: str | None) -> str | None:
         return parse_when(value, "message date") if value else None
     except InvalidInput:
         return None
+
+
+def _when(value: str) -> datetime:
+    when = datetime.fromisoformat(value)
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
 def since_date(text: str | None) -> str | None:
