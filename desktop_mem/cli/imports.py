@@ -110,7 +110,10 @@ def found_sentence(s: Any) -> str:
     if s.instructions:
         parts.append("custom instructions")
     if s.projects:
-        parts.append(f"{_plural(s.projects, 'project')} (not imported)")
+        parts.append(
+            f"{_plural(s.projects, 'project')} (instructions proposed for review, documents "
+            "kept with your conversations)"
+        )
     if s.skipped:
         parts.append(
             f"{_plural(s.skipped, 'entry', 'entries')} in a form this app does not know (skipped)"

@@ -88,7 +88,14 @@ class ImportController(QObject):
         if s.memories:
             lines.append(self.tr("%n saved memory(s): proposed for you to review", "", s.memories))
         if s.projects:
-            lines.append(self.tr("%n project(s): not imported", "", s.projects))
+            lines.append(
+                self.tr(
+                    "%n project(s): instructions proposed for review, documents kept with "
+                    "your conversations",
+                    "",
+                    s.projects,
+                )
+            )
         if s.skipped:
             lines.append(
                 self.tr("%n entry(s) in a form this app does not know: skipped", "", s.skipped)

@@ -157,26 +157,26 @@
         <translation><numerusform>%n saved memory: proposed for you to review</numerusform><numerusform>%n saved memories: proposed for you to review</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="91" />
-        <source>%n project(s): not imported</source>
-        <translation><numerusform>%n project: not imported</numerusform><numerusform>%n projects: not imported</numerusform></translation>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="93" />
+        <source>%n project(s): instructions proposed for review, documents kept with your conversations</source>
+        <translation><numerusform>%n project: instructions proposed for review, documents kept with your conversations</numerusform><numerusform>%n projects: instructions proposed for review, documents kept with your conversations</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="94" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="101" />
         <source>%n entry(s) in a form this app does not know: skipped</source>
         <translation><numerusform>%n entry in a form this app does not know: skipped</numerusform><numerusform>%n entries in a form this app does not know: skipped</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="187" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="194" />
         <source>Imported %n conversation(s)</source>
         <translation><numerusform>Imported %n conversation</numerusform><numerusform>Imported %n conversations</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="188" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="195" />
         <source>%n message(s).</source>
         <translation><numerusform>%n message.</numerusform><numerusform>%n messages.</numerusform></translation>
     </message>
-    </context>
+</context>
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
@@ -275,22 +275,22 @@
 <context>
     <name>ReviewDialog</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="284" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="299" />
         <source>%n fact(s) about you found in your imported history.</source>
         <translation><numerusform>%n fact about you found in your imported history.</numerusform><numerusform>%n facts about you found in your imported history.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="292" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="307" />
         <source>%n of your imported message(s) not yet read for facts.</source>
         <translation><numerusform>%n of your imported messages not yet read for facts.</numerusform><numerusform>%n of your imported messages not yet read for facts.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="316" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="331" />
         <source>Accepted: %n new memory(s).</source>
         <translation><numerusform>Accepted: %n new memory.</numerusform><numerusform>Accepted: %n new memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="320" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="335" />
         <source>Rejected %n fact(s).</source>
         <translation><numerusform>Rejected %n fact.</numerusform><numerusform>Rejected %n facts.</numerusform></translation>
     </message>

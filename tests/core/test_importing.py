@@ -79,7 +79,8 @@ def test_a_stopped_import_resumes_without_duplicates(app: Service) -> None:
     assert first.stopped and first.conversations == 1
     rest, _ = app.imports.run(DATA / "claude_export.zip")
     assert rest.already == 1 and first.conversations + rest.conversations == 3
-    assert app.counts()["messages"] == 8
+    assert rest.projects == 1  # the Allotment project: its description, its document
+    assert app.counts()["messages"] == 8 + 2
 
 
 def test_only_the_last_year(app: Service) -> None:
@@ -180,7 +181,7 @@ def test_memory_lists_are_proposed_once(app: Service) -> None:
     mem0, _ = app.imports.run(DATA / "mem0_export.json")
     assert mem0.proposed == 2
     claude, _ = app.imports.run(DATA / "claude_export.zip")
-    assert claude.proposed == 4 and claude.conversations == 3
+    assert claude.proposed == 4 + 1 and claude.conversations == 3  # + a project's instructions
     app.imports.reject()
     assert app.imports.proposals() == [] and app.counts()["memories"] == 1
 
@@ -396,3 +397,29 @@ def test_accepting_all_at_once_lets_the_date_decide(
     assert current == ["Lives in Lisbon"]
     every = {m.text: m for m in app.memories.store.list(include_expired=True)}
     assert every["Lives in Berlin"].valid_until.startswith("2024-06-10")
+
+
+def test_claude_projects_are_proposed_and_their_documents_recalled(
+    app: Service, fake_ollama: FakeOllama
+) -> None:
+    found = app.imports.survey(DATA / "claude_projects.json")
+    assert (found.kind, found.projects, found.memories, found.conversations) == ("claude", 3, 0, 0)
+    done, _ = app.imports.run(DATA / "claude_projects.json")
+    assert (done.projects, done.proposed, done.conversations, done.to_read) == (3, 2, 0, 0)
+    waiting = app.imports.proposals()
+    assert [(p.kind, p.source) for p in waiting] == [
+        ("note", "from Claude, 2024-02-02"),
+        ("note", "from Claude, 2024-08-01"),
+    ]
+    assert app.counts()["memories"] == 0  # proposed, not imposed
+    run = {c.title: c for c in app.conversations.list()}["York half marathon"]
+    assert run.source == "from Claude, 2024-05-03"
+    hits, _ = app.conversations.search("race day university start", relevant_only=False)
+    assert hits and hits[0].message.conversation_id == run.id
+    chat = app.chat()
+    chat.send("When is race day for my half marathon?")
+    assert "13 October" in fake_ollama.last_prompt()
+    chat.close()
+    again, _ = app.imports.run(DATA / "claude_projects.json")
+    assert (again.projects, again.proposed, again.already) == (0, 0, 0)
+    assert len(app.conversations.list()) == 3 + 1  # and the chat just had

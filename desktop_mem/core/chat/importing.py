@@ -90,6 +90,7 @@ class Imported:
     empty: int = 0
     skipped: int = 0
     older: int = 0  # left out by `since`
+    projects: int = 0  # Claude projects stored (with their documents' text)
     proposed: int = 0  # memories from a memories file, waiting for review
     to_read: int = 0  # user messages waiting to be read for facts
     conversation_ids: list[int] = field(default_factory=list)
@@ -178,9 +179,13 @@ class Importer:
 
     def survey(self, path: Path, since: str | None = None) -> Survey:
         export = open_export(path)
-        out = Survey(export.kind, export.label, memories=len(export.memories))
+        out = Survey(
+            export.kind, export.label, memories=len(export.memories) - export.project_instructions
+        )
         out.projects = export.projects
         for conv in export.conversations():
+            if conv.project:  # counted by the export; its messages are documents
+                continue
             if not conv.messages:
                 out.empty += 1
                 continue
@@ -238,7 +243,7 @@ class Importer:
         batch: list[ForeignConversation] = []
         for seen, conv in enumerate(export.conversations(), 1):
             if not conv.messages:
-                out.empty += 1
+                out.empty += 0 if conv.project else 1
             elif since and (conv.updated_at or conv.created_at or "") < since:
                 out.older += 1
             else:
@@ -269,7 +274,7 @@ class Importer:
         with self.db.transaction() as conn:
             for conv in batch:
                 if self._known(conv):
-                    out.already += 1
+                    out.already += 0 if conv.project else 1
                     continue
                 created = _stamp(conv.created_at) or _stamp(conv.messages[0].created_at)
                 created = created or now_iso()
@@ -286,7 +291,12 @@ class Importer:
                 follows: int | None = None
                 for m in conv.messages:
                     stamp = _stamp(m.created_at) or created
-                    read = propose and m.role == "user" and stamp[:10] >= (facts_since or "")
+                    read = (
+                        propose
+                        and not conv.project
+                        and m.role == "user"
+                        and stamp[:10] >= (facts_since or "")
+                    )
                     state = TO_PROPOSE if read else ""
                     cur = conn.execute(
                         "INSERT INTO messages(conversation_id, role, content, status, "
@@ -300,8 +310,11 @@ class Importer:
                         (follows, textproc.fts_document(m.text)),
                     )
                     out.message_ids.append(follows)
-                out.conversations += 1
-                out.messages += len(conv.messages)
+                if conv.project:
+                    out.projects += 1
+                else:
+                    out.conversations += 1
+                    out.messages += len(conv.messages)
                 out.conversation_ids.append(cid)
 
     def propose_memories(self, export: Export) -> int:
@@ -311,7 +324,7 @@ class Importer:
         with self.db.transaction():
             for m in export.memories:
                 added += self._propose(
-                    export.kind, m.text, said_at=_stamp(m.created_at), importance=0.6
+                    export.kind, m.text, m.kind, said_at=_stamp(m.created_at), importance=0.6
                 )
         if added:
             self.events.emit(ProposalsChanged())
