@@ -110,3 +110,28 @@ def test_an_imported_conversation_says_where_it_came_from(qtbot: Any, window: Ma
     ]
     assert any(t.endswith("from ChatGPT, 2024-03-02") for t in tips)
     idle(qtbot, window)
+
+
+def test_the_review_says_which_fact_replaces_which(
+    qtbot: Any, window: MainWindow, fake_ollama: FakeOllama, tmp_path: Path
+) -> None:
+    from tests.core.test_importing import _mover, _moves_export
+
+    app = window.context.app
+    fake_ollama.json_responder = _mover
+    app.imports.run(_moves_export(tmp_path / "conversations.json"))
+    app.imports.propose_facts()
+    window.imports.show_review()
+    review = window.imports.review
+    assert review is not None
+    qtbot.waitUntil(lambda: len(review.proposals) == 2, timeout=10000)
+    texts = [review.items.item(i).text() for i in range(review.items.count())]
+    assert texts[1:] == [
+        "Lives in Lisbon    (from Claude, 2024-06-10)  replaces: Lives in Berlin (2023-02-01)",
+        "Lives in Berlin    (from Claude, 2023-02-01)  replaced by: Lives in Lisbon "
+        "(2024-06-10), kept as past",
+    ]
+    review.accept_all.click()
+    qtbot.waitUntil(lambda: not review.proposals, timeout=10000)
+    current = [m.text for m in app.memories.store.list(include_expired=False)]
+    assert current == ["Lives in Lisbon"]
