@@ -369,7 +369,7 @@ class Importer:
         """The waiting proposals nearest in meaning to `text` (cosine >= floor), best
         first; none when there is no embedding model or its server is away."""
         embedder = self.memories.embedder
-        waiting = self.proposals("waiting")
+        waiting = self._listed("waiting")
         if embedder is None or not waiting:
             return []
         live = {p.id for p in waiting}
@@ -487,12 +487,7 @@ class Importer:
     def proposals(self, state: str = "waiting") -> builtins.list[Proposal]:
         """The proposals in `state`; the waiting ones with what accepting them would
         replace, or be replaced by, by date."""
-        out = [
-            Proposal(*r)
-            for r in self.db.query(
-                f"SELECT {_PROPOSAL} FROM proposals WHERE state = ? ORDER BY kind, id", (state,)
-            )
-        ]
+        out = self._listed(state)
         if state == "waiting":
             for p in out:
                 for text, date in self._counterparts(p):
@@ -502,6 +497,14 @@ class Importer:
                     else:
                         p.replaced_by = p.replaced_by or shown
         return out
+
+    def _listed(self, state: str) -> builtins.list[Proposal]:
+        return [
+            Proposal(*r)
+            for r in self.db.query(
+                f"SELECT {_PROPOSAL} FROM proposals WHERE state = ? ORDER BY kind, id", (state,)
+            )
+        ]
 
     def _counterparts(self, p: Proposal) -> builtins.list[tuple[str, str]]:
         """The statements `p` conflicts with (text, date): a memory, a proposal still
@@ -625,7 +628,7 @@ class Importer:
 
     def _waiting(self, ids: Iterable[int] | None) -> builtins.list[Proposal]:
         if ids is None:
-            return self.proposals("waiting")
+            return self._listed("waiting")
         out = []
         for i in ids:
             p = self.proposal(int(i))

@@ -842,5 +842,7 @@ def _m021(conn: Any) -> None:
             REFERENCES memories(id) ON DELETE SET NULL;
         ALTER TABLE proposals ADD COLUMN conflicts_proposal INTEGER
             REFERENCES proposals(id) ON DELETE SET NULL;
+        CREATE INDEX proposals_by_conflict ON proposals(conflicts_proposal)
+            WHERE conflicts_proposal IS NOT NULL;
         """,
     )
