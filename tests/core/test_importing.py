@@ -423,3 +423,37 @@ def test_claude_projects_are_proposed_and_their_documents_recalled(
     again, _ = app.imports.run(DATA / "claude_projects.json")
     assert (again.projects, again.proposed, again.already) == (0, 0, 0)
     assert len(app.conversations.list()) == 3 + 1  # and the chat just had
+
+
+def test_saved_memories_are_weighed_against_the_profile_by_date(
+    app: Service, fake_ollama: FakeOllama, tmp_path: Path
+) -> None:
+    app.memories.add(NewMemory("Lives in Lisbon", created_at="2024-06-10T08:00:00Z"))
+    saved = tmp_path / "mem0.json"
+    saved.write_text(
+        json.dumps(
+            {
+                "results": [
+                    {
+                        "id": "m-1",
+                        "memory": "Lives in Berlin",
+                        "created_at": "2023-02-01T08:00:00Z",
+                    },
+                ]
+            }
+        ),  # fmt: skip
+        encoding="utf-8",
+    )
+    fake_ollama.json_responder = _mover
+    done, _ = app.imports.run(saved)
+    assert done.proposed == 1 and app.imports.to_weigh() == 1
+    assert app.memories.idle_due()  # weighed while the user is away, with the model
+    [berlin] = app.imports.proposals()
+    assert berlin.replaced_by is None  # not weighed yet: no model call at import
+    assert app.imports.propose_facts().failed is None
+    assert app.imports.to_weigh() == 0
+    [berlin] = app.imports.proposals()
+    assert berlin.replaced_by == {"text": "Lives in Lisbon", "date": "2024-06-10"}
+    app.imports.accept()
+    current = [m.text for m in app.memories.store.list(include_expired=False)]
+    assert current == ["Lives in Lisbon"]

@@ -118,6 +118,7 @@ class Proposal:
     state: str
     conflicts_memory: int | None = None
     conflicts_proposal: int | None = None
+    created_at: str = ""
     # what accepting it changes, by date ({"text", "date"}): the older statement it
     # replaces, or the newer one that replaces it (it is then stored as ended)
     replaces: dict[str, str] | None = None
@@ -129,7 +130,9 @@ class Proposal:
 
     @property
     def date(self) -> str:
-        return self.valid_from or self.said_at or ""
+        """When it was true from: said then, or (a saved memory without a date) as of
+        its import."""
+        return self.valid_from or self.said_at or self.created_at
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -139,7 +142,7 @@ class Proposal:
 
 _PROPOSAL = (
     "id, origin, text, kind, importance, valid_from, valid_until, said_at, message_id, "
-    "duplicate_of, state, conflicts_memory, conflicts_proposal"
+    "duplicate_of, state, conflicts_memory, conflicts_proposal, created_at"
 )
 
 
@@ -324,8 +327,9 @@ class Importer:
         with self.db.transaction():
             for m in export.memories:
                 added += self._propose(
-                    export.kind, m.text, m.kind, said_at=_stamp(m.created_at), importance=0.6
-                )
+                    export.kind, m.text, m.kind, said_at=_stamp(m.created_at), importance=0.6,
+                    weigh=True,
+                )  # fmt: skip
         if added:
             self.events.emit(ProposalsChanged())
         return added
@@ -342,6 +346,7 @@ class Importer:
         message_id: int | None = None,
         duplicate_of: int | None = None,
         conflicts: tuple[int | None, int | None] = (None, None),
+        weigh: bool = False,
     ) -> int:
         text = textproc.normalize(text).strip()
         if len(text) < 2:
@@ -355,21 +360,23 @@ class Importer:
             conn.execute(
                 "INSERT INTO proposals(origin, text, content_hash, kind, importance, "
                 "valid_from, valid_until, said_at, message_id, duplicate_of, created_at, "
-                "conflicts_memory, conflicts_proposal) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "conflicts_memory, conflicts_proposal, weigh) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (origin, text, h, kind if kind in KINDS else "fact", importance, valid_from,
                  valid_until, said_at, message_id, dup, now_iso(),
-                 *((None, None) if dup else conflicts)),
+                 *((None, None) if dup else conflicts), int(weigh and not dup)),
             )  # fmt: skip
         return 1
 
     # -- facts that say something else about the same thing ---------------------------------
 
-    def _alike(self, text: str, floor: float) -> builtins.list[tuple[Proposal, float]]:
+    def _alike(
+        self, text: str, floor: float, besides: int | None = None
+    ) -> builtins.list[tuple[Proposal, float]]:
         """The waiting proposals nearest in meaning to `text` (cosine >= floor), best
         first; none when there is no embedding model or its server is away."""
         embedder = self.memories.embedder
-        waiting = self._listed("waiting")
+        waiting = [p for p in self._listed("waiting") if p.id != besides]
         if embedder is None or not waiting:
             return []
         live = {p.id for p in waiting}
@@ -389,14 +396,14 @@ class Importer:
         return [(waiting[i], float(sims[i])) for i in order if sims[i] >= floor]
 
     def _relate(
-        self, extractor: Extractor, c: Candidate, when: datetime
+        self, extractor: Extractor, c: Candidate, when: datetime, besides: int | None = None
     ) -> tuple[str, int | None, int | None]:
         """How a fact found relates to what is held and waiting, by the chat's own
         consolidation: ("new"|"same"|"conflict", memory id, proposal id). Raises
         ModelServerError when the server fails (InvalidModelAnswer: no conflict known)."""
         from desktop_mem.core.chat.extract import RELATED_SIMILARITY
 
-        others = self._alike(c.text, RELATED_SIMILARITY)
+        others = self._alike(c.text, RELATED_SIMILARITY, besides)
         try:
             step = extractor.decide(c, when, others=others)
         except InvalidModelAnswer:
@@ -419,6 +426,55 @@ class Importer:
             )[0][0]
         )
 
+    def to_weigh(self) -> int:
+        """Saved memories from a memories file not yet weighed against the rest."""
+        return int(
+            self.db.query("SELECT count(*) FROM proposals WHERE weigh = 1 AND state = 'waiting'")[
+                0
+            ][0]
+        )
+
+    def weigh(
+        self, extractor: Extractor, should_stop: Callable[[], bool] | None = None
+    ) -> tuple[int, str | None]:
+        """Weigh the saved memories a memories file proposed, as a fact found in a
+        conversation is: one the profile holds in other words is marked held, one that
+        says something else about the same thing is marked as replacing it (or replaced,
+        by date). Returns (weighed, the model server's reason when it stopped on one)."""
+        from desktop_mem.core.chat.prompts import Candidate
+
+        done = 0
+        while should_stop is None or not should_stop():
+            rows = self.db.query(
+                f"SELECT {_PROPOSAL} FROM proposals WHERE weigh = 1 AND state = 'waiting' "
+                "ORDER BY id LIMIT 1"
+            )
+            if not rows:
+                break
+            p = Proposal(*rows[0])
+            how, memory_id, proposal_id = "new", None, None
+            try:
+                c = Candidate.model_validate(
+                    {"text": p.text[:500], "kind": p.kind, "importance": p.importance}
+                )
+                how, memory_id, proposal_id = self._relate(extractor, c, _when(p.date), p.id)
+            except ModelServerError as exc:
+                return done, exc.reason
+            except ValueError:  # not a statement the extraction would give: left as it is
+                pass
+            with self.db.transaction() as conn:
+                conn.execute(
+                    "UPDATE proposals SET weigh = 0, duplicate_of = ?, conflicts_memory = ?, "
+                    "conflicts_proposal = ? WHERE id = ?",
+                    (memory_id if how == "same" else None,
+                     memory_id if how == "conflict" else None,
+                     proposal_id if how == "conflict" else None, p.id),
+                )  # fmt: skip
+            done += 1
+            if how != "new":
+                self.events.emit(ProposalsChanged())
+        return done, None
+
     def propose(
         self,
         learner: Learner,
@@ -431,6 +487,10 @@ class Importer:
         extraction, and propose what it finds. Stops when the model server fails (the
         rest wait for the next pass: nothing is lost) or `should_stop` says so."""
         out = Proposed()
+        _, out.failed = self.weigh(extractor, should_stop)
+        if out.failed:
+            out.left = self.to_read()
+            return out
         total = self.to_read() if limit is None else min(limit, self.to_read())
         while limit is None or out.read < limit:
             if should_stop is not None and should_stop():

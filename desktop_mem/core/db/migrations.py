@@ -844,5 +844,8 @@ def _m021(conn: Any) -> None:
             REFERENCES proposals(id) ON DELETE SET NULL;
         CREATE INDEX proposals_by_conflict ON proposals(conflicts_proposal)
             WHERE conflicts_proposal IS NOT NULL;
+        -- 1: from a memories file, not yet weighed against the rest (that takes the
+        -- model, so it waits for the background pass that reads imported messages)
+        ALTER TABLE proposals ADD COLUMN weigh INTEGER NOT NULL DEFAULT 0;
         """,
     )
