@@ -139,7 +139,7 @@ def import_file(ctx: Context) -> int:
         since=args.since,
         progress=timed_progress(ctx.err, "Importing conversations"),
         index_progress=timed_progress(ctx.err, "Indexing messages"),
-        total=survey.conversations + survey.already + survey.empty,
+        total=survey.conversations + survey.already + survey.empty + survey.projects,
         facts_since=args.facts_since,
     )
     if args.use_instructions and survey.instructions:

@@ -169,7 +169,7 @@ class ImportController(QObject):
 
     def run(self, path: Path, survey: Any, use_instructions: bool) -> None:
         self.stop.clear()
-        total = survey.conversations + survey.already + survey.empty
+        total = survey.conversations + survey.already + survey.empty + survey.projects
         what = self.tr("Importing conversations…")
 
         def work(report: Any) -> Any:
