@@ -1,7 +1,11 @@
 """Importing another assistant's export: how fast, how much memory, and whether exactly
 the kept branch arrives.
 
-    python -m benchmarks.imports [--conversations 1000] [--turns 10] [--ollama-host URL]
+    python -m benchmarks.imports [--conversations 1000] [--turns 10] [--answer-chars N]
+                                 [--no-index] [--ollama-host URL]
+
+The 1 GB export of docs/benchmarks.md: `--conversations 10000 --answer-chars 4500
+--no-index` (answers as long as a real assistant's; about 100 KB a conversation).
 
 Writes a synthetic ChatGPT export (each conversation with a regenerated answer and an
 edited question, so a third of its messages are on abandoned branches), then in a
@@ -32,9 +36,74 @@ KEPT = {"chatgpt_conversations.json": 14, "claude_conversations.json": 8}
 ABANDONED = ["rye flour", "8 pm before your shift", "1,500 pounds"]
 
 
-def synthetic_export(path: Path, conversations: int, turns: int) -> int:
-    """A ChatGPT conversations.json; returns how many messages its kept branches hold."""
+WORDS = [
+    "tomato",
+    "basil",
+    "compost",
+    "mulch",
+    "seedling",
+    "trellis",
+    "watering",
+    "drip",
+    "frost",
+    "greenhouse",
+    "soil",
+    "nitrogen",
+    "potash",
+    "blight",
+    "aphid",
+    "ladybird",
+    "harvest",
+    "sowing",
+    "germinate",
+    "prune",
+    "stake",
+    "canes",
+    "variety",
+    "heirloom",
+    "cherry",
+    "beefsteak",
+    "plum",
+    "shade",
+    "sunlight",
+    "morning",
+    "evening",
+    "humidity",
+    "ventilation",
+    "fungus",
+    "leaf",
+    "stem",
+    "root",
+    "flower",
+    "fruit",
+    "ripen",
+    "colour",
+    "yield",
+    "season",
+    "week",
+]
+
+
+def _answers(chars: int, count: int = 64) -> list[str]:
+    """`count` different answers of about `chars` characters, words in varied order."""
+    out = []
+    for k in range(count):
+        words, n, i = [], 0, k
+        while n < chars:
+            i = (i * 1103515245 + 12345) % (1 << 31)
+            w = WORDS[i % len(WORDS)]
+            words.append(w)
+            n += len(w) + 1
+        out.append(" ".join(words)[:chars])
+    return out
+
+
+def synthetic_export(path: Path, conversations: int, turns: int, answer_chars: int = 0) -> int:
+    """A ChatGPT conversations.json, written one conversation at a time (never held
+    whole); returns how many messages its kept branches hold. `answer_chars`: pad each
+    kept answer to about that many characters, as long as a real assistant's."""
     kept = 0
+    pads = _answers(answer_chars) if answer_chars else [""]
     with open(path, "w", encoding="utf-8") as fh:
         fh.write("[")
         for c in range(conversations):
@@ -58,8 +127,9 @@ def synthetic_export(path: Path, conversations: int, turns: int) -> int:
                 u, a = f"u{t}", f"a{t}"
                 add(u, "user", f"Conversation {c} turn {t}: I planted {t} tomato plants "
                     f"in bed {c % 17} and the weather was mild.", t0 + t * 60, parent)  # fmt: skip
+                pad = pads[(c * turns + t) % len(pads)]
                 add(a, "assistant", f"Tomatoes in bed {c % 17} like mild weather; water "
-                    f"them every {t % 3 + 1} days.", t0 + t * 60 + 5, u)  # fmt: skip
+                    f"them every {t % 3 + 1} days. {pad}", t0 + t * 60 + 5, u)  # fmt: skip
                 if t == 1:  # a regenerated answer, abandoned
                     add(a + "x", "assistant", "ABANDONED regenerated answer", t0 + t * 60 + 9, u)
                 if t == 2:  # an edited question with its answer, abandoned
@@ -75,6 +145,15 @@ def synthetic_export(path: Path, conversations: int, turns: int) -> int:
     return kept
 
 
+def _reset_peak() -> bool:
+    """Start the peak-memory count again (Linux: VmHWM), so the import's own is read."""
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+        return True
+    except OSError:
+        return False
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--conversations", type=int, default=1000)
@@ -82,6 +161,7 @@ def main() -> None:
     ap.add_argument("--ollama-host", help="a server with the embedding model (default: fake)")
     ap.add_argument("--embed-model", default="fake-embed")
     ap.add_argument("--no-index", action="store_true", help="skip embedding (a large export)")
+    ap.add_argument("--answer-chars", type=int, default=0, help="pad answers to this length")
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
     from desktop_mem.core.config import Config
@@ -97,7 +177,9 @@ def main() -> None:
     try:
         with tempfile.TemporaryDirectory() as tmp, scratch_home() as home:
             export = Path(tmp) / "conversations.json"
-            kept = synthetic_export(export, args.conversations, args.turns)
+            t = time.perf_counter()
+            kept = synthetic_export(export, args.conversations, args.turns, args.answer_chars)
+            t_write = time.perf_counter() - t
             size = export.stat().st_size
             config = Config.resolve(home=home, ollama_host=host, embed_model=args.embed_model)
             with Service.open(config) as app:
@@ -108,8 +190,11 @@ def main() -> None:
                 survey_rss = peak_rss_mb()
                 assert survey.messages == kept, (survey.messages, kept)
                 t = time.perf_counter()
+                reset = _reset_peak()
                 stored = app.imports.importer.run(export)
                 t_store = time.perf_counter() - t
+                store_rss = peak_rss_mb()
+                on_disk = sum(f.stat().st_size for f in Path(home).rglob("*") if f.is_file())
                 t = time.perf_counter()
                 if not args.no_index:
                     app.profile.conversations.index_vectors(stored.message_ids)
@@ -122,21 +207,28 @@ def main() -> None:
                 t_again = time.perf_counter() - t
                 assert again.conversations == 0 and again.already == args.conversations
                 samples = {}
+                sample_ids: list[int] = []
                 for name, want in KEPT.items():
                     done, _ = app.imports.run(SAMPLES / name, propose=False)
                     samples[name] = (done.messages, want)
-                words = " ".join(
-                    m.content
-                    for c in app.conversations.list()
-                    for m in app.conversations.messages(c.id)
-                )
-                leaked = [w for w in ABANDONED if w in words]
+                    sample_ids += done.conversation_ids
+                # the samples' messages only: joining the whole synthetic export's text
+                # would measure this check, not the import (2.8 GB at 1 GB)
+                leaked = [
+                    w
+                    for w in ABANDONED
+                    if any(
+                        w in m.content for c in sample_ids for m in app.conversations.messages(c)
+                    )
+                ]
             print(f"export: {args.conversations:,} conversations, {kept:,} kept messages, "
-                  f"{size / 1e6:.1f} MB")  # fmt: skip
+                  f"{size / 1e6:.1f} MB, written in {t_write:.1f} s")  # fmt: skip
             print(f"survey (streaming read): {t_survey:.2f} s, {size / 1e6 / t_survey:.0f} MB/s, "
                   f"peak RSS {survey_rss:.0f} MB (before: {base_rss:.0f} MB)")  # fmt: skip
             print(f"import (stored, encrypted, full-text): {t_store:.2f} s, "
-                  f"{kept / t_store:,.0f} messages/s")  # fmt: skip
+                  f"{kept / t_store:,.0f} messages/s, {size / 1e6 / t_store:.1f} MB/s; "
+                  f"peak RSS {store_rss:.0f} MB{'' if reset else ' (the whole run so far)'}; "
+                  f"profile on disk {on_disk / 1e6:,.0f} MB")  # fmt: skip
             print(f"embedding the new messages: {t_index:.2f} s "
                   f"({'fake server' if fake else host})")  # fmt: skip
             print(f"importing it again: {t_again:.2f} s, added nothing")

@@ -73,3 +73,26 @@ def test_facts_since_and_a_bad_date(run: Run) -> None:
     assert code == 0 and "2 messages of yours wait to be read" in out
     code, _, err = run("import", str(DATA / "chatgpt_conversations.json"), "--since", "last spring")
     assert code == 1 and "'last spring' is not a date: give it as YYYY-MM-DD." in err
+
+
+def test_review_says_which_fact_replaces_which(
+    run: Run, fake_ollama: FakeOllama, tmp_path: Path
+) -> None:
+    from tests.core.test_importing import _mover, _moves_export
+
+    run("memory", "add", "Lives in Paris")
+    fake_ollama.json_responder = _mover
+    run("import", str(_moves_export(tmp_path / "conversations.json")))
+    assert run("review", "read")[1] == "Read 2 messages: 2 facts proposed.\n"
+    out = run("review")[1]
+    today = json.loads(run("memory", "list", "--json")[1])[0]["created_at"][:10]
+    # Paris, said today, is newer than both: each of them would be kept as past
+    assert f"replaced by: Lives in Paris ({today}), kept as past" in out
+    assert "replaces: Lives in Berlin (2023-02-01)" in out
+    lines = out.splitlines()
+    berlin = lines.index(next(ln for ln in lines if "Lives in Berlin  [" in ln))
+    assert lines[berlin + 1].strip() == "replaced by: Lives in Lisbon (2024-06-10), kept as past"
+    assert run("review", "accept", "--all")[0] == 0
+    ends = {m["text"]: m["valid_until"] for m in json.loads(run("memory", "list", "--json")[1])}
+    assert ends["Lives in Paris"] is None and ends["Lives in Lisbon"].startswith(today)
+    assert ends["Lives in Berlin"].startswith("2024-06-10")

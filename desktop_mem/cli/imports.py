@@ -110,7 +110,10 @@ def found_sentence(s: Any) -> str:
     if s.instructions:
         parts.append("custom instructions")
     if s.projects:
-        parts.append(f"{_plural(s.projects, 'project')} (not imported)")
+        parts.append(
+            f"{_plural(s.projects, 'project')} (instructions proposed for review, documents "
+            "kept with your conversations)"
+        )
     if s.skipped:
         parts.append(
             f"{_plural(s.skipped, 'entry', 'entries')} in a form this app does not know (skipped)"
@@ -136,7 +139,7 @@ def import_file(ctx: Context) -> int:
         since=args.since,
         progress=timed_progress(ctx.err, "Importing conversations"),
         index_progress=timed_progress(ctx.err, "Indexing messages"),
-        total=survey.conversations + survey.already + survey.empty,
+        total=survey.conversations + survey.already + survey.empty + survey.projects,
         facts_since=args.facts_since,
     )
     if args.use_instructions and survey.instructions:
@@ -186,6 +189,12 @@ def review_list(ctx: Context) -> int:
             out.write(f"{kind}:\n")
         dup = "  (already a memory)" if p.duplicate_of else ""
         out.write(f"{p.id:>5}  {output.one_line(p.text, columns - 40)}  [{p.source}]{dup}\n")
+        if p.replaces:
+            line = output.one_line(p.replaces["text"], columns - 30)
+            out.write(f"{'':>5}    replaces: {line} ({p.replaces['date']})\n")
+        if p.replaced_by:
+            line = output.one_line(p.replaced_by["text"], columns - 50)
+            out.write(f"{'':>5}    replaced by: {line} ({p.replaced_by['date']}), kept as past\n")
     if not waiting:
         out.write("No facts wait for review.\n")
     else:

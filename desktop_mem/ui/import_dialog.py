@@ -88,7 +88,14 @@ class ImportController(QObject):
         if s.memories:
             lines.append(self.tr("%n saved memory(s): proposed for you to review", "", s.memories))
         if s.projects:
-            lines.append(self.tr("%n project(s): not imported", "", s.projects))
+            lines.append(
+                self.tr(
+                    "%n project(s): instructions proposed for review, documents kept with "
+                    "your conversations",
+                    "",
+                    s.projects,
+                )
+            )
         if s.skipped:
             lines.append(
                 self.tr("%n entry(s) in a form this app does not know: skipped", "", s.skipped)
@@ -162,7 +169,7 @@ class ImportController(QObject):
 
     def run(self, path: Path, survey: Any, use_instructions: bool) -> None:
         self.stop.clear()
-        total = survey.conversations + survey.already + survey.empty
+        total = survey.conversations + survey.already + survey.empty + survey.projects
         what = self.tr("Importing conversations…")
 
         def work(report: Any) -> Any:
@@ -270,6 +277,14 @@ class ReviewDialog(QDialog):
             text = f"{p.text}    ({self.controller.source_text(p.origin, p.said_at)})"
             if p.duplicate_of:
                 text += "  " + self.tr("already a memory")
+            if p.replaces:
+                text += "  " + self.tr("replaces: %1 (%2)").replace(
+                    "%1", p.replaces["text"]
+                ).replace("%2", p.replaces["date"])
+            if p.replaced_by:
+                text += "  " + self.tr("replaced by: %1 (%2), kept as past").replace(
+                    "%1", p.replaced_by["text"]
+                ).replace("%2", p.replaced_by["date"])
             item = QListWidgetItem(text)
             item.setFlags(
                 Qt.ItemFlag.ItemIsEnabled

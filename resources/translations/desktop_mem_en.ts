@@ -3,12 +3,12 @@
 <context>
     <name>AppsPage</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="284" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="290" />
         <source> (%n time(s) that day)</source>
         <translation><numerusform> (%n time that day)</numerusform><numerusform> (%n times that day)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="290" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="296" />
         <source>The log keeps %n day(s); an app's calls of one kind on one memory in a day are one line.</source>
         <translation><numerusform>The log keeps %n day; an app's calls of one kind on one memory in a day are one line.</numerusform><numerusform>The log keeps %n days; an app's calls of one kind on one memory in a day are one line.</numerusform></translation>
     </message>
@@ -16,17 +16,17 @@
 <context>
     <name>BackupWords</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="182" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="211" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n memory</numerusform><numerusform>%n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="183" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="212" />
         <source>%n conversation(s)</source>
         <translation><numerusform>%n conversation</numerusform><numerusform>%n conversations</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="184" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="213" />
         <source>%n document(s)</source>
         <translation><numerusform>%n document</numerusform><numerusform>%n documents</numerusform></translation>
     </message>
@@ -34,7 +34,7 @@
 <context>
     <name>ConnectionController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/connection.py" line="249" />
+        <location filename="../../desktop_mem/ui/connection.py" line="265" />
         <source>Indexed: %n item(s) can now be found by meaning too.</source>
         <translation><numerusform>Indexed: %n item can now be found by meaning too.</numerusform><numerusform>Indexed: %n items can now be found by meaning too.</numerusform></translation>
     </message>
@@ -58,37 +58,37 @@
 <context>
     <name>DocumentsPage</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="169" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="172" />
         <source>%1 (%n document(s))</source>
         <translation><numerusform>%1 (%n document)</numerusform><numerusform>%1 (%n documents)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="253" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="256" />
         <source>%n watched folder(s) could not be read (a drive not connected?): their documents are kept.</source>
         <translation><numerusform>%n watched folder could not be read (a drive not connected?): its documents are kept.</numerusform><numerusform>%n watched folders could not be read (a drive not connected?): their documents are kept.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="262" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="265" />
         <source>%n passage(s) can be found by their words until the embedding model is there.</source>
         <translation><numerusform>%n passage can be found by its words until the embedding model is there.</numerusform><numerusform>%n passages can be found by their words until the embedding model is there.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="314" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="317" />
         <source>No longer watching the folder; its %n document(s) stay.</source>
         <translation><numerusform>No longer watching the folder; its %n document stays.</numerusform><numerusform>No longer watching the folder; its %n documents stay.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="317" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="320" />
         <source>No longer watching the folder; its %n document(s) are removed.</source>
         <translation><numerusform>No longer watching the folder; its %n document is removed.</numerusform><numerusform>No longer watching the folder; its %n documents are removed.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="335" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="338" />
         <source>Remove %n document(s) and every passage of them from desktop-mem, for good? The files themselves are not touched.</source>
         <translation><numerusform>Remove %n document and every passage of it from desktop-mem, for good? The file itself is not touched.</numerusform><numerusform>Remove %n documents and every passage of them from desktop-mem, for good? The files themselves are not touched.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="367" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="370" />
         <source>shaped %n answer(s)</source>
         <translation><numerusform>shaped %n answer</numerusform><numerusform>shaped %n answers</numerusform></translation>
     </message>
@@ -157,22 +157,22 @@
         <translation><numerusform>%n saved memory: proposed for you to review</numerusform><numerusform>%n saved memories: proposed for you to review</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="91" />
-        <source>%n project(s): not imported</source>
-        <translation><numerusform>%n project: not imported</numerusform><numerusform>%n projects: not imported</numerusform></translation>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="93" />
+        <source>%n project(s): instructions proposed for review, documents kept with your conversations</source>
+        <translation><numerusform>%n project: instructions proposed for review, documents kept with your conversations</numerusform><numerusform>%n projects: instructions proposed for review, documents kept with your conversations</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="94" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="101" />
         <source>%n entry(s) in a form this app does not know: skipped</source>
         <translation><numerusform>%n entry in a form this app does not know: skipped</numerusform><numerusform>%n entries in a form this app does not know: skipped</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="187" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="194" />
         <source>Imported %n conversation(s)</source>
         <translation><numerusform>Imported %n conversation</numerusform><numerusform>Imported %n conversations</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="188" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="195" />
         <source>%n message(s).</source>
         <translation><numerusform>%n message.</numerusform><numerusform>%n messages.</numerusform></translation>
     </message>
@@ -180,12 +180,12 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="414" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="431" />
         <source>● Connected · %n not indexed yet</source>
         <translation><numerusform>● Connected · %n not indexed yet</numerusform><numerusform>● Connected · %n not indexed yet</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="437" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="455" />
         <source> · %n message(s) not yet learned from</source>
         <translation><numerusform> · %n message not yet learned from</numerusform><numerusform> · %n messages not yet learned from</numerusform></translation>
     </message>
@@ -275,22 +275,22 @@
 <context>
     <name>ReviewDialog</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="284" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="299" />
         <source>%n fact(s) about you found in your imported history.</source>
         <translation><numerusform>%n fact about you found in your imported history.</numerusform><numerusform>%n facts about you found in your imported history.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="292" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="307" />
         <source>%n of your imported message(s) not yet read for facts.</source>
         <translation><numerusform>%n of your imported messages not yet read for facts.</numerusform><numerusform>%n of your imported messages not yet read for facts.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="316" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="331" />
         <source>Accepted: %n new memory(s).</source>
         <translation><numerusform>Accepted: %n new memory.</numerusform><numerusform>Accepted: %n new memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="320" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="335" />
         <source>Rejected %n fact(s).</source>
         <translation><numerusform>Rejected %n fact.</numerusform><numerusform>Rejected %n facts.</numerusform></translation>
     </message>
@@ -337,32 +337,32 @@
 <context>
     <name>TurnController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="326" />
+        <location filename="../../desktop_mem/ui/turns.py" line="337" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>Deleted %n memory</numerusform><numerusform>Deleted %n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="326" />
+        <location filename="../../desktop_mem/ui/turns.py" line="337" />
         <source> and %n message(s).</source>
         <translation><numerusform> and %n message.</numerusform><numerusform> and %n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="329" />
+        <location filename="../../desktop_mem/ui/turns.py" line="340" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>Deleted %n memory.</numerusform><numerusform>Deleted %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="331" />
+        <location filename="../../desktop_mem/ui/turns.py" line="342" />
         <source>Deleted %n message(s).</source>
         <translation><numerusform>Deleted %n message.</numerusform><numerusform>Deleted %n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="337" />
+        <location filename="../../desktop_mem/ui/turns.py" line="348" />
         <source>%n earlier message(s) stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>%n earlier message stays to read, but the assistant no longer sees it.</numerusform><numerusform>%n earlier messages stay to read, but the assistant no longer sees them.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="346" />
+        <location filename="../../desktop_mem/ui/turns.py" line="357" />
         <source>%n memory(s) or message(s) still mention it: say the same “forget …” again to see them.</source>
         <translation><numerusform>%n memory or message still mentions it: say the same “forget …” again to see it.</numerusform><numerusform>%n memories or messages still mention it: say the same “forget …” again to see them.</numerusform></translation>
     </message>
@@ -370,7 +370,7 @@
 <context>
     <name>errors</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/errors.py" line="70" />
+        <location filename="../../desktop_mem/ui/errors.py" line="74" />
         <source>Nothing was imported: %n line(s) have problems (see the details).</source>
         <translation><numerusform>Nothing was imported: %n line has problems (see the details).</numerusform><numerusform>Nothing was imported: %n lines have problems (see the details).</numerusform></translation>
     </message>

@@ -1064,73 +1064,73 @@
         <translation><numerusform>%n 条已保存的记忆：交给你审阅</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="91" />
-        <source>%n project(s): not imported</source>
-        <translation><numerusform>%n 个项目：不导入</numerusform></translation>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="93" />
+        <source>%n project(s): instructions proposed for review, documents kept with your conversations</source>
+        <translation><numerusform>%n 个项目：其指令供你审阅，其文档与你的对话一起保存</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="94" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="101" />
         <source>%n entry(s) in a form this app does not know: skipped</source>
         <translation><numerusform>%n 项的格式本应用无法识别：已跳过</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="97" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="104" />
         <source>Nothing new to import.</source>
         <translation>没有新的内容可导入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="105" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="112" />
         <source>Import from ChatGPT, Claude or another assistant</source>
         <translation>从 ChatGPT、Claude 或其他助手导入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="107" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="114" />
         <source>Exports (*.zip *.json *.txt);;All files (*)</source>
         <translation>导出文件 (*.zip *.json *.txt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="113" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="120" />
         <source>Reading the export…</source>
         <translation>正在读取导出文件…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="124" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="131" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="134" />
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="149" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="141" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="156" />
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="140" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="147" />
         <source>Use its custom instructions in this profile</source>
         <translation>在此配置中使用其中的自定义指令</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="144" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="151" />
         <source>Conversations become searchable history, dated as they were written. Facts about you found in them are proposed for you to review; none is used before you accept it.</source>
         <translation>对话会成为可搜索的历史记录，保留原来的日期。从中发现的关于你的事实会交给你审阅；你接受之前，一条都不会被使用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="166" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="173" />
         <source>Importing conversations…</source>
         <translation>正在导入对话…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="187" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="194" />
         <source>Imported %n conversation(s)</source>
         <translation><numerusform>已导入 %n 个对话</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="188" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="195" />
         <source>%n message(s).</source>
         <translation><numerusform>%n 条消息。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="190" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="197" />
         <source>They are found by their words until the model server answers.</source>
         <translation>在模型服务器恢复之前，只能按字词找到它们。</translation>
     </message>
@@ -2323,97 +2323,107 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>ReviewDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="211" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="218" />
         <source>Review imported memories</source>
         <translation>审阅导入的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="227" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="234" />
         <source>Find facts in my messages</source>
         <translation>从我的消息中找出事实</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="229" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="236" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="236" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="243" />
         <source>Accept ticked</source>
         <translation>接受勾选的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="237" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="244" />
         <source>Edit and accept…</source>
         <translation>编辑后接受…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="238" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="245" />
         <source>Reject ticked</source>
         <translation>拒绝勾选的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="239" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="246" />
         <source>Accept all</source>
         <translation>全部接受</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="240" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="247" />
         <source>Reject all</source>
         <translation>全部拒绝</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="272" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="279" />
         <source>already a memory</source>
         <translation>已有这条记忆</translation>
     </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="281" />
+        <source>replaces: %1 (%2)</source>
+        <translation>取代：%1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="285" />
+        <source>replaced by: %1 (%2), kept as past</source>
+        <translation>已被取代：%1（%2），作为过去的记忆保留</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="284" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="299" />
         <source>%n fact(s) about you found in your imported history.</source>
         <translation><numerusform>在你导入的历史中发现了 %n 条关于你的事实。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="286" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="301" />
         <source>None is used until you accept it.</source>
         <translation>你接受之前，一条都不会被使用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="288" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="303" />
         <source>No facts wait for review.</source>
         <translation>没有等待审阅的事实。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="292" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="307" />
         <source>%n of your imported message(s) not yet read for facts.</source>
         <translation><numerusform>你导入的消息中还有 %n 条尚未读取。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="316" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="331" />
         <source>Accepted: %n new memory(s).</source>
         <translation><numerusform>已接受：%n 条新记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="320" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="335" />
         <source>Rejected %n fact(s).</source>
         <translation><numerusform>已拒绝 %n 条事实。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="330" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="345" />
         <source>Edit and accept</source>
         <translation>编辑后接受</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="330" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="345" />
         <source>Memory:</source>
         <translation>记忆：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="343" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="358" />
         <source>Finding facts in your imported messages…</source>
         <translation>正在从你导入的消息中找出事实…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="367" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="382" />
         <source>The model server stopped answering, so reading paused; nothing was lost. Try again once it answers.</source>
         <translation>模型服务器停止了响应，读取已暂停；没有丢失任何内容。等它恢复后再试。</translation>
     </message>

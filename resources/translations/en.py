@@ -163,7 +163,6 @@ EN: dict[str, tuple[str, str]] = {
         "%n saved memory: proposed for you to review",
         "%n saved memories: proposed for you to review",
     ),
-    "%n project(s): not imported": ("%n project: not imported", "%n projects: not imported"),
     "%n entry(s) in a form this app does not know: skipped": (
         "%n entry in a form this app does not know: skipped",
         "%n entries in a form this app does not know: skipped",
@@ -183,6 +182,11 @@ EN: dict[str, tuple[str, str]] = {
     "While you were away, %n fact(s) about you were found in your imported history: Memories › Review imported memories… to accept them.": (
         "While you were away, %n fact about you was found in your imported history: Memories › Review imported memories… to accept it.",
         "While you were away, %n facts about you were found in your imported history: Memories › Review imported memories… to accept them.",
+    ),
+    # h43: Claude projects imported
+    "%n project(s): instructions proposed for review, documents kept with your conversations": (
+        "%n project: instructions proposed for review, documents kept with your conversations",
+        "%n projects: instructions proposed for review, documents kept with your conversations",
     ),
 }
 

@@ -656,7 +656,6 @@ ZH: dict[str, str | list[str]] = {
     "%n conversation(s) imported before: not added again": ["%n 个对话以前导入过：不会重复添加"],
     "%n empty conversation(s): left out": ["%n 个空对话：不导入"],
     "%n saved memory(s): proposed for you to review": ["%n 条已保存的记忆：交给你审阅"],
-    "%n project(s): not imported": ["%n 个项目：不导入"],
     "%n entry(s) in a form this app does not know: skipped": ["%n 项的格式本应用无法识别：已跳过"],
     "Nothing new to import.": "没有新的内容可导入。",
     "Import from ChatGPT, Claude or another assistant": "从 ChatGPT、Claude 或其他助手导入",
@@ -713,6 +712,12 @@ ZH: dict[str, str | list[str]] = {
     "Looking for backups…": "正在查找备份…",
     "No backup of this profile in this folder yet.": "此文件夹中还没有这个配置的备份。",
     "The model server answers with an error": "模型服务器返回错误",
+    # h43: imported facts that replace older ones by date
+    "replaces: %1 (%2)": "取代：%1（%2）",
+    "replaced by: %1 (%2), kept as past": "已被取代：%1（%2），作为过去的记忆保留",
+    "%n project(s): instructions proposed for review, documents kept with your conversations": [
+        "%n 个项目：其指令供你审阅，其文档与你的对话一起保存"
+    ],
 }
 
 

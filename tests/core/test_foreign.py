@@ -76,11 +76,11 @@ def test_claude_keeps_the_newest_branch_with_its_text_blocks(name: str) -> None:
     )
     letter = convs["Thank-you letter"].messages[0]
     assert letter.role == "user" and letter.text.endswith("[attached: letter.txt]")
-    assert [len(c.messages) for c in convs.values()] == [4, 2, 0, 2]
+    assert [len(c.messages) for c in convs.values() if not c.project] == [4, 2, 0, 2]
     assert convs["学中文"].messages[0].created_at == "2024-08-08T08:00:00+00:00"
 
 
-def test_claude_zip_offers_its_memories_and_counts_projects() -> None:
+def test_claude_zip_offers_its_memories_and_its_projects_instructions() -> None:
     export = open_export(DATA / "claude_export.zip")
     assert export.projects == 1
     assert [m.text for m in export.memories] == [
@@ -88,6 +88,7 @@ def test_claude_zip_offers_its_memories_and_counts_projects() -> None:
         "The user commutes 12 km by bike.",
         "The user prefers brief answers in British English.",
         "The user grows potatoes and beans on an allotment.",
+        "In my Claude project \u201cAllotment\u201d: I have a 10 by 5 metre allotment plot in Leeds.",
     ]
 
 
@@ -163,3 +164,37 @@ def test_an_unknown_newer_version_imports_what_it_recognises(tmp_path: Path) -> 
     export = open_export(newer)
     assert [len(c.messages) for c in export.conversations()] == [6, 4]
     assert export.skipped == 1
+
+
+def test_claude_projects_bring_their_instructions_and_documents() -> None:
+    export = open_export(DATA / "claude_projects.json")
+    assert (export.kind, export.projects, export.project_instructions) == ("claude", 3, 2)
+    # Claude's own starter project ("How to use Claude") is not the user's: left out
+    assert [(m.text, m.kind, m.created_at) for m in export.memories] == [
+        (
+            "In my Claude project \u201cAllotment\u201d: I have a 10 by 5 metre allotment plot "
+            "in Leeds.",
+            "note",
+            "2024-02-02T10:00:00+00:00",
+        ),
+        (
+            "In my Claude project \u201c学中文\u201d: 请用简体中文回答,句子要短。我是初学者,每个新词请加拼音。",
+            "note",
+            "2024-08-01T12:00:00+00:00",
+        ),
+    ]
+    projects = {c.title: c for c in export.conversations()}
+    assert list(projects) == ["Allotment", "York half marathon", "学中文"]
+    assert all(c.project and c.key.startswith("project:") for c in projects.values())
+    allotment = [m.text for m in projects["Allotment"].messages]
+    assert allotment == [
+        "Claude project \u201cAllotment\u201d\n\nPlanning the vegetable plot\n\n"
+        "Instructions: I have a 10 by 5 metre allotment plot in Leeds.",
+        "planting.md (in the project \u201cAllotment\u201d)\n\nPotatoes in March, beans in May.",
+    ]
+    # no description or instructions: only its document, with the document's date (the
+    # empty document is left out)
+    run = projects["York half marathon"].messages
+    assert len(run) == 1 and "Race day: 13 October" in run[0].text
+    assert run[0].created_at == "2024-05-03T18:05:00+00:00"
+    assert [m.role for m in projects["学中文"].messages] == ["user"]

@@ -79,7 +79,8 @@ def test_a_stopped_import_resumes_without_duplicates(app: Service) -> None:
     assert first.stopped and first.conversations == 1
     rest, _ = app.imports.run(DATA / "claude_export.zip")
     assert rest.already == 1 and first.conversations + rest.conversations == 3
-    assert app.counts()["messages"] == 8
+    assert rest.projects == 1  # the Allotment project: its description, its document
+    assert app.counts()["messages"] == 8 + 2
 
 
 def test_only_the_last_year(app: Service) -> None:
@@ -180,7 +181,7 @@ def test_memory_lists_are_proposed_once(app: Service) -> None:
     mem0, _ = app.imports.run(DATA / "mem0_export.json")
     assert mem0.proposed == 2
     claude, _ = app.imports.run(DATA / "claude_export.zip")
-    assert claude.proposed == 4 and claude.conversations == 3
+    assert claude.proposed == 4 + 1 and claude.conversations == 3  # + a project's instructions
     app.imports.reject()
     assert app.imports.proposals() == [] and app.counts()["memories"] == 1
 
@@ -303,3 +304,156 @@ def test_this_apps_memories_export_is_proposed_and_a_table_refused(
     table.write_text("text,kind\nLikes figs,fact\n")
     with pytest.raises(ImportRejected, match="not an export this app reads"):
         app.imports.survey(table)
+
+
+def _moves_export(path: Path) -> Path:
+    """A Claude export where the newer conversation comes first in the file."""
+
+    def conv(key: str, when: str, said: str) -> dict[str, Any]:
+        def msg(uuid: str, sender: str, text: str) -> dict[str, Any]:
+            return {"uuid": uuid, "text": text, "sender": sender, "created_at": when,
+                    "content": [{"type": "text", "text": text}], "attachments": []}  # fmt: skip
+
+        return {"uuid": key, "name": f"Moving ({when[:4]})", "created_at": when,
+                "updated_at": when, "chat_messages": [
+                    msg(f"{key}-1", "human", said), msg(f"{key}-2", "assistant", "Noted.")]}  # fmt: skip
+
+    path.write_text(
+        json.dumps(
+            [
+                conv("c-2024", "2024-06-10T08:00:00Z", "We finally moved to Lisbon last week."),
+                conv("c-2023", "2023-02-01T08:00:00Z", "I live in Berlin, in Kreuzberg."),
+            ]
+        ),  # fmt: skip
+        encoding="utf-8",
+    )
+    return path
+
+
+def _mover(body: dict[str, Any]) -> dict[str, Any]:
+    """The model: finds where the user lives, and says a new home replaces the old."""
+    asked = body["messages"][-1]["content"]
+    if "action" in body["format"]["properties"]:
+        stored, new = asked.split("New statement:")
+        city = "Lisbon" if "Lisbon" in new else "Berlin"
+        lines = [ln for ln in stored.splitlines() if ln.startswith("[")]
+        for before in {"Lisbon": ("Berlin", "Paris"), "Berlin": ("Lisbon", "Paris")}[city]:
+            for line in lines:
+                if before in line:
+                    return {"action": "INVALIDATE", "id": int(line[1 : line.index("]")])}
+        return {"action": "ADD"}
+    for city in ("Lisbon", "Berlin"):
+        if city in asked.split("Assistant")[0]:
+            return extraction(f"Lives in {city}")
+    return extraction()
+
+
+def test_a_newer_fact_replaces_an_older_one_by_date_not_by_click(
+    app: Service, fake_ollama: FakeOllama, tmp_path: Path
+) -> None:
+    app.memories.add(NewMemory("Lives in Paris", created_at="2021-09-01T00:00:00Z"))
+    paris = app.memories.store.find_duplicate("Lives in Paris")
+    fake_ollama.json_responder = _mover
+    app.imports.run(_moves_export(tmp_path / "conversations.json"))
+    done = app.imports.propose_facts()
+    assert (done.read, done.proposed, done.failed) == (2, 2, None)
+    by_text = {p.text: p for p in app.imports.proposals()}
+    lisbon, berlin = by_text["Lives in Lisbon"], by_text["Lives in Berlin"]
+    # the review says what each would change: Lisbon (2024) replaces Paris (2021), and
+    # Berlin (2023), found after it, is replaced by it
+    assert lisbon.replaces == {"text": "Lives in Paris", "date": "2021-09-01"}
+    assert lisbon.replaced_by is None and berlin.replaces is None
+    assert berlin.replaced_by == {"text": "Lives in Lisbon", "date": "2024-06-10"}
+    assert berlin.to_dict()["replaced_by"]["text"] == "Lives in Lisbon"
+
+    # the newer accepted first, then the older: the older does not overwrite it
+    app.imports.accept([lisbon.id])
+    app.imports.accept([berlin.id])
+    current = [m.text for m in app.memories.store.list(include_expired=False)]
+    assert current == ["Lives in Lisbon"]
+    every = {m.text: m for m in app.memories.store.list(include_expired=True)}
+    assert every["Lives in Berlin"].valid_until.startswith("2024-06-10")
+    assert app.memories.store.get(paris.id).valid_until.startswith("2024-06-10")
+    assert every["Lives in Lisbon"].valid_until is None
+    history = app.memories.store.history(every["Lives in Berlin"].id)
+    assert history[-1].action == "replaced by a newer statement"
+
+    chat = app.chat()
+    chat.send("Do I live in Lisbon or in Berlin now?")
+    seen = fake_ollama.last_prompt()
+    memories = seen[seen.index("<memories>") : seen.index("</memories>")]
+    assert "Lives in Lisbon" in memories and "Lives in Berlin" not in memories
+    chat.close()
+
+
+def test_accepting_all_at_once_lets_the_date_decide(
+    app: Service, fake_ollama: FakeOllama, tmp_path: Path
+) -> None:
+    fake_ollama.json_responder = _mover
+    app.imports.run(_moves_export(tmp_path / "conversations.json"))
+    app.imports.propose_facts()
+    app.imports.accept()
+    current = [m.text for m in app.memories.store.list(include_expired=False)]
+    assert current == ["Lives in Lisbon"]
+    every = {m.text: m for m in app.memories.store.list(include_expired=True)}
+    assert every["Lives in Berlin"].valid_until.startswith("2024-06-10")
+
+
+def test_claude_projects_are_proposed_and_their_documents_recalled(
+    app: Service, fake_ollama: FakeOllama
+) -> None:
+    found = app.imports.survey(DATA / "claude_projects.json")
+    assert (found.kind, found.projects, found.memories, found.conversations) == ("claude", 3, 0, 0)
+    done, _ = app.imports.run(DATA / "claude_projects.json")
+    assert (done.projects, done.proposed, done.conversations, done.to_read) == (3, 2, 0, 0)
+    waiting = app.imports.proposals()
+    assert [(p.kind, p.source) for p in waiting] == [
+        ("note", "from Claude, 2024-02-02"),
+        ("note", "from Claude, 2024-08-01"),
+    ]
+    assert app.counts()["memories"] == 0  # proposed, not imposed
+    run = {c.title: c for c in app.conversations.list()}["York half marathon"]
+    assert run.source == "from Claude, 2024-05-03"
+    hits, _ = app.conversations.search("race day university start", relevant_only=False)
+    assert hits and hits[0].message.conversation_id == run.id
+    chat = app.chat()
+    chat.send("When is race day for my half marathon?")
+    assert "13 October" in fake_ollama.last_prompt()
+    chat.close()
+    again, _ = app.imports.run(DATA / "claude_projects.json")
+    assert (again.projects, again.proposed, again.already) == (0, 0, 0)
+    assert len(app.conversations.list()) == 3 + 1  # and the chat just had
+
+
+def test_saved_memories_are_weighed_against_the_profile_by_date(
+    app: Service, fake_ollama: FakeOllama, tmp_path: Path
+) -> None:
+    app.memories.add(NewMemory("Lives in Lisbon", created_at="2024-06-10T08:00:00Z"))
+    saved = tmp_path / "mem0.json"
+    saved.write_text(
+        json.dumps(
+            {
+                "results": [
+                    {
+                        "id": "m-1",
+                        "memory": "Lives in Berlin",
+                        "created_at": "2023-02-01T08:00:00Z",
+                    },
+                ]
+            }
+        ),  # fmt: skip
+        encoding="utf-8",
+    )
+    fake_ollama.json_responder = _mover
+    done, _ = app.imports.run(saved)
+    assert done.proposed == 1 and app.imports.to_weigh() == 1
+    assert app.memories.idle_due()  # weighed while the user is away, with the model
+    [berlin] = app.imports.proposals()
+    assert berlin.replaced_by is None  # not weighed yet: no model call at import
+    assert app.imports.propose_facts().failed is None
+    assert app.imports.to_weigh() == 0
+    [berlin] = app.imports.proposals()
+    assert berlin.replaced_by == {"text": "Lives in Lisbon", "date": "2024-06-10"}
+    app.imports.accept()
+    current = [m.text for m in app.memories.store.list(include_expired=False)]
+    assert current == ["Lives in Lisbon"]

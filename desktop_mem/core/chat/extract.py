@@ -266,13 +266,24 @@ class Extractor:
             out.append((h.memory, float(sim) if sim is not None else 0.0))
         return out
 
-    def decide(self, c: Candidate, when: datetime, prefix: Prefix | None = None) -> Step:
+    def decide(
+        self,
+        c: Candidate,
+        when: datetime,
+        prefix: Prefix | None = None,
+        others: Sequence[tuple[Any, float]] = (),
+    ) -> Step:
         """What to do with a candidate, asking the model only for a close call; no
-        change is made. Raises ModelServerError (InvalidModelAnswer included)."""
+        change is made. `others`: statements not in the store to weigh beside its
+        memories (anything with a `text`, with its cosine similarity), as the import's
+        facts waiting for review; the Step's target may then be one of them. Raises
+        ModelServerError (InvalidModelAnswer included)."""
         same = self.store.find_duplicate(c.text)
         if same is not None:
             return Step(c, "skipped", same)
         neighbours = self._neighbours(c.text)
+        if others:
+            neighbours = sorted([*neighbours, *others], key=lambda t: -t[1])[:NEIGHBOURS]
         best = max((s for _, s in neighbours), default=0.0)
         if neighbours and best >= DUPLICATE_SIMILARITY:
             return Step(c, "skipped", max(neighbours, key=lambda t: t[1])[0])

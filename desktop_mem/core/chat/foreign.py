@@ -11,6 +11,13 @@ branch ends at the newest message. Tool calls and their output (browsing, code) 
 not messages of the conversation; an attachment is named in the message that carried
 it.
 
+A Claude project (projects.json) is what its owner set up once and then relied on: its
+instructions ("prompt_template") are proposed for review like a saved memory, and the
+project itself, its description and instructions and the text of its documents, joins
+the recall tier as one conversation named after it (searchable, found by the chat when
+it is relevant; never read for facts: a document is not the user speaking). Claude's
+own starter project is left out.
+
 Conversations are read one at a time from a stream (a top-level JSON array decoded
 element by element), so an export of thousands of conversations is never held whole.
 """
@@ -62,6 +69,7 @@ class ForeignConversation:
     created_at: str | None
     updated_at: str | None
     messages: list[ForeignMessage] = field(default_factory=list)
+    project: bool = False  # a Claude project: its text is not the user speaking
 
 
 @dataclass
@@ -69,6 +77,7 @@ class ForeignMemory:
     origin: str
     text: str
     created_at: str | None = None
+    kind: str = "fact"
 
 
 # -- reading a stream of JSON ----------------------------------------------------------
@@ -344,6 +353,83 @@ def read_claude(item: Any, out: Export) -> ForeignConversation | None:
     return conv
 
 
+# -- Claude's projects ----------------------------------------------------------------------
+
+MAX_INSTRUCTIONS = 2_000  # characters of a project's instructions proposed as a memory
+
+
+def _project(item: Any) -> dict[str, Any] | None:
+    """A project worth bringing: a dict that is not Claude's starter project."""
+    if not isinstance(item, dict) or item.get("is_starter_project"):
+        return None
+    return item
+
+
+def _project_name(item: dict[str, Any]) -> str:
+    return textproc.normalize(str(item.get("name") or "")).strip() or "Untitled project"
+
+
+def _project_instructions(item: dict[str, Any]) -> str:
+    text = item.get("prompt_template")
+    return textproc.normalize(text).strip() if isinstance(text, str) else ""
+
+
+def project_memory(item: Any) -> ForeignMemory | None:
+    """A project's instructions, proposed as a memory that names the project."""
+    project = _project(item)
+    text = _project_instructions(project) if project else ""
+    if not project or not text:
+        return None
+    return ForeignMemory(
+        "claude",
+        f"In my Claude project \u201c{_project_name(project)}\u201d: "
+        + textproc.shorten(text, MAX_INSTRUCTIONS),
+        _iso(project.get("updated_at") or project.get("created_at")),
+        kind="note",
+    )
+
+
+def read_project(item: Any, out: Export) -> ForeignConversation | None:
+    """A project as a conversation of the recall tier: its description and
+    instructions, then each document (its name, then its text)."""
+    if not isinstance(item, dict) or not ("prompt_template" in item or "docs" in item):
+        out.skipped += 1
+        return None
+    project = _project(item)
+    if project is None:
+        return None  # Claude's own starter project: nothing of the user's
+    name = _project_name(project)
+    created = _iso(project.get("created_at"))
+    conv = ForeignConversation(
+        "claude", f"project:{project.get('uuid') or name}", name, created,
+        _iso(project.get("updated_at")) or created, project=True,
+    )  # fmt: skip
+    head = [f"Claude project \u201c{name}\u201d"]
+    description = textproc.normalize(str(project.get("description") or "")).strip()
+    if description:
+        head.append(description)
+    instructions = _project_instructions(project)
+    if instructions:
+        head.append(f"Instructions: {instructions}")
+    if description or instructions:
+        conv.messages.append(ForeignMessage("user", "\n\n".join(head), created))
+    for doc in project.get("docs") or []:
+        if not isinstance(doc, dict):
+            continue
+        text = doc.get("content")
+        if not isinstance(text, str) or not text.strip():
+            continue
+        title = textproc.normalize(str(doc.get("filename") or "")).strip() or "document"
+        conv.messages.append(
+            ForeignMessage(
+                "user",
+                f"{title} (in the project \u201c{name}\u201d)\n\n{textproc.normalize(text).strip()}",
+                _iso(doc.get("created_at")) or created,
+            )
+        )
+    return conv
+
+
 # -- desktop-mem's own conversation export (a profile's conversations, read back) ------------
 
 OWN_FORMAT = "desktop-mem/conversation"
@@ -437,9 +523,11 @@ class Export:
     path: Path
     kind: str
     conversations_member: str | None = None  # in the zip, or '' for the file itself
+    projects_member: str | None = None  # Claude's projects.json: in the zip, or ''
     memories: list[ForeignMemory] = field(default_factory=list)
     instructions: str | None = None
     projects: int = 0
+    project_instructions: int = 0  # of the memories, the projects' instructions
     skipped: int = 0  # elements not recognisable as a conversation (a newer format?)
     unknown_files: list[str] = field(default_factory=list)
 
@@ -448,15 +536,34 @@ class Export:
         return LABELS[self.kind]
 
     def conversations(self) -> Iterator[ForeignConversation]:
-        if self.conversations_member is None:
-            return
-        read = {"chatgpt": read_chatgpt, "claude": read_claude}.get(self.kind, read_own)
+        """The conversations, then Claude's projects as conversations; one at a time."""
         self.skipped = 0
-        with self._open(self.conversations_member) as fh:
-            for item in iter_array(fh, self._name(self.conversations_member)):
-                conv = read(item, self)
-                if conv is not None:
-                    yield conv
+        if self.conversations_member is not None:
+            read = {"chatgpt": read_chatgpt, "claude": read_claude}.get(self.kind, read_own)
+            with self._open(self.conversations_member) as fh:
+                for item in iter_array(fh, self._name(self.conversations_member)):
+                    conv = read(item, self)
+                    if conv is not None:
+                        yield conv
+        if self.projects_member is not None:
+            with self._open(self.projects_member) as fh:
+                for item in iter_array(fh, self._name(self.projects_member)):
+                    conv = read_project(item, self)
+                    if conv is not None:
+                        yield conv
+
+    def read_projects(self, member: str) -> None:
+        """Count the projects and take their instructions (to propose), reading the
+        file as a stream: documents can be large."""
+        self.projects_member = member
+        with self._open(member) as fh:
+            for item in iter_array(fh, self._name(member)):
+                if _project(item) is not None:
+                    self.projects += 1
+                    memory = project_memory(item)
+                    if memory is not None:
+                        self.memories.append(memory)
+                        self.project_instructions += 1
 
     def _name(self, member: str) -> str:
         return f"{member} in {self.path.name}" if member else self.path.name
@@ -555,17 +662,13 @@ def _open_zip(path: Path) -> Export:
             with z.open(memories_member) as raw:
                 data = json.load(io.TextIOWrapper(raw, encoding="utf-8-sig"))
             export.memories = memories_of(data, kind)
-        if "projects.json" in base:
-            with z.open(base["projects.json"]) as raw:
-                projects = json.load(io.TextIOWrapper(raw, encoding="utf-8-sig"))
-            export.projects = len(projects) if isinstance(projects, list) else 0
-        known = {"conversations.json", "memories.json", "projects.json", "users.json",
-                 "user.json", "chat.html", "message_feedback.json", "model_comparisons.json",
-                 "shared_conversations.json"}  # fmt: skip
-        export.unknown_files = [
-            n for b, n in base.items() if b.endswith(".json") and b not in known
-        ]
-        return export
+    if "projects.json" in base:  # read once the zip is closed: read_projects opens it
+        export.read_projects(base["projects.json"])
+    known = {"conversations.json", "memories.json", "projects.json", "users.json",
+             "user.json", "chat.html", "message_feedback.json", "model_comparisons.json",
+             "shared_conversations.json"}  # fmt: skip
+    export.unknown_files = [n for b, n in base.items() if b.endswith(".json") and b not in known]
+    return export
 
 
 def _open_file(path: Path) -> Export:
@@ -580,9 +683,9 @@ def _open_file(path: Path) -> Export:
         if found in ("memories", "claude_memories"):
             return _memories_file(path)
         if found == "projects":
-            with open(path, encoding="utf-8-sig") as fh:
-                data = json.load(fh)
-            return Export(path, "claude", None, projects=len(data))
+            export = Export(path, "claude", None)
+            export.read_projects("")
+            return export
         raise _not_an_export(path)
     first_line = head.lstrip().split("\n", 1)[0].lower()
     if "\x00" in head or os.path.getsize(path) > MAX_PASTED or first_line.startswith("text,"):

@@ -826,3 +826,26 @@ def _m020(conn: Any) -> None:
         CREATE INDEX proposals_by_hash ON proposals(content_hash);
         """,
     )
+
+
+@migration(21, "imported facts that contradict another: the newer by date replaces the older")
+def _m021(conn: Any) -> None:
+    run_script(
+        conn,
+        """
+        -- A proposed fact that says something else about the same thing as a memory
+        -- (conflicts_memory) or as another proposed fact (conflicts_proposal), as the
+        -- chat's consolidation decided when it was found. Which one replaces which is
+        -- decided by date when it is accepted: the newer one is current, the older one
+        -- ends where the newer one begins.
+        ALTER TABLE proposals ADD COLUMN conflicts_memory INTEGER
+            REFERENCES memories(id) ON DELETE SET NULL;
+        ALTER TABLE proposals ADD COLUMN conflicts_proposal INTEGER
+            REFERENCES proposals(id) ON DELETE SET NULL;
+        CREATE INDEX proposals_by_conflict ON proposals(conflicts_proposal)
+            WHERE conflicts_proposal IS NOT NULL;
+        -- 1: from a memories file, not yet weighed against the rest (that takes the
+        -- model, so it waits for the background pass that reads imported messages)
+        ALTER TABLE proposals ADD COLUMN weigh INTEGER NOT NULL DEFAULT 0;
+        """,
+    )

@@ -81,6 +81,10 @@ class Imports:
         """Imported user messages not yet read for facts."""
         return self.importer.to_read()
 
+    def to_weigh(self) -> int:
+        """Saved memories from a memories file not yet weighed against the profile's."""
+        return self.importer.to_weigh()
+
     def propose_facts(
         self,
         limit: int | None = None,

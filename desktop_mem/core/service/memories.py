@@ -230,7 +230,8 @@ class Memories:
 
     def _imports_due(self) -> bool:
         """Imported messages wait to be read for facts (with learning on)."""
-        return bool(self.service.settings.get("auto_memory")) and self.service.imports.to_read() > 0
+        waiting = self.service.imports.to_read() + self.service.imports.to_weigh()
+        return bool(self.service.settings.get("auto_memory")) and waiting > 0
 
     def idle_pass(self, should_stop: Callable[[], bool] | None = None) -> IdlePass:
         """What runs while the user is away: learning from what still waits, then the
