@@ -349,16 +349,20 @@ class Replica:
 
     def _conversation_body(self, conn: Any, uid: str) -> dict[str, Any] | None:
         row = conn.execute(
-            "SELECT title, title_source, pinned, model, created_at, updated_at FROM conversations "
-            "WHERE uid = ?",
+            "SELECT title, title_source, pinned, model, created_at, updated_at, origin, origin_key "
+            "FROM conversations WHERE uid = ?",
             (uid,),
         ).fetchone()
         if row is None:
             return None
-        return {
+        body = {
             "title": row[0], "title_source": row[1], "pinned": bool(row[2]), "model": row[3],
             "created_at": row[4], "updated_at": row[5],
         }  # fmt: skip
+        if row[6]:  # imported from another assistant ("from ChatGPT, 2024-03-02")
+            body["origin"] = row[6]
+            body["origin_key"] = row[7]
+        return body
 
     def _message_body(self, conn: Any, uid: str) -> dict[str, Any] | None:
         row = conn.execute(
@@ -806,18 +810,28 @@ class Replica:
             str(body.get("created_at") or ""), str(body.get("updated_at") or ""),
         )  # fmt: skip
         cid = self._id_of(conn, "conversations", uid)
+        origin = body.get("origin") if isinstance(body.get("origin"), str) else None
+        key = body.get("origin_key") if origin and isinstance(body.get("origin_key"), str) else None
+        if (
+            key is not None
+            and conn.execute(
+                "SELECT 1 FROM conversations WHERE origin = ? AND origin_key = ? AND uid <> ?",
+                (origin, key, uid),
+            ).fetchone()
+        ):
+            key = None  # the same export imported on both computers: both copies stay
         if cid is None:
             cur = conn.execute(
                 "INSERT INTO conversations(title, title_source, pinned, model, created_at, "
-                "updated_at, uid) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (*fields, uid),
+                "updated_at, origin, origin_key, uid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (*fields, origin, key, uid),
             )
             cid = int(cur.lastrowid)
         else:
             conn.execute(
                 "UPDATE conversations SET title = ?, title_source = ?, pinned = ?, model = ?, "
-                "created_at = ?, updated_at = ? WHERE id = ?",
-                (*fields, cid),
+                "created_at = ?, updated_at = ?, origin = ?, origin_key = ? WHERE id = ?",
+                (*fields, origin, key, cid),
             )
         out.conversations.add(cid)
 
