@@ -90,6 +90,23 @@ def _pass_line(p: Any) -> str:
     return "Synced: " + ", ".join(parts) + ".\n"
 
 
+def _progress(ctx: Context) -> Any:
+    """On a terminal (not with --json): "Taking in what laptop wrote: 40,000 of 120,000
+    records" on stderr while a large file is applied."""
+    if ctx.args.json or not ctx.err.isatty():
+        return None
+
+    def show(done: int, total: int, peer: str) -> None:
+        ctx.err.write(
+            f"\rTaking in what {output.safe(peer)} wrote: {done:,} of {total:,} records\x1b[K"
+        )
+        if done >= total:
+            ctx.err.write("\n")
+        ctx.err.flush()
+
+    return show
+
+
 def _report(ctx: Context, p: Any) -> None:
     for line in p.refused:
         ctx.err.write(f"desktop-mem: refused {output.safe(line)}; nothing of it was applied.\n")
@@ -113,7 +130,9 @@ def setup(ctx: Context) -> int:
 
 def join(ctx: Context) -> int:
     try:
-        result = ctx.app.sync.join(ctx.args.folder, ctx.args.code, ctx.args.name)
+        result = ctx.app.sync.join(
+            ctx.args.folder, ctx.args.code, ctx.args.name, progress=_progress(ctx)
+        )
     except Exception:
         if ctx.new_code:  # the profile made for the join stays, with its own code
             from desktop_mem.cli.keys import recovery_notice
@@ -189,7 +208,7 @@ def _devices(ctx: Context, computers: list[dict[str, Any]]) -> None:
 
 
 def now(ctx: Context) -> int:
-    result = ctx.app.sync.now()
+    result = ctx.app.sync.now(progress=_progress(ctx))
     if ctx.args.json:
         output.print_json(result.to_dict(), ctx.out)
         return EXIT_OK

@@ -571,13 +571,17 @@ class SyncPage(QWidget):
                 return {"enabled": False, "empty": empty}
             info = app.sync.info()
             conflicts = app.sync.conflicts()
+            unseen = [c[0] for c in app.sync.conflicts(unseen_only=True)]
             texts = {}
             for memory_id, _device, _at in conflicts:
                 try:
                     texts[memory_id] = app.memories.get(memory_id).text
                 except DesktopMemError:  # deleted since: listed without its text
                     texts[memory_id] = ""
-            return {**info, "conflict_list": conflicts, "conflict_texts": texts}
+            return {
+                **info, "conflict_list": conflicts, "conflict_texts": texts,
+                "conflict_unseen": unseen,
+            }  # fmt: skip
 
         tasks.run(work, done=self._show, failed=lambda text: self._say(text, error=True))
 
@@ -600,10 +604,17 @@ class SyncPage(QWidget):
             self.my_name.setText(str(info.get("name", "")))
         self._show_computers(info)
         self._conflicts = list(info.get("conflict_list", []))
-        n = len(self._conflicts)
-        self.conflicts_line.setVisible(bool(n))
-        show = self.tr("Show them")
-        self.conflicts_line.setText(f'{self.words.conflicts(n)} · <a href="show">{show}</a>')
+        # the line counts those not looked at yet; once looked at, the list stays
+        # findable behind a quiet link
+        n = len(info.get("conflict_unseen", []))
+        self.conflicts_line.setVisible(bool(self._conflicts))
+        if n:
+            show = self.tr("Show them")
+            self.conflicts_line.setText(f'{self.words.conflicts(n)} · <a href="show">{show}</a>')
+        else:
+            self.conflicts_line.setText(
+                '<a href="show">{}</a>'.format(self.tr("Memories edited on two computers at once"))
+            )
         self.conflicts_list.clear()
         texts = info.get("conflict_texts", {})
         for memory_id, device, at in self._conflicts:
@@ -751,12 +762,16 @@ class SyncPage(QWidget):
         )
 
     def _show_conflicts(self) -> None:
+        """The list opened: the user has seen them (the line stops counting them)."""
         self.conflicts_list.setVisible(True)
+        tasks.run(self.app.sync.mark_conflicts_seen, done=lambda _n: None, failed=self._said)
         if len(self._conflicts) == 1:
             self.memory_requested.emit(self._conflicts[0][0])
+
+    def _said(self, text: str) -> None:
+        self._say(text, error=True)
 
     def _conflict_activated(self, item: QListWidgetItem) -> None:
         memory_id = item.data(ID_ROLE)
         if memory_id is not None:
-            self.app.sync.mark_conflicts_seen()
             self.memory_requested.emit(int(memory_id))

@@ -301,6 +301,48 @@ def test_memories_edited_on_both_computers_are_findable_from_settings(
     assert w.browser.drawer.current.id == memory_id
     versions = {v.text for v in w.context.app.memories.history(memory_id)}
     assert {"I work at a bakery in Leeds", "I work at a bookshop"} <= versions
+    # looked at: the line no longer counts it, and the list stays findable
+    qtbot.waitUntil(lambda: not w.context.app.sync.conflicts(unseen_only=True), timeout=WAIT)
+    page = page_of(qtbot, w)
+    assert page.conflicts_line.isVisible()
+    assert "1 memory" not in page.conflicts_line.text()
+    assert "Memories edited on two computers at once" in page.conflicts_line.text()
+    page.conflicts_line.linkActivated.emit("show")
+    assert page.conflicts_list.isVisible() and page.conflicts_list.count() == 1
+
+
+def _edited_on_both(qtbot: Any, laptop: MainWindow, desktop: MainWindow, folder: Path,
+                    code: str) -> tuple[MainWindow, int]:  # fmt: skip
+    laptop.context.app.memories.add(NewMemory("I work at a bakery", kind="fact"))
+    laptop.context.app.sync.set_up(folder, "laptop")
+    desktop.context.app.sync.join(folder, code, "desktop")
+    idle(qtbot)
+    for w in (laptop, desktop):
+        w.syncing.stop()
+    idle(qtbot)
+    lid = laptop.context.app.memories.list()[0].id
+    did = desktop.context.app.memories.list()[0].id
+    laptop.context.app.memories.edit(lid, text="I work at a bakery in Leeds")
+    desktop.context.app.memories.edit(did, text="I work at a bookshop")
+    laptop.context.app.sync.now()
+    desktop.context.app.sync.now()
+    laptop.context.app.sync.now()
+    return (laptop, lid) if laptop.context.app.sync.conflicts() else (desktop, did)
+
+
+def test_opening_a_memory_edited_on_both_clears_the_line(
+    qtbot: Any, window: MainWindow, second: MainWindow, folder: Path, profile: Profile
+) -> None:
+    w, memory_id = _edited_on_both(qtbot, window, second, folder, profile.db.new_recovery_code)
+    page = page_of(qtbot, w)
+    qtbot.waitUntil(lambda: page.conflicts_line.isVisible(), timeout=WAIT)
+    assert page.conflicts_line.text().startswith("1 memory was edited on two computers at once")
+    # opened from anywhere (a card, a chat's "used" list): it has been looked at
+    w.context.hub.memory_requested.emit(memory_id)
+    qtbot.waitUntil(lambda: not w.context.app.sync.conflicts(unseen_only=True), timeout=WAIT)
+    qtbot.waitUntil(lambda: "1 memory" not in page.conflicts_line.text(), timeout=WAIT)
+    assert page.conflicts_line.isVisible()  # still findable
+    assert w.context.app.sync.conflicts()
 
 
 def test_words_for_sync_have_real_plural_forms() -> None:

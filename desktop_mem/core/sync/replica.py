@@ -507,6 +507,7 @@ class Replica:
         purge_memories: list[int] = []
         purge_messages: list[int] = []
         touched_messages: list[str] = []
+        latest = 0
         for record in records:
             out.records += 1
             kind, uid = record.get("k"), record.get("u")
@@ -515,7 +516,7 @@ class Replica:
                 continue
             if not isinstance(device, str):
                 continue
-            self.witness(conn, clock)
+            latest = max(latest, clock)
             stamp = (clock, device)
             body = record.get("b")
             known = self._record(conn, kind, uid)
@@ -529,6 +530,7 @@ class Replica:
             if not isinstance(body, dict):
                 continue
             touched_messages += self._apply_one(conn, kind, uid, stamp, body, record, known, out)
+        self.witness(conn, latest)
         self._materialize_waiting(conn, out)
         if purge_messages:
             self.profile.conversations.purge_rows(conn, purge_messages)
@@ -858,22 +860,38 @@ class Replica:
                 depth[item] = base + 1 + n
         touched: set[int] = set()
         placed: set[str] = set()
+        conversations: dict[Any, int | None] = {}
+        to_index: list[tuple[int, str]] = []  # new messages: full-text indexed together
         for uid in sorted(bodies, key=lambda u: depth.get(u, 0)):
             body = bodies[uid]
-            cid = self._id_of(conn, "conversations", body.get("conversation"))
+            conv = body.get("conversation")
+            if conv not in conversations:
+                conversations[conv] = self._id_of(conn, "conversations", conv)
+            cid = conversations[conv]
             if cid is None:
                 continue
             parent_uid = body.get("parent")
             parent = self._id_of(conn, "messages", parent_uid)
             if parent_uid and parent is None and not self._gone(conn, MESSAGE, parent_uid):
                 continue  # what it follows has not arrived (or waits itself)
-            self._materialize_message(conn, uid, cid, parent, body)
+            self._materialize_message(conn, uid, cid, parent, body, to_index)
             placed.add(uid)
             touched.add(cid)
+        self.profile.conversations.index_texts(conn, to_index)
         conn.executemany(
             "UPDATE sync_records SET waiting = 0 WHERE kind = 'message' AND uid = ?",
             [(uid,) for uid in placed],
         )
+        if placed:
+            # memories learned from these messages (arrived before them) point at them now
+            conn.execute(
+                "UPDATE memories SET source_message_id = (SELECT ms.id FROM sync_records r "
+                "JOIN messages ms ON ms.uid = json_extract(r.body, '$.source_message') "
+                "WHERE r.kind = 'memory' AND r.uid = memories.uid) "
+                "WHERE source_message_id IS NULL AND uid IN (SELECT uid FROM sync_records "
+                "WHERE kind = 'memory' AND body IS NOT NULL "
+                "AND json_extract(body, '$.source_message') IS NOT NULL)"
+            )
         for cid in touched:
             self.profile.conversations.mark_shown(conn, cid)
         out.conversations |= touched
@@ -883,7 +901,13 @@ class Replica:
         return known is not None and known[1] is None
 
     def _materialize_message(
-        self, conn: Any, uid: str, cid: int, parent: int | None, body: dict[str, Any]
+        self,
+        conn: Any,
+        uid: str,
+        cid: int,
+        parent: int | None,
+        body: dict[str, Any],
+        to_index: list[tuple[int, str]],
     ) -> None:
         role = body.get("role") if body.get("role") in ("system", "user", "assistant") else "user"
         status = (
@@ -911,7 +935,7 @@ class Replica:
             )
             mid = int(cur.lastrowid)
             if not forgotten:
-                store.index_text(conn, mid, content)
+                to_index.append((mid, content))
         else:
             mid = int(row[0])
             conn.execute(
@@ -926,9 +950,9 @@ class Replica:
                 store.unindex(conn, [mid])
                 if not forgotten:
                     store.index_text(conn, mid, content)
-        # what this answer was given, and the answers that were given this message
-        conn.execute("DELETE FROM message_memories WHERE message_id = ?", (mid,))
-        conn.execute("DELETE FROM message_recalls WHERE message_id = ?", (mid,))
+            # what this answer was given, and the answers that were given this message
+            conn.execute("DELETE FROM message_memories WHERE message_id = ?", (mid,))
+            conn.execute("DELETE FROM message_recalls WHERE message_id = ?", (mid,))
         conn.execute(
             "INSERT OR IGNORE INTO message_memories(message_id, memory_id, rank, score, why, weak) "
             "SELECT ?, m.id, l.rank, l.score, l.why, l.weak FROM sync_links l JOIN memories m "
@@ -942,12 +966,6 @@ class Replica:
             (mid, uid),
         )
         self._link_target(conn, uid, mid)
-        conn.execute(
-            "UPDATE memories SET source_message_id = ? WHERE source_message_id IS NULL AND uid IN "
-            "(SELECT uid FROM sync_records WHERE kind = 'memory' AND body IS NOT NULL AND "
-            "json_extract(body, '$.source_message') = ?)",
-            (mid, uid),
-        )
 
     def _link_target(self, conn: Any, uid: str, rowid: int) -> None:
         """A memory or message arrived that answers already here were given."""
