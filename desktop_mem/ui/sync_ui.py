@@ -117,6 +117,7 @@ class SyncController(QObject):
 
     changed = Signal()  # the status line changed (a pass began or ended, sync on or off)
     passed = Signal(object)  # a pass ended (core.sync's Pass)
+    progress = Signal(int, int, str)  # a large file: records applied, in it, from whom
     _local = Signal()  # from any thread: something changed here
 
     def __init__(self, context: Context, pass_ms: int = PASS_MS, soon_ms: int = SOON_MS) -> None:
@@ -129,6 +130,7 @@ class SyncController(QObject):
         self.error = ""  # the last pass's failure, in the window's words
         self.info: dict[str, Any] = {"enabled": False}
         self._pass_thread: int | None = None  # the thread a pass runs on (its own changes)
+        self.taken_in: tuple[int, int, str] | None = None  # a large file's progress
         self.timer = QTimer(self)
         self.timer.setInterval(pass_ms)
         self.timer.timeout.connect(self.run_pass)
@@ -140,6 +142,7 @@ class SyncController(QObject):
         self.label_timer.setInterval(LABEL_MS)
         self.label_timer.timeout.connect(self.changed)
         self._local.connect(self._changed_here)
+        self.progress.connect(self._progressed)
         unsubscribe = self.app.events.subscribe(self._hear)
         context.core.sync_changed.connect(self._sync_changed)
         self.destroyed.connect(lambda *_: unsubscribe())  # not self: it is going
@@ -150,6 +153,9 @@ class SyncController(QObject):
 
     def _hear(self, event: core_events.Event) -> None:
         """On the thread that made the change: one made by a pass is not a change here."""
+        if isinstance(event, core_events.SyncProgress):  # from the pass's thread
+            self.progress.emit(event.done, event.total, event.peer)
+            return
         if threading.get_ident() == self._pass_thread:
             return
         if isinstance(
@@ -236,8 +242,13 @@ class SyncController(QObject):
             self.ctx.hub.status.emit(text, 30000)
         self.error = text
 
+    def _progressed(self, done: int, total: int, peer: str) -> None:
+        self.taken_in = (done, total, peer) if self.running and done < total else None
+        self.changed.emit()
+
     def _ended(self) -> None:
         self.running = False
+        self.taken_in = None
         self.changed.emit()
         if self.again and self.timer.isActive():
             self.soon.start()
@@ -246,6 +257,9 @@ class SyncController(QObject):
         """The status bar's line: "" when sync is off."""
         if not self.timer.isActive() and not self.running:
             return ""
+        if self.running and self.taken_in is not None:
+            done, total, _peer = self.taken_in
+            return self.tr("Syncing… %1%").replace("%1", str(done * 100 // max(total, 1)))
         if self.running:
             return self.tr("Syncing…")
         if self.error:
@@ -361,6 +375,7 @@ class SyncPage(QWidget):
         self.app = controller.app
         self.words = SyncWords(self)
         self._conflicts: list[tuple[int, str, str]] = []
+        self._joining = False  # a join runs: its progress is said in the page's line
         layout = QVBoxLayout(self)
         # one of two shown, in the page's own layout (a stack would not give wrapped
         # paragraphs the height they need at their width)
@@ -376,6 +391,7 @@ class SyncPage(QWidget):
         layout.addWidget(self.status)
         layout.addStretch(1)
         controller.changed.connect(self._controller_changed)
+        controller.progress.connect(self._progressed)
         controller.ctx.core.sync_changed.connect(self._sync_changed)
         self.refresh()
 
@@ -482,7 +498,18 @@ class SyncPage(QWidget):
             )
             return
         self._busy(self.tr("Joining: bringing in everything the other computers hold…"))
+        self._joining = True
         self.controller.join(folder, code, self._name(), self._done, self._failed)
+
+    def _progressed(self, done: int, total: int, peer: str) -> None:
+        """Joining (or a long catch-up): how far, in the page's own line."""
+        if self._joining and done < total:
+            self._say(
+                self.tr("Joining: %1 of %2 records from %3 taken in…")
+                .replace("%1", f"{done:,}")
+                .replace("%2", f"{total:,}")
+                .replace("%3", peer)
+            )
 
     def _name(self) -> str:
         return self.name.text().strip() or default_computer_name()
@@ -493,11 +520,13 @@ class SyncPage(QWidget):
         self._say(text)
 
     def _done(self, _info: Any) -> None:
+        self._joining = False
         self.code.clear()  # a code is not left on the screen
         self._say(self.tr("Sync is on."))
         self.refresh()
 
     def _failed(self, text: str) -> None:
+        self._joining = False
         self._say(text, error=True)
         self.refresh()
 

@@ -363,3 +363,36 @@ def _at(stamp: str) -> Any:
     from datetime import datetime
 
     return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+
+
+def test_joining_a_large_profile_says_how_far_it_got(
+    qtbot: Any, window: MainWindow, second: MainWindow, folder: Path, profile: Profile
+) -> None:
+    from desktop_mem.core.sync.syncer import APPLY_BATCH
+
+    laptop, desktop = window, second
+    conversations = laptop.context.app.profile.conversations
+    for c in range(APPLY_BATCH // 100 + 2):  # more records than one step takes
+        conv = conversations.create(f"chat {c}")
+        conversations.add_messages(
+            conv.id, [("user", f"message {c}-{i}", None) for i in range(100)]
+        )
+    laptop.context.app.sync.set_up(folder, "laptop")
+    laptop.syncing.stop()
+    idle(qtbot)
+    page = page_of(qtbot, desktop)
+    shown: list[tuple[str, str]] = []  # the page's line and the status bar's, at each step
+    desktop.syncing.progress.connect(
+        lambda *_: shown.append((page.status.text(), desktop.syncing.status_text()))
+    )
+    page.join_folder.setText(str(folder))
+    page.code.setText(profile.db.new_recovery_code)
+    qtbot.mouseClick(page.join_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: page.status.text() == "Sync is on.", timeout=WAIT * 3)
+    total = APPLY_BATCH // 100 * 101 + 2 * 101
+    assert (
+        shown
+        and shown[0][0] == f"Joining: {APPLY_BATCH:,} of {total:,} records from laptop taken in…"
+    )
+    assert shown[0][1] == f"Syncing… {APPLY_BATCH * 100 // total}%"
+    assert desktop.context.app.counts()["messages"] == (APPLY_BATCH // 100 + 2) * 100
