@@ -51,6 +51,18 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     no = ssub.add_parser("now", help="one pass: send what changed here, take in the others'")
     no.add_argument("--json", action="store_true")
     no.set_defaults(func=now)
+    mv = ssub.add_parser(
+        "move",
+        help="sync through another folder from now on (same key, same computer)",
+        description="Sync this profile through FOLDER from now on, keeping its key and this "
+        "computer's place in it. If FOLDER already holds the profile's sync folder (the "
+        "engine moved it, or another computer moved first) it is used; otherwise the sync "
+        "folder is copied there, and the old one stays until you delete it. Move each "
+        "computer to the same folder.",
+    )
+    mv.add_argument("folder", type=Path)
+    mv.add_argument("--json", action="store_true")
+    mv.set_defaults(func=move)
     de = ssub.add_parser("devices", help="the computers that sync this profile")
     de.add_argument("--json", action="store_true")
     de.set_defaults(func=devices)
@@ -213,6 +225,21 @@ def now(ctx: Context) -> int:
         output.print_json(result.to_dict(), ctx.out)
         return EXIT_OK
     ctx.out.write(_pass_line(result))
+    _report(ctx, result)
+    return EXIT_OK
+
+
+def move(ctx: Context) -> int:
+    result = ctx.app.sync.move(ctx.args.folder)
+    info = ctx.app.sync.info()
+    if ctx.args.json:
+        output.print_json({"sync": info, "pass": result.to_dict()}, ctx.out)
+        return EXIT_OK
+    ctx.out.write(
+        f"This profile now syncs through {info['folder']}. Move your other computers to the "
+        "same folder once the engine has brought it there: `desktop-mem sync move FOLDER`, "
+        "or Settings > Sync > Move to another folder….\n"
+    )
     _report(ctx, result)
     return EXIT_OK
 

@@ -292,6 +292,10 @@ class SyncController(QObject):
         sync = self.app.sync
         self._setting_up(lambda: sync.join(Path(folder), code, name), done, failed)
 
+    def move(self, folder: str, done: Callable[[Any], None], failed: Callable[[str], None]) -> None:
+        sync = self.app.sync
+        self._setting_up(lambda: sync.move(Path(folder)), done, failed)
+
     def _setting_up(
         self, fn: Callable[[], Any], done: Callable[[Any], None], failed: Callable[[str], None]
     ) -> None:
@@ -540,7 +544,18 @@ class SyncPage(QWidget):
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
         self.folder = QLineEdit("")  # read only: a long path scrolls, and can be copied
         self.folder.setReadOnly(True)
-        form.addRow(self.tr("Folder"), self.folder)
+        self.move_button = QPushButton(self.tr("Move to another folder…"))
+        self.move_button.setToolTip(
+            self.tr(
+                "Sync through another folder from now on (the engine's folder moved, or you "
+                "use another engine). The same key and the same computer: nothing is sent again."
+            )
+        )
+        self.move_button.clicked.connect(self._move)
+        row = QHBoxLayout()
+        row.addWidget(self.folder, 1)
+        row.addWidget(self.move_button)
+        form.addRow(self.tr("Folder"), row)
         self.state = QLabel("")  # the status bar's line: synced when, or what is wrong
         self.state.setWordWrap(True)
         self.state.setMinimumWidth(200)
@@ -752,6 +767,33 @@ class SyncPage(QWidget):
             done=lambda _r: self._say(self.tr("%1 was removed.").replace("%1", name)),
             failed=lambda text: self._say(text, error=True),
         )
+
+    def _move(self) -> None:
+        folder = QFileDialog.getExistingDirectory(
+            self, self.tr("Move sync to another folder"), str(Path(self.folder.text()).parent)
+        )
+        if not folder:
+            return
+        self.move_button.setEnabled(False)
+        self._say(self.tr("Moving sync to %1…").replace("%1", folder))
+
+        def moved(_info: Any) -> None:
+            self.move_button.setEnabled(True)
+            self._say(
+                self.tr(
+                    "This profile now syncs through %1. On your other computers, choose Move to "
+                    "another folder… with the same folder once the engine has brought it there. "
+                    "The old folder is no longer used here: delete it once every computer has "
+                    "moved."
+                ).replace("%1", folder)
+            )
+            self.refresh()
+
+        def failed(text: str) -> None:
+            self.move_button.setEnabled(True)
+            self._say(text, error=True)
+
+        self.controller.move(folder, moved, failed)
 
     def _pair(self) -> None:
         self.pair_button.setEnabled(False)

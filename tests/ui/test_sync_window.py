@@ -396,3 +396,29 @@ def test_joining_a_large_profile_says_how_far_it_got(
     )
     assert shown[0][1] == f"Syncing… {APPLY_BATCH * 100 // total}%"
     assert desktop.context.app.counts()["messages"] == (APPLY_BATCH // 100 + 2) * 100
+
+
+def test_move_sync_to_another_folder_from_settings(
+    qtbot: Any,
+    window: MainWindow,
+    folder: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    window.context.app.memories.add(NewMemory("I keep bees in Hangzhou", kind="fact"))
+    page = page_of(qtbot, window)
+    set_up(qtbot, page, folder, "laptop")
+    device = window.context.app.sync.info()["device"]
+    elsewhere = tmp_path / "Dropbox"
+    elsewhere.mkdir()
+    from PySide6.QtWidgets import QFileDialog
+
+    # the folder dialog, answered as a user would (a native dialog cannot be driven)
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *_a, **_k: str(elsewhere))
+    qtbot.mouseClick(page.move_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: page.status.text().startswith("This profile now syncs"), timeout=WAIT)
+    qtbot.waitUntil(lambda: page.folder.text() == str(elsewhere.resolve()), timeout=WAIT)
+    info = window.context.app.sync.info()
+    assert info["device"] == device  # the same computer, the same key
+    assert any(p.name.startswith("desktop-mem-") for p in elsewhere.iterdir())
+    assert page.move_button.isEnabled()

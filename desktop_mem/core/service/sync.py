@@ -102,6 +102,14 @@ class Sync:
         assert last is not None
         raise last
 
+    def move(self, folder: Path) -> Pass:
+        """Sync through another folder from now on (the engine's folder moved, or another
+        engine): the same key, the same computer; the sync folder is copied there unless
+        it is there already. Then a pass through it."""
+        with self._running:
+            self.syncer.move(Path(folder))
+        return self.now()
+
     def offer_pairing(self) -> str:
         return self.syncer.offer_pairing()
 

@@ -25,6 +25,7 @@ import itertools
 import json
 import logging
 import os
+import shutil
 import socket
 import threading
 import time
@@ -285,6 +286,41 @@ class Syncer:
         with self.db.transaction() as conn:
             self._set(conn, {"name": name, "status_digest": None})
         self.profile.events.emit(SyncChanged("renamed"))
+
+    def move(self, folder: Path) -> str:
+        """Sync through another folder from now on, keeping the sync key, this
+        computer's identity and everything it has read (nothing is sent again). If the
+        new folder already holds this profile's sync folder (the engine moved it, or
+        another computer moved first), this computer just uses it; otherwise the whole
+        sync folder is copied there from the old one, which stays as it was until the
+        user deletes it. Returns "used" or "copied"."""
+        layout = self.layout()
+        target = _usable_folder(folder)
+        if self.folder.is_dir() and target == self.folder.resolve():
+            raise SyncError("This profile already syncs through that folder.", reason="usage")
+        new = files.Layout.of(target, layout.sync_id)
+        with self._pass_lock(30.0) as mine:
+            if not mine:
+                raise SyncError(
+                    "Another window or command is syncing this profile: try again.",
+                    reason="sync_busy",
+                )
+            if new.root.is_dir():
+                how = "used"
+            elif layout.root.is_dir():
+                _copy_tree(layout.root, new.root)
+                how = "copied"
+            else:
+                raise SyncError(
+                    f"The old sync folder {self.folder} is not there to copy from, and {target} "
+                    "does not hold this profile's sync folder: connect the old one, or choose "
+                    "the folder your other computers sync through.",
+                    reason="sync_folder_missing",
+                )
+            with self.db.transaction() as conn:
+                self._set(conn, {"folder": str(target), "status_digest": None})
+        self.profile.events.emit(SyncChanged("moved"))
+        return how
 
     def offer_pairing(self) -> str:
         """A pairing code another computer joins with, for an hour."""
@@ -963,6 +999,23 @@ def _generation(chain: KeyChain) -> int:
 def _chunks(ids: list[int], size: int = 500) -> Iterator[list[int]]:
     for start in range(0, len(ids), size):
         yield ids[start : start + size]
+
+
+def _copy_tree(src: Path, dst: Path) -> None:
+    """A copy of a sync folder, made under a temporary name and renamed into place, so an
+    engine (or a computer) never sees half of it; temporary files left by a killed write
+    are not copied."""
+    tmp = dst.parent / f".~dm-move-{crypto.new_id()[:12]}"
+    try:
+        shutil.copytree(src, tmp, ignore=shutil.ignore_patterns(".~dm-*"))
+        os.replace(tmp, dst)
+    except OSError as exc:
+        _remove_tree(tmp)
+        raise SyncError(
+            f"The sync folder could not be copied to {dst.parent} ({exc.strerror or exc}): "
+            "free some space there, or choose another folder.",
+            reason="sync_folder_readonly",
+        ) from None
 
 
 def _remove_tree(path: Path) -> None:
