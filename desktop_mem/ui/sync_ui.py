@@ -219,18 +219,18 @@ class SyncController(QObject):
 
         def done(out: tuple[Any, dict[str, Any]]) -> None:
             result, self.info = out
+            self._ended()  # the status bar's own line first: a message goes beside it
             self._set_error(self.words.refused() if result.refused else "")
             both = int(result.to_dict().get("conflicts") or 0)
             if both:
                 self.ctx.hub.status.emit(self.words.edited_on_both(both), 30000)
-            self._ended()
             self.passed.emit(result)
             if then is not None:
                 then()
 
         def failed(text: str) -> None:
-            self._set_error(text)
             self._ended()
+            self._set_error(text)
 
         tasks.run(work, done=done, failed=failed)
         return True
@@ -239,8 +239,12 @@ class SyncController(QObject):
         """A failure is said once in full in the status bar (the same one again, pass
         after pass, is not); the short line stays while it lasts."""
         if text and text != self.error:
+            self.error = text
+            self.changed.emit()  # "Not synced: see Settings > Sync", then the sentence
             self.ctx.hub.status.emit(text, 30000)
-        self.error = text
+        elif text != self.error:
+            self.error = text
+            self.changed.emit()
 
     def _progressed(self, done: int, total: int, peer: str) -> None:
         self.taken_in = (done, total, peer) if self.running and done < total else None
@@ -559,6 +563,7 @@ class SyncPage(QWidget):
         self.state = QLabel("")  # the status bar's line: synced when, or what is wrong
         self.state.setWordWrap(True)
         self.state.setMinimumWidth(200)
+
         form.addRow(self.tr("Status"), self.state)
         row = QHBoxLayout()
         self.my_name = QLineEdit()
@@ -574,6 +579,14 @@ class SyncPage(QWidget):
         self.computers_grid.setColumnStretch(1, 1)
         form.addRow(self.tr("Other computers"), self.computers)
         column.addLayout(form)
+        # what is wrong, the whole sentence, wrapped across the page (the status bar has
+        # room for a few words only; in a form row a long sentence was clipped)
+        self.error_line = QLabel("")
+        self.error_line.setObjectName("status")
+        self.error_line.setWordWrap(True)
+        self.error_line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.error_line.hide()
+        column.addWidget(self.error_line)
 
         self.conflicts_line = QLabel("")
         self.conflicts_line.setWordWrap(True)
@@ -719,7 +732,10 @@ class SyncPage(QWidget):
         if self.state.objectName() != name:
             self.state.setObjectName(name)
             self.state.style().polish(self.state)
-        self.state.setText(self.controller.error or self.controller.status_text())
+        self.state.setText(self.controller.status_text())
+        if hasattr(self, "error_line"):
+            self.error_line.setText(self.controller.error if error else "")
+            self.error_line.setVisible(error)
 
     def _say(self, text: str, error: bool = False) -> None:
         name = "status" if error else "notice"  # an error: in the error colour

@@ -189,11 +189,42 @@ def test_a_missing_folder_is_said_once_in_the_status_bar_in_the_windows_words(
     assert QApplication.activeModalWidget() is None  # never a box every 10 s
     page.refresh()
     idle(qtbot)
-    assert page.state.text() == text  # Settings > Sync says it in full
+    # Settings > Sync says it in full, wrapped across the page
+    assert page.state.text() == "Not synced: see Settings > Sync"
+    assert page.error_line.text() == text and page.error_line.isVisible()
+    assert page.error_line.wordWrap()
+    page.resize(420, 560)  # narrow: it wraps, never clipped
+    idle(qtbot)
+    qtbot.waitUntil(lambda: page.error_line.height() >= page.error_line.heightForWidth(
+        page.error_line.width()), timeout=WAIT)  # fmt: skip
+    assert page.error_line.height() > page.fontMetrics().height() * 2
     folder.with_name("Sync-moved").rename(folder)  # back: the next pass clears it
     window.syncing.run_pass()
     qtbot.waitUntil(lambda: not window.syncing.error and not window.syncing.running, timeout=WAIT)
     assert "Sync on" in window.sync_status.text()
+    assert not page.error_line.isVisible()
+
+
+def test_a_long_sync_error_is_cut_with_an_ellipsis_at_800x600(
+    qtbot: Any, window: MainWindow, folder: Path
+) -> None:
+    window.resize(800, 600)
+    page = page_of(qtbot, window)
+    set_up(qtbot, page, folder, "laptop")
+    folder.rename(folder.with_name("Sync-moved"))
+    window.syncing.run_pass()
+    qtbot.waitUntil(lambda: bool(window.syncing.error), timeout=WAIT)
+    idle(qtbot)
+    bar = window.statusBar()
+    shown = bar.currentMessage()
+    full = window.syncing.error
+    # cut with "…" beside the short line, the whole sentence in the tooltip
+    assert shown.endswith("…") and full.startswith(shown[:-1])
+    room = bar.width() - window.sync_status.width()
+    assert bar.fontMetrics().horizontalAdvance(shown) < room
+    assert bar.toolTip() == full
+    bar.clearMessage()
+    assert bar.toolTip() == ""
 
 
 def test_remove_a_computer_after_confirming_then_turn_off(
