@@ -401,16 +401,18 @@ class Replica:
         return {"value": row[0] if row else None}
 
     def _put_links(self, conn: Any, uid: str, body: dict[str, Any]) -> None:
-        conn.executemany(
-            "INSERT OR REPLACE INTO sync_links(message, target, kind, rank, score, why, weak) "
-            "VALUES (?, ?, 'used', ?, ?, ?, ?)",
-            [(uid, t, r, s, w, int(k)) for t, r, s, w, k in body.get("used", [])],
-        )
-        conn.executemany(
-            "INSERT OR REPLACE INTO sync_links(message, target, kind, rank, score, why, weak) "
-            "VALUES (?, ?, 'recalled', ?, ?, 'found', ?)",
-            [(uid, t, r, s, int(k)) for t, r, s, k in body.get("recalled", [])],
-        )
+        if body.get("used"):
+            conn.executemany(
+                "INSERT OR REPLACE INTO sync_links(message, target, kind, rank, score, why, weak) "
+                "VALUES (?, ?, 'used', ?, ?, ?, ?)",
+                [(uid, t, r, s, w, int(k)) for t, r, s, w, k in body.get("used", [])],
+            )
+        if body.get("recalled"):
+            conn.executemany(
+                "INSERT OR REPLACE INTO sync_links(message, target, kind, rank, score, why, weak) "
+                "VALUES (?, ?, 'recalled', ?, ?, 'found', ?)",
+                [(uid, t, r, s, int(k)) for t, r, s, k in body.get("recalled", [])],
+            )
 
     # -- what a file holds ---------------------------------------------------------------
 
@@ -575,7 +577,8 @@ class Replica:
                 out.overridden += 1  # its conversation was deleted
             elif is_newer:
                 self._store(conn, kind, uid, stamp, body, None, parent=parent, waiting=True)
-                conn.execute("DELETE FROM sync_links WHERE message = ?", (uid,))
+                if known is not None:  # a new message has no links yet
+                    conn.execute("DELETE FROM sync_links WHERE message = ?", (uid,))
                 self._put_links(conn, uid, body)
                 return [uid]
         elif kind == SETTING and is_newer and uid in SYNCED_SETTINGS:
@@ -953,18 +956,20 @@ class Replica:
             # what this answer was given, and the answers that were given this message
             conn.execute("DELETE FROM message_memories WHERE message_id = ?", (mid,))
             conn.execute("DELETE FROM message_recalls WHERE message_id = ?", (mid,))
-        conn.execute(
-            "INSERT OR IGNORE INTO message_memories(message_id, memory_id, rank, score, why, weak) "
-            "SELECT ?, m.id, l.rank, l.score, l.why, l.weak FROM sync_links l JOIN memories m "
-            "ON m.uid = l.target WHERE l.message = ? AND l.kind = 'used'",
-            (mid, uid),
-        )
-        conn.execute(
-            "INSERT OR IGNORE INTO message_recalls(message_id, recalled_id, rank, score, weak) "
-            "SELECT ?, m.id, l.rank, l.score, l.weak FROM sync_links l JOIN messages m "
-            "ON m.uid = l.target WHERE l.message = ? AND l.kind = 'recalled'",
-            (mid, uid),
-        )
+        if body.get("used"):  # its links are the body's (put when it arrived)
+            conn.execute(
+                "INSERT OR IGNORE INTO message_memories(message_id, memory_id, rank, score, why, "
+                "weak) SELECT ?, m.id, l.rank, l.score, l.why, l.weak FROM sync_links l JOIN "
+                "memories m ON m.uid = l.target WHERE l.message = ? AND l.kind = 'used'",
+                (mid, uid),
+            )
+        if body.get("recalled"):
+            conn.execute(
+                "INSERT OR IGNORE INTO message_recalls(message_id, recalled_id, rank, score, weak) "
+                "SELECT ?, m.id, l.rank, l.score, l.weak FROM sync_links l JOIN messages m "
+                "ON m.uid = l.target WHERE l.message = ? AND l.kind = 'recalled'",
+                (mid, uid),
+            )
         self._link_target(conn, uid, mid)
 
     def _link_target(self, conn: Any, uid: str, rowid: int) -> None:
