@@ -1,4 +1,4 @@
-"""What sync costs: `make bench-sync` (about 5 minutes with the defaults).
+"""What sync costs: `make bench-sync` (about 4 minutes with the defaults).
 
 - latency: once the engine has delivered a change file, how long the other computer's
   pass takes to make the change usable (a memory added, edited, deleted; a chat turn);
