@@ -1,10 +1,12 @@
-"""What sync costs: `make bench-sync` (about 5 minutes with the defaults).
+"""What sync costs: `make bench-sync` (about 4 minutes with the defaults).
 
 - latency: once the engine has delivered a change file, how long the other computer's
   pass takes to make the change usable (a memory added, edited, deleted; a chat turn);
   and the sending computer's pass;
 - joining: a second computer joining a profile of N memories and M messages (the
-  snapshot read and applied), its time and the process's peak memory;
+  snapshot read and applied, in steps), its time and the process's peak memory; then
+  the vectors this computer makes for what arrived (the window does it in the
+  background), with the fake server's embedder;
 - the folder's size against the profile's data (the text of memories with their
   versions, and of messages), after the changes and after compaction;
 - idle: a pass when nothing changed (what the window does every 10 seconds), its time,
@@ -132,15 +134,24 @@ def main() -> int:
             # peak, so the seed's peak is measured first
             before_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
             desktop = open_("desktop")
+            steps: list[int] = []
             t = time.perf_counter()
-            desktop.sync.join(fb, pairing, "desktop")
+            desktop.sync.join(
+                fb, pairing, "desktop", index=False, progress=lambda d, _t, _p: steps.append(d)
+            )
             out["join_s"] = round(time.perf_counter() - t, 1)
+            out["join_progress_reports"] = len(steps)
             out["peak_rss_mb_before_join"] = round(before_rss / 1024)
             out["peak_rss_mb_after_join"] = round(
                 resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
             )
             counts = desktop.counts()
             out["joined_counts"] = counts
+            # then, in the window in the background, vectors by this computer's own model
+            # (here the fake server's embedder)
+            t = time.perf_counter()
+            desktop.sync.index_arrived()
+            out["vectors_after_join_s"] = round(time.perf_counter() - t, 1)
             _merge(fa, fb)
             laptop.sync.now()
             _merge(fa, fb)

@@ -51,6 +51,18 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     no = ssub.add_parser("now", help="one pass: send what changed here, take in the others'")
     no.add_argument("--json", action="store_true")
     no.set_defaults(func=now)
+    mv = ssub.add_parser(
+        "move",
+        help="sync through another folder from now on (same key, same computer)",
+        description="Sync this profile through FOLDER from now on, keeping its key and this "
+        "computer's place in it. If FOLDER already holds the profile's sync folder (the "
+        "engine moved it, or another computer moved first) it is used; otherwise the sync "
+        "folder is copied there, and the old one stays until you delete it. Move each "
+        "computer to the same folder.",
+    )
+    mv.add_argument("folder", type=Path)
+    mv.add_argument("--json", action="store_true")
+    mv.set_defaults(func=move)
     de = ssub.add_parser("devices", help="the computers that sync this profile")
     de.add_argument("--json", action="store_true")
     de.set_defaults(func=devices)
@@ -90,6 +102,23 @@ def _pass_line(p: Any) -> str:
     return "Synced: " + ", ".join(parts) + ".\n"
 
 
+def _progress(ctx: Context) -> Any:
+    """On a terminal (not with --json): "Taking in what laptop wrote: 40,000 of 120,000
+    records" on stderr while a large file is applied."""
+    if ctx.args.json or not ctx.err.isatty():
+        return None
+
+    def show(done: int, total: int, peer: str) -> None:
+        ctx.err.write(
+            f"\rTaking in what {output.safe(peer)} wrote: {done:,} of {total:,} records\x1b[K"
+        )
+        if done >= total:
+            ctx.err.write("\n")
+        ctx.err.flush()
+
+    return show
+
+
 def _report(ctx: Context, p: Any) -> None:
     for line in p.refused:
         ctx.err.write(f"desktop-mem: refused {output.safe(line)}; nothing of it was applied.\n")
@@ -113,7 +142,9 @@ def setup(ctx: Context) -> int:
 
 def join(ctx: Context) -> int:
     try:
-        result = ctx.app.sync.join(ctx.args.folder, ctx.args.code, ctx.args.name)
+        result = ctx.app.sync.join(
+            ctx.args.folder, ctx.args.code, ctx.args.name, progress=_progress(ctx)
+        )
     except Exception:
         if ctx.new_code:  # the profile made for the join stays, with its own code
             from desktop_mem.cli.keys import recovery_notice
@@ -189,11 +220,26 @@ def _devices(ctx: Context, computers: list[dict[str, Any]]) -> None:
 
 
 def now(ctx: Context) -> int:
-    result = ctx.app.sync.now()
+    result = ctx.app.sync.now(progress=_progress(ctx))
     if ctx.args.json:
         output.print_json(result.to_dict(), ctx.out)
         return EXIT_OK
     ctx.out.write(_pass_line(result))
+    _report(ctx, result)
+    return EXIT_OK
+
+
+def move(ctx: Context) -> int:
+    result = ctx.app.sync.move(ctx.args.folder)
+    info = ctx.app.sync.info()
+    if ctx.args.json:
+        output.print_json({"sync": info, "pass": result.to_dict()}, ctx.out)
+        return EXIT_OK
+    ctx.out.write(
+        f"This profile now syncs through {info['folder']}. Move your other computers to the "
+        "same folder once the engine has brought it there: `desktop-mem sync move FOLDER`, "
+        "or Settings > Sync > Move to another folder….\n"
+    )
     _report(ctx, result)
     return EXIT_OK
 

@@ -97,9 +97,20 @@ class KeyChanged(Event):
 @dataclass(frozen=True)
 class SyncChanged(Event):
     """Sync through a folder changed state: "on", "off", "synced" (a pass ended),
-    "error", "renamed", "removed" (a computer taken out)."""
+    "error", "renamed", "removed" (a computer taken out), "conflicts_seen" (the user
+    looked at memories edited on two computers at once), "moved" (to another folder)."""
 
     state: str
+
+
+@dataclass(frozen=True)
+class SyncProgress(Event):
+    """A pass is taking in a large file (joining, or catching up after a long time
+    away): `done` of its `total` records applied, from the computer called `peer`."""
+
+    done: int
+    total: int
+    peer: str
 
 
 Listener = Callable[[Event], None]

@@ -141,7 +141,7 @@ class MainWindow(QMainWindow):
         self.documents_page.progress.connect(
             lambda what, done, total: self.show_work(what or None, done, total)
         )
-        hub.status.connect(lambda text, ms: self.statusBar().showMessage(text, ms))
+        hub.status.connect(self.show_message)
         hub.work.connect(self.show_work)
         hub.error.connect(self.show_error)
         hub.page_requested.connect(self.show_page)
@@ -238,6 +238,7 @@ class MainWindow(QMainWindow):
         self.work_bar.setMaximumWidth(140)
         self.work_bar.hide()
         bar = self.statusBar()
+        bar.messageChanged.connect(self._message_changed)
         bar.addWidget(self.ollama_status)
         bar.addWidget(self.memory_status)
         bar.addPermanentWidget(self.sync_status)
@@ -454,6 +455,26 @@ class MainWindow(QMainWindow):
         if waiting and not chat.incognito:
             mem += self.tr(" · %n message(s) not yet learned from", "", waiting)
         self.memory_status.setText(mem)
+
+    def show_message(self, text: str, ms: int = 0) -> None:
+        """A passing message in the status bar: cut with "…" where the bar has no more
+        room beside its permanent parts (at 800x600 a long sentence would be cut
+        mid-word), the whole sentence in the bar's tooltip while it shows."""
+        bar = self.statusBar()
+        beside = sum(
+            # their size hints: a label just shown or changed is not laid out yet
+            max(w.width(), w.sizeHint().width()) + 8
+            for w in (self.sync_status, self.work_status, self.work_bar)
+            if w.isVisible()
+        )  # fmt: skip
+        room = max(80, bar.width() - beside - 40)  # its margins and the size grip
+        shown = bar.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, room)
+        bar.showMessage(shown, ms)
+        bar.setToolTip(text if shown != text else "")
+
+    def _message_changed(self, text: str) -> None:
+        if not text:
+            self.statusBar().setToolTip("")
 
     def update_sync_status(self) -> None:
         """How sync stands, or what is wrong with it (in the error colour), or nothing

@@ -182,6 +182,11 @@ class MemoryController(QObject):
             memory, versions, answers, origin, list(seen.items()), proposals=proposals,
             computer=computer,
         )  # fmt: skip
+        if self.app.sync.enabled:  # an edit made on two computers at once is seen now
+            tasks.run(
+                self.app.sync.mark_conflicts_seen, [memory_id], done=lambda _n: None,
+                failed=lambda _text: None,
+            )  # fmt: skip
 
     def memory_changed(self, memory_id: int | None = None) -> None:
         """The memories changed (the core said so; `memory_id`: one this window just

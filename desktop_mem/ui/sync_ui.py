@@ -117,6 +117,7 @@ class SyncController(QObject):
 
     changed = Signal()  # the status line changed (a pass began or ended, sync on or off)
     passed = Signal(object)  # a pass ended (core.sync's Pass)
+    progress = Signal(int, int, str)  # a large file: records applied, in it, from whom
     _local = Signal()  # from any thread: something changed here
 
     def __init__(self, context: Context, pass_ms: int = PASS_MS, soon_ms: int = SOON_MS) -> None:
@@ -129,6 +130,7 @@ class SyncController(QObject):
         self.error = ""  # the last pass's failure, in the window's words
         self.info: dict[str, Any] = {"enabled": False}
         self._pass_thread: int | None = None  # the thread a pass runs on (its own changes)
+        self.taken_in: tuple[int, int, str] | None = None  # a large file's progress
         self.timer = QTimer(self)
         self.timer.setInterval(pass_ms)
         self.timer.timeout.connect(self.run_pass)
@@ -140,6 +142,7 @@ class SyncController(QObject):
         self.label_timer.setInterval(LABEL_MS)
         self.label_timer.timeout.connect(self.changed)
         self._local.connect(self._changed_here)
+        self.progress.connect(self._progressed)
         unsubscribe = self.app.events.subscribe(self._hear)
         context.core.sync_changed.connect(self._sync_changed)
         self.destroyed.connect(lambda *_: unsubscribe())  # not self: it is going
@@ -150,6 +153,9 @@ class SyncController(QObject):
 
     def _hear(self, event: core_events.Event) -> None:
         """On the thread that made the change: one made by a pass is not a change here."""
+        if isinstance(event, core_events.SyncProgress):  # from the pass's thread
+            self.progress.emit(event.done, event.total, event.peer)
+            return
         if threading.get_ident() == self._pass_thread:
             return
         if isinstance(
@@ -213,18 +219,18 @@ class SyncController(QObject):
 
         def done(out: tuple[Any, dict[str, Any]]) -> None:
             result, self.info = out
+            self._ended()  # the status bar's own line first: a message goes beside it
             self._set_error(self.words.refused() if result.refused else "")
             both = int(result.to_dict().get("conflicts") or 0)
             if both:
                 self.ctx.hub.status.emit(self.words.edited_on_both(both), 30000)
-            self._ended()
             self.passed.emit(result)
             if then is not None:
                 then()
 
         def failed(text: str) -> None:
-            self._set_error(text)
             self._ended()
+            self._set_error(text)
 
         tasks.run(work, done=done, failed=failed)
         return True
@@ -233,11 +239,20 @@ class SyncController(QObject):
         """A failure is said once in full in the status bar (the same one again, pass
         after pass, is not); the short line stays while it lasts."""
         if text and text != self.error:
+            self.error = text
+            self.changed.emit()  # "Not synced: see Settings > Sync", then the sentence
             self.ctx.hub.status.emit(text, 30000)
-        self.error = text
+        elif text != self.error:
+            self.error = text
+            self.changed.emit()
+
+    def _progressed(self, done: int, total: int, peer: str) -> None:
+        self.taken_in = (done, total, peer) if self.running and done < total else None
+        self.changed.emit()
 
     def _ended(self) -> None:
         self.running = False
+        self.taken_in = None
         self.changed.emit()
         if self.again and self.timer.isActive():
             self.soon.start()
@@ -246,6 +261,9 @@ class SyncController(QObject):
         """The status bar's line: "" when sync is off."""
         if not self.timer.isActive() and not self.running:
             return ""
+        if self.running and self.taken_in is not None:
+            done, total, _peer = self.taken_in
+            return self.tr("Syncing… %1%").replace("%1", str(done * 100 // max(total, 1)))
         if self.running:
             return self.tr("Syncing…")
         if self.error:
@@ -277,6 +295,10 @@ class SyncController(QObject):
     ) -> None:
         sync = self.app.sync
         self._setting_up(lambda: sync.join(Path(folder), code, name), done, failed)
+
+    def move(self, folder: str, done: Callable[[Any], None], failed: Callable[[str], None]) -> None:
+        sync = self.app.sync
+        self._setting_up(lambda: sync.move(Path(folder)), done, failed)
 
     def _setting_up(
         self, fn: Callable[[], Any], done: Callable[[Any], None], failed: Callable[[str], None]
@@ -361,6 +383,7 @@ class SyncPage(QWidget):
         self.app = controller.app
         self.words = SyncWords(self)
         self._conflicts: list[tuple[int, str, str]] = []
+        self._joining = False  # a join runs: its progress is said in the page's line
         layout = QVBoxLayout(self)
         # one of two shown, in the page's own layout (a stack would not give wrapped
         # paragraphs the height they need at their width)
@@ -376,6 +399,7 @@ class SyncPage(QWidget):
         layout.addWidget(self.status)
         layout.addStretch(1)
         controller.changed.connect(self._controller_changed)
+        controller.progress.connect(self._progressed)
         controller.ctx.core.sync_changed.connect(self._sync_changed)
         self.refresh()
 
@@ -482,7 +506,18 @@ class SyncPage(QWidget):
             )
             return
         self._busy(self.tr("Joining: bringing in everything the other computers hold…"))
+        self._joining = True
         self.controller.join(folder, code, self._name(), self._done, self._failed)
+
+    def _progressed(self, done: int, total: int, peer: str) -> None:
+        """Joining (or a long catch-up): how far, in the page's own line."""
+        if self._joining and done < total:
+            self._say(
+                self.tr("Joining: %1 of %2 records from %3 taken in…")
+                .replace("%1", f"{done:,}")
+                .replace("%2", f"{total:,}")
+                .replace("%3", peer)
+            )
 
     def _name(self) -> str:
         return self.name.text().strip() or default_computer_name()
@@ -493,11 +528,13 @@ class SyncPage(QWidget):
         self._say(text)
 
     def _done(self, _info: Any) -> None:
+        self._joining = False
         self.code.clear()  # a code is not left on the screen
         self._say(self.tr("Sync is on."))
         self.refresh()
 
     def _failed(self, text: str) -> None:
+        self._joining = False
         self._say(text, error=True)
         self.refresh()
 
@@ -511,10 +548,22 @@ class SyncPage(QWidget):
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
         self.folder = QLineEdit("")  # read only: a long path scrolls, and can be copied
         self.folder.setReadOnly(True)
-        form.addRow(self.tr("Folder"), self.folder)
+        self.move_button = QPushButton(self.tr("Move to another folder…"))
+        self.move_button.setToolTip(
+            self.tr(
+                "Sync through another folder from now on (the engine's folder moved, or you "
+                "use another engine). The same key and the same computer: nothing is sent again."
+            )
+        )
+        self.move_button.clicked.connect(self._move)
+        row = QHBoxLayout()
+        row.addWidget(self.folder, 1)
+        row.addWidget(self.move_button)
+        form.addRow(self.tr("Folder"), row)
         self.state = QLabel("")  # the status bar's line: synced when, or what is wrong
         self.state.setWordWrap(True)
         self.state.setMinimumWidth(200)
+
         form.addRow(self.tr("Status"), self.state)
         row = QHBoxLayout()
         self.my_name = QLineEdit()
@@ -530,6 +579,14 @@ class SyncPage(QWidget):
         self.computers_grid.setColumnStretch(1, 1)
         form.addRow(self.tr("Other computers"), self.computers)
         column.addLayout(form)
+        # what is wrong, the whole sentence, wrapped across the page (the status bar has
+        # room for a few words only; in a form row a long sentence was clipped)
+        self.error_line = QLabel("")
+        self.error_line.setObjectName("status")
+        self.error_line.setWordWrap(True)
+        self.error_line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.error_line.hide()
+        column.addWidget(self.error_line)
 
         self.conflicts_line = QLabel("")
         self.conflicts_line.setWordWrap(True)
@@ -571,13 +628,17 @@ class SyncPage(QWidget):
                 return {"enabled": False, "empty": empty}
             info = app.sync.info()
             conflicts = app.sync.conflicts()
+            unseen = [c[0] for c in app.sync.conflicts(unseen_only=True)]
             texts = {}
             for memory_id, _device, _at in conflicts:
                 try:
                     texts[memory_id] = app.memories.get(memory_id).text
                 except DesktopMemError:  # deleted since: listed without its text
                     texts[memory_id] = ""
-            return {**info, "conflict_list": conflicts, "conflict_texts": texts}
+            return {
+                **info, "conflict_list": conflicts, "conflict_texts": texts,
+                "conflict_unseen": unseen,
+            }  # fmt: skip
 
         tasks.run(work, done=self._show, failed=lambda text: self._say(text, error=True))
 
@@ -600,10 +661,17 @@ class SyncPage(QWidget):
             self.my_name.setText(str(info.get("name", "")))
         self._show_computers(info)
         self._conflicts = list(info.get("conflict_list", []))
-        n = len(self._conflicts)
-        self.conflicts_line.setVisible(bool(n))
-        show = self.tr("Show them")
-        self.conflicts_line.setText(f'{self.words.conflicts(n)} · <a href="show">{show}</a>')
+        # the line counts those not looked at yet; once looked at, the list stays
+        # findable behind a quiet link
+        n = len(info.get("conflict_unseen", []))
+        self.conflicts_line.setVisible(bool(self._conflicts))
+        if n:
+            show = self.tr("Show them")
+            self.conflicts_line.setText(f'{self.words.conflicts(n)} · <a href="show">{show}</a>')
+        else:
+            self.conflicts_line.setText(
+                '<a href="show">{}</a>'.format(self.tr("Memories edited on two computers at once"))
+            )
         self.conflicts_list.clear()
         texts = info.get("conflict_texts", {})
         for memory_id, device, at in self._conflicts:
@@ -664,7 +732,10 @@ class SyncPage(QWidget):
         if self.state.objectName() != name:
             self.state.setObjectName(name)
             self.state.style().polish(self.state)
-        self.state.setText(self.controller.error or self.controller.status_text())
+        self.state.setText(self.controller.status_text())
+        if hasattr(self, "error_line"):
+            self.error_line.setText(self.controller.error if error else "")
+            self.error_line.setVisible(error)
 
     def _say(self, text: str, error: bool = False) -> None:
         name = "status" if error else "notice"  # an error: in the error colour
@@ -713,6 +784,33 @@ class SyncPage(QWidget):
             failed=lambda text: self._say(text, error=True),
         )
 
+    def _move(self) -> None:
+        folder = QFileDialog.getExistingDirectory(
+            self, self.tr("Move sync to another folder"), str(Path(self.folder.text()).parent)
+        )
+        if not folder:
+            return
+        self.move_button.setEnabled(False)
+        self._say(self.tr("Moving sync to %1…").replace("%1", folder))
+
+        def moved(_info: Any) -> None:
+            self.move_button.setEnabled(True)
+            self._say(
+                self.tr(
+                    "This profile now syncs through %1. On your other computers, choose Move to "
+                    "another folder… with the same folder once the engine has brought it there. "
+                    "The old folder is no longer used here: delete it once every computer has "
+                    "moved."
+                ).replace("%1", folder)
+            )
+            self.refresh()
+
+        def failed(text: str) -> None:
+            self.move_button.setEnabled(True)
+            self._say(text, error=True)
+
+        self.controller.move(folder, moved, failed)
+
     def _pair(self) -> None:
         self.pair_button.setEnabled(False)
 
@@ -751,12 +849,16 @@ class SyncPage(QWidget):
         )
 
     def _show_conflicts(self) -> None:
+        """The list opened: the user has seen them (the line stops counting them)."""
         self.conflicts_list.setVisible(True)
+        tasks.run(self.app.sync.mark_conflicts_seen, done=lambda _n: None, failed=self._said)
         if len(self._conflicts) == 1:
             self.memory_requested.emit(self._conflicts[0][0])
+
+    def _said(self, text: str) -> None:
+        self._say(text, error=True)
 
     def _conflict_activated(self, item: QListWidgetItem) -> None:
         memory_id = item.data(ID_ROLE)
         if memory_id is not None:
-            self.app.sync.mark_conflicts_seen()
             self.memory_requested.emit(int(memory_id))

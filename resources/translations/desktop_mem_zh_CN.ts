@@ -1177,7 +1177,7 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../desktop_mem/ui/main_window.py" line="95" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="507" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="528" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
@@ -1187,7 +1187,7 @@
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="264" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="265" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
@@ -1217,196 +1217,196 @@
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="257" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="258" />
         <source>&amp;Chat</source>
         <translation>聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="258" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="259" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="260" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="261" />
         <source>New incognito conversation</source>
         <translation>新的无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="262" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="263" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="263" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="264" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="267" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="268" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="269" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="270" />
         <source>Delete all conversations and memories…</source>
         <translation>删除所有对话和记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="272" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="273" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="273" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="274" />
         <source>&amp;Memories</source>
         <translation>记忆(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="275" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="276" />
         <source>Show memories</source>
         <translation>显示记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="278" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="279" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="279" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="280" />
         <source>New memory…</source>
         <translation>新建记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="280" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="281" />
         <source>Consolidate now</source>
         <translation>立即整理</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="281" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="282" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="282" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="283" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="283" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="284" />
         <source>Import from ChatGPT, Claude…</source>
         <translation>从 ChatGPT、Claude 导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="284" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="285" />
         <source>Review imported memories…</source>
         <translation>审阅导入的记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="285" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="286" />
         <source>Learn automatically</source>
         <translation>自动学习</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="291" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="292" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="292" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="293" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="293" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="361" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="294" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="362" />
         <source>About desktop-mem</source>
         <translation>关于 desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="363" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="364" />
         <source>desktop-mem %1
 A local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.</source>
         <translation>desktop-mem %1
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="380" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="381" />
         <source>The model server is not answering: you can read and search, not send.</source>
         <translation>模型服务器没有响应：你可以阅读和搜索，但不能发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="404" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="405" />
         <source>Connecting to Ollama…</source>
         <translation>正在连接 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="407" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="408" />
         <source>⚠ The model server answers with an error · %1</source>
         <translation>⚠ 模型服务器返回错误 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="412" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="413" />
         <source>● Connected · %1 is not installed</source>
         <translation>● 已连接 · 未安装 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="419" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="420" />
         <source>● Connected · search by words only</source>
         <translation>● 已连接 · 仅按字词搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="414" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="422" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="415" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="423" />
         <source>Download %1</source>
         <translation>下载 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="431" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="432" />
         <source>● Connected · %n not indexed yet</source>
         <translation><numerusform>● 已连接 · %n 项尚未索引</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="434" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="435" />
         <source>Index now</source>
         <translation>立即索引</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="440" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="441" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="444" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="445" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="448" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="449" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="450" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="451" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="452" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="453" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="455" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="456" />
         <source> · %n message(s) not yet learned from</source>
         <translation><numerusform> · 还有 %n 条消息尚未从中学习</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="479" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="500" />
         <source>%1 is loaded with a %2-token context but this app asks for %3, so every turn reloads it: give the apps that use it the same context length, or set this one's in Settings.</source>
         <translation>%1 以 %2 个词元的上下文加载，但本应用需要 %3，所以每次对话都要重新加载它：让使用它的应用采用相同的上下文长度，或在“设置”中修改本应用的。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="488" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="509" />
         <source>Ollama unloads %1 soon after each answer, so every turn waits for it to load again: give Ollama a longer keep-alive.</source>
         <translation>Ollama 在每次回答后很快就卸载 %1，所以每次对话都要等它重新加载：请延长 Ollama 的保持加载时间（keep-alive）。</translation>
     </message>
@@ -1643,148 +1643,148 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>密钥无效的应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="205" />
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="218" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="210" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="223" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="222" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="227" />
         <source>The memory was saved.</source>
         <translation>记忆已保存。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="267" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="272" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="269" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="274" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="272" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="277" />
         <source>Delete memories</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="279" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="284" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="283" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="288" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="305" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="310" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="311" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="316" />
         <source>Forgot %n memory(s); the conversations stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>已忘记 %n 条记忆；对话保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="317" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="322" />
         <source>Forgot %n memory(s)</source>
         <translation><numerusform>已忘记 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="318" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="323" />
         <source> and deleted %n message(s).</source>
         <translation><numerusform>，并删除了 %n 条消息。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="332" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="337" />
         <source>Delete everything</source>
         <translation>全部删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="334" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="339" />
         <source>This deletes all %1 conversations and all %2 memories of this profile for good. The settings and the key stay.</source>
         <translation>这会永久删除此配置的全部 %1 个对话和全部 %2 条记忆。设置和密钥会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="339" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="344" />
         <source>DELETE</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="345" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="350" />
         <source>Deleting everything…</source>
         <translation>正在全部删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="355" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="360" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="357" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="362" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="363" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="368" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="375" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="380" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="384" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="389" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="385" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="390" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="397" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="402" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="400" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="405" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="412" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="417" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="418" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="423" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="420" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="425" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="424" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="429" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="433" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="438" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>你不在的时候，整理了 %n 条记忆（合并或标记为过期）；可在每条记忆的历史中撤销。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="443" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="448" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>
@@ -2163,22 +2163,22 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>PairingCodeDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="315" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="337" />
         <source>Pairing code</source>
         <translation>配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="319" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="341" />
         <source>On the other computer, open Settings &gt; Sync &gt; Join a synced profile, choose the same folder once the engine has brought it there, and enter this code:</source>
         <translation>在另一台电脑上，打开“设置 &gt; 同步 &gt; 加入一个已同步的配置”，等同步工具把文件夹带到那里后选择同一个文件夹，然后输入这个配对码：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="336" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="358" />
         <source>It is valid for an hour, and for one computer. Anyone with it and the folder can read this profile until then: do not send it through the synced folder.</source>
         <translation>它在一小时内有效，只能用于一台电脑。在此期间，任何拿到它和这个文件夹的人都能读取这个配置：不要通过同步文件夹传送它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="343" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="365" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
@@ -2743,17 +2743,22 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SyncController</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="250" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="266" />
+        <source>Syncing… %1%</source>
+        <translation>正在同步… %1%</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="268" />
         <source>Syncing…</source>
         <translation>正在同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="252" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="270" />
         <source>Not synced: see Settings &gt; Sync</source>
         <translation>未同步：请查看“设置 &gt; 同步”</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="254" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="272" />
         <source>Sync on</source>
         <translation>同步已开启</translation>
     </message>
@@ -2761,219 +2766,254 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SyncPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="398" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="422" />
         <source>Use this profile on more than one computer. desktop-mem keeps it in a folder that a sync engine carries between them: Syncthing, Dropbox, iCloud Drive, OneDrive, Nextcloud or a network share. Only encrypted data goes into that folder: no memory, message or name can be read there.</source>
         <translation>在多台电脑上使用这个配置。desktop-mem 把它保存在一个由同步工具在电脑之间传送的文件夹里：Syncthing、Dropbox、iCloud 云盘、OneDrive、Nextcloud 或网络共享文件夹。放进这个文件夹的只有加密数据：在那里读不到任何记忆、消息或名称。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="409" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="433" />
         <source>How the other computers list this one</source>
         <translation>其他电脑列表中这台电脑的名称</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="410" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="434" />
         <source>This computer's name</source>
         <translation>这台电脑的名称</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="413" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="437" />
         <source>Sync this profile through a folder</source>
         <translation>通过一个文件夹同步这个配置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="416" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="429" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="514" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="440" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="453" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="562" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="417" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="441" />
         <source>Sync through this folder</source>
         <translation>通过这个文件夹同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="425" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="449" />
         <source>Join a synced profile</source>
         <translation>加入一个已同步的配置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="431" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="455" />
         <source>The recovery code, or a pairing code</source>
         <translation>恢复码，或配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="432" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="456" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="433" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="457" />
         <source>Join</source>
         <translation>加入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="441" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="465" />
         <source>Joining fills a new, empty profile with everything the other computers hold. This profile already holds memories or conversations, so it cannot join: nothing here is changed. To use them on another computer, sync this profile through a folder above, then join from there.</source>
         <translation>加入会把其他电脑上的全部内容放进一个新的空配置。这个配置已经有记忆或对话，所以不能加入：这里的内容不会有任何改变。要在另一台电脑上使用它们，请在上面通过一个文件夹同步这个配置，然后在那台电脑上加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="454" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="478" />
         <source>No folder chosen</source>
         <translation>未选择文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="455" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="479" />
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="463" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="487" />
         <source>Sync folder</source>
         <translation>同步文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="470" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="494" />
         <source>Choose the folder your sync engine carries first.</source>
         <translation>请先选择同步工具所同步的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="472" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="496" />
         <source>Setting up sync…</source>
         <translation>正在设置同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="480" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="504" />
         <source>Choose the folder the other computer syncs through, and enter a code.</source>
         <translation>请选择另一台电脑用来同步的文件夹，并输入代码。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="484" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="508" />
         <source>Joining: bringing in everything the other computers hold…</source>
         <translation>正在加入：正在取回其他电脑上的全部内容…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="497" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="516" />
+        <source>Joining: %1 of %2 records from %3 taken in…</source>
+        <translation>正在加入：已从 %3 收取 %2 条记录中的 %1 条…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="533" />
         <source>Sync is on.</source>
         <translation>同步已开启。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="518" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="551" />
+        <source>Move to another folder…</source>
+        <translation>移到另一个文件夹…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="554" />
+        <source>Sync through another folder from now on (the engine's folder moved, or you use another engine). The same key and the same computer: nothing is sent again.</source>
+        <translation>从现在起通过另一个文件夹同步（同步引擎的文件夹移动了，或你换了引擎）。密钥和这台电脑都不变：不会重新发送任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="567" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="522" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="571" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="526" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="575" />
         <source>This computer</source>
         <translation>这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="531" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="580" />
         <source>Other computers</source>
         <translation>其他电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="541" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="598" />
         <source>The other version of each is in its history. Double-click to open it.</source>
         <translation>每条记忆的另一个版本都在它的历史中。双击即可打开。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="548" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="605" />
         <source>Show a pairing code</source>
         <translation>显示配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="550" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="607" />
         <source>A code another computer joins with, without the recovery code</source>
         <translation>另一台电脑无需恢复码即可用它加入的代码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="553" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="610" />
         <source>Sync now</source>
         <translation>立即同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="555" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="612" />
         <source>Turn off sync on this computer…</source>
         <translation>在这台电脑上关闭同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="605" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="669" />
         <source>Show them</source>
         <translation>查看</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="610" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="673" />
+        <source>Memories edited on two computers at once</source>
+        <translation>在两台电脑上同时被编辑的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="678" />
         <source>(deleted)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="612" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="680" />
         <source>%1 (also edited on %2, %3)</source>
         <translation>%1（%2 上也编辑过，%3）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="637" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="705" />
         <source>None yet. On the other computer, choose Join a synced profile in Settings &gt; Sync, with this folder and the recovery code or a pairing code.</source>
         <translation>还没有。在另一台电脑上，打开“设置 &gt; 同步”，选择“加入一个已同步的配置”，用这个文件夹以及恢复码或配对码加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="647" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="715" />
         <source>last synced %1</source>
         <translation>上次同步：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="649" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="717" />
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="679" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="750" />
         <source>A computer's name cannot be empty: type a few letters.</source>
         <translation>电脑名称不能为空：请输入几个字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="691" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="762" />
         <source>Renamed.</source>
         <translation>已重命名。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="696" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="767" />
         <source>Remove a computer</source>
         <translation>移除一台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="698" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="769" />
         <source>Remove “%1” from this sync? The others get a new key that it is not given: it cannot read anything changed from now on. What it already holds stays on it. Do this if it was lost or stolen, or is no longer yours.</source>
         <translation>要把“%1”从这个同步中移除吗？其他电脑会换用一把不给它的新密钥：从现在起的任何更改它都读不到。它已有的内容仍留在它上面。如果它丢失、被盗或已不属于你，请这样做。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="707" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="778" />
         <source>Removing %1…</source>
         <translation>正在移除 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="712" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="783" />
         <source>%1 was removed.</source>
         <translation>已移除 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="736" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="789" />
+        <source>Move sync to another folder</source>
+        <translation>把同步移到另一个文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="794" />
+        <source>Moving sync to %1…</source>
+        <translation>正在把同步移到 %1…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="800" />
+        <source>This profile now syncs through %1. On your other computers, choose Move to another folder… with the same folder once the engine has brought it there. The old folder is no longer used here: delete it once every computer has moved.</source>
+        <translation>这个档案现在通过 %1 同步。等同步引擎把这个文件夹带到你的其他电脑后，在那些电脑上选择“移到另一个文件夹…”并选同一个文件夹。这台电脑不再使用旧文件夹：等所有电脑都移过去后，可以删除它。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="834" />
         <source>Turn off sync</source>
         <translation>关闭同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="738" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="836" />
         <source>Stop syncing this profile on this computer? Everything it holds stays here, and the other computers go on syncing without it.</source>
         <translation>要在这台电脑上停止同步这个配置吗？它的全部内容仍保留在这里，其他电脑会在没有它的情况下继续同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="749" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="847" />
         <source>Sync is off on this computer.</source>
         <translation>这台电脑上的同步已关闭。</translation>
     </message>

@@ -718,6 +718,15 @@ ZH: dict[str, str | list[str]] = {
     "%n project(s): instructions proposed for review, documents kept with your conversations": [
         "%n 个项目：其指令供你审阅，其文档与你的对话一起保存"
     ],
+    # branch h42 (issue 42: sync scales, conflicts seen, moving the folder)
+    "Memories edited on two computers at once": "在两台电脑上同时被编辑的记忆",
+    "Syncing… %1%": "正在同步… %1%",
+    "Joining: %1 of %2 records from %3 taken in…": "正在加入：已从 %3 收取 %2 条记录中的 %1 条…",
+    "Move to another folder…": "移到另一个文件夹…",
+    "Sync through another folder from now on (the engine's folder moved, or you use another engine). The same key and the same computer: nothing is sent again.": "从现在起通过另一个文件夹同步（同步引擎的文件夹移动了，或你换了引擎）。密钥和这台电脑都不变：不会重新发送任何内容。",
+    "Move sync to another folder": "把同步移到另一个文件夹",
+    "Moving sync to %1…": "正在把同步移到 %1…",
+    "This profile now syncs through %1. On your other computers, choose Move to another folder… with the same folder once the engine has brought it there. The old folder is no longer used here: delete it once every computer has moved.": "这个档案现在通过 %1 同步。等同步引擎把这个文件夹带到你的其他电脑后，在那些电脑上选择“移到另一个文件夹…”并选同一个文件夹。这台电脑不再使用旧文件夹：等所有电脑都移过去后，可以删除它。",
 }
 
 

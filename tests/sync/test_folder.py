@@ -7,6 +7,9 @@ import getpass
 import shutil
 from pathlib import Path
 
+import pytest
+
+from desktop_mem.core.errors import SyncError
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.sync import files
 from tests.sync.conftest import Computers
@@ -127,3 +130,44 @@ def test_temporary_and_conflict_copies_are_ignored(computers: Computers) -> None
     result = desktop.sync()
     assert result.refused == []
     assert "I sing in a choir" in desktop.texts()
+
+
+def test_moving_to_another_folder_keeps_the_key_and_the_computer(
+    computers: Computers, tmp_path: Path
+) -> None:
+    laptop = computers.first("laptop")
+    laptop.service.memories.add(NewMemory("I moved my Dropbox folder", kind="fact"))
+    laptop.sync()
+    desktop = computers.join("desktop", laptop.code)
+    desktop.sync()
+    device = laptop.syncer.device
+    elsewhere = tmp_path / "Syncthing"
+    elsewhere.mkdir()
+    # the first computer copies the sync folder there; the second finds it there
+    assert laptop.syncer.move(elsewhere) == "copied"
+    assert desktop.syncer.move(elsewhere) == "used"
+    assert laptop.syncer.device == device  # the same computer, the same key
+    assert laptop.service.sync.info()["folder"] == str(elsewhere.resolve())
+    laptop.service.memories.add(NewMemory("I sync through Syncthing now", kind="fact"))
+    laptop.sync()
+    desktop.sync()
+    assert "I sync through Syncthing now" in desktop.texts()
+    assert [p.name for p in desktop.service.sync.peers()] == ["laptop"]
+    # nothing was sent again: the desktop read only the new change
+    assert desktop.sync().files_read == 0
+    # the old folder stays as it was (the user deletes it)
+    assert any(p.name.startswith("desktop-mem-") for p in computers.folder.iterdir())
+
+
+def test_moving_where_nothing_can_be_copied_from_is_refused_in_one_sentence(
+    computers: Computers, tmp_path: Path
+) -> None:
+    laptop = computers.first("laptop")
+    laptop.sync()
+    shutil.rmtree(computers.folder)
+    empty = tmp_path / "Empty"
+    empty.mkdir()
+    with pytest.raises(SyncError) as caught:
+        laptop.syncer.move(empty)
+    assert "not there to copy from" in str(caught.value)
+    assert laptop.service.sync.info()["folder"] == str(computers.folder.resolve())

@@ -1,6 +1,7 @@
 """The fuzz: random operations on two and three computers, random sync timings, through
 a simulated engine that delays, reorders, cuts short, duplicates and makes conflict
-copies. Every computer converges to the same memories, texts, histories and
+copies; the operations include chat turns through the real chat, "forget …" carried out,
+and computers whose wall clock is an hour ahead or behind. Every computer converges to the same memories, texts, histories and
 conversations; nothing acknowledged is lost except what a delete overrode; no deleted
 text is left on any computer or in the folder after compaction; no canary in the folder.
 
@@ -9,14 +10,18 @@ the 10,000 of `make sync-fuzz`)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from desktop_mem.core.chat import forget
 from desktop_mem.core.config import Config
 from desktop_mem.core.keys.vault import KeyringAccess, Vault
 from desktop_mem.core.memory.store import NewMemory
@@ -65,11 +70,34 @@ class Box:
         convs = {}
         for uid, cid, title in self.db.query("SELECT uid, id, title FROM conversations"):
             msgs = self.db.query(
-                "SELECT uid, role, content FROM messages WHERE conversation_id = ? ORDER BY uid",
+                "SELECT uid, role, content, forgotten FROM messages WHERE conversation_id = ? "
+                "ORDER BY uid",
                 (cid,),
             )
             convs[uid] = (title, tuple(tuple(m) for m in msgs))
         return {"memories": mems, "conversations": convs}
+
+
+@contextlib.contextmanager
+def _clock(offset: int) -> Iterator[None]:
+    """The dates this computer writes, `offset` seconds off (its wall clock wrong)."""
+    if not offset:
+        yield
+        return
+    from desktop_mem.core.chat import conversations
+    from desktop_mem.core.memory import records, store
+
+    wrong = lambda: (datetime.now(UTC) + timedelta(seconds=offset)).isoformat(  # noqa: E731
+        timespec="seconds"
+    )
+    saved = [(m, m.now_iso) for m in (records, store, conversations)]
+    for module, _ in saved:
+        module.now_iso = wrong  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        for module, fn in saved:
+            module.now_iso = fn  # type: ignore[attr-defined]
 
 
 def _join(box: Box, code: str) -> None:
@@ -107,6 +135,9 @@ class Fuzz:
         self.deleted_texts: set[str] = set()
         self.conv_created: set[str] = set()
         self.conv_deleted: set[str] = set()
+        self.skew: dict[str, int] = {}  # each computer's wall clock, seconds off
+        self.forgets = 0
+        self.turns = 0
 
     def text(self) -> str:
         self.n += 1
@@ -126,10 +157,23 @@ class Fuzz:
 
     def op(self) -> None:
         box = self.rng.choice(self.boxes)
+        # its wall clock: right, an hour ahead or an hour behind (the logical clock
+        # orders the changes; the dates a person reads are the computer's own)
+        skew = self.skew.setdefault(box.name, self.rng.choice([0, 0, 3600, -3600]))
+        if self.rng.random() < 0.01:  # a clock set right, or wrong, now and then
+            self.skew[box.name] = self.rng.choice([0, 3600, -3600])
+        with _clock(skew):
+            self._op(box)
+
+    def _op(self, box: Box) -> None:
         svc = box.service
         roll = self.rng.random()
         mems = box.db.query("SELECT id, uid, text FROM memories")
-        if roll < 0.30 or not mems:
+        if roll < 0.04:
+            self.chat_turn(box)
+        elif roll < 0.07 and mems:
+            self.forget(box, mems)
+        elif roll < 0.30 or not mems:
             m = svc.memories.add(
                 NewMemory(self.text(), kind=self.rng.choice(["fact", "preference"]))
             ).memory
@@ -170,6 +214,43 @@ class Fuzz:
                 cid, uid = self.rng.choice(convs)
                 box.service.conversations.delete(cid)
                 self.conv_deleted.add(uid)
+
+    def chat_turn(self, box: Box) -> None:
+        """A real turn: the message stored, the fake model's answer, what it learned."""
+        convs = box.db.query("SELECT id FROM conversations")
+        cid = self.rng.choice(convs)[0] if convs and self.rng.random() < 0.6 else None
+        session = box.service.chat(cid)
+        try:
+            session.send(f"{CANARY} told {self.text()}").learned(30)
+            self.turns += 1
+            if cid is None and session.conversation_id is not None:
+                uid = box.db.query(
+                    "SELECT uid FROM conversations WHERE id = ?", (session.conversation_id,)
+                )
+                self.conv_created |= {r[0] for r in uid}
+        finally:
+            session.close()
+
+    def forget(self, box: Box, mems: list[Any]) -> None:
+        """A "forget …" carried out: some memories deleted, some earlier messages deleted
+        and others kept but left out of every prompt."""
+        chosen = self.rng.sample(mems, k=min(len(mems), self.rng.randrange(1, 3)))
+        for mid, uid, _ in chosen:
+            self.deleted.add(uid)
+            self.deleted_texts |= {
+                r[0]
+                for r in box.db.query("SELECT text FROM memory_history WHERE memory_id = ?", (mid,))
+            }
+        msgs = [r[0] for r in box.db.query("SELECT id FROM messages WHERE forgotten = 0")]
+        picked = self.rng.sample(msgs, k=min(len(msgs), 4))
+        half = len(picked) // 2
+        before = {r[0] for r in box.db.query("SELECT uid FROM conversations")}
+        forget.carry_out(
+            box.service.profile, [m[0] for m in chosen], picked[:half], picked[half:], [], "", None
+        )
+        # a conversation the forget left empty goes with it
+        self.conv_deleted |= before - {r[0] for r in box.db.query("SELECT uid FROM conversations")}
+        self.forgets += 1
 
     def sync_some(self) -> None:
         for box in self.boxes:
@@ -232,7 +313,8 @@ def test_computers_converge_and_lose_nothing(
             raw = b"".join(p.read_bytes() for p in box.folder.rglob("*") if p.is_file())
             assert CANARY.encode() not in raw and b"fact " not in raw
         print(f"{computers} computers, {OPS} operations: {len(mems)} memories, {len(convs)} "
-              f"conversations, engine {engine.stats}")  # fmt: skip
+              f"conversations, {fuzz.turns} chat turns, {fuzz.forgets} forgets, clocks off {fuzz.skew}, "
+              f"engine {engine.stats}")  # fmt: skip
     finally:
         for box in boxes:
             box.service.close()

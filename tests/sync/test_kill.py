@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 import os
+import pty
+import re
+import select
 import signal
 import subprocess
 import sys
@@ -96,3 +99,69 @@ def test_kill_9_while_applying_and_while_writing_loses_nothing(
     assert len(texts) == 5500 and sum(t.startswith("desktop memory") for t in texts) == 3000
     assert not any(p.name.startswith(".~dm-") for p in mine.iterdir())
     print(f"kills that landed mid-work: {sum(killed)} of {len(killed)}")
+
+
+def _progress_of(cmd: list[str], kill_at: int | None = None) -> tuple[list[int], bool]:
+    """Run `cmd` with its stderr on a terminal (so it shows its progress), read the
+    "N of M records" it shows; SIGKILL it once N reaches `kill_at`. Returns the Ns and
+    whether it was killed."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(cmd, env=_env(), stdout=subprocess.DEVNULL, stderr=slave)
+    os.close(slave)
+    seen: list[int] = []
+    text, killed = "", False
+    try:
+        while True:
+            ready, _, _ = select.select([master], [], [], 0.5)
+            if ready:
+                try:
+                    chunk = os.read(master, 4096)
+                except OSError:  # the child closed the terminal
+                    chunk = b""
+                if not chunk and proc.poll() is not None:
+                    break
+                text += chunk.decode("utf-8", "replace")
+                seen = [
+                    int(n.replace(",", "")) for n in re.findall(r"([\d,]+) of [\d,]+ records", text)
+                ]
+                if kill_at is not None and seen and seen[-1] >= kill_at and proc.poll() is None:
+                    proc.send_signal(signal.SIGKILL)
+                    killed = True
+            elif proc.poll() is not None:
+                break
+    finally:
+        os.close(master)
+        proc.wait(timeout=600)
+    if not killed:
+        assert proc.returncode == 0, text
+    return seen, killed
+
+
+@pytest.mark.timeout(1200)  # it waits on observed progress, however slow
+def test_a_join_killed_half_way_goes_on_from_where_it_stopped(
+    computers: Computers, fake_ollama: FakeOllama, tmp_path: Path
+) -> None:
+    from desktop_mem.core.sync.syncer import APPLY_BATCH
+
+    laptop = computers.first("laptop")
+    conversations = laptop.service.profile.conversations
+    per = 100
+    for c in range(2 * APPLY_BATCH // per + 10):  # more than two steps of records
+        conv = conversations.create(f"chat {c}")
+        conversations.add_messages(
+            conv.id, [("user" if i % 2 == 0 else "assistant", f"message {c}-{i}", None)
+                      for i in range(per)],
+        )  # fmt: skip
+    laptop.sync()
+    total = len(conversations.list(limit=100000))
+    home = tmp_path / "desktop"
+    join = _cli(home, fake_ollama, "sync", "join", str(computers.folder), "--code", laptop.code)
+    first, killed = _progress_of(join, kill_at=APPLY_BATCH)
+    assert first and first[0] >= APPLY_BATCH
+    rest, _ = _progress_of(_cli(home, fake_ollama, "sync", "now"))
+    if killed:  # it went on from the step it had committed, not from the start
+        assert rest and rest[0] > APPLY_BATCH, rest
+    listed = json.loads(_run(_cli(home, fake_ollama, "conversations", "list", "--json")))
+    print(f"join killed after a step: {killed}; progress then {first}, after {rest}")
+    assert len(listed) == total and len({c["title"] for c in listed}) == total
+    assert sum(c["messages"] for c in listed) == total * per

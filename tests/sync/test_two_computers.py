@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from desktop_mem.core.memory.store import NewMemory
 from tests.sync.conftest import Computers
 
@@ -215,3 +217,40 @@ def test_a_clock_an_hour_ahead_neither_wins_nor_loses_by_it(
     desktop.sync()
     assert desktop.texts() == laptop.texts() == ["My bike is green"]
     assert not laptop.syncer.conflicts() and not desktop.syncer.conflicts()
+
+
+def test_an_imported_conversation_keeps_where_it_came_from_on_the_other(
+    computers: Computers,
+) -> None:
+    data = Path(__file__).resolve().parents[1] / "data" / "imports"
+    laptop = computers.first("laptop")
+    desktop = computers.join("desktop", laptop.code)
+    done, _ = laptop.service.imports.run(data / "chatgpt_conversations.json", propose=False)
+    assert done.conversations == 3
+    laptop.sync()
+    desktop.sync()
+
+    def seen(c):
+        return {(v.title, v.source, v.created_at) for v in c.service.conversations.list()}
+
+    assert seen(desktop) == seen(laptop)
+    assert "from ChatGPT, 2024-03-02" in {s for _t, s, _c in seen(desktop)}
+    # the same export imported on the other computer adds nothing: it knows them
+    again, _ = desktop.service.imports.run(data / "chatgpt_export.zip", propose=False)
+    assert (again.conversations, again.already) == (0, 3)
+
+
+def test_one_export_imported_on_both_computers_while_apart(computers: Computers) -> None:
+    data = Path(__file__).resolve().parents[1] / "data" / "imports"
+    laptop = computers.first("laptop")
+    desktop = computers.join("desktop", laptop.code)
+    laptop.service.imports.run(data / "chatgpt_conversations.json", propose=False)
+    desktop.service.imports.run(data / "chatgpt_export.zip", propose=False)
+    laptop.sync()
+    desktop.sync()
+    laptop.sync()
+    # both copies stand on both (nothing refused); each labelled where it came from
+    for c in (laptop, desktop):
+        convs = c.service.conversations.list()
+        assert len(convs) == 6
+        assert all(v.source and v.source.startswith("from ChatGPT") for v in convs)

@@ -189,11 +189,42 @@ def test_a_missing_folder_is_said_once_in_the_status_bar_in_the_windows_words(
     assert QApplication.activeModalWidget() is None  # never a box every 10 s
     page.refresh()
     idle(qtbot)
-    assert page.state.text() == text  # Settings > Sync says it in full
+    # Settings > Sync says it in full, wrapped across the page
+    assert page.state.text() == "Not synced: see Settings > Sync"
+    assert page.error_line.text() == text and page.error_line.isVisible()
+    assert page.error_line.wordWrap()
+    page.resize(420, 560)  # narrow: it wraps, never clipped
+    idle(qtbot)
+    qtbot.waitUntil(lambda: page.error_line.height() >= page.error_line.heightForWidth(
+        page.error_line.width()), timeout=WAIT)  # fmt: skip
+    assert page.error_line.height() > page.fontMetrics().height() * 2
     folder.with_name("Sync-moved").rename(folder)  # back: the next pass clears it
     window.syncing.run_pass()
     qtbot.waitUntil(lambda: not window.syncing.error and not window.syncing.running, timeout=WAIT)
     assert "Sync on" in window.sync_status.text()
+    assert not page.error_line.isVisible()
+
+
+def test_a_long_sync_error_is_cut_with_an_ellipsis_at_800x600(
+    qtbot: Any, window: MainWindow, folder: Path
+) -> None:
+    window.resize(800, 600)
+    page = page_of(qtbot, window)
+    set_up(qtbot, page, folder, "laptop")
+    folder.rename(folder.with_name("Sync-moved"))
+    window.syncing.run_pass()
+    qtbot.waitUntil(lambda: bool(window.syncing.error), timeout=WAIT)
+    idle(qtbot)
+    bar = window.statusBar()
+    shown = bar.currentMessage()
+    full = window.syncing.error
+    # cut with "…" beside the short line, the whole sentence in the tooltip
+    assert shown.endswith("…") and full.startswith(shown[:-1])
+    room = bar.width() - window.sync_status.width()
+    assert bar.fontMetrics().horizontalAdvance(shown) < room
+    assert bar.toolTip() == full
+    bar.clearMessage()
+    assert bar.toolTip() == ""
 
 
 def test_remove_a_computer_after_confirming_then_turn_off(
@@ -301,6 +332,48 @@ def test_memories_edited_on_both_computers_are_findable_from_settings(
     assert w.browser.drawer.current.id == memory_id
     versions = {v.text for v in w.context.app.memories.history(memory_id)}
     assert {"I work at a bakery in Leeds", "I work at a bookshop"} <= versions
+    # looked at: the line no longer counts it, and the list stays findable
+    qtbot.waitUntil(lambda: not w.context.app.sync.conflicts(unseen_only=True), timeout=WAIT)
+    page = page_of(qtbot, w)
+    assert page.conflicts_line.isVisible()
+    assert "1 memory" not in page.conflicts_line.text()
+    assert "Memories edited on two computers at once" in page.conflicts_line.text()
+    page.conflicts_line.linkActivated.emit("show")
+    assert page.conflicts_list.isVisible() and page.conflicts_list.count() == 1
+
+
+def _edited_on_both(qtbot: Any, laptop: MainWindow, desktop: MainWindow, folder: Path,
+                    code: str) -> tuple[MainWindow, int]:  # fmt: skip
+    laptop.context.app.memories.add(NewMemory("I work at a bakery", kind="fact"))
+    laptop.context.app.sync.set_up(folder, "laptop")
+    desktop.context.app.sync.join(folder, code, "desktop")
+    idle(qtbot)
+    for w in (laptop, desktop):
+        w.syncing.stop()
+    idle(qtbot)
+    lid = laptop.context.app.memories.list()[0].id
+    did = desktop.context.app.memories.list()[0].id
+    laptop.context.app.memories.edit(lid, text="I work at a bakery in Leeds")
+    desktop.context.app.memories.edit(did, text="I work at a bookshop")
+    laptop.context.app.sync.now()
+    desktop.context.app.sync.now()
+    laptop.context.app.sync.now()
+    return (laptop, lid) if laptop.context.app.sync.conflicts() else (desktop, did)
+
+
+def test_opening_a_memory_edited_on_both_clears_the_line(
+    qtbot: Any, window: MainWindow, second: MainWindow, folder: Path, profile: Profile
+) -> None:
+    w, memory_id = _edited_on_both(qtbot, window, second, folder, profile.db.new_recovery_code)
+    page = page_of(qtbot, w)
+    qtbot.waitUntil(lambda: page.conflicts_line.isVisible(), timeout=WAIT)
+    assert page.conflicts_line.text().startswith("1 memory was edited on two computers at once")
+    # opened from anywhere (a card, a chat's "used" list): it has been looked at
+    w.context.hub.memory_requested.emit(memory_id)
+    qtbot.waitUntil(lambda: not w.context.app.sync.conflicts(unseen_only=True), timeout=WAIT)
+    qtbot.waitUntil(lambda: "1 memory" not in page.conflicts_line.text(), timeout=WAIT)
+    assert page.conflicts_line.isVisible()  # still findable
+    assert w.context.app.sync.conflicts()
 
 
 def test_words_for_sync_have_real_plural_forms() -> None:
@@ -321,3 +394,62 @@ def _at(stamp: str) -> Any:
     from datetime import datetime
 
     return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+
+
+def test_joining_a_large_profile_says_how_far_it_got(
+    qtbot: Any, window: MainWindow, second: MainWindow, folder: Path, profile: Profile
+) -> None:
+    from desktop_mem.core.sync.syncer import APPLY_BATCH
+
+    laptop, desktop = window, second
+    conversations = laptop.context.app.profile.conversations
+    for c in range(APPLY_BATCH // 100 + 2):  # more records than one step takes
+        conv = conversations.create(f"chat {c}")
+        conversations.add_messages(
+            conv.id, [("user", f"message {c}-{i}", None) for i in range(100)]
+        )
+    laptop.context.app.sync.set_up(folder, "laptop")
+    laptop.syncing.stop()
+    idle(qtbot)
+    page = page_of(qtbot, desktop)
+    shown: list[tuple[str, str]] = []  # the page's line and the status bar's, at each step
+    desktop.syncing.progress.connect(
+        lambda *_: shown.append((page.status.text(), desktop.syncing.status_text()))
+    )
+    page.join_folder.setText(str(folder))
+    page.code.setText(profile.db.new_recovery_code)
+    qtbot.mouseClick(page.join_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: page.status.text() == "Sync is on.", timeout=WAIT * 3)
+    total = APPLY_BATCH // 100 * 101 + 2 * 101
+    assert (
+        shown
+        and shown[0][0] == f"Joining: {APPLY_BATCH:,} of {total:,} records from laptop taken in…"
+    )
+    assert shown[0][1] == f"Syncing… {APPLY_BATCH * 100 // total}%"
+    assert desktop.context.app.counts()["messages"] == (APPLY_BATCH // 100 + 2) * 100
+
+
+def test_move_sync_to_another_folder_from_settings(
+    qtbot: Any,
+    window: MainWindow,
+    folder: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    window.context.app.memories.add(NewMemory("I keep bees in Hangzhou", kind="fact"))
+    page = page_of(qtbot, window)
+    set_up(qtbot, page, folder, "laptop")
+    device = window.context.app.sync.info()["device"]
+    elsewhere = tmp_path / "Dropbox"
+    elsewhere.mkdir()
+    from PySide6.QtWidgets import QFileDialog
+
+    # the folder dialog, answered as a user would (a native dialog cannot be driven)
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *_a, **_k: str(elsewhere))
+    qtbot.mouseClick(page.move_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: page.status.text().startswith("This profile now syncs"), timeout=WAIT)
+    qtbot.waitUntil(lambda: page.folder.text() == str(elsewhere.resolve()), timeout=WAIT)
+    info = window.context.app.sync.info()
+    assert info["device"] == device  # the same computer, the same key
+    assert any(p.name.startswith("desktop-mem-") for p in elsewhere.iterdir())
+    assert page.move_button.isEnabled()

@@ -337,6 +337,14 @@ class ConversationStore(Versions, MessageSearch):
             (message_id, textproc.fts_document(content)),
         )
 
+    def index_texts(self, conn: Any, items: Sequence[tuple[int, str]]) -> None:
+        """Index many messages written by sync at once (a computer joining or catching up
+        takes in thousands)."""
+        conn.executemany(
+            "INSERT INTO messages_fts(rowid, content) VALUES (?, ?)",
+            [(mid, textproc.fts_document(content)) for mid, content in items],
+        )
+
     def unindex(self, conn: Any, ids: Sequence[int]) -> None:
         """Take messages out of search (changed or left out of every prompt elsewhere)."""
         self.index.remove(conn, ids)

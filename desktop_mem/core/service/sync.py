@@ -4,12 +4,15 @@ in core/sync; this is what the front ends call."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core.errors import ModelServerError, SyncError
+from desktop_mem.core.events import Event, SyncProgress
 from desktop_mem.core.sync import crypto, files
 from desktop_mem.core.sync.keys import KeyChain
 from desktop_mem.core.sync.syncer import Pass, Peer, Syncer
@@ -18,6 +21,9 @@ if TYPE_CHECKING:
     from desktop_mem.core.service import Service
 
 log = logging.getLogger(__name__)
+
+# what a large file's progress is told to: (records applied, records in it, from whom)
+Progress = Callable[[int, int, str], None]
 
 
 def profiles_in(folder: Path) -> list[str]:
@@ -43,9 +49,34 @@ class Sync:
         self.syncer.set_up(folder, name)
         return self.now()
 
-    def join(self, folder: Path, code: str, name: str | None = None, index: bool = True) -> Pass:
+    @contextlib.contextmanager
+    def _watching(self, progress: Progress | None) -> Iterator[None]:
+        if progress is None:
+            yield
+            return
+
+        def listener(event: Event) -> None:
+            if isinstance(event, SyncProgress):
+                progress(event.done, event.total, event.peer)
+
+        stop = self._service.events.subscribe(listener)
+        try:
+            yield
+        finally:
+            stop()
+
+    def join(
+        self,
+        folder: Path,
+        code: str,
+        name: str | None = None,
+        index: bool = True,
+        progress: Progress | None = None,
+    ) -> Pass:
         """Join the profile synced through `folder` with its recovery code or a pairing
-        code shown on a computer that syncs it; this profile must be new."""
+        code shown on a computer that syncs it; this profile must be new. `progress`
+        hears how far a large file has been applied (it is also announced on the
+        service's events, SyncProgress, for the window)."""
         chosen = Path(folder).expanduser()
         ids = files.find_profiles(chosen) if chosen.is_dir() else []
         if not ids:
@@ -67,18 +98,28 @@ class Sync:
                 last = exc
                 continue
             self.syncer.join(chosen, chain, name)
-            return self.now(index=index)
+            return self.now(index=index, progress=progress)
         assert last is not None
         raise last
+
+    def move(self, folder: Path) -> Pass:
+        """Sync through another folder from now on (the engine's folder moved, or another
+        engine): the same key, the same computer; the sync folder is copied there unless
+        it is there already. Then a pass through it."""
+        with self._running:
+            self.syncer.move(Path(folder))
+        return self.now()
 
     def offer_pairing(self) -> str:
         return self.syncer.offer_pairing()
 
-    def now(self, compact: bool | None = None, index: bool = True) -> Pass:
+    def now(
+        self, compact: bool | None = None, index: bool = True, progress: Progress | None = None
+    ) -> Pass:
         """One pass: send what changed here, take in what the others sent; then what
         arrived is indexed by meaning with this computer's own embedding model (vectors
         never travel: each computer may use another model)."""
-        with self._running:
+        with self._running, self._watching(progress):
             result = self.syncer.run(compact=compact)
         if index and result.applied.anything:
             self.index_arrived()
@@ -125,8 +166,12 @@ class Sync:
     def conflicts(self, unseen_only: bool = False) -> list[tuple[int, str, str]]:
         return self.syncer.conflicts(unseen_only)
 
-    def mark_conflicts_seen(self) -> None:
-        self.syncer.mark_conflicts_seen()
+    def mark_conflicts_seen(self, memory_ids: Iterable[int] | None = None) -> int:
+        """The user looked at the memories edited on two computers at once (all of
+        them, or these): they are no longer counted as new."""
+        if not self.enabled:
+            return 0
+        return self.syncer.mark_conflicts_seen(memory_ids)
 
     def origin_names(self) -> dict[str, str]:
         return self.syncer.origin_names()

@@ -349,16 +349,20 @@ class Replica:
 
     def _conversation_body(self, conn: Any, uid: str) -> dict[str, Any] | None:
         row = conn.execute(
-            "SELECT title, title_source, pinned, model, created_at, updated_at FROM conversations "
-            "WHERE uid = ?",
+            "SELECT title, title_source, pinned, model, created_at, updated_at, origin, origin_key "
+            "FROM conversations WHERE uid = ?",
             (uid,),
         ).fetchone()
         if row is None:
             return None
-        return {
+        body = {
             "title": row[0], "title_source": row[1], "pinned": bool(row[2]), "model": row[3],
             "created_at": row[4], "updated_at": row[5],
         }  # fmt: skip
+        if row[6]:  # imported from another assistant ("from ChatGPT, 2024-03-02")
+            body["origin"] = row[6]
+            body["origin_key"] = row[7]
+        return body
 
     def _message_body(self, conn: Any, uid: str) -> dict[str, Any] | None:
         row = conn.execute(
@@ -397,16 +401,18 @@ class Replica:
         return {"value": row[0] if row else None}
 
     def _put_links(self, conn: Any, uid: str, body: dict[str, Any]) -> None:
-        conn.executemany(
-            "INSERT OR REPLACE INTO sync_links(message, target, kind, rank, score, why, weak) "
-            "VALUES (?, ?, 'used', ?, ?, ?, ?)",
-            [(uid, t, r, s, w, int(k)) for t, r, s, w, k in body.get("used", [])],
-        )
-        conn.executemany(
-            "INSERT OR REPLACE INTO sync_links(message, target, kind, rank, score, why, weak) "
-            "VALUES (?, ?, 'recalled', ?, ?, 'found', ?)",
-            [(uid, t, r, s, int(k)) for t, r, s, k in body.get("recalled", [])],
-        )
+        if body.get("used"):
+            conn.executemany(
+                "INSERT OR REPLACE INTO sync_links(message, target, kind, rank, score, why, weak) "
+                "VALUES (?, ?, 'used', ?, ?, ?, ?)",
+                [(uid, t, r, s, w, int(k)) for t, r, s, w, k in body.get("used", [])],
+            )
+        if body.get("recalled"):
+            conn.executemany(
+                "INSERT OR REPLACE INTO sync_links(message, target, kind, rank, score, why, weak) "
+                "VALUES (?, ?, 'recalled', ?, ?, 'found', ?)",
+                [(uid, t, r, s, int(k)) for t, r, s, k in body.get("recalled", [])],
+            )
 
     # -- what a file holds ---------------------------------------------------------------
 
@@ -503,6 +509,7 @@ class Replica:
         purge_memories: list[int] = []
         purge_messages: list[int] = []
         touched_messages: list[str] = []
+        latest = 0
         for record in records:
             out.records += 1
             kind, uid = record.get("k"), record.get("u")
@@ -511,7 +518,7 @@ class Replica:
                 continue
             if not isinstance(device, str):
                 continue
-            self.witness(conn, clock)
+            latest = max(latest, clock)
             stamp = (clock, device)
             body = record.get("b")
             known = self._record(conn, kind, uid)
@@ -525,6 +532,7 @@ class Replica:
             if not isinstance(body, dict):
                 continue
             touched_messages += self._apply_one(conn, kind, uid, stamp, body, record, known, out)
+        self.witness(conn, latest)
         self._materialize_waiting(conn, out)
         if purge_messages:
             self.profile.conversations.purge_rows(conn, purge_messages)
@@ -569,7 +577,8 @@ class Replica:
                 out.overridden += 1  # its conversation was deleted
             elif is_newer:
                 self._store(conn, kind, uid, stamp, body, None, parent=parent, waiting=True)
-                conn.execute("DELETE FROM sync_links WHERE message = ?", (uid,))
+                if known is not None:  # a new message has no links yet
+                    conn.execute("DELETE FROM sync_links WHERE message = ?", (uid,))
                 self._put_links(conn, uid, body)
                 return [uid]
         elif kind == SETTING and is_newer and uid in SYNCED_SETTINGS:
@@ -806,18 +815,28 @@ class Replica:
             str(body.get("created_at") or ""), str(body.get("updated_at") or ""),
         )  # fmt: skip
         cid = self._id_of(conn, "conversations", uid)
+        origin = body.get("origin") if isinstance(body.get("origin"), str) else None
+        key = body.get("origin_key") if origin and isinstance(body.get("origin_key"), str) else None
+        if (
+            key is not None
+            and conn.execute(
+                "SELECT 1 FROM conversations WHERE origin = ? AND origin_key = ? AND uid <> ?",
+                (origin, key, uid),
+            ).fetchone()
+        ):
+            key = None  # the same export imported on both computers: both copies stay
         if cid is None:
             cur = conn.execute(
                 "INSERT INTO conversations(title, title_source, pinned, model, created_at, "
-                "updated_at, uid) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (*fields, uid),
+                "updated_at, origin, origin_key, uid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (*fields, origin, key, uid),
             )
             cid = int(cur.lastrowid)
         else:
             conn.execute(
                 "UPDATE conversations SET title = ?, title_source = ?, pinned = ?, model = ?, "
-                "created_at = ?, updated_at = ? WHERE id = ?",
-                (*fields, cid),
+                "created_at = ?, updated_at = ?, origin = ?, origin_key = ? WHERE id = ?",
+                (*fields, origin, key, cid),
             )
         out.conversations.add(cid)
 
@@ -844,22 +863,38 @@ class Replica:
                 depth[item] = base + 1 + n
         touched: set[int] = set()
         placed: set[str] = set()
+        conversations: dict[Any, int | None] = {}
+        to_index: list[tuple[int, str]] = []  # new messages: full-text indexed together
         for uid in sorted(bodies, key=lambda u: depth.get(u, 0)):
             body = bodies[uid]
-            cid = self._id_of(conn, "conversations", body.get("conversation"))
+            conv = body.get("conversation")
+            if conv not in conversations:
+                conversations[conv] = self._id_of(conn, "conversations", conv)
+            cid = conversations[conv]
             if cid is None:
                 continue
             parent_uid = body.get("parent")
             parent = self._id_of(conn, "messages", parent_uid)
             if parent_uid and parent is None and not self._gone(conn, MESSAGE, parent_uid):
                 continue  # what it follows has not arrived (or waits itself)
-            self._materialize_message(conn, uid, cid, parent, body)
+            self._materialize_message(conn, uid, cid, parent, body, to_index)
             placed.add(uid)
             touched.add(cid)
+        self.profile.conversations.index_texts(conn, to_index)
         conn.executemany(
             "UPDATE sync_records SET waiting = 0 WHERE kind = 'message' AND uid = ?",
             [(uid,) for uid in placed],
         )
+        if placed:
+            # memories learned from these messages (arrived before them) point at them now
+            conn.execute(
+                "UPDATE memories SET source_message_id = (SELECT ms.id FROM sync_records r "
+                "JOIN messages ms ON ms.uid = json_extract(r.body, '$.source_message') "
+                "WHERE r.kind = 'memory' AND r.uid = memories.uid) "
+                "WHERE source_message_id IS NULL AND uid IN (SELECT uid FROM sync_records "
+                "WHERE kind = 'memory' AND body IS NOT NULL "
+                "AND json_extract(body, '$.source_message') IS NOT NULL)"
+            )
         for cid in touched:
             self.profile.conversations.mark_shown(conn, cid)
         out.conversations |= touched
@@ -869,7 +904,13 @@ class Replica:
         return known is not None and known[1] is None
 
     def _materialize_message(
-        self, conn: Any, uid: str, cid: int, parent: int | None, body: dict[str, Any]
+        self,
+        conn: Any,
+        uid: str,
+        cid: int,
+        parent: int | None,
+        body: dict[str, Any],
+        to_index: list[tuple[int, str]],
     ) -> None:
         role = body.get("role") if body.get("role") in ("system", "user", "assistant") else "user"
         status = (
@@ -897,7 +938,7 @@ class Replica:
             )
             mid = int(cur.lastrowid)
             if not forgotten:
-                store.index_text(conn, mid, content)
+                to_index.append((mid, content))
         else:
             mid = int(row[0])
             conn.execute(
@@ -912,28 +953,24 @@ class Replica:
                 store.unindex(conn, [mid])
                 if not forgotten:
                     store.index_text(conn, mid, content)
-        # what this answer was given, and the answers that were given this message
-        conn.execute("DELETE FROM message_memories WHERE message_id = ?", (mid,))
-        conn.execute("DELETE FROM message_recalls WHERE message_id = ?", (mid,))
-        conn.execute(
-            "INSERT OR IGNORE INTO message_memories(message_id, memory_id, rank, score, why, weak) "
-            "SELECT ?, m.id, l.rank, l.score, l.why, l.weak FROM sync_links l JOIN memories m "
-            "ON m.uid = l.target WHERE l.message = ? AND l.kind = 'used'",
-            (mid, uid),
-        )
-        conn.execute(
-            "INSERT OR IGNORE INTO message_recalls(message_id, recalled_id, rank, score, weak) "
-            "SELECT ?, m.id, l.rank, l.score, l.weak FROM sync_links l JOIN messages m "
-            "ON m.uid = l.target WHERE l.message = ? AND l.kind = 'recalled'",
-            (mid, uid),
-        )
+            # what this answer was given, and the answers that were given this message
+            conn.execute("DELETE FROM message_memories WHERE message_id = ?", (mid,))
+            conn.execute("DELETE FROM message_recalls WHERE message_id = ?", (mid,))
+        if body.get("used"):  # its links are the body's (put when it arrived)
+            conn.execute(
+                "INSERT OR IGNORE INTO message_memories(message_id, memory_id, rank, score, why, "
+                "weak) SELECT ?, m.id, l.rank, l.score, l.why, l.weak FROM sync_links l JOIN "
+                "memories m ON m.uid = l.target WHERE l.message = ? AND l.kind = 'used'",
+                (mid, uid),
+            )
+        if body.get("recalled"):
+            conn.execute(
+                "INSERT OR IGNORE INTO message_recalls(message_id, recalled_id, rank, score, weak) "
+                "SELECT ?, m.id, l.rank, l.score, l.weak FROM sync_links l JOIN messages m "
+                "ON m.uid = l.target WHERE l.message = ? AND l.kind = 'recalled'",
+                (mid, uid),
+            )
         self._link_target(conn, uid, mid)
-        conn.execute(
-            "UPDATE memories SET source_message_id = ? WHERE source_message_id IS NULL AND uid IN "
-            "(SELECT uid FROM sync_records WHERE kind = 'memory' AND body IS NOT NULL AND "
-            "json_extract(body, '$.source_message') = ?)",
-            (mid, uid),
-        )
 
     def _link_target(self, conn: Any, uid: str, rowid: int) -> None:
         """A memory or message arrived that answers already here were given."""

@@ -21,13 +21,15 @@ Nothing in a pass depends on the wall clock except what a person reads ("2 min a
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import logging
 import os
+import shutil
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -35,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core.db.files import sibling
 from desktop_mem.core.errors import SyncError, SyncRefused
-from desktop_mem.core.events import MemoriesChanged, SettingChanged, SyncChanged
+from desktop_mem.core.events import MemoriesChanged, SettingChanged, SyncChanged, SyncProgress
 from desktop_mem.core.keys import recovery
 from desktop_mem.core.keys.vault import read_sidecar, write_key_mode
 from desktop_mem.core.sync import crypto, files
@@ -57,6 +59,7 @@ COMPACT_MIN_BYTES = 256 * 1024  # change files smaller than this are not worth a
 COMPACT_AFTER_DELETE_S = 60.0  # a deletion's text leaves the folder within about this
 STATUS_REFRESH_S = 3600.0  # a computer says it is alive at least this often
 REFUSED_REPORT_S = 600.0  # a file still refused after this long is reported
+APPLY_BATCH = 5000  # records of another computer's file applied (and committed) at a time
 
 
 def now_iso() -> str:
@@ -283,6 +286,41 @@ class Syncer:
         with self.db.transaction() as conn:
             self._set(conn, {"name": name, "status_digest": None})
         self.profile.events.emit(SyncChanged("renamed"))
+
+    def move(self, folder: Path) -> str:
+        """Sync through another folder from now on, keeping the sync key, this
+        computer's identity and everything it has read (nothing is sent again). If the
+        new folder already holds this profile's sync folder (the engine moved it, or
+        another computer moved first), this computer just uses it; otherwise the whole
+        sync folder is copied there from the old one, which stays as it was until the
+        user deletes it. Returns "used" or "copied"."""
+        layout = self.layout()
+        target = _usable_folder(folder)
+        if self.folder.is_dir() and target == self.folder.resolve():
+            raise SyncError("This profile already syncs through that folder.", reason="usage")
+        new = files.Layout.of(target, layout.sync_id)
+        with self._pass_lock(30.0) as mine:
+            if not mine:
+                raise SyncError(
+                    "Another window or command is syncing this profile: try again.",
+                    reason="sync_busy",
+                )
+            if new.root.is_dir():
+                how = "used"
+            elif layout.root.is_dir():
+                _copy_tree(layout.root, new.root)
+                how = "copied"
+            else:
+                raise SyncError(
+                    f"The old sync folder {self.folder} is not there to copy from, and {target} "
+                    "does not hold this profile's sync folder: connect the old one, or choose "
+                    "the folder your other computers sync through.",
+                    reason="sync_folder_missing",
+                )
+            with self.db.transaction() as conn:
+                self._set(conn, {"folder": str(target), "status_digest": None})
+        self.profile.events.emit(SyncChanged("moved"))
+        return how
 
     def offer_pairing(self) -> str:
         """A pairing code another computer joins with, for an hour."""
@@ -539,21 +577,42 @@ class Syncer:
             )
         raw.verify(signing)
         key = chain.key(str(raw.header.get("key")))
+        total = raw.count(key)  # every part opens before any of it is applied
+        # a large file (a snapshot, when joining or back after months) is applied in
+        # steps, each committed with how far it got: a pass stopped or killed half-way
+        # goes on from there, and nothing is applied twice
+        place = f"{device}:{kind}:{n}"
+        mark = json.loads(self._get("partial") or "{}")
+        done = int(mark.get("done") or 0) if mark.get("file") == place else 0
+        records = itertools.islice(raw.records(key), done, None)
         replica = self.replica()
-        with self.db.transaction() as conn:
-            if replica.pending():
-                self._export_in(conn, replica)  # what changed here first gets its stamp
-            replica.set_recording(conn, False)
-            applied = replica.apply(conn, raw.records(key))
-            replica.set_recording(conn, True)
-            conn.execute(
-                "INSERT INTO sync_peers(device, applied) VALUES (?, ?) "
-                "ON CONFLICT(device) DO UPDATE SET applied = excluded.applied",
-                (device, n),
-            )
+        peer = self._peer_name(device)
+        while True:
+            batch = list(itertools.islice(records, APPLY_BATCH))
+            done += len(batch)
+            last = done >= total or len(batch) < APPLY_BATCH
+            with self.db.transaction() as conn:
+                if replica.pending():
+                    self._export_in(conn, replica)  # what changed here first gets its stamp
+                replica.set_recording(conn, False)
+                applied = replica.apply(conn, batch)
+                replica.set_recording(conn, True)
+                if last:
+                    conn.execute(
+                        "INSERT INTO sync_peers(device, applied) VALUES (?, ?) "
+                        "ON CONFLICT(device) DO UPDATE SET applied = excluded.applied",
+                        (device, n),
+                    )
+                    self._set(conn, {"partial": None})
+                else:
+                    self._set(conn, {"partial": json.dumps({"file": place, "done": done})})
+            result.applied.merge(applied)
+            if total > APPLY_BATCH:
+                self.profile.events.emit(SyncProgress(min(done, total), total, peer))
+            if last:
+                break
         self._refused_since.pop(str(path), None)
         result.files_read += 1
-        result.applied.merge(applied)
 
     def _refused(self, path: Path, reason: str, result: Pass, device: str) -> None:
         """A file that does not open yet: an engine may still be delivering it. Said in
@@ -882,9 +941,25 @@ class Syncer:
             (int(r[0]), str(r[1]), str(r[2])) for r in self.db.query(sql + " ORDER BY c.at DESC")
         ]
 
-    def mark_conflicts_seen(self) -> None:
+    def mark_conflicts_seen(self, memory_ids: Iterable[int] | None = None) -> int:
+        """The user has looked: at the list of them (every one), or at these memories.
+        How many were not seen before (announced: the window's line clears)."""
+        ids = None if memory_ids is None else sorted({int(i) for i in memory_ids})
+        where = "c.seen = 0"
+        if ids is not None:
+            if not ids:
+                return 0
+            where += f" AND m.id IN ({','.join('?' * len(ids))})"
+        sql = f"SELECT c.uid FROM sync_conflicts c JOIN memories m ON m.uid = c.uid WHERE {where}"
+        uids = [r[0] for r in self.db.query(sql, ids or ())]
+        if not uids:  # the usual case, read only: nothing written
+            return 0
         with self.db.transaction() as conn:
-            conn.execute("UPDATE sync_conflicts SET seen = 1")
+            conn.executemany(
+                "UPDATE sync_conflicts SET seen = 1 WHERE uid = ?", [(u,) for u in uids]
+            )
+        self.profile.events.emit(SyncChanged("conflicts_seen"))
+        return len(uids)
 
     def origin_names(self) -> dict[str, str]:
         """Each computer's name, by id (this one's too)."""
@@ -924,6 +999,23 @@ def _generation(chain: KeyChain) -> int:
 def _chunks(ids: list[int], size: int = 500) -> Iterator[list[int]]:
     for start in range(0, len(ids), size):
         yield ids[start : start + size]
+
+
+def _copy_tree(src: Path, dst: Path) -> None:
+    """A copy of a sync folder, made under a temporary name and renamed into place, so an
+    engine (or a computer) never sees half of it; temporary files left by a killed write
+    are not copied."""
+    tmp = dst.parent / f".~dm-move-{crypto.new_id()[:12]}"
+    try:
+        shutil.copytree(src, tmp, ignore=shutil.ignore_patterns(".~dm-*"))
+        os.replace(tmp, dst)
+    except OSError as exc:
+        _remove_tree(tmp)
+        raise SyncError(
+            f"The sync folder could not be copied to {dst.parent} ({exc.strerror or exc}): "
+            "free some space there, or choose another folder.",
+            reason="sync_folder_readonly",
+        ) from None
 
 
 def _remove_tree(path: Path) -> None:
