@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_mem.ui import focus
 from desktop_mem.ui.message_widget import MessageWidget
 
 COLUMN = 820  # px: the widest the messages and the composer get (about 90 characters)
@@ -275,8 +276,10 @@ class ChatView(QWidget):
         w.notice.linkActivated.connect(
             lambda link, widget=w: self.notice_link.emit(self.messages.index(widget), link)
         )
+        w.parts_changed.connect(lambda widget=w: self._order(widget))
         self.list_layout.insertWidget(self.list_layout.count() - 1, w)
         self.messages.append(w)
+        self._order(w)
         self.empty.hide()
         self._update_actions()
         if role == "user":
@@ -292,6 +295,24 @@ class ChatView(QWidget):
             w.deleteLater()
         self.empty.setVisible(not self.messages)
         self._update_actions()
+
+    def _order(self, widget: MessageWidget) -> None:
+        """Tab reads the conversation in order, between the model picker and the composer:
+        a message's controls come after the previous message's, before the next's."""
+        if widget not in self.messages:
+            return
+        i = self.messages.index(widget)
+        before = self.messages[i - 1].parts()[-1] if i else self.model_box
+        after = (
+            self.messages[i + 1].parts()[0]
+            if i + 1 < len(self.messages)
+            else self.composer_parts()[0]
+        )
+        focus.chain([before, *widget.parts(), after])
+
+    def composer_parts(self) -> list[QWidget]:
+        """What Tab visits under the messages, in order."""
+        return [self.cancel_edit_button, self.input, self.send_button, self.stop_button]
 
     def scroll_to_end(self) -> None:
         self._follow = True

@@ -136,7 +136,14 @@ class MarkdownView(QTextBrowser):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.viewport().setAutoFillBackground(False)
-        self.setStyleSheet("QTextBrowser { background: transparent; }")
+        # Tab stops on the text only when it holds links (Copy copies it); then its ring
+        # shows, in a border that is there, transparent, when it has no focus.
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.setStyleSheet(
+            "QTextBrowser { background: transparent; border: 2px solid transparent;"
+            " border-radius: 4px; padding: 0px; }"
+            " QTextBrowser:focus { border-color: palette(highlight); }"
+        )
         self.highlighter = CodeHighlighter(self.document())
         self.document().documentLayout().documentSizeChanged.connect(self._fit)
         self.markdown_text = ""
@@ -144,6 +151,8 @@ class MarkdownView(QTextBrowser):
     def set_markdown(self, text: str) -> None:
         self.markdown_text = text
         self.setMarkdown(text)
+        links = LINK.search(text) is not None
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus if links else Qt.FocusPolicy.ClickFocus)
         self._fit()
 
     def _fit(self, *_: Any) -> None:
@@ -156,6 +165,7 @@ class MarkdownView(QTextBrowser):
 
 
 RENDER_MS = 40
+LINK = re.compile(r"\]\(|<https?://|https?://\S")  # Markdown that renders a link
 
 
 class MessageWidget(QFrame):
@@ -163,6 +173,7 @@ class MessageWidget(QFrame):
     message_clicked = Signal(int)  # an earlier message the answer was given
     document_clicked = Signal(object)  # a passage it was given (documents.PassageHit)
     rendered = Signal()
+    parts_changed = Signal()  # its controls changed (chips): the chat orders Tab again
     redo_clicked = Signal()  # Edit (a user message) or Regenerate (an answer)
     version_clicked = Signal(int)  # -1: the previous version of this message, +1: the next
 
@@ -230,7 +241,8 @@ class MessageWidget(QFrame):
         self.notice = QLabel()
         self.notice.setObjectName("notice")
         self.notice.setWordWrap(True)
-        self.notice.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
+        self.notice.setTextInteractionFlags(self._links)
+        self.notice.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # set_notice: a link, Tab
         self.notice.hide()
         layout.addWidget(self.notice)
         self._pending = ""
@@ -238,6 +250,24 @@ class MessageWidget(QFrame):
         self._render.setSingleShot(True)
         self._render.timeout.connect(self._flush)
         self.set_text(text)
+
+    # a notice's links (Undo) are reached by Tab and followed with Enter, as by a click
+    _links = (
+        Qt.TextInteractionFlag.LinksAccessibleByMouse
+        | Qt.TextInteractionFlag.LinksAccessibleByKeyboard
+    )
+
+    def parts(self) -> list[QWidget]:
+        """Its controls in the order Tab visits them: the versions, Edit or Regenerate,
+        Copy, the text (when it has links), the chips, the notice's links."""
+        chips = [
+            w
+            for i in range(self.chips.count())
+            if (item := self.chips.itemAt(i)) is not None
+            and isinstance(w := item.widget(), QPushButton)
+        ]
+        return [self.previous_button, self.next_button, self.redo_button, self.copy_button,
+                self.body, *chips, self.notice]  # fmt: skip
 
     def set_text(self, text: str) -> None:
         self._pending = ""
@@ -293,6 +323,7 @@ class MessageWidget(QFrame):
             item = self.chips.takeAt(0)
             chip = item.widget() if item is not None else None
             if chip is not None:
+                chip.setParent(None)  # out of the Tab order now, not at the next pass
                 chip.deleteLater()
         recalled = [r for r in recalled if r.text is not None]  # not those deleted since
         if not used and not recalled and not passages:
@@ -324,6 +355,7 @@ class MessageWidget(QFrame):
                 chip = self._chip(_short(where, 32), f"{where}\n{p.text}", p.weak)
                 chip.clicked.connect(lambda _=False, p=p: self.document_clicked.emit(p))
         self.chip_row.show()
+        self.parts_changed.emit()
 
     def _why(self, why: str, weak: bool) -> str:
         said = {
@@ -378,6 +410,11 @@ class MessageWidget(QFrame):
     def set_notice(self, html: str | None) -> None:
         self.notice.setVisible(bool(html))
         self.notice.setText(html or "")
+        # a tab stop only while it has a link to follow
+        links = "<a " in (html or "")
+        self.notice.setFocusPolicy(
+            Qt.FocusPolicy.StrongFocus if links else Qt.FocusPolicy.ClickFocus
+        )
 
 
 def _short(text: str, width: int) -> str:
