@@ -314,6 +314,22 @@ class ChatView(QWidget):
         """What Tab visits under the messages, in order."""
         return [self.cancel_edit_button, self.input, self.send_button, self.stop_button]
 
+    def remove_messages(self, ids: set[int]) -> None:
+        """Messages deleted from the conversation shown: gone from the view at once."""
+        for w in [m for m in self.messages if m.message_id in ids]:
+            if w is self._edited:
+                self.cancel_edit()
+            self.messages.remove(w)
+            w.setParent(None)
+            w.deleteLater()
+        self.empty.setVisible(not self.messages)
+        self._update_actions()
+
+    def forget_memories(self, ids: tuple[int, ...]) -> None:
+        """Memories deleted (`ids`; empty: all): no answer shows a chip of one."""
+        for m in self.messages:
+            m.forget_memories(ids)
+
     def scroll_to_end(self) -> None:
         self._follow = True
         bar = self.scroll_area.verticalScrollBar()

@@ -35,6 +35,9 @@ class ConversationsController(QObject):
         panel.message_requested.connect(self.open_message)
         panel.menu_requested.connect(self.conversation_menu)
         context.hub.conversations_changed.connect(self.refresh)
+        # what the core deleted leaves the open conversation at once, not on reopening
+        context.core.conversations_touched.connect(self.messages_changed)
+        context.core.memories_removed.connect(chat.forget_memories)
         context.hub.message_requested.connect(self.open_message)
         context.hub.new_chat_requested.connect(self.new_conversation)
 
@@ -48,6 +51,22 @@ class ConversationsController(QObject):
         self.panel.model.set_conversations(self.store.list())
         self.panel.show_found(self.panel.model.count())
         self.panel.select(self.ctx.chat.conversation_id)
+
+    def messages_changed(self, conversations: tuple[int, ...]) -> None:
+        """Conversations changed (empty: any): messages of the open one that no longer
+        exist (a "forget …", another app, another computer) are taken out of the view."""
+        cid = self.ctx.chat.conversation_id
+        if cid is None or (conversations and cid not in conversations):
+            return
+        shown = {w.message_id for w in self.chat.messages if w.message_id is not None}
+        if not shown:
+            return
+        try:
+            kept = {m.id for m in self.store.messages(cid)}
+        except DesktopMemError:  # the conversation itself went: the list says so
+            kept = set()
+        if gone := shown - kept:
+            self.chat.remove_messages(gone)
 
     def search(self, query: str) -> None:
         """Conversations whose messages are about the query, each with the message it

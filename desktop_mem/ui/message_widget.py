@@ -246,6 +246,7 @@ class MessageWidget(QFrame):
         self.notice.hide()
         layout.addWidget(self.notice)
         self._pending = ""
+        self._given: tuple[list[Any], list[Any], list[Any]] = ([], [], [])
         self._render = QTimer(self)
         self._render.setSingleShot(True)
         self._render.timeout.connect(self._flush)
@@ -319,6 +320,7 @@ class MessageWidget(QFrame):
         one read back: memories, earlier messages and passages of documents, each a chip
         (a weaker match drawn as such); a click opens the memory, the conversation at
         that message, or the file at that page."""
+        self._given = (used, recalled, passages)
         while self.chips.count():
             item = self.chips.takeAt(0)
             chip = item.widget() if item is not None else None
@@ -326,14 +328,16 @@ class MessageWidget(QFrame):
                 chip.setParent(None)  # out of the Tab order now, not at the next pass
                 chip.deleteLater()
         recalled = [r for r in recalled if r.text is not None]  # not those deleted since
+        used = [u for u in used if u.text is not None]  # a forgotten memory: no chip
         if not used and not recalled and not passages:
             self.chip_row.hide()
             return
         if used:
             self._label(self.tr("Memories used:"))
             for u in used[:MAX_CHIPS]:
-                text = u.text if u.text is not None else self.tr("(deleted)")
-                chip = self._chip(_short(text, 24), self._why(u.why, u.weak) + "\n" + text, u.weak)
+                chip = self._chip(
+                    _short(u.text, 24), self._why(u.why, u.weak) + "\n" + u.text, u.weak
+                )
                 chip.setProperty("memory_id", u.memory_id)
                 chip.clicked.connect(lambda _=False, i=u.memory_id: self.memory_clicked.emit(i))
             if len(used) > MAX_CHIPS:
@@ -356,6 +360,13 @@ class MessageWidget(QFrame):
                 chip.clicked.connect(lambda _=False, p=p: self.document_clicked.emit(p))
         self.chip_row.show()
         self.parts_changed.emit()
+
+    def forget_memories(self, ids: tuple[int, ...]) -> None:
+        """Memories were deleted (`ids`; empty: all of them): their chips go at once."""
+        used, recalled, passages = self._given
+        kept = [u for u in used if ids and u.memory_id not in ids]
+        if len(kept) != len(used):
+            self.set_given(kept, recalled, passages)
 
     def _why(self, why: str, weak: bool) -> str:
         said = {
