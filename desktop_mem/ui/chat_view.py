@@ -359,6 +359,11 @@ class ChatView(QWidget):
             if offline
             else ""
         )
+        self._update_actions()  # Regenerate and Edit ask the model too
+
+    def offline(self) -> bool:
+        """The model server is known not to answer: nothing can be sent or answered."""
+        return self._offline
 
     def _submit(self) -> None:
         text = self.input.toPlainText().strip()
@@ -373,6 +378,8 @@ class ChatView(QWidget):
             self.send_requested.emit(text)
 
     def edit_last_message(self) -> None:
+        if self._offline:
+            return
         last = next((m for m in reversed(self.messages) if m.role == "user"), None)
         if last is not None and not last.command:
             self._begin_edit(last, -1)
@@ -421,7 +428,7 @@ class ChatView(QWidget):
             self.version_requested.emit(widget.message_id, delta)
 
     def _redo(self, widget: MessageWidget) -> None:
-        if widget not in self.messages or self.stop_button.isVisible():
+        if widget not in self.messages or self.stop_button.isVisible() or self._offline:
             return
         turn = self.turn_of(widget)
         if turn < 0:
@@ -444,8 +451,13 @@ class ChatView(QWidget):
 
     def _update_actions(self, busy: bool | None = None) -> None:
         busy = self.stop_button.isVisible() if busy is None else busy
+        why = (
+            self.tr("The model server is not answering: this works again once it does.")
+            if self._offline
+            else None
+        )
         for m in self.messages:
-            m.redo_button.setEnabled(not busy)
+            m.set_redo_enabled(not busy and why is None, why)
             m.set_versions_enabled(not busy)
 
     def set_incognito(self, on: bool) -> None:

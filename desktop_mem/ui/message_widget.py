@@ -215,14 +215,13 @@ class MessageWidget(QFrame):
         self.redo_button = QToolButton()
         if role == "user":
             self.redo_button.setText(self.tr("Edit"))
-            self.redo_button.setToolTip(
-                self.tr("Change this message and send it again (the turns after it are replaced)")
+            self._redo_tip = self.tr(
+                "Change this message and send it again (the turns after it are replaced)"
             )
         else:
             self.redo_button.setText(self.tr("Regenerate"))
-            self.redo_button.setToolTip(
-                self.tr("Answer this message again (the turns after it are replaced)")
-            )
+            self._redo_tip = self.tr("Answer this message again (the turns after it are replaced)")
+        self.redo_button.setToolTip(self._redo_tip)
         self.redo_button.clicked.connect(self.redo_clicked)
         head.addWidget(self.redo_button)
         head.addWidget(self.copy_button)
@@ -299,6 +298,12 @@ class MessageWidget(QFrame):
         neither Edit nor Regenerate is offered."""
         self.command = True
         self.redo_button.hide()
+
+    def set_redo_enabled(self, on: bool, why: str | None = None) -> None:
+        """Edit or Regenerate usable or not; `why` not, as its tooltip (a disabled
+        button still shows one)."""
+        self.redo_button.setEnabled(on)
+        self.redo_button.setToolTip(why or self._redo_tip)
 
     def set_status(self, status: str, error: str | None = None) -> None:
         if status == "stopped":  # the user's choice, not a failure: quiet, not red

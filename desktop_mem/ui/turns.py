@@ -62,8 +62,8 @@ class TurnController(QObject):
         """Answer a user message again: the last (-1) or the `turn`-th; the turns after
         it are replaced."""
         session = self.ctx.chat.session
-        if self.busy or session is None or not self.chat.messages:
-            return
+        if self.busy or session is None or not self.chat.messages or self.chat.offline():
+            return  # offline: Ctrl+R waits for the server, as the button does
         if self.chat.messages[-1].command:  # a command's reply: nothing to answer again
             return
         if turn < 0:

@@ -348,7 +348,7 @@
     </message>
     <message>
         <location filename="../../desktop_mem/ui/chat_view.py" line="180" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="461" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="473" />
         <source>Say hello. What you tell me stays on this computer, encrypted.</source>
         <translation>打个招呼吧。你告诉我的一切都加密保存在这台电脑上。</translation>
     </message>
@@ -393,7 +393,12 @@
         <translation>模型服务器没有响应：你的消息会留在这里，等它恢复后再发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="457" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="455" />
+        <source>The model server is not answering: this works again once it does.</source>
+        <translation>模型服务器没有响应：它恢复后即可再用。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="469" />
         <source>Incognito: nothing you say here is remembered or stored, and no memory is used. Closing it leaves no trace.</source>
         <translation>无痕模式：你在这里说的话不会被记住或保存，也不会使用任何记忆。关闭后不留痕迹。</translation>
     </message>
@@ -1964,77 +1969,77 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="224" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="223" />
         <source>Answer this message again (the turns after it are replaced)</source>
         <translation>重新回答这条消息（其后的对话会被替换）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="306" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="311" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="309" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="314" />
         <source>The answer failed.</source>
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="336" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="341" />
         <source>Memories used:</source>
         <translation>用到的记忆：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="344" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="349" />
         <source>+%1 more</source>
         <translation>还有 %1 条</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="348" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="353" />
         <source>Earlier messages:</source>
         <translation>之前的消息：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="351" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="356" />
         <source>%1, in another conversation:</source>
         <translation>%1，在另一个对话中：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="356" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="361" />
         <source>Documents:</source>
         <translation>文档：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="373" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="378" />
         <source>In every answer: about your health or safety</source>
         <translation>每次回答都会用到：与你的健康或安全有关</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="374" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="379" />
         <source>In every answer (pinned)</source>
         <translation>每次回答都会用到（已置顶）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="375" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="380" />
         <source>Found for this message</source>
         <translation>为这条消息找到的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="376" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="381" />
         <source>Learned from an earlier message found for this one</source>
         <translation>从为这条消息找到的一条以前的消息中记住的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="378" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="383" />
         <source>a weaker match</source>
         <translation>匹配较弱</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="401" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="406" />
         <source>%1/%2</source>
         <translation>%1/%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="404" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="409" />
         <source>Version %1 of %2</source>
         <translation>第 %1 个版本，共 %2 个</translation>
     </message>

@@ -698,6 +698,7 @@ ZH: dict[str, str | list[str]] = {
     ],
     # branch h44k (issue 44: keyboard, forget in the open conversation, undo links)
     "That memory was forgotten: it is no longer kept.": "这条记忆已被忘记，不再保存。",
+    "The model server is not answering: this works again once it does.": "模型服务器没有响应：它恢复后即可再用。",
 }
 
 
