@@ -14,6 +14,7 @@ from desktop_mem.core.chat.records import ORIGINS
 from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.ui import tasks
 from desktop_mem.ui.changes import describe as describe_changes
+from desktop_mem.ui.changes import undo_link
 from desktop_mem.ui.chat_view import ChatView
 from desktop_mem.ui.context import Context
 from desktop_mem.ui.conversations_panel import ConversationsPanel
@@ -160,7 +161,8 @@ class ConversationsController(QObject):
                 if asked is not None and asked.role == "user":
                     asked.set_command()
             if m.role == "assistant" and last_user in taught:  # kept, as when it was learned
-                w.set_notice(describe_changes(taught[last_user]))
+                undo = self.ctx.app.memories.undoable(last_user) is not None  # still can be
+                w.set_notice(describe_changes(taught[last_user]) + (undo_link() if undo else ""))
             if m.role == "assistant":
                 w.set_given(m.used, m.recalled, passages.get(m.id, []))
 

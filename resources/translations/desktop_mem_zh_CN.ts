@@ -332,6 +332,11 @@
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
+    <message>
+        <location filename="../../desktop_mem/ui/changes.py" line="38" />
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
 </context>
 <context>
     <name>ChatView</name>
@@ -532,93 +537,93 @@
 <context>
     <name>ConversationsController</name>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="111" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="112" />
         <source>Incognito conversation</source>
         <translation>无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="111" />
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="128" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="112" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="129" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="130" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="131" />
         <source>from %1, %2</source>
         <translation>来自 %1，%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="203" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="205" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="203" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="205" />
         <source>Pin to the top</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="204" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="206" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="205" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="207" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="206" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="208" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="227" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="229" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="227" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="229" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="242" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="244" />
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="244" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="246" />
         <source>Markdown (*.md);;JSON (*.json)</source>
         <translation>Markdown (*.md);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="255" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="257" />
         <source>Exported to %1.</source>
         <translation>已导出到 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="260" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="262" />
         <source>Delete this conversation for good? Memories learned from it stay.</source>
         <translation>永久删除这个对话？从中学到的记忆会保留。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="263" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="265" />
         <source>%n of them will no longer quote what was said in it.</source>
         <translation><numerusform>其中 %n 条记忆将不再引用这个对话中的内容。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="267" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="269" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="279" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="281" />
         <source>The conversation was deleted.</source>
         <translation>对话已删除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="282" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="284" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
@@ -2956,25 +2961,20 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>TurnController</name>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="102" />
+        <location filename="../../desktop_mem/ui/turns.py" line="103" />
         <source>…</source>
         <translation>…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="133" />
+        <location filename="../../desktop_mem/ui/turns.py" line="134" />
         <location filename="../../desktop_mem/ui/turns.py" line="273" />
         <source>Learning from this exchange…</source>
         <translation>正在从这轮对话中学习…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="195" />
+        <location filename="../../desktop_mem/ui/turns.py" line="196" />
         <source>Retry</source>
         <translation>重试</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="216" />
-        <source>Undo</source>
-        <translation>撤销</translation>
     </message>
     <message>
         <location filename="../../desktop_mem/ui/turns.py" line="228" />
@@ -3007,52 +3007,52 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>这条消息还没有被记住：模型服务器出错了。稍后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="299" />
+        <location filename="../../desktop_mem/ui/turns.py" line="305" />
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="302" />
+        <location filename="../../desktop_mem/ui/turns.py" line="308" />
         <source>Undoing…</source>
         <translation>正在撤销…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="326" />
+        <location filename="../../desktop_mem/ui/turns.py" line="332" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>已删除 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="326" />
+        <location filename="../../desktop_mem/ui/turns.py" line="332" />
         <source> and %n message(s).</source>
         <translation><numerusform>和 %n 条消息。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="329" />
+        <location filename="../../desktop_mem/ui/turns.py" line="335" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="331" />
+        <location filename="../../desktop_mem/ui/turns.py" line="337" />
         <source>Deleted %n message(s).</source>
         <translation><numerusform>已删除 %n 条消息。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="337" />
+        <location filename="../../desktop_mem/ui/turns.py" line="343" />
         <source>%n earlier message(s) stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>%n 条以前的消息保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="346" />
+        <location filename="../../desktop_mem/ui/turns.py" line="352" />
         <source>%n memory(s) or message(s) still mention it: say the same “forget …” again to see them.</source>
         <translation><numerusform>仍有 %n 条记忆或消息提到它：再说一次同样的“忘记……”即可看到。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="352" />
+        <location filename="../../desktop_mem/ui/turns.py" line="358" />
         <source>Nothing was deleted.</source>
         <translation>没有删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="357" />
+        <location filename="../../desktop_mem/ui/turns.py" line="363" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
