@@ -62,6 +62,7 @@ QPlainTextEdit, QTextEdit { border: 1px solid palette(mid); padding: 1px; }
 QPlainTextEdit:focus, QTextEdit:focus { border: 2px solid palette(highlight); padding: 0px; }
 QAbstractItemView { border: 1px solid palette(mid); padding: 1px; }
 QAbstractItemView:focus { border: 2px solid palette(highlight); padding: 0px; }
+QHeaderView { border: none; padding: 0px; }
 QToolButton#railButton:focus { border-color: palette(highlight); padding: 6px 4px; }
 QToolButton#railButton:checked:focus { border-color: palette(window-text); }
 """
