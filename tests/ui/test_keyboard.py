@@ -6,6 +6,7 @@ filter did); the place of the keyboard is drawn, in both themes."""
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -210,9 +211,37 @@ def test_every_settings_tab_goes_round(qtbot: Any, window: MainWindow) -> None:
     assert len(walked) >= 6 and "Apps" in walked and "Sync" in walked
 
 
-@pytest.mark.parametrize("index", range(len(DIALOGS)))
+def _forget(_t: Path) -> QDialog:
+    from desktop_mem.ui.forget_dialog import ForgetDialog
+
+    memory = SimpleNamespace(id=1, text="My sister Ana lives in Porto", pinned=False)
+    return ForgetDialog([memory], [])
+
+
+def _forget_everything(_t: Path) -> QDialog:
+    from desktop_mem.ui.forget_dialog import ForgetEverythingDialog
+
+    return ForgetEverythingDialog(3, 10, 2)
+
+
+def _recovery_code(_t: Path) -> QDialog:
+    from desktop_mem.ui.backup_ui import RecoveryCodeDialog
+
+    return RecoveryCodeDialog("KKK1-XTJD-SEA3-ABCD-EFGH-JKMN", "default")
+
+
+def _pairing_code(_t: Path) -> QDialog:
+    from desktop_mem.ui.sync_ui import PairingCodeDialog
+
+    return PairingCodeDialog("KKK1-XTJD-SEA3")
+
+
+MORE = [*DIALOGS, _forget, _forget_everything, _recovery_code, _pairing_code]
+
+
+@pytest.mark.parametrize("index", range(len(MORE)))
 def test_every_dialog_goes_round(qtbot: Any, tmp_path: Path, index: int) -> None:
-    dialog = DIALOGS[index](tmp_path)
+    dialog = MORE[index](tmp_path)
     qtbot.addWidget(dialog)
     dialog.show()
     qtbot.waitExposed(dialog)
