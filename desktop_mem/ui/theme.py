@@ -50,6 +50,11 @@ QPushButton:pressed, QToolButton:pressed, QToolButton:checked { background: pale
 QPushButton:focus { border: 2px solid palette(highlight); padding: 3px 11px; }
 QToolButton:focus { border: 2px solid palette(highlight); padding: 2px 5px; }
 QPushButton:flat { background: transparent; }
+QPushButton:default { background: palette(highlight); color: palette(highlighted-text);
+                      border-color: palette(highlight); }
+QPushButton:default:disabled { background: palette(button); color: palette(placeholder-text);
+                               border-color: palette(mid); }
+QPushButton:default:focus { border-color: palette(window-text); }
 QPushButton#chip:focus { border: 2px solid palette(highlight); padding: 1px 8px; }
 QCheckBox, QRadioButton { border: 2px solid transparent; border-radius: 4px; padding: 1px 2px; }
 QCheckBox:focus, QRadioButton:focus { border-color: palette(highlight); }
