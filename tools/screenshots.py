@@ -301,12 +301,21 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
                 pump(cond=lambda window=window: window.context.server.online)
                 window.conversations.open_conversation(conversation)
                 _save(out, "chat" + suffix[0], window, pump)
+                _focused(out, "chat-focus-chip" + suffix[0], window, pump,
+                         window.chat.messages[-1].parts()[5])  # fmt: skip
+                _focused(out, "chat-focus-rail" + suffix[0], window, pump,
+                         window.rail_buttons["memories"])  # fmt: skip
                 window.chat.edit_last_message()  # the editing state
                 _save(out, "chat-editing" + suffix[0], window, pump)
                 window.chat.cancel_edit()
                 window.show_page("memories")
                 window.memories.show_memory(memory.id)
                 _save(out, "memories" + suffix[0], window, pump)
+                _focused(out, "memories-focus-list" + suffix[0], window, pump, window.browser.list)
+                _focused(out, "memories-focus-rail" + suffix[0], window, pump,
+                         window.rail_buttons["memories"])  # fmt: skip
+                _focused(out, "memories-focus-filter" + suffix[0], window, pump,
+                         window.browser.pinned_only)  # fmt: skip
                 window.browser.all_matches.setChecked(True)
                 window.browser.search.setText("zqxv wkrp")  # weak matches, with their scores
                 pump(cond=lambda window=window: window.browser.sort.findData("best") >= 0)
@@ -362,6 +371,14 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
     desktop.close()
     install_language(app, "en")
     theme.apply("light")
+
+
+def _focused(out: Path, name: str, window: Any, pump: Any, widget: Any) -> None:
+    """The window with the keyboard on `widget`: its focus ring."""
+    window.activateWindow()
+    widget.setFocus()
+    pump(cond=widget.hasFocus)
+    _save(out, name, window, pump)
 
 
 def _synced(profile: Any, home: Path, pump: Any) -> Any:

@@ -85,6 +85,7 @@ class AppsPage(QWidget):
         intro.setWordWrap(True)
         layout.addWidget(intro)
         self.table = QTableWidget(0, 4)
+        self.table.setTabKeyNavigation(False)  # Tab moves on; the arrows move in the table
         self.table.setHorizontalHeaderLabels(
             [self.tr("App"), self.tr("May"), self.tr("Last use"), self.tr("Reads / writes")]
         )

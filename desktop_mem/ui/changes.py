@@ -31,3 +31,8 @@ def describe(changes: Iterable[tuple[str, str]]) -> str:
         )
         for action, text in changes
     )
+
+
+def undo_link() -> str:
+    """The link after a notice of changes that can still be undone (TurnController.link)."""
+    return ' — <a href="undo">' + QCoreApplication.translate("Changes", "Undo") + "</a>"

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_mem.ui import focus
 from desktop_mem.ui.message_widget import MessageWidget
 
 COLUMN = 820  # px: the widest the messages and the composer get (about 90 characters)
@@ -284,8 +285,10 @@ class ChatView(QWidget):
         w.notice.linkActivated.connect(
             lambda link, widget=w: self.notice_link.emit(self.messages.index(widget), link)
         )
+        w.parts_changed.connect(lambda widget=w: self._order(widget))
         self.list_layout.insertWidget(self.list_layout.count() - 1, w)
         self.messages.append(w)
+        self._order(w)
         self.empty.hide()
         self._update_actions()
         if role == "user":
@@ -301,6 +304,40 @@ class ChatView(QWidget):
             w.deleteLater()
         self.empty.setVisible(not self.messages)
         self._update_actions()
+
+    def _order(self, widget: MessageWidget) -> None:
+        """Tab reads the conversation in order, between the model picker and the composer:
+        a message's controls come after the previous message's, before the next's."""
+        if widget not in self.messages:
+            return
+        i = self.messages.index(widget)
+        before = self.messages[i - 1].parts()[-1] if i else self.model_box
+        after = (
+            self.messages[i + 1].parts()[0]
+            if i + 1 < len(self.messages)
+            else self.composer_parts()[0]
+        )
+        focus.chain([before, *widget.parts(), after])
+
+    def composer_parts(self) -> list[QWidget]:
+        """What Tab visits under the messages, in order."""
+        return [self.cancel_edit_button, self.input, self.send_button, self.stop_button]
+
+    def remove_messages(self, ids: set[int]) -> None:
+        """Messages deleted from the conversation shown: gone from the view at once."""
+        for w in [m for m in self.messages if m.message_id in ids]:
+            if w is self._edited:
+                self.cancel_edit()
+            self.messages.remove(w)
+            w.setParent(None)
+            w.deleteLater()
+        self.empty.setVisible(not self.messages)
+        self._update_actions()
+
+    def forget_memories(self, ids: tuple[int, ...]) -> None:
+        """Memories deleted (`ids`; empty: all): no answer shows a chip of one."""
+        for m in self.messages:
+            m.forget_memories(ids)
 
     def scroll_to_end(self) -> None:
         self._follow = True
@@ -331,6 +368,11 @@ class ChatView(QWidget):
             if offline
             else ""
         )
+        self._update_actions()  # Regenerate and Edit ask the model too
+
+    def offline(self) -> bool:
+        """The model server is known not to answer: nothing can be sent or answered."""
+        return self._offline
 
     def _submit(self) -> None:
         text = self.input.toPlainText().strip()
@@ -345,6 +387,8 @@ class ChatView(QWidget):
             self.send_requested.emit(text)
 
     def edit_last_message(self) -> None:
+        if self._offline:
+            return
         last = next((m for m in reversed(self.messages) if m.role == "user"), None)
         if last is not None and not last.command:
             self._begin_edit(last, -1)
@@ -393,7 +437,7 @@ class ChatView(QWidget):
             self.version_requested.emit(widget.message_id, delta)
 
     def _redo(self, widget: MessageWidget) -> None:
-        if widget not in self.messages or self.stop_button.isVisible():
+        if widget not in self.messages or self.stop_button.isVisible() or self._offline:
             return
         turn = self.turn_of(widget)
         if turn < 0:
@@ -416,8 +460,13 @@ class ChatView(QWidget):
 
     def _update_actions(self, busy: bool | None = None) -> None:
         busy = self.stop_button.isVisible() if busy is None else busy
+        why = (
+            self.tr("The model server is not answering: this works again once it does.")
+            if self._offline
+            else None
+        )
         for m in self.messages:
-            m.redo_button.setEnabled(not busy)
+            m.set_redo_enabled(not busy and why is None, why)
             m.set_versions_enabled(not busy)
 
     def resizeEvent(self, event: Any) -> None:

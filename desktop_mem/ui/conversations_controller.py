@@ -14,6 +14,7 @@ from desktop_mem.core.chat.records import ORIGINS
 from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.ui import tasks
 from desktop_mem.ui.changes import describe as describe_changes
+from desktop_mem.ui.changes import undo_link
 from desktop_mem.ui.chat_view import ChatView
 from desktop_mem.ui.context import Context
 from desktop_mem.ui.conversations_panel import ConversationsPanel
@@ -35,6 +36,9 @@ class ConversationsController(QObject):
         panel.message_requested.connect(self.open_message)
         panel.menu_requested.connect(self.conversation_menu)
         context.hub.conversations_changed.connect(self.refresh)
+        # what the core deleted leaves the open conversation at once, not on reopening
+        context.core.conversations_touched.connect(self.messages_changed)
+        context.core.memories_removed.connect(chat.forget_memories)
         context.hub.message_requested.connect(self.open_message)
         context.hub.new_chat_requested.connect(self.new_conversation)
 
@@ -48,6 +52,22 @@ class ConversationsController(QObject):
         self.panel.model.set_conversations(self.store.list())
         self.panel.show_found(self.panel.model.count())
         self.panel.select(self.ctx.chat.conversation_id)
+
+    def messages_changed(self, conversations: tuple[int, ...]) -> None:
+        """Conversations changed (empty: any): messages of the open one that no longer
+        exist (a "forget …", another app, another computer) are taken out of the view."""
+        cid = self.ctx.chat.conversation_id
+        if cid is None or (conversations and cid not in conversations):
+            return
+        shown = {w.message_id for w in self.chat.messages if w.message_id is not None}
+        if not shown:
+            return
+        try:
+            kept = {m.id for m in self.store.messages(cid)}
+        except DesktopMemError:  # the conversation itself went: the list says so
+            kept = set()
+        if gone := shown - kept:
+            self.chat.remove_messages(gone)
 
     def search(self, query: str) -> None:
         """Conversations whose messages are about the query, each with the message it
@@ -141,7 +161,8 @@ class ConversationsController(QObject):
                 if asked is not None and asked.role == "user":
                     asked.set_command()
             if m.role == "assistant" and last_user in taught:  # kept, as when it was learned
-                w.set_notice(describe_changes(taught[last_user]))
+                undo = self.ctx.app.memories.undoable(last_user) is not None  # still can be
+                w.set_notice(describe_changes(taught[last_user]) + (undo_link() if undo else ""))
             if m.role == "assistant":
                 w.set_given(m.used, m.recalled, passages.get(m.id, []))
 

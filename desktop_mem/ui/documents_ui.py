@@ -96,6 +96,7 @@ class DocumentsPage(QWidget):
         buttons.addWidget(self.paused)
         layout.addLayout(buttons)
         self.table = QTableWidget(0, 4)
+        self.table.setTabKeyNavigation(False)  # Tab moves on; the arrows move in the table
         self.table.setHorizontalHeaderLabels(
             [self.tr("Document"), self.tr("Kind"), self.tr("Passages"), self.tr("Where")]
         )

@@ -21,6 +21,10 @@ from desktop_mem.core import events as core
 class CoreSignals(QObject):
     memories_changed = Signal()  # memories were added, changed or removed
     conversations_changed = Signal()
+    # which were: the memories removed, the conversations changed or removed (each a
+    # tuple of ids; empty: every one), for a view that shows some of them
+    memories_removed = Signal(object)
+    conversations_touched = Signal(object)
     documents_changed = Signal()
     setting_changed = Signal(str)  # a setting's key
     backend_changed = Signal(str)  # the chat model now
@@ -56,7 +60,13 @@ class CoreSignals(QObject):
         with self._lock:
             waiting, self._waiting = self._waiting, []
         kinds: set[type[Any]] = set()
+        removed: set[int] | None = set()  # None: every memory
+        touched: set[int] | None = set()  # None: every conversation
         for event in waiting:
+            if isinstance(event, core.MemoriesChanged) and event.change == "removed":
+                removed = None if removed is None or not event.ids else removed | set(event.ids)
+            if isinstance(event, core.ConversationsChanged):
+                touched = None if touched is None or not event.ids else touched | set(event.ids)
             if isinstance(event, core.TurnLearned):
                 self.turn_learned.emit(event.answer_id, event.learned)
             elif isinstance(event, core.ConversationTitled):
@@ -71,8 +81,12 @@ class CoreSignals(QObject):
                 self.sync_changed.emit(event.state)
             else:
                 kinds.add(type(event))
+        if removed is None or removed:
+            self.memories_removed.emit(tuple(sorted(removed or ())))
         if core.MemoriesChanged in kinds:
             self.memories_changed.emit()
+        if touched is None or touched:
+            self.conversations_touched.emit(tuple(sorted(touched or ())))
         if core.ConversationsChanged in kinds:
             self.conversations_changed.emit()
         if core.DocumentsChanged in kinds:

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_mem.ui import focus
 from desktop_mem.ui.confirm_dialog import TypedConfirmDialog
 
 KIND_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -84,6 +85,7 @@ class ForgetDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
+        focus.chain(focus.in_order(self))  # the list, then the buttons as shown
         self.items.itemChanged.connect(self._update)
         self._update()
         self.resize(560, 360)
@@ -160,3 +162,4 @@ class ForgetEverythingDialog(TypedConfirmDialog):
         column = self.layout()
         assert isinstance(column, QVBoxLayout)  # the dialog's own, made above
         column.insertWidget(max(0, column.count() - 1), self.keep)
+        focus.chain(focus.in_order(self))  # the word, the box, then the buttons

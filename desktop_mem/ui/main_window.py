@@ -14,7 +14,6 @@ from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, QSize, Qt, QT
 from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
-    QButtonGroup,
     QDialog,
     QHBoxLayout,
     QLabel,
@@ -32,7 +31,7 @@ from PySide6.QtWidgets import (
 from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.models.catalog import short_name
 from desktop_mem.core.service import Service
-from desktop_mem.ui import shortcuts, tasks
+from desktop_mem.ui import focus, shortcuts, tasks
 from desktop_mem.ui.backup_ui import BackupController
 from desktop_mem.ui.chat_view import ChatView
 from desktop_mem.ui.connection import ConnectionController
@@ -172,6 +171,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
         self._build_status_bar()
         self._build_menus()
+        self.tab_order()
         self.conversations.new_conversation(False)
         self._restore_state(geometry)
         # After a dialog closes the window is active again, so its shortcuts work at once
@@ -202,7 +202,8 @@ class MainWindow(QMainWindow):
         self.rail.setObjectName("rail")
         rail = QVBoxLayout(self.rail)
         rail.setContentsMargins(4, 8, 4, 8)
-        self.rail_group = QButtonGroup(self)
+        # Each page's button is a stop of Tab: no QButtonGroup (Tab skipped every button
+        # of one but the first); show_page checks one at a time.
         self.rail_buttons: dict[str, QToolButton] = {}
         for name, label in (
             ("chat", self.tr("Chat")),
@@ -215,7 +216,6 @@ class MainWindow(QMainWindow):
             button.setObjectName("railButton")
             button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
             button.clicked.connect(lambda _=False, n=name: self.show_page(n))
-            self.rail_group.addButton(button)
             self.rail_buttons[name] = button
             rail.addWidget(button)
         rail.addStretch(1)
@@ -224,6 +224,25 @@ class MainWindow(QMainWindow):
             b.ensurePolished()  # the style sheet's padding counts
         widest = max(b.sizeHint().width() for b in self.rail_buttons.values())
         self.rail.setMinimumWidth(widest + rail.contentsMargins().left() * 2)
+
+    def tab_order(self) -> None:
+        """Tab goes down the rail (Chat, Memories, Documents), then through the page shown,
+        as it is read, and back to the rail; the hidden pages are skipped."""
+        focus.chain(
+            [
+                *self.rail_buttons.values(),
+                *focus.in_order(self.conversation_panel),
+                self.chat.model_box,  # then the messages (ChatView orders them)
+            ]
+        )
+        focus.chain(
+            [
+                *self.chat.composer_parts(),
+                *focus.in_order(self.offline),
+                *focus.in_order(self.browser),
+                *focus.in_order(self.documents_page),
+            ]
+        )
 
     def _build_status_bar(self) -> None:
         self.ollama_status = QLabel()
@@ -315,7 +334,8 @@ class MainWindow(QMainWindow):
         name = name if name in ("chat", *widgets) else "chat"
         changed = self.page() != name
         self.pages.setCurrentWidget(widgets.get(name, self.splitter))
-        self.rail_buttons[name].setChecked(True)
+        for page, button in self.rail_buttons.items():
+            button.setChecked(page == name)
         if changed:  # the keyboard goes along: it never stays on a page no longer shown
             first = {"chat": self.chat.input, "memories": self.browser.search,
                      "documents": self.documents_page.add_files}[name]  # fmt: skip

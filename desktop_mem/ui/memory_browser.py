@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
-    QDateEdit,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -26,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_mem.core.memory.records import KINDS, Memory, Version
+from desktop_mem.ui.focus import DateField
 from desktop_mem.ui.item_models import Found, MemoryTableModel, kind_label
 from desktop_mem.ui.memory_cards import MemoryCardDelegate
 from desktop_mem.ui.memory_drawer import MemoryDrawer, action_label
@@ -97,7 +97,7 @@ class MemoryBrowser(QWidget):
         )  # fmt: skip
         self.always_only.toggled.connect(lambda *_: self.refresh_requested.emit())
         top.addWidget(self.always_only)
-        self.since = QDateEdit()
+        self.since = DateField()  # Tab leaves it, also on “Any date”
         self.since.setCalendarPopup(True)
         self.since.setSpecialValueText(self.tr("Any date"))
         self.since.setDate(self.since.minimumDate())

@@ -150,6 +150,13 @@ class MemoryController(QObject):
         return sync.origin_names() if sync.enabled else {}
 
     def show_memory(self, memory_id: int) -> None:
+        try:
+            self.app.memories.get(memory_id)
+        except DesktopMemError:  # a link to it outlived it: said, not an empty page
+            self.ctx.hub.status.emit(
+                self.tr("That memory was forgotten: it is no longer kept."), 10000
+            )
+            return
         self.ctx.hub.page_requested.emit("memories")
         if not self.browser.select(memory_id):
             self.browser.search.clear()

@@ -13,7 +13,6 @@ from PySide6.QtCore import QCoreApplication, QDate, QRect, QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDateEdit,
     QDoubleSpinBox,
     QFormLayout,
     QFrame,
@@ -32,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from desktop_mem.core import textproc
 from desktop_mem.core.memory.records import KINDS, Memory, Version
+from desktop_mem.ui.focus import DateField
 from desktop_mem.ui.item_models import ID_ROLE, kind_label, source_label
 from desktop_mem.ui.memory_cards import care_label, wrapped_lines
 
@@ -140,7 +140,7 @@ class MemoryDrawer(QWidget):
         fields.addRow(self.tr("Importance"), self.importance)
         until_row = QHBoxLayout()
         self.has_until = QCheckBox(self.tr("True until"))
-        self.until = QDateEdit()
+        self.until = DateField()  # Tab leaves it at once
         self.until.setCalendarPopup(True)
         self.until.setDisplayFormat("yyyy-MM-dd")  # as the list shows dates, in any locale
         self.until.setDate(QDate.currentDate().addMonths(1))
@@ -223,6 +223,7 @@ class MemoryDrawer(QWidget):
         self.info.setWidget(info)
         self.info.setWidgetResizable(True)
         self.info.setFrameShape(QFrame.Shape.NoFrame)
+        self.info.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab stops on what it holds
         self.info.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         column.addWidget(self.info, 1)
 

@@ -136,7 +136,14 @@ class MarkdownView(QTextBrowser):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.viewport().setAutoFillBackground(False)
-        self.setStyleSheet("QTextBrowser { background: transparent; }")
+        # Tab stops on the text only when it holds links (Copy copies it); then its ring
+        # shows, in a border that is there, transparent, when it has no focus.
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.setStyleSheet(
+            "QTextBrowser { background: transparent; border: 2px solid transparent;"
+            " border-radius: 4px; padding: 0px; }"
+            " QTextBrowser:focus { border-color: palette(highlight); }"
+        )
         self.highlighter = CodeHighlighter(self.document())
         self.document().documentLayout().documentSizeChanged.connect(self._fit)
         self.markdown_text = ""
@@ -144,6 +151,8 @@ class MarkdownView(QTextBrowser):
     def set_markdown(self, text: str) -> None:
         self.markdown_text = text
         self.setMarkdown(text)
+        links = LINK.search(text) is not None
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus if links else Qt.FocusPolicy.ClickFocus)
         self._fit()
 
     def _fit(self, *_: Any) -> None:
@@ -156,6 +165,7 @@ class MarkdownView(QTextBrowser):
 
 
 RENDER_MS = 40
+LINK = re.compile(r"\]\(|<https?://|https?://\S")  # Markdown that renders a link
 
 
 class MessageWidget(QFrame):
@@ -163,6 +173,7 @@ class MessageWidget(QFrame):
     message_clicked = Signal(int)  # an earlier message the answer was given
     document_clicked = Signal(object)  # a passage it was given (documents.PassageHit)
     rendered = Signal()
+    parts_changed = Signal()  # its controls changed (chips): the chat orders Tab again
     redo_clicked = Signal()  # Edit (a user message) or Regenerate (an answer)
     version_clicked = Signal(int)  # -1: the previous version of this message, +1: the next
 
@@ -204,14 +215,13 @@ class MessageWidget(QFrame):
         self.redo_button = QToolButton()
         if role == "user":
             self.redo_button.setText(self.tr("Edit"))
-            self.redo_button.setToolTip(
-                self.tr("Change this message and send it again (the turns after it are replaced)")
+            self._redo_tip = self.tr(
+                "Change this message and send it again (the turns after it are replaced)"
             )
         else:
             self.redo_button.setText(self.tr("Regenerate"))
-            self.redo_button.setToolTip(
-                self.tr("Answer this message again (the turns after it are replaced)")
-            )
+            self._redo_tip = self.tr("Answer this message again (the turns after it are replaced)")
+        self.redo_button.setToolTip(self._redo_tip)
         self.redo_button.clicked.connect(self.redo_clicked)
         head.addWidget(self.redo_button)
         head.addWidget(self.copy_button)
@@ -230,14 +240,34 @@ class MessageWidget(QFrame):
         self.notice = QLabel()
         self.notice.setObjectName("notice")
         self.notice.setWordWrap(True)
-        self.notice.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
+        self.notice.setTextInteractionFlags(self._links)
+        self.notice.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # set_notice: a link, Tab
         self.notice.hide()
         layout.addWidget(self.notice)
         self._pending = ""
+        self._given: tuple[list[Any], list[Any], list[Any]] = ([], [], [])
         self._render = QTimer(self)
         self._render.setSingleShot(True)
         self._render.timeout.connect(self._flush)
         self.set_text(text)
+
+    # a notice's links (Undo) are reached by Tab and followed with Enter, as by a click
+    _links = (
+        Qt.TextInteractionFlag.LinksAccessibleByMouse
+        | Qt.TextInteractionFlag.LinksAccessibleByKeyboard
+    )
+
+    def parts(self) -> list[QWidget]:
+        """Its controls in the order Tab visits them: the versions, Edit or Regenerate,
+        Copy, the text (when it has links), the chips, the notice's links."""
+        chips = [
+            w
+            for i in range(self.chips.count())
+            if (item := self.chips.itemAt(i)) is not None
+            and isinstance(w := item.widget(), QPushButton)
+        ]
+        return [self.previous_button, self.next_button, self.redo_button, self.copy_button,
+                self.body, *chips, self.notice]  # fmt: skip
 
     def set_text(self, text: str) -> None:
         self._pending = ""
@@ -269,6 +299,12 @@ class MessageWidget(QFrame):
         self.command = True
         self.redo_button.hide()
 
+    def set_redo_enabled(self, on: bool, why: str | None = None) -> None:
+        """Edit or Regenerate usable or not; `why` not, as its tooltip (a disabled
+        button still shows one)."""
+        self.redo_button.setEnabled(on)
+        self.redo_button.setToolTip(why or self._redo_tip)
+
     def set_status(self, status: str, error: str | None = None) -> None:
         if status == "stopped":  # the user's choice, not a failure: quiet, not red
             self.status.setObjectName("stopped")
@@ -289,20 +325,24 @@ class MessageWidget(QFrame):
         one read back: memories, earlier messages and passages of documents, each a chip
         (a weaker match drawn as such); a click opens the memory, the conversation at
         that message, or the file at that page."""
+        self._given = (used, recalled, passages)
         while self.chips.count():
             item = self.chips.takeAt(0)
             chip = item.widget() if item is not None else None
             if chip is not None:
+                chip.setParent(None)  # out of the Tab order now, not at the next pass
                 chip.deleteLater()
         recalled = [r for r in recalled if r.text is not None]  # not those deleted since
+        used = [u for u in used if u.text is not None]  # a forgotten memory: no chip
         if not used and not recalled and not passages:
             self.chip_row.hide()
             return
         if used:
             self._label(self.tr("Memories used:"))
             for u in used[:MAX_CHIPS]:
-                text = u.text if u.text is not None else self.tr("(deleted)")
-                chip = self._chip(_short(text, 24), self._why(u.why, u.weak) + "\n" + text, u.weak)
+                chip = self._chip(
+                    _short(u.text, 24), self._why(u.why, u.weak) + "\n" + u.text, u.weak
+                )
                 chip.setProperty("memory_id", u.memory_id)
                 chip.clicked.connect(lambda _=False, i=u.memory_id: self.memory_clicked.emit(i))
             if len(used) > MAX_CHIPS:
@@ -324,6 +364,14 @@ class MessageWidget(QFrame):
                 chip = self._chip(_short(where, 32), f"{where}\n{p.text}", p.weak)
                 chip.clicked.connect(lambda _=False, p=p: self.document_clicked.emit(p))
         self.chip_row.show()
+        self.parts_changed.emit()
+
+    def forget_memories(self, ids: tuple[int, ...]) -> None:
+        """Memories were deleted (`ids`; empty: all of them): their chips go at once."""
+        used, recalled, passages = self._given
+        kept = [u for u in used if ids and u.memory_id not in ids]
+        if len(kept) != len(used):
+            self.set_given(kept, recalled, passages)
 
     def _why(self, why: str, weak: bool) -> str:
         said = {
@@ -378,6 +426,11 @@ class MessageWidget(QFrame):
     def set_notice(self, html: str | None) -> None:
         self.notice.setVisible(bool(html))
         self.notice.setText(html or "")
+        # a tab stop only while it has a link to follow
+        links = "<a " in (html or "")
+        self.notice.setFocusPolicy(
+            Qt.FocusPolicy.StrongFocus if links else Qt.FocusPolicy.ClickFocus
+        )
 
 
 def _short(text: str, width: int) -> str:

@@ -17,6 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_mem.ui import focus
+
 
 def where(passage: Any) -> str:
     """'handbook.pdf, page 12' / 'notes.md, Setup › Keys', in the interface's language."""
@@ -71,6 +73,7 @@ class PassageDialog(QDialog):
         close = buttons.button(QDialogButtonBox.StandardButton.Close)
         close.setDefault(True)
         layout.addWidget(buttons)
+        focus.chain(focus.in_order(self))  # the buttons as they are shown, Close last
         self.resize(560, 380)
 
     def open_in_viewer(self) -> bool:

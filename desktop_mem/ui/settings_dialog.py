@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_mem.core.models.catalog import unique
+from desktop_mem.ui import focus
 
 
 def _page(tabs: QTabWidget, title: str) -> QFormLayout:
@@ -136,6 +137,7 @@ class SettingsDialog(QDialog):
             self.tr("Given to the model with every message; never learned from.")
         )
         self.instructions.setMaximumHeight(90)
+        self.instructions.setTabChangesFocus(True)  # Tab moves on; it never keeps the keyboard
         form.addRow(self.tr("About me"), self.instructions)
 
         form = _page(self.tabs, self.tr("Appearance"))
@@ -208,6 +210,7 @@ class SettingsDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
+        focus.chain(focus.in_order(self))  # the tabs, each tab's rows in order, the buttons
 
     def _request_key(self, mode: str) -> None:
         """Save the other settings and close; the window then changes the key."""

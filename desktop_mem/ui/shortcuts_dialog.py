@@ -21,6 +21,7 @@ class ShortcutsDialog(QDialog):
         self.setWindowTitle(self.tr("Keyboard shortcuts"))
         layout = QVBoxLayout(self)
         table = QTableWidget(len(shortcuts.SHORTCUTS), 2)
+        table.setTabKeyNavigation(False)  # Tab moves on to Close; the arrows scroll
         table.setHorizontalHeaderLabels([self.tr("Keys"), self.tr("Action")])
         table.verticalHeader().hide()
         for row, name in enumerate(shortcuts.SHORTCUTS):

@@ -3,6 +3,8 @@ the same on every desktop and in headless screenshots), and the few styles the a
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication, QStyleFactory
@@ -28,9 +30,54 @@ QPushButton#chip[weak="true"] { border-style: dashed; color: palette(placeholder
 QPushButton#danger { color: #d9534f; }
 QLabel#banner { font-size: 18px; font-weight: 600; }
 QWidget#rail { background: palette(alternate-base); }
-QToolButton#railButton { border: none; border-radius: 6px; padding: 8px 6px; min-width: 64px; }
+QToolButton#railButton { border: 2px solid transparent; border-radius: 6px; padding: 6px 4px;
+                         min-width: 64px; background: transparent; }
+QToolButton#railButton:hover { background: palette(button); }
 QToolButton#railButton:checked { background: palette(highlight); color: palette(highlighted-text); }
 """
+
+# The keyboard's place, drawn the same way on every control, in the highlight colour of
+# either theme: Fusion alone shows it only on text fields (a focused button, check box,
+# list or the rail looked exactly like the others). Each control keeps one size whether
+# it has the focus or not: the ring replaces a border of the same width (a 1 px border
+# and 1 px of padding, or a transparent 2 px one), so nothing moves as Tab goes by.
+FOCUS = """
+QPushButton, QToolButton { border: 1px solid palette(mid); border-radius: 4px;
+                           background: palette(button); padding: 4px 12px; }
+QToolButton { padding: 3px 6px; }
+QPushButton:hover, QToolButton:hover { background: palette(alternate-base); }
+QPushButton:pressed, QToolButton:pressed, QToolButton:checked { background: palette(mid); }
+QPushButton:focus { border: 2px solid palette(highlight); padding: 3px 11px; }
+QToolButton:focus { border: 2px solid palette(highlight); padding: 2px 5px; }
+QPushButton:flat { background: transparent; }
+QPushButton:default { background: palette(highlight); color: palette(highlighted-text);
+                      border-color: palette(highlight); }
+QPushButton:default:disabled { background: palette(button); color: palette(placeholder-text);
+                               border-color: palette(mid); }
+QPushButton:default:focus { border-color: palette(window-text); }
+QPushButton#chip:focus { border: 2px solid palette(highlight); padding: 1px 8px; }
+QCheckBox, QRadioButton { border: 2px solid transparent; border-radius: 4px; padding: 1px 2px; }
+QCheckBox:focus, QRadioButton:focus { border-color: palette(highlight); }
+QComboBox { border: 1px solid palette(mid); border-radius: 3px; padding: 2px 6px;
+            background: palette(button); }
+QComboBox:focus { border: 2px solid palette(highlight); padding: 1px 5px; }
+QComboBox::drop-down { border: none; width: 18px; }
+QComboBox::down-arrow { image: url(ARROW); width: 10px; height: 6px; }
+QPlainTextEdit, QTextEdit { border: 1px solid palette(mid); padding: 1px; }
+QPlainTextEdit:focus, QTextEdit:focus { border: 2px solid palette(highlight); padding: 0px; }
+QAbstractItemView { border: 1px solid palette(mid); padding: 1px; }
+QAbstractItemView:focus { border: 2px solid palette(highlight); padding: 0px; }
+QHeaderView { border: none; padding: 0px; }
+QToolButton#railButton:focus { border-color: palette(highlight); padding: 6px 4px; }
+QToolButton#railButton:checked:focus { border-color: palette(window-text); }
+"""
+ICONS = Path(__file__).resolve().parents[1] / "resources" / "icons"
+
+
+def style(dark: bool) -> str:
+    """The app's style sheet for a theme (the combo box arrow is drawn in its colour)."""
+    arrow = ICONS / ("arrow-down-dark.png" if dark else "arrow-down-light.png")
+    return STYLE + FOCUS.replace("ARROW", arrow.as_posix())
 
 
 def dark_palette() -> QPalette:
@@ -83,5 +130,5 @@ def apply(theme: str) -> None:
         views = dark_palette()
         views.setColor(QPalette.ColorRole.Window, QColor("#9aa0a6"))
         app.setPalette(views, "QAbstractItemView")  # type: ignore[arg-type]
-    app.setStyleSheet(STYLE)
+    app.setStyleSheet(style(dark))
     app.setProperty("desktop_mem_dark", dark)

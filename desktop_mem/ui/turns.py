@@ -17,6 +17,7 @@ from desktop_mem.core.chat.session import TurnResult
 from desktop_mem.core.service.memories import ChangeSet
 from desktop_mem.ui import tasks
 from desktop_mem.ui.changes import describe as describe_changes
+from desktop_mem.ui.changes import undo_link
 from desktop_mem.ui.chat_view import ChatView
 from desktop_mem.ui.context import Context
 from desktop_mem.ui.errors import describe
@@ -63,8 +64,8 @@ class TurnController(QObject):
         """Answer a user message again: the last (-1) or the `turn`-th; the turns after
         it are replaced."""
         session = self.ctx.chat.session
-        if self.busy or session is None or not self.chat.messages:
-            return
+        if self.busy or session is None or not self.chat.messages or self.chat.offline():
+            return  # offline: Ctrl+R waits for the server, as the button does
         if self.chat.messages[-1].command:  # a command's reply: nothing to answer again
             return
         if turn < 0:
@@ -224,8 +225,7 @@ class TurnController(QObject):
         if answer.message_id is not None:
             self.changesets.setdefault(answer.message_id, ChangeSet(list(changes)))
         notice = describe_changes((c.action, c.text) for c in changes)
-        undo = self.tr("Undo")  # outside the f-string, where lupdate finds it
-        answer.set_notice(notice + f' — <a href="undo">{undo}</a>' + self.care_notice(changes))
+        answer.set_notice(notice + undo_link() + self.care_notice(changes))
 
     def care_notice(self, changes: list[Change]) -> str:
         """The first time a memory about the user's health or safety is remembered, a
@@ -302,6 +302,12 @@ class TurnController(QObject):
     def undo_changes(self, widget_index: int) -> None:
         w = self.chat.messages[widget_index]
         changes = self.changesets.get(w.message_id) if w.message_id is not None else None
+        if changes is None:  # read back (reopened, another language): as the core has it
+            asked = next(
+                (m for m in reversed(self.chat.messages[:widget_index]) if m.role == "user"), None
+            )
+            if asked is not None and asked.message_id is not None:
+                changes = self.ctx.app.memories.undoable(asked.message_id)
         if changes is None or changes.undone:
             return
         memories = self.ctx.app.memories

@@ -3,12 +3,12 @@
 <context>
     <name>AppsPage</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="290" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="291" />
         <source> (%n time(s) that day)</source>
         <translation><numerusform> (%n time that day)</numerusform><numerusform> (%n times that day)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="296" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="297" />
         <source>The log keeps %n day(s); an app's calls of one kind on one memory in a day are one line.</source>
         <translation><numerusform>The log keeps %n day; an app's calls of one kind on one memory in a day are one line.</numerusform><numerusform>The log keeps %n days; an app's calls of one kind on one memory in a day are one line.</numerusform></translation>
     </message>
@@ -50,7 +50,7 @@
 <context>
     <name>ConversationsController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="244" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="265" />
         <source>%n of them will no longer quote what was said in it.</source>
         <translation><numerusform>%n of them will no longer quote what was said in it.</numerusform><numerusform>%n of them will no longer quote what was said in it.</numerusform></translation>
     </message>
@@ -58,37 +58,37 @@
 <context>
     <name>DocumentsPage</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="172" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="173" />
         <source>%1 (%n document(s))</source>
         <translation><numerusform>%1 (%n document)</numerusform><numerusform>%1 (%n documents)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="256" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="257" />
         <source>%n watched folder(s) could not be read (a drive not connected?): their documents are kept.</source>
         <translation><numerusform>%n watched folder could not be read (a drive not connected?): its documents are kept.</numerusform><numerusform>%n watched folders could not be read (a drive not connected?): their documents are kept.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="265" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="266" />
         <source>%n passage(s) can be found by their words until the embedding model is there.</source>
         <translation><numerusform>%n passage can be found by its words until the embedding model is there.</numerusform><numerusform>%n passages can be found by their words until the embedding model is there.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="317" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="318" />
         <source>No longer watching the folder; its %n document(s) stay.</source>
         <translation><numerusform>No longer watching the folder; its %n document stays.</numerusform><numerusform>No longer watching the folder; its %n documents stay.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="320" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="321" />
         <source>No longer watching the folder; its %n document(s) are removed.</source>
         <translation><numerusform>No longer watching the folder; its %n document is removed.</numerusform><numerusform>No longer watching the folder; its %n documents are removed.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="338" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="339" />
         <source>Remove %n document(s) and every passage of them from desktop-mem, for good? The files themselves are not touched.</source>
         <translation><numerusform>Remove %n document and every passage of it from desktop-mem, for good? The file itself is not touched.</numerusform><numerusform>Remove %n documents and every passage of them from desktop-mem, for good? The files themselves are not touched.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="370" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="371" />
         <source>shaped %n answer(s)</source>
         <translation><numerusform>shaped %n answer</numerusform><numerusform>shaped %n answers</numerusform></translation>
     </message>
@@ -96,17 +96,17 @@
 <context>
     <name>ForgetDialog</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="53" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="54" />
         <source>Memories (%n)</source>
         <translation><numerusform>Memories (%n)</numerusform><numerusform>Memories (%n)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="58" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="59" />
         <source>Earlier messages that mention it (%n)</source>
         <translation><numerusform>Earlier messages that mention it (%n)</numerusform><numerusform>Earlier messages that mention it (%n)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="67" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="68" />
         <source>%n more memory(s) or message(s) mention it: after these, say the same “forget …” again.</source>
         <translation><numerusform>%n more memory or message mentions it: after these, say the same “forget …” again.</numerusform><numerusform>%n more memories or messages mention it: after these, say the same “forget …” again.</numerusform></translation>
     </message>
@@ -114,17 +114,17 @@
 <context>
     <name>ForgetEverythingDialog</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="138" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="140" />
         <source>This deletes all %n memory(s) of this profile for good, and the earlier messages that said them: every conversation goes too, unless you keep them below. Your documents stay.</source>
         <translation><numerusform>This deletes the %n memory of this profile for good, and the earlier messages that said it: every conversation goes too, unless you keep them below. Your documents stay.</numerusform><numerusform>This deletes all %n memories of this profile for good, and the earlier messages that said them: every conversation goes too, unless you keep them below. Your documents stay.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="154" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="156" />
         <source>Keep my %n conversation(s) to read (the assistant will no longer see them)</source>
         <translation><numerusform>Keep my %n conversation to read (the assistant will no longer see it)</numerusform><numerusform>Keep my %n conversations to read (the assistant will no longer see them)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="159" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="161" />
         <source>%n message(s) in all</source>
         <translation><numerusform>%n message in all</numerusform><numerusform>%n messages in all</numerusform></translation>
     </message>
@@ -180,12 +180,12 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="432" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="452" />
         <source>● Connected · %n not indexed yet</source>
         <translation><numerusform>● Connected · %n not indexed yet</numerusform><numerusform>● Connected · %n not indexed yet</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="456" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="476" />
         <source> · %n message(s) not yet learned from</source>
         <translation><numerusform> · %n message not yet learned from</numerusform><numerusform> · %n messages not yet learned from</numerusform></translation>
     </message>
@@ -217,57 +217,57 @@
 <context>
     <name>MemoryController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="272" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="279" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>Delete %n memory for good, with its history?</numerusform><numerusform>Delete %n memories for good, with their history?</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="274" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="281" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>They shaped %n answer.</numerusform><numerusform>They shaped %n answers.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="288" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="295" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>Deleted %n memory.</numerusform><numerusform>Deleted %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="316" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="323" />
         <source>Forgot %n memory(s); the conversations stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>Forgot %n memory; the conversations stay to read, but the assistant no longer sees them.</numerusform><numerusform>Forgot %n memories; the conversations stay to read, but the assistant no longer sees them.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="322" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="329" />
         <source>Forgot %n memory(s)</source>
         <translation><numerusform>Forgot %n memory</numerusform><numerusform>Forgot %n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="323" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="330" />
         <source> and deleted %n message(s).</source>
         <translation><numerusform> and deleted %n message.</numerusform><numerusform> and deleted %n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="380" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="387" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>Exported %n memory to %1. That file is not encrypted.</numerusform><numerusform>Exported %n memories to %1. That file is not encrypted.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="423" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="430" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>Imported %n memory.</numerusform><numerusform>Imported %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="425" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="432" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>%n already known, skipped.</numerusform><numerusform>%n already known, skipped.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="438" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="445" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>While you were away, %n memory was tidied (merged or marked out of date); its History can undo it.</numerusform><numerusform>While you were away, %n memories were tidied (merged or marked out of date); each memory's History can undo it.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="448" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="455" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>Consolidation: %n change.</numerusform><numerusform>Consolidation: %n changes.</numerusform></translation>
     </message>
@@ -337,32 +337,32 @@
 <context>
     <name>TurnController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="337" />
+        <location filename="../../desktop_mem/ui/turns.py" line="343" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>Deleted %n memory</numerusform><numerusform>Deleted %n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="337" />
+        <location filename="../../desktop_mem/ui/turns.py" line="343" />
         <source> and %n message(s).</source>
         <translation><numerusform> and %n message.</numerusform><numerusform> and %n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="340" />
+        <location filename="../../desktop_mem/ui/turns.py" line="346" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>Deleted %n memory.</numerusform><numerusform>Deleted %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="342" />
+        <location filename="../../desktop_mem/ui/turns.py" line="348" />
         <source>Deleted %n message(s).</source>
         <translation><numerusform>Deleted %n message.</numerusform><numerusform>Deleted %n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="348" />
+        <location filename="../../desktop_mem/ui/turns.py" line="354" />
         <source>%n earlier message(s) stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>%n earlier message stays to read, but the assistant no longer sees it.</numerusform><numerusform>%n earlier messages stay to read, but the assistant no longer sees them.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="357" />
+        <location filename="../../desktop_mem/ui/turns.py" line="363" />
         <source>%n memory(s) or message(s) still mention it: say the same “forget …” again to see them.</source>
         <translation><numerusform>%n memory or message still mentions it: say the same “forget …” again to see it.</numerusform><numerusform>%n memories or messages still mention it: say the same “forget …” again to see them.</numerusform></translation>
     </message>

@@ -58,137 +58,137 @@
         <translation>这台电脑上的 AI 应用（Claude Desktop、Cursor、VS Code、LM Studio…）可以通过 MCP 使用你的记忆。在这里连接应用：它会得到一把只保存在它自己配置里的密钥，并且只能做你允许的事；更改立即生效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="100" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="101" />
         <source>No app is connected yet.</source>
         <translation>还没有连接任何应用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="107" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="108" />
         <source>Connect an app…</source>
         <translation>连接应用…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="109" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="110" />
         <source>New key…</source>
         <translation>新密钥…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="111" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="112" />
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="121" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="122" />
         <source>Apps without a key may</source>
         <translation>没有密钥的应用可以</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="124" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="125" />
         <source>Nothing</source>
         <translation>什么都不做</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="89" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="90" />
         <source>App</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="89" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="90" />
         <source>May</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="89" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="90" />
         <source>Last use</source>
         <translation>上次使用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="89" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="90" />
         <source>Reads / writes</source>
         <translation>读取 / 写入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="114" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="115" />
         <source>Clear this app's log</source>
         <translation>清除此应用的记录</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="144" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="145" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="161" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="162" />
         <source>Connects as “%1”</source>
         <translation>连接时自称“%1”</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="172" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="173" />
         <source>needs a new key</source>
         <translation>需要新密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="176" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="177" />
         <source>not yet</source>
         <translation>尚未使用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="202" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="203" />
         <source>Connect an app</source>
         <translation>连接应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="203" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="204" />
         <source>A name for the app (for you: the app is known by its key):</source>
         <translation>给这个应用起个名字（只是给你看的：应用靠它的密钥被识别）：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="232" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="233" />
         <source>New key</source>
         <translation>新密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="234" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="235" />
         <source>Give %1 a new key? Its old key stops working at once: paste the new configuration into the app.</source>
         <translation>给 %1 一把新密钥？旧密钥会立即失效：请把新的配置粘贴到该应用中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="249" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="250" />
         <source>Remove app</source>
         <translation>移除应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="251" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="252" />
         <source>Remove %1? Its key stops working at once and its log is deleted; the memories it wrote stay.</source>
         <translation>移除 %1？它的密钥会立即失效，它的记录也会删除；它写入的记忆会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="265" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="266" />
         <source>Connect an app to see the configuration to paste into it.</source>
         <translation>连接一个应用后，这里会显示要粘贴到它里面的配置。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="272" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="273" />
         <source>Paste this into %1's MCP configuration. It holds the app's key: keep it as private as a password. It is shown only now (a new key can be made later).</source>
         <translation>把这段粘贴到 %1 的 MCP 配置中。它包含该应用的密钥：请像密码一样保密。它只显示这一次（以后可以生成新密钥）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="289" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="290" />
         <source> memory %1</source>
         <translation> 记忆 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="290" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="291" />
         <source> (%n time(s) that day)</source>
         <translation><numerusform>（当天 %n 次）</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="293" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="294" />
         <source>Nothing recorded.</source>
         <translation>没有记录。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="296" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="297" />
         <source>The log keeps %n day(s); an app's calls of one kind on one memory in a day are one line.</source>
         <translation><numerusform>记录保留 %n 天；一个应用一天内对同一条记忆的同类调用合为一行。</numerusform></translation>
     </message>
@@ -372,74 +372,84 @@
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
+    <message>
+        <location filename="../../desktop_mem/ui/changes.py" line="38" />
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
 </context>
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="155" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="433" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="156" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="482" />
         <source>Incognito: nothing is remembered or stored</source>
         <translation>无痕模式：不记忆，也不保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="162" />
         <location filename="../../desktop_mem/ui/chat_view.py" line="163" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="164" />
         <source>Chat model</source>
         <translation>聊天模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="188" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="455" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="189" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="504" />
         <source>Say hello. What you tell me stays on this computer, encrypted.</source>
         <translation>打个招呼吧。你告诉我的一切都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="209" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="210" />
         <source>Editing your message: sending it replaces the answers after it (they are kept as versions).</source>
         <translation>正在编辑你的消息：发送后会替换它之后的回答（旧的会作为其他版本保留）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="215" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="216" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="216" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="217" />
         <source>Stop editing (Esc)</source>
         <translation>停止编辑（Esc）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="225" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="226" />
         <source>Message (Enter to send, Shift+Enter for a new line)</source>
         <translation>输入消息（Enter 发送，Shift+Enter 换行）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="227" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="228" />
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="232" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="233" />
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="234" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="235" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="330" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="367" />
         <source>The model server is not answering: your message waits here until it does.</source>
         <translation>模型服务器没有响应：你的消息会留在这里，等它恢复后再发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="441" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="464" />
+        <source>The model server is not answering: this works again once it does.</source>
+        <translation>模型服务器没有响应：它恢复后即可再用。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="490" />
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="451" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="500" />
         <source>Incognito: nothing you say here is remembered or stored, and no memory is used. Closing it leaves no trace.</source>
         <translation>无痕模式：你在这里说的话不会被记住或保存，也不会使用任何记忆。关闭后不留痕迹。</translation>
     </message>
@@ -573,93 +583,93 @@
 <context>
     <name>ConversationsController</name>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="92" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="112" />
         <source>Incognito conversation</source>
         <translation>无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="92" />
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="109" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="112" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="129" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="111" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="131" />
         <source>from %1, %2</source>
         <translation>来自 %1，%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="184" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="205" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="184" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="205" />
         <source>Pin to the top</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="185" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="206" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="186" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="207" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="187" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="208" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="208" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="229" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="208" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="229" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="223" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="244" />
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="225" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="246" />
         <source>Markdown (*.md);;JSON (*.json)</source>
         <translation>Markdown (*.md);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="236" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="257" />
         <source>Exported to %1.</source>
         <translation>已导出到 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="241" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="262" />
         <source>Delete this conversation for good? Memories learned from it stay.</source>
         <translation>永久删除这个对话？从中学到的记忆会保留。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="244" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="265" />
         <source>%n of them will no longer quote what was said in it.</source>
         <translation><numerusform>其中 %n 条记忆将不再引用这个对话中的内容。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="248" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="269" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="260" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="281" />
         <source>The conversation was deleted.</source>
         <translation>对话已删除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="263" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="284" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
@@ -755,152 +765,152 @@
         <translation>暂停后台重新读取</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="100" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="101" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="100" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="101" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="100" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="101" />
         <source>Passages</source>
         <translation>片段</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="100" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="101" />
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="116" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="117" />
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="122" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="123" />
         <source>Stop watching…</source>
         <translation>停止监视…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="126" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="127" />
         <source>No documents yet: add files or folders, or drop them here.</source>
         <translation>还没有文档：添加文件或文件夹，或拖到这里。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="132" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="133" />
         <source>Search the documents' passages</source>
         <translation>搜索文档片段</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="162" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="163" />
         <source>%1 (%2 pages)</source>
         <translation>%1（%2 页）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="172" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="173" />
         <source>%1 (%n document(s))</source>
         <translation><numerusform>%1（%n 个文档）</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="177" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="178" />
         <source>none: add a folder to watch it</source>
         <translation>无：添加一个文件夹即可监视它</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="190" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="191" />
         <source>Add documents</source>
         <translation>添加文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="192" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="193" />
         <source>Documents (*.md *.markdown *.txt *.pdf *.docx *.html *.htm)</source>
         <translation>文档 (*.md *.markdown *.txt *.pdf *.docx *.html *.htm)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="198" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="199" />
         <source>Add a folder</source>
         <translation>添加文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="214" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="215" />
         <source>Documents are being read: wait for it to finish.</source>
         <translation>正在读取文档：请等它完成。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="238" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="239" />
         <source>Reading documents…</source>
         <translation>正在读取文档…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="244" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="245" />
         <source>Documents: %1 added, %2 updated, %3 removed.</source>
         <translation>文档：添加 %1 个，更新 %2 个，移除 %3 个。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="251" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="252" />
         <source>Some files were not added</source>
         <translation>部分文件没有添加</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="256" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="257" />
         <source>%n watched folder(s) could not be read (a drive not connected?): their documents are kept.</source>
         <translation><numerusform>有 %n 个监视的文件夹无法读取（驱动器没有连接？）：其中的文档已保留。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="265" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="266" />
         <source>%n passage(s) can be found by their words until the embedding model is there.</source>
         <translation><numerusform>在嵌入模型就绪之前，%n 个段落只能按字词查找。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="299" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="300" />
         <source>Stop watching</source>
         <translation>停止监视</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="302" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="303" />
         <source>Stop watching %1? Its files are not touched. Remove its documents from desktop-mem too, or keep them (no longer re-read)?</source>
         <translation>停止监视 %1？其中的文件不会被改动。要同时从 desktop-mem 中移除它的文档，还是保留它们（不再重新读取）？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="306" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="307" />
         <source>Remove them</source>
         <translation>移除它们</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="307" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="308" />
         <source>Keep them</source>
         <translation>保留它们</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="317" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="318" />
         <source>No longer watching the folder; its %n document(s) stay.</source>
         <translation><numerusform>已不再监视该文件夹；其中的 %n 个文档保留。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="320" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="321" />
         <source>No longer watching the folder; its %n document(s) are removed.</source>
         <translation><numerusform>已不再监视该文件夹；其中的 %n 个文档已移除。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="336" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="337" />
         <source>Remove documents</source>
         <translation>移除文档</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="338" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="339" />
         <source>Remove %n document(s) and every passage of them from desktop-mem, for good? The files themselves are not touched.</source>
         <translation><numerusform>要从 desktop-mem 中永久移除 %n 个文档及其全部片段吗？文件本身不受影响。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="370" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="371" />
         <source>shaped %n answer(s)</source>
         <translation><numerusform>影响了 %n 个回答</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="375" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="376" />
         <source>No passage is about this.</source>
         <translation>没有与此相关的片段。</translation>
     </message>
@@ -908,47 +918,47 @@
 <context>
     <name>ForgetDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="38" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="39" />
         <source>Forget</source>
         <translation>忘记</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="42" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="43" />
         <source>Tick what to delete for good. An earlier message you untick stays to read, but the assistant no longer sees it.</source>
         <translation>勾选要永久删除的内容。取消勾选的以前的消息会保留以供阅读，但助手不再看到它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="55" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="56" />
         <source>(pinned)</source>
         <translation>（已置顶）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="53" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="54" />
         <source>Memories (%n)</source>
         <translation><numerusform>记忆（%n）</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="58" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="59" />
         <source>Earlier messages that mention it (%n)</source>
         <translation><numerusform>提到它的以前的消息（%n）</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="60" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="61" />
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="60" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="61" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="67" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="68" />
         <source>%n more memory(s) or message(s) mention it: after these, say the same “forget …” again.</source>
         <translation><numerusform>还有 %n 条记忆或消息提到它：删除这些之后，再说一次同样的“忘记……”。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="77" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="78" />
         <source>Delete selected</source>
         <translation>删除所选</translation>
     </message>
@@ -956,27 +966,27 @@
 <context>
     <name>ForgetEverythingDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="138" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="140" />
         <source>This deletes all %n memory(s) of this profile for good, and the earlier messages that said them: every conversation goes too, unless you keep them below. Your documents stay.</source>
         <translation>这会永久删除此配置的全部 %n 条记忆，以及说过这些内容的以前的消息：除非你在下面选择保留，所有对话也会一并删除。你的文档会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="147" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="149" />
         <source>Forget everything</source>
         <translation>忘记一切</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="149" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="151" />
         <source>FORGET</source>
         <translation>全部忘记</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="154" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="156" />
         <source>Keep my %n conversation(s) to read (the assistant will no longer see them)</source>
         <translation><numerusform>保留我的 %n 个对话以供阅读（助手将不再看到它们）</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="159" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="161" />
         <source>%n message(s) in all</source>
         <translation><numerusform>共 %n 条消息</numerusform></translation>
     </message>
@@ -1176,8 +1186,8 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="95" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="528" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="94" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="548" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
@@ -1187,226 +1197,226 @@
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="265" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="284" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="133" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="132" />
         <source>Backed up to %1</source>
         <translation>已备份到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="137" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="136" />
         <source>The backup failed: %1</source>
         <translation>备份失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="208" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="209" />
         <source>Chat</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="209" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="210" />
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="210" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="211" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="258" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="277" />
         <source>&amp;Chat</source>
         <translation>聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="259" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="278" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="261" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="280" />
         <source>New incognito conversation</source>
         <translation>新的无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="263" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="282" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="264" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="283" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="268" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="287" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="270" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="289" />
         <source>Delete all conversations and memories…</source>
         <translation>删除所有对话和记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="273" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="292" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="274" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="293" />
         <source>&amp;Memories</source>
         <translation>记忆(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="276" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="295" />
         <source>Show memories</source>
         <translation>显示记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="279" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="298" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="280" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="299" />
         <source>New memory…</source>
         <translation>新建记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="281" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="300" />
         <source>Consolidate now</source>
         <translation>立即整理</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="282" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="301" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="283" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="302" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="284" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="303" />
         <source>Import from ChatGPT, Claude…</source>
         <translation>从 ChatGPT、Claude 导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="285" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="304" />
         <source>Review imported memories…</source>
         <translation>审阅导入的记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="286" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="305" />
         <source>Learn automatically</source>
         <translation>自动学习</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="292" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="311" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="293" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="312" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="294" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="362" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="313" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="382" />
         <source>About desktop-mem</source>
         <translation>关于 desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="364" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="384" />
         <source>desktop-mem %1
 A local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.</source>
         <translation>desktop-mem %1
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="381" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="401" />
         <source>The model server is not answering: you can read and search, not send.</source>
         <translation>模型服务器没有响应：你可以阅读和搜索，但不能发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="405" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="425" />
         <source>Connecting to Ollama…</source>
         <translation>正在连接 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="408" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="428" />
         <source>⚠ The model server answers with an error · %1</source>
         <translation>⚠ 模型服务器返回错误 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="413" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="433" />
         <source>● Connected · %1 is not installed</source>
         <translation>● 已连接 · 未安装 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="420" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="440" />
         <source>● Connected · search by words only</source>
         <translation>● 已连接 · 仅按字词搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="415" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="423" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="435" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="443" />
         <source>Download %1</source>
         <translation>下载 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="432" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="452" />
         <source>● Connected · %n not indexed yet</source>
         <translation><numerusform>● 已连接 · %n 项尚未索引</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="435" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="455" />
         <source>Index now</source>
         <translation>立即索引</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="441" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="461" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="445" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="465" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="449" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="469" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="451" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="471" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="453" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="473" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="456" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="476" />
         <source> · %n message(s) not yet learned from</source>
         <translation><numerusform> · 还有 %n 条消息尚未从中学习</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="500" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="520" />
         <source>%1 is loaded with a %2-token context but this app asks for %3, so every turn reloads it: give the apps that use it the same context length, or set this one's in Settings.</source>
         <translation>%1 以 %2 个词元的上下文加载，但本应用需要 %3，所以每次对话都要重新加载它：让使用它的应用采用相同的上下文长度，或在“设置”中修改本应用的。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="509" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="529" />
         <source>Ollama unloads %1 soon after each answer, so every turn waits for it to load again: give Ollama a longer keep-alive.</source>
         <translation>Ollama 在每次回答后很快就卸载 %1，所以每次对话都要等它重新加载：请延长 Ollama 的保持加载时间（keep-alive）。</translation>
     </message>
@@ -1633,158 +1643,163 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryController</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="174" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="157" />
+        <source>That memory was forgotten: it is no longer kept.</source>
+        <translation>这条记忆已被忘记，不再保存。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="181" />
         <source>an app without a key</source>
         <translation>没有密钥的应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="175" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="182" />
         <source>an app with a key that is not valid</source>
         <translation>密钥无效的应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="210" />
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="223" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="217" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="230" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="227" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="234" />
         <source>The memory was saved.</source>
         <translation>记忆已保存。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="272" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="279" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="274" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="281" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="277" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="284" />
         <source>Delete memories</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="284" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="291" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="288" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="295" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="310" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="317" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="316" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="323" />
         <source>Forgot %n memory(s); the conversations stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>已忘记 %n 条记忆；对话保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="322" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="329" />
         <source>Forgot %n memory(s)</source>
         <translation><numerusform>已忘记 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="323" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="330" />
         <source> and deleted %n message(s).</source>
         <translation><numerusform>，并删除了 %n 条消息。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="337" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="344" />
         <source>Delete everything</source>
         <translation>全部删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="339" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="346" />
         <source>This deletes all %1 conversations and all %2 memories of this profile for good. The settings and the key stay.</source>
         <translation>这会永久删除此配置的全部 %1 个对话和全部 %2 条记忆。设置和密钥会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="344" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="351" />
         <source>DELETE</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="350" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="357" />
         <source>Deleting everything…</source>
         <translation>正在全部删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="360" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="367" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="362" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="369" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="368" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="375" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="380" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="387" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="389" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="396" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="390" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="397" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="402" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="409" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="405" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="412" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="417" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="424" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="423" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="430" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="425" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="432" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="429" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="436" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="438" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="445" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>你不在的时候，整理了 %n 条记忆（合并或标记为过期）；可在每条记忆的历史中撤销。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="448" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="455" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>
@@ -1838,7 +1853,7 @@ A local language model with a long-term memory you can see and control. Your con
     </message>
     <message>
         <location filename="../../desktop_mem/ui/memory_drawer.py" line="172" />
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="297" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="298" />
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
@@ -1868,57 +1883,57 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>恢复此版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="230" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="231" />
         <source>Select a memory to see where it came from, the answers it shaped and its history, or to edit it.</source>
         <translation>选择一条记忆，查看它的来源、受它影响的回答和修改历史，或编辑它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="267" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="268" />
         <source>%1 wants to change this to: “%2” (its own memory %3)</source>
         <translation>%1 想把它改为：“%2”（它自己的记忆 %3）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="276" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="277" />
         <source>Used by other apps: %1</source>
         <translation>被其他应用使用：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="297" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="298" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="316" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="317" />
         <source>(empty answer)</source>
         <translation>（空回答）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="321" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="322" />
         <source>No answer has used it yet.</source>
         <translation>还没有回答用到它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="336" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="337" />
         <source>, until %1</source>
         <translation>，有效至 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="338" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="339" />
         <source>, from message %1</source>
         <translation>，来自消息 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="342" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="343" />
         <source>%1 (%2%3)%4: %5</source>
         <translation>%1（%2%3）%4：%5</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="369" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="370" />
         <source>Given in every chat: it is about your %1.</source>
         <translation>每次对话都会提供：这与你的%1有关。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="372" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="373" />
         <source>It is about your %1, but you chose to give it only when it is relevant.</source>
         <translation>这与你的%1有关，但你选择了只在相关时提供。</translation>
     </message>
@@ -1969,129 +1984,124 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MessageWidget</name>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="179" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="190" />
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="179" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="190" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="186" />
-        <location filename="../../desktop_mem/ui/message_widget.py" line="187" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="197" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="198" />
         <source>Previous version</source>
         <translation>上一个版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="193" />
-        <location filename="../../desktop_mem/ui/message_widget.py" line="194" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="204" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="205" />
         <source>Next version</source>
         <translation>下一个版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="201" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="212" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="202" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="213" />
         <source>Copy this message</source>
         <translation>复制这条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="206" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="217" />
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="208" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="219" />
         <source>Change this message and send it again (the turns after it are replaced)</source>
         <translation>修改这条消息并重新发送（其后的对话会被替换）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="211" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="222" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="213" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="223" />
         <source>Answer this message again (the turns after it are replaced)</source>
         <translation>重新回答这条消息（其后的对话会被替换）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="275" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="311" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="278" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="314" />
         <source>The answer failed.</source>
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="302" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="341" />
         <source>Memories used:</source>
         <translation>用到的记忆：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="304" />
-        <source>(deleted)</source>
-        <translation>（已删除）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="309" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="349" />
         <source>+%1 more</source>
         <translation>还有 %1 条</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="313" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="353" />
         <source>Earlier messages:</source>
         <translation>之前的消息：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="316" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="356" />
         <source>%1, in another conversation:</source>
         <translation>%1，在另一个对话中：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="321" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="361" />
         <source>Documents:</source>
         <translation>文档：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="330" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="378" />
         <source>In every answer: about your health or safety</source>
         <translation>每次回答都会用到：与你的健康或安全有关</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="331" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="379" />
         <source>In every answer (pinned)</source>
         <translation>每次回答都会用到（已置顶）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="332" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="380" />
         <source>Found for this message</source>
         <translation>为这条消息找到的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="333" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="381" />
         <source>Learned from an earlier message found for this one</source>
         <translation>从为这条消息找到的一条以前的消息中记住的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="335" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="383" />
         <source>a weaker match</source>
         <translation>匹配较弱</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="358" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="406" />
         <source>%1/%2</source>
         <translation>%1/%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="361" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="409" />
         <source>Version %1 of %2</source>
         <translation>第 %1 个版本，共 %2 个</translation>
     </message>
@@ -2186,22 +2196,22 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>PassageDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/passage_dialog.py" line="25" />
+        <location filename="../../desktop_mem/ui/passage_dialog.py" line="27" />
         <source>%1, page %2</source>
         <translation>%1，第 %2 页</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/passage_dialog.py" line="63" />
+        <location filename="../../desktop_mem/ui/passage_dialog.py" line="65" />
         <source>Open the file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/passage_dialog.py" line="66" />
+        <location filename="../../desktop_mem/ui/passage_dialog.py" line="68" />
         <source>Copy its path</source>
         <translation>复制路径</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/passage_dialog.py" line="80" />
+        <location filename="../../desktop_mem/ui/passage_dialog.py" line="83" />
         <source>No program on this computer opens this kind of file. Its path is above; Copy its path puts it on the clipboard.</source>
         <translation>这台电脑上没有能打开这类文件的程序。文件路径在上方，点击“复制路径”可以把它放到剪贴板。</translation>
     </message>
@@ -2509,207 +2519,207 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="58" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="59" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="66" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="67" />
         <source>Ollama address</source>
         <translation>Ollama 地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="71" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="72" />
         <source>Chat model</source>
         <translation>聊天模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="84" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="85" />
         <source>Embedding model</source>
         <translation>嵌入模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="118" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="119" />
         <source>Learn memories from my chats automatically</source>
         <translation>自动从我的聊天中学习记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="117" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="118" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="122" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="123" />
         <source>Give the model my relevant memories and earlier messages</source>
         <translation>把相关的记忆和之前的消息提供给模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="127" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="128" />
         <source>Tidy my memories while the app is idle (every change can be undone)</source>
         <translation>在应用空闲时整理我的记忆（每项更改都可撤销）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="89" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="90" />
         <source> tokens</source>
         <translation> 个词元</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="64" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="65" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="80" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="81" />
         <source>Changing it re-indexes every memory, message and document passage with the new model (with progress); a model not installed yet is downloaded first.</source>
         <translation>更换后会用新模型重新索引所有记忆、消息和文档段落（显示进度）；尚未安装的模型会先下载。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="90" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="91" />
         <source>Context budget</source>
         <translation>上下文预算</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="91" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="92" />
         <source>Use an OpenAI-compatible server instead of Ollama</source>
         <translation>使用兼容 OpenAI 的服务器代替 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="93" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="94" />
         <source>Other server</source>
         <translation>其他服务器</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="96" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="97" />
         <source>Server URL</source>
         <translation>服务器地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="98" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="99" />
         <source>Server model</source>
         <translation>服务器模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="102" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="103" />
         <source>(unchanged)</source>
         <translation>（不变）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="102" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="103" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="104" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="105" />
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="107" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="108" />
         <source>With another server on, your messages and the memories retrieved for them are sent to that server. If it is not this computer, they leave your machine.</source>
         <translation>启用其他服务器后，你的消息和为其检索到的记忆会发送到该服务器。如果它不是这台电脑，这些内容会离开你的机器。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="133" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="134" />
         <source>About you and how you like answers, e.g. “I am a nurse; answer briefly.”</source>
         <translation>关于你以及你希望怎样回答，例如“我是护士；请简短回答。”</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="136" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="137" />
         <source>Given to the model with every message; never learned from.</source>
         <translation>每条消息都会交给模型；不会从中学习记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="139" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="141" />
         <source>About me</source>
         <translation>关于我</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="141" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="143" />
         <source>Appearance</source>
         <translation>外观</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="146" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="148" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="149" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="151" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="150" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="152" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="151" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="153" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="155" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="157" />
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="157" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="159" />
         <source>Privacy</source>
         <translation>隐私</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="163" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="165" />
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="165" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="167" />
         <source>Data folder</source>
         <translation>数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="170" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="172" />
         <source>Encrypted; the key is kept in the system keyring.</source>
         <translation>已加密；密钥保存在系统钥匙环中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="172" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="174" />
         <source>Encrypted with your passphrase.</source>
         <translation>已用你的口令加密。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="178" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="180" />
         <source>Replace the key</source>
         <translation>更换密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="178" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="180" />
         <source>Change passphrase…</source>
         <translation>更改口令…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="181" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="183" />
         <source>Re-encrypts everything with a new key; the old one stops working.</source>
         <translation>用新密钥重新加密所有内容；旧密钥随即失效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="184" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="186" />
         <source>Use a passphrase instead…</source>
         <translation>改用口令…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="186" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="188" />
         <source>Keep the key in the system keyring instead</source>
         <translation>改为把密钥保存在系统钥匙环中</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="192" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="194" />
         <source>Encryption</source>
         <translation>加密</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="198" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="200" />
         <source>No system keyring is available on this computer.</source>
         <translation>这台电脑上没有可用的系统钥匙环。</translation>
     </message>
@@ -2722,12 +2732,12 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/shortcuts_dialog.py" line="24" />
+        <location filename="../../desktop_mem/ui/shortcuts_dialog.py" line="25" />
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/shortcuts_dialog.py" line="24" />
+        <location filename="../../desktop_mem/ui/shortcuts_dialog.py" line="25" />
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -3069,25 +3079,20 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>TurnController</name>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="103" />
+        <location filename="../../desktop_mem/ui/turns.py" line="104" />
         <source>…</source>
         <translation>…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="134" />
+        <location filename="../../desktop_mem/ui/turns.py" line="135" />
         <location filename="../../desktop_mem/ui/turns.py" line="284" />
         <source>Learning from this exchange…</source>
         <translation>正在从这轮对话中学习…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="206" />
+        <location filename="../../desktop_mem/ui/turns.py" line="207" />
         <source>Retry</source>
         <translation>重试</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="227" />
-        <source>Undo</source>
-        <translation>撤销</translation>
     </message>
     <message>
         <location filename="../../desktop_mem/ui/turns.py" line="239" />
@@ -3120,52 +3125,52 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>这条消息还没有被记住：模型服务器出错了。稍后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="310" />
+        <location filename="../../desktop_mem/ui/turns.py" line="316" />
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="313" />
+        <location filename="../../desktop_mem/ui/turns.py" line="319" />
         <source>Undoing…</source>
         <translation>正在撤销…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="337" />
+        <location filename="../../desktop_mem/ui/turns.py" line="343" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>已删除 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="337" />
+        <location filename="../../desktop_mem/ui/turns.py" line="343" />
         <source> and %n message(s).</source>
         <translation><numerusform>和 %n 条消息。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="340" />
+        <location filename="../../desktop_mem/ui/turns.py" line="346" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="342" />
+        <location filename="../../desktop_mem/ui/turns.py" line="348" />
         <source>Deleted %n message(s).</source>
         <translation><numerusform>已删除 %n 条消息。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="348" />
+        <location filename="../../desktop_mem/ui/turns.py" line="354" />
         <source>%n earlier message(s) stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>%n 条以前的消息保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="357" />
+        <location filename="../../desktop_mem/ui/turns.py" line="363" />
         <source>%n memory(s) or message(s) still mention it: say the same “forget …” again to see them.</source>
         <translation><numerusform>仍有 %n 条记忆或消息提到它：再说一次同样的“忘记……”即可看到。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="363" />
+        <location filename="../../desktop_mem/ui/turns.py" line="369" />
         <source>Nothing was deleted.</source>
         <translation>没有删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="368" />
+        <location filename="../../desktop_mem/ui/turns.py" line="374" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>

@@ -727,6 +727,9 @@ ZH: dict[str, str | list[str]] = {
     "Move sync to another folder": "把同步移到另一个文件夹",
     "Moving sync to %1…": "正在把同步移到 %1…",
     "This profile now syncs through %1. On your other computers, choose Move to another folder… with the same folder once the engine has brought it there. The old folder is no longer used here: delete it once every computer has moved.": "这个档案现在通过 %1 同步。等同步引擎把这个文件夹带到你的其他电脑后，在那些电脑上选择“移到另一个文件夹…”并选同一个文件夹。这台电脑不再使用旧文件夹：等所有电脑都移过去后，可以删除它。",
+    # branch h44k (issue 44: keyboard, forget in the open conversation, undo links)
+    "That memory was forgotten: it is no longer kept.": "这条记忆已被忘记，不再保存。",
+    "The model server is not answering: this works again once it does.": "模型服务器没有响应：它恢复后即可再用。",
 }
 
 

@@ -572,6 +572,18 @@ class MemoryStore(MemoryIndexing):
             for r in rows
         ]
 
+    def taught_by(self, message_id: int) -> builtins.list[tuple[str, int, str, int, bool]]:
+        """What a user message taught, as its memories' history recorded it: (action,
+        memory id, text, the version it made, whether that version is still the latest)."""
+        rows = self.db.query(
+            "SELECT h.action, h.memory_id, h.text, h.version, "
+            "h.version = (SELECT MAX(version) FROM memory_history WHERE memory_id = h.memory_id) "
+            "FROM memory_history h WHERE h.message_id = ? "
+            "AND h.action IN ('created', 'updated', 'invalidated') ORDER BY h.changed_at, h.id",
+            (message_id,),
+        )
+        return [(r[0], int(r[1]), r[2], int(r[3]), bool(r[4])) for r in rows]
+
     def find_duplicate(self, text: str) -> Memory | None:
         """A stored memory with the same text (ignoring case and spacing), if any."""
         h = content_hash(textproc.normalize(text).lower())

@@ -171,6 +171,20 @@ class Memories:
     def history(self, memory_id: int) -> builtins.list[Version]:
         return self.store.history(memory_id)
 
+    def undoable(self, user_message_id: int) -> ChangeSet | None:
+        """What a user message taught, as a change that can still be undone: None when
+        it taught nothing, or when anything it changed has changed since (undone,
+        edited, deleted), so an undo would take back more than it did."""
+        taught = self.store.taught_by(user_message_id)
+        if not taught or not all(latest for *_rest, latest in taught):
+            return None
+        return ChangeSet(
+            [
+                Change("added" if action == "created" else action, memory_id, text, version=v)
+                for action, memory_id, text, v, _latest in taught
+            ]
+        )
+
     def search(self, query: str, k: int = 10, **options: Any) -> SearchResult:
         """The memories relevant to the query (search/hybrid.py: HybridSearch.search)."""
         return self.service.profile.search.search(query, k, **options)
