@@ -265,8 +265,12 @@ class MemoryController(QObject):
         if confirm:
             used = sum(len(self.app.memories.answers_using(i)) for i in ids)
             text = self.tr("Delete %n memory(s) for good, with their history?", "", len(ids))
-            if used:
-                text += " " + self.tr("They shaped %n answer(s).", "", used)
+            if used:  # "It" or "They" follows the memories, "answer(s)" its own number
+                text += " " + (
+                    self.tr("It shaped %n answer(s).", "", used)
+                    if len(ids) == 1
+                    else self.tr("They shaped %n answer(s).", "", used)
+                )
             answer = QMessageBox.question(
                 self.ctx.view,
                 self.tr("Delete memories"),

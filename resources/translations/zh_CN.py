@@ -696,6 +696,8 @@ ZH: dict[str, str | list[str]] = {
     "While you were away, %n fact(s) about you were found in your imported history: Memories › Review imported memories… to accept them.": [
         "你不在时，在你导入的历史中发现了 %n 条关于你的事实：请在“记忆 › 审阅导入的记忆…”中接受它们。"
     ],
+    # branch h44m (issue 44: relevance, highlights, remember, plurals)
+    "It shaped %n answer(s).": ["它影响过 %n 个回答。"],
 }
 
 
