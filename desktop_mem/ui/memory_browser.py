@@ -294,8 +294,10 @@ class MemoryBrowser(QWidget):
         else:
             self.count.setText(self.tr("No matches"))
         self._show_empty(shown, found is not None)
-        if keep is not None:
-            self.select(keep)
+        if keep is not None and not self.select(keep):
+            # gone from the list (a search left it out): the drawer shows nothing, so
+            # Save and Delete never act on a memory the list does not show
+            self.show_details(None, [], [])
 
     def _show_empty(self, shown: int, searched: bool) -> None:
         filtered = any(value is not None for value in self.filters().values())

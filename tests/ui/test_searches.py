@@ -142,3 +142,29 @@ def test_a_word_that_is_in_a_memory_or_a_conversation_finds_it(
     qtbot.keyClicks(panel.search, "Lisbon")
     qtbot.waitUntil(lambda: panel.model.count() == 1, timeout=5000)
     idle(qtbot, window)
+
+
+def test_a_search_that_leaves_the_shown_memory_out_clears_the_details(
+    qtbot: Any, window: MainWindow, profile: Profile
+) -> None:
+    """Found in the third walk (issue 44): the drawer kept showing a memory the search
+    had removed from the list, and Save and Delete then acted on it unseen."""
+    (bees, cello), _ = profile.memories.add_many([NewMemory("I keep bees in the garden"),
+                                                  NewMemory("I play the cello on Sundays")])  # fmt: skip
+    window.memories.refresh_memories()
+    idle(qtbot, window)
+    window.show_page("memories")
+    b = window.browser
+    assert b.select(bees.id)
+    qtbot.waitUntil(lambda: b.current is not None and b.current.id == bees.id)
+    assert b.drawer.pages.currentIndex() == 1
+    qtbot.keyClicks(b.search, "cello")
+    qtbot.waitUntil(lambda: b.model.rowCount() == 1, timeout=5000)
+    idle(qtbot, window)
+    assert b.model.memory(0).id == cello.id  # type: ignore[union-attr]
+    assert b.current is None and b.drawer.pages.currentIndex() == 0, "nothing unseen shown"
+    assert not b.drawer.delete_button.isEnabled()
+    b.search.clear()  # every memory again: the one selected before is not brought back
+    qtbot.waitUntil(lambda: b.model.rowCount() == 2, timeout=5000)
+    idle(qtbot, window)
+    assert b.current is None
