@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_mem.core.memory.records import KINDS, Memory, Version
-from desktop_mem.ui.item_models import Found, MemoryTableModel, kind_label
+from desktop_mem.ui.item_models import Found, MemoryTableModel, kind_label, relevance_tip
 from desktop_mem.ui.memory_cards import MemoryCardDelegate
 from desktop_mem.ui.memory_drawer import MemoryDrawer, action_label
 from desktop_mem.ui.new_memory_dialog import NewMemoryDialog
@@ -69,9 +69,7 @@ class MemoryBrowser(QWidget):
         self.search.installEventFilter(self)  # Down or Enter: on into the list
         top.addWidget(self.search, 1)
         self.all_matches = QCheckBox(self.tr("Weak matches too"))
-        self.all_matches.setToolTip(
-            self.tr("List every memory ranked by the search, not only the relevant ones")
-        )
+        self.all_matches.setToolTip(relevance_tip())
         self.all_matches.toggled.connect(lambda *_: self._search_now())
         top.addWidget(self.all_matches)
         self.new_button = QPushButton(self.tr("New memory…"))

@@ -23,7 +23,12 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_mem.core.memory.records import Memory
-from desktop_mem.ui.item_models import Found, MemoryTableModel, kind_label, source_label
+from desktop_mem.ui.item_models import (
+    Found,
+    MemoryTableModel,
+    kind_label,
+    source_label,
+)
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -34,8 +39,8 @@ MAX_LINES = 6  # a longer memory ends with "…"; the details and the tooltip ha
 
 
 def relevance_label(found: Found) -> str:
-    """A search hit's standing: how far above the query's chance level it is (in
-    deviations), and whether it is only a weaker match."""
+    """A search hit's standing: its relevance as shown (relevance_tip), and whether that
+    makes it only a weak match."""
     z, weak = found
     if z is None:  # the search gave it no relevance (say, a greeting): no number to show
         return QCoreApplication.translate("cards", "weak match") if weak else ""

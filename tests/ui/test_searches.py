@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import Qt
+
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.service import Service
@@ -168,3 +170,64 @@ def test_a_search_that_leaves_the_shown_memory_out_clears_the_details(
     qtbot.waitUntil(lambda: b.model.rowCount() == 2, timeout=5000)
     idle(qtbot, window)
     assert b.current is None
+
+
+def _shown(b: Any) -> list[tuple[str, float | None, bool]]:
+    """Each listed memory as the user sees it: its text, the relevance its card says
+    and whether the card calls it a weak match."""
+    out = []
+    for row in range(b.model.rowCount()):
+        memory = b.model.memory(row)
+        line = meta_line(memory, b.model.found(memory.id)).split(" · ")[0]
+        number = line.rsplit(" ", 1)[-1] if "relevance" in line else None
+        out.append((memory.text, float(number) if number else None, line.startswith("weak")))
+    return out
+
+
+def test_what_is_listed_and_called_weak_follows_the_relevance_shown(
+    qtbot: Any, window: MainWindow, profile: Profile
+) -> None:
+    """Found in the third walk (issue 44): "weak match, relevance 6.0" beside a match at
+    5.1, a 1.5 hit listed while a 3.6 hit was hidden, and a relevance of -0.6. One scale:
+    from 2.0 a match, listed; below it a weak match, listed with "Weak matches too";
+    never below 0; best first by the number shown."""
+    profile.memories.add_many(
+        [
+            NewMemory(t)
+            for t in (
+                "My sister Lin lives in Chengdu",
+                "I keep bees in the garden",
+                "Allergic to peanuts",
+                "I play the cello on Sundays",
+                "Lin's birthday is in May",
+                "我妹妹住在成都",
+                "我每周日拉大提琴",
+                "The garden has two apple trees",
+            )
+        ]  # fmt: skip
+    )
+    window.show_page("memories")
+    b = window.browser
+    queries = ["where does my sister live", "Lin", "garden bees", "zqxv wkrp blorft",
+               "cello", "我妹妹住在哪里", "大提琴", "hi"]  # fmt: skip
+    for query in queries:
+        listed: dict[bool, list[tuple[str, float | None, bool]]] = {}
+        for weak_too in (True, False):
+            b.all_matches.setChecked(weak_too)
+            b.search.setText(query)  # as typed (keyClicks cannot type Chinese)
+            done: list[bool] = []  # this query's search, whatever the typing started
+            window.memories.search_memories(query, lambda d=done: d.append(True))
+            qtbot.waitUntil(lambda d=done: bool(d), timeout=5000)
+            idle(qtbot, window)
+            listed[weak_too] = _shown(b)
+        everything = listed[True]
+        assert everything, query
+        for text, number, weak in everything:
+            assert number is not None and number >= 0, (query, text, number)
+            assert weak == (number < 2.0), (query, text, number, weak)
+        numbers = [n for _t, n, _w in everything]
+        assert numbers == sorted(numbers, reverse=True), (query, everything)
+        assert listed[False] == [hit for hit in everything if not hit[2]], query
+        if b.model.rowCount():
+            tip = b.model.data(b.model.index(0, 0), Qt.ItemDataRole.ToolTipRole)
+            assert "From 2.0 it is a match" in tip, "the scale is explained"
