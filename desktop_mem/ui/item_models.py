@@ -42,6 +42,7 @@ class MemoryTableModel(QAbstractTableModel):
         self._found: dict[int, Found] = {}
         self._more: Callable[[int, int], list[Memory]] | None = None
         self.computers: dict[str, str] = {}  # the synced computers' names, by id
+        self.query = ""  # the search the hits answer: its matched words are marked
 
     def headers(self) -> list[str]:
         return [
@@ -261,6 +262,7 @@ class ConversationListModel(QAbstractListModel):
         super().__init__(parent)
         self._rows: list[Conversation | str] = []
         self._found: dict[int, tuple[int, str]] = {}
+        self.query = ""  # the search the hits answer: its matched words are marked
 
     def group_label(self, group: str) -> str:
         return {

@@ -263,6 +263,7 @@ class MemoryBrowser(QWidget):
         """A listing (its first page, `more` reading the rest as the user scrolls, of
         `total` in all) or search hits, each with its (relevance, weak)."""
         keep = self.current.id if self.current else None
+        self.model.query = self.query() if found is not None else ""
         self.model.set_memories(memories, found, more)
         # A listing comes pinned first, newest first (as the CLI lists them): shown as
         # "Newest first" without sorting again (100,000 rows took 0.1 s on the GUI

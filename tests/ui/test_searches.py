@@ -231,3 +231,53 @@ def test_what_is_listed_and_called_weak_follows_the_relevance_shown(
         if b.model.rowCount():
             tip = b.model.data(b.model.index(0, 0), Qt.ItemDataRole.ToolTipRole)
             assert "From 2.0 it is a match" in tip, "the scale is explained"
+
+
+def _marked_pixels(view: Any) -> int:
+    """How many pixels of a list's viewport are painted in a search's mark colour (on a
+    selected row or not)."""
+    from desktop_mem.ui.highlight import mark_color
+
+    image = view.viewport().grab().toImage()
+    marks = {mark_color(view.palette(), s).rgb() for s in (False, True)}
+    return sum(
+        1
+        for y in range(0, image.height())
+        for x in range(0, image.width())
+        if image.pixel(x, y) in marks
+    )
+
+
+def test_search_hits_mark_the_words_they_matched(
+    qtbot: Any, window: MainWindow, profile: Profile
+) -> None:
+    """Issue 44: search results did not highlight the matched words. Marked in the memory
+    list and in the conversations found, in English and in Chinese; a listing marks
+    nothing."""
+    profile.memories.add_many([NewMemory("I keep bees in the garden"),
+                               NewMemory("我每周日拉大提琴")])  # fmt: skip
+    cid = profile.conversations.create("Hobbies").id
+    profile.conversations.add_message(cid, "user", "On Sundays I play the cello, 我拉大提琴")
+    profile.conversations.index_vectors()
+    window.conversations.refresh()
+    window.memories.refresh_memories()
+    idle(qtbot, window)
+    window.show_page("memories")
+    b = window.browser
+    qtbot.waitUntil(lambda: b.model.rowCount() == 2, timeout=5000)
+    assert _marked_pixels(b.list) == 0, "a listing is no search: nothing is marked"
+    for query in ("bee", "大提琴"):
+        done: list[bool] = []
+        b.search.setText(query)
+        window.memories.search_memories(query, lambda d=done: d.append(True))
+        qtbot.waitUntil(lambda d=done: bool(d), timeout=5000)
+        idle(qtbot, window)
+        assert b.model.query == query
+        assert _marked_pixels(b.list) > 50, query
+    panel = window.conversation_panel
+    for query in ("cello", "大提琴"):
+        panel.search.setText(query)
+        qtbot.waitUntil(lambda q=query: panel.model.query == q and panel.model.count() == 1,
+                        timeout=5000)  # fmt: skip
+        idle(qtbot, window)
+        assert _marked_pixels(panel.list) > 30, query
