@@ -17,7 +17,8 @@ def mark_color(palette: QPalette, selected: bool) -> QColor:
     over = palette.color(
         QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Highlight
     )
-    share = 0.3 if selected else 0.35
+    # a dark background needs more of the accent to be seen
+    share = 0.3 if selected else 0.5 if under.lightness() < 128 else 0.35
     return QColor(
         round(under.red() + (over.red() - under.red()) * share),
         round(under.green() + (over.green() - under.green()) * share),

@@ -252,7 +252,7 @@ class MemoryController(QObject):
             used = sum(len(self.app.memories.answers_using(i)) for i in ids)
             text = self.tr("Delete %n memory(s) for good, with their history?", "", len(ids))
             if used:  # "It" or "They" follows the memories, "answer(s)" its own number
-                text += " " + (
+                text += ("" if text.endswith(("？", "。")) else " ") + (
                     self.tr("It shaped %n answer(s).", "", used)
                     if len(ids) == 1
                     else self.tr("They shaped %n answer(s).", "", used)
