@@ -320,8 +320,19 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
                 window.browser.search.setText("zqxv wkrp")  # weak matches, with their scores
                 pump(cond=lambda window=window: window.browser.sort.findData("best") >= 0)
                 _save(out, "memories-weak" + suffix[0], window, pump)
+                # a search: its matches and weak ones by the relevance shown, the words
+                # matched marked, and the details of a memory it left out cleared
+                query = "nurse in Hangzhou" if language == "en" else "女儿几岁"
+                window.browser.search.setText(query)
+                pump(cond=lambda window=window, q=query: window.browser.model.query == q)
+                _save(out, "memories-search" + suffix[0], window, pump)
                 window.browser.search.clear()
                 window.browser.all_matches.setChecked(False)
+                window.show_page("chat")  # the conversations found, the words marked
+                window.conversation_panel.search.setText("Hangzhou" if language == "en" else "小雨")
+                pump(cond=lambda window=window: bool(window.conversation_panel.model.query))
+                _save(out, "chat-search" + suffix[0], window, pump)
+                window.conversation_panel.search.clear()
                 window.show_page("documents")
                 _save(out, "documents" + suffix[0], window, pump)
                 window.show_page("chat")

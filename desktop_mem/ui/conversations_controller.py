@@ -89,6 +89,7 @@ class ConversationsController(QObject):
                 by_conversation.setdefault(h.message.conversation_id, (h.message.id, plain))
             known = {c.id: c for c in self.store.list()}
             rows = [known[i] for i in by_conversation if i in known]
+            self.panel.model.query = query  # its matched words are marked in each hit
             self.panel.model.set_conversations(rows, grouped=False, found=by_conversation)
             self.panel.show_found(len(rows))
 

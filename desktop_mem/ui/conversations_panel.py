@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_mem.ui import highlight
 from desktop_mem.ui.item_models import ID_ROLE, MESSAGE_ROLE, SNIPPET_ROLE, ConversationListModel
 
 SEARCH_DELAY_MS = 250  # as the memory browser: as you type, not once per keystroke
@@ -78,8 +79,13 @@ class SnippetDelegate(QStyledItemDelegate):
         )
         title = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
         line = rect.adjusted(0, 0, 0, -(rect.height() - metrics.lineSpacing()))
+        query = self._query(index)
+        mark = highlight.mark_color(palette, selected)
+        title = metrics.elidedText(title, Qt.TextElideMode.ElideRight, rect.width())
+        # the words the search matched, marked behind the title and the message found
+        highlight.mark_line(painter, line, title, highlight.spans(title, query), 0, metrics, mark)
         painter.drawText(line, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
-                         metrics.elidedText(title, Qt.TextElideMode.ElideRight, rect.width()))  # fmt: skip
+                         title)  # fmt: skip
         small = self._small(option.font)
         painter.setFont(small)
         quiet = (
@@ -87,10 +93,18 @@ class SnippetDelegate(QStyledItemDelegate):
         )
         painter.setPen(palette.color(quiet))
         below = rect.adjusted(0, metrics.lineSpacing() + 2, 0, 0)
-        painter.drawText(below, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop),
-                         QFontMetrics(small).elidedText(snippet, Qt.TextElideMode.ElideRight,
-                                                        rect.width()))  # fmt: skip
+        small_metrics = QFontMetrics(small)
+        said = small_metrics.elidedText(snippet, Qt.TextElideMode.ElideRight, rect.width())
+        marked = below.adjusted(0, 0, 0, -(below.height() - small_metrics.lineSpacing()))
+        highlight.mark_line(painter, marked, said, highlight.spans(said, query), 0,
+                            small_metrics, mark)  # fmt: skip
+        painter.drawText(below, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop), said)
         painter.restore()
+
+    @staticmethod
+    def _query(index: Index) -> str:
+        model = index.model()
+        return model.query if isinstance(model, ConversationListModel) else ""
 
 
 class ConversationsPanel(QWidget):

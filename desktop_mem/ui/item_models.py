@@ -10,6 +10,7 @@ from PySide6.QtCore import (
     QAbstractListModel,
     QAbstractTableModel,
     QCoreApplication,
+    QLocale,
     QModelIndex,
     QPersistentModelIndex,
     QSize,
@@ -19,11 +20,12 @@ from PySide6.QtGui import QFont, QFontMetrics
 
 from desktop_mem.core.chat.records import ORIGINS, Conversation
 from desktop_mem.core.memory.records import Memory
+from desktop_mem.core.service.memories import MATCH_AT
 
 Index = QModelIndex | QPersistentModelIndex
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 ID_ROLE = Qt.ItemDataRole.UserRole + 2
-Found = tuple[float | None, bool]  # a search hit's relevance (deviations), and whether weak
+Found = tuple[float | None, bool]  # a search hit's relevance as shown, and whether weak
 SNIPPET_ROLE = Qt.ItemDataRole.UserRole + 3  # a conversation search hit: the message found
 MESSAGE_ROLE = Qt.ItemDataRole.UserRole + 4  # ... and its id
 
@@ -40,6 +42,7 @@ class MemoryTableModel(QAbstractTableModel):
         self._found: dict[int, Found] = {}
         self._more: Callable[[int, int], list[Memory]] | None = None
         self.computers: dict[str, str] = {}  # the synced computers' names, by id
+        self.query = ""  # the search the hits answer: its matched words are marked
 
     def headers(self) -> list[str]:
         return [
@@ -181,6 +184,8 @@ class MemoryTableModel(QAbstractTableModel):
                 return stamp[:10]
             return source_label(self, m.source)
         if role == Qt.ItemDataRole.ToolTipRole:
+            if col == "text" and self._found.get(m.id, (None, False))[0] is not None:
+                return m.text + "\n\n" + relevance_tip()
             if col == "text":
                 return m.text
             if col in ("created", "updated"):
@@ -193,6 +198,18 @@ class MemoryTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and col in ("pinned", "importance"):
             return int(Qt.AlignmentFlag.AlignCenter)
         return None
+
+
+def relevance_tip() -> str:
+    """What the relevance shown on a search hit means, and what the list follows."""
+    bar = QLocale().toString(MATCH_AT, "f", 1)
+    return QCoreApplication.translate(
+        "cards",
+        "Relevance: how much nearer your search this memory is than a search about "
+        "something else would come, from 0 (no nearer than chance); the words you typed "
+        "that it holds count too. From %1 it is a match and listed; below %1 it is a weak "
+        "match, listed with “Weak matches too”.",
+    ).replace("%1", bar)
 
 
 def kind_label(_ctx: Any, kind: str) -> str:
@@ -245,6 +262,7 @@ class ConversationListModel(QAbstractListModel):
         super().__init__(parent)
         self._rows: list[Conversation | str] = []
         self._found: dict[int, tuple[int, str]] = {}
+        self.query = ""  # the search the hits answer: its matched words are marked
 
     def group_label(self, group: str) -> str:
         return {

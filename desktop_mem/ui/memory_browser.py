@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from desktop_mem.core.memory.records import KINDS, Memory, Version
 from desktop_mem.ui.focus import DateField
-from desktop_mem.ui.item_models import Found, MemoryTableModel, kind_label
+from desktop_mem.ui.item_models import Found, MemoryTableModel, kind_label, relevance_tip
 from desktop_mem.ui.memory_cards import MemoryCardDelegate
 from desktop_mem.ui.memory_drawer import MemoryDrawer, action_label
 from desktop_mem.ui.new_memory_dialog import NewMemoryDialog
@@ -69,9 +69,7 @@ class MemoryBrowser(QWidget):
         self.search.installEventFilter(self)  # Down or Enter: on into the list
         top.addWidget(self.search, 1)
         self.all_matches = QCheckBox(self.tr("Weak matches too"))
-        self.all_matches.setToolTip(
-            self.tr("List every memory ranked by the search, not only the relevant ones")
-        )
+        self.all_matches.setToolTip(relevance_tip())
         self.all_matches.toggled.connect(lambda *_: self._search_now())
         top.addWidget(self.all_matches)
         self.new_button = QPushButton(self.tr("New memory…"))
@@ -265,6 +263,7 @@ class MemoryBrowser(QWidget):
         """A listing (its first page, `more` reading the rest as the user scrolls, of
         `total` in all) or search hits, each with its (relevance, weak)."""
         keep = self.current.id if self.current else None
+        self.model.query = self.query() if found is not None else ""
         self.model.set_memories(memories, found, more)
         # A listing comes pinned first, newest first (as the CLI lists them): shown as
         # "Newest first" without sorting again (100,000 rows took 0.1 s on the GUI
@@ -294,8 +293,10 @@ class MemoryBrowser(QWidget):
         else:
             self.count.setText(self.tr("No matches"))
         self._show_empty(shown, found is not None)
-        if keep is not None:
-            self.select(keep)
+        if keep is not None and not self.select(keep):
+            # gone from the list (a search left it out): the drawer shows nothing, so
+            # Save and Delete never act on a memory the list does not show
+            self.show_details(None, [], [])
 
     def _show_empty(self, shown: int, searched: bool) -> None:
         filtered = any(value is not None for value in self.filters().values())

@@ -23,7 +23,13 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_mem.core.memory.records import Memory
-from desktop_mem.ui.item_models import Found, MemoryTableModel, kind_label, source_label
+from desktop_mem.ui import highlight
+from desktop_mem.ui.item_models import (
+    Found,
+    MemoryTableModel,
+    kind_label,
+    source_label,
+)
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -34,8 +40,8 @@ MAX_LINES = 6  # a longer memory ends with "…"; the details and the tooltip ha
 
 
 def relevance_label(found: Found) -> str:
-    """A search hit's standing: how far above the query's chance level it is (in
-    deviations), and whether it is only a weaker match."""
+    """A search hit's standing: its relevance as shown (relevance_tip), and whether that
+    makes it only a weak match."""
     z, weak = found
     if z is None:  # the search gave it no relevance (say, a greeting): no number to show
         return QCoreApplication.translate("cards", "weak match") if weak else ""
@@ -156,6 +162,10 @@ class MemoryCardDelegate(QStyledItemDelegate):
         model = index.model()
         return model.computers if isinstance(model, MemoryTableModel) else {}
 
+    def _query(self, index: Index) -> str:
+        model = index.model()
+        return model.query if isinstance(model, MemoryTableModel) else ""
+
     def _found(self, index: Index, memory: Memory) -> Found | None:
         model = index.model()
         return model.found(memory.id) if isinstance(model, MemoryTableModel) else None
@@ -201,11 +211,21 @@ class MemoryCardDelegate(QStyledItemDelegate):
         weak = found is not None and found[1]
         painter.setFont(font)
         painter.setPen(quiet if weak else text_color)  # a weaker match reads quieter
+        metrics = QFontMetrics(font)
         spacing = QFontMetrics(option.font).lineSpacing()
         y = rect.top()
-        for line in self._lines(memory, option.font, rect.width()):
-            painter.drawText(QRect(rect.left(), y, rect.width(), spacing),
-                             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), line)  # fmt: skip
+        lines = self._lines(memory, option.font, rect.width())
+        # the words the search matched, marked behind the text
+        marks = highlight.spans("".join(lines), self._query(index)) if found else []
+        offset = 0
+        for line in lines:
+            box = QRect(rect.left(), y, rect.width(), spacing)
+            if marks:
+                highlight.mark_line(painter, box, line, marks, offset, metrics,
+                                    highlight.mark_color(palette, selected))  # fmt: skip
+            painter.drawText(box, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                             line)  # fmt: skip
+            offset += len(line)
             y += spacing
         small = self._meta_font(option.font)
         painter.setFont(small)

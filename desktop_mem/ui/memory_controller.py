@@ -97,47 +97,33 @@ class MemoryController(QObject):
         tasks.run(read, done=listed, failed=self._error)
 
     def search_memories(self, query: str, then: Callable[[], None] | None = None) -> None:
-        """The relevant memories, best first; with "Weak matches too" every other one the
-        search ranks after them, marked weak. Each shows its relevance (deviations above
-        the query's chance level)."""
+        """The memories the search finds, best first, each with its relevance: those whose
+        relevance makes them a match, and with "Weak matches too" the weak ones below
+        them. The number shown is the number the list follows (service: browse)."""
         f = self.browser.filters()
         kinds = {f["kind"]} if f["kind"] else None
         weak_too = self.browser.all_matches.isChecked()
-        search = self.app.memories.search
+        browse = self.app.memories.browse
 
-        def work() -> tuple[list[Any], list[Any]]:
+        def work() -> list[Any]:
             self._names = self._computer_names()
-            strong = search(query, SEARCH_K, kinds=kinds).hits
-            ranked = search(query, SEARCH_K, kinds=kinds, relevant_only=False).hits
-            kept = {h.memory.id for h in strong}
-            # a memory holding the very words typed is always listed (a weaker match,
-            # when the relevance rule says the query is not about it, as for one word)
-            weak = [
-                h
-                for h in ranked
-                if h.memory.id not in kept and (weak_too or "keyword" in h.signals)
-            ]
-            # the weaker ones by their relevance, the number each shows
-            weak.sort(key=lambda h: -(h.signals.get("relevance") or -1e9))
-            return strong, weak
+            return [b for b in browse(query, SEARCH_K, kinds=kinds) if weak_too or b.match]
 
-        def keep(h: Any) -> bool:
-            if f["pinned"] is not None and not h.memory.pinned:
+        def keep(b: Any) -> bool:
+            if f["pinned"] is not None and not b.memory.pinned:
                 return False
-            if f["always"] is not None and not h.memory.always:
+            if f["always"] is not None and not b.memory.always:
                 return False
-            return not f["since"] or h.memory.created_at[:10] >= f["since"]
+            return not f["since"] or b.memory.created_at[:10] >= f["since"]
 
-        def found(result: tuple[list[Any], list[Any]]) -> None:
+        def found(result: list[Any]) -> None:
             if self.browser.query() != query:
                 return  # typed on: a newer search is coming
-            strong = [h for h in result[0] if keep(h)]
-            weak = [h for h in result[1] if keep(h)]
-            scores = {h.memory.id: (h.signals.get("relevance"), False) for h in strong}
-            scores.update({h.memory.id: (h.signals.get("relevance"), True) for h in weak})
+            hits = [b for b in result if keep(b)]
+            scores = {b.memory.id: (b.relevance, not b.match) for b in hits}
             # the window says itself what is not indexed yet (the status bar), in its words
             self.browser.model.computers = self._names
-            self.browser.show_memories([h.memory for h in strong + weak], scores)
+            self.browser.show_memories([b.memory for b in hits], scores)
             if then is not None:
                 then()
 
@@ -277,8 +263,12 @@ class MemoryController(QObject):
         if confirm:
             used = sum(len(self.app.memories.answers_using(i)) for i in ids)
             text = self.tr("Delete %n memory(s) for good, with their history?", "", len(ids))
-            if used:
-                text += " " + self.tr("They shaped %n answer(s).", "", used)
+            if used:  # "It" or "They" follows the memories, "answer(s)" its own number
+                text += ("" if text.endswith(("？", "。")) else " ") + (
+                    self.tr("It shaped %n answer(s).", "", used)
+                    if len(ids) == 1
+                    else self.tr("They shaped %n answer(s).", "", used)
+                )
             answer = QMessageBox.question(
                 self.ctx.view,
                 self.tr("Delete memories"),

@@ -535,47 +535,47 @@
 <context>
     <name>ConversationListModel</name>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="251" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="269" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="252" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="270" />
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="253" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="271" />
         <source>Yesterday</source>
         <translation>昨天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="254" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="272" />
         <source>Previous 7 days</source>
         <translation>过去 7 天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="255" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="273" />
         <source>Previous 30 days</source>
         <translation>过去 30 天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="256" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="274" />
         <source>Older</source>
         <translation>更早</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="335" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="353" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/item_models.py" line="343" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="361" />
         <source>%n message(s), last %1</source>
         <translation><numerusform>%n 条消息，最近 %1</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="347" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="365" />
         <source>from %1, %2</source>
         <translation>来自 %1，%2</translation>
     </message>
@@ -583,93 +583,93 @@
 <context>
     <name>ConversationsController</name>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="112" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="113" />
         <source>Incognito conversation</source>
         <translation>无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="112" />
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="129" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="113" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="130" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="131" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="132" />
         <source>from %1, %2</source>
         <translation>来自 %1，%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="205" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="206" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="205" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="206" />
         <source>Pin to the top</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="206" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="207" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="207" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="208" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="208" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="209" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="229" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="230" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="229" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="230" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="244" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="245" />
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="246" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="247" />
         <source>Markdown (*.md);;JSON (*.json)</source>
         <translation>Markdown (*.md);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="257" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="258" />
         <source>Exported to %1.</source>
         <translation>已导出到 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="262" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="263" />
         <source>Delete this conversation for good? Memories learned from it stay.</source>
         <translation>永久删除这个对话？从中学到的记忆会保留。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="265" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="266" />
         <source>%n of them will no longer quote what was said in it.</source>
         <translation><numerusform>其中 %n 条记忆将不再引用这个对话中的内容。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="269" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="270" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="281" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="282" />
         <source>The conversation was deleted.</source>
         <translation>对话已删除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="284" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="285" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
@@ -677,32 +677,32 @@
 <context>
     <name>ConversationsPanel</name>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_panel.py" line="108" />
+        <location filename="../../desktop_mem/ui/conversations_panel.py" line="122" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_panel.py" line="110" />
+        <location filename="../../desktop_mem/ui/conversations_panel.py" line="124" />
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_panel.py" line="112" />
+        <location filename="../../desktop_mem/ui/conversations_panel.py" line="126" />
         <source>A chat that reads and writes no memory and is not stored</source>
         <translation>不读取、不写入记忆，也不保存的对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_panel.py" line="119" />
+        <location filename="../../desktop_mem/ui/conversations_panel.py" line="133" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_panel.py" line="136" />
+        <location filename="../../desktop_mem/ui/conversations_panel.py" line="150" />
         <source>Conversations</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_panel.py" line="189" />
+        <location filename="../../desktop_mem/ui/conversations_panel.py" line="203" />
         <source>No conversation is about this.</source>
         <translation>没有与此相关的对话。</translation>
     </message>
@@ -1494,148 +1494,143 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>也显示弱匹配</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="73" />
-        <source>List every memory ranked by the search, not only the relevant ones</source>
-        <translation>按搜索排序列出所有记忆，而不只是相关的</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="77" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="75" />
         <source>New memory…</source>
         <translation>新建记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="78" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="76" />
         <source>Write a memory of your own</source>
         <translation>自己写一条记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="85" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="83" />
         <source>All kinds</source>
         <translation>所有类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="90" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="88" />
         <source>Pinned only</source>
         <translation>仅置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="93" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="91" />
         <source>In every chat</source>
         <translation>每次对话都提供</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="95" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="93" />
         <source>Only the memories given to the model in every chat: what is about your health or safety, and what you asked to be always remembered</source>
         <translation>只显示每次对话都提供给模型的记忆：与你的健康或安全有关的，以及你要求一直记住的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="102" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="100" />
         <source>Any date</source>
         <translation>任何日期</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="104" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="102" />
         <source>Created on or after</source>
         <translation>创建于此日期或之后</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="109" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="107" />
         <source>Order of the list</source>
         <translation>列表的排序</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="131" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="129" />
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="169" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="167" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="171" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="169" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="173" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="171" />
         <source>Forget everything…</source>
         <translation>忘记一切…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="187" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="185" />
         <source>Newest first</source>
         <translation>最新的在前</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="188" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="186" />
         <source>Oldest first</source>
         <translation>最早的在前</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="189" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="187" />
         <source>Recently edited</source>
         <translation>最近编辑的在前</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="190" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="188" />
         <source>Most important</source>
         <translation>最重要的在前</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="191" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="189" />
         <source>By kind</source>
         <translation>按类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="192" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="190" />
         <source>A to Z</source>
         <translation>按字母顺序</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="279" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="278" />
         <source>Best match first</source>
         <translation>最相关的在前</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="285" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="284" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="288" />
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="291" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="287" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="290" />
         <source>%n match(es)</source>
         <translation><numerusform>%n 条匹配</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="288" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="287" />
         <source>%n weaker</source>
         <translation><numerusform>另有 %n 条较弱的</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="293" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="292" />
         <source>No relevant match; %n weaker one(s) below</source>
         <translation><numerusform>没有相关的匹配；下面是 %n 条较弱的</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="295" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="294" />
         <source>No matches</source>
         <translation>没有匹配</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="306" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="307" />
         <source>No memory is about this. Tick “Weak matches too” to see the nearest.</source>
         <translation>没有与此相关的记忆。勾选“也显示弱匹配”可以看到最接近的几条。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="308" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="309" />
         <source>No memory fits these filters.</source>
         <translation>没有符合这些筛选条件的记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="311" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="312" />
         <source>No memories yet. Tell the assistant about yourself in a chat, or write one with New memory…</source>
         <translation>还没有记忆。在聊天中向助手介绍你自己，或点击“新建记忆…”自己写一条。</translation>
     </message>
@@ -1643,163 +1638,168 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryController</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="157" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="143" />
         <source>That memory was forgotten: it is no longer kept.</source>
         <translation>这条记忆已被忘记，不再保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="181" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="167" />
         <source>an app without a key</source>
         <translation>没有密钥的应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="182" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="168" />
         <source>an app with a key that is not valid</source>
         <translation>密钥无效的应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="217" />
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="230" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="203" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="216" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="234" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="220" />
         <source>The memory was saved.</source>
         <translation>记忆已保存。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="279" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="265" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="281" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="268" />
+        <source>It shaped %n answer(s).</source>
+        <translation><numerusform>它影响过 %n 个回答。</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="270" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="284" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="274" />
         <source>Delete memories</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="291" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="281" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="295" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="285" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="317" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="307" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="323" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="313" />
         <source>Forgot %n memory(s); the conversations stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>已忘记 %n 条记忆；对话保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="329" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="319" />
         <source>Forgot %n memory(s)</source>
         <translation><numerusform>已忘记 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="330" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="320" />
         <source> and deleted %n message(s).</source>
         <translation><numerusform>，并删除了 %n 条消息。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="344" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="334" />
         <source>Delete everything</source>
         <translation>全部删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="346" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="336" />
         <source>This deletes all %1 conversations and all %2 memories of this profile for good. The settings and the key stay.</source>
         <translation>这会永久删除此配置的全部 %1 个对话和全部 %2 条记忆。设置和密钥会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="351" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="341" />
         <source>DELETE</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="357" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="347" />
         <source>Deleting everything…</source>
         <translation>正在全部删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="367" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="357" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="369" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="359" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="375" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="365" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="387" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="377" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="396" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="386" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="397" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="387" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="409" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="399" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="412" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="402" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="424" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="414" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="430" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="420" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="432" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="422" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="436" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="426" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="445" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="435" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>你不在的时候，整理了 %n 条记忆（合并或标记为过期）；可在每条记忆的历史中撤销。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="455" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="445" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>
@@ -1941,42 +1941,42 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryTableModel</name>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="46" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="49" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="47" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="50" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="48" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="51" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="49" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="52" />
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="50" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="53" />
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="51" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="54" />
         <source>Updated</source>
         <translation>已更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="52" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="55" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="172" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="175" />
         <source> (expired)</source>
         <translation>（已过期）</translation>
     </message>
@@ -3297,69 +3297,74 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>cards</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="41" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="47" />
         <source>weak match</source>
         <translation>弱匹配</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="44" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="50" />
         <source>weak match, relevance %1</source>
         <translation>弱匹配，相关度 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="45" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="51" />
         <source>relevance %1</source>
         <translation>相关度 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="51" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="57" />
         <source>health</source>
         <translation>健康</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="52" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="58" />
         <source>diet</source>
         <translation>饮食</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="53" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="59" />
         <source>accessibility</source>
         <translation>无障碍需求</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="55" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="61" />
         <source>you asked</source>
         <translation>你的要求</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="62" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="68" />
         <source>always given: %1</source>
         <translation>始终提供：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="74" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="80" />
         <source>from another computer</source>
         <translation>来自另一台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="75" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="81" />
         <source>from %1</source>
         <translation>来自 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="88" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="94" />
         <source>★ pinned</source>
         <translation>★ 置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="95" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="101" />
         <source>expired</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="98" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="104" />
         <source>until %1</source>
         <translation>有效至 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/item_models.py" line="206" />
+        <source>Relevance: how much nearer your search this memory is than a search about something else would come, from 0 (no nearer than chance); the words you typed that it holds count too. From %1 it is a match and listed; below %1 it is a weak match, listed with “Weak matches too”.</source>
+        <translation>相关度：这条记忆离你的搜索，比一个关于别的事的搜索离它近多少，从 0（不比偶然更近）算起；它含有你输入的词也算在内。%1 及以上是匹配，会列出；低于 %1 是弱匹配，勾选“也显示弱匹配”才列出。</translation>
     </message>
 </context>
 <context>
@@ -3574,32 +3579,32 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>kinds</name>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="200" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="217" />
         <source>fact</source>
         <translation>事实</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="201" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="218" />
         <source>preference</source>
         <translation>偏好</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="202" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="219" />
         <source>event</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="203" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="220" />
         <source>plan</source>
         <translation>计划</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="204" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="221" />
         <source>person</source>
         <translation>人物</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="205" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="222" />
         <source>note</source>
         <translation>笔记</translation>
     </message>
@@ -3720,22 +3725,22 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>sources</name>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="211" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="228" />
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="212" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="229" />
         <source>from a chat</source>
         <translation>来自聊天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="213" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="230" />
         <source>import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="214" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="231" />
         <source>consolidation</source>
         <translation>整理</translation>
     </message>

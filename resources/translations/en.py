@@ -62,6 +62,7 @@ EN: dict[str, tuple[str, str]] = {
         "Delete %n memories for good, with their history?",
     ),
     "They shaped %n answer(s).": ("They shaped %n answer.", "They shaped %n answers."),
+    "It shaped %n answer(s).": ("It shaped %n answer.", "It shaped %n answers."),
     "This deletes all %n memory(s) of this profile for good, and the earlier messages that said them: every conversation goes too, unless you keep them below. Your documents stay.": (
         "This deletes the %n memory of this profile for good, and the earlier messages that said it: every conversation goes too, unless you keep them below. Your documents stay.",
         "This deletes all %n memories of this profile for good, and the earlier messages that said them: every conversation goes too, unless you keep them below. Your documents stay.",

@@ -284,21 +284,26 @@ def test_remember_and_forget_commands(
     before = len(fake_ollama.chat_requests())
     result = session.send("Remember that my passport expires in March 2027")
     assert result.status == "command" and result.changes[0].action == "added"
+    # stored about the user, as learning stores a fact, and said back to them (issue 44)
     assert (
         profile.memories.get(result.changes[0].memory_id).text
-        == "my passport expires in March 2027"
+        == "The user's passport expires in March 2027"
     )
+    assert result.text == "Noted. I'll remember: your passport expires in March 2027"
     zh = session.send("记住：我女儿叫小雨")
-    assert "记住了" in zh.text and profile.memories.count() == 2
+    assert zh.text == "好的，我记住了：你女儿叫小雨" and profile.memories.count() == 2
+    assert profile.memories.get(zh.changes[0].memory_id).text == "用户女儿叫小雨"
     assert len(fake_ollama.chat_requests()) == before, "commands need no model"
 
     found = session.send("forget my passport")
-    assert [m.text for m in found.forget_candidates] == ["my passport expires in March 2027"]
+    assert [m.text for m in found.forget_candidates] == [
+        "The user's passport expires in March 2027"
+    ]
     assert profile.memories.count() == 2, "nothing is deleted before the user confirms"
     assert "choose what to delete" in found.text  # no "confirm to delete them" promise
     said = sorted(m.content for m in found.forget_messages)
     assert said == [  # the words, too: what the user said and the answer that echoed it
-        "Noted. I'll remember: my passport expires in March 2027",
+        "Noted. I'll remember: your passport expires in March 2027",
         "Remember that my passport expires in March 2027",
     ]
     first = session.forget([m.id for m in found.forget_candidates], [])
@@ -306,7 +311,7 @@ def test_remember_and_forget_commands(
     assert (
         "Still mentioning it: 0 memories and 2 earlier messages" in session.messages()[-1].content
     )
-    assert [m.text for m in profile.memories.list()] == ["我女儿叫小雨"]
+    assert [m.text for m in profile.memories.list()] == ["用户女儿叫小雨"]
     assert session.forget([], [m.id for m in found.forget_messages])[:3] == (0, 2, 0)
     left = [h.message.content for h in session.conversations.search("passport")[0]]
     assert not [t for t in left if "expires" in t]
@@ -314,7 +319,7 @@ def test_remember_and_forget_commands(
     assert session.forget([], [])[:3] == (0, 0, 0)
     assert session.messages()[-1].content == "Nothing was deleted."
     zh_forget = session.send("忘记小雨")
-    assert [m.text for m in zh_forget.forget_candidates] == ["我女儿叫小雨"]
+    assert [m.text for m in zh_forget.forget_candidates] == ["用户女儿叫小雨"]
     none = session.send("forget my yacht")
     assert none.forget_candidates == [] and "no memory" in none.text
 
@@ -537,5 +542,5 @@ def test_a_command_is_never_answered_again_nor_learned_from(
     with pytest.raises(DesktopMemError, match="a command, not a question"):
         session.regenerate(turn=0)
     assert len(fake_ollama.chat_requests()) == before, "the model was asked about a command"
-    assert [m.text for m in profile.memories.list()] == ["I am allergic to peanuts"]
+    assert [m.text for m in profile.memories.list()] == ["The user is allergic to peanuts"]
     assert [m.command_reply for m in session.messages()] == [False, True, False, True]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from desktop_mem.core.chat.commands import Command, parse_command
+from desktop_mem.core.chat.commands import Command, about_user, parse_command, to_you
 
 
 @pytest.mark.parametrize(
@@ -60,3 +60,38 @@ def test_a_command_spanning_lines_keeps_all_of_them() -> None:
     assert parse_command("remember: shopping\n- milk\n- eggs") == Command(
         "remember", "shopping\n- milk\n- eggs"
     )
+
+
+@pytest.mark.parametrize(
+    ("said", "stored", "answered"),
+    [
+        ("my favourite colour is green", "The user's favourite colour is green",
+         "your favourite colour is green"),
+        ("I like jazz", "The user likes jazz", "you like jazz"),
+        ("I am allergic to peanuts", "The user is allergic to peanuts",
+         "you are allergic to peanuts"),
+        ("I'm left-handed", "The user is left-handed", "you're left-handed"),
+        ("I always watch the news at nine", "The user always watches the news at nine",
+         "you always watch the news at nine"),
+        ("I study French and I don't eat pork", "The user studies French and the user "
+         "doesn't eat pork", "you study French and you don't eat pork"),
+        ("my sister and I live in Porto", "The user's sister and the user live in Porto",
+         "your sister and you live in Porto"),
+        ("I was born in 1990", "The user was born in 1990", "you were born in 1990"),
+        ("I went to Kyoto in April", "The user went to Kyoto in April",
+         "you went to Kyoto in April"),
+        ("my boss calls me Jo", "The user's boss calls the user Jo", "your boss calls you Jo"),
+        ("the wifi password is on the fridge", "The wifi password is on the fridge",
+         "the wifi password is on the fridge"),
+        ("我最喜欢的颜色是绿色", "用户最喜欢的颜色是绿色", "你最喜欢的颜色是绿色"),
+        ("我对花生过敏", "用户对花生过敏", "你对花生过敏"),
+    ],
+)  # fmt: skip
+def test_what_is_remembered_is_about_the_user_and_said_back_to_them(
+    said: str, stored: str, answered: str
+) -> None:
+    """Found in the third walk (issue 44): "Remember that my favourite colour is green"
+    was stored in the first person, and answered "I'll remember: my favourite colour is
+    green"."""
+    assert about_user(said) == stored
+    assert to_you(said) == answered

@@ -262,3 +262,28 @@ def test_indexing_killed_half_way_resumes_with_no_half_indexed_document(
     with Profile.open(config) as prof:
         docs = DocumentStore(prof.db, prof.embedder).list()
         assert len(docs) == 80 and len({d.path for d in docs}) == 80
+
+
+def test_a_note_of_headings_alone_is_text(profile: Profile, tmp_path: Path) -> None:
+    """Found in the third walk (issue 44): a Markdown note whose only line is a heading
+    was refused as holding no text; a heading is text (in HTML and Word too)."""
+    import docx
+
+    (tmp_path / "todo.md").write_text("# Buy milk and eggs on Friday\n", "utf-8")
+    (tmp_path / "买菜.md").write_text("# 周五买牛奶和鸡蛋\n\n## 还有面包\n", "utf-8")
+    (tmp_path / "todo.html").write_text("<h1>Call the plumber on Monday</h1>", "utf-8")
+    doc = docx.Document()
+    doc.add_heading("Renew the passport in May", 1)
+    doc.save(str(tmp_path / "todo.docx"))
+    store = DocumentStore(profile.db, profile.embedder)
+    result = store.add(tmp_path)
+    assert result.refused == [] and len(result.added) == 4
+    passages = {t for (t,) in profile.db.query("SELECT text FROM doc_chunks")}
+    assert passages == {
+        "Buy milk and eggs on Friday",
+        "周五买牛奶和鸡蛋\n\n还有面包",
+        "Call the plumber on Monday",
+        "Renew the passport in May",
+    }
+    hits = store.search("when do I buy milk", k=2)
+    assert hits and "Buy milk" in hits[0].text

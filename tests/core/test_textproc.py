@@ -1,6 +1,12 @@
 from __future__ import annotations
 
-from desktop_mem.core.textproc import fts_document, fts_match, query_terms, speaks_of_self
+from desktop_mem.core.textproc import (
+    fts_document,
+    fts_match,
+    matched_spans,
+    query_terms,
+    speaks_of_self,
+)
 
 
 def test_cjk_runs_become_bigrams_and_english_is_untouched() -> None:
@@ -77,3 +83,24 @@ def test_a_text_speaks_of_its_writer_in_either_language() -> None:
     for said in ("what's the capital of Canada?", "the capital of the US?", "write a haiku",
                  "is it an iMac", "水的沸点是多少"):  # fmt: skip
         assert not speaks_of_self(said), said
+
+
+def _marked(text: str, query: str) -> list[str]:
+    return [text[a:b] for a, b in matched_spans(text, query)]
+
+
+def test_the_words_a_search_matched_are_found_to_be_highlighted() -> None:
+    """Issue 44: search results did not highlight the matched words. English by word
+    and stem (as the porter-stemmed index matches them), without the stop words;
+    Chinese, which has no spaces, by the characters its bigrams matched."""
+    assert _marked("I keep bees in the garden", "bee gardens") == ["bees", "garden"]
+    assert _marked("My sister Lin lives in Chengdu", "where does my sister live") == [
+        "sister",
+        "lives",
+    ]
+    assert _marked("She studied French", "studies") == ["studied"]
+    assert _marked("Lin's birthday is in May", "LIN") == ["Lin"]
+    assert _marked("用户最喜欢的颜色是绿色", "我最喜欢什么颜色") == ["最喜欢", "颜色"]
+    assert _marked("我妹妹住在成都，她喜欢 hiking", "妹妹住哪 hike") == ["妹妹住", "hiking"]
+    assert _marked("I keep bees", "the") == [], "a stop word alone matches no text word"
+    assert _marked("I keep bees", "") == []

@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
 
+from desktop_mem.core.chat.records import UsedMemory
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
 from desktop_mem.ui.main_window import MainWindow
@@ -246,6 +247,26 @@ def test_delete_asks_first_and_a_reflexive_enter_keeps_the_memory(
     window.memories.delete_memories([mem.id])
     idle(qtbot, window)
     assert "Delete 1 memory for good" in seen[0] and profile.memories.count() == 1
+    # each sentence's plural follows its own number: one memory, four answers (issue 44)
+    cid = profile.conversations.create().id
+    for n in range(4):
+        profile.conversations.add_message(
+            cid, "assistant", f"Answer {n}", used=[UsedMemory(mem.id, 1, 1.0, mem.text)]
+        )
+    press_in_next_box(Qt.Key.Key_Return, seen)
+    window.memories.delete_memories([mem.id])
+    idle(qtbot, window)
+    assert "Delete 1 memory for good, with its history? It shaped 4 answers." in seen[1]
+    other = profile.memories.add(NewMemory("I play the cello")).memory
+    profile.conversations.add_message(
+        cid, "assistant", "Answer", used=[UsedMemory(other.id, 1, 1.0, other.text)]
+    )
+    press_in_next_box(Qt.Key.Key_Return, seen)
+    window.memories.delete_memories([mem.id, other.id])
+    idle(qtbot, window)
+    assert "Delete 2 memories for good, with their history? They shaped 5 answers." in seen[2]
+    assert profile.memories.count() == 2
+    profile.memories.delete([other.id])
     press_in_next_box(Qt.Key.Key_Y, seen)  # Yes, chosen on purpose
     window.memories.delete_memories([mem.id])
     idle(qtbot, window)

@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import Qt
+
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.service import Service
@@ -142,3 +144,140 @@ def test_a_word_that_is_in_a_memory_or_a_conversation_finds_it(
     qtbot.keyClicks(panel.search, "Lisbon")
     qtbot.waitUntil(lambda: panel.model.count() == 1, timeout=5000)
     idle(qtbot, window)
+
+
+def test_a_search_that_leaves_the_shown_memory_out_clears_the_details(
+    qtbot: Any, window: MainWindow, profile: Profile
+) -> None:
+    """Found in the third walk (issue 44): the drawer kept showing a memory the search
+    had removed from the list, and Save and Delete then acted on it unseen."""
+    (bees, cello), _ = profile.memories.add_many([NewMemory("I keep bees in the garden"),
+                                                  NewMemory("I play the cello on Sundays")])  # fmt: skip
+    window.memories.refresh_memories()
+    idle(qtbot, window)
+    window.show_page("memories")
+    b = window.browser
+    assert b.select(bees.id)
+    qtbot.waitUntil(lambda: b.current is not None and b.current.id == bees.id)
+    assert b.drawer.pages.currentIndex() == 1
+    qtbot.keyClicks(b.search, "cello")
+    qtbot.waitUntil(lambda: b.model.rowCount() == 1, timeout=5000)
+    idle(qtbot, window)
+    assert b.model.memory(0).id == cello.id  # type: ignore[union-attr]
+    assert b.current is None and b.drawer.pages.currentIndex() == 0, "nothing unseen shown"
+    assert not b.drawer.delete_button.isEnabled()
+    b.search.clear()  # every memory again: the one selected before is not brought back
+    qtbot.waitUntil(lambda: b.model.rowCount() == 2, timeout=5000)
+    idle(qtbot, window)
+    assert b.current is None
+
+
+def _shown(b: Any) -> list[tuple[str, float | None, bool]]:
+    """Each listed memory as the user sees it: its text, the relevance its card says
+    and whether the card calls it a weak match."""
+    out = []
+    for row in range(b.model.rowCount()):
+        memory = b.model.memory(row)
+        line = meta_line(memory, b.model.found(memory.id)).split(" · ")[0]
+        number = line.rsplit(" ", 1)[-1] if "relevance" in line else None
+        out.append((memory.text, float(number) if number else None, line.startswith("weak")))
+    return out
+
+
+def test_what_is_listed_and_called_weak_follows_the_relevance_shown(
+    qtbot: Any, window: MainWindow, profile: Profile
+) -> None:
+    """Found in the third walk (issue 44): "weak match, relevance 6.0" beside a match at
+    5.1, a 1.5 hit listed while a 3.6 hit was hidden, and a relevance of -0.6. One scale:
+    from 2.0 a match, listed; below it a weak match, listed with "Weak matches too";
+    never below 0; best first by the number shown."""
+    profile.memories.add_many(
+        [
+            NewMemory(t)
+            for t in (
+                "My sister Lin lives in Chengdu",
+                "I keep bees in the garden",
+                "Allergic to peanuts",
+                "I play the cello on Sundays",
+                "Lin's birthday is in May",
+                "我妹妹住在成都",
+                "我每周日拉大提琴",
+                "The garden has two apple trees",
+            )
+        ]  # fmt: skip
+    )
+    window.show_page("memories")
+    b = window.browser
+    queries = ["where does my sister live", "Lin", "garden bees", "zqxv wkrp blorft",
+               "cello", "我妹妹住在哪里", "大提琴", "hi"]  # fmt: skip
+    for query in queries:
+        listed: dict[bool, list[tuple[str, float | None, bool]]] = {}
+        for weak_too in (True, False):
+            b.all_matches.setChecked(weak_too)
+            b.search.setText(query)  # as typed (keyClicks cannot type Chinese)
+            done: list[bool] = []  # this query's search, whatever the typing started
+            window.memories.search_memories(query, lambda d=done: d.append(True))
+            qtbot.waitUntil(lambda d=done: bool(d), timeout=5000)
+            idle(qtbot, window)
+            listed[weak_too] = _shown(b)
+        everything = listed[True]
+        assert everything, query
+        for text, number, weak in everything:
+            assert number is not None and number >= 0, (query, text, number)
+            assert weak == (number < 2.0), (query, text, number, weak)
+        numbers = [n for _t, n, _w in everything]
+        assert numbers == sorted(numbers, reverse=True), (query, everything)
+        assert listed[False] == [hit for hit in everything if not hit[2]], query
+        if b.model.rowCount():
+            tip = b.model.data(b.model.index(0, 0), Qt.ItemDataRole.ToolTipRole)
+            assert "From 2.0 it is a match" in tip, "the scale is explained"
+
+
+def _marked_pixels(view: Any) -> int:
+    """How many pixels of a list's viewport are painted in a search's mark colour (on a
+    selected row or not)."""
+    from desktop_mem.ui.highlight import mark_color
+
+    image = view.viewport().grab().toImage()
+    marks = {mark_color(view.palette(), s).rgb() for s in (False, True)}
+    return sum(
+        1
+        for y in range(0, image.height())
+        for x in range(0, image.width())
+        if image.pixel(x, y) in marks
+    )
+
+
+def test_search_hits_mark_the_words_they_matched(
+    qtbot: Any, window: MainWindow, profile: Profile
+) -> None:
+    """Issue 44: search results did not highlight the matched words. Marked in the memory
+    list and in the conversations found, in English and in Chinese; a listing marks
+    nothing."""
+    profile.memories.add_many([NewMemory("I keep bees in the garden"),
+                               NewMemory("我每周日拉大提琴")])  # fmt: skip
+    cid = profile.conversations.create("Hobbies").id
+    profile.conversations.add_message(cid, "user", "On Sundays I play the cello, 我拉大提琴")
+    profile.conversations.index_vectors()
+    window.conversations.refresh()
+    window.memories.refresh_memories()
+    idle(qtbot, window)
+    window.show_page("memories")
+    b = window.browser
+    qtbot.waitUntil(lambda: b.model.rowCount() == 2, timeout=5000)
+    assert _marked_pixels(b.list) == 0, "a listing is no search: nothing is marked"
+    for query in ("bee", "大提琴"):
+        done: list[bool] = []
+        b.search.setText(query)
+        window.memories.search_memories(query, lambda d=done: d.append(True))
+        qtbot.waitUntil(lambda d=done: bool(d), timeout=5000)
+        idle(qtbot, window)
+        assert b.model.query == query
+        assert _marked_pixels(b.list) > 50, query
+    panel = window.conversation_panel
+    for query in ("cello", "大提琴"):
+        panel.search.setText(query)
+        qtbot.waitUntil(lambda q=query: panel.model.query == q and panel.model.count() == 1,
+                        timeout=5000)  # fmt: skip
+        idle(qtbot, window)
+        assert _marked_pixels(panel.list) > 30, query

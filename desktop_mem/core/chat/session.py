@@ -25,6 +25,7 @@ from typing import Any
 
 from desktop_mem.core.chat import after_turn, forget, replies
 from desktop_mem.core.chat.backends import BackendSlot, slot_of
+from desktop_mem.core.chat.commands import about_user, to_you
 from desktop_mem.core.chat.conversations import SHOWN, Message
 from desktop_mem.core.chat.extract import (
     Change,
@@ -513,9 +514,11 @@ class ChatSession:
         if self.incognito:
             result.text = replies.incognito(zh)
         elif command.kind == "remember":
+            # stored as learning stores a fact, about the user ("The user's favourite
+            # colour is green"), and said back to them ("your favourite colour …")
             added = self.profile.memories.add(
                 NewMemory(
-                    command.text,
+                    about_user(command.text),
                     importance=0.8,
                     source="user",
                     source_message_id=user_id,
@@ -528,7 +531,7 @@ class ChatSession:
                        always=given_always(added.memory))
             ]  # fmt: skip
             result.warnings += added.warnings
-            result.text = replies.remembered(command.text, zh)
+            result.text = replies.remembered(to_you(command.text), zh)
         else:
             found = forget.find(self.profile, command.text, [user_id] if user_id else [])
             result.forget_candidates, result.forget_messages = found.memories, found.messages

@@ -222,6 +222,7 @@ _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 
 def _markdown(text: str) -> list[Section]:
     sections: list[Section] = []
+    titles: list[str] = []  # every heading, in order (_only_headings)
     path: list[str] = []
     body: list[str] = []
     fence = False
@@ -239,10 +240,18 @@ def _markdown(text: str) -> list[Section]:
             flush()
             level = len(m.group(1))
             path[:] = [*path[: level - 1], m.group(2).strip()]
+            titles.append(m.group(2).strip())
             continue
         body.append(line)
     flush()
-    return sections
+    return sections or _only_headings(titles)
+
+
+def _only_headings(titles: list[str]) -> list[Section]:
+    """A document of headings alone ("# Buy milk and eggs on Friday"): a heading is text,
+    so its headings are its passage."""
+    titles = [t for t in titles if t.strip()]
+    return [Section("\n\n".join(titles))] if titles else []
 
 
 class _HtmlText(html.parser.HTMLParser):
@@ -255,6 +264,7 @@ class _HtmlText(html.parser.HTMLParser):
         self.path: list[str] = []
         self.body: list[str] = []
         self.heading: list[str] | None = None
+        self.titles: list[str] = []  # every heading, in order (_only_headings)
         self.level = 0
         self.skip = 0
 
@@ -280,6 +290,7 @@ class _HtmlText(html.parser.HTMLParser):
         elif re.fullmatch(r"h[1-6]", tag) and self.heading is not None:
             title = " ".join("".join(self.heading).split())
             self.path[:] = [*self.path[: self.level - 1], title]
+            self.titles.append(title)
             self.heading = None
         elif tag in self.BLOCK:
             self.body.append("\n")
@@ -295,7 +306,7 @@ def _html(text: str) -> list[Section]:
     parser.feed(text)
     parser.close()
     parser.flush()
-    return parser.sections
+    return parser.sections or _only_headings(parser.titles)
 
 
 class _NeverRaised(Exception):
@@ -517,6 +528,7 @@ def _docx(path: Path, data: bytes) -> list[Section]:
 
 def _docx_sections(paragraphs: Iterator[tuple[str, str]], levels: dict[str, int]) -> list[Section]:
     sections: list[Section] = []
+    titles: list[str] = []  # every heading, in order (_only_headings)
     heading_path: list[str] = []
     body: list[str] = []
     for style, text in paragraphs:
@@ -526,11 +538,12 @@ def _docx_sections(paragraphs: Iterator[tuple[str, str]], levels: dict[str, int]
                 sections.append(Section("\n".join(body).strip(), None, " › ".join(heading_path)))
             body = []
             heading_path = [*heading_path[: level - 1], text.strip()]
+            titles.append(text.strip())
         else:
             body.append(text)
     if "".join(body).strip():
         sections.append(Section("\n".join(body).strip(), None, " › ".join(heading_path)))
-    return sections
+    return sections or _only_headings(titles)
 
 
 def _style_id_level(style: str) -> int:

@@ -152,6 +152,14 @@ class RelevanceRule:
             + self.unknown_penalty * words * ramp
         )
 
+    def shown(self, evidence: float, candidates: int) -> float:
+        """The relevance a person is shown for a hit among this many items: its evidence
+        (deviations above chance, keyword credit included) less what the gate grows by
+        with the items searched, so that one bar holds in any store: from `z` (2.0) it
+        is a match, below it a weak one. Never below 0 (no nearer than chance), and to
+        one decimal, as it is shown: the number seen is the number compared."""
+        return round(max(0.0, evidence - (self.threshold(candidates) - self.z)), 1)
+
     def passes(self, z: float, bar: float, coverage: float) -> bool:
         return z >= max(self.z_floor, bar - self.keyword_credit * coverage)
 

@@ -15,6 +15,7 @@ from desktop_mem.core.chat.records import Change, Learned, Message
 from desktop_mem.core.clients import Access
 from desktop_mem.core.memory.records import Memory, NewMemory, Version, WriteResult
 from desktop_mem.core.search.hybrid import SearchResult
+from desktop_mem.core.search.relevance import RelevanceRule
 
 if TYPE_CHECKING:  # the write path (pydantic) is imported when it is first needed
     from desktop_mem.core.chat.extract import Extractor
@@ -22,6 +23,18 @@ if TYPE_CHECKING:  # the write path (pydantic) is imported when it is first need
     from desktop_mem.core.service import Service
 
 Progress = Callable[[int, int], None]
+MATCH_AT = RelevanceRule.z  # the relevance shown from which a memory is a match
+
+
+@dataclass(frozen=True)
+class Browsed:
+    """A memory found by a search, as the memory browser shows it: `relevance` is the
+    number shown (0 up; None where there is none: no model, not indexed yet), `match`
+    whether it is a match (relevance >= MATCH_AT) or a weak one."""
+
+    memory: Memory
+    relevance: float | None
+    match: bool
 
 
 @dataclass
@@ -188,6 +201,30 @@ class Memories:
     def search(self, query: str, k: int = 10, **options: Any) -> SearchResult:
         """The memories relevant to the query (search/hybrid.py: HybridSearch.search)."""
         return self.service.profile.search.search(query, k, **options)
+
+    def browse(
+        self, query: str, k: int = 50, kinds: set[str] | None = None
+    ) -> builtins.list[Browsed]:
+        """A search as a person browsing sees it: the best k ranked memories, each with
+        the relevance shown (RelevanceRule.shown) and whether that number makes it a
+        match; matches first, then the weak ones, each by the number shown. What the
+        chat gives the model is not this: its rule (`search`) also weighs how the best
+        item stands, small talk and unknown words. Without a model, or for a memory not
+        indexed yet, there is no number: holding the words typed makes it a match."""
+        search = self.service.profile.search
+        result = search.search(query, k, kinds=kinds, relevant_only=False)
+        among = search.texts.index.count()
+        out: list[Browsed] = []
+        for h in result.hits:
+            if h.relevance is None:
+                out.append(Browsed(h.memory, None, "keyword" in h.signals))
+            else:
+                shown = search.rule.shown(h.relevance, among)
+                out.append(Browsed(h.memory, shown, shown >= MATCH_AT))
+        # by the number shown, best first; those without one after the matches that have
+        # one, in the search's order (stable)
+        out.sort(key=lambda b: (not b.match, b.relevance is None, -(b.relevance or 0.0)))
+        return out
 
     def answers_using(self, memory_id: int, limit: int = 50) -> builtins.list[Message]:
         """The answers the memory shaped, newest first."""

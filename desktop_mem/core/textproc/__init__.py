@@ -20,6 +20,7 @@ from desktop_mem.core.textproc.terms import (
     cjk_runs,
     fts_document,
     fts_match,
+    matched_spans,
     names,
     query_terms,
     remove_words,
@@ -29,6 +30,6 @@ from desktop_mem.core.textproc.terms import (
 __all__ = [
     "CJK_FUNCTION_WORDS", "SCRIPTS", "STOPWORDS", "cjk_count", "cjk_function_positions",
     "cjk_runs", "escape_controls", "fts_document", "fts_match", "has_cjk", "is_time_word",
-    "named_period", "names", "normalize", "plain_text", "query_terms", "remove_words",
+    "matched_spans", "named_period", "names", "normalize", "plain_text", "query_terms", "remove_words",
     "script", "shorten", "speaks_of_self",
 ]  # fmt: skip

@@ -264,3 +264,46 @@ def names(text: str) -> frozenset[str]:
             continue
         found.add(word.lower())
     return frozenset(w for w in found if w not in STOPWORDS and not is_time_word(w))
+
+
+_SUFFIXES = ("ies", "ied", "ing", "edly", "ed", "es", "s", "ly")
+
+
+def _stem(word: str) -> str:
+    """Near enough to the porter stemmer the full-text index uses to say which words of a
+    text the query's words matched: "bees" and "bee", "lives" and "living" and "live",
+    "studies" and "study"."""
+    w = word.lower()
+    for suffix in _SUFFIXES:
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+            w = w[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
+            break
+    if w.endswith("i") and len(w) > 3:
+        w = w[:-1] + "y"
+    return w[:-1] if w.endswith("e") and len(w) > 3 else w
+
+
+def matched_spans(text: str, query: str) -> list[tuple[int, int]]:
+    """Where in `text` the query's search terms are (start, end), merged and in order,
+    to highlight what a search matched: a word whose stem is a query word's (English
+    and other spaced scripts), and each occurrence of a query's Chinese or Japanese
+    bigram or lone character (they have no spaces: the search matches these)."""
+    terms = query_terms(query)
+    words = {_stem(t) for t in terms if not _CJK_RUN.fullmatch(t)}
+    cjk = [t for t in terms if _CJK_RUN.fullmatch(t)]
+    spans: list[tuple[int, int]] = []
+    if words:
+        spans += [(m.start(), m.end()) for m in _WORD.finditer(text) if _stem(m.group()) in words]
+    folded = text.lower()
+    for term in cjk:
+        at = folded.find(term)
+        while at >= 0:
+            spans.append((at, at + len(term)))
+            at = folded.find(term, at + 1)
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
