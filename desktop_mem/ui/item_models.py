@@ -10,7 +10,6 @@ from PySide6.QtCore import (
     QAbstractListModel,
     QAbstractTableModel,
     QCoreApplication,
-    QLocale,
     QModelIndex,
     QPersistentModelIndex,
     QSize,
@@ -20,7 +19,6 @@ from PySide6.QtGui import QFont, QFontMetrics
 
 from desktop_mem.core.chat.records import ORIGINS, Conversation
 from desktop_mem.core.memory.records import Memory
-from desktop_mem.core.service.memories import MATCH_AT
 
 Index = QModelIndex | QPersistentModelIndex
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -202,14 +200,15 @@ class MemoryTableModel(QAbstractTableModel):
 
 def relevance_tip() -> str:
     """What the relevance shown on a search hit means, and what the list follows."""
-    bar = QLocale().toString(MATCH_AT, "f", 1)
     return QCoreApplication.translate(
         "cards",
         "Relevance: how much nearer your search this memory is than a search about "
         "something else would come, from 0 (no nearer than chance); the words you typed "
-        "that it holds count too. From %1 it is a match and listed; below %1 it is a weak "
-        "match, listed with “Weak matches too”.",
-    ).replace("%1", bar)
+        "that it holds count too. A match is what the chat would give the model for this "
+        "search, which also weighs the search as a whole: a greeting, or a question about "
+        "something you never mentioned, has none. The others are weak matches, listed "
+        "with “Weak matches too”.",
+    )
 
 
 def kind_label(_ctx: Any, kind: str) -> str:

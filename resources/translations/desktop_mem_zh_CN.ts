@@ -535,47 +535,47 @@
 <context>
     <name>ConversationListModel</name>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="269" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="268" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="270" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="269" />
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="271" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="270" />
         <source>Yesterday</source>
         <translation>昨天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="272" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="271" />
         <source>Previous 7 days</source>
         <translation>过去 7 天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="273" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="272" />
         <source>Previous 30 days</source>
         <translation>过去 30 天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="274" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="273" />
         <source>Older</source>
         <translation>更早</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="353" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="352" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/item_models.py" line="361" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="360" />
         <source>%n message(s), last %1</source>
         <translation><numerusform>%n 条消息，最近 %1</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="365" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="364" />
         <source>from %1, %2</source>
         <translation>来自 %1，%2</translation>
     </message>
@@ -1941,42 +1941,42 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryTableModel</name>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="49" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="47" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="50" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="48" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="51" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="49" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="52" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="50" />
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="53" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="51" />
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="54" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="52" />
         <source>Updated</source>
         <translation>已更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="55" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="53" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="175" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="173" />
         <source> (expired)</source>
         <translation>（已过期）</translation>
     </message>
@@ -3362,9 +3362,9 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>有效至 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="206" />
-        <source>Relevance: how much nearer your search this memory is than a search about something else would come, from 0 (no nearer than chance); the words you typed that it holds count too. From %1 it is a match and listed; below %1 it is a weak match, listed with “Weak matches too”.</source>
-        <translation>相关度：这条记忆离你的搜索，比一个关于别的事的搜索离它近多少，从 0（不比偶然更近）算起；它含有你输入的词也算在内。%1 及以上是匹配，会列出；低于 %1 是弱匹配，勾选“也显示弱匹配”才列出。</translation>
+        <location filename="../../desktop_mem/ui/item_models.py" line="203" />
+        <source>Relevance: how much nearer your search this memory is than a search about something else would come, from 0 (no nearer than chance); the words you typed that it holds count too. A match is what the chat would give the model for this search, which also weighs the search as a whole: a greeting, or a question about something you never mentioned, has none. The others are weak matches, listed with “Weak matches too”.</source>
+        <translation>相关度：这条记忆离你的搜索，比一个关于别的事的搜索离它近多少，从 0（不比偶然更近）算起；它含有你输入的词也算在内。匹配是对话时会为这个搜索提供给模型的记忆，这也要看整个搜索：一句问候，或问你从没提过的事，就没有匹配。其余的是弱匹配，勾选“也显示弱匹配”才列出。</translation>
     </message>
 </context>
 <context>
@@ -3579,32 +3579,32 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>kinds</name>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="217" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="216" />
         <source>fact</source>
         <translation>事实</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="218" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="217" />
         <source>preference</source>
         <translation>偏好</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="219" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="218" />
         <source>event</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="220" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="219" />
         <source>plan</source>
         <translation>计划</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="221" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="220" />
         <source>person</source>
         <translation>人物</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="222" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="221" />
         <source>note</source>
         <translation>笔记</translation>
     </message>
@@ -3725,22 +3725,22 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>sources</name>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="228" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="227" />
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="229" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="228" />
         <source>from a chat</source>
         <translation>来自聊天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="230" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="229" />
         <source>import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="231" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="230" />
         <source>consolidation</source>
         <translation>整理</translation>
     </message>

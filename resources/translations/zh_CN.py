@@ -732,7 +732,7 @@ ZH: dict[str, str | list[str]] = {
     "The model server is not answering: this works again once it does.": "模型服务器没有响应：它恢复后即可再用。",
     # branch h44m (issue 44: relevance, highlights, remember, plurals)
     "It shaped %n answer(s).": ["它影响过 %n 个回答。"],
-    "Relevance: how much nearer your search this memory is than a search about something else would come, from 0 (no nearer than chance); the words you typed that it holds count too. From %1 it is a match and listed; below %1 it is a weak match, listed with “Weak matches too”.": "相关度：这条记忆离你的搜索，比一个关于别的事的搜索离它近多少，从 0（不比偶然更近）算起；它含有你输入的词也算在内。%1 及以上是匹配，会列出；低于 %1 是弱匹配，勾选“也显示弱匹配”才列出。",
+    "Relevance: how much nearer your search this memory is than a search about something else would come, from 0 (no nearer than chance); the words you typed that it holds count too. A match is what the chat would give the model for this search, which also weighs the search as a whole: a greeting, or a question about something you never mentioned, has none. The others are weak matches, listed with “Weak matches too”.": "相关度：这条记忆离你的搜索，比一个关于别的事的搜索离它近多少，从 0（不比偶然更近）算起；它含有你输入的词也算在内。匹配是对话时会为这个搜索提供给模型的记忆，这也要看整个搜索：一句问候，或问你从没提过的事，就没有匹配。其余的是弱匹配，勾选“也显示弱匹配”才列出。",
 }
 
 

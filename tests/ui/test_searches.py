@@ -188,9 +188,10 @@ def test_what_is_listed_and_called_weak_follows_the_relevance_shown(
     qtbot: Any, window: MainWindow, profile: Profile
 ) -> None:
     """Found in the third walk (issue 44): "weak match, relevance 6.0" beside a match at
-    5.1, a 1.5 hit listed while a 3.6 hit was hidden, and a relevance of -0.6. One scale:
-    from 2.0 a match, listed; below it a weak match, listed with "Weak matches too";
-    never below 0; best first by the number shown."""
+    5.1, a 1.5 hit listed while a 3.6 hit was hidden, and a relevance of -0.6. Never below
+    0; a match is what the chat's relevance rule keeps for the search (a greeting or
+    gibberish has none), listed first, best first; the others are weak matches, listed
+    with "Weak matches too"."""
     profile.memories.add_many(
         [
             NewMemory(t)
@@ -222,15 +223,21 @@ def test_what_is_listed_and_called_weak_follows_the_relevance_shown(
             listed[weak_too] = _shown(b)
         everything = listed[True]
         assert everything, query
+        kept = {h.memory.text for h in profile.search.search(query, 50).hits}
         for text, number, weak in everything:
             assert number is not None and number >= 0, (query, text, number)
-            assert weak == (number < 2.0), (query, text, number, weak)
-        numbers = [n for _t, n, _w in everything]
-        assert numbers == sorted(numbers, reverse=True), (query, everything)
+            # a match is what the chat's rule keeps for this search, no other
+            assert weak == (text not in kept), (query, text, number, weak)
+        for called_weak in (False, True):  # matches first, then the weak, each best first
+            numbers = [n for _t, n, w in everything if w == called_weak]
+            assert numbers == sorted(numbers, reverse=True), (query, everything)
+        assert [w for _t, _n, w in everything] == sorted(w for _t, _n, w in everything)
         assert listed[False] == [hit for hit in everything if not hit[2]], query
+        if query in ("hi", "zqxv wkrp blorft"):  # about nothing the store holds
+            assert listed[False] == [], (query, everything)
         if b.model.rowCount():
             tip = b.model.data(b.model.index(0, 0), Qt.ItemDataRole.ToolTipRole)
-            assert "From 2.0 it is a match" in tip, "the scale is explained"
+            assert "A match is what the chat would give the model" in tip, "explained"
 
 
 def _marked_pixels(view: Any) -> int:

@@ -15,7 +15,6 @@ from desktop_mem.core.chat.records import Change, Learned, Message
 from desktop_mem.core.clients import Access
 from desktop_mem.core.memory.records import Memory, NewMemory, Version, WriteResult
 from desktop_mem.core.search.hybrid import SearchResult
-from desktop_mem.core.search.relevance import RelevanceRule
 
 if TYPE_CHECKING:  # the write path (pydantic) is imported when it is first needed
     from desktop_mem.core.chat.extract import Extractor
@@ -23,14 +22,13 @@ if TYPE_CHECKING:  # the write path (pydantic) is imported when it is first need
     from desktop_mem.core.service import Service
 
 Progress = Callable[[int, int], None]
-MATCH_AT = RelevanceRule.z  # the relevance shown from which a memory is a match
 
 
 @dataclass(frozen=True)
 class Browsed:
     """A memory found by a search, as the memory browser shows it: `relevance` is the
     number shown (0 up; None where there is none: no model, not indexed yet), `match`
-    whether it is a match (relevance >= MATCH_AT) or a weak one."""
+    whether it is a match (what the relevance rule keeps) or a weak one."""
 
     memory: Memory
     relevance: float | None
@@ -206,21 +204,26 @@ class Memories:
         self, query: str, k: int = 50, kinds: set[str] | None = None
     ) -> builtins.list[Browsed]:
         """A search as a person browsing sees it: the best k ranked memories, each with
-        the relevance shown (RelevanceRule.shown) and whether that number makes it a
-        match; matches first, then the weak ones, each by the number shown. What the
-        chat gives the model is not this: its rule (`search`) also weighs how the best
-        item stands, small talk and unknown words. Without a model, or for a memory not
-        indexed yet, there is no number: holding the words typed makes it a match."""
+        the relevance shown (RelevanceRule.shown) and whether it is a match, which is
+        what the relevance rule keeps (`search`, as the chat judges it: the rule also
+        weighs how the best item stands, small talk and unknown words); matches first,
+        then the weak ones, each by the number shown. Without a model, or for a memory
+        not indexed yet, there is no number: holding the words typed makes it a match."""
         search = self.service.profile.search
         result = search.search(query, k, kinds=kinds, relevant_only=False)
         among = search.texts.index.count()
+        kept = {h.memory.id for h in search.search(query, k, kinds=kinds).hits}
         out: list[Browsed] = []
         for h in result.hits:
             if h.relevance is None:
                 out.append(Browsed(h.memory, None, "keyword" in h.signals))
             else:
+                # What is a match is what the relevance rule keeps, as for the chat: the
+                # number alone, without the rule's view of the whole query (small talk, a
+                # question about the world, words never seen), listed a memory for 0.27
+                # more of the unrelated questions of a 60-memory store.
                 shown = search.rule.shown(h.relevance, among)
-                out.append(Browsed(h.memory, shown, shown >= MATCH_AT))
+                out.append(Browsed(h.memory, shown, h.memory.id in kept))
         # by the number shown, best first; those without one after the matches that have
         # one, in the search's order (stable)
         out.sort(key=lambda b: (not b.match, b.relevance is None, -(b.relevance or 0.0)))
