@@ -9,6 +9,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog, QMessageBox
+from shiboken6 import isValid
 
 from desktop_mem.core.chat.records import Change
 from desktop_mem.core.errors import DesktopMemError, ImportRejected
@@ -84,6 +85,8 @@ class MemoryController(QObject):
             return rows, total, self._computer_names()
 
         def listed(result: tuple[list[Any], int, dict[str, str]]) -> None:
+            if not isValid(self.browser.search):
+                return  # the window closed while the memories were read
             if ticket == self._listing and not self.browser.query():  # the latest one
                 rows, total, names = result
                 self.browser.model.computers = names
@@ -98,8 +101,8 @@ class MemoryController(QObject):
 
     def search_memories(self, query: str, then: Callable[[], None] | None = None) -> None:
         """The memories the search finds, best first, each with its relevance: those whose
-        relevance makes them a match, and with "Weak matches too" the weak ones below
-        them. The number shown is the number the list follows (service: browse)."""
+        relevance makes them a match (what the relevance rule keeps), and with "Weak
+        matches too" the weak ones below them (service: browse)."""
         f = self.browser.filters()
         kinds = {f["kind"]} if f["kind"] else None
         weak_too = self.browser.all_matches.isChecked()
@@ -117,7 +120,7 @@ class MemoryController(QObject):
             return not f["since"] or b.memory.created_at[:10] >= f["since"]
 
         def found(result: list[Any]) -> None:
-            if self.browser.query() != query:
+            if not isValid(self.browser.search) or self.browser.query() != query:
                 return  # typed on: a newer search is coming
             hits = [b for b in result if keep(b)]
             scores = {b.memory.id: (b.relevance, not b.match) for b in hits}

@@ -29,8 +29,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from desktop_mem.core import textproc
 from desktop_mem.core.chat.conversations import title_from
 from desktop_mem.core.chat.foreign import Export, ForeignConversation, open_export
@@ -42,11 +40,15 @@ from desktop_mem.core.memory.records import KINDS, NewMemory, now_iso, parse_whe
 from desktop_mem.core.models.embed import content_hash
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from desktop_mem.core.chat.conversations import ConversationStore
     from desktop_mem.core.chat.extract import Candidate, Extractor
     from desktop_mem.core.chat.learning import Learner
     from desktop_mem.core.db.database import Database
     from desktop_mem.core.memory.store import MemoryStore
+else:
+    from desktop_mem.core.lazy import numpy as np
 
 log = logging.getLogger("desktop_mem.importing")
 
