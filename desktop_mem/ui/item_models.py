@@ -199,14 +199,13 @@ class MemoryTableModel(QAbstractTableModel):
 
 
 def relevance_tip() -> str:
-    """What the relevance shown on a search hit means, and what the list follows."""
+    """What a search hit's standing means, and what the list follows."""
     return QCoreApplication.translate(
         "cards",
-        "Relevance: how much nearer your search this memory is than a search about "
-        "something else would come, from 0 (no nearer than chance); the words you typed "
-        "that it holds count too. A match is what the chat would give the model for this "
-        "search, which also weighs the search as a whole: a greeting, or a question about "
-        "something you never mentioned, has none. The others are weak matches, listed "
+        "A match is what the chat would give the model for this search: near it in "
+        "meaning or holding its words, and the search about something you have (a "
+        "greeting, or a question about something you never mentioned, has none). Matches "
+        "are listed best first. A weak match is near the search but not a match: listed "
         "with “Weak matches too”.",
     )
 

@@ -7,7 +7,6 @@ from typing import Any
 
 from PySide6.QtCore import (
     QCoreApplication,
-    QLocale,
     QModelIndex,
     QPersistentModelIndex,
     QRect,
@@ -40,15 +39,12 @@ MAX_LINES = 6  # a longer memory ends with "…"; the details and the tooltip ha
 
 
 def relevance_label(found: Found) -> str:
-    """A search hit's standing: its relevance as shown (relevance_tip), and whether that
-    makes it only a weak match."""
-    z, weak = found
-    if z is None:  # the search gave it no relevance (say, a greeting): no number to show
-        return QCoreApplication.translate("cards", "weak match") if weak else ""
-    number = QLocale().toString(float(z), "f", 1)
-    if weak:
-        return QCoreApplication.translate("cards", "weak match, relevance %1").replace("%1", number)
-    return QCoreApplication.translate("cards", "relevance %1").replace("%1", number)
+    """A search hit's standing, on the one scale the list follows: a match (what the
+    chat would give the model for this search; no word on its card) or a weak match
+    (listed with "Weak matches too"). No number: a hit's nearness alone would contradict
+    the match the rule makes of the search as a whole (relevance_tip)."""
+    _z, weak = found
+    return QCoreApplication.translate("cards", "weak match") if weak else ""
 
 
 def care_label(care: str | None) -> str:

@@ -535,47 +535,47 @@
 <context>
     <name>ConversationListModel</name>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="268" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="267" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="269" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="268" />
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="270" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="269" />
         <source>Yesterday</source>
         <translation>昨天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="271" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="270" />
         <source>Previous 7 days</source>
         <translation>过去 7 天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="272" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="271" />
         <source>Previous 30 days</source>
         <translation>过去 30 天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="273" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="272" />
         <source>Older</source>
         <translation>更早</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="352" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="351" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/item_models.py" line="360" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="359" />
         <source>%n message(s), last %1</source>
         <translation><numerusform>%n 条消息，最近 %1</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="364" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="363" />
         <source>from %1, %2</source>
         <translation>来自 %1，%2</translation>
     </message>
@@ -1638,168 +1638,168 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryController</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="143" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="146" />
         <source>That memory was forgotten: it is no longer kept.</source>
         <translation>这条记忆已被忘记，不再保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="167" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="170" />
         <source>an app without a key</source>
         <translation>没有密钥的应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="168" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="171" />
         <source>an app with a key that is not valid</source>
         <translation>密钥无效的应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="203" />
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="216" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="206" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="219" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="220" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="223" />
         <source>The memory was saved.</source>
         <translation>记忆已保存。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="265" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="268" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="268" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="271" />
         <source>It shaped %n answer(s).</source>
         <translation><numerusform>它影响过 %n 个回答。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="270" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="273" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="274" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="277" />
         <source>Delete memories</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="281" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="284" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="285" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="288" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="307" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="310" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="313" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="316" />
         <source>Forgot %n memory(s); the conversations stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>已忘记 %n 条记忆；对话保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="319" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="322" />
         <source>Forgot %n memory(s)</source>
         <translation><numerusform>已忘记 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="320" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="323" />
         <source> and deleted %n message(s).</source>
         <translation><numerusform>，并删除了 %n 条消息。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="334" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="337" />
         <source>Delete everything</source>
         <translation>全部删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="336" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="339" />
         <source>This deletes all %1 conversations and all %2 memories of this profile for good. The settings and the key stay.</source>
         <translation>这会永久删除此配置的全部 %1 个对话和全部 %2 条记忆。设置和密钥会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="341" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="344" />
         <source>DELETE</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="347" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="350" />
         <source>Deleting everything…</source>
         <translation>正在全部删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="357" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="360" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="359" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="362" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="365" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="368" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="377" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="380" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="386" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="389" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="387" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="390" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="399" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="402" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="402" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="405" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="414" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="417" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="420" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="423" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="422" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="425" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="426" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="429" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="435" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="438" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>你不在的时候，整理了 %n 条记忆（合并或标记为过期）；可在每条记忆的历史中撤销。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="445" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="448" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>
@@ -3302,69 +3302,59 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>弱匹配</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="50" />
-        <source>weak match, relevance %1</source>
-        <translation>弱匹配，相关度 %1</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="51" />
-        <source>relevance %1</source>
-        <translation>相关度 %1</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="57" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="53" />
         <source>health</source>
         <translation>健康</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="58" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="54" />
         <source>diet</source>
         <translation>饮食</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="59" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="55" />
         <source>accessibility</source>
         <translation>无障碍需求</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="61" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="57" />
         <source>you asked</source>
         <translation>你的要求</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="68" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="64" />
         <source>always given: %1</source>
         <translation>始终提供：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="80" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="76" />
         <source>from another computer</source>
         <translation>来自另一台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="81" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="77" />
         <source>from %1</source>
         <translation>来自 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="94" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="90" />
         <source>★ pinned</source>
         <translation>★ 置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="101" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="97" />
         <source>expired</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="104" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="100" />
         <source>until %1</source>
         <translation>有效至 %1</translation>
     </message>
     <message>
         <location filename="../../desktop_mem/ui/item_models.py" line="203" />
-        <source>Relevance: how much nearer your search this memory is than a search about something else would come, from 0 (no nearer than chance); the words you typed that it holds count too. A match is what the chat would give the model for this search, which also weighs the search as a whole: a greeting, or a question about something you never mentioned, has none. The others are weak matches, listed with “Weak matches too”.</source>
-        <translation>相关度：这条记忆离你的搜索，比一个关于别的事的搜索离它近多少，从 0（不比偶然更近）算起；它含有你输入的词也算在内。匹配是对话时会为这个搜索提供给模型的记忆，这也要看整个搜索：一句问候，或问你从没提过的事，就没有匹配。其余的是弱匹配，勾选“也显示弱匹配”才列出。</translation>
+        <source>A match is what the chat would give the model for this search: near it in meaning or holding its words, and the search about something you have (a greeting, or a question about something you never mentioned, has none). Matches are listed best first. A weak match is near the search but not a match: listed with “Weak matches too”.</source>
+        <translation>匹配是对话时会为这个搜索提供给模型的记忆：意思相近或含有搜索的词，而且搜索的是你有的内容（一句问候，或问你从没提过的事，就没有匹配）。匹配按相关程度排列。弱匹配与搜索相近但不算匹配：勾选“也显示弱匹配”才列出。</translation>
     </message>
 </context>
 <context>
@@ -3579,32 +3569,32 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>kinds</name>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="216" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="215" />
         <source>fact</source>
         <translation>事实</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="217" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="216" />
         <source>preference</source>
         <translation>偏好</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="218" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="217" />
         <source>event</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="219" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="218" />
         <source>plan</source>
         <translation>计划</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="220" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="219" />
         <source>person</source>
         <translation>人物</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="221" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="220" />
         <source>note</source>
         <translation>笔记</translation>
     </message>
@@ -3725,22 +3715,22 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>sources</name>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="227" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="226" />
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="228" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="227" />
         <source>from a chat</source>
         <translation>来自聊天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="229" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="228" />
         <source>import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="230" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="229" />
         <source>consolidation</source>
         <translation>整理</translation>
     </message>

@@ -563,8 +563,6 @@ ZH: dict[str, str | list[str]] = {
     "desktop-mem talks to a language model through Ollama, on this computer.\nInstall it from ollama.com, then start it: open the Ollama app (on Linux it runs as a service once installed). Your memories are safe meanwhile and can still be browsed and searched by keywords.": "desktop-mem 通过这台电脑上的 Ollama 与语言模型对话。\n请从 ollama.com 安装它，然后启动：打开 Ollama 应用（在 Linux 上安装后它会作为服务运行）。在此期间你的记忆是安全的，仍然可以浏览和按关键词搜索。",
     "made %1": "制作于 %1",
     "made %1: ": "制作于 %1：",
-    "relevance %1": "相关度 %1",
-    "weak match, relevance %1": "弱匹配，相关度 %1",
     "weak match": "弱匹配",
     "%1: %2": "%1：%2",
     "Deleted %n message(s).": ["已删除 %n 条消息。"],
@@ -732,7 +730,7 @@ ZH: dict[str, str | list[str]] = {
     "The model server is not answering: this works again once it does.": "模型服务器没有响应：它恢复后即可再用。",
     # branch h44m (issue 44: relevance, highlights, remember, plurals)
     "It shaped %n answer(s).": ["它影响过 %n 个回答。"],
-    "Relevance: how much nearer your search this memory is than a search about something else would come, from 0 (no nearer than chance); the words you typed that it holds count too. A match is what the chat would give the model for this search, which also weighs the search as a whole: a greeting, or a question about something you never mentioned, has none. The others are weak matches, listed with “Weak matches too”.": "相关度：这条记忆离你的搜索，比一个关于别的事的搜索离它近多少，从 0（不比偶然更近）算起；它含有你输入的词也算在内。匹配是对话时会为这个搜索提供给模型的记忆，这也要看整个搜索：一句问候，或问你从没提过的事，就没有匹配。其余的是弱匹配，勾选“也显示弱匹配”才列出。",
+    "A match is what the chat would give the model for this search: near it in meaning or holding its words, and the search about something you have (a greeting, or a question about something you never mentioned, has none). Matches are listed best first. A weak match is near the search but not a match: listed with “Weak matches too”.": "匹配是对话时会为这个搜索提供给模型的记忆：意思相近或含有搜索的词，而且搜索的是你有的内容（一句问候，或问你从没提过的事，就没有匹配）。匹配按相关程度排列。弱匹配与搜索相近但不算匹配：勾选“也显示弱匹配”才列出。",
 }
 
 

@@ -206,27 +206,30 @@ class Memories:
         """A search as a person browsing sees it: the best k ranked memories, each with
         the relevance shown (RelevanceRule.shown) and whether it is a match, which is
         what the relevance rule keeps (`search`, as the chat judges it: the rule also
-        weighs how the best item stands, small talk and unknown words); matches first,
-        then the weak ones, each by the number shown. Without a model, or for a memory
-        not indexed yet, there is no number: holding the words typed makes it a match."""
+        weighs how the best item stands, small talk and unknown words); the matches in
+        the rule's order, then the weak ones. The window shows no number (one scale:
+        match or weak match); `relevance` is for other callers. Without a model, or for a
+        memory not indexed yet, there is no number: holding the words typed makes it a
+        match."""
         search = self.service.profile.search
         result = search.search(query, k, kinds=kinds, relevant_only=False)
         among = search.texts.index.count()
-        kept = {h.memory.id for h in search.search(query, k, kinds=kinds).hits}
+        kept = [h.memory.id for h in search.search(query, k, kinds=kinds).hits]
+        rank = {mid: n for n, mid in enumerate(kept)}
         out: list[Browsed] = []
         for h in result.hits:
             if h.relevance is None:
-                out.append(Browsed(h.memory, None, "keyword" in h.signals))
+                out.append(Browsed(h.memory, None, h.memory.id in rank or "keyword" in h.signals))
             else:
-                # What is a match is what the relevance rule keeps, as for the chat: the
-                # number alone, without the rule's view of the whole query (small talk, a
-                # question about the world, words never seen), listed a memory for 0.27
-                # more of the unrelated questions of a 60-memory store.
+                # What is a match is what the relevance rule keeps, as for the chat: a
+                # hit's nearness alone, without the rule's view of the whole search (small
+                # talk, a question about the world, words never seen), listed a memory for
+                # 0.30 of the unrelated questions of a 60-memory store (the rule: 0.13).
                 shown = search.rule.shown(h.relevance, among)
-                out.append(Browsed(h.memory, shown, h.memory.id in kept))
-        # by the number shown, best first; those without one after the matches that have
-        # one, in the search's order (stable)
-        out.sort(key=lambda b: (not b.match, b.relevance is None, -(b.relevance or 0.0)))
+                out.append(Browsed(h.memory, shown, h.memory.id in rank))
+        # the matches in the rule's order (best first), then the weak ones in the
+        # ranking's (stable)
+        out.sort(key=lambda b: (not b.match, rank.get(b.memory.id, 0)))
         return out
 
     def answers_using(self, memory_id: int, limit: int = 50) -> builtins.list[Message]:
