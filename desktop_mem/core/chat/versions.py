@@ -64,10 +64,13 @@ class Versions:
         for ids, marks in id_chunks(path):
             conn.execute(f"UPDATE messages SET shown = 1 WHERE id IN ({marks})", ids)
 
-    def _path(self, conversation_id: int) -> builtins.list[int]:
+    def _path(
+        self, conversation_id: int, children: dict[int | None, builtins.list[Node]] | None = None
+    ) -> builtins.list[int]:
         """The ids shown: from the first message, at each step the chosen next one (the
-        newest chosen; the newest, when none is)."""
-        children = self._tree(conversation_id)
+        newest chosen; the newest, when none is). `children`: the tree already read."""
+        if children is None:
+            children = self._tree(conversation_id)
         path: list[int] = []
         node: int | None = None
         while node in children:
@@ -80,10 +83,12 @@ class Versions:
     def versions(self, conversation_id: int) -> dict[int, tuple[int, int]]:
         """For each message shown: which version it is (1-based) and how many there are
         (answers regenerated, questions edited)."""
+        # one read of the tree: a message deleted meanwhile ("forget …" while an answer
+        # ends) must not leave the path naming a message the tree no longer holds
         children = self._tree(conversation_id)
         out: dict[int, tuple[int, int]] = {}
         parent: int | None = None
-        for mid in self._path(conversation_id):
+        for mid in self._path(conversation_id, children):
             siblings = self._siblings(children.get(parent, []), mid)
             out[mid] = (siblings.index(mid) + 1, len(siblings))
             parent = mid
