@@ -119,6 +119,60 @@ def _progress(ctx: Context) -> Any:
     return show
 
 
+STOPPED = object()  # Ctrl+C stopped the indexing after the pass
+
+
+def _index(ctx: Context) -> Any:
+    """Vectors for what arrived, by this computer's own embedding model (they never
+    travel), after the pass; on a terminal (not with --json) "Indexing what arrived by
+    meaning: 40,000 of 110,000" on stderr. Ctrl+C stops it and keeps what was done:
+    until the rest is indexed it is found by its words, and the window (or the next
+    `sync now`) indexes it. Returns what was indexed, None if the model server cannot
+    embed now, STOPPED after Ctrl+C."""
+    show = None
+    if not ctx.args.json and ctx.err.isatty():
+
+        def show(done: int, total: int) -> None:
+            ctx.err.write(f"\rIndexing what arrived by meaning: {done:,} of {total:,}\x1b[K")
+            if done >= total:
+                ctx.err.write("\n")
+            ctx.err.flush()
+
+    try:
+        return ctx.app.sync.index_arrived(show)
+    except KeyboardInterrupt:
+        ctx.err.write(
+            "\nIndexing by meaning stopped; what it did is kept. Until the rest is indexed it "
+            "is found by its words; the app indexes it in the background when it opens this "
+            "profile (or run `desktop-mem sync now` again).\n"
+        )
+        return STOPPED
+
+
+def _indexed(done: Any) -> dict[str, int] | None:
+    """What --json says was indexed (null: the model server could not embed)."""
+    if done is None or done is STOPPED:
+        return None
+    return {"memories": done.memories, "messages": done.messages, "passages": done.passages}
+
+
+def _indexed_line(ctx: Context, done: Any) -> str:
+    if done is STOPPED:
+        return ""
+    if done is None:
+        waiting = ctx.app.models.unindexed().total
+        if not waiting:
+            return ""
+        return (
+            f"{waiting:,} item{' waits' if waiting == 1 else 's wait'} to be indexed by meaning: "
+            "the model server cannot do it now. Until then they are found by their words; "
+            "the app indexes them once it can (or run `desktop-mem sync now` again).\n"
+        )
+    if not done.total:
+        return ""
+    return f"Indexed {done.total:,} item{'' if done.total == 1 else 's'} by meaning.\n"
+
+
 def _report(ctx: Context, p: Any) -> None:
     for line in p.refused:
         ctx.err.write(f"desktop-mem: refused {output.safe(line)}; nothing of it was applied.\n")
@@ -143,7 +197,7 @@ def setup(ctx: Context) -> int:
 def join(ctx: Context) -> int:
     try:
         result = ctx.app.sync.join(
-            ctx.args.folder, ctx.args.code, ctx.args.name, progress=_progress(ctx)
+            ctx.args.folder, ctx.args.code, ctx.args.name, index=False, progress=_progress(ctx)
         )
     except Exception:
         if ctx.new_code:  # the profile made for the join stays, with its own code
@@ -151,16 +205,20 @@ def join(ctx: Context) -> int:
 
             ctx.err.write(recovery_notice(ctx.new_code, ctx.config.profile))
         raise
+    done = _index(ctx)
     info = ctx.app.sync.info()
     counts = ctx.app.counts()
     if ctx.args.json:
-        output.print_json({"sync": info, "pass": result.to_dict(), "counts": counts}, ctx.out)
+        output.print_json(
+            {"sync": info, "pass": result.to_dict(), "counts": counts, "indexed": _indexed(done)},
+            ctx.out,
+        )
         return EXIT_OK
     memories, conversations = counts.get("memories", 0), counts.get("conversations", 0)
     ctx.out.write(
         f"Joined as {output.safe(info['name'])}: {memories} memor{'y' if memories == 1 else 'ies'} "
         f"and {conversations} conversation{'' if conversations == 1 else 's'} so far. The "
-        "recovery code of the synced profile opens this copy too.\n"
+        "recovery code of the synced profile opens this copy too.\n" + _indexed_line(ctx, done)
     )
     _report(ctx, result)
     return EXIT_OK
@@ -220,11 +278,12 @@ def _devices(ctx: Context, computers: list[dict[str, Any]]) -> None:
 
 
 def now(ctx: Context) -> int:
-    result = ctx.app.sync.now(progress=_progress(ctx))
+    result = ctx.app.sync.now(index=False, progress=_progress(ctx))
+    done = _index(ctx)
     if ctx.args.json:
-        output.print_json(result.to_dict(), ctx.out)
+        output.print_json(dict(result.to_dict(), indexed=_indexed(done)), ctx.out)
         return EXIT_OK
-    ctx.out.write(_pass_line(result))
+    ctx.out.write(_pass_line(result) + _indexed_line(ctx, done))
     _report(ctx, result)
     return EXIT_OK
 

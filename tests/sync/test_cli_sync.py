@@ -44,6 +44,8 @@ def test_two_computers_from_the_command_line(
     assert code == 0, err
     data = json.loads(out)
     assert data["counts"]["memories"] == 1 and data["sync"]["name"] == "desktop"
+    # what arrived is indexed by this computer's own model before the command returns
+    assert data["indexed"] == {"memories": 1, "messages": 0, "passages": 0}
     code, out, _ = run("memory", "list", "--json", base=desktop)
     assert [m["text"] for m in json.loads(out)] == ["I grow tomatoes on the balcony"]
 
@@ -78,7 +80,7 @@ def test_two_computers_from_the_command_line(
     code, out, err = run("sync", "join", str(folder), "--code", pairing, "--name", "tablet",
                          base=third)  # fmt: skip
     assert code == 0, err
-    assert "Joined as tablet: 2 memories" in out
+    assert "Joined as tablet: 2 memories" in out and "Indexed 2 items by meaning." in out
 
     # the desktop is taken out; a later change on the laptop does not open for it
     code, out, err = run("sync", "remove", "desktop", base=laptop)
@@ -109,3 +111,27 @@ def test_a_missing_folder_and_a_profile_with_data_get_one_sentence(
     run("memory", "add", "something of mine")
     code, out, err = run("sync", "join", str(folder), "--code", "AAAA")
     assert code != 0 and err.count("\n") == 1 and "no synced desktop-mem profile" in err, err
+
+
+def test_a_join_while_the_model_server_is_down_indexes_later(
+    run: Run, tmp_path: Path, fake_ollama: FakeOllama
+) -> None:
+    folder = tmp_path / "Sync"
+    folder.mkdir()
+    laptop = ["--home", str(tmp_path / "laptop"), "--ollama-host", fake_ollama.url,
+              "--embed-model", "fake-embed"]  # fmt: skip
+    code, _, err = run("memory", "add", "My bike is a blue Brompton", base=laptop)
+    recovery = _code(err)
+    assert run("sync", "setup", str(folder), base=laptop)[0] == 0
+    down = ["--home", str(tmp_path / "desktop"), "--ollama-host", "http://127.0.0.1:9",
+            "--embed-model", "fake-embed"]  # fmt: skip
+    code, out, err = run("sync", "join", str(folder), "--code", recovery, base=down)
+    assert code == 0, err
+    assert "1 item waits to be indexed by meaning: the model server cannot do it now" in out
+    code, out, _ = run("memory", "search", "Brompton", "--json", base=down)
+    assert code == 0 and "blue Brompton" in out  # found by its words meanwhile
+    up = [*down[:2], "--ollama-host", fake_ollama.url, *down[4:]]
+    code, out, err = run("sync", "now", base=up)
+    assert code == 0 and "Indexed 1 item by meaning." in out, (out, err)
+    code, out, err = run("sync", "now", "--json", base=up)
+    assert json.loads(out)["indexed"] == {"memories": 0, "messages": 0, "passages": 0}

@@ -101,10 +101,10 @@ def test_kill_9_while_applying_and_while_writing_loses_nothing(
     print(f"kills that landed mid-work: {sum(killed)} of {len(killed)}")
 
 
-def _progress_of(cmd: list[str], kill_at: int | None = None) -> tuple[list[int], bool]:
+def _progress_of(cmd: list[str], kill_at: int | None = None) -> tuple[list[int], bool, str]:
     """Run `cmd` with its stderr on a terminal (so it shows its progress), read the
-    "N of M records" it shows; SIGKILL it once N reaches `kill_at`. Returns the Ns and
-    whether it was killed."""
+    "N of M records" it shows; SIGKILL it once N reaches `kill_at`. Returns the Ns,
+    whether it was killed, and all it wrote."""
     master, slave = pty.openpty()
     proc = subprocess.Popen(cmd, env=_env(), stdout=subprocess.DEVNULL, stderr=slave)
     os.close(slave)
@@ -134,7 +134,7 @@ def _progress_of(cmd: list[str], kill_at: int | None = None) -> tuple[list[int],
         proc.wait(timeout=600)
     if not killed:
         assert proc.returncode == 0, text
-    return seen, killed
+    return seen, killed, text
 
 
 @pytest.mark.timeout(1200)  # it waits on observed progress, however slow
@@ -156,11 +156,16 @@ def test_a_join_killed_half_way_goes_on_from_where_it_stopped(
     total = len(conversations.list(limit=100000))
     home = tmp_path / "desktop"
     join = _cli(home, fake_ollama, "sync", "join", str(computers.folder), "--code", laptop.code)
-    first, killed = _progress_of(join, kill_at=APPLY_BATCH)
+    first, killed, joining = _progress_of(join, kill_at=APPLY_BATCH)
     assert first and first[0] >= APPLY_BATCH
-    rest, _ = _progress_of(_cli(home, fake_ollama, "sync", "now"))
+    rest, _, shown = _progress_of(_cli(home, fake_ollama, "sync", "now"))
     if killed:  # it went on from the step it had committed, not from the start
         assert rest and rest[0] > APPLY_BATCH, rest
+    # then the vectors for what arrived, by this computer's model, with their progress
+    indexing = re.findall(
+        r"Indexing what arrived by meaning: ([\d,]+) of ([\d,]+)", joining + shown
+    )
+    assert indexing and indexing[-1][0] == indexing[-1][1], shown[-500:]
     listed = json.loads(_run(_cli(home, fake_ollama, "conversations", "list", "--json")))
     print(f"join killed after a step: {killed}; progress then {first}, after {rest}")
     assert len(listed) == total and len({c["title"] for c in listed}) == total

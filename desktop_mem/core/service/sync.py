@@ -18,6 +18,7 @@ from desktop_mem.core.sync.keys import KeyChain
 from desktop_mem.core.sync.syncer import Pass, Peer, Syncer
 
 if TYPE_CHECKING:
+    from desktop_mem.core.profile import Reindexed
     from desktop_mem.core.service import Service
 
 log = logging.getLogger(__name__)
@@ -125,15 +126,15 @@ class Sync:
             self.index_arrived()
         return result
 
-    def index_arrived(self) -> int:
-        """Vectors for what arrived without one; if the model server cannot make them
-        now, the items are found by their words until it can (the window says how many
-        wait, with Index now)."""
+    def index_arrived(self, progress: Callable[[int, int], None] | None = None) -> Reindexed | None:
+        """Vectors for what arrived without one (`progress` hears how many of how many);
+        None if the model server cannot make them now: the items are found by their
+        words until it can (the window says how many wait, with Index now)."""
         try:
-            return self._service.models.index_missing().total
+            return self._service.models.index_missing(progress)
         except ModelServerError as exc:
             log.info("sync: what arrived waits to be indexed: %s", type(exc).__name__)
-            return 0
+            return None
 
     def peers(self) -> list[Peer]:
         return self.syncer.peers()
