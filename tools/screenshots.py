@@ -269,6 +269,7 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
     shots: list[tuple[str, Any]] = []
 
     only: list[str] = []  # a tab's name: only that one (Sync, once it is on)
+    tag = ["-on"]  # what the Sync tab's shot is of: on, or a failed pass
 
     def settings_exec(dialog: Any) -> int:  # shoot each tab instead of waiting for a click
         dialog.show()
@@ -278,7 +279,7 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
             if only and name not in only:
                 continue
             dialog.tabs.setCurrentIndex(n)
-            shots.append((f"settings-{name}" + ("-on" if only else ""), dialog))
+            shots.append((f"settings-{name}" + (tag[0] if only else ""), dialog))
             _save(out, shots[-1][0] + suffix[0], dialog, pump)
         dialog.close()
         return 0
@@ -376,6 +377,9 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
                     window.syncing.run_pass()
                     pump(cond=lambda window=window: bool(window.syncing.error))
                     _save(out, "chat-sync-error" + suffix[0], window, pump)
+                    tag[0] = "-error"  # and Settings > Sync saying what happened
+                    window.settings.open_settings()
+                    tag[0] = "-on"
                     (home / "Sync-away").rename(folder)
                 window.close()
     only.clear()

@@ -257,8 +257,9 @@ class SyncController(QObject):
         if self.again and self.timer.isActive():
             self.soon.start()
 
-    def status_text(self, now: datetime | None = None) -> str:
-        """The status bar's line: "" when sync is off."""
+    def status_text(self, now: datetime | None = None, in_settings: bool = False) -> str:
+        """The status bar's line: "" when sync is off. `in_settings`: the line Settings >
+        Sync shows, where the failure's sentence follows on its own line."""
         if not self.timer.isActive() and not self.running:
             return ""
         if self.running and self.taken_in is not None:
@@ -267,6 +268,8 @@ class SyncController(QObject):
         if self.running:
             return self.tr("Syncing…")
         if self.error:
+            if in_settings:
+                return self.tr("Not synced: the reason is below")
             return self.tr("Not synced: see Settings > Sync")
         if not self.info.get("enabled"):
             return self.tr("Sync on")
@@ -732,7 +735,7 @@ class SyncPage(QWidget):
         if self.state.objectName() != name:
             self.state.setObjectName(name)
             self.state.style().polish(self.state)
-        self.state.setText(self.controller.status_text())
+        self.state.setText(self.controller.status_text(in_settings=True))
         if hasattr(self, "error_line"):
             self.error_line.setText(self.controller.error if error else "")
             self.error_line.setVisible(error)

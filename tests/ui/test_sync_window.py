@@ -190,7 +190,7 @@ def test_a_missing_folder_is_said_once_in_the_status_bar_in_the_windows_words(
     page.refresh()
     idle(qtbot)
     # Settings > Sync says it in full, wrapped across the page
-    assert page.state.text() == "Not synced: see Settings > Sync"
+    assert page.state.text() == "Not synced: the reason is below"  # not "see" here
     assert page.error_line.text() == text and page.error_line.isVisible()
     assert page.error_line.wordWrap()
     page.resize(420, 560)  # narrow: it wraps, never clipped
