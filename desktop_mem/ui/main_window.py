@@ -398,7 +398,9 @@ class MainWindow(QMainWindow):
         self.offline.detail.setText(server.problem)
         self.offline.set_failing(bool(server.failing))
         self.chat.offline_banner.setText(
-            self.tr("The model server is not answering: you can read and search, not send.")
+            self.tr("The model server answers with an error: you can read and search, not send.")
+            if server.failing
+            else self.tr("The model server is not answering: you can read and search, not send.")
         )
         self.chat.offline_banner.setToolTip(server.problem)
         self.chat.offline_banner.setVisible(known_offline and bool(self.chat.messages))

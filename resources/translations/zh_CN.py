@@ -733,6 +733,7 @@ ZH: dict[str, str | list[str]] = {
     "A match is what the chat would give the model for this search: near it in meaning or holding its words, and the search about something you have (a greeting, or a question about something you never mentioned, has none). Matches are listed best first. A weak match is near the search but not a match: listed with “Weak matches too”.": "匹配是对话时会为这个搜索提供给模型的记忆：意思相近或含有搜索的词，而且搜索的是你有的内容（一句问候，或问你从没提过的事，就没有匹配）。匹配按相关程度排列。弱匹配与搜索相近但不算匹配：勾选“也显示弱匹配”才列出。",
     # session 4: Settings > Sync's own line when a pass failed
     "Not synced: the reason is below": "未同步：原因见下方",
+    "The model server answers with an error: you can read and search, not send.": "模型服务器返回了错误：你可以阅读和搜索，但不能发送。",
 }
 
 

@@ -780,6 +780,35 @@ def test_an_incognito_chat_keeps_its_title_at_the_minimum_size(
         install_language(QApplication.instance(), "en")
 
 
+def test_a_conversation_read_while_the_server_answers_with_errors_says_so(
+    qtbot: Any, profile: Profile, home: Path, fake_ollama: FakeOllama
+) -> None:
+    """The one-line notice over a conversation being read says the server answers with
+    an error, not that it is not answering, when that is what happens."""
+    from desktop_mem.core.chat.conversations import ConversationStore
+
+    store = ConversationStore(profile.db)
+    conv = store.create("Trip")
+    store.add_message(conv.id, "user", "We fly to Lisbon on the ninth")
+    fake_ollama.fail_next(500, times=1000, paths=("/api/tags",))
+    w = MainWindow(Service(profile), app_settings(home))
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.centre.currentWidget() is w.offline, timeout=10000)
+    w.conversations.open_conversation(conv.id)
+    banner = w.chat.offline_banner
+    assert banner.isVisibleTo(w)
+    assert banner.text() == (
+        "The model server answers with an error: you can read and search, not send."
+    )
+    assert "injected fault" in banner.toolTip()
+    fake_ollama.faults.clear()
+    w.connection._retry()
+    qtbot.waitUntil(lambda: w.context.server.online, timeout=10000)
+    assert not banner.isVisibleTo(w)
+    idle(qtbot, w)
+
+
 def test_a_model_list_answered_with_an_error_is_not_said_to_be_missing(
     qtbot: Any, profile: Profile, home: Path, fake_ollama: FakeOllama
 ) -> None:
