@@ -821,6 +821,7 @@ def test_a_model_list_answered_with_an_error_is_not_said_to_be_missing(
     qtbot.waitUntil(lambda: not w.context.server.checking, timeout=10000)
     assert w.ollama_status.text() == "⚠ The model server answers with an error · qwen2.5:7b"
     assert "injected fault" in w.ollama_status.toolTip()
+    assert "the list of models" in w.ollama_status.toolTip()  # what failed, not "the chat"
     assert w.centre.currentWidget() is w.offline  # nothing to chat with: the page says why
     assert w.offline.title.text() == "The model server answers with an error"
     assert w.offline.how.isHidden(), "no instructions to install or start it"

@@ -40,8 +40,13 @@ def content_hash(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
 
 
-def translate_error(exc: BaseException, host: str, model: str, what: str) -> Exception:
-    """Map the ollama/httpx zoo of errors onto our typed errors (one sentence each)."""
+def translate_error(
+    exc: BaseException, host: str, model: str, what: str, request: str | None = None
+) -> Exception:
+    """Map the ollama/httpx zoo of errors onto our typed errors (one sentence each).
+    `request` names what was asked when it was not the model's own work ("the list of
+    models"); else "the {what} request"."""
+    request = request or f"the {what} request"
     import httpx
 
     if isinstance(exc, DesktopMemError):  # already one of ours (say, from /api/show)
@@ -54,7 +59,7 @@ def translate_error(exc: BaseException, host: str, model: str, what: str) -> Exc
                 model=model,
             )
         return ModelFailed(
-            f"Ollama failed on the {what} request ({exc.error.strip()[:200]}): try again, or "
+            f"Ollama failed on {request} ({exc.error.strip()[:200]}): try again, or "
             "check the Ollama log."
         )
     if isinstance(exc, httpx.TimeoutException):
@@ -67,7 +72,7 @@ def translate_error(exc: BaseException, host: str, model: str, what: str) -> Exc
             f"Ollama is not reachable at {host}: start it (`ollama serve`, or open the Ollama "
             "app) and try again."
         )
-    return ModelFailed(f"Unexpected answer from Ollama for the {what} request ({exc}).")
+    return ModelFailed(f"Unexpected answer from Ollama for {request} ({exc}).")
 
 
 def post_json(host: str, path: str, payload: Any, timeout: float, model: str, what: str) -> Any:

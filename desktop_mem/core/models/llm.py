@@ -360,7 +360,9 @@ class OllamaChat:
                     embeds = is_embedding(name, caps, details.get("family") or "")
                     out[name] = ModelInfo(name, embeds, int(m.get("size") or 0))
         except Exception as exc:  # noqa: BLE001
-            raise self._error(exc) from None
+            raise translate_error(
+                exc, self.host, self.model, "chat", "the list of models"
+            ) from None
         return sorted(out.values(), key=lambda i: i.name)
 
     def context_length(self) -> int:
