@@ -178,7 +178,8 @@ def test_claude_projects_bring_their_instructions_and_documents() -> None:
             "2024-02-02T10:00:00+00:00",
         ),
         (
-            "In my Claude project \u201c学中文\u201d: 请用简体中文回答,句子要短。我是初学者,每个新词请加拼音。",
+            # said in the instructions' language
+            "在我的 Claude 项目\u201c学中文\u201d中：请用简体中文回答,句子要短。我是初学者,每个新词请加拼音。",
             "note",
             "2024-08-01T12:00:00+00:00",
         ),

@@ -27,6 +27,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -374,16 +375,30 @@ def _project_instructions(item: dict[str, Any]) -> str:
     return textproc.normalize(text).strip() if isinstance(text, str) else ""
 
 
+_KANA_HANGUL = re.compile("[\u3040-\u30ff\u31f0-\u31ff\uac00-\ud7af\uff66-\uff9f]")
+
+
+def _chinese(text: str) -> bool:
+    """Mostly Han characters, and no kana or Hangul (Japanese or Korean)."""
+    return textproc.script(text) == "cjk" and not _KANA_HANGUL.search(text)
+
+
 def project_memory(item: Any) -> ForeignMemory | None:
     """A project's instructions, proposed as a memory that names the project."""
     project = _project(item)
     text = _project_instructions(project) if project else ""
     if not project or not text:
         return None
+    name = _project_name(project)
+    # said in the instructions' own language: a Chinese note reads as one sentence
+    lead = (
+        f"在我的 Claude 项目\u201c{name}\u201d中："
+        if _chinese(text)
+        else f"In my Claude project \u201c{name}\u201d: "
+    )
     return ForeignMemory(
         "claude",
-        f"In my Claude project \u201c{_project_name(project)}\u201d: "
-        + textproc.shorten(text, MAX_INSTRUCTIONS),
+        lead + textproc.shorten(text, MAX_INSTRUCTIONS),
         _iso(project.get("updated_at") or project.get("created_at")),
         kind="note",
     )
