@@ -295,10 +295,16 @@ class ReviewDialog(QDialog):
             item.setData(ID_ROLE, p.id)
             self.items.addItem(item)
         n = len(self.proposals)
+        origins = {p.origin for p in self.proposals}
+        found = (
+            self.tr("%n fact(s) about you found in your %1 history.", "", n).replace(
+                "%1", self.controller.origin_name(origins.pop())
+            )
+            if len(origins) == 1 and origins <= {"chatgpt", "claude"}
+            else self.tr("%n fact(s) about you found in your imported history.", "", n)
+        )
         self.heading.setText(
-            self.tr("%n fact(s) about you found in your imported history.", "", n)
-            + " "
-            + self.tr("None is used until you accept it.")
+            found + " " + self.tr("None is used until you accept it.")
             if n
             else self.tr("No facts wait for review.")
         )

@@ -280,22 +280,27 @@
 <context>
     <name>ReviewDialog</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="299" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="300" />
+        <source>%n fact(s) about you found in your %1 history.</source>
+        <translation><numerusform>%n fact about you found in your %1 history.</numerusform><numerusform>%n facts about you found in your %1 history.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="304" />
         <source>%n fact(s) about you found in your imported history.</source>
         <translation><numerusform>%n fact about you found in your imported history.</numerusform><numerusform>%n facts about you found in your imported history.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="307" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="315" />
         <source>%n of your imported message(s) not yet read for facts.</source>
         <translation><numerusform>%n of your imported messages not yet read for facts.</numerusform><numerusform>%n of your imported messages not yet read for facts.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="331" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="339" />
         <source>Accepted: %n new memory(s).</source>
         <translation><numerusform>Accepted: %n new memory.</numerusform><numerusform>Accepted: %n new memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="335" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="343" />
         <source>Rejected %n fact(s).</source>
         <translation><numerusform>Rejected %n fact.</numerusform><numerusform>Rejected %n facts.</numerusform></translation>
     </message>

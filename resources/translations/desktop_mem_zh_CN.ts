@@ -2393,52 +2393,57 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>已被取代：%1（%2），作为过去的记忆保留</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="299" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="300" />
+        <source>%n fact(s) about you found in your %1 history.</source>
+        <translation><numerusform>在你的 %1 历史中发现了 %n 条关于你的事实。</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="304" />
         <source>%n fact(s) about you found in your imported history.</source>
         <translation><numerusform>在你导入的历史中发现了 %n 条关于你的事实。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="301" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="309" />
         <source>None is used until you accept it.</source>
         <translation>你接受之前，一条都不会被使用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="303" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="311" />
         <source>No facts wait for review.</source>
         <translation>没有等待审阅的事实。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="307" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="315" />
         <source>%n of your imported message(s) not yet read for facts.</source>
         <translation><numerusform>你导入的消息中还有 %n 条尚未读取。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="331" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="339" />
         <source>Accepted: %n new memory(s).</source>
         <translation><numerusform>已接受：%n 条新记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="335" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="343" />
         <source>Rejected %n fact(s).</source>
         <translation><numerusform>已拒绝 %n 条事实。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="345" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="353" />
         <source>Edit and accept</source>
         <translation>编辑后接受</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="345" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="353" />
         <source>Memory:</source>
         <translation>记忆：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="358" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="366" />
         <source>Finding facts in your imported messages…</source>
         <translation>正在从你导入的消息中找出事实…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="382" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="390" />
         <source>The model server stopped answering, so reading paused; nothing was lost. Try again once it answers.</source>
         <translation>模型服务器停止了响应，读取已暂停；没有丢失任何内容。等它恢复后再试。</translation>
     </message>

@@ -189,6 +189,10 @@ EN: dict[str, tuple[str, str]] = {
         "%n project: instructions proposed for review, documents kept with your conversations",
         "%n projects: instructions proposed for review, documents kept with your conversations",
     ),
+    "%n fact(s) about you found in your %1 history.": (
+        "%n fact about you found in your %1 history.",
+        "%n facts about you found in your %1 history.",
+    ),
 }
 
 

@@ -734,6 +734,7 @@ ZH: dict[str, str | list[str]] = {
     # session 4: Settings > Sync's own line when a pass failed
     "Not synced: the reason is below": "未同步：原因见下方",
     "The model server answers with an error: you can read and search, not send.": "模型服务器返回了错误：你可以阅读和搜索，但不能发送。",
+    "%n fact(s) about you found in your %1 history.": ["在你的 %1 历史中发现了 %n 条关于你的事实。"],
 }
 
 

@@ -45,7 +45,8 @@ def test_import_says_what_it_found_then_reviews_the_facts(
     qtbot.waitUntil(review.isVisible, timeout=10000)
     idle(qtbot, window)
     assert app.counts()["messages"] == 8 + 2  # and the Allotment project's two
-    assert review.heading.text().startswith("5 facts about you found in your imported history.")
+    # the facts all come from one service's history: it is named
+    assert review.heading.text().startswith("5 facts about you found in your Claude history.")
     assert "4 of your imported messages not yet read" in review.reading.text()
     assert app.counts()["memories"] == 0
 
