@@ -336,6 +336,12 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
                 window.conversation_panel.search.clear()
                 window.show_page("documents")
                 _save(out, "documents" + suffix[0], window, pump)
+                docs = window.documents_page  # a search: the passages found, words marked
+                docs.search.setText("annual leave" if language == "en" else "年假")
+                docs.search.returnPressed.emit()
+                pump(cond=lambda docs=docs: docs.results.count() > 0)
+                _save(out, "documents-search" + suffix[0], window, pump)
+                docs.search.clear()
                 window.show_page("chat")
                 window.settings.open_settings()
                 if (w, h) == (1280, 800):  # dialogs: their own size, once per look

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QListView,
     QListWidget,
     QListWidgetItem,
     QMessageBox,
@@ -36,7 +37,7 @@ from PySide6.QtWidgets import (
 from desktop_mem.core import textproc
 from desktop_mem.core.documents.records import AddReport
 from desktop_mem.core.textproc import escape_controls
-from desktop_mem.ui import shortcuts, tasks
+from desktop_mem.ui import highlight, shortcuts, tasks
 from desktop_mem.ui.context import Context
 from desktop_mem.ui.tasks import describe_exception
 
@@ -141,6 +142,10 @@ class DocumentsPage(QWidget):
         layout.addWidget(self.search)
         self.results = QListWidget()
         self.results.setWordWrap(True)
+        # the words a search matched, marked in the passages found
+        self.marks = highlight.MarkedTextDelegate(self.results)
+        self.results.setItemDelegate(self.marks)
+        self.results.setResizeMode(QListView.ResizeMode.Adjust)  # rewrapped when resized
         self.results.itemActivated.connect(self._open_result)
         layout.addWidget(self.results, 1)
         self.timer = QTimer(self)
@@ -364,6 +369,7 @@ class DocumentsPage(QWidget):
             if self.search.text().strip() != query:
                 return  # typed on: a newer search is coming
             self.results.clear()
+            self.marks.query = query
             for h in hits:
                 shaped = len(self.store.answers_using(h.chunk_id))
                 head = escape_controls(h.where())

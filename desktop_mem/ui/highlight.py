@@ -4,10 +4,21 @@ conversation's message found): where they are comes from the core
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect
-from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPalette
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QRect, QSize
+from PySide6.QtGui import (
+    QColor,
+    QFontMetrics,
+    QPainter,
+    QPalette,
+    QTextCharFormat,
+    QTextCursor,
+    QTextDocument,
+)
+from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from desktop_mem.core import textproc
+
+Index = QModelIndex | QPersistentModelIndex
 
 
 def mark_color(palette: QPalette, selected: bool) -> QColor:
@@ -49,3 +60,63 @@ def mark_line(
 
 def spans(text: str, query: str) -> list[tuple[int, int]]:
     return textproc.matched_spans(text, query) if query.strip() else []
+
+
+class MarkedTextDelegate(QStyledItemDelegate):
+    """A list row of wrapped plain text with the words `query` matched marked behind
+    them (the Documents page's passages found): laid out as a text document at the
+    row's width, so a mark follows its word onto whichever line it wraps to."""
+
+    PAD = 6
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.query = ""
+
+    def _document(self, text: str, option: QStyleOptionViewItem, selected: bool) -> QTextDocument:
+        doc = QTextDocument()
+        doc.setDocumentMargin(0)
+        doc.setDefaultFont(option.font)
+        doc.setPlainText(text)
+        width = option.rect.width() or (option.widget.width() if option.widget else 400)
+        doc.setTextWidth(max(40, width - 2 * self.PAD))
+        palette = option.palette
+        plain = QTextCharFormat()
+        plain.setForeground(
+            palette.color(
+                QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+            )
+        )
+        cursor = QTextCursor(doc)
+        cursor.select(QTextCursor.SelectionType.Document)
+        cursor.mergeCharFormat(plain)
+        marked = QTextCharFormat()
+        marked.setBackground(mark_color(palette, selected))
+        for start, stop in spans(text, self.query):
+            cursor.setPosition(start)
+            cursor.setPosition(stop, QTextCursor.MoveMode.KeepAnchor)
+            cursor.mergeCharFormat(marked)
+        return doc
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        if opt.widget is not None and hasattr(opt.widget, "viewport"):
+            opt.rect.setWidth(opt.widget.viewport().width())
+        doc = self._document(opt.text, opt, False)
+        return QSize(int(doc.idealWidth()) + 2 * self.PAD, int(doc.size().height()) + 2 * 3)
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        text = opt.text
+        opt.text = ""
+        style = opt.widget.style() if opt.widget else None
+        if style is not None:  # the row's background, selection and focus
+            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        doc = self._document(text, option, selected)
+        painter.save()
+        painter.translate(option.rect.left() + self.PAD, option.rect.top() + 3)
+        doc.drawContents(painter)
+        painter.restore()

@@ -41,3 +41,18 @@ def press_in_next_box(key: Qt.Key, seen: list[str]) -> None:
         QTest.keyClick(box, key)
 
     QTimer.singleShot(20, look)
+
+
+def marked_pixels(view: Any) -> int:
+    """How many pixels of a list's viewport are painted in a search's mark colour (on a
+    selected row or not)."""
+    from desktop_mem.ui.highlight import mark_color
+
+    image = view.viewport().grab().toImage()
+    marks = {mark_color(view.palette(), s).rgb() for s in (False, True)}
+    return sum(
+        1
+        for y in range(0, image.height())
+        for x in range(0, image.width())
+        if image.pixel(x, y) in marks
+    )

@@ -15,6 +15,7 @@ from desktop_mem.core.service import Service
 from desktop_mem.ui.app import app_settings
 from desktop_mem.ui.context import Context
 from desktop_mem.ui.documents_ui import DocumentsPage
+from tests.ui.driving import marked_pixels
 
 
 def test_add_by_drop_search_pause_and_remove(
@@ -43,6 +44,11 @@ def test_add_by_drop_search_pause_and_remove(
     page.search.returnPressed.emit()
     qtbot.waitUntil(lambda: page.results.count() > 0, timeout=5000)
     assert page.results.item(0).text().startswith("leave.md, Leave")
+    # the words it matched are marked in the passage found
+    page.resize(800, 600)
+    page.show()
+    qtbot.waitExposed(page)
+    assert marked_pixels(page.results) > 30
     hit = page.store.search("how many days of annual leave")[0]
     with profile.db.transaction() as conn:  # an answer that was given this passage
         conv = conn.execute(

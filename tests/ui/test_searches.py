@@ -19,7 +19,7 @@ from desktop_mem.ui.item_models import MESSAGE_ROLE, SNIPPET_ROLE
 from desktop_mem.ui.main_window import MainWindow
 from desktop_mem.ui.memory_cards import meta_line
 from tests.fakes.ollama_server import FakeOllama
-from tests.ui.driving import HANGZHOU, idle, send
+from tests.ui.driving import HANGZHOU, idle, marked_pixels, send
 
 
 def test_conversations_are_searched_as_you_type_with_the_message_found(
@@ -235,21 +235,6 @@ def test_what_is_listed_and_called_weak_follows_one_scale(
             assert "A match is what the chat would give the model" in tip, "explained"
 
 
-def _marked_pixels(view: Any) -> int:
-    """How many pixels of a list's viewport are painted in a search's mark colour (on a
-    selected row or not)."""
-    from desktop_mem.ui.highlight import mark_color
-
-    image = view.viewport().grab().toImage()
-    marks = {mark_color(view.palette(), s).rgb() for s in (False, True)}
-    return sum(
-        1
-        for y in range(0, image.height())
-        for x in range(0, image.width())
-        if image.pixel(x, y) in marks
-    )
-
-
 def test_search_hits_mark_the_words_they_matched(
     qtbot: Any, window: MainWindow, profile: Profile
 ) -> None:
@@ -267,7 +252,7 @@ def test_search_hits_mark_the_words_they_matched(
     window.show_page("memories")
     b = window.browser
     qtbot.waitUntil(lambda: b.model.rowCount() == 2, timeout=5000)
-    assert _marked_pixels(b.list) == 0, "a listing is no search: nothing is marked"
+    assert marked_pixels(b.list) == 0, "a listing is no search: nothing is marked"
     for query in ("bee", "大提琴"):
         done: list[bool] = []
         b.search.setText(query)
@@ -275,11 +260,11 @@ def test_search_hits_mark_the_words_they_matched(
         qtbot.waitUntil(lambda d=done: bool(d), timeout=5000)
         idle(qtbot, window)
         assert b.model.query == query
-        assert _marked_pixels(b.list) > 50, query
+        assert marked_pixels(b.list) > 50, query
     panel = window.conversation_panel
     for query in ("cello", "大提琴"):
         panel.search.setText(query)
         qtbot.waitUntil(lambda q=query: panel.model.query == q and panel.model.count() == 1,
                         timeout=5000)  # fmt: skip
         idle(qtbot, window)
-        assert _marked_pixels(panel.list) > 30, query
+        assert marked_pixels(panel.list) > 30, query
