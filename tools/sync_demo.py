@@ -53,7 +53,9 @@ def main() -> int:
             [base / "laptop-Sync", base / "desktop-Sync"],
         )
         for node in nodes:
-            print(f"  {node.name}: listening on {', '.join(node.listening_addresses())}")
+            # every socket it holds (listening or connected), each local address once
+            addresses = sorted(set(node.listening_addresses()))
+            print(f"  {node.name}: its sockets are on {', '.join(addresses)}")
         env = dict(os.environ, DESKTOP_MEM_PASSPHRASE=PASSPHRASE, PYTHONPATH=str(ROOT))
 
         def cli(who: str, *words: str, show: bool = True) -> str:
