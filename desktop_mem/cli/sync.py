@@ -139,7 +139,7 @@ def _index(ctx: Context) -> Any:
             ctx.err.flush()
 
     try:
-        return ctx.app.sync.index_arrived(show)
+        return ctx.app.sync.index_arrived(progress=show)
     except KeyboardInterrupt:
         ctx.err.write(
             "\nIndexing by meaning stopped; what it did is kept. Until the rest is indexed it "

@@ -13,7 +13,7 @@ that no user's turn waits for it.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from concurrent.futures import Future
 from dataclasses import dataclass
 
@@ -149,6 +149,21 @@ class Profile:
         step.base += todo.messages
         if todo.passages:
             done.passages = self.documents.index_missing(progress=step.tier(step.base))
+        return done
+
+    def index_these(self, memories: Collection[int], messages: Collection[int]) -> Reindexed:
+        """Give a vector to these memories and messages if they have none (what a sync
+        pass brought), read by their ids: the work follows how many they are, not the
+        profile's size. Any other memory without one gets it too (memories without a
+        vector are counted, not searched for). Raises ModelServerError when it cannot
+        embed the memories; messages it cannot embed stay without (`missing_of`)."""
+        done = Reindexed()
+        if memories and self.memories.unindexed_count():
+            done.memories = self.memories.reembed(only_missing=True, ids=sorted(memories))
+        if self.memories.unindexed_count():  # saved here while the server was down
+            done.memories += self.memories.reembed(only_missing=True)
+        if messages:
+            done.messages = self.conversations.index_vectors(sorted(messages))
         return done
 
     def reembed(self, model: str, progress: Progress | None = None) -> Reindexed:

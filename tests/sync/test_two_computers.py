@@ -187,6 +187,31 @@ def test_what_arrives_is_indexed_by_meaning_with_this_computers_model(
     assert vectors == 1
 
 
+def test_what_arrived_while_the_server_failed_is_indexed_by_a_later_pass(
+    computers: Computers,
+) -> None:
+    """A pass indexes what it brought, found by its ids; what an earlier pass brought
+    and could not index (the model server failing) is indexed by the next pass that
+    brings something, though that pass did not bring it."""
+    laptop = computers.first("laptop")
+    store = laptop.profile.conversations
+    conv = store.create("bees")
+    store.add_messages(conv.id, [("user", "how many hives should I keep", None),
+                                 ("assistant", "two hives are a good start", None)])  # fmt: skip
+    laptop.sync()
+    desktop = computers.join("desktop", laptop.code)
+    computers.fake.fail_next(500, times=1, paths=("/api/embed",))
+    assert desktop.service.sync.now().applied.messages  # the messages, not their vectors
+    assert desktop.service.models.unindexed().messages == 2
+    laptop.service.memories.add(NewMemory("the bees swarmed in May"))
+    laptop.sync()
+    result = desktop.service.sync.now()
+    assert result.applied.memories and not result.applied.messages
+    assert desktop.service.models.unindexed().total == 0
+    vectors = desktop.profile.db.query("SELECT count(*) FROM message_vectors")[0][0]
+    assert vectors == 2
+
+
 def test_a_clock_an_hour_ahead_neither_wins_nor_loses_by_it(
     computers: Computers,
     monkeypatch,

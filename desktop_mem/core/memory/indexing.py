@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core import textproc
+from desktop_mem.core.db.database import id_chunks
 from desktop_mem.core.errors import InvalidInput, ModelServerError
 from desktop_mem.core.models.embed import Embedder, content_hash
 
@@ -127,24 +128,36 @@ class MemoryIndexing:
         return mix_context(vecs, list(contexts), unique_ctx)
 
     def missing_vector_ids(self) -> builtins.list[int]:
-        return [
-            r[0]
-            for r in self.db.query(
-                "SELECT m.id FROM memories m LEFT JOIN memory_vectors v ON v.memory_id = m.id "
-                "WHERE v.memory_id IS NULL ORDER BY m.id"
-            )
+        return [r[0] for r in self._missing_rows()]
+
+    def _missing_rows(self, ids: Sequence[int] | None = None) -> builtins.list[Any]:
+        """(id, text, context) of the memories without a vector (of `ids` only, if
+        given: read by id, whatever the profile's size), by id."""
+        sql = (
+            "SELECT m.id, m.text, m.context FROM memories m LEFT JOIN memory_vectors v "
+            "ON v.memory_id = m.id WHERE v.memory_id IS NULL"
+        )
+        if ids is None:
+            return self.db.query(sql + " ORDER BY m.id")
+        rows = [
+            r
+            for chunk, marks in id_chunks(sorted(set(ids)))
+            for r in self.db.query(sql + f" AND m.id IN ({marks})", chunk)
         ]
+        return sorted(rows, key=lambda r: r[0])
 
     def reembed(
         self,
         progress: Callable[[int, int], None] | None = None,
         only_missing: bool = False,
         embedder: Embedder | None = None,
+        ids: Sequence[int] | None = None,
     ) -> int:
         """Re-embed every memory with the configured model (or only those without a
-        vector), or with `embedder`, a new model: the store switches to it in the final
-        transaction that replaces the index. Until then searches and learning go on with
-        the old model and the old index; a failure half-way leaves both as they were."""
+        vector: of `ids` only, if given), or with `embedder`, a new model: the store
+        switches to it in the final transaction that replaces the index. Until then
+        searches and learning go on with the old model and the old index; a failure
+        half-way leaves both as they were."""
         previous = self.embedder
         use = embedder or previous
         if use is None:
@@ -154,10 +167,10 @@ class MemoryIndexing:
             )
         if only_missing:
             self.index.check_model(use.model)
-        rows = self.db.query("SELECT id, text, context FROM memories ORDER BY id")
         if only_missing:
-            todo = set(self.missing_vector_ids())
-            rows = [r for r in rows if r[0] in todo]
+            rows = self._missing_rows(ids)
+        else:
+            rows = self.db.query("SELECT id, text, context FROM memories ORDER BY id")
         total = len(rows)
         staged_ids: list[int] = []
         staged: list[np.ndarray] = []
@@ -176,26 +189,30 @@ class MemoryIndexing:
         vecs = np.vstack(staged) if staged else np.zeros((0, 8), np.float32)
         keys = {i: vector_key(t, c) for i, t, c in rows}
         with self.db.transaction() as conn:
+            # the memories embedded, as they are now (one edited meanwhile keeps no vector)
             still = {
                 r[0]: vector_key(r[1], r[2])
-                for r in conn.execute("SELECT id, text, context FROM memories")
+                for chunk, marks in id_chunks(staged_ids)
+                for r in conn.execute(
+                    f"SELECT id, text, context FROM memories WHERE id IN ({marks})", chunk
+                ).fetchall()
             }
             keep = [n for n, i in enumerate(staged_ids) if still.get(i) == keys[i]]
-            ids = [staged_ids[n] for n in keep]
+            kept = [staged_ids[n] for n in keep]
             vecs = vecs[keep] if len(keep) else vecs[:0]
             if not only_missing:
                 self.index.drop_all(conn)
                 self.db.meta_set(self.index.layout.model_key, use.model)  # even with none
-            if len(ids):
+            if len(kept):
                 self.index.ensure(conn, use.model, vecs.shape[1])
-                self.index.put(conn, ids, [keys[i] for i in ids], vecs)
+                self.index.put(conn, kept, [keys[i] for i in kept], vecs)
             if use is not previous:  # the new index and the new model, together
                 self.embedder = use
                 self.db.on_rollback(lambda: setattr(self, "embedder", previous))
         self.index.maybe_rebuild()
         self.db.checkpoint()
         self._sync_cache()
-        return len(ids)
+        return len(kept)
 
 
 def mix_context(

@@ -50,6 +50,23 @@ class TextTier:
         """Rows with a text but no vector yet (saved while no embedding model answered)."""
         return int(self.db.query(f"SELECT count(*) FROM ({self._missing_sql()})")[0][0])
 
+    def _missing_rows(self, ids: Sequence[int] | None = None) -> list[tuple[int, str]]:
+        """(id, text) of the rows with a text and no vector (of `ids` only, if given:
+        read by id, whatever the table's size), by id."""
+        sql = self._missing_sql()
+        if ids is None:
+            return [(int(r[0]), str(r[1])) for r in self.db.query(sql + " ORDER BY t.id")]
+        rows = [
+            (int(r[0]), str(r[1]))
+            for chunk, marks in id_chunks(sorted(set(ids)))
+            for r in self.db.query(sql + f" AND t.id IN ({marks})", chunk)
+        ]
+        return sorted(rows)
+
+    def missing_of(self, ids: Sequence[int]) -> list[int]:
+        """Which of these rows have a text and no vector yet."""
+        return [i for i, _ in self._missing_rows(ids)] if ids else []
+
     def index_missing(
         self,
         ids: Sequence[int] | None = None,
@@ -62,11 +79,7 @@ class TextTier:
         embedded."""
         if self.embedder is None or (ids is not None and not ids):
             return 0
-        sql, params = self._missing_sql(), []
-        if ids is not None:
-            sql += f" AND t.id IN ({','.join('?' * len(ids))})"
-            params = list(ids)
-        rows = self.db.query(sql + " ORDER BY t.id", params)
+        rows = self._missing_rows(ids)
         done = 0
         for start in range(0, len(rows), self.BATCH):
             chunk = rows[start : start + self.BATCH]

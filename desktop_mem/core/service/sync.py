@@ -15,6 +15,7 @@ from desktop_mem.core.errors import ModelServerError, SyncError
 from desktop_mem.core.events import Event, SyncProgress
 from desktop_mem.core.sync import crypto, files
 from desktop_mem.core.sync.keys import KeyChain
+from desktop_mem.core.sync.replica import Applied
 from desktop_mem.core.sync.syncer import Pass, Peer, Syncer
 
 if TYPE_CHECKING:
@@ -25,6 +26,9 @@ log = logging.getLogger(__name__)
 
 # what a large file's progress is told to: (records applied, records in it, from whom)
 Progress = Callable[[int, int, str], None]
+# set while something a pass brought has no vector yet: the next pass that brings
+# something indexes everything without one (not only what it brought)
+WAITING = "sync.index_waiting"
 
 
 def profiles_in(folder: Path) -> list[str]:
@@ -122,19 +126,46 @@ class Sync:
         never travel: each computer may use another model)."""
         with self._running, self._watching(progress):
             result = self.syncer.run(compact=compact)
-        if index and result.applied.anything:
-            self.index_arrived()
+        if result.applied.anything:
+            if index:
+                self.index_arrived(result.applied)
+            else:
+                self._set_waiting(True)
         return result
 
-    def index_arrived(self, progress: Callable[[int, int], None] | None = None) -> Reindexed | None:
-        """Vectors for what arrived without one (`progress` hears how many of how many);
+    def index_arrived(
+        self,
+        applied: Applied | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> Reindexed | None:
+        """Vectors for what arrived without one: what one pass brought (`applied`,
+        found by its ids, so a small change costs little on a large profile), or
+        everything without a vector (None; `progress` hears how many of how many).
         None if the model server cannot make them now: the items are found by their
-        words until it can (the window says how many wait, with Index now)."""
+        words until it can (the window says how many wait, with Index now), and the
+        next pass that brings something tries again with everything without a vector."""
+        profile = self._service.profile
         try:
-            return self._service.models.index_missing(progress)
+            if applied is None or self._waiting():
+                done = self._service.models.index_missing(progress)
+                self._set_waiting(bool(profile.conversations.unindexed_count()))
+                return done
+            reindexed = profile.index_these(applied.memories, applied.messages)
         except ModelServerError as exc:
             log.info("sync: what arrived waits to be indexed: %s", type(exc).__name__)
+            self._set_waiting(True)
             return None
+        if profile.conversations.missing_of(sorted(applied.messages)):
+            self._set_waiting(True)  # the server stopped answering half-way
+        return reindexed
+
+    def _waiting(self) -> bool:
+        """Whether something a pass brought was left without a vector."""
+        return self._service.profile.db.meta_get(WAITING) is not None
+
+    def _set_waiting(self, waiting: bool) -> None:
+        if waiting != self._waiting():
+            self._service.profile.db.meta_set(WAITING, "1" if waiting else None)
 
     def peers(self) -> list[Peer]:
         return self.syncer.peers()

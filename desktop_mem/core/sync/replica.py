@@ -85,6 +85,7 @@ class Applied:
     memories: set[int] = field(default_factory=set)
     new_memories: set[int] = field(default_factory=set)
     memories_removed: set[int] = field(default_factory=set)
+    messages: set[int] = field(default_factory=set)  # written or changed, searchable: to index
     conversations: set[int] = field(default_factory=set)
     conversations_removed: set[int] = field(default_factory=set)
     settings: set[str] = field(default_factory=set)
@@ -95,7 +96,7 @@ class Applied:
 
     def merge(self, other: Applied) -> None:
         for name in (
-            "memories", "new_memories", "memories_removed", "conversations",
+            "memories", "new_memories", "memories_removed", "messages", "conversations",
             "conversations_removed", "settings",
         ):  # fmt: skip
             getattr(self, name).update(getattr(other, name))
@@ -877,7 +878,9 @@ class Replica:
             parent = self._id_of(conn, "messages", parent_uid)
             if parent_uid and parent is None and not self._gone(conn, MESSAGE, parent_uid):
                 continue  # what it follows has not arrived (or waits itself)
-            self._materialize_message(conn, uid, cid, parent, body, to_index)
+            searched = self._materialize_message(conn, uid, cid, parent, body, to_index)
+            if searched is not None:
+                out.messages.add(searched)
             placed.add(uid)
             touched.add(cid)
         self.profile.conversations.index_texts(conn, to_index)
@@ -911,7 +914,10 @@ class Replica:
         parent: int | None,
         body: dict[str, Any],
         to_index: list[tuple[int, str]],
-    ) -> None:
+    ) -> int | None:
+        """Write one message; its id if it is new or its text changed and it is in
+        search (it needs a vector), else None."""
+        searched = None
         role = body.get("role") if body.get("role") in ("system", "user", "assistant") else "user"
         status = (
             body.get("status")
@@ -939,6 +945,7 @@ class Replica:
             mid = int(cur.lastrowid)
             if not forgotten:
                 to_index.append((mid, content))
+                searched = mid
         else:
             mid = int(row[0])
             conn.execute(
@@ -953,6 +960,7 @@ class Replica:
                 store.unindex(conn, [mid])
                 if not forgotten:
                     store.index_text(conn, mid, content)
+                    searched = mid
             # what this answer was given, and the answers that were given this message
             conn.execute("DELETE FROM message_memories WHERE message_id = ?", (mid,))
             conn.execute("DELETE FROM message_recalls WHERE message_id = ?", (mid,))
@@ -971,6 +979,7 @@ class Replica:
                 (mid, uid),
             )
         self._link_target(conn, uid, mid)
+        return searched
 
     def _link_target(self, conn: Any, uid: str, rowid: int) -> None:
         """A memory or message arrived that answers already here were given."""
