@@ -127,5 +127,5 @@ def test_make_sync_demo_runs_start_to_end(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "Joined as desktop: 1 memory" in done.stdout
     assert "'passport' in it: False; '成都' in it: False" in done.stdout
-    listening = re.findall(r"listening on (.*)", done.stdout)
+    listening = re.findall(r"its sockets are on (.*)", done.stdout)
     assert len(listening) == 2 and all("127.0.0.1" in line for line in listening), listening

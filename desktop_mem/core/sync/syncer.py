@@ -21,28 +21,27 @@ Nothing in a pass depends on the wall clock except what a person reads ("2 min a
 from __future__ import annotations
 
 import contextlib
-import itertools
 import json
 import logging
 import os
 import shutil
-import socket
 import threading
 import time
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core.db.files import sibling
-from desktop_mem.core.errors import SyncError, SyncRefused
-from desktop_mem.core.events import MemoriesChanged, SettingChanged, SyncChanged, SyncProgress
+from desktop_mem.core.errors import SyncError
+from desktop_mem.core.events import MemoriesChanged, SettingChanged, SyncChanged
 from desktop_mem.core.keys import recovery
 from desktop_mem.core.keys.vault import read_sidecar, write_key_mode
 from desktop_mem.core.sync import crypto, files
+from desktop_mem.core.sync.incoming import APPLY_BATCH, Incoming
 from desktop_mem.core.sync.keys import KeyChain, clear_expired_offers
+from desktop_mem.core.sync.outgoing import Outgoing
 from desktop_mem.core.sync.replica import Applied, Replica
+from desktop_mem.core.sync.state import Pass, Peer, SyncState, default_name, now_iso
 
 if TYPE_CHECKING:
     from desktop_mem.core.profile import Profile
@@ -54,140 +53,53 @@ except ImportError:  # pragma: no cover - Windows: SQLite's own locking still ap
 
 log = logging.getLogger(__name__)
 
-APP = "desktop-mem"
-COMPACT_MIN_BYTES = 256 * 1024  # change files smaller than this are not worth a snapshot
-COMPACT_AFTER_DELETE_S = 60.0  # a deletion's text leaves the folder within about this
-STATUS_REFRESH_S = 3600.0  # a computer says it is alive at least this often
-REFUSED_REPORT_S = 600.0  # a file still refused after this long is reported
-APPLY_BATCH = 5000  # records of another computer's file applied (and committed) at a time
-
-
-def now_iso() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
-
-
-def default_name() -> str:
-    name = socket.gethostname().split(".")[0].strip()
-    return name[:40] or "this computer"
-
-
-@dataclass
-class Peer:
-    device: str
-    name: str
-    applied: int  # this computer has read its files up to this number
-    seen_at: str | None  # when this computer last had everything it had written
-    written_at: str | None  # when it last said it was there (its status)
-    removed: bool = False
-    behind: bool = False  # it has written more than this computer could read yet
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "device": self.device, "name": self.name, "applied": self.applied,
-            "seen_at": self.seen_at, "written_at": self.written_at, "removed": self.removed,
-            "behind": self.behind,
-        }  # fmt: skip
-
-
-@dataclass
-class Pass:
-    """What one pass did."""
-
-    sent: int = 0  # records this computer sent
-    files_read: int = 0
-    applied: Applied = field(default_factory=Applied)
-    merged: int = 0  # memories added on two computers with the same text, now one
-    compacted: bool = False
-    refused: list[str] = field(default_factory=list)
-    waiting: list[str] = field(default_factory=list)  # computers whose next file is not whole yet
-
-    def to_dict(self) -> dict[str, Any]:
-        a = self.applied
-        return {
-            "sent": self.sent,
-            "files_read": self.files_read,
-            "received": a.records,
-            "memories_changed": len(a.memories),
-            "memories_removed": len(a.memories_removed),
-            "conversations_changed": len(a.conversations),
-            "conversations_removed": len(a.conversations_removed),
-            "conflicts": len(a.conflicts),
-            "overridden_by_deletion": a.overridden,
-            "merged_duplicates": self.merged,
-            "compacted": self.compacted,
-            "refused": self.refused,
-            "waiting": self.waiting,
-        }
+__all__ = ["APPLY_BATCH", "Pass", "Peer", "Syncer", "default_name"]
 
 
 class Syncer:
-    """The sync of one open profile (its state lives in the profile's `meta`)."""
+    """The sync of one open profile (its state lives in the profile's `meta`): setting
+    it up, joining, each pass (this computer's own files in `outgoing`, the others' in
+    `incoming`), removing a computer, and what the window and `sync status` show."""
 
     def __init__(self, profile: Profile) -> None:
         self.profile = profile
         self.db = profile.db
+        self.state = SyncState(profile)
+        self.outgoing = Outgoing(self.state)
+        self.incoming = Incoming(self.state, self.outgoing)
         self._lock = threading.Lock()
-        self._refused_since: dict[str, tuple[float, int, float]] = {}
-        self._deleted_at: float | None = None
         self.last_pass: Pass | None = None
         self.last_error: str | None = None
 
     # -- state ---------------------------------------------------------------------------
 
-    def _get(self, key: str) -> str | None:
-        return self.db.meta_get(f"sync.{key}")
-
     @property
     def enabled(self) -> bool:
-        return self._get("id") is not None
+        return self.state.enabled
 
     @property
     def device(self) -> str:
-        device = self._get("device")
-        if device is None:
-            raise SyncError("This profile is not synced.", reason="sync_off")
-        return device
+        return self.state.device
 
     @property
     def name(self) -> str:
-        return self._get("name") or default_name()
+        return self.state.name
 
     @property
     def folder(self) -> Path:
-        return Path(self._get("folder") or "")
+        return self.state.folder
 
     def layout(self) -> files.Layout:
-        sync_id = self._get("id")
-        if sync_id is None:
-            raise SyncError("This profile is not synced.", reason="sync_off")
-        return files.Layout.of(self.folder, sync_id)
+        return self.state.layout()
 
     def chain(self) -> KeyChain:
-        raw = self._get("keys")
-        if raw is None:
-            raise SyncError("This profile is not synced.", reason="sync_off")
-        return KeyChain.from_dict(json.loads(raw))
+        return self.state.chain()
 
     def device_keys(self) -> crypto.DeviceKeys:
-        raw = self._get("device_keys")
-        if raw is None:
-            raise SyncError("This profile is not synced.", reason="sync_off")
-        return crypto.DeviceKeys.from_dict(json.loads(raw))
+        return self.state.device_keys()
 
     def replica(self) -> Replica:
-        return Replica(self.profile, self.device)
-
-    def _int(self, key: str) -> int:
-        return int(self._get(key) or 0)
-
-    def _set(self, conn: Any, values: dict[str, str | None]) -> None:
-        for key, value in values.items():
-            if value is None:
-                conn.execute("DELETE FROM meta WHERE key = ?", (f"sync.{key}",))
-            else:
-                conn.execute(
-                    "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (f"sync.{key}", value)
-                )
+        return self.state.replica()
 
     # -- setting up ----------------------------------------------------------------------
 
@@ -243,7 +155,7 @@ class Syncer:
         name: str | None,
     ) -> None:
         with self.db.transaction() as conn:
-            self._set(
+            self.state.set(
                 conn,
                 {
                     "id": sync_id,
@@ -284,7 +196,7 @@ class Syncer:
                 "A computer's name cannot be empty: type a few letters.", reason="usage"
             )
         with self.db.transaction() as conn:
-            self._set(conn, {"name": name, "status_digest": None})
+            self.state.set(conn, {"name": name, "status_digest": None})
         self.profile.events.emit(SyncChanged("renamed"))
 
     def move(self, folder: Path) -> str:
@@ -318,7 +230,7 @@ class Syncer:
                     reason="sync_folder_missing",
                 )
             with self.db.transaction() as conn:
-                self._set(conn, {"folder": str(target), "status_digest": None})
+                self.state.set(conn, {"folder": str(target), "status_digest": None})
         self.profile.events.emit(SyncChanged("moved"))
         return how
 
@@ -393,26 +305,26 @@ class Syncer:
         self._check_copy(layout)
         device = self.device
         keys = self.device_keys()
-        result.sent += self._export()
-        self._write_pending(layout, chain, keys)
+        result.sent += self.outgoing.export()
+        self.outgoing.write_pending(layout, chain, keys)
         for peer in layout.devices():
             if peer == device or peer in chain.removed:
                 continue
-            self._read_peer(layout, chain, peer, result)
+            self.incoming.read_peer(layout, chain, peer, result)
         result.merged = self._merge_duplicates(result.applied)
         if result.merged:
-            result.sent += self._export()
-            self._write_pending(layout, chain, keys)
+            result.sent += self.outgoing.export()
+            self.outgoing.write_pending(layout, chain, keys)
         if result.applied.own_removed or result.applied.memories_removed:
-            self._deleted_at = self._deleted_at or time.monotonic()
-        if compact is not False and self._should_compact(layout, compact):
-            self._compact(layout, chain, keys)
+            self.outgoing.deleted_at = self.outgoing.deleted_at or time.monotonic()
+        if compact is not False and self.outgoing.should_compact(layout, compact):
+            self.outgoing.compact(layout, chain, keys)
             result.compacted = True
-        self._clean_own(layout)
+        self.outgoing.clean_own(layout)
         clear_expired_offers(layout, device)
-        self._write_status(layout, chain, keys)
+        self.outgoing.write_status(layout, chain, keys)
         with self.db.transaction() as conn:
-            self._set(conn, {"last_pass": now_iso()})
+            self.state.set(conn, {"last_pass": now_iso()})
         if result.sent or result.applied.anything:
             # what was replaced or deleted (a record's old text) leaves the WAL too, as a
             # deletion here does: secure_delete zeroed the freed pages, the checkpoint
@@ -437,7 +349,7 @@ class Syncer:
             if chain.to_dict() != before:
                 gone = sorted(chain.removed)
                 with self.db.transaction() as conn:
-                    self._set(conn, {"keys": json.dumps(chain.to_dict())})
+                    self.state.set(conn, {"keys": json.dumps(chain.to_dict())})
                     for device in gone:
                         conn.execute(
                             "UPDATE sync_peers SET removed = 1 WHERE device = ?", (device,)
@@ -450,7 +362,7 @@ class Syncer:
         holds of its earlier self comes back to it like another computer's."""
         changes, snaps = layout.numbered(self.device)
         newest = max([*changes, *snaps], default=0)
-        if newest <= self._int("written"):
+        if newest <= self.state.int("written"):
             return
         old = self.device
         device = crypto.new_id()
@@ -464,7 +376,7 @@ class Syncer:
                 "UPDATE sync_peers SET signing = ?, agreement = ? WHERE device = ?",
                 (self.device_keys().public["signing"], self.device_keys().public["agreement"], old),
             )
-            self._set(
+            self.state.set(
                 conn,
                 {
                     "device": device,
@@ -480,203 +392,7 @@ class Syncer:
             conn.execute("UPDATE memory_history SET sync_seq = NULL WHERE sync_device = ?", (old,))
         log.info("sync: this profile was restored or copied; it goes on as a new computer")
 
-    def _export(self) -> int:
-        replica = self.replica()
-        if not replica.pending():
-            return 0
-        with self.db.transaction() as conn:
-            return self._export_in(conn, replica)
-
-    def _export_in(self, conn: Any, replica: Replica) -> int:
-        seq = self._int("seq") + 1
-        sent = replica.export(conn, seq)
-        if sent:
-            self._set(conn, {"seq": str(seq)})
-        return sent
-
-    def _write_pending(
-        self, layout: files.Layout, chain: KeyChain, keys: crypto.DeviceKeys
-    ) -> None:
-        """Write this computer's change files not yet in the folder (a pass killed
-        between stamping and writing leaves them to the next)."""
-        written, seq = self._int("written"), self._int("seq")
-        replica = self.replica()
-        for n in range(written + 1, seq + 1):
-            header = {"kind": "changes", "sync": layout.sync_id, "device": self.device, "seq": n}
-            files.write_sealed(
-                layout.device(self.device) / files.changes_name(n),
-                header,
-                replica.records_of(n),
-                chain.write_key,
-                keys,
-            )
-            with self.db.transaction() as conn:
-                self._set(conn, {"written": str(n)})
-
     # -- reading another computer ------------------------------------------------------
-
-    def _peer(self, device: str) -> tuple[int, str | None, str | None]:
-        row = self.db.query(
-            "SELECT applied, signing, name FROM sync_peers WHERE device = ?", (device,)
-        )
-        return (int(row[0][0]), row[0][1], row[0][2]) if row else (0, None, None)
-
-    def _read_peer(self, layout: files.Layout, chain: KeyChain, device: str, result: Pass) -> None:
-        applied, signing, _name = self._peer(device)
-        signing = self._read_status(layout, chain, device, signing, result) or signing
-        member = (chain.current.members.get(device) or {}).get("signing") if chain.current else None
-        signing = member or signing
-        if signing is None:
-            result.waiting.append(device)  # its status (who it is) has not arrived yet
-            return
-        changes, snaps = layout.numbered(device)
-        todo: list[tuple[str, int]] = []
-        if snaps and snaps[-1] > applied and (applied + 1) not in changes:
-            todo.append(("snapshot", snaps[-1]))
-            start = snaps[-1]
-        else:
-            start = applied
-        for n in changes:
-            if n <= start:
-                continue
-            if n != start + 1:
-                break
-            todo.append(("changes", n))
-            start = n
-        for kind, n in todo:
-            name = files.snapshot_name(n) if kind == "snapshot" else files.changes_name(n)
-            path = layout.device(device) / name
-            try:
-                self._apply_file(layout, chain, device, signing, kind, n, path, result)
-            except SyncRefused as exc:
-                self._refused(path, str(exc), result, device)
-                return
-        with self.db.transaction() as conn:
-            reached = self._peer(device)[0]
-            newest = max([*changes, *snaps, 0])
-            if reached >= newest:
-                conn.execute(
-                    "UPDATE sync_peers SET seen_at = ? WHERE device = ?", (now_iso(), device)
-                )
-
-    def _apply_file(
-        self,
-        layout: files.Layout,
-        chain: KeyChain,
-        device: str,
-        signing: str,
-        kind: str,
-        n: int,
-        path: Path,
-        result: Pass,
-    ) -> None:
-        raw = files.read_raw(path, layout.sync_id, kind)
-        if raw.header.get("device") != device or raw.header.get("seq") != n:
-            raise SyncRefused(
-                "it is not what its name says (moved, or replayed under another name)"
-            )
-        raw.verify(signing)
-        key = chain.key(str(raw.header.get("key")))
-        total = raw.count(key)  # every part opens before any of it is applied
-        # a large file (a snapshot, when joining or back after months) is applied in
-        # steps, each committed with how far it got: a pass stopped or killed half-way
-        # goes on from there, and nothing is applied twice
-        place = f"{device}:{kind}:{n}"
-        mark = json.loads(self._get("partial") or "{}")
-        done = int(mark.get("done") or 0) if mark.get("file") == place else 0
-        records = itertools.islice(raw.records(key), done, None)
-        replica = self.replica()
-        peer = self._peer_name(device)
-        while True:
-            batch = list(itertools.islice(records, APPLY_BATCH))
-            done += len(batch)
-            last = done >= total or len(batch) < APPLY_BATCH
-            with self.db.transaction() as conn:
-                if replica.pending():
-                    self._export_in(conn, replica)  # what changed here first gets its stamp
-                replica.set_recording(conn, False)
-                applied = replica.apply(conn, batch)
-                replica.set_recording(conn, True)
-                if last:
-                    conn.execute(
-                        "INSERT INTO sync_peers(device, applied) VALUES (?, ?) "
-                        "ON CONFLICT(device) DO UPDATE SET applied = excluded.applied",
-                        (device, n),
-                    )
-                    self._set(conn, {"partial": None})
-                else:
-                    self._set(conn, {"partial": json.dumps({"file": place, "done": done})})
-            result.applied.merge(applied)
-            if total > APPLY_BATCH:
-                self.profile.events.emit(SyncProgress(min(done, total), total, peer))
-            if last:
-                break
-        self._refused_since.pop(str(path), None)
-        result.files_read += 1
-
-    def _refused(self, path: Path, reason: str, result: Pass, device: str) -> None:
-        """A file that does not open yet: an engine may still be delivering it. Said in
-        the status once it has stayed so (same size and time) for a while."""
-        try:
-            st = path.stat()
-            mark = (st.st_size, st.st_mtime)
-        except OSError:
-            mark = (0, 0.0)
-        first, size, mtime = self._refused_since.get(str(path), (time.monotonic(), *mark))
-        if (size, mtime) != mark:
-            first = time.monotonic()
-        self._refused_since[str(path)] = (first, *mark)
-        log.info("sync: %s not applied: %s", path.name, reason)
-        unfinished = "cut short" in reason or "cannot be read" in reason
-        if not unfinished or time.monotonic() - first >= REFUSED_REPORT_S:
-            result.refused.append(f"{path.name} from {self._peer_name(device)}: {reason}")
-        else:
-            result.waiting.append(device)
-
-    def _peer_name(self, device: str) -> str:
-        row = self.db.query("SELECT name FROM sync_peers WHERE device = ?", (device,))
-        return (row[0][0] if row and row[0][0] else None) or device[:8]
-
-    def _read_status(
-        self,
-        layout: files.Layout,
-        chain: KeyChain,
-        device: str,
-        signing: str | None,
-        result: Pass,
-    ) -> str | None:
-        path = layout.device(device) / files.STATUS
-        if not path.exists():
-            return None
-        try:
-            raw = files.read_raw(path, layout.sync_id, "status")
-            if raw.header.get("device") != device:
-                raise SyncRefused("it is not what its name says")
-            key = chain.key(str(raw.header.get("key")))
-            records = list(raw.records(key))
-            if not records or not isinstance(records[0], dict):
-                raise SyncRefused("what it holds is damaged")
-            status = records[0]
-            claimed = str(status.get("signing") or "")
-            trusted = signing or claimed
-            raw.verify(trusted)
-        except SyncRefused as exc:
-            self._refused(path, str(exc), result, device)
-            return None
-        row = self.db.query("SELECT status FROM sync_peers WHERE device = ?", (device,))
-        old = json.loads(row[0][0]) if row and row[0][0] else {}
-        if int(status.get("counter") or 0) < int(old.get("counter") or 0):
-            return trusted  # an older status delivered again: the newer one stands
-        with self.db.transaction() as conn:
-            conn.execute(
-                "INSERT INTO sync_peers(device, name, status, signing, agreement) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT(device) DO UPDATE SET name = excluded.name, "
-                "status = excluded.status, signing = coalesce(sync_peers.signing, excluded.signing), "
-                "agreement = excluded.agreement",
-                (device, str(status.get("name") or "")[:60], json.dumps(status), trusted,
-                 str(status.get("agreement") or "")),
-            )  # fmt: skip
-        return trusted
 
     # -- after reading -------------------------------------------------------------------
 
@@ -700,103 +416,6 @@ class Syncer:
             return 0
         self.profile.memories.delete(sorted(twins))
         return len(twins)
-
-    def _own_sizes(self, layout: files.Layout) -> tuple[int, int]:
-        changes, snaps = layout.numbered(self.device)
-        folder = layout.device(self.device)
-        snap = self._int("snapshot")
-
-        def size(name: str) -> int:
-            try:
-                return (folder / name).stat().st_size
-            except OSError:
-                return 0
-
-        return (
-            sum(size(files.changes_name(n)) for n in changes if n > snap),
-            size(files.snapshot_name(snap)) if snap in snaps else 0,
-        )
-
-    def _should_compact(self, layout: files.Layout, forced: bool | None) -> bool:
-        if forced:
-            return True
-        if self._int("written") <= self._int("snapshot"):
-            return False
-        if (
-            self._deleted_at is not None
-            and time.monotonic() - self._deleted_at >= COMPACT_AFTER_DELETE_S
-        ):
-            return True
-        changes, snapshot = self._own_sizes(layout)
-        return changes > max(snapshot, COMPACT_MIN_BYTES)
-
-    def _compact(self, layout: files.Layout, chain: KeyChain, keys: crypto.DeviceKeys) -> None:
-        """A snapshot of every record this computer wrote that still stands, then its
-        change files up to it removed: what was deleted or replaced leaves the folder."""
-        n = self._int("written")
-        header = {"kind": "snapshot", "sync": layout.sync_id, "device": self.device, "seq": n}
-        files.write_sealed(
-            layout.device(self.device) / files.snapshot_name(n),
-            header,
-            self.replica().records_of(None),
-            chain.write_key,
-            keys,
-        )
-        with self.db.transaction() as conn:
-            self._set(conn, {"snapshot": str(n)})
-        self._deleted_at = None
-        self._clean_own(layout)
-
-    def _clean_own(self, layout: files.Layout) -> None:
-        snap = self._int("snapshot")
-        if not snap:
-            return
-        changes, snaps = layout.numbered(self.device)
-        folder = layout.device(self.device)
-        for n in changes:
-            if n <= snap:
-                with contextlib.suppress(OSError):
-                    (folder / files.changes_name(n)).unlink()
-        for n in snaps:
-            if n < snap:
-                with contextlib.suppress(OSError):
-                    (folder / files.snapshot_name(n)).unlink()
-
-    def _write_status(self, layout: files.Layout, chain: KeyChain, keys: crypto.DeviceKeys) -> None:
-        applied = {r[0]: int(r[1]) for r in self.db.query("SELECT device, applied FROM sync_peers")}
-        status = {
-            "name": self.name,
-            "app": APP,
-            "seq": self._int("written"),
-            "snapshot": self._int("snapshot"),
-            "applied": applied,
-            "agreement": keys.public["agreement"],
-            "signing": keys.public["signing"],
-            "generation": chain.current.number if chain.current else 0,
-        }
-        digest = json.dumps(status, sort_keys=True)
-        last = self._get("status_at")
-        fresh = last is not None and (
-            time.time() - datetime.fromisoformat(last.replace("Z", "+00:00")).timestamp()
-            < STATUS_REFRESH_S
-        )
-        if digest == self._get("status_digest") and fresh:
-            return
-        counter = self._int("status_counter") + 1
-        stamp = now_iso()
-        header = {"kind": "status", "sync": layout.sync_id, "device": self.device}
-        files.write_sealed(
-            layout.device(self.device) / files.STATUS,
-            header,
-            [{**status, "written_at": stamp, "counter": counter}],
-            chain.write_key,
-            keys,
-        )
-        with self.db.transaction() as conn:
-            self._set(
-                conn,
-                {"status_digest": digest, "status_at": stamp, "status_counter": str(counter)},
-            )
 
     def _announce(self, result: Pass) -> None:
         a = result.applied
@@ -850,8 +469,8 @@ class Syncer:
             # it must get the new key
             for peer in layout.devices():
                 if peer not in (device, self.device) and peer not in chain.removed:
-                    signing = self._peer(peer)[1]
-                    self._read_status(layout, chain, peer, signing, Pass())
+                    signing = self.incoming.peer(peer)[1]
+                    self.incoming.read_status(layout, chain, peer, signing, Pass())
             members = {
                 r[0]: {"agreement": r[1], "signing": r[2]}
                 for r in self.db.query(
@@ -863,10 +482,10 @@ class Syncer:
             lock = _lock_of(self.profile) or (chain.current.lock if chain.current else None)
             chain.new_generation(layout, self.device, keys, members, lock, removed={device})
             with self.db.transaction() as conn:
-                self._set(conn, {"keys": json.dumps(chain.to_dict())})
+                self.state.set(conn, {"keys": json.dumps(chain.to_dict())})
                 conn.execute("UPDATE sync_peers SET removed = 1 WHERE device = ?", (device,))
                 # what it wrote that stands is this computer's to carry from now on
-                seq = self._int("seq") + 1
+                seq = self.state.int("seq") + 1
                 moved = conn.execute(
                     "UPDATE sync_records SET seq = ? WHERE device = ?", (seq, device)
                 ).rowcount
@@ -874,38 +493,12 @@ class Syncer:
                     "UPDATE memory_history SET sync_seq = ? WHERE sync_device = ?", (seq, device)
                 ).rowcount
                 if moved:
-                    self._set(conn, {"seq": str(seq)})
-            self._write_adopted(layout, chain, keys, device)
-            self._write_pending(layout, chain, keys)
+                    self.state.set(conn, {"seq": str(seq)})
+            self.outgoing.write_adopted(layout, chain, keys, device)
+            self.outgoing.write_pending(layout, chain, keys)
             _remove_tree(layout.device(device))
-            self._write_status(layout, chain, keys)
+            self.outgoing.write_status(layout, chain, keys)
         self.profile.events.emit(SyncChanged("removed"))
-
-    def _write_adopted(
-        self, layout: files.Layout, chain: KeyChain, keys: crypto.DeviceKeys, device: str
-    ) -> None:
-        """The removed computer's standing records, written under this computer's name
-        (their stamps unchanged) so a computer joining later still gets them."""
-        n = self._int("seq")
-        if n <= self._int("written"):
-            return
-        replica = self.replica()
-
-        def records() -> Iterator[dict[str, Any]]:
-            yield from replica.records_of(n)
-            old = Replica(self.profile, device)
-            yield from old.records_of(n)
-
-        header = {"kind": "changes", "sync": layout.sync_id, "device": self.device, "seq": n}
-        files.write_sealed(
-            layout.device(self.device) / files.changes_name(n),
-            header,
-            records(),
-            chain.write_key,
-            keys,
-        )
-        with self.db.transaction() as conn:
-            self._set(conn, {"written": str(n)})
 
     # -- what the window and `sync status` show ------------------------------------------
 
@@ -979,10 +572,10 @@ class Syncer:
             "folder": str(self.folder),
             "device": self.device,
             "name": self.name,
-            "since": self._get("since"),
-            "last_pass": self._get("last_pass"),
+            "since": self.state.get("since"),
+            "last_pass": self.state.get("last_pass"),
             "pending": self.replica().pending(),
-            "sent_files": self._int("written"),
+            "sent_files": self.state.int("written"),
             "generation": _generation(self.chain()),
             "computers": [p.to_dict() for p in self.peers()],
             "conflicts": len(self.conflicts(unseen_only=True)),

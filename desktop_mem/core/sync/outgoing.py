@@ -1,0 +1,193 @@
+"""This computer's own files in the sync folder: what changed here stamped and written
+as its next change file, the snapshot that compacts them (so what was deleted or
+replaced leaves the folder), and its status (its name, what it has read of each
+computer, when)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections.abc import Iterator
+from datetime import datetime
+from typing import Any
+
+from desktop_mem.core.sync import crypto, files
+from desktop_mem.core.sync.keys import KeyChain
+from desktop_mem.core.sync.replica import Replica
+from desktop_mem.core.sync.state import SyncState, now_iso
+
+APP = "desktop-mem"
+COMPACT_MIN_BYTES = 256 * 1024  # change files smaller than this are not worth a snapshot
+COMPACT_AFTER_DELETE_S = 60.0  # a deletion's text leaves the folder within about this
+STATUS_REFRESH_S = 3600.0  # a computer says it is alive at least this often
+
+
+class Outgoing:
+    """What this computer writes into the folder."""
+
+    def __init__(self, state: SyncState) -> None:
+        self.state = state
+        self.profile = state.profile
+        self.db = state.db
+        # when something this computer wrote was deleted (its text must leave the folder)
+        self.deleted_at: float | None = None
+
+    def export(self) -> int:
+        replica = self.state.replica()
+        if not replica.pending():
+            return 0
+        with self.db.transaction() as conn:
+            return self.export_in(conn, replica)
+
+    def export_in(self, conn: Any, replica: Replica) -> int:
+        seq = self.state.int("seq") + 1
+        sent = replica.export(conn, seq)
+        if sent:
+            self.state.set(conn, {"seq": str(seq)})
+        return sent
+
+    def write_pending(self, layout: files.Layout, chain: KeyChain, keys: crypto.DeviceKeys) -> None:
+        """Write this computer's change files not yet in the folder (a pass killed
+        between stamping and writing leaves them to the next)."""
+        written, seq = self.state.int("written"), self.state.int("seq")
+        replica = self.state.replica()
+        for n in range(written + 1, seq + 1):
+            header = {
+                "kind": "changes",
+                "sync": layout.sync_id,
+                "device": self.state.device,
+                "seq": n,
+            }
+            files.write_sealed(
+                layout.device(self.state.device) / files.changes_name(n),
+                header,
+                replica.records_of(n),
+                chain.write_key,
+                keys,
+            )
+            with self.db.transaction() as conn:
+                self.state.set(conn, {"written": str(n)})
+
+    def own_sizes(self, layout: files.Layout) -> tuple[int, int]:
+        changes, snaps = layout.numbered(self.state.device)
+        folder = layout.device(self.state.device)
+        snap = self.state.int("snapshot")
+
+        def size(name: str) -> int:
+            try:
+                return (folder / name).stat().st_size
+            except OSError:
+                return 0
+
+        return (
+            sum(size(files.changes_name(n)) for n in changes if n > snap),
+            size(files.snapshot_name(snap)) if snap in snaps else 0,
+        )
+
+    def should_compact(self, layout: files.Layout, forced: bool | None) -> bool:
+        if forced:
+            return True
+        if self.state.int("written") <= self.state.int("snapshot"):
+            return False
+        if (
+            self.deleted_at is not None
+            and time.monotonic() - self.deleted_at >= COMPACT_AFTER_DELETE_S
+        ):
+            return True
+        changes, snapshot = self.own_sizes(layout)
+        return changes > max(snapshot, COMPACT_MIN_BYTES)
+
+    def compact(self, layout: files.Layout, chain: KeyChain, keys: crypto.DeviceKeys) -> None:
+        """A snapshot of every record this computer wrote that still stands, then its
+        change files up to it removed: what was deleted or replaced leaves the folder."""
+        n = self.state.int("written")
+        header = {"kind": "snapshot", "sync": layout.sync_id, "device": self.state.device, "seq": n}
+        files.write_sealed(
+            layout.device(self.state.device) / files.snapshot_name(n),
+            header,
+            self.state.replica().records_of(None),
+            chain.write_key,
+            keys,
+        )
+        with self.db.transaction() as conn:
+            self.state.set(conn, {"snapshot": str(n)})
+        self.deleted_at = None
+        self.clean_own(layout)
+
+    def clean_own(self, layout: files.Layout) -> None:
+        snap = self.state.int("snapshot")
+        if not snap:
+            return
+        changes, snaps = layout.numbered(self.state.device)
+        folder = layout.device(self.state.device)
+        for n in changes:
+            if n <= snap:
+                with contextlib.suppress(OSError):
+                    (folder / files.changes_name(n)).unlink()
+        for n in snaps:
+            if n < snap:
+                with contextlib.suppress(OSError):
+                    (folder / files.snapshot_name(n)).unlink()
+
+    def write_status(self, layout: files.Layout, chain: KeyChain, keys: crypto.DeviceKeys) -> None:
+        applied = {r[0]: int(r[1]) for r in self.db.query("SELECT device, applied FROM sync_peers")}
+        status = {
+            "name": self.state.name,
+            "app": APP,
+            "seq": self.state.int("written"),
+            "snapshot": self.state.int("snapshot"),
+            "applied": applied,
+            "agreement": keys.public["agreement"],
+            "signing": keys.public["signing"],
+            "generation": chain.current.number if chain.current else 0,
+        }
+        digest = json.dumps(status, sort_keys=True)
+        last = self.state.get("status_at")
+        fresh = last is not None and (
+            time.time() - datetime.fromisoformat(last.replace("Z", "+00:00")).timestamp()
+            < STATUS_REFRESH_S
+        )
+        if digest == self.state.get("status_digest") and fresh:
+            return
+        counter = self.state.int("status_counter") + 1
+        stamp = now_iso()
+        header = {"kind": "status", "sync": layout.sync_id, "device": self.state.device}
+        files.write_sealed(
+            layout.device(self.state.device) / files.STATUS,
+            header,
+            [{**status, "written_at": stamp, "counter": counter}],
+            chain.write_key,
+            keys,
+        )
+        with self.db.transaction() as conn:
+            self.state.set(
+                conn,
+                {"status_digest": digest, "status_at": stamp, "status_counter": str(counter)},
+            )
+
+    def write_adopted(
+        self, layout: files.Layout, chain: KeyChain, keys: crypto.DeviceKeys, device: str
+    ) -> None:
+        """The removed computer's standing records, written under this computer's name
+        (their stamps unchanged) so a computer joining later still gets them."""
+        n = self.state.int("seq")
+        if n <= self.state.int("written"):
+            return
+        replica = self.state.replica()
+
+        def records() -> Iterator[dict[str, Any]]:
+            yield from replica.records_of(n)
+            old = Replica(self.profile, device)
+            yield from old.records_of(n)
+
+        header = {"kind": "changes", "sync": layout.sync_id, "device": self.state.device, "seq": n}
+        files.write_sealed(
+            layout.device(self.state.device) / files.changes_name(n),
+            header,
+            records(),
+            chain.write_key,
+            keys,
+        )
+        with self.db.transaction() as conn:
+            self.state.set(conn, {"written": str(n)})

@@ -1,0 +1,141 @@
+"""This computer's sync state, kept in the profile's `meta` (the `sync.*` keys): the
+sync id and folder, this computer's id, name and keys, the key chain, and the numbers
+of the change files it has stamped, written and compacted; and what one pass did."""
+
+from __future__ import annotations
+
+import json
+import socket
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from desktop_mem.core.errors import SyncError
+from desktop_mem.core.sync import crypto, files
+from desktop_mem.core.sync.keys import KeyChain
+from desktop_mem.core.sync.replica import Applied, Replica
+
+if TYPE_CHECKING:
+    from desktop_mem.core.profile import Profile
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def default_name() -> str:
+    name = socket.gethostname().split(".")[0].strip()
+    return name[:40] or "this computer"
+
+
+@dataclass
+class Peer:
+    device: str
+    name: str
+    applied: int  # this computer has read its files up to this number
+    seen_at: str | None  # when this computer last had everything it had written
+    written_at: str | None  # when it last said it was there (its status)
+    removed: bool = False
+    behind: bool = False  # it has written more than this computer could read yet
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "device": self.device, "name": self.name, "applied": self.applied,
+            "seen_at": self.seen_at, "written_at": self.written_at, "removed": self.removed,
+            "behind": self.behind,
+        }  # fmt: skip
+
+
+@dataclass
+class Pass:
+    """What one pass did."""
+
+    sent: int = 0  # records this computer sent
+    files_read: int = 0
+    applied: Applied = field(default_factory=Applied)
+    merged: int = 0  # memories added on two computers with the same text, now one
+    compacted: bool = False
+    refused: list[str] = field(default_factory=list)
+    waiting: list[str] = field(default_factory=list)  # computers whose next file is not whole yet
+
+    def to_dict(self) -> dict[str, Any]:
+        a = self.applied
+        return {
+            "sent": self.sent,
+            "files_read": self.files_read,
+            "received": a.records,
+            "memories_changed": len(a.memories),
+            "memories_removed": len(a.memories_removed),
+            "conversations_changed": len(a.conversations),
+            "conversations_removed": len(a.conversations_removed),
+            "conflicts": len(a.conflicts),
+            "overridden_by_deletion": a.overridden,
+            "merged_duplicates": self.merged,
+            "compacted": self.compacted,
+            "refused": self.refused,
+            "waiting": self.waiting,
+        }
+
+
+class SyncState:
+    """The `sync.*` keys of one profile's `meta`, read and written."""
+
+    def __init__(self, profile: Profile) -> None:
+        self.profile = profile
+        self.db = profile.db
+
+    def get(self, key: str) -> str | None:
+        return self.db.meta_get(f"sync.{key}")
+
+    def int(self, key: str) -> int:
+        return int(self.get(key) or 0)
+
+    def set(self, conn: Any, values: dict[str, str | None]) -> None:
+        for key, value in values.items():
+            if value is None:
+                conn.execute("DELETE FROM meta WHERE key = ?", (f"sync.{key}",))
+            else:
+                conn.execute(
+                    "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (f"sync.{key}", value)
+                )
+
+    @property
+    def enabled(self) -> bool:
+        return self.get("id") is not None
+
+    @property
+    def device(self) -> str:
+        device = self.get("device")
+        if device is None:
+            raise SyncError("This profile is not synced.", reason="sync_off")
+        return device
+
+    @property
+    def name(self) -> str:
+        return self.get("name") or default_name()
+
+    @property
+    def folder(self) -> Path:
+        return Path(self.get("folder") or "")
+
+    def layout(self) -> files.Layout:
+        sync_id = self.get("id")
+        if sync_id is None:
+            raise SyncError("This profile is not synced.", reason="sync_off")
+        return files.Layout.of(self.folder, sync_id)
+
+    def chain(self) -> KeyChain:
+        raw = self.get("keys")
+        if raw is None:
+            raise SyncError("This profile is not synced.", reason="sync_off")
+        return KeyChain.from_dict(json.loads(raw))
+
+    def device_keys(self) -> crypto.DeviceKeys:
+        raw = self.get("device_keys")
+        if raw is None:
+            raise SyncError("This profile is not synced.", reason="sync_off")
+        return crypto.DeviceKeys.from_dict(json.loads(raw))
+
+    def replica(self) -> Replica:
+        return Replica(self.profile, self.device)
