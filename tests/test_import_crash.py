@@ -4,7 +4,6 @@ no conversation is left half-stored, and the database is whole."""
 from __future__ import annotations
 
 import os
-import select
 import signal
 import subprocess
 import sys
@@ -44,17 +43,14 @@ print("DONE", flush=True)
 
 def _read_until(proc: subprocess.Popen[str], count: int) -> None:
     """Wait for the import to report `count` conversations read, however slow the
-    machine: only its end (or the test's own timeout) stops the wait."""
+    machine: only its end (or the test's own timeout) stops the wait. Blocking reads
+    of whole lines: a select() on the pipe would not see lines the text stream has
+    already buffered, and would wait for ever once the import stops at `count`."""
     assert proc.stdout is not None
-    while True:
-        ready, _, _ = select.select([proc.stdout], [], [], 1.0)
-        if not ready:
-            assert proc.poll() is None, "the import ended before it was killed"
-            continue
-        line = proc.stdout.readline()
-        assert line, "the import ended before it was killed"
+    for line in proc.stdout:
         if line.startswith("READ ") and int(line.split()[1]) >= count:
             return
+    raise AssertionError("the import ended before it was killed")
 
 
 # It waits on the import's own progress (a slow, busy machine only makes it wait
