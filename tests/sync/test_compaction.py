@@ -139,3 +139,37 @@ def test_a_memory_deleted_by_another_computer_is_gone_from_every_page_here(
     assert not any(
         needle in p for p in decrypted_pages(dpath, secret_hex=stored_key(computers.keyring, dpath))
     )
+
+
+def test_a_removed_computers_memories_reach_a_computer_joining_after_compaction(
+    computers: Computers,
+) -> None:
+    """A computer taken out of the sync leaves its files' folder; what it wrote that
+    stands (a memory, an edit's version) is carried by the others, in their snapshots
+    too: a computer joining after every file was compacted still gets it."""
+    laptop = computers.first("laptop")
+    laptop.service.memories.add(NewMemory("The laptop's fact"))
+    laptop.sync()
+    desktop = computers.join("desktop", laptop.code)
+    desktop.sync()
+    desktop.service.memories.add(NewMemory("Written on the desktop before it was removed"))
+    desktop.service.memories.edit(
+        next(m.id for m in desktop.service.memories.list() if m.text == "The laptop's fact"),
+        text="The laptop's fact, edited on the desktop",
+    )
+    desktop.sync()
+    laptop.sync()
+    tablet = computers.join("tablet", laptop.code)  # joined before the removal
+    tablet.sync()
+    laptop.syncer.remove(desktop.syncer.device)
+    for c in (laptop, tablet, laptop, tablet):
+        c.sync(compact=True)  # every file compacted: only snapshots and later changes
+    assert desktop.syncer.device not in laptop.syncer.layout().devices()
+    later = computers.join("later", laptop.code)
+    later.sync()
+    want = sorted(["Written on the desktop before it was removed",
+                   "The laptop's fact, edited on the desktop"])  # fmt: skip
+    assert later.texts() == want == tablet.texts() == laptop.texts()
+    edited = next(m for m in later.service.memories.list() if m.text.startswith("The laptop"))
+    versions = [v.text for v in later.service.memories.history(edited.id)]
+    assert "The laptop's fact" in versions  # its history came with it

@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
@@ -165,29 +164,3 @@ class Outgoing:
                 conn,
                 {"status_digest": digest, "status_at": stamp, "status_counter": str(counter)},
             )
-
-    def write_adopted(
-        self, layout: files.Layout, chain: KeyChain, keys: crypto.DeviceKeys, device: str
-    ) -> None:
-        """The removed computer's standing records, written under this computer's name
-        (their stamps unchanged) so a computer joining later still gets them."""
-        n = self.state.int("seq")
-        if n <= self.state.int("written"):
-            return
-        replica = self.state.replica()
-
-        def records() -> Iterator[dict[str, Any]]:
-            yield from replica.records_of(n)
-            old = Replica(self.profile, device)
-            yield from old.records_of(n)
-
-        header = {"kind": "changes", "sync": layout.sync_id, "device": self.state.device, "seq": n}
-        files.write_sealed(
-            layout.device(self.state.device) / files.changes_name(n),
-            header,
-            records(),
-            chain.write_key,
-            keys,
-        )
-        with self.db.transaction() as conn:
-            self.state.set(conn, {"written": str(n)})

@@ -116,10 +116,14 @@ class Applied:
 class Replica:
     """The synced records of one open profile, as this computer (`device`) holds them."""
 
-    def __init__(self, profile: Profile, device: str) -> None:
+    def __init__(self, profile: Profile, device: str, carried: Iterable[str] = ()) -> None:
         self.profile = profile
         self.db = profile.db
         self.device = device
+        # whose standing records this computer writes besides its own: the computers
+        # taken out of the sync, whose own files are gone (every computer carries them
+        # in its snapshot, so a computer joining later still gets them)
+        self.devices = (device, *sorted(set(carried) - {device}))
 
     # -- the clock ----------------------------------------------------------------------
 
@@ -421,12 +425,16 @@ class Replica:
         """This computer's records filed under `seq` (a change file), or every one of its
         records still standing (None: a snapshot). Memories come as their head with the
         versions this computer made."""
-        where, params = ("device = ? AND seq = ?", (self.device, seq)) if seq is not None else (
-            "device = ?", (self.device,))  # fmt: skip
-        hwhere, hparams = (
-            ("h.sync_device = ? AND h.sync_seq = ?", (self.device, seq))
+        mine = ",".join("?" * len(self.devices))
+        where, params = (
+            (f"device IN ({mine}) AND seq = ?", (*self.devices, seq))
             if seq is not None
-            else ("h.sync_device = ?", (self.device,))
+            else (f"device IN ({mine})", self.devices)
+        )
+        hwhere, hparams = (
+            (f"h.sync_device IN ({mine}) AND h.sync_seq = ?", (*self.devices, seq))
+            if seq is not None
+            else (f"h.sync_device IN ({mine})", self.devices)
         )
         memory_uids = {
             r[0]
@@ -466,9 +474,9 @@ class Replica:
             "SELECT h.action, h.actor, (SELECT uid FROM messages WHERE id = h.message_id), "
             "h.text, h.kind, h.importance, h.pinned, h.valid_from, h.valid_until, h.changed_at, "
             "h.sync_clock, h.sync_device FROM memory_history h JOIN memories m ON m.id = h.memory_id "
-            "WHERE m.uid = ? AND h.sync_device = ?"
+            f"WHERE m.uid = ? AND h.sync_device IN ({','.join('?' * len(self.devices))})"
         )
-        params: list[Any] = [uid, self.device]
+        params: list[Any] = [uid, *self.devices]
         if seq is not None:
             sql += " AND h.sync_seq = ?"
             params.append(seq)

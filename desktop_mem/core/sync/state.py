@@ -138,4 +138,6 @@ class SyncState:
         return crypto.DeviceKeys.from_dict(json.loads(raw))
 
     def replica(self) -> Replica:
-        return Replica(self.profile, self.device)
+        """This computer's records, and those of the computers taken out of the sync
+        (their own files are gone from the folder: the others carry what stands)."""
+        return Replica(self.profile, self.device, carried=self.chain().removed)

@@ -494,7 +494,9 @@ class Syncer:
                 ).rowcount
                 if moved:
                     self.state.set(conn, {"seq": str(seq)})
-            self.outgoing.write_adopted(layout, chain, keys, device)
+            # its standing records go out under this computer's name, their stamps
+            # unchanged, and stay in every snapshot after (the replica carries the
+            # records of every computer taken out)
             self.outgoing.write_pending(layout, chain, keys)
             _remove_tree(layout.device(device))
             self.outgoing.write_status(layout, chain, keys)
