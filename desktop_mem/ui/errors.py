@@ -157,7 +157,7 @@ def _wording(reason: str, model: str, lines: int) -> str | None:
         ),
         "sync_removed": lambda: QCoreApplication.translate(
             "errors",
-            "This computer was removed from the sync by another one: what it holds stays here, but it no longer syncs. Join again to sync it.",
+            "This computer was removed from the sync by another one: what it holds stays here, but it no longer syncs. To sync it again, show a pairing code on one of your other computers and enter it in Settings > Sync, under Join again.",
         ),
         "sync_busy": lambda: QCoreApplication.translate(
             "errors",
@@ -193,6 +193,7 @@ WINDOW_WORDED = {
     "folder_unknown",
     "not_settled",
     "sync_folder_missing",  # the core says "choose the folder again": not in the window
+    "sync_removed",  # the core names the command that joins again
 }
 
 

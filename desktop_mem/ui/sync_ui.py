@@ -292,7 +292,7 @@ class SyncController(QObject):
         self,
         folder: str,
         code: str,
-        name: str,
+        name: str | None,
         done: Callable[[Any], None],
         failed: Callable[[str], None],
     ) -> None:
@@ -522,6 +522,28 @@ class SyncPage(QWidget):
                 .replace("%3", peer)
             )
 
+    def _rejoin(self) -> None:
+        code = self.rejoin_code.text().strip()
+        if not code:
+            self._say(self.tr("Enter a pairing code shown on one of your other computers."),
+                      error=True)  # fmt: skip
+            return
+        self.rejoin_button.setEnabled(False)
+        self._say(self.tr("Joining again…"))
+        self._joining = True
+        folder = str(self.info.get("folder", ""))
+
+        def done(_info: Any) -> None:
+            self.rejoin_code.clear()  # a code is not left on the screen
+            self.rejoin_button.setEnabled(True)
+            self._done(_info)
+
+        def failed(text: str) -> None:
+            self.rejoin_button.setEnabled(True)
+            self._failed(text)
+
+        self.controller.join(folder, code, None, done, failed)
+
     def _name(self) -> str:
         return self.name.text().strip() or default_computer_name()
 
@@ -604,6 +626,30 @@ class SyncPage(QWidget):
         self.conflicts_list.hide()
         column.addWidget(self.conflicts_list)
 
+        # taken out of the sync by another computer: join it again, keeping what is here
+        self.rejoin_box = QGroupBox(self.tr("Join again"))
+        inner = QFormLayout(self.rejoin_box)
+        note = QLabel(
+            self.tr(
+                "Show a pairing code on one of your other computers (Settings > Sync) and "
+                "enter it here. This computer joins as a new one and keeps everything it "
+                "holds: what changed here since is sent, what the others did is taken in."
+            )
+        )
+        note.setWordWrap(True)
+        inner.addRow(note)
+        self.rejoin_code = QLineEdit()
+        self.rejoin_code.setPlaceholderText(self.tr("The recovery code, or a pairing code"))
+        self.rejoin_button = QPushButton(self.tr("Join again"))
+        self.rejoin_button.clicked.connect(self._rejoin)
+        self.rejoin_code.returnPressed.connect(self._rejoin)
+        row = QHBoxLayout()
+        row.addWidget(self.rejoin_code, 1)
+        row.addWidget(self.rejoin_button)
+        inner.addRow(self.tr("Code"), row)
+        self.rejoin_box.hide()
+        column.addWidget(self.rejoin_box)
+
         buttons = QHBoxLayout()
         self.pair_button = QPushButton(self.tr("Show a pairing code"))
         self.pair_button.setToolTip(
@@ -660,6 +706,12 @@ class SyncPage(QWidget):
             self.set_up_button.setEnabled(not running)
             return
         self.folder.setText(str(info.get("folder", "")))
+        # taken out by another computer: only joining again (or turning off) can work
+        removed = bool(info.get("removed"))
+        self.rejoin_box.setVisible(removed)
+        for button in (self.pair_button, self.now_button, self.move_button, self.rename_button):
+            button.setVisible(not removed)
+        self.my_name.setReadOnly(removed)
         if not self.my_name.isModified():  # never over what is being typed
             self.my_name.setText(str(info.get("name", "")))
         self._show_computers(info)

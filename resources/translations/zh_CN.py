@@ -628,7 +628,7 @@ ZH: dict[str, str | list[str]] = {
     "Only a new, empty profile can join a synced one (this one holds memories or conversations): join into a new profile.": "只有新的空配置才能加入已同步的配置（这个配置已有记忆或对话）：请加入到一个新配置中。",
     "There is no pairing offer in this folder that is still valid: show a new pairing code on the computer that syncs the profile (it lasts an hour), wait for the folder to reach this computer, and try again.": "这个文件夹中没有仍然有效的配对邀请：请在同步这个配置的电脑上显示一个新的配对码（一小时内有效），等文件夹同步到这台电脑后再试。",
     "This synced profile has no recovery code (it is protected by a passphrase): join with a pairing code shown on a computer that syncs it.": "这个已同步的配置没有恢复码（它由密码保护）：请用同步它的电脑上显示的配对码加入。",
-    "This computer was removed from the sync by another one: what it holds stays here, but it no longer syncs. Join again to sync it.": "另一台电脑已把这台电脑从同步中移除：这里的内容会保留，但不再同步。要同步，请重新加入。",
+    "This computer was removed from the sync by another one: what it holds stays here, but it no longer syncs. To sync it again, show a pairing code on one of your other computers and enter it in Settings > Sync, under Join again.": "另一台电脑已把这台电脑从同步中移除：这里的内容会保留，但不再同步。要重新同步，请在你的另一台电脑上显示配对码，然后在“设置 > 同步”的“重新加入”下输入它。",
     "Another window or command is syncing this profile right now: try again in a moment.": "另一个窗口或命令正在同步这个配置：请稍后再试。",
     "This profile already syncs: turn sync off first.": "这个配置已经在同步：请先关闭同步。",
     "This profile is not synced.": "这个配置没有同步。",
@@ -735,6 +735,10 @@ ZH: dict[str, str | list[str]] = {
     "Not synced: the reason is below": "未同步：原因见下方",
     "The model server answers with an error: you can read and search, not send.": "模型服务器返回了错误：你可以阅读和搜索，但不能发送。",
     "%n fact(s) about you found in your %1 history.": ["在你的 %1 历史中发现了 %n 条关于你的事实。"],
+    "Join again": "重新加入",
+    "Show a pairing code on one of your other computers (Settings > Sync) and enter it here. This computer joins as a new one and keeps everything it holds: what changed here since is sent, what the others did is taken in.": "在你的另一台电脑上显示配对码（设置 > 同步），然后在这里输入。这台电脑会作为新电脑加入，并保留它已有的全部内容：这里之后的改动会发送出去，其他电脑的改动会同步过来。",
+    "Enter a pairing code shown on one of your other computers.": "请输入你的另一台电脑上显示的配对码。",
+    "Joining again…": "正在重新加入…",
 }
 
 

@@ -173,3 +173,45 @@ def test_a_removed_computers_memories_reach_a_computer_joining_after_compaction(
     edited = next(m for m in later.service.memories.list() if m.text.startswith("The laptop"))
     versions = [v.text for v in later.service.memories.history(edited.id)]
     assert "The laptop's fact" in versions  # its history came with it
+
+
+def test_a_removed_computer_joins_again_keeping_what_it_holds(computers: Computers) -> None:
+    """Taken out by another computer (it was lost, then found), this computer joins the
+    same sync again with a pairing code: as a new computer, with nothing lost on either
+    side: what it changed while out is sent, what the others did is taken in."""
+    from desktop_mem.core.errors import SyncError
+    from desktop_mem.core.sync.keys import KeyChain
+
+    laptop = computers.first("laptop")
+    laptop.service.memories.add(NewMemory("Shared before"))
+    laptop.sync()
+    desktop = computers.join("desktop", laptop.code)
+    desktop.sync()
+    old_device = desktop.syncer.device
+    laptop.syncer.remove(old_device)
+    laptop.service.memories.add(NewMemory("Added on the laptop after the removal"))
+    laptop.sync()
+    try:
+        desktop.sync()
+    except SyncError as exc:
+        assert exc.reason == "sync_removed" and "pairing code" in str(exc)
+    assert desktop.syncer.removed_here and desktop.syncer.info()["removed"]
+    desktop.service.memories.add(NewMemory("Added on the desktop while it was out"))
+    pairing = laptop.syncer.offer_pairing()
+    layout = laptop.syncer.layout()
+    desktop.syncer.rejoin(computers.folder, KeyChain.join_with_pairing_code(layout, pairing))
+    assert not desktop.syncer.removed_here and desktop.syncer.device != old_device
+    desktop.sync()
+    laptop.sync()
+    desktop.sync()
+    want = sorted(["Shared before", "Added on the laptop after the removal",
+                   "Added on the desktop while it was out"])  # fmt: skip
+    assert desktop.texts() == want == laptop.texts()
+    names = {p.name for p in laptop.syncer.peers() if not p.removed}
+    assert names == {"desktop"}
+    # and a computer joining later has all of it, once every file is compacted
+    for c in (laptop, desktop, laptop):
+        c.sync(compact=True)
+    later = computers.join("later", laptop.code)
+    later.sync()
+    assert later.texts() == want

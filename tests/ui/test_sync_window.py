@@ -265,6 +265,33 @@ def test_remove_a_computer_after_confirming_then_turn_off(
     idle(qtbot)
     qtbot.waitUntil(lambda: "desktop" not in laptop_page.remove_buttons, timeout=WAIT)
 
+    # the desktop hears it at its next pass: only joining again (or turning off) is
+    # offered, and a pairing code from the laptop brings it back with what it holds
+    second.syncing.run_pass()
+    qtbot.waitUntil(lambda: bool(second.syncing.error), timeout=WAIT)
+    assert "Join again" in second.syncing.error and "desktop-mem" not in second.syncing.error
+    desktop_page.refresh()
+    qtbot.waitUntil(lambda: desktop_page.rejoin_box.isVisibleTo(desktop_page), timeout=WAIT)
+    for button in (desktop_page.pair_button, desktop_page.now_button, desktop_page.move_button):
+        assert not button.isVisibleTo(desktop_page)
+    second.context.app.memories.add(NewMemory("Written on the desktop while it was out"))
+    desktop_page.rejoin_code.setText(window.context.app.sync.offer_pairing())
+    qtbot.mouseClick(desktop_page.rejoin_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not desktop_page.rejoin_box.isVisibleTo(desktop_page), timeout=WAIT)
+    assert desktop_page.now_button.isVisibleTo(desktop_page)
+    # the code is not left on the screen once done
+    qtbot.waitUntil(lambda: desktop_page.rejoin_code.text() == "", timeout=WAIT)
+    idle(qtbot)
+    window.syncing.run_pass()
+    qtbot.waitUntil(
+        lambda: (
+            "Written on the desktop while it was out"
+            in [m.text for m in window.context.app.memories.list()]
+        ),
+        timeout=WAIT,
+    )
+    assert [p.name for p in window.context.app.sync.peers() if not p.removed] == ["desktop"]
+
     qtbot.mouseClick(laptop_page.off_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not laptop_page.showing_on(), timeout=WAIT)
     assert not window.context.app.sync.enabled

@@ -79,7 +79,9 @@ class Sync:
         progress: Progress | None = None,
     ) -> Pass:
         """Join the profile synced through `folder` with its recovery code or a pairing
-        code shown on a computer that syncs it; this profile must be new. `progress`
+        code shown on a computer that syncs it; this profile must be new, or this
+        computer one that another took out of that sync (it joins again, keeping what it
+        holds). `progress`
         hears how far a large file has been applied (it is also announced on the
         service's events, SyncProgress, for the window)."""
         chosen = Path(folder).expanduser()
@@ -92,6 +94,8 @@ class Sync:
                 reason="sync_not_found",
             )
         last: Exception | None = None
+        if self.syncer.removed_here:  # taken out by another computer: join it again
+            ids = [i for i in ids if i == self.syncer.state.get("id")] or ids
         for sync_id in ids:
             layout = files.Layout.of(chosen, sync_id)
             try:
@@ -102,7 +106,12 @@ class Sync:
             except SyncError as exc:  # WrongKey is one: try the next profile in the folder
                 last = exc
                 continue
-            self.syncer.join(chosen, chain, name)
+            if self.syncer.removed_here:
+                self.syncer.rejoin(chosen, chain)
+                if name:
+                    self.syncer.rename(name)
+            else:
+                self.syncer.join(chosen, chain, name)
             return self.now(index=index, progress=progress)
         assert last is not None
         raise last

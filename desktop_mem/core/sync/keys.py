@@ -197,7 +197,9 @@ class KeyChain:
                 self.removed |= removed
                 raise SyncError(
                     "This computer was removed from the sync by another one: what it holds "
-                    "stays here, but it no longer syncs. Join again to sync it.",
+                    "stays here, but it no longer syncs. To sync it again, join with a pairing "
+                    "code shown on one of the other computers (`desktop-mem sync join FOLDER "
+                    "--code CODE`); it keeps what it holds.",
                     reason="sync_removed",
                 )
             seal = (body.get("seals") or {}).get(me)

@@ -145,6 +145,65 @@ class Syncer:
         if lock:
             _adopt_lock(self.profile, lock)
 
+    @property
+    def removed_here(self) -> bool:
+        """Another computer took this one out of the sync."""
+        return self.enabled and self.device in self.chain().removed
+
+    def rejoin(self, folder: Path, chain: KeyChain) -> None:
+        """This computer, taken out of the sync by another, joins it again with the keys
+        a pairing code (or the recovery code) opened: as a new computer (a new id and
+        new keys: nothing written under the old id can be mistaken for it), keeping
+        everything it holds. What it changed since it was taken out is sent at the next
+        pass; what the others did since is taken in from where it had read."""
+        if not self.removed_here:
+            raise SyncError("This computer still syncs: there is nothing to join again.",
+                            reason="sync_on")  # fmt: skip
+        if chain.sync_id != self.state.get("id"):
+            raise SyncError(
+                "That code opens another synced profile than the one this computer was "
+                "taken out of: use a pairing code shown by one of its other computers.",
+                reason="wrong_key",
+            )
+        folder = _usable_folder(folder)
+        old = self.device
+        device = crypto.new_id()
+        keys = crypto.DeviceKeys.generate()
+        with self._pass_lock(30.0) as mine:
+            if not mine:
+                raise SyncError(
+                    "Another window or command is syncing this profile: try again.",
+                    reason="sync_busy",
+                )
+            with self.db.transaction() as conn:
+                # its old self is one more computer taken out: its records are carried
+                conn.execute(
+                    "INSERT INTO sync_peers(device, name, applied, removed) VALUES (?, ?, 0, 1) "
+                    "ON CONFLICT(device) DO UPDATE SET removed = 1",
+                    (old, self.name),
+                )
+                self.state.set(
+                    conn,
+                    {
+                        "folder": str(folder),
+                        "device": device,
+                        "device_keys": json.dumps(keys.to_dict()),
+                        "keys": json.dumps(chain.to_dict()),
+                        "seq": "0",
+                        "written": "0",
+                        "snapshot": "0",
+                        "partial": None,
+                        "status_digest": None,
+                    },
+                )
+                conn.execute("UPDATE sync_records SET seq = NULL WHERE device = ?", (old,))
+                conn.execute(
+                    "UPDATE memory_history SET sync_seq = NULL WHERE sync_device = ?", (old,)
+                )
+        self.last_error = None
+        log.info("sync: this computer joined its sync again as a new computer")
+        self.profile.events.emit(SyncChanged("on"))
+
     def _start(
         self,
         folder: Path,
@@ -583,6 +642,7 @@ class Syncer:
             "conflicts": len(self.conflicts(unseen_only=True)),
             "folder_bytes": layout.size() if layout.root.is_dir() else 0,
             "error": self.last_error,
+            "removed": self.removed_here,
         }
 
 
