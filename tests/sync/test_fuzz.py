@@ -356,8 +356,9 @@ class Fuzz:
         box.reopen()
         texts = {r[0]: r[1] for r in box.db.query("SELECT text, id FROM memories")}
         there = [t for t in batch if t in texts]
-        if kind == "apply" and 0 < len(there) < len(batch):
-            self.kills["apply cut part-way"] += 1  # the rest comes with the next pass
+        if kind == "apply" and proc.returncode == -signal.SIGKILL:
+            # the peer's batch taken in before the kill, or its step rolled back
+            self.kills["apply kept" if there else "apply rolled back"] += 1
         if kind == "import":  # all of the batch, or none of it
             assert len(there) in (0, len(batch)), (len(there), len(batch))
             if there:  # it was written: acknowledged
