@@ -54,17 +54,25 @@ ROOT = Path(__file__).resolve().parents[2]
 class Box:
     """One computer: its profile, its own copy of the synced folder, its syncer."""
 
-    def __init__(self, root: Path, name: str, fake: FakeOllama, keyring: MemoryKeyring) -> None:
+    def __init__(
+        self,
+        root: Path,
+        name: str,
+        fake: FakeOllama,
+        keyring: MemoryKeyring,
+        passphrase: str | None = None,
+    ) -> None:
         self.name = name
         self.folder = root / f"{name}-Sync"
         self.folder.mkdir(exist_ok=True)
         self.home = root / name
         self.fake = fake
         self.config = Config.resolve(
-            home=self.home, ollama_host=fake.url, embed_model="fake-embed", passphrase=PASSPHRASE
+            home=self.home, ollama_host=fake.url, embed_model="fake-embed", passphrase=passphrase
         )
         self.vault = Vault(KeyringAccess(keyring, timeout=2.0))
         self.service = Service.open(self.config, self.vault)
+        self.code = self.service.profile.db.new_recovery_code  # None with a passphrase
         self.syncer = Syncer(self.service.profile)
         self.wal = Path(str(self.db.path) + "-wal")
 
@@ -138,7 +146,12 @@ def _clock(offset: int) -> Iterator[None]:
             module.now_iso = fn  # type: ignore[attr-defined]
 
 
-def _join(box: Box, first: Box, engine: SimEngine) -> None:
+def _join(box: Box, code: str) -> None:
+    layout = files.Layout.of(box.folder, files.find_profiles(box.folder)[0])
+    box.syncer.join(box.folder, KeyChain.join_with_recovery_code(layout, code), box.name)
+
+
+def _pair(box: Box, first: Box, engine: SimEngine) -> None:
     """Join with a pairing code (a profile protected by a passphrase has no recovery
     code)."""
     code = first.syncer.offer_pairing()
@@ -401,14 +414,15 @@ def test_computers_converge_and_lose_nothing(
     computers: int, tmp_path: Path, isolated: MemoryKeyring, fake_ollama: FakeOllama
 ) -> None:
     rng = random.Random(4200 + computers)
-    boxes = [Box(tmp_path, f"pc{n}", fake_ollama, isolated) for n in range(computers)]
+    # opened with a passphrase, so a separate process can open them (the kills)
+    boxes = [Box(tmp_path, f"pc{n}", fake_ollama, isolated, PASSPHRASE) for n in range(computers)]
     engine = SimEngine([b.folder for b in boxes], rng)
     try:
         boxes[0].syncer.set_up(boxes[0].folder, "pc0")
         boxes[0].syncer.run()
         engine.settle()
         for box in boxes[1:]:
-            _join(box, boxes[0], engine)
+            _pair(box, boxes[0], engine)
             box.syncer.run()
         fuzz = Fuzz(boxes, engine, rng)
         for _i in range(OPS):
