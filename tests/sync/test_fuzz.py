@@ -1,9 +1,14 @@
 """The fuzz: random operations on two and three computers, random sync timings, through
 a simulated engine that delays, reorders, cuts short, duplicates and makes conflict
 copies; the operations include chat turns through the real chat, "forget …" carried out,
-and computers whose wall clock is an hour ahead or behind. Every computer converges to the same memories, texts, histories and
-conversations; nothing acknowledged is lost except what a delete overrode; no deleted
-text is left on any computer or in the folder after compaction; no canary in the folder.
+and computers whose wall clock is an hour ahead or behind, and now and then a computer
+killed with SIGKILL (kill -9) in the middle of its work by a real separate process: a
+`sync now` while it writes its change file or while it applies what it received, or a
+`memory import` while it writes; the computer then starts again and the fuzz goes on.
+Every computer converges to the same memories, texts, histories and conversations;
+nothing acknowledged is lost except what a delete overrode; nothing is applied twice; no
+deleted text is left on any computer or in the folder after compaction; no temporary
+file is left in the folder; no canary in the folder.
 
 DESKTOP_MEM_FUZZ_OPS sets the number of operations (the suite's default is smaller than
 the 10,000 of `make sync-fuzz`)."""
@@ -14,6 +19,11 @@ import contextlib
 import json
 import os
 import random
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -34,20 +44,56 @@ from tests.fakes.ollama_server import FakeOllama
 from tests.sync.engine import SimEngine
 
 OPS = int(os.environ.get("DESKTOP_MEM_FUZZ_OPS", "1500"))
+# of the operations, the share where a computer is killed in the middle of its work
+KILL = float(os.environ.get("DESKTOP_MEM_FUZZ_KILL", "0.004"))
 CANARY = "canary"
+PASSPHRASE = "fuzz test passphrase"  # so a separate process can open a computer's profile
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class Box:
     """One computer: its profile, its own copy of the synced folder, its syncer."""
 
-    def __init__(self, root: Path, name: str, fake: FakeOllama, keyring: MemoryKeyring) -> None:
+    def __init__(
+        self,
+        root: Path,
+        name: str,
+        fake: FakeOllama,
+        keyring: MemoryKeyring,
+        passphrase: str | None = None,
+    ) -> None:
         self.name = name
         self.folder = root / f"{name}-Sync"
         self.folder.mkdir(exist_ok=True)
-        config = Config.resolve(home=root / name, ollama_host=fake.url, embed_model="fake-embed")
-        self.service = Service.open(config, Vault(KeyringAccess(keyring, timeout=2.0)))
-        self.code = self.service.profile.db.new_recovery_code
+        self.home = root / name
+        self.fake = fake
+        self.config = Config.resolve(
+            home=self.home, ollama_host=fake.url, embed_model="fake-embed", passphrase=passphrase
+        )
+        self.vault = Vault(KeyringAccess(keyring, timeout=2.0))
+        self.service = Service.open(self.config, self.vault)
+        self.code = self.service.profile.db.new_recovery_code  # None with a passphrase
         self.syncer = Syncer(self.service.profile)
+        self.wal = Path(str(self.db.path) + "-wal")
+
+    def reopen(self) -> None:
+        """The computer started again after its service was closed (or killed)."""
+        self.service = Service.open(self.config, self.vault)
+        self.syncer = Syncer(self.service.profile)
+
+    def cli(self, *args: str) -> list[str]:
+        return [sys.executable, "-m", "desktop_mem", "--home", str(self.home), "--ollama-host",
+                self.fake.url, "--embed-model", "fake-embed", *args]  # fmt: skip
+
+    def wal_size(self) -> int:
+        try:
+            return self.wal.stat().st_size
+        except OSError:
+            return 0
+
+    def temporary(self) -> list[Path]:
+        """Temporary files this computer's writes left in its copy of the folder."""
+        return [p for p in self.folder.rglob(".~dm-*")]
 
     @property
     def db(self) -> Any:
@@ -105,6 +151,15 @@ def _join(box: Box, code: str) -> None:
     box.syncer.join(box.folder, KeyChain.join_with_recovery_code(layout, code), box.name)
 
 
+def _pair(box: Box, first: Box, engine: SimEngine) -> None:
+    """Join with a pairing code (a profile protected by a passphrase has no recovery
+    code)."""
+    code = first.syncer.offer_pairing()
+    engine.settle()
+    layout = files.Layout.of(box.folder, files.find_profiles(box.folder)[0])
+    box.syncer.join(box.folder, KeyChain.join_with_pairing_code(layout, code), box.name)
+
+
 def _everything_in(folder: Path, box: Box) -> str:
     layout = files.Layout.of(folder, files.find_profiles(folder)[0])
     chain = box.syncer.chain()
@@ -119,7 +174,8 @@ def _everything_in(folder: Path, box: Box) -> str:
                 continue
             raw = files.read_raw(path, layout.sync_id, kind)
             out += [
-                json.dumps(r, ensure_ascii=False) for r in raw.records(chain.key(raw.header["key"]))
+                f"{device}/{path.name}: {json.dumps(r, ensure_ascii=False)}"
+                for r in raw.records(chain.key(raw.header["key"]))
             ]
     return "\n".join(out)
 
@@ -138,6 +194,7 @@ class Fuzz:
         self.skew: dict[str, int] = {}  # each computer's wall clock, seconds off
         self.forgets = 0
         self.turns = 0
+        self.kills: Counter[str] = Counter()
 
     def text(self) -> str:
         self.n += 1
@@ -169,7 +226,9 @@ class Fuzz:
         svc = box.service
         roll = self.rng.random()
         mems = box.db.query("SELECT id, uid, text FROM memories")
-        if roll < 0.04:
+        if roll < KILL:
+            self.crash(box)
+        elif roll < 0.04:
             self.chat_turn(box)
         elif roll < 0.07 and mems:
             self.forget(box, mems)
@@ -252,6 +311,86 @@ class Fuzz:
         self.conv_deleted |= before - {r[0] for r in box.db.query("SELECT uid FROM conversations")}
         self.forgets += 1
 
+    def crash(self, box: Box) -> None:
+        """kill -9 of this computer by a real separate process in the middle of its work,
+        then the computer starts again. The kill waits on observed progress (the
+        temporary change file appearing, the database's WAL growing), never on time; a
+        process that finishes first is counted as such."""
+        kind = self.rng.choice(["write", "apply", "import"])
+        batch: list[str] = []
+        if kind == "write":  # local changes for `sync now` to write out
+            news = [NewMemory(self.text()) for _ in range(self.rng.randrange(50, 150))]
+            mems, _ = box.service.memories.add_many(news)
+            self.created |= self._uids(box, [m.id for m in mems])
+        elif kind == "apply":  # nothing of its own to send, a peer's changes delivered
+            box.syncer.run()
+            peer = self.rng.choice([b for b in self.boxes if b is not box])
+            news = [NewMemory(self.text()) for _ in range(self.rng.randrange(50, 150))]
+            mems, _ = peer.service.memories.add_many(news)
+            self.created |= self._uids(peer, [m.id for m in mems])
+            batch = [m.text for m in mems]
+            peer.syncer.run()
+            self.engine.settle()
+        else:
+            batch = [self.text() for _ in range(self.rng.randrange(50, 150))]
+        box.service.close()
+        base = box.wal_size()
+        grown = base + self.rng.randrange(8, 160) * 1024
+        if kind == "import":
+            source = box.home / "import.json"
+            source.write_text(json.dumps([{"text": t} for t in batch]))
+            cmd = box.cli("memory", "import", str(source))
+        else:
+            cmd = box.cli("sync", "now")
+
+        left = set(box.temporary())  # what an earlier kill left (cleared on the next pass)
+
+        def writing() -> bool:
+            return bool(set(box.temporary()) - left)
+
+        def applying() -> bool:
+            return box.wal_size() >= grown
+
+        ready = writing if kind == "write" else applying
+        env = dict(os.environ, DESKTOP_MEM_PASSPHRASE=PASSPHRASE, PYTHONPATH=str(ROOT))
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        while proc.poll() is None:
+            if ready():
+                proc.send_signal(signal.SIGKILL)
+                break
+            # the commit writes its pages in a few milliseconds: look without a pause
+            time.sleep(0 if base < box.wal_size() else 0.002)
+        _, err = proc.communicate(timeout=600)
+        if proc.returncode == -signal.SIGKILL:
+            self.kills[f"mid-{kind}"] += 1
+        else:
+            assert proc.returncode == 0, err.decode()
+            self.kills["finished first"] += 1
+        box.reopen()
+        texts = {r[0]: r[1] for r in box.db.query("SELECT text, id FROM memories")}
+        there = [t for t in batch if t in texts]
+        if kind == "apply" and proc.returncode == -signal.SIGKILL:
+            # the peer's batch taken in before the kill, or its step rolled back
+            self.kills["apply kept" if there else "apply rolled back"] += 1
+        if kind == "import":  # all of the batch, or none of it
+            assert len(there) in (0, len(batch)), (len(there), len(batch))
+            if there:  # it was written: acknowledged
+                self.created |= self._uids(box, [texts[t] for t in there])
+                self.kills["import kept"] += 1
+            elif proc.returncode == -signal.SIGKILL:
+                self.kills["import rolled back"] += 1
+
+    @staticmethod
+    def _uids(box: Box, ids: list[int]) -> set[str]:
+        out: set[str] = set()
+        for n in range(0, len(ids), 500):
+            part = ids[n : n + 500]
+            marks = ",".join("?" * len(part))
+            out |= {
+                r[0] for r in box.db.query(f"SELECT uid FROM memories WHERE id IN ({marks})", part)
+            }
+        return out
+
     def sync_some(self) -> None:
         for box in self.boxes:
             if self.rng.random() < 0.5:
@@ -275,14 +414,15 @@ def test_computers_converge_and_lose_nothing(
     computers: int, tmp_path: Path, isolated: MemoryKeyring, fake_ollama: FakeOllama
 ) -> None:
     rng = random.Random(4200 + computers)
-    boxes = [Box(tmp_path, f"pc{n}", fake_ollama, isolated) for n in range(computers)]
+    # opened with a passphrase, so a separate process can open them (the kills)
+    boxes = [Box(tmp_path, f"pc{n}", fake_ollama, isolated, PASSPHRASE) for n in range(computers)]
     engine = SimEngine([b.folder for b in boxes], rng)
     try:
         boxes[0].syncer.set_up(boxes[0].folder, "pc0")
         boxes[0].syncer.run()
         engine.settle()
         for box in boxes[1:]:
-            _join(box, boxes[0].code)
+            _pair(box, boxes[0], engine)
             box.syncer.run()
         fuzz = Fuzz(boxes, engine, rng)
         for _i in range(OPS):
@@ -293,6 +433,11 @@ def test_computers_converge_and_lose_nothing(
         for state in states[1:]:
             assert state == states[0]
         mems = states[0]["memories"]
+        # nothing applied twice: no text made once is on two memories
+        twice = [t for t, n in Counter(m[0] for m in mems.values()).items() if n > 1]
+        assert not twice, twice[:3]
+        for box in boxes:  # no temporary file left by a write killed half-way
+            assert not box.temporary(), box.temporary()[:3]
         # nothing acknowledged lost: every memory made and never deleted is there
         assert fuzz.created - fuzz.deleted <= set(mems), len(
             (fuzz.created - fuzz.deleted) - set(mems)
@@ -309,12 +454,13 @@ def test_computers_converge_and_lose_nothing(
             stored |= {r[0] for r in box.db.query("SELECT text FROM memories")}
             assert not (gone & stored)
             folder_text = _everything_in(box.folder, box)
-            assert not [t for t in gone if t in folder_text][:3]
+            left = [t for t in gone if t in folder_text]
+            assert not left, (box.name, [x for x in folder_text.splitlines() if left[0] in x][:3])
             raw = b"".join(p.read_bytes() for p in box.folder.rglob("*") if p.is_file())
             assert CANARY.encode() not in raw and b"fact " not in raw
         print(f"{computers} computers, {OPS} operations: {len(mems)} memories, {len(convs)} "
               f"conversations, {fuzz.turns} chat turns, {fuzz.forgets} forgets, clocks off {fuzz.skew}, "
-              f"engine {engine.stats}")  # fmt: skip
+              f"engine {engine.stats}, kills {dict(fuzz.kills)}")  # fmt: skip
     finally:
         for box in boxes:
             box.service.close()

@@ -170,3 +170,33 @@ def test_a_join_killed_half_way_goes_on_from_where_it_stopped(
     print(f"join killed after a step: {killed}; progress then {first}, after {rest}")
     assert len(listed) == total and len({c["title"] for c in listed}) == total
     assert sum(c["messages"] for c in listed) == total * per
+
+
+def test_killed_after_its_change_file_was_in_place_it_stays_the_same_computer(
+    computers: Computers,
+) -> None:
+    """kill -9 after the change file's rename and before the pass recorded it: the file
+    in the folder, the profile's "written" one behind. The next pass writes that file
+    again under its name, as the same computer (not as a restored copy, which would
+    leave its folder behind with texts deleted since)."""
+    laptop = computers.first("laptop")
+    laptop.service.memories.add(NewMemory("written before the kill"))
+    laptop.sync()
+    desktop = computers.join("desktop", laptop.code)
+    desktop.sync()
+    mem = laptop.service.memories.add(NewMemory("deleted after the kill")).memory
+    laptop.sync()
+    device = laptop.syncer.device
+    written = int(laptop.syncer._get("written") or 0)
+    with laptop.profile.db.transaction() as conn:  # the state such a kill leaves
+        laptop.syncer._set(conn, {"written": str(written - 1)})
+    laptop.service.memories.delete([mem.id])
+    laptop.sync(compact=True)
+    assert laptop.syncer.device == device
+    from desktop_mem.core.sync import files
+
+    layout = files.Layout.of(computers.folder, files.find_profiles(computers.folder)[0])
+    assert sorted(layout.devices()) == sorted([device, desktop.syncer.device])
+    desktop.sync()
+    assert desktop.texts() == ["written before the kill"]
+    assert laptop.texts() == ["written before the kill"]

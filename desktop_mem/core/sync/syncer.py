@@ -418,10 +418,15 @@ class Syncer:
         """This profile was restored from a backup, or copied, while synced: the folder
         holds files of this computer that the profile does not know it wrote. It goes on
         as a new computer, so no file is written twice under one name; what the folder
-        holds of its earlier self comes back to it like another computer's."""
+        holds of its earlier self comes back to it like another computer's.
+
+        A change file numbered up to what this profile stamped is its own: a pass killed
+        after the file was in place but before it recorded so. The next pass writes it
+        again under the same name. (Taking it for a copy left the computer's own folder
+        behind for good, with texts deleted since in it.)"""
         changes, snaps = layout.numbered(self.device)
         newest = max([*changes, *snaps], default=0)
-        if newest <= self.state.int("written"):
+        if newest <= max(self.state.int("written"), self.state.int("seq")):
             return
         old = self.device
         device = crypto.new_id()
