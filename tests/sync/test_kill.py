@@ -187,9 +187,9 @@ def test_killed_after_its_change_file_was_in_place_it_stays_the_same_computer(
     mem = laptop.service.memories.add(NewMemory("deleted after the kill")).memory
     laptop.sync()
     device = laptop.syncer.device
-    written = int(laptop.syncer._get("written") or 0)
+    written = laptop.syncer.state.int("written")
     with laptop.profile.db.transaction() as conn:  # the state such a kill leaves
-        laptop.syncer._set(conn, {"written": str(written - 1)})
+        laptop.syncer.state.set(conn, {"written": str(written - 1)})
     laptop.service.memories.delete([mem.id])
     laptop.sync(compact=True)
     assert laptop.syncer.device == device
