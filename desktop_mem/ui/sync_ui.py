@@ -40,6 +40,7 @@ from desktop_mem.core import events as core_events
 from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.textproc import shorten
 from desktop_mem.ui import tasks
+from desktop_mem.ui.chat_view import ElidedLabel
 from desktop_mem.ui.context import Context
 from desktop_mem.ui.item_models import ID_ROLE
 
@@ -82,9 +83,17 @@ class SyncWords(QObject):
             return self.tr("%n hour(s) ago", "", int(seconds // 3600))
         return when.astimezone().strftime("%Y-%m-%d %H:%M")
 
-    def synced(self, names: list[str], stamp: str | None, now: datetime | None = None) -> str:
-        """The status bar's line after a pass."""
+    def synced(
+        self,
+        names: list[str],
+        stamp: str | None,
+        now: datetime | None = None,
+        removed: bool = False,
+    ) -> str:
+        """The status bar's line after a pass (`removed`: computers were taken out)."""
         if not names:
+            if removed:  # one did join; it was taken out
+                return self.tr("Sync on · no other computer syncs now")
             return self.tr("Sync on · no other computer has joined yet")
         return (
             self.tr("Synced with %1 %2")
@@ -273,12 +282,12 @@ class SyncController(QObject):
             return self.tr("Not synced: see Settings > Sync")
         if not self.info.get("enabled"):
             return self.tr("Sync on")
-        names = [
-            str(c["name"])
-            for c in self.info.get("computers", [])
-            if not c.get("removed") and c.get("device") != self.info.get("device")
+        computers = [
+            c for c in self.info.get("computers", []) if c.get("device") != self.info.get("device")
         ]
-        return self.words.synced(names, self.info.get("last_pass"), now)
+        names = [str(c["name"]) for c in computers if not c.get("removed")]
+        removed = any(c.get("removed") for c in computers)
+        return self.words.synced(names, self.info.get("last_pass"), now, removed)
 
     # -- what Settings > Sync asks for ----------------------------------------------------
 
@@ -585,9 +594,10 @@ class SyncPage(QWidget):
         row.addWidget(self.folder, 1)
         row.addWidget(self.move_button)
         form.addRow(self.tr("Folder"), row)
-        self.state = QLabel("")  # the status bar's line: synced when, or what is wrong
-        self.state.setWordWrap(True)
-        self.state.setMinimumWidth(200)
+        # the status bar's line: synced when, or that it failed (the sentence follows on a
+        # line of its own); one line, "…" and a tooltip when narrower (a wrapped label in
+        # a form row was given one line's height and clipped)
+        self.state = ElidedLabel("")
 
         form.addRow(self.tr("Status"), self.state)
         row = QHBoxLayout()
@@ -674,7 +684,7 @@ class SyncPage(QWidget):
         def work() -> dict[str, Any]:
             if not app.sync.enabled:
                 empty = app.memories.count() == 0 and not app.conversations.list(limit=1)
-                return {"enabled": False, "empty": empty}
+                return {"enabled": False, "empty": empty, "name": app.sync.computer_name()}
             info = app.sync.info()
             conflicts = app.sync.conflicts()
             unseen = [c[0] for c in app.sync.conflicts(unseen_only=True)]
@@ -698,6 +708,8 @@ class SyncPage(QWidget):
         self.on_page.setVisible(on)
         running = self.controller.running
         if not on:
+            if not self.name.isModified() and info.get("name"):  # as it was called before
+                self.name.setText(str(info["name"]))
             empty = bool(info.get("empty"))
             for w in (self.join_folder, self.code):
                 w.setEnabled(empty)
@@ -755,8 +767,15 @@ class SyncPage(QWidget):
             if c.get("device") != info.get("device") and not c.get("removed")
         ]
         if not others:
+            passphrase = self.app.keys.mode == "passphrase"  # no recovery code to join with
             none = QLabel(
                 self.tr(
+                    "None yet. On the other computer, choose Join a synced profile in "
+                    "Settings > Sync, with this folder and a pairing code (Show a pairing "
+                    "code, below)."
+                )
+                if passphrase
+                else self.tr(
                     "None yet. On the other computer, choose Join a synced profile in "
                     "Settings > Sync, with this folder and the recovery code or a pairing code."
                 )

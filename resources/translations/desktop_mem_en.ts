@@ -324,22 +324,22 @@
 <context>
     <name>SyncWords</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="80" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="81" />
         <source>%n min ago</source>
         <translation><numerusform>%n min ago</numerusform><numerusform>%n min ago</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="82" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="83" />
         <source>%n hour(s) ago</source>
         <translation><numerusform>%n hour ago</numerusform><numerusform>%n hours ago</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="96" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="105" />
         <source>%n memory(s) were edited on two computers at once</source>
         <translation><numerusform>%n memory was edited on two computers at once</numerusform><numerusform>%n memories were edited on two computers at once</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="101" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="110" />
         <source>%n memory(s) were edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</source>
         <translation><numerusform>%n memory was edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</numerusform><numerusform>%n memories were edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</numerusform></translation>
     </message>

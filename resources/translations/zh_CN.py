@@ -739,6 +739,8 @@ ZH: dict[str, str | list[str]] = {
     "Show a pairing code on one of your other computers (Settings > Sync) and enter it here. This computer joins as a new one and keeps everything it holds: what changed here since is sent, what the others did is taken in.": "在你的另一台电脑上显示配对码（设置 > 同步），然后在这里输入。这台电脑会作为新电脑加入，并保留它已有的全部内容：这里之后的改动会发送出去，其他电脑的改动会同步过来。",
     "Enter a pairing code shown on one of your other computers.": "请输入你的另一台电脑上显示的配对码。",
     "Joining again…": "正在重新加入…",
+    "Sync on · no other computer syncs now": "同步已开启 · 现在没有其他电脑在同步",
+    "None yet. On the other computer, choose Join a synced profile in Settings > Sync, with this folder and a pairing code (Show a pairing code, below).": "还没有。在另一台电脑上，打开“设置 > 同步”，选择“加入一个已同步的配置”，使用这个文件夹和一个配对码（见下方的“显示配对码”）。",
 }
 
 

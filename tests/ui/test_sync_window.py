@@ -264,6 +264,10 @@ def test_remove_a_computer_after_confirming_then_turn_off(
     assert all(p.removed for p in window.context.app.sync.peers() if p.name == "desktop")
     idle(qtbot)
     qtbot.waitUntil(lambda: "desktop" not in laptop_page.remove_buttons, timeout=WAIT)
+    window.syncing.run_pass()  # one did join: it was taken out, not "has not joined yet"
+    qtbot.waitUntil(
+        lambda: window.sync_status.text() == "Sync on · no other computer syncs now", timeout=WAIT
+    )
 
     # the desktop hears it at its next pass: only joining again (or turning off) is
     # offered, and a pairing code from the laptop brings it back with what it holds
@@ -297,6 +301,7 @@ def test_remove_a_computer_after_confirming_then_turn_off(
     assert not window.context.app.sync.enabled
     assert not window.syncing.timer.isActive()
     qtbot.waitUntil(lambda: window.sync_status.isHidden(), timeout=WAIT)
+    assert laptop_page.name.text() == "laptop"  # its name is offered again, not forgotten
 
 
 def test_memories_edited_on_both_computers_are_findable_from_settings(

@@ -49,6 +49,10 @@ class Sync:
     def info(self) -> dict[str, Any]:
         return self.syncer.info()
 
+    def computer_name(self) -> str:
+        """This computer's name: as it syncs, or as it was called when it last did."""
+        return self.syncer.kept_name()
+
     def set_up(self, folder: Path, name: str | None = None) -> Pass:
         """Sync this profile through `folder`, then send everything it holds."""
         self.syncer.set_up(folder, name)

@@ -55,6 +55,8 @@ log = logging.getLogger(__name__)
 
 __all__ = ["APPLY_BATCH", "Pass", "Peer", "Syncer", "default_name"]
 
+NAME_KEPT = "computer_name"  # outside sync.*: kept when sync is turned off
+
 
 class Syncer:
     """The sync of one open profile (its state lives in the profile's `meta`): setting
@@ -145,6 +147,13 @@ class Syncer:
         if lock:
             _adopt_lock(self.profile, lock)
 
+    def kept_name(self) -> str:
+        """This computer's name: as it syncs now, or as it was called when sync was
+        last turned off here, or the system's."""
+        if self.enabled:
+            return self.name
+        return self.db.meta_get(NAME_KEPT) or default_name()
+
     @property
     def removed_here(self) -> bool:
         """Another computer took this one out of the sync."""
@@ -220,7 +229,7 @@ class Syncer:
                     "id": sync_id,
                     "folder": str(folder),
                     "device": device,
-                    "name": (name or default_name()).strip()[:60] or default_name(),
+                    "name": (name or self.kept_name()).strip()[:60] or default_name(),
                     "device_keys": json.dumps(keys.to_dict()),
                     "keys": json.dumps(chain.to_dict()),
                     "seq": "0",
@@ -235,8 +244,11 @@ class Syncer:
     def turn_off(self) -> None:
         """Stop syncing this computer: what it holds stays; its files stay in the folder
         for the others (remove it from another computer to take them out)."""
+        name = self.name
         with self.db.transaction() as conn:
             conn.execute("DELETE FROM meta WHERE key LIKE 'sync.%'")
+            # the name the user gave this computer is offered again if it syncs again
+            conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (NAME_KEPT, name))
             conn.execute("DELETE FROM sync_records")
             conn.execute("DELETE FROM sync_links")
             conn.execute("DELETE FROM sync_peers")
