@@ -320,11 +320,13 @@ class SyncController(QObject):
         self.changed.emit()
         sync = self.app.sync
 
+        app = self.app
+
         def work() -> dict[str, Any]:
             self._pass_thread = threading.get_ident()
             try:
                 fn()
-                return sync.info()
+                return {**sync.info(), "counts": app.counts()}
             finally:
                 self._pass_thread = None
 
@@ -561,10 +563,21 @@ class SyncPage(QWidget):
             w.setEnabled(False)
         self._say(text)
 
-    def _done(self, _info: Any) -> None:
+    def _done(self, info: Any) -> None:
+        joined = self._joining
         self._joining = False
         self.code.clear()  # a code is not left on the screen
-        self._say(self.tr("Sync is on."))
+        counts = (info or {}).get("counts") or {}
+        if joined and counts:  # what arrived, said once
+            self._say(
+                self.tr("Joined: %1 and %2 are here.")
+                .replace("%1", self.tr("%n memory(s)", "", int(counts.get("memories", 0))))
+                .replace(
+                    "%2", self.tr("%n conversation(s)", "", int(counts.get("conversations", 0)))
+                )
+            )
+        else:
+            self._say(self.tr("Sync is on."))
         self.refresh()
 
     def _failed(self, text: str) -> None:

@@ -322,6 +322,19 @@
     </message>
 </context>
 <context>
+    <name>SyncPage</name>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="574" />
+        <source>%n memory(s)</source>
+        <translation><numerusform>%n memory</numerusform><numerusform>%n memories</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="576" />
+        <source>%n conversation(s)</source>
+        <translation><numerusform>%n conversation</numerusform><numerusform>%n conversations</numerusform></translation>
+    </message>
+    </context>
+<context>
     <name>SyncWords</name>
     <message numerus="yes">
         <location filename="../../desktop_mem/ui/sync_ui.py" line="81" />

@@ -2178,22 +2178,22 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>PairingCodeDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="349" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="351" />
         <source>Pairing code</source>
         <translation>配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="353" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="355" />
         <source>On the other computer, open Settings &gt; Sync &gt; Join a synced profile, choose the same folder once the engine has brought it there, and enter this code:</source>
         <translation>在另一台电脑上，打开“设置 &gt; 同步 &gt; 加入一个已同步的配置”，等同步工具把文件夹带到那里后选择同一个文件夹，然后输入这个配对码：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="370" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="372" />
         <source>It is valid for an hour, and for one computer. Anyone with it and the folder can read this profile until then: do not send it through the synced folder.</source>
         <translation>它在一小时内有效，只能用于一台电脑。在此期间，任何拿到它和这个文件夹的人都能读取这个配置：不要通过同步文件夹传送它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="377" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="379" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
@@ -2791,282 +2791,297 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SyncPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="434" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="436" />
         <source>Use this profile on more than one computer. desktop-mem keeps it in a folder that a sync engine carries between them: Syncthing, Dropbox, iCloud Drive, OneDrive, Nextcloud or a network share. Only encrypted data goes into that folder: no memory, message or name can be read there.</source>
         <translation>在多台电脑上使用这个配置。desktop-mem 把它保存在一个由同步工具在电脑之间传送的文件夹里：Syncthing、Dropbox、iCloud 云盘、OneDrive、Nextcloud 或网络共享文件夹。放进这个文件夹的只有加密数据：在那里读不到任何记忆、消息或名称。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="445" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="447" />
         <source>How the other computers list this one</source>
         <translation>其他电脑列表中这台电脑的名称</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="446" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="448" />
         <source>This computer's name</source>
         <translation>这台电脑的名称</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="449" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="451" />
         <source>Sync this profile through a folder</source>
         <translation>通过一个文件夹同步这个配置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="452" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="465" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="596" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="454" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="467" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="609" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="453" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="455" />
         <source>Sync through this folder</source>
         <translation>通过这个文件夹同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="461" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="463" />
         <source>Join a synced profile</source>
         <translation>加入一个已同步的配置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="467" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="652" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="469" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="665" />
         <source>The recovery code, or a pairing code</source>
         <translation>恢复码，或配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="468" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="659" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="470" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="672" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="469" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="471" />
         <source>Join</source>
         <translation>加入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="477" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="479" />
         <source>Joining fills a new, empty profile with everything the other computers hold. This profile already holds memories or conversations, so it cannot join: nothing here is changed. To use them on another computer, sync this profile through a folder above, then join from there.</source>
         <translation>加入会把其他电脑上的全部内容放进一个新的空配置。这个配置已经有记忆或对话，所以不能加入：这里的内容不会有任何改变。要在另一台电脑上使用它们，请在上面通过一个文件夹同步这个配置，然后在那台电脑上加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="490" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="492" />
         <source>No folder chosen</source>
         <translation>未选择文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="491" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="493" />
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="499" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="501" />
         <source>Sync folder</source>
         <translation>同步文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="506" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="508" />
         <source>Choose the folder your sync engine carries first.</source>
         <translation>请先选择同步工具所同步的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="508" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="510" />
         <source>Setting up sync…</source>
         <translation>正在设置同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="516" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="518" />
         <source>Choose the folder the other computer syncs through, and enter a code.</source>
         <translation>请选择另一台电脑用来同步的文件夹，并输入代码。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="520" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="522" />
         <source>Joining: bringing in everything the other computers hold…</source>
         <translation>正在加入：正在取回其他电脑上的全部内容…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="528" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="530" />
         <source>Joining: %1 of %2 records from %3 taken in…</source>
         <translation>正在加入：已从 %3 收取 %2 条记录中的 %1 条…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="537" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="539" />
         <source>Enter a pairing code shown on one of your other computers.</source>
         <translation>请输入你的另一台电脑上显示的配对码。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="541" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="543" />
         <source>Joining again…</source>
         <translation>正在重新加入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="567" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="573" />
+        <source>Joined: %1 and %2 are here.</source>
+        <translation>已加入：%1和%2已在这里。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="574" />
+        <source>%n memory(s)</source>
+        <translation><numerusform>%n 条记忆</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="576" />
+        <source>%n conversation(s)</source>
+        <translation><numerusform>%n 个对话</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="580" />
         <source>Sync is on.</source>
         <translation>同步已开启。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="585" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="598" />
         <source>Move to another folder…</source>
         <translation>移到另一个文件夹…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="588" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="601" />
         <source>Sync through another folder from now on (the engine's folder moved, or you use another engine). The same key and the same computer: nothing is sent again.</source>
         <translation>从现在起通过另一个文件夹同步（同步引擎的文件夹移动了，或你换了引擎）。密钥和这台电脑都不变：不会重新发送任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="602" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="615" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="606" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="619" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="610" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="623" />
         <source>This computer</source>
         <translation>这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="615" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="628" />
         <source>Other computers</source>
         <translation>其他电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="633" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="646" />
         <source>The other version of each is in its history. Double-click to open it.</source>
         <translation>每条记忆的另一个版本都在它的历史中。双击即可打开。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="640" />
         <location filename="../../desktop_mem/ui/sync_ui.py" line="653" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="666" />
         <source>Join again</source>
         <translation>重新加入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="644" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="657" />
         <source>Show a pairing code on one of your other computers (Settings &gt; Sync) and enter it here. This computer joins as a new one and keeps everything it holds: what changed here since is sent, what the others did is taken in.</source>
         <translation>在你的另一台电脑上显示配对码（设置 &gt; 同步），然后在这里输入。这台电脑会作为新电脑加入，并保留它已有的全部内容：这里之后的改动会发送出去，其他电脑的改动会同步过来。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="664" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="677" />
         <source>Show a pairing code</source>
         <translation>显示配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="666" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="679" />
         <source>A code another computer joins with, without the recovery code</source>
         <translation>另一台电脑无需恢复码即可用它加入的代码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="669" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="682" />
         <source>Sync now</source>
         <translation>立即同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="671" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="684" />
         <source>Turn off sync on this computer…</source>
         <translation>在这台电脑上关闭同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="736" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="749" />
         <source>Show them</source>
         <translation>查看</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="740" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="753" />
         <source>Memories edited on two computers at once</source>
         <translation>在两台电脑上同时被编辑的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="745" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="758" />
         <source>(deleted)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="747" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="760" />
         <source>%1 (also edited on %2, %3)</source>
         <translation>%1（%2 上也编辑过，%3）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="773" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="786" />
         <source>None yet. On the other computer, choose Join a synced profile in Settings &gt; Sync, with this folder and a pairing code (Show a pairing code, below).</source>
         <translation>还没有。在另一台电脑上，打开“设置 &gt; 同步”，选择“加入一个已同步的配置”，使用这个文件夹和一个配对码（见下方的“显示配对码”）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="779" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="792" />
         <source>None yet. On the other computer, choose Join a synced profile in Settings &gt; Sync, with this folder and the recovery code or a pairing code.</source>
         <translation>还没有。在另一台电脑上，打开“设置 &gt; 同步”，选择“加入一个已同步的配置”，用这个文件夹以及恢复码或配对码加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="789" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="802" />
         <source>last synced %1</source>
         <translation>上次同步：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="791" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="804" />
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="824" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="837" />
         <source>A computer's name cannot be empty: type a few letters.</source>
         <translation>电脑名称不能为空：请输入几个字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="836" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="849" />
         <source>Renamed.</source>
         <translation>已重命名。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="841" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="854" />
         <source>Remove a computer</source>
         <translation>移除一台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="843" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="856" />
         <source>Remove “%1” from this sync? The others get a new key that it is not given: it cannot read anything changed from now on. What it already holds stays on it. Do this if it was lost or stolen, or is no longer yours.</source>
         <translation>要把“%1”从这个同步中移除吗？其他电脑会换用一把不给它的新密钥：从现在起的任何更改它都读不到。它已有的内容仍留在它上面。如果它丢失、被盗或已不属于你，请这样做。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="852" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="865" />
         <source>Removing %1…</source>
         <translation>正在移除 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="857" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="870" />
         <source>%1 was removed.</source>
         <translation>已移除 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="863" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="876" />
         <source>Move sync to another folder</source>
         <translation>把同步移到另一个文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="868" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="881" />
         <source>Moving sync to %1…</source>
         <translation>正在把同步移到 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="874" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="887" />
         <source>This profile now syncs through %1. On your other computers, choose Move to another folder… with the same folder once the engine has brought it there. The old folder is no longer used here: delete it once every computer has moved.</source>
         <translation>这个档案现在通过 %1 同步。等同步引擎把这个文件夹带到你的其他电脑后，在那些电脑上选择“移到另一个文件夹…”并选同一个文件夹。这台电脑不再使用旧文件夹：等所有电脑都移过去后，可以删除它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="908" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="921" />
         <source>Turn off sync</source>
         <translation>关闭同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="910" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="923" />
         <source>Stop syncing this profile on this computer? Everything it holds stays here, and the other computers go on syncing without it.</source>
         <translation>要在这台电脑上停止同步这个配置吗？它的全部内容仍保留在这里，其他电脑会在没有它的情况下继续同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="921" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="934" />
         <source>Sync is off on this computer.</source>
         <translation>这台电脑上的同步已关闭。</translation>
     </message>

@@ -114,7 +114,14 @@ def test_set_up_then_join_with_a_pairing_code_and_memories_reach_the_other_windo
     desktop_page.join_folder.setText(str(folder))
     desktop_page.code.setText(code)
     qtbot.mouseClick(desktop_page.join_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: desktop_page.status.text() == "Sync is on.", timeout=WAIT)
+    # what arrived, said once
+    qtbot.waitUntil(lambda: desktop_page.status.text().startswith("Joined: "), timeout=WAIT)
+    counts = desktop.context.app.counts()
+    assert desktop_page.status.text() == (
+        f"Joined: {counts['memories']} memor{'y' if counts['memories'] == 1 else 'ies'} and "
+        f"{counts['conversations']} conversation{'' if counts['conversations'] == 1 else 's'} "
+        "are here."
+    )
     assert desktop_page.showing_on()
     qtbot.waitUntil(lambda: "Synced with laptop" in desktop_page.state.text(), timeout=WAIT)
     assert desktop_page.state.text() == desktop.sync_status.text()
@@ -451,7 +458,7 @@ def test_joining_a_large_profile_says_how_far_it_got(
     page.join_folder.setText(str(folder))
     page.code.setText(profile.db.new_recovery_code)
     qtbot.mouseClick(page.join_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: page.status.text() == "Sync is on.", timeout=WAIT * 3)
+    qtbot.waitUntil(lambda: page.status.text().startswith("Joined: "), timeout=WAIT * 3)
     total = APPLY_BATCH // 100 * 101 + 2 * 101
     assert (
         shown
