@@ -13,6 +13,7 @@ real code paths. Chinese text needs a CJK font (Debian: fonts-noto-cjk).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import tempfile
@@ -388,6 +389,29 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
                     tag[0] = "-on"
                     (home / "Sync-away").rename(folder)
                 window.close()
+    # the desktop taken out by the laptop: its Settings > Sync offers joining again
+    Service(profile).sync.remove("desktop")
+    with contextlib.suppress(Exception):  # it learns so at its next pass
+        desktop.sync.now()
+    tag[0] = "-removed"
+    for language in ("en", "zh_CN"):
+        install_language(app, language)
+        for look in ("light", "dark"):
+            theme.apply(look)
+            for w, h in ((1280, 800), (800, 600)):
+                suffix[0] = f"-{language}-{look}-{w}x{h}"
+                prefs = app_settings(home)
+                prefs.setValue("ui/language", language)
+                prefs.setValue("ui/theme", look)
+                window = MainWindow(desktop, prefs)
+                window.resize(w, h)
+                window.show()
+                pump(cond=lambda window=window: window.context.server.online)
+                window.syncing.run_pass()
+                pump(cond=lambda window=window: bool(window.syncing.error))
+                window.settings.open_settings()
+                window.close()
+    tag[0] = "-on"
     only.clear()
     desktop.close()
     install_language(app, "en")

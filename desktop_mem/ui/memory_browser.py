@@ -357,10 +357,11 @@ class MemoryBrowser(QWidget):
         apps: list[tuple[str, str]] | None = None,
         proposals: list[Memory] | None = None,
         computer: str | None = None,
+        made_on: list[str | None] | None = None,
     ) -> None:
         self.drawer.show_details(
             memory, versions, answers, origin, apps, selected=len(self.selected_ids()),
-            proposals=proposals, computer=computer,
+            proposals=proposals, computer=computer, made_on=made_on,
         )  # fmt: skip
 
     def _delete(self) -> None:

@@ -173,10 +173,17 @@ class MemoryController(QObject):
             seen.setdefault(who, a.at)
         origin = memories.origin(memory)
         proposals = memories.proposals_for(memory_id)
-        computer = computer_label(memory, self.browser.model.computers) or None
+        names = self.browser.model.computers
+        computer = computer_label(memory, names) or None
+        # each version made on another synced computer says which
+        here = self.app.sync.this_computer()
+        made_on = [
+            (names.get(v.device) or None) if v.device and v.device != here else None
+            for v in versions
+        ]
         self.browser.show_details(
             memory, versions, answers, origin, list(seen.items()), proposals=proposals,
-            computer=computer,
+            computer=computer, made_on=made_on,
         )  # fmt: skip
         if self.app.sync.enabled:  # an edit made on two computers at once is seen now
             tasks.run(

@@ -259,9 +259,12 @@ class MemoryDrawer(QWidget):
         selected: int = 0,
         proposals: list[Memory] | None = None,
         computer: str | None = None,
+        made_on: list[str | None] | None = None,
     ) -> None:
-        """`computer`: "from laptop" when it was made on another synced computer."""
+        """`computer`: "from laptop" when it was made on another synced computer;
+        `made_on`: for each version, the other synced computer it was made on."""
         self.current = memory
+        self._made_on = made_on or []
         self.pages.setCurrentIndex(0 if memory is None else 1)
         self.proposed.setText(
             "\n".join(
@@ -322,8 +325,9 @@ class MemoryDrawer(QWidget):
             self.impact.addItem(self.tr("No answer has used it yet."))
         self.impact.fit()
         self.history.clear()
-        for v in versions:
-            item = QListWidgetItem(self._version_line(v))
+        for n, v in enumerate(versions):
+            on = self._made_on[n] if n < len(self._made_on) else None
+            item = QListWidgetItem(self._version_line(v, on))
             item.setToolTip(v.text)
             if v.message_id:
                 item.setData(ID_ROLE, v.message_id)
@@ -333,11 +337,13 @@ class MemoryDrawer(QWidget):
             self.history.setCurrentRow(len(versions) - 1)
         self._version_chosen(self.history.currentRow())
 
-    def _version_line(self, v: Version) -> str:
+    def _version_line(self, v: Version, made_on: str | None = None) -> str:
         until = self.tr(", until %1").replace("%1", v.valid_until[:10]) if v.valid_until else ""
         origin = (
             self.tr(", from message %1").replace("%1", str(v.message_id)) if v.message_id else ""
         )
+        if made_on:  # another synced computer's version
+            origin += self.tr(", on %1").replace("%1", made_on)
         # one string, so that Chinese has its own brackets and colon: "更新（你）：…"
         row = (
             self.tr("%1 (%2%3)%4: %5")

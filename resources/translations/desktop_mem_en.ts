@@ -217,62 +217,62 @@
 <context>
     <name>MemoryController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="268" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="275" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>Delete %n memory for good, with its history?</numerusform><numerusform>Delete %n memories for good, with their history?</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="271" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="278" />
         <source>It shaped %n answer(s).</source>
         <translation><numerusform>It shaped %n answer.</numerusform><numerusform>It shaped %n answers.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="273" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="280" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>They shaped %n answer.</numerusform><numerusform>They shaped %n answers.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="288" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="295" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>Deleted %n memory.</numerusform><numerusform>Deleted %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="316" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="323" />
         <source>Forgot %n memory(s); the conversations stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>Forgot %n memory; the conversations stay to read, but the assistant no longer sees them.</numerusform><numerusform>Forgot %n memories; the conversations stay to read, but the assistant no longer sees them.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="322" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="329" />
         <source>Forgot %n memory(s)</source>
         <translation><numerusform>Forgot %n memory</numerusform><numerusform>Forgot %n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="323" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="330" />
         <source> and deleted %n message(s).</source>
         <translation><numerusform> and deleted %n message.</numerusform><numerusform> and deleted %n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="380" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="387" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>Exported %n memory to %1. That file is not encrypted.</numerusform><numerusform>Exported %n memories to %1. That file is not encrypted.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="423" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="430" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>Imported %n memory.</numerusform><numerusform>Imported %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="425" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="432" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>%n already known, skipped.</numerusform><numerusform>%n already known, skipped.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="438" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="445" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>While you were away, %n memory was tidied (merged or marked out of date); its History can undo it.</numerusform><numerusform>While you were away, %n memories were tidied (merged or marked out of date); each memory's History can undo it.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="448" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="455" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>Consolidation: %n change.</numerusform><numerusform>Consolidation: %n changes.</numerusform></translation>
     </message>

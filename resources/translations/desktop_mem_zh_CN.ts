@@ -1658,153 +1658,153 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>密钥无效的应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="206" />
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="219" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="213" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="226" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="223" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="230" />
         <source>The memory was saved.</source>
         <translation>记忆已保存。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="268" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="275" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="271" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="278" />
         <source>It shaped %n answer(s).</source>
         <translation><numerusform>它影响过 %n 个回答。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="273" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="280" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="277" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="284" />
         <source>Delete memories</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="284" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="291" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="288" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="295" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="310" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="317" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="316" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="323" />
         <source>Forgot %n memory(s); the conversations stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>已忘记 %n 条记忆；对话保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="322" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="329" />
         <source>Forgot %n memory(s)</source>
         <translation><numerusform>已忘记 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="323" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="330" />
         <source> and deleted %n message(s).</source>
         <translation><numerusform>，并删除了 %n 条消息。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="337" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="344" />
         <source>Delete everything</source>
         <translation>全部删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="339" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="346" />
         <source>This deletes all %1 conversations and all %2 memories of this profile for good. The settings and the key stay.</source>
         <translation>这会永久删除此配置的全部 %1 个对话和全部 %2 条记忆。设置和密钥会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="344" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="351" />
         <source>DELETE</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="350" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="357" />
         <source>Deleting everything…</source>
         <translation>正在全部删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="360" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="367" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="362" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="369" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="368" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="375" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="380" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="387" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="389" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="396" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="390" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="397" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="402" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="409" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="405" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="412" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="417" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="424" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="423" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="430" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="425" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="432" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="429" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="436" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="438" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="445" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>你不在的时候，整理了 %n 条记忆（合并或标记为过期）；可在每条记忆的历史中撤销。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="448" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="455" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>
@@ -1858,7 +1858,7 @@ A local language model with a long-term memory you can see and control. Your con
     </message>
     <message>
         <location filename="../../desktop_mem/ui/memory_drawer.py" line="172" />
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="298" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="301" />
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
@@ -1893,52 +1893,57 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>选择一条记忆，查看它的来源、受它影响的回答和修改历史，或编辑它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="268" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="271" />
         <source>%1 wants to change this to: “%2” (its own memory %3)</source>
         <translation>%1 想把它改为：“%2”（它自己的记忆 %3）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="277" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="280" />
         <source>Used by other apps: %1</source>
         <translation>被其他应用使用：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="298" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="301" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="317" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="320" />
         <source>(empty answer)</source>
         <translation>（空回答）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="322" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="325" />
         <source>No answer has used it yet.</source>
         <translation>还没有回答用到它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="337" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="341" />
         <source>, until %1</source>
         <translation>，有效至 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="339" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="343" />
         <source>, from message %1</source>
         <translation>，来自消息 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="343" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="346" />
+        <source>, on %1</source>
+        <translation>，在 %1 上</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="349" />
         <source>%1 (%2%3)%4: %5</source>
         <translation>%1（%2%3）%4：%5</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="370" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="376" />
         <source>Given in every chat: it is about your %1.</source>
         <translation>每次对话都会提供：这与你的%1有关。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="373" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="379" />
         <source>It is about your %1, but you chose to give it only when it is relevant.</source>
         <translation>这与你的%1有关，但你选择了只在相关时提供。</translation>
     </message>

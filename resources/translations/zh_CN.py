@@ -742,6 +742,7 @@ ZH: dict[str, str | list[str]] = {
     "Sync on · no other computer syncs now": "同步已开启 · 现在没有其他电脑在同步",
     "None yet. On the other computer, choose Join a synced profile in Settings > Sync, with this folder and a pairing code (Show a pairing code, below).": "还没有。在另一台电脑上，打开“设置 > 同步”，选择“加入一个已同步的配置”，使用这个文件夹和一个配对码（见下方的“显示配对码”）。",
     "Joined: %1 and %2 are here.": "已加入：%1和%2已在这里。",
+    ", on %1": "，在 %1 上",
 }
 
 

@@ -371,6 +371,14 @@ def test_memories_edited_on_both_computers_are_findable_from_settings(
     assert w.browser.drawer.current.id == memory_id
     versions = {v.text for v in w.context.app.memories.history(memory_id)}
     assert {"I work at a bakery in Leeds", "I work at a bookshop"} <= versions
+    # its history says which version the other computer wrote, and only that one
+    texts = ("I work at a bakery in Leeds", "I work at a bookshop")
+    other, theirs, mine = ("desktop", texts[1], texts[0]) if w is laptop else (
+        "laptop", texts[0], texts[1])  # fmt: skip
+    history = w.browser.drawer.history
+    lines = [history.item(i).text() for i in range(history.count())]
+    assert any(line.endswith(theirs) and f", on {other})" in line for line in lines), lines
+    assert not any(line.endswith(mine) and ", on " in line for line in lines), lines
     # looked at: the line no longer counts it, and the list stays findable
     qtbot.waitUntil(lambda: not w.context.app.sync.conflicts(unseen_only=True), timeout=WAIT)
     page = page_of(qtbot, w)

@@ -128,6 +128,7 @@ class Version:
     valid_from: str | None
     valid_until: str | None
     changed_at: str
+    device: str | None = None  # the synced computer it was made on (its id), if synced
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -552,7 +552,8 @@ class MemoryStore(MemoryIndexing):
         self.get(memory_id)
         rows = self.db.query(
             "SELECT version, action, actor, message_id, text, kind, importance, pinned, valid_from, "
-            "valid_until, changed_at FROM memory_history WHERE memory_id = ? ORDER BY version",
+            "valid_until, changed_at, sync_device FROM memory_history WHERE memory_id = ? "
+            "ORDER BY version",
             (memory_id,),
         )
         return [
@@ -568,6 +569,7 @@ class MemoryStore(MemoryIndexing):
                 valid_from=r[8],
                 valid_until=r[9],
                 changed_at=r[10],
+                device=r[11],
             )  # fmt: skip
             for r in rows
         ]

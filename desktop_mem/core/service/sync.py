@@ -49,6 +49,10 @@ class Sync:
     def info(self) -> dict[str, Any]:
         return self.syncer.info()
 
+    def this_computer(self) -> str | None:
+        """This computer's id in the sync (None when it does not sync)."""
+        return self.syncer.device if self.enabled else None
+
     def computer_name(self) -> str:
         """This computer's name: as it syncs, or as it was called when it last did."""
         return self.syncer.kept_name()
