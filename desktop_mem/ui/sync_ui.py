@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QMessageBox,
     QPushButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -611,6 +612,8 @@ class SyncPage(QWidget):
         # line of its own); one line, "…" and a tooltip when narrower (a wrapped label in
         # a form row was given one line's height and clipped)
         self.state = ElidedLabel("")
+        # the form grows only fields that ask to expand (an ignored width would get none)
+        self.state.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
 
         form.addRow(self.tr("Status"), self.state)
         row = QHBoxLayout()
@@ -805,6 +808,7 @@ class SyncPage(QWidget):
             remove.clicked.connect(
                 lambda _=False, d=str(c["device"]), n=str(c["name"]): self._remove(d, n)
             )
+            remove.setVisible(not info.get("removed"))  # taken out: it removes no one
             self.remove_buttons[str(c["name"])] = remove
             grid.addWidget(name, row, 0)
             grid.addWidget(when, row, 1)

@@ -283,8 +283,14 @@ def test_remove_a_computer_after_confirming_then_turn_off(
     assert "Join again" in second.syncing.error and "desktop-mem" not in second.syncing.error
     desktop_page.refresh()
     qtbot.waitUntil(lambda: desktop_page.rejoin_box.isVisibleTo(desktop_page), timeout=WAIT)
-    for button in (desktop_page.pair_button, desktop_page.now_button, desktop_page.move_button):
+    for button in (desktop_page.pair_button, desktop_page.now_button, desktop_page.move_button,
+                   *desktop_page.remove_buttons.values()):  # fmt: skip
         assert not button.isVisibleTo(desktop_page)
+    # the page's own line is shown, whole, in the width the form gives it
+    assert desktop_page.state.text() == "Not synced: the reason is below"
+    assert desktop_page.state.width() >= desktop_page.state.fontMetrics().horizontalAdvance(
+        desktop_page.state.text()
+    )
     second.context.app.memories.add(NewMemory("Written on the desktop while it was out"))
     desktop_page.rejoin_code.setText(window.context.app.sync.offer_pairing())
     qtbot.mouseClick(desktop_page.rejoin_button, Qt.MouseButton.LeftButton)
