@@ -18,6 +18,7 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -255,13 +256,30 @@ def main() -> int:
     return 0
 
 
+def _looks(app: Any, home: Path) -> Iterator[tuple[str, str, tuple[int, int], Any]]:
+    """Every look the matrix shoots, set up: (language, theme, size, the app's settings
+    saved with that language and theme, as Settings then shows them)."""
+    from desktop_mem.ui import theme
+    from desktop_mem.ui.app import app_settings, install_language
+
+    for language in ("en", "zh_CN"):
+        install_language(app, language)
+        for look in ("light", "dark"):
+            theme.apply(look)
+            for size in ((1280, 800), (800, 600)):
+                prefs = app_settings(home)
+                prefs.setValue("ui/language", language)
+                prefs.setValue("ui/theme", look)
+                yield language, look, size, prefs
+
+
 def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -> None:
     """Every page, and each tab of Settings, in both languages, themes and sizes."""
     from PySide6.QtWidgets import QApplication
 
     from desktop_mem.core.service import Service
     from desktop_mem.ui import settings_dialog, theme
-    from desktop_mem.ui.app import app_settings, install_language
+    from desktop_mem.ui.app import install_language
     from desktop_mem.ui.main_window import MainWindow
     from desktop_mem.ui.sync_ui import PairingCodeDialog, SyncPage
 
@@ -288,129 +306,108 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
     settings_dialog.SettingsDialog.exec = settings_exec  # type: ignore[method-assign]
     suffix = [""]
     memory = next(m for m in profile.memories.list() if m.text.startswith("Works as a nurse"))
-    for language in ("en", "zh_CN"):
-        install_language(app, language)
-        for look in ("light", "dark"):
-            theme.apply(look)
-            for w, h in ((1280, 800), (800, 600)):
-                suffix[0] = f"-{language}-{look}-{w}x{h}"
-                prefs = app_settings(home)  # as the app saved them: Settings shows them
-                prefs.setValue("ui/language", language)
-                prefs.setValue("ui/theme", look)
-                window = MainWindow(Service(profile), prefs)
-                window.resize(w, h)
-                window.show()
-                pump(cond=lambda window=window: window.context.server.online)
-                window.conversations.open_conversation(conversation)
-                _save(out, "chat" + suffix[0], window, pump)
-                _focused(out, "chat-focus-chip" + suffix[0], window, pump,
-                         window.chat.messages[-1].parts()[5])  # fmt: skip
-                _focused(out, "chat-focus-rail" + suffix[0], window, pump,
-                         window.rail_buttons["memories"])  # fmt: skip
-                window.chat.edit_last_message()  # the editing state
-                _save(out, "chat-editing" + suffix[0], window, pump)
-                window.chat.cancel_edit()
-                window.show_page("memories")
-                window.memories.show_memory(memory.id)
-                _save(out, "memories" + suffix[0], window, pump)
-                _focused(out, "memories-focus-list" + suffix[0], window, pump, window.browser.list)
-                _focused(out, "memories-focus-rail" + suffix[0], window, pump,
-                         window.rail_buttons["memories"])  # fmt: skip
-                _focused(out, "memories-focus-filter" + suffix[0], window, pump,
-                         window.browser.pinned_only)  # fmt: skip
-                window.browser.all_matches.setChecked(True)
-                window.browser.search.setText("zqxv wkrp")  # weak matches, with their scores
-                pump(cond=lambda window=window: window.browser.sort.findData("best") >= 0)
-                _save(out, "memories-weak" + suffix[0], window, pump)
-                # a search: its matches and weak ones by the relevance shown, the words
-                # matched marked, and the details of a memory it left out cleared
-                query = "nurse in Hangzhou" if language == "en" else "女儿几岁"
-                window.browser.search.setText(query)
-                pump(cond=lambda window=window, q=query: window.browser.model.query == q)
-                _save(out, "memories-search" + suffix[0], window, pump)
-                window.browser.search.clear()
-                window.browser.all_matches.setChecked(False)
-                window.show_page("chat")  # the conversations found, the words marked
-                window.conversation_panel.search.setText("Hangzhou" if language == "en" else "小雨")
-                pump(cond=lambda window=window: bool(window.conversation_panel.model.query))
-                _save(out, "chat-search" + suffix[0], window, pump)
-                window.conversation_panel.search.clear()
-                window.show_page("documents")
-                _save(out, "documents" + suffix[0], window, pump)
-                docs = window.documents_page  # a search: the passages found, words marked
-                docs.search.setText("annual leave" if language == "en" else "年假")
-                docs.search.returnPressed.emit()
-                pump(cond=lambda docs=docs: docs.results.count() > 0)
-                _save(out, "documents-search" + suffix[0], window, pump)
-                docs.search.clear()
-                window.show_page("chat")
-                window.settings.open_settings()
-                if (w, h) == (1280, 800):  # dialogs: their own size, once per look
-                    _dialogs(out, suffix[0], window, profile, conversation, pump)
-                window.close()
+    for language, look, (w, h), prefs in _looks(app, home):
+        suffix[0] = f"-{language}-{look}-{w}x{h}"
+        window = MainWindow(Service(profile), prefs)
+        window.resize(w, h)
+        window.show()
+        pump(cond=lambda window=window: window.context.server.online)
+        window.conversations.open_conversation(conversation)
+        _save(out, "chat" + suffix[0], window, pump)
+        _focused(out, "chat-focus-chip" + suffix[0], window, pump,
+                 window.chat.messages[-1].parts()[5])  # fmt: skip
+        _focused(out, "chat-focus-rail" + suffix[0], window, pump,
+                 window.rail_buttons["memories"])  # fmt: skip
+        window.chat.edit_last_message()  # the editing state
+        _save(out, "chat-editing" + suffix[0], window, pump)
+        window.chat.cancel_edit()
+        window.show_page("memories")
+        window.memories.show_memory(memory.id)
+        _save(out, "memories" + suffix[0], window, pump)
+        _focused(out, "memories-focus-list" + suffix[0], window, pump, window.browser.list)
+        _focused(out, "memories-focus-rail" + suffix[0], window, pump,
+                 window.rail_buttons["memories"])  # fmt: skip
+        _focused(out, "memories-focus-filter" + suffix[0], window, pump,
+                 window.browser.pinned_only)  # fmt: skip
+        window.browser.all_matches.setChecked(True)
+        window.browser.search.setText("zqxv wkrp")  # weak matches, with their scores
+        pump(cond=lambda window=window: window.browser.sort.findData("best") >= 0)
+        _save(out, "memories-weak" + suffix[0], window, pump)
+        # a search: its matches and weak ones by the relevance shown, the words
+        # matched marked, and the details of a memory it left out cleared
+        query = "nurse in Hangzhou" if language == "en" else "女儿几岁"
+        window.browser.search.setText(query)
+        pump(cond=lambda window=window, q=query: window.browser.model.query == q)
+        _save(out, "memories-search" + suffix[0], window, pump)
+        window.browser.search.clear()
+        window.browser.all_matches.setChecked(False)
+        window.show_page("chat")  # the conversations found, the words marked
+        window.conversation_panel.search.setText("Hangzhou" if language == "en" else "小雨")
+        pump(cond=lambda window=window: bool(window.conversation_panel.model.query))
+        _save(out, "chat-search" + suffix[0], window, pump)
+        window.conversation_panel.search.clear()
+        window.show_page("documents")
+        _save(out, "documents" + suffix[0], window, pump)
+        docs = window.documents_page  # a search: the passages found, words marked
+        docs.search.setText("annual leave" if language == "en" else "年假")
+        docs.search.returnPressed.emit()
+        pump(cond=lambda docs=docs: docs.results.count() > 0)
+        _save(out, "documents-search" + suffix[0], window, pump)
+        docs.search.clear()
+        window.show_page("chat")
+        window.settings.open_settings()
+        if (w, h) == (1280, 800):  # dialogs: their own size, once per look
+            _dialogs(out, suffix[0], window, profile, conversation, pump)
+        window.close()
 
     # Sync on: two computers through one folder, a memory made on the other one, and one
     # edited on both at once
     desktop = _synced(profile, home, pump)
     only.append("sync")
-    for language in ("en", "zh_CN"):
-        install_language(app, language)
-        for look in ("light", "dark"):
-            theme.apply(look)
-            for w, h in ((1280, 800), (800, 600)):
-                suffix[0] = f"-{language}-{look}-{w}x{h}"
-                prefs = app_settings(home)
-                prefs.setValue("ui/language", language)
-                prefs.setValue("ui/theme", look)
-                window = MainWindow(Service(profile), prefs)
-                window.resize(w, h)
-                window.show()
-                pump(cond=lambda window=window: window.context.server.online)
-                pump(cond=lambda window=window: "desktop" in window.sync_status.text())
-                window.show_page("memories")
-                tea = next(m for m in profile.memories.list() if m.origin_device)
-                window.memories.show_memory(tea.id)
-                _save(out, "memories-synced" + suffix[0], window, pump)
-                window.show_page("chat")
-                window.settings.open_settings()
-                if (w, h) == (1280, 800):
-                    dialog = PairingCodeDialog("KKK1-XTJD-SEA3", window)
-                    dialog.show()
-                    _save(out, "dialog-pairing-code" + suffix[0], dialog, pump)
-                    dialog.close()
-                else:  # what the status bar says when the folder is gone (a drive out)
-                    folder = home / "Sync"
-                    folder.rename(home / "Sync-away")
-                    window.syncing.run_pass()
-                    pump(cond=lambda window=window: bool(window.syncing.error))
-                    _save(out, "chat-sync-error" + suffix[0], window, pump)
-                    tag[0] = "-error"  # and Settings > Sync saying what happened
-                    window.settings.open_settings()
-                    tag[0] = "-on"
-                    (home / "Sync-away").rename(folder)
-                window.close()
+    for language, look, (w, h), prefs in _looks(app, home):
+        suffix[0] = f"-{language}-{look}-{w}x{h}"
+        window = MainWindow(Service(profile), prefs)
+        window.resize(w, h)
+        window.show()
+        pump(cond=lambda window=window: window.context.server.online)
+        pump(cond=lambda window=window: "desktop" in window.sync_status.text())
+        window.show_page("memories")
+        tea = next(m for m in profile.memories.list() if m.origin_device)
+        window.memories.show_memory(tea.id)
+        _save(out, "memories-synced" + suffix[0], window, pump)
+        window.show_page("chat")
+        window.settings.open_settings()
+        if (w, h) == (1280, 800):
+            dialog = PairingCodeDialog("KKK1-XTJD-SEA3", window)
+            dialog.show()
+            _save(out, "dialog-pairing-code" + suffix[0], dialog, pump)
+            dialog.close()
+        else:  # what the status bar says when the folder is gone (a drive out)
+            folder = home / "Sync"
+            folder.rename(home / "Sync-away")
+            window.syncing.run_pass()
+            pump(cond=lambda window=window: bool(window.syncing.error))
+            _save(out, "chat-sync-error" + suffix[0], window, pump)
+            tag[0] = "-error"  # and Settings > Sync saying what happened
+            window.settings.open_settings()
+            tag[0] = "-on"
+            (home / "Sync-away").rename(folder)
+        window.close()
     # the desktop taken out by the laptop: its Settings > Sync offers joining again
     Service(profile).sync.remove("desktop")
     with contextlib.suppress(Exception):  # it learns so at its next pass
         desktop.sync.now()
     tag[0] = "-removed"
-    for language in ("en", "zh_CN"):
-        install_language(app, language)
-        for look in ("light", "dark"):
-            theme.apply(look)
-            for w, h in ((1280, 800), (800, 600)):
-                suffix[0] = f"-{language}-{look}-{w}x{h}"
-                prefs = app_settings(home)
-                prefs.setValue("ui/language", language)
-                prefs.setValue("ui/theme", look)
-                window = MainWindow(desktop, prefs)
-                window.resize(w, h)
-                window.show()
-                pump(cond=lambda window=window: window.context.server.online)
-                window.syncing.run_pass()
-                pump(cond=lambda window=window: bool(window.syncing.error))
-                window.settings.open_settings()
-                window.close()
+    for language, look, (w, h), prefs in _looks(app, home):
+        suffix[0] = f"-{language}-{look}-{w}x{h}"
+        window = MainWindow(desktop, prefs)
+        window.resize(w, h)
+        window.show()
+        pump(cond=lambda window=window: window.context.server.online)
+        window.syncing.run_pass()
+        pump(cond=lambda window=window: bool(window.syncing.error))
+        window.settings.open_settings()
+        window.close()
     tag[0] = "-on"
     only.clear()
     desktop.close()
