@@ -47,7 +47,7 @@ from desktop_mem.ui.passage_dialog import PassageDialog
 from desktop_mem.ui.settings_controller import SettingsController
 from desktop_mem.ui.shortcuts_dialog import ShortcutsDialog
 from desktop_mem.ui.sleep_controller import SleepController
-from desktop_mem.ui.sync_ui import SyncController
+from desktop_mem.ui.sync_controller import SyncController
 from desktop_mem.ui.turns import TurnController
 
 WATCH_MS = 2000  # how often the window looks for changes made by another process

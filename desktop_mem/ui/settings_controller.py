@@ -23,7 +23,8 @@ from desktop_mem.ui.backup_ui import BackupController, BackupPage, RecoveryCodeD
 from desktop_mem.ui.connection import ConnectionController, size_text
 from desktop_mem.ui.context import Context
 from desktop_mem.ui.settings_dialog import SettingsDialog
-from desktop_mem.ui.sync_ui import SyncController, SyncPage
+from desktop_mem.ui.sync_controller import SyncController
+from desktop_mem.ui.sync_ui import SyncPage
 
 PROFILE_KEYS = (
     "auto_memory", "use_memory", "sleep_consolidation", "instructions", "context_tokens",

@@ -308,7 +308,7 @@
 <context>
     <name>SettingsController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="244" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="245" />
         <source>Re-indexed %n item(s) with %1.</source>
         <translation><numerusform>Re-indexed %n item with %1.</numerusform><numerusform>Re-indexed %n items with %1.</numerusform></translation>
     </message>
@@ -324,12 +324,12 @@
 <context>
     <name>SyncPage</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="574" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="267" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n memory</numerusform><numerusform>%n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="576" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="269" />
         <source>%n conversation(s)</source>
         <translation><numerusform>%n conversation</numerusform><numerusform>%n conversations</numerusform></translation>
     </message>
@@ -337,22 +337,22 @@
 <context>
     <name>SyncWords</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="81" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="60" />
         <source>%n min ago</source>
         <translation><numerusform>%n min ago</numerusform><numerusform>%n min ago</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="83" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="62" />
         <source>%n hour(s) ago</source>
         <translation><numerusform>%n hour ago</numerusform><numerusform>%n hours ago</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="105" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="84" />
         <source>%n memory(s) were edited on two computers at once</source>
         <translation><numerusform>%n memory was edited on two computers at once</numerusform><numerusform>%n memories were edited on two computers at once</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="110" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="89" />
         <source>%n memory(s) were edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</source>
         <translation><numerusform>%n memory was edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</numerusform><numerusform>%n memories were edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</numerusform></translation>
     </message>

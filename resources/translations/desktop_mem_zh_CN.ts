@@ -2183,22 +2183,22 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>PairingCodeDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="351" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="44" />
         <source>Pairing code</source>
         <translation>配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="355" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="48" />
         <source>On the other computer, open Settings &gt; Sync &gt; Join a synced profile, choose the same folder once the engine has brought it there, and enter this code:</source>
         <translation>在另一台电脑上，打开“设置 &gt; 同步 &gt; 加入一个已同步的配置”，等同步工具把文件夹带到那里后选择同一个文件夹，然后输入这个配对码：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="372" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="65" />
         <source>It is valid for an hour, and for one computer. Anyone with it and the folder can read this profile until then: do not send it through the synced folder.</source>
         <translation>它在一小时内有效，只能用于一台电脑。在此期间，任何拿到它和这个文件夹的人都能读取这个配置：不要通过同步文件夹传送它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="379" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="72" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
@@ -2456,77 +2456,77 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SettingsController</name>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="70" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="71" />
         <source>Backup</source>
         <translation>备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="71" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="72" />
         <source>Sync</source>
         <translation>同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="72" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="73" />
         <source>Apps</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="110" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="111" />
         <source>New recovery code</source>
         <translation>新的恢复码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="112" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="113" />
         <source>Make a new recovery code? The old one will no longer open this profile or its new backups (backups made before still open with the old one).</source>
         <translation>要生成新的恢复码吗？旧的恢复码将无法再打开此配置及其新备份（之前的备份仍可用旧恢复码打开）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="168" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="169" />
         <source>The Ollama server %1 is not this computer: your messages and the memories retrieved for them are sent to it over the network.</source>
         <translation>Ollama 服务器 %1 不在这台电脑上：你的消息以及为它们检索到的记忆会通过网络发送给它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="171" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="172" />
         <source>The OpenAI-compatible server is on: your messages and the memories retrieved for them are sent to %1, outside this computer.</source>
         <translation>已启用 OpenAI 兼容服务器：你的消息以及为它们检索到的记忆会发送到这台电脑之外的 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="175" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="176" />
         <source>Messages will leave this computer</source>
         <translation>消息将离开这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="202" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="203" />
         <source>The embedding model %1 (a %2 download) is not installed in Ollama. Download it, then re-index every memory, message and document passage with it? Until that is done, the old index keeps working.</source>
         <translation>嵌入模型 %1（需下载 %2）尚未安装在 Ollama 中。要先下载它，再用它重新索引所有记忆、消息和文档段落吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="206" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="207" />
         <source>The embedding model %1 is not installed in Ollama. Download it, then re-index every memory, message and document passage with it? Until that is done, the old index keeps working.</source>
         <translation>嵌入模型 %1 尚未安装在 Ollama 中。要先下载它，再用它重新索引所有记忆、消息和文档段落吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="211" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="212" />
         <source>Search by meaning needs every memory, message and document passage re-indexed with %1. Do it now? Until it finishes, the old index keeps working.</source>
         <translation>按含义搜索需要用 %1 重新索引所有记忆、消息和文档段落。现在开始吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="216" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="217" />
         <source>Re-index everything?</source>
         <translation>重新索引全部内容？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="230" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="231" />
         <source>Re-indexing with %1…</source>
         <translation>正在用 %1 重新索引…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="244" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="245" />
         <source>Re-indexed %n item(s) with %1.</source>
         <translation><numerusform>已用 %1 重新索引 %n 项。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="251" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="252" />
         <source>Re-indexing stopped; the old index is still in use. %1</source>
         <translation>重新索引已停止；仍在使用旧索引。%1</translation>
     </message>
@@ -2768,27 +2768,27 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SyncController</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="276" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="255" />
         <source>Syncing… %1%</source>
         <translation>正在同步… %1%</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="278" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="257" />
         <source>Syncing…</source>
         <translation>正在同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="281" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="260" />
         <source>Not synced: the reason is below</source>
         <translation>未同步：原因见下方</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="282" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="261" />
         <source>Not synced: see Settings &gt; Sync</source>
         <translation>未同步：请查看“设置 &gt; 同步”</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="284" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="263" />
         <source>Sync on</source>
         <translation>同步已开启</translation>
     </message>
@@ -2796,297 +2796,297 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SyncPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="436" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="129" />
         <source>Use this profile on more than one computer. desktop-mem keeps it in a folder that a sync engine carries between them: Syncthing, Dropbox, iCloud Drive, OneDrive, Nextcloud or a network share. Only encrypted data goes into that folder: no memory, message or name can be read there.</source>
         <translation>在多台电脑上使用这个配置。desktop-mem 把它保存在一个由同步工具在电脑之间传送的文件夹里：Syncthing、Dropbox、iCloud 云盘、OneDrive、Nextcloud 或网络共享文件夹。放进这个文件夹的只有加密数据：在那里读不到任何记忆、消息或名称。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="447" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="140" />
         <source>How the other computers list this one</source>
         <translation>其他电脑列表中这台电脑的名称</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="448" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="141" />
         <source>This computer's name</source>
         <translation>这台电脑的名称</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="451" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="144" />
         <source>Sync this profile through a folder</source>
         <translation>通过一个文件夹同步这个配置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="454" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="467" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="609" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="147" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="160" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="302" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="455" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="148" />
         <source>Sync through this folder</source>
         <translation>通过这个文件夹同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="463" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="156" />
         <source>Join a synced profile</source>
         <translation>加入一个已同步的配置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="469" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="665" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="162" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="360" />
         <source>The recovery code, or a pairing code</source>
         <translation>恢复码，或配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="470" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="672" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="163" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="367" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="471" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="164" />
         <source>Join</source>
         <translation>加入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="479" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="172" />
         <source>Joining fills a new, empty profile with everything the other computers hold. This profile already holds memories or conversations, so it cannot join: nothing here is changed. To use them on another computer, sync this profile through a folder above, then join from there.</source>
         <translation>加入会把其他电脑上的全部内容放进一个新的空配置。这个配置已经有记忆或对话，所以不能加入：这里的内容不会有任何改变。要在另一台电脑上使用它们，请在上面通过一个文件夹同步这个配置，然后在那台电脑上加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="492" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="185" />
         <source>No folder chosen</source>
         <translation>未选择文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="493" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="186" />
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="501" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="194" />
         <source>Sync folder</source>
         <translation>同步文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="508" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="201" />
         <source>Choose the folder your sync engine carries first.</source>
         <translation>请先选择同步工具所同步的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="510" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="203" />
         <source>Setting up sync…</source>
         <translation>正在设置同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="518" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="211" />
         <source>Choose the folder the other computer syncs through, and enter a code.</source>
         <translation>请选择另一台电脑用来同步的文件夹，并输入代码。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="522" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="215" />
         <source>Joining: bringing in everything the other computers hold…</source>
         <translation>正在加入：正在取回其他电脑上的全部内容…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="530" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="223" />
         <source>Joining: %1 of %2 records from %3 taken in…</source>
         <translation>正在加入：已从 %3 收取 %2 条记录中的 %1 条…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="539" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="232" />
         <source>Enter a pairing code shown on one of your other computers.</source>
         <translation>请输入你的另一台电脑上显示的配对码。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="543" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="236" />
         <source>Joining again…</source>
         <translation>正在重新加入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="573" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="266" />
         <source>Joined: %1 and %2 are here.</source>
         <translation>已加入：%1和%2已在这里。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="574" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="267" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="576" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="269" />
         <source>%n conversation(s)</source>
         <translation><numerusform>%n 个对话</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="580" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="273" />
         <source>Sync is on.</source>
         <translation>同步已开启。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="598" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="291" />
         <source>Move to another folder…</source>
         <translation>移到另一个文件夹…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="601" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="294" />
         <source>Sync through another folder from now on (the engine's folder moved, or you use another engine). The same key and the same computer: nothing is sent again.</source>
         <translation>从现在起通过另一个文件夹同步（同步引擎的文件夹移动了，或你换了引擎）。密钥和这台电脑都不变：不会重新发送任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="615" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="310" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="619" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="314" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="623" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="318" />
         <source>This computer</source>
         <translation>这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="628" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="323" />
         <source>Other computers</source>
         <translation>其他电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="646" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="341" />
         <source>The other version of each is in its history. Double-click to open it.</source>
         <translation>每条记忆的另一个版本都在它的历史中。双击即可打开。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="653" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="666" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="348" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="361" />
         <source>Join again</source>
         <translation>重新加入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="657" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="352" />
         <source>Show a pairing code on one of your other computers (Settings &gt; Sync) and enter it here. This computer joins as a new one and keeps everything it holds: what changed here since is sent, what the others did is taken in.</source>
         <translation>在你的另一台电脑上显示配对码（设置 &gt; 同步），然后在这里输入。这台电脑会作为新电脑加入，并保留它已有的全部内容：这里之后的改动会发送出去，其他电脑的改动会同步过来。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="677" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="372" />
         <source>Show a pairing code</source>
         <translation>显示配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="679" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="374" />
         <source>A code another computer joins with, without the recovery code</source>
         <translation>另一台电脑无需恢复码即可用它加入的代码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="682" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="377" />
         <source>Sync now</source>
         <translation>立即同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="684" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="379" />
         <source>Turn off sync on this computer…</source>
         <translation>在这台电脑上关闭同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="749" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="444" />
         <source>Show them</source>
         <translation>查看</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="753" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="448" />
         <source>Memories edited on two computers at once</source>
         <translation>在两台电脑上同时被编辑的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="758" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="453" />
         <source>(deleted)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="760" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="455" />
         <source>%1 (also edited on %2, %3)</source>
         <translation>%1（%2 上也编辑过，%3）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="786" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="481" />
         <source>None yet. On the other computer, choose Join a synced profile in Settings &gt; Sync, with this folder and a pairing code (Show a pairing code, below).</source>
         <translation>还没有。在另一台电脑上，打开“设置 &gt; 同步”，选择“加入一个已同步的配置”，使用这个文件夹和一个配对码（见下方的“显示配对码”）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="792" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="487" />
         <source>None yet. On the other computer, choose Join a synced profile in Settings &gt; Sync, with this folder and the recovery code or a pairing code.</source>
         <translation>还没有。在另一台电脑上，打开“设置 &gt; 同步”，选择“加入一个已同步的配置”，用这个文件夹以及恢复码或配对码加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="802" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="497" />
         <source>last synced %1</source>
         <translation>上次同步：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="804" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="499" />
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="837" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="533" />
         <source>A computer's name cannot be empty: type a few letters.</source>
         <translation>电脑名称不能为空：请输入几个字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="849" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="545" />
         <source>Renamed.</source>
         <translation>已重命名。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="854" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="550" />
         <source>Remove a computer</source>
         <translation>移除一台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="856" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="552" />
         <source>Remove “%1” from this sync? The others get a new key that it is not given: it cannot read anything changed from now on. What it already holds stays on it. Do this if it was lost or stolen, or is no longer yours.</source>
         <translation>要把“%1”从这个同步中移除吗？其他电脑会换用一把不给它的新密钥：从现在起的任何更改它都读不到。它已有的内容仍留在它上面。如果它丢失、被盗或已不属于你，请这样做。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="865" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="561" />
         <source>Removing %1…</source>
         <translation>正在移除 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="870" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="566" />
         <source>%1 was removed.</source>
         <translation>已移除 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="876" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="572" />
         <source>Move sync to another folder</source>
         <translation>把同步移到另一个文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="881" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="577" />
         <source>Moving sync to %1…</source>
         <translation>正在把同步移到 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="887" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="583" />
         <source>This profile now syncs through %1. On your other computers, choose Move to another folder… with the same folder once the engine has brought it there. The old folder is no longer used here: delete it once every computer has moved.</source>
         <translation>这个档案现在通过 %1 同步。等同步引擎把这个文件夹带到你的其他电脑后，在那些电脑上选择“移到另一个文件夹…”并选同一个文件夹。这台电脑不再使用旧文件夹：等所有电脑都移过去后，可以删除它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="921" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="617" />
         <source>Turn off sync</source>
         <translation>关闭同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="923" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="619" />
         <source>Stop syncing this profile on this computer? Everything it holds stays here, and the other computers go on syncing without it.</source>
         <translation>要在这台电脑上停止同步这个配置吗？它的全部内容仍保留在这里，其他电脑会在没有它的情况下继续同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="934" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="630" />
         <source>Sync is off on this computer.</source>
         <translation>这台电脑上的同步已关闭。</translation>
     </message>
@@ -3094,52 +3094,52 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SyncWords</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="76" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="55" />
         <source>never</source>
         <translation>从未</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="79" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="58" />
         <source>just now</source>
         <translation>刚刚</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="81" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="60" />
         <source>%n min ago</source>
         <translation><numerusform>%n 分钟前</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="83" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="62" />
         <source>%n hour(s) ago</source>
         <translation><numerusform>%n 小时前</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="96" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="75" />
         <source>Sync on · no other computer syncs now</source>
         <translation>同步已开启 · 现在没有其他电脑在同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="97" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="76" />
         <source>Sync on · no other computer has joined yet</source>
         <translation>同步已开启 · 还没有其他电脑加入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="99" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="78" />
         <source>Synced with %1 %2</source>
         <translation>%2与 %1 同步</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="105" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="84" />
         <source>%n memory(s) were edited on two computers at once</source>
         <translation><numerusform>有 %n 条记忆同时在两台电脑上被编辑</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="110" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="89" />
         <source>%n memory(s) were edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</source>
         <translation><numerusform>有 %n 条记忆同时在两台电脑上被编辑：另一个版本在它的历史中（“设置 &gt; 同步”中列出了它们）。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="118" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="97" />
         <source>A file in the sync folder was refused (changed, cut short or from another profile): nothing of it was applied. If it goes on, remove that computer and join it again.</source>
         <translation>同步文件夹中的一个文件被拒绝了（被改动、不完整或来自另一个配置）：其中的内容都没有应用。如果一直这样，请移除那台电脑，再让它重新加入。</translation>
     </message>
@@ -3806,7 +3806,7 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>sync</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="55" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="34" />
         <source>this computer</source>
         <translation>这台电脑</translation>
     </message>
