@@ -256,21 +256,32 @@ def main() -> int:
     return 0
 
 
-def _looks(app: Any, home: Path) -> Iterator[tuple[str, str, tuple[int, int], Any]]:
-    """Every look the matrix shoots, set up: (language, theme, size, the app's settings
-    saved with that language and theme, as Settings then shows them)."""
+def _windows(
+    app: Any, home: Path, service: Any, pump: Any, suffix: list[str]
+) -> Iterator[tuple[str, tuple[int, int], Any]]:
+    """A window on `service` in every look the matrix shoots, shown and connected:
+    (language, size, the window), closed once the caller is done with it. The app's
+    settings are saved with that language and theme, as Settings then shows them, and
+    `suffix[0]` names the look in the pictures' file names."""
     from desktop_mem.ui import theme
     from desktop_mem.ui.app import app_settings, install_language
+    from desktop_mem.ui.main_window import MainWindow
 
     for language in ("en", "zh_CN"):
         install_language(app, language)
         for look in ("light", "dark"):
             theme.apply(look)
-            for size in ((1280, 800), (800, 600)):
+            for w, h in ((1280, 800), (800, 600)):
+                suffix[0] = f"-{language}-{look}-{w}x{h}"
                 prefs = app_settings(home)
                 prefs.setValue("ui/language", language)
                 prefs.setValue("ui/theme", look)
-                yield language, look, size, prefs
+                window = MainWindow(service(), prefs)
+                window.resize(w, h)
+                window.show()
+                pump(cond=lambda window=window: window.context.server.online)
+                yield language, (w, h), window
+                window.close()
 
 
 def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -> None:
@@ -280,7 +291,6 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
     from desktop_mem.core.service import Service
     from desktop_mem.ui import settings_dialog, theme
     from desktop_mem.ui.app import install_language
-    from desktop_mem.ui.main_window import MainWindow
     from desktop_mem.ui.sync_ui import PairingCodeDialog, SyncPage
 
     out.mkdir(parents=True, exist_ok=True)
@@ -306,12 +316,7 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
     settings_dialog.SettingsDialog.exec = settings_exec  # type: ignore[method-assign]
     suffix = [""]
     memory = next(m for m in profile.memories.list() if m.text.startswith("Works as a nurse"))
-    for language, look, (w, h), prefs in _looks(app, home):
-        suffix[0] = f"-{language}-{look}-{w}x{h}"
-        window = MainWindow(Service(profile), prefs)
-        window.resize(w, h)
-        window.show()
-        pump(cond=lambda window=window: window.context.server.online)
+    for language, (w, h), window in _windows(app, home, lambda: Service(profile), pump, suffix):
         window.conversations.open_conversation(conversation)
         _save(out, "chat" + suffix[0], window, pump)
         _focused(out, "chat-focus-chip" + suffix[0], window, pump,
@@ -358,18 +363,12 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
         window.settings.open_settings()
         if (w, h) == (1280, 800):  # dialogs: their own size, once per look
             _dialogs(out, suffix[0], window, profile, conversation, pump)
-        window.close()
 
     # Sync on: two computers through one folder, a memory made on the other one, and one
     # edited on both at once
     desktop = _synced(profile, home, pump)
     only.append("sync")
-    for language, look, (w, h), prefs in _looks(app, home):
-        suffix[0] = f"-{language}-{look}-{w}x{h}"
-        window = MainWindow(Service(profile), prefs)
-        window.resize(w, h)
-        window.show()
-        pump(cond=lambda window=window: window.context.server.online)
+    for _language, (w, h), window in _windows(app, home, lambda: Service(profile), pump, suffix):
         pump(cond=lambda window=window: "desktop" in window.sync_status.text())
         window.show_page("memories")
         tea = next(m for m in profile.memories.list() if m.origin_device)
@@ -392,22 +391,15 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
             window.settings.open_settings()
             tag[0] = "-on"
             (home / "Sync-away").rename(folder)
-        window.close()
     # the desktop taken out by the laptop: its Settings > Sync offers joining again
     Service(profile).sync.remove("desktop")
     with contextlib.suppress(Exception):  # it learns so at its next pass
         desktop.sync.now()
     tag[0] = "-removed"
-    for language, look, (w, h), prefs in _looks(app, home):
-        suffix[0] = f"-{language}-{look}-{w}x{h}"
-        window = MainWindow(desktop, prefs)
-        window.resize(w, h)
-        window.show()
-        pump(cond=lambda window=window: window.context.server.online)
+    for _language, _size, window in _windows(app, home, lambda: desktop, pump, suffix):
         window.syncing.run_pass()
         pump(cond=lambda window=window: bool(window.syncing.error))
         window.settings.open_settings()
-        window.close()
     tag[0] = "-on"
     only.clear()
     desktop.close()
