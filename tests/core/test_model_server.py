@@ -59,6 +59,9 @@ def test_every_request_to_the_chat_model_asks_for_one_context_length(
     layer = MemoryLayer(Service(profile))
     assert layer.chat("what do I drink in the morning?")["status"] == "complete"
     layer.add("Prefers black tea in the morning with lemon", consolidate=True)
+    # the chat's title is asked in the background, after the learning chat() waits for:
+    # the service's one background thread has done it once this no-op has run
+    layer.service.background.submit(lambda: None).result(60)
     # the command line's model commands load nothing
     before = len(fake_ollama.requests)
     assert run("models", "list")[0] == 0 and run("models", "pull", "llama3.2:3b")[0] == 0
