@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QDateTime, QEvent, QLocale, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QDateTime, QEvent, QLocale, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QKeyEvent,
 )
@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from desktop_mem.ui import focus
 from desktop_mem.ui.message_widget import MessageWidget
+from desktop_mem.ui.widgets import ElidedLabel
 
 COLUMN = 820  # px: the widest the messages and the composer get (about 90 characters)
 FOLLOW_SLACK = 24  # px from the bottom that still counts as "at the newest message"
@@ -85,44 +86,6 @@ class Composer(QPlainTextEdit):
             self.cancelled.emit()
             return
         super().keyPressEvent(event)
-
-
-class ElidedLabel(QLabel):
-    """A one-line label that ends with "…" when narrower than its text (the full text is
-    its tooltip then), so a long conversation title never widens the window."""
-
-    text_set = Signal()
-
-    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._full = ""
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.setText(text)
-
-    def setText(self, text: str) -> None:
-        self._full = text
-        self._elide()
-        self.text_set.emit()
-
-    def text(self) -> str:
-        return self._full
-
-    def minimumSizeHint(self) -> QSize:
-        return QSize(0, super().minimumSizeHint().height())
-
-    def full_text(self) -> str:
-        return self._full
-
-    def resizeEvent(self, event: Any) -> None:
-        super().resizeEvent(event)
-        self._elide()
-
-    def _elide(self) -> None:
-        shown = self.fontMetrics().elidedText(
-            self._full, Qt.TextElideMode.ElideRight, max(0, self.width())
-        )
-        super().setText(shown)
-        self.setToolTip(self._full if shown != self._full else "")
 
 
 class ChatView(QWidget):

@@ -31,9 +31,9 @@ from PySide6.QtWidgets import (
 from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.textproc import shorten
 from desktop_mem.ui import tasks
-from desktop_mem.ui.chat_view import ElidedLabel
 from desktop_mem.ui.item_models import ID_ROLE
 from desktop_mem.ui.sync_controller import SyncController, SyncWords, default_computer_name
+from desktop_mem.ui.widgets import ElidedLabel
 
 
 class PairingCodeDialog(QDialog):
