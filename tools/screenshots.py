@@ -374,6 +374,15 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
         tea = next(m for m in profile.memories.list() if m.origin_device)
         window.memories.show_memory(tea.id)
         _save(out, "memories-synced" + suffix[0], window, pump)
+        # the memory edited on both computers at once: its card was marked until now
+        both = window.context.app.sync.conflicts()[0][0]
+        window.memories.show_memory(both)
+        pump(cond=lambda window=window: window.browser.drawer.edited_on_both.isVisible())
+        _save(out, "memories-edited-on-both" + suffix[0], window, pump)
+        sync = window.context.app.sync
+        pump(cond=lambda sync=sync: not sync.conflicts(unseen_only=True))  # looked at
+        with profile.db.transaction() as conn:  # not looked at, for the next look's card
+            conn.execute("UPDATE sync_conflicts SET seen = 0")
         window.show_page("chat")
         window.settings.open_settings()
         if (w, h) == (1280, 800):

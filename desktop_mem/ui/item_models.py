@@ -40,6 +40,8 @@ class MemoryTableModel(QAbstractTableModel):
         self._found: dict[int, Found] = {}
         self._more: Callable[[int, int], list[Memory]] | None = None
         self.computers: dict[str, str] = {}  # the synced computers' names, by id
+        # memories edited on two computers at once, not looked at yet (marked on cards)
+        self.edited_on_both: set[int] = set()
         self.query = ""  # the search the hits answer: its matched words are marked
 
     def headers(self) -> list[str]:

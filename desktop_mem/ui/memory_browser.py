@@ -358,10 +358,12 @@ class MemoryBrowser(QWidget):
         proposals: list[Memory] | None = None,
         computer: str | None = None,
         made_on: list[str | None] | None = None,
+        edited_on_both: bool = False,
     ) -> None:
         self.drawer.show_details(
             memory, versions, answers, origin, apps, selected=len(self.selected_ids()),
             proposals=proposals, computer=computer, made_on=made_on,
+            edited_on_both=edited_on_both,
         )  # fmt: skip
 
     def _delete(self) -> None:

@@ -78,14 +78,21 @@ def computer_label(memory: Memory, computers: dict[str, str] | None) -> str:
 
 
 def meta_line(
-    memory: Memory, found: Found | None = None, computers: dict[str, str] | None = None
+    memory: Memory,
+    found: Found | None = None,
+    computers: dict[str, str] | None = None,
+    edited_on_both: bool = False,
 ) -> str:
-    """(Relevance ·) kind · date · pinned · always given · source (· from another
-    computer) (· until, expired): the second line of a card. `computers`: the synced
-    computers' names by id."""
+    """(Relevance ·) kind · date (· edited on two computers) · pinned · always given ·
+    source (· from another computer) (· until, expired): the second line of a card.
+    `computers`: the synced computers' names by id; `edited_on_both`: an edit made on
+    two computers at once that the user has not looked at yet (said before the rest,
+    which a narrow card cuts off)."""
     parts = [relevance_label(found)] if found is not None else []
     parts = [p for p in parts if p]
     parts += [kind_label(None, memory.kind), memory.created_at[:10]]
+    if edited_on_both:
+        parts.append(QCoreApplication.translate("cards", "⇄ edited on two computers"))
     if memory.pinned:
         parts.append(QCoreApplication.translate("cards", "★ pinned"))
     if memory.always:
@@ -154,9 +161,11 @@ class MemoryCardDelegate(QStyledItemDelegate):
         model = index.model()
         return model.memory(index.row()) if isinstance(model, MemoryTableModel) else None
 
-    def _computers(self, index: Index) -> dict[str, str]:
+    def _meta(self, index: Index, memory: Memory, found: Found | None) -> str:
         model = index.model()
-        return model.computers if isinstance(model, MemoryTableModel) else {}
+        if not isinstance(model, MemoryTableModel):
+            return meta_line(memory, found)
+        return meta_line(memory, found, model.computers, memory.id in model.edited_on_both)
 
     def _query(self, index: Index) -> str:
         model = index.model()
@@ -231,7 +240,7 @@ class MemoryCardDelegate(QStyledItemDelegate):
             QRect(rect.left(), y + GAP, rect.width(), meta.lineSpacing()),
             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
             meta.elidedText(
-                meta_line(memory, found, self._computers(index)),
+                self._meta(index, memory, found),
                 Qt.TextElideMode.ElideRight,
                 rect.width(),
             ),

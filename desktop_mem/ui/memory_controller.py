@@ -23,6 +23,10 @@ from desktop_mem.ui.memory_cards import computer_label
 
 SEARCH_K = 50
 
+# the synced computers' names by id, and the memories edited on two computers at once
+# that the user has not looked at
+SyncMarks = tuple[dict[str, str], set[int]]
+
 
 class MemoryController(QObject):
     def __init__(self, context: Context, browser: MemoryBrowser) -> None:
@@ -33,7 +37,6 @@ class MemoryController(QObject):
         self._focus: int | None = None  # a memory to select once the list is read again
         self.import_box: QMessageBox | None = None
         self._listing = 0  # the latest listing asked for (an older one is dropped)
-        self._names: dict[str, str] = {}  # the synced computers' names, by id
         b = browser
         b.refresh_requested.connect(self.refresh_memories)
         b.search_requested.connect(self.search_memories)
@@ -80,16 +83,16 @@ class MemoryController(QObject):
                 return rows, len(rows)
             return more(0, page), store.count()
 
-        def read() -> tuple[list[Any], int, dict[str, str]]:
+        def read() -> tuple[list[Any], int, SyncMarks]:
             rows, total = first_page()
-            return rows, total, self._computer_names()
+            return rows, total, self._sync_marks()
 
-        def listed(result: tuple[list[Any], int, dict[str, str]]) -> None:
+        def listed(result: tuple[list[Any], int, SyncMarks]) -> None:
             if not isValid(self.browser.search):
                 return  # the window closed while the memories were read
             if ticket == self._listing and not self.browser.query():  # the latest one
-                rows, total, names = result
-                self.browser.model.computers = names
+                rows, total, marks = result
+                self._mark(marks)
                 self.browser.show_memories(
                     rows, more=more if len(rows) < total else None, total=total
                 )
@@ -108,9 +111,9 @@ class MemoryController(QObject):
         weak_too = self.browser.all_matches.isChecked()
         browse = self.app.memories.browse
 
-        def work() -> list[Any]:
-            self._names = self._computer_names()
-            return [b for b in browse(query, SEARCH_K, kinds=kinds) if weak_too or b.match]
+        def work() -> tuple[list[Any], SyncMarks]:
+            found = [b for b in browse(query, SEARCH_K, kinds=kinds) if weak_too or b.match]
+            return found, self._sync_marks()
 
         def keep(b: Any) -> bool:
             if f["pinned"] is not None and not b.memory.pinned:
@@ -119,24 +122,29 @@ class MemoryController(QObject):
                 return False
             return not f["since"] or b.memory.created_at[:10] >= f["since"]
 
-        def found(result: list[Any]) -> None:
+        def found(result: tuple[list[Any], SyncMarks]) -> None:
             if not isValid(self.browser.search) or self.browser.query() != query:
                 return  # typed on: a newer search is coming
-            hits = [b for b in result if keep(b)]
+            hits = [b for b in result[0] if keep(b)]
             scores = {b.memory.id: (b.relevance, not b.match) for b in hits}
             # the window says itself what is not indexed yet (the status bar), in its words
-            self.browser.model.computers = self._names
+            self._mark(result[1])
             self.browser.show_memories([b.memory for b in hits], scores)
             if then is not None:
                 then()
 
         tasks.run(work, done=found, failed=self._error)
 
-    def _computer_names(self) -> dict[str, str]:
-        """The synced computers' names by id ("from laptop" on a card); off the GUI
-        thread."""
+    def _sync_marks(self) -> SyncMarks:
+        """The synced computers' names by id ("from laptop" on a card) and the memories
+        edited on two computers at once that were not looked at; off the GUI thread."""
         sync = self.app.sync
-        return sync.origin_names() if sync.enabled else {}
+        if not sync.enabled:
+            return {}, set()
+        return sync.origin_names(), {c[0] for c in sync.conflicts(unseen_only=True)}
+
+    def _mark(self, marks: SyncMarks) -> None:
+        self.browser.model.computers, self.browser.model.edited_on_both = marks
 
     def show_memory(self, memory_id: int) -> None:
         try:
@@ -181,11 +189,15 @@ class MemoryController(QObject):
             (names.get(v.device) or None) if v.device and v.device != here else None
             for v in versions
         ]
+        both = self.app.sync.edited_on_both(memory_id)
         self.browser.show_details(
             memory, versions, answers, origin, list(seen.items()), proposals=proposals,
-            computer=computer, made_on=made_on,
+            computer=computer, made_on=made_on, edited_on_both=both,
         )  # fmt: skip
-        if self.app.sync.enabled:  # an edit made on two computers at once is seen now
+        if both:  # an edit made on two computers at once is seen now
+            if memory_id in self.browser.model.edited_on_both:  # its card's mark goes
+                self.browser.model.edited_on_both.discard(memory_id)
+                self.browser.list.viewport().update()
             tasks.run(
                 self.app.sync.mark_conflicts_seen, [memory_id], done=lambda _n: None,
                 failed=lambda _text: None,

@@ -208,6 +208,13 @@ class MemoryDrawer(QWidget):
         self.proposed.setTextFormat(Qt.TextFormat.PlainText)
         below.addWidget(self.proposed)
         below.addWidget(self._heading(self.tr("History")))
+        self.edited_on_both = QLabel(  # a synced memory edited on two computers at once
+            self.tr("Edited on two computers at once: the other version is in its history.")
+        )
+        self.edited_on_both.setObjectName("notice")
+        self.edited_on_both.setWordWrap(True)
+        self.edited_on_both.hide()
+        below.addWidget(self.edited_on_both)
         self.history = WrappedList(180)
         self.history.itemActivated.connect(self._history_activated)
         self.history.currentRowChanged.connect(self._version_chosen)
@@ -260,9 +267,11 @@ class MemoryDrawer(QWidget):
         proposals: list[Memory] | None = None,
         computer: str | None = None,
         made_on: list[str | None] | None = None,
+        edited_on_both: bool = False,
     ) -> None:
         """`computer`: "from laptop" when it was made on another synced computer;
-        `made_on`: for each version, the other synced computer it was made on."""
+        `made_on`: for each version, the other synced computer it was made on;
+        `edited_on_both`: two computers changed it at once (both versions kept)."""
         self.current = memory
         self._made_on = made_on or []
         self.pages.setCurrentIndex(0 if memory is None else 1)
@@ -314,6 +323,7 @@ class MemoryDrawer(QWidget):
             self.origin.setText(source_label(self, memory.source))
         self.computer.setText(computer or "")
         self.computer.setVisible(bool(computer))
+        self.edited_on_both.setVisible(memory is not None and edited_on_both)
         self.impact.clear()
         for message_id, text in answers:
             preview = textproc.shorten(textproc.plain_text(text), 160)  # answers are Markdown

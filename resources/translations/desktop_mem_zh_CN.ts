@@ -535,47 +535,47 @@
 <context>
     <name>ConversationListModel</name>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="267" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="269" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="268" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="270" />
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="269" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="271" />
         <source>Yesterday</source>
         <translation>昨天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="270" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="272" />
         <source>Previous 7 days</source>
         <translation>过去 7 天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="271" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="273" />
         <source>Previous 30 days</source>
         <translation>过去 30 天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="272" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="274" />
         <source>Older</source>
         <translation>更早</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="351" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="353" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/item_models.py" line="359" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="361" />
         <source>%n message(s), last %1</source>
         <translation><numerusform>%n 条消息，最近 %1</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="363" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="365" />
         <source>from %1, %2</source>
         <translation>来自 %1，%2</translation>
     </message>
@@ -1643,168 +1643,168 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryController</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="146" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="154" />
         <source>That memory was forgotten: it is no longer kept.</source>
         <translation>这条记忆已被忘记，不再保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="170" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="178" />
         <source>an app without a key</source>
         <translation>没有密钥的应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="171" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="179" />
         <source>an app with a key that is not valid</source>
         <translation>密钥无效的应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="213" />
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="226" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="225" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="238" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="230" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="242" />
         <source>The memory was saved.</source>
         <translation>记忆已保存。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="275" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="287" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="278" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="290" />
         <source>It shaped %n answer(s).</source>
         <translation><numerusform>它影响过 %n 个回答。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="280" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="292" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="284" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="296" />
         <source>Delete memories</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="291" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="303" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="295" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="307" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="317" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="329" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="323" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="335" />
         <source>Forgot %n memory(s); the conversations stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>已忘记 %n 条记忆；对话保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="329" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="341" />
         <source>Forgot %n memory(s)</source>
         <translation><numerusform>已忘记 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="330" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="342" />
         <source> and deleted %n message(s).</source>
         <translation><numerusform>，并删除了 %n 条消息。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="344" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="356" />
         <source>Delete everything</source>
         <translation>全部删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="346" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="358" />
         <source>This deletes all %1 conversations and all %2 memories of this profile for good. The settings and the key stay.</source>
         <translation>这会永久删除此配置的全部 %1 个对话和全部 %2 条记忆。设置和密钥会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="351" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="363" />
         <source>DELETE</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="357" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="369" />
         <source>Deleting everything…</source>
         <translation>正在全部删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="367" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="379" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="369" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="381" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="375" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="387" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="387" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="399" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="396" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="408" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="397" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="409" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="409" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="421" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="412" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="424" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="424" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="436" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="430" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="442" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="432" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="444" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="436" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="448" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="445" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="457" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>你不在的时候，整理了 %n 条记忆（合并或标记为过期）；可在每条记忆的历史中撤销。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="455" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="467" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>
@@ -1858,7 +1858,7 @@ A local language model with a long-term memory you can see and control. Your con
     </message>
     <message>
         <location filename="../../desktop_mem/ui/memory_drawer.py" line="172" />
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="301" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="310" />
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
@@ -1883,67 +1883,72 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="216" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="212" />
+        <source>Edited on two computers at once: the other version is in its history.</source>
+        <translation>曾在两台电脑上同时被编辑：另一个版本在它的历史中。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="223" />
         <source>Restore this version</source>
         <translation>恢复此版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="231" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="238" />
         <source>Select a memory to see where it came from, the answers it shaped and its history, or to edit it.</source>
         <translation>选择一条记忆，查看它的来源、受它影响的回答和修改历史，或编辑它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="271" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="280" />
         <source>%1 wants to change this to: “%2” (its own memory %3)</source>
         <translation>%1 想把它改为：“%2”（它自己的记忆 %3）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="280" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="289" />
         <source>Used by other apps: %1</source>
         <translation>被其他应用使用：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="301" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="310" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="320" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="330" />
         <source>(empty answer)</source>
         <translation>（空回答）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="325" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="335" />
         <source>No answer has used it yet.</source>
         <translation>还没有回答用到它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="341" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="351" />
         <source>, until %1</source>
         <translation>，有效至 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="343" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="353" />
         <source>, from message %1</source>
         <translation>，来自消息 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="346" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="356" />
         <source>, on %1</source>
         <translation>，在 %1 上</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="349" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="359" />
         <source>%1 (%2%3)%4: %5</source>
         <translation>%1（%2%3）%4：%5</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="376" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="386" />
         <source>Given in every chat: it is about your %1.</source>
         <translation>每次对话都会提供：这与你的%1有关。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="379" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="389" />
         <source>It is about your %1, but you chose to give it only when it is relevant.</source>
         <translation>这与你的%1有关，但你选择了只在相关时提供。</translation>
     </message>
@@ -1951,42 +1956,42 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryTableModel</name>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="47" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="49" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="48" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="50" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="49" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="51" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="50" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="52" />
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="51" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="53" />
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="52" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="54" />
         <source>Updated</source>
         <translation>已更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="53" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="55" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="173" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="175" />
         <source> (expired)</source>
         <translation>（已过期）</translation>
     </message>
@@ -3405,22 +3410,27 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>来自 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="90" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="95" />
+        <source>⇄ edited on two computers</source>
+        <translation>⇄ 在两台电脑上同时编辑</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="97" />
         <source>★ pinned</source>
         <translation>★ 置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="97" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="104" />
         <source>expired</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="100" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="107" />
         <source>until %1</source>
         <translation>有效至 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="203" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="205" />
         <source>A match is what the chat would give the model for this search: near it in meaning or holding its words, and the search about something you have (a greeting, or a question about something you never mentioned, has none). Matches are listed best first. A weak match is near the search but not a match: listed with “Weak matches too”.</source>
         <translation>匹配是对话时会为这个搜索提供给模型的记忆：意思相近或含有搜索的词，而且搜索的是你有的内容（一句问候，或问你从没提过的事，就没有匹配）。匹配按相关程度排列。弱匹配与搜索相近但不算匹配：勾选“也显示弱匹配”才列出。</translation>
     </message>
@@ -3637,32 +3647,32 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>kinds</name>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="215" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="217" />
         <source>fact</source>
         <translation>事实</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="216" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="218" />
         <source>preference</source>
         <translation>偏好</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="217" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="219" />
         <source>event</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="218" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="220" />
         <source>plan</source>
         <translation>计划</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="219" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="221" />
         <source>person</source>
         <translation>人物</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="220" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="222" />
         <source>note</source>
         <translation>笔记</translation>
     </message>
@@ -3783,22 +3793,22 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>sources</name>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="226" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="228" />
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="227" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="229" />
         <source>from a chat</source>
         <translation>来自聊天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="228" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="230" />
         <source>import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="229" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="231" />
         <source>consolidation</source>
         <translation>整理</translation>
     </message>

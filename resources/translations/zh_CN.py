@@ -743,6 +743,8 @@ ZH: dict[str, str | list[str]] = {
     "None yet. On the other computer, choose Join a synced profile in Settings > Sync, with this folder and a pairing code (Show a pairing code, below).": "还没有。在另一台电脑上，打开“设置 > 同步”，选择“加入一个已同步的配置”，使用这个文件夹和一个配对码（见下方的“显示配对码”）。",
     "Joined: %1 and %2 are here.": "已加入：%1和%2已在这里。",
     ", on %1": "，在 %1 上",
+    "⇄ edited on two computers": "⇄ 在两台电脑上同时编辑",
+    "Edited on two computers at once: the other version is in its history.": "曾在两台电脑上同时被编辑：另一个版本在它的历史中。",
 }
 
 

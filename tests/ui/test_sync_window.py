@@ -422,12 +422,36 @@ def test_opening_a_memory_edited_on_both_clears_the_line(
     page = page_of(qtbot, w)
     qtbot.waitUntil(lambda: page.conflicts_line.isVisible(), timeout=WAIT)
     assert page.conflicts_line.text().startswith("1 memory was edited on two computers at once")
+    # its card says so, before what a narrow card cuts off
+    w.show_page("memories")
+    model = w.browser.model
+    w.memories.refresh_memories()
+    qtbot.waitUntil(lambda: memory_id in model.edited_on_both, timeout=WAIT)
+    memory = w.context.app.memories.get(memory_id)
+    line = meta_line(memory, None, model.computers, memory_id in model.edited_on_both)
+    assert line.split(" · ")[2] == "⇄ edited on two computers", line
     # opened from anywhere (a card, a chat's "used" list): it has been looked at
     w.context.hub.memory_requested.emit(memory_id)
     qtbot.waitUntil(lambda: not w.context.app.sync.conflicts(unseen_only=True), timeout=WAIT)
     qtbot.waitUntil(lambda: "1 memory" not in page.conflicts_line.text(), timeout=WAIT)
     assert page.conflicts_line.isVisible()  # still findable
     assert w.context.app.sync.conflicts()
+    # the card's mark is gone; the memory itself says why it has two versions, always
+    drawer = w.browser.drawer
+    assert memory_id not in model.edited_on_both
+    assert drawer.edited_on_both.isVisibleTo(drawer)
+    assert drawer.edited_on_both.text() == (
+        "Edited on two computers at once: the other version is in its history."
+    )
+    w.memories.refresh_memories()
+    idle(qtbot)
+    qtbot.waitUntil(lambda: model.rowCount() == 1, timeout=WAIT)
+    assert memory_id not in model.edited_on_both
+    other = w.context.app.memories.add(NewMemory("I like rowing", kind="fact")).memory.id
+    w.context.hub.memory_requested.emit(other)
+    qtbot.waitUntil(lambda: drawer.current is not None and drawer.current.id == other,
+                    timeout=WAIT)  # fmt: skip
+    assert not drawer.edited_on_both.isVisibleTo(drawer)
 
 
 def test_words_for_sync_have_real_plural_forms() -> None:

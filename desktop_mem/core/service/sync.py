@@ -215,6 +215,11 @@ class Sync:
     def conflicts(self, unseen_only: bool = False) -> list[tuple[int, str, str]]:
         return self.syncer.conflicts(unseen_only)
 
+    def edited_on_both(self, memory_id: int) -> bool:
+        """Whether two synced computers changed this memory at once (both versions are
+        in its history), looked at or not."""
+        return self.enabled and self.syncer.edited_on_both(memory_id)
+
     def mark_conflicts_seen(self, memory_ids: Iterable[int] | None = None) -> int:
         """The user looked at the memories edited on two computers at once (all of
         them, or these): they are no longer counted as new."""

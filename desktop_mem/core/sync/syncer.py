@@ -612,6 +612,15 @@ class Syncer:
             (int(r[0]), str(r[1]), str(r[2])) for r in self.db.query(sql + " ORDER BY c.at DESC")
         ]
 
+    def edited_on_both(self, memory_id: int) -> bool:
+        """Whether this memory was edited on two computers at once (seen or not)."""
+        return bool(
+            self.db.query(
+                "SELECT 1 FROM sync_conflicts c JOIN memories m ON m.uid = c.uid WHERE m.id = ?",
+                (memory_id,),
+            )
+        )
+
     def mark_conflicts_seen(self, memory_ids: Iterable[int] | None = None) -> int:
         """The user has looked: at the list of them (every one), or at these memories.
         How many were not seen before (announced: the window's line clears)."""
