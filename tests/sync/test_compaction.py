@@ -5,6 +5,10 @@ up from the snapshot."""
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
+
+import pytest
 
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.sync import files
@@ -215,3 +219,44 @@ def test_a_removed_computer_joins_again_keeping_what_it_holds(computers: Compute
     later = computers.join("later", laptop.code)
     later.sync()
     assert later.texts() == want
+
+
+def test_a_removed_computers_folder_written_after_the_removal_goes(
+    computers: Computers, tmp_path: Path
+) -> None:
+    """A computer taken out of the sync that wrote before it learned so (its files
+    crossed the removal in the engine) leaves its folder in the sync folder again, with
+    texts deleted since in it: the others' next pass removes it, and so does the
+    computer itself when it joins again."""
+    from desktop_mem.core.errors import SyncError
+    from desktop_mem.core.sync.keys import KeyChain
+
+    laptop = computers.first("laptop")
+    laptop.sync()
+    desktop = computers.join("desktop", laptop.code)
+    desktop.service.memories.add(NewMemory("The desktop's secret, deleted later"))
+    desktop.sync()
+    laptop.sync()
+    old = desktop.syncer.device
+    layout = laptop.syncer.layout()
+    late = tmp_path / "late"
+    shutil.copytree(layout.device(old), late)  # what the engine has not delivered yet
+    laptop.syncer.remove(old)
+    secret = next(m for m in laptop.service.memories.list() if "secret" in m.text)
+    laptop.service.memories.delete([secret.id])
+    laptop.sync(compact=True)
+    shutil.copytree(late, layout.device(old))  # delivered now, after the removal
+    assert "secret" in _opened(computers, laptop)
+    laptop.sync(compact=True)
+    assert not layout.device(old).exists()
+    assert "secret" not in _opened(computers, laptop)
+    # the computer taken out: its old folder goes when it joins again, too
+    shutil.copytree(late, layout.device(old))
+    with pytest.raises(SyncError):
+        desktop.sync()
+    pairing = laptop.syncer.offer_pairing()
+    desktop.syncer.rejoin(computers.folder, KeyChain.join_with_pairing_code(layout, pairing))
+    assert not layout.device(old).exists()
+    desktop.sync()
+    laptop.sync()
+    assert desktop.texts() == laptop.texts() == []

@@ -209,6 +209,8 @@ class Syncer:
                 conn.execute(
                     "UPDATE memory_history SET sync_seq = NULL WHERE sync_device = ?", (old,)
                 )
+            # its old folder goes: what it holds is sent again under its new id
+            _remove_tree(files.Layout.of(folder, chain.sync_id).device(old))
         self.last_error = None
         log.info("sync: this computer joined its sync again as a new computer")
         self.profile.events.emit(SyncChanged("on"))
@@ -379,7 +381,14 @@ class Syncer:
         result.sent += self.outgoing.export()
         self.outgoing.write_pending(layout, chain, keys)
         for peer in layout.devices():
-            if peer == device or peer in chain.removed:
+            if peer == device:
+                continue
+            if peer in chain.removed:
+                # taken out of the sync: what it wrote before is carried by the others,
+                # what it wrote after is refused. A computer that wrote before it learned
+                # so leaves its folder again, with texts deleted since in it: it goes
+                # (what it holds is sent again when it joins again)
+                _remove_tree(layout.device(peer))
                 continue
             self.incoming.read_peer(layout, chain, peer, result)
         result.merged = self._merge_duplicates(result.applied)
