@@ -5,6 +5,9 @@ and computers whose wall clock is an hour ahead or behind, and now and then a co
 killed with SIGKILL (kill -9) in the middle of its work by a real separate process: a
 `sync now` while it writes its change file or while it applies what it received, or a
 `memory import` while it writes; the computer then starts again and the fuzz goes on.
+Now and then one computer takes another out of the sync ("this laptop was stolen"): the
+one taken out goes on being used, learns it was removed at one of its next passes, and
+joins again later with a pairing code, keeping what it holds.
 Every computer converges to the same memories, texts, histories and conversations;
 nothing acknowledged is lost except what a delete overrode; nothing is applied twice; no
 deleted text is left on any computer or in the folder after compaction; no temporary
@@ -33,6 +36,7 @@ import pytest
 
 from desktop_mem.core.chat import forget
 from desktop_mem.core.config import Config
+from desktop_mem.core.errors import SyncError
 from desktop_mem.core.keys.vault import KeyringAccess, Vault
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.service import Service
@@ -46,6 +50,8 @@ from tests.sync.engine import SimEngine
 OPS = int(os.environ.get("DESKTOP_MEM_FUZZ_OPS", "1500"))
 # of the operations, the share where a computer is killed in the middle of its work
 KILL = float(os.environ.get("DESKTOP_MEM_FUZZ_KILL", "0.004"))
+# of the operations, the share where a computer takes another out of the sync
+REMOVE = float(os.environ.get("DESKTOP_MEM_FUZZ_REMOVE", "0.002"))
 CANARY = "canary"
 PASSPHRASE = "fuzz test passphrase"  # so a separate process can open a computer's profile
 ROOT = Path(__file__).resolve().parents[2]
@@ -195,6 +201,8 @@ class Fuzz:
         self.forgets = 0
         self.turns = 0
         self.kills: Counter[str] = Counter()
+        self.out: Box | None = None  # the computer taken out of the sync, until it rejoins
+        self.removals: Counter[str] = Counter()
 
     def text(self) -> str:
         self.n += 1
@@ -228,6 +236,8 @@ class Fuzz:
         mems = box.db.query("SELECT id, uid, text FROM memories")
         if roll < KILL:
             self.crash(box)
+        elif roll < KILL + REMOVE:
+            self.remove(box)
         elif roll < 0.04:
             self.chat_turn(box)
         elif roll < 0.07 and mems:
@@ -311,12 +321,44 @@ class Fuzz:
         self.conv_deleted |= before - {r[0] for r in box.db.query("SELECT uid FROM conversations")}
         self.forgets += 1
 
+    def remove(self, box: Box) -> None:
+        """`box` takes another computer out of the sync. One computer is out at a time,
+        and one that is out takes nobody out."""
+        if self.out is not None:
+            return
+        target = self.rng.choice([b for b in self.boxes if b is not box])
+        box.syncer.remove(target.syncer.device)
+        self.out = target
+        self.removals["removed"] += 1
+
+    def run(self, box: Box, compact: bool | None = None, rejoin: float = 0.5) -> None:
+        """A pass on `box`. One taken out of the sync learns so here; it joins again now
+        (with chance `rejoin`) or at a later pass, and is used meanwhile."""
+        try:
+            box.syncer.run(compact=compact)
+        except SyncError as exc:
+            assert exc.reason == "sync_removed" and box is self.out, exc
+            self.removals["learned at a pass"] += 1
+            if self.rng.random() < rejoin:
+                self.rejoin(box)
+
+    def rejoin(self, box: Box) -> None:
+        helper = self.rng.choice([b for b in self.boxes if b is not box])
+        code = helper.syncer.offer_pairing()
+        self.engine.settle()
+        layout = files.Layout.of(box.folder, files.find_profiles(box.folder)[0])
+        box.syncer.rejoin(box.folder, KeyChain.join_with_pairing_code(layout, code))
+        self.out = None
+        self.removals["joined again"] += 1
+
     def crash(self, box: Box) -> None:
         """kill -9 of this computer by a real separate process in the middle of its work,
         then the computer starts again. The kill waits on observed progress (the
         temporary change file appearing, the database's WAL growing), never on time; a
         process that finishes first is counted as such."""
         kind = self.rng.choice(["write", "apply", "import"])
+        if self.out is not None and (box is self.out or kind == "apply"):
+            kind = "import"  # a pass on (or from) the computer taken out would be refused
         batch: list[str] = []
         if kind == "write":  # local changes for `sync now` to write out
             news = [NewMemory(self.text()) for _ in range(self.rng.randrange(50, 150))]
@@ -394,17 +436,18 @@ class Fuzz:
     def sync_some(self) -> None:
         for box in self.boxes:
             if self.rng.random() < 0.5:
-                box.syncer.run(compact=self.rng.choice([None, None, True, False]))
+                self.run(box, compact=self.rng.choice([None, None, True, False]))
         self.engine.step(deliveries=self.rng.randrange(1, 12))
 
     def converge(self) -> list[Any]:
         for _ in range(6):
             self.engine.settle()
             for box in self.boxes:
-                box.syncer.run(compact=True)
+                self.run(box, compact=True, rejoin=1.0)
         self.engine.settle()
         for box in self.boxes:
             box.syncer.run()
+        assert self.out is None, "the computer taken out joined again"
         return [box.state() for box in self.boxes]
 
 
@@ -460,7 +503,7 @@ def test_computers_converge_and_lose_nothing(
             assert CANARY.encode() not in raw and b"fact " not in raw
         print(f"{computers} computers, {OPS} operations: {len(mems)} memories, {len(convs)} "
               f"conversations, {fuzz.turns} chat turns, {fuzz.forgets} forgets, clocks off {fuzz.skew}, "
-              f"engine {engine.stats}, kills {dict(fuzz.kills)}")  # fmt: skip
+              f"engine {engine.stats}, kills {dict(fuzz.kills)}, removals {dict(fuzz.removals)}")  # fmt: skip
     finally:
         for box in boxes:
             box.service.close()
