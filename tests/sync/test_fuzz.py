@@ -14,7 +14,7 @@ deleted text is left on any computer or in the folder after compaction; no tempo
 file is left in the folder; no canary in the folder.
 
 DESKTOP_MEM_FUZZ_OPS sets the number of operations (the suite's default is smaller than
-the 10,000 of `make sync-fuzz`)."""
+the 10,000 of `make sync-fuzz`), DESKTOP_MEM_FUZZ_SEED the random sequence."""
 
 from __future__ import annotations
 
@@ -50,6 +50,8 @@ from tests.sync.engine import SimEngine
 OPS = int(os.environ.get("DESKTOP_MEM_FUZZ_OPS", "1500"))
 # of the operations, the share where a computer is killed in the middle of its work
 KILL = float(os.environ.get("DESKTOP_MEM_FUZZ_KILL", "0.004"))
+# the random sequence (DESKTOP_MEM_FUZZ_SEED tries another)
+SEED = int(os.environ.get("DESKTOP_MEM_FUZZ_SEED", "4200"))
 # of the operations, the share where a computer takes another out of the sync
 REMOVE = float(os.environ.get("DESKTOP_MEM_FUZZ_REMOVE", "0.002"))
 CANARY = "canary"
@@ -456,7 +458,7 @@ class Fuzz:
 def test_computers_converge_and_lose_nothing(
     computers: int, tmp_path: Path, isolated: MemoryKeyring, fake_ollama: FakeOllama
 ) -> None:
-    rng = random.Random(4200 + computers)
+    rng = random.Random(SEED + computers)
     # opened with a passphrase, so a separate process can open them (the kills)
     boxes = [Box(tmp_path, f"pc{n}", fake_ollama, isolated, PASSPHRASE) for n in range(computers)]
     engine = SimEngine([b.folder for b in boxes], rng)
