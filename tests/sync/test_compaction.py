@@ -260,3 +260,121 @@ def test_a_removed_computers_folder_written_after_the_removal_goes(
     desktop.sync()
     laptop.sync()
     assert desktop.texts() == laptop.texts() == []
+
+
+def test_a_computer_removed_by_one_it_has_not_heard_of_learns_it(computers: Computers) -> None:
+    """The desktop joined again (a new id) and, before the laptop read anything of it,
+    removed the laptop: the laptop still learns that it was removed (the key file carries
+    its writer's signing key sealed under the key before it), and can join again."""
+    from desktop_mem.core.errors import SyncError
+    from desktop_mem.core.sync.keys import KeyChain
+
+    laptop = computers.first("laptop")
+    laptop.service.memories.add(NewMemory("On the laptop"))
+    laptop.sync()
+    desktop = computers.join("desktop", laptop.code)
+    desktop.sync()
+    laptop.sync()
+    laptop.syncer.remove(desktop.syncer.device)
+    with pytest.raises(SyncError):
+        desktop.sync()
+    layout = laptop.syncer.layout()
+    pairing = laptop.syncer.offer_pairing()
+    desktop.syncer.rejoin(computers.folder, KeyChain.join_with_pairing_code(layout, pairing))
+    desktop.sync()  # its new status is in the folder: the laptop has not read it
+    desktop.syncer.remove(laptop.syncer.device)
+    with pytest.raises(SyncError) as raised:
+        laptop.sync()
+    assert raised.value.reason == "sync_removed"
+    assert laptop.syncer.removed_here
+    laptop.service.memories.add(NewMemory("On the laptop while it was out"))
+    pairing = desktop.syncer.offer_pairing()
+    laptop.syncer.rejoin(computers.folder, KeyChain.join_with_pairing_code(layout, pairing))
+    laptop.sync()
+    desktop.sync()
+    laptop.sync()
+    assert laptop.texts() == desktop.texts() == ["On the laptop", "On the laptop while it was out"]
+
+
+def test_a_removed_computer_cannot_come_back_as_a_new_one(
+    computers: Computers, tmp_path: Path
+) -> None:
+    """A stolen computer taken out of the sync still holds the earlier sync keys. Given
+    a fresh identity of its own making, what it writes under them (a memory added, one
+    deleted) is refused by the others, and the next new key is not sealed to it."""
+    from desktop_mem.core.sync import crypto
+
+    laptop = computers.first("laptop")
+    laptop.service.memories.add(NewMemory("The laptop's memory"))
+    laptop.sync()
+    desktop = computers.join("desktop", laptop.code)
+    tablet = computers.join("tablet", laptop.code)
+    for c in (desktop, tablet, laptop):
+        c.sync()
+    laptop.syncer.remove(desktop.syncer.device)
+    # the thief: a new id and new keys on the stolen desktop, the old sync keys kept
+    chain = desktop.syncer.chain()
+    chain.removed.clear()
+    fake = crypto.new_id()
+    with desktop.profile.db.transaction() as conn:
+        desktop.syncer.state.set(conn, {
+            "device": fake, "device_keys": json.dumps(crypto.DeviceKeys.generate().to_dict()),
+            "keys": json.dumps(chain.to_dict()), "seq": "0", "written": "0", "snapshot": "0",
+        })  # fmt: skip
+    desktop.service.memories.add(NewMemory("Injected by the thief"))
+    mine = next(m for m in desktop.service.memories.list() if m.text == "The laptop's memory")
+    desktop.service.memories.delete([mine.id])
+    layout = desktop.syncer.layout()
+    newer = [(p, tmp_path / p.name) for n, _w, p in layout.key_files() if n > 1]
+    for path, aside in newer:  # its own program need not read the new key file
+        path.rename(aside)
+    desktop.sync()
+    for path, aside in newer:
+        aside.rename(path)
+    assert fake in layout.devices()  # it wrote its files
+    result = laptop.sync()
+    assert laptop.texts() == ["The laptop's memory"]
+    assert any("has not met" in r for r in result.refused), result.refused
+    tablet.sync()
+    assert tablet.texts() == ["The laptop's memory"]
+    # the next new key (the tablet removed too) is sealed to nobody it made up
+    laptop.syncer.remove(tablet.syncer.device)
+    assert fake not in laptop.syncer.chain().current.members
+
+
+def test_a_computer_left_out_of_a_new_key_is_told_and_joins_again(
+    computers: Computers, tmp_path: Path
+) -> None:
+    """The tablet joined just before the desktop removed the laptop, and the desktop had
+    not seen the tablet yet: the new key is sealed to the desktop alone. The tablet says
+    so at its next pass (not a refusal at every pass) and joins again with a pairing
+    code, keeping what it holds."""
+    from desktop_mem.core.errors import SyncError
+    from desktop_mem.core.sync.keys import KeyChain
+
+    laptop = computers.first("laptop")
+    laptop.service.memories.add(NewMemory("Shared by the laptop"))
+    laptop.sync()
+    desktop = computers.join("desktop", laptop.code)
+    desktop.sync()
+    tablet = computers.join("tablet", laptop.code)
+    tablet.service.memories.add(NewMemory("Written on the tablet"))
+    tablet.sync()
+    layout = desktop.syncer.layout()
+    away = tmp_path / "tablet-files"
+    layout.device(tablet.syncer.device).rename(away)  # not delivered to the desktop yet
+    desktop.syncer.remove(laptop.syncer.device)
+    away.rename(layout.device(tablet.syncer.device))
+    assert tablet.syncer.device not in desktop.syncer.chain().current.members
+    for _ in range(2):  # said at each pass, never taken for a refusal
+        with pytest.raises(SyncError) as raised:
+            tablet.sync()
+        assert raised.value.reason == "sync_removed" and "left out" in str(raised.value)
+    assert tablet.syncer.removed_here
+    pairing = desktop.syncer.offer_pairing()
+    tablet.syncer.rejoin(computers.folder, KeyChain.join_with_pairing_code(layout, pairing))
+    tablet.sync()
+    desktop.sync()
+    tablet.sync()
+    want = ["Shared by the laptop", "Written on the tablet"]
+    assert tablet.texts() == desktop.texts() == want

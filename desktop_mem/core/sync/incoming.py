@@ -46,8 +46,8 @@ class Incoming:
 
     def read_peer(self, layout: files.Layout, chain: KeyChain, device: str, result: Pass) -> None:
         applied, signing, _name = self.peer(device)
-        signing = self.read_status(layout, chain, device, signing, result) or signing
         member = (chain.current.members.get(device) or {}).get("signing") if chain.current else None
+        signing = self.read_status(layout, chain, device, signing or member, result) or signing
         signing = member or signing
         if signing is None:
             result.waiting.append(device)  # its status (who it is) has not arrived yet
@@ -175,7 +175,16 @@ class Incoming:
             raw = files.read_raw(path, layout.sync_id, "status")
             if raw.header.get("device") != device:
                 raise SyncRefused("it is not what its name says")
-            key = chain.key(str(raw.header.get("key")))
+            key_id = str(raw.header.get("key"))
+            key = chain.key(key_id)
+            if signing is None and chain.current is not None and key_id != chain.current.key_id:
+                # a computer this one has not met is taken in only under the newest key:
+                # one taken out of the sync holds the earlier ones, and could otherwise
+                # come back as a "new" computer
+                raise SyncRefused(
+                    "it comes from a computer this one has not met, sealed with an earlier "
+                    "sync key: if that computer is yours, join it again with a pairing code"
+                )
             records = list(raw.records(key))
             if not records or not isinstance(records[0], dict):
                 raise SyncRefused("what it holds is damaged")

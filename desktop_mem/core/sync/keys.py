@@ -8,8 +8,12 @@ and to the profile's recovery lock (the recovery code opens it), and carries eve
 earlier key sealed under the new one, so holding the newest opens every file.
 
 Which computers may sign: the members a generation names, and those that joined since
-(known by their status files, sealed under the key). A key file signed by anyone else,
-or that names as a member a computer an earlier generation removed, is not used.
+(known by their status files, sealed under the key). A key file also carries its
+writer's signing key sealed under the generation before it, so a computer that holds
+that key but has not heard of the writer (it joined, or joined again, after this
+computer last read the folder) can still take it: above all, learn that it was itself
+removed. A key file signed by anyone else, or that names as a member a computer an
+earlier generation removed, is not used.
 
 A one-time pairing offer seals the keys under a pairing code for an hour: a second
 computer joins with it, or with the recovery code.
@@ -33,6 +37,18 @@ from desktop_mem.core.sync import crypto, files
 
 PAIRING_SECONDS = 3600
 _CHAIN_INFO = b"desktop-mem sync key chain v1"
+_WRITER_INFO = b"desktop-mem sync key file writer v1"
+_REMOVED = (
+    "This computer was removed from the sync by another one: what it holds stays here, but "
+    "it no longer syncs. To sync it again, join with a pairing code shown on one of the "
+    "other computers (`desktop-mem sync join FOLDER --code CODE`); it keeps what it holds."
+)
+_LEFT_OUT = (
+    "This computer was left out when another computer made a new sync key before it had "
+    "heard of this one: what it holds stays here, but it no longer syncs. To sync it again, "
+    "join with a pairing code shown on one of the other computers (`desktop-mem sync join "
+    "FOLDER --code CODE`); it keeps what it holds."
+)
 
 
 @dataclass
@@ -57,6 +73,7 @@ class KeyChain:
     keys: dict[str, bytes] = field(default_factory=dict)
     current: Generation | None = None
     removed: set[str] = field(default_factory=set)
+    left_out: bool = False  # a new key was made without this computer (see refresh)
 
     # -- kept in the profile ---------------------------------------------------------
 
@@ -66,6 +83,7 @@ class KeyChain:
             "sync": self.sync_id,
             "keys": {k: v.hex() for k, v in self.keys.items()},
             "removed": sorted(self.removed),
+            **({"left_out": True} if self.left_out else {}),
             "current": None
             if cur is None
             else {
@@ -83,6 +101,7 @@ class KeyChain:
         chain = cls(str(data["sync"]))
         chain.keys = {k: bytes.fromhex(v) for k, v in data.get("keys", {}).items()}
         chain.removed = set(data.get("removed", []))
+        chain.left_out = bool(data.get("left_out"))
         cur = data.get("current")
         if cur:
             chain.current = Generation(
@@ -142,6 +161,19 @@ class KeyChain:
             "previous": {"nonce": crypto.b64(nonce), "sealed": crypto.b64(chain)},
             "key": crypto.key_id(key),
         }
+        if self.current is not None:  # who wrote it, for those holding the key before
+            nonce = os.urandom(12)
+            body["writer_signing"] = {
+                "under": self.current.key_id,
+                "nonce": crypto.b64(nonce),
+                "sealed": crypto.b64(
+                    AESGCM(self.current.key).encrypt(
+                        nonce,
+                        signer.public["signing"].encode(),
+                        _writer_info(self.sync_id, number, me),
+                    )
+                ),
+            }
         header = {"kind": "keys", "sync": self.sync_id, "generation": number, "writer": me}
         files.write_plain(layout.keys / files.key_name(number, me), header, body, signer)
         generation = Generation(number, me, key, members, gone, lock)
@@ -163,6 +195,8 @@ class KeyChain:
         computers known to be in this sync (device -> public key). Returns what was
         refused (one sentence each); raises SyncError when this computer was removed."""
         refused: list[str] = []
+        if me in self.removed:  # found at an earlier pass
+            raise SyncError(_LEFT_OUT if self.left_out else _REMOVED, reason="sync_removed")
         have = self.current.number if self.current else 0
         for number, writer, path in layout.key_files():
             if number < have or (self.current and number == have and writer >= self.current.writer):
@@ -181,6 +215,8 @@ class KeyChain:
                 },
             }
             signer_key = known.get(writer)
+            if signer_key is None and number == have + 1:
+                signer_key = self._introduced(body, number, writer)
             if signer_key is None or writer in self.removed:
                 refused.append(f"{path.name}: written by a computer not in this sync")
                 continue
@@ -190,26 +226,44 @@ class KeyChain:
                 refused.append(f"{path.name}: {exc}")
                 continue
             removed = set(body.get("removed") or [])
+            # told by a computer of this sync that this one was removed: so it was, even
+            # when that computer had not yet heard of a removal this one made
+            if me in removed:
+                self.removed |= removed
+                raise SyncError(_REMOVED, reason="sync_removed")
             if (set(members) & self.removed) or not removed >= self.removed:
                 refused.append(f"{path.name}: it gives a removed computer the key again")
                 continue
-            if me in removed:
-                self.removed |= removed
-                raise SyncError(
-                    "This computer was removed from the sync by another one: what it holds "
-                    "stays here, but it no longer syncs. To sync it again, join with a pairing "
-                    "code shown on one of the other computers (`desktop-mem sync join FOLDER "
-                    "--code CODE`); it keeps what it holds.",
-                    reason="sync_removed",
-                )
             seal = (body.get("seals") or {}).get(me)
             if seal is None:
-                refused.append(f"{path.name}: it does not include this computer yet")
-                continue
+                # made by a computer that had not heard of this one yet (it joined just
+                # before): nothing will seal that key to it now, so it is out as if removed
+                self.removed.add(me)
+                self.left_out = True
+                raise SyncError(_LEFT_OUT, reason="sync_removed")
             key = device_keys.open(seal)
             self._take(body, key, number, writer)
             have = number
         return refused
+
+    def _introduced(self, body: dict[str, Any], number: int, writer: str) -> str | None:
+        """The signing key of a key file's writer this computer has not heard of, as the
+        file seals it under this computer's current key (the generation just before
+        it): whoever wrote it held that key. None when it does not, or does not open."""
+        sealed = body.get("writer_signing")
+        if self.current is None or not isinstance(sealed, dict):
+            return None
+        if sealed.get("under") != self.current.key_id:
+            return None
+        try:
+            signing = AESGCM(self.current.key).decrypt(
+                crypto.unb64(sealed.get("nonce"), 12),
+                crypto.unb64(sealed.get("sealed")),
+                _writer_info(self.sync_id, number, writer),
+            )
+        except (InvalidTag, SyncRefused, ValueError):
+            return None
+        return signing.decode("ascii", "replace")
 
     def _take(self, body: dict[str, Any], key: bytes, number: int, writer: str) -> None:
         if crypto.key_id(key) != body.get("key"):
@@ -353,6 +407,10 @@ class KeyChain:
             "new one on the other computer.",
             reason="wrong_code",
         )
+
+
+def _writer_info(sync_id: str, number: int, writer: str) -> bytes:
+    return _WRITER_INFO + f" {sync_id} {number} {writer}".encode()
 
 
 def _read_key_file(path: Path, sync_id: str, number: int, writer: str) -> dict[str, Any]:

@@ -139,5 +139,10 @@ class SyncState:
 
     def replica(self) -> Replica:
         """This computer's records, and those of the computers taken out of the sync
-        (their own files are gone from the folder: the others carry what stands)."""
-        return Replica(self.profile, self.device, carried=self.chain().removed)
+        (their own files are gone from the folder: the others carry what stands), and
+        those of its own former selves (the ids it had before it joined again)."""
+        return Replica(self.profile, self.device, carried=self.chain().removed | self.former())
+
+    def former(self) -> set[str]:
+        """The ids this computer had in this sync before it joined it again."""
+        return set(json.loads(self.get("former") or "[]"))

@@ -205,10 +205,19 @@ class Syncer:
                         "status_digest": None,
                     },
                 )
-                conn.execute("UPDATE sync_records SET seq = NULL WHERE device = ?", (old,))
-                conn.execute(
-                    "UPDATE memory_history SET sync_seq = NULL WHERE sync_device = ?", (old,)
-                )
+                # what it wrote as its old self goes out again in its first change file,
+                # stamps unchanged: the others may never have had some of it (its files
+                # were refused, or removed with it)
+                moved = conn.execute(
+                    "UPDATE sync_records SET seq = 1 WHERE device = ?", (old,)
+                ).rowcount
+                moved += conn.execute(
+                    "UPDATE memory_history SET sync_seq = 1 WHERE sync_device = ?", (old,)
+                ).rowcount
+                if moved:
+                    self.state.set(conn, {"seq": "1"})
+                # and stays in every snapshot it writes: it is the one that carries it
+                self.state.set(conn, {"former": json.dumps(sorted(self.state.former() | {old}))})
             # its old folder goes: what it holds is sent again under its new id
             _remove_tree(files.Layout.of(folder, chain.sync_id).device(old))
         self.last_error = None
@@ -308,9 +317,20 @@ class Syncer:
         return how
 
     def offer_pairing(self) -> str:
-        """A pairing code another computer joins with, for an hour."""
+        """A pairing code another computer joins with, for an hour. Made with the newest
+        sync key the folder holds for this computer: one made with an older key would
+        join the other computer to a key the others no longer write with."""
         layout = self.layout()
-        code, _path = self.chain().offer_pairing(layout, self.device, self.device_keys())
+        with self._pass_lock(30.0) as mine:
+            if not mine:
+                raise SyncError(
+                    "Another window or command is syncing this profile: try again.",
+                    reason="sync_busy",
+                )
+            keys = self.device_keys()
+            chain = self.chain()
+            self._refresh_keys(layout, chain, keys, Pass())
+            code, _path = chain.offer_pairing(layout, self.device, keys)
         return code
 
     # -- a pass ----------------------------------------------------------------------------
