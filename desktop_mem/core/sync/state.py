@@ -143,6 +143,6 @@ class SyncState:
         those of its own former selves (the ids it had before it joined again)."""
         return Replica(self.profile, self.device, carried=self.chain().removed | self.former())
 
-    def former(self) -> set[str]:
+    def former(self) -> frozenset[str]:
         """The ids this computer had in this sync before it joined it again."""
-        return set(json.loads(self.get("former") or "[]"))
+        return frozenset(json.loads(self.get("former") or "[]"))
