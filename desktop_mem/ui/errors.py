@@ -159,6 +159,10 @@ def _wording(reason: str, model: str, lines: int) -> str | None:
             "errors",
             "This computer was removed from the sync by another one: what it holds stays here, but it no longer syncs. To sync it again, show a pairing code on one of your other computers and enter it in Settings > Sync, under Join again.",
         ),
+        "sync_left_out": lambda: QCoreApplication.translate(
+            "errors",
+            "This computer was left out when another computer made a new sync key before it had heard of this one: what it holds stays here, but it no longer syncs. To sync it again, show a pairing code on one of your other computers and enter it in Settings > Sync, under Join again.",
+        ),
         "sync_busy": lambda: QCoreApplication.translate(
             "errors",
             "Another window or command is syncing this profile right now: try again in a moment.",
@@ -194,6 +198,7 @@ WINDOW_WORDED = {
     "not_settled",
     "sync_folder_missing",  # the core says "choose the folder again": not in the window
     "sync_removed",  # the core names the command that joins again
+    "sync_left_out",
 }
 
 

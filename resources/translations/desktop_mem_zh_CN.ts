@@ -381,75 +381,75 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="156" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="482" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="119" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="445" />
         <source>Incognito: nothing is remembered or stored</source>
         <translation>无痕模式：不记忆，也不保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="163" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="164" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="126" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="127" />
         <source>Chat model</source>
         <translation>聊天模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="189" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="504" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="152" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="467" />
         <source>Say hello. What you tell me stays on this computer, encrypted.</source>
         <translation>打个招呼吧。你告诉我的一切都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="210" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="173" />
         <source>Editing your message: sending it replaces the answers after it (they are kept as versions).</source>
         <translation>正在编辑你的消息：发送后会替换它之后的回答（旧的会作为其他版本保留）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="216" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="179" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="217" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="180" />
         <source>Stop editing (Esc)</source>
         <translation>停止编辑（Esc）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="226" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="189" />
         <source>Message (Enter to send, Shift+Enter for a new line)</source>
         <translation>输入消息（Enter 发送，Shift+Enter 换行）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="228" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="191" />
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="233" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="196" />
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="235" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="198" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="367" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="330" />
         <source>The model server is not answering: your message waits here until it does.</source>
         <translation>模型服务器没有响应：你的消息会留在这里，等它恢复后再发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="464" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="427" />
         <source>The model server is not answering: this works again once it does.</source>
         <translation>模型服务器没有响应：它恢复后即可再用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="490" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="453" />
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="500" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="463" />
         <source>Incognito: nothing you say here is remembered or stored, and no memory is used. Closing it leaves no trace.</source>
         <translation>无痕模式：你在这里说的话不会被记住或保存，也不会使用任何记忆。关闭后不留痕迹。</translation>
     </message>
@@ -3630,16 +3630,21 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     </message>
     <message>
         <location filename="../../desktop_mem/ui/errors.py" line="162" />
+        <source>This computer was left out when another computer made a new sync key before it had heard of this one: what it holds stays here, but it no longer syncs. To sync it again, show a pairing code on one of your other computers and enter it in Settings &gt; Sync, under Join again.</source>
+        <translation>另一台电脑在得知这台电脑之前生成了新的同步密钥，这台电脑因此被排除在外：这里的内容会保留，但不再同步。要重新同步，请在你的另一台电脑上显示配对码，然后在“设置 &gt; 同步”的“重新加入”下输入它。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="166" />
         <source>Another window or command is syncing this profile right now: try again in a moment.</source>
         <translation>另一个窗口或命令正在同步这个配置：请稍后再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="166" />
+        <location filename="../../desktop_mem/ui/errors.py" line="170" />
         <source>This profile already syncs: turn sync off first.</source>
         <translation>这个配置已经在同步：请先关闭同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="169" />
+        <location filename="../../desktop_mem/ui/errors.py" line="173" />
         <source>This profile is not synced.</source>
         <translation>这个配置没有同步。</translation>
     </message>

@@ -369,7 +369,7 @@ def test_a_computer_left_out_of_a_new_key_is_told_and_joins_again(
     for _ in range(2):  # said at each pass, never taken for a refusal
         with pytest.raises(SyncError) as raised:
             tablet.sync()
-        assert raised.value.reason == "sync_removed" and "left out" in str(raised.value)
+        assert raised.value.reason == "sync_left_out" and "left out" in str(raised.value)
     assert tablet.syncer.removed_here
     pairing = desktop.syncer.offer_pairing()
     tablet.syncer.rejoin(computers.folder, KeyChain.join_with_pairing_code(layout, pairing))

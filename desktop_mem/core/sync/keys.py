@@ -196,7 +196,9 @@ class KeyChain:
         refused (one sentence each); raises SyncError when this computer was removed."""
         refused: list[str] = []
         if me in self.removed:  # found at an earlier pass
-            raise SyncError(_LEFT_OUT if self.left_out else _REMOVED, reason="sync_removed")
+            if self.left_out:
+                raise SyncError(_LEFT_OUT, reason="sync_left_out")
+            raise SyncError(_REMOVED, reason="sync_removed")
         have = self.current.number if self.current else 0
         for number, writer, path in layout.key_files():
             if number < have or (self.current and number == have and writer >= self.current.writer):
@@ -240,7 +242,7 @@ class KeyChain:
                 # before): nothing will seal that key to it now, so it is out as if removed
                 self.removed.add(me)
                 self.left_out = True
-                raise SyncError(_LEFT_OUT, reason="sync_removed")
+                raise SyncError(_LEFT_OUT, reason="sync_left_out")
             key = device_keys.open(seal)
             self._take(body, key, number, writer)
             have = number
