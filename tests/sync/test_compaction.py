@@ -378,3 +378,45 @@ def test_a_computer_left_out_of_a_new_key_is_told_and_joins_again(
     tablet.sync()
     want = ["Shared by the laptop", "Written on the tablet"]
     assert tablet.texts() == desktop.texts() == want
+
+
+def test_two_removals_made_at_once_are_merged(computers: Computers, tmp_path: Path) -> None:
+    """The laptop removes the tablet while the desktop, not having seen that yet, removes
+    the phone: two new keys of the same generation. The next passes merge them into one
+    that holds both removals and every key, and everything written under either opens
+    on both; each removed computer learns it was."""
+    from desktop_mem.core.errors import SyncError
+
+    laptop = computers.first("laptop")
+    laptop.sync()
+    desktop = computers.join("desktop", laptop.code)
+    tablet = computers.join("tablet", laptop.code)
+    phone = computers.join("phone", laptop.code)
+    for c in (desktop, tablet, phone, laptop, desktop, tablet, phone):
+        c.sync()
+    layout = laptop.syncer.layout()
+    laptop.syncer.remove(tablet.syncer.device)
+    laptop.service.memories.add(NewMemory("Written on the laptop after its removal"))
+    laptop.sync()
+    mine = [(p, tmp_path / p.name) for n, w, p in layout.key_files() if n == 2]
+    for path, aside in mine:  # not delivered to the desktop yet
+        path.rename(aside)
+    desktop.syncer.remove(phone.syncer.device)
+    for path, aside in mine:
+        aside.rename(path)
+    desktop.service.memories.add(NewMemory("Written on the desktop after its removal"))
+    for c in (desktop, laptop, desktop, laptop):
+        result = c.sync()
+    assert not result.refused
+    want = ["Written on the desktop after its removal", "Written on the laptop after its removal"]
+    assert laptop.texts() == desktop.texts() == want
+    ours = laptop.syncer.chain().current
+    assert ours is not None and ours.number == 3
+    theirs = desktop.syncer.chain().current
+    assert theirs is not None and (theirs.number, theirs.writer) == (ours.number, ours.writer)
+    gone = {tablet.syncer.device, phone.syncer.device}
+    assert gone <= ours.removed and not gone & set(ours.members)
+    for c in (tablet, phone):
+        with pytest.raises(SyncError) as raised:
+            c.sync()
+        assert raised.value.reason == "sync_removed"

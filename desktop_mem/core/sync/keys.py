@@ -15,6 +15,13 @@ computer last read the folder) can still take it: above all, learn that it was i
 removed. A key file signed by anyone else, or that names as a member a computer an
 earlier generation removed, is not used.
 
+Two computers that each make a generation before seeing the other's (two removals at
+once) make generations *apart*: every key sealed to this computer is kept (their files
+open here), and the next generation this computer writes brings them together: every
+removal either made, every member either names that neither removed (not the list of a
+computer one of them removed), every key. The same removal made on both is one
+generation to write with, the lower writer's.
+
 A one-time pairing offer seals the keys under a pairing code for an hour: a second
 computer joins with it, or with the recovery code.
 """
@@ -66,6 +73,17 @@ class Generation:
 
 
 @dataclass
+class Merge:
+    """A generation to write because others were made apart (at the same time, or by a
+    computer that had not seen a removal or a member this one knows of): every removal
+    any of them made, every member they name that none removed, every key held."""
+
+    number: int
+    removed: set[str]
+    members: dict[str, dict[str, str]]
+
+
+@dataclass
 class KeyChain:
     """The keys this computer holds, by key id, and the generation it writes with."""
 
@@ -74,6 +92,9 @@ class KeyChain:
     current: Generation | None = None
     removed: set[str] = field(default_factory=set)
     left_out: bool = False  # a new key was made without this computer (see refresh)
+    # what a new generation must hold after `refresh` found generations made apart
+    merge: Merge | None = field(default=None, repr=False)
+    keys_carried: set[str] = field(default_factory=set, repr=False)  # by the last taken
 
     # -- kept in the profile ---------------------------------------------------------
 
@@ -132,10 +153,12 @@ class KeyChain:
         members: dict[str, dict[str, str]],
         lock: dict[str, Any] | None,
         removed: set[str] = frozenset(),  # type: ignore[assignment]
+        number: int | None = None,
     ) -> Generation:
-        """Make the next generation's key, seal it to `members` and the recovery lock,
-        and write its key file. Members removed now or before are left out."""
-        number = (self.current.number if self.current else 0) + 1
+        """Make the next generation's key (or generation `number`), seal it to `members`
+        and the recovery lock, and write its key file. Members removed now or before are
+        left out."""
+        number = number or (self.current.number if self.current else 0) + 1
         key = os.urandom(32)
         gone = set(self.removed) | set(removed)
         members = {d: m for d, m in members.items() if d not in gone}
@@ -200,53 +223,117 @@ class KeyChain:
                 raise SyncError(_LEFT_OUT, reason="sync_left_out")
             raise SyncError(_REMOVED, reason="sync_removed")
         have = self.current.number if self.current else 0
+        self.merge = None
+        top = have
+        apart: list[tuple[str, dict[str, Any], set[str]]] = []  # (writer, members, removed)
         for number, writer, path in layout.key_files():
-            if number < have or (self.current and number == have and writer >= self.current.writer):
+            if number < have:
                 continue
-            try:
-                body = _read_key_file(path, self.sync_id, number, writer)
-            except SyncRefused as exc:
-                refused.append(f"{path.name}: {exc}")
+            if self.current and number == have and writer == self.current.writer:
+                continue
+            body = self._verified(path, number, writer, signers, have, refused)
+            if body is None:
                 continue
             members = body.get("members") or {}
-            known = {
-                **signers,
-                **{
-                    d: m.get("signing", "")
-                    for d, m in (self.current.members if self.current else {}).items()
-                },
-            }
-            signer_key = known.get(writer)
-            if signer_key is None and number == have + 1:
-                signer_key = self._introduced(body, number, writer)
-            if signer_key is None or writer in self.removed:
-                refused.append(f"{path.name}: written by a computer not in this sync")
-                continue
-            try:
-                _verify_key_file(path, signer_key)
-            except SyncRefused as exc:
-                refused.append(f"{path.name}: {exc}")
-                continue
             removed = set(body.get("removed") or [])
             # told by a computer of this sync that this one was removed: so it was, even
             # when that computer had not yet heard of a removal this one made
             if me in removed:
                 self.removed |= removed
                 raise SyncError(_REMOVED, reason="sync_removed")
-            if (set(members) & self.removed) or not removed >= self.removed:
-                refused.append(f"{path.name}: it gives a removed computer the key again")
-                continue
             seal = (body.get("seals") or {}).get(me)
-            if seal is None:
+            key = device_keys.open(seal) if seal is not None else None
+            held = set(self.keys)
+            if key is not None:  # what was written under it opens here, whatever comes
+                self._hold(body, key)
+            top = max(top, number)
+            cur = self.current
+            if cur is not None and number == have:
+                # made at the same time as the one this computer writes with, by another
+                # computer that had not seen it: the same content (the same removal made
+                # on both) is one key to write with, the lower writer's; anything else
+                # is merged into a new generation (below)
+                if removed == cur.removed and set(members) == set(cur.members):
+                    if key is not None and writer < cur.writer:
+                        self._take(body, key, number, writer)
+                    continue
+                apart.append((writer, members, removed))
+                continue
+            dropped = {
+                d for d in (cur.members if cur else {}) if d not in members and d not in removed
+            }
+            if (set(members) & self.removed) or not removed >= self.removed or dropped:
+                # made by a computer that had not seen a removal (or a member) this one
+                # knows of: not written with; merged into a new generation (below)
+                apart.append((writer, members, removed))
+                continue
+            if key is None:
                 # made by a computer that had not heard of this one yet (it joined just
                 # before): nothing will seal that key to it now, so it is out as if removed
                 self.removed.add(me)
                 self.left_out = True
                 raise SyncError(_LEFT_OUT, reason="sync_left_out")
-            key = device_keys.open(seal)
             self._take(body, key, number, writer)
             have = number
+            # what was made apart before it and it already brings together needs nothing
+            apart = [a for a in apart if not _covered(a, set(members), removed)]
+            if held - set(self.keys_carried):
+                # keys this computer holds (a generation made at the same time as another)
+                # that the new one does not carry: the others need them to read its files
+                apart.append((writer, members, removed))
+        self.merge = self._merge_of(apart, top + 1)
         return refused
+
+    def _merge_of(
+        self, apart: list[tuple[str, dict[str, Any], set[str]]], number: int
+    ) -> Merge | None:
+        """The generation that brings generations made apart together: every removal
+        any made, the members any names that none removed, at `number`."""
+        if not apart or self.current is None:
+            return None
+        gone = set(self.removed).union(*(r for _w, _m, r in apart))
+        members = dict(self.current.members)
+        for writer, their, _r in apart:
+            if writer not in gone:  # a removed computer's list is not trusted
+                members.update(their)
+        return Merge(number, gone, {d: m for d, m in members.items() if d not in gone})
+
+    def _verified(
+        self,
+        path: Path,
+        number: int,
+        writer: str,
+        signers: dict[str, str],
+        have: int,
+        refused: list[str],
+    ) -> dict[str, Any] | None:
+        """A key file's body, when it is what its name says and signed by a computer of
+        this sync (or one whose signing key it carries sealed under the key before it);
+        else None, with why in `refused`."""
+        try:
+            body = _read_key_file(path, self.sync_id, number, writer)
+        except SyncRefused as exc:
+            refused.append(f"{path.name}: {exc}")
+            return None
+        known = {
+            **signers,
+            **{
+                d: m.get("signing", "")
+                for d, m in (self.current.members if self.current else {}).items()
+            },
+        }
+        signer_key = known.get(writer)
+        if signer_key is None and number == have + 1:
+            signer_key = self._introduced(body, number, writer)
+        if signer_key is None or writer in self.removed:
+            refused.append(f"{path.name}: written by a computer not in this sync")
+            return None
+        try:
+            _verify_key_file(path, signer_key)
+        except SyncRefused as exc:
+            refused.append(f"{path.name}: {exc}")
+            return None
+        return body
 
     def _introduced(self, body: dict[str, Any], number: int, writer: str) -> str | None:
         """The signing key of a key file's writer this computer has not heard of, as the
@@ -267,7 +354,9 @@ class KeyChain:
             return None
         return signing.decode("ascii", "replace")
 
-    def _take(self, body: dict[str, Any], key: bytes, number: int, writer: str) -> None:
+    def _hold(self, body: dict[str, Any], key: bytes) -> set[str]:
+        """Keep a generation's key and the earlier keys it carries (files written under
+        them open here), without writing with it. Returns the ids it carries."""
         if crypto.key_id(key) != body.get("key"):
             raise SyncRefused("its key is not the one it names")
         previous = body.get("previous") or {}
@@ -279,9 +368,14 @@ class KeyChain:
             )
         except InvalidTag:
             raise SyncRefused("its earlier keys do not open") from None
-        for k, v in json.loads(chain).items():
+        carried = json.loads(chain)
+        for k, v in carried.items():
             self.keys.setdefault(k, bytes.fromhex(v))
         self.keys[crypto.key_id(key)] = key
+        return {*carried, crypto.key_id(key)}
+
+    def _take(self, body: dict[str, Any], key: bytes, number: int, writer: str) -> None:
+        self.keys_carried = self._hold(body, key)
         removed = set(body.get("removed") or [])
         self.removed |= removed
         self.current = Generation(
@@ -409,6 +503,15 @@ class KeyChain:
             "new one on the other computer.",
             reason="wrong_code",
         )
+
+
+def _covered(
+    apart: tuple[str, dict[str, Any], set[str]], members: set[str], removed: set[str]
+) -> bool:
+    """Whether a generation with `members` and `removed` holds every removal and member
+    of one made apart."""
+    _writer, their, gone = apart
+    return gone <= removed and set(their) <= members | removed
 
 
 def _writer_info(sync_id: str, number: int, writer: str) -> bytes:

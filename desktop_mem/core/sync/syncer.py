@@ -445,6 +445,17 @@ class Syncer:
         before = chain.to_dict()
         try:
             result.refused += chain.refresh(layout, self.device, keys, signers)
+            if chain.merge is not None:
+                # generations were made apart (two removals at once, on computers that
+                # had not seen each other's): one that holds every removal, member and key
+                merge = chain.merge
+                members = {**merge.members, **self._members(chain, keys)}
+                members = {d: m for d, m in members.items() if d not in merge.removed}
+                lock = _lock_of(self.profile) or (chain.current.lock if chain.current else None)
+                chain.new_generation(
+                    layout, self.device, keys, members, lock, merge.removed, merge.number
+                )
+                log.info("sync: generations made apart merged into generation %d", merge.number)
         finally:
             if chain.to_dict() != before:
                 gone = sorted(chain.removed)
@@ -454,6 +465,22 @@ class Syncer:
                         conn.execute(
                             "UPDATE sync_peers SET removed = 1 WHERE device = ?", (device,)
                         )
+
+    def _members(self, chain: KeyChain, keys: crypto.DeviceKeys) -> dict[str, dict[str, str]]:
+        """Who a new sync key is sealed to: this computer, the members of the key it
+        writes with, and every computer met since (by a status under the newest key)."""
+        members = dict(chain.current.members) if chain.current else {}
+        members.update(
+            {
+                r[0]: {"agreement": r[1], "signing": r[2]}
+                for r in self.db.query(
+                    "SELECT device, agreement, signing FROM sync_peers WHERE removed = 0 AND "
+                    "agreement IS NOT NULL AND agreement <> '' AND signing IS NOT NULL"
+                )
+            }
+        )
+        members[self.device] = keys.public
+        return {d: m for d, m in members.items() if d not in chain.removed}
 
     def _check_copy(self, layout: files.Layout) -> None:
         """This profile was restored from a backup, or copied, while synced: the folder
@@ -570,20 +597,15 @@ class Syncer:
                 )
             keys = self.device_keys()
             chain = self.chain()
+            # the newest key the folder holds first (a removal made since, elsewhere)
+            self._refresh_keys(layout, chain, keys, Pass())
             # every computer that says it is here, even one that joined since the last pass:
             # it must get the new key
             for peer in layout.devices():
                 if peer not in (device, self.device) and peer not in chain.removed:
                     signing = self.incoming.peer(peer)[1]
                     self.incoming.read_status(layout, chain, peer, signing, Pass())
-            members = {
-                r[0]: {"agreement": r[1], "signing": r[2]}
-                for r in self.db.query(
-                    "SELECT device, agreement, signing FROM sync_peers WHERE removed = 0 AND "
-                    "agreement IS NOT NULL AND agreement <> '' AND signing IS NOT NULL"
-                )
-            }
-            members[self.device] = keys.public
+            members = self._members(chain, keys)
             lock = _lock_of(self.profile) or (chain.current.lock if chain.current else None)
             chain.new_generation(layout, self.device, keys, members, lock, removed={device})
             with self.db.transaction() as conn:
