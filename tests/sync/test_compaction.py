@@ -420,3 +420,30 @@ def test_two_removals_made_at_once_are_merged(computers: Computers, tmp_path: Pa
         with pytest.raises(SyncError) as raised:
             c.sync()
         assert raised.value.reason == "sync_removed"
+
+
+def test_a_computer_removed_twice_keeps_what_its_first_self_wrote(computers: Computers) -> None:
+    """Removed, joined again, removed and joined again: what it wrote as its first self
+    reaches a computer joining after every file was compacted."""
+    from desktop_mem.core.errors import SyncError
+    from desktop_mem.core.sync.keys import KeyChain
+
+    laptop = computers.first("laptop")
+    laptop.sync()
+    desktop = computers.join("desktop", laptop.code)
+    desktop.service.memories.add(NewMemory("Written by the desktop's first self"))
+    desktop.sync()
+    layout = laptop.syncer.layout()
+    for _ in range(2):
+        laptop.syncer.remove(desktop.syncer.device)
+        with pytest.raises(SyncError):
+            desktop.sync()
+        pairing = laptop.syncer.offer_pairing()
+        desktop.syncer.rejoin(computers.folder, KeyChain.join_with_pairing_code(layout, pairing))
+        desktop.sync()
+        laptop.sync()
+    for c in (laptop, desktop, laptop, desktop):
+        c.sync(compact=True)
+    later = computers.join("later", laptop.code)
+    later.sync()
+    assert later.texts() == ["Written by the desktop's first self"]

@@ -208,16 +208,19 @@ class Syncer:
                 # what it wrote as its old self goes out again in its first change file,
                 # stamps unchanged: the others may never have had some of it (its files
                 # were refused, or removed with it)
+                # (and what it wrote as the selves before that, if it joined again before)
+                former = sorted(self.state.former() | {old})
+                marks = ",".join("?" * len(former))
                 moved = conn.execute(
-                    "UPDATE sync_records SET seq = 1 WHERE device = ?", (old,)
+                    f"UPDATE sync_records SET seq = 1 WHERE device IN ({marks})", former
                 ).rowcount
                 moved += conn.execute(
-                    "UPDATE memory_history SET sync_seq = 1 WHERE sync_device = ?", (old,)
+                    f"UPDATE memory_history SET sync_seq = 1 WHERE sync_device IN ({marks})", former
                 ).rowcount
                 if moved:
                     self.state.set(conn, {"seq": "1"})
                 # and stays in every snapshot it writes: it is the one that carries it
-                self.state.set(conn, {"former": json.dumps(sorted(self.state.former() | {old}))})
+                self.state.set(conn, {"former": json.dumps(former)})
             # its old folder goes: what it holds is sent again under its new id
             _remove_tree(files.Layout.of(folder, chain.sync_id).device(old))
         self.last_error = None
