@@ -531,3 +531,54 @@ def test_move_sync_to_another_folder_from_settings(
     assert info["device"] == device  # the same computer, the same key
     assert any(p.name.startswith("desktop-mem-") for p in elsewhere.iterdir())
     assert page.move_button.isEnabled()
+
+
+def test_a_computer_left_out_of_a_new_key_says_so_and_joins_again(
+    qtbot: Any,
+    window: MainWindow,
+    second: MainWindow,
+    folder: Path,
+    profile: Profile,
+    tmp_path: Path,
+    isolated: MemoryKeyring,
+    fake_ollama: FakeOllama,
+) -> None:
+    """The desktop joined just before a third computer removed the laptop, and that
+    computer had not seen the desktop yet: the desktop's window says it was left out,
+    in a window user's words, and Settings > Sync joins it again."""
+    laptop_page = page_of(qtbot, window)
+    set_up(qtbot, laptop_page, folder, "laptop")
+    config = Config.resolve(home=tmp_path / "tablet", ollama_host=fake_ollama.url,
+                            embed_model="fake-embed")  # fmt: skip
+    tablet = Service.open(config, Vault(KeyringAccess(isolated, timeout=2.0)))
+    try:
+        tablet.sync.join(folder, profile.db.new_recovery_code, "tablet")
+        window.syncing.run_pass()
+        idle(qtbot)
+        desktop_page = page_of(qtbot, second)
+        second.context.app.sync.join(folder, window.context.app.sync.offer_pairing(), "desktop")
+        idle(qtbot)
+        second.syncing.run_pass()
+        idle(qtbot)
+        layout = tablet.sync.syncer.layout()
+        mine = layout.device(second.context.app.sync.this_computer() or "")
+        away = tmp_path / "desktop-files"
+        mine.rename(away)  # not delivered to the tablet yet
+        tablet.sync.remove("laptop")
+        away.rename(mine)
+        second.syncing.run_pass()
+        qtbot.waitUntil(lambda: bool(second.syncing.error), timeout=WAIT)
+        error = second.syncing.error
+        assert "left out" in error and "Join again" in error and "desktop-mem" not in error
+        desktop_page.refresh()
+        qtbot.waitUntil(lambda: desktop_page.rejoin_box.isVisibleTo(desktop_page), timeout=WAIT)
+        desktop_page.rejoin_code.setText(tablet.sync.offer_pairing())
+        qtbot.mouseClick(desktop_page.rejoin_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: not desktop_page.rejoin_box.isVisibleTo(desktop_page),
+                        timeout=WAIT)  # fmt: skip
+        second.syncing.run_pass()
+        qtbot.waitUntil(lambda: not second.syncing.running, timeout=WAIT)
+        idle(qtbot)
+        assert not second.syncing.error
+    finally:
+        tablet.close()
