@@ -277,7 +277,7 @@ class KeyChain:
             have = number
             # what was made apart before it and it already brings together needs nothing
             apart = [a for a in apart if not _covered(a, set(members), removed)]
-            if held - set(self.keys_carried):
+            if held - self.keys_carried:
                 # keys this computer holds (a generation made at the same time as another)
                 # that the new one does not carry: the others need them to read its files
                 apart.append((writer, members, removed))

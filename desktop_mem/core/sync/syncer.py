@@ -178,12 +178,7 @@ class Syncer:
         old = self.device
         device = crypto.new_id()
         keys = crypto.DeviceKeys.generate()
-        with self._pass_lock(30.0) as mine:
-            if not mine:
-                raise SyncError(
-                    "Another window or command is syncing this profile: try again.",
-                    reason="sync_busy",
-                )
+        with self._exclusive():
             with self.db.transaction() as conn:
                 # its old self is one more computer taken out: its records are carried
                 conn.execute(
@@ -296,12 +291,7 @@ class Syncer:
         if self.folder.is_dir() and target == self.folder.resolve():
             raise SyncError("This profile already syncs through that folder.", reason="usage")
         new = files.Layout.of(target, layout.sync_id)
-        with self._pass_lock(30.0) as mine:
-            if not mine:
-                raise SyncError(
-                    "Another window or command is syncing this profile: try again.",
-                    reason="sync_busy",
-                )
+        with self._exclusive():
             if new.root.is_dir():
                 how = "used"
             elif layout.root.is_dir():
@@ -324,12 +314,7 @@ class Syncer:
         sync key the folder holds for this computer: one made with an older key would
         join the other computer to a key the others no longer write with."""
         layout = self.layout()
-        with self._pass_lock(30.0) as mine:
-            if not mine:
-                raise SyncError(
-                    "Another window or command is syncing this profile: try again.",
-                    reason="sync_busy",
-                )
+        with self._exclusive():
             keys = self.device_keys()
             chain = self.chain()
             self._refresh_keys(layout, chain, keys, Pass())
@@ -337,6 +322,19 @@ class Syncer:
         return code
 
     # -- a pass ----------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _exclusive(self) -> Iterator[None]:
+        """The pass lock for what the user asked for (joining again, moving, a pairing
+        code, a removal); a pass that holds it for more than 30 s is said, not waited
+        on."""
+        with self._pass_lock(30.0) as mine:
+            if not mine:
+                raise SyncError(
+                    "Another window or command is syncing this profile: try again.",
+                    reason="sync_busy",
+                )
+            yield
 
     @contextlib.contextmanager
     def _pass_lock(self, wait_s: float) -> Iterator[bool]:
@@ -587,12 +585,7 @@ class Syncer:
                 reason="usage",
             )
         layout = self.layout()
-        with self._pass_lock(30.0) as mine:
-            if not mine:
-                raise SyncError(
-                    "Another window or command is syncing this profile: try again.",
-                    reason="sync_busy",
-                )
+        with self._exclusive():
             known = {r[0] for r in self.db.query("SELECT device FROM sync_peers")}
             if device not in known and device not in layout.devices():
                 raise SyncError(
