@@ -1,0 +1,408 @@
+"""Who is in a sync, decided from signed records alone: the rules, as pure functions.
+
+A sync's membership is never granted by holding a key (a computer taken out of the sync
+still holds every key it had). It is granted by signatures of members:
+
+- A **join** record says that a computer (its public keys) joins, signed by the member
+  that let it in (the computer that showed the pairing code) or by the profile's
+  recovery authority (a signing key sealed to the recovery code: whoever holds the code
+  may let a computer in). It names the generation whose key the computer was given.
+- A **generation** record (a key file) seals a new sync key to the members its writer
+  names, says which computers are removed (every removal its writer knew of: the list
+  only grows) and which generations it builds on (its *parents*). It is taken only when
+  signed by a member of what it builds on, whom it does not remove itself.
+
+Generations form a graph: two computers that each make one without having seen the
+other's make two *heads*. All of them count, and the result is the same whatever order
+the files arrive in:
+
+1. The computers removed are the union of every removal in every generation taken.
+2. A generation whose writer is removed (by any generation, made before, after or at
+   the same time) no longer vouches for anyone: its list of members does not count,
+   and its key is never written with. A join signed by a removed computer does not
+   count either. So whatever a removed computer introduced, before or after its
+   removal, stays only if a computer that is not removed vouches for it: a generation
+   written by a member that names it (the computer that removed it saw it and kept
+   it), or a join signed by a member. A removed computer's own generations still add
+   their removals to the union (a removal is never undone): the one thing it can still
+   do is take others out along with itself, never get back in.
+3. The members are those named by the newest generations whose writers are not
+   removed (the *frontier*), and those a member or the recovery authority let in,
+   less every removed computer.
+4. The sync is *settled* when its heads are all lawful, agree on who is in and who is
+   out, and every member holds the key of the one to write with (the lowest writer's):
+   named in it, or let in with its key. Otherwise any member writes the next
+   generation: every head as its parent, every member, every removal.
+
+A computer trusts a starting point (its *anchor*) instead of checking it: the first
+generation (the computer that set the sync up, or one joining with the recovery code),
+the records a pairing offer carried (sealed under the code, so they come from a
+member), or what it already held when these rules came (an update from 0.4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+
+RECOVERY = "recovery"  # the voucher of a join signed with the recovery authority
+
+Verify = Callable[[str, bytes, bytes], bool]  # (public signing key, signature, data)
+
+
+@dataclass(frozen=True)
+class Member:
+    """A computer's public keys: X25519 (keys are sealed to it), Ed25519 (it signs)."""
+
+    agreement: str
+    signing: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"agreement": self.agreement, "signing": self.signing}
+
+
+@dataclass(frozen=True)
+class Generation:
+    """A key file as signed: what it says, not the secrets it seals."""
+
+    name: str  # its file name (for the sentence when it is not taken)
+    digest: str  # of the whole file: an anchor names the records it trusts by it
+    number: int
+    writer: str
+    key_id: str  # the public name of its key (files sealed with it say so)
+    parents: tuple[str, ...] | None  # digests; None: written before parents existed
+    members: Mapping[str, Member]
+    removed: frozenset[str]
+    authority: str | None  # the recovery authority's public signing key
+    signed: bytes
+    signature: bytes
+
+
+@dataclass(frozen=True)
+class Join:
+    """A join record as signed."""
+
+    name: str
+    digest: str
+    device: str
+    member: Member
+    voucher: str  # a member's id, or RECOVERY
+    parent: str  # the digest of the generation whose key the computer was given
+    via: str  # "pair", "recovery", or "key" (its earlier self: a restored backup)
+    offered_at: int | None  # when the pairing code was shown (a person reads it)
+    signed: bytes
+    signature: bytes
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """What a computer trusts without checking it against anything older: generation
+    records by digest (taken as they are, whoever wrote them), and members and
+    removals that count as if a trusted generation named them (what an update from
+    0.4 already trusted)."""
+
+    trusted: frozenset[str]
+    members: Mapping[str, Member] = field(default_factory=dict)
+    removed: frozenset[str] = frozenset()
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "trusted": sorted(self.trusted),
+            "members": {d: m.to_dict() for d, m in sorted(self.members.items())},
+            "removed": sorted(self.removed),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> Anchor:
+        members = data.get("members")
+        return cls(
+            frozenset(str(k) for k in _list(data.get("trusted"))),
+            {
+                str(d): Member(str(m.get("agreement", "")), str(m.get("signing", "")))
+                for d, m in (members.items() if isinstance(members, Mapping) else ())
+                if isinstance(m, Mapping)
+            },
+            frozenset(str(d) for d in _list(data.get("removed"))),
+        )
+
+
+def _list(value: object) -> list[object]:
+    return list(value) if isinstance(value, list | tuple) else []
+
+
+@dataclass
+class View:
+    """The membership that a set of generations (closed under their parents) makes."""
+
+    members: dict[str, Member]
+    removed: frozenset[str]
+    lawful: set[str]  # digests of generations whose writer is not removed
+    frontier: list[str]  # the lawful generations no other lawful one builds on
+    joins: dict[str, Join]  # the joins that made members, by the computer let in
+
+
+@dataclass
+class Membership:
+    """What the signed records say, as of now."""
+
+    members: dict[str, Member]
+    removed: frozenset[str]
+    generations: dict[str, Generation]  # taken, by digest
+    frontier: list[Generation]  # the newest lawful ones (lowest writer first)
+    heads: list[Generation]  # taken ones nothing builds on: the next one's parents
+    joins: dict[str, Join]  # how the members no frontier generation names were let in
+    refused: list[tuple[str, str]]  # (file name, why) for records not taken
+    waiting: list[str]  # file names whose parents have not arrived
+    lawful: set[str] = field(default_factory=set)
+    given: dict[str, set[str]] = field(default_factory=dict)  # digest -> who got its key
+    settled: bool = False
+    write: Generation | None = None  # the generation whose key members write with
+
+    @property
+    def number(self) -> int:
+        return max((g.number for g in self.generations.values()), default=0)
+
+    @property
+    def authority(self) -> str | None:
+        """The recovery authority a join may be signed with now."""
+        return next((g.authority for g in self.frontier if g.authority), None)
+
+    def holds(self, device: str, generation: Generation) -> bool:
+        """Whether a computer was given this generation's key: named in it, or let in
+        with it."""
+        if device in generation.members:
+            return True
+        join = self.joins.get(device)
+        return join is not None and join.parent == generation.digest
+
+    def joined_with(self, device: str) -> Join | None:
+        return self.joins.get(device)
+
+
+def evaluate(
+    anchor: Anchor,
+    generations: Iterable[Generation],
+    joins: Iterable[Join],
+    verify: Verify,
+) -> Membership:
+    """The membership the records make, from what `anchor` trusts. Pure: the same
+    records give the same answer in any order, on every computer.
+
+    A generation is *taken* when its writer is a member of what it builds on (counting
+    only what still vouches in the light of the removals it knew), its signature is
+    its writer's, and it keeps every removal it knew of; each removal in a generation
+    taken is final. The answer is the membership of everything taken, in the light of
+    every removal: a generation whose writer was removed by one that does not build on
+    it vouches for no one, nor does anything that was a member only through it; a join
+    signed by a computer that a generation removed without keeping the one it let in
+    counts for nothing."""
+    ordered = sorted(generations, key=lambda g: (g.number, g.writer, g.digest))
+    join_list = sorted(joins, key=lambda j: (j.device, j.digest))
+    graph = _Graph(anchor, join_list, verify)
+    refused: list[tuple[str, str]] = []
+    waiting: list[str] = []
+    for g in ordered:
+        if g.digest in graph.taken:
+            continue  # the same file twice (read from the folder and kept here)
+        trusted = g.digest in anchor.trusted
+        parents = g.parents
+        if parents is None:  # written before parents: it builds on the generation before
+            parents = tuple(graph.by_number.get(g.number - 1, ()))
+        if any(p not in graph.taken for p in parents) or (not parents and not trusted):
+            if trusted:
+                parents = ()  # it builds on what is older than what this computer trusts
+            elif g.number <= 1 or g.parents == ():
+                refused.append((g.name, "it starts another sync than the one this computer is in"))
+                continue
+            else:
+                waiting.append(g.name)  # what it builds on has not arrived (or was refused)
+                continue
+        if any(graph.taken[p].number >= g.number for p in parents):
+            refused.append((g.name, "it builds on a generation that is not older than it"))
+            continue
+        seen = frozenset().union(*(graph.ancestors[p] | {p} for p in parents))
+        if not trusted:
+            why = _why_not(g, graph.view(seen), verify)
+            if why is not None:
+                refused.append((g.name, why))
+                continue
+        graph.take(g, seen, trusted)
+    everything = frozenset(graph.taken)
+    now = graph.view(everything)
+    built_on = set().union(*(graph.ancestors[k] for k in everything))
+    taken = graph.taken
+    result = Membership(
+        members=now.members,
+        removed=now.removed,
+        generations=dict(taken),
+        frontier=sorted((taken[k] for k in now.frontier), key=_order),
+        heads=sorted((taken[k] for k in everything if k not in built_on), key=_order),
+        joins=now.joins,
+        refused=refused,
+        waiting=waiting,
+        lawful=now.lawful,
+        given={
+            k: set(g.members) | {j.device for j in join_list if j.parent == k}
+            for k, g in taken.items()
+        },
+    )
+    result.write, result.settled = _settle(result)
+    return result
+
+
+class _Graph:
+    """The generations taken so far, and the membership any part of them makes.
+
+    A view is asked of a set of generations (closed under their parents) *in the light
+    of* a context: the generations whose removals are known. A generation still vouches
+    (its list of members counts) unless the context holds a removal of its writer that
+    does not build on it (made at the same time, or after), and unless its writer was
+    a member only through something that no longer vouches. To check a new generation
+    the context is what it builds on (what its writer knew); for the final answer, it
+    is everything taken."""
+
+    def __init__(self, anchor: Anchor, joins: list[Join], verify: Verify) -> None:
+        self.anchor = anchor
+        self.joins = joins
+        self.verify = verify
+        self.taken: dict[str, Generation] = {}
+        self.trusted: set[str] = set()
+        self.ancestors: dict[str, frozenset[str]] = {}
+        self.by_number: dict[int, list[str]] = {}
+        self._views: dict[tuple[frozenset[str], frozenset[str]], View] = {}
+        self._vouches: dict[tuple[str, frozenset[str]], bool] = {}
+
+    def take(self, g: Generation, seen: frozenset[str], trusted: bool) -> None:
+        self.taken[g.digest] = g
+        self.ancestors[g.digest] = seen
+        self.by_number.setdefault(g.number, []).append(g.digest)
+        if trusted:
+            self.trusted.add(g.digest)
+
+    def removals(self, device: str, context: frozenset[str]) -> list[str]:
+        return [r for r in sorted(context) if device in self.taken[r].removed]
+
+    def vouches(self, k: str, context: frozenset[str]) -> bool:
+        if (k, context) not in self._vouches:
+            g = self.taken[k]
+            if any(k not in self.ancestors[r] for r in self.removals(g.writer, context)):
+                answer = False  # its writer's removal did not know of it
+            elif k in self.trusted:
+                answer = True
+            else:  # its writer a member there, counting only what still vouches
+                answer = g.writer in self.view(self.ancestors[k], context).members
+            self._vouches[(k, context)] = answer
+        return self._vouches[(k, context)]
+
+    def void_join(self, join: Join, context: frozenset[str]) -> bool:
+        """A join whose voucher was removed by a generation that did not keep the
+        computer it let in (the removal did not know of it)."""
+        return any(
+            join.device not in self.taken[r].members for r in self.removals(join.voucher, context)
+        )
+
+    def view(self, nodes: frozenset[str], context: frozenset[str] | None = None) -> View:
+        context = nodes if context is None else context
+        if (nodes, context) not in self._views:
+            self._views[(nodes, context)] = self._view(nodes, context)
+        return self._views[(nodes, context)]
+
+    def _view(self, nodes: frozenset[str], context: frozenset[str]) -> View:
+        """Rules 1 to 3 over a set of generations closed under their parents."""
+        taken = self.taken
+        gone = frozenset(self.anchor.removed.union(*(taken[k].removed for k in nodes)))
+        lawful = {k for k in nodes if self.vouches(k, context)}
+        frontier = sorted(k for k in lawful if not any(k in self.ancestors[j] for j in lawful))
+        members: dict[str, Member] = {}
+        for device, keys in sorted(self.anchor.members.items()):
+            if device not in gone:
+                members[device] = keys
+        # the lowest writer's list first: a computer named twice keeps the keys it says
+        for k in sorted(frontier, key=lambda k: _order(taken[k])):
+            for device, keys in sorted(taken[k].members.items()):
+                if device not in gone:
+                    members.setdefault(device, keys)
+        authorities = {taken[k].authority for k in frontier} - {None}
+        made: dict[str, Join] = {}
+        grew = True
+        while grew:  # a computer let in by one that was let in itself
+            grew = False
+            for join in self.joins:
+                if join.device in members or join.device in gone or join.parent not in nodes:
+                    continue
+                if join.voucher != RECOVERY and self.void_join(join, context):
+                    continue
+                signer = _signer(join, taken, members, gone, authorities)
+                if signer is None or not self.verify(signer, join.signature, join.signed):
+                    continue
+                members[join.device] = join.member
+                made[join.device] = join
+                grew = True
+        return View(members, gone, lawful, frontier, made)
+
+
+def _order(g: Generation) -> tuple[str, str]:
+    return (g.writer, g.digest)
+
+
+def _why_not(g: Generation, before: View, verify: Verify) -> str | None:
+    """Why a generation is not taken, given the membership it builds on; None if it is."""
+    if g.writer in g.removed:
+        return "it removes its own writer"
+    writer = before.members.get(g.writer)
+    if writer is None or g.writer in before.removed:
+        return "it is written by a computer that is not in this sync"
+    if not verify(writer.signing, g.signature, g.signed):
+        return "its signature is not its writer's"
+    if not before.removed <= g.removed:
+        # a member writes on top of what it read: every removal it knew of stays
+        return "it brings back a computer that was removed"
+    return None
+
+
+def _signer(
+    join: Join,
+    taken: Mapping[str, Generation],
+    members: Mapping[str, Member],
+    gone: frozenset[str],
+    authorities: set[str | None],
+) -> str | None:
+    """The public key a join must be signed with, if its voucher may let anyone in."""
+    if join.voucher == RECOVERY:
+        named = taken[join.parent].authority
+        # the authority of the generation it joined with, and still the current one (a
+        # recovery code replaced since lets no one in any more)
+        return named if named is not None and named in authorities else None
+    if join.voucher == join.device or join.voucher in gone:
+        return None
+    voucher = members.get(join.voucher)
+    return voucher.signing if voucher is not None else None
+
+
+def _settle(result: Membership) -> tuple[Generation | None, bool]:
+    """Rule 4: the generation to write with, and whether no new one is needed."""
+    # never a key a removed computer was given: what is written with it, it could read
+    usable = [g for g in result.frontier if not result.given.get(g.digest, set()) & result.removed]
+    if not usable:
+        return None, False
+    write = usable[0]
+    if any(h.digest not in result.lawful for h in result.heads):
+        return write, False  # a head whose writer was removed: build on it, write anew
+    contents = {(frozenset(h.members) - result.removed, h.removed) for h in result.heads}
+    if len(contents) != 1:
+        return write, False  # made apart: different members or removals
+    if any(not result.holds(d, write) for d in result.members):
+        return write, False  # a member that was not given its key
+    return write, True
+
+
+__all__ = [
+    "RECOVERY",
+    "Anchor",
+    "Generation",
+    "Join",
+    "Member",
+    "Membership",
+    "View",
+    "evaluate",
+]
