@@ -161,7 +161,7 @@ def _wording(reason: str, model: str, lines: int) -> str | None:
         ),
         "sync_left_out": lambda: QCoreApplication.translate(
             "errors",
-            "This computer was left out when another computer made a new sync key before it had heard of this one: what it holds stays here, but it no longer syncs. To sync it again, show a pairing code on one of your other computers and enter it in Settings > Sync, under Join again.",
+            "This computer is no longer in the sync: the computer that let it in was removed before the others knew of this one. What it holds stays here. To sync it again, show a pairing code on one of your other computers and enter it in Settings > Sync, under Join again.",
         ),
         "sync_busy": lambda: QCoreApplication.translate(
             "errors",

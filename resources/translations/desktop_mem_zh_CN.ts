@@ -3630,8 +3630,8 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     </message>
     <message>
         <location filename="../../desktop_mem/ui/errors.py" line="162" />
-        <source>This computer was left out when another computer made a new sync key before it had heard of this one: what it holds stays here, but it no longer syncs. To sync it again, show a pairing code on one of your other computers and enter it in Settings &gt; Sync, under Join again.</source>
-        <translation>另一台电脑在得知这台电脑之前生成了新的同步密钥，这台电脑因此被排除在外：这里的内容会保留，但不再同步。要重新同步，请在你的另一台电脑上显示配对码，然后在“设置 &gt; 同步”的“重新加入”下输入它。</translation>
+        <source>This computer is no longer in the sync: the computer that let it in was removed before the others knew of this one. What it holds stays here. To sync it again, show a pairing code on one of your other computers and enter it in Settings &gt; Sync, under Join again.</source>
+        <translation>这台电脑已不在同步中：让它加入的那台电脑在其他电脑得知这台电脑之前被移除了。这里的内容会保留。要重新同步，请在你的另一台电脑上显示配对码，然后在“设置 &gt; 同步”的“重新加入”下输入它。</translation>
     </message>
     <message>
         <location filename="../../desktop_mem/ui/errors.py" line="166" />

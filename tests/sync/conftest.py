@@ -11,7 +11,7 @@ import pytest
 from desktop_mem.core.config import Config
 from desktop_mem.core.keys.vault import KeyringAccess, Vault
 from desktop_mem.core.service import Service
-from desktop_mem.core.sync.keys import KeyChain
+from desktop_mem.core.sync import pairing
 from desktop_mem.core.sync.syncer import Syncer
 from tests.fakes.keyrings import MemoryKeyring
 from tests.fakes.ollama_server import FakeOllama
@@ -65,9 +65,25 @@ class Computers:
     def join(self, name: str, code: str) -> Computer:
         c = self.new(name)
         layout = _only_layout(self.folder)
-        chain = KeyChain.join_with_recovery_code(layout, code)
+        chain = pairing.join_with_recovery_code(layout, code)
         c.syncer.join(self.folder, chain, name)
         return c
+
+    def pair(self, inviter: Computer, joiner: Computer | str) -> Computer:
+        """Join with a one-time pairing code shown on `inviter` (a new computer by that
+        name, or one taken out of the sync joining again): it asks, the inviter's next
+        pass lets it in, its own next pass finds it is in."""
+        code = inviter.syncer.offer_pairing()
+        chain = pairing.join_with_pairing_code(_only_layout(self.folder), code)
+        if isinstance(joiner, str):
+            joiner = self.new(joiner)
+            joiner.syncer.join(self.folder, chain, joiner.name)
+        else:
+            joiner.syncer.rejoin(self.folder, chain)
+        assert joiner.sync().waiting_for == inviter.syncer.device
+        inviter.sync()
+        assert joiner.sync().let_in
+        return joiner
 
     def close(self) -> None:
         for c in self.all:

@@ -184,7 +184,6 @@ def test_a_removed_computer_joins_again_keeping_what_it_holds(computers: Compute
     same sync again with a pairing code: as a new computer, with nothing lost on either
     side: what it changed while out is sent, what the others did is taken in."""
     from desktop_mem.core.errors import SyncError
-    from desktop_mem.core.sync.keys import KeyChain
 
     laptop = computers.first("laptop")
     laptop.service.memories.add(NewMemory("Shared before"))
@@ -201,11 +200,8 @@ def test_a_removed_computer_joins_again_keeping_what_it_holds(computers: Compute
         assert exc.reason == "sync_removed" and "pairing code" in str(exc)
     assert desktop.syncer.removed_here and desktop.syncer.info()["removed"]
     desktop.service.memories.add(NewMemory("Added on the desktop while it was out"))
-    pairing = laptop.syncer.offer_pairing()
-    layout = laptop.syncer.layout()
-    desktop.syncer.rejoin(computers.folder, KeyChain.join_with_pairing_code(layout, pairing))
+    computers.pair(laptop, desktop)
     assert not desktop.syncer.removed_here and desktop.syncer.device != old_device
-    desktop.sync()
     laptop.sync()
     desktop.sync()
     want = sorted(["Shared before", "Added on the laptop after the removal",
@@ -229,7 +225,6 @@ def test_a_removed_computers_folder_written_after_the_removal_goes(
     texts deleted since in it: the others' next pass removes it, and so does the
     computer itself when it joins again."""
     from desktop_mem.core.errors import SyncError
-    from desktop_mem.core.sync.keys import KeyChain
 
     laptop = computers.first("laptop")
     laptop.sync()
@@ -254,8 +249,7 @@ def test_a_removed_computers_folder_written_after_the_removal_goes(
     shutil.copytree(late, layout.device(old))
     with pytest.raises(SyncError):
         desktop.sync()
-    pairing = laptop.syncer.offer_pairing()
-    desktop.syncer.rejoin(computers.folder, KeyChain.join_with_pairing_code(layout, pairing))
+    computers.pair(laptop, desktop)
     assert not layout.device(old).exists()
     desktop.sync()
     laptop.sync()
@@ -263,11 +257,12 @@ def test_a_removed_computers_folder_written_after_the_removal_goes(
 
 
 def test_a_computer_removed_by_one_it_has_not_heard_of_learns_it(computers: Computers) -> None:
-    """The desktop joined again (a new id) and, before the laptop read anything of it,
-    removed the laptop: the laptop still learns that it was removed (the key file carries
-    its writer's signing key sealed under the key before it), and can join again."""
+    """The desktop joined again with the recovery code (a new id, let in by the recovery
+    authority) and, before the laptop read anything of it, removed the laptop: the laptop
+    still learns that it was removed (the desktop's join is a signed record, the removal
+    too), and can join again."""
     from desktop_mem.core.errors import SyncError
-    from desktop_mem.core.sync.keys import KeyChain
+    from desktop_mem.core.sync import pairing
 
     laptop = computers.first("laptop")
     laptop.service.memories.add(NewMemory("On the laptop"))
@@ -279,8 +274,7 @@ def test_a_computer_removed_by_one_it_has_not_heard_of_learns_it(computers: Comp
     with pytest.raises(SyncError):
         desktop.sync()
     layout = laptop.syncer.layout()
-    pairing = laptop.syncer.offer_pairing()
-    desktop.syncer.rejoin(computers.folder, KeyChain.join_with_pairing_code(layout, pairing))
+    desktop.syncer.rejoin(computers.folder, pairing.join_with_recovery_code(layout, laptop.code))
     desktop.sync()  # its new status is in the folder: the laptop has not read it
     desktop.syncer.remove(laptop.syncer.device)
     with pytest.raises(SyncError) as raised:
@@ -288,8 +282,7 @@ def test_a_computer_removed_by_one_it_has_not_heard_of_learns_it(computers: Comp
     assert raised.value.reason == "sync_removed"
     assert laptop.syncer.removed_here
     laptop.service.memories.add(NewMemory("On the laptop while it was out"))
-    pairing = desktop.syncer.offer_pairing()
-    laptop.syncer.rejoin(computers.folder, KeyChain.join_with_pairing_code(layout, pairing))
+    computers.pair(desktop, laptop)
     laptop.sync()
     desktop.sync()
     laptop.sync()
@@ -301,7 +294,8 @@ def test_a_removed_computer_cannot_come_back_as_a_new_one(
 ) -> None:
     """A stolen computer taken out of the sync still holds the earlier sync keys. Given
     a fresh identity of its own making, what it writes under them (a memory added, one
-    deleted) is refused by the others, and the next new key is not sealed to it."""
+    deleted) is never read by the others (no member let that identity in), and the next
+    new key is not sealed to it."""
     from desktop_mem.core.sync import crypto
 
     laptop = computers.first("laptop")
@@ -324,34 +318,29 @@ def test_a_removed_computer_cannot_come_back_as_a_new_one(
     desktop.service.memories.add(NewMemory("Injected by the thief"))
     mine = next(m for m in desktop.service.memories.list() if m.text == "The laptop's memory")
     desktop.service.memories.delete([mine.id])
+    desktop.syncer.outgoing.export()
+    desktop.syncer.outgoing.write_pending(
+        desktop.syncer.layout(), chain, desktop.syncer.device_keys()
+    )
     layout = desktop.syncer.layout()
-    newer = [(p, tmp_path / p.name) for n, _w, p in layout.key_files() if n > 1]
-    for path, aside in newer:  # its own program need not read the new key file
-        path.rename(aside)
-    desktop.sync()
-    for path, aside in newer:
-        aside.rename(path)
     assert fake in layout.devices()  # it wrote its files
-    result = laptop.sync()
+    laptop.sync()
     assert laptop.texts() == ["The laptop's memory"]
-    assert any("has not met" in r for r in result.refused), result.refused
     tablet.sync()
     assert tablet.texts() == ["The laptop's memory"]
+    assert fake not in laptop.syncer.chain().members
     # the next new key (the tablet removed too) is sealed to nobody it made up
     laptop.syncer.remove(tablet.syncer.device)
     assert fake not in laptop.syncer.chain().current.members
 
 
-def test_a_computer_left_out_of_a_new_key_is_told_and_joins_again(
+def test_one_let_in_just_before_a_removal_that_missed_it_gets_the_new_key(
     computers: Computers, tmp_path: Path
 ) -> None:
     """The tablet joined just before the desktop removed the laptop, and the desktop had
-    not seen the tablet yet: the new key is sealed to the desktop alone. The tablet says
-    so at its next pass (not a refusal at every pass) and joins again with a pairing
-    code, keeping what it holds."""
-    from desktop_mem.core.errors import SyncError
-    from desktop_mem.core.sync.keys import KeyChain
-
+    not seen the tablet yet: the new key is sealed to the desktop alone. But the tablet
+    was let in by a member that is not removed (the recovery authority), so it is still
+    in: the desktop's next pass seals a new key to it too, and nothing is lost."""
     laptop = computers.first("laptop")
     laptop.service.memories.add(NewMemory("Shared by the laptop"))
     laptop.sync()
@@ -361,18 +350,59 @@ def test_a_computer_left_out_of_a_new_key_is_told_and_joins_again(
     tablet.service.memories.add(NewMemory("Written on the tablet"))
     tablet.sync()
     layout = desktop.syncer.layout()
-    away = tmp_path / "tablet-files"
-    layout.device(tablet.syncer.device).rename(away)  # not delivered to the desktop yet
+    away = [(layout.device(tablet.syncer.device), tmp_path / "tablet-files"),
+            (layout.keys / f"join-{tablet.syncer.device}.dmj", tmp_path / "join")]  # fmt: skip
+    for path, aside in away:  # not delivered to the desktop yet
+        path.rename(aside)
     desktop.syncer.remove(laptop.syncer.device)
-    away.rename(layout.device(tablet.syncer.device))
     assert tablet.syncer.device not in desktop.syncer.chain().current.members
+    for path, aside in away:
+        aside.rename(path)
+    tablet.sync()  # no refusal: it goes on with the key it holds
+    desktop.sync()  # a new generation, sealed to the tablet too
+    assert tablet.syncer.device in desktop.syncer.chain().current.members
+    tablet.sync()
+    desktop.sync()
+    want = ["Shared by the laptop", "Written on the tablet"]
+    assert tablet.texts() == desktop.texts() == want
+    assert tablet.syncer.chain().current.digest == desktop.syncer.chain().current.digest
+
+
+def test_a_computer_let_in_by_one_removed_without_knowing_of_it_is_out(
+    computers: Computers, tmp_path: Path
+) -> None:
+    """The tablet was let in with a pairing code shown on the laptop, just before the
+    desktop, which had not heard of the tablet, removed the laptop: nothing that is not
+    removed vouches for the tablet, so it is out. It says so at each pass (never taken
+    for a refusal) and joins again with a pairing code, keeping what it holds."""
+    from desktop_mem.core.errors import SyncError
+
+    laptop = computers.first("laptop")
+    laptop.service.memories.add(NewMemory("Shared by the laptop"))
+    laptop.sync()
+    desktop = computers.join("desktop", laptop.code)
+    desktop.sync()
+    tablet = computers.pair(laptop, "tablet")
+    tablet.service.memories.add(NewMemory("Written on the tablet"))
+    tablet.sync()
+    layout = desktop.syncer.layout()
+    away = [(layout.device(tablet.syncer.device), tmp_path / "tablet-files"),
+            (layout.keys / f"join-{tablet.syncer.device}.dmj", tmp_path / "join")]  # fmt: skip
+    for path, aside in away:
+        path.rename(aside)
+    desktop.syncer.remove(laptop.syncer.device)
+    for path, aside in away:
+        aside.rename(path)
     for _ in range(2):  # said at each pass, never taken for a refusal
         with pytest.raises(SyncError) as raised:
             tablet.sync()
-        assert raised.value.reason == "sync_left_out" and "left out" in str(raised.value)
+        assert raised.value.reason == "sync_left_out" and "no longer in the sync" in str(
+            raised.value
+        )
     assert tablet.syncer.removed_here
-    pairing = desktop.syncer.offer_pairing()
-    tablet.syncer.rejoin(computers.folder, KeyChain.join_with_pairing_code(layout, pairing))
+    desktop.sync()
+    assert tablet.syncer.device not in desktop.syncer.chain().members
+    computers.pair(desktop, tablet)
     tablet.sync()
     desktop.sync()
     tablet.sync()
@@ -426,21 +456,17 @@ def test_a_computer_removed_twice_keeps_what_its_first_self_wrote(computers: Com
     """Removed, joined again, removed and joined again: what it wrote as its first self
     reaches a computer joining after every file was compacted."""
     from desktop_mem.core.errors import SyncError
-    from desktop_mem.core.sync.keys import KeyChain
 
     laptop = computers.first("laptop")
     laptop.sync()
     desktop = computers.join("desktop", laptop.code)
     desktop.service.memories.add(NewMemory("Written by the desktop's first self"))
     desktop.sync()
-    layout = laptop.syncer.layout()
     for _ in range(2):
         laptop.syncer.remove(desktop.syncer.device)
         with pytest.raises(SyncError):
             desktop.sync()
-        pairing = laptop.syncer.offer_pairing()
-        desktop.syncer.rejoin(computers.folder, KeyChain.join_with_pairing_code(layout, pairing))
-        desktop.sync()
+        computers.pair(laptop, desktop)
         laptop.sync()
     for c in (laptop, desktop, laptop, desktop):
         c.sync(compact=True)

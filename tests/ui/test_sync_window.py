@@ -543,9 +543,10 @@ def test_a_computer_left_out_of_a_new_key_says_so_and_joins_again(
     isolated: MemoryKeyring,
     fake_ollama: FakeOllama,
 ) -> None:
-    """The desktop joined just before a third computer removed the laptop, and that
-    computer had not seen the desktop yet: the desktop's window says it was left out,
-    in a window user's words, and Settings > Sync joins it again."""
+    """The laptop let the desktop in just before a third computer removed the laptop,
+    and that computer had not seen the desktop yet: nothing that is not removed vouches
+    for the desktop, so it is out. Its window says so in a window user's words, and
+    Settings > Sync joins it again."""
     laptop_page = page_of(qtbot, window)
     set_up(qtbot, laptop_page, folder, "laptop")
     config = Config.resolve(home=tmp_path / "tablet", ollama_host=fake_ollama.url,
@@ -558,24 +559,32 @@ def test_a_computer_left_out_of_a_new_key_says_so_and_joins_again(
         desktop_page = page_of(qtbot, second)
         second.context.app.sync.join(folder, window.context.app.sync.offer_pairing(), "desktop")
         idle(qtbot)
+        window.syncing.run_pass()  # the laptop lets it in
+        qtbot.waitUntil(lambda: not window.syncing.running, timeout=WAIT)
         second.syncing.run_pass()
         idle(qtbot)
         layout = tablet.sync.syncer.layout()
-        mine = layout.device(second.context.app.sync.this_computer() or "")
-        away = tmp_path / "desktop-files"
-        mine.rename(away)  # not delivered to the tablet yet
+        me = second.context.app.sync.this_computer() or ""
+        away = [(layout.device(me), tmp_path / "desktop-files"),
+                (layout.keys / f"join-{me}.dmj", tmp_path / "join")]  # fmt: skip
+        for path, aside in away:  # not delivered to the tablet yet
+            path.rename(aside)
         tablet.sync.remove("laptop")
-        away.rename(mine)
+        for path, aside in away:
+            aside.rename(path)
         second.syncing.run_pass()
         qtbot.waitUntil(lambda: bool(second.syncing.error), timeout=WAIT)
         error = second.syncing.error
-        assert "left out" in error and "Join again" in error and "desktop-mem" not in error
+        assert "no longer in the sync" in error and "Join again" in error
+        assert "desktop-mem" not in error
         desktop_page.refresh()
         qtbot.waitUntil(lambda: desktop_page.rejoin_box.isVisibleTo(desktop_page), timeout=WAIT)
         desktop_page.rejoin_code.setText(tablet.sync.offer_pairing())
         qtbot.mouseClick(desktop_page.rejoin_button, Qt.MouseButton.LeftButton)
         qtbot.waitUntil(lambda: not desktop_page.rejoin_box.isVisibleTo(desktop_page),
                         timeout=WAIT)  # fmt: skip
+        qtbot.waitUntil(lambda: not second.syncing.running, timeout=WAIT)
+        tablet.sync.now()  # the tablet lets it in
         second.syncing.run_pass()
         qtbot.waitUntil(lambda: not second.syncing.running, timeout=WAIT)
         idle(qtbot)

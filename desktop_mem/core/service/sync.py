@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core.errors import ModelServerError, SyncError
 from desktop_mem.core.events import Event, SyncProgress
-from desktop_mem.core.sync import crypto, files
-from desktop_mem.core.sync.keys import KeyChain
+from desktop_mem.core.sync import crypto, files, pairing
 from desktop_mem.core.sync.replica import Applied
 from desktop_mem.core.sync.syncer import Pass, Peer, Syncer
 
@@ -108,9 +107,9 @@ class Sync:
             layout = files.Layout.of(chosen, sync_id)
             try:
                 if crypto.normalize_pairing_code(code) is not None:
-                    chain = KeyChain.join_with_pairing_code(layout, code)
+                    chain = pairing.join_with_pairing_code(layout, code)
                 else:
-                    chain = KeyChain.join_with_recovery_code(layout, code)
+                    chain = pairing.join_with_recovery_code(layout, code)
             except SyncError as exc:  # WrongKey is one: try the next profile in the folder
                 last = exc
                 continue

@@ -23,6 +23,7 @@ sealed one by one), then the writer's Ed25519 signature over all of it.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import re
@@ -31,19 +32,25 @@ import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from desktop_mem.core.errors import SyncRefused
 from desktop_mem.core.sync import crypto
 
 MAGIC = b"DMSYNC\0"
-FORMAT = 1  # a file of a newer format is left alone, with a word to update the app
+# 2: membership by signatures (key files name their parents, joins are signed records).
+# A file of a newer format is left alone, with a word to update the app; one of format
+# 1 (0.4) is still read: a computer not yet updated goes on being understood.
+FORMAT = 2
+READABLE = (1, 2)
 PREFIX = "desktop-mem-"
 
 CHANGES = re.compile(r"c-(\d{10})\.dmc")
 SNAPSHOT = re.compile(r"s-(\d{10})\.dms")
 STATUS = "status.dmd"
 KEYFILE = re.compile(r"(\d{6})-([0-9a-f]{32})\.dmk")
+JOINFILE = re.compile(r"join-([0-9a-f]{32})\.dmj")
+REQUESTFILE = re.compile(r"req-([0-9a-f]{32})\.dmq")
 PAIRFILE = re.compile(r"pair-([0-9a-f]{32})\.dmp")
 DEVICE = re.compile(r"[0-9a-f]{32}")
 _TEMP = ".~dm-"
@@ -60,6 +67,14 @@ def snapshot_name(seq: int) -> str:
 
 def key_name(generation: int, writer: str) -> str:
     return f"{generation:06d}-{writer}.dmk"
+
+
+def join_name(device: str) -> str:
+    return f"join-{device}.dmj"
+
+
+def request_name(device: str) -> str:
+    return f"req-{device}.dmq"
 
 
 @dataclass
@@ -114,6 +129,23 @@ class Layout:
             if m := KEYFILE.fullmatch(e.name):
                 out.append((int(m.group(1)), m.group(2), Path(e.path)))
         return sorted(out)
+
+    def join_files(self) -> list[tuple[str, Path]]:
+        """The joins in keys/: (the computer let in, the file)."""
+        return self._named(JOINFILE)
+
+    def request_files(self) -> list[tuple[str, Path]]:
+        """The requests to be let in, in keys/: (the computer asking, the file)."""
+        return self._named(REQUESTFILE)
+
+    def _named(self, pattern: re.Pattern[str]) -> list[tuple[str, Path]]:
+        try:
+            entries = list(os.scandir(self.keys))
+        except FileNotFoundError:
+            return []
+        return sorted(
+            (m.group(1), Path(e.path)) for e in entries if (m := pattern.fullmatch(e.name))
+        )
 
     def pair_files(self) -> list[Path]:
         try:
@@ -187,10 +219,14 @@ def atomic_write(path: Path, parts: Iterable[bytes]) -> int:
     return size
 
 
+class Signer(Protocol):
+    def sign(self, data: bytes) -> bytes: ...
+
+
 class _Signed:
     """Collects what is written so the signature covers every byte."""
 
-    def __init__(self, signer: crypto.DeviceKeys) -> None:
+    def __init__(self, signer: Signer) -> None:
         self.signer = signer
         self.data = bytearray()
 
@@ -227,9 +263,7 @@ def write_sealed(
     return atomic_write(path, signed.parts([frame, *crypto.seal_chunks(key, frame, plain())]))
 
 
-def write_plain(
-    path: Path, header: dict[str, Any], body: dict[str, Any], signer: crypto.DeviceKeys
-) -> int:
+def write_plain(path: Path, header: dict[str, Any], body: dict[str, Any], signer: Signer) -> int:
     """A signed file whose body is JSON (a key file: its secrets are sealed inside)."""
     frame = _frame(header)
     data = json.dumps(body, sort_keys=True, separators=(",", ":")).encode("utf-8")
@@ -248,6 +282,16 @@ class Raw:
     frame: bytes
     body: bytes
     signature: bytes
+
+    @property
+    def data(self) -> bytes:
+        """The whole file, as read."""
+        return self.frame + self.body + self.signature
+
+    @property
+    def digest(self) -> str:
+        """What names this very file (a record refers to another by it)."""
+        return hashlib.sha256(self.data).hexdigest()
 
     def verify(self, public_signing: str) -> None:
         if not crypto.verify(public_signing, self.signature, self.frame + self.body):
@@ -316,12 +360,17 @@ def read_raw(path: Path, sync_id: str, kind: str) -> Raw:
         data = path.read_bytes()
     except OSError as exc:
         raise SyncRefused(f"it cannot be read ({exc.strerror or exc})") from None
+    return parse_raw(data, path, sync_id, kind)
+
+
+def parse_raw(data: bytes, path: Path, sync_id: str, kind: str) -> Raw:
+    """A file's bytes, its frame checked (as read_raw)."""
     if len(data) < len(MAGIC) + 5 + crypto.SIGNATURE or not data.startswith(MAGIC):
         raise SyncRefused("it is not a sync file of this app, or is cut short")
     version = data[len(MAGIC)]
     if version > FORMAT:
         raise NewerFormat("it was written by a newer version of this app: update it here")
-    if version != FORMAT:
+    if version not in READABLE:
         raise SyncRefused(f"its format ({version}) is not one this desktop-mem writes")
     (size,) = struct.unpack(">I", data[len(MAGIC) + 1 : len(MAGIC) + 5])
     start = len(MAGIC) + 5

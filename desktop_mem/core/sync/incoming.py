@@ -45,13 +45,12 @@ class Incoming:
         return (int(row[0][0]), row[0][1], row[0][2]) if row else (0, None, None)
 
     def read_peer(self, layout: files.Layout, chain: KeyChain, device: str, result: Pass) -> None:
-        applied, signing, _name = self.peer(device)
-        member = (chain.current.members.get(device) or {}).get("signing") if chain.current else None
-        signing = self.read_status(layout, chain, device, signing or member, result) or signing
-        signing = member or signing
-        if signing is None:
-            result.waiting.append(device)  # its status (who it is) has not arrived yet
-            return
+        applied = self.peer(device)[0]
+        member = chain.members.get(device)
+        if member is None:
+            return  # not in the sync: nothing of it is read
+        signing = member.signing
+        self.read_status(layout, chain, device, signing, result)
         changes, snaps = layout.numbered(device)
         todo: list[tuple[str, int]] = []
         if snaps and snaps[-1] > applied and (applied + 1) not in changes:
@@ -165,9 +164,11 @@ class Incoming:
         layout: files.Layout,
         chain: KeyChain,
         device: str,
-        signing: str | None,
+        signing: str,
         result: Pass,
     ) -> str | None:
+        """Read a member's status (its name, what it has read), checked against the
+        signing key the membership records give it (never the key the status claims)."""
         path = layout.device(device) / files.STATUS
         if not path.exists():
             return None
@@ -175,23 +176,13 @@ class Incoming:
             raw = files.read_raw(path, layout.sync_id, "status")
             if raw.header.get("device") != device:
                 raise SyncRefused("it is not what its name says")
-            key_id = str(raw.header.get("key"))
-            key = chain.key(key_id)
-            if signing is None and chain.current is not None and key_id != chain.current.key_id:
-                # a computer this one has not met is taken in only under the newest key:
-                # one taken out of the sync holds the earlier ones, and could otherwise
-                # come back as a "new" computer
-                raise SyncRefused(
-                    "it comes from a computer this one has not met, sealed with an earlier "
-                    "sync key: if that computer is yours, join it again with a pairing code"
-                )
+            raw.verify(signing)
+            key = chain.key(str(raw.header.get("key")))
             records = list(raw.records(key))
             if not records or not isinstance(records[0], dict):
                 raise SyncRefused("what it holds is damaged")
             status = records[0]
-            claimed = str(status.get("signing") or "")
-            trusted = signing or claimed
-            raw.verify(trusted)
+            trusted = signing
         except SyncRefused as exc:
             self.refused(path, str(exc), result, device)
             return None

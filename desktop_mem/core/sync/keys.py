@@ -1,120 +1,179 @@
-"""The sync key and who holds it.
+"""The sync keys this computer holds, and what the signed records say of who is in.
 
 A profile's sync key is made when sync is set up, and made again (a new *generation*)
-each time a computer is removed, so that the removed computer cannot read anything
-written afterwards. Each generation has a key file, written and signed by the computer
-that made it, that seals the key to every computer still syncing (their X25519 keys)
-and to the profile's recovery lock (the recovery code opens it), and carries every
-earlier key sealed under the new one, so holding the newest opens every file.
+when a computer is removed, when generations were made apart (two removals at once), or
+when a member lacks the key others write with. Each generation's key file seals the key
+to every member its writer names (their X25519 keys) and to the profile's recovery lock,
+carries every earlier key sealed under the new one (holding the newest opens every
+file), names the generations it builds on, and names the recovery authority (a signing
+key sealed to the recovery code, with which a computer joining with that code is let
+in).
 
-Which computers may sign: the members a generation names, and those that joined since
-(known by their status files, sealed under the key). A key file also carries its
-writer's signing key sealed under the generation before it, so a computer that holds
-that key but has not heard of the writer (it joined, or joined again, after this
-computer last read the folder) can still take it: above all, learn that it was itself
-removed. A key file signed by anyone else, or that names as a member a computer an
-earlier generation removed, is not used.
-
-Two computers that each make a generation before seeing the other's (two removals at
-once) make generations *apart*: every key sealed to this computer is kept (their files
-open here), and the next generation this computer writes brings them together: every
-removal either made, every member either names that neither removed (not the list of a
-computer one of them removed), every key. The same removal made on both is one
-generation to write with, the lower writer's.
-
-A one-time pairing offer seals the keys under a pairing code for an hour: a second
-computer joins with it, or with the recovery code.
+Who is in is never what a key file alone says, nor who can open it: the rules in
+core/sync/membership.py decide, from the key files and the join records, each checked
+against the members of what it builds on. This module reads those records from the
+folder (and keeps each one taken, so a copy deleted or damaged later undoes nothing),
+holds the keys sealed to this computer, says which generation to write with, and writes
+the next one.
 """
 
 from __future__ import annotations
 
+import base64
+import contextlib
 import json
 import os
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from desktop_mem.core.errors import SyncError, SyncRefused, WrongKey
+from desktop_mem.core.errors import SyncError, SyncRefused
 from desktop_mem.core.keys.recovery import RecoveryLock
-from desktop_mem.core.sync import crypto, files
+from desktop_mem.core.sync import crypto, files, records
+from desktop_mem.core.sync.membership import Anchor, Join, Member, Membership, evaluate
 
-PAIRING_SECONDS = 3600
 _CHAIN_INFO = b"desktop-mem sync key chain v1"
-_WRITER_INFO = b"desktop-mem sync key file writer v1"
-_REMOVED = (
+REMOVED = (
     "This computer was removed from the sync by another one: what it holds stays here, but "
     "it no longer syncs. To sync it again, join with a pairing code shown on one of the "
     "other computers (`desktop-mem sync join FOLDER --code CODE`); it keeps what it holds."
 )
-_LEFT_OUT = (
-    "This computer was left out when another computer made a new sync key before it had "
-    "heard of this one: what it holds stays here, but it no longer syncs. To sync it again, "
-    "join with a pairing code shown on one of the other computers (`desktop-mem sync join "
-    "FOLDER --code CODE`); it keeps what it holds."
+LEFT_OUT = (
+    "This computer is no longer in the sync: the computer that let it in was removed before "
+    "the others knew of it. What it holds stays here. To sync it again, join with a pairing "
+    "code shown on one of the other computers (`desktop-mem sync join FOLDER --code CODE`); "
+    "it keeps what it holds."
 )
 
 
 @dataclass
-class Generation:
+class Current:
+    """The generation this computer writes with."""
+
     number: int
     writer: str
     key: bytes
     members: dict[str, dict[str, str]]
     removed: set[str]
     lock: dict[str, Any] | None
+    digest: str = ""
 
     @property
     def key_id(self) -> str:
         return crypto.key_id(self.key)
 
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "number": self.number, "writer": self.writer, "key": self.key.hex(),
+            "members": self.members, "removed": sorted(self.removed), "lock": self.lock,
+            "digest": self.digest,
+        }  # fmt: skip
+
+    @classmethod
+    def from_dict(cls, cur: dict[str, Any]) -> Current:
+        return cls(
+            int(cur["number"]), str(cur["writer"]), bytes.fromhex(cur["key"]),
+            dict(cur["members"]), set(cur.get("removed", [])), cur.get("lock"),
+            str(cur.get("digest") or ""),
+        )  # fmt: skip
+
+
+# the name the rest of the sync code used for it
+Generation = Current
+
 
 @dataclass
-class Merge:
-    """A generation to write because others were made apart (at the same time, or by a
-    computer that had not seen a removal or a member this one knows of): every removal
-    any of them made, every member they name that none removed, every key held."""
+class Offer:
+    """A pairing offer this computer made: let in the first computer that asks with it."""
 
-    number: int
-    removed: set[str]
-    members: dict[str, dict[str, str]]
+    key: bytes  # what the code makes (scrypt): a request's proof is checked with it
+    made: int
+    expires: int
+    generation: str  # the digest of the generation whose key the offer carries
+    used_by: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key.hex(), "made": self.made, "expires": self.expires,
+                "generation": self.generation, "used_by": self.used_by}  # fmt: skip
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Offer:
+        return cls(bytes.fromhex(d["key"]), int(d["made"]), int(d["expires"]),
+                   str(d["generation"]), d.get("used_by"))  # fmt: skip
+
+
+@dataclass
+class Pending:
+    """This computer asked to be let in with a pairing code, and waits."""
+
+    offer: str
+    inviter: str
+    offered_at: int
+    expires: int
+    key: bytes  # what the code made, for the request's proof
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"offer": self.offer, "inviter": self.inviter, "offered_at": self.offered_at,
+                "expires": self.expires, "key": self.key.hex()}  # fmt: skip
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Pending:
+        return cls(str(d["offer"]), str(d["inviter"]), int(d["offered_at"]),
+                   int(d["expires"]), bytes.fromhex(d["key"]))  # fmt: skip
+
+
+@dataclass
+class Refreshed:
+    """What reading the records found."""
+
+    refused: list[str] = field(default_factory=list)
+    let_in: bool = False  # this computer, waiting to be let in, now is
+    waiting: str | None = None  # the member this computer waits to be let in by
+    needs_generation: bool = False  # not settled: a member holding the key writes anew
+    no_key: bool = False  # a member, but not given the key the others write with yet
 
 
 @dataclass
 class KeyChain:
-    """The keys this computer holds, by key id, and the generation it writes with."""
+    """The keys this computer holds, by key id, what it trusts, and the generation it
+    writes with."""
 
     sync_id: str
     keys: dict[str, bytes] = field(default_factory=dict)
-    current: Generation | None = None
+    anchor: Anchor | None = None  # None: as 0.4 left it, until the first refresh
+    kept: dict[str, tuple[str, bytes]] = field(default_factory=dict)  # digest -> record
+    current: Current | None = None
     removed: set[str] = field(default_factory=set)
-    left_out: bool = False  # a new key was made without this computer (see refresh)
-    # what a new generation must hold after `refresh` found generations made apart
-    merge: Merge | None = field(default=None, repr=False)
-    keys_carried: set[str] = field(default_factory=set, repr=False)  # by the last taken
+    left_out: bool = False
+    pending: Pending | None = None
+    offers: dict[str, Offer] = field(default_factory=dict)
+    # not kept: what the last refresh read
+    membership: Membership | None = field(default=None, repr=False, compare=False)
+    bodies: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
+    authority_key: bytes | None = field(default=None, repr=False, compare=False)
 
     # -- kept in the profile ---------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        cur = self.current
         return {
+            "format": 2,
             "sync": self.sync_id,
             "keys": {k: v.hex() for k, v in self.keys.items()},
+            "anchor": None if self.anchor is None else self.anchor.to_dict(),
+            "kept": {
+                d: [kind, base64.b64encode(data).decode()]
+                for d, (kind, data) in sorted(self.kept.items())
+            },  # fmt: skip
             "removed": sorted(self.removed),
             **({"left_out": True} if self.left_out else {}),
-            "current": None
-            if cur is None
-            else {
-                "number": cur.number,
-                "writer": cur.writer,
-                "key": cur.key.hex(),
-                "members": cur.members,
-                "removed": sorted(cur.removed),
-                "lock": cur.lock,
-            },  # fmt: skip
+            "current": None if self.current is None else self.current.to_dict(),
+            "pending": None if self.pending is None else self.pending.to_dict(),
+            "offers": {k: o.to_dict() for k, o in sorted(self.offers.items())},
         }
 
     @classmethod
@@ -123,18 +182,23 @@ class KeyChain:
         chain.keys = {k: bytes.fromhex(v) for k, v in data.get("keys", {}).items()}
         chain.removed = set(data.get("removed", []))
         chain.left_out = bool(data.get("left_out"))
+        if data.get("anchor") is not None:
+            chain.anchor = Anchor.from_dict(data["anchor"])
+        chain.kept = {
+            d: (str(kind), base64.b64decode(b)) for d, (kind, b) in data.get("kept", {}).items()
+        }
         cur = data.get("current")
         if cur:
-            chain.current = Generation(
-                int(cur["number"]), str(cur["writer"]), bytes.fromhex(cur["key"]),
-                dict(cur["members"]), set(cur.get("removed", [])), cur.get("lock"),
-            )  # fmt: skip
+            chain.current = Current.from_dict(cur)
+        if data.get("pending"):
+            chain.pending = Pending.from_dict(data["pending"])
+        chain.offers = {k: Offer.from_dict(o) for k, o in data.get("offers", {}).items()}
         return chain
 
     @property
     def write_key(self) -> bytes:
         if self.current is None:
-            raise SyncError("This computer holds no sync key yet.")
+            raise SyncError("This computer holds no sync key yet.", reason="sync_no_key")
         return self.current.key
 
     def key(self, key_id: str) -> bytes:
@@ -143,220 +207,156 @@ class KeyChain:
         except KeyError:
             raise SyncRefused("it is sealed with a key this computer does not hold") from None
 
-    # -- making a generation -----------------------------------------------------------
+    @property
+    def members(self) -> dict[str, Member]:
+        """Who is in, as the last refresh found (the anchor's members before one)."""
+        if self.membership is not None:
+            return self.membership.members
+        return dict(self.anchor.members) if self.anchor is not None else {}
 
-    def new_generation(
-        self,
-        layout: files.Layout,
-        me: str,
-        signer: crypto.DeviceKeys,
-        members: dict[str, dict[str, str]],
-        lock: dict[str, Any] | None,
-        removed: set[str] = frozenset(),  # type: ignore[assignment]
-        number: int | None = None,
-    ) -> Generation:
-        """Make the next generation's key (or generation `number`), seal it to `members`
-        and the recovery lock, and write its key file. Members removed now or before are
-        left out."""
-        number = number or (self.current.number if self.current else 0) + 1
-        key = os.urandom(32)
-        gone = set(self.removed) | set(removed)
-        members = {d: m for d, m in members.items() if d not in gone}
-        seals: dict[str, Any] = {d: crypto.seal_to(m["agreement"], key) for d, m in members.items()}
-        if lock is not None:
-            recovery = RecoveryLock.from_dict(lock)
-            if recovery is not None:
-                seals["recovery"] = recovery.seal(key)
-        previous = dict(self.keys)
-        nonce = os.urandom(12)
-        chain = AESGCM(key).encrypt(
-            nonce,
-            json.dumps({k: v.hex() for k, v in previous.items()}).encode(),
-            _CHAIN_INFO + self.sync_id.encode(),
+    # -- reading the records -----------------------------------------------------------
+
+    def read(self, layout: files.Layout) -> tuple[list[records.KeyFile], list[Join], list[str]]:
+        """Every generation and join in the folder, and those kept here; what does not
+        read, with why (one sentence each)."""
+        refused: list[str] = []
+        gens: dict[str, records.KeyFile] = {}
+        joins: dict[str, Join] = {}
+        for digest, (kind, data) in self.kept.items():
+            try:
+                found = records.from_kept(kind, data, self.sync_id)
+            except SyncRefused:
+                continue
+            if isinstance(found, records.KeyFile):
+                gens[digest] = found
+            else:
+                joins[digest] = found
+        for number, writer, path in layout.key_files():
+            try:
+                kf = records.read_key_file(path, self.sync_id, number, writer)
+            except SyncRefused as exc:
+                refused.append(f"{path.name}: {exc}")
+                continue
+            gens.setdefault(kf.record.digest, kf)
+        for device, path in layout.join_files():
+            try:
+                join = records.read_join(path, self.sync_id, device)
+            except SyncRefused as exc:
+                refused.append(f"{path.name}: {exc}")
+                continue
+            joins.setdefault(join.digest, join)
+        return list(gens.values()), list(joins.values()), refused
+
+    def evaluate(
+        self, layout: files.Layout, grandfathered: dict[str, Member] | None = None
+    ) -> tuple[Membership, list[str]]:
+        """What the records say now; what could not be read or was not taken."""
+        gens, joins, refused = self.read(layout)
+        if self.anchor is None:
+            self.anchor = self._anchor_from_0_4(gens, grandfathered or {})
+        self.bodies = {kf.record.digest: kf.body for kf in gens}
+        m = evaluate(self.anchor, [kf.record for kf in gens], joins, crypto.verify)
+        self.membership = m
+        for digest in m.generations:  # taken: kept, so no later copy in the folder undoes it
+            kf = next(k for k in gens if k.record.digest == digest)
+            self.kept.setdefault(digest, (records.GENERATION, kf.data))
+        by_digest = {j.digest: j for j in joins}
+        for join in m.joins.values():
+            if join.digest in by_digest:
+                kept = by_digest[join.digest]
+                self.kept.setdefault(join.digest, (records.JOIN, kept.signed + kept.signature))
+        refused += [f"{name}: {why}" for name, why in m.refused]
+        return m, refused
+
+    def _anchor_from_0_4(
+        self, gens: list[records.KeyFile], grandfathered: dict[str, Member]
+    ) -> Anchor:
+        """A sync set up by 0.4: what this computer trusted then, it trusts (the key files
+        up to the one it wrote with, by their writers it knew, and the computers it had
+        met); from here on, the rules."""
+        cur = self.current
+        known: dict[str, Member] = dict(grandfathered)
+        if cur is not None:
+            for d, m in cur.members.items():
+                known.setdefault(d, Member(str(m.get("agreement", "")), str(m.get("signing", ""))))
+        number = cur.number if cur is not None else 0
+        trusted = frozenset(
+            kf.record.digest
+            for kf in gens
+            if kf.record.number <= number
+            and kf.record.writer in known
+            and crypto.verify(
+                known[kf.record.writer].signing, kf.record.signature, kf.record.signed
+            )
         )
-        body = {
-            "generation": number,
-            "writer": me,
-            "members": members,
-            "removed": sorted(gone),
-            "lock": lock,
-            "seals": seals,
-            "previous": {"nonce": crypto.b64(nonce), "sealed": crypto.b64(chain)},
-            "key": crypto.key_id(key),
-        }
-        if self.current is not None:  # who wrote it, for those holding the key before
-            nonce = os.urandom(12)
-            body["writer_signing"] = {
-                "under": self.current.key_id,
-                "nonce": crypto.b64(nonce),
-                "sealed": crypto.b64(
-                    AESGCM(self.current.key).encrypt(
-                        nonce,
-                        signer.public["signing"].encode(),
-                        _writer_info(self.sync_id, number, me),
-                    )
-                ),
-            }
-        header = {"kind": "keys", "sync": self.sync_id, "generation": number, "writer": me}
-        files.write_plain(layout.keys / files.key_name(number, me), header, body, signer)
-        generation = Generation(number, me, key, members, gone, lock)
-        self.keys[generation.key_id] = key
-        self.current = generation
-        self.removed = gone
-        return generation
-
-    # -- reading the key files ---------------------------------------------------------
+        members = {d: m for d, m in known.items() if d not in self.removed}
+        return Anchor(trusted, members, frozenset(self.removed))
 
     def refresh(
         self,
         layout: files.Layout,
         me: str,
         device_keys: crypto.DeviceKeys,
-        signers: dict[str, str],
-    ) -> list[str]:
-        """Take in newer generations from the folder. `signers`: the signing keys of the
-        computers known to be in this sync (device -> public key). Returns what was
-        refused (one sentence each); raises SyncError when this computer was removed."""
-        refused: list[str] = []
-        if me in self.removed:  # found at an earlier pass
-            if self.left_out:
-                raise SyncError(_LEFT_OUT, reason="sync_left_out")
-            raise SyncError(_REMOVED, reason="sync_removed")
-        have = self.current.number if self.current else 0
-        self.merge = None
-        top = have
-        apart: list[tuple[str, dict[str, Any], set[str]]] = []  # (writer, members, removed)
-        for number, writer, path in layout.key_files():
-            if number < have:
-                continue
-            if self.current and number == have and writer == self.current.writer:
-                continue
-            body = self._verified(path, number, writer, signers, have, refused)
-            if body is None:
-                continue
-            members = body.get("members") or {}
-            removed = set(body.get("removed") or [])
-            # told by a computer of this sync that this one was removed: so it was, even
-            # when that computer had not yet heard of a removal this one made
-            if me in removed:
-                self.removed |= removed
-                raise SyncError(_REMOVED, reason="sync_removed")
-            seal = (body.get("seals") or {}).get(me)
-            key = device_keys.open(seal) if seal is not None else None
-            held = set(self.keys)
-            if key is not None:  # what was written under it opens here, whatever comes
-                self._hold(body, key)
-            top = max(top, number)
-            cur = self.current
-            if cur is not None and number == have:
-                # made at the same time as the one this computer writes with, by another
-                # computer that had not seen it: the same content (the same removal made
-                # on both) is one key to write with, the lower writer's; anything else
-                # is merged into a new generation (below)
-                if removed == cur.removed and set(members) == set(cur.members):
-                    if key is not None and writer < cur.writer:
-                        self._take(body, key, number, writer)
-                    continue
-                apart.append((writer, members, removed))
-                continue
-            dropped = {
-                d for d in (cur.members if cur else {}) if d not in members and d not in removed
-            }
-            if (set(members) & self.removed) or not removed >= self.removed or dropped:
-                # made by a computer that had not seen a removal (or a member) this one
-                # knows of: not written with; merged into a new generation (below)
-                apart.append((writer, members, removed))
-                continue
-            if key is None:
-                # made by a computer that had not heard of this one yet (it joined just
-                # before): nothing will seal that key to it now, so it is out as if removed
-                self.removed.add(me)
-                self.left_out = True
-                raise SyncError(_LEFT_OUT, reason="sync_left_out")
-            self._take(body, key, number, writer)
-            have = number
-            # what was made apart before it and it already brings together needs nothing
-            apart = [a for a in apart if not _covered(a, set(members), removed)]
-            if held - self.keys_carried:
-                # keys this computer holds (a generation made at the same time as another)
-                # that the new one does not carry: the others need them to read its files
-                apart.append((writer, members, removed))
-        self.merge = self._merge_of(apart, top + 1)
-        return refused
+        grandfathered: dict[str, Member] | None = None,
+    ) -> Refreshed:
+        """Take in what the records say: the keys sealed to this computer, the generation
+        to write with, who is in. Raises SyncError when this computer was removed, or is
+        no longer in."""
+        out = Refreshed()
+        m, out.refused = self.evaluate(layout, grandfathered)
+        self._hold(m, me, device_keys)
+        self.removed = set(m.removed)
+        if me in m.removed:
+            raise SyncError(REMOVED, reason="sync_removed")
+        if me not in m.members:
+            if self.pending is not None:
+                out.waiting = self.pending.inviter
+                self._check_pending(layout, m, me)
+                return out
+            self.left_out = True
+            raise SyncError(LEFT_OUT, reason="sync_left_out")
+        self.left_out = False
+        if self.pending is not None:
+            self.pending = None
+            out.let_in = True
+            with contextlib.suppress(OSError):
+                (layout.keys / files.request_name(me)).unlink()
+        write = m.write
+        if write is not None and write.key_id in self.keys:
+            self.current = Current(
+                write.number, write.writer, self.keys[write.key_id],
+                {d: k.to_dict() for d, k in write.members.items()}, set(write.removed),
+                self.bodies.get(write.digest, {}).get("lock"), write.digest,
+            )  # fmt: skip
+        elif write is not None or self.current is not None:
+            # the key the others write with was not given to this computer yet (or every
+            # key it holds was given to a computer now removed): it writes nothing until
+            # a new generation is sealed to it
+            self.current = None
+            out.no_key = True
+        # not settled: a member that holds a key of the newest generations writes the next
+        # one (its earlier keys go with it, so everything written before still opens)
+        out.needs_generation = not m.settled and any(g.key_id in self.keys for g in m.frontier)
+        return out
 
-    def _merge_of(
-        self, apart: list[tuple[str, dict[str, Any], set[str]]], number: int
-    ) -> Merge | None:
-        """The generation that brings generations made apart together: every removal
-        any made, the members any names that none removed, at `number`."""
-        if not apart or self.current is None:
-            return None
-        gone = set(self.removed).union(*(r for _w, _m, r in apart))
-        members = dict(self.current.members)
-        for writer, their, _r in apart:
-            if writer not in gone:  # a removed computer's list is not trusted
-                members.update(their)
-        return Merge(number, gone, {d: m for d, m in members.items() if d not in gone})
+    def _hold(self, m: Membership, me: str, device_keys: crypto.DeviceKeys) -> None:
+        """Keep every key sealed to this computer in a generation taken, and the earlier
+        keys each carries (files written under them open here); none is written with
+        unless the rules say so."""
+        for digest, g in m.generations.items():
+            if g.key_id in self.keys:
+                continue
+            seal = (self.bodies.get(digest, {}).get("seals") or {}).get(me)
+            if seal is None:
+                continue
+            try:
+                key = device_keys.open(seal)
+                self.hold(self.bodies[digest], key)
+            except SyncRefused:
+                continue
 
-    def _verified(
-        self,
-        path: Path,
-        number: int,
-        writer: str,
-        signers: dict[str, str],
-        have: int,
-        refused: list[str],
-    ) -> dict[str, Any] | None:
-        """A key file's body, when it is what its name says and signed by a computer of
-        this sync (or one whose signing key it carries sealed under the key before it);
-        else None, with why in `refused`."""
-        try:
-            body = _read_key_file(path, self.sync_id, number, writer)
-        except SyncRefused as exc:
-            refused.append(f"{path.name}: {exc}")
-            return None
-        known = {
-            **signers,
-            **{
-                d: m.get("signing", "")
-                for d, m in (self.current.members if self.current else {}).items()
-            },
-        }
-        signer_key = known.get(writer)
-        if signer_key is None and number == have + 1:
-            signer_key = self._introduced(body, number, writer)
-        if signer_key is None or writer in self.removed:
-            refused.append(f"{path.name}: written by a computer not in this sync")
-            return None
-        try:
-            _verify_key_file(path, signer_key)
-        except SyncRefused as exc:
-            refused.append(f"{path.name}: {exc}")
-            return None
-        return body
-
-    def _introduced(self, body: dict[str, Any], number: int, writer: str) -> str | None:
-        """The signing key of a key file's writer this computer has not heard of, as the
-        file seals it under this computer's current key (the generation just before
-        it): whoever wrote it held that key. None when it does not, or does not open."""
-        sealed = body.get("writer_signing")
-        if self.current is None or not isinstance(sealed, dict):
-            return None
-        if sealed.get("under") != self.current.key_id:
-            return None
-        try:
-            signing = AESGCM(self.current.key).decrypt(
-                crypto.unb64(sealed.get("nonce"), 12),
-                crypto.unb64(sealed.get("sealed")),
-                _writer_info(self.sync_id, number, writer),
-            )
-        except (InvalidTag, SyncRefused, ValueError):
-            return None
-        return signing.decode("ascii", "replace")
-
-    def _hold(self, body: dict[str, Any], key: bytes) -> set[str]:
-        """Keep a generation's key and the earlier keys it carries (files written under
-        them open here), without writing with it. Returns the ids it carries."""
+    def hold(self, body: dict[str, Any], key: bytes) -> None:
+        """A generation's key and the earlier ones it carries."""
         if crypto.key_id(key) != body.get("key"):
             raise SyncRefused("its key is not the one it names")
         previous = body.get("previous") or {}
@@ -366,187 +366,152 @@ class KeyChain:
                 crypto.unb64(previous.get("sealed")),
                 _CHAIN_INFO + self.sync_id.encode(),
             )
-        except InvalidTag:
+            carried = json.loads(chain)
+        except (InvalidTag, ValueError, AttributeError):
             raise SyncRefused("its earlier keys do not open") from None
-        carried = json.loads(chain)
-        for k, v in carried.items():
-            self.keys.setdefault(k, bytes.fromhex(v))
+        if isinstance(carried, dict):
+            for k, v in carried.items():
+                if isinstance(k, str) and isinstance(v, str) and len(v) == 64:
+                    self.keys.setdefault(k, bytes.fromhex(v))
         self.keys[crypto.key_id(key)] = key
-        return {*carried, crypto.key_id(key)}
 
-    def _take(self, body: dict[str, Any], key: bytes, number: int, writer: str) -> None:
-        self.keys_carried = self._hold(body, key)
-        removed = set(body.get("removed") or [])
-        self.removed |= removed
-        self.current = Generation(
-            number, writer, key, dict(body.get("members") or {}), removed, body.get("lock")
-        )
-
-    # -- joining -----------------------------------------------------------------------
-
-    @classmethod
-    def join_with_recovery_code(cls, layout: files.Layout, code: str) -> KeyChain:
-        """The keys, opened with the profile's recovery code from the newest key file
-        that has a recovery seal."""
-        chain = cls(layout.sync_id)
-        found = False
-        for number, writer, path in reversed(layout.key_files()):
-            try:
-                body = _read_key_file(path, layout.sync_id, number, writer)
-            except SyncRefused:
-                continue
-            lock = RecoveryLock.from_dict(body.get("lock"))
-            seal = (body.get("seals") or {}).get("recovery")
-            if lock is None or seal is None:
-                continue
-            found = True
-            try:
-                key = lock.open(code, seal)
-            except WrongKey:
-                continue
-            chain._take(body, key, number, writer)
-            return chain
-        if not found:
+    def _check_pending(self, layout: files.Layout, m: Membership, me: str) -> None:
+        """Waiting to be let in: was the code used by another computer, or did it
+        expire before the computer that showed it let this one in?"""
+        p = self.pending
+        assert p is not None
+        if p.inviter in m.removed:
             raise SyncError(
-                "This synced profile has no recovery code (it is protected by a passphrase): "
-                "join with a pairing code shown on a computer that syncs it.",
-                reason="sync_no_recovery",
+                "The computer that showed the pairing code this computer joined with was "
+                "removed from the sync before it let this one in: show a new pairing code on "
+                "another of your computers and join with it.",
+                reason="sync_left_out",
             )
-        raise WrongKey(
-            "That recovery code does not open this synced profile: check it (each profile has "
-            "its own) and try again.",
-            reason="wrong_code",
-        )
-
-    def offer_pairing(
-        self, layout: files.Layout, me: str, signer: crypto.DeviceKeys
-    ) -> tuple[str, Path]:
-        """A one-time pairing code, and the offer it opens, valid for an hour."""
-        code = crypto.new_pairing_code()
-        salt = os.urandom(16)
-        pair_id = crypto.new_id()
-        expires = int(time.time()) + PAIRING_SECONDS
-        secret = json.dumps(
-            {
-                "keys": {k: v.hex() for k, v in self.keys.items()},
-                "current": self.current and self.current.key_id,
-            }
-        ).encode()
-        context = f"{self.sync_id}/{pair_id}/{expires}".encode()
-        body = {
-            "salt": crypto.b64(salt),
-            "expires": expires,
-            "offer": crypto.pair_seal(crypto.pairing_key(code, salt), secret, context),
-            "generation": self.current.number if self.current else 0,
-        }
-        header = {"kind": "pair", "sync": self.sync_id, "id": pair_id, "writer": me}
-        path = layout.root / f"pair-{pair_id}.dmp"
-        files.write_plain(path, header, body, signer)
-        return code, path
-
-    @classmethod
-    def join_with_pairing_code(cls, layout: files.Layout, code: str) -> KeyChain:
-        if crypto.normalize_pairing_code(code) is None:
-            raise WrongKey(
-                f"That is not a pairing code: it has {crypto.PAIR_CHARS} letters and digits in "
-                "three groups (like ABCD-EFGH-JKMN). Check it and try again.",
-                reason="wrong_code",
-            )
-        now = time.time()
-        offers = 0
-        for path in layout.pair_files():
-            try:
-                raw = files.read_raw(path, layout.sync_id, "pair")
-                body = raw.plain()
-                expires = int(body["expires"])
-                salt = crypto.unb64(body["salt"], 16)
-            except (SyncRefused, KeyError, TypeError, ValueError):
-                continue
-            if expires < now:
-                continue
-            offers += 1
-            context = f"{layout.sync_id}/{raw.header.get('id')}/{expires}".encode()
-            secret = crypto.pair_open(
-                crypto.pairing_key(code, salt), body.get("offer") or {}, context
-            )
-            if secret is None:
-                continue
-            data = json.loads(secret)
-            chain = cls(layout.sync_id)
-            chain.keys = {k: bytes.fromhex(v) for k, v in data["keys"].items()}
-            current = chain.keys.get(data.get("current") or "")
-            if current is None:
-                raise SyncRefused("the pairing offer is damaged")
-            # the generation the offer was made under: read its key file for the members
-            for number, writer, kpath in reversed(layout.key_files()):
-                try:
-                    kbody = _read_key_file(kpath, layout.sync_id, number, writer)
-                except SyncRefused:
-                    continue
-                if kbody.get("key") == crypto.key_id(current):
-                    chain._take(kbody, current, number, writer)
-                    break
-            else:
-                raise SyncRefused(
-                    "the key file the pairing offer belongs to is not in the folder yet"
+        for join in _joins_in(layout, self.sync_id):
+            if (join.voucher, join.offered_at, join.via) == (p.inviter, p.offered_at, "pair") and (
+                join.device != me
+            ):
+                raise SyncError(
+                    "The pairing code this computer joined with was used by another computer "
+                    "first, so this one was not let in: show a new pairing code on one of your "
+                    "other computers and join with it.",
+                    reason="sync_code_used",
                 )
-            return chain
-        if not offers:
+        offered = layout.root / f"pair-{p.offer}.dmp"
+        if time.time() > p.expires and not offered.exists():
             raise SyncError(
-                "There is no pairing offer in this folder that is still valid: show a new "
-                "pairing code on the computer that syncs the profile (it lasts an hour), wait "
-                "for the folder to reach this computer, and try again.",
-                reason="sync_no_offer",
+                "The pairing code this computer joined with expired before the computer that "
+                "showed it could let this one in (it was not syncing): show a new pairing "
+                "code there, keep both computers on, and join with it.",
+                reason="sync_code_expired",
             )
-        raise WrongKey(
-            "That pairing code does not match the offer in this folder: check it, or show a "
-            "new one on the other computer.",
-            reason="wrong_code",
+
+    # -- making a generation -----------------------------------------------------------
+
+    def new_generation(
+        self,
+        layout: files.Layout,
+        me: str,
+        signer: crypto.DeviceKeys,
+        lock: dict[str, Any] | None,
+        removed: set[str] = frozenset(),  # type: ignore[assignment]
+        members: dict[str, Member] | None = None,
+    ) -> Current:
+        """The next generation, written by this computer: a new key sealed to every
+        member (`members`, or who is in now) but those `removed` now or before, and to
+        the recovery lock; every key this computer holds carried under it; every head
+        as its parent. Then it is what this computer writes with."""
+        m = self.membership
+        gone = set(self.removed) | set(removed)
+        if m is not None:
+            gone |= set(m.removed)
+        everyone = dict(members if members is not None else self.members)
+        everyone[me] = Member(signer.public["agreement"], signer.public["signing"])
+        everyone = {d: k for d, k in everyone.items() if d not in gone}
+        heads = m.heads if m is not None else []
+        number = max((g.number for g in heads), default=0) + 1
+        key = os.urandom(32)
+        seals: dict[str, Any] = {
+            d: crypto.seal_to(k.agreement, key) for d, k in sorted(everyone.items())
+        }
+        recovery = RecoveryLock.from_dict(lock) if lock is not None else None
+        if recovery is not None:
+            seals["recovery"] = recovery.seal(key)
+        nonce = os.urandom(12)
+        chain = AESGCM(key).encrypt(
+            nonce,
+            json.dumps({k: v.hex() for k, v in self.keys.items()}).encode(),
+            _CHAIN_INFO + self.sync_id.encode(),
         )
+        body: dict[str, Any] = {
+            "generation": number,
+            "writer": me,
+            "parents": sorted(g.digest for g in heads),
+            "members": {d: k.to_dict() for d, k in sorted(everyone.items())},
+            "removed": sorted(gone),
+            "lock": lock if recovery is not None else None,
+            "seals": seals,
+            "previous": {"nonce": crypto.b64(nonce), "sealed": crypto.b64(chain)},
+            "key": crypto.key_id(key),
+        }
+        authority = self._authority_for(recovery, lock)
+        if authority is not None:
+            body["authority"] = authority
+        kf = records.write_key_file(layout, body, signer)
+        self.keys[crypto.key_id(key)] = key
+        self.kept[kf.record.digest] = (records.GENERATION, kf.data)
+        self.bodies[kf.record.digest] = body
+        self.removed = gone
+        self.current = Current(
+            number, me, key, {d: k.to_dict() for d, k in everyone.items()}, gone,
+            body["lock"], kf.record.digest,
+        )  # fmt: skip
+        return self.current
+
+    def _authority_for(
+        self, recovery: RecoveryLock | None, lock: dict[str, Any] | None
+    ) -> dict[str, Any] | None:
+        """The recovery authority a new generation names: the one before it while the
+        recovery code is the same (its private half sealed to that code is copied, no one
+        here can open it), a new one sealed to a new code."""
+        if recovery is None:
+            return None
+        cur = self.current
+        if cur is not None:
+            before = self.bodies.get(cur.digest, {})
+            if before.get("lock") == lock and isinstance(before.get("authority"), dict):
+                return dict(before["authority"])
+        private = Ed25519PrivateKey.generate()
+        public = private.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+        raw = private.private_bytes_raw()
+        return {"signing": crypto.b64(public), "sealed": recovery.seal(raw)}
+
+    def start(
+        self, layout: files.Layout, me: str, signer: crypto.DeviceKeys, lock: dict[str, Any] | None
+    ) -> None:
+        """The first generation of a new sync: this computer alone, trusted as the root."""
+        self.new_generation(layout, me, signer, lock, members={})
+        assert self.current is not None
+        self.anchor = Anchor(frozenset({self.current.digest}))
 
 
-def _covered(
-    apart: tuple[str, dict[str, Any], set[str]], members: set[str], removed: set[str]
-) -> bool:
-    """Whether a generation with `members` and `removed` holds every removal and member
-    of one made apart."""
-    _writer, their, gone = apart
-    return gone <= removed and set(their) <= members | removed
-
-
-def _writer_info(sync_id: str, number: int, writer: str) -> bytes:
-    return _WRITER_INFO + f" {sync_id} {number} {writer}".encode()
-
-
-def _read_key_file(path: Path, sync_id: str, number: int, writer: str) -> dict[str, Any]:
-    raw = files.read_raw(path, sync_id, "keys")
-    if raw.header.get("generation") != number or raw.header.get("writer") != writer:
-        raise SyncRefused("it is not what its name says")
-    body = raw.plain()
-    if body.get("generation") != number or body.get("writer") != writer:
-        raise SyncRefused("it is not what its name says")
-    return body
-
-
-def _verify_key_file(path: Path, signing: str) -> None:
-    raw = files.read_raw(path, path.parent.parent.name[len(files.PREFIX) :], "keys")
-    raw.verify(signing)
-
-
-def clear_expired_offers(layout: files.Layout, me: str) -> int:
-    """Remove this computer's pairing offers that have expired."""
-    gone = 0
-    now = time.time()
-    for path in layout.pair_files():
+def _joins_in(layout: files.Layout, sync_id: str) -> list[Join]:
+    out = []
+    for device, path in layout.join_files():
         try:
-            raw = files.read_raw(path, layout.sync_id, "pair")
-            if raw.header.get("writer") != me or int(raw.plain().get("expires", 0)) >= now:
-                continue
-        except (SyncRefused, TypeError, ValueError):
+            out.append(records.read_join(path, sync_id, device))
+        except SyncRefused:
             continue
-        try:
-            path.unlink()
-            gone += 1
-        except OSError:
-            pass
-    return gone
+    return out
+
+
+__all__ = [
+    "LEFT_OUT",
+    "REMOVED",
+    "Current",
+    "Generation",
+    "KeyChain",
+    "Offer",
+    "Pending",
+    "Refreshed",
+]

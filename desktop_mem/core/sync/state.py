@@ -58,6 +58,11 @@ class Pass:
     compacted: bool = False
     refused: list[str] = field(default_factory=list)
     waiting: list[str] = field(default_factory=list)  # computers whose next file is not whole yet
+    joined: list[dict[str, Any]] = field(
+        default_factory=list
+    )  # computers seen in for the first time
+    let_in: bool = False  # this computer, waiting to be let in with a pairing code, now is
+    waiting_for: str | None = None  # the computer this one waits to be let in by
 
     def to_dict(self) -> dict[str, Any]:
         a = self.applied
@@ -75,6 +80,9 @@ class Pass:
             "compacted": self.compacted,
             "refused": self.refused,
             "waiting": self.waiting,
+            "joined": self.joined,
+            "let_in": self.let_in,
+            "waiting_for": self.waiting_for,
         }
 
 

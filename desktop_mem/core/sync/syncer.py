@@ -36,9 +36,10 @@ from desktop_mem.core.errors import SyncError
 from desktop_mem.core.events import MemoriesChanged, SettingChanged, SyncChanged
 from desktop_mem.core.keys import recovery
 from desktop_mem.core.keys.vault import read_sidecar, write_key_mode
-from desktop_mem.core.sync import crypto, files
+from desktop_mem.core.sync import crypto, files, pairing, records
 from desktop_mem.core.sync.incoming import APPLY_BATCH, Incoming
-from desktop_mem.core.sync.keys import KeyChain, clear_expired_offers
+from desktop_mem.core.sync.keys import KeyChain
+from desktop_mem.core.sync.membership import Member
 from desktop_mem.core.sync.outgoing import Outgoing
 from desktop_mem.core.sync.replica import Applied, Replica
 from desktop_mem.core.sync.state import Pass, Peer, SyncState, default_name, now_iso
@@ -121,8 +122,7 @@ class Syncer:
         layout = files.Layout.of(folder, sync_id)
         layout.root.mkdir(parents=True, exist_ok=False)
         chain = KeyChain(sync_id)
-        lock = _lock_of(self.profile)
-        chain.new_generation(layout, device, keys, {device: keys.public}, lock)
+        chain.start(layout, device, keys, _lock_of(self.profile))
         self._start(folder, sync_id, device, keys, chain, name)
 
     def join(self, folder: Path, chain: KeyChain, name: str | None = None) -> None:
@@ -142,10 +142,23 @@ class Syncer:
         folder = _usable_folder(folder)
         device = crypto.new_id()
         keys = crypto.DeviceKeys.generate()
+        self._let_in(files.Layout.of(folder, chain.sync_id), chain, device, keys)
         self._start(folder, chain.sync_id, device, keys, chain, name)
         lock = chain.current.lock if chain.current else None
         if lock:
             _adopt_lock(self.profile, lock)
+
+    @staticmethod
+    def _let_in(
+        layout: files.Layout, chain: KeyChain, device: str, keys: crypto.DeviceKeys
+    ) -> None:
+        """This computer's way in: its join signed with the recovery authority (the
+        recovery code opened it), or its request to the computer that showed the pairing
+        code (it is in once that one signs its join, at its next pass)."""
+        if chain.authority_key is not None:
+            pairing.let_in_with_recovery(chain, layout, device, keys)
+        else:
+            pairing.ask(chain, layout, device, keys)
 
     def kept_name(self) -> str:
         """This computer's name: as it syncs now, or as it was called when sync was
@@ -156,8 +169,12 @@ class Syncer:
 
     @property
     def removed_here(self) -> bool:
-        """Another computer took this one out of the sync."""
-        return self.enabled and self.device in self.chain().removed
+        """Another computer took this one out of the sync (or the one that let it in
+        was taken out before the others knew of it)."""
+        if not self.enabled:
+            return False
+        chain = self.chain()
+        return self.device in chain.removed or chain.left_out
 
     def rejoin(self, folder: Path, chain: KeyChain) -> None:
         """This computer, taken out of the sync by another, joins it again with the keys
@@ -178,6 +195,7 @@ class Syncer:
         old = self.device
         device = crypto.new_id()
         keys = crypto.DeviceKeys.generate()
+        self._let_in(files.Layout.of(folder, chain.sync_id), chain, device, keys)
         with self._exclusive():
             with self.db.transaction() as conn:
                 # its old self is one more computer taken out: its records are carried
@@ -318,8 +336,13 @@ class Syncer:
             keys = self.device_keys()
             chain = self.chain()
             self._refresh_keys(layout, chain, keys, Pass())
-            code, _path = chain.offer_pairing(layout, self.device, keys)
+            code = pairing.offer(chain, layout, self.device, keys)
+            self._keep(chain)
         return code
+
+    def _keep(self, chain: KeyChain) -> None:
+        with self.db.transaction() as conn:
+            self.state.set(conn, {"keys": json.dumps(chain.to_dict())})
 
     # -- a pass ----------------------------------------------------------------------------
 
@@ -399,8 +422,11 @@ class Syncer:
         self._check_copy(layout)
         device = self.device
         keys = self.device_keys()
-        result.sent += self.outgoing.export()
-        self.outgoing.write_pending(layout, chain, keys)
+        writes = chain.current is not None  # not while it waits for the key others use
+        if writes:
+            result.sent += self.outgoing.export()
+            self.outgoing.write_pending(layout, chain, keys)
+        members = chain.members
         for peer in layout.devices():
             if peer == device:
                 continue
@@ -411,19 +437,21 @@ class Syncer:
                 # (what it holds is sent again when it joins again)
                 _remove_tree(layout.device(peer))
                 continue
+            if peer not in members:
+                continue  # not let in (yet): nothing of it is read
             self.incoming.read_peer(layout, chain, peer, result)
         result.merged = self._merge_duplicates(result.applied)
-        if result.merged:
+        if result.merged and writes:
             result.sent += self.outgoing.export()
             self.outgoing.write_pending(layout, chain, keys)
         if result.applied.own_removed or result.applied.memories_removed:
             self.outgoing.deleted_at = self.outgoing.deleted_at or time.monotonic()
-        if compact is not False and self.outgoing.should_compact(layout, compact):
+        if writes and compact is not False and self.outgoing.should_compact(layout, compact):
             self.outgoing.compact(layout, chain, keys)
             result.compacted = True
         self.outgoing.clean_own(layout)
-        clear_expired_offers(layout, device)
-        self.outgoing.write_status(layout, chain, keys)
+        if writes:
+            self.outgoing.write_status(layout, chain, keys)
         with self.db.transaction() as conn:
             self.state.set(conn, {"last_pass": now_iso()})
         if result.sent or result.applied.anything:
@@ -436,52 +464,77 @@ class Syncer:
     def _refresh_keys(
         self, layout: files.Layout, chain: KeyChain, keys: crypto.DeviceKeys, result: Pass
     ) -> None:
-        signers = {
-            r[0]: r[1]
-            for r in self.db.query(
-                "SELECT device, signing FROM sync_peers WHERE signing IS NOT NULL AND removed = 0"
-            )
-        }
-        signers[self.device] = keys.public["signing"]
-        before = chain.to_dict()
+        """What the signed records say now: removed, left out, waiting to be let in, or
+        in; the computers let in with a code this computer showed; a new generation when
+        the sync is not settled (and this computer holds the key to write with)."""
+        before = json.dumps(chain.to_dict(), sort_keys=True)
+        known = {r[0] for r in self.db.query("SELECT device FROM sync_peers")}
         try:
-            result.refused += chain.refresh(layout, self.device, keys, signers)
-            if chain.merge is not None:
-                # generations were made apart (two removals at once, on computers that
-                # had not seen each other's): one that holds every removal, member and key
-                merge = chain.merge
-                members = {**merge.members, **self._members(chain, keys)}
-                members = {d: m for d, m in members.items() if d not in merge.removed}
-                lock = _lock_of(self.profile) or (chain.current.lock if chain.current else None)
-                chain.new_generation(
-                    layout, self.device, keys, members, lock, merge.removed, merge.number
-                )
-                log.info("sync: generations made apart merged into generation %d", merge.number)
+            refreshed = chain.refresh(layout, self.device, keys, self._grandfathered())
+            result.refused += refreshed.refused
+            result.let_in = refreshed.let_in
+            result.waiting_for = refreshed.waiting
+            if refreshed.waiting is None:
+                admitted, noted = pairing.admit(chain, layout, self.device, keys)
+                result.refused += noted
+                if admitted:
+                    refreshed = chain.refresh(layout, self.device, keys)
+                if refreshed.needs_generation:
+                    lock = _lock_of(self.profile) or (chain.current.lock if chain.current else None)
+                    chain.new_generation(layout, self.device, keys, lock)
+                    log.info(
+                        "sync: wrote generation %d", chain.current.number if chain.current else 0
+                    )
+                    chain.refresh(layout, self.device, keys)
+                pairing.clear_offers(chain, layout, self.device)
+                result.joined = self._joined(chain, known)
         finally:
-            if chain.to_dict() != before:
-                gone = sorted(chain.removed)
+            if json.dumps(chain.to_dict(), sort_keys=True) != before:
                 with self.db.transaction() as conn:
                     self.state.set(conn, {"keys": json.dumps(chain.to_dict())})
-                    for device in gone:
+                    for device in sorted(chain.removed):
                         conn.execute(
                             "UPDATE sync_peers SET removed = 1 WHERE device = ?", (device,)
                         )
 
-    def _members(self, chain: KeyChain, keys: crypto.DeviceKeys) -> dict[str, dict[str, str]]:
-        """Who a new sync key is sealed to: this computer, the members of the key it
-        writes with, and every computer met since (by a status under the newest key)."""
-        members = dict(chain.current.members) if chain.current else {}
-        members.update(
-            {
-                r[0]: {"agreement": r[1], "signing": r[2]}
-                for r in self.db.query(
-                    "SELECT device, agreement, signing FROM sync_peers WHERE removed = 0 AND "
-                    "agreement IS NOT NULL AND agreement <> '' AND signing IS NOT NULL"
-                )
-            }
-        )
-        members[self.device] = keys.public
-        return {d: m for d, m in members.items() if d not in chain.removed}
+    def _grandfathered(self) -> dict[str, Member]:
+        """The computers this one had met under 0.4 (by their status files): trusted as
+        it trusted them, once, when it first reads the records with these rules."""
+        return {
+            r[0]: Member(r[1], r[2])
+            for r in self.db.query(
+                "SELECT device, agreement, signing FROM sync_peers WHERE removed = 0 AND "
+                "agreement IS NOT NULL AND agreement <> '' AND signing IS NOT NULL"
+            )
+        }
+
+    def _joined(self, chain: KeyChain, known: set[str]) -> list[dict[str, Any]]:
+        """The computers in the sync this one had not seen yet: each is said once ("laptop
+        joined"), so a computer let in by someone else is noticed. Nothing is said of
+        those already there when this computer itself joins."""
+        m = chain.membership
+        if m is None:
+            return []
+        new = sorted(d for d in m.members if d != self.device and d not in known)
+        if not new:
+            return []
+        with self.db.transaction() as conn:
+            conn.executemany(
+                "INSERT OR IGNORE INTO sync_peers(device, applied) VALUES (?, 0)",
+                [(d,) for d in new],
+            )
+        if not known:
+            return []  # this computer's first pass: every one of them was there before it
+        out = []
+        for device in new:
+            join = m.joins.get(device)
+            out.append({
+                "device": device,
+                "via": join.via if join is not None else "key",
+                "offered_at": join.offered_at if join is not None else None,
+                "by": join.voucher if join is not None else None,
+            })  # fmt: skip
+        return out
 
     def _check_copy(self, layout: files.Layout) -> None:
         """This profile was restored from a backup, or copied, while synced: the folder
@@ -500,7 +553,17 @@ class Syncer:
         old = self.device
         device = crypto.new_id()
         keys = crypto.DeviceKeys.generate()
+        # its earlier self, still a member, lets the new one in (and the key it holds)
+        chain = self.chain()
+        if chain.current is not None:
+            member = Member(keys.public["agreement"], keys.public["signing"])
+            join = records.write_join(
+                layout, device, member, old, chain.current.digest, "key", None,
+                self.device_keys(),
+            )  # fmt: skip
+            chain.kept[join.digest] = (records.JOIN, join.signed + join.signature)
         with self.db.transaction() as conn:
+            self.state.set(conn, {"keys": json.dumps(chain.to_dict())})
             conn.execute(
                 "INSERT OR REPLACE INTO sync_peers(device, name, applied) VALUES (?, ?, 0)",
                 (old, self.name),
@@ -593,17 +656,11 @@ class Syncer:
                 )
             keys = self.device_keys()
             chain = self.chain()
-            # the newest key the folder holds first (a removal made since, elsewhere)
+            # the newest records first (a removal made since elsewhere; a computer let in
+            # since the last pass: it gets the new key too)
             self._refresh_keys(layout, chain, keys, Pass())
-            # every computer that says it is here, even one that joined since the last pass:
-            # it must get the new key
-            for peer in layout.devices():
-                if peer not in (device, self.device) and peer not in chain.removed:
-                    signing = self.incoming.peer(peer)[1]
-                    self.incoming.read_status(layout, chain, peer, signing, Pass())
-            members = self._members(chain, keys)
             lock = _lock_of(self.profile) or (chain.current.lock if chain.current else None)
-            chain.new_generation(layout, self.device, keys, members, lock, removed={device})
+            chain.new_generation(layout, self.device, keys, lock, removed={device})
             with self.db.transaction() as conn:
                 self.state.set(conn, {"keys": json.dumps(chain.to_dict())})
                 conn.execute("UPDATE sync_peers SET removed = 1 WHERE device = ?", (device,))

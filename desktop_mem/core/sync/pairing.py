@@ -1,0 +1,373 @@
+"""Letting another computer in: with a one-time pairing code shown on a member (the
+first computer that asks with it is let in by a join record that member signs, and the
+offer leaves the folder), or with the profile's recovery code (its holder signs the
+join with the recovery authority, whose private half only that code opens).
+
+A pairing offer seals, under the code (scrypt), every key the member holds and the
+records it has taken: the joining computer trusts what the code opened, not what the
+folder holds beside it. The code has 60 random bits and lives an hour; scrypt at 2^17
+makes each guess cost about 0.3 s and 128 MiB (benchmarks/sync.py measures it)."""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import hmac
+import json
+import os
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+from desktop_mem.core.errors import DatabaseCorrupt, SyncError, SyncRefused, WrongKey
+from desktop_mem.core.keys.recovery import RecoveryLock
+from desktop_mem.core.sync import crypto, files, records
+from desktop_mem.core.sync.keys import Current, KeyChain, Offer, Pending
+from desktop_mem.core.sync.membership import RECOVERY, Anchor, Member
+
+PAIRING_SECONDS = 3600
+OFFER_KEPT_S = 86400  # an offer used or expired is remembered this long (a late request)
+
+
+def offer_path(layout: files.Layout, pair_id: str) -> Any:
+    return layout.root / f"pair-{pair_id}.dmp"
+
+
+def offer(chain: KeyChain, layout: files.Layout, me: str, signer: crypto.DeviceKeys) -> str:
+    """A one-time pairing code, and its offer in the folder, for an hour. The chain must
+    have been refreshed (it holds the key to write with)."""
+    if chain.current is None:
+        raise SyncError(
+            "This computer has not been given the newest sync key yet, so it cannot let "
+            "another computer in: show the pairing code on another of your computers, or "
+            "try again after the next sync.",
+            reason="sync_no_key",
+        )
+    code = crypto.new_pairing_code()
+    salt = os.urandom(16)
+    pair_id = crypto.new_id()
+    now = int(time.time())
+    expires = now + PAIRING_SECONDS
+    anchor = chain.anchor or Anchor(frozenset())
+    secret = json.dumps(
+        {
+            "keys": {k: v.hex() for k, v in chain.keys.items()},
+            "write": chain.current.digest,
+            "inviter": me,
+            "records": {
+                d: [kind, base64.b64encode(data).decode()]
+                for d, (kind, data) in sorted(chain.kept.items())
+            },
+            "members": {d: m.to_dict() for d, m in sorted(anchor.members.items())},
+            "removed": sorted(chain.removed),
+            "offered_at": now,
+        }
+    ).encode()
+    key = crypto.pairing_key(code, salt)
+    context = f"{layout.sync_id}/{pair_id}/{expires}".encode()
+    body = {
+        "salt": crypto.b64(salt),
+        "expires": expires,
+        "offer": crypto.pair_seal(key, secret, context),
+        "inviter": me,
+    }
+    header = {"kind": "pair", "sync": layout.sync_id, "id": pair_id, "writer": me}
+    files.write_plain(offer_path(layout, pair_id), header, body, signer)
+    chain.offers[pair_id] = Offer(key, now, expires, chain.current.digest)
+    return code
+
+
+@dataclass
+class Admitted:
+    """A computer let in with a pairing code this computer showed."""
+
+    device: str
+    offered_at: int
+
+
+def admit(
+    chain: KeyChain, layout: files.Layout, me: str, signer: crypto.DeviceKeys
+) -> tuple[list[Admitted], list[str]]:
+    """Let in the first computer that asked with each of this computer's pairing codes
+    (a join record signed here), and take the offer out of the folder: a code lets one
+    computer in. What else asked with a used or wrong code, in one sentence each."""
+    admitted: list[Admitted] = []
+    noted: list[str] = []
+    if not chain.offers:
+        return admitted, noted
+    members = chain.members
+    now = time.time()
+    asked = []
+    for device, path in layout.request_files():
+        if device in members or device in chain.removed:
+            continue
+        try:
+            asked.append(records.read_request(path, layout.sync_id, device))
+        except SyncRefused:
+            continue
+    # the first to ask, as each says (only a computer holding the code can ask at all)
+    for req in sorted(asked, key=lambda r: (r.made, r.device)):
+        device = req.device
+        made = chain.offers.get(req.offer)
+        if made is None or made.used_by == device:
+            continue  # another computer's offer, or let in already
+        shown = time.strftime("%H:%M", time.localtime(made.made))
+        if made.used_by is not None or made.expires < now:
+            note = (
+                f"A computer asked to join with the pairing code shown here at {shown}, which "
+                f"had {'already been used' if made.used_by else 'expired'}: it was not let in."
+            )
+            if note not in noted:
+                noted.append(note)
+            continue
+        want = records.request_proof(made.key, layout.sync_id, req.offer, device, req.member)
+        if not hmac.compare_digest(req.proof, want):
+            continue  # not made with the code: nothing to say to a stranger
+        records.write_join(
+            layout, device, req.member, me, made.generation, "pair", made.made, signer
+        )
+        made.used_by = device
+        with contextlib.suppress(OSError):
+            offer_path(layout, req.offer).unlink()
+        admitted.append(Admitted(device, made.made))
+    return admitted, noted
+
+
+def clear_offers(chain: KeyChain, layout: files.Layout, me: str) -> None:
+    """This computer's offers that expired leave the folder; those long gone, the profile."""
+    now = time.time()
+    for pair_id, made in list(chain.offers.items()):
+        if made.expires < now or made.used_by is not None:
+            with contextlib.suppress(OSError):
+                offer_path(layout, pair_id).unlink()
+        if made.expires + OFFER_KEPT_S < now:
+            del chain.offers[pair_id]
+    # offers of this computer from before it kept them (0.4): expired ones go
+    for path in layout.pair_files():
+        with contextlib.suppress(SyncRefused, TypeError, ValueError, OSError):
+            raw = files.read_raw(path, layout.sync_id, "pair")
+            if raw.header.get("writer") == me and int(raw.plain().get("expires", 0)) < now:
+                path.unlink()
+
+
+# -- joining -------------------------------------------------------------------------
+
+
+def join_with_pairing_code(layout: files.Layout, code: str) -> KeyChain:
+    """The keys and records an offer in the folder carries, opened with its code. The
+    computer then asks to be let in (`ask`); it is in once the member that showed the
+    code signs its join, at that member's next pass."""
+    if crypto.normalize_pairing_code(code) is None:
+        raise WrongKey(
+            f"That is not a pairing code: it has {crypto.PAIR_CHARS} letters and digits in "
+            "three groups (like ABCD-EFGH-JKMN). Check it and try again.",
+            reason="wrong_code",
+        )
+    now = time.time()
+    offers = 0
+    for path in layout.pair_files():
+        try:
+            raw = files.read_raw(path, layout.sync_id, "pair")
+            body = raw.plain()
+            expires = int(body["expires"])
+            salt = crypto.unb64(body["salt"], 16)
+        except (SyncRefused, KeyError, TypeError, ValueError):
+            continue
+        if expires < now:
+            continue
+        offers += 1
+        key = crypto.pairing_key(code, salt)
+        context = f"{layout.sync_id}/{raw.header.get('id')}/{expires}".encode()
+        secret = crypto.pair_open(key, body.get("offer") or {}, context)
+        if secret is None:
+            continue
+        return _from_offer(layout, raw, secret, key, expires)
+    if not offers:
+        raise SyncError(
+            "There is no pairing offer in this folder that is still valid: show a new "
+            "pairing code on the computer that syncs the profile (it lasts an hour and "
+            "lets one computer in), wait for the folder to reach this computer, and try "
+            "again.",
+            reason="sync_no_offer",
+        )
+    raise WrongKey(
+        "That pairing code does not match the offer in this folder: check it, or show a "
+        "new one on the other computer.",
+        reason="wrong_code",
+    )
+
+
+def _from_offer(
+    layout: files.Layout, raw: files.Raw, secret: bytes, key: bytes, expires: int
+) -> KeyChain:
+    try:
+        data = json.loads(secret)
+        chain = KeyChain(layout.sync_id)
+        chain.keys = {str(k): bytes.fromhex(v) for k, v in data["keys"].items()}
+        chain.kept = {
+            str(d): (str(kind), base64.b64decode(b)) for d, (kind, b) in data["records"].items()
+        }
+        inviter, write = str(data["inviter"]), str(data["write"])
+        offered_at = int(data["offered_at"])
+        members = {str(d): records.member_of(m) for d, m in data.get("members", {}).items()}
+        removed = frozenset(str(d) for d in data.get("removed", []))
+    except (KeyError, TypeError, ValueError, AttributeError, SyncRefused):
+        raise SyncRefused(
+            "the pairing offer was made by an older version of desktop-mem: update it on "
+            "the computer that showed the code, and show a new one"
+        ) from None
+    trusted = frozenset(d for d, (kind, _b) in chain.kept.items() if kind == records.GENERATION)
+    chain.anchor = Anchor(trusted, members, removed)
+    m, _refused = chain.evaluate(layout)
+    shown_by = m.members.get(inviter)
+    if shown_by is None or write not in m.generations:
+        raise SyncError(
+            "The pairing code was shown on a computer that is no longer in this sync: show a "
+            "new one on a computer that is.",
+            reason="sync_removed",
+        )
+    raw.verify(shown_by.signing)  # the offer is the inviter's own
+    g = m.generations[write]
+    if g.key_id not in chain.keys:
+        raise SyncRefused("the pairing offer is damaged")
+    chain.current = Current(
+        g.number, g.writer, chain.keys[g.key_id],
+        {d: k.to_dict() for d, k in g.members.items()}, set(g.removed),
+        chain.bodies.get(write, {}).get("lock"), write,
+    )  # fmt: skip
+    chain.removed = set(m.removed)
+    chain.pending = Pending(str(raw.header.get("id")), inviter, offered_at, expires, key)
+    return chain
+
+
+def ask(chain: KeyChain, layout: files.Layout, me: str, keys: crypto.DeviceKeys) -> None:
+    """This computer, holding a pairing offer's keys, asks to be let in: a request,
+    signed with its own key, that proves it holds the code."""
+    p = chain.pending
+    if p is None:
+        return
+    member = Member(keys.public["agreement"], keys.public["signing"])
+    proof = records.request_proof(p.key, layout.sync_id, p.offer, me, member)
+    records.write_request(layout, me, member, p.offer, proof, time.time_ns() // 1_000_000, keys)
+
+
+class _AuthoritySigner:
+    def __init__(self, private: bytes) -> None:
+        self._key = Ed25519PrivateKey.from_private_bytes(private)
+
+    def sign(self, data: bytes) -> bytes:
+        return self._key.sign(data)
+
+    @property
+    def public(self) -> str:
+        return crypto.b64(self._key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw))
+
+
+def join_with_recovery_code(layout: files.Layout, code: str) -> KeyChain:
+    """The keys, opened with the profile's recovery code from the generation the rules
+    say to write with, starting from this sync's first generation (a second one, or a
+    second synced profile the code opens, means someone planted one: refused), and
+    the recovery authority's private half, to sign this computer's join."""
+    found: list[KeyChain] = []
+    no_lock = True
+    wrong: Exception | None = None
+    for number, writer, path in layout.key_files():
+        if number != 1:
+            continue
+        try:
+            root = records.read_key_file(path, layout.sync_id, number, writer)
+        except SyncRefused:
+            continue
+        chain = KeyChain(layout.sync_id)
+        chain.anchor = Anchor(frozenset({root.record.digest}))
+        chain.kept[root.record.digest] = (records.GENERATION, root.data)
+        m, _refused = chain.evaluate(layout)
+        g = m.write
+        body = chain.bodies.get(g.digest, {}) if g is not None else {}
+        lock = RecoveryLock.from_dict(body.get("lock"))
+        seal = (body.get("seals") or {}).get("recovery")
+        authority = body.get("authority")
+        if g is None or lock is None or seal is None:
+            continue
+        no_lock = False
+        if not isinstance(authority, dict) or m.authority != g.authority:
+            wrong = SyncError(
+                "This synced profile was set up by an older version of desktop-mem and no "
+                "computer has synced it with this version yet: join with a pairing code shown "
+                "on one of its computers (or update one and let it sync first).",
+                reason="sync_no_recovery",
+            )
+            continue
+        try:
+            key = lock.open(code, seal)
+            private = lock.open(code, authority.get("sealed"))
+        except WrongKey as exc:
+            wrong = exc
+            continue
+        except DatabaseCorrupt:
+            continue
+        signer = _AuthoritySigner(private)
+        if signer.public != g.authority:
+            continue
+        chain.hold(body, key)
+        chain.current = Current(
+            g.number, g.writer, key, {d: k.to_dict() for d, k in g.members.items()},
+            set(g.removed), body.get("lock"), g.digest,
+        )  # fmt: skip
+        chain.removed = set(m.removed)
+        chain.authority_key = private
+        found.append(chain)
+    if len(found) == 1:
+        return found[0]
+    if len(found) > 1:
+        raise SyncError(
+            "This sync folder holds more than one start of this synced profile that your "
+            "recovery code opens: one of them was planted by someone else. Join with a "
+            "pairing code shown on one of your computers instead.",
+            reason="sync_ambiguous",
+        )
+    if no_lock:
+        raise SyncError(
+            "This synced profile has no recovery code (it is protected by a passphrase): "
+            "join with a pairing code shown on a computer that syncs it.",
+            reason="sync_no_recovery",
+        )
+    if isinstance(wrong, SyncError):
+        raise wrong
+    raise WrongKey(
+        "That recovery code does not open this synced profile: check it (each profile has "
+        "its own) and try again.",
+        reason="wrong_code",
+    )
+
+
+def let_in_with_recovery(
+    chain: KeyChain, layout: files.Layout, me: str, keys: crypto.DeviceKeys
+) -> None:
+    """This computer's join, signed with the recovery authority the code opened."""
+    private = chain.authority_key
+    if private is None or chain.current is None:
+        return
+    member = Member(keys.public["agreement"], keys.public["signing"])
+    join = records.write_join(
+        layout, me, member, RECOVERY, chain.current.digest, "recovery", None,
+        _AuthoritySigner(private),
+    )  # fmt: skip
+    chain.kept[join.digest] = (records.JOIN, join.signed + join.signature)
+    chain.authority_key = None  # used once, never kept
+
+
+__all__ = [
+    "PAIRING_SECONDS",
+    "Admitted",
+    "admit",
+    "ask",
+    "clear_offers",
+    "join_with_pairing_code",
+    "join_with_recovery_code",
+    "let_in_with_recovery",
+    "offer",
+]
