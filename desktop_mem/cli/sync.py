@@ -5,6 +5,7 @@ files go into the folder; each computer writes its own and reads the others'."""
 from __future__ import annotations
 
 import argparse
+import time
 from pathlib import Path
 from typing import Any
 
@@ -176,6 +177,44 @@ def _indexed_line(ctx: Context, done: Any) -> str:
 def _report(ctx: Context, p: Any) -> None:
     for line in p.refused:
         ctx.err.write(f"desktop-mem: refused {output.safe(line)}; nothing of it was applied.\n")
+    for line in _membership_lines(p):
+        ctx.out.write(line + "\n")
+
+
+def _membership_lines(p: Any) -> list[str]:
+    """Who joined (said once, so that a computer let in by someone else is noticed),
+    and this computer's own way in."""
+    lines = []
+    for j in p.joined:
+        who = output.safe(j.get("name") or "")
+        by = output.safe(j.get("by_name") or "another computer")
+        if j.get("via") == "pair":
+            at = (
+                time.strftime("%H:%M", time.localtime(j["offered_at"]))
+                if j.get("offered_at")
+                else "?"
+            )
+            how = f"with the pairing code shown on {by} at {at}"
+        elif j.get("via") == "recovery":
+            how = "with the recovery code"
+        else:
+            how = f"let in by {by}"
+        lines.append(
+            f"{who} joined the sync ({how})." if who else f"A computer joined the sync {how}."
+        )
+    if p.let_in:
+        lines.append("This computer is in the sync now.")
+    elif p.waiting_for:
+        lines.append(_waiting_line(p.waiting_for))
+    return lines
+
+
+def _waiting_line(device: str, name: str | None = None) -> str:
+    return (
+        f"This computer waits to be let in by {output.safe(name or device[:8])}: it does so at "
+        "its next sync (within a minute while its window is open). Until then what you "
+        "change here waits to be sent."
+    )
 
 
 def setup(ctx: Context) -> int:
@@ -220,7 +259,11 @@ def join(ctx: Context) -> int:
         f"and {conversations} conversation{'' if conversations == 1 else 's'} so far. The "
         "recovery code of the synced profile opens this copy too.\n" + _indexed_line(ctx, done)
     )
+    result.waiting_for = None  # said below, with the name
     _report(ctx, result)
+    waiting = info.get("waiting_for")
+    if waiting:
+        ctx.out.write(_waiting_line(waiting["device"], waiting.get("name")) + "\n")
     return EXIT_OK
 
 
@@ -256,6 +299,9 @@ def status(ctx: Context) -> int:
         f"({info['device'][:8]})\nLast pass: {_ago(info['last_pass'])}\n"
         f"Waiting to be sent: {info['pending']}\nIn the folder: {info['folder_bytes']:,} bytes\n"
     )
+    if info.get("waiting_for"):
+        w = info["waiting_for"]
+        ctx.out.write(_waiting_line(w["device"], w.get("name")) + "\n")
     _devices(ctx, info["computers"])
     if info["conflicts"]:
         ctx.out.write(

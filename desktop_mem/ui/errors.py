@@ -163,6 +163,22 @@ def _wording(reason: str, model: str, lines: int) -> str | None:
             "errors",
             "This computer is no longer in the sync: the computer that let it in was removed before the others knew of this one. What it holds stays here. To sync it again, show a pairing code on one of your other computers and enter it in Settings > Sync, under Join again.",
         ),
+        "sync_code_used": lambda: QCoreApplication.translate(
+            "errors",
+            "The pairing code this computer joined with was used by another computer first, so this one was not let in: show a new pairing code on one of your other computers and enter it in Settings > Sync, under Join again.",
+        ),
+        "sync_code_expired": lambda: QCoreApplication.translate(
+            "errors",
+            "The pairing code this computer joined with expired before the computer that showed it could let this one in: show a new pairing code there, keep both computers on, and enter it in Settings > Sync, under Join again.",
+        ),
+        "sync_ambiguous": lambda: QCoreApplication.translate(
+            "errors",
+            "This sync folder holds more than one start of this synced profile that your recovery code opens: one of them was planted by someone else. Join with a pairing code shown on one of your computers instead.",
+        ),
+        "sync_no_key": lambda: QCoreApplication.translate(
+            "errors",
+            "This computer has not been given the newest sync key yet: try again after the next sync, or show the pairing code on another of your computers.",
+        ),
         "sync_busy": lambda: QCoreApplication.translate(
             "errors",
             "Another window or command is syncing this profile right now: try again in a moment.",
@@ -199,6 +215,8 @@ WINDOW_WORDED = {
     "sync_folder_missing",  # the core says "choose the folder again": not in the window
     "sync_removed",  # the core names the command that joins again
     "sync_left_out",
+    "sync_code_used",  # the window's own "Join again"
+    "sync_code_expired",
 }
 
 

@@ -92,6 +92,36 @@ class SyncWords(QObject):
             n,
         )
 
+    def joined(self, j: dict[str, Any]) -> str:
+        """Said once, on every computer, when a computer is first seen in the sync: so
+        that one let in by someone else (or by a code seen over a shoulder) is noticed."""
+        name = str(j.get("name") or "")
+        by = str(j.get("by_name") or "")
+        if j.get("via") == "recovery":
+            if name:
+                return self.tr("%1 joined the sync with the recovery code.").replace("%1", name)
+            return self.tr("A computer joined the sync with the recovery code.")
+        if j.get("via") == "pair" and j.get("offered_at"):
+            at = datetime.fromtimestamp(int(j["offered_at"])).strftime("%H:%M")
+            if name:
+                return (
+                    self.tr("%1 joined the sync with the pairing code shown on %2 at %3.")
+                    .replace("%1", name).replace("%2", by).replace("%3", at)
+                )  # fmt: skip
+            return (
+                self.tr("A computer joined the sync with the pairing code shown on %1 at %2.")
+                .replace("%1", by).replace("%2", at)
+            )  # fmt: skip
+        if name:
+            return self.tr("%1 joined the sync.").replace("%1", name)
+        return self.tr("A computer joined the sync.")
+
+    def let_in(self, name: str) -> str:
+        return self.tr("This computer is in the sync now: %1 let it in.").replace("%1", name)
+
+    def waiting(self, name: str) -> str:
+        return self.tr("Waiting for %1 to let this computer in").replace("%1", name)
+
     def refused(self) -> str:
         return self.tr(
             "A file in the sync folder was refused (changed, cut short or from another "
@@ -212,6 +242,12 @@ class SyncController(QObject):
             both = int(result.to_dict().get("conflicts") or 0)
             if both:
                 self.ctx.hub.status.emit(self.words.edited_on_both(both), 30000)
+            for j in result.joined:
+                self.ctx.hub.status.emit(self.words.joined(j), 30000)
+            if result.let_in:
+                waited = self.info.get("computers", [])
+                name = next((c["name"] for c in waited if c.get("device") == result.let_in_by), "")
+                self.ctx.hub.status.emit(self.words.let_in(name or "?"), 30000)
             self.passed.emit(result)
             if then is not None:
                 then()
@@ -261,6 +297,9 @@ class SyncController(QObject):
             return self.tr("Not synced: see Settings > Sync")
         if not self.info.get("enabled"):
             return self.tr("Sync on")
+        waiting = self.info.get("waiting_for")
+        if waiting:
+            return self.words.waiting(str(waiting.get("name") or ""))
         computers = [
             c for c in self.info.get("computers", []) if c.get("device") != self.info.get("device")
         ]

@@ -262,13 +262,20 @@ class SyncPage(QWidget):
         self.code.clear()  # a code is not left on the screen
         counts = (info or {}).get("counts") or {}
         if joined and counts:  # what arrived, said once
-            self._say(
+            text = (
                 self.tr("Joined: %1 and %2 are here.")
                 .replace("%1", self.tr("%n memory(s)", "", int(counts.get("memories", 0))))
                 .replace(
                     "%2", self.tr("%n conversation(s)", "", int(counts.get("conversations", 0)))
                 )
             )
+            waiting = (info or {}).get("waiting_for")
+            if waiting:  # joined with a pairing code: that computer lets this one in
+                text += " " + self.tr(
+                    "%1 lets this computer in at its next sync; until then what you change "
+                    "here waits to be sent."
+                ).replace("%1", str(waiting.get("name") or ""))
+            self._say(text)
         else:
             self._say(self.tr("Sync is on."))
         self.refresh()

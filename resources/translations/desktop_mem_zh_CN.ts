@@ -2773,27 +2773,27 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SyncController</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="255" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="291" />
         <source>Syncing… %1%</source>
         <translation>正在同步… %1%</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="257" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="293" />
         <source>Syncing…</source>
         <translation>正在同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="260" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="296" />
         <source>Not synced: the reason is below</source>
         <translation>未同步：原因见下方</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="261" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="297" />
         <source>Not synced: see Settings &gt; Sync</source>
         <translation>未同步：请查看“设置 &gt; 同步”</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="263" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="299" />
         <source>Sync on</source>
         <translation>同步已开启</translation>
     </message>
@@ -2823,7 +2823,7 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     <message>
         <location filename="../../desktop_mem/ui/sync_ui.py" line="147" />
         <location filename="../../desktop_mem/ui/sync_ui.py" line="160" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="302" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="309" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
@@ -2839,13 +2839,13 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     </message>
     <message>
         <location filename="../../desktop_mem/ui/sync_ui.py" line="162" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="360" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="367" />
         <source>The recovery code, or a pairing code</source>
         <translation>恢复码，或配对码</translation>
     </message>
     <message>
         <location filename="../../desktop_mem/ui/sync_ui.py" line="163" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="367" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="374" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
@@ -2925,173 +2925,178 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation><numerusform>%n 个对话</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="273" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="275" />
+        <source>%1 lets this computer in at its next sync; until then what you change here waits to be sent.</source>
+        <translation>%1 会在下次同步时让这台电脑加入；在此之前，你在这里的更改会等待发送。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="280" />
         <source>Sync is on.</source>
         <translation>同步已开启。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="291" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="298" />
         <source>Move to another folder…</source>
         <translation>移到另一个文件夹…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="294" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="301" />
         <source>Sync through another folder from now on (the engine's folder moved, or you use another engine). The same key and the same computer: nothing is sent again.</source>
         <translation>从现在起通过另一个文件夹同步（同步引擎的文件夹移动了，或你换了引擎）。密钥和这台电脑都不变：不会重新发送任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="310" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="317" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="314" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="321" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="318" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="325" />
         <source>This computer</source>
         <translation>这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="323" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="330" />
         <source>Other computers</source>
         <translation>其他电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="341" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="348" />
         <source>The other version of each is in its history. Double-click to open it.</source>
         <translation>每条记忆的另一个版本都在它的历史中。双击即可打开。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="348" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="361" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="355" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="368" />
         <source>Join again</source>
         <translation>重新加入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="352" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="359" />
         <source>Show a pairing code on one of your other computers (Settings &gt; Sync) and enter it here. This computer joins as a new one and keeps everything it holds: what changed here since is sent, what the others did is taken in.</source>
         <translation>在你的另一台电脑上显示配对码（设置 &gt; 同步），然后在这里输入。这台电脑会作为新电脑加入，并保留它已有的全部内容：这里之后的改动会发送出去，其他电脑的改动会同步过来。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="372" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="379" />
         <source>Show a pairing code</source>
         <translation>显示配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="374" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="381" />
         <source>A code another computer joins with, without the recovery code</source>
         <translation>另一台电脑无需恢复码即可用它加入的代码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="377" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="384" />
         <source>Sync now</source>
         <translation>立即同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="379" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="386" />
         <source>Turn off sync on this computer…</source>
         <translation>在这台电脑上关闭同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="444" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="451" />
         <source>Show them</source>
         <translation>查看</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="448" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="455" />
         <source>Memories edited on two computers at once</source>
         <translation>在两台电脑上同时被编辑的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="453" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="460" />
         <source>(deleted)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="455" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="462" />
         <source>%1 (also edited on %2, %3)</source>
         <translation>%1（%2 上也编辑过，%3）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="481" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="488" />
         <source>None yet. On the other computer, choose Join a synced profile in Settings &gt; Sync, with this folder and a pairing code (Show a pairing code, below).</source>
         <translation>还没有。在另一台电脑上，打开“设置 &gt; 同步”，选择“加入一个已同步的配置”，使用这个文件夹和一个配对码（见下方的“显示配对码”）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="487" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="494" />
         <source>None yet. On the other computer, choose Join a synced profile in Settings &gt; Sync, with this folder and the recovery code or a pairing code.</source>
         <translation>还没有。在另一台电脑上，打开“设置 &gt; 同步”，选择“加入一个已同步的配置”，用这个文件夹以及恢复码或配对码加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="497" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="504" />
         <source>last synced %1</source>
         <translation>上次同步：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="499" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="506" />
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="533" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="540" />
         <source>A computer's name cannot be empty: type a few letters.</source>
         <translation>电脑名称不能为空：请输入几个字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="545" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="552" />
         <source>Renamed.</source>
         <translation>已重命名。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="550" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="557" />
         <source>Remove a computer</source>
         <translation>移除一台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="552" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="559" />
         <source>Remove “%1” from this sync? The others get a new key that it is not given: it cannot read anything changed from now on. What it already holds stays on it. Do this if it was lost or stolen, or is no longer yours.</source>
         <translation>要把“%1”从这个同步中移除吗？其他电脑会换用一把不给它的新密钥：从现在起的任何更改它都读不到。它已有的内容仍留在它上面。如果它丢失、被盗或已不属于你，请这样做。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="561" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="568" />
         <source>Removing %1…</source>
         <translation>正在移除 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="566" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="573" />
         <source>%1 was removed.</source>
         <translation>已移除 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="572" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="579" />
         <source>Move sync to another folder</source>
         <translation>把同步移到另一个文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="577" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="584" />
         <source>Moving sync to %1…</source>
         <translation>正在把同步移到 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="583" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="590" />
         <source>This profile now syncs through %1. On your other computers, choose Move to another folder… with the same folder once the engine has brought it there. The old folder is no longer used here: delete it once every computer has moved.</source>
         <translation>这个档案现在通过 %1 同步。等同步引擎把这个文件夹带到你的其他电脑后，在那些电脑上选择“移到另一个文件夹…”并选同一个文件夹。这台电脑不再使用旧文件夹：等所有电脑都移过去后，可以删除它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="617" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="624" />
         <source>Turn off sync</source>
         <translation>关闭同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="619" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="626" />
         <source>Stop syncing this profile on this computer? Everything it holds stays here, and the other computers go on syncing without it.</source>
         <translation>要在这台电脑上停止同步这个配置吗？它的全部内容仍保留在这里，其他电脑会在没有它的情况下继续同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="630" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="637" />
         <source>Sync is off on this computer.</source>
         <translation>这台电脑上的同步已关闭。</translation>
     </message>
@@ -3144,7 +3149,47 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation><numerusform>有 %n 条记忆同时在两台电脑上被编辑：另一个版本在它的历史中（“设置 &gt; 同步”中列出了它们）。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="97" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="102" />
+        <source>%1 joined the sync with the recovery code.</source>
+        <translation>%1 用恢复码加入了同步。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="103" />
+        <source>A computer joined the sync with the recovery code.</source>
+        <translation>一台电脑用恢复码加入了同步。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="108" />
+        <source>%1 joined the sync with the pairing code shown on %2 at %3.</source>
+        <translation>%1 用 %2 在 %3 显示的配对码加入了同步。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="112" />
+        <source>A computer joined the sync with the pairing code shown on %1 at %2.</source>
+        <translation>一台电脑用 %1 在 %2 显示的配对码加入了同步。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="116" />
+        <source>%1 joined the sync.</source>
+        <translation>%1 加入了同步。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="117" />
+        <source>A computer joined the sync.</source>
+        <translation>一台电脑加入了同步。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="120" />
+        <source>This computer is in the sync now: %1 let it in.</source>
+        <translation>这台电脑现在已在同步中：%1 让它加入了。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="123" />
+        <source>Waiting for %1 to let this computer in</source>
+        <translation>正在等待 %1 让这台电脑加入</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="127" />
         <source>A file in the sync folder was refused (changed, cut short or from another profile): nothing of it was applied. If it goes on, remove that computer and join it again.</source>
         <translation>同步文件夹中的一个文件被拒绝了（被改动、不完整或来自另一个配置）：其中的内容都没有应用。如果一直这样，请移除那台电脑，再让它重新加入。</translation>
     </message>
@@ -3635,16 +3680,36 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     </message>
     <message>
         <location filename="../../desktop_mem/ui/errors.py" line="166" />
+        <source>The pairing code this computer joined with was used by another computer first, so this one was not let in: show a new pairing code on one of your other computers and enter it in Settings &gt; Sync, under Join again.</source>
+        <translation>这台电脑加入时用的配对码已先被另一台电脑使用，所以这台电脑没有被加入：请在你的另一台电脑上显示新的配对码，然后在“设置 &gt; 同步”的“重新加入”下输入它。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="170" />
+        <source>The pairing code this computer joined with expired before the computer that showed it could let this one in: show a new pairing code there, keep both computers on, and enter it in Settings &gt; Sync, under Join again.</source>
+        <translation>这台电脑加入时用的配对码在显示它的电脑让这台电脑加入之前就过期了：请在那台电脑上显示新的配对码，让两台电脑都保持开机，然后在“设置 &gt; 同步”的“重新加入”下输入它。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="174" />
+        <source>This sync folder holds more than one start of this synced profile that your recovery code opens: one of them was planted by someone else. Join with a pairing code shown on one of your computers instead.</source>
+        <translation>这个同步文件夹里有不止一个能用你的恢复码打开的同步起点：其中一个是别人放进来的。请改用你的某台电脑上显示的配对码加入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="178" />
+        <source>This computer has not been given the newest sync key yet: try again after the next sync, or show the pairing code on another of your computers.</source>
+        <translation>这台电脑还没有拿到最新的同步密钥：请在下次同步后再试，或在你的另一台电脑上显示配对码。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="182" />
         <source>Another window or command is syncing this profile right now: try again in a moment.</source>
         <translation>另一个窗口或命令正在同步这个配置：请稍后再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="170" />
+        <location filename="../../desktop_mem/ui/errors.py" line="186" />
         <source>This profile already syncs: turn sync off first.</source>
         <translation>这个配置已经在同步：请先关闭同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="173" />
+        <location filename="../../desktop_mem/ui/errors.py" line="189" />
         <source>This profile is not synced.</source>
         <translation>这个配置没有同步。</translation>
     </message>

@@ -81,6 +81,17 @@ def test_two_computers_from_the_command_line(
                          base=third)  # fmt: skip
     assert code == 0, err
     assert "Joined as tablet: 2 memories" in out and "Indexed 2 items by meaning." in out
+    assert re.search(r"This computer waits to be let in by (work )?laptop: it does so", out), out
+    code, out, err = run("sync", "now", base=laptop)  # lets it in, and says so
+    assert code == 0, err
+    assert re.search(r"tablet joined the sync \(with the pairing code shown on work laptop at "
+                     r"\d\d:\d\d\)\.", out), out  # fmt: skip
+    code, out, err = run("sync", "now", base=third)
+    assert code == 0 and "This computer is in the sync now." in out, (out, err)
+    code, out, err = run("sync", "now", base=desktop)  # told once on the others too
+    assert code == 0 and "tablet joined the sync (with the pairing code" in out, (out, err)
+    code, out, err = run("sync", "now", base=desktop)
+    assert "joined" not in out
 
     # the desktop is taken out; a later change on the laptop does not open for it
     code, out, err = run("sync", "remove", "desktop", base=laptop)

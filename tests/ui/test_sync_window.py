@@ -109,6 +109,8 @@ def test_set_up_then_join_with_a_pairing_code_and_memories_reach_the_other_windo
     laptop_page.pairing.reject()
 
     # the second computer, new and empty, joins with it
+    said: list[str] = []
+    laptop.context.hub.status.connect(lambda text, _ms: said.append(text))
     desktop_page = page_of(qtbot, desktop)
     assert desktop_page.join_button.isEnabled() and desktop_page.join_note.isHidden()
     desktop_page.name.setText("desktop")
@@ -121,9 +123,17 @@ def test_set_up_then_join_with_a_pairing_code_and_memories_reach_the_other_windo
     assert desktop_page.status.text() == (
         f"Joined: {counts['memories']} memor{'y' if counts['memories'] == 1 else 'ies'} and "
         f"{counts['conversations']} conversation{'' if counts['conversations'] == 1 else 's'} "
-        "are here."
+        "are here. laptop lets this computer in at its next sync; until then what you change "
+        "here waits to be sent."
     )
     assert desktop_page.showing_on()
+    # it waits for the laptop to let it in: the laptop's next pass does, and says so
+    assert desktop.syncing.status_text() == "Waiting for laptop to let this computer in"
+    laptop.syncing.run_pass()
+    qtbot.waitUntil(lambda: any("joined the sync" in t for t in said), timeout=WAIT)
+    joined = next(t for t in said if "joined the sync" in t)
+    assert joined.startswith("desktop joined the sync with the pairing code shown on laptop at")
+    desktop.syncing.run_pass()
     qtbot.waitUntil(lambda: "Synced with laptop" in desktop_page.state.text(), timeout=WAIT)
     assert desktop_page.state.text() == desktop.sync_status.text()
     assert desktop_page.code.text() == ""  # the code is not left on the screen

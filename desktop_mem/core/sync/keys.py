@@ -133,6 +133,7 @@ class Refreshed:
 
     refused: list[str] = field(default_factory=list)
     let_in: bool = False  # this computer, waiting to be let in, now is
+    let_in_by: str | None = None  # by this member
     waiting: str | None = None  # the member this computer waits to be let in by
     needs_generation: bool = False  # not settled: a member holding the key writes anew
     no_key: bool = False  # a member, but not given the key the others write with yet
@@ -317,8 +318,8 @@ class KeyChain:
             raise SyncError(LEFT_OUT, reason="sync_left_out")
         self.left_out = False
         if self.pending is not None:
+            out.let_in, out.let_in_by = True, self.pending.inviter
             self.pending = None
-            out.let_in = True
             with contextlib.suppress(OSError):
                 (layout.keys / files.request_name(me)).unlink()
         write = m.write
@@ -381,6 +382,7 @@ class KeyChain:
         p = self.pending
         assert p is not None
         if p.inviter in m.removed:
+            self.left_out = True  # only joining again (with another code) can work
             raise SyncError(
                 "The computer that showed the pairing code this computer joined with was "
                 "removed from the sync before it let this one in: show a new pairing code on "
@@ -391,6 +393,7 @@ class KeyChain:
             if (join.voucher, join.offered_at, join.via) == (p.inviter, p.offered_at, "pair") and (
                 join.device != me
             ):
+                self.left_out = True
                 raise SyncError(
                     "The pairing code this computer joined with was used by another computer "
                     "first, so this one was not let in: show a new pairing code on one of your "
@@ -399,6 +402,7 @@ class KeyChain:
                 )
         offered = layout.root / f"pair-{p.offer}.dmp"
         if time.time() > p.expires and not offered.exists():
+            self.left_out = True
             raise SyncError(
                 "The pairing code this computer joined with expired before the computer that "
                 "showed it could let this one in (it was not syncing): show a new pairing "

@@ -62,6 +62,7 @@ class Pass:
         default_factory=list
     )  # computers seen in for the first time
     let_in: bool = False  # this computer, waiting to be let in with a pairing code, now is
+    let_in_by: str | None = None
     waiting_for: str | None = None  # the computer this one waits to be let in by
 
     def to_dict(self) -> dict[str, Any]:
@@ -82,6 +83,7 @@ class Pass:
             "waiting": self.waiting,
             "joined": self.joined,
             "let_in": self.let_in,
+            "let_in_by": self.let_in_by,
             "waiting_for": self.waiting_for,
         }
 

@@ -263,6 +263,7 @@ class Syncer:
                     "written": "0",
                     "snapshot": "0",
                     "since": now_iso(),
+                    "seen": json.dumps(sorted(chain.members)),
                 },
             )
             Replica(self.profile, device).enrol(conn)
@@ -335,7 +336,7 @@ class Syncer:
         with self._exclusive():
             keys = self.device_keys()
             chain = self.chain()
-            self._refresh_keys(layout, chain, keys, Pass())
+            self._refresh_keys(layout, chain, keys, Pass(), announce=False)
             code = pairing.offer(chain, layout, self.device, keys)
             self._keep(chain)
         return code
@@ -440,6 +441,10 @@ class Syncer:
             if peer not in members:
                 continue  # not let in (yet): nothing of it is read
             self.incoming.read_peer(layout, chain, peer, result)
+        names = self.origin_names()
+        for j in result.joined:  # their names, once their status has been read
+            j["name"] = names.get(j["device"]) if self.incoming.peer(j["device"])[2] else None
+            j["by_name"] = names.get(j["by"] or "")
         result.merged = self._merge_duplicates(result.applied)
         if result.merged and writes:
             result.sent += self.outgoing.export()
@@ -462,17 +467,21 @@ class Syncer:
         return result
 
     def _refresh_keys(
-        self, layout: files.Layout, chain: KeyChain, keys: crypto.DeviceKeys, result: Pass
+        self,
+        layout: files.Layout,
+        chain: KeyChain,
+        keys: crypto.DeviceKeys,
+        result: Pass,
+        announce: bool = True,
     ) -> None:
         """What the signed records say now: removed, left out, waiting to be let in, or
         in; the computers let in with a code this computer showed; a new generation when
         the sync is not settled (and this computer holds the key to write with)."""
         before = json.dumps(chain.to_dict(), sort_keys=True)
-        known = {r[0] for r in self.db.query("SELECT device FROM sync_peers")}
         try:
             refreshed = chain.refresh(layout, self.device, keys, self._grandfathered())
             result.refused += refreshed.refused
-            result.let_in = refreshed.let_in
+            result.let_in, result.let_in_by = refreshed.let_in, refreshed.let_in_by
             result.waiting_for = refreshed.waiting
             if refreshed.waiting is None:
                 admitted, noted = pairing.admit(chain, layout, self.device, keys)
@@ -487,7 +496,8 @@ class Syncer:
                     )
                     chain.refresh(layout, self.device, keys)
                 pairing.clear_offers(chain, layout, self.device)
-                result.joined = self._joined(chain, known)
+                if announce:  # (a removal or a code shown leaves it to the next pass)
+                    result.joined = self._joined(chain)
         finally:
             if json.dumps(chain.to_dict(), sort_keys=True) != before:
                 with self.db.transaction() as conn:
@@ -508,23 +518,26 @@ class Syncer:
             )
         }
 
-    def _joined(self, chain: KeyChain, known: set[str]) -> list[dict[str, Any]]:
+    def _joined(self, chain: KeyChain) -> list[dict[str, Any]]:
         """The computers in the sync this one had not seen yet: each is said once ("laptop
-        joined"), so a computer let in by someone else is noticed. Nothing is said of
-        those already there when this computer itself joins."""
+        joined"), so a computer let in by someone else is noticed. Those already there
+        when this computer itself joined are not news."""
         m = chain.membership
         if m is None:
             return []
-        new = sorted(d for d in m.members if d != self.device and d not in known)
-        if not new:
+        raw = self.state.get("seen")
+        seen = set(json.loads(raw)) if raw else None
+        new = sorted(d for d in m.members if d != self.device and d not in (seen or set()))
+        if not new and seen is not None:
             return []
         with self.db.transaction() as conn:
+            self.state.set(conn, {"seen": json.dumps(sorted((seen or set()) | set(new)))})
             conn.executemany(
                 "INSERT OR IGNORE INTO sync_peers(device, applied) VALUES (?, 0)",
                 [(d,) for d in new],
             )
-        if not known:
-            return []  # this computer's first pass: every one of them was there before it
+        if seen is None:
+            return []  # the first time: every one of them was there before this computer
         out = []
         for device in new:
             join = m.joins.get(device)
@@ -658,7 +671,7 @@ class Syncer:
             chain = self.chain()
             # the newest records first (a removal made since elsewhere; a computer let in
             # since the last pass: it gets the new key too)
-            self._refresh_keys(layout, chain, keys, Pass())
+            self._refresh_keys(layout, chain, keys, Pass(), announce=False)
             lock = _lock_of(self.profile) or (chain.current.lock if chain.current else None)
             chain.new_generation(layout, self.device, keys, lock, removed={device})
             with self.db.transaction() as conn:
@@ -773,7 +786,17 @@ class Syncer:
             "folder_bytes": layout.size() if layout.root.is_dir() else 0,
             "error": self.last_error,
             "removed": self.removed_here,
+            "waiting_for": self._waiting_for(),
         }
+
+    def _waiting_for(self) -> dict[str, str] | None:
+        """The computer this one waits to be let in by (it joined with a pairing code
+        shown there), or None."""
+        pending = self.chain().pending
+        if pending is None:
+            return None
+        name = self.origin_names().get(pending.inviter) or pending.inviter[:8]
+        return {"device": pending.inviter, "name": name}
 
 
 def _generation(chain: KeyChain) -> int:
