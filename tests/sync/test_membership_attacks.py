@@ -175,6 +175,7 @@ def test_a_pairing_code_lets_one_computer_in(computers: Computers) -> None:
     laptop.sync()
     desktop = computers.join("desktop", laptop.code)
     desktop.sync()
+    assert [j["via"] for j in laptop.sync().joined] == ["recovery"]
     code = laptop.syncer.offer_pairing()
     layout = laptop.syncer.layout()
     assert layout.pair_files()
@@ -214,3 +215,34 @@ def test_a_join_request_without_the_code_is_not_let_in(computers: Computers) -> 
     laptop.sync()
     assert device not in laptop.syncer.chain().members
     assert layout.pair_files()  # the offer still waits for the right computer
+
+
+@pytest.mark.parametrize("where", ["another profile", "the same profile"])
+def test_a_profile_planted_for_the_recovery_code_is_refused(
+    computers: Computers, where: str
+) -> None:
+    """The recovery lock is public (its half in every key file): anyone who can write the
+    folder can seal a sync of their own to it, so that a computer joining with the
+    recovery code would write into their sync. With two starts that the code opens
+    (another profile beside the real one, or a second first generation in it), the
+    join is refused in one sentence: a pairing code is the way in then."""
+    from desktop_mem.core.sync.keys import KeyChain
+
+    laptop = computers.first("laptop")
+    laptop.service.memories.add(NewMemory("The real profile"))
+    laptop.sync()
+    real = laptop.syncer.layout()
+    lock = laptop.syncer.chain().current.lock
+    planter = crypto.DeviceKeys.generate()
+    if where == "another profile":
+        fake = files.Layout.of(computers.folder, "0" * 32)
+        fake.root.mkdir()
+    else:
+        fake = real
+    KeyChain(fake.sync_id).start(fake, "f" * 32, planter, lock)
+    newcomer = computers.new("newcomer")
+    with pytest.raises(SyncError) as raised:
+        newcomer.service.sync.join(computers.folder, laptop.code, "newcomer")
+    assert raised.value.reason == "sync_ambiguous", raised.value
+    assert "pairing code" in str(raised.value)
+    assert not newcomer.service.sync.enabled

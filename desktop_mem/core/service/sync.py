@@ -103,25 +103,36 @@ class Sync:
         last: Exception | None = None
         if self.syncer.removed_here:  # taken out by another computer: join it again
             ids = [i for i in ids if i == self.syncer.state.get("id")] or ids
+        opened = []
         for sync_id in ids:
             layout = files.Layout.of(chosen, sync_id)
             try:
                 if crypto.normalize_pairing_code(code) is not None:
-                    chain = pairing.join_with_pairing_code(layout, code)
-                else:
-                    chain = pairing.join_with_recovery_code(layout, code)
+                    opened.append(pairing.join_with_pairing_code(layout, code))
+                    break  # a pairing offer is sealed under the code: only its maker made it
+                opened.append(pairing.join_with_recovery_code(layout, code))
             except SyncError as exc:  # WrongKey is one: try the next profile in the folder
                 last = exc
-                continue
-            if self.syncer.removed_here:
-                self.syncer.rejoin(chosen, chain)
-                if name:
-                    self.syncer.rename(name)
-            else:
-                self.syncer.join(chosen, chain, name)
-            return self.now(index=index, progress=progress)
-        assert last is not None
-        raise last
+        if len(opened) > 1:
+            # anyone who can write the folder can seal a profile of their own to the
+            # recovery lock (it is public): two that open mean one was planted
+            raise SyncError(
+                "This folder holds more than one synced profile that your recovery code "
+                "opens: one of them was planted by someone else. Join with a pairing code "
+                "shown on one of your computers instead.",
+                reason="sync_ambiguous",
+            )
+        if not opened:
+            assert last is not None
+            raise last
+        chain = opened[0]
+        if self.syncer.removed_here:
+            self.syncer.rejoin(chosen, chain)
+            if name:
+                self.syncer.rename(name)
+        else:
+            self.syncer.join(chosen, chain, name)
+        return self.now(index=index, progress=progress)
 
     def move(self, folder: Path) -> Pass:
         """Sync through another folder from now on (the engine's folder moved, or another

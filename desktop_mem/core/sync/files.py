@@ -163,11 +163,18 @@ class Layout:
         return total
 
     def clear_temporary(self, device: str) -> None:
-        """Temporary files this computer left (a write killed half-way)."""
-        for folder in (self.device(device), self.keys, self.root):
+        """Temporary files this computer left (a write killed half-way): any in its own
+        folder, and in the folders all computers write (keys/, the root) only those named
+        for it, since another computer may be writing one there right now (a network
+        share is one folder for all)."""
+        for folder, prefix in (
+            (self.device(device), _TEMP),
+            (self.keys, temp_prefix(device)),
+            (self.root, temp_prefix(device)),
+        ):
             with contextlib.suppress(OSError):
                 for e in os.scandir(folder):
-                    if e.name.startswith(_TEMP):
+                    if e.name.startswith(prefix):
                         with contextlib.suppress(OSError):
                             os.unlink(e.path)
 
@@ -192,11 +199,16 @@ def _frame(header: dict[str, Any]) -> bytes:
     return MAGIC + bytes([FORMAT]) + struct.pack(">I", len(head)) + head
 
 
-def atomic_write(path: Path, parts: Iterable[bytes]) -> int:
-    """Write a file under a temporary name, flush it to disk, then rename it into place:
-    a reader (or a sync engine) sees the whole file or none. Returns its size."""
+def temp_prefix(owner: str) -> str:
+    return f"{_TEMP}{owner[:8]}-"
+
+
+def atomic_write(path: Path, parts: Iterable[bytes], owner: str = "") -> int:
+    """Write a file under a temporary name (named for the computer writing it), flush it
+    to disk, then rename it into place: a reader (or a sync engine) sees the whole file
+    or none. Returns its size."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.parent / f"{_TEMP}{crypto.new_id()[:12]}"
+    tmp = path.parent / f"{temp_prefix(owner)}{crypto.new_id()[:12]}"
     size = 0
     try:
         with open(tmp, "wb") as out:
@@ -260,14 +272,21 @@ def write_sealed(
         yield packer.flush()
 
     signed = _Signed(signer)
-    return atomic_write(path, signed.parts([frame, *crypto.seal_chunks(key, frame, plain())]))
+    parts = signed.parts([frame, *crypto.seal_chunks(key, frame, plain())])
+    return atomic_write(path, parts, str(header.get("device") or ""))
 
 
 def write_plain(path: Path, header: dict[str, Any], body: dict[str, Any], signer: Signer) -> int:
     """A signed file whose body is JSON (a key file: its secrets are sealed inside)."""
     frame = _frame(header)
     data = json.dumps(body, sort_keys=True, separators=(",", ":")).encode("utf-8")
-    return atomic_write(path, _Signed(signer).parts([frame, data]))
+    # the computer writing it: a key file's or an offer's writer, a join's voucher (or,
+    # let in by the recovery code, the computer itself), a request's asker
+    voucher = header.get("voucher")
+    owner = header.get("writer") or (voucher if voucher and voucher != "recovery" else None)
+    return atomic_write(
+        path, _Signed(signer).parts([frame, data]), str(owner or header.get("device") or "")
+    )
 
 
 # -- reading ----------------------------------------------------------------------------

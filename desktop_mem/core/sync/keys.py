@@ -153,6 +153,7 @@ class KeyChain:
     left_out: bool = False
     pending: Pending | None = None
     offers: dict[str, Offer] = field(default_factory=dict)
+    in_sync: dict[str, Member] = field(default_factory=dict)  # who was in at the last refresh
     # not kept: what the last refresh read
     membership: Membership | None = field(default=None, repr=False, compare=False)
     bodies: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
@@ -175,6 +176,7 @@ class KeyChain:
             "current": None if self.current is None else self.current.to_dict(),
             "pending": None if self.pending is None else self.pending.to_dict(),
             "offers": {k: o.to_dict() for k, o in sorted(self.offers.items())},
+            "members": {d: m.to_dict() for d, m in sorted(self.members.items())},
         }
 
     @classmethod
@@ -194,6 +196,10 @@ class KeyChain:
         if data.get("pending"):
             chain.pending = Pending.from_dict(data["pending"])
         chain.offers = {k: Offer.from_dict(o) for k, o in data.get("offers", {}).items()}
+        chain.in_sync = {
+            str(d): Member(str(m["agreement"]), str(m["signing"]))
+            for d, m in data.get("members", {}).items()
+        }
         return chain
 
     @property
@@ -210,10 +216,10 @@ class KeyChain:
 
     @property
     def members(self) -> dict[str, Member]:
-        """Who is in, as the last refresh found (the anchor's members before one)."""
+        """Who is in, as the last refresh found."""
         if self.membership is not None:
             return self.membership.members
-        return dict(self.anchor.members) if self.anchor is not None else {}
+        return self.in_sync
 
     # -- reading the records -----------------------------------------------------------
 
@@ -338,6 +344,11 @@ class KeyChain:
         # not settled: a member that holds a key of the newest generations writes the next
         # one (its earlier keys go with it, so everything written before still opens)
         out.needs_generation = not m.settled and any(g.key_id in self.keys for g in m.frontier)
+        if m.settled and write is not None and self.current is not None:
+            # written before the recovery authority existed (0.4): one more generation
+            # names it, so that the recovery code can let a computer in
+            body = self.bodies.get(write.digest, {})
+            out.needs_generation = bool(body.get("lock")) and not body.get("authority")
         return out
 
     def _hold(self, m: Membership, me: str, device_keys: crypto.DeviceKeys) -> None:

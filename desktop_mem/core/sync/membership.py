@@ -201,10 +201,14 @@ def evaluate(
     graph = _Graph(anchor, join_list, verify)
     refused: list[tuple[str, str]] = []
     waiting: list[str] = []
+    # what is older than everything the anchor trusts is history it stands for
+    floor = min((g.number for g in ordered if g.digest in anchor.trusted), default=0)
     for g in ordered:
         if g.digest in graph.taken:
             continue  # the same file twice (read from the folder and kept here)
         trusted = g.digest in anchor.trusted
+        if not trusted and g.number < floor:
+            continue
         parents = g.parents
         if parents is None:  # written before parents: it builds on the generation before
             parents = tuple(graph.by_number.get(g.number - 1, ()))

@@ -254,6 +254,24 @@ def ask(chain: KeyChain, layout: files.Layout, me: str, keys: crypto.DeviceKeys)
     records.write_request(layout, me, member, p.offer, proof, time.time_ns() // 1_000_000, keys)
 
 
+def _starts(layout: files.Layout) -> list[records.KeyFile]:
+    """Where this sync's history starts, for a computer that trusts nothing but the
+    recovery code: its first generation; in a sync set up by 0.4 (whose key files do not
+    name what they build on, nor a recovery authority), the first generations an updated
+    computer wrote on top of them. More than one start that the code opens is refused."""
+    read: list[records.KeyFile] = []
+    for number, writer, path in layout.key_files():
+        with contextlib.suppress(SyncRefused):
+            read.append(records.read_key_file(path, layout.sync_id, number, writer))
+    old = {kf.record.digest for kf in read if kf.record.parents is None}
+    if any(kf.record.number == 1 and kf.record.parents is None for kf in read):
+        return [
+            kf for kf in read
+            if kf.record.parents and all(p in old for p in kf.record.parents)
+        ]  # fmt: skip
+    return [kf for kf in read if kf.record.number == 1]
+
+
 class _AuthoritySigner:
     def __init__(self, private: bytes) -> None:
         self._key = Ed25519PrivateKey.from_private_bytes(private)
@@ -274,13 +292,7 @@ def join_with_recovery_code(layout: files.Layout, code: str) -> KeyChain:
     found: list[KeyChain] = []
     no_lock = True
     wrong: Exception | None = None
-    for number, writer, path in layout.key_files():
-        if number != 1:
-            continue
-        try:
-            root = records.read_key_file(path, layout.sync_id, number, writer)
-        except SyncRefused:
-            continue
+    for root in _starts(layout):
         chain = KeyChain(layout.sync_id)
         chain.anchor = Anchor(frozenset({root.record.digest}))
         chain.kept[root.record.digest] = (records.GENERATION, root.data)
