@@ -544,9 +544,6 @@ def clear_expired_offers(layout: files.Layout, me: str) -> int:
                 continue
         except (SyncRefused, TypeError, ValueError):
             continue
-        try:
-            path.unlink()
+        if files.remove_file(path):
             gone += 1
-        except OSError:
-            pass
     return gone

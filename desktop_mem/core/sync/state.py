@@ -58,6 +58,9 @@ class Pass:
     compacted: bool = False
     refused: list[str] = field(default_factory=list)
     waiting: list[str] = field(default_factory=list)  # computers whose next file is not whole yet
+    # files in the folder left alone because an earlier pass refused them for what they
+    # are (a link, a FIFO, too large, too deep...): said once in `refused`, then counted
+    ignored: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         a = self.applied
@@ -75,6 +78,7 @@ class Pass:
             "compacted": self.compacted,
             "refused": self.refused,
             "waiting": self.waiting,
+            "ignored": self.ignored,
         }
 
 
