@@ -257,6 +257,13 @@ def status(ctx: Context) -> int:
         f"Waiting to be sent: {info['pending']}\nIn the folder: {info['folder_bytes']:,} bytes\n"
     )
     _devices(ctx, info["computers"])
+    if info.get("ignored"):
+        n = int(info["ignored"])
+        ctx.out.write(
+            f"{n} file{'s' if n != 1 else ''} in the sync folder {'are' if n != 1 else 'is'} "
+            "ignored: refused once for what they are (a link, a FIFO, too large, or not this "
+            "profile's), and not read again until they change.\n"
+        )
     if info["conflicts"]:
         ctx.out.write(
             f"{info['conflicts']} memories were edited on two computers at once: both versions "

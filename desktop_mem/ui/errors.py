@@ -163,6 +163,10 @@ def _wording(reason: str, model: str, lines: int) -> str | None:
             "errors",
             "This computer was left out when another computer made a new sync key before it had heard of this one: what it holds stays here, but it no longer syncs. To sync it again, show a pairing code on one of your other computers and enter it in Settings > Sync, under Join again.",
         ),
+        "sync_folder_link": lambda: QCoreApplication.translate(
+            "errors",
+            "The sync folder, or the keys folder inside it, was replaced by a symbolic link or by something that is not a folder: desktop-mem never reads or writes through it. Put the real folder in its place, or move this computer to another folder (Settings > Sync > Move to another folder…), then sync again.",
+        ),
         "sync_busy": lambda: QCoreApplication.translate(
             "errors",
             "Another window or command is syncing this profile right now: try again in a moment.",
@@ -199,6 +203,7 @@ WINDOW_WORDED = {
     "sync_folder_missing",  # the core says "choose the folder again": not in the window
     "sync_removed",  # the core names the command that joins again
     "sync_left_out",
+    "sync_folder_link",  # the core names the command that moves
 }
 
 

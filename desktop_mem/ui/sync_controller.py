@@ -92,6 +92,16 @@ class SyncWords(QObject):
             n,
         )
 
+    def ignored(self, n: int) -> str:
+        """Files an earlier pass refused for what they are, left alone since."""
+        return self.tr(
+            "%n file(s) in the sync folder are ignored: each was refused once for what it "
+            "is (a link, a FIFO, too large, or not this profile's), and is not read again "
+            "until it changes.",
+            "",
+            n,
+        )
+
     def refused(self) -> str:
         return self.tr(
             "A file in the sync folder was refused (changed, cut short or from another "
