@@ -477,6 +477,28 @@ def test_a_status_nested_deep_is_refused_once(computers: Computers, tmp_path: Pa
     report.add("sync_attacks", 2)
 
 
+def test_a_planted_pairing_offer_is_said_once_and_joining_still_works(
+    computers: Computers, tmp_path: Path
+) -> None:
+    """Offers are read by the pass's clean-up and by joining, which say nothing of one
+    that does not open: one refused for what it is is said by the pass itself."""
+    laptop, desktop = _pair(computers)
+    layout = _layout(computers)
+    deep = layout.root / f"pair-{crypto.new_id()}.dmp"
+    deep.write_bytes(_sync_file("pair", layout.sync_id, b"[" * 30_000 + b"]" * 30_000) + bytes(64))
+    sparse = layout.root / f"pair-{crypto.new_id()}.dmp"
+    with open(sparse, "wb") as f:
+        f.truncate(1 << 30)
+    code = laptop.service.sync.offer_pairing()  # reads the offers there: not a word
+    result = laptop.sync()
+    assert _said(result, deep.name, "nested deeper than 64"), result.refused
+    assert _said(result, sparse.name, "1 GiB, more than the 64 KiB"), result.refused
+    assert laptop.sync().refused == []
+    tablet = computers.new("tablet")
+    tablet.service.sync.join(computers.folder, code, "tablet")
+    assert "I keep bees" in tablet.texts()
+
+
 def test_json_depth_is_measured_outside_strings() -> None:
     assert not files.too_deep(b'{"a": "' + b"[" * 1000 + b'"}')
     assert not files.too_deep(b'["\\"[[[[", ' + b"[" * 60 + b"]" * 60 + b"]")

@@ -118,23 +118,29 @@ def guarded(quarantine: Quarantine) -> Iterator[Quarantine]:
         _ACTIVE.reset(token)
 
 
-def _quarantine(place: str, identity: fsafe.Identity | None, why: str, final: bool) -> None:
+def _quarantine(
+    place: str, identity: fsafe.Identity | None, why: str, final: bool, said: bool = True
+) -> None:
     quarantine = _ACTIVE.get()
     log.info("sync: %s refused: %s", place, why)
     if quarantine is not None and identity is not None:
-        quarantine.add(place, identity, why, final)
+        quarantine.add(place, identity, why, final, said)
 
 
-def _admit(place: str, st: os.stat_result, folder: bool = False) -> bool:
-    """Whether a listing shows an entry: a real folder (`folder`) or a regular file that
-    no earlier pass refused as it is now. A link, a FIFO, a device or a socket is refused
-    here (said once, by the quarantine), never opened."""
+def _admit(place: str, st: os.stat_result, kind: str | None = None) -> bool:
+    """Whether a listing shows an entry: a real folder (no `kind`) or a regular file
+    within the cap of its `kind` that no earlier pass refused as it is now. A link, a
+    FIFO, a device, a socket or a file too large is refused here (said once, by the
+    quarantine), never opened."""
     quarantine = _ACTIVE.get()
     ident = fsafe.identity(st)
     entry = quarantine.look(place, ident) if quarantine is not None else None
     if entry is not None and entry.final:
         return False
-    if why := fsafe.what_is_wrong(st, folder):
+    why = fsafe.what_is_wrong(st, folder=kind is None)
+    if why is None and kind is not None and st.st_size > CAPS[kind]:
+        why = fsafe.too_large(st.st_size, CAPS[kind])
+    if why:
         if entry is None:
             log.info("sync: %s refused: %s", place, why)
             if quarantine is not None:
@@ -321,9 +327,7 @@ class Layout:
     def devices(self) -> list[str]:
         """The computers that have a folder here (a real one: a link is not followed)."""
         return sorted(
-            name
-            for name, st in self._listing()
-            if DEVICE.fullmatch(name) and _admit(name, st, folder=True)
+            name for name, st in self._listing() if DEVICE.fullmatch(name) and _admit(name, st)
         )
 
     def numbered(self, device: str) -> tuple[list[int], list[int]]:
@@ -332,16 +336,16 @@ class Layout:
         snaps: list[int] = []
         for name, st in self._listing(device):
             if m := CHANGES.fullmatch(name):
-                if _admit(f"{device}/{name}", st):
+                if _admit(f"{device}/{name}", st, "changes"):
                     changes.append(int(m.group(1)))
-            elif (m := SNAPSHOT.fullmatch(name)) and _admit(f"{device}/{name}", st):
+            elif (m := SNAPSHOT.fullmatch(name)) and _admit(f"{device}/{name}", st, "snapshot"):
                 snaps.append(int(m.group(1)))
         return sorted(changes), sorted(snaps)
 
     def key_files(self) -> list[tuple[int, str, Path]]:
         out = []
         for name, st in self._listing("keys"):
-            if (m := KEYFILE.fullmatch(name)) and _admit(f"keys/{name}", st):
+            if (m := KEYFILE.fullmatch(name)) and _admit(f"keys/{name}", st, "keys"):
                 out.append((int(m.group(1)), m.group(2), self.keys / name))
         return sorted(out)
 
@@ -349,7 +353,7 @@ class Layout:
         return sorted(
             self.root / name
             for name, st in self._listing()
-            if PAIRFILE.fullmatch(name) and _admit(name, st)
+            if PAIRFILE.fullmatch(name) and _admit(name, st, "pair")
         )
 
     def size(self) -> int:
@@ -538,7 +542,7 @@ class Raw:
 
     def _refused(self, why: str, final: bool = True) -> SyncRefused:
         """Refused for what it holds: the same file is not read again until it changes."""
-        _quarantine(self.place, self.identity, why, final)
+        _quarantine(self.place, self.identity, why, final, said=self.header.get("kind") != "pair")
         return SyncRefused(why)
 
     def verify(self, public_signing: str) -> None:
@@ -622,6 +626,9 @@ def read_raw(
     this profile) is not read again while it stays the same (Quarantined)."""
     anchor, parts = _split(path)
     place = "/".join(parts[1:])
+    # offers are read by clean-up and by joining, which say nothing of one that does not
+    # open: one refused for what it is is said by the pass (the quarantine's unsaid)
+    said = kind != "pair"
     try:
         folder = fsafe.Dir.open(anchor, parts[:-1])
     except SyncRefused as exc:
@@ -634,10 +641,10 @@ def read_raw(
             with folder.reader(parts[-1], CAPS[kind]) as reader:
                 return _frame_of(reader, path, place, sync_id, kind, expect, check)
         except fsafe.Unsafe as exc:
-            _quarantine(place, exc.identity, str(exc), final=True)
+            _quarantine(place, exc.identity, str(exc), True, said)
             raise
         except Refused as exc:
-            _quarantine(place, exc.identity, str(exc), exc.final)
+            _quarantine(place, exc.identity, str(exc), exc.final, said)
             raise
         except OSError as exc:
             raise SyncRefused(f"it cannot be read ({exc.strerror or exc})") from None

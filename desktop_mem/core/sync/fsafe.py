@@ -118,6 +118,13 @@ def size_words(n: int) -> str:
     return f"{n} bytes"
 
 
+def too_large(size: int, cap: int) -> str:
+    return (
+        f"it is {size_words(size)}, more than the {size_words(cap)} desktop-mem reads of such "
+        "a file"
+    )
+
+
 def _name(name: str) -> str:
     """A name inside a folder: never a path, never "." or "..". Names come from the
     folder's own listing or desktop-mem's patterns; anything else is a bug here."""
@@ -307,11 +314,7 @@ class Dir:
         if why := what_is_wrong(st):
             raise Unsafe(why, identity(st))
         if st.st_size > cap:
-            raise Unsafe(
-                f"it is {size_words(st.st_size)}, more than the {size_words(cap)} desktop-mem "
-                "reads of such a file",
-                identity(st),
-            )
+            raise Unsafe(too_large(st.st_size, cap), identity(st))
         try:
             if self.fd is None:
                 fd = os.open(self.path / name, _READ)
