@@ -14,6 +14,13 @@ A file is written under a temporary name and renamed when whole; anything else i
 folder (an engine's temporary file, a conflict copy, a half-delivered file that does
 not open) is not read, or refused without being applied.
 
+Whoever can write the folder needs no key to put a link, a FIFO, a sparse file or JSON
+nested 100,000 deep there. So every path below the folder the user chose goes through
+core/sync/fsafe.py (nothing followed, only regular files opened), each kind of file
+has a size cap checked before reading (CAPS), every JSON parse a depth cap (MAX_DEPTH),
+and a file refused for what it is is kept in the pass's quarantine
+(core/sync/quarantine.py): said once, then left alone until it changes.
+
 A file: ``DMSYNC\\0``, the format version (1 byte), the header's length (4 bytes) and
 the header (JSON: what the file is, whose, its number and which key seals it), the
 body (sealed chunks, core/sync/crypto.py; or, for a key file, JSON whose secrets are
