@@ -506,6 +506,13 @@ def test_json_depth_is_measured_outside_strings() -> None:
     assert files.too_deep(b'{"a":' * 65 + b"1" + b"}" * 65)
     with pytest.raises(files.Refused):
         files.loads(b"[" * 100_000 + b"]" * 100_000)
+    # a string never closed is one string to the end, whatever follows
+    assert not files.too_deep(b'"' + b"[" * 100)
+    assert not files.too_deep(b'"\\' + b"[" * 100 + b"\\")
+    # escaped quotes with no closing one: each quote began a scan to the end (40,000 of
+    # them took 29 s; a 1 MiB key file, hours). Guarded like a hang.
+    planted = b'"' + b'\\"' * 500_000 + b"[" * 65
+    assert _bounded(lambda: files.too_deep(planted), seconds=30) is False
 
 
 # -- moving -----------------------------------------------------------------------------

@@ -167,7 +167,10 @@ def _gate(place: str, st: os.stat_result) -> None:
     raise SyncRefused(entry.why)  # cut short, and not grown since
 
 
-_TOKENS = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|([\[{])|([\]}])')
+# a string (to its closing quote, or to the end when it has none: a string that could
+# fail to match would be tried again from every quote after it, quadratic in a planted
+# file of escaped quotes), an opening bracket, a closing one
+_TOKENS = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)|([\[{])|([\]}])', re.DOTALL)
 
 
 def too_deep(data: bytes, limit: int = MAX_DEPTH) -> bool:
