@@ -10,18 +10,26 @@
 - the folder's size against the profile's data (the text of memories with their
   versions, and of messages), after the changes and after compaction;
 - idle: a pass when nothing changed (what the window does every 10 seconds), its time,
-  and so the share of one core it uses.
+  and so the share of one core it uses;
+- a hostile folder: a pass over the folder with files anyone who can write it may plant
+  beside the honest ones (a sparse 1.5 GB key file and pairing offer, FIFOs, links to
+  /dev/zero and to a folder outside, a key file and a status nested 100,000 deep) against
+  the same folder without them: the first pass (each is looked at and refused) and the
+  later ones (each is left alone), then the first pass again with the sparse files 100
+  times larger, to show that a refused file's size costs nothing (`--hostile` runs only
+  this, on a small profile of its own, in about a minute).
 
 The computers are profiles on this machine, each with its own copy of the folder; the
 "engine" copies files between them (a real one adds its own delay on top).
 
-    python benchmarks/sync.py [--memories 10000] [--messages 100000] [--json]
+    python benchmarks/sync.py [--memories 10000] [--messages 100000] [--json] [--hostile]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import shutil
 import statistics
@@ -76,7 +84,12 @@ def main() -> int:
     ap.add_argument("--messages", type=int, default=100_000)
     ap.add_argument("--rounds", type=int, default=20)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument(
+        "--hostile", action="store_true", help="only the hostile folder, on a small profile"
+    )
     args = ap.parse_args()
+    if args.hostile:
+        return _print(hostile(args.rounds), args.json)
 
     from desktop_mem.core.config import Config
     from desktop_mem.core.memory.store import NewMemory
@@ -198,12 +211,133 @@ def main() -> int:
             laptop.close()
     finally:
         fake.stop()
-    if args.json:
+    out.update(hostile(args.rounds))
+    return _print(out, args.json)
+
+
+def _print(out: dict[str, object], as_json: bool) -> int:
+    if as_json:
         print(json.dumps(out, indent=2))
     else:
         for key, value in out.items():
             print(f"{key:32} {value}")
     return 0
+
+
+def _plant(root: Path, outside: Path, sparse_bytes: int, tag: str) -> None:
+    """What anyone who can write the folder may put there, with no key."""
+    from desktop_mem.core.sync import crypto, files
+
+    sync_id = root.name.removeprefix(files.PREFIX)
+    keys = root / "keys"
+    stranger = root / crypto.new_id()
+    stranger.mkdir()
+    deep = b"[" * 100_000 + b"]" * 100_000
+
+    def framed(kind: str, header: bytes, body: bytes = b"") -> bytes:
+        size = len(header).to_bytes(4, "big")
+        return files.MAGIC + bytes([files.FORMAT]) + size + header + body + bytes(64)
+
+    writer = crypto.new_id()
+    head = f'{{"generation":9,"kind":"keys","sync":"{sync_id}","writer":"{writer}"}}'.encode()
+    (keys / files.key_name(9, writer)).write_bytes(framed("keys", head, deep))
+    (stranger / files.STATUS).write_bytes(framed("status", deep))
+    for path in (keys / files.key_name(8, crypto.new_id()), root / f"pair-{crypto.new_id()}.dmp"):
+        with open(path, "wb") as f:
+            f.truncate(sparse_bytes)  # `truncate -s`: nothing on disk
+    fifos = [keys / files.key_name(7, crypto.new_id()), root / crypto.new_id() / files.STATUS]
+    fifos[1].parent.mkdir()
+    for fifo in fifos:
+        os.mkfifo(fifo)
+    (keys / files.key_name(6, crypto.new_id())).symlink_to("/dev/zero")
+    (root / crypto.new_id()).symlink_to(outside, target_is_directory=True)
+    (root / f"{tag}-not-ours").write_bytes(b"an engine's file")
+
+
+def hostile(rounds: int) -> dict[str, object]:
+    """A pass over a folder with hostile files beside the honest ones, against the same
+    folder without them (two computers of 300 memories syncing through one folder)."""
+    import shutil as _shutil
+
+    from desktop_mem.core.config import Config
+    from desktop_mem.core.memory.store import NewMemory
+    from desktop_mem.core.service import Service
+    from desktop_mem.core.sync import files
+    from desktop_mem.core.sync.syncer import Syncer
+    from tests.fakes.ollama_server import FakeOllama
+
+    out: dict[str, object] = {}
+    fake = FakeOllama().start()
+    try:
+        with scratch_home() as home:
+            folder = home / "Sync"
+            folder.mkdir()
+            outside = home / "outside"
+            outside.mkdir()
+            (outside / "thesis.txt").write_bytes(b"no other copy")
+
+            def open_(name: str) -> Service:
+                cfg = Config.resolve(
+                    home=home / name, ollama_host=fake.url, embed_model="fake-embed"
+                )
+                return Service.open(cfg)
+
+            laptop, desktop = open_("laptop"), open_("desktop")
+            laptop.profile.memories.add_many(
+                [NewMemory(f"memory {n}: a day at work, 周末去爬山") for n in range(300)],
+                actor="import",
+            )
+            laptop.sync.set_up(folder, "laptop")
+            desktop.sync.join(folder, laptop.sync.offer_pairing(), "desktop", index=False)
+            laptop.sync.now()
+            root = files.Layout.of(folder, files.find_profiles(folder)[0]).root
+
+            def change_then_pass(r: int) -> float:
+                """A memory added on the laptop, its pass, then the desktop's (timed)."""
+                laptop.memories.add(NewMemory(f"a new memory {r}"))
+                laptop.sync.now(index=False)
+                t0 = time.perf_counter()
+                result = desktop.sync.now(index=False)
+                ms = (time.perf_counter() - t0) * 1000
+                assert result.applied.records, "the change did not arrive"
+                return ms
+
+            for n, (label, size) in enumerate((("1.5GB", 1500 << 20), ("150GB", 150_000 << 20))):
+                # the same folder without them first, at the same size of profile
+                base = 1000 * (n + 1)
+                clean = [change_then_pass(base + r) for r in range(rounds)]
+                honest = {*root.iterdir(), *(root / "keys").iterdir()}
+                _plant(root, outside, size, label)
+                rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+                first = change_then_pass(base + 100)
+                said = desktop.sync.syncer.last_pass
+                later = [change_then_pass(base + 101 + r) for r in range(rounds)]
+                # another process: the quarantine is read from the profile
+                t0 = time.perf_counter()
+                fresh = Syncer(desktop.profile).run()
+                fresh_ms = (time.perf_counter() - t0) * 1000
+                out[f"hostile_{label}_clean_pass_ms_median"] = round(statistics.median(clean), 1)
+                out[f"hostile_{label}_first_pass_ms"] = round(first, 1)
+                out[f"hostile_{label}_later_pass_ms_median"] = round(statistics.median(later), 1)
+                out[f"hostile_{label}_new_process_idle_pass_ms"] = round(fresh_ms, 1)
+                out[f"hostile_{label}_refused_then_ignored"] = (
+                    f"{len(said.refused) if said else 0} / {fresh.ignored}"
+                )
+                out[f"hostile_{label}_peak_rss_growth_mb"] = round(
+                    (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss) / 1024
+                )
+                assert (outside / "thesis.txt").read_bytes() == b"no other copy"
+                # the planted files out again (the honest ones stay)
+                for path in {*root.iterdir(), *(root / "keys").iterdir()} - honest:
+                    if path.is_dir() and not path.is_symlink():
+                        _shutil.rmtree(path)
+                    else:
+                        path.unlink()
+            desktop.close()
+            laptop.close()
+    finally:
+        fake.stop()
+    return out
 
 
 if __name__ == "__main__":

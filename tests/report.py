@@ -29,6 +29,7 @@ ROWS = [
     ),
     ("backup_folder", "files planted in or beside a backup folder (links, FIFOs, dates)"),
     ("doc_attacks", "hostile files in a watched folder (links, FIFOs, names, XML, Word)"),
+    ("sync_attacks", "hostile files planted in the sync folder (links, FIFOs, sizes, depth)"),
     ("disks", "full and read-only disks (rekey, documents, a first message, a checkpoint)"),
     ("forget_checks", "forgotten facts asked again and looked for in the whole prompt"),
     ("leak_files", "files scanned for plaintext after a session"),

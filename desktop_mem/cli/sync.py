@@ -303,6 +303,13 @@ def status(ctx: Context) -> int:
         w = info["waiting_for"]
         ctx.out.write(_waiting_line(w["device"], w.get("name")) + "\n")
     _devices(ctx, info["computers"])
+    if info.get("ignored"):
+        n = int(info["ignored"])
+        ctx.out.write(
+            f"{n} file{'s' if n != 1 else ''} in the sync folder {'are' if n != 1 else 'is'} "
+            "ignored: refused once for what they are (a link, a FIFO, too large, or not this "
+            "profile's), and not read again until they change.\n"
+        )
     if info["conflicts"]:
         ctx.out.write(
             f"{info['conflicts']} memories were edited on two computers at once: both versions "

@@ -179,6 +179,10 @@ def _wording(reason: str, model: str, lines: int) -> str | None:
             "errors",
             "This computer has not been given the newest sync key yet: try again after the next sync, or show the pairing code on another of your computers.",
         ),
+        "sync_folder_link": lambda: QCoreApplication.translate(
+            "errors",
+            "The sync folder, or the keys folder inside it, was replaced by a symbolic link or by something that is not a folder: desktop-mem never reads or writes through it. Put the real folder in its place, or move this computer to another folder (Settings > Sync > Move to another folder…), then sync again.",
+        ),
         "sync_busy": lambda: QCoreApplication.translate(
             "errors",
             "Another window or command is syncing this profile right now: try again in a moment.",
@@ -217,6 +221,7 @@ WINDOW_WORDED = {
     "sync_left_out",
     "sync_code_used",  # the window's own "Join again"
     "sync_code_expired",
+    "sync_folder_link",  # the core names the command that moves
 }
 
 

@@ -122,6 +122,16 @@ class SyncWords(QObject):
     def waiting(self, name: str) -> str:
         return self.tr("Waiting for %1 to let this computer in").replace("%1", name)
 
+    def ignored(self, n: int) -> str:
+        """Files an earlier pass refused for what they are, left alone since."""
+        return self.tr(
+            "%n file(s) in the sync folder are ignored: each was refused once for what it "
+            "is (a link, a FIFO, too large, or not this profile's), and is not read again "
+            "until it changes.",
+            "",
+            n,
+        )
+
     def refused(self) -> str:
         return self.tr(
             "A file in the sync folder was refused (changed, cut short or from another "

@@ -337,6 +337,12 @@ class SyncPage(QWidget):
         self.error_line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.error_line.hide()
         column.addWidget(self.error_line)
+        # files a pass refused for what they are: said once, then counted here
+        self.ignored_line = QLabel("")
+        self.ignored_line.setObjectName("notice")
+        self.ignored_line.setWordWrap(True)
+        self.ignored_line.hide()
+        column.addWidget(self.ignored_line)
 
         self.conflicts_line = QLabel("")
         self.conflicts_line.setWordWrap(True)
@@ -442,6 +448,9 @@ class SyncPage(QWidget):
         if not self.my_name.isModified():  # never over what is being typed
             self.my_name.setText(str(info.get("name", "")))
         self._show_computers(info)
+        ignored = int(info.get("ignored") or 0)
+        self.ignored_line.setText(self.words.ignored(ignored) if ignored else "")
+        self.ignored_line.setVisible(bool(ignored))
         self._conflicts = list(info.get("conflict_list", []))
         # the line counts those not looked at yet; once looked at, the list stays
         # findable behind a quiet link

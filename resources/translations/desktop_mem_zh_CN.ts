@@ -2773,27 +2773,27 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SyncController</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="291" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="301" />
         <source>Syncing… %1%</source>
         <translation>正在同步… %1%</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="293" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="303" />
         <source>Syncing…</source>
         <translation>正在同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="296" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="306" />
         <source>Not synced: the reason is below</source>
         <translation>未同步：原因见下方</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="297" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="307" />
         <source>Not synced: see Settings &gt; Sync</source>
         <translation>未同步：请查看“设置 &gt; 同步”</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="299" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="309" />
         <source>Sync on</source>
         <translation>同步已开启</translation>
     </message>
@@ -2839,13 +2839,13 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     </message>
     <message>
         <location filename="../../desktop_mem/ui/sync_ui.py" line="162" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="367" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="373" />
         <source>The recovery code, or a pairing code</source>
         <translation>恢复码，或配对码</translation>
     </message>
     <message>
         <location filename="../../desktop_mem/ui/sync_ui.py" line="163" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="374" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="380" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
@@ -2965,138 +2965,138 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>其他电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="348" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="354" />
         <source>The other version of each is in its history. Double-click to open it.</source>
         <translation>每条记忆的另一个版本都在它的历史中。双击即可打开。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="355" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="368" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="361" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="374" />
         <source>Join again</source>
         <translation>重新加入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="359" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="365" />
         <source>Show a pairing code on one of your other computers (Settings &gt; Sync) and enter it here. This computer joins as a new one and keeps everything it holds: what changed here since is sent, what the others did is taken in.</source>
         <translation>在你的另一台电脑上显示配对码（设置 &gt; 同步），然后在这里输入。这台电脑会作为新电脑加入，并保留它已有的全部内容：这里之后的改动会发送出去，其他电脑的改动会同步过来。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="379" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="385" />
         <source>Show a pairing code</source>
         <translation>显示配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="381" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="387" />
         <source>A code another computer joins with, without the recovery code</source>
         <translation>另一台电脑无需恢复码即可用它加入的代码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="384" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="390" />
         <source>Sync now</source>
         <translation>立即同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="386" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="392" />
         <source>Turn off sync on this computer…</source>
         <translation>在这台电脑上关闭同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="451" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="460" />
         <source>Show them</source>
         <translation>查看</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="455" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="464" />
         <source>Memories edited on two computers at once</source>
         <translation>在两台电脑上同时被编辑的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="460" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="469" />
         <source>(deleted)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="462" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="471" />
         <source>%1 (also edited on %2, %3)</source>
         <translation>%1（%2 上也编辑过，%3）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="488" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="497" />
         <source>None yet. On the other computer, choose Join a synced profile in Settings &gt; Sync, with this folder and a pairing code (Show a pairing code, below).</source>
         <translation>还没有。在另一台电脑上，打开“设置 &gt; 同步”，选择“加入一个已同步的配置”，使用这个文件夹和一个配对码（见下方的“显示配对码”）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="494" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="503" />
         <source>None yet. On the other computer, choose Join a synced profile in Settings &gt; Sync, with this folder and the recovery code or a pairing code.</source>
         <translation>还没有。在另一台电脑上，打开“设置 &gt; 同步”，选择“加入一个已同步的配置”，用这个文件夹以及恢复码或配对码加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="504" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="513" />
         <source>last synced %1</source>
         <translation>上次同步：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="506" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="515" />
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="540" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="549" />
         <source>A computer's name cannot be empty: type a few letters.</source>
         <translation>电脑名称不能为空：请输入几个字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="552" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="561" />
         <source>Renamed.</source>
         <translation>已重命名。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="557" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="566" />
         <source>Remove a computer</source>
         <translation>移除一台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="559" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="568" />
         <source>Remove “%1” from this sync? The others get a new key that it is not given: it cannot read anything changed from now on. What it already holds stays on it. Do this if it was lost or stolen, or is no longer yours.</source>
         <translation>要把“%1”从这个同步中移除吗？其他电脑会换用一把不给它的新密钥：从现在起的任何更改它都读不到。它已有的内容仍留在它上面。如果它丢失、被盗或已不属于你，请这样做。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="568" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="577" />
         <source>Removing %1…</source>
         <translation>正在移除 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="573" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="582" />
         <source>%1 was removed.</source>
         <translation>已移除 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="579" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="588" />
         <source>Move sync to another folder</source>
         <translation>把同步移到另一个文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="584" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="593" />
         <source>Moving sync to %1…</source>
         <translation>正在把同步移到 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="590" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="599" />
         <source>This profile now syncs through %1. On your other computers, choose Move to another folder… with the same folder once the engine has brought it there. The old folder is no longer used here: delete it once every computer has moved.</source>
         <translation>这个档案现在通过 %1 同步。等同步引擎把这个文件夹带到你的其他电脑后，在那些电脑上选择“移到另一个文件夹…”并选同一个文件夹。这台电脑不再使用旧文件夹：等所有电脑都移过去后，可以删除它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="624" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="633" />
         <source>Turn off sync</source>
         <translation>关闭同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="626" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="635" />
         <source>Stop syncing this profile on this computer? Everything it holds stays here, and the other computers go on syncing without it.</source>
         <translation>要在这台电脑上停止同步这个配置吗？它的全部内容仍保留在这里，其他电脑会在没有它的情况下继续同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="637" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="646" />
         <source>Sync is off on this computer.</source>
         <translation>这台电脑上的同步已关闭。</translation>
     </message>
@@ -3188,8 +3188,13 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <source>Waiting for %1 to let this computer in</source>
         <translation>正在等待 %1 让这台电脑加入</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="128" />
+        <source>%n file(s) in the sync folder are ignored: each was refused once for what it is (a link, a FIFO, too large, or not this profile's), and is not read again until it changes.</source>
+        <translation><numerusform>同步文件夹中有 %n 个文件被忽略：每个文件都因其本身（链接、FIFO、过大或不属于这个配置）被拒绝过一次，在它改变之前不会再被读取。</numerusform></translation>
+    </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="127" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="137" />
         <source>A file in the sync folder was refused (changed, cut short or from another profile): nothing of it was applied. If it goes on, remove that computer and join it again.</source>
         <translation>同步文件夹中的一个文件被拒绝了（被改动、不完整或来自另一个配置）：其中的内容都没有应用。如果一直这样，请移除那台电脑，再让它重新加入。</translation>
     </message>
@@ -3700,16 +3705,21 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     </message>
     <message>
         <location filename="../../desktop_mem/ui/errors.py" line="182" />
+        <source>The sync folder, or the keys folder inside it, was replaced by a symbolic link or by something that is not a folder: desktop-mem never reads or writes through it. Put the real folder in its place, or move this computer to another folder (Settings &gt; Sync &gt; Move to another folder…), then sync again.</source>
+        <translation>同步文件夹（或其中的密钥文件夹）被换成了一个符号链接，或者不是文件夹的东西：desktop-mem 绝不会通过它读写。请把真正的文件夹放回原处，或者把这台电脑移到另一个文件夹（“设置 &gt; 同步 &gt; 移到另一个文件夹…”），然后再同步。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="186" />
         <source>Another window or command is syncing this profile right now: try again in a moment.</source>
         <translation>另一个窗口或命令正在同步这个配置：请稍后再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="186" />
+        <location filename="../../desktop_mem/ui/errors.py" line="190" />
         <source>This profile already syncs: turn sync off first.</source>
         <translation>这个配置已经在同步：请先关闭同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="189" />
+        <location filename="../../desktop_mem/ui/errors.py" line="193" />
         <source>This profile is not synced.</source>
         <translation>这个配置没有同步。</translation>
     </message>

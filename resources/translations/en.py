@@ -142,6 +142,10 @@ EN: dict[str, tuple[str, str]] = {
     ),
     "%n min ago": ("%n min ago", "%n min ago"),
     "%n hour(s) ago": ("%n hour ago", "%n hours ago"),
+    "%n file(s) in the sync folder are ignored: each was refused once for what it is (a link, a FIFO, too large, or not this profile's), and is not read again until it changes.": (
+        "%n file in the sync folder is ignored: it was refused once for what it is (a link, a FIFO, too large, or not this profile's), and is not read again until it changes.",
+        "%n files in the sync folder are ignored: each was refused once for what it is (a link, a FIFO, too large, or not this profile's), and is not read again until it changes.",
+    ),
     "%n memory(s) were edited on two computers at once": (
         "%n memory was edited on two computers at once",
         "%n memories were edited on two computers at once",

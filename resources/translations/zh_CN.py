@@ -630,6 +630,8 @@ ZH: dict[str, str | list[str]] = {
     "This synced profile has no recovery code (it is protected by a passphrase): join with a pairing code shown on a computer that syncs it.": "这个已同步的配置没有恢复码（它由密码保护）：请用同步它的电脑上显示的配对码加入。",
     "This computer was removed from the sync by another one: what it holds stays here, but it no longer syncs. To sync it again, show a pairing code on one of your other computers and enter it in Settings > Sync, under Join again.": "另一台电脑已把这台电脑从同步中移除：这里的内容会保留，但不再同步。要重新同步，请在你的另一台电脑上显示配对码，然后在“设置 > 同步”的“重新加入”下输入它。",
     "Another window or command is syncing this profile right now: try again in a moment.": "另一个窗口或命令正在同步这个配置：请稍后再试。",
+    "The sync folder, or the keys folder inside it, was replaced by a symbolic link or by something that is not a folder: desktop-mem never reads or writes through it. Put the real folder in its place, or move this computer to another folder (Settings > Sync > Move to another folder…), then sync again.": "同步文件夹（或其中的密钥文件夹）被换成了一个符号链接，或者不是文件夹的东西：desktop-mem 绝不会通过它读写。请把真正的文件夹放回原处，或者把这台电脑移到另一个文件夹（“设置 > 同步 > 移到另一个文件夹…”），然后再同步。",
+    "%n file(s) in the sync folder are ignored: each was refused once for what it is (a link, a FIFO, too large, or not this profile's), and is not read again until it changes.": ["同步文件夹中有 %n 个文件被忽略：每个文件都因其本身（链接、FIFO、过大或不属于这个配置）被拒绝过一次，在它改变之前不会再被读取。"],
     "This profile already syncs: turn sync off first.": "这个配置已经在同步：请先关闭同步。",
     "This profile is not synced.": "这个配置没有同步。",
     "this computer": "这台电脑",

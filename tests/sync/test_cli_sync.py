@@ -146,3 +146,27 @@ def test_a_join_while_the_model_server_is_down_indexes_later(
     assert code == 0 and "Indexed 1 item by meaning." in out, (out, err)
     code, out, err = run("sync", "now", "--json", base=up)
     assert json.loads(out)["indexed"] == {"memories": 0, "messages": 0, "passages": 0}
+
+
+def test_a_planted_file_is_said_once_then_counted_by_sync_status(
+    run: Run, tmp_path: Path, fake_ollama: FakeOllama
+) -> None:
+    import os
+
+    folder = tmp_path / "Dropbox"
+    folder.mkdir()
+    laptop = ["--home", str(tmp_path / "laptop"), "--ollama-host", fake_ollama.url,
+              "--embed-model", "fake-embed"]  # fmt: skip
+    code, _, err = run("memory", "add", "I grow tomatoes on the balcony", base=laptop)
+    assert code == 0, err
+    code, _, err = run("sync", "setup", str(folder), "--name", "laptop", base=laptop)
+    assert code == 0, err
+    keys = next(folder.glob("desktop-mem-*")) / "keys"
+    os.mkfifo(keys / f"000002-{'a' * 32}.dmk")  # it hung `sync now` for ever
+    code, out, err = run("sync", "now", base=laptop)
+    assert code == 0, err
+    assert "refused keys/000002-" in err and "not a regular file" in err
+    code, out, err = run("sync", "now", "--json", base=laptop)  # another process
+    assert code == 0 and json.loads(out)["refused"] == [] and json.loads(out)["ignored"] == 1
+    code, out, err = run("sync", "status", base=laptop)
+    assert code == 0 and "1 file in the sync folder is ignored" in out, (out, err)

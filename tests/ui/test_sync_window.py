@@ -223,6 +223,28 @@ def test_a_missing_folder_is_said_once_in_the_status_bar_in_the_windows_words(
     assert not page.error_line.isVisible()
 
 
+def test_files_refused_in_the_folder_are_said_once_then_counted_in_settings(
+    qtbot: Any, window: MainWindow, folder: Path
+) -> None:
+    import os
+
+    page = page_of(qtbot, window)
+    set_up(qtbot, page, folder, "laptop")
+    root = next(folder.glob("desktop-mem-*"))
+    os.mkfifo(root / "keys" / f"000002-{'a' * 32}.dmk")  # planted: a pass would hang on it
+    (root / "keys" / f"000003-{'b' * 32}.dmk").symlink_to("/dev/zero")
+    window.syncing.run_pass()  # said once, in the window's words
+    qtbot.waitUntil(lambda: bool(window.syncing.error), timeout=WAIT)
+    idle(qtbot)
+    assert "was refused" in window.syncing.error
+    window.syncing.run_pass()  # then left alone, and counted
+    qtbot.waitUntil(lambda: not window.syncing.error and not window.syncing.running, timeout=WAIT)
+    page.refresh()
+    idle(qtbot)
+    assert page.ignored_line.isVisible()
+    assert page.ignored_line.text().startswith("2 files in the sync folder are ignored")
+
+
 def test_a_long_sync_error_is_cut_with_an_ellipsis_at_800x600(
     qtbot: Any, window: MainWindow, folder: Path
 ) -> None:
@@ -468,6 +490,7 @@ def test_words_for_sync_have_real_plural_forms() -> None:
     words = SyncWords()
     assert words.conflicts(1) == "1 memory was edited on two computers at once"
     assert words.conflicts(3) == "3 memories were edited on two computers at once"
+    assert words.ignored(1).startswith("1 file in the sync folder is ignored: it was")
     assert words.ago("2026-01-01T10:00:00Z", _at("2026-01-01T10:02:30Z")) == "2 min ago"
     assert words.ago("2026-01-01T10:00:00Z", _at("2026-01-01T11:00:00Z")) == "1 hour ago"
     assert words.ago("2026-01-01T10:00:00Z", _at("2026-01-01T13:00:00Z")) == "3 hours ago"

@@ -94,6 +94,8 @@ class Sync:
         chosen = Path(folder).expanduser()
         ids = files.find_profiles(chosen) if chosen.is_dir() else []
         if not ids:
+            for sync_id in files.find_profiles(chosen, links=True):
+                files.Layout.of(chosen, sync_id).check()  # a link there: said, not followed
             raise SyncError(
                 f"There is no synced desktop-mem profile in {chosen}: choose the folder the "
                 "other computer syncs through (the one that holds a desktop-mem-… folder), "

@@ -2,6 +2,8 @@
 (Syncthing, Dropbox, iCloud Drive, OneDrive, Nextcloud, a network share) carries, with
 only ciphertext in it and no server of ours.
 
-crypto (keys, seals, sealed files), files (the folder's layout and file format), keys
+crypto (keys, seals, sealed files), files (the folder's layout and file format), fsafe
+(the folder walked and read without following a link, blocking, or reading past a
+cap), quarantine (files refused for what they are, left alone until they change), keys
 (the sync key's generations, pairing), replica (what this computer sends and takes in,
 and how records merge), syncer (setting up, joining, a pass)."""

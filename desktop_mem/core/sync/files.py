@@ -14,6 +14,13 @@ A file is written under a temporary name and renamed when whole; anything else i
 folder (an engine's temporary file, a conflict copy, a half-delivered file that does
 not open) is not read, or refused without being applied.
 
+Whoever can write the folder needs no key to put a link, a FIFO, a sparse file or JSON
+nested 100,000 deep there. So every path below the folder the user chose goes through
+core/sync/fsafe.py (nothing followed, only regular files opened), each kind of file
+has a size cap checked before reading (CAPS), every JSON parse a depth cap (MAX_DEPTH),
+and a file refused for what it is is kept in the pass's quarantine
+(core/sync/quarantine.py): said once, then left alone until it changes.
+
 A file: ``DMSYNC\\0``, the format version (1 byte), the header's length (4 bytes) and
 the header (JSON: what the file is, whose, its number and which key seals it), the
 body (sealed chunks, core/sync/crypto.py; or, for a key file, JSON whose secrets are
@@ -25,17 +32,22 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import logging
 import os
 import re
 import struct
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from desktop_mem.core.errors import SyncRefused
-from desktop_mem.core.sync import crypto
+from desktop_mem.core.errors import SyncError, SyncRefused
+from desktop_mem.core.sync import crypto, fsafe
+from desktop_mem.core.sync.quarantine import Quarantine
+
+log = logging.getLogger(__name__)
 
 MAGIC = b"DMSYNC\0"
 # 2: membership by signatures (key files name their parents, joins are signed records).
@@ -55,6 +67,26 @@ PAIRFILE = re.compile(r"pair-([0-9a-f]{32})\.dmp")
 DEVICE = re.compile(r"[0-9a-f]{32}")
 _TEMP = ".~dm-"
 SEALED = ("changes", "snapshot", "status")  # kinds written by write_sealed
+
+# The most desktop-mem reads of each kind of file, checked before a byte is read (a
+# sparse file says 1.5 GB and costs nothing on disk to whoever planted it). A key file
+# holds a seal per computer and every earlier key (a few KB); a status, a name and a
+# number per computer; an offer, one sealed key list. Change files and snapshots hold
+# the profile: the largest honest one is a snapshot, 7.8 MB for 10,000 memories and
+# 100,000 messages compacted (docs/benchmarks.md, sync), so 1 GiB leaves room for a
+# profile a hundred times that, and bounds what one file can make a pass hold in memory.
+CAPS = {
+    "keys": 1 << 20,
+    "join": 64 << 10,
+    "request": 64 << 10,
+    "status": 1 << 20,
+    # an offer carries every membership record its maker holds (a few kB a generation)
+    "pair": 4 << 20,
+    "changes": 1 << 30,
+    "snapshot": 1 << 30,
+}
+HEADER_CAP = 64 << 10  # a header is a few hundred bytes
+MAX_DEPTH = 64  # JSON nesting: desktop-mem writes at most 4 or 5 levels
 
 
 def changes_name(seq: int) -> str:
@@ -77,6 +109,183 @@ def request_name(device: str) -> str:
     return f"req-{device}.dmq"
 
 
+# -- what the folder's contents may do ----------------------------------------------------
+
+
+class Refused(SyncRefused):
+    """Refused for what the file is (its kind, its bytes): the same file would be refused
+    again, so it is quarantined until it changes. `final` False: cut short (an engine may
+    still be delivering it: read again once it changes, and not counted as ignored)."""
+
+    def __init__(self, message: str, identity: fsafe.Identity | None, final: bool = True) -> None:
+        super().__init__(message)
+        self.identity = identity
+        self.final = final
+
+
+class Quarantined(SyncRefused):
+    """A file an earlier pass refused, still the same file: left alone, not said again."""
+
+
+# The quarantine of the pass under way (see core/sync/quarantine.py). A context variable
+# so that every read and listing of the folder consults it, whichever module reads (the
+# key chain, the incoming files), without each passing it along.
+_ACTIVE: ContextVar[Quarantine | None] = ContextVar("desktop_mem_sync_quarantine", default=None)
+
+
+@contextlib.contextmanager
+def guarded(quarantine: Quarantine) -> Iterator[Quarantine]:
+    """Reads and listings of the sync folder inside this block use `quarantine`."""
+    token = _ACTIVE.set(quarantine)
+    try:
+        yield quarantine
+    finally:
+        _ACTIVE.reset(token)
+
+
+def _quarantine(
+    place: str, identity: fsafe.Identity | None, why: str, final: bool, said: bool = True
+) -> None:
+    quarantine = _ACTIVE.get()
+    log.info("sync: %s refused: %s", place, why)
+    if quarantine is not None and identity is not None:
+        quarantine.add(place, identity, why, final, said)
+
+
+def _admit(place: str, st: os.stat_result, kind: str | None = None) -> bool:
+    """Whether a listing shows an entry: a real folder (no `kind`) or a regular file
+    within the cap of its `kind` that no earlier pass refused as it is now. A link, a
+    FIFO, a device, a socket or a file too large is refused here (said once, by the
+    quarantine), never opened."""
+    quarantine = _ACTIVE.get()
+    ident = fsafe.identity(st)
+    entry = quarantine.look(place, ident) if quarantine is not None else None
+    if entry is not None and entry.final:
+        return False
+    why = fsafe.what_is_wrong(st, folder=kind is None)
+    if why is None and kind is not None and st.st_size > CAPS[kind]:
+        why = fsafe.too_large(st.st_size, CAPS[kind])
+    if why:
+        if entry is None:
+            log.info("sync: %s refused: %s", place, why)
+            if quarantine is not None:
+                quarantine.add(place, ident, why, said=False)
+        return False
+    return True
+
+
+def _gate(place: str, st: os.stat_result) -> None:
+    """Before a file is opened: one refused at an earlier pass, still the same, is not."""
+    quarantine = _ACTIVE.get()
+    entry = quarantine.look(place, fsafe.identity(st)) if quarantine is not None else None
+    if entry is None:
+        return
+    if entry.final:
+        raise Quarantined(entry.why)
+    raise SyncRefused(entry.why)  # cut short, and not grown since
+
+
+# a string (to its closing quote, or to the end when it has none: a string that could
+# fail to match would be tried again from every quote after it, quadratic in a planted
+# file of escaped quotes), an opening bracket, a closing one
+_TOKENS = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)|([\[{])|([\]}])', re.DOTALL)
+
+
+def too_deep(data: bytes, limit: int = MAX_DEPTH) -> bool:
+    """Whether JSON `data` nests arrays and objects deeper than `limit` (brackets inside
+    strings do not count). `json.loads` of `[` 100,000 deep raises RecursionError, and what
+    is below the limit could still make later code recurse: refused before it is parsed."""
+    if data.count(b"[") + data.count(b"{") <= limit:
+        return False  # the usual case, in C
+    depth = 0
+    for m in _TOKENS.finditer(data):
+        if m.lastindex == 1:
+            depth += 1
+            if depth > limit:
+                return True
+        elif m.lastindex == 2:
+            depth -= 1
+    return False
+
+
+def loads(data: bytes, identity: fsafe.Identity | None = None) -> Any:
+    """JSON from the folder: Refused when nested too deep, ValueError when not JSON."""
+    deep = f"it is nested deeper than {MAX_DEPTH} levels"
+    if too_deep(data):
+        raise Refused(deep, identity)
+    try:
+        return json.loads(data)
+    except RecursionError:
+        raise Refused(deep, identity) from None
+
+
+def _not_followed(label: str, path: Path, why: str) -> SyncError:
+    what = "a symbolic link" if why == fsafe.LINK else "not a folder"
+    return SyncError(
+        f"{label} {path} is {what}, and desktop-mem never reads or writes through it: put "
+        "the real folder in its place (remove what is there), or move this computer to "
+        "another folder (`desktop-mem sync move FOLDER`), then sync again.",
+        reason="sync_folder_link",
+    )
+
+
+# -- the folder -------------------------------------------------------------------------
+
+
+def _split(path: Path) -> tuple[Path, tuple[str, ...]]:
+    """The folder the user chose, and the parts of `path` from the profile's folder
+    (desktop-mem-<id>) down: the folder's contents, where nothing is followed."""
+    parts = Path(path).parts
+    for i in range(len(parts) - 1, 0, -1):
+        if parts[i].startswith(PREFIX) and DEVICE.fullmatch(parts[i][len(PREFIX) :]):
+            return Path(*parts[:i]), tuple(parts[i:])
+    raise ValueError(f"{path} is not inside a profile's sync folder")
+
+
+@contextlib.contextmanager
+def _parent(path: Path) -> Iterator[tuple[fsafe.Dir, str]]:
+    anchor, parts = _split(path)
+    with fsafe.Dir.open(anchor, parts[:-1]) as folder:
+        yield folder, parts[-1]
+
+
+def remove_file(path: Path) -> bool:
+    """Remove a file of the sync folder (a link itself, never what it points to)."""
+    try:
+        with _parent(path) as (folder, name):
+            folder.unlink(name)
+    except (OSError, SyncRefused):
+        return False
+    return True
+
+
+def remove_tree(path: Path) -> None:
+    """Remove a folder (or anything else) in the sync folder, nothing followed."""
+    with contextlib.suppress(OSError, SyncRefused), _parent(path) as (folder, name):
+        folder.remove_tree(name)
+
+
+def size_of(path: Path) -> int:
+    """The size of a regular file in the sync folder; 0 for anything else, or none."""
+    st = lstat(path)
+    return st.st_size if st is not None and fsafe.is_file(st) else 0
+
+
+def lstat(path: Path) -> os.stat_result | None:
+    """What is at `path` in the sync folder (a link itself), None when nothing is."""
+    try:
+        with _parent(path) as (folder, name):
+            return folder.lstat(name)
+    except (OSError, SyncRefused):
+        return None
+
+
+def present(path: Path) -> bool:
+    """Whether something has that name in the sync folder (a link or a FIFO too: reading
+    it says why it is refused)."""
+    return lstat(path) is not None
+
+
 @dataclass
 class Layout:
     """The profile's folder inside the folder the user chose."""
@@ -95,100 +304,208 @@ class Layout:
     def device(self, device: str) -> Path:
         return self.root / device
 
-    def devices(self) -> list[str]:
-        """The computers that have a folder here."""
+    def _open(self, *parts: str, create: bool = False) -> fsafe.Dir:
+        return fsafe.Dir.open(self.root.parent, (self.root.name, *parts), create)
+
+    def _listing(self, *parts: str) -> list[tuple[str, os.stat_result]]:
         try:
-            return sorted(
-                e.name for e in os.scandir(self.root) if e.is_dir() and DEVICE.fullmatch(e.name)
-            )
-        except FileNotFoundError:
+            with self._open(*parts) as folder:
+                return folder.scan()
+        except (OSError, SyncRefused):  # not there; or a link, said where it is listed
             return []
+
+    def check(self) -> bool:
+        """Whether the profile's folder is there. SyncError when it, or its keys folder,
+        is a link or not a folder: nothing is read or written through it."""
+        try:
+            with self._open() as root:
+                try:
+                    st = root.lstat("keys")
+                except FileNotFoundError:
+                    return True
+                if why := fsafe.what_is_wrong(st, folder=True):
+                    raise _not_followed("The sync folder's keys folder", self.keys, why)
+        except (FileNotFoundError, NotADirectoryError):
+            return False
+        except fsafe.Unsafe as exc:
+            raise _not_followed("The sync folder", self.root, str(exc)) from None
+        return True
+
+    def own_folder(self, device: str) -> str | None:
+        """This computer's folder is a real folder: anything else under its name (a link
+        someone put there) is removed, never what it points to, and the folder made
+        again. Returns what was found, to be said once."""
+        with self._open() as root:
+            try:
+                st = root.lstat(device)
+            except FileNotFoundError:
+                return None  # made when first written
+            why = fsafe.what_is_wrong(st, folder=True)
+            if why is None:
+                return None
+            root.remove_tree(device)
+            root.sub(device, create=True).close()
+        what = "a symbolic link" if why == fsafe.LINK else "not a folder"
+        log.info("sync: this computer's folder was %s; made again", what)
+        return (
+            f"this computer's own folder ({device[:8]}) was {what}: it was removed (never "
+            "what it pointed to) and made again"
+        )
+
+    def devices(self) -> list[str]:
+        """The computers that have a folder here (a real one: a link is not followed)."""
+        return sorted(
+            name for name, st in self._listing() if DEVICE.fullmatch(name) and _admit(name, st)
+        )
 
     def numbered(self, device: str) -> tuple[list[int], list[int]]:
         """A computer's change files and snapshots present, by number."""
         changes: list[int] = []
         snaps: list[int] = []
-        try:
-            entries = list(os.scandir(self.device(device)))
-        except FileNotFoundError:
-            return [], []
-        for e in entries:
-            if m := CHANGES.fullmatch(e.name):
-                changes.append(int(m.group(1)))
-            elif m := SNAPSHOT.fullmatch(e.name):
+        for name, st in self._listing(device):
+            if m := CHANGES.fullmatch(name):
+                if _admit(f"{device}/{name}", st, "changes"):
+                    changes.append(int(m.group(1)))
+            elif (m := SNAPSHOT.fullmatch(name)) and _admit(f"{device}/{name}", st, "snapshot"):
                 snaps.append(int(m.group(1)))
         return sorted(changes), sorted(snaps)
 
     def key_files(self) -> list[tuple[int, str, Path]]:
-        try:
-            entries = list(os.scandir(self.keys))
-        except FileNotFoundError:
-            return []
         out = []
-        for e in entries:
-            if m := KEYFILE.fullmatch(e.name):
-                out.append((int(m.group(1)), m.group(2), Path(e.path)))
+        for name, st in self._listing("keys"):
+            if (m := KEYFILE.fullmatch(name)) and _admit(f"keys/{name}", st, "keys"):
+                out.append((int(m.group(1)), m.group(2), self.keys / name))
         return sorted(out)
 
     def join_files(self) -> list[tuple[str, Path]]:
         """The joins in keys/: (the computer let in, the file)."""
-        return self._named(JOINFILE)
+        return self._named(JOINFILE, "join")
 
     def request_files(self) -> list[tuple[str, Path]]:
         """The requests to be let in, in keys/: (the computer asking, the file)."""
-        return self._named(REQUESTFILE)
+        return self._named(REQUESTFILE, "request")
 
-    def _named(self, pattern: re.Pattern[str]) -> list[tuple[str, Path]]:
-        try:
-            entries = list(os.scandir(self.keys))
-        except FileNotFoundError:
-            return []
-        return sorted(
-            (m.group(1), Path(e.path)) for e in entries if (m := pattern.fullmatch(e.name))
-        )
+    def _named(self, pattern: re.Pattern[str], kind: str) -> list[tuple[str, Path]]:
+        out = []
+        for name, st in self._listing("keys"):
+            if (m := pattern.fullmatch(name)) and _admit(f"keys/{name}", st, kind):
+                out.append((m.group(1), self.keys / name))
+        return sorted(out)
 
     def pair_files(self) -> list[Path]:
-        try:
-            return sorted(Path(e.path) for e in os.scandir(self.root) if PAIRFILE.fullmatch(e.name))
-        except FileNotFoundError:
-            return []
+        return sorted(
+            self.root / name
+            for name, st in self._listing()
+            if PAIRFILE.fullmatch(name) and _admit(name, st, "pair")
+        )
 
     def size(self) -> int:
         """Bytes of desktop-mem's files in the folder."""
-        total = 0
-        for dirpath, _dirs, files in os.walk(self.root):
-            for f in files:
-                with contextlib.suppress(OSError):
-                    total += os.stat(os.path.join(dirpath, f)).st_size
-        return total
+        try:
+            with self._open() as root:
+                return root.size(depth=2)
+        except (OSError, SyncRefused):
+            return 0
 
     def clear_temporary(self, device: str) -> None:
         """Temporary files this computer left (a write killed half-way): any in its own
         folder, and in the folders all computers write (keys/, the root) only those named
         for it, since another computer may be writing one there right now (a network
         share is one folder for all)."""
-        for folder, prefix in (
-            (self.device(device), _TEMP),
-            (self.keys, temp_prefix(device)),
-            (self.root, temp_prefix(device)),
+        for parts, prefix in (
+            ((device,), _TEMP),
+            (("keys",), temp_prefix(device)),
+            ((), temp_prefix(device)),
         ):
-            with contextlib.suppress(OSError):
-                for e in os.scandir(folder):
-                    if e.name.startswith(prefix):
-                        with contextlib.suppress(OSError):
-                            os.unlink(e.path)
+            with contextlib.suppress(OSError, SyncRefused), self._open(*parts) as folder:
+                for name, _st in folder.scan():
+                    if name.startswith(prefix):
+                        folder.remove_tree(name)
 
 
-def find_profiles(chosen: Path) -> list[str]:
-    """The sync ids of the profiles synced through a folder."""
+def find_profiles(chosen: Path, links: bool = False) -> list[str]:
+    """The sync ids of the profiles synced through a folder (with `links`, also those
+    whose folder is a link or not a folder, to be said so)."""
     try:
-        return sorted(
-            e.name[len(PREFIX) :]
-            for e in os.scandir(chosen)
-            if e.is_dir() and e.name.startswith(PREFIX) and DEVICE.fullmatch(e.name[len(PREFIX) :])
-        )
-    except (FileNotFoundError, NotADirectoryError):
+        with fsafe.Dir.open(Path(chosen)) as folder:
+            entries = folder.scan()
+    except (OSError, SyncRefused):
         return []
+    return sorted(
+        name[len(PREFIX) :]
+        for name, st in entries
+        if name.startswith(PREFIX)
+        and DEVICE.fullmatch(name[len(PREFIX) :])
+        and (links or fsafe.is_folder(st))
+    )
+
+
+def copy_folder(src: Layout, dst: Layout) -> list[str]:
+    """A copy of the profile's folder `src` as `dst`: desktop-mem's own files only (the
+    key files, each computer's change files, snapshots and status, the pairing offers),
+    each a regular file within its cap, read without following a link. Anything else
+    (a link, a FIFO, an engine's file) is left behind: its names are returned. Made
+    under a temporary name and renamed into place, so an engine (or a computer) never
+    sees half of it."""
+    skipped: list[str] = []
+    temporary = f"{_TEMP}move-{crypto.new_id()[:12]}"
+    with fsafe.Dir.open(dst.root.parent) as target, src._open() as root:
+        made = target.sub(temporary, create=True)
+        try:
+            with made:
+                for name, st in root.scan():
+                    if name == "keys" or DEVICE.fullmatch(name):
+                        _copy_inner(root, name, st, made, skipped)
+                    elif not (PAIRFILE.fullmatch(name) and _copied(root, name, st, made, "pair")):
+                        skipped.append(name)
+            target.rename_into(temporary, target, dst.root.name)
+        except BaseException:
+            target.remove_tree(temporary)
+            raise
+        target.fsync()
+    if skipped:
+        log.info("sync: %d entries of the sync folder not copied (not desktop-mem's)", len(skipped))
+    return skipped
+
+
+def _copy_inner(
+    root: fsafe.Dir, name: str, st: os.stat_result, made: fsafe.Dir, skipped: list[str]
+) -> None:
+    if not fsafe.is_folder(st):
+        skipped.append(name)
+        return
+    try:
+        inner = root.sub(name)
+    except SyncRefused:
+        skipped.append(name)
+        return
+    with inner, made.sub(name, create=True) as copy:
+        for child, cst in inner.scan():
+            kind = _kind_in(name, child)
+            if kind is None or not _copied(inner, child, cst, copy, kind):
+                skipped.append(f"{name}/{child}")
+
+
+def _kind_in(folder: str, name: str) -> str | None:
+    if folder == "keys":
+        return "keys" if KEYFILE.fullmatch(name) else None
+    if CHANGES.fullmatch(name):
+        return "changes"
+    if SNAPSHOT.fullmatch(name):
+        return "snapshot"
+    return "status" if name == STATUS else None
+
+
+def _copied(src: fsafe.Dir, name: str, st: os.stat_result, dst: fsafe.Dir, kind: str) -> bool:
+    if not fsafe.is_file(st):
+        return False
+    try:
+        fsafe.copy_file(src, name, dst, CAPS[kind])
+    except SyncRefused:  # a link or a FIFO by now, or too large: not ours to carry
+        with contextlib.suppress(OSError):
+            dst.unlink(name)
+        return False
+    return True
 
 
 # -- writing --------------------------------------------------------------------------
@@ -204,31 +521,14 @@ def temp_prefix(owner: str) -> str:
 
 
 def atomic_write(path: Path, parts: Iterable[bytes], owner: str = "") -> int:
-    """Write a file under a temporary name (named for the computer writing it), flush it
-    to disk, then rename it into place: a reader (or a sync engine) sees the whole file
-    or none. Returns its size."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.parent / f"{temp_prefix(owner)}{crypto.new_id()[:12]}"
-    size = 0
-    try:
-        with open(tmp, "wb") as out:
-            for part in parts:
-                out.write(part)
-                size += len(part)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    with contextlib.suppress(OSError):  # the rename itself, on disk
-        fd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-    return size
+    """Write a file of the sync folder under a temporary name (named for the computer
+    writing it), flush it to disk, then rename it into place: a reader (or a sync engine)
+    sees the whole file or none. No folder on the way is followed (they are made when
+    missing); whatever had the name is replaced, never written through. Returns its
+    size."""
+    anchor, names = _split(path)
+    with fsafe.Dir.open(anchor, names[:-1], create=True) as folder:
+        return folder.write_atomic(names[-1], parts, f"{temp_prefix(owner)}{crypto.new_id()[:12]}")
 
 
 class Signer(Protocol):
@@ -301,6 +601,13 @@ class Raw:
     frame: bytes
     body: bytes
     signature: bytes
+    place: str = ""  # its place in the profile's folder, for the quarantine
+    identity: fsafe.Identity | None = None
+
+    def _refused(self, why: str, final: bool = True) -> SyncRefused:
+        """Refused for what it holds: the same file is not read again until it changes."""
+        _quarantine(self.place, self.identity, why, final, said=self.header.get("kind") != "pair")
+        return SyncRefused(why)
 
     @property
     def data(self) -> bytes:
@@ -317,8 +624,8 @@ class Raw:
             if self.header.get("kind") in SEALED and not crypto.chunks_whole(
                 self.body + self.signature
             ):
-                raise SyncRefused("it is cut short")
-            raise SyncRefused("its signature is not its writer's")
+                raise self._refused("it is cut short", final=False)
+            raise self._refused("its signature is not its writer's")
 
     def records(self, key: bytes) -> Iterator[dict[str, Any]]:
         """Its records, opened with `key` (SyncRefused if any part does not open)."""
@@ -329,12 +636,14 @@ class Raw:
                 tail += unpacker.decompress(chunk)
                 *lines, tail = tail.split(b"\n")
                 for line in lines:
-                    yield json.loads(line)
+                    yield loads(line, self.identity)
             tail += unpacker.flush()
+        except Refused as exc:
+            raise self._refused(str(exc)) from None
         except (zlib.error, ValueError):
-            raise SyncRefused("what it holds is damaged") from None
+            raise self._refused("what it holds is damaged") from None
         if tail.strip() or not unpacker.eof:
-            raise SyncRefused("what it holds is damaged")
+            raise self._refused("what it holds is damaged")
 
     def count(self, key: bytes) -> int:
         """How many records it holds, every part opened (SyncRefused as `records`), so a
@@ -353,18 +662,20 @@ class Raw:
                 lines += n
                 after = piece.rsplit(b"\n", 1)[-1] if n else after + piece
         except zlib.error:
-            raise SyncRefused("what it holds is damaged") from None
+            raise self._refused("what it holds is damaged") from None
         if after.strip() or not unpacker.eof:
-            raise SyncRefused("what it holds is damaged")
+            raise self._refused("what it holds is damaged")
         return lines
 
     def plain(self) -> dict[str, Any]:
         try:
-            body = json.loads(self.body)
+            body = loads(self.body, self.identity)
+        except Refused as exc:
+            raise self._refused(str(exc)) from None
         except ValueError:
-            raise SyncRefused("what it holds is damaged") from None
+            raise self._refused("what it holds is damaged") from None
         if not isinstance(body, dict):
-            raise SyncRefused("what it holds is damaged")
+            raise self._refused("what it holds is damaged")
         return body
 
 
@@ -372,40 +683,125 @@ class NewerFormat(SyncRefused):
     reason = "sync_newer"
 
 
-def read_raw(path: Path, sync_id: str, kind: str) -> Raw:
-    """Read a file and check its frame: the format, that it is this profile's and the
-    kind its name says. The caller checks whose it is and its number."""
+def read_raw(
+    path: Path,
+    sync_id: str,
+    kind: str,
+    expect: dict[str, Any] | None = None,
+    check: Callable[[dict[str, Any]], object] | None = None,
+) -> Raw:
+    """Read a file and check its frame: the format, that it is this profile's, the kind
+    its name says, and the header fields in `expect`; then `check` (which may refuse it
+    for what this computer lacks, such as its key) before the body is read. The caller
+    checks whose it is and its number.
+
+    Nothing on the way is followed, nothing is read past the kind's cap, and a file
+    refused for what it is (a link, a FIFO, too large, nested too deep, not a file of
+    this profile) is not read again while it stays the same (Quarantined)."""
+    anchor, parts = _split(path)
+    place = "/".join(parts[1:])
+    # offers are read by clean-up and by joining, which say nothing of one that does not
+    # open: one refused for what it is is said by the pass (the quarantine's unsaid)
+    said = kind != "pair"
     try:
-        data = path.read_bytes()
+        folder = fsafe.Dir.open(anchor, parts[:-1])
+    except SyncRefused as exc:
+        raise SyncRefused(f"a folder on its way is not a real folder ({exc})") from None
     except OSError as exc:
         raise SyncRefused(f"it cannot be read ({exc.strerror or exc})") from None
-    return parse_raw(data, path, sync_id, kind)
+    with folder:
+        try:
+            _gate(place, folder.lstat(parts[-1]))
+            with folder.reader(parts[-1], CAPS[kind]) as reader:
+                return _frame_of(reader, path, place, sync_id, kind, expect, check)
+        except fsafe.Unsafe as exc:
+            _quarantine(place, exc.identity, str(exc), True, said)
+            raise
+        except Refused as exc:
+            _quarantine(place, exc.identity, str(exc), exc.final, said)
+            raise
+        except OSError as exc:
+            raise SyncRefused(f"it cannot be read ({exc.strerror or exc})") from None
 
 
-def parse_raw(data: bytes, path: Path, sync_id: str, kind: str) -> Raw:
-    """A file's bytes, its frame checked (as read_raw)."""
-    if len(data) < len(MAGIC) + 5 + crypto.SIGNATURE or not data.startswith(MAGIC):
-        raise SyncRefused("it is not a sync file of this app, or is cut short")
-    version = data[len(MAGIC)]
+def _frame_of(
+    reader: fsafe.Reader,
+    path: Path,
+    place: str,
+    sync_id: str,
+    kind: str,
+    expect: dict[str, Any] | None,
+    check: Callable[[dict[str, Any]], object] | None,
+) -> Raw:
+    """The frame first (a few hundred bytes): a file that is not this profile's, or not
+    what its name says, is refused before the rest is read."""
+    ident = reader.identity
+    start = len(MAGIC) + 5
+    head = reader.read(start)
+    if head[: len(MAGIC)] != MAGIC[: len(head)]:
+        raise Refused("it is not a sync file of this app", ident)
+    if len(head) < start:
+        raise Refused("it is not a sync file of this app, or is cut short", ident, final=False)
+    version = head[len(MAGIC)]
     if version > FORMAT:
         raise NewerFormat("it was written by a newer version of this app: update it here")
     if version not in READABLE:
-        raise SyncRefused(f"its format ({version}) is not one this desktop-mem writes")
-    (size,) = struct.unpack(">I", data[len(MAGIC) + 1 : len(MAGIC) + 5])
-    start = len(MAGIC) + 5
-    if start + size + crypto.SIGNATURE > len(data):
-        raise SyncRefused("it is cut short")
+        raise Refused(f"its format ({version}) is not one this desktop-mem writes", ident)
+    (size,) = struct.unpack(">I", head[len(MAGIC) + 1 : start])
+    if size > HEADER_CAP:
+        raise Refused("its header is damaged (far too long)", ident)
+    if start + size + crypto.SIGNATURE > reader.st.st_size:
+        raise Refused("it is cut short", ident, final=False)
+    head_bytes = reader.read(size)
+    if len(head_bytes) < size:
+        raise Refused("it is cut short", ident, final=False)
     try:
-        header = json.loads(data[start : start + size])
+        header = loads(head_bytes, ident)
     except ValueError:
-        raise SyncRefused("its header is damaged") from None
+        raise Refused("its header is damaged", ident) from None
     if not isinstance(header, dict):
-        raise SyncRefused("its header is damaged")
+        raise Refused("its header is damaged", ident)
     if header.get("sync") != sync_id:
-        raise SyncRefused("it belongs to another profile")
+        raise Refused("it belongs to another profile", ident)
     if header.get("kind") != kind:
-        raise SyncRefused("it is not what its name says")
-    frame = data[: start + size]
+        raise Refused("it is not what its name says", ident)
+    if any(header.get(k) != v for k, v in (expect or {}).items()):
+        raise Refused("it is not what its name says (moved, or replayed under another name)", ident)
+    if check is not None:
+        check(header)
+    rest = reader.rest()
+    if len(rest) < crypto.SIGNATURE:
+        raise Refused("it is cut short", ident, final=False)
     return Raw(
-        path, header, frame, data[start + size : -crypto.SIGNATURE], data[-crypto.SIGNATURE :]
+        path,
+        header,
+        head + head_bytes,
+        rest[: -crypto.SIGNATURE],
+        rest[-crypto.SIGNATURE :],
+        place,
+        ident,
     )
+
+
+class _Bytes:
+    """A file's bytes already in hand (a record kept in the profile), read like a file."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.done = 0
+        self.st = os.stat_result((0, 0, 0, 0, 0, 0, len(data), 0, 0, 0))
+        self.identity = None
+
+    def read(self, n: int) -> bytes:
+        out = self.data[self.done : self.done + n]
+        self.done += len(out)
+        return out
+
+    def rest(self) -> bytes:
+        return self.read(len(self.data))
+
+
+def parse_raw(data: bytes, path: Path, sync_id: str, kind: str) -> Raw:
+    """A file's bytes (kept in the profile when it was taken), its frame checked as
+    read_raw checks a file of the folder."""
+    return _frame_of(_Bytes(data), path, path.name, sync_id, kind, None, None)  # type: ignore[arg-type]

@@ -70,6 +70,8 @@ class Incoming:
             path = layout.device(device) / name
             try:
                 self.apply_file(layout, chain, device, signing, kind, n, path, result)
+            except files.Quarantined:
+                return  # refused at an earlier pass and still the same: counted, not said
             except SyncRefused as exc:
                 self.refused(path, str(exc), result, device)
                 return
@@ -92,11 +94,14 @@ class Incoming:
         path: Path,
         result: Pass,
     ) -> None:
-        raw = files.read_raw(path, layout.sync_id, kind)
-        if raw.header.get("device") != device or raw.header.get("seq") != n:
-            raise SyncRefused(
-                "it is not what its name says (moved, or replayed under another name)"
-            )
+        # what its name says, and a key this computer holds, before the rest is read
+        raw = files.read_raw(
+            path,
+            layout.sync_id,
+            kind,
+            expect={"device": device, "seq": n},
+            check=lambda header: chain.key(str(header.get("key"))),
+        )
         raw.verify(signing)
         key = chain.key(str(raw.header.get("key")))
         total = raw.count(key)  # every part opens before any of it is applied
@@ -139,11 +144,8 @@ class Incoming:
     def refused(self, path: Path, reason: str, result: Pass, device: str) -> None:
         """A file that does not open yet: an engine may still be delivering it. Said in
         the status once it has stayed so (same size and time) for a while."""
-        try:
-            st = path.stat()
-            mark = (st.st_size, st.st_mtime)
-        except OSError:
-            mark = (0, 0.0)
+        st = files.lstat(path)  # what is there, never what a link points to
+        mark = (st.st_size, st.st_mtime) if st is not None else (0, 0.0)
         first, size, mtime = self._refused_since.get(str(path), (time.monotonic(), *mark))
         if (size, mtime) != mark:
             first = time.monotonic()
@@ -170,7 +172,7 @@ class Incoming:
         """Read a member's status (its name, what it has read), checked against the
         signing key the membership records give it (never the key the status claims)."""
         path = layout.device(device) / files.STATUS
-        if not path.exists():
+        if not files.present(path):  # a link or a FIFO is there: reading it says so
             return None
         try:
             raw = files.read_raw(path, layout.sync_id, "status")
@@ -183,6 +185,8 @@ class Incoming:
                 raise SyncRefused("what it holds is damaged")
             status = records[0]
             trusted = signing
+        except files.Quarantined:
+            return None  # refused at an earlier pass and still the same: counted, not said
         except SyncRefused as exc:
             self.refused(path, str(exc), result, device)
             return None

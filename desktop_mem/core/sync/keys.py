@@ -20,7 +20,6 @@ the next one.
 from __future__ import annotations
 
 import base64
-import contextlib
 import json
 import os
 import time
@@ -326,8 +325,7 @@ class KeyChain:
         if self.pending is not None:
             out.let_in, out.let_in_by = True, self.pending.inviter
             self.pending = None
-            with contextlib.suppress(OSError):
-                (layout.keys / files.request_name(me)).unlink()
+            files.remove_file(layout.keys / files.request_name(me))
         write = m.write
         if write is not None and write.key_id in self.keys:
             self.current = Current(
@@ -412,7 +410,7 @@ class KeyChain:
                     reason="sync_code_used",
                 )
         offered = layout.root / f"pair-{p.offer}.dmp"
-        if time.time() > p.expires and not offered.exists():
+        if time.time() > p.expires and not files.present(offered):
             self.left_out = True
             raise SyncError(
                 "The pairing code this computer joined with expired before the computer that "

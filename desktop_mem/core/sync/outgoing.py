@@ -5,7 +5,6 @@ computer, when)."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import time
 from datetime import datetime
@@ -74,10 +73,7 @@ class Outgoing:
         snap = self.state.int("snapshot")
 
         def size(name: str) -> int:
-            try:
-                return (folder / name).stat().st_size
-            except OSError:
-                return 0
+            return files.size_of(folder / name)
 
         return (
             sum(size(files.changes_name(n)) for n in changes if n > snap),
@@ -122,12 +118,10 @@ class Outgoing:
         folder = layout.device(self.state.device)
         for n in changes:
             if n <= snap:
-                with contextlib.suppress(OSError):
-                    (folder / files.changes_name(n)).unlink()
+                files.remove_file(folder / files.changes_name(n))
         for n in snaps:
             if n < snap:
-                with contextlib.suppress(OSError):
-                    (folder / files.snapshot_name(n)).unlink()
+                files.remove_file(folder / files.snapshot_name(n))
 
     def write_status(self, layout: files.Layout, chain: KeyChain, keys: crypto.DeviceKeys) -> None:
         applied = {r[0]: int(r[1]) for r in self.db.query("SELECT device, applied FROM sync_peers")}

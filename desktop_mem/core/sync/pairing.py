@@ -130,8 +130,7 @@ def admit(
             layout, device, req.member, me, made.generation, "pair", made.made, signer
         )
         made.used_by = device
-        with contextlib.suppress(OSError):
-            offer_path(layout, req.offer).unlink()
+        files.remove_file(offer_path(layout, req.offer))
         admitted.append(Admitted(device, made.made))
     return admitted, noted
 
@@ -141,8 +140,7 @@ def clear_offers(chain: KeyChain, layout: files.Layout, me: str) -> None:
     now = time.time()
     for pair_id, made in list(chain.offers.items()):
         if made.expires < now or made.used_by is not None:
-            with contextlib.suppress(OSError):
-                offer_path(layout, pair_id).unlink()
+            files.remove_file(offer_path(layout, pair_id))
         if made.expires + OFFER_KEPT_S < now:
             del chain.offers[pair_id]
     # offers of this computer from before it kept them (0.4): expired ones go
@@ -150,7 +148,7 @@ def clear_offers(chain: KeyChain, layout: files.Layout, me: str) -> None:
         with contextlib.suppress(SyncRefused, TypeError, ValueError, OSError):
             raw = files.read_raw(path, layout.sync_id, "pair")
             if raw.header.get("writer") == me and int(raw.plain().get("expires", 0)) < now:
-                path.unlink()
+                files.remove_file(path)
 
 
 # -- joining -------------------------------------------------------------------------

@@ -64,6 +64,9 @@ class Pass:
     let_in: bool = False  # this computer, waiting to be let in with a pairing code, now is
     let_in_by: str | None = None
     waiting_for: str | None = None  # the computer this one waits to be let in by
+    # files in the folder left alone because an earlier pass refused them for what they
+    # are (a link, a FIFO, too large, too deep...): said once in `refused`, then counted
+    ignored: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         a = self.applied
@@ -85,6 +88,7 @@ class Pass:
             "let_in": self.let_in,
             "let_in_by": self.let_in_by,
             "waiting_for": self.waiting_for,
+            "ignored": self.ignored,
         }
 
 

@@ -24,7 +24,6 @@ import contextlib
 import json
 import logging
 import os
-import shutil
 import threading
 import time
 from collections.abc import Iterable, Iterator
@@ -32,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core.db.files import sibling
-from desktop_mem.core.errors import SyncError
+from desktop_mem.core.errors import SyncError, SyncRefused
 from desktop_mem.core.events import MemoriesChanged, SettingChanged, SyncChanged
 from desktop_mem.core.keys import recovery
 from desktop_mem.core.keys.vault import read_sidecar, write_key_mode
@@ -41,6 +40,7 @@ from desktop_mem.core.sync.incoming import APPLY_BATCH, Incoming
 from desktop_mem.core.sync.keys import KeyChain
 from desktop_mem.core.sync.membership import Member
 from desktop_mem.core.sync.outgoing import Outgoing
+from desktop_mem.core.sync.quarantine import Quarantine
 from desktop_mem.core.sync.replica import Applied, Replica
 from desktop_mem.core.sync.state import Pass, Peer, SyncState, default_name, now_iso
 
@@ -235,7 +235,7 @@ class Syncer:
                 # and stays in every snapshot it writes: it is the one that carries it
                 self.state.set(conn, {"former": json.dumps(former)})
             # its old folder goes: what it holds is sent again under its new id
-            _remove_tree(files.Layout.of(folder, chain.sync_id).device(old))
+            files.remove_tree(files.Layout.of(folder, chain.sync_id).device(old))
         self.last_error = None
         log.info("sync: this computer joined its sync again as a new computer")
         self.profile.events.emit(SyncChanged("on"))
@@ -311,10 +311,10 @@ class Syncer:
             raise SyncError("This profile already syncs through that folder.", reason="usage")
         new = files.Layout.of(target, layout.sync_id)
         with self._exclusive():
-            if new.root.is_dir():
+            if new.check():  # a link there is said, never used
                 how = "used"
-            elif layout.root.is_dir():
-                _copy_tree(layout.root, new.root)
+            elif layout.check():
+                _copy_tree(layout, new)
                 how = "copied"
             else:
                 raise SyncError(
@@ -334,6 +334,7 @@ class Syncer:
         join the other computer to a key the others no longer write with."""
         layout = self.layout()
         with self._exclusive():
+            layout.check()
             keys = self.device_keys()
             chain = self.chain()
             self._refresh_keys(layout, chain, keys, Pass(), announce=False)
@@ -358,7 +359,21 @@ class Syncer:
                     "Another window or command is syncing this profile: try again.",
                     reason="sync_busy",
                 )
-            yield
+            with self._quarantine():
+                yield
+
+    @contextlib.contextmanager
+    def _quarantine(self) -> Iterator[Quarantine]:
+        """Every read of the folder in this block consults the files refused at earlier
+        passes (core/sync/quarantine.py), and what it refuses is kept for the next."""
+        quarantine = Quarantine.loads(self.state.get("quarantine"))
+        try:
+            with files.guarded(quarantine):
+                yield quarantine
+        finally:
+            if quarantine.changed:
+                with self.db.transaction() as conn:
+                    self.state.set(conn, {"quarantine": quarantine.dumps()})
 
     @contextlib.contextmanager
     def _pass_lock(self, wait_s: float) -> Iterator[bool]:
@@ -396,7 +411,8 @@ class Syncer:
                     reason="sync_busy",
                 )
             try:
-                result = self._run(compact)
+                with self._quarantine() as quarantine:
+                    result = self._run(compact, quarantine)
             except SyncError as exc:
                 self.last_error = str(exc)
                 self.profile.events.emit(SyncChanged("error"))
@@ -406,9 +422,10 @@ class Syncer:
         self._announce(result)
         return result
 
-    def _run(self, compact: bool | None) -> Pass:
+    def _run(self, compact: bool | None, quarantine: Quarantine) -> Pass:
         layout = self.layout()
-        if not self.folder.is_dir() or not layout.root.is_dir():
+        # a link as the profile's folder, or its keys folder, is said, never acted through
+        if not self.folder.is_dir() or not layout.check():
             raise SyncError(
                 f"The sync folder {self.folder} is not there (a drive not connected, or the "
                 "folder moved or deleted): connect it, or choose the folder again in Settings.",
@@ -418,9 +435,11 @@ class Syncer:
         device = self.device
         keys = self.device_keys()
         chain = self.chain()
+        if found := layout.own_folder(device):
+            result.refused.append(found)
         layout.clear_temporary(device)
         self._refresh_keys(layout, chain, keys, result)
-        self._check_copy(layout)
+        self._check_copy(layout, result)
         device = self.device
         keys = self.device_keys()
         writes = chain.current is not None  # not while it waits for the key others use
@@ -436,7 +455,7 @@ class Syncer:
                 # what it wrote after is refused. A computer that wrote before it learned
                 # so leaves its folder again, with texts deleted since in it: it goes
                 # (what it holds is sent again when it joins again)
-                _remove_tree(layout.device(peer))
+                files.remove_tree(layout.device(peer))
                 continue
             if peer not in members:
                 continue  # not let in (yet): nothing of it is read
@@ -457,14 +476,30 @@ class Syncer:
         self.outgoing.clean_own(layout)
         if writes:
             self.outgoing.write_status(layout, chain, keys)
+        result.refused += [self._said(place, why) for place, why in quarantine.unsaid()]
+        result.ignored = quarantine.ignored
         with self.db.transaction() as conn:
-            self.state.set(conn, {"last_pass": now_iso()})
+            self.state.set(
+                conn,
+                {
+                    "last_pass": now_iso(),
+                    "ignored": str(quarantine.ignored + quarantine.refused_now),
+                },
+            )
         if result.sent or result.applied.anything:
             # what was replaced or deleted (a record's old text) leaves the WAL too, as a
             # deletion here does: secure_delete zeroed the freed pages, the checkpoint
             # writes them back over the old ones
             self.db.checkpoint()
         return result
+
+    def _said(self, place: str, why: str) -> str:
+        """One sentence for a file refused while its folder was listed."""
+        first, _, name = place.partition("/")
+        if files.DEVICE.fullmatch(first):
+            whose = self.incoming.peer_name(first)
+            return f"{name} from {whose}: {why}" if name else f"the folder of {whose}: {why}"
+        return f"{place}: {why}"
 
     def _refresh_keys(
         self,
@@ -549,7 +584,7 @@ class Syncer:
             })  # fmt: skip
         return out
 
-    def _check_copy(self, layout: files.Layout) -> None:
+    def _check_copy(self, layout: files.Layout, result: Pass) -> None:
         """This profile was restored from a backup, or copied, while synced: the folder
         holds files of this computer that the profile does not know it wrote. It goes on
         as a new computer, so no file is written twice under one name; what the folder
@@ -558,10 +593,16 @@ class Syncer:
         A change file numbered up to what this profile stamped is its own: a pass killed
         after the file was in place but before it recorded so. The next pass writes it
         again under the same name. (Taking it for a copy left the computer's own folder
-        behind for good, with texts deleted since in it.)"""
+        behind for good, with texts deleted since in it.)
+
+        A file above that counts only when this computer signed it: anyone can put a file
+        under the next number in its folder, and would otherwise make it go on as a new
+        computer at will."""
         changes, snaps = layout.numbered(self.device)
-        newest = max([*changes, *snaps], default=0)
-        if newest <= max(self.state.int("written"), self.state.int("seq")):
+        mark = max(self.state.int("written"), self.state.int("seq"))
+        above = [("changes", n) for n in changes if n > mark]
+        above += [("snapshot", n) for n in snaps if n > mark]
+        if not any(self._signed_here(layout, kind, n, result) for kind, n in above):
             return
         old = self.device
         device = crypto.new_id()
@@ -600,6 +641,22 @@ class Syncer:
             conn.execute("UPDATE sync_records SET seq = NULL WHERE device = ?", (old,))
             conn.execute("UPDATE memory_history SET sync_seq = NULL WHERE sync_device = ?", (old,))
         log.info("sync: this profile was restored or copied; it goes on as a new computer")
+
+    def _signed_here(self, layout: files.Layout, kind: str, n: int, result: Pass) -> bool:
+        """Whether this computer's file `n` in its own folder is one it signed."""
+        name = files.changes_name(n) if kind == "changes" else files.snapshot_name(n)
+        path = layout.device(self.device) / name
+        expect = {"device": self.device, "seq": n}
+        try:
+            files.read_raw(path, layout.sync_id, kind, expect).verify(
+                self.device_keys().public["signing"]
+            )
+        except files.Quarantined:
+            return False
+        except SyncRefused as exc:
+            result.refused.append(f"{name} in this computer's own folder: {exc}")
+            return False
+        return True
 
     # -- reading another computer ------------------------------------------------------
 
@@ -662,6 +719,7 @@ class Syncer:
             )
         layout = self.layout()
         with self._exclusive():
+            layout.check()
             known = {r[0] for r in self.db.query("SELECT device FROM sync_peers")}
             if device not in known and device not in layout.devices():
                 raise SyncError(
@@ -691,7 +749,7 @@ class Syncer:
             # unchanged, and stay in every snapshot after (the replica carries the
             # records of every computer taken out)
             self.outgoing.write_pending(layout, chain, keys)
-            _remove_tree(layout.device(device))
+            files.remove_tree(layout.device(device))
             self.outgoing.write_status(layout, chain, keys)
         self.profile.events.emit(SyncChanged("removed"))
 
@@ -783,7 +841,9 @@ class Syncer:
             "generation": _generation(self.chain()),
             "computers": [p.to_dict() for p in self.peers()],
             "conflicts": len(self.conflicts(unseen_only=True)),
-            "folder_bytes": layout.size() if layout.root.is_dir() else 0,
+            "folder_bytes": layout.size(),
+            # files in the folder the last pass ignored or refused for what they are
+            "ignored": self.state.int("ignored"),
             "error": self.last_error,
             "removed": self.removed_here,
             "waiting_for": self._waiting_for(),
@@ -809,34 +869,18 @@ def _chunks(ids: list[int], size: int = 500) -> Iterator[list[int]]:
         yield ids[start : start + size]
 
 
-def _copy_tree(src: Path, dst: Path) -> None:
+def _copy_tree(src: files.Layout, dst: files.Layout) -> None:
     """A copy of a sync folder, made under a temporary name and renamed into place, so an
-    engine (or a computer) never sees half of it; temporary files left by a killed write
-    are not copied."""
-    tmp = dst.parent / f".~dm-move-{crypto.new_id()[:12]}"
+    engine (or a computer) never sees half of it: desktop-mem's own files only, none
+    through a link (files.copy_folder)."""
     try:
-        shutil.copytree(src, tmp, ignore=shutil.ignore_patterns(".~dm-*"))
-        os.replace(tmp, dst)
+        files.copy_folder(src, dst)
     except OSError as exc:
-        _remove_tree(tmp)
         raise SyncError(
-            f"The sync folder could not be copied to {dst.parent} ({exc.strerror or exc}): "
+            f"The sync folder could not be copied to {dst.root.parent} ({exc.strerror or exc}): "
             "free some space there, or choose another folder.",
             reason="sync_folder_readonly",
         ) from None
-
-
-def _remove_tree(path: Path) -> None:
-    if not path.is_dir():
-        return
-    for child in path.iterdir():
-        with contextlib.suppress(OSError):
-            if child.is_dir():
-                _remove_tree(child)
-            else:
-                child.unlink()
-    with contextlib.suppress(OSError):
-        path.rmdir()
 
 
 def _usable_folder(folder: Path) -> Path:
@@ -849,7 +893,8 @@ def _usable_folder(folder: Path) -> Path:
         )
     probe = folder / f".desktop-mem-probe-{crypto.new_id()[:8]}"
     try:
-        probe.write_bytes(b"")
+        # a new name, never an existing one (nor a link someone put there)
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         probe.unlink()
     except OSError as exc:
         raise SyncError(
