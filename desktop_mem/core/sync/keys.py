@@ -20,6 +20,7 @@ the next one.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import time
@@ -356,7 +357,8 @@ class KeyChain:
         for digest, g in m.generations.items():
             if g.key_id in self.keys:
                 continue
-            seal = (self.bodies.get(digest, {}).get("seals") or {}).get(me)
+            seals = self.bodies.get(digest, {}).get("seals")
+            seal = seals.get(me) if isinstance(seals, dict) else None
             if seal is None:
                 continue
             try:
@@ -382,7 +384,8 @@ class KeyChain:
         if isinstance(carried, dict):
             for k, v in carried.items():
                 if isinstance(k, str) and isinstance(v, str) and len(v) == 64:
-                    self.keys.setdefault(k, bytes.fromhex(v))
+                    with contextlib.suppress(ValueError):
+                        self.keys.setdefault(k, bytes.fromhex(v))
         self.keys[crypto.key_id(key)] = key
 
     def _check_pending(self, layout: files.Layout, m: Membership, me: str) -> None:

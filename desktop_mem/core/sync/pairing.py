@@ -297,8 +297,12 @@ def join_with_recovery_code(layout: files.Layout, code: str) -> KeyChain:
         m, _refused = chain.evaluate(layout)
         g = m.write
         body = chain.bodies.get(g.digest, {}) if g is not None else {}
-        lock = RecoveryLock.from_dict(body.get("lock"))
-        seal = (body.get("seals") or {}).get("recovery")
+        try:  # the lock comes from the folder: checked like everything there
+            lock = RecoveryLock.from_dict(body.get("lock"))
+        except DatabaseCorrupt:
+            continue
+        seals = body.get("seals")
+        seal = seals.get("recovery") if isinstance(seals, dict) else None
         authority = body.get("authority")
         if g is None or lock is None or seal is None:
             continue
