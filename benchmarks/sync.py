@@ -19,7 +19,12 @@
   times larger, to show that a refused file's size costs nothing (`--hostile` runs only
   this, on a small profile of its own, in about a minute);
 - a pairing code's work factor: what one guess at a code costs (scrypt, n = 2^17), in time
-  and memory, and so what guessing a code offline costs (`--pairing` runs only this).
+  and memory, and so what guessing a code offline costs (`--pairing` runs only this);
+- watching the folder as the window does: from the moment the engine renames a change
+  file into place to the moment the memory it brings is listed on the other computer
+  (the folder's own notices, then a pass), and the share of a core the window's sync
+  uses while nothing happens, watching and passing every 10 seconds (`--watch` runs only
+  this, in about a minute).
 
 The computers are profiles on this machine, each with its own copy of the folder; the
 "engine" copies files between them (a real one adds its own delay on top).
@@ -90,7 +95,10 @@ def main() -> int:
         "--hostile", action="store_true", help="only the hostile folder, on a small profile"
     )
     ap.add_argument("--pairing", action="store_true", help="only a pairing code's work factor")
+    ap.add_argument("--watch", action="store_true", help="only watching the folder")
     args = ap.parse_args()
+    if args.watch:
+        return _print(watched(args.rounds), args.json)
     if args.hostile:
         return _print(hostile(args.rounds), args.json)
     if args.pairing:
@@ -218,7 +226,120 @@ def main() -> int:
         fake.stop()
     out.update(hostile(args.rounds))
     out.update(pairing_guess())
+    out.update(watched(args.rounds))
     return _print(out, args.json)
+
+
+def _deliver(src: Path, dst: Path) -> float:
+    """The engine: every file of `src` new or changed in `dst` is written there under a
+    temporary name and renamed into place, the way Syncthing does; returns when the last
+    rename was done (perf_counter)."""
+    last = time.perf_counter()
+    for path in sorted(src.rglob("*"), key=lambda p: p.name.startswith("c-")):
+        if not path.is_file():
+            continue
+        target = dst / path.relative_to(src)
+        data = path.read_bytes()
+        if target.exists() and target.read_bytes() == data:
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.parent / f".syncthing.{target.name}.tmp"
+        tmp.write_bytes(data)
+        os.replace(tmp, target)
+        last = time.perf_counter()
+    return last
+
+
+def watched(rounds: int, idle_s: float = 30.0) -> dict[str, object]:
+    """The window's way to learn that a file arrived (ui/sync_watch.py), on a Qt event
+    loop with no window: the delay from the engine's rename to the memory listed, and
+    the share of a core used meanwhile when nothing arrives."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QCoreApplication, QTimer
+
+    from desktop_mem.core.config import Config
+    from desktop_mem.core.memory.store import NewMemory
+    from desktop_mem.core.service import Service
+    from desktop_mem.core.sync import files
+    from desktop_mem.ui.sync_watch import FolderWatch
+    from tests.fakes.ollama_server import FakeOllama
+
+    app = QCoreApplication.instance() or QCoreApplication([])
+    out: dict[str, object] = {}
+    fake = FakeOllama().start()
+    try:
+        with scratch_home() as home:
+            fa, fb = home / "laptop-Sync", home / "desktop-Sync"
+            fa.mkdir()
+            fb.mkdir()
+
+            def open_(name: str) -> Service:
+                cfg = Config.resolve(
+                    home=home / name, ollama_host=fake.url, embed_model="fake-embed"
+                )
+                return Service.open(cfg)
+
+            laptop, desktop = open_("laptop"), open_("desktop")
+            laptop.sync.set_up(fa, "laptop")
+            code = laptop.sync.offer_pairing()
+            _deliver(fa, fb)
+            desktop.sync.join(fb, code, "desktop", index=False)
+            _deliver(fb, fa)
+            laptop.sync.now()  # lets it in
+            _deliver(fa, fb)
+            desktop.sync.now(index=False)
+            root = files.Layout.of(fb, files.find_profiles(fb)[0]).root
+            watch = FolderWatch()
+            watch.watch(root, desktop.sync.this_computer())
+            waits: list[float] = []
+            for r in range(rounds):
+                text = f"watched {r}: 我们周末去爬山"
+                laptop.memories.add(NewMemory(text))
+                laptop.sync.now()
+                state: dict[str, float] = {}
+
+                def arrived(text: str = text, state: dict[str, float] = state) -> None:
+                    desktop.sync.now(index=False)
+                    if any(m.text == text for m in desktop.memories.list(limit=5)):
+                        state["listed"] = time.perf_counter()
+                        app.quit()
+
+                watch.arrived.connect(arrived)
+                QTimer.singleShot(
+                    0, lambda state=state: state.setdefault("renamed", _deliver(fa, fb))
+                )
+                QTimer.singleShot(10_000, app.quit)  # a bound, not a schedule: reported
+                app.exec()
+                watch.arrived.disconnect(arrived)
+                if "listed" in state:
+                    waits.append(state["listed"] - state["renamed"])
+                _deliver(fb, fa)  # the desktop's status back to the laptop
+            out["watch_rounds"] = rounds
+            out["watch_listed_after_rename_ms_median"] = round(statistics.median(waits) * 1000)
+            out["watch_listed_after_rename_ms_max"] = round(max(waits) * 1000)
+            out["watch_missed"] = rounds - len(waits)
+            # nothing arrives: a pass every 10 seconds (the window's), with the folder
+            # watched and without, one after the other
+            ticker = QTimer()
+            ticker.setInterval(10_000)
+            ticker.timeout.connect(lambda: desktop.sync.now(index=False))
+            for label in ("watched", "not_watched"):
+                if label == "not_watched":
+                    watch.stop()
+                ticker.start()
+                before = resource.getrusage(resource.RUSAGE_SELF)
+                t0 = time.perf_counter()
+                QTimer.singleShot(int(idle_s * 1000), app.quit)
+                app.exec()
+                after = resource.getrusage(resource.RUSAGE_SELF)
+                ticker.stop()
+                cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+                out[f"idle_core_share_{label}"] = round(cpu / (time.perf_counter() - t0), 4)
+            desktop.close()
+            laptop.close()
+    finally:
+        fake.stop()
+    return out
 
 
 def pairing_guess(guesses: int = 8) -> dict[str, object]:

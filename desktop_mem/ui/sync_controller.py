@@ -16,12 +16,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QObject, QSysInfo, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 
 from desktop_mem.core import events as core_events
 from desktop_mem.ui import tasks
 from desktop_mem.ui.context import Context
+from desktop_mem.ui.sync_watch import FolderWatch
 
 PASS_MS = 10_000  # a pass about this often while the window is open
 SOON_MS = 2_000  # and this long after a change made here (more changes wait with it)
@@ -169,6 +171,10 @@ class SyncController(QObject):
         self.label_timer = QTimer(self)
         self.label_timer.setInterval(LABEL_MS)
         self.label_timer.timeout.connect(self.changed)
+        # a file another computer wrote, put in place by the engine: taken in at once
+        self.folder_watch = FolderWatch(self)
+        self.folder_watch.arrived.connect(self._arrived)
+        self._arrived_meanwhile = False
         self._local.connect(self._changed_here)
         self.progress.connect(self._progressed)
         unsubscribe = self.app.events.subscribe(self._hear)
@@ -217,6 +223,24 @@ class SyncController(QObject):
         self.timer.stop()
         self.soon.stop()
         self.label_timer.stop()
+        self.folder_watch.stop()
+
+    def _arrived(self) -> None:
+        """Something another computer wrote is in the folder: a pass now (or, if one
+        runs, right after it)."""
+        if not self.timer.isActive():
+            return
+        if self.running:
+            self._arrived_meanwhile = True
+            return
+        self.run_pass()
+
+    def _watch(self) -> None:
+        root, device = self.info.get("root"), self.info.get("device")
+        if self.timer.isActive() and root and device and not self.info.get("removed"):
+            self.folder_watch.watch(Path(str(root)), str(device))
+        else:
+            self.folder_watch.stop()
 
     # -- a pass -----------------------------------------------------------------------
 
@@ -246,6 +270,8 @@ class SyncController(QObject):
                 self._pass_thread = None
 
         def done(out: tuple[Any, dict[str, Any]]) -> None:
+            if not shiboken6.isValid(self):  # the window closed while the pass ran
+                return
             result, self.info = out
             self._ended()  # the status bar's own line first: a message goes beside it
             self._set_error(self.words.refused() if result.refused else "")
@@ -263,6 +289,8 @@ class SyncController(QObject):
                 then()
 
         def failed(text: str) -> None:
+            if not shiboken6.isValid(self):
+                return
             self._ended()
             self._set_error(text)
 
@@ -285,10 +313,17 @@ class SyncController(QObject):
         self.changed.emit()
 
     def _ended(self) -> None:
+        if not shiboken6.isValid(self):  # the window closed while a pass ran: it is done
+            return
         self.running = False
         self.taken_in = None
         self.changed.emit()
-        if self.again and self.timer.isActive():
+        self._watch()
+        if self._arrived_meanwhile and self.timer.isActive():
+            self._arrived_meanwhile = False
+            self.again = False
+            QTimer.singleShot(0, self.run_pass)
+        elif self.again and self.timer.isActive():
             self.soon.start()
 
     def status_text(self, now: datetime | None = None, in_settings: bool = False) -> str:

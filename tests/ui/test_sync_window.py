@@ -624,3 +624,26 @@ def test_a_computer_left_out_of_a_new_key_says_so_and_joins_again(
         assert not second.syncing.error
     finally:
         tablet.close()
+
+
+def test_a_change_is_taken_in_as_soon_as_the_engine_puts_it_in_the_folder(
+    qtbot: Any, window: MainWindow, second: MainWindow, folder: Path, profile: Profile
+) -> None:
+    """The desktop's timer would wait a minute; the file the laptop writes into the
+    folder (as an engine would put it there) makes the desktop's window take it in at
+    once, by the folder's own notices (not by polling)."""
+    laptop, desktop = window, second
+    set_up(qtbot, page_of(qtbot, laptop), folder, "laptop")
+    desktop.context.app.sync.join(folder, profile.db.new_recovery_code, "desktop")
+    desktop.syncing._sync_changed("on")
+    qtbot.waitUntil(lambda: not desktop.syncing.running, timeout=WAIT)
+    desktop.syncing.timer.setInterval(60_000)  # no pass by the clock in this test
+    desktop.syncing.timer.start()
+    qtbot.waitUntil(lambda: bool(desktop.syncing.folder_watch.root), timeout=WAIT)
+    watched = set(desktop.syncing.folder_watch._watcher.directories())
+    me = desktop.context.app.sync.this_computer() or ""
+    assert not any(p.endswith(me) for p in watched)  # never its own folder
+    laptop.context.app.memories.add(NewMemory("I learned to sail in Xiamen", kind="fact"))
+    laptop.syncing.run_pass()
+    qtbot.waitUntil(lambda: "I learned to sail in Xiamen" in texts(desktop), timeout=WAIT)
+    assert desktop.syncing.timer.remainingTime() > 20_000  # the clock had nothing to do

@@ -832,6 +832,7 @@ class Syncer:
         return {
             "enabled": True,
             "folder": str(self.folder),
+            "root": str(layout.root),  # the profile's own folder in it (the window watches it)
             "device": self.device,
             "name": self.name,
             "since": self.state.get("since"),
