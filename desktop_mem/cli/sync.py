@@ -268,13 +268,32 @@ def status(ctx: Context) -> int:
 
 
 def _devices(ctx: Context, computers: list[dict[str, Any]]) -> None:
-    if not computers:
-        ctx.out.write("No other computer has joined yet.\n")
-    for c in computers:
-        state = "removed" if c["removed"] else f"up to date {_ago(c['seen_at'])}"
-        if c["behind"] and not c["removed"]:
-            state = "has changes not here yet"
-        ctx.out.write(f"{c['device'][:8]}  {output.safe(c['name']):<20} {state}\n")
+    """The other computers that sync (one taken out is no longer listed): whether each
+    has taken in everything this one wrote, as its own status says, and whether all of
+    its own files have arrived here."""
+    live = [c for c in computers if not c["removed"]]
+    if not live:
+        gone = len(live) < len(computers)
+        ctx.out.write(
+            "No other computer syncs now.\n" if gone else "No other computer has joined yet.\n"
+        )
+    for c in live:
+        ctx.out.write(f"{c['device'][:8]}  {output.safe(c['name']):<20} {_standing(c)}\n")
+
+
+def _standing(c: dict[str, Any]) -> str:
+    if c.get("up_to_date", True):
+        state = (
+            f"has all your changes (the last reached it {_ago(c.get('synced_at') or c['seen_at'])})"
+        )
+    else:
+        n = int(c.get("missing") or 0)
+        state = f"has not yet received your last {n} change{'' if n == 1 else 's'}"
+        if c.get("missing_since"):
+            state += f" (since {_ago(c['missing_since'])})"
+    if c["behind"]:
+        state += "; its latest changes have not arrived here yet"
+    return state
 
 
 def now(ctx: Context) -> int:

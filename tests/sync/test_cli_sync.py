@@ -135,3 +135,57 @@ def test_a_join_while_the_model_server_is_down_indexes_later(
     assert code == 0 and "Indexed 1 item by meaning." in out, (out, err)
     code, out, err = run("sync", "now", "--json", base=up)
     assert json.loads(out)["indexed"] == {"memories": 0, "messages": 0, "passages": 0}
+
+
+def _computers(tmp_path: Path, fake_ollama: FakeOllama, *names: str) -> list[list[str]]:
+    return [
+        ["--home", str(tmp_path / n), "--ollama-host", fake_ollama.url, "--embed-model",
+         "fake-embed"]
+        for n in names
+    ]  # fmt: skip
+
+
+def test_status_says_which_computer_lacks_this_ones_changes(
+    run: Run, tmp_path: Path, fake_ollama: FakeOllama
+) -> None:
+    """ "Synced" is said of a computer only once it has taken in what this one wrote;
+    until then how many changes it lacks, and since when. One taken out is no longer
+    listed, from the moment it is."""
+    folder = tmp_path / "Sync"
+    folder.mkdir()
+    laptop, desktop = _computers(tmp_path, fake_ollama, "laptop", "desktop")
+    code, _, err = run("memory", "add", "I grow tomatoes", base=laptop)
+    recovery = _code(err)
+    assert run("sync", "setup", str(folder), "--name", "laptop", base=laptop)[0] == 0
+    assert run("sync", "join", str(folder), "--code", recovery, "--name", "desktop",
+               base=desktop)[0] == 0  # fmt: skip
+    assert run("sync", "now", base=laptop)[0] == 0
+    code, out, err = run("sync", "status", base=laptop)
+    assert code == 0, err
+    assert re.search(r"desktop\s+has all your changes \(the last reached it \d{4}-", out), out
+
+    # desktop's engine is paused: two changes made on the laptop do not reach it
+    run("memory", "add", "I play the cello", base=laptop)
+    run("memory", "add", "我喜欢喝绿茶", base=laptop)
+    assert run("sync", "now", base=laptop)[0] == 0
+    code, out, err = run("sync", "status", base=laptop)
+    assert re.search(r"desktop\s+has not yet received your last 2 changes \(since \d{4}-", out)
+    code, out, err = run("sync", "status", "--json", base=laptop)
+    (c,) = json.loads(out)["computers"]
+    assert (c["name"], c["up_to_date"], c["missing"], c["synced_at"]) == ("desktop", False, 2, None)
+    assert c["missing_since"] and "applied" in c and "seen_at" in c  # the old fields stay
+    code, out, err = run("sync", "devices", base=laptop)
+    assert "has not yet received your last 2 changes" in out
+
+    assert run("sync", "now", base=desktop)[0] == 0
+    assert run("sync", "now", base=laptop)[0] == 0
+    code, out, err = run("sync", "status", "--json", base=laptop)
+    (c,) = json.loads(out)["computers"]
+    assert c["up_to_date"] and c["missing"] == 0 and c["synced_at"] == c["received_at"]
+
+    # taken out: gone from the lists at once, before any pass
+    assert run("sync", "remove", "desktop", base=laptop)[0] == 0
+    for action in ("status", "devices"):
+        code, out, err = run("sync", action, base=laptop)
+        assert code == 0 and "desktop" not in out, out
+        assert "No other computer syncs now." in out

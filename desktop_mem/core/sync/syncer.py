@@ -200,6 +200,7 @@ class Syncer:
                         "status_digest": None,
                     },
                 )
+                conn.execute("DELETE FROM sync_sent")  # its file numbers start again
                 # what it wrote as its old self goes out again in its first change file,
                 # stamps unchanged: the others may never have had some of it (its files
                 # were refused, or removed with it)
@@ -247,6 +248,7 @@ class Syncer:
                     "since": now_iso(),
                 },
             )
+            conn.execute("DELETE FROM sync_sent")
             Replica(self.profile, device).enrol(conn)
         self.profile.events.emit(SyncChanged("on"))
 
@@ -262,6 +264,7 @@ class Syncer:
             conn.execute("DELETE FROM sync_links")
             conn.execute("DELETE FROM sync_peers")
             conn.execute("DELETE FROM sync_conflicts")
+            conn.execute("DELETE FROM sync_sent")
             conn.execute(
                 "UPDATE memory_history SET sync_clock = NULL, sync_device = NULL, sync_seq = NULL"
             )
@@ -424,6 +427,7 @@ class Syncer:
         self.outgoing.clean_own(layout)
         clear_expired_offers(layout, device)
         self.outgoing.write_status(layout, chain, keys)
+        self.outgoing.forget_received()
         with self.db.transaction() as conn:
             self.state.set(conn, {"last_pass": now_iso()})
         if result.sent or result.applied.anything:
@@ -521,6 +525,7 @@ class Syncer:
                 },
             )
             # what it sent as its earlier self is that computer's now
+            conn.execute("DELETE FROM sync_sent")
             conn.execute("UPDATE sync_records SET seq = NULL WHERE device = ?", (old,))
             conn.execute("UPDATE memory_history SET sync_seq = NULL WHERE sync_device = ?", (old,))
         log.info("sync: this profile was restored or copied; it goes on as a new computer")
@@ -628,22 +633,31 @@ class Syncer:
     # -- what the window and `sync status` show ------------------------------------------
 
     def peers(self) -> list[Peer]:
+        """The other computers: what this one has read of each, and what each has taken
+        in of this one's files (as its status says)."""
+        me = self.device
+        written = self.state.int("written")
         out = []
         for device, name, applied, status, seen_at, removed in self.db.query(
             "SELECT device, name, applied, status, seen_at, removed FROM sync_peers ORDER BY name, device"
         ):
             data = json.loads(status) if status else {}
-            out.append(
-                Peer(
-                    device,
-                    name or device[:8],
-                    int(applied),
-                    seen_at,
-                    data.get("written_at"),
-                    bool(removed),
-                    int(data.get("seq") or 0) > int(applied),
-                )  # fmt: skip
-            )
+            received = _int_of(data.get("applied"), me)
+            at = data.get("applied_at")
+            peer = Peer(
+                device,
+                name or device[:8],
+                int(applied),
+                seen_at,
+                data.get("written_at"),
+                bool(removed),
+                int(data.get("seq") or 0) > int(applied),
+                received,
+                str(at[me]) if isinstance(at, dict) and at.get(me) else None,
+            )  # fmt: skip
+            if received < written and not removed:
+                peer.missing, peer.missing_since = self.outgoing.unreceived(received, written)
+            out.append(peer)
         return out
 
     def conflicts(self, unseen_only: bool = False) -> list[tuple[int, str, str]]:
@@ -717,6 +731,14 @@ class Syncer:
             "error": self.last_error,
             "removed": self.removed_here,
         }
+
+
+def _int_of(mapping: Any, key: str) -> int:
+    """A number a status holds for a key (0 when it holds none, or not a number)."""
+    try:
+        return int(mapping.get(key) or 0) if isinstance(mapping, dict) else 0
+    except (TypeError, ValueError):
+        return 0
 
 
 def _generation(chain: KeyChain) -> int:
