@@ -493,9 +493,17 @@ class SyncPage(QWidget):
             return
         for row, c in enumerate(others):
             name = QLabel(str(c["name"]))
-            seen = c.get("written_at") or c.get("seen_at")
-            when = QLabel(self.tr("last synced %1").replace("%1", self.words.ago(seen)))
-            when.setObjectName("notice")
+            # whether it has what this computer wrote (as its own status says), and
+            # whether its own files have all arrived here
+            if c.get("up_to_date", True):
+                said = self.words.has_all(c.get("synced_at") or c.get("seen_at"))
+            else:
+                said = self.words.lacks(int(c.get("missing") or 0), c.get("missing_since"))
+            if c.get("behind"):
+                said += " · " + self.words.not_here()
+            when = QLabel(said)
+            when.setObjectName("notice" if c.get("up_to_date", True) else "")
+            when.setWordWrap(True)
             remove = QPushButton(self.tr("Remove…"))
             remove.clicked.connect(
                 lambda _=False, d=str(c["device"]), n=str(c["name"]): self._remove(d, n)

@@ -193,6 +193,23 @@ EN: dict[str, tuple[str, str]] = {
         "%n fact about you found in your %1 history.",
         "%n facts about you found in your %1 history.",
     ),
+    # issue 51: the status says what the other computers have taken in
+    "%1 has not yet received your last %n change(s) (since %2)": (
+        "%1 has not yet received your last change (since %2)",
+        "%1 has not yet received your last %n changes (since %2)",
+    ),
+    "%1 has not yet received your last %n change(s)": (
+        "%1 has not yet received your last change",
+        "%1 has not yet received your last %n changes",
+    ),
+    "has not yet received your last %n change(s) (since %1)": (
+        "has not yet received your last change (since %1)",
+        "has not yet received your last %n changes (since %1)",
+    ),
+    "has not yet received your last %n change(s)": (
+        "has not yet received your last change",
+        "has not yet received your last %n changes",
+    ),
 }
 
 

@@ -602,7 +602,6 @@ ZH: dict[str, str | list[str]] = {
     "Turn off sync on this computer…": "在这台电脑上关闭同步…",
     "%1 (also edited on %2, %3)": "%1（%2 上也编辑过，%3）",
     "None yet. On the other computer, choose Join a synced profile in Settings > Sync, with this folder and the recovery code or a pairing code.": "还没有。在另一台电脑上，打开“设置 > 同步”，选择“加入一个已同步的配置”，用这个文件夹以及恢复码或配对码加入。",
-    "last synced %1": "上次同步：%1",
     "A computer's name cannot be empty: type a few letters.": "电脑名称不能为空：请输入几个字。",
     "Renamed.": "已重命名。",
     "Remove a computer": "移除一台电脑",
@@ -746,6 +745,18 @@ ZH: dict[str, str | list[str]] = {
     "⇄ edited on two computers": "⇄ 在两台电脑上同时编辑",
     "Edited on two computers at once: the other version is in its history.": "曾在两台电脑上同时被编辑：另一个版本在它的历史中。",
     "This computer was left out when another computer made a new sync key before it had heard of this one: what it holds stays here, but it no longer syncs. To sync it again, show a pairing code on one of your other computers and enter it in Settings > Sync, under Join again.": "另一台电脑在得知这台电脑之前生成了新的同步密钥，这台电脑因此被排除在外：这里的内容会保留，但不再同步。要重新同步，请在你的另一台电脑上显示配对码，然后在“设置 > 同步”的“重新加入”下输入它。",
+    # branch sync-status (issue 51: the status tells the truth, lost changes, recovery)
+    "%1 has not yet received your last %n change(s) (since %2)": [
+        "%1 还没有收到你最近的 %n 项更改（自 %2 起）"
+    ],
+    "%1 has not yet received your last %n change(s)": ["%1 还没有收到你最近的 %n 项更改"],
+    "%1's latest changes have not arrived here yet": "%1 最近的更改还没有到达这台电脑",
+    "Check that %1 is switched on with desktop-mem open, and that your sync engine (Syncthing, Dropbox…) runs on both computers.": "请确认 %1 已开机并打开了 desktop-mem，而且两台电脑上的同步工具（Syncthing、Dropbox…）都在运行。",
+    "Your sync engine has not brought every file of %1 here yet: check that it runs on both computers.": "同步工具还没有把 %1 的所有文件带到这里：请确认它在两台电脑上都在运行。",
+    "has all your changes (the last reached it %1)": "已有你的全部更改（最近一项%1到达）",
+    "has not yet received your last %n change(s) (since %1)": ["还没有收到你最近的 %n 项更改（自 %1 起）"],
+    "has not yet received your last %n change(s)": ["还没有收到你最近的 %n 项更改"],
+    "its latest changes have not arrived here yet": "它最近的更改还没有到达这里",
 }
 
 

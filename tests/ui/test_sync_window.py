@@ -454,6 +454,58 @@ def test_opening_a_memory_edited_on_both_clears_the_line(
     assert not drawer.edited_on_both.isVisibleTo(drawer)
 
 
+def test_the_status_says_synced_only_once_the_other_has_taken_in_everything(
+    qtbot: Any, window: MainWindow, second: MainWindow, folder: Path, profile: Profile
+) -> None:
+    """Desktop's engine is paused: the laptop's line says desktop lacks its last
+    changes and since when (the tooltip what to do), not "synced"; once desktop has
+    them, "Synced with desktop". Removed, desktop leaves the line at once."""
+    laptop, desktop = window, second
+    laptop.context.app.sync.set_up(folder, "laptop")
+    desktop.context.app.sync.join(folder, profile.db.new_recovery_code, "desktop")
+    idle(qtbot)
+    for w in (laptop, desktop):  # the passes are the test's from here
+        w.syncing.stop()
+    idle(qtbot)
+    laptop.syncing.run_pass()
+    qtbot.waitUntil(lambda: "Synced with desktop" in laptop.sync_status.text(), timeout=WAIT)
+    for text in ("I keep bees", "I play the cello", "我喜欢喝绿茶"):
+        laptop.context.app.memories.add(NewMemory(text))
+    laptop.syncing.run_pass()
+    idle(qtbot)
+    since = laptop.context.app.sync.info()["computers"][0]["missing_since"]
+    clock = SyncWords().clock(since)
+    assert len(clock) == 5  # "14:02": written today
+    line = f"desktop has not yet received your last 3 changes (since {clock})"
+    qtbot.waitUntil(lambda: laptop.sync_status.text() == line, timeout=WAIT)
+    tip = laptop.sync_status.toolTip()
+    assert tip.startswith(line + ". Check that desktop is switched on")
+    assert laptop.sync_status.objectName() == ""  # not a failure: not in the error colour
+    page = page_of(qtbot, laptop)
+    assert page.state.text() == line
+    row = page.computers_grid.itemAtPosition(0, 1).widget()
+    assert row.text() == f"has not yet received your last 3 changes (since {clock})"
+
+    desktop.syncing.run_pass()  # the engine runs again
+    idle(qtbot)
+    laptop.syncing.run_pass()
+    qtbot.waitUntil(
+        lambda: laptop.sync_status.text() == "Synced with desktop just now", timeout=WAIT
+    )
+    page.refresh()
+    idle(qtbot)
+    row = page.computers_grid.itemAtPosition(0, 1).widget()
+    assert row.text() == "has all your changes (the last reached it just now)"
+
+    # taken out: gone from the line at once, before any pass
+    laptop.context.app.sync.remove("desktop")
+    qtbot.waitUntil(
+        lambda: laptop.sync_status.text() == "Sync on · no other computer syncs now", timeout=WAIT
+    )
+    assert not laptop.syncing.running
+    qtbot.waitUntil(lambda: page.state.text() == laptop.sync_status.text(), timeout=WAIT)
+
+
 def test_words_for_sync_have_real_plural_forms() -> None:
     words = SyncWords()
     assert words.conflicts(1) == "1 memory was edited on two computers at once"
@@ -465,6 +517,18 @@ def test_words_for_sync_have_real_plural_forms() -> None:
     assert (
         words.synced(["laptop"], "2026-01-01T10:00:00Z", _at("2026-01-01T10:02:00Z"))
         == "Synced with laptop 2 min ago"
+    )
+    now = _at("2026-01-02T10:00:00Z")
+    assert words.not_received("desktop", 1, None, now) == (
+        "desktop has not yet received your last change"
+    )
+    assert words.not_received("desktop", 3, None, now) == (
+        "desktop has not yet received your last 3 changes"
+    )
+    when = words.clock("2026-01-01T10:00:00Z", now)
+    assert when.startswith("2026-01-0")  # not today: with its date
+    assert words.lacks(2, "2026-01-01T10:00:00Z", now) == (
+        f"has not yet received your last 2 changes (since {when})"
     )
 
 
