@@ -189,3 +189,52 @@ def test_status_says_which_computer_lacks_this_ones_changes(
         code, out, err = run("sync", action, base=laptop)
         assert code == 0 and "desktop" not in out, out
         assert "No other computer syncs now." in out
+
+
+def test_a_lost_edit_is_said_listed_kept_and_dismissed(
+    run: Run, tmp_path: Path, fake_ollama: FakeOllama
+) -> None:
+    folder = tmp_path / "Sync"
+    folder.mkdir()
+    laptop, desktop = _computers(tmp_path, fake_ollama, "laptop", "desktop")
+    code, _, err = run("memory", "add", "I drive a red Fiat", base=laptop)
+    recovery = _code(err)
+    run("memory", "add", "I grow tomatoes", base=laptop)
+    assert run("sync", "setup", str(folder), "--name", "laptop", base=laptop)[0] == 0
+    assert run("sync", "join", str(folder), "--code", recovery, "--name", "desktop",
+               base=desktop)[0] == 0  # fmt: skip
+    ids = {m["text"]: m["id"] for m in json.loads(run("memory", "list", "--json", base=laptop)[1])}
+    there = {m["text"]: m["id"]
+             for m in json.loads(run("memory", "list", "--json", base=desktop)[1])}  # fmt: skip
+    # apart: the laptop edits both, the desktop deletes both
+    run("memory", "edit", str(ids["I drive a red Fiat"]), "I drive a blue Fiat", base=laptop)
+    run("memory", "edit", str(ids["I grow tomatoes"]), "I grow cherry tomatoes", base=laptop)
+    assert run("memory", "delete", *map(str, there.values()), base=desktop)[0] == 0
+    assert run("sync", "now", base=desktop)[0] == 0
+    code, out, err = run("sync", "now", base=laptop)
+    assert code == 0, err
+    assert "2 edits made here were to memories deleted on desktop: their text is kept" in out
+    code, out, err = run("sync", "status", base=laptop)
+    assert "2 edits made here were to memories deleted on desktop" in out
+    code, out, err = run("sync", "status", "--json", base=laptop)
+    (group,) = json.loads(out)["lost"]
+    assert (group["kind"], group["computer"], group["count"]) == ("memory_here", "desktop", 2)
+    code, out, err = run("sync", "lost", base=laptop)
+    assert code == 0 and "I drive a blue Fiat" in out and "I grow cherry tomatoes" in out
+    assert "2 edits made here were to memories deleted on desktop:" in out
+    code, out, err = run("sync", "lost", "--json", base=laptop)
+    items = {x["text"]: x for x in json.loads(out)}
+    assert items["I drive a blue Fiat"]["computer"] == "desktop"
+
+    code, out, err = run("sync", "lost", "--keep", str(items["I grow cherry tomatoes"]["id"]),
+                         "--json", base=laptop)  # fmt: skip
+    assert code == 0, err
+    kept = json.loads(out)["memory_id"]
+    code, out, _ = run("memory", "list", "--json", base=laptop)
+    assert [(m["id"], m["text"]) for m in json.loads(out)] == [(kept, "I grow cherry tomatoes")]
+    code, out, err = run("sync", "lost", "--dismiss", "seven", base=laptop)
+    assert code != 0 and err.count("\n") == 1 and "not the id of a lost change" in err
+    code, out, err = run("sync", "lost", "--dismiss", "all", base=laptop)
+    assert code == 0 and out == "Deleted 1 for good.\n"
+    code, out, err = run("sync", "lost", base=laptop)
+    assert out == "No change was lost in a merge.\n"

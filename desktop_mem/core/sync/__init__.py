@@ -4,4 +4,5 @@ only ciphertext in it and no server of ours.
 
 crypto (keys, seals, sealed files), files (the folder's layout and file format), keys
 (the sync key's generations, pairing), replica (what this computer sends and takes in,
-and how records merge), syncer (setting up, joining, a pass)."""
+and how records merge), lost (what a merge dropped, kept for the user), syncer (setting
+up, joining, a pass)."""

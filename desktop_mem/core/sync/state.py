@@ -92,6 +92,7 @@ class Pass:
             "conversations_removed": len(a.conversations_removed),
             "conflicts": len(a.conflicts),
             "overridden_by_deletion": a.overridden,
+            "lost": len(a.lost),
             "merged_duplicates": self.merged,
             "compacted": self.compacted,
             "refused": self.refused,

@@ -36,9 +36,10 @@ from desktop_mem.core.errors import SyncError
 from desktop_mem.core.events import MemoriesChanged, SettingChanged, SyncChanged
 from desktop_mem.core.keys import recovery
 from desktop_mem.core.keys.vault import read_sidecar, write_key_mode
-from desktop_mem.core.sync import crypto, files
+from desktop_mem.core.sync import crypto, files, lost
 from desktop_mem.core.sync.incoming import APPLY_BATCH, Incoming
 from desktop_mem.core.sync.keys import KeyChain, clear_expired_offers
+from desktop_mem.core.sync.lost import Lost
 from desktop_mem.core.sync.outgoing import Outgoing
 from desktop_mem.core.sync.replica import Applied, Replica
 from desktop_mem.core.sync.state import Pass, Peer, SyncState, default_name, now_iso
@@ -702,6 +703,29 @@ class Syncer:
         self.profile.events.emit(SyncChanged("conflicts_seen"))
         return len(uids)
 
+    def lost(self) -> list[Lost]:
+        """What merges dropped and the user has not dismissed (sync/lost.py)."""
+        return lost.listed(self.db)
+
+    def dismiss_lost(self, ids: Iterable[int] | None = None) -> int:
+        """The user is done with these (every one with None): purged from every page of
+        the file. How many."""
+        with self.db.transaction() as conn:
+            n = lost.purge(conn, None if ids is None else list(ids))
+        if n:
+            self.db.checkpoint()  # the zeroed pages over the old ones, in the file itself
+            self.profile.events.emit(SyncChanged("lost"))
+        return n
+
+    def _lost_groups(self) -> list[dict[str, Any]]:
+        """What merges dropped, by way and computer (`sync lost` lists the texts)."""
+        names = self.origin_names()
+        return [
+            {"kind": kind, "device": device, "computer": names.get(device, device[:8]),
+             "count": n}
+            for kind, device, n in lost.groups(self.lost())
+        ]  # fmt: skip
+
     def origin_names(self) -> dict[str, str]:
         """Each computer's name, by id (this one's too)."""
         names = {
@@ -713,7 +737,7 @@ class Syncer:
 
     def info(self) -> dict[str, Any]:
         if not self.enabled:
-            return {"enabled": False}
+            return {"enabled": False, "lost": self._lost_groups()}
         layout = self.layout()
         return {
             "enabled": True,
@@ -727,6 +751,7 @@ class Syncer:
             "generation": _generation(self.chain()),
             "computers": [p.to_dict() for p in self.peers()],
             "conflicts": len(self.conflicts(unseen_only=True)),
+            "lost": self._lost_groups(),
             "folder_bytes": layout.size() if layout.root.is_dir() else 0,
             "error": self.last_error,
             "removed": self.removed_here,
