@@ -149,6 +149,41 @@ class SyncWords(QObject):
             n,
         )
 
+    def lost(self, kind: str, name: str, n: int) -> str:
+        """What merges dropped, one way and one computer: "2 edits made here were to
+        memories deleted on desktop"."""
+        if kind == "memory_here":
+            text = self.tr("%n edit(s) made here were to memories deleted on %1", "", n)
+        elif kind == "memory_there":
+            text = self.tr("%n edit(s) made on %1 were to memories deleted here", "", n)
+        elif kind == "message_here":
+            text = self.tr("%n message(s) written here were in conversations deleted on %1", "", n)
+        else:
+            text = self.tr("%n message(s) written on %1 were in conversations deleted here", "", n)
+        return text.replace("%1", name)
+
+    def lost_way(self, kind: str, name: str) -> str:
+        """One dropped change's way, short, beside its text."""
+        if kind == "memory_here":
+            text = self.tr("edited here, deleted on %1")
+        elif kind == "memory_there":
+            text = self.tr("edited on %1, deleted here")
+        elif kind == "message_here":
+            text = self.tr("written here, its conversation deleted on %1")
+        else:
+            text = self.tr("written on %1, its conversation deleted here")
+        return text.replace("%1", name)
+
+    def lost_after_pass(self, groups: list[tuple[str, str, int]]) -> str:
+        """Said once, after the pass that dropped them: (way, computer's name, how many)."""
+        said = [self.lost(kind, name, n) for kind, name, n in groups]
+        total = sum(n for _kind, _name, n in groups)
+        return (
+            ". ".join(said)
+            + ". "
+            + self.tr("Settings > Sync keeps their text until you dismiss them.", "", total)
+        )
+
     def refused(self) -> str:
         return self.tr(
             "A file in the sync folder was refused (changed, cut short or from another "
@@ -285,6 +320,10 @@ class SyncController(QObject):
             both = int(result.to_dict().get("conflicts") or 0)
             if both:
                 self.ctx.hub.status.emit(self.words.edited_on_both(both), 30000)
+            if result.applied.lost:  # what the merge dropped, said once
+                self.ctx.hub.status.emit(
+                    self.words.lost_after_pass(self._lost_groups(result.applied.lost)), 30000
+                )
             self.passed.emit(result)
             if then is not None:
                 then()
@@ -366,6 +405,14 @@ class SyncController(QObject):
         behind = [str(c["name"]) for c in computers if c.get("behind")]
         advice = self.words.advice(lagging, behind)
         return f"{text}. {advice}" if advice else text
+
+    def _lost_groups(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str, int]]:
+        names = {str(c.get("device")): str(c.get("name")) for c in self.info.get("computers", [])}
+        counts: dict[tuple[str, str], int] = {}
+        for kind, device in pairs:
+            key = (kind, names.get(device) or device[:8])
+            counts[key] = counts.get(key, 0) + 1
+        return [(kind, name, n) for (kind, name), n in counts.items()]
 
     def _computers(self) -> tuple[list[dict[str, Any]], bool]:
         """The other computers that sync, and whether one was taken out."""

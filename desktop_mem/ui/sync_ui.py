@@ -99,6 +99,9 @@ class SyncPage(QWidget):
         self.on_page.hide()
         layout.addWidget(self.off_page)
         layout.addWidget(self.on_page)
+        # what merges dropped: shown on or off (sync may be off by now), until dismissed
+        self.lost_box = self._lost_box()
+        layout.addWidget(self.lost_box)
         self.status = QLabel("")
         self.status.setObjectName("notice")
         self.status.setWordWrap(True)
@@ -390,10 +393,13 @@ class SyncPage(QWidget):
         app = self.app
 
         def work() -> dict[str, Any]:
+            names = app.sync.origin_names()
+            lost = [x.to_dict(names) for x in app.sync.lost()]
             if not app.sync.enabled:
                 empty = app.memories.count() == 0 and not app.conversations.list(limit=1)
-                return {"enabled": False, "empty": empty, "name": app.sync.computer_name()}
-            info = app.sync.info()
+                return {"enabled": False, "empty": empty, "name": app.sync.computer_name(),
+                        "lost_items": lost}  # fmt: skip
+            info = {**app.sync.info(), "lost_items": lost}
             conflicts = app.sync.conflicts()
             unseen = [c[0] for c in app.sync.conflicts(unseen_only=True)]
             texts = {}
@@ -414,6 +420,7 @@ class SyncPage(QWidget):
         on = bool(info.get("enabled"))
         self.off_page.setVisible(not on)
         self.on_page.setVisible(on)
+        self._show_lost(list(info.get("lost_items") or []))
         running = self.controller.running
         if not on:
             if not self.name.isModified() and info.get("name"):  # as it was called before
@@ -460,6 +467,125 @@ class SyncPage(QWidget):
             item.setData(ID_ROLE, memory_id)
             self.conflicts_list.addItem(item)
         self._controller_changed()
+
+    # -- what merges dropped --------------------------------------------------------------
+
+    def _lost_box(self) -> QGroupBox:
+        box = QGroupBox(self.tr("Changes a merge could not keep"))
+        column = QVBoxLayout(box)
+        self.lost_line = QLabel("")
+        self.lost_line.setWordWrap(True)
+        column.addWidget(self.lost_line)
+        note = QLabel(
+            self.tr(
+                "A deletion made on one computer wins over what another changed at the same "
+                "time. What it replaced is kept here until you dismiss it."
+            )
+        )
+        note.setObjectName("notice")
+        note.setWordWrap(True)
+        column.addWidget(note)
+        self.lost_list = QListWidget()
+        self.lost_list.setMaximumHeight(110)
+        self.lost_list.currentItemChanged.connect(lambda *_: self._lost_selected())
+        column.addWidget(self.lost_list)
+        row = QHBoxLayout()
+        self.lost_copy = QPushButton(self.tr("Copy"))
+        self.lost_copy.clicked.connect(self._copy_lost)
+        self.lost_keep = QPushButton(self.tr("Keep as a new memory"))
+        self.lost_keep.setToolTip(self.tr("Add its text back as a new memory of yours"))
+        self.lost_keep.clicked.connect(self._keep_lost)
+        self.lost_dismiss = QPushButton(self.tr("Dismiss…"))
+        self.lost_dismiss.setToolTip(self.tr("Delete its text for good"))
+        self.lost_dismiss.clicked.connect(self._dismiss_lost)
+        for button in (self.lost_copy, self.lost_keep):
+            row.addWidget(button)
+        row.addStretch(1)
+        row.addWidget(self.lost_dismiss)
+        column.addLayout(row)
+        box.hide()
+        return box
+
+    def _show_lost(self, items: list[dict[str, Any]]) -> None:
+        self.lost_box.setVisible(bool(items))
+        groups: dict[tuple[str, str], int] = {}
+        for x in items:
+            key = (str(x["kind"]), str(x["computer"]))
+            groups[key] = groups.get(key, 0) + 1
+        self.lost_line.setText(
+            "\n".join(self.words.lost(kind, name, n) for (kind, name), n in groups.items())
+        )
+        current = self.lost_list.currentItem()
+        was = current.data(ID_ROLE) if current is not None else None
+        self.lost_list.clear()
+        for x in items:
+            item = QListWidgetItem(
+                self.tr("%1 (%2, %3)")
+                .replace("%1", shorten(str(x["text"]), 100))
+                .replace("%2", self.words.lost_way(str(x["kind"]), str(x["computer"])))
+                .replace("%3", self.words.ago(x.get("at")))
+            )
+            item.setData(ID_ROLE, int(x["id"]))
+            item.setData(Qt.ItemDataRole.UserRole + 1, str(x["text"]))
+            item.setToolTip(str(x["text"]))
+            self.lost_list.addItem(item)
+            if x["id"] == was:
+                self.lost_list.setCurrentItem(item)
+        if self.lost_list.currentItem() is None and self.lost_list.count():
+            self.lost_list.setCurrentRow(0)
+        self._lost_selected()
+
+    def _lost_selected(self) -> None:
+        chosen = self.lost_list.currentItem() is not None
+        for button in (self.lost_copy, self.lost_keep, self.lost_dismiss):
+            button.setEnabled(chosen)
+
+    def _chosen_lost(self) -> tuple[int, str] | None:
+        item = self.lost_list.currentItem()
+        if item is None:
+            return None
+        return int(item.data(ID_ROLE)), str(item.data(Qt.ItemDataRole.UserRole + 1))
+
+    def _copy_lost(self) -> None:
+        chosen = self._chosen_lost()
+        if chosen is not None:
+            QGuiApplication.clipboard().setText(chosen[1])
+            self._say(self.tr("Copied."))
+
+    def _keep_lost(self) -> None:
+        chosen = self._chosen_lost()
+        if chosen is None:
+            return
+        self.lost_keep.setEnabled(False)
+
+        def kept(_memory_id: int) -> None:
+            self._say(self.tr("Kept as a new memory."))
+            self.refresh()
+
+        tasks.run(self.app.sync.keep_lost, chosen[0], done=kept, failed=self._said)
+
+    def _dismiss_lost(self) -> None:
+        chosen = self._chosen_lost()
+        if chosen is None:
+            return
+        answer = QMessageBox.question(
+            self,
+            self.tr("Dismiss"),
+            self.tr(
+                "Delete this text for good? It is in no memory or conversation any more: once "
+                "dismissed, it cannot be brought back."
+            ),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,  # a reflexive Enter keeps it
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+        tasks.run(
+            self.app.sync.dismiss_lost,
+            [chosen[0]],
+            done=lambda _n: self.refresh(),
+            failed=self._said,
+        )
 
     def _show_computers(self, info: dict[str, Any]) -> None:
         grid = self.computers_grid

@@ -324,12 +324,12 @@
 <context>
     <name>SyncPage</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="267" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="270" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n memory</numerusform><numerusform>%n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="269" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="272" />
         <source>%n conversation(s)</source>
         <translation><numerusform>%n conversation</numerusform><numerusform>%n conversations</numerusform></translation>
     </message>
@@ -375,6 +375,31 @@
         <location filename="../../desktop_mem/ui/sync_controller.py" line="146" />
         <source>%n memory(s) were edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</source>
         <translation><numerusform>%n memory was edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</numerusform><numerusform>%n memories were edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="156" />
+        <source>%n edit(s) made here were to memories deleted on %1</source>
+        <translation><numerusform>%n edit made here was to a memory deleted on %1</numerusform><numerusform>%n edits made here were to memories deleted on %1</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="158" />
+        <source>%n edit(s) made on %1 were to memories deleted here</source>
+        <translation><numerusform>%n edit made on %1 was to a memory deleted here</numerusform><numerusform>%n edits made on %1 were to memories deleted here</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="160" />
+        <source>%n message(s) written here were in conversations deleted on %1</source>
+        <translation><numerusform>%n message written here was in a conversation deleted on %1</numerusform><numerusform>%n messages written here were in conversations deleted on %1</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="162" />
+        <source>%n message(s) written on %1 were in conversations deleted here</source>
+        <translation><numerusform>%n message written on %1 was in a conversation deleted here</numerusform><numerusform>%n messages written on %1 were in conversations deleted here</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="184" />
+        <source>Settings &gt; Sync keeps their text until you dismiss them.</source>
+        <translation><numerusform>Settings &gt; Sync keeps its text until you dismiss it.</numerusform><numerusform>Settings &gt; Sync keeps their text until you dismiss them.</numerusform></translation>
     </message>
     </context>
 <context>

@@ -210,6 +210,27 @@ EN: dict[str, tuple[str, str]] = {
         "has not yet received your last change",
         "has not yet received your last %n changes",
     ),
+    # issue 51: what merges dropped
+    "%n edit(s) made here were to memories deleted on %1": (
+        "%n edit made here was to a memory deleted on %1",
+        "%n edits made here were to memories deleted on %1",
+    ),
+    "%n edit(s) made on %1 were to memories deleted here": (
+        "%n edit made on %1 was to a memory deleted here",
+        "%n edits made on %1 were to memories deleted here",
+    ),
+    "%n message(s) written here were in conversations deleted on %1": (
+        "%n message written here was in a conversation deleted on %1",
+        "%n messages written here were in conversations deleted on %1",
+    ),
+    "%n message(s) written on %1 were in conversations deleted here": (
+        "%n message written on %1 was in a conversation deleted here",
+        "%n messages written on %1 were in conversations deleted here",
+    ),
+    "Settings > Sync keeps their text until you dismiss them.": (
+        "Settings > Sync keeps its text until you dismiss it.",
+        "Settings > Sync keeps their text until you dismiss them.",
+    ),
 }
 
 

@@ -757,6 +757,36 @@ ZH: dict[str, str | list[str]] = {
     "has not yet received your last %n change(s) (since %1)": ["还没有收到你最近的 %n 项更改（自 %1 起）"],
     "has not yet received your last %n change(s)": ["还没有收到你最近的 %n 项更改"],
     "its latest changes have not arrived here yet": "它最近的更改还没有到达这里",
+    "%n edit(s) made here were to memories deleted on %1": [
+        "在这里做的 %n 处编辑所针对的记忆已在 %1 上被删除"
+    ],
+    "%n edit(s) made on %1 were to memories deleted here": [
+        "在 %1 上做的 %n 处编辑所针对的记忆已在这里被删除"
+    ],
+    "%n message(s) written here were in conversations deleted on %1": [
+        "在这里写的 %n 条消息所在的对话已在 %1 上被删除"
+    ],
+    "%n message(s) written on %1 were in conversations deleted here": [
+        "在 %1 上写的 %n 条消息所在的对话已在这里被删除"
+    ],
+    "edited here, deleted on %1": "在这里编辑，在 %1 上删除",
+    "edited on %1, deleted here": "在 %1 上编辑，在这里删除",
+    "written here, its conversation deleted on %1": "在这里写的，对话已在 %1 上删除",
+    "written on %1, its conversation deleted here": "在 %1 上写的，对话已在这里删除",
+    "Settings > Sync keeps their text until you dismiss them.": [
+        "“设置 > 同步”会保留这些内容，直到你将其移除。"
+    ],
+    "Changes a merge could not keep": "合并时未能保留的更改",
+    "A deletion made on one computer wins over what another changed at the same time. What it replaced is kept here until you dismiss it.": "一台电脑上的删除优先于另一台电脑同时做的更改。被删除覆盖的内容会保留在这里，直到你将其移除。",
+    "Keep as a new memory": "保留为新记忆",
+    "Add its text back as a new memory of yours": "把这段文字重新添加为你的一条新记忆",
+    "Dismiss…": "移除…",
+    "Delete its text for good": "永久删除这段文字",
+    "%1 (%2, %3)": "%1（%2，%3）",
+    "Copied.": "已复制。",
+    "Kept as a new memory.": "已保留为新记忆。",
+    "Dismiss": "移除",
+    "Delete this text for good? It is in no memory or conversation any more: once dismissed, it cannot be brought back.": "要永久删除这段文字吗？它已不在任何记忆或对话中：移除后将无法恢复。",
 }
 
 

@@ -506,6 +506,86 @@ def test_the_status_says_synced_only_once_the_other_has_taken_in_everything(
     qtbot.waitUntil(lambda: page.state.text() == laptop.sync_status.text(), timeout=WAIT)
 
 
+def test_an_edit_lost_to_a_deletion_is_said_once_and_kept_until_dismissed(
+    qtbot: Any,
+    window: MainWindow,
+    second: MainWindow,
+    folder: Path,
+    profile: Profile,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    laptop, desktop = window, second
+    app = laptop.context.app
+    for text in ("I drive a red Fiat", "I grow tomatoes"):
+        app.memories.add(NewMemory(text, kind="preference"))
+    app.sync.set_up(folder, "laptop")
+    desktop.context.app.sync.join(folder, profile.db.new_recovery_code, "desktop")
+    idle(qtbot)
+    for w in (laptop, desktop):  # the passes are the test's from here
+        w.syncing.stop()
+    idle(qtbot)
+    laptop.syncing.run_pass()
+    idle(qtbot)
+    # apart: the laptop edits both, the desktop deletes both
+    ids = {m.text: m.id for m in app.memories.list()}
+    app.memories.edit(ids["I drive a red Fiat"], text="I drive a blue Fiat")
+    app.memories.edit(ids["I grow tomatoes"], text="I grow cherry tomatoes")
+    desktop.context.app.memories.delete([m.id for m in desktop.context.app.memories.list()])
+    desktop.context.app.sync.now()
+    said: list[str] = []
+    laptop.context.hub.status.connect(lambda text, _ms: said.append(text))
+    laptop.syncing.run_pass()
+    idle(qtbot)
+    line = (
+        "2 edits made here were to memories deleted on desktop. Settings > Sync keeps their "
+        "text until you dismiss them."
+    )
+    assert said.count(line) == 1, said
+    laptop.syncing.run_pass()  # said once: the next pass does not say it again
+    idle(qtbot)
+    assert said.count(line) == 1
+    assert texts(laptop) == []  # the deletion won
+
+    page = page_of(qtbot, laptop)
+    assert page.lost_box.isVisible()
+    assert page.lost_line.text() == "2 edits made here were to memories deleted on desktop"
+    assert page.lost_list.count() == 2
+    shown = [page.lost_list.item(i).text() for i in range(2)]
+    assert all("(edited here, deleted on desktop, just now)" in t for t in shown), shown
+    row = next(i for i, t in enumerate(shown) if t.startswith("I grow cherry tomatoes"))
+    page.lost_list.setCurrentRow(row)
+    qtbot.mouseClick(page.lost_copy, Qt.MouseButton.LeftButton)
+    assert QApplication.clipboard().text() == "I grow cherry tomatoes"
+    qtbot.mouseClick(page.lost_keep, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: page.lost_list.count() == 1, timeout=WAIT)
+    qtbot.waitUntil(lambda: texts(laptop) == ["I grow cherry tomatoes"], timeout=WAIT)
+    assert page.lost_line.text() == "1 edit made here was to a memory deleted on desktop"
+    assert page.status.text() == "Kept as a new memory."
+
+    asked: list[str] = []
+
+    def answer(_parent: Any, _title: str, text: str, *_a: Any) -> Any:
+        asked.append(text)
+        return QMessageBox.StandardButton.No if len(asked) == 1 else QMessageBox.StandardButton.Yes
+
+    monkeypatch.setattr(QMessageBox, "question", answer)
+    qtbot.mouseClick(page.lost_dismiss, Qt.MouseButton.LeftButton)  # "No": kept
+    idle(qtbot)
+    assert "for good" in asked[0] and page.lost_list.count() == 1
+    qtbot.mouseClick(page.lost_dismiss, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not page.lost_box.isVisibleTo(page), timeout=WAIT)
+    assert app.sync.lost() == []
+
+    # the desktop hears of the edits its deletion won over, the other way round
+    said_there: list[str] = []
+    desktop.context.hub.status.connect(lambda text, _ms: said_there.append(text))
+    desktop.syncing.run_pass()
+    idle(qtbot)
+    assert any(
+        t.startswith("2 edits made on laptop were to memories deleted here") for t in said_there
+    )
+
+
 def test_words_for_sync_have_real_plural_forms() -> None:
     words = SyncWords()
     assert words.conflicts(1) == "1 memory was edited on two computers at once"
@@ -517,6 +597,16 @@ def test_words_for_sync_have_real_plural_forms() -> None:
     assert (
         words.synced(["laptop"], "2026-01-01T10:00:00Z", _at("2026-01-01T10:02:00Z"))
         == "Synced with laptop 2 min ago"
+    )
+    assert words.lost("memory_here", "desktop", 1) == (
+        "1 edit made here was to a memory deleted on desktop"
+    )
+    assert words.lost("message_there", "desktop", 2) == (
+        "2 messages written on desktop were in conversations deleted here"
+    )
+    assert words.lost_after_pass([("message_here", "laptop", 1)]) == (
+        "1 message written here was in a conversation deleted on laptop. Settings > Sync keeps "
+        "its text until you dismiss it."
     )
     now = _at("2026-01-02T10:00:00Z")
     assert words.not_received("desktop", 1, None, now) == (
