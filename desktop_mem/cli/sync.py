@@ -261,20 +261,46 @@ def join(ctx: Context) -> int:
     done = _index(ctx)
     info = ctx.app.sync.info()
     counts = ctx.app.counts()
+    if result.recovery == "own" and ctx.new_code:
+        # made by this command and not shown yet: it is what opens this copy
+        from desktop_mem.cli.keys import recovery_notice
+
+        ctx.err.write(recovery_notice(ctx.new_code, ctx.config.profile))
     if ctx.args.json:
         output.print_json(
-            {"sync": info, "pass": result.to_dict(), "counts": counts, "indexed": _indexed(done)},
+            {"sync": info, "pass": result.to_dict(), "counts": counts, "indexed": _indexed(done),
+             "recovery_code": result.recovery},
             ctx.out,
-        )
+        )  # fmt: skip
         return EXIT_OK
     memories, conversations = counts.get("memories", 0), counts.get("conversations", 0)
     ctx.out.write(
         f"Joined as {output.safe(info['name'])}: {memories} memor{'y' if memories == 1 else 'ies'} "
-        f"and {conversations} conversation{'' if conversations == 1 else 's'} so far. The "
-        "recovery code of the synced profile opens this copy too.\n" + _indexed_line(ctx, done)
+        f"and {conversations} conversation{'' if conversations == 1 else 's'} so far.\n"
+        + _recovery_line(result.recovery, made_now=bool(ctx.new_code))
+        + _indexed_line(ctx, done)
     )
     _report(ctx, result)
     return EXIT_OK
+
+
+def _recovery_line(recovery: str | None, made_now: bool) -> str:
+    """Which recovery code opens the joined profile from now on (the core says what it
+    did); nothing for a profile that has none (a passphrase opens it)."""
+    if recovery == "synced":
+        if made_now:  # its own code was made with it and never shown
+            return "The recovery code of the profile you joined opens this profile.\n"
+        return (
+            "From now on the recovery code of the profile you joined opens this profile: the "
+            "recovery code shown when this profile was made no longer does.\n"
+        )
+    if recovery == "own":
+        where = "shown above" if made_now else "the one shown when this profile was made"
+        return (
+            "The profile you joined has no recovery code (a passphrase protects it): this "
+            f"profile keeps its own recovery code ({where}).\n"
+        )
+    return ""
 
 
 def pair(ctx: Context) -> int:

@@ -44,6 +44,9 @@ def test_two_computers_from_the_command_line(
     assert code == 0, err
     data = json.loads(out)
     assert data["counts"]["memories"] == 1 and data["sync"]["name"] == "desktop"
+    # the code shown when the failed join made the profile no longer opens it: the core
+    # says what joining did
+    assert data["recovery_code"] == "synced"
     # what arrived is indexed by this computer's own model before the command returns
     assert data["indexed"] == {"memories": 1, "messages": 0, "passages": 0}
     code, out, _ = run("memory", "list", "--json", base=desktop)
@@ -81,6 +84,9 @@ def test_two_computers_from_the_command_line(
                          base=third)  # fmt: skip
     assert code == 0, err
     assert "Joined as tablet: 2 memories" in out and "Indexed 2 items by meaning." in out
+    # made by the join: its own code was never shown, the synced profile's opens it
+    assert "The recovery code of the profile you joined opens this profile.\n" in out
+    assert "no longer" not in out and "recovery code" not in err.lower()
 
     # the desktop is taken out; a later change on the laptop does not open for it
     code, out, err = run("sync", "remove", "desktop", base=laptop)
@@ -238,3 +244,38 @@ def test_a_lost_edit_is_said_listed_kept_and_dismissed(
     assert code == 0 and out == "Deleted 1 for good.\n"
     code, out, err = run("sync", "lost", base=laptop)
     assert out == "No change was lost in a merge.\n"
+
+
+def test_joining_says_which_recovery_code_opens_the_profile(
+    run: Run, tmp_path: Path, fake_ollama: FakeOllama, monkeypatch
+) -> None:
+    from desktop_mem.core.keys import recovery
+    from desktop_mem.core.keys.vault import read_sidecar
+
+    folder = tmp_path / "Sync"
+    folder.mkdir()
+    laptop, desktop, tablet = _computers(tmp_path, fake_ollama, "laptop", "desktop", "tablet")
+    with monkeypatch.context() as m:  # the laptop's profile is protected by a passphrase
+        m.setenv("DESKTOP_MEM_PASSPHRASE", "correct horse battery")
+        assert run("memory", "add", "I keep bees", base=laptop)[0] == 0
+        assert run("sync", "setup", str(folder), base=laptop)[0] == 0
+        pairing = json.loads(run("sync", "pair", "--json", base=laptop)[1])["pairing_code"]
+        second = json.loads(run("sync", "pair", "--json", base=laptop)[1])["pairing_code"]
+    # the desktop (a keyring) keeps its own code: made by the join, it is shown now
+    code, out, err = run("sync", "join", str(folder), "--code", pairing, base=desktop)
+    assert code == 0, err
+    assert "The profile you joined has no recovery code (a passphrase protects it): this " \
+        "profile keeps its own recovery code (shown above)." in out  # fmt: skip
+    assert "opens this copy too" not in out
+    own = _code(err)
+    path = tmp_path / "desktop" / "profiles" / "default" / "memory.db"
+    assert recovery.unseal(read_sidecar(path)["recovery"], own)
+
+    # a passphrase profile joining is told of no recovery code at all
+    with monkeypatch.context() as m:
+        m.setenv("DESKTOP_MEM_PASSPHRASE", "another passphrase")
+        code, out, err = run("sync", "join", str(folder), "--code", second, "--json",
+                             base=tablet)  # fmt: skip
+    assert code == 0, err
+    assert json.loads(out)["recovery_code"] == "none"
+    assert "recovery code" not in err.lower()

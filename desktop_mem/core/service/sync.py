@@ -94,7 +94,8 @@ class Sync:
         computer one that another took out of that sync (it joins again, keeping what it
         holds). `progress`
         hears how far a large file has been applied (it is also announced on the
-        service's events, SyncProgress, for the window)."""
+        service's events, SyncProgress, for the window). The pass's `recovery` says
+        which recovery code opens this profile from now on (Syncer.join)."""
         chosen = Path(folder).expanduser()
         ids = files.find_profiles(chosen) if chosen.is_dir() else []
         if not ids:
@@ -117,13 +118,16 @@ class Sync:
             except SyncError as exc:  # WrongKey is one: try the next profile in the folder
                 last = exc
                 continue
+            recovery = None  # joining again changes no key of this profile
             if self.syncer.removed_here:
                 self.syncer.rejoin(chosen, chain)
                 if name:
                     self.syncer.rename(name)
             else:
-                self.syncer.join(chosen, chain, name)
-            return self.now(index=index, progress=progress)
+                recovery = self.syncer.join(chosen, chain, name)
+            result = self.now(index=index, progress=progress)
+            result.recovery = recovery
+            return result
         assert last is not None
         raise last
 

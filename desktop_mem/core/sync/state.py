@@ -79,6 +79,9 @@ class Pass:
     compacted: bool = False
     refused: list[str] = field(default_factory=list)
     waiting: list[str] = field(default_factory=list)  # computers whose next file is not whole yet
+    # a join's: which recovery code opens this copy from now on ("synced", "own", "none";
+    # Syncer.join), None for every other pass
+    recovery: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         a = self.applied

@@ -126,9 +126,15 @@ class Syncer:
         chain.new_generation(layout, device, keys, {device: keys.public}, lock)
         self._start(folder, sync_id, device, keys, chain, name)
 
-    def join(self, folder: Path, chain: KeyChain, name: str | None = None) -> None:
+    def join(self, folder: Path, chain: KeyChain, name: str | None = None) -> str:
         """Join the profile synced through `folder` with the keys a code opened. This
-        profile must be new (nothing in it yet): it becomes a copy of the synced one."""
+        profile must be new (nothing in it yet): it becomes a copy of the synced one.
+
+        Returns which recovery code opens this copy from now on, for the front ends to
+        say: "synced" (the synced profile's: the code this profile was made with, shown
+        at its first start, no longer does), "own" (the synced profile has none, its
+        computers use a passphrase: this copy keeps its own code), or "none" (this
+        profile has no recovery code: a passphrase opens it)."""
         if self.enabled:
             raise SyncError("This profile already syncs: turn sync off first.", reason="sync_on")
         counts = self.db.query(
@@ -145,8 +151,9 @@ class Syncer:
         keys = crypto.DeviceKeys.generate()
         self._start(folder, chain.sync_id, device, keys, chain, name)
         lock = chain.current.lock if chain.current else None
-        if lock:
-            _adopt_lock(self.profile, lock)
+        if lock and _adopt_lock(self.profile, lock):
+            return "synced"
+        return "own" if _lock_of(self.profile) else "none"
 
     def kept_name(self) -> str:
         """This computer's name: as it syncs now, or as it was called when sync was
@@ -839,16 +846,18 @@ def _lock_of(profile: Profile) -> dict[str, Any] | None:
     return None if lock is None else lock.to_dict()
 
 
-def _adopt_lock(profile: Profile, lock: dict[str, Any]) -> None:
+def _adopt_lock(profile: Profile, lock: dict[str, Any]) -> bool:
     """A joined profile takes the synced profile's recovery code: its own key is sealed
-    to the same lock, so the one code opens every computer's copy."""
+    to the same lock, so the one code opens every computer's copy (and the code it was
+    made with no longer opens it). Whether it did (a passphrase profile has no code)."""
     db = profile.db
     key = db._key
     if key is None or key.mode != "keyring":
-        return
+        return False
     record = recovery.reseal(lock, key.secret)
     if record is None:
-        return
+        return False
     write_key_mode(
         db.path, "keyring", account=read_sidecar(db.path).get("key_account"), recovery=record
     )
+    return True
