@@ -458,8 +458,10 @@ class SyncController(QObject):
         def work() -> dict[str, Any]:
             self._pass_thread = threading.get_ident()
             try:
-                fn()
-                return {**sync.info(), "counts": app.counts()}
+                result = fn()
+                # a join's: which recovery code opens this profile now (the core says)
+                recovery = getattr(result, "recovery", None)
+                return {**sync.info(), "counts": app.counts(), "recovery": recovery}
             finally:
                 self._pass_thread = None
 

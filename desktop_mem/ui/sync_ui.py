@@ -265,16 +265,33 @@ class SyncPage(QWidget):
         self.code.clear()  # a code is not left on the screen
         counts = (info or {}).get("counts") or {}
         if joined and counts:  # what arrived, said once
-            self._say(
+            said = (
                 self.tr("Joined: %1 and %2 are here.")
                 .replace("%1", self.tr("%n memory(s)", "", int(counts.get("memories", 0))))
                 .replace(
                     "%2", self.tr("%n conversation(s)", "", int(counts.get("conversations", 0)))
                 )
             )
+            recovery = self._recovery_said((info or {}).get("recovery"))
+            self._say(f"{said} {recovery}" if recovery else said)
         else:
             self._say(self.tr("Sync is on."))
         self.refresh()
+
+    def _recovery_said(self, recovery: str | None) -> str:
+        """Which recovery code opens this profile after joining, as the core did it;
+        nothing for a profile that has none (a passphrase opens it)."""
+        if recovery == "synced":
+            return self.tr(
+                "From now on the recovery code of the profile you joined opens this profile: "
+                "the recovery code shown when this profile was first opened no longer does."
+            )
+        if recovery == "own":
+            return self.tr(
+                "The profile you joined has no recovery code (a passphrase protects it): this "
+                "profile keeps its own, the one shown when it was first opened."
+            )
+        return ""
 
     def _failed(self, text: str) -> None:
         self._joining = False

@@ -2823,7 +2823,7 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     <message>
         <location filename="../../desktop_mem/ui/sync_ui.py" line="150" />
         <location filename="../../desktop_mem/ui/sync_ui.py" line="163" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="305" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="322" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
@@ -2839,13 +2839,13 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     </message>
     <message>
         <location filename="../../desktop_mem/ui/sync_ui.py" line="165" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="363" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="380" />
         <source>The recovery code, or a pairing code</source>
         <translation>恢复码，或配对码</translation>
     </message>
     <message>
         <location filename="../../desktop_mem/ui/sync_ui.py" line="166" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="370" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="387" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
@@ -2925,228 +2925,238 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation><numerusform>%n 个对话</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="276" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="278" />
         <source>Sync is on.</source>
         <translation>同步已开启。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="294" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="286" />
+        <source>From now on the recovery code of the profile you joined opens this profile: the recovery code shown when this profile was first opened no longer does.</source>
+        <translation>从现在起，打开这个配置要用你加入的那个配置的恢复码：这个配置第一次打开时显示的恢复码已不再有效。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="291" />
+        <source>The profile you joined has no recovery code (a passphrase protects it): this profile keeps its own, the one shown when it was first opened.</source>
+        <translation>你加入的配置没有恢复码（它由密码保护）：这个配置保留自己的恢复码，也就是它第一次打开时显示的那个。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="311" />
         <source>Move to another folder…</source>
         <translation>移到另一个文件夹…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="297" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="314" />
         <source>Sync through another folder from now on (the engine's folder moved, or you use another engine). The same key and the same computer: nothing is sent again.</source>
         <translation>从现在起通过另一个文件夹同步（同步引擎的文件夹移动了，或你换了引擎）。密钥和这台电脑都不变：不会重新发送任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="313" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="330" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="317" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="334" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="321" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="338" />
         <source>This computer</source>
         <translation>这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="326" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="343" />
         <source>Other computers</source>
         <translation>其他电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="344" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="361" />
         <source>The other version of each is in its history. Double-click to open it.</source>
         <translation>每条记忆的另一个版本都在它的历史中。双击即可打开。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="351" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="364" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="368" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="381" />
         <source>Join again</source>
         <translation>重新加入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="355" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="372" />
         <source>Show a pairing code on one of your other computers (Settings &gt; Sync) and enter it here. This computer joins as a new one and keeps everything it holds: what changed here since is sent, what the others did is taken in.</source>
         <translation>在你的另一台电脑上显示配对码（设置 &gt; 同步），然后在这里输入。这台电脑会作为新电脑加入，并保留它已有的全部内容：这里之后的改动会发送出去，其他电脑的改动会同步过来。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="375" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="392" />
         <source>Show a pairing code</source>
         <translation>显示配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="377" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="394" />
         <source>A code another computer joins with, without the recovery code</source>
         <translation>另一台电脑无需恢复码即可用它加入的代码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="380" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="397" />
         <source>Sync now</source>
         <translation>立即同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="382" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="399" />
         <source>Turn off sync on this computer…</source>
         <translation>在这台电脑上关闭同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="451" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="468" />
         <source>Show them</source>
         <translation>查看</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="455" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="472" />
         <source>Memories edited on two computers at once</source>
         <translation>在两台电脑上同时被编辑的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="460" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="477" />
         <source>(deleted)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="462" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="479" />
         <source>%1 (also edited on %2, %3)</source>
         <translation>%1（%2 上也编辑过，%3）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="474" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="491" />
         <source>Changes a merge could not keep</source>
         <translation>合并时未能保留的更改</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="481" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="498" />
         <source>A deletion made on one computer wins over what another changed at the same time. What it replaced is kept here until you dismiss it.</source>
         <translation>一台电脑上的删除优先于另一台电脑同时做的更改。被删除覆盖的内容会保留在这里，直到你将其移除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="493" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="510" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="495" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="512" />
         <source>Keep as a new memory</source>
         <translation>保留为新记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="496" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="513" />
         <source>Add its text back as a new memory of yours</source>
         <translation>把这段文字重新添加为你的一条新记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="498" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="515" />
         <source>Dismiss…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="499" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="516" />
         <source>Delete its text for good</source>
         <translation>永久删除这段文字</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="523" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="540" />
         <source>%1 (%2, %3)</source>
         <translation>%1（%2，%3）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="553" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="570" />
         <source>Copied.</source>
         <translation>已复制。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="562" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="579" />
         <source>Kept as a new memory.</source>
         <translation>已保留为新记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="573" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="590" />
         <source>Dismiss</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="575" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="592" />
         <source>Delete this text for good? It is in no memory or conversation any more: once dismissed, it cannot be brought back.</source>
         <translation>要永久删除这段文字吗？它已不在任何记忆或对话中：移除后将无法恢复。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="607" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="624" />
         <source>None yet. On the other computer, choose Join a synced profile in Settings &gt; Sync, with this folder and a pairing code (Show a pairing code, below).</source>
         <translation>还没有。在另一台电脑上，打开“设置 &gt; 同步”，选择“加入一个已同步的配置”，使用这个文件夹和一个配对码（见下方的“显示配对码”）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="613" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="630" />
         <source>None yet. On the other computer, choose Join a synced profile in Settings &gt; Sync, with this folder and the recovery code or a pairing code.</source>
         <translation>还没有。在另一台电脑上，打开“设置 &gt; 同步”，选择“加入一个已同步的配置”，用这个文件夹以及恢复码或配对码加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="633" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="650" />
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="667" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="684" />
         <source>A computer's name cannot be empty: type a few letters.</source>
         <translation>电脑名称不能为空：请输入几个字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="679" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="696" />
         <source>Renamed.</source>
         <translation>已重命名。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="684" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="701" />
         <source>Remove a computer</source>
         <translation>移除一台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="686" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="703" />
         <source>Remove “%1” from this sync? The others get a new key that it is not given: it cannot read anything changed from now on. What it already holds stays on it. Do this if it was lost or stolen, or is no longer yours.</source>
         <translation>要把“%1”从这个同步中移除吗？其他电脑会换用一把不给它的新密钥：从现在起的任何更改它都读不到。它已有的内容仍留在它上面。如果它丢失、被盗或已不属于你，请这样做。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="695" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="712" />
         <source>Removing %1…</source>
         <translation>正在移除 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="700" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="717" />
         <source>%1 was removed.</source>
         <translation>已移除 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="706" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="723" />
         <source>Move sync to another folder</source>
         <translation>把同步移到另一个文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="711" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="728" />
         <source>Moving sync to %1…</source>
         <translation>正在把同步移到 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="717" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="734" />
         <source>This profile now syncs through %1. On your other computers, choose Move to another folder… with the same folder once the engine has brought it there. The old folder is no longer used here: delete it once every computer has moved.</source>
         <translation>这个档案现在通过 %1 同步。等同步引擎把这个文件夹带到你的其他电脑后，在那些电脑上选择“移到另一个文件夹…”并选同一个文件夹。这台电脑不再使用旧文件夹：等所有电脑都移过去后，可以删除它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="751" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="768" />
         <source>Turn off sync</source>
         <translation>关闭同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="753" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="770" />
         <source>Stop syncing this profile on this computer? Everything it holds stays here, and the other computers go on syncing without it.</source>
         <translation>要在这台电脑上停止同步这个配置吗？它的全部内容仍保留在这里，其他电脑会在没有它的情况下继续同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="764" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="781" />
         <source>Sync is off on this computer.</source>
         <translation>这台电脑上的同步已关闭。</translation>
     </message>

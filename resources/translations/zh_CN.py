@@ -787,6 +787,8 @@ ZH: dict[str, str | list[str]] = {
     "Kept as a new memory.": "已保留为新记忆。",
     "Dismiss": "移除",
     "Delete this text for good? It is in no memory or conversation any more: once dismissed, it cannot be brought back.": "要永久删除这段文字吗？它已不在任何记忆或对话中：移除后将无法恢复。",
+    "From now on the recovery code of the profile you joined opens this profile: the recovery code shown when this profile was first opened no longer does.": "从现在起，打开这个配置要用你加入的那个配置的恢复码：这个配置第一次打开时显示的恢复码已不再有效。",
+    "The profile you joined has no recovery code (a passphrase protects it): this profile keeps its own, the one shown when it was first opened.": "你加入的配置没有恢复码（它由密码保护）：这个配置保留自己的恢复码，也就是它第一次打开时显示的那个。",
 }
 
 

@@ -121,7 +121,8 @@ def test_set_up_then_join_with_a_pairing_code_and_memories_reach_the_other_windo
     assert desktop_page.status.text() == (
         f"Joined: {counts['memories']} memor{'y' if counts['memories'] == 1 else 'ies'} and "
         f"{counts['conversations']} conversation{'' if counts['conversations'] == 1 else 's'} "
-        "are here."
+        "are here. From now on the recovery code of the profile you joined opens this "
+        "profile: the recovery code shown when this profile was first opened no longer does."
     )
     assert desktop_page.showing_on()
     qtbot.waitUntil(lambda: "Synced with laptop" in desktop_page.state.text(), timeout=WAIT)
@@ -156,6 +157,32 @@ def test_set_up_then_join_with_a_pairing_code_and_memories_reach_the_other_windo
     idle(qtbot)
     assert "desktop" in laptop_page.remove_buttons
     laptop.syncing.timer.setInterval(10_000)
+
+
+def test_joining_a_passphrase_profile_keeps_this_ones_own_recovery_code(
+    qtbot: Any, second: MainWindow, folder: Path, tmp_path: Path, isolated: MemoryKeyring,
+    fake_ollama: FakeOllama,
+) -> None:  # fmt: skip
+    """The synced profile has no recovery code: the joining window is not told of one,
+    but that its own code (shown at its first start) still opens it."""
+    config = Config.resolve(home=tmp_path / "laptop", ollama_host=fake_ollama.url,
+                            embed_model="fake-embed", passphrase="correct horse battery")  # fmt: skip
+    laptop = Service.open(config, Vault(KeyringAccess(isolated, timeout=2.0)))
+    try:
+        laptop.sync.set_up(folder, "laptop")
+        page = page_of(qtbot, second)
+        page.join_folder.setText(str(folder))
+        page.code.setText(laptop.sync.offer_pairing())
+        qtbot.mouseClick(page.join_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: page.status.text().startswith("Joined: "), timeout=WAIT)
+        assert page.status.text().endswith(
+            "The profile you joined has no recovery code (a passphrase protects it): this "
+            "profile keeps its own, the one shown when it was first opened."
+        )
+        assert "no longer" not in page.status.text()
+        idle(qtbot)
+    finally:
+        laptop.close()
 
 
 def test_a_profile_with_data_cannot_join_and_is_told_why(
