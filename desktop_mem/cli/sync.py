@@ -364,9 +364,8 @@ def _devices(ctx: Context, computers: list[dict[str, Any]]) -> None:
 
 def _standing(c: dict[str, Any]) -> str:
     if c.get("up_to_date", True):
-        state = (
-            f"has all your changes (the last reached it {_ago(c.get('synced_at') or c['seen_at'])})"
-        )
+        when = c.get("synced_at") or c.get("seen_at")
+        state = "has all your changes" + (f" (the last reached it {_ago(when)})" if when else "")
     else:
         n = int(c.get("missing") or 0)
         state = f"has not yet received your last {n} change{'' if n == 1 else 's'}"

@@ -120,6 +120,8 @@ class SyncWords(QObject):
 
     def has_all(self, stamp: str | None, now: datetime | None = None) -> str:
         """Settings > Sync, beside a computer that has taken in everything."""
+        if _parse(stamp) is None:  # nothing written here yet to reach it
+            return self.tr("has all your changes")
         return self.tr("has all your changes (the last reached it %1)").replace(
             "%1", self.ago(stamp, now)
         )
@@ -178,11 +180,16 @@ class SyncWords(QObject):
         """Said once, after the pass that dropped them: (way, computer's name, how many)."""
         said = [self.lost(kind, name, n) for kind, name, n in groups]
         total = sum(n for _kind, _name, n in groups)
-        return (
-            ". ".join(said)
-            + ". "
-            + self.tr("Settings > Sync keeps their text until you dismiss them.", "", total)
+        return self.sentences(
+            [*said, self.tr("Settings > Sync keeps their text until you dismiss them.", "", total)]
         )
+
+    def sentences(self, parts: list[str]) -> str:
+        """Sentences one after the other, as the language writes them ("。" in Chinese)."""
+        text = parts[0] if parts else ""
+        for part in parts[1:]:
+            text = self.tr("%1. %2").replace("%1", text.rstrip(".。")).replace("%2", part)
+        return text
 
     def refused(self) -> str:
         return self.tr(
@@ -398,13 +405,18 @@ class SyncController(QObject):
         if self.error and not self.running:
             return self.error
         text = self.status_text()
-        if self.running or not self.info.get("enabled"):
-            return text
+        advice = self.advice()
+        return self.words.sentences([text, advice]) if advice else text
+
+    def advice(self) -> str:
+        """What the user can do when another computer lacks this one's changes, or its
+        own have not all arrived here; "" when there is nothing to do."""
+        if self.running or self.error or not self.info.get("enabled"):
+            return ""
         computers, _removed = self._computers()
         lagging = [str(c["name"]) for c in computers if not c.get("up_to_date", True)]
         behind = [str(c["name"]) for c in computers if c.get("behind")]
-        advice = self.words.advice(lagging, behind)
-        return f"{text}. {advice}" if advice else text
+        return self.words.advice(lagging, behind)
 
     def _lost_groups(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str, int]]:
         names = {str(c.get("device")): str(c.get("name")) for c in self.info.get("computers", [])}

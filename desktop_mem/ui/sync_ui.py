@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
     QDialog,
@@ -273,7 +273,8 @@ class SyncPage(QWidget):
                 )
             )
             recovery = self._recovery_said((info or {}).get("recovery"))
-            self._say(f"{said} {recovery}" if recovery else said)
+            # two sentences, as the language joins them (no space after "。")
+            self._say(self.tr("%1 %2").replace("%1", said).replace("%2", recovery).strip())
         else:
             self._say(self.tr("Sync is on."))
         self.refresh()
@@ -350,6 +351,13 @@ class SyncPage(QWidget):
         self.error_line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.error_line.hide()
         column.addWidget(self.error_line)
+        # what the user can do when another computer lacks this one's changes (or its
+        # files have not all arrived): the status bar has it in its tooltip only
+        self.advice_line = QLabel("")
+        self.advice_line.setObjectName("notice")
+        self.advice_line.setWordWrap(True)
+        self.advice_line.hide()
+        column.addWidget(self.advice_line)
 
         self.conflicts_line = QLabel("")
         self.conflicts_line.setWordWrap(True)
@@ -484,6 +492,19 @@ class SyncPage(QWidget):
             item.setData(ID_ROLE, memory_id)
             self.conflicts_list.addItem(item)
         self._controller_changed()
+        QTimer.singleShot(0, self._fit_window)
+
+    def _fit_window(self) -> None:
+        """The Settings dialog grows to what the page shows now: it was sized before the
+        page was read (off the GUI thread), and a page taller than it squeezed its
+        wrapped lines until they were clipped."""
+        top = self.window()
+        if top is self or not top.isVisible():
+            return
+        want = top.sizeHint().height()
+        screen = top.screen().availableGeometry().height() if top.screen() else want
+        if top.height() < want:
+            top.resize(top.width(), min(want, screen))
 
     # -- what merges dropped --------------------------------------------------------------
 
@@ -503,7 +524,11 @@ class SyncPage(QWidget):
         note.setWordWrap(True)
         column.addWidget(note)
         self.lost_list = QListWidget()
-        self.lost_list.setMaximumHeight(110)
+        self.lost_list.setMaximumHeight(120)
+        # each one's text, then its way on a line of its own, wrapped to the width the
+        # dialog has (a long memory scrolled out of sight sideways)
+        self.lost_list.setWordWrap(True)
+        self.lost_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.lost_list.currentItemChanged.connect(lambda *_: self._lost_selected())
         column.addWidget(self.lost_list)
         row = QHBoxLayout()
@@ -536,11 +561,11 @@ class SyncPage(QWidget):
         was = current.data(ID_ROLE) if current is not None else None
         self.lost_list.clear()
         for x in items:
+            way = self.words.lost_way(str(x["kind"]), str(x["computer"]))
             item = QListWidgetItem(
-                self.tr("%1 (%2, %3)")
-                .replace("%1", shorten(str(x["text"]), 100))
-                .replace("%2", self.words.lost_way(str(x["kind"]), str(x["computer"])))
-                .replace("%3", self.words.ago(x.get("at")))
+                shorten(str(x["text"]), 160)
+                + "\n"
+                + self.tr("%1 · %2").replace("%1", way).replace("%2", self.words.ago(x.get("at")))
             )
             item.setData(ID_ROLE, int(x["id"]))
             item.setData(Qt.ItemDataRole.UserRole + 1, str(x["text"]))
@@ -670,6 +695,9 @@ class SyncPage(QWidget):
         if hasattr(self, "error_line"):
             self.error_line.setText(self.controller.error if error else "")
             self.error_line.setVisible(error)
+            advice = "" if error or running else self.controller.advice()
+            self.advice_line.setText(advice)
+            self.advice_line.setVisible(bool(advice))
 
     def _say(self, text: str, error: bool = False) -> None:
         name = "status" if error else "notice"  # an error: in the error colour

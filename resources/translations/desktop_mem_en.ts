@@ -357,42 +357,42 @@
         <translation><numerusform>%1 has not yet received your last change</numerusform><numerusform>%1 has not yet received your last %n changes</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="131" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="133" />
         <source>has not yet received your last %n change(s) (since %1)</source>
         <translation><numerusform>has not yet received your last change (since %1)</numerusform><numerusform>has not yet received your last %n changes (since %1)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="134" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="136" />
         <source>has not yet received your last %n change(s)</source>
         <translation><numerusform>has not yet received your last change</numerusform><numerusform>has not yet received your last %n changes</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="141" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="143" />
         <source>%n memory(s) were edited on two computers at once</source>
         <translation><numerusform>%n memory was edited on two computers at once</numerusform><numerusform>%n memories were edited on two computers at once</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="146" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="148" />
         <source>%n memory(s) were edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</source>
         <translation><numerusform>%n memory was edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</numerusform><numerusform>%n memories were edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="156" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="158" />
         <source>%n edit(s) made here were to memories deleted on %1</source>
         <translation><numerusform>%n edit made here was to a memory deleted on %1</numerusform><numerusform>%n edits made here were to memories deleted on %1</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="158" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="160" />
         <source>%n edit(s) made on %1 were to memories deleted here</source>
         <translation><numerusform>%n edit made on %1 was to a memory deleted here</numerusform><numerusform>%n edits made on %1 were to memories deleted here</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="160" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="162" />
         <source>%n message(s) written here were in conversations deleted on %1</source>
         <translation><numerusform>%n message written here was in a conversation deleted on %1</numerusform><numerusform>%n messages written here were in conversations deleted on %1</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="162" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="164" />
         <source>%n message(s) written on %1 were in conversations deleted here</source>
         <translation><numerusform>%n message written on %1 was in a conversation deleted here</numerusform><numerusform>%n messages written on %1 were in conversations deleted here</numerusform></translation>
     </message>

@@ -2773,27 +2773,27 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SyncController</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="367" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="374" />
         <source>Syncing… %1%</source>
         <translation>正在同步… %1%</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="369" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="376" />
         <source>Syncing…</source>
         <translation>正在同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="372" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="379" />
         <source>Not synced: the reason is below</source>
         <translation>未同步：原因见下方</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="373" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="380" />
         <source>Not synced: see Settings &gt; Sync</source>
         <translation>未同步：请查看“设置 &gt; 同步”</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="375" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="382" />
         <source>Sync on</source>
         <translation>同步已开启</translation>
     </message>
@@ -2823,7 +2823,7 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     <message>
         <location filename="../../desktop_mem/ui/sync_ui.py" line="150" />
         <location filename="../../desktop_mem/ui/sync_ui.py" line="163" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="322" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="323" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
@@ -2839,13 +2839,13 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     </message>
     <message>
         <location filename="../../desktop_mem/ui/sync_ui.py" line="165" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="380" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="388" />
         <source>The recovery code, or a pairing code</source>
         <translation>恢复码，或配对码</translation>
     </message>
     <message>
         <location filename="../../desktop_mem/ui/sync_ui.py" line="166" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="387" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="395" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
@@ -2925,238 +2925,243 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation><numerusform>%n 个对话</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="278" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="277" />
+        <source>%1 %2</source>
+        <translation>%1%2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="279" />
         <source>Sync is on.</source>
         <translation>同步已开启。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="286" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="287" />
         <source>From now on the recovery code of the profile you joined opens this profile: the recovery code shown when this profile was first opened no longer does.</source>
         <translation>从现在起，打开这个配置要用你加入的那个配置的恢复码：这个配置第一次打开时显示的恢复码已不再有效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="291" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="292" />
         <source>The profile you joined has no recovery code (a passphrase protects it): this profile keeps its own, the one shown when it was first opened.</source>
         <translation>你加入的配置没有恢复码（它由密码保护）：这个配置保留自己的恢复码，也就是它第一次打开时显示的那个。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="311" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="312" />
         <source>Move to another folder…</source>
         <translation>移到另一个文件夹…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="314" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="315" />
         <source>Sync through another folder from now on (the engine's folder moved, or you use another engine). The same key and the same computer: nothing is sent again.</source>
         <translation>从现在起通过另一个文件夹同步（同步引擎的文件夹移动了，或你换了引擎）。密钥和这台电脑都不变：不会重新发送任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="330" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="331" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="334" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="335" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="338" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="339" />
         <source>This computer</source>
         <translation>这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="343" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="344" />
         <source>Other computers</source>
         <translation>其他电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="361" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="369" />
         <source>The other version of each is in its history. Double-click to open it.</source>
         <translation>每条记忆的另一个版本都在它的历史中。双击即可打开。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="368" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="381" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="376" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="389" />
         <source>Join again</source>
         <translation>重新加入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="372" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="380" />
         <source>Show a pairing code on one of your other computers (Settings &gt; Sync) and enter it here. This computer joins as a new one and keeps everything it holds: what changed here since is sent, what the others did is taken in.</source>
         <translation>在你的另一台电脑上显示配对码（设置 &gt; 同步），然后在这里输入。这台电脑会作为新电脑加入，并保留它已有的全部内容：这里之后的改动会发送出去，其他电脑的改动会同步过来。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="392" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="400" />
         <source>Show a pairing code</source>
         <translation>显示配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="394" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="402" />
         <source>A code another computer joins with, without the recovery code</source>
         <translation>另一台电脑无需恢复码即可用它加入的代码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="397" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="405" />
         <source>Sync now</source>
         <translation>立即同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="399" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="407" />
         <source>Turn off sync on this computer…</source>
         <translation>在这台电脑上关闭同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="468" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="476" />
         <source>Show them</source>
         <translation>查看</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="472" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="480" />
         <source>Memories edited on two computers at once</source>
         <translation>在两台电脑上同时被编辑的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="477" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="485" />
         <source>(deleted)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="479" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="487" />
         <source>%1 (also edited on %2, %3)</source>
         <translation>%1（%2 上也编辑过，%3）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="491" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="512" />
         <source>Changes a merge could not keep</source>
         <translation>合并时未能保留的更改</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="498" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="519" />
         <source>A deletion made on one computer wins over what another changed at the same time. What it replaced is kept here until you dismiss it.</source>
         <translation>一台电脑上的删除优先于另一台电脑同时做的更改。被删除覆盖的内容会保留在这里，直到你将其移除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="510" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="535" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="512" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="537" />
         <source>Keep as a new memory</source>
         <translation>保留为新记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="513" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="538" />
         <source>Add its text back as a new memory of yours</source>
         <translation>把这段文字重新添加为你的一条新记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="515" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="540" />
         <source>Dismiss…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="516" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="541" />
         <source>Delete its text for good</source>
         <translation>永久删除这段文字</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="540" />
-        <source>%1 (%2, %3)</source>
-        <translation>%1（%2，%3）</translation>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="568" />
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="570" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="595" />
         <source>Copied.</source>
         <translation>已复制。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="579" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="604" />
         <source>Kept as a new memory.</source>
         <translation>已保留为新记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="590" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="615" />
         <source>Dismiss</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="592" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="617" />
         <source>Delete this text for good? It is in no memory or conversation any more: once dismissed, it cannot be brought back.</source>
         <translation>要永久删除这段文字吗？它已不在任何记忆或对话中：移除后将无法恢复。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="624" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="649" />
         <source>None yet. On the other computer, choose Join a synced profile in Settings &gt; Sync, with this folder and a pairing code (Show a pairing code, below).</source>
         <translation>还没有。在另一台电脑上，打开“设置 &gt; 同步”，选择“加入一个已同步的配置”，使用这个文件夹和一个配对码（见下方的“显示配对码”）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="630" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="655" />
         <source>None yet. On the other computer, choose Join a synced profile in Settings &gt; Sync, with this folder and the recovery code or a pairing code.</source>
         <translation>还没有。在另一台电脑上，打开“设置 &gt; 同步”，选择“加入一个已同步的配置”，用这个文件夹以及恢复码或配对码加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="650" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="675" />
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="684" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="712" />
         <source>A computer's name cannot be empty: type a few letters.</source>
         <translation>电脑名称不能为空：请输入几个字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="696" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="724" />
         <source>Renamed.</source>
         <translation>已重命名。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="701" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="729" />
         <source>Remove a computer</source>
         <translation>移除一台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="703" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="731" />
         <source>Remove “%1” from this sync? The others get a new key that it is not given: it cannot read anything changed from now on. What it already holds stays on it. Do this if it was lost or stolen, or is no longer yours.</source>
         <translation>要把“%1”从这个同步中移除吗？其他电脑会换用一把不给它的新密钥：从现在起的任何更改它都读不到。它已有的内容仍留在它上面。如果它丢失、被盗或已不属于你，请这样做。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="712" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="740" />
         <source>Removing %1…</source>
         <translation>正在移除 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="717" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="745" />
         <source>%1 was removed.</source>
         <translation>已移除 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="723" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="751" />
         <source>Move sync to another folder</source>
         <translation>把同步移到另一个文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="728" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="756" />
         <source>Moving sync to %1…</source>
         <translation>正在把同步移到 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="734" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="762" />
         <source>This profile now syncs through %1. On your other computers, choose Move to another folder… with the same folder once the engine has brought it there. The old folder is no longer used here: delete it once every computer has moved.</source>
         <translation>这个档案现在通过 %1 同步。等同步引擎把这个文件夹带到你的其他电脑后，在那些电脑上选择“移到另一个文件夹…”并选同一个文件夹。这台电脑不再使用旧文件夹：等所有电脑都移过去后，可以删除它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="768" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="796" />
         <source>Turn off sync</source>
         <translation>关闭同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="770" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="798" />
         <source>Stop syncing this profile on this computer? Everything it holds stays here, and the other computers go on syncing without it.</source>
         <translation>要在这台电脑上停止同步这个配置吗？它的全部内容仍保留在这里，其他电脑会在没有它的情况下继续同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="781" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="809" />
         <source>Sync is off on this computer.</source>
         <translation>这台电脑上的同步已关闭。</translation>
     </message>
@@ -3224,72 +3229,77 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>同步工具还没有把 %1 的所有文件带到这里：请确认它在两台电脑上都在运行。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="123" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="124" />
+        <source>has all your changes</source>
+        <translation>已有你的全部更改</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="125" />
         <source>has all your changes (the last reached it %1)</source>
         <translation>已有你的全部更改（最近一项%1到达）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="131" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="133" />
         <source>has not yet received your last %n change(s) (since %1)</source>
         <translation><numerusform>还没有收到你最近的 %n 项更改（自 %1 起）</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="134" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="136" />
         <source>has not yet received your last %n change(s)</source>
         <translation><numerusform>还没有收到你最近的 %n 项更改</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="138" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="140" />
         <source>its latest changes have not arrived here yet</source>
         <translation>它最近的更改还没有到达这里</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="141" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="143" />
         <source>%n memory(s) were edited on two computers at once</source>
         <translation><numerusform>有 %n 条记忆同时在两台电脑上被编辑</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="146" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="148" />
         <source>%n memory(s) were edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</source>
         <translation><numerusform>有 %n 条记忆同时在两台电脑上被编辑：另一个版本在它的历史中（“设置 &gt; 同步”中列出了它们）。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="156" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="158" />
         <source>%n edit(s) made here were to memories deleted on %1</source>
         <translation><numerusform>在这里做的 %n 处编辑所针对的记忆已在 %1 上被删除</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="158" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="160" />
         <source>%n edit(s) made on %1 were to memories deleted here</source>
         <translation><numerusform>在 %1 上做的 %n 处编辑所针对的记忆已在这里被删除</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="160" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="162" />
         <source>%n message(s) written here were in conversations deleted on %1</source>
         <translation><numerusform>在这里写的 %n 条消息所在的对话已在 %1 上被删除</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="162" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="164" />
         <source>%n message(s) written on %1 were in conversations deleted here</source>
         <translation><numerusform>在 %1 上写的 %n 条消息所在的对话已在这里被删除</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="168" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="170" />
         <source>edited here, deleted on %1</source>
         <translation>在这里编辑，在 %1 上删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="170" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="172" />
         <source>edited on %1, deleted here</source>
         <translation>在 %1 上编辑，在这里删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="172" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="174" />
         <source>written here, its conversation deleted on %1</source>
         <translation>在这里写的，对话已在 %1 上删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="174" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="176" />
         <source>written on %1, its conversation deleted here</source>
         <translation>在 %1 上写的，对话已在这里删除</translation>
     </message>
@@ -3299,7 +3309,12 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation><numerusform>“设置 &gt; 同步”会保留这些内容，直到你将其移除。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="189" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="191" />
+        <source>%1. %2</source>
+        <translation>%1。%2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="196" />
         <source>A file in the sync folder was refused (changed, cut short or from another profile): nothing of it was applied. If it goes on, remove that computer and join it again.</source>
         <translation>同步文件夹中的一个文件被拒绝了（被改动、不完整或来自另一个配置）：其中的内容都没有应用。如果一直这样，请移除那台电脑，再让它重新加入。</translation>
     </message>

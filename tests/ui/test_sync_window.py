@@ -510,6 +510,8 @@ def test_the_status_says_synced_only_once_the_other_has_taken_in_everything(
     assert laptop.sync_status.objectName() == ""  # not a failure: not in the error colour
     page = page_of(qtbot, laptop)
     assert page.state.text() == line
+    assert page.advice_line.isVisible()  # what to do, said on the page too
+    assert tip == f"{line}. {page.advice_line.text()}"
     row = page.computers_grid.itemAtPosition(0, 1).widget()
     assert row.text() == f"has not yet received your last 3 changes (since {clock})"
 
@@ -523,6 +525,7 @@ def test_the_status_says_synced_only_once_the_other_has_taken_in_everything(
     idle(qtbot)
     row = page.computers_grid.itemAtPosition(0, 1).widget()
     assert row.text() == "has all your changes (the last reached it just now)"
+    assert not page.advice_line.isVisible()
 
     # taken out: gone from the line at once, before any pass
     laptop.context.app.sync.remove("desktop")
@@ -578,7 +581,7 @@ def test_an_edit_lost_to_a_deletion_is_said_once_and_kept_until_dismissed(
     assert page.lost_line.text() == "2 edits made here were to memories deleted on desktop"
     assert page.lost_list.count() == 2
     shown = [page.lost_list.item(i).text() for i in range(2)]
-    assert all("(edited here, deleted on desktop, just now)" in t for t in shown), shown
+    assert all(t.endswith("\nedited here, deleted on desktop · just now") for t in shown), shown
     row = next(i for i, t in enumerate(shown) if t.startswith("I grow cherry tomatoes"))
     page.lost_list.setCurrentRow(row)
     qtbot.mouseClick(page.lost_copy, Qt.MouseButton.LeftButton)
