@@ -308,6 +308,10 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
             if only and name not in only:
                 continue
             dialog.tabs.setCurrentIndex(n)
+            if tag[0] == "-joined" and isinstance(page, SyncPage):  # the line after joining
+                page._joining = True
+                page._done({"counts": {"memories": 12, "conversations": 3}, "recovery": "synced"})
+                pump(cond=lambda page=page: page.status.text().count(" ") > 8)
             shots.append((f"settings-{name}" + (tag[0] if only else ""), dialog))
             _save(out, shots[-1][0] + suffix[0], dialog, pump)
         dialog.close()
@@ -374,6 +378,13 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
         tea = next(m for m in profile.memories.list() if m.origin_device)
         window.memories.show_memory(tea.id)
         _save(out, "memories-synced" + suffix[0], window, pump)
+        # what a merge dropped, said once in the status bar after the pass
+        window.show_page("chat")
+        window.context.hub.status.emit(
+            window.syncing.words.lost_after_pass([("memory_here", "desktop", 2)]), 30000
+        )
+        _save(out, "chat-sync-lost" + suffix[0], window, pump)
+        window.statusBar().clearMessage()
         # the memory edited on both computers at once: its card was marked until now
         both = window.context.app.sync.conflicts()[0][0]
         window.memories.show_memory(both)
@@ -385,6 +396,9 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
             conn.execute("UPDATE sync_conflicts SET seen = 0")
         window.show_page("chat")
         window.settings.open_settings()
+        tag[0] = "-joined"  # the line after joining, with which recovery code opens it
+        window.settings.open_settings()
+        tag[0] = "-on"
         if (w, h) == (1280, 800):
             dialog = PairingCodeDialog("KKK1-XTJD-SEA3", window)
             dialog.show()
@@ -448,6 +462,23 @@ def _synced(profile: Any, home: Path, pump: Any) -> Any:
     desktop.sync.now()
     service.sync.now()
     desktop.sync.now()
+    service.sync.now()
+    # two edits made on the laptop to memories the desktop deleted meanwhile: kept for the
+    # user (Settings > Sync lists them)
+    others = [
+        m
+        for m in service.memories.list()
+        if m.id != nurse.id and not m.pinned and not m.origin_device
+    ][:2]
+    for m in others:
+        service.memories.edit(m.id, text=m.text.rstrip(".") + ", as of this spring")
+        desktop.memories.delete([next(x.id for x in desktop.memories.list() if x.text == m.text)])
+    desktop.sync.now()
+    service.sync.now()
+    desktop.sync.now()
+    # then the desktop's engine pauses: what the laptop writes next does not reach it
+    service.memories.add(NewMemory("Takes the 7:40 train on weekdays", kind="fact"))
+    service.memories.add(NewMemory("我在学做红烧肉", kind="note"))
     service.sync.now()
     return desktop
 

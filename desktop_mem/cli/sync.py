@@ -11,7 +11,7 @@ from typing import Any
 
 from desktop_mem.cli import output
 from desktop_mem.cli.context import Context
-from desktop_mem.core.errors import EXIT_OK
+from desktop_mem.core.errors import EXIT_OK, SyncError
 
 
 def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
@@ -76,6 +76,23 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     )
     rm.add_argument("device", help="its name, or the start of its id (`sync devices`)")
     rm.set_defaults(func=remove)
+    lo = ssub.add_parser(
+        "lost",
+        help="what merges dropped: edits to memories deleted elsewhere, and the like",
+        description="A deletion wins over an edit made on another computer at the same "
+        "time (and over messages written in a conversation deleted elsewhere); what it "
+        "dropped is kept here, with its text, until you dismiss it. Lists them, or keeps "
+        "one as a new memory (--keep), or deletes them for good (--dismiss).",
+    )
+    lo.add_argument("--keep", type=int, metavar="ID", help="keep this one's text as a new memory")
+    lo.add_argument(
+        "--dismiss",
+        nargs="+",
+        metavar="ID",
+        help="delete these for good (their ids, or `all`)",
+    )
+    lo.add_argument("--json", action="store_true")
+    lo.set_defaults(func=lost_command, opens_profile=True, creates_profile=False)
     of = ssub.add_parser(
         "off", help="stop syncing on this computer (what it holds stays, and the others')"
     )
@@ -101,6 +118,42 @@ def _pass_line(p: Any) -> str:
     if d["merged_duplicates"]:
         parts.append(f"{d['merged_duplicates']} duplicates merged")
     return "Synced: " + ", ".join(parts) + ".\n"
+
+
+_LOST_WORDS = {
+    # the way a merge dropped it (core/sync/lost.py): (one, several), the computer as {c}
+    "memory_here": (
+        "1 edit made here was to a memory deleted on {c}",
+        "{n} edits made here were to memories deleted on {c}",
+    ),
+    "memory_there": (
+        "1 edit made on {c} was to a memory deleted here",
+        "{n} edits made on {c} were to memories deleted here",
+    ),
+    "message_here": (
+        "1 message written here was in a conversation deleted on {c}",
+        "{n} messages written here were in conversations deleted on {c}",
+    ),
+    "message_there": (
+        "1 message written on {c} was in a conversation deleted here",
+        "{n} messages written on {c} were in conversations deleted here",
+    ),
+}
+
+
+def _lost_line(kind: str, computer: str, n: int) -> str:
+    """ "2 edits made here were to memories deleted on desktop"."""
+    one, several = _LOST_WORDS.get(kind, ("1 change was lost", "{n} changes were lost"))
+    return (one if n == 1 else several).format(n=n, c=output.safe(computer))
+
+
+def _lost_said(ctx: Context, groups: list[dict[str, Any]]) -> None:
+    for g in groups:
+        n = int(g["count"])
+        ctx.out.write(
+            _lost_line(g["kind"], g["computer"], n)
+            + f": {'its' if n == 1 else 'their'} text is kept (`desktop-mem sync lost`).\n"
+        )
 
 
 def _progress(ctx: Context) -> Any:
@@ -247,17 +300,24 @@ def join(ctx: Context) -> int:
     done = _index(ctx)
     info = ctx.app.sync.info()
     counts = ctx.app.counts()
+    if result.recovery == "own" and ctx.new_code:
+        # made by this command and not shown yet: it is what opens this copy
+        from desktop_mem.cli.keys import recovery_notice
+
+        ctx.err.write(recovery_notice(ctx.new_code, ctx.config.profile))
     if ctx.args.json:
         output.print_json(
-            {"sync": info, "pass": result.to_dict(), "counts": counts, "indexed": _indexed(done)},
+            {"sync": info, "pass": result.to_dict(), "counts": counts, "indexed": _indexed(done),
+             "recovery_code": result.recovery},
             ctx.out,
-        )
+        )  # fmt: skip
         return EXIT_OK
     memories, conversations = counts.get("memories", 0), counts.get("conversations", 0)
     ctx.out.write(
         f"Joined as {output.safe(info['name'])}: {memories} memor{'y' if memories == 1 else 'ies'} "
-        f"and {conversations} conversation{'' if conversations == 1 else 's'} so far. The "
-        "recovery code of the synced profile opens this copy too.\n" + _indexed_line(ctx, done)
+        f"and {conversations} conversation{'' if conversations == 1 else 's'} so far.\n"
+        + _recovery_line(result.recovery, made_now=bool(ctx.new_code))
+        + _indexed_line(ctx, done)
     )
     result.waiting_for = None  # said below, with the name
     _report(ctx, result)
@@ -265,6 +325,25 @@ def join(ctx: Context) -> int:
     if waiting:
         ctx.out.write(_waiting_line(waiting["device"], waiting.get("name")) + "\n")
     return EXIT_OK
+
+
+def _recovery_line(recovery: str | None, made_now: bool) -> str:
+    """Which recovery code opens the joined profile from now on (the core says what it
+    did); nothing for a profile that has none (a passphrase opens it)."""
+    if recovery == "synced":
+        if made_now:  # its own code was made with it and never shown
+            return "The recovery code of the profile you joined opens this profile.\n"
+        return (
+            "From now on the recovery code of the profile you joined opens this profile: the "
+            "recovery code shown when this profile was made no longer does.\n"
+        )
+    if recovery == "own":
+        where = "shown above" if made_now else "the one shown when this profile was made"
+        return (
+            "The profile you joined has no recovery code (a passphrase protects it): this "
+            f"profile keeps its own recovery code ({where}).\n"
+        )
+    return ""
 
 
 def pair(ctx: Context) -> int:
@@ -293,6 +372,7 @@ def status(ctx: Context) -> int:
         return EXIT_OK
     if not info["enabled"]:
         ctx.out.write("This profile is not synced (`desktop-mem sync setup FOLDER` starts).\n")
+        _lost_said(ctx, info.get("lost") or [])
         return EXIT_OK
     ctx.out.write(
         f"Folder: {info['folder']}\nThis computer: {output.safe(info['name'])} "
@@ -315,19 +395,38 @@ def status(ctx: Context) -> int:
             f"{info['conflicts']} memories were edited on two computers at once: both versions "
             "are in their history (`memory history ID`).\n"
         )
+    _lost_said(ctx, info.get("lost") or [])
     if info.get("error"):
         ctx.err.write(f"desktop-mem: the last pass: {output.safe(info['error'])}\n")
     return EXIT_OK
 
 
 def _devices(ctx: Context, computers: list[dict[str, Any]]) -> None:
-    if not computers:
-        ctx.out.write("No other computer has joined yet.\n")
-    for c in computers:
-        state = "removed" if c["removed"] else f"up to date {_ago(c['seen_at'])}"
-        if c["behind"] and not c["removed"]:
-            state = "has changes not here yet"
-        ctx.out.write(f"{c['device'][:8]}  {output.safe(c['name']):<20} {state}\n")
+    """The other computers that sync (one taken out is no longer listed): whether each
+    has taken in everything this one wrote, as its own status says, and whether all of
+    its own files have arrived here."""
+    live = [c for c in computers if not c["removed"]]
+    if not live:
+        gone = len(live) < len(computers)
+        ctx.out.write(
+            "No other computer syncs now.\n" if gone else "No other computer has joined yet.\n"
+        )
+    for c in live:
+        ctx.out.write(f"{c['device'][:8]}  {output.safe(c['name']):<20} {_standing(c)}\n")
+
+
+def _standing(c: dict[str, Any]) -> str:
+    if c.get("up_to_date", True):
+        when = c.get("synced_at") or c.get("seen_at")
+        state = "has all your changes" + (f" (the last reached it {_ago(when)})" if when else "")
+    else:
+        n = int(c.get("missing") or 0)
+        state = f"has not yet received your last {n} change{'' if n == 1 else 's'}"
+        if c.get("missing_since"):
+            state += f" (since {_ago(c['missing_since'])})"
+    if c["behind"]:
+        state += "; its latest changes have not arrived here yet"
+    return state
 
 
 def now(ctx: Context) -> int:
@@ -337,8 +436,72 @@ def now(ctx: Context) -> int:
         output.print_json(dict(result.to_dict(), indexed=_indexed(done)), ctx.out)
         return EXIT_OK
     ctx.out.write(_pass_line(result) + _indexed_line(ctx, done))
+    if result.applied.lost:
+        names = ctx.app.sync.origin_names()
+        _lost_said(
+            ctx,
+            [{"kind": kind, "computer": names.get(device, device[:8]), "count": n}
+             for kind, device, n in _counted(result.applied.lost)],
+        )  # fmt: skip
     _report(ctx, result)
     return EXIT_OK
+
+
+def _counted(pairs: list[tuple[str, str]]) -> list[tuple[str, str, int]]:
+    counts: dict[tuple[str, str], int] = {}
+    for pair in pairs:
+        counts[pair] = counts.get(pair, 0) + 1
+    return [(kind, device, n) for (kind, device), n in counts.items()]
+
+
+def lost_command(ctx: Context) -> int:
+    sync, args = ctx.app.sync, ctx.args
+    if args.keep is not None:
+        memory_id = sync.keep_lost(args.keep)
+        if args.json:
+            output.print_json({"kept": args.keep, "memory_id": memory_id}, ctx.out)
+        else:
+            ctx.out.write(f"Kept as memory {memory_id}; no longer listed as lost.\n")
+        return EXIT_OK
+    if args.dismiss:
+        every = [d for d in args.dismiss if d.lower() == "all"]
+        ids = [] if every else [_lost_id(d) for d in args.dismiss]
+        n = sync.dismiss_lost(None if every else ids)
+        if args.json:
+            output.print_json({"dismissed": n}, ctx.out)
+        else:
+            ctx.out.write(f"Deleted {n} for good.\n" if n else "Nothing to dismiss.\n")
+        return EXIT_OK
+    names = sync.origin_names()
+    items = sync.lost()
+    if args.json:
+        output.print_json([x.to_dict(names) for x in items], ctx.out)
+        return EXIT_OK
+    if not items:
+        ctx.out.write("No change was lost in a merge.\n")
+        return EXIT_OK
+    for kind, device, n in _counted([(x.kind, x.device) for x in items]):
+        ctx.out.write(_lost_line(kind, names.get(device, device[:8]), n) + ":\n")
+        for x in items:
+            if (x.kind, x.device) == (kind, device):
+                role = f"({x.role}) " if x.role else ""
+                ctx.out.write(f"  {x.id:>4}  {_ago(x.at)}  {role}{output.safe(x.text)}\n")
+    ctx.out.write(
+        "`desktop-mem sync lost --keep ID` keeps one as a new memory; `--dismiss ID` (or "
+        "`--dismiss all`) deletes them for good.\n"
+    )
+    return EXIT_OK
+
+
+def _lost_id(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise SyncError(
+            f"{text!r} is not the id of a lost change: give the numbers `desktop-mem sync "
+            "lost` lists, or `all`.",
+            reason="usage",
+        ) from None
 
 
 def move(ctx: Context) -> int:

@@ -207,6 +207,8 @@ class Profile:
             messages = self.conversations.delete_all(vacuum=False)
         with self.db.transaction() as conn:  # facts found in imported history, too
             conn.execute("DELETE FROM proposals")
+            # and the text of changes a sync merge dropped, kept for the user
+            conn.execute("DELETE FROM sync_lost")
         self.db.execute("VACUUM")  # once, for both: no freed page keeps a word of either
         self.db.checkpoint()
         return Forgot(memories, messages, conversations, keep_conversations)

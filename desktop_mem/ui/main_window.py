@@ -507,7 +507,7 @@ class MainWindow(QMainWindow):
             self.sync_status.setObjectName(name)
             self.sync_status.style().polish(self.sync_status)
         self.sync_status.setText(text)
-        self.sync_status.setToolTip(self.syncing.error or text)
+        self.sync_status.setToolTip(self.syncing.status_tip())
         self.sync_status.setVisible(bool(text))
 
     def slow_turns(self) -> str:

@@ -82,6 +82,65 @@ class SyncWords(QObject):
             .replace("%2", self.ago(stamp, now))
         )
 
+    def clock(self, stamp: str | None, now: datetime | None = None) -> str:
+        """A moment as a clock says it: "14:02" today, else its date too."""
+        when = _parse(stamp)
+        if when is None:
+            return ""
+        local = when.astimezone()
+        if local.date() == (now or datetime.now(UTC)).astimezone().date():
+            return local.strftime("%H:%M")
+        return local.strftime("%Y-%m-%d %H:%M")
+
+    def not_received(
+        self, name: str, n: int, since: str | None, now: datetime | None = None
+    ) -> str:
+        """Another computer has not taken in this one's last changes."""
+        when = self.clock(since, now)
+        if when:
+            text = self.tr("%1 has not yet received your last %n change(s) (since %2)", "", n)
+            return text.replace("%1", name).replace("%2", when)
+        return self.tr("%1 has not yet received your last %n change(s)", "", n).replace("%1", name)
+
+    def not_arrived(self, name: str) -> str:
+        """Not every file another computer wrote could be read here yet."""
+        return self.tr("%1's latest changes have not arrived here yet").replace("%1", name)
+
+    def advice(self, lagging: list[str], behind: list[str]) -> str:
+        """What the user can do about it, in a sentence."""
+        if lagging:
+            return self.tr(
+                "Check that %1 is switched on with desktop-mem open, and that your sync engine "
+                "(Syncthing, Dropbox…) runs on both computers."
+            ).replace("%1", ", ".join(lagging))
+        if behind:
+            return self.tr(
+                "Your sync engine has not brought every file of %1 here yet: check that it runs "
+                "on both computers."
+            ).replace("%1", ", ".join(behind))
+        return ""
+
+    def has_all(self, stamp: str | None, now: datetime | None = None) -> str:
+        """Settings > Sync, beside a computer that has taken in everything."""
+        if _parse(stamp) is None:  # nothing written here yet to reach it
+            return self.tr("has all your changes")
+        return self.tr("has all your changes (the last reached it %1)").replace(
+            "%1", self.ago(stamp, now)
+        )
+
+    def lacks(self, n: int, since: str | None, now: datetime | None = None) -> str:
+        """Settings > Sync, beside a computer that has not."""
+        when = self.clock(since, now)
+        if when:
+            return self.tr("has not yet received your last %n change(s) (since %1)", "", n).replace(
+                "%1", when
+            )
+        return self.tr("has not yet received your last %n change(s)", "", n)
+
+    def not_here(self) -> str:
+        """Settings > Sync, beside a computer whose files have not all arrived."""
+        return self.tr("its latest changes have not arrived here yet")
+
     def conflicts(self, n: int) -> str:
         return self.tr("%n memory(s) were edited on two computers at once", "", n)
 
@@ -133,6 +192,46 @@ class SyncWords(QObject):
             "",
             n,
         )
+
+    def lost(self, kind: str, name: str, n: int) -> str:
+        """What merges dropped, one way and one computer: "2 edits made here were to
+        memories deleted on desktop"."""
+        if kind == "memory_here":
+            text = self.tr("%n edit(s) made here were to memories deleted on %1", "", n)
+        elif kind == "memory_there":
+            text = self.tr("%n edit(s) made on %1 were to memories deleted here", "", n)
+        elif kind == "message_here":
+            text = self.tr("%n message(s) written here were in conversations deleted on %1", "", n)
+        else:
+            text = self.tr("%n message(s) written on %1 were in conversations deleted here", "", n)
+        return text.replace("%1", name)
+
+    def lost_way(self, kind: str, name: str) -> str:
+        """One dropped change's way, short, beside its text."""
+        if kind == "memory_here":
+            text = self.tr("edited here, deleted on %1")
+        elif kind == "memory_there":
+            text = self.tr("edited on %1, deleted here")
+        elif kind == "message_here":
+            text = self.tr("written here, its conversation deleted on %1")
+        else:
+            text = self.tr("written on %1, its conversation deleted here")
+        return text.replace("%1", name)
+
+    def lost_after_pass(self, groups: list[tuple[str, str, int]]) -> str:
+        """Said once, after the pass that dropped them: (way, computer's name, how many)."""
+        said = [self.lost(kind, name, n) for kind, name, n in groups]
+        total = sum(n for _kind, _name, n in groups)
+        return self.sentences(
+            [*said, self.tr("Settings > Sync keeps their text until you dismiss them.", "", total)]
+        )
+
+    def sentences(self, parts: list[str]) -> str:
+        """Sentences one after the other, as the language writes them ("。" in Chinese)."""
+        text = parts[0] if parts else ""
+        for part in parts[1:]:
+            text = self.tr("%1. %2").replace("%1", text.rstrip(".。")).replace("%2", part)
+        return text
 
     def refused(self) -> str:
         return self.tr(
@@ -212,6 +311,22 @@ class SyncController(QObject):
             self.info = {"enabled": False}
             self.error = ""
             self.changed.emit()
+        elif state in ("removed", "renamed", "moved"):
+            self._read_info()  # a computer taken out leaves the line now, not at the next pass
+
+    def _read_info(self) -> None:
+        """How sync stands, read again off the GUI thread (no pass)."""
+        sync = self.app.sync
+
+        def work() -> dict[str, Any]:
+            return sync.info() if sync.enabled else {"enabled": False}
+
+        def done(info: dict[str, Any]) -> None:
+            if not self.running:  # a pass that runs says it when it ends
+                self.info = info
+                self.changed.emit()
+
+        tasks.run(work, done=done, failed=lambda _text: None)
 
     def _start(self) -> None:
         self.timer.start()
@@ -284,6 +399,10 @@ class SyncController(QObject):
                 waited = self.info.get("computers", [])
                 name = next((c["name"] for c in waited if c.get("device") == result.let_in_by), "")
                 self.ctx.hub.status.emit(self.words.let_in(name or "?"), 30000)
+            if result.applied.lost:  # what the merge dropped, said once
+                self.ctx.hub.status.emit(
+                    self.words.lost_after_pass(self._lost_groups(result.applied.lost)), 30000
+                )
             self.passed.emit(result)
             if then is not None:
                 then()
@@ -345,12 +464,59 @@ class SyncController(QObject):
         waiting = self.info.get("waiting_for")
         if waiting:
             return self.words.waiting(str(waiting.get("name") or ""))
+        computers, removed = self._computers()
+        if not computers:
+            return self.words.synced([], None, now, removed)
+        # "synced with desktop" only once desktop has taken in everything written here
+        # (as its own status says), not when this computer has read everything it wrote
+        parts = [
+            self.words.not_received(str(c["name"]), int(c.get("missing") or 0),
+                                    c.get("missing_since"), now)
+            for c in computers
+            if not c.get("up_to_date", True)
+        ]  # fmt: skip
+        synced = [c for c in computers if c.get("up_to_date", True)]
+        if synced:
+            stamps = [str(c.get("synced_at") or "") for c in synced]
+            when = max(stamps) or self.info.get("last_pass")
+            parts.append(self.words.synced([str(c["name"]) for c in synced], when, now))
+        parts += [self.words.not_arrived(str(c["name"])) for c in computers if c.get("behind")]
+        return " · ".join(parts)
+
+    def status_tip(self) -> str:
+        """The status line's tooltip: the failure's sentence, or the line with what the
+        user can do about what it says."""
+        if self.error and not self.running:
+            return self.error
+        text = self.status_text()
+        advice = self.advice()
+        return self.words.sentences([text, advice]) if advice else text
+
+    def advice(self) -> str:
+        """What the user can do when another computer lacks this one's changes, or its
+        own have not all arrived here; "" when there is nothing to do."""
+        if self.running or self.error or not self.info.get("enabled"):
+            return ""
+        computers, _removed = self._computers()
+        lagging = [str(c["name"]) for c in computers if not c.get("up_to_date", True)]
+        behind = [str(c["name"]) for c in computers if c.get("behind")]
+        return self.words.advice(lagging, behind)
+
+    def _lost_groups(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str, int]]:
+        names = {str(c.get("device")): str(c.get("name")) for c in self.info.get("computers", [])}
+        counts: dict[tuple[str, str], int] = {}
+        for kind, device in pairs:
+            key = (kind, names.get(device) or device[:8])
+            counts[key] = counts.get(key, 0) + 1
+        return [(kind, name, n) for (kind, name), n in counts.items()]
+
+    def _computers(self) -> tuple[list[dict[str, Any]], bool]:
+        """The other computers that sync, and whether one was taken out."""
         computers = [
             c for c in self.info.get("computers", []) if c.get("device") != self.info.get("device")
         ]
-        names = [str(c["name"]) for c in computers if not c.get("removed")]
-        removed = any(c.get("removed") for c in computers)
-        return self.words.synced(names, self.info.get("last_pass"), now, removed)
+        live = [c for c in computers if not c.get("removed")]
+        return live, any(c.get("removed") for c in computers)
 
     # -- what Settings > Sync asks for ----------------------------------------------------
 
@@ -388,8 +554,10 @@ class SyncController(QObject):
         def work() -> dict[str, Any]:
             self._pass_thread = threading.get_ident()
             try:
-                fn()
-                return {**sync.info(), "counts": app.counts()}
+                result = fn()
+                # a join's: which recovery code opens this profile now (the core says)
+                recovery = getattr(result, "recovery", None)
+                return {**sync.info(), "counts": app.counts(), "recovery": recovery}
             finally:
                 self._pass_thread = None
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
     QDialog,
@@ -99,6 +99,9 @@ class SyncPage(QWidget):
         self.on_page.hide()
         layout.addWidget(self.off_page)
         layout.addWidget(self.on_page)
+        # what merges dropped: shown on or off (sync may be off by now), until dismissed
+        self.lost_box = self._lost_box()
+        layout.addWidget(self.lost_box)
         self.status = QLabel("")
         self.status.setObjectName("notice")
         self.status.setWordWrap(True)
@@ -262,7 +265,7 @@ class SyncPage(QWidget):
         self.code.clear()  # a code is not left on the screen
         counts = (info or {}).get("counts") or {}
         if joined and counts:  # what arrived, said once
-            text = (
+            said = (
                 self.tr("Joined: %1 and %2 are here.")
                 .replace("%1", self.tr("%n memory(s)", "", int(counts.get("memories", 0))))
                 .replace(
@@ -271,14 +274,38 @@ class SyncPage(QWidget):
             )
             waiting = (info or {}).get("waiting_for")
             if waiting:  # joined with a pairing code: that computer lets this one in
-                text += " " + self.tr(
-                    "%1 lets this computer in at its next sync; until then what you change "
-                    "here waits to be sent."
-                ).replace("%1", str(waiting.get("name") or ""))
-            self._say(text)
+                said = (
+                    self.tr("%1 %2")
+                    .replace("%1", said)
+                    .replace(
+                        "%2",
+                        self.tr(
+                            "%1 lets this computer in at its next sync; until then what you "
+                            "change here waits to be sent."
+                        ).replace("%1", str(waiting.get("name") or "")),
+                    )
+                )
+            recovery = self._recovery_said((info or {}).get("recovery"))
+            # two sentences, as the language joins them (no space after "。")
+            self._say(self.tr("%1 %2").replace("%1", said).replace("%2", recovery).strip())
         else:
             self._say(self.tr("Sync is on."))
         self.refresh()
+
+    def _recovery_said(self, recovery: str | None) -> str:
+        """Which recovery code opens this profile after joining, as the core did it;
+        nothing for a profile that has none (a passphrase opens it)."""
+        if recovery == "synced":
+            return self.tr(
+                "From now on the recovery code of the profile you joined opens this profile: "
+                "the recovery code shown when this profile was first opened no longer does."
+            )
+        if recovery == "own":
+            return self.tr(
+                "The profile you joined has no recovery code (a passphrase protects it): this "
+                "profile keeps its own, the one shown when it was first opened."
+            )
+        return ""
 
     def _failed(self, text: str) -> None:
         self._joining = False
@@ -343,6 +370,13 @@ class SyncPage(QWidget):
         self.ignored_line.setWordWrap(True)
         self.ignored_line.hide()
         column.addWidget(self.ignored_line)
+        # what the user can do when another computer lacks this one's changes (or its
+        # files have not all arrived): the status bar has it in its tooltip only
+        self.advice_line = QLabel("")
+        self.advice_line.setObjectName("notice")
+        self.advice_line.setWordWrap(True)
+        self.advice_line.hide()
+        column.addWidget(self.advice_line)
 
         self.conflicts_line = QLabel("")
         self.conflicts_line.setWordWrap(True)
@@ -403,10 +437,13 @@ class SyncPage(QWidget):
         app = self.app
 
         def work() -> dict[str, Any]:
+            names = app.sync.origin_names()
+            lost = [x.to_dict(names) for x in app.sync.lost()]
             if not app.sync.enabled:
                 empty = app.memories.count() == 0 and not app.conversations.list(limit=1)
-                return {"enabled": False, "empty": empty, "name": app.sync.computer_name()}
-            info = app.sync.info()
+                return {"enabled": False, "empty": empty, "name": app.sync.computer_name(),
+                        "lost_items": lost}  # fmt: skip
+            info = {**app.sync.info(), "lost_items": lost}
             conflicts = app.sync.conflicts()
             unseen = [c[0] for c in app.sync.conflicts(unseen_only=True)]
             texts = {}
@@ -427,6 +464,7 @@ class SyncPage(QWidget):
         on = bool(info.get("enabled"))
         self.off_page.setVisible(not on)
         self.on_page.setVisible(on)
+        self._show_lost(list(info.get("lost_items") or []))
         running = self.controller.running
         if not on:
             if not self.name.isModified() and info.get("name"):  # as it was called before
@@ -476,6 +514,142 @@ class SyncPage(QWidget):
             item.setData(ID_ROLE, memory_id)
             self.conflicts_list.addItem(item)
         self._controller_changed()
+        QTimer.singleShot(0, self._fit_window)
+
+    def _fit_window(self) -> None:
+        """The Settings dialog grows to what the page shows now: it was sized before the
+        page was read (off the GUI thread), and a page taller than it squeezed its
+        wrapped lines until they were clipped."""
+        top = self.window()
+        if top is self or not top.isVisible():
+            return
+        want = top.sizeHint().height()
+        screen = top.screen().availableGeometry().height() if top.screen() else want
+        if top.height() < want:
+            top.resize(top.width(), min(want, screen))
+
+    # -- what merges dropped --------------------------------------------------------------
+
+    def _lost_box(self) -> QGroupBox:
+        box = QGroupBox(self.tr("Changes a merge could not keep"))
+        column = QVBoxLayout(box)
+        self.lost_line = QLabel("")
+        self.lost_line.setWordWrap(True)
+        column.addWidget(self.lost_line)
+        note = QLabel(
+            self.tr(
+                "A deletion made on one computer wins over what another changed at the same "
+                "time. What it replaced is kept here until you dismiss it."
+            )
+        )
+        note.setObjectName("notice")
+        note.setWordWrap(True)
+        column.addWidget(note)
+        self.lost_list = QListWidget()
+        self.lost_list.setMaximumHeight(120)
+        # each one's text, then its way on a line of its own, wrapped to the width the
+        # dialog has (a long memory scrolled out of sight sideways)
+        self.lost_list.setWordWrap(True)
+        self.lost_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.lost_list.currentItemChanged.connect(lambda *_: self._lost_selected())
+        column.addWidget(self.lost_list)
+        row = QHBoxLayout()
+        self.lost_copy = QPushButton(self.tr("Copy"))
+        self.lost_copy.clicked.connect(self._copy_lost)
+        self.lost_keep = QPushButton(self.tr("Keep as a new memory"))
+        self.lost_keep.setToolTip(self.tr("Add its text back as a new memory of yours"))
+        self.lost_keep.clicked.connect(self._keep_lost)
+        self.lost_dismiss = QPushButton(self.tr("Dismiss…"))
+        self.lost_dismiss.setToolTip(self.tr("Delete its text for good"))
+        self.lost_dismiss.clicked.connect(self._dismiss_lost)
+        for button in (self.lost_copy, self.lost_keep):
+            row.addWidget(button)
+        row.addStretch(1)
+        row.addWidget(self.lost_dismiss)
+        column.addLayout(row)
+        box.hide()
+        return box
+
+    def _show_lost(self, items: list[dict[str, Any]]) -> None:
+        self.lost_box.setVisible(bool(items))
+        groups: dict[tuple[str, str], int] = {}
+        for x in items:
+            key = (str(x["kind"]), str(x["computer"]))
+            groups[key] = groups.get(key, 0) + 1
+        self.lost_line.setText(
+            "\n".join(self.words.lost(kind, name, n) for (kind, name), n in groups.items())
+        )
+        current = self.lost_list.currentItem()
+        was = current.data(ID_ROLE) if current is not None else None
+        self.lost_list.clear()
+        for x in items:
+            way = self.words.lost_way(str(x["kind"]), str(x["computer"]))
+            item = QListWidgetItem(
+                shorten(str(x["text"]), 160)
+                + "\n"
+                + self.tr("%1 · %2").replace("%1", way).replace("%2", self.words.ago(x.get("at")))
+            )
+            item.setData(ID_ROLE, int(x["id"]))
+            item.setData(Qt.ItemDataRole.UserRole + 1, str(x["text"]))
+            item.setToolTip(str(x["text"]))
+            self.lost_list.addItem(item)
+            if x["id"] == was:
+                self.lost_list.setCurrentItem(item)
+        if self.lost_list.currentItem() is None and self.lost_list.count():
+            self.lost_list.setCurrentRow(0)
+        self._lost_selected()
+
+    def _lost_selected(self) -> None:
+        chosen = self.lost_list.currentItem() is not None
+        for button in (self.lost_copy, self.lost_keep, self.lost_dismiss):
+            button.setEnabled(chosen)
+
+    def _chosen_lost(self) -> tuple[int, str] | None:
+        item = self.lost_list.currentItem()
+        if item is None:
+            return None
+        return int(item.data(ID_ROLE)), str(item.data(Qt.ItemDataRole.UserRole + 1))
+
+    def _copy_lost(self) -> None:
+        chosen = self._chosen_lost()
+        if chosen is not None:
+            QGuiApplication.clipboard().setText(chosen[1])
+            self._say(self.tr("Copied."))
+
+    def _keep_lost(self) -> None:
+        chosen = self._chosen_lost()
+        if chosen is None:
+            return
+        self.lost_keep.setEnabled(False)
+
+        def kept(_memory_id: int) -> None:
+            self._say(self.tr("Kept as a new memory."))
+            self.refresh()
+
+        tasks.run(self.app.sync.keep_lost, chosen[0], done=kept, failed=self._said)
+
+    def _dismiss_lost(self) -> None:
+        chosen = self._chosen_lost()
+        if chosen is None:
+            return
+        answer = QMessageBox.question(
+            self,
+            self.tr("Dismiss"),
+            self.tr(
+                "Delete this text for good? It is in no memory or conversation any more: once "
+                "dismissed, it cannot be brought back."
+            ),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,  # a reflexive Enter keeps it
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+        tasks.run(
+            self.app.sync.dismiss_lost,
+            [chosen[0]],
+            done=lambda _n: self.refresh(),
+            failed=self._said,
+        )
 
     def _show_computers(self, info: dict[str, Any]) -> None:
         grid = self.computers_grid
@@ -509,9 +683,17 @@ class SyncPage(QWidget):
             return
         for row, c in enumerate(others):
             name = QLabel(str(c["name"]))
-            seen = c.get("written_at") or c.get("seen_at")
-            when = QLabel(self.tr("last synced %1").replace("%1", self.words.ago(seen)))
-            when.setObjectName("notice")
+            # whether it has what this computer wrote (as its own status says), and
+            # whether its own files have all arrived here
+            if c.get("up_to_date", True):
+                said = self.words.has_all(c.get("synced_at") or c.get("seen_at"))
+            else:
+                said = self.words.lacks(int(c.get("missing") or 0), c.get("missing_since"))
+            if c.get("behind"):
+                said += " · " + self.words.not_here()
+            when = QLabel(said)
+            when.setObjectName("notice" if c.get("up_to_date", True) else "")
+            when.setWordWrap(True)
             remove = QPushButton(self.tr("Remove…"))
             remove.clicked.connect(
                 lambda _=False, d=str(c["device"]), n=str(c["name"]): self._remove(d, n)
@@ -535,6 +717,9 @@ class SyncPage(QWidget):
         if hasattr(self, "error_line"):
             self.error_line.setText(self.controller.error if error else "")
             self.error_line.setVisible(error)
+            advice = "" if error or running else self.controller.advice()
+            self.advice_line.setText(advice)
+            self.advice_line.setVisible(bool(advice))
 
     def _say(self, text: str, error: bool = False) -> None:
         name = "status" if error else "notice"  # an error: in the error colour

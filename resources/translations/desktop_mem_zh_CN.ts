@@ -2773,27 +2773,27 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SyncController</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="301" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="455" />
         <source>Syncing… %1%</source>
         <translation>正在同步… %1%</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="303" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="457" />
         <source>Syncing…</source>
         <translation>正在同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="306" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="460" />
         <source>Not synced: the reason is below</source>
         <translation>未同步：原因见下方</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="307" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="461" />
         <source>Not synced: see Settings &gt; Sync</source>
         <translation>未同步：请查看“设置 &gt; 同步”</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="309" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="463" />
         <source>Sync on</source>
         <translation>同步已开启</translation>
     </message>
@@ -2801,302 +2801,373 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SyncPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="129" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="132" />
         <source>Use this profile on more than one computer. desktop-mem keeps it in a folder that a sync engine carries between them: Syncthing, Dropbox, iCloud Drive, OneDrive, Nextcloud or a network share. Only encrypted data goes into that folder: no memory, message or name can be read there.</source>
         <translation>在多台电脑上使用这个配置。desktop-mem 把它保存在一个由同步工具在电脑之间传送的文件夹里：Syncthing、Dropbox、iCloud 云盘、OneDrive、Nextcloud 或网络共享文件夹。放进这个文件夹的只有加密数据：在那里读不到任何记忆、消息或名称。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="140" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="143" />
         <source>How the other computers list this one</source>
         <translation>其他电脑列表中这台电脑的名称</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="141" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="144" />
         <source>This computer's name</source>
         <translation>这台电脑的名称</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="144" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="147" />
         <source>Sync this profile through a folder</source>
         <translation>通过一个文件夹同步这个配置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="147" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="160" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="309" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="150" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="163" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="336" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="148" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="151" />
         <source>Sync through this folder</source>
         <translation>通过这个文件夹同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="156" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="159" />
         <source>Join a synced profile</source>
         <translation>加入一个已同步的配置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="162" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="373" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="165" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="407" />
         <source>The recovery code, or a pairing code</source>
         <translation>恢复码，或配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="163" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="380" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="166" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="414" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="164" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="167" />
         <source>Join</source>
         <translation>加入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="172" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="175" />
         <source>Joining fills a new, empty profile with everything the other computers hold. This profile already holds memories or conversations, so it cannot join: nothing here is changed. To use them on another computer, sync this profile through a folder above, then join from there.</source>
         <translation>加入会把其他电脑上的全部内容放进一个新的空配置。这个配置已经有记忆或对话，所以不能加入：这里的内容不会有任何改变。要在另一台电脑上使用它们，请在上面通过一个文件夹同步这个配置，然后在那台电脑上加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="185" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="188" />
         <source>No folder chosen</source>
         <translation>未选择文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="186" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="189" />
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="194" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="197" />
         <source>Sync folder</source>
         <translation>同步文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="201" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="204" />
         <source>Choose the folder your sync engine carries first.</source>
         <translation>请先选择同步工具所同步的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="203" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="206" />
         <source>Setting up sync…</source>
         <translation>正在设置同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="211" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="214" />
         <source>Choose the folder the other computer syncs through, and enter a code.</source>
         <translation>请选择另一台电脑用来同步的文件夹，并输入代码。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="215" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="218" />
         <source>Joining: bringing in everything the other computers hold…</source>
         <translation>正在加入：正在取回其他电脑上的全部内容…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="223" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="226" />
         <source>Joining: %1 of %2 records from %3 taken in…</source>
         <translation>正在加入：已从 %3 收取 %2 条记录中的 %1 条…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="232" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="235" />
         <source>Enter a pairing code shown on one of your other computers.</source>
         <translation>请输入你的另一台电脑上显示的配对码。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="236" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="239" />
         <source>Joining again…</source>
         <translation>正在重新加入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="266" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="269" />
         <source>Joined: %1 and %2 are here.</source>
         <translation>已加入：%1和%2已在这里。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="267" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="270" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="269" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="272" />
         <source>%n conversation(s)</source>
         <translation><numerusform>%n 个对话</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="275" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="278" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="290" />
+        <source>%1 %2</source>
+        <translation>%1%2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="283" />
         <source>%1 lets this computer in at its next sync; until then what you change here waits to be sent.</source>
         <translation>%1 会在下次同步时让这台电脑加入；在此之前，你在这里的更改会等待发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="280" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="292" />
         <source>Sync is on.</source>
         <translation>同步已开启。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="298" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="300" />
+        <source>From now on the recovery code of the profile you joined opens this profile: the recovery code shown when this profile was first opened no longer does.</source>
+        <translation>从现在起，打开这个配置要用你加入的那个配置的恢复码：这个配置第一次打开时显示的恢复码已不再有效。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="305" />
+        <source>The profile you joined has no recovery code (a passphrase protects it): this profile keeps its own, the one shown when it was first opened.</source>
+        <translation>你加入的配置没有恢复码（它由密码保护）：这个配置保留自己的恢复码，也就是它第一次打开时显示的那个。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="325" />
         <source>Move to another folder…</source>
         <translation>移到另一个文件夹…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="301" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="328" />
         <source>Sync through another folder from now on (the engine's folder moved, or you use another engine). The same key and the same computer: nothing is sent again.</source>
         <translation>从现在起通过另一个文件夹同步（同步引擎的文件夹移动了，或你换了引擎）。密钥和这台电脑都不变：不会重新发送任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="317" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="344" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="321" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="348" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="325" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="352" />
         <source>This computer</source>
         <translation>这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="330" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="357" />
         <source>Other computers</source>
         <translation>其他电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="354" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="388" />
         <source>The other version of each is in its history. Double-click to open it.</source>
         <translation>每条记忆的另一个版本都在它的历史中。双击即可打开。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="361" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="374" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="395" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="408" />
         <source>Join again</source>
         <translation>重新加入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="365" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="399" />
         <source>Show a pairing code on one of your other computers (Settings &gt; Sync) and enter it here. This computer joins as a new one and keeps everything it holds: what changed here since is sent, what the others did is taken in.</source>
         <translation>在你的另一台电脑上显示配对码（设置 &gt; 同步），然后在这里输入。这台电脑会作为新电脑加入，并保留它已有的全部内容：这里之后的改动会发送出去，其他电脑的改动会同步过来。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="385" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="419" />
         <source>Show a pairing code</source>
         <translation>显示配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="387" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="421" />
         <source>A code another computer joins with, without the recovery code</source>
         <translation>另一台电脑无需恢复码即可用它加入的代码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="390" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="424" />
         <source>Sync now</source>
         <translation>立即同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="392" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="426" />
         <source>Turn off sync on this computer…</source>
         <translation>在这台电脑上关闭同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="460" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="498" />
         <source>Show them</source>
         <translation>查看</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="464" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="502" />
         <source>Memories edited on two computers at once</source>
         <translation>在两台电脑上同时被编辑的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="469" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="507" />
         <source>(deleted)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="471" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="509" />
         <source>%1 (also edited on %2, %3)</source>
         <translation>%1（%2 上也编辑过，%3）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="497" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="534" />
+        <source>Changes a merge could not keep</source>
+        <translation>合并时未能保留的更改</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="541" />
+        <source>A deletion made on one computer wins over what another changed at the same time. What it replaced is kept here until you dismiss it.</source>
+        <translation>一台电脑上的删除优先于另一台电脑同时做的更改。被删除覆盖的内容会保留在这里，直到你将其移除。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="557" />
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="559" />
+        <source>Keep as a new memory</source>
+        <translation>保留为新记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="560" />
+        <source>Add its text back as a new memory of yours</source>
+        <translation>把这段文字重新添加为你的一条新记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="562" />
+        <source>Dismiss…</source>
+        <translation>移除…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="563" />
+        <source>Delete its text for good</source>
+        <translation>永久删除这段文字</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="590" />
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="617" />
+        <source>Copied.</source>
+        <translation>已复制。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="626" />
+        <source>Kept as a new memory.</source>
+        <translation>已保留为新记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="637" />
+        <source>Dismiss</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="639" />
+        <source>Delete this text for good? It is in no memory or conversation any more: once dismissed, it cannot be brought back.</source>
+        <translation>要永久删除这段文字吗？它已不在任何记忆或对话中：移除后将无法恢复。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="671" />
         <source>None yet. On the other computer, choose Join a synced profile in Settings &gt; Sync, with this folder and a pairing code (Show a pairing code, below).</source>
         <translation>还没有。在另一台电脑上，打开“设置 &gt; 同步”，选择“加入一个已同步的配置”，使用这个文件夹和一个配对码（见下方的“显示配对码”）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="503" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="677" />
         <source>None yet. On the other computer, choose Join a synced profile in Settings &gt; Sync, with this folder and the recovery code or a pairing code.</source>
         <translation>还没有。在另一台电脑上，打开“设置 &gt; 同步”，选择“加入一个已同步的配置”，用这个文件夹以及恢复码或配对码加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="513" />
-        <source>last synced %1</source>
-        <translation>上次同步：%1</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="515" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="697" />
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="549" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="734" />
         <source>A computer's name cannot be empty: type a few letters.</source>
         <translation>电脑名称不能为空：请输入几个字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="561" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="746" />
         <source>Renamed.</source>
         <translation>已重命名。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="566" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="751" />
         <source>Remove a computer</source>
         <translation>移除一台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="568" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="753" />
         <source>Remove “%1” from this sync? The others get a new key that it is not given: it cannot read anything changed from now on. What it already holds stays on it. Do this if it was lost or stolen, or is no longer yours.</source>
         <translation>要把“%1”从这个同步中移除吗？其他电脑会换用一把不给它的新密钥：从现在起的任何更改它都读不到。它已有的内容仍留在它上面。如果它丢失、被盗或已不属于你，请这样做。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="577" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="762" />
         <source>Removing %1…</source>
         <translation>正在移除 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="582" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="767" />
         <source>%1 was removed.</source>
         <translation>已移除 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="588" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="773" />
         <source>Move sync to another folder</source>
         <translation>把同步移到另一个文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="593" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="778" />
         <source>Moving sync to %1…</source>
         <translation>正在把同步移到 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="599" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="784" />
         <source>This profile now syncs through %1. On your other computers, choose Move to another folder… with the same folder once the engine has brought it there. The old folder is no longer used here: delete it once every computer has moved.</source>
         <translation>这个档案现在通过 %1 同步。等同步引擎把这个文件夹带到你的其他电脑后，在那些电脑上选择“移到另一个文件夹…”并选同一个文件夹。这台电脑不再使用旧文件夹：等所有电脑都移过去后，可以删除它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="633" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="818" />
         <source>Turn off sync</source>
         <translation>关闭同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="635" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="820" />
         <source>Stop syncing this profile on this computer? Everything it holds stays here, and the other computers go on syncing without it.</source>
         <translation>要在这台电脑上停止同步这个配置吗？它的全部内容仍保留在这里，其他电脑会在没有它的情况下继续同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="646" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="831" />
         <source>Sync is off on this computer.</source>
         <translation>这台电脑上的同步已关闭。</translation>
     </message>
@@ -3104,97 +3175,197 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SyncWords</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="55" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="57" />
         <source>never</source>
         <translation>从未</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="58" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="60" />
         <source>just now</source>
         <translation>刚刚</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="60" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="62" />
         <source>%n min ago</source>
         <translation><numerusform>%n 分钟前</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="62" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="64" />
         <source>%n hour(s) ago</source>
         <translation><numerusform>%n 小时前</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="75" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="77" />
         <source>Sync on · no other computer syncs now</source>
         <translation>同步已开启 · 现在没有其他电脑在同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="76" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="78" />
         <source>Sync on · no other computer has joined yet</source>
         <translation>同步已开启 · 还没有其他电脑加入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="78" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="80" />
         <source>Synced with %1 %2</source>
         <translation>%2与 %1 同步</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="84" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="101" />
+        <source>%1 has not yet received your last %n change(s) (since %2)</source>
+        <translation><numerusform>%1 还没有收到你最近的 %n 项更改（自 %2 起）</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="103" />
+        <source>%1 has not yet received your last %n change(s)</source>
+        <translation><numerusform>%1 还没有收到你最近的 %n 项更改</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="107" />
+        <source>%1's latest changes have not arrived here yet</source>
+        <translation>%1 最近的更改还没有到达这台电脑</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="113" />
+        <source>Check that %1 is switched on with desktop-mem open, and that your sync engine (Syncthing, Dropbox…) runs on both computers.</source>
+        <translation>请确认 %1 已开机并打开了 desktop-mem，而且两台电脑上的同步工具（Syncthing、Dropbox…）都在运行。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="118" />
+        <source>Your sync engine has not brought every file of %1 here yet: check that it runs on both computers.</source>
+        <translation>同步工具还没有把 %1 的所有文件带到这里：请确认它在两台电脑上都在运行。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="126" />
+        <source>has all your changes</source>
+        <translation>已有你的全部更改</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="127" />
+        <source>has all your changes (the last reached it %1)</source>
+        <translation>已有你的全部更改（最近一项%1到达）</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="135" />
+        <source>has not yet received your last %n change(s) (since %1)</source>
+        <translation><numerusform>还没有收到你最近的 %n 项更改（自 %1 起）</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="138" />
+        <source>has not yet received your last %n change(s)</source>
+        <translation><numerusform>还没有收到你最近的 %n 项更改</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="142" />
+        <source>its latest changes have not arrived here yet</source>
+        <translation>它最近的更改还没有到达这里</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="145" />
         <source>%n memory(s) were edited on two computers at once</source>
         <translation><numerusform>有 %n 条记忆同时在两台电脑上被编辑</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="89" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="150" />
         <source>%n memory(s) were edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</source>
         <translation><numerusform>有 %n 条记忆同时在两台电脑上被编辑：另一个版本在它的历史中（“设置 &gt; 同步”中列出了它们）。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="102" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="163" />
         <source>%1 joined the sync with the recovery code.</source>
         <translation>%1 用恢复码加入了同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="103" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="164" />
         <source>A computer joined the sync with the recovery code.</source>
         <translation>一台电脑用恢复码加入了同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="108" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="169" />
         <source>%1 joined the sync with the pairing code shown on %2 at %3.</source>
         <translation>%1 用 %2 在 %3 显示的配对码加入了同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="112" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="173" />
         <source>A computer joined the sync with the pairing code shown on %1 at %2.</source>
         <translation>一台电脑用 %1 在 %2 显示的配对码加入了同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="116" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="177" />
         <source>%1 joined the sync.</source>
         <translation>%1 加入了同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="117" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="178" />
         <source>A computer joined the sync.</source>
         <translation>一台电脑加入了同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="120" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="181" />
         <source>This computer is in the sync now: %1 let it in.</source>
         <translation>这台电脑现在已在同步中：%1 让它加入了。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="123" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="184" />
         <source>Waiting for %1 to let this computer in</source>
         <translation>正在等待 %1 让这台电脑加入</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="128" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="189" />
         <source>%n file(s) in the sync folder are ignored: each was refused once for what it is (a link, a FIFO, too large, or not this profile's), and is not read again until it changes.</source>
         <translation><numerusform>同步文件夹中有 %n 个文件被忽略：每个文件都因其本身（链接、FIFO、过大或不属于这个配置）被拒绝过一次，在它改变之前不会再被读取。</numerusform></translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="200" />
+        <source>%n edit(s) made here were to memories deleted on %1</source>
+        <translation><numerusform>在这里做的 %n 处编辑所针对的记忆已在 %1 上被删除</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="202" />
+        <source>%n edit(s) made on %1 were to memories deleted here</source>
+        <translation><numerusform>在 %1 上做的 %n 处编辑所针对的记忆已在这里被删除</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="204" />
+        <source>%n message(s) written here were in conversations deleted on %1</source>
+        <translation><numerusform>在这里写的 %n 条消息所在的对话已在 %1 上被删除</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="206" />
+        <source>%n message(s) written on %1 were in conversations deleted here</source>
+        <translation><numerusform>在 %1 上写的 %n 条消息所在的对话已在这里被删除</numerusform></translation>
+    </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="137" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="212" />
+        <source>edited here, deleted on %1</source>
+        <translation>在这里编辑，在 %1 上删除</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="214" />
+        <source>edited on %1, deleted here</source>
+        <translation>在 %1 上编辑，在这里删除</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="216" />
+        <source>written here, its conversation deleted on %1</source>
+        <translation>在这里写的，对话已在 %1 上删除</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="218" />
+        <source>written on %1, its conversation deleted here</source>
+        <translation>在 %1 上写的，对话已在这里删除</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="226" />
+        <source>Settings &gt; Sync keeps their text until you dismiss them.</source>
+        <translation><numerusform>“设置 &gt; 同步”会保留这些内容，直到你将其移除。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="233" />
+        <source>%1. %2</source>
+        <translation>%1。%2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="238" />
         <source>A file in the sync folder was refused (changed, cut short or from another profile): nothing of it was applied. If it goes on, remove that computer and join it again.</source>
         <translation>同步文件夹中的一个文件被拒绝了（被改动、不完整或来自另一个配置）：其中的内容都没有应用。如果一直这样，请移除那台电脑，再让它重新加入。</translation>
     </message>
@@ -3896,7 +4067,7 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>sync</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="34" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="36" />
         <source>this computer</source>
         <translation>这台电脑</translation>
     </message>

@@ -197,6 +197,44 @@ EN: dict[str, tuple[str, str]] = {
         "%n fact about you found in your %1 history.",
         "%n facts about you found in your %1 history.",
     ),
+    # issue 51: the status says what the other computers have taken in
+    "%1 has not yet received your last %n change(s) (since %2)": (
+        "%1 has not yet received your last change (since %2)",
+        "%1 has not yet received your last %n changes (since %2)",
+    ),
+    "%1 has not yet received your last %n change(s)": (
+        "%1 has not yet received your last change",
+        "%1 has not yet received your last %n changes",
+    ),
+    "has not yet received your last %n change(s) (since %1)": (
+        "has not yet received your last change (since %1)",
+        "has not yet received your last %n changes (since %1)",
+    ),
+    "has not yet received your last %n change(s)": (
+        "has not yet received your last change",
+        "has not yet received your last %n changes",
+    ),
+    # issue 51: what merges dropped
+    "%n edit(s) made here were to memories deleted on %1": (
+        "%n edit made here was to a memory deleted on %1",
+        "%n edits made here were to memories deleted on %1",
+    ),
+    "%n edit(s) made on %1 were to memories deleted here": (
+        "%n edit made on %1 was to a memory deleted here",
+        "%n edits made on %1 were to memories deleted here",
+    ),
+    "%n message(s) written here were in conversations deleted on %1": (
+        "%n message written here was in a conversation deleted on %1",
+        "%n messages written here were in conversations deleted on %1",
+    ),
+    "%n message(s) written on %1 were in conversations deleted here": (
+        "%n message written on %1 was in a conversation deleted here",
+        "%n messages written on %1 were in conversations deleted here",
+    ),
+    "Settings > Sync keeps their text until you dismiss them.": (
+        "Settings > Sync keeps its text until you dismiss it.",
+        "Settings > Sync keeps their text until you dismiss them.",
+    ),
 }
 
 

@@ -602,7 +602,6 @@ ZH: dict[str, str | list[str]] = {
     "Turn off sync on this computer…": "在这台电脑上关闭同步…",
     "%1 (also edited on %2, %3)": "%1（%2 上也编辑过，%3）",
     "None yet. On the other computer, choose Join a synced profile in Settings > Sync, with this folder and the recovery code or a pairing code.": "还没有。在另一台电脑上，打开“设置 > 同步”，选择“加入一个已同步的配置”，用这个文件夹以及恢复码或配对码加入。",
-    "last synced %1": "上次同步：%1",
     "A computer's name cannot be empty: type a few letters.": "电脑名称不能为空：请输入几个字。",
     "Renamed.": "已重命名。",
     "Remove a computer": "移除一台电脑",
@@ -761,6 +760,53 @@ ZH: dict[str, str | list[str]] = {
     "Waiting for %1 to let this computer in": "正在等待 %1 让这台电脑加入",
     "%1 lets this computer in at its next sync; until then what you change here waits to be sent.": "%1 会在下次同步时让这台电脑加入；在此之前，你在这里的更改会等待发送。",
     "This computer is no longer in the sync: the computer that let it in was removed before the others knew of this one. What it holds stays here. To sync it again, show a pairing code on one of your other computers and enter it in Settings > Sync, under Join again.": "这台电脑已不在同步中：让它加入的那台电脑在其他电脑得知这台电脑之前被移除了。这里的内容会保留。要重新同步，请在你的另一台电脑上显示配对码，然后在“设置 > 同步”的“重新加入”下输入它。",
+    # branch sync-status (issue 51: the status tells the truth, lost changes, recovery)
+    "%1 has not yet received your last %n change(s) (since %2)": [
+        "%1 还没有收到你最近的 %n 项更改（自 %2 起）"
+    ],
+    "%1 has not yet received your last %n change(s)": ["%1 还没有收到你最近的 %n 项更改"],
+    "%1's latest changes have not arrived here yet": "%1 最近的更改还没有到达这台电脑",
+    "Check that %1 is switched on with desktop-mem open, and that your sync engine (Syncthing, Dropbox…) runs on both computers.": "请确认 %1 已开机并打开了 desktop-mem，而且两台电脑上的同步工具（Syncthing、Dropbox…）都在运行。",
+    "Your sync engine has not brought every file of %1 here yet: check that it runs on both computers.": "同步工具还没有把 %1 的所有文件带到这里：请确认它在两台电脑上都在运行。",
+    "has all your changes": "已有你的全部更改",
+    "has all your changes (the last reached it %1)": "已有你的全部更改（最近一项%1到达）",
+    "has not yet received your last %n change(s) (since %1)": ["还没有收到你最近的 %n 项更改（自 %1 起）"],
+    "has not yet received your last %n change(s)": ["还没有收到你最近的 %n 项更改"],
+    "its latest changes have not arrived here yet": "它最近的更改还没有到达这里",
+    "%n edit(s) made here were to memories deleted on %1": [
+        "在这里做的 %n 处编辑所针对的记忆已在 %1 上被删除"
+    ],
+    "%n edit(s) made on %1 were to memories deleted here": [
+        "在 %1 上做的 %n 处编辑所针对的记忆已在这里被删除"
+    ],
+    "%n message(s) written here were in conversations deleted on %1": [
+        "在这里写的 %n 条消息所在的对话已在 %1 上被删除"
+    ],
+    "%n message(s) written on %1 were in conversations deleted here": [
+        "在 %1 上写的 %n 条消息所在的对话已在这里被删除"
+    ],
+    "edited here, deleted on %1": "在这里编辑，在 %1 上删除",
+    "edited on %1, deleted here": "在 %1 上编辑，在这里删除",
+    "written here, its conversation deleted on %1": "在这里写的，对话已在 %1 上删除",
+    "written on %1, its conversation deleted here": "在 %1 上写的，对话已在这里删除",
+    "Settings > Sync keeps their text until you dismiss them.": [
+        "“设置 > 同步”会保留这些内容，直到你将其移除。"
+    ],
+    "Changes a merge could not keep": "合并时未能保留的更改",
+    "A deletion made on one computer wins over what another changed at the same time. What it replaced is kept here until you dismiss it.": "一台电脑上的删除优先于另一台电脑同时做的更改。被删除覆盖的内容会保留在这里，直到你将其移除。",
+    "Keep as a new memory": "保留为新记忆",
+    "Add its text back as a new memory of yours": "把这段文字重新添加为你的一条新记忆",
+    "Dismiss…": "移除…",
+    "Delete its text for good": "永久删除这段文字",
+    "%1 · %2": "%1 · %2",
+    "%1 %2": "%1%2",
+    "%1. %2": "%1。%2",
+    "Copied.": "已复制。",
+    "Kept as a new memory.": "已保留为新记忆。",
+    "Dismiss": "移除",
+    "Delete this text for good? It is in no memory or conversation any more: once dismissed, it cannot be brought back.": "要永久删除这段文字吗？它已不在任何记忆或对话中：移除后将无法恢复。",
+    "From now on the recovery code of the profile you joined opens this profile: the recovery code shown when this profile was first opened no longer does.": "从现在起，打开这个配置要用你加入的那个配置的恢复码：这个配置第一次打开时显示的恢复码已不再有效。",
+    "The profile you joined has no recovery code (a passphrase protects it): this profile keeps its own, the one shown when it was first opened.": "你加入的配置没有恢复码（它由密码保护）：这个配置保留自己的恢复码，也就是它第一次打开时显示的那个。",
 }
 
 

@@ -20,10 +20,19 @@ from tests.fakes.ollama_server import FakeOllama
 class Computer:
     """One computer's profile, its service and its syncer."""
 
-    def __init__(self, root: Path, name: str, fake: FakeOllama, keyring: MemoryKeyring) -> None:
+    def __init__(
+        self,
+        root: Path,
+        name: str,
+        fake: FakeOllama,
+        keyring: MemoryKeyring,
+        passphrase: str | None = None,
+    ) -> None:
         self.name = name
         self.home = root / name
-        self.config = Config.resolve(home=self.home, ollama_host=fake.url, embed_model="fake-embed")
+        self.config = Config.resolve(
+            home=self.home, ollama_host=fake.url, embed_model="fake-embed", passphrase=passphrase
+        )
         self.vault = Vault(KeyringAccess(keyring, timeout=2.0))
         self.service = Service.open(self.config, self.vault)
         self.code = self.service.profile.db.new_recovery_code
@@ -52,8 +61,8 @@ class Computers:
         self.folder.mkdir()
         self.all: list[Computer] = []
 
-    def new(self, name: str) -> Computer:
-        c = Computer(self.root, name, self.fake, self.keyring)
+    def new(self, name: str, passphrase: str | None = None) -> Computer:
+        c = Computer(self.root, name, self.fake, self.keyring, passphrase)
         self.all.append(c)
         return c
 

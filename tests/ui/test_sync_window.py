@@ -124,7 +124,9 @@ def test_set_up_then_join_with_a_pairing_code_and_memories_reach_the_other_windo
         f"Joined: {counts['memories']} memor{'y' if counts['memories'] == 1 else 'ies'} and "
         f"{counts['conversations']} conversation{'' if counts['conversations'] == 1 else 's'} "
         "are here. laptop lets this computer in at its next sync; until then what you change "
-        "here waits to be sent."
+        "here waits to be sent. From now on the recovery code of the profile you joined opens "
+        "this profile: the recovery code shown when this profile was first opened no longer "
+        "does."
     )
     assert desktop_page.showing_on()
     # it waits for the laptop to let it in: the laptop's next pass does, and says so
@@ -166,6 +168,32 @@ def test_set_up_then_join_with_a_pairing_code_and_memories_reach_the_other_windo
     idle(qtbot)
     assert "desktop" in laptop_page.remove_buttons
     laptop.syncing.timer.setInterval(10_000)
+
+
+def test_joining_a_passphrase_profile_keeps_this_ones_own_recovery_code(
+    qtbot: Any, second: MainWindow, folder: Path, tmp_path: Path, isolated: MemoryKeyring,
+    fake_ollama: FakeOllama,
+) -> None:  # fmt: skip
+    """The synced profile has no recovery code: the joining window is not told of one,
+    but that its own code (shown at its first start) still opens it."""
+    config = Config.resolve(home=tmp_path / "laptop", ollama_host=fake_ollama.url,
+                            embed_model="fake-embed", passphrase="correct horse battery")  # fmt: skip
+    laptop = Service.open(config, Vault(KeyringAccess(isolated, timeout=2.0)))
+    try:
+        laptop.sync.set_up(folder, "laptop")
+        page = page_of(qtbot, second)
+        page.join_folder.setText(str(folder))
+        page.code.setText(laptop.sync.offer_pairing())
+        qtbot.mouseClick(page.join_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: page.status.text().startswith("Joined: "), timeout=WAIT)
+        assert page.status.text().endswith(
+            "The profile you joined has no recovery code (a passphrase protects it): this "
+            "profile keeps its own, the one shown when it was first opened."
+        )
+        assert "no longer" not in page.status.text()
+        idle(qtbot)
+    finally:
+        laptop.close()
 
 
 def test_a_profile_with_data_cannot_join_and_is_told_why(
@@ -486,6 +514,141 @@ def test_opening_a_memory_edited_on_both_clears_the_line(
     assert not drawer.edited_on_both.isVisibleTo(drawer)
 
 
+def test_the_status_says_synced_only_once_the_other_has_taken_in_everything(
+    qtbot: Any, window: MainWindow, second: MainWindow, folder: Path, profile: Profile
+) -> None:
+    """Desktop's engine is paused: the laptop's line says desktop lacks its last
+    changes and since when (the tooltip what to do), not "synced"; once desktop has
+    them, "Synced with desktop". Removed, desktop leaves the line at once."""
+    laptop, desktop = window, second
+    laptop.context.app.sync.set_up(folder, "laptop")
+    desktop.context.app.sync.join(folder, profile.db.new_recovery_code, "desktop")
+    idle(qtbot)
+    for w in (laptop, desktop):  # the passes are the test's from here
+        w.syncing.stop()
+    idle(qtbot)
+    laptop.syncing.run_pass()
+    qtbot.waitUntil(lambda: "Synced with desktop" in laptop.sync_status.text(), timeout=WAIT)
+    for text in ("I keep bees", "I play the cello", "我喜欢喝绿茶"):
+        laptop.context.app.memories.add(NewMemory(text))
+    laptop.syncing.run_pass()
+    idle(qtbot)
+    since = laptop.context.app.sync.info()["computers"][0]["missing_since"]
+    clock = SyncWords().clock(since)
+    assert len(clock) == 5  # "14:02": written today
+    line = f"desktop has not yet received your last 3 changes (since {clock})"
+    qtbot.waitUntil(lambda: laptop.sync_status.text() == line, timeout=WAIT)
+    tip = laptop.sync_status.toolTip()
+    assert tip.startswith(line + ". Check that desktop is switched on")
+    assert laptop.sync_status.objectName() == ""  # not a failure: not in the error colour
+    page = page_of(qtbot, laptop)
+    assert page.state.text() == line
+    assert page.advice_line.isVisible()  # what to do, said on the page too
+    assert tip == f"{line}. {page.advice_line.text()}"
+    row = page.computers_grid.itemAtPosition(0, 1).widget()
+    assert row.text() == f"has not yet received your last 3 changes (since {clock})"
+
+    desktop.syncing.run_pass()  # the engine runs again
+    idle(qtbot)
+    laptop.syncing.run_pass()
+    qtbot.waitUntil(
+        lambda: laptop.sync_status.text() == "Synced with desktop just now", timeout=WAIT
+    )
+    page.refresh()
+    idle(qtbot)
+    row = page.computers_grid.itemAtPosition(0, 1).widget()
+    assert row.text() == "has all your changes (the last reached it just now)"
+    assert not page.advice_line.isVisible()
+
+    # taken out: gone from the line at once, before any pass
+    laptop.context.app.sync.remove("desktop")
+    qtbot.waitUntil(
+        lambda: laptop.sync_status.text() == "Sync on · no other computer syncs now", timeout=WAIT
+    )
+    assert not laptop.syncing.running
+    qtbot.waitUntil(lambda: page.state.text() == laptop.sync_status.text(), timeout=WAIT)
+
+
+def test_an_edit_lost_to_a_deletion_is_said_once_and_kept_until_dismissed(
+    qtbot: Any,
+    window: MainWindow,
+    second: MainWindow,
+    folder: Path,
+    profile: Profile,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    laptop, desktop = window, second
+    app = laptop.context.app
+    for text in ("I drive a red Fiat", "I grow tomatoes"):
+        app.memories.add(NewMemory(text, kind="preference"))
+    app.sync.set_up(folder, "laptop")
+    desktop.context.app.sync.join(folder, profile.db.new_recovery_code, "desktop")
+    idle(qtbot)
+    for w in (laptop, desktop):  # the passes are the test's from here
+        w.syncing.stop()
+    idle(qtbot)
+    laptop.syncing.run_pass()
+    idle(qtbot)
+    # apart: the laptop edits both, the desktop deletes both
+    ids = {m.text: m.id for m in app.memories.list()}
+    app.memories.edit(ids["I drive a red Fiat"], text="I drive a blue Fiat")
+    app.memories.edit(ids["I grow tomatoes"], text="I grow cherry tomatoes")
+    desktop.context.app.memories.delete([m.id for m in desktop.context.app.memories.list()])
+    desktop.context.app.sync.now()
+    said: list[str] = []
+    laptop.context.hub.status.connect(lambda text, _ms: said.append(text))
+    laptop.syncing.run_pass()
+    idle(qtbot)
+    line = (
+        "2 edits made here were to memories deleted on desktop. Settings > Sync keeps their "
+        "text until you dismiss them."
+    )
+    assert said.count(line) == 1, said
+    laptop.syncing.run_pass()  # said once: the next pass does not say it again
+    idle(qtbot)
+    assert said.count(line) == 1
+    assert texts(laptop) == []  # the deletion won
+
+    page = page_of(qtbot, laptop)
+    assert page.lost_box.isVisible()
+    assert page.lost_line.text() == "2 edits made here were to memories deleted on desktop"
+    assert page.lost_list.count() == 2
+    shown = [page.lost_list.item(i).text() for i in range(2)]
+    assert all(t.endswith("\nedited here, deleted on desktop · just now") for t in shown), shown
+    row = next(i for i, t in enumerate(shown) if t.startswith("I grow cherry tomatoes"))
+    page.lost_list.setCurrentRow(row)
+    qtbot.mouseClick(page.lost_copy, Qt.MouseButton.LeftButton)
+    assert QApplication.clipboard().text() == "I grow cherry tomatoes"
+    qtbot.mouseClick(page.lost_keep, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: page.lost_list.count() == 1, timeout=WAIT)
+    qtbot.waitUntil(lambda: texts(laptop) == ["I grow cherry tomatoes"], timeout=WAIT)
+    assert page.lost_line.text() == "1 edit made here was to a memory deleted on desktop"
+    assert page.status.text() == "Kept as a new memory."
+
+    asked: list[str] = []
+
+    def answer(_parent: Any, _title: str, text: str, *_a: Any) -> Any:
+        asked.append(text)
+        return QMessageBox.StandardButton.No if len(asked) == 1 else QMessageBox.StandardButton.Yes
+
+    monkeypatch.setattr(QMessageBox, "question", answer)
+    qtbot.mouseClick(page.lost_dismiss, Qt.MouseButton.LeftButton)  # "No": kept
+    idle(qtbot)
+    assert "for good" in asked[0] and page.lost_list.count() == 1
+    qtbot.mouseClick(page.lost_dismiss, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not page.lost_box.isVisibleTo(page), timeout=WAIT)
+    assert app.sync.lost() == []
+
+    # the desktop hears of the edits its deletion won over, the other way round
+    said_there: list[str] = []
+    desktop.context.hub.status.connect(lambda text, _ms: said_there.append(text))
+    desktop.syncing.run_pass()
+    idle(qtbot)
+    assert any(
+        t.startswith("2 edits made on laptop were to memories deleted here") for t in said_there
+    )
+
+
 def test_words_for_sync_have_real_plural_forms() -> None:
     words = SyncWords()
     assert words.conflicts(1) == "1 memory was edited on two computers at once"
@@ -498,6 +661,28 @@ def test_words_for_sync_have_real_plural_forms() -> None:
     assert (
         words.synced(["laptop"], "2026-01-01T10:00:00Z", _at("2026-01-01T10:02:00Z"))
         == "Synced with laptop 2 min ago"
+    )
+    assert words.lost("memory_here", "desktop", 1) == (
+        "1 edit made here was to a memory deleted on desktop"
+    )
+    assert words.lost("message_there", "desktop", 2) == (
+        "2 messages written on desktop were in conversations deleted here"
+    )
+    assert words.lost_after_pass([("message_here", "laptop", 1)]) == (
+        "1 message written here was in a conversation deleted on laptop. Settings > Sync keeps "
+        "its text until you dismiss it."
+    )
+    now = _at("2026-01-02T10:00:00Z")
+    assert words.not_received("desktop", 1, None, now) == (
+        "desktop has not yet received your last change"
+    )
+    assert words.not_received("desktop", 3, None, now) == (
+        "desktop has not yet received your last 3 changes"
+    )
+    when = words.clock("2026-01-01T10:00:00Z", now)
+    assert when.startswith("2026-01-0")  # not today: with its date
+    assert words.lacks(2, "2026-01-01T10:00:00Z", now) == (
+        f"has not yet received your last 2 changes (since {when})"
     )
 
 

@@ -849,3 +849,55 @@ def _m021(conn: Any) -> None:
         ALTER TABLE proposals ADD COLUMN weigh INTEGER NOT NULL DEFAULT 0;
         """,
     )
+
+
+@migration(
+    22, "sync: what each computer has taken in of this one's files, and what a merge dropped"
+)
+def _m022(conn: Any) -> None:
+    run_script(
+        conn,
+        """
+        -- This computer's own change files: how many records each held and when it was
+        -- written, so "desktop has not yet received your last 3 changes (since 14:02)"
+        -- can be said from what desktop says it has applied. Files written before this
+        -- migration are counted from the records still filed under them, with no time.
+        CREATE TABLE sync_sent (
+            seq        INTEGER PRIMARY KEY,
+            records    INTEGER NOT NULL,
+            written_at TEXT
+        );
+        INSERT INTO sync_sent(seq, records, written_at)
+            SELECT seq, count(*), NULL FROM sync_records
+            WHERE seq IS NOT NULL
+              AND device = (SELECT value FROM meta WHERE key = 'sync.device')
+              AND seq > coalesce((SELECT CAST(value AS INTEGER) FROM meta
+                                  WHERE key = 'sync.snapshot'), 0)
+            GROUP BY seq;
+
+        -- When this computer had applied another's files up to `applied` (published in
+        -- its status, so the other can say when its changes were taken in here).
+        ALTER TABLE sync_peers ADD COLUMN applied_at TEXT;
+
+        -- A deletion's record: the stamp of the version it deleted ("clock device"), so
+        -- a computer that edited the record can tell whether the deleter had seen its
+        -- edit. NULL for every other record, and for deletions made before this.
+        ALTER TABLE sync_records ADD COLUMN prev TEXT;
+
+        -- What a merge dropped: an edit made to a memory deleted on another computer, or
+        -- messages written in a conversation deleted on another (each way round), with
+        -- its text, kept for the user to copy or keep until they dismiss it. kind:
+        -- 'memory_here' (edited here, deleted on `device`), 'memory_there' (edited on
+        -- `device`, deleted here), 'message_here', 'message_there'.
+        CREATE TABLE sync_lost (
+            id          INTEGER PRIMARY KEY AUTOINCREMENT,
+            kind        TEXT NOT NULL,
+            uid         TEXT NOT NULL,
+            device      TEXT NOT NULL,
+            text        TEXT NOT NULL,
+            memory_kind TEXT,
+            role        TEXT,
+            at          TEXT NOT NULL
+        );
+        """,
+    )

@@ -11,9 +11,12 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from desktop_mem.core.errors import ModelServerError, SyncError
+from desktop_mem.core.errors import ModelServerError, NotFound, SyncError
 from desktop_mem.core.events import Event, SyncProgress
+from desktop_mem.core.memory.records import KINDS as MEMORY_KINDS
+from desktop_mem.core.memory.records import NewMemory
 from desktop_mem.core.sync import crypto, files, pairing
+from desktop_mem.core.sync.lost import Lost
 from desktop_mem.core.sync.replica import Applied
 from desktop_mem.core.sync.syncer import Pass, Peer, Syncer
 
@@ -90,7 +93,8 @@ class Sync:
         computer one that another took out of that sync (it joins again, keeping what it
         holds). `progress`
         hears how far a large file has been applied (it is also announced on the
-        service's events, SyncProgress, for the window)."""
+        service's events, SyncProgress, for the window). The pass's `recovery` says
+        which recovery code opens this profile from now on (Syncer.join)."""
         chosen = Path(folder).expanduser()
         ids = files.find_profiles(chosen) if chosen.is_dir() else []
         if not ids:
@@ -128,13 +132,16 @@ class Sync:
             assert last is not None
             raise last
         chain = opened[0]
+        recovery = None  # joining again changes no key of this profile
         if self.syncer.removed_here:
             self.syncer.rejoin(chosen, chain)
             if name:
                 self.syncer.rename(name)
         else:
-            self.syncer.join(chosen, chain, name)
-        return self.now(index=index, progress=progress)
+            recovery = self.syncer.join(chosen, chain, name)
+        result = self.now(index=index, progress=progress)
+        result.recovery = recovery
+        return result
 
     def move(self, folder: Path) -> Pass:
         """Sync through another folder from now on (the engine's folder moved, or another
@@ -241,3 +248,29 @@ class Sync:
 
     def origin_names(self) -> dict[str, str]:
         return self.syncer.origin_names()
+
+    def lost(self) -> list[Lost]:
+        """What merges dropped (an edit to a memory deleted on another computer, messages
+        in a conversation deleted on another, each way round), kept with its text until
+        the user dismisses it. Also when sync is off."""
+        return self.syncer.lost()
+
+    def dismiss_lost(self, ids: Iterable[int] | None = None) -> int:
+        """Done with these (every one with None): their text is purged from every page
+        of the file. How many."""
+        return self.syncer.dismiss_lost(ids)
+
+    def keep_lost(self, lost_id: int) -> int:
+        """Keep a dropped change's text as a new memory (then it is dismissed). The new
+        memory's id."""
+        item = next((x for x in self.lost() if x.id == int(lost_id)), None)
+        if item is None:
+            raise NotFound(
+                f"There is no lost change {lost_id} (kept or dismissed already): list them "
+                "again to see those that are left.",
+                reason="not_found",
+            )
+        kind = item.memory_kind if item.memory_kind in MEMORY_KINDS else "fact"
+        added = self._service.memories.add(NewMemory(item.text, kind=kind))
+        self.dismiss_lost([item.id])
+        return added.memory.id

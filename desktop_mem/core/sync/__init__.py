@@ -6,4 +6,5 @@ crypto (keys, seals, sealed files), files (the folder's layout and file format),
 (the folder walked and read without following a link, blocking, or reading past a
 cap), quarantine (files refused for what they are, left alone until they change), keys
 (the sync key's generations, pairing), replica (what this computer sends and takes in,
-and how records merge), syncer (setting up, joining, a pass)."""
+and how records merge), lost (what a merge dropped, kept for the user), syncer (setting
+up, joining, a pass)."""

@@ -126,9 +126,10 @@ class Incoming:
                 replica.set_recording(conn, True)
                 if last:
                     conn.execute(
-                        "INSERT INTO sync_peers(device, applied) VALUES (?, ?) "
-                        "ON CONFLICT(device) DO UPDATE SET applied = excluded.applied",
-                        (device, n),
+                        "INSERT INTO sync_peers(device, applied, applied_at) VALUES (?, ?, ?) "
+                        "ON CONFLICT(device) DO UPDATE SET applied = excluded.applied, "
+                        "applied_at = excluded.applied_at",
+                        (device, n, now_iso()),
                     )
                     self.state.set(conn, {"partial": None})
                 else:

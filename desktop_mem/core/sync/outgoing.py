@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterable, Iterator
 from datetime import datetime
 from typing import Any
 
@@ -57,15 +58,22 @@ class Outgoing:
                 "device": self.state.device,
                 "seq": n,
             }
+            counted = _Counted(replica.records_of(n))
             files.write_sealed(
                 layout.device(self.state.device) / files.changes_name(n),
                 header,
-                replica.records_of(n),
+                counted,
                 chain.write_key,
                 keys,
             )
             with self.db.transaction() as conn:
                 self.state.set(conn, {"written": str(n)})
+                # how many records it held and when: what another computer has not
+                # taken in yet is counted from these ("your last 3 changes, since 14:02")
+                conn.execute(
+                    "INSERT OR REPLACE INTO sync_sent(seq, records, written_at) VALUES (?, ?, ?)",
+                    (n, counted.n, now_iso()),
+                )
 
     def own_sizes(self, layout: files.Layout) -> tuple[int, int]:
         changes, snaps = layout.numbered(self.state.device)
@@ -123,14 +131,45 @@ class Outgoing:
             if n < snap:
                 files.remove_file(folder / files.snapshot_name(n))
 
+    def unreceived(self, received: int, written: int) -> tuple[int, str | None]:
+        """What a computer that has taken in this one's files up to `received` lacks of
+        them: how many records, and when the first of those files was written."""
+        rows = self.db.query(
+            "SELECT records, written_at FROM sync_sent WHERE seq > ? AND seq <= ? ORDER BY seq",
+            (received, written),
+        )
+        # a file with no row (written by a version before they were counted) counts one
+        records = sum(int(r[0]) for r in rows) + max(0, written - received - len(rows))
+        return max(records, 1), (rows[0][1] if rows else None)
+
+    def forget_received(self) -> None:
+        """The counts of files every other computer has taken in are no longer needed
+        (one joining later takes in the snapshot)."""
+        me = self.state.device
+        taken = []
+        for (status,) in self.db.query("SELECT status FROM sync_peers WHERE removed = 0"):
+            applied = (json.loads(status) if status else {}).get("applied")
+            mine = applied.get(me) if isinstance(applied, dict) else None
+            taken.append(mine if isinstance(mine, int) else 0)
+        # alone: what the snapshot holds (a computer joining takes it in first)
+        floor = min(taken) if taken else self.state.int("snapshot")
+        if floor > 0 and self.db.query("SELECT 1 FROM sync_sent WHERE seq <= ? LIMIT 1", (floor,)):
+            with self.db.transaction() as conn:
+                conn.execute("DELETE FROM sync_sent WHERE seq <= ?", (floor,))
+
     def write_status(self, layout: files.Layout, chain: KeyChain, keys: crypto.DeviceKeys) -> None:
-        applied = {r[0]: int(r[1]) for r in self.db.query("SELECT device, applied FROM sync_peers")}
+        rows = self.db.query("SELECT device, applied, applied_at FROM sync_peers")
+        applied = {r[0]: int(r[1]) for r in rows}
+        # when each was reached: the other computer says "desktop has had everything you
+        # wrote since 14:02", not only that it has
+        applied_at = {r[0]: r[2] for r in rows if r[2]}
         status = {
             "name": self.state.name,
             "app": APP,
             "seq": self.state.int("written"),
             "snapshot": self.state.int("snapshot"),
             "applied": applied,
+            "applied_at": applied_at,
             "agreement": keys.public["agreement"],
             "signing": keys.public["signing"],
             "generation": chain.current.number if chain.current else 0,
@@ -158,3 +197,16 @@ class Outgoing:
                 conn,
                 {"status_digest": digest, "status_at": stamp, "status_counter": str(counter)},
             )
+
+
+class _Counted:
+    """The records of a file as they are written, counted."""
+
+    def __init__(self, records: Iterable[dict[str, Any]]) -> None:
+        self.records = records
+        self.n = 0
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        for record in self.records:
+            self.n += 1
+            yield record

@@ -38,6 +38,7 @@ from desktop_mem.core.db.database import id_chunks
 from desktop_mem.core.db.migrations import SYNCED_SETTINGS
 from desktop_mem.core.memory.store import care_of
 from desktop_mem.core.models.embed import content_hash
+from desktop_mem.core.sync import lost
 
 if TYPE_CHECKING:
     from desktop_mem.core.profile import Profile
@@ -77,6 +78,23 @@ def newer(a: Stamp, b: Stamp | None) -> bool:
     return b is None or a > b
 
 
+def _stamp(value: Any) -> Stamp | None:
+    """A stamp as a file or the database holds it ([clock, device]), or None."""
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return None
+    if (
+        isinstance(value, list | tuple)
+        and len(value) == 2
+        and isinstance(value[0], int)
+        and isinstance(value[1], str)
+    ):
+        return int(value[0]), str(value[1])
+    return None
+
+
 @dataclass
 class Applied:
     """What taking in a batch of changes did here (for the announcements and the
@@ -93,6 +111,9 @@ class Applied:
     overridden: int = 0  # changes a deletion made elsewhere won over
     own_removed: int = 0  # records this computer wrote that a deletion elsewhere removed
     records: int = 0
+    # what the merge dropped that the user had not seen deleted, kept (sync/lost.py):
+    # (its way, the other computer), one per record
+    lost: list[tuple[str, str]] = field(default_factory=list)
 
     def merge(self, other: Applied) -> None:
         for name in (
@@ -101,6 +122,7 @@ class Applied:
         ):  # fmt: skip
             getattr(self, name).update(getattr(other, name))
         self.conflicts += other.conflicts
+        self.lost += other.lost
         self.overridden += other.overridden
         self.own_removed += other.own_removed
         self.records += other.records
@@ -236,12 +258,35 @@ class Replica:
         seq: int | None,
         parent: str | None = None,
         waiting: bool = False,
+        prev: Stamp | None = None,
     ) -> None:
+        """`prev`, for a deletion: the stamp of what it deleted (whoever holds an edit
+        newer than that, the deleter had not seen)."""
         conn.execute(
             "INSERT OR REPLACE INTO sync_records(kind, uid, clock, device, body, seq, parent, "
-            "waiting) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (kind, uid, stamp[0], stamp[1], _json(body), seq, parent, int(waiting)),
-        )
+            "waiting, prev) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (kind, uid, stamp[0], stamp[1], _json(body), seq, parent, int(waiting),
+             None if prev is None else json.dumps(list(prev))),
+        )  # fmt: skip
+
+    def _deletion(self, conn: Any, kind: str, uid: str) -> tuple[Stamp, Stamp | None] | None:
+        """A deletion known here: its stamp, and that of what it deleted (None when made
+        by a version that did not say)."""
+        row = conn.execute(
+            "SELECT clock, device, prev FROM sync_records WHERE kind = ? AND uid = ? "
+            "AND body IS NULL",
+            (kind, uid),
+        ).fetchone()
+        return None if row is None else ((int(row[0]), str(row[1])), _stamp(row[2]))
+
+    def _newest_in(self, conn: Any, conversation: str) -> Stamp | None:
+        """The newest stamp of a conversation and its messages, as known here."""
+        row = conn.execute(
+            "SELECT clock, device FROM sync_records WHERE (kind = 'conversation' AND uid = ?) "
+            "OR (kind = 'message' AND parent = ?) ORDER BY clock DESC, device DESC LIMIT 1",
+            (conversation, conversation),
+        ).fetchone()
+        return None if row is None else (int(row[0]), str(row[1]))
 
     def _export_plain(
         self,
@@ -260,7 +305,10 @@ class Replica:
             return 0  # made and removed here before it was ever sent
         if known is not None and known[1] == body:
             return 0
-        self._store(conn, kind, uid, (tick(), self.device), body, seq, parent)
+        # a conversation's deletion says the newest of it this computer had seen: the
+        # messages written elsewhere after that were not (they are reported, not lost)
+        prev = self._newest_in(conn, uid) if body is None and kind == CONVERSATION else None
+        self._store(conn, kind, uid, (tick(), self.device), body, seq, parent, prev=prev)
         if body is None and kind == CONVERSATION:
             self._drop_children(conn, uid)
         if kind == MESSAGE:
@@ -295,7 +343,8 @@ class Replica:
         if row is None:
             if known is None:
                 return 0
-            self._store(conn, MEMORY, uid, (tick(), self.device), None, seq)
+            # the version deleted: an edit elsewhere newer than it was not seen here
+            self._store(conn, MEMORY, uid, (tick(), self.device), None, seq, prev=known[0])
             conn.execute("DELETE FROM sync_records WHERE kind = ? AND uid = ?", (CONTEXT, uid))
             return 1
         changed = 0
@@ -452,22 +501,22 @@ class Replica:
         # conversations first, then messages oldest first: a computer reading them in
         # order finds what each refers to already there
         order = "CASE kind WHEN 'conversation' THEN 0 WHEN 'message' THEN 2 ELSE 1 END, clock"
-        for kind, uid, clock, device, body in self.db.query(
-            f"SELECT kind, uid, clock, device, body FROM sync_records WHERE {where} "
+        for kind, uid, clock, device, body, prev in self.db.query(
+            f"SELECT kind, uid, clock, device, body, prev FROM sync_records WHERE {where} "
             f"AND kind <> 'memory' ORDER BY {order}",
             params,
         ):
-            yield {"k": kind, "u": uid, "c": clock, "d": device, "b": _load(body)}
+            yield _with_prev({"k": kind, "u": uid, "c": clock, "d": device, "b": _load(body)}, prev)
         for chunk, marks in id_chunks(sorted(memory_uids)):
-            for uid, clock, device, body in self.db.query(
-                f"SELECT uid, clock, device, body FROM sync_records WHERE kind = 'memory' "
+            for uid, clock, device, body, prev in self.db.query(
+                f"SELECT uid, clock, device, body, prev FROM sync_records WHERE kind = 'memory' "
                 f"AND uid IN ({marks})",
                 chunk,
             ):
                 record = {"k": MEMORY, "u": uid, "c": clock, "d": device, "b": _load(body)}
                 if body is not None:
                     record["h"] = self._versions(uid, seq)
-                yield record
+                yield _with_prev(record, prev)
 
     def _versions(self, uid: str, seq: int | None) -> list[dict[str, Any]]:
         sql = (
@@ -534,9 +583,15 @@ class Replica:
             if known is not None and known[1] is None and kind != CONTEXT:
                 if body is not None:
                     out.overridden += 1
+                    if kind == MEMORY and isinstance(body, dict):
+                        self._edit_of_deleted(conn, uid, stamp, body, out)
                 continue
             if body is None and kind in (MEMORY, CONVERSATION, MESSAGE):
-                self._tombstone(conn, kind, uid, stamp, known, out, purge_memories, purge_messages)
+                prev = _stamp(record.get("p"))
+                self._lost_to(conn, kind, uid, stamp, prev, known, out)
+                self._tombstone(
+                    conn, kind, uid, stamp, known, out, purge_memories, purge_messages, prev
+                )
                 continue
             if not isinstance(body, dict):
                 continue
@@ -584,6 +639,8 @@ class Replica:
             parent = body.get("conversation")
             if not isinstance(parent, str) or self._gone(conn, CONVERSATION, parent):
                 out.overridden += 1  # its conversation was deleted
+                if isinstance(parent, str):
+                    self._message_in_deleted(conn, uid, stamp, parent, body, out)
             elif is_newer:
                 self._store(conn, kind, uid, stamp, body, None, parent=parent, waiting=True)
                 if known is not None:  # a new message has no links yet
@@ -613,10 +670,11 @@ class Replica:
         out: Applied,
         purge_memories: list[int],
         purge_messages: list[int],
+        prev: Stamp | None = None,
     ) -> None:
         if known is not None and known[0][1] == self.device:
             out.own_removed += 1
-        self._store(conn, kind, uid, stamp, None, None)
+        self._store(conn, kind, uid, stamp, None, None, prev=prev)
         if kind == MEMORY:
             conn.execute("DELETE FROM sync_records WHERE kind = ? AND uid = ?", (CONTEXT, uid))
             conn.execute("DELETE FROM sync_conflicts WHERE uid = ?", (uid,))
@@ -642,6 +700,83 @@ class Replica:
                 self.profile.conversations.purge_rows(conn, ids)
                 conn.execute("DELETE FROM conversations WHERE id = ?", (cid,))
                 out.conversations_removed.add(cid)
+
+    # -- what a deletion drops that its computer had not seen ---------------------------
+
+    def _lost_to(
+        self,
+        conn: Any,
+        kind: str,
+        uid: str,
+        stamp: Stamp,
+        prev: Stamp | None,
+        known: tuple[Stamp, dict[str, Any] | None] | None,
+        out: Applied,
+    ) -> None:
+        """A deletion arrived: what was written here after the version it deleted (its
+        computer had not seen it) is kept for the user. A deletion that does not say
+        what it deleted (an older version) is taken as having seen everything."""
+        if prev is None:
+            return
+        if kind == MEMORY:
+            # this computer's own edit, newer than what the other deleted
+            if known is None or known[1] is None or known[0][1] != self.device:
+                return
+            if not known[0] > prev:
+                return
+            row = conn.execute("SELECT text, kind FROM memories WHERE uid = ?", (uid,)).fetchone()
+            text, memory_kind = (row[0], row[1]) if row else (known[1].get("text"), None)
+            if lost.record(conn, lost.MEMORY_HERE, uid, stamp[1], str(text or ""), memory_kind):
+                out.lost.append((lost.MEMORY_HERE, stamp[1]))
+        elif kind == CONVERSATION:
+            # the messages written here after the newest the other had seen of it
+            for muid, role, content, clock, device in conn.execute(
+                "SELECT m.uid, m.role, m.content, r.clock, r.device FROM conversations c "
+                "JOIN messages m ON m.conversation_id = c.id JOIN sync_records r "
+                "ON r.kind = 'message' AND r.uid = m.uid WHERE c.uid = ? AND r.device = ? "
+                "AND m.forgotten = 0 ORDER BY m.id",
+                (uid, self.device),
+            ).fetchall():
+                if (int(clock), str(device)) > prev and lost.record(
+                    conn, lost.MESSAGE_HERE, muid, stamp[1], str(content or ""), role=role
+                ):
+                    out.lost.append((lost.MESSAGE_HERE, stamp[1]))
+
+    def _edit_of_deleted(
+        self, conn: Any, uid: str, stamp: Stamp, head: dict[str, Any], out: Applied
+    ) -> None:
+        """An edit made elsewhere arrived for a memory deleted here, which this computer
+        had not seen when it deleted it (newer than what it deleted): kept for the user."""
+        deletion = self._deletion(conn, MEMORY, uid)
+        if deletion is None or deletion[0][1] != self.device or deletion[1] is None:
+            return
+        if not stamp > deletion[1]:
+            return
+        text, memory_kind = str(head.get("text") or ""), head.get("kind")
+        if lost.record(conn, lost.MEMORY_THERE, uid, stamp[1], text,
+                       memory_kind if isinstance(memory_kind, str) else None):  # fmt: skip
+            out.lost.append((lost.MEMORY_THERE, stamp[1]))
+
+    def _message_in_deleted(
+        self,
+        conn: Any,
+        uid: str,
+        stamp: Stamp,
+        conversation: str,
+        body: dict[str, Any],
+        out: Applied,
+    ) -> None:
+        """A message written elsewhere arrived for a conversation deleted here, newer than
+        the newest of it this computer had seen: kept for the user."""
+        deletion = self._deletion(conn, CONVERSATION, conversation)
+        if deletion is None or deletion[0][1] != self.device or deletion[1] is None:
+            return
+        if not stamp > deletion[1] or body.get("forgotten"):
+            return
+        role = body.get("role") if isinstance(body.get("role"), str) else None
+        if lost.record(conn, lost.MESSAGE_THERE, uid, stamp[1], str(body.get("content") or ""),
+                       role=role):  # fmt: skip
+            out.lost.append((lost.MESSAGE_THERE, stamp[1]))
 
     def _apply_memory(
         self,
@@ -1003,6 +1138,14 @@ class Replica:
             "ON m.uid = l.message WHERE l.target = ? AND l.kind = 'recalled'",
             (rowid, uid),
         )
+
+
+def _with_prev(record: dict[str, Any], prev: str | None) -> dict[str, Any]:
+    """A deletion's record says what it deleted ("p"), when it is known."""
+    stamp = _stamp(prev) if prev else None
+    if stamp is not None:
+        record["p"] = list(stamp)
+    return record
 
 
 def _without_prev(body: dict[str, Any] | None) -> dict[str, Any] | None:

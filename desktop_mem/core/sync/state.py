@@ -38,12 +38,33 @@ class Peer:
     written_at: str | None  # when it last said it was there (its status)
     removed: bool = False
     behind: bool = False  # it has written more than this computer could read yet
+    # the other way round, as its status says: how far it has taken in this computer's
+    # files, and when it got there (None from a computer too old to say)
+    received: int = 0
+    received_at: str | None = None
+    # the records of this computer's change files it has not taken in yet, and when the
+    # first of them was written (None: written before that was kept)
+    missing: int = 0
+    missing_since: str | None = None
+
+    @property
+    def up_to_date(self) -> bool:
+        """It has taken in everything this computer has written."""
+        return self.missing == 0
+
+    @property
+    def synced_at(self) -> str | None:
+        """When it had taken in everything this computer wrote (its status's time, from
+        a computer too old to say when it got there)."""
+        return (self.received_at or self.written_at) if self.up_to_date else None
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "device": self.device, "name": self.name, "applied": self.applied,
             "seen_at": self.seen_at, "written_at": self.written_at, "removed": self.removed,
-            "behind": self.behind,
+            "behind": self.behind, "received": self.received, "received_at": self.received_at,
+            "up_to_date": self.up_to_date, "synced_at": self.synced_at,
+            "missing": self.missing, "missing_since": self.missing_since,
         }  # fmt: skip
 
 
@@ -67,6 +88,9 @@ class Pass:
     # files in the folder left alone because an earlier pass refused them for what they
     # are (a link, a FIFO, too large, too deep...): said once in `refused`, then counted
     ignored: int = 0
+    # a join's: which recovery code opens this copy from now on ("synced", "own", "none";
+    # Syncer.join), None for every other pass
+    recovery: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         a = self.applied
@@ -80,6 +104,7 @@ class Pass:
             "conversations_removed": len(a.conversations_removed),
             "conflicts": len(a.conflicts),
             "overridden_by_deletion": a.overridden,
+            "lost": len(a.lost),
             "merged_duplicates": self.merged,
             "compacted": self.compacted,
             "refused": self.refused,

@@ -35,9 +35,10 @@ from desktop_mem.core.errors import SyncError, SyncRefused
 from desktop_mem.core.events import MemoriesChanged, SettingChanged, SyncChanged
 from desktop_mem.core.keys import recovery
 from desktop_mem.core.keys.vault import read_sidecar, write_key_mode
-from desktop_mem.core.sync import crypto, files, pairing, records
+from desktop_mem.core.sync import crypto, files, lost, pairing, records
 from desktop_mem.core.sync.incoming import APPLY_BATCH, Incoming
 from desktop_mem.core.sync.keys import KeyChain
+from desktop_mem.core.sync.lost import Lost
 from desktop_mem.core.sync.membership import Member
 from desktop_mem.core.sync.outgoing import Outgoing
 from desktop_mem.core.sync.quarantine import Quarantine
@@ -125,9 +126,15 @@ class Syncer:
         chain.start(layout, device, keys, _lock_of(self.profile))
         self._start(folder, sync_id, device, keys, chain, name)
 
-    def join(self, folder: Path, chain: KeyChain, name: str | None = None) -> None:
+    def join(self, folder: Path, chain: KeyChain, name: str | None = None) -> str:
         """Join the profile synced through `folder` with the keys a code opened. This
-        profile must be new (nothing in it yet): it becomes a copy of the synced one."""
+        profile must be new (nothing in it yet): it becomes a copy of the synced one.
+
+        Returns which recovery code opens this copy from now on, for the front ends to
+        say: "synced" (the synced profile's: the code this profile was made with, shown
+        at its first start, no longer does), "own" (the synced profile has none, its
+        computers use a passphrase: this copy keeps its own code), or "none" (this
+        profile has no recovery code: a passphrase opens it)."""
         if self.enabled:
             raise SyncError("This profile already syncs: turn sync off first.", reason="sync_on")
         counts = self.db.query(
@@ -145,8 +152,9 @@ class Syncer:
         self._let_in(files.Layout.of(folder, chain.sync_id), chain, device, keys)
         self._start(folder, chain.sync_id, device, keys, chain, name)
         lock = chain.current.lock if chain.current else None
-        if lock:
-            _adopt_lock(self.profile, lock)
+        if lock and _adopt_lock(self.profile, lock):
+            return "synced"
+        return "own" if _lock_of(self.profile) else "none"
 
     @staticmethod
     def _let_in(
@@ -218,6 +226,7 @@ class Syncer:
                         "status_digest": None,
                     },
                 )
+                conn.execute("DELETE FROM sync_sent")  # its file numbers start again
                 # what it wrote as its old self goes out again in its first change file,
                 # stamps unchanged: the others may never have had some of it (its files
                 # were refused, or removed with it)
@@ -266,6 +275,7 @@ class Syncer:
                     "seen": json.dumps(sorted(chain.members)),
                 },
             )
+            conn.execute("DELETE FROM sync_sent")
             Replica(self.profile, device).enrol(conn)
         self.profile.events.emit(SyncChanged("on"))
 
@@ -281,6 +291,7 @@ class Syncer:
             conn.execute("DELETE FROM sync_links")
             conn.execute("DELETE FROM sync_peers")
             conn.execute("DELETE FROM sync_conflicts")
+            conn.execute("DELETE FROM sync_sent")
             conn.execute(
                 "UPDATE memory_history SET sync_clock = NULL, sync_device = NULL, sync_seq = NULL"
             )
@@ -476,6 +487,7 @@ class Syncer:
         self.outgoing.clean_own(layout)
         if writes:
             self.outgoing.write_status(layout, chain, keys)
+        self.outgoing.forget_received()
         result.refused += [self._said(place, why) for place, why in quarantine.unsaid()]
         result.ignored = quarantine.ignored
         with self.db.transaction() as conn:
@@ -638,6 +650,7 @@ class Syncer:
                 },
             )
             # what it sent as its earlier self is that computer's now
+            conn.execute("DELETE FROM sync_sent")
             conn.execute("UPDATE sync_records SET seq = NULL WHERE device = ?", (old,))
             conn.execute("UPDATE memory_history SET sync_seq = NULL WHERE sync_device = ?", (old,))
         log.info("sync: this profile was restored or copied; it goes on as a new computer")
@@ -756,22 +769,31 @@ class Syncer:
     # -- what the window and `sync status` show ------------------------------------------
 
     def peers(self) -> list[Peer]:
+        """The other computers: what this one has read of each, and what each has taken
+        in of this one's files (as its status says)."""
+        me = self.device
+        written = self.state.int("written")
         out = []
         for device, name, applied, status, seen_at, removed in self.db.query(
             "SELECT device, name, applied, status, seen_at, removed FROM sync_peers ORDER BY name, device"
         ):
             data = json.loads(status) if status else {}
-            out.append(
-                Peer(
-                    device,
-                    name or device[:8],
-                    int(applied),
-                    seen_at,
-                    data.get("written_at"),
-                    bool(removed),
-                    int(data.get("seq") or 0) > int(applied),
-                )  # fmt: skip
-            )
+            received = _int_of(data.get("applied"), me)
+            at = data.get("applied_at")
+            peer = Peer(
+                device,
+                name or device[:8],
+                int(applied),
+                seen_at,
+                data.get("written_at"),
+                bool(removed),
+                int(data.get("seq") or 0) > int(applied),
+                received,
+                str(at[me]) if isinstance(at, dict) and at.get(me) else None,
+            )  # fmt: skip
+            if received < written and not removed:
+                peer.missing, peer.missing_since = self.outgoing.unreceived(received, written)
+            out.append(peer)
         return out
 
     def conflicts(self, unseen_only: bool = False) -> list[tuple[int, str, str]]:
@@ -816,6 +838,29 @@ class Syncer:
         self.profile.events.emit(SyncChanged("conflicts_seen"))
         return len(uids)
 
+    def lost(self) -> list[Lost]:
+        """What merges dropped and the user has not dismissed (sync/lost.py)."""
+        return lost.listed(self.db)
+
+    def dismiss_lost(self, ids: Iterable[int] | None = None) -> int:
+        """The user is done with these (every one with None): purged from every page of
+        the file. How many."""
+        with self.db.transaction() as conn:
+            n = lost.purge(conn, None if ids is None else list(ids))
+        if n:
+            self.db.checkpoint()  # the zeroed pages over the old ones, in the file itself
+            self.profile.events.emit(SyncChanged("lost"))
+        return n
+
+    def _lost_groups(self) -> list[dict[str, Any]]:
+        """What merges dropped, by way and computer (`sync lost` lists the texts)."""
+        names = self.origin_names()
+        return [
+            {"kind": kind, "device": device, "computer": names.get(device, device[:8]),
+             "count": n}
+            for kind, device, n in lost.groups(self.lost())
+        ]  # fmt: skip
+
     def origin_names(self) -> dict[str, str]:
         """Each computer's name, by id (this one's too)."""
         names = {
@@ -827,7 +872,7 @@ class Syncer:
 
     def info(self) -> dict[str, Any]:
         if not self.enabled:
-            return {"enabled": False}
+            return {"enabled": False, "lost": self._lost_groups()}
         layout = self.layout()
         return {
             "enabled": True,
@@ -842,6 +887,7 @@ class Syncer:
             "generation": _generation(self.chain()),
             "computers": [p.to_dict() for p in self.peers()],
             "conflicts": len(self.conflicts(unseen_only=True)),
+            "lost": self._lost_groups(),
             "folder_bytes": layout.size(),
             # files in the folder the last pass ignored or refused for what they are
             "ignored": self.state.int("ignored"),
@@ -858,6 +904,14 @@ class Syncer:
             return None
         name = self.origin_names().get(pending.inviter) or pending.inviter[:8]
         return {"device": pending.inviter, "name": name}
+
+
+def _int_of(mapping: Any, key: str) -> int:
+    """A number a status holds for a key (0 when it holds none, or not a number)."""
+    try:
+        return int(mapping.get(key) or 0) if isinstance(mapping, dict) else 0
+    except (TypeError, ValueError):
+        return 0
 
 
 def _generation(chain: KeyChain) -> int:
@@ -918,16 +972,18 @@ def _lock_of(profile: Profile) -> dict[str, Any] | None:
     return None if lock is None else lock.to_dict()
 
 
-def _adopt_lock(profile: Profile, lock: dict[str, Any]) -> None:
+def _adopt_lock(profile: Profile, lock: dict[str, Any]) -> bool:
     """A joined profile takes the synced profile's recovery code: its own key is sealed
-    to the same lock, so the one code opens every computer's copy."""
+    to the same lock, so the one code opens every computer's copy (and the code it was
+    made with no longer opens it). Whether it did (a passphrase profile has no code)."""
     db = profile.db
     key = db._key
     if key is None or key.mode != "keyring":
-        return
+        return False
     record = recovery.reseal(lock, key.secret)
     if record is None:
-        return
+        return False
     write_key_mode(
         db.path, "keyring", account=read_sidecar(db.path).get("key_account"), recovery=record
     )
+    return True
