@@ -216,10 +216,10 @@ class KeyChain:
 
     @property
     def members(self) -> dict[str, Member]:
-        """Who is in, as the last refresh found."""
-        if self.membership is not None:
-            return self.membership.members
-        return self.in_sync
+        """Who is in, as the last refresh found, less any computer removed since (by this
+        computer: a removal is never undone)."""
+        found = self.membership.members if self.membership is not None else self.in_sync
+        return {d: m for d, m in found.items() if d not in self.removed}
 
     # -- reading the records -----------------------------------------------------------
 
