@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from desktop_mem.core.sync import files
+from desktop_mem.core.memory.store import NewMemory
+from desktop_mem.core.sync import files, pairing
 from tests.sync.conftest import Computer, Computers
 from tests.sync.test_membership_attacks import Thief, _three
 
@@ -32,3 +33,30 @@ def test_a_removed_computer_is_no_member_once_this_computer_removed_it(
     laptop, _desktop, stolen = _three(computers)
     laptop.syncer.remove(stolen.syncer.device)
     assert stolen.syncer.device not in laptop.syncer.chain().members
+
+
+def test_a_computer_waiting_to_be_let_in_writes_nothing_a_removed_one_can_read(
+    computers: Computers,
+) -> None:
+    """A pairing code shown before the stolen computer was removed carries the key it
+    holds. The computer that joined with it, waiting to be let in, wrote its status and
+    what was added there sealed with that key, after it had taken in the removal: the
+    thief read them."""
+    laptop, desktop, stolen = _three(computers)
+    code = laptop.syncer.offer_pairing()
+    thief = Thief(stolen)
+    tablet = computers.new("tablet")
+    chain = pairing.join_with_pairing_code(laptop.syncer.layout(), code)
+    tablet.syncer.join(computers.folder, chain, "tablet")
+    desktop.syncer.remove(stolen.syncer.device)
+    tablet.service.memories.add(NewMemory("Written on the tablet while it waits"))
+    assert tablet.sync().waiting_for == laptop.syncer.device
+    assert stolen.syncer.device in tablet.syncer.chain().removed
+    assert not [p.name for p in _sealed_files(tablet) if _thief_reads(thief, p)]
+    # let in, it is given the new key and sends what it holds
+    laptop.sync()
+    assert tablet.sync().let_in
+    for c in (laptop, tablet, desktop):
+        c.sync()
+    assert "Written on the tablet while it waits" in desktop.texts()
+    assert not [p.name for p in _sealed_files(tablet) if _thief_reads(thief, p)]

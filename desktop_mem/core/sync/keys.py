@@ -319,6 +319,12 @@ class KeyChain:
             if self.pending is not None:
                 out.waiting = self.pending.inviter
                 self._check_pending(layout, m, me)
+                cur = self.current
+                if cur is not None and m.given.get(cur.digest, set()) & m.removed:
+                    # the pairing code carried a key a computer removed since holds: nothing
+                    # is written with it (the new key comes once this computer is let in)
+                    self.current = None
+                    out.no_key = True
                 return out
             self.left_out = True
             raise SyncError(LEFT_OUT, reason="sync_left_out")
