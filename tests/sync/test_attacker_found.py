@@ -8,7 +8,7 @@ from pathlib import Path
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.sync import files, pairing
 from tests.sync.conftest import Computer, Computers
-from tests.sync.test_membership_attacks import Thief, _three
+from tests.sync.test_membership_attacks import Thief, _member, _three
 
 
 def _sealed_files(c: Computer) -> list[Path]:
@@ -60,3 +60,28 @@ def test_a_computer_waiting_to_be_let_in_writes_nothing_a_removed_one_can_read(
         c.sync()
     assert "Written on the tablet while it waits" in desktop.texts()
     assert not [p.name for p in _sealed_files(tablet) if _thief_reads(thief, p)]
+
+
+def test_a_computer_let_in_after_a_removal_takes_the_thiefs_fork_like_the_others(
+    computers: Computers,
+) -> None:
+    """A pairing code carried the removals its maker knew as something the joining
+    computer trusted without records, so the rules ran differently there: a key file the
+    thief wrote on a generation from before its removal was taken by every other
+    computer and refused by the one let in afterwards, which then could take nothing
+    built on it, and stopped syncing for good."""
+    laptop, desktop, stolen = _three(computers)
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    laptop.syncer.remove(stolen.syncer.device)
+    desktop.sync()
+    tablet = computers.pair(desktop, "tablet")
+    members = {stolen.syncer.device: _member(stolen), desktop.syncer.device: _member(desktop)}
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, members, set(),
+                   [first.digest])  # fmt: skip
+    laptop.service.memories.add(NewMemory("Written on the laptop after the fork"))
+    for _ in range(3):
+        for c in (laptop, desktop, tablet):
+            c.sync()
+    assert "Written on the laptop after the fork" in tablet.texts()
+    assert tablet.syncer.chain().current.digest == laptop.syncer.chain().current.digest

@@ -62,7 +62,10 @@ def offer(chain: KeyChain, layout: files.Layout, me: str, signer: crypto.DeviceK
                 for d, (kind, data) in sorted(chain.kept.items())
             },
             "members": {d: m.to_dict() for d, m in sorted(anchor.members.items())},
-            "removed": sorted(chain.removed),
+            # what its maker trusts without records (a sync from 0.4): the removals the
+            # records make are in the records, and the joining computer reads them the
+            # same way (the rules must run alike on every computer)
+            "removed": sorted(anchor.removed),
             "offered_at": now,
         }
     ).encode()
