@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from desktop_mem.core.memory.store import NewMemory
-from desktop_mem.core.sync import files, pairing
+from desktop_mem.core.sync import crypto, files, pairing, records
+from desktop_mem.core.sync.membership import Member
 from tests.sync.conftest import Computer, Computers
 from tests.sync.test_membership_attacks import Thief, _member, _three
 
@@ -85,3 +86,27 @@ def test_a_computer_let_in_after_a_removal_takes_the_thiefs_fork_like_the_others
             c.sync()
     assert "Written on the laptop after the fork" in tablet.texts()
     assert tablet.syncer.chain().current.digest == laptop.syncer.chain().current.digest
+
+
+def test_a_join_no_one_signed_does_not_tell_a_waiting_computer_its_code_was_used(
+    computers: Computers,
+) -> None:
+    """Anyone who can write the folder wrote a join for a made-up computer, as if the
+    computer that showed the code had let it in at the time the code was shown (the
+    offer's file says when, to the second): the computer waiting with that code gave up,
+    told its code had been used by another computer."""
+    laptop, _desktop, _stolen = _three(computers)
+    code = laptop.syncer.offer_pairing()
+    tablet = computers.new("tablet")
+    layout = laptop.syncer.layout()
+    tablet.syncer.join(computers.folder, pairing.join_with_pairing_code(layout, code), "tablet")
+    shown = tablet.syncer.chain().pending.offered_at
+    stranger = crypto.DeviceKeys.generate()
+    member = Member(stranger.public["agreement"], stranger.public["signing"])
+    parent = laptop.syncer.chain().current.digest
+    records.write_join(
+        layout, crypto.new_id(), member, laptop.syncer.device, parent, "pair", shown, stranger
+    )
+    assert tablet.sync().waiting_for == laptop.syncer.device
+    laptop.sync()
+    assert tablet.sync().let_in

@@ -407,9 +407,14 @@ class KeyChain:
                 "another of your computers and join with it.",
                 reason="sync_left_out",
             )
+        # only a join the computer that showed the code signed (anyone can write one)
+        inviter = m.members.get(p.inviter)
         for join in _joins_in(layout, self.sync_id):
-            if (join.voucher, join.offered_at, join.via) == (p.inviter, p.offered_at, "pair") and (
-                join.device != me
+            if (
+                (join.voucher, join.offered_at, join.via) == (p.inviter, p.offered_at, "pair")
+                and join.device != me
+                and inviter is not None
+                and crypto.verify(inviter.signing, join.signature, join.signed)
             ):
                 self.left_out = True
                 raise SyncError(
