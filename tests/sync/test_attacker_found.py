@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.sync import crypto, files, pairing, records
 from desktop_mem.core.sync.membership import Member
@@ -110,3 +112,29 @@ def test_a_join_no_one_signed_does_not_tell_a_waiting_computer_its_code_was_used
     assert tablet.sync().waiting_for == laptop.syncer.device
     laptop.sync()
     assert tablet.sync().let_in
+
+
+def test_two_codes_shown_in_the_same_second_let_in_two_computers(
+    computers: Computers, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A join said which code let a computer in by when the code was shown, to the
+    second: of two codes shown on one computer within a second, the second computer to
+    be let in was told its code had been used by the first."""
+    monkeypatch.setitem(crypto._PAIR_SCRYPT, "n", 2**10)  # two offers within a second
+    laptop, _desktop, _stolen = _three(computers)
+    layout = laptop.syncer.layout()
+    for _attempt in range(20):
+        first, second = laptop.syncer.offer_pairing(), laptop.syncer.offer_pairing()
+        made = sorted(o.made for o in laptop.syncer.chain().offers.values())
+        if made[-1] == made[-2]:
+            break
+    else:
+        pytest.skip("no two offers made within the same second")
+    tablet, phone = computers.new("tablet"), computers.new("phone")
+    tablet.syncer.join(computers.folder, pairing.join_with_pairing_code(layout, first), "tablet")
+    laptop.sync()  # lets the tablet in
+    assert tablet.sync().let_in
+    phone.syncer.join(computers.folder, pairing.join_with_pairing_code(layout, second), "phone")
+    assert phone.sync().waiting_for == laptop.syncer.device
+    laptop.sync()
+    assert phone.sync().let_in

@@ -410,8 +410,12 @@ class KeyChain:
         # only a join the computer that showed the code signed (anyone can write one)
         inviter = m.members.get(p.inviter)
         for join in _joins_in(layout, self.sync_id):
+            same = (
+                join.offer == p.offer if join.offer is not None else join.offered_at == p.offered_at
+            )
             if (
-                (join.voucher, join.offered_at, join.via) == (p.inviter, p.offered_at, "pair")
+                (join.voucher, join.via) == (p.inviter, "pair")
+                and same
                 and join.device != me
                 and inviter is not None
                 and crypto.verify(inviter.signing, join.signature, join.signed)

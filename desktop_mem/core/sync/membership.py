@@ -92,6 +92,7 @@ class Join:
     offered_at: int | None  # when the pairing code was shown (a person reads it)
     signed: bytes
     signature: bytes
+    offer: str | None = None  # the pairing offer it was let in with (None: written before)
 
 
 @dataclass(frozen=True)

@@ -130,7 +130,7 @@ def admit(
         if not hmac.compare_digest(req.proof, want):
             continue  # not made with the code: nothing to say to a stranger
         records.write_join(
-            layout, device, req.member, me, made.generation, "pair", made.made, signer
+            layout, device, req.member, me, made.generation, "pair", made.made, signer, req.offer
         )
         made.used_by = device
         files.remove_file(offer_path(layout, req.offer))
