@@ -138,3 +138,46 @@ def test_two_codes_shown_in_the_same_second_let_in_two_computers(
     assert phone.sync().waiting_for == laptop.syncer.device
     laptop.sync()
     assert phone.sync().let_in
+
+
+@pytest.mark.parametrize("how", ["on the generation before its removal", "laundered"])
+def test_the_thief_cannot_take_out_a_computer_let_in_after_its_removal(
+    computers: Computers, how: str
+) -> None:
+    """Every removal in every key file taken counted, so the thief (whose key files on a
+    generation from before its removal are taken: it was a member there) could take out
+    any computer it saw in the folder, at any time: every computer let in after its
+    removal, and each again after it joined again. A removed computer takes out only
+    computers that were in when it was removed. Laundered: the thief first names the
+    new computer a member in a key file of its own, then removes it on top of that."""
+    laptop, desktop, stolen = _three(computers)
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    laptop.syncer.remove(stolen.syncer.device)
+    desktop.sync()
+    tablet = computers.pair(desktop, "tablet")
+    laptop.sync()
+    own = {stolen.syncer.device: _member(stolen)}
+    base, number = first.digest, first.number + 1
+    if how == "laundered":
+        named = {**own, tablet.syncer.device: _member(tablet)}
+        thief.key_file(number, stolen.syncer.device, thief.keys, named, set(), [base])
+        base = _digest_of(laptop, number, stolen.syncer.device)
+        number += 1
+    thief.key_file(number, stolen.syncer.device, thief.keys, own,
+                   {tablet.syncer.device}, [base])  # fmt: skip
+    tablet.service.memories.add(NewMemory("Written on the tablet after the thief's key file"))
+    for _ in range(2):
+        for c in (tablet, laptop, desktop):
+            c.sync()
+    assert "Written on the tablet after the thief's key file" in laptop.texts()
+    for c in (laptop, desktop, tablet):
+        assert tablet.syncer.device in c.syncer.chain().members
+        assert tablet.syncer.device not in c.syncer.chain().removed
+
+
+def _digest_of(c: Computer, number: int, writer: str) -> str:
+    layout = c.syncer.layout()
+    return records.read_key_file(
+        layout.keys / files.key_name(number, writer), layout.sync_id, number, writer
+    ).record.digest

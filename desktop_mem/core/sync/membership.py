@@ -16,7 +16,9 @@ Generations form a graph: two computers that each make one without having seen t
 other's make two *heads*. All of them count, and the result is the same whatever order
 the files arrive in:
 
-1. The computers removed are the union of every removal in every generation taken.
+1. The computers removed are the union of every removal in every generation taken,
+   but for one thing: a generation whose writer is removed (rule 2) removes only
+   computers that were in, or already out, in what it builds on.
 2. A generation whose writer is removed (by any generation, made before, after or at
    the same time) no longer vouches for anyone: its list of members does not count,
    and its key is never written with. A join signed by a removed computer does not
@@ -25,7 +27,9 @@ the files arrive in:
    written by a member that names it (the computer that removed it saw it and kept
    it), or a join signed by a member. A removed computer's own generations still add
    their removals to the union (a removal is never undone): the one thing it can still
-   do is take others out along with itself, never get back in.
+   do is take others out along with itself (those that were in when it was removed:
+   never one let in afterwards, nor one it names a member itself first), never get
+   back in.
 3. The members are those named by the newest generations whose writers are not
    removed (the *frontier*), and those a member or the recovery authority let in,
    less every removed computer.
@@ -192,14 +196,15 @@ def evaluate(
     A generation is *taken* when its writer is a member of what it builds on (counting
     only what still vouches in the light of the removals it knew), its signature is
     its writer's, and it keeps every removal it knew of; each removal in a generation
-    taken is final. The answer is the membership of everything taken, in the light of
+    taken is final (one by a generation that no longer vouches, only of a computer that
+    was in, or out, in what it builds on). The answer is the membership of everything taken, in the light of
     every removal: a generation whose writer was removed by one that does not build on
     it vouches for no one, nor does anything that was a member only through it; a join
     signed by a computer that a generation removed without keeping the one it let in
     counts for nothing."""
     ordered = sorted(generations, key=lambda g: (g.number, g.writer, g.digest))
     join_list = sorted(joins, key=lambda j: (j.device, j.digest))
-    graph = _Graph(anchor, join_list, verify)
+    graph = _Graph(anchor, join_list, verify, raw=_Graph(anchor, join_list, verify))
     refused: list[tuple[str, str]] = []
     waiting: list[str] = []
     # what is older than everything the anchor trusts is history it stands for
@@ -264,18 +269,31 @@ class _Graph:
     does not build on it (made at the same time, or after), and unless its writer was
     a member only through something that no longer vouches. To check a new generation
     the context is what it builds on (what its writer knew); for the final answer, it
-    is everything taken."""
+    is everything taken.
 
-    def __init__(self, anchor: Anchor, joins: list[Join], verify: Verify) -> None:
+    A removal counts when it is of a computer that was in (or already out) in what its
+    generation builds on; one of a computer its writer did not know of counts only while
+    the generation vouches. So a removed computer's key files take out, along with
+    itself, only the computers that were in when it was removed: not one let in
+    afterwards (on a generation that removes it), nor one it names a member in a key
+    file of its own first. Whether a computer was in, and whether a generation vouches,
+    is asked of the graph that counts every removal (`raw`), so that the answer never
+    depends on itself."""
+
+    def __init__(
+        self, anchor: Anchor, joins: list[Join], verify: Verify, raw: _Graph | None = None
+    ) -> None:
         self.anchor = anchor
         self.joins = joins
         self.verify = verify
-        self.taken: dict[str, Generation] = {}
-        self.trusted: set[str] = set()
-        self.ancestors: dict[str, frozenset[str]] = {}
-        self.by_number: dict[int, list[str]] = {}
+        self.raw = raw
+        self.taken: dict[str, Generation] = raw.taken if raw is not None else {}
+        self.trusted: set[str] = raw.trusted if raw is not None else set()
+        self.ancestors: dict[str, frozenset[str]] = raw.ancestors if raw is not None else {}
+        self.by_number: dict[int, list[str]] = raw.by_number if raw is not None else {}
         self._views: dict[tuple[frozenset[str], frozenset[str]], View] = {}
         self._vouches: dict[tuple[str, frozenset[str]], bool] = {}
+        self._removed: dict[tuple[str, frozenset[str]], frozenset[str]] = {}
 
     def take(self, g: Generation, seen: frozenset[str], trusted: bool) -> None:
         self.taken[g.digest] = g
@@ -284,8 +302,22 @@ class _Graph:
         if trusted:
             self.trusted.add(g.digest)
 
+    def removed_by(self, r: str, context: frozenset[str]) -> frozenset[str]:
+        """The removals of generation `r` that count in the light of `context`."""
+        g = self.taken[r]
+        if self.raw is None or r in self.trusted:
+            return g.removed
+        if (r, context) not in self._removed:
+            if self.raw.vouches(r, context):
+                answer = g.removed
+            else:  # its writer removed by a removal that did not know of it
+                before = self.raw.view(self.ancestors[r], context)
+                answer = g.removed & (frozenset(before.members) | before.removed)
+            self._removed[(r, context)] = answer
+        return self._removed[(r, context)]
+
     def removals(self, device: str, context: frozenset[str]) -> list[str]:
-        return [r for r in sorted(context) if device in self.taken[r].removed]
+        return [r for r in sorted(context) if device in self.removed_by(r, context)]
 
     def vouches(self, k: str, context: frozenset[str]) -> bool:
         if (k, context) not in self._vouches:
@@ -315,7 +347,7 @@ class _Graph:
     def _view(self, nodes: frozenset[str], context: frozenset[str]) -> View:
         """Rules 1 to 3 over a set of generations closed under their parents."""
         taken = self.taken
-        gone = frozenset(self.anchor.removed.union(*(taken[k].removed for k in nodes)))
+        gone = frozenset(self.anchor.removed.union(*(self.removed_by(k, context) for k in nodes)))
         lawful = {k for k in nodes if self.vouches(k, context)}
         frontier = sorted(k for k in lawful if not any(k in self.ancestors[j] for j in lawful))
         members: dict[str, Member] = {}
