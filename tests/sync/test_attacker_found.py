@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from desktop_mem.core.errors import SyncError
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.sync import crypto, files, pairing, records
 from desktop_mem.core.sync.membership import Member
@@ -181,3 +182,40 @@ def _digest_of(c: Computer, number: int, writer: str) -> str:
     return records.read_key_file(
         layout.keys / files.key_name(number, writer), layout.sync_id, number, writer
     ).record.digest
+
+
+def test_every_computer_taken_out_by_the_thief_joins_again_with_the_recovery_code(
+    computers: Computers,
+) -> None:
+    """The thief took out every computer along with itself (a key file on the generation
+    before its removal, removing them all: allowed, both removals stand). Joining again
+    with the recovery code then said the profile had no recovery code (every key was
+    given to a computer removed since, so there was none to join with), and nothing
+    could sync again. The one that joins again is then out of the thief's reach."""
+    laptop, desktop, stolen = _three(computers)
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    laptop.syncer.remove(stolen.syncer.device)
+    desktop.sync()
+    everyone = {laptop.syncer.device, desktop.syncer.device}
+    own = {stolen.syncer.device: _member(stolen)}
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, own, everyone,
+                   [first.digest])  # fmt: skip
+    for c in (laptop, desktop):
+        with pytest.raises(SyncError) as told:
+            c.sync()
+        assert told.value.reason == "sync_removed"
+    laptop.service.sync.join(computers.folder, laptop.code, index=False)
+    computers.pair(laptop, desktop)
+    laptop.service.memories.add(NewMemory("Written on the laptop once back"))
+    for c in (laptop, desktop, laptop):
+        c.sync()
+    assert "Written on the laptop once back" in desktop.texts()
+    # the thief, again, on the generation before its removal and on its own
+    for base in (first.digest, _digest_of(laptop, first.number + 1, stolen.syncer.device)):
+        number = first.number + (1 if base == first.digest else 2)
+        back = {laptop.syncer.device, desktop.syncer.device}
+        thief.key_file(number + 5, stolen.syncer.device, thief.keys, own, back, [base])
+    for c in (laptop, desktop, laptop):
+        c.sync()
+    assert {laptop.syncer.device, desktop.syncer.device} <= set(laptop.syncer.chain().members)

@@ -16,6 +16,7 @@ import hmac
 import json
 import os
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,7 +27,7 @@ from desktop_mem.core.errors import DatabaseCorrupt, SyncError, SyncRefused, Wro
 from desktop_mem.core.keys.recovery import RecoveryLock
 from desktop_mem.core.sync import crypto, files, records
 from desktop_mem.core.sync.keys import Current, KeyChain, Offer, Pending
-from desktop_mem.core.sync.membership import RECOVERY, Anchor, Member
+from desktop_mem.core.sync.membership import RECOVERY, Anchor, Generation, Member, Membership
 
 PAIRING_SECONDS = 3600
 OFFER_KEPT_S = 86400  # an offer used or expired is remembered this long (a late request)
@@ -273,6 +274,25 @@ def _starts(layout: files.Layout) -> list[records.KeyFile]:
     return [kf for kf in read if kf.record.number == 1]
 
 
+def _fallback(m: Membership, chain: KeyChain, former: frozenset[str]) -> Generation | None:
+    """A generation to join with when none is to be written with: one the recovery
+    authority lets in with now, sealed to the recovery code, that does not remove this
+    computer's former selves; the newest such (a head first)."""
+    heads = {g.digest for g in m.heads}
+
+    def sealed(g: Generation) -> bool:
+        seals = chain.bodies.get(g.digest, {}).get("seals")
+        return isinstance(seals, dict) and "recovery" in seals
+
+    usable = [
+        g for g in m.generations.values()
+        if g.authority is not None and g.authority == m.authority and sealed(g)
+        and not (g.removed & former)
+    ]  # fmt: skip
+    usable.sort(key=lambda g: (g.digest in heads, g.number, g.writer, g.digest))
+    return usable[-1] if usable else None
+
+
 class _AuthoritySigner:
     def __init__(self, private: bytes) -> None:
         self._key = Ed25519PrivateKey.from_private_bytes(private)
@@ -285,11 +305,20 @@ class _AuthoritySigner:
         return crypto.b64(self._key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw))
 
 
-def join_with_recovery_code(layout: files.Layout, code: str) -> KeyChain:
+def join_with_recovery_code(
+    layout: files.Layout, code: str, former: Iterable[str] = ()
+) -> KeyChain:
     """The keys, opened with the profile's recovery code from the generation the rules
     say to write with, starting from this sync's first generation (a second one, or a
     second synced profile the code opens, means someone planted one: refused), and
-    the recovery authority's private half, to sign this computer's join."""
+    the recovery authority's private half, to sign this computer's join.
+
+    When there is none to write with (a removed computer took every other one out along
+    with itself, so every key was given to a computer removed since), the join names
+    the newest generation that did not take out this computer's `former` selves (its
+    ids before: the side of the history it trusts), or the newest one the recovery
+    authority still lets in with; this computer then writes the next generation, with a
+    new key, at its first pass."""
     found: list[KeyChain] = []
     no_lock = True
     wrong: Exception | None = None
@@ -298,7 +327,7 @@ def join_with_recovery_code(layout: files.Layout, code: str) -> KeyChain:
         chain.anchor = Anchor(frozenset({root.record.digest}))
         chain.kept[root.record.digest] = (records.GENERATION, root.data)
         m, _refused = chain.evaluate(layout)
-        g = m.write
+        g = m.write or _fallback(m, chain, frozenset(former))
         body = chain.bodies.get(g.digest, {}) if g is not None else {}
         try:  # the lock comes from the folder: checked like everything there
             lock = RecoveryLock.from_dict(body.get("lock"))
