@@ -219,3 +219,33 @@ def test_every_computer_taken_out_by_the_thief_joins_again_with_the_recovery_cod
     for c in (laptop, desktop, laptop):
         c.sync()
     assert {laptop.syncer.device, desktop.syncer.device} <= set(laptop.syncer.chain().members)
+
+
+def test_a_start_planted_for_the_recovery_code_does_not_keep_out_a_computer_joining_again(
+    computers: Computers,
+) -> None:
+    """The thief took every computer out along with itself, and planted a second start of
+    the sync sealed to the recovery lock (public): joining again with the recovery code
+    was refused as ambiguous, and with no computer left in to show a pairing code,
+    nothing could sync again. A computer joining again knows which start is its own."""
+    from desktop_mem.core.sync.keys import KeyChain
+
+    laptop, desktop, stolen = _three(computers)
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    laptop.syncer.remove(stolen.syncer.device)
+    own = {stolen.syncer.device: _member(stolen)}
+    everyone = {laptop.syncer.device, desktop.syncer.device}
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, own, everyone,
+                   [first.digest])  # fmt: skip
+    planter = crypto.DeviceKeys.generate()
+    KeyChain(thief.layout.sync_id).start(thief.layout, crypto.new_id(), planter, thief.lock)
+    for c in (laptop, desktop):
+        with pytest.raises(SyncError):
+            c.sync()
+    laptop.service.sync.join(computers.folder, laptop.code, index=False)
+    computers.pair(laptop, desktop)
+    laptop.service.memories.add(NewMemory("Written on the laptop once back"))
+    for c in (laptop, desktop):
+        c.sync()
+    assert "Written on the laptop once back" in desktop.texts()

@@ -306,7 +306,7 @@ class _AuthoritySigner:
 
 
 def join_with_recovery_code(
-    layout: files.Layout, code: str, former: Iterable[str] = ()
+    layout: files.Layout, code: str, former: Iterable[str] = (), known: Iterable[str] = ()
 ) -> KeyChain:
     """The keys, opened with the profile's recovery code from the generation the rules
     say to write with, starting from this sync's first generation (a second one, or a
@@ -318,11 +318,16 @@ def join_with_recovery_code(
     the newest generation that did not take out this computer's `former` selves (its
     ids before: the side of the history it trusts), or the newest one the recovery
     authority still lets in with; this computer then writes the next generation, with a
-    new key, at its first pass."""
+    new key, at its first pass.
+
+    A computer joining again passes the records it `known` (their digests): of two
+    starts, the one it knew is its own (someone planted the other)."""
     found: list[KeyChain] = []
     no_lock = True
     wrong: Exception | None = None
-    for root in _starts(layout):
+    starts = _starts(layout)
+    mine = [r for r in starts if r.record.digest in set(known)]
+    for root in mine or starts:
         chain = KeyChain(layout.sync_id)
         chain.anchor = Anchor(frozenset({root.record.digest}))
         chain.kept[root.record.digest] = (records.GENERATION, root.data)
