@@ -219,6 +219,10 @@ def test_every_computer_taken_out_by_the_thief_joins_again_with_the_recovery_cod
     for c in (laptop, desktop, laptop):
         c.sync()
     assert {laptop.syncer.device, desktop.syncer.device} <= set(laptop.syncer.chain().members)
+    # and a computer let in now (which trusts the records the laptop took, those key
+    # files of the thief's among them) finds the laptop in
+    tablet = computers.pair(laptop, "tablet")
+    assert "Written on the laptop once back" in tablet.texts()
 
 
 def test_a_start_planted_for_the_recovery_code_does_not_keep_out_a_computer_joining_again(
