@@ -253,3 +253,28 @@ def test_a_start_planted_for_the_recovery_code_does_not_keep_out_a_computer_join
     for c in (laptop, desktop):
         c.sync()
     assert "Written on the laptop once back" in desktop.texts()
+
+
+def test_removing_a_computer_while_this_ones_folder_is_a_link(
+    computers: Computers, tmp_path: Path
+) -> None:
+    """Anyone who can write the folder replaced this computer's own folder by a link: a
+    pass removes the link and makes the folder again, but `sync remove` wrote the
+    removed computer's records into it as it was, and failed with a fragment of a
+    sentence ("it is a symbolic link, ...") naming no file, the removal half done."""
+    laptop, desktop, stolen = _three(computers)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "thesis.txt").write_text("four years of work")
+    own = desktop.syncer.layout().device(desktop.syncer.device)
+    for path in own.iterdir():
+        path.unlink()
+    own.rmdir()
+    own.symlink_to(outside, target_is_directory=True)
+    desktop.syncer.remove(stolen.syncer.device)
+    assert sorted(p.name for p in outside.iterdir()) == ["thesis.txt"]
+    assert own.is_dir() and not own.is_symlink()
+    desktop.service.memories.add(NewMemory("Written on the desktop after the removal"))
+    desktop.sync()
+    laptop.sync()
+    assert "Written on the desktop after the removal" in laptop.texts()

@@ -720,6 +720,7 @@ class Syncer:
         layout = self.layout()
         with self._exclusive():
             layout.check()
+            layout.own_folder(self.device)  # a link in its place: removed, made again
             known = {r[0] for r in self.db.query("SELECT device FROM sync_peers")}
             if device not in known and device not in layout.devices():
                 raise SyncError(
