@@ -278,3 +278,35 @@ def test_removing_a_computer_while_this_ones_folder_is_a_link(
     desktop.sync()
     laptop.sync()
     assert "Written on the desktop after the removal" in laptop.texts()
+
+
+def test_what_a_removed_computer_wrote_reaches_one_let_in_after_all_joined_again(
+    computers: Computers,
+) -> None:
+    """What the stolen computer wrote before its removal is carried by the others. Once
+    the thief took them all out along with itself and they joined again (new ids, their
+    old folders gone), that was only in their snapshots: a computer let in afterwards
+    read their change files from the first and never got it."""
+    laptop, desktop, stolen = _three(computers)
+    stolen.service.memories.add(NewMemory("Written on the stolen one before"))
+    for c in (stolen, laptop, desktop):
+        c.sync()
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    laptop.syncer.remove(stolen.syncer.device)
+    desktop.sync()
+    own = {stolen.syncer.device: _member(stolen)}
+    everyone = {laptop.syncer.device, desktop.syncer.device}
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, own, everyone,
+                   [first.digest])  # fmt: skip
+    for c in (laptop, desktop):
+        with pytest.raises(SyncError):
+            c.sync()
+    laptop.service.sync.join(computers.folder, laptop.code, index=False)
+    computers.pair(laptop, desktop)
+    for c in (laptop, desktop, laptop):
+        c.sync()
+    tablet = computers.pair(laptop, "tablet")
+    for c in (tablet, laptop, desktop, tablet):
+        c.sync()
+    assert "Written on the stolen one before" in tablet.texts()
