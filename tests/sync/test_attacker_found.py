@@ -310,3 +310,29 @@ def test_what_a_removed_computer_wrote_reaches_one_let_in_after_all_joined_again
     for c in (tablet, laptop, desktop, tablet):
         c.sync()
     assert "Written on the stolen one before" in tablet.texts()
+
+
+def test_the_removal_of_the_thief_stands_when_it_takes_out_the_one_that_let_it_in(
+    computers: Computers,
+) -> None:
+    """The thief took out, along with itself, the computer that had let it in, naming no
+    one in its key file: its own join counted for nothing then, and the removal of it
+    (by a computer it took out) no longer counted either, as if it had never been in.
+    Then the first key was nobody's to avoid, and a computer joining again with the
+    recovery code wrote with it: the thief read what it wrote."""
+    laptop, desktop, stolen = _three(computers)
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    laptop.syncer.remove(stolen.syncer.device)
+    desktop.sync()
+    everyone = {laptop.syncer.device, desktop.syncer.device}
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, {}, everyone,
+                   [first.digest])  # fmt: skip
+    for c in (laptop, desktop):
+        with pytest.raises(SyncError):
+            c.sync()
+    laptop.service.sync.join(computers.folder, laptop.code, index=False)
+    laptop.service.memories.add(NewMemory("Written on the laptop once back"))
+    laptop.sync()
+    assert stolen.syncer.device in laptop.syncer.chain().removed
+    assert not [p.name for p in _sealed_files(laptop) if _thief_reads(thief, p)]

@@ -18,7 +18,7 @@ the files arrive in:
 
 1. The computers removed are the union of every removal in every generation taken,
    but for one thing: a generation whose writer is removed (rule 2) removes only
-   computers that were in, or already out, in what it builds on.
+   computers known when its writer was removed.
 2. A generation whose writer is removed (by any generation, made before, after or at
    the same time) no longer vouches for anyone: its list of members does not count,
    and its key is never written with. A join signed by a removed computer does not
@@ -196,8 +196,8 @@ def evaluate(
     A generation is *taken* when its writer is a member of what it builds on (counting
     only what still vouches in the light of the removals it knew), its signature is
     its writer's, and it keeps every removal it knew of; each removal in a generation
-    taken is final (one by a generation that no longer vouches, only of a computer that
-    was in, or out, in what it builds on). The answer is the membership of everything taken, in the light of
+    taken is final (one by a generation whose writer was removed, only of a computer
+    known when it was). The answer is the membership of everything taken, in the light of
     every removal: a generation whose writer was removed by one that does not build on
     it vouches for no one, nor does anything that was a member only through it; a join
     signed by a computer that a generation removed without keeping the one it let in
@@ -271,14 +271,14 @@ class _Graph:
     the context is what it builds on (what its writer knew); for the final answer, it
     is everything taken.
 
-    A removal counts when it is of a computer that was in (or already out) in what its
-    generation builds on; one of a computer its writer did not know of counts only while
-    the generation vouches. So a removed computer's key files take out, along with
-    itself, only the computers that were in when it was removed: not one let in
-    afterwards (on a generation that removes it), nor one it names a member in a key
-    file of its own first. Whether a computer was in, and whether a generation vouches,
-    is asked of the graph that counts every removal (`raw`), so that the answer never
-    depends on itself."""
+    A generation whose writer was removed by one that did not know of it removes only
+    computers known when its writer was first removed: in or out in what that first
+    removal builds on, as its writer saw it then, or named in it. So a removed
+    computer's key files take out, along with itself, only the computers that were
+    there when it was removed: not one let in afterwards, nor one it names a member in
+    a key file of its own first; and its own removal stands whatever it removes. What
+    the first removal saw is asked of the graph that counts every removal (`raw`), so
+    that the answer never depends on itself."""
 
     def __init__(
         self, anchor: Anchor, joins: list[Join], verify: Verify, raw: _Graph | None = None
@@ -303,17 +303,28 @@ class _Graph:
             self.trusted.add(g.digest)
 
     def removed_by(self, r: str, context: frozenset[str]) -> frozenset[str]:
-        """The removals of generation `r` that count in the light of `context`."""
+        """The removals of generation `r` that count in the light of `context`: all of
+        them, unless its writer was removed by a generation that did not know of it;
+        then only of computers known when its writer was first removed (in or out in
+        what the first removal builds on, or named in it; each first removal when there
+        were several at once)."""
         g = self.taken[r]
         if self.raw is None:
             return g.removed
         if (r, context) not in self._removed:
-            if self.raw.vouches(r, context):
-                answer = g.removed
-            else:  # its writer removed by a removal that did not know of it
-                before = self.raw.view(self.ancestors[r], context)
-                answer = g.removed & (frozenset(before.members) | before.removed)
-            self._removed[(r, context)] = answer
+            removers = [
+                k for k in sorted(context)
+                if g.writer in self.taken[k].removed and r not in self.ancestors[k]
+            ]  # fmt: skip
+            known: set[str] | None = None
+            for k in removers:
+                if any(j in self.ancestors[k] for j in removers):
+                    continue  # a removal that only carries an earlier one
+                base = self.ancestors[k]
+                before = self.raw.view(base, base)  # as the remover saw it when it wrote
+                known = (known or set()) | set(before.members) | before.removed
+                known |= set(self.taken[k].members) | self.taken[k].removed
+            self._removed[(r, context)] = g.removed if known is None else g.removed & known
         return self._removed[(r, context)]
 
     def removals(self, device: str, context: frozenset[str]) -> list[str]:
