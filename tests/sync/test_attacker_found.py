@@ -336,3 +336,34 @@ def test_the_removal_of_the_thief_stands_when_it_takes_out_the_one_that_let_it_i
     laptop.sync()
     assert stolen.syncer.device in laptop.syncer.chain().removed
     assert not [p.name for p in _sealed_files(laptop) if _thief_reads(thief, p)]
+
+
+def test_joining_again_with_the_recovery_code_keeps_the_records_it_knew(
+    computers: Computers,
+) -> None:
+    """Joining again with the recovery code read the records from the folder alone. With
+    the join of the computer that removed the thief damaged there by anyone who can
+    write the folder (and the thief having taken everyone out along with itself), that
+    removal was not taken, and the thief counted as in again: its own key file was the
+    newest the rules knew. A computer joining again reads the records it held too."""
+    laptop, desktop, stolen = _three(computers)
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    desktop.syncer.remove(stolen.syncer.device)  # desktop joined with the recovery code
+    laptop.sync()
+    own = {stolen.syncer.device: _member(stolen)}
+    everyone = {laptop.syncer.device, desktop.syncer.device}
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, own, everyone,
+                   [first.digest])  # fmt: skip
+    for c in (laptop, desktop):
+        with pytest.raises(SyncError):
+            c.sync()
+    layout = desktop.syncer.layout()
+    (layout.keys / files.join_name(desktop.syncer.device)).write_bytes(b"garbage")
+    desktop.service.sync.join(computers.folder, laptop.code, index=False)
+    desktop.service.memories.add(NewMemory("Written on the desktop once back"))
+    desktop.sync()
+    chain = desktop.syncer.chain()
+    assert stolen.syncer.device in chain.removed
+    assert stolen.syncer.device not in chain.members
+    assert not [p.name for p in _sealed_files(desktop) if _thief_reads(thief, p)]

@@ -115,8 +115,8 @@ class Sync:
                 # joining again: its earlier selves, and the records it knew
                 back = self.syncer.removed_here
                 former = self.syncer.state.former() | {self.syncer.device} if back else set()
-                known = set(self.syncer.chain().kept) if back else set()
-                opened.append(pairing.join_with_recovery_code(layout, code, former, known))
+                kept = self.syncer.chain().kept if back else {}
+                opened.append(pairing.join_with_recovery_code(layout, code, former, kept))
             except SyncError as exc:  # WrongKey is one: try the next profile in the folder
                 last = exc
         if len(opened) > 1:

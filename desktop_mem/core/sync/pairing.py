@@ -16,7 +16,7 @@ import hmac
 import json
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -306,7 +306,10 @@ class _AuthoritySigner:
 
 
 def join_with_recovery_code(
-    layout: files.Layout, code: str, former: Iterable[str] = (), known: Iterable[str] = ()
+    layout: files.Layout,
+    code: str,
+    former: Iterable[str] = (),
+    kept: Mapping[str, tuple[str, bytes]] | None = None,
 ) -> KeyChain:
     """The keys, opened with the profile's recovery code from the generation the rules
     say to write with, starting from this sync's first generation (a second one, or a
@@ -320,16 +323,19 @@ def join_with_recovery_code(
     authority still lets in with; this computer then writes the next generation, with a
     new key, at its first pass.
 
-    A computer joining again passes the records it `known` (their digests): of two
-    starts, the one it knew is its own (someone planted the other)."""
+    A computer joining again passes the records it `kept` (by digest): they are read
+    with the folder's (whoever can write the folder can take a record out of it, such
+    as the removal of the thief), and of two starts, the one it knew is its own (someone
+    planted the other)."""
     found: list[KeyChain] = []
     no_lock = True
     wrong: Exception | None = None
     starts = _starts(layout)
-    mine = [r for r in starts if r.record.digest in set(known)]
+    mine = [r for r in starts if r.record.digest in (kept or {})]
     for root in mine or starts:
         chain = KeyChain(layout.sync_id)
         chain.anchor = Anchor(frozenset({root.record.digest}))
+        chain.kept.update(kept or {})
         chain.kept[root.record.digest] = (records.GENERATION, root.data)
         m, _refused = chain.evaluate(layout)
         g = m.write or _fallback(m, chain, frozenset(former))
