@@ -367,3 +367,19 @@ def test_joining_again_with_the_recovery_code_keeps_the_records_it_knew(
     assert stolen.syncer.device in chain.removed
     assert stolen.syncer.device not in chain.members
     assert not [p.name for p in _sealed_files(desktop) if _thief_reads(thief, p)]
+
+
+def test_a_missing_first_key_file_is_not_taken_for_a_passphrase(computers: Computers) -> None:
+    """Anyone who can write the folder took its first key file out: joining with the
+    recovery code said the profile had no recovery code, being protected by a
+    passphrase, which was not so."""
+    laptop, _desktop, _stolen = _three(computers)
+    layout = laptop.syncer.layout()
+    for number, _writer, path in layout.key_files():
+        if number == 1:
+            path.unlink()
+    newcomer = computers.new("newcomer")
+    with pytest.raises(SyncError) as told:
+        newcomer.service.sync.join(computers.folder, laptop.code, "newcomer", index=False)
+    assert "passphrase" not in str(told.value)
+    assert told.value.reason == "sync_not_found", told.value

@@ -293,6 +293,16 @@ def _fallback(m: Membership, chain: KeyChain, former: frozenset[str]) -> Generat
     return usable[-1] if usable else None
 
 
+def _from_0_4(layout: files.Layout) -> bool:
+    """Whether the sync's first key file is one 0.4 wrote (no parents)."""
+    for number, writer, path in layout.key_files():
+        if number == 1:
+            with contextlib.suppress(SyncRefused):
+                if records.read_key_file(path, layout.sync_id, 1, writer).record.parents is None:
+                    return True
+    return False
+
+
 class _AuthoritySigner:
     def __init__(self, private: bytes) -> None:
         self._key = Ed25519PrivateKey.from_private_bytes(private)
@@ -331,6 +341,20 @@ def join_with_recovery_code(
     no_lock = True
     wrong: Exception | None = None
     starts = _starts(layout)
+    if not starts and _from_0_4(layout):
+        raise SyncError(
+            "This synced profile was set up by an older version of desktop-mem and no "
+            "computer has synced it with this version yet: join with a pairing code shown "
+            "on one of its computers (or update one and let it sync first).",
+            reason="sync_no_recovery",
+        )
+    if not starts:
+        raise SyncError(
+            "This sync folder does not hold the first key file of its synced profile, where "
+            "the recovery code starts (not delivered by the engine yet, or taken out): wait "
+            "for the engine, or join with a pairing code shown on a computer that syncs it.",
+            reason="sync_not_found",
+        )
     mine = [r for r in starts if r.record.digest in (kept or {})]
     for root in mine or starts:
         chain = KeyChain(layout.sync_id)
