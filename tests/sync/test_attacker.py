@@ -80,9 +80,14 @@ from desktop_mem.core.sync.membership import RECOVERY, Member
 from tests.fakes.keyrings import MemoryKeyring
 from tests.fakes.ollama_server import FakeOllama
 from tests.sync.conftest import Computer
+from tests.sync.engine import SimEngine
 
 SCHEDULES = int(os.environ.get("DESKTOP_MEM_ATTACK_SCHEDULES", "200"))
 STEPS = int(os.environ.get("DESKTOP_MEM_ATTACK_STEPS", "16"))
+# schedules through the stand-in engine (each computer its own copy of the folder)
+ENGINE_SCHEDULES = int(
+    os.environ.get("DESKTOP_MEM_ATTACK_ENGINE_SCHEDULES", str(max(1, SCHEDULES // 5)))
+)
 SEED = int(os.environ.get("DESKTOP_MEM_ATTACK_SEED", "5100"))
 ONLY = os.environ.get("DESKTOP_MEM_ATTACK_ONLY")
 KEEP_GOING = os.environ.get("DESKTOP_MEM_ATTACK_KEEP_GOING") == "1"
@@ -245,6 +250,7 @@ class Box:
     by_user: bool = False  # taken out by an honest computer (the user), not the thief
     born: int = 0  # the step it joined at (0: there from the start)
     inviter: str | None = None  # the computer whose pairing code it joined with
+    folder: Path | None = None  # the folder it syncs through (its own copy, with an engine)
     laundered: set[str] = field(default_factory=set)  # canaries it held when it took in
     took_in: bool = False  # it has taken in the removal of the stolen computer
 
@@ -346,6 +352,7 @@ class World:
         names: list[str],
         code: str,
         number: int,
+        engine: bool = False,
     ) -> None:
         self.root = root
         self.rng = rng
@@ -356,8 +363,28 @@ class World:
         self.number = number
         self.outside = _outside(root)
         self.outside_hash = _hash_tree(self.outside)
-        self.boxes = [Box(Computer(root, n, fake, keyring)) for n in names[:-1]]
+        self.boxes = [Box(Computer(root, n, fake, keyring), folder=self.folder) for n in names[:-1]]
         self.stolen = Computer(root, names[-1], fake, keyring)
+        # with an engine, each computer its own copy of the folder (and spare copies for
+        # the computers that join later), carried by the stand-in engine
+        self.engine: SimEngine | None = None
+        self.spare: list[Path] = []
+        if engine:
+            copies = []
+            for n, c in enumerate([*(b.c for b in self.boxes), self.stolen]):
+                copy = (root / f"Sync-{n}").resolve()
+                shutil.copytree(self.folder, copy, symlinks=True)
+                c.syncer.move(copy)
+                copies.append(copy)
+            for box, copy in zip(self.boxes, copies, strict=False):
+                box.folder = copy
+            for n in range(MAX_HONEST - len(self.boxes)):
+                copy = (root / f"Sync-spare-{n}").resolve()
+                shutil.copytree(self.folder, copy, symlinks=True)
+                self.spare.append(copy)
+            shutil.rmtree(self.folder)
+            self.engine = SimEngine([*copies, *self.spare], rng)
+            self.engine.scan()
         self.layout = self.boxes[0].c.syncer.layout()
         self.sync_id = self.layout.sync_id
         self.rel_root = self.layout.root.name
@@ -378,9 +405,11 @@ class World:
         self.members_at_theft: set[str] = set()
         self.user_removed: set[str] = set()  # computers the user took out
         self.removal = ""  # the digest of the key file that removed the stolen computer
+        self.before_theft: set[str] = set()  # honest files the thief could read anyway
         self.counter = 0
         self._register(_scan(self.layout.root), None)
         self.stolen_id = self.stolen.syncer.device
+        self.stolen_root = self.stolen.syncer.layout().root
 
     # -- bookkeeping ---------------------------------------------------------------------
 
@@ -399,8 +428,27 @@ class World:
         if not KEEP_GOING:
             raise Violation(text + "\n" + "\n".join(self.log[-40:]))
 
-    def tree(self) -> dict[str, Entry]:
-        return _scan(self.layout.root)
+    def tree(self, root: Path | None = None) -> dict[str, Entry]:
+        return _scan(root or self.layout.root)
+
+    def root_of(self, box: Box) -> Path:
+        """The profile's folder in the copy `box` syncs through."""
+        return files.Layout.of(box.folder or self.folder, self.sync_id).root
+
+    def copies(self) -> list[Path]:
+        """The profile's folder in every copy of the folder."""
+        if self.engine is None:
+            return [self.layout.root]
+        return [files.Layout.of(f, self.sync_id).root for f in self.engine.folders]
+
+    def settle(self) -> None:
+        if self.engine is not None:
+            self.engine.settle()
+
+    def carry(self) -> None:
+        """The engine carries some files, misbehaving as engines do."""
+        if self.engine is not None and self.rng.random() < 0.6:
+            self.engine.step(deliveries=self.rng.randrange(1, 10))
 
     def _register(
         self, after: dict[str, Entry], box: Box | None, before: dict[str, Entry] | None = None
@@ -431,7 +479,8 @@ class World:
         of one line; one that says this computer is out marks it so."""
         self.note(f"{box.name} {what}")
         self.stats[f"honest {what.split()[0]}"] += 1
-        before = self.tree()
+        root = self.root_of(box)
+        before = self.tree(root)
         result = None
         try:
             result = fn()
@@ -447,7 +496,7 @@ class World:
         except Exception:  # noqa: BLE001 - a traceback a user would see: the violation
             self.violated(f"{box.name} {what} raised:\n{traceback.format_exc()}")
         finally:
-            self._register(self.tree(), box, before)
+            self._register(self.tree(root), box, before)
         if result is not None and hasattr(result, "refused"):
             for line in result.refused:
                 if not isinstance(line, str) or not _one_line(line):
@@ -465,6 +514,13 @@ class World:
 
     def told_out(self, box: Box, exc: SyncError) -> None:
         if box.state == "out":
+            return
+        if not box.c.syncer.enabled:  # it could not join at all (said, and checked)
+            box.state = "out"
+            self.stats[f"could not join: {exc.reason}"] += 1
+            taken = self.user_removed | (self.thief.removals if self.thief else set())
+            if exc.reason == "sync_removed" and box.inviter not in taken:
+                self.violated(f"{box.name} could not join: {exc}")
             return
         box.state, box.why_out = "out", str(exc.reason)
         self.note(f"{box.name} is out: {exc.reason}")
@@ -490,7 +546,11 @@ class World:
     def new_box(self) -> Box:
         self.counter += 1
         c = Computer(self.root, f"pc{len(self.boxes)}-{self.counter}", self.fake, self.keyring)
-        box = Box(c, state="pending", born=self.step_no)
+        folder = self.folder
+        if self.engine is not None:
+            used = {b.folder for b in self.boxes}
+            folder = next(f for f in self.spare if f not in used)
+        box = Box(c, state="pending", born=self.step_no, folder=folder)
         self.boxes.append(box)
         return box
 
@@ -542,16 +602,18 @@ class World:
         return done
 
     def op_pair(self, inviter: Box) -> None:
-        if len(self.live()) >= MAX_HONEST:
+        if len(self.boxes) >= MAX_HONEST:
             return
         code = self.honest(inviter, "shows a pairing code", inviter.c.syncer.offer_pairing)
         if code is None:
             return
+        if self.engine is not None:
+            self.engine.settle()  # the offer reaches the new computer
         box = self.new_box()
         box.inviter = inviter.device
 
         def join() -> None:
-            box.c.service.sync.join(self.folder, str(code), box.name, index=False)
+            box.c.service.sync.join(box.folder or self.folder, str(code), box.name, index=False)
 
         self.honest(box, f"joins with a code from {inviter.name}", join)
         if not box.c.syncer.enabled:
@@ -560,13 +622,13 @@ class World:
             box.c.close()
 
     def op_recovery(self) -> None:
-        if len(self.live()) >= MAX_HONEST:
+        if len(self.boxes) >= MAX_HONEST:
             return
         box = self.new_box()
         box.state = "in"
 
         def join() -> None:
-            box.c.service.sync.join(self.folder, self.code, box.name, index=False)
+            box.c.service.sync.join(box.folder or self.folder, self.code, box.name, index=False)
 
         self.honest(box, "joins with the recovery code", join)
         if not box.c.syncer.enabled:
@@ -588,8 +650,11 @@ class World:
             if code is None:
                 return False
 
+        if self.engine is not None:
+            self.engine.settle()  # the offer reaches the computer joining again
+
         def rejoin() -> None:
-            box.c.service.sync.join(self.folder, str(code), index=False)
+            box.c.service.sync.join(box.folder or self.folder, str(code), index=False)
 
         was = box.state
         box.state = "in"  # so that a failure is seen as a failure to join again
@@ -640,7 +705,7 @@ class World:
 
     def grab(self) -> None:
         """The stolen computer copies every file of the folder (what it can replay)."""
-        for rel, entry in self.tree().items():
+        for rel, entry in self.tree(self.stolen_root).items():
             if entry[0] == "file":
                 versions = self.stash.setdefault(rel, [])
                 if entry[1] not in versions:
@@ -658,6 +723,7 @@ class World:
         current = remover.c.syncer.chain().current
         self.removal = current.digest if current is not None else ""
         self.thief = Thief(self.stolen, self.stash)
+        self.before_theft = set(self.written)  # what was there before its removal
         self.note(f"the stolen computer removed by {remover.name}")
 
     # -- the thief -----------------------------------------------------------------------
@@ -667,7 +733,7 @@ class World:
         assert t is not None
         rng = self.rng
         roll = rng.random()
-        before = self.tree()
+        before = self.tree(t.layout.root)
         try:
             if roll < 0.25:
                 self.forge_generation(t)
@@ -685,14 +751,14 @@ class World:
                 self.run_stolen_app(t)
         except (OSError, SyncError) as exc:  # the writer's junk in the thief's way
             self.note(f"thief: {exc}")
-        after = self.tree()
+        after = self.tree(t.layout.root)
         for rel, entry in after.items():
             if before.get(rel) != entry:
                 self.junk.add(rel)
                 t.paths.add(rel)
 
     def _generations(self, t: Thief) -> list[tuple[str, int, dict[str, Any]]]:
-        t.learn(self.tree())
+        t.learn(self.tree(t.layout.root))
         return sorted(
             ((d, n, b) for d, (n, b) in t.generations.items()),
             key=lambda g: (g[1], str(g[2].get("writer")), g[0]),
@@ -732,7 +798,7 @@ class World:
         public = self._public(t)
         honest = [d for d in public if d not in t.selves]
         # every id it can see: named in key files, a folder, a join
-        seen = set(honest) | set(self.layout.devices()) | {d for d, _p in self.layout.join_files()}
+        seen = set(honest) | set(t.layout.devices()) | {d for d, _p in t.layout.join_files()}
         seen -= set(t.selves)
         base = rng.choice(gens) if gens else None
         if base is None:
@@ -825,7 +891,7 @@ class World:
         self.stats["thief join"] += 1
 
     def forge_request(self, t: Thief) -> None:
-        offers = [p.name[len("pair-") : -len(".dmp")] for p in self.layout.pair_files()]
+        offers = [p.name[len("pair-") : -len(".dmp")] for p in t.layout.pair_files()]
         device = t.mint()
         offer = self.rng.choice(offers) if offers else crypto.new_id()
         records.write_request(
@@ -882,7 +948,6 @@ class World:
         rng = self.rng
         device, signer = self._writer(t)
         kind = "snapshot" if rng.random() < 0.2 else "changes"
-        _changes, _snaps = self.layout.numbered(device) if device != t.device else ([], [])
         seq = rng.choice([1, 2, rng.randrange(1, 40)])
         box = next((b for b in self.boxes if b.device == device), None)
         if box is not None:  # under an honest id: its next number
@@ -911,7 +976,7 @@ class World:
             if len(parts) == 2 and files.DEVICE.fullmatch(parts[0]) and rng.random() < 0.5:
                 parts[0] = rng.choice(self.boxes).device
             target = "/".join(parts)
-        path = self.layout.root / target
+        path = t.layout.root / target
         _put(path, data)
         self.note(f"thief: replays {rel} as {target}")
         self.stats["thief replay"] += 1
@@ -965,12 +1030,16 @@ class World:
 
     def writer_step(self) -> None:
         rng = self.rng
-        root = self.layout.root
+        root = rng.choice(self.copies())
         roll = rng.random()
+        if self.engine is not None:
+            # what an engine carries: bytes (it would follow a link, read a sparse file
+            # whole and wait on a FIFO: those are tested on one folder)
+            roll = rng.choice([0.32, 0.5, 0.6, 0.7, 0.8, 0.95])
         rel = rng.choice(self.honest_names())
         path = root / rel
         what = ""
-        before = self.tree()
+        before = self.tree(root)
         try:
             _ready(path)
             if roll < 0.10:
@@ -1048,7 +1117,7 @@ class World:
             what = f"(failed: {exc})"
         self.note(f"writer: {rel}: {what}")
         self.stats[f"writer {what.split(' ')[0]}"] += 1
-        after = self.tree()
+        after = self.tree(root)
         self.junk.add(rel)
         for r, entry in after.items():
             if before.get(r) != entry:
@@ -1066,10 +1135,12 @@ class World:
         t = self.thief
         if t is None:
             return
-        tree = self.tree()
-        t.learn(tree)
+        t.learn(self.tree(t.layout.root))
         # 1. the thief reads nothing written after its removal by one that had taken it in
         for rel, (key, flag) in self.written.items():
+            if not flag and t.can_read(key) and rel not in self.before_theft:
+                self.before_theft.add(rel)  # allowed: its writer had not taken it in
+                self.stats["files the thief reads, written before the removal reached them"] += 1
             if flag and t.can_read(key):
                 self.violated(
                     f"the thief can read {rel}, written after its writer took in the removal"
@@ -1090,7 +1161,10 @@ class World:
             if not box.took_in:
                 box.took_in = True
                 box.laundered = {x for x in box.texts() if x.startswith(CANARY)}
-                if box.laundered:
+                # with an engine, a computer that had not taken in the removal took in
+                # what the thief wrote, as from a computer still in: allowed
+                self.stats["canaries taken in before the removal reached it"] += len(box.laundered)
+                if box.laundered and self.engine is None:
                     self.violated(f"{box.name} took in the removal holding the thief's canaries")
             found = {x for x in box.texts() if x.startswith(CANARY)} - box.laundered
             if found:
@@ -1107,7 +1181,7 @@ class World:
                 continue
             afresh = KeyChain.from_dict(chain.to_dict())
             with contextlib.suppress(SyncError):
-                m, _refused = afresh.evaluate(self.layout)
+                m, _refused = afresh.evaluate(box.c.syncer.layout())
                 bad = thiefs & set(m.members)
                 if self.stolen_id in m.removed and bad:
                     self.violated(
@@ -1118,15 +1192,23 @@ class World:
 
     def repair(self) -> None:
         """The folder writer's junk removed, the honest files put back as their writers
-        last wrote them (what the thief forged under its own names stays)."""
-        root = self.layout.root
+        last wrote them (what the thief forged under its own names stays), in every copy
+        of the folder; then the engine delivers what it has."""
+        for root in self.copies():
+            self._repair(root)
+        self.junk.clear()
+        if self.engine is not None:
+            self.engine.settle()
+        self.note("the folder repaired")
+
+    def _repair(self, root: Path) -> None:
         t = self.thief
         # the profile's folder and its keys folder first (a link there is said, not used)
         for rel in ("", "keys"):
             path = root / rel if rel else root
             if path.is_symlink() or (path.exists() and not path.is_dir()):
                 path.unlink()
-        tree = self.tree()
+        tree = self.tree(root)
         for rel, entry in sorted(tree.items(), key=lambda x: -x[0].count("/")):
             if rel in self.registry:
                 if entry != ("file", self.registry[rel]):
@@ -1144,8 +1226,6 @@ class World:
             path = root / rel
             if not (path.is_file() and not path.is_symlink() and path.read_bytes() == data):
                 _put(path, data)
-        self.junk.clear()
-        self.note("the folder repaired")
 
     def converge(self) -> None:
         """A bounded number of passes brings every honest computer to the same memories;
@@ -1155,6 +1235,7 @@ class World:
         for box in list(self.boxes):
             if box.state != "out":
                 self.op_pass(box)
+        self.settle()
         for box in list(self.boxes):
             if box.state == "out":
                 for _ in range(3):
@@ -1173,6 +1254,7 @@ class World:
                     return
                 if result is None:
                     self.violated(f"{box.name}'s pass failed after the folder was repaired")
+            self.settle()
             states = [(box.uids(), box.texts()) for box in self.boxes]
             pending = [b.name for b in self.boxes if b.state == "pending"]
             if not pending and all(s == states[0] for s in states):
@@ -1311,7 +1393,12 @@ def _template(root: Path, fake: FakeOllama, keyring: MemoryKeyring, variant: str
 
 
 def run_schedule(
-    template: Template, number: int, fake: FakeOllama, keyring: MemoryKeyring, stats: Counter[str]
+    template: Template,
+    number: int,
+    fake: FakeOllama,
+    keyring: MemoryKeyring,
+    stats: Counter[str],
+    engine: bool = False,
 ) -> list[str]:
     rng = random.Random(f"{SEED}-{number}")
     _READ.clear()
@@ -1319,18 +1406,18 @@ def run_schedule(
     if work.exists():
         shutil.rmtree(work)
     shutil.copytree(template.saved, work, symlinks=True)
-    world = World(work, rng, fake, keyring, template.names, template.code, number)
+    world = World(work, rng, fake, keyring, template.names, template.code, number, engine)
     try:
         theft_at = rng.randrange(0, 4)
         steps = rng.randrange(STEPS // 2, STEPS + 1)
-        boxes_before = [world.stolen]
         for world.step_no in range(1, steps + 1):
+            fresh = False
             if world.thief is None:
                 if world.step_no > theft_at:
                     world.theft()
                 elif rng.random() < 0.3:  # the stolen computer, still honest, syncs
                     world.note("the stolen computer syncs")
-                    boxes_before[0].sync()
+                    world.stolen.sync()
                 else:
                     world.honest_step()
             else:
@@ -1339,17 +1426,19 @@ def run_schedule(
                     world.honest_step()
                 elif roll < 0.78:
                     world.thief_step()
-                    world.check(fresh=True)
-                    continue
+                    fresh = True
                 else:
                     world.writer_step()
-            world.check()
+            world.carry()
+            world.check(fresh)
         if world.thief is None:
             world.theft()
         world.step_no += 1
         world.converge()
     finally:
         stats.update(world.stats)
+        if world.engine is not None:
+            stats.update({f"engine {k}": v for k, v in world.engine.stats.items()})
         world.close()
     return world.violations
 
@@ -1385,6 +1474,35 @@ def cheap_codes(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(recovery._SCRYPT, "n", 2**10)
 
 
+def _explore(
+    tmp_path: Path,
+    keyring: MemoryKeyring,
+    fake: FakeOllama,
+    ids: _Ids,
+    schedules: int,
+    engine: bool,
+) -> None:
+    templates = []
+    for variant in ("paired", "recovery"):
+        ids.seed(f"template {variant}")
+        templates.append(_template(tmp_path, fake, keyring, variant))
+    numbers = [int(ONLY)] if ONLY else list(range(schedules))
+    stats: Counter[str] = Counter()
+    violations: list[str] = []
+    started = time.monotonic()
+    for number in numbers:
+        ids.seed(f"{SEED}-{number}-{engine}")
+        violations += run_schedule(templates[number % 2], number, fake, keyring, stats, engine)
+        stats["schedules"] += 1
+    elapsed = time.monotonic() - started
+    summary = ", ".join(f"{k} {v}" for k, v in sorted(stats.items()))
+    where = "through the stand-in engine" if engine else "one folder"
+    print(
+        f"\nattacker ({where}): {len(numbers)} schedules (seed {SEED}) in {elapsed:.0f} s: {summary}"
+    )
+    assert not violations, "\n".join(violations[:20])
+
+
 @pytest.mark.timeout(36000)
 def test_an_attacker_cannot_break_what_sync_promises(
     tmp_path: Path,
@@ -1393,19 +1511,21 @@ def test_an_attacker_cannot_break_what_sync_promises(
     cheap_codes: None,
     ids: _Ids,
 ) -> None:
-    templates = []
-    for variant in ("paired", "recovery"):
-        ids.seed(f"template {variant}")
-        templates.append(_template(tmp_path, fake_ollama, isolated, variant))
-    numbers = [int(ONLY)] if ONLY else list(range(SCHEDULES))
-    stats: Counter[str] = Counter()
-    violations: list[str] = []
-    started = time.monotonic()
-    for number in numbers:
-        ids.seed(f"{SEED}-{number}")
-        violations += run_schedule(templates[number % 2], number, fake_ollama, isolated, stats)
-        stats["schedules"] += 1
-    elapsed = time.monotonic() - started
-    summary = ", ".join(f"{k} {v}" for k, v in sorted(stats.items()))
-    print(f"\nattacker: {len(numbers)} schedules (seed {SEED}) in {elapsed:.0f} s: {summary}")
-    assert not violations, "\n".join(violations[:20])
+    """Honest computers, the thief and the folder writer on one real folder."""
+    _explore(tmp_path, isolated, fake_ollama, ids, SCHEDULES, engine=False)
+
+
+@pytest.mark.timeout(36000)
+def test_an_attacker_cannot_break_what_sync_promises_through_an_engine(
+    tmp_path: Path,
+    isolated: MemoryKeyring,
+    fake_ollama: FakeOllama,
+    cheap_codes: None,
+    ids: _Ids,
+) -> None:
+    """The same, each computer with its own copy of the folder, carried by the stand-in
+    engine (tests/sync/engine.py: late, reordered, cut short, twice, conflict copies):
+    a computer may now write, and read what the thief wrote, before the removal reaches
+    it, as the threat model allows; what it wrote then the thief may read, and what it
+    took in then it may pass on."""
+    _explore(tmp_path, isolated, fake_ollama, ids, ENGINE_SCHEDULES, engine=True)
