@@ -447,3 +447,45 @@ def _carried(key: bytes, thief: Thief) -> dict[str, str]:
         b"desktop-mem sync key chain v1" + thief.layout.sync_id.encode(),
     )
     return {"nonce": crypto.b64(nonce), "sealed": crypto.b64(sealed)}
+
+
+def test_a_computer_that_missed_the_removal_does_not_vouch_for_the_thiefs_ids(
+    computers: Computers,
+) -> None:
+    """The tablet had not read the key file removing the stolen computer when anyone who
+    can write the folder replaced it (or an engine had not brought it yet). The thief
+    wrote a key file on the generation before, naming an id of its own; the tablet took
+    it (the stolen computer was in, as far as it knew) and wrote the next generation on
+    it, naming everyone it named. That generation was the tablet's, which no removal
+    touches: the thief's id was a member for every computer, for good. A generation
+    vouches only for computers that were in where it builds on."""
+    laptop, desktop, stolen = _three(computers)
+    tablet = computers.pair(laptop, "tablet")
+    for c in (laptop, desktop, stolen, tablet):
+        c.sync()
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    laptop.syncer.remove(stolen.syncer.device)
+    layout = laptop.syncer.layout()
+    removal = laptop.syncer.chain().current
+    path = layout.keys / files.key_name(removal.number, removal.writer)
+    saved = path.read_bytes()
+    path.write_bytes(b"not what it was")  # before the tablet read it
+    mole_keys = crypto.DeviceKeys.generate()
+    mole = crypto.new_id()
+    members = {
+        stolen.syncer.device: _member(stolen), tablet.syncer.device: _member(tablet),
+        laptop.syncer.device: _member(laptop),
+        mole: Member(mole_keys.public["agreement"], mole_keys.public["signing"]),
+    }  # fmt: skip
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, members, set(),
+                   [first.digest])  # fmt: skip
+    tablet.sync()  # it writes the next generation, on the thief's
+    path.write_bytes(saved)  # the folder repaired
+    for _ in range(2):
+        for c in (laptop, desktop, tablet):
+            c.sync()
+    for c in (laptop, desktop, tablet):
+        chain = c.syncer.chain()
+        assert mole not in chain.members, c.name
+        assert chain.current is not None and chain.current.key_id not in thief.sync_keys

@@ -365,10 +365,15 @@ class _Graph:
         for device, keys in sorted(self.anchor.members.items()):
             if device not in gone:
                 members[device] = keys
-        # the lowest writer's list first: a computer named twice keeps the keys it says
+        # the lowest writer's list first: a computer named twice keeps the keys it says.
+        # A list vouches only for computers in where it builds on (a writer names who is
+        # in): one that missed a removal and built on the removed computer's own key
+        # file does not vouch for the ids that key file named.
         for k in sorted(frontier, key=lambda k: _order(taken[k])):
+            base = self.ancestors[k]
+            known = set(self.view(base, context).members) | {taken[k].writer} if base else None
             for device, keys in sorted(taken[k].members.items()):
-                if device not in gone:
+                if device not in gone and (known is None or device in known):
                     members.setdefault(device, keys)
         authorities = {taken[k].authority for k in frontier} - {None}
         made: dict[str, Join] = {}
@@ -429,8 +434,13 @@ def _signer(
 
 def _settle(result: Membership) -> tuple[Generation | None, bool]:
     """Rule 4: the generation to write with, and whether no new one is needed."""
-    # never a key a removed computer was given: what is written with it, it could read
-    usable = [g for g in result.frontier if not result.given.get(g.digest, set()) & result.removed]
+    # never a key a removed computer was given, nor one sealed to a computer that is not
+    # in (named by a list that does not vouch for it): what is written with it, it reads
+    usable = [
+        g for g in result.frontier
+        if not result.given.get(g.digest, set()) & result.removed
+        and set(g.members) <= set(result.members)
+    ]  # fmt: skip
     if not usable:
         return None, False
     write = usable[0]
