@@ -489,3 +489,27 @@ def test_a_computer_that_missed_the_removal_does_not_vouch_for_the_thiefs_ids(
         chain = c.syncer.chain()
         assert mole not in chain.members, c.name
         assert chain.current is not None and chain.current.key_id not in thief.sync_keys
+
+
+def test_a_join_taken_out_of_the_folder_does_not_leave_out_one_that_joined_later(
+    computers: Computers,
+) -> None:
+    """A computer keeps every record it takes, so that a copy taken out of the folder later
+    undoes nothing; but it kept a join only while the computer it let in was named in no
+    key file. One that joined after the removal (with the recovery code) never kept the
+    join of the computer that removed the thief (named in its own key file by then):
+    once anyone who can write the folder damaged that join, the removal was no longer
+    taken there, and it was told it was no longer in the sync."""
+    laptop, desktop, stolen = _three(computers)
+    tablet = computers.pair(laptop, "tablet")
+    for c in (laptop, desktop, stolen, tablet):
+        c.sync()
+    tablet.syncer.remove(stolen.syncer.device)
+    newcomer = computers.new("newcomer")
+    newcomer.service.sync.join(computers.folder, laptop.code, "newcomer", index=False)
+    layout = tablet.syncer.layout()
+    (layout.keys / files.join_name(tablet.syncer.device)).write_bytes(b"damaged")
+    newcomer.service.memories.add(NewMemory("Written on the newcomer"))
+    newcomer.sync()
+    laptop.sync()
+    assert "Written on the newcomer" in laptop.texts()

@@ -268,7 +268,7 @@ class KeyChain:
             kf = next(k for k in gens if k.record.digest == digest)
             self.kept.setdefault(digest, (records.GENERATION, kf.data))
         by_digest = {j.digest: j for j in joins}
-        for join in m.joins.values():
+        for join in [*m.joins.values(), *m.used.values()]:
             if join.digest in by_digest:
                 kept = by_digest[join.digest]
                 self.kept.setdefault(join.digest, (records.JOIN, kept.signed + kept.signature))

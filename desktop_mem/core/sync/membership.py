@@ -160,6 +160,9 @@ class Membership:
     waiting: list[str]  # file names whose parents have not arrived
     lawful: set[str] = field(default_factory=set)
     given: dict[str, set[str]] = field(default_factory=dict)  # digest -> who got its key
+    # every join that let a computer in somewhere in the history (kept: a generation
+    # taken may stand on it long after a later one names that computer)
+    used: dict[str, Join] = field(default_factory=dict)
     settled: bool = False
     write: Generation | None = None  # the generation whose key members write with
 
@@ -256,6 +259,9 @@ def evaluate(
             for k, g in taken.items()
         },
     )
+    for views in (graph._views, graph.raw._views if graph.raw is not None else {}):
+        for v in views.values():
+            result.used.update({j.digest: j for j in v.joins.values()})
     result.write, result.settled = _settle(result)
     return result
 
