@@ -583,3 +583,28 @@ def test_a_key_file_the_thief_writes_again_does_not_strand_the_others(
         for c in (laptop, desktop):
             c.sync()
     assert "Written on the laptop after" in desktop.texts()
+
+
+def test_a_generation_written_without_a_key_to_write_with_keeps_the_recovery_authority(
+    computers: Computers,
+) -> None:
+    """When no generation was left to write with (here the thief took out the laptop,
+    whose removal of it no longer vouches, so the only key left was one the thief held),
+    the computer that wrote the next one made a new recovery authority, as if the
+    recovery code had changed: every computer let in with the recovery code that it did
+    not name was out."""
+    laptop, desktop, stolen = _three(computers)
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    laptop.syncer.remove(stolen.syncer.device)
+    own = {stolen.syncer.device: _member(stolen)}
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, own,
+                   {laptop.syncer.device}, [first.digest])  # fmt: skip
+    desktop.sync()  # writes the next generation
+    layout = desktop.syncer.layout()
+    authorities = set()
+    for number, writer, path in layout.key_files():
+        if writer != stolen.syncer.device:
+            body = records.read_key_file(path, layout.sync_id, number, writer).body
+            authorities.add(body["authority"]["signing"])
+    assert len(authorities) == 1, authorities

@@ -507,9 +507,13 @@ class KeyChain:
         here can open it), a new one sealed to a new code."""
         if recovery is None:
             return None
-        cur = self.current
-        if cur is not None:
-            before = self.bodies.get(cur.digest, {})
+        # the one it writes with; with none (every key left was given to a computer
+        # removed since), the one the newest lawful generations name
+        m = self.membership
+        digests = [self.current.digest] if self.current is not None else []
+        digests += [g.digest for g in m.frontier] if m is not None else []
+        for digest in digests:
+            before = self.bodies.get(digest, {})
             if before.get("lock") == lock and isinstance(before.get("authority"), dict):
                 return dict(before["authority"])
         private = Ed25519PrivateKey.generate()
