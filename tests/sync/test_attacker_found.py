@@ -608,3 +608,26 @@ def test_a_generation_written_without_a_key_to_write_with_keeps_the_recovery_aut
             body = records.read_key_file(path, layout.sync_id, number, writer).body
             authorities.add(body["authority"]["signing"])
     assert len(authorities) == 1, authorities
+
+
+def test_a_join_taken_out_of_the_folder_does_not_hide_a_member_from_one_joining_later(
+    computers: Computers,
+) -> None:
+    """The desktop's join was taken out of the folder (anyone who can write it can)
+    before a new computer joined with the recovery code: that one did not count the
+    desktop in though the removal's key file names it (a list vouched only for computers
+    whose join it could read), and wrote a generation without it."""
+    laptop, desktop, stolen = _three(computers)
+    laptop.syncer.remove(stolen.syncer.device)
+    desktop.sync()
+    layout = laptop.syncer.layout()
+    (layout.keys / files.join_name(desktop.syncer.device)).unlink()
+    newcomer = computers.new("newcomer")
+    newcomer.service.sync.join(computers.folder, laptop.code, "newcomer", index=False)
+    desktop.service.memories.add(NewMemory("Written on the desktop"))
+    newcomer.service.memories.add(NewMemory("Written on the newcomer"))
+    for _ in range(2):
+        for c in (desktop, newcomer, laptop):
+            c.sync()
+    assert "Written on the desktop" in newcomer.texts()
+    assert "Written on the newcomer" in desktop.texts()

@@ -348,6 +348,16 @@ class _Graph:
             self._vouches[(k, context)] = answer
         return self._vouches[(k, context)]
 
+    def _named_not_in(self, k: str, context: frozenset[str]) -> set[str]:
+        """The computers what generation `k` builds on names (in a list, or a join) but
+        does not count in."""
+        base = self.ancestors[k]
+        if not base:
+            return set()
+        named = {d for j in base for d in self.taken[j].members}
+        named |= {join.device for join in self.joins if join.parent in base}
+        return named - set(self.view(base, context).members) - {self.taken[k].writer}
+
     def void_join(self, join: Join, context: frozenset[str]) -> bool:
         """A join whose voucher was removed by a generation that did not keep the
         computer it let in (the removal did not know of it)."""
@@ -372,14 +382,14 @@ class _Graph:
             if device not in gone:
                 members[device] = keys
         # the lowest writer's list first: a computer named twice keeps the keys it says.
-        # A list vouches only for computers in where it builds on (a writer names who is
-        # in): one that missed a removal and built on the removed computer's own key
-        # file does not vouch for the ids that key file named.
+        # A list does not vouch for a computer that what it builds on names but does not
+        # let in (a writer names who is in): one that missed a removal and built on the
+        # removed computer's own key file does not vouch for the ids that key file named,
+        # nor for one let in by a join of the removed computer's
         for k in sorted(frontier, key=lambda k: _order(taken[k])):
-            base = self.ancestors[k]
-            known = set(self.view(base, context).members) | {taken[k].writer} if base else None
+            refused = self._named_not_in(k, context)
             for device, keys in sorted(taken[k].members.items()):
-                if device not in gone and (known is None or device in known):
+                if device not in gone and device not in refused:
                     members.setdefault(device, keys)
         authorities = {taken[k].authority for k in frontier} - {None}
         made: dict[str, Join] = {}
