@@ -631,3 +631,37 @@ def test_a_join_taken_out_of_the_folder_does_not_hide_a_member_from_one_joining_
             c.sync()
     assert "Written on the desktop" in newcomer.texts()
     assert "Written on the newcomer" in desktop.texts()
+
+
+def test_the_thief_cannot_take_out_a_later_computer_through_one_that_missed_its_removal(
+    computers: Computers,
+) -> None:
+    """The desktop had not read the key file removing the stolen computer when anyone who
+    can write the folder damaged it. The thief wrote a key file on the generation before,
+    removing a computer let in after its removal; the desktop took it (the stolen
+    computer was in, as far as it knew) and wrote the next generation on it, keeping
+    every removal it knew of, as it must: the removal of the new computer was then the
+    desktop's own, and counted. A removal carried from a generation counts only as that
+    generation's does."""
+    laptop, desktop, stolen = _three(computers)
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    laptop.syncer.remove(stolen.syncer.device)
+    newcomer = computers.new("newcomer")
+    newcomer.service.sync.join(computers.folder, laptop.code, "newcomer", index=False)
+    laptop.sync()
+    layout = laptop.syncer.layout()
+    path = next(p for n, _w, p in layout.key_files() if n == first.number + 1)
+    saved = path.read_bytes()
+    path.write_bytes(b"damaged")  # before the desktop read it
+    own = {stolen.syncer.device: _member(stolen), desktop.syncer.device: _member(desktop)}
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, own,
+                   {newcomer.syncer.device}, [first.digest])  # fmt: skip
+    desktop.sync()  # it writes the next generation, on the thief's, keeping its removal
+    path.write_bytes(saved)
+    newcomer.service.memories.add(NewMemory("Written on the newcomer"))
+    for _ in range(2):
+        for c in (laptop, desktop, newcomer):
+            c.sync()
+    assert newcomer.syncer.device not in laptop.syncer.chain().removed
+    assert "Written on the newcomer" in laptop.texts()

@@ -309,15 +309,27 @@ class _Graph:
             self.trusted.add(g.digest)
 
     def removed_by(self, r: str, context: frozenset[str]) -> frozenset[str]:
-        """The removals of generation `r` that count in the light of `context`: all of
-        them, unless its writer was removed by a generation that did not know of it;
-        then only of computers known when its writer was first removed (in or out in
-        what the first removal builds on, or named in it; each first removal when there
-        were several at once)."""
+        """The removals of generation `r` that count in the light of `context`. One it
+        carries from what it builds on counts as it counts there (a writer keeps every
+        removal it knew of, the removed computer's own among them when it had not heard
+        of its removal). Its own: all, unless its writer was removed by a generation
+        that did not know of it; then only of computers known when its writer was first
+        removed (in or out in what the first removal builds on, as its writer saw it
+        then, or named in it; each first removal when there were several at once)."""
         g = self.taken[r]
         if self.raw is None:
             return g.removed
         if (r, context) not in self._removed:
+            before = self.ancestors[r]
+            carried = {
+                d for d in g.removed
+                if any(d in self.taken[j].removed for j in before)
+            }  # fmt: skip
+            kept = {
+                d for d in carried
+                if any(d in self.removed_by(j, context) for j in before)
+            }  # fmt: skip
+            own = g.removed - carried
             removers = [
                 k for k in sorted(context)
                 if g.writer in self.taken[k].removed and r not in self.ancestors[k]
@@ -327,10 +339,12 @@ class _Graph:
                 if any(j in self.ancestors[k] for j in removers):
                     continue  # a removal that only carries an earlier one
                 base = self.ancestors[k]
-                before = self.raw.view(base, base)  # as the remover saw it when it wrote
-                known = (known or set()) | set(before.members) | before.removed
+                seen = self.raw.view(base, base)  # as the remover saw it when it wrote
+                known = (known or set()) | set(seen.members) | seen.removed
                 known |= set(self.taken[k].members) | self.taken[k].removed
-            self._removed[(r, context)] = g.removed if known is None else g.removed & known
+            if known is not None:
+                own &= known
+            self._removed[(r, context)] = frozenset(own | kept)
         return self._removed[(r, context)]
 
     def removals(self, device: str, context: frozenset[str]) -> list[str]:
