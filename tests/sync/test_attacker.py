@@ -428,6 +428,9 @@ class World:
         self.violations.append(text)
         self.stats["violations"] += 1
         if LOG:
+            for box in self.boxes:
+                if box.c.syncer.enabled:
+                    self.describe(box)
             Path(LOG).write_text(text + "\n" + "\n".join(self.log) + "\n")
         if REPORT:
             with open(REPORT, "a") as out:
@@ -724,7 +727,10 @@ class World:
         remover = self.rng.choice(self.in_boxes())
         self.grab()
         self.op_pass(remover)
+        # those in, and those waiting to be let in with a code shown before (their join
+        # will hang on a generation from before the removal: the thief may take them out)
         self.members_at_theft = set(remover.c.syncer.chain().members)
+        self.members_at_theft |= {b.device for b in self.boxes if b.state == "pending"}
         if not self.op_remove(remover, self.stolen_id, None):
             self.violated(f"{remover.name} could not remove the stolen computer")
         current = remover.c.syncer.chain().current

@@ -665,3 +665,28 @@ def test_the_thief_cannot_take_out_a_later_computer_through_one_that_missed_its_
             c.sync()
     assert newcomer.syncer.device not in laptop.syncer.chain().removed
     assert "Written on the newcomer" in laptop.texts()
+
+
+def test_a_computer_waiting_for_one_no_longer_in_is_told(computers: Computers) -> None:
+    """The phone waited to be let in by the tablet, whose pairing code it joined with;
+    the tablet was left out (the thief took out, along with itself, the laptop that had
+    let the tablet in). The phone was told only if the tablet was removed itself, so it
+    waited for good, for a computer that would never let it in."""
+    laptop, _desktop, stolen = _three(computers)
+    tablet = computers.pair(laptop, "tablet")
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    code = tablet.syncer.offer_pairing()
+    phone = computers.new("phone")
+    phone.syncer.join(computers.folder, pairing.join_with_pairing_code(
+        laptop.syncer.layout(), code), "phone")  # fmt: skip
+    laptop.syncer.remove(stolen.syncer.device)
+    own = {stolen.syncer.device: _member(stolen)}
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, own,
+                   {laptop.syncer.device}, [first.digest])  # fmt: skip
+    with pytest.raises(SyncError) as told:
+        tablet.sync()
+    assert told.value.reason == "sync_left_out"
+    with pytest.raises(SyncError) as told:
+        phone.sync()
+    assert told.value.reason == "sync_left_out"

@@ -399,12 +399,13 @@ class KeyChain:
         expire before the computer that showed it let this one in?"""
         p = self.pending
         assert p is not None
-        if p.inviter in m.removed:
+        if p.inviter in m.removed or p.inviter not in m.members:
+            # removed, or left out itself: it will never let this one in
             self.left_out = True  # only joining again (with another code) can work
             raise SyncError(
-                "The computer that showed the pairing code this computer joined with was "
-                "removed from the sync before it let this one in: show a new pairing code on "
-                "another of your computers and join with it.",
+                "The computer that showed the pairing code this computer joined with left "
+                "the sync before it let this one in: show a new pairing code on another of "
+                "your computers and join with it.",
                 reason="sync_left_out",
             )
         # only a join the computer that showed the code signed (anyone can write one)
