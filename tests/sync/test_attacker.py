@@ -414,6 +414,8 @@ class World:
         self._register(_scan(self.layout.root), None)
         self.stolen_id = self.stolen.syncer.device
         self.stolen_root = self.stolen.syncer.layout().root
+        anchor = self.boxes[0].c.syncer.chain().anchor  # the laptop set the sync up
+        self.first = min(anchor.trusted) if anchor is not None else ""
 
     # -- bookkeeping ---------------------------------------------------------------------
 
@@ -642,6 +644,20 @@ class World:
 
         self.honest(box, "joins with the recovery code", join)
         if not box.c.syncer.enabled:
+            self.boxes.remove(box)
+            box.c.close()
+            return
+        chain = box.c.syncer.chain()
+        deceived = None
+        if chain.anchor is not None and self.first not in chain.anchor.trusted:
+            deceived = "joined a start the thief planted (the real one damaged)"
+        elif self.thief is not None and self.stolen_id not in chain.removed:
+            deceived = "was shown a history without the thief's removal"
+        if deceived:
+            # the design questions of test_a_computer_joining_with_the_recovery_code_...:
+            # a victim, counted, and no longer one of the computers checked
+            self.note(f"{box.name} {deceived} (known)")
+            self.stats[f"known: a computer joining with the recovery code {deceived}"] += 1
             self.boxes.remove(box)
             box.c.close()
 
