@@ -717,3 +717,31 @@ def test_a_computer_joining_with_the_recovery_code_is_not_joined_to_a_planted_st
     newcomer.service.memories.add(NewMemory("Written on the new computer"))
     newcomer.sync()
     assert laptop.syncer.device in newcomer.syncer.chain().members
+
+
+def test_a_computer_the_removal_names_stays_when_the_thief_takes_out_its_inviter(
+    computers: Computers,
+) -> None:
+    """Seed 5100, engine schedule 9, under the rule two commits before: the desktop
+    removed the stolen computer, naming the tablet among those in; the thief took out,
+    along with itself, the laptop that had let the tablet in. The desktop vouches for
+    the tablet (it named it), so the tablet stays; the rule judged the tablet's way in
+    as everything taken now shows it (its join, void) and left it out."""
+    laptop, desktop, stolen = _three(computers)
+    tablet = computers.pair(laptop, "tablet")
+    for c in (desktop, tablet):
+        c.sync()
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    desktop.syncer.remove(stolen.syncer.device)
+    mole = crypto.DeviceKeys.generate()
+    named = {crypto.new_id(): Member(mole.public["agreement"], mole.public["signing"])}
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, named,
+                   {laptop.syncer.device}, [first.digest])  # fmt: skip
+    tablet.sync()
+    desktop.sync()
+    assert tablet.syncer.device in desktop.syncer.chain().members
+    tablet.service.memories.add(NewMemory("Written on the tablet"))
+    tablet.sync()
+    desktop.sync()
+    assert "Written on the tablet" in desktop.texts()

@@ -363,14 +363,17 @@ class _Graph:
         return self._vouches[(k, context)]
 
     def _named_not_in(self, k: str, context: frozenset[str]) -> set[str]:
-        """The computers what generation `k` builds on names (in a list, or a join) but
-        does not count in."""
+        """The computers that what generation `k` builds on names only in the lists of
+        generations that no longer vouch (a removed computer's own key files): a list
+        built on them does not vouch for those. One let in by a join, or named by a list
+        that still vouches, is judged as ever."""
         base = self.ancestors[k]
-        if not base:
-            return set()
-        named = {d for j in base for d in self.taken[j].members}
-        named |= {join.device for join in self.joins if join.parent in base}
-        return named - set(self.view(base, context).members) - {self.taken[k].writer}
+        bad: set[str] = set()
+        good = set(self.anchor.members)
+        for j in base:
+            (good if self.vouches(j, context) else bad).update(self.taken[j].members)
+        good |= {join.device for join in self.joins if join.parent in base}
+        return bad - good - {self.taken[k].writer}
 
     def void_join(self, join: Join, context: frozenset[str]) -> bool:
         """A join whose voucher was removed by a generation that did not keep the
@@ -396,10 +399,9 @@ class _Graph:
             if device not in gone:
                 members[device] = keys
         # the lowest writer's list first: a computer named twice keeps the keys it says.
-        # A list does not vouch for a computer that what it builds on names but does not
-        # let in (a writer names who is in): one that missed a removal and built on the
-        # removed computer's own key file does not vouch for the ids that key file named,
-        # nor for one let in by a join of the removed computer's
+        # A list does not vouch for a computer that what it builds on names only in a
+        # removed computer's own key files: one that missed a removal and built on the
+        # removed computer's key file does not vouch for the ids that key file named
         for k in sorted(frontier, key=lambda k: _order(taken[k])):
             refused = self._named_not_in(k, context)
             for device, keys in sorted(taken[k].members.items()):
