@@ -267,11 +267,14 @@ class Box:
         """Whether it has taken in the key file that removed the stolen computer."""
         return self.c.syncer.enabled and removal in self.c.syncer.chain().kept
 
-    def texts(self) -> set[str]:
+    def texts(self, skip: set[str] | frozenset[str] = frozenset()) -> set[str]:
+        """Every text of its memories and their versions (but those of memories `skip`)."""
         db = self.c.profile.db
-        return {r[0] for r in db.query("SELECT text FROM memories")} | {
-            r[0] for r in db.query("SELECT text FROM memory_history")
-        }
+        rows = db.query(
+            "SELECT m.uid, m.text FROM memories m UNION ALL SELECT m.uid, h.text FROM "
+            "memory_history h JOIN memories m ON m.id = h.memory_id"
+        )
+        return {text for uid, text in rows if uid not in skip}
 
     def uids(self) -> set[str]:
         return {r[0] for r in self.c.profile.db.query("SELECT uid FROM memories")}
@@ -1305,9 +1308,13 @@ class World:
                     self.violated(f"{box.name}'s pass failed after the folder was repaired")
             self.settle()
             self.check()  # which computers took the removal in, holding what
-            touched = self.thief.uids_touched if self.thief and self._laundered() else set()
+            # what the thief wrote (its canaries, its deletions of honest memories) may be
+            # on a computer the removal was kept from, or had not reached yet: the design
+            # question of test_what_the_thief_wrote_while_its_removal_was_hidden_...
+            hidden = self.engine is not None or {self.removal_rel, "keys"} & self.tampered
+            touched = self.thief.uids_touched if self.thief and hidden else set()
             states = [
-                (box.uids() - touched, {x for x in box.texts() if not x.startswith(CANARY)})
+                (box.uids() - touched, {x for x in box.texts(touched) if not x.startswith(CANARY)})
                 for box in self.boxes
             ]
             pending = [b.name for b in self.boxes if b.state == "pending"]
