@@ -745,3 +745,41 @@ def test_a_computer_the_removal_names_stays_when_the_thief_takes_out_its_inviter
     tablet.sync()
     desktop.sync()
     assert "Written on the tablet" in desktop.texts()
+
+
+def test_a_thiefs_id_carried_on_by_one_that_missed_the_removal_is_not_vouched_for(
+    computers: Computers,
+) -> None:
+    """Seed 7001, schedule 520: as above, the tablet missed the removal and wrote a
+    generation on the thief's key file naming its id; then it wrote another (taking a
+    computer out) on its own, naming the id again: that one's list, a step further from
+    the thief's key file, vouched for the id once more."""
+    laptop, desktop, stolen = _three(computers)
+    tablet = computers.pair(laptop, "tablet")
+    for c in (laptop, desktop, stolen, tablet):
+        c.sync()
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    laptop.syncer.remove(stolen.syncer.device)
+    layout = laptop.syncer.layout()
+    removal = laptop.syncer.chain().current
+    path = layout.keys / files.key_name(removal.number, removal.writer)
+    saved = path.read_bytes()
+    path.write_bytes(b"not what it was")
+    mole_keys = crypto.DeviceKeys.generate()
+    mole = crypto.new_id()
+    members = {
+        stolen.syncer.device: _member(stolen), tablet.syncer.device: _member(tablet),
+        laptop.syncer.device: _member(laptop),
+        mole: Member(mole_keys.public["agreement"], mole_keys.public["signing"]),
+    }  # fmt: skip
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, members, set(),
+                   [first.digest])  # fmt: skip
+    tablet.sync()  # the next generation, on the thief's
+    tablet.syncer.remove(desktop.syncer.device)  # and another, on its own
+    path.write_bytes(saved)
+    for _ in range(2):
+        for c in (laptop, tablet):
+            c.sync()
+    for c in (laptop, tablet):
+        assert mole not in c.syncer.chain().members, c.name

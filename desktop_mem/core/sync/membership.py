@@ -300,6 +300,7 @@ class _Graph:
         self._views: dict[tuple[frozenset[str], frozenset[str]], View] = {}
         self._vouches: dict[tuple[str, frozenset[str]], bool] = {}
         self._removed: dict[tuple[str, frozenset[str]], frozenset[str]] = {}
+        self._vouched: dict[tuple[str, frozenset[str]], frozenset[str]] = {}
 
     def take(self, g: Generation, seen: frozenset[str], trusted: bool) -> None:
         self.taken[g.digest] = g
@@ -362,18 +363,25 @@ class _Graph:
             self._vouches[(k, context)] = answer
         return self._vouches[(k, context)]
 
-    def _named_not_in(self, k: str, context: frozenset[str]) -> set[str]:
-        """The computers that what generation `k` builds on names only in the lists of
-        generations that no longer vouch (a removed computer's own key files): a list
-        built on them does not vouch for those. One let in by a join, or named by a list
-        that still vouches, is judged as ever."""
-        base = self.ancestors[k]
-        bad: set[str] = set()
-        good = set(self.anchor.members)
-        for j in base:
-            (good if self.vouches(j, context) else bad).update(self.taken[j].members)
-        good |= {join.device for join in self.joins if join.parent in base}
-        return bad - good - {self.taken[k].writer}
+    def vouched(self, k: str, context: frozenset[str]) -> frozenset[str]:
+        """The computers generation `k`'s list vouches for: all it names but those that
+        what it builds on names only in the lists of generations that no longer vouch (a
+        removed computer's own key files), or that a list vouching there named without
+        vouching for them (carried on from such a key file). One let in by a join, or
+        vouched for by a list that still vouches, is judged as ever."""
+        if (k, context) not in self._vouched:
+            g = self.taken[k]
+            base = self.ancestors[k]
+            named: set[str] = set()
+            good = set(self.anchor.members)
+            for j in sorted(base):
+                named.update(self.taken[j].members)
+                if self.vouches(j, context):
+                    good |= self.vouched(j, context)
+            good |= {join.device for join in self.joins if join.parent in base}
+            refused = named - good - {g.writer}
+            self._vouched[(k, context)] = frozenset(g.members) - refused
+        return self._vouched[(k, context)]
 
     def void_join(self, join: Join, context: frozenset[str]) -> bool:
         """A join whose voucher was removed by a generation that did not keep the
@@ -403,9 +411,9 @@ class _Graph:
         # removed computer's own key files: one that missed a removal and built on the
         # removed computer's key file does not vouch for the ids that key file named
         for k in sorted(frontier, key=lambda k: _order(taken[k])):
-            refused = self._named_not_in(k, context)
+            vouched = self.vouched(k, context)
             for device, keys in sorted(taken[k].members.items()):
-                if device not in gone and device not in refused:
+                if device not in gone and device in vouched:
                     members.setdefault(device, keys)
         authorities = {taken[k].authority for k in frontier} - {None}
         made: dict[str, Join] = {}
