@@ -783,3 +783,32 @@ def test_a_thiefs_id_carried_on_by_one_that_missed_the_removal_is_not_vouched_fo
             c.sync()
     for c in (laptop, tablet):
         assert mole not in c.syncer.chain().members, c.name
+
+
+def test_an_id_the_thief_lets_in_cannot_take_out_a_computer_let_in_after_its_removal(
+    computers: Computers,
+) -> None:
+    """Engine schedule 113 of seed 7001: the thief let an id of its own in with a join it
+    backdated to the generation before its removal, and wrote a key file as that id,
+    removing a computer let in afterwards. The id is not removed (only no longer in), so
+    every removal of its counted: the rule for a removed computer's key files did not
+    reach the ids it let in."""
+    laptop, desktop, stolen = _three(computers)
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    laptop.syncer.remove(stolen.syncer.device)
+    desktop.sync()
+    tablet = computers.pair(desktop, "tablet")
+    mole_keys = crypto.DeviceKeys.generate()
+    mole = crypto.new_id()
+    member = Member(mole_keys.public["agreement"], mole_keys.public["signing"])
+    records.write_join(thief.layout, mole, member, stolen.syncer.device, first.digest,
+                       "pair", None, thief.keys)  # fmt: skip
+    thief.key_file(first.number + 1, mole, mole_keys, {mole: member},
+                   {tablet.syncer.device}, [first.digest])  # fmt: skip
+    tablet.service.memories.add(NewMemory("Written on the tablet"))
+    for _ in range(2):
+        for c in (tablet, laptop, desktop):
+            c.sync()
+    assert tablet.syncer.device not in laptop.syncer.chain().removed
+    assert "Written on the tablet" in laptop.texts()

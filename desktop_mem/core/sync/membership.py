@@ -335,6 +335,16 @@ class _Graph:
                 k for k in sorted(context)
                 if g.writer in self.taken[k].removed and r not in self.ancestors[k]
             ]  # fmt: skip
+            if not removers and not self.raw.vouches(r, context):
+                # its writer not removed, but no longer in: let in by a computer removed
+                # since (an id the thief let in with a join it backdated): what counts is
+                # what was known when that one was removed
+                vouchers = {j.voucher for j in self.joins if j.device == g.writer}
+                removers = [
+                    k for k in sorted(context) if vouchers & self.taken[k].removed
+                ]  # fmt: skip
+                if not removers:
+                    own = frozenset()  # in through nothing that stands: none counts
             known: set[str] | None = None
             for k in removers:
                 if any(j in self.ancestors[k] for j in removers):
