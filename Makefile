@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: run test lint demo screenshots package bench bench-scale bench-locomo bench-prompt bench-context bench-personal bench-multilingual bench-startup bench-mcp bench-ui bench-turns bench-sync sync-demo sync-fuzz clean
+.PHONY: run test lint demo screenshots package bench bench-scale bench-locomo bench-prompt bench-context bench-personal bench-multilingual bench-startup bench-mcp bench-ui bench-turns bench-sync sync-demo sync-fuzz sync-attack clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "desktop-mem needs Python 3.11 or newer; set PYTHON=python3.11 (or newer)")'
@@ -63,6 +63,13 @@ sync-demo: $(VENV)/.installed-test
 # a simulated engine that delays, reorders, cuts short and makes conflict copies.
 sync-fuzz: $(VENV)/.installed-test
 	DESKTOP_MEM_FUZZ_OPS=10000 $(BIN)/python -m pytest -q -s -p no:cacheprovider --timeout 3600 tests/sync/test_fuzz.py
+
+# The attacker's model checker at full size: 3,000 schedules (twice as long as the
+# suite's) of honest computers, a thief holding a removed computer's whole data folder and
+# anyone who can write the folder, every invariant checked after each step (about an hour
+# here); DESKTOP_MEM_ATTACK_SEED tries another sequence.
+sync-attack: $(VENV)/.installed-test
+	DESKTOP_MEM_ATTACK_SCHEDULES=3000 DESKTOP_MEM_ATTACK_STEPS=32 DESKTOP_MEM_ATTACK_KEEP_GOING=1 $(BIN)/python -m pytest -q -s -p no:cacheprovider --timeout 36000 tests/sync/test_attacker.py
 
 # Headless PNGs of the main states (Chinese needs a CJK font: apt-get install fonts-noto-cjk).
 screenshots: $(VENV)/.installed-test

@@ -116,7 +116,11 @@ class Sync:
                 if crypto.normalize_pairing_code(code) is not None:
                     opened.append(pairing.join_with_pairing_code(layout, code))
                     break  # a pairing offer is sealed under the code: only its maker made it
-                opened.append(pairing.join_with_recovery_code(layout, code))
+                # joining again: its earlier selves, and the records it knew
+                back = self.syncer.removed_here
+                former = self.syncer.state.former() | {self.syncer.device} if back else set()
+                kept = self.syncer.chain().kept if back else {}
+                opened.append(pairing.join_with_recovery_code(layout, code, former, kept))
             except SyncError as exc:  # WrongKey is one: try the next profile in the folder
                 last = exc
         if len(opened) > 1:

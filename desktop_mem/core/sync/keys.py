@@ -216,10 +216,10 @@ class KeyChain:
 
     @property
     def members(self) -> dict[str, Member]:
-        """Who is in, as the last refresh found."""
-        if self.membership is not None:
-            return self.membership.members
-        return self.in_sync
+        """Who is in, as the last refresh found, less any computer removed since (by this
+        computer: a removal is never undone)."""
+        found = self.membership.members if self.membership is not None else self.in_sync
+        return {d: m for d, m in found.items() if d not in self.removed}
 
     # -- reading the records -----------------------------------------------------------
 
@@ -268,7 +268,7 @@ class KeyChain:
             kf = next(k for k in gens if k.record.digest == digest)
             self.kept.setdefault(digest, (records.GENERATION, kf.data))
         by_digest = {j.digest: j for j in joins}
-        for join in m.joins.values():
+        for join in [*m.joins.values(), *m.used.values()]:
             if join.digest in by_digest:
                 kept = by_digest[join.digest]
                 self.kept.setdefault(join.digest, (records.JOIN, kept.signed + kept.signature))
@@ -319,6 +319,12 @@ class KeyChain:
             if self.pending is not None:
                 out.waiting = self.pending.inviter
                 self._check_pending(layout, m, me)
+                cur = self.current
+                if cur is not None and m.given.get(cur.digest, set()) & m.removed:
+                    # the pairing code carried a key a computer removed since holds: nothing
+                    # is written with it (the new key comes once this computer is let in)
+                    self.current = None
+                    out.no_key = True
                 return out
             self.left_out = True
             raise SyncError(LEFT_OUT, reason="sync_left_out")
@@ -393,17 +399,27 @@ class KeyChain:
         expire before the computer that showed it let this one in?"""
         p = self.pending
         assert p is not None
-        if p.inviter in m.removed:
+        if p.inviter in m.removed or p.inviter not in m.members:
+            # removed, or left out itself: it will never let this one in
             self.left_out = True  # only joining again (with another code) can work
             raise SyncError(
-                "The computer that showed the pairing code this computer joined with was "
-                "removed from the sync before it let this one in: show a new pairing code on "
-                "another of your computers and join with it.",
+                "The computer that showed the pairing code this computer joined with left "
+                "the sync before it let this one in: show a new pairing code on another of "
+                "your computers and join with it.",
                 reason="sync_left_out",
             )
+        # only a join the computer that showed the code signed (anyone can write one)
+        inviter = m.members.get(p.inviter)
         for join in _joins_in(layout, self.sync_id):
-            if (join.voucher, join.offered_at, join.via) == (p.inviter, p.offered_at, "pair") and (
-                join.device != me
+            same = (
+                join.offer == p.offer if join.offer is not None else join.offered_at == p.offered_at
+            )
+            if (
+                (join.voucher, join.via) == (p.inviter, "pair")
+                and same
+                and join.device != me
+                and inviter is not None
+                and crypto.verify(inviter.signing, join.signature, join.signed)
             ):
                 self.left_out = True
                 raise SyncError(
@@ -492,9 +508,13 @@ class KeyChain:
         here can open it), a new one sealed to a new code."""
         if recovery is None:
             return None
-        cur = self.current
-        if cur is not None:
-            before = self.bodies.get(cur.digest, {})
+        # the one it writes with; with none (every key left was given to a computer
+        # removed since), the one the newest lawful generations name
+        m = self.membership
+        digests = [self.current.digest] if self.current is not None else []
+        digests += [g.digest for g in m.frontier] if m is not None else []
+        for digest in digests:
+            before = self.bodies.get(digest, {})
             if before.get("lock") == lock and isinstance(before.get("authority"), dict):
                 return dict(before["authority"])
         private = Ed25519PrivateKey.generate()

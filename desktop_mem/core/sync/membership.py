@@ -16,7 +16,9 @@ Generations form a graph: two computers that each make one without having seen t
 other's make two *heads*. All of them count, and the result is the same whatever order
 the files arrive in:
 
-1. The computers removed are the union of every removal in every generation taken.
+1. The computers removed are the union of every removal in every generation taken,
+   but for one thing: a generation whose writer is removed (rule 2) removes only
+   computers known when its writer was removed.
 2. A generation whose writer is removed (by any generation, made before, after or at
    the same time) no longer vouches for anyone: its list of members does not count,
    and its key is never written with. A join signed by a removed computer does not
@@ -25,7 +27,9 @@ the files arrive in:
    written by a member that names it (the computer that removed it saw it and kept
    it), or a join signed by a member. A removed computer's own generations still add
    their removals to the union (a removal is never undone): the one thing it can still
-   do is take others out along with itself, never get back in.
+   do is take others out along with itself (those that were in when it was removed:
+   never one let in afterwards, nor one it names a member itself first), never get
+   back in.
 3. The members are those named by the newest generations whose writers are not
    removed (the *frontier*), and those a member or the recovery authority let in,
    less every removed computer.
@@ -92,6 +96,7 @@ class Join:
     offered_at: int | None  # when the pairing code was shown (a person reads it)
     signed: bytes
     signature: bytes
+    offer: str | None = None  # the pairing offer it was let in with (None: written before)
 
 
 @dataclass(frozen=True)
@@ -155,6 +160,9 @@ class Membership:
     waiting: list[str]  # file names whose parents have not arrived
     lawful: set[str] = field(default_factory=set)
     given: dict[str, set[str]] = field(default_factory=dict)  # digest -> who got its key
+    # every join that let a computer in somewhere in the history (kept: a generation
+    # taken may stand on it long after a later one names that computer)
+    used: dict[str, Join] = field(default_factory=dict)
     settled: bool = False
     write: Generation | None = None  # the generation whose key members write with
 
@@ -191,14 +199,15 @@ def evaluate(
     A generation is *taken* when its writer is a member of what it builds on (counting
     only what still vouches in the light of the removals it knew), its signature is
     its writer's, and it keeps every removal it knew of; each removal in a generation
-    taken is final. The answer is the membership of everything taken, in the light of
+    taken is final (one by a generation whose writer was removed, only of a computer
+    known when it was). The answer is the membership of everything taken, in the light of
     every removal: a generation whose writer was removed by one that does not build on
     it vouches for no one, nor does anything that was a member only through it; a join
     signed by a computer that a generation removed without keeping the one it let in
     counts for nothing."""
     ordered = sorted(generations, key=lambda g: (g.number, g.writer, g.digest))
     join_list = sorted(joins, key=lambda j: (j.device, j.digest))
-    graph = _Graph(anchor, join_list, verify)
+    graph = _Graph(anchor, join_list, verify, raw=_Graph(anchor, join_list, verify))
     refused: list[tuple[str, str]] = []
     waiting: list[str] = []
     # what is older than everything the anchor trusts is history it stands for
@@ -250,6 +259,9 @@ def evaluate(
             for k, g in taken.items()
         },
     )
+    for views in (graph._views, graph.raw._views if graph.raw is not None else {}):
+        for v in views.values():
+            result.used.update({j.digest: j for j in v.joins.values()})
     result.write, result.settled = _settle(result)
     return result
 
@@ -263,18 +275,32 @@ class _Graph:
     does not build on it (made at the same time, or after), and unless its writer was
     a member only through something that no longer vouches. To check a new generation
     the context is what it builds on (what its writer knew); for the final answer, it
-    is everything taken."""
+    is everything taken.
 
-    def __init__(self, anchor: Anchor, joins: list[Join], verify: Verify) -> None:
+    A generation whose writer was removed by one that did not know of it removes only
+    computers known when its writer was first removed: in or out in what that first
+    removal builds on, as its writer saw it then, or named in it. So a removed
+    computer's key files take out, along with itself, only the computers that were
+    there when it was removed: not one let in afterwards, nor one it names a member in
+    a key file of its own first; and its own removal stands whatever it removes. What
+    the first removal saw is asked of the graph that counts every removal (`raw`), so
+    that the answer never depends on itself."""
+
+    def __init__(
+        self, anchor: Anchor, joins: list[Join], verify: Verify, raw: _Graph | None = None
+    ) -> None:
         self.anchor = anchor
         self.joins = joins
         self.verify = verify
-        self.taken: dict[str, Generation] = {}
-        self.trusted: set[str] = set()
-        self.ancestors: dict[str, frozenset[str]] = {}
-        self.by_number: dict[int, list[str]] = {}
+        self.raw = raw
+        self.taken: dict[str, Generation] = raw.taken if raw is not None else {}
+        self.trusted: set[str] = raw.trusted if raw is not None else set()
+        self.ancestors: dict[str, frozenset[str]] = raw.ancestors if raw is not None else {}
+        self.by_number: dict[int, list[str]] = raw.by_number if raw is not None else {}
         self._views: dict[tuple[frozenset[str], frozenset[str]], View] = {}
         self._vouches: dict[tuple[str, frozenset[str]], bool] = {}
+        self._removed: dict[tuple[str, frozenset[str]], frozenset[str]] = {}
+        self._vouched: dict[tuple[str, frozenset[str]], frozenset[str]] = {}
 
     def take(self, g: Generation, seen: frozenset[str], trusted: bool) -> None:
         self.taken[g.digest] = g
@@ -283,8 +309,57 @@ class _Graph:
         if trusted:
             self.trusted.add(g.digest)
 
+    def removed_by(self, r: str, context: frozenset[str]) -> frozenset[str]:
+        """The removals of generation `r` that count in the light of `context`. One it
+        carries from what it builds on counts as it counts there (a writer keeps every
+        removal it knew of, the removed computer's own among them when it had not heard
+        of its removal). Its own: all, unless its writer was removed by a generation
+        that did not know of it; then only of computers known when its writer was first
+        removed (in or out in what the first removal builds on, as its writer saw it
+        then, or named in it; each first removal when there were several at once)."""
+        g = self.taken[r]
+        if self.raw is None:
+            return g.removed
+        if (r, context) not in self._removed:
+            before = self.ancestors[r]
+            carried = {
+                d for d in g.removed
+                if any(d in self.taken[j].removed for j in before)
+            }  # fmt: skip
+            kept = {
+                d for d in carried
+                if any(d in self.removed_by(j, context) for j in before)
+            }  # fmt: skip
+            own = g.removed - carried
+            removers = [
+                k for k in sorted(context)
+                if g.writer in self.taken[k].removed and r not in self.ancestors[k]
+            ]  # fmt: skip
+            if not removers and not self.raw.vouches(r, context):
+                # its writer not removed, but no longer in: let in by a computer removed
+                # since (an id the thief let in with a join it backdated): what counts is
+                # what was known when that one was removed
+                vouchers = {j.voucher for j in self.joins if j.device == g.writer}
+                removers = [
+                    k for k in sorted(context) if vouchers & self.taken[k].removed
+                ]  # fmt: skip
+                if not removers:
+                    own = frozenset()  # in through nothing that stands: none counts
+            known: set[str] | None = None
+            for k in removers:
+                if any(j in self.ancestors[k] for j in removers):
+                    continue  # a removal that only carries an earlier one
+                base = self.ancestors[k]
+                seen = self.raw.view(base, base)  # as the remover saw it when it wrote
+                known = (known or set()) | set(seen.members) | seen.removed
+                known |= set(self.taken[k].members) | self.taken[k].removed
+            if known is not None:
+                own &= known
+            self._removed[(r, context)] = frozenset(own | kept)
+        return self._removed[(r, context)]
+
     def removals(self, device: str, context: frozenset[str]) -> list[str]:
-        return [r for r in sorted(context) if device in self.taken[r].removed]
+        return [r for r in sorted(context) if device in self.removed_by(r, context)]
 
     def vouches(self, k: str, context: frozenset[str]) -> bool:
         if (k, context) not in self._vouches:
@@ -297,6 +372,26 @@ class _Graph:
                 answer = g.writer in self.view(self.ancestors[k], context).members
             self._vouches[(k, context)] = answer
         return self._vouches[(k, context)]
+
+    def vouched(self, k: str, context: frozenset[str]) -> frozenset[str]:
+        """The computers generation `k`'s list vouches for: all it names but those that
+        what it builds on names only in the lists of generations that no longer vouch (a
+        removed computer's own key files), or that a list vouching there named without
+        vouching for them (carried on from such a key file). One let in by a join, or
+        vouched for by a list that still vouches, is judged as ever."""
+        if (k, context) not in self._vouched:
+            g = self.taken[k]
+            base = self.ancestors[k]
+            named: set[str] = set()
+            good = set(self.anchor.members)
+            for j in sorted(base):
+                named.update(self.taken[j].members)
+                if self.vouches(j, context):
+                    good |= self.vouched(j, context)
+            good |= {join.device for join in self.joins if join.parent in base}
+            refused = named - good - {g.writer}
+            self._vouched[(k, context)] = frozenset(g.members) - refused
+        return self._vouched[(k, context)]
 
     def void_join(self, join: Join, context: frozenset[str]) -> bool:
         """A join whose voucher was removed by a generation that did not keep the
@@ -314,17 +409,21 @@ class _Graph:
     def _view(self, nodes: frozenset[str], context: frozenset[str]) -> View:
         """Rules 1 to 3 over a set of generations closed under their parents."""
         taken = self.taken
-        gone = frozenset(self.anchor.removed.union(*(taken[k].removed for k in nodes)))
+        gone = frozenset(self.anchor.removed.union(*(self.removed_by(k, context) for k in nodes)))
         lawful = {k for k in nodes if self.vouches(k, context)}
         frontier = sorted(k for k in lawful if not any(k in self.ancestors[j] for j in lawful))
         members: dict[str, Member] = {}
         for device, keys in sorted(self.anchor.members.items()):
             if device not in gone:
                 members[device] = keys
-        # the lowest writer's list first: a computer named twice keeps the keys it says
+        # the lowest writer's list first: a computer named twice keeps the keys it says.
+        # A list does not vouch for a computer that what it builds on names only in a
+        # removed computer's own key files: one that missed a removal and built on the
+        # removed computer's key file does not vouch for the ids that key file named
         for k in sorted(frontier, key=lambda k: _order(taken[k])):
+            vouched = self.vouched(k, context)
             for device, keys in sorted(taken[k].members.items()):
-                if device not in gone:
+                if device not in gone and device in vouched:
                     members.setdefault(device, keys)
         authorities = {taken[k].authority for k in frontier} - {None}
         made: dict[str, Join] = {}
@@ -385,8 +484,13 @@ def _signer(
 
 def _settle(result: Membership) -> tuple[Generation | None, bool]:
     """Rule 4: the generation to write with, and whether no new one is needed."""
-    # never a key a removed computer was given: what is written with it, it could read
-    usable = [g for g in result.frontier if not result.given.get(g.digest, set()) & result.removed]
+    # never a key a removed computer was given, nor one sealed to a computer that is not
+    # in (named by a list that does not vouch for it): what is written with it, it reads
+    usable = [
+        g for g in result.frontier
+        if not result.given.get(g.digest, set()) & result.removed
+        and set(g.members) <= set(result.members)
+    ]  # fmt: skip
     if not usable:
         return None, False
     write = usable[0]

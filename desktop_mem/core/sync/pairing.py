@@ -16,6 +16,7 @@ import hmac
 import json
 import os
 import time
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,7 +27,7 @@ from desktop_mem.core.errors import DatabaseCorrupt, SyncError, SyncRefused, Wro
 from desktop_mem.core.keys.recovery import RecoveryLock
 from desktop_mem.core.sync import crypto, files, records
 from desktop_mem.core.sync.keys import Current, KeyChain, Offer, Pending
-from desktop_mem.core.sync.membership import RECOVERY, Anchor, Member
+from desktop_mem.core.sync.membership import RECOVERY, Anchor, Generation, Member, Membership
 
 PAIRING_SECONDS = 3600
 OFFER_KEPT_S = 86400  # an offer used or expired is remembered this long (a late request)
@@ -62,7 +63,10 @@ def offer(chain: KeyChain, layout: files.Layout, me: str, signer: crypto.DeviceK
                 for d, (kind, data) in sorted(chain.kept.items())
             },
             "members": {d: m.to_dict() for d, m in sorted(anchor.members.items())},
-            "removed": sorted(chain.removed),
+            # what its maker trusts without records (a sync from 0.4): the removals the
+            # records make are in the records, and the joining computer reads them the
+            # same way (the rules must run alike on every computer)
+            "removed": sorted(anchor.removed),
             "offered_at": now,
         }
     ).encode()
@@ -127,7 +131,7 @@ def admit(
         if not hmac.compare_digest(req.proof, want):
             continue  # not made with the code: nothing to say to a stranger
         records.write_join(
-            layout, device, req.member, me, made.generation, "pair", made.made, signer
+            layout, device, req.member, me, made.generation, "pair", made.made, signer, req.offer
         )
         made.used_by = device
         files.remove_file(offer_path(layout, req.offer))
@@ -270,6 +274,35 @@ def _starts(layout: files.Layout) -> list[records.KeyFile]:
     return [kf for kf in read if kf.record.number == 1]
 
 
+def _fallback(m: Membership, chain: KeyChain, former: frozenset[str]) -> Generation | None:
+    """A generation to join with when none is to be written with: one the recovery
+    authority lets in with now, sealed to the recovery code, that does not remove this
+    computer's former selves; the newest such (a head first)."""
+    heads = {g.digest for g in m.heads}
+
+    def sealed(g: Generation) -> bool:
+        seals = chain.bodies.get(g.digest, {}).get("seals")
+        return isinstance(seals, dict) and "recovery" in seals
+
+    usable = [
+        g for g in m.generations.values()
+        if g.authority is not None and g.authority == m.authority and sealed(g)
+        and not (g.removed & former)
+    ]  # fmt: skip
+    usable.sort(key=lambda g: (g.digest in heads, g.number, g.writer, g.digest))
+    return usable[-1] if usable else None
+
+
+def _from_0_4(layout: files.Layout) -> bool:
+    """Whether the sync's first key file is one 0.4 wrote (no parents)."""
+    for number, writer, path in layout.key_files():
+        if number == 1:
+            with contextlib.suppress(SyncRefused):
+                if records.read_key_file(path, layout.sync_id, 1, writer).record.parents is None:
+                    return True
+    return False
+
+
 class _AuthoritySigner:
     def __init__(self, private: bytes) -> None:
         self._key = Ed25519PrivateKey.from_private_bytes(private)
@@ -282,20 +315,54 @@ class _AuthoritySigner:
         return crypto.b64(self._key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw))
 
 
-def join_with_recovery_code(layout: files.Layout, code: str) -> KeyChain:
+def join_with_recovery_code(
+    layout: files.Layout,
+    code: str,
+    former: Iterable[str] = (),
+    kept: Mapping[str, tuple[str, bytes]] | None = None,
+) -> KeyChain:
     """The keys, opened with the profile's recovery code from the generation the rules
     say to write with, starting from this sync's first generation (a second one, or a
     second synced profile the code opens, means someone planted one: refused), and
-    the recovery authority's private half, to sign this computer's join."""
+    the recovery authority's private half, to sign this computer's join.
+
+    When there is none to write with (a removed computer took every other one out along
+    with itself, so every key was given to a computer removed since), the join names
+    the newest generation that did not take out this computer's `former` selves (its
+    ids before: the side of the history it trusts), or the newest one the recovery
+    authority still lets in with; this computer then writes the next generation, with a
+    new key, at its first pass.
+
+    A computer joining again passes the records it `kept` (by digest): they are read
+    with the folder's (whoever can write the folder can take a record out of it, such
+    as the removal of the thief), and of two starts, the one it knew is its own (someone
+    planted the other)."""
     found: list[KeyChain] = []
     no_lock = True
     wrong: Exception | None = None
-    for root in _starts(layout):
+    starts = _starts(layout)
+    if not starts and _from_0_4(layout):
+        raise SyncError(
+            "This synced profile was set up by an older version of desktop-mem and no "
+            "computer has synced it with this version yet: join with a pairing code shown "
+            "on one of its computers (or update one and let it sync first).",
+            reason="sync_no_recovery",
+        )
+    if not starts:
+        raise SyncError(
+            "This sync folder does not hold the first key file of its synced profile, where "
+            "the recovery code starts (not delivered by the engine yet, or taken out): wait "
+            "for the engine, or join with a pairing code shown on a computer that syncs it.",
+            reason="sync_not_found",
+        )
+    mine = [r for r in starts if r.record.digest in (kept or {})]
+    for root in mine or starts:
         chain = KeyChain(layout.sync_id)
         chain.anchor = Anchor(frozenset({root.record.digest}))
+        chain.kept.update(kept or {})
         chain.kept[root.record.digest] = (records.GENERATION, root.data)
         m, _refused = chain.evaluate(layout)
-        g = m.write
+        g = m.write or _fallback(m, chain, frozenset(former))
         body = chain.bodies.get(g.digest, {}) if g is not None else {}
         try:  # the lock comes from the folder: checked like everything there
             lock = RecoveryLock.from_dict(body.get("lock"))

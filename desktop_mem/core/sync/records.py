@@ -147,6 +147,9 @@ def join_record(raw: files.Raw) -> Join:
     offered = body.get("offered_at")
     if offered is not None and type(offered) is not int:
         raise _damaged("time")
+    offer = body.get("offer")
+    if offer is not None:
+        offer = _id(offer, "pairing offer")
     return Join(
         name=files.join_name(device),
         digest=raw.digest,
@@ -158,6 +161,7 @@ def join_record(raw: files.Raw) -> Join:
         offered_at=offered,
         signed=raw.frame + raw.body,
         signature=raw.signature,
+        offer=offer,
     )
 
 
@@ -211,12 +215,15 @@ def write_join(
     via: str,
     offered_at: int | None,
     signer: files.Signer,
+    offer: str | None = None,
 ) -> Join:
     header = {"kind": JOIN, "sync": layout.sync_id, "device": device, "voucher": voucher}
     body = {
         "device": device, **member.to_dict(), "voucher": voucher, "parent": parent,
         "via": via, "offered_at": offered_at,
     }  # fmt: skip
+    if offer is not None:  # which code: two shown within a second are two
+        body["offer"] = offer
     path = layout.keys / files.join_name(device)
     files.write_plain(path, header, body, signer)
     return read_join(path, layout.sync_id, device)

@@ -201,6 +201,7 @@ class Syncer:
             )
         folder = _usable_folder(folder)
         old = self.device
+        carried = set(self.chain().removed)  # the computers removed whose records it carried
         device = crypto.new_id()
         keys = crypto.DeviceKeys.generate()
         self._let_in(files.Layout.of(folder, chain.sync_id), chain, device, keys)
@@ -230,14 +231,17 @@ class Syncer:
                 # what it wrote as its old self goes out again in its first change file,
                 # stamps unchanged: the others may never have had some of it (its files
                 # were refused, or removed with it)
-                # (and what it wrote as the selves before that, if it joined again before)
+                # (and what it wrote as the selves before that, if it joined again before),
+                # and what it carried of computers removed before: its old files, where
+                # that was, go
                 former = sorted(self.state.former() | {old})
-                marks = ",".join("?" * len(former))
+                sent = sorted(set(former) | carried | chain.removed)
+                marks = ",".join("?" * len(sent))
                 moved = conn.execute(
-                    f"UPDATE sync_records SET seq = 1 WHERE device IN ({marks})", former
+                    f"UPDATE sync_records SET seq = 1 WHERE device IN ({marks})", sent
                 ).rowcount
                 moved += conn.execute(
-                    f"UPDATE memory_history SET sync_seq = 1 WHERE sync_device IN ({marks})", former
+                    f"UPDATE memory_history SET sync_seq = 1 WHERE sync_device IN ({marks})", sent
                 ).rowcount
                 if moved:
                     self.state.set(conn, {"seq": "1"})
@@ -733,6 +737,7 @@ class Syncer:
         layout = self.layout()
         with self._exclusive():
             layout.check()
+            layout.own_folder(self.device)  # a link in its place: removed, made again
             known = {r[0] for r in self.db.query("SELECT device FROM sync_peers")}
             if device not in known and device not in layout.devices():
                 raise SyncError(

@@ -1,0 +1,814 @@
+"""What the attacker's model checker (test_attacker.py) found, each on its own: the
+smallest schedule that broke a promise of docs/security.md ("Sync"), as it was found."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+from desktop_mem.core.errors import SyncError
+from desktop_mem.core.keys.recovery import RecoveryLock
+from desktop_mem.core.memory.store import NewMemory
+from desktop_mem.core.sync import crypto, files, pairing, records
+from desktop_mem.core.sync.membership import Member
+from tests.sync.conftest import Computer, Computers
+from tests.sync.test_membership_attacks import Thief, _member, _three
+
+
+def _sealed_files(c: Computer) -> list[Path]:
+    """What `c` wrote sealed in its own folder: change files, snapshots, its status."""
+    folder = c.syncer.layout().device(c.syncer.device)
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if p.suffix in (".dmc", ".dms", ".dmd"))
+
+
+def _thief_reads(thief: Thief, path: Path) -> bool:
+    kind = {".dmc": "changes", ".dms": "snapshot", ".dmd": "status"}[path.suffix]
+    raw = files.read_raw(path, thief.layout.sync_id, kind)
+    return str(raw.header.get("key")) in thief.sync_keys
+
+
+def test_a_removed_computer_is_no_member_once_this_computer_removed_it(
+    computers: Computers,
+) -> None:
+    """The key chain kept in the profile named the removed computer among those in until
+    the next pass."""
+    laptop, _desktop, stolen = _three(computers)
+    laptop.syncer.remove(stolen.syncer.device)
+    assert stolen.syncer.device not in laptop.syncer.chain().members
+
+
+def test_a_computer_waiting_to_be_let_in_writes_nothing_a_removed_one_can_read(
+    computers: Computers,
+) -> None:
+    """A pairing code shown before the stolen computer was removed carries the key it
+    holds. The computer that joined with it, waiting to be let in, wrote its status and
+    what was added there sealed with that key, after it had taken in the removal: the
+    thief read them."""
+    laptop, desktop, stolen = _three(computers)
+    code = laptop.syncer.offer_pairing()
+    thief = Thief(stolen)
+    tablet = computers.new("tablet")
+    chain = pairing.join_with_pairing_code(laptop.syncer.layout(), code)
+    tablet.syncer.join(computers.folder, chain, "tablet")
+    desktop.syncer.remove(stolen.syncer.device)
+    tablet.service.memories.add(NewMemory("Written on the tablet while it waits"))
+    assert tablet.sync().waiting_for == laptop.syncer.device
+    assert stolen.syncer.device in tablet.syncer.chain().removed
+    assert not [p.name for p in _sealed_files(tablet) if _thief_reads(thief, p)]
+    # let in, it is given the new key and sends what it holds
+    laptop.sync()
+    assert tablet.sync().let_in
+    for c in (laptop, tablet, desktop):
+        c.sync()
+    assert "Written on the tablet while it waits" in desktop.texts()
+    assert not [p.name for p in _sealed_files(tablet) if _thief_reads(thief, p)]
+
+
+def test_a_computer_let_in_after_a_removal_takes_the_thiefs_fork_like_the_others(
+    computers: Computers,
+) -> None:
+    """A pairing code carried the removals its maker knew as something the joining
+    computer trusted without records, so the rules ran differently there: a key file the
+    thief wrote on a generation from before its removal was taken by every other
+    computer and refused by the one let in afterwards, which then could take nothing
+    built on it, and stopped syncing for good."""
+    laptop, desktop, stolen = _three(computers)
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    laptop.syncer.remove(stolen.syncer.device)
+    desktop.sync()
+    tablet = computers.pair(desktop, "tablet")
+    members = {stolen.syncer.device: _member(stolen), desktop.syncer.device: _member(desktop)}
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, members, set(),
+                   [first.digest])  # fmt: skip
+    laptop.service.memories.add(NewMemory("Written on the laptop after the fork"))
+    for _ in range(3):
+        for c in (laptop, desktop, tablet):
+            c.sync()
+    assert "Written on the laptop after the fork" in tablet.texts()
+    assert tablet.syncer.chain().current.digest == laptop.syncer.chain().current.digest
+
+
+def test_a_join_no_one_signed_does_not_tell_a_waiting_computer_its_code_was_used(
+    computers: Computers,
+) -> None:
+    """Anyone who can write the folder wrote a join for a made-up computer, as if the
+    computer that showed the code had let it in at the time the code was shown (the
+    offer's file says when, to the second): the computer waiting with that code gave up,
+    told its code had been used by another computer."""
+    laptop, _desktop, _stolen = _three(computers)
+    code = laptop.syncer.offer_pairing()
+    tablet = computers.new("tablet")
+    layout = laptop.syncer.layout()
+    tablet.syncer.join(computers.folder, pairing.join_with_pairing_code(layout, code), "tablet")
+    shown = tablet.syncer.chain().pending.offered_at
+    stranger = crypto.DeviceKeys.generate()
+    member = Member(stranger.public["agreement"], stranger.public["signing"])
+    parent = laptop.syncer.chain().current.digest
+    records.write_join(
+        layout, crypto.new_id(), member, laptop.syncer.device, parent, "pair", shown, stranger
+    )
+    assert tablet.sync().waiting_for == laptop.syncer.device
+    laptop.sync()
+    assert tablet.sync().let_in
+
+
+def test_two_codes_shown_in_the_same_second_let_in_two_computers(
+    computers: Computers, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A join said which code let a computer in by when the code was shown, to the
+    second: of two codes shown on one computer within a second, the second computer to
+    be let in was told its code had been used by the first."""
+    monkeypatch.setitem(crypto._PAIR_SCRYPT, "n", 2**10)  # two offers within a second
+    laptop, _desktop, _stolen = _three(computers)
+    layout = laptop.syncer.layout()
+    for _attempt in range(20):
+        first, second = laptop.syncer.offer_pairing(), laptop.syncer.offer_pairing()
+        made = sorted(o.made for o in laptop.syncer.chain().offers.values())
+        if made[-1] == made[-2]:
+            break
+    else:
+        pytest.skip("no two offers made within the same second")
+    tablet, phone = computers.new("tablet"), computers.new("phone")
+    tablet.syncer.join(computers.folder, pairing.join_with_pairing_code(layout, first), "tablet")
+    laptop.sync()  # lets the tablet in
+    assert tablet.sync().let_in
+    phone.syncer.join(computers.folder, pairing.join_with_pairing_code(layout, second), "phone")
+    assert phone.sync().waiting_for == laptop.syncer.device
+    laptop.sync()
+    assert phone.sync().let_in
+
+
+@pytest.mark.parametrize("how", ["on the generation before its removal", "laundered"])
+def test_the_thief_cannot_take_out_a_computer_let_in_after_its_removal(
+    computers: Computers, how: str
+) -> None:
+    """Every removal in every key file taken counted, so the thief (whose key files on a
+    generation from before its removal are taken: it was a member there) could take out
+    any computer it saw in the folder, at any time: every computer let in after its
+    removal, and each again after it joined again. A removed computer takes out only
+    computers that were in when it was removed. Laundered: the thief first names the
+    new computer a member in a key file of its own, then removes it on top of that."""
+    laptop, desktop, stolen = _three(computers)
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    laptop.syncer.remove(stolen.syncer.device)
+    desktop.sync()
+    tablet = computers.pair(desktop, "tablet")
+    laptop.sync()
+    own = {stolen.syncer.device: _member(stolen)}
+    base, number = first.digest, first.number + 1
+    if how == "laundered":
+        named = {**own, tablet.syncer.device: _member(tablet)}
+        thief.key_file(number, stolen.syncer.device, thief.keys, named, set(), [base])
+        base = _digest_of(laptop, number, stolen.syncer.device)
+        number += 1
+    thief.key_file(number, stolen.syncer.device, thief.keys, own,
+                   {tablet.syncer.device}, [base])  # fmt: skip
+    tablet.service.memories.add(NewMemory("Written on the tablet after the thief's key file"))
+    for _ in range(2):
+        for c in (tablet, laptop, desktop):
+            c.sync()
+    assert "Written on the tablet after the thief's key file" in laptop.texts()
+    for c in (laptop, desktop, tablet):
+        assert tablet.syncer.device in c.syncer.chain().members
+        assert tablet.syncer.device not in c.syncer.chain().removed
+
+
+def _digest_of(c: Computer, number: int, writer: str) -> str:
+    layout = c.syncer.layout()
+    return records.read_key_file(
+        layout.keys / files.key_name(number, writer), layout.sync_id, number, writer
+    ).record.digest
+
+
+def test_every_computer_taken_out_by_the_thief_joins_again_with_the_recovery_code(
+    computers: Computers,
+) -> None:
+    """The thief took out every computer along with itself (a key file on the generation
+    before its removal, removing them all: allowed, both removals stand). Joining again
+    with the recovery code then said the profile had no recovery code (every key was
+    given to a computer removed since, so there was none to join with), and nothing
+    could sync again. The one that joins again is then out of the thief's reach."""
+    laptop, desktop, stolen = _three(computers)
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    laptop.syncer.remove(stolen.syncer.device)
+    desktop.sync()
+    everyone = {laptop.syncer.device, desktop.syncer.device}
+    own = {stolen.syncer.device: _member(stolen)}
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, own, everyone,
+                   [first.digest])  # fmt: skip
+    for c in (laptop, desktop):
+        with pytest.raises(SyncError) as told:
+            c.sync()
+        assert told.value.reason == "sync_removed"
+    laptop.service.sync.join(computers.folder, laptop.code, index=False)
+    computers.pair(laptop, desktop)
+    laptop.service.memories.add(NewMemory("Written on the laptop once back"))
+    for c in (laptop, desktop, laptop):
+        c.sync()
+    assert "Written on the laptop once back" in desktop.texts()
+    # the thief, again, on the generation before its removal and on its own
+    for base in (first.digest, _digest_of(laptop, first.number + 1, stolen.syncer.device)):
+        number = first.number + (1 if base == first.digest else 2)
+        back = {laptop.syncer.device, desktop.syncer.device}
+        thief.key_file(number + 5, stolen.syncer.device, thief.keys, own, back, [base])
+    for c in (laptop, desktop, laptop):
+        c.sync()
+    assert {laptop.syncer.device, desktop.syncer.device} <= set(laptop.syncer.chain().members)
+    # and a computer let in now (which trusts the records the laptop took, those key
+    # files of the thief's among them) finds the laptop in
+    tablet = computers.pair(laptop, "tablet")
+    assert "Written on the laptop once back" in tablet.texts()
+
+
+def test_a_start_planted_for_the_recovery_code_does_not_keep_out_a_computer_joining_again(
+    computers: Computers,
+) -> None:
+    """The thief took every computer out along with itself, and planted a second start of
+    the sync sealed to the recovery lock (public): joining again with the recovery code
+    was refused as ambiguous, and with no computer left in to show a pairing code,
+    nothing could sync again. A computer joining again knows which start is its own."""
+    from desktop_mem.core.sync.keys import KeyChain
+
+    laptop, desktop, stolen = _three(computers)
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    laptop.syncer.remove(stolen.syncer.device)
+    own = {stolen.syncer.device: _member(stolen)}
+    everyone = {laptop.syncer.device, desktop.syncer.device}
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, own, everyone,
+                   [first.digest])  # fmt: skip
+    planter = crypto.DeviceKeys.generate()
+    KeyChain(thief.layout.sync_id).start(thief.layout, crypto.new_id(), planter, thief.lock)
+    for c in (laptop, desktop):
+        with pytest.raises(SyncError):
+            c.sync()
+    laptop.service.sync.join(computers.folder, laptop.code, index=False)
+    computers.pair(laptop, desktop)
+    laptop.service.memories.add(NewMemory("Written on the laptop once back"))
+    for c in (laptop, desktop):
+        c.sync()
+    assert "Written on the laptop once back" in desktop.texts()
+
+
+def test_removing_a_computer_while_this_ones_folder_is_a_link(
+    computers: Computers, tmp_path: Path
+) -> None:
+    """Anyone who can write the folder replaced this computer's own folder by a link: a
+    pass removes the link and makes the folder again, but `sync remove` wrote the
+    removed computer's records into it as it was, and failed with a fragment of a
+    sentence ("it is a symbolic link, ...") naming no file, the removal half done."""
+    laptop, desktop, stolen = _three(computers)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "thesis.txt").write_text("four years of work")
+    own = desktop.syncer.layout().device(desktop.syncer.device)
+    for path in own.iterdir():
+        path.unlink()
+    own.rmdir()
+    own.symlink_to(outside, target_is_directory=True)
+    desktop.syncer.remove(stolen.syncer.device)
+    assert sorted(p.name for p in outside.iterdir()) == ["thesis.txt"]
+    assert own.is_dir() and not own.is_symlink()
+    desktop.service.memories.add(NewMemory("Written on the desktop after the removal"))
+    desktop.sync()
+    laptop.sync()
+    assert "Written on the desktop after the removal" in laptop.texts()
+
+
+def test_what_a_removed_computer_wrote_reaches_one_let_in_after_all_joined_again(
+    computers: Computers,
+) -> None:
+    """What the stolen computer wrote before its removal is carried by the others. Once
+    the thief took them all out along with itself and they joined again (new ids, their
+    old folders gone), that was only in their snapshots: a computer let in afterwards
+    read their change files from the first and never got it."""
+    laptop, desktop, stolen = _three(computers)
+    stolen.service.memories.add(NewMemory("Written on the stolen one before"))
+    for c in (stolen, laptop, desktop):
+        c.sync()
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    laptop.syncer.remove(stolen.syncer.device)
+    desktop.sync()
+    own = {stolen.syncer.device: _member(stolen)}
+    everyone = {laptop.syncer.device, desktop.syncer.device}
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, own, everyone,
+                   [first.digest])  # fmt: skip
+    for c in (laptop, desktop):
+        with pytest.raises(SyncError):
+            c.sync()
+    laptop.service.sync.join(computers.folder, laptop.code, index=False)
+    computers.pair(laptop, desktop)
+    for c in (laptop, desktop, laptop):
+        c.sync()
+    tablet = computers.pair(laptop, "tablet")
+    for c in (tablet, laptop, desktop, tablet):
+        c.sync()
+    assert "Written on the stolen one before" in tablet.texts()
+
+
+def test_the_removal_of_the_thief_stands_when_it_takes_out_the_one_that_let_it_in(
+    computers: Computers,
+) -> None:
+    """The thief took out, along with itself, the computer that had let it in, naming no
+    one in its key file: its own join counted for nothing then, and the removal of it
+    (by a computer it took out) no longer counted either, as if it had never been in.
+    Then the first key was nobody's to avoid, and a computer joining again with the
+    recovery code wrote with it: the thief read what it wrote."""
+    laptop, desktop, stolen = _three(computers)
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    laptop.syncer.remove(stolen.syncer.device)
+    desktop.sync()
+    everyone = {laptop.syncer.device, desktop.syncer.device}
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, {}, everyone,
+                   [first.digest])  # fmt: skip
+    for c in (laptop, desktop):
+        with pytest.raises(SyncError):
+            c.sync()
+    laptop.service.sync.join(computers.folder, laptop.code, index=False)
+    laptop.service.memories.add(NewMemory("Written on the laptop once back"))
+    laptop.sync()
+    assert stolen.syncer.device in laptop.syncer.chain().removed
+    assert not [p.name for p in _sealed_files(laptop) if _thief_reads(thief, p)]
+
+
+def test_joining_again_with_the_recovery_code_keeps_the_records_it_knew(
+    computers: Computers,
+) -> None:
+    """Joining again with the recovery code read the records from the folder alone. With
+    the join of the computer that removed the thief damaged there by anyone who can
+    write the folder (and the thief having taken everyone out along with itself), that
+    removal was not taken, and the thief counted as in again: its own key file was the
+    newest the rules knew. A computer joining again reads the records it held too."""
+    laptop, desktop, stolen = _three(computers)
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    desktop.syncer.remove(stolen.syncer.device)  # desktop joined with the recovery code
+    laptop.sync()
+    own = {stolen.syncer.device: _member(stolen)}
+    everyone = {laptop.syncer.device, desktop.syncer.device}
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, own, everyone,
+                   [first.digest])  # fmt: skip
+    for c in (laptop, desktop):
+        with pytest.raises(SyncError):
+            c.sync()
+    layout = desktop.syncer.layout()
+    (layout.keys / files.join_name(desktop.syncer.device)).write_bytes(b"garbage")
+    desktop.service.sync.join(computers.folder, laptop.code, index=False)
+    desktop.service.memories.add(NewMemory("Written on the desktop once back"))
+    desktop.sync()
+    chain = desktop.syncer.chain()
+    assert stolen.syncer.device in chain.removed
+    assert stolen.syncer.device not in chain.members
+    assert not [p.name for p in _sealed_files(desktop) if _thief_reads(thief, p)]
+
+
+def test_a_missing_first_key_file_is_not_taken_for_a_passphrase(computers: Computers) -> None:
+    """Anyone who can write the folder took its first key file out: joining with the
+    recovery code said the profile had no recovery code, being protected by a
+    passphrase, which was not so."""
+    laptop, _desktop, _stolen = _three(computers)
+    layout = laptop.syncer.layout()
+    for number, _writer, path in layout.key_files():
+        if number == 1:
+            path.unlink()
+    newcomer = computers.new("newcomer")
+    with pytest.raises(SyncError) as told:
+        newcomer.service.sync.join(computers.folder, laptop.code, "newcomer", index=False)
+    assert "passphrase" not in str(told.value)
+    assert told.value.reason == "sync_not_found", told.value
+
+
+@pytest.mark.xfail(
+    reason="design: a computer joining with the recovery code trusts the sync's first key "
+    "file and sees only what the folder holds; the thief, who can write the folder, can "
+    "take its removal's key file out of it and offer a key file of its own instead. A "
+    "fix needs the computers still in to put their key files back (issue 51, the "
+    "folder's own files checked and repaired) and the joining computer to write nothing "
+    "while it cannot read what the others write.",
+    strict=True,
+)
+def test_a_computer_joining_with_the_recovery_code_cannot_be_shown_a_history_without_the_removal(
+    computers: Computers,
+) -> None:
+    laptop, desktop, stolen = _three(computers)
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    laptop.syncer.remove(stolen.syncer.device)
+    desktop.sync()
+    layout = laptop.syncer.layout()
+    removal = laptop.syncer.chain().current
+    (layout.keys / files.key_name(removal.number, removal.writer)).unlink()
+    members = {stolen.syncer.device: _member(stolen), laptop.syncer.device: _member(laptop),
+               desktop.syncer.device: _member(desktop)}  # fmt: skip
+    # its key sealed to the recovery lock too (public), naming the recovery authority
+    # as every key file does (copied)
+    authority = records.read_key_file(
+        layout.keys / files.key_name(first.number, first.writer), layout.sync_id,
+        first.number, first.writer,
+    ).body["authority"]  # fmt: skip
+    key = os.urandom(32)
+    body = {
+        "generation": first.number + 1, "writer": stolen.syncer.device,
+        "parents": [first.digest], "removed": [], "lock": thief.lock,
+        "members": {d: m.to_dict() for d, m in members.items()},
+        "seals": {d: crypto.seal_to(m.agreement, key) for d, m in members.items()},
+        "previous": _carried(key, thief), "key": crypto.key_id(key), "authority": authority,
+    }  # fmt: skip
+    body["seals"]["recovery"] = RecoveryLock.from_dict(thief.lock).seal(key)
+    header = {"kind": "keys", "sync": layout.sync_id, "generation": first.number + 1,
+              "writer": stolen.syncer.device}  # fmt: skip
+    path = layout.keys / files.key_name(first.number + 1, stolen.syncer.device)
+    files.write_plain(path, header, body, thief.keys)
+    thief.sync_keys[crypto.key_id(key)] = key
+    newcomer = computers.new("newcomer")
+    newcomer.service.sync.join(computers.folder, laptop.code, "newcomer", index=False)
+    newcomer.service.memories.add(NewMemory("Written on the new computer"))
+    newcomer.sync()
+    assert not [p.name for p in _sealed_files(newcomer) if _thief_reads(thief, p)]
+
+
+def _carried(key: bytes, thief: Thief) -> dict[str, str]:
+    """Every key the thief holds, sealed under `key` (as a key file carries them)."""
+    nonce = os.urandom(12)
+    sealed = AESGCM(key).encrypt(
+        nonce,
+        json.dumps({k: v.hex() for k, v in thief.sync_keys.items()}).encode(),
+        b"desktop-mem sync key chain v1" + thief.layout.sync_id.encode(),
+    )
+    return {"nonce": crypto.b64(nonce), "sealed": crypto.b64(sealed)}
+
+
+def test_a_computer_that_missed_the_removal_does_not_vouch_for_the_thiefs_ids(
+    computers: Computers,
+) -> None:
+    """The tablet had not read the key file removing the stolen computer when anyone who
+    can write the folder replaced it (or an engine had not brought it yet). The thief
+    wrote a key file on the generation before, naming an id of its own; the tablet took
+    it (the stolen computer was in, as far as it knew) and wrote the next generation on
+    it, naming everyone it named. That generation was the tablet's, which no removal
+    touches: the thief's id was a member for every computer, for good. A generation
+    vouches only for computers that were in where it builds on."""
+    laptop, desktop, stolen = _three(computers)
+    tablet = computers.pair(laptop, "tablet")
+    for c in (laptop, desktop, stolen, tablet):
+        c.sync()
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    laptop.syncer.remove(stolen.syncer.device)
+    layout = laptop.syncer.layout()
+    removal = laptop.syncer.chain().current
+    path = layout.keys / files.key_name(removal.number, removal.writer)
+    saved = path.read_bytes()
+    path.write_bytes(b"not what it was")  # before the tablet read it
+    mole_keys = crypto.DeviceKeys.generate()
+    mole = crypto.new_id()
+    members = {
+        stolen.syncer.device: _member(stolen), tablet.syncer.device: _member(tablet),
+        laptop.syncer.device: _member(laptop),
+        mole: Member(mole_keys.public["agreement"], mole_keys.public["signing"]),
+    }  # fmt: skip
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, members, set(),
+                   [first.digest])  # fmt: skip
+    tablet.sync()  # it writes the next generation, on the thief's
+    path.write_bytes(saved)  # the folder repaired
+    for _ in range(2):
+        for c in (laptop, desktop, tablet):
+            c.sync()
+    for c in (laptop, desktop, tablet):
+        chain = c.syncer.chain()
+        assert mole not in chain.members, c.name
+        assert chain.current is not None and chain.current.key_id not in thief.sync_keys
+
+
+def test_a_join_taken_out_of_the_folder_does_not_leave_out_one_that_joined_later(
+    computers: Computers,
+) -> None:
+    """A computer keeps every record it takes, so that a copy taken out of the folder later
+    undoes nothing; but it kept a join only while the computer it let in was named in no
+    key file. One that joined after the removal (with the recovery code) never kept the
+    join of the computer that removed the thief (named in its own key file by then):
+    once anyone who can write the folder damaged that join, the removal was no longer
+    taken there, and it was told it was no longer in the sync."""
+    laptop, desktop, stolen = _three(computers)
+    tablet = computers.pair(laptop, "tablet")
+    for c in (laptop, desktop, stolen, tablet):
+        c.sync()
+    tablet.syncer.remove(stolen.syncer.device)
+    newcomer = computers.new("newcomer")
+    newcomer.service.sync.join(computers.folder, laptop.code, "newcomer", index=False)
+    layout = tablet.syncer.layout()
+    (layout.keys / files.join_name(tablet.syncer.device)).write_bytes(b"damaged")
+    newcomer.service.memories.add(NewMemory("Written on the newcomer"))
+    newcomer.sync()
+    laptop.sync()
+    assert "Written on the newcomer" in laptop.texts()
+
+
+@pytest.mark.xfail(
+    reason="design: what a removed computer wrote before a computer took its removal in "
+    "is kept there, and not sent on; the removal does not say how far its writer had read "
+    "the removed computer, so the others cannot drop what came after. A fix: the key file "
+    "that removes a computer names the last of its files its writer took in, and a "
+    "computer taking the removal in undoes what it took from later ones",
+    strict=True,
+)
+def test_what_the_thief_wrote_while_its_removal_was_hidden_does_not_stay(
+    computers: Computers,
+) -> None:
+    """The removal's key file is taken out of the folder before the desktop reads it
+    (anyone who can write the folder can; an engine that has not brought it yet does the
+    same). The stolen computer's own app, which does not see its removal either, sends
+    a memory; the desktop takes it in. Once the key file is back, the desktop takes the
+    removal in, but keeps the thief's memory, which no other computer has: they differ
+    for good."""
+    laptop, desktop, stolen = _three(computers)
+    laptop.syncer.remove(stolen.syncer.device)
+    layout = laptop.syncer.layout()
+    removal = laptop.syncer.chain().current
+    path = layout.keys / files.key_name(removal.number, removal.writer)
+    saved = path.read_bytes()
+    path.unlink()
+    stolen.service.memories.add(NewMemory("Written by the thief after the removal"))
+    stolen.sync()
+    desktop.sync()
+    path.write_bytes(saved)
+    for _ in range(2):
+        for c in (laptop, desktop):
+            c.sync(compact=True)
+    assert stolen.syncer.device in desktop.syncer.chain().removed
+    assert desktop.texts() == laptop.texts()
+    assert "Written by the thief after the removal" not in desktop.texts()
+
+
+@pytest.mark.xfail(
+    reason="design: a key file is found by its name (number and writer), and a computer "
+    "that took one keeps it, but only its writer puts it in the folder; the thief can "
+    "write its key file again, differently, once a computer took the first and built on "
+    "it. A fix: the computers that build on a key file put it back when it is missing or "
+    "different (a file named by its digest, which no one can write otherwise), or a key "
+    "file carries the records it builds on",
+    strict=True,
+)
+def test_a_key_file_the_thief_writes_again_does_not_strand_the_others(
+    computers: Computers,
+) -> None:
+    """The thief writes a key file on the generation before its removal; the laptop takes
+    it and writes the next one on top of it (both removals stand). The thief then writes
+    its key file again, differently, under the same name: the desktop, which had not
+    read the first, never takes the laptop's either, and cannot read what the laptop
+    writes from then on."""
+    laptop, desktop, stolen = _three(computers)
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    laptop.syncer.remove(stolen.syncer.device)
+    own = {stolen.syncer.device: _member(stolen)}
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, own, set(),
+                   [first.digest])  # fmt: skip
+    laptop.sync()  # takes it, and writes the next generation on both
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, own, set(),
+                   [first.digest])  # fmt: skip
+    laptop.service.memories.add(NewMemory("Written on the laptop after"))
+    for _ in range(2):
+        for c in (laptop, desktop):
+            c.sync()
+    assert "Written on the laptop after" in desktop.texts()
+
+
+def test_a_generation_written_without_a_key_to_write_with_keeps_the_recovery_authority(
+    computers: Computers,
+) -> None:
+    """When no generation was left to write with (here the thief took out the laptop,
+    whose removal of it no longer vouches, so the only key left was one the thief held),
+    the computer that wrote the next one made a new recovery authority, as if the
+    recovery code had changed: every computer let in with the recovery code that it did
+    not name was out."""
+    laptop, desktop, stolen = _three(computers)
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    laptop.syncer.remove(stolen.syncer.device)
+    own = {stolen.syncer.device: _member(stolen)}
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, own,
+                   {laptop.syncer.device}, [first.digest])  # fmt: skip
+    desktop.sync()  # writes the next generation
+    layout = desktop.syncer.layout()
+    authorities = set()
+    for number, writer, path in layout.key_files():
+        if writer != stolen.syncer.device:
+            body = records.read_key_file(path, layout.sync_id, number, writer).body
+            authorities.add(body["authority"]["signing"])
+    assert len(authorities) == 1, authorities
+
+
+def test_a_join_taken_out_of_the_folder_does_not_hide_a_member_from_one_joining_later(
+    computers: Computers,
+) -> None:
+    """The desktop's join was taken out of the folder (anyone who can write it can)
+    before a new computer joined with the recovery code: that one did not count the
+    desktop in though the removal's key file names it (a list vouched only for computers
+    whose join it could read), and wrote a generation without it."""
+    laptop, desktop, stolen = _three(computers)
+    laptop.syncer.remove(stolen.syncer.device)
+    desktop.sync()
+    layout = laptop.syncer.layout()
+    (layout.keys / files.join_name(desktop.syncer.device)).unlink()
+    newcomer = computers.new("newcomer")
+    newcomer.service.sync.join(computers.folder, laptop.code, "newcomer", index=False)
+    desktop.service.memories.add(NewMemory("Written on the desktop"))
+    newcomer.service.memories.add(NewMemory("Written on the newcomer"))
+    for _ in range(2):
+        for c in (desktop, newcomer, laptop):
+            c.sync()
+    assert "Written on the desktop" in newcomer.texts()
+    assert "Written on the newcomer" in desktop.texts()
+
+
+def test_the_thief_cannot_take_out_a_later_computer_through_one_that_missed_its_removal(
+    computers: Computers,
+) -> None:
+    """The desktop had not read the key file removing the stolen computer when anyone who
+    can write the folder damaged it. The thief wrote a key file on the generation before,
+    removing a computer let in after its removal; the desktop took it (the stolen
+    computer was in, as far as it knew) and wrote the next generation on it, keeping
+    every removal it knew of, as it must: the removal of the new computer was then the
+    desktop's own, and counted. A removal carried from a generation counts only as that
+    generation's does."""
+    laptop, desktop, stolen = _three(computers)
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    laptop.syncer.remove(stolen.syncer.device)
+    newcomer = computers.new("newcomer")
+    newcomer.service.sync.join(computers.folder, laptop.code, "newcomer", index=False)
+    laptop.sync()
+    layout = laptop.syncer.layout()
+    path = next(p for n, _w, p in layout.key_files() if n == first.number + 1)
+    saved = path.read_bytes()
+    path.write_bytes(b"damaged")  # before the desktop read it
+    own = {stolen.syncer.device: _member(stolen), desktop.syncer.device: _member(desktop)}
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, own,
+                   {newcomer.syncer.device}, [first.digest])  # fmt: skip
+    desktop.sync()  # it writes the next generation, on the thief's, keeping its removal
+    path.write_bytes(saved)
+    newcomer.service.memories.add(NewMemory("Written on the newcomer"))
+    for _ in range(2):
+        for c in (laptop, desktop, newcomer):
+            c.sync()
+    assert newcomer.syncer.device not in laptop.syncer.chain().removed
+    assert "Written on the newcomer" in laptop.texts()
+
+
+def test_a_computer_waiting_for_one_no_longer_in_is_told(computers: Computers) -> None:
+    """The phone waited to be let in by the tablet, whose pairing code it joined with;
+    the tablet was left out (the thief took out, along with itself, the laptop that had
+    let the tablet in). The phone was told only if the tablet was removed itself, so it
+    waited for good, for a computer that would never let it in."""
+    laptop, _desktop, stolen = _three(computers)
+    tablet = computers.pair(laptop, "tablet")
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    code = tablet.syncer.offer_pairing()
+    phone = computers.new("phone")
+    phone.syncer.join(computers.folder, pairing.join_with_pairing_code(
+        laptop.syncer.layout(), code), "phone")  # fmt: skip
+    laptop.syncer.remove(stolen.syncer.device)
+    own = {stolen.syncer.device: _member(stolen)}
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, own,
+                   {laptop.syncer.device}, [first.digest])  # fmt: skip
+    with pytest.raises(SyncError) as told:
+        tablet.sync()
+    assert told.value.reason == "sync_left_out"
+    with pytest.raises(SyncError) as told:
+        phone.sync()
+    assert told.value.reason == "sync_left_out"
+
+
+@pytest.mark.xfail(
+    reason="design: joining with the recovery code trusts the first key file the folder "
+    "holds; with the real one damaged and one of the thief's planted (the recovery lock "
+    "is public), there is one start, the thief's. The same question as the history "
+    "without the removal above",
+    strict=True,
+)
+def test_a_computer_joining_with_the_recovery_code_is_not_joined_to_a_planted_start(
+    computers: Computers,
+) -> None:
+    laptop, _desktop, stolen = _three(computers)
+    thief = Thief(stolen)
+    laptop.syncer.remove(stolen.syncer.device)
+    layout = laptop.syncer.layout()
+    first = next(p for n, _w, p in layout.key_files() if n == 1)
+    first.write_bytes(b"damaged")
+    from desktop_mem.core.sync.keys import KeyChain
+
+    planter = crypto.DeviceKeys.generate()
+    KeyChain(layout.sync_id).start(layout, crypto.new_id(), planter, thief.lock)
+    newcomer = computers.new("newcomer")
+    newcomer.service.sync.join(computers.folder, laptop.code, "newcomer", index=False)
+    newcomer.service.memories.add(NewMemory("Written on the new computer"))
+    newcomer.sync()
+    assert laptop.syncer.device in newcomer.syncer.chain().members
+
+
+def test_a_computer_the_removal_names_stays_when_the_thief_takes_out_its_inviter(
+    computers: Computers,
+) -> None:
+    """Seed 5100, engine schedule 9, under the rule two commits before: the desktop
+    removed the stolen computer, naming the tablet among those in; the thief took out,
+    along with itself, the laptop that had let the tablet in. The desktop vouches for
+    the tablet (it named it), so the tablet stays; the rule judged the tablet's way in
+    as everything taken now shows it (its join, void) and left it out."""
+    laptop, desktop, stolen = _three(computers)
+    tablet = computers.pair(laptop, "tablet")
+    for c in (desktop, tablet):
+        c.sync()
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    desktop.syncer.remove(stolen.syncer.device)
+    mole = crypto.DeviceKeys.generate()
+    named = {crypto.new_id(): Member(mole.public["agreement"], mole.public["signing"])}
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, named,
+                   {laptop.syncer.device}, [first.digest])  # fmt: skip
+    tablet.sync()
+    desktop.sync()
+    assert tablet.syncer.device in desktop.syncer.chain().members
+    tablet.service.memories.add(NewMemory("Written on the tablet"))
+    tablet.sync()
+    desktop.sync()
+    assert "Written on the tablet" in desktop.texts()
+
+
+def test_a_thiefs_id_carried_on_by_one_that_missed_the_removal_is_not_vouched_for(
+    computers: Computers,
+) -> None:
+    """Seed 7001, schedule 520: as above, the tablet missed the removal and wrote a
+    generation on the thief's key file naming its id; then it wrote another (taking a
+    computer out) on its own, naming the id again: that one's list, a step further from
+    the thief's key file, vouched for the id once more."""
+    laptop, desktop, stolen = _three(computers)
+    tablet = computers.pair(laptop, "tablet")
+    for c in (laptop, desktop, stolen, tablet):
+        c.sync()
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    laptop.syncer.remove(stolen.syncer.device)
+    layout = laptop.syncer.layout()
+    removal = laptop.syncer.chain().current
+    path = layout.keys / files.key_name(removal.number, removal.writer)
+    saved = path.read_bytes()
+    path.write_bytes(b"not what it was")
+    mole_keys = crypto.DeviceKeys.generate()
+    mole = crypto.new_id()
+    members = {
+        stolen.syncer.device: _member(stolen), tablet.syncer.device: _member(tablet),
+        laptop.syncer.device: _member(laptop),
+        mole: Member(mole_keys.public["agreement"], mole_keys.public["signing"]),
+    }  # fmt: skip
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, members, set(),
+                   [first.digest])  # fmt: skip
+    tablet.sync()  # the next generation, on the thief's
+    tablet.syncer.remove(desktop.syncer.device)  # and another, on its own
+    path.write_bytes(saved)
+    for _ in range(2):
+        for c in (laptop, tablet):
+            c.sync()
+    for c in (laptop, tablet):
+        assert mole not in c.syncer.chain().members, c.name
+
+
+def test_an_id_the_thief_lets_in_cannot_take_out_a_computer_let_in_after_its_removal(
+    computers: Computers,
+) -> None:
+    """Engine schedule 113 of seed 7001: the thief let an id of its own in with a join it
+    backdated to the generation before its removal, and wrote a key file as that id,
+    removing a computer let in afterwards. The id is not removed (only no longer in), so
+    every removal of its counted: the rule for a removed computer's key files did not
+    reach the ids it let in."""
+    laptop, desktop, stolen = _three(computers)
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    laptop.syncer.remove(stolen.syncer.device)
+    desktop.sync()
+    tablet = computers.pair(desktop, "tablet")
+    mole_keys = crypto.DeviceKeys.generate()
+    mole = crypto.new_id()
+    member = Member(mole_keys.public["agreement"], mole_keys.public["signing"])
+    records.write_join(thief.layout, mole, member, stolen.syncer.device, first.digest,
+                       "pair", None, thief.keys)  # fmt: skip
+    thief.key_file(first.number + 1, mole, mole_keys, {mole: member},
+                   {tablet.syncer.device}, [first.digest])  # fmt: skip
+    tablet.service.memories.add(NewMemory("Written on the tablet"))
+    for _ in range(2):
+        for c in (tablet, laptop, desktop):
+            c.sync()
+    assert tablet.syncer.device not in laptop.syncer.chain().removed
+    assert "Written on the tablet" in laptop.texts()
