@@ -29,7 +29,7 @@ import os
 import re
 import struct
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -192,19 +192,28 @@ def _frame(header: dict[str, Any]) -> bytes:
     return MAGIC + bytes([FORMAT]) + struct.pack(">I", len(head)) + head
 
 
-def atomic_write(path: Path, parts: Iterable[bytes]) -> int:
+# called with a file's digest once it is whole on disk, before it takes its name: its
+# writer records it first, so a write killed after the rename is still known as its own
+Staged = Callable[[str], None]
+
+
+def atomic_write(path: Path, parts: Iterable[bytes], staged: Staged | None = None) -> int:
     """Write a file under a temporary name, flush it to disk, then rename it into place:
     a reader (or a sync engine) sees the whole file or none. Returns its size."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.parent / f"{_TEMP}{crypto.new_id()[:12]}"
     size = 0
+    digest = hashlib.sha256()
     try:
         with open(tmp, "wb") as out:
             for part in parts:
                 out.write(part)
+                digest.update(part)
                 size += len(part)
             out.flush()
             os.fsync(out.fileno())
+        if staged is not None:
+            staged(digest.hexdigest())
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -243,6 +252,7 @@ def write_sealed(
     records: Iterable[dict[str, Any]],
     key: bytes,
     signer: crypto.DeviceKeys,
+    staged: Staged | None = None,
 ) -> int:
     """A sealed file of records (JSON lines, compressed, then sealed in chunks)."""
     frame = _frame({**header, "key": crypto.key_id(key)})
@@ -260,14 +270,22 @@ def write_sealed(
         yield packer.flush()
 
     signed = _Signed(signer)
-    return atomic_write(path, signed.parts([frame, *crypto.seal_chunks(key, frame, plain())]))
+    return atomic_write(
+        path, signed.parts([frame, *crypto.seal_chunks(key, frame, plain())]), staged
+    )
 
 
-def write_plain(path: Path, header: dict[str, Any], body: dict[str, Any], signer: Signer) -> int:
+def write_plain(
+    path: Path,
+    header: dict[str, Any],
+    body: dict[str, Any],
+    signer: Signer,
+    staged: Staged | None = None,
+) -> int:
     """A signed file whose body is JSON (a key file: its secrets are sealed inside)."""
     frame = _frame(header)
     data = json.dumps(body, sort_keys=True, separators=(",", ":")).encode("utf-8")
-    return atomic_write(path, _Signed(signer).parts([frame, data]))
+    return atomic_write(path, _Signed(signer).parts([frame, data]), staged)
 
 
 # -- reading ----------------------------------------------------------------------------
