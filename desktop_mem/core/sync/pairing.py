@@ -126,9 +126,10 @@ def admit(
         want = records.request_proof(made.key, layout.sync_id, req.offer, device, req.member)
         if not hmac.compare_digest(req.proof, want):
             continue  # not made with the code: nothing to say to a stranger
-        records.write_join(
+        join = records.write_join(
             layout, device, req.member, me, made.generation, "pair", made.made, signer
         )
+        chain.wrote(join.digest)
         made.used_by = device
         with contextlib.suppress(OSError):
             offer_path(layout, req.offer).unlink()

@@ -38,12 +38,15 @@ class Peer:
     written_at: str | None  # when it last said it was there (its status)
     removed: bool = False
     behind: bool = False  # it has written more than this computer could read yet
+    # the file of this computer's that it says it cannot go on past (its status): it is
+    # not up to date, whatever else is said of it, until a fresh snapshot reaches it
+    stuck: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "device": self.device, "name": self.name, "applied": self.applied,
             "seen_at": self.seen_at, "written_at": self.written_at, "removed": self.removed,
-            "behind": self.behind,
+            "behind": self.behind, "stuck": self.stuck,
         }  # fmt: skip
 
 

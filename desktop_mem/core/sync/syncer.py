@@ -3,17 +3,22 @@
 A pass (`Syncer.run`), under a lock so one process at a time syncs a profile here:
 
 1. read the key files (a new generation, or this computer removed);
-2. stamp what changed here and write it as this computer's next change file;
-3. read every other computer's status, then its snapshot (when this computer is
+2. check this computer's own files in the folder against what it wrote
+   (core/sync/own.py): those the engine damaged, cut, rolled back or deleted are
+   written again at this pass;
+3. stamp what changed here and write it as this computer's next change file;
+4. read every other computer's status, then its snapshot (when this computer is
    further behind than its change files reach) and its change files in order, each
-   applied in one transaction with this computer's number of it, so a pass killed
-   half-way applies each file whole or not at all; a file that does not open (an
-   engine still delivering it, or changed) is left and the others wait behind it;
-4. merge memories added on both sides with the same text;
-5. compact this computer's files (a snapshot of what it wrote that still stands, the
-   change files before it removed) when they have grown past the snapshot, or when
-   something it wrote was deleted;
-6. write its status: its name, what it has read of each computer, when.
+   applied in steps committed with how far they got; a file that does not open is
+   waited for while it may still be arriving, then this computer goes on from a
+   snapshot beyond it, or says once that it is stuck there (core/sync/incoming.py);
+5. merge memories added on both sides with the same text;
+6. compact this computer's files (a snapshot of what it wrote that still stands, the
+   change files before it removed) when they have grown past the snapshot, when
+   something it wrote was deleted, when one of them was damaged, or when another
+   computer says it is stuck at one of them;
+7. write its status: its name, what it has read of each computer, when, and where it
+   is stuck.
 
 Nothing in a pass depends on the wall clock except what a person reads ("2 min ago").
 """
@@ -28,6 +33,7 @@ import shutil
 import threading
 import time
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -57,6 +63,15 @@ log = logging.getLogger(__name__)
 __all__ = ["APPLY_BATCH", "Pass", "Peer", "Syncer", "default_name"]
 
 NAME_KEPT = "computer_name"  # outside sync.*: kept when sync is turned off
+
+
+@dataclass
+class Repair:
+    """What a pass writes again of its own files (core/sync/own.py)."""
+
+    files: bool = False  # a change file or snapshot: a fresh snapshot
+    status: bool = False
+    counter: int = 0  # a status counter another writer used under its name
 
 
 class Syncer:
@@ -218,6 +233,7 @@ class Syncer:
                         "status_digest": None,
                     },
                 )
+                self.outgoing.ledger.reset(conn)
                 # what it wrote as its old self goes out again in its first change file,
                 # stamps unchanged: the others may never have had some of it (its files
                 # were refused, or removed with it)
@@ -284,6 +300,8 @@ class Syncer:
                 "UPDATE memory_history SET sync_clock = NULL, sync_device = NULL, sync_seq = NULL"
             )
             Replica.stop_recording(conn)
+        self.outgoing.ledger.reload()
+        self.incoming.reading.reload()
         self.db.checkpoint()
         self.profile.events.emit(SyncChanged("off"))
 
@@ -364,6 +382,8 @@ class Syncer:
         """One pass at a time for this profile on this computer, across processes."""
         with self._lock:
             if fcntl is None:
+                self.outgoing.ledger.reload()
+                self.incoming.reading.reload()
                 yield True
                 return
             path = sibling(self.db.path, ".sync.lock")
@@ -379,6 +399,10 @@ class Syncer:
                             yield False
                             return
                         time.sleep(0.05)
+                # another process (the window, a command) may have synced since: what it
+                # keeps of its files is read as kept, not as this one last saw it
+                self.outgoing.ledger.reload()
+                self.incoming.reading.reload()
                 yield True
             finally:
                 os.close(fd)
@@ -420,6 +444,7 @@ class Syncer:
         layout.clear_temporary(device)
         self._refresh_keys(layout, chain, keys, result)
         self._check_copy(layout)
+        repair = self._check_own(layout, chain)
         device = self.device
         keys = self.device_keys()
         writes = chain.current is not None  # not while it waits for the key others use
@@ -446,12 +471,19 @@ class Syncer:
             self.outgoing.write_pending(layout, chain, keys)
         if result.applied.own_removed or result.applied.memories_removed:
             self.outgoing.deleted_at = self.outgoing.deleted_at or time.monotonic()
-        if writes and compact is not False and self.outgoing.should_compact(layout, compact):
+        # its own files damaged, or another computer stuck at one of them: a fresh snapshot
+        # of everything still standing (the damaged change files go with the others)
+        needed = repair.files or self.outgoing.asked
+        if (
+            writes
+            and compact is not False
+            and (needed or self.outgoing.should_compact(layout, compact))
+        ):
             self.outgoing.compact(layout, chain, keys)
             result.compacted = True
         self.outgoing.clean_own(layout)
         if writes:
-            self.outgoing.write_status(layout, chain, keys)
+            self.outgoing.write_status(layout, chain, keys, repair.status, repair.counter)
         with self.db.transaction() as conn:
             self.state.set(conn, {"last_pass": now_iso()})
         if result.sent or result.applied.anything:
@@ -588,6 +620,19 @@ class Syncer:
             conn.execute("UPDATE memory_history SET sync_seq = NULL WHERE sync_device = ?", (old,))
         log.info("sync: this profile was restored or copied; it goes on as a new computer")
 
+    def _check_own(self, layout: files.Layout, chain: KeyChain) -> Repair:
+        """This computer's own files in the folder, compared with what it wrote: what to
+        write again."""
+        before = chain.written
+        found = self.outgoing.ledger.check(layout, chain, self.device_keys().public["signing"])
+        if chain.written != before:
+            self._keep(chain)
+        for name in found.restored:
+            log.info("sync: wrote back this computer's %s in keys/", name)
+        # a valid file under its name that it did not write: written again like damage
+        other = bool(found.foreign)
+        return Repair(found.files or other, found.status or other, found.counter)
+
     # -- reading another computer ------------------------------------------------------
 
     # -- after reading -------------------------------------------------------------------
@@ -690,6 +735,8 @@ class Syncer:
             "SELECT device, name, applied, status, seen_at, removed FROM sync_peers ORDER BY name, device"
         ):
             data = json.loads(status) if status else {}
+            stuck = data.get("stuck")
+            at = stuck.get(self.device) if isinstance(stuck, dict) and self.enabled else None
             out.append(
                 Peer(
                     device,
@@ -699,6 +746,7 @@ class Syncer:
                     data.get("written_at"),
                     bool(removed),
                     int(data.get("seq") or 0) > int(applied),
+                    str(at["file"]) if isinstance(at, dict) and at.get("file") else None,
                 )  # fmt: skip
             )
         return out

@@ -1,0 +1,267 @@
+"""Nothing stalls silently (issue 51, item 3): a computer's own files in the folder
+damaged, cut short, rolled back or deleted by the engine are written again by it; a
+reader whose next file stays broken goes on from a snapshot, or says once where it is
+stuck and is answered with a fresh one; and a file half applied and then changed is
+read from its start."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from desktop_mem.core.memory.store import NewMemory
+from desktop_mem.core.sync import files, incoming, pairing
+from tests.sync.conftest import Computer, Computers
+from tests.sync.engine import SimEngine
+
+
+def _layout(folder: Path) -> files.Layout:
+    return files.Layout.of(folder, files.find_profiles(folder)[0])
+
+
+def _own(computers: Computers, c: Computer) -> Path:
+    return _layout(computers.folder).device(c.syncer.device)
+
+
+def _pair(computers: Computers) -> tuple[Computer, Computer]:
+    laptop = computers.first("laptop")
+    laptop.service.memories.add(NewMemory("I keep bees"))
+    laptop.sync()
+    desktop = computers.join("desktop", laptop.code)
+    desktop.sync()
+    laptop.sync()
+    return laptop, desktop
+
+
+def _cut(path: Path) -> None:
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+
+
+def _everything(*cs: Computer) -> list[list[str]]:
+    for _ in range(3):
+        for c in cs:
+            c.sync()
+    return [c.texts() for c in cs]
+
+
+def test_a_half_written_change_file_over_its_writers_copy_is_written_again(
+    computers: Computers,
+) -> None:
+    """The engine copied a half-written change file back over its writer's own copy
+    (and everywhere): 0.4's readers waited for it for ever, and everything the writer
+    wrote afterwards never arrived."""
+    laptop, desktop = _pair(computers)
+    laptop.service.memories.add(NewMemory("I sing in a choir"))
+    laptop.sync(compact=False)
+    newest = sorted(_own(computers, laptop).glob("c-*.dmc"))[-1]
+    _cut(newest)
+    assert "I sing in a choir" not in desktop.texts()
+    laptop.service.memories.add(NewMemory("I moved to Leeds"))
+    result = laptop.sync()
+    assert result.compacted  # a fresh snapshot of everything still standing
+    assert not newest.exists()  # and the damaged change file is gone
+    result = desktop.sync()
+    assert result.refused == []
+    want = ["I keep bees", "I moved to Leeds", "I sing in a choir"]
+    assert desktop.texts() == want
+    desktop.service.memories.add(NewMemory("I play chess"))
+    assert _everything(laptop, desktop) == [[*want[:2], "I play chess", want[2]]] * 2
+
+
+def test_a_deleted_change_file_is_written_again(computers: Computers) -> None:
+    laptop, desktop = _pair(computers)
+    laptop.service.memories.add(NewMemory("I sing in a choir"))
+    laptop.sync(compact=False)
+    laptop.service.memories.add(NewMemory("I moved to Leeds"))
+    laptop.sync(compact=False)
+    first = sorted(_own(computers, laptop).glob("c-*.dmc"))[-2]
+    first.unlink()  # the one before the newest: the reader has a gap
+    laptop.sync()
+    desktop.sync()
+    assert desktop.texts() == ["I keep bees", "I moved to Leeds", "I sing in a choir"]
+
+
+def test_a_half_written_status_is_written_again(computers: Computers) -> None:
+    laptop, desktop = _pair(computers)
+    laptop.syncer.rename("work laptop")
+    laptop.sync()
+    _cut(_own(computers, laptop) / files.STATUS)
+    desktop.sync()
+    laptop.sync()  # nothing new to say, but its status in the folder is not the one it wrote
+    result = desktop.sync()
+    assert result.refused == [] and not result.waiting
+    assert [p.name for p in desktop.syncer.peers()] == ["work laptop"]
+
+
+def test_an_older_snapshot_put_back_is_written_again(computers: Computers) -> None:
+    """A rollback: the engine puts back an older version of the writer's snapshot (one
+    that still holds a text deleted since)."""
+    laptop, desktop = _pair(computers)
+    laptop.service.memories.add(NewMemory("a secret I delete"))
+    laptop.sync(compact=True)
+    snapshot = sorted(_own(computers, laptop).glob("s-*.dms"))[-1]
+    older = snapshot.read_bytes()
+    desktop.sync()
+    desktop.service.memories.delete(
+        [m.id for m in desktop.service.memories.list(limit=10) if "secret" in m.text]
+    )
+    desktop.sync()
+    laptop.sync(compact=True)  # under the same number: what stands now
+    assert snapshot.exists() and snapshot.read_bytes() != older
+    snapshot.write_bytes(older)  # the rollback
+    assert laptop.sync().compacted
+    assert snapshot.exists() and snapshot.read_bytes() != older
+
+
+def test_a_refused_change_file_covered_by_a_snapshot_does_not_stop_the_reader(
+    computers: Computers,
+) -> None:
+    """A change file the reader's copy refuses, with a snapshot beyond it: the reader goes
+    on from the snapshot at once (0.4 stopped at the file)."""
+    laptop, desktop = _pair(computers)
+    laptop.service.memories.add(NewMemory("I sing in a choir"))
+    laptop.sync(compact=False)
+    newest = sorted(_own(computers, laptop).glob("c-*.dmc"))[-1]
+    kept = bytearray(newest.read_bytes())
+    laptop.service.memories.add(NewMemory("I moved to Leeds"))
+    laptop.sync(compact=True)
+    assert not newest.exists()
+    kept[len(kept) // 2] ^= 1
+    newest.write_bytes(bytes(kept))  # an old copy come back, damaged
+    result = desktop.sync()
+    assert desktop.texts() == ["I keep bees", "I moved to Leeds", "I sing in a choir"]
+    assert result.refused == []
+
+
+# -- through the stand-in engine: each computer its own copy of the folder --------------
+
+
+def _apart(computers: Computers) -> tuple[Computer, Computer, SimEngine]:
+    """Two computers, each with its own copy of the folder, and an engine between them
+    (it delivers everything whole at settle())."""
+    folders = [computers.root / "laptop-Sync", computers.root / "desktop-Sync"]
+    for folder in folders:
+        folder.mkdir()
+    laptop = computers.new("laptop")
+    laptop.syncer.set_up(folders[0], "laptop")
+    laptop.service.memories.add(NewMemory("I keep bees"))
+    laptop.sync()
+    engine = SimEngine(folders, random.Random(51))
+    engine.settle()
+    desktop = computers.new("desktop")
+    chain = pairing.join_with_recovery_code(_layout(folders[1]), laptop.code)
+    desktop.syncer.join(folders[1], chain, "desktop")
+    for c in (desktop, laptop, desktop):
+        c.sync()
+        engine.settle()
+    assert desktop.texts() == ["I keep bees"]
+    return laptop, desktop, engine
+
+
+def test_a_reader_whose_copy_stays_broken_says_so_once_and_gets_a_fresh_snapshot(
+    computers: Computers,
+) -> None:
+    """The reader's copy of a change file is damaged, the writer's is not (the engine
+    thinks both the same): the reader says once where it is stuck, its status asks the
+    writer, whose next pass writes a fresh snapshot; the writer's status never calls the
+    stuck reader up to date."""
+    laptop, desktop, engine = _apart(computers)
+    laptop.service.memories.add(NewMemory("I sing in a choir"))
+    laptop.sync(compact=False)
+    engine.settle()
+    theirs = sorted(_layout(engine.folders[1]).device(laptop.syncer.device).glob("c-*.dmc"))[-1]
+    data = bytearray(theirs.read_bytes())
+    data[len(data) // 2] ^= 1
+    engine.spoil(1, str(theirs.relative_to(engine.folders[1])), bytes(data))
+
+    first = desktop.sync()
+    assert len(first.refused) == 1
+    sentence = first.refused[0]
+    assert sentence.startswith("laptop's change file") and "will send a fresh copy" in sentence
+    assert "signature" in sentence
+    assert desktop.sync().refused == []  # said once, not at every pass
+    engine.settle()
+    laptop.sync()  # reads that the desktop is stuck
+    info = {c["name"]: c for c in laptop.syncer.info()["computers"]}
+    assert info["desktop"]["stuck"] == theirs.name
+    laptop.sync()
+    engine.settle()
+    desktop.sync()
+    assert desktop.texts() == ["I keep bees", "I sing in a choir"]
+    engine.settle()
+    laptop.sync()
+    assert {c["name"]: c for c in laptop.syncer.info()["computers"]}["desktop"]["stuck"] is None
+    laptop.service.memories.add(NewMemory("I moved to Leeds"))
+    laptop.sync()
+    engine.settle()
+    desktop.sync()
+    assert "I moved to Leeds" in desktop.texts()
+
+
+def test_a_change_file_that_stays_cut_short_is_waited_for_then_asked_for(
+    computers: Computers, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A change file cut short in the reader's copy, which the engine believes whole: it
+    may still be arriving, so it is waited for a while (nothing said), then asked for."""
+    from desktop_mem.core.sync import reading
+
+    laptop, desktop, engine = _apart(computers)
+    for text in ("I sing in a choir", "I moved to Leeds"):
+        laptop.service.memories.add(NewMemory(text))
+        laptop.sync(compact=False)
+    engine.settle()
+    lost = sorted(_layout(engine.folders[1]).device(laptop.syncer.device).glob("c-*.dmc"))[-2]
+    data = lost.read_bytes()
+    engine.spoil(1, str(lost.relative_to(engine.folders[1])), data[: len(data) // 2])
+    result = desktop.sync()
+    assert result.waiting == [laptop.syncer.device] and result.refused == []
+    monkeypatch.setattr(reading, "PATIENCE_S", 0.0)
+    result = desktop.sync()
+    assert len(result.refused) == 1 and "has stayed cut short" in result.refused[0]
+    engine.settle()
+    laptop.sync()
+    engine.settle()
+    desktop.sync()
+    assert desktop.texts() == ["I keep bees", "I moved to Leeds", "I sing in a choir"]
+
+
+def test_a_file_half_applied_then_changed_is_read_from_its_start(
+    computers: Computers, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reader stopped half-way through a change file (Ctrl+C); the writer, killed after
+    the file was in place and before it recorded so, wrote it again with other content.
+    Going on "from record 2" of the new version skipped records it never had."""
+    from desktop_mem.core.events import SyncProgress
+
+    laptop, desktop = _pair(computers)
+    monkeypatch.setattr(incoming, "APPLY_BATCH", 2)
+    news = [NewMemory(f"memory {n}") for n in range(6)]
+    made, _ = laptop.service.memories.add_many(news)
+    laptop.sync(compact=False)
+
+    def stop(event: object) -> None:
+        if isinstance(event, SyncProgress):
+            raise KeyboardInterrupt
+
+    unsubscribe = desktop.profile.events.subscribe(stop)
+    with pytest.raises(KeyboardInterrupt):
+        desktop.sync()
+    unsubscribe()
+    assert len(desktop.texts()) == 3  # the bees and the first step of two
+    # the writer killed after the rename: the same file written again, other content
+    state = laptop.syncer.state
+    with laptop.profile.db.transaction() as conn:
+        state.set(conn, {"written": str(state.int("written") - 1)})
+    # one it has already is deleted: the new version of the file is the old one less
+    # that memory (its tombstone goes in the next file), so the first two records of
+    # the new version are not the two it took in
+    had = next(t for t in desktop.texts() if t.startswith("memory"))
+    laptop.service.memories.delete([next(m.id for m in made if m.text == had)])
+    laptop.sync(compact=False)
+    desktop.sync()
+    want = sorted(["I keep bees", *[f"memory {n}" for n in range(6)]])
+    want.remove(had)
+    assert desktop.texts() == want
