@@ -1,12 +1,13 @@
 """Nothing stalls silently (issue 51, item 3): a computer's own files in the folder
 damaged, cut short, rolled back or deleted by the engine are written again by it; a
 reader whose next file stays broken goes on from a snapshot, or says once where it is
-stuck and is answered with a fresh one; and a file half applied and then changed is
-read from its start."""
+stuck and is answered with a fresh one; a file half applied and then changed is read
+from its start; and two computers under one identity both keep what they wrote."""
 
 from __future__ import annotations
 
 import random
+import shutil
 from pathlib import Path
 
 import pytest
@@ -139,7 +140,7 @@ def test_a_refused_change_file_covered_by_a_snapshot_does_not_stop_the_reader(
 # -- through the stand-in engine: each computer its own copy of the folder --------------
 
 
-def _apart(computers: Computers) -> tuple[Computer, Computer, SimEngine]:
+def _apart(computers: Computers, seed: int = 51) -> tuple[Computer, Computer, SimEngine]:
     """Two computers, each with its own copy of the folder, and an engine between them
     (it delivers everything whole at settle())."""
     folders = [computers.root / "laptop-Sync", computers.root / "desktop-Sync"]
@@ -149,7 +150,7 @@ def _apart(computers: Computers) -> tuple[Computer, Computer, SimEngine]:
     laptop.syncer.set_up(folders[0], "laptop")
     laptop.service.memories.add(NewMemory("I keep bees"))
     laptop.sync()
-    engine = SimEngine(folders, random.Random(51))
+    engine = SimEngine(folders, random.Random(seed))
     engine.settle()
     desktop = computers.new("desktop")
     chain = pairing.join_with_recovery_code(_layout(folders[1]), laptop.code)
@@ -265,3 +266,74 @@ def test_a_file_half_applied_then_changed_is_read_from_its_start(
     want = sorted(["I keep bees", *[f"memory {n}" for n in range(6)]])
     want.remove(had)
     assert desktop.texts() == want
+
+
+@pytest.mark.parametrize("seed", [51, 3, 8])  # which copy's version of a file is kept
+def test_two_computers_under_one_identity_keep_everything_both_wrote(
+    computers: Computers, seed: int
+) -> None:
+    """A data folder copied to a second machine (a cloned disk): both write under one
+    computer id, and the engine keeps one version of each file name without a word.
+    One of the two goes on as a new computer, and everything both wrote arrives
+    everywhere, then goes on arriving."""
+    laptop, desktop, engine = _apart(computers, seed)
+    laptop.service.memories.add(NewMemory("I drive a red Fiat"))
+    laptop.sync()
+    engine.settle()
+    desktop.sync()
+    engine.settle()
+    laptop.sync()
+    # the clone: the whole data folder, and its copy of the sync folder, at the same path
+    # on another machine (here: its own path, which the profile is then told)
+    laptop.close()
+    computers.all.remove(laptop)
+    shutil.copytree(laptop.home, computers.root / "clone")
+    clone_folder = computers.root / "clone-Sync"
+    shutil.copytree(engine.folders[0], clone_folder)
+    engine.add_folder(clone_folder)
+    laptop = computers.new("laptop")
+    clone = computers.new("clone")
+    with clone.profile.db.transaction() as conn:
+        clone.syncer.state.set(conn, {"folder": str(clone_folder)})
+    assert clone.syncer.device == laptop.syncer.device
+
+    fiat = {c.name: c.service.memories.list(limit=10) for c in (laptop, clone)}
+    laptop.service.memories.add(NewMemory("written on the laptop"))
+    laptop.service.memories.edit(
+        next(m.id for m in fiat["laptop"] if "Fiat" in m.text), text="I drive a blue Fiat"
+    )
+    clone.service.memories.add(NewMemory("written on the clone"))
+    clone.service.memories.edit(
+        next(m.id for m in fiat["clone"] if "Fiat" in m.text), text="I drive a green Fiat"
+    )
+    bees = next(m.id for m in fiat["clone"] if "bees" in m.text)
+    clone.service.memories.delete([bees])
+    laptop.sync()
+    clone.sync()
+    engine.settle()  # one version of each name is kept, silently
+    assert engine.stats.get("overwritten")
+    everyone = (laptop, clone, desktop)
+    for _ in range(4):
+        for c in everyone:
+            c.sync()
+            engine.settle()
+    texts = [c.texts() for c in everyone]
+    assert texts[0] == texts[1] == texts[2], texts
+    assert "written on the laptop" in texts[0] and "written on the clone" in texts[0]
+    assert "I keep bees" not in texts[0]
+    assert len([t for t in texts[0] if "Fiat" in t]) == 1
+    assert laptop.syncer.device != clone.syncer.device
+    for c in everyone:  # both edits are in the memory's history, once each
+        mid = next(m.id for m in c.service.memories.list(limit=10) if "Fiat" in m.text)
+        history = [v.text for v in c.service.memories.history(mid)]
+        for text in ("I drive a red Fiat", "I drive a blue Fiat", "I drive a green Fiat"):
+            assert history.count(text) == 1, (c.name, history)
+    # and what each writes from now on arrives everywhere
+    laptop.service.memories.add(NewMemory("later, on the laptop"))
+    clone.service.memories.add(NewMemory("later, on the clone"))
+    for _ in range(2):
+        for c in everyone:
+            c.sync()
+            engine.settle()
+    final = sorted([*texts[0], "later, on the clone", "later, on the laptop"])
+    assert [c.texts() for c in everyone] == [final] * 3

@@ -8,7 +8,7 @@ ever writes its own files, so any difference is damage: the pass writes the file
 from the database (a change file: a fresh snapshot covering everything still standing,
 after which the damaged change files go). A valid file signed with this computer's key
 that it did not write is another matter: a copy of this computer is at work under its
-identity (a cloned disk, a restored backup).
+identity (a cloned disk, a restored backup), which core/sync/twins.py settles.
 
 The digest of each file is recorded before the file takes its name (files.atomic_write's
 `staged`), so a pass killed between the rename and recording it still knows the file

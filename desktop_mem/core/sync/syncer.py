@@ -5,7 +5,9 @@ A pass (`Syncer.run`), under a lock so one process at a time syncs a profile her
 1. read the key files (a new generation, or this computer removed);
 2. check this computer's own files in the folder against what it wrote
    (core/sync/own.py): those the engine damaged, cut, rolled back or deleted are
-   written again at this pass;
+   written again at this pass; a valid one it did not write means a copy of it is at
+   work under its identity, and one of the two goes on as a new computer
+   (core/sync/twins.py);
 3. stamp what changed here and write it as this computer's next change file;
 4. read every other computer's status, then its snapshot (when this computer is
    further behind than its change files reach) and its change files in order, each
@@ -42,7 +44,7 @@ from desktop_mem.core.errors import SyncError
 from desktop_mem.core.events import MemoriesChanged, SettingChanged, SyncChanged
 from desktop_mem.core.keys import recovery
 from desktop_mem.core.keys.vault import read_sidecar, write_key_mode
-from desktop_mem.core.sync import crypto, files, pairing, records
+from desktop_mem.core.sync import crypto, files, pairing, twins
 from desktop_mem.core.sync.incoming import APPLY_BATCH, Incoming
 from desktop_mem.core.sync.keys import KeyChain
 from desktop_mem.core.sync.membership import Member
@@ -72,6 +74,7 @@ class Repair:
     files: bool = False  # a change file or snapshot: a fresh snapshot
     status: bool = False
     counter: int = 0  # a status counter another writer used under its name
+    split: bool = False  # it went on as a new computer
 
 
 class Syncer:
@@ -443,8 +446,11 @@ class Syncer:
         chain = self.chain()
         layout.clear_temporary(device)
         self._refresh_keys(layout, chain, keys, result)
-        self._check_copy(layout)
+        if self._check_copy(layout):
+            chain = self._reloaded(chain)
         repair = self._check_own(layout, chain)
+        if repair.split:
+            chain = self._reloaded(chain)
         device = self.device
         keys = self.device_keys()
         writes = chain.current is not None  # not while it waits for the key others use
@@ -568,11 +574,12 @@ class Syncer:
             })  # fmt: skip
         return out
 
-    def _check_copy(self, layout: files.Layout) -> None:
+    def _check_copy(self, layout: files.Layout) -> bool:
         """This profile was restored from a backup, or copied, while synced: the folder
-        holds files of this computer that the profile does not know it wrote. It goes on
-        as a new computer, so no file is written twice under one name; what the folder
-        holds of its earlier self comes back to it like another computer's.
+        holds files of this computer numbered past what the profile knows it wrote. It
+        goes on as a new computer (core/sync/twins.py), so no file is written twice under
+        one name; what the folder holds of its earlier self comes back to it like another
+        computer's. Returns whether it did.
 
         A change file numbered up to what this profile stamped is its own: a pass killed
         after the file was in place but before it recorded so. The next pass writes it
@@ -581,57 +588,34 @@ class Syncer:
         changes, snaps = layout.numbered(self.device)
         newest = max([*changes, *snaps], default=0)
         if newest <= max(self.state.int("written"), self.state.int("seq")):
-            return
-        old = self.device
-        device = crypto.new_id()
-        keys = crypto.DeviceKeys.generate()
-        # its earlier self, still a member, lets the new one in (and the key it holds)
-        chain = self.chain()
-        if chain.current is not None:
-            member = Member(keys.public["agreement"], keys.public["signing"])
-            join = records.write_join(
-                layout, device, member, old, chain.current.digest, "key", None,
-                self.device_keys(),
-            )  # fmt: skip
-            chain.kept[join.digest] = (records.JOIN, join.signed + join.signature)
-        with self.db.transaction() as conn:
-            self.state.set(conn, {"keys": json.dumps(chain.to_dict())})
-            conn.execute(
-                "INSERT OR REPLACE INTO sync_peers(device, name, applied) VALUES (?, ?, 0)",
-                (old, self.name),
-            )
-            conn.execute(
-                "UPDATE sync_peers SET signing = ?, agreement = ? WHERE device = ?",
-                (self.device_keys().public["signing"], self.device_keys().public["agreement"], old),
-            )
-            self.state.set(
-                conn,
-                {
-                    "device": device,
-                    "device_keys": json.dumps(keys.to_dict()),
-                    "seq": "0",
-                    "written": "0",
-                    "snapshot": "0",
-                    "status_digest": None,
-                },
-            )
-            # what it sent as its earlier self is that computer's now
-            conn.execute("UPDATE sync_records SET seq = NULL WHERE device = ?", (old,))
-            conn.execute("UPDATE memory_history SET sync_seq = NULL WHERE sync_device = ?", (old,))
-        log.info("sync: this profile was restored or copied; it goes on as a new computer")
+            return False
+        twins.split(self.state, self.outgoing, layout)
+        return True
 
     def _check_own(self, layout: files.Layout, chain: KeyChain) -> Repair:
         """This computer's own files in the folder, compared with what it wrote: what to
-        write again."""
+        write again; and a copy of it at work under its identity, settled."""
         before = chain.written
         found = self.outgoing.ledger.check(layout, chain, self.device_keys().public["signing"])
         if chain.written != before:
             self._keep(chain)
+        repair = Repair(found.files, found.status, found.counter)
         for name in found.restored:
             log.info("sync: wrote back this computer's %s in keys/", name)
-        # a valid file under its name that it did not write: written again like damage
-        other = bool(found.foreign)
-        return Repair(found.files or other, found.status or other, found.counter)
+        if not found.foreign:
+            return repair
+        if found.twin_left:  # the other copy went on as a new computer: this one stays
+            twins.keep(self.state, self.outgoing, [d for _n, d in found.foreign])
+            return Repair(True, True, found.counter)
+        twins.split(self.state, self.outgoing, layout)
+        return Repair(split=True)
+
+    def _reloaded(self, chain: KeyChain) -> KeyChain:
+        """The key chain as kept (a join was just added to it), with what the pass's
+        refresh found."""
+        fresh = self.chain()
+        fresh.membership, fresh.bodies = chain.membership, chain.bodies
+        return fresh
 
     # -- reading another computer ------------------------------------------------------
 
