@@ -285,16 +285,7 @@ def test_two_computers_under_one_identity_keep_everything_both_wrote(
     laptop.sync()
     # the clone: the whole data folder, and its copy of the sync folder, at the same path
     # on another machine (here: its own path, which the profile is then told)
-    laptop.close()
-    computers.all.remove(laptop)
-    shutil.copytree(laptop.home, computers.root / "clone")
-    clone_folder = computers.root / "clone-Sync"
-    shutil.copytree(engine.folders[0], clone_folder)
-    engine.add_folder(clone_folder)
-    laptop = computers.new("laptop")
-    clone = computers.new("clone")
-    with clone.profile.db.transaction() as conn:
-        clone.syncer.state.set(conn, {"folder": str(clone_folder)})
+    laptop, clone = _clone(computers, engine, laptop)
     assert clone.syncer.device == laptop.syncer.device
 
     fiat = {c.name: c.service.memories.list(limit=10) for c in (laptop, clone)}
@@ -337,3 +328,53 @@ def test_two_computers_under_one_identity_keep_everything_both_wrote(
             engine.settle()
     final = sorted([*texts[0], "later, on the clone", "later, on the laptop"])
     assert [c.texts() for c in everyone] == [final] * 3
+
+
+def _clone(computers: Computers, engine: SimEngine, laptop: Computer) -> tuple[Computer, Computer]:
+    """The laptop's data folder and its copy of the sync folder, copied to another
+    machine: two computers under one identity."""
+    laptop.close()
+    computers.all.remove(laptop)
+    shutil.copytree(laptop.home, computers.root / "clone")
+    folder = computers.root / "clone-Sync"
+    shutil.copytree(engine.folders[0], folder)
+    engine.add_folder(folder)
+    laptop = computers.new("laptop")
+    clone = computers.new("clone")
+    with clone.profile.db.transaction() as conn:
+        clone.syncer.state.set(conn, {"folder": str(folder)})
+    return laptop, clone
+
+
+def test_when_both_copies_go_on_as_new_computers_their_old_id_leaves(
+    computers: Computers,
+) -> None:
+    """Each copy finds a file of its own replaced by the other's before it sees that the
+    other went on as a new computer: both do. The id they shared is no one's; the lower
+    of the new ids takes it out, and everything both wrote stays."""
+    laptop, desktop, engine = _apart(computers)
+    laptop, clone = _clone(computers, engine, laptop)
+    old = laptop.syncer.device
+    for c in (laptop, clone):
+        for n in range(2):
+            c.service.memories.add(NewMemory(f"{c.name} wrote {n}"))
+            c.sync()
+    # the engine kept the laptop's first file and the clone's second, everywhere
+    mine = _layout(engine.folders[0]).device(old)
+    theirs = _layout(engine.folders[2]).device(old)
+    first, second = sorted(p.name for p in mine.glob("c-*.dmc"))[-2:]
+    shutil.copyfile(mine / first, theirs / first)
+    shutil.copyfile(theirs / second, mine / second)
+    laptop.sync()
+    clone.sync()
+    assert old not in (laptop.syncer.device, clone.syncer.device)
+    everyone = (laptop, clone, desktop)
+    for _ in range(4):
+        for c in everyone:
+            c.sync()
+            engine.settle()
+    texts = [c.texts() for c in everyone]
+    assert texts[0] == texts[1] == texts[2]
+    assert {"laptop wrote 0", "laptop wrote 1", "clone wrote 0", "clone wrote 1"} <= set(texts[0])
+    assert all(old in c.syncer.chain().removed for c in everyone)
+    assert not any(_layout(f).device(old).exists() for f in engine.folders)

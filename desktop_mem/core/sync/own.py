@@ -341,6 +341,10 @@ class Ledger:
             changed = True
         return changed
 
+    def records(self, chain: KeyChain) -> list[tuple[str, Record]]:
+        """The membership records taken (generations, joins), by digest."""
+        return self._kept(chain)
+
     def _kept(self, chain: KeyChain) -> list[tuple[str, Record]]:
         """The membership records taken, read once per process."""
         out = []

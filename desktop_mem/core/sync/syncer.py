@@ -453,6 +453,7 @@ class Syncer:
             chain = self._reloaded(chain)
         device = self.device
         keys = self.device_keys()
+        self._retire(layout, chain, keys)
         writes = chain.current is not None  # not while it waits for the key others use
         if writes:
             result.sent += self.outgoing.export()
@@ -688,28 +689,54 @@ class Syncer:
             # the newest records first (a removal made since elsewhere; a computer let in
             # since the last pass: it gets the new key too)
             self._refresh_keys(layout, chain, keys, Pass())
-            lock = _lock_of(self.profile) or (chain.current.lock if chain.current else None)
-            chain.new_generation(layout, self.device, keys, lock, removed={device})
-            with self.db.transaction() as conn:
-                self.state.set(conn, {"keys": json.dumps(chain.to_dict())})
-                conn.execute("UPDATE sync_peers SET removed = 1 WHERE device = ?", (device,))
-                # what it wrote that stands is this computer's to carry from now on
-                seq = self.state.int("seq") + 1
-                moved = conn.execute(
-                    "UPDATE sync_records SET seq = ? WHERE device = ?", (seq, device)
-                ).rowcount
-                moved += conn.execute(
-                    "UPDATE memory_history SET sync_seq = ? WHERE sync_device = ?", (seq, device)
-                ).rowcount
-                if moved:
-                    self.state.set(conn, {"seq": str(seq)})
-            # its standing records go out under this computer's name, their stamps
-            # unchanged, and stay in every snapshot after (the replica carries the
-            # records of every computer taken out)
-            self.outgoing.write_pending(layout, chain, keys)
-            _remove_tree(layout.device(device))
+            self._take_out(layout, chain, keys, device)
             self.outgoing.write_status(layout, chain, keys)
         self.profile.events.emit(SyncChanged("removed"))
+
+    def _take_out(
+        self, layout: files.Layout, chain: KeyChain, keys: crypto.DeviceKeys, device: str
+    ) -> None:
+        """A new generation without `device`; what it wrote that stands carried by this
+        computer from now on; its folder gone."""
+        lock = _lock_of(self.profile) or (chain.current.lock if chain.current else None)
+        chain.new_generation(layout, self.device, keys, lock, removed={device})
+        with self.db.transaction() as conn:
+            self.state.set(conn, {"keys": json.dumps(chain.to_dict())})
+            conn.execute("UPDATE sync_peers SET removed = 1 WHERE device = ?", (device,))
+            # what it wrote that stands is this computer's to carry from now on
+            seq = self.state.int("seq") + 1
+            moved = conn.execute(
+                "UPDATE sync_records SET seq = ? WHERE device = ?", (seq, device)
+            ).rowcount
+            moved += conn.execute(
+                "UPDATE memory_history SET sync_seq = ? WHERE sync_device = ?", (seq, device)
+            ).rowcount
+            if moved:
+                self.state.set(conn, {"seq": str(seq)})
+        # its standing records go out under this computer's name, their stamps
+        # unchanged, and stay in every snapshot after (the replica carries the
+        # records of every computer taken out)
+        self.outgoing.write_pending(layout, chain, keys)
+        _remove_tree(layout.device(device))
+
+    def _retire(self, layout: files.Layout, chain: KeyChain, keys: crypto.DeviceKeys) -> None:
+        """Both copies of a computer went on as new computers (each found the other's
+        files before it saw that the other had gone): the identity they shared is no
+        one's now, and its folder would stay for good, with texts deleted since in it.
+        The lowest of the new ids takes it out of the sync, as a removal; everything in it
+        was sent again by the two (core/sync/twins.py)."""
+        old = self.state.get("split_from")
+        if old is None or chain.current is None:
+            return
+        heirs = twins.heirs(chain, old, self.outgoing.ledger)
+        if old in chain.removed:  # done (by this computer, the other new one, or a person)
+            with self.db.transaction() as conn:
+                self.state.set(conn, {"split_from": None})
+        elif len(heirs) > 1 and min(heirs) == self.device:
+            log.info("sync: both copies of a computer went on as new ones: its old id leaves")
+            self._take_out(layout, chain, keys, old)
+            with self.db.transaction() as conn:
+                self.state.set(conn, {"split_from": None})
 
     # -- what the window and `sync status` show ------------------------------------------
 

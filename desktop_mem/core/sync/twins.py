@@ -18,6 +18,9 @@ everything both wrote:
   written after the copy cannot be known (the copy carries the same history), so all
   are sent: a version already held under the old id is recognised by its clock and
   content and not kept twice.
+- Both may find it before either sees that the other has gone: then the identity they
+  shared is no one's, and the lowest of the new ids takes it out of the sync, as a
+  removal (its folder would stay for good, with texts deleted since in it).
 - The one that finds the other already gone (a join signed with its key, "via key",
   that it did not write) keeps the identity: everything it wrote goes out again in a
   new change file, stamps unchanged (the other copy's files replaced some of its own
@@ -31,8 +34,10 @@ import logging
 import secrets
 
 from desktop_mem.core.sync import crypto, files, records
-from desktop_mem.core.sync.membership import Member
+from desktop_mem.core.sync.keys import KeyChain
+from desktop_mem.core.sync.membership import Join, Member
 from desktop_mem.core.sync.outgoing import Outgoing
+from desktop_mem.core.sync.own import Ledger
 from desktop_mem.core.sync.replica import Replica
 from desktop_mem.core.sync.state import SyncState
 
@@ -81,6 +86,7 @@ def split(state: SyncState, outgoing: Outgoing, layout: files.Layout) -> str:
                 "snapshot": "0",
                 "status_digest": None,
                 "partial": None,
+                "split_from": old,  # if the other copy went on as a new one too, see _retire
             },
         )
         replica = Replica(state.profile, device, carried=chain.removed | state.former())
@@ -90,6 +96,15 @@ def split(state: SyncState, outgoing: Outgoing, layout: files.Layout) -> str:
     log.info("sync: another computer writes under this computer's identity (a copy of it), "
              "or it was restored from a backup: it goes on as a new computer")  # fmt: skip
     return device
+
+
+def heirs(chain: KeyChain, old: str, ledger: Ledger) -> set[str]:
+    """The computers `old` let in as its own new selves (joins it signed, via key)."""
+    return {
+        found.device
+        for _digest, found in ledger.records(chain)
+        if isinstance(found, Join) and found.voucher == old and found.via == "key"
+    }
 
 
 def keep(state: SyncState, outgoing: Outgoing, digests: list[str]) -> None:
