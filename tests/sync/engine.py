@@ -34,6 +34,10 @@ _OURS = (".syncthing.", ".dropbox", ".~dm-", ".~engine-")
 # the files an engine may damage, delete or roll back (not a pairing offer or request:
 # those live for a minute while a person types a code, and are made again if lost)
 _DAMAGEABLE = (".dmc", ".dms", ".dmd", ".dmk", ".dmj")
+# and break on the way in one copy only, believing it whole: not a membership record,
+# which its writer never writes again (an engine that rescans finds such a copy changed,
+# and carries it back to its writer, who writes it back: the "damaged" case)
+_SPOILABLE = (".dmc", ".dms", ".dmd")
 HISTORY = 4  # earlier versions kept of each file (what a rollback puts back)
 
 
@@ -202,7 +206,10 @@ class SimEngine:
                 target.unlink()
             elif what == "rolled back" and self.history.get(rel):
                 target.write_bytes(self.rng.choice(self.history[rel]))
-            elif what == "spoiled" and n != version.origin and len(version.data) > 8:
+            elif (
+                what == "spoiled" and n != version.origin and len(version.data) > 8
+                and rel.endswith(_SPOILABLE)
+            ):  # fmt: skip
                 self.spoil(n, rel, _broken(version.data, self.rng))
             else:
                 return

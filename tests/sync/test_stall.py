@@ -378,3 +378,52 @@ def test_when_both_copies_go_on_as_new_computers_their_old_id_leaves(
     assert {"laptop wrote 0", "laptop wrote 1", "clone wrote 0", "clone wrote 1"} <= set(texts[0])
     assert all(old in c.syncer.chain().removed for c in everyone)
     assert not any(_layout(f).device(old).exists() for f in engine.folders)
+
+
+def test_a_memory_deleted_on_a_copy_before_it_was_sent_is_deleted_everywhere(
+    computers: Computers,
+) -> None:
+    """Copied while a memory waited to be sent: the laptop sends it, the copy deletes it
+    before its first pass. Its deletion must still be sent (0.4 sent nothing for a
+    memory made and removed before it was sent, and the copy's deletion was lost)."""
+    laptop, desktop, engine = _apart(computers)
+    mid = laptop.service.memories.add(NewMemory("a memory sent by one copy only")).memory.id
+    laptop, clone = _clone(computers, engine, laptop)
+    clone.service.memories.delete([mid])
+    everyone = (laptop, clone, desktop)
+    for _ in range(4):
+        for c in everyone:
+            c.sync()
+            engine.settle()
+    assert [c.texts() for c in everyone] == [["I keep bees"]] * 3
+
+
+def test_a_computer_whose_pairing_failed_can_join_again(computers: Computers) -> None:
+    """Taken out, it asks to join again with a code shown on the tablet; the tablet is
+    removed before it lets it in. It is told to join with a new code, and can."""
+    from desktop_mem.core.errors import SyncError
+    from desktop_mem.core.sync import pairing as pairing_
+
+    laptop = computers.first("laptop")
+    laptop.sync()
+    desktop = computers.join("desktop", laptop.code)
+    tablet = computers.join("tablet", laptop.code)
+    for c in (desktop, tablet, laptop, desktop, tablet):
+        c.sync()
+    laptop.syncer.remove(desktop.syncer.device)
+    with pytest.raises(SyncError):
+        desktop.sync()
+    code = tablet.syncer.offer_pairing()
+    desktop.syncer.rejoin(computers.folder, pairing_.join_with_pairing_code(
+        _layout(computers.folder), code))  # fmt: skip
+    assert desktop.sync().waiting_for == tablet.syncer.device
+    laptop.syncer.remove(tablet.syncer.device)  # before it let the desktop in
+    with pytest.raises(SyncError) as caught:
+        desktop.sync()
+    assert "show a new pairing code" in str(caught.value)
+    assert desktop.syncer.removed_here  # so joining again is offered, and works
+    computers.pair(laptop, desktop)
+    desktop.service.memories.add(NewMemory("back in"))
+    desktop.sync()
+    laptop.sync()
+    assert "back in" in laptop.texts()

@@ -7,8 +7,8 @@ A file that does not open (an engine still delivering it, or damaged, or refused
 not stop the others for good: a file still arriving is waited for a while
 (core/sync/reading.py); past that, or at once when it is refused, this computer goes on
 from the newest snapshot when there is one beyond it, and otherwise says once that it
-is stuck there, in its status too, so that the writer writes a fresh snapshot. A change
-file already applied whose content changes since is read again."""
+is stuck there, in its status too, so that the writer writes a fresh snapshot. A file
+already applied whose content changes since is read again."""
 
 from __future__ import annotations
 
@@ -37,7 +37,8 @@ def arriving(exc: SyncRefused) -> bool:
     if isinstance(final, bool):
         return not final
     reason = str(exc)
-    return "cut short" in reason or "cannot be read" in reason
+    # a key this computer does not hold yet: the key file that gives it is on its way
+    return any(w in reason for w in ("cut short", "cannot be read", "does not hold"))
 
 
 class Incoming:
@@ -65,7 +66,9 @@ class Incoming:
         self.read_status(layout, chain, device, signing, result)
         before = json.dumps(self.reading.of(device), sort_keys=True)
         changes, snaps = layout.numbered(device)
-        self.read_again(layout, chain, device, signing, set(changes), result)
+        present = {files.changes_name(n) for n in changes}
+        present |= {files.snapshot_name(n) for n in snaps}
+        self.read_again(layout, chain, device, signing, present, result)
         pos = applied
         blocked: Blocked | None = None
         while True:
@@ -157,22 +160,22 @@ class Incoming:
         chain: KeyChain,
         device: str,
         signing: str,
-        present: set[int],
+        present: set[str],
         result: Pass,
     ) -> None:
-        """Change files already applied whose content changed since: applied again, whole
-        (an idempotent merge); those gone from the folder are forgotten."""
+        """Files already applied whose content changed since: applied again, whole (an
+        idempotent merge); those gone from the folder are forgotten."""
         kept = self.reading.of(device)["applied"]
-        gone = [name for name in kept if int(name[2:12]) not in present]
-        self.reading.gone(device, gone)
+        self.reading.gone(device, [name for name in kept if name not in present])
         for name, (digest, mark) in sorted(kept.items()):
             path = layout.device(device) / name
             now = mark_of(path)
             if now is None or now == mark:
                 continue
+            kind = "snapshot" if name.startswith("s-") else "changes"
             try:
                 self.apply_file(
-                    layout, chain, device, signing, "changes", int(name[2:12]), path, result,
+                    layout, chain, device, signing, kind, int(name[2:12]), path, result,
                     again=digest,
                 )  # fmt: skip
             except SyncRefused as exc:

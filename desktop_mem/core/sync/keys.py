@@ -387,6 +387,9 @@ class KeyChain:
         expire before the computer that showed it let this one in?"""
         p = self.pending
         assert p is not None
+        # each failure below leaves it out: it joins again with a new code (it keeps what
+        # it holds), which a computer still waiting would be refused
+        self.left_out = True
         if p.inviter in m.removed:
             raise SyncError(
                 "The computer that showed the pairing code this computer joined with was "
@@ -412,6 +415,7 @@ class KeyChain:
                 "code there, keep both computers on, and join with it.",
                 reason="sync_code_expired",
             )
+        self.left_out = False  # still waiting, and rightly
 
     # -- making a generation -----------------------------------------------------------
 

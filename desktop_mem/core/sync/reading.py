@@ -1,8 +1,9 @@
 """How far this computer's reading of each other computer's files got, beyond the number
-of the last one applied (kept in the profile's meta, `sync.reading`): the change files
-it applied that are still in the folder, with their digests (one whose content changes
-afterwards is read again: applying is an idempotent merge, and two computers under one
-identity may have put two versions under one name), the last snapshot and change file
+of the last one applied (kept in the profile's meta, `sync.reading`): the files it
+applied that are still in the folder, with their digests (one whose content changes
+afterwards is read again: applying is an idempotent merge; an engine may have put an
+older version of a snapshot there first, one without a deletion made since, and two
+computers under one identity may have put two versions under one name), the last snapshot and change file
 it applied (its status says so, and the writer checks them), and the file it is stuck
 at: since when, why, and whether that was said.
 
@@ -78,11 +79,10 @@ class Reading:
     def applied(self, device: str, kind: str, name: str, digest: str, mark: Mark | None) -> None:
         peer = self.of(device)
         if kind == "snapshot":
-            # the change files it covers are compacted away by their writer
+            # the files it covers are compacted away by their writer
             number = _number(name)
             peer["applied"] = {n: v for n, v in peer["applied"].items() if _number(n) > number}
-        else:
-            peer["applied"][name] = [digest, mark]
+        peer["applied"][name] = [digest, mark]
         last = [x for x in peer["last"] if x[0][0] != name[0]]
         peer["last"] = sorted([*last, [name, digest[:16]]])
 

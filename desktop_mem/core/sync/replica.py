@@ -256,8 +256,8 @@ class Replica:
         known = self._record(conn, kind, uid)
         if known is not None and known[1] is None:
             return 0  # deleted elsewhere: nothing about it is sent again
-        if body is None and known is None:
-            return 0  # made and removed here before it was ever sent
+        # (a record made and removed here before this computer sent it still has its
+        # deletion sent: a copy of this computer under its identity may have sent it)
         if known is not None and known[1] == body:
             return 0
         self._store(conn, kind, uid, (tick(), self.device), body, seq, parent)
@@ -293,8 +293,8 @@ class Replica:
         if known is not None and known[1] is None:
             return 0
         if row is None:
-            if known is None:
-                return 0
+            # (its deletion is sent even if it was never sent: a copy of this computer
+            # under its identity, a cloned disk, may have sent it)
             self._store(conn, MEMORY, uid, (tick(), self.device), None, seq)
             conn.execute("DELETE FROM sync_records WHERE kind = ? AND uid = ?", (CONTEXT, uid))
             return 1

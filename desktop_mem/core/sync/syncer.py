@@ -211,7 +211,9 @@ class Syncer:
             )
         folder = _usable_folder(folder)
         old = self.device
-        device = crypto.new_id()
+        # above every id it had: where a copy of it stamped a record with the same clock
+        # under one of them, what it sends again comes after (core/sync/twins.py)
+        device = twins.id_above(max(self.state.former() | {old}))
         keys = crypto.DeviceKeys.generate()
         self._let_in(files.Layout.of(folder, chain.sync_id), chain, device, keys)
         with self._exclusive():
@@ -237,18 +239,15 @@ class Syncer:
                     },
                 )
                 self.outgoing.ledger.reset(conn)
-                # what it wrote as its old self goes out again in its first change file,
-                # stamps unchanged: the others may never have had some of it (its files
-                # were refused, or removed with it)
-                # (and what it wrote as the selves before that, if it joined again before)
+                # what it wrote as its old self goes out again in its first change file:
+                # the others may never have had some of it (its files were refused, or
+                # removed with it); (and what it wrote as the selves before that, if it
+                # joined again before). Under its new id, each with its clock unchanged:
+                # a copy of it under the old id (a cloned disk) may have stamped other
+                # content with the same stamps, which the new id now comes after
                 former = sorted(self.state.former() | {old})
-                marks = ",".join("?" * len(former))
-                moved = conn.execute(
-                    f"UPDATE sync_records SET seq = 1 WHERE device IN ({marks})", former
-                ).rowcount
-                moved += conn.execute(
-                    f"UPDATE memory_history SET sync_seq = 1 WHERE sync_device IN ({marks})", former
-                ).rowcount
+                replica = Replica(self.profile, device, carried=chain.removed | set(former))
+                moved = sum(replica.restamp(conn, f, 1) for f in former)
                 if moved:
                     self.state.set(conn, {"seq": "1"})
                 # and stays in every snapshot it writes: it is the one that carries it
@@ -723,8 +722,8 @@ class Syncer:
         """Both copies of a computer went on as new computers (each found the other's
         files before it saw that the other had gone): the identity they shared is no
         one's now, and its folder would stay for good, with texts deleted since in it.
-        The lowest of the new ids takes it out of the sync, as a removal; everything in it
-        was sent again by the two (core/sync/twins.py)."""
+        Each of the new ones takes it out of the sync, as a removal (whichever of them
+        still can); everything in it was sent again by the two (core/sync/twins.py)."""
         old = self.state.get("split_from")
         if old is None or chain.current is None:
             return
@@ -732,7 +731,7 @@ class Syncer:
         if old in chain.removed:  # done (by this computer, the other new one, or a person)
             with self.db.transaction() as conn:
                 self.state.set(conn, {"split_from": None})
-        elif len(heirs) > 1 and min(heirs) == self.device:
+        elif len(heirs) > 1:  # each of them does (two new keys made apart are merged)
             log.info("sync: both copies of a computer went on as new ones: its old id leaves")
             self._take_out(layout, chain, keys, old)
             with self.db.transaction() as conn:

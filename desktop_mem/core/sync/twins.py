@@ -19,8 +19,8 @@ everything both wrote:
   are sent: a version already held under the old id is recognised by its clock and
   content and not kept twice.
 - Both may find it before either sees that the other has gone: then the identity they
-  shared is no one's, and the lowest of the new ids takes it out of the sync, as a
-  removal (its folder would stay for good, with texts deleted since in it).
+  shared is no one's, and each of the new ones takes it out of the sync, as a removal
+  (its folder would stay for good, with texts deleted since in it).
 - The one that finds the other already gone (a join signed with its key, "via key",
   that it did not write) keeps the identity: everything it wrote goes out again in a
   new change file, stamps unchanged (the other copy's files replaced some of its own
