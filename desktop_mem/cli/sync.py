@@ -257,6 +257,12 @@ def status(ctx: Context) -> int:
         f"Waiting to be sent: {info['pending']}\nIn the folder: {info['folder_bytes']:,} bytes\n"
     )
     _devices(ctx, info["computers"])
+    for at in info.get("stuck") or []:
+        name = output.safe(at["name"])
+        ctx.out.write(
+            f"Cannot go on with {name}'s files past {at['file']} (since {_ago(at['since'])}): "
+            f"{name} sends a fresh copy at its next sync.\n"
+        )
     if info["conflicts"]:
         ctx.out.write(
             f"{info['conflicts']} memories were edited on two computers at once: both versions "
@@ -274,6 +280,11 @@ def _devices(ctx: Context, computers: list[dict[str, Any]]) -> None:
         state = "removed" if c["removed"] else f"up to date {_ago(c['seen_at'])}"
         if c["behind"] and not c["removed"]:
             state = "has changes not here yet"
+        if c.get("stuck") and not c["removed"]:  # its status says so: never "up to date"
+            state = (
+                f"cannot read this computer's {c['stuck']}: a fresh copy goes out at this "
+                "computer's next sync"
+            )
         ctx.out.write(f"{c['device'][:8]}  {output.safe(c['name']):<20} {state}\n")
 
 

@@ -14,6 +14,7 @@ import pytest
 
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.sync import files, incoming, pairing
+from tests.conftest import Run
 from tests.sync.conftest import Computer, Computers
 from tests.sync.engine import SimEngine
 
@@ -163,7 +164,7 @@ def _apart(computers: Computers, seed: int = 51) -> tuple[Computer, Computer, Si
 
 
 def test_a_reader_whose_copy_stays_broken_says_so_once_and_gets_a_fresh_snapshot(
-    computers: Computers,
+    computers: Computers, run: Run
 ) -> None:
     """The reader's copy of a change file is damaged, the writer's is not (the engine
     thinks both the same): the reader says once where it is stuck, its status asks the
@@ -184,10 +185,21 @@ def test_a_reader_whose_copy_stays_broken_says_so_once_and_gets_a_fresh_snapshot
     assert sentence.startswith("laptop's change file") and "will send a fresh copy" in sentence
     assert "signature" in sentence
     assert desktop.sync().refused == []  # said once, not at every pass
+    assert [s["file"] for s in desktop.syncer.info()["stuck"]] == [theirs.name]  # and kept
     engine.settle()
     laptop.sync()  # reads that the desktop is stuck
     info = {c["name"]: c for c in laptop.syncer.info()["computers"]}
     assert info["desktop"]["stuck"] == theirs.name
+    # `sync status` says so, on both (never "up to date")
+    for c, said in ((laptop, f"cannot read this computer's {theirs.name}"),
+                    (desktop, f"Cannot go on with laptop's files past {theirs.name}")):  # fmt: skip
+        c.close()
+        code, out, err = run("sync", "status", base=["--home", str(c.home), "--ollama-host",
+                             computers.fake.url, "--embed-model", "fake-embed"])  # fmt: skip
+        assert code == 0 and said in out and "up to date" not in out, (out, err)
+    computers.all.remove(laptop)
+    computers.all.remove(desktop)
+    laptop, desktop = computers.new("laptop"), computers.new("desktop")
     laptop.sync()
     engine.settle()
     desktop.sync()

@@ -49,6 +49,7 @@ from desktop_mem.core.sync.incoming import APPLY_BATCH, Incoming
 from desktop_mem.core.sync.keys import KeyChain
 from desktop_mem.core.sync.membership import Member
 from desktop_mem.core.sync.outgoing import Outgoing
+from desktop_mem.core.sync.reading import Reading
 from desktop_mem.core.sync.replica import Applied, Replica
 from desktop_mem.core.sync.state import Pass, Peer, SyncState, default_name, now_iso
 
@@ -831,6 +832,12 @@ class Syncer:
             "folder_bytes": layout.size() if layout.root.is_dir() else 0,
             "error": self.last_error,
             "removed": self.removed_here,
+            # where this computer cannot go on with another's files (said once at the
+            # pass that found it; here until a fresh copy arrives)
+            "stuck": [
+                {"device": d, "name": self.incoming.peer_name(d), **at}
+                for d, at in Reading(self.state).stuck_at().items()
+            ],
         }
 
 
