@@ -439,3 +439,27 @@ def test_a_computer_whose_pairing_failed_can_join_again(computers: Computers) ->
     desktop.sync()
     laptop.sync()
     assert "back in" in laptop.texts()
+
+
+def test_a_damaged_record_in_keys_is_written_back_by_any_computer_that_took_it(
+    computers: Computers,
+) -> None:
+    """The join that let a computer in, damaged after that computer was removed: no one
+    writes it any more, yet a computer joining later needs it to trust what builds on
+    it. Every computer that took it writes it back."""
+    laptop, desktop = _pair(computers)
+    tablet = computers.join("tablet", laptop.code)
+    for c in (tablet, laptop, desktop):
+        c.sync()
+    laptop.syncer.remove(tablet.syncer.device)
+    join = _layout(computers.folder).keys / files.join_name(tablet.syncer.device)
+    whole = join.read_bytes()
+    _cut(join)
+    desktop.sync()
+    assert join.read_bytes() == whole
+    join.unlink()
+    laptop.sync()
+    assert join.read_bytes() == whole
+    later = computers.join("later", laptop.code)
+    later.sync()
+    assert later.texts() == ["I keep bees"]

@@ -6,8 +6,11 @@ An engine may copy a half-written file back over its writer's own copy, delete i
 an older version back, or keep another computer's version of it. Only this computer
 ever writes its own files, so any difference is damage: the pass writes the file again
 from the database (a change file: a fresh snapshot covering everything still standing,
-after which the damaged change files go). A valid file signed with this computer's key
-that it did not write is another matter: a copy of this computer is at work under its
+after which the damaged change files go). The membership records in keys/ are kept by
+every computer that took them (a later computer needs each to trust what builds on
+it, and its writer may be gone): one missing or damaged is written back byte for byte
+from the copy the profile keeps. A valid file signed with this computer's key that it
+did not write is another matter: a copy of this computer is at work under its
 identity (a cloned disk, a restored backup), which core/sync/twins.py settles.
 
 The digest of each file is recorded before the file takes its name (files.atomic_write's
@@ -16,6 +19,7 @@ as its own."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
@@ -25,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core.errors import SyncRefused
-from desktop_mem.core.sync import files, records
+from desktop_mem.core.sync import crypto, files, records
 from desktop_mem.core.sync.membership import Join
 
 if TYPE_CHECKING:
@@ -263,7 +267,7 @@ class Ledger:
                 out.damaged.append(name)
         out.foreign += [(n, d) for n, d in data["suspect"]]
         out.foreign = [(n, d) for n, d in out.foreign if d[:16] not in data["handled"]]
-        changed |= self._check_records(layout, chain, me, out)
+        changed |= self._check_records(layout, chain, me, signing, out)
         if changed:
             with self.db.transaction() as conn:
                 self.save(conn)
@@ -303,43 +307,70 @@ class Ledger:
             return "damaged", digest, 0
         return "foreign", digest, counter
 
-    def _check_records(self, layout: files.Layout, chain: KeyChain, me: str, out: Findings) -> bool:
-        """The membership records this computer keeps in keys/ (its generations, the
-        joins it signed, the join that let it in): each written back, byte for byte from
-        the copy kept in the profile, when the folder's is not it. Returns whether the
-        ledger changed."""
+    def _check_records(
+        self, layout: files.Layout, chain: KeyChain, me: str, signing: str, out: Findings
+    ) -> bool:
+        """The membership records in keys/. Every record this computer has taken is one
+        it keeps there: a later computer needs each to trust what builds on it, and its
+        writer may be gone (removed, or a copy that went on as another). One missing, or
+        that is not a version this computer took, is written back byte for byte from the
+        copy the profile keeps; unless it is a valid record signed with this computer's
+        key that it did not write (a copy of it at work). Returns whether the ledger
+        changed."""
         data = self._load()
         changed = False
         kept = self._kept(chain)
         if chain.written is None:  # from before this version: what it signed is its own
             chain.written = {digest for digest, found in kept if _signed_by(found, me)}
+        named: dict[str, list[tuple[str, Record]]] = {}
         for digest, found in kept:
-            name = KEYS + _name(found)
             if _signed_by(found, me) and digest not in chain.written:
                 if isinstance(found, records.KeyFile) or found.via != "key":
-                    out.foreign.append((name, digest))  # a copy of it let someone in
+                    out.foreign.append((KEYS + _name(found), digest))  # it let someone in
                 else:
                     out.twin_left = True  # a copy of it went on as a new computer
                 continue
-            if digest not in chain.written and not _about(found, me):
-                continue
-            path = layout.keys / _name(found)
+            named.setdefault(_name(found), []).append((digest, found))
+        for name, versions in sorted(named.items()):
+            path = layout.keys / name
             mark = mark_of(path)
-            entry = data["files"].get(name)
-            if entry is not None and entry[0] == digest and mark == entry[1]:
+            entry = data["files"].get(KEYS + name)
+            if entry is not None and mark is not None and mark == entry[1]:
                 continue
             try:
-                same = path.read_bytes() == chain.kept[digest][1] if mark is not None else False
+                there = path.read_bytes() if mark is not None else None
             except OSError:
-                same = False
-            if not same:
-                raw = chain.kept[digest][1]
-                files.atomic_write(path, [raw])
-                out.restored.append(_name(found))
-                log.info("sync: this computer's %s in the folder was written back", _name(found))
-            data["files"][name] = [digest, mark_of(path)]
+                there = None
+            now = hashlib.sha256(there).hexdigest() if there is not None else None
+            if now is None or now not in {d for d, _f in versions}:
+                if there is not None and self._signed_here(there, layout, name, signing):
+                    out.foreign.append((KEYS + name, now or ""))
+                    continue
+                # its own first (what it wrote, what let it in), else any it took
+                now = next(
+                    (d for d, f in versions if d in chain.written or _about(f, me)),
+                    versions[0][0],
+                )
+                files.atomic_write(path, [chain.kept[now][1]])
+                out.restored.append(name)
+                log.info("sync: %s in keys/ was written back", name)
+            data["files"][KEYS + name] = [now, mark_of(path)]
             changed = True
         return changed
+
+    def _signed_here(self, data: bytes, layout: files.Layout, name: str, signing: str) -> bool:
+        """Whether a membership record's bytes are a valid record signed with this
+        computer's key (`signing`, its public half)."""
+        kind = records.GENERATION if name.endswith(".dmk") else records.JOIN
+        try:
+            raw = files.parse_raw(data, layout.keys / name, layout.sync_id, kind)
+            found = (
+                records.key_file(raw) if kind == records.GENERATION else records.join_record(raw)
+            )
+        except SyncRefused:
+            return False
+        me = self.state.device
+        return _signed_by(found, me) and crypto.verify(signing, raw.signature, raw.frame + raw.body)
 
     def records(self, chain: KeyChain) -> list[tuple[str, Record]]:
         """The membership records taken (generations, joins), by digest."""
