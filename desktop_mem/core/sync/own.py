@@ -1,6 +1,8 @@
-"""This computer's own files in the sync folder, as it wrote them: the digest of each
-(with its size, times and inode, so a file that did not change is not read again), and
-what a pass finds when it compares them with what the folder holds.
+"""This computer's own files in the sync folder, as it wrote them, checked at every pass.
+
+For each file it has there, the digest (with its size, times and inode, so a file that
+did not change is not read again), and what a pass finds when it compares them with
+what the folder holds.
 
 An engine may copy a half-written file back over its writer's own copy, delete it, put
 an older version back, or keep another computer's version of it. Only this computer

@@ -1,11 +1,13 @@
-"""How far this computer's reading of each other computer's files got, beyond the number
-of the last one applied (kept in the profile's meta, `sync.reading`): the files it
-applied that are still in the folder, with their digests (one whose content changes
-afterwards is read again: applying is an idempotent merge; an engine may have put an
-older version of a snapshot there first, one without a deletion made since, and two
-computers under one identity may have put two versions under one name), the last snapshot and change file
-it applied (its status says so, and the writer checks them), and the file it is stuck
-at: since when, why, and whether that was said.
+"""How far this computer got in reading each other computer's files, beyond the number
+of the last one applied: what it applied, by digest, and where it is stuck.
+
+Kept in the profile's meta (`sync.reading`): the files it applied that are still in the
+folder, with their digests (one whose content changes afterwards is read again:
+applying is an idempotent merge; an engine may have put an older version of a snapshot
+there first, one without a deletion made since, and two computers under one identity
+may have put two versions under one name), the last snapshot and change file it applied
+(its status says so, and the writer checks them), and the file it is stuck at: since
+when, why, and whether that was said.
 
 A file that does not open yet is waited for a while (an engine may still be delivering
 it: cut short, growing, not arrived) while its size and time change; one that stays

@@ -1,10 +1,11 @@
-"""Two computers writing under one identity: a data folder copied to a second machine (a
-cloned disk, a restored backup, a copied profile) goes on with the same computer id and
-keys, and an engine that gets two versions of one file keeps one of them without a
-word. Found by a valid file signed with this computer's key that it did not write
-(core/sync/own.py: in its own folder, in keys/, or a version another computer's status
-says it took in), and settled by making one of the two a new computer, keeping
-everything both wrote:
+"""Two computers writing under one identity, found, and settled by making one of them a
+new computer that keeps everything both wrote.
+
+A data folder copied to a second machine (a cloned disk, a restored backup, a copied
+profile) goes on with the same computer id and keys, and an engine that gets two
+versions of one file keeps one of them without a word. Found by a valid file signed
+with this computer's key that it did not write (core/sync/own.py: in its own folder, in
+keys/, or a version another computer's status says it took in), and settled so:
 
 - The one that finds it first goes on as a new computer: its earlier self (still a
   member, whose key it holds) signs the join that lets the new id in, as a restored
