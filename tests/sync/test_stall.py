@@ -463,3 +463,45 @@ def test_a_damaged_record_in_keys_is_written_back_by_any_computer_that_took_it(
     later = computers.join("later", laptop.code)
     later.sync()
     assert later.texts() == ["I keep bees"]
+
+
+def test_a_computer_joined_with_a_code_takes_a_key_made_before_a_removal_it_knew(
+    computers: Computers,
+) -> None:
+    """The phone, let in by the tablet, writes a generation (removing the reader) while,
+    apart, the laptop removes the tablet and then shows a pairing code to a new computer.
+    The new computer must take the phone's generation (written while the tablet still
+    vouched for the phone) and the one that merges both: it was refusing it ('written by
+    a computer that is not in this sync', since the code said the tablet was removed),
+    never got the key the others write with, and read nothing more, silently."""
+    laptop = computers.first("laptop")
+    laptop.service.memories.add(NewMemory("I keep bees"))
+    laptop.sync()
+    tablet = computers.join("tablet", laptop.code)
+    reader = computers.join("reader", laptop.code)
+    for c in (tablet, reader, laptop):
+        c.sync()
+    phone = computers.pair(tablet, "phone")
+    for c in (laptop, reader, tablet, phone):
+        c.sync()
+    # the phone syncs through its own copy of the folder for a while
+    apart = computers.root / "phone-Sync"
+    shutil.copytree(computers.folder, apart)
+    with phone.profile.db.transaction() as conn:
+        phone.syncer.state.set(conn, {"folder": str(apart)})
+    phone.syncer.remove(reader.syncer.device)
+    laptop.syncer.remove(tablet.syncer.device)
+    late = computers.pair(laptop, "late")
+    # the phone's generation arrives, and its copy of the folder is the others' again
+    for path in _layout(apart).keys.iterdir():
+        if not (_layout(computers.folder).keys / path.name).exists():
+            shutil.copyfile(path, _layout(computers.folder).keys / path.name)
+    with phone.profile.db.transaction() as conn:
+        phone.syncer.state.set(conn, {"folder": str(computers.folder)})
+    for c in (laptop, phone, late, laptop, phone, late):
+        c.sync()
+    laptop.service.memories.add(NewMemory("after both removals"))
+    laptop.sync()
+    late.sync()
+    assert late.texts() == ["I keep bees", "after both removals"]
+    assert late.syncer.chain().current.digest == laptop.syncer.chain().current.digest

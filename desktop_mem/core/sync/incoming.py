@@ -216,8 +216,8 @@ class Incoming:
         # goes on from there, and nothing is applied twice. The place names the version
         # by its digest: a file whose content changed since is read from its start
         place = f"{device}:{kind}:{n}:{digest[:16]}"
-        mark_ = json.loads(self.state.get("partial") or "{}")
-        done = int(mark_.get("done") or 0) if mark_.get("file") == place else 0
+        partial = json.loads(self.state.get("partial") or "{}")
+        done = int(partial.get("done") or 0) if partial.get("file") == place else 0
         records = itertools.islice(raw.records(key), done, None)
         replica = self.state.replica()
         peer = self.peer_name(device)
@@ -250,11 +250,11 @@ class Incoming:
                 break
         result.files_read += 1
 
-    def refused(self, path: Path, reason: str, result: Pass, device: str) -> None:
+    def refused(self, path: Path, exc: SyncRefused, result: Pass, device: str) -> None:
         """A status that does not open: waited for while it may still be arriving, then
-        said."""
-        blocked = Blocked(path.name, reason, "cut short" in reason or "cannot be read" in reason,
-                          mark_of(path))  # fmt: skip
+        said once."""
+        reason = str(exc)
+        blocked = Blocked(path.name, reason, arriving(exc), mark_of(path))
         log.debug("sync: %s not applied: %s", path.name, reason)
         before = json.dumps(self.reading.of(device), sort_keys=True)
         if self.reading.wait(device, blocked, "status"):
@@ -314,7 +314,7 @@ class Incoming:
             status = records[0]
             trusted = signing
         except SyncRefused as exc:
-            self.refused(path, str(exc), result, device)
+            self.refused(path, exc, result, device)
             return None
         if self.reading.of(device).pop("status", None) is not None:
             with self.db.transaction() as conn:
