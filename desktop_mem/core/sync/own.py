@@ -179,8 +179,12 @@ class Ledger:
 
     def reported(self, name: str, digest: str) -> None:
         """Another computer says it took in this version of one of this computer's files:
-        one this computer did not write is a copy of it at work."""
-        if not digest or not self.knows(name) or self.mine(name, digest):
+        one this computer did not write is a copy of it at work. Change files only: a
+        snapshot is written again under its name, often more than its earlier digests
+        kept here, and another computer may name one of those."""
+        if not digest or not files.CHANGES.fullmatch(name):
+            return
+        if not self.knows(name) or self.mine(name, digest):
             return
         data = self._load()
         if digest[:16] in data["handled"] or [name, digest] in data["suspect"]:
