@@ -175,7 +175,10 @@ def _indexed_line(ctx: Context, done: Any) -> str:
 
 def _report(ctx: Context, p: Any) -> None:
     for line in p.refused:
-        ctx.err.write(f"desktop-mem: refused {output.safe(line)}; nothing of it was applied.\n")
+        if line.endswith("."):  # a sentence of its own ("laptop's change file 12 ...")
+            ctx.err.write(f"desktop-mem: {output.safe(line)}\n")
+        else:
+            ctx.err.write(f"desktop-mem: refused {output.safe(line)}; nothing of it was applied.\n")
 
 
 def setup(ctx: Context) -> int:
