@@ -229,7 +229,10 @@ def _indexed_line(ctx: Context, done: Any) -> str:
 
 def _report(ctx: Context, p: Any) -> None:
     for line in p.refused:
-        ctx.err.write(f"desktop-mem: refused {output.safe(line)}; nothing of it was applied.\n")
+        if line.endswith("."):  # a sentence of its own ("laptop's change file 12 ...")
+            ctx.err.write(f"desktop-mem: {output.safe(line)}\n")
+        else:
+            ctx.err.write(f"desktop-mem: refused {output.safe(line)}; nothing of it was applied.\n")
     for line in _membership_lines(p):
         ctx.out.write(line + "\n")
 
@@ -383,6 +386,12 @@ def status(ctx: Context) -> int:
         w = info["waiting_for"]
         ctx.out.write(_waiting_line(w["device"], w.get("name")) + "\n")
     _devices(ctx, info["computers"])
+    for at in info.get("stuck") or []:
+        name = output.safe(at["name"])
+        ctx.out.write(
+            f"Cannot go on with {name}'s files past {at['file']} (since {_ago(at['since'])}): "
+            f"{name} sends a fresh copy at its next sync.\n"
+        )
     if info.get("ignored"):
         n = int(info["ignored"])
         ctx.out.write(
@@ -416,6 +425,11 @@ def _devices(ctx: Context, computers: list[dict[str, Any]]) -> None:
 
 
 def _standing(c: dict[str, Any]) -> str:
+    if c.get("stuck"):  # its status says so: never "up to date"
+        return (
+            f"cannot read this computer's {c['stuck']}: a fresh copy goes out at this "
+            "computer's next sync"
+        )
     if c.get("up_to_date", True):
         when = c.get("synced_at") or c.get("seen_at")
         state = "has all your changes" + (f" (the last reached it {_ago(when)})" if when else "")

@@ -200,3 +200,35 @@ def test_killed_after_its_change_file_was_in_place_it_stays_the_same_computer(
     desktop.sync()
     assert desktop.texts() == ["written before the kill"]
     assert laptop.texts() == ["written before the kill"]
+
+
+@pytest.mark.timeout(900)  # it waits on observed progress, however slow
+def test_kill_9_while_mending_its_own_damaged_file_loses_nothing(
+    computers: Computers, fake_ollama: FakeOllama, tmp_path: Path
+) -> None:
+    """The engine cut this computer's own change file short in the folder; the pass that
+    mends it (a fresh snapshot) is killed while it writes; the next pass mends it, and
+    the other computer takes in everything."""
+    laptop = computers.first("laptop")
+    laptop.sync()
+    home = tmp_path / "desktop"
+    _run(_cli(home, fake_ollama, "sync", "join", str(computers.folder), "--code", laptop.code))
+    extra = tmp_path / "extra.json"
+    extra.write_text(json.dumps([{"text": f"desktop memory {n}"} for n in range(3000)]))
+    _run(_cli(home, fake_ollama, "memory", "import", str(extra)))
+    _run(_cli(home, fake_ollama, "sync", "now"))
+    device = json.loads(_run(_cli(home, fake_ollama, "sync", "status", "--json")))["device"]
+    mine = next(computers.folder.glob("desktop-mem-*")) / device
+    newest = sorted(mine.glob("c-*.dmc"))[-1]
+    newest.write_bytes(newest.read_bytes()[:1000])  # a half-written copy over its own
+
+    def writing() -> bool:
+        return any(p.name.startswith(".~dm-") for p in mine.iterdir())
+
+    killed = _kill_when(_cli(home, fake_ollama, "sync", "now"), writing)
+    _run(_cli(home, fake_ollama, "sync", "now"))
+    laptop.sync()
+    texts = laptop.texts()
+    assert sum(t.startswith("desktop memory") for t in texts) == 3000
+    assert not newest.exists() and not any(p.name.startswith(".~dm-") for p in mine.iterdir())
+    print(f"killed while mending: {killed}")

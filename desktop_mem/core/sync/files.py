@@ -126,6 +126,8 @@ class Refused(SyncRefused):
 class Quarantined(SyncRefused):
     """A file an earlier pass refused, still the same file: left alone, not said again."""
 
+    final = True  # it was refused for what it is: waiting does not change it
+
 
 # The quarantine of the pass under way (see core/sync/quarantine.py). A context variable
 # so that every read and listing of the folder consults it, whichever module reads (the
@@ -247,6 +249,20 @@ def _parent(path: Path) -> Iterator[tuple[fsafe.Dir, str]]:
     anchor, parts = _split(path)
     with fsafe.Dir.open(anchor, parts[:-1]) as folder:
         yield folder, parts[-1]
+
+
+def read_bytes(path: Path, kind: str) -> bytes | None:
+    """A file of the folder, whole: nothing on the way followed, nothing read past the
+    cap of its kind. None when no regular file of at most that size is there."""
+    anchor, parts = _split(path)
+    try:
+        with (
+            fsafe.Dir.open(anchor, parts[:-1]) as folder,
+            folder.reader(parts[-1], CAPS[kind]) as reader,
+        ):
+            return reader.rest()
+    except (SyncError, OSError):
+        return None
 
 
 def remove_file(path: Path) -> bool:
@@ -520,15 +536,34 @@ def temp_prefix(owner: str) -> str:
     return f"{_TEMP}{owner[:8]}-"
 
 
-def atomic_write(path: Path, parts: Iterable[bytes], owner: str = "") -> int:
+# called with a file's digest once it is whole on disk, before it takes its name: its
+# writer records it first, so a write killed after the rename is still known as its own
+Staged = Callable[[str], None]
+
+
+def atomic_write(
+    path: Path, parts: Iterable[bytes], owner: str = "", staged: Staged | None = None
+) -> int:
     """Write a file of the sync folder under a temporary name (named for the computer
     writing it), flush it to disk, then rename it into place: a reader (or a sync engine)
     sees the whole file or none. No folder on the way is followed (they are made when
-    missing); whatever had the name is replaced, never written through. Returns its
-    size."""
+    missing); whatever had the name is replaced, never written through. `staged` hears
+    the file's digest before the rename. Returns its size."""
     anchor, names = _split(path)
+    digest = hashlib.sha256()
+
+    def hashed() -> Iterator[bytes]:
+        for part in parts:
+            digest.update(part)
+            yield part
+
     with fsafe.Dir.open(anchor, names[:-1], create=True) as folder:
-        return folder.write_atomic(names[-1], parts, f"{temp_prefix(owner)}{crypto.new_id()[:12]}")
+        return folder.write_atomic(
+            names[-1],
+            hashed(),
+            f"{temp_prefix(owner)}{crypto.new_id()[:12]}",
+            None if staged is None else (lambda: staged(digest.hexdigest())),
+        )
 
 
 class Signer(Protocol):
@@ -555,6 +590,7 @@ def write_sealed(
     records: Iterable[dict[str, Any]],
     key: bytes,
     signer: crypto.DeviceKeys,
+    staged: Staged | None = None,
 ) -> int:
     """A sealed file of records (JSON lines, compressed, then sealed in chunks)."""
     frame = _frame({**header, "key": crypto.key_id(key)})
@@ -573,10 +609,16 @@ def write_sealed(
 
     signed = _Signed(signer)
     parts = signed.parts([frame, *crypto.seal_chunks(key, frame, plain())])
-    return atomic_write(path, parts, str(header.get("device") or ""))
+    return atomic_write(path, parts, str(header.get("device") or ""), staged)
 
 
-def write_plain(path: Path, header: dict[str, Any], body: dict[str, Any], signer: Signer) -> int:
+def write_plain(
+    path: Path,
+    header: dict[str, Any],
+    body: dict[str, Any],
+    signer: Signer,
+    staged: Staged | None = None,
+) -> int:
     """A signed file whose body is JSON (a key file: its secrets are sealed inside)."""
     frame = _frame(header)
     data = json.dumps(body, sort_keys=True, separators=(",", ":")).encode("utf-8")
@@ -585,8 +627,9 @@ def write_plain(path: Path, header: dict[str, Any], body: dict[str, Any], signer
     voucher = header.get("voucher")
     owner = header.get("writer") or (voucher if voucher and voucher != "recovery" else None)
     return atomic_write(
-        path, _Signed(signer).parts([frame, data]), str(owner or header.get("device") or "")
-    )
+        path, _Signed(signer).parts([frame, data]), str(owner or header.get("device") or ""),
+        staged,
+    )  # fmt: skip
 
 
 # -- reading ----------------------------------------------------------------------------

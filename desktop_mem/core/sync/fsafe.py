@@ -25,7 +25,7 @@ import contextlib
 import errno
 import os
 import stat
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from desktop_mem.core.errors import SyncRefused
@@ -360,13 +360,22 @@ class Dir:
             os.close(fd)
         return size
 
-    def write_atomic(self, name: str, parts: Iterable[bytes], temporary: str) -> int:
+    def write_atomic(
+        self,
+        name: str,
+        parts: Iterable[bytes],
+        temporary: str,
+        staged: Callable[[], None] | None = None,
+    ) -> int:
         """Write `name` under the name `temporary`, flush it to disk, then rename it into
         place: a reader (or a sync engine) sees the whole file or none. Whatever had the
         name (a link, a FIFO, a folder someone put there) is replaced, not followed.
-        Returns its size."""
+        `staged` is called once the file is whole on disk, before the rename. Returns its
+        size."""
         try:
             size = self.write_new(temporary, parts)
+            if staged is not None:
+                staged()
             self.replace(temporary, name)
         except BaseException:
             with contextlib.suppress(OSError):

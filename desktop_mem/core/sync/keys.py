@@ -154,6 +154,10 @@ class KeyChain:
     pending: Pending | None = None
     offers: dict[str, Offer] = field(default_factory=dict)
     in_sync: dict[str, Member] = field(default_factory=dict)  # who was in at the last refresh
+    # the digests of the records this computer wrote in keys/ (its generations, the joins
+    # it signed): it keeps them there, and one signed with its key that it did not write
+    # is a copy of it at work. None: from before they were counted (core/sync/own.py)
+    written: set[str] | None = None
     # not kept: what the last refresh read
     membership: Membership | None = field(default=None, repr=False, compare=False)
     bodies: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
@@ -177,6 +181,7 @@ class KeyChain:
             "pending": None if self.pending is None else self.pending.to_dict(),
             "offers": {k: o.to_dict() for k, o in sorted(self.offers.items())},
             "members": {d: m.to_dict() for d, m in sorted(self.members.items())},
+            **({} if self.written is None else {"written": sorted(self.written)}),
         }
 
     @classmethod
@@ -200,6 +205,8 @@ class KeyChain:
             str(d): Member(str(m["agreement"]), str(m["signing"]))
             for d, m in data.get("members", {}).items()
         }
+        if isinstance(data.get("written"), list):
+            chain.written = {str(d) for d in data["written"]}
         return chain
 
     @property
@@ -437,6 +444,7 @@ class KeyChain:
                 "code there, keep both computers on, and join with it.",
                 reason="sync_code_expired",
             )
+        self.left_out = False  # still waiting, and rightly
 
     # -- making a generation -----------------------------------------------------------
 
@@ -492,6 +500,7 @@ class KeyChain:
         kf = records.write_key_file(layout, body, signer)
         self.keys[crypto.key_id(key)] = key
         self.kept[kf.record.digest] = (records.GENERATION, kf.data)
+        self.wrote(kf.record.digest)
         self.bodies[kf.record.digest] = body
         self.removed = gone
         self.current = Current(
@@ -499,6 +508,11 @@ class KeyChain:
             body["lock"], kf.record.digest,
         )  # fmt: skip
         return self.current
+
+    def wrote(self, digest: str) -> None:
+        """A record this computer wrote in keys/ (None until counted: all it signed)."""
+        if self.written is not None:
+            self.written.add(digest)
 
     def _authority_for(
         self, recovery: RecoveryLock | None, lock: dict[str, Any] | None
@@ -526,6 +540,7 @@ class KeyChain:
         self, layout: files.Layout, me: str, signer: crypto.DeviceKeys, lock: dict[str, Any] | None
     ) -> None:
         """The first generation of a new sync: this computer alone, trusted as the root."""
+        self.written = set()
         self.new_generation(layout, me, signer, lock, members={})
         assert self.current is not None
         self.anchor = Anchor(frozenset({self.current.digest}))

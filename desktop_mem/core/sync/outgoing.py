@@ -13,6 +13,8 @@ from typing import Any
 
 from desktop_mem.core.sync import crypto, files
 from desktop_mem.core.sync.keys import KeyChain
+from desktop_mem.core.sync.own import Ledger
+from desktop_mem.core.sync.reading import Reading
 from desktop_mem.core.sync.replica import Replica
 from desktop_mem.core.sync.state import SyncState, now_iso
 
@@ -31,6 +33,10 @@ class Outgoing:
         self.db = state.db
         # when something this computer wrote was deleted (its text must leave the folder)
         self.deleted_at: float | None = None
+        # its files in the folder as it wrote them (core/sync/own.py)
+        self.ledger = Ledger(state)
+        # another computer said it is stuck at one of its files: a fresh snapshot answers
+        self.asked = False
 
     def export(self) -> int:
         replica = self.state.replica()
@@ -58,16 +64,15 @@ class Outgoing:
                 "device": self.state.device,
                 "seq": n,
             }
+            name = files.changes_name(n)
+            path = layout.device(self.state.device) / name
             counted = _Counted(replica.records_of(n))
             files.write_sealed(
-                layout.device(self.state.device) / files.changes_name(n),
-                header,
-                counted,
-                chain.write_key,
-                keys,
+                path, header, counted, chain.write_key, keys, staged=self.ledger.staged(name)
             )
             with self.db.transaction() as conn:
                 self.state.set(conn, {"written": str(n)})
+                self.ledger.landed(conn, name, path)
                 # how many records it held and when: what another computer has not
                 # taken in yet is counted from these ("your last 3 changes, since 14:02")
                 conn.execute(
@@ -106,16 +111,17 @@ class Outgoing:
         change files up to it removed: what was deleted or replaced leaves the folder."""
         n = self.state.int("written")
         header = {"kind": "snapshot", "sync": layout.sync_id, "device": self.state.device, "seq": n}
+        name = files.snapshot_name(n)
+        path = layout.device(self.state.device) / name
         files.write_sealed(
-            layout.device(self.state.device) / files.snapshot_name(n),
-            header,
-            self.state.replica().records_of(None),
-            chain.write_key,
-            keys,
-        )
+            path, header, self.state.replica().records_of(None), chain.write_key, keys,
+            staged=self.ledger.staged(name),
+        )  # fmt: skip
         with self.db.transaction() as conn:
             self.state.set(conn, {"snapshot": str(n)})
+            self.ledger.landed(conn, name, path)
         self.deleted_at = None
+        self.asked = False
         self.clean_own(layout)
 
     def clean_own(self, layout: files.Layout) -> None:
@@ -124,12 +130,15 @@ class Outgoing:
             return
         changes, snaps = layout.numbered(self.state.device)
         folder = layout.device(self.state.device)
-        for n in changes:
-            if n <= snap:
-                files.remove_file(folder / files.changes_name(n))
-        for n in snaps:
-            if n < snap:
-                files.remove_file(folder / files.snapshot_name(n))
+        gone = [files.changes_name(n) for n in changes if n <= snap]
+        gone += [files.snapshot_name(n) for n in snaps if n < snap]
+        for name in gone:
+            files.remove_file(folder / name)
+        # and what it knows of files compacted away (gone from the folder already)
+        gone += self.ledger.older_than(snap)
+        if gone:
+            with self.db.transaction() as conn:
+                self.ledger.forget(conn, gone)
 
     def unreceived(self, received: int, written: int) -> tuple[int, str | None]:
         """What a computer that has taken in this one's files up to `received` lacks of
@@ -157,12 +166,23 @@ class Outgoing:
             with self.db.transaction() as conn:
                 conn.execute("DELETE FROM sync_sent WHERE seq <= ?", (floor,))
 
-    def write_status(self, layout: files.Layout, chain: KeyChain, keys: crypto.DeviceKeys) -> None:
+    def write_status(
+        self,
+        layout: files.Layout,
+        chain: KeyChain,
+        keys: crypto.DeviceKeys,
+        force: bool = False,
+        counter: int = 0,
+    ) -> None:
+        """Its status, when it says something new (or once an hour, to say it is there).
+        `force`: written whatever it says (the one in the folder is not this computer's
+        own); `counter`: one it must go past (another writer used it under its name)."""
         rows = self.db.query("SELECT device, applied, applied_at FROM sync_peers")
         applied = {r[0]: int(r[1]) for r in rows}
         # when each was reached: the other computer says "desktop has had everything you
         # wrote since 14:02", not only that it has
         applied_at = {r[0]: r[2] for r in rows if r[2]}
+        reading = Reading(self.state)
         status = {
             "name": self.state.name,
             "app": APP,
@@ -173,6 +193,11 @@ class Outgoing:
             "agreement": keys.public["agreement"],
             "signing": keys.public["signing"],
             "generation": chain.current.number if chain.current else 0,
+            # where it is stuck (the writer answers with a fresh snapshot), and the last
+            # files it took in of each computer (one that its writer did not write shows
+            # a copy of that computer at work)
+            "stuck": reading.stuck_at(),
+            "read": reading.last(),
         }
         digest = json.dumps(status, sort_keys=True)
         last = self.state.get("status_at")
@@ -180,23 +205,26 @@ class Outgoing:
             time.time() - datetime.fromisoformat(last.replace("Z", "+00:00")).timestamp()
             < STATUS_REFRESH_S
         )
-        if digest == self.state.get("status_digest") and fresh:
+        if digest == self.state.get("status_digest") and fresh and not force:
             return
-        counter = self.state.int("status_counter") + 1
+        counter = max(self.state.int("status_counter"), counter) + 1
         stamp = now_iso()
         header = {"kind": "status", "sync": layout.sync_id, "device": self.state.device}
+        path = layout.device(self.state.device) / files.STATUS
         files.write_sealed(
-            layout.device(self.state.device) / files.STATUS,
+            path,
             header,
             [{**status, "written_at": stamp, "counter": counter}],
             chain.write_key,
             keys,
+            staged=self.ledger.staged(files.STATUS),
         )
         with self.db.transaction() as conn:
             self.state.set(
                 conn,
                 {"status_digest": digest, "status_at": stamp, "status_counter": str(counter)},
             )
+            self.ledger.landed(conn, files.STATUS, path)
 
 
 class _Counted:

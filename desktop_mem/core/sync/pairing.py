@@ -130,9 +130,10 @@ def admit(
         want = records.request_proof(made.key, layout.sync_id, req.offer, device, req.member)
         if not hmac.compare_digest(req.proof, want):
             continue  # not made with the code: nothing to say to a stranger
-        records.write_join(
+        join = records.write_join(
             layout, device, req.member, me, made.generation, "pair", made.made, signer, req.offer
         )
+        chain.wrote(join.digest)
         made.used_by = device
         files.remove_file(offer_path(layout, req.offer))
         admitted.append(Admitted(device, made.made))
@@ -222,7 +223,17 @@ def _from_offer(
             "the computer that showed the code, and show a new one"
         ) from None
     trusted = frozenset(d for d, (kind, _b) in chain.kept.items() if kind == records.GENERATION)
-    chain.anchor = Anchor(trusted, members, removed)
+    # a removal the records carried here say themselves counts from the generation that
+    # made it; as part of the anchor it would count everywhere, before it too: a
+    # generation written before it, by a computer the removed one had let in, would be
+    # refused here and taken everywhere else (and what builds on it wait here for good)
+    said: set[str] = set()
+    for d in trusted:
+        with contextlib.suppress(SyncRefused):
+            said |= records.key_file(
+                files.parse_raw(chain.kept[d][1], raw.path, layout.sync_id, records.GENERATION)
+            ).record.removed
+    chain.anchor = Anchor(trusted, members, removed - said)
     m, _refused = chain.evaluate(layout)
     shown_by = m.members.get(inviter)
     if shown_by is None or write not in m.generations:

@@ -301,8 +301,8 @@ class Replica:
         known = self._record(conn, kind, uid)
         if known is not None and known[1] is None:
             return 0  # deleted elsewhere: nothing about it is sent again
-        if body is None and known is None:
-            return 0  # made and removed here before it was ever sent
+        # (a record made and removed here before this computer sent it still has its
+        # deletion sent: a copy of this computer under its identity may have sent it)
         if known is not None and known[1] == body:
             return 0
         # a conversation's deletion says the newest of it this computer had seen: the
@@ -341,10 +341,11 @@ class Replica:
         if known is not None and known[1] is None:
             return 0
         if row is None:
-            if known is None:
-                return 0
-            # the version deleted: an edit elsewhere newer than it was not seen here
-            self._store(conn, MEMORY, uid, (tick(), self.device), None, seq, prev=known[0])
+            # the version deleted: an edit elsewhere newer than it was not seen here. (Its
+            # deletion is sent even if it was never sent: a copy of this computer under its
+            # identity, a cloned disk, may have sent it.)
+            prev = known[0] if known is not None else None
+            self._store(conn, MEMORY, uid, (tick(), self.device), None, seq, prev=prev)
             conn.execute("DELETE FROM sync_records WHERE kind = ? AND uid = ?", (CONTEXT, uid))
             return 1
         changed = 0
@@ -557,6 +558,48 @@ class Replica:
                 (self.device, self.device),
             )
         }
+
+    # -- when two computers wrote under one identity (core/sync/twins.py) ---------------
+
+    def restamp(self, conn: Any, old: str, seq: int) -> int:
+        """Every record and version stamped by `old` is stamped by this computer instead,
+        each with its logical clock unchanged, and filed under `seq` with those of the
+        computers it carries (they all go out in its first change file). The same clock
+        keeps every order with what others wrote; this computer's id, above `old`, puts
+        its version after the other copy's where both stamped one record with one
+        clock. Inside the caller's transaction; how many rows moved."""
+        carried = [d for d in self.devices if d != self.device]
+        moved = conn.execute(
+            "UPDATE sync_records SET device = ?, seq = ? WHERE device = ?", (self.device, seq, old)
+        ).rowcount
+        moved += conn.execute(
+            "UPDATE memory_history SET sync_device = ?, sync_seq = ? WHERE sync_device = ?",
+            (self.device, seq, old),
+        ).rowcount
+        if carried:
+            marks = ",".join("?" * len(carried))
+            moved += conn.execute(
+                f"UPDATE sync_records SET seq = ? WHERE device IN ({marks})", (seq, *carried)
+            ).rowcount
+            moved += conn.execute(
+                f"UPDATE memory_history SET sync_seq = ? WHERE sync_device IN ({marks})",
+                (seq, *carried),
+            ).rowcount
+        return moved
+
+    def resend(self, conn: Any, seq: int) -> int:
+        """Every record and version this computer writes, filed under `seq` again, stamps
+        unchanged: they go out whole in its next change file (another copy of it wrote
+        files under its name that replaced some of its own). How many rows moved."""
+        marks = ",".join("?" * len(self.devices))
+        moved = conn.execute(
+            f"UPDATE sync_records SET seq = ? WHERE device IN ({marks})", (seq, *self.devices)
+        ).rowcount
+        moved += conn.execute(
+            f"UPDATE memory_history SET sync_seq = ? WHERE sync_device IN ({marks})",
+            (seq, *self.devices),
+        ).rowcount
+        return moved
 
     # -- taking in what another computer sent ------------------------------------------
 
@@ -826,10 +869,12 @@ class Replica:
             return False  # made on top of this computer's version
         if mine.get("prev") is not None and tuple(mine["prev"]) == stamp:
             return False  # this computer's version was made on top of it
+        # its version is here (under the id of a computer it was a copy of, when the two
+        # sent it under both: the same clock and text)
         seen = conn.execute(
             "SELECT 1 FROM memory_history h JOIN memories m ON m.id = h.memory_id WHERE m.uid = ? "
-            "AND h.sync_clock = ? AND h.sync_device = ?",
-            (uid, stamp[0], stamp[1]),
+            "AND h.sync_clock = ? AND (h.sync_device = ? OR h.text = ?)",
+            (uid, stamp[0], stamp[1], str(head.get("text") or "")),
         ).fetchone()
         return seen is None
 
@@ -903,19 +948,31 @@ class Replica:
         out.memories.add(int(row[0]))
 
     def _merge_versions(self, conn: Any, mid: int, versions: list[dict[str, Any]]) -> None:
-        have = {
-            (r[0], r[1])
-            for r in conn.execute(
-                "SELECT sync_clock, sync_device FROM memory_history WHERE memory_id = ? "
-                "AND sync_clock IS NOT NULL",
-                (mid,),
-            ).fetchall()
-        }
+        rows = conn.execute(
+            "SELECT sync_clock, sync_device, action, actor, text, kind, importance, pinned, "
+            "valid_from, valid_until, changed_at FROM memory_history WHERE memory_id = ? "
+            "AND sync_clock IS NOT NULL",
+            (mid,),
+        ).fetchall()
+        have = {(r[0], r[1]) for r in rows}
+        # a version already here under another computer's id with the same clock and the
+        # same content is the same version: two computers that shared one identity sent
+        # it under both ids (core/sync/twins.py)
+        same = {_version_key(r[0], r[2:]) for r in rows}
         added = False
         for v in versions:
             if not isinstance(v, dict) or not isinstance(v.get("c"), int):
                 continue
             if (v["c"], v.get("d")) in have:
+                continue
+            content = (
+                str(v.get("action") or "edited"), str(v.get("actor") or "user"),
+                str(v.get("text") or ""), v.get("kind") or "fact",
+                float(v.get("importance") or 0.5), int(bool(v.get("pinned"))),
+                v.get("valid_from"), v.get("valid_until"), str(v.get("changed_at") or ""),
+            )  # fmt: skip
+            if _version_key(v["c"], content) in same:
+                self.witness(conn, int(v["c"]))
                 continue
             self.witness(conn, int(v["c"]))
             conn.execute(
@@ -932,6 +989,7 @@ class Replica:
                 ),
             )  # fmt: skip
             have.add((v["c"], v.get("d")))
+            same.add(_version_key(v["c"], content))
             added = True
         if added:
             # every computer numbers the versions the same way: in stamp order
@@ -1146,6 +1204,12 @@ def _with_prev(record: dict[str, Any], prev: str | None) -> dict[str, Any]:
     if stamp is not None:
         record["p"] = list(stamp)
     return record
+
+
+def _version_key(clock: int, content: Any) -> tuple[Any, ...]:
+    action, actor, text, kind, importance, pinned, valid_from, valid_until, changed_at = content
+    return (int(clock), str(action), str(actor), str(text), str(kind), round(float(importance), 6),
+            int(bool(pinned)), valid_from, valid_until, str(changed_at))  # fmt: skip
 
 
 def _without_prev(body: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -46,11 +46,14 @@ class Peer:
     # first of them was written (None: written before that was kept)
     missing: int = 0
     missing_since: str | None = None
+    # the file of this computer's that it says it cannot go on past (its status): it is
+    # not up to date, whatever else is said of it, until a fresh snapshot reaches it
+    stuck: str | None = None
 
     @property
     def up_to_date(self) -> bool:
-        """It has taken in everything this computer has written."""
-        return self.missing == 0
+        """It has taken in everything this computer has written, and is not stuck."""
+        return self.missing == 0 and self.stuck is None
 
     @property
     def synced_at(self) -> str | None:
@@ -64,7 +67,7 @@ class Peer:
             "seen_at": self.seen_at, "written_at": self.written_at, "removed": self.removed,
             "behind": self.behind, "received": self.received, "received_at": self.received_at,
             "up_to_date": self.up_to_date, "synced_at": self.synced_at,
-            "missing": self.missing, "missing_since": self.missing_since,
+            "missing": self.missing, "missing_since": self.missing_since, "stuck": self.stuck,
         }  # fmt: skip
 
 

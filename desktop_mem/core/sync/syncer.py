@@ -3,17 +3,24 @@
 A pass (`Syncer.run`), under a lock so one process at a time syncs a profile here:
 
 1. read the key files (a new generation, or this computer removed);
-2. stamp what changed here and write it as this computer's next change file;
-3. read every other computer's status, then its snapshot (when this computer is
+2. check this computer's own files in the folder against what it wrote
+   (core/sync/own.py): those the engine damaged, cut, rolled back or deleted are
+   written again at this pass; a valid one it did not write means a copy of it is at
+   work under its identity, and one of the two goes on as a new computer
+   (core/sync/twins.py);
+3. stamp what changed here and write it as this computer's next change file;
+4. read every other computer's status, then its snapshot (when this computer is
    further behind than its change files reach) and its change files in order, each
-   applied in one transaction with this computer's number of it, so a pass killed
-   half-way applies each file whole or not at all; a file that does not open (an
-   engine still delivering it, or changed) is left and the others wait behind it;
-4. merge memories added on both sides with the same text;
-5. compact this computer's files (a snapshot of what it wrote that still stands, the
-   change files before it removed) when they have grown past the snapshot, or when
-   something it wrote was deleted;
-6. write its status: its name, what it has read of each computer, when.
+   applied in steps committed with how far they got; a file that does not open is
+   waited for while it may still be arriving, then this computer goes on from a
+   snapshot beyond it, or says once that it is stuck there (core/sync/incoming.py);
+5. merge memories added on both sides with the same text;
+6. compact this computer's files (a snapshot of what it wrote that still stands, the
+   change files before it removed) when they have grown past the snapshot, when
+   something it wrote was deleted, when one of them was damaged, or when another
+   computer says it is stuck at one of them;
+7. write its status: its name, what it has read of each computer, when, and where it
+   is stuck.
 
 Nothing in a pass depends on the wall clock except what a person reads ("2 min ago").
 """
@@ -27,6 +34,7 @@ import os
 import threading
 import time
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,13 +43,14 @@ from desktop_mem.core.errors import SyncError, SyncRefused
 from desktop_mem.core.events import MemoriesChanged, SettingChanged, SyncChanged
 from desktop_mem.core.keys import recovery
 from desktop_mem.core.keys.vault import read_sidecar, write_key_mode
-from desktop_mem.core.sync import crypto, files, lost, pairing, records
+from desktop_mem.core.sync import crypto, files, lost, pairing, twins
 from desktop_mem.core.sync.incoming import APPLY_BATCH, Incoming
 from desktop_mem.core.sync.keys import KeyChain
 from desktop_mem.core.sync.lost import Lost
 from desktop_mem.core.sync.membership import Member
 from desktop_mem.core.sync.outgoing import Outgoing
 from desktop_mem.core.sync.quarantine import Quarantine
+from desktop_mem.core.sync.reading import Reading
 from desktop_mem.core.sync.replica import Applied, Replica
 from desktop_mem.core.sync.state import Pass, Peer, SyncState, default_name, now_iso
 
@@ -58,6 +67,16 @@ log = logging.getLogger(__name__)
 __all__ = ["APPLY_BATCH", "Pass", "Peer", "Syncer", "default_name"]
 
 NAME_KEPT = "computer_name"  # outside sync.*: kept when sync is turned off
+
+
+@dataclass
+class Repair:
+    """What a pass writes again of its own files (core/sync/own.py)."""
+
+    files: bool = False  # a change file or snapshot: a fresh snapshot
+    status: bool = False
+    counter: int = 0  # a status counter another writer used under its name
+    split: bool = False  # it went on as a new computer
 
 
 class Syncer:
@@ -202,7 +221,9 @@ class Syncer:
         folder = _usable_folder(folder)
         old = self.device
         carried = set(self.chain().removed)  # the computers removed whose records it carried
-        device = crypto.new_id()
+        # above every id it had: where a copy of it stamped a record with the same clock
+        # under one of them, what it sends again comes after (core/sync/twins.py)
+        device = twins.id_above(max(self.state.former() | {old}))
         keys = crypto.DeviceKeys.generate()
         self._let_in(files.Layout.of(folder, chain.sync_id), chain, device, keys)
         with self._exclusive():
@@ -228,21 +249,19 @@ class Syncer:
                     },
                 )
                 conn.execute("DELETE FROM sync_sent")  # its file numbers start again
-                # what it wrote as its old self goes out again in its first change file,
-                # stamps unchanged: the others may never have had some of it (its files
-                # were refused, or removed with it)
-                # (and what it wrote as the selves before that, if it joined again before),
-                # and what it carried of computers removed before: its old files, where
-                # that was, go
+                self.outgoing.ledger.reset(conn)
+                # what it wrote as its old self goes out again in its first change file:
+                # the others may never have had some of it (its files were refused, or
+                # removed with it); (and what it wrote as the selves before that, if it
+                # joined again before). Under its new id, each with its clock unchanged:
+                # a copy of it under the old id (a cloned disk) may have stamped other
+                # content with the same stamps, which the new id now comes after. What it
+                # carried of computers removed before goes out again too.
                 former = sorted(self.state.former() | {old})
-                sent = sorted(set(former) | carried | chain.removed)
-                marks = ",".join("?" * len(sent))
-                moved = conn.execute(
-                    f"UPDATE sync_records SET seq = 1 WHERE device IN ({marks})", sent
-                ).rowcount
-                moved += conn.execute(
-                    f"UPDATE memory_history SET sync_seq = 1 WHERE sync_device IN ({marks})", sent
-                ).rowcount
+                replica = Replica(
+                    self.profile, device, carried=carried | chain.removed | set(former)
+                )
+                moved = sum(replica.restamp(conn, f, 1) for f in former)
                 if moved:
                     self.state.set(conn, {"seq": "1"})
                 # and stays in every snapshot it writes: it is the one that carries it
@@ -300,6 +319,8 @@ class Syncer:
                 "UPDATE memory_history SET sync_clock = NULL, sync_device = NULL, sync_seq = NULL"
             )
             Replica.stop_recording(conn)
+        self.outgoing.ledger.reload()
+        self.incoming.reading.reload()
         self.db.checkpoint()
         self.profile.events.emit(SyncChanged("off"))
 
@@ -395,6 +416,8 @@ class Syncer:
         """One pass at a time for this profile on this computer, across processes."""
         with self._lock:
             if fcntl is None:
+                self.outgoing.ledger.reload()
+                self.incoming.reading.reload()
                 yield True
                 return
             path = sibling(self.db.path, ".sync.lock")
@@ -410,6 +433,10 @@ class Syncer:
                             yield False
                             return
                         time.sleep(0.05)
+                # another process (the window, a command) may have synced since: what it
+                # keeps of its files is read as kept, not as this one last saw it
+                self.outgoing.ledger.reload()
+                self.incoming.reading.reload()
                 yield True
             finally:
                 os.close(fd)
@@ -454,9 +481,14 @@ class Syncer:
             result.refused.append(found)
         layout.clear_temporary(device)
         self._refresh_keys(layout, chain, keys, result)
-        self._check_copy(layout, result)
+        if self._check_copy(layout, result):
+            chain = self._reloaded(chain)
+        repair = self._check_own(layout, chain)
+        if repair.split:
+            chain = self._reloaded(chain)
         device = self.device
         keys = self.device_keys()
+        self._retire(layout, chain, keys)
         writes = chain.current is not None  # not while it waits for the key others use
         if writes:
             result.sent += self.outgoing.export()
@@ -485,12 +517,19 @@ class Syncer:
             self.outgoing.write_pending(layout, chain, keys)
         if result.applied.own_removed or result.applied.memories_removed:
             self.outgoing.deleted_at = self.outgoing.deleted_at or time.monotonic()
-        if writes and compact is not False and self.outgoing.should_compact(layout, compact):
+        # its own files damaged, or another computer stuck at one of them: a fresh snapshot
+        # of everything still standing (the damaged change files go with the others)
+        needed = repair.files or self.outgoing.asked
+        if (
+            writes
+            and compact is not False
+            and (needed or self.outgoing.should_compact(layout, compact))
+        ):
             self.outgoing.compact(layout, chain, keys)
             result.compacted = True
         self.outgoing.clean_own(layout)
         if writes:
-            self.outgoing.write_status(layout, chain, keys)
+            self.outgoing.write_status(layout, chain, keys, repair.status, repair.counter)
         self.outgoing.forget_received()
         result.refused += [self._said(place, why) for place, why in quarantine.unsaid()]
         result.ignored = quarantine.ignored
@@ -600,11 +639,12 @@ class Syncer:
             })  # fmt: skip
         return out
 
-    def _check_copy(self, layout: files.Layout, result: Pass) -> None:
+    def _check_copy(self, layout: files.Layout, result: Pass) -> bool:
         """This profile was restored from a backup, or copied, while synced: the folder
-        holds files of this computer that the profile does not know it wrote. It goes on
-        as a new computer, so no file is written twice under one name; what the folder
-        holds of its earlier self comes back to it like another computer's.
+        holds files of this computer numbered past what the profile knows it wrote. It
+        goes on as a new computer (core/sync/twins.py), so no file is written twice under
+        one name; what the folder holds of its earlier self comes back to it like another
+        computer's. Returns whether it did.
 
         A change file numbered up to what this profile stamped is its own: a pass killed
         after the file was in place but before it recorded so. The next pass writes it
@@ -619,45 +659,34 @@ class Syncer:
         above = [("changes", n) for n in changes if n > mark]
         above += [("snapshot", n) for n in snaps if n > mark]
         if not any(self._signed_here(layout, kind, n, result) for kind, n in above):
-            return
-        old = self.device
-        device = crypto.new_id()
-        keys = crypto.DeviceKeys.generate()
-        # its earlier self, still a member, lets the new one in (and the key it holds)
-        chain = self.chain()
-        if chain.current is not None:
-            member = Member(keys.public["agreement"], keys.public["signing"])
-            join = records.write_join(
-                layout, device, member, old, chain.current.digest, "key", None,
-                self.device_keys(),
-            )  # fmt: skip
-            chain.kept[join.digest] = (records.JOIN, join.signed + join.signature)
-        with self.db.transaction() as conn:
-            self.state.set(conn, {"keys": json.dumps(chain.to_dict())})
-            conn.execute(
-                "INSERT OR REPLACE INTO sync_peers(device, name, applied) VALUES (?, ?, 0)",
-                (old, self.name),
-            )
-            conn.execute(
-                "UPDATE sync_peers SET signing = ?, agreement = ? WHERE device = ?",
-                (self.device_keys().public["signing"], self.device_keys().public["agreement"], old),
-            )
-            self.state.set(
-                conn,
-                {
-                    "device": device,
-                    "device_keys": json.dumps(keys.to_dict()),
-                    "seq": "0",
-                    "written": "0",
-                    "snapshot": "0",
-                    "status_digest": None,
-                },
-            )
-            # what it sent as its earlier self is that computer's now
-            conn.execute("DELETE FROM sync_sent")
-            conn.execute("UPDATE sync_records SET seq = NULL WHERE device = ?", (old,))
-            conn.execute("UPDATE memory_history SET sync_seq = NULL WHERE sync_device = ?", (old,))
-        log.info("sync: this profile was restored or copied; it goes on as a new computer")
+            return False
+        twins.split(self.state, self.outgoing, layout)
+        return True
+
+    def _check_own(self, layout: files.Layout, chain: KeyChain) -> Repair:
+        """This computer's own files in the folder, compared with what it wrote: what to
+        write again; and a copy of it at work under its identity, settled."""
+        before = chain.written
+        found = self.outgoing.ledger.check(layout, chain, self.device_keys().public["signing"])
+        if chain.written != before:
+            self._keep(chain)
+        repair = Repair(found.files, found.status, found.counter)
+        for name in found.restored:
+            log.info("sync: wrote back this computer's %s in keys/", name)
+        if not found.foreign:
+            return repair
+        if found.twin_left:  # the other copy went on as a new computer: this one stays
+            twins.keep(self.state, self.outgoing, [d for _n, d in found.foreign])
+            return Repair(True, True, found.counter)
+        twins.split(self.state, self.outgoing, layout)
+        return Repair(split=True)
+
+    def _reloaded(self, chain: KeyChain) -> KeyChain:
+        """The key chain as kept (a join was just added to it), with what the pass's
+        refresh found."""
+        fresh = self.chain()
+        fresh.membership, fresh.bodies = chain.membership, chain.bodies
+        return fresh
 
     def _signed_here(self, layout: files.Layout, kind: str, n: int, result: Pass) -> bool:
         """Whether this computer's file `n` in its own folder is one it signed."""
@@ -748,28 +777,54 @@ class Syncer:
             # the newest records first (a removal made since elsewhere; a computer let in
             # since the last pass: it gets the new key too)
             self._refresh_keys(layout, chain, keys, Pass(), announce=False)
-            lock = _lock_of(self.profile) or (chain.current.lock if chain.current else None)
-            chain.new_generation(layout, self.device, keys, lock, removed={device})
-            with self.db.transaction() as conn:
-                self.state.set(conn, {"keys": json.dumps(chain.to_dict())})
-                conn.execute("UPDATE sync_peers SET removed = 1 WHERE device = ?", (device,))
-                # what it wrote that stands is this computer's to carry from now on
-                seq = self.state.int("seq") + 1
-                moved = conn.execute(
-                    "UPDATE sync_records SET seq = ? WHERE device = ?", (seq, device)
-                ).rowcount
-                moved += conn.execute(
-                    "UPDATE memory_history SET sync_seq = ? WHERE sync_device = ?", (seq, device)
-                ).rowcount
-                if moved:
-                    self.state.set(conn, {"seq": str(seq)})
-            # its standing records go out under this computer's name, their stamps
-            # unchanged, and stay in every snapshot after (the replica carries the
-            # records of every computer taken out)
-            self.outgoing.write_pending(layout, chain, keys)
-            files.remove_tree(layout.device(device))
+            self._take_out(layout, chain, keys, device)
             self.outgoing.write_status(layout, chain, keys)
         self.profile.events.emit(SyncChanged("removed"))
+
+    def _take_out(
+        self, layout: files.Layout, chain: KeyChain, keys: crypto.DeviceKeys, device: str
+    ) -> None:
+        """A new generation without `device`; what it wrote that stands carried by this
+        computer from now on; its folder gone."""
+        lock = _lock_of(self.profile) or (chain.current.lock if chain.current else None)
+        chain.new_generation(layout, self.device, keys, lock, removed={device})
+        with self.db.transaction() as conn:
+            self.state.set(conn, {"keys": json.dumps(chain.to_dict())})
+            conn.execute("UPDATE sync_peers SET removed = 1 WHERE device = ?", (device,))
+            # what it wrote that stands is this computer's to carry from now on
+            seq = self.state.int("seq") + 1
+            moved = conn.execute(
+                "UPDATE sync_records SET seq = ? WHERE device = ?", (seq, device)
+            ).rowcount
+            moved += conn.execute(
+                "UPDATE memory_history SET sync_seq = ? WHERE sync_device = ?", (seq, device)
+            ).rowcount
+            if moved:
+                self.state.set(conn, {"seq": str(seq)})
+        # its standing records go out under this computer's name, their stamps
+        # unchanged, and stay in every snapshot after (the replica carries the
+        # records of every computer taken out)
+        self.outgoing.write_pending(layout, chain, keys)
+        files.remove_tree(layout.device(device))
+
+    def _retire(self, layout: files.Layout, chain: KeyChain, keys: crypto.DeviceKeys) -> None:
+        """Both copies of a computer went on as new computers (each found the other's
+        files before it saw that the other had gone): the identity they shared is no
+        one's now, and its folder would stay for good, with texts deleted since in it.
+        Each of the new ones takes it out of the sync, as a removal (whichever of them
+        still can); everything in it was sent again by the two (core/sync/twins.py)."""
+        old = self.state.get("split_from")
+        if old is None or chain.current is None:
+            return
+        heirs = twins.heirs(chain, old, self.outgoing.ledger)
+        if old in chain.removed:  # done (by this computer, the other new one, or a person)
+            with self.db.transaction() as conn:
+                self.state.set(conn, {"split_from": None})
+        elif len(heirs) > 1:  # each of them does (two new keys made apart are merged)
+            log.info("sync: both copies of a computer went on as new ones: its old id leaves")
+            self._take_out(layout, chain, keys, old)
+            with self.db.transaction() as conn:
+                self.state.set(conn, {"split_from": None})
 
     # -- what the window and `sync status` show ------------------------------------------
 
@@ -785,6 +840,8 @@ class Syncer:
             data = json.loads(status) if status else {}
             received = _int_of(data.get("applied"), me)
             at = data.get("applied_at")
+            stuck = data.get("stuck")
+            on = stuck.get(me) if isinstance(stuck, dict) and self.enabled else None
             peer = Peer(
                 device,
                 name or device[:8],
@@ -795,6 +852,7 @@ class Syncer:
                 int(data.get("seq") or 0) > int(applied),
                 received,
                 str(at[me]) if isinstance(at, dict) and at.get(me) else None,
+                stuck=str(on["file"]) if isinstance(on, dict) and on.get("file") else None,
             )  # fmt: skip
             if received < written and not removed:
                 peer.missing, peer.missing_since = self.outgoing.unreceived(received, written)
@@ -899,6 +957,12 @@ class Syncer:
             "error": self.last_error,
             "removed": self.removed_here,
             "waiting_for": self._waiting_for(),
+            # where this computer cannot go on with another's files (said once at the
+            # pass that found it; here until a fresh copy arrives)
+            "stuck": [
+                {"device": d, "name": self.incoming.peer_name(d), **at}
+                for d, at in Reading(self.state).stuck_at().items()
+            ],
         }
 
     def _waiting_for(self) -> dict[str, str] | None:
