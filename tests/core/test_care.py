@@ -364,7 +364,7 @@ def test_turned_off_it_is_given_only_when_found(allergic: Profile, fake_ollama: 
         session.close()
 
 
-def test_always_given_come_first_within_the_core_budget(profile: Profile) -> None:
+def test_always_given_come_first_within_their_own_budget(profile: Profile) -> None:
     mem = profile.memories
     pinned = mem.add(NewMemory("Prefers short answers", pinned=True)).memory
     diet = mem.add(NewMemory("I'm vegetarian")).memory
@@ -374,8 +374,10 @@ def test_always_given_come_first_within_the_core_budget(profile: Profile) -> Non
     assert [(u.memory_id, u.why) for u in plan.used[:3]] == [
         (allergy.id, "always"), (diet.id, "always"), (pinned.id, "core"),
     ]  # fmt: skip
-    tight = builder.build("what should I eat?", [], Budget(core_tokens=14))
+    tight = builder.build("what should I eat?", [], Budget(care_tokens=14))
     assert [u.memory_id for u in tight.used if u.why == "always"] == [allergy.id]
+    # their room is their own: the pinned memory keeps its place in the core block
+    assert pinned.id in [u.memory_id for u in tight.used if u.why == "core"]
 
 
 def test_always_remember_in_the_chat(profile: Profile, fake_ollama: FakeOllama) -> None:
