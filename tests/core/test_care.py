@@ -112,6 +112,11 @@ NOT_CARE = [
     "I'm afraid I can't come to the party",
     "恐怕明天要下雨",
     "I do meditation every morning",
+    # what conversations say (LoCoMo): a memory of one's own, advice, a dish, a question
+    "I'll never forget the day my son was born",
+    "Don't forget to take breaks when you're tired",
+    "I made a dairy-free chocolate cake for the party",
+    "What are you allergic to?",
 ]
 
 

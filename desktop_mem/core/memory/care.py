@@ -277,6 +277,15 @@ _NOT_PET = r"(?!dogs?\b|cats?\b|pets?\b|pupp(?:y|ies)\b|kittens?\b)"
 # Who a fear's trigger frightens: the user or their family, not a pet ("thunder scares my
 # dog").
 _OBJ = r"(?:me|us|him|her|them|(?:my|our) " + _NOT_PET + r"\w+)"
+# A dish, a recipe or a place described by a diet is not the user's diet ("a dairy-free
+# chocolate cake", "vegan ice cream recipes", "a vegetarian restaurant").
+_NOT_A_DISH = (
+    r"(?!(?:[- ]\w+)?[- ](?:cakes?|desserts?|recipes?|options?|treats?|versions?|brownies?|"
+    r"ice[- ]creams?|cookies?|biscuits?|breads?|pasta|pizzas?|burgers?|restaurants?|cafes?|"
+    r"caf[ée]s?|places?|menus?|cookbooks?|cooking|baking|margarine|chocolates?|alternatives?|"
+    r"flavou?rs?|sausages?|snacks?|dishes|dish|meals? kits?|products?|bakery|bakeries|"
+    r"tarts?|mousse|frosting|crusts?|butter|spreads?|substitutes?)\b)"
+)
 _KIN = (
     r"(?:son|sons|daughter|daughters|kids?|children|child|baby|toddler|little one|husband|"
     r"wife|partner|boyfriend|girlfriend|mum|mom|mother|dad|father|parents?|brother|sister|"
@@ -561,11 +570,11 @@ _EN: list[_Rule] = [
         "diet",
         "veget vegan pesca pesce halal koshe glute dairy lacto nut low keto plant jain fasti "
         "fasts fast renal kidne diabe cardi heart liqui soft bland elimi anti",
-        _WB + r"(?:vegetarian|vegan|pescatarian|pescetarian|halal|kosher|gluten-free|"
+        _WB + r"(?:(?:vegetarian|vegan|pescatarian|pescetarian|halal|kosher|gluten-free|"
         r"dairy-free|lactose-free|nut-free|low-?(?:salt|sodium|sugar|fat|carb|fodmap|purine|"
-        r"protein|potassium)|keto(?:genic)? diet|plant-based|jain|fasting for ramadan|"
-        r"fasts? during ramadan|(?:renal|kidney|diabetic|cardiac|heart[- ]healthy|liquid|"
-        r"soft[- ]food|bland|elimination|anti-inflammatory) diet)" + _WE,
+        r"protein|potassium)|plant-based)" + _WE + _NOT_A_DISH + r"|keto(?:genic)? diet|jain|"
+        r"fasting for ramadan|fasts? during ramadan|(?:renal|kidney|diabetic|cardiac|"
+        r"heart[- ]healthy|liquid|soft[- ]food|bland|elimination|anti-inflammatory) diet)" + _WE,
     ),
     _en(
         "diet",
@@ -611,8 +620,8 @@ _EN: list[_Rule] = [
     _en(
         "asked",
         "alway never forge keep remem impor",
-        _WB + r"(?:always remember|never forget|don'?t (?:ever )?forget|keep in mind always|"
-        r"remember this always|important to remember)" + _WE,
+        _WB + r"(?:always remember|never forget|don'?t (?:ever )?forget(?! to |,| (?:that )?"
+        r"you\b)|keep in mind always|remember this always)" + _WE,
         asked=True,
     ),
 ]
@@ -817,6 +826,11 @@ _ZH_DENIED = re.compile(
     r"(?:没有|没|不是|不再|从没|从来没|并不|并没|已经不|克服了|治好了)[^，。；,;]{0,6}$|"
     r"不$|不太$|一点都不$|一点也不$|都不$|也不$"
 )
+_EN_SAYS_WHO = re.compile(
+    r"\b(?:i|we|you|he|she|they|it)(?:'ll| will| won'?t| would|'d| could| can|'m| am| "
+    r"shall)?\s*$",
+    _I,
+)
 # Past: "I used to be vegetarian", "I was afraid of heights as a kid", "我小时候恐高".
 _EN_USED_TO = re.compile(r"(?<!got )(?<!get )(?<!am )(?<!'m )(?<!is )(?<!are )\bused to\b", _I)
 _EN_WAS = re.compile(r"\b(?:was|were)\s+(?:an?\s+)?(?:(?:very|really|so|quite|a bit|"
@@ -848,7 +862,8 @@ _ZH_OVERCOME = re.compile(
 # count as the user; anyone else, a pet or a story's character does not.
 _EN_SELF = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|im|we|we're|we've|we'd|the user|user)\b", _I)
 _EN_OTHER = re.compile(
-    r"\b(?:friends?|bff|mates?|buddy|pal|colleagues?|co-?workers?|workmates?|boss|"
+    r"\b(?:you|you're|you've|your|friends?|bff|mates?|buddy|pal|colleagues?|co-?workers?|"
+    r"workmates?|boss|"
     r"manager|supervisor|neighbou?rs?|classmates?|flatmates?|roommates?|housemates?|"
     r"students?|pupils?|clients?|customers?|patients?|intern|babysitter|nanny|"
     r"acquaintances?|guy|bloke|lady|woman|man|person|someone|somebody|people|everyone|"
@@ -874,7 +889,7 @@ _EN_PET = re.compile(
 _ZH_SELF = re.compile(r"(?<!告诉)(?<!跟)(?<!对)(?<!给)(?<!让)(?<!叫)(?<!问)(?<!帮)(?<!陪)(?<!找)"
                       r"(?<!请)我")  # fmt: skip
 _ZH_OTHER = re.compile(
-    r"朋友|同事|同学|邻居|老板|领导|上司|闺蜜|室友|舍友|客户|病人|患者|学生|网友|别人|有人|"
+    r"你|朋友|同事|同学|邻居|老板|领导|上司|闺蜜|室友|舍友|客户|病人|患者|学生|网友|别人|有人|"
     r"很多人|不少人|大家|路人|主角|男主|女主|角色|主人公|队友|同桌|房东|租客|客人|公司"
 )
 _ZH_ABOUT = re.compile(r"对[^，。；,;我]*$")
@@ -920,6 +935,8 @@ _ZH_WORK_BEFORE = re.compile(r"(?:专门看|治疗|研究|专攻|负责|专治|�
 _ZH_WORK_AFTER = re.compile(
     r"^[^，。；,;]{0,2}?(?:科|门诊|诊所|专科|研究|课程|讲座|中心|协会|医生|护士|专家)"
 )
+# A diet said of a thing is a dish's: "it's dairy-free", "is it lactose-free?".
+_EN_A_THING = re.compile(r"\b(?:it|this|that|which)(?:'s| is| was)?\s*$|\bis it\s*$", _I)
 # What if: "if I were pregnant", "maybe I'll go vegetarian", "要是我对猫过敏".
 _EN_WHAT_IF = re.compile(
     r"\b(?:if (?:i|we) (?:were|was|ever|became|am ever|'m ever)|if i'?m ever|what if|"
@@ -1011,7 +1028,8 @@ def _holds(rule: _Rule, text: str, start: int, end: int) -> bool:
     if _NOT_CARE.search(before + text[start:end] + after):
         return False
     if rule.asked:
-        return True
+        # a request, not one's own memory of something ("I'll never forget the day...")
+        return not _EN_SAYS_WHO.search(clause)
     if not rule.past:
         if _EN_USED_TO.search(clause) or _EN_WAS.search(clause) or _ZH_PAST.search(clause):
             return False
@@ -1034,6 +1052,8 @@ def _holds(rule: _Rule, text: str, start: int, end: int) -> bool:
     ):
         return False
     if _EN_WHAT_IF.search(clause) or _ZH_WHAT_IF.search(clause):
+        return False
+    if rule.category == "diet" and _EN_A_THING.search(clause):
         return False
     if rule.passing and (
         _EN_FOR_NOW.search(clause + text[start:end] + _clause_rest(after))
