@@ -302,6 +302,56 @@ def test_personal_benchmark_says_what_a_single_gate_could_separate(
     assert result["rows"][1]["rule"] == {}  # the rule's own rows follow as before
 
 
+CARE = {
+    "phrasings": [
+        {"text": "I'm terrified of heights", "lang": "en", "category": "fear", "care": "health",
+         "about": "self"},
+        {"text": "我怕狗", "lang": "zh", "category": "fear", "care": "health", "about": "self"},
+        {"text": "My friend is allergic to peanuts", "lang": "en", "category": "allergy",
+         "care": None, "about": "other", "why": "other-person"},
+        {"text": "I'm allergic to Mondays", "lang": "en", "category": "allergy", "care": None,
+         "about": "self", "why": "joke"},
+    ],
+    "people": [{
+        "name": "Sam", "lang": "en", "about": "a test",
+        "memories": [
+            {"id": "s1", "text": "I'm terrified of heights", "lang": "en"},
+            {"id": "s2", "text": "I live in Sheffield", "lang": "en"},
+            {"id": "s3", "text": "I play the cello", "lang": "en"},
+        ],
+        "probes": [
+            {"memory": "s1", "text": "help me clean the gutters this weekend", "lang": "en",
+             "category": "fear"},
+            {"memory": "s3", "text": "which instrument do I play, the cello?", "lang": "en",
+             "category": "topic"},
+        ],
+    }],
+}  # fmt: skip
+
+
+def test_care_benchmark_reports_recognition_and_what_is_given(
+    tmp_path: Path, fake_ollama: FakeOllama
+) -> None:
+    from benchmarks import care
+
+    data = tmp_path / "care.json"
+    data.write_text(json.dumps(CARE, ensure_ascii=False), "utf-8")
+    result = care.main(
+        ["--data", str(data), "--ollama-host", fake_ollama.url, "--embed-model", "fake-embed",
+         "--no-speed", "--reread", "50", "--json"]
+    )  # fmt: skip
+    rec = result["recognition"]
+    assert rec["recall"] == {"n": 2, "marked": 2, "share": 1.0}
+    assert rec["false_marks"]["marked"] == 0
+    assert set(rec["recall_by_language"]) == {"en", "zh"}
+    assert rec["false_by_why"]["joke"] == {"n": 1, "marked": 0, "share": 0.0}
+    (row,) = result["probes"]
+    # the fear is given for the gutters, never named; the cello is found by its words
+    assert row["counts"]["fear"] == "1/1" and row["how"]["always"] == 1
+    assert row["memories_always_given"] == 1 and row["not_given"] == []
+    assert result["reread"]["memories"] == 50
+
+
 def test_imports_benchmark_checks_the_kept_branches() -> None:
     """The import benchmark builds an export with abandoned branches, imports it twice
     and the samples once, and fails if an abandoned message or a missing one slipped by."""

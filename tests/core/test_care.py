@@ -4,6 +4,9 @@ not by the frame it is asked in."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from desktop_mem.api import MemoryLayer
@@ -59,6 +62,20 @@ CARE = [
     ("我爸爸坐轮椅", "access"),
     ("Always remember that I'm left-handed", "asked"),
     ("请永远记住：周三下午我要接孩子", "asked"),
+    # fears, recovery and the body's limits (issue 52)
+    ("I'm terrified of heights, even a tall ladder makes me panic", "health"),
+    ("I'm scared of dogs", "health"),
+    ("I'm afraid of flying", "health"),
+    ("I faint at the sight of blood", "health"),
+    ("I'm in recovery and don't drink anymore", "health"),
+    ("I can't lift heavy things", "health"),
+    ("I can't swim", "health"),
+    ("我有幽闭恐惧症", "health"),
+    ("我怕狗", "health"),
+    ("我恐高", "health"),
+    ("我晕车", "health"),
+    ("我對青黴素過敏", "health"),
+    ("i'm alergic to shelfish", "health"),
 ]
 NOT_CARE = [
     "my sister is a nurse",
@@ -81,6 +98,25 @@ NOT_CARE = [
     "I bought a 500ml water bottle",
     "I live in Hangzhou",
     "Can't stand coriander",
+    # near misses of issue 52: someone else's, overcome, a joke, a pet, a story, for
+    # today only, a what-if, the user's job
+    "My friend is allergic to peanuts",
+    "I used to be scared of flying, not any more",
+    "I'm allergic to Mondays",
+    "我对加班过敏",
+    "My dog is scared of thunder",
+    "The novel's plot: a pilot who is afraid of flying",
+    "I can't swim today, the pool is closed",
+    "If I were pregnant I'd want to know",
+    "I'm a nurse who treats allergies",
+    "I'm afraid I can't come to the party",
+    "恐怕明天要下雨",
+    "I do meditation every morning",
+    # what conversations say (LoCoMo): a memory of one's own, advice, a dish, a question
+    "I'll never forget the day my son was born",
+    "Don't forget to take breaks when you're tired",
+    "I made a dairy-free chocolate cake for the party",
+    "What are you allergic to?",
 ]
 
 
@@ -92,6 +128,69 @@ def test_health_and_safety_facts_are_recognised(text: str, kind: str) -> None:
 @pytest.mark.parametrize("text", NOT_CARE)
 def test_sentences_that_are_not_about_care_are_not_taken_for_it(text: str) -> None:
     assert care.recognise(text) is None
+
+
+CARE_DATA = Path(__file__).parents[2] / "benchmarks" / "data" / "care"
+
+
+def _marked(name: str) -> list[tuple[dict, str | None]]:
+    data = json.loads((CARE_DATA / name).read_text("utf-8"))
+    return [(p, care.recognise(p["text"])) for p in data["phrasings"]]
+
+
+def _share(pairs: list[tuple[dict, str | None]]) -> float:
+    return sum(1 for _, kind in pairs if kind) / len(pairs)
+
+
+@pytest.mark.parametrize(
+    ("name", "recall", "false_marks"), [("dev.json", 0.99, 0.01), ("heldout.json", 0.97, 0.02)]
+)
+def test_the_recognition_sets_hold(name: str, recall: float, false_marks: float) -> None:
+    """benchmarks/data/care: hundreds of ways people say a health or safety fact, in
+    English, Chinese and both, and near misses that must not be marked (someone else's,
+    overcome, a joke, a pet, a story, for today only, a what-if, the user's job). The
+    bounds are those measured, less a little: a rule that regresses fails here.
+    heldout.json was written before the rules and not tuned on (docs/benchmarks.md)."""
+    marked = _marked(name)
+    wanted = [(p, k) for p, k in marked if p["care"]]
+    near = [(p, k) for p, k in marked if not p["care"]]
+    assert _share(wanted) >= recall, [p["text"] for p, k in wanted if not k]
+    assert _share(near) <= false_marks, [p["text"] for p, k in near if k]
+    for key in ("lang", "category"):
+        for value in {p[key] for p, _ in wanted}:
+            group = [(p, k) for p, k in wanted if p[key] == value]
+            assert _share(group) >= recall - 0.06, (value, [p["text"] for p, k in group if not k])
+    right = [p for p, k in wanted if k == p["care"]]
+    assert len(right) >= 0.95 * sum(1 for _, k in wanted if k)
+
+
+def test_a_rule_is_tried_only_where_it_could_match(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each rule names what any match of it holds, so that a memory without it is not
+    searched (an import of a lifetime's facts reads every one): the answer is the same
+    as with every rule tried, and most everyday memories try none."""
+    texts = [p["text"] for name in ("dev.json", "heldout.json") for p, _ in _marked(name)]
+    for name in ("dev.json", "heldout.json"):
+        data = json.loads((CARE_DATA / name).read_text("utf-8"))
+        texts += [m["text"] for person in data["people"] for m in person["memories"]]
+    everyday = []
+    for name in ("dev.json", "heldout.json"):
+        data = json.loads((CARE_DATA.parent / "personal" / name).read_text("utf-8"))
+        everyday += [m["text"] for m in data["memories"] + data["padding"]]
+    rules_tried = [len(care._candidates(care._plain(t).lower())) for t in everyday]
+    assert sum(rules_tried) / len(everyday) < 1.0, "rules tried per everyday memory"
+    gated = [care.recognise(t) for t in texts + everyday]
+    monkeypatch.setattr(care, "_candidates", lambda lower: list(care._RULES))
+    assert [care.recognise(t) for t in texts + everyday] == gated
+
+
+def test_a_misspelt_care_word_is_read_and_a_real_word_is_not_changed() -> None:
+    for typo, word in (("alergic", "allergic"), ("pregant", "pregnant"), ("hights", "heights"),
+                       ("afriad", "afraid"), ("diabeties", "diabetes"), ("astma", "asthma"),
+                       ("vegeterian", "vegetarian"), ("sertaline", "sertraline")):  # fmt: skip
+        assert care._plain(f"I'm {typo}") == f"I'm {word}"
+    for real in ("meditation", "mediation", "weights", "addition", "painting", "terrifies",
+                 "allergen", "recovery", "seizure", "height"):  # fmt: skip
+        assert care._plain(real) == real
 
 
 def test_recognised_whatever_wrote_the_memory(profile: Profile) -> None:
@@ -157,6 +256,41 @@ def test_memories_stored_before_the_rules_are_read_on_open(
     try:
         assert again.memories.get(allergy.id).always is True
         assert again.memories.get(chosen.id).always is False
+    finally:
+        again.close()
+
+
+def test_new_rules_read_every_memory_again_and_the_users_choice_still_wins(
+    profile: Profile, config: object, vault: object
+) -> None:
+    """A profile whose memories older rules read (RULES_VERSION 1 missed fears and
+    limits, and marked a friend's allergy): opened with these, each is read again; what
+    the user turned off stays off, what they turned on stays on with the kind its text
+    now calls for."""
+    mem = profile.memories
+    fear = mem.add(NewMemory("I'm terrified of heights")).memory
+    dogs = mem.add(NewMemory("I'm scared of dogs")).memory
+    swim = mem.add(NewMemory("I can't swim")).memory
+    friend = mem.add(NewMemory("My friend is allergic to peanuts")).memory
+    mem.set_always(dogs.id, False)
+    mem.set_always(swim.id, True)
+    with profile.db.transaction() as conn:
+        conn.execute("UPDATE memories SET care = NULL WHERE id IN (?, ?)", (fear.id, dogs.id))
+        conn.execute("UPDATE memories SET care = 'asked' WHERE id = ?", (swim.id,))
+        conn.execute("UPDATE memories SET care = 'health' WHERE id = ?", (friend.id,))
+        conn.execute("UPDATE meta SET value = '1' WHERE key = 'care_rules'")
+    profile.close()
+    again = Profile.open(config, vault)  # type: ignore[arg-type]
+    try:
+        read = {m.id: (m.care, m.always) for m in again.memories.get_many(
+            [fear.id, dogs.id, swim.id, friend.id])}  # fmt: skip
+        assert read == {
+            fear.id: ("health", True),
+            dogs.id: ("health", False),
+            swim.id: ("health", True),
+            friend.id: (None, False),
+        }
+        assert again.db.meta_get("care_rules") == str(care.RULES_VERSION)
     finally:
         again.close()
 
@@ -235,7 +369,7 @@ def test_turned_off_it_is_given_only_when_found(allergic: Profile, fake_ollama: 
         session.close()
 
 
-def test_always_given_come_first_within_the_core_budget(profile: Profile) -> None:
+def test_always_given_come_first_within_their_own_budget(profile: Profile) -> None:
     mem = profile.memories
     pinned = mem.add(NewMemory("Prefers short answers", pinned=True)).memory
     diet = mem.add(NewMemory("I'm vegetarian")).memory
@@ -245,8 +379,10 @@ def test_always_given_come_first_within_the_core_budget(profile: Profile) -> Non
     assert [(u.memory_id, u.why) for u in plan.used[:3]] == [
         (allergy.id, "always"), (diet.id, "always"), (pinned.id, "core"),
     ]  # fmt: skip
-    tight = builder.build("what should I eat?", [], Budget(core_tokens=14))
+    tight = builder.build("what should I eat?", [], Budget(care_tokens=14))
     assert [u.memory_id for u in tight.used if u.why == "always"] == [allergy.id]
+    # their room is their own: the pinned memory keeps its place in the core block
+    assert pinned.id in [u.memory_id for u in tight.used if u.why == "core"]
 
 
 def test_always_remember_in_the_chat(profile: Profile, fake_ollama: FakeOllama) -> None:

@@ -1,8 +1,9 @@
 """The read path: what the model is given before each reply.
 
 1. The system message: the rules (the blocks are data about the user, never
-   instructions), the date, the user's instructions and the core memories (the pinned
-   ones, then the user's most important durable facts, within `Budget.core_tokens`):
+   instructions), the date, the user's instructions and the core memories (what is
+   about the user's health and safety, within `Budget.care_tokens`; then the pinned
+   ones and the user's most important durable facts, within `Budget.core_tokens`):
    they change rarely, so the model server's cache of the prompt survives them.
 2. The turns of the conversation that fit, as they were stored.
 3. The newest user message, after the blocks found for it:
@@ -75,6 +76,13 @@ class Budget:
     # the core block: the pinned memories, then the most important durable ones while
     # the block stays within this many tokens
     core_tokens: int = 200
+    # before them, what is about the user's health and safety (core/memory/care.py), with
+    # room of its own: a family's allergies, fears, limits and medications pass 200
+    # tokens by themselves (the personal benchmark's family of four holds 12 in 266
+    # tokens; benchmarks/data/care's family of six 14), and one cut from the prompt is
+    # a promise broken without a word. Past this, the most pressing kind first.
+    care_memories: int = 24
+    care_tokens: int = 400
     recall_tokens: int = DEFAULTS["recall_tokens"]  # the past-messages block at most
     max_recalled: int = 12
     document_tokens: int = 400  # the documents block at most
@@ -215,10 +223,11 @@ class ContextBuilder:
         the block's budget, each with why it is given and whether as a weaker match.
 
         The core block holds first what is about the user's health and safety
-        (core/memory/care.py: an allergy, a medication, a diet...), within its budget,
-        whatever the message: similarity is not relevance, and for "plan a dinner" the
-        allergy is the most relevant fact and not at all similar. Then the pinned
-        memories, then the most important durable ones while the budget lasts.
+        (core/memory/care.py: an allergy, a medication, a fear, a diet...), within its own
+        budget, whatever the message: similarity is not relevance, and for "plan a
+        dinner" the allergy is the most relevant fact and not at all similar. Then the
+        pinned memories, then the most important durable ones while the core budget
+        lasts.
 
         Small talk ("hi", "thanks!": a message that names nothing it is about) is given
         none of what is about health: nothing it says could need it. Once a turn of the
@@ -229,12 +238,13 @@ class ContextBuilder:
         chosen: list[Given] = []
         spent = 0
         talk = is_small_talk(user_text) and not self._given_always(history)
-        for m in [] if talk else self.store.always_given(budget.core_memories):
+        for m in [] if talk else self.store.always_given(budget.care_memories):
             cost = self.counter.count(memory_line(m)) + 1
-            if spent + cost > budget.core_tokens:
+            if spent + cost > budget.care_tokens:
                 continue
             chosen.append(Given(m, 1.0, "always"))
             spent += cost
+        spent = 0
         seen = {g.memory.id for g in chosen}
         pinned = [m for m in self.store.list(pinned=True, limit=budget.core_memories * 2)
                   if not m.expired and m.id not in seen][: budget.core_memories]  # fmt: skip

@@ -350,16 +350,24 @@ class MemoryStore(MemoryIndexing):
 
     def recognise_care(self) -> int:
         """Read every memory's text again for what it calls for, when the rules that do
-        it have changed since (or the profile is older than them); what the user chose
-        stays. How many memories were read."""
+        it have changed since (or the profile is older than them). What the user chose
+        stays (`care_choice` decides whether a memory is given: ALWAYS); a memory they
+        turned on takes the kind its text now calls for ("I'm scared of dogs", turned on
+        as "asked" under rules that missed fears, is now "health"), as an edit does
+        (`_apply`). Only the memories whose kind changed are written: a profile of
+        100,000 memories is read again as it opens. How many memories were read."""
         if self.db.meta_get("care_rules") == str(care.RULES_VERSION):
             return 0
-        rows = self.db.query("SELECT id, text FROM memories WHERE care_choice IS NULL")
+        rows = self.db.query("SELECT id, text, care, care_choice FROM memories")
+        changed = []
+        for mid, text, was, choice in rows:
+            kind = care.recognise(text)
+            if choice == 1:
+                kind = kind or "asked"
+            if kind != was:
+                changed.append((kind, mid))
         with self.db.transaction() as conn:
-            for mid, text in rows:
-                conn.execute(
-                    "UPDATE memories SET care = ? WHERE id = ?", (care.recognise(text), mid)
-                )
+            conn.executemany("UPDATE memories SET care = ? WHERE id = ?", changed)
             conn.execute(
                 "INSERT OR REPLACE INTO meta(key, value) VALUES ('care_rules', ?)",
                 (str(care.RULES_VERSION),),
