@@ -47,6 +47,7 @@ from desktop_mem.core.chat.layout import (
 )
 from desktop_mem.core.chat.records import IN_EVERY_PROMPT, RecalledMessage, UsedMemory
 from desktop_mem.core.memory import records
+from desktop_mem.core.memory.about import AboutLine
 from desktop_mem.core.memory.store import Memory, MemoryStore
 from desktop_mem.core.search.hybrid import HybridSearch, SearchResult
 from desktop_mem.core.search.phatic import phatic
@@ -83,6 +84,9 @@ class Budget:
     # a promise broken without a word. Past this, the most pressing kind first.
     care_memories: int = 24
     care_tokens: int = 400
+    # the "about you" profile (core/chat/about.py writes it within this; the user's own
+    # lines first when they have made it longer)
+    about_tokens: int = 250
     recall_tokens: int = DEFAULTS["recall_tokens"]  # the past-messages block at most
     max_recalled: int = 12
     document_tokens: int = 400  # the documents block at most
@@ -133,6 +137,7 @@ class Plan:
     used: list[UsedMemory] = field(default_factory=list)  # memories
     recalled: list[RecalledMessage] = field(default_factory=list)  # past messages
     documents: list[Any] = field(default_factory=list)  # passages (documents.PassageHit)
+    about: list[AboutLine] = field(default_factory=list)  # the profile's lines given
     memory_tokens: int = 0  # both blocks
     history_tokens: int = 0
     prompt_tokens: int = 0
@@ -275,6 +280,19 @@ class ContextBuilder:
             kept.append(given)
             spent += cost
         return kept, result.warnings
+
+    def about_given(self, lines: Sequence[AboutLine], budget: Budget) -> list[AboutLine]:
+        """The profile's lines that fit its budget, in order (estimated without the
+        server's correction, as they were written: the same lines every turn)."""
+        plain = TokenCounter()
+        out, spent = [], 0
+        for line in lines:
+            cost = plain.count(f"- {line.text}") + 1
+            if spent + cost > budget.about_tokens:
+                continue
+            out.append(line)
+            spent += cost
+        return out
 
     def _given_always(self, history: Sequence[dict[str, Any]]) -> bool:
         """Whether an answer among these turns was given memories every turn gets for
@@ -466,13 +484,15 @@ class ContextBuilder:
         conversation_id: int | None = None,
         instructions: str = "",
         history_start: Any = None,
+        about: Sequence[AboutLine] = (),
     ) -> Plan:
         """The prompt for one turn. `history`: the conversation's earlier messages as
         stored, each with its "id" (a "sent" key, when there is one, is what the model
         got instead). `history_start`: the id of the message the history sent started
         with last turn (the plan's `history_start`). `instructions`: what the user
         wrote about themselves and how to answer (Settings), in every prompt, memory
-        on or off."""
+        on or off. `about`: the "about you" profile's lines (given with memory on, in
+        the system message, within `Budget.about_tokens`)."""
         import time
 
         now = now or datetime.now(UTC).astimezone()
@@ -484,7 +504,10 @@ class ContextBuilder:
         else:
             plan = Plan(messages=[])
         plan.retrieval_ms = (time.perf_counter() - started) * 1000
-        system = layout.system_message(today, use_memory, instructions, core)
+        plan.about = self.about_given(about, budget) if use_memory else []
+        system = layout.system_message(
+            today, use_memory, instructions, core, [ln.text for ln in plan.about]
+        )
         system_msg = {"role": "system", "content": system}
         user_msg = {"role": "user", "content": layout.with_blocks(blocks, user_text)}
         sent = [{"role": m["role"], "content": m.get("sent") or m["content"]} for m in history]
@@ -507,7 +530,8 @@ class ContextBuilder:
         plan.messages = [system_msg, *turns, user_msg]
         if use_memory:  # the blocks, and the core memories in the system message
             bare = layout.system_message(today, use_memory, instructions)
-            core_tokens = self.counter.count(system) - self.counter.count(bare) if core else 0
+            given = core or plan.about
+            core_tokens = self.counter.count(system) - self.counter.count(bare) if given else 0
             plan.memory_tokens = self.counter.count(blocks) + core_tokens
         plan.history_tokens = spent
         plan.prompt_tokens = fixed + spent

@@ -21,7 +21,7 @@ from desktop_mem.core.db.database import id_chunks
 from desktop_mem.core.db.vectors import VectorIndex
 from desktop_mem.core.errors import DesktopMemError, NotFound
 from desktop_mem.core.events import Events
-from desktop_mem.core.memory import care
+from desktop_mem.core.memory import about, care
 from desktop_mem.core.memory.indexing import MemoryIndexing, mix_context, vector_key
 from desktop_mem.core.memory.records import (  # re-exported: the records live beside the store
     KINDS,
@@ -449,6 +449,7 @@ class MemoryStore(MemoryIndexing):
         with self.db.transaction() as conn:
             conn.execute("DELETE FROM memory_history")
             conn.execute("DELETE FROM memories")
+            about.clear(conn)  # what the model knew about the person, every line of it
             conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('delete-all')")
             self.index.drop_all(conn)
         if vacuum:
