@@ -225,7 +225,7 @@ def run(args: argparse.Namespace, host: str | None) -> dict[str, Any]:
                     prepared = (time.perf_counter() - started) * 1000
                 if not args.locomo:
                     seed(prof, data, Path(docs))
-                about = write_about(prof) if not args.no_about else None
+                about = None if getattr(args, "no_about", False) else write_about(prof)
                 result = converse(prof, data, args, fake)
                 result["about"] = about
                 result["store"] = "locomo" if args.locomo else "new user"
