@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -58,9 +58,9 @@ class LineRow(QWidget):
             f'<a href="memory:{m}">{_escape(_short(cited.get(m, "#" + str(m)), CITE_CHARS))}</a>'
             for m in line.cites
         )
-        where = self.tr("From: %1").replace("%1", links)
-        if line.edited:
-            where = self.tr("In your words.") + " " + where
+        where = (
+            self.tr("In your words. From: %1") if line.edited else self.tr("From: %1")
+        ).replace("%1", links)
         self.cites = QLabel(where)
         self.cites.setObjectName("aboutCites")
         self.cites.setWordWrap(True)
@@ -203,13 +203,21 @@ class AboutDialog(QDialog):
         self._fit_rows()
 
     def _fit_rows(self) -> None:
-        for i in range(self.items.count()):  # the rows wrap to the dialog's width
+        """Each row as tall as its wrapped text at the list's width, no taller."""
+        width = self.items.viewport().width()
+        for i in range(self.items.count()):
             item = self.items.item(i)
             row = self.items.itemWidget(item)
-            if row is not None:
-                width = self.items.viewport().width()
-                row.setFixedWidth(width)
-                item.setSizeHint(row.sizeHint())
+            if row is None:
+                continue
+            row.setFixedWidth(width)
+            layout = row.layout()
+            height = (
+                layout.totalHeightForWidth(width)
+                if layout is not None and layout.hasHeightForWidth()
+                else row.sizeHint().height()
+            )
+            item.setSizeHint(QSize(width, height))
 
     def current_line(self) -> int | None:
         item = self.items.currentItem()

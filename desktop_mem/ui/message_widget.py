@@ -42,6 +42,9 @@ _KEYWORDS = (
 
 
 MAX_CHIPS = 6  # the rest are listed in a tooltip
+# The profile is the same on every answer: its first lines, the rest in a tooltip (all of
+# them in Memories › About you).
+ABOUT_CHIPS = 2
 
 
 class FlowLayout(QLayout):
@@ -345,7 +348,7 @@ class MessageWidget(QFrame):
             return
         if about:
             self._label(self.tr("About you:"))
-            for ln in about[:MAX_CHIPS]:
+            for ln in about[:ABOUT_CHIPS]:
                 tip = (
                     self.tr("In every answer: a line of what the model knows about you")
                     + "\n"
@@ -356,9 +359,9 @@ class MessageWidget(QFrame):
                 first = ln.cites[0] if ln.cites else None
                 if first is not None:
                     chip.clicked.connect(lambda _=False, i=first: self.memory_clicked.emit(i))
-            if len(about) > MAX_CHIPS:
-                more = QLabel(self.tr("+%1 more").replace("%1", str(len(about) - MAX_CHIPS)))
-                more.setToolTip("\n".join(ln.text for ln in about[MAX_CHIPS:]))
+            if len(about) > ABOUT_CHIPS:
+                more = QLabel(self.tr("+%1 more").replace("%1", str(len(about) - ABOUT_CHIPS)))
+                more.setToolTip("\n".join(ln.text for ln in about[ABOUT_CHIPS:]))
                 self.chips.addWidget(more)
         if used:
             self._label(self.tr("Memories used:"))

@@ -3,12 +3,12 @@
 <context>
     <name>AboutDialog</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="190" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="195" />
         <source>%n line(s), given in every chat.</source>
         <translation><numerusform>%n line, given in every chat.</numerusform><numerusform>%n lines, given in every chat.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="283" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="296" />
         <source>Rewritten: %n line(s).</source>
         <translation><numerusform>Rewritten: %n line.</numerusform><numerusform>Rewritten: %n lines.</numerusform></translation>
     </message>

@@ -53,58 +53,58 @@
         <translation>还没有内容。下次你离开几分钟时会根据你的记忆写成，也可以点“立即重写”现在就写。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="187" />
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="231" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="192" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="246" />
         <source>Turned off: not given to the model.</source>
         <translation>已关闭：不提供给模型。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="190" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="195" />
         <source>%n line(s), given in every chat.</source>
         <translation><numerusform>共 %n 行，每次对话都会提供。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="229" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="244" />
         <source>On: the model is given this in every chat.</source>
         <translation>已打开：每次对话都会提供给模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="240" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="255" />
         <source>Edit line</source>
         <translation>编辑这一行</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="242" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="257" />
         <source>In your own words (kept exactly as you write it, never rewritten):</source>
         <translation>用你自己的话写（会完全按你写的保留，不会被重写）：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="252" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="267" />
         <source>That line is too long: keep it to one short sentence.</source>
         <translation>这一行太长了：请保持为一个简短的句子。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="259" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="274" />
         <source>Saved in your words: a rewrite keeps it as it is.</source>
         <translation>已按你的话保存：重写时会原样保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="270" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="285" />
         <source>Removed: it does not come back when this is rewritten.</source>
         <translation>已删除：重写时不会再出现。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="276" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="290" />
         <source>Writing it from your memories… this takes the model a moment.</source>
         <translation>正在根据你的记忆写…模型需要一点时间。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="283" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="296" />
         <source>Rewritten: %n line(s).</source>
         <translation><numerusform>已重写：共 %n 行。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="288" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="301" />
         <source>Not rewritten; nothing was changed.</source>
         <translation>没有重写，什么都没有改变。</translation>
     </message>
@@ -1257,14 +1257,14 @@
 <context>
     <name>LineRow</name>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="61" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="62" />
         <source>From: %1</source>
         <translation>来自：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="63" />
-        <source>In your words.</source>
-        <translation>你自己写的。</translation>
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="62" />
+        <source>In your words. From: %1</source>
+        <translation>你自己写的。来自：%1</translation>
     </message>
 </context>
 <context>
@@ -2126,135 +2126,135 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MessageWidget</name>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="190" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="194" />
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="190" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="194" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="197" />
-        <location filename="../../desktop_mem/ui/message_widget.py" line="198" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="201" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="202" />
         <source>Previous version</source>
         <translation>上一个版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="204" />
-        <location filename="../../desktop_mem/ui/message_widget.py" line="205" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="208" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="209" />
         <source>Next version</source>
         <translation>下一个版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="212" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="216" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="213" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="217" />
         <source>Copy this message</source>
         <translation>复制这条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="217" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="221" />
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="219" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="223" />
         <source>Change this message and send it again (the turns after it are replaced)</source>
         <translation>修改这条消息并重新发送（其后的对话会被替换）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="222" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="226" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="223" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="227" />
         <source>Answer this message again (the turns after it are replaced)</source>
         <translation>重新回答这条消息（其后的对话会被替换）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="311" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="315" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="314" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="318" />
         <source>The answer failed.</source>
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="346" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="350" />
         <source>About you:</source>
         <translation>关于你：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="349" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="353" />
         <source>In every answer: a line of what the model knows about you</source>
         <translation>每次回答都会用到：模型对你的了解中的一行</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="363" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="367" />
         <source>Memories used:</source>
         <translation>用到的记忆：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="359" />
-        <location filename="../../desktop_mem/ui/message_widget.py" line="371" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="363" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="375" />
         <source>+%1 more</source>
         <translation>还有 %1 条</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="375" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="379" />
         <source>Earlier messages:</source>
         <translation>之前的消息：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="378" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="382" />
         <source>%1, in another conversation:</source>
         <translation>%1，在另一个对话中：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="383" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="387" />
         <source>Documents:</source>
         <translation>文档：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="410" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="414" />
         <source>In every answer: about your health or safety</source>
         <translation>每次回答都会用到：与你的健康或安全有关</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="411" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="415" />
         <source>In every answer (pinned)</source>
         <translation>每次回答都会用到（已置顶）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="412" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="416" />
         <source>Found for this message</source>
         <translation>为这条消息找到的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="413" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="417" />
         <source>Learned from an earlier message found for this one</source>
         <translation>从为这条消息找到的一条以前的消息中记住的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="415" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="419" />
         <source>a weaker match</source>
         <translation>匹配较弱</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="438" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="442" />
         <source>%1/%2</source>
         <translation>%1/%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="441" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="445" />
         <source>Version %1 of %2</source>
         <translation>第 %1 个版本，共 %2 个</translation>
     </message>

@@ -831,7 +831,7 @@ ZH: dict[str, str | list[str]] = {
     "Rewritten: %n line(s).": ["已重写：共 %n 行。"],
     "Not rewritten; nothing was changed.": "没有重写，什么都没有改变。",
     "From: %1": "来自：%1",
-    "In your words.": "你自己写的。",
+    "In your words. From: %1": "你自己写的。来自：%1",
     "In every answer: a line of what the model knows about you": "每次回答都会用到：模型对你的了解中的一行",
     "That line is no longer there: a memory it came from was forgotten, or it was removed.": "这一行已经不在了：它所来自的一条记忆被忘记了，或者它已被删除。",
     "A line cannot be empty: remove it instead.": "一行不能为空：请改为删除它。",

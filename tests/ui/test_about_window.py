@@ -49,8 +49,8 @@ def test_the_lines_cite_memories_and_a_click_opens_one(
     assert "Rewrite now" in dialog.empty.text()
     dialog.rewrite_button.click()
     assert "Writing it from your memories" in dialog.status.text()
-    qtbot.waitUntil(lambda: len(_rows(dialog)) == 3, timeout=10000)
-    assert dialog.status.text() == "Rewritten: 3 lines."
+    qtbot.waitUntil(lambda: dialog.status.text() == "Rewritten: 3 lines.", timeout=10000)
+    assert len(_rows(dialog)) == 3 and dialog.rewrite_button.isEnabled()
     texts = [r.text.text() for r in _rows(dialog)]
     assert sorted(texts) == sorted(FACTS)
     row = _rows(dialog)[texts.index("I live in Leeds")]
@@ -76,7 +76,7 @@ def test_edit_remove_and_a_forgotten_memory(
     editor.accept()
     qtbot.waitUntil(lambda: any("Ms. Okafor" in r.text.text() for r in _rows(dialog)))
     mine = next(r for r in _rows(dialog) if r.text.text().startswith("Head of"))
-    assert mine.cites.text().startswith("In your words.")
+    assert mine.cites.text().startswith("In your words. From: ")
     assert "rewrite keeps it" in dialog.status.text()
     # remove: gone, and the rewrite does not bring it back
     dialog.items.setCurrentRow([r.text.text() for r in _rows(dialog)].index("I live in Leeds"))
@@ -103,8 +103,12 @@ def test_off_is_neither_given_nor_written_and_answers_show_the_lines_given(
     chips = [answer.chips.itemAt(i).widget() for i in range(answer.chips.count())]
     labels = [c.text() for c in chips if c is not None]
     assert "About you:" in labels
+    # the profile is the same on every answer: its first two lines, the rest in a tooltip
     lines = [c for c in chips if c is not None and c.property("about_line") is not None]
-    assert len(lines) == 3
+    assert len(lines) == 2 and "+1 more" in labels
+    more = next(c for c in chips if c is not None and c.text() == "+1 more")
+    given = [ln.text for ln in window.context.app.about.lines()]
+    assert more.toolTip() == given[2]
     leeds = next(c for c in lines if "Leeds" in c.toolTip())
     assert leeds.toolTip().startswith("In every answer: a line of what the model knows")
     leeds.click()  # opens the memory it came from
