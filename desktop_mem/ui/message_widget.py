@@ -421,6 +421,8 @@ class MessageWidget(QFrame):
     def _label(self, text: str) -> None:
         label = QLabel(text)
         label.setObjectName("chipsLabel")
+        if self.chips.count():  # a gap from the chips of the kind before
+            label.setContentsMargins(10, 0, 0, 0)
         self.chips.addWidget(label)
 
     def _chip(self, label: str, tip: str, weak: bool = False) -> QPushButton:

@@ -364,3 +364,25 @@ def test_the_command_line_shows_edits_removes_and_turns_it_off(
     code, _, err = run("about", "rewrite")
     assert code == 2 and "turned off" in err
     assert "Off:" in run("about", "show")[1]
+
+
+def test_what_the_profile_says_is_not_given_twice_as_a_core_memory(
+    service: Service, fake_ollama: FakeOllama
+) -> None:
+    important = service.memories.add(
+        NewMemory("I teach chemistry at a secondary school", source="user", importance=0.9)
+    ).memory
+    pinned = service.memories.add(NewMemory("I live in Leeds", source="user")).memory
+    service.memories.pin(pinned.id)
+    service.about.set_enabled(False)
+    _ask(service, fake_ollama, "What should I read this week?")
+    core = _system(fake_ollama).rsplit("<core_memories>", 1)[1]
+    assert "chemistry" in core and "Leeds" in core  # without the profile: both core
+    service.about.set_enabled(True)
+    service.about.rewrite()
+    result = _ask(service, fake_ollama, "What should I read this week?")
+    system = _system(fake_ollama)
+    about, core = system.split("<about_you>")[1], system.rsplit("<core_memories>", 1)[1]
+    assert "chemistry" in about and "chemistry" not in core  # said once, in the profile
+    assert "Leeds" in core  # pinned: given as always
+    assert important.id not in [u.memory_id for u in result.used if u.why == "core"]

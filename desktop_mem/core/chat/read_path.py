@@ -223,6 +223,7 @@ class ContextBuilder:
         budget: Budget,
         result: SearchResult | None = None,
         conversation_id: int | None = None,
+        profiled: frozenset[int] = frozenset(),
     ) -> tuple[list[Given], list[str]]:
         """Core memories, then the best search hits (`result`, or a search now), within
         the block's budget, each with why it is given and whether as a weaker match.
@@ -258,7 +259,7 @@ class ContextBuilder:
         seen |= {m.id for m in pinned}
         for m in self.store.durable(CORE_IMPORTANCE, CORE_KINDS, budget.core_memories):
             cost = self.counter.count(memory_line(m)) + 1
-            if m.id in seen or spent + cost > budget.core_tokens:
+            if m.id in seen or m.id in profiled or spent + cost > budget.core_tokens:
                 continue
             chosen.append(Given(m, 1.0, "core"))
             seen.add(m.id)
@@ -429,6 +430,7 @@ class ContextBuilder:
         history: Sequence[dict[str, Any]],
         budget: Budget,
         conversation_id: int | None,
+        profiled: frozenset[int] = frozenset(),
     ) -> tuple[list[Memory], str, Plan]:
         """Retrieval for one message: the core memories (for the system message), the
         blocks that go with the message, and a plan holding what they gave."""
@@ -449,7 +451,7 @@ class ContextBuilder:
         # people.)
         if messages[0] and not result.hits:
             result = SearchResult(result.held, result.warnings)
-        chosen, warnings = self.select(user_text, history, budget, result)
+        chosen, warnings = self.select(user_text, history, budget, result, profiled=profiled)
         core = [g for g in chosen if g.why in IN_EVERY_PROMPT]
         found = edges_first([g for g in chosen if g.why not in IN_EVERY_PROMPT])
         past, more = self.recall(
@@ -499,12 +501,14 @@ class ContextBuilder:
         today = now.strftime("%A, %d %B %Y")
         started = time.perf_counter()
         blocks, core = "", list[Memory]()
+        given = self.about_given(about, budget) if use_memory else []
         if use_memory:
-            core, blocks, plan = self.blocks(user_text, history, budget, conversation_id)
+            profiled = frozenset(m for ln in given for m in ln.cites)
+            core, blocks, plan = self.blocks(user_text, history, budget, conversation_id, profiled)
         else:
             plan = Plan(messages=[])
         plan.retrieval_ms = (time.perf_counter() - started) * 1000
-        plan.about = self.about_given(about, budget) if use_memory else []
+        plan.about = given
         system = layout.system_message(
             today, use_memory, instructions, core, [ln.text for ln in plan.about]
         )
@@ -530,8 +534,8 @@ class ContextBuilder:
         plan.messages = [system_msg, *turns, user_msg]
         if use_memory:  # the blocks, and the core memories in the system message
             bare = layout.system_message(today, use_memory, instructions)
-            given = core or plan.about
-            core_tokens = self.counter.count(system) - self.counter.count(bare) if given else 0
+            extra = core or plan.about
+            core_tokens = self.counter.count(system) - self.counter.count(bare) if extra else 0
             plan.memory_tokens = self.counter.count(blocks) + core_tokens
         plan.history_tokens = spent
         plan.prompt_tokens = fixed + spent
