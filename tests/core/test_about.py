@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +22,7 @@ from desktop_mem.core.errors import InvalidModelAnswer, UsageError
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.service import Service
+from tests import leaks
 from tests.conftest import Run
 from tests.fakes.keyrings import MemoryKeyring, stored_key
 from tests.fakes.ollama_server import FakeOllama, asks_profile
@@ -243,7 +245,7 @@ def test_the_idle_pass_writes_it_when_the_memories_changed_and_only_then(
 
 
 def test_forget_everything_empties_it_and_its_words_leave_every_page(
-    service: Service, fake_ollama: FakeOllama, isolated: MemoryKeyring
+    service: Service, fake_ollama: FakeOllama, isolated: MemoryKeyring, home: Path
 ) -> None:
     ids = _remember(service, "I keep an axolotl in a tank", "I sing in a choir on Mondays")
     fake_ollama.profile_responder = scripted(
@@ -256,6 +258,13 @@ def test_forget_everything_empties_it_and_its_words_leave_every_page(
     path = service.profile.db.path
     key = stored_key(isolated, path)
     assert leaks_in(decrypted_pages(path, secret_hex=key), ["Zanzibarquill9", "Marrowglen7"])
+    # encrypted in the profile, and in no other file the app wrote (the log included)
+    service.profile.db.checkpoint()
+    written = leaks.files_under(home)
+    assert any(p.name == "memory.db" for p in written)  # the file itself: ciphertext
+    assert (
+        leaks.leaks_in([p.read_bytes() for p in written], ["Zanzibarquill9", "Marrowglen7"]) == []
+    )
     service.memories.delete([ids[0]])  # the axolotl: its line's words go from every page
     pages = decrypted_pages(path, secret_hex=key)
     assert leaks_in(pages, ["Zanzibarquill9", "沙洲鹦鹉"]) == []
