@@ -321,7 +321,7 @@
 <context>
     <name>SettingsController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="245" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="246" />
         <source>Re-indexed %n item(s) with %1.</source>
         <translation><numerusform>Re-indexed %n item with %1.</numerusform><numerusform>Re-indexed %n items with %1.</numerusform></translation>
     </message>

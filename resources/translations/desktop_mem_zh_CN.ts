@@ -2249,12 +2249,12 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>匹配较弱</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="442" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="444" />
         <source>%1/%2</source>
         <translation>%1/%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="445" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="447" />
         <source>Version %1 of %2</source>
         <translation>第 %1 个版本，共 %2 个</translation>
     </message>
@@ -2599,77 +2599,77 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SettingsController</name>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="71" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="72" />
         <source>Backup</source>
         <translation>备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="72" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="73" />
         <source>Sync</source>
         <translation>同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="73" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="74" />
         <source>Apps</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="111" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="112" />
         <source>New recovery code</source>
         <translation>新的恢复码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="113" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="114" />
         <source>Make a new recovery code? The old one will no longer open this profile or its new backups (backups made before still open with the old one).</source>
         <translation>要生成新的恢复码吗？旧的恢复码将无法再打开此配置及其新备份（之前的备份仍可用旧恢复码打开）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="169" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="170" />
         <source>The Ollama server %1 is not this computer: your messages and the memories retrieved for them are sent to it over the network.</source>
         <translation>Ollama 服务器 %1 不在这台电脑上：你的消息以及为它们检索到的记忆会通过网络发送给它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="172" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="173" />
         <source>The OpenAI-compatible server is on: your messages and the memories retrieved for them are sent to %1, outside this computer.</source>
         <translation>已启用 OpenAI 兼容服务器：你的消息以及为它们检索到的记忆会发送到这台电脑之外的 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="176" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="177" />
         <source>Messages will leave this computer</source>
         <translation>消息将离开这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="203" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="204" />
         <source>The embedding model %1 (a %2 download) is not installed in Ollama. Download it, then re-index every memory, message and document passage with it? Until that is done, the old index keeps working.</source>
         <translation>嵌入模型 %1（需下载 %2）尚未安装在 Ollama 中。要先下载它，再用它重新索引所有记忆、消息和文档段落吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="207" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="208" />
         <source>The embedding model %1 is not installed in Ollama. Download it, then re-index every memory, message and document passage with it? Until that is done, the old index keeps working.</source>
         <translation>嵌入模型 %1 尚未安装在 Ollama 中。要先下载它，再用它重新索引所有记忆、消息和文档段落吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="212" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="213" />
         <source>Search by meaning needs every memory, message and document passage re-indexed with %1. Do it now? Until it finishes, the old index keeps working.</source>
         <translation>按含义搜索需要用 %1 重新索引所有记忆、消息和文档段落。现在开始吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="217" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="218" />
         <source>Re-index everything?</source>
         <translation>重新索引全部内容？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="231" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="232" />
         <source>Re-indexing with %1…</source>
         <translation>正在用 %1 重新索引…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="245" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="246" />
         <source>Re-indexed %n item(s) with %1.</source>
         <translation><numerusform>已用 %1 重新索引 %n 项。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="252" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="253" />
         <source>Re-indexing stopped; the old index is still in use. %1</source>
         <translation>重新索引已停止；仍在使用旧索引。%1</translation>
     </message>
@@ -2777,107 +2777,112 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>启用其他服务器后，你的消息和为其检索到的记忆会发送到该服务器。如果它不是这台电脑，这些内容会离开你的机器。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="134" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="133" />
+        <source>Keep a short profile of me and give it in every chat (Memories › About you)</source>
+        <translation>保留一份关于我的简短介绍，每次对话都提供给模型（记忆 › 关于你）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="139" />
         <source>About you and how you like answers, e.g. “I am a nurse; answer briefly.”</source>
         <translation>关于你以及你希望怎样回答，例如“我是护士；请简短回答。”</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="137" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="142" />
         <source>Given to the model with every message; never learned from.</source>
         <translation>每条消息都会交给模型；不会从中学习记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="141" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="146" />
         <source>About me</source>
         <translation>关于我</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="143" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="148" />
         <source>Appearance</source>
         <translation>外观</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="148" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="153" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="151" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="156" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="152" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="157" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="153" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="158" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="157" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="162" />
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="159" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="164" />
         <source>Privacy</source>
         <translation>隐私</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="165" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="170" />
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="167" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="172" />
         <source>Data folder</source>
         <translation>数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="172" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="177" />
         <source>Encrypted; the key is kept in the system keyring.</source>
         <translation>已加密；密钥保存在系统钥匙环中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="174" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="179" />
         <source>Encrypted with your passphrase.</source>
         <translation>已用你的口令加密。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="180" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="185" />
         <source>Replace the key</source>
         <translation>更换密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="180" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="185" />
         <source>Change passphrase…</source>
         <translation>更改口令…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="183" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="188" />
         <source>Re-encrypts everything with a new key; the old one stops working.</source>
         <translation>用新密钥重新加密所有内容；旧密钥随即失效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="186" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="191" />
         <source>Use a passphrase instead…</source>
         <translation>改用口令…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="188" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="193" />
         <source>Keep the key in the system keyring instead</source>
         <translation>改为把密钥保存在系统钥匙环中</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="194" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="199" />
         <source>Encryption</source>
         <translation>加密</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="200" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="205" />
         <source>No system keyring is available on this computer.</source>
         <translation>这台电脑上没有可用的系统钥匙环。</translation>
     </message>

@@ -808,6 +808,7 @@ ZH: dict[str, str | list[str]] = {
     "From now on the recovery code of the profile you joined opens this profile: the recovery code shown when this profile was first opened no longer does.": "从现在起，打开这个配置要用你加入的那个配置的恢复码：这个配置第一次打开时显示的恢复码已不再有效。",
     "The profile you joined has no recovery code (a passphrase protects it): this profile keeps its own, the one shown when it was first opened.": "你加入的配置没有恢复码（它由密码保护）：这个配置保留自己的恢复码，也就是它第一次打开时显示的那个。",
     "About you": "关于你",
+    "Keep a short profile of me and give it in every chat (Memories › About you)": "保留一份关于我的简短介绍，每次对话都提供给模型（记忆 › 关于你）",
     "About you…": "关于你…",
     "About you:": "关于你：",
     "What the model knows about you: a few lines given in every chat, written from your memories while you are away. Each line shows the memories it came from; forgetting one of them removes the line at once.": "模型对你的了解：每次对话都会提供的几行简介，在你离开时根据你的记忆写成。每一行都标明它来自哪些记忆；忘记其中任何一条，这一行会立即删除。",

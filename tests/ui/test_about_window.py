@@ -146,3 +146,17 @@ def test_off_is_neither_given_nor_written_and_answers_show_the_lines_given(
         c for i in range(last.chips.count())
         if (c := last.chips.itemAt(i).widget()) is not None and c.property("about_line")
     ]  # fmt: skip
+
+
+def test_settings_turn_it_off_and_on_too(qtbot: Any, window: MainWindow) -> None:
+    from desktop_mem.ui.settings_dialog import SettingsDialog
+
+    values = {**window.context.app.settings.all(), "ollama_host": "http://127.0.0.1:11434",
+              "chat_model": "qwen2.5:7b", "embed_model": "fake-embed", "language": "en",
+              "theme": "light", "data_folder": "/tmp"}  # fmt: skip
+    dialog = SettingsDialog(values, ["qwen2.5:7b"])
+    qtbot.addWidget(dialog)
+    assert dialog.about_you.isChecked()
+    dialog.about_you.click()
+    window.settings.apply_settings(dialog.values())
+    assert not window.context.app.about.enabled
