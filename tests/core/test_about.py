@@ -395,3 +395,22 @@ def test_what_the_profile_says_is_not_given_twice_as_a_core_memory(
     assert "chemistry" in about and "chemistry" not in core  # said once, in the profile
     assert "Leeds" in core  # pinned: given as always
     assert important.id not in [u.memory_id for u in result.used if u.why == "core"]
+
+
+def test_forgetting_still_reaches_it_after_the_file_is_copied_by_a_key_change(
+    run: Run, fake_ollama: FakeOllama, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A key change copies the database (sqlcipher_export): the copy keeps the trigger
+    that takes a forgotten memory's lines with it."""
+    for fact in FACTS[:2]:
+        assert run("memory", "add", fact)[0] == 0
+    assert run("about", "rewrite")[0] == 0
+    monkeypatch.setenv("DESKTOP_MEM_NEW_PASSPHRASE", "a new passphrase for the test")
+    code, _, err = run("rekey", "--mode", "passphrase")
+    assert code == 0, err
+    monkeypatch.setenv("DESKTOP_MEM_PASSPHRASE", "a new passphrase for the test")
+    lines = json.loads(run("about", "show", "--json")[1])["lines"]
+    leeds = next(ln for ln in lines if "Leeds" in ln["text"])
+    assert run("memory", "delete", *map(str, leeds["cites"]))[0] == 0
+    left = json.loads(run("about", "show", "--json")[1])["lines"]
+    assert [ln["text"] for ln in left] == [FACTS[0]]
