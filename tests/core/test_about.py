@@ -103,6 +103,9 @@ def test_the_rewrite_cites_memories_and_every_turn_gets_it_in_the_stable_start(
         and "<memories>" in asked["messages"][-1]["content"]
     )
     first = _ask(service, fake_ollama)
+    # the same context length as the chat's: asking for the profile reloads no model
+    chat = fake_ollama.chat_requests(structured=False)[-1]
+    assert asked["options"]["num_ctx"] == chat["options"]["num_ctx"]
     system = _system(fake_ollama)
     assert "<about_you>" in system and all(f"- {quote(ln.text)}" in system for ln in lines)
     assert [ln.id for ln in first.about] == [ln.id for ln in lines]

@@ -35,6 +35,7 @@ BUDGET_TOKENS = 250  # the whole profile, as the prompt's estimate counts it
 MAX_LINES = 16
 MAX_LINE_CHARS = 160  # a model's line longer than this is not one fact: dropped
 MAX_INPUT = 80  # memories shown to the model at most (the most important first)
+ANSWER_TOKENS = 1_024  # 16 lines of JSON with their citations fit well within this
 INPUT_TOKENS = 2_000  # and the tokens they may take
 
 ABOUT_PROMPT = """Write a short profile of the user from the numbered memories below, for an \
@@ -213,7 +214,11 @@ class AboutWriter:
             return Rewritten()
         raw = ""
         for attempt in (1, 2):
-            raw, _ = self.backend.complete_json(request(shown), ABOUT_SCHEMA)
+            # a cap on the answer (not a load option: no reload), so a model that
+            # repeats itself stops
+            raw, _ = self.backend.complete_json(
+                request(shown), ABOUT_SCHEMA, {"num_predict": ANSWER_TOKENS}
+            )
             try:
                 json.loads(raw)
                 break
