@@ -171,6 +171,11 @@ def test_a_rewrite_racing_a_deletion_cannot_store_a_line_citing_it(service: Serv
     assert service.profile.about.replace_model_lines([("Teaches chemistry", [ids[0]]),
                                                       ("Lives in Leeds", [ids[1]])]) == 1  # fmt: skip
     assert [ln.text for ln in service.about.lines()] == ["Lives in Leeds"]
+    # nor one the user removed meanwhile (between the model's answer and the write)
+    leeds = service.about.lines()[0]
+    service.about.remove(leeds.id)
+    assert service.profile.about.replace_model_lines([("Lives in Leeds", [ids[1]])]) == 0
+    assert service.about.lines() == []
 
 
 def test_a_removed_line_does_not_come_back(service: Service, fake_ollama: FakeOllama) -> None:

@@ -151,7 +151,8 @@ def test_off_is_neither_given_nor_written_and_answers_show_the_lines_given(
 def test_settings_turn_it_off_and_on_too(qtbot: Any, window: MainWindow) -> None:
     from desktop_mem.ui.settings_dialog import SettingsDialog
 
-    values = {**window.context.app.settings.all(), "ollama_host": "http://127.0.0.1:11434",
+    host = window.context.app.config.ollama_host
+    values = {**window.context.app.settings.all(), "ollama_host": host,
               "chat_model": "qwen2.5:7b", "embed_model": "fake-embed", "language": "en",
               "theme": "light", "data_folder": "/tmp"}  # fmt: skip
     dialog = SettingsDialog(values, ["qwen2.5:7b"])
@@ -160,3 +161,5 @@ def test_settings_turn_it_off_and_on_too(qtbot: Any, window: MainWindow) -> None
     dialog.about_you.click()
     window.settings.apply_settings(dialog.values())
     assert not window.context.app.about.enabled
+    idle(qtbot, window)  # the server checked again at the same address
+    qtbot.waitUntil(lambda: window.context.server.online)

@@ -111,11 +111,21 @@ class AboutStore:
     def replace_model_lines(self, lines: Sequence[tuple[str, Sequence[int]]]) -> int:
         """The rewrite: the model's lines become these (the user's stay). Checked inside
         the transaction: a line citing a memory deleted meanwhile is dropped, so a
-        rewrite racing a deletion never brings it back. A line the same as one there
+        rewrite racing a deletion never brings it back, and so is one citing nothing
+        but what a line the user removed or wrote cites. A line the same as one there
         keeps its id (answers that were given it still show it). Returns how many."""
         now = now_iso()
         written = 0
         with self.db.transaction() as conn:
+            # what the user removed or wrote meanwhile counts too: checked here, where no
+            # removal can come between the check and the write
+            covered: dict[int, set[int]] = {}
+            for key, memory_id in conn.execute(
+                "SELECT -removal, memory_id FROM about_removed UNION ALL "
+                "SELECT c.line_id, c.memory_id FROM about_cites c "
+                "JOIN about_lines l ON l.id = c.line_id WHERE l.by = 'user'"
+            ).fetchall():
+                covered.setdefault(key, set()).add(memory_id)
             old = {
                 text: line_id
                 for line_id, text in conn.execute(
@@ -131,6 +141,8 @@ class AboutStore:
                 ).fetchone()[0]
                 if not ids or there != len(ids):
                     continue  # a cited memory was deleted meanwhile
+                if any(set(ids) <= c for c in covered.values()):
+                    continue  # what a line the user removed or wrote says
                 line_id = old.get(text)
                 if line_id is not None and line_id not in keep:
                     conn.execute(
