@@ -940,6 +940,7 @@ def _m023(conn: Any) -> None:
             memory_id  INTEGER NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
             PRIMARY KEY (removal, memory_id)
         );
+        CREATE INDEX about_removed_by_memory ON about_removed(memory_id);
         -- Which lines an answer was given (shown under it; gone with the line).
         CREATE TABLE about_given (
             message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
@@ -947,5 +948,7 @@ def _m023(conn: Any) -> None:
             rank       INTEGER NOT NULL,
             PRIMARY KEY (message_id, line_id)
         );
+        -- a line deleted finds the answers that were given it without a scan of them all
+        CREATE INDEX about_given_by_line ON about_given(line_id);
         """,
     )

@@ -448,8 +448,9 @@ class MemoryStore(MemoryIndexing):
         count = self.count()
         with self.db.transaction() as conn:
             conn.execute("DELETE FROM memory_history")
+            about.clear(conn)  # what the model knew about the person (first: the trigger
+            # each deleted memory fires then finds nothing to do)
             conn.execute("DELETE FROM memories")
-            about.clear(conn)  # what the model knew about the person, every line of it
             conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('delete-all')")
             self.index.drop_all(conn)
         if vacuum:
