@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: run test lint demo screenshots package bench bench-scale bench-locomo bench-prompt bench-context bench-personal bench-care bench-multilingual bench-startup bench-mcp bench-ui bench-turns bench-sync sync-demo sync-fuzz sync-attack clean
+.PHONY: run test lint demo screenshots package bench bench-scale bench-locomo bench-prompt bench-context bench-personal bench-care bench-indirect bench-multilingual bench-startup bench-mcp bench-ui bench-turns bench-sync sync-demo sync-fuzz sync-attack clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "desktop-mem needs Python 3.11 or newer; set PYTHON=python3.11 (or newer)")'
@@ -75,7 +75,7 @@ sync-attack: $(VENV)/.installed-test
 screenshots: $(VENV)/.installed-test
 	QT_QPA_PLATFORM=offscreen $(BIN)/python tools/screenshots.py --out resources/screenshots
 
-bench: bench-scale bench-locomo bench-prompt bench-context bench-personal bench-care bench-multilingual bench-startup bench-mcp bench-ui bench-turns bench-sync
+bench: bench-scale bench-locomo bench-prompt bench-context bench-personal bench-care bench-indirect bench-multilingual bench-startup bench-mcp bench-ui bench-turns bench-sync
 
 bench-scale: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/scale.py $(ARGS)
@@ -102,6 +102,11 @@ bench-personal: $(VENV)/.installed-bench
 # models (about a minute; --data benchmarks/data/care/heldout.json for the held-out set)
 bench-care: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/care.py $(ARGS)
+
+# Indirect questions, answered from the "about you" profile or what is found (issue 52)
+bench-indirect: $(VENV)/.installed-bench
+	$(BIN)/python benchmarks/indirect.py $(ARGS)
+	$(BIN)/python benchmarks/indirect.py --padding 120 $(ARGS)
 
 # Relevance in Chinese, English and across the two, with multilingual-e5-small (offline)
 bench-multilingual: $(VENV)/.installed-bench

@@ -28,6 +28,11 @@ Prompt tokens are counted with all-MiniLM's tokenizer when its package is instal
 same kind), else estimated; the output says which. Embeddings come from the offline
 MiniLM server (or --ollama-host), so retrieval finds what a real model finds.
 
+The "about you" profile is written before the first turn, as the idle pass writes it
+(core/chat/about.py, the fake answering in the format the prompt asks for: one line a
+memory, the most important first, within 250 tokens), so every turn's system message
+carries it; --no-about leaves it out, to compare.
+
 --health-at N: turn N tells a health fact (an allergy), learned after it and given in
 every later turn's system message: what the turn after it evaluates afresh says what
 the core block's change costs the model server's cached prompt.
@@ -220,7 +225,9 @@ def run(args: argparse.Namespace, host: str | None) -> dict[str, Any]:
                     prepared = (time.perf_counter() - started) * 1000
                 if not args.locomo:
                     seed(prof, data, Path(docs))
+                about = None if getattr(args, "no_about", False) else write_about(prof)
                 result = converse(prof, data, args, fake)
+                result["about"] = about
                 result["store"] = "locomo" if args.locomo else "new user"
                 result["reference_prepared_ms"] = prepared
             finally:
@@ -231,6 +238,20 @@ def run(args: argparse.Namespace, host: str | None) -> dict[str, Any]:
     result["tokenizer"] = tok.name
     result["slots"] = {"1": summarise(one.evaluations, result), "4": summarise(four, result)}
     return result
+
+
+def write_about(prof: Profile) -> dict[str, Any] | None:
+    """The profile of the person, written as the idle pass writes it (None where this
+    code has none)."""
+    try:
+        from desktop_mem.core.chat.about import AboutWriter, line_cost
+    except ImportError:
+        return None
+    about = getattr(prof, "about", None)
+    if about is None:
+        return None
+    done = AboutWriter(about, prof.memories, make_backend(prof, CHAT_MODEL)).rewrite()
+    return {"lines": len(done.lines), "tokens": sum(line_cost(t) for t, _ in done.lines)}
 
 
 def converse(
@@ -318,6 +339,8 @@ def summarise(evals: list[Any], run: dict[str, Any]) -> dict[str, Any]:
 def print_table(r: dict[str, Any]) -> None:
     variant = " · ".join(r["variant"]) or "as the code is"
     print(f"{r['turns']} turns, {r['store']} store; {r['tokenizer']}; {variant}")
+    if r.get("about"):
+        print(f"about you: {r['about']['lines']} lines, {r['about']['tokens']} tokens")
     rp = r["read_path_ms"]
     print(
         f"read path: first turn {rp['first_turn']} ms, then median {rp['median']} ms, "
@@ -354,6 +377,8 @@ def main() -> None:
     ap.add_argument(
         "--locomo", metavar="JSON", help="a long-time user: LoCoMo's first conversation"
     )
+    ap.add_argument("--no-about", action="store_true",
+                    help="no profile of the person in the prompt (as before issue 52)")  # fmt: skip
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     if args.fake_embed:

@@ -352,6 +352,38 @@ def test_care_benchmark_reports_recognition_and_what_is_given(
     assert result["reread"]["memories"] == 50
 
 
+INDIRECT = {
+    "people": [
+        {
+            "name": "E",
+            "lang": "en",
+            "memories": [
+                {"id": "e1", "text": "I teach chemistry at a secondary school", "importance": 0.9},
+                {"id": "e2", "text": "Bought a new kettle last week", "importance": 0.2},
+            ],
+            "questions": [{"text": "Plan tomorrow's lesson on the periodic table", "memory": "e1"}],
+        }
+    ]
+}
+
+
+def test_indirect_benchmark_reports_kept_with_and_without_the_profile(
+    tmp_path: Path, fake_ollama: FakeOllama
+) -> None:
+    """The profile, written through the product by the fake, holds the fact the lesson
+    plan needs without naming it; with the profile off, only what is found counts."""
+    from benchmarks import indirect
+
+    data = tmp_path / "indirect.json"
+    data.write_text(json.dumps(INDIRECT), "utf-8")
+    (row,) = indirect.main(["--data", str(data), "--ollama-host", fake_ollama.url,
+                            "--embed-model", "fake-embed", "--json"])  # fmt: skip
+    assert row["counts"]["profile"]["all"] == "1/1" and row["target_met"]
+    assert row["counts"]["from the profile"]["all"] == "1/1"
+    (size,) = row["profile"]
+    assert size["lines"] == 2 and 0 < size["tokens"] <= 250
+
+
 def test_imports_benchmark_checks_the_kept_branches() -> None:
     """The import benchmark builds an export with abandoned branches, imports it twice
     and the samples once, and fails if an abandoned message or a missing one slipped by."""

@@ -131,6 +131,9 @@ def main() -> int:
         pump(cond=lambda: not window.context.chat.busy)
         pump(1.0)
         window.conversations.new_conversation()
+        # what the model knows about you, written as the idle pass writes it (the fake
+        # answers in the format the prompt asks for)
+        window.context.app.about.rewrite()
         fake.reply(
             "Here is a peanut-free dinner for you and 小雨:\n\n"
             "1. **Steamed fish** with ginger\n2. Stir-fried greens\n3. Rice\n\n"
@@ -338,6 +341,10 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
                  window.rail_buttons["memories"])  # fmt: skip
         _focused(out, "memories-focus-filter" + suffix[0], window, pump,
                  window.browser.pinned_only)  # fmt: skip
+        about = window.show_about_you()  # Memories › About you, at the window's size
+        about.resize(min(680, w - 40), min(540, h - 60))
+        _save(out, "about-you" + suffix[0], about, pump)
+        about.close()
         window.browser.all_matches.setChecked(True)
         window.browser.search.setText("zqxv wkrp")  # weak matches, with their scores
         pump(cond=lambda window=window: window.browser.sort.findData("best") >= 0)

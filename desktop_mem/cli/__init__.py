@@ -49,6 +49,7 @@ class _Parser(argparse.ArgumentParser):
 GROUPS = {
     "memory": "memory",
     "wipe": "memory",
+    "about": "about",
     "chat": "chat",
     "conversations": "conversations",
     "models": "models",

@@ -45,6 +45,8 @@ def given_lines(result: TurnResult) -> list[str]:
             "memories used: "
             + "; ".join(f"#{u.memory_id}{'?' if u.weak else ''} {u.text}" for u in result.used)
         )
+    if result.about:
+        lines.append("about you: " + "; ".join(f"line {ln.id} {ln.text}" for ln in result.about))
     if result.recalled:
         lines.append(
             "earlier messages used: "

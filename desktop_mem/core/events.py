@@ -64,6 +64,15 @@ class LearningChanged(Event):
 
 
 @dataclass(frozen=True)
+class AboutChanged(Event):
+    """The "about you" profile changed: rewritten, a line edited or removed, or lines
+    gone with a memory they cited (that one is announced as MemoriesChanged)."""
+
+    change: Change
+    ids: tuple[int, ...] = ()  # the lines; empty: the whole profile
+
+
+@dataclass(frozen=True)
 class ProposalsChanged(Event):
     """Facts proposed from imported history were added, accepted or rejected."""
 

@@ -24,6 +24,7 @@ from desktop_mem.core.db.database import Database, open_profile
 from desktop_mem.core.documents.store import DocumentStore
 from desktop_mem.core.events import Events
 from desktop_mem.core.keys.vault import Vault
+from desktop_mem.core.memory.about import AboutStore
 from desktop_mem.core.memory.store import MemoryStore
 from desktop_mem.core.models.embed import DEFAULT_EMBED_MODEL, Embedder
 from desktop_mem.core.search.chance import Reference
@@ -60,6 +61,7 @@ class Profile:
         self.rule = rule or RelevanceRule()
         self.reference = Reference(db)
         self.memories = MemoryStore(db, embedder, self.events)
+        self.about = AboutStore(db, self.events)  # what the model knows about the person
         self.conversations = ConversationStore(
             db, embedder, self.reference, self.rule, self.memories, self.events
         )

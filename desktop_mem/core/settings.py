@@ -42,7 +42,8 @@ DEFAULTS: dict[str, Any] = {
     "last_backup_at": "",  # when the last backup (any kind) was written, UTC ISO
     "mcp_unregistered_level": "read",  # what an app without a key may do: read or off
     "instructions": "",  # the user's "about me / how to answer": in every prompt
-    "care_notice_seen": False,  # the window said what a memory given in every chat is
+    "care_notice_seen": False,
+    "about_you": True,  # keep a short profile of the person and give it in every prompt  # the window said what a memory given in every chat is
 }
 
 # Whole-number settings and their bounds (the token budgets: at least 256).

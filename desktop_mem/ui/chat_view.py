@@ -302,6 +302,11 @@ class ChatView(QWidget):
         for m in self.messages:
             m.forget_memories(ids)
 
+    def forget_lines(self, ids: set[int]) -> None:
+        """Lines of the profile removed (`ids`: those still there): their chips go."""
+        for m in self.messages:
+            m.forget_lines(ids)
+
     def scroll_to_end(self) -> None:
         self._follow = True
         bar = self.scroll_area.verticalScrollBar()

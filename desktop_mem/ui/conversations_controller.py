@@ -39,6 +39,9 @@ class ConversationsController(QObject):
         # what the core deleted leaves the open conversation at once, not on reopening
         context.core.conversations_touched.connect(self.messages_changed)
         context.core.memories_removed.connect(chat.forget_memories)
+        context.core.about_changed.connect(
+            lambda: chat.forget_lines({ln.id for ln in context.app.about.lines()})
+        )
         context.hub.message_requested.connect(self.open_message)
         context.hub.new_chat_requested.connect(self.new_conversation)
 
@@ -165,7 +168,7 @@ class ConversationsController(QObject):
                 undo = self.ctx.app.memories.undoable(last_user) is not None  # still can be
                 w.set_notice(describe_changes(taught[last_user]) + (undo_link() if undo else ""))
             if m.role == "assistant":
-                w.set_given(m.used, m.recalled, passages.get(m.id, []))
+                w.set_given(m.used, m.recalled, passages.get(m.id, []), m.about)
 
     def show_version(self, message_id: int, step: int) -> None:
         """Show another version of a message ("‹ 2/3 ›"): the conversation from there on

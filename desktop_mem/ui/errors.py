@@ -81,6 +81,23 @@ def _wording(reason: str, model: str, lines: int) -> str | None:
         "memory_gone": lambda: QCoreApplication.translate(
             "errors", "That memory no longer exists: it was deleted. Nothing was changed."
         ),
+        "about_gone": lambda: QCoreApplication.translate(
+            "errors",
+            "That line is no longer there: a memory it came from was forgotten, or it was removed.",
+        ),
+        "about_empty": lambda: QCoreApplication.translate(
+            "errors", "A line cannot be empty: remove it instead."
+        ),
+        "about_long": lambda: QCoreApplication.translate(
+            "errors", "That line is too long: keep it to one short sentence."
+        ),
+        "about_off": lambda: QCoreApplication.translate(
+            "errors", "What the model knows about you is turned off: turn it on first."
+        ),
+        "invalid_answer": lambda: QCoreApplication.translate(
+            "errors",
+            "The model did not answer in the form asked for, so nothing was changed: try again, or choose another model in Settings.",
+        ),
         "conversation_gone": lambda: QCoreApplication.translate(
             "errors", "That conversation no longer exists: it was deleted."
         ),
@@ -203,6 +220,7 @@ WINDOW_WORDED = {
     "model_missing",
     "no_profile",
     "memory_gone",
+    "about_gone",
     "conversation_gone",
     "no_version",
     "remote_unconfigured",

@@ -29,6 +29,7 @@ class CoreSignals(QObject):
     setting_changed = Signal(str)  # a setting's key
     backend_changed = Signal(str)  # the chat model now
     learning_changed = Signal()  # what waits to be learned from changed
+    about_changed = Signal()  # the "about you" profile was rewritten, edited or a line removed
     turn_learned = Signal(object, object)  # an answer's id, what it taught (Learned)
     conversation_titled = Signal(int, bool)  # a conversation, whether the model named it
     server_observed = Signal(object)  # what the server said after a turn, or None
@@ -93,3 +94,5 @@ class CoreSignals(QObject):
             self.documents_changed.emit()
         if core.LearningChanged in kinds:
             self.learning_changed.emit()
+        if core.AboutChanged in kinds:
+            self.about_changed.emit()

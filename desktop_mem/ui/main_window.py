@@ -32,6 +32,7 @@ from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.models.catalog import short_name
 from desktop_mem.core.service import Service
 from desktop_mem.ui import focus, shortcuts, tasks
+from desktop_mem.ui.about_dialog import AboutDialog
 from desktop_mem.ui.backup_ui import BackupController
 from desktop_mem.ui.chat_view import ChatView
 from desktop_mem.ui.connection import ConnectionController
@@ -170,6 +171,7 @@ class MainWindow(QMainWindow):
         row.addWidget(self.pages, 1)
         self.setCentralWidget(central)
         self._build_status_bar()
+        self.about_you: AboutDialog | None = None
         self._build_menus()
         self.tab_order()
         self.conversations.new_conversation(False)
@@ -297,6 +299,7 @@ class MainWindow(QMainWindow):
         self.toggle_browser.setCheckable(True)
         action(mem, self.tr("Search memories"), self._focus_memory_search, "search_memories")
         action(mem, self.tr("New memory…"), self._new_memory, "new_memory")
+        action(mem, self.tr("About you…"), self.show_about_you)
         action(mem, self.tr("Consolidate now"), self.memories.consolidate)
         action(mem, self.tr("Export…"), self.memories.export_memories)
         action(mem, self.tr("Import…"), self.memories.import_memories)
@@ -319,6 +322,15 @@ class MainWindow(QMainWindow):
                            ("page_documents", "documents")):  # fmt: skip
             go = QShortcut(shortcuts.key(name), self)
             go.activated.connect(lambda p=page: self.show_page(p))
+
+    def show_about_you(self) -> AboutDialog:
+        """Memories › About you: what the model knows about you (one window, raised)."""
+        if self.about_you is None:
+            self.about_you = AboutDialog(self.context, self)
+        self.about_you.refresh()
+        self.about_you.show()
+        self.about_you.raise_()
+        return self.about_you
 
     # -- pages -----------------------------------------------------------------------
 

@@ -4,6 +4,7 @@ Edit or Regenerate and Copy, and the memories and earlier messages it used as ch
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import QPoint, QRect, QSize, Qt, QTimer, Signal
@@ -41,6 +42,9 @@ _KEYWORDS = (
 
 
 MAX_CHIPS = 6  # the rest are listed in a tooltip
+# The profile is the same on every answer: its first lines, the rest in a tooltip (all of
+# them in Memories › About you).
+ABOUT_CHIPS = 2
 
 
 class FlowLayout(QLayout):
@@ -245,7 +249,7 @@ class MessageWidget(QFrame):
         self.notice.hide()
         layout.addWidget(self.notice)
         self._pending = ""
-        self._given: tuple[list[Any], list[Any], list[Any]] = ([], [], [])
+        self._given: tuple[list[Any], list[Any], list[Any], list[Any]] = ([], [], [], [])
         self._render = QTimer(self)
         self._render.setSingleShot(True)
         self._render.timeout.connect(self._flush)
@@ -319,13 +323,18 @@ class MessageWidget(QFrame):
         self.status.style().polish(self.status)
         self.status.show()
 
-    def set_given(self, used: list[Any], recalled: list[Any], passages: list[Any]) -> None:
+    def set_given(
+        self, used: list[Any], recalled: list[Any], passages: list[Any], about: Sequence[Any] = ()
+    ) -> None:
         """What the answer was given, as its records say (core.chat.records UsedMemory and
-        RecalledMessage, documents PassageHit), the same for a turn just answered and for
-        one read back: memories, earlier messages and passages of documents, each a chip
-        (a weaker match drawn as such); a click opens the memory, the conversation at
-        that message, or the file at that page."""
-        self._given = (used, recalled, passages)
+        RecalledMessage, documents PassageHit, the profile's AboutLine), the same for a
+        turn just answered and for one read back: the lines of what the model knows
+        about you, memories, earlier messages and passages of documents, each a chip (a
+        weaker match drawn as such); a click opens the memory (for a line of the profile,
+        the first it cites), the conversation at that message, or the file at that
+        page."""
+        about = list(about)
+        self._given = (used, recalled, passages, about)
         while self.chips.count():
             item = self.chips.takeAt(0)
             chip = item.widget() if item is not None else None
@@ -334,9 +343,26 @@ class MessageWidget(QFrame):
                 chip.deleteLater()
         recalled = [r for r in recalled if r.text is not None]  # not those deleted since
         used = [u for u in used if u.text is not None]  # a forgotten memory: no chip
-        if not used and not recalled and not passages:
+        if not used and not recalled and not passages and not about:
             self.chip_row.hide()
             return
+        if about:
+            self._label(self.tr("About you:"))
+            for ln in about[:ABOUT_CHIPS]:
+                tip = (
+                    self.tr("In every answer: a line of what the model knows about you")
+                    + "\n"
+                    + ln.text
+                )
+                chip = self._chip(_short(ln.text, 24), tip)
+                chip.setProperty("about_line", ln.id)
+                first = ln.cites[0] if ln.cites else None
+                if first is not None:
+                    chip.clicked.connect(lambda _=False, i=first: self.memory_clicked.emit(i))
+            if len(about) > ABOUT_CHIPS:
+                more = QLabel(self.tr("+%1 more").replace("%1", str(len(about) - ABOUT_CHIPS)))
+                more.setToolTip("\n".join(ln.text for ln in about[ABOUT_CHIPS:]))
+                self.chips.addWidget(more)
         if used:
             self._label(self.tr("Memories used:"))
             for u in used[:MAX_CHIPS]:
@@ -367,11 +393,21 @@ class MessageWidget(QFrame):
         self.parts_changed.emit()
 
     def forget_memories(self, ids: tuple[int, ...]) -> None:
-        """Memories were deleted (`ids`; empty: all of them): their chips go at once."""
-        used, recalled, passages = self._given
+        """Memories were deleted (`ids`; empty: all of them): their chips go at once, and
+        those of the profile's lines that cited them (the lines went with them)."""
+        used, recalled, passages, about = self._given
         kept = [u for u in used if ids and u.memory_id not in ids]
-        if len(kept) != len(used):
-            self.set_given(kept, recalled, passages)
+        lines = [ln for ln in about if ids and not set(ln.cites) & set(ids)]
+        if len(kept) != len(used) or len(lines) != len(about):
+            self.set_given(kept, recalled, passages, lines)
+
+    def forget_lines(self, ids: set[int]) -> None:
+        """Lines of the profile were removed or rewritten (`ids`: those still there): the
+        chips of the others go."""
+        used, recalled, passages, about = self._given
+        lines = [ln for ln in about if ln.id in ids]
+        if len(lines) != len(about):
+            self.set_given(used, recalled, passages, lines)
 
     def _why(self, why: str, weak: bool) -> str:
         said = {
@@ -385,6 +421,8 @@ class MessageWidget(QFrame):
     def _label(self, text: str) -> None:
         label = QLabel(text)
         label.setObjectName("chipsLabel")
+        if self.chips.count():  # a gap from the chips of the kind before
+            label.setContentsMargins(10, 0, 0, 0)
         self.chips.addWidget(label)
 
     def _chip(self, label: str, tip: str, weak: bool = False) -> QPushButton:

@@ -27,7 +27,8 @@ from desktop_mem.ui.sync_controller import SyncController
 from desktop_mem.ui.sync_ui import SyncPage
 
 PROFILE_KEYS = (
-    "auto_memory", "use_memory", "sleep_consolidation", "instructions", "context_tokens",
+    "auto_memory", "use_memory", "sleep_consolidation", "about_you", "instructions",
+    "context_tokens",
     "openai_enabled", "openai_base_url", "openai_model",
     "backup_folder", "backup_daily", "backup_keep",
 )  # fmt: skip

@@ -129,6 +129,11 @@ class SettingsDialog(QDialog):
         )
         self.sleep_consolidation.setChecked(bool(values["sleep_consolidation"]))
         form.addRow(self.sleep_consolidation)
+        self.about_you = QCheckBox(
+            self.tr("Keep a short profile of me and give it in every chat (Memories › About you)")
+        )
+        self.about_you.setChecked(bool(values.get("about_you", True)))
+        form.addRow(self.about_you)
         self.instructions = QPlainTextEdit(values.get("instructions") or "")
         self.instructions.setPlaceholderText(
             self.tr("About you and how you like answers, e.g. “I am a nurse; answer briefly.”")
@@ -230,6 +235,7 @@ class SettingsDialog(QDialog):
             "auto_memory": self.auto_memory.isChecked(),
             "use_memory": self.use_memory.isChecked(),
             "sleep_consolidation": self.sleep_consolidation.isChecked(),
+            "about_you": self.about_you.isChecked(),
             "instructions": self.instructions.toPlainText().strip(),
             "context_tokens": self.context.value(),
             "openai_enabled": self.openai.isChecked(),

@@ -126,7 +126,7 @@ class TurnController(QObject):
                 result.status, describe(result.error_reason, result.error or "", model=model)
             )
             if result.status != "error":
-                answer.set_given(result.used, result.recalled, result.documents)
+                answer.set_given(result.used, result.recalled, result.documents, result.about)
             if result.changes:
                 self.show_changes(answer, result.changes)
             if result.forget_candidates or result.forget_messages:

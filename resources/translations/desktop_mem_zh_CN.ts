@@ -1,6 +1,115 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AboutDialog</name>
+    <message>
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="79" />
+        <source>About you</source>
+        <translation>关于你</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="84" />
+        <source>What the model knows about you: a few lines given in every chat, written from your memories while you are away. Each line shows the memories it came from; forgetting one of them removes the line at once.</source>
+        <translation>模型对你的了解：每次对话都会提供的几行简介，在你离开时根据你的记忆写成。每一行都标明它来自哪些记忆；忘记其中任何一条，这一行会立即删除。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="92" />
+        <source>Give this to the model in every chat and keep it up to date</source>
+        <translation>每次对话都提供给模型，并保持更新</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="111" />
+        <source>Edit line…</source>
+        <translation>编辑这一行…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="113" />
+        <source>Remove line</source>
+        <translation>删除这一行</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="115" />
+        <source>Rewrite now</source>
+        <translation>立即重写</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="117" />
+        <source>Write it again from your memories now (your own lines stay as they are)</source>
+        <translation>现在根据你的记忆重新写（你自己写的行保持不变）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="172" />
+        <source>Turned off: the model is not given this, and it is not written. Tick the box above to turn it on.</source>
+        <translation>已关闭：不会提供给模型，也不会再写。勾选上面的选项即可打开。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="177" />
+        <source>Nothing yet. Once you have told the assistant about yourself, a short profile is written here from what it remembers.</source>
+        <translation>还没有内容。等你向助手介绍过自己后，这里会根据它记住的内容写一份简短的介绍。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="181" />
+        <source>Nothing yet. It is written from your memories the next time you are away for a few minutes, or now with Rewrite now.</source>
+        <translation>还没有内容。下次你离开几分钟时会根据你的记忆写成，也可以点“立即重写”现在就写。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="192" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="246" />
+        <source>Turned off: not given to the model.</source>
+        <translation>已关闭：不提供给模型。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="195" />
+        <source>%n line(s), given in every chat.</source>
+        <translation><numerusform>共 %n 行，每次对话都会提供。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="244" />
+        <source>On: the model is given this in every chat.</source>
+        <translation>已打开：每次对话都会提供给模型。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="255" />
+        <source>Edit line</source>
+        <translation>编辑这一行</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="257" />
+        <source>In your own words (kept exactly as you write it, never rewritten):</source>
+        <translation>用你自己的话写（会完全按你写的保留，不会被重写）：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="267" />
+        <source>That line is too long: keep it to one short sentence.</source>
+        <translation>这一行太长了：请保持为一个简短的句子。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="274" />
+        <source>Saved in your words: a rewrite keeps it as it is.</source>
+        <translation>已按你的话保存：重写时会原样保留。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="285" />
+        <source>Removed: it does not come back when this is rewritten.</source>
+        <translation>已删除：重写时不会再出现。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="290" />
+        <source>Writing it from your memories… this takes the model a moment.</source>
+        <translation>正在根据你的记忆写…模型需要一点时间。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="296" />
+        <source>Rewritten: %n line(s).</source>
+        <translation><numerusform>已重写：共 %n 行。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="301" />
+        <source>Not rewritten; nothing was changed.</source>
+        <translation>没有重写，什么都没有改变。</translation>
+    </message>
+</context>
+<context>
     <name>AppsPage</name>
     <message>
         <location filename="../../desktop_mem/ui/apps_ui.py" line="42" />
@@ -382,7 +491,7 @@
     <name>ChatView</name>
     <message>
         <location filename="../../desktop_mem/ui/chat_view.py" line="119" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="445" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="450" />
         <source>Incognito: nothing is remembered or stored</source>
         <translation>无痕模式：不记忆，也不保存</translation>
     </message>
@@ -394,7 +503,7 @@
     </message>
     <message>
         <location filename="../../desktop_mem/ui/chat_view.py" line="152" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="467" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="472" />
         <source>Say hello. What you tell me stays on this computer, encrypted.</source>
         <translation>打个招呼吧。你告诉我的一切都加密保存在这台电脑上。</translation>
     </message>
@@ -434,22 +543,22 @@
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="330" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="335" />
         <source>The model server is not answering: your message waits here until it does.</source>
         <translation>模型服务器没有响应：你的消息会留在这里，等它恢复后再发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="427" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="432" />
         <source>The model server is not answering: this works again once it does.</source>
         <translation>模型服务器没有响应：它恢复后即可再用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="453" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="458" />
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="463" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="468" />
         <source>Incognito: nothing you say here is remembered or stored, and no memory is used. Closing it leaves no trace.</source>
         <translation>无痕模式：你在这里说的话不会被记住或保存，也不会使用任何记忆。关闭后不留痕迹。</translation>
     </message>
@@ -583,93 +692,93 @@
 <context>
     <name>ConversationsController</name>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="113" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="116" />
         <source>Incognito conversation</source>
         <translation>无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="113" />
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="130" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="116" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="133" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="132" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="135" />
         <source>from %1, %2</source>
         <translation>来自 %1，%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="206" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="209" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="206" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="209" />
         <source>Pin to the top</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="207" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="210" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="208" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="211" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="209" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="212" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="230" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="233" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="230" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="233" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="245" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="248" />
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="247" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="250" />
         <source>Markdown (*.md);;JSON (*.json)</source>
         <translation>Markdown (*.md);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="258" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="261" />
         <source>Exported to %1.</source>
         <translation>已导出到 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="263" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="266" />
         <source>Delete this conversation for good? Memories learned from it stay.</source>
         <translation>永久删除这个对话？从中学到的记忆会保留。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="266" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="269" />
         <source>%n of them will no longer quote what was said in it.</source>
         <translation><numerusform>其中 %n 条记忆将不再引用这个对话中的内容。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="270" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="273" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="282" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="285" />
         <source>The conversation was deleted.</source>
         <translation>对话已删除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="285" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="288" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
@@ -1146,6 +1255,19 @@
     </message>
 </context>
 <context>
+    <name>LineRow</name>
+    <message>
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="62" />
+        <source>From: %1</source>
+        <translation>来自：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="62" />
+        <source>In your words. From: %1</source>
+        <translation>你自己写的。来自：%1</translation>
+    </message>
+</context>
+<context>
     <name>LockedDialog</name>
     <message>
         <location filename="../../desktop_mem/ui/backup_ui.py" line="131" />
@@ -1186,8 +1308,8 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="94" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="550" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="95" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="562" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
@@ -1197,231 +1319,236 @@
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="284" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="286" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="132" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="133" />
         <source>Backed up to %1</source>
         <translation>已备份到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="136" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="137" />
         <source>The backup failed: %1</source>
         <translation>备份失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="209" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="211" />
         <source>Chat</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="210" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="212" />
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="211" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="213" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="277" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="279" />
         <source>&amp;Chat</source>
         <translation>聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="278" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="280" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="280" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="282" />
         <source>New incognito conversation</source>
         <translation>新的无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="282" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="284" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="283" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="285" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="287" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="289" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="289" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="291" />
         <source>Delete all conversations and memories…</source>
         <translation>删除所有对话和记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="292" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="294" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="293" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="295" />
         <source>&amp;Memories</source>
         <translation>记忆(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="295" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="297" />
         <source>Show memories</source>
         <translation>显示记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="298" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="300" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="299" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="301" />
         <source>New memory…</source>
         <translation>新建记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="300" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="302" />
+        <source>About you…</source>
+        <translation>关于你…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="303" />
         <source>Consolidate now</source>
         <translation>立即整理</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="301" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="304" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="302" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="305" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="303" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="306" />
         <source>Import from ChatGPT, Claude…</source>
         <translation>从 ChatGPT、Claude 导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="304" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="307" />
         <source>Review imported memories…</source>
         <translation>审阅导入的记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="305" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="308" />
         <source>Learn automatically</source>
         <translation>自动学习</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="311" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="314" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="312" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="315" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="313" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="382" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="316" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="394" />
         <source>About desktop-mem</source>
         <translation>关于 desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="384" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="396" />
         <source>desktop-mem %1
 A local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.</source>
         <translation>desktop-mem %1
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="401" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="413" />
         <source>The model server answers with an error: you can read and search, not send.</source>
         <translation>模型服务器返回了错误：你可以阅读和搜索，但不能发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="403" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="415" />
         <source>The model server is not answering: you can read and search, not send.</source>
         <translation>模型服务器没有响应：你可以阅读和搜索，但不能发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="427" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="439" />
         <source>Connecting to Ollama…</source>
         <translation>正在连接 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="430" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="442" />
         <source>⚠ The model server answers with an error · %1</source>
         <translation>⚠ 模型服务器返回错误 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="435" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="447" />
         <source>● Connected · %1 is not installed</source>
         <translation>● 已连接 · 未安装 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="442" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="454" />
         <source>● Connected · search by words only</source>
         <translation>● 已连接 · 仅按字词搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="437" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="445" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="449" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="457" />
         <source>Download %1</source>
         <translation>下载 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="454" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="466" />
         <source>● Connected · %n not indexed yet</source>
         <translation><numerusform>● 已连接 · %n 项尚未索引</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="457" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="469" />
         <source>Index now</source>
         <translation>立即索引</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="463" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="475" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="467" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="479" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="471" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="483" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="473" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="485" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="475" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="487" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="478" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="490" />
         <source> · %n message(s) not yet learned from</source>
         <translation><numerusform> · 还有 %n 条消息尚未从中学习</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="522" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="534" />
         <source>%1 is loaded with a %2-token context but this app asks for %3, so every turn reloads it: give the apps that use it the same context length, or set this one's in Settings.</source>
         <translation>%1 以 %2 个词元的上下文加载，但本应用需要 %3，所以每次对话都要重新加载它：让使用它的应用采用相同的上下文长度，或在“设置”中修改本应用的。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="531" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="543" />
         <source>Ollama unloads %1 soon after each answer, so every turn waits for it to load again: give Ollama a longer keep-alive.</source>
         <translation>Ollama 在每次回答后很快就卸载 %1，所以每次对话都要等它重新加载：请延长 Ollama 的保持加载时间（keep-alive）。</translation>
     </message>
@@ -1999,124 +2126,135 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MessageWidget</name>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="190" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="194" />
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="190" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="194" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="197" />
-        <location filename="../../desktop_mem/ui/message_widget.py" line="198" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="201" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="202" />
         <source>Previous version</source>
         <translation>上一个版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="204" />
-        <location filename="../../desktop_mem/ui/message_widget.py" line="205" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="208" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="209" />
         <source>Next version</source>
         <translation>下一个版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="212" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="216" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="213" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="217" />
         <source>Copy this message</source>
         <translation>复制这条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="217" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="221" />
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="219" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="223" />
         <source>Change this message and send it again (the turns after it are replaced)</source>
         <translation>修改这条消息并重新发送（其后的对话会被替换）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="222" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="226" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="223" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="227" />
         <source>Answer this message again (the turns after it are replaced)</source>
         <translation>重新回答这条消息（其后的对话会被替换）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="311" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="315" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="314" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="318" />
         <source>The answer failed.</source>
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="341" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="350" />
+        <source>About you:</source>
+        <translation>关于你：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/message_widget.py" line="353" />
+        <source>In every answer: a line of what the model knows about you</source>
+        <translation>每次回答都会用到：模型对你的了解中的一行</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/message_widget.py" line="367" />
         <source>Memories used:</source>
         <translation>用到的记忆：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="349" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="363" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="375" />
         <source>+%1 more</source>
         <translation>还有 %1 条</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="353" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="379" />
         <source>Earlier messages:</source>
         <translation>之前的消息：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="356" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="382" />
         <source>%1, in another conversation:</source>
         <translation>%1，在另一个对话中：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="361" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="387" />
         <source>Documents:</source>
         <translation>文档：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="378" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="414" />
         <source>In every answer: about your health or safety</source>
         <translation>每次回答都会用到：与你的健康或安全有关</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="379" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="415" />
         <source>In every answer (pinned)</source>
         <translation>每次回答都会用到（已置顶）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="380" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="416" />
         <source>Found for this message</source>
         <translation>为这条消息找到的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="381" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="417" />
         <source>Learned from an earlier message found for this one</source>
         <translation>从为这条消息找到的一条以前的消息中记住的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="383" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="419" />
         <source>a weaker match</source>
         <translation>匹配较弱</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="406" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="444" />
         <source>%1/%2</source>
         <translation>%1/%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="409" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="447" />
         <source>Version %1 of %2</source>
         <translation>第 %1 个版本，共 %2 个</translation>
     </message>
@@ -2461,77 +2599,77 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SettingsController</name>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="71" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="72" />
         <source>Backup</source>
         <translation>备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="72" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="73" />
         <source>Sync</source>
         <translation>同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="73" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="74" />
         <source>Apps</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="111" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="112" />
         <source>New recovery code</source>
         <translation>新的恢复码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="113" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="114" />
         <source>Make a new recovery code? The old one will no longer open this profile or its new backups (backups made before still open with the old one).</source>
         <translation>要生成新的恢复码吗？旧的恢复码将无法再打开此配置及其新备份（之前的备份仍可用旧恢复码打开）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="169" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="170" />
         <source>The Ollama server %1 is not this computer: your messages and the memories retrieved for them are sent to it over the network.</source>
         <translation>Ollama 服务器 %1 不在这台电脑上：你的消息以及为它们检索到的记忆会通过网络发送给它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="172" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="173" />
         <source>The OpenAI-compatible server is on: your messages and the memories retrieved for them are sent to %1, outside this computer.</source>
         <translation>已启用 OpenAI 兼容服务器：你的消息以及为它们检索到的记忆会发送到这台电脑之外的 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="176" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="177" />
         <source>Messages will leave this computer</source>
         <translation>消息将离开这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="203" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="204" />
         <source>The embedding model %1 (a %2 download) is not installed in Ollama. Download it, then re-index every memory, message and document passage with it? Until that is done, the old index keeps working.</source>
         <translation>嵌入模型 %1（需下载 %2）尚未安装在 Ollama 中。要先下载它，再用它重新索引所有记忆、消息和文档段落吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="207" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="208" />
         <source>The embedding model %1 is not installed in Ollama. Download it, then re-index every memory, message and document passage with it? Until that is done, the old index keeps working.</source>
         <translation>嵌入模型 %1 尚未安装在 Ollama 中。要先下载它，再用它重新索引所有记忆、消息和文档段落吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="212" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="213" />
         <source>Search by meaning needs every memory, message and document passage re-indexed with %1. Do it now? Until it finishes, the old index keeps working.</source>
         <translation>按含义搜索需要用 %1 重新索引所有记忆、消息和文档段落。现在开始吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="217" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="218" />
         <source>Re-index everything?</source>
         <translation>重新索引全部内容？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="231" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="232" />
         <source>Re-indexing with %1…</source>
         <translation>正在用 %1 重新索引…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="245" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="246" />
         <source>Re-indexed %n item(s) with %1.</source>
         <translation><numerusform>已用 %1 重新索引 %n 项。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="252" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="253" />
         <source>Re-indexing stopped; the old index is still in use. %1</source>
         <translation>重新索引已停止；仍在使用旧索引。%1</translation>
     </message>
@@ -2639,107 +2777,112 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>启用其他服务器后，你的消息和为其检索到的记忆会发送到该服务器。如果它不是这台电脑，这些内容会离开你的机器。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="134" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="133" />
+        <source>Keep a short profile of me and give it in every chat (Memories › About you)</source>
+        <translation>保留一份关于我的简短介绍，每次对话都提供给模型（记忆 › 关于你）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="139" />
         <source>About you and how you like answers, e.g. “I am a nurse; answer briefly.”</source>
         <translation>关于你以及你希望怎样回答，例如“我是护士；请简短回答。”</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="137" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="142" />
         <source>Given to the model with every message; never learned from.</source>
         <translation>每条消息都会交给模型；不会从中学习记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="141" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="146" />
         <source>About me</source>
         <translation>关于我</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="143" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="148" />
         <source>Appearance</source>
         <translation>外观</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="148" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="153" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="151" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="156" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="152" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="157" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="153" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="158" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="157" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="162" />
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="159" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="164" />
         <source>Privacy</source>
         <translation>隐私</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="165" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="170" />
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="167" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="172" />
         <source>Data folder</source>
         <translation>数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="172" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="177" />
         <source>Encrypted; the key is kept in the system keyring.</source>
         <translation>已加密；密钥保存在系统钥匙环中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="174" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="179" />
         <source>Encrypted with your passphrase.</source>
         <translation>已用你的口令加密。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="180" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="185" />
         <source>Replace the key</source>
         <translation>更换密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="180" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="185" />
         <source>Change passphrase…</source>
         <translation>更改口令…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="183" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="188" />
         <source>Re-encrypts everything with a new key; the old one stops working.</source>
         <translation>用新密钥重新加密所有内容；旧密钥随即失效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="186" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="191" />
         <source>Use a passphrase instead…</source>
         <translation>改用口令…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="188" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="193" />
         <source>Keep the key in the system keyring instead</source>
         <translation>改为把密钥保存在系统钥匙环中</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="194" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="199" />
         <source>Encryption</source>
         <translation>加密</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="200" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="205" />
         <source>No system keyring is available on this computer.</source>
         <translation>这台电脑上没有可用的系统钥匙环。</translation>
     </message>
@@ -3741,156 +3884,181 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     </message>
     <message>
         <location filename="../../desktop_mem/ui/errors.py" line="84" />
+        <source>That line is no longer there: a memory it came from was forgotten, or it was removed.</source>
+        <translation>这一行已经不在了：它所来自的一条记忆被忘记了，或者它已被删除。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="88" />
+        <source>A line cannot be empty: remove it instead.</source>
+        <translation>一行不能为空：请改为删除它。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="91" />
+        <source>That line is too long: keep it to one short sentence.</source>
+        <translation>这一行太长了：请保持为一个简短的句子。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="94" />
+        <source>What the model knows about you is turned off: turn it on first.</source>
+        <translation>“关于你”已关闭：请先打开它。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="97" />
+        <source>The model did not answer in the form asked for, so nothing was changed: try again, or choose another model in Settings.</source>
+        <translation>模型没有按要求的格式回答，所以什么都没有改变：请再试一次，或在“设置”中选择其他模型。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="101" />
         <source>That conversation no longer exists: it was deleted.</source>
         <translation>这个对话已不存在：它已被删除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="87" />
+        <location filename="../../desktop_mem/ui/errors.py" line="104" />
         <source>That version of the memory no longer exists. Nothing was changed.</source>
         <translation>这条记忆的该版本已不存在。没有做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="90" />
+        <location filename="../../desktop_mem/ui/errors.py" line="107" />
         <source>The OpenAI-compatible server is on but its URL or model is not set: fill them in Settings, or turn it off there.</source>
         <translation>已开启 OpenAI 兼容服务器，但未设置其地址或模型：请在设置中填写，或在那里关闭它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="94" />
+        <location filename="../../desktop_mem/ui/errors.py" line="111" />
         <source>No embedding model is chosen: choose one in Settings.</source>
         <translation>尚未选择嵌入模型：请在设置中选择。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="97" />
+        <location filename="../../desktop_mem/ui/errors.py" line="114" />
         <source>That app is not registered in desktop-mem: connect it in Settings &gt; Apps.</source>
         <translation>该应用没有在 desktop-mem 中注册：请在“设置 &gt; 应用”中连接它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="100" />
+        <location filename="../../desktop_mem/ui/errors.py" line="117" />
         <source>That folder is no longer watched: the list of folders was out of date.</source>
         <translation>该文件夹已不再被监视：文件夹列表已过时。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="103" />
+        <location filename="../../desktop_mem/ui/errors.py" line="120" />
         <source>This profile was copied or moved here and the system keyring did not answer, so its key was not changed: unlock the keyring, restart desktop-mem and try again.</source>
         <translation>此配置是复制或移动到这里的，而系统密钥环没有响应，所以它的密钥没有更改：请解锁密钥环，重新启动 desktop-mem 后再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="108" />
+        <location filename="../../desktop_mem/ui/errors.py" line="125" />
         <source>That app is not allowed to do this: change it in Settings &gt; Apps.</source>
         <translation>这个应用无权这样做：请在“设置 &gt; 应用”中更改。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="111" />
+        <location filename="../../desktop_mem/ui/errors.py" line="128" />
         <source>A profile protected by a passphrase cannot be served to other apps: keep its key in the system keyring (Settings &gt; Privacy).</source>
         <translation>受口令保护的配置不能提供给其他应用：请把密钥保存在系统钥匙环中（设置 &gt; 隐私）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="115" />
+        <location filename="../../desktop_mem/ui/errors.py" line="132" />
         <source>That document is no longer in desktop-mem: it was removed.</source>
         <translation>这个文档已不在 desktop-mem 中：它已被移除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="118" />
+        <location filename="../../desktop_mem/ui/errors.py" line="135" />
         <source>That file was not added: desktop-mem reads Markdown, text, PDF, Word and HTML files that are not damaged, encrypted or too large.</source>
         <translation>这个文件没有添加：desktop-mem 读取未损坏、未加密且不过大的 Markdown、文本、PDF、Word 和 HTML 文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="122" />
+        <location filename="../../desktop_mem/ui/errors.py" line="139" />
         <source>The disk is full: nothing was changed; free some space and try again.</source>
         <translation>磁盘已满：没有做任何更改；请释放空间后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="125" />
+        <location filename="../../desktop_mem/ui/errors.py" line="142" />
         <source>This profile's folder cannot be written (a read-only disk, or another user's folder): it can be read, but nothing was changed.</source>
         <translation>无法写入这个资料的文件夹（只读磁盘，或属于其他用户的文件夹）：可以读取，但没有做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="129" />
+        <location filename="../../desktop_mem/ui/errors.py" line="146" />
         <source>That file is not a backup made by desktop-mem: nothing was changed.</source>
         <translation>这个文件不是 desktop-mem 制作的备份：没有做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="132" />
+        <location filename="../../desktop_mem/ui/errors.py" line="149" />
         <source>There is no such profile in this data folder: nothing was changed.</source>
         <translation>这个数据文件夹中没有这个配置：没有做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="135" />
+        <location filename="../../desktop_mem/ui/errors.py" line="152" />
         <source>The sync folder is not there (a drive not connected, or the folder moved or deleted): connect the drive or put the folder back. Nothing is lost meanwhile; this computer syncs again once it is there.</source>
         <translation>同步文件夹不在了（驱动器未连接，或文件夹被移动或删除）：请连接驱动器，或把文件夹放回原处。在此期间不会丢失任何内容；文件夹回来后，这台电脑会再次同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="139" />
+        <location filename="../../desktop_mem/ui/errors.py" line="156" />
         <source>desktop-mem cannot write in that folder: choose a folder you can write to.</source>
         <translation>desktop-mem 无法写入那个文件夹：请选择一个你可以写入的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="142" />
+        <location filename="../../desktop_mem/ui/errors.py" line="159" />
         <source>There is no synced desktop-mem profile in that folder: choose the folder the other computer syncs through, and wait until the engine has brought it here.</source>
         <translation>那个文件夹里没有已同步的 desktop-mem 配置：请选择另一台电脑用来同步的文件夹，并等同步工具把它带到这里。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="146" />
+        <location filename="../../desktop_mem/ui/errors.py" line="163" />
         <source>Only a new, empty profile can join a synced one (this one holds memories or conversations): join into a new profile.</source>
         <translation>只有新的空配置才能加入已同步的配置（这个配置已有记忆或对话）：请加入到一个新配置中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="150" />
+        <location filename="../../desktop_mem/ui/errors.py" line="167" />
         <source>There is no pairing offer in this folder that is still valid: show a new pairing code on the computer that syncs the profile (it lasts an hour), wait for the folder to reach this computer, and try again.</source>
         <translation>这个文件夹中没有仍然有效的配对邀请：请在同步这个配置的电脑上显示一个新的配对码（一小时内有效），等文件夹同步到这台电脑后再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="154" />
+        <location filename="../../desktop_mem/ui/errors.py" line="171" />
         <source>This synced profile has no recovery code (it is protected by a passphrase): join with a pairing code shown on a computer that syncs it.</source>
         <translation>这个已同步的配置没有恢复码（它由密码保护）：请用同步它的电脑上显示的配对码加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="158" />
+        <location filename="../../desktop_mem/ui/errors.py" line="175" />
         <source>This computer was removed from the sync by another one: what it holds stays here, but it no longer syncs. To sync it again, show a pairing code on one of your other computers and enter it in Settings &gt; Sync, under Join again.</source>
         <translation>另一台电脑已把这台电脑从同步中移除：这里的内容会保留，但不再同步。要重新同步，请在你的另一台电脑上显示配对码，然后在“设置 &gt; 同步”的“重新加入”下输入它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="162" />
+        <location filename="../../desktop_mem/ui/errors.py" line="179" />
         <source>This computer is no longer in the sync: the computer that let it in was removed before the others knew of this one. What it holds stays here. To sync it again, show a pairing code on one of your other computers and enter it in Settings &gt; Sync, under Join again.</source>
         <translation>这台电脑已不在同步中：让它加入的那台电脑在其他电脑得知这台电脑之前被移除了。这里的内容会保留。要重新同步，请在你的另一台电脑上显示配对码，然后在“设置 &gt; 同步”的“重新加入”下输入它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="166" />
+        <location filename="../../desktop_mem/ui/errors.py" line="183" />
         <source>The pairing code this computer joined with was used by another computer first, so this one was not let in: show a new pairing code on one of your other computers and enter it in Settings &gt; Sync, under Join again.</source>
         <translation>这台电脑加入时用的配对码已先被另一台电脑使用，所以这台电脑没有被加入：请在你的另一台电脑上显示新的配对码，然后在“设置 &gt; 同步”的“重新加入”下输入它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="170" />
+        <location filename="../../desktop_mem/ui/errors.py" line="187" />
         <source>The pairing code this computer joined with expired before the computer that showed it could let this one in: show a new pairing code there, keep both computers on, and enter it in Settings &gt; Sync, under Join again.</source>
         <translation>这台电脑加入时用的配对码在显示它的电脑让这台电脑加入之前就过期了：请在那台电脑上显示新的配对码，让两台电脑都保持开机，然后在“设置 &gt; 同步”的“重新加入”下输入它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="174" />
+        <location filename="../../desktop_mem/ui/errors.py" line="191" />
         <source>This sync folder holds more than one start of this synced profile that your recovery code opens: one of them was planted by someone else. Join with a pairing code shown on one of your computers instead.</source>
         <translation>这个同步文件夹里有不止一个能用你的恢复码打开的同步起点：其中一个是别人放进来的。请改用你的某台电脑上显示的配对码加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="178" />
+        <location filename="../../desktop_mem/ui/errors.py" line="195" />
         <source>This computer has not been given the newest sync key yet: try again after the next sync, or show the pairing code on another of your computers.</source>
         <translation>这台电脑还没有拿到最新的同步密钥：请在下次同步后再试，或在你的另一台电脑上显示配对码。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="182" />
+        <location filename="../../desktop_mem/ui/errors.py" line="199" />
         <source>The sync folder, or the keys folder inside it, was replaced by a symbolic link or by something that is not a folder: desktop-mem never reads or writes through it. Put the real folder in its place, or move this computer to another folder (Settings &gt; Sync &gt; Move to another folder…), then sync again.</source>
         <translation>同步文件夹（或其中的密钥文件夹）被换成了一个符号链接，或者不是文件夹的东西：desktop-mem 绝不会通过它读写。请把真正的文件夹放回原处，或者把这台电脑移到另一个文件夹（“设置 &gt; 同步 &gt; 移到另一个文件夹…”），然后再同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="186" />
+        <location filename="../../desktop_mem/ui/errors.py" line="203" />
         <source>Another window or command is syncing this profile right now: try again in a moment.</source>
         <translation>另一个窗口或命令正在同步这个配置：请稍后再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="190" />
+        <location filename="../../desktop_mem/ui/errors.py" line="207" />
         <source>This profile already syncs: turn sync off first.</source>
         <translation>这个配置已经在同步：请先关闭同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="193" />
+        <location filename="../../desktop_mem/ui/errors.py" line="210" />
         <source>This profile is not synced.</source>
         <translation>这个配置没有同步。</translation>
     </message>

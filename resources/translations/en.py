@@ -235,6 +235,11 @@ EN: dict[str, tuple[str, str]] = {
         "Settings > Sync keeps its text until you dismiss it.",
         "Settings > Sync keeps their text until you dismiss them.",
     ),
+    "%n line(s), given in every chat.": (
+        "%n line, given in every chat.",
+        "%n lines, given in every chat.",
+    ),
+    "Rewritten: %n line(s).": ("Rewritten: %n line.", "Rewritten: %n lines."),
 }
 
 

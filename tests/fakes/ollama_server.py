@@ -130,6 +130,10 @@ class FakeOllama:
     # title asked after an exchange never takes a reply scripted for extraction; with
     # none queued the title is empty (the product keeps the first message's start).
     titles: list[str] = field(default_factory=list)
+    # The "about you" profile (structured requests for {"lines"}) has its own queue too;
+    # with none queued the fake writes one the way the prompt asks (`fake_profile`).
+    profiles: list[Any] = field(default_factory=list)
+    profile_responder: Any = None  # (request body) -> object | str
     responder: Any = None  # (request body) -> Reply | str
     json_responder: Any = None  # (request body) -> object | str
     title_responder: Any = None  # (request body) -> str
@@ -380,6 +384,15 @@ class FakeOllama:
             if title is None:
                 title = self.title_responder(body) if self.title_responder else ""
             return Reply(json.dumps({"title": title}, ensure_ascii=False))
+        if structured and asks_profile(body):
+            with self._lock:
+                answer = self.profiles.pop(0) if self.profiles else None
+            if answer is None:
+                answer = (self.profile_responder or fake_profile)(body)
+            if isinstance(answer, str):  # raw text: a broken or hostile answer
+                report.add("faults")
+                return Reply(answer)
+            return Reply(json.dumps(answer, ensure_ascii=False))
         with self._lock:
             queue: list[Any] = self.json_replies if structured else self.replies
             scripted = queue.pop(0) if queue else None
@@ -574,6 +587,28 @@ def _kind(body: dict[str, Any]) -> str:
 def _asks_title(body: dict[str, Any]) -> bool:
     schema = body.get("format")
     return isinstance(schema, dict) and "title" in schema.get("properties", {})
+
+
+def asks_profile(body: dict[str, Any]) -> bool:
+    schema = body.get("format")
+    return isinstance(schema, dict) and "lines" in schema.get("properties", {})
+
+
+_NUMBERED = re.compile(r"^\[(\d+)\] (.+)$", re.M)
+
+
+def fake_profile(body: dict[str, Any], lines: int = 16, chars: int = 160) -> dict[str, Any]:
+    """The "about you" profile as the prompt asks for it: {"lines": [{"text", "cites"}]},
+    one line a fact, each citing the numbers of the memories it came from. Not a
+    language model: it takes the memories in the order given (the product gives the
+    most important first) and writes each as a line citing its own number, skipping
+    any too long for one line, up to `lines` lines."""
+    users = [m["content"] for m in body.get("messages", []) if m.get("role") == "user"]
+    out = []
+    for number, text in _NUMBERED.findall(users[-1] if users else ""):
+        if len(text) <= chars and len(out) < lines:
+            out.append({"text": text.strip(), "cites": [int(number)]})
+    return {"lines": out}
 
 
 def _empty_for_schema(body: dict[str, Any]) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from desktop_mem.core.db.database import id_chunks
 from desktop_mem.core.db.vectors import MESSAGES, VectorIndex
 from desktop_mem.core.errors import InvalidInput, NotFound, UsageError
 from desktop_mem.core.events import Events
+from desktop_mem.core.memory.about import AboutLine
 from desktop_mem.core.memory.store import MemoryStore, now_iso, parse_when, quoting
 from desktop_mem.core.models.embed import Embedder
 from desktop_mem.core.search.chance import Reference
@@ -368,10 +369,11 @@ class ConversationStore(Versions, MessageSearch):
         created_at: str | None = None,
         documents: Sequence[Any] = (),
         follows: int | None = SHOWN,
+        about: Sequence[Any] = (),
     ) -> Message:
         """Store a message; `used`, `recalled` and `documents` are the memories, earlier
         messages and passages (documents.PassageHit) an answer was given, in order, as the
-        turn's plan holds them; `created_at` a date for imported history (default now).
+        turn's plan holds them, and `about` the lines of the profile (AboutLine); `created_at` a date for imported history (default now).
         `follows`: the message it comes after (default: the last one shown; None: it
         opens the conversation). Following one that already has a next message makes
         it another version of that one, and the version shown."""
@@ -425,6 +427,12 @@ class ConversationStore(Versions, MessageSearch):
                     for rank, p in enumerate(documents, 1)
                 ],
             )
+            # a line of the profile removed while the answer streamed is not recorded
+            conn.executemany(
+                "INSERT OR IGNORE INTO about_given(message_id, line_id, rank) "
+                "SELECT ?, id, ? FROM about_lines WHERE id = ?",
+                [(mid, rank, ln.id) for rank, ln in enumerate(about, 1)],
+            )
             title = conv.title or (title_from(content) if role == "user" else "")
             conn.execute(
                 "UPDATE conversations SET updated_at = ?, title = ? WHERE id = ?",
@@ -477,6 +485,7 @@ class ConversationStore(Versions, MessageSearch):
         msg = Message(*rows[0])
         msg.used = self.used_memories(message_id)
         msg.recalled = self._recalled_for([message_id]).get(message_id, [])
+        msg.about = self._about_for([message_id]).get(message_id, [])
         return msg
 
     def messages(self, conversation_id: int) -> builtins.list[Message]:
@@ -493,9 +502,11 @@ class ConversationStore(Versions, MessageSearch):
         ]
         used = self._used_for([m.id for m in msgs])
         recalled = self._recalled_for([m.id for m in msgs])
+        about = self._about_for([m.id for m in msgs])
         for m in msgs:
             m.used = used.get(m.id, [])
             m.recalled = recalled.get(m.id, [])
+            m.about = about.get(m.id, [])
         return msgs
 
     def delete_from(self, conversation_id: int, message_id: int) -> int:
@@ -526,6 +537,23 @@ class ConversationStore(Versions, MessageSearch):
                 chunk,
             ):
                 out.setdefault(mid, []).append(UsedMemory(mem, rank, score, text, why, bool(weak)))
+        return out
+
+    def _about_for(self, message_ids: Sequence[int]) -> dict[int, builtins.list[AboutLine]]:
+        """The profile's lines each answer was given that are still there, as they read
+        now (a line the user removed, or one gone with a memory, is gone from here)."""
+        out: dict[int, list[AboutLine]] = {}
+        for chunk, marks in id_chunks(message_ids):
+            rows = self.db.query(
+                "SELECT g.message_id, l.id, l.text, l.by, "
+                "(SELECT group_concat(memory_id) FROM about_cites c WHERE c.line_id = l.id) "
+                "FROM about_given g JOIN about_lines l ON l.id = g.line_id "
+                f"WHERE g.message_id IN ({marks}) ORDER BY g.message_id, g.rank",
+                chunk,
+            )
+            for mid, line_id, text, by, cites in rows:
+                ids = sorted(int(c) for c in str(cites or "").split(",") if c)
+                out.setdefault(mid, []).append(AboutLine(line_id, text, by, ids))
         return out
 
     def _recalled_for(

@@ -47,6 +47,7 @@ from desktop_mem.core.chat.layout import (
 )
 from desktop_mem.core.chat.records import IN_EVERY_PROMPT, RecalledMessage, UsedMemory
 from desktop_mem.core.memory import records
+from desktop_mem.core.memory.about import AboutLine
 from desktop_mem.core.memory.store import Memory, MemoryStore
 from desktop_mem.core.search.hybrid import HybridSearch, SearchResult
 from desktop_mem.core.search.phatic import phatic
@@ -83,6 +84,9 @@ class Budget:
     # a promise broken without a word. Past this, the most pressing kind first.
     care_memories: int = 24
     care_tokens: int = 400
+    # the "about you" profile (core/chat/about.py writes it within this; the user's own
+    # lines first when they have made it longer)
+    about_tokens: int = 250
     recall_tokens: int = DEFAULTS["recall_tokens"]  # the past-messages block at most
     max_recalled: int = 12
     document_tokens: int = 400  # the documents block at most
@@ -133,6 +137,7 @@ class Plan:
     used: list[UsedMemory] = field(default_factory=list)  # memories
     recalled: list[RecalledMessage] = field(default_factory=list)  # past messages
     documents: list[Any] = field(default_factory=list)  # passages (documents.PassageHit)
+    about: list[AboutLine] = field(default_factory=list)  # the profile's lines given
     memory_tokens: int = 0  # both blocks
     history_tokens: int = 0
     prompt_tokens: int = 0
@@ -218,6 +223,7 @@ class ContextBuilder:
         budget: Budget,
         result: SearchResult | None = None,
         conversation_id: int | None = None,
+        profiled: frozenset[int] = frozenset(),
     ) -> tuple[list[Given], list[str]]:
         """Core memories, then the best search hits (`result`, or a search now), within
         the block's budget, each with why it is given and whether as a weaker match.
@@ -253,7 +259,7 @@ class ContextBuilder:
         seen |= {m.id for m in pinned}
         for m in self.store.durable(CORE_IMPORTANCE, CORE_KINDS, budget.core_memories):
             cost = self.counter.count(memory_line(m)) + 1
-            if m.id in seen or spent + cost > budget.core_tokens:
+            if m.id in seen or m.id in profiled or spent + cost > budget.core_tokens:
                 continue
             chosen.append(Given(m, 1.0, "core"))
             seen.add(m.id)
@@ -275,6 +281,19 @@ class ContextBuilder:
             kept.append(given)
             spent += cost
         return kept, result.warnings
+
+    def about_given(self, lines: Sequence[AboutLine], budget: Budget) -> list[AboutLine]:
+        """The profile's lines that fit its budget, in order (estimated without the
+        server's correction, as they were written: the same lines every turn)."""
+        plain = TokenCounter()
+        out, spent = [], 0
+        for line in lines:
+            cost = plain.count(f"- {line.text}") + 1
+            if spent + cost > budget.about_tokens:
+                continue
+            out.append(line)
+            spent += cost
+        return out
 
     def _given_always(self, history: Sequence[dict[str, Any]]) -> bool:
         """Whether an answer among these turns was given memories every turn gets for
@@ -411,6 +430,7 @@ class ContextBuilder:
         history: Sequence[dict[str, Any]],
         budget: Budget,
         conversation_id: int | None,
+        profiled: frozenset[int] = frozenset(),
     ) -> tuple[list[Memory], str, Plan]:
         """Retrieval for one message: the core memories (for the system message), the
         blocks that go with the message, and a plan holding what they gave."""
@@ -431,7 +451,7 @@ class ContextBuilder:
         # people.)
         if messages[0] and not result.hits:
             result = SearchResult(result.held, result.warnings)
-        chosen, warnings = self.select(user_text, history, budget, result)
+        chosen, warnings = self.select(user_text, history, budget, result, profiled=profiled)
         core = [g for g in chosen if g.why in IN_EVERY_PROMPT]
         found = edges_first([g for g in chosen if g.why not in IN_EVERY_PROMPT])
         past, more = self.recall(
@@ -466,25 +486,32 @@ class ContextBuilder:
         conversation_id: int | None = None,
         instructions: str = "",
         history_start: Any = None,
+        about: Sequence[AboutLine] = (),
     ) -> Plan:
         """The prompt for one turn. `history`: the conversation's earlier messages as
         stored, each with its "id" (a "sent" key, when there is one, is what the model
         got instead). `history_start`: the id of the message the history sent started
         with last turn (the plan's `history_start`). `instructions`: what the user
         wrote about themselves and how to answer (Settings), in every prompt, memory
-        on or off."""
+        on or off. `about`: the "about you" profile's lines (given with memory on, in
+        the system message, within `Budget.about_tokens`)."""
         import time
 
         now = now or datetime.now(UTC).astimezone()
         today = now.strftime("%A, %d %B %Y")
         started = time.perf_counter()
         blocks, core = "", list[Memory]()
+        given = self.about_given(about, budget) if use_memory else []
         if use_memory:
-            core, blocks, plan = self.blocks(user_text, history, budget, conversation_id)
+            profiled = frozenset(m for ln in given for m in ln.cites)
+            core, blocks, plan = self.blocks(user_text, history, budget, conversation_id, profiled)
         else:
             plan = Plan(messages=[])
         plan.retrieval_ms = (time.perf_counter() - started) * 1000
-        system = layout.system_message(today, use_memory, instructions, core)
+        plan.about = given
+        system = layout.system_message(
+            today, use_memory, instructions, core, [ln.text for ln in plan.about]
+        )
         system_msg = {"role": "system", "content": system}
         user_msg = {"role": "user", "content": layout.with_blocks(blocks, user_text)}
         sent = [{"role": m["role"], "content": m.get("sent") or m["content"]} for m in history]
@@ -507,7 +534,8 @@ class ContextBuilder:
         plan.messages = [system_msg, *turns, user_msg]
         if use_memory:  # the blocks, and the core memories in the system message
             bare = layout.system_message(today, use_memory, instructions)
-            core_tokens = self.counter.count(system) - self.counter.count(bare) if core else 0
+            extra = core or plan.about
+            core_tokens = self.counter.count(system) - self.counter.count(bare) if extra else 0
             plan.memory_tokens = self.counter.count(blocks) + core_tokens
         plan.history_tokens = spent
         plan.prompt_tokens = fixed + spent

@@ -87,6 +87,7 @@ class Message:
     forgotten: bool = False  # kept to read, but in no prompt and no search (a "forget")
     used: list[UsedMemory] = field(default_factory=list)
     recalled: list[RecalledMessage] = field(default_factory=list)
+    about: list[Any] = field(default_factory=list)  # the profile's lines (AboutLine) given
 
     def __post_init__(self) -> None:
         self.forgotten = bool(self.forgotten)
@@ -101,6 +102,7 @@ class Message:
         d = asdict(self)
         d["used"] = [u.to_dict() for u in self.used]
         d["recalled"] = [r.to_dict() for r in self.recalled]
+        d["about"] = [ln.to_dict() for ln in self.about]
         return d
 
 

@@ -47,6 +47,7 @@ from desktop_mem.core.events import (
     ServerObserved,
     TurnLearned,
 )
+from desktop_mem.core.memory.about import AboutLine
 from desktop_mem.core.memory.store import Memory, NewMemory
 from desktop_mem.core.models.llm import DEFAULT_CONTEXT, ChatBackend, Stream
 
@@ -71,6 +72,7 @@ class TurnResult:
     used: list[UsedMemory] = field(default_factory=list)
     recalled: list[RecalledMessage] = field(default_factory=list)
     documents: list[Any] = field(default_factory=list)  # documents.PassageHit
+    about: list[AboutLine] = field(default_factory=list)  # the profile's lines given
     changes: list[Change] = field(default_factory=list)  # made by a command, at once
     forget_candidates: list[Memory] = field(default_factory=list)
     forget_messages: list[Message] = field(default_factory=list)  # earlier messages about it
@@ -101,6 +103,7 @@ class TurnResult:
                  "text": p.text, "weak": p.weak}
                 for p in self.documents
             ],
+            "about": [ln.to_dict() for ln in self.about],
         }  # fmt: skip
 
     def learned(self, timeout: float | None = None) -> list[Change]:
@@ -218,6 +221,14 @@ class ChatSession:
         """Whether the prompt gets memories and past messages: not in incognito, not
         when the user turned memory off for answers."""
         return not self.incognito and bool(self.settings.get("use_memory"))
+
+    def about_lines(self) -> list[AboutLine]:
+        """The "about you" profile's lines a prompt gets: none when memory is not read
+        or the user turned the profile off."""
+        if not self.reads_memory() or not self.settings.get("about_you"):
+            return []
+        about = getattr(self.profile, "about", None)
+        return about.lines(current_only=True) if about is not None else []
 
     def stop(self) -> None:
         """End the turn in progress at once, whatever it is doing: preparing the prompt
@@ -355,6 +366,7 @@ class ChatSession:
             conversation_id=self.conversation_id,
             instructions=str(self.settings.get("instructions") or ""),
             history_start=self._history_start,
+            about=self.about_lines(),
         )
         self._history_start = plan.history_start
         result = TurnResult(
@@ -365,6 +377,7 @@ class ChatSession:
             used=plan.used,
             recalled=plan.recalled,
             documents=plan.documents,
+            about=plan.about,
             plan=plan,
             warnings=list(plan.warnings),
         )
@@ -418,6 +431,7 @@ class ChatSession:
                 used=plan.used,
                 recalled=plan.recalled,
                 documents=plan.documents,
+                about=plan.about,
             )
         # What learning and the title are asked after: the prompt and answer just sent,
         # when the task and its answer still fit in the model's context with them (else

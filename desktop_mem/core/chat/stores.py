@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from desktop_mem.core.db.database import Database
     from desktop_mem.core.documents.store import DocumentStore
     from desktop_mem.core.events import Events
+    from desktop_mem.core.memory.about import AboutStore
     from desktop_mem.core.memory.store import MemoryStore
     from desktop_mem.core.search.hybrid import HybridSearch
     from desktop_mem.core.settings import Settings
@@ -26,3 +27,4 @@ class Stores(Protocol):
     search: HybridSearch
     conversations: ConversationStore
     documents: DocumentStore
+    about: AboutStore

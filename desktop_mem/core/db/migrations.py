@@ -901,3 +901,54 @@ def _m022(conn: Any) -> None:
         );
         """,
     )
+
+
+@migration(23, "about you: a short profile of the person, each line citing its memories")
+def _m023(conn: Any) -> None:
+    run_script(
+        conn,
+        """
+        -- The "about you" profile given in every prompt: one fact a line. by: 'model'
+        -- (written by the sleep-time rewrite, replaced by the next one) or 'user' (written
+        -- or edited by the user: kept as written, never rewritten). position: the order.
+        CREATE TABLE about_lines (
+            id          INTEGER PRIMARY KEY,
+            text        TEXT NOT NULL,
+            by          TEXT NOT NULL DEFAULT 'model' CHECK (by IN ('model', 'user')),
+            position    INTEGER NOT NULL DEFAULT 0,
+            created_at  TEXT NOT NULL,
+            updated_at  TEXT NOT NULL
+        );
+        -- The memories a line came from. Every line cites at least one.
+        CREATE TABLE about_cites (
+            line_id    INTEGER NOT NULL REFERENCES about_lines(id) ON DELETE CASCADE,
+            memory_id  INTEGER NOT NULL,
+            PRIMARY KEY (line_id, memory_id)
+        );
+        CREATE INDEX about_cites_by_memory ON about_cites(memory_id);
+        -- Forgetting reaches the profile in the transaction that deletes the memory, on
+        -- every path (the browser, "forget ...", the command line, MCP, a deletion sync
+        -- applies, an undo): a line citing a deleted memory goes with it.
+        CREATE TRIGGER about_forgets AFTER DELETE ON memories BEGIN
+            DELETE FROM about_lines WHERE id IN
+                (SELECT line_id FROM about_cites WHERE memory_id = OLD.id);
+        END;
+        -- Lines the user removed, as the memories they cited (no text): a rewrite drops a
+        -- line that cites none but these, so a removed line does not come back.
+        CREATE TABLE about_removed (
+            removal    INTEGER NOT NULL,
+            memory_id  INTEGER NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+            PRIMARY KEY (removal, memory_id)
+        );
+        CREATE INDEX about_removed_by_memory ON about_removed(memory_id);
+        -- Which lines an answer was given (shown under it; gone with the line).
+        CREATE TABLE about_given (
+            message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+            line_id    INTEGER NOT NULL REFERENCES about_lines(id) ON DELETE CASCADE,
+            rank       INTEGER NOT NULL,
+            PRIMARY KEY (message_id, line_id)
+        );
+        -- a line deleted finds the answers that were given it without a scan of them all
+        CREATE INDEX about_given_by_line ON about_given(line_id);
+        """,
+    )

@@ -21,7 +21,7 @@ from desktop_mem.core.db.database import id_chunks
 from desktop_mem.core.db.vectors import VectorIndex
 from desktop_mem.core.errors import DesktopMemError, NotFound
 from desktop_mem.core.events import Events
-from desktop_mem.core.memory import care
+from desktop_mem.core.memory import about, care
 from desktop_mem.core.memory.indexing import MemoryIndexing, mix_context, vector_key
 from desktop_mem.core.memory.records import (  # re-exported: the records live beside the store
     KINDS,
@@ -448,6 +448,8 @@ class MemoryStore(MemoryIndexing):
         count = self.count()
         with self.db.transaction() as conn:
             conn.execute("DELETE FROM memory_history")
+            about.clear(conn)  # what the model knew about the person (first: the trigger
+            # each deleted memory fires then finds nothing to do)
             conn.execute("DELETE FROM memories")
             conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('delete-all')")
             self.index.drop_all(conn)

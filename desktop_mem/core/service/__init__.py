@@ -14,7 +14,8 @@ learns from the server's counts (kept when another conversation is opened), and 
 one executor that runs background work (learning, titles, the idle pass), shut down
 when the service closes.
 
-Areas, by what they act on: `memories`, `conversations`, `documents`, `models` (the
+Areas, by what they act on: `memories`, `about` (the short profile of the person given
+in every prompt), `conversations`, `documents`, `models` (the
 embedding model and the index), `apps` (other apps over MCP), `keys` (backups, key
 changes), `imports` (other assistants' history), `settings`, `sync` (other
 computers); chats come from `chat()`.
@@ -40,6 +41,7 @@ from desktop_mem.core.events import BackendChanged, Events
 from desktop_mem.core.keys.vault import Vault
 from desktop_mem.core.profile import Forgot, Profile
 from desktop_mem.core.search.relevance import RelevanceRule
+from desktop_mem.core.service.about import About
 from desktop_mem.core.service.conversations import Conversations
 from desktop_mem.core.service.documents import Documents
 from desktop_mem.core.service.imports import Imports
@@ -73,6 +75,7 @@ class Service:
         self.models = Models(self)
         self.keys = Keys(self)
         self.imports = Imports(self)
+        self.about = About(self)
         self._sync: Sync | None = None
         self._closed = threading.Event()
 

@@ -5,6 +5,7 @@ the user is away, import and export. Every change is announced by the store
 from __future__ import annotations
 
 import builtins
+import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core.chat.records import Change, Learned, Message
 from desktop_mem.core.clients import Access
+from desktop_mem.core.errors import ModelServerError
 from desktop_mem.core.memory.records import Memory, NewMemory, Version, WriteResult
 from desktop_mem.core.search.hybrid import SearchResult
 
@@ -22,6 +24,7 @@ if TYPE_CHECKING:  # the write path (pydantic) is imported when it is first need
     from desktop_mem.core.service import Service
 
 Progress = Callable[[int, int], None]
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,7 @@ class IdlePass:
     changes: list[Change]
     stopped: bool
     proposed: int = 0  # facts found in imported history, waiting for review
+    about: int | None = None  # lines of the "about you" profile written (None: not due)
 
 
 class Memories:
@@ -283,7 +287,11 @@ class Memories:
         """Whether a pass is due while the user is away (core/chat/sleep.py)."""
         from desktop_mem.core.chat.sleep import SleepSchedule
 
-        return SleepSchedule(self.service.profile.db).due() or self._imports_due()
+        return (
+            SleepSchedule(self.service.profile.db).due()
+            or self._imports_due()
+            or self.service.about.due()
+        )
 
     def _imports_due(self) -> bool:
         """Imported messages wait to be read for facts (with learning on)."""
@@ -292,9 +300,10 @@ class Memories:
 
     def idle_pass(self, should_stop: Callable[[], bool] | None = None) -> IdlePass:
         """What runs while the user is away: learning from what still waits, then the
-        whole-store pass when it is due, then reading imported messages for facts (they
-        are proposed, for review), then the schedule recorded (only for a pass that ran
-        to its end)."""
+        whole-store pass when it is due, then the "about you" profile rewritten from what
+        the memories are now (when they changed since), then reading imported messages
+        for facts (they are proposed, for review), then the schedule recorded (only for
+        a pass that ran to its end)."""
         from desktop_mem.core.chat.sleep import SleepSchedule
 
         schedule = SleepSchedule(self.service.profile.db)
@@ -307,13 +316,19 @@ class Memories:
         if not stop() and schedule.store_due():
             ran_store = True
             changes += self.consolidate(should_stop=stop)
+        about = None
+        if not stop() and self.service.about.due():
+            try:
+                about = len(self.service.about.rewrite(should_stop=stop).lines)
+            except ModelServerError as exc:  # the rest of the pass is worth keeping
+                log.info("the profile was not rewritten: %s", exc.reason)
         proposed = 0
         if not stop() and self._imports_due():  # last: it may take the whole evening
             proposed = self.service.imports.propose_facts(should_stop=stop).proposed
         stopped = stop()
         if ran_store and not stopped:
             schedule.record()
-        return IdlePass(changes, stopped, proposed)
+        return IdlePass(changes, stopped, proposed, about)
 
     # -- files --------------------------------------------------------------------------
 
