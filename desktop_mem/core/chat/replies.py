@@ -70,6 +70,11 @@ def forgot(done: Forgotten, what: str) -> str:
             f" {_count(k, 'earlier message stays', 'earlier messages stay')} to read, "
             f"but the assistant no longer sees {them}."
         )
+    if done.rests:
+        text += (
+            f" What else {'it' if done.rests == 1 else 'they'} said is kept as "
+            f"{_count(done.rests, 'new memory', 'new memories')}."
+        )
     if done.memories_left or done.messages_left:
         text += (
             f" Still mentioning it: {_count(done.memories_left, 'memory', 'memories')} and "
