@@ -99,6 +99,7 @@ class ChatView(QWidget):
     document_clicked = Signal(object)  # the passage (documents.PassageHit)
     notice_link = Signal(int, str)  # an answer's widget index, and its notice's link (undo, retry)
     model_changed = Signal(str)
+    actions_changed = Signal()  # can_regenerate or can_edit_last may say otherwise now
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -193,6 +194,7 @@ class ChatView(QWidget):
         self.input.cancelled.connect(self.cancel_edit)
         row.addWidget(self.input, 1)
         self._offline = False  # set_offline: the model server is known not to answer
+        self._busy = False  # set_busy: an answer is being written
         self.send_button = QPushButton(self.tr("Send"))
         self.send_button.clicked.connect(self._submit)
         self.stop_button = QPushButton(self.tr("Stop"))
@@ -249,6 +251,7 @@ class ChatView(QWidget):
             lambda link, widget=w: self.notice_link.emit(self.messages.index(widget), link)
         )
         w.parts_changed.connect(lambda widget=w: self._order(widget))
+        w.command_set.connect(self._update_actions)
         self.list_layout.insertWidget(self.list_layout.count() - 1, w)
         self.messages.append(w)
         self._order(w)
@@ -400,7 +403,12 @@ class ChatView(QWidget):
             self.version_requested.emit(widget.message_id, delta)
 
     def _redo(self, widget: MessageWidget) -> None:
-        if widget not in self.messages or self.stop_button.isVisible() or self._offline:
+        if (
+            widget not in self.messages
+            or widget.command  # done, not answered: nothing to give again
+            or self.stop_button.isVisible()
+            or self._offline
+        ):
             return
         turn = self.turn_of(widget)
         if turn < 0:
@@ -417,6 +425,7 @@ class ChatView(QWidget):
         self.remove_last(len(self.messages) - start)
 
     def set_busy(self, busy: bool) -> None:
+        self._busy = busy
         self.send_button.setVisible(not busy)
         self.stop_button.setVisible(busy)
         self._update_actions(busy)
@@ -431,6 +440,20 @@ class ChatView(QWidget):
         for m in self.messages:
             m.set_redo_enabled(not busy and why is None, why)
             m.set_versions_enabled(not busy)
+        self.actions_changed.emit()
+
+    def can_regenerate(self) -> bool:
+        """The Chat menu's Regenerate would answer the last message again: there is
+        one, it is not a command or a command's reply, and the model server can answer."""
+        idle = not self._busy and not self._offline
+        return idle and bool(self.messages) and not self.messages[-1].command
+
+    def can_edit_last(self) -> bool:
+        """The Chat menu's "Edit last message" would open the last message to edit."""
+        if self._busy or self._offline:
+            return False
+        last = next((m for m in reversed(self.messages) if m.role == "user"), None)
+        return last is not None and not last.command
 
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)

@@ -163,7 +163,8 @@ class ConversationsController(QObject):
                     asked.set_command()
             if m.role == "assistant" and last_user in taught:  # kept, as when it was learned
                 undo = self.ctx.app.memories.undoable(last_user) is not None  # still can be
-                w.set_notice(describe_changes(taught[last_user]) + (undo_link() if undo else ""))
+                said = describe_changes(taught[last_user]) + (undo_link() if undo else "")
+                w.set_notice(said, taught=True)
             if m.role == "assistant":
                 w.set_given(m.used, m.recalled, passages.get(m.id, []))
 

@@ -279,8 +279,15 @@ class MainWindow(QMainWindow):
         action(
             chat, self.tr("New incognito conversation"), lambda: new_chat.emit(True), "incognito"
         )
-        action(chat, self.tr("Regenerate"), lambda: self.turns.regenerate(-1), "regenerate")
-        action(chat, self.tr("Edit last message"), self.chat.edit_last_message, "edit_last")
+        self.regenerate_action = action(
+            chat, self.tr("Regenerate"), lambda: self.turns.regenerate(-1), "regenerate"
+        )
+        self.edit_last_action = action(
+            chat, self.tr("Edit last message"), self.chat.edit_last_message, "edit_last"
+        )
+        # usable or not as the chat is: a greyed entry says it would do nothing
+        self.chat.actions_changed.connect(self._chat_actions)
+        self._chat_actions()
         action(chat, self.tr("Search conversations"), self._focus_conversation_search,
                "search_chats")  # fmt: skip
         chat.addSeparator()
@@ -319,6 +326,10 @@ class MainWindow(QMainWindow):
                            ("page_documents", "documents")):  # fmt: skip
             go = QShortcut(shortcuts.key(name), self)
             go.activated.connect(lambda p=page: self.show_page(p))
+
+    def _chat_actions(self) -> None:
+        self.regenerate_action.setEnabled(self.chat.can_regenerate())
+        self.edit_last_action.setEnabled(self.chat.can_edit_last())
 
     # -- pages -----------------------------------------------------------------------
 

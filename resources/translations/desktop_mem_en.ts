@@ -50,7 +50,7 @@
 <context>
     <name>ConversationsController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="266" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="267" />
         <source>%n of them will no longer quote what was said in it.</source>
         <translation><numerusform>%n of them will no longer quote what was said in it.</numerusform><numerusform>%n of them will no longer quote what was said in it.</numerusform></translation>
     </message>
@@ -96,17 +96,17 @@
 <context>
     <name>ForgetDialog</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="54" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="60" />
         <source>Memories (%n)</source>
         <translation><numerusform>Memories (%n)</numerusform><numerusform>Memories (%n)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="59" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="67" />
         <source>Earlier messages that mention it (%n)</source>
         <translation><numerusform>Earlier messages that mention it (%n)</numerusform><numerusform>Earlier messages that mention it (%n)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="68" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="76" />
         <source>%n more memory(s) or message(s) mention it: after these, say the same “forget …” again.</source>
         <translation><numerusform>%n more memory or message mentions it: after these, say the same “forget …” again.</numerusform><numerusform>%n more memories or messages mention it: after these, say the same “forget …” again.</numerusform></translation>
     </message>
@@ -114,17 +114,17 @@
 <context>
     <name>ForgetEverythingDialog</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="140" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="190" />
         <source>This deletes all %n memory(s) of this profile for good, and the earlier messages that said them: every conversation goes too, unless you keep them below. Your documents stay.</source>
         <translation><numerusform>This deletes the %n memory of this profile for good, and the earlier messages that said it: every conversation goes too, unless you keep them below. Your documents stay.</numerusform><numerusform>This deletes all %n memories of this profile for good, and the earlier messages that said them: every conversation goes too, unless you keep them below. Your documents stay.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="156" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="206" />
         <source>Keep my %n conversation(s) to read (the assistant will no longer see them)</source>
         <translation><numerusform>Keep my %n conversation to read (the assistant will no longer see it)</numerusform><numerusform>Keep my %n conversations to read (the assistant will no longer see them)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="161" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="211" />
         <source>%n message(s) in all</source>
         <translation><numerusform>%n message in all</numerusform><numerusform>%n messages in all</numerusform></translation>
     </message>
@@ -180,12 +180,12 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="454" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="465" />
         <source>● Connected · %n not indexed yet</source>
         <translation><numerusform>● Connected · %n not indexed yet</numerusform><numerusform>● Connected · %n not indexed yet</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="478" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="489" />
         <source> · %n message(s) not yet learned from</source>
         <translation><numerusform> · %n message not yet learned from</numerusform><numerusform> · %n messages not yet learned from</numerusform></translation>
     </message>
@@ -410,32 +410,37 @@
 <context>
     <name>TurnController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="343" />
+        <location filename="../../desktop_mem/ui/turns.py" line="383" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>Deleted %n memory</numerusform><numerusform>Deleted %n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="343" />
+        <location filename="../../desktop_mem/ui/turns.py" line="383" />
         <source> and %n message(s).</source>
         <translation><numerusform> and %n message.</numerusform><numerusform> and %n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="346" />
+        <location filename="../../desktop_mem/ui/turns.py" line="386" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>Deleted %n memory.</numerusform><numerusform>Deleted %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="348" />
+        <location filename="../../desktop_mem/ui/turns.py" line="388" />
         <source>Deleted %n message(s).</source>
         <translation><numerusform>Deleted %n message.</numerusform><numerusform>Deleted %n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="354" />
+        <location filename="../../desktop_mem/ui/turns.py" line="393" />
+        <source>Kept the rest of %n memory(s).</source>
+        <translation><numerusform>Kept the rest of %n memory.</numerusform><numerusform>Kept the rest of %n memories.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/turns.py" line="399" />
         <source>%n earlier message(s) stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>%n earlier message stays to read, but the assistant no longer sees it.</numerusform><numerusform>%n earlier messages stay to read, but the assistant no longer sees them.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="363" />
+        <location filename="../../desktop_mem/ui/turns.py" line="408" />
         <source>%n memory(s) or message(s) still mention it: say the same “forget …” again to see them.</source>
         <translation><numerusform>%n memory or message still mentions it: say the same “forget …” again to see it.</numerusform><numerusform>%n memories or messages still mention it: say the same “forget …” again to see them.</numerusform></translation>
     </message>
