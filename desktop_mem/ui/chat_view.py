@@ -13,6 +13,7 @@ from PySide6.QtGui import (
     QKeyEvent,
 )
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QFrame,
     QHBoxLayout,
@@ -99,6 +100,8 @@ class ChatView(QWidget):
     document_clicked = Signal(object)  # the passage (documents.PassageHit)
     notice_link = Signal(int, str)  # an answer's widget index, and its notice's link (undo, retry)
     model_changed = Signal(str)
+    retry_requested = Signal()  # the offline line's Retry: look for the server again
+    settings_requested = Signal()  # its Settings…
     actions_changed = Signal()  # can_regenerate or can_edit_last may say otherwise now
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -130,13 +133,26 @@ class ChatView(QWidget):
         self.model_box.currentTextChanged.connect(self._model_picked)
         head.addWidget(self.model_box)
         layout.addLayout(head)
-        # Ollama is down but this conversation can still be read: a line, not the page
+        # Ollama is down but this conversation can still be read: a line, not the page,
+        # with what to do about it (look again, or change the server in Settings)
+        self.offline_bar = QWidget()
+        offline_row = QHBoxLayout(self.offline_bar)
+        offline_row.setContentsMargins(0, 0, 0, 0)
         self.offline_banner = QLabel()
         self.offline_banner.setObjectName("status")
         self.offline_banner.setWordWrap(True)
         self.offline_banner.setTextFormat(Qt.TextFormat.RichText)
-        self.offline_banner.hide()
-        layout.addWidget(self.offline_banner)
+        offline_row.addWidget(self.offline_banner, 1)
+        self.offline_retry = QPushButton(self.tr("Retry"))
+        self.offline_retry.setToolTip(self.tr("Look for the model server again now"))
+        self.offline_retry.clicked.connect(self.retry_requested)
+        offline_row.addWidget(self.offline_retry)
+        self.offline_settings = QPushButton(self.tr("Settings…"))
+        self.offline_settings.setToolTip(self.tr("Change the model server's address"))
+        self.offline_settings.clicked.connect(self.settings_requested)
+        offline_row.addWidget(self.offline_settings)
+        self.offline_bar.hide()
+        layout.addWidget(self.offline_bar)
 
         self.scroll_area = QScrollArea()
         self.scroll_area.setWidgetResizable(True)
@@ -203,6 +219,7 @@ class ChatView(QWidget):
         row.addWidget(self.send_button)
         row.addWidget(self.stop_button)
         layout.addLayout(row)
+        focus.chain([self.model_box, self.offline_retry, self.offline_settings])
         self.messages: list[MessageWidget] = []
         self._editing: int | None = None  # the turn being edited (-1: the last)
         self._edited: MessageWidget | None = None
@@ -277,7 +294,7 @@ class ChatView(QWidget):
         if widget not in self.messages:
             return
         i = self.messages.index(widget)
-        before = self.messages[i - 1].parts()[-1] if i else self.model_box
+        before = self.messages[i - 1].parts()[-1] if i else self.offline_settings
         after = (
             self.messages[i + 1].parts()[0]
             if i + 1 < len(self.messages)
@@ -335,6 +352,16 @@ class ChatView(QWidget):
             else ""
         )
         self._update_actions()  # Regenerate and Edit ask the model too
+
+    def show_offline_line(self, text: str, why: str, shown: bool) -> None:
+        """The line over a conversation being read while the server does not answer
+        (`why`: the server's own words, as its tooltip), with Retry and Settings…."""
+        self.offline_banner.setText(text)
+        self.offline_banner.setToolTip(why)
+        if not shown and self.offline_bar.isAncestorOf(QApplication.focusWidget()):
+            self.input.setFocus()  # the keyboard is not left on a button that went
+        self.offline_bar.setVisible(shown)
+        self.offline_banner.setVisible(shown)
 
     def offline(self) -> bool:
         """The model server is known not to answer: nothing can be sent or answered."""

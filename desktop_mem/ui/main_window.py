@@ -128,6 +128,9 @@ class MainWindow(QMainWindow):
         self.chat.input.textChanged.connect(self.sleeper.user_active)
         self.sleeper.finished.connect(self.memories.slept)
         self.offline.retry.connect(self.connection.check)
+        self.offline.settings.connect(self.settings.open_settings)
+        self.chat.retry_requested.connect(self.connection.check)
+        self.chat.settings_requested.connect(self.settings.open_settings)
         self.backups.finished.connect(
             lambda path: hub.status.emit(self.tr("Backed up to %1").replace("%1", path), 10000)
         )
@@ -408,13 +411,13 @@ class MainWindow(QMainWindow):
             self.chat.set_models(server.models, short_name(server.backend.model))
         self.offline.detail.setText(server.problem)
         self.offline.set_failing(bool(server.failing))
-        self.chat.offline_banner.setText(
+        self.chat.show_offline_line(
             self.tr("The model server answers with an error: you can read and search, not send.")
             if server.failing
-            else self.tr("The model server is not answering: you can read and search, not send.")
+            else self.tr("The model server is not answering: you can read and search, not send."),
+            server.problem,
+            known_offline and bool(self.chat.messages),
         )
-        self.chat.offline_banner.setToolTip(server.problem)
-        self.chat.offline_banner.setVisible(known_offline and bool(self.chat.messages))
         self.chat.set_offline(known_offline)
         if known_offline and not self.chat.messages:
             self.centre.setCurrentWidget(self.offline)
