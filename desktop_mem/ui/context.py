@@ -12,12 +12,26 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QSettings, QStandardPaths, Signal
+from PySide6.QtCore import QLocale, QObject, QSettings, QStandardPaths, Signal
 from PySide6.QtWidgets import QWidget
 
 from desktop_mem.core.chat.session import ChatSession
 from desktop_mem.core.service import Service
 from desktop_mem.ui.events import CoreSignals
+
+# The interface's languages, each named in itself (the same in every interface language).
+LANGUAGES = {"en": "English", "zh_CN": "简体中文"}
+SYSTEM = "system"  # the language choice that follows the system's
+
+
+def system_language() -> str:
+    """The interface language the system's locale asks for."""
+    return "zh_CN" if QLocale.system().language() == QLocale.Language.Chinese else "en"
+
+
+def shown_language(choice: str) -> str:
+    """The interface language a choice in Settings gives (SYSTEM: the system's)."""
+    return choice if choice in LANGUAGES else system_language()
 
 
 class Hub(QObject):
@@ -161,4 +175,6 @@ class Context:
         self.prefs.setValue("files/last_folder", str(Path(path).parent))
 
     def language(self) -> str:
-        return str(self.prefs.value("ui/language", "en"))
+        """The language chosen in Settings: "system" (as the system, the default), or
+        one of LANGUAGES."""
+        return str(self.prefs.value("ui/language", SYSTEM))

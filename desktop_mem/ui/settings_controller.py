@@ -9,7 +9,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QUrl
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from desktop_mem.core.config import normalize_host
 from desktop_mem.core.errors import DesktopMemError
@@ -21,7 +21,7 @@ from desktop_mem.ui import tasks
 from desktop_mem.ui.apps_ui import AppsPage
 from desktop_mem.ui.backup_ui import BackupController, BackupPage, RecoveryCodeDialog
 from desktop_mem.ui.connection import ConnectionController, size_text
-from desktop_mem.ui.context import Context
+from desktop_mem.ui.context import Context, shown_language
 from desktop_mem.ui.settings_dialog import SettingsDialog
 from desktop_mem.ui.sync_controller import SyncController
 from desktop_mem.ui.sync_ui import SyncPage
@@ -154,7 +154,9 @@ class SettingsController(QObject):
             self.ctx.hub.theme_requested.emit(values["theme"])
         if values["language"] != self.ctx.language():
             prefs.setValue("ui/language", values["language"])
-            self.ctx.hub.language_requested.emit(values["language"])
+            shown = QApplication.instance().property("desktop_mem_language")  # type: ignore[union-attr]
+            if shown_language(values["language"]) != shown:  # else it is shown already
+                self.ctx.hub.language_requested.emit(values["language"])
 
     def _remote_notice(self) -> None:
         """Once per server: messages now leave this computer."""

@@ -381,75 +381,95 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="119" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="445" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="123" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="495" />
         <source>Incognito: nothing is remembered or stored</source>
         <translation>无痕模式：不记忆，也不保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="126" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="127" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="130" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="131" />
         <source>Chat model</source>
         <translation>聊天模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="152" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="467" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="146" />
+        <source>Retry</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="147" />
+        <source>Look for the model server again now</source>
+        <translation>现在重新查找模型服务器</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="150" />
+        <source>Settings…</source>
+        <translation>设置…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="151" />
+        <source>Change the model server's address</source>
+        <translation>更改模型服务器的地址</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="169" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="517" />
         <source>Say hello. What you tell me stays on this computer, encrypted.</source>
         <translation>打个招呼吧。你告诉我的一切都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="173" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="190" />
         <source>Editing your message: sending it replaces the answers after it (they are kept as versions).</source>
         <translation>正在编辑你的消息：发送后会替换它之后的回答（旧的会作为其他版本保留）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="179" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="196" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="180" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="197" />
         <source>Stop editing (Esc)</source>
         <translation>停止编辑（Esc）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="189" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="206" />
         <source>Message (Enter to send, Shift+Enter for a new line)</source>
         <translation>输入消息（Enter 发送，Shift+Enter 换行）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="191" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="208" />
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="196" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="214" />
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="198" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="216" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="330" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="350" />
         <source>The model server is not answering: your message waits here until it does.</source>
         <translation>模型服务器没有响应：你的消息会留在这里，等它恢复后再发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="427" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="463" />
         <source>The model server is not answering: this works again once it does.</source>
         <translation>模型服务器没有响应：它恢复后即可再用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="453" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="503" />
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="463" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="513" />
         <source>Incognito: nothing you say here is remembered or stored, and no memory is used. Closing it leaves no trace.</source>
         <translation>无痕模式：你在这里说的话不会被记住或保存，也不会使用任何记忆。关闭后不留痕迹。</translation>
     </message>
@@ -599,77 +619,77 @@
         <translation>来自 %1，%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="206" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="207" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="206" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="207" />
         <source>Pin to the top</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="207" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="208" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="208" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="209" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="209" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="210" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="230" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="231" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="230" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="231" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="245" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="246" />
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="247" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="248" />
         <source>Markdown (*.md);;JSON (*.json)</source>
         <translation>Markdown (*.md);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="258" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="259" />
         <source>Exported to %1.</source>
         <translation>已导出到 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="263" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="264" />
         <source>Delete this conversation for good? Memories learned from it stay.</source>
         <translation>永久删除这个对话？从中学到的记忆会保留。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="266" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="267" />
         <source>%n of them will no longer quote what was said in it.</source>
         <translation><numerusform>其中 %n 条记忆将不再引用这个对话中的内容。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="270" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="271" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="282" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="283" />
         <source>The conversation was deleted.</source>
         <translation>对话已删除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="285" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="286" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
@@ -918,75 +938,100 @@
 <context>
     <name>ForgetDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="39" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="43" />
         <source>Forget</source>
         <translation>忘记</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="43" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="49" />
         <source>Tick what to delete for good. An earlier message you untick stays to read, but the assistant no longer sees it.</source>
         <translation>勾选要永久删除的内容。取消勾选的以前的消息会保留以供阅读，但助手不再看到它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="56" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="62" />
         <source>(pinned)</source>
         <translation>（已置顶）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="54" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="60" />
         <source>Memories (%n)</source>
         <translation><numerusform>记忆（%n）</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="59" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="67" />
         <source>Earlier messages that mention it (%n)</source>
         <translation><numerusform>提到它的以前的消息（%n）</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="61" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="69" />
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="61" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="69" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="68" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="76" />
         <source>%n more memory(s) or message(s) mention it: after these, say the same “forget …” again.</source>
         <translation><numerusform>还有 %n 条记忆或消息提到它：删除这些之后，再说一次同样的“忘记……”。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="78" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="86" />
         <source>Delete selected</source>
         <translation>删除所选</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="123" />
+        <source>Keep it as:</source>
+        <translation>保留为：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="123" />
+        <source>Keep the rest:</source>
+        <translation>保留其余部分：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="127" />
+        <source>This memory says more than what you forget: the rest stays as a memory. Edit it down to what should stay.</source>
+        <translation>这条记忆说的不只是你要忘记的内容：其余部分会作为一条记忆保留。请把它改成应该保留的内容。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="132" />
+        <source>The rest of this memory, to keep</source>
+        <translation>这条记忆要保留的其余部分</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="140" />
+        <source>It is about your health or safety: it stays as it is unless you edit it or untick this.</source>
+        <translation>它与你的健康或安全有关：除非你修改它或取消勾选，否则会原样保留。</translation>
     </message>
 </context>
 <context>
     <name>ForgetEverythingDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="140" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="190" />
         <source>This deletes all %n memory(s) of this profile for good, and the earlier messages that said them: every conversation goes too, unless you keep them below. Your documents stay.</source>
         <translation>这会永久删除此配置的全部 %n 条记忆，以及说过这些内容的以前的消息：除非你在下面选择保留，所有对话也会一并删除。你的文档会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="149" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="199" />
         <source>Forget everything</source>
         <translation>忘记一切</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="151" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="201" />
         <source>FORGET</source>
         <translation>全部忘记</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="156" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="206" />
         <source>Keep my %n conversation(s) to read (the assistant will no longer see them)</source>
         <translation><numerusform>保留我的 %n 个对话以供阅读（助手将不再看到它们）</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="161" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="211" />
         <source>%n message(s) in all</source>
         <translation><numerusform>共 %n 条消息</numerusform></translation>
     </message>
@@ -1187,7 +1232,7 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../desktop_mem/ui/main_window.py" line="94" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="550" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="564" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
@@ -1197,231 +1242,231 @@
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="284" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="294" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="132" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="135" />
         <source>Backed up to %1</source>
         <translation>已备份到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="136" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="139" />
         <source>The backup failed: %1</source>
         <translation>备份失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="209" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="212" />
         <source>Chat</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="210" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="213" />
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="211" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="214" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="277" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="280" />
         <source>&amp;Chat</source>
         <translation>聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="278" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="281" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="280" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="283" />
         <source>New incognito conversation</source>
         <translation>新的无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="282" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="286" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="283" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="289" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="287" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="297" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="289" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="299" />
         <source>Delete all conversations and memories…</source>
         <translation>删除所有对话和记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="292" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="302" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="293" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="303" />
         <source>&amp;Memories</source>
         <translation>记忆(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="295" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="305" />
         <source>Show memories</source>
         <translation>显示记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="298" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="308" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="299" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="309" />
         <source>New memory…</source>
         <translation>新建记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="300" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="310" />
         <source>Consolidate now</source>
         <translation>立即整理</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="301" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="311" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="302" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="312" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="303" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="313" />
         <source>Import from ChatGPT, Claude…</source>
         <translation>从 ChatGPT、Claude 导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="304" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="314" />
         <source>Review imported memories…</source>
         <translation>审阅导入的记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="305" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="315" />
         <source>Learn automatically</source>
         <translation>自动学习</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="311" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="321" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="312" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="322" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="313" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="382" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="323" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="396" />
         <source>About desktop-mem</source>
         <translation>关于 desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="384" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="398" />
         <source>desktop-mem %1
 A local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.</source>
         <translation>desktop-mem %1
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="401" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="415" />
         <source>The model server answers with an error: you can read and search, not send.</source>
         <translation>模型服务器返回了错误：你可以阅读和搜索，但不能发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="403" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="417" />
         <source>The model server is not answering: you can read and search, not send.</source>
         <translation>模型服务器没有响应：你可以阅读和搜索，但不能发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="427" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="441" />
         <source>Connecting to Ollama…</source>
         <translation>正在连接 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="430" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="444" />
         <source>⚠ The model server answers with an error · %1</source>
         <translation>⚠ 模型服务器返回错误 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="435" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="449" />
         <source>● Connected · %1 is not installed</source>
         <translation>● 已连接 · 未安装 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="442" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="456" />
         <source>● Connected · search by words only</source>
         <translation>● 已连接 · 仅按字词搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="437" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="445" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="451" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="459" />
         <source>Download %1</source>
         <translation>下载 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="454" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="468" />
         <source>● Connected · %n not indexed yet</source>
         <translation><numerusform>● 已连接 · %n 项尚未索引</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="457" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="471" />
         <source>Index now</source>
         <translation>立即索引</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="463" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="477" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="467" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="481" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="471" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="485" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="473" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="487" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="475" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="489" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="478" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="492" />
         <source> · %n message(s) not yet learned from</source>
         <translation><numerusform> · 还有 %n 条消息尚未从中学习</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="522" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="536" />
         <source>%1 is loaded with a %2-token context but this app asks for %3, so every turn reloads it: give the apps that use it the same context length, or set this one's in Settings.</source>
         <translation>%1 以 %2 个词元的上下文加载，但本应用需要 %3，所以每次对话都要重新加载它：让使用它的应用采用相同的上下文长度，或在“设置”中修改本应用的。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="531" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="545" />
         <source>Ollama unloads %1 soon after each answer, so every turn waits for it to load again: give Ollama a longer keep-alive.</source>
         <translation>Ollama 在每次回答后很快就卸载 %1，所以每次对话都要等它重新加载：请延长 Ollama 的保持加载时间（keep-alive）。</translation>
     </message>
@@ -1999,124 +2044,124 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MessageWidget</name>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="190" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="192" />
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="190" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="192" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="197" />
-        <location filename="../../desktop_mem/ui/message_widget.py" line="198" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="199" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="200" />
         <source>Previous version</source>
         <translation>上一个版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="204" />
-        <location filename="../../desktop_mem/ui/message_widget.py" line="205" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="206" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="207" />
         <source>Next version</source>
         <translation>下一个版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="212" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="214" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="213" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="215" />
         <source>Copy this message</source>
         <translation>复制这条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="217" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="219" />
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="219" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="221" />
         <source>Change this message and send it again (the turns after it are replaced)</source>
         <translation>修改这条消息并重新发送（其后的对话会被替换）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="222" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="224" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="223" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="225" />
         <source>Answer this message again (the turns after it are replaced)</source>
         <translation>重新回答这条消息（其后的对话会被替换）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="311" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="314" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="314" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="317" />
         <source>The answer failed.</source>
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="341" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="344" />
         <source>Memories used:</source>
         <translation>用到的记忆：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="349" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="352" />
         <source>+%1 more</source>
         <translation>还有 %1 条</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="353" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="356" />
         <source>Earlier messages:</source>
         <translation>之前的消息：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="356" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="359" />
         <source>%1, in another conversation:</source>
         <translation>%1，在另一个对话中：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="361" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="364" />
         <source>Documents:</source>
         <translation>文档：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="378" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="381" />
         <source>In every answer: about your health or safety</source>
         <translation>每次回答都会用到：与你的健康或安全有关</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="379" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="382" />
         <source>In every answer (pinned)</source>
         <translation>每次回答都会用到（已置顶）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="380" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="383" />
         <source>Found for this message</source>
         <translation>为这条消息找到的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="381" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="384" />
         <source>Learned from an earlier message found for this one</source>
         <translation>从为这条消息找到的一条以前的消息中记住的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="383" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="386" />
         <source>a weaker match</source>
         <translation>匹配较弱</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="406" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="409" />
         <source>%1/%2</source>
         <translation>%1/%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="409" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="412" />
         <source>Version %1 of %2</source>
         <translation>第 %1 个版本，共 %2 个</translation>
     </message>
@@ -2162,25 +2207,35 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>OfflinePage</name>
     <message>
-        <location filename="../../desktop_mem/ui/offline_page.py" line="27" />
-        <location filename="../../desktop_mem/ui/offline_page.py" line="57" />
+        <location filename="../../desktop_mem/ui/offline_page.py" line="28" />
+        <location filename="../../desktop_mem/ui/offline_page.py" line="66" />
         <source>Ollama is not running</source>
         <translation>Ollama 没有运行</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/offline_page.py" line="37" />
+        <location filename="../../desktop_mem/ui/offline_page.py" line="38" />
         <source>desktop-mem talks to a language model through Ollama, on this computer.
 Install it from ollama.com, then start it: open the Ollama app (on Linux it runs as a service once installed). Your memories are safe meanwhile and can still be browsed and searched by keywords.</source>
         <translation>desktop-mem 通过这台电脑上的 Ollama 与语言模型对话。
 请从 ollama.com 安装它，然后启动：打开 Ollama 应用（在 Linux 上安装后它会作为服务运行）。在此期间你的记忆是安全的，仍然可以浏览和按关键词搜索。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/offline_page.py" line="46" />
+        <location filename="../../desktop_mem/ui/offline_page.py" line="47" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/offline_page.py" line="55" />
+        <location filename="../../desktop_mem/ui/offline_page.py" line="49" />
+        <source>Settings…</source>
+        <translation>设置…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/offline_page.py" line="50" />
+        <source>Change the model server's address</source>
+        <translation>更改模型服务器的地址</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/offline_page.py" line="64" />
         <source>The model server answers with an error</source>
         <translation>模型服务器返回错误</translation>
     </message>
@@ -2486,52 +2541,52 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>要生成新的恢复码吗？旧的恢复码将无法再打开此配置及其新备份（之前的备份仍可用旧恢复码打开）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="169" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="171" />
         <source>The Ollama server %1 is not this computer: your messages and the memories retrieved for them are sent to it over the network.</source>
         <translation>Ollama 服务器 %1 不在这台电脑上：你的消息以及为它们检索到的记忆会通过网络发送给它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="172" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="174" />
         <source>The OpenAI-compatible server is on: your messages and the memories retrieved for them are sent to %1, outside this computer.</source>
         <translation>已启用 OpenAI 兼容服务器：你的消息以及为它们检索到的记忆会发送到这台电脑之外的 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="176" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="178" />
         <source>Messages will leave this computer</source>
         <translation>消息将离开这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="203" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="205" />
         <source>The embedding model %1 (a %2 download) is not installed in Ollama. Download it, then re-index every memory, message and document passage with it? Until that is done, the old index keeps working.</source>
         <translation>嵌入模型 %1（需下载 %2）尚未安装在 Ollama 中。要先下载它，再用它重新索引所有记忆、消息和文档段落吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="207" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="209" />
         <source>The embedding model %1 is not installed in Ollama. Download it, then re-index every memory, message and document passage with it? Until that is done, the old index keeps working.</source>
         <translation>嵌入模型 %1 尚未安装在 Ollama 中。要先下载它，再用它重新索引所有记忆、消息和文档段落吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="212" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="214" />
         <source>Search by meaning needs every memory, message and document passage re-indexed with %1. Do it now? Until it finishes, the old index keeps working.</source>
         <translation>按含义搜索需要用 %1 重新索引所有记忆、消息和文档段落。现在开始吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="217" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="219" />
         <source>Re-index everything?</source>
         <translation>重新索引全部内容？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="231" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="233" />
         <source>Re-indexing with %1…</source>
         <translation>正在用 %1 重新索引…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="245" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="247" />
         <source>Re-indexed %n item(s) with %1.</source>
         <translation><numerusform>已用 %1 重新索引 %n 项。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="252" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="254" />
         <source>Re-indexing stopped; the old index is still in use. %1</source>
         <translation>重新索引已停止；仍在使用旧索引。%1</translation>
     </message>
@@ -2539,207 +2594,212 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="59" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="60" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="67" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="68" />
         <source>Ollama address</source>
         <translation>Ollama 地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="72" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="73" />
         <source>Chat model</source>
         <translation>聊天模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="85" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="86" />
         <source>Embedding model</source>
         <translation>嵌入模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="119" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="120" />
         <source>Learn memories from my chats automatically</source>
         <translation>自动从我的聊天中学习记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="118" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="119" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="123" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="124" />
         <source>Give the model my relevant memories and earlier messages</source>
         <translation>把相关的记忆和之前的消息提供给模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="128" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="129" />
         <source>Tidy my memories while the app is idle (every change can be undone)</source>
         <translation>在应用空闲时整理我的记忆（每项更改都可撤销）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="90" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="91" />
         <source> tokens</source>
         <translation> 个词元</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="65" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="66" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="81" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="82" />
         <source>Changing it re-indexes every memory, message and document passage with the new model (with progress); a model not installed yet is downloaded first.</source>
         <translation>更换后会用新模型重新索引所有记忆、消息和文档段落（显示进度）；尚未安装的模型会先下载。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="91" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="92" />
         <source>Context budget</source>
         <translation>上下文预算</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="92" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="93" />
         <source>Use an OpenAI-compatible server instead of Ollama</source>
         <translation>使用兼容 OpenAI 的服务器代替 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="94" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="95" />
         <source>Other server</source>
         <translation>其他服务器</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="97" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="98" />
         <source>Server URL</source>
         <translation>服务器地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="99" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="100" />
         <source>Server model</source>
         <translation>服务器模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="103" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="104" />
         <source>(unchanged)</source>
         <translation>（不变）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="103" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="104" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="105" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="106" />
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="108" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="109" />
         <source>With another server on, your messages and the memories retrieved for them are sent to that server. If it is not this computer, they leave your machine.</source>
         <translation>启用其他服务器后，你的消息和为其检索到的记忆会发送到该服务器。如果它不是这台电脑，这些内容会离开你的机器。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="134" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="135" />
         <source>About you and how you like answers, e.g. “I am a nurse; answer briefly.”</source>
         <translation>关于你以及你希望怎样回答，例如“我是护士；请简短回答。”</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="137" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="138" />
         <source>Given to the model with every message; never learned from.</source>
         <translation>每条消息都会交给模型；不会从中学习记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="141" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="142" />
         <source>About me</source>
         <translation>关于我</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="143" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="144" />
         <source>Appearance</source>
         <translation>外观</translation>
     </message>
     <message>
         <location filename="../../desktop_mem/ui/settings_dialog.py" line="148" />
+        <source>As the system (%1)</source>
+        <translation>跟随系统（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="153" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="151" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="156" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="152" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="157" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="153" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="158" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="157" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="162" />
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="159" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="164" />
         <source>Privacy</source>
         <translation>隐私</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="165" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="170" />
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="167" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="172" />
         <source>Data folder</source>
         <translation>数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="172" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="177" />
         <source>Encrypted; the key is kept in the system keyring.</source>
         <translation>已加密；密钥保存在系统钥匙环中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="174" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="179" />
         <source>Encrypted with your passphrase.</source>
         <translation>已用你的口令加密。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="180" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="185" />
         <source>Replace the key</source>
         <translation>更换密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="180" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="185" />
         <source>Change passphrase…</source>
         <translation>更改口令…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="183" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="188" />
         <source>Re-encrypts everything with a new key; the old one stops working.</source>
         <translation>用新密钥重新加密所有内容；旧密钥随即失效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="186" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="191" />
         <source>Use a passphrase instead…</source>
         <translation>改用口令…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="188" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="193" />
         <source>Keep the key in the system keyring instead</source>
         <translation>改为把密钥保存在系统钥匙环中</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="194" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="199" />
         <source>Encryption</source>
         <translation>加密</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="200" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="205" />
         <source>No system keyring is available on this computer.</source>
         <translation>这台电脑上没有可用的系统钥匙环。</translation>
     </message>
@@ -3373,98 +3433,103 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>TurnController</name>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="104" />
+        <location filename="../../desktop_mem/ui/turns.py" line="107" />
         <source>…</source>
         <translation>…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="135" />
-        <location filename="../../desktop_mem/ui/turns.py" line="284" />
+        <location filename="../../desktop_mem/ui/turns.py" line="138" />
+        <location filename="../../desktop_mem/ui/turns.py" line="319" />
         <source>Learning from this exchange…</source>
         <translation>正在从这轮对话中学习…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="207" />
+        <location filename="../../desktop_mem/ui/turns.py" line="210" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="239" />
+        <location filename="../../desktop_mem/ui/turns.py" line="274" />
         <source>This will be given to the model in every chat: it is about your %1.</source>
         <translation>这条记忆以后每次对话都会提供给模型：它与你的%1有关。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="240" />
+        <location filename="../../desktop_mem/ui/turns.py" line="275" />
         <source>Change</source>
         <translation>更改</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="260" />
+        <location filename="../../desktop_mem/ui/turns.py" line="295" />
         <source>Nothing was learned from this message: the model's answer was not what was asked for. It will be tried again later.</source>
         <translation>这条消息还没有被记住：模型的回答不符合要求。稍后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="265" />
+        <location filename="../../desktop_mem/ui/turns.py" line="300" />
         <source>Nothing was learned from this message: the model server did not answer in time. It will be tried again later.</source>
         <translation>这条消息还没有被记住：模型服务器没有及时回答。稍后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="270" />
+        <location filename="../../desktop_mem/ui/turns.py" line="305" />
         <source>Nothing was learned from this message: the model server could not be reached. It will be tried again once it answers.</source>
         <translation>这条消息还没有被记住：无法连接模型服务器。等它恢复后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="274" />
+        <location filename="../../desktop_mem/ui/turns.py" line="309" />
         <source>Nothing was learned from this message: the model server failed. It will be tried again later.</source>
         <translation>这条消息还没有被记住：模型服务器出错了。稍后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="316" />
+        <location filename="../../desktop_mem/ui/turns.py" line="351" />
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="319" />
+        <location filename="../../desktop_mem/ui/turns.py" line="354" />
         <source>Undoing…</source>
         <translation>正在撤销…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="343" />
+        <location filename="../../desktop_mem/ui/turns.py" line="383" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>已删除 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="343" />
+        <location filename="../../desktop_mem/ui/turns.py" line="383" />
         <source> and %n message(s).</source>
         <translation><numerusform>和 %n 条消息。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="346" />
+        <location filename="../../desktop_mem/ui/turns.py" line="386" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="348" />
+        <location filename="../../desktop_mem/ui/turns.py" line="388" />
         <source>Deleted %n message(s).</source>
         <translation><numerusform>已删除 %n 条消息。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="354" />
+        <location filename="../../desktop_mem/ui/turns.py" line="393" />
+        <source>Kept the rest of %n memory(s).</source>
+        <translation><numerusform>已保留 %n 条记忆的其余部分。</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/turns.py" line="399" />
         <source>%n earlier message(s) stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>%n 条以前的消息保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="363" />
+        <location filename="../../desktop_mem/ui/turns.py" line="408" />
         <source>%n memory(s) or message(s) still mention it: say the same “forget …” again to see them.</source>
         <translation><numerusform>仍有 %n 条记忆或消息提到它：再说一次同样的“忘记……”即可看到。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="369" />
+        <location filename="../../desktop_mem/ui/turns.py" line="414" />
         <source>Nothing was deleted.</source>
         <translation>没有删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="374" />
+        <location filename="../../desktop_mem/ui/turns.py" line="419" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
@@ -3480,8 +3545,8 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>app</name>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="253" />
-        <location filename="../../desktop_mem/ui/app.py" line="315" />
+        <location filename="../../desktop_mem/ui/app.py" line="254" />
+        <location filename="../../desktop_mem/ui/app.py" line="316" />
         <location filename="../../desktop_mem/ui/unlock.py" line="54" />
         <source>Cannot open your memories</source>
         <translation>无法打开你的记忆</translation>
@@ -3513,8 +3578,8 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>这个恢复码打不开此配置：请核对后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="283" />
-        <location filename="../../desktop_mem/ui/app.py" line="289" />
+        <location filename="../../desktop_mem/ui/app.py" line="284" />
+        <location filename="../../desktop_mem/ui/app.py" line="290" />
         <location filename="../../desktop_mem/ui/unlock.py" line="120" />
         <source>Restore a backup</source>
         <translation>恢复备份</translation>
@@ -3535,42 +3600,42 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>此备份的密钥不在这台电脑的钥匙环中。请输入生成该备份的配置的恢复码。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="203" />
+        <location filename="../../desktop_mem/ui/app.py" line="204" />
         <source>Choose a new passphrase for the profile “%1”. Everything is re-encrypted with it; without it nobody, including you, can read your memories. There is no way to recover it.</source>
         <translation>为配置“%1”选择一个新口令。所有内容都会用它重新加密；没有它，任何人（包括你自己）都无法读取你的记忆，而且无法找回。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="217" />
+        <location filename="../../desktop_mem/ui/app.py" line="218" />
         <source>Change the key</source>
         <translation>更换密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="218" />
+        <location filename="../../desktop_mem/ui/app.py" line="219" />
         <source>Wait for the answer to finish, then change the key.</source>
         <translation>请等回答结束后再更换密钥。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="225" />
+        <location filename="../../desktop_mem/ui/app.py" line="226" />
         <source>Re-encrypting your memories…</source>
         <translation>正在重新加密你的记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="242" />
+        <location filename="../../desktop_mem/ui/app.py" line="243" />
         <source>The key was not changed</source>
         <translation>密钥没有更改</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="262" />
+        <location filename="../../desktop_mem/ui/app.py" line="263" />
         <source>Your memories were re-encrypted; the old key no longer opens them.</source>
         <translation>你的记忆已重新加密；旧密钥已无法打开它们。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="290" />
+        <location filename="../../desktop_mem/ui/app.py" line="291" />
         <source>Replace the memories and conversations of the profile “%1” with this backup (%2)? What the profile holds now is deleted.</source>
         <translation>用这个备份（%2）替换配置“%1”的记忆和对话吗？配置中现有的内容会被删除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="323" />
+        <location filename="../../desktop_mem/ui/app.py" line="324" />
         <source>The backup was restored.</source>
         <translation>备份已恢复。</translation>
     </message>
