@@ -151,6 +151,7 @@ class MainWindow(QMainWindow):
         hub.memory_mode_changed.connect(self.update_status)
         hub.status_changed.connect(self.update_status)
         ctx.server.changed.connect(self.server_changed)
+        self.connection.downloads_changed.connect(self.update_status)
         hub.chat_shown.connect(self.server_changed)
 
         # Three pages, each using the full width, chosen on a narrow rail: Chat (the
@@ -444,6 +445,15 @@ class MainWindow(QMainWindow):
                 self.tr("⚠ The model server answers with an error · %1").replace("%1", model)
             )
             tip = server.failing
+        elif self.connection.chat_model_missing() and model in self.connection.downloads:
+            text = html.escape(self.tr("● Connected · %1").replace("%1", self.downloading(model)))
+        elif server.online and server.embed_missing and self._embed_downloading():
+            embed = short_name(self.context.app.models.embedding_model)
+            text = html.escape(
+                self.tr("● Connected · search by words only until %1 is there · %2")
+                .replace("%1", embed)
+                .replace("%2", self.downloading(embed))
+            )
         elif self.connection.chat_model_missing():
             text = (
                 html.escape(self.tr("● Connected · %1 is not installed").replace("%1", model))
@@ -491,6 +501,16 @@ class MainWindow(QMainWindow):
         if waiting and not chat.incognito:
             mem += self.tr(" · %n message(s) not yet learned from", "", waiting)
         self.memory_status.setText(mem)
+
+    def downloading(self, model: str) -> str:
+        """A model's download as the status bar says it: "downloading qwen2.5:7b (42%)"."""
+        percent = self.connection.downloads.get(model, -1)
+        if percent < 0:
+            return self.tr("downloading %1…").replace("%1", model)
+        return self.tr("downloading %1 (%2%)").replace("%1", model).replace("%2", str(percent))
+
+    def _embed_downloading(self) -> bool:
+        return short_name(self.context.app.models.embedding_model) in self.connection.downloads
 
     def show_message(self, text: str, ms: int = 0) -> None:
         """A passing message in the status bar: cut with "…" where the bar has no more

@@ -34,7 +34,7 @@
 <context>
     <name>ConnectionController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/connection.py" line="265" />
+        <location filename="../../desktop_mem/ui/connection.py" line="284" />
         <source>Indexed: %n item(s) can now be found by meaning too.</source>
         <translation><numerusform>Indexed: %n item can now be found by meaning too.</numerusform><numerusform>Indexed: %n items can now be found by meaning too.</numerusform></translation>
     </message>
@@ -180,12 +180,12 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="465" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="478" />
         <source>● Connected · %n not indexed yet</source>
         <translation><numerusform>● Connected · %n not indexed yet</numerusform><numerusform>● Connected · %n not indexed yet</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="489" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="502" />
         <source> · %n message(s) not yet learned from</source>
         <translation><numerusform> · %n message not yet learned from</numerusform><numerusform> · %n messages not yet learned from</numerusform></translation>
     </message>
@@ -308,7 +308,7 @@
 <context>
     <name>SettingsController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="245" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="247" />
         <source>Re-indexed %n item(s) with %1.</source>
         <translation><numerusform>Re-indexed %n item with %1.</numerusform><numerusform>Re-indexed %n items with %1.</numerusform></translation>
     </message>

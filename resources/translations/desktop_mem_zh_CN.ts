@@ -477,77 +477,77 @@
 <context>
     <name>ConnectionController</name>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="78" />
+        <location filename="../../desktop_mem/ui/connection.py" line="83" />
         <source>Nothing answers at %1.</source>
         <translation>%1 没有响应。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="126" />
+        <location filename="../../desktop_mem/ui/connection.py" line="131" />
         <source>Preparing search for %1…</source>
         <translation>正在为 %1 准备搜索…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="172" />
+        <location filename="../../desktop_mem/ui/connection.py" line="177" />
         <source>Embedding model not installed</source>
         <translation>未安装嵌入模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="175" />
+        <location filename="../../desktop_mem/ui/connection.py" line="180" />
         <source>The embedding model %1 (a %2 download) is not installed in Ollama, so memories are found by their words only, not by their meaning. Download it now? Everything saved meanwhile is indexed once it is there.</source>
         <translation>嵌入模型 %1（需下载 %2）尚未安装在 Ollama 中，因此只能按字词而不能按含义查找记忆。现在下载吗？在此期间保存的内容会在它就绪后建立索引。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="181" />
+        <location filename="../../desktop_mem/ui/connection.py" line="186" />
         <source>The embedding model %1 is not installed in Ollama, so memories are found by their words only, not by their meaning. Download it now? Everything saved meanwhile is indexed once it is there.</source>
         <translation>嵌入模型 %1 尚未安装在 Ollama 中，因此只能按字词而不能按含义查找记忆。现在下载吗？在此期间保存的内容会在它就绪后建立索引。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="187" />
+        <location filename="../../desktop_mem/ui/connection.py" line="192" />
         <source>Model not installed</source>
         <translation>模型未安装</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="189" />
+        <location filename="../../desktop_mem/ui/connection.py" line="194" />
         <source>The chat model %1 (a %2 download) is not installed in Ollama. Download it now?</source>
         <translation>聊天模型 %1（需下载 %2）尚未安装在 Ollama 中。现在下载吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="192" />
+        <location filename="../../desktop_mem/ui/connection.py" line="197" />
         <source>The chat model %1 is not installed in Ollama. Download it now?</source>
         <translation>Ollama 中没有安装聊天模型 %1。现在下载吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="218" />
+        <location filename="../../desktop_mem/ui/connection.py" line="234" />
         <source>Downloading: %1 of %2</source>
         <translation>正在下载：%1 / %2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="220" />
+        <location filename="../../desktop_mem/ui/connection.py" line="236" />
         <source>Downloading %1…</source>
         <translation>正在下载 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="227" />
+        <location filename="../../desktop_mem/ui/connection.py" line="244" />
         <source>%1 is downloaded.</source>
         <translation>%1 已下载。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="250" />
+        <location filename="../../desktop_mem/ui/connection.py" line="269" />
         <source>Indexing for search by meaning…</source>
         <translation>正在建立按含义搜索的索引…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/connection.py" line="265" />
+        <location filename="../../desktop_mem/ui/connection.py" line="284" />
         <source>Indexed: %n item(s) can now be found by meaning too.</source>
         <translation><numerusform>索引完成：%n 项现在也能按含义找到了。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="274" />
+        <location filename="../../desktop_mem/ui/connection.py" line="293" />
         <source>Indexing stopped: %1</source>
         <translation>索引已停止：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="235" />
+        <location filename="../../desktop_mem/ui/connection.py" line="253" />
         <source>Download failed</source>
         <translation>下载失败</translation>
     </message>
@@ -1232,7 +1232,7 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../desktop_mem/ui/main_window.py" line="94" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="564" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="584" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
@@ -1242,7 +1242,7 @@
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="294" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="295" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
@@ -1257,216 +1257,232 @@
         <translation>备份失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="212" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="213" />
         <source>Chat</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="213" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="214" />
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="214" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="215" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="280" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="281" />
         <source>&amp;Chat</source>
         <translation>聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="281" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="282" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="283" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="284" />
         <source>New incognito conversation</source>
         <translation>新的无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="286" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="287" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="289" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="290" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="297" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="298" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="299" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="300" />
         <source>Delete all conversations and memories…</source>
         <translation>删除所有对话和记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="302" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="303" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="303" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="304" />
         <source>&amp;Memories</source>
         <translation>记忆(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="305" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="306" />
         <source>Show memories</source>
         <translation>显示记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="308" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="309" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="309" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="310" />
         <source>New memory…</source>
         <translation>新建记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="310" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="311" />
         <source>Consolidate now</source>
         <translation>立即整理</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="311" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="312" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="312" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="313" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="313" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="314" />
         <source>Import from ChatGPT, Claude…</source>
         <translation>从 ChatGPT、Claude 导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="314" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="315" />
         <source>Review imported memories…</source>
         <translation>审阅导入的记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="315" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="316" />
         <source>Learn automatically</source>
         <translation>自动学习</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="321" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="322" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="322" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="323" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="323" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="396" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="324" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="397" />
         <source>About desktop-mem</source>
         <translation>关于 desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="398" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="399" />
         <source>desktop-mem %1
 A local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.</source>
         <translation>desktop-mem %1
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="415" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="416" />
         <source>The model server answers with an error: you can read and search, not send.</source>
         <translation>模型服务器返回了错误：你可以阅读和搜索，但不能发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="417" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="418" />
         <source>The model server is not answering: you can read and search, not send.</source>
         <translation>模型服务器没有响应：你可以阅读和搜索，但不能发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="441" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="442" />
         <source>Connecting to Ollama…</source>
         <translation>正在连接 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="444" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="445" />
         <source>⚠ The model server answers with an error · %1</source>
         <translation>⚠ 模型服务器返回错误 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="449" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="453" />
+        <source>● Connected · search by words only until %1 is there · %2</source>
+        <translation>● 已连接 · %1 下载完成前仅按字词搜索 · %2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="459" />
         <source>● Connected · %1 is not installed</source>
         <translation>● 已连接 · 未安装 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="456" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="466" />
         <source>● Connected · search by words only</source>
         <translation>● 已连接 · 仅按字词搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="451" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="459" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="461" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="469" />
         <source>Download %1</source>
         <translation>下载 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="468" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="478" />
         <source>● Connected · %n not indexed yet</source>
         <translation><numerusform>● 已连接 · %n 项尚未索引</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="471" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="481" />
         <source>Index now</source>
         <translation>立即索引</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="477" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="449" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="487" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="481" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="491" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="485" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="495" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="487" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="497" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="489" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="499" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="492" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="502" />
         <source> · %n message(s) not yet learned from</source>
         <translation><numerusform> · 还有 %n 条消息尚未从中学习</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="536" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="509" />
+        <source>downloading %1…</source>
+        <translation>正在下载 %1…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="510" />
+        <source>downloading %1 (%2%)</source>
+        <translation>正在下载 %1（%2%）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="556" />
         <source>%1 is loaded with a %2-token context but this app asks for %3, so every turn reloads it: give the apps that use it the same context length, or set this one's in Settings.</source>
         <translation>%1 以 %2 个词元的上下文加载，但本应用需要 %3，所以每次对话都要重新加载它：让使用它的应用采用相同的上下文长度，或在“设置”中修改本应用的。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="545" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="565" />
         <source>Ollama unloads %1 soon after each answer, so every turn waits for it to load again: give Ollama a longer keep-alive.</source>
         <translation>Ollama 在每次回答后很快就卸载 %1，所以每次对话都要等它重新加载：请延长 Ollama 的保持加载时间（keep-alive）。</translation>
     </message>
