@@ -46,6 +46,9 @@ class Hub(QObject):
     conversations_changed = Signal()  # list the conversations again
     page_requested = Signal(str)  # "chat", "memories" or "documents"
     memory_requested = Signal(int)  # show this memory in the browser
+    # the browser lists only the memories edited on two computers at once (Settings >
+    # Sync's link); the user clears that filter there
+    edited_on_both_requested = Signal()
     message_requested = Signal(int)  # open the conversation at this message
     passage_requested = Signal(object)  # show a passage an answer was given (PassageHit)
     new_chat_requested = Signal(bool)  # a new conversation (True: incognito)

@@ -18,6 +18,7 @@ from desktop_mem.ui.changes import undo_link
 from desktop_mem.ui.chat_view import ChatView
 from desktop_mem.ui.context import Context
 from desktop_mem.ui.conversations_panel import ConversationsPanel
+from desktop_mem.ui.sync_controller import deleted_elsewhere
 
 SNIPPET_CHARS = 90
 
@@ -266,6 +267,8 @@ class ConversationsController(QObject):
                 text += " " + self.tr(
                     "%n of them will no longer quote what was said in it.", "", lent
                 )
+            if elsewhere := deleted_elsewhere(self.ctx.app.sync):
+                text += ("" if text.endswith(("？", "。")) else " ") + elsewhere
             answer = QMessageBox.question(
                 self.ctx.view,
                 self.tr("Delete conversation"),

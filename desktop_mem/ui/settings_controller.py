@@ -93,6 +93,13 @@ class SettingsController(QObject):
             dialog.accept()
 
         sync_page.memory_requested.connect(memory_chosen)
+        conflicts: list[bool] = []
+
+        def conflicts_chosen() -> None:  # the link: the memory list, filtered to them
+            conflicts.append(True)
+            dialog.accept()
+
+        sync_page.conflicts_requested.connect(conflicts_chosen)
         backup_page.new_code_requested.connect(lambda: self.new_recovery_code(dialog))
         accepted = dialog.exec() == SettingsDialog.DialogCode.Accepted
         self.dialog = None
@@ -104,6 +111,8 @@ class SettingsController(QObject):
                 self.ctx.hub.restore_requested.emit(restore[0])
             elif shown:
                 self.ctx.hub.memory_requested.emit(shown[0])
+            elif conflicts:
+                self.ctx.hub.edited_on_both_requested.emit()
 
     def new_recovery_code(self, parent: QWidget | None = None) -> None:
         answer = QMessageBox.question(

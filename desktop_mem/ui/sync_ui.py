@@ -83,6 +83,7 @@ class SyncPage(QWidget):
     two computers at once."""
 
     memory_requested = Signal(int)  # show this memory in the browser
+    conflicts_requested = Signal()  # list the memories edited on two computers at once
 
     def __init__(self, controller: SyncController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -836,8 +837,7 @@ class SyncPage(QWidget):
         """The list opened: the user has seen them (the line stops counting them)."""
         self.conflicts_list.setVisible(True)
         tasks.run(self.app.sync.mark_conflicts_seen, done=lambda _n: None, failed=self._said)
-        if len(self._conflicts) == 1:
-            self.memory_requested.emit(self._conflicts[0][0])
+        self.conflicts_requested.emit()  # and the memory list shows only them
 
     def _said(self, text: str) -> None:
         self._say(text, error=True)
