@@ -453,8 +453,13 @@ class ChatView(QWidget):
 
     def set_busy(self, busy: bool) -> None:
         self._busy = busy
+        # a button that goes while it has the keyboard would hand it to the next one in
+        # the window (the rail's Chat button): Send gives it to Stop, Stop to the composer
+        had = (self.stop_button if not busy else self.send_button).hasFocus()
         self.send_button.setVisible(not busy)
         self.stop_button.setVisible(busy)
+        if had:
+            (self.stop_button if busy else self.input).setFocus()
         self._update_actions(busy)
 
     def _update_actions(self, busy: bool | None = None) -> None:

@@ -236,6 +236,8 @@ class SyncPage(QWidget):
             self._say(self.tr("Enter a pairing code shown on one of your other computers."),
                       error=True)  # fmt: skip
             return
+        if self.rejoin_button.hasFocus():  # disabled, it would hand it to the next one
+            self.rejoin_code.setFocus()
         self.rejoin_button.setEnabled(False)
         self._say(self.tr("Joining again…"))
         self._joining = True
@@ -480,9 +482,15 @@ class SyncPage(QWidget):
         self.folder.setText(str(info.get("folder", "")))
         # taken out by another computer: only joining again (or turning off) can work
         removed = bool(info.get("removed"))
+        # joined again: the keyboard stays near where it was (the buttons under the
+        # box), never on "Turn off sync…", which Qt gives it next when the box goes
+        was_here = self.rejoin_box.isAncestorOf(self.window().focusWidget())
         self.rejoin_box.setVisible(removed)
         for button in (self.pair_button, self.now_button, self.move_button, self.rename_button):
             button.setVisible(not removed)
+        if was_here and not removed:  # Sync now waits while a pass runs: then its neighbour
+            near = self.now_button if self.now_button.isEnabled() else self.pair_button
+            near.setFocus()
         self.my_name.setReadOnly(removed)
         if not self.my_name.isModified():  # never over what is being typed
             self.my_name.setText(str(info.get("name", "")))
