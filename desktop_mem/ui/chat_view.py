@@ -13,7 +13,6 @@ from PySide6.QtGui import (
     QKeyEvent,
 )
 from PySide6.QtWidgets import (
-    QApplication,
     QComboBox,
     QFrame,
     QHBoxLayout,
@@ -358,7 +357,8 @@ class ChatView(QWidget):
         (`why`: the server's own words, as its tooltip), with Retry and Settings…."""
         self.offline_banner.setText(text)
         self.offline_banner.setToolTip(why)
-        if not shown and self.offline_bar.isAncestorOf(QApplication.focusWidget()):
+        focused = self.window().focusWidget()
+        if not shown and focused is not None and self.offline_bar.isAncestorOf(focused):
             self.input.setFocus()  # the keyboard is not left on a button that went
         self.offline_bar.setVisible(shown)
         self.offline_banner.setVisible(shown)
