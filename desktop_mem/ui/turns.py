@@ -373,6 +373,7 @@ class TurnController(QObject):
         messages = dialog.chosen("message") if accepted else []
         keep = dialog.kept("message") if accepted else []
         rests = dialog.rests() if accepted else {}
+        dialog.deleteLater()  # read: it goes now, on this thread, not with the window
         hub = self.ctx.hub
 
         def done(counts: Any) -> None:
