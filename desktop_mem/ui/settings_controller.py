@@ -48,6 +48,14 @@ class SettingsController(QObject):
         self.syncing = syncing
         self.dialog: SettingsDialog | None = None
 
+    def _language_shown(self) -> str:
+        """The choice as Settings shows it: the one saved, unless the window is in
+        another language than that choice gives (then that language, by name: Settings
+        never says a language the window is not in)."""
+        choice = self.ctx.language()
+        shown = str(QApplication.instance().property("desktop_mem_language") or "")  # type: ignore[union-attr]
+        return choice if not shown or shown_language(choice) == shown else shown
+
     def values(self) -> dict[str, Any]:
         app, server = self.ctx.app, self.ctx.server
         return {
@@ -55,7 +63,7 @@ class SettingsController(QObject):
             "ollama_host": app.models.ollama_host,
             "chat_model": short_name(server.backend.model),
             "embed_model": short_name(app.models.embedding_model),
-            "language": self.ctx.language(),
+            "language": self._language_shown(),
             "theme": self.ctx.prefs.value("ui/theme", "system"),
             "data_folder": str(app.keys.data_folder),
             "key_mode": app.keys.mode,

@@ -60,6 +60,24 @@ def test_the_default_follows_the_system_and_an_explicit_choice_is_kept(
     assert seen[-1] == ("en", "English")
 
 
+def test_settings_never_says_a_language_the_window_is_not_in(
+    qtbot: Any, window: MainWindow, qapp: Any
+) -> None:
+    """The saved choice follows the system (English here) but the window is in Chinese
+    (a window built before the choice changed, a language forced for screenshots): the
+    list shows Chinese, not "As the system (English)"."""
+    from desktop_mem.ui.app import install_language
+
+    seen: list[str] = []
+    install_language(qapp, "zh_CN")
+    try:
+        in_next_settings(lambda d: seen.append(d.language.currentText()))
+        window.settings.open_settings()
+    finally:
+        install_language(qapp, "en")
+    assert seen == ["简体中文"]
+
+
 LOOK = """
 import sys
 from pathlib import Path
