@@ -193,23 +193,23 @@
 <context>
     <name>MemoryBrowser</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="308" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="311" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n memory</numerusform><numerusform>%n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="311" />
         <location filename="../../desktop_mem/ui/memory_browser.py" line="314" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="317" />
         <source>%n match(es)</source>
         <translation><numerusform>%n match</numerusform><numerusform>%n matches</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="311" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="314" />
         <source>%n weaker</source>
         <translation><numerusform>%n weaker</numerusform><numerusform>%n weaker</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="316" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="319" />
         <source>No relevant match; %n weaker one(s) below</source>
         <translation><numerusform>No relevant match; %n weaker one below</numerusform><numerusform>No relevant match; %n weaker ones below</numerusform></translation>
     </message>
@@ -308,7 +308,7 @@
 <context>
     <name>SettingsController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="256" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="264" />
         <source>Re-indexed %n item(s) with %1.</source>
         <translation><numerusform>Re-indexed %n item with %1.</numerusform><numerusform>Re-indexed %n items with %1.</numerusform></translation>
     </message>
@@ -324,12 +324,12 @@
 <context>
     <name>SyncPage</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="271" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="273" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n memory</numerusform><numerusform>%n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="273" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="275" />
         <source>%n conversation(s)</source>
         <translation><numerusform>%n conversation</numerusform><numerusform>%n conversations</numerusform></translation>
     </message>
@@ -410,37 +410,37 @@
 <context>
     <name>TurnController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="383" />
+        <location filename="../../desktop_mem/ui/turns.py" line="384" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>Deleted %n memory</numerusform><numerusform>Deleted %n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="383" />
+        <location filename="../../desktop_mem/ui/turns.py" line="384" />
         <source> and %n message(s).</source>
         <translation><numerusform> and %n message.</numerusform><numerusform> and %n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="386" />
+        <location filename="../../desktop_mem/ui/turns.py" line="387" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>Deleted %n memory.</numerusform><numerusform>Deleted %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="388" />
+        <location filename="../../desktop_mem/ui/turns.py" line="389" />
         <source>Deleted %n message(s).</source>
         <translation><numerusform>Deleted %n message.</numerusform><numerusform>Deleted %n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="393" />
+        <location filename="../../desktop_mem/ui/turns.py" line="394" />
         <source>Kept the rest of %n memory(s).</source>
         <translation><numerusform>Kept the rest of %n memory.</numerusform><numerusform>Kept the rest of %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="399" />
+        <location filename="../../desktop_mem/ui/turns.py" line="400" />
         <source>%n earlier message(s) stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>%n earlier message stays to read, but the assistant no longer sees it.</numerusform><numerusform>%n earlier messages stay to read, but the assistant no longer sees them.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="408" />
+        <location filename="../../desktop_mem/ui/turns.py" line="409" />
         <source>%n memory(s) or message(s) still mention it: say the same “forget …” again to see them.</source>
         <translation><numerusform>%n memory or message still mentions it: say the same “forget …” again to see it.</numerusform><numerusform>%n memories or messages still mention it: say the same “forget …” again to see them.</numerusform></translation>
     </message>

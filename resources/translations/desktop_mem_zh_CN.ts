@@ -381,95 +381,95 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="123" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="495" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="122" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="500" />
         <source>Incognito: nothing is remembered or stored</source>
         <translation>无痕模式：不记忆，也不保存</translation>
     </message>
     <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="129" />
         <location filename="../../desktop_mem/ui/chat_view.py" line="130" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="131" />
         <source>Chat model</source>
         <translation>聊天模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="146" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="145" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="147" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="146" />
         <source>Look for the model server again now</source>
         <translation>现在重新查找模型服务器</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="150" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="149" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="151" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="150" />
         <source>Change the model server's address</source>
         <translation>更改模型服务器的地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="169" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="517" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="168" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="522" />
         <source>Say hello. What you tell me stays on this computer, encrypted.</source>
         <translation>打个招呼吧。你告诉我的一切都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="190" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="189" />
         <source>Editing your message: sending it replaces the answers after it (they are kept as versions).</source>
         <translation>正在编辑你的消息：发送后会替换它之后的回答（旧的会作为其他版本保留）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="196" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="195" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="197" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="196" />
         <source>Stop editing (Esc)</source>
         <translation>停止编辑（Esc）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="206" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="205" />
         <source>Message (Enter to send, Shift+Enter for a new line)</source>
         <translation>输入消息（Enter 发送，Shift+Enter 换行）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="208" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="207" />
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="214" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="213" />
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="216" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="215" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="350" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="349" />
         <source>The model server is not answering: your message waits here until it does.</source>
         <translation>模型服务器没有响应：你的消息会留在这里，等它恢复后再发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="463" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="468" />
         <source>The model server is not answering: this works again once it does.</source>
         <translation>模型服务器没有响应：它恢复后即可再用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="503" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="508" />
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="513" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="518" />
         <source>Incognito: nothing you say here is remembered or stored, and no memory is used. Closing it leaves no trace.</source>
         <translation>无痕模式：你在这里说的话不会被记住或保存，也不会使用任何记忆。关闭后不留痕迹。</translation>
     </message>
@@ -1600,118 +1600,113 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>创建于此日期或之后</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="109" />
-        <source>Show every memory again</source>
-        <translation>重新显示全部记忆</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="115" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="107" />
         <source>Order of the list</source>
         <translation>列表的排序</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="137" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="119" />
+        <source>Only the memories edited on two computers at once</source>
+        <translation>只显示曾在两台电脑上同时被编辑的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="124" />
+        <source>Show every memory</source>
+        <translation>显示全部记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="145" />
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="175" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="183" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="177" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="185" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="179" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="187" />
         <source>Forget everything…</source>
         <translation>忘记一切…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="193" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="201" />
         <source>Newest first</source>
         <translation>最新的在前</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="194" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="202" />
         <source>Oldest first</source>
         <translation>最早的在前</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="195" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="203" />
         <source>Recently edited</source>
         <translation>最近编辑的在前</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="196" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="204" />
         <source>Most important</source>
         <translation>最重要的在前</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="197" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="205" />
         <source>By kind</source>
         <translation>按类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="198" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="206" />
         <source>A to Z</source>
         <translation>按字母顺序</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="230" />
-        <source>Edited on two computers at once</source>
-        <translation>曾在两台电脑上同时被编辑</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="233" />
-        <source>Edited on two computers at once: show every memory again</source>
-        <translation>曾在两台电脑上同时被编辑：重新显示全部记忆</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="302" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="305" />
         <source>Best match first</source>
         <translation>最相关的在前</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="308" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="311" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="311" />
         <location filename="../../desktop_mem/ui/memory_browser.py" line="314" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="317" />
         <source>%n match(es)</source>
         <translation><numerusform>%n 条匹配</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="311" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="314" />
         <source>%n weaker</source>
         <translation><numerusform>另有 %n 条较弱的</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="316" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="319" />
         <source>No relevant match; %n weaker one(s) below</source>
         <translation><numerusform>没有相关的匹配；下面是 %n 条较弱的</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="318" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="321" />
         <source>No matches</source>
         <translation>没有匹配</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="331" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="334" />
         <source>No memory is about this. Tick “Weak matches too” to see the nearest.</source>
         <translation>没有与此相关的记忆。勾选“也显示弱匹配”可以看到最接近的几条。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="333" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="336" />
         <source>No memory fits these filters.</source>
         <translation>没有符合这些筛选条件的记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="336" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="339" />
         <source>No memories yet. Tell the assistant about yourself in a chat, or write one with New memory…</source>
         <translation>还没有记忆。在聊天中向助手介绍你自己，或点击“新建记忆…”自己写一条。</translation>
     </message>
@@ -2547,77 +2542,77 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SettingsController</name>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="71" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="79" />
         <source>Backup</source>
         <translation>备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="72" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="80" />
         <source>Sync</source>
         <translation>同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="73" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="81" />
         <source>Apps</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="120" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="128" />
         <source>New recovery code</source>
         <translation>新的恢复码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="122" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="130" />
         <source>Make a new recovery code? The old one will no longer open this profile or its new backups (backups made before still open with the old one).</source>
         <translation>要生成新的恢复码吗？旧的恢复码将无法再打开此配置及其新备份（之前的备份仍可用旧恢复码打开）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="180" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="188" />
         <source>The Ollama server %1 is not this computer: your messages and the memories retrieved for them are sent to it over the network.</source>
         <translation>Ollama 服务器 %1 不在这台电脑上：你的消息以及为它们检索到的记忆会通过网络发送给它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="183" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="191" />
         <source>The OpenAI-compatible server is on: your messages and the memories retrieved for them are sent to %1, outside this computer.</source>
         <translation>已启用 OpenAI 兼容服务器：你的消息以及为它们检索到的记忆会发送到这台电脑之外的 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="187" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="195" />
         <source>Messages will leave this computer</source>
         <translation>消息将离开这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="214" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="222" />
         <source>The embedding model %1 (a %2 download) is not installed in Ollama. Download it, then re-index every memory, message and document passage with it? Until that is done, the old index keeps working.</source>
         <translation>嵌入模型 %1（需下载 %2）尚未安装在 Ollama 中。要先下载它，再用它重新索引所有记忆、消息和文档段落吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="218" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="226" />
         <source>The embedding model %1 is not installed in Ollama. Download it, then re-index every memory, message and document passage with it? Until that is done, the old index keeps working.</source>
         <translation>嵌入模型 %1 尚未安装在 Ollama 中。要先下载它，再用它重新索引所有记忆、消息和文档段落吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="223" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="231" />
         <source>Search by meaning needs every memory, message and document passage re-indexed with %1. Do it now? Until it finishes, the old index keeps working.</source>
         <translation>按含义搜索需要用 %1 重新索引所有记忆、消息和文档段落。现在开始吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="228" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="236" />
         <source>Re-index everything?</source>
         <translation>重新索引全部内容？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="242" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="250" />
         <source>Re-indexing with %1…</source>
         <translation>正在用 %1 重新索引…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="256" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="264" />
         <source>Re-indexed %n item(s) with %1.</source>
         <translation><numerusform>已用 %1 重新索引 %n 项。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="263" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="271" />
         <source>Re-indexing stopped; the old index is still in use. %1</source>
         <translation>重新索引已停止；仍在使用旧索引。%1</translation>
     </message>
@@ -2914,7 +2909,7 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     <message>
         <location filename="../../desktop_mem/ui/sync_ui.py" line="151" />
         <location filename="../../desktop_mem/ui/sync_ui.py" line="164" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="337" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="339" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
@@ -2930,13 +2925,13 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     </message>
     <message>
         <location filename="../../desktop_mem/ui/sync_ui.py" line="166" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="408" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="410" />
         <source>The recovery code, or a pairing code</source>
         <translation>恢复码，或配对码</translation>
     </message>
     <message>
         <location filename="../../desktop_mem/ui/sync_ui.py" line="167" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="415" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="417" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
@@ -2996,269 +2991,269 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>请输入你的另一台电脑上显示的配对码。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="240" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="242" />
         <source>Joining again…</source>
         <translation>正在重新加入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="270" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="272" />
         <source>Joined: %1 and %2 are here.</source>
         <translation>已加入：%1和%2已在这里。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="271" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="273" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="273" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="275" />
         <source>%n conversation(s)</source>
         <translation><numerusform>%n 个对话</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="279" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="291" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="281" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="293" />
         <source>%1 %2</source>
         <translation>%1%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="284" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="286" />
         <source>%1 lets this computer in at its next sync; until then what you change here waits to be sent.</source>
         <translation>%1 会在下次同步时让这台电脑加入；在此之前，你在这里的更改会等待发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="293" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="295" />
         <source>Sync is on.</source>
         <translation>同步已开启。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="301" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="303" />
         <source>From now on the recovery code of the profile you joined opens this profile: the recovery code shown when this profile was first opened no longer does.</source>
         <translation>从现在起，打开这个配置要用你加入的那个配置的恢复码：这个配置第一次打开时显示的恢复码已不再有效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="306" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="308" />
         <source>The profile you joined has no recovery code (a passphrase protects it): this profile keeps its own, the one shown when it was first opened.</source>
         <translation>你加入的配置没有恢复码（它由密码保护）：这个配置保留自己的恢复码，也就是它第一次打开时显示的那个。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="326" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="328" />
         <source>Move to another folder…</source>
         <translation>移到另一个文件夹…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="329" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="331" />
         <source>Sync through another folder from now on (the engine's folder moved, or you use another engine). The same key and the same computer: nothing is sent again.</source>
         <translation>从现在起通过另一个文件夹同步（同步引擎的文件夹移动了，或你换了引擎）。密钥和这台电脑都不变：不会重新发送任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="345" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="347" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="349" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="351" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="353" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="355" />
         <source>This computer</source>
         <translation>这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="358" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="360" />
         <source>Other computers</source>
         <translation>其他电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="389" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="391" />
         <source>The other version of each is in its history. Double-click to open it.</source>
         <translation>每条记忆的另一个版本都在它的历史中。双击即可打开。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="396" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="409" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="398" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="411" />
         <source>Join again</source>
         <translation>重新加入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="400" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="402" />
         <source>Show a pairing code on one of your other computers (Settings &gt; Sync) and enter it here. This computer joins as a new one and keeps everything it holds: what changed here since is sent, what the others did is taken in.</source>
         <translation>在你的另一台电脑上显示配对码（设置 &gt; 同步），然后在这里输入。这台电脑会作为新电脑加入，并保留它已有的全部内容：这里之后的改动会发送出去，其他电脑的改动会同步过来。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="420" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="422" />
         <source>Show a pairing code</source>
         <translation>显示配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="422" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="424" />
         <source>A code another computer joins with, without the recovery code</source>
         <translation>另一台电脑无需恢复码即可用它加入的代码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="425" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="427" />
         <source>Sync now</source>
         <translation>立即同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="427" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="429" />
         <source>Turn off sync on this computer…</source>
         <translation>在这台电脑上关闭同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="499" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="507" />
         <source>Show them</source>
         <translation>查看</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="503" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="511" />
         <source>Memories edited on two computers at once</source>
         <translation>在两台电脑上同时被编辑的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="508" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="516" />
         <source>(deleted)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="510" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="518" />
         <source>%1 (also edited on %2, %3)</source>
         <translation>%1（%2 上也编辑过，%3）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="535" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="543" />
         <source>Changes a merge could not keep</source>
         <translation>合并时未能保留的更改</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="542" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="550" />
         <source>A deletion made on one computer wins over what another changed at the same time. What it replaced is kept here until you dismiss it.</source>
         <translation>一台电脑上的删除优先于另一台电脑同时做的更改。被删除覆盖的内容会保留在这里，直到你将其移除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="558" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="566" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="560" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="568" />
         <source>Keep as a new memory</source>
         <translation>保留为新记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="561" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="569" />
         <source>Add its text back as a new memory of yours</source>
         <translation>把这段文字重新添加为你的一条新记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="563" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="571" />
         <source>Dismiss…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="564" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="572" />
         <source>Delete its text for good</source>
         <translation>永久删除这段文字</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="591" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="599" />
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="618" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="626" />
         <source>Copied.</source>
         <translation>已复制。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="627" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="635" />
         <source>Kept as a new memory.</source>
         <translation>已保留为新记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="638" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="646" />
         <source>Dismiss</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="640" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="648" />
         <source>Delete this text for good? It is in no memory or conversation any more: once dismissed, it cannot be brought back.</source>
         <translation>要永久删除这段文字吗？它已不在任何记忆或对话中：移除后将无法恢复。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="672" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="680" />
         <source>None yet. On the other computer, choose Join a synced profile in Settings &gt; Sync, with this folder and a pairing code (Show a pairing code, below).</source>
         <translation>还没有。在另一台电脑上，打开“设置 &gt; 同步”，选择“加入一个已同步的配置”，使用这个文件夹和一个配对码（见下方的“显示配对码”）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="678" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="686" />
         <source>None yet. On the other computer, choose Join a synced profile in Settings &gt; Sync, with this folder and the recovery code or a pairing code.</source>
         <translation>还没有。在另一台电脑上，打开“设置 &gt; 同步”，选择“加入一个已同步的配置”，用这个文件夹以及恢复码或配对码加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="698" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="706" />
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="735" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="743" />
         <source>A computer's name cannot be empty: type a few letters.</source>
         <translation>电脑名称不能为空：请输入几个字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="747" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="755" />
         <source>Renamed.</source>
         <translation>已重命名。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="752" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="760" />
         <source>Remove a computer</source>
         <translation>移除一台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="754" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="762" />
         <source>Remove “%1” from this sync? The others get a new key that it is not given: it cannot read anything changed from now on. What it already holds stays on it. Do this if it was lost or stolen, or is no longer yours.</source>
         <translation>要把“%1”从这个同步中移除吗？其他电脑会换用一把不给它的新密钥：从现在起的任何更改它都读不到。它已有的内容仍留在它上面。如果它丢失、被盗或已不属于你，请这样做。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="763" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="771" />
         <source>Removing %1…</source>
         <translation>正在移除 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="768" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="776" />
         <source>%1 was removed.</source>
         <translation>已移除 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="774" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="782" />
         <source>Move sync to another folder</source>
         <translation>把同步移到另一个文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="779" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="787" />
         <source>Moving sync to %1…</source>
         <translation>正在把同步移到 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="785" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="793" />
         <source>This profile now syncs through %1. On your other computers, choose Move to another folder… with the same folder once the engine has brought it there. The old folder is no longer used here: delete it once every computer has moved.</source>
         <translation>这个档案现在通过 %1 同步。等同步引擎把这个文件夹带到你的其他电脑后，在那些电脑上选择“移到另一个文件夹…”并选同一个文件夹。这台电脑不再使用旧文件夹：等所有电脑都移过去后，可以删除它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="819" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="827" />
         <source>Turn off sync</source>
         <translation>关闭同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="821" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="829" />
         <source>Stop syncing this profile on this computer? Everything it holds stays here, and the other computers go on syncing without it.</source>
         <translation>要在这台电脑上停止同步这个配置吗？它的全部内容仍保留在这里，其他电脑会在没有它的情况下继续同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="832" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="840" />
         <source>Sync is off on this computer.</source>
         <translation>这台电脑上的同步已关闭。</translation>
     </message>
@@ -3530,47 +3525,47 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>正在撤销…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="383" />
+        <location filename="../../desktop_mem/ui/turns.py" line="384" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>已删除 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="383" />
+        <location filename="../../desktop_mem/ui/turns.py" line="384" />
         <source> and %n message(s).</source>
         <translation><numerusform>和 %n 条消息。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="386" />
+        <location filename="../../desktop_mem/ui/turns.py" line="387" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="388" />
+        <location filename="../../desktop_mem/ui/turns.py" line="389" />
         <source>Deleted %n message(s).</source>
         <translation><numerusform>已删除 %n 条消息。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="393" />
+        <location filename="../../desktop_mem/ui/turns.py" line="394" />
         <source>Kept the rest of %n memory(s).</source>
         <translation><numerusform>已保留 %n 条记忆的其余部分。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="399" />
+        <location filename="../../desktop_mem/ui/turns.py" line="400" />
         <source>%n earlier message(s) stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>%n 条以前的消息保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="408" />
+        <location filename="../../desktop_mem/ui/turns.py" line="409" />
         <source>%n memory(s) or message(s) still mention it: say the same “forget …” again to see them.</source>
         <translation><numerusform>仍有 %n 条记忆或消息提到它：再说一次同样的“忘记……”即可看到。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="414" />
+        <location filename="../../desktop_mem/ui/turns.py" line="415" />
         <source>Nothing was deleted.</source>
         <translation>没有删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="419" />
+        <location filename="../../desktop_mem/ui/turns.py" line="420" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>

@@ -96,10 +96,12 @@ def test_the_conflicts_link_filters_the_memory_list(
     qtbot.waitUntil(lambda: browser.model.rowCount() == 1, timeout=WAIT)
     shown = browser.model.memory(0)
     assert shown is not None and shown.id == memory_id
-    chip = browser.edited_on_both
-    assert chip.isVisible() and chip.text().startswith("Edited on two computers at once")
+    assert browser.edited_on_both_bar.isVisible()
+    assert browser.edited_on_both_label.text() == (
+        "Only the memories edited on two computers at once"
+    )
     assert browser.count.text() == "1 memory"
-    chip.click()  # the filter cleared: every memory again
+    browser.edited_on_both.click()  # "Show every memory": the filter cleared
     qtbot.waitUntil(lambda: browser.model.rowCount() == 2, timeout=WAIT)
-    assert not chip.isVisible()
+    assert not browser.edited_on_both_bar.isVisible()
     idle(qtbot)
