@@ -390,10 +390,7 @@ class TurnController(QObject):
             else:
                 said = []
             if counts.rests:
-                said.append(
-                    self.tr("Kept the rest of %n memory(s).", "",
-                            counts.rests)
-                )  # fmt: skip
+                said.append(self.tr("Kept the rest of %n memory(s).", "", counts.rests))
             if k:
                 said.append(
                     self.tr(

@@ -28,6 +28,7 @@ from desktop_mem.core.profile import Profile
         ("Lisbon resident with a severe peanut allergy", "Lisbon",
          "Lisbon resident with a severe peanut allergy"),
         # the forget names the health fact itself: it goes
+        ("The user is allergic to peanuts", "peanuts", None),
         ("Allergic to peanuts and lives in Lisbon", "my peanut allergy", "Lives in Lisbon"),
     ],
 )  # fmt: skip

@@ -71,11 +71,12 @@ def rest_of(memory_text: str, what: str) -> str | None:
     """What a memory says besides `what`, to keep: its parts that do not speak of it
     (each part a statement between commas, "and", "；"…), joined again; None when every
     part is about it. A part about the user's health or safety stays in the rest unless
-    `what` is itself such a fact: forgetting where one lives never drops an allergy. A
+    `what` speaks of such a fact (care.names_care: "peanuts", "my allergy"): forgetting
+    where one lives never drops an allergy. A
     memory that cannot be parted but holds such a fact is proposed whole, to be edited
     down by the user."""
     parts = [p.strip(" .。") for p in _PARTS.split(memory_text) if p and p.strip(" .。")]
-    forgets_care = care.recognise(what) is not None
+    forgets_care = care.recognise(what) is not None or care.names_care(what)
     rest = [
         p
         for p in parts
