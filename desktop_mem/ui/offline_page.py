@@ -10,7 +10,8 @@ COLUMN = 560  # px: the explanation reads as a paragraph, not one line across th
 
 
 class OfflinePage(QWidget):
-    """Shown when Ollama cannot be reached: what is wrong, how to fix it, Retry."""
+    """Shown when Ollama cannot be reached: what is wrong, how to fix it, Retry, and
+    Settings… for another address."""
 
     retry = Signal()
     settings = Signal()  # Settings…: another address for the model server
