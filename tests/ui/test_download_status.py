@@ -42,3 +42,32 @@ def test_the_status_bar_follows_a_download(
     assert any("downloading llama3.2:3b (" in s for s in said), said
     assert "downloading" not in w.ollama_status.text()
     assert w.ollama_status.text() == "● Connected · llama3.2:3b"
+
+
+def test_the_status_bar_follows_the_embedding_models_download(
+    qtbot: Any,
+    home: Path,
+    fake_ollama: FakeOllama,
+    vault: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from desktop_mem.core.config import Config
+
+    config = Config.resolve(home=home, ollama_host=fake_ollama.url, embed_model="bge-m3")
+    profile = Profile.open(config, vault)
+    try:
+        monkeypatch.setattr(QMessageBox, "question", ORIGINAL_QUESTION)
+        asked: list[str] = []
+        press_in_next_box(Qt.Key.Key_Return, asked)  # Enter: download
+        w = MainWindow(Service(profile), app_settings(home))
+        qtbot.addWidget(w)
+        said: list[str] = []
+        w.work_bar.valueChanged.connect(lambda _: said.append(w.ollama_status.text()))
+        w.show()
+        qtbot.waitUntil(lambda: not w.context.server.embed_missing and bool(said), timeout=15000)
+        idle(qtbot, w)
+        assert asked and all("Download" not in s for s in said), said
+        assert any("search by words only until bge-m3 is there · downloading" in s for s in said)
+        w.close()
+    finally:
+        profile.close()
