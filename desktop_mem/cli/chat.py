@@ -72,34 +72,51 @@ def _report(result: TurnResult, err: TextIO) -> None:
 
 
 def _confirm_forget(
-    session: ChatSession, result: TurnResult, yes: bool, out: TextIO, err: TextIO
-) -> None:
+    session: ChatSession,
+    result: TurnResult,
+    yes: bool,
+    out: TextIO,
+    err: TextIO,
+    quiet: bool = False,
+) -> dict[str, Any] | None:
     """Each candidate on its own line. Unpinned memories and the earlier messages that
     said it are deleted unless the user says otherwise (interactively; --yes takes the
-    defaults); earlier messages the user keeps stay to read but leave every prompt."""
+    defaults); earlier messages the user keeps stay to read but leave every prompt; a
+    memory that says more than what is forgotten keeps the rest as a new memory (asked;
+    --yes keeps it, and says so). `quiet` (--json): nothing printed, what was deleted
+    returned for the JSON."""
     memories, messages = result.forget_candidates, result.forget_messages
     if not memories and not messages:
-        return
+        return None
+    say = _Quiet() if quiet else err
     if any(result.forget_more):  # said in the answer too: a page at a time
-        err.write(
+        say.write(
             f"  (and {result.forget_more[0]} more memories and {result.forget_more[1]} more "
             "messages: forget these, then say it again)\n"
         )
     for m in memories:
-        err.write(f"  memory #{m.id}{' (pinned)' if m.pinned else ''}: {m.text}\n")
+        say.write(f"  memory #{m.id}{' (pinned)' if m.pinned else ''}: {m.text}\n")
+        if m.id in result.forget_rests:
+            say.write(f"    the rest of it: {result.forget_rests[m.id]}\n")
     for msg in messages:
-        err.write(
+        say.write(
             f"  message #{msg.id} ({msg.created_at[:10]}): {' '.join(msg.content.split())[:120]}\n"
         )
     chosen = [m.id for m in memories if not m.pinned]
     drop_messages = [msg.id for msg in messages]
     keep: list[int] = []
+    rests = {i: r for i, r in result.forget_rests.items() if i in chosen}
     if not yes:
-        if not sys.stdin.isatty():
-            err.write("Nothing deleted: run again with --yes to delete the unpinned memories.\n")
+        if quiet or not sys.stdin.isatty():
+            say.write("Nothing deleted: run again with --yes to delete the unpinned memories.\n")
             session.forget([], [])
-            return
+            return {"deleted": False, "memories": [], "messages": [], "kept": [], "rests": {}}
         chosen = [m.id for m in memories if _ask(err, f"Delete memory #{m.id}?", not m.pinned)]
+        rests = {
+            i: r
+            for i, r in result.forget_rests.items()
+            if i in chosen and _ask(err, f"Keep the rest of memory #{i} as a memory: {r}?", True)
+        }
         if messages and not _ask(
             err,
             f"Also delete the {len(messages)} earlier message(s) that said it (no: they stay "
@@ -107,9 +124,19 @@ def _confirm_forget(
             True,
         ):
             drop_messages, keep = [], [msg.id for msg in messages]
-    done = session.forget(chosen, drop_messages, keep)
-    n, k = done.memories, done.messages
-    if n or k or done.kept:
+    whole = {m.id for m in memories if result.forget_rests.get(m.id) == m.text and m.id in rests}
+    done = session.forget(chosen, drop_messages, keep, rests)
+    for i, rest in rests.items():  # said even with --json: nothing kept silently
+        if i in whole:
+            err.write(
+                f"Kept memory #{i}: it is about your health or safety; edit it to change it.\n"
+            )
+        else:
+            err.write(f"Kept the rest of memory #{i} as a new memory: {rest}\n")
+    if quiet:
+        pass
+    elif done.memories or done.messages or done.kept:
+        n, k = done.memories, done.messages
         kept = f"; {done.kept} kept to read, out of every prompt" if done.kept else ""
         left = done.memories_left + done.messages_left
         still = (
@@ -124,6 +151,23 @@ def _confirm_forget(
         )
     else:
         out.write("Nothing was deleted.\n")
+    return {
+        "deleted": True,
+        "memories": [i for i in chosen if i not in whole],
+        "messages": drop_messages,
+        "kept": keep,
+        "rests": {str(i): r for i, r in rests.items() if i not in whole},
+        "kept_whole": sorted(whole),
+        "memories_deleted": done.memories,
+        "messages_deleted": done.messages,
+        "memories_left": done.memories_left,
+        "messages_left": done.messages_left,
+    }
+
+
+class _Quiet:
+    def write(self, _text: str) -> int:
+        return 0
 
 
 def _ask(err: TextIO, question: str, default: bool) -> bool:
@@ -142,14 +186,20 @@ def _turn(
     out: TextIO,
     err: TextIO,
     regenerate: bool = False,
+    report: dict[str, Any] | None = None,
 ) -> TurnResult:
+    """One turn. With --json nothing is printed; what a forget deleted goes in `report`."""
+
     def piece(p: str) -> None:
         out.write(p)
         out.flush()
 
     stream = None if args.json else piece
     result = session.regenerate(stream) if regenerate else session.send(text, stream)
-    if args.json:
+    if args.json:  # --yes confirms a forget here too; the JSON says what went
+        forgotten = _confirm_forget(session, result, args.yes, out, err, quiet=True)
+        if report is not None:
+            report["forgotten"] = forgotten
         return result
     if result.status == "command":
         out.write(result.text)
@@ -182,6 +232,7 @@ def _turn_json(result: TurnResult, wait: bool) -> dict[str, Any]:
         "forget_candidates": [m.to_dict() for m in result.forget_candidates],
         "forget_messages": [m.to_dict() for m in result.forget_messages],
         "forget_more": {"memories": result.forget_more[0], "messages": result.forget_more[1]},
+        "forget_rests": {str(i): r for i, r in result.forget_rests.items()},
         "prompt": {
             "memory_tokens": result.plan.memory_tokens if result.plan else 0,
             "history_turns": result.plan.history_turns if result.plan else 0,
@@ -201,11 +252,13 @@ def chat(ctx: Context) -> int:
     session = app.chat(args.conversation, incognito=args.incognito)
     try:
         if args.message is not None:
-            result = _turn(session, args.message, args, out, err)
+            report: dict[str, Any] = {}
+            result = _turn(session, args.message, args, out, err, report=report)
             if result.status == "error" and _offer_pull(session, result, err):
-                result = _turn(session, args.message, args, out, err, regenerate=True)
+                result = _turn(session, args.message, args, out, err, True, report)
             if args.json:
-                output.print_json(_turn_json(result, not args.no_wait), out)
+                said = _turn_json(result, not args.no_wait)
+                output.print_json({**said, "forgotten": report.get("forgotten")}, out)
             return result.exit_code if result.status == "error" else EXIT_OK
         return _loop(session, args, out, err)
     finally:

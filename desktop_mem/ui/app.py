@@ -23,6 +23,7 @@ from desktop_mem.core.service import keys as backup
 from desktop_mem.core.service.keys import change_key
 from desktop_mem.ui import theme
 from desktop_mem.ui.backup_ui import RecoveryCodeDialog, backup_summary
+from desktop_mem.ui.context import SYSTEM, shown_language, system_language
 from desktop_mem.ui.main_window import MainWindow
 from desktop_mem.ui.passphrase_dialog import PassphraseDialog
 from desktop_mem.ui.tasks import describe_exception
@@ -92,7 +93,7 @@ def install_language(app: QApplication, language: str) -> QTranslator | None:
 
 
 def default_language() -> str:
-    return "zh_CN" if QLocale.system().language() == QLocale.Language.Chinese else "en"
+    return system_language()
 
 
 def instance_name(config: Config) -> str:
@@ -348,7 +349,8 @@ class Application:
         return window
 
     def set_language(self, language: str) -> None:
-        install_language(self.app, language)
+        """`language`: a choice in Settings (SYSTEM: the system's)."""
+        install_language(self.app, shown_language(language))
         self.build_window()
 
     def raise_window(self) -> None:
@@ -376,7 +378,7 @@ def main(
         return exc.exit_code
     logs.configure(config.home)
     settings = app_settings(config.home)
-    install_language(app, str(settings.value("ui/language", default_language())))
+    install_language(app, shown_language(str(settings.value("ui/language", SYSTEM))))
     theme.apply(str(settings.value("ui/theme", "system")))
     single = SingleInstance(instance_name(config))
     if single.already_running():

@@ -99,6 +99,9 @@ class ChatView(QWidget):
     document_clicked = Signal(object)  # the passage (documents.PassageHit)
     notice_link = Signal(int, str)  # an answer's widget index, and its notice's link (undo, retry)
     model_changed = Signal(str)
+    retry_requested = Signal()  # the offline line's Retry: look for the server again
+    settings_requested = Signal()  # its Settings…
+    actions_changed = Signal()  # can_regenerate or can_edit_last may say otherwise now
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -129,13 +132,26 @@ class ChatView(QWidget):
         self.model_box.currentTextChanged.connect(self._model_picked)
         head.addWidget(self.model_box)
         layout.addLayout(head)
-        # Ollama is down but this conversation can still be read: a line, not the page
+        # Ollama is down but this conversation can still be read: a line, not the page,
+        # with what to do about it (look again, or change the server in Settings)
+        self.offline_bar = QWidget()
+        offline_row = QHBoxLayout(self.offline_bar)
+        offline_row.setContentsMargins(0, 0, 0, 0)
         self.offline_banner = QLabel()
         self.offline_banner.setObjectName("status")
         self.offline_banner.setWordWrap(True)
         self.offline_banner.setTextFormat(Qt.TextFormat.RichText)
-        self.offline_banner.hide()
-        layout.addWidget(self.offline_banner)
+        offline_row.addWidget(self.offline_banner, 1)
+        self.offline_retry = QPushButton(self.tr("Retry"))
+        self.offline_retry.setToolTip(self.tr("Look for the model server again now"))
+        self.offline_retry.clicked.connect(self.retry_requested)
+        offline_row.addWidget(self.offline_retry)
+        self.offline_settings = QPushButton(self.tr("Settings…"))
+        self.offline_settings.setToolTip(self.tr("Change the model server's address"))
+        self.offline_settings.clicked.connect(self.settings_requested)
+        offline_row.addWidget(self.offline_settings)
+        self.offline_bar.hide()
+        layout.addWidget(self.offline_bar)
 
         self.scroll_area = QScrollArea()
         self.scroll_area.setWidgetResizable(True)
@@ -193,6 +209,7 @@ class ChatView(QWidget):
         self.input.cancelled.connect(self.cancel_edit)
         row.addWidget(self.input, 1)
         self._offline = False  # set_offline: the model server is known not to answer
+        self._busy = False  # set_busy: an answer is being written
         self.send_button = QPushButton(self.tr("Send"))
         self.send_button.clicked.connect(self._submit)
         self.stop_button = QPushButton(self.tr("Stop"))
@@ -201,6 +218,7 @@ class ChatView(QWidget):
         row.addWidget(self.send_button)
         row.addWidget(self.stop_button)
         layout.addLayout(row)
+        focus.chain([self.model_box, self.offline_retry, self.offline_settings])
         self.messages: list[MessageWidget] = []
         self._editing: int | None = None  # the turn being edited (-1: the last)
         self._edited: MessageWidget | None = None
@@ -249,6 +267,7 @@ class ChatView(QWidget):
             lambda link, widget=w: self.notice_link.emit(self.messages.index(widget), link)
         )
         w.parts_changed.connect(lambda widget=w: self._order(widget))
+        w.command_set.connect(self._update_actions)
         self.list_layout.insertWidget(self.list_layout.count() - 1, w)
         self.messages.append(w)
         self._order(w)
@@ -274,7 +293,7 @@ class ChatView(QWidget):
         if widget not in self.messages:
             return
         i = self.messages.index(widget)
-        before = self.messages[i - 1].parts()[-1] if i else self.model_box
+        before = self.messages[i - 1].parts()[-1] if i else self.offline_settings
         after = (
             self.messages[i + 1].parts()[0]
             if i + 1 < len(self.messages)
@@ -337,6 +356,17 @@ class ChatView(QWidget):
             else ""
         )
         self._update_actions()  # Regenerate and Edit ask the model too
+
+    def show_offline_line(self, text: str, why: str, shown: bool) -> None:
+        """The line over a conversation being read while the server does not answer
+        (`why`: the server's own words, as its tooltip), with Retry and Settings…."""
+        self.offline_banner.setText(text)
+        self.offline_banner.setToolTip(why)
+        focused = self.window().focusWidget()
+        if not shown and focused is not None and self.offline_bar.isAncestorOf(focused):
+            self.input.setFocus()  # the keyboard is not left on a button that went
+        self.offline_bar.setVisible(shown)
+        self.offline_banner.setVisible(shown)
 
     def offline(self) -> bool:
         """The model server is known not to answer: nothing can be sent or answered."""
@@ -405,7 +435,12 @@ class ChatView(QWidget):
             self.version_requested.emit(widget.message_id, delta)
 
     def _redo(self, widget: MessageWidget) -> None:
-        if widget not in self.messages or self.stop_button.isVisible() or self._offline:
+        if (
+            widget not in self.messages
+            or widget.command  # done, not answered: nothing to give again
+            or self.stop_button.isVisible()
+            or self._offline
+        ):
             return
         turn = self.turn_of(widget)
         if turn < 0:
@@ -422,8 +457,14 @@ class ChatView(QWidget):
         self.remove_last(len(self.messages) - start)
 
     def set_busy(self, busy: bool) -> None:
+        self._busy = busy
+        # a button that goes while it has the keyboard would hand it to the next one in
+        # the window (the rail's Chat button): Send gives it to Stop, Stop to the composer
+        had = (self.stop_button if not busy else self.send_button).hasFocus()
         self.send_button.setVisible(not busy)
         self.stop_button.setVisible(busy)
+        if had:
+            (self.stop_button if busy else self.input).setFocus()
         self._update_actions(busy)
 
     def _update_actions(self, busy: bool | None = None) -> None:
@@ -436,6 +477,20 @@ class ChatView(QWidget):
         for m in self.messages:
             m.set_redo_enabled(not busy and why is None, why)
             m.set_versions_enabled(not busy)
+        self.actions_changed.emit()
+
+    def can_regenerate(self) -> bool:
+        """The Chat menu's Regenerate would answer the last message again: there is
+        one, it is not a command or a command's reply, and the model server can answer."""
+        idle = not self._busy and not self._offline
+        return idle and bool(self.messages) and not self.messages[-1].command
+
+    def can_edit_last(self) -> bool:
+        """The Chat menu's "Edit last message" would open the last message to edit."""
+        if self._busy or self._offline:
+            return False
+        last = next((m for m in reversed(self.messages) if m.role == "user"), None)
+        return last is not None and not last.command
 
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)

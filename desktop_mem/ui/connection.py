@@ -10,7 +10,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QLocale, QObject, QTimer
+from PySide6.QtCore import QLocale, QObject, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
 from desktop_mem.core.models.catalog import ModelInfo, download_size, short_name
@@ -38,11 +38,16 @@ def _answers_with_error(exc: BaseException | None) -> bool:
 
 
 class ConnectionController(QObject):
+    downloads_changed = Signal()  # a download began, moved on a percent, or ended
+
     def __init__(self, context: Context) -> None:
         super().__init__(context.view)
         self.ctx = context
         self.server = context.server
         self.pull_dialog: PullDialog | None = None
+        # by model (its short name): how far its download is, in percent (-1: not known
+        # yet), so the status bar says so instead of offering to download it again
+        self.downloads: dict[str, int] = {}
         self.unindexed = 0  # memories, messages and passages without a vector
         self.retry = QTimer(self)  # while offline: look again, lightly
         self.retry.setInterval(RETRY_MS)
@@ -206,6 +211,7 @@ class ConnectionController(QObject):
     def pull(self, model: str, then: Callable[[], None] | None = None) -> None:
         """Download a model with progress; `then` once it is there."""
         dialog = PullDialog(model, self.ctx.view)
+        key = short_name(model)
         cancel = threading.Event()
         dialog.cancelled.connect(cancel.set)
         models = self.ctx.app.models
@@ -213,14 +219,25 @@ class ConnectionController(QObject):
         def work(report: Any) -> bool:
             return models.pull(model, lambda p: report(p.completed, p.total or 0), cancel=cancel)
 
+        def moved(percent: int | None) -> None:
+            if percent is None:
+                self.downloads.pop(key, None)
+            elif self.downloads.get(key) == percent:
+                return
+            else:
+                self.downloads[key] = percent
+            self.downloads_changed.emit()
+
         def step(done: int, total: int) -> None:
             if total:
+                moved(min(100, done * 100 // total))
                 said = self.tr("Downloading: %1 of %2").replace("%1", size_text(done) or "0")
                 dialog.update_progress(said.replace("%2", size_text(total)), done, total)
                 what = self.tr("Downloading %1…").replace("%1", model)
                 self.ctx.hub.work.emit(what, done, total)  # seen with the dialog hidden too
 
         def finished(ok: bool) -> None:
+            moved(None)
             self.ctx.hub.work.emit(None, 0, 0)
             dialog.accept()
             if ok:
@@ -230,10 +247,12 @@ class ConnectionController(QObject):
                 self.check()  # then what waited for it is indexed
 
         def failed(text: str) -> None:
+            moved(None)
             self.ctx.hub.work.emit(None, 0, 0)
             dialog.done(0)
             QMessageBox.warning(self.ctx.view, self.tr("Download failed"), text)
 
+        moved(-1)
         tasks.run(work, done=finished, failed=failed, progress=step)
         dialog.open()
         self.pull_dialog = dialog

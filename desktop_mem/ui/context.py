@@ -12,12 +12,26 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QSettings, QStandardPaths, Signal
+from PySide6.QtCore import QLocale, QObject, QSettings, QStandardPaths, Signal
 from PySide6.QtWidgets import QWidget
 
 from desktop_mem.core.chat.session import ChatSession
 from desktop_mem.core.service import Service
 from desktop_mem.ui.events import CoreSignals
+
+# The interface's languages, each named in itself (the same in every interface language).
+LANGUAGES = {"en": "English", "zh_CN": "简体中文"}
+SYSTEM = "system"  # the language choice that follows the system's
+
+
+def system_language() -> str:
+    """The interface language the system's locale asks for."""
+    return "zh_CN" if QLocale.system().language() == QLocale.Language.Chinese else "en"
+
+
+def shown_language(choice: str) -> str:
+    """The interface language a choice in Settings gives (SYSTEM: the system's)."""
+    return choice if choice in LANGUAGES else system_language()
 
 
 class Hub(QObject):
@@ -32,6 +46,9 @@ class Hub(QObject):
     conversations_changed = Signal()  # list the conversations again
     page_requested = Signal(str)  # "chat", "memories" or "documents"
     memory_requested = Signal(int)  # show this memory in the browser
+    # the browser lists only the memories edited on two computers at once (Settings >
+    # Sync's link); the user clears that filter there
+    edited_on_both_requested = Signal()
     message_requested = Signal(int)  # open the conversation at this message
     passage_requested = Signal(object)  # show a passage an answer was given (PassageHit)
     new_chat_requested = Signal(bool)  # a new conversation (True: incognito)
@@ -161,4 +178,6 @@ class Context:
         self.prefs.setValue("files/last_folder", str(Path(path).parent))
 
     def language(self) -> str:
-        return str(self.prefs.value("ui/language", "en"))
+        """The language chosen in Settings: "system" (as the system, the default), or
+        one of LANGUAGES."""
+        return str(self.prefs.value("ui/language", SYSTEM))

@@ -18,6 +18,7 @@ from desktop_mem.ui.changes import undo_link
 from desktop_mem.ui.chat_view import ChatView
 from desktop_mem.ui.context import Context
 from desktop_mem.ui.conversations_panel import ConversationsPanel
+from desktop_mem.ui.sync_controller import deleted_elsewhere
 
 SNIPPET_CHARS = 90
 
@@ -166,7 +167,8 @@ class ConversationsController(QObject):
                     asked.set_command()
             if m.role == "assistant" and last_user in taught:  # kept, as when it was learned
                 undo = self.ctx.app.memories.undoable(last_user) is not None  # still can be
-                w.set_notice(describe_changes(taught[last_user]) + (undo_link() if undo else ""))
+                said = describe_changes(taught[last_user]) + (undo_link() if undo else "")
+                w.set_notice(said, taught=True)
             if m.role == "assistant":
                 w.set_given(m.used, m.recalled, passages.get(m.id, []), m.about)
 
@@ -268,6 +270,8 @@ class ConversationsController(QObject):
                 text += " " + self.tr(
                     "%n of them will no longer quote what was said in it.", "", lent
                 )
+            if elsewhere := deleted_elsewhere(self.ctx.app.sync):
+                text += ("" if text.endswith(("？", "。")) else " ") + elsewhere
             answer = QMessageBox.question(
                 self.ctx.view,
                 self.tr("Delete conversation"),

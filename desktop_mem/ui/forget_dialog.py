@@ -1,7 +1,8 @@
 """The forget dialogs. The chat's "forget …": each candidate with its own checkbox,
 memories and the earlier messages that said it, all ticked (pinned memories start
 unticked and are marked); an earlier message the user unticks stays to read but is left
-out of every prompt. "Forget everything": a typed word, and whether the conversations
+out of every prompt; a memory that says more than what is forgotten offers to keep the
+rest, proposed and editable (core/chat/forget.py: rest_of). "Forget everything": a typed word, and whether the conversations
 go too (by default) or stay to read, out of every prompt."""
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
     QDialogButtonBox,
+    QHBoxLayout,
     QLabel,
+    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QVBoxLayout,
@@ -34,9 +37,12 @@ class ForgetDialog(QDialog):
         messages: list[Any],
         parent: QWidget | None = None,
         more: tuple[int, int] = (0, 0),
+        rests: dict[int, str] | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Forget"))
+        # by memory id: keep the rest of it (a box) as this text (editable)
+        self.rest_rows: dict[int, tuple[QCheckBox, QLineEdit]] = {}
         layout = QVBoxLayout(self)
         intro = QLabel(
             self.tr(
@@ -55,6 +61,8 @@ class ForgetDialog(QDialog):
         for m in memories:
             text = m.text + ("  " + self.tr("(pinned)") if m.pinned else "")
             self._add(text, "memory", m.id, checked=not m.pinned)
+            if rests and m.id in rests:
+                self._add_rest(m.id, rests[m.id], whole=rests[m.id] == m.text)
         if messages:
             self._header(self.tr("Earlier messages that mention it (%n)", "", len(messages)))
         for msg in messages:
@@ -106,6 +114,48 @@ class ForgetDialog(QDialog):
         item.setData(KIND_ROLE, kind)
         item.setData(ID_ROLE, item_id)
         self.items.addItem(item)
+
+    def _add_rest(self, memory_id: int, rest: str, whole: bool) -> None:
+        """Under a memory that says more: keep the rest (ticked), as an editable text."""
+        row = QWidget()
+        line = QHBoxLayout(row)
+        line.setContentsMargins(24, 2, 4, 2)
+        keep = QCheckBox(self.tr("Keep it as:") if whole else self.tr("Keep the rest:"))
+        keep.setChecked(True)
+        keep.setToolTip(
+            self.tr(
+                "This memory says more than what you forget: the rest stays as a memory. "
+                "Edit it down to what should stay."
+            )
+        )
+        text = QLineEdit(rest)
+        text.setAccessibleName(self.tr("The rest of this memory, to keep"))
+        text.setCursorPosition(0)
+        keep.toggled.connect(text.setEnabled)
+        line.addWidget(keep)
+        line.addWidget(text, 1)
+        if whole:  # about health or safety, and not parted: the user edits it down
+            text.setToolTip(
+                self.tr(
+                    "It is about your health or safety: it stays as it is unless you edit "
+                    "it or untick this."
+                )
+            )
+        item = QListWidgetItem()
+        item.setFlags(Qt.ItemFlag.NoItemFlags)
+        item.setSizeHint(row.sizeHint())
+        self.items.addItem(item)
+        self.items.setItemWidget(item, row)
+        self.rest_rows[memory_id] = (keep, text)
+
+    def rests(self) -> dict[int, str]:
+        """Of the memories ticked for deletion, the rest the user keeps, as edited."""
+        chosen = set(self.chosen("memory"))
+        return {
+            mid: text.text().strip()
+            for mid, (keep, text) in self.rest_rows.items()
+            if mid in chosen and keep.isChecked() and text.text().strip()
+        }
 
     def _update(self, *_: Any) -> None:
         self.delete.setEnabled(

@@ -129,6 +129,9 @@ class MainWindow(QMainWindow):
         self.chat.input.textChanged.connect(self.sleeper.user_active)
         self.sleeper.finished.connect(self.memories.slept)
         self.offline.retry.connect(self.connection.check)
+        self.offline.settings.connect(self.settings.open_settings)
+        self.chat.retry_requested.connect(self.connection.check)
+        self.chat.settings_requested.connect(self.settings.open_settings)
         self.backups.finished.connect(
             lambda path: hub.status.emit(self.tr("Backed up to %1").replace("%1", path), 10000)
         )
@@ -149,6 +152,7 @@ class MainWindow(QMainWindow):
         hub.memory_mode_changed.connect(self.update_status)
         hub.status_changed.connect(self.update_status)
         ctx.server.changed.connect(self.server_changed)
+        self.connection.downloads_changed.connect(self.update_status)
         hub.chat_shown.connect(self.server_changed)
 
         # Three pages, each using the full width, chosen on a narrow rail: Chat (the
@@ -281,8 +285,15 @@ class MainWindow(QMainWindow):
         action(
             chat, self.tr("New incognito conversation"), lambda: new_chat.emit(True), "incognito"
         )
-        action(chat, self.tr("Regenerate"), lambda: self.turns.regenerate(-1), "regenerate")
-        action(chat, self.tr("Edit last message"), self.chat.edit_last_message, "edit_last")
+        self.regenerate_action = action(
+            chat, self.tr("Regenerate"), lambda: self.turns.regenerate(-1), "regenerate"
+        )
+        self.edit_last_action = action(
+            chat, self.tr("Edit last message"), self.chat.edit_last_message, "edit_last"
+        )
+        # usable or not as the chat is: a greyed entry says it would do nothing
+        self.chat.actions_changed.connect(self._chat_actions)
+        self._chat_actions()
         action(chat, self.tr("Search conversations"), self._focus_conversation_search,
                "search_chats")  # fmt: skip
         chat.addSeparator()
@@ -331,6 +342,10 @@ class MainWindow(QMainWindow):
         self.about_you.show()
         self.about_you.raise_()
         return self.about_you
+
+    def _chat_actions(self) -> None:
+        self.regenerate_action.setEnabled(self.chat.can_regenerate())
+        self.edit_last_action.setEnabled(self.chat.can_edit_last())
 
     # -- pages -----------------------------------------------------------------------
 
@@ -409,13 +424,13 @@ class MainWindow(QMainWindow):
             self.chat.set_models(server.models, short_name(server.backend.model))
         self.offline.detail.setText(server.problem)
         self.offline.set_failing(bool(server.failing))
-        self.chat.offline_banner.setText(
+        self.chat.show_offline_line(
             self.tr("The model server answers with an error: you can read and search, not send.")
             if server.failing
-            else self.tr("The model server is not answering: you can read and search, not send.")
+            else self.tr("The model server is not answering: you can read and search, not send."),
+            server.problem,
+            known_offline and bool(self.chat.messages),
         )
-        self.chat.offline_banner.setToolTip(server.problem)
-        self.chat.offline_banner.setVisible(known_offline and bool(self.chat.messages))
         self.chat.set_offline(known_offline)
         if known_offline and not self.chat.messages:
             self.centre.setCurrentWidget(self.offline)
@@ -442,6 +457,15 @@ class MainWindow(QMainWindow):
                 self.tr("⚠ The model server answers with an error · %1").replace("%1", model)
             )
             tip = server.failing
+        elif self.connection.chat_model_missing() and model in self.connection.downloads:
+            text = html.escape(self.tr("● Connected · %1").replace("%1", self.downloading(model)))
+        elif server.online and server.embed_missing and self._embed_downloading():
+            embed = short_name(self.context.app.models.embedding_model)
+            text = html.escape(
+                self.tr("● Connected · search by words only until %1 is there · %2")
+                .replace("%1", embed)
+                .replace("%2", self.downloading(embed))
+            )
         elif self.connection.chat_model_missing():
             text = (
                 html.escape(self.tr("● Connected · %1 is not installed").replace("%1", model))
@@ -489,6 +513,16 @@ class MainWindow(QMainWindow):
         if waiting and not chat.incognito:
             mem += self.tr(" · %n message(s) not yet learned from", "", waiting)
         self.memory_status.setText(mem)
+
+    def downloading(self, model: str) -> str:
+        """A model's download as the status bar says it: "downloading qwen2.5:7b (42%)"."""
+        percent = self.connection.downloads.get(model, -1)
+        if percent < 0:
+            return self.tr("downloading %1…").replace("%1", model)
+        return self.tr("downloading %1 (%2%)").replace("%1", model).replace("%2", str(percent))
+
+    def _embed_downloading(self) -> bool:
+        return short_name(self.context.app.models.embedding_model) in self.connection.downloads
 
     def show_message(self, text: str, ms: int = 0) -> None:
         """A passing message in the status bar: cut with "…" where the bar has no more

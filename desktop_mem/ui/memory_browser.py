@@ -110,6 +110,22 @@ class MemoryBrowser(QWidget):
         self.sort.activated.connect(self._sort_chosen)
         top.addWidget(self.sort)
         layout.addLayout(top)
+        # a line of its own, only while the list is filtered to the memories edited on two
+        # computers at once (Settings > Sync's link): it says so, and clears it
+        self.edited_on_both_bar = QWidget()
+        row = QHBoxLayout(self.edited_on_both_bar)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.edited_on_both_label = QLabel(
+            self.tr("Only the memories edited on two computers at once")
+        )
+        self.edited_on_both_label.setObjectName("notice")
+        self.edited_on_both_label.setWordWrap(True)
+        row.addWidget(self.edited_on_both_label, 1)
+        self.edited_on_both = QPushButton(self.tr("Show every memory"))
+        self.edited_on_both.clicked.connect(lambda: self.set_edited_on_both(False))
+        row.addWidget(self.edited_on_both)
+        self.edited_on_both_bar.hide()
+        layout.addWidget(self.edited_on_both_bar)
 
         # One card per memory: the whole text, wrapped, and a quiet line of what it is.
         self.model = MemoryTableModel(self)
@@ -213,7 +229,18 @@ class MemoryBrowser(QWidget):
             "pinned": True if self.pinned_only.isChecked() else None,
             "always": True if self.always_only.isChecked() else None,
             "since": since,
+            "edited_on_both": True if self.edited_on_both_bar.isVisibleTo(self) else None,
         }
+
+    def set_edited_on_both(self, on: bool, refresh: bool = True) -> None:
+        """Only the memories edited on two computers at once, or every memory again."""
+        if on == self.edited_on_both_bar.isVisibleTo(self):
+            return
+        if not on and self.edited_on_both.hasFocus():
+            self.search.setFocus()  # the button goes: the keyboard stays on the page
+        self.edited_on_both_bar.setVisible(on)
+        if refresh:
+            self.refresh_requested.emit()
 
     def query(self) -> str:
         return self.search.text().strip()

@@ -20,12 +20,23 @@ from desktop_mem.ui.context import Context
 from desktop_mem.ui.item_models import MemoryTableModel
 from desktop_mem.ui.memory_browser import MemoryBrowser
 from desktop_mem.ui.memory_cards import computer_label
+from desktop_mem.ui.sync_controller import deleted_elsewhere
 
 SEARCH_K = 50
 
 # the synced computers' names by id, and the memories edited on two computers at once
 # that the user has not looked at
 SyncMarks = tuple[dict[str, str], set[int]]
+
+
+def _fits(memory: Any, f: dict[str, Any]) -> bool:
+    """Whether a memory passes the browser's filters (as the store's list applies them)."""
+    return (
+        (not f["kind"] or memory.kind == f["kind"])
+        and (f["pinned"] is None or memory.pinned)
+        and (f["always"] is None or memory.always)
+        and (not f["since"] or memory.created_at[:10] >= f["since"])
+    )
 
 
 class MemoryController(QObject):
@@ -53,6 +64,7 @@ class MemoryController(QObject):
         b.message_requested.connect(context.hub.message_requested)
         context.hub.memories_changed.connect(self.memory_changed)
         context.hub.memory_requested.connect(self.show_memory)
+        context.hub.edited_on_both_requested.connect(self.show_edited_on_both)
 
     def _error(self, text: str) -> None:
         self.ctx.hub.work.emit(None, 0, 0)
@@ -78,6 +90,10 @@ class MemoryController(QObject):
                               since=f["since"], limit=limit, offset=offset)  # fmt: skip
 
         def first_page() -> tuple[list[Any], int]:
+            if f["edited_on_both"]:  # few: read whole, then the other filters
+                ids = list(dict.fromkeys(c[0] for c in self.app.sync.conflicts()))
+                rows = [m for m in store.get_many(ids) if _fits(m, f)]
+                return rows, len(rows)
             if f["kind"] or f["pinned"] is not None or f["always"] is not None or f["since"]:
                 rows = more(0, -1)  # filtered: all of them (and so their count)
                 return rows, len(rows)
@@ -115,7 +131,11 @@ class MemoryController(QObject):
             found = [b for b in browse(query, SEARCH_K, kinds=kinds) if weak_too or b.match]
             return found, self._sync_marks()
 
+        both = {c[0] for c in self.app.sync.conflicts()} if f["edited_on_both"] else None
+
         def keep(b: Any) -> bool:
+            if both is not None and b.memory.id not in both:
+                return False
             if f["pinned"] is not None and not b.memory.pinned:
                 return False
             if f["always"] is not None and not b.memory.always:
@@ -146,6 +166,17 @@ class MemoryController(QObject):
     def _mark(self, marks: SyncMarks) -> None:
         self.browser.model.computers, self.browser.model.edited_on_both = marks
 
+    def show_edited_on_both(self) -> None:
+        """The memory list, filtered to the memories edited on two computers at once
+        (the one there is, shown in the drawer)."""
+        self.ctx.hub.page_requested.emit("memories")
+        ids = list(dict.fromkeys(c[0] for c in self.app.sync.conflicts()))
+        self.browser.search.clear()
+        self.browser.set_edited_on_both(True)
+        if len(ids) == 1:
+            self.refresh_memories(lambda: self._select(ids[0]))
+            self.show_memory_details(ids[0])
+
     def show_memory(self, memory_id: int) -> None:
         try:
             self.app.memories.get(memory_id)
@@ -156,6 +187,7 @@ class MemoryController(QObject):
             return
         self.ctx.hub.page_requested.emit("memories")
         if not self.browser.select(memory_id):
+            self.browser.set_edited_on_both(False, refresh=False)  # it may be another
             self.browser.search.clear()
             self.refresh_memories(lambda: self._select(memory_id))
         self.show_memory_details(memory_id)
@@ -291,6 +323,8 @@ class MemoryController(QObject):
                     if len(ids) == 1
                     else self.tr("They shaped %n answer(s).", "", used)
                 )
+            if elsewhere := deleted_elsewhere(self.app.sync):
+                text += ("" if text.endswith(("？", "。")) else " ") + elsewhere
             answer = QMessageBox.question(
                 self.ctx.view,
                 self.tr("Delete memories"),

@@ -180,12 +180,14 @@ class MessageWidget(QFrame):
     parts_changed = Signal()  # its controls changed (chips): the chat orders Tab again
     redo_clicked = Signal()  # Edit (a user message) or Regenerate (an answer)
     version_clicked = Signal(int)  # -1: the previous version of this message, +1: the next
+    command_set = Signal()  # it became a command or a command's reply (set_command)
 
     def __init__(self, role: str, text: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.role = role
         self.message_id: int | None = None
         self.command = False  # a chat command or its reply (set_command)
+        self.taught = False  # its notice says what the exchange taught (memories)
         self.setObjectName("userMessage" if role == "user" else "assistantMessage")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         layout = QVBoxLayout(self)
@@ -302,6 +304,7 @@ class MessageWidget(QFrame):
         neither Edit nor Regenerate is offered."""
         self.command = True
         self.redo_button.hide()
+        self.command_set.emit()
 
     def set_redo_enabled(self, on: bool, why: str | None = None) -> None:
         """Edit or Regenerate usable or not; `why` not, as its tooltip (a disabled
@@ -461,7 +464,9 @@ class MessageWidget(QFrame):
         self.style().unpolish(self)
         self.style().polish(self)
 
-    def set_notice(self, html: str | None) -> None:
+    def set_notice(self, html: str | None, taught: bool = False) -> None:
+        """The line under the message; `taught`: it says what the exchange taught."""
+        self.taught = taught and bool(html)
         self.notice.setVisible(bool(html))
         self.notice.setText(html or "")
         # a tab stop only while it has a link to follow

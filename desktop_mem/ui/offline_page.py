@@ -10,9 +10,11 @@ COLUMN = 560  # px: the explanation reads as a paragraph, not one line across th
 
 
 class OfflinePage(QWidget):
-    """Shown when Ollama cannot be reached: what is wrong, how to fix it, Retry."""
+    """Shown when Ollama cannot be reached: what is wrong, how to fix it, Retry, and
+    Settings… for another address."""
 
     retry = Signal()
+    settings = Signal()  # Settings…: another address for the model server
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -45,7 +47,15 @@ class OfflinePage(QWidget):
         layout.addWidget(how)
         self.retry_button = QPushButton(self.tr("Retry"))
         self.retry_button.clicked.connect(self.retry)
-        layout.addWidget(self.retry_button, alignment=Qt.AlignmentFlag.AlignCenter)
+        self.settings_button = QPushButton(self.tr("Settings…"))
+        self.settings_button.setToolTip(self.tr("Change the model server's address"))
+        self.settings_button.clicked.connect(self.settings)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.retry_button)
+        buttons.addWidget(self.settings_button)
+        buttons.addStretch(1)
+        layout.addLayout(buttons)
         layout.addStretch(2)
 
     def set_failing(self, failing: bool) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QUrl
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from desktop_mem.core.config import normalize_host
 from desktop_mem.core.errors import DesktopMemError
@@ -21,7 +21,7 @@ from desktop_mem.ui import tasks
 from desktop_mem.ui.apps_ui import AppsPage
 from desktop_mem.ui.backup_ui import BackupController, BackupPage, RecoveryCodeDialog
 from desktop_mem.ui.connection import ConnectionController, size_text
-from desktop_mem.ui.context import Context
+from desktop_mem.ui.context import Context, shown_language
 from desktop_mem.ui.settings_dialog import SettingsDialog
 from desktop_mem.ui.sync_controller import SyncController
 from desktop_mem.ui.sync_ui import SyncPage
@@ -49,6 +49,14 @@ class SettingsController(QObject):
         self.syncing = syncing
         self.dialog: SettingsDialog | None = None
 
+    def _language_shown(self) -> str:
+        """The choice as Settings shows it: the one saved, unless the window is in
+        another language than that choice gives (then that language, by name: Settings
+        never says a language the window is not in)."""
+        choice = self.ctx.language()
+        shown = str(QApplication.instance().property("desktop_mem_language") or "")  # type: ignore[union-attr]
+        return choice if not shown or shown_language(choice) == shown else shown
+
     def values(self) -> dict[str, Any]:
         app, server = self.ctx.app, self.ctx.server
         return {
@@ -56,7 +64,7 @@ class SettingsController(QObject):
             "ollama_host": app.models.ollama_host,
             "chat_model": short_name(server.backend.model),
             "embed_model": short_name(app.models.embedding_model),
-            "language": self.ctx.language(),
+            "language": self._language_shown(),
             "theme": self.ctx.prefs.value("ui/theme", "system"),
             "data_folder": str(app.keys.data_folder),
             "key_mode": app.keys.mode,
@@ -94,6 +102,13 @@ class SettingsController(QObject):
             dialog.accept()
 
         sync_page.memory_requested.connect(memory_chosen)
+        conflicts: list[bool] = []
+
+        def conflicts_chosen() -> None:  # the link: the memory list, filtered to them
+            conflicts.append(True)
+            dialog.accept()
+
+        sync_page.conflicts_requested.connect(conflicts_chosen)
         backup_page.new_code_requested.connect(lambda: self.new_recovery_code(dialog))
         accepted = dialog.exec() == SettingsDialog.DialogCode.Accepted
         self.dialog = None
@@ -105,6 +120,8 @@ class SettingsController(QObject):
                 self.ctx.hub.restore_requested.emit(restore[0])
             elif shown:
                 self.ctx.hub.memory_requested.emit(shown[0])
+            elif conflicts:
+                self.ctx.hub.edited_on_both_requested.emit()
 
     def new_recovery_code(self, parent: QWidget | None = None) -> None:
         answer = QMessageBox.question(
@@ -155,7 +172,9 @@ class SettingsController(QObject):
             self.ctx.hub.theme_requested.emit(values["theme"])
         if values["language"] != self.ctx.language():
             prefs.setValue("ui/language", values["language"])
-            self.ctx.hub.language_requested.emit(values["language"])
+            shown = QApplication.instance().property("desktop_mem_language")  # type: ignore[union-attr]
+            if shown_language(values["language"]) != shown:  # else it is shown already
+                self.ctx.hub.language_requested.emit(values["language"])
 
     def _remote_notice(self) -> None:
         """Once per server: messages now leave this computer."""

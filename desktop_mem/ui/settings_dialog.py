@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from desktop_mem.core.models.catalog import unique
 from desktop_mem.ui import focus
+from desktop_mem.ui.context import LANGUAGES, SYSTEM, system_language
 
 
 def _page(tabs: QTabWidget, title: str) -> QFormLayout:
@@ -147,8 +148,12 @@ class SettingsDialog(QDialog):
 
         form = _page(self.tabs, self.tr("Appearance"))
         self.language = QComboBox()
-        self.language.addItem("English", "en")
-        self.language.addItem("简体中文", "zh_CN")
+        # the default follows the system, and says which language that gives now
+        self.language.addItem(
+            self.tr("As the system (%1)").replace("%1", LANGUAGES[system_language()]), SYSTEM
+        )
+        for key, name in LANGUAGES.items():
+            self.language.addItem(name, key)
         self.language.setCurrentIndex(max(0, self.language.findData(values["language"])))
         form.addRow(self.tr("Language"), self.language)
         self.theme = QComboBox()

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QObject, QSysInfo, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QLocale, QObject, QSysInfo, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 
 from desktop_mem.core import events as core_events
@@ -28,6 +28,26 @@ from desktop_mem.ui.sync_watch import FolderWatch
 PASS_MS = 10_000  # a pass about this often while the window is open
 SOON_MS = 2_000  # and this long after a change made here (more changes wait with it)
 LABEL_MS = 30_000  # "2 min ago" is written again this often
+
+
+def deleted_elsewhere(sync: Any) -> str:
+    """What a delete confirmation adds when the profile syncs (`sync`: the service's):
+    what is deleted here goes from the other computers too, named when they are known;
+    "" when it does not sync."""
+    if not sync.enabled:
+        return ""
+    try:
+        names = [p.name for p in sync.peers() if not p.removed]
+    except Exception:  # noqa: BLE001  (a sync state it cannot read: say it without names)
+        names = []
+    if not names:
+        return QCoreApplication.translate(
+            "SyncWords",
+            "This profile syncs: what you delete here goes from your other computers too.",
+        )
+    return QCoreApplication.translate(
+        "SyncWords", "This profile syncs: what you delete here goes from %1 too."
+    ).replace("%1", QLocale().createSeparatedList(names))
 
 
 def default_computer_name() -> str:

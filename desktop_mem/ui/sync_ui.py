@@ -83,6 +83,7 @@ class SyncPage(QWidget):
     two computers at once."""
 
     memory_requested = Signal(int)  # show this memory in the browser
+    conflicts_requested = Signal()  # list the memories edited on two computers at once
 
     def __init__(self, controller: SyncController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -235,6 +236,8 @@ class SyncPage(QWidget):
             self._say(self.tr("Enter a pairing code shown on one of your other computers."),
                       error=True)  # fmt: skip
             return
+        if self.rejoin_button.hasFocus():  # disabled, it would hand it to the next one
+            self.rejoin_code.setFocus()
         self.rejoin_button.setEnabled(False)
         self._say(self.tr("Joining again…"))
         self._joining = True
@@ -479,9 +482,15 @@ class SyncPage(QWidget):
         self.folder.setText(str(info.get("folder", "")))
         # taken out by another computer: only joining again (or turning off) can work
         removed = bool(info.get("removed"))
+        # joined again: the keyboard stays near where it was (the buttons under the
+        # box), never on "Turn off sync…", which Qt gives it next when the box goes
+        was_here = self.rejoin_box.isAncestorOf(self.window().focusWidget())
         self.rejoin_box.setVisible(removed)
         for button in (self.pair_button, self.now_button, self.move_button, self.rename_button):
             button.setVisible(not removed)
+        if was_here and not removed:  # Sync now waits while a pass runs: then its neighbour
+            near = self.now_button if self.now_button.isEnabled() else self.pair_button
+            near.setFocus()
         self.my_name.setReadOnly(removed)
         if not self.my_name.isModified():  # never over what is being typed
             self.my_name.setText(str(info.get("name", "")))
@@ -836,8 +845,7 @@ class SyncPage(QWidget):
         """The list opened: the user has seen them (the line stops counting them)."""
         self.conflicts_list.setVisible(True)
         tasks.run(self.app.sync.mark_conflicts_seen, done=lambda _n: None, failed=self._said)
-        if len(self._conflicts) == 1:
-            self.memory_requested.emit(self._conflicts[0][0])
+        self.conflicts_requested.emit()  # and the memory list shows only them
 
     def _said(self, text: str) -> None:
         self._say(text, error=True)

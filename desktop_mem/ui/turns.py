@@ -44,6 +44,7 @@ class TurnController(QObject):
         context.chat.changed.connect(self._chat_opened)
         context.hub.server_found.connect(self.catch_up)
         context.core.turn_learned.connect(self.learned)
+        context.core.memories_removed.connect(self.forgotten)
         context.core.conversation_titled.connect(self.titled)
 
     @property
@@ -68,12 +69,14 @@ class TurnController(QObject):
             return  # offline: Ctrl+R waits for the server, as the button does
         if self.chat.messages[-1].command:  # a command's reply: nothing to answer again
             return
+        users = [i for i, m in enumerate(self.chat.messages) if m.role == "user"]
+        if 0 <= turn < len(users) and self.chat.messages[users[turn]].command:
+            return  # that turn was a command too (Regenerate on an earlier one)
         if turn < 0:
             if self.chat.messages[-1].role == "assistant":
                 self.chat.remove_last()
             self.run_turn(session.regenerate)
             return
-        users = [i for i, m in enumerate(self.chat.messages) if m.role == "user"]
         if turn >= len(users):
             return
         self.chat.remove_last(len(self.chat.messages) - users[turn] - 1)  # keep the question
@@ -225,7 +228,39 @@ class TurnController(QObject):
         if answer.message_id is not None:
             self.changesets.setdefault(answer.message_id, ChangeSet(list(changes)))
         notice = describe_changes((c.action, c.text) for c in changes)
-        answer.set_notice(notice + undo_link() + self.care_notice(changes))
+        answer.set_notice(notice + undo_link() + self.care_notice(changes), taught=True)
+
+    def forgotten(self, ids: tuple[int, ...]) -> None:
+        """Memories were deleted (`ids`; empty: all of them), by a "forget …" or
+        elsewhere: a line under an answer that said it remembered one of them keeps only
+        what is still there, and its Undo only while that can be taken back (the memory
+        is gone: an Undo would say it no longer exists)."""
+        for index, w in enumerate(self.chat.messages):
+            if not w.taught:
+                continue
+            changes = self.changesets.get(w.message_id) if w.message_id is not None else None
+            if changes is not None and not changes.undone:
+                kept = [c for c in changes.shown if ids and c.memory_id not in ids]
+                if len(kept) == len(changes.shown):
+                    continue
+                self.changesets[w.message_id] = ChangeSet(kept)  # type: ignore[index]
+                said = describe_changes((c.action, c.text) for c in kept)
+                w.set_notice(said + undo_link() if kept else None, taught=True)
+            elif changes is None:  # read back: as the memories' history has it now
+                self._read_back(index, w)
+
+    def _read_back(self, index: int, w: MessageWidget) -> None:
+        asked = next((m for m in reversed(self.chat.messages[:index]) if m.role == "user"), None)
+        if asked is None or asked.message_id is None:
+            return
+        memories = self.ctx.app.memories
+        taught = self.ctx.app.conversations.learned_from([asked.message_id])
+        if not taught.get(asked.message_id):
+            w.set_notice(None)
+            return
+        undo = memories.undoable(asked.message_id) is not None
+        said = describe_changes(taught[asked.message_id]) + (undo_link() if undo else "")
+        w.set_notice(said, taught=True)
 
     def care_notice(self, changes: list[Change]) -> str:
         """The first time a memory about the user's health or safety is remembered, a
@@ -327,12 +362,18 @@ class TurnController(QObject):
         if session is None:
             return
         dialog = ForgetDialog(
-            result.forget_candidates, result.forget_messages, self.ctx.view, result.forget_more
+            result.forget_candidates,
+            result.forget_messages,
+            self.ctx.view,
+            result.forget_more,
+            result.forget_rests,
         )
         accepted = dialog.exec() == ForgetDialog.DialogCode.Accepted
         memories = dialog.chosen("memory") if accepted else []
         messages = dialog.chosen("message") if accepted else []
         keep = dialog.kept("message") if accepted else []
+        rests = dialog.rests() if accepted else {}
+        dialog.deleteLater()  # read: it goes now, on this thread, not with the window
         hub = self.ctx.hub
 
         def done(counts: Any) -> None:
@@ -348,6 +389,8 @@ class TurnController(QObject):
                 said = [self.tr("Deleted %n message(s).", "", m)]
             else:
                 said = []
+            if counts.rests:
+                said.append(self.tr("Kept the rest of %n memory(s).", "", counts.rests))
             if k:
                 said.append(
                     self.tr(
@@ -368,8 +411,8 @@ class TurnController(QObject):
                 )
             text = " ".join(said) or self.tr("Nothing was deleted.")
             hub.work.emit(None, 0, 0)
-            self.chat.add_message("assistant", text)
+            self.chat.add_message("assistant", text).set_command()  # nothing to regenerate
             hub.status.emit(text, 10000)
 
         hub.work.emit(self.tr("Deleting…"), 0, 0)
-        tasks.run(session.forget, memories, messages, keep, done=done, failed=hub.error.emit)
+        tasks.run(session.forget, memories, messages, keep, rests, done=done, failed=hub.error.emit)

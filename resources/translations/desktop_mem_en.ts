@@ -47,7 +47,7 @@
 <context>
     <name>ConnectionController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/connection.py" line="265" />
+        <location filename="../../desktop_mem/ui/connection.py" line="284" />
         <source>Indexed: %n item(s) can now be found by meaning too.</source>
         <translation><numerusform>Indexed: %n item can now be found by meaning too.</numerusform><numerusform>Indexed: %n items can now be found by meaning too.</numerusform></translation>
     </message>
@@ -63,7 +63,7 @@
 <context>
     <name>ConversationsController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="269" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="271" />
         <source>%n of them will no longer quote what was said in it.</source>
         <translation><numerusform>%n of them will no longer quote what was said in it.</numerusform><numerusform>%n of them will no longer quote what was said in it.</numerusform></translation>
     </message>
@@ -109,17 +109,17 @@
 <context>
     <name>ForgetDialog</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="54" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="60" />
         <source>Memories (%n)</source>
         <translation><numerusform>Memories (%n)</numerusform><numerusform>Memories (%n)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="59" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="67" />
         <source>Earlier messages that mention it (%n)</source>
         <translation><numerusform>Earlier messages that mention it (%n)</numerusform><numerusform>Earlier messages that mention it (%n)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="68" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="76" />
         <source>%n more memory(s) or message(s) mention it: after these, say the same “forget …” again.</source>
         <translation><numerusform>%n more memory or message mentions it: after these, say the same “forget …” again.</numerusform><numerusform>%n more memories or messages mention it: after these, say the same “forget …” again.</numerusform></translation>
     </message>
@@ -127,17 +127,17 @@
 <context>
     <name>ForgetEverythingDialog</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="140" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="190" />
         <source>This deletes all %n memory(s) of this profile for good, and the earlier messages that said them: every conversation goes too, unless you keep them below. Your documents stay.</source>
         <translation><numerusform>This deletes the %n memory of this profile for good, and the earlier messages that said it: every conversation goes too, unless you keep them below. Your documents stay.</numerusform><numerusform>This deletes all %n memories of this profile for good, and the earlier messages that said them: every conversation goes too, unless you keep them below. Your documents stay.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="156" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="206" />
         <source>Keep my %n conversation(s) to read (the assistant will no longer see them)</source>
         <translation><numerusform>Keep my %n conversation to read (the assistant will no longer see it)</numerusform><numerusform>Keep my %n conversations to read (the assistant will no longer see them)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="161" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="211" />
         <source>%n message(s) in all</source>
         <translation><numerusform>%n message in all</numerusform><numerusform>%n messages in all</numerusform></translation>
     </message>
@@ -193,12 +193,12 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="466" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="490" />
         <source>● Connected · %n not indexed yet</source>
         <translation><numerusform>● Connected · %n not indexed yet</numerusform><numerusform>● Connected · %n not indexed yet</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="490" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="514" />
         <source> · %n message(s) not yet learned from</source>
         <translation><numerusform> · %n message not yet learned from</numerusform><numerusform> · %n messages not yet learned from</numerusform></translation>
     </message>
@@ -206,23 +206,23 @@
 <context>
     <name>MemoryBrowser</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="284" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="311" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n memory</numerusform><numerusform>%n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="287" />
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="290" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="314" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="317" />
         <source>%n match(es)</source>
         <translation><numerusform>%n match</numerusform><numerusform>%n matches</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="287" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="314" />
         <source>%n weaker</source>
         <translation><numerusform>%n weaker</numerusform><numerusform>%n weaker</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="292" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="319" />
         <source>No relevant match; %n weaker one(s) below</source>
         <translation><numerusform>No relevant match; %n weaker one below</numerusform><numerusform>No relevant match; %n weaker ones below</numerusform></translation>
     </message>
@@ -230,62 +230,62 @@
 <context>
     <name>MemoryController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="287" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="319" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>Delete %n memory for good, with its history?</numerusform><numerusform>Delete %n memories for good, with their history?</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="290" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="322" />
         <source>It shaped %n answer(s).</source>
         <translation><numerusform>It shaped %n answer.</numerusform><numerusform>It shaped %n answers.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="292" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="324" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>They shaped %n answer.</numerusform><numerusform>They shaped %n answers.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="307" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="341" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>Deleted %n memory.</numerusform><numerusform>Deleted %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="335" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="369" />
         <source>Forgot %n memory(s); the conversations stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>Forgot %n memory; the conversations stay to read, but the assistant no longer sees them.</numerusform><numerusform>Forgot %n memories; the conversations stay to read, but the assistant no longer sees them.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="341" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="375" />
         <source>Forgot %n memory(s)</source>
         <translation><numerusform>Forgot %n memory</numerusform><numerusform>Forgot %n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="342" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="376" />
         <source> and deleted %n message(s).</source>
         <translation><numerusform> and deleted %n message.</numerusform><numerusform> and deleted %n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="399" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="433" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>Exported %n memory to %1. That file is not encrypted.</numerusform><numerusform>Exported %n memories to %1. That file is not encrypted.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="442" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="476" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>Imported %n memory.</numerusform><numerusform>Imported %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="444" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="478" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>%n already known, skipped.</numerusform><numerusform>%n already known, skipped.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="457" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="491" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>While you were away, %n memory was tidied (merged or marked out of date); its History can undo it.</numerusform><numerusform>While you were away, %n memories were tidied (merged or marked out of date); each memory's History can undo it.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="467" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="501" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>Consolidation: %n change.</numerusform><numerusform>Consolidation: %n changes.</numerusform></translation>
     </message>
@@ -321,7 +321,7 @@
 <context>
     <name>SettingsController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="246" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="265" />
         <source>Re-indexed %n item(s) with %1.</source>
         <translation><numerusform>Re-indexed %n item with %1.</numerusform><numerusform>Re-indexed %n items with %1.</numerusform></translation>
     </message>
@@ -337,12 +337,12 @@
 <context>
     <name>SyncPage</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="270" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="273" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n memory</numerusform><numerusform>%n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="272" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="275" />
         <source>%n conversation(s)</source>
         <translation><numerusform>%n conversation</numerusform><numerusform>%n conversations</numerusform></translation>
     </message>
@@ -350,72 +350,72 @@
 <context>
     <name>SyncWords</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="62" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="82" />
         <source>%n min ago</source>
         <translation><numerusform>%n min ago</numerusform><numerusform>%n min ago</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="64" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="84" />
         <source>%n hour(s) ago</source>
         <translation><numerusform>%n hour ago</numerusform><numerusform>%n hours ago</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="101" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="121" />
         <source>%1 has not yet received your last %n change(s) (since %2)</source>
         <translation><numerusform>%1 has not yet received your last change (since %2)</numerusform><numerusform>%1 has not yet received your last %n changes (since %2)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="103" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="123" />
         <source>%1 has not yet received your last %n change(s)</source>
         <translation><numerusform>%1 has not yet received your last change</numerusform><numerusform>%1 has not yet received your last %n changes</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="135" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="155" />
         <source>has not yet received your last %n change(s) (since %1)</source>
         <translation><numerusform>has not yet received your last change (since %1)</numerusform><numerusform>has not yet received your last %n changes (since %1)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="138" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="158" />
         <source>has not yet received your last %n change(s)</source>
         <translation><numerusform>has not yet received your last change</numerusform><numerusform>has not yet received your last %n changes</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="145" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="165" />
         <source>%n memory(s) were edited on two computers at once</source>
         <translation><numerusform>%n memory was edited on two computers at once</numerusform><numerusform>%n memories were edited on two computers at once</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="150" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="170" />
         <source>%n memory(s) were edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</source>
         <translation><numerusform>%n memory was edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</numerusform><numerusform>%n memories were edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="189" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="209" />
         <source>%n file(s) in the sync folder are ignored: each was refused once for what it is (a link, a FIFO, too large, or not this profile's), and is not read again until it changes.</source>
         <translation><numerusform>%n file in the sync folder is ignored: it was refused once for what it is (a link, a FIFO, too large, or not this profile's), and is not read again until it changes.</numerusform><numerusform>%n files in the sync folder are ignored: each was refused once for what it is (a link, a FIFO, too large, or not this profile's), and is not read again until it changes.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="200" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="220" />
         <source>%n edit(s) made here were to memories deleted on %1</source>
         <translation><numerusform>%n edit made here was to a memory deleted on %1</numerusform><numerusform>%n edits made here were to memories deleted on %1</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="202" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="222" />
         <source>%n edit(s) made on %1 were to memories deleted here</source>
         <translation><numerusform>%n edit made on %1 was to a memory deleted here</numerusform><numerusform>%n edits made on %1 were to memories deleted here</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="204" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="224" />
         <source>%n message(s) written here were in conversations deleted on %1</source>
         <translation><numerusform>%n message written here was in a conversation deleted on %1</numerusform><numerusform>%n messages written here were in conversations deleted on %1</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="206" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="226" />
         <source>%n message(s) written on %1 were in conversations deleted here</source>
         <translation><numerusform>%n message written on %1 was in a conversation deleted here</numerusform><numerusform>%n messages written on %1 were in conversations deleted here</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="226" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="246" />
         <source>Settings &gt; Sync keeps their text until you dismiss them.</source>
         <translation><numerusform>Settings &gt; Sync keeps its text until you dismiss it.</numerusform><numerusform>Settings &gt; Sync keeps their text until you dismiss them.</numerusform></translation>
     </message>
@@ -423,32 +423,37 @@
 <context>
     <name>TurnController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="343" />
+        <location filename="../../desktop_mem/ui/turns.py" line="384" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>Deleted %n memory</numerusform><numerusform>Deleted %n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="343" />
+        <location filename="../../desktop_mem/ui/turns.py" line="384" />
         <source> and %n message(s).</source>
         <translation><numerusform> and %n message.</numerusform><numerusform> and %n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="346" />
+        <location filename="../../desktop_mem/ui/turns.py" line="387" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>Deleted %n memory.</numerusform><numerusform>Deleted %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="348" />
+        <location filename="../../desktop_mem/ui/turns.py" line="389" />
         <source>Deleted %n message(s).</source>
         <translation><numerusform>Deleted %n message.</numerusform><numerusform>Deleted %n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="354" />
+        <location filename="../../desktop_mem/ui/turns.py" line="393" />
+        <source>Kept the rest of %n memory(s).</source>
+        <translation><numerusform>Kept the rest of %n memory.</numerusform><numerusform>Kept the rest of %n memories.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/turns.py" line="397" />
         <source>%n earlier message(s) stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>%n earlier message stays to read, but the assistant no longer sees it.</numerusform><numerusform>%n earlier messages stay to read, but the assistant no longer sees them.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="363" />
+        <location filename="../../desktop_mem/ui/turns.py" line="406" />
         <source>%n memory(s) or message(s) still mention it: say the same “forget …” again to see them.</source>
         <translation><numerusform>%n memory or message still mentions it: say the same “forget …” again to see it.</numerusform><numerusform>%n memories or messages still mention it: say the same “forget …” again to see them.</numerusform></translation>
     </message>

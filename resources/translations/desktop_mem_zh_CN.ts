@@ -490,75 +490,95 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="119" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="450" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="122" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="505" />
         <source>Incognito: nothing is remembered or stored</source>
         <translation>无痕模式：不记忆，也不保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="126" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="127" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="129" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="130" />
         <source>Chat model</source>
         <translation>聊天模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="152" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="472" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="145" />
+        <source>Retry</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="146" />
+        <source>Look for the model server again now</source>
+        <translation>现在重新查找模型服务器</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="149" />
+        <source>Settings…</source>
+        <translation>设置…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="150" />
+        <source>Change the model server's address</source>
+        <translation>更改模型服务器的地址</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="168" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="527" />
         <source>Say hello. What you tell me stays on this computer, encrypted.</source>
         <translation>打个招呼吧。你告诉我的一切都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="173" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="189" />
         <source>Editing your message: sending it replaces the answers after it (they are kept as versions).</source>
         <translation>正在编辑你的消息：发送后会替换它之后的回答（旧的会作为其他版本保留）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="179" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="195" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="180" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="196" />
         <source>Stop editing (Esc)</source>
         <translation>停止编辑（Esc）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="189" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="205" />
         <source>Message (Enter to send, Shift+Enter for a new line)</source>
         <translation>输入消息（Enter 发送，Shift+Enter 换行）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="191" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="207" />
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="196" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="213" />
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="198" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="215" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="335" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="354" />
         <source>The model server is not answering: your message waits here until it does.</source>
         <translation>模型服务器没有响应：你的消息会留在这里，等它恢复后再发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="432" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="473" />
         <source>The model server is not answering: this works again once it does.</source>
         <translation>模型服务器没有响应：它恢复后即可再用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="458" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="513" />
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="468" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="523" />
         <source>Incognito: nothing you say here is remembered or stored, and no memory is used. Closing it leaves no trace.</source>
         <translation>无痕模式：你在这里说的话不会被记住或保存，也不会使用任何记忆。关闭后不留痕迹。</translation>
     </message>
@@ -566,77 +586,77 @@
 <context>
     <name>ConnectionController</name>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="78" />
+        <location filename="../../desktop_mem/ui/connection.py" line="83" />
         <source>Nothing answers at %1.</source>
         <translation>%1 没有响应。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="126" />
+        <location filename="../../desktop_mem/ui/connection.py" line="131" />
         <source>Preparing search for %1…</source>
         <translation>正在为 %1 准备搜索…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="172" />
+        <location filename="../../desktop_mem/ui/connection.py" line="177" />
         <source>Embedding model not installed</source>
         <translation>未安装嵌入模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="175" />
+        <location filename="../../desktop_mem/ui/connection.py" line="180" />
         <source>The embedding model %1 (a %2 download) is not installed in Ollama, so memories are found by their words only, not by their meaning. Download it now? Everything saved meanwhile is indexed once it is there.</source>
         <translation>嵌入模型 %1（需下载 %2）尚未安装在 Ollama 中，因此只能按字词而不能按含义查找记忆。现在下载吗？在此期间保存的内容会在它就绪后建立索引。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="181" />
+        <location filename="../../desktop_mem/ui/connection.py" line="186" />
         <source>The embedding model %1 is not installed in Ollama, so memories are found by their words only, not by their meaning. Download it now? Everything saved meanwhile is indexed once it is there.</source>
         <translation>嵌入模型 %1 尚未安装在 Ollama 中，因此只能按字词而不能按含义查找记忆。现在下载吗？在此期间保存的内容会在它就绪后建立索引。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="187" />
+        <location filename="../../desktop_mem/ui/connection.py" line="192" />
         <source>Model not installed</source>
         <translation>模型未安装</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="189" />
+        <location filename="../../desktop_mem/ui/connection.py" line="194" />
         <source>The chat model %1 (a %2 download) is not installed in Ollama. Download it now?</source>
         <translation>聊天模型 %1（需下载 %2）尚未安装在 Ollama 中。现在下载吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="192" />
+        <location filename="../../desktop_mem/ui/connection.py" line="197" />
         <source>The chat model %1 is not installed in Ollama. Download it now?</source>
         <translation>Ollama 中没有安装聊天模型 %1。现在下载吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="218" />
+        <location filename="../../desktop_mem/ui/connection.py" line="234" />
         <source>Downloading: %1 of %2</source>
         <translation>正在下载：%1 / %2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="220" />
+        <location filename="../../desktop_mem/ui/connection.py" line="236" />
         <source>Downloading %1…</source>
         <translation>正在下载 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="227" />
+        <location filename="../../desktop_mem/ui/connection.py" line="244" />
         <source>%1 is downloaded.</source>
         <translation>%1 已下载。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="250" />
+        <location filename="../../desktop_mem/ui/connection.py" line="269" />
         <source>Indexing for search by meaning…</source>
         <translation>正在建立按含义搜索的索引…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/connection.py" line="265" />
+        <location filename="../../desktop_mem/ui/connection.py" line="284" />
         <source>Indexed: %n item(s) can now be found by meaning too.</source>
         <translation><numerusform>索引完成：%n 项现在也能按含义找到了。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="274" />
+        <location filename="../../desktop_mem/ui/connection.py" line="293" />
         <source>Indexing stopped: %1</source>
         <translation>索引已停止：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/connection.py" line="235" />
+        <location filename="../../desktop_mem/ui/connection.py" line="253" />
         <source>Download failed</source>
         <translation>下载失败</translation>
     </message>
@@ -692,93 +712,93 @@
 <context>
     <name>ConversationsController</name>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="116" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="117" />
         <source>Incognito conversation</source>
         <translation>无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="116" />
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="133" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="117" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="134" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="135" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="136" />
         <source>from %1, %2</source>
         <translation>来自 %1，%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="209" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="211" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="209" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="211" />
         <source>Pin to the top</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="210" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="212" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="211" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="213" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="212" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="214" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="233" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="235" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="233" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="235" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="248" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="250" />
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="250" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="252" />
         <source>Markdown (*.md);;JSON (*.json)</source>
         <translation>Markdown (*.md);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="261" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="263" />
         <source>Exported to %1.</source>
         <translation>已导出到 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="266" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="268" />
         <source>Delete this conversation for good? Memories learned from it stay.</source>
         <translation>永久删除这个对话？从中学到的记忆会保留。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="269" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="271" />
         <source>%n of them will no longer quote what was said in it.</source>
         <translation><numerusform>其中 %n 条记忆将不再引用这个对话中的内容。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="273" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="277" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="285" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="289" />
         <source>The conversation was deleted.</source>
         <translation>对话已删除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="288" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="292" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
@@ -1027,75 +1047,100 @@
 <context>
     <name>ForgetDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="39" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="43" />
         <source>Forget</source>
         <translation>忘记</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="43" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="49" />
         <source>Tick what to delete for good. An earlier message you untick stays to read, but the assistant no longer sees it.</source>
         <translation>勾选要永久删除的内容。取消勾选的以前的消息会保留以供阅读，但助手不再看到它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="56" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="62" />
         <source>(pinned)</source>
         <translation>（已置顶）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="54" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="60" />
         <source>Memories (%n)</source>
         <translation><numerusform>记忆（%n）</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="59" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="67" />
         <source>Earlier messages that mention it (%n)</source>
         <translation><numerusform>提到它的以前的消息（%n）</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="61" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="69" />
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="61" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="69" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="68" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="76" />
         <source>%n more memory(s) or message(s) mention it: after these, say the same “forget …” again.</source>
         <translation><numerusform>还有 %n 条记忆或消息提到它：删除这些之后，再说一次同样的“忘记……”。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="78" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="86" />
         <source>Delete selected</source>
         <translation>删除所选</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="123" />
+        <source>Keep it as:</source>
+        <translation>保留为：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="123" />
+        <source>Keep the rest:</source>
+        <translation>保留其余部分：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="127" />
+        <source>This memory says more than what you forget: the rest stays as a memory. Edit it down to what should stay.</source>
+        <translation>这条记忆说的不只是你要忘记的内容：其余部分会作为一条记忆保留。请把它改成应该保留的内容。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="132" />
+        <source>The rest of this memory, to keep</source>
+        <translation>这条记忆要保留的其余部分</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="140" />
+        <source>It is about your health or safety: it stays as it is unless you edit it or untick this.</source>
+        <translation>它与你的健康或安全有关：除非你修改它或取消勾选，否则会原样保留。</translation>
     </message>
 </context>
 <context>
     <name>ForgetEverythingDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="140" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="190" />
         <source>This deletes all %n memory(s) of this profile for good, and the earlier messages that said them: every conversation goes too, unless you keep them below. Your documents stay.</source>
         <translation>这会永久删除此配置的全部 %n 条记忆，以及说过这些内容的以前的消息：除非你在下面选择保留，所有对话也会一并删除。你的文档会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="149" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="199" />
         <source>Forget everything</source>
         <translation>忘记一切</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="151" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="201" />
         <source>FORGET</source>
         <translation>全部忘记</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="156" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="206" />
         <source>Keep my %n conversation(s) to read (the assistant will no longer see them)</source>
         <translation><numerusform>保留我的 %n 个对话以供阅读（助手将不再看到它们）</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/forget_dialog.py" line="161" />
+        <location filename="../../desktop_mem/ui/forget_dialog.py" line="211" />
         <source>%n message(s) in all</source>
         <translation><numerusform>共 %n 条消息</numerusform></translation>
     </message>
@@ -1258,13 +1303,13 @@
     <name>LineRow</name>
     <message>
         <location filename="../../desktop_mem/ui/about_dialog.py" line="62" />
-        <source>From: %1</source>
-        <translation>来自：%1</translation>
+        <source>In your words. From: %1</source>
+        <translation>你自己写的。来自：%1</translation>
     </message>
     <message>
         <location filename="../../desktop_mem/ui/about_dialog.py" line="62" />
-        <source>In your words. From: %1</source>
-        <translation>你自己写的。来自：%1</translation>
+        <source>From: %1</source>
+        <translation>来自：%1</translation>
     </message>
 </context>
 <context>
@@ -1309,7 +1354,7 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../desktop_mem/ui/main_window.py" line="95" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="562" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="596" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
@@ -1319,236 +1364,252 @@
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="286" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="297" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="133" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="136" />
         <source>Backed up to %1</source>
         <translation>已备份到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="137" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="140" />
         <source>The backup failed: %1</source>
         <translation>备份失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="211" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="215" />
         <source>Chat</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="212" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="216" />
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="213" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="217" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="279" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="283" />
         <source>&amp;Chat</source>
         <translation>聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="280" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="284" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="282" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="286" />
         <source>New incognito conversation</source>
         <translation>新的无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="284" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="289" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="285" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="292" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="289" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="300" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="291" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="302" />
         <source>Delete all conversations and memories…</source>
         <translation>删除所有对话和记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="294" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="305" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="295" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="306" />
         <source>&amp;Memories</source>
         <translation>记忆(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="297" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="308" />
         <source>Show memories</source>
         <translation>显示记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="300" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="311" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="301" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="312" />
         <source>New memory…</source>
         <translation>新建记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="302" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="313" />
         <source>About you…</source>
         <translation>关于你…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="303" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="314" />
         <source>Consolidate now</source>
         <translation>立即整理</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="304" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="315" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="305" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="316" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="306" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="317" />
         <source>Import from ChatGPT, Claude…</source>
         <translation>从 ChatGPT、Claude 导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="307" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="318" />
         <source>Review imported memories…</source>
         <translation>审阅导入的记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="308" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="319" />
         <source>Learn automatically</source>
         <translation>自动学习</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="314" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="325" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="315" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="326" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="316" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="394" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="327" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="409" />
         <source>About desktop-mem</source>
         <translation>关于 desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="396" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="411" />
         <source>desktop-mem %1
 A local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.</source>
         <translation>desktop-mem %1
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="413" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="428" />
         <source>The model server answers with an error: you can read and search, not send.</source>
         <translation>模型服务器返回了错误：你可以阅读和搜索，但不能发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="415" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="430" />
         <source>The model server is not answering: you can read and search, not send.</source>
         <translation>模型服务器没有响应：你可以阅读和搜索，但不能发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="439" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="454" />
         <source>Connecting to Ollama…</source>
         <translation>正在连接 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="442" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="457" />
         <source>⚠ The model server answers with an error · %1</source>
         <translation>⚠ 模型服务器返回错误 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="447" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="465" />
+        <source>● Connected · search by words only until %1 is there · %2</source>
+        <translation>● 已连接 · %1 下载完成前仅按字词搜索 · %2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="471" />
         <source>● Connected · %1 is not installed</source>
         <translation>● 已连接 · 未安装 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="454" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="478" />
         <source>● Connected · search by words only</source>
         <translation>● 已连接 · 仅按字词搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="449" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="457" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="473" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="481" />
         <source>Download %1</source>
         <translation>下载 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="466" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="490" />
         <source>● Connected · %n not indexed yet</source>
         <translation><numerusform>● 已连接 · %n 项尚未索引</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="469" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="493" />
         <source>Index now</source>
         <translation>立即索引</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="475" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="461" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="499" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="479" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="503" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="483" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="507" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="485" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="509" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="487" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="511" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="490" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="514" />
         <source> · %n message(s) not yet learned from</source>
         <translation><numerusform> · 还有 %n 条消息尚未从中学习</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="534" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="521" />
+        <source>downloading %1…</source>
+        <translation>正在下载 %1…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="522" />
+        <source>downloading %1 (%2%)</source>
+        <translation>正在下载 %1（%2%）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/main_window.py" line="568" />
         <source>%1 is loaded with a %2-token context but this app asks for %3, so every turn reloads it: give the apps that use it the same context length, or set this one's in Settings.</source>
         <translation>%1 以 %2 个词元的上下文加载，但本应用需要 %3，所以每次对话都要重新加载它：让使用它的应用采用相同的上下文长度，或在“设置”中修改本应用的。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="543" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="577" />
         <source>Ollama unloads %1 soon after each answer, so every turn waits for it to load again: give Ollama a longer keep-alive.</source>
         <translation>Ollama 在每次回答后很快就卸载 %1，所以每次对话都要等它重新加载：请延长 Ollama 的保持加载时间（keep-alive）。</translation>
     </message>
@@ -1671,98 +1732,108 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>列表的排序</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="129" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="119" />
+        <source>Only the memories edited on two computers at once</source>
+        <translation>只显示曾在两台电脑上同时被编辑的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="124" />
+        <source>Show every memory</source>
+        <translation>显示全部记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="145" />
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="167" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="183" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="169" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="185" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="171" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="187" />
         <source>Forget everything…</source>
         <translation>忘记一切…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="185" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="201" />
         <source>Newest first</source>
         <translation>最新的在前</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="186" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="202" />
         <source>Oldest first</source>
         <translation>最早的在前</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="187" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="203" />
         <source>Recently edited</source>
         <translation>最近编辑的在前</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="188" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="204" />
         <source>Most important</source>
         <translation>最重要的在前</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="189" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="205" />
         <source>By kind</source>
         <translation>按类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="190" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="206" />
         <source>A to Z</source>
         <translation>按字母顺序</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="278" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="305" />
         <source>Best match first</source>
         <translation>最相关的在前</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="284" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="311" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="287" />
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="290" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="314" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="317" />
         <source>%n match(es)</source>
         <translation><numerusform>%n 条匹配</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="287" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="314" />
         <source>%n weaker</source>
         <translation><numerusform>另有 %n 条较弱的</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="292" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="319" />
         <source>No relevant match; %n weaker one(s) below</source>
         <translation><numerusform>没有相关的匹配；下面是 %n 条较弱的</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="294" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="321" />
         <source>No matches</source>
         <translation>没有匹配</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="307" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="334" />
         <source>No memory is about this. Tick “Weak matches too” to see the nearest.</source>
         <translation>没有与此相关的记忆。勾选“也显示弱匹配”可以看到最接近的几条。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="309" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="336" />
         <source>No memory fits these filters.</source>
         <translation>没有符合这些筛选条件的记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="312" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="339" />
         <source>No memories yet. Tell the assistant about yourself in a chat, or write one with New memory…</source>
         <translation>还没有记忆。在聊天中向助手介绍你自己，或点击“新建记忆…”自己写一条。</translation>
     </message>
@@ -1770,168 +1841,168 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryController</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="154" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="185" />
         <source>That memory was forgotten: it is no longer kept.</source>
         <translation>这条记忆已被忘记，不再保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="178" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="210" />
         <source>an app without a key</source>
         <translation>没有密钥的应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="179" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="211" />
         <source>an app with a key that is not valid</source>
         <translation>密钥无效的应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="225" />
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="238" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="257" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="270" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="242" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="274" />
         <source>The memory was saved.</source>
         <translation>记忆已保存。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="287" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="319" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="290" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="322" />
         <source>It shaped %n answer(s).</source>
         <translation><numerusform>它影响过 %n 个回答。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="292" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="324" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="296" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="330" />
         <source>Delete memories</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="303" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="337" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="307" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="341" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="329" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="363" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="335" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="369" />
         <source>Forgot %n memory(s); the conversations stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>已忘记 %n 条记忆；对话保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="341" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="375" />
         <source>Forgot %n memory(s)</source>
         <translation><numerusform>已忘记 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="342" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="376" />
         <source> and deleted %n message(s).</source>
         <translation><numerusform>，并删除了 %n 条消息。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="356" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="390" />
         <source>Delete everything</source>
         <translation>全部删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="358" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="392" />
         <source>This deletes all %1 conversations and all %2 memories of this profile for good. The settings and the key stay.</source>
         <translation>这会永久删除此配置的全部 %1 个对话和全部 %2 条记忆。设置和密钥会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="363" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="397" />
         <source>DELETE</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="369" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="403" />
         <source>Deleting everything…</source>
         <translation>正在全部删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="379" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="413" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="381" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="415" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="387" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="421" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="399" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="433" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="408" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="442" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="409" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="443" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="421" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="455" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="424" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="458" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="436" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="470" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="442" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="476" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="444" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="478" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="448" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="482" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="457" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="491" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>你不在的时候，整理了 %n 条记忆（合并或标记为过期）；可在每条记忆的历史中撤销。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="467" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="501" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>
@@ -2126,135 +2197,135 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MessageWidget</name>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="194" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="196" />
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="194" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="196" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="201" />
-        <location filename="../../desktop_mem/ui/message_widget.py" line="202" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="203" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="204" />
         <source>Previous version</source>
         <translation>上一个版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="208" />
-        <location filename="../../desktop_mem/ui/message_widget.py" line="209" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="210" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="211" />
         <source>Next version</source>
         <translation>下一个版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="216" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="218" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="217" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="219" />
         <source>Copy this message</source>
         <translation>复制这条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="221" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="223" />
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="223" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="225" />
         <source>Change this message and send it again (the turns after it are replaced)</source>
         <translation>修改这条消息并重新发送（其后的对话会被替换）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="226" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="228" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="227" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="229" />
         <source>Answer this message again (the turns after it are replaced)</source>
         <translation>重新回答这条消息（其后的对话会被替换）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="315" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="318" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="318" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="321" />
         <source>The answer failed.</source>
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="350" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="353" />
         <source>About you:</source>
         <translation>关于你：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="353" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="356" />
         <source>In every answer: a line of what the model knows about you</source>
         <translation>每次回答都会用到：模型对你的了解中的一行</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="367" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="370" />
         <source>Memories used:</source>
         <translation>用到的记忆：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="363" />
-        <location filename="../../desktop_mem/ui/message_widget.py" line="375" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="366" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="378" />
         <source>+%1 more</source>
         <translation>还有 %1 条</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="379" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="382" />
         <source>Earlier messages:</source>
         <translation>之前的消息：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="382" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="385" />
         <source>%1, in another conversation:</source>
         <translation>%1，在另一个对话中：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="387" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="390" />
         <source>Documents:</source>
         <translation>文档：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="414" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="417" />
         <source>In every answer: about your health or safety</source>
         <translation>每次回答都会用到：与你的健康或安全有关</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="415" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="418" />
         <source>In every answer (pinned)</source>
         <translation>每次回答都会用到（已置顶）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="416" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="419" />
         <source>Found for this message</source>
         <translation>为这条消息找到的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="417" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="420" />
         <source>Learned from an earlier message found for this one</source>
         <translation>从为这条消息找到的一条以前的消息中记住的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="419" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="422" />
         <source>a weaker match</source>
         <translation>匹配较弱</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="444" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="447" />
         <source>%1/%2</source>
         <translation>%1/%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="447" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="450" />
         <source>Version %1 of %2</source>
         <translation>第 %1 个版本，共 %2 个</translation>
     </message>
@@ -2300,25 +2371,35 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>OfflinePage</name>
     <message>
-        <location filename="../../desktop_mem/ui/offline_page.py" line="27" />
-        <location filename="../../desktop_mem/ui/offline_page.py" line="57" />
+        <location filename="../../desktop_mem/ui/offline_page.py" line="29" />
+        <location filename="../../desktop_mem/ui/offline_page.py" line="67" />
         <source>Ollama is not running</source>
         <translation>Ollama 没有运行</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/offline_page.py" line="37" />
+        <location filename="../../desktop_mem/ui/offline_page.py" line="39" />
         <source>desktop-mem talks to a language model through Ollama, on this computer.
 Install it from ollama.com, then start it: open the Ollama app (on Linux it runs as a service once installed). Your memories are safe meanwhile and can still be browsed and searched by keywords.</source>
         <translation>desktop-mem 通过这台电脑上的 Ollama 与语言模型对话。
 请从 ollama.com 安装它，然后启动：打开 Ollama 应用（在 Linux 上安装后它会作为服务运行）。在此期间你的记忆是安全的，仍然可以浏览和按关键词搜索。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/offline_page.py" line="46" />
+        <location filename="../../desktop_mem/ui/offline_page.py" line="48" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/offline_page.py" line="55" />
+        <location filename="../../desktop_mem/ui/offline_page.py" line="50" />
+        <source>Settings…</source>
+        <translation>设置…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/offline_page.py" line="51" />
+        <source>Change the model server's address</source>
+        <translation>更改模型服务器的地址</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/offline_page.py" line="65" />
         <source>The model server answers with an error</source>
         <translation>模型服务器返回错误</translation>
     </message>
@@ -2599,77 +2680,77 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SettingsController</name>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="72" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="80" />
         <source>Backup</source>
         <translation>备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="73" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="81" />
         <source>Sync</source>
         <translation>同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="74" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="82" />
         <source>Apps</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="112" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="129" />
         <source>New recovery code</source>
         <translation>新的恢复码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="114" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="131" />
         <source>Make a new recovery code? The old one will no longer open this profile or its new backups (backups made before still open with the old one).</source>
         <translation>要生成新的恢复码吗？旧的恢复码将无法再打开此配置及其新备份（之前的备份仍可用旧恢复码打开）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="170" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="189" />
         <source>The Ollama server %1 is not this computer: your messages and the memories retrieved for them are sent to it over the network.</source>
         <translation>Ollama 服务器 %1 不在这台电脑上：你的消息以及为它们检索到的记忆会通过网络发送给它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="173" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="192" />
         <source>The OpenAI-compatible server is on: your messages and the memories retrieved for them are sent to %1, outside this computer.</source>
         <translation>已启用 OpenAI 兼容服务器：你的消息以及为它们检索到的记忆会发送到这台电脑之外的 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="177" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="196" />
         <source>Messages will leave this computer</source>
         <translation>消息将离开这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="204" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="223" />
         <source>The embedding model %1 (a %2 download) is not installed in Ollama. Download it, then re-index every memory, message and document passage with it? Until that is done, the old index keeps working.</source>
         <translation>嵌入模型 %1（需下载 %2）尚未安装在 Ollama 中。要先下载它，再用它重新索引所有记忆、消息和文档段落吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="208" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="227" />
         <source>The embedding model %1 is not installed in Ollama. Download it, then re-index every memory, message and document passage with it? Until that is done, the old index keeps working.</source>
         <translation>嵌入模型 %1 尚未安装在 Ollama 中。要先下载它，再用它重新索引所有记忆、消息和文档段落吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="213" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="232" />
         <source>Search by meaning needs every memory, message and document passage re-indexed with %1. Do it now? Until it finishes, the old index keeps working.</source>
         <translation>按含义搜索需要用 %1 重新索引所有记忆、消息和文档段落。现在开始吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="218" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="237" />
         <source>Re-index everything?</source>
         <translation>重新索引全部内容？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="232" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="251" />
         <source>Re-indexing with %1…</source>
         <translation>正在用 %1 重新索引…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="246" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="265" />
         <source>Re-indexed %n item(s) with %1.</source>
         <translation><numerusform>已用 %1 重新索引 %n 项。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="253" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="272" />
         <source>Re-indexing stopped; the old index is still in use. %1</source>
         <translation>重新索引已停止；仍在使用旧索引。%1</translation>
     </message>
@@ -2677,212 +2758,217 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="59" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="60" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="67" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="68" />
         <source>Ollama address</source>
         <translation>Ollama 地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="72" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="73" />
         <source>Chat model</source>
         <translation>聊天模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="85" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="86" />
         <source>Embedding model</source>
         <translation>嵌入模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="119" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="120" />
         <source>Learn memories from my chats automatically</source>
         <translation>自动从我的聊天中学习记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="118" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="119" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="123" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="124" />
         <source>Give the model my relevant memories and earlier messages</source>
         <translation>把相关的记忆和之前的消息提供给模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="128" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="129" />
         <source>Tidy my memories while the app is idle (every change can be undone)</source>
         <translation>在应用空闲时整理我的记忆（每项更改都可撤销）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="90" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="91" />
         <source> tokens</source>
         <translation> 个词元</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="65" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="66" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="81" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="82" />
         <source>Changing it re-indexes every memory, message and document passage with the new model (with progress); a model not installed yet is downloaded first.</source>
         <translation>更换后会用新模型重新索引所有记忆、消息和文档段落（显示进度）；尚未安装的模型会先下载。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="91" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="92" />
         <source>Context budget</source>
         <translation>上下文预算</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="92" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="93" />
         <source>Use an OpenAI-compatible server instead of Ollama</source>
         <translation>使用兼容 OpenAI 的服务器代替 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="94" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="95" />
         <source>Other server</source>
         <translation>其他服务器</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="97" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="98" />
         <source>Server URL</source>
         <translation>服务器地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="99" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="100" />
         <source>Server model</source>
         <translation>服务器模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="103" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="104" />
         <source>(unchanged)</source>
         <translation>（不变）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="103" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="104" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="105" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="106" />
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="108" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="109" />
         <source>With another server on, your messages and the memories retrieved for them are sent to that server. If it is not this computer, they leave your machine.</source>
         <translation>启用其他服务器后，你的消息和为其检索到的记忆会发送到该服务器。如果它不是这台电脑，这些内容会离开你的机器。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="133" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="134" />
         <source>Keep a short profile of me and give it in every chat (Memories › About you)</source>
         <translation>保留一份关于我的简短介绍，每次对话都提供给模型（记忆 › 关于你）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="139" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="140" />
         <source>About you and how you like answers, e.g. “I am a nurse; answer briefly.”</source>
         <translation>关于你以及你希望怎样回答，例如“我是护士；请简短回答。”</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="142" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="143" />
         <source>Given to the model with every message; never learned from.</source>
         <translation>每条消息都会交给模型；不会从中学习记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="146" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="147" />
         <source>About me</source>
         <translation>关于我</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="148" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="149" />
         <source>Appearance</source>
         <translation>外观</translation>
     </message>
     <message>
         <location filename="../../desktop_mem/ui/settings_dialog.py" line="153" />
+        <source>As the system (%1)</source>
+        <translation>跟随系统（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="158" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="156" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="161" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="157" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="162" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="158" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="163" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="162" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="167" />
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="164" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="169" />
         <source>Privacy</source>
         <translation>隐私</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="170" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="175" />
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="172" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="177" />
         <source>Data folder</source>
         <translation>数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="177" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="182" />
         <source>Encrypted; the key is kept in the system keyring.</source>
         <translation>已加密；密钥保存在系统钥匙环中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="179" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="184" />
         <source>Encrypted with your passphrase.</source>
         <translation>已用你的口令加密。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="185" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="190" />
         <source>Replace the key</source>
         <translation>更换密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="185" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="190" />
         <source>Change passphrase…</source>
         <translation>更改口令…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="188" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="193" />
         <source>Re-encrypts everything with a new key; the old one stops working.</source>
         <translation>用新密钥重新加密所有内容；旧密钥随即失效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="191" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="196" />
         <source>Use a passphrase instead…</source>
         <translation>改用口令…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="193" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="198" />
         <source>Keep the key in the system keyring instead</source>
         <translation>改为把密钥保存在系统钥匙环中</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="199" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="204" />
         <source>Encryption</source>
         <translation>加密</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="205" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="210" />
         <source>No system keyring is available on this computer.</source>
         <translation>这台电脑上没有可用的系统钥匙环。</translation>
     </message>
@@ -2916,27 +3002,27 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SyncController</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="455" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="475" />
         <source>Syncing… %1%</source>
         <translation>正在同步… %1%</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="457" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="477" />
         <source>Syncing…</source>
         <translation>正在同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="460" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="480" />
         <source>Not synced: the reason is below</source>
         <translation>未同步：原因见下方</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="461" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="481" />
         <source>Not synced: see Settings &gt; Sync</source>
         <translation>未同步：请查看“设置 &gt; 同步”</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="463" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="483" />
         <source>Sync on</source>
         <translation>同步已开启</translation>
     </message>
@@ -2944,373 +3030,373 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SyncPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="132" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="133" />
         <source>Use this profile on more than one computer. desktop-mem keeps it in a folder that a sync engine carries between them: Syncthing, Dropbox, iCloud Drive, OneDrive, Nextcloud or a network share. Only encrypted data goes into that folder: no memory, message or name can be read there.</source>
         <translation>在多台电脑上使用这个配置。desktop-mem 把它保存在一个由同步工具在电脑之间传送的文件夹里：Syncthing、Dropbox、iCloud 云盘、OneDrive、Nextcloud 或网络共享文件夹。放进这个文件夹的只有加密数据：在那里读不到任何记忆、消息或名称。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="143" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="144" />
         <source>How the other computers list this one</source>
         <translation>其他电脑列表中这台电脑的名称</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="144" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="145" />
         <source>This computer's name</source>
         <translation>这台电脑的名称</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="147" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="148" />
         <source>Sync this profile through a folder</source>
         <translation>通过一个文件夹同步这个配置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="150" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="163" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="336" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="151" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="164" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="339" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="151" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="152" />
         <source>Sync through this folder</source>
         <translation>通过这个文件夹同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="159" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="160" />
         <source>Join a synced profile</source>
         <translation>加入一个已同步的配置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="165" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="407" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="166" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="410" />
         <source>The recovery code, or a pairing code</source>
         <translation>恢复码，或配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="166" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="414" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="167" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="417" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="167" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="168" />
         <source>Join</source>
         <translation>加入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="175" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="176" />
         <source>Joining fills a new, empty profile with everything the other computers hold. This profile already holds memories or conversations, so it cannot join: nothing here is changed. To use them on another computer, sync this profile through a folder above, then join from there.</source>
         <translation>加入会把其他电脑上的全部内容放进一个新的空配置。这个配置已经有记忆或对话，所以不能加入：这里的内容不会有任何改变。要在另一台电脑上使用它们，请在上面通过一个文件夹同步这个配置，然后在那台电脑上加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="188" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="189" />
         <source>No folder chosen</source>
         <translation>未选择文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="189" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="190" />
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="197" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="198" />
         <source>Sync folder</source>
         <translation>同步文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="204" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="205" />
         <source>Choose the folder your sync engine carries first.</source>
         <translation>请先选择同步工具所同步的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="206" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="207" />
         <source>Setting up sync…</source>
         <translation>正在设置同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="214" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="215" />
         <source>Choose the folder the other computer syncs through, and enter a code.</source>
         <translation>请选择另一台电脑用来同步的文件夹，并输入代码。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="218" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="219" />
         <source>Joining: bringing in everything the other computers hold…</source>
         <translation>正在加入：正在取回其他电脑上的全部内容…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="226" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="227" />
         <source>Joining: %1 of %2 records from %3 taken in…</source>
         <translation>正在加入：已从 %3 收取 %2 条记录中的 %1 条…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="235" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="236" />
         <source>Enter a pairing code shown on one of your other computers.</source>
         <translation>请输入你的另一台电脑上显示的配对码。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="239" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="242" />
         <source>Joining again…</source>
         <translation>正在重新加入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="269" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="272" />
         <source>Joined: %1 and %2 are here.</source>
         <translation>已加入：%1和%2已在这里。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="270" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="273" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="272" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="275" />
         <source>%n conversation(s)</source>
         <translation><numerusform>%n 个对话</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="278" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="290" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="281" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="293" />
         <source>%1 %2</source>
         <translation>%1%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="283" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="286" />
         <source>%1 lets this computer in at its next sync; until then what you change here waits to be sent.</source>
         <translation>%1 会在下次同步时让这台电脑加入；在此之前，你在这里的更改会等待发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="292" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="295" />
         <source>Sync is on.</source>
         <translation>同步已开启。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="300" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="303" />
         <source>From now on the recovery code of the profile you joined opens this profile: the recovery code shown when this profile was first opened no longer does.</source>
         <translation>从现在起，打开这个配置要用你加入的那个配置的恢复码：这个配置第一次打开时显示的恢复码已不再有效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="305" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="308" />
         <source>The profile you joined has no recovery code (a passphrase protects it): this profile keeps its own, the one shown when it was first opened.</source>
         <translation>你加入的配置没有恢复码（它由密码保护）：这个配置保留自己的恢复码，也就是它第一次打开时显示的那个。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="325" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="328" />
         <source>Move to another folder…</source>
         <translation>移到另一个文件夹…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="328" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="331" />
         <source>Sync through another folder from now on (the engine's folder moved, or you use another engine). The same key and the same computer: nothing is sent again.</source>
         <translation>从现在起通过另一个文件夹同步（同步引擎的文件夹移动了，或你换了引擎）。密钥和这台电脑都不变：不会重新发送任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="344" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="347" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="348" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="351" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="352" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="355" />
         <source>This computer</source>
         <translation>这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="357" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="360" />
         <source>Other computers</source>
         <translation>其他电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="388" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="391" />
         <source>The other version of each is in its history. Double-click to open it.</source>
         <translation>每条记忆的另一个版本都在它的历史中。双击即可打开。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="395" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="408" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="398" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="411" />
         <source>Join again</source>
         <translation>重新加入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="399" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="402" />
         <source>Show a pairing code on one of your other computers (Settings &gt; Sync) and enter it here. This computer joins as a new one and keeps everything it holds: what changed here since is sent, what the others did is taken in.</source>
         <translation>在你的另一台电脑上显示配对码（设置 &gt; 同步），然后在这里输入。这台电脑会作为新电脑加入，并保留它已有的全部内容：这里之后的改动会发送出去，其他电脑的改动会同步过来。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="419" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="422" />
         <source>Show a pairing code</source>
         <translation>显示配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="421" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="424" />
         <source>A code another computer joins with, without the recovery code</source>
         <translation>另一台电脑无需恢复码即可用它加入的代码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="424" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="427" />
         <source>Sync now</source>
         <translation>立即同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="426" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="429" />
         <source>Turn off sync on this computer…</source>
         <translation>在这台电脑上关闭同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="498" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="507" />
         <source>Show them</source>
         <translation>查看</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="502" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="511" />
         <source>Memories edited on two computers at once</source>
         <translation>在两台电脑上同时被编辑的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="507" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="516" />
         <source>(deleted)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="509" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="518" />
         <source>%1 (also edited on %2, %3)</source>
         <translation>%1（%2 上也编辑过，%3）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="534" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="543" />
         <source>Changes a merge could not keep</source>
         <translation>合并时未能保留的更改</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="541" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="550" />
         <source>A deletion made on one computer wins over what another changed at the same time. What it replaced is kept here until you dismiss it.</source>
         <translation>一台电脑上的删除优先于另一台电脑同时做的更改。被删除覆盖的内容会保留在这里，直到你将其移除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="557" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="566" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="559" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="568" />
         <source>Keep as a new memory</source>
         <translation>保留为新记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="560" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="569" />
         <source>Add its text back as a new memory of yours</source>
         <translation>把这段文字重新添加为你的一条新记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="562" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="571" />
         <source>Dismiss…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="563" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="572" />
         <source>Delete its text for good</source>
         <translation>永久删除这段文字</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="590" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="599" />
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="617" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="626" />
         <source>Copied.</source>
         <translation>已复制。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="626" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="635" />
         <source>Kept as a new memory.</source>
         <translation>已保留为新记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="637" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="646" />
         <source>Dismiss</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="639" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="648" />
         <source>Delete this text for good? It is in no memory or conversation any more: once dismissed, it cannot be brought back.</source>
         <translation>要永久删除这段文字吗？它已不在任何记忆或对话中：移除后将无法恢复。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="671" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="680" />
         <source>None yet. On the other computer, choose Join a synced profile in Settings &gt; Sync, with this folder and a pairing code (Show a pairing code, below).</source>
         <translation>还没有。在另一台电脑上，打开“设置 &gt; 同步”，选择“加入一个已同步的配置”，使用这个文件夹和一个配对码（见下方的“显示配对码”）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="677" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="686" />
         <source>None yet. On the other computer, choose Join a synced profile in Settings &gt; Sync, with this folder and the recovery code or a pairing code.</source>
         <translation>还没有。在另一台电脑上，打开“设置 &gt; 同步”，选择“加入一个已同步的配置”，用这个文件夹以及恢复码或配对码加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="697" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="706" />
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="734" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="743" />
         <source>A computer's name cannot be empty: type a few letters.</source>
         <translation>电脑名称不能为空：请输入几个字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="746" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="755" />
         <source>Renamed.</source>
         <translation>已重命名。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="751" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="760" />
         <source>Remove a computer</source>
         <translation>移除一台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="753" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="762" />
         <source>Remove “%1” from this sync? The others get a new key that it is not given: it cannot read anything changed from now on. What it already holds stays on it. Do this if it was lost or stolen, or is no longer yours.</source>
         <translation>要把“%1”从这个同步中移除吗？其他电脑会换用一把不给它的新密钥：从现在起的任何更改它都读不到。它已有的内容仍留在它上面。如果它丢失、被盗或已不属于你，请这样做。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="762" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="771" />
         <source>Removing %1…</source>
         <translation>正在移除 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="767" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="776" />
         <source>%1 was removed.</source>
         <translation>已移除 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="773" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="782" />
         <source>Move sync to another folder</source>
         <translation>把同步移到另一个文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="778" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="787" />
         <source>Moving sync to %1…</source>
         <translation>正在把同步移到 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="784" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="793" />
         <source>This profile now syncs through %1. On your other computers, choose Move to another folder… with the same folder once the engine has brought it there. The old folder is no longer used here: delete it once every computer has moved.</source>
         <translation>这个档案现在通过 %1 同步。等同步引擎把这个文件夹带到你的其他电脑后，在那些电脑上选择“移到另一个文件夹…”并选同一个文件夹。这台电脑不再使用旧文件夹：等所有电脑都移过去后，可以删除它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="818" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="827" />
         <source>Turn off sync</source>
         <translation>关闭同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="820" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="829" />
         <source>Stop syncing this profile on this computer? Everything it holds stays here, and the other computers go on syncing without it.</source>
         <translation>要在这台电脑上停止同步这个配置吗？它的全部内容仍保留在这里，其他电脑会在没有它的情况下继续同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="831" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="840" />
         <source>Sync is off on this computer.</source>
         <translation>这台电脑上的同步已关闭。</translation>
     </message>
@@ -3318,197 +3404,207 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SyncWords</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="57" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="44" />
+        <source>This profile syncs: what you delete here goes from your other computers too.</source>
+        <translation>这个配置文件正在同步：你在这里删除的内容也会从你的其他电脑上删除。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="48" />
+        <source>This profile syncs: what you delete here goes from %1 too.</source>
+        <translation>这个配置文件正在同步：你在这里删除的内容也会从 %1 上删除。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="77" />
         <source>never</source>
         <translation>从未</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="60" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="80" />
         <source>just now</source>
         <translation>刚刚</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="62" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="82" />
         <source>%n min ago</source>
         <translation><numerusform>%n 分钟前</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="64" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="84" />
         <source>%n hour(s) ago</source>
         <translation><numerusform>%n 小时前</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="77" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="97" />
         <source>Sync on · no other computer syncs now</source>
         <translation>同步已开启 · 现在没有其他电脑在同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="78" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="98" />
         <source>Sync on · no other computer has joined yet</source>
         <translation>同步已开启 · 还没有其他电脑加入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="80" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="100" />
         <source>Synced with %1 %2</source>
         <translation>%2与 %1 同步</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="101" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="121" />
         <source>%1 has not yet received your last %n change(s) (since %2)</source>
         <translation><numerusform>%1 还没有收到你最近的 %n 项更改（自 %2 起）</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="103" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="123" />
         <source>%1 has not yet received your last %n change(s)</source>
         <translation><numerusform>%1 还没有收到你最近的 %n 项更改</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="107" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="127" />
         <source>%1's latest changes have not arrived here yet</source>
         <translation>%1 最近的更改还没有到达这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="113" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="133" />
         <source>Check that %1 is switched on with desktop-mem open, and that your sync engine (Syncthing, Dropbox…) runs on both computers.</source>
         <translation>请确认 %1 已开机并打开了 desktop-mem，而且两台电脑上的同步工具（Syncthing、Dropbox…）都在运行。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="118" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="138" />
         <source>Your sync engine has not brought every file of %1 here yet: check that it runs on both computers.</source>
         <translation>同步工具还没有把 %1 的所有文件带到这里：请确认它在两台电脑上都在运行。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="126" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="146" />
         <source>has all your changes</source>
         <translation>已有你的全部更改</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="127" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="147" />
         <source>has all your changes (the last reached it %1)</source>
         <translation>已有你的全部更改（最近一项%1到达）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="135" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="155" />
         <source>has not yet received your last %n change(s) (since %1)</source>
         <translation><numerusform>还没有收到你最近的 %n 项更改（自 %1 起）</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="138" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="158" />
         <source>has not yet received your last %n change(s)</source>
         <translation><numerusform>还没有收到你最近的 %n 项更改</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="142" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="162" />
         <source>its latest changes have not arrived here yet</source>
         <translation>它最近的更改还没有到达这里</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="145" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="165" />
         <source>%n memory(s) were edited on two computers at once</source>
         <translation><numerusform>有 %n 条记忆同时在两台电脑上被编辑</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="150" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="170" />
         <source>%n memory(s) were edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</source>
         <translation><numerusform>有 %n 条记忆同时在两台电脑上被编辑：另一个版本在它的历史中（“设置 &gt; 同步”中列出了它们）。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="163" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="183" />
         <source>%1 joined the sync with the recovery code.</source>
         <translation>%1 用恢复码加入了同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="164" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="184" />
         <source>A computer joined the sync with the recovery code.</source>
         <translation>一台电脑用恢复码加入了同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="169" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="189" />
         <source>%1 joined the sync with the pairing code shown on %2 at %3.</source>
         <translation>%1 用 %2 在 %3 显示的配对码加入了同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="173" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="193" />
         <source>A computer joined the sync with the pairing code shown on %1 at %2.</source>
         <translation>一台电脑用 %1 在 %2 显示的配对码加入了同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="177" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="197" />
         <source>%1 joined the sync.</source>
         <translation>%1 加入了同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="178" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="198" />
         <source>A computer joined the sync.</source>
         <translation>一台电脑加入了同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="181" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="201" />
         <source>This computer is in the sync now: %1 let it in.</source>
         <translation>这台电脑现在已在同步中：%1 让它加入了。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="184" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="204" />
         <source>Waiting for %1 to let this computer in</source>
         <translation>正在等待 %1 让这台电脑加入</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="189" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="209" />
         <source>%n file(s) in the sync folder are ignored: each was refused once for what it is (a link, a FIFO, too large, or not this profile's), and is not read again until it changes.</source>
         <translation><numerusform>同步文件夹中有 %n 个文件被忽略：每个文件都因其本身（链接、FIFO、过大或不属于这个配置）被拒绝过一次，在它改变之前不会再被读取。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="200" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="220" />
         <source>%n edit(s) made here were to memories deleted on %1</source>
         <translation><numerusform>在这里做的 %n 处编辑所针对的记忆已在 %1 上被删除</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="202" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="222" />
         <source>%n edit(s) made on %1 were to memories deleted here</source>
         <translation><numerusform>在 %1 上做的 %n 处编辑所针对的记忆已在这里被删除</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="204" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="224" />
         <source>%n message(s) written here were in conversations deleted on %1</source>
         <translation><numerusform>在这里写的 %n 条消息所在的对话已在 %1 上被删除</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="206" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="226" />
         <source>%n message(s) written on %1 were in conversations deleted here</source>
         <translation><numerusform>在 %1 上写的 %n 条消息所在的对话已在这里被删除</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="212" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="232" />
         <source>edited here, deleted on %1</source>
         <translation>在这里编辑，在 %1 上删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="214" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="234" />
         <source>edited on %1, deleted here</source>
         <translation>在 %1 上编辑，在这里删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="216" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="236" />
         <source>written here, its conversation deleted on %1</source>
         <translation>在这里写的，对话已在 %1 上删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="218" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="238" />
         <source>written on %1, its conversation deleted here</source>
         <translation>在 %1 上写的，对话已在这里删除</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="226" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="246" />
         <source>Settings &gt; Sync keeps their text until you dismiss them.</source>
         <translation><numerusform>“设置 &gt; 同步”会保留这些内容，直到你将其移除。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="233" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="253" />
         <source>%1. %2</source>
         <translation>%1。%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="238" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="258" />
         <source>A file in the sync folder was refused (changed, cut short or from another profile): nothing of it was applied. If it goes on, remove that computer and join it again.</source>
         <translation>同步文件夹中的一个文件被拒绝了（被改动、不完整或来自另一个配置）：其中的内容都没有应用。如果一直这样，请移除那台电脑，再让它重新加入。</translation>
     </message>
@@ -3516,98 +3612,103 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>TurnController</name>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="104" />
+        <location filename="../../desktop_mem/ui/turns.py" line="107" />
         <source>…</source>
         <translation>…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="135" />
-        <location filename="../../desktop_mem/ui/turns.py" line="284" />
+        <location filename="../../desktop_mem/ui/turns.py" line="138" />
+        <location filename="../../desktop_mem/ui/turns.py" line="319" />
         <source>Learning from this exchange…</source>
         <translation>正在从这轮对话中学习…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="207" />
+        <location filename="../../desktop_mem/ui/turns.py" line="210" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="239" />
+        <location filename="../../desktop_mem/ui/turns.py" line="274" />
         <source>This will be given to the model in every chat: it is about your %1.</source>
         <translation>这条记忆以后每次对话都会提供给模型：它与你的%1有关。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="240" />
+        <location filename="../../desktop_mem/ui/turns.py" line="275" />
         <source>Change</source>
         <translation>更改</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="260" />
+        <location filename="../../desktop_mem/ui/turns.py" line="295" />
         <source>Nothing was learned from this message: the model's answer was not what was asked for. It will be tried again later.</source>
         <translation>这条消息还没有被记住：模型的回答不符合要求。稍后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="265" />
+        <location filename="../../desktop_mem/ui/turns.py" line="300" />
         <source>Nothing was learned from this message: the model server did not answer in time. It will be tried again later.</source>
         <translation>这条消息还没有被记住：模型服务器没有及时回答。稍后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="270" />
+        <location filename="../../desktop_mem/ui/turns.py" line="305" />
         <source>Nothing was learned from this message: the model server could not be reached. It will be tried again once it answers.</source>
         <translation>这条消息还没有被记住：无法连接模型服务器。等它恢复后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="274" />
+        <location filename="../../desktop_mem/ui/turns.py" line="309" />
         <source>Nothing was learned from this message: the model server failed. It will be tried again later.</source>
         <translation>这条消息还没有被记住：模型服务器出错了。稍后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="316" />
+        <location filename="../../desktop_mem/ui/turns.py" line="351" />
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="319" />
+        <location filename="../../desktop_mem/ui/turns.py" line="354" />
         <source>Undoing…</source>
         <translation>正在撤销…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="343" />
+        <location filename="../../desktop_mem/ui/turns.py" line="384" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>已删除 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="343" />
+        <location filename="../../desktop_mem/ui/turns.py" line="384" />
         <source> and %n message(s).</source>
         <translation><numerusform>和 %n 条消息。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="346" />
+        <location filename="../../desktop_mem/ui/turns.py" line="387" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="348" />
+        <location filename="../../desktop_mem/ui/turns.py" line="389" />
         <source>Deleted %n message(s).</source>
         <translation><numerusform>已删除 %n 条消息。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="354" />
+        <location filename="../../desktop_mem/ui/turns.py" line="393" />
+        <source>Kept the rest of %n memory(s).</source>
+        <translation><numerusform>已保留 %n 条记忆的其余部分。</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/turns.py" line="397" />
         <source>%n earlier message(s) stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>%n 条以前的消息保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="363" />
+        <location filename="../../desktop_mem/ui/turns.py" line="406" />
         <source>%n memory(s) or message(s) still mention it: say the same “forget …” again to see them.</source>
         <translation><numerusform>仍有 %n 条记忆或消息提到它：再说一次同样的“忘记……”即可看到。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="369" />
+        <location filename="../../desktop_mem/ui/turns.py" line="412" />
         <source>Nothing was deleted.</source>
         <translation>没有删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="374" />
+        <location filename="../../desktop_mem/ui/turns.py" line="417" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
@@ -3623,8 +3724,8 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>app</name>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="253" />
-        <location filename="../../desktop_mem/ui/app.py" line="315" />
+        <location filename="../../desktop_mem/ui/app.py" line="254" />
+        <location filename="../../desktop_mem/ui/app.py" line="316" />
         <location filename="../../desktop_mem/ui/unlock.py" line="54" />
         <source>Cannot open your memories</source>
         <translation>无法打开你的记忆</translation>
@@ -3656,8 +3757,8 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>这个恢复码打不开此配置：请核对后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="283" />
-        <location filename="../../desktop_mem/ui/app.py" line="289" />
+        <location filename="../../desktop_mem/ui/app.py" line="284" />
+        <location filename="../../desktop_mem/ui/app.py" line="290" />
         <location filename="../../desktop_mem/ui/unlock.py" line="120" />
         <source>Restore a backup</source>
         <translation>恢复备份</translation>
@@ -3678,42 +3779,42 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>此备份的密钥不在这台电脑的钥匙环中。请输入生成该备份的配置的恢复码。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="203" />
+        <location filename="../../desktop_mem/ui/app.py" line="204" />
         <source>Choose a new passphrase for the profile “%1”. Everything is re-encrypted with it; without it nobody, including you, can read your memories. There is no way to recover it.</source>
         <translation>为配置“%1”选择一个新口令。所有内容都会用它重新加密；没有它，任何人（包括你自己）都无法读取你的记忆，而且无法找回。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="217" />
+        <location filename="../../desktop_mem/ui/app.py" line="218" />
         <source>Change the key</source>
         <translation>更换密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="218" />
+        <location filename="../../desktop_mem/ui/app.py" line="219" />
         <source>Wait for the answer to finish, then change the key.</source>
         <translation>请等回答结束后再更换密钥。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="225" />
+        <location filename="../../desktop_mem/ui/app.py" line="226" />
         <source>Re-encrypting your memories…</source>
         <translation>正在重新加密你的记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="242" />
+        <location filename="../../desktop_mem/ui/app.py" line="243" />
         <source>The key was not changed</source>
         <translation>密钥没有更改</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="262" />
+        <location filename="../../desktop_mem/ui/app.py" line="263" />
         <source>Your memories were re-encrypted; the old key no longer opens them.</source>
         <translation>你的记忆已重新加密；旧密钥已无法打开它们。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="290" />
+        <location filename="../../desktop_mem/ui/app.py" line="291" />
         <source>Replace the memories and conversations of the profile “%1” with this backup (%2)? What the profile holds now is deleted.</source>
         <translation>用这个备份（%2）替换配置“%1”的记忆和对话吗？配置中现有的内容会被删除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="323" />
+        <location filename="../../desktop_mem/ui/app.py" line="324" />
         <source>The backup was restored.</source>
         <translation>备份已恢复。</translation>
     </message>
@@ -4235,7 +4336,7 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>sync</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="36" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="56" />
         <source>this computer</source>
         <translation>这台电脑</translation>
     </message>

@@ -55,6 +55,10 @@ EN: dict[str, tuple[str, str]] = {
         "%n of them will no longer quote what was said in it.",
     ),
     "Deleted %n memory(s).": ("Deleted %n memory.", "Deleted %n memories."),
+    "Kept the rest of %n memory(s).": (
+        "Kept the rest of %n memory.",
+        "Kept the rest of %n memories.",
+    ),
     "Deleted %n memory(s)": ("Deleted %n memory", "Deleted %n memories"),
     " and %n message(s).": (" and %n message.", " and %n messages."),
     "Delete %n memory(s) for good, with their history?": (

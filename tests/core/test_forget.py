@@ -145,7 +145,7 @@ def test_earlier_messages_the_user_keeps_stay_to_read_but_leave_every_prompt(
     kept = [m.id for m in found.forget_messages]
     done = here.forget([m.id for m in found.forget_candidates], [], kept)
     assert done.memories == 1 and done.messages == 0 and done.kept == len(kept) >= 2
-    assert "stay to read" in here.messages()[-1].content
+    assert "保留供阅读" in here.messages()[-1].content  # said in the command's language
     assert all(profile.conversations.message(i).forgotten for i in kept)
     assert "疹子" not in _asked(profile, fake_ollama, chat, QUESTION_ZH)
     assert "疹子" not in _asked(profile, fake_ollama, chat, QUESTION_ZH, here)

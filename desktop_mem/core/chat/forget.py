@@ -8,16 +8,25 @@ every memory and message whose words hold all the words of what is to be forgott
 are is said, and a "forget …" said again after the deletion finds them. After a forget,
 what still mentions it (unticked, kept to read, beyond the page) is counted and said;
 and a conversation title made from what was forgotten goes with it.
+
+A memory can say more than what is forgotten (the model merged "lives in Lisbon" and
+"has a peanut allergy" into one): the rest of it is proposed to keep (`rest_of`), and a
+part about the user's health or safety (core/memory/care.py) is never left out of it
+unless the forget names such a fact itself. Kept, the rest is a new memory and the old
+one is purged, with its versions: an edit would keep the forgotten words in its history.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from desktop_mem.core import textproc
 from desktop_mem.core.chat.conversations import Message
+from desktop_mem.core.memory import care
+from desktop_mem.core.memory.records import NewMemory
 from desktop_mem.core.memory.store import Memory
 
 if TYPE_CHECKING:
@@ -37,6 +46,7 @@ class Forgotten(NamedTuple):
     kept: int = 0
     memories_left: int = 0
     messages_left: int = 0
+    rests: int = 0  # memories of which the rest was kept (a new, shorter memory each)
 
 
 @dataclass
@@ -45,6 +55,50 @@ class Found:
     messages: list[Message] = field(default_factory=list)
     more_memories: int = 0  # beyond the page: found by a "forget …" said again
     more_messages: int = 0
+    # by memory id: what it says besides what is forgotten, proposed to keep (rest_of)
+    rests: dict[int, str] = field(default_factory=dict)
+
+
+# Where a memory's statements part: punctuation, and the words that join two of them.
+_PARTS = re.compile(
+    r"\s*[;；。，、]\s*(?:and\s+|but\s+|also\s+)?|\s*,\s*(?:and\s+|but\s+|also\s+)?"
+    r"|\s+(?:and|but|also|while|plus)\s+|(?:并且|而且|另外|还有|同时)",
+    re.IGNORECASE,
+)
+
+
+def rest_of(memory_text: str, what: str) -> str | None:
+    """What a memory says besides `what`, to keep: its parts that do not speak of it
+    (each part a statement between commas, "and", "；"…), joined again; None when every
+    part is about it. A part about the user's health or safety stays in the rest unless
+    `what` speaks of such a fact (care.names_care: "peanuts", "my allergy"): forgetting
+    where one lives never drops an allergy. A
+    memory that cannot be parted but holds such a fact is proposed whole, to be edited
+    down by the user."""
+    parts = [p.strip(" .。") for p in _PARTS.split(memory_text) if p and p.strip(" .。")]
+    forgets_care = care.recognise(what) is not None or care.names_care(what)
+    rest = [
+        p
+        for p in parts
+        if not textproc.matched_spans(p, what)
+        or (not forgets_care and care.recognise(p) is not None)
+    ]
+    if len(rest) == len(parts):  # nothing parted off (one statement, or words elsewhere)
+        if not forgets_care and care.recognise(memory_text) is not None:
+            return memory_text
+        return None
+    if not rest:
+        return None
+    zh = textproc.has_cjk(memory_text)
+    joined = ("，" if zh else ", ").join(rest)
+    who = _SUBJECT.match(parts[0])
+    if who and rest[0] is not parts[0] and not _SUBJECT.match(rest[0]):
+        joined = who.group(0) + joined  # "The user … and is allergic": "The user is …"
+    end = "。" if zh else "."
+    return joined[0].upper() + joined[1:] + end * memory_text.rstrip().endswith(end)
+
+
+_SUBJECT = re.compile(r"(?:the user|user|i)\s+(?=\w)", re.IGNORECASE)
 
 
 def _all_words(text: str) -> str | None:
@@ -97,11 +151,14 @@ def find(profile: Stores, text: str, leave_out: Sequence[int] = ()) -> Found:
     messages = []
     for mid in msgs[:PAGE]:
         messages.append(profile.conversations.message(mid))
+    memories = profile.memories.get_many(mids[:PAGE])
+    rests = {m.id: r for m in memories if (r := rest_of(m.text, text)) is not None}
     return Found(
-        profile.memories.get_many(mids[:PAGE]),
+        memories,
         messages,
         max(0, len(mids) - PAGE),
         max(0, len(msgs) - PAGE),
+        rests,
     )
 
 
@@ -161,17 +218,25 @@ def carry_out(
     command: Sequence[int],
     what: str,
     conversation_id: int | None,
+    rests: Mapping[int, str] | None = None,
 ) -> Forgotten:
     """What the user chose after a "forget …": delete memories and earlier messages
     (with the context they lent to memories); the earlier messages the user keeps
     (`keep`) stay to read but are left out of every prompt, and so are the command and
     its answer (`command`), which say the same thing. A conversation the forget leaves
     empty goes, a title made of what was forgotten goes with it, and what still says it
-    is counted."""
+    is counted. `rests`: of a memory deleted, the rest the user keeps (rest_of), stored
+    as a new memory with the old one's kind, importance, pin and dates."""
     memories, conversations = profile.memories, profile.conversations
-    existing = [m.id for m in memories.get_many(list(memory_ids))]
+    rests = rests or {}
+    # a rest that is the whole memory (one the user did not edit down) keeps it as it is
+    found = [
+        m for m in memories.get_many(list(memory_ids)) if (rests.get(m.id) or "").strip() != m.text
+    ]
+    existing = [m.id for m in found]
     touched = _conversations_of(conversations, [*message_ids, *keep])
     n = memories.delete(existing) if existing else 0
+    kept_rests = _keep_rests(memories, found, rests)
     m = conversations.delete_messages(message_ids, memories)
     kept = [i for i in keep if i not in set(message_ids)]
     k = conversations.exclude_messages(kept, memories)
@@ -186,7 +251,30 @@ def carry_out(
             retitle(conversations, what, touched, gone)
             left = still_said(profile, what, command)
         profile.db.checkpoint()  # the old title's page too
-    return Forgotten(n, m, k, *left)
+    return Forgotten(n, m, k, *left, rests=kept_rests)
+
+
+def _keep_rests(memories: Any, deleted: Sequence[Memory], rests: Mapping[int, str]) -> int:
+    kept = 0
+    for old in deleted:
+        text = (rests.get(old.id) or "").strip()
+        if not text:
+            continue
+        memories.add(
+            NewMemory(
+                text,
+                kind=old.kind,
+                importance=old.importance,
+                pinned=old.pinned,
+                source="user",
+                valid_from=old.valid_from,
+                valid_until=old.valid_until,
+                always=True if old.always and old.care == "asked" else None,
+            ),
+            actor="user",
+        )
+        kept += 1
+    return kept
 
 
 def _conversations_of(conversations: Any, message_ids: Sequence[int]) -> list[int]:

@@ -59,8 +59,10 @@ def forget_offer(what: str, found: Found, zh: bool) -> str:
 
 
 def forgot(done: Forgotten, what: str) -> str:
-    """What a forget did, said in the conversation."""
+    """What a forget did, said in the conversation (in Chinese when `what` is)."""
     n, m, k = done.memories, done.messages, done.kept
+    if chinese(what):
+        return _forgot_zh(done, what)
     if not (n or m or k):
         return "Nothing was deleted."
     text = f"Deleted {_count(n, 'memory', 'memories')} and {_count(m, 'message', 'messages')}."
@@ -70,10 +72,29 @@ def forgot(done: Forgotten, what: str) -> str:
             f" {_count(k, 'earlier message stays', 'earlier messages stay')} to read, "
             f"but the assistant no longer sees {them}."
         )
+    if done.rests:
+        text += f" Kept the rest of {_count(done.rests, 'memory', 'memories')}."
     if done.memories_left or done.messages_left:
         text += (
             f" Still mentioning it: {_count(done.memories_left, 'memory', 'memories')} and "
             f"{_count(done.messages_left, 'earlier message', 'earlier messages')} (say “forget "
             f"{what}” again to see them)."
+        )
+    return text
+
+
+def _forgot_zh(done: Forgotten, what: str) -> str:
+    n, m, k = done.memories, done.messages, done.kept
+    if not (n or m or k):
+        return "没有删除任何内容。"
+    text = f"已删除 {n} 条记忆和 {m} 条消息。"
+    if k:
+        text += f"{k} 条以前的消息保留供阅读，但助手不再看到它们。"
+    if done.rests:
+        text += f"已保留 {done.rests} 条记忆的其余部分。"
+    if done.memories_left or done.messages_left:
+        text += (
+            f"仍有 {done.memories_left} 条记忆和 {done.messages_left} 条以前的消息提到它"
+            f"（再说一次“忘记{what}”即可看到）。"
         )
     return text

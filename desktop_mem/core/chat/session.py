@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -77,6 +77,8 @@ class TurnResult:
     forget_candidates: list[Memory] = field(default_factory=list)
     forget_messages: list[Message] = field(default_factory=list)  # earlier messages about it
     forget_more: tuple[int, int] = (0, 0)  # memories and messages beyond the page offered
+    # by candidate memory: what it says besides what is forgotten, proposed to keep
+    forget_rests: dict[int, str] = field(default_factory=dict)
     plan: Plan | None = None
     learning: Future[Learned] | None = None  # the background write path
     titling: Future[bool] | None = None  # the model naming a new conversation
@@ -550,6 +552,7 @@ class ChatSession:
             found = forget.find(self.profile, command.text, [user_id] if user_id else [])
             result.forget_candidates, result.forget_messages = found.memories, found.messages
             result.forget_more = (found.more_memories, found.more_messages)
+            result.forget_rests = found.rests
             result.text = replies.forget_offer(command.text, found, zh)
         result.answer_id = self._store("assistant", result.text, model=COMMAND_MODEL)
         if command.kind == "forget" and not self.incognito:
@@ -564,16 +567,19 @@ class ChatSession:
         memory_ids: Sequence[int],
         message_ids: Sequence[int] = (),
         keep: Sequence[int] = (),
+        rests: Mapping[int, str] | None = None,
     ) -> Forgotten:
         """Do what the user chose after a "forget ..." command (core/chat/forget.py:
-        carry_out), and say what was done in the conversation."""
+        carry_out; `rests`: of a memory deleted, the rest of it kept), and say what was
+        done in the conversation."""
         if self.incognito:
             return Forgotten(0, 0, 0)
         command, self._forget_command = self._forget_command, []
         what, self._forget_text = self._forget_text, ""
         done = forget.carry_out(
-            self.profile, memory_ids, message_ids, keep, command, what, self.conversation_id
-        )
+            self.profile, memory_ids, message_ids, keep, command, what, self.conversation_id,
+            rests,
+        )  # fmt: skip
         self._store("assistant", replies.forgot(done, what), model=COMMAND_MODEL)
         return done
 

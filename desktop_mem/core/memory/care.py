@@ -1068,6 +1068,16 @@ def _clause_rest(after: str) -> str:
     return after[: m.start()] if m else after
 
 
+def names_care(text: str) -> bool:
+    """Whether a text holds a word such facts are read by (an allergen, a drug, a
+    condition, a fear: "peanuts", "allergy", "insulin"), though it says no fact itself:
+    a "forget peanuts" is about the peanut allergy, a "forget Lisbon" is not."""
+    lower = _plain(text).lower()
+    return any(stem in _STEMS for stem in _STEM_FINDER.findall(lower)) or any(
+        piece in lower for _r, _g, piece in _PIECES
+    )
+
+
 def recognise(text: str) -> str | None:
     """The kind of care a memory's text calls for (one of CATEGORIES), or None."""
     if not text:
