@@ -421,6 +421,17 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
             window.settings.open_settings()
             tag[0] = "-on"
             (home / "Sync-away").rename(folder)
+        # a file of desktop's damaged on the way: whose it is, and what happens next
+        _damage_newest(home / "Sync", desktop, f"Sings in a choir ({w}x{h})")
+        window.syncing.run_pass()
+        pump(cond=lambda window=window: bool(window.syncing.error))
+        _save(out, "chat-sync-damaged" + suffix[0], window, pump)
+        tag[0] = "-damaged"  # and Settings > Sync
+        window.settings.open_settings()
+        tag[0] = "-on"
+        desktop.sync.now()  # desktop mends its file
+        window.syncing.run_pass()
+        pump(cond=lambda window=window: not window.syncing.running)
     # the desktop taken out by the laptop: its Settings > Sync offers joining again
     Service(profile).sync.remove("desktop")
     with contextlib.suppress(Exception):  # it learns so at its next pass
@@ -443,6 +454,19 @@ def _focused(out: Path, name: str, window: Any, pump: Any, widget: Any) -> None:
     widget.setFocus()
     pump(cond=widget.hasFocus)
     _save(out, name, window, pump)
+
+
+def _damage_newest(folder: Path, desktop: Any, text: str) -> None:
+    """Desktop writes a change file, which the engine then spoils (one byte, same size)."""
+    from desktop_mem.core.memory.store import NewMemory
+
+    desktop.memories.add(NewMemory(text, kind="preference"))
+    desktop.sync.now()
+    own = next(folder.glob("desktop-mem-*")) / desktop.sync.info()["device"]
+    newest = sorted(own.glob("c-*.dmc"))[-1]
+    data = bytearray(newest.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    newest.write_bytes(bytes(data))
 
 
 def _synced(profile: Any, home: Path, pump: Any) -> Any:

@@ -122,6 +122,17 @@ class SyncWords(QObject):
             return text.replace("%1", name).replace("%2", when)
         return self.tr("%1 has not yet received your last %n change(s)", "", n).replace("%1", name)
 
+    def cannot_read(self, name: str) -> str:
+        """Another computer says one of this computer's files in the folder is damaged
+        or missing there."""
+        return self.tr(
+            "%1 cannot read one of your files: a fresh copy goes out at the next sync"
+        ).replace("%1", name)
+
+    def cannot_read_short(self) -> str:
+        """Settings > Sync, beside a computer that cannot read one of this one's files."""
+        return self.tr("cannot read one of your files: a fresh copy goes out at the next sync")
+
     def not_arrived(self, name: str) -> str:
         """Not every file another computer wrote could be read here yet."""
         return self.tr("%1's latest changes have not arrived here yet").replace("%1", name)
@@ -253,11 +264,20 @@ class SyncWords(QObject):
             text = self.tr("%1. %2").replace("%1", text.rstrip(".。")).replace("%2", part)
         return text
 
-    def refused(self) -> str:
+    def refused(self, stuck: list[str]) -> str:
+        """A pass refused a file: where this computer cannot go on with another
+        computer's files (`stuck`: their names), what that computer does about it;
+        otherwise that nothing of the file was applied and the rest went on."""
+        if stuck:
+            return self.tr(
+                "A file of %1's in the sync folder is damaged or missing, so its latest "
+                "changes cannot be taken in yet: %1 sends a fresh copy the next time it "
+                "syncs."
+            ).replace("%1", self.tr(", ").join(stuck))
         return self.tr(
-            "A file in the sync folder was refused (changed, cut short or from another "
-            "profile): nothing of it was applied. If it goes on, remove that computer and join "
-            "it again."
+            "A file in the sync folder was refused (damaged, cut short, or not written by "
+            "one of your computers): nothing of it was applied, and sync went on with the "
+            "others."
         )
 
 
@@ -409,7 +429,9 @@ class SyncController(QObject):
                 return
             result, self.info = out
             self._ended()  # the status bar's own line first: a message goes beside it
-            self._set_error(self.words.refused() if result.refused else "")
+            stuck = [str(at.get("name") or "") for at in self.info.get("stuck") or []]
+            refused = self.words.refused([n for n in stuck if n]) if result.refused else ""
+            self._set_error(refused)
             both = int(result.to_dict().get("conflicts") or 0)
             if both:
                 self.ctx.hub.status.emit(self.words.edited_on_both(both), 30000)
@@ -490,6 +512,7 @@ class SyncController(QObject):
         # "synced with desktop" only once desktop has taken in everything written here
         # (as its own status says), not when this computer has read everything it wrote
         parts = [
+            self.words.cannot_read(str(c["name"])) if c.get("stuck") else
             self.words.not_received(str(c["name"]), int(c.get("missing") or 0),
                                     c.get("missing_since"), now)
             for c in computers

@@ -694,7 +694,9 @@ class SyncPage(QWidget):
             name = QLabel(str(c["name"]))
             # whether it has what this computer wrote (as its own status says), and
             # whether its own files have all arrived here
-            if c.get("up_to_date", True):
+            if c.get("stuck"):
+                said = self.words.cannot_read_short()
+            elif c.get("up_to_date", True):
                 said = self.words.has_all(c.get("synced_at") or c.get("seen_at"))
             else:
                 said = self.words.lacks(int(c.get("missing") or 0), c.get("missing_since"))

@@ -370,52 +370,52 @@
         <translation><numerusform>%1 has not yet received your last change</numerusform><numerusform>%1 has not yet received your last %n changes</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="155" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="166" />
         <source>has not yet received your last %n change(s) (since %1)</source>
         <translation><numerusform>has not yet received your last change (since %1)</numerusform><numerusform>has not yet received your last %n changes (since %1)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="158" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="169" />
         <source>has not yet received your last %n change(s)</source>
         <translation><numerusform>has not yet received your last change</numerusform><numerusform>has not yet received your last %n changes</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="165" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="176" />
         <source>%n memory(s) were edited on two computers at once</source>
         <translation><numerusform>%n memory was edited on two computers at once</numerusform><numerusform>%n memories were edited on two computers at once</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="170" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="181" />
         <source>%n memory(s) were edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</source>
         <translation><numerusform>%n memory was edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</numerusform><numerusform>%n memories were edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="209" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="220" />
         <source>%n file(s) in the sync folder are ignored: each was refused once for what it is (a link, a FIFO, too large, or not this profile's), and is not read again until it changes.</source>
         <translation><numerusform>%n file in the sync folder is ignored: it was refused once for what it is (a link, a FIFO, too large, or not this profile's), and is not read again until it changes.</numerusform><numerusform>%n files in the sync folder are ignored: each was refused once for what it is (a link, a FIFO, too large, or not this profile's), and is not read again until it changes.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="220" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="231" />
         <source>%n edit(s) made here were to memories deleted on %1</source>
         <translation><numerusform>%n edit made here was to a memory deleted on %1</numerusform><numerusform>%n edits made here were to memories deleted on %1</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="222" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="233" />
         <source>%n edit(s) made on %1 were to memories deleted here</source>
         <translation><numerusform>%n edit made on %1 was to a memory deleted here</numerusform><numerusform>%n edits made on %1 were to memories deleted here</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="224" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="235" />
         <source>%n message(s) written here were in conversations deleted on %1</source>
         <translation><numerusform>%n message written here was in a conversation deleted on %1</numerusform><numerusform>%n messages written here were in conversations deleted on %1</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="226" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="237" />
         <source>%n message(s) written on %1 were in conversations deleted here</source>
         <translation><numerusform>%n message written on %1 was in a conversation deleted here</numerusform><numerusform>%n messages written on %1 were in conversations deleted here</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="246" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="257" />
         <source>Settings &gt; Sync keeps their text until you dismiss them.</source>
         <translation><numerusform>Settings &gt; Sync keeps its text until you dismiss it.</numerusform><numerusform>Settings &gt; Sync keeps their text until you dismiss them.</numerusform></translation>
     </message>

@@ -3002,27 +3002,27 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SyncController</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="475" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="497" />
         <source>Syncing… %1%</source>
         <translation>正在同步… %1%</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="477" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="499" />
         <source>Syncing…</source>
         <translation>正在同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="480" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="502" />
         <source>Not synced: the reason is below</source>
         <translation>未同步：原因见下方</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="481" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="503" />
         <source>Not synced: see Settings &gt; Sync</source>
         <translation>未同步：请查看“设置 &gt; 同步”</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="483" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="505" />
         <source>Sync on</source>
         <translation>同步已开启</translation>
     </message>
@@ -3336,67 +3336,67 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>还没有。在另一台电脑上，打开“设置 &gt; 同步”，选择“加入一个已同步的配置”，用这个文件夹以及恢复码或配对码加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="706" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="708" />
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="743" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="745" />
         <source>A computer's name cannot be empty: type a few letters.</source>
         <translation>电脑名称不能为空：请输入几个字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="755" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="757" />
         <source>Renamed.</source>
         <translation>已重命名。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="760" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="762" />
         <source>Remove a computer</source>
         <translation>移除一台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="762" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="764" />
         <source>Remove “%1” from this sync? The others get a new key that it is not given: it cannot read anything changed from now on. What it already holds stays on it. Do this if it was lost or stolen, or is no longer yours.</source>
         <translation>要把“%1”从这个同步中移除吗？其他电脑会换用一把不给它的新密钥：从现在起的任何更改它都读不到。它已有的内容仍留在它上面。如果它丢失、被盗或已不属于你，请这样做。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="771" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="773" />
         <source>Removing %1…</source>
         <translation>正在移除 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="776" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="778" />
         <source>%1 was removed.</source>
         <translation>已移除 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="782" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="784" />
         <source>Move sync to another folder</source>
         <translation>把同步移到另一个文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="787" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="789" />
         <source>Moving sync to %1…</source>
         <translation>正在把同步移到 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="793" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="795" />
         <source>This profile now syncs through %1. On your other computers, choose Move to another folder… with the same folder once the engine has brought it there. The old folder is no longer used here: delete it once every computer has moved.</source>
         <translation>这个档案现在通过 %1 同步。等同步引擎把这个文件夹带到你的其他电脑后，在那些电脑上选择“移到另一个文件夹…”并选同一个文件夹。这台电脑不再使用旧文件夹：等所有电脑都移过去后，可以删除它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="827" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="829" />
         <source>Turn off sync</source>
         <translation>关闭同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="829" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="831" />
         <source>Stop syncing this profile on this computer? Everything it holds stays here, and the other computers go on syncing without it.</source>
         <translation>要在这台电脑上停止同步这个配置吗？它的全部内容仍保留在这里，其他电脑会在没有它的情况下继续同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="840" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="842" />
         <source>Sync is off on this computer.</source>
         <translation>这台电脑上的同步已关闭。</translation>
     </message>
@@ -3459,154 +3459,174 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation><numerusform>%1 还没有收到你最近的 %n 项更改</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="127" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="129" />
+        <source>%1 cannot read one of your files: a fresh copy goes out at the next sync</source>
+        <translation>%1 无法读取你的一个文件：下次同步时会发出一份新的副本</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="134" />
+        <source>cannot read one of your files: a fresh copy goes out at the next sync</source>
+        <translation>无法读取你的一个文件：下次同步时会发出一份新的副本</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="138" />
         <source>%1's latest changes have not arrived here yet</source>
         <translation>%1 最近的更改还没有到达这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="133" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="144" />
         <source>Check that %1 is switched on with desktop-mem open, and that your sync engine (Syncthing, Dropbox…) runs on both computers.</source>
         <translation>请确认 %1 已开机并打开了 desktop-mem，而且两台电脑上的同步工具（Syncthing、Dropbox…）都在运行。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="138" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="149" />
         <source>Your sync engine has not brought every file of %1 here yet: check that it runs on both computers.</source>
         <translation>同步工具还没有把 %1 的所有文件带到这里：请确认它在两台电脑上都在运行。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="146" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="157" />
         <source>has all your changes</source>
         <translation>已有你的全部更改</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="147" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="158" />
         <source>has all your changes (the last reached it %1)</source>
         <translation>已有你的全部更改（最近一项%1到达）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="155" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="166" />
         <source>has not yet received your last %n change(s) (since %1)</source>
         <translation><numerusform>还没有收到你最近的 %n 项更改（自 %1 起）</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="158" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="169" />
         <source>has not yet received your last %n change(s)</source>
         <translation><numerusform>还没有收到你最近的 %n 项更改</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="162" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="173" />
         <source>its latest changes have not arrived here yet</source>
         <translation>它最近的更改还没有到达这里</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="165" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="176" />
         <source>%n memory(s) were edited on two computers at once</source>
         <translation><numerusform>有 %n 条记忆同时在两台电脑上被编辑</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="170" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="181" />
         <source>%n memory(s) were edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</source>
         <translation><numerusform>有 %n 条记忆同时在两台电脑上被编辑：另一个版本在它的历史中（“设置 &gt; 同步”中列出了它们）。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="183" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="194" />
         <source>%1 joined the sync with the recovery code.</source>
         <translation>%1 用恢复码加入了同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="184" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="195" />
         <source>A computer joined the sync with the recovery code.</source>
         <translation>一台电脑用恢复码加入了同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="189" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="200" />
         <source>%1 joined the sync with the pairing code shown on %2 at %3.</source>
         <translation>%1 用 %2 在 %3 显示的配对码加入了同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="193" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="204" />
         <source>A computer joined the sync with the pairing code shown on %1 at %2.</source>
         <translation>一台电脑用 %1 在 %2 显示的配对码加入了同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="197" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="208" />
         <source>%1 joined the sync.</source>
         <translation>%1 加入了同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="198" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="209" />
         <source>A computer joined the sync.</source>
         <translation>一台电脑加入了同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="201" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="212" />
         <source>This computer is in the sync now: %1 let it in.</source>
         <translation>这台电脑现在已在同步中：%1 让它加入了。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="204" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="215" />
         <source>Waiting for %1 to let this computer in</source>
         <translation>正在等待 %1 让这台电脑加入</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="209" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="220" />
         <source>%n file(s) in the sync folder are ignored: each was refused once for what it is (a link, a FIFO, too large, or not this profile's), and is not read again until it changes.</source>
         <translation><numerusform>同步文件夹中有 %n 个文件被忽略：每个文件都因其本身（链接、FIFO、过大或不属于这个配置）被拒绝过一次，在它改变之前不会再被读取。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="220" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="231" />
         <source>%n edit(s) made here were to memories deleted on %1</source>
         <translation><numerusform>在这里做的 %n 处编辑所针对的记忆已在 %1 上被删除</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="222" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="233" />
         <source>%n edit(s) made on %1 were to memories deleted here</source>
         <translation><numerusform>在 %1 上做的 %n 处编辑所针对的记忆已在这里被删除</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="224" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="235" />
         <source>%n message(s) written here were in conversations deleted on %1</source>
         <translation><numerusform>在这里写的 %n 条消息所在的对话已在 %1 上被删除</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="226" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="237" />
         <source>%n message(s) written on %1 were in conversations deleted here</source>
         <translation><numerusform>在 %1 上写的 %n 条消息所在的对话已在这里被删除</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="232" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="243" />
         <source>edited here, deleted on %1</source>
         <translation>在这里编辑，在 %1 上删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="234" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="245" />
         <source>edited on %1, deleted here</source>
         <translation>在 %1 上编辑，在这里删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="236" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="247" />
         <source>written here, its conversation deleted on %1</source>
         <translation>在这里写的，对话已在 %1 上删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="238" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="249" />
         <source>written on %1, its conversation deleted here</source>
         <translation>在 %1 上写的，对话已在这里删除</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="246" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="257" />
         <source>Settings &gt; Sync keeps their text until you dismiss them.</source>
         <translation><numerusform>“设置 &gt; 同步”会保留这些内容，直到你将其移除。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="253" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="264" />
         <source>%1. %2</source>
         <translation>%1。%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="258" />
-        <source>A file in the sync folder was refused (changed, cut short or from another profile): nothing of it was applied. If it goes on, remove that computer and join it again.</source>
-        <translation>同步文件夹中的一个文件被拒绝了（被改动、不完整或来自另一个配置）：其中的内容都没有应用。如果一直这样，请移除那台电脑，再让它重新加入。</translation>
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="273" />
+        <source>A file of %1's in the sync folder is damaged or missing, so its latest changes cannot be taken in yet: %1 sends a fresh copy the next time it syncs.</source>
+        <translation>同步文件夹中 %1 的一个文件损坏或缺失，暂时无法接收它最新的更改：%1 下次同步时会发送一份新的副本。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="276" />
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="278" />
+        <source>A file in the sync folder was refused (damaged, cut short, or not written by one of your computers): nothing of it was applied, and sync went on with the others.</source>
+        <translation>同步文件夹中的一个文件被拒绝了（已损坏、不完整，或不是由你的电脑写入的）：其中的内容都没有应用，其他文件照常同步。</translation>
     </message>
 </context>
 <context>

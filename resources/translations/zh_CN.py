@@ -19,6 +19,9 @@ TS = HERE / "desktop_mem_zh_CN.ts"
 QM = ROOT / "desktop_mem" / "resources" / "translations" / "desktop_mem_zh_CN.qm"  # ships
 
 ZH: dict[str, str | list[str]] = {
+    "%1 cannot read one of your files: a fresh copy goes out at the next sync": "%1 无法读取你的一个文件：下次同步时会发出一份新的副本",
+    "cannot read one of your files: a fresh copy goes out at the next sync": "无法读取你的一个文件：下次同步时会发出一份新的副本",
+    ", ": "、",
     "given in every chat": "改为每次对话都提供",
     "given only when found": "改为仅在相关时提供",
     "In every chat": "每次对话都提供",
@@ -630,7 +633,8 @@ ZH: dict[str, str | list[str]] = {
     "Sync on · no other computer has joined yet": "同步已开启 · 还没有其他电脑加入",
     "Synced with %1 %2": "%2与 %1 同步",
     "%n memory(s) were edited on two computers at once": ["有 %n 条记忆同时在两台电脑上被编辑"],
-    "A file in the sync folder was refused (changed, cut short or from another profile): nothing of it was applied. If it goes on, remove that computer and join it again.": "同步文件夹中的一个文件被拒绝了（被改动、不完整或来自另一个配置）：其中的内容都没有应用。如果一直这样，请移除那台电脑，再让它重新加入。",
+    "A file of %1's in the sync folder is damaged or missing, so its latest changes cannot be taken in yet: %1 sends a fresh copy the next time it syncs.": "同步文件夹中 %1 的一个文件损坏或缺失，暂时无法接收它最新的更改：%1 下次同步时会发送一份新的副本。",
+    "A file in the sync folder was refused (damaged, cut short, or not written by one of your computers): nothing of it was applied, and sync went on with the others.": "同步文件夹中的一个文件被拒绝了（已损坏、不完整，或不是由你的电脑写入的）：其中的内容都没有应用，其他文件照常同步。",
     "from another computer": "来自另一台电脑",
     "from %1": "来自 %1",
     "The sync folder is not there (a drive not connected, or the folder moved or deleted): connect the drive or put the folder back. Nothing is lost meanwhile; this computer syncs again once it is there.": "同步文件夹不在了（驱动器未连接，或文件夹被移动或删除）：请连接驱动器，或把文件夹放回原处。在此期间不会丢失任何内容；文件夹回来后，这台电脑会再次同步。",

@@ -73,6 +73,28 @@ def test_a_half_written_change_file_over_its_writers_copy_is_written_again(
     assert _everything(laptop, desktop) == [[*want[:2], "I play chess", want[2]]] * 2
 
 
+def test_a_damaged_change_file_refused_by_both_leaves_the_folder(
+    computers: Computers,
+) -> None:
+    """A change file spoilt in place (one byte, the same size: its signature fails) is
+    refused for what it is, by its reader and by its writer's own check; it still goes
+    with the fresh snapshot that answers it, and no computer counts it as ignored for
+    ever after."""
+    laptop, desktop = _pair(computers)
+    laptop.service.memories.add(NewMemory("I sing in a choir"))
+    laptop.sync(compact=False)
+    newest = sorted(_own(computers, laptop).glob("c-*.dmc"))[-1]
+    data = bytearray(newest.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    newest.write_bytes(bytes(data))
+    assert desktop.sync().refused  # said once
+    laptop.sync()  # its own check finds it: a fresh snapshot, and the file goes
+    assert not newest.exists()
+    for c in (desktop, laptop, desktop):
+        assert c.sync().ignored == 0, c.name
+    assert desktop.texts() == ["I keep bees", "I sing in a choir"]
+
+
 def test_a_deleted_change_file_is_written_again(computers: Computers) -> None:
     laptop, desktop = _pair(computers)
     laptop.service.memories.add(NewMemory("I sing in a choir"))

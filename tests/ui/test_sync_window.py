@@ -569,6 +569,51 @@ def test_the_status_says_synced_only_once_the_other_has_taken_in_everything(
     qtbot.waitUntil(lambda: page.state.text() == laptop.sync_status.text(), timeout=WAIT)
 
 
+def test_a_damaged_file_is_said_in_words_a_user_can_act_on_and_mended(
+    qtbot: Any, window: MainWindow, second: MainWindow, folder: Path, profile: Profile
+) -> None:
+    """The engine damages desktop's newest change file: the laptop says whose file it
+    is and that desktop sends a fresh copy (not "remove that computer"); desktop's next
+    pass mends it, and the memory arrives."""
+    laptop, desktop = window, second
+    laptop.context.app.sync.set_up(folder, "laptop")
+    desktop.context.app.sync.join(folder, profile.db.new_recovery_code, "desktop")
+    idle(qtbot)
+    for w in (laptop, desktop):  # the passes are the test's from here
+        w.syncing.stop()
+    idle(qtbot)
+
+    def run(w: MainWindow) -> None:
+        w.syncing.run_pass()
+        qtbot.waitUntil(lambda: not w.syncing.running, timeout=WAIT)
+        idle(qtbot)
+
+    run(laptop)
+    run(desktop)
+    run(laptop)
+    desktop.context.app.memories.add(NewMemory("I play the cello on Sundays"))
+    run(desktop)
+    root = next(folder.glob("desktop-mem-*"))
+    own = root / desktop.context.app.sync.info()["device"]
+    newest = sorted(own.glob("c-*.dmc"))[-1]
+    data = bytearray(newest.read_bytes())
+    data[len(data) // 2] ^= 0xFF  # the same size: an engine's bad copy
+    newest.write_bytes(bytes(data))
+
+    run(laptop)
+    assert laptop.syncing.error == (
+        "A file of desktop's in the sync folder is damaged or missing, so its latest "
+        "changes cannot be taken in yet: desktop sends a fresh copy the next time it syncs."
+    )
+    assert "remove" not in laptop.syncing.error.lower()
+    assert "I play the cello on Sundays" not in texts(laptop)
+
+    run(desktop)  # it finds its own file changed, and writes a fresh copy
+    run(laptop)
+    qtbot.waitUntil(lambda: "I play the cello on Sundays" in texts(laptop), timeout=WAIT)
+    assert not laptop.syncing.error
+
+
 def test_an_edit_lost_to_a_deletion_is_said_once_and_kept_until_dismissed(
     qtbot: Any,
     window: MainWindow,

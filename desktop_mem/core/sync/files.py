@@ -374,15 +374,19 @@ class Layout:
             name for name, st in self._listing() if DEVICE.fullmatch(name) and _admit(name, st)
         )
 
-    def numbered(self, device: str) -> tuple[list[int], list[int]]:
-        """A computer's change files and snapshots present, by number."""
+    def numbered(self, device: str, refused: bool = False) -> tuple[list[int], list[int]]:
+        """A computer's change files and snapshots present, by number. `refused`: those
+        refused for what they are too (a reader is blocked by one: reading it raises
+        Quarantined without opening it)."""
         changes: list[int] = []
         snaps: list[int] = []
         for name, st in self._listing(device):
             if m := CHANGES.fullmatch(name):
-                if _admit(f"{device}/{name}", st, "changes"):
+                if _admit(f"{device}/{name}", st, "changes") or refused:
                     changes.append(int(m.group(1)))
-            elif (m := SNAPSHOT.fullmatch(name)) and _admit(f"{device}/{name}", st, "snapshot"):
+            elif (m := SNAPSHOT.fullmatch(name)) and (
+                _admit(f"{device}/{name}", st, "snapshot") or refused
+            ):
                 snaps.append(int(m.group(1)))
         return sorted(changes), sorted(snaps)
 

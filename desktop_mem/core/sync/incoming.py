@@ -65,7 +65,9 @@ class Incoming:
         signing = member.signing
         self.read_status(layout, chain, device, signing, result)
         before = json.dumps(self.reading.of(device), sort_keys=True)
-        changes, snaps = layout.numbered(device)
+        # a file refused for what it is blocks the reader as a damaged one does: it goes on
+        # from a snapshot beyond it, or says it is stuck (the writer answers)
+        changes, snaps = layout.numbered(device, refused=True)
         present = {files.changes_name(n) for n in changes}
         present |= {files.snapshot_name(n) for n in snaps}
         self.read_again(layout, chain, device, signing, present, result)
@@ -141,7 +143,7 @@ class Incoming:
         peer = self.peer_name(device)
         number = int(blocked.name[2:12]) if blocked.name[2:12].isdigit() else 0
         what = "snapshot" if blocked.name.startswith("s-") else "change file"
-        if blocked.mark is None:
+        if blocked.mark is None and blocked.arriving:
             state = "has not arrived"
         elif blocked.arriving:
             state = "has stayed cut short"

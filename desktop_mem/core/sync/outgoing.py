@@ -128,7 +128,9 @@ class Outgoing:
         snap = self.state.int("snapshot")
         if not snap:
             return
-        changes, snaps = layout.numbered(self.state.device)
+        # those refused here too (a copy the engine damaged, quarantined when this
+        # computer checked its own files): they go with the others, never followed
+        changes, snaps = layout.numbered(self.state.device, refused=True)
         folder = layout.device(self.state.device)
         gone = [files.changes_name(n) for n in changes if n <= snap]
         gone += [files.snapshot_name(n) for n in snaps if n < snap]

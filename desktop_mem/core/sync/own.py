@@ -247,7 +247,7 @@ class Ledger:
                 out.damaged.append(name)
             if verdict in ("missing", "damaged", "older"):
                 log.info("sync: this computer's %s in the folder is %s", name, verdict)
-        changes, snaps = layout.numbered(me)
+        changes, snaps = layout.numbered(me, refused=True)  # a damaged one, quarantined too
         present = [files.changes_name(n) for n in changes if snap < n <= written]
         present += [files.snapshot_name(n) for n in snaps if snap <= n <= written]
         if files.lstat(folder / files.STATUS) is not None:
