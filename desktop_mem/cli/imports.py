@@ -107,6 +107,8 @@ def found_sentence(s: Any) -> str:
             parts.append(f"{_plural(s.empty, 'empty conversation')}")
     if s.memories:
         parts.append(_plural(s.memories, "memory", "memories"))
+    if s.about:
+        parts.append(f"{_plural(s.about, 'fact')} you told it about yourself (proposed for review)")
     if s.instructions:
         parts.append("custom instructions")
     if s.projects:
@@ -141,6 +143,7 @@ def import_file(ctx: Context) -> int:
         index_progress=timed_progress(ctx.err, "Indexing messages"),
         total=survey.conversations + survey.already + survey.empty + survey.projects,
         facts_since=args.facts_since,
+        surveyed=survey,
     )
     if args.use_instructions and survey.instructions:
         app.imports.use_instructions(survey.instructions)

@@ -37,7 +37,8 @@ def test_the_survey_says_what_is_there_and_writes_nothing(app: Service) -> None:
     assert (found.kind, found.label) == ("chatgpt", "ChatGPT")
     assert (found.conversations, found.messages, found.empty, found.already) == (3, 14, 2, 0)
     assert found.first == "2024-03-02T09:15:00+00:00" and found.last.startswith("2024-09-20")
-    assert found.instructions and "nurse in Leeds" in found.instructions
+    assert found.instructions == "Answer briefly, in British English."
+    assert found.about == 1  # "I'm a nurse in Leeds…": a fact, proposed for review
     assert app.counts()["messages"] == 0 and app.conversations.list() == []
 
 
@@ -113,6 +114,11 @@ def test_facts_are_proposed_then_accepted_edited_or_rejected(
     app.memories.add(NewMemory("Works night shifts on Tuesdays and Wednesdays"))
     app.imports.run(DATA / "chatgpt_conversations.json")
     assert app.imports.to_read() == 7
+    about = app.imports.proposals()
+    assert [(p.text, p.source) for p in about] == [
+        ("I'm a nurse in Leeds who bakes at weekends.", "from ChatGPT, 2024-03-02")
+    ]
+    app.imports.reject([about[0].id])
     fake_ollama.reply_json(extraction("Works night shifts on Tuesdays and Wednesdays"))
     fake_ollama.reply_json(extraction("Has a sourdough starter called Bubbles"))
     fake_ollama.reply_json(extraction("Bakes on Saturdays with spelt flour"))
@@ -153,7 +159,7 @@ def test_facts_are_proposed_then_accepted_edited_or_rejected(
     ]
     bubbles = app.memories.store.find_duplicate("Has a sourdough starter called Bubbles")
     assert bubbles.source == "import" and bubbles.created_at.startswith("2024-03-02")
-    assert app.imports.counts() == {"waiting": 0, "accepted": 3, "rejected": 1}
+    assert app.imports.counts() == {"waiting": 0, "accepted": 3, "rejected": 2}
 
     chat = app.chat()
     chat.send("What is my starter called?")

@@ -31,7 +31,12 @@ from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core import textproc
 from desktop_mem.core.chat.conversations import title_from
-from desktop_mem.core.chat.foreign import Export, ForeignConversation, open_export
+from desktop_mem.core.chat.foreign import (
+    Export,
+    ForeignConversation,
+    ForeignMemory,
+    open_export,
+)
 from desktop_mem.core.chat.records import origin_label
 from desktop_mem.core.db.database import id_chunks
 from desktop_mem.core.errors import InvalidInput, InvalidModelAnswer, ModelServerError, NotFound
@@ -71,14 +76,18 @@ class Survey:
     empty: int = 0  # conversations without a message (new chats, deleted ones)
     already: int = 0  # imported before: not added again
     memories: int = 0
-    instructions: str | None = None
+    about: int = 0  # facts in what the person told the assistant about themselves
+    instructions: str | None = None  # how they asked it to answer
     projects: int = 0
     skipped: int = 0  # not recognisable (a newer format?)
     first: str | None = None
     last: str | None = None
+    fingerprint: str = ""  # of the files read whole: run() need not read them again
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        d = asdict(self)
+        d.pop("fingerprint")
+        return d
 
 
 @dataclass
@@ -183,7 +192,10 @@ class Importer:
     # -- looking before writing ------------------------------------------------------------
 
     def survey(self, path: Path, since: str | None = None) -> Survey:
+        """What the file holds, read whole (so a file that cannot be is refused before
+        anything is written: ImportRejected); writes nothing."""
         export = open_export(path)
+        fingerprint = export.fingerprint()
         out = Survey(
             export.kind, export.label, memories=len(export.memories) - export.project_instructions
         )
@@ -207,6 +219,8 @@ class Importer:
                 out.last = max(out.last or when, when)
         out.skipped = export.skipped
         out.instructions = export.instructions
+        out.about = len(export.about)
+        out.fingerprint = fingerprint
         return out
 
     def _known(self, conv: ForeignConversation) -> bool:
@@ -237,12 +251,20 @@ class Importer:
         should_stop: Callable[[], bool] | None = None,
         total: int | None = None,
         facts_since: str | None = None,
+        surveyed: Survey | None = None,
     ) -> Imported:
-        """Store the file's conversations (each once) and propose its memories. `since`
-        (an ISO date): only conversations active since then; `facts_since`: only the
-        user's messages since then wait to be read for facts. `progress(done, total)`
-        counts conversations; `total` is the survey's count when known."""
+        """Store the file's conversations (each once) and propose its memories, and the
+        facts of what the person told the assistant about themselves. `since` (an ISO
+        date): only conversations active since then; `facts_since`: only the user's
+        messages since then wait to be read for facts. `progress(done, total)` counts
+        conversations; `total` is the survey's count when known.
+
+        The file is read whole before anything is written (ImportRejected, and nothing
+        stored, when it cannot be), unless `surveyed` read these very files."""
         export = open_export(path)
+        if surveyed is None or surveyed.fingerprint != export.fingerprint():
+            for _ in export.conversations():
+                pass
         out = Imported(export.label)
         out.proposed = self.propose_memories(export)
         batch: list[ForeignConversation] = []
@@ -263,6 +285,8 @@ class Importer:
                 break
         if batch:
             self._store(batch, propose, out, facts_since)
+        if export.about:  # known once the conversations are read
+            out.proposed += self.propose_memories(export, export.about)
         out.skipped = export.skipped
         out.to_read = self.to_read()
         if out.conversation_ids:
@@ -322,12 +346,14 @@ class Importer:
                     out.messages += len(conv.messages)
                 out.conversation_ids.append(cid)
 
-    def propose_memories(self, export: Export) -> int:
+    def propose_memories(
+        self, export: Export, about: builtins.list[ForeignMemory] | None = None
+    ) -> int:
         """Propose a memories file's memories (each once; those the profile holds are
-        marked as duplicates)."""
+        marked as duplicates), or the facts of `about`."""
         added = 0
         with self.db.transaction():
-            for m in export.memories:
+            for m in export.memories if about is None else about:
                 added += self._propose(
                     export.kind, m.text, m.kind, said_at=_stamp(m.created_at), importance=0.6,
                     weigh=True,

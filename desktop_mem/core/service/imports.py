@@ -47,16 +47,19 @@ class Imports:
         should_stop: Callable[[], bool] | None = None,
         total: int | None = None,
         facts_since: str | None = None,
+        surveyed: Survey | None = None,
     ) -> tuple[Imported, builtins.list[str]]:
         """Import the file's conversations (those already here are not added again) and
         propose its memories; then embed the new messages for search. With `propose`,
         the conversations' user messages wait to be read for facts (`propose_facts`;
         only those since `facts_since`, "only the last year").
+        A file that cannot be read whole is refused (ImportRejected) before anything is
+        written; `surveyed`, the survey of these very files, spares reading them twice.
         Returns what was imported and warnings (the model server away: the messages are
         found by their words now, and embedded later)."""
         done = self.importer.run(
             Path(path), propose, since_date(since), progress, should_stop, total,
-            since_date(facts_since),
+            since_date(facts_since), surveyed,
         )  # fmt: skip
         warnings: list[str] = []
         if done.message_ids:
