@@ -932,6 +932,10 @@ def open_export(path: Path) -> Export:
                 return _open_zip(path)
             return _open_file(path)
         except UnicodeDecodeError:
+            with open(path, "rb") as fh:
+                json_like = fh.read(64).lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"[", b"{")
+            if json_like:  # a JSON file with a byte that is not UTF-8 somewhere in it
+                raise _unreadable(path.name, "it is not UTF-8 text") from None
             raise _not_an_export(path) from None
 
 
