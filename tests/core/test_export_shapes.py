@@ -131,3 +131,26 @@ def test_claude_zip_imports_and_proposes_its_memory(app: Service, tmp_path: Path
         m.content for c in app.conversations.list() for m in app.conversations.messages(c.id)
     )
     assert not [h for h in exports.HIDDEN if h in everything]
+
+
+@pytest.mark.parametrize("kind", ["chatgpt", "claude"])
+def test_a_long_conversation_is_walked_in_steps_linear_in_its_length(
+    tmp_path: Path, kind: str
+) -> None:
+    """Counted in Python calls, not seconds: twice the messages, about twice the calls,
+    and never more than a bound per message (a loop in Python fails it; the speed of
+    100,000 messages is measured in benchmarks/imports.py)."""
+    from tests.core.test_import_mutations import bounded, calls_of
+
+    calls = {}
+    for n in (5_000, 10_000):
+        conv = exports.long_chatgpt(n) if kind == "chatgpt" else exports.long_claude(n)
+        path = tmp_path / f"{kind}-{n}.json"
+        path.write_text(json.dumps([conv]))
+
+        def read(path: Path = path) -> list[int]:
+            return [len(c.messages) for c in open_export(path).conversations()]
+
+        said, calls[n] = calls_of(read)
+        assert said == [n] and bounded(read, 40 * n) == [n]
+    assert calls[10_000] < 2.2 * calls[5_000], calls

@@ -51,6 +51,22 @@ def bounded(fn: Callable[[], Any], limit: int = STEPS) -> Any:
         sys.settrace(old)
 
 
+def calls_of(fn: Callable[[], Any]) -> tuple[Any, int]:
+    """`fn()` and the number of Python calls it made."""
+    steps = 0
+
+    def tracer(frame: FrameType, why: str, arg: Any) -> None:
+        nonlocal steps
+        steps += 1
+
+    old = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        return fn(), steps
+    finally:
+        sys.settrace(old)
+
+
 SCALARS = st.one_of(
     st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.floats(allow_nan=False),
     st.text(max_size=8), st.sampled_from(["user", "assistant", "human", "text", "root", ""]),

@@ -24,6 +24,7 @@ element by element), so an export of thousands of conversations is never held wh
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import os
@@ -36,7 +37,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from desktop_mem.core import textproc
 from desktop_mem.core.chat.records import ORIGINS
@@ -118,11 +119,13 @@ class _Stream:
     def value(self, decoder: json.JSONDecoder) -> Any:
         while True:
             try:
-                value, end = decoder.raw_decode(self.buf, self.pos)
+                with paused_gc():
+                    value, end = decoder.raw_decode(self.buf, self.pos)
             except json.JSONDecodeError as exc:
                 too_big = len(self.buf) - self.pos > MAX_ELEMENT
-                # doubling what is read: linear overall for a large element
-                if too_big or not self.more(max(CHUNK, len(self.buf) - self.pos)):
+                # what is read grows eightfold: a large element is decoded about once
+                # more in all, not once per doubling
+                if too_big or not self.more(max(CHUNK, 7 * (len(self.buf) - self.pos))):
                     raise self.broken(exc.msg, exc.pos) from None
                 continue
             except RecursionError:
@@ -134,6 +137,20 @@ class _Stream:
                 self.consumed += self.pos
                 self.buf, self.pos = self.buf[self.pos :], 0
             return value
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """The cyclic garbage collector paused while a conversation's objects are made: it
+    would otherwise walk them again and again as they are created (a conversation of
+    100,000 messages decoded three times slower). Reference counting still frees."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def iter_array(fh: IO[str], name: str) -> Iterator[Any]:
@@ -183,10 +200,18 @@ def _broken(name: str, where: str, what: str) -> ImportRejected:
 # -- dates -------------------------------------------------------------------------------
 
 
+_ISO_UTC = re.compile(
+    r"\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d"
+    r"(?:\.\d{1,6})?(?:Z|\+00:00)"
+)
+
+
 def _iso(value: Any) -> str | None:
     """An export's time (epoch seconds, or ISO text) as ISO 8601 in UTC; None if none."""
     if value is None or value == "":
         return None
+    if type(value) is str and _ISO_UTC.fullmatch(value):  # the usual case, 100,000 times
+        return value[:19] + "+00:00"
     try:
         if isinstance(value, int | float) and not isinstance(value, bool):
             when = datetime.fromtimestamp(float(value), UTC)
@@ -216,6 +241,8 @@ _SCALARS = (str, int, float, bool)
 
 def _dict(value: Any, what: str) -> dict[str, Any]:
     """`value` as an object (None: an empty one); anything else is malformed."""
+    if type(value) is dict:
+        return value
     if value is None:
         return {}
     if not isinstance(value, dict):
@@ -233,6 +260,8 @@ def _list(value: Any, what: str) -> list[Any]:
 
 def _text(value: Any, what: str) -> str:
     """A text field: a string, a number said as one, or nothing ('')."""
+    if type(value) is str and value.isascii():
+        return value
     if value is None:
         return ""
     if isinstance(value, str):
@@ -274,26 +303,25 @@ def _named(n: int, title: str) -> str:
 _CHATGPT_TEXT = ("text", "multimodal_text")
 
 
-def _chatgpt_text(message: dict[str, Any], where: str) -> str:
-    content = _dict(message.get("content"), f"{where}'s content")
-    kind = content.get("content_type")
-    if kind not in _CHATGPT_TEXT:
-        return ""  # code sent to a tool, its output, thoughts, context, custom instructions
+def _chatgpt_text(message: dict[str, Any], content: dict[str, Any], metadata: dict[str, Any],
+                  where: str) -> str:  # fmt: skip
     parts = []
-    for part in _list(content.get("parts"), f"{where}'s parts"):
-        if isinstance(part, str):
-            parts.append(_text(part, f"{where}'s text"))
+    given = content.get("parts")
+    for part in given if type(given) is list else _list(given, f"{where}'s parts"):
+        if type(part) is str:
+            parts.append(part if part.isascii() else _text(part, f"{where}'s text"))
         elif not isinstance(part, dict | type(None)):  # a picture or a file is an object
             raise Malformed(f"{where} has a part that is {_type_name(part)}")
     text = "\n".join(p for p in parts if p.strip())
-    metadata = _dict(message.get("metadata"), f"{where}'s metadata")
-    names = [
-        _text(a["name"], f"{where}'s attachment")
-        for a in _list(metadata.get("attachments"), f"{where}'s attachments")
-        if isinstance(a, dict) and isinstance(a.get("name"), str)
-    ]
-    if names:
-        text = (text + "\n" if text else "") + "[attached: " + ", ".join(names) + "]"
+    attachments = metadata.get("attachments")
+    if attachments:
+        names = [
+            _text(a["name"], f"{where}'s attachment")
+            for a in _list(attachments, f"{where}'s attachments")
+            if isinstance(a, dict) and isinstance(a.get("name"), str)
+        ]
+        if names:
+            text = (text + "\n" if text else "") + "[attached: " + ", ".join(names) + "]"
     return text.strip()
 
 
@@ -313,11 +341,16 @@ def chatgpt_branch(mapping: dict[str, Any], current: Any, name: str = "") -> lis
         if id(node) in seen:
             raise Malformed(f"{name}: its messages form a loop")
         seen.add(id(node))
-        node = _dict(node, f"{name}'s message {key!r}")
+        if type(node) is not dict:
+            node = _dict(node, f"{name}'s message {key!r}")
         message = node.get("message")
         if message is not None:
-            path.append(_dict(message, f"{name}'s message {key!r}"))
-        parent = _key(node.get("parent"), f"{name}'s message {key!r}'s parent")
+            path.append(
+                message if type(message) is dict else _dict(message, f"{name}'s message {key!r}")
+            )
+        parent = node.get("parent")
+        if type(parent) is not str:
+            parent = _key(parent, f"{name}'s message {key!r}'s parent")
         if parent is None:
             break
         if parent not in mapping:
@@ -327,14 +360,12 @@ def chatgpt_branch(mapping: dict[str, Any], current: Any, name: str = "") -> lis
     return path
 
 
-def chatgpt_instructions(message: dict[str, Any], where: str = "a message") -> tuple[str, str]:
+def chatgpt_instructions(
+    content: dict[str, Any], metadata: dict[str, Any], where: str = "a message"
+) -> tuple[str, str]:
     """The custom instructions a hidden message carries (`user_editable_context`): what
     the person said about themselves ("about me") and how they want answers ('' where
     not given)."""
-    content = _dict(message.get("content"), f"{where}'s content")
-    if content.get("content_type") != "user_editable_context":
-        return "", ""
-    metadata = _dict(message.get("metadata"), f"{where}'s metadata")
     data = _dict(metadata.get("user_context_message_data"), f"{where}'s custom instructions")
     about = _text(data.get("about_user_message"), f"{where}'s about you") or _fenced(
         _text(content.get("user_profile"), f"{where}'s profile")
@@ -352,12 +383,6 @@ def _fenced(text: str) -> str:
     return text
 
 
-def _hidden(message: dict[str, Any], where: str) -> bool:
-    """A message the service added and never showed (a system prompt, memory context)."""
-    metadata = _dict(message.get("metadata"), f"{where}'s metadata")
-    return bool(metadata.get("is_visually_hidden_from_conversation"))
-
-
 def read_chatgpt(item: Any, out: Export, n: int = 0) -> ForeignConversation | None:
     if not isinstance(item, dict) or "mapping" not in item:
         out.skipped += 1
@@ -370,19 +395,31 @@ def read_chatgpt(item: Any, out: Export, n: int = 0) -> ForeignConversation | No
         "chatgpt", key or "", textproc.normalize(title),
         _iso(item.get("create_time")), _iso(item.get("update_time")),
     )  # fmt: skip
+    where = f"{name}: a message"
     for message in chatgpt_branch(mapping, item.get("current_node"), name):
-        author = _dict(message.get("author"), f"{name}: a message's author")
+        content, metadata, author = (
+            message.get("content"), message.get("metadata"), message.get("author")
+        )  # fmt: skip
+        if type(content) is not dict:
+            content = _dict(content, f"{where}'s content")
+        if type(metadata) is not dict:
+            metadata = _dict(metadata, f"{where}'s metadata")
+        if type(author) is not dict:
+            author = _dict(author, f"{where}'s author")
         role = author.get("role")
-        about, how = chatgpt_instructions(message, f"{name}: a message")
-        if about or how:
+        kind = content.get("content_type")
+        if kind == "user_editable_context":
+            about, how = chatgpt_instructions(content, metadata, where)
             out.custom(conv.updated_at or conv.created_at or "", about, how)
             continue
-        recipient = message.get("recipient")
-        if role not in ("user", "assistant") or recipient not in (None, "all"):
+        if (
+            kind not in _CHATGPT_TEXT  # a tool's input or output, thoughts, context
+            or role not in ("user", "assistant")
+            or message.get("recipient") not in (None, "all")
+            or metadata.get("is_visually_hidden_from_conversation")  # the service's own
+        ):
             continue
-        if _hidden(message, f"{name}: a message"):
-            continue
-        text = _chatgpt_text(message, f"{name}: a message")
+        text = _chatgpt_text(message, content, metadata, where)
         if text:
             created = _iso(message.get("create_time")) or conv.created_at
             conv.messages.append(ForeignMessage(role, text, created))
@@ -408,11 +445,14 @@ def _claude_text(message: dict[str, Any], where: str) -> str:
         if blocks is not None and not isinstance(blocks, list):
             raise Malformed(f"{where}'s content is {_type_name(blocks)}, not a list")
         text = _text(message.get("text"), f"{where}'s text").strip()
+    attached, files = message.get("attachments"), message.get("files")
+    if not attached and not files:
+        return text
     names = [
         _text(a["file_name"], f"{where}'s attachment")
         for a in [
-            *_list(message.get("attachments"), f"{where}'s attachments"),
-            *_list(message.get("files"), f"{where}'s files"),
+            *_list(attached, f"{where}'s attachments"),
+            *_list(files, f"{where}'s files"),
         ]
         if isinstance(a, dict) and isinstance(a.get("file_name"), str)
     ]
@@ -425,17 +465,20 @@ def _claude_text(message: dict[str, Any], where: str) -> str:
 def claude_branch(messages: list[Any], name: str = "") -> list[dict[str, Any]]:
     """The kept branch: with parents given, the path to the newest message; else all.
     Linear; a message met twice on the way (a loop) is malformed."""
-    msgs = [_dict(m, f"{name}: a message") for m in messages]
+    where = f"{name}: a message"
+    msgs = [_dict(m, where) for m in messages]
     by_id: dict[str, dict[str, Any]] = {}
+    parents: list[str | None] = []
     for m in msgs:
-        uuid = _key(m.get("uuid"), f"{name}: a message's uuid")
+        uuid = _key(m.get("uuid"), f"{where}'s uuid")
         if uuid is not None:
             if uuid in by_id:
                 raise Malformed(f"{name}: two messages have the uuid {uuid!r}")
             by_id[uuid] = m
-    parents = [_key(m.get("parent_message_uuid"), f"{name}: a message's parent") for m in msgs]
+        parents.append(_key(m.get("parent_message_uuid"), f"{where}'s parent"))
     if not msgs or not any(p in by_id for p in parents if p is not None):
         return msgs
+    index = {id(m): i for i, m in enumerate(msgs)}
     latest = max(range(len(msgs)), key=lambda i: (_text(msgs[i].get("created_at"), "a date"), i))
     path: list[dict[str, Any]] = []
     seen: set[int] = set()
@@ -445,7 +488,7 @@ def claude_branch(messages: list[Any], name: str = "") -> list[dict[str, Any]]:
             raise Malformed(f"{name}: its messages form a loop")
         seen.add(id(node))
         path.append(node)
-        parent = _key(node.get("parent_message_uuid"), f"{name}: a message's parent")
+        parent = parents[index[id(node)]]
         node = by_id.get(parent) if parent is not None else None
     path.reverse()
     return path
@@ -734,7 +777,8 @@ class Export:
             with self._reading(member) as (fh, name):
                 for item in iter_array(fh, name):
                     n += 1
-                    conv = read(item, self, n)
+                    with paused_gc():
+                        conv = read(item, self, n)
                     if conv is None:
                         continue
                     if not conv.key.startswith("h:"):
@@ -859,24 +903,54 @@ def _open_regular(path: Path) -> Iterator[IO[str]]:
         yield fh
 
 
-def _first_element_kind(fh: IO[str], name: str) -> str | None:
-    """Which export a JSON file's first conversation says it is, or None."""
-    for item in iter_array(fh, name):
-        if isinstance(item, dict):
-            if item.get("format") == OWN_FORMAT:
-                return "desktop-mem"
-            if "mapping" in item:
-                return "chatgpt"
-            if "chat_messages" in item:
-                return "claude"
-            if "results" in item or "memories" in item:
-                return "memories"
-            if "conversations_memory" in item:
-                return "claude_memories"
-            if "prompt_template" in item or "docs" in item:
-                return "projects"
+_MARKS = {
+    "mapping": "chatgpt", "chat_messages": "claude", "results": "memories",
+    "memories": "memories", "conversations_memory": "claude_memories",
+    "prompt_template": "projects", "docs": "projects",
+}  # fmt: skip
+_MARK = re.compile(r'"(' + "|".join(_MARKS) + r')"\s*:')
+
+
+def _kind_of_element(item: Any) -> str | None:
+    if not isinstance(item, dict):
         return None
+    if item.get("format") == OWN_FORMAT:
+        return "desktop-mem"
+    return next((kind for key, kind in _MARKS.items() if key in item), None)
+
+
+def _first_element_kind(fh: IO[str], name: str) -> str | None:
+    """Which export a JSON file's first conversation says it is, or None. A first
+    conversation larger than what is read at a time (100,000 messages) is known by its
+    first key that says, rather than decoded whole once more."""
+    head = fh.read(CHUNK)
+    more = len(head) == CHUNK
+    start = _skip(head, 0)
+    if more and head[start : start + 1] == "[":
+        try:
+            item, _ = json.JSONDecoder().raw_decode(head, _skip(head, start + 1))
+            return _kind_of_element(item)
+        except (json.JSONDecodeError, RecursionError):
+            found = _MARK.search(head)
+            if found and OWN_FORMAT not in head[: found.start()]:
+                return _MARKS[found.group(1)]
+    rest = io.StringIO(head) if not more else cast(IO[str], _Rest(head, fh))
+    for item in iter_array(rest, name):
+        return _kind_of_element(item)
     return "empty"
+
+
+class _Rest(io.TextIOBase):
+    """What was read of a stream, then the rest of it."""
+
+    def __init__(self, head: str, fh: IO[str]) -> None:
+        self.head, self.fh = head, fh
+
+    def read(self, size: int | None = -1) -> str:
+        if self.head:
+            out, self.head = self.head, ""
+            return out
+        return self.fh.read(-1 if size is None else size)
 
 
 def _safe_members(path: Path, z: zipfile.ZipFile) -> list[str]:
