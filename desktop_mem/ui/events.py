@@ -33,6 +33,7 @@ class CoreSignals(QObject):
     conversation_titled = Signal(int, bool)  # a conversation, whether the model named it
     server_observed = Signal(object)  # what the server said after a turn, or None
     sync_changed = Signal(str)  # sync's state: "on", "off", "synced", "error", ...
+    proposals_changed = Signal()  # facts found in imported history: added or decided
     _arrived = Signal()  # from any thread: something waits to be delivered
 
     def __init__(self, events: core.Events, parent: QObject | None = None) -> None:
@@ -93,3 +94,5 @@ class CoreSignals(QObject):
             self.documents_changed.emit()
         if core.LearningChanged in kinds:
             self.learning_changed.emit()
+        if core.ProposalsChanged in kinds:
+            self.proposals_changed.emit()

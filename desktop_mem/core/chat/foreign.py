@@ -41,7 +41,7 @@ from typing import IO, Any, cast
 
 from desktop_mem.core import textproc
 from desktop_mem.core.chat.records import ORIGINS
-from desktop_mem.core.errors import ImportRejected, InvalidInput
+from desktop_mem.core.errors import ExportRejected, ImportRejected, InvalidInput
 
 __all__ = [
     "ForeignConversation", "ForeignMemory", "ForeignMessage", "Export", "open_export",
@@ -189,12 +189,12 @@ def _skip(buf: str, pos: int) -> int:
     return pos
 
 
-def _broken(name: str, where: str, what: str) -> ImportRejected:
-    return ImportRejected(
+def _broken(name: str, where: str, what: str) -> ExportRejected:
+    return ExportRejected(
         f"{name} is not valid JSON ({where}: {what}); it may be cut short: download the "
         "export again. Nothing was imported from it.",
-        [(0, f"{where}: {what}")],
-    )
+        name, "unreadable", f"not valid JSON ({where}: {what})",
+    )  # fmt: skip
 
 
 # -- dates -------------------------------------------------------------------------------
@@ -870,12 +870,12 @@ def _said_as_sentence(name: str) -> Iterator[None]:
         raise InvalidInput(f"Could not read {name} ({exc.strerror or exc}).") from None
 
 
-def _unreadable(name: str, what: str) -> ImportRejected:
-    return ImportRejected(
+def _unreadable(name: str, what: str) -> ExportRejected:
+    return ExportRejected(
         f"{name} cannot be read whole ({what}): nothing was imported from it. Download the "
         "export again.",
-        [(0, what)],
-    )
+        name, "unreadable", what,
+    )  # fmt: skip
 
 
 def _loads(text: str, name: str) -> Any:
@@ -960,25 +960,25 @@ def _safe_members(path: Path, z: zipfile.ZipFile) -> list[str]:
         name = info.filename
         parts = name.replace("\\", "/").split("/")
         if name.startswith(("/", "\\")) or ".." in parts or (len(name) > 1 and name[1] == ":"):
-            raise ImportRejected(
+            raise ExportRejected(
                 f"{path.name} holds a file that points outside it ({name}): it was not read. "
                 "Download the export again from the service.",
-                [(0, "path outside the zip")],
-            )
+                path.name, "unsafe_zip", "path outside the zip",
+            )  # fmt: skip
         if info.flag_bits & 0x1 and name.lower().endswith(".json"):
-            raise ImportRejected(
+            raise ExportRejected(
                 f"{path.name} holds files locked with a password ({name}), which this app "
                 "cannot open: nothing was imported. Download the export again from the service.",
-                [(0, "encrypted zip entry")],
-            )
+                path.name, "password", name,
+            )  # fmt: skip
         total += info.file_size
         ratio = info.file_size / max(info.compress_size, 1)
         if total > MAX_UNPACKED or (info.file_size > CHUNK * 16 and ratio > MAX_RATIO):
-            raise ImportRejected(
+            raise ExportRejected(
                 f"{path.name} would unpack to far more than it holds (a zip bomb?): it was not "
                 "read. Download the export again from the service.",
-                [(0, "zip bomb")],
-            )
+                path.name, "unsafe_zip", "zip bomb",
+            )  # fmt: skip
         names.append(name)
     return names
 
@@ -1066,11 +1066,11 @@ def _open_folder(path: Path) -> Export:
             if len(inner) == 1:
                 names = [f"{inner[0].name}/{n}" for n in _regular_files(Path(inner[0].path))]
         if not _conversation_files(names):
-            raise ImportRejected(
+            raise ExportRejected(
                 f"{path.name} holds no conversations.json (nor conversations-000.json…): "
                 "choose the folder you unpacked the export into, or the export's zip.",
-                [(0, "no conversations file")],
-            )
+                path.name, "no_conversations",
+            )  # fmt: skip
         return _assemble(path, names, folder=True)
 
 
@@ -1100,7 +1100,9 @@ def _open_file(path: Path) -> Export:
     text = path.read_text(encoding="utf-8-sig")
     memories = [ForeignMemory("pasted", line) for line in _memory_lines(_text(text, "its text"))]
     if not memories:
-        raise ImportRejected(f"{path.name} holds no memories: nothing was imported.", [])
+        raise ExportRejected(
+            f"{path.name} holds no memories: nothing was imported.", path.name, "no_memories"
+        )
     return Export(path, "pasted", memories=memories)
 
 
@@ -1122,9 +1124,68 @@ def _memories_file(path: Path) -> Export:
     return export
 
 
-def _not_an_export(path: Path) -> ImportRejected:
-    return ImportRejected(
-        f"{path.name} is not an export this app reads (ChatGPT's or Claude's data export, "
-        "mem0 or OpenMemory JSON, or a list of memories one per line): nothing was imported.",
-        [(0, "unrecognised format")],
+_WHAT = {
+    "pdf": "a PDF document", "picture": "a picture", "word": "a Word document",
+    "spreadsheet": "a spreadsheet", "web_page": "a web page",
+    "zip": "a zip without a conversations.json in it", "empty": "empty",
+    "binary": "not a text file", "table": "a table (CSV)",
+    "memories_table": "a table of memories", "other_json": "JSON of another kind",
+    "other": "a file of another kind",
+}  # fmt: skip
+
+
+def what_it_is(path: Path) -> str:
+    """What a file that is not an export is, by its first bytes: a key of _WHAT."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return "other"
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if not text:
+        return "empty"
+    if head.startswith(b"%PDF"):
+        return "pdf"
+    if head.startswith((b"\x89PNG", b"\xff\xd8\xff", b"GIF8", b"BM")) or head[8:12] in (
+        b"WEBP", b"heic", b"avif"
+    ) or head[4:8] == b"ftyp":  # fmt: skip
+        return "picture"
+    if zipfile.is_zipfile(path):
+        try:
+            with zipfile.ZipFile(path) as z:
+                names = z.namelist()
+        except (zipfile.BadZipFile, OSError):
+            return "zip"
+        if any(n.startswith("word/") for n in names):
+            return "word"
+        if any(n.startswith("xl/") for n in names):
+            return "spreadsheet"
+        return "zip"
+    if b"\x00" in head:
+        return "binary"
+    lower = text[:512].lower()
+    if lower.startswith((b"<!doctype html", b"<html")) or b"<html" in lower:
+        return "web_page"
+    if text[:1] in (b"[", b"{"):
+        return "other_json"
+    first = text.split(b"\n", 1)[0].lower()
+    if b"," in first or b"\t" in first:
+        return "memories_table" if first.split(b",")[0].strip(b'"') == b"text" else "table"
+    return "other"
+
+
+def _not_an_export(path: Path) -> ExportRejected:
+    what = what_it_is(path)
+    advice = (
+        "choose the zip that ChatGPT or Claude sent you (or the conversations.json in it), "
+        "a mem0 or OpenMemory JSON file, or a list of memories one per line"
     )
+    if what == "web_page" and path.name.lower() == "chat.html":
+        advice = "choose the zip it came in, or the conversations.json beside it"
+    elif what == "memories_table":
+        advice = "import it as memories (desktop-mem memory import, or Import… in the window)"
+    return ExportRejected(
+        f"{path.name} is {_WHAT[what]}, not an export this app reads: {advice}. Nothing "
+        "was imported.",
+        path.name, "not_export", what,
+    )  # fmt: skip

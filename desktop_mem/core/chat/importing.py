@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import builtins
 import logging
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -173,6 +174,7 @@ class Proposed:
     proposed: int = 0
     left: int = 0  # still to read
     failed: str | None = None  # the reason the model server gave, when it stopped on one
+    busy: bool = False  # another pass was reading already (the window's, the idle one)
 
 
 class Importer:
@@ -188,6 +190,7 @@ class Importer:
         self.memories = memories
         self.events = events or Events()
         self._vectors: dict[int, np.ndarray] = {}  # waiting proposals', for `_alike`
+        self._reading = threading.Lock()  # one pass reads at a time: none reads twice
 
     # -- looking before writing ------------------------------------------------------------
 
@@ -513,7 +516,24 @@ class Importer:
     ) -> Proposed:
         """Read imported user messages for facts, oldest first, with the chat's own
         extraction, and propose what it finds. Stops when the model server fails (the
-        rest wait for the next pass: nothing is lost) or `should_stop` says so."""
+        rest wait for the next pass: nothing is lost) or `should_stop` says so. While
+        another pass reads (the window's after an import, the idle one), returns at once
+        with `busy`: the other pass finds them."""
+        if not self._reading.acquire(blocking=False):
+            return Proposed(left=self.to_read(), busy=True)
+        try:
+            return self._propose_pass(learner, extractor, limit, should_stop, progress)
+        finally:
+            self._reading.release()
+
+    def _propose_pass(
+        self,
+        learner: Learner,
+        extractor: Extractor,
+        limit: int | None,
+        should_stop: Callable[[], bool] | None,
+        progress: Callable[[int, int], None] | None,
+    ) -> Proposed:
         out = Proposed()
         _, out.failed = self.weigh(extractor, should_stop)
         if out.failed:
@@ -713,6 +733,20 @@ class Importer:
                 )
         self.events.emit(ProposalsChanged())
         return len(chosen)
+
+    def restore(self, proposals: Iterable[Proposal]) -> int:
+        """Undo a rejection: the proposals, as they were shown before it (a rejected one
+        keeps only its hash), wait for review again."""
+        done = 0
+        with self.db.transaction() as conn:
+            for p in proposals:
+                done += conn.execute(
+                    "UPDATE proposals SET state = 'waiting', text = ? WHERE id = ? AND "
+                    "state = 'rejected'",
+                    (p.text, p.id),
+                ).rowcount
+        self.events.emit(ProposalsChanged())
+        return done
 
     def _waiting(self, ids: Iterable[int] | None) -> builtins.list[Proposal]:
         if ids is None:

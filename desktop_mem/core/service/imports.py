@@ -32,6 +32,15 @@ class Imports:
         prof = service.profile
         self.importer = Importer(prof.db, prof.conversations, prof.memories, prof.events)
 
+    def door(self, path: Path) -> str:
+        """Which import takes the file the user chose: 'memories' (this app's memories
+        export: JSON, CSV, Markdown, imported as memories at once) or 'history' (every
+        other file or folder: another assistant's export, a pasted list; what it holds
+        is said before anything is written, and its facts are reviewed)."""
+        from desktop_mem.core.memory.export import is_memories_file
+
+        return "memories" if is_memories_file(Path(path)) else "history"
+
     def survey(self, path: Path, since: str | None = None) -> Survey:
         """What the file holds and what importing it would add; writes nothing. Raises
         ImportRejected (one sentence) for a file it cannot import."""
@@ -113,3 +122,7 @@ class Imports:
 
     def reject(self, ids: Iterable[int] | None = None) -> int:
         return self.importer.reject(ids)
+
+    def restore(self, proposals: Iterable[Proposal]) -> int:
+        """Undo a rejection: these proposals (as they were listed) wait again."""
+        return self.importer.restore(proposals)
