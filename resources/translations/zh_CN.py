@@ -807,6 +807,48 @@ ZH: dict[str, str | list[str]] = {
     "Delete this text for good? It is in no memory or conversation any more: once dismissed, it cannot be brought back.": "要永久删除这段文字吗？它已不在任何记忆或对话中：移除后将无法恢复。",
     "From now on the recovery code of the profile you joined opens this profile: the recovery code shown when this profile was first opened no longer does.": "从现在起，打开这个配置要用你加入的那个配置的恢复码：这个配置第一次打开时显示的恢复码已不再有效。",
     "The profile you joined has no recovery code (a passphrase protects it): this profile keeps its own, the one shown when it was first opened.": "你加入的配置没有恢复码（它由密码保护）：这个配置保留自己的恢复码，也就是它第一次打开时显示的那个。",
+    # issue 53: one import door, the review as facts are found
+    "The memory, as it should be kept:": "这条记忆要保存成的样子：",
+    "Accept": "接受",
+    "%n fact(s) you told it about yourself: proposed for you to review": [
+        "你告诉它的关于你自己的 %n 条事实：交给你审阅"
+    ],
+    "a PDF document": "PDF 文档",
+    "a picture": "图片",
+    "a Word document": "Word 文档",
+    "a spreadsheet": "电子表格",
+    "a web page": "网页",
+    "a zip without a conversations.json in it": "里面没有 conversations.json 的 zip 文件",
+    "empty": "空文件",
+    "not a text file": "不是文本文件",
+    "a table (CSV)": "表格（CSV）",
+    "a table of memories": "记忆表格",
+    "JSON of another kind": "其他类型的 JSON",
+    "a file of another kind": "其他类型的文件",
+    "%1 is %2, not an export this app reads: choose the zip that ChatGPT or Claude sent you (or the conversations.json in it), or a memories file.": "%1 是%2，不是本应用能读取的导出文件：请选择 ChatGPT 或 Claude 发给你的 zip 文件（或其中的 conversations.json），或者一个记忆文件。",
+    "%1 is locked with a password, so nothing was imported: download the export again from the service.": "%1 设有密码，所以什么都没有导入：请从该服务重新下载导出文件。",
+    "%1 is not a safe zip (it points outside itself, or unpacks to far more than it holds), so nothing was imported: download the export again.": "%1 不是安全的 zip 文件（它指向自身之外，或解压后远大于它本身），所以什么都没有导入：请重新下载导出文件。",
+    "%1 holds no conversations.json: choose the folder you unpacked the export into, or the export's zip.": "%1 中没有 conversations.json：请选择你解压导出文件的文件夹，或导出的 zip 文件。",
+    "%1 holds no memories: nothing was imported.": "%1 中没有记忆：什么都没有导入。",
+    "%1 cannot be read whole, so nothing was imported from it: download the export again.": "%1 无法完整读取，所以其中的内容都没有导入：请重新下载导出文件。",
+    "Exports and memories (*.zip *.json *.txt *.md *.markdown *.csv);;All files (*)": "导出文件和记忆 (*.zip *.json *.txt *.md *.markdown *.csv);;所有文件 (*)",
+    "%n fact(s) found in your imported conversations:": ["在你导入的对话中发现了 %n 条事实："],
+    "Review": "审阅",
+    "Reject all…": "全部拒绝…",
+    "%n fact(s) about you found so far in your %1 history.": [
+        "到目前为止，在你的 %1 历史中发现了 %n 条关于你的事实。"
+    ],
+    "%n fact(s) about you found so far in your imported history.": [
+        "到目前为止，在你导入的历史中发现了 %n 条关于你的事实。"
+    ],
+    "Reading your imported messages for facts about you: each appears here as it is found.": "正在从你导入的消息中找出关于你的事实：每发现一条就会显示在这里。",
+    "Read %1 of %n message(s).": ["已读取 %n 条消息中的 %1 条。"],
+    "Reading…": "正在读取…",
+    "%n fact(s) wait for review again.": ["%n 条事实重新等待审阅。"],
+    "Reject all %n fact(s) found in your imported history?": [
+        "要拒绝在你导入的历史中发现的全部 %n 条事实吗？"
+    ],
+    "They will not be proposed again. You can undo this while this window is open.": "它们不会再被提出。在此窗口关闭之前，你可以撤销。",
 }
 
 
