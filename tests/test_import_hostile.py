@@ -225,6 +225,11 @@ CASES: dict[str, tuple[Callable[[Path], Path], str]] = {
     "memories as a string": (_raw("memories.json", '{"memories": "x"}'), "memories is text"),
     "a memory that is a number": (_raw("memories.json", '{"memories": [{"content": "a b"}, 5]}'),
                                   "memory 2 is a number, not an object"),
+    # found looking at the window's screens: these were read as pasted lists of memories
+    "the export's web page": (
+        _raw("chat.html", "<!DOCTYPE html>\n<html><head><title>ChatGPT Data Export</title>"),
+        "is a web page, not an export this app reads: choose the zip it came in"),
+    "a PDF whose start is text": (_raw("notes.pdf", "%PDF-1.4\nhello\n"), "is a PDF document"),
 }  # fmt: skip
 
 
@@ -280,3 +285,70 @@ def test_a_valid_export_still_imports_after_all_of_them(run: Run, tmp_path: Path
     path = _json("conversations.json", copy.deepcopy(_chatgpt()))(tmp_path)
     code, out, err = run("import", str(path))
     assert code == 0 and "Imported 3 conversations (12 messages)" in out, err
+
+
+def test_a_huge_top_level_object_is_not_read_past_the_cap(
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A memories file is one object read whole: a large one was read whole too, past
+    any size (found attacking this branch's work)."""
+    from desktop_mem.core.chat import foreign
+
+    monkeypatch.setattr(foreign, "MAX_SMALL", 1 << 20)
+    path = tmp_path / "memories.json"
+    path.write_text('{"results": [{"memory": "' + "x" * (2 << 20) + '"}]}')
+    run("conversations", "list")
+    code, out, err = run("import", str(path))
+    assert code == EXIT_ERROR and out == ""
+    assert err == (
+        "desktop-mem: memories.json cannot be read whole (it is one object far too large "
+        "for a list of memories): nothing was imported from it. Download the export again.\n"
+    )
+
+
+def test_an_about_me_of_a_thousand_sentences_proposes_a_few(tmp_path: Path) -> None:
+    from desktop_mem.core.chat.foreign import MAX_ABOUT_FACTS, open_export
+
+    about = " ".join(f"I own bicycle number {n}." for n in range(1000))
+    path = tmp_path / "conversations.json"
+    path.write_text(json.dumps([exports.chatgpt_conversation(1, about)]))
+    export = open_export(path)
+    list(export.conversations())
+    assert len(export.about) == MAX_ABOUT_FACTS
+    assert export.about[0].text == "I own bicycle number 0."
+
+
+def test_a_long_first_conversation_is_known_by_its_keys_not_its_words(tmp_path: Path) -> None:
+    """The kind of an export whose first conversation is larger than one read is told
+    by its first key: a message that speaks of "mapping" does not make Claude's export
+    ChatGPT's."""
+    from desktop_mem.core.chat.foreign import open_export
+
+    conv = exports.claude_conversation(1)
+    conv["chat_messages"][0]["content"][0]["text"] = '{"mapping": {}} ' + "x" * (2 << 20)
+    path = tmp_path / "conversations.json"
+    path.write_text(json.dumps([conv]))
+    export = open_export(path)
+    assert export.kind == "claude"
+    assert [len(c.messages) for c in export.conversations()] == [4]
+
+
+def test_a_file_changed_between_the_survey_and_the_import_is_read_whole_again(
+    run: Run, tmp_path: Path
+) -> None:
+    """The import skips reading the files again only when they are the ones surveyed: one
+    damaged meanwhile is refused whole, the files before it included."""
+    from desktop_mem.core.config import Config
+    from desktop_mem.core.errors import ExportRejected
+    from desktop_mem.core.service import Service
+
+    folder = exports.chatgpt_split_folder(tmp_path / "export", count=3)
+    base = run.base
+    config = Config.resolve(home=Path(base[1]), ollama_host=base[3], embed_model="fake-embed")
+    with Service.open(config, run.vault, create=True) as app:
+        survey = app.imports.survey(folder)
+        assert survey.conversations == 3
+        (folder / "conversations-001.json").write_text('[{"mapping": {"a": ')
+        with pytest.raises(ExportRejected, match="conversations-001.json in export"):
+            app.imports.run(folder, surveyed=survey)
+        assert app.conversations.list() == []

@@ -229,8 +229,12 @@ class ReviewDialog(QDialog):
             )
         else:
             found = self.tr("No facts wait for review.")
-        if n:
-            found = found.replace("%1", where) + " " + self.tr("None is used until you accept it.")
+        if n:  # two sentences: a space between them in English, none in Chinese
+            found = (
+                self.tr("%1 %2")
+                .replace("%1", found.replace("%1", where))
+                .replace("%2", self.tr("None is used until you accept it."))
+            )
         self.heading.setText(found)
         left = self.app.imports.to_read()
         if reading:
@@ -248,6 +252,7 @@ class ReviewDialog(QDialog):
                 if left
                 else ""
             )
+        self.reading.setVisible(bool(self.reading.text()))  # no empty line above the list
         self.progress.setVisible(reading)
         self.progress.setRange(0, max(self.read_total, 1) if self.read_total else 0)
         self.progress.setValue(self.read_done)

@@ -54,6 +54,7 @@ MAX_UNPACKED = 8 * 1024**3  # the most a zip may unpack to
 MAX_RATIO = 200  # a member that unpacks to more than this many times its size: a bomb
 MAX_PASTED = 4 * 1024 * 1024  # a pasted list of memories is small
 MAX_MEMORY_CHARS = 500
+MAX_ABOUT_FACTS = 40  # ChatGPT's "about me" holds 1,500 characters: a few sentences
 
 LABELS = ORIGINS
 
@@ -160,8 +161,11 @@ def iter_array(fh: IO[str], name: str) -> Iterator[Any]:
     decoder = json.JSONDecoder()
     s = _Stream(fh, name)
     start = s.next_char()
-    if start == "{":
-        yield _loads(s.buf[s.pos :] + fh.read(), name)
+    if start == "{":  # a memories file: small, and never read past the cap
+        text = s.buf[s.pos :] + fh.read(MAX_SMALL + 1)
+        if len(text) > MAX_SMALL:
+            raise _unreadable(name, "it is one object far too large for a list of memories")
+        yield _loads(text, name)
         return
     if start != "[":
         raise s.broken("it does not start with [ or {")
@@ -703,11 +707,12 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"\u201c\u2018(])|(?<=[\u3002\u
 def about_facts(text: str, origin: str, when: str | None) -> list[ForeignMemory]:
     """Custom instructions' "about me", one fact a sentence ("I'm a nurse in Leeds. I
     bake at weekends." is two), to be reviewed like any other fact found."""
-    out = []
-    for line in _memory_lines(textproc.normalize(text)):
+    out: list[ForeignMemory] = []
+    for line in textproc.normalize(text).splitlines():
+        line = line.strip().lstrip("-*•·–—").strip()
         for sentence in _SENTENCE_END.split(line):
             sentence = sentence.strip()
-            if len(sentence) >= 2:
+            if len(sentence) >= 2 and len(out) < MAX_ABOUT_FACTS:
                 out.append(ForeignMemory(origin, sentence[:MAX_MEMORY_CHARS], when))
     return out
 
@@ -818,7 +823,10 @@ class Export:
         """Changes when a file read changes: an import checked whole is not checked
         again (Importer.run) unless it did."""
         files = [self.path / m for m in self.conversation_files] if self.folder else [self.path]
-        stats = [os.stat(f) for f in files]
+        try:
+            stats = [os.stat(f) for f in files]
+        except OSError:  # gone meanwhile: reading it again says so
+            return ""
         return ";".join(
             f"{f}:{st.st_size}:{st.st_mtime_ns}" for f, st in zip(files, stats, strict=True)
         )
@@ -1095,8 +1103,13 @@ def _open_file(path: Path) -> Export:
             return export
         raise _not_an_export(path)
     first_line = head.lstrip().split("\n", 1)[0].lower()
-    if "\x00" in head or os.path.getsize(path) > MAX_PASTED or first_line.startswith("text,"):
-        raise _not_an_export(path)  # binary, huge, or a table (CSV: memory import reads it)
+    if (
+        "\x00" in head
+        or os.path.getsize(path) > MAX_PASTED
+        or first_line.startswith("text,")  # a table of memories: the memory import's
+        or what_it_is(path) in _NOT_PASTED  # a PDF or a web page that is text at its start
+    ):
+        raise _not_an_export(path)
     text = path.read_text(encoding="utf-8-sig")
     memories = [ForeignMemory("pasted", line) for line in _memory_lines(_text(text, "its text"))]
     if not memories:
@@ -1132,6 +1145,9 @@ _WHAT = {
     "memories_table": "a table of memories", "other_json": "JSON of another kind",
     "other": "a file of another kind",
 }  # fmt: skip
+
+
+_NOT_PASTED = {"pdf", "picture", "word", "spreadsheet", "web_page", "zip", "binary"}
 
 
 def what_it_is(path: Path) -> str:

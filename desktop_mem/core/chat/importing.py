@@ -265,7 +265,8 @@ class Importer:
         The file is read whole before anything is written (ImportRejected, and nothing
         stored, when it cannot be), unless `surveyed` read these very files."""
         export = open_export(path)
-        if surveyed is None or surveyed.fingerprint != export.fingerprint():
+        fingerprint = export.fingerprint()
+        if surveyed is None or not fingerprint or surveyed.fingerprint != fingerprint:
             for _ in export.conversations():
                 pass
         out = Imported(export.label)
