@@ -147,6 +147,7 @@ class ReviewDialog(QDialog):
         controller.reading_changed.connect(self._reading_changed)
         controller.read_progress.connect(self._read_progress)
         controller.read_ended.connect(self._read_ended)
+        self.finished.connect(lambda _r: self._set_undo(None))  # undo lasts while it is open
 
     # -- the list, kept as the user left it while it grows ----------------------------------
 

@@ -10,8 +10,9 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QPlainTextEdit
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QPlainTextEdit
 
 from desktop_mem.ui.main_window import MainWindow
 from tests.fakes.ollama_server import FakeOllama
@@ -47,19 +48,14 @@ class GatedModel:
         return {"memories": [{"text": f"Keeps bees in hive number {n}", "kind": "fact"}]}
 
 
-def _pick_in_file_dialog(path: Path, seen: list[str]) -> None:
-    """When the file dialog opens, note its filters and choose `path` in it."""
+def _choose_in_file_dialog(monkeypatch: pytest.MonkeyPatch, path: Path, seen: list[str]) -> None:
+    """The file dialog (Qt's) answers with `path`; what it would list is noted."""
 
-    def look() -> None:
-        dialog = QApplication.activeModalWidget()
-        if not isinstance(dialog, QFileDialog):
-            QTimer.singleShot(20, look)
-            return
-        seen.extend(dialog.nameFilters())
-        dialog.selectFile(str(path))
-        dialog.accept()
+    def chosen(_parent: Any, _title: str, _folder: str, filters: str) -> tuple[str, str]:
+        seen.append(filters)
+        return str(path), ""
 
-    QTimer.singleShot(20, look)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", chosen)
 
 
 def test_import_says_what_it_found_then_shows_facts_as_they_are_found(
@@ -125,7 +121,7 @@ def test_import_says_what_it_found_then_shows_facts_as_they_are_found(
 
 
 def test_the_memory_browsers_import_takes_every_export(
-    qtbot: Any, window: MainWindow, tmp_path: Path
+    qtbot: Any, window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """One door: the browser's Import… lists zips and JSON, takes ChatGPT's export and
     a memories file alike, and says what a file of the wrong kind is."""
@@ -133,10 +129,12 @@ def test_the_memory_browsers_import_takes_every_export(
 
     filters: list[str] = []
     export = exports.chatgpt_split_zip(tmp_path / "chatgpt-export.zip", count=3)
-    _pick_in_file_dialog(export, filters)
+    _choose_in_file_dialog(monkeypatch, export, filters)
     window.browser.import_button.click()
     box = confirm_box(qtbot, window)
-    assert filters[0] == "Exports and memories (*.zip *.json *.txt *.md *.markdown *.csv)"
+    assert filters[0].split(";;")[0] == (
+        "Exports and memories (*.zip *.json *.txt *.md *.markdown *.csv)"
+    )
     assert box.text().splitlines()[:2] == [
         "This file is from ChatGPT.",
         "3 new conversations, 12 messages (2025-01-01 to 2025-01-03)",
@@ -149,14 +147,14 @@ def test_the_memory_browsers_import_takes_every_export(
     own = tmp_path / "memories.json"
     own.write_text(json.dumps({"format": "desktop-mem/memories", "version": 1,
                                "memories": [{"text": "Drinks oolong tea"}]}))  # fmt: skip
-    _pick_in_file_dialog(own, [])
+    _choose_in_file_dialog(monkeypatch, own, [])
     window.browser.import_button.click()
     qtbot.waitUntil(lambda: window.context.app.counts()["memories"] == 1, timeout=10000)
 
     # a file of another kind: what it is, and what to choose instead
     photo = tmp_path / "holiday.pdf"
     photo.write_bytes(b"%PDF-1.7\n%\xe2\xe3\n1 0 obj\n")
-    _pick_in_file_dialog(photo, [])
+    _choose_in_file_dialog(monkeypatch, photo, [])
     window.browser.import_button.click()
     box = confirm_box(qtbot, window)
     assert box.windowTitle() == "Nothing was imported"
@@ -199,6 +197,15 @@ def test_reject_all_asks_first_and_can_be_undone(qtbot: Any, window: MainWindow)
     qtbot.waitUntil(lambda: len(review.proposals) == 5, timeout=10000)
     assert sorted(p.text for p in review.proposals) == before
     assert app.imports.counts()["waiting"] == 5 and not review.undo_line.isVisible()
+
+    # a rejection can be undone while the review is open, not after
+    for i in range(2, review.items.count()):
+        review.items.item(i).setCheckState(Qt.CheckState.Unchecked)
+    review.reject_button.click()
+    assert review.undo_line.isVisible() and app.imports.counts()["rejected"] == 1
+    review.close()
+    window.imports.show_review()
+    assert not review.undo_line.isVisible() and len(review.proposals) == 4
     review.close()
     idle(qtbot, window)
 
