@@ -352,3 +352,12 @@ def test_a_file_changed_between_the_survey_and_the_import_is_read_whole_again(
         with pytest.raises(ExportRejected, match="conversations-001.json in export"):
             app.imports.run(folder, surveyed=survey)
         assert app.conversations.list() == []
+
+
+def test_a_zip_given_to_the_memory_import_is_named_as_one(run: Run, tmp_path: Path) -> None:
+    """It said the zip "is not UTF-8 text… save it as UTF-8", which is wrong advice."""
+    path = exports.chatgpt_split_zip(tmp_path / "chatgpt-export.zip", count=2)
+    run("conversations", "list")
+    code, out, err = run("memory", "import", str(path))
+    assert code == EXIT_ERROR and out == "" and "UTF-8" not in err
+    assert "is a zip archive, not a memories file" in err

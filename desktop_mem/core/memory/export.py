@@ -213,8 +213,8 @@ def read_text(path: Path) -> str:
         raise _too_big(path, len(raw))
     if raw.startswith(b"PK\x03\x04"):
         raise InvalidInput(
-            f"{path} is a zip archive, not a memories file: bring ChatGPT's or Claude's "
-            "export in with `desktop-mem import`."
+            f"{path} is a zip archive, not a memories file: if it is ChatGPT's or Claude's "
+            "export, import it as another assistant's history."
         )
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
