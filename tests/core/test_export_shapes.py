@@ -66,6 +66,22 @@ def test_a_split_chatgpt_folder_and_one_of_its_files(tmp_path: Path) -> None:
     assert _said(outer) == _expected(range(4, -1, -1))
 
 
+def test_conversations_json_chosen_in_an_unpacked_claude_export_brings_the_rest(
+    tmp_path: Path,
+) -> None:
+    """Its memories and projects are beside it: chosen alone, they were left out."""
+    folder = tmp_path / "claude"
+    with zipfile.ZipFile(exports.claude_zip(tmp_path / "claude.zip", count=2)) as z:
+        z.extractall(folder)
+    export = open_export(folder / "conversations.json")
+    assert export.folder and export.kind == "claude"
+    assert [m.text for m in export.memories] == [
+        "The user is a nurse in Leeds.",
+        "The user keeps an allotment.",
+    ]
+    assert len(list(export.conversations())) == 2
+
+
 def test_a_folder_link_is_not_followed(tmp_path: Path) -> None:
     elsewhere = exports.chatgpt_split_folder(tmp_path / "elsewhere", count=2)
     folder = tmp_path / "chosen"

@@ -1006,7 +1006,7 @@ def open_export(path: Path) -> Export:
             else f"{path} is not a file."
         )
     numbered = _CONVERSATIONS.fullmatch(path.name)
-    if numbered and numbered.group(1) is not None:
+    if numbered and (numbered.group(1) is not None or _beside_its_export(path)):
         return _open_folder(path.parent)
     with _said_as_sentence(path.name):
         try:
@@ -1062,6 +1062,18 @@ def _assemble(path: Path, names: list[str], folder: bool) -> Export:
         if b.endswith(".json") and b not in _KNOWN and not _CONVERSATIONS.fullmatch(b)
     ]  # fmt: skip
     return export
+
+
+def _beside_its_export(path: Path) -> bool:
+    """conversations.json chosen in the folder an export was unpacked into: the rest of
+    the export (its memories, its projects, more conversation files) is read with it."""
+    try:
+        names = {n.lower() for n in _regular_files(path.parent)}
+    except OSError:
+        return False
+    return bool(names & {"memories.json", "projects.json", "users.json", "user.json"}) or any(
+        _CONVERSATIONS.fullmatch(n) and n != "conversations.json" for n in names
+    )
 
 
 def _open_folder(path: Path) -> Export:
