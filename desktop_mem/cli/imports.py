@@ -18,11 +18,12 @@ from desktop_mem.core.errors import EXIT_OK, UsageError
 def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     im = sub.add_parser(
         "import",
-        help="bring in ChatGPT's or Claude's export (zip or conversations.json), mem0 or "
-        "OpenMemory JSON, or a pasted list of memories: conversations become searchable "
-        "history, facts are proposed for review",
+        help="bring in ChatGPT's or Claude's export (the zip, the folder it was unpacked "
+        "into, or its conversations files), mem0 or OpenMemory JSON, or a pasted list of "
+        "memories: conversations become searchable history, facts are proposed for review; "
+        "a file that cannot be read whole is refused and nothing of it imported",
     )
-    im.add_argument("file")
+    im.add_argument("file", help="the export: a zip, a folder or a file")
     im.add_argument("--dry-run", action="store_true", help="say what the file holds; write nothing")
     im.add_argument(
         "--since", metavar="DATE", help="only conversations active since DATE (YYYY-MM-DD)"
