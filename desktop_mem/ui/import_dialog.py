@@ -306,7 +306,9 @@ class ImportController(QObject):
         what = self.tr("Finding facts in your imported messages…")
 
         def work(report: Any) -> Any:
-            return self.app.imports.propose_facts(should_stop=self.stop.is_set, progress=report)
+            return self.app.imports.propose_facts(
+                should_stop=self.stop.is_set, progress=report, wait=True
+            )
 
         def progress(done: int, total: int) -> None:
             self.ctx.hub.work.emit(what, done, total)

@@ -463,3 +463,33 @@ def test_saved_memories_are_weighed_against_the_profile_by_date(
     app.imports.accept()
     current = [m.text for m in app.memories.store.list(include_expired=False)]
     assert current == ["Lives in Lisbon"]
+
+
+def test_one_pass_reads_at_a_time(app: Service, fake_ollama: FakeOllama) -> None:
+    """The window's reading after an import and the idle pass never read one message
+    twice: a second pass returns at once (busy), or waits for the first to end."""
+    import threading
+
+    gate, asked = threading.Semaphore(0), threading.Event()
+
+    def slow(body: dict[str, Any]) -> dict[str, Any]:
+        asked.set()
+        assert gate.acquire(timeout=60)
+        return extraction("Commutes 12 km to the hospital by bike")
+
+    fake_ollama.json_responder = slow
+    app.imports.run(DATA / "claude_conversations.json")
+    first: list[Any] = []
+    reader = threading.Thread(target=lambda: first.append(app.imports.propose_facts()))
+    reader.start()
+    assert asked.wait(60)  # the first pass is reading
+    second = app.imports.propose_facts()
+    assert second.busy and second.read == 0
+    stopped = app.imports.propose_facts(wait=True, should_stop=lambda: True)
+    assert stopped.busy and stopped.read == 0
+    for _ in range(4):
+        gate.release()
+    reader.join(60)
+    assert first[0].read == 4 and not first[0].busy
+    assert app.imports.propose_facts(wait=True).read == 0  # nothing left, nothing twice
+    assert len(app.imports.proposals()) == 1

@@ -514,14 +514,16 @@ class Importer:
         limit: int | None = None,
         should_stop: Callable[[], bool] | None = None,
         progress: Callable[[int, int], None] | None = None,
+        wait: bool = False,
     ) -> Proposed:
         """Read imported user messages for facts, oldest first, with the chat's own
         extraction, and propose what it finds. Stops when the model server fails (the
         rest wait for the next pass: nothing is lost) or `should_stop` says so. While
         another pass reads (the window's after an import, the idle one), returns at once
-        with `busy`: the other pass finds them."""
-        if not self._reading.acquire(blocking=False):
-            return Proposed(left=self.to_read(), busy=True)
+        with `busy` (the other pass finds them), or with `wait` goes on once it ends."""
+        while not (self._reading.acquire(timeout=0.25) if wait else self._reading.acquire(False)):
+            if not wait or (should_stop is not None and should_stop()):
+                return Proposed(left=self.to_read(), busy=True)
         try:
             return self._propose_pass(learner, extractor, limit, should_stop, progress)
         finally:

@@ -102,11 +102,13 @@ class Imports:
         limit: int | None = None,
         should_stop: Callable[[], bool] | None = None,
         progress: Progress | None = None,
+        wait: bool = False,
     ) -> Proposed:
         """Read imported messages for facts with the chat's own extraction and propose
-        them for review; resumes where the last pass stopped."""
+        them for review; resumes where the last pass stopped. One pass reads at a time:
+        another returns at once (`busy`), or with `wait` goes on once the first ends."""
         mem = self.service.memories
-        return self.importer.propose(mem.learner, mem.extractor, limit, should_stop, progress)
+        return self.importer.propose(mem.learner, mem.extractor, limit, should_stop, progress, wait)
 
     def proposals(self, state: str = "waiting") -> builtins.list[Proposal]:
         return self.importer.proposals(state)
