@@ -154,6 +154,36 @@ def _reset_peak() -> bool:
         return False
 
 
+def long_conversation(n: int, rounds: int = 3) -> None:
+    """One conversation of `n` messages in a single chain, in ChatGPT's and Claude's
+    shape, looked at as `desktop-mem import --dry-run` does (read whole, every check,
+    nothing written): the best of `rounds`, in wall-clock and CPU seconds (the CPU
+    figure is the one a busy shared machine does not inflate)."""
+    from desktop_mem.core.config import Config
+    from desktop_mem.core.service import Service
+    from tests import exports
+
+    with tempfile.TemporaryDirectory() as tmp, scratch_home() as home:
+        config = Config.resolve(home=home, ollama_host="http://127.0.0.1:9", embed_model="x")
+        with Service.open(config) as app:
+            for kind, conv in (("ChatGPT", exports.long_chatgpt(n)),
+                               ("Claude", exports.long_claude(n))):  # fmt: skip
+                path = Path(tmp) / f"{kind}.json"
+                path.write_text(json.dumps([conv]))
+                del conv
+                best: tuple[float, float] = (1e9, 1e9)
+                for _ in range(rounds):
+                    wall, cpu = time.perf_counter(), time.process_time()
+                    survey = app.imports.survey(path)
+                    took = (time.perf_counter() - wall, time.process_time() - cpu)
+                    best = min(best, took)
+                    assert survey.messages == n, (survey.messages, n)
+                print(f"{kind}: one conversation of {n:,} messages, "
+                      f"{path.stat().st_size / 1e6:.1f} MB: read whole in {best[0]:.2f} s "
+                      f"({best[1]:.2f} s of CPU), best of {rounds}; "
+                      f"peak RSS {peak_rss_mb():.0f} MB")  # fmt: skip
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--conversations", type=int, default=1000)
@@ -162,8 +192,14 @@ def main() -> None:
     ap.add_argument("--embed-model", default="fake-embed")
     ap.add_argument("--no-index", action="store_true", help="skip embedding (a large export)")
     ap.add_argument("--answer-chars", type=int, default=0, help="pad answers to this length")
+    ap.add_argument(
+        "--long", type=int, metavar="N", help="instead: one conversation of N messages, each format"
+    )
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
+    if args.long:
+        long_conversation(args.long)
+        return
     from desktop_mem.core.config import Config
     from desktop_mem.core.service import Service
 
@@ -191,7 +227,7 @@ def main() -> None:
                 assert survey.messages == kept, (survey.messages, kept)
                 t = time.perf_counter()
                 reset = _reset_peak()
-                stored = app.imports.importer.run(export)
+                stored = app.imports.importer.run(export, surveyed=survey)
                 t_store = time.perf_counter() - t
                 store_rss = peak_rss_mb()
                 on_disk = sum(f.stat().st_size for f in Path(home).rglob("*") if f.is_file())

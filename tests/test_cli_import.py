@@ -16,8 +16,8 @@ def test_import_says_what_it_found_then_imports_once(run: Run) -> None:
     assert code == 0
     assert out == (
         "Found in ChatGPT's export: 3 new conversations (14 messages) from 2024-03-02 to "
-        "2024-09-20; 2 empty conversations; custom instructions. Nothing was written "
-        "(--dry-run).\n"
+        "2024-09-20; 2 empty conversations; 1 fact you told it about yourself (proposed for "
+        "review); custom instructions. Nothing was written (--dry-run).\n"
     )
     assert json.loads(run("conversations", "list", "--json")[1]) == []
     code, out, _ = run("import", str(DATA / "chatgpt_export.zip"), "--use-instructions")
@@ -26,7 +26,11 @@ def test_import_says_what_it_found_then_imports_once(run: Run) -> None:
     assert "7 messages of yours wait to be read" in out
     listed = json.loads(run("conversations", "list", "--json")[1])
     assert {c["origin"] for c in listed} == {"chatgpt"}
-    assert "nurse in Leeds" in run("settings", "list")[1]
+    settings = run("settings", "list")[1]
+    assert "Answer briefly, in British English." in settings and "nurse" not in settings
+    assert "1 memory proposed" in out  # what the person told ChatGPT about themselves
+    waiting = json.loads(run("review", "list", "--json")[1])["waiting"]
+    assert [w["text"] for w in waiting] == ["I'm a nurse in Leeds who bakes at weekends."]
     code, out, _ = run("import", str(DATA / "chatgpt_conversations.json"), "--json")
     report = json.loads(out)
     assert report["found"]["already"] == 3 and report["imported"]["conversations"] == 0

@@ -547,20 +547,55 @@ def _dialogs(out: Path, suffix: str, window: Any, profile: Any, conversation: in
 
 
 def _import_dialogs(out: Path, suffix: str, window: Any, pump: Any) -> None:
-    """Import from ChatGPT, Claude…: what a Claude export holds, then the review of the
-    facts proposed (a pasted list's, so the demo's conversations stay as they are)."""
+    """The import: what a ChatGPT export holds, then the review of the facts proposed (a
+    pasted list's and mem0's, so the demo's conversations stay as they are) while the
+    chat model reads and once it is done, with the Reject all question, the undo line
+    and the editor of Edit and accept; a file of the wrong kind; the status bar's line."""
+    import tempfile
+
+    from tests import exports
+
     samples = ROOT / "tests" / "data" / "imports"
     app = window.context.app
-    export = samples / "claude_export.zip"
-    window.imports.confirm(export, app.imports.survey(export))
-    box = window.imports.box
-    _save(out, "dialog-import" + suffix, box, pump)
-    box.close()
+    imports = window.imports
+    with tempfile.TemporaryDirectory() as tmp:
+        export = exports.chatgpt_split_zip(Path(tmp) / "chatgpt-export.zip", count=5)
+        imports.confirm(export, app.imports.survey(export))
+        _save(out, "dialog-import" + suffix, imports.box, pump)
+        imports.box.close()
+        wrong = Path(tmp) / "holiday photos.pdf"
+        wrong.write_bytes(b"%PDF-1.7\n")
+        imports.import_history(str(wrong))
+        pump(cond=lambda: imports.box is not None and imports.box.isVisible())
+        _save(out, "dialog-import-wrong-kind" + suffix, imports.box, pump)
+        imports.box.close()
     app.imports.run(samples / "pasted_memories.txt")  # proposals only: imported once
     app.imports.run(samples / "mem0_export.json")
-    window.imports.show_review()
-    _save(out, "dialog-import-review" + suffix, window.imports.review, pump)
-    window.imports.review.close()
+    imports.show_review()
+    review = imports.review
+    review._reading_changed(True)  # as while the chat model reads: the review's own slots
+    review._read_progress(37, 120)
+    imports.reading = True
+    review.refresh()
+    _save(out, "dialog-import-review-reading" + suffix, review, pump)
+    imports.reading = False
+    review._reading_changed(False)
+    review.refresh()
+    _save(out, "dialog-import-review" + suffix, review, pump)
+    review.items.setCurrentRow(1)
+    review.edit()
+    _save(out, "dialog-import-edit" + suffix, review.editor, pump)
+    review.editor.reject()
+    review.ask_reject_all()
+    _save(out, "dialog-import-reject-all" + suffix, review.confirm, pump)
+    review.confirm.close()
+    waiting = list(review.proposals)
+    review.decide(False, [waiting[0].id])
+    _save(out, "dialog-import-review-undo" + suffix, review, pump)
+    review.undo()
+    review.close()
+    pump(cond=imports.found.isVisible)
+    _save(out, "import-status-line" + suffix, window, pump)
 
 
 def _save(out: Path, name: str, widget: Any, pump: Any) -> None:

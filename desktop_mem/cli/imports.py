@@ -18,11 +18,12 @@ from desktop_mem.core.errors import EXIT_OK, UsageError
 def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     im = sub.add_parser(
         "import",
-        help="bring in ChatGPT's or Claude's export (zip or conversations.json), mem0 or "
-        "OpenMemory JSON, or a pasted list of memories: conversations become searchable "
-        "history, facts are proposed for review",
+        help="bring in ChatGPT's or Claude's export (the zip, the folder it was unpacked "
+        "into, or its conversations files), mem0 or OpenMemory JSON, or a pasted list of "
+        "memories: conversations become searchable history, facts are proposed for review; "
+        "a file that cannot be read whole is refused and nothing of it imported",
     )
-    im.add_argument("file")
+    im.add_argument("file", help="the export: a zip, a folder or a file")
     im.add_argument("--dry-run", action="store_true", help="say what the file holds; write nothing")
     im.add_argument(
         "--since", metavar="DATE", help="only conversations active since DATE (YYYY-MM-DD)"
@@ -107,6 +108,8 @@ def found_sentence(s: Any) -> str:
             parts.append(f"{_plural(s.empty, 'empty conversation')}")
     if s.memories:
         parts.append(_plural(s.memories, "memory", "memories"))
+    if s.about:
+        parts.append(f"{_plural(s.about, 'fact')} you told it about yourself (proposed for review)")
     if s.instructions:
         parts.append("custom instructions")
     if s.projects:
@@ -141,6 +144,7 @@ def import_file(ctx: Context) -> int:
         index_progress=timed_progress(ctx.err, "Indexing messages"),
         total=survey.conversations + survey.already + survey.empty + survey.projects,
         facts_since=args.facts_since,
+        surveyed=survey,
     )
     if args.use_instructions and survey.instructions:
         app.imports.use_instructions(survey.instructions)

@@ -135,6 +135,21 @@ class ImportRejected(InvalidInput):
         self.problems = problems
 
 
+class ExportRejected(ImportRejected):
+    """Another assistant's export that is not one, or cannot be read whole: nothing of
+    it was imported. `file` names it and `case` says which, for the window to word:
+    'unreadable' (`detail` says what is wrong where), 'not_export' (`detail` says what
+    it is instead: 'pdf', 'picture', 'word', 'spreadsheet', 'web_page', 'zip',
+    'empty', 'binary', 'table', 'memories_table', 'other_json', 'other'), 'password',
+    'unsafe_zip', 'no_conversations', 'no_memories'."""
+
+    reason = "export_rejected"
+
+    def __init__(self, message: str, file: str, case: str, detail: str = "") -> None:
+        super().__init__(message, [(0, detail or case)])
+        self.file, self.case, self.detail = file, case, detail
+
+
 # -- sync -----------------------------------------------------------------------
 
 

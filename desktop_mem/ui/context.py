@@ -62,6 +62,8 @@ class Hub(QObject):
     theme_requested = Signal(str)
     key_change_requested = Signal(str)  # "keyring" or "passphrase"
     restore_requested = Signal(str)  # a backup file to put in place of this profile
+    # a file or folder to import (None: choose one): one door for every kind of import
+    import_requested = Signal(object)
 
 
 class ServerState(QObject):

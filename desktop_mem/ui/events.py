@@ -34,6 +34,7 @@ class CoreSignals(QObject):
     conversation_titled = Signal(int, bool)  # a conversation, whether the model named it
     server_observed = Signal(object)  # what the server said after a turn, or None
     sync_changed = Signal(str)  # sync's state: "on", "off", "synced", "error", ...
+    proposals_changed = Signal()  # facts found in imported history: added or decided
     _arrived = Signal()  # from any thread: something waits to be delivered
 
     def __init__(self, events: core.Events, parent: QObject | None = None) -> None:
@@ -84,15 +85,16 @@ class CoreSignals(QObject):
                 kinds.add(type(event))
         if removed is None or removed:
             self.memories_removed.emit(tuple(sorted(removed or ())))
-        if core.MemoriesChanged in kinds:
-            self.memories_changed.emit()
         if touched is None or touched:
             self.conversations_touched.emit(tuple(sorted(touched or ())))
-        if core.ConversationsChanged in kinds:
-            self.conversations_changed.emit()
-        if core.DocumentsChanged in kinds:
-            self.documents_changed.emit()
-        if core.LearningChanged in kinds:
-            self.learning_changed.emit()
-        if core.AboutChanged in kinds:
-            self.about_changed.emit()
+        # a change of each kind, said once however many arrived together
+        for kind, signal in (
+            (core.MemoriesChanged, self.memories_changed),
+            (core.ConversationsChanged, self.conversations_changed),
+            (core.DocumentsChanged, self.documents_changed),
+            (core.LearningChanged, self.learning_changed),
+            (core.AboutChanged, self.about_changed),
+            (core.ProposalsChanged, self.proposals_changed),
+        ):
+            if kind in kinds:
+                signal.emit()

@@ -1,45 +1,55 @@
-"""Bringing another assistant's history in, in the window: choose the export, see what
-it holds before anything is written, import it in the background with progress, and
-review the facts found in it (accept all, reject all, or each: accept, edit, reject),
-grouped by kind. Nothing found reaches a prompt before it is accepted."""
+"""Bringing another assistant's history in, in the window: the one import door (a file
+or folder chosen, sent to the import that reads it: this app's memories files at once,
+everything else looked at first), what the export holds said before anything is
+written, the import in the background with progress, then the facts in it found in
+the background by the chat model while the review (review_dialog.py) shows them as
+they come, and the status bar's line while some wait ("3 facts found in your imported
+conversations: Review"). Nothing found reaches a prompt before it is accepted."""
 
 from __future__ import annotations
 
+import html
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QDialog,
-    QDialogButtonBox,
-    QFileDialog,
-    QHBoxLayout,
-    QInputDialog,
-    QLabel,
-    QListWidget,
-    QListWidgetItem,
-    QMessageBox,
-    QPushButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtWidgets import QCheckBox, QFileDialog, QLabel, QMainWindow, QMessageBox
 
+from desktop_mem.core.errors import ExportRejected
 from desktop_mem.ui import tasks
 from desktop_mem.ui.context import Context
-
-ID_ROLE = Qt.ItemDataRole.UserRole + 1
+from desktop_mem.ui.errors import translated_ui
+from desktop_mem.ui.review_dialog import ReviewDialog
 
 
 class ImportController(QObject):
-    def __init__(self, context: Context) -> None:
+    reading_changed = Signal(bool)  # the chat model reads imported messages for facts, or not
+    read_progress = Signal(int, int)  # messages read, of how many
+    read_ended = Signal(object)  # what the pass did (Proposed), or the sentence it failed with
+
+    def __init__(
+        self, context: Context, import_memories: Callable[[str], None] | None = None
+    ) -> None:
         super().__init__(context.view)
         self.ctx = context
         self.app = context.app
+        self.import_memories = import_memories  # this app's own memories files
         self.box: QMessageBox | None = None
         self.review: ReviewDialog | None = None
         self.stop = threading.Event()
+        self.reading = False
+        self.found = QLabel()
+        self.found.setObjectName("importFound")
+        self.found.setTextFormat(Qt.TextFormat.RichText)
+        self.found.linkActivated.connect(lambda _link: self.show_review())
+        self.found.hide()
+        if isinstance(context.view, QMainWindow):
+            context.view.statusBar().addPermanentWidget(self.found)
+        context.core.proposals_changed.connect(self.update_found)
+        context.hub.import_requested.connect(self.choose)
+        QTimer.singleShot(0, self.update_found)  # facts that wait from an earlier evening
 
     # -- words -------------------------------------------------------------------------
 
@@ -87,6 +97,14 @@ class ImportController(QObject):
             lines.append(self.tr("%n empty conversation(s): left out", "", s.empty))
         if s.memories:
             lines.append(self.tr("%n saved memory(s): proposed for you to review", "", s.memories))
+        if s.about:
+            lines.append(
+                self.tr(
+                    "%n fact(s) you told it about yourself: proposed for you to review",
+                    "",
+                    s.about,
+                )
+            )
         if s.projects:
             lines.append(
                 self.tr(
@@ -104,32 +122,104 @@ class ImportController(QObject):
             lines.append(self.tr("Nothing new to import."))
         return "\n".join(lines)
 
-    # -- importing -----------------------------------------------------------------------
+    def rejected_text(self, exc: ExportRejected) -> str:
+        """Why an export was refused, in the window's language: what the file is, or
+        what is wrong with it, and what to choose instead."""
+        if not translated_ui():
+            return str(exc)  # the core's sentence, with every detail
+        name = exc.file
+        if exc.case == "not_export":
+            what = {
+                "pdf": self.tr("a PDF document"),
+                "picture": self.tr("a picture"),
+                "word": self.tr("a Word document"),
+                "spreadsheet": self.tr("a spreadsheet"),
+                "web_page": self.tr("a web page"),
+                "zip": self.tr("a zip without a conversations.json in it"),
+                "empty": self.tr("empty"),
+                "binary": self.tr("not a text file"),
+                "table": self.tr("a table (CSV)"),
+                "memories_table": self.tr("a table of memories"),
+                "other_json": self.tr("JSON of another kind"),
+            }.get(exc.detail, self.tr("a file of another kind"))
+            return (
+                self.tr(
+                    "%1 is %2, not an export this app reads: choose the zip that ChatGPT or "
+                    "Claude sent you (or the conversations.json in it), or a memories file."
+                )
+                .replace("%1", name)
+                .replace("%2", what)
+            )
+        words = {
+            "password": self.tr(
+                "%1 is locked with a password, so nothing was imported: download the export "
+                "again from the service."
+            ),
+            "unsafe_zip": self.tr(
+                "%1 is not a safe zip (it points outside itself, or unpacks to far more than "
+                "it holds), so nothing was imported: download the export again."
+            ),
+            "no_conversations": self.tr(
+                "%1 holds no conversations.json: choose the folder you unpacked the export "
+                "into, or the export's zip."
+            ),
+            "no_memories": self.tr("%1 holds no memories: nothing was imported."),
+        }
+        return words.get(
+            exc.case,
+            self.tr(
+                "%1 cannot be read whole, so nothing was imported from it: download the "
+                "export again."
+            ),
+        ).replace("%1", name)
 
-    def import_history(self, path: str | None = None) -> None:
+    # -- the door ----------------------------------------------------------------------
+
+    def choose(self, path: str | None = None) -> None:
+        """Import a file: chosen here when not given; this app's memories files go to
+        the memory import, every other file or folder is looked at first."""
         if path is None:
             path, _ = QFileDialog.getOpenFileName(
-                self.ctx.view, self.tr("Import from ChatGPT, Claude or another assistant"),
-                self.ctx.file_folder(),
-                self.tr("Exports (*.zip *.json *.txt);;All files (*)"),
+                self.ctx.view, self.tr("Import"), self.ctx.file_folder(),
+                self.tr(
+                    "Exports and memories (*.zip *.json *.txt *.md *.markdown *.csv);;"
+                    "All files (*)"
+                ),
             )  # fmt: skip
             if not path:
                 return
             self.ctx.remember_folder(path)
+        if self.import_memories is not None and self.app.imports.door(Path(path)) == "memories":
+            self.import_memories(path)
+        else:
+            self.import_history(path)
+
+    # -- importing -----------------------------------------------------------------------
+
+    def import_history(self, path: str | None = None) -> None:
+        if path is None:
+            self.choose()
+            return
         chosen = Path(path)
         self.ctx.hub.work.emit(self.tr("Reading the export…"), 0, 0)
         tasks.run(
             self.app.imports.survey,
             chosen,
             done=lambda s: self.confirm(chosen, s),
-            failed=self._failed,
+            failed_with=self._failed,
         )
 
-    def _failed(self, text: str) -> None:
+    def _failed(self, text: str, exc: BaseException | None = None) -> None:
         self.ctx.hub.work.emit(None, 0, 0)
+        details = ""
+        if isinstance(exc, ExportRejected):
+            text = self.rejected_text(exc)
+            details = exc.detail if exc.case == "unreadable" else ""
         box = QMessageBox(
             QMessageBox.Icon.Warning, self.tr("Nothing was imported"), text, parent=self.ctx.view
         )
+        if details:
+            box.setDetailedText(details)
         box.open()
         self.box = box
 
@@ -156,7 +246,7 @@ class ImportController(QObject):
         go = box.addButton(self.tr("Import"), QMessageBox.ButtonRole.AcceptRole)
         box.addButton(QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(go)
-        nothing = not (survey.conversations or survey.memories)
+        nothing = not (survey.conversations or survey.memories or survey.about)
         go.setEnabled(not nothing)
 
         def answered() -> None:
@@ -174,7 +264,7 @@ class ImportController(QObject):
 
         def work(report: Any) -> Any:
             done = self.app.imports.run(
-                path, progress=report, should_stop=self.stop.is_set, total=total
+                path, progress=report, should_stop=self.stop.is_set, total=total, surveyed=survey
             )
             if use_instructions and survey.instructions:
                 self.app.imports.use_instructions(survey.instructions)
@@ -184,10 +274,12 @@ class ImportController(QObject):
             work,
             done=self.imported,
             progress=lambda d, t: self.ctx.hub.work.emit(what, d, t),
-            failed=self._failed,
+            failed_with=self._failed,
         )
 
     def imported(self, result: Any) -> None:
+        """The conversations are in: the review opens at once, and the chat model
+        starts reading them for facts, which appear in it as they are found."""
         done, warnings = result
         self.ctx.hub.work.emit(None, 0, 0)
         self.ctx.hub.conversations_changed.emit()
@@ -198,198 +290,59 @@ class ImportController(QObject):
         self.ctx.hub.status.emit(msg, 15000)
         if done.proposed or done.to_read:
             self.show_review()
+        if done.to_read:
+            self.read()
 
-    def show_review(self) -> None:
-        if self.review is None:
-            self.review = ReviewDialog(self, self.ctx.view)
-        self.review.refresh()
-        self.review.show()
-        self.review.raise_()
-
-
-class ReviewDialog(QDialog):
-    """The facts found in imported history: each ticked one is accepted or rejected; one
-    can be edited before it is accepted; those the profile already holds are marked."""
-
-    def __init__(self, controller: ImportController, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.controller = controller
-        self.app = controller.app
-        self.setWindowTitle(self.tr("Review imported memories"))
-        self.resize(720, 520)
-        layout = QVBoxLayout(self)
-        self.heading = QLabel()
-        self.heading.setWordWrap(True)
-        layout.addWidget(self.heading)
-        self.items = QListWidget()
-        self.items.setWordWrap(True)
-        self.items.setTextElideMode(Qt.TextElideMode.ElideNone)
-        self.items.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.items.itemDoubleClicked.connect(lambda _: self.edit())
-        layout.addWidget(self.items, 1)
-        self.reading = QLabel()
-        self.reading.setWordWrap(True)
-        row = QHBoxLayout()
-        row.addWidget(self.reading, 1)
-        self.read_button = QPushButton(self.tr("Find facts in my messages"))
-        self.read_button.clicked.connect(self.read)
-        self.stop_button = QPushButton(self.tr("Stop"))
-        self.stop_button.clicked.connect(self.controller.stop.set)
-        self.stop_button.hide()
-        row.addWidget(self.read_button)
-        row.addWidget(self.stop_button)
-        layout.addLayout(row)
-        buttons = QHBoxLayout()
-        self.accept_button = QPushButton(self.tr("Accept ticked"))
-        self.edit_button = QPushButton(self.tr("Edit and accept…"))
-        self.reject_button = QPushButton(self.tr("Reject ticked"))
-        self.accept_all = QPushButton(self.tr("Accept all"))
-        self.reject_all = QPushButton(self.tr("Reject all"))
-        self.accept_button.clicked.connect(lambda: self.decide(True, self.ticked()))
-        self.reject_button.clicked.connect(lambda: self.decide(False, self.ticked()))
-        self.accept_all.clicked.connect(lambda: self.decide(True, None))
-        self.reject_all.clicked.connect(lambda: self.decide(False, None))
-        self.edit_button.clicked.connect(self.edit)
-        for b in (self.accept_button, self.edit_button, self.reject_button):
-            buttons.addWidget(b)
-        buttons.addStretch(1)
-        buttons.addWidget(self.accept_all)
-        buttons.addWidget(self.reject_all)
-        layout.addLayout(buttons)
-        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        close.rejected.connect(self.reject)
-        layout.addWidget(close)
-        self.proposals: list[Any] = []
-
-    def refresh(self) -> None:
-        self.proposals = self.app.imports.proposals()
-        self.items.clear()
-        kind = None
-        for p in self.proposals:
-            if p.kind != kind:
-                kind = p.kind
-                header = QListWidgetItem(self.controller.kind_name(kind))
-                header.setFlags(Qt.ItemFlag.ItemIsEnabled)
-                font = header.font()
-                font.setBold(True)
-                header.setFont(font)
-                self.items.addItem(header)
-            text = f"{p.text}    ({self.controller.source_text(p.origin, p.said_at)})"
-            if p.duplicate_of:
-                text += "  " + self.tr("already a memory")
-            if p.replaces:
-                text += "  " + self.tr("replaces: %1 (%2)").replace(
-                    "%1", p.replaces["text"]
-                ).replace("%2", p.replaces["date"])
-            if p.replaced_by:
-                text += "  " + self.tr("replaced by: %1 (%2), kept as past").replace(
-                    "%1", p.replaced_by["text"]
-                ).replace("%2", p.replaced_by["date"])
-            item = QListWidgetItem(text)
-            item.setFlags(
-                Qt.ItemFlag.ItemIsEnabled
-                | Qt.ItemFlag.ItemIsUserCheckable
-                | Qt.ItemFlag.ItemIsSelectable
-            )
-            item.setCheckState(Qt.CheckState.Unchecked if p.duplicate_of else Qt.CheckState.Checked)
-            item.setData(ID_ROLE, p.id)
-            self.items.addItem(item)
-        n = len(self.proposals)
-        origins = {p.origin for p in self.proposals}
-        found = (
-            self.tr("%n fact(s) about you found in your %1 history.", "", n).replace(
-                "%1", self.controller.origin_name(origins.pop())
-            )
-            if len(origins) == 1 and origins <= {"chatgpt", "claude"}
-            else self.tr("%n fact(s) about you found in your imported history.", "", n)
-        )
-        self.heading.setText(
-            found + " " + self.tr("None is used until you accept it.")
-            if n
-            else self.tr("No facts wait for review.")
-        )
-        left = self.app.imports.to_read()
-        self.reading.setText(
-            self.tr("%n of your imported message(s) not yet read for facts.", "", left)
-            if left
-            else ""
-        )
-        self.read_button.setVisible(bool(left))
-        for b in (self.accept_button, self.edit_button, self.reject_button,
-                  self.accept_all, self.reject_all):  # fmt: skip
-            b.setEnabled(bool(n))
-
-    def ticked(self) -> list[int]:
-        out = []
-        for i in range(self.items.count()):
-            item = self.items.item(i)
-            if item.data(ID_ROLE) is not None and item.checkState() == Qt.CheckState.Checked:
-                out.append(int(item.data(ID_ROLE)))
-        return out
-
-    def decide(self, accept: bool, ids: list[int] | None) -> None:
-        if ids == []:
-            return
-        if accept:
-            made = self.app.imports.accept(ids)
-            self.controller.ctx.hub.memories_changed.emit(None)
-            self.controller.ctx.hub.status.emit(
-                self.tr("Accepted: %n new memory(s).", "", len(made)), 10000
-            )
-        else:
-            n = self.app.imports.reject(ids)
-            self.controller.ctx.hub.status.emit(self.tr("Rejected %n fact(s).", "", n), 10000)
-        self.refresh()
-
-    def edit(self) -> None:
-        item = self.items.currentItem()
-        if item is None or item.data(ID_ROLE) is None:
-            return
-        pid = int(item.data(ID_ROLE))
-        current = next(p.text for p in self.proposals if p.id == pid)
-        text, ok = QInputDialog.getText(
-            self, self.tr("Edit and accept"), self.tr("Memory:"), text=current
-        )
-        if ok and text.strip():
-            self.app.imports.accept([pid], text=text)
-            self.controller.ctx.hub.memories_changed.emit(None)
-            self.refresh()
+    # -- finding facts in the background ---------------------------------------------------
 
     def read(self) -> None:
-        """Read imported messages for facts with the chat model, in the background."""
-        self.controller.stop.clear()
-        self.read_button.hide()
-        self.stop_button.show()
-        hub = self.controller.ctx.hub
+        """Read the imported messages for facts with the chat model, in the background;
+        the review shows what is found as it is found."""
+        if self.reading:
+            return
+        self.stop.clear()
+        self.reading = True
+        self.reading_changed.emit(True)
         what = self.tr("Finding facts in your imported messages…")
 
         def work(report: Any) -> Any:
             return self.app.imports.propose_facts(
-                should_stop=self.controller.stop.is_set, progress=report
+                should_stop=self.stop.is_set, progress=report, wait=True
             )
 
-        tasks.run(
-            work,
-            done=self.read_done,
-            failed=self.read_failed,
-            progress=lambda d, t: hub.work.emit(what, d, t),
-        )
+        def progress(done: int, total: int) -> None:
+            self.ctx.hub.work.emit(what, done, total)
+            self.read_progress.emit(done, total)
 
-    def _reading_ended(self) -> None:
-        self.controller.ctx.hub.work.emit(None, 0, 0)
-        self.stop_button.hide()
-        self.refresh()
+        tasks.run(work, done=self._read_done, failed=self._read_done, progress=progress)
 
-    def read_done(self, done: Any) -> None:
-        self._reading_ended()
-        if done.failed:
-            self.reading.setText(
-                self.tr(
-                    "The model server stopped answering, so reading paused; nothing was "
-                    "lost. Try again once it answers."
+    def _read_done(self, result: Any) -> None:
+        self.reading = False
+        self.ctx.hub.work.emit(None, 0, 0)
+        self.reading_changed.emit(False)
+        self.read_ended.emit(result)
+        self.update_found()
+
+    def update_found(self) -> None:
+        """The status bar's line while facts wait and the review is not open."""
+        waiting = self.app.imports.counts()["waiting"]
+        shown = bool(waiting) and not (self.review is not None and self.review.isVisible())
+        if shown:
+            self.found.setText(
+                html.escape(
+                    self.tr("%n fact(s) found in your imported conversations:", "", waiting)
                 )
+                + ' <a href="review">'
+                + html.escape(self.tr("Review"))
+                + "</a>"
             )
+        self.found.setVisible(shown)
 
-    def read_failed(self, text: str) -> None:
-        self._reading_ended()
-        self.reading.setText(text)
+    def show_review(self) -> None:
+        if self.review is None:
+            self.review = ReviewDialog(self, self.ctx.view)
+            self.review.finished.connect(lambda _r: self.update_found())
+        self.review.refresh()
+        self.review.show()
+        self.review.raise_()
+        self.update_found()

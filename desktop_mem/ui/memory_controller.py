@@ -60,7 +60,8 @@ class MemoryController(QObject):
         b.forget_all_requested.connect(self.forget_all)
         b.restore_requested.connect(self.restore_memory)
         b.export_requested.connect(self.export_memories)
-        b.import_requested.connect(self.import_memories)
+        # one door for every import: it tells this app's memories files from other exports
+        b.import_requested.connect(lambda: self.ctx.hub.import_requested.emit(None))
         b.message_requested.connect(context.hub.message_requested)
         context.hub.memories_changed.connect(self.memory_changed)
         context.hub.memory_requested.connect(self.show_memory)

@@ -68,16 +68,9 @@ class SleepController(QObject):
         self.running = False
         self.timer.start()
         self.finished.emit(result.changes)
-        if result.proposed:
-            self.ctx.hub.status.emit(
-                self.tr(
-                    "While you were away, %n fact(s) about you were found in your imported "
-                    "history: Memories › Review imported memories… to accept them.",
-                    "",
-                    result.proposed,
-                ),
-                30000,
-            )
+        # facts found in imported history are said by the import's own line in the
+        # status bar ("3 facts found in your imported conversations: Review"), which
+        # the core's announcement of them updates
 
     def _failed(self, *_: Any) -> None:
         # the model server was away, say: try again after the next quiet spell

@@ -145,49 +145,59 @@
 <context>
     <name>ImportController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="75" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="85" />
         <source>%n new conversation(s)</source>
         <translation><numerusform>%n new conversation</numerusform><numerusform>%n new conversations</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="76" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="86" />
         <source>%n message(s)</source>
         <translation><numerusform>%n message</numerusform><numerusform>%n messages</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="84" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="94" />
         <source>%n conversation(s) imported before: not added again</source>
         <translation><numerusform>%n conversation imported before: not added again</numerusform><numerusform>%n conversations imported before: not added again</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="87" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="97" />
         <source>%n empty conversation(s): left out</source>
         <translation><numerusform>%n empty conversation: left out</numerusform><numerusform>%n empty conversations: left out</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="89" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="99" />
         <source>%n saved memory(s): proposed for you to review</source>
         <translation><numerusform>%n saved memory: proposed for you to review</numerusform><numerusform>%n saved memories: proposed for you to review</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="93" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="103" />
+        <source>%n fact(s) you told it about yourself: proposed for you to review</source>
+        <translation><numerusform>%n fact you told it about yourself: proposed for you to review</numerusform><numerusform>%n facts you told it about yourself: proposed for you to review</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="111" />
         <source>%n project(s): instructions proposed for review, documents kept with your conversations</source>
         <translation><numerusform>%n project: instructions proposed for review, documents kept with your conversations</numerusform><numerusform>%n projects: instructions proposed for review, documents kept with your conversations</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="101" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="119" />
         <source>%n entry(s) in a form this app does not know: skipped</source>
         <translation><numerusform>%n entry in a form this app does not know: skipped</numerusform><numerusform>%n entries in a form this app does not know: skipped</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="194" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="286" />
         <source>Imported %n conversation(s)</source>
         <translation><numerusform>Imported %n conversation</numerusform><numerusform>Imported %n conversations</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="195" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="287" />
         <source>%n message(s).</source>
         <translation><numerusform>%n message.</numerusform><numerusform>%n messages.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="333" />
+        <source>%n fact(s) found in your imported conversations:</source>
+        <translation><numerusform>%n fact found in your imported conversations:</numerusform><numerusform>%n facts found in your imported conversations:</numerusform></translation>
     </message>
     </context>
 <context>
@@ -230,62 +240,62 @@
 <context>
     <name>MemoryController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="319" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="320" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>Delete %n memory for good, with its history?</numerusform><numerusform>Delete %n memories for good, with their history?</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="322" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="323" />
         <source>It shaped %n answer(s).</source>
         <translation><numerusform>It shaped %n answer.</numerusform><numerusform>It shaped %n answers.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="324" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="325" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>They shaped %n answer.</numerusform><numerusform>They shaped %n answers.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="341" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="342" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>Deleted %n memory.</numerusform><numerusform>Deleted %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="369" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="370" />
         <source>Forgot %n memory(s); the conversations stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>Forgot %n memory; the conversations stay to read, but the assistant no longer sees them.</numerusform><numerusform>Forgot %n memories; the conversations stay to read, but the assistant no longer sees them.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="375" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="376" />
         <source>Forgot %n memory(s)</source>
         <translation><numerusform>Forgot %n memory</numerusform><numerusform>Forgot %n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="376" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="377" />
         <source> and deleted %n message(s).</source>
         <translation><numerusform> and deleted %n message.</numerusform><numerusform> and deleted %n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="433" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="434" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>Exported %n memory to %1. That file is not encrypted.</numerusform><numerusform>Exported %n memories to %1. That file is not encrypted.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="476" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="477" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>Imported %n memory.</numerusform><numerusform>Imported %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="478" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="479" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>%n already known, skipped.</numerusform><numerusform>%n already known, skipped.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="491" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="492" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>While you were away, %n memory was tidied (merged or marked out of date); its History can undo it.</numerusform><numerusform>While you were away, %n memories were tidied (merged or marked out of date); each memory's History can undo it.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="501" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="502" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>Consolidation: %n change.</numerusform><numerusform>Consolidation: %n changes.</numerusform></translation>
     </message>
@@ -293,31 +303,56 @@
 <context>
     <name>ReviewDialog</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="300" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="216" />
+        <source>%n fact(s) about you found so far in your %1 history.</source>
+        <translation><numerusform>%n fact about you found so far in your %1 history.</numerusform><numerusform>%n facts about you found so far in your %1 history.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="218" />
+        <source>%n fact(s) about you found so far in your imported history.</source>
+        <translation><numerusform>%n fact about you found so far in your imported history.</numerusform><numerusform>%n facts about you found so far in your imported history.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="222" />
         <source>%n fact(s) about you found in your %1 history.</source>
         <translation><numerusform>%n fact about you found in your %1 history.</numerusform><numerusform>%n facts about you found in your %1 history.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="304" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="224" />
         <source>%n fact(s) about you found in your imported history.</source>
         <translation><numerusform>%n fact about you found in your imported history.</numerusform><numerusform>%n facts about you found in your imported history.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="313" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="244" />
+        <source>Read %1 of %n message(s).</source>
+        <translation><numerusform>Read %1 of %n message.</numerusform><numerusform>Read %1 of %n messages.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="252" />
         <source>%n of your imported message(s) not yet read for facts.</source>
         <translation><numerusform>%n of your imported messages not yet read for facts.</numerusform><numerusform>%n of your imported messages not yet read for facts.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="337" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="305" />
         <source>Accepted: %n new memory(s).</source>
         <translation><numerusform>Accepted: %n new memory.</numerusform><numerusform>Accepted: %n new memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="341" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="322" />
+        <source>Reject all %n fact(s) found in your imported history?</source>
+        <translation><numerusform>Reject the %n fact found in your imported history?</numerusform><numerusform>Reject all %n facts found in your imported history?</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="347" />
         <source>Rejected %n fact(s).</source>
         <translation><numerusform>Rejected %n fact.</numerusform><numerusform>Rejected %n facts.</numerusform></translation>
     </message>
-    </context>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="357" />
+        <source>%n fact(s) wait for review again.</source>
+        <translation><numerusform>%n fact waits for review again.</numerusform><numerusform>%n facts wait for review again.</numerusform></translation>
+    </message>
+</context>
 <context>
     <name>SettingsController</name>
     <message numerus="yes">
@@ -326,14 +361,6 @@
         <translation><numerusform>Re-indexed %n item with %1.</numerusform><numerusform>Re-indexed %n items with %1.</numerusform></translation>
     </message>
     </context>
-<context>
-    <name>SleepController</name>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sleep_controller.py" line="74" />
-        <source>While you were away, %n fact(s) about you were found in your imported history: Memories › Review imported memories… to accept them.</source>
-        <translation><numerusform>While you were away, %n fact about you was found in your imported history: Memories › Review imported memories… to accept it.</numerusform><numerusform>While you were away, %n facts about you were found in your imported history: Memories › Review imported memories… to accept them.</numerusform></translation>
-    </message>
-</context>
 <context>
     <name>SyncPage</name>
     <message numerus="yes">

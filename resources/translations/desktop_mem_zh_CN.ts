@@ -1045,6 +1045,24 @@
     </message>
 </context>
 <context>
+    <name>EditFactDialog</name>
+    <message>
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="53" />
+        <source>Edit and accept</source>
+        <translation>编辑后接受</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="55" />
+        <source>The memory, as it should be kept:</source>
+        <translation>这条记忆要保存成的样子：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="63" />
+        <source>Accept</source>
+        <translation>接受</translation>
+    </message>
+</context>
+<context>
     <name>ForgetDialog</name>
     <message>
         <location filename="../../desktop_mem/ui/forget_dialog.py" line="43" />
@@ -1148,155 +1166,261 @@
 <context>
     <name>ImportController</name>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="48" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="58" />
         <source>Facts</source>
         <translation>事实</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="49" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="59" />
         <source>Preferences</source>
         <translation>偏好</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="50" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="60" />
         <source>Events</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="51" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="61" />
         <source>Plans</source>
         <translation>计划</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="52" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="62" />
         <source>People</source>
         <translation>人物</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="53" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="63" />
         <source>Notes</source>
         <translation>笔记</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="62" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="72" />
         <source>a pasted list</source>
         <translation>粘贴的列表</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="68" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="78" />
         <source>from %1, %2</source>
         <translation>来自 %1，%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="69" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="79" />
         <source>from %1</source>
         <translation>来自 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="73" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="83" />
         <source>This file is from %1.</source>
         <translation>这个文件来自 %1。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="75" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="85" />
         <source>%n new conversation(s)</source>
         <translation><numerusform>%n 个新对话</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="76" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="86" />
         <source>%n message(s)</source>
         <translation><numerusform>%n 条消息</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="78" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="88" />
         <source>(%1 to %2)</source>
         <translation>（%1 至 %2）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="84" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="94" />
         <source>%n conversation(s) imported before: not added again</source>
         <translation><numerusform>%n 个对话以前导入过：不会重复添加</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="87" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="97" />
         <source>%n empty conversation(s): left out</source>
         <translation><numerusform>%n 个空对话：不导入</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="89" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="99" />
         <source>%n saved memory(s): proposed for you to review</source>
         <translation><numerusform>%n 条已保存的记忆：交给你审阅</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="93" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="103" />
+        <source>%n fact(s) you told it about yourself: proposed for you to review</source>
+        <translation><numerusform>你告诉它的关于你自己的 %n 条事实：交给你审阅</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="111" />
         <source>%n project(s): instructions proposed for review, documents kept with your conversations</source>
         <translation><numerusform>%n 个项目：其指令供你审阅，其文档与你的对话一起保存</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="101" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="119" />
         <source>%n entry(s) in a form this app does not know: skipped</source>
         <translation><numerusform>%n 项的格式本应用无法识别：已跳过</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="104" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="122" />
         <source>Nothing new to import.</source>
         <translation>没有新的内容可导入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="112" />
-        <source>Import from ChatGPT, Claude or another assistant</source>
-        <translation>从 ChatGPT、Claude 或其他助手导入</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="114" />
-        <source>Exports (*.zip *.json *.txt);;All files (*)</source>
-        <translation>导出文件 (*.zip *.json *.txt);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="120" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="204" />
         <source>Reading the export…</source>
         <translation>正在读取导出文件…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="131" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="219" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="141" />
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="156" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="183" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="231" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="246" />
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="133" />
+        <source>a PDF document</source>
+        <translation>PDF 文档</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="134" />
+        <source>a picture</source>
+        <translation>图片</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="135" />
+        <source>a Word document</source>
+        <translation>Word 文档</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="136" />
+        <source>a spreadsheet</source>
+        <translation>电子表格</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="137" />
+        <source>a web page</source>
+        <translation>网页</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="138" />
+        <source>a zip without a conversations.json in it</source>
+        <translation>里面没有 conversations.json 的 zip 文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="139" />
+        <source>empty</source>
+        <translation>空文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="140" />
+        <source>not a text file</source>
+        <translation>不是文本文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="141" />
+        <source>a table (CSV)</source>
+        <translation>表格（CSV）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="142" />
+        <source>a table of memories</source>
+        <translation>记忆表格</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="143" />
+        <source>JSON of another kind</source>
+        <translation>其他类型的 JSON</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="144" />
+        <source>a file of another kind</source>
+        <translation>其他类型的文件</translation>
+    </message>
+    <message>
         <location filename="../../desktop_mem/ui/import_dialog.py" line="147" />
+        <source>%1 is %2, not an export this app reads: choose the zip that ChatGPT or Claude sent you (or the conversations.json in it), or a memories file.</source>
+        <translation>%1 是%2，不是本应用能读取的导出文件：请选择 ChatGPT 或 Claude 发给你的 zip 文件（或其中的 conversations.json），或者一个记忆文件。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="155" />
+        <source>%1 is locked with a password, so nothing was imported: download the export again from the service.</source>
+        <translation>%1 设有密码，所以什么都没有导入：请从该服务重新下载导出文件。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="159" />
+        <source>%1 is not a safe zip (it points outside itself, or unpacks to far more than it holds), so nothing was imported: download the export again.</source>
+        <translation>%1 不是安全的 zip 文件（它指向自身之外，或解压后远大于它本身），所以什么都没有导入：请重新下载导出文件。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="163" />
+        <source>%1 holds no conversations.json: choose the folder you unpacked the export into, or the export's zip.</source>
+        <translation>%1 中没有 conversations.json：请选择你解压导出文件的文件夹，或导出的 zip 文件。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="166" />
+        <source>%1 holds no memories: nothing was imported.</source>
+        <translation>%1 中没有记忆：什么都没有导入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="171" />
+        <source>%1 cannot be read whole, so nothing was imported from it: download the export again.</source>
+        <translation>%1 无法完整读取，所以其中的内容都没有导入：请重新下载导出文件。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="185" />
+        <source>Exports and memories (*.zip *.json *.txt *.md *.markdown *.csv);;All files (*)</source>
+        <translation>导出文件和记忆 (*.zip *.json *.txt *.md *.markdown *.csv);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="237" />
         <source>Use its custom instructions in this profile</source>
         <translation>在此配置中使用其中的自定义指令</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="151" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="241" />
         <source>Conversations become searchable history, dated as they were written. Facts about you found in them are proposed for you to review; none is used before you accept it.</source>
         <translation>对话会成为可搜索的历史记录，保留原来的日期。从中发现的关于你的事实会交给你审阅；你接受之前，一条都不会被使用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="173" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="263" />
         <source>Importing conversations…</source>
         <translation>正在导入对话…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="194" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="286" />
         <source>Imported %n conversation(s)</source>
         <translation><numerusform>已导入 %n 个对话</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="195" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="287" />
         <source>%n message(s).</source>
         <translation><numerusform>%n 条消息。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="197" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="289" />
         <source>They are found by their words until the model server answers.</source>
         <translation>在模型服务器恢复之前，只能按字词找到它们。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="306" />
+        <source>Finding facts in your imported messages…</source>
+        <translation>正在从你导入的消息中找出事实…</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="333" />
+        <source>%n fact(s) found in your imported conversations:</source>
+        <translation><numerusform>在你导入的对话中发现了 %n 条事实：</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="336" />
+        <source>Review</source>
+        <translation>审阅</translation>
     </message>
 </context>
 <context>
@@ -1841,168 +1965,168 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryController</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="185" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="186" />
         <source>That memory was forgotten: it is no longer kept.</source>
         <translation>这条记忆已被忘记，不再保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="210" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="211" />
         <source>an app without a key</source>
         <translation>没有密钥的应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="211" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="212" />
         <source>an app with a key that is not valid</source>
         <translation>密钥无效的应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="257" />
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="270" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="258" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="271" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="274" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="275" />
         <source>The memory was saved.</source>
         <translation>记忆已保存。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="319" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="320" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="322" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="323" />
         <source>It shaped %n answer(s).</source>
         <translation><numerusform>它影响过 %n 个回答。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="324" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="325" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="330" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="331" />
         <source>Delete memories</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="337" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="338" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="341" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="342" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="363" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="364" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="369" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="370" />
         <source>Forgot %n memory(s); the conversations stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>已忘记 %n 条记忆；对话保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="375" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="376" />
         <source>Forgot %n memory(s)</source>
         <translation><numerusform>已忘记 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="376" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="377" />
         <source> and deleted %n message(s).</source>
         <translation><numerusform>，并删除了 %n 条消息。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="390" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="391" />
         <source>Delete everything</source>
         <translation>全部删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="392" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="393" />
         <source>This deletes all %1 conversations and all %2 memories of this profile for good. The settings and the key stay.</source>
         <translation>这会永久删除此配置的全部 %1 个对话和全部 %2 条记忆。设置和密钥会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="397" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="398" />
         <source>DELETE</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="403" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="404" />
         <source>Deleting everything…</source>
         <translation>正在全部删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="413" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="414" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="415" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="416" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="421" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="422" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="433" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="434" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="442" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="443" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="443" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="444" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="455" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="456" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="458" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="459" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="470" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="471" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="476" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="477" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="478" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="479" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="482" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="483" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="491" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="492" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>你不在的时候，整理了 %n 条记忆（合并或标记为过期）；可在每条记忆的历史中撤销。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="501" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="502" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>
@@ -2567,112 +2691,153 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>ReviewDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="218" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="85" />
         <source>Review imported memories</source>
         <translation>审阅导入的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="234" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="100" />
         <source>Find facts in my messages</source>
         <translation>从我的消息中找出事实</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="236" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="102" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="243" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="120" />
         <source>Accept ticked</source>
         <translation>接受勾选的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="244" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="121" />
         <source>Edit and accept…</source>
         <translation>编辑后接受…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="245" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="122" />
         <source>Reject ticked</source>
         <translation>拒绝勾选的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="246" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="123" />
         <source>Accept all</source>
         <translation>全部接受</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="247" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="124" />
+        <source>Reject all…</source>
+        <translation>全部拒绝…</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="216" />
+        <source>%n fact(s) about you found so far in your %1 history.</source>
+        <translation><numerusform>到目前为止，在你的 %1 历史中发现了 %n 条关于你的事实。</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="218" />
+        <source>%n fact(s) about you found so far in your imported history.</source>
+        <translation><numerusform>到目前为止，在你导入的历史中发现了 %n 条关于你的事实。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="228" />
+        <source>Reading your imported messages for facts about you: each appears here as it is found.</source>
+        <translation>正在从你导入的消息中找出关于你的事实：每发现一条就会显示在这里。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="235" />
+        <source>%1 %2</source>
+        <translation>%1%2</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="244" />
+        <source>Read %1 of %n message(s).</source>
+        <translation><numerusform>已读取 %n 条消息中的 %1 条。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="246" />
+        <source>Reading…</source>
+        <translation>正在读取…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="321" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="328" />
         <source>Reject all</source>
         <translation>全部拒绝</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="279" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="347" />
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="357" />
+        <source>%n fact(s) wait for review again.</source>
+        <translation><numerusform>%n 条事实重新等待审阅。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="197" />
         <source>already a memory</source>
         <translation>已有这条记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="281" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="199" />
         <source>replaces: %1 (%2)</source>
         <translation>取代：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="285" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="203" />
         <source>replaced by: %1 (%2), kept as past</source>
         <translation>已被取代：%1（%2），作为过去的记忆保留</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="300" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="222" />
         <source>%n fact(s) about you found in your %1 history.</source>
         <translation><numerusform>在你的 %1 历史中发现了 %n 条关于你的事实。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="304" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="224" />
         <source>%n fact(s) about you found in your imported history.</source>
         <translation><numerusform>在你导入的历史中发现了 %n 条关于你的事实。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="307" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="237" />
         <source>None is used until you accept it.</source>
         <translation>你接受之前，一条都不会被使用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="309" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="232" />
         <source>No facts wait for review.</source>
         <translation>没有等待审阅的事实。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="313" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="252" />
         <source>%n of your imported message(s) not yet read for facts.</source>
         <translation><numerusform>你导入的消息中还有 %n 条尚未读取。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="337" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="305" />
         <source>Accepted: %n new memory(s).</source>
         <translation><numerusform>已接受：%n 条新记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="341" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="322" />
+        <source>Reject all %n fact(s) found in your imported history?</source>
+        <translation><numerusform>要拒绝在你导入的历史中发现的全部 %n 条事实吗？</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="326" />
+        <source>They will not be proposed again. You can undo this while this window is open.</source>
+        <translation>它们不会再被提出。在此窗口关闭之前，你可以撤销。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="347" />
         <source>Rejected %n fact(s).</source>
         <translation><numerusform>已拒绝 %n 条事实。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="351" />
-        <source>Edit and accept</source>
-        <translation>编辑后接受</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="351" />
-        <source>Memory:</source>
-        <translation>记忆：</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="364" />
-        <source>Finding facts in your imported messages…</source>
-        <translation>正在从你导入的消息中找出事实…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="388" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="283" />
         <source>The model server stopped answering, so reading paused; nothing was lost. Try again once it answers.</source>
         <translation>模型服务器停止了响应，读取已暂停；没有丢失任何内容。等它恢复后再试。</translation>
     </message>
@@ -2989,14 +3154,6 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <location filename="../../desktop_mem/ui/shortcuts_dialog.py" line="25" />
         <source>Action</source>
         <translation>操作</translation>
-    </message>
-</context>
-<context>
-    <name>SleepController</name>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sleep_controller.py" line="74" />
-        <source>While you were away, %n fact(s) about you were found in your imported history: Memories › Review imported memories… to accept them.</source>
-        <translation><numerusform>你不在时，在你导入的历史中发现了 %n 条关于你的事实：请在“记忆 › 审阅导入的记忆…”中接受它们。</numerusform></translation>
     </message>
 </context>
 <context>

@@ -244,6 +244,32 @@ EN: dict[str, tuple[str, str]] = {
         "%n lines, given in every chat.",
     ),
     "Rewritten: %n line(s).": ("Rewritten: %n line.", "Rewritten: %n lines."),
+    # issue 53: one import door, the review as facts are found
+    "%n fact(s) you told it about yourself: proposed for you to review": (
+        "%n fact you told it about yourself: proposed for you to review",
+        "%n facts you told it about yourself: proposed for you to review",
+    ),
+    "%n fact(s) found in your imported conversations:": (
+        "%n fact found in your imported conversations:",
+        "%n facts found in your imported conversations:",
+    ),
+    "%n fact(s) about you found so far in your %1 history.": (
+        "%n fact about you found so far in your %1 history.",
+        "%n facts about you found so far in your %1 history.",
+    ),
+    "%n fact(s) about you found so far in your imported history.": (
+        "%n fact about you found so far in your imported history.",
+        "%n facts about you found so far in your imported history.",
+    ),
+    "Read %1 of %n message(s).": ("Read %1 of %n message.", "Read %1 of %n messages."),
+    "Reject all %n fact(s) found in your imported history?": (
+        "Reject the %n fact found in your imported history?",
+        "Reject all %n facts found in your imported history?",
+    ),
+    "%n fact(s) wait for review again.": (
+        "%n fact waits for review again.",
+        "%n facts wait for review again.",
+    ),
 }
 
 

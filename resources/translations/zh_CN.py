@@ -646,7 +646,9 @@ ZH: dict[str, str | list[str]] = {
     "This computer was removed from the sync by another one: what it holds stays here, but it no longer syncs. To sync it again, show a pairing code on one of your other computers and enter it in Settings > Sync, under Join again.": "另一台电脑已把这台电脑从同步中移除：这里的内容会保留，但不再同步。要重新同步，请在你的另一台电脑上显示配对码，然后在“设置 > 同步”的“重新加入”下输入它。",
     "Another window or command is syncing this profile right now: try again in a moment.": "另一个窗口或命令正在同步这个配置：请稍后再试。",
     "The sync folder, or the keys folder inside it, was replaced by a symbolic link or by something that is not a folder: desktop-mem never reads or writes through it. Put the real folder in its place, or move this computer to another folder (Settings > Sync > Move to another folder…), then sync again.": "同步文件夹（或其中的密钥文件夹）被换成了一个符号链接，或者不是文件夹的东西：desktop-mem 绝不会通过它读写。请把真正的文件夹放回原处，或者把这台电脑移到另一个文件夹（“设置 > 同步 > 移到另一个文件夹…”），然后再同步。",
-    "%n file(s) in the sync folder are ignored: each was refused once for what it is (a link, a FIFO, too large, or not this profile's), and is not read again until it changes.": ["同步文件夹中有 %n 个文件被忽略：每个文件都因其本身（链接、FIFO、过大或不属于这个配置）被拒绝过一次，在它改变之前不会再被读取。"],
+    "%n file(s) in the sync folder are ignored: each was refused once for what it is (a link, a FIFO, too large, or not this profile's), and is not read again until it changes.": [
+        "同步文件夹中有 %n 个文件被忽略：每个文件都因其本身（链接、FIFO、过大或不属于这个配置）被拒绝过一次，在它改变之前不会再被读取。"
+    ],
     "This profile already syncs: turn sync off first.": "这个配置已经在同步：请先关闭同步。",
     "This profile is not synced.": "这个配置没有同步。",
     "this computer": "这台电脑",
@@ -663,7 +665,6 @@ ZH: dict[str, str | list[str]] = {
     "Notes": "笔记",
     "a pasted list": "粘贴的列表",
     "from %1, %2": "来自 %1，%2",
-    "from %1": "来自 %1",
     "This file is from %1.": "这个文件来自 %1。",
     "%n new conversation(s)": ["%n 个新对话"],
     "%n message(s)": ["%n 条消息"],
@@ -751,7 +752,9 @@ ZH: dict[str, str | list[str]] = {
     # session 4: Settings > Sync's own line when a pass failed
     "Not synced: the reason is below": "未同步：原因见下方",
     "The model server answers with an error: you can read and search, not send.": "模型服务器返回了错误：你可以阅读和搜索，但不能发送。",
-    "%n fact(s) about you found in your %1 history.": ["在你的 %1 历史中发现了 %n 条关于你的事实。"],
+    "%n fact(s) about you found in your %1 history.": [
+        "在你的 %1 历史中发现了 %n 条关于你的事实。"
+    ],
     "Join again": "重新加入",
     "Show a pairing code on one of your other computers (Settings > Sync) and enter it here. This computer joins as a new one and keeps everything it holds: what changed here since is sent, what the others did is taken in.": "在你的另一台电脑上显示配对码（设置 > 同步），然后在这里输入。这台电脑会作为新电脑加入，并保留它已有的全部内容：这里之后的改动会发送出去，其他电脑的改动会同步过来。",
     "Enter a pairing code shown on one of your other computers.": "请输入你的另一台电脑上显示的配对码。",
@@ -790,7 +793,9 @@ ZH: dict[str, str | list[str]] = {
     "Your sync engine has not brought every file of %1 here yet: check that it runs on both computers.": "同步工具还没有把 %1 的所有文件带到这里：请确认它在两台电脑上都在运行。",
     "has all your changes": "已有你的全部更改",
     "has all your changes (the last reached it %1)": "已有你的全部更改（最近一项%1到达）",
-    "has not yet received your last %n change(s) (since %1)": ["还没有收到你最近的 %n 项更改（自 %1 起）"],
+    "has not yet received your last %n change(s) (since %1)": [
+        "还没有收到你最近的 %n 项更改（自 %1 起）"
+    ],
     "has not yet received your last %n change(s)": ["还没有收到你最近的 %n 项更改"],
     "its latest changes have not arrived here yet": "它最近的更改还没有到达这里",
     "%n edit(s) made here were to memories deleted on %1": [
@@ -858,6 +863,48 @@ ZH: dict[str, str | list[str]] = {
     "A line cannot be empty: remove it instead.": "一行不能为空：请改为删除它。",
     "What the model knows about you is turned off: turn it on first.": "“关于你”已关闭：请先打开它。",
     "The model did not answer in the form asked for, so nothing was changed: try again, or choose another model in Settings.": "模型没有按要求的格式回答，所以什么都没有改变：请再试一次，或在“设置”中选择其他模型。",
+    # issue 53: one import door, the review as facts are found
+    "The memory, as it should be kept:": "这条记忆要保存成的样子：",
+    "Accept": "接受",
+    "%n fact(s) you told it about yourself: proposed for you to review": [
+        "你告诉它的关于你自己的 %n 条事实：交给你审阅"
+    ],
+    "a PDF document": "PDF 文档",
+    "a picture": "图片",
+    "a Word document": "Word 文档",
+    "a spreadsheet": "电子表格",
+    "a web page": "网页",
+    "a zip without a conversations.json in it": "里面没有 conversations.json 的 zip 文件",
+    "empty": "空文件",
+    "not a text file": "不是文本文件",
+    "a table (CSV)": "表格（CSV）",
+    "a table of memories": "记忆表格",
+    "JSON of another kind": "其他类型的 JSON",
+    "a file of another kind": "其他类型的文件",
+    "%1 is %2, not an export this app reads: choose the zip that ChatGPT or Claude sent you (or the conversations.json in it), or a memories file.": "%1 是%2，不是本应用能读取的导出文件：请选择 ChatGPT 或 Claude 发给你的 zip 文件（或其中的 conversations.json），或者一个记忆文件。",
+    "%1 is locked with a password, so nothing was imported: download the export again from the service.": "%1 设有密码，所以什么都没有导入：请从该服务重新下载导出文件。",
+    "%1 is not a safe zip (it points outside itself, or unpacks to far more than it holds), so nothing was imported: download the export again.": "%1 不是安全的 zip 文件（它指向自身之外，或解压后远大于它本身），所以什么都没有导入：请重新下载导出文件。",
+    "%1 holds no conversations.json: choose the folder you unpacked the export into, or the export's zip.": "%1 中没有 conversations.json：请选择你解压导出文件的文件夹，或导出的 zip 文件。",
+    "%1 holds no memories: nothing was imported.": "%1 中没有记忆：什么都没有导入。",
+    "%1 cannot be read whole, so nothing was imported from it: download the export again.": "%1 无法完整读取，所以其中的内容都没有导入：请重新下载导出文件。",
+    "Exports and memories (*.zip *.json *.txt *.md *.markdown *.csv);;All files (*)": "导出文件和记忆 (*.zip *.json *.txt *.md *.markdown *.csv);;所有文件 (*)",
+    "%n fact(s) found in your imported conversations:": ["在你导入的对话中发现了 %n 条事实："],
+    "Review": "审阅",
+    "Reject all…": "全部拒绝…",
+    "%n fact(s) about you found so far in your %1 history.": [
+        "到目前为止，在你的 %1 历史中发现了 %n 条关于你的事实。"
+    ],
+    "%n fact(s) about you found so far in your imported history.": [
+        "到目前为止，在你导入的历史中发现了 %n 条关于你的事实。"
+    ],
+    "Reading your imported messages for facts about you: each appears here as it is found.": "正在从你导入的消息中找出关于你的事实：每发现一条就会显示在这里。",
+    "Read %1 of %n message(s).": ["已读取 %n 条消息中的 %1 条。"],
+    "Reading…": "正在读取…",
+    "%n fact(s) wait for review again.": ["%n 条事实重新等待审阅。"],
+    "Reject all %n fact(s) found in your imported history?": [
+        "要拒绝在你导入的历史中发现的全部 %n 条事实吗？"
+    ],
+    "They will not be proposed again. You can undo this while this window is open.": "它们不会再被提出。在此窗口关闭之前，你可以撤销。",
 }
 
 

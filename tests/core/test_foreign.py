@@ -41,9 +41,11 @@ def test_chatgpt_keeps_only_the_branch_ending_at_current_node(name: str) -> None
     everything = " ".join(m.text for c in convs for m in c.messages)
     assert "rye flour" not in everything and "8 pm" not in everything  # abandoned branches
     assert [len(c.messages) for c in convs] == [6, 4, 4, 0, 0]
-    assert export.instructions == (
-        "I'm a nurse in Leeds who bakes at weekends.\n\nAnswer briefly, in British English."
-    )
+    # "how to respond" is offered as instructions; "about me" is facts, for review
+    assert export.instructions == "Answer briefly, in British English."
+    assert [(m.text, m.kind, m.origin) for m in export.about] == [
+        ("I'm a nurse in Leeds who bakes at weekends.", "fact", "chatgpt")
+    ]
 
 
 def test_chatgpt_tool_calls_are_not_messages_and_attachments_are_named() -> None:
@@ -94,7 +96,7 @@ def test_claude_zip_offers_its_memories_and_its_projects_instructions() -> None:
 
 def test_memory_lists() -> None:
     pasted = open_export(DATA / "pasted_memories.txt")
-    assert pasted.kind == "pasted" and pasted.conversations_member is None
+    assert pasted.kind == "pasted" and pasted.conversation_files == []
     assert [m.text for m in pasted.memories][2:4] == [
         "Is allergic to peanuts",
         "Has a seven-year-old daughter called Xiaoyu",

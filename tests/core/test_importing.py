@@ -37,7 +37,8 @@ def test_the_survey_says_what_is_there_and_writes_nothing(app: Service) -> None:
     assert (found.kind, found.label) == ("chatgpt", "ChatGPT")
     assert (found.conversations, found.messages, found.empty, found.already) == (3, 14, 2, 0)
     assert found.first == "2024-03-02T09:15:00+00:00" and found.last.startswith("2024-09-20")
-    assert found.instructions and "nurse in Leeds" in found.instructions
+    assert found.instructions == "Answer briefly, in British English."
+    assert found.about == 1  # "I'm a nurse in Leeds…": a fact, proposed for review
     assert app.counts()["messages"] == 0 and app.conversations.list() == []
 
 
@@ -113,6 +114,11 @@ def test_facts_are_proposed_then_accepted_edited_or_rejected(
     app.memories.add(NewMemory("Works night shifts on Tuesdays and Wednesdays"))
     app.imports.run(DATA / "chatgpt_conversations.json")
     assert app.imports.to_read() == 7
+    about = app.imports.proposals()
+    assert [(p.text, p.source) for p in about] == [
+        ("I'm a nurse in Leeds who bakes at weekends.", "from ChatGPT, 2024-03-02")
+    ]
+    app.imports.reject([about[0].id])
     fake_ollama.reply_json(extraction("Works night shifts on Tuesdays and Wednesdays"))
     fake_ollama.reply_json(extraction("Has a sourdough starter called Bubbles"))
     fake_ollama.reply_json(extraction("Bakes on Saturdays with spelt flour"))
@@ -153,7 +159,7 @@ def test_facts_are_proposed_then_accepted_edited_or_rejected(
     ]
     bubbles = app.memories.store.find_duplicate("Has a sourdough starter called Bubbles")
     assert bubbles.source == "import" and bubbles.created_at.startswith("2024-03-02")
-    assert app.imports.counts() == {"waiting": 0, "accepted": 3, "rejected": 1}
+    assert app.imports.counts() == {"waiting": 0, "accepted": 3, "rejected": 2}
 
     chat = app.chat()
     chat.send("What is my starter called?")
@@ -457,3 +463,33 @@ def test_saved_memories_are_weighed_against_the_profile_by_date(
     app.imports.accept()
     current = [m.text for m in app.memories.store.list(include_expired=False)]
     assert current == ["Lives in Lisbon"]
+
+
+def test_one_pass_reads_at_a_time(app: Service, fake_ollama: FakeOllama) -> None:
+    """The window's reading after an import and the idle pass never read one message
+    twice: a second pass returns at once (busy), or waits for the first to end."""
+    import threading
+
+    gate, asked = threading.Semaphore(0), threading.Event()
+
+    def slow(body: dict[str, Any]) -> dict[str, Any]:
+        asked.set()
+        assert gate.acquire(timeout=60)
+        return extraction("Commutes 12 km to the hospital by bike")
+
+    fake_ollama.json_responder = slow
+    app.imports.run(DATA / "claude_conversations.json")
+    first: list[Any] = []
+    reader = threading.Thread(target=lambda: first.append(app.imports.propose_facts()))
+    reader.start()
+    assert asked.wait(60)  # the first pass is reading
+    second = app.imports.propose_facts()
+    assert second.busy and second.read == 0
+    stopped = app.imports.propose_facts(wait=True, should_stop=lambda: True)
+    assert stopped.busy and stopped.read == 0
+    for _ in range(4):
+        gate.release()
+    reader.join(60)
+    assert first[0].read == 4 and not first[0].busy
+    assert app.imports.propose_facts(wait=True).read == 0  # nothing left, nothing twice
+    assert len(app.imports.proposals()) == 1

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import builtins
 import logging
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -31,7 +32,12 @@ from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core import textproc
 from desktop_mem.core.chat.conversations import title_from
-from desktop_mem.core.chat.foreign import Export, ForeignConversation, open_export
+from desktop_mem.core.chat.foreign import (
+    Export,
+    ForeignConversation,
+    ForeignMemory,
+    open_export,
+)
 from desktop_mem.core.chat.records import origin_label
 from desktop_mem.core.db.database import id_chunks
 from desktop_mem.core.errors import InvalidInput, InvalidModelAnswer, ModelServerError, NotFound
@@ -71,14 +77,18 @@ class Survey:
     empty: int = 0  # conversations without a message (new chats, deleted ones)
     already: int = 0  # imported before: not added again
     memories: int = 0
-    instructions: str | None = None
+    about: int = 0  # facts in what the person told the assistant about themselves
+    instructions: str | None = None  # how they asked it to answer
     projects: int = 0
     skipped: int = 0  # not recognisable (a newer format?)
     first: str | None = None
     last: str | None = None
+    fingerprint: str = ""  # of the files read whole: run() need not read them again
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        d = asdict(self)
+        d.pop("fingerprint")
+        return d
 
 
 @dataclass
@@ -164,6 +174,7 @@ class Proposed:
     proposed: int = 0
     left: int = 0  # still to read
     failed: str | None = None  # the reason the model server gave, when it stopped on one
+    busy: bool = False  # another pass was reading already (the window's, the idle one)
 
 
 class Importer:
@@ -179,11 +190,15 @@ class Importer:
         self.memories = memories
         self.events = events or Events()
         self._vectors: dict[int, np.ndarray] = {}  # waiting proposals', for `_alike`
+        self._reading = threading.Lock()  # one pass reads at a time: none reads twice
 
     # -- looking before writing ------------------------------------------------------------
 
     def survey(self, path: Path, since: str | None = None) -> Survey:
+        """What the file holds, read whole (so a file that cannot be is refused before
+        anything is written: ImportRejected); writes nothing."""
         export = open_export(path)
+        fingerprint = export.fingerprint()
         out = Survey(
             export.kind, export.label, memories=len(export.memories) - export.project_instructions
         )
@@ -207,6 +222,8 @@ class Importer:
                 out.last = max(out.last or when, when)
         out.skipped = export.skipped
         out.instructions = export.instructions
+        out.about = len(export.about)
+        out.fingerprint = fingerprint
         return out
 
     def _known(self, conv: ForeignConversation) -> bool:
@@ -237,12 +254,21 @@ class Importer:
         should_stop: Callable[[], bool] | None = None,
         total: int | None = None,
         facts_since: str | None = None,
+        surveyed: Survey | None = None,
     ) -> Imported:
-        """Store the file's conversations (each once) and propose its memories. `since`
-        (an ISO date): only conversations active since then; `facts_since`: only the
-        user's messages since then wait to be read for facts. `progress(done, total)`
-        counts conversations; `total` is the survey's count when known."""
+        """Store the file's conversations (each once) and propose its memories, and the
+        facts of what the person told the assistant about themselves. `since` (an ISO
+        date): only conversations active since then; `facts_since`: only the user's
+        messages since then wait to be read for facts. `progress(done, total)` counts
+        conversations; `total` is the survey's count when known.
+
+        The file is read whole before anything is written (ImportRejected, and nothing
+        stored, when it cannot be), unless `surveyed` read these very files."""
         export = open_export(path)
+        fingerprint = export.fingerprint()
+        if surveyed is None or not fingerprint or surveyed.fingerprint != fingerprint:
+            for _ in export.conversations():
+                pass
         out = Imported(export.label)
         out.proposed = self.propose_memories(export)
         batch: list[ForeignConversation] = []
@@ -263,6 +289,8 @@ class Importer:
                 break
         if batch:
             self._store(batch, propose, out, facts_since)
+        if export.about:  # known once the conversations are read
+            out.proposed += self.propose_memories(export, export.about)
         out.skipped = export.skipped
         out.to_read = self.to_read()
         if out.conversation_ids:
@@ -322,12 +350,14 @@ class Importer:
                     out.messages += len(conv.messages)
                 out.conversation_ids.append(cid)
 
-    def propose_memories(self, export: Export) -> int:
+    def propose_memories(
+        self, export: Export, about: builtins.list[ForeignMemory] | None = None
+    ) -> int:
         """Propose a memories file's memories (each once; those the profile holds are
-        marked as duplicates)."""
+        marked as duplicates), or the facts of `about`."""
         added = 0
         with self.db.transaction():
-            for m in export.memories:
+            for m in export.memories if about is None else about:
                 added += self._propose(
                     export.kind, m.text, m.kind, said_at=_stamp(m.created_at), importance=0.6,
                     weigh=True,
@@ -484,10 +514,29 @@ class Importer:
         limit: int | None = None,
         should_stop: Callable[[], bool] | None = None,
         progress: Callable[[int, int], None] | None = None,
+        wait: bool = False,
     ) -> Proposed:
         """Read imported user messages for facts, oldest first, with the chat's own
         extraction, and propose what it finds. Stops when the model server fails (the
-        rest wait for the next pass: nothing is lost) or `should_stop` says so."""
+        rest wait for the next pass: nothing is lost) or `should_stop` says so. While
+        another pass reads (the window's after an import, the idle one), returns at once
+        with `busy` (the other pass finds them), or with `wait` goes on once it ends."""
+        while not (self._reading.acquire(timeout=0.25) if wait else self._reading.acquire(False)):
+            if not wait or (should_stop is not None and should_stop()):
+                return Proposed(left=self.to_read(), busy=True)
+        try:
+            return self._propose_pass(learner, extractor, limit, should_stop, progress)
+        finally:
+            self._reading.release()
+
+    def _propose_pass(
+        self,
+        learner: Learner,
+        extractor: Extractor,
+        limit: int | None,
+        should_stop: Callable[[], bool] | None,
+        progress: Callable[[int, int], None] | None,
+    ) -> Proposed:
         out = Proposed()
         _, out.failed = self.weigh(extractor, should_stop)
         if out.failed:
@@ -687,6 +736,20 @@ class Importer:
                 )
         self.events.emit(ProposalsChanged())
         return len(chosen)
+
+    def restore(self, proposals: Iterable[Proposal]) -> int:
+        """Undo a rejection: the proposals, as they were shown before it (a rejected one
+        keeps only its hash), wait for review again."""
+        done = 0
+        with self.db.transaction() as conn:
+            for p in proposals:
+                done += conn.execute(
+                    "UPDATE proposals SET state = 'waiting', text = ? WHERE id = ? AND "
+                    "state = 'rejected'",
+                    (p.text, p.id),
+                ).rowcount
+        self.events.emit(ProposalsChanged())
+        return done
 
     def _waiting(self, ids: Iterable[int] | None) -> builtins.list[Proposal]:
         if ids is None:

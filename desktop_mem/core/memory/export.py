@@ -211,6 +211,11 @@ def read_text(path: Path) -> str:
         os.close(fd)
     if len(raw) > MAX_IMPORT_BYTES:
         raise _too_big(path, len(raw))
+    if raw.startswith(b"PK\x03\x04"):
+        raise InvalidInput(
+            f"{path} is a zip archive, not a memories file: if it is ChatGPT's or Claude's "
+            "export, import it as another assistant's history."
+        )
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
             return raw.decode("utf-16")
@@ -233,6 +238,31 @@ def read_text(path: Path) -> str:
         line = text[: text.index("\x00")].count("\n") + 1
         raise InvalidInput(f"{path} contains a NUL byte (line {line}): it is not a text file.")
     return text
+
+
+_OWN_JSON = re.compile(
+    r'^\s*(?:\{[^\[]*"format"\s*:\s*"desktop-mem/memories"|\[\s*\{\s*"text"\s*:)'
+)
+
+
+def is_memories_file(path: Path) -> bool:
+    """A file the memory import reads as memories (this app's export: its JSON, a CSV
+    or Markdown), rather than another assistant's export (a zip, a folder, its JSON, a
+    pasted list of memories to review): which of the two imports takes it."""
+    path = Path(path)
+    if path.is_symlink() or not path.is_file():
+        return False
+    ext = path.suffix.lower()
+    if ext in (".csv", ".tsv", ".md", ".markdown"):
+        return True
+    if ext != ".json":
+        return False
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(65536).decode("utf-8-sig", errors="replace")
+    except OSError:
+        return False
+    return bool(_OWN_JSON.match(head))
 
 
 def detect_format(path: Path, text: str) -> str:

@@ -32,6 +32,15 @@ class Imports:
         prof = service.profile
         self.importer = Importer(prof.db, prof.conversations, prof.memories, prof.events)
 
+    def door(self, path: Path) -> str:
+        """Which import takes the file the user chose: 'memories' (this app's memories
+        export: JSON, CSV, Markdown, imported as memories at once) or 'history' (every
+        other file or folder: another assistant's export, a pasted list; what it holds
+        is said before anything is written, and its facts are reviewed)."""
+        from desktop_mem.core.memory.export import is_memories_file
+
+        return "memories" if is_memories_file(Path(path)) else "history"
+
     def survey(self, path: Path, since: str | None = None) -> Survey:
         """What the file holds and what importing it would add; writes nothing. Raises
         ImportRejected (one sentence) for a file it cannot import."""
@@ -47,16 +56,19 @@ class Imports:
         should_stop: Callable[[], bool] | None = None,
         total: int | None = None,
         facts_since: str | None = None,
+        surveyed: Survey | None = None,
     ) -> tuple[Imported, builtins.list[str]]:
         """Import the file's conversations (those already here are not added again) and
         propose its memories; then embed the new messages for search. With `propose`,
         the conversations' user messages wait to be read for facts (`propose_facts`;
         only those since `facts_since`, "only the last year").
+        A file that cannot be read whole is refused (ImportRejected) before anything is
+        written; `surveyed`, the survey of these very files, spares reading them twice.
         Returns what was imported and warnings (the model server away: the messages are
         found by their words now, and embedded later)."""
         done = self.importer.run(
             Path(path), propose, since_date(since), progress, should_stop, total,
-            since_date(facts_since),
+            since_date(facts_since), surveyed,
         )  # fmt: skip
         warnings: list[str] = []
         if done.message_ids:
@@ -90,11 +102,13 @@ class Imports:
         limit: int | None = None,
         should_stop: Callable[[], bool] | None = None,
         progress: Progress | None = None,
+        wait: bool = False,
     ) -> Proposed:
         """Read imported messages for facts with the chat's own extraction and propose
-        them for review; resumes where the last pass stopped."""
+        them for review; resumes where the last pass stopped. One pass reads at a time:
+        another returns at once (`busy`), or with `wait` goes on once the first ends."""
         mem = self.service.memories
-        return self.importer.propose(mem.learner, mem.extractor, limit, should_stop, progress)
+        return self.importer.propose(mem.learner, mem.extractor, limit, should_stop, progress, wait)
 
     def proposals(self, state: str = "waiting") -> builtins.list[Proposal]:
         return self.importer.proposals(state)
@@ -110,3 +124,7 @@ class Imports:
 
     def reject(self, ids: Iterable[int] | None = None) -> int:
         return self.importer.reject(ids)
+
+    def restore(self, proposals: Iterable[Proposal]) -> int:
+        """Undo a rejection: these proposals (as they were listed) wait again."""
+        return self.importer.restore(proposals)
