@@ -53,11 +53,11 @@ def test_review_reads_accepts_and_rejects(run: Run, fake_ollama: FakeOllama) -> 
     assert [m["text"] for m in memories] == ["Commutes 12 km to the hospital by bike"]
 
 
-def test_a_file_of_another_kind_is_one_sentence_and_exit_1(run: Run, tmp_path: Path) -> None:
+def test_a_file_of_another_kind_is_one_sentence_and_exit_2(run: Run, tmp_path: Path) -> None:
     other = tmp_path / "list.json"
     other.write_text('[{"name": "a"}]')
     code, out, err = run("import", str(other))
-    assert code == 1 and out == ""
+    assert code == 2 and out == ""
     assert err.count(".") >= 1 and "not an export this app reads" in err
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from desktop_mem.core.errors import EXIT_ERROR
+from desktop_mem.core.errors import EXIT_ERROR, EXIT_USAGE
 from tests import exports, report
 from tests.conftest import Run
 
@@ -245,7 +245,7 @@ def test_a_hostile_export_is_one_sentence_and_nothing_is_imported(
     assert json.loads(run("conversations", "list", "--json")[1]) == []  # the profile made
     for extra in (["--dry-run"], []):
         code, out, err = run("import", str(path), *extra)
-        assert (code, out) == (EXIT_ERROR, ""), err
+        assert (code, out) == (EXIT_USAGE, ""), err
         assert err.startswith("desktop-mem: ") and err.endswith(".\n") and err.count("\n") == 1
         assert what in err and path.name in err, err
         assert "Traceback" not in err
@@ -299,7 +299,7 @@ def test_a_huge_top_level_object_is_not_read_past_the_cap(
     path.write_text('{"results": [{"memory": "' + "x" * (2 << 20) + '"}]}')
     run("conversations", "list")
     code, out, err = run("import", str(path))
-    assert code == EXIT_ERROR and out == ""
+    assert code == EXIT_USAGE and out == ""
     assert err == (
         "desktop-mem: memories.json cannot be read whole (it is one object far too large "
         "for a list of memories): nothing was imported from it. Download the export again.\n"

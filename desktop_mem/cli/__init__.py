@@ -5,8 +5,9 @@ chat, keys, system), each registering its handler with ``set_defaults(func=…)`
 Commands import what they need when they run, so `--version` or `memory list` do not
 pay for the model-server client or Qt.
 
-Exit codes: 0 ok, 1 error, 2 usage, 3 locked (wrong or missing key), 4 model server
-unavailable or model missing, 130 interrupted, 141 the output's reader went away.
+Exit codes: 0 ok, 1 error, 2 usage (or a file given that cannot be used), 3 locked
+(wrong or missing key), 4 model server unavailable or model missing, 130 interrupted,
+141 the output's reader went away.
 docs/commands.md lists them, generated from the parser's epilog and core/errors.py by
 tools/cli_reference.py.
 """
@@ -95,7 +96,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     p = _Parser(
         prog="desktop-mem",
         description="A local language model with a long-term memory you can see and control.",
-        epilog="Exit codes: 0 ok, 1 error, 2 usage, 3 locked (wrong or missing key), "
+        epilog="Exit codes: 0 ok, 1 error, 2 usage (or a file given that cannot be used), "
+        "3 locked (wrong or missing key), "
         "4 model server unavailable or model missing, 130 interrupted, 141 the output's "
         "reader went away.",
     )

@@ -144,6 +144,9 @@ class ExportRejected(ImportRejected):
     'unsafe_zip', 'no_conversations', 'no_memories'."""
 
     reason = "export_rejected"
+    # the file given cannot be used, whatever else is tried: like a usage error, the same
+    # command with the same file fails the same way (a script can tell it from a fault)
+    exit_code = EXIT_USAGE
 
     def __init__(self, message: str, file: str, case: str, detail: str = "") -> None:
         super().__init__(message, [(0, detail or case)])
