@@ -65,9 +65,12 @@ class Incoming:
         signing = member.signing
         self.read_status(layout, chain, device, signing, result)
         before = json.dumps(self.reading.of(device), sort_keys=True)
-        # a file refused for what it is blocks the reader as a damaged one does: it goes on
-        # from a snapshot beyond it, or says it is stuck (the writer answers)
-        changes, snaps = layout.numbered(device, refused=True)
+        # a change file refused for what it is blocks the reader as a damaged one does: it
+        # goes on from a snapshot beyond it, or says it is stuck (the writer answers). A
+        # snapshot refused so is no place to go on from: one planted under a number above
+        # the writer's files would hold the reader there for good
+        changes, _refused = layout.numbered(device, refused=True)
+        snaps = layout.numbered(device)[1]
         present = {files.changes_name(n) for n in changes}
         present |= {files.snapshot_name(n) for n in snaps}
         self.read_again(layout, chain, device, signing, present, result)
