@@ -292,9 +292,9 @@ def test_a_huge_top_level_object_is_not_read_past_the_cap(
 ) -> None:
     """A memories file is one object read whole: a large one was read whole too, past
     any size (found attacking this branch's work)."""
-    from desktop_mem.core.chat import foreign
+    from desktop_mem.core.chat.foreign import stream
 
-    monkeypatch.setattr(foreign, "MAX_SMALL", 1 << 20)
+    monkeypatch.setattr(stream, "MAX_SMALL", 1 << 20)
     path = tmp_path / "memories.json"
     path.write_text('{"results": [{"memory": "' + "x" * (2 << 20) + '"}]}')
     run("conversations", "list")
@@ -307,7 +307,8 @@ def test_a_huge_top_level_object_is_not_read_past_the_cap(
 
 
 def test_an_about_me_of_a_thousand_sentences_proposes_a_few(tmp_path: Path) -> None:
-    from desktop_mem.core.chat.foreign import MAX_ABOUT_FACTS, open_export
+    from desktop_mem.core.chat.foreign import open_export
+    from desktop_mem.core.chat.foreign.items import MAX_ABOUT_FACTS
 
     about = " ".join(f"I own bicycle number {n}." for n in range(1000))
     path = tmp_path / "conversations.json"

@@ -1,4 +1,4 @@
-"""Reading other assistants' exports (core/chat/foreign.py) from the samples in
+"""Reading other assistants' exports (core/chat/foreign/) from the samples in
 tests/data/imports: the kept branch only, tool calls left out, every format recognised by
 what it holds, and bad files refused with one sentence."""
 
@@ -115,9 +115,9 @@ def test_memory_lists() -> None:
 def test_a_stream_is_read_element_by_element_across_chunk_boundaries(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from desktop_mem.core.chat import foreign
+    from desktop_mem.core.chat.foreign import stream
 
-    monkeypatch.setattr(foreign, "CHUNK", 7)
+    monkeypatch.setattr(stream, "CHUNK", 7)
     items = [{"a": "x" * n, "n": 12345678901234567890, "f": 1.5e10} for n in range(30)]
     items.append(123456789)
     text = " [ " + " ,\n".join(json.dumps(i) for i in items) + " ] "
