@@ -155,6 +155,10 @@ class AppsPage(QWidget):
         self.core = core
         core.apps_changed.connect(self.refresh)
 
+    def stop(self) -> None:
+        """Follow the registry no more (Settings closed: the page is not shown again)."""
+        self.core.apps_changed.disconnect(self.refresh)
+
     def refresh(self) -> None:
         """The apps as the registry has them now (a level's box is kept where its app
         stays: the keyboard stays on it)."""

@@ -90,8 +90,12 @@ class SettingsController(QObject):
             dialog.show_key(app.keys.mode, KeyringAccess().problem() is None)
             backup_page.set_keyring_mode(app.keys.mode != "passphrase")
 
+        def closed() -> None:  # the dialog stays (its parent is the window), unheard
+            self.ctx.core.key_changed.disconnect(key_changed)
+            apps_page.stop()
+
         self.ctx.core.key_changed.connect(key_changed)
-        dialog.finished.connect(lambda _r: self.ctx.core.key_changed.disconnect(key_changed))
+        dialog.finished.connect(closed)
         dialog.open_folder.clicked.connect(
             lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(app.keys.data_folder)))
         )

@@ -173,19 +173,21 @@ def test_the_review_follows_the_facts_proposed(
 
 
 @pytest.fixture
-def key_calls(monkeypatch: pytest.MonkeyPatch) -> tuple[Refreshes, Refreshes]:
+def key_calls(monkeypatch: pytest.MonkeyPatch) -> tuple[Refreshes, Refreshes, Refreshes]:
     return (
         Refreshes(monkeypatch, SettingsDialog, "show_key"),
         Refreshes(monkeypatch, BackupPage, "set_keyring_mode"),
+        Refreshes(monkeypatch, AppsPage, "refresh"),
     )
 
 
 def test_settings_follow_a_change_of_the_key(
-    qtbot: Any, key_calls: tuple[Refreshes, Refreshes], window: MainWindow
+    qtbot: Any, key_calls: tuple[Refreshes, Refreshes, Refreshes], window: MainWindow
 ) -> None:
     """A new recovery code (or the one of a sync joined) changes what opens the key: the
-    key's state in Settings is read again as it is announced."""
-    shown, backup = key_calls
+    key's state in Settings is read again as it is announced. Closed (the dialog stays,
+    hidden), Settings follows nothing any more."""
+    shown, backup, apps = key_calls
     seen: list[tuple[int, int, list[str]]] = []
 
     def look() -> None:
@@ -205,6 +207,9 @@ def test_settings_follow_a_change_of_the_key(
     window.settings.open_settings()
     assert seen == [(1, 1, [])]
     shown.reset()
+    apps.reset()
     with qtbot.waitSignal(window.context.core.key_changed, timeout=5000):
         window.context.app.keys.renew_recovery_code()
-    assert shown.by_event == 0, "Settings closed: nothing of it follows the key any more"
+    with qtbot.waitSignal(window.context.core.apps_changed, timeout=5000):
+        window.context.app.apps.add("Cursor")
+    assert shown.by_event == 0 and apps.by_event == 0, "Settings closed, still following"
