@@ -28,6 +28,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from desktop_mem.core.errors import DesktopMemError, NotFound, UsageError
+from desktop_mem.core.events import AppsChanged, Change, Events
 from desktop_mem.core.protocols import Rows
 from desktop_mem.core.settings import LEVELS, Settings, check_level
 
@@ -138,9 +139,16 @@ def _app(row: Any, counts: tuple[int, int] = (0, 0)) -> App:
 
 
 class ClientRegistry:
-    def __init__(self, db: Rows) -> None:
+    """The one place that writes the apps and their log: each committed change is
+    announced (AppsChanged), so the Apps page follows it instead of refreshing."""
+
+    def __init__(self, db: Rows, events: Events | None = None) -> None:
         self.db = db
+        self.events = events or Events()
         self._logged = 0  # log calls since this registry last pruned the log
+
+    def _changed(self, change: Change, *ids: int) -> None:
+        self.events.emit(AppsChanged(change, ids))
 
     # -- registrations ---------------------------------------------------------------
 
@@ -161,7 +169,9 @@ class ClientRegistry:
                 "INSERT INTO apps(name, level, key_hash, created_at, label) VALUES (?, ?, ?, ?, '')",
                 (clean, level, key_hash(key), _now()),
             )
-        return self.get(clean), key
+        app = self.get(clean)
+        self._changed("added", app.id)
+        return app, key
 
     def renew(self, name: str) -> tuple[App, str]:
         """A new key for an app: the old one stops working at once."""
@@ -169,6 +179,7 @@ class ClientRegistry:
         key = new_key()
         with self.db.transaction() as conn:
             conn.execute("UPDATE apps SET key_hash = ? WHERE id = ?", (key_hash(key), app.id))
+        self._changed("changed", app.id)
         return self.get(app.name), key
 
     def remove(self, name: str) -> App:
@@ -177,6 +188,7 @@ class ClientRegistry:
         with self.db.transaction() as conn:
             conn.execute("DELETE FROM client_access WHERE app_id = ?", (app.id,))
             conn.execute("DELETE FROM apps WHERE id = ?", (app.id,))
+        self._changed("removed", app.id)
         self.db.checkpoint()
         return app
 
@@ -228,6 +240,7 @@ class ClientRegistry:
         app = self.get(name)
         with self.db.transaction() as conn:
             conn.execute("UPDATE apps SET level = ? WHERE id = ?", (level, app.id))
+        self._changed("changed", app.id)
         return self.get(app.name)
 
     def unregistered_level(self) -> str:
@@ -236,6 +249,7 @@ class ClientRegistry:
 
     def set_unregistered_level(self, level: str) -> str:
         Settings(self.db).set("mcp_unregistered_level", level)
+        self._changed("changed")
         return self.unregistered_level()
 
     # -- who is calling ----------------------------------------------------------------
@@ -278,6 +292,7 @@ class ClientRegistry:
                 "UPDATE apps SET last_seen = ?, label = ? WHERE id = ?",
                 (_now(), caller.label, caller.app.id),
             )
+        self._changed("changed", caller.app.id)
 
     def level_of(self, caller: Caller) -> str:
         if caller.app is not None:
@@ -335,6 +350,7 @@ class ClientRegistry:
                         "VALUES (?, ?, ?, ?, ?, 1)",
                         (who, app_id, tool, mid, stamp),
                     )
+        self._changed("changed", *(() if app_id is None else (app_id,)))
         self._logged += 1
         if self._logged == 1 or self._logged % PRUNE_EVERY == 0:
             self.prune()
@@ -352,6 +368,8 @@ class ClientRegistry:
                     "ORDER BY at, id LIMIT ?)",
                     (extra,),
                 ).rowcount
+        if gone:
+            self._changed("changed")
         return int(gone)
 
     _ACCESS = (
@@ -389,12 +407,15 @@ class ClientRegistry:
         ]
 
     def clear_log(self, name: str | None, unregistered: bool = False) -> int:
+        ids: tuple[int, ...] = ()
         with self.db.transaction() as conn:
             if unregistered:
                 n = conn.execute("DELETE FROM client_access WHERE app_id IS NULL").rowcount
             else:
                 app = self.get(name or "")
                 n = conn.execute("DELETE FROM client_access WHERE app_id = ?", (app.id,)).rowcount
+                ids = (app.id,)
+        self._changed("changed", *ids)
         self.db.checkpoint()
         return int(n)
 

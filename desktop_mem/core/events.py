@@ -99,8 +99,19 @@ class ServerObserved(Event):
 
 
 @dataclass(frozen=True)
+class AppsChanged(Event):
+    """Apps over MCP (core/clients.py) were registered, changed (a level, a new key, a
+    use, their log) or removed; the level of apps without a key is a change of none."""
+
+    change: Change
+    ids: tuple[int, ...] = ()  # the apps; empty: none in particular, or every one
+
+
+@dataclass(frozen=True)
 class KeyChanged(Event):
-    """The profile's key, or where it is kept, changed (rekey, restore)."""
+    """The profile's key, or where it is kept, changed: a new recovery code, or the one
+    of a synced profile joined. (A rekey or a restore closes the profile: it is opened
+    again, and read afresh, with its new key.)"""
 
 
 @dataclass(frozen=True)

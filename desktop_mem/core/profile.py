@@ -72,7 +72,7 @@ class Profile:
             reference=self.reference,
             sources=self.conversations.index,
         )
-        self.clients = ClientRegistry(db)
+        self.clients = ClientRegistry(db, self.events)
 
     @classmethod
     def open(

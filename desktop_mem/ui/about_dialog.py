@@ -237,9 +237,7 @@ class AboutDialog(QDialog):
     # -- changing --------------------------------------------------------------------
 
     def set_enabled(self, on: bool) -> None:
-        self.app.about.set_enabled(on)
-        self.notice = ""
-        self.refresh()
+        self.app.about.set_enabled(on)  # announced (SettingChanged): the list follows it
         self.say(
             self.tr("On: the model is given this in every chat.")
             if on

@@ -1,7 +1,8 @@
 """Owns Settings > Apps: the AI apps registered to use this memory over MCP, what each
 may do, what each read or wrote, and how to connect one. An app is known by the key in
 its configuration, which this page shows once, when the app is connected or given a
-new key; apps without a key may read, or nothing, as chosen here."""
+new key; apps without a key may read, or nothing, as chosen here. The page follows what
+the registry announces (AppsChanged), whoever made the change: never a refresh by hand."""
 
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ from desktop_mem.core.clients import (
 from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.paths import home_argument
 from desktop_mem.core.textproc import escape_controls
+from desktop_mem.ui.events import CoreSignals
 
 
 def level_label(level: str) -> str:
@@ -65,11 +67,13 @@ class AppsPage(QWidget):
     def __init__(
         self,
         registry: ClientRegistry,
+        core: CoreSignals,
         profile: str,
         parent: QWidget | None = None,
         home: Path | None = None,
     ) -> None:
-        """`registry`: the apps of the open profile (Service.apps)."""
+        """`registry`: the apps of the open profile (Service.apps); `core`: its
+        announcements (Context.core), which the page follows."""
         super().__init__(parent)
         self.registry = registry
         self.profile = profile
@@ -124,9 +128,6 @@ class AppsPage(QWidget):
         for level in UNREGISTERED_LEVELS:
             words = self.tr("Nothing") if level == "off" else level_label(level)
             self.unregistered.addItem(words, level)
-        self.unregistered.setCurrentIndex(
-            max(0, self.unregistered.findData(self.registry.unregistered_level()))
-        )
         self.unregistered.currentIndexChanged.connect(self._unregistered_changed)
         keyless.addWidget(self.unregistered)
         keyless.addStretch(1)
@@ -151,8 +152,16 @@ class AppsPage(QWidget):
         layout.addLayout(copy_row)
         self._show_snippet(None, None)
         self.refresh()
+        self.core = core
+        core.apps_changed.connect(self.refresh)
+
+    def stop(self) -> None:
+        """Follow the registry no more (Settings closed: the page is not shown again)."""
+        self.core.apps_changed.disconnect(self.refresh)
 
     def refresh(self) -> None:
+        """The apps as the registry has them now (a level's box is kept where its app
+        stays: the keyboard stays on it)."""
         apps = self.registry.all()
         self.table.setRowCount(len(apps))
         for row, a in enumerate(apps):
@@ -161,14 +170,21 @@ class AppsPage(QWidget):
             if a.label and a.label != a.name:
                 name.setToolTip(self.tr("Connects as “%1”").replace("%1", escape_controls(a.label)))
             self.table.setItem(row, 0, name)
-            combo = QComboBox()
-            for level in LEVELS:
-                combo.addItem(level_label(level), level)
+            combo = self.table.cellWidget(row, 1)
+            if not isinstance(combo, QComboBox) or combo.property("app") != a.name:
+                combo = QComboBox()
+                combo.setProperty("app", a.name)
+                for level in LEVELS:
+                    combo.addItem(level_label(level), level)
+                combo.currentIndexChanged.connect(
+                    lambda _i, app=a.name, box=combo: self.registry.set_level(
+                        app, box.currentData()
+                    )
+                )
+                self.table.setCellWidget(row, 1, combo)
+            combo.blockSignals(True)  # shown as it is: not set again
             combo.setCurrentIndex(combo.findData(a.level))
-            combo.currentIndexChanged.connect(
-                lambda _i, app=a.name, box=combo: self.registry.set_level(app, box.currentData())
-            )
-            self.table.setCellWidget(row, 1, combo)
+            combo.blockSignals(False)
             if not a.has_key:
                 seen = self.tr("needs a new key")
             elif a.last_seen:
@@ -181,6 +197,11 @@ class AppsPage(QWidget):
             self.table.resizeColumnToContents(column)
         self.empty.setVisible(not apps)
         self.table.setVisible(bool(apps))
+        self.unregistered.blockSignals(True)
+        self.unregistered.setCurrentIndex(
+            max(0, self.unregistered.findData(self.registry.unregistered_level()))
+        )
+        self.unregistered.blockSignals(False)
         self._selection_changed()
 
     def selected(self) -> str | None:
@@ -211,7 +232,6 @@ class AppsPage(QWidget):
             self._show_snippet(None, None)
             self.snippet_label.setText(str(exc))
             return False
-        self.refresh()
         self._show_snippet(app.name, key)
         return True
 
@@ -238,7 +258,6 @@ class AppsPage(QWidget):
         ):
             return False
         app, key = self.registry.renew(name)
-        self.refresh()
         self._show_snippet(app.name, key)
         return True
 
@@ -256,7 +275,6 @@ class AppsPage(QWidget):
             return False
         self.registry.remove(name)
         self._show_snippet(None, None)
-        self.refresh()
         self.log.clear()
         return True
 
@@ -305,7 +323,6 @@ class AppsPage(QWidget):
         name = self.selected()
         if name:
             self.registry.clear_log(name)
-            self.refresh()
             self.log.clear()
 
     def _unregistered_changed(self) -> None:

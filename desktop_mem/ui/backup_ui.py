@@ -392,7 +392,7 @@ class BackupPage(QWidget):
             self.tr("Makes a new code and shows it once; the old one stops opening this profile.")
         )
         self.new_code.clicked.connect(self.new_code_requested)
-        self.new_code.setVisible(keyring_mode)
+        self.set_keyring_mode(keyring_mode)
         code_row = QHBoxLayout()
         code_row.addWidget(self.new_code)
         code_row.addStretch(1)
@@ -401,6 +401,10 @@ class BackupPage(QWidget):
         self._asked = ""  # the folder whose backups are being looked for
         self.folder.editingFinished.connect(self.list_backups)
         self.list_backups()
+
+    def set_keyring_mode(self, keyring_mode: bool) -> None:
+        """A recovery code is offered only where the key is in the keyring."""
+        self.new_code.setVisible(keyring_mode)
 
     # -- the backups in the folder ---------------------------------------------------
 

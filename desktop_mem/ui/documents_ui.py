@@ -3,7 +3,8 @@ files or folders (buttons, or drag and drop), see what is indexed, search the pa
 remove a document for good; watched folders are listed, can be unwatched, and are
 re-read in the background (new, changed and removed files), with progress, and the
 background re-reading can be paused. Names from the disk are shown with their control
-characters escaped.
+characters escaped. The list follows what the documents announce (DocumentsChanged),
+whoever changed them: never a refresh by hand after an action.
 """
 
 from __future__ import annotations
@@ -153,6 +154,7 @@ class DocumentsPage(QWidget):
         self.timer.timeout.connect(lambda: self.sync(background=True))
         self.timer.start()
         self.refresh()
+        context.core.documents_changed.connect(self.refresh)
 
     # -- the list -------------------------------------------------------------------------
 
@@ -245,7 +247,6 @@ class DocumentsPage(QWidget):
 
         def done(report: AddReport) -> None:
             self._finished()
-            self.refresh()
             changed = len(report.added) + len(report.updated) + len(report.removed)
             text = self.tr("Documents: %1 added, %2 updated, %3 removed.")
             text = text.replace("%1", str(len(report.added))).replace(
@@ -277,7 +278,6 @@ class DocumentsPage(QWidget):
 
         def failed(text: str) -> None:
             self._finished()
-            self.refresh()
             self.status.emit(text)
 
         tasks.run(fn, *args, done=done, failed=failed, progress=step)
@@ -318,7 +318,6 @@ class DocumentsPage(QWidget):
             keep = box.clickedButton() is kept
 
         def done(n: int) -> None:
-            self.refresh()
             text = (
                 self.tr("No longer watching the folder; its %n document(s) stay.", "", n)
                 if keep
@@ -356,7 +355,7 @@ class DocumentsPage(QWidget):
             for doc_id in ids:
                 self.store.remove(doc_id)
 
-        tasks.run(remove_all, done=lambda _: self.refresh(), failed=self.status.emit)
+        tasks.run(remove_all, failed=self.status.emit)
 
     def _search(self) -> None:
         self._search_timer.stop()

@@ -35,6 +35,8 @@ class CoreSignals(QObject):
     server_observed = Signal(object)  # what the server said after a turn, or None
     sync_changed = Signal(str)  # sync's state: "on", "off", "synced", "error", ...
     proposals_changed = Signal()  # facts found in imported history: added or decided
+    apps_changed = Signal()  # apps over MCP: registered, changed (a level, a key, a use), removed
+    key_changed = Signal()  # the key, or what opens it (the recovery code), changed
     _arrived = Signal()  # from any thread: something waits to be delivered
 
     def __init__(self, events: core.Events, parent: QObject | None = None) -> None:
@@ -95,6 +97,8 @@ class CoreSignals(QObject):
             (core.LearningChanged, self.learning_changed),
             (core.AboutChanged, self.about_changed),
             (core.ProposalsChanged, self.proposals_changed),
+            (core.AppsChanged, self.apps_changed),
+            (core.KeyChanged, self.key_changed),
         ):
             if kind in kinds:
                 signal.emit()

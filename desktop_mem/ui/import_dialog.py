@@ -282,7 +282,6 @@ class ImportController(QObject):
         starts reading them for facts, which appear in it as they are found."""
         done, warnings = result
         self.ctx.hub.work.emit(None, 0, 0)
-        self.ctx.hub.conversations_changed.emit()
         msg = self.tr("Imported %n conversation(s)", "", done.conversations)
         msg += ", " + self.tr("%n message(s).", "", done.messages)
         if warnings:
@@ -321,7 +320,6 @@ class ImportController(QObject):
         self.ctx.hub.work.emit(None, 0, 0)
         self.reading_changed.emit(False)
         self.read_ended.emit(result)
-        self.update_found()
 
     def update_found(self) -> None:
         """The status bar's line while facts wait and the review is not open."""
@@ -342,7 +340,6 @@ class ImportController(QObject):
         if self.review is None:
             self.review = ReviewDialog(self, self.ctx.view)
             self.review.finished.connect(lambda _r: self.update_found())
-        self.review.refresh()
-        self.review.show()
+        self.review.show()  # read as it is shown (showEvent), then as it is announced
         self.review.raise_()
         self.update_found()

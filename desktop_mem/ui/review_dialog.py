@@ -2,7 +2,8 @@
 them (a live count, the reading's progress, Stop), grouped by kind, each ticked one
 accepted or rejected, one edited in a roomy editor before it is accepted; Reject all
 asks first, and a rejection can be undone. Those the profile already holds are marked
-and left unticked."""
+and left unticked. While it is open the list follows what the import announces
+(ProposalsChanged), whoever decided: never a refresh by hand after an action."""
 
 from __future__ import annotations
 
@@ -152,7 +153,7 @@ class ReviewDialog(QDialog):
     # -- the list, kept as the user left it while it grows ----------------------------------
 
     def _changed(self) -> None:
-        if self.isVisible():
+        if self.isVisible():  # a hidden one is read again when it is shown
             self.refresh()
 
     def refresh(self) -> None:
@@ -283,7 +284,7 @@ class ReviewDialog(QDialog):
                 "The model server stopped answering, so reading paused; nothing was lost. "
                 "Try again once it answers."
             )
-        self.refresh()
+        self._words()  # what it found was announced as it was found
 
     # -- deciding -------------------------------------------------------------------------
 
@@ -301,7 +302,6 @@ class ReviewDialog(QDialog):
         hub = self.controller.ctx.hub
         if accept:
             made = self.app.imports.accept(ids)
-            hub.memories_changed.emit(None)
             hub.status.emit(self.tr("Accepted: %n new memory(s).", "", len(made)), 10000)
             self._set_undo(None)
         else:
@@ -309,7 +309,6 @@ class ReviewDialog(QDialog):
             command = RejectCommand(self.app, chosen)
             n = command.do()
             self._set_undo(command, n)
-        self.refresh()
 
     def ask_reject_all(self) -> None:
         """Reject every fact listed, once the user says so."""
@@ -356,7 +355,6 @@ class ReviewDialog(QDialog):
         self.controller.ctx.hub.status.emit(
             self.tr("%n fact(s) wait for review again.", "", n), 10000
         )
-        self.refresh()
 
     def edit(self) -> None:
         item = self.items.currentItem()
@@ -368,9 +366,7 @@ class ReviewDialog(QDialog):
 
         def accepted() -> None:
             self.app.imports.accept([pid], text=dialog.text())
-            self.controller.ctx.hub.memories_changed.emit(None)
             self._set_undo(None)
-            self.refresh()
 
         dialog.accepted.connect(accepted)
         dialog.open()

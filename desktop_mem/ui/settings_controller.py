@@ -74,7 +74,7 @@ class SettingsController(QObject):
     def open_settings(self) -> None:
         app, server = self.ctx.app, self.ctx.server
         backup_page = BackupPage(self.backups, app.keys.mode != "passphrase")
-        apps_page = AppsPage(app.apps, app.name, home=app.config.home)
+        apps_page = AppsPage(app.apps, self.ctx.core, app.name, home=app.config.home)
         sync_page = SyncPage(self.syncing)
         pages = [
             (self.tr("Backup"), backup_page),
@@ -85,6 +85,17 @@ class SettingsController(QObject):
             self.values(), server.models, self.ctx.view, pages, server.embedding_models
         )
         self.dialog = dialog
+
+        def key_changed() -> None:  # the key, or what opens it, changed meanwhile
+            dialog.show_key(app.keys.mode, KeyringAccess().problem() is None)
+            backup_page.set_keyring_mode(app.keys.mode != "passphrase")
+
+        def closed() -> None:  # the dialog stays (its parent is the window), unheard
+            self.ctx.core.key_changed.disconnect(key_changed)
+            apps_page.stop()
+
+        self.ctx.core.key_changed.connect(key_changed)
+        dialog.finished.connect(closed)
         dialog.open_folder.clicked.connect(
             lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(app.keys.data_folder)))
         )

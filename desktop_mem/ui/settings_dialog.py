@@ -176,41 +176,27 @@ class SettingsDialog(QDialog):
         folder.addWidget(self.open_folder)
         form.addRow(self.tr("Data folder"), folder)
         self.key_request: str | None = None  # "keyring" or "passphrase": change the key
-        keyring_mode = values.get("key_mode") != "passphrase"
         key_row = QVBoxLayout()
-        self.key_status = QLabel(
-            self.tr("Encrypted; the key is kept in the system keyring.")
-            if keyring_mode
-            else self.tr("Encrypted with your passphrase.")
-        )
+        self.key_status = QLabel()
         self.key_status.setWordWrap(True)
         key_row.addWidget(self.key_status)
         key_buttons = QHBoxLayout()
-        self.rekey_button = QPushButton(
-            self.tr("Replace the key") if keyring_mode else self.tr("Change passphrase…")
-        )
+        self.rekey_button = QPushButton()
         self.rekey_button.setToolTip(
             self.tr("Re-encrypts everything with a new key; the old one stops working.")
         )
-        self.switch_key_button = QPushButton(
-            self.tr("Use a passphrase instead…")
-            if keyring_mode
-            else self.tr("Keep the key in the system keyring instead")
-        )
+        self.switch_key_button = QPushButton()
         key_buttons.addWidget(self.rekey_button)
         key_buttons.addWidget(self.switch_key_button)
         key_buttons.addStretch(1)
         key_row.addLayout(key_buttons)
         form.addRow(self.tr("Encryption"), key_row)
-        current = "keyring" if keyring_mode else "passphrase"
-        other = "passphrase" if keyring_mode else "keyring"
-        if not keyring_mode and not values.get("keyring_usable", True):
-            self.switch_key_button.setEnabled(False)  # it would re-encrypt, then fail
-            self.switch_key_button.setToolTip(
-                self.tr("No system keyring is available on this computer.")
-            )
-        self.rekey_button.clicked.connect(lambda: self._request_key(current))
-        self.switch_key_button.clicked.connect(lambda: self._request_key(other))
+        self.key_mode = "keyring"
+        self.show_key(str(values.get("key_mode")), bool(values.get("keyring_usable", True)))
+        self.rekey_button.clicked.connect(lambda: self._request_key(self.key_mode))
+        self.switch_key_button.clicked.connect(
+            lambda: self._request_key("keyring" if self.key_mode == "passphrase" else "passphrase")
+        )
 
         for title, page in pages:
             self.tabs.addTab(page, title)
@@ -221,6 +207,29 @@ class SettingsDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
         focus.chain(focus.in_order(self))  # the tabs, each tab's rows in order, the buttons
+
+    def show_key(self, mode: str, keyring_usable: bool = True) -> None:
+        """How the key is kept ("keyring" or "passphrase"), and the ways to change it."""
+        keyring_mode = mode != "passphrase"
+        self.key_mode = "keyring" if keyring_mode else "passphrase"
+        self.key_status.setText(
+            self.tr("Encrypted; the key is kept in the system keyring.")
+            if keyring_mode
+            else self.tr("Encrypted with your passphrase.")
+        )
+        self.rekey_button.setText(
+            self.tr("Replace the key") if keyring_mode else self.tr("Change passphrase…")
+        )
+        self.switch_key_button.setText(
+            self.tr("Use a passphrase instead…")
+            if keyring_mode
+            else self.tr("Keep the key in the system keyring instead")
+        )
+        usable = keyring_mode or keyring_usable  # else it would re-encrypt, then fail
+        self.switch_key_button.setEnabled(usable)
+        self.switch_key_button.setToolTip(
+            "" if usable else self.tr("No system keyring is available on this computer.")
+        )
 
     def _request_key(self, mode: str) -> None:
         """Save the other settings and close; the window then changes the key."""

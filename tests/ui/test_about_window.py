@@ -135,7 +135,9 @@ def test_off_is_neither_given_nor_written_and_answers_show_the_lines_given(
     dialog.enabled.click()
     assert not window.context.app.about.enabled
     qtbot.waitUntil(lambda: "Turned off" in dialog.status.text())
-    assert not dialog.rewrite_button.isEnabled() and not dialog.edit_button.isEnabled()
+    # as the setting was announced
+    qtbot.waitUntil(lambda: not dialog.rewrite_button.isEnabled(), timeout=5000)
+    assert not dialog.edit_button.isEnabled() and not dialog.items.isEnabled()
     window.show_page("chat")
     send(qtbot, window, "And for dessert?")
     prompt = fake_ollama.chat_requests(structured=False)[-1]["messages"][0]["content"]

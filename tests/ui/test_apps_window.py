@@ -18,6 +18,7 @@ from desktop_mem.core.service import Service
 from desktop_mem.ui import tasks
 from desktop_mem.ui.app import app_settings
 from desktop_mem.ui.apps_ui import AppsPage, connect_snippet
+from desktop_mem.ui.events import CoreSignals
 from desktop_mem.ui.main_window import MainWindow
 
 
@@ -26,10 +27,13 @@ def test_the_apps_page_connects_apps_with_keys_and_changes_what_they_may_do(
 ) -> None:
     registry = ClientRegistry(profile.db)
     mem = profile.memories.add(NewMemory("Prefers green tea")).memory
-    page = AppsPage(profile.clients, "work", home=tmp_path / "elsewhere")
+    page = AppsPage(
+        profile.clients, CoreSignals(profile.events), "work", home=tmp_path / "elsewhere"
+    )
     qtbot.addWidget(page)
     assert page.table.rowCount() == 0 and not page.copy.isEnabled()
     assert page.connect_app("Claude Desktop")
+    qtbot.waitUntil(lambda: page.table.rowCount() == 1)  # as the registry announced it
     snippet = json.loads(page.snippet.toPlainText())["mcpServers"]["desktop-mem"]
     key = snippet["env"]["DESKTOP_MEM_APP_KEY"]
     assert snippet["args"][-5:] == [
@@ -39,7 +43,7 @@ def test_the_apps_page_connects_apps_with_keys_and_changes_what_they_may_do(
     assert caller.app is not None and caller.app.name == "Claude Desktop"
     assert not page.connect_app("claude desktop")  # one registration per name
     assert "already registered" in page.snippet_label.text() and not page.copy.isEnabled()
-    registry.log(caller, "search_memories", [mem.id])
+    registry.log(caller, "search_memories", [mem.id])  # another process: not announced here
     page.refresh()
     assert page.table.rowCount() == 1 and page.table.item(0, 0).text() == "Claude Desktop"
     assert page.table.item(0, 3).text() == "1 / 0"
@@ -50,6 +54,7 @@ def test_the_apps_page_connects_apps_with_keys_and_changes_what_they_may_do(
     assert "searched" in page.log.item(0).text()
     page.clear.click()
     assert registry.recent("Claude Desktop") == []
+    qtbot.waitUntil(lambda: page.table.item(0, 3).text() == "0 / 0")
     assert page.renew_key(confirmed=True)
     assert key not in page.snippet.toPlainText()
     assert registry.authenticate(key).bad_key  # the old key no longer works
@@ -57,7 +62,8 @@ def test_the_apps_page_connects_apps_with_keys_and_changes_what_they_may_do(
     assert registry.unregistered_level() == "off"
     page.table.selectRow(0)
     assert page.remove_app(confirmed=True)
-    assert registry.all() == [] and page.table.rowCount() == 0
+    assert registry.all() == []
+    qtbot.waitUntil(lambda: page.table.rowCount() == 0 and page.empty.isVisibleTo(page))
     assert "desktop-mem" in connect_snippet("k", None, "default")  # this installation's command
     default = json.loads(connect_snippet("k", None, "default"))["mcpServers"]["desktop-mem"]
     assert default["args"][-1:] == ["mcp"] and "--home" not in default["args"]
@@ -98,9 +104,12 @@ def test_a_reflexive_enter_neither_removes_an_app_nor_changes_its_key(
     from tests.ui.driving import ORIGINAL_QUESTION, press_in_next_box
 
     registry = ClientRegistry(profile.db)
-    page = AppsPage(profile.clients, "work", home=tmp_path / "elsewhere")
+    page = AppsPage(
+        profile.clients, CoreSignals(profile.events), "work", home=tmp_path / "elsewhere"
+    )
     qtbot.addWidget(page)
     assert page.connect_app("Claude Desktop")
+    qtbot.waitUntil(lambda: page.table.rowCount() == 1)
     key = json.loads(page.snippet.toPlainText())["mcpServers"]["desktop-mem"]["env"][
         "DESKTOP_MEM_APP_KEY"
     ]
@@ -189,6 +198,7 @@ def test_no_app_connected_is_said_in_place_of_the_table_in_chinese_at_800x600(
                 )
             )
             page.connect_app("Claude Desktop")
+            qtbot.waitUntil(page.table.isVisible)  # as the registry announced it
             seen.append((page.empty.isVisible(), False, page.table.isVisible()))
             dialog.reject()
 

@@ -37,7 +37,8 @@ def test_add_by_drop_search_pause_and_remove(
         Qt.KeyboardModifier.NoModifier,
     )  # fmt: skip
     page.dropEvent(drop)
-    qtbot.waitUntil(lambda: not page.running, timeout=10000)
+    # the list as the documents announced it
+    qtbot.waitUntil(lambda: not page.running and page.table.rowCount() == 1, timeout=10000)
     assert page.table.rowCount() == 1 and page.table.item(0, 0).text() == "leave.md"
     assert warnings and "junk.md" in warnings[0] and "binary" in warnings[0]
     page.search.setText("how many days of annual leave")
@@ -89,7 +90,7 @@ def test_the_watched_folders_are_listed_unwatched_and_names_are_escaped(
     qtbot.addWidget(page)
     assert page.folders.currentData() is None and not page.unwatch.isEnabled()
     page.add([folder])
-    qtbot.waitUntil(lambda: not page.running, timeout=10000)
+    qtbot.waitUntil(lambda: not page.running and page.table.rowCount() == 2, timeout=10000)
     names = sorted(page.table.item(r, 0).text() for r in range(page.table.rowCount()))
     assert names == ["bell\\x07\\x1b[2Jname.md", "two.md"]  # shown, not obeyed
     assert page.folders.count() == 1 and page.folders.currentData() == str(folder.resolve())

@@ -108,6 +108,7 @@ class DocumentStore(WatchedFolders, TextTier):
             try:
                 files = self._files_in(target, report)
             except OSError as exc:
+                self.events.documents("changed")  # the folder is watched already
                 raise InvalidInput(
                     f"The folder {textproc.escape_controls(str(target))} could not be read "
                     f"({exc.strerror or exc}): check it and try again."
@@ -121,16 +122,18 @@ class DocumentStore(WatchedFolders, TextTier):
         else:
             raise InvalidInput(f"There is no file or folder {shown_name(target)}: check the path.")
         left_out = self._left_out()
-        for n, path in enumerate(files, 1):
-            if should_stop is not None and should_stop():
-                break
-            if folder is not None and str(path) in left_out and path != target:
-                report.left_out.append(str(path))
-            elif not self._add_file(path, folder, report, single=path == target):
-                break
-            if progress:
-                progress(n, len(files))
-        self.events.documents("changed")
+        try:
+            for n, path in enumerate(files, 1):
+                if should_stop is not None and should_stop():
+                    break
+                if folder is not None and str(path) in left_out and path != target:
+                    report.left_out.append(str(path))
+                elif not self._add_file(path, folder, report, single=path == target):
+                    break
+                if progress:
+                    progress(n, len(files))
+        finally:  # what was added before a failure too
+            self.events.documents("changed")
         return report
 
     def _add_file(

@@ -22,6 +22,7 @@ from desktop_mem.core.db.backup import (  # noqa: F401 - the operations on a clo
 from desktop_mem.core.db.database import Database
 from desktop_mem.core.db.recovery import recover_key  # noqa: F401 - on a closed profile
 from desktop_mem.core.db.rekey import RekeyReport, change_key  # noqa: F401
+from desktop_mem.core.events import KeyChanged
 
 if TYPE_CHECKING:
     from desktop_mem.core.service import Service
@@ -89,5 +90,9 @@ class Keys:
         return None if key is None else backup.newest_backup(Path(folder), self.service.name, key)
 
     def renew_recovery_code(self) -> str:
-        """A new recovery code (shown once); the old one stops opening the profile."""
-        return recovery.renew_recovery_code(self._db)
+        """A new recovery code (shown once); the old one stops opening the profile.
+        Announced (KeyChanged): what opens the key changed. (A key changed, or a backup
+        restored, with the profile closed is announced by its opening again.)"""
+        code = recovery.renew_recovery_code(self._db)
+        self.service.events.emit(KeyChanged())
+        return code

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core.db.files import sibling
 from desktop_mem.core.errors import SyncError, SyncRefused
-from desktop_mem.core.events import MemoriesChanged, SettingChanged, SyncChanged
+from desktop_mem.core.events import KeyChanged, MemoriesChanged, SettingChanged, SyncChanged
 from desktop_mem.core.keys import recovery
 from desktop_mem.core.keys.vault import read_sidecar, write_key_mode
 from desktop_mem.core.sync import crypto, files, lost, pairing, twins
@@ -1055,4 +1055,5 @@ def _adopt_lock(profile: Profile, lock: dict[str, Any]) -> bool:
     write_key_mode(
         db.path, "keyring", account=read_sidecar(db.path).get("key_account"), recovery=record
     )
+    profile.events.emit(KeyChanged())  # another recovery code opens it now
     return True

@@ -1,0 +1,215 @@
+"""The window follows what the core announces (issue 54, item 5): after an action whose
+service call announces its change (the apps, the documents, the facts proposed from an
+import, the key), no page or controller refreshes by hand. The refresh that shows the
+change comes from the announcement (ui/events.py delivering it), so a change made by
+anyone else (the background, an app over MCP, the service called directly) shows the
+same way. Each refresh is told apart by what called it."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from desktop_mem.core.profile import Profile
+from desktop_mem.core.service import Service
+from desktop_mem.ui.app import app_settings
+from desktop_mem.ui.apps_ui import AppsPage
+from desktop_mem.ui.backup_ui import BackupPage
+from desktop_mem.ui.context import Context
+from desktop_mem.ui.documents_ui import DocumentsPage
+from desktop_mem.ui.events import CoreSignals
+from desktop_mem.ui.main_window import MainWindow
+from desktop_mem.ui.review_dialog import ReviewDialog
+from desktop_mem.ui.settings_dialog import SettingsDialog
+from tests.ui.driving import idle
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "imports"
+
+
+def _announced() -> bool:
+    """Whether the call being made comes from an announcement being delivered."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        if frame.f_code is CoreSignals._deliver.__code__:
+            return True
+        frame = frame.f_back
+    return False
+
+
+class Refreshes:
+    """Every call of a class's refresh method from now on: how many an announcement
+    made, and where each made by hand came from."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, owner: type, name: str) -> None:
+        self.by_event = 0
+        self.by_hand: list[str] = []
+        original = getattr(owner, name)
+
+        def counted(obj: Any, *args: Any, **kwargs: Any) -> Any:
+            if _announced():
+                self.by_event += 1
+            else:
+                caller = sys._getframe(1)
+                self.by_hand.append(f"{caller.f_code.co_qualname}:{caller.f_lineno}")
+            return original(obj, *args, **kwargs)
+
+        monkeypatch.setattr(owner, name, counted)
+
+    def reset(self) -> None:
+        self.by_event, self.by_hand = 0, []
+
+
+def test_the_apps_page_follows_the_registry(
+    qtbot: Any, profile: Profile, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = Refreshes(monkeypatch, AppsPage, "refresh")
+    page = AppsPage(profile.clients, CoreSignals(profile.events), "work", home=tmp_path)
+    qtbot.addWidget(page)
+    calls.reset()  # its first reading is not a refresh after an action
+
+    def then(shown: Any) -> None:
+        qtbot.waitUntil(lambda: calls.by_event > 0 and shown(), timeout=5000)
+        assert calls.by_hand == [], "refreshed by hand after the registry announced it"
+        calls.reset()
+
+    assert page.connect_app("Claude Desktop")
+    then(lambda: page.table.rowCount() == 1)
+    page.table.selectRow(0)
+    combo = page.table.cellWidget(0, 1)
+    combo.setCurrentIndex(combo.findData("write"))
+    then(lambda: profile.clients.get("Claude Desktop").level == "write")
+    assert page.table.cellWidget(0, 1) is combo, "the box the keyboard is on stays"
+    assert page.renew_key(confirmed=True)
+    then(lambda: page.snippet.toPlainText() != "")
+    page.clear.click()
+    then(lambda: page.table.item(0, 3).text() == "0 / 0")
+    page.unregistered.setCurrentIndex(page.unregistered.findData("off"))
+    then(lambda: profile.clients.unregistered_level() == "off")
+    assert page.remove_app(confirmed=True)
+    then(lambda: page.table.rowCount() == 0 and page.empty.isVisibleTo(page))
+    # a change made elsewhere (an app over MCP, the command line's code) shows alike
+    profile.clients.add("Cursor", level="write")
+    then(lambda: page.table.rowCount() == 1 and page.table.item(0, 0).text() == "Cursor")
+    assert page.table.cellWidget(0, 1).currentData() == "write"
+    profile.clients.set_unregistered_level("read")
+    then(lambda: page.unregistered.currentData() == "read")
+
+
+def test_the_documents_page_follows_the_documents(
+    qtbot: Any, profile: Profile, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    for name in ("leave.md", "travel.md"):
+        (folder / name).write_text(f"# {name}\n\nWhat {name} says about the rules.\n", "utf-8")
+    single = tmp_path / "pay.md"
+    single.write_text("# Pay\n\nPaid on the last day of the month.\n", "utf-8")
+    calls = Refreshes(monkeypatch, DocumentsPage, "refresh")
+    service = Service(profile)
+    page = DocumentsPage(Context(service, app_settings(profile.config.home)))
+    qtbot.addWidget(page)
+    calls.reset()
+
+    def then(shown: Any) -> None:
+        qtbot.waitUntil(lambda: not page.running and calls.by_event > 0 and shown(), timeout=10000)
+        assert calls.by_hand == [], "refreshed by hand after the documents announced it"
+        calls.reset()
+
+    assert page.add([folder])
+    then(lambda: page.table.rowCount() == 2 and page.folders.currentData() is not None)
+    (folder / "leave.md").unlink()
+    assert page.sync()
+    then(lambda: page.table.rowCount() == 1)
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    page.table.selectRow(0)
+    page.remove.click()
+    then(lambda: page.table.rowCount() == 0)
+    assert page.unwatch_folder(keep=False)
+    then(lambda: page.folders.currentData() is None)
+    service.documents.add(single)  # the service called elsewhere: shown alike
+    then(lambda: page.table.rowCount() == 1 and page.table.item(0, 0).text() == "pay.md")
+
+
+@pytest.fixture
+def review_calls(monkeypatch: pytest.MonkeyPatch) -> Refreshes:
+    """ReviewDialog.refresh counted from before the window is made."""
+    return Refreshes(monkeypatch, ReviewDialog, "refresh")
+
+
+def test_the_review_follows_the_facts_proposed(
+    qtbot: Any, review_calls: Refreshes, window: MainWindow
+) -> None:
+    app = window.context.app
+    app.imports.run(DATA / "claude_export.zip", propose=False)
+    window.imports.show_review()
+    review = window.imports.review
+    assert review is not None
+    qtbot.waitUntil(lambda: len(review.proposals) == 5, timeout=10000)
+    calls = review_calls
+    calls.reset()  # read as it was shown
+
+    def then(shown: Any) -> None:
+        qtbot.waitUntil(lambda: calls.by_event > 0 and shown(), timeout=10000)
+        assert calls.by_hand == [], "refreshed by hand after the import announced it"
+        calls.reset()
+
+    review.decide(True, [review.proposals[0].id])
+    then(lambda: len(review.proposals) == 4)
+    assert app.counts()["memories"] == 1
+    qtbot.waitUntil(lambda: window.browser.model.rowCount() == 1, timeout=10000)
+    review.decide(False, [review.proposals[0].id])
+    then(lambda: len(review.proposals) == 3 and review.undo_line.isVisible())
+    review.undo()
+    then(lambda: len(review.proposals) == 4)
+    app.imports.reject()  # decided elsewhere (the command line's code): shown alike
+    then(lambda: review.proposals == [] and not review.accept_all.isEnabled())
+    review.close()
+    idle(qtbot, window)
+
+
+@pytest.fixture
+def key_calls(monkeypatch: pytest.MonkeyPatch) -> tuple[Refreshes, Refreshes, Refreshes]:
+    return (
+        Refreshes(monkeypatch, SettingsDialog, "show_key"),
+        Refreshes(monkeypatch, BackupPage, "set_keyring_mode"),
+        Refreshes(monkeypatch, AppsPage, "refresh"),
+    )
+
+
+def test_settings_follow_a_change_of_the_key(
+    qtbot: Any, key_calls: tuple[Refreshes, Refreshes, Refreshes], window: MainWindow
+) -> None:
+    """A new recovery code (or the one of a sync joined) changes what opens the key: the
+    key's state in Settings is read again as it is announced. Closed (the dialog stays,
+    hidden), Settings follows nothing any more."""
+    shown, backup, apps = key_calls
+    seen: list[tuple[int, int, list[str]]] = []
+
+    def look() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, SettingsDialog):
+            QTimer.singleShot(20, look)
+            return
+        shown.reset()
+        backup.reset()
+        window.context.app.keys.renew_recovery_code()
+        qtbot.waitUntil(lambda: shown.by_event == 1 and backup.by_event == 1, timeout=5000)
+        seen.append((shown.by_event, backup.by_event, shown.by_hand + backup.by_hand))
+        assert dialog.key_status.text() == "Encrypted; the key is kept in the system keyring."
+        dialog.reject()
+
+    QTimer.singleShot(20, look)
+    window.settings.open_settings()
+    assert seen == [(1, 1, [])]
+    shown.reset()
+    apps.reset()
+    with qtbot.waitSignal(window.context.core.key_changed, timeout=5000):
+        window.context.app.keys.renew_recovery_code()
+    with qtbot.waitSignal(window.context.core.apps_changed, timeout=5000):
+        window.context.app.apps.add("Cursor")
+    assert shown.by_event == 0 and apps.by_event == 0, "Settings closed, still following"
