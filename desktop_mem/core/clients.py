@@ -28,8 +28,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from desktop_mem.core.errors import DesktopMemError, NotFound, UsageError
+from desktop_mem.core.events import Events
 from desktop_mem.core.protocols import Rows
-from desktop_mem.core.settings import LEVELS, Settings, check_level
+from desktop_mem.core.settings import LEVELS, Settings, check_level, setting
 
 NEEDS = {"read": 1, "write": 2, "delete": 3}  # the level index a kind of tool needs
 MAX_NAME = 80
@@ -138,8 +139,9 @@ def _app(row: Any, counts: tuple[int, int] = (0, 0)) -> App:
 
 
 class ClientRegistry:
-    def __init__(self, db: Rows) -> None:
+    def __init__(self, db: Rows, events: Events) -> None:
         self.db = db
+        self.events = events
         self._logged = 0  # log calls since this registry last pruned the log
 
     # -- registrations ---------------------------------------------------------------
@@ -231,11 +233,11 @@ class ClientRegistry:
         return self.get(app.name)
 
     def unregistered_level(self) -> str:
-        level = Settings(self.db).get("mcp_unregistered_level")
+        level = setting(self.db, "mcp_unregistered_level")
         return level if level in UNREGISTERED_LEVELS else "read"
 
     def set_unregistered_level(self, level: str) -> str:
-        Settings(self.db).set("mcp_unregistered_level", level)
+        Settings(self.db, self.events).set("mcp_unregistered_level", level)
         return self.unregistered_level()
 
     # -- who is calling ----------------------------------------------------------------
