@@ -145,7 +145,7 @@ def build_store(sample: dict, home: Path, host: str, model: str) -> Store:
     )
     prof = Profile.open(config)
     prof.embedder._cache_size = 200_000  # questions are asked again for every setting
-    convs = ConversationStore(prof.db, prof.embedder)
+    convs = prof.conversations
     conv = sample["conversation"]
     speaker_a = conv["speaker_a"]
     dia_message: dict[str, int] = {}
@@ -211,7 +211,9 @@ def build_store(sample: dict, home: Path, host: str, model: str) -> Store:
 def builder_for(store: Store, rule: RelevanceRule) -> ContextBuilder:
     prof = store.profile
     search = HybridSearch(prof.memories, rule=rule, reference=prof.search.reference)
-    convs = ConversationStore(prof.db, prof.embedder, prof.search.reference, rule)
+    convs = ConversationStore(
+        prof.db, prof.embedder, prof.search.reference, rule, events=prof.events
+    )
     return ContextBuilder(prof.memories, search, TokenCounter(), convs)
 
 

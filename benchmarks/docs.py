@@ -82,7 +82,9 @@ def run(args: argparse.Namespace, host: str) -> dict[str, Any]:
         sections = write_docs(samples, folder)
         config = Config.resolve(home=home, ollama_host=host, embed_model=args.embed_model)
         with Profile.open(config) as prof:
-            store = DocumentStore(prof.db, prof.embedder, prof.search.reference, prof.search.rule)
+            store = DocumentStore(
+                prof.db, prof.embedder, prof.search.reference, prof.search.rule, events=prof.events
+            )
             t0 = time.perf_counter()
             report = store.add(folder)
             index_seconds = time.perf_counter() - t0
@@ -145,7 +147,9 @@ def search_latency(args: argparse.Namespace, host: str) -> dict[str, Any]:
             (folder / f"notes-{f:04d}.md").write_text("\n".join(body), encoding="utf-8")
         config = Config.resolve(home=home, ollama_host=host, embed_model=args.embed_model)
         with Profile.open(config) as prof:
-            store = DocumentStore(prof.db, prof.embedder, prof.search.reference, prof.search.rule)
+            store = DocumentStore(
+                prof.db, prof.embedder, prof.search.reference, prof.search.rule, events=prof.events
+            )
             t0 = time.perf_counter()
             store.add(folder)
             seconds = time.perf_counter() - t0

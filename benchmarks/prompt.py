@@ -32,7 +32,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks._common import embed_server, percentile, scratch_home
 from benchmarks.locomo import session_date, turn_text
-from desktop_mem.core.chat.conversations import ConversationStore
 from desktop_mem.core.chat.read_path import SYSTEM_PROMPT, Budget, ContextBuilder, TokenCounter
 from desktop_mem.core.config import Config
 from desktop_mem.core.memory.store import NewMemory
@@ -167,7 +166,7 @@ def overhead(n: int, queries: int) -> dict:
             embedder = PrecomputedEmbedder(1024)
             prof.memories.embedder = embedder
             prof.memories.index.warm()
-            convs = ConversationStore(prof.db)
+            convs = prof.conversations
             builder = ContextBuilder(prof.memories, prof.search, TokenCounter())
             cid = convs.create().id
             corpus = Corpus(n, 1024)

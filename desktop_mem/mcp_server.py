@@ -30,6 +30,7 @@ from desktop_mem import __version__
 from desktop_mem.api import MemoryLayer
 from desktop_mem.core.clients import Caller, ClientNotAllowed
 from desktop_mem.core.errors import DesktopMemError
+from desktop_mem.core.events import APP, act_as
 from desktop_mem.core.memory.records import APP_SOURCE, KINDS
 from desktop_mem.core.service import Service
 
@@ -140,6 +141,9 @@ def build_server(service: Service, app_key: str | None = None) -> MCPServer:
             known["caller"] = registry.authenticate(app_key, label)
         caller = known["caller"] = registry.refresh(known["caller"])
         registry.seen(caller)
+        # what this request changes is announced as the app's (each request is a task
+        # of its own: the origin goes no further)
+        act_as(APP + (caller.app.name if caller.app else caller.label or "unregistered"))
         return caller
 
     def allowed(ctx: Context, need: str, tool: str) -> Caller:

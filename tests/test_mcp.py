@@ -146,9 +146,8 @@ def test_an_app_reads_by_default_and_writes_only_when_allowed(
     with Profile.open(config, vault) as prof:
         mem = prof.memories.get(change["id"])
         assert mem.source == "app:Test Editor"  # the registration is the memory's source
-        from desktop_mem.core.clients import ClientRegistry
 
-        log = ClientRegistry(prof.db)
+        log = prof.clients
         assert {a.tool for a in log.access_for_memory(2)} >= {"search_memories"}
         assert {a.client for a in log.access_for_memory(2)} == {"Test Editor"}
         assert "add_memory" in {a.tool for a in log.access_for_memory(mem.id)}

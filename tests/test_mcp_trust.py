@@ -22,7 +22,6 @@ from mcp import ClientSession
 from mcp.client.stdio import stdio_client
 from mcp_types import Implementation
 
-from desktop_mem.core.clients import ClientRegistry
 from desktop_mem.core.config import Config
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
@@ -163,7 +162,7 @@ def test_the_access_log_stays_bounded_and_keeps_a_deleted_memorys_reads(
     with Profile.open(config, vault, create=False) as prof:
         rows = prof.db.query("SELECT count(*), sum(times) FROM client_access")[0]
         assert rows[0] <= 41 and rows[1] == calls * 40 + calls, rows  # was 12,300 rows
-        registry = ClientRegistry(prof.db)
+        registry = prof.clients
         assert registry.unregistered_counts() == (calls * 40, 0)
         prof.memories.delete([5])
         reads = registry.access_for_memory(5)

@@ -30,7 +30,7 @@ from typing import Any
 from desktop_mem.core.errors import DesktopMemError, NotFound, UsageError
 from desktop_mem.core.events import AppsChanged, Change, Events
 from desktop_mem.core.protocols import Rows
-from desktop_mem.core.settings import LEVELS, Settings, check_level
+from desktop_mem.core.settings import LEVELS, Settings, check_level, setting
 
 NEEDS = {"read": 1, "write": 2, "delete": 3}  # the level index a kind of tool needs
 MAX_NAME = 80
@@ -142,9 +142,9 @@ class ClientRegistry:
     """The one place that writes the apps and their log: each committed change is
     announced (AppsChanged), so the Apps page follows it instead of refreshing."""
 
-    def __init__(self, db: Rows, events: Events | None = None) -> None:
+    def __init__(self, db: Rows, events: Events) -> None:
         self.db = db
-        self.events = events or Events()
+        self.events = events
         self._logged = 0  # log calls since this registry last pruned the log
 
     def _changed(self, change: Change, *ids: int) -> None:
@@ -244,11 +244,11 @@ class ClientRegistry:
         return self.get(app.name)
 
     def unregistered_level(self) -> str:
-        level = Settings(self.db).get("mcp_unregistered_level")
+        level = setting(self.db, "mcp_unregistered_level")
         return level if level in UNREGISTERED_LEVELS else "read"
 
     def set_unregistered_level(self, level: str) -> str:
-        Settings(self.db).set("mcp_unregistered_level", level)
+        Settings(self.db, self.events).set("mcp_unregistered_level", level)
         self._changed("changed")
         return self.unregistered_level()
 

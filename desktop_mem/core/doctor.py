@@ -229,13 +229,12 @@ def check_database(config: Config, vault: Vault) -> tuple[list[Check], Facts]:
         recovery_check = check_recovery(db)
         if recovery_check is not None:
             checks.append(recovery_check)
-        from desktop_mem.core.settings import Settings
+        from desktop_mem.core.settings import setting
 
-        settings = Settings(db)
         facts = Facts(
             model,
-            settings.get("chat_model") or None,
-            int(settings.get("context_tokens")),
+            setting(db, "chat_model") or None,
+            int(setting(db, "context_tokens")),
             loaded.last_observed(db),
         )
         return checks, facts

@@ -6,13 +6,20 @@ chat's learning in the background, an import, an app over MCP, the window's own 
 `Events.emit` calls every subscriber there and then. The window's Qt adapter
 (ui/events.py) turns them into signals delivered on its own thread. One vocabulary for
 every kind of record: a change is "added", "changed" or "removed".
+
+Every event carries its *origin*: who made the change (the window or the command line
+through the service, a sync pass, an import, an app over MCP). Whoever acts says so
+once, around what it does (`acting(SYNC)`); each event made inside takes it, on that
+thread, so a listener never guesses from a thread id whose change it is.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import logging
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -20,10 +27,42 @@ log = logging.getLogger(__name__)
 
 Change = Literal["added", "changed", "removed"]
 
+# Who makes a change. An app over MCP is APP followed by its name ("app:notes").
+SERVICE = "service"  # the window or the command line, through the application service
+SYNC = "sync"  # a sync pass taking in what other computers wrote
+IMPORT = "import"  # an import of another assistant's export, or of a memory file
+APP = "app:"
+
+_origin: contextvars.ContextVar[str] = contextvars.ContextVar("origin", default=SERVICE)
+
+
+def current_origin() -> str:
+    """Who is acting on this thread now (SERVICE unless someone said otherwise)."""
+    return _origin.get()
+
+
+@contextlib.contextmanager
+def acting(origin: str) -> Iterator[None]:
+    """Every event made on this thread inside the block has `origin`."""
+    token = _origin.set(origin)
+    try:
+        yield
+    finally:
+        _origin.reset(token)
+
+
+def act_as(origin: str) -> None:
+    """Every event made from here on in the current context has `origin`: for a caller
+    that runs each request in a context of its own (an MCP request is an asyncio task,
+    which starts from a copy of the context), so it reaches nothing else."""
+    _origin.set(origin)
+
 
 @dataclass(frozen=True)
 class Event:
-    """Something that changed in the profile."""
+    """Something that changed in the profile, and who changed it."""
+
+    origin: str = field(default_factory=current_origin, kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -174,8 +213,3 @@ class Events:
 
     def documents(self, change: Change, ids: Iterable[int] = ()) -> None:
         self.emit(DocumentsChanged(change, tuple(ids)))
-
-
-def quiet() -> Events:
-    """Events nobody listens to (a store used on its own)."""
-    return Events()

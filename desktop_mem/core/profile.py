@@ -60,12 +60,12 @@ class Profile:
         self.settings = Settings(db, self.events)
         self.rule = rule or RelevanceRule()
         self.reference = Reference(db)
-        self.memories = MemoryStore(db, embedder, self.events)
+        self.memories = MemoryStore(db, embedder, events=self.events)
         self.about = AboutStore(db, self.events)  # what the model knows about the person
         self.conversations = ConversationStore(
-            db, embedder, self.reference, self.rule, self.memories, self.events
+            db, embedder, self.reference, self.rule, self.memories, events=self.events
         )
-        self.documents = DocumentStore(db, embedder, self.reference, self.rule, self.events)
+        self.documents = DocumentStore(db, embedder, self.reference, self.rule, events=self.events)
         self.search = HybridSearch(
             self.memories,
             rule=self.rule,
@@ -209,8 +209,6 @@ class Profile:
             messages = self.conversations.delete_all(vacuum=False)
         with self.db.transaction() as conn:  # facts found in imported history, too
             conn.execute("DELETE FROM proposals")
-            # and the text of changes a sync merge dropped, kept for the user
-            conn.execute("DELETE FROM sync_lost")
         self.db.execute("VACUUM")  # once, for both: no freed page keeps a word of either
         self.db.checkpoint()
         return Forgot(memories, messages, conversations, keep_conversations)

@@ -5,6 +5,7 @@ core/db/database.py is one."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
@@ -15,6 +16,10 @@ class Meta(Protocol):
     def meta_get(self, key: str) -> str | None: ...
 
     def meta_set(self, key: str, value: str | None) -> None: ...
+
+    def after_commit(
+        self, fn: Callable[[tuple[int, ...]], None], ids: Iterable[int] = ()
+    ) -> None: ...
 
 
 class Rows(Meta, Protocol):

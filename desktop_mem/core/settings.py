@@ -53,21 +53,29 @@ RANGES: dict[str, tuple[int, int]] = {"backup_keep": (1, 365)}
 SECRET = ("openai_api_key",)
 
 
+def setting(db: Meta, key: str) -> Any:
+    """One setting's value, read (what reads a setting needs no store: only a write is
+    announced)."""
+    default = DEFAULTS[key]
+    raw = db.meta_get(f"setting.{key}")
+    if raw is None:
+        return default
+    if isinstance(default, bool):
+        return raw == "1"
+    if isinstance(default, int):
+        return int(raw)
+    return raw
+
+
 class Settings:
-    def __init__(self, db: Meta, events: Events | None = None) -> None:
+    """The settings' one writer: each change is announced."""
+
+    def __init__(self, db: Meta, events: Events) -> None:
         self.db = db
-        self.events = events or Events()  # each change is announced
+        self.events = events
 
     def get(self, key: str) -> Any:
-        default = DEFAULTS[key]
-        raw = self.db.meta_get(f"setting.{key}")
-        if raw is None:
-            return default
-        if isinstance(default, bool):
-            return raw == "1"
-        if isinstance(default, int):
-            return int(raw)
-        return raw
+        return setting(self.db, key)
 
     def set(self, key: str, value: Any) -> None:
         """Validate `value` against the setting's type and bounds, then store it.
@@ -84,6 +92,18 @@ class Settings:
             raw = value or None
         self.db.meta_set(f"setting.{key}", raw)
         self.events.emit(SettingChanged(key))
+
+    def put_arrived(self, conn: Any, key: str, value: object) -> None:
+        """A synced setting as another computer has it (None: its default), written
+        inside the caller's transaction and announced after its commit."""
+        if value is None:
+            conn.execute("DELETE FROM meta WHERE key = ?", (f"setting.{key}",))
+        else:
+            conn.execute(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
+                (f"setting.{key}", str(value)),
+            )
+        self.db.after_commit(lambda _ids: self.events.emit(SettingChanged(key)))
 
     def all(self) -> dict[str, Any]:
         out = {k: self.get(k) for k in DEFAULTS}

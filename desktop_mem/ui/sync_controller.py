@@ -10,7 +10,6 @@ conversation list refresh themselves. Everything goes through the application se
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -298,7 +297,6 @@ class SyncController(QObject):
         self.again = False  # a change came during a pass: another one after it
         self.error = ""  # the last pass's failure, in the window's words
         self.info: dict[str, Any] = {"enabled": False}
-        self._pass_thread: int | None = None  # the thread a pass runs on (its own changes)
         self.taken_in: tuple[int, int, str] | None = None  # a large file's progress
         self.timer = QTimer(self)
         self.timer.setInterval(pass_ms)
@@ -325,11 +323,11 @@ class SyncController(QObject):
     # -- when -------------------------------------------------------------------------
 
     def _hear(self, event: core_events.Event) -> None:
-        """On the thread that made the change: one made by a pass is not a change here."""
+        """On the thread that made the change: one the sync made is not a change here."""
         if isinstance(event, core_events.SyncProgress):  # from the pass's thread
             self.progress.emit(event.done, event.total, event.peer)
             return
-        if threading.get_ident() == self._pass_thread:
+        if event.origin == core_events.SYNC:
             return
         if isinstance(
             event,
@@ -417,12 +415,8 @@ class SyncController(QObject):
         sync = self.app.sync
 
         def work() -> tuple[Any, dict[str, Any]]:
-            self._pass_thread = threading.get_ident()
-            try:
-                result = sync.now()
-                return result, sync.info()
-            finally:
-                self._pass_thread = None
+            result = sync.now()
+            return result, sync.info()
 
         def done(out: tuple[Any, dict[str, Any]]) -> None:
             if not shiboken6.isValid(self):  # the window closed while the pass ran
@@ -595,14 +589,10 @@ class SyncController(QObject):
         app = self.app
 
         def work() -> dict[str, Any]:
-            self._pass_thread = threading.get_ident()
-            try:
-                result = fn()
-                # a join's: which recovery code opens this profile now (the core says)
-                recovery = getattr(result, "recovery", None)
-                return {**sync.info(), "counts": app.counts(), "recovery": recovery}
-            finally:
-                self._pass_thread = None
+            result = fn()  # what it writes is the sync's (the service says so)
+            # a join's: which recovery code opens this profile now (the core says)
+            recovery = getattr(result, "recovery", None)
+            return {**sync.info(), "counts": app.counts(), "recovery": recovery}
 
         def ok(info: dict[str, Any]) -> None:
             self.info = info

@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from desktop_mem.core.chat.conversations import ConversationStore
 from desktop_mem.core.config import Config
 from desktop_mem.core.db import backup
 from desktop_mem.core.errors import UsageError
@@ -46,7 +45,7 @@ def _make(run: Run) -> str:
 
 def _add_conversation(config: Config, vault: Vault) -> None:
     with Profile.open(config, vault) as prof:
-        convs = ConversationStore(prof.db, prof.embedder)
+        convs = prof.conversations
         conv = convs.create("holiday plans")
         convs.add_message(conv.id, "user", "we fly to Lisbon on the ninth")
         convs.add_message(conv.id, "assistant", "noted: Lisbon on the ninth")

@@ -9,14 +9,12 @@ from typing import Any
 import pytest
 
 from desktop_mem.core.chat.backends import make_backend
-from desktop_mem.core.chat.conversations import ConversationStore
 from desktop_mem.core.chat.read_path import edges_first
 from desktop_mem.core.chat.session import ChatSession
 from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.models.llm import OllamaChat
 from desktop_mem.core.profile import Profile
-from desktop_mem.core.settings import Settings
 from tests.fakes.keyrings import MemoryKeyring, stored_key
 from tests.fakes.ollama_server import HOLD_LIMIT, FakeOllama
 from tests.sqlcipher_pages import decrypted_pages
@@ -64,9 +62,9 @@ def test_a_fact_from_one_conversation_is_in_the_prompt_of_a_later_one(
     seen = fake_ollama.last_prompt()
     assert "<memories>" in seen and "Lives in Hangzhou with a cat named Mochi" in seen
     assert answer.used and answer.used[0].memory_id == mem.id
-    stored = ConversationStore(profile.db).message(answer.answer_id)
+    stored = profile.conversations.message(answer.answer_id)
     assert [u.memory_id for u in stored.used] == [mem.id]
-    assert ConversationStore(profile.db).answers_using(mem.id)[0].id == answer.answer_id
+    assert profile.conversations.answers_using(mem.id)[0].id == answer.answer_id
     later.close()
 
 
@@ -327,7 +325,7 @@ def test_remember_and_forget_commands(
 def test_automatic_memory_off_still_obeys_commands(
     profile: Profile, fake_ollama: FakeOllama, session: ChatSession
 ) -> None:
-    Settings(profile.db).set("auto_memory", False)
+    profile.settings.set("auto_memory", False)
     fake_ollama.reply_json(extraction(HANGZHOU))
     result = session.send("I live in Hangzhou")
     assert result.learning is None and fake_ollama.chat_requests(structured=True) == []
@@ -350,7 +348,7 @@ def test_incognito_reads_writes_and_stores_nothing(
     assert first.learning is None and fake_ollama.chat_requests(structured=True) == []
     assert s.send(f"remember that {secret}").changes == []
     s.close()
-    assert ConversationStore(profile.db).list() == []
+    assert profile.conversations.list() == []
     assert profile.memories.count() == 1
     profile.db.checkpoint()
     key = stored_key(isolated, profile.db.path)
@@ -414,10 +412,9 @@ def test_sleep_merges_duplicates_resolves_conflicts_and_can_be_undone(
 def test_the_users_instructions_are_in_every_prompt_and_never_learned_from(
     profile: Profile, fake_ollama: FakeOllama
 ) -> None:
-    from desktop_mem.core.settings import Settings
 
-    Settings(profile.db).set("instructions", "I am a night-shift nurse; answer in two sentences.")
-    Settings(profile.db).set("use_memory", False)  # memory off: the instructions stay
+    profile.settings.set("instructions", "I am a night-shift nurse; answer in two sentences.")
+    profile.settings.set("use_memory", False)  # memory off: the instructions stay
     session = ChatSession(profile, make_backend(profile))
     try:
         fake_ollama.reply("Sure.")

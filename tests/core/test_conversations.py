@@ -18,7 +18,7 @@ from tests.sqlcipher_pages import decrypted_pages
 
 @pytest.fixture
 def store(profile: Profile) -> ConversationStore:
-    return ConversationStore(profile.db, profile.embedder)
+    return profile.conversations
 
 
 def _conversation(store: ConversationStore, *turns: str) -> int:
@@ -220,7 +220,7 @@ def test_the_model_names_a_new_conversation_unless_the_user_did(
 
 
 def test_pinned_conversations_come_first(profile: Profile) -> None:
-    store = ConversationStore(profile.db, profile.embedder)
+    store = profile.conversations
     old = store.create("An old chat")
     store.create("A newer chat")
     assert [c.title for c in store.list()] == ["A newer chat", "An old chat"]

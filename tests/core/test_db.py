@@ -10,6 +10,7 @@ import sqlcipher3
 from desktop_mem.core.db import migrations
 from desktop_mem.core.db.database import open_profile
 from desktop_mem.core.errors import DesktopMemError, WrongKey
+from desktop_mem.core.events import Events
 from desktop_mem.core.keys.vault import Vault
 
 
@@ -128,7 +129,7 @@ def test_existing_conversations_become_one_version_each(
             )
     monkeypatch.undo()
     with open_profile(home, "default", vault=vault) as db:
-        store = ConversationStore(db)
+        store = ConversationStore(db, events=Events())
         assert [m.content for m in store.messages(1)] == [f"message {n}" for n in range(4)]
         assert set(store.versions(1).values()) == {(1, 1)}
         assert [r[0] for r in db.query("SELECT parent_id FROM messages ORDER BY id")] == [

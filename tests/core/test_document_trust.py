@@ -19,7 +19,6 @@ from typing import Any
 
 import pytest
 
-from desktop_mem.core.documents.store import DocumentStore
 from desktop_mem.core.profile import Profile
 from tests import report
 from tests.conftest import Run
@@ -96,7 +95,7 @@ def test_a_hostile_folder_indexes_the_good_files_and_names_the_rest(
     profile: Profile, tmp_path: Path
 ) -> None:
     folder, refused = hostile_folder(tmp_path)
-    store = DocumentStore(profile.db, profile.embedder)
+    store = profile.documents
     result = store.add(folder)
     added = sorted(Path(p).name for p in result.added)
     assert added == ["evil\x1b[2J\x07\nname.md", "good.md"]
@@ -148,7 +147,7 @@ def test_a_document_removed_from_a_watched_folder_stays_removed_until_added_agai
     folder.mkdir()
     for name in ("keep.md", "drop.md"):
         (folder / name).write_text(f"# {name}\n\nSomething about {name} and bees.\n", "utf-8")
-    store = DocumentStore(profile.db, profile.embedder)
+    store = profile.documents
     store.add(folder)
     dropped = next(d for d in store.list() if d.title == "drop.md")
     store.remove(dropped.id)
@@ -201,7 +200,7 @@ def test_a_device_in_a_folder_is_never_read(profile: Profile, tmp_path: Path) ->
         os.mknod(folder / "zero.txt", 0o600 | 0o020000, os.makedev(1, 5))  # /dev/zero
     except PermissionError:
         pytest.skip("no device nodes here")
-    result = DocumentStore(profile.db, profile.embedder).add(folder)
+    result = profile.documents.add(folder)
     assert result.added == [] and "not a regular file" in result.refused[0]
     report.add("doc_attacks")
 
@@ -231,7 +230,7 @@ def test_a_folder_swapped_for_a_link_while_it_is_read_leads_nowhere(
     outside. O_NOFOLLOW guarded only the last part of the path, so the file outside was
     indexed. The swap is made at the add's own progress report after the first file."""
     outside, folder = _outside_and_watched(tmp_path)
-    store = DocumentStore(profile.db, profile.embedder)
+    store = profile.documents
 
     def swap(done: int, total: int) -> None:
         if done == 1:
@@ -249,7 +248,7 @@ def test_a_watched_folder_replaced_by_a_link_is_not_followed_by_reindex(
     profile: Profile, tmp_path: Path
 ) -> None:
     outside, folder = _outside_and_watched(tmp_path)
-    store = DocumentStore(profile.db, profile.embedder)
+    store = profile.documents
     assert len(store.add(folder).added) == 2
     os.rename(folder, tmp_path / "watched-moved")
     os.symlink(outside, folder)
@@ -264,7 +263,7 @@ def test_a_watched_folder_replaced_by_a_link_is_not_followed_by_reindex(
 def test_a_hard_link_to_a_file_outside_is_not_indexed(profile: Profile, tmp_path: Path) -> None:
     outside, folder = _outside_and_watched(tmp_path)
     os.link(outside / "notes.md", folder / "linked.md")
-    store = DocumentStore(profile.db, profile.embedder)
+    store = profile.documents
     result = store.add(folder)
     assert sorted(Path(p).name for p in result.added) == ["a.md", "notes.md"]
     assert any("linked.md" in r and "hard link" in r for r in result.refused)
@@ -283,7 +282,7 @@ def test_an_unmounted_folder_keeps_its_documents_and_says_so(
     (tmp_path / "single").mkdir()
     lone = tmp_path / "single" / "lone.md"
     lone.write_text("# Lone\n\nA file added by itself, about the bees.\n", "utf-8")
-    store = DocumentStore(profile.db, profile.embedder)
+    store = profile.documents
     store.add(folder)
     store.add(lone)
     profile.close()
@@ -338,7 +337,7 @@ def test_a_long_word_file_is_read_and_a_costly_one_refused_in_one_sentence(
     assert small.stat().st_size < 100_000
     big = _docx_paragraphs(folder / "huge.docx", 1, "b" * (70 * 1024 * 1024))
     assert big.stat().st_size < 1_000_000
-    result = DocumentStore(profile.db, profile.embedder).add(folder)
+    result = profile.documents.add(folder)
     assert [Path(p).name for p in result.added] == ["long.docx"]
     refused = " | ".join(result.refused)
     assert "more than 100,000 paragraphs" in refused and "more than 64 MB" in refused, refused

@@ -10,7 +10,6 @@ import pytest
 
 from desktop_mem.core.chat.backends import make_backend
 from desktop_mem.core.chat.session import ChatSession
-from desktop_mem.core.documents.store import DocumentStore
 from desktop_mem.core.profile import Profile
 from tests import report
 from tests.fakes.keyrings import MemoryKeyring, stored_key
@@ -85,7 +84,7 @@ def library(tmp_path: Path) -> Path:
 def test_a_folder_is_read_along_its_structure_and_searched_by_relevance(
     profile: Profile, library: Path
 ) -> None:
-    store = DocumentStore(profile.db, profile.embedder)
+    store = profile.documents
     added = store.add(library)
     assert sorted(Path(p).name for p in added.added) == [
         "contract.pdf", "garden.docx", "handbook.md", "recipes.html"
@@ -119,7 +118,7 @@ def test_the_chat_gets_relevant_passages_as_labelled_data(
         "of the cabin is on the fridge.\n",
         encoding="utf-8",
     )
-    DocumentStore(profile.db, profile.embedder).add(library)
+    profile.documents.add(library)
     session = ChatSession(profile, make_backend(profile))
     try:
         fake_ollama.reply("Twenty-five days.")
@@ -170,7 +169,7 @@ def test_hostile_documents_get_one_sentence_and_nothing_half_indexed(
             member.write(zeros)
     (bad / "fake.docx").write_text("not a zip at all")
     (bad / "empty.txt").write_text("   \n\n  ")
-    store = DocumentStore(profile.db, profile.embedder)
+    store = profile.documents
     result = store.add(bad)
     assert result.added == [] and len(result.refused) == 6
     reasons = " | ".join(result.refused)
@@ -184,7 +183,7 @@ def test_hostile_documents_get_one_sentence_and_nothing_half_indexed(
 def test_removing_a_document_leaves_no_trace_at_rest(
     profile: Profile, library: Path, isolated: MemoryKeyring, home: Path
 ) -> None:
-    store = DocumentStore(profile.db, profile.embedder)
+    store = profile.documents
     secret = "the cabin key hides under the third flowerpot"
     (library / "secret.md").write_text(f"# Cabin\n\n{secret.capitalize()}.\n", encoding="utf-8")
     store.add(library)
@@ -250,7 +249,7 @@ def test_indexing_killed_half_way_resumes_with_no_half_indexed_document(
     config = Config.resolve(home=home, ollama_host=fake_ollama.url, embed_model="fake-embed",
                             passphrase=passphrase)  # fmt: skip
     with Profile.open(config) as prof:
-        store = DocumentStore(prof.db, prof.embedder)
+        store = prof.documents
         docs = store.list()
         for d in docs:  # whole, or not there at all
             assert d.passages == len(chunk(extract(Path(d.path)))), d.title
@@ -260,7 +259,7 @@ def test_indexing_killed_half_way_resumes_with_no_half_indexed_document(
     again = subprocess.run(cmd, env=env, capture_output=True, text=True)
     assert again.returncode == 0, again.stderr
     with Profile.open(config) as prof:
-        docs = DocumentStore(prof.db, prof.embedder).list()
+        docs = prof.documents.list()
         assert len(docs) == 80 and len({d.path for d in docs}) == 80
 
 
@@ -275,7 +274,7 @@ def test_a_note_of_headings_alone_is_text(profile: Profile, tmp_path: Path) -> N
     doc = docx.Document()
     doc.add_heading("Renew the passport in May", 1)
     doc.save(str(tmp_path / "todo.docx"))
-    store = DocumentStore(profile.db, profile.embedder)
+    store = profile.documents
     result = store.add(tmp_path)
     assert result.refused == [] and len(result.added) == 4
     passages = {t for (t,) in profile.db.query("SELECT text FROM doc_chunks")}

@@ -28,7 +28,6 @@ from desktop_mem.core.models.llm import LOAD_OPTIONS
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.search.sentences import REFERENCE_SENTENCES
 from desktop_mem.core.service import Service
-from desktop_mem.core.settings import Settings
 from tests.conftest import Run
 from tests.fakes.ollama_server import FakeOllama, _kind, demo_learn
 from tests.fakes.scheduler import render
@@ -46,7 +45,7 @@ def _decides(body: dict[str, Any]) -> dict[str, Any]:
 def test_every_request_to_the_chat_model_asks_for_one_context_length(
     profile: Profile, fake_ollama: FakeOllama, run: Run
 ) -> None:
-    Settings(profile.db).set("context_tokens", 6144)
+    profile.settings.set("context_tokens", 6144)
     fake_ollama.json_responder = _decides
     profile.memories.add(NewMemory("Prefers green tea in the morning"))
     session = ChatSession(profile, make_backend(profile))
@@ -89,7 +88,7 @@ def test_the_mcp_servers_consolidated_add_asks_for_the_same_length(
     config = Config.resolve(home=home, ollama_host=fake_ollama.url, embed_model="fake-embed")
     with Profile.open(config, vault) as prof:
         prof.memories.add(NewMemory("Prefers green tea in the morning"))
-        Settings(prof.db).set("context_tokens", 6144)
+        prof.settings.set("context_tokens", 6144)
     fake_ollama.json_responder = _decides
     key, _ = _register(run, "Test Editor", "write")
     _, added = _call(home, fake_ollama, "Test Editor", [

@@ -20,7 +20,6 @@ from desktop_mem.core.profile import Profile
 from desktop_mem.core.search.chance import robust, robust_rows
 from desktop_mem.core.search.hybrid import HybridSearch
 from desktop_mem.core.search.relevance import RelevanceRule
-from desktop_mem.core.settings import Settings
 from tests.fakes.ollama_server import FakeOllama
 
 FIVE = [
@@ -90,7 +89,9 @@ def test_a_memory_is_as_near_the_query_as_the_message_it_was_learned_from(
 ) -> None:
     """A memory is a one-line summary; the question may ask in the words the user said
     it in. Without the message, the same summary is not found."""
-    convs = ConversationStore(profile.db, profile.embedder, profile.search.reference)
+    convs = ConversationStore(
+        profile.db, profile.embedder, profile.search.reference, events=profile.events
+    )
     said = convs.add_message(
         convs.create("trip").id, "user", "We hiked the Tiger Leaping Gorge trail last weekend"
     )
@@ -112,7 +113,9 @@ def test_a_tier_that_knows_the_query_opens_the_other(profile: Profile) -> None:
     something the user talked about, and the memory tier is judged by the ordinary
     bar."""
     rule = RelevanceRule(unknown_penalty=20.0, known_words_at=1)
-    convs = ConversationStore(profile.db, profile.embedder, profile.search.reference, rule)
+    convs = ConversationStore(
+        profile.db, profile.embedder, profile.search.reference, rule, events=profile.events
+    )
     said = convs.add_message(convs.create("music").id, "user", "My cello teacher Okafor retired")
     convs.index_vectors()
     known = profile.memories.add(NewMemory("Has a cello teacher")).memory
@@ -234,13 +237,13 @@ def test_incognito_and_memory_off_leave_both_tiers_out(
     assert result.used == [] and result.recalled == []
     assert "<memories>" not in fake_ollama.last_prompt()
     incognito.close()
-    Settings(profile.db).set("use_memory", False)
+    profile.settings.set("use_memory", False)
     off = ChatSession(profile, OllamaChat(fake_ollama.url))
     result = off.send(question)
     assert result.used == [] and result.recalled == []
     assert "\n<past_messages>\n" not in fake_ollama.last_prompt()
     off.close()
-    Settings(profile.db).set("use_memory", True)
+    profile.settings.set("use_memory", True)
     on = ChatSession(profile, OllamaChat(fake_ollama.url))
     result = on.send(question)
     assert result.used and result.recalled
@@ -256,7 +259,7 @@ def test_deleting_a_conversation_removes_the_record_of_recalling_it(
     result = later.send("What colour is my Brompton folding bike?")
     result.learned(10)
     assert result.recalled
-    store = ConversationStore(profile.db, profile.embedder)
+    store = profile.conversations
     store.delete(session.conversation_id)
     assert profile.db.query("SELECT count(*) FROM message_recalls")[0][0] == 0
     assert store.message(result.answer_id).recalled == []
@@ -269,11 +272,11 @@ def test_a_bad_setting_value_is_refused(profile: Profile) -> None:
     from desktop_mem.core.errors import DesktopMemError, InvalidInput
 
     with pytest.raises(InvalidInput, match="true or false"):
-        Settings(profile.db).set("auto_memory", "maybe")
+        profile.settings.set("auto_memory", "maybe")
     with pytest.raises(InvalidInput, match="true or false"):
-        Settings(profile.db).set("auto_memory", "treu")
-    assert Settings(profile.db).get("auto_memory") is True
-    settings = Settings(profile.db)
+        profile.settings.set("auto_memory", "treu")
+    assert profile.settings.get("auto_memory") is True
+    settings = profile.settings
     for key, bad, said in [
         ("context_tokens", "12", "from 256"),
         ("context_tokens", "lots", "whole number"),
@@ -283,7 +286,7 @@ def test_a_bad_setting_value_is_refused(profile: Profile) -> None:
     ]:
         with pytest.raises(DesktopMemError, match=said):
             settings.set(key, bad)
-    assert settings.all() == Settings(profile.db).all() and settings.get("context_tokens") == 8192
+    assert settings.all() == profile.settings.all() and settings.get("context_tokens") == 8192
     settings.set("auto_memory", "Off")
     settings.set("context_tokens", " 4096 ")
     settings.set("chat_model", "")
@@ -309,7 +312,7 @@ def test_sleep_time_pass_is_due_daily_or_after_new_memories(profile: Profile) ->
     for text in ("I like jazz", "I like rock"):
         profile.memories.add(NewMemory(text))
     assert schedule.due(now + timedelta(hours=1)), "or after enough new memories"
-    Settings(profile.db).set("sleep_consolidation", False)
+    profile.settings.set("sleep_consolidation", False)
     assert not schedule.due(now + timedelta(days=3)), "the setting turns it off"
 
 
@@ -445,7 +448,7 @@ def test_the_message_being_answered_does_not_make_its_words_known(profile: Profi
     from desktop_mem.core.search.words import unknown_share
     from desktop_mem.core.textproc import query_terms
 
-    convs = ConversationStore(profile.db, profile.embedder)
+    convs = profile.conversations
     asking = convs.create("now").id
     convs.add_message(asking, "user", "Is my zorblat still in the garage?")
     terms = query_terms("zorblat")
@@ -509,7 +512,7 @@ def test_a_name_is_not_unknown_to_an_item_in_another_language(profile: Profile) 
     from desktop_mem.core.textproc import query_terms
 
     memory = profile.memories.add(NewMemory("我在Harrow工作，做结构工程师")).memory.id
-    convs = ConversationStore(profile.db, profile.embedder)
+    convs = profile.conversations
     message = convs.add_message(convs.create("工作").id, "user", "我在Harrow工作，做结构工程师").id
     query = "Which firm does Gareth say I work for?"  # Gareth: a name never seen
     level = _synthetic_level()

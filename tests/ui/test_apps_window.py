@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from desktop_mem.core.clients import ClientRegistry
 from desktop_mem.core.config import Config
 from desktop_mem.core.keys.vault import Vault
 from desktop_mem.core.memory.store import NewMemory
@@ -25,7 +24,7 @@ from desktop_mem.ui.main_window import MainWindow
 def test_the_apps_page_connects_apps_with_keys_and_changes_what_they_may_do(
     qtbot: Any, profile: Profile, tmp_path: Path
 ) -> None:
-    registry = ClientRegistry(profile.db)
+    registry = profile.clients
     mem = profile.memories.add(NewMemory("Prefers green tea")).memory
     page = AppsPage(
         profile.clients, CoreSignals(profile.events), "work", home=tmp_path / "elsewhere"
@@ -82,7 +81,7 @@ def test_another_process_writes_and_the_window_shows_it(
     written = other.memories.add(
         NewMemory("Written by another app", source="app:Claude Desktop")
     ).memory
-    registry = ClientRegistry(other.db)
+    registry = other.clients
     app, key = registry.add("Claude Desktop")
     registry.log(registry.authenticate(key, "claude-ai"), "add_memory", [written.id])
     other.close()
@@ -103,7 +102,7 @@ def test_a_reflexive_enter_neither_removes_an_app_nor_changes_its_key(
 
     from tests.ui.driving import ORIGINAL_QUESTION, press_in_next_box
 
-    registry = ClientRegistry(profile.db)
+    registry = profile.clients
     page = AppsPage(
         profile.clients, CoreSignals(profile.events), "work", home=tmp_path / "elsewhere"
     )

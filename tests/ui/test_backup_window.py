@@ -17,7 +17,6 @@ from desktop_mem.core.keys.vault import Vault
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.service import Service
-from desktop_mem.core.settings import Settings
 from desktop_mem.ui import tasks
 from desktop_mem.ui.app import Application, app_settings
 from desktop_mem.ui.backup_ui import BackupController, BackupPage, LockedDialog, RecoveryCodeDialog
@@ -127,7 +126,7 @@ def test_back_up_now_and_the_daily_backup(
     qtbot.waitUntil(lambda: page.now.isEnabled(), timeout=10000)
     assert "Backed up to" in page.status.text()
     (first,) = backup.list_backups(folder, "default")
-    settings = Settings(prof.db)
+    settings = prof.settings
     settings.set("backup_daily", True)
     assert not controller.due()  # backed up a moment ago
     assert controller.run_if_due(now=datetime.now(UTC) + timedelta(days=1, minutes=1))

@@ -279,12 +279,10 @@ def test_an_answer_shows_the_document_passages_it_was_given(
 ) -> None:
     from PySide6.QtWidgets import QPushButton
 
-    from desktop_mem.core.documents.store import DocumentStore
-
     (tmp_path / "handbook.md").write_text(
         "# Handbook\n\n## Leave\n\nAnnual leave is twenty-five days per year.\n", "utf-8"
     )
-    DocumentStore(profile.db, profile.embedder).add(tmp_path / "handbook.md")
+    profile.documents.add(tmp_path / "handbook.md")
     fake_ollama.reply("Twenty-five days.")
     send(qtbot, window, "How many days of annual leave per year do I get?")
     answer = window.chat.messages[-1]
@@ -328,9 +326,8 @@ def test_a_reopened_conversation_keeps_what_it_taught_and_late_learning_finds_it
 def test_a_message_shows_its_time_on_hover(
     qtbot: Any, window: MainWindow, profile: Profile
 ) -> None:
-    from desktop_mem.core.chat.conversations import ConversationStore
 
-    store = ConversationStore(profile.db)
+    store = profile.conversations
     conv = store.create("Old")
     store.add_message(conv.id, "user", "hello", created_at="2025-03-04T05:06:00Z")
     window.conversations.open_conversation(conv.id)

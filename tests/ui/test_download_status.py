@@ -12,7 +12,6 @@ from PySide6.QtWidgets import QMessageBox
 
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.service import Service
-from desktop_mem.core.settings import Settings
 from desktop_mem.ui.app import app_settings
 from desktop_mem.ui.main_window import MainWindow
 from tests.fakes.ollama_server import FakeOllama
@@ -26,7 +25,7 @@ def test_the_status_bar_follows_a_download(
     fake_ollama: FakeOllama,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    Settings(profile.db).set("chat_model", "llama3.2:3b")
+    profile.settings.set("chat_model", "llama3.2:3b")
     monkeypatch.setattr(QMessageBox, "question", ORIGINAL_QUESTION)  # the real question
     asked: list[str] = []
     press_in_next_box(Qt.Key.Key_Return, asked)  # Enter: download

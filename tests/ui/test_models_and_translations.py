@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QModelIndex, Qt
 
-from desktop_mem.core.chat.conversations import ConversationStore
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
 from desktop_mem.ui.item_models import ID_ROLE, SORT_ROLE, ConversationListModel, MemoryTableModel
@@ -56,7 +55,7 @@ def test_memory_table_sorts_itself_and_the_selection_follows(
 
 
 def test_conversation_list_model(qtmodeltester: Any, profile: Profile) -> None:
-    convs = ConversationStore(profile.db)
+    convs = profile.conversations
     a = convs.create().id
     convs.add_message(a, "user", "Plan a trip to Kyoto")
     convs.create()

@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from desktop_mem.core.chat.conversations import ConversationStore
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.service import Service
 from desktop_mem.ui.app import app_settings
@@ -19,7 +18,7 @@ from tests.ui.driving import idle
 def test_regenerate_and_edit_wait_for_the_model_server(
     qtbot: Any, profile: Profile, home: Path, fake_ollama: FakeOllama
 ) -> None:
-    store = ConversationStore(profile.db)
+    store = profile.conversations
     conv = store.create("Trip")
     store.add_message(conv.id, "user", "We fly to Lisbon on the ninth")
     store.add_message(conv.id, "assistant", "Noted: Lisbon on the ninth.")

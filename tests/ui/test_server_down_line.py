@@ -10,7 +10,6 @@ from typing import Any
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
-from desktop_mem.core.chat.conversations import ConversationStore
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.service import Service
 from desktop_mem.ui.app import app_settings
@@ -23,7 +22,7 @@ from tests.ui.driving import idle
 def test_server_down_line_offers_retry_and_settings(
     qtbot: Any, profile: Profile, home: Path, fake_ollama: FakeOllama
 ) -> None:
-    store = ConversationStore(profile.db)
+    store = profile.conversations
     conv = store.create("Trip")
     store.add_message(conv.id, "user", "We fly to Lisbon on the ninth")
     store.add_message(conv.id, "assistant", "Noted: Lisbon on the ninth.")

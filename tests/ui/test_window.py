@@ -50,9 +50,8 @@ def test_missing_model_is_pulled_with_progress(
     fake_ollama: FakeOllama,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from desktop_mem.core.settings import Settings
 
-    Settings(profile.db).set("chat_model", "llama3.2:3b")
+    profile.settings.set("chat_model", "llama3.2:3b")
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     w = MainWindow(Service(profile), app_settings(home))
     qtbot.addWidget(w)
@@ -431,9 +430,8 @@ def test_a_new_passphrase_states_its_rule_up_front(qtbot: Any) -> None:
 def test_old_conversations_stay_readable_while_ollama_is_down(
     qtbot: Any, profile: Profile, home: Path, fake_ollama: FakeOllama
 ) -> None:
-    from desktop_mem.core.chat.conversations import ConversationStore
 
-    store = ConversationStore(profile.db)
+    store = profile.conversations
     conv = store.create("Trip")
     store.add_message(conv.id, "user", "We fly to Lisbon on the ninth")
     store.add_message(conv.id, "assistant", "Noted: Lisbon on the ninth.")
@@ -467,11 +465,10 @@ def test_old_conversations_stay_readable_while_ollama_is_down(
 def test_the_remote_server_gets_its_own_model_name_and_dialogs_fit(
     qtbot: Any, profile: Profile, home: Path, fake_ollama: FakeOllama
 ) -> None:
-    from desktop_mem.core.settings import Settings
     from desktop_mem.ui.settings_dialog import SettingsDialog
     from desktop_mem.ui.shortcuts_dialog import ShortcutsDialog
 
-    s = Settings(profile.db)
+    s = profile.settings
     s.set("chat_model", "qwen2.5:7b")
     s.set("openai_enabled", True)
     s.set("openai_base_url", fake_ollama.url + "/v1")
@@ -626,10 +623,9 @@ def test_a_5_gb_download_shows_its_true_progress(
 ) -> None:
     """Bytes pass 2**31 in any chat model's download: no 32-bit Qt int may carry them
     (that said "1.2 GB of 388 MB", and printed OverflowError)."""
-    from desktop_mem.core.settings import Settings
 
     fake_ollama.pull_size = 5_000_000_000
-    Settings(profile.db).set("chat_model", "llama3.2:3b")
+    profile.settings.set("chat_model", "llama3.2:3b")
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     w = MainWindow(Service(profile), app_settings(home))
     qtbot.addWidget(w)
@@ -664,9 +660,8 @@ def test_the_missing_model_question_waits_for_the_recovery_code_dialog(
 ) -> None:
     """The code is shown only once: at a first start with the chat model missing, the
     download question opened on top of it. It now comes once the code is closed."""
-    from desktop_mem.core.settings import Settings
 
-    Settings(profile.db).set("chat_model", "llama3.2:3b")  # not installed
+    profile.settings.set("chat_model", "llama3.2:3b")  # not installed
     asked: list[bool] = []  # whether the code was still on screen when asked
     code: list[RecoveryCodeDialog] = []
 
@@ -785,9 +780,8 @@ def test_a_conversation_read_while_the_server_answers_with_errors_says_so(
 ) -> None:
     """The one-line notice over a conversation being read says the server answers with
     an error, not that it is not answering, when that is what happens."""
-    from desktop_mem.core.chat.conversations import ConversationStore
 
-    store = ConversationStore(profile.db)
+    store = profile.conversations
     conv = store.create("Trip")
     store.add_message(conv.id, "user", "We fly to Lisbon on the ninth")
     fake_ollama.fail_next(500, times=1000, paths=("/api/tags",))

@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core import textproc
+from desktop_mem.core.chat.arrived import ArrivedConversations
+from desktop_mem.core.chat.marks import LearningMarks
 from desktop_mem.core.chat.message_search import MessageSearch
 from desktop_mem.core.chat.records import (
     MESSAGE_COLUMNS,
@@ -64,7 +66,7 @@ def title_from(text: str) -> str:
     return textproc.shorten(textproc.normalize(text).split("\n", 1)[0], TITLE_CHARS)
 
 
-class ConversationStore(Versions, MessageSearch):
+class ConversationStore(ArrivedConversations, LearningMarks, Versions, MessageSearch):
     def __init__(
         self,
         db: Database,
@@ -72,7 +74,8 @@ class ConversationStore(Versions, MessageSearch):
         reference: Reference | None = None,
         rule: RelevanceRule | None = None,
         memories: MemoryStore | None = None,
-        events: Events | None = None,
+        *,
+        events: Events,
     ) -> None:
         self.db = db
         self.embedder = embedder
@@ -82,7 +85,7 @@ class ConversationStore(Versions, MessageSearch):
         # the memories learned from these messages: a message that goes takes the
         # context it lent them (core/memory/store.py: forget_context)
         self.memories = memories
-        self.events = events or Events()  # each committed change is announced
+        self.events = events  # each committed change is announced
 
     def _conversations_of(self, message_ids: Sequence[int]) -> set[int]:
         found: set[int] = set()
@@ -160,6 +163,16 @@ class ConversationStore(Versions, MessageSearch):
         if named:
             self.events.conversations("changed", [conversation_id])
         return named
+
+    def clear_title(self, conversation_id: int) -> None:
+        """Forget a conversation's title (it named what was forgotten): the list shows
+        its first words until it gets another."""
+        with self.db.transaction() as conn:
+            conn.execute(
+                "UPDATE conversations SET title = '', title_source = '' WHERE id = ?",
+                (conversation_id,),
+            )
+        self.events.conversations("changed", [conversation_id])
 
     def set_pinned(self, conversation_id: int, pinned: bool) -> Conversation:
         """Pinned conversations stay at the top of the list."""
@@ -320,37 +333,6 @@ class ConversationStore(Versions, MessageSearch):
             self._mark_shown(conn, cid)
         if ids:  # as for memories: leave no deleted term in an FTS5 leaf page
             conn.execute("INSERT INTO messages_fts(messages_fts) VALUES ('optimize')")
-
-    # -- for sync: the same writes, inside a transaction another part of the core holds --
-
-    def purge_rows(self, conn: Any, ids: Sequence[int]) -> None:
-        """Purge messages deleted elsewhere, as `delete_messages` does here."""
-        if ids:
-            self._purge_messages(conn, ids)
-
-    def mark_shown(self, conn: Any, conversation_id: int) -> None:
-        self._mark_shown(conn, conversation_id)
-
-    def index_text(self, conn: Any, message_id: int, content: str) -> None:
-        """Index a message written by sync (its vector comes later: `index_vectors`)."""
-        conn.execute(
-            "INSERT INTO messages_fts(rowid, content) VALUES (?, ?)",
-            (message_id, textproc.fts_document(content)),
-        )
-
-    def index_texts(self, conn: Any, items: Sequence[tuple[int, str]]) -> None:
-        """Index many messages written by sync at once (a computer joining or catching up
-        takes in thousands)."""
-        conn.executemany(
-            "INSERT INTO messages_fts(rowid, content) VALUES (?, ?)",
-            [(mid, textproc.fts_document(content)) for mid, content in items],
-        )
-
-    def unindex(self, conn: Any, ids: Sequence[int]) -> None:
-        """Take messages out of search (changed or left out of every prompt elsewhere)."""
-        self.index.remove(conn, ids)
-        for mid in ids:
-            conn.execute("DELETE FROM messages_fts WHERE rowid = ?", (mid,))
 
     # -- messages ----------------------------------------------------------------------
 

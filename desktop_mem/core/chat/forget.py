@@ -186,10 +186,7 @@ def retitle(conversations: Any, text: str, touched: Iterable[int], gone: Sequenc
         from_words = bool(words & set(textproc.query_terms(title)))
         from_gone = source != "user" and (first is None or first in gone_ids)
         if from_words or from_gone:
-            with conversations.db.transaction() as conn:
-                conn.execute(
-                    "UPDATE conversations SET title = '', title_source = '' WHERE id = ?", (cid,)
-                )
+            conversations.clear_title(cid)
             cleared += 1
     return cleared
 

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core import textproc
+from desktop_mem.core.chat.arrived import ArrivedConversation, ImportedMessage
 from desktop_mem.core.chat.conversations import title_from
 from desktop_mem.core.chat.foreign import (
     Export,
@@ -183,12 +184,12 @@ class Importer:
         db: Database,
         conversations: ConversationStore,
         memories: MemoryStore,
-        events: Events | None = None,
+        events: Events,
     ) -> None:
         self.db = db
         self.conversations = conversations
         self.memories = memories
-        self.events = events or Events()
+        self.events = events
         self._vectors: dict[int, np.ndarray] = {}  # waiting proposals', for `_alike`
         self._reading = threading.Lock()  # one pass reads at a time: none reads twice
 
@@ -293,8 +294,6 @@ class Importer:
             out.proposed += self.propose_memories(export, export.about)
         out.skipped = export.skipped
         out.to_read = self.to_read()
-        if out.conversation_ids:
-            self.events.conversations("added", out.conversation_ids)
         return out
 
     def _store(
@@ -314,14 +313,7 @@ class Importer:
                 updated = _stamp(conv.messages[-1].created_at) or _stamp(conv.updated_at)
                 first_user = next((m.text for m in conv.messages if m.role == "user"), "")
                 title = textproc.shorten(conv.title, 200) if conv.title else title_from(first_user)
-                cur = conn.execute(
-                    "INSERT INTO conversations(title, model, created_at, updated_at, "
-                    "title_source, origin, origin_key) VALUES (?, NULL, ?, ?, ?, ?, ?)",
-                    (title, created, updated or created, "user" if conv.title else "",
-                     conv.origin, conv.key),
-                )  # fmt: skip
-                cid = int(cur.lastrowid)
-                follows: int | None = None
+                messages = []
                 for m in conv.messages:
                     stamp = _stamp(m.created_at) or created
                     read = (
@@ -330,19 +322,24 @@ class Importer:
                         and m.role == "user"
                         and stamp[:10] >= (facts_since or "")
                     )
-                    state = TO_PROPOSE if read else ""
-                    cur = conn.execute(
-                        "INSERT INTO messages(conversation_id, role, content, status, "
-                        "created_at, parent_id, learn_state) "
-                        "VALUES (?, ?, ?, 'complete', ?, ?, ?)",
-                        (cid, m.role, m.text, stamp, follows, state),
+                    messages.append(
+                        ImportedMessage(m.role, m.text, stamp, TO_PROPOSE if read else "")
                     )
-                    follows = int(cur.lastrowid)
-                    conn.execute(
-                        "INSERT INTO messages_fts(rowid, content) VALUES (?, ?)",
-                        (follows, textproc.fts_document(m.text)),
-                    )
-                    out.message_ids.append(follows)
+                cid, ids = self.conversations.add_imported(
+                    conn,
+                    ArrivedConversation(
+                        title,
+                        "user" if conv.title else "",
+                        False,
+                        None,
+                        created,
+                        updated or created,
+                        conv.origin,
+                        conv.key,
+                    ),  # fmt: skip
+                    messages,
+                )
+                out.message_ids += ids
                 if conv.project:
                     out.projects += 1
                 else:
@@ -583,7 +580,7 @@ class Importer:
                         self.events.emit(ProposalsChanged())
                     break
             with self.db.transaction() as conn:
-                conn.execute("UPDATE messages SET learn_state = '' WHERE id = ?", (user_id,))
+                self.conversations.mark_learned(conn, user_id)
             out.read += 1
             out.proposed += found
             if found:

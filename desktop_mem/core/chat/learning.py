@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from desktop_mem.core.chat.extract import Extractor, Prefix
 from desktop_mem.core.chat.records import Learned
 from desktop_mem.core.errors import ModelServerError
-from desktop_mem.core.events import Events, LearningChanged
+from desktop_mem.core.events import Events
 
 if TYPE_CHECKING:
     from desktop_mem.core.db.database import Database
@@ -101,16 +101,12 @@ class Learner:
         self.conversations = conversations
         self.extractor = extractor
         self.db = conversations.db
-        self.events: Events = getattr(conversations, "events", None) or Events()
+        self.events: Events = conversations.events
 
     def mark(self, user_id: int) -> None:
         """This exchange is to be learned from (before learning starts)."""
         with self.db.transaction() as conn:
-            conn.execute(
-                "UPDATE messages SET learn_state = 'pending' WHERE id = ? AND role = 'user'",
-                (user_id,),
-            )
-        self.events.emit(LearningChanged())
+            self.conversations.mark_to_learn(conn, user_id)
 
     def learn(
         self, exchange: Exchange, prefix: Prefix | None = None, newest: bool = True
@@ -144,30 +140,25 @@ class Learner:
         return Learned(changes, user_id=exchange.user_id)
 
     def _done(self, user_id: int) -> None:
-        self._set(
-            "UPDATE messages SET learn_state = '', learn_error = NULL WHERE id = ?", (user_id,)
-        )
+        self._set(lambda conn: self.conversations.mark_learned(conn, user_id))
 
     def _failed(self, user_id: int, reason: str) -> None:
         counted = 0 if reason in AWAY else 1
         self._set(
-            "UPDATE messages SET learn_attempts = learn_attempts + ?, learn_error = ?, "
-            "learn_state = CASE WHEN learn_attempts + ? >= ? THEN 'failed' ELSE 'pending' "
-            "END WHERE id = ?",
-            (counted, reason, counted, MAX_ATTEMPTS, user_id),
+            lambda conn: self.conversations.mark_failed(
+                conn, user_id, reason, counted, MAX_ATTEMPTS
+            )
         )
         log.info("message %s not learned from yet (%s)", user_id, reason)
 
-    def _set(self, sql: str, params: tuple[Any, ...]) -> None:
+    def _set(self, write: Callable[[Any], None]) -> None:
         """Update a mark; a profile closed meanwhile (a command that did not wait) keeps
         the mark it had: the exchange is then still pending, as it should be."""
         try:
             with self.db.transaction() as conn:
-                conn.execute(sql, params)
+                write(conn)
         except Exception as exc:  # noqa: BLE001 - never raised into the chat
             log.info("a learning mark was not updated: %s", type(exc).__name__)
-            return
-        self.events.emit(LearningChanged())
 
     def exchange(self, user_id: int) -> Exchange | None:
         """The exchange a user message began: it, the answer after it, and the answer

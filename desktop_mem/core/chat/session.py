@@ -144,7 +144,7 @@ class ChatSession:
     ) -> None:
         self.profile = profile
         self.backends = slot_of(backend)
-        self.events: Events = getattr(profile, "events", None) or Events()
+        self.events: Events = profile.events
         self.incognito = incognito
         self.settings = profile.settings
         self.conversations = profile.conversations

@@ -21,7 +21,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from desktop_mem.core.chat.learning import waiting
-from desktop_mem.core.settings import Settings
+from desktop_mem.core.settings import setting
 
 if TYPE_CHECKING:
     from desktop_mem.core.db.database import Database
@@ -38,16 +38,16 @@ class SleepSchedule:
 
     def due(self, now: datetime | None = None) -> bool:
         """A pass is due: exchanges wait to be learned from, or the store is due."""
-        if not Settings(self.db).get("sleep_consolidation"):
+        if not setting(self.db, "sleep_consolidation"):
             return False
         return self.learning_due() or self.store_due(now)
 
     def learning_due(self) -> bool:
-        return bool(Settings(self.db).get("auto_memory")) and waiting(self.db).pending > 0
+        return bool(setting(self.db, "auto_memory")) and waiting(self.db).pending > 0
 
     def store_due(self, now: datetime | None = None) -> bool:
         """The whole-store pass is due (a day since the last, or many new memories)."""
-        if not Settings(self.db).get("sleep_consolidation"):
+        if not setting(self.db, "sleep_consolidation"):
             return False
         now = now or datetime.now(UTC)
         added = self._created_since()

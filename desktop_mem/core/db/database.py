@@ -11,7 +11,7 @@ import importlib.util
 import logging
 import os
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -195,6 +195,9 @@ class Database:
         self.lock = threading.RLock()
         self._depth = 0
         self._on_rollback: list[Callable[[], None]] = []
+        # what to say once the transaction commits: each callable once, with every id
+        # its writes gathered (a sync batch of 5,000 rows is one announcement, not 5,000)
+        self._after_commit: dict[Callable[[tuple[int, ...]], None], list[int]] = {}
         self._reader: Any = None  # a second, read-only connection (open_reader)
         self._reader_lock = threading.Lock()
         self._closed = False
@@ -231,7 +234,18 @@ class Database:
         mirrors what the transaction wrote)."""
         self._on_rollback.append(fn)
 
+    def after_commit(self, fn: Callable[[tuple[int, ...]], None], ids: Iterable[int] = ()) -> None:
+        """Call fn once the current transaction commits (never when it is rolled back),
+        with the ids of every call for the same fn gathered in order, each once. How a
+        store announces a write made inside a caller's transaction: after the commit,
+        so a listener that reads finds the change there. Outside a transaction, at once."""
+        if not self._depth:
+            fn(tuple(dict.fromkeys(ids)))
+            return
+        self._after_commit.setdefault(fn, []).extend(ids)
+
     def _rolled_back(self) -> None:
+        self._after_commit = {}
         hooks, self._on_rollback = self._on_rollback, []
         for fn in hooks:
             fn()
@@ -279,6 +293,9 @@ class Database:
             finally:
                 self._depth = 0
                 self._on_rollback = []
+            pending, self._after_commit = self._after_commit, {}
+        for fn, ids in pending.items():  # outside the lock: a listener may wait on a reader
+            fn(tuple(dict.fromkeys(ids)))
 
     # SQLite reports some damage as "out of memory" (a corrupt page can claim an absurd
     # size, e.g. during VACUUM), which the driver raises as MemoryError.

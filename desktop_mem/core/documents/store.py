@@ -73,14 +73,15 @@ class DocumentStore(WatchedFolders, TextTier):
         embedder: Embedder | None = None,
         reference: Reference | None = None,
         rule: RelevanceRule | None = None,
-        events: Events | None = None,
+        *,
+        events: Events,
     ) -> None:
         self.db = db
         self.embedder = embedder
         self.index = VectorIndex(db, DOCUMENTS)
         self.reference = reference or Reference(db)
         self.rule = rule or RelevanceRule()
-        self.events = events or Events()  # each committed change is announced
+        self.events = events  # each committed change is announced
 
     # -- adding -------------------------------------------------------------------------
 

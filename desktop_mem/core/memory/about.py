@@ -61,9 +61,9 @@ def clear(conn: Any) -> None:
 class AboutStore:
     """The profile's lines, their citations and what the user removed."""
 
-    def __init__(self, db: Database, events: Events | None = None) -> None:
+    def __init__(self, db: Database, events: Events) -> None:
         self.db = db
-        self.events = events or Events()
+        self.events = events
 
     # -- reads --------------------------------------------------------------------------
 

@@ -1110,3 +1110,10 @@ _STEM_FINDER = re.compile(
     + "".join(sorted(s for s in _STEMS if not s.isascii()))
     + "]"
 )
+
+
+def care_of(text: str, always: bool | None) -> str | None:
+    """What a new memory's text calls for; one the writer asked to be always given that
+    its text does not mark was asked to be always remembered."""
+    recognised = recognise(text)
+    return (recognised or "asked") if always else recognised

@@ -42,11 +42,6 @@ class MemoryIndexing:
     def count(self) -> int:
         raise NotImplementedError
 
-    def resize_cache(self) -> None:
-        """Size the database cache for the vector index again after rows were added or
-        removed by other hands (sync), as this store's own writes do."""
-        self._sync_cache()
-
     def _sync_cache(self) -> None:
         self.db.set_cache_bytes(self.index.cache_bytes_wanted())
 

@@ -22,6 +22,8 @@ from desktop_mem.core.db.vectors import VectorIndex
 from desktop_mem.core.errors import DesktopMemError, NotFound
 from desktop_mem.core.events import Events
 from desktop_mem.core.memory import about, care
+from desktop_mem.core.memory.arrived import ArrivedRows
+from desktop_mem.core.memory.care import care_of
 from desktop_mem.core.memory.indexing import MemoryIndexing, mix_context, vector_key
 from desktop_mem.core.memory.records import (  # re-exported: the records live beside the store
     KINDS,
@@ -85,13 +87,6 @@ _COLUMNS = (
 )
 
 
-def care_of(text: str, always: bool | None) -> str | None:
-    """What a new memory's text calls for; one the writer asked to be always given that
-    its text does not mark was asked to be always remembered."""
-    recognised = care.recognise(text)
-    return (recognised or "asked") if always else recognised
-
-
 def quoting(db: Database, message_ids: Sequence[int]) -> list[int]:
     """Memories whose context quotes these messages: learned from one of them, now or
     in an earlier version."""
@@ -109,16 +104,14 @@ def quoting(db: Database, message_ids: Sequence[int]) -> list[int]:
     ]
 
 
-class MemoryStore(MemoryIndexing):
+class MemoryStore(ArrivedRows, MemoryIndexing):
     """CRUD on memories. `embedder` may be None (or fail): memories are then stored
     without a vector, found by keyword search, and indexed by `reembed`/`index_missing`."""
 
-    def __init__(
-        self, db: Database, embedder: Embedder | None = None, events: Events | None = None
-    ) -> None:
+    def __init__(self, db: Database, embedder: Embedder | None = None, *, events: Events) -> None:
         self.db = db
         self.embedder = embedder
-        self.events = events or Events()  # each committed change is announced
+        self.events = events  # each committed change is announced
         self.index = VectorIndex(db)
         self._sync_cache()
         # a read-only or busy profile reads them again when it next opens for writing
@@ -428,19 +421,16 @@ class MemoryStore(MemoryIndexing):
 
     # -- for sync: the same writes, inside a transaction another part of the core holds --
 
-    def index_text(self, conn: Any, memory_id: int, text: str, context: str | None) -> None:
-        """Index a memory written by sync (its vector comes later, from this computer's
-        own embedding model: `index_missing`)."""
-        self._index_text(conn, memory_id, text, context, replace=False)
-
-    def reindex_text(self, conn: Any, memory_id: int, text: str, context: str | None) -> None:
-        """Its text or context changed elsewhere: new full-text entry, the old vector gone."""
-        self._reindex_text(conn, memory_id, text, context, None)
-
     def purge_rows(self, conn: Any, ids: Sequence[int]) -> None:
-        """Purge memories deleted elsewhere, as `delete` does here."""
+        """Purge memories deleted elsewhere, as `delete` does here; announced after the
+        caller's commit."""
         if ids:
             self._purge(conn, ids)
+            self.db.after_commit(self._gone_by_sync, ids)
+
+    def _gone_by_sync(self, ids: tuple[int, ...]) -> None:
+        self._sync_cache()
+        self.events.memories("removed", ids)
 
     def forget_all(self, vacuum: bool = True) -> int:
         """Delete every memory and the whole index, then rebuild the file (VACUUM; the

@@ -153,7 +153,9 @@ class Service:
         """ "Forget everything": every memory, and every conversation (or, keeping them
         to read, none of their messages in a prompt again). Settings, documents and the
         embedding model stay. Gone from every page of the file."""
-        return self.profile.forget_everything(keep_conversations=keep_conversations)
+        forgot = self.profile.forget_everything(keep_conversations=keep_conversations)
+        self.sync.dismiss_lost()  # and the text of changes a sync merge dropped, kept for the user
+        return forgot
 
     def counts(self) -> dict[str, int]:
         """How many memories, conversations and messages the profile holds."""

@@ -19,6 +19,7 @@ from desktop_mem.core.chat.importing import (
     since_date,
 )
 from desktop_mem.core.errors import ModelServerError
+from desktop_mem.core.events import IMPORT, acting
 
 if TYPE_CHECKING:
     from desktop_mem.core.service import Service
@@ -66,21 +67,22 @@ class Imports:
         written; `surveyed`, the survey of these very files, spares reading them twice.
         Returns what was imported and warnings (the model server away: the messages are
         found by their words now, and embedded later)."""
-        done = self.importer.run(
-            Path(path), propose, since_date(since), progress, should_stop, total,
-            since_date(facts_since), surveyed,
-        )  # fmt: skip
-        warnings: list[str] = []
-        if done.message_ids:
-            try:
-                self.service.profile.conversations.index_vectors(
-                    done.message_ids, progress=index_progress
-                )
-            except ModelServerError as exc:
-                warnings.append(
-                    f"The imported messages are searchable by their words; finding them by "
-                    f"meaning waits for the model server ({exc})."
-                )
+        with acting(IMPORT):  # what it writes is announced as the import's
+            done = self.importer.run(
+                Path(path), propose, since_date(since), progress, should_stop, total,
+                since_date(facts_since), surveyed,
+            )  # fmt: skip
+            warnings: list[str] = []
+            if done.message_ids:
+                try:
+                    self.service.profile.conversations.index_vectors(
+                        done.message_ids, progress=index_progress
+                    )
+                except ModelServerError as exc:
+                    warnings.append(
+                        f"The imported messages are searchable by their words; finding them "
+                        f"by meaning waits for the model server ({exc})."
+                    )
         return done, warnings
 
     def use_instructions(self, text: str) -> None:
@@ -108,7 +110,10 @@ class Imports:
         them for review; resumes where the last pass stopped. One pass reads at a time:
         another returns at once (`busy`), or with `wait` goes on once the first ends."""
         mem = self.service.memories
-        return self.importer.propose(mem.learner, mem.extractor, limit, should_stop, progress, wait)
+        with acting(IMPORT):
+            return self.importer.propose(
+                mem.learner, mem.extractor, limit, should_stop, progress, wait
+            )
 
     def proposals(self, state: str = "waiting") -> builtins.list[Proposal]:
         return self.importer.proposals(state)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core.errors import ModelServerError, NotFound, SyncError
-from desktop_mem.core.events import Event, SyncProgress
+from desktop_mem.core.events import SYNC, Event, SyncProgress, acting
 from desktop_mem.core.memory.records import KINDS as MEMORY_KINDS
 from desktop_mem.core.memory.records import NewMemory
 from desktop_mem.core.sync import crypto, files, pairing
@@ -61,7 +61,8 @@ class Sync:
 
     def set_up(self, folder: Path, name: str | None = None) -> Pass:
         """Sync this profile through `folder`, then send everything it holds."""
-        self.syncer.set_up(folder, name)
+        with acting(SYNC):
+            self.syncer.set_up(folder, name)
         return self.now()
 
     @contextlib.contextmanager
@@ -137,12 +138,13 @@ class Sync:
             raise last
         chain = opened[0]
         recovery = None  # joining again changes no key of this profile
-        if self.syncer.removed_here:
-            self.syncer.rejoin(chosen, chain)
-            if name:
-                self.syncer.rename(name)
-        else:
-            recovery = self.syncer.join(chosen, chain, name)
+        with acting(SYNC):
+            if self.syncer.removed_here:
+                self.syncer.rejoin(chosen, chain)
+                if name:
+                    self.syncer.rename(name)
+            else:
+                recovery = self.syncer.join(chosen, chain, name)
         result = self.now(index=index, progress=progress)
         result.recovery = recovery
         return result
@@ -151,7 +153,7 @@ class Sync:
         """Sync through another folder from now on (the engine's folder moved, or another
         engine): the same key, the same computer; the sync folder is copied there unless
         it is there already. Then a pass through it."""
-        with self._running:
+        with self._running, acting(SYNC):
             self.syncer.move(Path(folder))
         return self.now()
 
@@ -163,14 +165,16 @@ class Sync:
     ) -> Pass:
         """One pass: send what changed here, take in what the others sent; then what
         arrived is indexed by meaning with this computer's own embedding model (vectors
-        never travel: each computer may use another model)."""
-        with self._running, self._watching(progress):
-            result = self.syncer.run(compact=compact)
-        if result.applied.anything:
-            if index:
-                self.index_arrived(result.applied)
-            else:
-                self._set_waiting(True)
+        never travel: each computer may use another model). Every change it makes is
+        announced as the sync's (origin SYNC)."""
+        with acting(SYNC):
+            with self._running, self._watching(progress):
+                result = self.syncer.run(compact=compact)
+            if result.applied.anything:
+                if index:
+                    self.index_arrived(result.applied)
+                else:
+                    self._set_waiting(True)
         return result
 
     def index_arrived(

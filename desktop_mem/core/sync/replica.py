@@ -33,11 +33,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from desktop_mem.core import textproc
+from desktop_mem.core.chat.arrived import ArrivedConversation, ArrivedMessage
 from desktop_mem.core.db.database import id_chunks
 from desktop_mem.core.db.migrations import SYNCED_SETTINGS
-from desktop_mem.core.memory.store import care_of
-from desktop_mem.core.models.embed import content_hash
+from desktop_mem.core.memory.arrived import ArrivedMemory, ArrivedVersion
 from desktop_mem.core.sync import lost
 
 if TYPE_CHECKING:
@@ -356,10 +355,7 @@ class Replica:
         last = 0
         for (hid,) in fresh:
             last = tick()
-            conn.execute(
-                "UPDATE memory_history SET sync_clock = ?, sync_device = ?, sync_seq = ? WHERE id = ?",
-                (last, self.device, seq, hid),
-            )
+            self.profile.memories.stamp_version(conn, hid, last, self.device, seq)
         head = self._head(conn, row)
         if fresh or known is None or _without_prev(known[1]) != _without_prev(head):
             head["prev"] = list(known[0]) if known is not None else None
@@ -572,19 +568,13 @@ class Replica:
         moved = conn.execute(
             "UPDATE sync_records SET device = ?, seq = ? WHERE device = ?", (self.device, seq, old)
         ).rowcount
-        moved += conn.execute(
-            "UPDATE memory_history SET sync_device = ?, sync_seq = ? WHERE sync_device = ?",
-            (self.device, seq, old),
-        ).rowcount
+        moved += self.profile.memories.restamp_versions(conn, old, self.device, seq)
         if carried:
             marks = ",".join("?" * len(carried))
             moved += conn.execute(
                 f"UPDATE sync_records SET seq = ? WHERE device IN ({marks})", (seq, *carried)
             ).rowcount
-            moved += conn.execute(
-                f"UPDATE memory_history SET sync_seq = ? WHERE sync_device IN ({marks})",
-                (seq, *carried),
-            ).rowcount
+            moved += self.profile.memories.refile_versions(conn, carried, seq)
         return moved
 
     def resend(self, conn: Any, seq: int) -> int:
@@ -595,10 +585,7 @@ class Replica:
         moved = conn.execute(
             f"UPDATE sync_records SET seq = ? WHERE device IN ({marks})", (seq, *self.devices)
         ).rowcount
-        moved += conn.execute(
-            f"UPDATE memory_history SET sync_seq = ? WHERE sync_device IN ({marks})",
-            (seq, *self.devices),
-        ).rowcount
+        moved += self.profile.memories.refile_versions(conn, self.devices, seq)
         return moved
 
     # -- taking in what another computer sent ------------------------------------------
@@ -692,14 +679,7 @@ class Replica:
                 return [uid]
         elif kind == SETTING and is_newer and uid in SYNCED_SETTINGS:
             self._store(conn, kind, uid, stamp, body, None)
-            value = body.get("value")
-            if value is None:
-                conn.execute("DELETE FROM meta WHERE key = ?", (f"setting.{uid}",))
-            else:
-                conn.execute(
-                    "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
-                    (f"setting.{uid}", str(value)),
-                )
+            self.profile.settings.put_arrived(conn, uid, body.get("value"))
             out.settings.add(uid)
         return []
 
@@ -738,10 +718,7 @@ class Replica:
             row = conn.execute("SELECT id FROM conversations WHERE uid = ?", (uid,)).fetchone()
             if row:
                 cid = int(row[0])
-                ids = [r[0] for r in conn.execute(
-                    "SELECT id FROM messages WHERE conversation_id = ?", (cid,)).fetchall()]  # fmt: skip
-                self.profile.conversations.purge_rows(conn, ids)
-                conn.execute("DELETE FROM conversations WHERE id = ?", (cid,))
+                self.profile.conversations.remove_arrived_conversation(conn, cid)
                 out.conversations_removed.add(cid)
 
     # -- what a deletion drops that its computer had not seen ---------------------------
@@ -881,55 +858,28 @@ class Replica:
     def _materialize_memory(
         self, conn: Any, uid: str, head: dict[str, Any] | None, out: Applied
     ) -> int | None:
-        row = conn.execute(
-            "SELECT id, text, context FROM memories WHERE uid = ?", (uid,)
-        ).fetchone()
         if head is None:
-            return int(row[0]) if row else None
-        source_message = self._id_of(conn, "messages", head.get("source_message"))
-        text = str(head.get("text") or "")
+            return self._id_of(conn, "memories", uid)
         choice = head.get("care_choice")
-        always = None if choice is None else bool(choice)
-        fields = (
-            text,
-            head.get("kind") or "fact",
-            float(head.get("importance") or 0.5),
-            int(bool(head.get("pinned"))),
-            head.get("source") or "user",
-            source_message,
-            head.get("created_at") or head.get("updated_at") or "",
-            head.get("updated_at") or head.get("created_at") or "",
-            head.get("valid_from"),
-            head.get("valid_until"),
-            content_hash(textproc.normalize(text).lower()),
-            care_of(text, always),
-            choice,
-            None if head.get("origin") == self.device else head.get("origin"),
+        arrived = ArrivedMemory(
+            text=str(head.get("text") or ""),
+            kind=head.get("kind") or "fact",
+            importance=float(head.get("importance") or 0.5),
+            pinned=bool(head.get("pinned")),
+            source=head.get("source") or "user",
+            source_message_id=self._id_of(conn, "messages", head.get("source_message")),
+            created_at=head.get("created_at") or head.get("updated_at") or "",
+            updated_at=head.get("updated_at") or head.get("created_at") or "",
+            valid_from=head.get("valid_from"),
+            valid_until=head.get("valid_until"),
+            care_choice=None if choice is None else int(bool(choice)),
+            origin=None if head.get("origin") == self.device else head.get("origin"),
+            context=self._context_of(conn, uid),
         )
-        memories = self.profile.memories
-        if row is None:
-            context = self._context_of(conn, uid)
-            cur = conn.execute(
-                "INSERT INTO memories(text, kind, importance, pinned, source, source_message_id, "
-                "created_at, updated_at, valid_from, valid_until, content_hash, care, care_choice, "
-                "origin, uid, context) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (*fields, uid, context),
-            )
-            mid = int(cur.lastrowid)
-            memories.index_text(conn, mid, text, context)
+        mid, new = self.profile.memories.put_arrived(conn, uid, arrived)
+        if new:
             self._link_target(conn, uid, mid)
             out.new_memories.add(mid)
-        else:
-            mid = int(row[0])
-            conn.execute(
-                "UPDATE memories SET text = ?, kind = ?, importance = ?, pinned = ?, source = ?, "
-                "source_message_id = coalesce(?, source_message_id), created_at = ?, updated_at = ?, "
-                "valid_from = ?, valid_until = ?, content_hash = ?, care = ?, care_choice = ?, "
-                "origin = ? WHERE id = ?",
-                (*fields, mid),
-            )
-            if row[1] != text:
-                memories.reindex_text(conn, mid, text, row[2])
         out.memories.add(mid)
         return mid
 
@@ -938,14 +888,9 @@ class Replica:
         return (known[1] or {}).get("context") if known else None
 
     def _materialize_context(self, conn: Any, uid: str, context: str | None, out: Applied) -> None:
-        row = conn.execute(
-            "SELECT id, text, context FROM memories WHERE uid = ?", (uid,)
-        ).fetchone()
-        if row is None or row[2] == context:
-            return
-        conn.execute("UPDATE memories SET context = ? WHERE id = ?", (context, row[0]))
-        self.profile.memories.reindex_text(conn, int(row[0]), row[1], context)
-        out.memories.add(int(row[0]))
+        mid = self.profile.memories.put_arrived_context(conn, uid, context)
+        if mid is not None:
+            out.memories.add(mid)
 
     def _merge_versions(self, conn: Any, mid: int, versions: list[dict[str, Any]]) -> None:
         rows = conn.execute(
@@ -959,7 +904,7 @@ class Replica:
         # same content is the same version: two computers that shared one identity sent
         # it under both ids (core/sync/twins.py)
         same = {_version_key(r[0], r[2:]) for r in rows}
-        added = False
+        added: list[ArrivedVersion] = []
         for v in versions:
             if not isinstance(v, dict) or not isinstance(v.get("c"), int):
                 continue
@@ -971,36 +916,28 @@ class Replica:
                 float(v.get("importance") or 0.5), int(bool(v.get("pinned"))),
                 v.get("valid_from"), v.get("valid_until"), str(v.get("changed_at") or ""),
             )  # fmt: skip
-            if _version_key(v["c"], content) in same:
-                self.witness(conn, int(v["c"]))
-                continue
             self.witness(conn, int(v["c"]))
-            conn.execute(
-                "INSERT INTO memory_history(memory_id, version, action, actor, message_id, text, "
-                "kind, importance, pinned, valid_from, valid_until, changed_at, sync_clock, "
-                "sync_device) VALUES (?, (SELECT coalesce(max(version), 0) + 1 FROM memory_history "
-                "WHERE memory_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    mid, mid, str(v.get("action") or "edited"), str(v.get("actor") or "user"),
-                    self._id_of(conn, "messages", v.get("message")), str(v.get("text") or ""),
-                    v.get("kind") or "fact", float(v.get("importance") or 0.5),
-                    int(bool(v.get("pinned"))), v.get("valid_from"), v.get("valid_until"),
-                    str(v.get("changed_at") or ""), int(v["c"]), str(v.get("d") or ""),
-                ),
-            )  # fmt: skip
+            if _version_key(v["c"], content) in same:
+                continue
+            added.append(
+                ArrivedVersion(
+                    action=content[0],
+                    actor=content[1],
+                    message_id=self._id_of(conn, "messages", v.get("message")),
+                    text=content[2],
+                    kind=content[3],
+                    importance=content[4],
+                    pinned=bool(content[5]),
+                    valid_from=content[6],
+                    valid_until=content[7],
+                    changed_at=content[8],
+                    clock=int(v["c"]),
+                    device=str(v.get("d") or ""),
+                )  # fmt: skip
+            )
             have.add((v["c"], v.get("d")))
             same.add(_version_key(v["c"], content))
-            added = True
-        if added:
-            # every computer numbers the versions the same way: in stamp order
-            rows = conn.execute(
-                "SELECT id FROM memory_history WHERE memory_id = ? ORDER BY "
-                "sync_clock IS NULL, sync_clock, sync_device, version",
-                (mid,),
-            ).fetchall()
-            conn.execute("UPDATE memory_history SET version = -version WHERE memory_id = ?", (mid,))
-            for n, (hid,) in enumerate(rows, 1):
-                conn.execute("UPDATE memory_history SET version = ? WHERE id = ?", (n, hid))
+        self.profile.memories.add_arrived_versions(conn, mid, added)
 
     def _id_of(self, conn: Any, table: str, uid: Any) -> int | None:
         if not isinstance(uid, str):
@@ -1013,10 +950,9 @@ class Replica:
     ) -> None:
         fields = (
             str(body.get("title") or ""), str(body.get("title_source") or ""),
-            int(bool(body.get("pinned"))), body.get("model"),
+            bool(body.get("pinned")), body.get("model"),
             str(body.get("created_at") or ""), str(body.get("updated_at") or ""),
         )  # fmt: skip
-        cid = self._id_of(conn, "conversations", uid)
         origin = body.get("origin") if isinstance(body.get("origin"), str) else None
         key = body.get("origin_key") if origin and isinstance(body.get("origin_key"), str) else None
         if (
@@ -1027,20 +963,10 @@ class Replica:
             ).fetchone()
         ):
             key = None  # the same export imported on both computers: both copies stay
-        if cid is None:
-            cur = conn.execute(
-                "INSERT INTO conversations(title, title_source, pinned, model, created_at, "
-                "updated_at, origin, origin_key, uid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (*fields, origin, key, uid),
-            )
-            cid = int(cur.lastrowid)
-        else:
-            conn.execute(
-                "UPDATE conversations SET title = ?, title_source = ?, pinned = ?, model = ?, "
-                "created_at = ?, updated_at = ?, origin = ?, origin_key = ? WHERE id = ?",
-                (*fields, origin, key, cid),
-            )
-        out.conversations.add(cid)
+        arrived = ArrivedConversation(*fields, origin=origin, origin_key=key)
+        out.conversations.add(
+            self.profile.conversations.put_arrived_conversation(conn, uid, arrived)
+        )
 
     def _materialize_waiting(self, conn: Any, out: Applied) -> None:
         """Make the messages that arrived (or waited for what they follow) rows of their
@@ -1091,14 +1017,12 @@ class Replica:
         )
         if placed:
             # memories learned from these messages (arrived before them) point at them now
-            conn.execute(
-                "UPDATE memories SET source_message_id = (SELECT ms.id FROM sync_records r "
-                "JOIN messages ms ON ms.uid = json_extract(r.body, '$.source_message') "
-                "WHERE r.kind = 'memory' AND r.uid = memories.uid) "
-                "WHERE source_message_id IS NULL AND uid IN (SELECT uid FROM sync_records "
-                "WHERE kind = 'memory' AND body IS NOT NULL "
-                "AND json_extract(body, '$.source_message') IS NOT NULL)"
-            )
+            pairs = conn.execute(
+                "SELECT m.id, ms.id FROM memories m JOIN sync_records r ON r.kind = 'memory' "
+                "AND r.uid = m.uid JOIN messages ms ON ms.uid = json_extract(r.body, "
+                "'$.source_message') WHERE m.source_message_id IS NULL AND r.body IS NOT NULL"
+            ).fetchall()
+            self.profile.memories.point_sources(conn, pairs)
         for cid in touched:
             self.profile.conversations.mark_shown(conn, cid)
         out.conversations |= touched
@@ -1118,84 +1042,56 @@ class Replica:
     ) -> int | None:
         """Write one message; its id if it is new or its text changed and it is in
         search (it needs a vector), else None."""
-        searched = None
         role = body.get("role") if body.get("role") in ("system", "user", "assistant") else "user"
         status = (
             body.get("status")
             if body.get("status") in ("complete", "stopped", "error")
             else "complete"
         )
-        content = str(body.get("content") or "")
-        forgotten = bool(body.get("forgotten"))
-        fields = (
-            cid, role, content, status, body.get("model"), str(body.get("created_at") or ""),
-            body.get("prompt_tokens"), body.get("error"), parent, int(bool(body.get("chosen", True))),
-            int(forgotten),
+        arrived = ArrivedMessage(
+            role=str(role), content=str(body.get("content") or ""), status=str(status),
+            model=body.get("model"), created_at=str(body.get("created_at") or ""),
+            prompt_tokens=body.get("prompt_tokens"), error=body.get("error"), parent_id=parent,
+            chosen=bool(body.get("chosen", True)), forgotten=bool(body.get("forgotten")),
         )  # fmt: skip
-        row = conn.execute(
-            "SELECT id, content, forgotten FROM messages WHERE uid = ?", (uid,)
-        ).fetchone()
         store = self.profile.conversations
-        if row is None:
-            cur = conn.execute(
-                "INSERT INTO messages(conversation_id, role, content, status, model, created_at, "
-                "prompt_tokens, error, parent_id, chosen, forgotten, uid) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (*fields, uid),
-            )
-            mid = int(cur.lastrowid)
-            if not forgotten:
-                to_index.append((mid, content))
-                searched = mid
-        else:
-            mid = int(row[0])
+        mid, searched = store.put_arrived_message(conn, uid, cid, arrived, to_index)
+        # its links are the body's (put when it arrived)
+        used = (
             conn.execute(
-                "UPDATE messages SET conversation_id = ?, role = ?, content = ?, status = ?, "
-                "model = ?, created_at = ?, prompt_tokens = ?, error = ?, parent_id = ?, "
-                "chosen = ?, forgotten = ? WHERE id = ?",
-                (*fields, mid),
-            )
-            if forgotten and not row[2]:
-                store.unindex(conn, [mid])
-            elif row[1] != content or (row[2] and not forgotten):
-                store.unindex(conn, [mid])
-                if not forgotten:
-                    store.index_text(conn, mid, content)
-                    searched = mid
-            # what this answer was given, and the answers that were given this message
-            conn.execute("DELETE FROM message_memories WHERE message_id = ?", (mid,))
-            conn.execute("DELETE FROM message_recalls WHERE message_id = ?", (mid,))
-        if body.get("used"):  # its links are the body's (put when it arrived)
-            conn.execute(
-                "INSERT OR IGNORE INTO message_memories(message_id, memory_id, rank, score, why, "
-                "weak) SELECT ?, m.id, l.rank, l.score, l.why, l.weak FROM sync_links l JOIN "
-                "memories m ON m.uid = l.target WHERE l.message = ? AND l.kind = 'used'",
+                "SELECT ?, m.id, l.rank, l.score, l.why, l.weak FROM sync_links l JOIN memories m "
+                "ON m.uid = l.target WHERE l.message = ? AND l.kind = 'used'",
                 (mid, uid),
-            )
-        if body.get("recalled"):
+            ).fetchall()
+            if body.get("used")
+            else []
+        )
+        recalled = (
             conn.execute(
-                "INSERT OR IGNORE INTO message_recalls(message_id, recalled_id, rank, score, weak) "
                 "SELECT ?, m.id, l.rank, l.score, l.weak FROM sync_links l JOIN messages m "
                 "ON m.uid = l.target WHERE l.message = ? AND l.kind = 'recalled'",
                 (mid, uid),
-            )
+            ).fetchall()
+            if body.get("recalled")
+            else []
+        )
+        store.link_answers(conn, used, recalled)
         self._link_target(conn, uid, mid)
-        return searched
+        return mid if searched else None
 
     def _link_target(self, conn: Any, uid: str, rowid: int) -> None:
         """A memory or message arrived that answers already here were given."""
-        conn.execute(
-            "INSERT OR IGNORE INTO message_memories(message_id, memory_id, rank, score, why, weak) "
+        used = conn.execute(
             "SELECT m.id, ?, l.rank, l.score, l.why, l.weak FROM sync_links l JOIN messages m "
             "ON m.uid = l.message WHERE l.target = ? AND l.kind = 'used'",
             (rowid, uid),
-        )
-        conn.execute(
-            "INSERT OR IGNORE INTO message_recalls(message_id, recalled_id, rank, score, weak) "
+        ).fetchall()
+        recalled = conn.execute(
             "SELECT m.id, ?, l.rank, l.score, l.weak FROM sync_links l JOIN messages m "
             "ON m.uid = l.message WHERE l.target = ? AND l.kind = 'recalled'",
             (rowid, uid),
-        )
+        ).fetchall()
+        self.profile.conversations.link_answers(conn, used, recalled)
 
 
 def _with_prev(record: dict[str, Any], prev: str | None) -> dict[str, Any]:

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core.db.files import sibling
 from desktop_mem.core.errors import SyncError, SyncRefused
-from desktop_mem.core.events import KeyChanged, MemoriesChanged, SettingChanged, SyncChanged
+from desktop_mem.core.events import KeyChanged, MemoriesChanged, SyncChanged
 from desktop_mem.core.keys import recovery
 from desktop_mem.core.keys.vault import read_sidecar, write_key_mode
 from desktop_mem.core.sync import crypto, files, lost, pairing, twins
@@ -315,9 +315,7 @@ class Syncer:
             conn.execute("DELETE FROM sync_peers")
             conn.execute("DELETE FROM sync_conflicts")
             conn.execute("DELETE FROM sync_sent")
-            conn.execute(
-                "UPDATE memory_history SET sync_clock = NULL, sync_device = NULL, sync_seq = NULL"
-            )
+            self.profile.memories.unstamp_versions(conn)
             Replica.stop_recording(conn)
         self.outgoing.ledger.reload()
         self.incoming.reading.reload()
@@ -730,24 +728,10 @@ class Syncer:
         return len(twins)
 
     def _announce(self, result: Pass) -> None:
-        a = result.applied
+        """The pass ended. (The rows it wrote were announced by their stores as each
+        step committed.)"""
         events = self.profile.events
-        if a.memories_removed or a.memories:
-            self.profile.memories.resize_cache()  # rows came or went by other hands
-        if a.memories_removed:
-            events.memories("removed", sorted(a.memories_removed))
-        if a.new_memories:
-            events.memories("added", sorted(a.new_memories))
-        changed = a.memories - a.new_memories
-        if changed:
-            events.memories("changed", sorted(changed))
-        if a.conversations_removed:
-            events.conversations("removed", sorted(a.conversations_removed))
-        if a.conversations:
-            events.conversations("changed", sorted(a.conversations))
-        for key in sorted(a.settings):
-            events.emit(SettingChanged(key))
-        if a.conflicts:
+        if result.applied.conflicts:
             events.emit(MemoriesChanged("changed", ()))
         events.emit(SyncChanged("synced"))
 
@@ -796,9 +780,7 @@ class Syncer:
             moved = conn.execute(
                 "UPDATE sync_records SET seq = ? WHERE device = ?", (seq, device)
             ).rowcount
-            moved += conn.execute(
-                "UPDATE memory_history SET sync_seq = ? WHERE sync_device = ?", (seq, device)
-            ).rowcount
+            moved += self.profile.memories.refile_versions(conn, [device], seq)
             if moved:
                 self.state.set(conn, {"seq": str(seq)})
         # its standing records go out under this computer's name, their stamps
