@@ -3,7 +3,7 @@ committed, so a listener that reads the profile then sees it."""
 
 from __future__ import annotations
 
-from desktop_mem.core.events import AppsChanged, Event, KeyChanged
+from desktop_mem.core.events import AppsChanged, Event, KeyChanged, SettingChanged
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.service import Service
 
@@ -23,14 +23,17 @@ def test_every_change_to_the_apps_is_announced_once_it_is_committed(profile: Pro
     registry.clear_log("Claude Desktop")
     registry.renew("Claude Desktop")
     assert [e for e, _ in heard[-4:]] == [AppsChanged("changed", (app.id,))] * 4
-    registry.set_unregistered_level("off")
-    assert heard[-1][0] == AppsChanged("changed")
+    registry.set_unregistered_level("off")  # a setting: announced as one, and to the apps
+    assert [e for e, _ in heard[-2:]] == [
+        SettingChanged("mcp_unregistered_level"),
+        AppsChanged("changed"),
+    ]
     registry.remove("Claude Desktop")
     assert heard[-1] == (AppsChanged("removed", (app.id,)), [])
-    assert len(heard) == 8
+    assert len(heard) == 9
     registry.authenticate(key)  # reading announces nothing
     registry.all()
-    assert len(heard) == 8
+    assert len(heard) == 9
 
 
 def test_a_new_recovery_code_is_announced_as_a_change_of_the_key(profile: Profile) -> None:
