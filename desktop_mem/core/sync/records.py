@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import re
+import stat
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from desktop_mem.core.errors import SyncRefused
 from desktop_mem.core.sync import crypto, files
@@ -123,11 +126,46 @@ def key_file(raw: files.Raw) -> KeyFile:
     return KeyFile(record, body, raw.data)
 
 
-def read_key_file(path: Path, sync_id: str, number: int, writer: str) -> KeyFile:
-    found = key_file(files.read_raw(path, sync_id, GENERATION))
-    if (found.record.number, found.record.writer) != (number, writer):
-        raise SyncRefused("it is not what its name says")
+# Records already read and checked, by what they were read from: a key or join file by
+# its name and mark (its size, times and inode: rewriting it, even with its modification
+# time put back, changes its ctime), a kept record by its bytes' digest. Every pass looks
+# at every key file; one that has not changed is not read, parsed and verified again.
+# What does not read is not remembered (it is said again, or quarantined).
+T = TypeVar("T")
+_READ: dict[tuple[Any, ...], Any] = {}
+_READ_MAX = 4096
+
+
+def _remembered(key: tuple[Any, ...], read: Callable[[], T]) -> T:
+    if key[-1] is None:  # no mark: not a regular file (reading it says why)
+        return read()
+    if key in _READ:
+        return cast("T", _READ[key])
+    found = read()
+    if len(_READ) >= _READ_MAX:
+        _READ.clear()
+    _READ[key] = found
     return found
+
+
+def _mark(path: Path) -> tuple[int, ...] | None:
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+
+
+def read_key_file(path: Path, sync_id: str, number: int, writer: str) -> KeyFile:
+    def read() -> KeyFile:
+        found = key_file(files.read_raw(path, sync_id, GENERATION))
+        if (found.record.number, found.record.writer) != (number, writer):
+            raise SyncRefused("it is not what its name says")
+        return found
+
+    return _remembered((GENERATION, str(path), sync_id, number, writer, _mark(path)), read)
 
 
 def join_record(raw: files.Raw) -> Join:
@@ -166,10 +204,13 @@ def join_record(raw: files.Raw) -> Join:
 
 
 def read_join(path: Path, sync_id: str, device: str) -> Join:
-    found = join_record(files.read_raw(path, sync_id, JOIN))
-    if found.device != device:
-        raise SyncRefused("it is not what its name says")
-    return found
+    def read() -> Join:
+        found = join_record(files.read_raw(path, sync_id, JOIN))
+        if found.device != device:
+            raise SyncRefused("it is not what its name says")
+        return found
+
+    return _remembered((JOIN, str(path), sync_id, device, _mark(path)), read)
 
 
 def read_request(path: Path, sync_id: str, device: str) -> Request:
@@ -191,8 +232,12 @@ def read_request(path: Path, sync_id: str, device: str) -> Request:
 
 def from_kept(kind: str, data: bytes, sync_id: str) -> KeyFile | Join:
     """A record kept in the profile (its bytes as they were in the folder when taken)."""
-    raw = files.parse_raw(data, Path("kept"), sync_id, kind)
-    return key_file(raw) if kind == GENERATION else join_record(raw)
+
+    def read() -> KeyFile | Join:
+        raw = files.parse_raw(data, Path("kept"), sync_id, kind)
+        return key_file(raw) if kind == GENERATION else join_record(raw)
+
+    return _remembered(("kept", kind, sync_id, hashlib.sha256(data).digest()), read)
 
 
 # -- writing -------------------------------------------------------------------------

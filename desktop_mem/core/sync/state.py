@@ -4,8 +4,11 @@ of the change files it has stamped, written and compacted; and what one pass did
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import json
 import socket
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -121,13 +124,39 @@ class Pass:
 
 
 class SyncState:
-    """The `sync.*` keys of one profile's `meta`, read and written."""
+    """The `sync.*` keys of one profile's `meta`, read and written.
+
+    A pass reads them once (`held`): one query, then every read from what it holds,
+    kept up to date by this computer's own writes (a pass holds the sync lock, so no
+    other window or command writes them meanwhile; a write rolled back is read again).
+    Outside a pass each read goes to the database: another process may have written."""
 
     def __init__(self, profile: Profile) -> None:
         self.profile = profile
         self.db = profile.db
+        self._held: dict[str, str | None] | None = None
+        self._chain: tuple[str, KeyChain] | None = None  # the last one parsed, by its text
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        """Read every key once, for the length of the block (re-entrant)."""
+        if self._held is not None:
+            yield
+            return
+        self._load()
+        try:
+            yield
+        finally:
+            self._held = None
+
+    def _load(self) -> None:
+        rows = self.db.query("SELECT key, value FROM meta WHERE key LIKE 'sync.%'")
+        # the logical clock is the replica's, written in its own statements
+        self._held = {k[5:]: v for k, v in rows if k != "sync.clock"}
 
     def get(self, key: str) -> str | None:
+        if self._held is not None and key != "clock":
+            return self._held.get(key)
         return self.db.meta_get(f"sync.{key}")
 
     def int(self, key: str) -> int:
@@ -141,6 +170,13 @@ class SyncState:
                 conn.execute(
                     "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (f"sync.{key}", value)
                 )
+        if self._held is not None:
+            self._held.update(values)
+            self.db.on_rollback(self._reload)
+
+    def _reload(self) -> None:
+        if self._held is not None:
+            self._load()
 
     @property
     def enabled(self) -> bool:
@@ -168,10 +204,18 @@ class SyncState:
         return files.Layout.of(self.folder, sync_id)
 
     def chain(self) -> KeyChain:
+        """The key chain as kept; parsed again only when what is kept changed. (A copy
+        for each caller: one that changes it changes nothing kept until it is set.)"""
+        return copy.deepcopy(self.chain_read())
+
+    def chain_read(self) -> KeyChain:
+        """The key chain as kept, to read only (shared: never change it)."""
         raw = self.get("keys")
         if raw is None:
             raise SyncError("This profile is not synced.", reason="sync_off")
-        return KeyChain.from_dict(json.loads(raw))
+        if self._chain is None or self._chain[0] != raw:
+            self._chain = (raw, KeyChain.from_dict(json.loads(raw)))
+        return self._chain[1]
 
     def device_keys(self) -> crypto.DeviceKeys:
         raw = self.get("device_keys")
@@ -183,7 +227,13 @@ class SyncState:
         """This computer's records, and those of the computers taken out of the sync
         (their own files are gone from the folder: the others carry what stands), and
         those of its own former selves (the ids it had before it joined again)."""
-        return Replica(self.profile, self.device, carried=self.chain().removed | self.former())
+        return Replica(self.profile, self.device, carried=self.removed() | self.former())
+
+    def removed(self) -> frozenset[str]:
+        """The computers taken out of the sync (read, not copied: nothing changes it)."""
+        self.chain_read()
+        assert self._chain is not None
+        return frozenset(self._chain[1].removed)
 
     def former(self) -> frozenset[str]:
         """The ids this computer had in this sync before it joined it again."""

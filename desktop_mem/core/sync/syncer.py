@@ -451,7 +451,9 @@ class Syncer:
                     reason="sync_busy",
                 )
             try:
-                with self._quarantine() as quarantine:
+                # the sync state read once for the pass (it holds the lock: no one else
+                # writes it meanwhile)
+                with self.state.held(), self._quarantine() as quarantine:
                     result = self._run(compact, quarantine)
             except SyncError as exc:
                 self.last_error = str(exc)
