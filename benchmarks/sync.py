@@ -96,6 +96,11 @@ def main() -> int:
     )
     ap.add_argument("--pairing", action="store_true", help="only a pairing code's work factor")
     ap.add_argument("--watch", action="store_true", help="only watching the folder")
+    ap.add_argument(
+        "--pass-only",
+        action="store_true",
+        help="only the profile's passes (set up, join, a change, idle): for comparing sizes",
+    )
     args = ap.parse_args()
     if args.watch:
         return _print(watched(args.rounds), args.json)
@@ -188,7 +193,18 @@ def main() -> int:
                 fn()
                 return (time.perf_counter() - t0) * 1000
 
-            send, receive = [], []
+            def statements(svc: Service, fn) -> int:
+                """How many statements the database ran for fn (counted, not timed)."""
+                ran: list[str] = []
+                conn = svc.profile.db.conn
+                conn.set_trace_callback(ran.append)
+                try:
+                    fn()
+                finally:
+                    conn.set_trace_callback(None)
+                return sum(1 for s in ran if not s.startswith(("BEGIN", "COMMIT")))
+
+            send, receive, receive_statements = [], [], []
             ids = [m.id for m in laptop.memories.list(limit=args.rounds * 3)]
             for r in range(args.rounds):
                 op = r % 3
@@ -202,14 +218,21 @@ def main() -> int:
                 _merge(fa, fb)
                 receive.append(timed(desktop.sync.now))
                 _merge(fa, fb)
+                laptop.memories.add(NewMemory(f"one more memory {r}"))
+                laptop.sync.now()
+                _merge(fa, fb)
+                receive_statements.append(statements(desktop, desktop.sync.now))
+                _merge(fa, fb)
             out["send_ms_median"] = round(statistics.median(send), 1)
             out["receive_ms_median"] = round(statistics.median(receive), 1)
             out["receive_ms_max"] = round(max(receive), 1)
+            out["receive_statements_median"] = statistics.median(receive_statements)
 
             # idle
             laptop.sync.now()
             idle = [timed(laptop.sync.now) for _ in range(args.rounds)]
             out["idle_pass_ms_median"] = round(statistics.median(idle), 1)
+            out["idle_pass_statements"] = statements(laptop, laptop.sync.now)
             out["idle_core_share_at_10s"] = round(statistics.median(idle) / 10_000, 5)
 
             # the folder against the profile, after the changes and compacted
@@ -224,9 +247,10 @@ def main() -> int:
             laptop.close()
     finally:
         fake.stop()
-    out.update(hostile(args.rounds))
-    out.update(pairing_guess())
-    out.update(watched(args.rounds))
+    if not args.pass_only:
+        out.update(hostile(args.rounds))
+        out.update(pairing_guess())
+        out.update(watched(args.rounds))
     return _print(out, args.json)
 
 
