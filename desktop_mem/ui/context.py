@@ -148,7 +148,7 @@ class Context:
         self.hub = Hub(view)
         self.server = ServerState(service, view)
         self.chat = ChatState(service, self.server, view)
-        self.core = CoreSignals(service.events, view)
+        self.core = CoreSignals(service.events, view, is_open=lambda: not service.keys.closed)
         hub = self.hub
         self.core.memories_changed.connect(lambda: hub.memories_changed.emit(None))
         self.core.conversations_changed.connect(hub.conversations_changed)

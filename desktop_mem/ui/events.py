@@ -11,6 +11,7 @@ turn of the event loop: one refresh, not forty.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -39,8 +40,16 @@ class CoreSignals(QObject):
     key_changed = Signal()  # the key, or what opens it (the recovery code), changed
     _arrived = Signal()  # from any thread: something waits to be delivered
 
-    def __init__(self, events: core.Events, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        events: core.Events,
+        parent: QObject | None = None,
+        is_open: Callable[[], bool] | None = None,
+    ) -> None:
         super().__init__(parent)
+        # whether the profile is still open: what arrived just before it closed (a
+        # rekey, a restore, a quit) is not delivered to views that would read it
+        self._is_open = is_open
         self._lock = threading.Lock()
         self._waiting: list[core.Event] = []
         self._flush = QTimer(self)
@@ -63,6 +72,8 @@ class CoreSignals(QObject):
     def _deliver(self) -> None:
         with self._lock:
             waiting, self._waiting = self._waiting, []
+        if self._is_open is not None and not self._is_open():
+            return
         kinds: set[type[Any]] = set()
         removed: set[int] | None = set()  # None: every memory
         touched: set[int] | None = set()  # None: every conversation

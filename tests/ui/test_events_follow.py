@@ -213,3 +213,22 @@ def test_settings_follow_a_change_of_the_key(
     with qtbot.waitSignal(window.context.core.apps_changed, timeout=5000):
         window.context.app.apps.add("Cursor")
     assert shown.by_event == 0 and apps.by_event == 0, "Settings closed, still following"
+
+
+def test_what_arrives_as_the_profile_closes_reaches_no_view(qtbot: Any, profile: Profile) -> None:
+    """A change announced just before the profile closes (a rekey, a restore, a quit)
+    is delivered on the next turn of the event loop: by then a view that refreshed
+    would read a closed database. It is not delivered."""
+    is_open = [True]
+    signals = CoreSignals(profile.events, is_open=lambda: is_open[0])
+    heard: list[str] = []
+    signals.documents_changed.connect(lambda: heard.append("documents"))
+    profile.events.documents("added", [1])
+    qtbot.waitUntil(lambda: heard == ["documents"])
+    is_open[0] = False  # the profile closes before the event loop turns
+    profile.events.documents("removed", [1])
+    qtbot.waitUntil(lambda: not signals._waiting)  # the loop turned: it was dropped
+    assert heard == ["documents"]
+    is_open[0] = True
+    profile.events.documents("added", [2])
+    qtbot.waitUntil(lambda: len(heard) == 2)
