@@ -18,6 +18,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 
 from desktop_mem.core.chat.conversations import ConversationStore
+from desktop_mem.core.chat.proposals import ProposalStore
 from desktop_mem.core.clients import ClientRegistry
 from desktop_mem.core.config import Config
 from desktop_mem.core.db.database import Database, open_profile
@@ -62,6 +63,8 @@ class Profile:
         self.reference = Reference(db)
         self.memories = MemoryStore(db, embedder, events=self.events)
         self.about = AboutStore(db, self.events)  # what the model knows about the person
+        # facts found in imported history, waiting for review
+        self.proposals = ProposalStore(db, self.memories, self.events)
         self.conversations = ConversationStore(
             db, embedder, self.reference, self.rule, self.memories, events=self.events
         )
