@@ -55,6 +55,7 @@ OWNERS: dict[str, set[str]] = {
     "doc_chunks_fts": DOCUMENT_STORE,
     "doc_folders": DOCUMENT_STORE,
     "doc_removed": DOCUMENT_STORE,
+    "proposals": {"core/chat/proposals.py"},
 }
 SCHEMA = {"core/db/migrations.py"}
 SETTING_WRITE = re.compile(

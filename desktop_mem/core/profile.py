@@ -63,11 +63,13 @@ class Profile:
         self.reference = Reference(db)
         self.memories = MemoryStore(db, embedder, events=self.events)
         self.about = AboutStore(db, self.events)  # what the model knows about the person
-        # facts found in imported history, waiting for review
+        # facts found in imported history, waiting for review; what was found in a
+        # message goes with it
         self.proposals = ProposalStore(db, self.memories, self.events)
         self.conversations = ConversationStore(
-            db, embedder, self.reference, self.rule, self.memories, events=self.events
-        )
+            db, embedder, self.reference, self.rule, self.memories,
+            forget_found=self.proposals.forget, events=self.events,
+        )  # fmt: skip
         self.documents = DocumentStore(db, embedder, self.reference, self.rule, events=self.events)
         self.search = HybridSearch(
             self.memories,
@@ -211,7 +213,7 @@ class Profile:
         else:
             messages = self.conversations.delete_all(vacuum=False)
         with self.db.transaction() as conn:  # facts found in imported history, too
-            conn.execute("DELETE FROM proposals")
+            self.proposals.clear(conn)
         self.db.execute("VACUUM")  # once, for both: no freed page keeps a word of either
         self.db.checkpoint()
         return Forgot(memories, messages, conversations, keep_conversations)
