@@ -55,6 +55,7 @@ OWNERS: dict[str, set[str]] = {
     "doc_chunks_fts": DOCUMENT_STORE,
     "doc_folders": DOCUMENT_STORE,
     "doc_removed": DOCUMENT_STORE,
+    "proposals": {"core/chat/proposals.py"},
 }
 SCHEMA = {"core/db/migrations.py"}
 SETTING_WRITE = re.compile(
@@ -126,7 +127,7 @@ conn.execute("INSERT INTO sync_peers(device) VALUES (?) ON CONFLICT(device) DO U
         "desktop_mem.core.settings:Settings",
         "desktop_mem.core.memory.about:AboutStore",
         "desktop_mem.core.clients:ClientRegistry",
-        "desktop_mem.core.chat.importing:Importer",
+        "desktop_mem.core.chat.proposals:ProposalStore",
     ],
 )
 def test_no_store_can_be_made_without_the_bus(name: str) -> None:

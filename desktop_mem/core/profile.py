@@ -18,6 +18,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 
 from desktop_mem.core.chat.conversations import ConversationStore
+from desktop_mem.core.chat.proposals import ProposalStore
 from desktop_mem.core.clients import ClientRegistry
 from desktop_mem.core.config import Config
 from desktop_mem.core.db.database import Database, open_profile
@@ -62,9 +63,13 @@ class Profile:
         self.reference = Reference(db)
         self.memories = MemoryStore(db, embedder, events=self.events)
         self.about = AboutStore(db, self.events)  # what the model knows about the person
+        # facts found in imported history, waiting for review; what was found in a
+        # message goes with it
+        self.proposals = ProposalStore(db, self.memories, self.events)
         self.conversations = ConversationStore(
-            db, embedder, self.reference, self.rule, self.memories, events=self.events
-        )
+            db, embedder, self.reference, self.rule, self.memories,
+            forget_found=self.proposals.forget, events=self.events,
+        )  # fmt: skip
         self.documents = DocumentStore(db, embedder, self.reference, self.rule, events=self.events)
         self.search = HybridSearch(
             self.memories,
@@ -208,7 +213,7 @@ class Profile:
         else:
             messages = self.conversations.delete_all(vacuum=False)
         with self.db.transaction() as conn:  # facts found in imported history, too
-            conn.execute("DELETE FROM proposals")
+            self.proposals.clear(conn)
         self.db.execute("VACUUM")  # once, for both: no freed page keeps a word of either
         self.db.checkpoint()
         return Forgot(memories, messages, conversations, keep_conversations)

@@ -179,7 +179,7 @@ def _held(profile: Profile) -> tuple[int, int, int]:
 
 @pytest.fixture
 def importer(profile: Profile) -> Importer:
-    return Importer(profile.db, profile.conversations, profile.memories, profile.events)
+    return Importer(profile.db, profile.conversations, profile.proposals)
 
 
 @settings(

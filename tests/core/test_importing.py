@@ -270,6 +270,34 @@ def test_a_decided_or_forgotten_proposal_leaves_no_text(
     assert app.imports.counts() == {"waiting": 0, "accepted": 0, "rejected": 0}
 
 
+def test_what_goes_with_a_message_is_announced_after_the_commit(
+    app: Service, profile: Profile, fake_ollama: FakeOllama
+) -> None:
+    """The proposals store alone writes its table: a conversation deleted, or everything
+    forgotten, has it forget what was found there inside the same transaction, and it
+    says so once that commits (the review then lists what is left)."""
+    from desktop_mem.core.events import Event, ProposalsChanged
+
+    app.imports.run(DATA / "claude_conversations.json")
+    fake_ollama.reply_json(extraction("Sings in a choir called Zanzibar7781"))
+    app.imports.propose_facts(limit=1)
+    (sings,) = app.imports.proposals()
+    heard: list[int] = []
+
+    def listener(event: Event) -> None:
+        if isinstance(event, ProposalsChanged):
+            heard.append(len(app.imports.proposals()))
+
+    profile.events.subscribe(listener)
+    app.conversations.delete(app.conversations.message(sings.message_id).conversation_id)
+    assert heard == [0]
+    app.imports.run(DATA / "pasted_memories.txt")
+    assert heard[-1] > 0
+    heard.clear()
+    app.forget_everything()
+    assert heard == [0]
+
+
 def test_imported_messages_are_read_for_facts_while_the_user_is_away(
     app: Service, fake_ollama: FakeOllama
 ) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import builtins
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core import textproc
@@ -43,6 +43,9 @@ if TYPE_CHECKING:
 TITLE_CHARS = 60
 ROLES = ("system", "user", "assistant")
 STATUSES = ("complete", "stopped", "error")
+# what was found in messages (facts waiting for review, core/chat/proposals.py) goes
+# with them: called inside the transaction that purges them, with their ids (None: all)
+ForgetFound = Callable[[Any, Sequence[int] | None], None]
 
 __all__ = [  # the records, importable from here as before
     "SHOWN", "Conversation", "ConversationStore", "Message", "MessageHit", "RecalledMessage",
@@ -75,9 +78,11 @@ class ConversationStore(ArrivedConversations, LearningMarks, Versions, MessageSe
         rule: RelevanceRule | None = None,
         memories: MemoryStore | None = None,
         *,
+        forget_found: ForgetFound | None = None,
         events: Events,
     ) -> None:
         self.db = db
+        self.forget_found = forget_found
         self.embedder = embedder
         self.index = VectorIndex(db, MESSAGES)
         self.reference = reference or Reference(db)
@@ -293,7 +298,8 @@ class ConversationStore(ArrivedConversations, LearningMarks, Versions, MessageSe
             conn.execute("DELETE FROM message_memories")
             conn.execute("DELETE FROM message_recalls")
             conn.execute("DELETE FROM message_documents")
-            conn.execute("DELETE FROM proposals WHERE message_id IS NOT NULL")
+            if self.forget_found is not None:
+                self.forget_found(conn, None)
             self.index.drop_all(conn)
             conn.execute("INSERT INTO messages_fts(messages_fts) VALUES ('delete-all')")
             conn.execute("DELETE FROM messages")
@@ -313,9 +319,9 @@ class ConversationStore(ArrivedConversations, LearningMarks, Versions, MessageSe
             ).fetchall()
         }
         self.index.remove(conn, ids)
+        if self.forget_found is not None:  # a fact found in it and not yet decided
+            self.forget_found(conn, ids)
         for mid in ids:
-            # a fact found in it and not yet accepted goes with it (importing.py)
-            conn.execute("DELETE FROM proposals WHERE message_id = ? AND state = 'waiting'", (mid,))
             # what followed it follows what it followed: the conversation stays one tree
             conn.execute(
                 "UPDATE messages SET parent_id = (SELECT parent_id FROM messages WHERE id = ?) "

@@ -6,17 +6,15 @@ Each conversation is stored in its own transaction with the export's id for it
 resumes by being run again, and importing the same export twice adds nothing. Its user
 messages are marked learn_state 'import': the chat's learning never takes them (it
 takes 'pending'); `propose` runs the chat's own extraction on them (the user's words
-only, with the conversation's date for "tomorrow") and keeps what it finds in the
-proposals table, where the user accepts, edits or rejects it. Until then no proposal
-is in any prompt: the read path reads memories, and a proposal is not one.
+only, with the conversation's date for "tomorrow") and proposes what it finds to the
+proposals store (core/chat/proposals.py), where the user accepts, edits or rejects
+it. Until then no proposal is in any prompt: the read path reads memories, and a
+proposal is not one.
 
 A fact found is weighed, as the chat weighs a learned one (Extractor.decide), against
 the memories and the other facts waiting for review: one that says something else
-about the same thing ("lives in Lisbon" against "lives in Berlin") is kept with that
-conflict, and accepting it lets the date decide, not the order of the clicks: the
-newer statement becomes current and the older one ends where the newer one begins
-(it stays in the memory's history); an older fact accepted after a newer one is
-stored as already ended.
+about the same thing ("lives in Lisbon" against "lives in Berlin") is proposed with
+that conflict, and accepting it lets the date decide (see core/chat/proposals.py).
 """
 
 from __future__ import annotations
@@ -24,7 +22,7 @@ from __future__ import annotations
 import builtins
 import logging
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -39,32 +37,22 @@ from desktop_mem.core.chat.foreign import (
     ForeignMemory,
     open_export,
 )
+from desktop_mem.core.chat.proposals import Proposal
 from desktop_mem.core.chat.records import origin_label
-from desktop_mem.core.db.database import id_chunks
-from desktop_mem.core.errors import InvalidInput, InvalidModelAnswer, ModelServerError, NotFound
-from desktop_mem.core.events import Events, ProposalsChanged
-from desktop_mem.core.memory.records import KINDS, NewMemory, now_iso, parse_when
-from desktop_mem.core.models.embed import content_hash
+from desktop_mem.core.errors import InvalidInput, InvalidModelAnswer, ModelServerError
+from desktop_mem.core.memory.records import now_iso, parse_when
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from desktop_mem.core.chat.conversations import ConversationStore
     from desktop_mem.core.chat.extract import Candidate, Extractor
     from desktop_mem.core.chat.learning import Learner
+    from desktop_mem.core.chat.proposals import ProposalStore
     from desktop_mem.core.db.database import Database
-    from desktop_mem.core.memory.store import MemoryStore
-else:
-    from desktop_mem.core.lazy import numpy as np
 
 log = logging.getLogger("desktop_mem.importing")
 
 TO_PROPOSE = "import"  # learn_state of an imported user message not yet read for facts
 BATCH = 50  # conversations per transaction
-
-
-def _hash(text: str) -> str:
-    return content_hash(textproc.normalize(text).lower())
 
 
 @dataclass
@@ -117,57 +105,6 @@ class Imported:
 
 
 @dataclass
-class Proposal:
-    id: int
-    origin: str
-    text: str
-    kind: str
-    importance: float
-    valid_from: str | None
-    valid_until: str | None
-    said_at: str | None
-    message_id: int | None
-    duplicate_of: int | None
-    state: str
-    conflicts_memory: int | None = None
-    conflicts_proposal: int | None = None
-    created_at: str = ""
-    # what accepting it changes, by date ({"text", "date"}): the older statement it
-    # replaces, or the newer one that replaces it (it is then stored as ended)
-    replaces: dict[str, str] | None = None
-    replaced_by: dict[str, str] | None = None
-
-    @property
-    def source(self) -> str:
-        return origin_label(self.origin, self.said_at)
-
-    @property
-    def date(self) -> str:
-        """When it was true from: said then, or (a saved memory without a date) as of
-        its import."""
-        return self.valid_from or self.said_at or self.created_at
-
-    def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["source"] = self.source
-        return d
-
-
-_PROPOSAL = (
-    "id, origin, text, kind, importance, valid_from, valid_until, said_at, message_id, "
-    "duplicate_of, state, conflicts_memory, conflicts_proposal, created_at"
-)
-
-
-def _memory_date(memory: Any) -> str:
-    return str(memory.valid_from or memory.created_at)
-
-
-def _ends_before(memory: Any, when: str) -> bool:
-    return bool(memory.valid_until) and str(memory.valid_until) <= when
-
-
-@dataclass
 class Proposed:
     """What a pass of reading imported messages for facts did."""
 
@@ -183,14 +120,11 @@ class Importer:
         self,
         db: Database,
         conversations: ConversationStore,
-        memories: MemoryStore,
-        events: Events,
+        proposals: ProposalStore,
     ) -> None:
         self.db = db
         self.conversations = conversations
-        self.memories = memories
-        self.events = events
-        self._vectors: dict[int, np.ndarray] = {}  # waiting proposals', for `_alike`
+        self.proposals = proposals  # where what is found waits for review
         self._reading = threading.Lock()  # one pass reads at a time: none reads twice
 
     # -- looking before writing ------------------------------------------------------------
@@ -353,76 +287,15 @@ class Importer:
         """Propose a memories file's memories (each once; those the profile holds are
         marked as duplicates), or the facts of `about`."""
         added = 0
-        with self.db.transaction():
+        with self.db.transaction():  # announced once, after the commit
             for m in export.memories if about is None else about:
-                added += self._propose(
+                added += self.proposals.add(
                     export.kind, m.text, m.kind, said_at=_stamp(m.created_at), importance=0.6,
                     weigh=True,
                 )  # fmt: skip
-        if added:
-            self.events.emit(ProposalsChanged())
         return added
 
-    def _propose(
-        self,
-        origin: str,
-        text: str,
-        kind: str = "fact",
-        importance: float = 0.5,
-        valid_from: str | None = None,
-        valid_until: str | None = None,
-        said_at: str | None = None,
-        message_id: int | None = None,
-        duplicate_of: int | None = None,
-        conflicts: tuple[int | None, int | None] = (None, None),
-        weigh: bool = False,
-    ) -> int:
-        text = textproc.normalize(text).strip()
-        if len(text) < 2:
-            return 0
-        h = _hash(text)
-        if self.db.query("SELECT 1 FROM proposals WHERE content_hash = ?", (h,)):
-            return 0
-        same = self.memories.find_duplicate(text)
-        dup = same.id if same else duplicate_of
-        with self.db.transaction() as conn:
-            conn.execute(
-                "INSERT INTO proposals(origin, text, content_hash, kind, importance, "
-                "valid_from, valid_until, said_at, message_id, duplicate_of, created_at, "
-                "conflicts_memory, conflicts_proposal, weigh) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (origin, text, h, kind if kind in KINDS else "fact", importance, valid_from,
-                 valid_until, said_at, message_id, dup, now_iso(),
-                 *((None, None) if dup else conflicts), int(weigh and not dup)),
-            )  # fmt: skip
-        return 1
-
     # -- facts that say something else about the same thing ---------------------------------
-
-    def _alike(
-        self, text: str, floor: float, besides: int | None = None
-    ) -> builtins.list[tuple[Proposal, float]]:
-        """The waiting proposals nearest in meaning to `text` (cosine >= floor), best
-        first; none when there is no embedding model or its server is away."""
-        embedder = self.memories.embedder
-        waiting = [p for p in self._listed("waiting") if p.id != besides]
-        if embedder is None or not waiting:
-            return []
-        live = {p.id for p in waiting}
-        self._vectors = {i: v for i, v in self._vectors.items() if i in live}
-        missing = [p for p in waiting if p.id not in self._vectors]
-        try:
-            query = np.asarray(embedder.embed([text]), dtype=np.float32)[0]
-            if missing:
-                vecs = np.asarray(embedder.embed([p.text for p in missing]), dtype=np.float32)
-                for p, v in zip(missing, vecs, strict=True):
-                    self._vectors[p.id] = v / (np.linalg.norm(v) or 1.0)
-        except ModelServerError:
-            return []
-        query = query / (np.linalg.norm(query) or 1.0)
-        sims = np.vstack([self._vectors[p.id] for p in waiting]) @ query
-        order = np.argsort(-sims)[:5]
-        return [(waiting[i], float(sims[i])) for i in order if sims[i] >= floor]
 
     def _relate(
         self, extractor: Extractor, c: Candidate, when: datetime, besides: int | None = None
@@ -432,7 +305,7 @@ class Importer:
         ModelServerError when the server fails (InvalidModelAnswer: no conflict known)."""
         from desktop_mem.core.chat.extract import RELATED_SIMILARITY
 
-        others = self._alike(c.text, RELATED_SIMILARITY, besides)
+        others = self.proposals.alike(c.text, RELATED_SIMILARITY, besides)
         try:
             step = extractor.decide(c, when, others=others)
         except InvalidModelAnswer:
@@ -455,14 +328,6 @@ class Importer:
             )[0][0]
         )
 
-    def to_weigh(self) -> int:
-        """Saved memories from a memories file not yet weighed against the rest."""
-        return int(
-            self.db.query("SELECT count(*) FROM proposals WHERE weigh = 1 AND state = 'waiting'")[
-                0
-            ][0]
-        )
-
     def weigh(
         self, extractor: Extractor, should_stop: Callable[[], bool] | None = None
     ) -> tuple[int, str | None]:
@@ -474,34 +339,21 @@ class Importer:
 
         done = 0
         while should_stop is None or not should_stop():
-            rows = self.db.query(
-                f"SELECT {_PROPOSAL} FROM proposals WHERE weigh = 1 AND state = 'waiting' "
-                "ORDER BY id LIMIT 1"
-            )
-            if not rows:
+            p = self.proposals.next_to_weigh()
+            if p is None:
                 break
-            p = Proposal(*rows[0])
             how, memory_id, proposal_id = "new", None, None
             try:
                 c = Candidate.model_validate(
                     {"text": p.text[:500], "kind": p.kind, "importance": p.importance}
                 )
-                how, memory_id, proposal_id = self._relate(extractor, c, _when(p.date), p.id)
+                how, memory_id, proposal_id = self._relate(extractor, c, p.when, p.id)
             except ModelServerError as exc:
                 return done, exc.reason
             except ValueError:  # not a statement the extraction would give: left as it is
                 pass
-            with self.db.transaction() as conn:
-                conn.execute(
-                    "UPDATE proposals SET weigh = 0, duplicate_of = ?, conflicts_memory = ?, "
-                    "conflicts_proposal = ? WHERE id = ?",
-                    (memory_id if how == "same" else None,
-                     memory_id if how == "conflict" else None,
-                     proposal_id if how == "conflict" else None, p.id),
-                )  # fmt: skip
+            self.proposals.weighed(p.id, how, memory_id, proposal_id)
             done += 1
-            if how != "new":
-                self.events.emit(ProposalsChanged())
         return done, None
 
     def propose(
@@ -569,199 +421,21 @@ class Importer:
                         break
                     if how == "same" and proposal_id is not None:
                         continue  # waiting already, in other words
-                    found += self._propose(
+                    found += self.proposals.add(
                         origin or "import", c.text, c.kind, c.importance, c.valid_from,
                         c.valid_until, said, user_id,
                         duplicate_of=memory_id if how == "same" else None,
                         conflicts=(memory_id, proposal_id) if how == "conflict" else (None, None),
                     )  # fmt: skip
                 if out.failed:
-                    if found:
-                        self.events.emit(ProposalsChanged())
                     break
             with self.db.transaction() as conn:
                 self.conversations.mark_learned(conn, user_id)
             out.read += 1
             out.proposed += found
-            if found:
-                self.events.emit(ProposalsChanged())
             if progress:
                 progress(out.read, max(total, out.read))
         out.left = self.to_read()
-        return out
-
-    # -- review ------------------------------------------------------------------------------
-
-    def proposals(self, state: str = "waiting") -> builtins.list[Proposal]:
-        """The proposals in `state`; the waiting ones with what accepting them would
-        replace, or be replaced by, by date."""
-        out = self._listed(state)
-        if state == "waiting":
-            for p in out:
-                for text, date in self._counterparts(p):
-                    shown = {"text": text, "date": date[:10]}
-                    if date <= p.date:
-                        p.replaces = p.replaces or shown
-                    else:
-                        p.replaced_by = p.replaced_by or shown
-        return out
-
-    def _listed(self, state: str) -> builtins.list[Proposal]:
-        return [
-            Proposal(*r)
-            for r in self.db.query(
-                f"SELECT {_PROPOSAL} FROM proposals WHERE state = ? ORDER BY kind, id", (state,)
-            )
-        ]
-
-    def _counterparts(self, p: Proposal) -> builtins.list[tuple[str, str]]:
-        """The statements `p` conflicts with (text, date): a memory, a proposal still
-        waiting or the memory an accepted one became; either side may name the other."""
-        out: list[tuple[str, str]] = []
-        for mid in self._conflicting_memories(p):
-            m = self._memory(mid)
-            if m is not None:
-                out.append((m.text, _memory_date(m)))
-        rows = self.db.query(
-            f"SELECT {_PROPOSAL} FROM proposals WHERE state = 'waiting' AND "
-            "(id = ? OR conflicts_proposal = ?) AND id != ?",
-            (p.conflicts_proposal or 0, p.id, p.id),
-        )
-        out += [(q.text, q.date) for q in (Proposal(*r) for r in rows)]
-        return out
-
-    def _conflicting_memories(self, p: Proposal) -> builtins.list[int]:
-        """The memories `p` conflicts with: the one it was weighed against, and those
-        accepted proposals it conflicts with (either way) became."""
-        ids = [p.conflicts_memory] if p.conflicts_memory else []
-        ids += [
-            int(r[0])
-            for r in self.db.query(
-                "SELECT memory_id FROM proposals WHERE state = 'accepted' AND memory_id "
-                "IS NOT NULL AND (id = ? OR conflicts_proposal = ?) AND id != ?",
-                (p.conflicts_proposal or 0, p.id, p.id),
-            )
-        ]
-        return list(dict.fromkeys(ids))
-
-    def _memory(self, memory_id: int) -> Any:
-        try:
-            return self.memories.get(memory_id)
-        except NotFound:
-            return None
-
-    def proposal(self, proposal_id: int) -> Proposal:
-        rows = self.db.query(f"SELECT {_PROPOSAL} FROM proposals WHERE id = ?", (proposal_id,))
-        if not rows:
-            raise NotFound(f"There is no proposed memory {proposal_id}.")
-        return Proposal(*rows[0])
-
-    def accept(
-        self, ids: Iterable[int] | None = None, text: str | None = None
-    ) -> builtins.list[int]:
-        """Make proposals memories (None: every one waiting). `text`: the user's edit of
-        a single proposal. A duplicate of a memory already held is not added again: it
-        is marked accepted. Returns the new memories' ids."""
-        chosen = self._waiting(ids)
-        if text is not None:
-            if len(chosen) != 1:
-                raise InvalidInput("Edit one proposed memory at a time.")
-            text = textproc.normalize(text).strip()
-            if len(text) < 2:
-                raise InvalidInput("A memory cannot be empty: type a few words.")
-        fresh: list[tuple[Proposal, NewMemory]] = []
-        kept: set[str] = set()
-        for p in chosen:
-            body = text if text is not None else p.text
-            key = _hash(body)
-            if key in kept or self.memories.find_duplicate(body):
-                continue
-            kept.add(key)
-            fresh.append(
-                (p, NewMemory(body, kind=p.kind, importance=p.importance, source="import",
-                              source_message_id=p.message_id, created_at=p.said_at,
-                              valid_from=p.valid_from, valid_until=p.valid_until))
-            )  # fmt: skip
-        mems, _ = (
-            self.memories.add_many([n for _, n in fresh], actor="import") if fresh else ([], [])
-        )
-        made = {p.id: m.id for (p, _), m in zip(fresh, mems, strict=True)}
-        with self.db.transaction() as conn:
-            for p in chosen:  # decided: only its hash stays, so it is not proposed again
-                conn.execute(
-                    "UPDATE proposals SET state = 'accepted', memory_id = ?, text = '' "
-                    "WHERE id = ?",
-                    (made.get(p.id), p.id),
-                )
-        # the date decides, not the order of the clicks: oldest first, each newer
-        # statement ends the older one it conflicts with where it begins
-        for p in sorted((p for p in chosen if p.id in made), key=lambda p: (p.date, p.id)):
-            self._supersede(p, made[p.id])
-        self.events.emit(ProposalsChanged())
-        return list(made.values())
-
-    def _supersede(self, p: Proposal, memory_id: int) -> None:
-        from desktop_mem.core.chat.extract import may_change
-
-        mine = self.memories.get(memory_id)
-        for other_id in self._conflicting_memories(p):
-            other = self._memory(other_id)
-            if other is None or other_id == memory_id:
-                continue
-            theirs = _memory_date(other)
-            if theirs <= p.date:  # p is newer: the other ends where p begins
-                if not _ends_before(other, p.date) and may_change("import", other):
-                    self.memories.invalidate(
-                        other_id, _when(p.date), "import",
-                        "replaced by a newer imported fact",
-                    )  # fmt: skip
-            elif not _ends_before(mine, theirs):  # p is older: it ended when that began
-                self.memories.edit(
-                    memory_id, valid_until=theirs, actor="import",
-                    action="replaced by a newer statement",
-                )  # fmt: skip
-                mine = self.memories.get(memory_id)
-
-    def reject(self, ids: Iterable[int] | None = None) -> int:
-        """Reject proposals (None: every one waiting); they are not proposed again."""
-        chosen = self._waiting(ids)
-        with self.db.transaction() as conn:
-            for chunk, marks in id_chunks([p.id for p in chosen]):
-                conn.execute(
-                    f"UPDATE proposals SET state = 'rejected', text = '' WHERE id IN ({marks})",
-                    chunk,
-                )
-        self.events.emit(ProposalsChanged())
-        return len(chosen)
-
-    def restore(self, proposals: Iterable[Proposal]) -> int:
-        """Undo a rejection: the proposals, as they were shown before it (a rejected one
-        keeps only its hash), wait for review again."""
-        done = 0
-        with self.db.transaction() as conn:
-            for p in proposals:
-                done += conn.execute(
-                    "UPDATE proposals SET state = 'waiting', text = ? WHERE id = ? AND "
-                    "state = 'rejected'",
-                    (p.text, p.id),
-                ).rowcount
-        self.events.emit(ProposalsChanged())
-        return done
-
-    def _waiting(self, ids: Iterable[int] | None) -> builtins.list[Proposal]:
-        if ids is None:
-            return self._listed("waiting")
-        out = []
-        for i in ids:
-            p = self.proposal(int(i))
-            if p.state == "waiting":
-                out.append(p)
-        return out
-
-    def counts(self) -> dict[str, int]:
-        out = {"waiting": 0, "accepted": 0, "rejected": 0}
-        for state, n in self.db.query("SELECT state, count(*) FROM proposals GROUP BY state"):
-            out[state] = n
         return out
 
 
@@ -770,11 +444,6 @@ def _stamp(value: str | None) -> str | None:
         return parse_when(value, "message date") if value else None
     except InvalidInput:
         return None
-
-
-def _when(value: str) -> datetime:
-    when = datetime.fromisoformat(value)
-    return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
 def since_date(text: str | None) -> str | None:
@@ -788,5 +457,5 @@ def since_date(text: str | None) -> str | None:
 
 
 __all__ = [
-    "Imported", "Importer", "Proposal", "Proposed", "Survey", "origin_label", "since_date",
+    "Imported", "Importer", "Proposed", "Survey", "origin_label", "since_date",
 ]  # fmt: skip

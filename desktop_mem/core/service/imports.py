@@ -1,7 +1,7 @@
 """Importing another assistant's history: look at a file before writing, import its
 conversations into the recall tier (each once), read them for facts in the background,
 and the review of what was found (accept, edit, reject; nothing is in a prompt before
-it is accepted). See core/chat/importing.py."""
+it is accepted). See core/chat/importing.py and core/chat/proposals.py."""
 
 from __future__ import annotations
 
@@ -10,14 +10,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from desktop_mem.core.chat.importing import (
-    Imported,
-    Importer,
-    Proposal,
-    Proposed,
-    Survey,
-    since_date,
-)
+from desktop_mem.core.chat.importing import Imported, Importer, Proposed, Survey, since_date
+from desktop_mem.core.chat.proposals import Proposal
 from desktop_mem.core.errors import ModelServerError
 from desktop_mem.core.events import IMPORT, acting
 
@@ -31,7 +25,8 @@ class Imports:
     def __init__(self, service: Service) -> None:
         self.service = service
         prof = service.profile
-        self.importer = Importer(prof.db, prof.conversations, prof.memories, prof.events)
+        self.importer = Importer(prof.db, prof.conversations, prof.proposals)
+        self.proposal_store = prof.proposals  # the facts found, for the review
 
     def door(self, path: Path) -> str:
         """Which import takes the file the user chose: 'memories' (this app's memories
@@ -97,7 +92,7 @@ class Imports:
 
     def to_weigh(self) -> int:
         """Saved memories from a memories file not yet weighed against the profile's."""
-        return self.importer.to_weigh()
+        return self.proposal_store.to_weigh()
 
     def propose_facts(
         self,
@@ -116,20 +111,20 @@ class Imports:
             )
 
     def proposals(self, state: str = "waiting") -> builtins.list[Proposal]:
-        return self.importer.proposals(state)
+        return self.proposal_store.review(state)
 
     def counts(self) -> dict[str, int]:
-        return self.importer.counts()
+        return self.proposal_store.counts()
 
     def accept(
         self, ids: Iterable[int] | None = None, text: str | None = None
     ) -> builtins.list[int]:
         """Make proposed facts memories (None: all waiting; `text`: one, as edited)."""
-        return self.importer.accept(ids, text)
+        return self.proposal_store.accept(ids, text)
 
     def reject(self, ids: Iterable[int] | None = None) -> int:
-        return self.importer.reject(ids)
+        return self.proposal_store.reject(ids)
 
     def restore(self, proposals: Iterable[Proposal]) -> int:
         """Undo a rejection: these proposals (as they were listed) wait again."""
-        return self.importer.restore(proposals)
+        return self.proposal_store.restore(proposals)
