@@ -66,7 +66,7 @@ class Outgoing:
             }
             name = files.changes_name(n)
             path = layout.device(self.state.device) / name
-            counted = _Counted(replica.records_of(n))
+            counted = _Counted(r.to_wire() for r in replica.records_of(n))
             files.write_sealed(
                 path, header, counted, chain.write_key, keys, staged=self.ledger.staged(name)
             )
@@ -114,7 +114,8 @@ class Outgoing:
         name = files.snapshot_name(n)
         path = layout.device(self.state.device) / name
         files.write_sealed(
-            path, header, self.state.replica().records_of(None), chain.write_key, keys,
+            path, header, (r.to_wire() for r in self.state.replica().records_of(None)),
+            chain.write_key, keys,
             staged=self.ledger.staged(name),
         )  # fmt: skip
         with self.db.transaction() as conn:

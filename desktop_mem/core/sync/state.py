@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core.errors import SyncError
 from desktop_mem.core.sync import crypto, files
+from desktop_mem.core.sync.applying import Applied
 from desktop_mem.core.sync.keys import KeyChain
-from desktop_mem.core.sync.replica import Applied, Replica
+from desktop_mem.core.sync.replica import Replica
 
 if TYPE_CHECKING:
     from desktop_mem.core.profile import Profile
