@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from datetime import datetime
 from typing import Any
 
+from desktop_mem.core.db.connection import Connection
 from desktop_mem.core.sync import crypto, files
 from desktop_mem.core.sync.keys import KeyChain
 from desktop_mem.core.sync.own import Ledger
@@ -45,7 +46,7 @@ class Outgoing:
         with self.db.transaction() as conn:
             return self.export_in(conn, replica)
 
-    def export_in(self, conn: Any, replica: Replica) -> int:
+    def export_in(self, conn: Connection, replica: Replica) -> int:
         seq = self.state.int("seq") + 1
         sent = replica.export(conn, seq)
         if sent:
