@@ -43,7 +43,7 @@ from desktop_mem.core.errors import SyncError, SyncRefused
 from desktop_mem.core.events import KeyChanged, MemoriesChanged, SyncChanged
 from desktop_mem.core.keys import recovery
 from desktop_mem.core.keys.vault import read_sidecar, write_key_mode
-from desktop_mem.core.sync import capture, crypto, files, lost, pairing, twins
+from desktop_mem.core.sync import capture, crypto, files, lost, merge, pairing, twins
 from desktop_mem.core.sync.applying import Applied
 from desktop_mem.core.sync.incoming import APPLY_BATCH, Incoming
 from desktop_mem.core.sync.keys import KeyChain
@@ -711,7 +711,8 @@ class Syncer:
 
     def _merge_duplicates(self, applied: Applied) -> int:
         """Memories added on two computers with the same text end up once: on every
-        computer the same one stays (the lower id), its twin is deleted like any memory."""
+        computer the same one stays (the lower uid: core/sync/merge.py), its twin is deleted
+        like any memory."""
         if not applied.new_memories:
             return 0
         twins: set[int] = set()
@@ -724,7 +725,7 @@ class Syncer:
                     "SELECT id, uid FROM memories WHERE content_hash = ? AND id <> ?", (hash_, mid)
                 )
                 for oid, ouid in others:
-                    twins.add(mid if uid > ouid else oid)
+                    twins.add(merge.duplicate_dropped((mid, uid), (oid, ouid)))
         if not twins:
             return 0
         self.profile.memories.delete(sorted(twins))
