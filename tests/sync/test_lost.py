@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from desktop_mem.core.memory.store import NewMemory
-from desktop_mem.core.sync import lost, replica
+from desktop_mem.core.sync import capture, lost
 from tests.fakes.keyrings import stored_key
 from tests.sqlcipher_pages import decrypted_pages
 from tests.sync.conftest import Computer, Computers
@@ -98,7 +98,7 @@ def test_a_deletion_from_an_older_version_is_not_reported(
     laptop.service.memories.edit(_id(laptop, "I drive a red Fiat"), text="I drive a blue Fiat")
     desktop.service.memories.delete([_id(desktop, "I drive a red Fiat")])
     with monkeypatch.context() as m:
-        m.setattr(replica, "_with_prev", lambda record, _prev: record)  # the older writer
+        m.setattr(capture, "_deleted_what", lambda _prev: None)  # the older writer
         desktop.sync()
     assert laptop.sync().applied.lost == []
     assert laptop.texts() == [] and laptop.service.sync.lost() == []

@@ -279,3 +279,26 @@ def test_one_export_imported_on_both_computers_while_apart(computers: Computers)
         convs = c.service.conversations.list()
         assert len(convs) == 6
         assert all(v.source and v.source.startswith("from ChatGPT") for v in convs)
+
+
+def test_a_memory_added_on_both_computers_stays_once_the_lower_uid_on_each(
+    computers: Computers,
+) -> None:
+    """Row ids are given in arrival order, so they differ between computers: the one kept
+    is the lower uid, the same everywhere (keeping the lower id would keep one here and
+    the other there, and each computer's deletion would remove both)."""
+    laptop = computers.first("laptop")
+    laptop.sync()
+    desktop = computers.join("desktop", laptop.code)
+    desktop.sync()
+
+    def uids(c) -> list[str]:
+        return [r[0] for r in c.profile.db.query("SELECT uid FROM memories")]
+
+    laptop.service.memories.add(NewMemory("I play the cello", kind="fact"))
+    desktop.service.memories.add(NewMemory("I play the cello", kind="fact"))
+    lower = min(uids(laptop) + uids(desktop))
+    for c in (laptop, desktop, laptop, desktop):
+        c.sync()
+    assert uids(laptop) == uids(desktop) == [lower]
+    assert laptop.texts() == desktop.texts() == ["I play the cello"]

@@ -1,7 +1,7 @@
 """Conversations and messages written as another computer has them, or as an export
 holds them: the store's writes for sync and import.
 
-Sync decides what stands (core/sync/replica.py) and an import what is new
+Sync decides what stands (core/sync/merge.py) and an import what is new
 (core/chat/importing.py); the rows are written here, by the store that owns them, inside
 the caller's transaction, and announced once it commits.
 """

@@ -1,6 +1,6 @@
 """Memories written as another computer has them: the store's writes for sync.
 
-Sync decides what stands (core/sync/replica.py: the newest stamp wins, a deletion wins
+Sync decides what stands (core/sync/merge.py: the newest stamp wins, a deletion wins
 over everything, concurrent versions are kept); the rows are written here, by the store
 that owns them, inside the pass's transaction, and announced once it commits. The sync
 stamps kept on each version (which computer made it, with which logical clock, filed in

@@ -16,8 +16,8 @@ from desktop_mem.core.events import SYNC, Event, SyncProgress, acting
 from desktop_mem.core.memory.records import KINDS as MEMORY_KINDS
 from desktop_mem.core.memory.records import NewMemory
 from desktop_mem.core.sync import crypto, files, pairing
+from desktop_mem.core.sync.applying import Applied
 from desktop_mem.core.sync.lost import Lost
-from desktop_mem.core.sync.replica import Applied
 from desktop_mem.core.sync.syncer import Pass, Peer, Syncer
 
 if TYPE_CHECKING:

@@ -5,6 +5,8 @@ only ciphertext in it and no server of ours.
 crypto (keys, seals, sealed files), files (the folder's layout and file format), fsafe
 (the folder walked and read without following a link, blocking, or reading past a
 cap), quarantine (files refused for what they are, left alone until they change), keys
-(the sync key's generations, pairing), replica (what this computer sends and takes in,
-and how records merge), lost (what a merge dropped, kept for the user), syncer (setting
+(the sync key's generations, pairing), wire (a record as the files hold it), merge (how
+records merge: the rules, with no database), capture (the logical clock and what changed
+here, stamped and sent), applying (what another computer sent, taken in), replica (the
+two, for a pass), lost (what a merge dropped, kept for the user), syncer (setting
 up, joining, a pass)."""

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from desktop_mem.core.errors import SyncRefused
 from desktop_mem.core.events import SyncProgress
-from desktop_mem.core.sync import files
+from desktop_mem.core.sync import capture, files
 from desktop_mem.core.sync.keys import KeyChain
 from desktop_mem.core.sync.outgoing import Outgoing
 from desktop_mem.core.sync.own import mark_of
@@ -236,9 +236,9 @@ class Incoming:
             with self.db.transaction() as conn:
                 if replica.pending():
                     self.outgoing.export_in(conn, replica)  # what changed here first gets its stamp
-                replica.set_recording(conn, False)
+                capture.set_recording(conn, False)
                 applied = replica.apply(conn, batch)
-                replica.set_recording(conn, True)
+                capture.set_recording(conn, True)
                 if last:
                     if again is None:
                         conn.execute(

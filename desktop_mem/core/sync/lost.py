@@ -18,6 +18,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from desktop_mem.core.db.connection import Connection
+
 MEMORY_HERE = "memory_here"  # edited here, deleted on `device`
 MEMORY_THERE = "memory_there"  # edited on `device`, deleted here
 MESSAGE_HERE = "message_here"  # written here, its conversation deleted on `device`
@@ -46,7 +48,7 @@ class Lost:
 
 
 def record(
-    conn: Any,
+    conn: Connection,
     kind: str,
     uid: str,
     device: str,
@@ -91,7 +93,7 @@ def groups(items: Iterable[Lost]) -> list[tuple[str, str, int]]:
     return [(kind, device, n) for (kind, device), n in counted.items()]
 
 
-def purge(conn: Any, ids: Sequence[int] | None) -> int:
+def purge(conn: Connection, ids: Sequence[int] | None) -> int:
     """Dismissed: gone (every one with None). Inside the caller's transaction; the
     caller checkpoints, so the freed pages, zeroed by secure_delete, reach the file."""
     if ids is None:

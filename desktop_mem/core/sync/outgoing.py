@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from datetime import datetime
 from typing import Any
 
+from desktop_mem.core.db.connection import Connection
 from desktop_mem.core.sync import crypto, files
 from desktop_mem.core.sync.keys import KeyChain
 from desktop_mem.core.sync.own import Ledger
@@ -45,7 +46,7 @@ class Outgoing:
         with self.db.transaction() as conn:
             return self.export_in(conn, replica)
 
-    def export_in(self, conn: Any, replica: Replica) -> int:
+    def export_in(self, conn: Connection, replica: Replica) -> int:
         seq = self.state.int("seq") + 1
         sent = replica.export(conn, seq)
         if sent:
@@ -66,7 +67,7 @@ class Outgoing:
             }
             name = files.changes_name(n)
             path = layout.device(self.state.device) / name
-            counted = _Counted(replica.records_of(n))
+            counted = _Counted(r.to_wire() for r in replica.records_of(n))
             files.write_sealed(
                 path, header, counted, chain.write_key, keys, staged=self.ledger.staged(name)
             )
@@ -114,7 +115,8 @@ class Outgoing:
         name = files.snapshot_name(n)
         path = layout.device(self.state.device) / name
         files.write_sealed(
-            path, header, self.state.replica().records_of(None), chain.write_key, keys,
+            path, header, (r.to_wire() for r in self.state.replica().records_of(None)),
+            chain.write_key, keys,
             staged=self.ledger.staged(name),
         )  # fmt: skip
         with self.db.transaction() as conn:

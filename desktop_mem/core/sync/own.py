@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from desktop_mem.core.db.connection import Connection
 from desktop_mem.core.errors import SyncRefused
 from desktop_mem.core.sync import crypto, files, records
 from desktop_mem.core.sync.membership import Join
@@ -108,10 +109,10 @@ class Ledger:
     def dumps(self) -> str:
         return json.dumps(self._load(), sort_keys=True, separators=(",", ":"))
 
-    def save(self, conn: Any) -> None:
+    def save(self, conn: Connection) -> None:
         self.state.set(conn, {"own": self.dumps()})
 
-    def reset(self, conn: Any) -> None:
+    def reset(self, conn: Connection) -> None:
         """A new identity: nothing in the folder is its own yet."""
         self._data = None
         self._staged.clear()
@@ -137,14 +138,14 @@ class Ledger:
 
         return note
 
-    def landed(self, conn: Any, name: str, path: Path) -> None:
+    def landed(self, conn: Connection, name: str, path: Path) -> None:
         """The file staged under `name` is in place (inside the caller's transaction)."""
         digest = self._staged.pop(name, None)
         if digest is not None:
             self._load()["files"][name] = [digest, mark_of(path)]
             self.save(conn)
 
-    def forget(self, conn: Any, names: list[str]) -> None:
+    def forget(self, conn: Connection, names: list[str]) -> None:
         """Files this computer removed from the folder (compacted away)."""
         data = self._load()
         for name in names:
@@ -205,7 +206,7 @@ class Ledger:
             self.save(conn)
         return True
 
-    def handled(self, conn: Any, digests: list[str]) -> None:
+    def handled(self, conn: Connection, digests: list[str]) -> None:
         """Other writers' files acted upon: they count once."""
         data = self._load()
         for d in digests:

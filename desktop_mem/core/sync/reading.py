@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from desktop_mem.core.db.connection import Connection
 from desktop_mem.core.sync.own import Mark
 
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ class Reading:
         peer.setdefault("last", [])
         return peer
 
-    def save(self, conn: Any) -> None:
+    def save(self, conn: Connection) -> None:
         self.state.set(conn, {"reading": json.dumps(self._load(), separators=(",", ":"))})
 
     def reload(self) -> None:

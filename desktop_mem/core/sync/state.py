@@ -14,10 +14,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from desktop_mem.core.db.connection import Connection
 from desktop_mem.core.errors import SyncError
 from desktop_mem.core.sync import crypto, files
+from desktop_mem.core.sync.applying import Applied
 from desktop_mem.core.sync.keys import KeyChain
-from desktop_mem.core.sync.replica import Applied, Replica
+from desktop_mem.core.sync.replica import Replica
 
 if TYPE_CHECKING:
     from desktop_mem.core.profile import Profile
@@ -162,7 +164,7 @@ class SyncState:
     def int(self, key: str) -> int:
         return int(self.get(key) or 0)
 
-    def set(self, conn: Any, values: dict[str, str | None]) -> None:
+    def set(self, conn: Connection, values: dict[str, str | None]) -> None:
         for key, value in values.items():
             if value is None:
                 conn.execute("DELETE FROM meta WHERE key = ?", (f"sync.{key}",))

@@ -43,7 +43,8 @@ from desktop_mem.core.errors import SyncError, SyncRefused
 from desktop_mem.core.events import KeyChanged, MemoriesChanged, SyncChanged
 from desktop_mem.core.keys import recovery
 from desktop_mem.core.keys.vault import read_sidecar, write_key_mode
-from desktop_mem.core.sync import crypto, files, lost, pairing, twins
+from desktop_mem.core.sync import capture, crypto, files, lost, merge, pairing, twins
+from desktop_mem.core.sync.applying import Applied
 from desktop_mem.core.sync.incoming import APPLY_BATCH, Incoming
 from desktop_mem.core.sync.keys import KeyChain
 from desktop_mem.core.sync.lost import Lost
@@ -51,7 +52,7 @@ from desktop_mem.core.sync.membership import Member
 from desktop_mem.core.sync.outgoing import Outgoing
 from desktop_mem.core.sync.quarantine import Quarantine
 from desktop_mem.core.sync.reading import Reading
-from desktop_mem.core.sync.replica import Applied, Replica
+from desktop_mem.core.sync.replica import Replica
 from desktop_mem.core.sync.state import Pass, Peer, SyncState, default_name, now_iso
 
 if TYPE_CHECKING:
@@ -316,7 +317,7 @@ class Syncer:
             conn.execute("DELETE FROM sync_conflicts")
             conn.execute("DELETE FROM sync_sent")
             self.profile.memories.unstamp_versions(conn)
-            Replica.stop_recording(conn)
+            capture.stop_recording(conn)
         self.outgoing.ledger.reload()
         self.incoming.reading.reload()
         self.db.checkpoint()
@@ -710,7 +711,8 @@ class Syncer:
 
     def _merge_duplicates(self, applied: Applied) -> int:
         """Memories added on two computers with the same text end up once: on every
-        computer the same one stays (the lower id), its twin is deleted like any memory."""
+        computer the same one stays (the lower uid: core/sync/merge.py), its twin is deleted
+        like any memory."""
         if not applied.new_memories:
             return 0
         twins: set[int] = set()
@@ -723,7 +725,7 @@ class Syncer:
                     "SELECT id, uid FROM memories WHERE content_hash = ? AND id <> ?", (hash_, mid)
                 )
                 for oid, ouid in others:
-                    twins.add(mid if uid > ouid else oid)
+                    twins.add(merge.duplicate_dropped((mid, uid), (oid, ouid)))
         if not twins:
             return 0
         self.profile.memories.delete(sorted(twins))

@@ -10,7 +10,7 @@ keys/, or a version another computer's status says it took in), and settled so:
 - The one that finds it first goes on as a new computer: its earlier self (still a
   member, whose key it holds) signs the join that lets the new id in, as a restored
   backup does. Every record it holds stamped under the shared id is stamped under the
-  new one, each with its logical clock unchanged (core/sync/replica.py, restamp), and
+  new one, each with its logical clock unchanged (core/sync/capture.py, restamp), and
   sent whole in its first change file: the two copies stamped records with the same
   clocks after they parted, and a record both stamped with one clock would otherwise
   hold two contents under one stamp, each computer keeping whichever came first. The
