@@ -302,3 +302,17 @@ def test_a_memory_added_on_both_computers_stays_once_the_lower_uid_on_each(
         c.sync()
     assert uids(laptop) == uids(desktop) == [lower]
     assert laptop.texts() == desktop.texts() == ["I play the cello"]
+
+
+def test_a_memory_of_no_importance_stays_so_on_the_other(computers: Computers) -> None:
+    """Importance 0 is a value the user chose, not a missing one: it arrives as 0, in
+    the memory and in its history (it once arrived as the default, 0.5)."""
+    laptop = computers.first("laptop")
+    mem = laptop.service.memories.add(NewMemory("I once owned a red bicycle", importance=0.0))
+    laptop.service.memories.edit(mem.memory.id, text="I once owned a blue bicycle")
+    laptop.sync()
+    desktop = computers.join("desktop", laptop.code)
+    desktop.sync()
+    [there] = desktop.service.memories.list()
+    assert there.importance == 0.0
+    assert {v.importance for v in desktop.service.memories.history(there.id)} == {0.0}

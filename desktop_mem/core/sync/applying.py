@@ -24,6 +24,7 @@ from desktop_mem.core.sync.wire import (
     Record,
     Version,
     from_wire,
+    importance_of,
 )
 
 if TYPE_CHECKING:
@@ -277,7 +278,7 @@ class Applier:
         arrived = ArrivedMemory(
             text=str(head.get("text") or ""),
             kind=head.get("kind") or "fact",
-            importance=float(head.get("importance") or 0.5),
+            importance=importance_of(head.get("importance")),
             pinned=bool(head.get("pinned")),
             source=head.get("source") or "user",
             source_message_id=records.id_of(conn, "messages", head.get("source_message")),

@@ -59,6 +59,15 @@ def stamp_of(value: object) -> Stamp | None:
     return None
 
 
+def importance_of(value: object) -> float:
+    """An importance as a file holds it: a number from 0 to 1 as it is (0 too), anything
+    else the default, 0.5."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return 0.5
+    level = float(value)
+    return level if 0.0 <= level <= 1.0 else 0.5
+
+
 def _text(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
@@ -106,11 +115,7 @@ class Version:
         other fields are taken as their defaults when missing or of the wrong type."""
         if not isinstance(value, dict) or not isinstance(value.get("c"), int):
             return None
-        importance = value.get("importance")
-        try:
-            level = float(importance or 0.5)
-        except (TypeError, ValueError):
-            level = 0.5
+        level = importance_of(value.get("importance"))
         return cls(
             action=str(value.get("action") or "edited"),
             actor=str(value.get("actor") or "user"),
