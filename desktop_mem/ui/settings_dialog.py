@@ -180,16 +180,15 @@ class SettingsDialog(QDialog):
         self.key_status = QLabel()
         self.key_status.setWordWrap(True)
         key_row.addWidget(self.key_status)
-        key_buttons = QHBoxLayout()
         self.rekey_button = QPushButton()
         self.rekey_button.setToolTip(
             self.tr("Re-encrypts everything with a new key; the old one stops working.")
         )
         self.switch_key_button = QPushButton()
-        key_buttons.addWidget(self.rekey_button)
-        key_buttons.addWidget(self.switch_key_button)
-        key_buttons.addStretch(1)
-        key_row.addLayout(key_buttons)
+        # one under the other, each as wide as its words: side by side, the dialog's
+        # width cut "Keep the key in the system keyring instead" short
+        for button in (self.rekey_button, self.switch_key_button):
+            key_row.addWidget(button, 0, Qt.AlignmentFlag.AlignLeft)
         form.addRow(self.tr("Encryption"), key_row)
         self.key_mode = "keyring"
         self.show_key(str(values.get("key_mode")), bool(values.get("keyring_usable", True)))
