@@ -32,7 +32,8 @@ from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.textproc import shorten
 from desktop_mem.ui import tasks
 from desktop_mem.ui.item_models import ID_ROLE
-from desktop_mem.ui.sync_controller import SyncController, SyncWords, default_computer_name
+from desktop_mem.ui.sync_controller import SyncController, default_computer_name
+from desktop_mem.ui.sync_words import SyncWords
 from desktop_mem.ui.widgets import ElidedLabel
 
 

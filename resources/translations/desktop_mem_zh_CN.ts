@@ -54,7 +54,7 @@
     </message>
     <message>
         <location filename="../../desktop_mem/ui/about_dialog.py" line="192" />
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="246" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="244" />
         <source>Turned off: not given to the model.</source>
         <translation>已关闭：不提供给模型。</translation>
     </message>
@@ -64,47 +64,47 @@
         <translation><numerusform>共 %n 行，每次对话都会提供。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="244" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="242" />
         <source>On: the model is given this in every chat.</source>
         <translation>已打开：每次对话都会提供给模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="255" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="253" />
         <source>Edit line</source>
         <translation>编辑这一行</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="257" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="255" />
         <source>In your own words (kept exactly as you write it, never rewritten):</source>
         <translation>用你自己的话写（会完全按你写的保留，不会被重写）：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="267" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="265" />
         <source>That line is too long: keep it to one short sentence.</source>
         <translation>这一行太长了：请保持为一个简短的句子。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="274" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="272" />
         <source>Saved in your words: a rewrite keeps it as it is.</source>
         <translation>已按你的话保存：重写时会原样保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="285" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="283" />
         <source>Removed: it does not come back when this is rewritten.</source>
         <translation>已删除：重写时不会再出现。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="290" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="288" />
         <source>Writing it from your memories… this takes the model a moment.</source>
         <translation>正在根据你的记忆写…模型需要一点时间。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="296" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="294" />
         <source>Rewritten: %n line(s).</source>
         <translation><numerusform>已重写：共 %n 行。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="301" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="299" />
         <source>Not rewritten; nothing was changed.</source>
         <translation>没有重写，什么都没有改变。</translation>
     </message>
@@ -112,192 +112,192 @@
 <context>
     <name>AppsPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="42" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="44" />
         <source>Paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="43" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="45" />
         <source>Read</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="44" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="46" />
         <source>Read and write</source>
         <translation>读写</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="45" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="47" />
         <source>Read, write and delete</source>
         <translation>读写和删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="53" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="55" />
         <source>searched</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="54" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="56" />
         <source>listed</source>
         <translation>列出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="55" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="57" />
         <source>read the pinned memories</source>
         <translation>读取置顶记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="56" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="58" />
         <source>wrote</source>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="57" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="59" />
         <source>deleted</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="60" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="62" />
         <source>refused: %1</source>
         <translation>已拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="80" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="84" />
         <source>AI apps on this computer (Claude Desktop, Cursor, VS Code, LM Studio…) can use your memory over MCP. Connect an app here: it gets a key that only its configuration holds, and may only do what you choose; a change applies at once.</source>
         <translation>这台电脑上的 AI 应用（Claude Desktop、Cursor、VS Code、LM Studio…）可以通过 MCP 使用你的记忆。在这里连接应用：它会得到一把只保存在它自己配置里的密钥，并且只能做你允许的事；更改立即生效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="101" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="105" />
         <source>No app is connected yet.</source>
         <translation>还没有连接任何应用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="108" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="112" />
         <source>Connect an app…</source>
         <translation>连接应用…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="110" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="114" />
         <source>New key…</source>
         <translation>新密钥…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="112" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="116" />
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="122" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="126" />
         <source>Apps without a key may</source>
         <translation>没有密钥的应用可以</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="125" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="129" />
         <source>Nothing</source>
         <translation>什么都不做</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="90" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="94" />
         <source>App</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="90" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="94" />
         <source>May</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="90" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="94" />
         <source>Last use</source>
         <translation>上次使用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="90" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="94" />
         <source>Reads / writes</source>
         <translation>读取 / 写入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="115" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="119" />
         <source>Clear this app's log</source>
         <translation>清除此应用的记录</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="145" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="146" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="162" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="171" />
         <source>Connects as “%1”</source>
         <translation>连接时自称“%1”</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="173" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="189" />
         <source>needs a new key</source>
         <translation>需要新密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="177" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="193" />
         <source>not yet</source>
         <translation>尚未使用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="203" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="224" />
         <source>Connect an app</source>
         <translation>连接应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="204" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="225" />
         <source>A name for the app (for you: the app is known by its key):</source>
         <translation>给这个应用起个名字（只是给你看的：应用靠它的密钥被识别）：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="233" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="253" />
         <source>New key</source>
         <translation>新密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="235" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="255" />
         <source>Give %1 a new key? Its old key stops working at once: paste the new configuration into the app.</source>
         <translation>给 %1 一把新密钥？旧密钥会立即失效：请把新的配置粘贴到该应用中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="250" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="269" />
         <source>Remove app</source>
         <translation>移除应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="252" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="271" />
         <source>Remove %1? Its key stops working at once and its log is deleted; the memories it wrote stay.</source>
         <translation>移除 %1？它的密钥会立即失效，它的记录也会删除；它写入的记忆会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="266" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="284" />
         <source>Connect an app to see the configuration to paste into it.</source>
         <translation>连接一个应用后，这里会显示要粘贴到它里面的配置。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="273" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="291" />
         <source>Paste this into %1's MCP configuration. It holds the app's key: keep it as private as a password. It is shown only now (a new key can be made later).</source>
         <translation>把这段粘贴到 %1 的 MCP 配置中。它包含该应用的密钥：请像密码一样保密。它只显示这一次（以后可以生成新密钥）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="290" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="308" />
         <source> memory %1</source>
         <translation> 记忆 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="291" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="309" />
         <source> (%n time(s) that day)</source>
         <translation><numerusform>（当天 %n 次）</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="294" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="312" />
         <source>Nothing recorded.</source>
         <translation>没有记录。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="297" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="315" />
         <source>The log keeps %n day(s); an app's calls of one kind on one memory in a day are one line.</source>
         <translation><numerusform>记录保留 %n 天；一个应用一天内对同一条记忆的同类调用合为一行。</numerusform></translation>
     </message>
@@ -321,7 +321,7 @@
     </message>
     <message>
         <location filename="../../desktop_mem/ui/backup_ui.py" line="340" />
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="467" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="471" />
         <source>Backup folder</source>
         <translation>备份文件夹</translation>
     </message>
@@ -381,47 +381,47 @@
         <translation>生成新的恢复码并只显示一次；旧的恢复码将不再能打开此配置。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="414" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="418" />
         <source>Choose a folder to see its backups.</source>
         <translation>选择一个文件夹以查看其中的备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="416" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="420" />
         <source>Looking for backups…</source>
         <translation>正在查找备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="443" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="447" />
         <source>No backup of this profile in this folder yet.</source>
         <translation>此文件夹中还没有这个配置的备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="461" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="465" />
         <source>No backup yet.</source>
         <translation>还没有备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="463" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="467" />
         <source>Last backup: %1</source>
         <translation>上次备份：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="476" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="480" />
         <source>Choose a folder for the backups first.</source>
         <translation>请先选择备份文件夹。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="481" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="485" />
         <source>Backing up…</source>
         <translation>正在备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="485" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="489" />
         <source>Backed up to %1</source>
         <translation>已备份到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="490" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="494" />
         <source>A backup is already running.</source>
         <translation>已有一个备份正在进行。</translation>
     </message>
@@ -839,157 +839,157 @@
 <context>
     <name>DocumentsPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="52" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="53" />
         <source>Markdown</source>
         <translation>Markdown</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="53" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="54" />
         <source>Plain text</source>
         <translation>纯文本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="54" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="55" />
         <source>PDF</source>
         <translation>PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="55" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="56" />
         <source>Word</source>
         <translation>Word</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="56" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="57" />
         <source>Web page</source>
         <translation>网页</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="74" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="75" />
         <source>Your documents (Markdown, text, PDF, Word, HTML) as knowledge for the chat: their passages are stored encrypted with your memories, the files are only read. Drop files or folders here; a folder is watched for changes.</source>
         <translation>把你的文档（Markdown、文本、PDF、Word、HTML）作为聊天的知识：文档片段和记忆一起加密保存，文件本身只读不改。把文件或文件夹拖到这里；文件夹的变化会被跟踪。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="82" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="83" />
         <source>Add files…</source>
         <translation>添加文件…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="84" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="85" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="86" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="87" />
         <source>Re-read now</source>
         <translation>立即重新读取</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="88" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="89" />
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="92" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="93" />
         <source>Pause background re-reading</source>
         <translation>暂停后台重新读取</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="102" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="103" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="102" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="103" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="102" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="103" />
         <source>Passages</source>
         <translation>片段</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="102" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="103" />
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="118" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="119" />
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="124" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="125" />
         <source>Stop watching…</source>
         <translation>停止监视…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="128" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="129" />
         <source>No documents yet: add files or folders, or drop them here.</source>
         <translation>还没有文档：添加文件或文件夹，或拖到这里。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="134" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="135" />
         <source>Search the documents' passages</source>
         <translation>搜索文档片段</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="168" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="170" />
         <source>%1 (%2 pages)</source>
         <translation>%1（%2 页）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="178" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="180" />
         <source>%1 (%n document(s))</source>
         <translation><numerusform>%1（%n 个文档）</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="183" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="185" />
         <source>none: add a folder to watch it</source>
         <translation>无：添加一个文件夹即可监视它</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="196" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="198" />
         <source>Add documents</source>
         <translation>添加文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="198" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="200" />
         <source>Documents (*.md *.markdown *.txt *.pdf *.docx *.html *.htm)</source>
         <translation>文档 (*.md *.markdown *.txt *.pdf *.docx *.html *.htm)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="204" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="206" />
         <source>Add a folder</source>
         <translation>添加文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="220" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="222" />
         <source>Documents are being read: wait for it to finish.</source>
         <translation>正在读取文档：请等它完成。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="244" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="246" />
         <source>Reading documents…</source>
         <translation>正在读取文档…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="250" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="251" />
         <source>Documents: %1 added, %2 updated, %3 removed.</source>
         <translation>文档：添加 %1 个，更新 %2 个，移除 %3 个。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="257" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="258" />
         <source>Some files were not added</source>
         <translation>部分文件没有添加</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="262" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="263" />
         <source>%n watched folder(s) could not be read (a drive not connected?): their documents are kept.</source>
         <translation><numerusform>有 %n 个监视的文件夹无法读取（驱动器没有连接？）：其中的文档已保留。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="271" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="272" />
         <source>%n passage(s) can be found by their words until the embedding model is there.</source>
         <translation><numerusform>在嵌入模型就绪之前，%n 个段落只能按字词查找。</numerusform></translation>
     </message>
@@ -1014,32 +1014,32 @@
         <translation>保留它们</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="323" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="322" />
         <source>No longer watching the folder; its %n document(s) stay.</source>
         <translation><numerusform>已不再监视该文件夹；其中的 %n 个文档保留。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="326" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="325" />
         <source>No longer watching the folder; its %n document(s) are removed.</source>
         <translation><numerusform>已不再监视该文件夹；其中的 %n 个文档已移除。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="342" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="341" />
         <source>Remove documents</source>
         <translation>移除文档</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="344" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="343" />
         <source>Remove %n document(s) and every passage of them from desktop-mem, for good? The files themselves are not touched.</source>
         <translation><numerusform>要从 desktop-mem 中永久移除 %n 个文档及其全部片段吗？文件本身不受影响。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="377" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="376" />
         <source>shaped %n answer(s)</source>
         <translation><numerusform>影响了 %n 个回答</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="382" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="381" />
         <source>No passage is about this.</source>
         <translation>没有与此相关的片段。</translation>
     </message>
@@ -1047,17 +1047,17 @@
 <context>
     <name>EditFactDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="53" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="54" />
         <source>Edit and accept</source>
         <translation>编辑后接受</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="55" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="56" />
         <source>The memory, as it should be kept:</source>
         <translation>这条记忆要保存成的样子：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="63" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="64" />
         <source>Accept</source>
         <translation>接受</translation>
     </message>
@@ -1393,32 +1393,32 @@
         <translation>正在导入对话…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="286" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="285" />
         <source>Imported %n conversation(s)</source>
         <translation><numerusform>已导入 %n 个对话</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="287" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="286" />
         <source>%n message(s).</source>
         <translation><numerusform>%n 条消息。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="289" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="288" />
         <source>They are found by their words until the model server answers.</source>
         <translation>在模型服务器恢复之前，只能按字词找到它们。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="306" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="305" />
         <source>Finding facts in your imported messages…</source>
         <translation>正在从你导入的消息中找出事实…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="333" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="331" />
         <source>%n fact(s) found in your imported conversations:</source>
         <translation><numerusform>在你导入的对话中发现了 %n 条事实：</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="336" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="334" />
         <source>Review</source>
         <translation>审阅</translation>
     </message>
@@ -1477,8 +1477,8 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="95" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="596" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="122" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="622" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
@@ -1488,252 +1488,252 @@
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="297" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="323" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="136" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="163" />
         <source>Backed up to %1</source>
         <translation>已备份到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="140" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="167" />
         <source>The backup failed: %1</source>
         <translation>备份失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="215" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="241" />
         <source>Chat</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="216" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="242" />
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="217" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="243" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="283" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="309" />
         <source>&amp;Chat</source>
         <translation>聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="284" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="310" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="286" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="312" />
         <source>New incognito conversation</source>
         <translation>新的无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="289" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="315" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="292" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="318" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="300" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="326" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="302" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="328" />
         <source>Delete all conversations and memories…</source>
         <translation>删除所有对话和记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="305" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="331" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="306" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="332" />
         <source>&amp;Memories</source>
         <translation>记忆(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="308" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="334" />
         <source>Show memories</source>
         <translation>显示记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="311" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="337" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="312" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="338" />
         <source>New memory…</source>
         <translation>新建记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="313" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="339" />
         <source>About you…</source>
         <translation>关于你…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="314" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="340" />
         <source>Consolidate now</source>
         <translation>立即整理</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="315" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="341" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="316" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="342" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="317" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="343" />
         <source>Import from ChatGPT, Claude…</source>
         <translation>从 ChatGPT、Claude 导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="318" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="344" />
         <source>Review imported memories…</source>
         <translation>审阅导入的记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="319" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="345" />
         <source>Learn automatically</source>
         <translation>自动学习</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="325" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="351" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="326" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="352" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="327" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="409" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="353" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="435" />
         <source>About desktop-mem</source>
         <translation>关于 desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="411" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="437" />
         <source>desktop-mem %1
 A local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.</source>
         <translation>desktop-mem %1
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="428" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="454" />
         <source>The model server answers with an error: you can read and search, not send.</source>
         <translation>模型服务器返回了错误：你可以阅读和搜索，但不能发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="430" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="456" />
         <source>The model server is not answering: you can read and search, not send.</source>
         <translation>模型服务器没有响应：你可以阅读和搜索，但不能发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="454" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="480" />
         <source>Connecting to Ollama…</source>
         <translation>正在连接 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="457" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="483" />
         <source>⚠ The model server answers with an error · %1</source>
         <translation>⚠ 模型服务器返回错误 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="465" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="491" />
         <source>● Connected · search by words only until %1 is there · %2</source>
         <translation>● 已连接 · %1 下载完成前仅按字词搜索 · %2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="471" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="497" />
         <source>● Connected · %1 is not installed</source>
         <translation>● 已连接 · 未安装 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="478" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="504" />
         <source>● Connected · search by words only</source>
         <translation>● 已连接 · 仅按字词搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="473" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="481" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="499" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="507" />
         <source>Download %1</source>
         <translation>下载 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="490" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="516" />
         <source>● Connected · %n not indexed yet</source>
         <translation><numerusform>● 已连接 · %n 项尚未索引</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="493" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="519" />
         <source>Index now</source>
         <translation>立即索引</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="461" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="499" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="487" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="525" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="503" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="529" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="507" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="533" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="509" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="535" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="511" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="537" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="514" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="540" />
         <source> · %n message(s) not yet learned from</source>
         <translation><numerusform> · 还有 %n 条消息尚未从中学习</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="521" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="547" />
         <source>downloading %1…</source>
         <translation>正在下载 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="522" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="548" />
         <source>downloading %1 (%2%)</source>
         <translation>正在下载 %1（%2%）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="568" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="594" />
         <source>%1 is loaded with a %2-token context but this app asks for %3, so every turn reloads it: give the apps that use it the same context length, or set this one's in Settings.</source>
         <translation>%1 以 %2 个词元的上下文加载，但本应用需要 %3，所以每次对话都要重新加载它：让使用它的应用采用相同的上下文长度，或在“设置”中修改本应用的。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="577" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="603" />
         <source>Ollama unloads %1 soon after each answer, so every turn waits for it to load again: give Ollama a longer keep-alive.</source>
         <translation>Ollama 在每次回答后很快就卸载 %1，所以每次对话都要等它重新加载：请延长 Ollama 的保持加载时间（keep-alive）。</translation>
     </message>
@@ -2531,22 +2531,22 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>PairingCodeDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="44" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="45" />
         <source>Pairing code</source>
         <translation>配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="48" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="49" />
         <source>On the other computer, open Settings &gt; Sync &gt; Join a synced profile, choose the same folder once the engine has brought it there, and enter this code:</source>
         <translation>在另一台电脑上，打开“设置 &gt; 同步 &gt; 加入一个已同步的配置”，等同步工具把文件夹带到那里后选择同一个文件夹，然后输入这个配对码：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="65" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="66" />
         <source>It is valid for an hour, and for one computer. Anyone with it and the folder can read this profile until then: do not send it through the synced folder.</source>
         <translation>它在一小时内有效，只能用于一台电脑。在此期间，任何拿到它和这个文件夹的人都能读取这个配置：不要通过同步文件夹传送它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="72" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="73" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
@@ -2691,128 +2691,128 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>ReviewDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="85" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="86" />
         <source>Review imported memories</source>
         <translation>审阅导入的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="100" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="101" />
         <source>Find facts in my messages</source>
         <translation>从我的消息中找出事实</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="102" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="103" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="120" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="121" />
         <source>Accept ticked</source>
         <translation>接受勾选的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="121" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="122" />
         <source>Edit and accept…</source>
         <translation>编辑后接受…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="122" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="123" />
         <source>Reject ticked</source>
         <translation>拒绝勾选的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="123" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="124" />
         <source>Accept all</source>
         <translation>全部接受</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="124" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="125" />
         <source>Reject all…</source>
         <translation>全部拒绝…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="216" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="217" />
         <source>%n fact(s) about you found so far in your %1 history.</source>
         <translation><numerusform>到目前为止，在你的 %1 历史中发现了 %n 条关于你的事实。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="218" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="219" />
         <source>%n fact(s) about you found so far in your imported history.</source>
         <translation><numerusform>到目前为止，在你导入的历史中发现了 %n 条关于你的事实。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="228" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="229" />
         <source>Reading your imported messages for facts about you: each appears here as it is found.</source>
         <translation>正在从你导入的消息中找出关于你的事实：每发现一条就会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="235" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="236" />
         <source>%1 %2</source>
         <translation>%1%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="244" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="245" />
         <source>Read %1 of %n message(s).</source>
         <translation><numerusform>已读取 %n 条消息中的 %1 条。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="246" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="247" />
         <source>Reading…</source>
         <translation>正在读取…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="321" />
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="328" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="320" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="327" />
         <source>Reject all</source>
         <translation>全部拒绝</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="347" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="346" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="357" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="356" />
         <source>%n fact(s) wait for review again.</source>
         <translation><numerusform>%n 条事实重新等待审阅。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="197" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="198" />
         <source>already a memory</source>
         <translation>已有这条记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="199" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="200" />
         <source>replaces: %1 (%2)</source>
         <translation>取代：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="203" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="204" />
         <source>replaced by: %1 (%2), kept as past</source>
         <translation>已被取代：%1（%2），作为过去的记忆保留</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="222" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="223" />
         <source>%n fact(s) about you found in your %1 history.</source>
         <translation><numerusform>在你的 %1 历史中发现了 %n 条关于你的事实。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="224" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="225" />
         <source>%n fact(s) about you found in your imported history.</source>
         <translation><numerusform>在你导入的历史中发现了 %n 条关于你的事实。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="237" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="238" />
         <source>None is used until you accept it.</source>
         <translation>你接受之前，一条都不会被使用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="232" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="233" />
         <source>No facts wait for review.</source>
         <translation>没有等待审阅的事实。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="252" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="253" />
         <source>%n of your imported message(s) not yet read for facts.</source>
         <translation><numerusform>你导入的消息中还有 %n 条尚未读取。</numerusform></translation>
     </message>
@@ -2822,22 +2822,22 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation><numerusform>已接受：%n 条新记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="322" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="321" />
         <source>Reject all %n fact(s) found in your imported history?</source>
         <translation><numerusform>要拒绝在你导入的历史中发现的全部 %n 条事实吗？</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="326" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="325" />
         <source>They will not be proposed again. You can undo this while this window is open.</source>
         <translation>它们不会再被提出。在此窗口关闭之前，你可以撤销。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="347" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="346" />
         <source>Rejected %n fact(s).</source>
         <translation><numerusform>已拒绝 %n 条事实。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="283" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="284" />
         <source>The model server stopped answering, so reading paused; nothing was lost. Try again once it answers.</source>
         <translation>模型服务器停止了响应，读取已暂停；没有丢失任何内容。等它恢复后再试。</translation>
     </message>
@@ -2860,62 +2860,62 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="129" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="140" />
         <source>New recovery code</source>
         <translation>新的恢复码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="131" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="142" />
         <source>Make a new recovery code? The old one will no longer open this profile or its new backups (backups made before still open with the old one).</source>
         <translation>要生成新的恢复码吗？旧的恢复码将无法再打开此配置及其新备份（之前的备份仍可用旧恢复码打开）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="189" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="200" />
         <source>The Ollama server %1 is not this computer: your messages and the memories retrieved for them are sent to it over the network.</source>
         <translation>Ollama 服务器 %1 不在这台电脑上：你的消息以及为它们检索到的记忆会通过网络发送给它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="192" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="203" />
         <source>The OpenAI-compatible server is on: your messages and the memories retrieved for them are sent to %1, outside this computer.</source>
         <translation>已启用 OpenAI 兼容服务器：你的消息以及为它们检索到的记忆会发送到这台电脑之外的 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="196" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="207" />
         <source>Messages will leave this computer</source>
         <translation>消息将离开这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="223" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="234" />
         <source>The embedding model %1 (a %2 download) is not installed in Ollama. Download it, then re-index every memory, message and document passage with it? Until that is done, the old index keeps working.</source>
         <translation>嵌入模型 %1（需下载 %2）尚未安装在 Ollama 中。要先下载它，再用它重新索引所有记忆、消息和文档段落吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="227" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="238" />
         <source>The embedding model %1 is not installed in Ollama. Download it, then re-index every memory, message and document passage with it? Until that is done, the old index keeps working.</source>
         <translation>嵌入模型 %1 尚未安装在 Ollama 中。要先下载它，再用它重新索引所有记忆、消息和文档段落吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="232" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="243" />
         <source>Search by meaning needs every memory, message and document passage re-indexed with %1. Do it now? Until it finishes, the old index keeps working.</source>
         <translation>按含义搜索需要用 %1 重新索引所有记忆、消息和文档段落。现在开始吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="237" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="248" />
         <source>Re-index everything?</source>
         <translation>重新索引全部内容？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="251" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="262" />
         <source>Re-indexing with %1…</source>
         <translation>正在用 %1 重新索引…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="265" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="276" />
         <source>Re-indexed %n item(s) with %1.</source>
         <translation><numerusform>已用 %1 重新索引 %n 项。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="272" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="283" />
         <source>Re-indexing stopped; the old index is still in use. %1</source>
         <translation>重新索引已停止；仍在使用旧索引。%1</translation>
     </message>
@@ -3093,47 +3093,47 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="182" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="215" />
         <source>Encrypted; the key is kept in the system keyring.</source>
         <translation>已加密；密钥保存在系统钥匙环中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="184" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="217" />
         <source>Encrypted with your passphrase.</source>
         <translation>已用你的口令加密。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="190" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="220" />
         <source>Replace the key</source>
         <translation>更换密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="190" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="220" />
         <source>Change passphrase…</source>
         <translation>更改口令…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="193" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="185" />
         <source>Re-encrypts everything with a new key; the old one stops working.</source>
         <translation>用新密钥重新加密所有内容；旧密钥随即失效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="196" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="223" />
         <source>Use a passphrase instead…</source>
         <translation>改用口令…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="198" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="225" />
         <source>Keep the key in the system keyring instead</source>
         <translation>改为把密钥保存在系统钥匙环中</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="204" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="192" />
         <source>Encryption</source>
         <translation>加密</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="210" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="230" />
         <source>No system keyring is available on this computer.</source>
         <translation>这台电脑上没有可用的系统钥匙环。</translation>
     </message>
@@ -3159,27 +3159,27 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SyncController</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="497" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="267" />
         <source>Syncing… %1%</source>
         <translation>正在同步… %1%</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="499" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="269" />
         <source>Syncing…</source>
         <translation>正在同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="502" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="272" />
         <source>Not synced: the reason is below</source>
         <translation>未同步：原因见下方</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="503" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="273" />
         <source>Not synced: see Settings &gt; Sync</source>
         <translation>未同步：请查看“设置 &gt; 同步”</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="505" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="275" />
         <source>Sync on</source>
         <translation>同步已开启</translation>
     </message>
@@ -3187,373 +3187,373 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SyncPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="133" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="134" />
         <source>Use this profile on more than one computer. desktop-mem keeps it in a folder that a sync engine carries between them: Syncthing, Dropbox, iCloud Drive, OneDrive, Nextcloud or a network share. Only encrypted data goes into that folder: no memory, message or name can be read there.</source>
         <translation>在多台电脑上使用这个配置。desktop-mem 把它保存在一个由同步工具在电脑之间传送的文件夹里：Syncthing、Dropbox、iCloud 云盘、OneDrive、Nextcloud 或网络共享文件夹。放进这个文件夹的只有加密数据：在那里读不到任何记忆、消息或名称。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="144" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="145" />
         <source>How the other computers list this one</source>
         <translation>其他电脑列表中这台电脑的名称</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="145" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="146" />
         <source>This computer's name</source>
         <translation>这台电脑的名称</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="148" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="149" />
         <source>Sync this profile through a folder</source>
         <translation>通过一个文件夹同步这个配置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="151" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="164" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="339" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="152" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="165" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="340" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="152" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="153" />
         <source>Sync through this folder</source>
         <translation>通过这个文件夹同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="160" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="161" />
         <source>Join a synced profile</source>
         <translation>加入一个已同步的配置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="166" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="410" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="167" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="411" />
         <source>The recovery code, or a pairing code</source>
         <translation>恢复码，或配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="167" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="417" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="168" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="418" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="168" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="169" />
         <source>Join</source>
         <translation>加入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="176" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="177" />
         <source>Joining fills a new, empty profile with everything the other computers hold. This profile already holds memories or conversations, so it cannot join: nothing here is changed. To use them on another computer, sync this profile through a folder above, then join from there.</source>
         <translation>加入会把其他电脑上的全部内容放进一个新的空配置。这个配置已经有记忆或对话，所以不能加入：这里的内容不会有任何改变。要在另一台电脑上使用它们，请在上面通过一个文件夹同步这个配置，然后在那台电脑上加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="189" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="190" />
         <source>No folder chosen</source>
         <translation>未选择文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="190" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="191" />
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="198" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="199" />
         <source>Sync folder</source>
         <translation>同步文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="205" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="206" />
         <source>Choose the folder your sync engine carries first.</source>
         <translation>请先选择同步工具所同步的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="207" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="208" />
         <source>Setting up sync…</source>
         <translation>正在设置同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="215" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="216" />
         <source>Choose the folder the other computer syncs through, and enter a code.</source>
         <translation>请选择另一台电脑用来同步的文件夹，并输入代码。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="219" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="220" />
         <source>Joining: bringing in everything the other computers hold…</source>
         <translation>正在加入：正在取回其他电脑上的全部内容…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="227" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="228" />
         <source>Joining: %1 of %2 records from %3 taken in…</source>
         <translation>正在加入：已从 %3 收取 %2 条记录中的 %1 条…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="236" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="237" />
         <source>Enter a pairing code shown on one of your other computers.</source>
         <translation>请输入你的另一台电脑上显示的配对码。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="242" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="243" />
         <source>Joining again…</source>
         <translation>正在重新加入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="272" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="273" />
         <source>Joined: %1 and %2 are here.</source>
         <translation>已加入：%1和%2已在这里。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="273" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="274" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="275" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="276" />
         <source>%n conversation(s)</source>
         <translation><numerusform>%n 个对话</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="281" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="293" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="282" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="294" />
         <source>%1 %2</source>
         <translation>%1%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="286" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="287" />
         <source>%1 lets this computer in at its next sync; until then what you change here waits to be sent.</source>
         <translation>%1 会在下次同步时让这台电脑加入；在此之前，你在这里的更改会等待发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="295" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="296" />
         <source>Sync is on.</source>
         <translation>同步已开启。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="303" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="304" />
         <source>From now on the recovery code of the profile you joined opens this profile: the recovery code shown when this profile was first opened no longer does.</source>
         <translation>从现在起，打开这个配置要用你加入的那个配置的恢复码：这个配置第一次打开时显示的恢复码已不再有效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="308" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="309" />
         <source>The profile you joined has no recovery code (a passphrase protects it): this profile keeps its own, the one shown when it was first opened.</source>
         <translation>你加入的配置没有恢复码（它由密码保护）：这个配置保留自己的恢复码，也就是它第一次打开时显示的那个。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="328" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="329" />
         <source>Move to another folder…</source>
         <translation>移到另一个文件夹…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="331" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="332" />
         <source>Sync through another folder from now on (the engine's folder moved, or you use another engine). The same key and the same computer: nothing is sent again.</source>
         <translation>从现在起通过另一个文件夹同步（同步引擎的文件夹移动了，或你换了引擎）。密钥和这台电脑都不变：不会重新发送任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="347" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="348" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="351" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="352" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="355" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="356" />
         <source>This computer</source>
         <translation>这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="360" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="361" />
         <source>Other computers</source>
         <translation>其他电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="391" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="392" />
         <source>The other version of each is in its history. Double-click to open it.</source>
         <translation>每条记忆的另一个版本都在它的历史中。双击即可打开。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="398" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="411" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="399" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="412" />
         <source>Join again</source>
         <translation>重新加入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="402" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="403" />
         <source>Show a pairing code on one of your other computers (Settings &gt; Sync) and enter it here. This computer joins as a new one and keeps everything it holds: what changed here since is sent, what the others did is taken in.</source>
         <translation>在你的另一台电脑上显示配对码（设置 &gt; 同步），然后在这里输入。这台电脑会作为新电脑加入，并保留它已有的全部内容：这里之后的改动会发送出去，其他电脑的改动会同步过来。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="422" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="423" />
         <source>Show a pairing code</source>
         <translation>显示配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="424" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="425" />
         <source>A code another computer joins with, without the recovery code</source>
         <translation>另一台电脑无需恢复码即可用它加入的代码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="427" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="428" />
         <source>Sync now</source>
         <translation>立即同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="429" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="430" />
         <source>Turn off sync on this computer…</source>
         <translation>在这台电脑上关闭同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="507" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="508" />
         <source>Show them</source>
         <translation>查看</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="511" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="512" />
         <source>Memories edited on two computers at once</source>
         <translation>在两台电脑上同时被编辑的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="516" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="517" />
         <source>(deleted)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="518" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="519" />
         <source>%1 (also edited on %2, %3)</source>
         <translation>%1（%2 上也编辑过，%3）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="543" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="544" />
         <source>Changes a merge could not keep</source>
         <translation>合并时未能保留的更改</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="550" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="551" />
         <source>A deletion made on one computer wins over what another changed at the same time. What it replaced is kept here until you dismiss it.</source>
         <translation>一台电脑上的删除优先于另一台电脑同时做的更改。被删除覆盖的内容会保留在这里，直到你将其移除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="566" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="567" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="568" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="569" />
         <source>Keep as a new memory</source>
         <translation>保留为新记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="569" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="570" />
         <source>Add its text back as a new memory of yours</source>
         <translation>把这段文字重新添加为你的一条新记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="571" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="572" />
         <source>Dismiss…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="572" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="573" />
         <source>Delete its text for good</source>
         <translation>永久删除这段文字</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="599" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="600" />
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="626" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="627" />
         <source>Copied.</source>
         <translation>已复制。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="635" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="636" />
         <source>Kept as a new memory.</source>
         <translation>已保留为新记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="646" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="647" />
         <source>Dismiss</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="648" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="649" />
         <source>Delete this text for good? It is in no memory or conversation any more: once dismissed, it cannot be brought back.</source>
         <translation>要永久删除这段文字吗？它已不在任何记忆或对话中：移除后将无法恢复。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="680" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="681" />
         <source>None yet. On the other computer, choose Join a synced profile in Settings &gt; Sync, with this folder and a pairing code (Show a pairing code, below).</source>
         <translation>还没有。在另一台电脑上，打开“设置 &gt; 同步”，选择“加入一个已同步的配置”，使用这个文件夹和一个配对码（见下方的“显示配对码”）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="686" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="687" />
         <source>None yet. On the other computer, choose Join a synced profile in Settings &gt; Sync, with this folder and the recovery code or a pairing code.</source>
         <translation>还没有。在另一台电脑上，打开“设置 &gt; 同步”，选择“加入一个已同步的配置”，用这个文件夹以及恢复码或配对码加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="708" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="709" />
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="745" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="746" />
         <source>A computer's name cannot be empty: type a few letters.</source>
         <translation>电脑名称不能为空：请输入几个字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="757" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="758" />
         <source>Renamed.</source>
         <translation>已重命名。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="762" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="763" />
         <source>Remove a computer</source>
         <translation>移除一台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="764" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="765" />
         <source>Remove “%1” from this sync? The others get a new key that it is not given: it cannot read anything changed from now on. What it already holds stays on it. Do this if it was lost or stolen, or is no longer yours.</source>
         <translation>要把“%1”从这个同步中移除吗？其他电脑会换用一把不给它的新密钥：从现在起的任何更改它都读不到。它已有的内容仍留在它上面。如果它丢失、被盗或已不属于你，请这样做。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="773" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="774" />
         <source>Removing %1…</source>
         <translation>正在移除 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="778" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="779" />
         <source>%1 was removed.</source>
         <translation>已移除 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="784" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="785" />
         <source>Move sync to another folder</source>
         <translation>把同步移到另一个文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="789" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="790" />
         <source>Moving sync to %1…</source>
         <translation>正在把同步移到 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="795" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="796" />
         <source>This profile now syncs through %1. On your other computers, choose Move to another folder… with the same folder once the engine has brought it there. The old folder is no longer used here: delete it once every computer has moved.</source>
         <translation>这个档案现在通过 %1 同步。等同步引擎把这个文件夹带到你的其他电脑后，在那些电脑上选择“移到另一个文件夹…”并选同一个文件夹。这台电脑不再使用旧文件夹：等所有电脑都移过去后，可以删除它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="829" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="830" />
         <source>Turn off sync</source>
         <translation>关闭同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="831" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="832" />
         <source>Stop syncing this profile on this computer? Everything it holds stays here, and the other computers go on syncing without it.</source>
         <translation>要在这台电脑上停止同步这个配置吗？它的全部内容仍保留在这里，其他电脑会在没有它的情况下继续同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="842" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="843" />
         <source>Sync is off on this computer.</source>
         <translation>这台电脑上的同步已关闭。</translation>
     </message>
@@ -3571,217 +3571,217 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>这个配置文件正在同步：你在这里删除的内容也会从 %1 上删除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="77" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="32" />
         <source>never</source>
         <translation>从未</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="80" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="35" />
         <source>just now</source>
         <translation>刚刚</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="82" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="37" />
         <source>%n min ago</source>
         <translation><numerusform>%n 分钟前</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="84" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="39" />
         <source>%n hour(s) ago</source>
         <translation><numerusform>%n 小时前</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="97" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="52" />
         <source>Sync on · no other computer syncs now</source>
         <translation>同步已开启 · 现在没有其他电脑在同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="98" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="53" />
         <source>Sync on · no other computer has joined yet</source>
         <translation>同步已开启 · 还没有其他电脑加入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="100" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="55" />
         <source>Synced with %1 %2</source>
         <translation>%2与 %1 同步</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="121" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="76" />
         <source>%1 has not yet received your last %n change(s) (since %2)</source>
         <translation><numerusform>%1 还没有收到你最近的 %n 项更改（自 %2 起）</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="123" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="78" />
         <source>%1 has not yet received your last %n change(s)</source>
         <translation><numerusform>%1 还没有收到你最近的 %n 项更改</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="129" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="84" />
         <source>%1 cannot read one of your files: a fresh copy goes out at the next sync</source>
         <translation>%1 无法读取你的一个文件：下次同步时会发出一份新的副本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="134" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="89" />
         <source>cannot read one of your files: a fresh copy goes out at the next sync</source>
         <translation>无法读取你的一个文件：下次同步时会发出一份新的副本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="138" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="93" />
         <source>%1's latest changes have not arrived here yet</source>
         <translation>%1 最近的更改还没有到达这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="144" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="99" />
         <source>Check that %1 is switched on with desktop-mem open, and that your sync engine (Syncthing, Dropbox…) runs on both computers.</source>
         <translation>请确认 %1 已开机并打开了 desktop-mem，而且两台电脑上的同步工具（Syncthing、Dropbox…）都在运行。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="149" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="104" />
         <source>Your sync engine has not brought every file of %1 here yet: check that it runs on both computers.</source>
         <translation>同步工具还没有把 %1 的所有文件带到这里：请确认它在两台电脑上都在运行。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="157" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="112" />
         <source>has all your changes</source>
         <translation>已有你的全部更改</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="158" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="113" />
         <source>has all your changes (the last reached it %1)</source>
         <translation>已有你的全部更改（最近一项%1到达）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="166" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="121" />
         <source>has not yet received your last %n change(s) (since %1)</source>
         <translation><numerusform>还没有收到你最近的 %n 项更改（自 %1 起）</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="169" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="124" />
         <source>has not yet received your last %n change(s)</source>
         <translation><numerusform>还没有收到你最近的 %n 项更改</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="173" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="128" />
         <source>its latest changes have not arrived here yet</source>
         <translation>它最近的更改还没有到达这里</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="176" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="131" />
         <source>%n memory(s) were edited on two computers at once</source>
         <translation><numerusform>有 %n 条记忆同时在两台电脑上被编辑</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="181" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="136" />
         <source>%n memory(s) were edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</source>
         <translation><numerusform>有 %n 条记忆同时在两台电脑上被编辑：另一个版本在它的历史中（“设置 &gt; 同步”中列出了它们）。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="194" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="149" />
         <source>%1 joined the sync with the recovery code.</source>
         <translation>%1 用恢复码加入了同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="195" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="150" />
         <source>A computer joined the sync with the recovery code.</source>
         <translation>一台电脑用恢复码加入了同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="200" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="155" />
         <source>%1 joined the sync with the pairing code shown on %2 at %3.</source>
         <translation>%1 用 %2 在 %3 显示的配对码加入了同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="204" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="159" />
         <source>A computer joined the sync with the pairing code shown on %1 at %2.</source>
         <translation>一台电脑用 %1 在 %2 显示的配对码加入了同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="208" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="163" />
         <source>%1 joined the sync.</source>
         <translation>%1 加入了同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="209" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="164" />
         <source>A computer joined the sync.</source>
         <translation>一台电脑加入了同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="212" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="167" />
         <source>This computer is in the sync now: %1 let it in.</source>
         <translation>这台电脑现在已在同步中：%1 让它加入了。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="215" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="170" />
         <source>Waiting for %1 to let this computer in</source>
         <translation>正在等待 %1 让这台电脑加入</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="220" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="175" />
         <source>%n file(s) in the sync folder are ignored: each was refused once for what it is (a link, a FIFO, too large, or not this profile's), and is not read again until it changes.</source>
         <translation><numerusform>同步文件夹中有 %n 个文件被忽略：每个文件都因其本身（链接、FIFO、过大或不属于这个配置）被拒绝过一次，在它改变之前不会再被读取。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="231" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="186" />
         <source>%n edit(s) made here were to memories deleted on %1</source>
         <translation><numerusform>在这里做的 %n 处编辑所针对的记忆已在 %1 上被删除</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="233" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="188" />
         <source>%n edit(s) made on %1 were to memories deleted here</source>
         <translation><numerusform>在 %1 上做的 %n 处编辑所针对的记忆已在这里被删除</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="235" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="190" />
         <source>%n message(s) written here were in conversations deleted on %1</source>
         <translation><numerusform>在这里写的 %n 条消息所在的对话已在 %1 上被删除</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="237" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="192" />
         <source>%n message(s) written on %1 were in conversations deleted here</source>
         <translation><numerusform>在 %1 上写的 %n 条消息所在的对话已在这里被删除</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="243" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="198" />
         <source>edited here, deleted on %1</source>
         <translation>在这里编辑，在 %1 上删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="245" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="200" />
         <source>edited on %1, deleted here</source>
         <translation>在 %1 上编辑，在这里删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="247" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="202" />
         <source>written here, its conversation deleted on %1</source>
         <translation>在这里写的，对话已在 %1 上删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="249" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="204" />
         <source>written on %1, its conversation deleted here</source>
         <translation>在 %1 上写的，对话已在这里删除</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="257" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="212" />
         <source>Settings &gt; Sync keeps their text until you dismiss them.</source>
         <translation><numerusform>“设置 &gt; 同步”会保留这些内容，直到你将其移除。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="264" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="219" />
         <source>%1. %2</source>
         <translation>%1。%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="273" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="228" />
         <source>A file of %1's in the sync folder is damaged or missing, so its latest changes cannot be taken in yet: %1 sends a fresh copy the next time it syncs.</source>
         <translation>同步文件夹中 %1 的一个文件损坏或缺失，暂时无法接收它最新的更改：%1 下次同步时会发送一份新的副本。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="276" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="231" />
         <source>, </source>
         <translation>、</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="278" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="233" />
         <source>A file in the sync folder was refused (damaged, cut short, or not written by one of your computers): nothing of it was applied, and sync went on with the others.</source>
         <translation>同步文件夹中的一个文件被拒绝了（已损坏、不完整，或不是由你的电脑写入的）：其中的内容都没有应用，其他文件照常同步。</translation>
     </message>

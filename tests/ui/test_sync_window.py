@@ -24,8 +24,8 @@ from desktop_mem.ui import tasks
 from desktop_mem.ui.app import app_settings
 from desktop_mem.ui.main_window import MainWindow
 from desktop_mem.ui.memory_cards import meta_line
-from desktop_mem.ui.sync_controller import SyncWords
 from desktop_mem.ui.sync_ui import PairingCodeDialog, SyncPage
+from desktop_mem.ui.sync_words import SyncWords
 from tests.fakes.keyrings import MemoryKeyring
 from tests.fakes.ollama_server import FakeOllama
 
