@@ -105,3 +105,67 @@ def test_the_check_would_see_a_hand_refresh() -> None:
         "    self.hub.memories_changed.emit(None)\n"
     ) == ["accepted:3"]
     assert _hand_refreshes("def shown(self):\n    self.refresh()\n") == []
+
+
+# -- Settings > Sync goes through its controller -----------------------------------------
+
+# What reaches the service, or the window's hold on it: the service itself (`app`,
+# `service`), its sync area and what lies under it (`sync`, `profile`, `syncer`, `keys`),
+# the context that holds them (`ctx`, `context`, `core`).
+SERVICE_WAYS = {"app", "service", "sync", "profile", "syncer", "keys", "ctx", "context", "core"}
+# and what would let a page do the work itself: the service's modules, the context, and
+# running work off the GUI thread (the controller's `tasks.run`)
+SERVICE_MODULES = ("desktop_mem.core.service", "desktop_mem.core.sync", "desktop_mem.core.profile",
+                   "desktop_mem.ui.context", "desktop_mem.ui.tasks")  # fmt: skip
+SYNC_CONTROLLER = ROOT / "ui" / "sync_controller.py"
+
+
+def sync_page_modules() -> list[Path]:
+    """Settings > Sync and what it is made of: every ui/sync_*.py module but the
+    controller, and the pairing code's dialog."""
+    found = [*sorted((ROOT / "ui").glob("sync*.py")), ROOT / "ui" / "pairing_dialog.py"]
+    return [path for path in found if path != SYNC_CONTROLLER and path.exists()]
+
+
+def _service_reached(source: str) -> list[str]:
+    """Where a module reaches the service other than through the sync controller:
+    "what:line"."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and node.attr in SERVICE_WAYS:
+            found.append(f".{node.attr}:{node.lineno}")
+        elif isinstance(node, ast.Name) and node.id in SERVICE_WAYS - {"sync"}:
+            found.append(f"{node.id}:{node.lineno}")
+        elif isinstance(node, ast.ImportFrom):
+            names = [f"{node.module}.{a.name}" for a in node.names]
+            found += [f"{n}:{node.lineno}" for n in names if n.startswith(SERVICE_MODULES)]
+        elif isinstance(node, ast.Import):
+            found += [f"{a.name}:{node.lineno}" for a in node.names
+                      if a.name.startswith(SERVICE_MODULES)]  # fmt: skip
+    return found
+
+
+def test_the_sync_page_asks_its_controller_and_never_the_service() -> None:
+    modules = sync_page_modules()
+    assert ROOT / "ui" / "sync_ui.py" in modules
+    found = [
+        f"{path.name}:{where}"
+        for path in modules
+        for where in _service_reached(path.read_text(encoding="utf-8"))
+    ]
+    assert found == [], "Settings > Sync asks ui/sync_controller.py, never the service"
+
+
+def test_the_check_would_see_the_sync_page_reach_the_service() -> None:
+    assert _service_reached("tasks.run(self.app.sync.keep_lost, 1)") == [".sync:1", ".app:1"]
+    assert _service_reached("self.controller.ctx.app.sync.rename('desk')") == [
+        ".sync:1", ".app:1", ".ctx:1"
+    ]  # fmt: skip
+    assert _service_reached("def f(service):\n    service.sync.now()\n") == [
+        ".sync:2", "service:2"
+    ]  # fmt: skip
+    assert _service_reached("from desktop_mem.ui import tasks") == ["desktop_mem.ui.tasks:1"]
+    assert _service_reached("self.controller.rename('desk', done, failed)") == []
+    assert _service_reached("controller.sync_changed.connect(self.refresh)") == []

@@ -1,11 +1,12 @@
-"""Sync while the window is open: the passes in the background, and the line in the
-status bar with its words ("Synced with laptop 2 min ago").
+"""Sync while the window is open: the passes in the background, the line in the status
+bar ("Synced with laptop 2 min ago"; its words are ui/sync_words.py), and everything
+Settings > Sync does (ui/sync_ui.py asks this controller, never the service).
 
 A pass runs about every 10 seconds, and about 2 seconds after a change made here (the
 core's announcements say so), off the GUI thread and never two at once. What a pass
 brings in, the core announces like any other change: the memory browser and the
 conversation list refresh themselves. Everything goes through the application service
-(`service.sync`).
+(`service.sync`), off the GUI thread.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from PySide6.QtCore import QCoreApplication, QLocale, QObject, QSysInfo, QTimer,
 from PySide6.QtGui import QGuiApplication
 
 from desktop_mem.core import events as core_events
+from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.ui import tasks
 from desktop_mem.ui.context import Context
 from desktop_mem.ui.sync_watch import FolderWatch
@@ -62,6 +64,9 @@ class SyncController(QObject):
     changed = Signal()  # the status line changed (a pass began or ended, sync on or off)
     passed = Signal(object)  # a pass ended (core.sync's Pass)
     progress = Signal(int, int, str)  # a large file: records applied, in it, from whom
+    # sync turned on or off, or a computer removed, renamed or moved (the core's
+    # sync_changed, said once the controller has taken it in)
+    sync_changed = Signal(str)
     _local = Signal()  # from any thread: something changed here
 
     def __init__(self, context: Context, pass_ms: int = PASS_MS, soon_ms: int = SOON_MS) -> None:
@@ -127,6 +132,7 @@ class SyncController(QObject):
             self.changed.emit()
         elif state in ("removed", "renamed", "moved"):
             self._read_info()  # a computer taken out leaves the line now, not at the next pass
+        self.sync_changed.emit(state)
 
     def _read_info(self) -> None:
         """How sync stands, read again off the GUI thread (no pass)."""
@@ -381,3 +387,73 @@ class SyncController(QObject):
             failed(text)
 
         tasks.run(work, done=ok, failed=bad)
+
+    def read_page(
+        self, done: Callable[[dict[str, Any]], None], failed: Callable[[str], None]
+    ) -> None:
+        """What Settings > Sync shows, read off the GUI thread: how sync stands, what
+        merges dropped, and (on) the memories edited on two computers at once; (off)
+        whether this profile is empty enough to join."""
+        app = self.app
+
+        def work() -> dict[str, Any]:
+            names = app.sync.origin_names()
+            lost = [x.to_dict(names) for x in app.sync.lost()]
+            if not app.sync.enabled:
+                empty = app.memories.count() == 0 and not app.conversations.list(limit=1)
+                return {"enabled": False, "empty": empty, "name": app.sync.computer_name(),
+                        "lost_items": lost}  # fmt: skip
+            info = {**app.sync.info(), "lost_items": lost}
+            conflicts = app.sync.conflicts()
+            unseen = [c[0] for c in app.sync.conflicts(unseen_only=True)]
+            texts = {}
+            for memory_id, _device, _at in conflicts:
+                try:
+                    texts[memory_id] = app.memories.get(memory_id).text
+                except DesktopMemError:  # deleted since: listed without its text
+                    texts[memory_id] = ""
+            return {
+                **info, "conflict_list": conflicts, "conflict_texts": texts,
+                "conflict_unseen": unseen,
+            }  # fmt: skip
+
+        tasks.run(work, done=done, failed=failed)
+
+    def without_recovery_code(self) -> bool:
+        """Whether a passphrase opens this profile: then there is no recovery code for
+        another computer to join with, only a pairing code."""
+        return bool(self.app.keys.mode == "passphrase")
+
+    def rename(self, name: str, done: Callable[[Any], None], failed: Callable[[str], None]) -> None:
+        tasks.run(self.app.sync.rename, name, done=done, failed=failed)
+
+    def remove(
+        self, device: str, done: Callable[[Any], None], failed: Callable[[str], None]
+    ) -> None:
+        """Take another computer out of the sync (a new key it is not given)."""
+        tasks.run(self.app.sync.remove, device, done=done, failed=failed)
+
+    def offer_pairing(self, done: Callable[[str], None], failed: Callable[[str], None]) -> None:
+        """A pairing code another computer joins with, within the hour."""
+        tasks.run(self.app.sync.offer_pairing, done=done, failed=failed)
+
+    def turn_off(self, done: Callable[[Any], None], failed: Callable[[str], None]) -> None:
+        tasks.run(self.app.sync.turn_off, done=done, failed=failed)
+
+    def mark_conflicts_seen(
+        self, done: Callable[[Any], None], failed: Callable[[str], None]
+    ) -> None:
+        """The memories edited on two computers at once were looked at."""
+        tasks.run(self.app.sync.mark_conflicts_seen, done=done, failed=failed)
+
+    def keep_lost(
+        self, lost_id: int, done: Callable[[Any], None], failed: Callable[[str], None]
+    ) -> None:
+        """What a merge dropped, added back as a new memory."""
+        tasks.run(self.app.sync.keep_lost, lost_id, done=done, failed=failed)
+
+    def dismiss_lost(
+        self, lost_ids: list[int], done: Callable[[Any], None], failed: Callable[[str], None]
+    ) -> None:
+        """What a merge dropped, deleted for good."""
+        tasks.run(self.app.sync.dismiss_lost, lost_ids, done=done, failed=failed)

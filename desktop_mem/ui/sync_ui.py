@@ -28,9 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.textproc import shorten
-from desktop_mem.ui import tasks
 from desktop_mem.ui.item_models import ID_ROLE
 from desktop_mem.ui.sync_controller import SyncController, default_computer_name
 from desktop_mem.ui.sync_words import SyncWords
@@ -89,7 +87,6 @@ class SyncPage(QWidget):
     def __init__(self, controller: SyncController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.controller = controller
-        self.app = controller.app
         self.words = SyncWords(self)
         self._conflicts: list[tuple[int, str, str]] = []
         self._joining = False  # a join runs: its progress is said in the page's line
@@ -112,7 +109,7 @@ class SyncPage(QWidget):
         layout.addStretch(1)
         controller.changed.connect(self._controller_changed)
         controller.progress.connect(self._progressed)
-        controller.ctx.core.sync_changed.connect(self._sync_changed)
+        controller.sync_changed.connect(self._sync_changed)
         self.refresh()
 
     def _sync_changed(self, _state: str) -> None:
@@ -438,30 +435,7 @@ class SyncPage(QWidget):
 
     def refresh(self) -> None:
         """Read how sync stands (off the GUI thread) and show it."""
-        app = self.app
-
-        def work() -> dict[str, Any]:
-            names = app.sync.origin_names()
-            lost = [x.to_dict(names) for x in app.sync.lost()]
-            if not app.sync.enabled:
-                empty = app.memories.count() == 0 and not app.conversations.list(limit=1)
-                return {"enabled": False, "empty": empty, "name": app.sync.computer_name(),
-                        "lost_items": lost}  # fmt: skip
-            info = {**app.sync.info(), "lost_items": lost}
-            conflicts = app.sync.conflicts()
-            unseen = [c[0] for c in app.sync.conflicts(unseen_only=True)]
-            texts = {}
-            for memory_id, _device, _at in conflicts:
-                try:
-                    texts[memory_id] = app.memories.get(memory_id).text
-                except DesktopMemError:  # deleted since: listed without its text
-                    texts[memory_id] = ""
-            return {
-                **info, "conflict_list": conflicts, "conflict_texts": texts,
-                "conflict_unseen": unseen,
-            }  # fmt: skip
-
-        tasks.run(work, done=self._show, failed=lambda text: self._say(text, error=True))
+        self.controller.read_page(self._show, lambda text: self._say(text, error=True))
 
     def _show(self, info: dict[str, Any]) -> None:
         self.info = info
@@ -636,7 +610,7 @@ class SyncPage(QWidget):
             self._say(self.tr("Kept as a new memory."))
             self.refresh()
 
-        tasks.run(self.app.sync.keep_lost, chosen[0], done=kept, failed=self._said)
+        self.controller.keep_lost(chosen[0], kept, self._said)
 
     def _dismiss_lost(self) -> None:
         chosen = self._chosen_lost()
@@ -654,12 +628,7 @@ class SyncPage(QWidget):
         )
         if answer != QMessageBox.StandardButton.Yes:
             return
-        tasks.run(
-            self.app.sync.dismiss_lost,
-            [chosen[0]],
-            done=lambda _n: self.refresh(),
-            failed=self._said,
-        )
+        self.controller.dismiss_lost([chosen[0]], lambda _n: self.refresh(), self._said)
 
     def _show_computers(self, info: dict[str, Any]) -> None:
         grid = self.computers_grid
@@ -675,7 +644,7 @@ class SyncPage(QWidget):
             if c.get("device") != info.get("device") and not c.get("removed")
         ]
         if not others:
-            passphrase = self.app.keys.mode == "passphrase"  # no recovery code to join with
+            passphrase = self.controller.without_recovery_code()  # a pairing code only
             none = QLabel(
                 self.tr(
                     "None yet. On the other computer, choose Join a synced profile in "
@@ -745,12 +714,8 @@ class SyncPage(QWidget):
         if not name:
             self._say(self.tr("A computer's name cannot be empty: type a few letters."), True)
             return
-        sync = self.app.sync
-        tasks.run(
-            sync.rename,
-            name,
-            done=lambda _r: self._renamed(),
-            failed=lambda text: self._say(text, error=True),
+        self.controller.rename(
+            name, lambda _r: self._renamed(), lambda text: self._say(text, error=True)
         )
 
     def _renamed(self) -> None:
@@ -772,12 +737,10 @@ class SyncPage(QWidget):
         if answer != QMessageBox.StandardButton.Yes:
             return
         self._say(self.tr("Removing %1…").replace("%1", name))
-        sync = self.app.sync
-        tasks.run(
-            sync.remove,
+        self.controller.remove(
             device,
-            done=lambda _r: self._say(self.tr("%1 was removed.").replace("%1", name)),
-            failed=lambda text: self._say(text, error=True),
+            lambda _r: self._say(self.tr("%1 was removed.").replace("%1", name)),
+            lambda text: self._say(text, error=True),
         )
 
     def _move(self) -> None:
@@ -819,7 +782,7 @@ class SyncPage(QWidget):
             self.pair_button.setEnabled(True)
             self._say(text, error=True)
 
-        tasks.run(self.app.sync.offer_pairing, done=shown, failed=failed)
+        self.controller.offer_pairing(shown, failed)
 
     def _now(self) -> None:
         self.controller.run_pass(then=self.refresh)
@@ -837,17 +800,15 @@ class SyncPage(QWidget):
         )
         if answer != QMessageBox.StandardButton.Yes:
             return
-        sync = self.app.sync
-        tasks.run(
-            sync.turn_off,
-            done=lambda _r: self._say(self.tr("Sync is off on this computer.")),
-            failed=lambda text: self._say(text, error=True),
+        self.controller.turn_off(
+            lambda _r: self._say(self.tr("Sync is off on this computer.")),
+            lambda text: self._say(text, error=True),
         )
 
     def _show_conflicts(self) -> None:
         """The list opened: the user has seen them (the line stops counting them)."""
         self.conflicts_list.setVisible(True)
-        tasks.run(self.app.sync.mark_conflicts_seen, done=lambda _n: None, failed=self._said)
+        self.controller.mark_conflicts_seen(lambda _n: None, self._said)
         self.conflicts_requested.emit()  # and the memory list shows only them
 
     def _said(self, text: str) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 import shiboken6
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from desktop_mem.core.config import Config
@@ -20,8 +20,10 @@ from desktop_mem.core.keys.vault import KeyringAccess, Vault
 from desktop_mem.core.memory.records import NewMemory
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.service import Service
+from desktop_mem.core.service.sync import Sync
 from desktop_mem.ui import tasks
 from desktop_mem.ui.app import app_settings
+from desktop_mem.ui.context import Context
 from desktop_mem.ui.main_window import MainWindow
 from desktop_mem.ui.memory_cards import meta_line
 from desktop_mem.ui.sync_ui import PairingCodeDialog, SyncPage
@@ -168,6 +170,25 @@ def test_set_up_then_join_with_a_pairing_code_and_memories_reach_the_other_windo
     idle(qtbot)
     assert "desktop" in laptop_page.remove_buttons
     laptop.syncing.timer.setInterval(10_000)
+
+
+def test_settings_sync_holds_its_controller_and_nothing_of_the_service(
+    qtbot: Any, window: MainWindow, folder: Path
+) -> None:
+    """Everything Settings > Sync does it asks the window's sync controller, which runs
+    it off the GUI thread: no widget of the page holds the service, its sync, the
+    profile or the window's context (tests/test_architecture.py reads the sources)."""
+    page = page_of(qtbot, window)
+    set_up(qtbot, page, folder, "laptop")
+    assert page.controller is window.syncing
+    widgets = [page, *page.findChildren(QObject)]
+    held = [
+        f"{type(widget).__name__}.{name}"
+        for widget in widgets
+        for name, value in getattr(widget, "__dict__", {}).items()
+        if isinstance(value, Service | Sync | Profile | Context)
+    ]
+    assert len(widgets) > 50 and held == []
 
 
 def test_joining_a_passphrase_profile_keeps_this_ones_own_recovery_code(
