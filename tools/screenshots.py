@@ -294,7 +294,8 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
     from desktop_mem.core.service import Service
     from desktop_mem.ui import settings_dialog, theme
     from desktop_mem.ui.app import install_language
-    from desktop_mem.ui.sync_ui import PairingCodeDialog, SyncPage
+    from desktop_mem.ui.pairing_dialog import PairingCodeDialog
+    from desktop_mem.ui.sync_ui import SyncPage
 
     out.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance()

@@ -231,7 +231,7 @@ def _recovery_code(_t: Path) -> QDialog:
 
 
 def _pairing_code(_t: Path) -> QDialog:
-    from desktop_mem.ui.sync_ui import PairingCodeDialog
+    from desktop_mem.ui.pairing_dialog import PairingCodeDialog
 
     return PairingCodeDialog("KKK1-XTJD-SEA3")
 

@@ -26,7 +26,8 @@ from desktop_mem.ui.app import app_settings
 from desktop_mem.ui.context import Context
 from desktop_mem.ui.main_window import MainWindow
 from desktop_mem.ui.memory_cards import meta_line
-from desktop_mem.ui.sync_ui import PairingCodeDialog, SyncPage
+from desktop_mem.ui.pairing_dialog import PairingCodeDialog
+from desktop_mem.ui.sync_ui import SyncPage
 from desktop_mem.ui.sync_words import SyncWords
 from tests.fakes.keyrings import MemoryKeyring
 from tests.fakes.ollama_server import FakeOllama
