@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
@@ -30,6 +29,7 @@ from desktop_mem.core.textproc import shorten
 from desktop_mem.ui.item_models import ID_ROLE
 from desktop_mem.ui.pairing_dialog import PairingCodeDialog
 from desktop_mem.ui.sync_controller import SyncController, default_computer_name
+from desktop_mem.ui.sync_lost import LostChangesBox
 from desktop_mem.ui.sync_words import SyncWords
 from desktop_mem.ui.widgets import ElidedLabel
 
@@ -58,7 +58,9 @@ class SyncPage(QWidget):
         layout.addWidget(self.off_page)
         layout.addWidget(self.on_page)
         # what merges dropped: shown on or off (sync may be off by now), until dismissed
-        self.lost_box = self._lost_box()
+        self.lost_box = LostChangesBox(controller)
+        self.lost_box.said.connect(self._say)
+        self.lost_box.handled.connect(self.refresh)
         layout.addWidget(self.lost_box)
         self.status = QLabel("")
         self.status.setObjectName("notice")
@@ -401,7 +403,7 @@ class SyncPage(QWidget):
         on = bool(info.get("enabled"))
         self.off_page.setVisible(not on)
         self.on_page.setVisible(on)
-        self._show_lost(list(info.get("lost_items") or []))
+        self.lost_box.show_items(list(info.get("lost_items") or []))
         running = self.controller.running
         if not on:
             if not self.name.isModified() and info.get("name"):  # as it was called before
@@ -470,124 +472,6 @@ class SyncPage(QWidget):
         screen = top.screen().availableGeometry().height() if top.screen() else want
         if top.height() < want:
             top.resize(top.width(), min(want, screen))
-
-    # -- what merges dropped --------------------------------------------------------------
-
-    def _lost_box(self) -> QGroupBox:
-        box = QGroupBox(self.tr("Changes a merge could not keep"))
-        column = QVBoxLayout(box)
-        self.lost_line = QLabel("")
-        self.lost_line.setWordWrap(True)
-        column.addWidget(self.lost_line)
-        note = QLabel(
-            self.tr(
-                "A deletion made on one computer wins over what another changed at the same "
-                "time. What it replaced is kept here until you dismiss it."
-            )
-        )
-        note.setObjectName("notice")
-        note.setWordWrap(True)
-        column.addWidget(note)
-        self.lost_list = QListWidget()
-        self.lost_list.setMaximumHeight(120)
-        # each one's text, then its way on a line of its own, wrapped to the width the
-        # dialog has (a long memory scrolled out of sight sideways)
-        self.lost_list.setWordWrap(True)
-        self.lost_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.lost_list.currentItemChanged.connect(lambda *_: self._lost_selected())
-        column.addWidget(self.lost_list)
-        row = QHBoxLayout()
-        self.lost_copy = QPushButton(self.tr("Copy"))
-        self.lost_copy.clicked.connect(self._copy_lost)
-        self.lost_keep = QPushButton(self.tr("Keep as a new memory"))
-        self.lost_keep.setToolTip(self.tr("Add its text back as a new memory of yours"))
-        self.lost_keep.clicked.connect(self._keep_lost)
-        self.lost_dismiss = QPushButton(self.tr("Dismiss…"))
-        self.lost_dismiss.setToolTip(self.tr("Delete its text for good"))
-        self.lost_dismiss.clicked.connect(self._dismiss_lost)
-        for button in (self.lost_copy, self.lost_keep):
-            row.addWidget(button)
-        row.addStretch(1)
-        row.addWidget(self.lost_dismiss)
-        column.addLayout(row)
-        box.hide()
-        return box
-
-    def _show_lost(self, items: list[dict[str, Any]]) -> None:
-        self.lost_box.setVisible(bool(items))
-        groups: dict[tuple[str, str], int] = {}
-        for x in items:
-            key = (str(x["kind"]), str(x["computer"]))
-            groups[key] = groups.get(key, 0) + 1
-        self.lost_line.setText(
-            "\n".join(self.words.lost(kind, name, n) for (kind, name), n in groups.items())
-        )
-        current = self.lost_list.currentItem()
-        was = current.data(ID_ROLE) if current is not None else None
-        self.lost_list.clear()
-        for x in items:
-            way = self.words.lost_way(str(x["kind"]), str(x["computer"]))
-            item = QListWidgetItem(
-                shorten(str(x["text"]), 160)
-                + "\n"
-                + self.tr("%1 · %2").replace("%1", way).replace("%2", self.words.ago(x.get("at")))
-            )
-            item.setData(ID_ROLE, int(x["id"]))
-            item.setData(Qt.ItemDataRole.UserRole + 1, str(x["text"]))
-            item.setToolTip(str(x["text"]))
-            self.lost_list.addItem(item)
-            if x["id"] == was:
-                self.lost_list.setCurrentItem(item)
-        if self.lost_list.currentItem() is None and self.lost_list.count():
-            self.lost_list.setCurrentRow(0)
-        self._lost_selected()
-
-    def _lost_selected(self) -> None:
-        chosen = self.lost_list.currentItem() is not None
-        for button in (self.lost_copy, self.lost_keep, self.lost_dismiss):
-            button.setEnabled(chosen)
-
-    def _chosen_lost(self) -> tuple[int, str] | None:
-        item = self.lost_list.currentItem()
-        if item is None:
-            return None
-        return int(item.data(ID_ROLE)), str(item.data(Qt.ItemDataRole.UserRole + 1))
-
-    def _copy_lost(self) -> None:
-        chosen = self._chosen_lost()
-        if chosen is not None:
-            QGuiApplication.clipboard().setText(chosen[1])
-            self._say(self.tr("Copied."))
-
-    def _keep_lost(self) -> None:
-        chosen = self._chosen_lost()
-        if chosen is None:
-            return
-        self.lost_keep.setEnabled(False)
-
-        def kept(_memory_id: int) -> None:
-            self._say(self.tr("Kept as a new memory."))
-            self.refresh()
-
-        self.controller.keep_lost(chosen[0], kept, self._said)
-
-    def _dismiss_lost(self) -> None:
-        chosen = self._chosen_lost()
-        if chosen is None:
-            return
-        answer = QMessageBox.question(
-            self,
-            self.tr("Dismiss"),
-            self.tr(
-                "Delete this text for good? It is in no memory or conversation any more: once "
-                "dismissed, it cannot be brought back."
-            ),
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            QMessageBox.StandardButton.No,  # a reflexive Enter keeps it
-        )
-        if answer != QMessageBox.StandardButton.Yes:
-            return
-        self.controller.dismiss_lost([chosen[0]], lambda _n: self.refresh(), self._said)
 
     def _show_computers(self, info: dict[str, Any]) -> None:
         grid = self.computers_grid

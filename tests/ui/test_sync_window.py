@@ -678,18 +678,18 @@ def test_an_edit_lost_to_a_deletion_is_said_once_and_kept_until_dismissed(
 
     page = page_of(qtbot, laptop)
     assert page.lost_box.isVisible()
-    assert page.lost_line.text() == "2 edits made here were to memories deleted on desktop"
-    assert page.lost_list.count() == 2
-    shown = [page.lost_list.item(i).text() for i in range(2)]
+    assert page.lost_box.line.text() == "2 edits made here were to memories deleted on desktop"
+    assert page.lost_box.list.count() == 2
+    shown = [page.lost_box.list.item(i).text() for i in range(2)]
     assert all(t.endswith("\nedited here, deleted on desktop · just now") for t in shown), shown
     row = next(i for i, t in enumerate(shown) if t.startswith("I grow cherry tomatoes"))
-    page.lost_list.setCurrentRow(row)
-    qtbot.mouseClick(page.lost_copy, Qt.MouseButton.LeftButton)
+    page.lost_box.list.setCurrentRow(row)
+    qtbot.mouseClick(page.lost_box.copy, Qt.MouseButton.LeftButton)
     assert QApplication.clipboard().text() == "I grow cherry tomatoes"
-    qtbot.mouseClick(page.lost_keep, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: page.lost_list.count() == 1, timeout=WAIT)
+    qtbot.mouseClick(page.lost_box.keep, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: page.lost_box.list.count() == 1, timeout=WAIT)
     qtbot.waitUntil(lambda: texts(laptop) == ["I grow cherry tomatoes"], timeout=WAIT)
-    assert page.lost_line.text() == "1 edit made here was to a memory deleted on desktop"
+    assert page.lost_box.line.text() == "1 edit made here was to a memory deleted on desktop"
     assert page.status.text() == "Kept as a new memory."
 
     asked: list[str] = []
@@ -699,10 +699,10 @@ def test_an_edit_lost_to_a_deletion_is_said_once_and_kept_until_dismissed(
         return QMessageBox.StandardButton.No if len(asked) == 1 else QMessageBox.StandardButton.Yes
 
     monkeypatch.setattr(QMessageBox, "question", answer)
-    qtbot.mouseClick(page.lost_dismiss, Qt.MouseButton.LeftButton)  # "No": kept
+    qtbot.mouseClick(page.lost_box.dismiss, Qt.MouseButton.LeftButton)  # "No": kept
     idle(qtbot)
-    assert "for good" in asked[0] and page.lost_list.count() == 1
-    qtbot.mouseClick(page.lost_dismiss, Qt.MouseButton.LeftButton)
+    assert "for good" in asked[0] and page.lost_box.list.count() == 1
+    qtbot.mouseClick(page.lost_box.dismiss, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not page.lost_box.isVisibleTo(page), timeout=WAIT)
     assert app.sync.lost() == []
 
