@@ -28,8 +28,9 @@ from PySide6.QtWidgets import (
 from desktop_mem.core.textproc import shorten
 from desktop_mem.ui.item_models import ID_ROLE
 from desktop_mem.ui.pairing_dialog import PairingCodeDialog
-from desktop_mem.ui.sync_controller import SyncController, default_computer_name
+from desktop_mem.ui.sync_controller import SyncController
 from desktop_mem.ui.sync_lost import LostChangesBox
+from desktop_mem.ui.sync_setup import SetUpOrJoin
 from desktop_mem.ui.sync_words import SyncWords
 from desktop_mem.ui.widgets import ElidedLabel
 
@@ -52,7 +53,10 @@ class SyncPage(QWidget):
         layout = QVBoxLayout(self)
         # one of two shown, in the page's own layout (a stack would not give wrapped
         # paragraphs the height they need at their width)
-        self.off_page = self._off_page()
+        self.off_page = SetUpOrJoin()
+        self.off_page.set_up_requested.connect(self._set_up)
+        self.off_page.join_requested.connect(self._join)
+        self.off_page.said.connect(self._say)
         self.on_page = self._on_page()
         self.on_page.hide()
         layout.addWidget(self.off_page)
@@ -83,101 +87,16 @@ class SyncPage(QWidget):
         """Whether it shows sync on (else: set up or join)."""
         return not self.on_page.isHidden()
 
-    def _off_page(self) -> QWidget:
-        page = QWidget()
-        column = QVBoxLayout(page)
-        column.setContentsMargins(0, 0, 0, 0)
-        intro = QLabel(
-            self.tr(
-                "Use this profile on more than one computer. desktop-mem keeps it in a folder "
-                "that a sync engine carries between them: Syncthing, Dropbox, iCloud Drive, "
-                "OneDrive, Nextcloud or a network share. Only encrypted data goes into that "
-                "folder: no memory, message or name can be read there."
-            )
-        )
-        intro.setWordWrap(True)
-        column.addWidget(intro)
-        form = QFormLayout()
-        self.name = QLineEdit(default_computer_name())
-        self.name.setMaxLength(60)
-        self.name.setToolTip(self.tr("How the other computers list this one"))
-        form.addRow(self.tr("This computer's name"), self.name)
-        column.addLayout(form)
+    def _set_up(self, folder: str, name: str) -> None:
+        self.off_page.busy()
+        self._say(self.tr("Setting up sync…"))
+        self.controller.set_up(folder, name, self._done, self._failed)
 
-        box = QGroupBox(self.tr("Sync this profile through a folder"))
-        inner = QFormLayout(box)
-        self.set_up_folder, row = self._folder_row()
-        inner.addRow(self.tr("Folder"), row)
-        self.set_up_button = QPushButton(self.tr("Sync through this folder"))
-        self.set_up_button.clicked.connect(self._set_up)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.set_up_button)
-        buttons.addStretch(1)
-        inner.addRow("", buttons)
-        column.addWidget(box)
-
-        box = QGroupBox(self.tr("Join a synced profile"))
-        self.join_box = box
-        inner = QFormLayout(box)
-        self.join_folder, row = self._folder_row()
-        inner.addRow(self.tr("Folder"), row)
-        self.code = QLineEdit()
-        self.code.setPlaceholderText(self.tr("The recovery code, or a pairing code"))
-        inner.addRow(self.tr("Code"), self.code)
-        self.join_button = QPushButton(self.tr("Join"))
-        self.join_button.clicked.connect(self._join)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.join_button)
-        buttons.addStretch(1)
-        inner.addRow("", buttons)
-        self.join_note = QLabel(
-            self.tr(
-                "Joining fills a new, empty profile with everything the other computers hold. "
-                "This profile already holds memories or conversations, so it cannot join: "
-                "nothing here is changed. To use them on another computer, sync this profile "
-                "through a folder above, then join from there."
-            )
-        )
-        self.join_note.setWordWrap(True)
-        inner.addRow(self.join_note)
-        column.addWidget(box)
-        return page
-
-    def _folder_row(self) -> tuple[QLineEdit, QHBoxLayout]:
-        edit = QLineEdit()
-        edit.setPlaceholderText(self.tr("No folder chosen"))
-        choose = QPushButton(self.tr("Choose…"))
-        choose.clicked.connect(lambda: self._choose(edit))
-        row = QHBoxLayout()
-        row.addWidget(edit, 1)
-        row.addWidget(choose)
-        return edit, row
-
-    def _choose(self, edit: QLineEdit) -> None:
-        folder = QFileDialog.getExistingDirectory(self, self.tr("Sync folder"), edit.text())
-        if folder:
-            edit.setText(folder)
-
-    def _set_up(self) -> None:
-        folder = self.set_up_folder.text().strip()
-        if not folder:
-            self._say(self.tr("Choose the folder your sync engine carries first."), error=True)
-            return
-        self._busy(self.tr("Setting up sync…"))
-        self.controller.set_up(folder, self._name(), self._done, self._failed)
-
-    def _join(self) -> None:
-        folder = self.join_folder.text().strip()
-        code = self.code.text().strip()
-        if not folder or not code:
-            self._say(
-                self.tr("Choose the folder the other computer syncs through, and enter a code."),
-                error=True,
-            )
-            return
-        self._busy(self.tr("Joining: bringing in everything the other computers hold…"))
+    def _join(self, folder: str, code: str, name: str) -> None:
+        self.off_page.busy()
+        self._say(self.tr("Joining: bringing in everything the other computers hold…"))
         self._joining = True
-        self.controller.join(folder, code, self._name(), self._done, self._failed)
+        self.controller.join(folder, code, name, self._done, self._failed)
 
     def _progressed(self, done: int, total: int, peer: str) -> None:
         """Joining (or a long catch-up): how far, in the page's own line."""
@@ -213,18 +132,10 @@ class SyncPage(QWidget):
 
         self.controller.join(folder, code, None, done, failed)
 
-    def _name(self) -> str:
-        return self.name.text().strip() or default_computer_name()
-
-    def _busy(self, text: str) -> None:
-        for w in (self.set_up_button, self.join_button):
-            w.setEnabled(False)
-        self._say(text)
-
     def _done(self, info: Any) -> None:
         joined = self._joining
         self._joining = False
-        self.code.clear()  # a code is not left on the screen
+        self.off_page.code.clear()  # a code is not left on the screen
         counts = (info or {}).get("counts") or {}
         if joined and counts:  # what arrived, said once
             said = (
@@ -406,14 +317,7 @@ class SyncPage(QWidget):
         self.lost_box.show_items(list(info.get("lost_items") or []))
         running = self.controller.running
         if not on:
-            if not self.name.isModified() and info.get("name"):  # as it was called before
-                self.name.setText(str(info["name"]))
-            empty = bool(info.get("empty"))
-            for w in (self.join_folder, self.code):
-                w.setEnabled(empty)
-            self.join_button.setEnabled(empty and not running)
-            self.join_note.setVisible(not empty)
-            self.set_up_button.setEnabled(not running)
+            self.off_page.show_state(info, running)
             return
         self.folder.setText(str(info.get("folder", "")))
         # taken out by another computer: only joining again (or turning off) can work

@@ -2906,6 +2906,90 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     </message>
 </context>
 <context>
+    <name>SetUpOrJoin</name>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_setup.py" line="39" />
+        <source>Use this profile on more than one computer. desktop-mem keeps it in a folder that a sync engine carries between them: Syncthing, Dropbox, iCloud Drive, OneDrive, Nextcloud or a network share. Only encrypted data goes into that folder: no memory, message or name can be read there.</source>
+        <translation>在多台电脑上使用这个配置。desktop-mem 把它保存在一个由同步工具在电脑之间传送的文件夹里：Syncthing、Dropbox、iCloud 云盘、OneDrive、Nextcloud 或网络共享文件夹。放进这个文件夹的只有加密数据：在那里读不到任何记忆、消息或名称。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_setup.py" line="50" />
+        <source>How the other computers list this one</source>
+        <translation>其他电脑列表中这台电脑的名称</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_setup.py" line="51" />
+        <source>This computer's name</source>
+        <translation>这台电脑的名称</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_setup.py" line="54" />
+        <source>Sync this profile through a folder</source>
+        <translation>通过一个文件夹同步这个配置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_setup.py" line="57" />
+        <location filename="../../desktop_mem/ui/sync_setup.py" line="70" />
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_setup.py" line="58" />
+        <source>Sync through this folder</source>
+        <translation>通过这个文件夹同步</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_setup.py" line="66" />
+        <source>Join a synced profile</source>
+        <translation>加入一个已同步的配置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_setup.py" line="72" />
+        <source>The recovery code, or a pairing code</source>
+        <translation>恢复码，或配对码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_setup.py" line="73" />
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_setup.py" line="74" />
+        <source>Join</source>
+        <translation>加入</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_setup.py" line="82" />
+        <source>Joining fills a new, empty profile with everything the other computers hold. This profile already holds memories or conversations, so it cannot join: nothing here is changed. To use them on another computer, sync this profile through a folder above, then join from there.</source>
+        <translation>加入会把其他电脑上的全部内容放进一个新的空配置。这个配置已经有记忆或对话，所以不能加入：这里的内容不会有任何改变。要在另一台电脑上使用它们，请在上面通过一个文件夹同步这个配置，然后在那台电脑上加入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_setup.py" line="111" />
+        <source>No folder chosen</source>
+        <translation>未选择文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_setup.py" line="112" />
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_setup.py" line="120" />
+        <source>Sync folder</source>
+        <translation>同步文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_setup.py" line="127" />
+        <source>Choose the folder your sync engine carries first.</source>
+        <translation>请先选择同步工具所同步的文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_setup.py" line="136" />
+        <source>Choose the folder the other computer syncs through, and enter a code.</source>
+        <translation>请选择另一台电脑用来同步的文件夹，并输入代码。</translation>
+    </message>
+</context>
+<context>
     <name>SettingsController</name>
     <message>
         <location filename="../../desktop_mem/ui/settings_controller.py" line="80" />
@@ -3250,313 +3334,244 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SyncPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="92" />
-        <source>Use this profile on more than one computer. desktop-mem keeps it in a folder that a sync engine carries between them: Syncthing, Dropbox, iCloud Drive, OneDrive, Nextcloud or a network share. Only encrypted data goes into that folder: no memory, message or name can be read there.</source>
-        <translation>在多台电脑上使用这个配置。desktop-mem 把它保存在一个由同步工具在电脑之间传送的文件夹里：Syncthing、Dropbox、iCloud 云盘、OneDrive、Nextcloud 或网络共享文件夹。放进这个文件夹的只有加密数据：在那里读不到任何记忆、消息或名称。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="103" />
-        <source>How the other computers list this one</source>
-        <translation>其他电脑列表中这台电脑的名称</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="104" />
-        <source>This computer's name</source>
-        <translation>这台电脑的名称</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="107" />
-        <source>Sync this profile through a folder</source>
-        <translation>通过一个文件夹同步这个配置</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="110" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="123" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="298" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="209" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="111" />
-        <source>Sync through this folder</source>
-        <translation>通过这个文件夹同步</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="119" />
-        <source>Join a synced profile</source>
-        <translation>加入一个已同步的配置</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="125" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="369" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="280" />
         <source>The recovery code, or a pairing code</source>
         <translation>恢复码，或配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="126" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="376" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="287" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="127" />
-        <source>Join</source>
-        <translation>加入</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="135" />
-        <source>Joining fills a new, empty profile with everything the other computers hold. This profile already holds memories or conversations, so it cannot join: nothing here is changed. To use them on another computer, sync this profile through a folder above, then join from there.</source>
-        <translation>加入会把其他电脑上的全部内容放进一个新的空配置。这个配置已经有记忆或对话，所以不能加入：这里的内容不会有任何改变。要在另一台电脑上使用它们，请在上面通过一个文件夹同步这个配置，然后在那台电脑上加入。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="148" />
-        <source>No folder chosen</source>
-        <translation>未选择文件夹</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="149" />
-        <source>Choose…</source>
-        <translation>选择…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="157" />
-        <source>Sync folder</source>
-        <translation>同步文件夹</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="164" />
-        <source>Choose the folder your sync engine carries first.</source>
-        <translation>请先选择同步工具所同步的文件夹。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="166" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="92" />
         <source>Setting up sync…</source>
         <translation>正在设置同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="174" />
-        <source>Choose the folder the other computer syncs through, and enter a code.</source>
-        <translation>请选择另一台电脑用来同步的文件夹，并输入代码。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="178" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="97" />
         <source>Joining: bringing in everything the other computers hold…</source>
         <translation>正在加入：正在取回其他电脑上的全部内容…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="186" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="105" />
         <source>Joining: %1 of %2 records from %3 taken in…</source>
         <translation>正在加入：已从 %3 收取 %2 条记录中的 %1 条…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="195" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="114" />
         <source>Enter a pairing code shown on one of your other computers.</source>
         <translation>请输入你的另一台电脑上显示的配对码。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="201" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="120" />
         <source>Joining again…</source>
         <translation>正在重新加入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="231" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="142" />
         <source>Joined: %1 and %2 are here.</source>
         <translation>已加入：%1和%2已在这里。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="232" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="143" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="234" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="145" />
         <source>%n conversation(s)</source>
         <translation><numerusform>%n 个对话</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="240" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="252" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="151" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="163" />
         <source>%1 %2</source>
         <translation>%1%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="245" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="156" />
         <source>%1 lets this computer in at its next sync; until then what you change here waits to be sent.</source>
         <translation>%1 会在下次同步时让这台电脑加入；在此之前，你在这里的更改会等待发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="254" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="165" />
         <source>Sync is on.</source>
         <translation>同步已开启。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="262" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="173" />
         <source>From now on the recovery code of the profile you joined opens this profile: the recovery code shown when this profile was first opened no longer does.</source>
         <translation>从现在起，打开这个配置要用你加入的那个配置的恢复码：这个配置第一次打开时显示的恢复码已不再有效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="267" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="178" />
         <source>The profile you joined has no recovery code (a passphrase protects it): this profile keeps its own, the one shown when it was first opened.</source>
         <translation>你加入的配置没有恢复码（它由密码保护）：这个配置保留自己的恢复码，也就是它第一次打开时显示的那个。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="287" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="198" />
         <source>Move to another folder…</source>
         <translation>移到另一个文件夹…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="290" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="201" />
         <source>Sync through another folder from now on (the engine's folder moved, or you use another engine). The same key and the same computer: nothing is sent again.</source>
         <translation>从现在起通过另一个文件夹同步（同步引擎的文件夹移动了，或你换了引擎）。密钥和这台电脑都不变：不会重新发送任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="306" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="217" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="310" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="221" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="314" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="225" />
         <source>This computer</source>
         <translation>这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="319" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="230" />
         <source>Other computers</source>
         <translation>其他电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="350" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="261" />
         <source>The other version of each is in its history. Double-click to open it.</source>
         <translation>每条记忆的另一个版本都在它的历史中。双击即可打开。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="357" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="370" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="268" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="281" />
         <source>Join again</source>
         <translation>重新加入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="361" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="272" />
         <source>Show a pairing code on one of your other computers (Settings &gt; Sync) and enter it here. This computer joins as a new one and keeps everything it holds: what changed here since is sent, what the others did is taken in.</source>
         <translation>在你的另一台电脑上显示配对码（设置 &gt; 同步），然后在这里输入。这台电脑会作为新电脑加入，并保留它已有的全部内容：这里之后的改动会发送出去，其他电脑的改动会同步过来。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="381" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="292" />
         <source>Show a pairing code</source>
         <translation>显示配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="383" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="294" />
         <source>A code another computer joins with, without the recovery code</source>
         <translation>另一台电脑无需恢复码即可用它加入的代码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="386" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="297" />
         <source>Sync now</source>
         <translation>立即同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="388" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="299" />
         <source>Turn off sync on this computer…</source>
         <translation>在这台电脑上关闭同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="443" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="347" />
         <source>Show them</source>
         <translation>查看</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="447" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="351" />
         <source>Memories edited on two computers at once</source>
         <translation>在两台电脑上同时被编辑的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="452" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="356" />
         <source>(deleted)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="454" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="358" />
         <source>%1 (also edited on %2, %3)</source>
         <translation>%1（%2 上也编辑过，%3）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="493" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="397" />
         <source>None yet. On the other computer, choose Join a synced profile in Settings &gt; Sync, with this folder and a pairing code (Show a pairing code, below).</source>
         <translation>还没有。在另一台电脑上，打开“设置 &gt; 同步”，选择“加入一个已同步的配置”，使用这个文件夹和一个配对码（见下方的“显示配对码”）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="499" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="403" />
         <source>None yet. On the other computer, choose Join a synced profile in Settings &gt; Sync, with this folder and the recovery code or a pairing code.</source>
         <translation>还没有。在另一台电脑上，打开“设置 &gt; 同步”，选择“加入一个已同步的配置”，用这个文件夹以及恢复码或配对码加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="521" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="425" />
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="558" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="462" />
         <source>A computer's name cannot be empty: type a few letters.</source>
         <translation>电脑名称不能为空：请输入几个字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="566" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="470" />
         <source>Renamed.</source>
         <translation>已重命名。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="571" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="475" />
         <source>Remove a computer</source>
         <translation>移除一台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="573" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="477" />
         <source>Remove “%1” from this sync? The others get a new key that it is not given: it cannot read anything changed from now on. What it already holds stays on it. Do this if it was lost or stolen, or is no longer yours.</source>
         <translation>要把“%1”从这个同步中移除吗？其他电脑会换用一把不给它的新密钥：从现在起的任何更改它都读不到。它已有的内容仍留在它上面。如果它丢失、被盗或已不属于你，请这样做。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="582" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="486" />
         <source>Removing %1…</source>
         <translation>正在移除 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="585" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="489" />
         <source>%1 was removed.</source>
         <translation>已移除 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="591" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="495" />
         <source>Move sync to another folder</source>
         <translation>把同步移到另一个文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="596" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="500" />
         <source>Moving sync to %1…</source>
         <translation>正在把同步移到 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="602" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="506" />
         <source>This profile now syncs through %1. On your other computers, choose Move to another folder… with the same folder once the engine has brought it there. The old folder is no longer used here: delete it once every computer has moved.</source>
         <translation>这个档案现在通过 %1 同步。等同步引擎把这个文件夹带到你的其他电脑后，在那些电脑上选择“移到另一个文件夹…”并选同一个文件夹。这台电脑不再使用旧文件夹：等所有电脑都移过去后，可以删除它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="636" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="540" />
         <source>Turn off sync</source>
         <translation>关闭同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="638" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="542" />
         <source>Stop syncing this profile on this computer? Everything it holds stays here, and the other computers go on syncing without it.</source>
         <translation>要在这台电脑上停止同步这个配置吗？它的全部内容仍保留在这里，其他电脑会在没有它的情况下继续同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="647" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="551" />
         <source>Sync is off on this computer.</source>
         <translation>这台电脑上的同步已关闭。</translation>
     </message>

@@ -83,9 +83,9 @@ def folder(tmp_path: Path) -> Path:
 
 def set_up(qtbot: Any, page: SyncPage, folder: Path, name: str) -> None:
     assert not page.showing_on()  # off: set up or join
-    page.name.setText(name)
-    page.set_up_folder.setText(str(folder))
-    qtbot.mouseClick(page.set_up_button, Qt.MouseButton.LeftButton)
+    page.off_page.name.setText(name)
+    page.off_page.set_up_folder.setText(str(folder))
+    qtbot.mouseClick(page.off_page.set_up_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: page.showing_on(), timeout=WAIT)
     idle(qtbot)
 
@@ -115,11 +115,12 @@ def test_set_up_then_join_with_a_pairing_code_and_memories_reach_the_other_windo
     said: list[str] = []
     laptop.context.hub.status.connect(lambda text, _ms: said.append(text))
     desktop_page = page_of(qtbot, desktop)
-    assert desktop_page.join_button.isEnabled() and desktop_page.join_note.isHidden()
-    desktop_page.name.setText("desktop")
-    desktop_page.join_folder.setText(str(folder))
-    desktop_page.code.setText(code)
-    qtbot.mouseClick(desktop_page.join_button, Qt.MouseButton.LeftButton)
+    assert desktop_page.off_page.join_button.isEnabled()
+    assert desktop_page.off_page.join_note.isHidden()
+    desktop_page.off_page.name.setText("desktop")
+    desktop_page.off_page.join_folder.setText(str(folder))
+    desktop_page.off_page.code.setText(code)
+    qtbot.mouseClick(desktop_page.off_page.join_button, Qt.MouseButton.LeftButton)
     # what arrived, said once
     qtbot.waitUntil(lambda: desktop_page.status.text().startswith("Joined: "), timeout=WAIT)
     counts = desktop.context.app.counts()
@@ -141,7 +142,7 @@ def test_set_up_then_join_with_a_pairing_code_and_memories_reach_the_other_windo
     desktop.syncing.run_pass()
     qtbot.waitUntil(lambda: "Synced with laptop" in desktop_page.state.text(), timeout=WAIT)
     assert desktop_page.state.text() == desktop.sync_status.text()
-    assert desktop_page.code.text() == ""  # the code is not left on the screen
+    assert desktop_page.off_page.code.text() == ""  # the code is not left on the screen
     # what the laptop held is in the desktop's browser (the core announced it)
     qtbot.waitUntil(lambda: "I keep bees in Hangzhou" in texts(desktop), timeout=WAIT)
     bees = next(m for m in desktop.context.app.memories.list() if m.text.startswith("I keep"))
@@ -204,9 +205,9 @@ def test_joining_a_passphrase_profile_keeps_this_ones_own_recovery_code(
     try:
         laptop.sync.set_up(folder, "laptop")
         page = page_of(qtbot, second)
-        page.join_folder.setText(str(folder))
-        page.code.setText(laptop.sync.offer_pairing())
-        qtbot.mouseClick(page.join_button, Qt.MouseButton.LeftButton)
+        page.off_page.join_folder.setText(str(folder))
+        page.off_page.code.setText(laptop.sync.offer_pairing())
+        qtbot.mouseClick(page.off_page.join_button, Qt.MouseButton.LeftButton)
         qtbot.waitUntil(lambda: page.status.text().startswith("Joined: "), timeout=WAIT)
         assert page.status.text().endswith(
             "The profile you joined has no recovery code (a passphrase protects it): this "
@@ -224,12 +225,12 @@ def test_a_profile_with_data_cannot_join_and_is_told_why(
     window.context.app.memories.add(NewMemory("I play the cello", kind="fact"))
     page = page_of(qtbot, window)
     assert not page.showing_on()
-    assert not page.join_button.isEnabled() and not page.code.isEnabled()
-    assert page.join_note.isVisible()
-    assert "cannot join" in page.join_note.text() and "nothing here is changed" in (
-        page.join_note.text()
+    assert not page.off_page.join_button.isEnabled() and not page.off_page.code.isEnabled()
+    assert page.off_page.join_note.isVisible()
+    assert "cannot join" in page.off_page.join_note.text() and "nothing here is changed" in (
+        page.off_page.join_note.text()
     )
-    assert page.set_up_button.isEnabled()  # setting up is offered instead
+    assert page.off_page.set_up_button.isEnabled()  # setting up is offered instead
     assert window.context.app.memories.count() == 1
 
 
@@ -328,10 +329,10 @@ def test_remove_a_computer_after_confirming_then_turn_off(
     laptop_page = page_of(qtbot, window)
     set_up(qtbot, laptop_page, folder, "laptop")
     desktop_page = page_of(qtbot, second)
-    desktop_page.name.setText("desktop")
-    desktop_page.join_folder.setText(str(folder))
-    desktop_page.code.setText(profile.db.new_recovery_code)  # the recovery code this time
-    qtbot.mouseClick(desktop_page.join_button, Qt.MouseButton.LeftButton)
+    desktop_page.off_page.name.setText("desktop")
+    desktop_page.off_page.join_folder.setText(str(folder))
+    desktop_page.off_page.code.setText(profile.db.new_recovery_code)  # the recovery code this time
+    qtbot.mouseClick(desktop_page.off_page.join_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: desktop_page.showing_on(), timeout=WAIT)
     idle(qtbot)
     window.syncing.run_pass()
@@ -397,7 +398,7 @@ def test_remove_a_computer_after_confirming_then_turn_off(
     assert not window.context.app.sync.enabled
     assert not window.syncing.timer.isActive()
     qtbot.waitUntil(lambda: window.sync_status.isHidden(), timeout=WAIT)
-    assert laptop_page.name.text() == "laptop"  # its name is offered again, not forgotten
+    assert laptop_page.off_page.name.text() == "laptop"  # its name is offered again, not forgotten
 
 
 def test_memories_edited_on_both_computers_are_findable_from_settings(
@@ -785,9 +786,9 @@ def test_joining_a_large_profile_says_how_far_it_got(
     desktop.syncing.progress.connect(
         lambda *_: shown.append((page.status.text(), desktop.syncing.status_text()))
     )
-    page.join_folder.setText(str(folder))
-    page.code.setText(profile.db.new_recovery_code)
-    qtbot.mouseClick(page.join_button, Qt.MouseButton.LeftButton)
+    page.off_page.join_folder.setText(str(folder))
+    page.off_page.code.setText(profile.db.new_recovery_code)
+    qtbot.mouseClick(page.off_page.join_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: page.status.text().startswith("Joined: "), timeout=WAIT * 3)
     total = APPLY_BATCH // 100 * 101 + 2 * 101
     assert (
