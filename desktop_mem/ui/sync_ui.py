@@ -1,6 +1,7 @@
-"""Settings > Sync (set up, join, the computers, join again, conflicts); the passes, the
-status bar's line and every call to the service are the controller's
-(ui/sync_controller.py)."""
+"""Settings > Sync: the page (sync on: the folder, this computer, the other computers,
+join again, conflicts; off: setting up or joining, ui/sync_setup.py; what merges
+dropped, ui/sync_lost.py, either way); the passes, the status bar's line and every call
+to the service are the sync controller's (ui/sync_controller.py)."""
 
 from __future__ import annotations
 

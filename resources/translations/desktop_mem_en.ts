@@ -364,12 +364,12 @@
 <context>
     <name>SyncPage</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="143" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="144" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n memory</numerusform><numerusform>%n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="145" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="146" />
         <source>%n conversation(s)</source>
         <translation><numerusform>%n conversation</numerusform><numerusform>%n conversations</numerusform></translation>
     </message>

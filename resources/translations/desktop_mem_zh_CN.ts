@@ -3334,244 +3334,244 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SyncPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="209" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="210" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="280" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="281" />
         <source>The recovery code, or a pairing code</source>
         <translation>恢复码，或配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="287" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="288" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="92" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="93" />
         <source>Setting up sync…</source>
         <translation>正在设置同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="97" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="98" />
         <source>Joining: bringing in everything the other computers hold…</source>
         <translation>正在加入：正在取回其他电脑上的全部内容…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="105" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="106" />
         <source>Joining: %1 of %2 records from %3 taken in…</source>
         <translation>正在加入：已从 %3 收取 %2 条记录中的 %1 条…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="114" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="115" />
         <source>Enter a pairing code shown on one of your other computers.</source>
         <translation>请输入你的另一台电脑上显示的配对码。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="120" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="121" />
         <source>Joining again…</source>
         <translation>正在重新加入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="142" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="143" />
         <source>Joined: %1 and %2 are here.</source>
         <translation>已加入：%1和%2已在这里。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="143" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="144" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="145" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="146" />
         <source>%n conversation(s)</source>
         <translation><numerusform>%n 个对话</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="151" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="163" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="152" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="164" />
         <source>%1 %2</source>
         <translation>%1%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="156" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="157" />
         <source>%1 lets this computer in at its next sync; until then what you change here waits to be sent.</source>
         <translation>%1 会在下次同步时让这台电脑加入；在此之前，你在这里的更改会等待发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="165" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="166" />
         <source>Sync is on.</source>
         <translation>同步已开启。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="173" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="174" />
         <source>From now on the recovery code of the profile you joined opens this profile: the recovery code shown when this profile was first opened no longer does.</source>
         <translation>从现在起，打开这个配置要用你加入的那个配置的恢复码：这个配置第一次打开时显示的恢复码已不再有效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="178" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="179" />
         <source>The profile you joined has no recovery code (a passphrase protects it): this profile keeps its own, the one shown when it was first opened.</source>
         <translation>你加入的配置没有恢复码（它由密码保护）：这个配置保留自己的恢复码，也就是它第一次打开时显示的那个。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="198" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="199" />
         <source>Move to another folder…</source>
         <translation>移到另一个文件夹…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="201" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="202" />
         <source>Sync through another folder from now on (the engine's folder moved, or you use another engine). The same key and the same computer: nothing is sent again.</source>
         <translation>从现在起通过另一个文件夹同步（同步引擎的文件夹移动了，或你换了引擎）。密钥和这台电脑都不变：不会重新发送任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="217" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="218" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="221" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="222" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="225" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="226" />
         <source>This computer</source>
         <translation>这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="230" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="231" />
         <source>Other computers</source>
         <translation>其他电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="261" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="262" />
         <source>The other version of each is in its history. Double-click to open it.</source>
         <translation>每条记忆的另一个版本都在它的历史中。双击即可打开。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="268" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="281" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="269" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="282" />
         <source>Join again</source>
         <translation>重新加入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="272" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="273" />
         <source>Show a pairing code on one of your other computers (Settings &gt; Sync) and enter it here. This computer joins as a new one and keeps everything it holds: what changed here since is sent, what the others did is taken in.</source>
         <translation>在你的另一台电脑上显示配对码（设置 &gt; 同步），然后在这里输入。这台电脑会作为新电脑加入，并保留它已有的全部内容：这里之后的改动会发送出去，其他电脑的改动会同步过来。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="292" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="293" />
         <source>Show a pairing code</source>
         <translation>显示配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="294" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="295" />
         <source>A code another computer joins with, without the recovery code</source>
         <translation>另一台电脑无需恢复码即可用它加入的代码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="297" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="298" />
         <source>Sync now</source>
         <translation>立即同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="299" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="300" />
         <source>Turn off sync on this computer…</source>
         <translation>在这台电脑上关闭同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="347" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="348" />
         <source>Show them</source>
         <translation>查看</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="351" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="352" />
         <source>Memories edited on two computers at once</source>
         <translation>在两台电脑上同时被编辑的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="356" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="357" />
         <source>(deleted)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="358" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="359" />
         <source>%1 (also edited on %2, %3)</source>
         <translation>%1（%2 上也编辑过，%3）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="397" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="398" />
         <source>None yet. On the other computer, choose Join a synced profile in Settings &gt; Sync, with this folder and a pairing code (Show a pairing code, below).</source>
         <translation>还没有。在另一台电脑上，打开“设置 &gt; 同步”，选择“加入一个已同步的配置”，使用这个文件夹和一个配对码（见下方的“显示配对码”）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="403" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="404" />
         <source>None yet. On the other computer, choose Join a synced profile in Settings &gt; Sync, with this folder and the recovery code or a pairing code.</source>
         <translation>还没有。在另一台电脑上，打开“设置 &gt; 同步”，选择“加入一个已同步的配置”，用这个文件夹以及恢复码或配对码加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="425" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="426" />
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="462" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="463" />
         <source>A computer's name cannot be empty: type a few letters.</source>
         <translation>电脑名称不能为空：请输入几个字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="470" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="471" />
         <source>Renamed.</source>
         <translation>已重命名。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="475" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="476" />
         <source>Remove a computer</source>
         <translation>移除一台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="477" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="478" />
         <source>Remove “%1” from this sync? The others get a new key that it is not given: it cannot read anything changed from now on. What it already holds stays on it. Do this if it was lost or stolen, or is no longer yours.</source>
         <translation>要把“%1”从这个同步中移除吗？其他电脑会换用一把不给它的新密钥：从现在起的任何更改它都读不到。它已有的内容仍留在它上面。如果它丢失、被盗或已不属于你，请这样做。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="486" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="487" />
         <source>Removing %1…</source>
         <translation>正在移除 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="489" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="490" />
         <source>%1 was removed.</source>
         <translation>已移除 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="495" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="496" />
         <source>Move sync to another folder</source>
         <translation>把同步移到另一个文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="500" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="501" />
         <source>Moving sync to %1…</source>
         <translation>正在把同步移到 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="506" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="507" />
         <source>This profile now syncs through %1. On your other computers, choose Move to another folder… with the same folder once the engine has brought it there. The old folder is no longer used here: delete it once every computer has moved.</source>
         <translation>这个档案现在通过 %1 同步。等同步引擎把这个文件夹带到你的其他电脑后，在那些电脑上选择“移到另一个文件夹…”并选同一个文件夹。这台电脑不再使用旧文件夹：等所有电脑都移过去后，可以删除它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="540" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="541" />
         <source>Turn off sync</source>
         <translation>关闭同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="542" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="543" />
         <source>Stop syncing this profile on this computer? Everything it holds stays here, and the other computers go on syncing without it.</source>
         <translation>要在这台电脑上停止同步这个配置吗？它的全部内容仍保留在这里，其他电脑会在没有它的情况下继续同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="551" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="552" />
         <source>Sync is off on this computer.</source>
         <translation>这台电脑上的同步已关闭。</translation>
     </message>
