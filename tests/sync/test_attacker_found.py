@@ -515,14 +515,6 @@ def test_a_join_taken_out_of_the_folder_does_not_leave_out_one_that_joined_later
     assert "Written on the newcomer" in laptop.texts()
 
 
-@pytest.mark.xfail(
-    reason="design: what a removed computer wrote before a computer took its removal in "
-    "is kept there, and not sent on; the removal does not say how far its writer had read "
-    "the removed computer, so the others cannot drop what came after. A fix: the key file "
-    "that removes a computer names the last of its files its writer took in, and a "
-    "computer taking the removal in undoes what it took from later ones",
-    strict=True,
-)
 def test_what_the_thief_wrote_while_its_removal_was_hidden_does_not_stay(
     computers: Computers,
 ) -> None:
@@ -549,6 +541,54 @@ def test_what_the_thief_wrote_while_its_removal_was_hidden_does_not_stay(
     assert stolen.syncer.device in desktop.syncer.chain().removed
     assert desktop.texts() == laptop.texts()
     assert "Written by the thief after the removal" not in desktop.texts()
+
+
+def test_what_the_thief_edited_and_deleted_while_its_removal_was_hidden_comes_back(
+    computers: Computers,
+) -> None:
+    """The same with the thief's edit and deletion of memories the others wrote, and a
+    memory of its own from before its removal, which stands: once the removal reaches
+    the desktop, the edit and the deletion are undone there (what they overwrote comes
+    back from the laptop, which never took them), the thief's old memory stays, and
+    nothing of it travels on, not even in a snapshot the desktop wrote meanwhile."""
+    laptop, desktop, stolen = _three(computers)
+    stolen.service.memories.add(NewMemory("Written by the stolen computer while it was in"))
+    laptop.service.memories.add(NewMemory("My passport number ends in 417"))
+    laptop.service.memories.add(NewMemory("My sister lives in Porto"))
+    for c in (stolen, laptop, desktop, stolen):
+        c.sync()
+    on_stolen = {m.text: m.id for m in stolen.service.memories.list()}
+    kept, gone = on_stolen["My passport number ends in 417"], on_stolen["My sister lives in Porto"]
+    laptop.syncer.remove(stolen.syncer.device)
+    layout = laptop.syncer.layout()
+    removal = laptop.syncer.chain().current
+    path = layout.keys / files.key_name(removal.number, removal.writer)
+    saved = path.read_bytes()
+    path.unlink()
+    stolen.service.memories.edit(kept, text="My passport number ends in 999")
+    stolen.service.memories.delete([gone])
+    stolen.service.memories.add(NewMemory("Written by the thief after the removal"))
+    stolen.sync()
+    desktop.sync(compact=True)  # its snapshot carries what it took in
+    assert "My passport number ends in 999" in desktop.texts()
+    path.write_bytes(saved)
+    for _ in range(2):
+        for c in (laptop, desktop):
+            c.sync()
+    expected = sorted(
+        [
+            "Shared before the theft",
+            "Written by the stolen computer while it was in",
+            "My passport number ends in 417",
+            "My sister lives in Porto",
+        ]
+    )
+    assert sorted(desktop.texts()) == expected
+    assert sorted(laptop.texts()) == expected
+    history = desktop.service.memories.history(
+        next(m.id for m in desktop.service.memories.list() if "passport" in m.text)
+    )
+    assert not any("999" in (h.text or "") for h in history)
 
 
 @pytest.mark.xfail(

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from desktop_mem.core.db.connection import Connection
 from desktop_mem.core.db.files import sibling
 from desktop_mem.core.errors import SyncError, SyncRefused
 from desktop_mem.core.events import KeyChanged, MemoriesChanged, SyncChanged
@@ -487,6 +488,11 @@ class Syncer:
         repair = self._check_own(layout, chain)
         if repair.split:
             chain = self._reloaded(chain)
+        # a removal known here for the first time: what the removed computer wrote that
+        # its carrier's files do not hold is undone, and the others are read again
+        result.undone += self.incoming.lawful.sweep(
+            layout, chain, self.incoming.reading, self._stamp_pending
+        )
         device = self.device
         keys = self.device_keys()
         self._retire(layout, chain, keys)
@@ -768,6 +774,13 @@ class Syncer:
             self._take_out(layout, chain, keys, device)
             self.outgoing.write_status(layout, chain, keys)
         self.profile.events.emit(SyncChanged("removed"))
+
+    def _stamp_pending(self, conn: Connection) -> None:
+        """What changed here since the last pass gets its stamp now (filed in the next
+        change file, written later in the pass)."""
+        replica = self.state.replica()
+        if replica.pending():
+            self.outgoing.export_in(conn, replica)
 
     def _take_out(
         self, layout: files.Layout, chain: KeyChain, keys: crypto.DeviceKeys, device: str
