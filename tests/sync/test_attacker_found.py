@@ -3,6 +3,7 @@ smallest schedule that broke a promise of docs/security.md ("Sync"), as it was f
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 from pathlib import Path
@@ -591,15 +592,6 @@ def test_what_the_thief_edited_and_deleted_while_its_removal_was_hidden_comes_ba
     assert not any("999" in (h.text or "") for h in history)
 
 
-@pytest.mark.xfail(
-    reason="design: a key file is found by its name (number and writer), and a computer "
-    "that took one keeps it, but only its writer puts it in the folder; the thief can "
-    "write its key file again, differently, once a computer took the first and built on "
-    "it. A fix: the computers that build on a key file put it back when it is missing or "
-    "different (a file named by its digest, which no one can write otherwise), or a key "
-    "file carries the records it builds on",
-    strict=True,
-)
 def test_a_key_file_the_thief_writes_again_does_not_strand_the_others(
     computers: Computers,
 ) -> None:
@@ -623,6 +615,40 @@ def test_a_key_file_the_thief_writes_again_does_not_strand_the_others(
         for c in (laptop, desktop):
             c.sync()
     assert "Written on the laptop after" in desktop.texts()
+
+
+def test_a_key_file_carries_only_what_it_builds_on_as_it_was(computers: Computers) -> None:
+    """What a key file carries of the key files it builds on is taken only for a parent
+    it names, and only when the bytes are that parent (their digest): anything else
+    it says it carries (another file, a changed copy, not base64) is left out."""
+    laptop, _desktop, stolen = _three(computers)
+    first = laptop.syncer.chain().current
+    laptop.syncer.remove(stolen.syncer.device)
+    layout = laptop.syncer.layout()
+    removal = laptop.syncer.chain().current
+    sync_id = layout.sync_id
+    parent = records.read_key_file(
+        layout.keys / files.key_name(first.number, first.writer), sync_id, first.number,
+        first.writer,
+    )  # fmt: skip
+    child = records.read_key_file(
+        layout.keys / files.key_name(removal.number, removal.writer), sync_id,
+        removal.number, removal.writer,
+    )  # fmt: skip
+    assert parent.record.digest in (child.record.parents or ())
+    whole = base64.b64encode(parent.data).decode()
+    changed = base64.b64encode(parent.data[:-1] + bytes([parent.data[-1] ^ 1])).decode()
+
+    def carrying(carries: object) -> list[str]:
+        body = {**child.body, "carries": carries}
+        kf = records.KeyFile(child.record, body, child.data)
+        return [k.record.digest for k in records.carried(kf, sync_id)]
+
+    assert carrying({parent.record.digest: whole}) == [parent.record.digest]
+    assert carrying({"0" * 64: whole}) == []  # not a parent it names
+    assert carrying({parent.record.digest: changed}) == []
+    assert carrying({parent.record.digest: "not base64!"}) == []
+    assert carrying(["not", "a", "map"]) == []
 
 
 def test_a_generation_written_without_a_key_to_write_with_keeps_the_recovery_authority(
