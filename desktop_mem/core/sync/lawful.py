@@ -195,11 +195,13 @@ class Lawful:
         deletion). How many were dropped."""
         if not chain.removed or chain.membership is None:
             return 0
-        done = set(json.loads(self.state.get("screened") or "[]"))
-        todo = sorted(set(chain.removed) - done)
+        done = _screened(self.state.get("screened"))
+        carriers = self.carriers(chain)
+        # each removal once, and again when the computer that carries it changed (it was
+        # taken out in turn): what stands is then what the new one's files hold
+        todo = sorted(x for x in chain.removed if x not in done or done[x] != carriers.get(x))
         if not todo:
             return 0
-        carriers = self.carriers(chain)
         me = self.state.device
         dropped = 0
         with self.state.db.transaction() as conn:
@@ -210,7 +212,7 @@ class Lawful:
                 if by is not None and by != me:
                     held = self.stands(layout, chain, by, x)
                     dropped += self._drop(conn, x, held)
-                done.add(x)
+                done[x] = by
             capture.set_recording(conn, True)
             if dropped:
                 # what the dropped records overwrote or deleted comes back from whoever
@@ -220,7 +222,7 @@ class Lawful:
                 conn.execute("UPDATE sync_peers SET applied = 0 WHERE removed = 0")
                 reading.save(conn)
                 self.state.set(conn, {"partial": None})
-            self.state.set(conn, {"screened": json.dumps(sorted(done))})
+            self.state.set(conn, {"screened": json.dumps(done, sort_keys=True)})
         if dropped:
             log.info(
                 "sync: %d changes a removed computer made after its removal were undone", dropped
@@ -277,6 +279,20 @@ class Lawful:
         if memories:
             self.profile.memories.purge_rows(conn, memories)
         return dropped
+
+
+def _screened(text: str | None) -> dict[str, str | None]:
+    """The removals swept here, each with the computer that carried it then (a list of
+    ids from before the carrier was kept: carried by no one known)."""
+    try:
+        value = json.loads(text or "{}")
+    except ValueError:
+        return {}
+    if isinstance(value, list):
+        return {str(x): "" for x in value}
+    if not isinstance(value, dict):
+        return {}
+    return {str(x): (str(by) if isinstance(by, str) else None) for x, by in value.items()}
 
 
 def _rows(conn: Connection, sql: str, device: str) -> Iterator[tuple[str, str, int, str | None]]:

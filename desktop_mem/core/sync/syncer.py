@@ -792,12 +792,16 @@ class Syncer:
         with self.db.transaction() as conn:
             self.state.set(conn, {"keys": json.dumps(chain.to_dict())})
             conn.execute("UPDATE sync_peers SET removed = 1 WHERE device = ?", (device,))
-            # what it wrote that stands is this computer's to carry from now on
+            # what it wrote that stands is this computer's to carry from now on, and what
+            # it carried of the computers removed before it (whose carrier it may have
+            # been: core/sync/lawful.py): all of it goes out in this computer's files
             seq = self.state.int("seq") + 1
+            carried = sorted({device, *chain.removed})
+            marks = ",".join("?" * len(carried))
             moved = conn.execute(
-                "UPDATE sync_records SET seq = ? WHERE device = ?", (seq, device)
+                f"UPDATE sync_records SET seq = ? WHERE device IN ({marks})", (seq, *carried)
             ).rowcount
-            moved += self.profile.memories.refile_versions(conn, [device], seq)
+            moved += self.profile.memories.refile_versions(conn, carried, seq)
             if moved:
                 self.state.set(conn, {"seq": str(seq)})
         # its standing records go out under this computer's name, their stamps
