@@ -207,12 +207,17 @@ class Lawful:
         with self.state.db.transaction() as conn:
             stamp(conn)
             capture.set_recording(conn, False)  # undoing is no change of this computer's
+            carry: list[str] = []
             for x in todo:
                 by = carriers.get(x)
                 if by is not None and by != me:
                     held = self.stands(layout, chain, by, x)
                     dropped += self._drop(conn, x, held)
+                elif by == me:
+                    carry.append(x)
                 done[x] = by
+            if carry:
+                self._carry(conn, carry)
             capture.set_recording(conn, True)
             if dropped:
                 # what the dropped records overwrote or deleted comes back from whoever
@@ -228,6 +233,19 @@ class Lawful:
                 "sync: %d changes a removed computer made after its removal were undone", dropped
             )
         return dropped
+
+    def _carry(self, conn: Connection, removed: list[str]) -> None:
+        """This computer carries these removed computers now (it removed them, or took
+        out the one that did): everything of theirs it holds goes out in its next change
+        file, so that its files hold what stands of them."""
+        seq = self.state.int("seq") + 1
+        marks = ",".join("?" * len(removed))
+        moved = conn.execute(
+            f"UPDATE sync_records SET seq = ? WHERE device IN ({marks})", (seq, *removed)
+        ).rowcount
+        moved += self.profile.memories.refile_versions(conn, removed, seq)
+        if moved:
+            self.state.set(conn, {"seq": str(seq)})
 
     def _drop(self, conn: Connection, x: str, held: Stands) -> int:
         memories: list[int] = []
