@@ -586,6 +586,11 @@ def test_what_the_thief_edited_and_deleted_while_its_removal_was_hidden_comes_ba
     )
     assert sorted(desktop.texts()) == expected
     assert sorted(laptop.texts()) == expected
+    # what was undone is kept for the user to look at, said as written on the stolen one
+    undone = {item.text for item in desktop.syncer.lost() if item.kind == "memory_removed"}
+    assert undone == {"Written by the thief after the removal", "My passport number ends in 999"}
+    assert {item.device for item in desktop.syncer.lost()} == {stolen.syncer.device}
+    assert not laptop.syncer.lost()
     history = desktop.service.memories.history(
         next(m.id for m in desktop.service.memories.list() if "passport" in m.text)
     )

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 
 from desktop_mem.core.db.connection import Connection
 from desktop_mem.core.errors import SyncRefused
-from desktop_mem.core.sync import capture, files
+from desktop_mem.core.sync import capture, files, lost
 from desktop_mem.core.sync import known as sync_records
 from desktop_mem.core.sync.keys import KeyChain
 from desktop_mem.core.sync.membership import carrier
@@ -76,6 +76,8 @@ class Lawful:
         # what each of a carrier's files holds, by its name and mark (a file is read
         # again only when it changed): {(device, name): (mark, {removed id: Stands})}
         self._files: dict[tuple[str, str], tuple[object, dict[str, Stands]]] = {}
+        # what the last sweep kept for the user ((way, computer) each, as merges say it)
+        self.lost: list[tuple[str, str]] = []
 
     # -- who carries whom -----------------------------------------------------------------
 
@@ -193,6 +195,7 @@ class Lawful:
         in is read again from its first file. `stamp` gives what changed here its stamp
         first (a change made here to what is dropped goes out as it was made, not as a
         deletion). How many were dropped."""
+        self.lost = []
         if not chain.removed or chain.membership is None:
             return 0
         done = _screened(self.state.get("screened"))
@@ -234,6 +237,12 @@ class Lawful:
             )
         return dropped
 
+    def _said(self, conn: Connection, x: str, uid: str, text: str, kind: object) -> None:
+        """A memory's text undone, kept for the user to look at (it may be theirs: a
+        computer removed while it had changes the remover had not read yet)."""
+        if lost.record(conn, lost.REMOVED, uid, x, text, str(kind) if kind else None):
+            self.lost.append((lost.REMOVED, x))
+
     def _carry(self, conn: Connection, removed: list[str]) -> None:
         """This computer carries these removed computers now (it removed them, or took
         out the one that did): everything of theirs it holds goes out in its next change
@@ -263,9 +272,12 @@ class Lawful:
             if kind == MEMORY:
                 conn.execute("DELETE FROM sync_records WHERE kind = ? AND uid = ?", (CONTEXT, uid))
                 conn.execute("DELETE FROM sync_conflicts WHERE uid = ?", (uid,))
-                row = conn.execute("SELECT id FROM memories WHERE uid = ?", (uid,)).fetchone()
+                row = conn.execute(
+                    "SELECT id, text, kind FROM memories WHERE uid = ?", (uid,)
+                ).fetchone()
                 if row:
                     memories.append(int(row[0]))
+                    self._said(conn, x, uid, str(row[1] or ""), row[2])
             elif kind == CONTEXT:
                 self.profile.memories.put_arrived_context(conn, uid, None)
             elif kind == MESSAGE:
@@ -280,15 +292,15 @@ class Lawful:
                     self.profile.conversations.remove_arrived_conversation(conn, int(row[0]))
             # a setting keeps its value until a computer still in sends one
         going = set(memories)
-        versions = [
-            int(vid)
-            for vid, mid, uid, clock in conn.execute(
-                "SELECT h.id, m.id, m.uid, h.sync_clock FROM memory_history h "
-                "JOIN memories m ON m.id = h.memory_id WHERE h.sync_device = ?",
-                (x,),
-            ).fetchall()
-            if int(mid) not in going and (str(uid), int(clock)) not in held.versions
-        ]
+        versions: list[int] = []
+        for vid, mid, uid, clock, text, memory_kind in conn.execute(
+            "SELECT h.id, m.id, m.uid, h.sync_clock, h.text, h.kind FROM memory_history h "
+            "JOIN memories m ON m.id = h.memory_id WHERE h.sync_device = ?",
+            (x,),
+        ).fetchall():
+            if int(mid) not in going and (str(uid), int(clock)) not in held.versions:
+                versions.append(int(vid))
+                self._said(conn, x, f"{uid}:{int(clock)}", str(text or ""), memory_kind)
         dropped += len(versions)
         if versions:
             self.profile.memories.drop_versions(conn, versions)

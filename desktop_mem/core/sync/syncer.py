@@ -493,6 +493,7 @@ class Syncer:
         result.undone += self.incoming.lawful.sweep(
             layout, chain, self.incoming.reading, self._stamp_pending
         )
+        result.applied.lost += self.incoming.lawful.lost
         device = self.device
         keys = self.device_keys()
         self._retire(layout, chain, keys)
