@@ -1241,8 +1241,15 @@ class World:
                 self.violated(f"{box.name} took in the removal holding the thief's canaries")
             if box.laundered:
                 self.stats["known: what the thief wrote taken in before the removal"] += 1
+        # once its pass has taken the removal in, what the thief wrote is undone there,
+        # whenever it was taken in (core/sync/lawful.py)
+        held = {x for x in box.texts() if x.startswith(CANARY)}
+        if held and self.stolen_id in json.loads(box.c.syncer.state.get("screened") or "[]"):
+            self.violated(
+                f"{box.name} keeps what the thief wrote after its removal: {sorted(held)[:3]}"
+            )
         # (one another computer took in before the removal reached it, and passed on)
-        found = {x for x in box.texts() if x.startswith(CANARY)} - self._laundered()
+        found = held - self._laundered()
         if found:
             self.violated(
                 f"{box.name} applied what the thief wrote after its removal: {sorted(found)[:3]}"
@@ -1358,7 +1365,7 @@ class World:
             self.violated(f"{len(lost)} memories made and never deleted are lost")
         t = self.thief
         canaries = {x for b in self.boxes for x in b.texts() if x.startswith(CANARY)}
-        if canaries - self._laundered():
+        if canaries:
             self.violated(f"the thief's canaries are on every computer: {sorted(canaries)[:3]}")
         if t is not None:
             self.run_stolen_app(t, strict=True)

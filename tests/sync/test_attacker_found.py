@@ -3,6 +3,7 @@ smallest schedule that broke a promise of docs/security.md ("Sync"), as it was f
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 from pathlib import Path
@@ -515,14 +516,6 @@ def test_a_join_taken_out_of_the_folder_does_not_leave_out_one_that_joined_later
     assert "Written on the newcomer" in laptop.texts()
 
 
-@pytest.mark.xfail(
-    reason="design: what a removed computer wrote before a computer took its removal in "
-    "is kept there, and not sent on; the removal does not say how far its writer had read "
-    "the removed computer, so the others cannot drop what came after. A fix: the key file "
-    "that removes a computer names the last of its files its writer took in, and a "
-    "computer taking the removal in undoes what it took from later ones",
-    strict=True,
-)
 def test_what_the_thief_wrote_while_its_removal_was_hidden_does_not_stay(
     computers: Computers,
 ) -> None:
@@ -551,15 +544,59 @@ def test_what_the_thief_wrote_while_its_removal_was_hidden_does_not_stay(
     assert "Written by the thief after the removal" not in desktop.texts()
 
 
-@pytest.mark.xfail(
-    reason="design: a key file is found by its name (number and writer), and a computer "
-    "that took one keeps it, but only its writer puts it in the folder; the thief can "
-    "write its key file again, differently, once a computer took the first and built on "
-    "it. A fix: the computers that build on a key file put it back when it is missing or "
-    "different (a file named by its digest, which no one can write otherwise), or a key "
-    "file carries the records it builds on",
-    strict=True,
-)
+def test_what_the_thief_edited_and_deleted_while_its_removal_was_hidden_comes_back(
+    computers: Computers,
+) -> None:
+    """The same with the thief's edit and deletion of memories the others wrote, and a
+    memory of its own from before its removal, which stands: once the removal reaches
+    the desktop, the edit and the deletion are undone there (what they overwrote comes
+    back from the laptop, which never took them), the thief's old memory stays, and
+    nothing of it travels on, not even in a snapshot the desktop wrote meanwhile."""
+    laptop, desktop, stolen = _three(computers)
+    stolen.service.memories.add(NewMemory("Written by the stolen computer while it was in"))
+    laptop.service.memories.add(NewMemory("My passport number ends in 417"))
+    laptop.service.memories.add(NewMemory("My sister lives in Porto"))
+    for c in (stolen, laptop, desktop, stolen):
+        c.sync()
+    on_stolen = {m.text: m.id for m in stolen.service.memories.list()}
+    kept, gone = on_stolen["My passport number ends in 417"], on_stolen["My sister lives in Porto"]
+    laptop.syncer.remove(stolen.syncer.device)
+    layout = laptop.syncer.layout()
+    removal = laptop.syncer.chain().current
+    path = layout.keys / files.key_name(removal.number, removal.writer)
+    saved = path.read_bytes()
+    path.unlink()
+    stolen.service.memories.edit(kept, text="My passport number ends in 999")
+    stolen.service.memories.delete([gone])
+    stolen.service.memories.add(NewMemory("Written by the thief after the removal"))
+    stolen.sync()
+    desktop.sync(compact=True)  # its snapshot carries what it took in
+    assert "My passport number ends in 999" in desktop.texts()
+    path.write_bytes(saved)
+    for _ in range(2):
+        for c in (laptop, desktop):
+            c.sync()
+    expected = sorted(
+        [
+            "Shared before the theft",
+            "Written by the stolen computer while it was in",
+            "My passport number ends in 417",
+            "My sister lives in Porto",
+        ]
+    )
+    assert sorted(desktop.texts()) == expected
+    assert sorted(laptop.texts()) == expected
+    # what was undone is kept for the user to look at, said as written on the stolen one
+    undone = {item.text for item in desktop.syncer.lost() if item.kind == "memory_removed"}
+    assert undone == {"Written by the thief after the removal", "My passport number ends in 999"}
+    assert {item.device for item in desktop.syncer.lost()} == {stolen.syncer.device}
+    assert not laptop.syncer.lost()
+    history = desktop.service.memories.history(
+        next(m.id for m in desktop.service.memories.list() if "passport" in m.text)
+    )
+    assert not any("999" in (h.text or "") for h in history)
+
+
 def test_a_key_file_the_thief_writes_again_does_not_strand_the_others(
     computers: Computers,
 ) -> None:
@@ -583,6 +620,40 @@ def test_a_key_file_the_thief_writes_again_does_not_strand_the_others(
         for c in (laptop, desktop):
             c.sync()
     assert "Written on the laptop after" in desktop.texts()
+
+
+def test_a_key_file_carries_only_what_it_builds_on_as_it_was(computers: Computers) -> None:
+    """What a key file carries of the key files it builds on is taken only for a parent
+    it names, and only when the bytes are that parent (their digest): anything else
+    it says it carries (another file, a changed copy, not base64) is left out."""
+    laptop, _desktop, stolen = _three(computers)
+    first = laptop.syncer.chain().current
+    laptop.syncer.remove(stolen.syncer.device)
+    layout = laptop.syncer.layout()
+    removal = laptop.syncer.chain().current
+    sync_id = layout.sync_id
+    parent = records.read_key_file(
+        layout.keys / files.key_name(first.number, first.writer), sync_id, first.number,
+        first.writer,
+    )  # fmt: skip
+    child = records.read_key_file(
+        layout.keys / files.key_name(removal.number, removal.writer), sync_id,
+        removal.number, removal.writer,
+    )  # fmt: skip
+    assert parent.record.digest in (child.record.parents or ())
+    whole = base64.b64encode(parent.data).decode()
+    changed = base64.b64encode(parent.data[:-1] + bytes([parent.data[-1] ^ 1])).decode()
+
+    def carrying(carries: object) -> list[str]:
+        body = {**child.body, "carries": carries}
+        kf = records.KeyFile(child.record, body, child.data)
+        return [k.record.digest for k in records.carried(kf, sync_id)]
+
+    assert carrying({parent.record.digest: whole}) == [parent.record.digest]
+    assert carrying({"0" * 64: whole}) == []  # not a parent it names
+    assert carrying({parent.record.digest: changed}) == []
+    assert carrying({parent.record.digest: "not base64!"}) == []
+    assert carrying(["not", "a", "map"]) == []
 
 
 def test_a_generation_written_without_a_key_to_write_with_keeps_the_recovery_authority(

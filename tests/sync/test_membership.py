@@ -17,6 +17,7 @@ from desktop_mem.core.sync.membership import (
     Generation,
     Join,
     Member,
+    carrier,
     evaluate,
 )
 
@@ -221,6 +222,42 @@ def test_one_let_in_just_before_a_removal_it_missed_stays_and_gets_the_key() -> 
     g3 = w.generation("laptop", 3, [g2], ["laptop", "desktop", "tablet"], removed={"stolen"})
     m = _same_in_any_order(w, anchor)
     assert m.settled and m.write == g3
+
+
+def test_the_first_remover_carries_what_the_removed_computer_wrote() -> None:
+    """Whose files say what a removed computer wrote that stands: the writer of the
+    first generation that removed it, the same on every computer, in any order; when
+    that writer was removed too, whoever carries it; no one when they removed each
+    other."""
+    w, g1, anchor = _three()
+    w.computer("phone")
+    w.join("phone", "laptop", g1)
+    # the laptop and the desktop take the thief out at the same time
+    a = w.generation("laptop", 2, [g1], ["laptop", "desktop", "phone"], removed={"stolen"})
+    b = w.generation("desktop", 2, [g1], ["laptop", "desktop", "phone"], removed={"stolen"})
+    later = w.generation("phone", 3, [a, b], ["desktop", "phone"], removed={"stolen", "laptop"})
+    for seed in range(4):
+        m = w.evaluate(anchor, shuffle=seed)
+        gens = list(m.generations.values())
+        assert carrier(reversed(gens), m.removed, "desktop") is None  # not removed
+        assert carrier(gens, m.removed, "laptop") == "phone"
+        # two removals at the same number: the lower writer id is first
+        assert carrier(gens, m.removed, "stolen") == "desktop"
+    # once the desktop is taken out too, the phone carries what the desktop carried
+    w.generation("phone", 4, [later], ["phone"], removed={"stolen", "laptop", "desktop"})
+    m = w.evaluate(anchor)
+    assert carrier(m.generations.values(), m.removed, "stolen") == "phone"
+    # two that removed each other: no one still in carries either
+    w2 = World()
+    for name in ("laptop", "desktop", "stolen"):
+        w2.computer(name)
+    h1 = w2.generation("laptop", 1, [], ["laptop"])
+    w2.join("desktop", RECOVERY, h1)
+    w2.join("stolen", "laptop", h1)
+    w2.generation("laptop", 2, [h1], ["laptop", "desktop"], removed={"stolen"})
+    w2.generation("stolen", 2, [h1], ["stolen", "desktop"], removed={"laptop"})
+    m = w2.evaluate(Anchor(frozenset({h1.digest})))
+    assert carrier(m.generations.values(), m.removed, "stolen") is None
 
 
 def test_two_removals_at_once_are_merged_and_then_settle() -> None:

@@ -223,6 +223,23 @@ class ArrivedRows:
             ).rowcount
         )
 
+    def drop_versions(self, conn: Conn, ids: Sequence[int]) -> None:
+        """Versions that do not stand, dropped from their memories' histories (a computer
+        taken out of the sync made them after its removal: core/sync/lawful.py)."""
+        memories: set[int] = set()
+        for start in range(0, len(ids), 500):
+            chunk = list(ids[start : start + 500])
+            marks = ",".join("?" * len(chunk))
+            memories |= {
+                int(r[0])
+                for r in conn.execute(
+                    f"SELECT DISTINCT memory_id FROM memory_history WHERE id IN ({marks})", chunk
+                ).fetchall()
+            }
+            conn.execute(f"DELETE FROM memory_history WHERE id IN ({marks})", chunk)
+        if memories:
+            self.db.after_commit(self._changed_by_sync, sorted(memories))
+
     def unstamp_versions(self, conn: Conn) -> None:
         """Sync is turned off: no version keeps a stamp."""
         conn.execute(

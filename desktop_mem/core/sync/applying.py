@@ -5,7 +5,7 @@ core/chat/arrived.py), inside the caller's transaction."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -78,9 +78,15 @@ class Applier:
         self.profile = profile
         self.device = device
 
-    def apply(self, conn: Connection, wired: Iterable[object]) -> Applied:
+    def apply(
+        self,
+        conn: Connection,
+        wired: Iterable[object],
+        screen: Callable[[Record], Record | None] | None = None,
+    ) -> Applied:
         """Merge records as files hold them: the newest stamp wins, deletions win over
-        everything (core/sync/merge.py). Inside the caller's transaction, with
+        everything (core/sync/merge.py). `screen`: what a record of a computer taken out
+        of the sync becomes (core/sync/lawful.py). Inside the caller's transaction, with
         recording off."""
         out = Applied()
         purge_memories: list[int] = []
@@ -89,6 +95,8 @@ class Applier:
         for item in wired:
             out.records += 1
             record = from_wire(item)
+            if record is not None and screen is not None:
+                record = screen(record)  # None: a removed computer's, which does not stand
             if record is None:
                 continue  # not a record: refused
             latest = max(latest, record.stamp[0])

@@ -21,6 +21,7 @@ from desktop_mem.core.errors import SyncRefused
 from desktop_mem.core.events import SyncProgress
 from desktop_mem.core.sync import capture, files
 from desktop_mem.core.sync.keys import KeyChain
+from desktop_mem.core.sync.lawful import Lawful
 from desktop_mem.core.sync.outgoing import Outgoing
 from desktop_mem.core.sync.own import mark_of
 from desktop_mem.core.sync.reading import Blocked, Reading
@@ -50,6 +51,7 @@ class Incoming:
         self.profile = state.profile
         self.db = state.db
         self.reading = Reading(state)
+        self.lawful = Lawful(state)
 
     def peer(self, device: str) -> tuple[int, str | None, str | None]:
         row = self.db.query(
@@ -228,6 +230,7 @@ class Incoming:
         done = int(partial.get("done") or 0) if partial.get("file") == place else 0
         records = itertools.islice(raw.records(key), done, None)
         replica = self.state.replica()
+        screen = self.lawful.screen(layout, chain, device)
         peer = self.peer_name(device)
         while True:
             batch = list(itertools.islice(records, APPLY_BATCH))
@@ -237,7 +240,7 @@ class Incoming:
                 if replica.pending():
                     self.outgoing.export_in(conn, replica)  # what changed here first gets its stamp
                 capture.set_recording(conn, False)
-                applied = replica.apply(conn, batch)
+                applied = replica.apply(conn, batch, screen)
                 capture.set_recording(conn, True)
                 if last:
                     if again is None:

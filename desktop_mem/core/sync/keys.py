@@ -35,7 +35,14 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from desktop_mem.core.errors import SyncError, SyncRefused
 from desktop_mem.core.keys.recovery import RecoveryLock
 from desktop_mem.core.sync import crypto, files, records
-from desktop_mem.core.sync.membership import Anchor, Join, Member, Membership, evaluate
+from desktop_mem.core.sync.membership import (
+    Anchor,
+    Join,
+    Member,
+    Membership,
+    evaluate,
+)
+from desktop_mem.core.sync.membership import Generation as Signed
 
 _CHAIN_INFO = b"desktop-mem sync key chain v1"
 REMOVED = (
@@ -252,6 +259,9 @@ class KeyChain:
                 refused.append(f"{path.name}: {exc}")
                 continue
             gens.setdefault(kf.record.digest, kf)
+        for kf in list(gens.values()):  # what each builds on, carried whole in it
+            for carried in records.carried(kf, self.sync_id):
+                gens.setdefault(carried.record.digest, carried)
         for device, path in layout.join_files():
             try:
                 join = records.read_join(path, self.sync_id, device)
@@ -497,6 +507,9 @@ class KeyChain:
         authority = self._authority_for(recovery, lock)
         if authority is not None:
             body["authority"] = authority
+        carries = self._carries(heads, me)
+        if carries:
+            body["carries"] = carries
         kf = records.write_key_file(layout, body, signer)
         self.keys[crypto.key_id(key)] = key
         self.kept[kf.record.digest] = (records.GENERATION, kf.data)
@@ -508,6 +521,23 @@ class KeyChain:
             body["lock"], kf.record.digest,
         )  # fmt: skip
         return self.current
+
+    def _carries(self, heads: list[Signed], me: str) -> dict[str, str]:
+        """The key files a new generation builds on that others wrote, each whole (as
+        kept here), so that a computer that reads it can take them even when the folder
+        no longer holds them as they were: only their writer puts a key file back, and a
+        removed computer can write its own again, differently, under the same name."""
+        out: dict[str, str] = {}
+        budget = records.CARRIED_CAP
+        for g in heads:
+            kept = self.kept.get(g.digest)
+            if g.writer == me or kept is None or kept[0] != records.GENERATION:
+                continue
+            data = base64.b64encode(kept[1]).decode()
+            if len(data) <= budget:
+                out[g.digest] = data
+                budget -= len(data)
+        return out
 
     def wrote(self, digest: str) -> None:
         """A record this computer wrote in keys/ (None until counted: all it signed)."""

@@ -1,11 +1,13 @@
 """What a merge dropped, kept for the user: a deletion wins over an edit made elsewhere
 (so that what was deleted, "forget …" included, is gone from every computer), but the
-edit's text is not dropped without a word. Four ways:
+edit's text is not dropped without a word. Five ways:
 
 - an edit made here to a memory another computer deleted without having seen it;
 - an edit made on another computer to a memory deleted here without having seen it;
 - messages written here in a conversation another computer deleted;
-- messages written on another computer in a conversation deleted here.
+- messages written on another computer in a conversation deleted here;
+- a memory or an edit written on a computer after it was taken out of the sync, which
+  reached this one before the removal did and was undone.
 
 Each is kept with its text in the profile's database (encrypted, like the rest), for
 the user to copy or keep as a new memory, until they dismiss it: then it is purged
@@ -24,7 +26,10 @@ MEMORY_HERE = "memory_here"  # edited here, deleted on `device`
 MEMORY_THERE = "memory_there"  # edited on `device`, deleted here
 MESSAGE_HERE = "message_here"  # written here, its conversation deleted on `device`
 MESSAGE_THERE = "message_there"  # written on `device`, its conversation deleted here
-KINDS = (MEMORY_HERE, MEMORY_THERE, MESSAGE_HERE, MESSAGE_THERE)
+# written on `device` after it was taken out of the sync, taken in here before the
+# removal reached this computer, and undone (core/sync/lawful.py): a memory or an edit
+REMOVED = "memory_removed"
+KINDS = (MEMORY_HERE, MEMORY_THERE, MESSAGE_HERE, MESSAGE_THERE, REMOVED)
 
 
 @dataclass(frozen=True)

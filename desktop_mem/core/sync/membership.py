@@ -444,6 +444,38 @@ class _Graph:
         return View(members, gone, lawful, frontier, made)
 
 
+def carrier(generations: Iterable[Generation], removed: frozenset[str], device: str) -> str | None:
+    """The computer whose files say what a computer taken out of the sync (`device`)
+    wrote that stands: the writer of the first generation that removed it (the lowest
+    number, then the lowest writer id: the same on every computer), which carries its
+    records from then on; when that writer was taken out too, the one that carries that
+    writer's. None when no generation taken removes it (a removal from before
+    generations named their removals).
+
+    What a removed computer writes after its removal is never applied where the removal
+    is known; but a computer that had not taken the removal in yet (its key file kept
+    from it, or late) takes it in as from a member. The first remover had read the
+    removed computer only up to its removal, so its files hold exactly what stands: the
+    others drop any record of the removed computer that those files do not hold."""
+    taken = list(generations)
+    seen = {device}
+    current = device
+    while True:
+        first = min(
+            (g for g in taken if current in g.removed),
+            key=lambda g: (g.number, g.writer),
+            default=None,
+        )
+        if first is None:
+            return None
+        if first.writer not in removed:
+            return first.writer
+        if first.writer in seen:
+            return None  # removed by one another: no one still in carries them
+        seen.add(first.writer)
+        current = first.writer
+
+
 def _order(g: Generation) -> tuple[str, str]:
     return (g.writer, g.digest)
 
@@ -512,5 +544,6 @@ __all__ = [
     "Member",
     "Membership",
     "View",
+    "carrier",
     "evaluate",
 ]

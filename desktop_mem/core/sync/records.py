@@ -4,6 +4,8 @@ folder is written by anyone who shares it), and written signed by its one writer
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import hmac
 import os
@@ -29,6 +31,9 @@ KEY_ID = re.compile(r"[0-9a-f]{16}")
 MAX_MEMBERS = 1000
 MAX_REMOVED = 20_000
 MAX_PARENTS = 64
+# what a key file carries of the key files it builds on, at most (base64), well under the
+# key file's own cap: a key file is a few kB
+CARRIED_CAP = 256 << 10
 _PROOF_INFO = b"desktop-mem sync join request v1"
 
 
@@ -238,6 +243,26 @@ def from_kept(kind: str, data: bytes, sync_id: str) -> KeyFile | Join:
         return key_file(raw) if kind == GENERATION else join_record(raw)
 
     return _remembered(("kept", kind, sync_id, hashlib.sha256(data).digest()), read)
+
+
+def carried(kf: KeyFile, sync_id: str) -> list[KeyFile]:
+    """The key files a generation carries whole (those it builds on that others wrote):
+    only those it names as parents, each its digest; what does not read is left out."""
+    found: list[KeyFile] = []
+    carries = kf.body.get("carries")
+    if not isinstance(carries, dict):
+        return found
+    parents = set(kf.record.parents or ())
+    for digest, text in list(carries.items())[:MAX_PARENTS]:
+        if digest not in parents or not isinstance(text, str) or len(text) > CARRIED_CAP:
+            continue
+        try:
+            got = from_kept(GENERATION, base64.b64decode(text, validate=True), sync_id)
+        except (SyncRefused, binascii.Error, ValueError):
+            continue
+        if isinstance(got, KeyFile) and got.record.digest == digest:
+            found.append(got)
+    return found
 
 
 # -- writing -------------------------------------------------------------------------

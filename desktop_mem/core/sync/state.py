@@ -96,6 +96,9 @@ class Pass:
     # files in the folder left alone because an earlier pass refused them for what they
     # are (a link, a FIFO, too large, too deep...): said once in `refused`, then counted
     ignored: int = 0
+    # records and versions a computer taken out of the sync made after its removal, taken
+    # in before the removal reached this computer and undone now (core/sync/lawful.py)
+    undone: int = 0
     # a join's: which recovery code opens this copy from now on ("synced", "own", "none";
     # Syncer.join), None for every other pass
     recovery: str | None = None

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from desktop_mem.core.db.connection import Connection
 from desktop_mem.core.db.files import sibling
 from desktop_mem.core.errors import SyncError, SyncRefused
 from desktop_mem.core.events import KeyChanged, MemoriesChanged, SyncChanged
@@ -487,6 +488,12 @@ class Syncer:
         repair = self._check_own(layout, chain)
         if repair.split:
             chain = self._reloaded(chain)
+        # a removal known here for the first time: what the removed computer wrote that
+        # its carrier's files do not hold is undone, and the others are read again
+        result.undone += self.incoming.lawful.sweep(
+            layout, chain, self.incoming.reading, self._stamp_pending
+        )
+        result.applied.lost += self.incoming.lawful.lost
         device = self.device
         keys = self.device_keys()
         self._retire(layout, chain, keys)
@@ -769,6 +776,13 @@ class Syncer:
             self.outgoing.write_status(layout, chain, keys)
         self.profile.events.emit(SyncChanged("removed"))
 
+    def _stamp_pending(self, conn: Connection) -> None:
+        """What changed here since the last pass gets its stamp now (filed in the next
+        change file, written later in the pass)."""
+        replica = self.state.replica()
+        if replica.pending():
+            self.outgoing.export_in(conn, replica)
+
     def _take_out(
         self, layout: files.Layout, chain: KeyChain, keys: crypto.DeviceKeys, device: str
     ) -> None:
@@ -779,12 +793,16 @@ class Syncer:
         with self.db.transaction() as conn:
             self.state.set(conn, {"keys": json.dumps(chain.to_dict())})
             conn.execute("UPDATE sync_peers SET removed = 1 WHERE device = ?", (device,))
-            # what it wrote that stands is this computer's to carry from now on
+            # what it wrote that stands is this computer's to carry from now on, and what
+            # it carried of the computers removed before it (whose carrier it may have
+            # been: core/sync/lawful.py): all of it goes out in this computer's files
             seq = self.state.int("seq") + 1
+            carried = sorted({device, *chain.removed})
+            marks = ",".join("?" * len(carried))
             moved = conn.execute(
-                "UPDATE sync_records SET seq = ? WHERE device = ?", (seq, device)
+                f"UPDATE sync_records SET seq = ? WHERE device IN ({marks})", (seq, *carried)
             ).rowcount
-            moved += self.profile.memories.refile_versions(conn, [device], seq)
+            moved += self.profile.memories.refile_versions(conn, carried, seq)
             if moved:
                 self.state.set(conn, {"seq": str(seq)})
         # its standing records go out under this computer's name, their stamps
