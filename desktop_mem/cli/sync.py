@@ -138,6 +138,10 @@ _LOST_WORDS = {
         "1 message written on {c} was in a conversation deleted here",
         "{n} messages written on {c} were in conversations deleted here",
     ),
+    "memory_removed": (
+        "1 memory change written on {c} after it was removed was undone here",
+        "{n} memory changes written on {c} after it was removed were undone here",
+    ),
 }
 
 

@@ -188,6 +188,10 @@ class SyncWords(QObject):
             text = self.tr("%n edit(s) made on %1 were to memories deleted here", "", n)
         elif kind == "message_here":
             text = self.tr("%n message(s) written here were in conversations deleted on %1", "", n)
+        elif kind == "memory_removed":
+            text = self.tr(
+                "%n memory change(s) written on %1 after it was removed were undone here", "", n
+            )
         else:
             text = self.tr("%n message(s) written on %1 were in conversations deleted here", "", n)
         return text.replace("%1", name)
@@ -200,6 +204,8 @@ class SyncWords(QObject):
             text = self.tr("edited on %1, deleted here")
         elif kind == "message_here":
             text = self.tr("written here, its conversation deleted on %1")
+        elif kind == "memory_removed":
+            text = self.tr("written on %1 after it was removed, undone")
         else:
             text = self.tr("written on %1, its conversation deleted here")
         return text.replace("%1", name)

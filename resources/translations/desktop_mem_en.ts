@@ -437,12 +437,17 @@
         <translation><numerusform>%n message written here was in a conversation deleted on %1</numerusform><numerusform>%n messages written here were in conversations deleted on %1</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_words.py" line="192" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="193" />
+        <source>%n memory change(s) written on %1 after it was removed were undone here</source>
+        <translation><numerusform>%n memory change written on %1 after it was removed was undone here</numerusform><numerusform>%n memory changes written on %1 after it was removed were undone here</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/sync_words.py" line="196" />
         <source>%n message(s) written on %1 were in conversations deleted here</source>
         <translation><numerusform>%n message written on %1 was in a conversation deleted here</numerusform><numerusform>%n messages written on %1 were in conversations deleted here</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_words.py" line="212" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="218" />
         <source>Settings &gt; Sync keeps their text until you dismiss them.</source>
         <translation><numerusform>Settings &gt; Sync keeps its text until you dismiss it.</numerusform><numerusform>Settings &gt; Sync keeps their text until you dismiss them.</numerusform></translation>
     </message>

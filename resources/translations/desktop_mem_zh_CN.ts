@@ -3754,52 +3754,62 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation><numerusform>在这里写的 %n 条消息所在的对话已在 %1 上被删除</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_words.py" line="192" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="193" />
+        <source>%n memory change(s) written on %1 after it was removed were undone here</source>
+        <translation><numerusform>在 %1 被移除后写下的 %n 项记忆更改已在这里撤销</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/sync_words.py" line="196" />
         <source>%n message(s) written on %1 were in conversations deleted here</source>
         <translation><numerusform>在 %1 上写的 %n 条消息所在的对话已在这里被删除</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_words.py" line="198" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="202" />
         <source>edited here, deleted on %1</source>
         <translation>在这里编辑，在 %1 上删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_words.py" line="200" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="204" />
         <source>edited on %1, deleted here</source>
         <translation>在 %1 上编辑，在这里删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_words.py" line="202" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="206" />
         <source>written here, its conversation deleted on %1</source>
         <translation>在这里写的，对话已在 %1 上删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_words.py" line="204" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="208" />
+        <source>written on %1 after it was removed, undone</source>
+        <translation>在 %1 被移除后写下，已撤销</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/sync_words.py" line="210" />
         <source>written on %1, its conversation deleted here</source>
         <translation>在 %1 上写的，对话已在这里删除</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_words.py" line="212" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="218" />
         <source>Settings &gt; Sync keeps their text until you dismiss them.</source>
         <translation><numerusform>“设置 &gt; 同步”会保留这些内容，直到你将其移除。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_words.py" line="219" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="225" />
         <source>%1. %2</source>
         <translation>%1。%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_words.py" line="228" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="234" />
         <source>A file of %1's in the sync folder is damaged or missing, so its latest changes cannot be taken in yet: %1 sends a fresh copy the next time it syncs.</source>
         <translation>同步文件夹中 %1 的一个文件损坏或缺失，暂时无法接收它最新的更改：%1 下次同步时会发送一份新的副本。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_words.py" line="231" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="237" />
         <source>, </source>
         <translation>、</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_words.py" line="233" />
+        <location filename="../../desktop_mem/ui/sync_words.py" line="239" />
         <source>A file in the sync folder was refused (damaged, cut short, or not written by one of your computers): nothing of it was applied, and sync went on with the others.</source>
         <translation>同步文件夹中的一个文件被拒绝了（已损坏、不完整，或不是由你的电脑写入的）：其中的内容都没有应用，其他文件照常同步。</translation>
     </message>

@@ -231,6 +231,10 @@ EN: dict[str, tuple[str, str]] = {
         "%n message written here was in a conversation deleted on %1",
         "%n messages written here were in conversations deleted on %1",
     ),
+    "%n memory change(s) written on %1 after it was removed were undone here": (
+        "%n memory change written on %1 after it was removed was undone here",
+        "%n memory changes written on %1 after it was removed were undone here",
+    ),
     "%n message(s) written on %1 were in conversations deleted here": (
         "%n message written on %1 was in a conversation deleted here",
         "%n messages written on %1 were in conversations deleted here",

@@ -814,6 +814,10 @@ ZH: dict[str, str | list[str]] = {
     "edited on %1, deleted here": "在 %1 上编辑，在这里删除",
     "written here, its conversation deleted on %1": "在这里写的，对话已在 %1 上删除",
     "written on %1, its conversation deleted here": "在 %1 上写的，对话已在这里删除",
+    "%n memory change(s) written on %1 after it was removed were undone here": [
+        "在 %1 被移除后写下的 %n 项记忆更改已在这里撤销"
+    ],
+    "written on %1 after it was removed, undone": "在 %1 被移除后写下，已撤销",
     "Settings > Sync keeps their text until you dismiss them.": [
         "“设置 > 同步”会保留这些内容，直到你将其移除。"
     ],

@@ -314,3 +314,17 @@ def test_joining_says_which_recovery_code_opens_the_profile(
     assert code == 0, err
     assert json.loads(out)["recovery_code"] == "none"
     assert "recovery code" not in err.lower()
+
+
+def test_every_way_a_change_is_lost_has_its_own_words() -> None:
+    """`sync now` and `sync status` say each way a change was dropped in its own words
+    (a way without words would be said as "1 change was lost")."""
+    from desktop_mem.cli.sync import _lost_line
+    from desktop_mem.core.sync import lost
+
+    for kind in lost.KINDS:
+        assert "change was lost" not in _lost_line(kind, "laptop", 1), kind
+        assert "changes were lost" not in _lost_line(kind, "laptop", 2), kind
+    assert _lost_line(lost.REMOVED, "laptop", 2) == (
+        "2 memory changes written on laptop after it was removed were undone here"
+    )

@@ -742,6 +742,15 @@ def test_words_for_sync_have_real_plural_forms() -> None:
     assert words.lost("message_there", "desktop", 2) == (
         "2 messages written on desktop were in conversations deleted here"
     )
+    assert words.lost("memory_removed", "laptop", 1) == (
+        "1 memory change written on laptop after it was removed was undone here"
+    )
+    assert words.lost("memory_removed", "laptop", 3) == (
+        "3 memory changes written on laptop after it was removed were undone here"
+    )
+    assert words.lost_way("memory_removed", "laptop") == (
+        "written on laptop after it was removed, undone"
+    )
     assert words.lost_after_pass([("message_here", "laptop", 1)]) == (
         "1 message written here was in a conversation deleted on laptop. Settings > Sync keeps "
         "its text until you dismiss it."
