@@ -883,3 +883,31 @@ def test_an_id_the_thief_lets_in_cannot_take_out_a_computer_let_in_after_its_rem
             c.sync()
     assert tablet.syncer.device not in laptop.syncer.chain().removed
     assert "Written on the tablet" in laptop.texts()
+
+
+def test_what_a_sweep_undid_comes_back_with_the_carriers_late_file(
+    computers: Computers,
+) -> None:
+    """The removal reached the desktop before the change file in which the laptop, which
+    removed the stolen computer, carries what the stolen computer wrote while it was in:
+    the desktop's sweep found none of it in the laptop's files, undid it and kept its
+    text for the user; once the file arrives, the memory is back and no longer said to
+    be lost (only what the thief wrote after stays undone)."""
+    laptop, desktop, stolen = _three(computers)
+    stolen.service.memories.add(NewMemory("Written by the stolen computer while it was in"))
+    for c in (stolen, laptop, desktop):
+        c.sync()
+    laptop.syncer.remove(stolen.syncer.device)
+    layout = laptop.syncer.layout()
+    folder = layout.device(laptop.syncer.device)
+    late = {p.name: p.read_bytes() for p in folder.iterdir() if p.name.startswith("c-")}
+    newest = max(late)
+    (folder / newest).unlink()
+    desktop.sync()
+    undone = [item.text for item in desktop.syncer.lost()]
+    assert undone == ["Written by the stolen computer while it was in"]
+    (folder / newest).write_bytes(late[newest])
+    desktop.sync()
+    assert "Written by the stolen computer while it was in" in desktop.texts()
+    assert desktop.syncer.lost() == []
+    assert sorted(desktop.texts()) == sorted(laptop.texts())

@@ -77,6 +77,7 @@ class Applier:
     def __init__(self, profile: Profile, device: str) -> None:
         self.profile = profile
         self.device = device
+        self._undone = False
 
     def apply(
         self,
@@ -89,6 +90,7 @@ class Applier:
         of the sync becomes (core/sync/lawful.py). Inside the caller's transaction, with
         recording off."""
         out = Applied()
+        self._undone = lost.any_undone(conn)  # a sweep's undone texts, to check against
         purge_memories: list[int] = []
         purge_messages: list[int] = []
         latest = 0
@@ -275,6 +277,9 @@ class Applier:
         mid = self._materialize_memory(conn, uid, head if wins else None, out)
         if mid is not None and record.versions:
             self._merge_versions(conn, mid, record.versions)
+        if self._undone and mid is not None:
+            texts = [str(head.get("text") or ""), *(v.text for v in record.versions)]
+            lost.restored(conn, uid, texts)
 
     def _materialize_memory(
         self, conn: Connection, uid: str, head: Body | None, out: Applied

@@ -78,6 +78,31 @@ def record(
     return True
 
 
+def any_undone(conn: Connection) -> bool:
+    """Whether a memory of a removed computer's is kept here as undone."""
+    return (
+        conn.execute("SELECT 1 FROM sync_lost WHERE kind = ? LIMIT 1", (REMOVED,)).fetchone()
+        is not None
+    )
+
+
+def restored(conn: Connection, uid: str, texts: Iterable[str]) -> int:
+    """A removed computer's memory that a sweep undid came back (the files of the computer
+    that carries it arrived after the sweep): its text is no longer lost. How many."""
+    wanted = {t for t in texts if t}
+    gone = [
+        int(r[0])
+        for r in conn.execute(
+            "SELECT id, text FROM sync_lost WHERE kind = ? AND (uid = ? OR uid LIKE ?)",
+            (REMOVED, uid, uid + ":%"),
+        ).fetchall()
+        if r[1] in wanted
+    ]
+    if gone:
+        conn.execute(f"DELETE FROM sync_lost WHERE id IN ({','.join('?' * len(gone))})", gone)
+    return len(gone)
+
+
 def listed(db: Any) -> list[Lost]:
     """Every dropped change not dismissed yet, the newest first."""
     return [
