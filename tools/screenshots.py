@@ -392,6 +392,11 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
             window.syncing.words.lost_after_pass([("memory_here", "desktop", 2)]), 30000
         )
         _save(out, "chat-sync-lost" + suffix[0], window, pump)
+        # what a removed computer wrote after its removal, undone once the removal came
+        window.context.hub.status.emit(
+            window.syncing.words.lost_after_pass([("memory_removed", "old laptop", 3)]), 30000
+        )
+        _save(out, "chat-sync-undone" + suffix[0], window, pump)
         window.statusBar().clearMessage()
         # the memory edited on both computers at once: its card was marked until now
         both = window.context.app.sync.conflicts()[0][0]

@@ -44,7 +44,7 @@ from desktop_mem.core.errors import SyncError, SyncRefused
 from desktop_mem.core.events import KeyChanged, MemoriesChanged, SyncChanged
 from desktop_mem.core.keys import recovery
 from desktop_mem.core.keys.vault import read_sidecar, write_key_mode
-from desktop_mem.core.sync import capture, crypto, files, lost, merge, pairing, twins
+from desktop_mem.core.sync import capture, confirm, crypto, files, lost, merge, pairing, twins
 from desktop_mem.core.sync.applying import Applied
 from desktop_mem.core.sync.incoming import APPLY_BATCH, Incoming
 from desktop_mem.core.sync.keys import KeyChain
@@ -170,6 +170,9 @@ class Syncer:
         folder = _usable_folder(folder)
         device = crypto.new_id()
         keys = crypto.DeviceKeys.generate()
+        recovering = chain.authority_key is not None  # the recovery code opened it
+        if recovering:
+            confirm.check_join(files.Layout.of(folder, chain.sync_id), chain)
         self._let_in(files.Layout.of(folder, chain.sync_id), chain, device, keys)
         self._start(folder, chain.sync_id, device, keys, chain, name)
         lock = chain.current.lock if chain.current else None
@@ -227,6 +230,9 @@ class Syncer:
         # under one of them, what it sends again comes after (core/sync/twins.py)
         device = twins.id_above(max(self.state.former() | {old}))
         keys = crypto.DeviceKeys.generate()
+        recovering = chain.authority_key is not None  # the recovery code opened it
+        if recovering:
+            confirm.check_join(files.Layout.of(folder, chain.sync_id), chain)
         self._let_in(files.Layout.of(folder, chain.sync_id), chain, device, keys)
         with self._exclusive():
             with self.db.transaction() as conn:
@@ -497,7 +503,12 @@ class Syncer:
         device = self.device
         keys = self.device_keys()
         self._retire(layout, chain, keys)
-        writes = chain.current is not None  # not while it waits for the key others use
+        # not while it waits for the key others use, nor while the others write with a
+        # key it was not given (a removal on its way: core/sync/confirm.py)
+        writes = chain.current is not None
+        if writes and confirm.held_back(layout, chain, device):
+            writes = False
+            result.refused.append(confirm.WAITING)
         if writes:
             result.sent += self.outgoing.export()
             self.outgoing.write_pending(layout, chain, keys)
