@@ -1406,6 +1406,18 @@ class World:
             self.describe(b)
         differ = {b.name: len(b.uids()) for b in self.boxes}
         union = set().union(*(b.uids() for b in self.boxes))
+        every = set().union(*(b.texts() for b in self.boxes))
+        for b in self.boxes:
+            if every - b.texts():
+                self.note(f"  {b.name} lacks the texts {sorted(every - b.texts())[:4]}")
+        for b in self.boxes:  # the same memories, other texts: which
+            theirs = {u: t for u, t in b.c.profile.db.query("SELECT uid, text FROM memories")}
+            for other in self.boxes:
+                if other is b:
+                    continue
+                for u, t in other.c.profile.db.query("SELECT uid, text FROM memories"):
+                    if u in theirs and theirs[u] != t:
+                        self.note(f"  {b.name} has {u[:8]} as {theirs[u]!r}, {other.name} {t!r}")
         for b in self.boxes:
             for uid in sorted(union - b.uids()):
                 holder = next(h for h in self.boxes if uid in h.uids())

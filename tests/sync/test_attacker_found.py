@@ -914,3 +914,33 @@ def test_what_a_sweep_undid_comes_back_with_the_carriers_late_file(
     assert "Written by the stolen computer while it was in" in desktop.texts()
     assert desktop.syncer.lost() == []
     assert sorted(desktop.texts()) == sorted(laptop.texts())
+
+
+def test_an_edit_the_remover_never_read_is_undone_and_the_memory_keeps_its_history(
+    computers: Computers,
+) -> None:
+    """Seed 6100, schedule 24: the stolen computer edited a memory the laptop wrote; the
+    laptop took the edit in; the desktop, which had not read it, removed the stolen
+    computer. The laptop's sweep found the edit in none of the desktop's files and took
+    the whole memory out, its own first version with it, which only the laptop's own
+    files held (a computer does not read its own): the laptop lacked a text for good.
+    Now the memory goes back to its newest version that stands, its history kept."""
+    laptop, desktop, stolen = _three(computers)
+    laptop.service.memories.add(NewMemory("I keep bees"))
+    for c in (laptop, desktop, stolen):
+        c.sync()
+    mid = next(m.id for m in stolen.service.memories.list() if m.text == "I keep bees")
+    stolen.service.memories.edit(mid, text="I keep wasps")
+    stolen.sync()
+    laptop.sync()
+    assert "I keep wasps" in laptop.texts()
+    desktop.syncer.remove(stolen.syncer.device)
+    for _ in range(2):
+        for c in (laptop, desktop):
+            c.sync()
+    assert sorted(laptop.texts()) == sorted(desktop.texts())
+    assert "I keep bees" in laptop.texts() and "I keep wasps" not in laptop.texts()
+    on_laptop = next(m for m in laptop.service.memories.list() if m.text == "I keep bees")
+    history = [v.text for v in laptop.service.memories.history(on_laptop.id)]
+    assert history and "I keep wasps" not in history
+    assert [i.text for i in laptop.syncer.lost()] == ["I keep wasps"]

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 
 from desktop_mem.core.db.connection import Connection
 from desktop_mem.core.errors import SyncRefused
+from desktop_mem.core.memory.arrived import ArrivedMemory
 from desktop_mem.core.sync import capture, files, lost
 from desktop_mem.core.sync import known as sync_records
 from desktop_mem.core.sync.keys import KeyChain
@@ -78,6 +79,7 @@ class Lawful:
         self._files: dict[tuple[str, str], tuple[object, dict[str, Stands]]] = {}
         # what the last sweep kept for the user ((way, computer) each, as merges say it)
         self.lost: list[tuple[str, str]] = []
+        self._said_now: set[tuple[str, str]] = set()
 
     # -- who carries whom -----------------------------------------------------------------
 
@@ -196,6 +198,7 @@ class Lawful:
         first (a change made here to what is dropped goes out as it was made, not as a
         deletion). How many were dropped."""
         self.lost = []
+        self._said_now = set()
         if not chain.removed or chain.membership is None:
             return 0
         done = _screened(self.state.get("screened"))
@@ -239,9 +242,46 @@ class Lawful:
 
     def _said(self, conn: Connection, x: str, uid: str, text: str, kind: object) -> None:
         """A memory's text undone, kept for the user to look at (it may be theirs: a
-        computer removed while it had changes the remover had not read yet)."""
+        computer removed while it had changes the remover had not read yet); once for a
+        memory and a text (its current text is also its newest version's)."""
+        memory = uid.split(":")[0]
+        if (memory, text) in self._said_now:
+            return
+        self._said_now.add((memory, text))
         if lost.record(conn, lost.REMOVED, uid, x, text, str(kind) if kind else None):
             self.lost.append((lost.REMOVED, x))
+
+    def _revert(self, conn: Connection, mid: int, uid: str, x: str, held: Stands) -> bool:
+        """A memory whose current text the removed computer `x` wrote, and that stands
+        otherwise (a version another computer made, or one of `x`'s that stands): back
+        to its newest such version, its other versions kept (the computer that wrote
+        the memory may never send them again: it does not read its own files). Whether
+        there was one (else the memory goes)."""
+        for text, kind, importance, pinned, valid_from, valid_until, clock, device in conn.execute(
+            "SELECT text, kind, importance, pinned, valid_from, valid_until, sync_clock, "
+            "sync_device FROM memory_history WHERE memory_id = ? "
+            "ORDER BY sync_clock IS NULL, sync_clock DESC, id DESC",
+            (mid,),
+        ).fetchall():
+            if device == x and (uid, int(clock)) not in held.versions:
+                continue
+            row = conn.execute(
+                "SELECT source, source_message_id, created_at, updated_at, care_choice, origin, "
+                "context FROM memories WHERE id = ?",
+                (mid,),
+            ).fetchone()
+            self.profile.memories.put_arrived(
+                conn,
+                uid,
+                ArrivedMemory(
+                    text=str(text), kind=str(kind), importance=float(importance),
+                    pinned=bool(pinned), source=str(row[0]), source_message_id=row[1],
+                    created_at=str(row[2]), updated_at=str(row[3]), valid_from=valid_from,
+                    valid_until=valid_until, care_choice=row[4], origin=row[5], context=row[6],
+                ),
+            )  # fmt: skip
+            return True
+        return False
 
     def _carry(self, conn: Connection, removed: list[str]) -> None:
         """This computer carries these removed computers now (it removed them, or took
@@ -276,8 +316,9 @@ class Lawful:
                     "SELECT id, text, kind FROM memories WHERE uid = ?", (uid,)
                 ).fetchone()
                 if row:
-                    memories.append(int(row[0]))
                     self._said(conn, x, uid, str(row[1] or ""), row[2])
+                    if not self._revert(conn, int(row[0]), uid, x, held):
+                        memories.append(int(row[0]))
             elif kind == CONTEXT:
                 self.profile.memories.put_arrived_context(conn, uid, None)
             elif kind == MESSAGE:
