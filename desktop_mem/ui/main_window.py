@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QProgressBar,
+    QSizeGrip,
     QSplitter,
     QStackedWidget,
     QToolButton,
@@ -555,11 +556,14 @@ class MainWindow(QMainWindow):
         room beside its permanent parts (at 800x600 a long sentence would be cut
         mid-word), the whole sentence in the bar's tooltip while it shows."""
         bar = self.statusBar()
+        # every permanent part showing (the sync's status, the work under way, and what
+        # others add, such as the facts an import found): the message hides the others
+        normal = (self.ollama_status, self.memory_status)
         beside = sum(
             # their size hints: a label just shown or changed is not laid out yet
             max(w.width(), w.sizeHint().width()) + 8
-            for w in (self.sync_status, self.work_status, self.work_bar)
-            if w.isVisible()
+            for w in bar.findChildren(QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly)
+            if w.isVisible() and w not in normal and not isinstance(w, QSizeGrip)
         )  # fmt: skip
         room = max(80, bar.width() - beside - 40)  # its margins and the size grip
         shown = bar.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, room)

@@ -55,3 +55,28 @@ def test_the_keyboard_comes_back_when_a_dialog_of_the_window_closes(
     with qtbot.waitSignal(window.focus_back.later.timeout, timeout=5000):
         dialog.hide()
     qtbot.waitUntil(window.isActiveWindow, timeout=5000)
+
+
+def test_a_passing_message_leaves_room_for_every_permanent_part_of_the_bar(
+    qtbot: Any, window: MainWindow
+) -> None:
+    """At 800x600, a long sentence in the status bar ran under the facts an import found
+    (a permanent part the import adds to the bar), cut mid-word where they met: it is cut
+    with "…" before every permanent part showing, the whole sentence in the tooltip."""
+    window.resize(800, 600)
+    window.show()
+    qtbot.waitExposed(window)
+    found = window.imports.found
+    found.setText("8 facts found in your imported conversations: <a href='#'>Review</a>")
+    found.show()
+    qtbot.waitUntil(lambda: found.width() > 100)
+    sentence = (
+        "3 memory changes written on old laptop after it was removed were undone here. "
+        "Settings > Sync keeps their text until you dismiss them."
+    )
+    window.show_message(sentence)
+    bar = window.statusBar()
+    shown = bar.currentMessage()
+    assert shown.endswith("…") and bar.toolTip() == sentence
+    room = bar.width() - found.width()
+    assert bar.fontMetrics().horizontalAdvance(shown) < room
