@@ -574,6 +574,11 @@ def test_what_the_thief_edited_and_deleted_while_its_removal_was_hidden_comes_ba
     path = layout.keys / files.key_name(removal.number, removal.writer)
     saved = path.read_bytes()
     path.unlink()
+    # and the laptop's status, sealed with the new key (with it there, no computer that
+    # has not taken the removal in writes: core/sync/confirm.py)
+    status = layout.device(laptop.syncer.device) / files.STATUS
+    said = status.read_bytes()
+    status.unlink()
     stolen.service.memories.edit(kept, text="My passport number ends in 999")
     stolen.service.memories.delete([gone])
     stolen.service.memories.add(NewMemory("Written by the thief after the removal"))
@@ -581,6 +586,7 @@ def test_what_the_thief_edited_and_deleted_while_its_removal_was_hidden_comes_ba
     desktop.sync(compact=True)  # its snapshot carries what it took in
     assert "My passport number ends in 999" in desktop.texts()
     path.write_bytes(saved)
+    status.write_bytes(said)
     for _ in range(2):
         for c in (laptop, desktop):
             c.sync()
@@ -944,3 +950,33 @@ def test_an_edit_the_remover_never_read_is_undone_and_the_memory_keeps_its_histo
     history = [v.text for v in laptop.service.memories.history(on_laptop.id)]
     assert history and "I keep wasps" not in history
     assert [i.text for i in laptop.syncer.lost()] == ["I keep wasps"]
+
+
+def test_a_computer_missing_the_removal_writes_nothing_the_thief_reads(
+    computers: Computers,
+) -> None:
+    """The removal's key file is kept out of the folder before the desktop reads it: the
+    desktop went on writing with the key the thief holds, everything written on it
+    readable by the thief until the file came back. The laptop's status, sealed with
+    the new key, says a key is on its way: the desktop writes nothing meanwhile, says
+    why, and sends it all once the key file is back."""
+    laptop, desktop, stolen = _three(computers)
+    thief = Thief(stolen)
+    laptop.syncer.remove(stolen.syncer.device)
+    layout = laptop.syncer.layout()
+    removal = laptop.syncer.chain().current
+    path = layout.keys / files.key_name(removal.number, removal.writer)
+    saved = path.read_bytes()
+    path.unlink()
+    before = {p.name: p.read_bytes() for p in _sealed_files(desktop)}
+    desktop.service.memories.add(NewMemory("My bank PIN hint is my first cat"))
+    result = desktop.sync()
+    assert any("has not been given yet" in line for line in result.refused)
+    after = {p.name: p.read_bytes() for p in _sealed_files(desktop)}
+    assert after == before  # nothing new, nothing rewritten
+    path.write_bytes(saved)
+    desktop.sync()
+    laptop.sync()
+    assert "My bank PIN hint is my first cat" in laptop.texts()
+    new = [p for p in _sealed_files(desktop) if before.get(p.name) != p.read_bytes()]
+    assert new and not [p.name for p in new if _thief_reads(thief, p)]
