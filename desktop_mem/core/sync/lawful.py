@@ -91,7 +91,11 @@ class Lawful:
             return {}
         removed = frozenset(chain.removed) | m.removed
         gens = list(m.generations.values())
-        return {x: carrier(gens, removed, x) for x in sorted(removed)}
+        # one no longer in (left out, and in again under a new id: its old files gone)
+        # carries no one: what it carried is kept where it is, as before these rules
+        here = set(chain.members) | {self.state.device}
+        found = {x: carrier(gens, removed, x) for x in sorted(removed)}
+        return {x: (c if c in here else None) for x, c in found.items()}
 
     def stands(self, layout: files.Layout, chain: KeyChain, by: str, device: str) -> Stands:
         """What `by`'s files in the folder hold of the removed computer `device`."""
