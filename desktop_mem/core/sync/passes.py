@@ -1,6 +1,6 @@
-"""A pass (`Syncer.run`): this computer's files written and the others' read, one
-process at a time for a profile here (the pass lock, which what the user asks for holds
-too: core/sync/actions.py).
+"""A pass (`Syncer.run`): this computer's files written and the others' read, under a
+lock so one process at a time syncs a profile here (what the user asks of the sync that
+touches the folder takes the same lock: core/sync/actions.py).
 
 Its steps:
 
