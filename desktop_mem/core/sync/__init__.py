@@ -8,5 +8,6 @@ cap), quarantine (files refused for what they are, left alone until they change)
 (the sync key's generations, pairing), wire (a record as the files hold it), merge (how
 records merge: the rules, with no database), capture (the logical clock and what changed
 here, stamped and sent), applying (what another computer sent, taken in), replica (the
-two, for a pass), lost (what a merge dropped, kept for the user), syncer (setting
-up, joining, a pass)."""
+two, for a pass), lost (what a merge dropped, kept for the user), passes (a pass and
+its lock), actions (setting up, joining, moving, removing), status (what the window
+shows), syncer (the one object over them)."""

@@ -378,14 +378,26 @@ class Layout:
         """A computer's change files and snapshots present, by number. `refused`: those
         refused for what they are too (a reader is blocked by one: reading it raises
         Quarantined without opening it)."""
+        return self._numbered(device, refused, refused)
+
+    def to_read(self, device: str) -> tuple[list[int], list[int]]:
+        """Another computer's files as a reader sees them, from one listing: its change
+        files present, those refused for what they are too (they block the reader as
+        `numbered(refused=True)` says), and its snapshots present that were not refused
+        (one refused is no place to go on from)."""
+        return self._numbered(device, True, False)
+
+    def _numbered(
+        self, device: str, refused_changes: bool, refused_snapshots: bool
+    ) -> tuple[list[int], list[int]]:
         changes: list[int] = []
         snaps: list[int] = []
         for name, st in self._listing(device):
             if m := CHANGES.fullmatch(name):
-                if _admit(f"{device}/{name}", st, "changes") or refused:
+                if _admit(f"{device}/{name}", st, "changes") or refused_changes:
                     changes.append(int(m.group(1)))
             elif (m := SNAPSHOT.fullmatch(name)) and (
-                _admit(f"{device}/{name}", st, "snapshot") or refused
+                _admit(f"{device}/{name}", st, "snapshot") or refused_snapshots
             ):
                 snaps.append(int(m.group(1)))
         return sorted(changes), sorted(snaps)

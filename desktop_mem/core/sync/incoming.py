@@ -71,8 +71,7 @@ class Incoming:
         # goes on from a snapshot beyond it, or says it is stuck (the writer answers). A
         # snapshot refused so is no place to go on from: one planted under a number above
         # the writer's files would hold the reader there for good
-        changes, _refused = layout.numbered(device, refused=True)
-        snaps = layout.numbered(device)[1]
+        changes, snaps = layout.to_read(device)
         present = {files.changes_name(n) for n in changes}
         present |= {files.snapshot_name(n) for n in snaps}
         self.read_again(layout, chain, device, signing, present, result)

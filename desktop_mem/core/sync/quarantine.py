@@ -10,7 +10,7 @@ engine delivers the real one, someone removes it) it is looked at again. A file 
 is remembered the same way but not counted: an engine may still be delivering it, and it
 is read again as soon as it grows.
 
-Kept in the profile's `meta` (`sync.quarantine`, written by the syncer), at most
+Kept in the profile's `meta` (`sync.quarantine`, written by core/sync/passes.py), at most
 MAX_ENTRIES places, the oldest forgotten first.
 """
 

@@ -222,6 +222,15 @@ class SyncState:
             self._chain = (raw, KeyChain.from_dict(json.loads(raw)))
         return self._chain[1]
 
+    @property
+    def removed_here(self) -> bool:
+        """Another computer took this one out of the sync (or the one that let it in
+        was taken out before the others knew of it)."""
+        if not self.enabled:
+            return False
+        chain = self.chain()
+        return self.device in chain.removed or chain.left_out
+
     def device_keys(self) -> crypto.DeviceKeys:
         raw = self.get("device_keys")
         if raw is None:

@@ -87,7 +87,7 @@ def split(state: SyncState, outgoing: Outgoing, layout: files.Layout) -> str:
                 "snapshot": "0",
                 "status_digest": None,
                 "partial": None,
-                "split_from": old,  # if the other copy went on as a new one too, see _retire
+                "split_from": old,  # if the other copy went on as a new one too, see Passes._retire
             },
         )
         replica = Replica(state.profile, device, carried=chain.removed | state.former())
