@@ -94,6 +94,9 @@ def test_context_benchmark_reports_coverage_and_noise(
     assert set(result["leave_one_out"]["chosen"]) == {"tiny-1", "tiny-2"}
     # the store really held the sessions as dated conversations
     assert result["memory_tokens_mean"] > 0
+    # what was found beside the evidence is counted, and nothing at or below chance
+    assert 0 <= result["extra_mean"] <= result["found_mean"]
+    assert result["below_chance"] == 0
 
 
 def test_locomo_qa_runs_the_chat_path_and_judges(data_file: Path, fake_ollama: FakeOllama) -> None:
@@ -269,6 +272,8 @@ def test_personal_benchmark_reports_both_paths_by_direction(
     for path in ("search", "read"):
         s = row["memories"]["all"][path]
         assert s["unrelated_empty"] == 1.0 and s["smalltalk_items"] == 0
+        assert 0 <= s["extra_per_question"] <= s["given_per_question"]
+        assert s["below_chance"] == 0
     docs = row["documents"]["search"]
     assert docs["answers_in_top"] == 1 and docs["kept"] == 1.0
     assert row["documents"]["read"]["kept"] == 1.0
