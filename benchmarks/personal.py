@@ -460,6 +460,12 @@ def run_model(args: argparse.Namespace, host: str, model: str, data: dict) -> li
             rows.append({"model": model, "separation": {
                 str(size): separation(prof, data, ids, args.gates) for size, prof, ids in stores
             }})  # fmt: skip
+        if args.cuts:  # what the default rule keeps, cut again by each of CUTS
+            for _, prof, _ in stores:
+                use_rule(prof, RelevanceRule())
+            lists = [x for _, prof, ids in stores for x in kept_lists(prof, data, ids)]
+            rows.append({"model": model, "cuts": {name: cut_score(lists, cut)
+                                                  for name, cut in CUTS.items()}})  # fmt: skip
         for changes, rule in settings(args.rule, args.sweep):
             started = time.perf_counter()
             row: dict[str, Any] = {"model": model, "rule": changes, "memories": {}}
@@ -486,6 +492,75 @@ def run_model(args: argparse.Namespace, host: str, model: str, data: dict) -> li
     return rows
 
 
+# A kept item: (memory id, relevance, weak), in the order search gives them.
+Kept = list[tuple[int, float, bool]]
+
+
+def kept_lists(prof: Profile, data: dict, ids: dict[str, int]) -> list[tuple[int, bool, Kept]]:
+    """For each question with an answer in the store: the answer, whether it is in the
+    plain top 5, and what search keeps (the default k of 10)."""
+    out = []
+    for q in data["questions"]:
+        answer = ids.get(q["memory"])
+        if answer is None:
+            continue
+        plain = prof.search.search(q["text"], k=TOP, relevant_only=False).hits
+        hits = prof.search.search(q["text"]).hits
+        out.append((answer, answer in [h.memory.id for h in plain],
+                    [(h.memory.id, h.relevance or 0.0, h.weak) for h in hits]))  # fmt: skip
+    return out
+
+
+def _no_weak_beside_strong(kept: Kept) -> Kept:
+    return [k for k in kept if not k[2]] if any(not k[2] for k in kept) else kept
+
+
+def _share_of_best(share: float) -> Any:
+    return lambda kept: [k for k in kept if k[1] >= share * max(x[1] for x in kept)]
+
+
+def _within_best(margin: float) -> Any:
+    return lambda kept: [k for k in kept if k[1] >= max(x[1] for x in kept) - margin]
+
+
+def _weak_at_most(n: int) -> Any:
+    def cut(kept: Kept) -> Kept:
+        if all(k[2] for k in kept):
+            return kept
+        weak = [k for k in kept if k[2]][:n]
+        return [k for k in kept if not k[2] or k in weak]
+
+    return cut
+
+
+# Ways to give less than the rule keeps, each applied to what it keeps (--cuts). An
+# unrelated question keeps its items under each (each keeps the best), so its share
+# given nothing does not move: what they trade is answers for items beside them.
+CUTS: dict[str, Any] = {
+    "as kept": lambda kept: kept,
+    "no weak beside a strong one": _no_weak_beside_strong,
+    "at most 1 weak beside a strong one": _weak_at_most(1),
+    "half the best's deviations": _share_of_best(0.5),
+    "a third of the best's": _share_of_best(1 / 3),
+    "within 2 deviations of the best": _within_best(2.0),
+    "the first 3": lambda kept: kept[:3],
+    "the first 2": lambda kept: kept[:2],
+    "no weak beside strong, first 3": lambda kept: _no_weak_beside_strong(kept)[:3],
+}
+
+
+def cut_score(lists: list[tuple[int, bool, Kept]], cut: Any) -> dict[str, float]:
+    """Answers kept (of those in the plain top 5) and items beside the answer per
+    question, when what the rule keeps is cut so."""
+    kept = top = beside = 0
+    for answer, in_top, items in lists:
+        given = [k[0] for k in (cut(items) if items else items)]
+        beside += len(given) - (answer in given)
+        top += in_top
+        kept += in_top and answer in given
+    return {"kept": round(kept / max(top, 1), 3), "beside": round(beside / max(len(lists), 1), 2)}
+
+
 def meets(summary: dict) -> bool:
     return (
         (summary["kept"] or 0) >= TARGET["kept"]
@@ -503,7 +578,10 @@ def print_table(result: dict) -> None:
             "given/q", "extra/q", "weak+strong", "<=chance")  # fmt: skip
     print(f"{'model':<22}{'rule':<28}{'store':<8}{'path':<8}" + "".join(f"{h:>12}" for h in head))
     for row in result["rows"]:
-        if "separation" in row:
+        for name, c in row.get("cuts", {}).items():
+            print(f"{row['model']:<22}{name:<36} kept {c['kept']:.3f}, beside the answer "
+                  f"{c['beside']:.2f} a question (search, every size)")  # fmt: skip
+        if "separation" in row or "cuts" in row:
             continue
         rule = ",".join(f"{k}={v}" for k, v in row["rule"].items()) or "default"
         lines = [(size, by) for size, by in row["memories"].items()]
@@ -576,6 +654,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--gates", type=float, nargs="*", default=[], metavar="Z",
                     help="also report how well a single gate at each of these deviations "
                     "would separate answers from unrelated questions")  # fmt: skip
+    ap.add_argument("--cuts", action="store_true",
+                    help="also report what the default rule keeps, cut again in the ways "
+                    "of CUTS (answers kept, items beside them)")  # fmt: skip
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     return ap
 

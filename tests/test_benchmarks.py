@@ -307,6 +307,34 @@ def test_personal_benchmark_says_what_a_single_gate_could_separate(
     assert result["rows"][1]["rule"] == {}  # the rule's own rows follow as before
 
 
+def test_personal_benchmark_cuts_what_the_rule_keeps(
+    tmp_path: Path, fake_ollama: FakeOllama, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from benchmarks import personal
+
+    data = tmp_path / "personal.json"
+    data.write_text(json.dumps(PERSONAL, ensure_ascii=False), "utf-8")
+    result = personal.main(
+        ["--data", str(data), "--ollama-host", fake_ollama.url, "--embed-model", "fake-embed",
+         "--sizes", "4", "--paths", "search", "--no-documents", "--cuts"]
+    )  # fmt: skip
+    cuts = result["rows"][0]["cuts"]
+    assert set(cuts) == set(personal.CUTS)
+    # a cut only takes away: never more answers, never more beside them than as kept
+    for c in cuts.values():
+        assert c["kept"] <= cuts["as kept"]["kept"] and c["beside"] <= cuts["as kept"]["beside"]
+    assert cuts["the first 2"]["beside"] <= 1.0
+    assert "beside the answer" in capsys.readouterr().out
+    # the cuts themselves, on lists of (id, relevance, weak)
+    kept = [(1, 6.0, False), (2, 2.5, False), (3, 1.5, True), (4, 3.5, False)]
+    assert [k[0] for k in personal.CUTS["no weak beside a strong one"](kept)] == [1, 2, 4]
+    assert [k[0] for k in personal.CUTS["half the best's deviations"](kept)] == [1, 4]
+    assert personal.cut_score([(3, True, kept), (9, False, [])], personal.CUTS["the first 2"]) == {
+        "kept": 0.0,
+        "beside": 1.0,
+    }
+
+
 CARE = {
     "phrasings": [
         {"text": "I'm terrified of heights", "lang": "en", "category": "fear", "care": "health",
