@@ -20,7 +20,11 @@ chat uses to build the prompt, as the first message of a new conversation. Repor
   (and foreign_items_mean: how many items they get on average);
 - smalltalk_injected: mean items injected for greetings and small talk (English and
   Chinese);
-- memory_tokens_mean: tokens of the memory and recall blocks, mean over questions.
+- memory_tokens_mean: tokens of the memory and recall blocks, mean over questions;
+- found_mean: items found per question (memories found and past messages, not the core
+  memories every prompt holds), extra_mean: those of them that are none of the
+  question's evidence, below_chance: found memories at or below chance (relevance <= 0),
+  a count over every question asked.
 
 --loo: the relevance rule's three parameters are chosen on four conversations (the
 best coverage whose foreign_empty >= 0.80 and smalltalk_injected <= 0.2) and scored
@@ -107,6 +111,9 @@ class Score:
     foreign_items: list[int] = field(default_factory=list)
     smalltalk: list[int] = field(default_factory=list)
     categories: list[int] = field(default_factory=list)  # each question's, as coverage
+    found: list[int] = field(default_factory=list)  # items found per question
+    extra: list[int] = field(default_factory=list)  # of them, none of its evidence
+    below_chance: list[int] = field(default_factory=list)  # per question asked
 
     def summary(self) -> dict:
         def mean(xs: list) -> float:
@@ -126,6 +133,9 @@ class Score:
             "smalltalk_injected": mean(self.smalltalk),
             "memory_tokens_mean": round(mean(self.tokens), 1),
             "items_mean": round(mean(self.items), 2),
+            "found_mean": round(mean(self.found), 2),
+            "extra_mean": round(mean(self.extra), 2),
+            "below_chance": sum(self.below_chance),
             "questions": len(self.coverage),
             "foreign_questions": len(self.foreign_empty),
             "coverage_by_category": by_category,
@@ -240,14 +250,32 @@ def score_store(
         score.tokens.append(plan.memory_tokens)
         score.items.append(len(plan.used) + len(plan.recalled))
         score.categories.append(category)
+        score.found.append(found(plan))
+        extra = [u for u in plan.used if u.why not in IN_EVERY_PROMPT
+                 and not store.memory_dia.get(u.memory_id, set()) & want]  # fmt: skip
+        extra_msgs = [r for r in plan.recalled if store.message_dia.get(r.message_id) not in want]
+        score.extra.append(len(extra) + len(extra_msgs))
+        score.below_chance.append(below_chance(builder, question, plan))
     for question, *_ in foreign:
         plan = builder.build(question, [], budget)
         score.foreign_empty.append(not found(plan))
         score.foreign_items.append(found(plan))
+        score.below_chance.append(below_chance(builder, question, plan))
     for text in SMALLTALK:
         plan = builder.build(text, [], budget)
         score.smalltalk.append(found(plan))
     return score
+
+
+def below_chance(builder: ContextBuilder, question: str, plan: Any) -> int:
+    """The memories found for a question that stand at or below chance, judged as search
+    judges them."""
+    ids = {u.memory_id for u in plan.used if u.why not in IN_EVERY_PROMPT}
+    if not ids:
+        return 0
+    listing = builder.search.search(question, k=50, relevant_only=False).hits
+    return sum(h.memory.id in ids and h.relevance is not None and h.relevance <= 0
+               for h in listing)  # fmt: skip
 
 
 def foreign_questions(stores: list[Store], me: Store, per_store: int) -> list:
@@ -346,7 +374,8 @@ def run(args: argparse.Namespace, host: str) -> dict:
 
 def print_table(result: dict) -> None:
     print(f"Read path on LoCoMo, {result['conversations']} conversations, {result['embed_model']}")
-    cols = ("coverage", "memory_coverage", "foreign_empty", "smalltalk_injected")
+    cols = ("coverage", "memory_coverage", "foreign_empty", "smalltalk_injected", "found_mean",
+            "extra_mean", "below_chance")  # fmt: skip
     print(f"{'':<14}" + "".join(f"{c:>20}" for c in (*cols, "memory_tokens_mean")))
     rows = [("all", result)] + list(result["per_conversation"].items())
     if "leave_one_out" in result:
@@ -367,6 +396,8 @@ def main() -> None:
         "--ollama-host", help="server with the embedding model (default: offline MiniLM)"
     )
     ap.add_argument("--embed-model", default="all-minilm")
+    ap.add_argument("--backend", choices=["minilm", "e5"], default="minilm",
+                    help="the offline embedding model to start without --ollama-host")  # fmt: skip
     ap.add_argument("--conversations", type=int, help="only the first N conversations")
     ap.add_argument(
         "--foreign",
@@ -390,7 +421,9 @@ def main() -> None:
     if args.ollama_host:
         result = run(args, args.ollama_host)
     else:
-        with embed_server() as host:
+        if args.backend == "e5":
+            args.embed_model = "multilingual-e5-small"
+        with embed_server(backend=args.backend) as host:
             result = run(args, host)
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))

@@ -7,12 +7,17 @@ profile of its own; every question is searched in its own conversation's profile
 Reported per category and overall for categories 1-4: recall@5 and recall@10 of the
 evidence turns in the ranking (every hit, relevant or not), and `recall@10_relevant`,
 what the relevance rule keeps of those ten. Category 5 (adversarial) has no answer in
-the conversation and is reported apart.
+the conversation and is reported apart. Of what the rule keeps, per question: how many
+items (`given_per_question`), how many of them are not evidence (`extra_per_question`),
+how many stand at or below chance (`below_chance`, a count); and `unrelated_empty`, the
+share of questions from the other conversations in the file (--foreign per store) that
+get nothing.
 
     python benchmarks/locomo.py --data ../shared/bench/locomo/locomo_dev.json
     python benchmarks/locomo.py --data FILE --ollama-host http://127.0.0.1:11434 --embed-model all-minilm --json
 
-Without --ollama-host, ../shared/bench/embed_server.py is started (all-MiniLM-L6-v2).
+Without --ollama-host, ../shared/bench/embed_server.py is started (all-MiniLM-L6-v2, or
+multilingual-e5-small with --backend e5).
 """
 
 from __future__ import annotations
@@ -108,6 +113,10 @@ def run(args: argparse.Namespace, host: str) -> dict:
     started = time.perf_counter()
     weights = SearchWeights(**json.loads(args.weights)) if args.weights else None
     search_ms: list[float] = []
+    given: list[int] = []
+    extra: list[int] = []
+    below_chance = 0
+    unrelated: list[bool] = []
     with scratch_home() as home:
         for sample in data:
             config = Config.resolve(
@@ -152,6 +161,14 @@ def run(args: argparse.Namespace, host: str) -> dict:
                     kept = search.search(qa["question"], k=10).hits
                     top = {by_memory.get(h.memory.id) for h in kept}
                     per_cat[cat].add(0, sum(1 for e in evidence if e in top) / len(evidence))
+                    if cat in (1, 2, 3, 4):
+                        given.append(len(kept))
+                        extra.append(sum(by_memory.get(h.memory.id) not in evidence for h in kept))
+                    below_chance += sum(h.relevance is not None and h.relevance <= 0 for h in kept)
+                for question in foreign_questions(data, sample, args.foreign):
+                    kept = search.search(question, k=10).hits
+                    unrelated.append(not kept)
+                    below_chance += sum(h.relevance is not None and h.relevance <= 0 for h in kept)
                 print(
                     f"  {sample['sample_id']}: {len(turns)} turns, {len(sample['qa'])} questions",
                     file=sys.stderr,
@@ -165,6 +182,10 @@ def run(args: argparse.Namespace, host: str) -> dict:
         "recall@5": round(answerable.mean(5), 4),
         "recall@10": round(answerable.mean(10), 4),
         "recall@10_relevant": round(answerable.mean(0), 4),
+        "given_per_question": round(sum(given) / len(given), 2) if given else None,
+        "extra_per_question": round(sum(extra) / len(extra), 2) if extra else None,
+        "below_chance": below_chance,
+        "unrelated_empty": round(sum(unrelated) / len(unrelated), 3) if unrelated else None,
         "questions": answerable.count(),
         "per_category": {
             CATEGORIES.get(c, str(c)): {
@@ -185,6 +206,17 @@ def run(args: argparse.Namespace, host: str) -> dict:
     }
 
 
+def foreign_questions(data: list[dict], me: dict, per_store: int) -> list[str]:
+    """Questions (categories 1-4) of the other conversations: nothing in this one is
+    about them. The same ones on every run."""
+    import random
+
+    pool = [qa["question"] for s in data if s is not me for qa in s["qa"]
+            if int(qa.get("category", 0)) in (1, 2, 3, 4)]  # fmt: skip
+    random.Random(me["sample_id"]).shuffle(pool)
+    return pool[:per_store]
+
+
 def print_table(result: dict) -> None:
     ctx = "with" if result["context"] else "without"
     print(
@@ -196,6 +228,12 @@ def print_table(result: dict) -> None:
         print(f"{name:<14}{row['questions']:>10}{row['recall@5']:>10.3f}{row['recall@10']:>11.3f}")
     print(
         f"{'1-4 overall':<14}{result['questions']:>10}{result['recall@5']:>10.3f}{result['recall@10']:>11.3f}"
+    )
+    print(
+        f"kept by the rule: recall@10 {result['recall@10_relevant']}, given per question "
+        f"{result['given_per_question']}, of which not evidence {result['extra_per_question']}, "
+        f"at or below chance {result['below_chance']} items; questions of other conversations "
+        f"given nothing {result['unrelated_empty']}"
     )
     print(
         f"skipped {result['skipped_evidence_ids']} malformed or unknown evidence ids; "
@@ -213,7 +251,11 @@ def main() -> None:
         help="server with the embedding model (default: start the offline MiniLM server)",
     )
     ap.add_argument("--embed-model", default="all-minilm")
+    ap.add_argument("--backend", choices=["minilm", "e5"], default="minilm",
+                    help="the offline embedding model to start without --ollama-host")  # fmt: skip
     ap.add_argument("--conversations", type=int, help="only the first N conversations")
+    ap.add_argument("--foreign", type=int, default=100,
+                    help="questions of the other conversations asked of each one")  # fmt: skip
     ap.add_argument(
         "--no-context", action="store_true", help="import turns without the turn before them"
     )
@@ -223,7 +265,9 @@ def main() -> None:
     if args.ollama_host:
         result = run(args, args.ollama_host)
     else:
-        with embed_server() as host:
+        if args.backend == "e5":
+            args.embed_model = "multilingual-e5-small"
+        with embed_server(backend=args.backend) as host:
             result = run(args, host)
     if args.json:
         print(json.dumps(result, indent=2))

@@ -105,6 +105,14 @@ class Tally:
     pairs: int = 0
     framed_unrelated: list[int] = field(default_factory=list)
     bare_unrelated: list[int] = field(default_factory=list)  # the same questions bare
+    # per question with an answer in the store: the items found for it (memories found
+    # and past messages, not the core block), and those of them that are not its answer
+    given: list[int] = field(default_factory=list)
+    extra: list[int] = field(default_factory=list)
+    # items found at or below chance (relevance <= 0), over every question asked; weak
+    # matches given beside a strong one, per question with an answer
+    below_chance: int = 0
+    weak_beside_strong: list[int] = field(default_factory=list)
 
     def merge(self, other: Tally) -> None:
         for d in DIRECTIONS:
@@ -118,6 +126,10 @@ class Tally:
         self.pairs += other.pairs
         self.framed_unrelated += other.framed_unrelated
         self.bare_unrelated += other.bare_unrelated
+        self.given += other.given
+        self.extra += other.extra
+        self.below_chance += other.below_chance
+        self.weak_beside_strong += other.weak_beside_strong
 
     def summary(self) -> dict[str, Any]:
         def share(a: int, b: int) -> float | None:
@@ -134,6 +146,10 @@ class Tally:
             "unrelated_empty": share(sum(n == 0 for n in self.unrelated), len(self.unrelated)),
             "unrelated_items": share(sum(self.unrelated), len(self.unrelated)),
             "smalltalk_items": share(sum(self.smalltalk), len(self.smalltalk)),
+            "given_per_question": share(sum(self.given), len(self.given)),
+            "extra_per_question": share(sum(self.extra), len(self.extra)),
+            "weak_beside_strong": share(sum(self.weak_beside_strong), len(self.weak_beside_strong)),
+            "below_chance": self.below_chance,
             "framed": {
                 "pairs": self.pairs,
                 "bare_kept": share(self.bare_kept, self.pairs),
@@ -230,6 +246,44 @@ def _given(result: Any) -> tuple[list[int], int]:
     return used, len(found) + len(result.recalled)
 
 
+@dataclass
+class Turn:
+    """What one question was given on a path: every memory (`ids`, the core block's
+    too), the items found for it (`found`: memories and past messages), which found
+    memories came as weak matches, and how many found stand at or below chance."""
+
+    ids: list[int]
+    found: list[int]
+    weak: set[int]
+    messages: int
+    below_chance: int
+
+    @property
+    def count(self) -> int:
+        return len(self.found) + self.messages
+
+
+def asked(prof: Profile, path: str, text: str) -> Turn:
+    """The question asked on `path`: search (what the browser, the API and MCP see) or
+    the chat's read path."""
+    if path == "search":
+        hits = prof.search.search(text).hits
+        found = [h.memory.id for h in hits]
+        below = sum(h.relevance is not None and h.relevance <= 0 for h in hits)
+        return Turn(found, found, {h.memory.id for h in hits if h.weak}, 0, below)
+    result = chat_turn(prof, text)
+    found_used = [u for u in result.used if u.why not in IN_EVERY_PROMPT]
+    found = [u.memory_id for u in found_used]
+    below = 0
+    if found:  # the read path's memories judged as search judges them, for their relevance
+        listing = prof.search.search(text, k=50, relevant_only=False).hits
+        relevance = {h.memory.id: h.relevance for h in listing}
+        below = sum(relevance.get(i) is not None and relevance[i] <= 0 for i in found)
+    below += sum(r.relevance is not None and r.relevance <= 0 for r in result.recalled)
+    return Turn([u.memory_id for u in result.used], found,
+                {u.memory_id for u in found_used if u.weak}, len(result.recalled), below)  # fmt: skip
+
+
 def score_memories(prof: Profile, data: dict, ids: dict[str, int], paths: Sequence[str]) -> dict:
     lang_of = {m["id"]: m["lang"] for m in data["memories"]}
     tallies = {p: Tally() for p in paths}
@@ -241,23 +295,24 @@ def score_memories(prof: Profile, data: dict, ids: dict[str, int], paths: Sequen
         plain = prof.search.search(q["text"], k=TOP, relevant_only=False).hits
         in_top = answer in [h.memory.id for h in plain]
         for p in paths:
-            tallies[p].asked[d] += 1
+            t = tallies[p]
+            t.asked[d] += 1
+            turn = asked(prof, p, q["text"])
+            t.given.append(turn.count)
+            t.extra.append(turn.count - (answer in turn.found))
+            t.below_chance += turn.below_chance
+            strong = any(i not in turn.weak for i in turn.found)
+            t.weak_beside_strong.append(len(turn.weak) if strong else 0)
             if not in_top:
                 continue
-            tallies[p].top[d] += 1
-            if p == "search":
-                found = [h.memory.id for h in prof.search.search(q["text"]).hits]
-            else:
-                found = _given(chat_turn(prof, q["text"]))[0]
-            tallies[p].kept[d] += answer in found
+            t.top[d] += 1
+            t.kept[d] += answer in turn.ids
     for kind, bucket in (("unrelated", "unrelated"), ("small_talk", "smalltalk")):
         for q in data[kind]:
             for p in paths:
-                if p == "search":
-                    n = len(prof.search.search(q["text"]).hits)
-                else:
-                    n = _given(chat_turn(prof, q["text"]))[1]
-                getattr(tallies[p], bucket).append(n)
+                turn = asked(prof, p, q["text"])
+                tallies[p].below_chance += turn.below_chance
+                getattr(tallies[p], bucket).append(turn.count)
     score_framed(prof, data, ids, tallies)
     return {p: t for p, t in tallies.items()}
 
@@ -405,6 +460,12 @@ def run_model(args: argparse.Namespace, host: str, model: str, data: dict) -> li
             rows.append({"model": model, "separation": {
                 str(size): separation(prof, data, ids, args.gates) for size, prof, ids in stores
             }})  # fmt: skip
+        if args.cuts:  # what the default rule keeps, cut again by each of CUTS
+            for _, prof, _ in stores:
+                use_rule(prof, RelevanceRule())
+            lists = [x for _, prof, ids in stores for x in kept_lists(prof, data, ids)]
+            rows.append({"model": model, "cuts": {name: cut_score(lists, cut)
+                                                  for name, cut in CUTS.items()}})  # fmt: skip
         for changes, rule in settings(args.rule, args.sweep):
             started = time.perf_counter()
             row: dict[str, Any] = {"model": model, "rule": changes, "memories": {}}
@@ -431,6 +492,75 @@ def run_model(args: argparse.Namespace, host: str, model: str, data: dict) -> li
     return rows
 
 
+# A kept item: (memory id, relevance, weak), in the order search gives them.
+Kept = list[tuple[int, float, bool]]
+
+
+def kept_lists(prof: Profile, data: dict, ids: dict[str, int]) -> list[tuple[int, bool, Kept]]:
+    """For each question with an answer in the store: the answer, whether it is in the
+    plain top 5, and what search keeps (the default k of 10)."""
+    out = []
+    for q in data["questions"]:
+        answer = ids.get(q["memory"])
+        if answer is None:
+            continue
+        plain = prof.search.search(q["text"], k=TOP, relevant_only=False).hits
+        hits = prof.search.search(q["text"]).hits
+        out.append((answer, answer in [h.memory.id for h in plain],
+                    [(h.memory.id, h.relevance or 0.0, h.weak) for h in hits]))  # fmt: skip
+    return out
+
+
+def _no_weak_beside_strong(kept: Kept) -> Kept:
+    return [k for k in kept if not k[2]] if any(not k[2] for k in kept) else kept
+
+
+def _share_of_best(share: float) -> Any:
+    return lambda kept: [k for k in kept if k[1] >= share * max(x[1] for x in kept)]
+
+
+def _within_best(margin: float) -> Any:
+    return lambda kept: [k for k in kept if k[1] >= max(x[1] for x in kept) - margin]
+
+
+def _weak_at_most(n: int) -> Any:
+    def cut(kept: Kept) -> Kept:
+        if all(k[2] for k in kept):
+            return kept
+        weak = [k for k in kept if k[2]][:n]
+        return [k for k in kept if not k[2] or k in weak]
+
+    return cut
+
+
+# Ways to give less than the rule keeps, each applied to what it keeps (--cuts). An
+# unrelated question keeps its items under each (each keeps the best), so its share
+# given nothing does not move: what they trade is answers for items beside them.
+CUTS: dict[str, Any] = {
+    "as kept": lambda kept: kept,
+    "no weak beside a strong one": _no_weak_beside_strong,
+    "at most 1 weak beside a strong one": _weak_at_most(1),
+    "half the best's deviations": _share_of_best(0.5),
+    "a third of the best's": _share_of_best(1 / 3),
+    "within 2 deviations of the best": _within_best(2.0),
+    "the first 3": lambda kept: kept[:3],
+    "the first 2": lambda kept: kept[:2],
+    "no weak beside strong, first 3": lambda kept: _no_weak_beside_strong(kept)[:3],
+}
+
+
+def cut_score(lists: list[tuple[int, bool, Kept]], cut: Any) -> dict[str, float]:
+    """Answers kept (of those in the plain top 5) and items beside the answer per
+    question, when what the rule keeps is cut so."""
+    kept = top = beside = 0
+    for answer, in_top, items in lists:
+        given = [k[0] for k in (cut(items) if items else items)]
+        beside += len(given) - (answer in given)
+        top += in_top
+        kept += in_top and answer in given
+    return {"kept": round(kept / max(top, 1), 3), "beside": round(beside / max(len(lists), 1), 2)}
+
+
 def meets(summary: dict) -> bool:
     return (
         (summary["kept"] or 0) >= TARGET["kept"]
@@ -444,10 +574,14 @@ def _cell(x: float | None) -> str:
 
 
 def print_table(result: dict) -> None:
-    head = ("kept", *DIRECTIONS, "unrel.empty", "smalltalk", "framed/bare", "fr.unrel")
+    head = ("kept", *DIRECTIONS, "unrel.empty", "smalltalk", "framed/bare", "fr.unrel",
+            "given/q", "extra/q", "weak+strong", "<=chance")  # fmt: skip
     print(f"{'model':<22}{'rule':<28}{'store':<8}{'path':<8}" + "".join(f"{h:>12}" for h in head))
     for row in result["rows"]:
-        if "separation" in row:
+        for name, c in row.get("cuts", {}).items():
+            print(f"{row['model']:<22}{name:<36} kept {c['kept']:.3f}, beside the answer "
+                  f"{c['beside']:.2f} a question (search, every size)")  # fmt: skip
+        if "separation" in row or "cuts" in row:
             continue
         rule = ",".join(f"{k}={v}" for k, v in row["rule"].items()) or "default"
         lines = [(size, by) for size, by in row["memories"].items()]
@@ -457,7 +591,9 @@ def print_table(result: dict) -> None:
             for path, s in by.items():
                 cells = [s["kept"], *s["kept_by_direction"].values(), s["unrelated_empty"],
                          s["smalltalk_items"], s["framed"]["ratio"],
-                         s["framed"]["unrelated_empty"]]  # fmt: skip
+                         s["framed"]["unrelated_empty"], s.get("given_per_question"),
+                         s.get("extra_per_question"), s.get("weak_beside_strong"),
+                         s.get("below_chance")]  # fmt: skip
                 mark = " *" if meets(s) else ""
                 print(f"{row['model']:<22}{rule:<28}{size:<8}{path:<8}"
                       + "".join(f"{_cell(c):>12}" for c in cells) + mark)  # fmt: skip
@@ -465,7 +601,11 @@ def print_table(result: dict) -> None:
           f"(kept >= {TARGET['kept']}, unrelated empty >= {TARGET['unrelated_empty']}, "
           f"small talk <= {TARGET['smalltalk_items']} items); framed/bare: answers kept "
           f"for framed questions over those kept for the same questions bare; fr.unrel: "
-          f"framed unrelated questions given nothing; {result['seconds']} s")  # fmt: skip
+          f"framed unrelated questions given nothing; given/q: items found per question with an "
+          f"answer in the store (memories found and past messages, not the core block), extra/q: "
+          f"those of them not its answer, weak+strong: weak matches given beside a strong one, "
+          f"<=chance: items found at or below chance (relevance <= 0), every question; "
+          f"{result['seconds']} s")  # fmt: skip
     for row in result["rows"]:
         for size, sep in row.get("separation", {}).items():
             print(f"{row['model']}, {size} memories, a single gate: answers' median deviation "
@@ -514,6 +654,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--gates", type=float, nargs="*", default=[], metavar="Z",
                     help="also report how well a single gate at each of these deviations "
                     "would separate answers from unrelated questions")  # fmt: skip
+    ap.add_argument("--cuts", action="store_true",
+                    help="also report what the default rule keeps, cut again in the ways "
+                    "of CUTS (answers kept, items beside them)")  # fmt: skip
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     return ap
 

@@ -94,6 +94,9 @@ def test_context_benchmark_reports_coverage_and_noise(
     assert set(result["leave_one_out"]["chosen"]) == {"tiny-1", "tiny-2"}
     # the store really held the sessions as dated conversations
     assert result["memory_tokens_mean"] > 0
+    # what was found beside the evidence is counted, and nothing at or below chance
+    assert 0 <= result["extra_mean"] <= result["found_mean"]
+    assert result["below_chance"] == 0
 
 
 def test_locomo_qa_runs_the_chat_path_and_judges(data_file: Path, fake_ollama: FakeOllama) -> None:
@@ -269,6 +272,8 @@ def test_personal_benchmark_reports_both_paths_by_direction(
     for path in ("search", "read"):
         s = row["memories"]["all"][path]
         assert s["unrelated_empty"] == 1.0 and s["smalltalk_items"] == 0
+        assert 0 <= s["extra_per_question"] <= s["given_per_question"]
+        assert s["below_chance"] == 0
     docs = row["documents"]["search"]
     assert docs["answers_in_top"] == 1 and docs["kept"] == 1.0
     assert row["documents"]["read"]["kept"] == 1.0
@@ -300,6 +305,34 @@ def test_personal_benchmark_says_what_a_single_gate_could_separate(
     assert sep["gates"]["0.0"]["personal_unrelated_below"] == 0.0
     assert "a single gate" in capsys.readouterr().out
     assert result["rows"][1]["rule"] == {}  # the rule's own rows follow as before
+
+
+def test_personal_benchmark_cuts_what_the_rule_keeps(
+    tmp_path: Path, fake_ollama: FakeOllama, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from benchmarks import personal
+
+    data = tmp_path / "personal.json"
+    data.write_text(json.dumps(PERSONAL, ensure_ascii=False), "utf-8")
+    result = personal.main(
+        ["--data", str(data), "--ollama-host", fake_ollama.url, "--embed-model", "fake-embed",
+         "--sizes", "4", "--paths", "search", "--no-documents", "--cuts"]
+    )  # fmt: skip
+    cuts = result["rows"][0]["cuts"]
+    assert set(cuts) == set(personal.CUTS)
+    # a cut only takes away: never more answers, never more beside them than as kept
+    for c in cuts.values():
+        assert c["kept"] <= cuts["as kept"]["kept"] and c["beside"] <= cuts["as kept"]["beside"]
+    assert cuts["the first 2"]["beside"] <= 1.0
+    assert "beside the answer" in capsys.readouterr().out
+    # the cuts themselves, on lists of (id, relevance, weak)
+    kept = [(1, 6.0, False), (2, 2.5, False), (3, 1.5, True), (4, 3.5, False)]
+    assert [k[0] for k in personal.CUTS["no weak beside a strong one"](kept)] == [1, 2, 4]
+    assert [k[0] for k in personal.CUTS["half the best's deviations"](kept)] == [1, 4]
+    assert personal.cut_score([(3, True, kept), (9, False, [])], personal.CUTS["the first 2"]) == {
+        "kept": 0.0,
+        "beside": 1.0,
+    }
 
 
 CARE = {

@@ -36,10 +36,13 @@ HOLD_LIMIT = 30.0
 _TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]+|[^\W_]+")
 
 
-def _features(text: str) -> list[str]:
+def _features(text: str, reads_cjk: bool = True) -> list[str]:
     feats = []
     for tok in _TOKEN.findall(text.lower()):
         if re.match(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]", tok):
+            if not reads_cjk:  # a run of text it cannot read: a direction of its own
+                feats.append(f"<unread:{tok}>")
+                continue
             feats += [tok[i : i + 2] for i in range(max(1, len(tok) - 1))]
         else:
             feats.append(tok[:-1] if len(tok) > 3 and tok.endswith("s") else tok)
@@ -51,12 +54,13 @@ def _direction(feature: str, dim: int) -> np.ndarray:
     return np.random.default_rng(seed).standard_normal(dim)
 
 
-def fake_embedding(text: str, dim: int) -> list[float]:
+def fake_embedding(text: str, dim: int, reads_cjk: bool = True) -> list[float]:
     """Sum of a dense pseudo-random direction per word (and CJK bigram), plus a shared
     component like real models' non-zero mean: dense like a real embedding, and texts
-    that share words are close."""
+    that share words are close. Without `reads_cjk` a run of Chinese or Japanese is a
+    direction of its own, related to no other text: a model that cannot read it."""
     vec = 0.5 * _direction("<shared>", dim)
-    for feat in _features(text) or ["<empty>"]:
+    for feat in _features(text, reads_cjk) or ["<empty>"]:
         vec += _direction(feat, dim)
     norm = np.linalg.norm(vec)
     return (vec / norm).round(6).tolist()
@@ -145,6 +149,8 @@ class FakeOllama:
     scheduler: Scheduler = field(default_factory=Scheduler)
     count_prompts: bool = False
     answers: dict[int, str] = field(default_factory=dict)  # request index -> the answer
+    # Embedding models (by name) that cannot read Chinese or Japanese (fake_embedding)
+    cjk_blind: set[str] = field(default_factory=set)
     embed_proxy: str | None = None  # forward /api/embed to this server (a real model)
     pull_size: int = 4_000_000  # bytes a pull reports (a real chat model: 4.7 GB)
 
@@ -534,7 +540,8 @@ class FakeOllama:
             return self._missing(name)
         inputs = body.get("input")
         texts = [inputs] if isinstance(inputs, str) else list(inputs or [])
-        return 200, {"model": name, "embeddings": [fake_embedding(t, dim) for t in texts]}
+        reads = name.removesuffix(":latest") not in self.cjk_blind
+        return 200, {"model": name, "embeddings": [fake_embedding(t, dim, reads) for t in texts]}
 
     def _embed_legacy(self, body: dict[str, Any]) -> tuple[int, Any]:
         name = body.get("model", "")

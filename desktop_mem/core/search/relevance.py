@@ -31,7 +31,10 @@ than the query's (where the model reads both): a bilingual user's English questi
 about what they said in Chinese shares none of its words. Dates do not count as unknown
 words: an item dated within the day, month or year the query names counts as
 containing its date words. A pair in a script the model cannot read is judged by its
-words alone.
+words alone: half the query's words, or one rare word, one that says what the query is
+about and that at most two of the items hold ("驾照" for "我下个月要考驾照" when all-MiniLM
+is asked "驾照考试什么时候"): a word few items say picks them out, and brings no more than
+two along. Where the model reads the pair its meaning decides, with the keyword credit.
 
 This works from the first memory (the reference does not depend on the store) to a
 million, for any embedding model, and each kept item says how sure the rule is: strong
@@ -48,7 +51,12 @@ from typing import TYPE_CHECKING
 from desktop_mem.core import textproc
 from desktop_mem.core.search.chance import ChanceLevel, small_talk_terms
 from desktop_mem.core.search.phatic import phatic
-from desktop_mem.core.search.words import profile_items, term_coverage, unknown_share
+from desktop_mem.core.search.words import (
+    profile_items,
+    rare_holders,
+    term_coverage,
+    unknown_share,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -86,9 +94,14 @@ class Tier:
     chatter: bool = False
     of_user: bool = True
     names_its_subject: bool = False
+    # the full-text column of an item's own text, where a rare word of the query counts
+    # (RelevanceRule.rare_items); None: not in this tier
+    own_words: str | None = None
 
 
-MEMORY_TIER = Tier("memories_fts", "memories", "text", "coalesce(valid_from, created_at)")
+MEMORY_TIER = Tier(
+    "memories_fts", "memories", "text", "coalesce(valid_from, created_at)", own_words="body"
+)
 MESSAGE_TIER = Tier("messages_fts", "messages", "content", "created_at", False, True)
 PASSAGE_TIER = Tier("doc_chunks_fts", "doc_chunks", "text", of_user=False, names_its_subject=True)
 
@@ -127,6 +140,12 @@ class RelevanceRule:
     # Where the model cannot read a pair, the share of the query's words an item must
     # contain to be kept.
     words_share: float = 0.5
+    # A word of the query that says what it is about and that at most `rare_items` (and
+    # at most `rare_share`, but always one) of the items searched hold keeps them, where
+    # the model cannot read the pair, or where it can too (`rare_readable`).
+    rare_items: int = 2
+    rare_share: float = 0.1
+    rare_readable: bool = False
     # Judge each asking part of a message on its own too (core/search/asking.py): an
     # item relevant to one part is relevant to the message.
     by_parts: bool = True
@@ -162,6 +181,10 @@ class RelevanceRule:
 
     def passes(self, z: float, bar: float, coverage: float) -> bool:
         return z >= max(self.z_floor, bar - self.keyword_credit * coverage)
+
+    def rare_at_most(self, items: int) -> int:
+        """How many of `items` may hold a word for it to count as rare."""
+        return max(1, min(self.rare_items, int(self.rare_share * items)))
 
 
 @dataclass
@@ -251,6 +274,28 @@ def says_what_about(terms: list[str]) -> bool:
         t not in textproc.STOPWORDS and t not in _TALK_WORDS and not textproc.is_time_word(t)
         for t in terms
     )
+
+
+def rare_candidates(terms: list[str]) -> list[str]:
+    """The query's terms that can count as rare words: those that say what it is about
+    (not stop words, small talk's words or time words), of two letters or more, and of
+    Chinese or Japanese the bigrams that touch no function word ("驾照", "柯基"; not
+    "我爸", "什么" or "试什"), each a word of its own or part of one."""
+    _talk_terms()
+    functional: set[str] = set()
+    for run in textproc.cjk_runs(terms):
+        text = run[0] + "".join(b[1:] for b in run[1:])
+        function = textproc.cjk_function_positions(text)
+        functional.update(b for n, b in enumerate(run) if {n, n + 1} & function)
+    return [
+        t
+        for t in terms
+        if len(t) >= 2
+        and t not in functional
+        and t not in textproc.STOPWORDS
+        and t not in _TALK_WORDS
+        and not textproc.is_time_word(t)
+    ]
 
 
 def is_small_talk(message: str) -> bool:
@@ -369,9 +414,9 @@ def judge(
         strength = {ids[n]: WEAK for n in np.flatnonzero(alone)}
         return Judgement(alone, scores, coverage, strength=strength)
     ordinary = rule.threshold(collection)
-    gate = rule.bar(
-        collection, unknown_share(db, terms, asked.names, asked.conversation), profile_items(db)
-    )
+    unknown = unknown_share(db, terms, asked.names, asked.conversation)
+    gate = rule.bar(collection, unknown, profile_items(db))
+    rare = _rare(db, tier, rule, terms, ids, collection, readable) if not unknown[1] else None
     if tier.names_its_subject:
         gate += rule.unsaid_penalty * unknown_share(db, terms, tables=(tier.fts,))[0]
     items = max(ordinary - rule.item_margin, best - rule.best_margin)
@@ -394,6 +439,10 @@ def judge(
         | (cover >= rule.words_share)
         | np.array([i in dated for i in ids], dtype=bool) & ~has_vec
     )
+    if rare is not None:
+        words |= rare
+        for n in np.flatnonzero(rare & readable):
+            scores[ids[n]] = max(scores[ids[n]], round(ordinary, 2))
     held = None
     if opens:
         # An item that clears the gate by itself and holds half the query's words is
@@ -409,5 +458,28 @@ def judge(
         if any(rule.passes(zs[n], ordinary, cover[n]) for n in np.flatnonzero(readable)):
             held = by_meaning
     given = keep | held if held is not None else keep
-    strength = {ids[n]: STRONG if n in opens else WEAK for n in np.flatnonzero(given)}
+    above = rare if rare is not None else np.zeros(len(ids), dtype=bool)
+    strength = {ids[n]: STRONG if n in opens or above[n] else WEAK for n in np.flatnonzero(given)}
     return Judgement(keep, scores, coverage, held, strength, gate)
+
+
+def _rare(
+    db: Database,
+    tier: Tier,
+    rule: RelevanceRule,
+    terms: list[str],
+    ids: list[int],
+    collection: int,
+    readable: np.ndarray,
+) -> np.ndarray | None:
+    """Per candidate: whether it holds a rare word of the query (RelevanceRule.rare_items)
+    in its own text, where the model cannot read the pair (or `rare_readable`). None
+    where no candidate does."""
+    if tier.own_words is None or rule.rare_items <= 0 or not ids:
+        return None
+    most = rule.rare_at_most(collection)
+    held = rare_holders(db, tier.fts, rare_candidates(terms), most, tier.own_words)
+    rare = np.array([i in held for i in ids], dtype=bool)
+    if not rule.rare_readable:
+        rare &= ~readable
+    return rare if rare.any() else None

@@ -1,6 +1,6 @@
 """What the full-text index says about a query's words, for the relevance rule and for
-retrieval: which share of them an item contains, which the profile has never seen, and
-which are too frequent to retrieve by."""
+retrieval: which share of them an item contains, which the profile has never seen, which
+only a few items hold, and which are too frequent to retrieve by."""
 
 from __future__ import annotations
 
@@ -136,3 +136,21 @@ def retrieval_terms(terms: list[str], total: int, df: dict[str, int], share: flo
         return terms
     kept = [t for t in terms if df.get(t, 0) <= total * share]
     return kept or [min(terms, key=lambda t: df.get(t, 0))]
+
+
+def rare_holders(
+    db: Database, fts_table: str, terms: list[str], most: int, column: str | None = None
+) -> dict[int, list[str]]:
+    """The rows holding a rare term, with the terms they hold: a term that at most
+    `most` rows hold (in `column`, where given). Which terms are worth asking about is
+    the caller's choice; a term more rows hold is read only up to `most` + 1 of them."""
+    out: dict[int, list[str]] = {}
+    for term in terms:
+        match = (f"{column} : " if column else "") + (textproc.fts_match([term]) or "")
+        rows = db.query(
+            f"SELECT rowid FROM {fts_table} WHERE {fts_table} MATCH ? LIMIT ?", (match, most + 1)
+        )
+        if 0 < len(rows) <= most:
+            for (rowid,) in rows:
+                out.setdefault(rowid, []).append(term)
+    return out
