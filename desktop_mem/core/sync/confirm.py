@@ -58,14 +58,18 @@ def _sealed_with(path: Path, sync_id: str, signing: str | None) -> str | None:
     cached = _KEYS.get(path)
     if cached is not None and mark is not None and cached[0] == (mark, signing):
         return cached[1]
-    key: str | None
-    try:
-        raw = files.read_raw(path, sync_id, "status")
-        if signing is not None:
-            raw.verify(signing)
-        key = str(raw.header.get("key"))
-    except SyncRefused:
-        key = None
+    key: str | None = None
+    # read as bytes, apart from the pass's reading (which says once what it refuses and
+    # quarantines it): a FIFO, a link or a file over the cap is no status here
+    data = files.read_bytes(path, "status")
+    if data is not None:
+        try:
+            raw = files.parse_raw(data, path, sync_id, "status")
+            if signing is not None:
+                raw.verify(signing)
+            key = str(raw.header.get("key"))
+        except SyncRefused:
+            key = None
     if mark is not None:
         if len(_KEYS) > 1024:
             _KEYS.clear()
