@@ -243,7 +243,7 @@ def check_database(config: Config, vault: Vault) -> tuple[list[Check], Facts]:
 
 
 def check_always_given(db: Database) -> Check:
-    """Which memories are given to the model in every chat (core/memory/care.py): their
+    """Which memories are given to the model in every chat (core/memory/care/): their
     ids and why, never their text (a doctor report is pasted into bug reports)."""
     from desktop_mem.core.memory.care import CATEGORIES
     from desktop_mem.core.memory.store import ALWAYS

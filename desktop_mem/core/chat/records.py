@@ -48,7 +48,7 @@ class Conversation:
 
 
 # Why a memory was given to an answer: it is in every prompt because it is about the
-# user's health or safety (core/memory/care.py), or as the user's core memory (pinned,
+# user's health or safety (core/memory/care/), or as the user's core memory (pinned,
 # or among their most important facts), it was found for this message, or it was
 # learned from an earlier message that was found for it.
 WHY = ("always", "core", "found", "recalled")
@@ -147,7 +147,7 @@ class Change:
     text: str
     before: str | None = None  # the text before an update
     version: int | None = None  # the memory's version the change created
-    # why the memory is now given on every turn (core/memory/care.py: health, diet,
+    # why the memory is now given on every turn (core/memory/care/: health, diet,
     # access, asked), or None
     always: str | None = None
     # an app's statement kept as its own memory beside one it may not change: that one

@@ -610,7 +610,7 @@ def _m017(conn: Any) -> None:
     run_script(
         conn,
         """
-        -- care: what kind of care the memory's text calls for (core/memory/care.py:
+        -- care: what kind of care the memory's text calls for (core/memory/care/:
         -- 'health', 'diet', 'access', 'asked'), NULL when none; read from the text when
         -- it is written, and again whenever those rules change (meta 'care_rules').
         -- care_choice: the user's own say, NULL (as recognised), 1 (always given)

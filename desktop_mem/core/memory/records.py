@@ -77,7 +77,7 @@ class Memory:
     valid_from: str | None
     valid_until: str | None
     context: str | None = None
-    # what kind of care its text calls for (core/memory/care.py: health, diet, access,
+    # what kind of care its text calls for (core/memory/care/: health, diet, access,
     # asked), and whether it is given to the model on every turn: by default when it
     # calls for care, or as the user chose
     care: str | None = None
@@ -154,7 +154,7 @@ class NewMemory:
     valid_from: str | None = None
     valid_until: str | None = None
     context: str | None = None
-    # given on every turn: None as its text says (core/memory/care.py), or the
+    # given on every turn: None as its text says (core/memory/care/), or the
     # writer's own say (the user ticking "always give this", or unticking it)
     always: bool | None = None
 

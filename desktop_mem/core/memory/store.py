@@ -312,7 +312,7 @@ class MemoryStore(ArrivedRows, MemoryIndexing):
 
     def set_always(self, memory_id: int, always: bool | None, actor: str = "user") -> Memory:
         """Give the memory to the model on every turn (True), not unless it is found
-        (False), or as its text says (None: about health or safety, core/memory/care.py).
+        (False), or as its text says (None: about health or safety, core/memory/care/).
         A memory turned on that its text does not mark is one the user asked to be
         always remembered."""
         current = self.get(memory_id)
