@@ -16,8 +16,9 @@ import sqlite_vec
 
 from desktop_mem.core import paths
 from desktop_mem.core.config import DEFAULT_CHAT_MODEL, Config
-from desktop_mem.core.db.database import Database, open_profile
+from desktop_mem.core.db.database import Database
 from desktop_mem.core.db.files import stale_backup_copies
+from desktop_mem.core.db.opening import open_profile
 from desktop_mem.core.errors import DatabaseCorrupt, DesktopMemError
 from desktop_mem.core.keys.vault import (
     PASSPHRASE_ENV,

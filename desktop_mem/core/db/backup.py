@@ -35,7 +35,7 @@ import sqlcipher3
 from desktop_mem import __version__
 from desktop_mem.core import paths
 from desktop_mem.core.db.backup_seal import check_seal, is_sealed, seal
-from desktop_mem.core.db.database import Database, open_profile
+from desktop_mem.core.db.database import Database
 from desktop_mem.core.db.files import (
     BACKUP_COPY_PREFIX,
     ProfileLock,
@@ -43,6 +43,7 @@ from desktop_mem.core.db.files import (
     remove_database_files,
     sibling,
 )
+from desktop_mem.core.db.opening import open_profile
 from desktop_mem.core.errors import (
     DatabaseCorrupt,
     DesktopMemError,

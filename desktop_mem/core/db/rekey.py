@@ -7,7 +7,7 @@ new key, passes ``integrity_check`` and ``cipher_integrity_check``, and every ta
 holds the same number of rows). Only then are the files switched, keeping the old one
 as ``<db>.old``, and the change is committed by rewriting the sidecar (one atomic
 rename). A crash at any moment leaves a profile that opens with either the old or the
-new key, holding everything (see ``db._connect_after_rekey``). The profile must not
+new key, holding everything (see ``opening._connect_after_rekey``). The profile must not
 be open anywhere else: the copy is made under an exclusive lock.
 """
 
@@ -24,7 +24,7 @@ from typing import Any
 import sqlcipher3
 
 from desktop_mem.core import paths
-from desktop_mem.core.db.database import connect, open_profile
+from desktop_mem.core.db.database import connect
 from desktop_mem.core.db.files import (
     OLD_SUFFIX,
     REKEY_SUFFIX,
@@ -32,6 +32,7 @@ from desktop_mem.core.db.files import (
     remove_database_files,
     sibling,
 )
+from desktop_mem.core.db.opening import open_profile
 from desktop_mem.core.db.ownership import require_settled
 from desktop_mem.core.errors import DesktopMemError, ProfileBusy, UsageError
 from desktop_mem.core.keys import identity, recovery
