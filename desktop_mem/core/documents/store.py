@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from desktop_mem.core import textproc
 from desktop_mem.core.db.database import id_chunks
 from desktop_mem.core.db.vectors import DOCUMENTS, VectorIndex
+from desktop_mem.core.documents.files import kind_of, read_file, shown_name, storable_name
 from desktop_mem.core.documents.folders import WatchedFolders
 from desktop_mem.core.documents.records import (
     AddReport,
@@ -42,14 +43,7 @@ from desktop_mem.core.documents.records import (
     Folder,
     PassageHit,
 )
-from desktop_mem.core.documents.text import (
-    chunk,
-    extract,
-    kind_of,
-    read_file,
-    shown_name,
-    storable_name,
-)
+from desktop_mem.core.documents.text import chunk, extract
 from desktop_mem.core.errors import DesktopMemError, InvalidInput, ModelServerError, NotFound
 from desktop_mem.core.events import Events
 from desktop_mem.core.memory.records import now_iso
