@@ -8,7 +8,7 @@
         <translation><numerusform>%n line, given in every chat.</numerusform><numerusform>%n lines, given in every chat.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="296" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="294" />
         <source>Rewritten: %n line(s).</source>
         <translation><numerusform>Rewritten: %n line.</numerusform><numerusform>Rewritten: %n lines.</numerusform></translation>
     </message>
@@ -16,12 +16,12 @@
 <context>
     <name>AppsPage</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="291" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="309" />
         <source> (%n time(s) that day)</source>
         <translation><numerusform> (%n time that day)</numerusform><numerusform> (%n times that day)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="297" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="315" />
         <source>The log keeps %n day(s); an app's calls of one kind on one memory in a day are one line.</source>
         <translation><numerusform>The log keeps %n day; an app's calls of one kind on one memory in a day are one line.</numerusform><numerusform>The log keeps %n days; an app's calls of one kind on one memory in a day are one line.</numerusform></translation>
     </message>
@@ -71,37 +71,37 @@
 <context>
     <name>DocumentsPage</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="178" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="180" />
         <source>%1 (%n document(s))</source>
         <translation><numerusform>%1 (%n document)</numerusform><numerusform>%1 (%n documents)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="262" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="263" />
         <source>%n watched folder(s) could not be read (a drive not connected?): their documents are kept.</source>
         <translation><numerusform>%n watched folder could not be read (a drive not connected?): its documents are kept.</numerusform><numerusform>%n watched folders could not be read (a drive not connected?): their documents are kept.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="271" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="272" />
         <source>%n passage(s) can be found by their words until the embedding model is there.</source>
         <translation><numerusform>%n passage can be found by its words until the embedding model is there.</numerusform><numerusform>%n passages can be found by their words until the embedding model is there.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="323" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="322" />
         <source>No longer watching the folder; its %n document(s) stay.</source>
         <translation><numerusform>No longer watching the folder; its %n document stays.</numerusform><numerusform>No longer watching the folder; its %n documents stay.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="326" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="325" />
         <source>No longer watching the folder; its %n document(s) are removed.</source>
         <translation><numerusform>No longer watching the folder; its %n document is removed.</numerusform><numerusform>No longer watching the folder; its %n documents are removed.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="344" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="343" />
         <source>Remove %n document(s) and every passage of them from desktop-mem, for good? The files themselves are not touched.</source>
         <translation><numerusform>Remove %n document and every passage of it from desktop-mem, for good? The file itself is not touched.</numerusform><numerusform>Remove %n documents and every passage of them from desktop-mem, for good? The files themselves are not touched.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="377" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="376" />
         <source>shaped %n answer(s)</source>
         <translation><numerusform>shaped %n answer</numerusform><numerusform>shaped %n answers</numerusform></translation>
     </message>
@@ -185,32 +185,19 @@
         <translation><numerusform>%n entry in a form this app does not know: skipped</numerusform><numerusform>%n entries in a form this app does not know: skipped</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="286" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="285" />
         <source>Imported %n conversation(s)</source>
         <translation><numerusform>Imported %n conversation</numerusform><numerusform>Imported %n conversations</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="287" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="286" />
         <source>%n message(s).</source>
         <translation><numerusform>%n message.</numerusform><numerusform>%n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="333" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="331" />
         <source>%n fact(s) found in your imported conversations:</source>
         <translation><numerusform>%n fact found in your imported conversations:</numerusform><numerusform>%n facts found in your imported conversations:</numerusform></translation>
-    </message>
-    </context>
-<context>
-    <name>MainWindow</name>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="490" />
-        <source>● Connected · %n not indexed yet</source>
-        <translation><numerusform>● Connected · %n not indexed yet</numerusform><numerusform>● Connected · %n not indexed yet</numerusform></translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="514" />
-        <source> · %n message(s) not yet learned from</source>
-        <translation><numerusform> · %n message not yet learned from</numerusform><numerusform> · %n messages not yet learned from</numerusform></translation>
     </message>
     </context>
 <context>
@@ -303,32 +290,32 @@
 <context>
     <name>ReviewDialog</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="216" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="217" />
         <source>%n fact(s) about you found so far in your %1 history.</source>
         <translation><numerusform>%n fact about you found so far in your %1 history.</numerusform><numerusform>%n facts about you found so far in your %1 history.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="218" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="219" />
         <source>%n fact(s) about you found so far in your imported history.</source>
         <translation><numerusform>%n fact about you found so far in your imported history.</numerusform><numerusform>%n facts about you found so far in your imported history.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="222" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="223" />
         <source>%n fact(s) about you found in your %1 history.</source>
         <translation><numerusform>%n fact about you found in your %1 history.</numerusform><numerusform>%n facts about you found in your %1 history.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="224" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="225" />
         <source>%n fact(s) about you found in your imported history.</source>
         <translation><numerusform>%n fact about you found in your imported history.</numerusform><numerusform>%n facts about you found in your imported history.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="244" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="245" />
         <source>Read %1 of %n message(s).</source>
         <translation><numerusform>Read %1 of %n message.</numerusform><numerusform>Read %1 of %n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="252" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="253" />
         <source>%n of your imported message(s) not yet read for facts.</source>
         <translation><numerusform>%n of your imported messages not yet read for facts.</numerusform><numerusform>%n of your imported messages not yet read for facts.</numerusform></translation>
     </message>
@@ -338,17 +325,17 @@
         <translation><numerusform>Accepted: %n new memory.</numerusform><numerusform>Accepted: %n new memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="322" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="321" />
         <source>Reject all %n fact(s) found in your imported history?</source>
         <translation><numerusform>Reject the %n fact found in your imported history?</numerusform><numerusform>Reject all %n facts found in your imported history?</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="347" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="346" />
         <source>Rejected %n fact(s).</source>
         <translation><numerusform>Rejected %n fact.</numerusform><numerusform>Rejected %n facts.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="357" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="356" />
         <source>%n fact(s) wait for review again.</source>
         <translation><numerusform>%n fact waits for review again.</numerusform><numerusform>%n facts wait for review again.</numerusform></translation>
     </message>
@@ -356,9 +343,22 @@
 <context>
     <name>SettingsController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="265" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="276" />
         <source>Re-indexed %n item(s) with %1.</source>
         <translation><numerusform>Re-indexed %n item with %1.</numerusform><numerusform>Re-indexed %n items with %1.</numerusform></translation>
+    </message>
+    </context>
+<context>
+    <name>StatusBar</name>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/status_bar.py" line="91" />
+        <source>● Connected · %n not indexed yet</source>
+        <translation><numerusform>● Connected · %n not indexed yet</numerusform><numerusform>● Connected · %n not indexed yet</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/status_bar.py" line="115" />
+        <source> · %n message(s) not yet learned from</source>
+        <translation><numerusform> · %n message not yet learned from</numerusform><numerusform> · %n messages not yet learned from</numerusform></translation>
     </message>
     </context>
 <context>
@@ -377,72 +377,72 @@
 <context>
     <name>SyncWords</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="82" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="81" />
         <source>%n min ago</source>
         <translation><numerusform>%n min ago</numerusform><numerusform>%n min ago</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="84" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="83" />
         <source>%n hour(s) ago</source>
         <translation><numerusform>%n hour ago</numerusform><numerusform>%n hours ago</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="121" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="120" />
         <source>%1 has not yet received your last %n change(s) (since %2)</source>
         <translation><numerusform>%1 has not yet received your last change (since %2)</numerusform><numerusform>%1 has not yet received your last %n changes (since %2)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="123" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="122" />
         <source>%1 has not yet received your last %n change(s)</source>
         <translation><numerusform>%1 has not yet received your last change</numerusform><numerusform>%1 has not yet received your last %n changes</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="166" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="165" />
         <source>has not yet received your last %n change(s) (since %1)</source>
         <translation><numerusform>has not yet received your last change (since %1)</numerusform><numerusform>has not yet received your last %n changes (since %1)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="169" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="168" />
         <source>has not yet received your last %n change(s)</source>
         <translation><numerusform>has not yet received your last change</numerusform><numerusform>has not yet received your last %n changes</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="176" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="175" />
         <source>%n memory(s) were edited on two computers at once</source>
         <translation><numerusform>%n memory was edited on two computers at once</numerusform><numerusform>%n memories were edited on two computers at once</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="181" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="180" />
         <source>%n memory(s) were edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</source>
         <translation><numerusform>%n memory was edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</numerusform><numerusform>%n memories were edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="220" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="219" />
         <source>%n file(s) in the sync folder are ignored: each was refused once for what it is (a link, a FIFO, too large, or not this profile's), and is not read again until it changes.</source>
         <translation><numerusform>%n file in the sync folder is ignored: it was refused once for what it is (a link, a FIFO, too large, or not this profile's), and is not read again until it changes.</numerusform><numerusform>%n files in the sync folder are ignored: each was refused once for what it is (a link, a FIFO, too large, or not this profile's), and is not read again until it changes.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="231" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="230" />
         <source>%n edit(s) made here were to memories deleted on %1</source>
         <translation><numerusform>%n edit made here was to a memory deleted on %1</numerusform><numerusform>%n edits made here were to memories deleted on %1</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="233" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="232" />
         <source>%n edit(s) made on %1 were to memories deleted here</source>
         <translation><numerusform>%n edit made on %1 was to a memory deleted here</numerusform><numerusform>%n edits made on %1 were to memories deleted here</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="235" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="234" />
         <source>%n message(s) written here were in conversations deleted on %1</source>
         <translation><numerusform>%n message written here was in a conversation deleted on %1</numerusform><numerusform>%n messages written here were in conversations deleted on %1</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="237" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="236" />
         <source>%n message(s) written on %1 were in conversations deleted here</source>
         <translation><numerusform>%n message written on %1 was in a conversation deleted here</numerusform><numerusform>%n messages written on %1 were in conversations deleted here</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="257" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="256" />
         <source>Settings &gt; Sync keeps their text until you dismiss them.</source>
         <translation><numerusform>Settings &gt; Sync keeps its text until you dismiss it.</numerusform><numerusform>Settings &gt; Sync keeps their text until you dismiss them.</numerusform></translation>
     </message>

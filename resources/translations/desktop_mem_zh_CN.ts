@@ -54,7 +54,7 @@
     </message>
     <message>
         <location filename="../../desktop_mem/ui/about_dialog.py" line="192" />
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="246" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="244" />
         <source>Turned off: not given to the model.</source>
         <translation>已关闭：不提供给模型。</translation>
     </message>
@@ -64,47 +64,47 @@
         <translation><numerusform>共 %n 行，每次对话都会提供。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="244" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="242" />
         <source>On: the model is given this in every chat.</source>
         <translation>已打开：每次对话都会提供给模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="255" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="253" />
         <source>Edit line</source>
         <translation>编辑这一行</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="257" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="255" />
         <source>In your own words (kept exactly as you write it, never rewritten):</source>
         <translation>用你自己的话写（会完全按你写的保留，不会被重写）：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="267" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="265" />
         <source>That line is too long: keep it to one short sentence.</source>
         <translation>这一行太长了：请保持为一个简短的句子。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="274" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="272" />
         <source>Saved in your words: a rewrite keeps it as it is.</source>
         <translation>已按你的话保存：重写时会原样保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="285" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="283" />
         <source>Removed: it does not come back when this is rewritten.</source>
         <translation>已删除：重写时不会再出现。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="290" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="288" />
         <source>Writing it from your memories… this takes the model a moment.</source>
         <translation>正在根据你的记忆写…模型需要一点时间。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="296" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="294" />
         <source>Rewritten: %n line(s).</source>
         <translation><numerusform>已重写：共 %n 行。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="301" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="299" />
         <source>Not rewritten; nothing was changed.</source>
         <translation>没有重写，什么都没有改变。</translation>
     </message>
@@ -112,192 +112,192 @@
 <context>
     <name>AppsPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="42" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="44" />
         <source>Paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="43" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="45" />
         <source>Read</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="44" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="46" />
         <source>Read and write</source>
         <translation>读写</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="45" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="47" />
         <source>Read, write and delete</source>
         <translation>读写和删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="53" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="55" />
         <source>searched</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="54" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="56" />
         <source>listed</source>
         <translation>列出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="55" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="57" />
         <source>read the pinned memories</source>
         <translation>读取置顶记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="56" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="58" />
         <source>wrote</source>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="57" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="59" />
         <source>deleted</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="60" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="62" />
         <source>refused: %1</source>
         <translation>已拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="80" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="84" />
         <source>AI apps on this computer (Claude Desktop, Cursor, VS Code, LM Studio…) can use your memory over MCP. Connect an app here: it gets a key that only its configuration holds, and may only do what you choose; a change applies at once.</source>
         <translation>这台电脑上的 AI 应用（Claude Desktop、Cursor、VS Code、LM Studio…）可以通过 MCP 使用你的记忆。在这里连接应用：它会得到一把只保存在它自己配置里的密钥，并且只能做你允许的事；更改立即生效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="101" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="105" />
         <source>No app is connected yet.</source>
         <translation>还没有连接任何应用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="108" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="112" />
         <source>Connect an app…</source>
         <translation>连接应用…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="110" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="114" />
         <source>New key…</source>
         <translation>新密钥…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="112" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="116" />
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="122" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="126" />
         <source>Apps without a key may</source>
         <translation>没有密钥的应用可以</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="125" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="129" />
         <source>Nothing</source>
         <translation>什么都不做</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="90" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="94" />
         <source>App</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="90" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="94" />
         <source>May</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="90" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="94" />
         <source>Last use</source>
         <translation>上次使用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="90" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="94" />
         <source>Reads / writes</source>
         <translation>读取 / 写入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="115" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="119" />
         <source>Clear this app's log</source>
         <translation>清除此应用的记录</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="145" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="146" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="162" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="171" />
         <source>Connects as “%1”</source>
         <translation>连接时自称“%1”</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="173" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="189" />
         <source>needs a new key</source>
         <translation>需要新密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="177" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="193" />
         <source>not yet</source>
         <translation>尚未使用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="203" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="224" />
         <source>Connect an app</source>
         <translation>连接应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="204" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="225" />
         <source>A name for the app (for you: the app is known by its key):</source>
         <translation>给这个应用起个名字（只是给你看的：应用靠它的密钥被识别）：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="233" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="253" />
         <source>New key</source>
         <translation>新密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="235" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="255" />
         <source>Give %1 a new key? Its old key stops working at once: paste the new configuration into the app.</source>
         <translation>给 %1 一把新密钥？旧密钥会立即失效：请把新的配置粘贴到该应用中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="250" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="269" />
         <source>Remove app</source>
         <translation>移除应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="252" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="271" />
         <source>Remove %1? Its key stops working at once and its log is deleted; the memories it wrote stay.</source>
         <translation>移除 %1？它的密钥会立即失效，它的记录也会删除；它写入的记忆会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="266" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="284" />
         <source>Connect an app to see the configuration to paste into it.</source>
         <translation>连接一个应用后，这里会显示要粘贴到它里面的配置。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="273" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="291" />
         <source>Paste this into %1's MCP configuration. It holds the app's key: keep it as private as a password. It is shown only now (a new key can be made later).</source>
         <translation>把这段粘贴到 %1 的 MCP 配置中。它包含该应用的密钥：请像密码一样保密。它只显示这一次（以后可以生成新密钥）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="290" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="308" />
         <source> memory %1</source>
         <translation> 记忆 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="291" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="309" />
         <source> (%n time(s) that day)</source>
         <translation><numerusform>（当天 %n 次）</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="294" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="312" />
         <source>Nothing recorded.</source>
         <translation>没有记录。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="297" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="315" />
         <source>The log keeps %n day(s); an app's calls of one kind on one memory in a day are one line.</source>
         <translation><numerusform>记录保留 %n 天；一个应用一天内对同一条记忆的同类调用合为一行。</numerusform></translation>
     </message>
@@ -321,7 +321,7 @@
     </message>
     <message>
         <location filename="../../desktop_mem/ui/backup_ui.py" line="340" />
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="467" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="471" />
         <source>Backup folder</source>
         <translation>备份文件夹</translation>
     </message>
@@ -381,47 +381,47 @@
         <translation>生成新的恢复码并只显示一次；旧的恢复码将不再能打开此配置。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="414" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="418" />
         <source>Choose a folder to see its backups.</source>
         <translation>选择一个文件夹以查看其中的备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="416" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="420" />
         <source>Looking for backups…</source>
         <translation>正在查找备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="443" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="447" />
         <source>No backup of this profile in this folder yet.</source>
         <translation>此文件夹中还没有这个配置的备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="461" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="465" />
         <source>No backup yet.</source>
         <translation>还没有备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="463" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="467" />
         <source>Last backup: %1</source>
         <translation>上次备份：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="476" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="480" />
         <source>Choose a folder for the backups first.</source>
         <translation>请先选择备份文件夹。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="481" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="485" />
         <source>Backing up…</source>
         <translation>正在备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="485" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="489" />
         <source>Backed up to %1</source>
         <translation>已备份到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="490" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="494" />
         <source>A backup is already running.</source>
         <translation>已有一个备份正在进行。</translation>
     </message>
@@ -839,157 +839,157 @@
 <context>
     <name>DocumentsPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="52" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="53" />
         <source>Markdown</source>
         <translation>Markdown</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="53" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="54" />
         <source>Plain text</source>
         <translation>纯文本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="54" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="55" />
         <source>PDF</source>
         <translation>PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="55" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="56" />
         <source>Word</source>
         <translation>Word</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="56" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="57" />
         <source>Web page</source>
         <translation>网页</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="74" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="75" />
         <source>Your documents (Markdown, text, PDF, Word, HTML) as knowledge for the chat: their passages are stored encrypted with your memories, the files are only read. Drop files or folders here; a folder is watched for changes.</source>
         <translation>把你的文档（Markdown、文本、PDF、Word、HTML）作为聊天的知识：文档片段和记忆一起加密保存，文件本身只读不改。把文件或文件夹拖到这里；文件夹的变化会被跟踪。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="82" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="83" />
         <source>Add files…</source>
         <translation>添加文件…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="84" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="85" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="86" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="87" />
         <source>Re-read now</source>
         <translation>立即重新读取</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="88" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="89" />
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="92" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="93" />
         <source>Pause background re-reading</source>
         <translation>暂停后台重新读取</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="102" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="103" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="102" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="103" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="102" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="103" />
         <source>Passages</source>
         <translation>片段</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="102" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="103" />
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="118" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="119" />
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="124" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="125" />
         <source>Stop watching…</source>
         <translation>停止监视…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="128" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="129" />
         <source>No documents yet: add files or folders, or drop them here.</source>
         <translation>还没有文档：添加文件或文件夹，或拖到这里。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="134" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="135" />
         <source>Search the documents' passages</source>
         <translation>搜索文档片段</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="168" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="170" />
         <source>%1 (%2 pages)</source>
         <translation>%1（%2 页）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="178" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="180" />
         <source>%1 (%n document(s))</source>
         <translation><numerusform>%1（%n 个文档）</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="183" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="185" />
         <source>none: add a folder to watch it</source>
         <translation>无：添加一个文件夹即可监视它</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="196" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="198" />
         <source>Add documents</source>
         <translation>添加文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="198" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="200" />
         <source>Documents (*.md *.markdown *.txt *.pdf *.docx *.html *.htm)</source>
         <translation>文档 (*.md *.markdown *.txt *.pdf *.docx *.html *.htm)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="204" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="206" />
         <source>Add a folder</source>
         <translation>添加文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="220" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="222" />
         <source>Documents are being read: wait for it to finish.</source>
         <translation>正在读取文档：请等它完成。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="244" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="246" />
         <source>Reading documents…</source>
         <translation>正在读取文档…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="250" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="251" />
         <source>Documents: %1 added, %2 updated, %3 removed.</source>
         <translation>文档：添加 %1 个，更新 %2 个，移除 %3 个。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="257" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="258" />
         <source>Some files were not added</source>
         <translation>部分文件没有添加</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="262" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="263" />
         <source>%n watched folder(s) could not be read (a drive not connected?): their documents are kept.</source>
         <translation><numerusform>有 %n 个监视的文件夹无法读取（驱动器没有连接？）：其中的文档已保留。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="271" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="272" />
         <source>%n passage(s) can be found by their words until the embedding model is there.</source>
         <translation><numerusform>在嵌入模型就绪之前，%n 个段落只能按字词查找。</numerusform></translation>
     </message>
@@ -1014,32 +1014,32 @@
         <translation>保留它们</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="323" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="322" />
         <source>No longer watching the folder; its %n document(s) stay.</source>
         <translation><numerusform>已不再监视该文件夹；其中的 %n 个文档保留。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="326" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="325" />
         <source>No longer watching the folder; its %n document(s) are removed.</source>
         <translation><numerusform>已不再监视该文件夹；其中的 %n 个文档已移除。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="342" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="341" />
         <source>Remove documents</source>
         <translation>移除文档</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="344" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="343" />
         <source>Remove %n document(s) and every passage of them from desktop-mem, for good? The files themselves are not touched.</source>
         <translation><numerusform>要从 desktop-mem 中永久移除 %n 个文档及其全部片段吗？文件本身不受影响。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="377" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="376" />
         <source>shaped %n answer(s)</source>
         <translation><numerusform>影响了 %n 个回答</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="382" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="381" />
         <source>No passage is about this.</source>
         <translation>没有与此相关的片段。</translation>
     </message>
@@ -1047,17 +1047,17 @@
 <context>
     <name>EditFactDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="53" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="54" />
         <source>Edit and accept</source>
         <translation>编辑后接受</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="55" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="56" />
         <source>The memory, as it should be kept:</source>
         <translation>这条记忆要保存成的样子：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="63" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="64" />
         <source>Accept</source>
         <translation>接受</translation>
     </message>
@@ -1393,32 +1393,32 @@
         <translation>正在导入对话…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="286" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="285" />
         <source>Imported %n conversation(s)</source>
         <translation><numerusform>已导入 %n 个对话</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="287" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="286" />
         <source>%n message(s).</source>
         <translation><numerusform>%n 条消息。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="289" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="288" />
         <source>They are found by their words until the model server answers.</source>
         <translation>在模型服务器恢复之前，只能按字词找到它们。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="306" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="305" />
         <source>Finding facts in your imported messages…</source>
         <translation>正在从你导入的消息中找出事实…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="333" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="331" />
         <source>%n fact(s) found in your imported conversations:</source>
         <translation><numerusform>在你导入的对话中发现了 %n 条事实：</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="336" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="334" />
         <source>Review</source>
         <translation>审阅</translation>
     </message>
@@ -1477,8 +1477,8 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="95" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="596" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="120" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="448" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
@@ -1488,254 +1488,162 @@
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="297" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="302" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="136" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="163" />
         <source>Backed up to %1</source>
         <translation>已备份到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="140" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="167" />
         <source>The backup failed: %1</source>
         <translation>备份失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="215" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="240" />
         <source>Chat</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="216" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="241" />
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="217" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="242" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="283" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="288" />
         <source>&amp;Chat</source>
         <translation>聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="284" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="289" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="286" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="291" />
         <source>New incognito conversation</source>
         <translation>新的无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="289" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="294" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="292" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="297" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="300" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="305" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="302" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="307" />
         <source>Delete all conversations and memories…</source>
         <translation>删除所有对话和记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="305" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="310" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="306" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="311" />
         <source>&amp;Memories</source>
         <translation>记忆(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="308" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="313" />
         <source>Show memories</source>
         <translation>显示记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="311" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="316" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="312" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="317" />
         <source>New memory…</source>
         <translation>新建记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="313" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="318" />
         <source>About you…</source>
         <translation>关于你…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="314" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="319" />
         <source>Consolidate now</source>
         <translation>立即整理</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="315" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="320" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="316" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="321" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="317" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="322" />
         <source>Import from ChatGPT, Claude…</source>
         <translation>从 ChatGPT、Claude 导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="318" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="323" />
         <source>Review imported memories…</source>
         <translation>审阅导入的记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="319" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="324" />
         <source>Learn automatically</source>
         <translation>自动学习</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="325" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="330" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="326" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="331" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="327" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="409" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="332" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="414" />
         <source>About desktop-mem</source>
         <translation>关于 desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="411" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="416" />
         <source>desktop-mem %1
 A local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.</source>
         <translation>desktop-mem %1
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="428" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="433" />
         <source>The model server answers with an error: you can read and search, not send.</source>
         <translation>模型服务器返回了错误：你可以阅读和搜索，但不能发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="430" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="435" />
         <source>The model server is not answering: you can read and search, not send.</source>
         <translation>模型服务器没有响应：你可以阅读和搜索，但不能发送。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="454" />
-        <source>Connecting to Ollama…</source>
-        <translation>正在连接 Ollama…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="457" />
-        <source>⚠ The model server answers with an error · %1</source>
-        <translation>⚠ 模型服务器返回错误 · %1</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="465" />
-        <source>● Connected · search by words only until %1 is there · %2</source>
-        <translation>● 已连接 · %1 下载完成前仅按字词搜索 · %2</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="471" />
-        <source>● Connected · %1 is not installed</source>
-        <translation>● 已连接 · 未安装 %1</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="478" />
-        <source>● Connected · search by words only</source>
-        <translation>● 已连接 · 仅按字词搜索</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="473" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="481" />
-        <source>Download %1</source>
-        <translation>下载 %1</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="490" />
-        <source>● Connected · %n not indexed yet</source>
-        <translation><numerusform>● 已连接 · %n 项尚未索引</numerusform></translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="493" />
-        <source>Index now</source>
-        <translation>立即索引</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="461" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="499" />
-        <source>● Connected · %1</source>
-        <translation>● 已连接 · %1</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="503" />
-        <source>○ Ollama not connected</source>
-        <translation>○ 未连接 Ollama</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="507" />
-        <source>Memory: incognito</source>
-        <translation>记忆：无痕</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="509" />
-        <source>Memory: on</source>
-        <translation>记忆：开启</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="511" />
-        <source>Memory: off (commands only)</source>
-        <translation>记忆：关闭（仅指令）</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="514" />
-        <source> · %n message(s) not yet learned from</source>
-        <translation><numerusform> · 还有 %n 条消息尚未从中学习</numerusform></translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="521" />
-        <source>downloading %1…</source>
-        <translation>正在下载 %1…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="522" />
-        <source>downloading %1 (%2%)</source>
-        <translation>正在下载 %1（%2%）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="568" />
-        <source>%1 is loaded with a %2-token context but this app asks for %3, so every turn reloads it: give the apps that use it the same context length, or set this one's in Settings.</source>
-        <translation>%1 以 %2 个词元的上下文加载，但本应用需要 %3，所以每次对话都要重新加载它：让使用它的应用采用相同的上下文长度，或在“设置”中修改本应用的。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="577" />
-        <source>Ollama unloads %1 soon after each answer, so every turn waits for it to load again: give Ollama a longer keep-alive.</source>
-        <translation>Ollama 在每次回答后很快就卸载 %1，所以每次对话都要等它重新加载：请延长 Ollama 的保持加载时间（keep-alive）。</translation>
     </message>
 </context>
 <context>
@@ -2691,128 +2599,128 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>ReviewDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="85" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="86" />
         <source>Review imported memories</source>
         <translation>审阅导入的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="100" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="101" />
         <source>Find facts in my messages</source>
         <translation>从我的消息中找出事实</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="102" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="103" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="120" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="121" />
         <source>Accept ticked</source>
         <translation>接受勾选的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="121" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="122" />
         <source>Edit and accept…</source>
         <translation>编辑后接受…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="122" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="123" />
         <source>Reject ticked</source>
         <translation>拒绝勾选的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="123" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="124" />
         <source>Accept all</source>
         <translation>全部接受</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="124" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="125" />
         <source>Reject all…</source>
         <translation>全部拒绝…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="216" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="217" />
         <source>%n fact(s) about you found so far in your %1 history.</source>
         <translation><numerusform>到目前为止，在你的 %1 历史中发现了 %n 条关于你的事实。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="218" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="219" />
         <source>%n fact(s) about you found so far in your imported history.</source>
         <translation><numerusform>到目前为止，在你导入的历史中发现了 %n 条关于你的事实。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="228" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="229" />
         <source>Reading your imported messages for facts about you: each appears here as it is found.</source>
         <translation>正在从你导入的消息中找出关于你的事实：每发现一条就会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="235" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="236" />
         <source>%1 %2</source>
         <translation>%1%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="244" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="245" />
         <source>Read %1 of %n message(s).</source>
         <translation><numerusform>已读取 %n 条消息中的 %1 条。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="246" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="247" />
         <source>Reading…</source>
         <translation>正在读取…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="321" />
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="328" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="320" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="327" />
         <source>Reject all</source>
         <translation>全部拒绝</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="347" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="346" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="357" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="356" />
         <source>%n fact(s) wait for review again.</source>
         <translation><numerusform>%n 条事实重新等待审阅。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="197" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="198" />
         <source>already a memory</source>
         <translation>已有这条记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="199" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="200" />
         <source>replaces: %1 (%2)</source>
         <translation>取代：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="203" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="204" />
         <source>replaced by: %1 (%2), kept as past</source>
         <translation>已被取代：%1（%2），作为过去的记忆保留</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="222" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="223" />
         <source>%n fact(s) about you found in your %1 history.</source>
         <translation><numerusform>在你的 %1 历史中发现了 %n 条关于你的事实。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="224" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="225" />
         <source>%n fact(s) about you found in your imported history.</source>
         <translation><numerusform>在你导入的历史中发现了 %n 条关于你的事实。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="237" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="238" />
         <source>None is used until you accept it.</source>
         <translation>你接受之前，一条都不会被使用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="232" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="233" />
         <source>No facts wait for review.</source>
         <translation>没有等待审阅的事实。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="252" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="253" />
         <source>%n of your imported message(s) not yet read for facts.</source>
         <translation><numerusform>你导入的消息中还有 %n 条尚未读取。</numerusform></translation>
     </message>
@@ -2822,22 +2730,22 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation><numerusform>已接受：%n 条新记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="322" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="321" />
         <source>Reject all %n fact(s) found in your imported history?</source>
         <translation><numerusform>要拒绝在你导入的历史中发现的全部 %n 条事实吗？</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="326" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="325" />
         <source>They will not be proposed again. You can undo this while this window is open.</source>
         <translation>它们不会再被提出。在此窗口关闭之前，你可以撤销。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="347" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="346" />
         <source>Rejected %n fact(s).</source>
         <translation><numerusform>已拒绝 %n 条事实。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="283" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="284" />
         <source>The model server stopped answering, so reading paused; nothing was lost. Try again once it answers.</source>
         <translation>模型服务器停止了响应，读取已暂停；没有丢失任何内容。等它恢复后再试。</translation>
     </message>
@@ -2860,62 +2768,62 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="129" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="140" />
         <source>New recovery code</source>
         <translation>新的恢复码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="131" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="142" />
         <source>Make a new recovery code? The old one will no longer open this profile or its new backups (backups made before still open with the old one).</source>
         <translation>要生成新的恢复码吗？旧的恢复码将无法再打开此配置及其新备份（之前的备份仍可用旧恢复码打开）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="189" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="200" />
         <source>The Ollama server %1 is not this computer: your messages and the memories retrieved for them are sent to it over the network.</source>
         <translation>Ollama 服务器 %1 不在这台电脑上：你的消息以及为它们检索到的记忆会通过网络发送给它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="192" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="203" />
         <source>The OpenAI-compatible server is on: your messages and the memories retrieved for them are sent to %1, outside this computer.</source>
         <translation>已启用 OpenAI 兼容服务器：你的消息以及为它们检索到的记忆会发送到这台电脑之外的 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="196" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="207" />
         <source>Messages will leave this computer</source>
         <translation>消息将离开这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="223" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="234" />
         <source>The embedding model %1 (a %2 download) is not installed in Ollama. Download it, then re-index every memory, message and document passage with it? Until that is done, the old index keeps working.</source>
         <translation>嵌入模型 %1（需下载 %2）尚未安装在 Ollama 中。要先下载它，再用它重新索引所有记忆、消息和文档段落吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="227" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="238" />
         <source>The embedding model %1 is not installed in Ollama. Download it, then re-index every memory, message and document passage with it? Until that is done, the old index keeps working.</source>
         <translation>嵌入模型 %1 尚未安装在 Ollama 中。要先下载它，再用它重新索引所有记忆、消息和文档段落吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="232" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="243" />
         <source>Search by meaning needs every memory, message and document passage re-indexed with %1. Do it now? Until it finishes, the old index keeps working.</source>
         <translation>按含义搜索需要用 %1 重新索引所有记忆、消息和文档段落。现在开始吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="237" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="248" />
         <source>Re-index everything?</source>
         <translation>重新索引全部内容？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="251" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="262" />
         <source>Re-indexing with %1…</source>
         <translation>正在用 %1 重新索引…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="265" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="276" />
         <source>Re-indexed %n item(s) with %1.</source>
         <translation><numerusform>已用 %1 重新索引 %n 项。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="272" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="283" />
         <source>Re-indexing stopped; the old index is still in use. %1</source>
         <translation>重新索引已停止；仍在使用旧索引。%1</translation>
     </message>
@@ -3093,47 +3001,47 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="182" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="215" />
         <source>Encrypted; the key is kept in the system keyring.</source>
         <translation>已加密；密钥保存在系统钥匙环中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="184" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="217" />
         <source>Encrypted with your passphrase.</source>
         <translation>已用你的口令加密。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="190" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="220" />
         <source>Replace the key</source>
         <translation>更换密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="190" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="220" />
         <source>Change passphrase…</source>
         <translation>更改口令…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="193" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="185" />
         <source>Re-encrypts everything with a new key; the old one stops working.</source>
         <translation>用新密钥重新加密所有内容；旧密钥随即失效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="196" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="223" />
         <source>Use a passphrase instead…</source>
         <translation>改用口令…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="198" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="225" />
         <source>Keep the key in the system keyring instead</source>
         <translation>改为把密钥保存在系统钥匙环中</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="204" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="192" />
         <source>Encryption</source>
         <translation>加密</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_dialog.py" line="210" />
+        <location filename="../../desktop_mem/ui/settings_dialog.py" line="230" />
         <source>No system keyring is available on this computer.</source>
         <translation>这台电脑上没有可用的系统钥匙环。</translation>
     </message>
@@ -3157,29 +3065,124 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     </message>
 </context>
 <context>
+    <name>StatusBar</name>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="55" />
+        <source>Connecting to Ollama…</source>
+        <translation>正在连接 Ollama…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="58" />
+        <source>⚠ The model server answers with an error · %1</source>
+        <translation>⚠ 模型服务器返回错误 · %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="62" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="100" />
+        <source>● Connected · %1</source>
+        <translation>● 已连接 · %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="66" />
+        <source>● Connected · search by words only until %1 is there · %2</source>
+        <translation>● 已连接 · %1 下载完成前仅按字词搜索 · %2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="72" />
+        <source>● Connected · %1 is not installed</source>
+        <translation>● 已连接 · 未安装 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="74" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="82" />
+        <source>Download %1</source>
+        <translation>下载 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="79" />
+        <source>● Connected · search by words only</source>
+        <translation>● 已连接 · 仅按字词搜索</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/status_bar.py" line="91" />
+        <source>● Connected · %n not indexed yet</source>
+        <translation><numerusform>● 已连接 · %n 项尚未索引</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="94" />
+        <source>Index now</source>
+        <translation>立即索引</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="104" />
+        <source>○ Ollama not connected</source>
+        <translation>○ 未连接 Ollama</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="108" />
+        <source>Memory: incognito</source>
+        <translation>记忆：无痕</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="110" />
+        <source>Memory: on</source>
+        <translation>记忆：开启</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="112" />
+        <source>Memory: off (commands only)</source>
+        <translation>记忆：关闭（仅指令）</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/status_bar.py" line="115" />
+        <source> · %n message(s) not yet learned from</source>
+        <translation><numerusform> · 还有 %n 条消息尚未从中学习</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="122" />
+        <source>downloading %1…</source>
+        <translation>正在下载 %1…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="123" />
+        <source>downloading %1 (%2%)</source>
+        <translation>正在下载 %1（%2%）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="168" />
+        <source>%1 is loaded with a %2-token context but this app asks for %3, so every turn reloads it: give the apps that use it the same context length, or set this one's in Settings.</source>
+        <translation>%1 以 %2 个词元的上下文加载，但本应用需要 %3，所以每次对话都要重新加载它：让使用它的应用采用相同的上下文长度，或在“设置”中修改本应用的。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="177" />
+        <source>Ollama unloads %1 soon after each answer, so every turn waits for it to load again: give Ollama a longer keep-alive.</source>
+        <translation>Ollama 在每次回答后很快就卸载 %1，所以每次对话都要等它重新加载：请延长 Ollama 的保持加载时间（keep-alive）。</translation>
+    </message>
+</context>
+<context>
     <name>SyncController</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="497" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="491" />
         <source>Syncing… %1%</source>
         <translation>正在同步… %1%</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="499" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="493" />
         <source>Syncing…</source>
         <translation>正在同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="502" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="496" />
         <source>Not synced: the reason is below</source>
         <translation>未同步：原因见下方</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="503" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="497" />
         <source>Not synced: see Settings &gt; Sync</source>
         <translation>未同步：请查看“设置 &gt; 同步”</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="505" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="499" />
         <source>Sync on</source>
         <translation>同步已开启</translation>
     </message>
@@ -3561,227 +3564,227 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SyncWords</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="44" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="43" />
         <source>This profile syncs: what you delete here goes from your other computers too.</source>
         <translation>这个配置文件正在同步：你在这里删除的内容也会从你的其他电脑上删除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="48" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="47" />
         <source>This profile syncs: what you delete here goes from %1 too.</source>
         <translation>这个配置文件正在同步：你在这里删除的内容也会从 %1 上删除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="77" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="76" />
         <source>never</source>
         <translation>从未</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="80" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="79" />
         <source>just now</source>
         <translation>刚刚</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="82" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="81" />
         <source>%n min ago</source>
         <translation><numerusform>%n 分钟前</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="84" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="83" />
         <source>%n hour(s) ago</source>
         <translation><numerusform>%n 小时前</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="97" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="96" />
         <source>Sync on · no other computer syncs now</source>
         <translation>同步已开启 · 现在没有其他电脑在同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="98" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="97" />
         <source>Sync on · no other computer has joined yet</source>
         <translation>同步已开启 · 还没有其他电脑加入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="100" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="99" />
         <source>Synced with %1 %2</source>
         <translation>%2与 %1 同步</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="121" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="120" />
         <source>%1 has not yet received your last %n change(s) (since %2)</source>
         <translation><numerusform>%1 还没有收到你最近的 %n 项更改（自 %2 起）</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="123" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="122" />
         <source>%1 has not yet received your last %n change(s)</source>
         <translation><numerusform>%1 还没有收到你最近的 %n 项更改</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="129" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="128" />
         <source>%1 cannot read one of your files: a fresh copy goes out at the next sync</source>
         <translation>%1 无法读取你的一个文件：下次同步时会发出一份新的副本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="134" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="133" />
         <source>cannot read one of your files: a fresh copy goes out at the next sync</source>
         <translation>无法读取你的一个文件：下次同步时会发出一份新的副本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="138" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="137" />
         <source>%1's latest changes have not arrived here yet</source>
         <translation>%1 最近的更改还没有到达这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="144" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="143" />
         <source>Check that %1 is switched on with desktop-mem open, and that your sync engine (Syncthing, Dropbox…) runs on both computers.</source>
         <translation>请确认 %1 已开机并打开了 desktop-mem，而且两台电脑上的同步工具（Syncthing、Dropbox…）都在运行。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="149" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="148" />
         <source>Your sync engine has not brought every file of %1 here yet: check that it runs on both computers.</source>
         <translation>同步工具还没有把 %1 的所有文件带到这里：请确认它在两台电脑上都在运行。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="157" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="156" />
         <source>has all your changes</source>
         <translation>已有你的全部更改</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="158" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="157" />
         <source>has all your changes (the last reached it %1)</source>
         <translation>已有你的全部更改（最近一项%1到达）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="166" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="165" />
         <source>has not yet received your last %n change(s) (since %1)</source>
         <translation><numerusform>还没有收到你最近的 %n 项更改（自 %1 起）</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="169" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="168" />
         <source>has not yet received your last %n change(s)</source>
         <translation><numerusform>还没有收到你最近的 %n 项更改</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="173" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="172" />
         <source>its latest changes have not arrived here yet</source>
         <translation>它最近的更改还没有到达这里</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="176" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="175" />
         <source>%n memory(s) were edited on two computers at once</source>
         <translation><numerusform>有 %n 条记忆同时在两台电脑上被编辑</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="181" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="180" />
         <source>%n memory(s) were edited on two computers at once: the other version is in its history (Settings &gt; Sync lists them).</source>
         <translation><numerusform>有 %n 条记忆同时在两台电脑上被编辑：另一个版本在它的历史中（“设置 &gt; 同步”中列出了它们）。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="194" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="193" />
         <source>%1 joined the sync with the recovery code.</source>
         <translation>%1 用恢复码加入了同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="195" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="194" />
         <source>A computer joined the sync with the recovery code.</source>
         <translation>一台电脑用恢复码加入了同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="200" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="199" />
         <source>%1 joined the sync with the pairing code shown on %2 at %3.</source>
         <translation>%1 用 %2 在 %3 显示的配对码加入了同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="204" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="203" />
         <source>A computer joined the sync with the pairing code shown on %1 at %2.</source>
         <translation>一台电脑用 %1 在 %2 显示的配对码加入了同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="208" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="207" />
         <source>%1 joined the sync.</source>
         <translation>%1 加入了同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="209" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="208" />
         <source>A computer joined the sync.</source>
         <translation>一台电脑加入了同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="212" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="211" />
         <source>This computer is in the sync now: %1 let it in.</source>
         <translation>这台电脑现在已在同步中：%1 让它加入了。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="215" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="214" />
         <source>Waiting for %1 to let this computer in</source>
         <translation>正在等待 %1 让这台电脑加入</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="220" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="219" />
         <source>%n file(s) in the sync folder are ignored: each was refused once for what it is (a link, a FIFO, too large, or not this profile's), and is not read again until it changes.</source>
         <translation><numerusform>同步文件夹中有 %n 个文件被忽略：每个文件都因其本身（链接、FIFO、过大或不属于这个配置）被拒绝过一次，在它改变之前不会再被读取。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="231" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="230" />
         <source>%n edit(s) made here were to memories deleted on %1</source>
         <translation><numerusform>在这里做的 %n 处编辑所针对的记忆已在 %1 上被删除</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="233" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="232" />
         <source>%n edit(s) made on %1 were to memories deleted here</source>
         <translation><numerusform>在 %1 上做的 %n 处编辑所针对的记忆已在这里被删除</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="235" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="234" />
         <source>%n message(s) written here were in conversations deleted on %1</source>
         <translation><numerusform>在这里写的 %n 条消息所在的对话已在 %1 上被删除</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="237" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="236" />
         <source>%n message(s) written on %1 were in conversations deleted here</source>
         <translation><numerusform>在 %1 上写的 %n 条消息所在的对话已在这里被删除</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="243" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="242" />
         <source>edited here, deleted on %1</source>
         <translation>在这里编辑，在 %1 上删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="245" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="244" />
         <source>edited on %1, deleted here</source>
         <translation>在 %1 上编辑，在这里删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="247" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="246" />
         <source>written here, its conversation deleted on %1</source>
         <translation>在这里写的，对话已在 %1 上删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="249" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="248" />
         <source>written on %1, its conversation deleted here</source>
         <translation>在 %1 上写的，对话已在这里删除</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="257" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="256" />
         <source>Settings &gt; Sync keeps their text until you dismiss them.</source>
         <translation><numerusform>“设置 &gt; 同步”会保留这些内容，直到你将其移除。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="264" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="263" />
         <source>%1. %2</source>
         <translation>%1。%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="273" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="272" />
         <source>A file of %1's in the sync folder is damaged or missing, so its latest changes cannot be taken in yet: %1 sends a fresh copy the next time it syncs.</source>
         <translation>同步文件夹中 %1 的一个文件损坏或缺失，暂时无法接收它最新的更改：%1 下次同步时会发送一份新的副本。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="276" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="275" />
         <source>, </source>
         <translation>、</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="278" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="277" />
         <source>A file in the sync folder was refused (damaged, cut short, or not written by one of your computers): nothing of it was applied, and sync went on with the others.</source>
         <translation>同步文件夹中的一个文件被拒绝了（已损坏、不完整，或不是由你的电脑写入的）：其中的内容都没有应用，其他文件照常同步。</translation>
     </message>
@@ -4513,7 +4516,7 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>sync</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="56" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="55" />
         <source>this computer</source>
         <translation>这台电脑</translation>
     </message>
