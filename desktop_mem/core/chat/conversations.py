@@ -28,6 +28,7 @@ from desktop_mem.core.chat.records import (
     UsedMemory,
 )
 from desktop_mem.core.chat.versions import SHOWN, Versions
+from desktop_mem.core.db.connection import Connection
 from desktop_mem.core.db.database import id_chunks
 from desktop_mem.core.db.vectors import MESSAGES, VectorIndex
 from desktop_mem.core.errors import InvalidInput, NotFound, UsageError
@@ -45,7 +46,7 @@ ROLES = ("system", "user", "assistant")
 STATUSES = ("complete", "stopped", "error")
 # what was found in messages (facts waiting for review, core/chat/proposals.py) goes
 # with them: called inside the transaction that purges them, with their ids (None: all)
-ForgetFound = Callable[[Any, Sequence[int] | None], None]
+ForgetFound = Callable[[Connection, Sequence[int] | None], None]
 
 __all__ = [  # the records, importable from here as before
     "SHOWN", "Conversation", "ConversationStore", "Message", "MessageHit", "RecalledMessage",
@@ -133,7 +134,7 @@ class ConversationStore(ArrivedConversations, LearningMarks, Versions, MessageSe
             f"SELECT {_CONVERSATION} FROM conversations c "
             "ORDER BY c.pinned DESC, c.updated_at DESC, c.id DESC"
         )
-        params: list[Any] = []
+        params: list[object] = []
         if limit is not None:
             sql += " LIMIT ? OFFSET ?"
             params += [limit, offset]
@@ -310,7 +311,7 @@ class ConversationStore(ArrivedConversations, LearningMarks, Versions, MessageSe
         self.events.conversations("removed")
         return count
 
-    def _purge_messages(self, conn: Any, ids: Sequence[int]) -> None:
+    def _purge_messages(self, conn: Connection, ids: Sequence[int]) -> None:
         touched = {
             r[0]
             for chunk, marks in id_chunks(ids)

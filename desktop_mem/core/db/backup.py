@@ -28,13 +28,14 @@ import struct
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import sqlcipher3
 
 from desktop_mem import __version__
 from desktop_mem.core import paths
 from desktop_mem.core.db.backup_seal import check_seal, seal
+from desktop_mem.core.db.connection import Connection, OpenConnection
 from desktop_mem.core.db.database import Database
 from desktop_mem.core.db.files import (
     BACKUP_COPY_PREFIX,
@@ -92,7 +93,7 @@ class RestoreReport:
 # -- writing -----------------------------------------------------------------------
 
 
-def _row_counts(conn: Any, schema: str) -> dict[str, int]:
+def _row_counts(conn: Connection, schema: str) -> dict[str, int]:
     names = [
         r[0]
         for r in conn.execute(
@@ -211,7 +212,7 @@ def _export(db: Database, copy: Path, key: Key) -> tuple[dict[str, int], int]:
     return counts, int(version)
 
 
-def _open_read_only(path: Path, key: Key) -> Any:
+def _open_read_only(path: Path, key: Key) -> OpenConnection:
     uri = f"{path.resolve().as_uri()}?mode=ro"
     conn = sqlcipher3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
     conn.execute("PRAGMA cipher_log_level = NONE")
@@ -260,7 +261,7 @@ def _verify_copy(copy: Path, key: Key, counts: dict[str, int], version: int) -> 
         )
 
 
-def _digest(fh: Any) -> tuple[int, str]:
+def _digest(fh: BinaryIO) -> tuple[int, str]:
     h, n = hashlib.sha256(), 0
     while chunk := fh.read(1 << 20):
         h.update(chunk)
@@ -290,7 +291,7 @@ def _assemble(partial: Path, header: dict[str, Any], copy: Path, key: Key) -> No
 # -- reading and restoring ------------------------------------------------------------
 
 
-def _open_backup(path: Path) -> Any:
+def _open_backup(path: Path) -> BinaryIO:
     """A backup file opened for reading: a regular file only (a FIFO planted in a backup
     folder would otherwise block the reader for ever, a device never end)."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)

@@ -19,6 +19,7 @@ from typing import Any
 
 import sqlcipher3
 
+from desktop_mem.core.db.connection import Connection, Cursor, OpenConnection, Params
 from desktop_mem.core.db.files import ProfileLock, clear_stale_backup_copies, sibling
 from desktop_mem.core.errors import DatabaseCorrupt, DesktopMemError, ProfileBusy, WrongKey
 from desktop_mem.core.keys.vault import Key
@@ -80,7 +81,7 @@ def _has_leftover_wal(path: Path) -> bool:
         return False
 
 
-def connect(path: Path, key: Key) -> Any:
+def connect(path: Path, key: Key) -> OpenConnection:
     """Open and key a connection; the first read proves the key is right.
 
     A wrong key is not reported by `PRAGMA key` itself: the first read fails with
@@ -153,7 +154,7 @@ class Database:
 
     def __init__(
         self,
-        conn: Any,
+        conn: OpenConnection,
         path: Path,
         profile: str,
         key_mode: str,
@@ -176,7 +177,7 @@ class Database:
         # what to say once the transaction commits: each callable once, with every id
         # its writes gathered (a sync batch of 5,000 rows is one announcement, not 5,000)
         self._after_commit: dict[Callable[[tuple[int, ...]], None], list[int]] = {}
-        self._reader: Any = None  # a second, read-only connection (open_reader)
+        self._reader: OpenConnection | None = None  # a second, read-only connection (open_reader)
         self._reader_lock = threading.Lock()
         self._closed = False
 
@@ -229,7 +230,7 @@ class Database:
             fn()
 
     @contextlib.contextmanager
-    def transaction(self) -> Iterator[Any]:
+    def transaction(self) -> Iterator[Connection]:
         """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any exception. Re-entrant."""
         with self.lock:
             if self.damaged:
@@ -277,14 +278,14 @@ class Database:
 
     # SQLite reports some damage as "out of memory" (a corrupt page can claim an absurd
     # size, e.g. during VACUUM), which the driver raises as MemoryError.
-    def execute(self, sql: str, params: Any = ()) -> Any:
+    def execute(self, sql: str, params: Params = ()) -> Cursor:
         with self.lock:
             try:
                 return self.conn.execute(sql, params)
             except (sqlcipher3.DatabaseError, MemoryError) as exc:
                 raise self._read_failed(exc) from None
 
-    def query(self, sql: str, params: Any = ()) -> list[Any]:
+    def query(self, sql: str, params: Params = ()) -> list[Any]:
         """Every row. Fetched in slices: building Python rows holds the GIL, and one
         fetchall of 100,000 rows would hold it long enough to freeze the window."""
         if self._reader is not None and not self.lock._is_owned():  # type: ignore[attr-defined]
@@ -294,7 +295,7 @@ class Database:
         with self.lock:
             return self._fetch(self.conn, sql, params)
 
-    def _fetch(self, conn: Any, sql: str, params: Any) -> list[Any]:
+    def _fetch(self, conn: Connection, sql: str, params: Params) -> list[Any]:
         try:
             cursor = conn.execute(sql, params)
             rows: list[Any] = []

@@ -7,12 +7,12 @@ from __future__ import annotations
 import contextlib
 import os
 from pathlib import Path
-from typing import Any
 
 import sqlcipher3
 
 from desktop_mem.core import paths
 from desktop_mem.core.db import database, migrations
+from desktop_mem.core.db.connection import OpenConnection
 from desktop_mem.core.db.database import Database, connect, probe_key, write_failed
 from desktop_mem.core.db.files import (
     OLD_SUFFIX,
@@ -196,7 +196,7 @@ def _adopt_found_key(path: Path, profile: str, vault: Vault, missing: KeyMissing
     ) from None
 
 
-def _connect_after_rekey(path: Path, key: Key) -> Any:
+def _connect_after_rekey(path: Path, key: Key) -> OpenConnection:
     """Open the database, finishing or undoing a key change a crash interrupted.
 
     The old file is kept as ``<db>.old`` until the change commits. If it is still

@@ -24,6 +24,7 @@ from typing import Any
 import sqlcipher3
 
 from desktop_mem.core import paths
+from desktop_mem.core.db.connection import Connection
 from desktop_mem.core.db.database import connect
 from desktop_mem.core.db.files import (
     OLD_SUFFIX,
@@ -58,7 +59,7 @@ class RekeyReport:
     recovery_code: str | None = None  # a new one, when the profile moved to the keyring
 
 
-def _row_counts(conn: Any, schema: str = "main") -> dict[str, int]:
+def _row_counts(conn: Connection, schema: str = "main") -> dict[str, int]:
     names = [
         r[0]
         for r in conn.execute(
@@ -219,7 +220,7 @@ def _change_key_locked(
     )
 
 
-def _copy_under(conn: Any, copy: Path, key: Key, version: int, path: Path) -> None:
+def _copy_under(conn: Connection, copy: Path, key: Key, version: int, path: Path) -> None:
     """The open database copied to `copy` under `key` (sqlcipher_export)."""
     remove_database_files(copy)
     try:

@@ -22,6 +22,7 @@ from desktop_mem.core.events import AboutChanged, Events
 from desktop_mem.core.memory.records import is_expired, now_iso, strip_controls
 
 if TYPE_CHECKING:
+    from desktop_mem.core.db.connection import Connection
     from desktop_mem.core.db.database import Database
 
 MAX_LINE = 300  # characters of one line (the user's; the model's are held shorter)
@@ -51,7 +52,7 @@ def clean_line(text: str) -> str:
     return " ".join(strip_controls(str(text)).split())
 
 
-def clear(conn: Any) -> None:
+def clear(conn: Connection) -> None:
     """Everything about the person, inside the caller's transaction (forget everything)."""
     conn.execute("DELETE FROM about_lines")
     conn.execute("DELETE FROM about_removed")
