@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from desktop_mem.cli.context import Context
 from desktop_mem.core.config import RECOVERY_ENV
 from desktop_mem.core.errors import EXIT_OK, DesktopMemError, KeyMissing, UsageError
+from desktop_mem.core.jsontypes import JSONObject
 
 if TYPE_CHECKING:
     from desktop_mem.core.keys.vault import Vault
@@ -137,7 +138,7 @@ def restore_command(ctx: Context) -> int:
     return EXIT_OK
 
 
-def _code_if_needed(header: dict[str, Any], vault: Vault, err: TextIO) -> str | None:
+def _code_if_needed(header: JSONObject, vault: Vault, err: TextIO) -> str | None:
     """The recovery code, unless this computer's keyring still holds the backup's key."""
     why = "The key of this backup is not in this computer's keyring"
     if os.environ.get(RECOVERY_ENV):

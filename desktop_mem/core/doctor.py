@@ -20,6 +20,7 @@ from desktop_mem.core.db.database import Database
 from desktop_mem.core.db.files import stale_backup_copies
 from desktop_mem.core.db.opening import open_profile
 from desktop_mem.core.errors import DatabaseCorrupt, DesktopMemError
+from desktop_mem.core.jsontypes import JSONObject
 from desktop_mem.core.keys.vault import (
     PASSPHRASE_ENV,
     KeyringAccess,
@@ -49,7 +50,7 @@ class Check:
     detail: str
     fix: str = ""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return asdict(self)
 
 

@@ -32,6 +32,7 @@ from desktop_mem.core.chat.records import origin_label
 from desktop_mem.core.db.database import id_chunks
 from desktop_mem.core.errors import InvalidInput, ModelServerError, NotFound
 from desktop_mem.core.events import Events, ProposalsChanged
+from desktop_mem.core.jsontypes import JSONObject
 from desktop_mem.core.memory.records import KINDS, NewMemory, now_iso
 from desktop_mem.core.models.embed import content_hash
 
@@ -86,7 +87,7 @@ class Proposal:
         when = datetime.fromisoformat(self.date)
         return when if when.tzinfo else when.replace(tzinfo=UTC)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         d = asdict(self)
         d["source"] = self.source
         return d

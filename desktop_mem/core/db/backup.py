@@ -28,7 +28,7 @@ import struct
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 import sqlcipher3
 
@@ -53,6 +53,7 @@ from desktop_mem.core.errors import (
     UsageError,
     WrongKey,
 )
+from desktop_mem.core.jsontypes import JSONObject
 from desktop_mem.core.keys import identity, recovery
 from desktop_mem.core.keys.vault import (
     PASSPHRASE_ENV,
@@ -149,7 +150,7 @@ def write_backup(db: Database, dest: Path) -> BackupReport:
         counts, version = _export(db, copy, key)
         _verify_copy(copy, key, counts, version)
         side = read_sidecar(db.path)
-        header: dict[str, Any] = {
+        header: JSONObject = {
             "format": "desktop-mem/backup",
             "version": HEADER_VERSION,
             "app_version": __version__,
@@ -269,7 +270,7 @@ def _digest(fh: BinaryIO) -> tuple[int, str]:
     return n, h.hexdigest()
 
 
-def _assemble(partial: Path, header: dict[str, Any], copy: Path, key: Key) -> None:
+def _assemble(partial: Path, header: JSONObject, copy: Path, key: Key) -> None:
     with open(copy, "rb") as src:
         header["bytes"], header["sha256"] = _digest(src)  # a cut or altered file shows
     header["seal"] = seal(header, key)  # and so does a changed header
@@ -319,7 +320,7 @@ def _open_backup(path: Path) -> BinaryIO:
     return os.fdopen(fd, "rb")
 
 
-def read_header(path: Path) -> tuple[dict[str, Any], int]:
+def read_header(path: Path) -> tuple[JSONObject, int]:
     """The header of a backup file and where its database starts."""
     path = Path(path)
     not_backup = UsageError(
@@ -355,7 +356,7 @@ def read_header(path: Path) -> tuple[dict[str, Any], int]:
     return header, len(MAGIC) + 4 + length
 
 
-def verify_file(path: Path) -> dict[str, Any]:
+def verify_file(path: Path) -> JSONObject:
     """The header of a backup whose database is whole (its length and checksum match)."""
     header, offset = read_header(path)
     with _open_backup(path) as fh:
@@ -370,7 +371,7 @@ def verify_file(path: Path) -> dict[str, Any]:
 
 
 def _key_for_backup(
-    header: dict[str, Any],
+    header: JSONObject,
     copy: Path,
     passphrase: str | None,
     code: str | None,
@@ -507,7 +508,7 @@ def restore(
     return RestoreReport(name, memories, messages, key.mode, used_code, new_code, folder)
 
 
-def _trusted_recovery(header: dict[str, Any], key: Key, used_code: bool) -> dict[str, Any] | None:
+def _trusted_recovery(header: JSONObject, key: Key, used_code: bool) -> JSONObject | None:
     """The backup's recovery record, if it is proved to open this key, made again with its
     seal derived from the key (so the profile can prove it later); else None, and the
     restored profile gets a code of its own. Proof: the code opened the key from it; or
@@ -522,7 +523,8 @@ def _trusted_recovery(header: dict[str, Any], key: Key, used_code: bool) -> dict
     assert isinstance(record, dict)
     if used_code or recovery.holds(record, key.secret):
         return recovery.reseal(record, key.secret)
-    if header["version"] >= 2 and not recovery.provable(record):
+    version = header["version"]  # an int: read_header refuses anything else
+    if isinstance(version, int) and version >= 2 and not recovery.provable(record):
         return recovery.reseal(record, key.secret)  # 0.3's: the sealed header vouches
     return None  # a record that could prove itself and does not, or an old header's
 

@@ -11,12 +11,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 from desktop_mem.core.db.backup import PARTIAL, SUFFIX, BackupReport, read_header, write_backup
 from desktop_mem.core.db.backup_seal import is_sealed
 from desktop_mem.core.db.database import Database
 from desktop_mem.core.errors import DesktopMemError, UsageError
+from desktop_mem.core.jsontypes import JSONObject
 from desktop_mem.core.keys.vault import Key
 
 
@@ -33,12 +33,14 @@ def backup_name(profile: str, when: datetime | None = None) -> str:
     return f"desktop-mem-{profile}-{when.strftime('%Y%m%d-%H%M%S')}{SUFFIX}"
 
 
+# a file's identity (path, device, inode, size, time) and the key's fingerprint
+Ident = tuple[str, int, int, int, int, str]
 # a file (by its identity) and a key -> whether the file's header is sealed with that key:
 # a passphrase's seal costs SQLCipher's key derivation, so each file is checked once
-_SEALED: dict[tuple[Any, ...], bool] = {}
+_SEALED: dict[Ident, bool] = {}
 
 
-def _ident(path: Path, key: Key) -> tuple[Any, ...]:
+def _ident(path: Path, key: Key) -> Ident:
     info = path.stat()
     fingerprint = hashlib.sha256(f"{key.mode}:{key.secret}".encode()).hexdigest()
     return (str(path), info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, fingerprint)
@@ -48,7 +50,7 @@ def _checked(path: Path, key: Key) -> bool:
     return _ident(path, key) in _SEALED
 
 
-def _sealed_with(path: Path, header: dict[str, Any], key: Key) -> bool:
+def _sealed_with(path: Path, header: JSONObject, key: Key) -> bool:
     ident = _ident(path, key)
     if ident not in _SEALED:
         _SEALED[ident] = is_sealed(header, key)

@@ -19,7 +19,6 @@ import os
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import sqlcipher3
 
@@ -36,6 +35,7 @@ from desktop_mem.core.db.files import (
 from desktop_mem.core.db.opening import open_profile
 from desktop_mem.core.db.ownership import require_settled
 from desktop_mem.core.errors import DesktopMemError, ProfileBusy, UsageError
+from desktop_mem.core.jsontypes import JSONObject
 from desktop_mem.core.keys import identity, recovery
 from desktop_mem.core.keys.vault import (
     Key,
@@ -190,7 +190,7 @@ def _change_key_locked(
     # only its public half); a profile moving to the keyring gets its first code; a
     # passphrase needs none.
     code: str | None = None
-    record: dict[str, Any] | None = None
+    record: JSONObject | None = None
     if mode == "keyring":
         record = recovery.reseal(read_sidecar(path).get("recovery"), new_key.secret)
         if record is None:

@@ -15,10 +15,11 @@ from __future__ import annotations
 import builtins
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from desktop_mem.core.errors import InvalidInput, NotFound
 from desktop_mem.core.events import AboutChanged, Events
+from desktop_mem.core.jsontypes import JSONObject
 from desktop_mem.core.memory.records import is_expired, now_iso, strip_controls
 
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ class AboutLine:
         """Written or edited by the user: kept as written, never rewritten."""
         return self.by == "user"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return {"id": self.id, "text": self.text, "by": self.by, "cites": list(self.cites)}
 
 

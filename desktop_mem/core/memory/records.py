@@ -9,6 +9,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from desktop_mem.core.errors import InvalidInput
+from desktop_mem.core.jsontypes import JSONObject
 
 KINDS = ("fact", "preference", "event", "plan", "person", "note")
 SOURCES = ("user", "extractor", "import", "consolidation")
@@ -89,7 +90,7 @@ class Memory:
     def expired(self) -> bool:
         return is_expired(self.valid_until)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         d = asdict(self)
         d["expired"] = self.expired
         return d
@@ -130,7 +131,7 @@ class Version:
     changed_at: str
     device: str | None = None  # the synced computer it was made on (its id), if synced
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return asdict(self)
 
 
