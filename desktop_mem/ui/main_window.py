@@ -8,10 +8,10 @@ hub, and this window only shows what they say.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, QSize, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QShortcut, QWindow
+from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QShortcut, QShowEvent, QWindow
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_mem.core.documents.records import PassageHit
 from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.models.catalog import short_name
 from desktop_mem.core.service import Service
@@ -280,7 +281,9 @@ class MainWindow(QMainWindow):
         )
 
     def _build_menus(self) -> None:
-        def action(menu: QMenu, text: str, slot: Any, name: str | None = None) -> QAction:
+        def action(
+            menu: QMenu, text: str, slot: Callable[[], object], name: str | None = None
+        ) -> QAction:
             act = QAction(text, self)
             if name:
                 act.setShortcut(shortcuts.key(name))
@@ -403,7 +406,7 @@ class MainWindow(QMainWindow):
         self.context.app.settings.set("auto_memory", self.auto_action.isChecked())
         self.status_bar.update_status()
 
-    def show_passage(self, passage: Any) -> None:
+    def show_passage(self, passage: PassageHit) -> None:
         self.passage_dialog = PassageDialog(passage, self)
         self.passage_dialog.open()
 
@@ -469,7 +472,7 @@ class MainWindow(QMainWindow):
             self.conversations.refresh()
         return True
 
-    def showEvent(self, event: Any) -> None:
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         if not self._shown_once:  # typed keys and shortcuts reach it from the start
             self._shown_once = True
