@@ -6,7 +6,7 @@ import logging
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from desktop_mem.cli.context import Context
 from desktop_mem.core.config import RECOVERY_ENV
@@ -14,13 +14,14 @@ from desktop_mem.core.errors import EXIT_OK, DesktopMemError, KeyMissing, UsageE
 from desktop_mem.core.jsontypes import JSONObject
 
 if TYPE_CHECKING:
+    from desktop_mem.cli.context import Subparsers
     from desktop_mem.core.keys.vault import Vault
 
 NEW_PASSPHRASE_ENV = "DESKTOP_MEM_NEW_PASSPHRASE"
 log = logging.getLogger("desktop_mem.cli")
 
 
-def add_parsers(sub: Any) -> None:
+def add_parsers(sub: Subparsers) -> None:
     rk = sub.add_parser(
         "rekey",
         help="re-encrypt the profile under a new key (rotate it, or switch keyring/passphrase)",
