@@ -174,12 +174,13 @@ def test_a_deletion_held_up_by_a_reader_says_so_and_completes_when_it_lets_go(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from desktop_mem.core.db import database as dbmod
+    from desktop_mem.core.db.opening import open_profile
 
     monkeypatch.setattr(dbmod, "BUSY_TIMEOUT_MS", 300)
     canary = "pelicanquartz reader canary 9321"
     assert run("memory", "add", canary)[0] == 0
     assert run("memory", "add", "something to keep")[0] == 0
-    reader = dbmod.open_profile(home, "default", vault=vault)
+    reader = open_profile(home, "default", vault=vault)
     reader.conn.execute("BEGIN")
     reader.conn.execute("SELECT count(*) FROM memories").fetchone()  # an open snapshot
     code, out, _ = run("memory", "delete", "1")

@@ -381,7 +381,7 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
     desktop = _synced(profile, home, pump)
     only.append("sync")
     for _language, (w, h), window in _windows(app, home, lambda: Service(profile), pump, suffix):
-        pump(cond=lambda window=window: "desktop" in window.sync_status.text())
+        pump(cond=lambda window=window: "desktop" in window.status_bar.sync_status.text())
         window.show_page("memories")
         tea = next(m for m in profile.memories.list() if m.origin_device)
         window.memories.show_memory(tea.id)

@@ -5,14 +5,19 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING
 
 from desktop_mem.cli import output
 from desktop_mem.cli.context import Context
 from desktop_mem.core.errors import EXIT_OK
 
+if TYPE_CHECKING:
+    from desktop_mem.cli.context import Subparsers
+    from desktop_mem.core.jsontypes import JSONObject
+    from desktop_mem.core.memory.about import AboutLine
 
-def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
+
+def add_parsers(sub: Subparsers, parser_class: type[argparse.ArgumentParser]) -> None:
     ab = sub.add_parser(
         "about",
         help="what the model knows about you: a short profile in every prompt, each line "
@@ -50,7 +55,7 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     rw.set_defaults(func=rewrite)
 
 
-def _line(ln: Any) -> dict[str, Any]:
+def _line(ln: AboutLine) -> JSONObject:
     return {**ln.to_dict(), "edited": ln.edited}
 
 

@@ -5,17 +5,21 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Any
+from typing import TYPE_CHECKING
 
 from desktop_mem.cli import output
 from desktop_mem.cli.context import Context
 from desktop_mem.core.errors import EXIT_OK
 
+if TYPE_CHECKING:
+    from desktop_mem.cli.context import Subparsers
+    from desktop_mem.core.clients import App, ClientRegistry
+
 LEVELS = ("off", "read", "write", "delete")
 UNREGISTERED = "unregistered"  # `clients log unregistered`: the apps without a key
 
 
-def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
+def add_parsers(sub: Subparsers, parser_class: type[argparse.ArgumentParser]) -> None:
     m = sub.add_parser(
         "mcp",
         help="serve this profile's memory to other AI apps over MCP (stdio)",
@@ -104,7 +108,7 @@ def mcp(ctx: Context) -> int:
     return EXIT_OK
 
 
-def _registry(ctx: Context) -> Any:
+def _registry(ctx: Context) -> ClientRegistry:
     return ctx.app.apps
 
 
@@ -115,7 +119,7 @@ def _snippet(ctx: Context, key: str) -> str:
     return connect_snippet(key, home_argument(ctx.config.home), ctx.config.profile)
 
 
-def _with_key(ctx: Context, app: Any, key: str, said: str) -> int:
+def _with_key(ctx: Context, app: App, key: str, said: str) -> int:
     snippet = _snippet(ctx, key)
     if ctx.args.json:
         import json

@@ -11,12 +11,14 @@ from desktop_mem.cli.context import Context
 from desktop_mem.core.errors import EXIT_OK, UsageError
 
 if TYPE_CHECKING:
+    from desktop_mem.cli.context import Subparsers
     from desktop_mem.core.chat.session import ChatSession, TurnResult
+    from desktop_mem.core.jsontypes import JSONObject
 
 LEARN_TIMEOUT_S = 300.0
 
 
-def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
+def add_parsers(sub: Subparsers, parser_class: type[argparse.ArgumentParser]) -> None:
     c = sub.add_parser(
         "chat",
         help="chat with the local model (one turn with MESSAGE, else a conversation)",
@@ -217,7 +219,7 @@ def _turn(
     return result
 
 
-def _turn_json(result: TurnResult, wait: bool) -> dict[str, Any]:
+def _turn_json(result: TurnResult, wait: bool) -> JSONObject:
     outcome = result.outcome(LEARN_TIMEOUT_S) if wait else None
     learned = outcome.changes if outcome else []
     failed = [outcome.failure] if outcome and outcome.failure else []

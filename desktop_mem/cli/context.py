@@ -13,6 +13,9 @@ if TYPE_CHECKING:
     from desktop_mem.core.keys.vault import Vault
     from desktop_mem.core.service import Service
 
+    # what add_subparsers gives: each command module adds its parsers to it
+    Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
+
 
 @dataclass
 class Context:

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from desktop_mem.cli import output
 from desktop_mem.cli.context import Context
 from desktop_mem.core.errors import EXIT_OK
 
+if TYPE_CHECKING:
+    from desktop_mem.cli.context import Subparsers
+    from desktop_mem.core.service.conversations import Conversations
 
-def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
+
+def add_parsers(sub: Subparsers, parser_class: type[argparse.ArgumentParser]) -> None:
     conv = sub.add_parser("conversations", help="list, show, search, export, delete conversations")
     csub = conv.add_subparsers(
         dest="action", metavar="ACTION", parser_class=parser_class, required=True
@@ -50,7 +54,7 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     conv.set_defaults(opens_profile=True)
 
 
-def _conversation_store(ctx: Context) -> Any:
+def _conversation_store(ctx: Context) -> Conversations:
     return ctx.app.conversations
 
 

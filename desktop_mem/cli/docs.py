@@ -6,14 +6,19 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from desktop_mem.cli import output
 from desktop_mem.cli.context import Context
 from desktop_mem.core.errors import EXIT_ERROR, EXIT_OK, UsageError
 
+if TYPE_CHECKING:
+    from desktop_mem.cli.context import Subparsers
+    from desktop_mem.core.documents.records import AddReport
+    from desktop_mem.core.service.documents import Documents
 
-def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
+
+def add_parsers(sub: Subparsers, parser_class: type[argparse.ArgumentParser]) -> None:
     d = sub.add_parser(
         "docs",
         help="your documents (Markdown, text, PDF, Word, HTML) as knowledge for the chat",
@@ -62,11 +67,11 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     d.set_defaults(opens_profile=True)
 
 
-def _store(ctx: Context) -> Any:
+def _store(ctx: Context) -> Documents:
     return ctx.app.documents
 
 
-def _report(report: Any, ctx: Context, as_json: bool) -> int:
+def _report(report: AddReport, ctx: Context, as_json: bool) -> int:
     if as_json:
         output.print_json(
             {

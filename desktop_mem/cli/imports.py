@@ -8,14 +8,17 @@ import argparse
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from desktop_mem.cli import output
 from desktop_mem.cli.context import Context
 from desktop_mem.core.errors import EXIT_OK, UsageError
 
+if TYPE_CHECKING:
+    from desktop_mem.cli.context import Subparsers
 
-def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
+
+def add_parsers(sub: Subparsers, parser_class: type[argparse.ArgumentParser]) -> None:
     im = sub.add_parser(
         "import",
         help="bring in ChatGPT's or Claude's export (the zip, the folder it was unpacked "

@@ -6,20 +6,22 @@ import logging
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from desktop_mem.cli.context import Context
 from desktop_mem.core.config import RECOVERY_ENV
 from desktop_mem.core.errors import EXIT_OK, DesktopMemError, KeyMissing, UsageError
+from desktop_mem.core.jsontypes import JSONObject
 
 if TYPE_CHECKING:
+    from desktop_mem.cli.context import Subparsers
     from desktop_mem.core.keys.vault import Vault
 
 NEW_PASSPHRASE_ENV = "DESKTOP_MEM_NEW_PASSPHRASE"
 log = logging.getLogger("desktop_mem.cli")
 
 
-def add_parsers(sub: Any) -> None:
+def add_parsers(sub: Subparsers) -> None:
     rk = sub.add_parser(
         "rekey",
         help="re-encrypt the profile under a new key (rotate it, or switch keyring/passphrase)",
@@ -137,7 +139,7 @@ def restore_command(ctx: Context) -> int:
     return EXIT_OK
 
 
-def _code_if_needed(header: dict[str, Any], vault: Vault, err: TextIO) -> str | None:
+def _code_if_needed(header: JSONObject, vault: Vault, err: TextIO) -> str | None:
     """The recovery code, unless this computer's keyring still holds the backup's key."""
     why = "The key of this backup is not in this computer's keyring"
     if os.environ.get(RECOVERY_ENV):

@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from desktop_mem.cli import output
 from desktop_mem.cli.context import Context
 from desktop_mem.core.errors import EXIT_ERROR, EXIT_OK, ImportRejected, UsageError
 from desktop_mem.core.memory.records import KINDS
 
+if TYPE_CHECKING:
+    from desktop_mem.cli.context import Subparsers
+    from desktop_mem.core.memory.records import WriteResult
 
-def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
+
+def add_parsers(sub: Subparsers, parser_class: type[argparse.ArgumentParser]) -> None:
     mem = sub.add_parser("memory", help="view and change memories")
     msub = mem.add_subparsers(
         dest="action", metavar="ACTION", parser_class=parser_class, required=True
@@ -87,15 +91,15 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
         x.add_argument("id", type=int)
         x.set_defaults(func=set_pinned)
 
-    al = msub.add_parser(
+    aw = msub.add_parser(
         "always",
         help="give a memory to the model on every turn (on), only when found (off), or as "
         "its text says (auto: what is about health or safety is)",
     )
-    al.add_argument("id", type=int)
-    al.add_argument("state", choices=("on", "off", "auto"))
-    al.add_argument("--json", action="store_true")
-    al.set_defaults(func=set_always)
+    aw.add_argument("id", type=int)
+    aw.add_argument("state", choices=("on", "off", "auto"))
+    aw.add_argument("--json", action="store_true")
+    aw.set_defaults(func=set_always)
 
     h = msub.add_parser("history", help="every version of a memory")
     h.add_argument("id", type=int)
@@ -153,7 +157,7 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     wp.set_defaults(func=wipe, opens_profile=True)
 
 
-def _written(ctx: Context, res: Any, verb: str) -> int:
+def _written(ctx: Context, res: WriteResult, verb: str) -> int:
     """Reports a memory added or changed: its warnings on stderr, then the memory as
     JSON, or a line saying what was done to which memory."""
     output.warn(res.warnings, ctx.err)

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from desktop_mem.cli import output
 from desktop_mem.cli.context import Context
 from desktop_mem.core.errors import EXIT_OK
 
+if TYPE_CHECKING:
+    from desktop_mem.cli.context import Subparsers
+    from desktop_mem.core.models.llm import OllamaChat, PullProgress
 
-def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
+
+def add_parsers(sub: Subparsers, parser_class: type[argparse.ArgumentParser]) -> None:
     mo = sub.add_parser("models", help="the chat models Ollama has, and pulling new ones")
     mosub = mo.add_subparsers(
         dest="action", metavar="ACTION", parser_class=parser_class, required=True
@@ -36,11 +40,11 @@ def models(ctx: Context) -> int:
     return pull(server(config.ollama_host, args.name), out, err)
 
 
-def pull(chat: Any, out: TextIO, err: TextIO) -> int:
+def pull(chat: OllamaChat, out: TextIO, err: TextIO) -> int:
     """Pull a model, showing progress; Ctrl+C cancels (Ollama keeps what it has)."""
     last = [""]
 
-    def show(p: Any) -> None:
+    def show(p: PullProgress) -> None:
         line = p.status
         if p.fraction is not None:
             line += f" {p.fraction * 100:5.1f}% of {p.total / 1e9:.2f} GB"

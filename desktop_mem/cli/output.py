@@ -5,7 +5,13 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Callable, Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from desktop_mem.core.chat.records import Change
+    from desktop_mem.core.doctor import Check
+    from desktop_mem.core.memory.records import Memory
+    from desktop_mem.core.service import Service
 
 PENDING_ERASE = (
     "Another desktop-mem window or command is reading this profile: the old copy stays in "
@@ -13,7 +19,7 @@ PENDING_ERASE = (
 )
 
 
-def print_json(data: Any, out: TextIO) -> None:
+def print_json(data: object, out: TextIO) -> None:
     json.dump(data, out, ensure_ascii=False, indent=2)
     out.write("\n")
 
@@ -47,7 +53,7 @@ MATCH_MARKS = {"strong": " ", "weak": "?", "none": "-"}
 
 
 def memory_line(
-    m: Any,
+    m: Memory,
     columns: int,
     score: float | None = None,
     relevance: float | None = None,
@@ -74,7 +80,7 @@ CARE_WORDS = {
 }
 
 
-def always_note(m: Any) -> str:
+def always_note(m: Memory) -> str:
     """ " (always given: health)" for a memory given on every turn, else ""."""
     if not getattr(m, "always", False):
         return ""
@@ -94,13 +100,13 @@ def progress(err: TextIO, what: str) -> Callable[[int, int], None] | None:
     return show
 
 
-def pending_erase(app: Any, out: TextIO) -> None:
+def pending_erase(app: Service, out: TextIO) -> None:
     """After a deletion: say so if another reader keeps the old pages for now."""
     if app.erase_pending():
         out.write(PENDING_ERASE + "\n")
 
 
-def report(checks: Sequence[Any], as_json: bool, out: TextIO) -> None:
+def report(checks: Sequence[Check], as_json: bool, out: TextIO) -> None:
     if as_json:
         print_json([c.to_dict() for c in checks], out)
         return
@@ -110,7 +116,7 @@ def report(checks: Sequence[Any], as_json: bool, out: TextIO) -> None:
             out.write(f"    {'':<16} -> {c.fix}\n")
 
 
-def changes(items: Sequence[Any], err: TextIO) -> None:
+def changes(items: Sequence[Change], err: TextIO) -> None:
     for c in items:
         if c.action == "skipped":
             continue

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING
 
 from desktop_mem.cli.context import Context
 from desktop_mem.core.errors import EXIT_OK
 from desktop_mem.core.settings import DEFAULTS
 
+if TYPE_CHECKING:
+    from desktop_mem.cli.context import Subparsers
 
-def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
+
+def add_parsers(sub: Subparsers, parser_class: type[argparse.ArgumentParser]) -> None:
     st = sub.add_parser("settings", help="show or change this profile's settings")
     ssub = st.add_subparsers(dest="action", metavar="ACTION", parser_class=parser_class)
     ssub.add_parser("list", help="every setting (the default action)")

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
 
 from desktop_mem.cli import output
 from desktop_mem.cli.context import Context
 from desktop_mem.core.errors import EXIT_ERROR, EXIT_OK, SystemLibraryMissing
+
+if TYPE_CHECKING:
+    from desktop_mem.cli.context import Subparsers
 
 # The system libraries Qt's xcb platform plugin loads that a desktop may lack (PySide6's
 # wheels carry the rest), by their file names, each with its Debian/Ubuntu package.
@@ -21,7 +24,7 @@ XCB_LIBRARIES = (
 )
 
 
-def add_parsers(sub: Any) -> None:
+def add_parsers(sub: Subparsers) -> None:
     st = sub.add_parser(
         "self-test",
         help="check this installation in a temporary profile: database, sqlite-vec, "

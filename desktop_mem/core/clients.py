@@ -29,6 +29,7 @@ from typing import Any
 
 from desktop_mem.core.errors import DesktopMemError, NotFound, UsageError
 from desktop_mem.core.events import AppsChanged, Change, Events
+from desktop_mem.core.jsontypes import JSONObject
 from desktop_mem.core.protocols import Rows
 from desktop_mem.core.settings import LEVELS, Settings, check_level, setting
 
@@ -88,7 +89,7 @@ class App:
     reads: int = 0
     writes: int = 0
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return {
             "id": self.id,
             "name": self.name,

@@ -16,9 +16,11 @@ import sqlite_vec
 
 from desktop_mem.core import paths
 from desktop_mem.core.config import DEFAULT_CHAT_MODEL, Config
-from desktop_mem.core.db.database import Database, open_profile
+from desktop_mem.core.db.database import Database
 from desktop_mem.core.db.files import stale_backup_copies
+from desktop_mem.core.db.opening import open_profile
 from desktop_mem.core.errors import DatabaseCorrupt, DesktopMemError
+from desktop_mem.core.jsontypes import JSONObject
 from desktop_mem.core.keys.vault import (
     PASSPHRASE_ENV,
     KeyringAccess,
@@ -48,7 +50,7 @@ class Check:
     detail: str
     fix: str = ""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return asdict(self)
 
 
@@ -243,7 +245,7 @@ def check_database(config: Config, vault: Vault) -> tuple[list[Check], Facts]:
 
 
 def check_always_given(db: Database) -> Check:
-    """Which memories are given to the model in every chat (core/memory/care.py): their
+    """Which memories are given to the model in every chat (core/memory/care/): their
     ids and why, never their text (a doctor report is pasted into bug reports)."""
     from desktop_mem.core.memory.care import CATEGORIES
     from desktop_mem.core.memory.store import ALWAYS

@@ -21,7 +21,8 @@ from desktop_mem.core.chat.conversations import ConversationStore
 from desktop_mem.core.chat.proposals import ProposalStore
 from desktop_mem.core.clients import ClientRegistry
 from desktop_mem.core.config import Config
-from desktop_mem.core.db.database import Database, open_profile
+from desktop_mem.core.db.database import Database
+from desktop_mem.core.db.opening import open_profile
 from desktop_mem.core.documents.store import DocumentStore
 from desktop_mem.core.events import Events
 from desktop_mem.core.keys.vault import Vault

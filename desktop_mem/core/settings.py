@@ -6,7 +6,7 @@ from typing import Any
 
 from desktop_mem.core.errors import InvalidInput, UsageError
 from desktop_mem.core.events import Events, SettingChanged
-from desktop_mem.core.protocols import Meta
+from desktop_mem.core.protocols import Connection, Meta
 
 # What another app (an MCP client) may do, in order: paused, read, read and write, read
 # write and delete. Defined here because a setting chooses a new app's level.
@@ -93,7 +93,7 @@ class Settings:
         self.db.meta_set(f"setting.{key}", raw)
         self.events.emit(SettingChanged(key))
 
-    def put_arrived(self, conn: Any, key: str, value: object) -> None:
+    def put_arrived(self, conn: Connection, key: str, value: object) -> None:
         """A synced setting as another computer has it (None: its default), written
         inside the caller's transaction and announced after its commit."""
         if value is None:

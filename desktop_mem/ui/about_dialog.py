@@ -6,9 +6,8 @@ with it), and the dialog reads the lines again when it hears of one."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -194,11 +193,11 @@ class AboutDialog(QDialog):
             return ""
         return self.tr("%n line(s), given in every chat.", "", len(self.lines))
 
-    def resizeEvent(self, event: Any) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_rows()
 
-    def showEvent(self, event: Any) -> None:
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self._fit_rows()
 
@@ -288,7 +287,7 @@ class AboutDialog(QDialog):
         self.say(self.tr("Writing it from your memories… this takes the model a moment."))
         tasks.run(self.app.about.rewrite, done=self.rewritten, failed=self.rewrite_failed)
 
-    def rewritten(self, done: Any) -> None:
+    def rewritten(self, done: object) -> None:
         self.rewriting = False
         self.refresh()
         self.say(self.tr("Rewritten: %n line(s).", "", len(self.lines)))

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QLibraryInfo, QLocale, QSettings, QSize, QTranslator
 from PySide6.QtGui import QFontInfo, QIcon
@@ -118,7 +117,7 @@ class SingleInstance:
             return True
         return False
 
-    def listen(self, on_raise: Any) -> None:
+    def listen(self, on_raise: Callable[[], object]) -> None:
         QLocalServer.removeServer(self.name)  # a stale socket left by a crash
         self.server = QLocalServer()
         self.server.listen(self.name)

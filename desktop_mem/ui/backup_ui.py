@@ -35,7 +35,9 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_mem.core.errors import DesktopMemError
+from desktop_mem.core.jsontypes import JSONObject, JSONValue
 from desktop_mem.core.keys import recovery
+from desktop_mem.core.service.keys import BackupFile, Keys
 from desktop_mem.ui import tasks
 from desktop_mem.ui.context import Context
 
@@ -197,7 +199,7 @@ class BackupWords(QObject):
     """A backup in a line. A QObject for its tr(): lupdate reads counted strings (the
     singular and plural forms) from tr() calls in a class."""
 
-    def summary(self, header: dict[str, Any]) -> str:
+    def summary(self, header: JSONObject) -> str:
         """When a backup was made and what it holds (older backups say only when)."""
         when = str(header.get("created_at") or "")
         try:
@@ -208,14 +210,19 @@ class BackupWords(QObject):
         if not isinstance(holds, dict):
             return self.tr("made %1").replace("%1", stamp)
         what = [
-            self.tr("%n memory(s)", "", int(holds.get("memories", 0))),
-            self.tr("%n conversation(s)", "", int(holds.get("conversations", 0))),
-            self.tr("%n document(s)", "", int(holds.get("documents", 0))),
+            self.tr("%n memory(s)", "", _count(holds.get("memories", 0))),
+            self.tr("%n conversation(s)", "", _count(holds.get("conversations", 0))),
+            self.tr("%n document(s)", "", _count(holds.get("documents", 0))),
         ]
         return self.tr("made %1: ").replace("%1", stamp) + ", ".join(what)
 
 
-def backup_summary(header: dict[str, Any]) -> str:
+def _count(value: JSONValue) -> int:
+    """A count a header gives: a number (or one written as text), else 0."""
+    return int(value) if isinstance(value, int | float | str) else 0
+
+
+def backup_summary(header: JSONObject) -> str:
     return BackupWords().summary(header)
 
 
@@ -293,7 +300,7 @@ class BackupController(QObject):
         return True
 
 
-def _backups_in(keys: Any, folder: str) -> tuple[str, list[Any]]:
+def _backups_in(keys: Keys, folder: str) -> tuple[str, list[BackupFile]]:
     """(the folder, this profile's backups in it, newest first): on a worker thread."""
     return folder, keys.backups_in(Path(folder))
 
@@ -424,7 +431,7 @@ class BackupPage(QWidget):
             _backups_in, self.controller.keys, folder, done=self._listed, failed=self._list_failed
         )
 
-    def _listed(self, answer: tuple[str, list[Any]]) -> None:
+    def _listed(self, answer: tuple[str, list[BackupFile]]) -> None:
         folder, found = answer
         if folder == self._asked:  # else another folder was chosen: its listing follows
             self._show_found(found, None)
@@ -432,7 +439,7 @@ class BackupPage(QWidget):
     def _list_failed(self, text: str) -> None:
         self._show_found([], text)
 
-    def _show_found(self, found: list[Any], said: str | None) -> None:
+    def _show_found(self, found: list[BackupFile], said: str | None) -> None:
         locale = QLocale()
         self.found.setRowCount(len(found))
         for row, b in enumerate(found):

@@ -6,11 +6,10 @@ while a message is being edited a bar says so, and Esc or Cancel stops editing).
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import QDateTime, QEvent, QLocale, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QKeyEvent,
+    QResizeEvent,
 )
 from PySide6.QtWidgets import (
     QComboBox,
@@ -492,7 +491,7 @@ class ChatView(QWidget):
         last = next((m for m in reversed(self.messages) if m.role == "user"), None)
         return last is not None and not last.command
 
-    def resizeEvent(self, event: Any) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_head()
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any
 
 from PySide6.QtCore import QLocale, QObject, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
@@ -19,6 +18,7 @@ from desktop_mem.core.service.models import Reindexed
 from desktop_mem.ui import tasks
 from desktop_mem.ui.context import Context
 from desktop_mem.ui.pull_dialog import PullDialog
+from desktop_mem.ui.tasks import Report
 
 RETRY_MS = 15_000  # how often a lost model server is looked for again
 OFFERED_KEY = "models/offered"  # the models whose download was offered once already
@@ -133,7 +133,7 @@ class ConnectionController(QObject):
         # bound methods: a window rebuilt meanwhile (a new language) drops the call
         tasks.run(models.prepare_now, done=self._prepared, failed=self._prepared)
 
-    def _prepared(self, *_: Any) -> None:
+    def _prepared(self, *_: object) -> None:
         if not self.server.indexing:  # its progress stays on the status bar
             self.ctx.hub.work.emit(None, 0, 0)
 
@@ -216,7 +216,7 @@ class ConnectionController(QObject):
         dialog.cancelled.connect(cancel.set)
         models = self.ctx.app.models
 
-        def work(report: Any) -> bool:
+        def work(report: Report) -> bool:
             return models.pull(model, lambda p: report(p.completed, p.total or 0), cancel=cancel)
 
         def moved(percent: int | None) -> None:
@@ -268,7 +268,7 @@ class ConnectionController(QObject):
         self.server.indexing = True
         what = self.tr("Indexing for search by meaning…")
 
-        def work(report: Any) -> Reindexed:
+        def work(report: Report) -> Reindexed:
             return models.index_missing(progress=report)
 
         def step(done: int, total: int) -> None:

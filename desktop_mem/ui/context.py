@@ -10,12 +10,13 @@ so each can be built and tested alone."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QLocale, QObject, QSettings, QStandardPaths, Signal
 from PySide6.QtWidgets import QWidget
 
 from desktop_mem.core.chat.session import ChatSession
+from desktop_mem.core.models.llm import ChatBackend
+from desktop_mem.core.models.loaded import SlowTurns
 from desktop_mem.core.service import Service
 from desktop_mem.ui.events import CoreSignals
 
@@ -88,10 +89,10 @@ class ServerState(QObject):
         self.indexing = False  # vectors are being made (what had none, or a re-index)
         # what the server said after the last turn that would make every turn slow
         # (core.models.loaded.SlowTurns), or None
-        self.slow: Any = None
+        self.slow: SlowTurns | None = None
 
     @property
-    def backend(self) -> Any:
+    def backend(self) -> ChatBackend:
         """The chat backend the profile talks to now (the service owns it)."""
         return self.app.backend
 
@@ -157,7 +158,7 @@ class Context:
         self.core.backend_changed.connect(lambda _model: self.server.changed.emit())
         self.core.setting_changed.connect(self._setting_changed)
 
-    def _server_observed(self, problem: Any) -> None:
+    def _server_observed(self, problem: SlowTurns | None) -> None:
         from desktop_mem.ui import tasks
 
         tasks.arrived("server")

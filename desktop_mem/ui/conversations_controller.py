@@ -4,13 +4,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QObject, QPoint, QTimer
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMenu, QMessageBox
 
 from desktop_mem.core import textproc
-from desktop_mem.core.chat.records import ORIGINS
+from desktop_mem.core.chat.records import ORIGINS, MessageHit
 from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.ui import tasks
 from desktop_mem.ui.changes import describe as describe_changes
@@ -21,6 +20,7 @@ from desktop_mem.ui.conversations_panel import ConversationsPanel
 from desktop_mem.ui.sync_controller import deleted_elsewhere
 
 SNIPPET_CHARS = 90
+Found = tuple[list[MessageHit], list[str]]  # the messages a search found, and its warnings
 
 
 class ConversationsController(QObject):
@@ -83,7 +83,7 @@ class ConversationsController(QObject):
             self.refresh()
             return
 
-        def found(result: Any) -> None:
+        def found(result: Found) -> None:
             if ticket != self._searching or self.panel.query() != query:
                 return  # typed on: a newer search is coming
             hits, _warnings = result  # the window words its own states, not the core's
@@ -99,7 +99,7 @@ class ConversationsController(QObject):
 
         store = self.store
 
-        def work() -> Any:
+        def work() -> Found:
             hits, warnings = store.search(query, 20)
             if not hits:  # a conversation holding the very words typed is still found
                 loose, warnings = store.search(query, 20, relevant_only=False)
@@ -203,7 +203,7 @@ class ConversationsController(QObject):
             if w.message_id == message_id:  # after the scroll to the end opening queued
                 QTimer.singleShot(0, lambda w=w: self.chat.show_message(w))
 
-    def conversation_menu(self, pos: Any) -> None:
+    def conversation_menu(self, pos: QPoint) -> None:
         conv = self.panel.conversation_at(pos)
         if conv is None:
             return

@@ -4,11 +4,10 @@ was found by), and the list under date headings."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import (
     QEvent,
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
     QPoint,
     QSize,
@@ -16,7 +15,7 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette
+from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QPainter, QPalette
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -30,6 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_mem.core.chat.records import Conversation
 from desktop_mem.ui import highlight
 from desktop_mem.ui.item_models import ID_ROLE, MESSAGE_ROLE, SNIPPET_ROLE, ConversationListModel
 
@@ -161,10 +161,11 @@ class ConversationsPanel(QWidget):
         self.setMinimumWidth(160)
         self.setMaximumWidth(360)
 
-    def eventFilter(self, watched: Any, event: Any) -> bool:
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if (
             watched is self.search
             and event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
             and event.key() == Qt.Key.Key_Down
             and self.model.count()
         ):
@@ -213,6 +214,6 @@ class ConversationsPanel(QWidget):
         self.search.setFocus()
         self.search.selectAll()
 
-    def conversation_at(self, pos: Any) -> Any:
+    def conversation_at(self, pos: QPoint) -> Conversation | None:
         index = self.list.indexAt(pos)
         return self.model.conversation(index.row()) if index.isValid() else None

@@ -10,11 +10,11 @@ whoever changed them: never a refresh by hand after an action.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QShortcut
+from PySide6.QtGui import QDesktopServices, QDragEnterEvent, QDropEvent, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -36,11 +36,11 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_mem.core import textproc
-from desktop_mem.core.documents.records import AddReport
+from desktop_mem.core.documents.records import AddReport, PassageHit
 from desktop_mem.core.textproc import escape_controls
 from desktop_mem.ui import highlight, shortcuts, tasks
 from desktop_mem.ui.context import Context
-from desktop_mem.ui.tasks import describe_exception
+from desktop_mem.ui.tasks import Report, describe_exception
 
 SYNC_MS = 10 * 60 * 1000  # watched folders are re-read every ten minutes
 SEARCH_DELAY_MS = 250  # as the other searches: as you type
@@ -207,11 +207,11 @@ class DocumentsPage(QWidget):
         if folder:
             self.add([Path(folder)])
 
-    def dragEnterEvent(self, event: Any) -> None:
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if event.mimeData().hasUrls():
             event.acceptProposedAction()
 
-    def dropEvent(self, event: Any) -> None:
+    def dropEvent(self, event: QDropEvent) -> None:
         paths = [Path(u.toLocalFile()) for u in event.mimeData().urls() if u.isLocalFile()]
         if paths:
             self.add(paths)
@@ -223,7 +223,7 @@ class DocumentsPage(QWidget):
             return False
         return self._run(self._add_all, paths)
 
-    def _add_all(self, paths: list[Path], report: Any) -> AddReport:
+    def _add_all(self, paths: list[Path], report: Report) -> AddReport:
         total = AddReport()
         for path in paths:
             total.extend(self.store.add(path, progress=report, should_stop=self._stop.is_set))
@@ -236,7 +236,7 @@ class DocumentsPage(QWidget):
             return False
         return self._run(lambda report: self.store.sync(progress=report))
 
-    def _run(self, fn: Any, *args: Any) -> bool:
+    def _run(self, fn: Callable[..., AddReport], *args: object) -> bool:
         self.running = True
         self._stop.clear()
         for w in (self.add_files, self.add_folder, self.reindex):
@@ -364,7 +364,7 @@ class DocumentsPage(QWidget):
         if not query:
             return
 
-        def found(hits: list[Any]) -> None:
+        def found(hits: list[PassageHit]) -> None:
             if self.search.text().strip() != query:
                 return  # typed on: a newer search is coming
             self.results.clear()
@@ -382,7 +382,7 @@ class DocumentsPage(QWidget):
 
         store = self.store
 
-        def work() -> list[Any]:
+        def work() -> list[PassageHit]:
             hits = store.search(query, 10)
             if hits:
                 return hits

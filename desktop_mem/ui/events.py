@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -74,7 +73,7 @@ class CoreSignals(QObject):
             waiting, self._waiting = self._waiting, []
         if self._is_open is not None and not self._is_open():
             return
-        kinds: set[type[Any]] = set()
+        kinds: set[type[core.Event]] = set()
         removed: set[int] | None = set()  # None: every memory
         touched: set[int] | None = set()  # None: every conversation
         for event in waiting:

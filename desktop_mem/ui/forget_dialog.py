@@ -7,8 +7,6 @@ go too (by default) or stay to read, out of every prompt."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -23,6 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_mem.core.chat.records import Message
+from desktop_mem.core.memory.records import Memory
 from desktop_mem.ui import focus
 from desktop_mem.ui.confirm_dialog import TypedConfirmDialog
 
@@ -33,8 +33,8 @@ ID_ROLE = Qt.ItemDataRole.UserRole + 2
 class ForgetDialog(QDialog):
     def __init__(
         self,
-        memories: list[Any],
-        messages: list[Any],
+        memories: list[Memory],
+        messages: list[Message],
         parent: QWidget | None = None,
         more: tuple[int, int] = (0, 0),
         rests: dict[int, str] | None = None,
@@ -157,7 +157,7 @@ class ForgetDialog(QDialog):
             if mid in chosen and keep.isChecked() and text.text().strip()
         }
 
-    def _update(self, *_: Any) -> None:
+    def _update(self, *_: object) -> None:
         self.delete.setEnabled(
             bool(self.chosen("memory") or self.chosen("message") or self.kept("message"))
         )

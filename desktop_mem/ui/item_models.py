@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date, datetime
-from typing import Any
 
 from PySide6.QtCore import (
     QAbstractListModel,
     QAbstractTableModel,
     QCoreApplication,
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
     QSize,
     Qt,
@@ -34,7 +34,7 @@ class MemoryTableModel(QAbstractTableModel):
 
     COLUMNS = ("text", "kind", "pinned", "importance", "created", "updated", "source")
 
-    def __init__(self, parent: Any = None) -> None:
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._rows: list[Memory] = []
         self._found: dict[int, Found] = {}
@@ -94,7 +94,7 @@ class MemoryTableModel(QAbstractTableModel):
         while self._more is not None:
             self.fetchMore(QModelIndex())
 
-    SORT_KEYS: dict[str, Any] = {
+    SORT_KEYS: dict[str, Callable[[Memory], str | int | float]] = {
         "text": lambda m: m.text.lower(),
         "kind": lambda m: m.kind,
         "pinned": lambda m: int(m.pinned),
@@ -146,13 +146,13 @@ class MemoryTableModel(QAbstractTableModel):
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
+    ) -> object:
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
             names = self.headers()
             return names[section] if 0 <= section < len(names) else None
         return None
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
             return None
         m = self._rows[index.row()]
@@ -212,7 +212,7 @@ def relevance_tip() -> str:
     )
 
 
-def kind_label(_ctx: Any, kind: str) -> str:
+def kind_label(_ctx: object, kind: str) -> str:
     return {
         "fact": QCoreApplication.translate("kinds", "fact"),
         "preference": QCoreApplication.translate("kinds", "preference"),
@@ -223,7 +223,7 @@ def kind_label(_ctx: Any, kind: str) -> str:
     }.get(kind, kind)
 
 
-def source_label(_ctx: Any, source: str) -> str:
+def source_label(_ctx: object, source: str) -> str:
     return {
         "user": QCoreApplication.translate("sources", "you"),
         "extractor": QCoreApplication.translate("sources", "from a chat"),
@@ -258,7 +258,7 @@ class ConversationListModel(QAbstractListModel):
     Previous 7 days, Previous 30 days, Older); search results as found, without them.
     A heading is a row that cannot be selected."""
 
-    def __init__(self, parent: Any = None) -> None:
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._rows: list[Conversation | str] = []
         self._found: dict[int, tuple[int, str]] = {}
@@ -330,7 +330,7 @@ class ConversationListModel(QAbstractListModel):
             return Qt.ItemFlag.NoItemFlags
         return super().flags(index)
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
             return None
         c = self._rows[index.row()]

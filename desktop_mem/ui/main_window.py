@@ -1,27 +1,24 @@
 """Owns the window's assembly: the panels (conversations, chat, memory browser,
-documents), the menus and shortcuts, the status bar and the saved window state. The
-work is the controllers' (connection, turns, conversations, memories, settings,
-backups, sleep), each built on the context (ui/context.py), never on this window; they
-talk to each other through the context's hub, and this window only shows what they say.
+documents), the menus and shortcuts, the status bar (what it says is ui/status_bar.py)
+and the saved window state. The work is the controllers' (connection, turns,
+conversations, memories, settings, backups, sleep), each built on the context
+(ui/context.py), never on this window; they talk to each other through the context's
+hub, and this window only shows what they say.
 """
 
 from __future__ import annotations
 
-import html
-from typing import Any
+from collections.abc import Callable
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, QSize, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QShortcut, QWindow
+from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QShortcut, QShowEvent, QWindow
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
     QHBoxLayout,
-    QLabel,
     QMainWindow,
     QMenu,
     QMessageBox,
-    QProgressBar,
-    QSizeGrip,
     QSplitter,
     QStackedWidget,
     QToolButton,
@@ -29,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_mem.core.documents.records import PassageHit
 from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.models.catalog import short_name
 from desktop_mem.core.service import Service
@@ -49,6 +47,7 @@ from desktop_mem.ui.passage_dialog import PassageDialog
 from desktop_mem.ui.settings_controller import SettingsController
 from desktop_mem.ui.shortcuts_dialog import ShortcutsDialog
 from desktop_mem.ui.sleep_controller import SleepController
+from desktop_mem.ui.status_bar import StatusBar
 from desktop_mem.ui.sync_controller import SyncController
 from desktop_mem.ui.turns import TurnController
 
@@ -133,6 +132,10 @@ class MainWindow(QMainWindow):
         self.browser = MemoryBrowser()
         self.documents_page = DocumentsPage(ctx)
 
+        # the status bar first: a controller may add a part of its own to it
+        self.status_bar = StatusBar(ctx)
+        self.setStatusBar(self.status_bar)
+
         # the controllers, each on the context
         self.connection = ConnectionController(ctx)
         self.turns = TurnController(ctx, self.chat)
@@ -143,6 +146,7 @@ class MainWindow(QMainWindow):
         self.sleeper = SleepController(ctx)
         self.syncing = SyncController(ctx)
         self.settings = SettingsController(ctx, self.connection, self.backups, self.syncing)
+        self.status_bar.follow(self.connection, self.syncing)
 
         self.chat.send_requested.connect(self.turns.send)
         self.chat.stop_requested.connect(self.turns.stop)
@@ -170,17 +174,17 @@ class MainWindow(QMainWindow):
         )
         self.documents_page.status.connect(lambda text: hub.status.emit(text, 10000))
         self.documents_page.progress.connect(
-            lambda what, done, total: self.show_work(what or None, done, total)
+            lambda what, done, total: self.status_bar.show_work(what or None, done, total)
         )
-        hub.status.connect(self.show_message)
-        hub.work.connect(self.show_work)
+        hub.status.connect(self.status_bar.show_message)
+        hub.work.connect(self.status_bar.show_work)
         hub.error.connect(self.show_error)
         hub.page_requested.connect(self.show_page)
         hub.passage_requested.connect(self.show_passage)
-        hub.memory_mode_changed.connect(self.update_status)
-        hub.status_changed.connect(self.update_status)
+        hub.memory_mode_changed.connect(self.status_bar.update_status)
+        hub.status_changed.connect(self.status_bar.update_status)
         ctx.server.changed.connect(self.server_changed)
-        self.connection.downloads_changed.connect(self.update_status)
+        self.connection.downloads_changed.connect(self.status_bar.update_status)
         hub.chat_shown.connect(self.server_changed)
 
         # Three pages, each using the full width, chosen on a narrow rail: Chat (the
@@ -202,7 +206,6 @@ class MainWindow(QMainWindow):
         row.addWidget(self.rail)
         row.addWidget(self.pages, 1)
         self.setCentralWidget(central)
-        self._build_status_bar()
         self.about_you: AboutDialog | None = None
         self._build_menus()
         self.tab_order()
@@ -218,7 +221,7 @@ class MainWindow(QMainWindow):
         tasks.run(service.warm)
         self.conversations.refresh()
         self.memories.refresh_memories()
-        self.update_status()
+        self.status_bar.update_status()
         self.connection.check()
         # Another process writing to this profile (the MCP server, the command line):
         # SQLite's data_version changes; the lists are read again.
@@ -277,28 +280,10 @@ class MainWindow(QMainWindow):
             ]
         )
 
-    def _build_status_bar(self) -> None:
-        self.ollama_status = QLabel()
-        self.ollama_status.setTextFormat(Qt.TextFormat.RichText)
-        self.ollama_status.linkActivated.connect(self._status_link)
-        self.memory_status = QLabel()
-        self.work_status = QLabel()
-        self.sync_status = QLabel()
-        self.sync_status.hide()
-        self.syncing.changed.connect(self.update_sync_status)
-        self.work_bar = QProgressBar()
-        self.work_bar.setMaximumWidth(140)
-        self.work_bar.hide()
-        bar = self.statusBar()
-        bar.messageChanged.connect(self._message_changed)
-        bar.addWidget(self.ollama_status)
-        bar.addWidget(self.memory_status)
-        bar.addPermanentWidget(self.sync_status)
-        bar.addPermanentWidget(self.work_status)
-        bar.addPermanentWidget(self.work_bar)
-
     def _build_menus(self) -> None:
-        def action(menu: QMenu, text: str, slot: Any, name: str | None = None) -> QAction:
+        def action(
+            menu: QMenu, text: str, slot: Callable[[], object], name: str | None = None
+        ) -> QAction:
             act = QAction(text, self)
             if name:
                 act.setShortcut(shortcuts.key(name))
@@ -419,9 +404,9 @@ class MainWindow(QMainWindow):
 
     def _toggle_auto(self) -> None:
         self.context.app.settings.set("auto_memory", self.auto_action.isChecked())
-        self.update_status()
+        self.status_bar.update_status()
 
-    def show_passage(self, passage: Any) -> None:
+    def show_passage(self, passage: PassageHit) -> None:
         self.passage_dialog = PassageDialog(passage, self)
         self.passage_dialog.open()
 
@@ -463,166 +448,10 @@ class MainWindow(QMainWindow):
             self.centre.setCurrentWidget(self.offline)
         else:
             self.centre.setCurrentWidget(self.chat)
-        self.update_status()
-
-    def _status_link(self, link: str) -> None:
-        if link == "pull-chat":
-            self.connection.offer_pull(self.context.server.backend.model)
-        elif link == "pull":
-            self.connection.offer_pull(self.context.app.models.embedding_model, embedding=True)
-        elif link == "index":
-            self.connection.index_missing()
-
-    def update_status(self) -> None:
-        server, chat = self.context.server, self.context.chat
-        model = short_name(server.backend.model)
-        tip = ""
-        if server.checking and not server.online:
-            text = html.escape(self.tr("Connecting to Ollama…"))
-        elif server.failing:
-            text = html.escape(
-                self.tr("⚠ The model server answers with an error · %1").replace("%1", model)
-            )
-            tip = server.failing
-        elif self.connection.chat_model_missing() and model in self.connection.downloads:
-            text = html.escape(self.tr("● Connected · %1").replace("%1", self.downloading(model)))
-        elif server.online and server.embed_missing and self._embed_downloading():
-            embed = short_name(self.context.app.models.embedding_model)
-            text = html.escape(
-                self.tr("● Connected · search by words only until %1 is there · %2")
-                .replace("%1", embed)
-                .replace("%2", self.downloading(embed))
-            )
-        elif self.connection.chat_model_missing():
-            text = (
-                html.escape(self.tr("● Connected · %1 is not installed").replace("%1", model))
-                + ' · <a href="pull-chat">'
-                + html.escape(self.tr("Download %1").replace("%1", model))
-                + "</a>"
-            )
-        elif server.online and server.embed_missing:
-            text = (
-                html.escape(self.tr("● Connected · search by words only"))
-                + ' · <a href="pull">'
-                + html.escape(
-                    self.tr("Download %1").replace(
-                        "%1", short_name(self.context.app.models.embedding_model)
-                    )
-                )
-                + "</a>"
-            )
-        elif server.online and self.connection.unindexed and not server.indexing:
-            text = (
-                html.escape(
-                    self.tr("● Connected · %n not indexed yet", "", self.connection.unindexed)
-                )
-                + ' · <a href="index">'
-                + html.escape(self.tr("Index now"))
-                + "</a>"
-            )
-        elif server.online:
-            slow = self.slow_turns()
-            text = html.escape(
-                self.tr("● Connected · %1").replace("%1", short_name(server.backend.model))
-                + (" · " + slow if slow else "")
-            )
-        else:
-            text = html.escape(self.tr("○ Ollama not connected"))
-        self.ollama_status.setText(text)
-        self.ollama_status.setToolTip(tip)
-        if chat.incognito:
-            mem = self.tr("Memory: incognito")
-        elif self.context.app.settings.get("auto_memory"):
-            mem = self.tr("Memory: on")
-        else:
-            mem = self.tr("Memory: off (commands only)")
-        waiting = self.context.app.memories.waiting().total
-        if waiting and not chat.incognito:
-            mem += self.tr(" · %n message(s) not yet learned from", "", waiting)
-        self.memory_status.setText(mem)
-
-    def downloading(self, model: str) -> str:
-        """A model's download as the status bar says it: "downloading qwen2.5:7b (42%)"."""
-        percent = self.connection.downloads.get(model, -1)
-        if percent < 0:
-            return self.tr("downloading %1…").replace("%1", model)
-        return self.tr("downloading %1 (%2%)").replace("%1", model).replace("%2", str(percent))
-
-    def _embed_downloading(self) -> bool:
-        return short_name(self.context.app.models.embedding_model) in self.connection.downloads
-
-    def show_message(self, text: str, ms: int = 0) -> None:
-        """A passing message in the status bar: cut with "…" where the bar has no more
-        room beside its permanent parts (at 800x600 a long sentence would be cut
-        mid-word), the whole sentence in the bar's tooltip while it shows."""
-        bar = self.statusBar()
-        # every permanent part showing (the sync's status, the work under way, and what
-        # others add, such as the facts an import found): the message hides the others
-        normal = (self.ollama_status, self.memory_status)
-        beside = sum(
-            # their size hints: a label just shown or changed is not laid out yet
-            max(w.width(), w.sizeHint().width()) + 8
-            for w in bar.findChildren(QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly)
-            if w.isVisible() and w not in normal and not isinstance(w, QSizeGrip)
-        )  # fmt: skip
-        room = max(80, bar.width() - beside - 40)  # its margins and the size grip
-        shown = bar.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, room)
-        bar.showMessage(shown, ms)
-        bar.setToolTip(text if shown != text else "")
-
-    def _message_changed(self, text: str) -> None:
-        if not text:
-            self.statusBar().setToolTip("")
-
-    def update_sync_status(self) -> None:
-        """How sync stands, or what is wrong with it (in the error colour), or nothing
-        when it is off."""
-        text = self.syncing.status_text()
-        name = "status" if self.syncing.error and not self.syncing.running else ""
-        if self.sync_status.objectName() != name:
-            self.sync_status.setObjectName(name)
-            self.sync_status.style().polish(self.sync_status)
-        self.sync_status.setText(text)
-        self.sync_status.setToolTip(self.syncing.status_tip())
-        self.sync_status.setVisible(bool(text))
-
-    def slow_turns(self) -> str:
-        """What the model server said after the last answer that makes every turn slow
-        (core/models/loaded.py), in one sentence with what to change; "" when nothing."""
-        problem = self.context.server.slow
-        if problem is None:
-            return ""
-        if problem.reason == "context":
-            return (
-                self.tr(
-                    "%1 is loaded with a %2-token context but this app asks for %3, so every "
-                    "turn reloads it: give the apps that use it the same context length, or "
-                    "set this one's in Settings."
-                )
-                .replace("%1", problem.model)
-                .replace("%2", f"{problem.loaded or 0:,}")
-                .replace("%3", f"{problem.asked:,}")
-            )
-        return self.tr(
-            "Ollama unloads %1 soon after each answer, so every turn waits for it to load "
-            "again: give Ollama a longer keep-alive."
-        ).replace("%1", problem.model)
-
-    def show_work(self, text: str | None, done: int = 0, total: int = 0) -> None:
-        if text is None:
-            self.work_status.setText("")
-            self.work_bar.hide()
-            return
-        self.work_status.setText(text)
-        if total:  # in thousandths: a bar's range is a 32-bit int, a download's bytes not
-            self.work_bar.setRange(0, 1000)
-            self.work_bar.setValue(min(1000, 1000 * done // total))
-        else:
-            self.work_bar.setRange(0, 0)
-        self.work_bar.show()
+        self.status_bar.update_status()
 
     def show_error(self, text: str) -> None:
-        self.show_work(None)
+        self.status_bar.show_work(None)
         box = QMessageBox(QMessageBox.Icon.Warning, self.tr("desktop-mem"), text, parent=self)
         box.open()
         self.error_box = box
@@ -643,7 +472,7 @@ class MainWindow(QMainWindow):
             self.conversations.refresh()
         return True
 
-    def showEvent(self, event: Any) -> None:
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         if not self._shown_once:  # typed keys and shortcuts reach it from the start
             self._shown_once = True

@@ -5,10 +5,11 @@ in a dialog of their own."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TypedDict
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent, QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -33,6 +34,16 @@ from desktop_mem.ui.new_memory_dialog import NewMemoryDialog
 
 SEARCH_DELAY_MS = 250  # instant, but not one model call per keystroke
 __all__ = ["MemoryBrowser", "NewMemoryDialog", "action_label"]
+
+
+class Filters(TypedDict):
+    """What the browser's filters choose; None (or "") for any."""
+
+    kind: str | None
+    pinned: bool | None
+    always: bool | None
+    since: str | None
+    edited_on_both: bool | None
 
 
 class MemoryBrowser(QWidget):
@@ -208,7 +219,7 @@ class MemoryBrowser(QWidget):
 
     BEST = "best"  # the sort entry of search results: as the search ranked them
 
-    def _sort_chosen(self, *_: Any) -> None:
+    def _sort_chosen(self, *_: object) -> None:
         key = self.sort.currentData()
         if not key or key == self.BEST:
             return
@@ -220,7 +231,7 @@ class MemoryBrowser(QWidget):
 
     # -- filters and search -------------------------------------------------------------
 
-    def filters(self) -> dict[str, Any]:
+    def filters(self) -> Filters:
         since = None
         if self.since.date() != self.since.minimumDate():
             since = self.since.date().toString("yyyy-MM-dd")
@@ -249,7 +260,7 @@ class MemoryBrowser(QWidget):
         """Drop a search the user typed but that has not run yet (the window is closing)."""
         self._timer.stop()
 
-    def _search_later(self, *_: Any) -> None:
+    def _search_later(self, *_: object) -> None:
         self._timer.start(SEARCH_DELAY_MS)
 
     def _search_now(self) -> None:
@@ -258,12 +269,13 @@ class MemoryBrowser(QWidget):
         else:
             self.refresh_requested.emit()
 
-    def eventFilter(self, watched: Any, event: Any) -> bool:
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """From the search field, Down (or Enter) goes on into the list, at its first
         card: the keyboard reaches the results without a mouse."""
         if (
             watched is self.search
             and event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
             and event.key() in (Qt.Key.Key_Down, Qt.Key.Key_Return, Qt.Key.Key_Enter)
             and self.model.rowCount()
         ):
@@ -284,7 +296,7 @@ class MemoryBrowser(QWidget):
         self,
         memories: list[Memory],
         found: dict[int, Found] | None = None,
-        more: Any = None,
+        more: Callable[[int, int], list[Memory]] | None = None,
         total: int | None = None,
     ) -> None:
         """A listing (its first page, `more` reading the rest as the user scrolls, of
@@ -353,7 +365,7 @@ class MemoryBrowser(QWidget):
 
     WIDE = 640  # px: below this the drawer goes under the list
 
-    def resizeEvent(self, event: Any) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         wide = self.width() >= self.WIDE
         orientation = Qt.Orientation.Horizontal if wide else Qt.Orientation.Vertical
         if self.split.orientation() != orientation:
@@ -369,7 +381,7 @@ class MemoryBrowser(QWidget):
         rows = {i.row() for i in self.list.selectionModel().selectedIndexes()}
         return [m.id for r in sorted(rows) if (m := self.model.memory(r)) is not None]
 
-    def _selection_changed(self, *_: Any) -> None:
+    def _selection_changed(self, *_: object) -> None:
         ids = self.selected_ids()
         if len(ids) == 1:
             self.selected.emit(ids[0])

@@ -3,11 +3,10 @@ line with its kind, date, pin and source (the delegate of the list view)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import (
     QCoreApplication,
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
     QRect,
     QSize,
@@ -130,7 +129,7 @@ class MemoryCardDelegate(QStyledItemDelegate):
     """Paints a memory as a card and says how tall it is at a width. Line layouts are
     cached by (memory, text, width): a listing is painted many times while it scrolls."""
 
-    def __init__(self, parent: Any = None) -> None:
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._cache: dict[tuple[int, str, int, str], list[str]] = {}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog, QMessageBox
@@ -13,14 +13,20 @@ from shiboken6 import isValid
 
 from desktop_mem.core.chat.records import Change
 from desktop_mem.core.errors import DesktopMemError, ImportRejected
-from desktop_mem.core.memory.records import NewMemory
+from desktop_mem.core.memory.records import Memory, NewMemory
+from desktop_mem.core.service.memories import Browsed
 from desktop_mem.ui import tasks
 from desktop_mem.ui.confirm_dialog import TypedConfirmDialog
 from desktop_mem.ui.context import Context
 from desktop_mem.ui.item_models import MemoryTableModel
-from desktop_mem.ui.memory_browser import MemoryBrowser
+from desktop_mem.ui.memory_browser import Filters, MemoryBrowser
 from desktop_mem.ui.memory_cards import computer_label
 from desktop_mem.ui.sync_controller import deleted_elsewhere
+from desktop_mem.ui.tasks import Report
+
+if TYPE_CHECKING:
+    from desktop_mem.core.service import Forgot
+    from desktop_mem.core.service.memories import ImportReport
 
 SEARCH_K = 50
 
@@ -29,7 +35,7 @@ SEARCH_K = 50
 SyncMarks = tuple[dict[str, str], set[int]]
 
 
-def _fits(memory: Any, f: dict[str, Any]) -> bool:
+def _fits(memory: Memory, f: Filters) -> bool:
     """Whether a memory passes the browser's filters (as the store's list applies them)."""
     return (
         (not f["kind"] or memory.kind == f["kind"])
@@ -86,11 +92,11 @@ class MemoryController(QObject):
         page = MemoryTableModel.PAGE
         store = self.app.memories
 
-        def more(offset: int, limit: int) -> list[Any]:  # the next page, as the view scrolls
+        def more(offset: int, limit: int) -> list[Memory]:  # the next page, as the view scrolls
             return store.list(kind=f["kind"], pinned=f["pinned"], always=f["always"],
                               since=f["since"], limit=limit, offset=offset)  # fmt: skip
 
-        def first_page() -> tuple[list[Any], int]:
+        def first_page() -> tuple[list[Memory], int]:
             if f["edited_on_both"]:  # few: read whole, then the other filters
                 ids = list(dict.fromkeys(c[0] for c in self.app.sync.conflicts()))
                 rows = [m for m in store.get_many(ids) if _fits(m, f)]
@@ -100,11 +106,11 @@ class MemoryController(QObject):
                 return rows, len(rows)
             return more(0, page), store.count()
 
-        def read() -> tuple[list[Any], int, SyncMarks]:
+        def read() -> tuple[list[Memory], int, SyncMarks]:
             rows, total = first_page()
             return rows, total, self._sync_marks()
 
-        def listed(result: tuple[list[Any], int, SyncMarks]) -> None:
+        def listed(result: tuple[list[Memory], int, SyncMarks]) -> None:
             if not isValid(self.browser.search):
                 return  # the window closed while the memories were read
             if ticket == self._listing and not self.browser.query():  # the latest one
@@ -128,13 +134,13 @@ class MemoryController(QObject):
         weak_too = self.browser.all_matches.isChecked()
         browse = self.app.memories.browse
 
-        def work() -> tuple[list[Any], SyncMarks]:
+        def work() -> tuple[list[Browsed], SyncMarks]:
             found = [b for b in browse(query, SEARCH_K, kinds=kinds) if weak_too or b.match]
             return found, self._sync_marks()
 
         both = {c[0] for c in self.app.sync.conflicts()} if f["edited_on_both"] else None
 
-        def keep(b: Any) -> bool:
+        def keep(b: Browsed) -> bool:
             if both is not None and b.memory.id not in both:
                 return False
             if f["pinned"] is not None and not b.memory.pinned:
@@ -143,7 +149,7 @@ class MemoryController(QObject):
                 return False
             return not f["since"] or b.memory.created_at[:10] >= f["since"]
 
-        def found(result: tuple[list[Any], SyncMarks]) -> None:
+        def found(result: tuple[list[Browsed], SyncMarks]) -> None:
             if not isValid(self.browser.search) or self.browser.query() != query:
                 return  # typed on: a newer search is coming
             hits = [b for b in result[0] if keep(b)]
@@ -270,7 +276,7 @@ class MemoryController(QObject):
     ) -> None:
         self._working(self.tr("Saving the memory…"))
 
-        def saved(_r: Any) -> None:
+        def saved(_r: object) -> None:
             self.memory_changed(memory_id)
             self.ctx.hub.status.emit(self.tr("The memory was saved."), 5000)
 
@@ -363,7 +369,7 @@ class MemoryController(QObject):
             self.ctx.hub.new_chat_requested.emit(False)
         self._working(self.tr("Forgetting everything…"))
 
-        def done(result: Any) -> None:
+        def done(result: Forgot) -> None:
             self._working(None)
             if result.kept:
                 text = self.tr(
@@ -447,10 +453,10 @@ class MemoryController(QObject):
                 return
             self.ctx.remember_folder(path)
 
-        def work(report: Any) -> Any:
+        def work(report: Report) -> ImportReport:
             return self.app.memories.import_file(Path(path), progress=report)
 
-        def failed_import(text: str, exc: Any) -> None:
+        def failed_import(text: str, exc: BaseException) -> None:
             self._working(None)
             if isinstance(exc, ImportRejected):
                 rows = "\n".join(self.tr("line %1: %2").replace("%1", str(ln)).replace("%2", msg)
@@ -472,7 +478,7 @@ class MemoryController(QObject):
             failed_with=failed_import,
         )
 
-    def imported(self, report: Any) -> None:
+    def imported(self, report: ImportReport) -> None:
         self._working(None)
         msg = self.tr("Imported %n memory(s).", "", report.imported)
         if report.duplicates:

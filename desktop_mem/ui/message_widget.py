@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from PySide6.QtCore import QPoint, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QGuiApplication,
+    QResizeEvent,
     QSyntaxHighlighter,
     QTextCharFormat,
     QTextFormat,
@@ -30,6 +30,9 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_mem.core import textproc
+from desktop_mem.core.chat.records import RecalledMessage, UsedMemory
+from desktop_mem.core.documents.records import PassageHit
+from desktop_mem.core.memory.about import AboutLine
 from desktop_mem.ui.passage_dialog import where as passage_place
 
 _KEYWORDS = (
@@ -45,6 +48,8 @@ MAX_CHIPS = 6  # the rest are listed in a tooltip
 # The profile is the same on every answer: its first lines, the rest in a tooltip (all of
 # them in Memories › About you).
 ABOUT_CHIPS = 2
+# what an answer was given: memories, earlier messages, passages, the profile's lines
+Given = tuple[list[UsedMemory], list[RecalledMessage], list[PassageHit], Sequence[AboutLine]]
 
 
 class FlowLayout(QLayout):
@@ -159,11 +164,11 @@ class MarkdownView(QTextBrowser):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus if links else Qt.FocusPolicy.ClickFocus)
         self._fit()
 
-    def _fit(self, *_: Any) -> None:
+    def _fit(self, *_: object) -> None:
         self.document().setTextWidth(self.viewport().width())
         self.setFixedHeight(int(self.document().size().height()) + 6)
 
-    def resizeEvent(self, event: Any) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit()
 
@@ -251,7 +256,7 @@ class MessageWidget(QFrame):
         self.notice.hide()
         layout.addWidget(self.notice)
         self._pending = ""
-        self._given: tuple[list[Any], list[Any], list[Any], list[Any]] = ([], [], [], [])
+        self._given: Given = ([], [], [], [])
         self._render = QTimer(self)
         self._render.setSingleShot(True)
         self._render.timeout.connect(self._flush)
@@ -327,7 +332,11 @@ class MessageWidget(QFrame):
         self.status.show()
 
     def set_given(
-        self, used: list[Any], recalled: list[Any], passages: list[Any], about: Sequence[Any] = ()
+        self,
+        used: list[UsedMemory],
+        recalled: list[RecalledMessage],
+        passages: list[PassageHit],
+        about: Sequence[AboutLine] = (),
     ) -> None:
         """What the answer was given, as its records say (core.chat.records UsedMemory and
         RecalledMessage, documents PassageHit, the profile's AboutLine), the same for a
@@ -370,7 +379,9 @@ class MessageWidget(QFrame):
             self._label(self.tr("Memories used:"))
             for u in used[:MAX_CHIPS]:
                 chip = self._chip(
-                    _short(u.text, 24), self._why(u.why, u.weak) + "\n" + u.text, u.weak
+                    _short(u.text or "", 24),
+                    self._why(u.why, u.weak) + "\n" + (u.text or ""),
+                    u.weak,
                 )
                 chip.setProperty("memory_id", u.memory_id)
                 chip.clicked.connect(lambda _=False, i=u.memory_id: self.memory_clicked.emit(i))
@@ -382,8 +393,12 @@ class MessageWidget(QFrame):
             self._label(self.tr("Earlier messages:"))
             for r in recalled[:MAX_CHIPS]:
                 day = (r.created_at or "")[:10]
-                tip = self.tr("%1, in another conversation:").replace("%1", day) + "\n" + r.text
-                chip = self._chip(_short(r.text, 24), tip, r.weak)
+                tip = (
+                    self.tr("%1, in another conversation:").replace("%1", day)
+                    + "\n"
+                    + (r.text or "")
+                )
+                chip = self._chip(_short(r.text or "", 24), tip, r.weak)
                 chip.setProperty("message_id", r.message_id)
                 chip.clicked.connect(lambda _=False, i=r.message_id: self.message_clicked.emit(i))
         if passages:

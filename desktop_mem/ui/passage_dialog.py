@@ -4,8 +4,6 @@ path where no viewer is set up: the chip never does nothing)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import QCoreApplication, Qt, QUrl
 from PySide6.QtGui import QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import (
@@ -17,10 +15,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_mem.core.documents.records import PassageHit
 from desktop_mem.ui import focus
 
 
-def where(passage: Any) -> str:
+def where(passage: PassageHit) -> str:
     """'handbook.pdf, page 12' / 'notes.md, Setup › Keys', in the interface's language."""
     if passage.page:
         return (
@@ -41,7 +40,7 @@ def open_file(path: str, page: int | None) -> bool:
 
 
 class PassageDialog(QDialog):
-    def __init__(self, passage: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, passage: PassageHit, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.passage = passage
         self.setWindowTitle(where(passage))

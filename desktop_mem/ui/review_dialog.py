@@ -7,9 +7,10 @@ and left unticked. While it is open the list follows what the import announces
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
 
 if TYPE_CHECKING:
     from desktop_mem.core.service import Service
+    from desktop_mem.core.service.imports import Proposal, Proposed
     from desktop_mem.ui.import_dialog import ImportController
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -36,7 +38,7 @@ class RejectCommand:
     """Rejecting proposals, and its undo: they wait again with their text, which a
     rejection removes from the database (so the undo keeps it, in the window only)."""
 
-    def __init__(self, app: Service, proposals: list[Any]) -> None:
+    def __init__(self, app: Service, proposals: list[Proposal]) -> None:
         self.app, self.proposals = app, proposals
 
     def do(self) -> int:
@@ -137,7 +139,7 @@ class ReviewDialog(QDialog):
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         close.rejected.connect(self.reject)
         layout.addWidget(close)
-        self.proposals: list[Any] = []
+        self.proposals: list[Proposal] = []
         self.read_total = 0
         self.read_done = 0
         self.last_reject: RejectCommand | None = None
@@ -192,7 +194,7 @@ class ReviewDialog(QDialog):
         self.items.verticalScrollBar().setValue(scrolled)
         self._words()
 
-    def _line(self, p: Any) -> str:
+    def _line(self, p: Proposal) -> str:
         text = f"{p.text}    ({self.controller.source_text(p.origin, p.said_at)})"
         if p.duplicate_of:
             text += "  " + self.tr("already a memory")
@@ -276,7 +278,7 @@ class ReviewDialog(QDialog):
         self.read_done, self.read_total = done, total
         self._words()
 
-    def _read_ended(self, result: Any) -> None:
+    def _read_ended(self, result: Proposed | str) -> None:
         if isinstance(result, str):  # it failed: the sentence says why
             self.paused = result
         elif result.failed:
@@ -372,6 +374,6 @@ class ReviewDialog(QDialog):
         dialog.open()
         self.editor = dialog
 
-    def showEvent(self, event: Any) -> None:
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self.refresh()

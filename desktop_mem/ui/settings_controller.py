@@ -25,6 +25,7 @@ from desktop_mem.ui.context import Context, shown_language
 from desktop_mem.ui.settings_dialog import SettingsDialog
 from desktop_mem.ui.sync_controller import SyncController
 from desktop_mem.ui.sync_ui import SyncPage
+from desktop_mem.ui.tasks import Report
 
 PROFILE_KEYS = (
     "auto_memory", "use_memory", "sleep_consolidation", "about_you", "instructions",
@@ -264,7 +265,7 @@ class SettingsController(QObject):
 
         app = self.ctx.app
 
-        def work(report: Any) -> Reindexed:
+        def work(report: Report) -> Reindexed:
             return app.models.reembed(model, progress=report)
 
         def done(n: Reindexed) -> None:

@@ -11,7 +11,6 @@ memory's history, so it can be undone there).
 from __future__ import annotations
 
 import threading
-from typing import Any
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal
 
@@ -40,7 +39,7 @@ class SleepController(QObject):
     def _busy(self) -> bool:
         return self.ctx.chat.busy
 
-    def user_active(self, *_: Any) -> None:
+    def user_active(self, *_: object) -> None:
         """The user is here: stop a running pass, and count the quiet time anew."""
         if self.running:
             self._stop.set()
@@ -72,7 +71,7 @@ class SleepController(QObject):
         # status bar ("3 facts found in your imported conversations: Review"), which
         # the core's announcement of them updates
 
-    def _failed(self, *_: Any) -> None:
+    def _failed(self, *_: object) -> None:
         # the model server was away, say: try again after the next quiet spell
         self.running = False
         self.timer.start()

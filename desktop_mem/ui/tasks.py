@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import inspect
 import logging
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Hashable
+from typing import TypeVar
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
@@ -19,6 +19,8 @@ from desktop_mem.core.errors import DesktopMemError
 
 log = logging.getLogger("desktop_mem.ui")
 _alive: set[Task] = set()
+R = TypeVar("R")  # what a task's fn returns, and its `done` gets
+Report = Callable[[int, int], None]  # a task's progress: report(done, total)
 
 
 class _Signals(QObject):
@@ -30,7 +32,7 @@ class _Signals(QObject):
 
 
 class Task(QRunnable):
-    def __init__(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
+    def __init__(self, fn: Callable[..., object], *args: object, **kwargs: object) -> None:
         super().__init__()
         self.setAutoDelete(False)
         self.fn, self.args, self.kwargs = fn, args, kwargs
@@ -57,21 +59,21 @@ class Task(QRunnable):
 
 
 def run(
-    fn: Callable[..., Any],
-    *args: Any,
-    done: Callable[[Any], None] | None = None,
+    fn: Callable[..., R],
+    *args: object,
+    done: Callable[[R], None] | None = None,
     failed: Callable[[str], None] | None = None,
     progress: Callable[[int, int], None] | None = None,
     piece: Callable[[str], None] | None = None,
     failed_with: Callable[[str, BaseException], None] | None = None,
-    **kwargs: Any,
+    **kwargs: object,
 ) -> Task:
     """Every callback is connected before the task starts: a task that fails at once
     must still be heard. `failed_with` gets the worded sentence and the exception."""
     task = Task(fn, *args, **kwargs)
     _alive.add(task)
 
-    def finish(*_: Any) -> None:
+    def finish(*_: object) -> None:
         _alive.discard(task)
 
     if done:
@@ -92,17 +94,17 @@ def run(
     return task
 
 
-_expected: dict[Any, int] = {}
+_expected: dict[Hashable, int] = {}
 
 
-def expect(what: Any) -> None:
+def expect(what: Hashable) -> None:
     """Work the core does in the background for the window (a turn's learning, its
     title) has started; the window hears of its end as the core's announcement, and
     says so with `arrived`. Counted in busy() until then."""
     _expected[what] = _expected.get(what, 0) + 1
 
 
-def arrived(what: Any) -> None:
+def arrived(what: Hashable) -> None:
     left = _expected.get(what, 0) - 1
     if left > 0:
         _expected[what] = left

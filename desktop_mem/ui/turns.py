@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import functools
 import html
-from typing import Any
+from collections.abc import Callable
 
 from PySide6.QtCore import QObject
 
+from desktop_mem.core.chat.forget import Forgotten
 from desktop_mem.core.chat.records import Change, Learned
 from desktop_mem.core.chat.session import TurnResult
 from desktop_mem.core.service.memories import ChangeSet
@@ -99,7 +100,9 @@ class TurnController(QObject):
         user = self.chat.add_message("user", text)
         self.run_turn(session.edit, None if turn < 0 else turn, text, user=user)
 
-    def run_turn(self, fn: Any, *args: Any, user: MessageWidget | None = None) -> None:
+    def run_turn(
+        self, fn: Callable[..., TurnResult], *args: object, user: MessageWidget | None = None
+    ) -> None:
         hub = self.ctx.hub
         self.ctx.chat.set_busy(True)
         self.chat.set_busy(True)
@@ -347,7 +350,7 @@ class TurnController(QObject):
             return
         memories = self.ctx.app.memories
 
-        def done(_: Any) -> None:
+        def done(_: None) -> None:
             w.set_notice(self.tr("Undone."))
             self.ctx.hub.work.emit(None, 0, 0)
 
@@ -376,7 +379,7 @@ class TurnController(QObject):
         dialog.deleteLater()  # read: it goes now, on this thread, not with the window
         hub = self.ctx.hub
 
-        def done(counts: Any) -> None:
+        def done(counts: Forgotten) -> None:
             n, m, k = counts.memories, counts.messages, counts.kept
             left = counts.memories_left + counts.messages_left
             if n and m:

@@ -5,10 +5,10 @@ key is right."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-from PySide6.QtWidgets import QApplication, QInputDialog, QMessageBox
+from PySide6.QtWidgets import QApplication, QInputDialog, QMessageBox, QWidget
 
 from desktop_mem.core import paths
 from desktop_mem.core.config import Config
@@ -24,10 +24,10 @@ from desktop_mem.core.service import Service
 from desktop_mem.core.service import keys as backup
 from desktop_mem.ui.backup_ui import LockedDialog, RecoveryCodeDialog, choose_backup_file
 from desktop_mem.ui.passphrase_dialog import PassphraseDialog
-from desktop_mem.ui.tasks import describe_exception
+from desktop_mem.ui.tasks import R, describe_exception
 
 
-def open_profile(config: Config, vault: Vault, parent: Any = None) -> Service | None:
+def open_profile(config: Config, vault: Vault, parent: QWidget | None = None) -> Service | None:
     """Open the profile, asking for a passphrase when it needs one; None if the user
     gave up. A wrong passphrase says so and asks again; nothing is ever written."""
     db = paths.database_path(config.home, config.profile)
@@ -65,7 +65,7 @@ def open_profile(config: Config, vault: Vault, parent: Any = None) -> Service | 
             config.passphrase = dialog.passphrase()
 
 
-def ask_to_unlock_again(exc: KeyringLocked, parent: Any = None) -> bool:
+def ask_to_unlock_again(exc: KeyringLocked, parent: QWidget | None = None) -> bool:
     """The keyring's unlock prompt was closed: say so (not "no keyring"), and offer to
     ask again. True: try again; False: the user quits."""
     box = QMessageBox(parent)
@@ -81,7 +81,7 @@ def ask_to_unlock_again(exc: KeyringLocked, parent: Any = None) -> bool:
     return box.clickedButton() is again
 
 
-def unlock_locked_profile(config: Config, vault: Vault, parent: Any = None) -> bool:
+def unlock_locked_profile(config: Config, vault: Vault, parent: QWidget | None = None) -> bool:
     """The keyring does not hold the profile's key: put it back with the recovery code,
     or put a backup in the profile's place. False if the user quits."""
     error = ""
@@ -113,7 +113,7 @@ def unlock_locked_profile(config: Config, vault: Vault, parent: Any = None) -> b
 
 
 def restore_with_prompts(
-    config: Config, vault: Vault, path: str, parent: Any = None, replace: bool = False
+    config: Config, vault: Vault, path: str, parent: QWidget | None = None, replace: bool = False
 ) -> bool:
     """Restore a backup as the profile, asking for the backup's passphrase or recovery
     code when it needs one. False if it did not happen (the user was told why)."""
@@ -177,7 +177,7 @@ def restore_with_prompts(
         return True
 
 
-def off_gui_thread(fn: Any, *args: Any) -> Any:
+def off_gui_thread(fn: Callable[..., R], *args: object) -> R:
     """Run fn on a worker and wait for it with the event loop running: the keyring (which
     can take seconds to answer, or time out) and the passphrase's key derivation never
     run on the GUI thread (it would freeze the window). Its exception is raised here."""
@@ -186,22 +186,23 @@ def off_gui_thread(fn: Any, *args: Any) -> Any:
     from desktop_mem.ui.tasks import Task
 
     loop = QEventLoop()
-    out: dict[str, Any] = {}
+    results: list[R] = []
+    errors: list[BaseException] = []
     task = Task(fn, *args)
 
-    def done(result: Any) -> None:
-        out["result"] = result
+    def done(result: R) -> None:
+        results.append(result)
         loop.quit()
 
-    def failed(_text: str, exc: Any) -> None:
-        out["error"] = exc
+    def failed(_text: str, exc: BaseException) -> None:
+        errors.append(exc)
         loop.quit()
 
     task.signals.done.connect(done)
     task.signals.failed.connect(failed)
     QThreadPool.globalInstance().start(task)
-    if not out:
+    if not results and not errors:
         loop.exec()
-    if "error" in out:
-        raise out["error"]
-    return out["result"]
+    if errors:
+        raise errors[0]
+    return results[0]

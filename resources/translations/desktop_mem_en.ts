@@ -3,12 +3,12 @@
 <context>
     <name>AboutDialog</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="195" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="194" />
         <source>%n line(s), given in every chat.</source>
         <translation><numerusform>%n line, given in every chat.</numerusform><numerusform>%n lines, given in every chat.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="294" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="293" />
         <source>Rewritten: %n line(s).</source>
         <translation><numerusform>Rewritten: %n line.</numerusform><numerusform>Rewritten: %n lines.</numerusform></translation>
     </message>
@@ -29,17 +29,17 @@
 <context>
     <name>BackupWords</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="211" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="213" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n memory</numerusform><numerusform>%n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="212" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="214" />
         <source>%n conversation(s)</source>
         <translation><numerusform>%n conversation</numerusform><numerusform>%n conversations</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="213" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="215" />
         <source>%n document(s)</source>
         <translation><numerusform>%n document</numerusform><numerusform>%n documents</numerusform></translation>
     </message>
@@ -201,38 +201,25 @@
     </message>
     </context>
 <context>
-    <name>MainWindow</name>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="516" />
-        <source>● Connected · %n not indexed yet</source>
-        <translation><numerusform>● Connected · %n not indexed yet</numerusform><numerusform>● Connected · %n not indexed yet</numerusform></translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="540" />
-        <source> · %n message(s) not yet learned from</source>
-        <translation><numerusform> · %n message not yet learned from</numerusform><numerusform> · %n messages not yet learned from</numerusform></translation>
-    </message>
-    </context>
-<context>
     <name>MemoryBrowser</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="311" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="323" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n memory</numerusform><numerusform>%n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="314" />
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="317" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="326" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="329" />
         <source>%n match(es)</source>
         <translation><numerusform>%n match</numerusform><numerusform>%n matches</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="314" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="326" />
         <source>%n weaker</source>
         <translation><numerusform>%n weaker</numerusform><numerusform>%n weaker</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="319" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="331" />
         <source>No relevant match; %n weaker one(s) below</source>
         <translation><numerusform>No relevant match; %n weaker one below</numerusform><numerusform>No relevant match; %n weaker ones below</numerusform></translation>
     </message>
@@ -240,62 +227,62 @@
 <context>
     <name>MemoryController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="320" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="326" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>Delete %n memory for good, with its history?</numerusform><numerusform>Delete %n memories for good, with their history?</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="323" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="329" />
         <source>It shaped %n answer(s).</source>
         <translation><numerusform>It shaped %n answer.</numerusform><numerusform>It shaped %n answers.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="325" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="331" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>They shaped %n answer.</numerusform><numerusform>They shaped %n answers.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="342" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="348" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>Deleted %n memory.</numerusform><numerusform>Deleted %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="370" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="376" />
         <source>Forgot %n memory(s); the conversations stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>Forgot %n memory; the conversations stay to read, but the assistant no longer sees them.</numerusform><numerusform>Forgot %n memories; the conversations stay to read, but the assistant no longer sees them.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="376" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="382" />
         <source>Forgot %n memory(s)</source>
         <translation><numerusform>Forgot %n memory</numerusform><numerusform>Forgot %n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="377" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="383" />
         <source> and deleted %n message(s).</source>
         <translation><numerusform> and deleted %n message.</numerusform><numerusform> and deleted %n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="434" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="440" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>Exported %n memory to %1. That file is not encrypted.</numerusform><numerusform>Exported %n memories to %1. That file is not encrypted.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="477" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="483" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>Imported %n memory.</numerusform><numerusform>Imported %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="479" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="485" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>%n already known, skipped.</numerusform><numerusform>%n already known, skipped.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="492" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="498" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>While you were away, %n memory was tidied (merged or marked out of date); its History can undo it.</numerusform><numerusform>While you were away, %n memories were tidied (merged or marked out of date); each memory's History can undo it.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="502" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="508" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>Consolidation: %n change.</numerusform><numerusform>Consolidation: %n changes.</numerusform></translation>
     </message>
@@ -303,52 +290,52 @@
 <context>
     <name>ReviewDialog</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="217" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="219" />
         <source>%n fact(s) about you found so far in your %1 history.</source>
         <translation><numerusform>%n fact about you found so far in your %1 history.</numerusform><numerusform>%n facts about you found so far in your %1 history.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="219" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="221" />
         <source>%n fact(s) about you found so far in your imported history.</source>
         <translation><numerusform>%n fact about you found so far in your imported history.</numerusform><numerusform>%n facts about you found so far in your imported history.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="223" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="225" />
         <source>%n fact(s) about you found in your %1 history.</source>
         <translation><numerusform>%n fact about you found in your %1 history.</numerusform><numerusform>%n facts about you found in your %1 history.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="225" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="227" />
         <source>%n fact(s) about you found in your imported history.</source>
         <translation><numerusform>%n fact about you found in your imported history.</numerusform><numerusform>%n facts about you found in your imported history.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="245" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="247" />
         <source>Read %1 of %n message(s).</source>
         <translation><numerusform>Read %1 of %n message.</numerusform><numerusform>Read %1 of %n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="253" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="255" />
         <source>%n of your imported message(s) not yet read for facts.</source>
         <translation><numerusform>%n of your imported messages not yet read for facts.</numerusform><numerusform>%n of your imported messages not yet read for facts.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="305" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="307" />
         <source>Accepted: %n new memory(s).</source>
         <translation><numerusform>Accepted: %n new memory.</numerusform><numerusform>Accepted: %n new memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="321" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="323" />
         <source>Reject all %n fact(s) found in your imported history?</source>
         <translation><numerusform>Reject the %n fact found in your imported history?</numerusform><numerusform>Reject all %n facts found in your imported history?</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="346" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="348" />
         <source>Rejected %n fact(s).</source>
         <translation><numerusform>Rejected %n fact.</numerusform><numerusform>Rejected %n facts.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="356" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="358" />
         <source>%n fact(s) wait for review again.</source>
         <translation><numerusform>%n fact waits for review again.</numerusform><numerusform>%n facts wait for review again.</numerusform></translation>
     </message>
@@ -356,9 +343,22 @@
 <context>
     <name>SettingsController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="276" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="277" />
         <source>Re-indexed %n item(s) with %1.</source>
         <translation><numerusform>Re-indexed %n item with %1.</numerusform><numerusform>Re-indexed %n items with %1.</numerusform></translation>
+    </message>
+    </context>
+<context>
+    <name>StatusBar</name>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/status_bar.py" line="99" />
+        <source>● Connected · %n not indexed yet</source>
+        <translation><numerusform>● Connected · %n not indexed yet</numerusform><numerusform>● Connected · %n not indexed yet</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/status_bar.py" line="123" />
+        <source> · %n message(s) not yet learned from</source>
+        <translation><numerusform> · %n message not yet learned from</numerusform><numerusform> · %n messages not yet learned from</numerusform></translation>
     </message>
     </context>
 <context>
@@ -455,37 +455,37 @@
 <context>
     <name>TurnController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="384" />
+        <location filename="../../desktop_mem/ui/turns.py" line="387" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>Deleted %n memory</numerusform><numerusform>Deleted %n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="384" />
+        <location filename="../../desktop_mem/ui/turns.py" line="387" />
         <source> and %n message(s).</source>
         <translation><numerusform> and %n message.</numerusform><numerusform> and %n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="387" />
+        <location filename="../../desktop_mem/ui/turns.py" line="390" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>Deleted %n memory.</numerusform><numerusform>Deleted %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="389" />
+        <location filename="../../desktop_mem/ui/turns.py" line="392" />
         <source>Deleted %n message(s).</source>
         <translation><numerusform>Deleted %n message.</numerusform><numerusform>Deleted %n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="393" />
+        <location filename="../../desktop_mem/ui/turns.py" line="396" />
         <source>Kept the rest of %n memory(s).</source>
         <translation><numerusform>Kept the rest of %n memory.</numerusform><numerusform>Kept the rest of %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="397" />
+        <location filename="../../desktop_mem/ui/turns.py" line="400" />
         <source>%n earlier message(s) stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>%n earlier message stays to read, but the assistant no longer sees it.</numerusform><numerusform>%n earlier messages stay to read, but the assistant no longer sees them.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="406" />
+        <location filename="../../desktop_mem/ui/turns.py" line="409" />
         <source>%n memory(s) or message(s) still mention it: say the same “forget …” again to see them.</source>
         <translation><numerusform>%n memory or message still mentions it: say the same “forget …” again to see it.</numerusform><numerusform>%n memories or messages still mention it: say the same “forget …” again to see them.</numerusform></translation>
     </message>

@@ -3,108 +3,108 @@
 <context>
     <name>AboutDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="79" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="78" />
         <source>About you</source>
         <translation>关于你</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="84" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="83" />
         <source>What the model knows about you: a few lines given in every chat, written from your memories while you are away. Each line shows the memories it came from; forgetting one of them removes the line at once.</source>
         <translation>模型对你的了解：每次对话都会提供的几行简介，在你离开时根据你的记忆写成。每一行都标明它来自哪些记忆；忘记其中任何一条，这一行会立即删除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="92" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="91" />
         <source>Give this to the model in every chat and keep it up to date</source>
         <translation>每次对话都提供给模型，并保持更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="111" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="110" />
         <source>Edit line…</source>
         <translation>编辑这一行…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="113" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="112" />
         <source>Remove line</source>
         <translation>删除这一行</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="115" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="114" />
         <source>Rewrite now</source>
         <translation>立即重写</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="117" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="116" />
         <source>Write it again from your memories now (your own lines stay as they are)</source>
         <translation>现在根据你的记忆重新写（你自己写的行保持不变）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="172" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="171" />
         <source>Turned off: the model is not given this, and it is not written. Tick the box above to turn it on.</source>
         <translation>已关闭：不会提供给模型，也不会再写。勾选上面的选项即可打开。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="177" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="176" />
         <source>Nothing yet. Once you have told the assistant about yourself, a short profile is written here from what it remembers.</source>
         <translation>还没有内容。等你向助手介绍过自己后，这里会根据它记住的内容写一份简短的介绍。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="181" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="180" />
         <source>Nothing yet. It is written from your memories the next time you are away for a few minutes, or now with Rewrite now.</source>
         <translation>还没有内容。下次你离开几分钟时会根据你的记忆写成，也可以点“立即重写”现在就写。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="192" />
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="244" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="191" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="243" />
         <source>Turned off: not given to the model.</source>
         <translation>已关闭：不提供给模型。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="195" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="194" />
         <source>%n line(s), given in every chat.</source>
         <translation><numerusform>共 %n 行，每次对话都会提供。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="242" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="241" />
         <source>On: the model is given this in every chat.</source>
         <translation>已打开：每次对话都会提供给模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="253" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="252" />
         <source>Edit line</source>
         <translation>编辑这一行</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="255" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="254" />
         <source>In your own words (kept exactly as you write it, never rewritten):</source>
         <translation>用你自己的话写（会完全按你写的保留，不会被重写）：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="265" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="264" />
         <source>That line is too long: keep it to one short sentence.</source>
         <translation>这一行太长了：请保持为一个简短的句子。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="272" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="271" />
         <source>Saved in your words: a rewrite keeps it as it is.</source>
         <translation>已按你的话保存：重写时会原样保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="283" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="282" />
         <source>Removed: it does not come back when this is rewritten.</source>
         <translation>已删除：重写时不会再出现。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="288" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="287" />
         <source>Writing it from your memories… this takes the model a moment.</source>
         <translation>正在根据你的记忆写…模型需要一点时间。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="294" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="293" />
         <source>Rewritten: %n line(s).</source>
         <translation><numerusform>已重写：共 %n 行。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="299" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="298" />
         <source>Not rewritten; nothing was changed.</source>
         <translation>没有重写，什么都没有改变。</translation>
     </message>
@@ -305,123 +305,123 @@
 <context>
     <name>BackupPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="325" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="332" />
         <source>A backup is encrypted like your memories. Put the folder in Syncthing, Dropbox or iCloud Drive to carry your memories to another computer: only encrypted data is synced.</source>
         <translation>备份和你的记忆一样是加密的。把备份文件夹放进 Syncthing、Dropbox 或 iCloud 云盘，就能把记忆带到另一台电脑：同步的只有加密数据。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="335" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="342" />
         <source>No folder chosen</source>
         <translation>未选择文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="336" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="343" />
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="340" />
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="471" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="347" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="478" />
         <source>Backup folder</source>
         <translation>备份文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="341" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="348" />
         <source>Back up every day</source>
         <translation>每天备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="348" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="355" />
         <source>Backups to keep</source>
         <translation>保留的备份数</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="351" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="358" />
         <source>Back up now</source>
         <translation>立即备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="353" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="360" />
         <source>Restore a backup…</source>
         <translation>恢复备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="365" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="372" />
         <source>Made</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="365" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="372" />
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="365" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="372" />
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="374" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="381" />
         <source>Backups in this folder</source>
         <translation>此文件夹中的备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="384" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="391" />
         <source>Restore this backup…</source>
         <translation>恢复这个备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="390" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="397" />
         <source>New recovery code…</source>
         <translation>新的恢复码…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="392" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="399" />
         <source>Makes a new code and shows it once; the old one stops opening this profile.</source>
         <translation>生成新的恢复码并只显示一次；旧的恢复码将不再能打开此配置。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="418" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="425" />
         <source>Choose a folder to see its backups.</source>
         <translation>选择一个文件夹以查看其中的备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="420" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="427" />
         <source>Looking for backups…</source>
         <translation>正在查找备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="447" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="454" />
         <source>No backup of this profile in this folder yet.</source>
         <translation>此文件夹中还没有这个配置的备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="465" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="472" />
         <source>No backup yet.</source>
         <translation>还没有备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="467" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="474" />
         <source>Last backup: %1</source>
         <translation>上次备份：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="480" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="487" />
         <source>Choose a folder for the backups first.</source>
         <translation>请先选择备份文件夹。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="485" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="492" />
         <source>Backing up…</source>
         <translation>正在备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="489" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="496" />
         <source>Backed up to %1</source>
         <translation>已备份到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="494" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="501" />
         <source>A backup is already running.</source>
         <translation>已有一个备份正在进行。</translation>
     </message>
@@ -429,27 +429,27 @@
 <context>
     <name>BackupWords</name>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="209" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="211" />
         <source>made %1</source>
         <translation>制作于 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="211" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="213" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="212" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="214" />
         <source>%n conversation(s)</source>
         <translation><numerusform>%n 个对话</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="213" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="215" />
         <source>%n document(s)</source>
         <translation><numerusform>%n 个文档</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="215" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="217" />
         <source>made %1: </source>
         <translation>制作于 %1：</translation>
     </message>
@@ -490,95 +490,95 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="122" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="505" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="121" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="504" />
         <source>Incognito: nothing is remembered or stored</source>
         <translation>无痕模式：不记忆，也不保存</translation>
     </message>
     <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="128" />
         <location filename="../../desktop_mem/ui/chat_view.py" line="129" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="130" />
         <source>Chat model</source>
         <translation>聊天模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="145" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="144" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="146" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="145" />
         <source>Look for the model server again now</source>
         <translation>现在重新查找模型服务器</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="149" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="148" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="150" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="149" />
         <source>Change the model server's address</source>
         <translation>更改模型服务器的地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="168" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="527" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="167" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="526" />
         <source>Say hello. What you tell me stays on this computer, encrypted.</source>
         <translation>打个招呼吧。你告诉我的一切都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="189" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="188" />
         <source>Editing your message: sending it replaces the answers after it (they are kept as versions).</source>
         <translation>正在编辑你的消息：发送后会替换它之后的回答（旧的会作为其他版本保留）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="195" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="194" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="196" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="195" />
         <source>Stop editing (Esc)</source>
         <translation>停止编辑（Esc）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="205" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="204" />
         <source>Message (Enter to send, Shift+Enter for a new line)</source>
         <translation>输入消息（Enter 发送，Shift+Enter 换行）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="207" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="206" />
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="213" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="212" />
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="215" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="214" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="354" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="353" />
         <source>The model server is not answering: your message waits here until it does.</source>
         <translation>模型服务器没有响应：你的消息会留在这里，等它恢复后再发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="473" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="472" />
         <source>The model server is not answering: this works again once it does.</source>
         <translation>模型服务器没有响应：它恢复后即可再用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="513" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="512" />
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="523" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="522" />
         <source>Incognito: nothing you say here is remembered or stored, and no memory is used. Closing it leaves no trace.</source>
         <translation>无痕模式：你在这里说的话不会被记住或保存，也不会使用任何记忆。关闭后不留痕迹。</translation>
     </message>
@@ -831,7 +831,7 @@
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_panel.py" line="203" />
+        <location filename="../../desktop_mem/ui/conversations_panel.py" line="204" />
         <source>No conversation is about this.</source>
         <translation>没有与此相关的对话。</translation>
     </message>
@@ -1047,17 +1047,17 @@
 <context>
     <name>EditFactDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="54" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="56" />
         <source>Edit and accept</source>
         <translation>编辑后接受</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="56" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="58" />
         <source>The memory, as it should be kept:</source>
         <translation>这条记忆要保存成的样子：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="64" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="66" />
         <source>Accept</source>
         <translation>接受</translation>
     </message>
@@ -1426,12 +1426,12 @@
 <context>
     <name>LineRow</name>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="62" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="61" />
         <source>In your words. From: %1</source>
         <translation>你自己写的。来自：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="62" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="61" />
         <source>From: %1</source>
         <translation>来自：%1</translation>
     </message>
@@ -1439,37 +1439,37 @@
 <context>
     <name>LockedDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="131" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="133" />
         <source>Your memories are locked</source>
         <translation>你的记忆已锁定</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="135" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="137" />
         <source>The key of the profile “%1” is not in this computer's keyring (it was reset, or this is a new computer). Enter the recovery code you wrote down when the profile was made, or restore a backup.</source>
         <translation>配置“%1”的密钥不在这台电脑的钥匙环中（钥匙环被重置，或这是一台新电脑）。请输入创建配置时抄下的恢复码，或恢复一个备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="145" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="147" />
         <source>Recovery code</source>
         <translation>恢复码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="153" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="155" />
         <source>Unlock</source>
         <translation>解锁</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="155" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="157" />
         <source>Restore a backup…</source>
         <translation>恢复备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="157" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="159" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="173" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="175" />
         <source>A recovery code has 24 letters and digits in six groups: check it.</source>
         <translation>恢复码由六组共 24 个字母和数字组成：请核对。</translation>
     </message>
@@ -1541,7 +1541,7 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../desktop_mem/ui/main_window.py" line="122" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="622" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="455" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
@@ -1551,254 +1551,162 @@
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="323" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="309" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="163" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="168" />
         <source>Backed up to %1</source>
         <translation>已备份到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="167" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="172" />
         <source>The backup failed: %1</source>
         <translation>备份失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="241" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="245" />
         <source>Chat</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="242" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="246" />
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="243" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="247" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="309" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="295" />
         <source>&amp;Chat</source>
         <translation>聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="310" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="296" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="312" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="298" />
         <source>New incognito conversation</source>
         <translation>新的无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="315" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="301" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="318" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="304" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="326" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="312" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="328" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="314" />
         <source>Delete all conversations and memories…</source>
         <translation>删除所有对话和记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="331" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="317" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="332" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="318" />
         <source>&amp;Memories</source>
         <translation>记忆(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="334" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="320" />
         <source>Show memories</source>
         <translation>显示记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="337" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="323" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="338" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="324" />
         <source>New memory…</source>
         <translation>新建记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="339" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="325" />
         <source>About you…</source>
         <translation>关于你…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="340" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="326" />
         <source>Consolidate now</source>
         <translation>立即整理</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="341" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="327" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="342" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="328" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="343" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="329" />
         <source>Import from ChatGPT, Claude…</source>
         <translation>从 ChatGPT、Claude 导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="344" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="330" />
         <source>Review imported memories…</source>
         <translation>审阅导入的记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="345" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="331" />
         <source>Learn automatically</source>
         <translation>自动学习</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="351" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="337" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="352" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="338" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="353" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="435" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="339" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="421" />
         <source>About desktop-mem</source>
         <translation>关于 desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="437" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="423" />
         <source>desktop-mem %1
 A local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.</source>
         <translation>desktop-mem %1
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="454" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="440" />
         <source>The model server answers with an error: you can read and search, not send.</source>
         <translation>模型服务器返回了错误：你可以阅读和搜索，但不能发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="456" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="442" />
         <source>The model server is not answering: you can read and search, not send.</source>
         <translation>模型服务器没有响应：你可以阅读和搜索，但不能发送。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="480" />
-        <source>Connecting to Ollama…</source>
-        <translation>正在连接 Ollama…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="483" />
-        <source>⚠ The model server answers with an error · %1</source>
-        <translation>⚠ 模型服务器返回错误 · %1</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="491" />
-        <source>● Connected · search by words only until %1 is there · %2</source>
-        <translation>● 已连接 · %1 下载完成前仅按字词搜索 · %2</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="497" />
-        <source>● Connected · %1 is not installed</source>
-        <translation>● 已连接 · 未安装 %1</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="504" />
-        <source>● Connected · search by words only</source>
-        <translation>● 已连接 · 仅按字词搜索</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="499" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="507" />
-        <source>Download %1</source>
-        <translation>下载 %1</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="516" />
-        <source>● Connected · %n not indexed yet</source>
-        <translation><numerusform>● 已连接 · %n 项尚未索引</numerusform></translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="519" />
-        <source>Index now</source>
-        <translation>立即索引</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="487" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="525" />
-        <source>● Connected · %1</source>
-        <translation>● 已连接 · %1</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="529" />
-        <source>○ Ollama not connected</source>
-        <translation>○ 未连接 Ollama</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="533" />
-        <source>Memory: incognito</source>
-        <translation>记忆：无痕</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="535" />
-        <source>Memory: on</source>
-        <translation>记忆：开启</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="537" />
-        <source>Memory: off (commands only)</source>
-        <translation>记忆：关闭（仅指令）</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop_mem/ui/main_window.py" line="540" />
-        <source> · %n message(s) not yet learned from</source>
-        <translation><numerusform> · 还有 %n 条消息尚未从中学习</numerusform></translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="547" />
-        <source>downloading %1…</source>
-        <translation>正在下载 %1…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="548" />
-        <source>downloading %1 (%2%)</source>
-        <translation>正在下载 %1（%2%）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="594" />
-        <source>%1 is loaded with a %2-token context but this app asks for %3, so every turn reloads it: give the apps that use it the same context length, or set this one's in Settings.</source>
-        <translation>%1 以 %2 个词元的上下文加载，但本应用需要 %3，所以每次对话都要重新加载它：让使用它的应用采用相同的上下文长度，或在“设置”中修改本应用的。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="603" />
-        <source>Ollama unloads %1 soon after each answer, so every turn waits for it to load again: give Ollama a longer keep-alive.</source>
-        <translation>Ollama 在每次回答后很快就卸载 %1，所以每次对话都要等它重新加载：请延长 Ollama 的保持加载时间（keep-alive）。</translation>
     </message>
 </context>
 <context>
@@ -1864,163 +1772,163 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>被 #%1 否定</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="65" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="76" />
         <source>Search memories (meaning and words, 中文 or English)</source>
         <translation>搜索记忆（语义和关键词，中文或英文）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="71" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="82" />
         <source>Weak matches too</source>
         <translation>也显示弱匹配</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="75" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="86" />
         <source>New memory…</source>
         <translation>新建记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="76" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="87" />
         <source>Write a memory of your own</source>
         <translation>自己写一条记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="83" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="94" />
         <source>All kinds</source>
         <translation>所有类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="88" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="99" />
         <source>Pinned only</source>
         <translation>仅置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="91" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="102" />
         <source>In every chat</source>
         <translation>每次对话都提供</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="93" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="104" />
         <source>Only the memories given to the model in every chat: what is about your health or safety, and what you asked to be always remembered</source>
         <translation>只显示每次对话都提供给模型的记忆：与你的健康或安全有关的，以及你要求一直记住的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="100" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="111" />
         <source>Any date</source>
         <translation>任何日期</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="102" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="113" />
         <source>Created on or after</source>
         <translation>创建于此日期或之后</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="107" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="118" />
         <source>Order of the list</source>
         <translation>列表的排序</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="119" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="130" />
         <source>Only the memories edited on two computers at once</source>
         <translation>只显示曾在两台电脑上同时被编辑的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="124" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="135" />
         <source>Show every memory</source>
         <translation>显示全部记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="145" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="156" />
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="183" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="194" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="185" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="196" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="187" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="198" />
         <source>Forget everything…</source>
         <translation>忘记一切…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="201" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="212" />
         <source>Newest first</source>
         <translation>最新的在前</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="202" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="213" />
         <source>Oldest first</source>
         <translation>最早的在前</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="203" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="214" />
         <source>Recently edited</source>
         <translation>最近编辑的在前</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="204" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="215" />
         <source>Most important</source>
         <translation>最重要的在前</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="205" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="216" />
         <source>By kind</source>
         <translation>按类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="206" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="217" />
         <source>A to Z</source>
         <translation>按字母顺序</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="305" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="317" />
         <source>Best match first</source>
         <translation>最相关的在前</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="311" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="323" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="314" />
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="317" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="326" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="329" />
         <source>%n match(es)</source>
         <translation><numerusform>%n 条匹配</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="314" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="326" />
         <source>%n weaker</source>
         <translation><numerusform>另有 %n 条较弱的</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="319" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="331" />
         <source>No relevant match; %n weaker one(s) below</source>
         <translation><numerusform>没有相关的匹配；下面是 %n 条较弱的</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="321" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="333" />
         <source>No matches</source>
         <translation>没有匹配</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="334" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="346" />
         <source>No memory is about this. Tick “Weak matches too” to see the nearest.</source>
         <translation>没有与此相关的记忆。勾选“也显示弱匹配”可以看到最接近的几条。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="336" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="348" />
         <source>No memory fits these filters.</source>
         <translation>没有符合这些筛选条件的记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="339" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="351" />
         <source>No memories yet. Tell the assistant about yourself in a chat, or write one with New memory…</source>
         <translation>还没有记忆。在聊天中向助手介绍你自己，或点击“新建记忆…”自己写一条。</translation>
     </message>
@@ -2028,168 +1936,168 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryController</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="186" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="192" />
         <source>That memory was forgotten: it is no longer kept.</source>
         <translation>这条记忆已被忘记，不再保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="211" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="217" />
         <source>an app without a key</source>
         <translation>没有密钥的应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="212" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="218" />
         <source>an app with a key that is not valid</source>
         <translation>密钥无效的应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="258" />
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="271" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="264" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="277" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="275" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="281" />
         <source>The memory was saved.</source>
         <translation>记忆已保存。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="320" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="326" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="323" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="329" />
         <source>It shaped %n answer(s).</source>
         <translation><numerusform>它影响过 %n 个回答。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="325" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="331" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="331" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="337" />
         <source>Delete memories</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="338" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="344" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="342" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="348" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="364" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="370" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="370" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="376" />
         <source>Forgot %n memory(s); the conversations stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>已忘记 %n 条记忆；对话保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="376" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="382" />
         <source>Forgot %n memory(s)</source>
         <translation><numerusform>已忘记 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="377" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="383" />
         <source> and deleted %n message(s).</source>
         <translation><numerusform>，并删除了 %n 条消息。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="391" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="397" />
         <source>Delete everything</source>
         <translation>全部删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="393" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="399" />
         <source>This deletes all %1 conversations and all %2 memories of this profile for good. The settings and the key stay.</source>
         <translation>这会永久删除此配置的全部 %1 个对话和全部 %2 条记忆。设置和密钥会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="398" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="404" />
         <source>DELETE</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="404" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="410" />
         <source>Deleting everything…</source>
         <translation>正在全部删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="414" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="420" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="416" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="422" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="422" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="428" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="434" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="440" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="443" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="449" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="444" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="450" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="456" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="462" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="459" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="465" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="471" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="477" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="477" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="483" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="479" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="485" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="483" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="489" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="492" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="498" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>你不在的时候，整理了 %n 条记忆（合并或标记为过期）；可在每条记忆的历史中撤销。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="502" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="508" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>
@@ -2384,135 +2292,135 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MessageWidget</name>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="196" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="201" />
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="196" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="201" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="203" />
-        <location filename="../../desktop_mem/ui/message_widget.py" line="204" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="208" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="209" />
         <source>Previous version</source>
         <translation>上一个版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="210" />
-        <location filename="../../desktop_mem/ui/message_widget.py" line="211" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="215" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="216" />
         <source>Next version</source>
         <translation>下一个版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="218" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="223" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="219" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="224" />
         <source>Copy this message</source>
         <translation>复制这条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="223" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="228" />
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="225" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="230" />
         <source>Change this message and send it again (the turns after it are replaced)</source>
         <translation>修改这条消息并重新发送（其后的对话会被替换）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="228" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="233" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="229" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="234" />
         <source>Answer this message again (the turns after it are replaced)</source>
         <translation>重新回答这条消息（其后的对话会被替换）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="318" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="323" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="321" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="326" />
         <source>The answer failed.</source>
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="353" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="362" />
         <source>About you:</source>
         <translation>关于你：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="356" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="365" />
         <source>In every answer: a line of what the model knows about you</source>
         <translation>每次回答都会用到：模型对你的了解中的一行</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="370" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="379" />
         <source>Memories used:</source>
         <translation>用到的记忆：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="366" />
-        <location filename="../../desktop_mem/ui/message_widget.py" line="378" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="375" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="389" />
         <source>+%1 more</source>
         <translation>还有 %1 条</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="382" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="393" />
         <source>Earlier messages:</source>
         <translation>之前的消息：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="385" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="397" />
         <source>%1, in another conversation:</source>
         <translation>%1，在另一个对话中：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="390" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="405" />
         <source>Documents:</source>
         <translation>文档：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="417" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="432" />
         <source>In every answer: about your health or safety</source>
         <translation>每次回答都会用到：与你的健康或安全有关</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="418" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="433" />
         <source>In every answer (pinned)</source>
         <translation>每次回答都会用到（已置顶）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="419" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="434" />
         <source>Found for this message</source>
         <translation>为这条消息找到的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="420" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="435" />
         <source>Learned from an earlier message found for this one</source>
         <translation>从为这条消息找到的一条以前的消息中记住的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="422" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="437" />
         <source>a weaker match</source>
         <translation>匹配较弱</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="447" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="462" />
         <source>%1/%2</source>
         <translation>%1/%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/message_widget.py" line="450" />
+        <location filename="../../desktop_mem/ui/message_widget.py" line="465" />
         <source>Version %1 of %2</source>
         <translation>第 %1 个版本，共 %2 个</translation>
     </message>
@@ -2617,22 +2525,22 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>PassageDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/passage_dialog.py" line="27" />
+        <location filename="../../desktop_mem/ui/passage_dialog.py" line="26" />
         <source>%1, page %2</source>
         <translation>%1，第 %2 页</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/passage_dialog.py" line="65" />
+        <location filename="../../desktop_mem/ui/passage_dialog.py" line="64" />
         <source>Open the file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/passage_dialog.py" line="68" />
+        <location filename="../../desktop_mem/ui/passage_dialog.py" line="67" />
         <source>Copy its path</source>
         <translation>复制路径</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/passage_dialog.py" line="83" />
+        <location filename="../../desktop_mem/ui/passage_dialog.py" line="82" />
         <source>No program on this computer opens this kind of file. Its path is above; Copy its path puts it on the clipboard.</source>
         <translation>这台电脑上没有能打开这类文件的程序。文件路径在上方，点击“复制路径”可以把它放到剪贴板。</translation>
     </message>
@@ -2716,37 +2624,37 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>RecoveryCodeDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="51" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="53" />
         <source>Your recovery code</source>
         <translation>你的恢复码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="55" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="57" />
         <source>Your memories in the profile “%1” are encrypted with a key kept in this computer's keyring. If the keyring is ever lost (a reinstalled system, a new computer), this code is the only way to open them and their backups.</source>
         <translation>配置“%1”中的记忆用保存在这台电脑钥匙环中的密钥加密。如果钥匙环丢失（重装系统、换新电脑），这个恢复码是打开记忆及其备份的唯一方法。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="72" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="74" />
         <source>Write it down and keep it somewhere safe, away from this computer. It is shown only this once; anyone with it and a backup can read your memories.</source>
         <translation>请抄下来，存放在远离这台电脑的安全地方。它只显示这一次；任何人拿到它和一份备份，就能读取你的记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="79" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="81" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="81" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="83" />
         <source>I have written it down or stored it safely</source>
         <translation>我已抄下或妥善保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="89" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="91" />
         <source>Continue</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="96" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="98" />
         <source>Esc does not close this yet: the code is shown only once, so copy it or tick the box first.</source>
         <translation>Esc 暂时不会关闭此窗口：恢复码只显示这一次，请先复制它或勾选下面的确认框。</translation>
     </message>
@@ -2754,153 +2662,153 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>ReviewDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="86" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="88" />
         <source>Review imported memories</source>
         <translation>审阅导入的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="101" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="103" />
         <source>Find facts in my messages</source>
         <translation>从我的消息中找出事实</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="103" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="105" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="121" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="123" />
         <source>Accept ticked</source>
         <translation>接受勾选的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="122" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="124" />
         <source>Edit and accept…</source>
         <translation>编辑后接受…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="123" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="125" />
         <source>Reject ticked</source>
         <translation>拒绝勾选的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="124" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="126" />
         <source>Accept all</source>
         <translation>全部接受</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="125" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="127" />
         <source>Reject all…</source>
         <translation>全部拒绝…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="217" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="219" />
         <source>%n fact(s) about you found so far in your %1 history.</source>
         <translation><numerusform>到目前为止，在你的 %1 历史中发现了 %n 条关于你的事实。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="219" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="221" />
         <source>%n fact(s) about you found so far in your imported history.</source>
         <translation><numerusform>到目前为止，在你导入的历史中发现了 %n 条关于你的事实。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="229" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="231" />
         <source>Reading your imported messages for facts about you: each appears here as it is found.</source>
         <translation>正在从你导入的消息中找出关于你的事实：每发现一条就会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="236" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="238" />
         <source>%1 %2</source>
         <translation>%1%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="245" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="247" />
         <source>Read %1 of %n message(s).</source>
         <translation><numerusform>已读取 %n 条消息中的 %1 条。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="247" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="249" />
         <source>Reading…</source>
         <translation>正在读取…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="320" />
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="327" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="322" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="329" />
         <source>Reject all</source>
         <translation>全部拒绝</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="346" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="348" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="356" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="358" />
         <source>%n fact(s) wait for review again.</source>
         <translation><numerusform>%n 条事实重新等待审阅。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="198" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="200" />
         <source>already a memory</source>
         <translation>已有这条记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="200" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="202" />
         <source>replaces: %1 (%2)</source>
         <translation>取代：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="204" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="206" />
         <source>replaced by: %1 (%2), kept as past</source>
         <translation>已被取代：%1（%2），作为过去的记忆保留</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="223" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="225" />
         <source>%n fact(s) about you found in your %1 history.</source>
         <translation><numerusform>在你的 %1 历史中发现了 %n 条关于你的事实。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="225" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="227" />
         <source>%n fact(s) about you found in your imported history.</source>
         <translation><numerusform>在你导入的历史中发现了 %n 条关于你的事实。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="238" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="240" />
         <source>None is used until you accept it.</source>
         <translation>你接受之前，一条都不会被使用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="233" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="235" />
         <source>No facts wait for review.</source>
         <translation>没有等待审阅的事实。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="253" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="255" />
         <source>%n of your imported message(s) not yet read for facts.</source>
         <translation><numerusform>你导入的消息中还有 %n 条尚未读取。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="305" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="307" />
         <source>Accepted: %n new memory(s).</source>
         <translation><numerusform>已接受：%n 条新记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="321" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="323" />
         <source>Reject all %n fact(s) found in your imported history?</source>
         <translation><numerusform>要拒绝在你导入的历史中发现的全部 %n 条事实吗？</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="325" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="327" />
         <source>They will not be proposed again. You can undo this while this window is open.</source>
         <translation>它们不会再被提出。在此窗口关闭之前，你可以撤销。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="346" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="348" />
         <source>Rejected %n fact(s).</source>
         <translation><numerusform>已拒绝 %n 条事实。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="284" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="286" />
         <source>The model server stopped answering, so reading paused; nothing was lost. Try again once it answers.</source>
         <translation>模型服务器停止了响应，读取已暂停；没有丢失任何内容。等它恢复后再试。</translation>
     </message>
@@ -2992,77 +2900,77 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SettingsController</name>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="80" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="81" />
         <source>Backup</source>
         <translation>备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="81" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="82" />
         <source>Sync</source>
         <translation>同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="82" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="83" />
         <source>Apps</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="140" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="141" />
         <source>New recovery code</source>
         <translation>新的恢复码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="142" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="143" />
         <source>Make a new recovery code? The old one will no longer open this profile or its new backups (backups made before still open with the old one).</source>
         <translation>要生成新的恢复码吗？旧的恢复码将无法再打开此配置及其新备份（之前的备份仍可用旧恢复码打开）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="200" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="201" />
         <source>The Ollama server %1 is not this computer: your messages and the memories retrieved for them are sent to it over the network.</source>
         <translation>Ollama 服务器 %1 不在这台电脑上：你的消息以及为它们检索到的记忆会通过网络发送给它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="203" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="204" />
         <source>The OpenAI-compatible server is on: your messages and the memories retrieved for them are sent to %1, outside this computer.</source>
         <translation>已启用 OpenAI 兼容服务器：你的消息以及为它们检索到的记忆会发送到这台电脑之外的 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="207" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="208" />
         <source>Messages will leave this computer</source>
         <translation>消息将离开这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="234" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="235" />
         <source>The embedding model %1 (a %2 download) is not installed in Ollama. Download it, then re-index every memory, message and document passage with it? Until that is done, the old index keeps working.</source>
         <translation>嵌入模型 %1（需下载 %2）尚未安装在 Ollama 中。要先下载它，再用它重新索引所有记忆、消息和文档段落吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="238" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="239" />
         <source>The embedding model %1 is not installed in Ollama. Download it, then re-index every memory, message and document passage with it? Until that is done, the old index keeps working.</source>
         <translation>嵌入模型 %1 尚未安装在 Ollama 中。要先下载它，再用它重新索引所有记忆、消息和文档段落吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="243" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="244" />
         <source>Search by meaning needs every memory, message and document passage re-indexed with %1. Do it now? Until it finishes, the old index keeps working.</source>
         <translation>按含义搜索需要用 %1 重新索引所有记忆、消息和文档段落。现在开始吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="248" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="249" />
         <source>Re-index everything?</source>
         <translation>重新索引全部内容？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="262" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="263" />
         <source>Re-indexing with %1…</source>
         <translation>正在用 %1 重新索引…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="276" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="277" />
         <source>Re-indexed %n item(s) with %1.</source>
         <translation><numerusform>已用 %1 重新索引 %n 项。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="283" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="284" />
         <source>Re-indexing stopped; the old index is still in use. %1</source>
         <translation>重新索引已停止；仍在使用旧索引。%1</translation>
     </message>
@@ -3301,6 +3209,101 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <location filename="../../desktop_mem/ui/shortcuts_dialog.py" line="25" />
         <source>Action</source>
         <translation>操作</translation>
+    </message>
+</context>
+<context>
+    <name>StatusBar</name>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="63" />
+        <source>Connecting to Ollama…</source>
+        <translation>正在连接 Ollama…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="66" />
+        <source>⚠ The model server answers with an error · %1</source>
+        <translation>⚠ 模型服务器返回错误 · %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="70" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="108" />
+        <source>● Connected · %1</source>
+        <translation>● 已连接 · %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="74" />
+        <source>● Connected · search by words only until %1 is there · %2</source>
+        <translation>● 已连接 · %1 下载完成前仅按字词搜索 · %2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="80" />
+        <source>● Connected · %1 is not installed</source>
+        <translation>● 已连接 · 未安装 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="82" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="90" />
+        <source>Download %1</source>
+        <translation>下载 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="87" />
+        <source>● Connected · search by words only</source>
+        <translation>● 已连接 · 仅按字词搜索</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/status_bar.py" line="99" />
+        <source>● Connected · %n not indexed yet</source>
+        <translation><numerusform>● 已连接 · %n 项尚未索引</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="102" />
+        <source>Index now</source>
+        <translation>立即索引</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="112" />
+        <source>○ Ollama not connected</source>
+        <translation>○ 未连接 Ollama</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="116" />
+        <source>Memory: incognito</source>
+        <translation>记忆：无痕</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="118" />
+        <source>Memory: on</source>
+        <translation>记忆：开启</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="120" />
+        <source>Memory: off (commands only)</source>
+        <translation>记忆：关闭（仅指令）</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/status_bar.py" line="123" />
+        <source> · %n message(s) not yet learned from</source>
+        <translation><numerusform> · 还有 %n 条消息尚未从中学习</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="130" />
+        <source>downloading %1…</source>
+        <translation>正在下载 %1…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="131" />
+        <source>downloading %1 (%2%)</source>
+        <translation>正在下载 %1（%2%）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="179" />
+        <source>%1 is loaded with a %2-token context but this app asks for %3, so every turn reloads it: give the apps that use it the same context length, or set this one's in Settings.</source>
+        <translation>%1 以 %2 个词元的上下文加载，但本应用需要 %3，所以每次对话都要重新加载它：让使用它的应用采用相同的上下文长度，或在“设置”中修改本应用的。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="188" />
+        <source>Ollama unloads %1 soon after each answer, so every turn waits for it to load again: give Ollama a longer keep-alive.</source>
+        <translation>Ollama 在每次回答后很快就卸载 %1，所以每次对话都要等它重新加载：请延长 Ollama 的保持加载时间（keep-alive）。</translation>
     </message>
 </context>
 <context>
@@ -3817,103 +3820,103 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>TurnController</name>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="107" />
+        <location filename="../../desktop_mem/ui/turns.py" line="110" />
         <source>…</source>
         <translation>…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="138" />
-        <location filename="../../desktop_mem/ui/turns.py" line="319" />
+        <location filename="../../desktop_mem/ui/turns.py" line="141" />
+        <location filename="../../desktop_mem/ui/turns.py" line="322" />
         <source>Learning from this exchange…</source>
         <translation>正在从这轮对话中学习…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="210" />
+        <location filename="../../desktop_mem/ui/turns.py" line="213" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="274" />
+        <location filename="../../desktop_mem/ui/turns.py" line="277" />
         <source>This will be given to the model in every chat: it is about your %1.</source>
         <translation>这条记忆以后每次对话都会提供给模型：它与你的%1有关。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="275" />
+        <location filename="../../desktop_mem/ui/turns.py" line="278" />
         <source>Change</source>
         <translation>更改</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="295" />
+        <location filename="../../desktop_mem/ui/turns.py" line="298" />
         <source>Nothing was learned from this message: the model's answer was not what was asked for. It will be tried again later.</source>
         <translation>这条消息还没有被记住：模型的回答不符合要求。稍后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="300" />
+        <location filename="../../desktop_mem/ui/turns.py" line="303" />
         <source>Nothing was learned from this message: the model server did not answer in time. It will be tried again later.</source>
         <translation>这条消息还没有被记住：模型服务器没有及时回答。稍后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="305" />
+        <location filename="../../desktop_mem/ui/turns.py" line="308" />
         <source>Nothing was learned from this message: the model server could not be reached. It will be tried again once it answers.</source>
         <translation>这条消息还没有被记住：无法连接模型服务器。等它恢复后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="309" />
+        <location filename="../../desktop_mem/ui/turns.py" line="312" />
         <source>Nothing was learned from this message: the model server failed. It will be tried again later.</source>
         <translation>这条消息还没有被记住：模型服务器出错了。稍后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="351" />
+        <location filename="../../desktop_mem/ui/turns.py" line="354" />
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="354" />
+        <location filename="../../desktop_mem/ui/turns.py" line="357" />
         <source>Undoing…</source>
         <translation>正在撤销…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="384" />
+        <location filename="../../desktop_mem/ui/turns.py" line="387" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>已删除 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="384" />
+        <location filename="../../desktop_mem/ui/turns.py" line="387" />
         <source> and %n message(s).</source>
         <translation><numerusform>和 %n 条消息。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="387" />
+        <location filename="../../desktop_mem/ui/turns.py" line="390" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="389" />
+        <location filename="../../desktop_mem/ui/turns.py" line="392" />
         <source>Deleted %n message(s).</source>
         <translation><numerusform>已删除 %n 条消息。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="393" />
+        <location filename="../../desktop_mem/ui/turns.py" line="396" />
         <source>Kept the rest of %n memory(s).</source>
         <translation><numerusform>已保留 %n 条记忆的其余部分。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="397" />
+        <location filename="../../desktop_mem/ui/turns.py" line="400" />
         <source>%n earlier message(s) stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>%n 条以前的消息保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="406" />
+        <location filename="../../desktop_mem/ui/turns.py" line="409" />
         <source>%n memory(s) or message(s) still mention it: say the same “forget …” again to see them.</source>
         <translation><numerusform>仍有 %n 条记忆或消息提到它：再说一次同样的“忘记……”即可看到。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="412" />
+        <location filename="../../desktop_mem/ui/turns.py" line="415" />
         <source>Nothing was deleted.</source>
         <translation>没有删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="417" />
+        <location filename="../../desktop_mem/ui/turns.py" line="420" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
@@ -3929,8 +3932,8 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>app</name>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="254" />
-        <location filename="../../desktop_mem/ui/app.py" line="316" />
+        <location filename="../../desktop_mem/ui/app.py" line="253" />
+        <location filename="../../desktop_mem/ui/app.py" line="315" />
         <location filename="../../desktop_mem/ui/unlock.py" line="54" />
         <source>Cannot open your memories</source>
         <translation>无法打开你的记忆</translation>
@@ -3962,8 +3965,8 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>这个恢复码打不开此配置：请核对后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="284" />
-        <location filename="../../desktop_mem/ui/app.py" line="290" />
+        <location filename="../../desktop_mem/ui/app.py" line="283" />
+        <location filename="../../desktop_mem/ui/app.py" line="289" />
         <location filename="../../desktop_mem/ui/unlock.py" line="120" />
         <source>Restore a backup</source>
         <translation>恢复备份</translation>
@@ -3984,42 +3987,42 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>此备份的密钥不在这台电脑的钥匙环中。请输入生成该备份的配置的恢复码。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="204" />
+        <location filename="../../desktop_mem/ui/app.py" line="203" />
         <source>Choose a new passphrase for the profile “%1”. Everything is re-encrypted with it; without it nobody, including you, can read your memories. There is no way to recover it.</source>
         <translation>为配置“%1”选择一个新口令。所有内容都会用它重新加密；没有它，任何人（包括你自己）都无法读取你的记忆，而且无法找回。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="218" />
+        <location filename="../../desktop_mem/ui/app.py" line="217" />
         <source>Change the key</source>
         <translation>更换密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="219" />
+        <location filename="../../desktop_mem/ui/app.py" line="218" />
         <source>Wait for the answer to finish, then change the key.</source>
         <translation>请等回答结束后再更换密钥。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="226" />
+        <location filename="../../desktop_mem/ui/app.py" line="225" />
         <source>Re-encrypting your memories…</source>
         <translation>正在重新加密你的记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="243" />
+        <location filename="../../desktop_mem/ui/app.py" line="242" />
         <source>The key was not changed</source>
         <translation>密钥没有更改</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="263" />
+        <location filename="../../desktop_mem/ui/app.py" line="262" />
         <source>Your memories were re-encrypted; the old key no longer opens them.</source>
         <translation>你的记忆已重新加密；旧密钥已无法打开它们。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="291" />
+        <location filename="../../desktop_mem/ui/app.py" line="290" />
         <source>Replace the memories and conversations of the profile “%1” with this backup (%2)? What the profile holds now is deleted.</source>
         <translation>用这个备份（%2）替换配置“%1”的记忆和对话吗？配置中现有的内容会被删除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="324" />
+        <location filename="../../desktop_mem/ui/app.py" line="323" />
         <source>The backup was restored.</source>
         <translation>备份已恢复。</translation>
     </message>
@@ -4027,12 +4030,12 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>backup</name>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="189" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="191" />
         <source>Restore a backup</source>
         <translation>恢复备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/backup_ui.py" line="191" />
+        <location filename="../../desktop_mem/ui/backup_ui.py" line="193" />
         <source>desktop-mem backups (*.dmbackup)</source>
         <translation>desktop-mem 备份 (*.dmbackup)</translation>
     </message>
@@ -4040,62 +4043,62 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>cards</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="47" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="46" />
         <source>weak match</source>
         <translation>弱匹配</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="53" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="52" />
         <source>health</source>
         <translation>健康</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="54" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="53" />
         <source>diet</source>
         <translation>饮食</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="55" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="54" />
         <source>accessibility</source>
         <translation>无障碍需求</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="57" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="56" />
         <source>you asked</source>
         <translation>你的要求</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="64" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="63" />
         <source>always given: %1</source>
         <translation>始终提供：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="76" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="75" />
         <source>from another computer</source>
         <translation>来自另一台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="77" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="76" />
         <source>from %1</source>
         <translation>来自 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="95" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="94" />
         <source>⇄ edited on two computers</source>
         <translation>⇄ 在两台电脑上同时编辑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="97" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="96" />
         <source>★ pinned</source>
         <translation>★ 置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="104" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="103" />
         <source>expired</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="107" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="106" />
         <source>until %1</source>
         <translation>有效至 %1</translation>
     </message>

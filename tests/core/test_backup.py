@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from desktop_mem.core.config import Config
-from desktop_mem.core.db import backup
+from desktop_mem.core.db import backup, backup_folder
 from desktop_mem.core.errors import UsageError
 from desktop_mem.core.keys import recovery
 from desktop_mem.core.keys.vault import Vault, read_sidecar
@@ -219,14 +219,14 @@ def test_a_folder_keeps_the_newest_backups(config: Config, vault: Vault, tmp_pat
     (folder / "unrelated.txt").write_text("keep me")
     with Profile.open(config, vault) as prof:
         prof.memories.add(NewMemory("one memory to keep"))
-        made = [backup.back_up_to_folder(prof.db, folder, keep=2).path for _ in range(4)]
-        kept = backup.list_backups(folder, "default")
+        made = [backup_folder.back_up_to_folder(prof.db, folder, keep=2).path for _ in range(4)]
+        kept = backup_folder.list_backups(folder, "default")
     assert [b.path for b in kept] == made[:1:-1]  # the two newest, newest first
     assert sorted(p.name for p in folder.iterdir() if not p.name.endswith(".dmbackup")) == [
         "unrelated.txt"
     ]
     with pytest.raises(UsageError, match="does not exist"), Profile.open(config, vault) as prof:
-        backup.back_up_to_folder(prof.db, tmp_path / "unplugged", keep=2)
+        backup_folder.back_up_to_folder(prof.db, tmp_path / "unplugged", keep=2)
 
 
 def test_a_new_code_replaces_the_old_one(run: Run, isolated: MemoryKeyring, home: Path) -> None:

@@ -22,7 +22,7 @@ import pytest
 
 from desktop_mem.core import paths
 from desktop_mem.core.config import Config
-from desktop_mem.core.db import backup
+from desktop_mem.core.db import backup_folder
 from desktop_mem.core.db.backup import MAGIC, read_header, write_backup
 from desktop_mem.core.db.recovery import recover_key
 from desktop_mem.core.db.rekey import change_key
@@ -322,17 +322,17 @@ def test_files_planted_in_the_backup_folder_neither_stop_nor_delete_the_backups(
     folder.mkdir(parents=True)
     with Profile.open(config, vault) as prof:
         prof.memories.add(NewMemory(TEXT))
-        first = backup.back_up_to_folder(prof.db, folder, keep=2).path
+        first = backup_folder.back_up_to_folder(prof.db, folder, keep=2).path
         for n in range(3):
             _rewrite_header(
                 first, folder / f"desktop-mem-default-2099010{n}-000000.dmbackup",
                 {"created_at": f"2099-01-0{n + 1}T00:00:00+00:00", "version": 1}, ("seal",),
             )  # fmt: skip
-        second = backup.back_up_to_folder(prof.db, folder, keep=2).path
-        third = backup.back_up_to_folder(prof.db, folder, keep=2).path
+        second = backup_folder.back_up_to_folder(prof.db, folder, keep=2).path
+        third = backup_folder.back_up_to_folder(prof.db, folder, keep=2).path
         assert not first.exists() and second.exists() and third.exists()  # the newest two
         assert len(list(folder.glob("desktop-mem-default-2099*"))) == 3  # not ours: left
-        own = backup.list_backups(folder, "default", prof.db._key)
+        own = backup_folder.list_backups(folder, "default", prof.db._key)
         assert [b.path for b in own] == [third, second]
         assert own[0].created_at < "2099"  # what the daily check sees as the last one
     report.add("backup_folder", 3)
@@ -351,18 +351,18 @@ def test_a_thousand_forged_headers_cannot_freeze_the_daily_check(
     folder.mkdir()
     with Profile.open(cfg, vault) as prof:
         prof.memories.add(NewMemory(TEXT))
-        real = backup.back_up_to_folder(prof.db, folder, keep=3).path
+        real = backup_folder.back_up_to_folder(prof.db, folder, keep=3).path
         for n in range(40):
             _rewrite_header(
                 real, folder / f"desktop-mem-default-forged-{n:02}.dmbackup",
                 {"created_at": later(real, n + 1), "seal": "0" * 64}, (),
             )  # fmt: skip
-        seen = len(backup._SEALED)
-        assert backup.newest_backup(folder, "default", prof.db._key) is None
-        assert len(backup._SEALED) - seen == 4  # four derivations, not forty
+        seen = len(backup_folder._SEALED)
+        assert backup_folder.newest_backup(folder, "default", prof.db._key) is None
+        assert len(backup_folder._SEALED) - seen == 4  # four derivations, not forty
         for forged in folder.glob("*forged*"):
             forged.unlink()
-        newest = backup.newest_backup(folder, "default", prof.db._key)
+        newest = backup_folder.newest_backup(folder, "default", prof.db._key)
         assert newest is not None and newest.path == real
     report.add("backup_folder")
 

@@ -13,6 +13,7 @@ from desktop_mem.api import MemoryLayer
 from desktop_mem.core.chat.read_path import Budget, ContextBuilder, TokenCounter
 from desktop_mem.core.chat.session import ChatSession
 from desktop_mem.core.memory import care
+from desktop_mem.core.memory.care import reading
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.models.llm import OllamaChat
 from desktop_mem.core.profile import Profile
@@ -176,7 +177,7 @@ def test_a_rule_is_tried_only_where_it_could_match(monkeypatch: pytest.MonkeyPat
     for name in ("dev.json", "heldout.json"):
         data = json.loads((CARE_DATA.parent / "personal" / name).read_text("utf-8"))
         everyday += [m["text"] for m in data["memories"] + data["padding"]]
-    rules_tried = [len(care._candidates(care._plain(t).lower())) for t in everyday]
+    rules_tried = [len(care._candidates(reading.plain_text(t).lower())) for t in everyday]
     assert sum(rules_tried) / len(everyday) < 1.0, "rules tried per everyday memory"
     gated = [care.recognise(t) for t in texts + everyday]
     monkeypatch.setattr(care, "_candidates", lambda lower: list(care._RULES))
@@ -187,10 +188,10 @@ def test_a_misspelt_care_word_is_read_and_a_real_word_is_not_changed() -> None:
     for typo, word in (("alergic", "allergic"), ("pregant", "pregnant"), ("hights", "heights"),
                        ("afriad", "afraid"), ("diabeties", "diabetes"), ("astma", "asthma"),
                        ("vegeterian", "vegetarian"), ("sertaline", "sertraline")):  # fmt: skip
-        assert care._plain(f"I'm {typo}") == f"I'm {word}"
+        assert reading.plain_text(f"I'm {typo}") == f"I'm {word}"
     for real in ("meditation", "mediation", "weights", "addition", "painting", "terrifies",
                  "allergen", "recovery", "seizure", "height"):  # fmt: skip
-        assert care._plain(real) == real
+        assert reading.plain_text(real) == real
 
 
 def test_recognised_whatever_wrote_the_memory(profile: Profile) -> None:

@@ -8,7 +8,7 @@ import pytest
 import sqlcipher3
 
 from desktop_mem.core.db import migrations
-from desktop_mem.core.db.database import open_profile
+from desktop_mem.core.db.opening import open_profile
 from desktop_mem.core.errors import DesktopMemError, WrongKey
 from desktop_mem.core.events import Events
 from desktop_mem.core.keys.vault import Vault

@@ -14,8 +14,8 @@ import pytest
 from desktop_mem.core import paths
 from desktop_mem.core.config import Config
 from desktop_mem.core.db import database as dbmod
-from desktop_mem.core.db.database import open_profile
 from desktop_mem.core.db.files import OLD_SUFFIX, ProfileLock, sibling
+from desktop_mem.core.db.opening import open_profile
 from desktop_mem.core.db.rekey import change_key
 from desktop_mem.core.errors import DatabaseCorrupt, ProfileBusy, UsageError, WrongKey
 from desktop_mem.core.keys.vault import SERVICE, Vault, read_sidecar

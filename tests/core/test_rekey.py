@@ -9,8 +9,8 @@ import pytest
 
 from desktop_mem.core import paths
 from desktop_mem.core.config import Config
-from desktop_mem.core.db.database import open_profile
 from desktop_mem.core.db.files import OLD_SUFFIX, REKEY_SUFFIX
+from desktop_mem.core.db.opening import open_profile
 from desktop_mem.core.db.rekey import change_key
 from desktop_mem.core.errors import KeyMissing, ProfileBusy, UsageError, WrongKey
 from desktop_mem.core.keys.vault import SERVICE, Vault, read_key_mode, read_sidecar

@@ -11,7 +11,7 @@ import keyring.backends.null
 import pytest
 
 from desktop_mem.core import paths
-from desktop_mem.core.db.database import open_profile
+from desktop_mem.core.db.opening import open_profile
 from desktop_mem.core.errors import (
     EXIT_LOCKED,
     KeyMissing,

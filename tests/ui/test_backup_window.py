@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from desktop_mem.core.config import Config
-from desktop_mem.core.db import backup
+from desktop_mem.core.db import backup, backup_folder
 from desktop_mem.core.keys.vault import Vault
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
@@ -125,13 +125,13 @@ def test_back_up_now_and_the_daily_backup(
     page.now.click()
     qtbot.waitUntil(lambda: page.now.isEnabled(), timeout=10000)
     assert "Backed up to" in page.status.text()
-    (first,) = backup.list_backups(folder, "default")
+    (first,) = backup_folder.list_backups(folder, "default")
     settings = prof.settings
     settings.set("backup_daily", True)
     assert not controller.due()  # backed up a moment ago
     assert controller.run_if_due(now=datetime.now(UTC) + timedelta(days=1, minutes=1))
     qtbot.waitUntil(lambda: not controller.running, timeout=10000)
-    assert len(backup.list_backups(folder, "default")) == 2
+    assert len(backup_folder.list_backups(folder, "default")) == 2
     folder.rename(tmp_path / "unplugged")  # the drive is gone: said, not raised
     failures: list[str] = []
     controller.failed.connect(failures.append)
@@ -214,7 +214,7 @@ def test_the_backup_tab_knows_the_folders_backups_and_restore_starts_there(
     folder = tmp_path / "Sync"
     folder.mkdir()
     prof.settings.set("backup_folder", str(folder))
-    backup.back_up_to_folder(prof.db, folder, keep=3)  # by the command line, say
+    backup_folder.back_up_to_folder(prof.db, folder, keep=3)  # by the command line, say
     prof.settings.set("last_backup_at", "")  # what this profile's own settings remember
     controller = BackupController(Context(Service(prof), app_settings(config.home)))
     page = BackupPage(controller, True)

@@ -169,7 +169,7 @@ def test_incognito_in_the_window(qtbot: Any, window: MainWindow, fake_ollama: Fa
     window.context.app.profile.memories.add(NewMemory("Allergic to peanuts", pinned=True))
     window.conversations.new_conversation(incognito=True)
     assert window.chat.incognito_badge.isVisibleTo(window)
-    assert "incognito" in window.memory_status.text()
+    assert "incognito" in window.status_bar.memory_status.text()
     send(qtbot, window, "a secret I will not keep")
     assert window.chat.messages[-1].text() == "You said: a secret I will not keep"
     assert window.context.app.profile.conversations.list() == []

@@ -32,15 +32,17 @@ def test_the_status_bar_follows_a_download(
     w = MainWindow(Service(profile), app_settings(home))
     qtbot.addWidget(w)
     said: list[str] = []
-    w.work_bar.valueChanged.connect(lambda _: said.append(w.ollama_status.text()))
+    w.status_bar.work_bar.valueChanged.connect(
+        lambda _: said.append(w.status_bar.ollama_status.text())
+    )
     w.show()
     qtbot.waitUntil(lambda: "llama3.2:3b" in w.context.server.models, timeout=10000)
     idle(qtbot, w)
     assert asked and said, "offered, and downloaded with progress"
     assert all("not installed" not in s and "Download" not in s for s in said), said
     assert any("downloading llama3.2:3b (" in s for s in said), said
-    assert "downloading" not in w.ollama_status.text()
-    assert w.ollama_status.text() == "● Connected · llama3.2:3b"
+    assert "downloading" not in w.status_bar.ollama_status.text()
+    assert w.status_bar.ollama_status.text() == "● Connected · llama3.2:3b"
 
 
 def test_the_status_bar_follows_the_embedding_models_download(
@@ -61,7 +63,9 @@ def test_the_status_bar_follows_the_embedding_models_download(
         w = MainWindow(Service(profile), app_settings(home))
         qtbot.addWidget(w)
         said: list[str] = []
-        w.work_bar.valueChanged.connect(lambda _: said.append(w.ollama_status.text()))
+        w.status_bar.work_bar.valueChanged.connect(
+            lambda _: said.append(w.status_bar.ollama_status.text())
+        )
         w.show()
         qtbot.waitUntil(lambda: not w.context.server.embed_missing and bool(said), timeout=15000)
         idle(qtbot, w)

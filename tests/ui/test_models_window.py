@@ -59,7 +59,7 @@ def test_a_missing_embedding_model_is_offered_downloaded_and_everything_indexed(
     w = MainWindow(Service(profile), app_settings(home))
     qtbot.addWidget(w)
     progress: list[int] = []
-    w.work_bar.valueChanged.connect(progress.append)
+    w.status_bar.work_bar.valueChanged.connect(progress.append)
     w.show()
     qtbot.waitUntil(lambda: bool(asked), timeout=10000)
     assert "bge-m3 (a 1.2 GB download)" in asked[0]
@@ -67,7 +67,10 @@ def test_a_missing_embedding_model_is_offered_downloaded_and_everything_indexed(
     idle(qtbot, w)
     assert "/api/pull" in fake_ollama.paths() and progress, "downloaded and indexed, with progress"
     assert "Indexed: 3 items can now be found by meaning too." in w.statusBar().currentMessage()
-    assert "Download" not in w.ollama_status.text() and "not indexed" not in w.ollama_status.text()
+    assert (
+        "Download" not in w.status_bar.ollama_status.text()
+        and "not indexed" not in w.status_bar.ollama_status.text()
+    )
     hits = profile.search.search("where does my sister live").hits
     assert hits and "vector" in hits[0].signals, "found by meaning now"
     w.close()
@@ -99,7 +102,7 @@ def test_choosing_another_embedding_model_downloads_it_and_reindexes_every_tier(
     asked: list[str] = []
     press_in_next_box(Qt.Key.Key_Return, asked)
     progress: list[int] = []
-    window.work_bar.valueChanged.connect(progress.append)
+    window.status_bar.work_bar.valueChanged.connect(progress.append)
     window.settings.change_embedding_model("nomic-embed-text")  # not on the server yet
     qtbot.waitUntil(lambda: profile.embedder.model == "nomic-embed-text", timeout=15000)
     idle(qtbot, window)
@@ -159,11 +162,15 @@ def test_a_declined_download_is_not_asked_again_after_a_language_change(
             QMessageBox.StandardButton.No,
         )  # fmt: skip
         running.set_language("zh_CN")
-        qtbot.waitUntil(lambda: "已连接" in running.window.ollama_status.text(), timeout=5000)
+        qtbot.waitUntil(
+            lambda: "已连接" in running.window.status_bar.ollama_status.text(), timeout=5000
+        )
         idle(qtbot, running.window)
-        assert 'href="pull"' in running.window.ollama_status.text(), "the link stays"
+        assert 'href="pull"' in running.window.status_bar.ollama_status.text(), "the link stays"
         running.set_language("en")
-        qtbot.waitUntil(lambda: "Connected" in running.window.ollama_status.text(), timeout=5000)
+        qtbot.waitUntil(
+            lambda: "Connected" in running.window.status_bar.ollama_status.text(), timeout=5000
+        )
         idle(qtbot, running.window)
         assert len(asked) == 1, asked
     finally:

@@ -100,8 +100,8 @@ def test_set_up_then_join_with_a_pairing_code_and_memories_reach_the_other_windo
     assert laptop_page.folder.text() == str(folder)
     assert laptop_page.my_name.text() == "laptop"
     assert laptop.syncing.timer.isActive()  # passes in the background from now on
-    qtbot.waitUntil(lambda: laptop.sync_status.isVisible(), timeout=WAIT)
-    assert "no other computer" in laptop.sync_status.text()
+    qtbot.waitUntil(lambda: laptop.status_bar.sync_status.isVisible(), timeout=WAIT)
+    assert "no other computer" in laptop.status_bar.sync_status.text()
 
     # a pairing code, shown large on the first computer
     qtbot.mouseClick(laptop_page.pair_button, Qt.MouseButton.LeftButton)
@@ -141,7 +141,7 @@ def test_set_up_then_join_with_a_pairing_code_and_memories_reach_the_other_windo
     assert joined.startswith("desktop joined the sync with the pairing code shown on laptop at")
     desktop.syncing.run_pass()
     qtbot.waitUntil(lambda: "Synced with laptop" in desktop_page.state.text(), timeout=WAIT)
-    assert desktop_page.state.text() == desktop.sync_status.text()
+    assert desktop_page.state.text() == desktop.status_bar.sync_status.text()
     assert desktop_page.off_page.code.text() == ""  # the code is not left on the screen
     # what the laptop held is in the desktop's browser (the core announced it)
     qtbot.waitUntil(lambda: "I keep bees in Hangzhou" in texts(desktop), timeout=WAIT)
@@ -167,7 +167,9 @@ def test_set_up_then_join_with_a_pairing_code_and_memories_reach_the_other_windo
     assert laptop.browser.drawer.computer.isHidden()  # made here: nothing to say
 
     # the status bar says with whom it synced
-    qtbot.waitUntil(lambda: "Synced with desktop" in laptop.sync_status.text(), timeout=WAIT)
+    qtbot.waitUntil(
+        lambda: "Synced with desktop" in laptop.status_bar.sync_status.text(), timeout=WAIT
+    )
     laptop_page.refresh()
     idle(qtbot)
     assert "desktop" in laptop_page.remove_buttons
@@ -239,7 +241,7 @@ def test_a_missing_folder_is_said_once_in_the_status_bar_in_the_windows_words(
 ) -> None:
     page = page_of(qtbot, window)
     set_up(qtbot, page, folder, "laptop")
-    qtbot.waitUntil(lambda: "Sync on" in window.sync_status.text(), timeout=WAIT)
+    qtbot.waitUntil(lambda: "Sync on" in window.status_bar.sync_status.text(), timeout=WAIT)
     said: list[str] = []
     window.context.hub.status.connect(lambda text, _ms: said.append(text))
     folder.rename(folder.with_name("Sync-moved"))  # a drive not connected
@@ -252,9 +254,9 @@ def test_a_missing_folder_is_said_once_in_the_status_bar_in_the_windows_words(
     assert "is not there" in text and "put the folder back" in text
     assert "desktop-mem " not in text and "DESKTOP_MEM" not in text  # no command, no variable
     # the line that stays is short, in the error colour, with the sentence in its tooltip
-    assert window.sync_status.text() == "Not synced: see Settings > Sync"
-    assert window.sync_status.toolTip() == text
-    assert window.sync_status.objectName() == "status"
+    assert window.status_bar.sync_status.text() == "Not synced: see Settings > Sync"
+    assert window.status_bar.sync_status.toolTip() == text
+    assert window.status_bar.sync_status.objectName() == "status"
     assert QApplication.activeModalWidget() is None  # never a box every 10 s
     page.refresh()
     idle(qtbot)
@@ -270,7 +272,7 @@ def test_a_missing_folder_is_said_once_in_the_status_bar_in_the_windows_words(
     folder.with_name("Sync-moved").rename(folder)  # back: the next pass clears it
     window.syncing.run_pass()
     qtbot.waitUntil(lambda: not window.syncing.error and not window.syncing.running, timeout=WAIT)
-    assert "Sync on" in window.sync_status.text()
+    assert "Sync on" in window.status_bar.sync_status.text()
     assert not page.error_line.isVisible()
 
 
@@ -311,7 +313,7 @@ def test_a_long_sync_error_is_cut_with_an_ellipsis_at_800x600(
     full = window.syncing.error
     # cut with "…" beside the short line, the whole sentence in the tooltip
     assert shown.endswith("…") and full.startswith(shown[:-1])
-    room = bar.width() - window.sync_status.width()
+    room = bar.width() - window.status_bar.sync_status.width()
     assert bar.fontMetrics().horizontalAdvance(shown) < room
     assert bar.toolTip() == full
     bar.clearMessage()
@@ -357,7 +359,8 @@ def test_remove_a_computer_after_confirming_then_turn_off(
     qtbot.waitUntil(lambda: "desktop" not in laptop_page.remove_buttons, timeout=WAIT)
     window.syncing.run_pass()  # one did join: it was taken out, not "has not joined yet"
     qtbot.waitUntil(
-        lambda: window.sync_status.text() == "Sync on · no other computer syncs now", timeout=WAIT
+        lambda: window.status_bar.sync_status.text() == "Sync on · no other computer syncs now",
+        timeout=WAIT,
     )
 
     # the desktop hears it at its next pass: only joining again (or turning off) is
@@ -397,7 +400,7 @@ def test_remove_a_computer_after_confirming_then_turn_off(
     qtbot.waitUntil(lambda: not laptop_page.showing_on(), timeout=WAIT)
     assert not window.context.app.sync.enabled
     assert not window.syncing.timer.isActive()
-    qtbot.waitUntil(lambda: window.sync_status.isHidden(), timeout=WAIT)
+    qtbot.waitUntil(lambda: window.status_bar.sync_status.isHidden(), timeout=WAIT)
     assert laptop_page.off_page.name.text() == "laptop"  # its name is offered again, not forgotten
 
 
@@ -551,7 +554,9 @@ def test_the_status_says_synced_only_once_the_other_has_taken_in_everything(
         w.syncing.stop()
     idle(qtbot)
     laptop.syncing.run_pass()
-    qtbot.waitUntil(lambda: "Synced with desktop" in laptop.sync_status.text(), timeout=WAIT)
+    qtbot.waitUntil(
+        lambda: "Synced with desktop" in laptop.status_bar.sync_status.text(), timeout=WAIT
+    )
     for text in ("I keep bees", "I play the cello", "我喜欢喝绿茶"):
         laptop.context.app.memories.add(NewMemory(text))
     laptop.syncing.run_pass()
@@ -560,10 +565,12 @@ def test_the_status_says_synced_only_once_the_other_has_taken_in_everything(
     clock = SyncWords().clock(since)
     assert len(clock) == 5  # "14:02": written today
     line = f"desktop has not yet received your last 3 changes (since {clock})"
-    qtbot.waitUntil(lambda: laptop.sync_status.text() == line, timeout=WAIT)
-    tip = laptop.sync_status.toolTip()
+    qtbot.waitUntil(lambda: laptop.status_bar.sync_status.text() == line, timeout=WAIT)
+    tip = laptop.status_bar.sync_status.toolTip()
     assert tip.startswith(line + ". Check that desktop is switched on")
-    assert laptop.sync_status.objectName() == ""  # not a failure: not in the error colour
+    assert (
+        laptop.status_bar.sync_status.objectName() == ""
+    )  # not a failure: not in the error colour
     page = page_of(qtbot, laptop)
     assert page.state.text() == line
     assert page.advice_line.isVisible()  # what to do, said on the page too
@@ -575,7 +582,7 @@ def test_the_status_says_synced_only_once_the_other_has_taken_in_everything(
     idle(qtbot)
     laptop.syncing.run_pass()
     qtbot.waitUntil(
-        lambda: laptop.sync_status.text() == "Synced with desktop just now", timeout=WAIT
+        lambda: laptop.status_bar.sync_status.text() == "Synced with desktop just now", timeout=WAIT
     )
     page.refresh()
     idle(qtbot)
@@ -586,10 +593,11 @@ def test_the_status_says_synced_only_once_the_other_has_taken_in_everything(
     # taken out: gone from the line at once, before any pass
     laptop.context.app.sync.remove("desktop")
     qtbot.waitUntil(
-        lambda: laptop.sync_status.text() == "Sync on · no other computer syncs now", timeout=WAIT
+        lambda: laptop.status_bar.sync_status.text() == "Sync on · no other computer syncs now",
+        timeout=WAIT,
     )
     assert not laptop.syncing.running
-    qtbot.waitUntil(lambda: page.state.text() == laptop.sync_status.text(), timeout=WAIT)
+    qtbot.waitUntil(lambda: page.state.text() == laptop.status_bar.sync_status.text(), timeout=WAIT)
 
 
 def test_a_damaged_file_is_said_in_words_a_user_can_act_on_and_mended(

@@ -21,7 +21,7 @@ def test_nothing_learned_is_said_under_the_answer_with_retry(
     answer = window.chat.messages[1]
     notice = answer.notice.text()
     assert "Nothing was learned from this message" in notice and 'href="retry"' in notice
-    assert "1 message not yet learned from" in window.memory_status.text()
+    assert "1 message not yet learned from" in window.status_bar.memory_status.text()
     assert window.context.app.profile.memories.count() == 0
     # Retry, once the model answers properly
     fake_ollama.invalid_json = False
@@ -31,7 +31,7 @@ def test_nothing_learned_is_said_under_the_answer_with_retry(
     assert (
         "Remembered" in answer.notice.text() and "Nothing was learned" not in answer.notice.text()
     )
-    assert "not yet learned" not in window.memory_status.text()
+    assert "not yet learned" not in window.status_bar.memory_status.text()
     assert window.context.app.profile.memories.count() == 1
 
 
@@ -40,11 +40,13 @@ def test_a_short_keep_alive_is_said_in_the_status(
 ) -> None:
     fake_ollama.scheduler.keep_alive = 30
     send(qtbot, window, "hello")
-    qtbot.waitUntil(lambda: "keep-alive" in window.ollama_status.text(), timeout=5000)
-    assert "every turn waits for it to load again" in window.ollama_status.text()
+    qtbot.waitUntil(lambda: "keep-alive" in window.status_bar.ollama_status.text(), timeout=5000)
+    assert "every turn waits for it to load again" in window.status_bar.ollama_status.text()
     fake_ollama.scheduler.keep_alive = 300
     send(qtbot, window, "hello again")
-    qtbot.waitUntil(lambda: "keep-alive" not in window.ollama_status.text(), timeout=5000)
+    qtbot.waitUntil(
+        lambda: "keep-alive" not in window.status_bar.ollama_status.text(), timeout=5000
+    )
 
 
 def test_search_is_prepared_before_the_first_message(

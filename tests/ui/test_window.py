@@ -35,7 +35,7 @@ def test_ollama_down_shows_the_offline_screen_and_retry_recovers(
     assert w.offline.detail.text() == "Nothing answers at http://127.0.0.1:9."
     said = " ".join(label.text() for label in w.offline.findChildren(QLabel))
     assert said.count("ollama.com") == 1, "the start instructions are given once"
-    assert "not connected" in w.ollama_status.text()
+    assert "not connected" in w.status_bar.ollama_status.text()
     profile.set_ollama_host(fake_ollama.url)  # as Settings does when the user fixes it
     w.connection.use_model(None)
     w.offline.retry_button.click()
@@ -78,7 +78,9 @@ def test_a_missing_embedding_model_is_said_pulled_and_then_indexes(
 
     def question(_parent: Any, title: str, text: str, *a: Any, **k: Any) -> Any:
         asked.append(text)
-        assert "Download fake-embed" in w.ollama_status.text(), "the status bar says so too"
+        assert "Download fake-embed" in w.status_bar.ollama_status.text(), (
+            "the status bar says so too"
+        )
         return QMessageBox.StandardButton.Yes
 
     monkeypatch.setattr(QMessageBox, "question", question)
@@ -89,7 +91,7 @@ def test_a_missing_embedding_model_is_said_pulled_and_then_indexes(
     assert "embedding model fake-embed is not installed" in asked[0]
     qtbot.waitUntil(lambda: profile.memories.unindexed_count() == 0, timeout=10000)
     assert "/api/pull" in fake_ollama.paths()
-    qtbot.waitUntil(lambda: "Download" not in w.ollama_status.text(), timeout=10000)
+    qtbot.waitUntil(lambda: "Download" not in w.status_bar.ollama_status.text(), timeout=10000)
     idle(qtbot, w)
     assert [h.memory.text for h in profile.search.search("where does my sister live").hits]
     w.close()
@@ -153,7 +155,9 @@ def test_language_switch_rebuilds_the_window_in_chinese(
         running.set_language("zh_CN")
         assert running.window.chat.send_button.text() == "发送"
         assert running.window.menuBar().actions()[0].text() == "聊天(&C)"
-        qtbot.waitUntil(lambda: "已连接" in running.window.ollama_status.text(), timeout=5000)
+        qtbot.waitUntil(
+            lambda: "已连接" in running.window.status_bar.ollama_status.text(), timeout=5000
+        )
         idle(qtbot, running.window)
     finally:
         install_language(app, "en")
@@ -196,7 +200,7 @@ def test_settings_apply(qtbot: Any, window: MainWindow, fake_ollama: FakeOllama)
     idle(qtbot, window)
     assert (
         window.context.app.profile.settings.get("auto_memory") is False
-        and "off" in window.memory_status.text()
+        and "off" in window.status_bar.memory_status.text()
     )
     assert window.context.app.profile.settings.get("context_tokens") == 4096
     assert seen == ["dark"]
@@ -238,7 +242,7 @@ def test_changing_the_embedding_model_reindexes_with_progress(
     )
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     progress: list[int] = []
-    window.work_bar.valueChanged.connect(progress.append)
+    window.status_bar.work_bar.valueChanged.connect(progress.append)
     window.settings.change_embedding_model("fake-embed-2")
     qtbot.waitUntil(
         lambda: window.context.app.profile.memories.index.model == "fake-embed-2", timeout=10000
@@ -635,7 +639,7 @@ def test_a_5_gb_download_shows_its_true_progress(
     def work(text: Any, done: int, total: int) -> None:
         seen.append((text, done, total))
         if text is not None and total:
-            bars.append(w.work_bar.value())
+            bars.append(w.status_bar.work_bar.value())
 
     w.context.hub.work.connect(work)
     w.show()
@@ -708,13 +712,15 @@ def test_the_status_bar_says_the_chat_model_is_not_installed_and_offers_it(
     w.show()
     qtbot.waitUntil(lambda: bool(asked), timeout=10000)
     idle(qtbot, w)
-    status = w.ollama_status.text()
+    status = w.status_bar.ollama_status.text()
     assert "qwen2.5:7b is not installed" in status and "Download qwen2.5:7b" in status
     assert "Connected · qwen2.5:7b<" not in status + "<"
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
-    w.ollama_status.linkActivated.emit("pull-chat")
+    w.status_bar.ollama_status.linkActivated.emit("pull-chat")
     qtbot.waitUntil(lambda: "qwen2.5:7b" in w.context.server.models, timeout=10000)
-    qtbot.waitUntil(lambda: w.ollama_status.text() == "● Connected · qwen2.5:7b", timeout=10000)
+    qtbot.waitUntil(
+        lambda: w.status_bar.ollama_status.text() == "● Connected · qwen2.5:7b", timeout=10000
+    )
     idle(qtbot, w)
 
 
@@ -723,16 +729,16 @@ def test_the_status_bar_says_the_server_answers_with_an_error(
 ) -> None:
     """Every request failing with HTTP 500 is not "Connected": the status bar says the
     server answers with an error (the error in its tooltip) until a request succeeds."""
-    assert window.ollama_status.text() == "● Connected · qwen2.5:7b"
+    assert window.status_bar.ollama_status.text() == "● Connected · qwen2.5:7b"
     fake_ollama.fail_next(500, times=3, paths=("/api/chat",))
     send(qtbot, window, "hello")
     assert window.chat.messages[-1].status.text()
-    status = window.ollama_status.text()
+    status = window.status_bar.ollama_status.text()
     assert status == "⚠ The model server answers with an error · qwen2.5:7b", status
-    assert window.ollama_status.toolTip() == window.chat.messages[-1].status.text()
+    assert window.status_bar.ollama_status.toolTip() == window.chat.messages[-1].status.text()
     fake_ollama.faults.clear()
     send(qtbot, window, "hello again")
-    assert window.ollama_status.text() == "● Connected · qwen2.5:7b"
+    assert window.status_bar.ollama_status.text() == "● Connected · qwen2.5:7b"
 
 
 @pytest.mark.parametrize("language", ["en", "zh_CN"])
@@ -813,9 +819,13 @@ def test_a_model_list_answered_with_an_error_is_not_said_to_be_missing(
     qtbot.addWidget(w)
     w.show()
     qtbot.waitUntil(lambda: not w.context.server.checking, timeout=10000)
-    assert w.ollama_status.text() == "⚠ The model server answers with an error · qwen2.5:7b"
-    assert "injected fault" in w.ollama_status.toolTip()
-    assert "the list of models" in w.ollama_status.toolTip()  # what failed, not "the chat"
+    assert (
+        w.status_bar.ollama_status.text() == "⚠ The model server answers with an error · qwen2.5:7b"
+    )
+    assert "injected fault" in w.status_bar.ollama_status.toolTip()
+    assert (
+        "the list of models" in w.status_bar.ollama_status.toolTip()
+    )  # what failed, not "the chat"
     assert w.centre.currentWidget() is w.offline  # nothing to chat with: the page says why
     assert w.offline.title.text() == "The model server answers with an error"
     assert w.offline.how.isHidden(), "no instructions to install or start it"

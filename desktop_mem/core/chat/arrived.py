@@ -15,11 +15,10 @@ from typing import TYPE_CHECKING, Any
 from desktop_mem.core import textproc
 
 if TYPE_CHECKING:
+    from desktop_mem.core.db.connection import Connection
     from desktop_mem.core.db.database import Database
     from desktop_mem.core.db.vectors import VectorIndex
     from desktop_mem.core.events import Events
-
-    Conn = Any  # the profile's sqlcipher3 connection, inside the caller's transaction
 
 
 @dataclass(frozen=True)
@@ -71,9 +70,9 @@ class ArrivedConversations:
 
     if TYPE_CHECKING:  # the store's own
 
-        def _mark_shown(self, conn: Conn, conversation_id: int) -> None: ...
+        def _mark_shown(self, conn: Connection, conversation_id: int) -> None: ...
 
-        def _purge_messages(self, conn: Conn, ids: Sequence[int]) -> None: ...
+        def _purge_messages(self, conn: Connection, ids: Sequence[int]) -> None: ...
 
     # -- announced after the caller's commit --------------------------------------------
 
@@ -88,7 +87,7 @@ class ArrivedConversations:
 
     # -- sync ----------------------------------------------------------------------------
 
-    def put_arrived_conversation(self, conn: Conn, uid: str, c: ArrivedConversation) -> int:
+    def put_arrived_conversation(self, conn: Connection, uid: str, c: ArrivedConversation) -> int:
         """Write a conversation as another computer has it (new, or its fields replaced);
         its id."""
         fields = (
@@ -114,7 +113,7 @@ class ArrivedConversations:
         self.db.after_commit(self._changed, [cid])
         return cid
 
-    def remove_arrived_conversation(self, conn: Conn, conversation_id: int) -> None:
+    def remove_arrived_conversation(self, conn: Connection, conversation_id: int) -> None:
         """A conversation deleted elsewhere: it and its messages purged, as here."""
         ids = [
             r[0]
@@ -129,7 +128,7 @@ class ArrivedConversations:
 
     def put_arrived_message(
         self,
-        conn: Conn,
+        conn: Connection,
         uid: str,
         conversation_id: int,
         m: ArrivedMessage,
@@ -179,7 +178,7 @@ class ArrivedConversations:
         return mid, searched
 
     def link_answers(
-        self, conn: Conn, used: Iterable[UsedLink], recalled: Iterable[RecalledLink]
+        self, conn: Connection, used: Iterable[UsedLink], recalled: Iterable[RecalledLink]
     ) -> None:
         """What answers were given: memories, and earlier messages (each link once)."""
         conn.executemany(
@@ -193,7 +192,7 @@ class ArrivedConversations:
             list(recalled),
         )
 
-    def purge_rows(self, conn: Conn, ids: Sequence[int]) -> None:
+    def purge_rows(self, conn: Connection, ids: Sequence[int]) -> None:
         """Purge messages deleted elsewhere, as `delete_messages` does here."""
         if not ids:
             return
@@ -207,17 +206,17 @@ class ArrivedConversations:
         self._purge_messages(conn, ids)
         self.db.after_commit(self._changed, sorted(touched))
 
-    def mark_shown(self, conn: Conn, conversation_id: int) -> None:
+    def mark_shown(self, conn: Connection, conversation_id: int) -> None:
         self._mark_shown(conn, conversation_id)
 
-    def index_text(self, conn: Conn, message_id: int, content: str) -> None:
+    def index_text(self, conn: Connection, message_id: int, content: str) -> None:
         """Index a message written by sync (its vector comes later: `index_vectors`)."""
         conn.execute(
             "INSERT INTO messages_fts(rowid, content) VALUES (?, ?)",
             (message_id, textproc.fts_document(content)),
         )
 
-    def index_texts(self, conn: Conn, items: Sequence[tuple[int, str]]) -> None:
+    def index_texts(self, conn: Connection, items: Sequence[tuple[int, str]]) -> None:
         """Index many messages written by sync at once (a computer joining or catching up
         takes in thousands)."""
         conn.executemany(
@@ -225,7 +224,7 @@ class ArrivedConversations:
             [(mid, textproc.fts_document(content)) for mid, content in items],
         )
 
-    def unindex(self, conn: Conn, ids: Sequence[int]) -> None:
+    def unindex(self, conn: Connection, ids: Sequence[int]) -> None:
         """Take messages out of search (changed or left out of every prompt elsewhere)."""
         self.index.remove(conn, ids)
         for mid in ids:
@@ -234,7 +233,7 @@ class ArrivedConversations:
     # -- import --------------------------------------------------------------------------
 
     def add_imported(
-        self, conn: Conn, c: ArrivedConversation, messages: Sequence[ImportedMessage]
+        self, conn: Connection, c: ArrivedConversation, messages: Sequence[ImportedMessage]
     ) -> tuple[int, list[int]]:
         """Write a conversation read from an export, its messages each after the one
         before; its id and its messages' ids (their vectors come after: `index_vectors`)."""

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core import textproc
 from desktop_mem.core.chat.arrived import ArrivedConversations
+from desktop_mem.core.chat.given import Given
 from desktop_mem.core.chat.marks import LearningMarks
 from desktop_mem.core.chat.message_search import MessageSearch
 from desktop_mem.core.chat.records import (
@@ -27,11 +28,11 @@ from desktop_mem.core.chat.records import (
     UsedMemory,
 )
 from desktop_mem.core.chat.versions import SHOWN, Versions
+from desktop_mem.core.db.connection import Connection
 from desktop_mem.core.db.database import id_chunks
 from desktop_mem.core.db.vectors import MESSAGES, VectorIndex
 from desktop_mem.core.errors import InvalidInput, NotFound, UsageError
 from desktop_mem.core.events import Events
-from desktop_mem.core.memory.about import AboutLine
 from desktop_mem.core.memory.store import MemoryStore, now_iso, parse_when, quoting
 from desktop_mem.core.models.embed import Embedder
 from desktop_mem.core.search.chance import Reference
@@ -45,7 +46,7 @@ ROLES = ("system", "user", "assistant")
 STATUSES = ("complete", "stopped", "error")
 # what was found in messages (facts waiting for review, core/chat/proposals.py) goes
 # with them: called inside the transaction that purges them, with their ids (None: all)
-ForgetFound = Callable[[Any, Sequence[int] | None], None]
+ForgetFound = Callable[[Connection, Sequence[int] | None], None]
 
 __all__ = [  # the records, importable from here as before
     "SHOWN", "Conversation", "ConversationStore", "Message", "MessageHit", "RecalledMessage",
@@ -69,7 +70,7 @@ def title_from(text: str) -> str:
     return textproc.shorten(textproc.normalize(text).split("\n", 1)[0], TITLE_CHARS)
 
 
-class ConversationStore(ArrivedConversations, LearningMarks, Versions, MessageSearch):
+class ConversationStore(ArrivedConversations, LearningMarks, Versions, MessageSearch, Given):
     def __init__(
         self,
         db: Database,
@@ -133,7 +134,7 @@ class ConversationStore(ArrivedConversations, LearningMarks, Versions, MessageSe
             f"SELECT {_CONVERSATION} FROM conversations c "
             "ORDER BY c.pinned DESC, c.updated_at DESC, c.id DESC"
         )
-        params: list[Any] = []
+        params: list[object] = []
         if limit is not None:
             sql += " LIMIT ? OFFSET ?"
             params += [limit, offset]
@@ -310,7 +311,7 @@ class ConversationStore(ArrivedConversations, LearningMarks, Versions, MessageSe
         self.events.conversations("removed")
         return count
 
-    def _purge_messages(self, conn: Any, ids: Sequence[int]) -> None:
+    def _purge_messages(self, conn: Connection, ids: Sequence[int]) -> None:
         touched = {
             r[0]
             for chunk, marks in id_chunks(ids)
@@ -511,65 +512,6 @@ class ConversationStore(ArrivedConversations, LearningMarks, Versions, MessageSe
             self._purge_messages(conn, ids)
         self.events.conversations("changed", [conversation_id])
         return len(ids)
-
-    def used_memories(self, message_id: int) -> builtins.list[UsedMemory]:
-        return self._used_for([message_id]).get(message_id, [])
-
-    def _used_for(self, message_ids: Sequence[int]) -> dict[int, builtins.list[UsedMemory]]:
-        out: dict[int, list[UsedMemory]] = {}
-        for chunk, marks in id_chunks(message_ids):
-            for mid, mem, rank, score, text, why, weak in self.db.query(
-                "SELECT u.message_id, u.memory_id, u.rank, u.score, m.text, u.why, u.weak "
-                "FROM message_memories u LEFT JOIN memories m ON m.id = u.memory_id "
-                f"WHERE u.message_id IN ({marks}) ORDER BY u.message_id, u.rank",
-                chunk,
-            ):
-                out.setdefault(mid, []).append(UsedMemory(mem, rank, score, text, why, bool(weak)))
-        return out
-
-    def _about_for(self, message_ids: Sequence[int]) -> dict[int, builtins.list[AboutLine]]:
-        """The profile's lines each answer was given that are still there, as they read
-        now (a line the user removed, or one gone with a memory, is gone from here)."""
-        out: dict[int, list[AboutLine]] = {}
-        for chunk, marks in id_chunks(message_ids):
-            rows = self.db.query(
-                "SELECT g.message_id, l.id, l.text, l.by, "
-                "(SELECT group_concat(memory_id) FROM about_cites c WHERE c.line_id = l.id) "
-                "FROM about_given g JOIN about_lines l ON l.id = g.line_id "
-                f"WHERE g.message_id IN ({marks}) ORDER BY g.message_id, g.rank",
-                chunk,
-            )
-            for mid, line_id, text, by, cites in rows:
-                ids = sorted(int(c) for c in str(cites or "").split(",") if c)
-                out.setdefault(mid, []).append(AboutLine(line_id, text, by, ids))
-        return out
-
-    def _recalled_for(
-        self, message_ids: Sequence[int]
-    ) -> dict[int, builtins.list[RecalledMessage]]:
-        out: dict[int, list[RecalledMessage]] = {}
-        for chunk, marks in id_chunks(message_ids):
-            for mid, rid, rank, score, cid, role, text, created, weak in self.db.query(
-                "SELECT r.message_id, r.recalled_id, r.rank, r.score, m.conversation_id, "
-                "m.role, m.content, m.created_at, r.weak FROM message_recalls r "
-                "LEFT JOIN messages m ON m.id = r.recalled_id WHERE r.message_id IN "
-                f"({marks}) ORDER BY r.message_id, r.rank",
-                chunk,
-            ):
-                out.setdefault(mid, []).append(
-                    RecalledMessage(rid, rank, score, cid, role, text, created, bool(weak))
-                )
-        return out
-
-    def answers_using(self, memory_id: int, limit: int = 50) -> builtins.list[Message]:
-        """The answers a memory was given to (its impact), newest first."""
-        rows = self.db.query(
-            f"SELECT {', '.join('m.' + c.strip() for c in MESSAGE_COLUMNS.split(','))} "
-            "FROM message_memories u JOIN messages m ON m.id = u.message_id "
-            "WHERE u.memory_id = ? ORDER BY m.id DESC LIMIT ?",
-            (memory_id, limit),
-        )
-        return [Message(*r) for r in rows]
 
     # -- export ------------------------------------------------------------------------
 

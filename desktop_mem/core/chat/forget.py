@@ -11,7 +11,7 @@ and a conversation title made from what was forgotten goes with it.
 
 A memory can say more than what is forgotten (the model merged "lives in Lisbon" and
 "has a peanut allergy" into one): the rest of it is proposed to keep (`rest_of`), and a
-part about the user's health or safety (core/memory/care.py) is never left out of it
+part about the user's health or safety (core/memory/care/) is never left out of it
 unless the forget names such a fact itself. Kept, the rest is a new memory and the old
 one is purged, with its versions: an edit would keep the forgotten words in its history.
 """

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from desktop_mem.core import textproc
 from desktop_mem.core.chat.arrived import ArrivedConversation, ImportedMessage
@@ -40,6 +40,7 @@ from desktop_mem.core.chat.foreign import (
 from desktop_mem.core.chat.proposals import Proposal
 from desktop_mem.core.chat.records import origin_label
 from desktop_mem.core.errors import InvalidInput, InvalidModelAnswer, ModelServerError
+from desktop_mem.core.jsontypes import JSONObject
 from desktop_mem.core.memory.records import now_iso, parse_when
 
 if TYPE_CHECKING:
@@ -74,7 +75,7 @@ class Survey:
     last: str | None = None
     fingerprint: str = ""  # of the files read whole: run() need not read them again
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         d = asdict(self)
         d.pop("fingerprint")
         return d
@@ -98,7 +99,7 @@ class Imported:
     message_ids: list[int] = field(default_factory=list)
     stopped: bool = False
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         d = asdict(self)
         d.pop("message_ids")
         return d

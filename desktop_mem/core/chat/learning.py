@@ -24,6 +24,7 @@ from desktop_mem.core.errors import ModelServerError
 from desktop_mem.core.events import Events
 
 if TYPE_CHECKING:
+    from desktop_mem.core.db.connection import Connection
     from desktop_mem.core.db.database import Database
 
 log = logging.getLogger("desktop_mem.learning")
@@ -151,7 +152,7 @@ class Learner:
         )
         log.info("message %s not learned from yet (%s)", user_id, reason)
 
-    def _set(self, write: Callable[[Any], None]) -> None:
+    def _set(self, write: Callable[[Connection], None]) -> None:
         """Update a mark; a profile closed meanwhile (a command that did not wait) keeps
         the mark it had: the exchange is then still pending, as it should be."""
         try:

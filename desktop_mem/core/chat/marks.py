@@ -5,15 +5,14 @@ transaction, and announces LearningChanged once it commits."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from desktop_mem.core.events import LearningChanged
 
 if TYPE_CHECKING:
+    from desktop_mem.core.db.connection import Connection
     from desktop_mem.core.db.database import Database
     from desktop_mem.core.events import Events
-
-    Conn = Any  # the profile's sqlcipher3 connection, inside the caller's transaction
 
 
 class LearningMarks:
@@ -25,7 +24,7 @@ class LearningMarks:
     def _learning_changed(self, _ids: tuple[int, ...]) -> None:
         self.events.emit(LearningChanged())
 
-    def mark_to_learn(self, conn: Conn, user_id: int) -> None:
+    def mark_to_learn(self, conn: Connection, user_id: int) -> None:
         """This exchange is to be learned from (before learning starts)."""
         conn.execute(
             "UPDATE messages SET learn_state = 'pending' WHERE id = ? AND role = 'user'",
@@ -33,14 +32,16 @@ class LearningMarks:
         )
         self.db.after_commit(self._learning_changed)
 
-    def mark_learned(self, conn: Conn, user_id: int) -> None:
+    def mark_learned(self, conn: Connection, user_id: int) -> None:
         """Learned from (or read for facts): nothing more to do with it."""
         conn.execute(
             "UPDATE messages SET learn_state = '', learn_error = NULL WHERE id = ?", (user_id,)
         )
         self.db.after_commit(self._learning_changed)
 
-    def mark_failed(self, conn: Conn, user_id: int, reason: str, counted: int, most: int) -> None:
+    def mark_failed(
+        self, conn: Connection, user_id: int, reason: str, counted: int, most: int
+    ) -> None:
         """Learning from it failed for `reason`; `counted` (0: the model server was away,
         which is no attempt) more attempts, and past `most` it is given up on."""
         conn.execute(

@@ -32,12 +32,14 @@ from desktop_mem.core.chat.records import origin_label
 from desktop_mem.core.db.database import id_chunks
 from desktop_mem.core.errors import InvalidInput, ModelServerError, NotFound
 from desktop_mem.core.events import Events, ProposalsChanged
+from desktop_mem.core.jsontypes import JSONObject
 from desktop_mem.core.memory.records import KINDS, NewMemory, now_iso
 from desktop_mem.core.models.embed import content_hash
 
 if TYPE_CHECKING:
     import numpy as np
 
+    from desktop_mem.core.db.connection import Connection
     from desktop_mem.core.db.database import Database
     from desktop_mem.core.memory.store import MemoryStore
 else:
@@ -85,7 +87,7 @@ class Proposal:
         when = datetime.fromisoformat(self.date)
         return when if when.tzinfo else when.replace(tzinfo=UTC)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         d = asdict(self)
         d["source"] = self.source
         return d
@@ -390,7 +392,7 @@ class ProposalStore:
 
     # -- gone with what they were found in ------------------------------------------------
 
-    def forget(self, conn: Any, message_ids: Sequence[int] | None) -> None:
+    def forget(self, conn: Connection, message_ids: Sequence[int] | None) -> None:
         """Inside the transaction that purges these messages (None: every message): the
         facts found in them and still waiting go with them; with every message, every
         fact found in one, decided or not. Announced after the commit."""
@@ -406,7 +408,7 @@ class ProposalStore:
         if gone:
             self.db.after_commit(self._changed)
 
-    def clear(self, conn: Any) -> None:
+    def clear(self, conn: Connection) -> None:
         """Every proposal gone ("Forget everything"), inside the caller's transaction."""
         if conn.execute("DELETE FROM proposals").rowcount:
             self.db.after_commit(self._changed)

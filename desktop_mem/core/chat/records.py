@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from desktop_mem.core.jsontypes import JSONObject
+
 # Where imported history came from, as it is named to the user.
 ORIGINS = {
     "chatgpt": "ChatGPT",
@@ -43,12 +45,12 @@ class Conversation:
         """ "from ChatGPT, 2024-03-02", or '' for a conversation held here."""
         return origin_label(self.origin, self.created_at)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return asdict(self)
 
 
 # Why a memory was given to an answer: it is in every prompt because it is about the
-# user's health or safety (core/memory/care.py), or as the user's core memory (pinned,
+# user's health or safety (core/memory/care/), or as the user's core memory (pinned,
 # or among their most important facts), it was found for this message, or it was
 # learned from an earlier message that was found for it.
 WHY = ("always", "core", "found", "recalled")
@@ -66,7 +68,7 @@ class UsedMemory:
     why: str = "found"  # one of WHY
     weak: bool = False  # given as a weaker match (the window draws it as such)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return asdict(self)
 
 
@@ -98,7 +100,7 @@ class Message:
         model's answer: nothing to regenerate."""
         return self.role == "assistant" and self.model == COMMAND_MODEL
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         d = asdict(self)
         d["used"] = [u.to_dict() for u in self.used]
         d["recalled"] = [r.to_dict() for r in self.recalled]
@@ -134,7 +136,7 @@ class RecalledMessage:
     created_at: str | None
     weak: bool = False
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return asdict(self)
 
 
@@ -147,13 +149,13 @@ class Change:
     text: str
     before: str | None = None  # the text before an update
     version: int | None = None  # the memory's version the change created
-    # why the memory is now given on every turn (core/memory/care.py: health, diet,
+    # why the memory is now given on every turn (core/memory/care/: health, diet,
     # access, asked), or None
     always: str | None = None
     # an app's statement kept as its own memory beside one it may not change: that one
     proposes: int | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return asdict(self)
 
 

@@ -13,6 +13,7 @@ from desktop_mem.core.errors import NotFound
 from desktop_mem.core.events import Events
 
 if TYPE_CHECKING:
+    from desktop_mem.core.db.connection import Connection
     from desktop_mem.core.db.database import Database
 
 SHOWN = -1  # add_message: after the last message shown
@@ -57,7 +58,7 @@ class Versions:
         )
         return rows[0][0] if rows else None
 
-    def _mark_shown(self, conn: Any, conversation_id: int) -> None:
+    def _mark_shown(self, conn: Connection, conversation_id: int) -> None:
         """Mark the messages on the path of chosen versions as the ones shown."""
         path = self._path(conversation_id)
         conn.execute("UPDATE messages SET shown = 0 WHERE conversation_id = ?", (conversation_id,))

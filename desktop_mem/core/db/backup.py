@@ -11,7 +11,8 @@ core/keys/recovery.py), so the code opens the backup on a computer whose keyring
 the key. The copy is ``sqlcipher_export`` inside one read transaction: a backup taken
 while the chat writes holds the state at one instant, whole. It is written to
 ``<file>.partial`` and renamed into place only when complete, so a backup killed half
-way leaves the previous one untouched.
+way leaves the previous one untouched. A folder of dated backups, the newest few kept,
+is core/db/backup_folder.py.
 """
 
 from __future__ import annotations
@@ -24,18 +25,18 @@ import os
 import secrets
 import stat
 import struct
-from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import BinaryIO
 
 import sqlcipher3
 
 from desktop_mem import __version__
 from desktop_mem.core import paths
-from desktop_mem.core.db.backup_seal import check_seal, is_sealed, seal
-from desktop_mem.core.db.database import Database, open_profile
+from desktop_mem.core.db.backup_seal import check_seal, seal
+from desktop_mem.core.db.connection import Connection, OpenConnection
+from desktop_mem.core.db.database import Database
 from desktop_mem.core.db.files import (
     BACKUP_COPY_PREFIX,
     ProfileLock,
@@ -43,6 +44,7 @@ from desktop_mem.core.db.files import (
     remove_database_files,
     sibling,
 )
+from desktop_mem.core.db.opening import open_profile
 from desktop_mem.core.errors import (
     DatabaseCorrupt,
     DesktopMemError,
@@ -51,6 +53,7 @@ from desktop_mem.core.errors import (
     UsageError,
     WrongKey,
 )
+from desktop_mem.core.jsontypes import JSONObject
 from desktop_mem.core.keys import identity, recovery
 from desktop_mem.core.keys.vault import (
     PASSPHRASE_ENV,
@@ -91,7 +94,7 @@ class RestoreReport:
 # -- writing -----------------------------------------------------------------------
 
 
-def _row_counts(conn: Any, schema: str) -> dict[str, int]:
+def _row_counts(conn: Connection, schema: str) -> dict[str, int]:
     names = [
         r[0]
         for r in conn.execute(
@@ -147,7 +150,7 @@ def write_backup(db: Database, dest: Path) -> BackupReport:
         counts, version = _export(db, copy, key)
         _verify_copy(copy, key, counts, version)
         side = read_sidecar(db.path)
-        header: dict[str, Any] = {
+        header: JSONObject = {
             "format": "desktop-mem/backup",
             "version": HEADER_VERSION,
             "app_version": __version__,
@@ -210,7 +213,7 @@ def _export(db: Database, copy: Path, key: Key) -> tuple[dict[str, int], int]:
     return counts, int(version)
 
 
-def _open_read_only(path: Path, key: Key) -> Any:
+def _open_read_only(path: Path, key: Key) -> OpenConnection:
     uri = f"{path.resolve().as_uri()}?mode=ro"
     conn = sqlcipher3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
     conn.execute("PRAGMA cipher_log_level = NONE")
@@ -259,7 +262,7 @@ def _verify_copy(copy: Path, key: Key, counts: dict[str, int], version: int) -> 
         )
 
 
-def _digest(fh: Any) -> tuple[int, str]:
+def _digest(fh: BinaryIO) -> tuple[int, str]:
     h, n = hashlib.sha256(), 0
     while chunk := fh.read(1 << 20):
         h.update(chunk)
@@ -267,7 +270,7 @@ def _digest(fh: Any) -> tuple[int, str]:
     return n, h.hexdigest()
 
 
-def _assemble(partial: Path, header: dict[str, Any], copy: Path, key: Key) -> None:
+def _assemble(partial: Path, header: JSONObject, copy: Path, key: Key) -> None:
     with open(copy, "rb") as src:
         header["bytes"], header["sha256"] = _digest(src)  # a cut or altered file shows
     header["seal"] = seal(header, key)  # and so does a changed header
@@ -289,7 +292,7 @@ def _assemble(partial: Path, header: dict[str, Any], copy: Path, key: Key) -> No
 # -- reading and restoring ------------------------------------------------------------
 
 
-def _open_backup(path: Path) -> Any:
+def _open_backup(path: Path) -> BinaryIO:
     """A backup file opened for reading: a regular file only (a FIFO planted in a backup
     folder would otherwise block the reader for ever, a device never end)."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
@@ -317,7 +320,7 @@ def _open_backup(path: Path) -> Any:
     return os.fdopen(fd, "rb")
 
 
-def read_header(path: Path) -> tuple[dict[str, Any], int]:
+def read_header(path: Path) -> tuple[JSONObject, int]:
     """The header of a backup file and where its database starts."""
     path = Path(path)
     not_backup = UsageError(
@@ -353,7 +356,7 @@ def read_header(path: Path) -> tuple[dict[str, Any], int]:
     return header, len(MAGIC) + 4 + length
 
 
-def verify_file(path: Path) -> dict[str, Any]:
+def verify_file(path: Path) -> JSONObject:
     """The header of a backup whose database is whole (its length and checksum match)."""
     header, offset = read_header(path)
     with _open_backup(path) as fh:
@@ -368,7 +371,7 @@ def verify_file(path: Path) -> dict[str, Any]:
 
 
 def _key_for_backup(
-    header: dict[str, Any],
+    header: JSONObject,
     copy: Path,
     passphrase: str | None,
     code: str | None,
@@ -505,7 +508,7 @@ def restore(
     return RestoreReport(name, memories, messages, key.mode, used_code, new_code, folder)
 
 
-def _trusted_recovery(header: dict[str, Any], key: Key, used_code: bool) -> dict[str, Any] | None:
+def _trusted_recovery(header: JSONObject, key: Key, used_code: bool) -> JSONObject | None:
     """The backup's recovery record, if it is proved to open this key, made again with its
     seal derived from the key (so the profile can prove it later); else None, and the
     restored profile gets a code of its own. Proof: the code opened the key from it; or
@@ -520,7 +523,8 @@ def _trusted_recovery(header: dict[str, Any], key: Key, used_code: bool) -> dict
     assert isinstance(record, dict)
     if used_code or recovery.holds(record, key.secret):
         return recovery.reseal(record, key.secret)
-    if header["version"] >= 2 and not recovery.provable(record):
+    version = header["version"]  # an int: read_header refuses anything else
+    if isinstance(version, int) and version >= 2 and not recovery.provable(record):
         return recovery.reseal(record, key.secret)  # 0.3's: the sealed header vouches
     return None  # a record that could prove itself and does not, or an old header's
 
@@ -534,132 +538,3 @@ def _copy_out(file: Path, offset: int, staging: Path) -> None:
             out.write(chunk)
         out.flush()
         os.fsync(out.fileno())
-
-
-# -- a folder of dated backups ----------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class BackupFile:
-    path: Path
-    created_at: str
-    bytes: int
-    app_version: str = ""  # the desktop-mem that made it ("" when its header does not say)
-
-
-def backup_name(profile: str, when: datetime | None = None) -> str:
-    when = when or datetime.now(UTC)
-    return f"desktop-mem-{profile}-{when.strftime('%Y%m%d-%H%M%S')}{SUFFIX}"
-
-
-# a file (by its identity) and a key -> whether the file's header is sealed with that key:
-# a passphrase's seal costs SQLCipher's key derivation, so each file is checked once
-_SEALED: dict[tuple[Any, ...], bool] = {}
-
-
-def _ident(path: Path, key: Key) -> tuple[Any, ...]:
-    info = path.stat()
-    fingerprint = hashlib.sha256(f"{key.mode}:{key.secret}".encode()).hexdigest()
-    return (str(path), info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, fingerprint)
-
-
-def _checked(path: Path, key: Key) -> bool:
-    return _ident(path, key) in _SEALED
-
-
-def _sealed_with(path: Path, header: dict[str, Any], key: Key) -> bool:
-    ident = _ident(path, key)
-    if ident not in _SEALED:
-        _SEALED[ident] = is_sealed(header, key)
-    return _SEALED[ident]
-
-
-def newest_backup(folder: Path, profile: str, key: Key, budget: int = 4) -> BackupFile | None:
-    """The newest of this profile's own backups in a folder, for the window's daily check
-    (on its thread): newest claimed date first, checking at most `budget` seals not
-    checked before (a passphrase's costs a key derivation, and a folder can hold a
-    thousand forged headers); a date more than a day ahead is never ours. None when none
-    is found within that: a backup is then made, the worst a forger can cause."""
-    soon = (datetime.now(UTC) + timedelta(days=1)).isoformat()
-    candidates = []
-    prefix = f"desktop-mem-{profile}-"
-    with contextlib.suppress(OSError):
-        for p in Path(folder).iterdir():
-            if not (p.name.startswith(prefix) and p.name.endswith(SUFFIX)):
-                continue
-            with contextlib.suppress(DesktopMemError, OSError):
-                header, _ = read_header(p)
-                when = str(header.get("created_at", ""))
-                if header.get("profile") == profile and when <= soon:
-                    candidates.append((when, p, header))
-    for when, p, header in sorted(candidates, key=lambda c: (c[0], c[1].name), reverse=True):
-        with contextlib.suppress(OSError):
-            if not _checked(p, key):
-                if budget <= 0:
-                    return None
-                budget -= 1
-            if _sealed_with(p, header, key):
-                return BackupFile(p, when, p.stat().st_size)
-    return None
-
-
-def list_backups(folder: Path, profile: str, key: Key | None = None) -> list[BackupFile]:
-    """This profile's complete backups in a folder, newest first. With `key`, only those
-    sealed with it: what anyone else put in the folder (a file with a date in 2099, say)
-    must neither count as the newest backup, which would stop the daily ones, nor push
-    the real ones out of the `keep` newest, which deleted them."""
-    found: list[BackupFile] = []
-    prefix = f"desktop-mem-{profile}-"
-    with contextlib.suppress(OSError):
-        for p in Path(folder).iterdir():
-            if not (p.name.startswith(prefix) and p.name.endswith(SUFFIX)):
-                continue
-            with contextlib.suppress(DesktopMemError, OSError):
-                header, _ = read_header(p)
-                if header.get("profile") != profile:
-                    continue
-                if key is not None and not _sealed_with(p, header, key):
-                    continue
-                made_by = header.get("app_version")
-                found.append(
-                    BackupFile(
-                        p,
-                        str(header.get("created_at", "")),
-                        p.stat().st_size,
-                        made_by if isinstance(made_by, str) else "",
-                    )
-                )
-    return sorted(found, key=lambda b: (b.created_at, b.path.name), reverse=True)
-
-
-def _partials(folder: Path, profile: str) -> Iterator[Path]:
-    prefix = f"desktop-mem-{profile}-"
-    with contextlib.suppress(OSError):
-        for p in Path(folder).iterdir():
-            if p.name.startswith(prefix) and p.name.endswith(SUFFIX + PARTIAL):
-                yield p
-
-
-def back_up_to_folder(db: Database, folder: Path, keep: int) -> BackupReport:
-    """A dated backup in folder; then only the newest `keep` of this profile's remain (the
-    older ones go only after the new one is complete)."""
-    folder = Path(folder)
-    if not folder.is_dir():
-        raise UsageError(
-            f"The backup folder {folder} does not exist (a removed drive?): choose another "
-            "or reconnect it. No backup was made."
-        )
-    for stale in _partials(folder, db.profile):
-        with contextlib.suppress(OSError):
-            stale.unlink()
-    dest = folder / backup_name(db.profile)
-    n = 1
-    while os.path.lexists(dest):
-        dest = folder / backup_name(db.profile).replace(SUFFIX, f"-{n}{SUFFIX}")
-        n += 1
-    report = write_backup(db, dest)
-    # only this profile's own backups count, and only they are ever deleted
-    for old in list_backups(folder, db.profile, db._key)[max(1, keep) :]:
-        with contextlib.suppress(OSError):
-            old.path.unlink()
-    return report

@@ -11,9 +11,9 @@ import hashlib
 import hmac
 import json
 from pathlib import Path
-from typing import Any
 
 from desktop_mem.core.errors import DatabaseCorrupt
+from desktop_mem.core.jsontypes import JSONObject
 from desktop_mem.core.keys.vault import Key
 
 SEAL_INFO = b"desktop-mem backup header seal v2"
@@ -34,7 +34,7 @@ def _seal_key(key: Key, salt: bytes) -> bytes:
     )
 
 
-def seal(header: dict[str, Any], key: Key) -> str:
+def seal(header: JSONObject, key: Key) -> str:
     """HMAC-SHA256 of every other header field, in a canonical form."""
     body = {k: v for k, v in header.items() if k != "seal"}
     text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
@@ -45,7 +45,7 @@ def seal(header: dict[str, Any], key: Key) -> str:
     return hmac.new(_seal_key(key, salt), text.encode("ascii"), hashlib.sha256).hexdigest()
 
 
-def check_seal(header: dict[str, Any], key: Key, path: Path) -> None:
+def check_seal(header: JSONObject, key: Key, path: Path) -> None:
     """Refuse a backup whose header was changed after it was made (a field removed,
     added or altered); a header from before seals (version 1, exactly: True and 1.0
     are not it) has none to check, and restores only as what it is (core/db/backup.py
@@ -61,7 +61,7 @@ def check_seal(header: dict[str, Any], key: Key, path: Path) -> None:
         )
 
 
-def is_sealed(header: dict[str, Any], key: Key) -> bool:
+def is_sealed(header: JSONObject, key: Key) -> bool:
     """Whether a header carries a seal made with this key (a backup of this profile, as
     this profile made it; never one from before seals, which anyone could have written)."""
     version = header.get("version")

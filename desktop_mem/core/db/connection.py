@@ -1,33 +1,23 @@
-"""The database connection as the code that writes inside a transaction sees it.
-
-`Database.transaction()` yields a `sqlcipher3` connection, a C type with no annotations
-for mypy to read; this names the part of it that statements use, so that a function
-taking a connection says so (`conn: Connection`) rather than `Any`."""
+"""The database connection as the code that writes inside a transaction sees it
+(Connection and Cursor, named in core/protocols.py so that the layers below the database
+can name them too), and as the database layer holds it open (OpenConnection)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any, Protocol
+from typing import Protocol
+
+from desktop_mem.core.protocols import Connection, Cursor, Params, Row
 
 
-class Cursor(Protocol):
-    """What a statement returns: its rows (each a tuple of column values), and how many
-    rows it changed."""
+class OpenConnection(Connection, Protocol):
+    """A connection this process opened (core/db/database.py: connect), to configure and
+    close."""
 
-    @property
-    def rowcount(self) -> int: ...
+    def close(self) -> None: ...
 
-    def fetchone(self) -> Any: ...
+    def enable_load_extension(self, enabled: bool, /) -> None: ...
 
-    def fetchall(self) -> list[Any]: ...
-
-
-class Connection(Protocol):
-    """An open connection to the profile's database (inside a caller's transaction)."""
-
-    def execute(self, sql: str, parameters: Sequence[object] = ..., /) -> Cursor: ...
-
-    def executemany(self, sql: str, parameters: Iterable[Sequence[object]], /) -> Cursor: ...
+    def load_extension(self, path: str, /) -> None: ...
 
 
-__all__ = ["Connection", "Cursor"]
+__all__ = ["Connection", "Cursor", "OpenConnection", "Params", "Row"]

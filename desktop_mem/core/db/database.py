@@ -1,4 +1,6 @@
-"""The encrypted profile database: open, key, verify, configure, migrate.
+"""The encrypted profile database: a connection opened, keyed, verified and configured,
+and the Database that runs every statement and transaction on it (opening a profile,
+its key found and its schema migrated, is core/db/opening.py).
 
 Always `sqlcipher3` (it brings its own SQLite with FTS5 and extension loading), never
 the standard `sqlite3` module, with sqlite-vec loaded into the same connection.
@@ -17,33 +19,10 @@ from typing import Any
 
 import sqlcipher3
 
-from desktop_mem.core import paths
-from desktop_mem.core.db import migrations
-from desktop_mem.core.db.files import (
-    OLD_SUFFIX,
-    REKEY_SUFFIX,
-    ProfileLock,
-    clear_stale_backup_copies,
-    remove_database_files,
-    sibling,
-)
-from desktop_mem.core.errors import (
-    DatabaseCorrupt,
-    DesktopMemError,
-    KeyMissing,
-    ProfileBusy,
-    WrongKey,
-)
-from desktop_mem.core.keys import identity
-from desktop_mem.core.keys.vault import (
-    Key,
-    Vault,
-    check_sidecar,
-    key_account,
-    read_key_mode,
-    read_sidecar,
-    write_key_mode,
-)
+from desktop_mem.core.db.connection import Connection, Cursor, OpenConnection, Params
+from desktop_mem.core.db.files import ProfileLock, clear_stale_backup_copies, sibling
+from desktop_mem.core.errors import DatabaseCorrupt, DesktopMemError, ProfileBusy, WrongKey
+from desktop_mem.core.keys.vault import Key
 
 BUSY_TIMEOUT_MS = 10_000
 FETCH_SLICE = 2048  # rows per fetch: the GIL is let go between slices
@@ -67,7 +46,7 @@ def _sqlite_error_text(exc: BaseException) -> str:
     return str(exc).lower()
 
 
-def _probe_key(path: Path, key: Key) -> None:
+def probe_key(path: Path, key: Key) -> None:
     """Check the key against the main file alone, read-only and ignoring the WAL, so a
     wrong key never gets a connection that could checkpoint or delete a leftover WAL."""
     uri = f"{path.resolve().as_uri()}?mode=ro&immutable=1"
@@ -102,7 +81,7 @@ def _has_leftover_wal(path: Path) -> bool:
         return False
 
 
-def connect(path: Path, key: Key) -> Any:
+def connect(path: Path, key: Key) -> OpenConnection:
     """Open and key a connection; the first read proves the key is right.
 
     A wrong key is not reported by `PRAGMA key` itself: the first read fails with
@@ -113,7 +92,7 @@ def connect(path: Path, key: Key) -> Any:
     read_only = not writable(path)
     try:
         if _has_leftover_wal(path):
-            _probe_key(path, key)
+            probe_key(path, key)
         if read_only:
             # Nothing here can be written (a read-only disk, or another user's folder), so
             # nothing can change it either: read the file as it is, without the WAL's
@@ -175,7 +154,7 @@ class Database:
 
     def __init__(
         self,
-        conn: Any,
+        conn: OpenConnection,
         path: Path,
         profile: str,
         key_mode: str,
@@ -198,7 +177,7 @@ class Database:
         # what to say once the transaction commits: each callable once, with every id
         # its writes gathered (a sync batch of 5,000 rows is one announcement, not 5,000)
         self._after_commit: dict[Callable[[tuple[int, ...]], None], list[int]] = {}
-        self._reader: Any = None  # a second, read-only connection (open_reader)
+        self._reader: OpenConnection | None = None  # a second, read-only connection (open_reader)
         self._reader_lock = threading.Lock()
         self._closed = False
 
@@ -251,7 +230,7 @@ class Database:
             fn()
 
     @contextlib.contextmanager
-    def transaction(self) -> Iterator[Any]:
+    def transaction(self) -> Iterator[Connection]:
         """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any exception. Re-entrant."""
         with self.lock:
             if self.damaged:
@@ -289,7 +268,7 @@ class Database:
                 with contextlib.suppress(sqlcipher3.Error):
                     self.conn.execute("ROLLBACK")
                 self._rolled_back()
-                raise _write_failed(self.path, exc) from None
+                raise write_failed(self.path, exc) from None
             finally:
                 self._depth = 0
                 self._on_rollback = []
@@ -299,14 +278,14 @@ class Database:
 
     # SQLite reports some damage as "out of memory" (a corrupt page can claim an absurd
     # size, e.g. during VACUUM), which the driver raises as MemoryError.
-    def execute(self, sql: str, params: Any = ()) -> Any:
+    def execute(self, sql: str, params: Params = ()) -> Cursor:
         with self.lock:
             try:
                 return self.conn.execute(sql, params)
             except (sqlcipher3.DatabaseError, MemoryError) as exc:
                 raise self._read_failed(exc) from None
 
-    def query(self, sql: str, params: Any = ()) -> list[Any]:
+    def query(self, sql: str, params: Params = ()) -> list[Any]:
         """Every row. Fetched in slices: building Python rows holds the GIL, and one
         fetchall of 100,000 rows would hold it long enough to freeze the window."""
         if self._reader is not None and not self.lock._is_owned():  # type: ignore[attr-defined]
@@ -316,7 +295,7 @@ class Database:
         with self.lock:
             return self._fetch(self.conn, sql, params)
 
-    def _fetch(self, conn: Any, sql: str, params: Any) -> list[Any]:
+    def _fetch(self, conn: Connection, sql: str, params: Params) -> list[Any]:
         try:
             cursor = conn.execute(sql, params)
             rows: list[Any] = []
@@ -409,10 +388,10 @@ def _busy(path: Path, exc: BaseException) -> DesktopMemError:
             f"Another desktop-mem is writing to {path.parent.name}: wait for it to finish and "
             "try again."
         )
-    return _write_failed(path, exc)
+    return write_failed(path, exc)
 
 
-def _write_failed(path: Path, exc: BaseException) -> DesktopMemError:
+def write_failed(path: Path, exc: BaseException) -> DesktopMemError:
     text = _sqlite_error_text(exc)
     if "readonly" in text or "read-only" in text:
         return DesktopMemError(
@@ -433,160 +412,6 @@ def _write_failed(path: Path, exc: BaseException) -> DesktopMemError:
     return DesktopMemError(f"Could not write to {path} ({exc}): nothing was changed.")
 
 
-def open_profile(
-    home: Path | None = None,
-    profile: str = paths.DEFAULT_PROFILE,
-    passphrase: str | None = None,
-    vault: Vault | None = None,
-    create: bool = True,
-    held_lock: ProfileLock | None = None,
-) -> Database:
-    """Open (creating if allowed and absent) a profile's encrypted database.
-
-    `held_lock`: the caller already holds the profile's lock exclusively (a key change)
-    and keeps it; otherwise the open takes it shared until the database is closed."""
-    home = paths.data_home(home)
-    path = paths.database_path(home, profile)
-    vault = vault or Vault()
-    lock = held_lock
-    if lock is None and path.parent.exists():
-        lock = ProfileLock(path)
-        if not lock.acquire(exclusive=False, wait_s=BUSY_TIMEOUT_MS / 1000):
-            lock.release()
-            raise ProfileBusy(
-                f"The key of profile '{profile}' is being changed by another desktop-mem: wait "
-                "for it to finish and try again."
-            )
-    try:
-        db = _open_locked(home, path, profile, passphrase, vault, create, lock)
-    except BaseException:
-        if lock is not None and held_lock is None:
-            lock.release()
-        raise
-    if held_lock is not None:
-        db.profile_lock = None  # the caller's to release
-    return db
-
-
-def _open_locked(
-    home: Path,
-    path: Path,
-    profile: str,
-    passphrase: str | None,
-    vault: Vault,
-    create: bool,
-    lock: ProfileLock | None,
-) -> Database:
-    code: str | None = None
-    if path.exists() or sibling(path, OLD_SUFFIX).exists():
-        if path.exists() and path.stat().st_size == 0:
-            raise DatabaseCorrupt(
-                f"The database of profile '{profile}' ({path}) is empty (0 bytes), so its "
-                "memories are not in it: restore it from a backup. Nothing was changed."
-            )
-        check_sidecar(path, profile)
-        try:
-            key = vault.key_for_existing(path, profile, passphrase)
-        except KeyMissing as exc:
-            key = _adopt_found_key(path, profile, vault, exc)
-        if sibling(path, OLD_SUFFIX).exists() and lock is not None and not lock.exclusive:
-            # an interrupted key change: only finish or undo it with the profile to itself
-            if not lock.acquire(exclusive=True):
-                raise ProfileBusy(
-                    f"Profile '{profile}' is in the middle of a key change and open in another "
-                    "desktop-mem: close it, or let the change finish, and try again."
-                )
-            conn = _connect_after_rekey(path, key)
-            lock.acquire(exclusive=False)
-        else:
-            conn = _connect_after_rekey(path, key)
-        vault.retire_replaced_key(path, profile)
-    else:
-        if not create:
-            raise DesktopMemError(
-                f"There is no profile '{profile}' in {home}: check --profile and --home.",
-                reason="no_profile",
-            )
-        pid = identity.new_profile_id()
-        account = identity.account_for(pid)
-        key = vault.key_for_new(path, profile, passphrase, account)
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        if lock is None:
-            lock = ProfileLock(path)
-            lock.acquire(exclusive=False)
-        conn = connect(path, key)
-        from desktop_mem.core.keys import recovery  # cryptography: only when a profile is made
-
-        code, record = recovery.protect(key.secret) if key.mode == "keyring" else (None, None)
-        write_key_mode(
-            path,
-            key.mode,
-            account=account if key.mode == "keyring" else None,
-            recovery=record,
-            identity=identity.record(pid, path),
-        )
-        with contextlib.suppress(OSError):
-            os.chmod(path, 0o600)
-    try:
-        migrations.migrate(conn)
-    except sqlcipher3.DatabaseError as exc:
-        conn.close()
-        raise _write_failed(path, exc) from None
-    except BaseException:
-        conn.close()
-        raise
-    db = Database(conn, path, profile, key.mode, lock, key)
-    db.cleared_copies = clear_stale_backup_copies(path)
-    if code is not None:
-        db.new_recovery_code = code
-    from desktop_mem.core.db.ownership import settle
-
-    try:
-        settle(db, vault)
-    except BaseException:
-        db.profile_lock = None  # the caller releases the lock it gave
-        db.close()
-        raise
-    return db
-
-
-def _adopt_found_key(path: Path, profile: str, vault: Vault, missing: KeyMissing) -> Key:
-    """The key is not under the account profile.json names (or, with profile.json lost,
-    under the profile's first one): if the keyring holds another key of this profile
-    that opens the file, use it and write its name down again; else name what was found."""
-    if read_key_mode(path) == "passphrase":
-        raise missing
-    tried = key_account(path, profile)
-    pid = read_sidecar(path).get("profile_id")
-    # With profile.json lost, any entry of either naming may be it: the probe decides.
-    prefix = (
-        (identity.account_for(pid) + ":",)
-        if isinstance(pid, str) and pid
-        else (f"profile:{profile}:", identity.ACCOUNT_PREFIX)
-    )
-    try:
-        found = vault.keyring.other_account(profile, tried, prefix)
-    except DesktopMemError:
-        found = None
-    if not found:
-        raise missing
-    secret = vault.keyring.get(profile, found)
-    if secret:
-        key = Key("keyring", secret)
-        try:
-            _probe_key(path, key)
-        except sqlcipher3.DatabaseError:
-            pass
-        else:
-            write_key_mode(path, "keyring", account=found)
-            return key
-    raise KeyMissing(
-        f"The key of profile '{profile}' is not in the system keyring under '{tried}', and the "
-        f"keyring's other key for this profile, '{found}', does not open it. Put the right key "
-        "back with the profile's recovery code, or restore a backup."
-    ) from None
-
-
 IN_CHUNK = 500  # ids per `IN (…)` query: far below SQLite's limit on variables
 
 
@@ -596,30 +421,3 @@ def id_chunks(ids: Sequence[int], size: int = IN_CHUNK) -> Iterator[tuple[list[i
     for start in range(0, len(ids), size):
         chunk = ids[start : start + size]
         yield chunk, ",".join("?" * len(chunk))
-
-
-def _connect_after_rekey(path: Path, key: Key) -> Any:
-    """Open the database, finishing or undoing a key change a crash interrupted.
-
-    The old file is kept as ``<db>.old`` until the change commits. If it is still
-    there, whichever of the two files the current key opens is the real one: the new
-    file if the change committed, else the old one, which is put back. Nothing is
-    lost either way: no write happens between the copy and the switch.
-    """
-    old = sibling(path, OLD_SUFFIX)
-    remove_database_files(sibling(path, REKEY_SUFFIX))  # an unfinished copy
-    if not old.exists():
-        return connect(path, key)
-    if path.exists():
-        try:
-            conn = connect(path, key)
-        except WrongKey:
-            pass
-        else:
-            remove_database_files(old)
-            return conn
-    probe = connect(old, key)  # raises WrongKey if neither file opens with this key
-    probe.close()
-    remove_database_files(path)  # the uncommitted copy, with any journal of its own
-    os.replace(old, path)
-    return connect(path, key)

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
 
-Migration = Callable[[Any], None]
+from desktop_mem.core.db.connection import Connection
+
+Migration = Callable[[Connection], None]
 MIGRATIONS: list[tuple[int, str, Migration]] = []
 
 
@@ -26,7 +27,7 @@ def migration(version: int, name: str) -> Callable[[Migration], Migration]:
 
 
 @migration(1, "memories, history, conversations, messages, full-text index")
-def _m001(conn: Any) -> None:
+def _m001(conn: Connection) -> None:
     run_script(
         conn,
         """
@@ -138,7 +139,7 @@ def _m001(conn: Any) -> None:
 
 
 @migration(2, "chat: memories used per answer, message search, message vectors")
-def _m002(conn: Any) -> None:
+def _m002(conn: Connection) -> None:
     run_script(
         conn,
         """
@@ -171,7 +172,7 @@ def _m002(conn: Any) -> None:
 
 
 @migration(3, "recall tier: message codes and counters, the past messages each answer used")
-def _m003(conn: Any) -> None:
+def _m003(conn: Connection) -> None:
     run_script(
         conn,
         """
@@ -228,7 +229,7 @@ def _m003(conn: Any) -> None:
             )
 
 
-def run_script(conn: Any, script: str) -> None:
+def run_script(conn: Connection, script: str) -> None:
     """Like executescript, but inside the caller's transaction (executescript commits)."""
     import sqlcipher3
 
@@ -243,7 +244,7 @@ def run_script(conn: Any, script: str) -> None:
         conn.execute(pending)
 
 
-def applied_versions(conn: Any) -> set[int]:
+def applied_versions(conn: Connection) -> set[int]:
     conn.execute(
         "CREATE TABLE IF NOT EXISTS schema_migrations ("
         " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
@@ -251,7 +252,7 @@ def applied_versions(conn: Any) -> set[int]:
     return {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
 
 
-def migrate(conn: Any) -> list[int]:
+def migrate(conn: Connection) -> list[int]:
     """Apply the pending migrations; returns the versions applied."""
     done = applied_versions(conn)
     newest = max(done, default=0)
@@ -292,7 +293,7 @@ def migrate(conn: Any) -> list[int]:
 
 
 @migration(4, "other apps: clients with their permission, and their access log")
-def _m004(conn: Any) -> None:
+def _m004(conn: Connection) -> None:
     run_script(
         conn,
         """
@@ -320,7 +321,7 @@ def _m004(conn: Any) -> None:
 
 
 @migration(5, "documents: files and folders as a knowledge tier")
-def _m005(conn: Any) -> None:
+def _m005(conn: Connection) -> None:
     run_script(
         conn,
         """
@@ -388,7 +389,7 @@ def _m005(conn: Any) -> None:
 
 
 @migration(6, "conversations: pinned, and where the title came from")
-def _m006(conn: Any) -> None:
+def _m006(conn: Connection) -> None:
     run_script(
         conn,
         """
@@ -402,7 +403,7 @@ def _m006(conn: Any) -> None:
 
 
 @migration(7, "memories: an index for the pinned ones and the list's order")
-def _m007(conn: Any) -> None:
+def _m007(conn: Connection) -> None:
     # The read path asks for the pinned memories before every answer, and the browser
     # lists pinned first, newest first: without this, each read decrypts every page of
     # the memories table (about 5 ms at 10,000 memories).
@@ -410,7 +411,7 @@ def _m007(conn: Any) -> None:
 
 
 @migration(8, "re-indexing with another model: vectors staged in the profile until the switch")
-def _m008(conn: Any) -> None:
+def _m008(conn: Connection) -> None:
     # A new embedding model's vectors for messages and passages are written here first,
     # inside the encrypted profile, so that the old index keeps serving searches until
     # the whole tier is embedded, without holding a large history's vectors in memory.
@@ -428,7 +429,7 @@ def _m008(conn: Any) -> None:
 
 
 @migration(9, "what each answer was given: why each memory was, and which were weaker matches")
-def _m009(conn: Any) -> None:
+def _m009(conn: Connection) -> None:
     run_script(
         conn,
         """
@@ -443,7 +444,7 @@ def _m009(conn: Any) -> None:
 
 
 @migration(10, "apps are known by a key, not by the name they give")
-def _m010(conn: Any) -> None:
+def _m010(conn: Connection) -> None:
     # An app registered before keys existed keeps its name, level and log, but has no
     # key (key_hash NULL): until the user gives it one, it connects as unregistered.
     run_script(
@@ -480,7 +481,7 @@ def _m010(conn: Any) -> None:
 NEVER_REUSED = ("conversations", "messages", "memories", "documents", "doc_chunks")
 
 
-def with_autoincrement(conn: Any, table: str) -> None:
+def with_autoincrement(conn: Connection, table: str) -> None:
     """Rebuild `table` so that its ids are never reused (SQLite cannot ALTER a table to
     AUTOINCREMENT). The rows keep their ids, so full-text rowids, vectors, codes and
     every reference stay valid; its indexes and triggers are made again from their own
@@ -527,7 +528,7 @@ def with_autoincrement(conn: Any, table: str) -> None:
 
 
 @migration(11, "ids are never reused: conversations, messages, memories, documents, passages")
-def _m011(conn: Any) -> None:
+def _m011(conn: Connection) -> None:
     for table in NEVER_REUSED:
         with_autoincrement(conn, table)
 
@@ -536,7 +537,7 @@ _m011.rebuilds_tables = True  # type: ignore[attr-defined]
 
 
 @migration(12, "documents removed for good from a watched folder stay removed")
-def _m012(conn: Any) -> None:
+def _m012(conn: Connection) -> None:
     run_script(
         conn,
         """
@@ -553,14 +554,14 @@ def _m012(conn: Any) -> None:
 
 
 @migration(13, "messages can be kept but left out of every prompt (a forgotten fact)")
-def _m013(conn: Any) -> None:
+def _m013(conn: Connection) -> None:
     # forgotten = 1: the user asked the assistant to forget what the message says but kept
     # the message to read; it is in no prompt (history or recall) and in no search index.
     run_script(conn, "ALTER TABLE messages ADD COLUMN forgotten INTEGER NOT NULL DEFAULT 0;")
 
 
 @migration(14, "messages not yet learned from: kept to learn from once the model can")
-def _m014(conn: Any) -> None:
+def _m014(conn: Connection) -> None:
     run_script(
         conn,
         """
@@ -577,14 +578,14 @@ def _m014(conn: Any) -> None:
 
 
 @migration(15, "memories: an index by importance, for the core block of every prompt")
-def _m015(conn: Any) -> None:
+def _m015(conn: Connection) -> None:
     # The read path gives every answer the user's most important durable memories (the
     # core block): without this, each turn would read the whole memories table to find them.
     run_script(conn, "CREATE INDEX memories_by_importance ON memories(importance);")
 
 
 @migration(16, "answer versions: each message's parent, and which version is shown")
-def _m016(conn: Any) -> None:
+def _m016(conn: Connection) -> None:
     run_script(
         conn,
         """
@@ -606,11 +607,11 @@ def _m016(conn: Any) -> None:
 
 
 @migration(17, "memories about health and safety: always given, unless the user says not")
-def _m017(conn: Any) -> None:
+def _m017(conn: Connection) -> None:
     run_script(
         conn,
         """
-        -- care: what kind of care the memory's text calls for (core/memory/care.py:
+        -- care: what kind of care the memory's text calls for (core/memory/care/:
         -- 'health', 'diet', 'access', 'asked'), NULL when none; read from the text when
         -- it is written, and again whenever those rules change (meta 'care_rules').
         -- care_choice: the user's own say, NULL (as recognised), 1 (always given)
@@ -623,7 +624,7 @@ def _m017(conn: Any) -> None:
 
 
 @migration(18, "the access log: repeated reads counted on one row, for a bounded log")
-def _m018(conn: Any) -> None:
+def _m018(conn: Connection) -> None:
     run_script(
         conn,
         """
@@ -648,7 +649,7 @@ SYNCED_SETTINGS = (
 
 
 @migration(19, "sync: a stable id for every synced record, and what is left to send")
-def _m019(conn: Any) -> None:
+def _m019(conn: Connection) -> None:
     settings = ", ".join(f"'setting.{k}'" for k in SYNCED_SETTINGS)
     recording = "EXISTS (SELECT 1 FROM sync_flags WHERE recording = 1)"
     script = """
@@ -789,7 +790,7 @@ def _m019(conn: Any) -> None:
 
 
 @migration(20, "imported history: where a conversation came from, and facts waiting for review")
-def _m020(conn: Any) -> None:
+def _m020(conn: Connection) -> None:
     run_script(
         conn,
         """
@@ -829,7 +830,7 @@ def _m020(conn: Any) -> None:
 
 
 @migration(21, "imported facts that contradict another: the newer by date replaces the older")
-def _m021(conn: Any) -> None:
+def _m021(conn: Connection) -> None:
     run_script(
         conn,
         """
@@ -854,7 +855,7 @@ def _m021(conn: Any) -> None:
 @migration(
     22, "sync: what each computer has taken in of this one's files, and what a merge dropped"
 )
-def _m022(conn: Any) -> None:
+def _m022(conn: Connection) -> None:
     run_script(
         conn,
         """
@@ -904,7 +905,7 @@ def _m022(conn: Any) -> None:
 
 
 @migration(23, "about you: a short profile of the person, each line citing its memories")
-def _m023(conn: Any) -> None:
+def _m023(conn: Connection) -> None:
     run_script(
         conn,
         """

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from desktop_mem.core.errors import DesktopMemError, KeyringUnavailable
 from desktop_mem.core.keys import identity
@@ -81,7 +81,7 @@ def _become_own(db: Opened, vault: Vault) -> str | None:
     return pid
 
 
-def require_settled(db_path: Any, profile: str) -> str:
+def require_settled(db_path: Path, profile: str) -> str:
     """The profile's id; refuses a key change for a profile that is not yet its own."""
     pid = identity.settled_id(read_sidecar(db_path), db_path)
     if pid is None:

@@ -7,7 +7,7 @@ new key, passes ``integrity_check`` and ``cipher_integrity_check``, and every ta
 holds the same number of rows). Only then are the files switched, keeping the old one
 as ``<db>.old``, and the change is committed by rewriting the sidecar (one atomic
 rename). A crash at any moment leaves a profile that opens with either the old or the
-new key, holding everything (see ``db._connect_after_rekey``). The profile must not
+new key, holding everything (see ``opening._connect_after_rekey``). The profile must not
 be open anywhere else: the copy is made under an exclusive lock.
 """
 
@@ -19,12 +19,12 @@ import os
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import sqlcipher3
 
 from desktop_mem.core import paths
-from desktop_mem.core.db.database import connect, open_profile
+from desktop_mem.core.db.connection import Connection
+from desktop_mem.core.db.database import connect
 from desktop_mem.core.db.files import (
     OLD_SUFFIX,
     REKEY_SUFFIX,
@@ -32,8 +32,10 @@ from desktop_mem.core.db.files import (
     remove_database_files,
     sibling,
 )
+from desktop_mem.core.db.opening import open_profile
 from desktop_mem.core.db.ownership import require_settled
 from desktop_mem.core.errors import DesktopMemError, ProfileBusy, UsageError
+from desktop_mem.core.jsontypes import JSONObject
 from desktop_mem.core.keys import identity, recovery
 from desktop_mem.core.keys.vault import (
     Key,
@@ -57,7 +59,7 @@ class RekeyReport:
     recovery_code: str | None = None  # a new one, when the profile moved to the keyring
 
 
-def _row_counts(conn: Any, schema: str = "main") -> dict[str, int]:
+def _row_counts(conn: Connection, schema: str = "main") -> dict[str, int]:
     names = [
         r[0]
         for r in conn.execute(
@@ -188,7 +190,7 @@ def _change_key_locked(
     # only its public half); a profile moving to the keyring gets its first code; a
     # passphrase needs none.
     code: str | None = None
-    record: dict[str, Any] | None = None
+    record: JSONObject | None = None
     if mode == "keyring":
         record = recovery.reseal(read_sidecar(path).get("recovery"), new_key.secret)
         if record is None:
@@ -218,7 +220,7 @@ def _change_key_locked(
     )
 
 
-def _copy_under(conn: Any, copy: Path, key: Key, version: int, path: Path) -> None:
+def _copy_under(conn: Connection, copy: Path, key: Key, version: int, path: Path) -> None:
     """The open database copied to `copy` under `key` (sqlcipher_export)."""
     remove_database_files(copy)
     try:

@@ -32,13 +32,14 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from desktop_mem.core.errors import DimensionMismatch
 
 if TYPE_CHECKING:
     import numpy as np
 
+    from desktop_mem.core.db.connection import Connection
     from desktop_mem.core.db.database import Database
 else:
     from desktop_mem.core.lazy import numpy as np
@@ -242,7 +243,7 @@ class VectorIndex:
                 f"memories are indexed with {stored}: run `desktop-mem memory reembed` to re-index them."
             )
 
-    def ensure(self, conn: Any, model: str, dim: int) -> None:
+    def ensure(self, conn: Connection, model: str, dim: int) -> None:
         """Inside a transaction: record the model and dimension the vectors are from."""
         self.check_dim(model, dim)
         if self.dim != dim:
@@ -252,7 +253,9 @@ class VectorIndex:
 
     # -- writes (inside the caller's transaction) -------------------------------------
 
-    def put(self, conn: Any, ids: Sequence[int], hashes: Sequence[str], vecs: np.ndarray) -> None:
+    def put(
+        self, conn: Connection, ids: Sequence[int], hashes: Sequence[str], vecs: np.ndarray
+    ) -> None:
         if not len(ids):
             return
         with self._lock:
@@ -281,7 +284,7 @@ class VectorIndex:
                 codes.add(np.asarray(ids, dtype=np.int64), codes.as_words(packed))
                 codes.generation = self._generation(conn)
 
-    def remove(self, conn: Any, ids: Iterable[int]) -> None:
+    def remove(self, conn: Connection, ids: Iterable[int]) -> None:
         """Purge vectors and codes (secure_delete overwrites the freed bytes)."""
         ids = list(ids)
         with self._lock:
@@ -295,7 +298,7 @@ class VectorIndex:
                 codes.discard(ids)
                 codes.generation = self._generation(conn)
 
-    def _fresh_codes_for_write(self, conn: Any) -> Codes | None:
+    def _fresh_codes_for_write(self, conn: Connection) -> Codes | None:
         """The in-memory codes, if loaded and up to date with the database (this write
         holds the lock, so nobody else can change it now); otherwise drop them, to be
         read again by the next search. A rollback drops them too."""
@@ -308,7 +311,7 @@ class VectorIndex:
         self.db.on_rollback(self._forget)
         return codes
 
-    def _generation(self, conn: Any) -> int:
+    def _generation(self, conn: Connection) -> int:
         return int(
             conn.execute(
                 "SELECT n FROM counters WHERE name = ?", (self.layout.generation_counter,)
@@ -319,7 +322,7 @@ class VectorIndex:
         with self._lock:
             self._codes = None
 
-    def drop_all(self, conn: Any) -> None:
+    def drop_all(self, conn: Connection) -> None:
         """Delete every vector. The model and dimension stay recorded: the memory tier's
         model is the profile's choice of embedding model, which emptying the index (as
         "Forget everything" does) must not change; with no vector they bind nothing."""
@@ -424,7 +427,7 @@ class VectorIndex:
         rows = self.db.query(f"SELECT {lay.id_column} FROM {lay.vectors} ORDER BY {lay.id_column}")
         return np.array([r[0] for r in rows], dtype=np.int64)
 
-    def _rebuild_codes(self, conn: Any, ids: np.ndarray, center: np.ndarray) -> None:
+    def _rebuild_codes(self, conn: Connection, ids: np.ndarray, center: np.ndarray) -> None:
         self._forget()
         self.db.on_rollback(self._forget)
         for start in range(0, len(ids), 5000):

@@ -13,17 +13,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from desktop_mem.core import textproc
-from desktop_mem.core.documents.records import (
-    AddReport,
-    Document,
-    Folder,
-)
-from desktop_mem.core.documents.text import (
+from desktop_mem.core.documents.files import (
     HARD_LINK,
     kind_of,
     open_nofollow,
     shown_name,
     storable_name,
+)
+from desktop_mem.core.documents.records import (
+    AddReport,
+    Document,
+    Folder,
 )
 from desktop_mem.core.errors import NotFound
 from desktop_mem.core.events import Events

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import builtins
 from dataclasses import asdict, dataclass, field
-from typing import Any
 
 from desktop_mem.core.errors import DesktopMemError
+from desktop_mem.core.jsontypes import JSONObject
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,7 @@ class Document:
     indexed_at: str
     passages: int = 0
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return asdict(self)
 
 
@@ -45,7 +45,7 @@ class PassageHit:
         place = f"p. {self.page}" if self.page else self.heading
         return f"{self.title}, {place}" if place else self.title
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return {**asdict(self), "where": self.where()}
 
 
@@ -84,5 +84,5 @@ class Folder:
     documents: int
     left_out: int  # files in it the user removed for good
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return asdict(self)

@@ -30,11 +30,12 @@ import hashlib
 import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from desktop_mem.core import textproc
 from desktop_mem.core.db.database import id_chunks
 from desktop_mem.core.db.vectors import DOCUMENTS, VectorIndex
+from desktop_mem.core.documents.files import kind_of, read_file, shown_name, storable_name
 from desktop_mem.core.documents.folders import WatchedFolders
 from desktop_mem.core.documents.records import (
     AddReport,
@@ -42,14 +43,7 @@ from desktop_mem.core.documents.records import (
     Folder,
     PassageHit,
 )
-from desktop_mem.core.documents.text import (
-    chunk,
-    extract,
-    kind_of,
-    read_file,
-    shown_name,
-    storable_name,
-)
+from desktop_mem.core.documents.text import chunk, extract
 from desktop_mem.core.errors import DesktopMemError, InvalidInput, ModelServerError, NotFound
 from desktop_mem.core.events import Events
 from desktop_mem.core.memory.records import now_iso
@@ -60,6 +54,7 @@ from desktop_mem.core.search.relevance import PASSAGE_TIER, WEAK, RelevanceRule
 from desktop_mem.core.search.text_tier import TextTier
 
 if TYPE_CHECKING:
+    from desktop_mem.core.db.connection import Connection
     from desktop_mem.core.db.database import Database
 
 log = logging.getLogger(__name__)
@@ -239,12 +234,12 @@ class DocumentStore(WatchedFolders, TextTier):
 
     # -- removing -------------------------------------------------------------------------
 
-    def _chunk_ids(self, conn: Any, doc_id: int) -> builtins.list[int]:
+    def _chunk_ids(self, conn: Connection, doc_id: int) -> builtins.list[int]:
         return [
             r[0] for r in conn.execute("SELECT id FROM doc_chunks WHERE document_id = ?", (doc_id,))
         ]
 
-    def _purge_chunks(self, conn: Any, doc_id: int) -> int:
+    def _purge_chunks(self, conn: Connection, doc_id: int) -> int:
         ids = self._chunk_ids(conn, doc_id)
         self.index.remove(conn, ids)
         for cid in ids:

@@ -13,20 +13,15 @@ says (binary under a .md name), an encrypted PDF, a .docx whose compressed parts
 would unpack to more than a sane size (a zip bomb), XML the parser will not take
 (a DTD, nested entities, a loop, absurd depth: entities are never resolved and lxml never
 reaches the network), a Word file past its bounds (unpacked XML, paragraphs, time).
-Each refusal is one sentence. A file is read once,
-through a descriptor opened without following a symbolic link and checked to be a
-regular file (never a FIFO, a device or a socket), and every reader works on those
-bytes, so what is hashed is what is indexed.
+Each refusal is one sentence. A file is read once, safely (core/documents/files.py),
+and every reader works on those bytes, so what is hashed is what is indexed.
 """
 
 from __future__ import annotations
 
-import errno
 import html.parser
 import io
-import os
 import re
-import stat
 import time
 import zipfile
 from collections.abc import Iterator
@@ -34,10 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from desktop_mem.core.errors import InvalidInput
-from desktop_mem.core.textproc import escape_controls
+from desktop_mem.core.documents.files import kind_of, read_regular, refuse
 
-MAX_FILE_BYTES = 200 * 1024 * 1024  # larger files are refused before reading
 MAX_TEXT_CHARS = 20_000_000  # of extracted text (a few thousand pages)
 MAX_UNZIPPED = 300 * 1024 * 1024  # a .docx unpacking to more than this is refused
 # What one Word file may cost, read as a stream (_docx): its main XML unpacked, its
@@ -49,8 +42,6 @@ DOCX_SECONDS = 60.0
 DOCX_SMALL_PART = 8 * 1024 * 1024
 PDF_PAGES = 10_000  # a PDF's pages read at most (and within DOCX_SECONDS)
 CHUNK_CHARS = 1_200  # a passage at most (about 300 tokens)
-SUFFIXES = {".md": "markdown", ".markdown": "markdown", ".txt": "text", ".text": "text",
-            ".pdf": "pdf", ".docx": "docx", ".html": "html", ".htm": "html"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -70,109 +61,13 @@ class Passage:
     heading: str
 
 
-def kind_of(path: Path) -> str | None:
-    return SUFFIXES.get(path.suffix.lower())
-
-
-def shown_name(path: Path) -> str:
-    """A file's name as a sentence may show it: control characters and undecodable
-    bytes escaped."""
-    return escape_controls(path.name)
-
-
-def _refuse(path: Path, why: str) -> InvalidInput:
-    return InvalidInput(f"{shown_name(path)} was not added: {why}.", reason="document_refused")
-
-
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_OPEN_FLAGS = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-
-
-def open_nofollow(path: Path, directory: bool = False) -> int:
-    """A descriptor for an absolute path opened one part at a time, each relative to the
-    descriptor of the folder before it and none through a symbolic link. O_NOFOLLOW alone
-    guards only the last part: a folder on the way swapped for a link between the scan and
-    the read led outside the watched folder. OSError (ELOOP, ENOTDIR) when a part is a
-    link or not a folder."""
-    path = Path(path)
-    if not path.is_absolute() or os.open not in os.supports_dir_fd:
-        return os.open(path, _OPEN_FLAGS | (getattr(os, "O_DIRECTORY", 0) if directory else 0))
-    parts = path.parts[1:]
-    fd = os.open(path.anchor, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    try:
-        for n, part in enumerate(parts, 1):
-            folder = n < len(parts) or directory
-            child = os.open(part, _OPEN_FLAGS | (os.O_DIRECTORY if folder else 0), dir_fd=fd)
-            os.close(fd)
-            fd = child
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
-
-
-def read_file(path: Path, in_folder: bool = False) -> tuple[bytes, os.stat_result]:
-    """The bytes of a regular file and what fstat said of it, read through one descriptor
-    opened without following a link at any part of its path (open_nofollow) and without
-    blocking (a FIFO would wait for a writer for ever); InvalidInput for a link, a FIFO, a
-    device, a socket or a file too large. A file found in a watched folder (`in_folder`)
-    with another name elsewhere (a hard link) is refused too: it may be a file from
-    outside the folder, which whoever writes to the folder could link in."""
-    try:
-        fd = open_nofollow(path)
-    except FileNotFoundError:
-        raise _refuse(path, "the file is gone (moved or deleted)") from None
-    except OSError as exc:
-        if exc.errno in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
-            raise _refuse(
-                path, "it, or a folder on its path, is a symbolic link, and links are not followed"
-            ) from None
-        raise _refuse(path, f"it could not be read ({exc.strerror or exc})") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise _refuse(path, "it is not a regular file (a folder, device, FIFO or socket)")
-        if in_folder and info.st_nlink > 1:
-            raise _refuse(path, HARD_LINK)
-        if info.st_size > MAX_FILE_BYTES:
-            raise _refuse(
-                path,
-                f"it is {info.st_size / 1e6:,.0f} MB, more than the {MAX_FILE_BYTES / 1e6:.0f} "
-                "MB read",
-            )
-        os.set_blocking(fd, True)
-        chunks = []
-        total = 0
-        while chunk := os.read(fd, 1 << 20):
-            total += len(chunk)
-            if total > MAX_FILE_BYTES:
-                raise _refuse(path, "it grew past the size desktop-mem reads while it was read")
-            chunks.append(chunk)
-        return b"".join(chunks), info
-    except OSError as exc:
-        raise _refuse(path, f"it could not be read ({exc.strerror or exc})") from None
-    finally:
-        os.close(fd)
-
-
-HARD_LINK = (
-    "it has another name outside what was listed (a hard link), so it may be a file from "
-    "outside the folder; add it by its own name if you want it"
-)
-
-
-def read_regular(path: Path) -> bytes:
-    """The bytes of a file named by itself (see read_file)."""
-    return read_file(path)[0]
-
-
 def extract(path: Path, data: bytes | None = None) -> list[Section]:
     """The document's text in sections, from `data` (its bytes, as read_regular gives
     them) or read here; InvalidInput (one sentence) for what cannot or must not be
     read."""
     kind = kind_of(path)
     if kind is None:
-        raise _refuse(path, "only Markdown, text, PDF, Word (.docx) and HTML files are read")
+        raise refuse(path, "only Markdown, text, PDF, Word (.docx) and HTML files are read")
     if data is None:
         data = read_regular(path)
     try:
@@ -182,7 +77,7 @@ def extract(path: Path, data: bytes | None = None) -> list[Section]:
             sections = _docx(path, data)
         else:
             if len(data) > 4 * MAX_TEXT_CHARS:  # refused before it is decoded (4 bytes a char)
-                raise _refuse(path, "it holds more text than desktop-mem indexes in one document")
+                raise refuse(path, "it holds more text than desktop-mem indexes in one document")
             text = _read_text(path, data)
             sections = (
                 _html(text)
@@ -192,17 +87,17 @@ def extract(path: Path, data: bytes | None = None) -> list[Section]:
                 else [Section(text)]
             )
     except FileNotFoundError:
-        raise _refuse(path, "the file vanished while it was read") from None
+        raise refuse(path, "the file vanished while it was read") from None
     except OSError as exc:
-        raise _refuse(path, f"it could not be read ({exc.strerror or exc})") from None
+        raise refuse(path, f"it could not be read ({exc.strerror or exc})") from None
     if sum(len(s.text) for s in sections) > MAX_TEXT_CHARS:
-        raise _refuse(path, "it holds more text than desktop-mem indexes in one document")
+        raise refuse(path, "it holds more text than desktop-mem indexes in one document")
     return [s for s in sections if s.text.strip()]
 
 
 def _read_text(path: Path, raw: bytes) -> str:
     if b"\x00" in raw[:65536]:
-        raise _refuse(path, "it is binary data, not text")
+        raise refuse(path, "it is binary data, not text")
     for encoding in ("utf-8-sig", "utf-16"):
         try:
             text = raw.decode(encoding)
@@ -214,7 +109,7 @@ def _read_text(path: Path, raw: bytes) -> str:
     try:
         return raw.decode("gb18030")  # common for Chinese text saved on Windows
     except UnicodeDecodeError:
-        raise _refuse(path, "it is not text in UTF-8, UTF-16 or GB18030") from None
+        raise refuse(path, "it is not text in UTF-8, UTF-16 or GB18030") from None
 
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
@@ -324,29 +219,27 @@ def _pdf(path: Path, data: bytes) -> list[Section]:
     try:
         reader = pypdf.PdfReader(io.BytesIO(data))
         if reader.is_encrypted:
-            raise _refuse(
-                path, "the PDF is encrypted (open it, save an unprotected copy, add that)"
-            )
+            raise refuse(path, "the PDF is encrypted (open it, save an unprotected copy, add that)")
         deadline = time.monotonic() + DOCX_SECONDS
         pages = []
         for n, page in enumerate(reader.pages, 1):
             if n > PDF_PAGES or time.monotonic() > deadline:
-                raise _refuse(
+                raise refuse(
                     path,
                     f"it has more than {PDF_PAGES:,} pages or took more than "
                     f"{DOCX_SECONDS:.0f} seconds to read, past what desktop-mem reads in one PDF",
                 )
             pages.append(Section(page.extract_text() or "", n))
     except limit_reached:
-        raise _refuse(
+        raise refuse(
             path, "a page unpacks to more than pypdf reads (a decompression bomb?)"
         ) from None
     except PdfReadError as exc:
-        raise _refuse(path, f"it is not a readable PDF ({str(exc)[:80]})") from None
+        raise refuse(path, f"it is not a readable PDF ({str(exc)[:80]})") from None
     except (ValueError, KeyError, TypeError, RecursionError, AssertionError) as exc:
-        raise _refuse(path, f"the PDF is damaged ({type(exc).__name__})") from None
+        raise refuse(path, f"the PDF is damaged ({type(exc).__name__})") from None
     if not any(s.text.strip() for s in pages):
-        raise _refuse(path, "the PDF has no text layer (a scan: run OCR on it first)")
+        raise refuse(path, "the PDF has no text layer (a scan: run OCR on it first)")
     return pages
 
 
@@ -489,7 +382,7 @@ def _docx(path: Path, data: bytes) -> list[Section]:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             infos = archive.infolist()
             if sum(info.file_size for info in infos) > MAX_UNZIPPED:
-                raise _refuse(
+                raise refuse(
                     path, "it would unpack to far more than a document holds (a zip bomb?)"
                 )
             main = _target(archive, "_rels/.rels", "officeDocument", "", deadline)
@@ -502,23 +395,23 @@ def _docx(path: Path, data: bytes) -> list[Section]:
                 declared = archive.getinfo(main).file_size
                 member = archive.open(main)
             except KeyError:
-                raise _refuse(path, "it is not a Word document (it has no document part)") from None
+                raise refuse(path, "it is not a Word document (it has no document part)") from None
             if declared > DOCX_XML_BYTES:  # said before a byte is unpacked
                 member.close()
                 raise _DocxTooMuch(f"its text unpacks to more than {DOCX_XML_BYTES // 2**20} MB")
             with member:
                 return _docx_sections(_paragraphs(member, deadline), levels)
     except _DocxTooMuch as exc:
-        raise _refuse(path, f"{exc}, past what desktop-mem reads in one Word file") from None
+        raise refuse(path, f"{exc}, past what desktop-mem reads in one Word file") from None
     except zipfile.BadZipFile:
-        raise _refuse(path, "it is not a Word document (.docx is a zip archive)") from None
+        raise refuse(path, "it is not a Word document (.docx is a zip archive)") from None
     except (KeyError, ValueError, EOFError, NotImplementedError, RuntimeError) as exc:
-        raise _refuse(path, f"it is not a readable Word document ({type(exc).__name__})") from None
+        raise refuse(path, f"it is not a readable Word document ({type(exc).__name__})") from None
     except Exception as exc:
         from lxml.etree import XMLSyntaxError
 
         if isinstance(exc, XMLSyntaxError):
-            raise _refuse(
+            raise refuse(
                 path,
                 "its XML is not what a Word document holds (nested entities, a text too long, "
                 "absurd depth, or damaged)",
@@ -592,12 +485,3 @@ def _split_long(text: str, limit: int) -> list[str]:
     if current:
         parts.append(current)
     return parts
-
-
-def storable_name(path: Path) -> bool:
-    """Whether a path can be stored (a name that is not UTF-8 cannot)."""
-    try:
-        str(path).encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import secrets
 from pathlib import Path
-from typing import Any
+
+from desktop_mem.core.jsontypes import JSONObject
 
 ACCOUNT_PREFIX = "profile-id:"
 
@@ -41,7 +42,7 @@ def record(profile_id: str, db_path: Path) -> dict[str, str]:
     return {"profile_id": profile_id, "location": location(db_path)}
 
 
-def settled_id(side: dict[str, Any], db_path: Path) -> str | None:
+def settled_id(side: JSONObject, db_path: Path) -> str | None:
     """The profile's id, if profile.json records one made where the profile is now;
     None for a profile from before ids, or one that was copied or moved here."""
     pid = side.get("profile_id")
@@ -50,7 +51,7 @@ def settled_id(side: dict[str, Any], db_path: Path) -> str | None:
     return None
 
 
-def owns(side: dict[str, Any], db_path: Path, account: str) -> bool:
+def owns(side: JSONObject, db_path: Path, account: str) -> bool:
     """Whether a keyring account provably belongs to this profile alone: it is named for
     the profile's own id, and that id was made where the profile lives."""
     pid = settled_id(side, db_path)

@@ -20,7 +20,6 @@ import hashlib
 import os
 import secrets
 from dataclasses import dataclass
-from typing import Any
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
@@ -31,6 +30,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from desktop_mem.core.config import RECOVERY_ENV
 from desktop_mem.core.errors import DatabaseCorrupt, UsageError, WrongKey
+from desktop_mem.core.jsontypes import JSONObject
 
 __all__ = [
     "RECOVERY_ENV",
@@ -83,7 +83,7 @@ def _b64(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
 
 
-def _unb64(text: Any, what: str) -> bytes:
+def _unb64(text: object, what: str) -> bytes:
     try:
         return base64.b64decode(str(text), validate=True)
     except (ValueError, TypeError):
@@ -115,11 +115,11 @@ class RecoveryLock:
         public = _public_bytes(_private(code, salt).public_key())
         return code, cls(salt, public)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return {"version": 1, "salt": _b64(self.salt), "public": _b64(self.public)}
 
     @classmethod
-    def from_dict(cls, data: Any) -> RecoveryLock | None:
+    def from_dict(cls, data: object) -> RecoveryLock | None:
         # exactly the integer 1: True and 1.0 compare equal to it in Python
         if not isinstance(data, dict) or type(data.get("version")) is not int:
             return None
@@ -145,7 +145,7 @@ class RecoveryLock:
         ).derive(secret)
         return X25519PrivateKey.from_private_bytes(seed)
 
-    def seal(self, secret: bytes) -> dict[str, Any]:
+    def seal(self, secret: bytes) -> JSONObject:
         nonce = os.urandom(12)
         ephemeral = self._ephemeral(secret, nonce)
         eph_public = _public_bytes(ephemeral.public_key())
@@ -158,7 +158,7 @@ class RecoveryLock:
             "derived": True,  # its ephemeral key comes from the secret: see holds
         }
 
-    def holds(self, secret: bytes, sealed: Any) -> bool:
+    def holds(self, secret: bytes, sealed: object) -> bool:
         """Whether `sealed` is this lock's seal of `secret`: its ephemeral key is the one
         the secret derives, and the box opens with it to the secret. Needs the secret,
         not the code; a seal made without the secret (by someone who only saw a header)
@@ -174,7 +174,7 @@ class RecoveryLock:
         except (DatabaseCorrupt, InvalidTag, ValueError):
             return False
 
-    def open(self, code: str, sealed: Any) -> bytes:
+    def open(self, code: str, sealed: object) -> bytes:
         """The secret sealed to this lock; WrongKey when the code is not this lock's."""
         if not isinstance(sealed, dict):
             raise DatabaseCorrupt("The recovery data (sealed key) is damaged.")
@@ -198,7 +198,7 @@ class RecoveryLock:
             ) from None
 
 
-def _parts(sealed: Any) -> tuple[bytes, bytes, bytes]:
+def _parts(sealed: object) -> tuple[bytes, bytes, bytes]:
     """A sealed key's ephemeral public key, nonce and box, each of its right length."""
     if not isinstance(sealed, dict):
         raise DatabaseCorrupt("The recovery data (sealed key) is damaged.")
@@ -219,13 +219,13 @@ def _wrapping_key(shared: bytes, eph_public: bytes, public: bytes) -> bytes:
 # -- what the sidecar and the backups store ------------------------------------------
 
 
-def protect(secret_hex: str) -> tuple[str, dict[str, Any]]:
+def protect(secret_hex: str) -> tuple[str, JSONObject]:
     """A new recovery code for a raw database key, and the record to store beside it."""
     code, lock = RecoveryLock.create()
     return code, {**lock.to_dict(), "sealed_key": lock.seal(bytes.fromhex(secret_hex))}
 
 
-def reseal(record: Any, secret_hex: str) -> dict[str, Any] | None:
+def reseal(record: object, secret_hex: str) -> JSONObject | None:
     """The record for a new key under the same code (a key rotation); None without one."""
     lock = RecoveryLock.from_dict(record)
     if lock is None:
@@ -233,12 +233,12 @@ def reseal(record: Any, secret_hex: str) -> dict[str, Any] | None:
     return {**lock.to_dict(), "sealed_key": lock.seal(bytes.fromhex(secret_hex))}
 
 
-def well_formed(record: Any) -> bool:
+def well_formed(record: object) -> bool:
     """Whether a record has every part a recovery record has, each of its right size
     (what can be checked without the code or the key)."""
     try:
         lock = RecoveryLock.from_dict(record)
-        if lock is None:
+        if lock is None or not isinstance(record, dict):  # a lock is read from a dict only
             return False
         _parts(record.get("sealed_key"))
     except DatabaseCorrupt:
@@ -246,27 +246,31 @@ def well_formed(record: Any) -> bool:
     return True
 
 
-def provable(record: Any) -> bool:
+def provable(record: object) -> bool:
     """Whether the record's seal is derived from the key it holds, so holds() can prove
     it (records sealed before that, in 0.3, cannot be checked without the code)."""
     sealed = record.get("sealed_key") if isinstance(record, dict) else None
     return isinstance(sealed, dict) and sealed.get("derived") is True
 
 
-def holds(record: Any, secret_hex: str) -> bool:
+def holds(record: object, secret_hex: str) -> bool:
     """Whether a record opens to this database key with its code: proved with the key
     itself (a record sealed since seals are derived from the key)."""
     try:
         lock = RecoveryLock.from_dict(record)
     except DatabaseCorrupt:
         return False
-    return lock is not None and lock.holds(bytes.fromhex(secret_hex), record.get("sealed_key"))
+    return (
+        lock is not None
+        and isinstance(record, dict)  # a lock is read from a dict only
+        and lock.holds(bytes.fromhex(secret_hex), record.get("sealed_key"))
+    )
 
 
-def unseal(record: Any, code: str) -> str:
+def unseal(record: object, code: str) -> str:
     """The raw database key (hex) a record holds, opened with the recovery code."""
     lock = RecoveryLock.from_dict(record)
-    if lock is None:
+    if lock is None or not isinstance(record, dict):  # a lock is read from a dict only
         raise WrongKey(
             "There is no recovery code for this profile or backup (it was made before "
             "recovery codes existed, or is protected by a passphrase): nothing was changed."

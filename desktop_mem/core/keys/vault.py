@@ -19,6 +19,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -31,6 +32,7 @@ from desktop_mem.core.errors import (
     KeyringUnavailable,
     UsageError,
 )
+from desktop_mem.core.jsontypes import JSONObject
 from desktop_mem.core.keys import identity
 
 if TYPE_CHECKING:
@@ -175,13 +177,14 @@ class KeyringAccess:
         return f"{type(b).__module__}.{type(b).__name__}"
 
     def _call(self, fn: Callable[[], T]) -> T:
-        box: dict[str, Any] = {}
+        values: list[T] = []
+        errors: list[BaseException] = []
 
         def run() -> None:
             try:
-                box["value"] = fn()
+                values.append(fn())
             except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
-                box["error"] = exc
+                errors.append(exc)
 
         worker = threading.Thread(target=run, name="keyring-call", daemon=True)
         worker.start()
@@ -191,8 +194,8 @@ class KeyringAccess:
                 f"The system keyring did not answer within {self.timeout:g} s (it may be locked): "
                 f"unlock it and try again, or set {PASSPHRASE_ENV} to use a passphrase."
             )
-        if "error" in box:
-            exc = box["error"]
+        if errors:
+            exc = errors[0]
             import keyring.errors
 
             if isinstance(exc, keyring.errors.KeyringLocked):  # its unlock prompt dismissed
@@ -206,7 +209,7 @@ class KeyringAccess:
                     f"try again, or set {PASSPHRASE_ENV} to use a passphrase."
                 ) from None
             raise exc
-        return box["value"]
+        return values[0]
 
     def _require_usable(self) -> None:
         reason = self.problem()
@@ -261,7 +264,7 @@ def _sidecar(db_path: Path) -> Path:
     return db_path.with_name("profile.json")
 
 
-def read_sidecar(db_path: Path) -> dict[str, Any]:
+def read_sidecar(db_path: Path) -> dict[str, Any]:  # as read: each field checked where used
     try:
         data = json.loads(_sidecar(db_path).read_text("utf-8"))
     except (OSError, ValueError):
@@ -280,7 +283,13 @@ def key_account(db_path: Path, profile: str) -> str:
     return account if isinstance(account, str) and account else _account(profile)
 
 
-KEEP: Any = object()  # write_key_mode: keep the sidecar's recovery data as it is
+class Keep(Enum):
+    """write_key_mode: keep what the sidecar holds as it is."""
+
+    KEEP = "keep"
+
+
+KEEP = Keep.KEEP
 
 
 def write_key_mode(
@@ -288,8 +297,8 @@ def write_key_mode(
     mode: KeyMode,
     account: str | None = None,
     retired_account: str | None = None,
-    recovery: dict[str, Any] | None = KEEP,
-    identity: dict[str, str] | None = KEEP,
+    recovery: JSONObject | None | Keep = KEEP,
+    identity: dict[str, str] | None | Keep = KEEP,
 ) -> None:
     """Write the sidecar atomically (write, fsync, rename): a key change commits here.
 
@@ -303,7 +312,7 @@ def write_key_mode(
     if identity is KEEP:
         identity = {k: old[k] for k in ("profile_id", "location") if isinstance(old.get(k), str)}
     tmp = side.with_suffix(".json.tmp")
-    data: dict[str, Any] = {
+    data: JSONObject = {
         "format": 1,
         "key_mode": mode,
         "updated_at": datetime.now(UTC).isoformat(),

@@ -15,13 +15,15 @@ from __future__ import annotations
 import builtins
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from desktop_mem.core.errors import InvalidInput, NotFound
 from desktop_mem.core.events import AboutChanged, Events
+from desktop_mem.core.jsontypes import JSONObject
 from desktop_mem.core.memory.records import is_expired, now_iso, strip_controls
 
 if TYPE_CHECKING:
+    from desktop_mem.core.db.connection import Connection
     from desktop_mem.core.db.database import Database
 
 MAX_LINE = 300  # characters of one line (the user's; the model's are held shorter)
@@ -42,7 +44,7 @@ class AboutLine:
         """Written or edited by the user: kept as written, never rewritten."""
         return self.by == "user"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return {"id": self.id, "text": self.text, "by": self.by, "cites": list(self.cites)}
 
 
@@ -51,7 +53,7 @@ def clean_line(text: str) -> str:
     return " ".join(strip_controls(str(text)).split())
 
 
-def clear(conn: Any) -> None:
+def clear(conn: Connection) -> None:
     """Everything about the person, inside the caller's transaction (forget everything)."""
     conn.execute("DELETE FROM about_lines")
     conn.execute("DELETE FROM about_removed")

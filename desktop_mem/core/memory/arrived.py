@@ -19,10 +19,9 @@ from desktop_mem.core.memory.care import care_of
 from desktop_mem.core.models.embed import content_hash
 
 if TYPE_CHECKING:
+    from desktop_mem.core.db.connection import Connection
     from desktop_mem.core.db.database import Database
     from desktop_mem.core.events import Events
-
-    Conn = Any  # the profile's sqlcipher3 connection, inside the caller's transaction
 
 
 @dataclass(frozen=True)
@@ -71,11 +70,11 @@ class ArrivedRows:
     if TYPE_CHECKING:  # the indexing half's (core/memory/indexing.py)
 
         def _index_text(
-            self, conn: Conn, mid: int, text: str, context: str | None, replace: bool
+            self, conn: Connection, mid: int, text: str, context: str | None, replace: bool
         ) -> None: ...
 
         def _reindex_text(
-            self, conn: Conn, memory_id: int, text: str, context: str | None, vecs: Any
+            self, conn: Connection, memory_id: int, text: str, context: str | None, vecs: Any
         ) -> None: ...
 
         def _sync_cache(self) -> None: ...
@@ -91,7 +90,7 @@ class ArrivedRows:
 
     # -- rows ----------------------------------------------------------------------------
 
-    def put_arrived(self, conn: Conn, uid: str, m: ArrivedMemory) -> tuple[int, bool]:
+    def put_arrived(self, conn: Connection, uid: str, m: ArrivedMemory) -> tuple[int, bool]:
         """Write a memory as another computer has it: a new row (indexed by its words;
         its vector comes from this computer's own model later), or its fields replaced.
         Its id, and whether it is new."""
@@ -129,7 +128,7 @@ class ArrivedRows:
         self.db.after_commit(self._changed_by_sync, [mid])
         return mid, False
 
-    def put_arrived_context(self, conn: Conn, uid: str, context: str | None) -> int | None:
+    def put_arrived_context(self, conn: Connection, uid: str, context: str | None) -> int | None:
         """A memory's context as another computer has it; its id if it changed."""
         row = conn.execute(
             "SELECT id, text, context FROM memories WHERE uid = ?", (uid,)
@@ -141,7 +140,7 @@ class ArrivedRows:
         self.db.after_commit(self._changed_by_sync, [int(row[0])])
         return int(row[0])
 
-    def point_sources(self, conn: Conn, pairs: Iterable[tuple[int, int]]) -> None:
+    def point_sources(self, conn: Connection, pairs: Iterable[tuple[int, int]]) -> None:
         """Memories learned from messages that arrived after them point at them now:
         (memory id, message id) pairs; a memory that already points somewhere stays."""
         conn.executemany(
@@ -152,7 +151,7 @@ class ArrivedRows:
     # -- history -------------------------------------------------------------------------
 
     def add_arrived_versions(
-        self, conn: Conn, mid: int, versions: Sequence[ArrivedVersion]
+        self, conn: Connection, mid: int, versions: Sequence[ArrivedVersion]
     ) -> None:
         """Add versions another computer made to a memory's history, then number every
         version in stamp order (every computer numbers them the same way)."""
@@ -195,14 +194,16 @@ class ArrivedRows:
         )
         self.db.after_commit(self._changed_by_sync, [mid])
 
-    def stamp_version(self, conn: Conn, version_id: int, clock: int, device: str, seq: int) -> None:
+    def stamp_version(
+        self, conn: Connection, version_id: int, clock: int, device: str, seq: int
+    ) -> None:
         """A version made here gets its sync stamp as it is sent."""
         conn.execute(
             "UPDATE memory_history SET sync_clock = ?, sync_device = ?, sync_seq = ? WHERE id = ?",
             (clock, device, seq, version_id),
         )
 
-    def restamp_versions(self, conn: Conn, old: str, device: str, seq: int) -> int:
+    def restamp_versions(self, conn: Connection, old: str, device: str, seq: int) -> int:
         """Versions stamped by `old` are `device`'s (its clock kept), filed under `seq`."""
         return int(
             conn.execute(
@@ -211,7 +212,7 @@ class ArrivedRows:
             ).rowcount
         )
 
-    def refile_versions(self, conn: Conn, devices: Sequence[str], seq: int) -> int:
+    def refile_versions(self, conn: Connection, devices: Sequence[str], seq: int) -> int:
         """Versions stamped by `devices` go out again, filed under `seq`."""
         if not devices:
             return 0
@@ -223,7 +224,7 @@ class ArrivedRows:
             ).rowcount
         )
 
-    def drop_versions(self, conn: Conn, ids: Sequence[int]) -> None:
+    def drop_versions(self, conn: Connection, ids: Sequence[int]) -> None:
         """Versions that do not stand, dropped from their memories' histories (a computer
         taken out of the sync made them after its removal: core/sync/lawful.py)."""
         memories: set[int] = set()
@@ -240,7 +241,7 @@ class ArrivedRows:
         if memories:
             self.db.after_commit(self._changed_by_sync, sorted(memories))
 
-    def unstamp_versions(self, conn: Conn) -> None:
+    def unstamp_versions(self, conn: Connection) -> None:
         """Sync is turned off: no version keeps a stamp."""
         conn.execute(
             "UPDATE memory_history SET sync_clock = NULL, sync_device = NULL, sync_seq = NULL"

@@ -17,6 +17,7 @@ from desktop_mem.core.models.embed import Embedder, content_hash
 if TYPE_CHECKING:
     import numpy as np
 
+    from desktop_mem.core.db.connection import Connection
     from desktop_mem.core.db.database import Database
     from desktop_mem.core.db.vectors import VectorIndex
 else:
@@ -77,7 +78,7 @@ class MemoryIndexing:
         return vecs
 
     def _store_vectors(
-        self, conn: Any, ids: Sequence[int], keys: Sequence[str], vecs: np.ndarray | None
+        self, conn: Connection, ids: Sequence[int], keys: Sequence[str], vecs: np.ndarray | None
     ) -> None:
         if vecs is None or self.embedder is None:
             return
@@ -85,7 +86,7 @@ class MemoryIndexing:
         self.index.put(conn, ids, keys, vecs)
 
     def _index_text(
-        self, conn: Any, mid: int, text: str, context: str | None, replace: bool
+        self, conn: Connection, mid: int, text: str, context: str | None, replace: bool
     ) -> None:
         if replace:
             conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (mid,))
@@ -95,7 +96,12 @@ class MemoryIndexing:
         )
 
     def _reindex_text(
-        self, conn: Any, memory_id: int, text: str, context: str | None, vecs: np.ndarray | None
+        self,
+        conn: Connection,
+        memory_id: int,
+        text: str,
+        context: str | None,
+        vecs: np.ndarray | None,
     ) -> None:
         self._index_text(conn, memory_id, text, context, replace=True)
         if vecs is None:

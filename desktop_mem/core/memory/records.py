@@ -9,6 +9,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from desktop_mem.core.errors import InvalidInput
+from desktop_mem.core.jsontypes import JSONObject
 
 KINDS = ("fact", "preference", "event", "plan", "person", "note")
 SOURCES = ("user", "extractor", "import", "consolidation")
@@ -77,7 +78,7 @@ class Memory:
     valid_from: str | None
     valid_until: str | None
     context: str | None = None
-    # what kind of care its text calls for (core/memory/care.py: health, diet, access,
+    # what kind of care its text calls for (core/memory/care/: health, diet, access,
     # asked), and whether it is given to the model on every turn: by default when it
     # calls for care, or as the user chose
     care: str | None = None
@@ -89,7 +90,7 @@ class Memory:
     def expired(self) -> bool:
         return is_expired(self.valid_until)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         d = asdict(self)
         d["expired"] = self.expired
         return d
@@ -130,7 +131,7 @@ class Version:
     changed_at: str
     device: str | None = None  # the synced computer it was made on (its id), if synced
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return asdict(self)
 
 
@@ -154,7 +155,7 @@ class NewMemory:
     valid_from: str | None = None
     valid_until: str | None = None
     context: str | None = None
-    # given on every turn: None as its text says (core/memory/care.py), or the
+    # given on every turn: None as its text says (core/memory/care/), or the
     # writer's own say (the user ticking "always give this", or unticking it)
     always: bool | None = None
 

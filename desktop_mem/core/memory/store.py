@@ -48,6 +48,7 @@ from desktop_mem.core.models.embed import Embedder, content_hash
 if TYPE_CHECKING:
     import numpy as np
 
+    from desktop_mem.core.db.connection import Connection
     from desktop_mem.core.db.database import Database
 else:
     from desktop_mem.core.lazy import numpy as np
@@ -162,7 +163,7 @@ class MemoryStore(ArrivedRows, MemoryIndexing):
         return self.get_many(ids), warnings
 
     def _insert(
-        self, conn: Any, m: NewMemory, stamp: str, actor: str, action: str = "created"
+        self, conn: Connection, m: NewMemory, stamp: str, actor: str, action: str = "created"
     ) -> int:
         created = m.created_at or stamp
         care = care_of(m.text, m.always)
@@ -193,7 +194,7 @@ class MemoryStore(ArrivedRows, MemoryIndexing):
         return mid
 
     def _history(
-        self, conn: Any, mid: int, action: str, actor: str, message_id: int | None
+        self, conn: Connection, mid: int, action: str, actor: str, message_id: int | None
     ) -> None:
         conn.execute(
             "INSERT INTO memory_history(memory_id, version, action, actor, message_id, text, kind, "
@@ -248,7 +249,7 @@ class MemoryStore(ArrivedRows, MemoryIndexing):
         self.events.memories("changed", [memory_id])
         return WriteResult(self.get(memory_id), warnings)
 
-    def _apply(self, conn: Any, memory_id: int, changes: dict[str, Any]) -> None:
+    def _apply(self, conn: Connection, memory_id: int, changes: dict[str, Any]) -> None:
         sets = ", ".join(f"{k} = ?" for k in changes)
         values = list(changes.values())
         if "text" in changes:
@@ -312,7 +313,7 @@ class MemoryStore(ArrivedRows, MemoryIndexing):
 
     def set_always(self, memory_id: int, always: bool | None, actor: str = "user") -> Memory:
         """Give the memory to the model on every turn (True), not unless it is found
-        (False), or as its text says (None: about health or safety, core/memory/care.py).
+        (False), or as its text says (None: about health or safety, core/memory/care/).
         A memory turned on that its text does not mark is one the user asked to be
         always remembered."""
         current = self.get(memory_id)
@@ -408,7 +409,7 @@ class MemoryStore(ArrivedRows, MemoryIndexing):
         self.events.memories("removed", ids)
         return len(ids)
 
-    def _purge(self, conn: Any, ids: Sequence[int]) -> None:
+    def _purge(self, conn: Connection, ids: Sequence[int]) -> None:
         self.index.remove(conn, ids)
         for mid in ids:
             conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (mid,))
@@ -421,7 +422,7 @@ class MemoryStore(ArrivedRows, MemoryIndexing):
 
     # -- for sync: the same writes, inside a transaction another part of the core holds --
 
-    def purge_rows(self, conn: Any, ids: Sequence[int]) -> None:
+    def purge_rows(self, conn: Connection, ids: Sequence[int]) -> None:
         """Purge memories deleted elsewhere, as `delete` does here; announced after the
         caller's commit."""
         if ids:
@@ -515,7 +516,7 @@ class MemoryStore(ArrivedRows, MemoryIndexing):
         offset: int = 0,
     ) -> list[Memory]:
         where: builtins.list[str] = []
-        params: builtins.list[Any] = []
+        params: builtins.list[object] = []
         if kind:
             where.append("kind = ?")
             params.append(check_kind(kind))

@@ -21,6 +21,7 @@ from typing import Any
 import httpx
 
 from desktop_mem.core.errors import DesktopMemError
+from desktop_mem.core.jsontypes import JSONObject
 from desktop_mem.core.protocols import Meta
 
 OBSERVED = "server.observed"  # meta: what /api/ps showed right after the last answer
@@ -72,7 +73,7 @@ class SlowTurns:
         """For the command line (the window words it by `reason`, in its language)."""
         return f"{self.what()}: {self.fix()}."
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return asdict(self)
 
 

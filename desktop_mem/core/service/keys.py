@@ -10,15 +10,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from desktop_mem.core.db import backup, recovery
+from desktop_mem.core.db import backup, backup_folder, recovery
 from desktop_mem.core.db.backup import (  # noqa: F401 - the operations on a closed profile
-    BackupFile,
     BackupReport,
     RestoreReport,
     read_header,
     restore,
     verify_file,
 )
+from desktop_mem.core.db.backup_folder import BackupFile
 from desktop_mem.core.db.database import Database
 from desktop_mem.core.db.recovery import recover_key  # noqa: F401 - on a closed profile
 from desktop_mem.core.db.rekey import RekeyReport, change_key  # noqa: F401
@@ -67,12 +67,12 @@ class Keys:
         """Write an encrypted, verified backup to a file (or into a folder)."""
         target = Path(target).expanduser()
         if target.is_dir():
-            target = target / backup.backup_name(self.service.name)
+            target = target / backup_folder.backup_name(self.service.name)
         return self._written(backup.write_backup(self._db, target))
 
     def back_up_to_folder(self, folder: Path, keep: int) -> BackupReport:
         """A backup into the backup folder, keeping the newest `keep` there."""
-        return self._written(backup.back_up_to_folder(self._db, Path(folder), keep))
+        return self._written(backup_folder.back_up_to_folder(self._db, Path(folder), keep))
 
     def _written(self, report: BackupReport) -> BackupReport:
         self.service.settings.set("last_backup_at", report.created_at)
@@ -81,13 +81,17 @@ class Keys:
     def backups_in(self, folder: Path) -> list[BackupFile]:
         """This profile's backups in a folder that its key sealed, newest first (what
         anyone else put there does not count)."""
-        return backup.list_backups(Path(folder), self.service.name, self._db._key)
+        return backup_folder.list_backups(Path(folder), self.service.name, self._db._key)
 
     def newest_backup_in(self, folder: Path) -> BackupFile | None:
         """The newest backup of this profile in a folder that its key sealed, checking
-        at most a few seals not checked before (see db/backup.py: newest_backup)."""
+        at most a few seals not checked before (see db/backup_folder.py: newest_backup)."""
         key = self._db._key
-        return None if key is None else backup.newest_backup(Path(folder), self.service.name, key)
+        return (
+            None
+            if key is None
+            else backup_folder.newest_backup(Path(folder), self.service.name, key)
+        )
 
     def renew_recovery_code(self) -> str:
         """A new recovery code (shown once); the old one stops opening the profile.

@@ -14,7 +14,7 @@ offered: "how to respond" as instructions, "about me" as facts for review.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from desktop_mem.core import textproc
 from desktop_mem.core.chat.foreign.export import Reader
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 _CHATGPT_TEXT = ("text", "multimodal_text")
 
 
-def _chatgpt_text(message: dict[str, Any], content: dict[str, Any], metadata: dict[str, Any],
+def _chatgpt_text(message: dict[str, object], content: dict[str, object], metadata: dict[str, object],
                   where: str) -> str:  # fmt: skip
     parts = []
     given = content.get("parts")
@@ -61,11 +61,13 @@ def _chatgpt_text(message: dict[str, Any], content: dict[str, Any], metadata: di
     return text.strip()
 
 
-def chatgpt_branch(mapping: dict[str, Any], current: Any, name: str = "") -> list[dict[str, Any]]:
+def chatgpt_branch(
+    mapping: dict[str, object], current: object, name: str = ""
+) -> list[dict[str, object]]:
     """The messages on the path from the root to `current`, oldest first. Linear, and
     bounded by the mapping's size: a node met twice (a loop, whatever its id says) or a
     parent that is not in the mapping is malformed."""
-    path: list[dict[str, Any]] = []
+    path: list[dict[str, object]] = []
     seen: set[int] = set()  # by identity: an id may be missing, a number or repeated
     key = as_key(current, f"{name}'s current node")
     if key is None:
@@ -97,7 +99,7 @@ def chatgpt_branch(mapping: dict[str, Any], current: Any, name: str = "") -> lis
 
 
 def chatgpt_instructions(
-    content: dict[str, Any], metadata: dict[str, Any], where: str = "a message"
+    content: dict[str, object], metadata: dict[str, object], where: str = "a message"
 ) -> tuple[str, str]:
     """The custom instructions a hidden message carries (`user_editable_context`): what
     the person said about themselves ("about me") and how they want answers ('' where
@@ -119,7 +121,7 @@ def _fenced(text: str) -> str:
     return text
 
 
-def read_chatgpt(item: Any, out: Export, n: int = 0) -> ForeignConversation | None:
+def read_chatgpt(item: object, out: Export, n: int = 0) -> ForeignConversation | None:
     if not isinstance(item, dict) or "mapping" not in item:
         out.skipped += 1
         return None
@@ -175,7 +177,7 @@ class ChatGPT(Reader):
         "shared_conversations.json", "user_settings.json", "group_chats.json", "shopping.json",
     })  # fmt: skip
 
-    def conversation(self, item: Any, out: Export, n: int) -> ForeignConversation | None:
+    def conversation(self, item: object, out: Export, n: int) -> ForeignConversation | None:
         return read_chatgpt(item, out, n)
 
 

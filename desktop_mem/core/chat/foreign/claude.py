@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from desktop_mem.core import textproc
 from desktop_mem.core.chat.foreign.detect import memories_file
@@ -43,7 +42,7 @@ from desktop_mem.core.chat.foreign.stream import iter_array
 
 
 # what was said: text; thinking, tool calls and their results are not the conversation
-def _claude_text(message: dict[str, Any], where: str) -> str:
+def _claude_text(message: dict[str, object], where: str) -> str:
     blocks = message.get("content")
     texts: list[str] = []
     if isinstance(blocks, list) and blocks:
@@ -73,12 +72,12 @@ def _claude_text(message: dict[str, Any], where: str) -> str:
     return text
 
 
-def claude_branch(messages: list[Any], name: str = "") -> list[dict[str, Any]]:
+def claude_branch(messages: list[object], name: str = "") -> list[dict[str, object]]:
     """The kept branch: with parents given, the path to the newest message; else all.
     Linear; a message met twice on the way (a loop) is malformed."""
     where = f"{name}: a message"
     msgs = [as_dict(m, where) for m in messages]
-    by_id: dict[str, dict[str, Any]] = {}
+    by_id: dict[str, dict[str, object]] = {}
     parents: list[str | None] = []
     for m in msgs:
         uuid = as_key(m.get("uuid"), f"{where}'s uuid")
@@ -91,9 +90,9 @@ def claude_branch(messages: list[Any], name: str = "") -> list[dict[str, Any]]:
         return msgs
     index = {id(m): i for i, m in enumerate(msgs)}
     latest = max(range(len(msgs)), key=lambda i: (as_text(msgs[i].get("created_at"), "a date"), i))
-    path: list[dict[str, Any]] = []
+    path: list[dict[str, object]] = []
     seen: set[int] = set()
-    node: dict[str, Any] | None = msgs[latest]
+    node: dict[str, object] | None = msgs[latest]
     while node is not None:
         if id(node) in seen:
             raise Malformed(f"{name}: its messages form a loop")
@@ -105,7 +104,7 @@ def claude_branch(messages: list[Any], name: str = "") -> list[dict[str, Any]]:
     return path
 
 
-def read_claude(item: Any, out: Export, n: int = 0) -> ForeignConversation | None:
+def read_claude(item: object, out: Export, n: int = 0) -> ForeignConversation | None:
     if not isinstance(item, dict) or "chat_messages" not in item:
         out.skipped += 1
         return None
@@ -134,18 +133,18 @@ def read_claude(item: Any, out: Export, n: int = 0) -> ForeignConversation | Non
 MAX_INSTRUCTIONS = 2_000  # characters of a project's instructions proposed as a memory
 
 
-def _project(item: Any) -> dict[str, Any] | None:
+def _project(item: object) -> dict[str, object] | None:
     """A project worth bringing: a dict that is not Claude's starter project."""
     if not isinstance(item, dict) or item.get("is_starter_project"):
         return None
     return item
 
 
-def _project_name(item: dict[str, Any]) -> str:
+def _project_name(item: dict[str, object]) -> str:
     return textproc.normalize(str(item.get("name") or "")).strip() or "Untitled project"
 
 
-def _project_instructions(item: dict[str, Any]) -> str:
+def _project_instructions(item: dict[str, object]) -> str:
     text = item.get("prompt_template")
     return textproc.normalize(text).strip() if isinstance(text, str) else ""
 
@@ -158,7 +157,7 @@ def _chinese(text: str) -> bool:
     return textproc.script(text) == "cjk" and not _KANA_HANGUL.search(text)
 
 
-def project_memory(item: Any) -> ForeignMemory | None:
+def project_memory(item: object) -> ForeignMemory | None:
     """A project's instructions, proposed as a memory that names the project."""
     project = _project(item)
     text = _project_instructions(project) if project else ""
@@ -179,7 +178,7 @@ def project_memory(item: Any) -> ForeignMemory | None:
     )
 
 
-def read_project(item: Any, out: Export) -> ForeignConversation | None:
+def read_project(item: object, out: Export) -> ForeignConversation | None:
     """A project as a conversation of the recall tier: its description and
     instructions, then each document (its name, then its text)."""
     if not isinstance(item, dict) or not ("prompt_template" in item or "docs" in item):
@@ -246,7 +245,7 @@ class Claude(Reader):
     telltales = frozenset({"projects.json", "users.json"})
     known_files = frozenset({"memories.json", "projects.json", "users.json"})
 
-    def conversation(self, item: Any, out: Export, n: int) -> ForeignConversation | None:
+    def conversation(self, item: object, out: Export, n: int) -> ForeignConversation | None:
         return read_claude(item, out, n)
 
     def open_file(self, path: Path, mark: str) -> Export:
@@ -256,7 +255,7 @@ class Claude(Reader):
         take_projects(export, "")
         return export
 
-    def takes_memories(self, data: Any) -> bool:
+    def takes_memories(self, data: object) -> bool:
         first = data[0] if isinstance(data, list) and data else data
         return isinstance(first, dict) and "conversations_memory" in first
 

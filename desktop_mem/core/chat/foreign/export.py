@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from desktop_mem.core.chat.foreign.fields import Malformed, named
 from desktop_mem.core.chat.foreign.files import open_regular, said_as_sentence
@@ -25,7 +25,7 @@ from desktop_mem.core.chat.foreign.stream import MAX_SMALL, iter_array, loads, p
 from desktop_mem.core.chat.records import ORIGINS
 
 # reads one element of a file beside the conversations (a project) as a conversation
-ReadBeside = Callable[[Any, "Export"], ForeignConversation | None]
+ReadBeside = Callable[[object, "Export"], ForeignConversation | None]
 
 
 class Reader:
@@ -50,13 +50,13 @@ class Reader:
         """How the export is named to the user ("ChatGPT")."""
         return ORIGINS.get(self.name, self.name)
 
-    def claims(self, element: dict[str, Any]) -> bool:
+    def claims(self, element: dict[str, object]) -> bool:
         """The element (an object of a conversations file) is one of its conversations."""
         return (bool(self.tags) and element.get("format") in self.tags) or any(
             key in element for key in self.marks
         )
 
-    def conversation(self, item: Any, out: Export, n: int) -> ForeignConversation | None:
+    def conversation(self, item: object, out: Export, n: int) -> ForeignConversation | None:
         """The n-th element of a conversations file read as a conversation; None (and
         `out.skipped` counted) for one it does not recognise. Raises Malformed."""
         out.skipped += 1
@@ -66,7 +66,7 @@ class Reader:
         """A JSON file of its whose first element holds `mark` (one of file_marks)."""
         raise NotImplementedError(f"the {self.name} reader opens no file of its own")
 
-    def takes_memories(self, data: Any) -> bool:
+    def takes_memories(self, data: object) -> bool:
         """A list of memories read whole (`data`) is its."""
         return False
 

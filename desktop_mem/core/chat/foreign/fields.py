@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
-from typing import Any
 
 from desktop_mem.core import textproc
 
@@ -21,7 +20,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _SCALARS = (str, int, float, bool)
 
 
-def as_dict(value: Any, what: str) -> dict[str, Any]:
+def as_dict(value: object, what: str) -> dict[str, object]:
     """`value` as an object (None: an empty one); anything else is malformed."""
     if type(value) is dict:
         return value
@@ -32,7 +31,7 @@ def as_dict(value: Any, what: str) -> dict[str, Any]:
     return value
 
 
-def as_list(value: Any, what: str) -> list[Any]:
+def as_list(value: object, what: str) -> list[object]:
     if value is None:
         return []
     if not isinstance(value, list):
@@ -40,7 +39,7 @@ def as_list(value: Any, what: str) -> list[Any]:
     return value
 
 
-def as_text(value: Any, what: str) -> str:
+def as_text(value: object, what: str) -> str:
     """A text field: a string, a number said as one, or nothing ('')."""
     if type(value) is str and value.isascii():
         return value
@@ -55,7 +54,7 @@ def as_text(value: Any, what: str) -> str:
     raise Malformed(f"{what} is {type_name(value)}, not text")
 
 
-def as_key(value: Any, what: str) -> str | None:
+def as_key(value: object, what: str) -> str | None:
     """An id: text or a number; None when there is none."""
     if value is None or value == "":
         return None
@@ -64,7 +63,7 @@ def as_key(value: Any, what: str) -> str | None:
     return as_text(value, what)
 
 
-def type_name(value: Any) -> str:
+def type_name(value: object) -> str:
     return {
         str: "text", int: "a number", float: "a number", bool: "true or false",
         list: "a list", dict: "an object",
@@ -88,7 +87,7 @@ _ISO_UTC = re.compile(
 )
 
 
-def iso(value: Any) -> str | None:
+def iso(value: object) -> str | None:
     """An export's time (epoch seconds, or ISO text) as ISO 8601 in UTC; None if none."""
     if value is None or value == "":
         return None

@@ -8,7 +8,6 @@ import hashlib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 from desktop_mem.core import textproc
 from desktop_mem.core.chat.foreign.fields import (
@@ -71,10 +70,10 @@ def memory_lines(text: str) -> Iterator[str]:
         yield line[:MAX_MEMORY_CHARS]
 
 
-def memories_of(data: Any, origin: str) -> list[ForeignMemory]:
+def memories_of(data: object, origin: str) -> list[ForeignMemory]:
     """mem0 (`results` of `memory`), OpenMemory (`memories` of `content`, deleted ones
     left out), Claude's memories.json (`conversations_memory`), a plain list."""
-    items: list[Any]
+    items: list[object]
     if isinstance(data, dict):
         field_ = "results" if "results" in data else "memories"
         items = as_list(data.get(field_), f"its {field_}")

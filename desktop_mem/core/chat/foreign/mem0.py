@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from desktop_mem.core.chat.foreign.detect import memories_file
 from desktop_mem.core.chat.foreign.export import Export, Reader
@@ -18,7 +17,7 @@ class Mem0(Reader):
     def open_file(self, path: Path, mark: str) -> Export:
         return memories_file(path, self)
 
-    def takes_memories(self, data: Any) -> bool:
+    def takes_memories(self, data: object) -> bool:
         return isinstance(data, dict) and "results" in data
 
 
@@ -31,7 +30,7 @@ class OpenMemory(Reader):
     def open_file(self, path: Path, mark: str) -> Export:
         return memories_file(path, self)
 
-    def takes_memories(self, data: Any) -> bool:
+    def takes_memories(self, data: object) -> bool:
         return isinstance(data, list) or (isinstance(data, dict) and "memories" in data)
 
 

@@ -4,7 +4,7 @@ list of them), and its memories export, proposed like any other list of memories
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from desktop_mem.core import textproc
 from desktop_mem.core.chat.foreign.export import Reader
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 OWN_FORMAT = "desktop-mem/conversation"
 
 
-def read_own(item: Any, out: Export, n: int = 0) -> ForeignConversation | None:
+def read_own(item: object, out: Export, n: int = 0) -> ForeignConversation | None:
     if not isinstance(item, dict) or item.get("format") != OWN_FORMAT:
         out.skipped += 1
         return None
@@ -46,10 +46,10 @@ class Own(Reader):
     name = "desktop-mem"
     tags = (OWN_FORMAT,)
 
-    def conversation(self, item: Any, out: Export, n: int) -> ForeignConversation | None:
+    def conversation(self, item: object, out: Export, n: int) -> ForeignConversation | None:
         return read_own(item, out, n)
 
-    def takes_memories(self, data: Any) -> bool:
+    def takes_memories(self, data: object) -> bool:
         return isinstance(data, dict) and str(data.get("format", "")).startswith("desktop-mem/")
 
 

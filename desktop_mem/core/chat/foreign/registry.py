@@ -78,7 +78,7 @@ def reader(name: str) -> Reader:
     return found
 
 
-def claimant(element: Any) -> Claim | None:
+def claimant(element: object) -> Claim | None:
     """The reader whose element this is: a conversation of one, then a file of another
     kind of one; None when no reader knows it."""
     if not isinstance(element, dict):

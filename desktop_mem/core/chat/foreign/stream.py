@@ -9,7 +9,7 @@ import gc
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import IO, Any
+from typing import IO
 
 from desktop_mem.core.errors import ExportRejected, ImportRejected
 
@@ -47,7 +47,7 @@ class _Stream:
         where = f"character {self.consumed + (self.pos if at is None else at) + 1:,}"
         return broken(self.name, where, what)
 
-    def value(self, decoder: json.JSONDecoder) -> Any:
+    def value(self, decoder: json.JSONDecoder) -> object:
         while True:
             try:
                 with paused_gc():
@@ -84,7 +84,7 @@ def paused_gc() -> Iterator[None]:
             gc.enable()
 
 
-def iter_array(fh: IO[str], name: str) -> Iterator[Any]:
+def iter_array(fh: IO[str], name: str) -> Iterator[object]:
     """The elements of the top-level JSON array in `fh`, one at a time, decoding only as
     much of the stream as the next element needs. A top-level object is yielded whole
     (small files: memories). Raises ImportRejected saying where the JSON breaks."""
@@ -124,7 +124,7 @@ def skip(buf: str, pos: int) -> int:
     return pos
 
 
-def loads(text: str, name: str) -> Any:
+def loads(text: str, name: str) -> object:
     """A small JSON file read whole; its faults said as one sentence that names it."""
     try:
         return json.loads(text)
