@@ -74,7 +74,7 @@ def test_a_passing_message_leaves_room_for_every_permanent_part_of_the_bar(
         "3 memory changes written on old laptop after it was removed were undone here. "
         "Settings > Sync keeps their text until you dismiss them."
     )
-    window.show_message(sentence)
+    window.status_bar.show_message(sentence)
     bar = window.statusBar()
     shown = bar.currentMessage()
     assert shown.endswith("…") and bar.toolTip() == sentence
