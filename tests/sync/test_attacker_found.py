@@ -980,3 +980,32 @@ def test_a_computer_missing_the_removal_writes_nothing_the_thief_reads(
     assert "My bank PIN hint is my first cat" in laptop.texts()
     new = [p for p in _sealed_files(desktop) if before.get(p.name) != p.read_bytes()]
     assert new and not [p.name for p in new if _thief_reads(thief, p)]
+
+
+def test_a_snapshot_planted_under_an_honest_name_beyond_its_files_goes(
+    computers: Computers,
+) -> None:
+    """Seed 6300, schedule 25: the thief put a snapshot under the desktop's name, numbered
+    above every file the desktop wrote and sealed with a key the others do not hold: they
+    took it for the desktop's newest snapshot, still arriving, and waited for good, so
+    an edit made on the desktop never reached them. The desktop removes what is under
+    its name, beyond its files, that it did not sign."""
+    laptop, desktop, stolen = _three(computers)
+    thief = Thief(stolen)
+    laptop.syncer.remove(stolen.syncer.device)
+    for c in (desktop, laptop):
+        c.sync()
+    layout = desktop.syncer.layout()
+    seq = desktop.syncer.state.int("written") + 3
+    header = {"kind": "snapshot", "sync": layout.sync_id, "device": desktop.syncer.device,
+              "seq": seq}  # fmt: skip
+    key = os.urandom(32)  # one no computer still in holds
+    planted = layout.device(desktop.syncer.device) / files.snapshot_name(seq)
+    files.write_sealed(planted, header, [], key, thief.keys)
+    desktop.service.memories.add(NewMemory("Written on the desktop after"))
+    for _ in range(3):
+        for c in (desktop, laptop):
+            c.sync()
+    assert "Written on the desktop after" in laptop.texts()
+    assert not laptop.syncer.last_pass.waiting
+    assert not planted.exists()

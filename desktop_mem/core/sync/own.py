@@ -74,6 +74,8 @@ class Findings:
     # its own key, that this computer did not write): this one keeps the identity
     twin_left: bool = False
     counter: int = 0  # the highest status counter another writer used under its name
+    # files under its name, numbered beyond what it wrote and not signed by it: removed
+    planted: list[str] = field(default_factory=list)
 
     @property
     def files(self) -> bool:
@@ -272,6 +274,9 @@ class Ledger:
                 out.status = True
             else:
                 out.damaged.append(name)
+        beyond = [files.changes_name(n) for n in changes if n > written]
+        beyond += [files.snapshot_name(n) for n in snaps if n > written]
+        changed |= self._beyond(beyond, layout, chain, signing, out)
         out.foreign += [(n, d) for n, d in data["suspect"]]
         out.foreign = [(n, d) for n, d in out.foreign if d[:16] not in data["handled"]]
         changed |= self._check_records(layout, chain, me, signing, out)
@@ -279,6 +284,38 @@ class Ledger:
             with self.db.transaction() as conn:
                 self.save(conn)
         return out
+
+    def _beyond(
+        self,
+        names: list[str],
+        layout: files.Layout,
+        chain: KeyChain,
+        signing: str,
+        out: Findings,
+    ) -> bool:
+        """Files under its name, numbered beyond what it wrote: its own (a write killed
+        before it was recorded), a copy of it at work (signed with its key), or planted
+        by someone who can write the folder, which readers would wait for, or take as
+        the newest snapshot, for good: removed, said once in the log. Whether the ledger
+        changed."""
+        data = self._load()
+        folder = layout.device(self.state.device)
+        changed = False
+        for name in names:
+            if name in data["files"]:
+                continue
+            path = folder / name
+            verdict, digest, counter = self._look(path, name, layout, chain, signing)
+            if verdict == "same":
+                data["files"][name] = [digest, mark_of(path)]
+                changed = True
+            elif verdict == "foreign":
+                out.foreign.append((name, digest))
+                out.counter = max(out.counter, counter)
+            elif verdict != "missing" and files.remove_file(path):
+                out.planted.append(name)
+                log.info("sync: %s under this computer's name was not written by it: removed", name)
+        return changed
 
     def _look(
         self, path: Path, name: str, layout: files.Layout, chain: KeyChain, signing: str
