@@ -97,12 +97,15 @@ class Lawful:
         found = {x: carrier(gens, removed, x) for x in sorted(removed)}
         return {x: (c if c in here else None) for x, c in found.items()}
 
-    def stands(self, layout: files.Layout, chain: KeyChain, by: str, device: str) -> Stands:
-        """What `by`'s files in the folder hold of the removed computer `device`."""
+    def stands(self, layout: files.Layout, chain: KeyChain, by: str, device: str) -> Stands | None:
+        """What `by`'s files in the folder hold of the removed computer `device`; None
+        when it has none there (not yet, or no longer: one that joined again under a new
+        id, whose old folder went): then nothing of `device` is screened or dropped, as
+        before these rules, until its files are there."""
         member = chain.members.get(by)
-        if member is None:
-            return _NOTHING
         changes, snaps = layout.numbered(by)
+        if member is None or not (changes or snaps):
+            return None
         names = [files.snapshot_name(n) for n in snaps] + [files.changes_name(n) for n in changes]
         got: list[tuple[str, str, int]] = []
         versions: list[tuple[str, int]] = []
@@ -156,10 +159,11 @@ class Lawful:
         if not carriers:
             return None
         me = self.state.device
-        cache: dict[str, Stands] = {}
+        cache: dict[str, Stands | None] = {}
 
         def stands(x: str) -> Stands | None:
-            """None: take everything of `x` (these are its carrier's files)."""
+            """None: take everything of `x` (these are its carrier's files, or its
+            carrier has none in the folder)."""
             by = carriers[x]
             if by == source:
                 return None
@@ -222,6 +226,8 @@ class Lawful:
                 by = carriers.get(x)
                 if by is not None and by != me:
                     held = self.stands(layout, chain, by, x)
+                    if held is None:
+                        continue  # its carrier's files are not there: at a later pass
                     dropped += self._drop(conn, x, held)
                 elif by == me:
                     carry.append(x)

@@ -45,7 +45,7 @@ from desktop_mem.core.errors import SyncError, SyncRefused
 from desktop_mem.core.events import MemoriesChanged, SyncChanged
 from desktop_mem.core.keys import recovery
 from desktop_mem.core.keys.vault import read_sidecar
-from desktop_mem.core.sync import confirm, crypto, files, merge, pairing, twins
+from desktop_mem.core.sync import crypto, files, merge, pairing, twins
 from desktop_mem.core.sync.applying import Applied
 from desktop_mem.core.sync.incoming import Incoming
 from desktop_mem.core.sync.keys import KeyChain
@@ -207,12 +207,7 @@ class Passes:
         device = self.state.device
         keys = self.state.device_keys()
         self._retire(layout, chain, keys)
-        # not while it waits for the key others use, nor while the others write with a
-        # key it was not given (a removal on its way: core/sync/confirm.py)
-        writes = chain.current is not None
-        if writes and confirm.held_back(layout, chain, device):
-            writes = False
-            result.refused.append(confirm.WAITING)
+        writes = chain.current is not None  # not while it waits for the key others use
         if writes:
             result.sent += self.outgoing.export()
             self.outgoing.write_pending(layout, chain, keys)
