@@ -14,7 +14,7 @@ from desktop_mem.core.errors import SyncError
 from desktop_mem.core.events import KeyChanged, SyncChanged
 from desktop_mem.core.keys import recovery
 from desktop_mem.core.keys.vault import read_sidecar, write_key_mode
-from desktop_mem.core.sync import capture, confirm, crypto, files, pairing, twins
+from desktop_mem.core.sync import capture, crypto, files, pairing, twins
 from desktop_mem.core.sync.keys import KeyChain
 from desktop_mem.core.sync.passes import Passes, lock_of
 from desktop_mem.core.sync.replica import Replica
@@ -86,8 +86,6 @@ class Actions:
         folder = _usable_folder(folder)
         device = crypto.new_id()
         keys = crypto.DeviceKeys.generate()
-        if chain.authority_key is not None:  # the recovery code opened it
-            confirm.check_join(files.Layout.of(folder, chain.sync_id), chain)
         self._let_in(files.Layout.of(folder, chain.sync_id), chain, device, keys)
         self._start(folder, chain.sync_id, device, keys, chain, name)
         lock = chain.current.lock if chain.current else None
@@ -136,8 +134,6 @@ class Actions:
         # under one of them, what it sends again comes after (core/sync/twins.py)
         device = twins.id_above(max(self.state.former() | {old}))
         keys = crypto.DeviceKeys.generate()
-        if chain.authority_key is not None:  # the recovery code opened it
-            confirm.check_join(files.Layout.of(folder, chain.sync_id), chain)
         self._let_in(files.Layout.of(folder, chain.sync_id), chain, device, keys)
         with self.passes.exclusive():
             with self.db.transaction() as conn:

@@ -99,13 +99,13 @@ class Lawful:
 
     def stands(self, layout: files.Layout, chain: KeyChain, by: str, device: str) -> Stands | None:
         """What `by`'s files in the folder hold of the removed computer `device`; None
-        when it has none there (not yet, or no longer: one that joined again under a new
-        id, whose old folder went): then nothing of `device` is screened or dropped, as
-        before these rules, until its files are there."""
+        when its folder is not there (not yet, or no longer: one that joined again under
+        a new id, whose old folder went): then nothing of `device` is screened or
+        dropped, as before these rules, until it is."""
         member = chain.members.get(by)
-        changes, snaps = layout.numbered(by)
-        if member is None or not (changes or snaps):
+        if member is None or by not in layout.devices():
             return None
+        changes, snaps = layout.numbered(by)
         names = [files.snapshot_name(n) for n in snaps] + [files.changes_name(n) for n in changes]
         got: list[tuple[str, str, int]] = []
         versions: list[tuple[str, int]] = []
