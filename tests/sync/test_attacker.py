@@ -95,6 +95,16 @@ LOG = os.environ.get("DESKTOP_MEM_ATTACK_LOG")  # the whole log of a violation, 
 REPORT = os.environ.get("DESKTOP_MEM_ATTACK_REPORT")  # every violation, a line each
 MAX_HONEST = 5
 CANARY = "CANARY"
+
+
+def _thiefs(text: str) -> bool:
+    """A text the thief wrote: a canary, as it wrote it. An honest computer that held a
+    memory of the thief's (taken in before the removal reached it) may edit it; the
+    edit (" (v…)" on its text) is the user's own change, made on that computer, and
+    stands, as any edit the user makes."""
+    return text.startswith(CANARY) and " (v" not in text
+
+
 _CHAIN_INFO = b"desktop-mem sync key chain v1"
 THESIS = b"Chapter 1. Four years of work, and no other copy.\n"
 PRIVATE = b"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n"
@@ -1229,7 +1239,7 @@ class World:
             self.violated(f"{box.name} took in the stolen computer's removal, which does not count")
         if not box.took_in:
             box.took_in = True
-            box.laundered = {x for x in box.texts() if x.startswith(CANARY)}
+            box.laundered = {x for x in box.texts() if _thiefs(x)}
             # with an engine, a computer that had not taken in the removal took in what
             # the thief wrote, as from a computer still in: allowed; on one folder, only
             # if the removal's key file was kept from it (by the folder writer or the
@@ -1243,7 +1253,7 @@ class World:
                 self.stats["known: what the thief wrote taken in before the removal"] += 1
         # once its pass has taken the removal in, what the thief wrote is undone there,
         # whenever it was taken in (core/sync/lawful.py)
-        held = {x for x in box.texts() if x.startswith(CANARY)}
+        held = {x for x in box.texts() if _thiefs(x)}
         if held and self.stolen_id in json.loads(box.c.syncer.state.get("screened") or "[]"):
             self.violated(
                 f"{box.name} keeps what the thief wrote after its removal: {sorted(held)[:3]}"
@@ -1349,7 +1359,7 @@ class World:
             hidden = self.engine is not None or {self.removal_rel, "keys"} & self.tampered
             touched = self.thief.uids_touched if self.thief and hidden else set()
             states = [
-                (box.uids() - touched, {x for x in box.texts(touched) if not x.startswith(CANARY)})
+                (box.uids() - touched, {x for x in box.texts(touched) if not _thiefs(x)})
                 for box in self.boxes
             ]
             pending = [b.name for b in self.boxes if b.state == "pending"]
@@ -1364,7 +1374,7 @@ class World:
         if lost:
             self.violated(f"{len(lost)} memories made and never deleted are lost")
         t = self.thief
-        canaries = {x for b in self.boxes for x in b.texts() if x.startswith(CANARY)}
+        canaries = {x for b in self.boxes for x in b.texts() if _thiefs(x)}
         if canaries:
             self.violated(f"the thief's canaries are on every computer: {sorted(canaries)[:3]}")
         if t is not None:
