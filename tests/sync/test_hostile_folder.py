@@ -352,17 +352,17 @@ def test_a_sparse_file_of_1_5_gb_is_refused_by_its_size_and_not_read_again(
         tracemalloc.stop()
     assert peak < 64 * 1024 * 1024, peak  # not one gigabyte read
     assert _said(result, sparse.name, "1.5 GiB", "more than the 1 GiB"), result.refused
-    laptop.sync()
-    assert "I moved to Hangzhou" in laptop.texts()  # the honest file, in the same pass
     # a second pass, and another process (another syncer over the profile), leave it
     again = desktop.sync()
     assert again.refused == [] and again.ignored == 1
     fresh = Syncer(desktop.profile).run()
     assert fresh.refused == [] and fresh.ignored == 1
     assert desktop.service.sync.info()["ignored"] == 1
-    # once it changes (the laptop writes its real file in its place), it is read
+    # the laptop, under whose name it is and which did not write it, removes it (it is
+    # numbered beyond the laptop's files), and writes its own next file in its place
     laptop.service.memories.add(NewMemory("I learn the erhu", kind="fact"))
     laptop.sync()
+    assert "I moved to Hangzhou" in laptop.texts()  # the desktop's file, read past it
     assert desktop.sync().ignored == 0
     assert "I learn the erhu" in desktop.texts()
     assert _tree(home) == before
