@@ -147,6 +147,14 @@ class AppsChanged(Event):
 
 
 @dataclass(frozen=True)
+class SpacesChanged(Event):
+    """Spaces (core/memory/spaces.py) were made, renamed, changed or taken out."""
+
+    change: Change
+    ids: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
 class KeyChanged(Event):
     """The profile's key, or where it is kept, changed: a new recovery code, or the one
     of a synced profile joined. (A rekey or a restore closes the profile: it is opened

@@ -27,6 +27,7 @@ from desktop_mem.core.documents.store import DocumentStore
 from desktop_mem.core.events import Events
 from desktop_mem.core.keys.vault import Vault
 from desktop_mem.core.memory.about import AboutStore
+from desktop_mem.core.memory.spaces import SpaceStore
 from desktop_mem.core.memory.store import MemoryStore
 from desktop_mem.core.models.embed import DEFAULT_EMBED_MODEL, Embedder
 from desktop_mem.core.search.chance import Reference
@@ -63,6 +64,7 @@ class Profile:
         self.rule = rule or RelevanceRule()
         self.reference = Reference(db)
         self.memories = MemoryStore(db, embedder, events=self.events)
+        self.spaces = SpaceStore(db, self.events)  # memory kept apart by project
         self.about = AboutStore(db, self.events)  # what the model knows about the person
         # facts found in imported history, waiting for review; what was found in a
         # message goes with it

@@ -953,3 +953,38 @@ def _m023(conn: Connection) -> None:
         CREATE INDEX about_given_by_line ON about_given(line_id);
         """,
     )
+
+
+@migration(24, "spaces: memory kept apart by project")
+def _m024(conn: Connection) -> None:
+    run_script(
+        conn,
+        """
+        -- The spaces a person makes ("Work", "Thesis", "客户 A"). The shared space is no
+        -- row: a NULL space_id is shared (what applies everywhere). uid: the same on
+        -- every synced computer. apart: a space kept apart neither reads nor adds to
+        -- the shared space. instruction: its own, given with the user's in its chats.
+        CREATE TABLE spaces (
+            id          INTEGER PRIMARY KEY,
+            uid         TEXT NOT NULL UNIQUE,
+            name        TEXT NOT NULL,
+            instruction TEXT NOT NULL DEFAULT '',
+            apart       INTEGER NOT NULL DEFAULT 0,
+            created_at  TEXT NOT NULL,
+            updated_at  TEXT NOT NULL
+        );
+        -- Everything has its space. A space with contents cannot be deleted by accident:
+        -- its store moves them to the shared space or deletes them first.
+        ALTER TABLE memories ADD COLUMN space_id INTEGER REFERENCES spaces(id);
+        ALTER TABLE conversations ADD COLUMN space_id INTEGER REFERENCES spaces(id);
+        ALTER TABLE documents ADD COLUMN space_id INTEGER REFERENCES spaces(id);
+        ALTER TABLE doc_folders ADD COLUMN space_id INTEGER REFERENCES spaces(id);
+        ALTER TABLE proposals ADD COLUMN space_id INTEGER REFERENCES spaces(id);
+        CREATE INDEX memories_by_space ON memories(space_id) WHERE space_id IS NOT NULL;
+        CREATE INDEX conversations_by_space ON conversations(space_id)
+            WHERE space_id IS NOT NULL;
+        CREATE INDEX documents_by_space ON documents(space_id) WHERE space_id IS NOT NULL;
+        -- where a version of a memory was (a move between spaces is a version of its own)
+        ALTER TABLE memory_history ADD COLUMN space_id INTEGER;
+        """,
+    )

@@ -514,8 +514,11 @@ class VectorIndex:
             codes.add(ids, codes.as_words(packed.reshape(len(rows), codes.nbytes)), load=True)
             after = int(ids[-1])
 
-    def knn(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
-        """The k nearest memories by cosine similarity: [(memory_id, similarity)], best first."""
+    def knn(
+        self, query: np.ndarray, k: int, outside: np.ndarray | None = None
+    ) -> list[tuple[int, float]]:
+        """The k nearest memories by cosine similarity: [(memory_id, similarity)], best
+        first; never one of `outside` (ids the reader may not see: another space's)."""
         dim = self.dim
         if dim is None or self.count() == 0:
             return []
@@ -532,12 +535,22 @@ class VectorIndex:
         with self._lock:  # a writer in another thread waits for the scan
             centered = query if codes.center is None else query - codes.center
             qwords = codes.as_words(pack_bits(query, codes.center))[0]
+            hidden = (
+                np.isin(codes.ids[: codes.n], outside)
+                if outside is not None and len(outside)
+                else None
+            )
             if codes.n <= rescore:
                 ids = codes.ids[: codes.n].copy()
+                if hidden is not None:
+                    ids = ids[~hidden]
             else:
-                near = codes.nearest(
-                    codes.hamming(qwords, self._threads()), max(SCAN_CANDIDATES, 4 * rescore)
-                )
+                distances = codes.hamming(qwords, self._threads())
+                if hidden is not None:
+                    distances[hidden] = codes.dim + 1  # beyond every real distance
+                near = codes.nearest(distances, max(SCAN_CANDIDATES, 4 * rescore))
+                if hidden is not None:
+                    near = near[~hidden[near]]
                 # sum((2b - 1) * q) ranks as sum(b * q): the +-1 code against the query
                 scores = codes.signs(near) @ centered
                 best = near[np.argsort(-scores)[:rescore]]

@@ -85,6 +85,8 @@ class Memory:
     always: bool = False
     # the synced computer it was made on (its sync id, core/sync); None: this computer
     origin_device: str | None = None
+    # its space (core/memory/spaces.py); None: the shared space
+    space: int | None = None
 
     @property
     def expired(self) -> bool:
@@ -113,6 +115,7 @@ class Memory:
             care=row[12],
             always=bool(row[13]),
             origin_device=row[14] if len(row) > 14 else None,
+            space=row[15] if len(row) > 15 else None,
         )
 
 
@@ -130,6 +133,7 @@ class Version:
     valid_until: str | None
     changed_at: str
     device: str | None = None  # the synced computer it was made on (its id), if synced
+    space: int | None = None  # the space it was in (None: the shared space)
 
     def to_dict(self) -> JSONObject:
         return asdict(self)
@@ -158,6 +162,7 @@ class NewMemory:
     # given on every turn: None as its text says (core/memory/care/), or the
     # writer's own say (the user ticking "always give this", or unticking it)
     always: bool | None = None
+    space: int | None = None  # its space (core/memory/spaces.py); None: the shared space
 
     def __post_init__(self) -> None:
         self.text = clean_text(self.text)

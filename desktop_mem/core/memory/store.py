@@ -43,6 +43,7 @@ from desktop_mem.core.memory.records import (  # re-exported: the records live b
     parse_when,
     strip_controls,
 )
+from desktop_mem.core.memory.spaces import SHARED, Scope
 from desktop_mem.core.models.embed import Embedder, content_hash
 
 if TYPE_CHECKING:
@@ -84,7 +85,7 @@ PROPOSES = "wants to change #"  # the first version of an app's memory made inst
 ALWAYS = "coalesce(care_choice, care IS NOT NULL)"
 _COLUMNS = (
     "id, text, kind, importance, pinned, source, source_message_id, created_at, updated_at, "
-    f"valid_from, valid_until, context, care, {ALWAYS}, origin"
+    f"valid_from, valid_until, context, care, {ALWAYS}, origin, space_id"
 )
 
 
@@ -170,7 +171,7 @@ class MemoryStore(ArrivedRows, MemoryIndexing):
         cur = conn.execute(
             "INSERT INTO memories(text, kind, importance, pinned, source, source_message_id, "
             "created_at, updated_at, valid_from, valid_until, context, content_hash, care, "
-            "care_choice) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "care_choice, space_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 m.text,
                 m.kind,
@@ -186,6 +187,7 @@ class MemoryStore(ArrivedRows, MemoryIndexing):
                 content_hash(textproc.normalize(m.text).lower()),
                 care,
                 None if m.always is None else int(m.always),
+                m.space,
             ),
         )
         mid = int(cur.lastrowid)
@@ -198,9 +200,9 @@ class MemoryStore(ArrivedRows, MemoryIndexing):
     ) -> None:
         conn.execute(
             "INSERT INTO memory_history(memory_id, version, action, actor, message_id, text, kind, "
-            "importance, pinned, valid_from, valid_until, changed_at) "
+            "importance, pinned, valid_from, valid_until, changed_at, space_id) "
             "SELECT id, coalesce((SELECT max(version) FROM memory_history WHERE memory_id = ?), 0) + 1, "
-            "?, ?, ?, text, kind, importance, pinned, valid_from, valid_until, ? "
+            "?, ?, ?, text, kind, importance, pinned, valid_from, valid_until, ?, space_id "
             "FROM memories WHERE id = ?",
             (mid, action, actor, message_id, now_iso(), mid),
         )
@@ -311,6 +313,40 @@ class MemoryStore(ArrivedRows, MemoryIndexing):
         self.events.memories("changed", [memory_id])
         return self.get(memory_id)
 
+    def move(self, memory_ids: int | Iterable[int], space: int | None, actor: str = "user") -> int:
+        """Move memories to a space (None: make them shared), each with its history: the
+        move is a version of its own ("moved"). How many moved (one already there does
+        not count)."""
+        ids = [memory_ids] if isinstance(memory_ids, int) else list(memory_ids)
+        missing = set(ids) - self._existing(ids)
+        if missing:
+            raise NotFound(f"There is no memory #{min(missing)}.", reason="memory_not_found")
+        moved: builtins.list[int] = []
+        with self.db.transaction() as conn:
+            if (
+                space is not None
+                and not conn.execute(
+                    "SELECT EXISTS (SELECT 1 FROM spaces WHERE id = ?)", (space,)
+                ).fetchone()[0]
+            ):
+                raise NotFound(f"There is no space #{space}.", reason="space_not_found")
+            for chunk, marks in id_chunks(ids):
+                rows = conn.execute(
+                    f"SELECT id FROM memories WHERE id IN ({marks}) AND space_id IS NOT ?",
+                    (*chunk, space),
+                ).fetchall()
+                moved += [int(r[0]) for r in rows]
+            stamp = now_iso()
+            for mid in moved:
+                conn.execute(
+                    "UPDATE memories SET space_id = ?, updated_at = ? WHERE id = ?",
+                    (space, stamp, mid),
+                )
+                self._history(conn, mid, "moved", actor, None)
+        if moved:
+            self.events.memories("changed", moved)
+        return len(moved)
+
     def set_always(self, memory_id: int, always: bool | None, actor: str = "user") -> Memory:
         """Give the memory to the model on every turn (True), not unless it is found
         (False), or as its text says (None: about health or safety, core/memory/care/).
@@ -331,15 +367,18 @@ class MemoryStore(ArrivedRows, MemoryIndexing):
         self.events.memories("changed", [memory_id])
         return self.get(memory_id)
 
-    def always_given(self, limit: int | None = None) -> builtins.list[Memory]:
-        """The current memories given on every turn, the most pressing kind of care
-        first (care.CATEGORIES), then the most recently changed."""
+    def always_given(
+        self, limit: int | None = None, scope: Scope = SHARED
+    ) -> builtins.list[Memory]:
+        """The current memories given on every turn in this scope, the most pressing
+        kind of care first (care.CATEGORIES), then the most recently changed."""
         order = " ".join(f"WHEN '{c}' THEN {n}" for n, c in enumerate(care.CATEGORIES))
+        within, params = scope.where()
         sql = (
-            f"SELECT {_COLUMNS} FROM memories WHERE {ALWAYS} "
+            f"SELECT {_COLUMNS} FROM memories WHERE {ALWAYS} AND {within} "
             f"ORDER BY CASE care {order} ELSE {len(care.CATEGORIES)} END, updated_at DESC, id DESC"
         )
-        mems = [m for m in map(Memory.from_row, self.db.query(sql)) if not m.expired]
+        mems = [m for m in map(Memory.from_row, self.db.query(sql, params)) if not m.expired]
         return mems if limit is None else mems[:limit]
 
     def recognise_care(self) -> int:
@@ -491,14 +530,17 @@ class MemoryStore(ArrivedRows, MemoryIndexing):
     def count(self) -> int:
         return int(self.db.query("SELECT n FROM counters WHERE name = 'memories'")[0][0])
 
-    def durable(self, importance: float, kinds: Sequence[str], limit: int) -> builtins.list[Memory]:
-        """The current memories of these kinds at least this important, most important
-        (then most recently updated) first, at most `limit`."""
+    def durable(
+        self, importance: float, kinds: Sequence[str], limit: int, scope: Scope = SHARED
+    ) -> builtins.list[Memory]:
+        """The current memories of these kinds at least this important in this scope,
+        most important (then most recently updated) first, at most `limit`."""
         marks = ",".join("?" * len(kinds))
+        within, in_scope = scope.where()
         rows = self.db.query(
             f"SELECT {_COLUMNS} FROM memories WHERE importance >= ? AND kind IN ({marks}) "
-            "ORDER BY importance DESC, updated_at DESC, id DESC LIMIT ?",
-            (importance, *kinds, limit * 2),
+            f"AND {within} ORDER BY importance DESC, updated_at DESC, id DESC LIMIT ?",
+            (importance, *kinds, *in_scope, limit * 2),
         )
         return [m for m in map(Memory.from_row, rows) if not m.expired][:limit]
 
@@ -514,9 +556,11 @@ class MemoryStore(ArrivedRows, MemoryIndexing):
         include_expired: bool = True,
         limit: int | None = None,
         offset: int = 0,
+        scope: Scope = SHARED,
     ) -> list[Memory]:
-        where: builtins.list[str] = []
-        params: builtins.list[object] = []
+        within, in_scope = scope.where()
+        where: builtins.list[str] = [] if scope.every else [within]
+        params: builtins.list[object] = list(in_scope)
         if kind:
             where.append("kind = ?")
             params.append(check_kind(kind))
@@ -553,8 +597,8 @@ class MemoryStore(ArrivedRows, MemoryIndexing):
         self.get(memory_id)
         rows = self.db.query(
             "SELECT version, action, actor, message_id, text, kind, importance, pinned, valid_from, "
-            "valid_until, changed_at, sync_device FROM memory_history WHERE memory_id = ? "
-            "ORDER BY version",
+            "valid_until, changed_at, sync_device, space_id FROM memory_history "
+            "WHERE memory_id = ? ORDER BY version",
             (memory_id,),
         )
         return [
@@ -571,6 +615,7 @@ class MemoryStore(ArrivedRows, MemoryIndexing):
                 valid_until=r[9],
                 changed_at=r[10],
                 device=r[11],
+                space=r[12],
             )  # fmt: skip
             for r in rows
         ]

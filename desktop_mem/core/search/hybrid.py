@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from desktop_mem.core import textproc
 from desktop_mem.core.db.database import id_chunks
 from desktop_mem.core.db.vectors import MESSAGES, VectorIndex
+from desktop_mem.core.memory.spaces import SHARED, Scope
 from desktop_mem.core.memory.store import Memory, MemoryStore
 from desktop_mem.core.search import asking
 from desktop_mem.core.search.chance import Reference
@@ -178,12 +179,15 @@ class HybridSearch(Pipeline):
         now: datetime | None = None,
         relevant_only: bool = True,
         answering: int | None = None,
+        scope: Scope = SHARED,
     ) -> SearchResult:
         """The k best memories for the query. With `relevant_only` (the default) only
         those that pass the relevance rule (core/search/relevance.py): an unrelated query gets
         none. Without it, the best k whatever they are (a ranked listing). `answering`:
         the conversation the query comes from (the chat's read path), whose messages do
-        not count as the profile knowing the query's words: they hold the query itself."""
+        not count as the profile knowing the query's words: they hold the query itself.
+        `scope`: the spaces the reader sees (core/memory/spaces.py): the shared space
+        unless it says otherwise; never another space's memory."""
         w = self.weights
         warnings: list[str] = []
         query = textproc.normalize(query)
@@ -207,6 +211,7 @@ class HybridSearch(Pipeline):
             warnings,
             parts=[(part, self.keyword_terms(part, total, df)) for part in parts],
             vector_query=self.vector_query(query, total, df),
+            scope=scope,
         )
         missing = self.store.unindexed_count() if self.store.embedder else 0
         if missing:
@@ -229,6 +234,8 @@ class HybridSearch(Pipeline):
         for n, mid in enumerate(candidates):
             m = mems.get(mid)
             if m is None or not wanted[n] or (kinds and m.kind not in kinds):
+                continue
+            if not scope.holds(m.space):  # the scan's filter, checked on what it returns
                 continue
             if not include_expired and m.expired:
                 continue

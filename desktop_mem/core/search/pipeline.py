@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from desktop_mem.core import textproc
 from desktop_mem.core.errors import ModelServerError
+from desktop_mem.core.memory.spaces import Scope
 from desktop_mem.core.search import asking
 from desktop_mem.core.search.fusion import fuse
 from desktop_mem.core.search.relevance import (
@@ -140,18 +141,44 @@ class Pipeline:
     def bm25_columns(self) -> tuple[float, ...]:
         return ()
 
-    def keyword(self, terms: list[str], limit: int) -> list[tuple[int, float]]:
-        """[(id, bm25)] best first; bm25 is positive, higher is better."""
+    def keyword(
+        self, terms: list[str], limit: int, scope: Scope | None = None
+    ) -> list[tuple[int, float]]:
+        """[(id, bm25)] best first; bm25 is positive, higher is better. Only items the
+        scope sees (core/memory/spaces.py; None: every item)."""
         match = textproc.fts_match(terms)
         if not match:
             return []
         fts, columns = self.tier.fts, self.bm25_columns()
+        within = self.within(scope)
+        sql, params = within if within else ("", ())
         rows = self.texts.db.query(
             f"SELECT rowid, bm25({fts}{', ?' * len(columns)}) AS s FROM {fts} "
-            f"WHERE {fts} MATCH ? ORDER BY s LIMIT ?",
-            (*columns, match, limit),
+            f"WHERE {fts} MATCH ? {'AND rowid IN (' + sql + ')' if sql else ''} "
+            "ORDER BY s LIMIT ?",
+            (*columns, match, *params, limit),
         )
         return [(r[0], -r[1]) for r in rows]
+
+    def within(self, scope: Scope | None) -> tuple[str, tuple[int, ...]] | None:
+        """The ids of this tier's items the scope sees, as a query and its parameters;
+        None when it sees them all (no scope, every space, or no space is made)."""
+        if scope is None or scope.every or not self.tier.in_space:
+            return None
+        if not self.texts.db.query("SELECT EXISTS (SELECT 1 FROM spaces)")[0][0]:
+            return None
+        condition, params = scope.where(self.tier.space_column)
+        return self.tier.in_space.format(where=condition), params
+
+    def outside(self, scope: Scope | None) -> np.ndarray | None:
+        """The ids of this tier's items the scope does not see (for the vector scan);
+        None when it sees them all. An item whose space the condition cannot tell is
+        outside."""
+        if scope is None or self.within(scope) is None:
+            return None
+        condition, params = scope.where(self.tier.space_column)
+        sql = self.tier.in_space.format(where=f"({condition}) IS NOT 1")
+        return np.fromiter((r[0] for r in self.texts.db.query(sql, params)), dtype=np.int64)
 
     def embed(self, texts: Sequence[str], warnings: list[str]) -> np.ndarray | None:
         """The vectors of the query (or its vector query) and its asking parts, in one
@@ -281,6 +308,7 @@ class Pipeline:
         parts: Sequence[tuple[str, list[str]]] = (),
         vector_query: str | None = None,
         leave_out: Callable[[list[int]], set[int]] | None = None,
+        scope: Scope | None = None,
     ) -> Found | None:
         """Find, measure, judge and fuse the candidates for the query (`terms`: its
         retrieval terms); None when nothing was found. `parts`: its asking parts
@@ -288,14 +316,16 @@ class Pipeline:
         nearest items are candidates too; `vector_query`: what is embedded for the query
         (the query itself by default); `leave_out` names candidates not to return (e.g.
         the conversation being answered); `answering`: the conversation the query comes
-        from (its messages do not count as the profile knowing the query's words)."""
+        from (its messages do not count as the profile knowing the query's words);
+        `scope`: the spaces the reader sees (core/memory/spaces.py; None: every one)."""
         w = self.weights
-        keyword = self.keyword(terms, max(w.pool, k * w.pool_per_k))
+        keyword = self.keyword(terms, max(w.pool, k * w.pool_per_k), scope)
+        outside = self.outside(scope)
         vecs_asked = self.embed([vector_query or query, *(p for p, _ in parts)], warnings)
         qvec = vecs_asked[0] if vecs_asked is not None else None
         part_vecs = list(vecs_asked[1:]) if vecs_asked is not None else []
         vector = (
-            self.texts.index.knn(qvec, max(w.vector_pool, k * w.vector_pool_per_k))
+            self.texts.index.knn(qvec, max(w.vector_pool, k * w.vector_pool_per_k), outside)
             if qvec is not None
             else []
         )
@@ -313,7 +343,7 @@ class Pipeline:
         for rank, (mid, bm25) in enumerate(keyword, 1):
             signals.setdefault(mid, {})["keyword"] = {"rank": rank, "bm25": round(bm25, 4)}
         for pvec in part_vecs:  # what a part alone comes near is a candidate too
-            for mid, _ in self.texts.index.knn(pvec, w.vector_pool):
+            for mid, _ in self.texts.index.knn(pvec, w.vector_pool, outside):
                 signals.setdefault(mid, {})
         if not signals:
             return None
@@ -349,12 +379,14 @@ class Pipeline:
         relevant_only: bool,
         leave_out: Callable[[list[int]], set[int]] | None = None,
         answering: int | None = None,
+        scope: Scope | None = None,
     ) -> Ranked:
         """The k best kept candidates by fused score."""
         out = Ranked()
         found = self.find(
-            query, terms, k, relevant_only, answering, out.warnings, leave_out=leave_out
-        )
+            query, terms, k, relevant_only, answering, out.warnings, leave_out=leave_out,
+            scope=scope,
+        )  # fmt: skip
         if found is None:
             return out
         out.keyword, out.semantic = found.keyword, found.semantic
@@ -376,11 +408,13 @@ def search_tier(
     relevant_only: bool,
     leave_out: Callable[[list[int]], set[int]] | None = None,
     answering: int | None = None,
+    scope: Scope | None = None,
 ) -> Ranked:
     """The pipeline over earlier messages or document passages: `store` has db, index,
-    embedder, reference and rule; `terms` are the query's retrieval terms."""
+    embedder, reference and rule; `terms` are the query's retrieval terms; `scope` the
+    spaces the reader sees."""
     return Pipeline(store, tier, Weights(), store.rule, store.reference).ranked(
-        query, terms, k, relevant_only, leave_out, answering
+        query, terms, k, relevant_only, leave_out, answering, scope
     )
 
 

@@ -97,13 +97,28 @@ class Tier:
     # the full-text column of an item's own text, where a rare word of the query counts
     # (RelevanceRule.rare_items); None: not in this tier
     own_words: str | None = None
+    # the ids of this tier's items as a query over their space column, which a scope's
+    # condition (core/memory/spaces.py) fills in: what a reader in a space may see
+    in_space: str = ""
+    space_column: str = "space_id"
 
 
 MEMORY_TIER = Tier(
-    "memories_fts", "memories", "text", "coalesce(valid_from, created_at)", own_words="body"
-)
-MESSAGE_TIER = Tier("messages_fts", "messages", "content", "created_at", False, True)
-PASSAGE_TIER = Tier("doc_chunks_fts", "doc_chunks", "text", of_user=False, names_its_subject=True)
+    "memories_fts", "memories", "text", "coalesce(valid_from, created_at)", own_words="body",
+    in_space="SELECT id FROM memories WHERE {where}",
+)  # fmt: skip
+MESSAGE_TIER = Tier(
+    "messages_fts", "messages", "content", "created_at", False, True,
+    in_space="SELECT m.id FROM messages m JOIN conversations c ON c.id = m.conversation_id "
+    "WHERE {where}",
+    space_column="c.space_id",
+)  # fmt: skip
+PASSAGE_TIER = Tier(
+    "doc_chunks_fts", "doc_chunks", "text", of_user=False, names_its_subject=True,
+    in_space="SELECT ch.id FROM doc_chunks ch JOIN documents d ON d.id = ch.document_id "
+    "WHERE {where}",
+    space_column="d.space_id",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,260 @@
+"""Spaces: memory kept apart by project.
+
+A profile has the shared space (what applies everywhere: who the person is, their
+health, their preferences) and any number of spaces the person makes ("Work", "Thesis",
+"客户 A"). The shared space is no row: a NULL `space_id` is shared. Each space has a
+name, an instruction of its own, and one choice: it sees the shared space's memories
+(the default) or it is kept apart (it neither reads nor adds to the shared space).
+
+A `Scope` says what a reader may see: one space and, unless it is kept apart, the
+shared space; never another space. Every read of memories, conversations and documents
+that reaches the model, a search or an app takes one. Without one, a reader sees the
+shared space only: a reader that forgot to say where it is misses a space's items, it
+never gets another space's.
+"""
+
+from __future__ import annotations
+
+import builtins
+import re
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from desktop_mem.core.errors import InvalidInput, NotFound
+from desktop_mem.core.events import Events, SpacesChanged
+from desktop_mem.core.jsontypes import JSONObject
+from desktop_mem.core.memory.records import now_iso, strip_controls
+
+if TYPE_CHECKING:
+    from desktop_mem.core.db.connection import Connection
+    from desktop_mem.core.db.database import Database
+
+MAX_NAME = 60
+MAX_INSTRUCTION = 2_000
+# Names a space cannot take: the shared space's own, in the languages the window speaks.
+_RESERVED = {"shared", "共享", "共享空间"}
+_SPACE_COLUMNS = "id, uid, name, instruction, apart, created_at, updated_at"
+
+
+@dataclass(frozen=True)
+class Space:
+    id: int
+    uid: str
+    name: str
+    instruction: str
+    apart: bool
+    created_at: str
+    updated_at: str
+
+    def to_dict(self) -> JSONObject:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "instruction": self.instruction,
+            "apart": self.apart,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+        }
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What one reader sees. `space`: the space it is in (None: the shared space);
+    `shared`: whether it sees the shared space too (a space kept apart does not);
+    `every`: every space (the memory browser's "all spaces", and the profile's own
+    upkeep: never a prompt, never an app)."""
+
+    space: int | None = None
+    shared: bool = True
+    every: bool = False
+
+    def where(self, column: str = "space_id") -> tuple[str, tuple[int, ...]]:
+        """An SQL condition on a space column, and its parameters."""
+        if self.every:
+            return "1", ()
+        if self.space is None:
+            return f"{column} IS NULL", ()
+        if self.shared:
+            return f"({column} = ? OR {column} IS NULL)", (self.space,)
+        return f"{column} = ?", (self.space,)
+
+    def holds(self, space_id: int | None) -> bool:
+        if self.every:
+            return True
+        if space_id is None:
+            return self.space is None or self.shared
+        return space_id == self.space
+
+    @property
+    def sees_shared(self) -> bool:
+        return self.every or self.space is None or self.shared
+
+
+SHARED = Scope()
+EVERY = Scope(every=True)
+
+
+def clean_name(name: str) -> str:
+    text = re.sub(r"\s+", " ", strip_controls(name)).strip()
+    if not text:
+        raise InvalidInput("A space needs a name.", reason="space_name_empty")
+    if len(text) > MAX_NAME:
+        raise InvalidInput(
+            f"A space's name is at most {MAX_NAME} characters; this one has {len(text)}.",
+            reason="space_name_long",
+        )
+    if text.casefold() in _RESERVED:
+        raise InvalidInput(
+            f"'{text}' is the name of the shared space: choose another name.",
+            reason="space_name_reserved",
+        )
+    return text
+
+
+def clean_instruction(text: str) -> str:
+    text = strip_controls(text).strip()
+    if len(text) > MAX_INSTRUCTION:
+        raise InvalidInput(
+            f"A space's instruction is at most {MAX_INSTRUCTION:,} characters; this one "
+            f"has {len(text):,}.",
+            reason="space_instruction_long",
+        )
+    return text
+
+
+class SpaceStore:
+    """The spaces of one profile: the only writer of the `spaces` table. Moving or
+    deleting what is in a space is done by the stores that own it (memories,
+    conversations, documents); `remove` takes out a space that holds nothing."""
+
+    def __init__(self, db: Database, events: Events) -> None:
+        self.db = db
+        self.events = events
+
+    # -- reads --------------------------------------------------------------------------
+
+    def list(self) -> builtins.list[Space]:
+        rows = self.db.query(
+            f"SELECT {_SPACE_COLUMNS} FROM spaces ORDER BY name COLLATE NOCASE, id"
+        )
+        return [_space(r) for r in rows]
+
+    def any(self) -> bool:
+        """Whether the profile has a space besides the shared one."""
+        return bool(self.db.query("SELECT EXISTS (SELECT 1 FROM spaces)")[0][0])
+
+    def get(self, space_id: int) -> Space:
+        rows = self.db.query(f"SELECT {_SPACE_COLUMNS} FROM spaces WHERE id = ?", (space_id,))
+        if not rows:
+            raise NotFound(f"There is no space #{space_id}.", reason="space_not_found")
+        return _space(rows[0])
+
+    def find(self, name_or_id: str) -> Space:
+        """A space by its name (any case) or its number, as a person types it."""
+        text = name_or_id.strip()
+        if text.lstrip("#").isdigit():
+            rows = self.db.query(
+                f"SELECT {_SPACE_COLUMNS} FROM spaces WHERE id = ?", (int(text.lstrip("#")),)
+            )
+            if rows:
+                return _space(rows[0])
+        folded = re.sub(r"\s+", " ", text).casefold()
+        for space in self.list():
+            if space.name.casefold() == folded:
+                return space
+        raise NotFound(
+            f"There is no space named '{text[:MAX_NAME]}': `desktop-mem spaces` lists them.",
+            reason="space_not_found",
+        )
+
+    def scope(self, space_id: int | None) -> Scope:
+        """What a reader in this space sees (None: the shared space)."""
+        if space_id is None:
+            return SHARED
+        space = self.get(space_id)
+        return Scope(space.id, shared=not space.apart)
+
+    def counts(self) -> dict[int | None, tuple[int, int]]:
+        """{space id (None: shared): (memories, conversations)}."""
+        out: dict[int | None, tuple[int, int]] = {}
+        for sid, n in self.db.query("SELECT space_id, count(*) FROM memories GROUP BY space_id"):
+            out[sid] = (int(n), 0)
+        for sid, n in self.db.query(
+            "SELECT space_id, count(*) FROM conversations GROUP BY space_id"
+        ):
+            out[sid] = (out.get(sid, (0, 0))[0], int(n))
+        return out
+
+    # -- writes -------------------------------------------------------------------------
+
+    def create(self, name: str, instruction: str = "", apart: bool = False) -> Space:
+        name, instruction = clean_name(name), clean_instruction(instruction)
+        now = now_iso()
+        with self.db.transaction() as conn:
+            self._check_free(conn, name, None)
+            cur = conn.execute(
+                "INSERT INTO spaces (uid, name, instruction, apart, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (uuid.uuid4().hex, name, instruction, int(apart), now, now),
+            )
+            space_id = int(cur.lastrowid or 0)
+        self.events.emit(SpacesChanged("added", (space_id,)))
+        return self.get(space_id)
+
+    def change(
+        self,
+        space_id: int,
+        *,
+        name: str | None = None,
+        instruction: str | None = None,
+        apart: bool | None = None,
+    ) -> Space:
+        space = self.get(space_id)
+        new_name = clean_name(name) if name is not None else space.name
+        new_instruction = (
+            clean_instruction(instruction) if instruction is not None else space.instruction
+        )
+        new_apart = space.apart if apart is None else apart
+        if (new_name, new_instruction, new_apart) == (space.name, space.instruction, space.apart):
+            return space
+        with self.db.transaction() as conn:
+            self._check_free(conn, new_name, space_id)
+            conn.execute(
+                "UPDATE spaces SET name = ?, instruction = ?, apart = ?, updated_at = ? "
+                "WHERE id = ?",
+                (new_name, new_instruction, int(new_apart), now_iso(), space_id),
+            )
+        self.events.emit(SpacesChanged("changed", (space_id,)))
+        return self.get(space_id)
+
+    def remove(self, space_id: int) -> None:
+        """Take out a space that holds nothing (its contents moved or deleted first)."""
+        space = self.get(space_id)
+        with self.db.transaction() as conn:
+            for table in ("memories", "conversations", "documents", "doc_folders", "proposals"):
+                if conn.execute(
+                    f"SELECT EXISTS (SELECT 1 FROM {table} WHERE space_id = ?)", (space_id,)
+                ).fetchone()[0]:
+                    raise InvalidInput(
+                        f"The space '{space.name}' still holds {table.replace('_', ' ')}: "
+                        "move them to the shared space or delete them first.",
+                        reason="space_not_empty",
+                    )
+            conn.execute("DELETE FROM spaces WHERE id = ?", (space_id,))
+        self.events.emit(SpacesChanged("removed", (space_id,)))
+
+    @staticmethod
+    def _check_free(conn: Connection, name: str, space_id: int | None) -> None:
+        for other_id, other in conn.execute("SELECT id, name FROM spaces").fetchall():
+            if other_id != space_id and str(other).casefold() == name.casefold():
+                raise InvalidInput(
+                    f"There is already a space named '{other}': choose another name.",
+                    reason="space_name_taken",
+                )
+
+
+def _space(row: Sequence[Any]) -> Space:
+    sid, uid, name, instruction, apart, created, updated = row
+    return Space(int(sid), uid, name, instruction, bool(apart), created, updated)

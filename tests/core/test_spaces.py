@@ -1,0 +1,135 @@
+"""Spaces: memory kept apart by project. A reader in a space sees that space's
+memories and, unless it is kept apart, the shared ones: never another space's."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_mem.core.errors import InvalidInput, NotFound
+from desktop_mem.core.events import SpacesChanged
+from desktop_mem.core.memory.spaces import EVERY, SHARED, Scope
+from desktop_mem.core.memory.store import NewMemory
+from desktop_mem.core.profile import Profile
+
+# The same names, places and dates in work and family life: what a look-alike search
+# would mix up if the spaces did not keep them apart.
+WORK = [
+    "My manager Priya wants the quarterly report by Friday",
+    "The Hangzhou office moves to the new building in March",
+    "Our client Acme pays invoices within 30 days",
+]
+FAMILY = [
+    "My sister Priya is getting married in Hangzhou in March",
+    "Mum's birthday is on Friday; she likes orchids",
+]
+SHARED_FACTS = ["I am allergic to peanuts", "I prefer tea to coffee"]
+
+
+@pytest.fixture
+def spaced(profile: Profile) -> tuple[Profile, int, int]:
+    work = profile.spaces.create("Work", "Answer formally.").id
+    family = profile.spaces.create("Family").id
+    profile.memories.add_many([NewMemory(t, space=work) for t in WORK], actor="user")
+    profile.memories.add_many([NewMemory(t, space=family) for t in FAMILY], actor="user")
+    profile.memories.add_many([NewMemory(t) for t in SHARED_FACTS], actor="user")
+    return profile, work, family
+
+
+def found(profile: Profile, query: str, scope: Scope) -> set[str]:
+    result = profile.search.search(query, k=20, scope=scope, relevant_only=False)
+    return {h.memory.text for h in result.hits}
+
+
+@pytest.mark.parametrize(
+    "query", ["Priya", "what is happening in Hangzhou in March?", "Friday", "peanuts", "tea"]
+)
+def test_a_search_in_a_space_never_returns_another_spaces_memory(
+    spaced: tuple[Profile, int, int], query: str
+) -> None:
+    profile, work, family = spaced
+    in_work = found(profile, query, profile.spaces.scope(work))
+    in_family = found(profile, query, profile.spaces.scope(family))
+    assert not in_work & set(FAMILY)
+    assert not in_family & set(WORK)
+    assert not found(profile, query, SHARED) & (set(WORK) | set(FAMILY))
+
+
+def test_shared_memories_reach_every_space_that_sees_them(
+    spaced: tuple[Profile, int, int],
+) -> None:
+    profile, work, _family = spaced
+    assert "I am allergic to peanuts" in found(profile, "peanuts", profile.spaces.scope(work))
+    assert "My manager Priya wants the quarterly report by Friday" in found(
+        profile, "Priya", profile.spaces.scope(work)
+    )
+
+
+def test_a_space_kept_apart_neither_reads_the_shared_space(
+    spaced: tuple[Profile, int, int],
+) -> None:
+    profile, work, _family = spaced
+    profile.spaces.change(work, apart=True)
+    scope = profile.spaces.scope(work)
+    assert not found(profile, "peanuts", scope) & set(SHARED_FACTS)
+    assert not {m.text for m in profile.memories.list(scope=scope)} - set(WORK)
+    profile.memories.set_always(profile.memories.find_duplicate(SHARED_FACTS[0]).id, True)
+    assert not profile.memories.always_given(scope=scope)
+    assert profile.memories.always_given(scope=SHARED)
+
+
+def test_listing_is_scoped_and_every_space_is_asked_for_by_name(
+    spaced: tuple[Profile, int, int],
+) -> None:
+    profile, work, family = spaced
+    assert {m.text for m in profile.memories.list()} == set(SHARED_FACTS)
+    assert {m.text for m in profile.memories.list(scope=profile.spaces.scope(family))} == set(
+        FAMILY
+    ) | set(SHARED_FACTS)
+    assert len(profile.memories.list(scope=EVERY)) == len(WORK + FAMILY + SHARED_FACTS)
+    assert {m.space for m in profile.memories.list(scope=Scope(work, shared=False))} == {work}
+
+
+def test_a_memory_moves_with_its_history_and_the_move_is_a_version(
+    spaced: tuple[Profile, int, int],
+) -> None:
+    profile, work, family = spaced
+    memory = next(m for m in profile.memories.list(scope=EVERY) if m.text == FAMILY[0])
+    seen: list[SpacesChanged | object] = []
+    profile.events.subscribe(seen.append)
+    assert profile.memories.move(memory.id, work) == 1
+    assert profile.memories.move(memory.id, work) == 0  # already there
+    assert profile.memories.get(memory.id).space == work
+    history = profile.memories.history(memory.id)
+    assert [v.action for v in history] == ["created", "moved"]
+    assert [v.space for v in history] == [family, work]
+    assert "Priya" in " ".join(found(profile, "sister married", profile.spaces.scope(work)))
+    assert profile.memories.move([memory.id], None) == 1
+    assert profile.memories.get(memory.id).space is None
+    with pytest.raises(NotFound):
+        profile.memories.move(memory.id, 9999)
+    with pytest.raises(NotFound):
+        profile.memories.move(123456, work)
+    assert seen
+
+
+def test_space_names_are_checked_and_a_space_with_contents_is_not_taken_out(
+    spaced: tuple[Profile, int, int],
+) -> None:
+    profile, work, _family = spaced
+    with pytest.raises(InvalidInput) as told:
+        profile.spaces.create("  work ")
+    assert told.value.reason == "space_name_taken"
+    for name, reason in (("", "space_name_empty"), ("Shared", "space_name_reserved"),
+                         ("共享", "space_name_reserved"), ("x" * 61, "space_name_long")):  # fmt: skip
+        with pytest.raises(InvalidInput) as told:
+            profile.spaces.create(name)
+        assert told.value.reason == reason
+    assert profile.spaces.create("客户 A").name == "客户 A"
+    assert profile.spaces.find("客户 a").name == "客户 A"
+    with pytest.raises(InvalidInput) as told:
+        profile.spaces.remove(work)
+    assert told.value.reason == "space_not_empty"
+    profile.memories.move([m.id for m in profile.memories.list(scope=Scope(work, False))], None)
+    profile.spaces.remove(work)
+    with pytest.raises(NotFound):
+        profile.spaces.get(work)
