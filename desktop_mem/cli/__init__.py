@@ -51,6 +51,7 @@ GROUPS = {
     "memory": "memory",
     "wipe": "memory",
     "about": "about",
+    "spaces": "spaces",
     "chat": "chat",
     "conversations": "conversations",
     "models": "models",

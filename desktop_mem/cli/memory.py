@@ -1,5 +1,5 @@
-"""`memory …` (add, list, search, edit, delete, pin, history, restore, export, import,
-forget-all, reembed, consolidate) and `wipe`."""
+"""`memory …` (add, list, search, move, edit, delete, pin, history, restore, export,
+import, forget-all, reembed, consolidate) and `wipe`."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from desktop_mem.cli import output
 from desktop_mem.cli.context import Context
+from desktop_mem.cli.spaces import scope_of, space_of
 from desktop_mem.core.errors import EXIT_ERROR, EXIT_OK, ImportRejected, UsageError
 from desktop_mem.core.memory.records import KINDS
 
@@ -40,6 +41,7 @@ def add_parsers(sub: Subparsers, parser_class: type[argparse.ArgumentParser]) ->
     a.add_argument("--importance", type=float, default=0.5, help="0 to 1 (default 0.5)")
     a.add_argument("--valid-from", help="date it becomes true (YYYY-MM-DD)")
     a.add_argument("--valid-until", help="date it stops being true (YYYY-MM-DD)")
+    a.add_argument("--space", help="the space it goes to (default: the shared space)")
     a.add_argument("--json", action="store_true")
     a.set_defaults(func=add)
 
@@ -55,6 +57,11 @@ def add_parsers(sub: Subparsers, parser_class: type[argparse.ArgumentParser]) ->
     ls.add_argument("--until", help="created on or before (YYYY-MM-DD)")
     ls.add_argument("--current", action="store_true", help="hide expired memories")
     ls.add_argument("--limit", type=int)
+    ls.add_argument(
+        "--space",
+        help="only what a chat in this space sees (its memories and, unless it is kept "
+        "apart, the shared ones; 'shared': the shared space's); default: every space",
+    )
     ls.add_argument("--json", action="store_true")
     ls.set_defaults(func=list_)
 
@@ -69,6 +76,11 @@ def add_parsers(sub: Subparsers, parser_class: type[argparse.ArgumentParser]) ->
         help="list the best k ranked, relevant to the query or not (its relevance marked '-' "
         "where the rule would not keep it, '?' where it keeps it as a weaker match)",
     )
+    s.add_argument(
+        "--space",
+        help="search what a chat in this space sees (its memories and, unless it is kept "
+        "apart, the shared ones; 'shared': the shared space's); default: every space",
+    )
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=search)
 
@@ -81,6 +93,12 @@ def add_parsers(sub: Subparsers, parser_class: type[argparse.ArgumentParser]) ->
     e.add_argument("--valid-until")
     e.add_argument("--json", action="store_true")
     e.set_defaults(func=edit)
+
+    mv = msub.add_parser("move", help="move memories to a space, with their history")
+    mv.add_argument("ids", type=int, nargs="+", metavar="ID")
+    mv.add_argument("--to", required=True, metavar="SPACE",
+                    help="the space's name or number, or 'shared'")  # fmt: skip
+    mv.set_defaults(func=move)
 
     d = msub.add_parser("delete", help="delete memories for good (with their history)")
     d.add_argument("ids", type=int, nargs="+", metavar="ID")
@@ -181,6 +199,7 @@ def add(ctx: Context) -> int:
         valid_from=args.valid_from,
         valid_until=args.valid_until,
         always=args.always,
+        space=space_of(ctx.app, args.space),
     )
     return _written(ctx, ctx.app.memories.add(new), "Remembered")
 
@@ -196,6 +215,7 @@ def list_(ctx: Context) -> int:
         until=args.until,
         include_expired=not args.current,
         limit=args.limit,
+        scope=scope_of(ctx.app, args.space),
     )
     if args.json:
         output.print_json([m.to_dict() for m in mems], ctx.out)
@@ -217,6 +237,7 @@ def search(ctx: Context) -> int:
         relevant_only=not args.all,
         include_expired=not args.current,
         kinds={args.kind} if args.kind else None,
+        scope=scope_of(ctx.app, args.space),
     )
     output.warn(result.warnings, ctx.err)
     if args.json:
@@ -252,6 +273,14 @@ def edit(ctx: Context) -> int:
         valid_until=args.valid_until,
     )
     return _written(ctx, res, "Updated")
+
+
+def move(ctx: Context) -> int:
+    space = space_of(ctx.app, ctx.args.to)
+    n = ctx.app.memories.move(ctx.args.ids, space)
+    where = "the shared space" if space is None else f"'{ctx.app.spaces.get(space).name}'"
+    ctx.out.write(f"Moved {n} {'memory' if n == 1 else 'memories'} to {where}.\n")
+    return EXIT_OK
 
 
 def delete(ctx: Context) -> int:

@@ -33,6 +33,7 @@ from desktop_mem.core.db.database import id_chunks
 from desktop_mem.core.db.vectors import MESSAGES, VectorIndex
 from desktop_mem.core.errors import InvalidInput, NotFound, UsageError
 from desktop_mem.core.events import Events
+from desktop_mem.core.memory.spaces import EVERY, Scope, check_space
 from desktop_mem.core.memory.store import MemoryStore, now_iso, parse_when, quoting
 from desktop_mem.core.models.embed import Embedder
 from desktop_mem.core.search.chance import Reference
@@ -57,13 +58,15 @@ __all__ = [  # the records, importable from here as before
 _CONVERSATION = (
     "c.id, c.title, c.model, c.created_at, c.updated_at, "
     "(SELECT count(*) FROM messages m WHERE m.conversation_id = c.id AND m.shown = 1), "
-    "c.pinned, c.title_source, c.origin"
+    "c.pinned, c.title_source, c.origin, c.space_id"
 )
 
 
 def _conversation(row: Sequence[Any]) -> Conversation:
-    cid, title, model, created, updated, count, pinned, source, origin = row
-    return Conversation(cid, title, model, created, updated, count, bool(pinned), source, origin)
+    cid, title, model, created, updated, count, pinned, source, origin, space = row
+    return Conversation(
+        cid, title, model, created, updated, count, bool(pinned), source, origin, space
+    )
 
 
 def title_from(text: str) -> str:
@@ -106,12 +109,16 @@ class ConversationStore(ArrivedConversations, LearningMarks, Versions, MessageSe
 
     # -- conversations ---------------------------------------------------------------
 
-    def create(self, title: str = "", model: str | None = None) -> Conversation:
+    def create(
+        self, title: str = "", model: str | None = None, space: int | None = None
+    ) -> Conversation:
+        """A new conversation in a space (None: the shared space)."""
         stamp = now_iso()
         with self.db.transaction() as conn:
             cur = conn.execute(
-                "INSERT INTO conversations(title, model, created_at, updated_at) VALUES (?, ?, ?, ?)",
-                (title_from(title) if title else "", model, stamp, stamp),
+                "INSERT INTO conversations(title, model, created_at, updated_at, space_id) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (title_from(title) if title else "", model, stamp, stamp, space),
             )
             cid = int(cur.lastrowid)
         self.events.conversations("added", [cid])
@@ -129,12 +136,17 @@ class ConversationStore(ArrivedConversations, LearningMarks, Versions, MessageSe
             )
         return _conversation(rows[0])
 
-    def list(self, limit: int | None = None, offset: int = 0) -> list[Conversation]:
+    def list(
+        self, limit: int | None = None, offset: int = 0, scope: Scope = EVERY
+    ) -> list[Conversation]:
+        """The conversations, pinned first, then the most recent; those of the scope's
+        spaces (every one by default: the person's own list)."""
+        within, in_scope = scope.where("c.space_id")
         sql = (
-            f"SELECT {_CONVERSATION} FROM conversations c "
+            f"SELECT {_CONVERSATION} FROM conversations c WHERE {within} "
             "ORDER BY c.pinned DESC, c.updated_at DESC, c.id DESC"
         )
-        params: list[object] = []
+        params: list[object] = list(in_scope)
         if limit is not None:
             sql += " LIMIT ? OFFSET ?"
             params += [limit, offset]
@@ -179,6 +191,20 @@ class ConversationStore(ArrivedConversations, LearningMarks, Versions, MessageSe
                 (conversation_id,),
             )
         self.events.conversations("changed", [conversation_id])
+
+    def move(self, conversation_id: int, space: int | None) -> Conversation:
+        """Move a conversation, with its messages, to a space (None: the shared space).
+        The memories learned from it stay where they are: each moves on its own."""
+        current = self.get(conversation_id)
+        if current.space == space:
+            return current
+        with self.db.transaction() as conn:
+            check_space(conn, space)
+            conn.execute(
+                "UPDATE conversations SET space_id = ? WHERE id = ?", (space, conversation_id)
+            )
+        self.events.conversations("changed", [conversation_id])
+        return self.get(conversation_id)
 
     def set_pinned(self, conversation_id: int, pinned: bool) -> Conversation:
         """Pinned conversations stay at the top of the list."""

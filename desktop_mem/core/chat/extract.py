@@ -52,6 +52,7 @@ from desktop_mem.core.chat.prompts import (
 from desktop_mem.core.chat.records import Change
 from desktop_mem.core.errors import DesktopMemError, InvalidModelAnswer
 from desktop_mem.core.memory.records import is_app_source
+from desktop_mem.core.memory.spaces import EVERY, SHARED, Scope, learned_in
 from desktop_mem.core.memory.store import PROPOSES, MemoryStore, NewMemory, parse_when
 from desktop_mem.core.models.llm import ChatBackend
 from desktop_mem.core.search.hybrid import HybridSearch
@@ -243,22 +244,25 @@ class Extractor:
         when: datetime,
         actor: str = "extractor",
         prefix: Prefix | None = None,
+        scope: Scope = SHARED,
     ) -> list[Change]:
         """Decide for every candidate (the model calls), then write the changes: a
-        failing call raises before anything is stored."""
-        steps = [self.decide(c, when, prefix) for c in candidates]
+        failing call raises before anything is stored. `scope`: the spaces the chat
+        sees (core/memory/spaces.py): a candidate is weighed against their memories
+        only, and goes to the chat's space (`learned_in`)."""
+        steps = [self.decide(c, when, prefix, scope=scope) for c in candidates]
         changes: list[Change] = []
         for step in steps:
             try:
-                changes += self._apply(step, message_id, context, when, actor)
+                changes += self._apply(step, message_id, context, when, actor, scope)
             except DesktopMemError as exc:  # a bad date, a too-long text: skip this one
                 log.warning("candidate skipped: %s", type(exc).__name__)
         return changes
 
-    def _neighbours(self, text: str) -> list[tuple[Any, float]]:
+    def _neighbours(self, text: str, scope: Scope = SHARED) -> list[tuple[Any, float]]:
         # the nearest, related or not: consolidation decides what they have to do with it
         hits = self.search.search(
-            text, k=NEIGHBOURS, include_expired=False, relevant_only=False
+            text, k=NEIGHBOURS, include_expired=False, relevant_only=False, scope=scope
         ).hits
         out = []
         for h in hits:
@@ -272,16 +276,17 @@ class Extractor:
         when: datetime,
         prefix: Prefix | None = None,
         others: Sequence[tuple[Any, float]] = (),
+        scope: Scope = SHARED,
     ) -> Step:
         """What to do with a candidate, asking the model only for a close call; no
         change is made. `others`: statements not in the store to weigh beside its
         memories (anything with a `text`, with its cosine similarity), as the import's
         facts waiting for review; the Step's target may then be one of them. Raises
         ModelServerError (InvalidModelAnswer included)."""
-        same = self.store.find_duplicate(c.text)
+        same = self.store.find_duplicate(c.text, scope)
         if same is not None:
             return Step(c, "skipped", same)
-        neighbours = self._neighbours(c.text)
+        neighbours = self._neighbours(c.text, scope)
         if others:
             neighbours = sorted([*neighbours, *others], key=lambda t: -t[1])[:NEIGHBOURS]
         best = max((s for _, s in neighbours), default=0.0)
@@ -305,23 +310,30 @@ class Extractor:
         return Step(c, action, target, decision.text)
 
     def _apply(
-        self, step: Step, message_id: int | None, context: str | None, when: datetime, actor: str
+        self,
+        step: Step,
+        message_id: int | None,
+        context: str | None,
+        when: datetime,
+        actor: str,
+        scope: Scope = SHARED,
     ) -> list[Change]:
         c, target = step.candidate, step.target
+        space = learned_in(c.text, scope)
         if step.action in ("updated", "invalidated") and not may_change(actor, target):
             # An app's write never changes or expires a memory it did not write, nor a
             # pinned one: its words would go into the user's memory (and every prompt,
             # for a pinned one) under the user's name. It adds its own, beside it.
-            same = self.store.find_duplicate(c.text)
+            same = self.store.find_duplicate(c.text, scope)
             if same is not None:
                 return [Change("skipped", same.id, same.text)]
-            return [self._add(c, message_id, context, actor, proposes=target.id)]
+            return [self._add(c, message_id, context, actor, proposes=target.id, space=space)]
         if step.action == "added":
             # a candidate the same as one just written for this exchange is not stored twice
-            same = self.store.find_duplicate(c.text)
+            same = self.store.find_duplicate(c.text, scope)
             if same is not None:
                 return [Change("skipped", same.id, same.text)]
-            return [self._add(c, message_id, context, actor)]
+            return [self._add(c, message_id, context, actor, space=space)]
         if step.action == "skipped":
             return [Change("skipped", target.id, target.text)]
         if step.action == "updated":
@@ -344,7 +356,7 @@ class Extractor:
         self.store.invalidate(target.id, when, actor, "invalidated", message_id)
         return [
             Change("invalidated", target.id, target.text, None, self._version(target.id)),
-            self._add(c, message_id, context, actor),
+            self._add(c, message_id, context, actor, space=space),
         ]
 
     def _add(
@@ -354,6 +366,7 @@ class Extractor:
         context: str | None,
         actor: str,
         proposes: int | None = None,
+        space: int | None = None,
     ) -> Change:
         result = self.store.add(
             NewMemory(
@@ -367,6 +380,7 @@ class Extractor:
                 valid_from=parse_when(c.valid_from) if c.valid_from else None,
                 valid_until=parse_when(c.valid_until) if c.valid_until else None,
                 context=context,
+                space=space,
             ),
             actor=actor,
             action=f"{PROPOSES}{proposes}" if proposes is not None else "created",
@@ -392,8 +406,10 @@ class Extractor:
         newer copy is invalidated, pinned memories are never touched. Related pairs go
         to the model like a new candidate would. `should_stop` is asked before each
         memory: the pass then ends at once with what it has done (each change is its
-        own transaction)."""
-        mems = [m for m in self.store.list(include_expired=False) if not m.pinned][:limit]
+        own transaction). Only memories of one space are weighed together: a space's
+        memory is never merged into another's, nor into a shared one."""
+        mems = [m for m in self.store.list(include_expired=False, scope=EVERY) if not m.pinned]
+        mems = mems[:limit]
         vecs = self.store.index.vectors([m.id for m in mems])
         have = [m for m in mems if m.id in vecs]
         changes: list[Change] = []
@@ -409,7 +425,7 @@ class Extractor:
                     continue
                 for j in range(i + 1, len(have)):
                     b = have[j]
-                    if b.id in gone:
+                    if b.id in gone or b.space != a.space:
                         continue
                     same = textproc.normalize(a.text).lower() == textproc.normalize(b.text).lower()
                     if same or sims[i, j] >= DUPLICATE_SIMILARITY:

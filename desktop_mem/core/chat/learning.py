@@ -22,6 +22,7 @@ from desktop_mem.core.chat.extract import Extractor, Prefix
 from desktop_mem.core.chat.records import Learned
 from desktop_mem.core.errors import ModelServerError
 from desktop_mem.core.events import Events
+from desktop_mem.core.memory.spaces import SHARED, Scope
 
 if TYPE_CHECKING:
     from desktop_mem.core.db.connection import Connection
@@ -123,8 +124,13 @@ class Learner:
             context = exchange.context[-CONTEXT_CHARS:] if exchange.context else None
             changes = (
                 self.extractor.consolidate(
-                    candidates, exchange.user_id, context, exchange.when, prefix=prefix
-                )
+                    candidates,
+                    exchange.user_id,
+                    context,
+                    exchange.when,
+                    prefix=prefix,
+                    scope=self.scope_of(exchange.user_id),
+                )  # fmt: skip
                 if candidates
                 else []
             )
@@ -139,6 +145,20 @@ class Learner:
             )
         self._done(exchange.user_id)
         return Learned(changes, user_id=exchange.user_id)
+
+    def scope_of(self, user_id: int) -> Scope:
+        """What learning from this message sees and where what it learns goes: its
+        conversation's space (core/memory/spaces.py), read now (the chat may have moved
+        since the message was sent)."""
+        rows = self.db.query(
+            "SELECT c.space_id, s.apart FROM messages m "
+            "JOIN conversations c ON c.id = m.conversation_id "
+            "LEFT JOIN spaces s ON s.id = c.space_id WHERE m.id = ?",
+            (user_id,),
+        )
+        if not rows or rows[0][0] is None:
+            return SHARED
+        return Scope(int(rows[0][0]), shared=not rows[0][1])
 
     def _done(self, user_id: int) -> None:
         self._set(lambda conn: self.conversations.mark_learned(conn, user_id))

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from desktop_mem.core import textproc
 from desktop_mem.core.chat.records import MESSAGE_COLUMNS, Message, MessageHit
 from desktop_mem.core.db.database import id_chunks
+from desktop_mem.core.memory.spaces import SHARED, Scope
 from desktop_mem.core.models.embed import Embedder
 from desktop_mem.core.search.pipeline import search_tier
 from desktop_mem.core.search.relevance import MESSAGE_TIER, WEAK
@@ -47,12 +48,15 @@ class MessageSearch(TextTier):
         relevant_only: bool = True,
         exclude_conversation: int | None = None,
         details: bool = True,
+        scope: Scope = SHARED,
     ) -> tuple[builtins.list[MessageHit], builtins.list[str]]:
         """Messages of every conversation (but `exclude_conversation`), by full text and
         by meaning, fused like memory search; with `relevant_only` only those that pass
         the relevance rule (core/search/relevance.py). Returns the hits and any warnings.
         `details` False: the messages come without the memories and messages their
-        answers used (one query for all, as the chat's read path wants them)."""
+        answers used (one query for all, as the chat's read path wants them). `scope`:
+        the spaces whose conversations are searched (core/memory/spaces.py): the shared
+        space's unless it says otherwise."""
         query = textproc.normalize(query)[:MAX_QUERY_CHARS]
         warnings: list[str] = []
         terms = textproc.query_terms(query)
@@ -73,8 +77,9 @@ class MessageSearch(TextTier):
             else None
         )
         ranked = search_tier(
-            self, MESSAGE_TIER, query, terms, k, relevant_only, leave_out, exclude_conversation
-        )
+            self, MESSAGE_TIER, query, terms, k, relevant_only, leave_out, exclude_conversation,
+            scope,
+        )  # fmt: skip
         warnings += ranked.warnings
         if not ranked.hits:
             return [], warnings

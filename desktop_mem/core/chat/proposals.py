@@ -408,6 +408,29 @@ class ProposalStore:
         if gone:
             self.db.after_commit(self._changed)
 
+    def move_space(self, space: int, to: int | None) -> int:
+        """Every fact found in a space's history now goes to `to` when accepted (None:
+        the shared space). How many."""
+        with self.db.transaction() as conn:
+            moved = conn.execute(
+                "UPDATE proposals SET space_id = ? WHERE space_id = ?", (to, space)
+            ).rowcount
+        if moved:
+            self._changed(())
+        return int(moved)
+
+    def drop_space(self, space: int) -> int:
+        """The facts found in a space's history that wait for review go with it; those
+        decided keep their record only (their space forgotten)."""
+        with self.db.transaction() as conn:
+            gone = conn.execute(
+                "DELETE FROM proposals WHERE space_id = ? AND state = 'waiting'", (space,)
+            ).rowcount
+            conn.execute("UPDATE proposals SET space_id = NULL WHERE space_id = ?", (space,))
+        if gone:
+            self._changed(())
+        return int(gone)
+
     def clear(self, conn: Connection) -> None:
         """Every proposal gone ("Forget everything"), inside the caller's transaction."""
         if conn.execute("DELETE FROM proposals").rowcount:

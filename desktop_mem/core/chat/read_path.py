@@ -48,6 +48,7 @@ from desktop_mem.core.chat.layout import (
 from desktop_mem.core.chat.records import IN_EVERY_PROMPT, RecalledMessage, UsedMemory
 from desktop_mem.core.memory import records
 from desktop_mem.core.memory.about import AboutLine
+from desktop_mem.core.memory.spaces import SHARED, Scope
 from desktop_mem.core.memory.store import Memory, MemoryStore
 from desktop_mem.core.search.hybrid import HybridSearch, SearchResult
 from desktop_mem.core.search.phatic import phatic
@@ -224,6 +225,7 @@ class ContextBuilder:
         result: SearchResult | None = None,
         conversation_id: int | None = None,
         profiled: frozenset[int] = frozenset(),
+        scope: Scope = SHARED,
     ) -> tuple[list[Given], list[str]]:
         """Core memories, then the best search hits (`result`, or a search now), within
         the block's budget, each with why it is given and whether as a weaker match.
@@ -238,13 +240,17 @@ class ContextBuilder:
         Small talk ("hi", "thanks!": a message that names nothing it is about) is given
         none of what is about health: nothing it says could need it. Once a turn of the
         conversation has been given it, though, small talk is too, so that the system
-        message, and the model server's cache of the prompt, stay as they were."""
+        message, and the model server's cache of the prompt, stay as they were.
+
+        Every memory comes from the scope's spaces (core/memory/spaces.py)."""
         if result is None:
-            result = self.found(self.memory_query(user_text, history), budget, conversation_id)
+            result = self.found(
+                self.memory_query(user_text, history), budget, conversation_id, scope
+            )
         chosen: list[Given] = []
         spent = 0
         talk = is_small_talk(user_text) and not self._given_always(history)
-        for m in [] if talk else self.store.always_given(budget.care_memories):
+        for m in [] if talk else self.store.always_given(budget.care_memories, scope):
             cost = self.counter.count(memory_line(m)) + 1
             if spent + cost > budget.care_tokens:
                 continue
@@ -252,12 +258,13 @@ class ContextBuilder:
             spent += cost
         spent = 0
         seen = {g.memory.id for g in chosen}
-        pinned = [m for m in self.store.list(pinned=True, limit=budget.core_memories * 2)
+        pinned = [m for m in self.store.list(pinned=True, limit=budget.core_memories * 2,
+                                             scope=scope)
                   if not m.expired and m.id not in seen][: budget.core_memories]  # fmt: skip
         chosen += [Given(m, 1.0, "core") for m in pinned]
         spent += sum(self.counter.count(memory_line(m)) + 1 for m in pinned)
         seen |= {m.id for m in pinned}
-        for m in self.store.durable(CORE_IMPORTANCE, CORE_KINDS, budget.core_memories):
+        for m in self.store.durable(CORE_IMPORTANCE, CORE_KINDS, budget.core_memories, scope):
             cost = self.counter.count(memory_line(m)) + 1
             if m.id in seen or m.id in profiled or spent + cost > budget.core_tokens:
                 continue
@@ -265,7 +272,7 @@ class ContextBuilder:
             seen.add(m.id)
             spent += cost
         for hit in result.hits:
-            if hit.memory.id not in seen:
+            if hit.memory.id not in seen and scope.holds(hit.memory.space):
                 chosen.append(Given(hit.memory, hit.score, "found", hit.weak))
                 seen.add(hit.memory.id)
         # What is given for health and safety comes on top of the memory block's budget
@@ -310,18 +317,29 @@ class ContextBuilder:
             )
         )
 
-    def found(self, query: str, budget: Budget, conversation_id: int | None = None) -> SearchResult:
+    def found(
+        self,
+        query: str,
+        budget: Budget,
+        conversation_id: int | None = None,
+        scope: Scope = SHARED,
+    ) -> SearchResult:
         """The memories relevant to the query, for the memory block, judged as search
         judges them (the conversation being answered holds the query itself: its words
         do not count as known)."""
         return self.search.search(
-            query, k=budget.max_memories, include_expired=False, answering=conversation_id
+            query,
+            k=budget.max_memories,
+            include_expired=False,
+            answering=conversation_id,
+            scope=scope,
         )
 
     def past(
-        self, query: str, budget: Budget, conversation_id: int | None
+        self, query: str, budget: Budget, conversation_id: int | None, scope: Scope = SHARED
     ) -> tuple[list[MessageHit], list[str]]:
-        """The earlier messages relevant to the query, for the recall block."""
+        """The earlier messages relevant to the query, for the recall block: from the
+        conversations of the scope's spaces."""
         if self.conversations is None or budget.recall_tokens <= 0:
             return [], []
         return self.conversations.search(
@@ -329,6 +347,7 @@ class ContextBuilder:
             k=budget.max_recalled * 2,
             exclude_conversation=conversation_id,
             details=False,  # one query for the hits: what their answers used is not needed
+            scope=scope,
         )
 
     def _spoken_for(self, message_ids: list[int], in_block: set[int]) -> set[int]:
@@ -372,12 +391,13 @@ class ContextBuilder:
         conversation_id: int | None,
         in_block: set[int] | None = None,
         found: tuple[list[MessageHit], list[str]] | None = None,
+        scope: Scope = SHARED,
     ) -> tuple[list[MessageHit], list[str]]:
         """Relevant earlier messages from other conversations (`found`, or a search
         now), within the recall block's budget: none the memory tier speaks for
         (`in_block`: the memories in the block), none already among the turns sent."""
         if found is None:
-            found = self.past(self.memory_query(user_text, history), budget, conversation_id)
+            found = self.past(self.memory_query(user_text, history), budget, conversation_id, scope)
         hits, warnings = found
         learned = self._spoken_for([h.message.id for h in hits], in_block or set())
         sent = {textproc.normalize(m["content"]) for m in history}
@@ -404,14 +424,17 @@ class ContextBuilder:
         history: Sequence[dict[str, Any]],
         budget: Budget,
         conversation_id: int | None = None,
+        scope: Scope = SHARED,
     ) -> list[Any]:
-        """Relevant passages of the user's documents, within their block's budget."""
+        """Relevant passages of the user's documents in the scope's spaces, within their
+        block's budget."""
         if self.documents is None or budget.document_tokens <= 0:
             return []
         hits = self.documents.search(
             self.memory_query(user_text, history),
             k=budget.max_passages * 2,
             answering=conversation_id,
+            scope=scope,
         )
         kept, spent = [], 0
         for hit in hits:
@@ -431,6 +454,7 @@ class ContextBuilder:
         budget: Budget,
         conversation_id: int | None,
         profiled: frozenset[int] = frozenset(),
+        scope: Scope = SHARED,
     ) -> tuple[list[Memory], str, Plan]:
         """Retrieval for one message: the core memories (for the system message), the
         blocks that go with the message, and a plan holding what they gave."""
@@ -440,8 +464,8 @@ class ContextBuilder:
         # whatever memories say of taking care).
         asks = not phatic(user_text)
         query = self.memory_query(user_text, history)
-        result = self.found(query, budget, conversation_id) if asks else SearchResult([])
-        messages = self.past(query, budget, conversation_id) if asks else ([], [])
+        result = self.found(query, budget, conversation_id, scope) if asks else SearchResult([])
+        messages = self.past(query, budget, conversation_id, scope) if asks else ([], [])
         # Unknown words raise each tier's bar until some item clears it (the gate,
         # core/search/relevance.py): they ask whether the profile knows anything about the
         # query. When past messages show the user talked about it, the unknown words
@@ -451,17 +475,20 @@ class ContextBuilder:
         # people.)
         if messages[0] and not result.hits:
             result = SearchResult(result.held, result.warnings)
-        chosen, warnings = self.select(user_text, history, budget, result, profiled=profiled)
+        chosen, warnings = self.select(
+            user_text, history, budget, result, profiled=profiled, scope=scope
+        )
         core = [g for g in chosen if g.why in IN_EVERY_PROMPT]
         found = edges_first([g for g in chosen if g.why not in IN_EVERY_PROMPT])
         past, more = self.recall(
-            user_text, history, budget, conversation_id, {g.memory.id for g in chosen}, messages
-        )
+            user_text, history, budget, conversation_id, {g.memory.id for g in chosen}, messages,
+            scope,
+        )  # fmt: skip
         plan.warnings = warnings + [w for w in more if w not in warnings]
         parts = [layout.block("memories", [memory_line(g.memory) for g in found], "(none)")]
         quoted = [message_line(h.message, budget.recall_chars) for h in edges_first(past)]
         parts.append(layout.block("past_messages", quoted))
-        passages = self.passages(user_text, history, budget, conversation_id) if asks else []
+        passages = self.passages(user_text, history, budget, conversation_id, scope) if asks else []
         parts.append(layout.block("documents", [passage_line(p) for p in edges_first(passages)]))
         plan.documents = list(passages)
         plan.used = [
@@ -487,6 +514,7 @@ class ContextBuilder:
         instructions: str = "",
         history_start: Any = None,
         about: Sequence[AboutLine] = (),
+        scope: Scope = SHARED,
     ) -> Plan:
         """The prompt for one turn. `history`: the conversation's earlier messages as
         stored, each with its "id" (a "sent" key, when there is one, is what the model
@@ -494,7 +522,8 @@ class ContextBuilder:
         with last turn (the plan's `history_start`). `instructions`: what the user
         wrote about themselves and how to answer (Settings), in every prompt, memory
         on or off. `about`: the "about you" profile's lines (given with memory on, in
-        the system message, within `Budget.about_tokens`)."""
+        the system message, within `Budget.about_tokens`). `scope`: the spaces the
+        conversation sees (core/memory/spaces.py): every block comes from them."""
         import time
 
         now = now or datetime.now(UTC).astimezone()
@@ -504,7 +533,9 @@ class ContextBuilder:
         given = self.about_given(about, budget) if use_memory else []
         if use_memory:
             profiled = frozenset(m for ln in given for m in ln.cites)
-            core, blocks, plan = self.blocks(user_text, history, budget, conversation_id, profiled)
+            core, blocks, plan = self.blocks(
+                user_text, history, budget, conversation_id, profiled, scope
+            )
         else:
             plan = Plan(messages=[])
         plan.retrieval_ms = (time.perf_counter() - started) * 1000

@@ -39,6 +39,7 @@ class Conversation:
     pinned: bool = False
     title_source: str = ""  # '' the first message's start, 'model', or 'user'
     origin: str | None = None  # imported from: 'chatgpt', 'claude'; None: said here
+    space: int | None = None  # its space (core/memory/spaces.py); None: the shared space
 
     @property
     def source(self) -> str:

@@ -48,6 +48,7 @@ from desktop_mem.core.events import (
     TurnLearned,
 )
 from desktop_mem.core.memory.about import AboutLine
+from desktop_mem.core.memory.spaces import SHARED, Scope, learned_in
 from desktop_mem.core.memory.store import Memory, NewMemory
 from desktop_mem.core.models.llm import DEFAULT_CONTEXT, ChatBackend, Stream
 
@@ -141,6 +142,7 @@ class ChatSession:
         incognito: bool = False,
         counter: TokenCounter | None = None,
         background: Executor | None = None,
+        space: int | None = None,
     ) -> None:
         self.profile = profile
         self.backends = slot_of(backend)
@@ -158,8 +160,13 @@ class ChatSession:
         # learning and titles go after the chat's messages (False: prompts of their own)
         self.learn_after_chat = True
         self.conversation_id = None if incognito else conversation_id
+        # the space the chat is in (core/memory/spaces.py): a conversation's own, or the
+        # one a new chat is started in (None: the shared space)
+        self.space = space
         if self.conversation_id is not None:
-            self.conversations.get(self.conversation_id)
+            self.space = self.conversations.get(self.conversation_id).space
+        elif space is not None:
+            self.profile.spaces.get(space)  # NotFound: a space taken out meanwhile
         self._transient: list[dict[str, str]] = []  # incognito history, never stored
         self._forget_command: list[int] = []  # the last "forget ..." and its answer
         self._forget_text = ""  # what it asked to forget
@@ -224,10 +231,27 @@ class ChatSession:
         when the user turned memory off for answers."""
         return not self.incognito and bool(self.settings.get("use_memory"))
 
-    def about_lines(self) -> list[AboutLine]:
-        """The "about you" profile's lines a prompt gets: none when memory is not read
-        or the user turned the profile off."""
+    def scope(self) -> Scope:
+        """What this chat's prompts are given: its space's memories, conversations and
+        documents, and the shared space's unless the space is kept apart (read at each
+        turn: the space may have changed)."""
+        return self.profile.spaces.scope(self.space)
+
+    def instructions(self) -> str:
+        """The user's instructions, then the space's own."""
+        own = str(self.settings.get("instructions") or "")
+        if self.space is None:
+            return own
+        extra = self.profile.spaces.get(self.space).instruction
+        return f"{own}\n\n{extra}".strip() if extra else own
+
+    def about_lines(self, scope: Scope = SHARED) -> list[AboutLine]:
+        """The "about you" profile's lines a prompt gets: none when memory is not read,
+        the user turned the profile off, or the chat's space is kept apart (the profile
+        is built from shared memories)."""
         if not self.reads_memory() or not self.settings.get("about_you"):
+            return []
+        if not scope.sees_shared:
             return []
         about = getattr(self.profile, "about", None)
         return about.lines(current_only=True) if about is not None else []
@@ -346,7 +370,9 @@ class ChatSession:
         # A new conversation and its first message in one transaction: a message the disk
         # refuses leaves no empty "(untitled)" conversation behind.
         with self.profile.db.transaction():
-            conversation_id = self.conversations.create(model=self.backend.model).id
+            conversation_id = self.conversations.create(
+                model=self.backend.model, space=self.space
+            ).id
             message_id = self.conversations.add_message(
                 conversation_id, role, text, follows=follows, **kw
             ).id
@@ -360,15 +386,17 @@ class ChatSession:
         # version is still shown until the new one is stored)
         history = self.history(until=user_id if not self.incognito else None)[:-1]
         budget = self.budget()
+        scope = self.scope()
         plan = self.builder.build(
             text,
             history,
             budget,
             use_memory=self.reads_memory(),
             conversation_id=self.conversation_id,
-            instructions=str(self.settings.get("instructions") or ""),
+            instructions=self.instructions(),
             history_start=self._history_start,
-            about=self.about_lines(),
+            about=self.about_lines(scope),
+            scope=scope,
         )
         self._history_start = plan.history_start
         result = TurnResult(
@@ -539,6 +567,7 @@ class ChatSession:
                     source="user",
                     source_message_id=user_id,
                     always=True if command.always else None,
+                    space=learned_in(about_user(command.text), self.scope()),
                 ),  # fmt: skip
                 actor="user",
             )

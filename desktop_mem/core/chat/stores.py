@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from desktop_mem.core.documents.store import DocumentStore
     from desktop_mem.core.events import Events
     from desktop_mem.core.memory.about import AboutStore
+    from desktop_mem.core.memory.spaces import SpaceStore
     from desktop_mem.core.memory.store import MemoryStore
     from desktop_mem.core.search.hybrid import HybridSearch
     from desktop_mem.core.settings import Settings
@@ -28,3 +29,4 @@ class Stores(Protocol):
     conversations: ConversationStore
     documents: DocumentStore
     about: AboutStore
+    spaces: SpaceStore

@@ -107,7 +107,12 @@ class WatchedFolders:
         raise NotImplementedError
 
     def _add_file(
-        self, path: Path, folder: str | None, report: AddReport, single: bool = False
+        self,
+        path: Path,
+        folder: str | None,
+        report: AddReport,
+        single: bool = False,
+        space: int | None = None,
     ) -> bool:
         raise NotImplementedError
 

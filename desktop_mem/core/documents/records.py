@@ -22,6 +22,7 @@ class Document:
     added_at: str
     indexed_at: str
     passages: int = 0
+    space: int | None = None  # its space (core/memory/spaces.py); None: the shared space
 
     def to_dict(self) -> JSONObject:
         return asdict(self)

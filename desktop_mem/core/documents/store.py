@@ -47,6 +47,7 @@ from desktop_mem.core.documents.text import chunk, extract
 from desktop_mem.core.errors import DesktopMemError, InvalidInput, ModelServerError, NotFound
 from desktop_mem.core.events import Events
 from desktop_mem.core.memory.records import now_iso
+from desktop_mem.core.memory.spaces import EVERY, SHARED, Scope, check_space
 from desktop_mem.core.models.embed import Embedder
 from desktop_mem.core.search.chance import Reference
 from desktop_mem.core.search.pipeline import search_tier
@@ -85,9 +86,12 @@ class DocumentStore(WatchedFolders, TextTier):
         target: Path,
         progress: Callable[[int, int], None] | None = None,
         should_stop: Callable[[], bool] | None = None,
+        space: int | None = None,
     ) -> AddReport:
         """Add a file, or every readable file of a folder (which is then watched: see
-        sync). A file already indexed and unchanged is skipped; a changed one replaced."""
+        sync), to a space (None: the shared space; a file of a watched folder is in the
+        folder's). A file already indexed and unchanged is skipped; a changed one
+        replaced, in the space it was in."""
         target = Path(target).expanduser().resolve()  # what the user named, links and all
         report = AddReport()
         if not storable_name(target):
@@ -98,8 +102,8 @@ class DocumentStore(WatchedFolders, TextTier):
         if target.is_dir():
             with self.db.transaction() as conn:
                 conn.execute(
-                    "INSERT OR IGNORE INTO doc_folders(path, added_at) VALUES (?, ?)",
-                    (str(target), now_iso()),
+                    "INSERT OR IGNORE INTO doc_folders(path, added_at, space_id) VALUES (?, ?, ?)",
+                    (str(target), now_iso(), space),
                 )
             try:
                 files = self._files_in(target, report)
@@ -124,7 +128,7 @@ class DocumentStore(WatchedFolders, TextTier):
                     break
                 if folder is not None and str(path) in left_out and path != target:
                     report.left_out.append(str(path))
-                elif not self._add_file(path, folder, report, single=path == target):
+                elif not self._add_file(path, folder, report, path == target, space):
                     break
                 if progress:
                     progress(n, len(files))
@@ -133,7 +137,12 @@ class DocumentStore(WatchedFolders, TextTier):
         return report
 
     def _add_file(
-        self, path: Path, folder: str | None, report: AddReport, single: bool = False
+        self,
+        path: Path,
+        folder: str | None,
+        report: AddReport,
+        single: bool = False,
+        space: int | None = None,
     ) -> bool:
         """Index one file, on its own: whatever goes wrong with it is one sentence in the
         report and the next file is read. A model server that stops answering stops the
@@ -141,7 +150,7 @@ class DocumentStore(WatchedFolders, TextTier):
         report, False): every later file would fail the same way, and "not added" for
         each would hide it. `single`: the user named this file itself."""
         try:
-            self._add_one(path, folder, report, single)
+            self._add_one(path, folder, report, single, space)
         except ModelServerError:
             raise
         except DesktopMemError as exc:
@@ -156,7 +165,9 @@ class DocumentStore(WatchedFolders, TextTier):
             )
         return True
 
-    def _add_one(self, path: Path, folder: str | None, report: AddReport, single: bool) -> None:
+    def _add_one(
+        self, path: Path, folder: str | None, report: AddReport, single: bool, space: int | None
+    ) -> None:
         if not storable_name(path):
             report.refused.append(
                 f"{shown_name(path)} was not added: its name is not valid UTF-8 (rename it)."
@@ -205,11 +216,14 @@ class DocumentStore(WatchedFolders, TextTier):
                     (len(data), info.st_mtime, digest, pages, stamp, doc_id),
                 )
             else:
+                # in its folder's space when it is in a watched folder
                 cur = conn.execute(
                     "INSERT INTO documents(path, title, kind, bytes, mtime, content_hash, pages, "
-                    "folder, added_at, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "folder, added_at, indexed_at, space_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                    "?, CASE WHEN ? IS NULL THEN ? "
+                    "ELSE (SELECT space_id FROM doc_folders WHERE path = ?) END)",
                     (str(path), path.name, kind_of(path), len(data), info.st_mtime, digest,
-                     pages, folder, stamp, stamp),
+                     pages, folder, stamp, stamp, folder, space, folder),
                 )  # fmt: skip
                 doc_id = int(cur.lastrowid)
             ids = []
@@ -278,15 +292,61 @@ class DocumentStore(WatchedFolders, TextTier):
             )
         return found[0]
 
-    def list(self) -> builtins.list[Document]:
+    def list(self, scope: Scope = EVERY) -> builtins.list[Document]:
+        """The documents (of the scope's spaces: every one by default)."""
+        within, params = scope.where("d.space_id")
         return [
             Document(*r)
             for r in self.db.query(
                 "SELECT d.id, d.path, d.title, d.kind, d.bytes, d.pages, d.folder, d.added_at, "
-                "d.indexed_at, (SELECT count(*) FROM doc_chunks c WHERE c.document_id = d.id) "
-                "FROM documents d ORDER BY d.title, d.id"
+                "d.indexed_at, (SELECT count(*) FROM doc_chunks c WHERE c.document_id = d.id), "
+                f"d.space_id FROM documents d WHERE {within} ORDER BY d.title, d.id",
+                params,
             )
         ]
+
+    def move(self, doc_id: int, space: int | None) -> Document:
+        """Move a document to a space (None: the shared space). A document of a watched
+        folder moves with its folder (`move_folder`), not alone."""
+        doc = self.get(doc_id)
+        if doc.folder is not None:
+            raise InvalidInput(
+                f"{doc.title} is in the watched folder {doc.folder}: move the folder instead.",
+                reason="document_in_folder",
+            )
+        with self.db.transaction() as conn:
+            check_space(conn, space)
+            conn.execute("UPDATE documents SET space_id = ? WHERE id = ?", (space, doc_id))
+        self.events.documents("changed", [doc_id])
+        return self.get(doc_id)
+
+    def move_folder(self, folder: str, space: int | None) -> int:
+        """Move a watched folder, and every document of it, to a space. How many
+        documents moved."""
+        with self.db.transaction() as conn:
+            check_space(conn, space)
+            if not conn.execute("SELECT 1 FROM doc_folders WHERE path = ?", (folder,)).fetchone():
+                raise NotFound(f"{folder} is not a watched folder.", reason="folder_unknown")
+            conn.execute("UPDATE doc_folders SET space_id = ? WHERE path = ?", (space, folder))
+            moved = conn.execute(
+                "UPDATE documents SET space_id = ? WHERE folder = ?", (space, folder)
+            ).rowcount
+        self.events.documents("changed")
+        return int(moved)
+
+    def in_space(self, space: int) -> tuple[builtins.list[int], builtins.list[str]]:
+        """The documents added on their own, and the watched folders, in a space."""
+        docs = [
+            int(r[0])
+            for r in self.db.query(
+                "SELECT id FROM documents WHERE space_id = ? AND folder IS NULL", (space,)
+            )
+        ]
+        folders = [
+            str(r[0])
+            for r in self.db.query("SELECT path FROM doc_folders WHERE space_id = ?", (space,))
+        ]
+        return docs, folders
 
     def passages(self, chunk_ids: Sequence[int]) -> dict[int, PassageHit]:
         out: dict[int, PassageHit] = {}
@@ -300,16 +360,24 @@ class DocumentStore(WatchedFolders, TextTier):
         return out
 
     def search(
-        self, query: str, k: int = 5, relevant_only: bool = True, answering: int | None = None
+        self,
+        query: str,
+        k: int = 5,
+        relevant_only: bool = True,
+        answering: int | None = None,
+        scope: Scope = SHARED,
     ) -> builtins.list[PassageHit]:
         """Passages by words and meaning; with `relevant_only` only those the relevance
         rule keeps (`answering`: the conversation the query comes from, as for memory
-        search)."""
+        search), of the documents in the scope's spaces (the shared space's unless it
+        says otherwise)."""
         query = textproc.normalize(query)[:MAX_QUERY_CHARS]
         terms = textproc.query_terms(query)
         if not terms:
             return []
-        ranked = search_tier(self, PASSAGE_TIER, query, terms, k, relevant_only, None, answering)
+        ranked = search_tier(
+            self, PASSAGE_TIER, query, terms, k, relevant_only, None, answering, scope
+        )
         found = self.passages([cid for cid, _, _ in ranked.hits])
         return [
             dataclasses.replace(

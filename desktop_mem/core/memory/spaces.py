@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from desktop_mem.core.errors import InvalidInput, NotFound
 from desktop_mem.core.events import Events, SpacesChanged
 from desktop_mem.core.jsontypes import JSONObject
+from desktop_mem.core.memory import care
 from desktop_mem.core.memory.records import now_iso, strip_controls
 
 if TYPE_CHECKING:
@@ -94,6 +95,29 @@ class Scope:
 
 SHARED = Scope()
 EVERY = Scope(every=True)
+
+
+def learned_in(text: str, scope: Scope) -> int | None:
+    """Where a fact learned in a chat of this scope goes: the chat's space, except what
+    is about the person's health and safety (an allergy told in the work chat matters at
+    the family dinner too), which goes to the shared space, unless the space is kept
+    apart (it adds nothing to the shared space)."""
+    if scope.every or scope.space is None:
+        return None
+    if scope.shared and care.recognise(text):
+        return None
+    return scope.space
+
+
+def check_space(conn: Connection, space: int | None) -> None:
+    """Raise NotFound unless `space` is a space of this profile (or None: shared)."""
+    if (
+        space is not None
+        and not conn.execute(
+            "SELECT EXISTS (SELECT 1 FROM spaces WHERE id = ?)", (space,)
+        ).fetchone()[0]
+    ):
+        raise NotFound(f"There is no space #{space}.", reason="space_not_found")
 
 
 def clean_name(name: str) -> str:

@@ -43,7 +43,7 @@ from desktop_mem.core.memory.records import (  # re-exported: the records live b
     parse_when,
     strip_controls,
 )
-from desktop_mem.core.memory.spaces import SHARED, Scope
+from desktop_mem.core.memory.spaces import EVERY, SHARED, Scope, check_space
 from desktop_mem.core.models.embed import Embedder, content_hash
 
 if TYPE_CHECKING:
@@ -323,13 +323,7 @@ class MemoryStore(ArrivedRows, MemoryIndexing):
             raise NotFound(f"There is no memory #{min(missing)}.", reason="memory_not_found")
         moved: builtins.list[int] = []
         with self.db.transaction() as conn:
-            if (
-                space is not None
-                and not conn.execute(
-                    "SELECT EXISTS (SELECT 1 FROM spaces WHERE id = ?)", (space,)
-                ).fetchone()[0]
-            ):
-                raise NotFound(f"There is no space #{space}.", reason="space_not_found")
+            check_space(conn, space)
             for chunk, marks in id_chunks(ids):
                 rows = conn.execute(
                     f"SELECT id FROM memories WHERE id IN ({marks}) AND space_id IS NOT ?",
@@ -632,10 +626,14 @@ class MemoryStore(ArrivedRows, MemoryIndexing):
         )
         return [(r[0], int(r[1]), r[2], int(r[3]), bool(r[4])) for r in rows]
 
-    def find_duplicate(self, text: str) -> Memory | None:
-        """A stored memory with the same text (ignoring case and spacing), if any."""
+    def find_duplicate(self, text: str, scope: Scope = EVERY) -> Memory | None:
+        """A stored memory with the same text (ignoring case and spacing), if any, in
+        the scope's spaces (every space by default)."""
         h = content_hash(textproc.normalize(text).lower())
+        within, in_scope = scope.where()
         rows = self.db.query(
-            f"SELECT {_COLUMNS} FROM memories WHERE content_hash = ? LIMIT 1", (h,)
+            f"SELECT {_COLUMNS} FROM memories WHERE content_hash = ? AND {within} "
+            "ORDER BY space_id IS NOT NULL LIMIT 1",
+            (h, *in_scope),
         )
         return Memory.from_row(rows[0]) if rows else None

@@ -48,6 +48,7 @@ from desktop_mem.core.service.imports import Imports
 from desktop_mem.core.service.keys import Keys
 from desktop_mem.core.service.memories import Memories
 from desktop_mem.core.service.models import Models
+from desktop_mem.core.service.spaces import Spaces
 from desktop_mem.core.settings import Settings
 
 if TYPE_CHECKING:  # imported on use: a command that lists memories starts without them
@@ -76,6 +77,7 @@ class Service:
         self.keys = Keys(self)
         self.imports = Imports(self)
         self.about = About(self)
+        self.spaces = Spaces(self)
         self._sync: Sync | None = None
         self._closed = threading.Event()
 
@@ -111,9 +113,12 @@ class Service:
             self._sync = Sync(self)
         return self._sync
 
-    def chat(self, conversation_id: int | None = None, incognito: bool = False) -> ChatSession:
-        """A chat: an earlier conversation, a new one (None) or an incognito one. Every
-        chat shares the service's backend, token counter and background executor."""
+    def chat(
+        self, conversation_id: int | None = None, incognito: bool = False, space: int | None = None
+    ) -> ChatSession:
+        """A chat: an earlier conversation, a new one (None) or an incognito one. A new
+        one starts in `space` (None: the shared space); an earlier one is in its own.
+        Every chat shares the service's backend, token counter and background executor."""
         from desktop_mem.core.chat.session import ChatSession
 
         return ChatSession(
@@ -123,6 +128,7 @@ class Service:
             incognito=incognito,
             counter=self.counter,
             background=self.background,
+            space=space,
         )
 
     @property

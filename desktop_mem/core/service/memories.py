@@ -16,6 +16,7 @@ from desktop_mem.core.chat.records import Change, Learned, Message
 from desktop_mem.core.clients import Access
 from desktop_mem.core.errors import ModelServerError
 from desktop_mem.core.memory.records import Memory, NewMemory, Version, WriteResult
+from desktop_mem.core.memory.spaces import SHARED, Scope
 from desktop_mem.core.search.hybrid import SearchResult
 
 if TYPE_CHECKING:  # the write path (pydantic) is imported when it is first needed
@@ -181,8 +182,12 @@ class Memories:
     def count(self) -> int:
         return self.store.count()
 
-    def always_given(self) -> builtins.list[Memory]:
-        return self.store.always_given()
+    def always_given(self, scope: Scope = SHARED) -> builtins.list[Memory]:
+        return self.store.always_given(scope=scope)
+
+    def move(self, memory_ids: int | Iterable[int], space: int | None) -> int:
+        """Move memories to a space (None: make them shared), with their history."""
+        return self.store.move(memory_ids, space)
 
     def history(self, memory_id: int) -> builtins.list[Version]:
         return self.store.history(memory_id)
@@ -206,7 +211,7 @@ class Memories:
         return self.service.profile.search.search(query, k, **options)
 
     def browse(
-        self, query: str, k: int = 50, kinds: set[str] | None = None
+        self, query: str, k: int = 50, kinds: set[str] | None = None, scope: Scope = SHARED
     ) -> builtins.list[Browsed]:
         """A search as a person browsing sees it: the best k ranked memories, each with
         the relevance shown (RelevanceRule.shown) and whether it is a match, which is
@@ -215,11 +220,11 @@ class Memories:
         the rule's order, then the weak ones. The window shows no number (one scale:
         match or weak match); `relevance` is for other callers. Without a model, or for a
         memory not indexed yet, there is no number: holding the words typed makes it a
-        match."""
+        match. `scope`: the spaces searched (the shared space unless it says otherwise)."""
         search = self.service.profile.search
-        result = search.search(query, k, kinds=kinds, relevant_only=False)
+        result = search.search(query, k, kinds=kinds, relevant_only=False, scope=scope)
         among = search.texts.index.count()
-        kept = [h.memory.id for h in search.search(query, k, kinds=kinds).hits]
+        kept = [h.memory.id for h in search.search(query, k, kinds=kinds, scope=scope).hits]
         rank = {mid: n for n, mid in enumerate(kept)}
         out: list[Browsed] = []
         for h in result.hits:

@@ -1,0 +1,55 @@
+"""`spaces …` and `--space` through the real command line: a search in a space never
+returns another space's memory, and a space kept apart does not see the shared one."""
+
+from __future__ import annotations
+
+import json
+
+from tests.conftest import Run
+
+
+def ids(out: str) -> list[str]:
+    return [m["text"] for m in json.loads(out)]
+
+
+def test_spaces_keep_look_alike_facts_apart_on_the_command_line(run: Run) -> None:
+    assert run("spaces", "add", "Work", "--instruction", "Be brief.")[0] == 0
+    assert run("spaces", "add", "家庭")[0] == 0
+    run("memory", "add", "My manager Priya wants the report by Friday", "--space", "work")
+    run("memory", "add", "My sister Priya gets married in March", "--space", "家庭")
+    run("memory", "add", "I am allergic to peanuts")
+    code, out, _ = run("memory", "search", "Priya", "--all", "--space", "Work", "--json")
+    assert code == 0
+    texts = ids(out)
+    assert "My manager Priya wants the report by Friday" in texts
+    assert "My sister Priya gets married in March" not in texts
+    code, out, _ = run("memory", "list", "--space", "家庭", "--json")
+    assert set(ids(out)) == {"My sister Priya gets married in March", "I am allergic to peanuts"}
+    code, out, _ = run("memory", "list", "--json")  # the person's own view: every space
+    assert len(ids(out)) == 3
+    assert run("spaces", "edit", "家庭", "--apart")[0] == 0
+    code, out, _ = run("memory", "list", "--space", "家庭", "--json")
+    assert ids(out) == ["My sister Priya gets married in March"]
+    code, out, _ = run("memory", "list", "--space", "shared", "--json")
+    assert ids(out) == ["I am allergic to peanuts"]
+    code, out, _ = run("spaces", "list")
+    assert "kept apart" in out and "Work" in out
+
+
+def test_moving_and_removing_spaces_say_what_they_did(run: Run) -> None:
+    run("spaces", "add", "Thesis")
+    code, out, _ = run("memory", "add", "Chapter 3 is due in May", "--space", "Thesis", "--json")
+    memory = json.loads(out)["id"]
+    code, out, _ = run("memory", "move", str(memory), "--to", "shared")
+    assert (code, out) == (0, "Moved 1 memory to the shared space.\n")
+    run("memory", "move", str(memory), "--to", "thesis")
+    code, _out, err = run("spaces", "remove", "Thesis", "--delete")
+    assert code == 2 and "--yes" in err
+    code, out, _ = run("spaces", "remove", "Thesis", "--move")
+    assert code == 0 and "1 memories" in out and "moved to the shared space" in out
+    code, out, _ = run("memory", "list", "--space", "shared", "--json")
+    assert ids(out) == ["Chapter 3 is due in May"]
+    code, _out, err = run("memory", "list", "--space", "Thesis")
+    assert code == 1 and "There is no space named 'Thesis'" in err
+    code, _out, err = run("spaces", "add", "shared")
+    assert code == 1 and "name of the shared space" in err
