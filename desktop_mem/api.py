@@ -18,12 +18,15 @@ exceptions, each one sentence.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core.config import Config
 from desktop_mem.core.keys.vault import Vault
 from desktop_mem.core.memory.records import NewMemory, WriteResult
 from desktop_mem.core.service import Service
+
+if TYPE_CHECKING:
+    from desktop_mem.core.memory.spaces import Scope
 
 
 class MemoryLayer:
@@ -62,6 +65,7 @@ class MemoryLayer:
         source: str = "user",
         valid_from: str | None = None,
         always: bool | None = None,
+        space: str | int | None = None,
     ) -> Any:
         """Store a memory as given, or with ``consolidate=True`` through the same
         consolidation as the chat (a duplicate is not stored twice, a change updates the
@@ -72,15 +76,22 @@ class MemoryLayer:
 
         A memory about the user's health or safety (an allergy, a medication, a diet...)
         is given to the model on every turn (its "always" is true, "care" says why);
-        ``always`` True or False decides that instead."""
+        ``always`` True or False decides that instead.
+
+        ``space``: the space it goes to (its name or number; None or "shared": the
+        shared space). Consolidated, it is weighed against that space's memories only."""
         memories = self.service.memories
+        target = self.service.spaces.named(space)
         if not consolidate:
             new = NewMemory(
                 text, kind=kind, importance=importance, pinned=pinned,
                 valid_from=valid_from, valid_until=valid_until, source=source, always=always,
+                space=target,
             )  # fmt: skip
             return self._written(memories.add(new, actor=source))
-        changes = memories.add_consolidated(text, kind, importance, valid_until, source)
+        changes = memories.add_consolidated(
+            text, kind, importance, valid_until, source, scope=self.service.spaces.only(target)
+        )
         return {"changes": [c.to_dict() for c in changes]} if self.plain else changes
 
     def search(
@@ -90,12 +101,16 @@ class MemoryLayer:
         everything: bool = False,
         include_expired: bool = True,
         kinds: set[str] | None = None,
+        space: str | int | None = None,
+        scope: Scope | None = None,
     ) -> Any:
         """The memories relevant to the query, best first (``everything``: the k nearest,
-        relevant or not), each with its score and the signals that found it."""
+        relevant or not), each with its score and the signals that found it. ``space``:
+        search what a chat in that space sees (its name or number; "shared": the shared
+        space's); every space when it is not given."""
         result = self.service.memories.search(
             query, k, include_expired=include_expired, kinds=kinds,
-            relevant_only=not everything,
+            relevant_only=not everything, scope=self._scope(space, scope),
         )  # fmt: skip
         return [h.to_dict() for h in result.hits] if self.plain else result
 
@@ -110,15 +125,28 @@ class MemoryLayer:
         include_expired: bool = True,
         offset: int = 0,
         always: bool | None = None,
+        space: str | int | None = None,
+        scope: Scope | None = None,
     ) -> list[Any]:
         """Every memory, newest first, pinned on top; optionally one kind, pinned only,
         given on every turn only (`always`), containing a text, or created in a date
-        range (`limit` and `offset` page it)."""
+        range (`limit` and `offset` page it). ``space``: only what a chat in that space
+        sees (as for `search`); every space when it is not given."""
         mems = self.service.memories.list(
             kind=kind, pinned=pinned, always=always, text=text, since=since, until=until,
             include_expired=include_expired, limit=limit, offset=offset,
+            scope=self._scope(space, scope),
         )  # fmt: skip
         return [self._out(m) for m in mems]
+
+    def _scope(self, space: str | int | None, scope: Scope | None) -> Scope:
+        """What a call sees: the scope given (an app's), or the named space's view, or
+        every space (a script of the person's own)."""
+        if scope is not None:
+            return scope
+        if space is None:
+            return self.service.spaces.every()
+        return self.service.spaces.scope(self.service.spaces.named(space))
 
     def get(self, memory_id: int) -> Any:
         return self._out(self.service.memories.get(memory_id))

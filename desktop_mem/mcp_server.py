@@ -29,9 +29,10 @@ from pydantic import Field, StrictBool, StrictInt, StrictStr, ValidationError
 from desktop_mem import __version__
 from desktop_mem.api import MemoryLayer
 from desktop_mem.core.clients import Caller, ClientNotAllowed
-from desktop_mem.core.errors import DesktopMemError
+from desktop_mem.core.errors import DesktopMemError, NotFound
 from desktop_mem.core.events import APP, act_as
 from desktop_mem.core.memory.records import APP_SOURCE, KINDS
+from desktop_mem.core.memory.spaces import Scope
 from desktop_mem.core.service import Service
 
 log = logging.getLogger("desktop_mem.mcp")
@@ -123,6 +124,46 @@ class _Server(MCPServer):
             )
 
 
+def sees(service: Service, caller: Caller) -> Scope:
+    """The spaces this app may use (Settings > Apps): never another's."""
+    return service.spaces.readable(set(service.apps.spaces_of(caller)))
+
+
+def write_space(service: Service, caller: Caller, tool: str, named: str | None) -> int | None:
+    """The space an app's write goes to: the one it names, else the shared space if it
+    may use it, else the one space it may use; refused (logged) otherwise."""
+    given = service.apps.spaces_of(caller)
+    try:
+        wanted = service.spaces.named(named) if named is not None else None
+    except DesktopMemError:
+        wanted = -1  # a space it cannot name is one it may not use
+    if named is None and None not in given and len(given) == 1:
+        wanted = next(iter(given))
+    if wanted not in given:
+        service.apps.log(caller, f"refused:{tool}", [])
+        what = "that space" if named is not None else "the shared space"
+        raise ToolError(
+            f"This app may not use {what}, so {tool} was refused: choose the spaces it "
+            f"may use in {WHERE}. Nothing was changed."
+        )
+    return wanted
+
+
+def changeable(service: Service, caller: Caller, memory_id: int, tool: str) -> None:
+    """Refuse (logged) unless the memory is in a space this app may write; one that is
+    not there is refused in the same words (an app learns nothing of another space's)."""
+    try:
+        memory = service.memories.get(memory_id)
+        if memory.space in service.apps.spaces_of(caller):
+            return
+    except NotFound:
+        pass
+    service.apps.log(caller, f"refused:{tool}", [])
+    raise ToolError(
+        f"There is no memory {memory_id} in the spaces this app may use. Nothing was changed."
+    )
+
+
 def build_server(service: Service, app_key: str | None = None) -> MCPServer:
     """The server for one connection; `app_key` is the key the client's configuration
     carried (None: an unregistered client)."""
@@ -164,7 +205,9 @@ def build_server(service: Service, app_key: str | None = None) -> MCPServer:
         only memories relevant to the query, each with where it came from and when."""
         caller = allowed(ctx, "read", "search_memories")
         try:
-            hits = layer.search(query, k=max(1, min(int(limit), MAX_RESULTS)))
+            hits = layer.search(
+                query, k=max(1, min(int(limit), MAX_RESULTS)), scope=sees(service, caller)
+            )
         except DesktopMemError as exc:
             raise fail(exc) from None
         registry.log(caller, "search_memories", [h["id"] for h in hits])
@@ -178,7 +221,7 @@ def build_server(service: Service, app_key: str | None = None) -> MCPServer:
         (fact, preference, event, plan, person, note) or only pinned/unpinned ones."""
         caller = allowed(ctx, "read", "list_memories")
         try:
-            mems = layer.memories(kind=kind, pinned=pinned, limit=200)
+            mems = layer.memories(kind=kind, pinned=pinned, limit=200, scope=sees(service, caller))
         except DesktopMemError as exc:
             raise fail(exc) from None
         registry.log(caller, "list_memories", [m["id"] for m in mems])
@@ -190,8 +233,9 @@ def build_server(service: Service, app_key: str | None = None) -> MCPServer:
         (allergies, medications, diets, accessibility: never suggest what they rule
         out) and their pinned memories."""
         caller = allowed(ctx, "read", "get_profile_summary")
-        always = [m for m in layer.memories(always=True) if not m["expired"]]
-        pinned = [m for m in layer.memories(pinned=True) if not m["expired"]]
+        scope = sees(service, caller)
+        always = [m for m in layer.memories(always=True, scope=scope) if not m["expired"]]
+        pinned = [m for m in layer.memories(pinned=True, scope=scope) if not m["expired"]]
         registry.log(caller, "get_profile_summary", [m["id"] for m in always + pinned])
         return {
             "always_given": [describe(m) for m in always],
@@ -199,18 +243,25 @@ def build_server(service: Service, app_key: str | None = None) -> MCPServer:
         }
 
     @server.tool()
-    def add_memory(text: StrictStr, ctx: Context, kind: StrictStr = "fact") -> dict[str, Any]:
+    def add_memory(
+        text: StrictStr, ctx: Context, kind: StrictStr = "fact", space: StrictStr | None = None
+    ) -> dict[str, Any]:
         """Remember a durable statement about the user. Consolidated like desktop-mem's
         own learning: a duplicate is not stored twice, a change to a memory this app wrote
         updates it and keeps its history. A memory the user wrote or pinned is never
         changed: the statement is added as this app's own, beside it (wants_to_change).
-        The memory records this app as its source."""
+        The memory records this app as its source. `space`: the user's space it goes to
+        (its name; by default the shared space, or the one space this app may write)."""
         caller = allowed(ctx, "write", "add_memory")
         assert caller.app is not None  # only a registered app may write
         if kind not in KINDS:
             raise ToolError(f"That is not a kind of memory: use one of {', '.join(KINDS)}.")
+        target = write_space(service, caller, "add_memory", space)
         try:
-            done = layer.add(text, kind=kind, consolidate=True, source=APP_SOURCE + caller.app.name)
+            done = layer.add(
+                text, kind=kind, consolidate=True, source=APP_SOURCE + caller.app.name,
+                space=target,
+            )  # fmt: skip
         except ValueError:
             raise ToolError("A memory is 2 to 500 characters of text: shorten it.") from None
         except DesktopMemError as exc:
@@ -234,7 +285,7 @@ def build_server(service: Service, app_key: str | None = None) -> MCPServer:
         to delete."""
         caller = allowed(ctx, "delete", "delete_memory")
         try:
-            layer.get(memory_id)
+            changeable(service, caller, memory_id, "delete_memory")
             registry.log(caller, "delete_memory", [memory_id])
             n = layer.delete(memory_id)  # its earlier reads stay in the access log
         except DesktopMemError as exc:

@@ -309,3 +309,55 @@ def test_a_locked_keyring_is_explained_without_suggesting_a_passphrase(
     code, _, err = run("--home", str(tmp_path / "empty"), "mcp", base=run.base[2:])
     assert code == 1 and "There is no profile" in err
     assert not (tmp_path / "empty" / "profiles").exists()
+
+
+def test_an_app_sees_only_the_spaces_it_is_given(
+    tmp_path: Path, fake_ollama: FakeOllama, monkeypatch: Any
+) -> None:
+    """Issue 55: the coding assistant that needs the project's conventions cannot also
+    search the user's medication. A new app gets the shared space; given a space, it
+    reads and writes there and nowhere else, and a call for another space's memory is
+    refused in one sentence and logged."""
+    home = tmp_path / "home"
+    vault = _vault(home, monkeypatch)
+    run = Run(home, fake_ollama, vault)
+    config = Config.resolve(home=home, ollama_host=fake_ollama.url, embed_model="fake-embed")
+    with Profile.open(config, vault) as prof:
+        work = prof.spaces.create("Work").id
+        family = prof.spaces.create("Family").id
+        prof.memories.add(NewMemory("Takes sertraline every morning"))
+        prof.memories.add(NewMemory("The project uses tabs, never spaces", space=work))
+        secret = prof.memories.add(NewMemory("My sister's project is a surprise", space=family))
+    key, _ = _register(run, "Coder", "delete")
+    _, found, listed = _call(home, fake_ollama, "coder", [
+        ("search_memories", {"query": "project"}),
+        ("list_memories", {}),
+    ], key)  # fmt: skip
+    texts = [m["text"] for m in listed.structured_content["memories"]]
+    assert texts == ["Takes sertraline every morning"]  # a new app: the shared space
+    assert "surprise" not in json.dumps(found.structured_content)
+
+    code, out, _ = run("clients", "spaces", "Coder", "Work")
+    assert (code, out) == (0, "Coder may use: Work.\n")
+    _, found, listed, added, refused, gone = _call(home, fake_ollama, "coder", [
+        ("search_memories", {"query": "sertraline medication"}),
+        ("list_memories", {}),
+        ("add_memory", {"text": "The build runs with make ci"}),
+        ("delete_memory", {"memory_id": secret.memory.id}),
+        ("delete_memory", {"memory_id": 999}),
+    ], key)  # fmt: skip
+    assert found.structured_content["memories"] == []
+    assert [m["text"] for m in listed.structured_content["memories"]] == [
+        "The project uses tabs, never spaces"
+    ]
+    assert refused.is_error and _text(refused) == _text(gone).replace(
+        " 999 ", f" {secret.memory.id} "
+    )
+    assert "in the spaces this app may use" in _text(refused)
+    with Profile.open(config, vault) as prof:
+        new_id = added.structured_content["changes"][0]["id"]
+        assert prof.memories.get(new_id).space == work
+        assert prof.memories.get(secret.memory.id).space == family  # still there
+        assert "refused:delete_memory" in {a.tool for a in prof.clients.recent("Coder")}
+    code, out, _ = run("clients", "list", "--json")
+    assert json.loads(out)["apps"][0]["spaces"] == ["Work"]

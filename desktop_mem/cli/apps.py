@@ -58,6 +58,16 @@ def add_parsers(sub: Subparsers, parser_class: type[argparse.ArgumentParser]) ->
     al.add_argument("name")
     al.add_argument("level", choices=LEVELS)
     al.set_defaults(func=clients_allow)
+    sp = csub.add_parser(
+        "spaces",
+        help="show, or set, the spaces an app may use (it sees nothing of the others)",
+    )
+    sp.add_argument("name")
+    sp.add_argument(
+        "spaces", nargs="*", metavar="SPACE", help="names or numbers of spaces; 'shared' too"
+    )
+    sp.add_argument("--json", action="store_true")
+    sp.set_defaults(func=clients_spaces)
     pa = csub.add_parser("pause", help="refuse every request from an app (level off)")
     pa.add_argument("name")
     pa.set_defaults(func=clients_pause)
@@ -158,7 +168,10 @@ def clients_list(ctx: Context) -> int:
     if ctx.args.json:
         output.print_json(
             {
-                "apps": [a.to_dict() for a in apps],
+                "apps": [
+                    {**a.to_dict(), "spaces": _space_names(ctx, registry.spaces_of(a))}
+                    for a in apps
+                ],
                 "unregistered": {"level": level, "reads": reads, "writes": writes},
             },
             ctx.out,
@@ -168,9 +181,10 @@ def clients_list(ctx: Context) -> int:
         seen = (a.last_seen or "never")[:16].replace("T", " ")
         label = f"  (connects as '{output.safe(a.label)}')" if a.label and a.label != a.name else ""
         missing = "  (no key yet: `clients renew` gives it one)" if not a.has_key else ""
+        where = ", ".join(_space_names(ctx, registry.spaces_of(a)))
         ctx.out.write(
             f"{a.level:<7} {seen:<16}  {a.reads:>5} reads {a.writes:>4} writes  "
-            f"{output.safe(a.name)}{label}{missing}\n"
+            f"{output.safe(a.name)}{label}{missing}  in: {output.safe(where)}\n"
         )
     ctx.out.write(f"{level:<7} {'':<16}  {reads:>5} reads {0:>4} writes  apps without a key\n")
     if not apps:
@@ -181,6 +195,28 @@ def clients_list(ctx: Context) -> int:
 def clients_allow(ctx: Context) -> int:
     a = _registry(ctx).set_level(ctx.args.name, ctx.args.level)
     ctx.out.write(f"{a.name} may now: {_words(a.level)}.\n")
+    return EXIT_OK
+
+
+def _space_names(ctx: Context, spaces: frozenset[int | None]) -> list[str]:
+    named = {s.id: s.name for s in ctx.app.spaces.list()}
+    return [
+        "shared" if s is None else named.get(s, f"#{s}")
+        for s in sorted(spaces, key=lambda s: -1 if s is None else s)
+    ]
+
+
+def clients_spaces(ctx: Context) -> int:
+    registry = _registry(ctx)
+    if ctx.args.spaces:
+        wanted = {ctx.app.spaces.named(s) for s in ctx.args.spaces}
+        registry.set_spaces(ctx.args.name, wanted)
+    app = registry.get(ctx.args.name)
+    names = _space_names(ctx, registry.spaces_of(app))
+    if ctx.args.json:
+        output.print_json({"name": app.name, "spaces": names}, ctx.out)
+    else:
+        ctx.out.write(f"{app.name} may use: {', '.join(output.safe(n) for n in names)}.\n")
     return EXIT_OK
 
 

@@ -16,8 +16,6 @@ if TYPE_CHECKING:
     from desktop_mem.core.memory.spaces import Scope
     from desktop_mem.core.service import Service
 
-SHARED_WORDS = ("shared",)  # how the command line names the shared space
-
 
 def add_parsers(sub: Subparsers, parser_class: type[argparse.ArgumentParser]) -> None:
     sp = sub.add_parser(
@@ -67,9 +65,7 @@ def add_parsers(sub: Subparsers, parser_class: type[argparse.ArgumentParser]) ->
 
 def space_of(app: Service, name: str | None) -> int | None:
     """The space a command line names (None: the shared space)."""
-    if name is None or name.strip().casefold() in SHARED_WORDS:
-        return None
-    return app.spaces.find(name).id
+    return app.spaces.named(name)
 
 
 def scope_of(app: Service, name: str | None) -> Scope:

@@ -131,6 +131,10 @@ class Access:
 
 
 _APP_COLUMNS = "id, name, level, created_at, last_seen, label, key_hash IS NOT NULL"
+SHARED_KEY = 0  # the shared space, in app_spaces (a space is its id)
+
+
+UNREGISTERED_SPACES: frozenset[int | None] = frozenset({None})  # no key: the shared space
 
 
 def _app(row: Any, counts: tuple[int, int] = (0, 0)) -> App:
@@ -166,9 +170,14 @@ class ClientRegistry:
             )
         key = new_key()
         with self.db.transaction() as conn:
-            conn.execute(
+            cur = conn.execute(
                 "INSERT INTO apps(name, level, key_hash, created_at, label) VALUES (?, ?, ?, ?, '')",
                 (clean, level, key_hash(key), _now()),
+            )
+            # the shared space, until the user chooses
+            conn.execute(
+                "INSERT INTO app_spaces(app_id, space_key) VALUES (?, ?)",
+                (cur.lastrowid, SHARED_KEY),
             )
         app = self.get(clean)
         self._changed("added", app.id)
@@ -235,6 +244,39 @@ class ClientRegistry:
     def unregistered_counts(self) -> tuple[int, int]:
         found = self._counts("app_id IS NULL GROUP BY 1", "1")
         return found.get(1, (0, 0))
+
+    def spaces_of(self, caller: Caller | App | None) -> frozenset[int | None]:
+        """The spaces an app may use (None: the shared space), as its level allows: read,
+        write or delete there and nowhere else. An app without a key (or with one that
+        is not valid) the shared space."""
+        app = caller.app if isinstance(caller, Caller) else caller
+        if app is None:
+            return UNREGISTERED_SPACES
+        return frozenset(
+            None if key == SHARED_KEY else int(key)
+            for (key,) in self.db.query(
+                "SELECT space_key FROM app_spaces WHERE app_id = ?", (app.id,)
+            )
+        )
+
+    def set_spaces(self, name: str, spaces: set[int | None]) -> App:
+        """Give an app these spaces (None: the shared space), and only these. A space
+        that is not one of the profile's is refused (NotFound)."""
+        app = self.get(name)
+        with self.db.transaction() as conn:
+            for space in spaces:
+                if (
+                    space is not None
+                    and not conn.execute("SELECT 1 FROM spaces WHERE id = ?", (space,)).fetchone()
+                ):
+                    raise NotFound(f"There is no space #{space}.", reason="space_not_found")
+            conn.execute("DELETE FROM app_spaces WHERE app_id = ?", (app.id,))
+            conn.executemany(
+                "INSERT INTO app_spaces(app_id, space_key) VALUES (?, ?)",
+                [(app.id, SHARED_KEY if s is None else s) for s in spaces],
+            )
+        self._changed("changed", app.id)
+        return app
 
     def set_level(self, name: str, level: str) -> App:
         check_level(level)

@@ -986,5 +986,19 @@ def _m024(conn: Connection) -> None:
         CREATE INDEX documents_by_space ON documents(space_id) WHERE space_id IS NOT NULL;
         -- where a version of a memory was (a move between spaces is a version of its own)
         ALTER TABLE memory_history ADD COLUMN space_id INTEGER;
+        -- The spaces each app over MCP (core/clients.py) may use: its level says what it
+        -- may do (read, write, delete), these where. space_key 0: the shared space. Every
+        -- app starts with the shared space alone (a new one reads it only, its level
+        -- being read until the user chooses), so one registered before spaces keeps what
+        -- it had.
+        CREATE TABLE app_spaces (
+            app_id    INTEGER NOT NULL REFERENCES apps(id) ON DELETE CASCADE,
+            space_key INTEGER NOT NULL,
+            PRIMARY KEY (app_id, space_key)
+        );
+        INSERT INTO app_spaces (app_id, space_key) SELECT id, 0 FROM apps;
+        CREATE TRIGGER app_spaces_gone AFTER DELETE ON spaces BEGIN
+            DELETE FROM app_spaces WHERE space_key = OLD.id;
+        END;
         """,
     )

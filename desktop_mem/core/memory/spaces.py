@@ -18,7 +18,7 @@ from __future__ import annotations
 import builtins
 import re
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -64,37 +64,55 @@ class Space:
 class Scope:
     """What one reader sees. `space`: the space it is in (None: the shared space);
     `shared`: whether it sees the shared space too (a space kept apart does not);
-    `every`: every space (the memory browser's "all spaces", and the profile's own
-    upkeep: never a prompt, never an app)."""
+    `more`: other spaces it may read (an app given several); `every`: every space (the
+    memory browser's "all spaces", and the profile's own upkeep: never a prompt, never
+    an app). A scope with no space and without the shared one sees nothing."""
 
     space: int | None = None
     shared: bool = True
     every: bool = False
+    more: frozenset[int] = frozenset()
+
+    @property
+    def spaces(self) -> tuple[int, ...]:
+        """The spaces it sees besides the shared one."""
+        return tuple(sorted({*self.more, *([] if self.space is None else [self.space])}))
 
     def where(self, column: str = "space_id") -> tuple[str, tuple[int, ...]]:
         """An SQL condition on a space column, and its parameters."""
         if self.every:
             return "1", ()
-        if self.space is None:
-            return f"{column} IS NULL", ()
-        if self.shared:
-            return f"({column} = ? OR {column} IS NULL)", (self.space,)
-        return f"{column} = ?", (self.space,)
+        ids = self.spaces
+        parts = [f"{column} IS NULL"] if self.shared else []
+        if ids:
+            parts.append(f"{column} IN ({','.join('?' * len(ids))})")
+        return ("(" + " OR ".join(parts) + ")" if parts else "0"), ids
 
     def holds(self, space_id: int | None) -> bool:
         if self.every:
             return True
         if space_id is None:
-            return self.space is None or self.shared
-        return space_id == self.space
+            return self.shared
+        return space_id in self.spaces
 
     @property
     def sees_shared(self) -> bool:
-        return self.every or self.space is None or self.shared
+        return self.every or self.shared
 
 
 SHARED = Scope()
 EVERY = Scope(every=True)
+
+
+def readable(spaces: Iterable[int | None]) -> Scope:
+    """What a reader given these spaces sees (None: the shared space): an app."""
+    given = set(spaces)
+    return Scope(None, shared=None in given, more=frozenset(s for s in given if s is not None))
+
+
+def only(space: int | None) -> Scope:
+    """One space's own items (None: the shared space's), without the shared space's."""
+    return SHARED if space is None else Scope(space, shared=False)
 
 
 def learned_in(text: str, scope: Scope) -> int | None:

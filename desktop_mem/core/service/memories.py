@@ -131,19 +131,22 @@ class Memories:
 
     def add_consolidated(
         self, text: str, kind: str = "fact", importance: float = 0.5,
-        valid_until: str | None = None, source: str = "user",
+        valid_until: str | None = None, source: str = "user", scope: Scope = SHARED,
     ) -> list[Change]:  # fmt: skip
         """Store a statement the way the chat's learning does: a duplicate is not stored
         twice, a change updates the stored memory and keeps its history (the model
-        server decides close calls). Raises ModelServerError and stores nothing when it
-        fails."""
+        server decides close calls). `scope`: what it is weighed against, and where it
+        goes (core/memory/spaces.py: learned_in). Raises ModelServerError and stores
+        nothing when it fails."""
         from desktop_mem.core.chat.prompts import Candidate
 
         candidate = Candidate.model_validate(
             {"text": text.strip(), "kind": kind, "importance": importance,
              "valid_until": valid_until}
         )  # fmt: skip
-        return self.extractor.consolidate([candidate], None, None, datetime.now(UTC), actor=source)
+        return self.extractor.consolidate(
+            [candidate], None, None, datetime.now(UTC), actor=source, scope=scope
+        )
 
     def edit(self, memory_id: int, **fields: Any) -> WriteResult:
         """Change a memory (text, kind, importance, valid_from, valid_until); the old

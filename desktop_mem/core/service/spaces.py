@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from desktop_mem.core.errors import InvalidInput
-from desktop_mem.core.memory.spaces import EVERY, SHARED, Scope, Space
+from desktop_mem.core.memory.spaces import EVERY, Scope, Space, only, readable
 
 if TYPE_CHECKING:
     from desktop_mem.core.service import Service
@@ -55,7 +55,21 @@ class Spaces:
     @staticmethod
     def only(space: int | None) -> Scope:
         """The space's own items, without the shared space's (None: the shared space)."""
-        return SHARED if space is None else Scope(space, shared=False)
+        return only(space)
+
+    @staticmethod
+    def readable(spaces: builtins.set[int | None]) -> Scope:
+        """What a reader given these spaces sees (None: the shared space)."""
+        return readable(spaces)
+
+    def named(self, name: str | int | None) -> int | None:
+        """The space a person or a script names: its name (any case), its number, or
+        None or "shared" for the shared space."""
+        if name is None or (isinstance(name, str) and name.strip().casefold() == "shared"):
+            return None
+        if isinstance(name, int):
+            return self.store.get(name).id
+        return self.store.find(name).id
 
     @staticmethod
     def every() -> Scope:
