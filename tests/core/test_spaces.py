@@ -3,10 +3,17 @@ memories and, unless it is kept apart, the shared ones: never another space's.""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
+from desktop_mem.core.chat import forget
+from desktop_mem.core.config import Config
 from desktop_mem.core.errors import InvalidInput, NotFound
 from desktop_mem.core.events import SpacesChanged
+from desktop_mem.core.keys.vault import Vault
+from desktop_mem.core.memory.export import import_file, write_export
 from desktop_mem.core.memory.spaces import EVERY, SHARED, Scope
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
@@ -133,3 +140,34 @@ def test_space_names_are_checked_and_a_space_with_contents_is_not_taken_out(
     profile.spaces.remove(work)
     with pytest.raises(NotFound):
         profile.spaces.get(work)
+
+
+def test_an_export_names_each_memorys_space_and_importing_puts_it_back(
+    spaced: tuple[Profile, int, int], tmp_path: Path, config: Config, vault: Vault
+) -> None:
+    profile, _work, _family = spaced
+    out = tmp_path / "mem.json"
+    write_export(profile.memories, out, "json")
+    data = json.loads(out.read_text())
+    assert data["count"] == len(WORK + FAMILY + SHARED_FACTS)  # every space's
+    assert {m.get("space") for m in data["memories"]} == {"Work", "Family", None}
+    config.profile = "other"
+    with Profile.open(config, vault) as other:
+        other.spaces.create("family")  # the same space, named in another case
+        report = import_file(other.memories, out, spaces=other.spaces)
+        assert report.imported == len(WORK + FAMILY + SHARED_FACTS)
+        names = {s.id: s.name for s in other.spaces.list()}
+        assert sorted(names.values()) == ["Work", "family"]
+        where = {m.text: names.get(m.space) for m in other.memories.list(scope=EVERY)}
+        assert {t for t, n in where.items() if n == "Work"} == set(WORK)
+        assert {t for t, n in where.items() if n == "family"} == set(FAMILY)
+        assert {t for t, n in where.items() if n is None} == set(SHARED_FACTS)
+        assert import_file(other.memories, out, spaces=other.spaces).duplicates == len(where)
+
+
+def test_forgetting_reaches_every_space(spaced: tuple[Profile, int, int]) -> None:
+    profile, _work, _family = spaced
+    found = forget.find(profile, "Priya")
+    texts = {m.text for m in found.memories}
+    assert "My manager Priya wants the quarterly report by Friday" in texts
+    assert "My sister Priya is getting married in Hangzhou in March" in texts

@@ -27,6 +27,7 @@ from desktop_mem.core import textproc
 from desktop_mem.core.chat.conversations import Message
 from desktop_mem.core.memory import care
 from desktop_mem.core.memory.records import NewMemory
+from desktop_mem.core.memory.spaces import EVERY
 from desktop_mem.core.memory.store import Memory
 
 if TYPE_CHECKING:
@@ -130,8 +131,8 @@ def _joined(first: Iterable[int], then: Iterable[int], leave_out: set[int]) -> l
 
 def memory_ids(profile: Stores, text: str) -> list[int]:
     """Every memory about `text`: the search's hits first (best first), then every one
-    holding all its words (newest first)."""
-    hits = profile.search.search(text, k=PAGE).hits
+    holding all its words (newest first). Every space's: forgetting reaches them all."""
+    hits = profile.search.search(text, k=PAGE, scope=EVERY).hits
     meant = [h.memory.id for h in hits if h.score >= MIN_SCORE]
     return _joined(meant, _by_words(profile.db, "memories_fts", text), set())
 
@@ -139,7 +140,7 @@ def memory_ids(profile: Stores, text: str) -> list[int]:
 def message_ids(profile: Stores, text: str, leave_out: Sequence[int] = ()) -> list[int]:
     """Every earlier message about `text` still in the prompts (not one left out of them
     before), but `leave_out` (the "forget …" and its answer)."""
-    found, _ = profile.conversations.search(text, k=PAGE, details=False)
+    found, _ = profile.conversations.search(text, k=PAGE, details=False, scope=EVERY)
     meant = [h.message.id for h in found]
     words = _by_words(profile.db, "messages_fts", text)  # forgotten ones are not indexed
     return _joined(meant, words, set(leave_out))

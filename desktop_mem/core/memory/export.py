@@ -15,11 +15,12 @@ import re
 import stat
 import tempfile
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from desktop_mem.core.errors import DesktopMemError, ImportRejected, InvalidInput
+from desktop_mem.core.errors import DesktopMemError, ImportRejected, InvalidInput, NotFound
+from desktop_mem.core.memory.spaces import EVERY, SpaceStore, clean_name, only
 from desktop_mem.core.memory.store import KINDS, MemoryStore, NewMemory, now_iso
 
 FORMAT_NAME = "desktop-mem/memories"
@@ -30,10 +31,17 @@ MAX_REPORTED_PROBLEMS = 50
 # -- export ---------------------------------------------------------------------------
 
 
+def _space_names(store: MemoryStore) -> dict[int, str]:
+    return {int(sid): str(name) for sid, name in store.db.query("SELECT id, name FROM spaces")}
+
+
 def export_data(store: MemoryStore, profile: str = "") -> dict[str, Any]:
+    """Every memory of every space, each with its history; one in a space names it
+    ("space"), so that importing the file puts it back there."""
     memories = []
-    for m in sorted(store.list(), key=lambda m: m.id):
-        d = {
+    names = _space_names(store)
+    for m in sorted(store.list(scope=EVERY), key=lambda m: m.id):
+        d: dict[str, Any] = {
             "id": m.id,
             "text": m.text,
             "kind": m.kind,
@@ -50,6 +58,8 @@ def export_data(store: MemoryStore, profile: str = "") -> dict[str, Any]:
                 for h in store.history(m.id)
             ],
         }
+        if m.space is not None:
+            d["space"] = names.get(m.space, "")
         memories.append(d)
     return {
         "format": FORMAT_NAME,
@@ -74,7 +84,7 @@ _HISTORY_FIELDS = (
 
 
 def export_markdown(store: MemoryStore, profile: str = "") -> str:
-    mems = sorted(store.list(), key=lambda m: m.id)
+    mems = sorted(store.list(scope=EVERY), key=lambda m: m.id)
     lines = [
         "# Memories",
         "",
@@ -385,7 +395,7 @@ _CSV_ALIASES = {
     "pinned": "pinned", "pin": "pinned",
     "created_at": "created_at", "created": "created_at", "date": "created_at",
     "valid_from": "valid_from", "valid_until": "valid_until", "expires": "valid_until",
-    "context": "context",
+    "context": "context", "space": "space",
 }  # fmt: skip
 
 
@@ -524,17 +534,34 @@ def _opt_str(value: Any) -> str | None:
     return value
 
 
-def validate(path: Path) -> tuple[list[NewMemory], str]:
-    """Read and validate the whole file; raise ImportRejected listing every bad row."""
+def space_name(row: Row) -> str | None:
+    """The space a row names (None: the shared space)."""
+    value = row.fields.get("space")
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise InvalidInput("the space must be the name of a space")
+    if value.strip().casefold() == "shared":
+        return None
+    return clean_name(value)
+
+
+def validate(path: Path) -> tuple[list[NewMemory], str, list[str | None]]:
+    """Read and validate the whole file; raise ImportRejected listing every bad row.
+    The memories, the file's format, and the space each row names."""
     text = read_text(path)
     fmt = detect_format(path, text)
     items: list[NewMemory] = []
+    spaces: list[str | None] = []
     problems: list[tuple[int, str]] = []
     for row in parse_rows(text, fmt):
         try:
-            items.append(to_new_memory(row))
+            item, space = to_new_memory(row), space_name(row)
         except InvalidInput as exc:
             problems.append((row.line, str(exc)))
+            continue
+        items.append(item)
+        spaces.append(space)
     if problems:
         shown = "; ".join(f"line {line}: {msg}" for line, msg in problems[:5])
         more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
@@ -545,19 +572,32 @@ def validate(path: Path) -> tuple[list[NewMemory], str]:
         )
     if not items:
         raise ImportRejected(f"{Path(path).name} holds no memories: nothing was imported.", [])
-    return items, fmt
+    return items, fmt, spaces
 
 
 def import_file(
-    store: MemoryStore, path: Path, progress: Callable[[int, int], None] | None = None
+    store: MemoryStore,
+    path: Path,
+    progress: Callable[[int, int], None] | None = None,
+    spaces: SpaceStore | None = None,
 ) -> ImportReport:
-    items, _ = validate(path)
+    """Import a memories file. A row naming a space goes to the space of that name (made
+    when the profile has none), given `spaces`; without it, to the shared space."""
+    items, _, named = validate(path)
     report = ImportReport()
     seen: set[str] = set()
     fresh: list[NewMemory] = []
-    for item in items:
-        key = " ".join(item.text.lower().split())
-        if key in seen or store.find_duplicate(item.text):
+    where: dict[str, int] = {}
+    for item, name in zip(items, named, strict=True):
+        if name is not None and spaces is not None:
+            if name not in where:
+                try:
+                    where[name] = spaces.find(name).id
+                except NotFound:
+                    where[name] = spaces.create(name).id
+            item = replace(item, space=where[name])
+        key = f"{item.space} " + " ".join(item.text.lower().split())
+        if key in seen or store.find_duplicate(item.text, only(item.space)):
             report.duplicates += 1
             continue
         seen.add(key)

@@ -349,7 +349,7 @@ class Memories:
     def import_file(self, path: Path, progress: Progress | None = None) -> ImportReport:
         from desktop_mem.core.memory.export import import_file
 
-        return import_file(self.store, path, progress=progress)
+        return import_file(self.store, path, progress=progress, spaces=self.service.profile.spaces)
 
     def reembed(self, progress: Progress | None = None, only_missing: bool = False) -> int:
         """Index the memories again with the embedding model (only those saved without a
