@@ -31,6 +31,7 @@ class ArrivedConversation:
     updated_at: str
     origin: str | None = None  # the assistant it was imported from
     origin_key: str | None = None  # its id there (None: another copy keeps it)
+    space: int | None = None  # its space here (None: the shared space)
 
 
 @dataclass(frozen=True)
@@ -92,13 +93,14 @@ class ArrivedConversations:
         its id."""
         fields = (
             c.title, c.title_source, int(c.pinned), c.model, c.created_at, c.updated_at,
-            c.origin, c.origin_key,
+            c.origin, c.origin_key, c.space,
         )  # fmt: skip
         row = conn.execute("SELECT id FROM conversations WHERE uid = ?", (uid,)).fetchone()
         if row is None:
             cur = conn.execute(
                 "INSERT INTO conversations(title, title_source, pinned, model, created_at, "
-                "updated_at, origin, origin_key, uid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "updated_at, origin, origin_key, space_id, uid) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (*fields, uid),
             )
             cid = int(cur.lastrowid)
@@ -107,7 +109,8 @@ class ArrivedConversations:
         cid = int(row[0])
         conn.execute(
             "UPDATE conversations SET title = ?, title_source = ?, pinned = ?, model = ?, "
-            "created_at = ?, updated_at = ?, origin = ?, origin_key = ? WHERE id = ?",
+            "created_at = ?, updated_at = ?, origin = ?, origin_key = ?, space_id = ? "
+            "WHERE id = ?",
             (*fields, cid),
         )
         self.db.after_commit(self._changed, [cid])

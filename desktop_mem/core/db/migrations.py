@@ -1000,5 +1000,27 @@ def _m024(conn: Connection) -> None:
         CREATE TRIGGER app_spaces_gone AFTER DELETE ON spaces BEGIN
             DELETE FROM app_spaces WHERE space_key = OLD.id;
         END;
+        -- Sync (core/sync/capture.py) carries spaces, and which space each memory and
+        -- conversation is in.
+        CREATE TRIGGER spaces_sync_added AFTER INSERT ON spaces
+            WHEN EXISTS (SELECT 1 FROM sync_flags WHERE recording = 1) BEGIN
+            INSERT OR IGNORE INTO sync_dirty(kind, uid) VALUES ('space', NEW.uid);
+        END;
+        CREATE TRIGGER spaces_sync_changed AFTER UPDATE OF name, instruction, apart ON spaces
+            WHEN EXISTS (SELECT 1 FROM sync_flags WHERE recording = 1) BEGIN
+            INSERT OR IGNORE INTO sync_dirty(kind, uid) VALUES ('space', NEW.uid);
+        END;
+        CREATE TRIGGER spaces_sync_deleted AFTER DELETE ON spaces
+            WHEN EXISTS (SELECT 1 FROM sync_flags WHERE recording = 1) BEGIN
+            INSERT OR IGNORE INTO sync_dirty(kind, uid) VALUES ('space', OLD.uid);
+        END;
+        CREATE TRIGGER memories_space_sync AFTER UPDATE OF space_id ON memories
+            WHEN EXISTS (SELECT 1 FROM sync_flags WHERE recording = 1) BEGIN
+            INSERT OR IGNORE INTO sync_dirty(kind, uid) VALUES ('memory', NEW.uid);
+        END;
+        CREATE TRIGGER conversations_space_sync AFTER UPDATE OF space_id ON conversations
+            WHEN EXISTS (SELECT 1 FROM sync_flags WHERE recording = 1) BEGIN
+            INSERT OR IGNORE INTO sync_dirty(kind, uid) VALUES ('conversation', NEW.uid);
+        END;
         """,
     )

@@ -41,6 +41,7 @@ class ArrivedMemory:
     care_choice: int | None  # the person said: always given (1), never (0), or not said
     origin: str | None  # the computer it was learned on (None: this one)
     context: str | None = None  # what was being said when it was learned (a new row's)
+    space: int | None = None  # its space here (None: the shared space)
 
 
 @dataclass(frozen=True)
@@ -102,13 +103,14 @@ class ArrivedRows:
             m.text, m.kind, m.importance, int(m.pinned), m.source, m.source_message_id,
             m.created_at, m.updated_at, m.valid_from, m.valid_until,
             content_hash(textproc.normalize(m.text).lower()), care_of(m.text, always),
-            m.care_choice, m.origin,
+            m.care_choice, m.origin, m.space,
         )  # fmt: skip
         if row is None:
             cur = conn.execute(
                 "INSERT INTO memories(text, kind, importance, pinned, source, source_message_id, "
                 "created_at, updated_at, valid_from, valid_until, content_hash, care, care_choice, "
-                "origin, uid, context) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "origin, space_id, uid, context) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (*fields, uid, m.context),
             )
             mid = int(cur.lastrowid)
@@ -120,7 +122,7 @@ class ArrivedRows:
             "UPDATE memories SET text = ?, kind = ?, importance = ?, pinned = ?, source = ?, "
             "source_message_id = coalesce(?, source_message_id), created_at = ?, updated_at = ?, "
             "valid_from = ?, valid_until = ?, content_hash = ?, care = ?, care_choice = ?, "
-            "origin = ? WHERE id = ?",
+            "origin = ?, space_id = ? WHERE id = ?",
             (*fields, mid),
         )
         if row[1] != m.text:

@@ -287,6 +287,77 @@ class SpaceStore:
             conn.execute("DELETE FROM spaces WHERE id = ?", (space_id,))
         self.events.emit(SpacesChanged("removed", (space_id,)))
 
+    # -- as another computer has them (sync, inside its pass's transaction) -------------
+
+    def put_arrived(self, conn: Connection, uid: str, body: dict[str, object]) -> int:
+        """Write a space as another computer has it (new, or its fields replaced); its
+        id. A name another space here has too is kept: two computers may each have made
+        a "Work" before they synced."""
+        name = body.get("name")
+        instruction = body.get("instruction")
+        fields = (
+            _clean_arrived_name(name),
+            strip_controls(instruction).strip()[:MAX_INSTRUCTION]
+            if isinstance(instruction, str) else "",
+            int(bool(body.get("apart"))),
+            str(body.get("created_at") or now_iso()),
+            str(body.get("updated_at") or now_iso()),
+        )  # fmt: skip
+        row = conn.execute("SELECT id FROM spaces WHERE uid = ?", (uid,)).fetchone()
+        if row is None:
+            cur = conn.execute(
+                "INSERT INTO spaces (name, instruction, apart, created_at, updated_at, uid) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (*fields, uid),
+            )
+            space_id = int(cur.lastrowid or 0)
+            self.db.after_commit(self._arrived, [space_id])
+            return space_id
+        space_id = int(row[0])
+        conn.execute(
+            "UPDATE spaces SET name = ?, instruction = ?, apart = ?, created_at = ?, "
+            "updated_at = ? WHERE id = ?",
+            (*fields, space_id),
+        )
+        self.db.after_commit(self._arrived, [space_id])
+        return space_id
+
+    def arrived_id(self, conn: Connection, uid: object) -> int | None:
+        """The id here of the space a record names (None: the shared space). One whose
+        own record has not arrived yet is made now, kept apart with no name, so what is in
+        it is never given in the shared space or another meanwhile; its record fills it
+        in."""
+        if not isinstance(uid, str) or not uid:
+            return None
+        row = conn.execute("SELECT id FROM spaces WHERE uid = ?", (uid,)).fetchone()
+        if row is not None:
+            return int(row[0])
+        return self.put_arrived(conn, uid, {"name": "", "apart": True})
+
+    def remove_arrived(self, conn: Connection, uid: str) -> int | None:
+        """A space taken out elsewhere: its row goes when nothing here is in it any more
+        (what it held went with its own records: moved or deleted); one that still holds
+        something written here meanwhile stays, so that nothing is mixed into another
+        space. Its id when it went."""
+        row = conn.execute("SELECT id FROM spaces WHERE uid = ?", (uid,)).fetchone()
+        if row is None:
+            return None
+        space_id = int(row[0])
+        for table in ("memories", "conversations", "documents", "doc_folders", "proposals"):
+            if conn.execute(
+                f"SELECT EXISTS (SELECT 1 FROM {table} WHERE space_id = ?)", (space_id,)
+            ).fetchone()[0]:
+                return None
+        conn.execute("DELETE FROM spaces WHERE id = ?", (space_id,))
+        self.db.after_commit(self._gone, [space_id])
+        return space_id
+
+    def _arrived(self, ids: tuple[int, ...]) -> None:
+        self.events.emit(SpacesChanged("changed", ids))
+
+    def _gone(self, ids: tuple[int, ...]) -> None:
+        self.events.emit(SpacesChanged("removed", ids))
+
     @staticmethod
     def _check_free(conn: Connection, name: str, space_id: int | None) -> None:
         for other_id, other in conn.execute("SELECT id, name FROM spaces").fetchall():
@@ -295,6 +366,15 @@ class SpaceStore:
                     f"There is already a space named '{other}': choose another name.",
                     reason="space_name_taken",
                 )
+
+
+def _clean_arrived_name(name: object) -> str:
+    """A name another computer sent, as this one keeps it (one that is not valid here is
+    kept as no name: the window says "a space without a name")."""
+    if not isinstance(name, str):
+        return ""
+    text = re.sub(r"\s+", " ", strip_controls(name)).strip()[:MAX_NAME]
+    return "" if text.casefold() in _RESERVED else text
 
 
 def _space(row: Sequence[Any]) -> Space:

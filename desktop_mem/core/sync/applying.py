@@ -20,6 +20,7 @@ from desktop_mem.core.sync.wire import (
     CONVERSATION,
     MEMORY,
     MESSAGE,
+    SPACE,
     Body,
     Record,
     Version,
@@ -43,6 +44,7 @@ class Applied:
     conversations: set[int] = field(default_factory=set)
     conversations_removed: set[int] = field(default_factory=set)
     settings: set[str] = field(default_factory=set)
+    spaces_removed: set[str] = field(default_factory=set)  # their uids
     conflicts: list[str] = field(default_factory=list)  # memory uids edited on both sides
     overridden: int = 0  # changes a deletion made elsewhere won over
     own_removed: int = 0  # records this computer wrote that a deletion elsewhere removed
@@ -54,7 +56,7 @@ class Applied:
     def merge(self, other: Applied) -> None:
         for name in (
             "memories", "new_memories", "memories_removed", "messages", "conversations",
-            "conversations_removed", "settings",
+            "conversations_removed", "settings", "spaces_removed",
         ):  # fmt: skip
             getattr(self, name).update(getattr(other, name))
         self.conflicts += other.conflicts
@@ -132,6 +134,8 @@ class Applier:
             self.profile.conversations.purge_rows(conn, purge_messages)
         if purge_memories:
             self.profile.memories.purge_rows(conn, purge_memories)
+        for uid in out.spaces_removed:  # after what the pass moved out of them or deleted
+            self.profile.spaces.remove_arrived(conn, uid)
         return out
 
     def _write(self, conn: Connection, record: Record, known: Known | None, out: Applied) -> None:
@@ -151,6 +155,9 @@ class Applier:
             if known is not None:  # a new message has no links yet
                 conn.execute("DELETE FROM sync_links WHERE message = ?", (uid,))
             records.put_links(conn, uid, body)
+        elif kind == SPACE:
+            records.store(conn, kind, uid, stamp, body, None)
+            self.profile.spaces.put_arrived(conn, uid, body)
         else:  # a setting
             records.store(conn, kind, uid, stamp, body, None)
             self.profile.settings.put_arrived(conn, uid, body.get("value"))
@@ -191,6 +198,8 @@ class Applier:
                 cid = int(row[0])
                 self.profile.conversations.remove_arrived_conversation(conn, cid)
                 out.conversations_removed.add(cid)
+        elif kind == SPACE:
+            out.spaces_removed.add(uid)  # once what it held has gone (`apply`)
 
     # -- what a deletion drops that its computer had not seen ---------------------------
 
@@ -302,6 +311,7 @@ class Applier:
             care_choice=None if choice is None else int(bool(choice)),
             origin=None if head.get("origin") == self.device else head.get("origin"),
             context=(context.body or {}).get("context") if context else None,
+            space=self.profile.spaces.arrived_id(conn, head.get("space")),
         )
         mid, new = self.profile.memories.put_arrived(conn, uid, arrived)
         if new:
@@ -362,7 +372,8 @@ class Applier:
             ).fetchone()
         ):
             key = None  # the same export imported on both computers: both copies stay
-        arrived = ArrivedConversation(*fields, origin=origin, origin_key=key)
+        space = self.profile.spaces.arrived_id(conn, body.get("space"))
+        arrived = ArrivedConversation(*fields, origin=origin, origin_key=key, space=space)
         out.conversations.add(
             self.profile.conversations.put_arrived_conversation(conn, uid, arrived)
         )

@@ -22,6 +22,7 @@ from desktop_mem.core.sync.wire import (
     MEMORY,
     MESSAGE,
     SETTING,
+    SPACE,
     Body,
     Record,
     Stamp,
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 
 _MEMORY_COLUMNS = (
     "id, uid, text, kind, importance, pinned, source, source_message_id, created_at, "
-    "updated_at, valid_from, valid_until, context, care_choice, origin"
+    "updated_at, valid_from, valid_until, context, care_choice, origin, space_id"
 )
 _MESSAGE_COLUMNS = (
     "id, uid, conversation_id, role, content, status, model, created_at, prompt_tokens, "
@@ -93,7 +94,8 @@ class Capture:
         """Sync starts here: every record this profile holds becomes a change to send
         (the first snapshot), and changes are recorded from now on."""
         for table, kind in (
-            ("memories", MEMORY), ("conversations", CONVERSATION), ("messages", MESSAGE)
+            ("spaces", SPACE), ("memories", MEMORY), ("conversations", CONVERSATION),
+            ("messages", MESSAGE),
         ):  # fmt: skip
             conn.execute(
                 f"INSERT OR IGNORE INTO sync_dirty(kind, uid) SELECT ?, uid FROM {table}", (kind,)
@@ -124,9 +126,9 @@ class Capture:
             return stamp_state["clock"]
 
         changed = 0
-        # conversations before messages: a message's tombstone is not needed when its
-        # conversation's is sent too
-        order = {CONVERSATION: 0, MEMORY: 1, MESSAGE: 2, SETTING: 3}
+        # spaces before what is in them; conversations before messages: a message's
+        # tombstone is not needed when its conversation's is sent too
+        order = {SPACE: -1, CONVERSATION: 0, MEMORY: 1, MESSAGE: 2, SETTING: 3}
         for kind, uid in sorted(dirty, key=lambda r: (order.get(r[0], 9), r[1])):
             if kind == MEMORY:
                 changed += self._export_memory(conn, uid, seq, tick)
@@ -148,6 +150,10 @@ class Capture:
             elif kind == SETTING:
                 changed += self._export_plain(
                     conn, kind, uid, self._setting_body(conn, uid), seq, tick
+                )
+            elif kind == SPACE:
+                changed += self._export_plain(
+                    conn, kind, uid, self._space_body(conn, uid), seq, tick
                 )
         conn.execute("DELETE FROM sync_dirty")
         _set_clock(conn, stamp_state["clock"])
@@ -258,12 +264,14 @@ class Capture:
             "valid_until": row[11],
             "care_choice": row[13],
             "origin": row[14] or self.device,
+            # its space (a shared memory's head has none: as before spaces)
+            **_space_of(conn, row[15]),
         }
 
     def _conversation_body(self, conn: Connection, uid: str) -> Body | None:
         row = conn.execute(
-            "SELECT title, title_source, pinned, model, created_at, updated_at, origin, origin_key "
-            "FROM conversations WHERE uid = ?",
+            "SELECT title, title_source, pinned, model, created_at, updated_at, origin, origin_key, "
+            "space_id FROM conversations WHERE uid = ?",
             (uid,),
         ).fetchone()
         if row is None:
@@ -275,6 +283,7 @@ class Capture:
         if row[6]:  # imported from another assistant ("from ChatGPT, 2024-03-02")
             body["origin"] = row[6]
             body["origin_key"] = row[7]
+        body.update(_space_of(conn, row[8]))
         return body
 
     def _message_body(self, conn: Connection, uid: str) -> Body | None:
@@ -308,6 +317,18 @@ class Capture:
             "used": [[u, r, round(float(s), 6), w, bool(k)] for u, r, s, w, k in used],
             "recalled": [[u, r, round(float(s), 6), bool(k)] for u, r, s, k in recalled],
         }
+
+    def _space_body(self, conn: Connection, uid: str) -> Body | None:
+        row = conn.execute(
+            "SELECT name, instruction, apart, created_at, updated_at FROM spaces WHERE uid = ?",
+            (uid,),
+        ).fetchone()
+        if row is None:
+            return None
+        return {
+            "name": row[0], "instruction": row[1], "apart": bool(row[2]),
+            "created_at": row[3], "updated_at": row[4],
+        }  # fmt: skip
 
     def _setting_body(self, conn: Connection, key: str) -> Body | None:
         row = conn.execute("SELECT value FROM meta WHERE key = ?", (f"setting.{key}",)).fetchone()
@@ -423,6 +444,12 @@ class Capture:
         ).rowcount
         moved += self.profile.memories.refile_versions(conn, self.devices, seq)
         return moved
+
+
+def _space_of(conn: Connection, space_id: object) -> Body:
+    """{"space": its uid} for a row in a space, {} for one in the shared space."""
+    uid = records.uid_of(conn, "spaces", _rowid(space_id))
+    return {"space": uid} if uid is not None else {}
 
 
 def _rowid(value: object) -> int | None:

@@ -54,7 +54,12 @@ MAGIC = b"DMSYNC\0"
 # A file of a newer format is left alone, with a word to update the app; one of format
 # 1 (0.4) is still read: a computer not yet updated goes on being understood.
 FORMAT = 2
-READABLE = (1, 2)
+# 3: records name spaces (core/memory/spaces.py). Change files and snapshots are written
+# in it only while the profile has a space: an app that does not know spaces would put
+# a space's memories in the shared space, so it is told to update instead, while a
+# profile without spaces goes on syncing with it as before.
+SPACES_FORMAT = 3
+READABLE = (1, 2, 3)
 PREFIX = "desktop-mem-"
 
 CHANGES = re.compile(r"c-(\d{10})\.dmc")
@@ -543,9 +548,9 @@ def _copied(src: fsafe.Dir, name: str, st: os.stat_result, dst: fsafe.Dir, kind:
 # -- writing --------------------------------------------------------------------------
 
 
-def _frame(header: dict[str, Any]) -> bytes:
+def _frame(header: dict[str, Any], fmt: int = FORMAT) -> bytes:
     head = json.dumps(header, sort_keys=True, separators=(",", ":")).encode("utf-8")
-    return MAGIC + bytes([FORMAT]) + struct.pack(">I", len(head)) + head
+    return MAGIC + bytes([fmt]) + struct.pack(">I", len(head)) + head
 
 
 def temp_prefix(owner: str) -> str:
@@ -607,9 +612,11 @@ def write_sealed(
     key: bytes,
     signer: crypto.DeviceKeys,
     staged: Staged | None = None,
+    fmt: int = FORMAT,
 ) -> int:
-    """A sealed file of records (JSON lines, compressed, then sealed in chunks)."""
-    frame = _frame({**header, "key": crypto.key_id(key)})
+    """A sealed file of records (JSON lines, compressed, then sealed in chunks), in the
+    format `fmt` (SPACES_FORMAT when its records may name spaces)."""
+    frame = _frame({**header, "key": crypto.key_id(key)}, fmt)
 
     def plain() -> Iterator[bytes]:
         packer = zlib.compressobj(6)
@@ -802,7 +809,7 @@ def _frame_of(
     if len(head) < start:
         raise Refused("it is not a sync file of this app, or is cut short", ident, final=False)
     version = head[len(MAGIC)]
-    if version > FORMAT:
+    if version > max(READABLE):
         raise NewerFormat("it was written by a newer version of this app: update it here")
     if version not in READABLE:
         raise Refused(f"its format ({version}) is not one this desktop-mem writes", ident)

@@ -39,6 +39,11 @@ class Outgoing:
         # another computer said it is stuck at one of its files: a fresh snapshot answers
         self.asked = False
 
+    def records_format(self) -> int:
+        """The format of a file of records: the one that names spaces while the profile
+        has any (core/sync/files.py: SPACES_FORMAT), else the one before."""
+        return files.SPACES_FORMAT if self.profile.spaces.any() else files.FORMAT
+
     def export(self) -> int:
         replica = self.state.replica()
         if not replica.pending():
@@ -69,8 +74,9 @@ class Outgoing:
             path = layout.device(self.state.device) / name
             counted = _Counted(r.to_wire() for r in replica.records_of(n))
             files.write_sealed(
-                path, header, counted, chain.write_key, keys, staged=self.ledger.staged(name)
-            )
+                path, header, counted, chain.write_key, keys, staged=self.ledger.staged(name),
+                fmt=self.records_format(),
+            )  # fmt: skip
             with self.db.transaction() as conn:
                 self.state.set(conn, {"written": str(n)})
                 self.ledger.landed(conn, name, path)
@@ -117,7 +123,7 @@ class Outgoing:
         files.write_sealed(
             path, header, (r.to_wire() for r in self.state.replica().records_of(None)),
             chain.write_key, keys,
-            staged=self.ledger.staged(name),
+            staged=self.ledger.staged(name), fmt=self.records_format(),
         )  # fmt: skip
         with self.db.transaction() as conn:
             self.state.set(conn, {"snapshot": str(n)})

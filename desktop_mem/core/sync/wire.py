@@ -37,8 +37,9 @@ CONTEXT = "memctx"
 CONVERSATION = "conversation"
 MESSAGE = "message"
 SETTING = "setting"
-KINDS = (MEMORY, CONTEXT, CONVERSATION, MESSAGE, SETTING)
-DELETABLE = (MEMORY, CONVERSATION, MESSAGE)  # a record of these kinds can be deleted
+SPACE = "space"  # a space (core/memory/spaces.py); memories and conversations name theirs
+KINDS = (MEMORY, CONTEXT, CONVERSATION, MESSAGE, SETTING, SPACE)
+DELETABLE = (MEMORY, CONVERSATION, MESSAGE, SPACE)  # a record of these kinds can be deleted
 
 
 def stamp_of(value: object) -> Stamp | None:
