@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from desktop_mem.core.chat.session import ChatSession
-from desktop_mem.core.memory.spaces import EVERY
+from desktop_mem.core.memory.spaces import EVERY, about_the_person
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.models.llm import OllamaChat
 from desktop_mem.core.profile import Profile
@@ -88,3 +90,38 @@ def test_a_space_kept_apart_reads_and_adds_nothing_shared(
         "I am allergic to peanuts", "My favourite band is Radiohead"
     }  # fmt: skip
     s.close()
+
+
+def test_who_the_person_is_goes_to_the_shared_space_and_says_where_it_was_learned(
+    profile: Profile, fake_ollama: FakeOllama
+) -> None:
+    work = profile.spaces.create("Work").id
+    s = chat(profile, fake_ollama, space=work)
+    fake_ollama.reply_json(
+        extraction(
+            {"text": "Lives in Hangzhou with a cat named Mochi", "kind": "fact"},
+            {"text": "Presents the Q3 roadmap on Friday", "kind": "event"},
+        )
+    )
+    changes = s.send("I live in Hangzhou with Mochi, and I present the roadmap Friday").learned(10)
+    by_text = {c.text: c for c in changes}
+    home = by_text["Lives in Hangzhou with a cat named Mochi"]
+    assert profile.memories.get(home.memory_id).space is None and home.shared_from == work
+    roadmap = by_text["Presents the Q3 roadmap on Friday"]
+    assert profile.memories.get(roadmap.memory_id).space == work and roadmap.shared_from is None
+    s.close()
+
+
+@pytest.mark.parametrize(
+    ("text", "who"),
+    [
+        ("Lives in Hangzhou with a cat", True), ("The user's name is Wei", True),
+        ("I am 34", True), ("Has two sons", True), ("Speaks Mandarin and English", True),
+        ("我叫小林", True), ("住在杭州", True), ("我有两个儿子", True), ("会说日语", True),
+        ("My sister lives in Shenzhen", False), ("The client speaks only German", False),
+        ("我妹妹住在深圳", False), ("Works on the Acme migration", False),
+        ("The Hangzhou office moves in March", False), ("我下个月要考驾照", False),
+    ],
+)  # fmt: skip
+def test_what_says_who_the_person_is(text: str, who: bool) -> None:
+    assert about_the_person(text) is who

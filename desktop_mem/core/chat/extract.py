@@ -320,6 +320,7 @@ class Extractor:
     ) -> list[Change]:
         c, target = step.candidate, step.target
         space = learned_in(c.text, scope)
+        home = None if scope.every else scope.space  # the chat's own space
         if step.action in ("updated", "invalidated") and not may_change(actor, target):
             # An app's write never changes or expires a memory it did not write, nor a
             # pinned one: its words would go into the user's memory (and every prompt,
@@ -333,7 +334,7 @@ class Extractor:
             same = self.store.find_duplicate(c.text, scope)
             if same is not None:
                 return [Change("skipped", same.id, same.text)]
-            return [self._add(c, message_id, context, actor, space=space)]
+            return [self._add(c, message_id, context, actor, space=space, learned_from=home)]
         if step.action == "skipped":
             return [Change("skipped", target.id, target.text)]
         if step.action == "updated":
@@ -356,7 +357,7 @@ class Extractor:
         self.store.invalidate(target.id, when, actor, "invalidated", message_id)
         return [
             Change("invalidated", target.id, target.text, None, self._version(target.id)),
-            self._add(c, message_id, context, actor, space=space),
+            self._add(c, message_id, context, actor, space=space, learned_from=home),
         ]
 
     def _add(
@@ -367,6 +368,7 @@ class Extractor:
         actor: str,
         proposes: int | None = None,
         space: int | None = None,
+        learned_from: int | None = None,
     ) -> Change:
         result = self.store.add(
             NewMemory(
@@ -388,6 +390,7 @@ class Extractor:
         return Change(
             "added", result.memory.id, result.memory.text, version=1,
             always=given_always(result.memory), proposes=proposes,
+            shared_from=learned_from if space is None else None,
         )  # fmt: skip
 
     def _version(self, memory_id: int) -> int:

@@ -155,6 +155,10 @@ class Change:
     always: str | None = None
     # an app's statement kept as its own memory beside one it may not change: that one
     proposes: int | None = None
+    # learned in a space's chat but kept in the shared space, as what applies
+    # everywhere (health and safety, who the person is): the space it was learned in,
+    # which the window offers to keep it in instead
+    shared_from: int | None = None
 
     def to_dict(self) -> JSONObject:
         return asdict(self)

@@ -115,14 +115,37 @@ def only(space: int | None) -> Scope:
     return SHARED if space is None else Scope(space, shared=False)
 
 
+# Facts about who the person is (their name, age, home, languages, family), which
+# apply everywhere like health and safety do: said of the person themselves, in English
+# and Chinese, as the extractor and people write them ("Lives in Hangzhou", "The user's
+# name is Wei", "我叫小林"), not of someone else ("My sister lives in Shenzhen").
+_WHO = re.compile(
+    r"^\s*(?:the user(?:'s)?\s+|user(?:'s)?\s+|i\s+|i'm\s+|i am\s+|my\s+)?"
+    r"(?:name is|is named|am named|is called|am called|goes by|go by|pronouns are"
+    r"|(?:is|am) \d{1,3}(?: years old)?\b|was born|birthday is"
+    r"|lives? in|living in|(?:is|am) from|grew up in|hometown"
+    r"|speaks?|native language|mother tongue"
+    r"|(?:is|am) (?:married|divorced|widowed|engaged)"
+    r"|ha(?:s|ve) (?:a|an|one|two|three|four|\d) (?:sons?|daughters?|kids?|children)\b)"
+    r"|^\s*(?:用户)?(?:我)?(?:叫|名字是|今年\d{1,3}岁|\d{1,3}岁|出生[于在]|生日是|住在|来自|老家"
+    r"|母语|会说|已婚|结婚了|离婚了|有[一两二三四\d]个(?:儿子|女儿|孩子))",
+    re.IGNORECASE,
+)
+
+
+def about_the_person(text: str) -> bool:
+    """Whether a fact says who the person is (name, age, home, languages, family)."""
+    return bool(_WHO.search(text))
+
+
 def learned_in(text: str, scope: Scope) -> int | None:
     """Where a fact learned in a chat of this scope goes: the chat's space, except what
-    is about the person's health and safety (an allergy told in the work chat matters at
-    the family dinner too), which goes to the shared space, unless the space is kept
-    apart (it adds nothing to the shared space)."""
+    applies everywhere: the person's health and safety (an allergy told in the work chat
+    matters at the family dinner too) and who they are (their name, home, family), which
+    go to the shared space, unless the space is kept apart (it adds nothing to it)."""
     if scope.every or scope.space is None:
         return None
-    if scope.shared and care.recognise(text):
+    if scope.shared and (care.recognise(text) or about_the_person(text)):
         return None
     return scope.space
 
