@@ -432,3 +432,51 @@ def test_imports_benchmark_checks_the_kept_branches() -> None:
     assert "export: 20 conversations, 160 kept messages" in proc.stdout
     assert "abandoned-branch messages imported: 0" in proc.stdout
     assert "sample chatgpt_conversations.json: 14 of 14 kept messages imported" in proc.stdout
+
+
+SPACES = {
+    "profiles": [
+        {
+            "id": "p1",
+            "spaces": [{"name": "Work"}, {"name": "Family"}, {"name": "Client", "apart": True}],
+            "memories": [
+                {"id": "m1", "text": "My manager Priya wants the deck by Friday", "space": "Work"},
+                {"id": "m2", "text": "My sister Priya marries in Hangzhou", "space": "Family"},
+                {"id": "m3", "text": "The client launch is on Friday", "space": "Client"},
+                {"id": "m4", "text": "I am allergic to peanuts", "space": None},
+            ],
+            "questions": [
+                {"id": "q1", "space": "Work", "text": "what does Priya want by Friday?",
+                 "expects": ["m1"], "type": "answer"},
+                {"id": "q2", "space": "Family", "text": "where does Priya marry?",
+                 "expects": ["m2"], "type": "answer"},
+                {"id": "q3", "space": "Family", "text": "a dinner without peanuts",
+                 "expects": ["m4"], "type": "shared"},
+                {"id": "q4", "space": "Client", "text": "am I allergic to peanuts?",
+                 "expects": [], "type": "unrelated", "note": "apart"},
+                {"id": "q5", "space": "Work", "text": "how tall is the Eiffel tower",
+                 "expects": [], "type": "unrelated"},
+            ],
+        }
+    ]
+}  # fmt: skip
+
+
+def test_spaces_benchmark_counts_what_crosses_between_spaces(
+    tmp_path: Path, fake_ollama: FakeOllama
+) -> None:
+    from benchmarks import spaces
+
+    data = tmp_path / "spaces.json"
+    data.write_text(json.dumps(SPACES, ensure_ascii=False), "utf-8")
+    result = spaces.main(
+        ["--data", str(data), "--ollama-host", fake_ollama.url, "--embed-model", "fake-embed",
+         "--json"]
+    )  # fmt: skip
+    assert [r["path"] for r in result["rows"]] == ["read", "search"]
+    for row in result["rows"]:
+        assert row["crossed"] == 0, row["examples"]
+        assert row["asked"] == {"shared": 1, "kept": 2, "kept_flat": 2, "empty": 1,
+                                "empty_flat": 1}  # fmt: skip
+        assert row["kept"] == 1.0 and row["kept_flat"] >= 0.5
+    assert result["rows"][0]["shared"] == 1.0  # the allergy reaches the family chat
