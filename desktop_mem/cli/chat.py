@@ -29,6 +29,11 @@ def add_parsers(sub: Subparsers, parser_class: type[argparse.ArgumentParser]) ->
     c.add_argument("message", nargs="?")
     c.add_argument("--conversation", type=int, metavar="ID", help="continue this conversation")
     c.add_argument(
+        "--space",
+        help="start the conversation in this space (its name or number): it is given that "
+        "space's memories and, unless it is kept apart, the shared ones",
+    )
+    c.add_argument(
         "--incognito", action="store_true", help="no memory read or written, nothing stored"
     )
     c.add_argument("--model", help="chat model (default: the profile's, else qwen2.5:7b)")
@@ -251,7 +256,12 @@ def chat(ctx: Context) -> int:
     notice = app.remote_notice()
     if notice:
         err.write(f"notice: {notice}\n")
-    session = app.chat(args.conversation, incognito=args.incognito)
+    if args.space is not None and args.conversation is not None:
+        raise UsageError(
+            "--space is for a new conversation: an earlier one goes on in its own space."
+        )
+    space = app.spaces.named(args.space) if args.space is not None else None
+    session = app.chat(args.conversation, incognito=args.incognito, space=space)
     try:
         if args.message is not None:
             report: dict[str, Any] = {}
