@@ -111,7 +111,7 @@ def measure(host: str, model: str, data: dict[str, Any], cache: OrderedDict) -> 
 class _Tally:
     def __init__(self) -> None:
         self.counts: dict[str, list[int]] = {
-            k: [0, 0] for k in ("shared", "kept", "kept_flat", "empty", "empty_flat")
+            k: [0, 0] for k in ("shared", "shared_flat", "kept", "kept_flat", "empty", "empty_flat")
         }
         self.crossed = 0
         self.given = 0
@@ -149,11 +149,12 @@ def _ask_all(
             if not scope.holds(space_of.get(mid)):
                 t.crossed += 1
                 t.examples.append(f"{q['id']} {q['text']!r} <- {text_of[mid]!r}")
-        _, flat_found = given(flat, path, q["text"], None)
+        flat_every, flat_found = given(flat, path, q["text"], None)
         want = {ids[e] for e in q["expects"]}
         flat_want = {flat_ids[e] for e in q["expects"]}
         if q["type"] == "shared" and space not in apart:
             t.add("shared", bool(want & set(every)))
+            t.add("shared_flat", bool(flat_want & set(flat_every)))
         elif q["type"] == "answer":
             t.add("kept", bool(want & set(found)))
             t.add("kept_flat", bool(flat_want & set(flat_found)))
@@ -184,12 +185,13 @@ def meets(row: dict[str, Any]) -> bool:
 
 
 def print_table(result: dict[str, Any]) -> None:
-    print(f"{'model':<22} {'path':<7} {'crossed':>7} {'shared':>7} {'kept':>6} {'flat':>6} "
-          f"{'empty':>6} {'flat':>6}")  # fmt: skip
+    print(f"{'model':<22} {'path':<7} {'crossed':>7} {'shared':>7} {'flat':>6} {'kept':>6} "
+          f"{'flat':>6} {'empty':>6} {'flat':>6}")  # fmt: skip
     for r in result["rows"]:
         mark = "*" if meets(r) else " "
         print(f"{r['model']:<22} {r['path']:<7} {r['crossed']:>7} {r['shared']:>7} "
-              f"{r['kept']:>6} {r['kept_flat']:>6} {r['empty']:>6} {r['empty_flat']:>6} {mark}")  # fmt: skip
+              f"{r['shared_flat']:>6} {r['kept']:>6} {r['kept_flat']:>6} {r['empty']:>6} "
+              f"{r['empty_flat']:>6} {mark}")  # fmt: skip
         for e in r["examples"]:
             print(f"    crossed: {e}")
     print(f"crossed: items given from another space, of {result['rows'][0]['given']} given; "

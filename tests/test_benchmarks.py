@@ -476,7 +476,7 @@ def test_spaces_benchmark_counts_what_crosses_between_spaces(
     assert [r["path"] for r in result["rows"]] == ["read", "search"]
     for row in result["rows"]:
         assert row["crossed"] == 0, row["examples"]
-        assert row["asked"] == {"shared": 1, "kept": 2, "kept_flat": 2, "empty": 1,
-                                "empty_flat": 1}  # fmt: skip
+        assert row["asked"] == {"shared": 1, "shared_flat": 1, "kept": 2, "kept_flat": 2,
+                                "empty": 1, "empty_flat": 1}  # fmt: skip
         assert row["kept"] == 1.0 and row["kept_flat"] >= 0.5
     assert result["rows"][0]["shared"] == 1.0  # the allergy reaches the family chat
