@@ -171,3 +171,18 @@ def test_forgetting_reaches_every_space(spaced: tuple[Profile, int, int]) -> Non
     texts = {m.text for m in found.memories}
     assert "My manager Priya wants the quarterly report by Friday" in texts
     assert "My sister Priya is getting married in Hangzhou in March" in texts
+
+
+def test_a_chats_forget_offers_its_own_spaces_first_then_the_others(
+    spaced: tuple[Profile, int, int],
+) -> None:
+    profile, work, family = spaced
+    in_family = [
+        m.text for m in forget.find(profile, "Priya", scope=profile.spaces.scope(family)).memories
+    ]
+    in_work = [
+        m.text for m in forget.find(profile, "Priya", scope=profile.spaces.scope(work)).memories
+    ]
+    assert in_family[0] == "My sister Priya is getting married in Hangzhou in March"
+    assert in_work[0] == "My manager Priya wants the quarterly report by Friday"
+    assert set(in_family) == set(in_work)  # every space's, in another order

@@ -25,9 +25,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from desktop_mem.core import textproc
 from desktop_mem.core.chat.conversations import Message
+from desktop_mem.core.db.database import id_chunks
 from desktop_mem.core.memory import care
 from desktop_mem.core.memory.records import NewMemory
-from desktop_mem.core.memory.spaces import EVERY
+from desktop_mem.core.memory.spaces import EVERY, Scope
 from desktop_mem.core.memory.store import Memory
 
 if TYPE_CHECKING:
@@ -146,9 +147,16 @@ def message_ids(profile: Stores, text: str, leave_out: Sequence[int] = ()) -> li
     return _joined(meant, words, set(leave_out))
 
 
-def find(profile: Stores, text: str, leave_out: Sequence[int] = ()) -> Found:
+def find(
+    profile: Stores, text: str, leave_out: Sequence[int] = (), scope: Scope | None = None
+) -> Found:
+    """What "forget <text>" would forget, in every space: what the chat's own spaces
+    hold first (`scope`: the spaces a chat in its space sees), then the others'."""
     mids = memory_ids(profile, text)
     msgs = message_ids(profile, text, leave_out)
+    if scope is not None and not scope.every:
+        mids = _own_first(profile, mids, scope, "memories")
+        msgs = _own_first(profile, msgs, scope, "messages")
     messages = []
     for mid in msgs[:PAGE]:
         messages.append(profile.conversations.message(mid))
@@ -161,6 +169,29 @@ def find(profile: Stores, text: str, leave_out: Sequence[int] = ()) -> Found:
         max(0, len(msgs) - PAGE),
         rests,
     )
+
+
+def _own_first(profile: Stores, ids: list[int], scope: Scope, table: str) -> list[int]:
+    """`ids` with those in the scope's spaces first, each part in its order."""
+    if not ids:
+        return ids
+    column = "space_id" if table == "memories" else "c.space_id"
+    source = (
+        "memories" if table == "memories"
+        else "messages m JOIN conversations c ON c.id = m.conversation_id"
+    )  # fmt: skip
+    key = "id" if table == "memories" else "m.id"
+    condition, params = scope.where(column)
+    own: set[int] = set()
+    for chunk, marks in id_chunks(ids):
+        own |= {
+            int(r[0])
+            for r in profile.db.query(
+                f"SELECT {key} FROM {source} WHERE {key} IN ({marks}) AND {condition}",
+                (*chunk, *params),
+            )
+        }
+    return [i for i in ids if i in own] + [i for i in ids if i not in own]
 
 
 def still_said(profile: Stores, text: str, leave_out: Sequence[int] = ()) -> tuple[int, int]:

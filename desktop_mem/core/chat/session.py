@@ -578,7 +578,9 @@ class ChatSession:
             result.warnings += added.warnings
             result.text = replies.remembered(to_you(command.text), zh)
         else:
-            found = forget.find(self.profile, command.text, [user_id] if user_id else [])
+            found = forget.find(
+                self.profile, command.text, [user_id] if user_id else [], self.scope()
+            )
             result.forget_candidates, result.forget_messages = found.memories, found.messages
             result.forget_more = (found.more_memories, found.more_messages)
             result.forget_rests = found.rests

@@ -170,6 +170,18 @@ class Pipeline:
         condition, params = scope.where(self.tier.space_column)
         return self.tier.in_space.format(where=condition), params
 
+    def searched(self, scope: Scope | None) -> int | None:
+        """How many items a search in this scope searches, when it is not every item of
+        the tier (None): the relevance rule's bar grows with the items searched (the
+        best of more chance draws reaches further), so a space is judged by its own
+        size, as a profile of that size would be."""
+        within = self.within(scope)
+        if within is None:
+            return None
+        sql, params = within
+        (n,) = self.texts.db.query(f"SELECT count(*) FROM ({sql})", params)[0]
+        return min(int(n), self.texts.index.count())
+
     def outside(self, scope: Scope | None) -> np.ndarray | None:
         """The ids of this tier's items the scope does not see (for the vector scan);
         None when it sees them all. An item whose space the condition cannot tell is
@@ -230,6 +242,7 @@ class Pipeline:
         found: Candidates,
         signals: dict[int, dict[str, Any]],
         conversation: int | None,
+        searched: int | None = None,
     ) -> Judgement:
         """The relevance rule's judgement of the candidates for this query (or part);
         each judged one gets its `relevance` (deviations above chance, keyword credit
@@ -242,7 +255,11 @@ class Pipeline:
             else None
         )
         asked = Asked.of(query.text, query.terms, level, conversation)
-        verdict = judge(self.texts.db, self.tier, self.rule, asked, found, self.texts.index.count())
+        everything = self.texts.index.count()
+        verdict = judge(
+            self.texts.db, self.tier, self.rule, asked, found,
+            everything if searched is None else searched, everything,
+        )  # fmt: skip
         for mid, z in verdict.z.items():
             if z >= signals[mid].get("relevance", -math.inf):
                 signals[mid]["relevance"] = z
@@ -260,6 +277,7 @@ class Pipeline:
         signals: dict[int, dict[str, Any]],
         answering: int | None,
         relevant_only: bool,
+        searched: int | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Which candidates are kept and which held back (let in only when another tier
         shows the question is about something known): those the rule keeps for the
@@ -269,7 +287,7 @@ class Pipeline:
         if not relevant_only and (not self.marks_listing or asked[0].vector is None):
             return np.ones(count, dtype=bool), np.zeros(count, dtype=bool)
         verdicts = [
-            self.relevant(query, found, signals, answering)
+            self.relevant(query, found, signals, answering, searched)
             for query, found in zip(asked, judged, strict=True)
         ]
         kept = verdicts[0].keep.copy()
@@ -359,7 +377,9 @@ class Pipeline:
         by_keyword = dict(keyword)
         judged = [self.measured(q, candidates, vecs, sources, by_keyword) for q in asked]
         _note_source(judged[0], vecs, signals)
-        keep, held = self.kept(asked, judged, signals, answering, relevant_only)
+        keep, held = self.kept(
+            asked, judged, signals, answering, relevant_only, self.searched(scope)
+        )
         keyword_scores = np.array([by_keyword.get(mid, 0.0) for mid in candidates])
         # each candidate as near as the nearest of the query and its parts
         scores = np.max(

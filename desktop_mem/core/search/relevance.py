@@ -355,9 +355,18 @@ def dated_within(db: Database, tier: Tier, ids: list[int], period: tuple[str, st
 
 
 def judge(
-    db: Database, tier: Tier, rule: RelevanceRule, asked: Asked, found: Candidates, collection: int
+    db: Database,
+    tier: Tier,
+    rule: RelevanceRule,
+    asked: Asked,
+    found: Candidates,
+    collection: int,
+    held_by: int | None = None,
 ) -> Judgement:
-    """Apply the rule to one tier's candidates among `collection` items. Without a
+    """Apply the rule to one tier's candidates among `collection` items searched (a
+    space's, when the search is in one); `held_by`: the items the tier holds in all,
+    among which a word counts as rare (every space's: that is where its count is
+    taken; `collection` when not given). Without a
     chance level (the model server is down, or no embedding model) what the words found
     is all there is to go on; a candidate without a vector yet is judged by its words
     too.
@@ -431,7 +440,8 @@ def judge(
     ordinary = rule.threshold(collection)
     unknown = unknown_share(db, terms, asked.names, asked.conversation)
     gate = rule.bar(collection, unknown, profile_items(db))
-    rare = _rare(db, tier, rule, terms, ids, collection, readable) if not unknown[1] else None
+    held_in = collection if held_by is None else held_by
+    rare = _rare(db, tier, rule, terms, ids, held_in, readable) if not unknown[1] else None
     if tier.names_its_subject:
         gate += rule.unsaid_penalty * unknown_share(db, terms, tables=(tier.fts,))[0]
     items = max(ordinary - rule.item_margin, best - rule.best_margin)
