@@ -100,3 +100,27 @@ def test_review_says_which_fact_replaces_which(
     ends = {m["text"]: m["valid_until"] for m in json.loads(run("memory", "list", "--json")[1])}
     assert ends["Lives in Paris"] is None and ends["Lives in Lisbon"].startswith(today)
     assert ends["Lives in Berlin"].startswith("2024-06-10")
+
+
+def test_review_says_which_space_each_fact_goes_to(run: Run) -> None:
+    code, out, _ = run("import", str(DATA / "claude_export.zip"), "--dry-run")
+    assert "1 project imported into a space each" in out
+    run("import", str(DATA / "claude_export.zip"), "--no-facts")
+    listed = json.loads(run("spaces", "list", "--json")[1])
+    assert [s["name"] for s in (listed["spaces"] if isinstance(listed, dict) else listed)][-1:] == [
+        "Allotment"
+    ]
+    code, out, _ = run("review")
+    assert code == 0
+    lines = out.splitlines()
+    grows = next(i for i, line in enumerate(lines) if "grows potatoes" in line)
+    assert lines[grows + 1].strip() == "goes to: the space Allotment"
+    nurse = next(i for i, line in enumerate(lines) if "nurse in Leeds" in line)
+    assert lines[nurse + 1].strip() == "goes to: the shared space"
+    waiting = json.loads(run("review", "list", "--json")[1])["waiting"]
+    assert {w["text"]: w["space_name"] for w in waiting}[
+        "The user grows potatoes and beans on an allotment."
+    ] == "Allotment"
+    assert run("review", "accept", "--all")[0] == 0
+    allotment = json.loads(run("memory", "list", "--space", "Allotment", "--json")[1])
+    assert "The user grows potatoes and beans on an allotment." in [m["text"] for m in allotment]

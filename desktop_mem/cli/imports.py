@@ -117,9 +117,10 @@ def found_sentence(s: Any) -> str:
         parts.append("custom instructions")
     if s.projects:
         parts.append(
-            f"{_plural(s.projects, 'project')} (instructions proposed for review, documents "
-            "kept with your conversations)"
+            f"{_plural(s.projects, 'project')} (their documents kept with their conversations)"
         )
+    if s.spaces:
+        parts.append(f"{_plural(s.spaces, 'project')} imported into a space each")
     if s.skipped:
         parts.append(
             f"{_plural(s.skipped, 'entry', 'entries')} in a form this app does not know (skipped)"
@@ -183,9 +184,18 @@ def import_file(ctx: Context) -> int:
 def review_list(ctx: Context) -> int:
     app, out = ctx.app, ctx.out
     waiting = app.imports.proposals()
+    names = {s.id: s.name for s in app.spaces.list()}
     if ctx.args.json:
         output.print_json(
-            {"waiting": [p.to_dict() for p in waiting], "to_read": app.imports.to_read()}, out
+            {
+                "waiting": [
+                    p.to_dict()
+                    | {"space_name": "shared" if p.space is None else names.get(p.space)}
+                    for p in waiting
+                ],
+                "to_read": app.imports.to_read(),
+            },
+            out,
         )
         return EXIT_OK
     columns = output.width()
@@ -196,6 +206,10 @@ def review_list(ctx: Context) -> int:
             out.write(f"{kind}:\n")
         dup = "  (already a memory)" if p.duplicate_of else ""
         out.write(f"{p.id:>5}  {output.one_line(p.text, columns - 40)}  [{p.source}]{dup}\n")
+        if names:  # where accepting it adds it, once the profile has spaces
+            where = names.get(p.space) if p.space is not None else None
+            space = f"the space {output.one_line(where, 60)}" if where else "the shared space"
+            out.write(f"{'':>5}    goes to: {space}\n")
         if p.replaces:
             line = output.one_line(p.replaces["text"], columns - 30)
             out.write(f"{'':>5}    replaces: {line} ({p.replaces['date']})\n")

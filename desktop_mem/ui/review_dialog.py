@@ -1,6 +1,7 @@
 """The review of facts found in imported history: the list grows as the chat model finds
 them (a live count, the reading's progress, Stop), grouped by kind, each ticked one
-accepted or rejected, one edited in a roomy editor before it is accepted; Reject all
+accepted or rejected (each saying the space accepting it adds it to, once the profile
+has spaces), one edited in a roomy editor before it is accepted; Reject all
 asks first, and a rejection can be undone. Those the profile already holds are marked
 and left unticked. While it is open the list follows what the import announces
 (ProposalsChanged), whoever decided: never a refresh by hand after an action."""
@@ -140,6 +141,7 @@ class ReviewDialog(QDialog):
         close.rejected.connect(self.reject)
         layout.addWidget(close)
         self.proposals: list[Proposal] = []
+        self.space_names: dict[int, str] = {}  # the profile's spaces, by id
         self.read_total = 0
         self.read_done = 0
         self.last_reject: RejectCommand | None = None
@@ -168,6 +170,7 @@ class ReviewDialog(QDialog):
         current_id = current.data(ID_ROLE) if current is not None else None
         scrolled = self.items.verticalScrollBar().value()
         self.proposals = self.app.imports.proposals()
+        self.space_names = {sp.id: sp.name for sp in self.app.spaces.list()}
         self.items.clear()
         kind = None
         for p in self.proposals:
@@ -198,6 +201,13 @@ class ReviewDialog(QDialog):
         text = f"{p.text}    ({self.controller.source_text(p.origin, p.said_at)})"
         if p.duplicate_of:
             text += "  " + self.tr("already a memory")
+        if self.space_names:  # where accepting it adds it, once the profile has spaces
+            name = self.space_names.get(p.space) if p.space is not None else None
+            text += "  " + (
+                self.tr("for the space %1").replace("%1", name)
+                if name is not None
+                else self.tr("for the shared space")
+            )
         if p.replaces:
             text += "  " + self.tr("replaces: %1 (%2)").replace("%1", p.replaces["text"]).replace(
                 "%2", p.replaces["date"]

@@ -290,52 +290,52 @@
 <context>
     <name>ReviewDialog</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="219" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="229" />
         <source>%n fact(s) about you found so far in your %1 history.</source>
         <translation><numerusform>%n fact about you found so far in your %1 history.</numerusform><numerusform>%n facts about you found so far in your %1 history.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="221" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="231" />
         <source>%n fact(s) about you found so far in your imported history.</source>
         <translation><numerusform>%n fact about you found so far in your imported history.</numerusform><numerusform>%n facts about you found so far in your imported history.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="225" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="235" />
         <source>%n fact(s) about you found in your %1 history.</source>
         <translation><numerusform>%n fact about you found in your %1 history.</numerusform><numerusform>%n facts about you found in your %1 history.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="227" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="237" />
         <source>%n fact(s) about you found in your imported history.</source>
         <translation><numerusform>%n fact about you found in your imported history.</numerusform><numerusform>%n facts about you found in your imported history.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="247" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="257" />
         <source>Read %1 of %n message(s).</source>
         <translation><numerusform>Read %1 of %n message.</numerusform><numerusform>Read %1 of %n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="255" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="265" />
         <source>%n of your imported message(s) not yet read for facts.</source>
         <translation><numerusform>%n of your imported messages not yet read for facts.</numerusform><numerusform>%n of your imported messages not yet read for facts.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="307" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="317" />
         <source>Accepted: %n new memory(s).</source>
         <translation><numerusform>Accepted: %n new memory.</numerusform><numerusform>Accepted: %n new memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="323" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="333" />
         <source>Reject all %n fact(s) found in your imported history?</source>
         <translation><numerusform>Reject the %n fact found in your imported history?</numerusform><numerusform>Reject all %n facts found in your imported history?</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="348" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="358" />
         <source>Rejected %n fact(s).</source>
         <translation><numerusform>Rejected %n fact.</numerusform><numerusform>Rejected %n facts.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="358" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="368" />
         <source>%n fact(s) wait for review again.</source>
         <translation><numerusform>%n fact waits for review again.</numerusform><numerusform>%n facts wait for review again.</numerusform></translation>
     </message>

@@ -1047,17 +1047,17 @@
 <context>
     <name>EditFactDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="56" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="57" />
         <source>Edit and accept</source>
         <translation>编辑后接受</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="58" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="59" />
         <source>The memory, as it should be kept:</source>
         <translation>这条记忆要保存成的样子：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="66" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="67" />
         <source>Accept</source>
         <translation>接受</translation>
     </message>
@@ -2662,153 +2662,163 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>ReviewDialog</name>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="88" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="89" />
         <source>Review imported memories</source>
         <translation>审阅导入的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="103" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="104" />
         <source>Find facts in my messages</source>
         <translation>从我的消息中找出事实</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="105" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="106" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="123" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="124" />
         <source>Accept ticked</source>
         <translation>接受勾选的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="124" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="125" />
         <source>Edit and accept…</source>
         <translation>编辑后接受…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="125" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="126" />
         <source>Reject ticked</source>
         <translation>拒绝勾选的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="126" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="127" />
         <source>Accept all</source>
         <translation>全部接受</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="127" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="128" />
         <source>Reject all…</source>
         <translation>全部拒绝…</translation>
     </message>
+    <message>
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="207" />
+        <source>for the space %1</source>
+        <translation>归入空间“%1”</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="209" />
+        <source>for the shared space</source>
+        <translation>归入共享空间</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="219" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="229" />
         <source>%n fact(s) about you found so far in your %1 history.</source>
         <translation><numerusform>到目前为止，在你的 %1 历史中发现了 %n 条关于你的事实。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="221" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="231" />
         <source>%n fact(s) about you found so far in your imported history.</source>
         <translation><numerusform>到目前为止，在你导入的历史中发现了 %n 条关于你的事实。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="231" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="241" />
         <source>Reading your imported messages for facts about you: each appears here as it is found.</source>
         <translation>正在从你导入的消息中找出关于你的事实：每发现一条就会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="238" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="248" />
         <source>%1 %2</source>
         <translation>%1%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="247" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="257" />
         <source>Read %1 of %n message(s).</source>
         <translation><numerusform>已读取 %n 条消息中的 %1 条。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="249" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="259" />
         <source>Reading…</source>
         <translation>正在读取…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="322" />
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="329" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="332" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="339" />
         <source>Reject all</source>
         <translation>全部拒绝</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="348" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="358" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="358" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="368" />
         <source>%n fact(s) wait for review again.</source>
         <translation><numerusform>%n 条事实重新等待审阅。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="200" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="203" />
         <source>already a memory</source>
         <translation>已有这条记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="202" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="212" />
         <source>replaces: %1 (%2)</source>
         <translation>取代：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="206" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="216" />
         <source>replaced by: %1 (%2), kept as past</source>
         <translation>已被取代：%1（%2），作为过去的记忆保留</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="225" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="235" />
         <source>%n fact(s) about you found in your %1 history.</source>
         <translation><numerusform>在你的 %1 历史中发现了 %n 条关于你的事实。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="227" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="237" />
         <source>%n fact(s) about you found in your imported history.</source>
         <translation><numerusform>在你导入的历史中发现了 %n 条关于你的事实。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="240" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="250" />
         <source>None is used until you accept it.</source>
         <translation>你接受之前，一条都不会被使用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="235" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="245" />
         <source>No facts wait for review.</source>
         <translation>没有等待审阅的事实。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="255" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="265" />
         <source>%n of your imported message(s) not yet read for facts.</source>
         <translation><numerusform>你导入的消息中还有 %n 条尚未读取。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="307" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="317" />
         <source>Accepted: %n new memory(s).</source>
         <translation><numerusform>已接受：%n 条新记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="323" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="333" />
         <source>Reject all %n fact(s) found in your imported history?</source>
         <translation><numerusform>要拒绝在你导入的历史中发现的全部 %n 条事实吗？</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="327" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="337" />
         <source>They will not be proposed again. You can undo this while this window is open.</source>
         <translation>它们不会再被提出。在此窗口关闭之前，你可以撤销。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="348" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="358" />
         <source>Rejected %n fact(s).</source>
         <translation><numerusform>已拒绝 %n 条事实。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/review_dialog.py" line="286" />
+        <location filename="../../desktop_mem/ui/review_dialog.py" line="296" />
         <source>The model server stopped answering, so reading paused; nothing was lost. Try again once it answers.</source>
         <translation>模型服务器停止了响应，读取已暂停；没有丢失任何内容。等它恢复后再试。</translation>
     </message>

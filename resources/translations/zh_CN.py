@@ -22,6 +22,8 @@ ZH: dict[str, str | list[str]] = {
     "%1 cannot read one of your files: a fresh copy goes out at the next sync": "%1 无法读取你的一个文件：下次同步时会发出一份新的副本",
     "cannot read one of your files: a fresh copy goes out at the next sync": "无法读取你的一个文件：下次同步时会发出一份新的副本",
     ", ": "、",
+    "for the space %1": "归入空间“%1”",
+    "for the shared space": "归入共享空间",
     "given in every chat": "改为每次对话都提供",
     "given only when found": "改为仅在相关时提供",
     "In every chat": "每次对话都提供",

@@ -8,6 +8,7 @@ import io
 import json
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -82,16 +83,26 @@ def test_claude_keeps_the_newest_branch_with_its_text_blocks(name: str) -> None:
     assert convs["学中文"].messages[0].created_at == "2024-08-08T08:00:00+00:00"
 
 
-def test_claude_zip_offers_its_memories_and_its_projects_instructions() -> None:
+ALLOTMENT = "9a9a9a9a-0001-4000-8000-000000000001"
+
+
+def test_claude_zip_offers_its_memories_and_its_projects() -> None:
     export = open_export(DATA / "claude_export.zip")
     assert export.projects == 1
-    assert [m.text for m in export.memories] == [
-        "The user is a nurse in Leeds who works night shifts.",
-        "The user commutes 12 km by bike.",
-        "The user prefers brief answers in British English.",
-        "The user grows potatoes and beans on an allotment.",
-        "In my Claude project \u201cAllotment\u201d: I have a 10 by 5 metre allotment plot in Leeds.",
+    # what Claude remembered of a project is for that project's space
+    assert [(m.text, m.space) for m in export.memories] == [
+        ("The user is a nurse in Leeds who works night shifts.", None),
+        ("The user commutes 12 km by bike.", None),
+        ("The user prefers brief answers in British English.", None),
+        ("The user grows potatoes and beans on an allotment.", ALLOTMENT),
     ]
+    # the project's instructions are its space's, not a memory
+    allotment = export.spaces[ALLOTMENT]
+    assert (allotment.origin, allotment.name, allotment.instruction) == (
+        "claude",
+        "Allotment",
+        "I have a 10 by 5 metre allotment plot in Leeds.",
+    )
 
 
 def test_memory_lists() -> None:
@@ -170,25 +181,17 @@ def test_an_unknown_newer_version_imports_what_it_recognises(tmp_path: Path) -> 
 
 def test_claude_projects_bring_their_instructions_and_documents() -> None:
     export = open_export(DATA / "claude_projects.json")
-    assert (export.kind, export.projects, export.project_instructions) == ("claude", 3, 2)
+    assert (export.kind, export.projects, export.memories) == ("claude", 3, [])
     # Claude's own starter project ("How to use Claude") is not the user's: left out
-    assert [(m.text, m.kind, m.created_at) for m in export.memories] == [
-        (
-            "In my Claude project \u201cAllotment\u201d: I have a 10 by 5 metre allotment plot "
-            "in Leeds.",
-            "note",
-            "2024-02-02T10:00:00+00:00",
-        ),
-        (
-            # said in the instructions' language
-            "在我的 Claude 项目\u201c学中文\u201d中：请用简体中文回答,句子要短。我是初学者,每个新词请加拼音。",
-            "note",
-            "2024-08-01T12:00:00+00:00",
-        ),
+    assert [(s.name, s.instruction) for s in export.spaces.values()] == [
+        ("Allotment", "I have a 10 by 5 metre allotment plot in Leeds."),
+        ("York half marathon", ""),
+        ("学中文", "请用简体中文回答,句子要短。我是初学者,每个新词请加拼音。"),
     ]
     projects = {c.title: c for c in export.conversations()}
     assert list(projects) == ["Allotment", "York half marathon", "学中文"]
     assert all(c.project and c.key.startswith("project:") for c in projects.values())
+    assert [c.space for c in projects.values()] == list(export.spaces)
     allotment = [m.text for m in projects["Allotment"].messages]
     assert allotment == [
         "Claude project \u201cAllotment\u201d\n\nPlanning the vegetable plot\n\n"
@@ -201,3 +204,54 @@ def test_claude_projects_bring_their_instructions_and_documents() -> None:
     assert len(run) == 1 and "Race day: 13 October" in run[0].text
     assert run[0].created_at == "2024-05-03T18:05:00+00:00"
     assert [m.role for m in projects["学中文"].messages] == ["user"]
+
+
+def _chatgpt_in(project: str | None, field: str = "conversation_template_id") -> dict[str, Any]:
+    conv = json.loads((DATA / "chatgpt_conversations.json").read_text())[0]
+    conv[field] = project
+    return conv
+
+
+def test_a_chatgpt_conversation_says_its_project_by_its_id(tmp_path: Path) -> None:
+    convs = [
+        _chatgpt_in("g-p-67a1b2c3d4e5f60718293a4b5c6d7e8f"),
+        _chatgpt_in("g-p-0123", "gizmo_id") | {"id": "two", "conversation_id": "two"},
+        _chatgpt_in("g-abc") | {"id": "three", "conversation_id": "three"},  # a custom GPT
+        _chatgpt_in("g-p-") | {"id": "four", "conversation_id": "four"},  # no id after it
+    ]
+    path = tmp_path / "conversations.json"
+    path.write_text(json.dumps(convs))
+    export = open_export(path)
+    assert [c.space for c in export.conversations()] == [
+        "g-p-67a1b2c3d4e5f60718293a4b5c6d7e8f", "g-p-0123", None, None,
+    ]  # fmt: skip
+    # the export names no project: its space is numbered when it is made
+    assert [(s.origin, s.name) for s in export.spaces.values()] == [
+        ("chatgpt", None), ("chatgpt", None),
+    ]  # fmt: skip
+
+
+def test_a_claude_conversation_that_says_its_project(tmp_path: Path) -> None:
+    convs = json.loads((DATA / "claude_conversations.json").read_text())
+    convs[0]["project_uuid"] = ALLOTMENT
+    convs[1]["project"] = {"uuid": "elsewhere", "name": "Garden shed"}
+    path = tmp_path / "claude.zip"
+    projects = json.loads((DATA / "claude_projects.json").read_text())
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("conversations.json", json.dumps(convs))
+        # newer exports: a project a file, in projects/
+        for p in projects:
+            z.writestr(f"projects/{p['uuid']}.json", json.dumps(p))
+    export = open_export(path)
+    assert export.unknown_files == []
+    spaces = [c.space for c in export.conversations() if not c.project]
+    assert spaces[:3] == [ALLOTMENT, "elsewhere", None]
+    assert {s.key: s.name for s in export.spaces.values()} == {
+        ALLOTMENT: "Allotment", "elsewhere": "Garden shed",
+        "9a9a9a9a-0002-4000-8000-000000000002": "York half marathon",
+        "9a9a9a9a-0003-4000-8000-000000000003": "学中文",
+    }  # fmt: skip
+    assert export.projects == 3
+    unpacked = tmp_path / "unpacked"
+    zipfile.ZipFile(path).extractall(unpacked)
+    assert open_export(unpacked).projects == 3

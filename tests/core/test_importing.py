@@ -187,7 +187,8 @@ def test_memory_lists_are_proposed_once(app: Service) -> None:
     mem0, _ = app.imports.run(DATA / "mem0_export.json")
     assert mem0.proposed == 2
     claude, _ = app.imports.run(DATA / "claude_export.zip")
-    assert claude.proposed == 4 + 1 and claude.conversations == 3  # + a project's instructions
+    # the project's instructions are its space's instruction, not a memory
+    assert claude.proposed == 4 and claude.conversations == 3 and claude.spaces == 1
     app.imports.reject()
     assert app.imports.proposals() == [] and app.counts()["memories"] == 1
 
@@ -433,30 +434,41 @@ def test_accepting_all_at_once_lets_the_date_decide(
     assert every["Lives in Berlin"].valid_until.startswith("2024-06-10")
 
 
-def test_claude_projects_are_proposed_and_their_documents_recalled(
+def test_claude_projects_become_spaces_with_their_documents_recalled_there(
     app: Service, fake_ollama: FakeOllama
 ) -> None:
     found = app.imports.survey(DATA / "claude_projects.json")
     assert (found.kind, found.projects, found.memories, found.conversations) == ("claude", 3, 0, 0)
+    assert found.spaces == 3 and app.spaces.list() == []
     done, _ = app.imports.run(DATA / "claude_projects.json")
-    assert (done.projects, done.proposed, done.conversations, done.to_read) == (3, 2, 0, 0)
-    waiting = app.imports.proposals()
-    assert [(p.kind, p.source) for p in waiting] == [
-        ("note", "from Claude, 2024-02-02"),
-        ("note", "from Claude, 2024-08-01"),
+    assert (done.projects, done.spaces, done.proposed, done.conversations) == (3, 3, 0, 0)
+    spaces = {s.name: s for s in app.spaces.list()}
+    assert [(n, s.instruction, s.apart) for n, s in spaces.items()] == [
+        ("Allotment", "I have a 10 by 5 metre allotment plot in Leeds.", False),
+        ("York half marathon", "", False),
+        ("学中文", "请用简体中文回答,句子要短。我是初学者,每个新词请加拼音。", False),
     ]
-    assert app.counts()["memories"] == 0  # proposed, not imposed
+    assert app.counts()["memories"] == 0 and app.imports.proposals() == []
     run = {c.title: c for c in app.conversations.list()}["York half marathon"]
     assert run.source == "from Claude, 2024-05-03"
-    hits, _ = app.conversations.search("race day university start", relevant_only=False)
+    assert run.space == spaces["York half marathon"].id
+    assert app.conversations.search("race day university start", relevant_only=False)[0] == []
+    hits, _ = app.conversations.store.search(
+        "race day university start", relevant_only=False, scope=app.spaces.scope(run.space)
+    )
     assert hits and hits[0].message.conversation_id == run.id
-    chat = app.chat()
+    chat = app.chat(space=spaces["York half marathon"].id)
     chat.send("When is race day for my half marathon?")
     assert "13 October" in fake_ollama.last_prompt()
     chat.close()
+    chat = app.chat()  # the shared space is not given a project's documents
+    chat.send("When is race day for my half marathon?")
+    assert "13 October" not in fake_ollama.last_prompt()
+    chat.close()
     again, _ = app.imports.run(DATA / "claude_projects.json")
     assert (again.projects, again.proposed, again.already) == (0, 0, 0)
-    assert len(app.conversations.list()) == 3 + 1  # and the chat just had
+    assert len(app.spaces.list()) == 3
+    assert len(app.conversations.list()) == 3 + 2  # and the chats just had
 
 
 def test_saved_memories_are_weighed_against_the_profile_by_date(

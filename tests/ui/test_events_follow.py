@@ -149,7 +149,11 @@ def test_the_review_follows_the_facts_proposed(
     window.imports.show_review()
     review = window.imports.review
     assert review is not None
-    qtbot.waitUntil(lambda: len(review.proposals) == 5, timeout=10000)
+    qtbot.waitUntil(lambda: len(review.proposals) == 4, timeout=10000)
+    # each says where accepting it adds it: the project's space, or the shared one
+    lines = [review.items.item(i).text() for i in range(review.items.count())]
+    assert any("grows potatoes" in t and t.endswith("for the space Allotment") for t in lines)
+    assert any("nurse in Leeds" in t and t.endswith("for the shared space") for t in lines)
     calls = review_calls
     calls.reset()  # read as it was shown
 
@@ -159,13 +163,13 @@ def test_the_review_follows_the_facts_proposed(
         calls.reset()
 
     review.decide(True, [review.proposals[0].id])
-    then(lambda: len(review.proposals) == 4)
+    then(lambda: len(review.proposals) == 3)
     assert app.counts()["memories"] == 1
     qtbot.waitUntil(lambda: window.browser.model.rowCount() == 1, timeout=10000)
     review.decide(False, [review.proposals[0].id])
-    then(lambda: len(review.proposals) == 3 and review.undo_line.isVisible())
+    then(lambda: len(review.proposals) == 2 and review.undo_line.isVisible())
     review.undo()
-    then(lambda: len(review.proposals) == 4)
+    then(lambda: len(review.proposals) == 3)
     app.imports.reject()  # decided elsewhere (the command line's code): shown alike
     then(lambda: review.proposals == [] and not review.accept_all.isEnabled())
     review.close()

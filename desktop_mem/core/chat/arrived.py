@@ -238,13 +238,15 @@ class ArrivedConversations:
     def add_imported(
         self, conn: Connection, c: ArrivedConversation, messages: Sequence[ImportedMessage]
     ) -> tuple[int, list[int]]:
-        """Write a conversation read from an export, its messages each after the one
-        before; its id and its messages' ids (their vectors come after: `index_vectors`)."""
+        """Write a conversation read from an export, in its space (a project's), its
+        messages each after the one before; its id and its messages' ids (their vectors
+        come after: `index_vectors`)."""
         cur = conn.execute(
             "INSERT INTO conversations(title, model, created_at, updated_at, "
-            "title_source, origin, origin_key) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (c.title, c.model, c.created_at, c.updated_at, c.title_source, c.origin, c.origin_key),
-        )
+            "title_source, origin, origin_key, space_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (c.title, c.model, c.created_at, c.updated_at, c.title_source, c.origin, c.origin_key,
+             c.space),
+        )  # fmt: skip
         cid = int(cur.lastrowid)
         ids: list[int] = []
         follows: int | None = None

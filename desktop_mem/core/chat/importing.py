@@ -15,6 +15,19 @@ A fact found is weighed, as the chat weighs a learned one (Extractor.decide), ag
 the memories and the other facts waiting for review: one that says something else
 about the same thing ("lives in Lisbon" against "lives in Berlin") is proposed with
 that conflict, and accepting it lets the date decide (see core/chat/proposals.py).
+
+Projects land in spaces (core/memory/spaces.py). A ChatGPT or Claude project is
+imported into a space of its own (SpaceStore.for_import: named as it was, made once,
+found again by the project's id), with its conversations (and a Claude project's
+documents, as the conversation named after it); what is found in them, and what the
+assistant remembered of the project, is proposed for that space, except what applies
+everywhere (health and safety, who the person is: `learned_in`), proposed for the shared
+space unless the space is kept apart. A conversation that names a project the export
+holds nothing else of goes to a space of its own all the same (named by what is known,
+or numbered): it was kept apart there, and the shared space would mix it into every
+chat; the person can rename that space, or take it out moving what it holds to the
+shared space. At most MAX_SPACES projects of one import get a space (an export naming
+thousands is not a person's projects): the rest are imported into the shared space.
 """
 
 from __future__ import annotations
@@ -42,18 +55,22 @@ from desktop_mem.core.chat.records import origin_label
 from desktop_mem.core.errors import InvalidInput, InvalidModelAnswer, ModelServerError
 from desktop_mem.core.jsontypes import JSONObject
 from desktop_mem.core.memory.records import now_iso, parse_when
+from desktop_mem.core.memory.spaces import EVERY, SpaceStore, learned_in
 
 if TYPE_CHECKING:
     from desktop_mem.core.chat.conversations import ConversationStore
     from desktop_mem.core.chat.extract import Candidate, Extractor
     from desktop_mem.core.chat.learning import Learner
     from desktop_mem.core.chat.proposals import ProposalStore
+    from desktop_mem.core.db.connection import Connection
     from desktop_mem.core.db.database import Database
+    from desktop_mem.core.memory.spaces import Scope
 
 log = logging.getLogger("desktop_mem.importing")
 
 TO_PROPOSE = "import"  # learn_state of an imported user message not yet read for facts
 BATCH = 50  # conversations per transaction
+MAX_SPACES = 100  # projects of one import that get a space of their own
 
 
 @dataclass
@@ -70,6 +87,7 @@ class Survey:
     about: int = 0  # facts in what the person told the assistant about themselves
     instructions: str | None = None  # how they asked it to answer
     projects: int = 0
+    spaces: int = 0  # projects imported into a space each (made, or found again)
     skipped: int = 0  # not recognisable (a newer format?)
     first: str | None = None
     last: str | None = None
@@ -93,6 +111,7 @@ class Imported:
     skipped: int = 0
     older: int = 0  # left out by `since`
     projects: int = 0  # Claude projects stored (with their documents' text)
+    spaces: int = 0  # spaces the import put something in (made, or found again)
     proposed: int = 0  # memories from a memories file, waiting for review
     to_read: int = 0  # user messages waiting to be read for facts
     conversation_ids: list[int] = field(default_factory=list)
@@ -122,10 +141,13 @@ class Importer:
         db: Database,
         conversations: ConversationStore,
         proposals: ProposalStore,
+        spaces: SpaceStore | None = None,
     ) -> None:
         self.db = db
         self.conversations = conversations
         self.proposals = proposals  # where what is found waits for review
+        self.spaces = spaces or SpaceStore(db, proposals.events)  # a project's space
+        self._placed: dict[str, int | None] = {}  # this import's projects: their spaces
         self._reading = threading.Lock()  # one pass reads at a time: none reads twice
 
     # -- looking before writing ------------------------------------------------------------
@@ -135,9 +157,7 @@ class Importer:
         anything is written: ImportRejected); writes nothing."""
         export = open_export(path)
         fingerprint = export.fingerprint()
-        out = Survey(
-            export.kind, export.label, memories=len(export.memories) - export.project_instructions
-        )
+        out = Survey(export.kind, export.label, memories=len(export.memories))
         out.projects = export.projects
         for conv in export.conversations():
             if conv.project:  # counted by the export; its messages are documents
@@ -159,6 +179,7 @@ class Importer:
         out.skipped = export.skipped
         out.instructions = export.instructions
         out.about = len(export.about)
+        out.spaces = min(len(export.spaces), MAX_SPACES)
         out.fingerprint = fingerprint
         return out
 
@@ -206,6 +227,7 @@ class Importer:
             for _ in export.conversations():
                 pass
         out = Imported(export.label)
+        self._placed = {}
         out.proposed = self.propose_memories(export)
         batch: list[ForeignConversation] = []
         for seen, conv in enumerate(export.conversations(), 1):
@@ -216,7 +238,7 @@ class Importer:
             else:
                 batch.append(conv)
             if len(batch) >= BATCH:
-                self._store(batch, propose, out, facts_since)
+                self._store(batch, propose, out, facts_since, export)
                 batch = []
             if progress:
                 progress(seen, max(total or 0, seen))
@@ -224,10 +246,11 @@ class Importer:
                 out.stopped = True
                 break
         if batch:
-            self._store(batch, propose, out, facts_since)
+            self._store(batch, propose, out, facts_since, export)
         if export.about:  # known once the conversations are read
             out.proposed += self.propose_memories(export, export.about)
         out.skipped = export.skipped
+        out.spaces = sum(1 for s in self._placed.values() if s is not None)
         out.to_read = self.to_read()
         return out
 
@@ -237,12 +260,14 @@ class Importer:
         propose: bool,
         out: Imported,
         facts_since: str | None = None,
+        export: Export | None = None,
     ) -> None:
         with self.db.transaction() as conn:
             for conv in batch:
                 if self._known(conv):
                     out.already += 0 if conv.project else 1
                     continue
+                space = self._space(conn, export, conv.space)
                 created = _stamp(conv.created_at) or _stamp(conv.messages[0].created_at)
                 created = created or now_iso()
                 updated = _stamp(conv.messages[-1].created_at) or _stamp(conv.updated_at)
@@ -271,6 +296,7 @@ class Importer:
                         updated or created,
                         conv.origin,
                         conv.key,
+                        space,
                     ),  # fmt: skip
                     messages,
                 )
@@ -282,33 +308,59 @@ class Importer:
                     out.messages += len(conv.messages)
                 out.conversation_ids.append(cid)
 
+    def _space(self, conn: Connection, export: Export | None, key: str | None) -> int | None:
+        """The space a project of the export is imported into (None: not in a project,
+        or past MAX_SPACES: the shared space); made the first time, inside the caller's
+        transaction."""
+        if key is None or export is None:
+            return None
+        if key not in self._placed:
+            project = export.spaces.get(key)
+            if project is None or len(self._placed) >= MAX_SPACES:
+                self._placed[key] = None
+            else:
+                self._placed[key] = self.spaces.for_import(
+                    conn, project.origin, project.key, project.name, project.instruction,
+                    numbered=f"{export.label} project",
+                    others={s for s in self._placed.values() if s is not None},
+                )  # fmt: skip
+        return self._placed[key]
+
     def propose_memories(
         self, export: Export, about: builtins.list[ForeignMemory] | None = None
     ) -> int:
         """Propose a memories file's memories (each once; those the profile holds are
-        marked as duplicates), or the facts of `about`."""
+        marked as duplicates), or the facts of `about`; a project's memories for its
+        space (except what applies everywhere: `learned_in`)."""
         added = 0
-        with self.db.transaction():  # announced once, after the commit
+        with self.db.transaction() as conn:  # announced once, after the commit
             for m in export.memories if about is None else about:
+                space = self._space(conn, export, m.space)
                 added += self.proposals.add(
                     export.kind, m.text, m.kind, said_at=_stamp(m.created_at), importance=0.6,
-                    weigh=True,
+                    weigh=True, space=learned_in(m.text, self.proposals.scope(space)),
                 )  # fmt: skip
         return added
 
     # -- facts that say something else about the same thing ---------------------------------
 
     def _relate(
-        self, extractor: Extractor, c: Candidate, when: datetime, besides: int | None = None
+        self,
+        extractor: Extractor,
+        c: Candidate,
+        when: datetime,
+        besides: int | None = None,
+        scope: Scope = EVERY,
     ) -> tuple[str, int | None, int | None]:
-        """How a fact found relates to what is held and waiting, by the chat's own
-        consolidation: ("new"|"same"|"conflict", memory id, proposal id). Raises
-        ModelServerError when the server fails (InvalidModelAnswer: no conflict known)."""
+        """How a fact found relates to what is held and waiting where it would go (the
+        scope of its space), by the chat's own consolidation: ("new"|"same"|"conflict",
+        memory id, proposal id). Raises ModelServerError when the server fails
+        (InvalidModelAnswer: no conflict known)."""
         from desktop_mem.core.chat.extract import RELATED_SIMILARITY
 
-        others = self.proposals.alike(c.text, RELATED_SIMILARITY, besides)
+        others = self.proposals.alike(c.text, RELATED_SIMILARITY, besides, scope)
         try:
-            step = extractor.decide(c, when, others=others)
+            step = extractor.decide(c, when, others=others, scope=scope)
         except InvalidModelAnswer:
             log.warning("no decision on an imported fact: proposed without a conflict")
             return "new", None, None
@@ -348,7 +400,9 @@ class Importer:
                 c = Candidate.model_validate(
                     {"text": p.text[:500], "kind": p.kind, "importance": p.importance}
                 )
-                how, memory_id, proposal_id = self._relate(extractor, c, p.when, p.id)
+                how, memory_id, proposal_id = self._relate(
+                    extractor, c, p.when, p.id, self.proposals.scope(p.space)
+                )
             except ModelServerError as exc:
                 return done, exc.reason
             except ValueError:  # not a statement the extraction would give: left as it is
@@ -414,9 +468,14 @@ class Importer:
                     out.failed = exc.reason
                     break
                 said = exchange.when.astimezone(UTC).isoformat(timespec="seconds")
+                chat_scope = learner.scope_of(user_id)  # its conversation's space
                 for c in candidates:
+                    space = learned_in(c.text, chat_scope)
+                    scope = self.proposals.scope(space)
                     try:  # weighed against those just proposed too: one at a time
-                        how, memory_id, proposal_id = self._relate(extractor, c, exchange.when)
+                        how, memory_id, proposal_id = self._relate(
+                            extractor, c, exchange.when, scope=scope
+                        )
                     except ModelServerError as exc:
                         out.failed = exc.reason
                         break
@@ -427,6 +486,7 @@ class Importer:
                         c.valid_until, said, user_id,
                         duplicate_of=memory_id if how == "same" else None,
                         conflicts=(memory_id, proposal_id) if how == "conflict" else (None, None),
+                        space=space,
                     )  # fmt: skip
                 if out.failed:
                     break

@@ -34,6 +34,7 @@ from desktop_mem.core.errors import InvalidInput, ModelServerError, NotFound
 from desktop_mem.core.events import Events, ProposalsChanged
 from desktop_mem.core.jsontypes import JSONObject
 from desktop_mem.core.memory.records import KINDS, NewMemory, now_iso
+from desktop_mem.core.memory.spaces import EVERY, SHARED, Scope
 from desktop_mem.core.models.embed import content_hash
 
 if TYPE_CHECKING:
@@ -66,6 +67,9 @@ class Proposal:
     conflicts_memory: int | None = None
     conflicts_proposal: int | None = None
     created_at: str = ""
+    # the space accepting it adds the memory to (None: the shared space): the space of
+    # the history it was found in, except what applies everywhere (core/memory/spaces.py)
+    space: int | None = None
     # what accepting it changes, by date ({"text", "date"}): the older statement it
     # replaces, or the newer one that replaces it (it is then stored as ended)
     replaces: dict[str, str] | None = None
@@ -95,7 +99,7 @@ class Proposal:
 
 _PROPOSAL = (
     "id, origin, text, kind, importance, valid_from, valid_until, said_at, message_id, "
-    "duplicate_of, state, conflicts_memory, conflicts_proposal, created_at"
+    "duplicate_of, state, conflicts_memory, conflicts_proposal, created_at, space_id"
 )
 
 
@@ -132,32 +136,43 @@ class ProposalStore:
         duplicate_of: int | None = None,
         conflicts: tuple[int | None, int | None] = (None, None),
         weigh: bool = False,
+        space: int | None = None,
     ) -> int:
         """Propose a fact (once: one proposed before, decided or not, is not again); a
-        memory the profile holds with the same text makes it a duplicate of that one.
-        `conflicts`: the memory and the proposal it says something else than; `weigh`:
-        to be weighed against the rest by the next pass (a memories file's). Returns
-        how many were added (0 or 1); announced after the commit."""
+        memory with the same text where accepting it would add it (`space`, None: the
+        shared space; and the shared space's, when that space sees it) makes it a
+        duplicate of that one. `conflicts`: the memory and the proposal it says
+        something else than; `weigh`: to be weighed against the rest by the next pass (a
+        memories file's). Returns how many were added (0 or 1); announced after the
+        commit."""
         text = textproc.normalize(text).strip()
         if len(text) < 2:
             return 0
         h = _hash(text)
         if self.db.query("SELECT 1 FROM proposals WHERE content_hash = ?", (h,)):
             return 0
-        same = self.memories.find_duplicate(text)
+        same = self.memories.find_duplicate(text, self.scope(space))
         dup = same.id if same else duplicate_of
         with self.db.transaction() as conn:
             conn.execute(
                 "INSERT INTO proposals(origin, text, content_hash, kind, importance, "
                 "valid_from, valid_until, said_at, message_id, duplicate_of, created_at, "
-                "conflicts_memory, conflicts_proposal, weigh) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "conflicts_memory, conflicts_proposal, weigh, space_id) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (origin, text, h, kind if kind in KINDS else "fact", importance, valid_from,
                  valid_until, said_at, message_id, dup, now_iso(),
-                 *((None, None) if dup else conflicts), int(weigh and not dup)),
+                 *((None, None) if dup else conflicts), int(weigh and not dup), space),
             )  # fmt: skip
             self.db.after_commit(self._changed)
         return 1
+
+    def scope(self, space: int | None) -> Scope:
+        """What a memory added to `space` is weighed against: that space's and, unless
+        it is kept apart, the shared space's (a space gone meanwhile: the shared)."""
+        if space is None:
+            return SHARED
+        rows = self.db.query("SELECT apart FROM spaces WHERE id = ?", (space,))
+        return Scope(space, shared=not rows[0][0]) if rows else SHARED
 
     def to_weigh(self) -> int:
         """Saved memories from a memories file not yet weighed against the rest."""
@@ -192,12 +207,13 @@ class ProposalStore:
                 self.db.after_commit(self._changed)
 
     def alike(
-        self, text: str, floor: float, besides: int | None = None
+        self, text: str, floor: float, besides: int | None = None, scope: Scope = EVERY
     ) -> builtins.list[tuple[Proposal, float]]:
         """The waiting proposals nearest in meaning to `text` (cosine >= floor), best
-        first; none when there is no embedding model or its server is away."""
+        first, of those that would go to the scope's spaces; none when there is no
+        embedding model or its server is away."""
         embedder = self.memories.embedder
-        waiting = [p for p in self.list() if p.id != besides]
+        waiting = [p for p in self.list() if p.id != besides and scope.holds(p.space)]
         if embedder is None or not waiting:
             return []
         live = {p.id for p in waiting}
@@ -300,14 +316,15 @@ class ProposalStore:
         kept: set[str] = set()
         for p in chosen:
             body = text if text is not None else p.text
-            key = _hash(body)
-            if key in kept or self.memories.find_duplicate(body):
+            key = f"{p.space}:{_hash(body)}"
+            if key in kept or self.memories.find_duplicate(body, self.scope(p.space)):
                 continue
             kept.add(key)
             fresh.append(
                 (p, NewMemory(body, kind=p.kind, importance=p.importance, source="import",
                               source_message_id=p.message_id, created_at=p.said_at,
-                              valid_from=p.valid_from, valid_until=p.valid_until))
+                              valid_from=p.valid_from, valid_until=p.valid_until,
+                              space=p.space))
             )  # fmt: skip
         mems, _ = (
             self.memories.add_many([n for _, n in fresh], actor="import") if fresh else ([], [])

@@ -18,7 +18,7 @@ from __future__ import annotations
 import builtins
 import re
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +37,10 @@ MAX_INSTRUCTION = 2_000
 # Names a space cannot take: the shared space's own, in the languages the window speaks.
 _RESERVED = {"shared", "共享", "共享空间"}
 _SPACE_COLUMNS = "id, uid, name, instruction, apart, created_at, updated_at"
+# the uids of the spaces imports make: derived from the project's origin and id
+_IMPORTED = uuid.UUID("6f1d2c58-3a1e-5b7e-9c4d-0d3e5a7b9c11")
+# marks that reorder what follows them ("\u202eseton" shows as "notes"): out of names
+_BIDI = dict.fromkeys([*range(0x202A, 0x202F), *range(0x2066, 0x206A)])
 
 
 @dataclass(frozen=True)
@@ -309,6 +313,60 @@ class SpaceStore:
                     )
             conn.execute("DELETE FROM spaces WHERE id = ?", (space_id,))
         self.events.emit(SpacesChanged("removed", (space_id,)))
+
+    # -- made by an import (inside its transaction) ---------------------------------------
+
+    def for_import(
+        self,
+        conn: Connection,
+        origin: str,
+        key: str,
+        name: str | None,
+        instruction: str = "",
+        numbered: str = "Imported project",
+        others: Collection[int] = (),
+    ) -> int:
+        """The space a project of another assistant's export is imported into (`key`:
+        its id there), made the first time and found again by that id every time after
+        (the space's uid is derived from it, so the same project imported on two synced
+        computers is one space, whatever it was renamed to meanwhile). A space made by
+        an import sees the shared space. Its name is the project's, cleaned to be valid
+        (controls, reordering marks and runs of spaces out, at most MAX_NAME
+        characters); a space of that name made some other way is the one used (the
+        person's own "Thesis" takes the "Thesis" project), unless it is one of `others`
+        (the spaces of this import's other projects: two projects of one name are two
+        spaces, "Notes" and "Notes (2)"). A project with no name, or one no space may
+        have (empty, the shared space's), gets `numbered` and the first free number
+        ("ChatGPT project 1"). Its instruction is the project's, cut to
+        MAX_INSTRUCTION; a space found again keeps its own. Announced after the
+        caller's commit."""
+        uid = uuid.uuid5(_IMPORTED, f"{origin}\n{key}").hex
+        row = conn.execute("SELECT id FROM spaces WHERE uid = ?", (uid,)).fetchone()
+        if row is not None:
+            return int(row[0])
+        taken = {str(n).casefold(): int(i) for i, n in conn.execute("SELECT id, name FROM spaces")}
+        text = _clean_arrived_name((name or "").translate(_BIDI)).rstrip()
+        if text and text.casefold() in taken and taken[text.casefold()] not in others:
+            return taken[text.casefold()]
+        stem, n, tail = (text, 2, " ({})") if text else (numbered, 1, " {}")
+        while not text or text.casefold() in taken:
+            end = tail.format(n)
+            text, n = stem[: MAX_NAME - len(end)].rstrip() + end, n + 1
+        now = now_iso()
+        body = strip_controls(instruction).translate(_BIDI).strip()
+        if len(body) > MAX_INSTRUCTION:
+            body = body[: MAX_INSTRUCTION - 1].rstrip() + "\u2026"
+        cur = conn.execute(
+            "INSERT INTO spaces (uid, name, instruction, apart, created_at, updated_at) "
+            "VALUES (?, ?, ?, 0, ?, ?)",
+            (uid, text, body, now, now),
+        )
+        space_id = int(cur.lastrowid or 0)
+        self.db.after_commit(self._made, [space_id])
+        return space_id
+
+    def _made(self, ids: tuple[int, ...]) -> None:
+        self.events.emit(SpacesChanged("added", ids))
 
     # -- as another computer has them (sync, inside its pass's transaction) -------------
 

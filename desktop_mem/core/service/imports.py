@@ -25,7 +25,7 @@ class Imports:
     def __init__(self, service: Service) -> None:
         self.service = service
         prof = service.profile
-        self.importer = Importer(prof.db, prof.conversations, prof.proposals)
+        self.importer = Importer(prof.db, prof.conversations, prof.proposals, prof.spaces)
         self.proposal_store = prof.proposals  # the facts found, for the review
 
     def door(self, path: Path) -> str:

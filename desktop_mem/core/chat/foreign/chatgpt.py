@@ -9,6 +9,14 @@ not. Tool calls and their output (browsing, code), a model's hidden reasoning an
 context the service adds are not messages of the conversation; an attachment is named
 in the message that carried it. The custom instructions a conversation carries are
 offered: "how to respond" as instructions, "about me" as facts for review.
+
+A conversation of a ChatGPT project says so by the project's id, "g-p-" and hex, in
+its `conversation_template_id` (and, in some exports, its `gizmo_id`, with `gizmo_type`
+"snorlax"); a custom GPT's id is "g-" without the "p-" and is no project. No file of
+the export names a project (as of the exports inspected in 2026: the names are only in
+ChatGPT's own web API), so each project is imported into a space named "ChatGPT
+project 1", "ChatGPT project 2"…, found again by its id when the next export is
+imported, and renamed by the person as they like.
 """
 
 from __future__ import annotations
@@ -121,6 +129,19 @@ def _fenced(text: str) -> str:
     return text
 
 
+PROJECT_PREFIX = "g-p-"
+
+
+def _project_of(item: dict[str, object], name: str) -> str | None:
+    """The id of the project a conversation is in, if it is in one."""
+    for field in ("conversation_template_id", "gizmo_id"):
+        value = item.get(field)
+        key = as_key(value, f"{name}'s {field}") if isinstance(value, str) else None
+        if key and key.startswith(PROJECT_PREFIX) and len(key) > len(PROJECT_PREFIX):
+            return key
+    return None
+
+
 def read_chatgpt(item: object, out: Export, n: int = 0) -> ForeignConversation | None:
     if not isinstance(item, dict) or "mapping" not in item:
         out.skipped += 1
@@ -135,6 +156,9 @@ def read_chatgpt(item: object, out: Export, n: int = 0) -> ForeignConversation |
         "chatgpt", key or "", textproc.normalize(title),
         iso(item.get("create_time")), iso(item.get("update_time")),
     )  # fmt: skip
+    project = _project_of(item, name)
+    if project is not None:
+        conv.space = out.in_project("chatgpt", project)
     where = f"{name}: a message"
     for message in chatgpt_branch(mapping, item.get("current_node"), name):
         content, metadata, author = (

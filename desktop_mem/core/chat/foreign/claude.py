@@ -1,16 +1,25 @@
 """Claude's data export: the zip (or its conversations.json), its memories
-(memories.json) and its projects (projects.json).
+(memories.json) and its projects (projects.json, or one file a project in a folder
+projects/ as newer exports have them).
 
 Claude's newer exports give each message its `parent_message_uuid`: the kept branch
 ends at the newest message. Thinking, tool calls and their results are not the
 conversation; an attachment is named in the message that carried it.
 
-A Claude project (projects.json) is what its owner set up once and then relied on: its
-instructions ("prompt_template") are proposed for review like a saved memory, and the
-project itself, its description and instructions and the text of its documents, joins
-the recall tier as one conversation named after it (searchable, found by the chat when
-it is relevant; never read for facts: a document is not the user speaking). Claude's
-own starter project is left out.
+A Claude project (projects.json) is what its owner set up once and then relied on: it
+is imported into a space of its name (core/memory/spaces.py), its instructions
+("prompt_template") the space's instruction, and the project itself, its description
+and instructions and the text of its documents, joins that space's recall tier as one
+conversation named after it (searchable, found by a chat in the space when it is
+relevant; never read for facts: a document is not the user speaking). What Claude
+remembered of a project (memories.json's project_memories) is proposed for its space.
+Claude's own starter project is left out.
+
+Claude's exports have not said which project a conversation was in (its conversations
+carry no project's uuid: https://github.com/anthropics/claude-code/issues/40411), so
+its conversations are imported into the shared space; one that does say, by a
+`project_uuid` or a `project` object ({uuid, name}) as Claude's own listing of
+conversations does, goes to its project's space.
 """
 
 from __future__ import annotations
@@ -34,7 +43,6 @@ from desktop_mem.core.chat.foreign.fields import (
 )
 from desktop_mem.core.chat.foreign.items import (
     ForeignConversation,
-    ForeignMemory,
     ForeignMessage,
     key_of,
 )
@@ -104,6 +112,19 @@ def claude_branch(messages: list[object], name: str = "") -> list[dict[str, obje
     return path
 
 
+def _conversation_project(item: dict[str, object], out: Export, name: str) -> str | None:
+    """The project a conversation says it is in (its key), if it says."""
+    project = item.get("project")
+    given = as_dict(project, f"{name}'s project") if isinstance(project, dict) else {}
+    key = as_key(item.get("project_uuid"), f"{name}'s project") or as_key(
+        given.get("uuid"), f"{name}'s project"
+    )
+    if key is None:
+        return None
+    title = textproc.normalize(as_text(given.get("name"), f"{name}'s project's name")).strip()
+    return out.in_project("claude", key, title or None)
+
+
 def read_claude(item: object, out: Export, n: int = 0) -> ForeignConversation | None:
     if not isinstance(item, dict) or "chat_messages" not in item:
         out.skipped += 1
@@ -113,6 +134,7 @@ def read_claude(item: object, out: Export, n: int = 0) -> ForeignConversation | 
     conv = ForeignConversation(
         "claude", as_key(item.get("uuid"), f"{name}'s uuid") or "", textproc.normalize(title),
         iso(item.get("created_at")), iso(item.get("updated_at")),
+        space=_conversation_project(item, out, name),
     )  # fmt: skip
     for message in claude_branch(as_list(item["chat_messages"], f"{name}'s messages"), name):
         role = {"human": "user", "assistant": "assistant"}.get(
@@ -129,8 +151,6 @@ def read_claude(item: object, out: Export, n: int = 0) -> ForeignConversation | 
 
 
 # -- Claude's projects ----------------------------------------------------------------------
-
-MAX_INSTRUCTIONS = 2_000  # characters of a project's instructions proposed as a memory
 
 
 def _project(item: object) -> dict[str, object] | None:
@@ -149,33 +169,9 @@ def _project_instructions(item: dict[str, object]) -> str:
     return textproc.normalize(text).strip() if isinstance(text, str) else ""
 
 
-_KANA_HANGUL = re.compile("[\u3040-\u30ff\u31f0-\u31ff\uac00-\ud7af\uff66-\uff9f]")
-
-
-def _chinese(text: str) -> bool:
-    """Mostly Han characters, and no kana or Hangul (Japanese or Korean)."""
-    return textproc.script(text) == "cjk" and not _KANA_HANGUL.search(text)
-
-
-def project_memory(item: object) -> ForeignMemory | None:
-    """A project's instructions, proposed as a memory that names the project."""
-    project = _project(item)
-    text = _project_instructions(project) if project else ""
-    if not project or not text:
-        return None
-    name = _project_name(project)
-    # said in the instructions' own language: a Chinese note reads as one sentence
-    lead = (
-        f"在我的 Claude 项目\u201c{name}\u201d中："
-        if _chinese(text)
-        else f"In my Claude project \u201c{name}\u201d: "
-    )
-    return ForeignMemory(
-        "claude",
-        lead + textproc.shorten(text, MAX_INSTRUCTIONS),
-        iso(project.get("updated_at") or project.get("created_at")),
-        kind="note",
-    )
+def _project_key(item: dict[str, object]) -> str:
+    """Its uuid (the same in every export of the account), else its name."""
+    return as_key(item.get("uuid"), "a project's uuid") or f"name:{_project_name(item)}"
 
 
 def read_project(item: object, out: Export) -> ForeignConversation | None:
@@ -189,9 +185,11 @@ def read_project(item: object, out: Export) -> ForeignConversation | None:
         return None  # Claude's own starter project: nothing of the user's
     name = _project_name(project)
     created = iso(project.get("created_at"))
+    key = _project_key(project)
     conv = ForeignConversation(
         "claude", f"project:{project.get('uuid') or name}", name, created,
         iso(project.get("updated_at")) or created, project=True,
+        space=out.in_project("claude", key, name),
     )  # fmt: skip
     head = [f"Claude project \u201c{name}\u201d"]
     description = textproc.normalize(str(project.get("description") or "")).strip()
@@ -220,18 +218,22 @@ def read_project(item: object, out: Export) -> ForeignConversation | None:
 
 
 def take_projects(export: Export, member: str) -> None:
-    """Count the projects and take their instructions (to propose), reading the
-    file as a stream: documents can be large. Its projects are read as conversations
-    after the export's conversations."""
+    """Count the projects and know each (its name and instructions, for its space),
+    reading the file as a stream: documents can be large. Its projects are read as
+    conversations after the export's conversations."""
     export.also.append((member, read_project))
+    export.taken.add(member)
     with export.reading(member) as (fh, name):
         for item in iter_array(fh, name):
-            if _project(item) is not None:
+            project = _project(item)
+            if project is not None:
                 export.projects += 1
-                memory = project_memory(item)
-                if memory is not None:
-                    export.memories.append(memory)
-                    export.project_instructions += 1
+                key = export.in_project("claude", _project_key(project), _project_name(project))
+                export.spaces[key].name = _project_name(project)
+                export.spaces[key].instruction = _project_instructions(project)
+
+
+_PROJECT_FILE = re.compile(r"(?:^|/)projects/[^/]+\.json$", re.IGNORECASE)
 
 
 # -- the reader --------------------------------------------------------------------------------
@@ -264,6 +266,9 @@ class Claude(Reader):
             export.read_memories(files["memories.json"])
         if "projects.json" in files:
             take_projects(export, files["projects.json"])
+        for member in export.members:  # newer exports: projects/<uuid>.json, one each
+            if _PROJECT_FILE.search(member.replace("\\", "/")):
+                take_projects(export, member)
 
 
 def register_readers(register: Callable[[Reader], None]) -> None:

@@ -91,7 +91,17 @@ def _open_folder(path: Path) -> Export:
                 "choose the folder you unpacked the export into, or the export's zip.",
                 path.name, "no_conversations",
             )  # fmt: skip
-        return _assemble(path, names, folder=True)
+        return _assemble(path, names + _project_files(path, names), folder=True)
+
+
+def _project_files(path: Path, names: list[str]) -> list[str]:
+    """The files of the folder projects/ beside the conversations (Claude's newer
+    exports keep a project a file there), never through a link."""
+    top = names[0].rsplit("/", 1)[0] + "/" if "/" in names[0] else ""
+    for entry in os.scandir(path / top if top else path):
+        if entry.name == "projects" and entry.is_dir(follow_symlinks=False):
+            return [f"{top}projects/{n}" for n in regular_files(Path(entry.path))]
+    return []
 
 
 def _assemble(path: Path, names: list[str], folder: bool) -> Export:
@@ -101,6 +111,7 @@ def _assemble(path: Path, names: list[str], folder: bool) -> Export:
     if reader is None:
         raise not_an_export(path)
     export.reader = reader
+    export.members = [n for n in names if "__MACOSX/" not in n]
     readers = registry.readers()
     for r in readers:
         r.read_beside(export, base)
@@ -108,6 +119,7 @@ def _assemble(path: Path, names: list[str], folder: bool) -> Export:
     export.unknown_files = [
         n for b, n in base.items()
         if b.endswith(".json") and b not in known and not CONVERSATIONS.fullmatch(b)
+        and n not in export.taken
     ]  # fmt: skip
     return export
 
@@ -207,4 +219,7 @@ def memories_file(path: Path, claimant: Reader) -> Export:
     reader = next((r for r in registry.readers() if r.takes_memories(data)), claimant)
     export = Export(path, reader)
     export.memories = memories_of(data, reader.name)
+    for m in export.memories:
+        if m.space is not None:
+            export.in_project(reader.name, m.space)
     return export

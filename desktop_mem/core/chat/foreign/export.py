@@ -18,6 +18,7 @@ from desktop_mem.core.chat.foreign.files import open_regular, said_as_sentence
 from desktop_mem.core.chat.foreign.items import (
     ForeignConversation,
     ForeignMemory,
+    ForeignSpace,
     about_facts,
     memories_of,
 )
@@ -94,10 +95,14 @@ class Export:
     memories: list[ForeignMemory] = field(default_factory=list)
     instructions: str | None = None  # custom instructions' "how to respond"
     about: list[ForeignMemory] = field(default_factory=list)  # their "about me", as facts
-    projects: int = 0
-    project_instructions: int = 0  # of the memories, the projects' instructions
+    projects: int = 0  # Claude projects read beside the conversations
+    # the projects its conversations and memories are in, by their key: each is
+    # imported into a space (core/chat/importing.py); filled as the export is read
+    spaces: dict[str, ForeignSpace] = field(default_factory=dict)
     skipped: int = 0  # elements not recognisable as a conversation (a newer format?)
     unknown_files: list[str] = field(default_factory=list)
+    members: list[str] = field(default_factory=list)  # every file of a zip or a folder
+    taken: set[str] = field(default_factory=set)  # those a reader read beside
     folder: bool = False  # conversation_files are paths in the folder `path`
     _custom_when: str | None = None
 
@@ -110,6 +115,16 @@ class Export:
     @property
     def label(self) -> str:
         return self.reader.label
+
+    def in_project(self, origin: str, key: str, name: str | None = None) -> str:
+        """A project a conversation or a memory says it is in: known from then on (one
+        the export names nowhere else is imported all the same, into a space named by
+        what is known of it); its key."""
+        if key not in self.spaces:
+            self.spaces[key] = ForeignSpace(origin, key, name)
+        elif name and not self.spaces[key].name:
+            self.spaces[key].name = name
+        return key
 
     def custom(self, when: str, about: str, how: str) -> None:
         """Custom instructions found in a conversation: the newest are those in force."""
@@ -152,6 +167,9 @@ class Export:
             if len(text) > MAX_SMALL:
                 raise Malformed("it is too large for a list of memories")
             self.memories = memories_of(loads(text, name), self.kind) + self.memories
+        for m in self.memories:
+            if m.space is not None:
+                self.in_project(self.kind, m.space)
 
     def fingerprint(self) -> str:
         """Changes when a file read changes: an import checked whole is not checked

@@ -31,6 +31,20 @@ class ForeignMessage:
 
 
 @dataclass
+class ForeignSpace:
+    """A project of the export (a ChatGPT project, a Claude project): imported into a
+    space of its own. `key`: its id in the export (the same in every export of the
+    account, so importing again finds the space made the first time); `name`: as the
+    export names it (None: the export does not, as ChatGPT's never does);
+    `instruction`: what its owner set for its chats (Claude's prompt_template)."""
+
+    origin: str
+    key: str
+    name: str | None = None
+    instruction: str = ""
+
+
+@dataclass
 class ForeignConversation:
     origin: str  # 'chatgpt' or 'claude'
     key: str  # the export's id for it: importing twice adds it once
@@ -39,6 +53,7 @@ class ForeignConversation:
     updated_at: str | None
     messages: list[ForeignMessage] = field(default_factory=list)
     project: bool = False  # a Claude project: its text is not the user speaking
+    space: str | None = None  # the key of the project it is in (ForeignSpace), if any
 
 
 @dataclass
@@ -47,6 +62,7 @@ class ForeignMemory:
     text: str
     created_at: str | None = None
     kind: str = "fact"
+    space: str | None = None  # the key of the project it was remembered in, if any
 
 
 def key_of(conv: ForeignConversation) -> str:
@@ -91,11 +107,17 @@ def memories_of(data: object, origin: str) -> list[ForeignMemory]:
         if item.get("state") in ("deleted", "archived"):
             continue
         if "conversations_memory" in item:  # Claude's summary
-            summaries = [as_text(item["conversations_memory"], f"{where}'s summary")]
+            # the summary, then each project's own (by the project's uuid: its space's)
+            summaries: list[tuple[str | None, str]] = [
+                (None, as_text(item["conversations_memory"], f"{where}'s summary"))
+            ]
             projects = as_dict(item.get("project_memories"), f"{where}'s project memories")
-            summaries += [as_text(v, f"{where}'s project memory") for v in projects.values()]
-            for summary in summaries:
-                out += [ForeignMemory(origin, line) for line in memory_lines(summary)]
+            summaries += [
+                (str(k).strip() or None, as_text(v, f"{where}'s project memory"))
+                for k, v in projects.items()
+            ]
+            for space, summary in summaries:
+                out += [ForeignMemory(origin, line, space=space) for line in memory_lines(summary)]
             continue
         text = as_text(item.get("memory") or item.get("content") or item.get("text"), where)
         if text.strip():
