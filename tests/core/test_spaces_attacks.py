@@ -1,16 +1,13 @@
 """Attacks on spaces (issue 55): every way found for one space's text to reach another
-space's prompt or search, the shared space, or a space kept apart. A leak the branch
-still has is a test marked xfail(strict=True) with the attack in its docstring (the
-owner fixes the product, and the mark goes); an attack that held is a passing test only
-where it guards something likely to break."""
+space's prompt or search, the shared space, or a space kept apart. Each leak found is a
+test with the attack in its docstring, which failed before its fix; an attack that held
+is a test only where it guards something likely to break."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from desktop_mem.api import MemoryLayer
 from desktop_mem.core.chat import forget
@@ -40,11 +37,6 @@ def texts(profile: Profile, query: str, scope: Scope) -> set[str]:
 # -- leaks ------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="forget.carry_out keeps a memory's rest as a new memory without its space: "
-    "it lands in the shared space",
-)
 def test_the_rest_kept_of_a_forgotten_memory_stays_in_its_space(profile: Profile) -> None:
     """Attack: in a kept-apart client space, "forget Priya" offers a client memory
     that also holds the client's budget; the person keeps the rest of it ("keep the
@@ -66,11 +58,6 @@ def test_the_rest_kept_of_a_forgotten_memory_stays_in_its_space(profile: Profile
     assert not texts(profile, "Zephyr budget", SHARED)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ChatSession keeps the space it was opened with: a conversation moved to "
-    "another space is still given the old space's memories",
-)
 def test_a_chat_moved_to_another_space_is_not_given_its_old_spaces_memories(
     profile: Profile, fake_ollama: FakeOllama
 ) -> None:
@@ -96,11 +83,6 @@ def test_a_chat_moved_to_another_space_is_not_given_its_old_spaces_memories(
     assert "married" not in seen
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a space's id is reused after the space is taken out (INTEGER PRIMARY KEY "
-    "without AUTOINCREMENT): what still names the old id reads the new space",
-)
 def test_a_new_space_never_takes_the_id_of_one_taken_out(
     profile: Profile, fake_ollama: FakeOllama
 ) -> None:
@@ -128,11 +110,6 @@ def test_a_new_space_never_takes_the_id_of_one_taken_out(
     assert health != work
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="about lines are given while a memory they cite has moved out of the shared "
-    "space (AboutStore.lines(current_only=True) checks expiry, not space)",
-)
 def test_the_profile_never_quotes_a_memory_moved_into_a_space(
     profile: Profile, fake_ollama: FakeOllama
 ) -> None:
@@ -154,11 +131,6 @@ def test_the_profile_never_quotes_a_memory_moved_into_a_space(
     assert "Zephyr" not in seen
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="consolidation in a space that sees shared updates a shared memory in place "
-    "with what the space's chat said",
-)
 def test_learning_in_a_space_never_rewrites_a_shared_memory_with_the_spaces_words(
     profile: Profile, fake_ollama: FakeOllama
 ) -> None:
@@ -190,11 +162,6 @@ def test_learning_in_a_space_never_rewrites_a_shared_memory_with_the_spaces_word
                 if "Acme" in t]  # fmt: skip
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="SpaceStore.find takes a name made of digits ('2', '#2') as a space's id "
-    "first: an import row (or --space) naming such a space lands in another one",
-)
 def test_a_space_named_with_a_number_is_never_taken_for_another_space(
     profile: Profile, tmp_path: Path
 ) -> None:
@@ -220,11 +187,6 @@ def test_a_space_named_with_a_number_is_never_taken_for_another_space(
     assert profile.spaces.find(str(client.id)).id == named_one.id
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="an export names a memory's space but not that the space is kept apart: "
-    "imported, it is made as a space that sees (and adds to) the shared space",
-)
 def test_a_space_kept_apart_stays_apart_through_export_and_import(
     profile: Profile, tmp_path: Path, config: Config, vault: Vault, fake_ollama: FakeOllama
 ) -> None:

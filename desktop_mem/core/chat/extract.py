@@ -52,7 +52,7 @@ from desktop_mem.core.chat.prompts import (
 from desktop_mem.core.chat.records import Change
 from desktop_mem.core.errors import DesktopMemError, InvalidModelAnswer
 from desktop_mem.core.memory.records import is_app_source
-from desktop_mem.core.memory.spaces import EVERY, SHARED, Scope, learned_in
+from desktop_mem.core.memory.spaces import EVERY, SHARED, Scope, learned_in, only
 from desktop_mem.core.memory.store import PROPOSES, MemoryStore, NewMemory, parse_when
 from desktop_mem.core.models.llm import ChatBackend
 from desktop_mem.core.search.hybrid import HybridSearch
@@ -337,6 +337,14 @@ class Extractor:
             return [self._add(c, message_id, context, actor, space=space, learned_from=home)]
         if step.action == "skipped":
             return [Change("skipped", target.id, target.text)]
+        if step.action == "updated" and space != target.space:
+            # A chat in a space updates only a memory of the space its words go to: the
+            # work chat's words never rewrite a shared memory (nor a shared fact a space's
+            # memory). What it learned is added where it belongs, beside the other.
+            same = self.store.find_duplicate(c.text, only(space))
+            if same is not None:
+                return [Change("skipped", same.id, same.text)]
+            return [self._add(c, message_id, context, actor, space=space, learned_from=home)]
         if step.action == "updated":
             text = (step.text or c.text).strip() or c.text
             result = self.store.edit(

@@ -299,6 +299,7 @@ def _keep_rests(memories: Any, deleted: Sequence[Memory], rests: Mapping[int, st
                 valid_from=old.valid_from,
                 valid_until=old.valid_until,
                 always=True if old.always and old.care == "asked" else None,
+                space=old.space,  # what is kept of it stays where it was
             ),
             actor="user",
         )

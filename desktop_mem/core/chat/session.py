@@ -234,7 +234,9 @@ class ChatSession:
     def scope(self) -> Scope:
         """What this chat's prompts are given: its space's memories, conversations and
         documents, and the shared space's unless the space is kept apart (read at each
-        turn: the space may have changed)."""
+        turn: the conversation may have moved, the space may have changed)."""
+        if self.conversation_id is not None:
+            self.space = self.conversations.get(self.conversation_id).space
         return self.profile.spaces.scope(self.space)
 
     def instructions(self) -> str:

@@ -964,8 +964,11 @@ def _m024(conn: Connection) -> None:
         -- row: a NULL space_id is shared (what applies everywhere). uid: the same on
         -- every synced computer. apart: a space kept apart neither reads nor adds to
         -- the shared space. instruction: its own, given with the user's in its chats.
+        -- AUTOINCREMENT: a space taken out never lends its number to the next one made,
+        -- which whatever still names the old one (an open chat, a script, a memory's
+        -- history) would then take for it.
         CREATE TABLE spaces (
-            id          INTEGER PRIMARY KEY,
+            id          INTEGER PRIMARY KEY AUTOINCREMENT,
             uid         TEXT NOT NULL UNIQUE,
             name        TEXT NOT NULL,
             instruction TEXT NOT NULL DEFAULT '',
@@ -1013,6 +1016,14 @@ def _m024(conn: Connection) -> None:
         CREATE TRIGGER spaces_sync_deleted AFTER DELETE ON spaces
             WHEN EXISTS (SELECT 1 FROM sync_flags WHERE recording = 1) BEGIN
             INSERT OR IGNORE INTO sync_dirty(kind, uid) VALUES ('space', OLD.uid);
+        END;
+        -- The "about you" profile is built from shared memories: a line citing one that
+        -- moves into a space goes, in the transaction that moves it (as when it is
+        -- deleted).
+        CREATE TRIGGER about_leaves_with_space AFTER UPDATE OF space_id ON memories
+            WHEN NEW.space_id IS NOT NULL BEGIN
+            DELETE FROM about_lines WHERE id IN
+                (SELECT line_id FROM about_cites WHERE memory_id = NEW.id);
         END;
         CREATE TRIGGER memories_space_sync AFTER UPDATE OF space_id ON memories
             WHEN EXISTS (SELECT 1 FROM sync_flags WHERE recording = 1) BEGIN

@@ -20,7 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from desktop_mem.core.errors import DesktopMemError, ImportRejected, InvalidInput, NotFound
-from desktop_mem.core.memory.spaces import EVERY, SpaceStore, clean_name, only
+from desktop_mem.core.memory.spaces import (
+    EVERY,
+    MAX_INSTRUCTION,
+    SpaceStore,
+    clean_name,
+    only,
+)
 from desktop_mem.core.memory.store import KINDS, MemoryStore, NewMemory, now_iso
 
 FORMAT_NAME = "desktop-mem/memories"
@@ -61,6 +67,12 @@ def export_data(store: MemoryStore, profile: str = "") -> dict[str, Any]:
         if m.space is not None:
             d["space"] = names.get(m.space, "")
         memories.append(d)
+    spaces = [
+        {"name": str(name), "instruction": str(instruction), "apart": bool(apart)}
+        for name, instruction, apart in store.db.query(
+            "SELECT name, instruction, apart FROM spaces ORDER BY id"
+        )
+    ]
     return {
         "format": FORMAT_NAME,
         "version": FORMAT_VERSION,
@@ -68,6 +80,8 @@ def export_data(store: MemoryStore, profile: str = "") -> dict[str, Any]:
         "profile": profile,
         "count": len(memories),
         "memories": memories,
+        # each space as it was made: kept apart or not, and its own instruction
+        **({"spaces": spaces} if spaces else {}),
     }
 
 
@@ -575,6 +589,24 @@ def validate(path: Path) -> tuple[list[NewMemory], str, list[str | None]]:
     return items, fmt, spaces
 
 
+def _spaces_of(path: Path) -> dict[str, tuple[str, bool]]:
+    """The spaces an export of this app describes ({name, folded: (instruction,
+    apart)}); what does not fit is left out (the space is then made as by default)."""
+    try:
+        data = json.loads(read_text(path))
+    except (ValueError, DesktopMemError):
+        return {}
+    listed = data.get("spaces") if isinstance(data, dict) else None
+    out: dict[str, tuple[str, bool]] = {}
+    for item in listed if isinstance(listed, list) else []:
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+            continue
+        instruction = item.get("instruction")
+        text = instruction[:MAX_INSTRUCTION] if isinstance(instruction, str) else ""
+        out[item["name"].strip().casefold()] = (text, item.get("apart") is True)
+    return out
+
+
 def import_file(
     store: MemoryStore,
     path: Path,
@@ -583,7 +615,8 @@ def import_file(
 ) -> ImportReport:
     """Import a memories file. A row naming a space goes to the space of that name (made
     when the profile has none), given `spaces`; without it, to the shared space."""
-    items, _, named = validate(path)
+    items, fmt, named = validate(path)
+    made_as = _spaces_of(path) if fmt == "json" and spaces is not None else {}
     report = ImportReport()
     seen: set[str] = set()
     fresh: list[NewMemory] = []
@@ -593,8 +626,9 @@ def import_file(
             if name not in where:
                 try:
                     where[name] = spaces.find(name).id
-                except NotFound:
-                    where[name] = spaces.create(name).id
+                except NotFound:  # made as the file says it was: kept apart or not
+                    instruction, apart = made_as.get(name.casefold(), ("", False))
+                    where[name] = spaces.create(name, instruction, apart).id
             item = replace(item, space=where[name])
         key = f"{item.space} " + " ".join(item.text.lower().split())
         if key in seen or store.find_duplicate(item.text, only(item.space)):

@@ -223,16 +223,16 @@ class SpaceStore:
     def find(self, name_or_id: str) -> Space:
         """A space by its name (any case) or its number, as a person types it."""
         text = name_or_id.strip()
+        folded = re.sub(r"\s+", " ", text).casefold()
+        for space in self.list():  # a name first: a space may be named "2"
+            if space.name.casefold() == folded:
+                return space
         if text.lstrip("#").isdigit():
             rows = self.db.query(
                 f"SELECT {_SPACE_COLUMNS} FROM spaces WHERE id = ?", (int(text.lstrip("#")),)
             )
             if rows:
                 return _space(rows[0])
-        folded = re.sub(r"\s+", " ", text).casefold()
-        for space in self.list():
-            if space.name.casefold() == folded:
-                return space
         raise NotFound(
             f"There is no space named '{text[:MAX_NAME]}': `desktop-mem spaces` lists them.",
             reason="space_not_found",
