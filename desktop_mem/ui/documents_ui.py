@@ -207,7 +207,9 @@ class DocumentsPage(QWidget):
     # -- spaces ---------------------------------------------------------------------------
 
     def fill_spaces(self) -> None:
-        fill_box(self.space_box, self.ctx.app.spaces.list(), self.ctx.space.current, manage=True)
+        spaces = self.ctx.app.spaces.list()
+        fill_box(self.space_box, spaces, self.ctx.space.current, manage=True)
+        self.space_box.setVisible(bool(spaces))  # no space but the shared one: unsaid
         self._space_said()
 
     def _space_said(self) -> None:

@@ -274,6 +274,9 @@ class MemoryBrowser(QWidget):
         self.spaces = spaces
         chosen = choice_of(self.space_filter.currentData())
         fill_box(self.space_filter, spaces, chosen)
+        # no space but the shared one: nothing to choose (Manage spaces… is beside the
+        # conversations)
+        self.space_filter.setVisible(bool(spaces))
         names: dict[int | None, str] = {s.id: s.name for s in spaces}
         names[None] = space_name(None, {})
         self.drawer.space_names = names if spaces else {}
