@@ -4,6 +4,9 @@ profile, so anyone can look at the product without a model:
     python tools/screenshots.py [--out resources/screenshots]   (or: make screenshots)
     python tools/screenshots.py --matrix /tmp/matrix   (every page and Settings tab in
         English and Chinese, light and dark, at 1280x800 and 800x600: to look at them all)
+    python tools/screenshots.py --matrix /tmp/matrix --screens spaces   (the matrix of
+        the spaces' screens only: the chat in a space, the memories and documents by
+        space, Settings > Spaces and Apps, the spaces' dialogs)
 
 The demo talks to the scripted fake Ollama server of the test suite (tests/fakes), so
 the chat, the memories it learns and the chips under the answers are produced by the
@@ -36,6 +39,8 @@ def main() -> int:
     ap.add_argument("--out", default=str(ROOT / "resources" / "screenshots"))
     ap.add_argument("--matrix", help="also render every screen in both languages, both "
                     "themes and both sizes into this folder")  # fmt: skip
+    ap.add_argument("--screens", choices=("all", "spaces"), default="all",
+                    help="with --matrix: every screen, or the spaces' screens only")  # fmt: skip
     args = ap.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -241,7 +246,13 @@ def main() -> int:
             )
             profile.documents.add(notes)
             window.close()
+            if args.screens == "spaces":
+                _spaces_matrix(Path(args.matrix), profile, home, pump)
+                profile.close()
+                fake.stop()
+                return 0
             _matrix(Path(args.matrix), profile, home, pump, dinner)
+            _spaces_matrix(Path(args.matrix), profile, home, pump)
             window = MainWindow(Service(profile), app_settings(home))
             window.resize(*SIZE)
             window.show()
@@ -295,34 +306,16 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
     from desktop_mem.ui import settings_dialog, theme
     from desktop_mem.ui.app import install_language
     from desktop_mem.ui.pairing_dialog import PairingCodeDialog
-    from desktop_mem.ui.sync_ui import SyncPage
 
     out.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance()
-    shots: list[tuple[str, Any]] = []
 
     only: list[str] = []  # a tab's name: only that one (Sync, once it is on)
     tag = ["-on"]  # what the Sync tab's shot is of: on, or a failed pass
-
-    def settings_exec(dialog: Any) -> int:  # shoot each tab instead of waiting for a click
-        dialog.show()
-        for n in range(dialog.tabs.count()):
-            page = dialog.tabs.widget(n)
-            name = "sync" if isinstance(page, SyncPage) else str(n)
-            if only and name not in only:
-                continue
-            dialog.tabs.setCurrentIndex(n)
-            if tag[0] == "-joined" and isinstance(page, SyncPage):  # the line after joining
-                page._joining = True
-                page._done({"counts": {"memories": 12, "conversations": 3}, "recovery": "synced"})
-                pump(cond=lambda page=page: page.status.text().count(" ") > 8)
-            shots.append((f"settings-{name}" + (tag[0] if only else ""), dialog))
-            _save(out, shots[-1][0] + suffix[0], dialog, pump)
-        dialog.close()
-        return 0
-
-    settings_dialog.SettingsDialog.exec = settings_exec  # type: ignore[method-assign]
     suffix = [""]
+    settings_dialog.SettingsDialog.exec = _settings_exec(  # type: ignore[method-assign]
+        out, pump, only, tag, suffix
+    )
     memory = next(m for m in profile.memories.list() if m.text.startswith("Works as a nurse"))
     for language, (w, h), window in _windows(app, home, lambda: Service(profile), pump, suffix):
         window.conversations.open_conversation(conversation)
@@ -452,6 +445,174 @@ def _matrix(out: Path, profile: Any, home: Path, pump: Any, conversation: int) -
     desktop.close()
     install_language(app, "en")
     theme.apply("light")
+
+
+def _settings_exec(out: Path, pump: Any, only: list[str], tag: list[str], suffix: list[str]) -> Any:
+    """SettingsDialog.exec that shoots each tab (of `only`'s names, when it names some)
+    instead of waiting for a click: "settings-<n>", or "-sync", "-spaces", "-apps"."""
+    from desktop_mem.ui.apps_ui import AppsPage
+    from desktop_mem.ui.spaces_ui import SpacesPage
+    from desktop_mem.ui.sync_ui import SyncPage
+
+    def settings_exec(dialog: Any) -> int:
+        dialog.show()
+        for n in range(dialog.tabs.count()):
+            page = dialog.tabs.widget(n)
+            name = (
+                "sync" if isinstance(page, SyncPage)
+                else "spaces" if isinstance(page, SpacesPage)
+                else "apps" if isinstance(page, AppsPage)
+                else str(n)
+            )  # fmt: skip
+            if only and name not in only:
+                continue
+            dialog.tabs.setCurrentIndex(n)
+            if tag[0] == "-joined" and isinstance(page, SyncPage):  # the line after joining
+                page._joining = True
+                page._done({"counts": {"memories": 12, "conversations": 3}, "recovery": "synced"})
+                pump(cond=lambda page=page: page.status.text().count(" ") > 8)
+            if isinstance(page, AppsPage | SpacesPage) and page.table.rowCount() > 1:
+                page.table.selectRow(1)  # an app, a space: with what it may use, or is
+            elif isinstance(page, AppsPage) and page.table.rowCount():
+                page.table.selectRow(0)
+            _save(out, f"settings-{name}" + (tag[0] if only else "") + suffix[0], dialog, pump)
+        dialog.close()
+        return 0
+
+    return settings_exec
+
+
+def _spaces_seed(profile: Any) -> None:
+    """Spaces in the demo profile: Work (with an instruction), a thesis kept apart and a
+    client's project with a long Chinese name; memories, a conversation, the watched
+    folder and an app in them, and a memory moved there and back (its history)."""
+    from desktop_mem.core.memory.store import NewMemory
+    from desktop_mem.core.service import Service
+
+    service = Service(profile)
+    if service.spaces.list():
+        return
+    work = service.spaces.create("Work", "Answer briefly, as a colleague on the ward would.").id
+    thesis = service.spaces.create("Thesis", "Cite your sources.", apart=True).id
+    service.spaces.create("客户 A 的数据迁移项目（第二期，含历史数据清洗）")
+    nurse = next(m for m in service.memories.list() if m.text.startswith("Works as a nurse"))
+    service.memories.move(nurse.id, work)
+    service.memories.move(nurse.id, None)
+    service.memories.move(nurse.id, work)
+    service.memories.add(NewMemory("Shift planning meeting every Monday at 8", space=work), "user")
+    service.memories.add(NewMemory("病房下个月换新的排班系统", kind="event", space=work), "user")
+    service.memories.add(
+        NewMemory("Thesis: sleep quality of nurses on rotating shifts", space=thesis), "user"
+    )
+    store = profile.conversations
+    rota = store.create("Rota for December", space=work)
+    store.add_message(rota.id, "user", "Who covers the night shift on the 24th?")
+    store.add_message(rota.id, "assistant", "Li Wei swapped with you: you are on days.")
+    outline = store.create("Chapter 2 outline", space=thesis)
+    store.add_message(outline.id, "user", "Outline chapter 2 of my thesis")
+    for folder in service.documents.folders():
+        service.documents.move_folder(folder.path, work)
+    service.apps.add("Cursor")
+    service.apps.set_spaces("Cursor", {None, work})
+
+
+def _spaces_matrix(out: Path, profile: Any, home: Path, pump: Any) -> None:
+    """The spaces' screens in both languages, themes and sizes: the chat in a space
+    (the list of every space's conversations, each named, the header and the status
+    line), the list of one space, the memories of every space and of one, the Move to
+    space menu, the documents with their spaces, Settings > Spaces and Apps, and the
+    dialogs that make and delete a space."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from desktop_mem.core.service import Service
+    from desktop_mem.ui import settings_dialog, theme
+    from desktop_mem.ui.app import install_language
+    from desktop_mem.ui.spaces import ALL
+    from desktop_mem.ui.spaces_ui import SpaceDialog, SpacesPage
+
+    out.mkdir(parents=True, exist_ok=True)
+    app = QApplication.instance()
+    _spaces_seed(profile)
+    only = ["spaces", "apps"]
+    suffix = [""]
+    settings_dialog.SettingsDialog.exec = _settings_exec(  # type: ignore[method-assign]
+        out, pump, only, [""], suffix
+    )
+    service = Service(profile)
+    work = service.spaces.find("Work")
+    rota = next(c for c in service.conversations.list() if c.title == "Rota for December")
+    nurse = next(m for m in service.memories.list(scope=service.spaces.every())
+                 if m.text.startswith("Works as a nurse"))  # fmt: skip
+    for _language, (w, h), window in _windows(app, home, lambda: Service(profile), pump, suffix):
+        window.context.space.choose(ALL)
+        window.conversations.open_conversation(rota.id)
+        _save(out, "spaces-chat" + suffix[0], window, pump)
+        window.context.space.choose(work.id)
+        window.conversations.new_conversation()
+        _save(out, "spaces-chat-work" + suffix[0], window, pump)
+        window.context.space.choose(ALL)
+        window.show_page("memories")
+        window.memories.show_memory(nurse.id)
+        pump(cond=lambda window=window: window.browser.current is not None)
+        _save(out, "spaces-memories" + suffix[0], window, pump)
+        browser = window.browser
+        menu = browser.move_menu  # the drawer's Move to space, open
+        button = browser.drawer.move_button
+        menu.popup(button.mapToGlobal(button.rect().bottomLeft()))
+        pump(cond=menu.isVisible)
+        _save(out, "spaces-move-menu" + suffix[0], menu, pump)
+        menu.close()
+        box = browser.space_filter
+        box.setCurrentIndex(box.findData(str(work.id)))
+        pump(cond=lambda window=window: window.browser.count.text() != "")
+        _save(out, "spaces-memories-work" + suffix[0], window, pump)
+        box.setCurrentIndex(0)
+        window.show_page("documents")
+        _save(out, "spaces-documents" + suffix[0], window, pump)
+        window.show_page("chat")
+        window.settings.open_settings()
+        if (w, h) == (1280, 800):  # the dialogs: their own size, once per look
+            page = SpacesPage(window.context, window)
+            dialog = SpaceDialog(page.tr("New space"), window)
+            dialog.name.setText("work")
+            dialog.save = lambda name, _i, _a, page=page: _refused(page, name)
+            dialog.show()
+            dialog._save()
+            _save(out, "dialog-space-new" + suffix[0], dialog, pump)
+            dialog.close()
+            page.refresh()
+            page.select(work.id)
+            seen: list[Any] = []
+
+            def grab(seen: list[Any] = seen) -> None:
+                box = QApplication.activeModalWidget()
+                if box is None:
+                    QTimer.singleShot(20, grab)
+                    return
+                _save(out, "dialog-space-delete" + suffix[0], box, pump)
+                seen.append(box)
+                box.reject()
+
+            QTimer.singleShot(20, grab)
+            page._ask_contents(work)
+            page.stop()
+            page.deleteLater()
+    install_language(app, "en")
+    theme.apply("light")
+
+
+def _refused(page: Any, name: str) -> str:
+    """What the page says when a space's name is refused (here: taken)."""
+    from desktop_mem.core.errors import DesktopMemError
+
+    try:
+        page.spaces.create(name)
+    except DesktopMemError as exc:
+        from desktop_mem.ui import tasks
+
+        return tasks.describe_exception(exc, str(exc))
+    return ""
 
 
 def _focused(out: Path, name: str, window: Any, pump: Any, widget: Any) -> None:

@@ -1,15 +1,16 @@
 """Owns Settings > Apps: the AI apps registered to use this memory over MCP, what each
-may do, what each read or wrote, and how to connect one. An app is known by the key in
+may do, the spaces each may use, what each read or wrote, and how to connect one. An app is known by the key in
 its configuration, which this page shows once, when the app is connected or given a
 new key; apps without a key may read, or nothing, as chosen here. The page follows what
-the registry announces (AppsChanged), whoever made the change: never a refresh by hand."""
+the registry and the spaces announce (AppsChanged, SpacesChanged), whoever made the change:
+never a refresh by hand."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QGuiApplication, QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QLabel,
     QListWidget,
+    QMenu,
     QMessageBox,
     QPlainTextEdit,
     QPushButton,
@@ -35,8 +37,11 @@ from desktop_mem.core.clients import (
 )
 from desktop_mem.core.errors import DesktopMemError
 from desktop_mem.core.paths import home_argument
+from desktop_mem.core.service.spaces import Spaces
 from desktop_mem.core.textproc import escape_controls
 from desktop_mem.ui.events import CoreSignals
+from desktop_mem.ui.spaces import shared_name
+from desktop_mem.ui.tasks import describe_exception
 
 
 def level_label(level: str) -> str:
@@ -63,6 +68,31 @@ def tool_label(tool: str) -> str:
     return words
 
 
+class TickMenu(QMenu):
+    """A menu of boxes to tick that stays open while they are ticked, by the mouse or
+    by Space or Enter: several spaces are chosen in one go."""
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        action = self.activeAction()
+        if action is not None and action.isEnabled() and action.isCheckable():
+            action.trigger()
+            return
+        super().mouseReleaseEvent(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        action = self.activeAction()
+        keys = (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter)
+        if event.key() in keys and action is not None and action.isCheckable():
+            action.trigger()
+            return
+        super().keyPressEvent(event)
+
+
+def _elided(button: QPushButton, text: str) -> str:
+    """The text cut with "…" to what a button shows of it (its menu arrow beside)."""
+    return button.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, 320)
+
+
 class AppsPage(QWidget):
     def __init__(
         self,
@@ -71,11 +101,14 @@ class AppsPage(QWidget):
         profile: str,
         parent: QWidget | None = None,
         home: Path | None = None,
+        spaces: Spaces | None = None,
     ) -> None:
         """`registry`: the apps of the open profile (Service.apps); `core`: its
-        announcements (Context.core), which the page follows."""
+        announcements (Context.core), which the page follows; `spaces`: the profile's
+        spaces (Service.spaces), each app's to choose among."""
         super().__init__(parent)
         self.registry = registry
+        self.spaces = spaces
         self.profile = profile
         self.home = home_argument(home) if home is not None else None
         layout = QVBoxLayout(self)
@@ -88,11 +121,12 @@ class AppsPage(QWidget):
         )
         intro.setWordWrap(True)
         layout.addWidget(intro)
-        self.table = QTableWidget(0, 4)
+        self.table = QTableWidget(0, 5)
         self.table.setTabKeyNavigation(False)  # Tab moves on; the arrows move in the table
         self.table.setHorizontalHeaderLabels(
-            [self.tr("App"), self.tr("May"), self.tr("Last use"), self.tr("Reads / writes")]
-        )
+            [self.tr("App"), self.tr("May"), self.tr("Last use"), self.tr("Reads / writes"),
+             self.tr("Spaces")]
+        )  # fmt: skip
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
@@ -122,6 +156,20 @@ class AppsPage(QWidget):
             row.addWidget(w)
         row.addStretch(1)
         layout.addLayout(row)
+        # the spaces the selected app may read and write in (its level says what it may do)
+        self.spaces_row = QWidget()
+        spaces_row = QHBoxLayout(self.spaces_row)
+        spaces_row.setContentsMargins(0, 0, 0, 0)
+        self.spaces_label = QLabel(self.tr("Spaces it may use"))
+        spaces_row.addWidget(self.spaces_label)
+        # one line: the spaces given, and a menu that ticks them (it stays open)
+        self.spaces_button = QPushButton()
+        self.spaces_button.setAccessibleName(self.tr("Spaces it may use"))
+        self.spaces_menu = TickMenu(self.spaces_button)
+        self.spaces_button.setMenu(self.spaces_menu)
+        spaces_row.addWidget(self.spaces_button, 1)
+        self.spaces_row.setVisible(spaces is not None)
+        layout.addWidget(self.spaces_row)
         keyless = QHBoxLayout()
         keyless.addWidget(QLabel(self.tr("Apps without a key may")))
         self.unregistered = QComboBox()
@@ -154,15 +202,85 @@ class AppsPage(QWidget):
         self.refresh()
         self.core = core
         core.apps_changed.connect(self.refresh)
+        if spaces is not None:
+            core.spaces_changed.connect(self.refresh)
 
     def stop(self) -> None:
         """Follow the registry no more (Settings closed: the page is not shown again)."""
         self.core.apps_changed.disconnect(self.refresh)
+        if self.spaces is not None:
+            self.core.spaces_changed.disconnect(self.refresh)
+
+    # -- spaces ---------------------------------------------------------------------------
+
+    def _space_names(self) -> list[tuple[int | None, str]]:
+        """The shared space and each space, as the page lists them."""
+        if self.spaces is None:
+            return [(None, shared_name())]
+        return [(None, shared_name()), *((s.id, s.name) for s in self.spaces.list())]
+
+    def _spaces_text(
+        self, given: frozenset[int | None], names: list[tuple[int | None, str]]
+    ) -> str:
+        shown = [name for space, name in names if space in given]
+        return self.tr(", ").join(shown) if shown else self.tr("none")
+
+    def _show_spaces(self, names: list[tuple[int | None, str]]) -> None:
+        """The selected app's spaces, each ticked or not (nothing without an app)."""
+        name = self.selected()
+        given = self.registry.spaces_of(self.registry.get(name)) if name else frozenset()
+        listed = [(a.data(), a.text()) for a in self.spaces_menu.actions()]
+        wanted = [(-1 if space is None else space, label.replace("&", "&&"))
+                  for space, label in names]  # fmt: skip
+        if listed != wanted:  # the same spaces: ticked again in place (the menu may be open)
+            self.spaces_menu.clear()
+            for key, label in wanted:
+                action = self.spaces_menu.addAction(label)
+                action.setCheckable(True)
+                action.setData(key)
+                action.toggled.connect(lambda _on: self._space_ticked())
+        for action in self.spaces_menu.actions():
+            action.blockSignals(True)
+            key = int(action.data())
+            action.setChecked((None if key < 0 else key) in given)
+            action.blockSignals(False)
+        self.spaces_button.setText(
+            _elided(self.spaces_button, self._spaces_text(given, names))
+            if name
+            else self.tr("Select an app first")
+        )
+        self.spaces_button.setEnabled(name is not None)
+        self.spaces_label.setEnabled(name is not None)
+        self.spaces_button.setToolTip(
+            self.tr("What %1 may read and write in: never another space.").replace(
+                "%1", escape_controls(name)
+            )
+            if name
+            else self.tr("Select an app to choose the spaces it may use.")
+        )
+
+    def given_spaces(self) -> set[int | None]:
+        """The spaces ticked for the selected app."""
+        return {
+            None if int(a.data()) < 0 else int(a.data())
+            for a in self.spaces_menu.actions()
+            if a.isChecked()
+        }
+
+    def _space_ticked(self) -> None:
+        name = self.selected()
+        if name is None:
+            return
+        try:
+            self.registry.set_spaces(name, self.given_spaces())  # announced: the page follows
+        except DesktopMemError as exc:
+            self.snippet_label.setText(describe_exception(exc, str(exc)))
 
     def refresh(self) -> None:
         """The apps as the registry has them now (a level's box is kept where its app
         stays: the keyboard stays on it)."""
         apps = self.registry.all()
+        names = self._space_names()
         self.table.setRowCount(len(apps))
         for row, a in enumerate(apps):
             name = QTableWidgetItem(escape_controls(a.name))
@@ -193,7 +311,11 @@ class AppsPage(QWidget):
                 seen = self.tr("not yet")
             self.table.setItem(row, 2, QTableWidgetItem(seen))
             self.table.setItem(row, 3, QTableWidgetItem(f"{a.reads} / {a.writes}"))
-        for column in (1, 2, 3):
+            given = self._spaces_text(self.registry.spaces_of(a), names)
+            spaces_item = QTableWidgetItem(given)
+            spaces_item.setToolTip(given)
+            self.table.setItem(row, 4, spaces_item)
+        for column in (1, 2, 3, 4):
             self.table.resizeColumnToContents(column)
         self.empty.setVisible(not apps)
         self.table.setVisible(bool(apps))
@@ -213,6 +335,7 @@ class AppsPage(QWidget):
         chosen = self.selected() is not None
         for w in (self.renew, self.remove, self.clear):
             w.setEnabled(chosen)
+        self._show_spaces(self._space_names())
 
     # -- connecting -------------------------------------------------------------------
 

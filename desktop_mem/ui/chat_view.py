@@ -118,6 +118,13 @@ class ChatView(QWidget):
         self.title.setObjectName("chatTitle")
         self.title.text_set.connect(self._fit_head)
         head.addWidget(self.title, 1)
+        # the space the chat is in (nothing while the profile has only the shared one)
+        self.space_badge = QLabel()
+        self.space_badge.setObjectName("spaceBadge")
+        self.space_badge.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Preferred)
+        self.space_badge.setMaximumWidth(220)  # a long name is cut, never the title away
+        self.space_badge.hide()
+        head.addWidget(self.space_badge)
         self.incognito_badge = QLabel(self.tr("Incognito: nothing is remembered or stored"))
         self.incognito_badge.setObjectName("incognito")
         # the badge says it in one word where the whole sentence would squeeze the title
@@ -507,10 +514,22 @@ class ChatView(QWidget):
         layout = self.column.layout()
         spacing = max(0, layout.spacing() if layout is not None else 0) * 2
         room = self.column.width() - self.model_box.sizeHint().width() - spacing - title
+        if not self.space_badge.isHidden():
+            room -= self.space_badge.sizeHint().width() + spacing // 2
         padding = badge.sizeHint().width() - badge.fontMetrics().horizontalAdvance(badge.text())
         fits = badge.fontMetrics().horizontalAdvance(whole) + padding <= room
         badge.setText(whole if fits else self.tr("Incognito"))
         badge.setToolTip("" if fits else whole)
+
+    def set_space(self, name: str, tip: str) -> None:
+        """The chat's space in its header ("" says none: the profile has no other); a
+        long name cut with "…", whole in the tooltip."""
+        badge = self.space_badge
+        badge.setText(badge.fontMetrics().elidedText(name, Qt.TextElideMode.ElideRight, 180))
+        badge.setToolTip(f"{name}\n{tip}" if badge.text() != name else tip)
+        badge.setAccessibleName(self.tr("Space: %1").replace("%1", name))
+        badge.setVisible(bool(name))
+        self._fit_head()
 
     def set_incognito(self, on: bool) -> None:
         """Incognito looks different as a whole (a tinted chat area), and its empty state

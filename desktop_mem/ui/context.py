@@ -19,6 +19,7 @@ from desktop_mem.core.models.llm import ChatBackend
 from desktop_mem.core.models.loaded import SlowTurns
 from desktop_mem.core.service import Service
 from desktop_mem.ui.events import CoreSignals
+from desktop_mem.ui.spaces import SpaceChoice
 
 # The interface's languages, each named in itself (the same in every interface language).
 LANGUAGES = {"en": "English", "zh_CN": "简体中文"}
@@ -65,6 +66,7 @@ class Hub(QObject):
     restore_requested = Signal(str)  # a backup file to put in place of this profile
     # a file or folder to import (None: choose one): one door for every kind of import
     import_requested = Signal(object)
+    settings_page_requested = Signal(str)  # open Settings at this tab ("spaces")
 
 
 class ServerState(QObject):
@@ -112,13 +114,29 @@ class ChatState(QObject):
         self.incognito = False
         self.busy = False
 
-    def open(self, conversation_id: int | None, incognito: bool = False) -> ChatSession:
-        """A session for this conversation (None: a new one), the old one stopped."""
+    def open(
+        self, conversation_id: int | None, incognito: bool = False, space: int | None = None
+    ) -> ChatSession:
+        """A session for this conversation (None: a new one, started in `space`), the
+        old one stopped."""
         self.close()
-        self.session = self.app.chat(conversation_id, incognito=incognito)
+        self.session = self.app.chat(conversation_id, incognito=incognito, space=space)
         self.incognito = incognito
         self.changed.emit()
         return self.session
+
+    @property
+    def space(self) -> int | None:
+        """The space the open chat is in (None: the shared space)."""
+        return self.session.space if self.session is not None else None
+
+    def follow_space(self, space: int | None) -> bool:
+        """The open chat's conversation was moved (or its space taken out): its next
+        turns are given what the new space sees. Whether it changed."""
+        if self.session is None or self.session.space == space:
+            return False
+        self.session.space = space
+        return True
 
     def set_busy(self, busy: bool) -> None:
         self.busy = busy
@@ -150,6 +168,9 @@ class Context:
         self.server = ServerState(service, view)
         self.chat = ChatState(service, self.server, view)
         self.core = CoreSignals(service.events, view, is_open=lambda: not service.keys.closed)
+        # the space the window is in: new chats, added documents, the conversation list
+        self.space = SpaceChoice(service.spaces, prefs, view)
+        self.core.spaces_changed.connect(self.space.check)
         hub = self.hub
         self.core.memories_changed.connect(lambda: hub.memories_changed.emit(None))
         self.core.conversations_changed.connect(hub.conversations_changed)

@@ -1,5 +1,7 @@
-"""Owns the conversation list: listing, searching (as you type), opening a conversation
-(at a message) in the chat view, renaming, pinning, exporting and deleting."""
+"""Owns the conversation list: the space the window is in (the list shows its
+conversations; new chats start there), listing, searching (as you type), opening a
+conversation (at a message) in the chat view with its space in the header, renaming,
+pinning, moving to another space, exporting and deleting."""
 
 from __future__ import annotations
 
@@ -11,12 +13,14 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QMenu, QMessageBox
 from desktop_mem.core import textproc
 from desktop_mem.core.chat.records import ORIGINS, MessageHit
 from desktop_mem.core.errors import DesktopMemError
+from desktop_mem.core.memory.spaces import Scope
 from desktop_mem.ui import tasks
 from desktop_mem.ui.changes import describe as describe_changes
 from desktop_mem.ui.changes import undo_link
 from desktop_mem.ui.chat_view import ChatView
 from desktop_mem.ui.context import Context
 from desktop_mem.ui.conversations_panel import ConversationsPanel
+from desktop_mem.ui.spaces import ALL, fill_box, move_menu, names_of, space_name
 from desktop_mem.ui.sync_controller import deleted_elsewhere
 
 SNIPPET_CHARS = 90
@@ -45,15 +49,107 @@ class ConversationsController(QObject):
         )
         context.hub.message_requested.connect(self.open_message)
         context.hub.new_chat_requested.connect(self.new_conversation)
+        panel.space_chosen.connect(context.space.choose)
+        panel.manage_spaces_requested.connect(
+            lambda: context.hub.settings_page_requested.emit("spaces")
+        )
+        context.space.changed.connect(self.space_chosen)
+        context.core.spaces_changed.connect(self.spaces_changed)
+        context.core.conversations_touched.connect(self.follow_moves)
+        self.fill_spaces()
 
     def _error(self, exc: DesktopMemError) -> None:
         self.ctx.hub.error.emit(tasks.describe_exception(exc, str(exc)))
+
+    # -- spaces ----------------------------------------------------------------------
+
+    def fill_spaces(self) -> None:
+        """The space box as the spaces are now, on the window's choice."""
+        shown = fill_box(
+            self.panel.space_box, self.ctx.app.spaces.list(), self.ctx.space.current,
+            manage=True,
+        )  # fmt: skip
+        self.panel.show_space(shown)
+
+    def scope(self) -> Scope:
+        """The conversations the list shows: every space's, or the chosen one's own."""
+        spaces, chosen = self.ctx.app.spaces, self.ctx.space.current
+        return spaces.every() if chosen == ALL else spaces.only(self.ctx.space.for_new())
+
+    def space_chosen(self) -> None:
+        """Another space chosen: its conversations; the chat shown stays open."""
+        self.panel.show_space(self.ctx.space.current)
+        self.refresh()
+
+    def spaces_changed(self) -> None:
+        """Spaces made, renamed or taken out: the box, the names in the list and the
+        header; a new chat whose space was taken out starts in the shared space."""
+        self.fill_spaces()
+        session = self.ctx.chat.session
+        if session is not None and session.conversation_id is None and session.space is not None:
+            known = {s.id for s in self.ctx.app.spaces.list()}
+            if session.space not in known:
+                self.ctx.chat.follow_space(None)
+        self.refresh()
+        self.show_space()
+
+    def follow_moves(self, conversations: tuple[int, ...]) -> None:
+        """The open conversation moved to another space (here, from another app or
+        another computer, or with a space taken out): its next turns are given what
+        that space sees, and the header says where it is."""
+        cid = self.ctx.chat.conversation_id
+        if cid is None or (conversations and cid not in conversations):
+            return
+        try:
+            space = self.store.get(cid).space
+        except DesktopMemError:
+            return  # deleted: the list says so
+        if self.ctx.chat.follow_space(space):
+            self.show_space()
+
+    def show_space(self) -> None:
+        """The open chat's space in its header and the status line; nothing said while
+        the profile has no space but the shared one, or in an incognito chat."""
+        spaces = self.ctx.app.spaces.list()
+        space = self.ctx.chat.space
+        if self.ctx.chat.incognito or (not spaces and space is None):
+            self.chat.set_space("", "")
+        else:
+            names = names_of(spaces)
+            kept_apart = next((s.apart for s in spaces if s.id == space), False)
+            tip = (
+                self.tr("This chat is in the shared space: it is given the shared memories "
+                        "only, and what it teaches is kept there.")
+                if space is None
+                else self.tr("This chat is in the space %1 and is kept apart: it is given "
+                             "that space's memories only.").replace("%1", names.get(space, ""))
+                if kept_apart
+                else self.tr("This chat is in the space %1: it is given that space's "
+                             "memories and the shared ones.").replace("%1", names.get(space, ""))
+            )  # fmt: skip
+            self.chat.set_space(space_name(space, names), tip)
+        self.ctx.hub.status_changed.emit()  # the status line says it too
+
+    # -- the list --------------------------------------------------------------------
+
+    def _space_names(self) -> dict[int | None, str] | None:
+        """Each space's name for the list's labels: when it shows every space (and
+        there is more than the shared one)."""
+        if self.ctx.space.current != ALL:
+            return None
+        spaces = self.ctx.app.spaces.list()
+        if not spaces:
+            return None
+        names: dict[int | None, str] = {s.id: s.name for s in spaces}
+        names[None] = space_name(None, {})
+        return names
 
     def refresh(self) -> None:
         if self.panel.query():
             self.search(self.panel.query())
             return
-        self.panel.model.set_conversations(self.store.list())
+        self.panel.model.space_names = self._space_names()
+        self.panel.model.set_conversations(self.store.list(scope=self.scope()))
         self.panel.show_found(self.panel.model.count())
         self.panel.select(self.ctx.chat.conversation_id)
 
@@ -91,18 +187,20 @@ class ConversationsController(QObject):
             for h in hits:
                 plain = textproc.shorten(textproc.plain_text(h.message.content), SNIPPET_CHARS)
                 by_conversation.setdefault(h.message.conversation_id, (h.message.id, plain))
-            known = {c.id: c for c in self.store.list()}
+            known = {c.id: c for c in self.store.list(scope=scope)}
             rows = [known[i] for i in by_conversation if i in known]
             self.panel.model.query = query  # its matched words are marked in each hit
+            self.panel.model.space_names = self._space_names()
             self.panel.model.set_conversations(rows, grouped=False, found=by_conversation)
             self.panel.show_found(len(rows))
 
         store = self.store
+        scope = self.scope()
 
         def work() -> Found:
-            hits, warnings = store.search(query, 20)
+            hits, warnings = store.search(query, 20, scope=scope)
             if not hits:  # a conversation holding the very words typed is still found
-                loose, warnings = store.search(query, 20, relevant_only=False)
+                loose, warnings = store.search(query, 20, relevant_only=False, scope=scope)
                 hits = [h for h in loose if "keyword" in h.signals]
             return hits, warnings
 
@@ -111,11 +209,15 @@ class ConversationsController(QObject):
     def new_conversation(self, incognito: bool = False) -> None:
         if self.ctx.chat.busy:
             return
-        self.ctx.chat.open(None, incognito)
+        try:  # in the space chosen (a space taken out meanwhile: the shared one)
+            self.ctx.chat.open(None, incognito, space=self.ctx.space.for_new())
+        except DesktopMemError:
+            self.ctx.chat.open(None, incognito)
         self.chat.clear()
         self.chat.title.setText(
             self.tr("Incognito conversation") if incognito else self.tr("New conversation")
         )
+        self.show_space()
         self.panel.list.clearSelection()
         self.ctx.hub.chat_shown.emit()
         self.ctx.hub.page_requested.emit("chat")
@@ -137,6 +239,7 @@ class ConversationsController(QObject):
                 "%1", ORIGINS.get(conv.origin, conv.origin)
             ).replace("%2", conv.created_at[:10])
         self.chat.title.setText(title)
+        self.show_space()
         self.show_messages(conversation_id)
         self.panel.select(conversation_id)
         self.ctx.hub.chat_shown.emit()  # readable while the model server is down
@@ -210,6 +313,12 @@ class ConversationsController(QObject):
         menu = QMenu(self.panel)
         pin = menu.addAction(self.tr("Unpin") if conv.pinned else self.tr("Pin to the top"))
         rename = menu.addAction(self.tr("Rename…"))
+        menu.addMenu(
+            move_menu(
+                menu, self.ctx.app.spaces.list(), {conv.space},
+                lambda space: self.move_conversation(conv.id, space),
+            )
+        )  # fmt: skip
         export = menu.addAction(self.tr("Export…"))
         delete = menu.addAction(self.tr("Delete…"))
         chosen = menu.exec(self.panel.list.viewport().mapToGlobal(pos))
@@ -227,6 +336,24 @@ class ConversationsController(QObject):
             self.store.pin(conversation_id, pinned)  # the core says so: the list follows
         except DesktopMemError as exc:
             self._error(exc)
+
+    def move_conversation(self, conversation_id: int, space: int | None) -> None:
+        """Move a conversation, with its messages, to a space (None: the shared one);
+        the memories learned from it stay where they are."""
+        try:
+            moved = self.store.move(conversation_id, space)  # the core says so: the list follows
+        except DesktopMemError as exc:
+            self._error(exc)
+            return
+        names = names_of(self.ctx.app.spaces.list())
+        said = (
+            self.tr("“%1” is now in the shared space.")
+            if space is None
+            else self.tr("“%1” is now in the space %2.").replace("%2", space_name(space, names))
+        )
+        self.ctx.hub.status.emit(
+            said.replace("%1", moved.title or self.tr("New conversation")), 8000
+        )
 
     def rename_conversation(self, conversation_id: int, title: str | None = None) -> None:
         if title is None:

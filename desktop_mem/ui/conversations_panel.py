@@ -1,6 +1,8 @@
-"""The conversation list beside the chat: New chat and Incognito, the search field (it
-searches as you type, like the memory browser, and shows the message each conversation
-was found by), and the list under date headings."""
+"""The conversation list beside the chat: the space the window is in (new chats start
+there; the list shows its conversations, or every space's, each with its space's name),
+New chat and Incognito, the search field (it searches as you type, like the memory
+browser, and shows the message each conversation was found by), and the list under
+date headings."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QPainter, QPalette
 from PySide6.QtWidgets import (
+    QComboBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -31,7 +34,14 @@ from PySide6.QtWidgets import (
 
 from desktop_mem.core.chat.records import Conversation
 from desktop_mem.ui import highlight
-from desktop_mem.ui.item_models import ID_ROLE, MESSAGE_ROLE, SNIPPET_ROLE, ConversationListModel
+from desktop_mem.ui.item_models import (
+    ID_ROLE,
+    MESSAGE_ROLE,
+    SNIPPET_ROLE,
+    SPACE_ROLE,
+    ConversationListModel,
+)
+from desktop_mem.ui.spaces import MANAGE, Choice, choice_of, data_of
 
 SEARCH_DELAY_MS = 250  # as the memory browser: as you type, not once per keystroke
 Index = QModelIndex | QPersistentModelIndex
@@ -43,6 +53,34 @@ class SnippetDelegate(QStyledItemDelegate):
 
     def _snippet(self, index: Index) -> str:
         return str(index.data(SNIPPET_ROLE) or "")
+
+    @staticmethod
+    def _space(index: Index) -> str:
+        return str(index.data(SPACE_ROLE) or "")
+
+    def _tag(self, painter: QPainter, option: QStyleOptionViewItem, tag: str, top: int) -> int:
+        """The conversation's space, small and quiet at the right of its title's line;
+        how wide it is drawn (with the gap before it)."""
+        small = self._small(option.font)
+        metrics = QFontMetrics(small)
+        rect = option.rect.adjusted(6, 0, -6, 0)
+        width = min(metrics.horizontalAdvance(tag), rect.width() // 2)
+        shown = metrics.elidedText(tag, Qt.TextElideMode.ElideRight, width)
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        painter.save()
+        painter.setFont(small)
+        role = (
+            QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.PlaceholderText
+        )
+        painter.setPen(option.palette.color(role))
+        line = QFontMetrics(option.font).lineSpacing()
+        box = rect.adjusted(rect.width() - width, 0, 0, 0)
+        box.setTop(top)
+        box.setHeight(line)
+        painter.drawText(box, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
+                         shown)  # fmt: skip
+        painter.restore()
+        return width + 8
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
         size = super().sizeHint(option, index)
@@ -58,6 +96,30 @@ class SnippetDelegate(QStyledItemDelegate):
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         snippet = self._snippet(index)
+        tag = self._space(index)
+        if not snippet and tag:  # the title, cut short of its space's name
+            opt = QStyleOptionViewItem(option)
+            self.initStyleOption(opt, index)
+            title = opt.text
+            opt.text = ""
+            style = opt.widget.style() if opt.widget else None
+            if style is not None:
+                style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+            height = QFontMetrics(option.font).lineSpacing()
+            top = option.rect.top() + (option.rect.height() - height) // 2
+            room = option.rect.width() - 12 - self._tag(painter, option, tag, top)
+            selected = bool(option.state & QStyle.StateFlag.State_Selected)
+            painter.save()
+            painter.setPen(option.palette.color(
+                QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+            ))  # fmt: skip
+            box = option.rect.adjusted(6, 0, 0, 0)
+            box.setWidth(max(0, room))
+            painter.drawText(box, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                             QFontMetrics(option.font).elidedText(
+                                 title, Qt.TextElideMode.ElideRight, max(0, room)))  # fmt: skip
+            painter.restore()
+            return
         if not snippet:
             super().paint(painter, option, index)
             return
@@ -79,9 +141,11 @@ class SnippetDelegate(QStyledItemDelegate):
         )
         title = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
         line = rect.adjusted(0, 0, 0, -(rect.height() - metrics.lineSpacing()))
+        if tag:  # its space's name at the right of the title's line
+            line.setRight(line.right() - self._tag(painter, option, tag, line.top()))
         query = self._query(index)
         mark = highlight.mark_color(palette, selected)
-        title = metrics.elidedText(title, Qt.TextElideMode.ElideRight, rect.width())
+        title = metrics.elidedText(title, Qt.TextElideMode.ElideRight, line.width())
         # the words the search matched, marked behind the title and the message found
         highlight.mark_line(painter, line, title, highlight.spans(title, query), 0, metrics, mark)
         painter.drawText(line, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
@@ -113,11 +177,27 @@ class ConversationsPanel(QWidget):
     open_requested = Signal(int)  # a conversation
     message_requested = Signal(int)  # a search hit: the conversation at that message
     menu_requested = Signal(QPoint)  # a position in the list
+    space_chosen = Signal(object)  # a space's id, None (the shared space) or ALL
+    manage_spaces_requested = Signal()  # the box's "Manage spaces…": Settings > Spaces
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 0, 6)
+        # the space the window is in: new chats start there, the list shows its own
+        self.space_box = QComboBox()
+        self.space_box.setAccessibleName(self.tr("Space"))
+        self.space_box.setToolTip(
+            self.tr("The space new chats start in; the list shows its conversations "
+                    "(All spaces: every conversation, each with its space's name)")
+        )  # fmt: skip
+        self.space_box.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.space_box.setMinimumContentsLength(8)
+        self.space_box.activated.connect(self._space_activated)
+        layout.addWidget(self.space_box)
+        self._space_shown: Choice = None
         buttons = QHBoxLayout()
         self.new_button = QPushButton(self.tr("New chat"))
         self.new_button.clicked.connect(lambda: self.new_requested.emit(False))
@@ -179,6 +259,23 @@ class ConversationsPanel(QWidget):
 
     def query(self) -> str:
         return self.search.text().strip()
+
+    def _space_activated(self, row: int) -> None:
+        data = self.space_box.itemData(row)
+        if data == MANAGE:  # not a space: the box goes back to the one chosen
+            self.space_box.setCurrentIndex(max(0, self._space_row()))
+            self.manage_spaces_requested.emit()
+            return
+        self._space_shown = choice_of(data)
+        self.space_chosen.emit(self._space_shown)
+
+    def _space_row(self) -> int:
+        return self.space_box.findData(data_of(self._space_shown))
+
+    def show_space(self, choice: Choice) -> None:
+        """The space chosen, as the box shows it (after the box was filled)."""
+        self._space_shown = choice
+        self.space_box.setCurrentIndex(max(0, self._space_row()))
 
     def _typed(self, text: str) -> None:
         if text.strip():

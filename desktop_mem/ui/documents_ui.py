@@ -2,7 +2,9 @@
 files or folders (buttons, or drag and drop), see what is indexed, search the passages,
 remove a document for good; watched folders are listed, can be unwatched, and are
 re-read in the background (new, changed and removed files), with progress, and the
-background re-reading can be paused. Names from the disk are shown with their control
+background re-reading can be paused. Each document and watched folder is in a space: the
+page shows the space the window is in (or every space), adds to it, and moves a
+document or a folder to another. Names from the disk are shown with their control
 characters escaped. The list follows what the documents announce (DocumentsChanged),
 whoever changed them: never a refresh by hand after an action.
 """
@@ -27,6 +29,7 @@ from PySide6.QtWidgets import (
     QListView,
     QListWidget,
     QListWidgetItem,
+    QMenu,
     QMessageBox,
     QPushButton,
     QTableWidget,
@@ -37,14 +40,28 @@ from PySide6.QtWidgets import (
 
 from desktop_mem.core import textproc
 from desktop_mem.core.documents.records import AddReport, PassageHit
+from desktop_mem.core.errors import DesktopMemError
+from desktop_mem.core.memory.spaces import Scope
 from desktop_mem.core.textproc import escape_controls
 from desktop_mem.ui import highlight, shortcuts, tasks
 from desktop_mem.ui.context import Context
+from desktop_mem.ui.spaces import (
+    ALL,
+    MANAGE,
+    choice_of,
+    data_of,
+    fill_box,
+    fill_move_menu,
+    names_of,
+    space_name,
+)
 from desktop_mem.ui.tasks import Report, describe_exception
 
 SYNC_MS = 10 * 60 * 1000  # watched folders are re-read every ten minutes
 SEARCH_DELAY_MS = 250  # as the other searches: as you type
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1
+FOLDER_ROLE = Qt.ItemDataRole.UserRole + 2  # a document's watched folder ("" for none)
+SPACE_ROLE = Qt.ItemDataRole.UserRole + 3  # a document's space (-1: the shared space)
 
 
 def kind_label(kind: str) -> str:
@@ -78,8 +95,19 @@ class DocumentsPage(QWidget):
             )
         )
         intro.setWordWrap(True)
-        layout.addWidget(intro)
+        top = QHBoxLayout()  # the space chosen beside the intro: the buttons keep their row
+        top.addWidget(intro, 1)
+        layout.addLayout(top)
         buttons = QHBoxLayout()
+        # the space the window is in: the list shows its documents, and adds to it
+        self.space_box = QComboBox()
+        self.space_box.setAccessibleName(self.tr("Space"))
+        self.space_box.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.space_box.setMinimumContentsLength(8)
+        self.space_box.activated.connect(self._space_activated)
+        top.addWidget(self.space_box, 0, Qt.AlignmentFlag.AlignTop)
         self.add_files = QPushButton(self.tr("Add files…"))
         self.add_files.clicked.connect(self._choose_files)
         self.add_folder = QPushButton(self.tr("Add folder…"))
@@ -90,27 +118,35 @@ class DocumentsPage(QWidget):
         self.remove.setObjectName("danger")
         self.remove.setEnabled(False)
         self.remove.clicked.connect(self._remove)
+        self.move_button = QPushButton(self.tr("Move to space"))
+        self.move_button.setToolTip(
+            self.tr("Move the selected documents to another space (a watched folder's "
+                    "documents move with their folder)")
+        )  # fmt: skip
+        self.move_menu = QMenu(self.move_button)
+        self.move_menu.aboutToShow.connect(self._fill_move)
+        self.move_button.setMenu(self.move_menu)
+        self.move_button.setEnabled(False)
         self.paused = QCheckBox(self.tr("Pause background re-reading"))
         self.paused.toggled.connect(self._pause_toggled)
-        for w in (self.add_files, self.add_folder, self.reindex, self.remove):
+        for w in (self.add_files, self.add_folder, self.reindex, self.move_button, self.remove):
             buttons.addWidget(w)
         buttons.addStretch(1)
         buttons.addWidget(self.paused)
         layout.addLayout(buttons)
-        self.table = QTableWidget(0, 4)
+        self.table = QTableWidget(0, 5)
         self.table.setTabKeyNavigation(False)  # Tab moves on; the arrows move in the table
         self.table.setHorizontalHeaderLabels(
-            [self.tr("Document"), self.tr("Kind"), self.tr("Passages"), self.tr("Where")]
-        )
+            [self.tr("Document"), self.tr("Kind"), self.tr("Passages"), self.tr("Where"),
+             self.tr("Space")]
+        )  # fmt: skip
         self.table.verticalHeader().hide()
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.itemSelectionChanged.connect(
-            lambda: self.remove.setEnabled(bool(self.selected_ids()))
-        )
+        self.table.itemSelectionChanged.connect(self._selection_changed)
         delete = QShortcut(shortcuts.key("remove_documents"), self.table)
         delete.setContext(Qt.ShortcutContext.WidgetShortcut)  # Del in the table: asks first
         delete.activated.connect(self._remove)
@@ -122,6 +158,14 @@ class DocumentsPage(QWidget):
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
         watched.addWidget(self.folders, 1)
+        self.folders.currentIndexChanged.connect(lambda *_: self._folder_chosen())
+        self.move_folder = QPushButton(self.tr("Move to space"))
+        self.move_folder.setToolTip(self.tr("Move the folder, and every document of it, to "
+                                            "another space"))  # fmt: skip
+        self.folder_menu = QMenu(self.move_folder)
+        self.folder_menu.aboutToShow.connect(self._fill_folder_move)
+        self.move_folder.setMenu(self.folder_menu)
+        watched.addWidget(self.move_folder)
         self.unwatch = QPushButton(self.tr("Stop watching…"))
         self.unwatch.clicked.connect(lambda: self.unwatch_folder())
         watched.addWidget(self.unwatch)
@@ -153,17 +197,140 @@ class DocumentsPage(QWidget):
         self.timer.setInterval(SYNC_MS)
         self.timer.timeout.connect(lambda: self.sync(background=True))
         self.timer.start()
+        self._folder_spaces: dict[str, int | None] = {}
+        self.fill_spaces()
         self.refresh()
         context.core.documents_changed.connect(self.refresh)
+        context.core.spaces_changed.connect(self.spaces_changed)
+        context.space.changed.connect(self.space_chosen)
+
+    # -- spaces ---------------------------------------------------------------------------
+
+    def fill_spaces(self) -> None:
+        spaces = self.ctx.app.spaces.list()
+        fill_box(self.space_box, spaces, self.ctx.space.current, manage=True)
+        self.space_box.setVisible(bool(spaces))  # no space but the shared one: unsaid
+        self._space_said()
+
+    def _space_said(self) -> None:
+        where = space_name(self.ctx.space.for_new(), names_of(self.ctx.app.spaces.list()))
+        tip = self.tr("Added to the space %1").replace("%1", where)
+        for w in (self.add_files, self.add_folder):
+            w.setToolTip(tip)
+        self.space_box.setToolTip(
+            self.tr("The space whose documents are listed, and where added ones go "
+                    "(All spaces: the shared space)")
+        )  # fmt: skip
+
+    def _space_activated(self, row: int) -> None:
+        data = self.space_box.itemData(row)
+        if data == MANAGE:  # not a space: the box goes back to the one chosen
+            self.space_box.setCurrentIndex(
+                max(0, self.space_box.findData(data_of(self.ctx.space.current)))
+            )
+            self.ctx.hub.settings_page_requested.emit("spaces")
+            return
+        self.ctx.space.choose(choice_of(data))
+
+    def space_chosen(self) -> None:
+        """The window is in another space: its documents (the window's choice is one,
+        beside the conversations and here)."""
+        self.fill_spaces()
+        self.refresh()
+
+    def spaces_changed(self) -> None:
+        self.fill_spaces()
+        self.refresh()
+
+    def scope(self) -> Scope:
+        spaces, chosen = self.ctx.app.spaces, self.ctx.space.current
+        return spaces.every() if chosen == ALL else spaces.only(self.ctx.space.for_new())
+
+    def _selection_changed(self) -> None:
+        ids = self.selected_ids()
+        self.remove.setEnabled(bool(ids))
+        self.move_button.setEnabled(bool(self._movable(ids)))
+
+    def _rows(self) -> dict[int, QTableWidgetItem]:
+        """The documents listed, by id (their first cell)."""
+        return {
+            int(it.data(PATH_ROLE)): it
+            for r in range(self.table.rowCount())
+            if (it := self.table.item(r, 0)) is not None
+        }
+
+    def _movable(self, ids: list[int]) -> list[int]:
+        """The documents chosen that move on their own (not a watched folder's)."""
+        rows = self._rows()
+        return [i for i in ids if i in rows and not rows[i].data(FOLDER_ROLE)]
+
+    def _fill_move(self) -> None:
+        ids = self._movable(self.selected_ids())
+        rows = self._rows()
+        current = {
+            None if int(rows[i].data(SPACE_ROLE)) < 0 else int(rows[i].data(SPACE_ROLE))
+            for i in ids
+        }
+        fill_move_menu(self.move_menu, self.ctx.app.spaces.list(), current,
+                       lambda space: self.move_documents(ids, space))  # fmt: skip
+
+    def _fill_folder_move(self) -> None:
+        folder = self.folders.currentData()
+        current = {self._folder_spaces.get(folder)} if folder else set()
+        fill_move_menu(self.folder_menu, self.ctx.app.spaces.list(), current,
+                       lambda space: self.move_watched(folder, space))  # fmt: skip
+
+    def move_documents(self, ids: list[int], space: int | None) -> bool:
+        """Move documents added on their own to a space (the list follows the core)."""
+        try:
+            for doc_id in ids:
+                self.store.move(doc_id, space)
+        except DesktopMemError as exc:
+            self.status.emit(describe_exception(exc, str(exc)))
+            return False
+        self.status.emit(self._moved_to(len(ids), space))
+        return True
+
+    def move_watched(self, folder: str | None, space: int | None) -> bool:
+        """Move a watched folder, with its documents, to a space."""
+        if not folder:
+            return False
+        try:
+            moved = self.store.move_folder(folder, space)
+        except DesktopMemError as exc:
+            self.status.emit(describe_exception(exc, str(exc)))
+            return False
+        self.status.emit(self._moved_to(moved, space))
+        return True
+
+    def _moved_to(self, n: int, space: int | None) -> str:
+        if space is None:
+            return self.tr("%n document(s) moved to the shared space.", "", n)
+        return self.tr("%n document(s) moved to the space %1.", "", n).replace(
+            "%1", space_name(space, names_of(self.ctx.app.spaces.list()))
+        )
+
+    def _folder_chosen(self) -> None:
+        folder = self.folders.currentData()
+        self.unwatch.setEnabled(folder is not None)
+        self.move_folder.setEnabled(folder is not None)
 
     # -- the list -------------------------------------------------------------------------
 
     def refresh(self) -> None:
-        docs = self.store.list()
+        spaces = self.ctx.app.spaces.list()
+        names = names_of(spaces)
+        docs = self.store.list(self.scope())
+        self.table.setColumnHidden(4, not spaces)  # no space but the shared one: unsaid
+        self.move_button.setVisible(bool(spaces))
+        self.move_folder.setVisible(bool(spaces))
         self.table.setRowCount(len(docs))
         for row, d in enumerate(docs):
             name = QTableWidgetItem(escape_controls(d.title))
             name.setData(PATH_ROLE, d.id)
+            name.setData(FOLDER_ROLE, d.folder or "")
+            name.setData(SPACE_ROLE, -1 if d.space is None else d.space)
+            self.table.setItem(row, 4, QTableWidgetItem(space_name(d.space, names)))
             name.setToolTip(escape_controls(d.path))
             self.table.setItem(row, 0, name)
             self.table.setItem(row, 1, QTableWidgetItem(kind_label(d.kind)))
@@ -175,15 +342,27 @@ class DocumentsPage(QWidget):
         self.empty.setVisible(not docs)
         for w in (self.table, self.search, self.results):
             w.setVisible(bool(docs))
+        chosen = self.folders.currentData()
+        self.folders.blockSignals(True)
         self.folders.clear()
+        self._folder_spaces = {}
+        scope = self.scope()
         for f in self.store.folders():
+            if not scope.holds(f.space):
+                continue
             text = self.tr("%1 (%n document(s))", "", f.documents).replace(
                 "%1", escape_controls(f.path)
             )
+            if spaces:  # which space it is in
+                text += " · " + space_name(f.space, names)
             self.folders.addItem(text, f.path)
+            self._folder_spaces[f.path] = f.space
         if not self.folders.count():
             self.folders.addItem(self.tr("none: add a folder to watch it"), None)
-        self.unwatch.setEnabled(self.folders.currentData() is not None)
+        self.folders.setCurrentIndex(max(0, self.folders.findData(chosen)))
+        self.folders.blockSignals(False)
+        self._folder_chosen()
+        self._selection_changed()
 
     def selected_ids(self) -> list[int]:
         rows = {i.row() for i in self.table.selectionModel().selectedRows()}
@@ -225,8 +404,11 @@ class DocumentsPage(QWidget):
 
     def _add_all(self, paths: list[Path], report: Report) -> AddReport:
         total = AddReport()
+        space = self.ctx.space.for_new()  # the space the window is in (All: the shared one)
         for path in paths:
-            total.extend(self.store.add(path, progress=report, should_stop=self._stop.is_set))
+            total.extend(
+                self.store.add(path, progress=report, should_stop=self._stop.is_set, space=space)
+            )
         return total
 
     def sync(self, background: bool = False) -> bool:
@@ -381,16 +563,17 @@ class DocumentsPage(QWidget):
                 self.results.addItem(self.tr("No passage is about this."))
 
         store = self.store
+        scope = self.scope()
 
         def work() -> list[PassageHit]:
-            hits = store.search(query, 10)
+            hits = store.search(query, 10, scope=scope)
             if hits:
                 return hits
             # a passage holding the very words typed is still found
             words = set(textproc.query_terms(query))
             return [
                 h
-                for h in store.search(query, 10, relevant_only=False)
+                for h in store.search(query, 10, relevant_only=False, scope=scope)
                 if words & set(textproc.query_terms(h.text))
             ]
 

@@ -208,6 +208,43 @@ def _wording(reason: str, model: str, lines: int) -> str | None:
             "errors", "This profile already syncs: turn sync off first."
         ),
         "sync_off": lambda: QCoreApplication.translate("errors", "This profile is not synced."),
+        "memory_not_found": lambda: QCoreApplication.translate(
+            "errors", "That memory no longer exists: it was deleted. Nothing was changed."
+        ),
+        "space_contents": lambda: QCoreApplication.translate(
+            "errors",
+            "Choose whether to move the space's contents to the shared space or to delete them.",
+        ),
+        "space_name_taken": lambda: QCoreApplication.translate(
+            "errors", "There is already a space with that name: choose another name."
+        ),
+        "space_name_empty": lambda: QCoreApplication.translate(
+            "errors", "A space needs a name: type one."
+        ),
+        "space_name_long": lambda: QCoreApplication.translate(
+            "errors", "That name is too long: a space's name is at most 60 characters."
+        ),
+        "space_name_reserved": lambda: QCoreApplication.translate(
+            "errors", "That is the name of the shared space: choose another name."
+        ),
+        "space_instruction_long": lambda: QCoreApplication.translate(
+            "errors", "That instruction is too long: keep it under 2,000 characters."
+        ),
+        "space_not_empty": lambda: QCoreApplication.translate(
+            "errors",
+            "That space still holds memories, conversations or documents: move them to the "
+            "shared space or delete them first.",
+        ),
+        "space_not_found": lambda: QCoreApplication.translate(
+            "errors",
+            "That space no longer exists: it was deleted, here or on another computer. Nothing "
+            "was changed.",
+        ),
+        "document_in_folder": lambda: QCoreApplication.translate(
+            "errors",
+            "That document is in a watched folder: move the folder instead (beside Watched "
+            "folders).",
+        ),
     }
     make = words.get(reason)
     return make() if make else None
@@ -240,6 +277,8 @@ WINDOW_WORDED = {
     "sync_code_used",  # the window's own "Join again"
     "sync_code_expired",
     "sync_folder_link",  # the core names the command that moves
+    "space_not_found",  # the core names the command that lists them
+    "document_in_folder",  # the window's own place to move a folder
 }
 
 

@@ -36,6 +36,7 @@ class CoreSignals(QObject):
     sync_changed = Signal(str)  # sync's state: "on", "off", "synced", "error", ...
     proposals_changed = Signal()  # facts found in imported history: added or decided
     apps_changed = Signal()  # apps over MCP: registered, changed (a level, a key, a use), removed
+    spaces_changed = Signal()  # spaces: made, renamed, changed (instruction, kept apart), taken out
     key_changed = Signal()  # the key, or what opens it (the recovery code), changed
     _arrived = Signal()  # from any thread: something waits to be delivered
 
@@ -108,6 +109,7 @@ class CoreSignals(QObject):
             (core.AboutChanged, self.about_changed),
             (core.ProposalsChanged, self.proposals_changed),
             (core.AppsChanged, self.apps_changed),
+            (core.SpacesChanged, self.spaces_changed),
             (core.KeyChanged, self.key_changed),
         ):
             if kind in kinds:

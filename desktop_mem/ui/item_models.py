@@ -26,6 +26,7 @@ ID_ROLE = Qt.ItemDataRole.UserRole + 2
 Found = tuple[float | None, bool]  # a search hit's relevance as shown, and whether weak
 SNIPPET_ROLE = Qt.ItemDataRole.UserRole + 3  # a conversation search hit: the message found
 MESSAGE_ROLE = Qt.ItemDataRole.UserRole + 4  # ... and its id
+SPACE_ROLE = Qt.ItemDataRole.UserRole + 5  # a conversation's space, named ("" unsaid)
 
 
 class MemoryTableModel(QAbstractTableModel):
@@ -42,6 +43,9 @@ class MemoryTableModel(QAbstractTableModel):
         self.computers: dict[str, str] = {}  # the synced computers' names, by id
         # memories edited on two computers at once, not looked at yet (marked on cards)
         self.edited_on_both: set[int] = set()
+        # each memory's space by name, said on its card (None: not said, as when the
+        # list is one space's)
+        self.space_names: dict[int | None, str] | None = None
         self.query = ""  # the search the hits answer: its matched words are marked
 
     def headers(self) -> list[str]:
@@ -263,6 +267,9 @@ class ConversationListModel(QAbstractListModel):
         self._rows: list[Conversation | str] = []
         self._found: dict[int, tuple[int, str]] = {}
         self.query = ""  # the search the hits answer: its matched words are marked
+        # each conversation's space by name, shown beside its title (None: not shown,
+        # as when the list is one space's)
+        self.space_names: dict[int | None, str] | None = None
 
     def group_label(self, group: str) -> str:
         return {
@@ -353,6 +360,8 @@ class ConversationListModel(QAbstractListModel):
             return c.title or self.tr("New conversation")
         if role == SNIPPET_ROLE:
             return self._found.get(c.id, (0, ""))[1]
+        if role == SPACE_ROLE:
+            return "" if self.space_names is None else self.space_names.get(c.space, "")
         if role == MESSAGE_ROLE:
             return self._found.get(c.id, (None, ""))[0]
         if role == Qt.ItemDataRole.ToolTipRole and c.id in self._found:
@@ -365,6 +374,12 @@ class ConversationListModel(QAbstractListModel):
                 tip += "\n" + self.tr("from %1, %2").replace(
                     "%1", ORIGINS.get(c.origin, c.origin)
                 ).replace("%2", c.created_at[:10])
+            if self.space_names is not None:  # every space's listed: say which
+                tip += "\n" + (
+                    self.tr("In the shared space")
+                    if c.space is None
+                    else self.tr("In the space %1").replace("%1", self.space_names.get(c.space, ""))
+                )
             return tip
         if role == ID_ROLE:
             return c.id

@@ -226,6 +226,7 @@ class MainWindow(QMainWindow):
         # Another process writing to this profile (the MCP server, the command line):
         # SQLite's data_version changes; the lists are read again.
         self._seen_version = service.data_version()
+        self._seen_spaces = service.spaces.list()
         self.watch = QTimer(self)
         self.watch.setInterval(WATCH_MS)
         self.watch.timeout.connect(self.check_outside_changes)
@@ -467,6 +468,10 @@ class MainWindow(QMainWindow):
         if version is None or version == self._seen_version:
             return False
         self._seen_version = version
+        spaces = self.context.app.spaces.list()
+        if spaces != self._seen_spaces:  # made or changed by the command line, say
+            self._seen_spaces = spaces
+            self.context.core.spaces_changed.emit()  # as the core says it in this process
         if not self.context.chat.busy:
             self.memories.refresh_memories()
             self.conversations.refresh()

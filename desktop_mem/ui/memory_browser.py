@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypedDict
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListView,
+    QMenu,
     QPushButton,
     QSplitter,
     QStackedWidget,
@@ -26,11 +27,13 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_mem.core.memory.records import KINDS, Memory, Version
+from desktop_mem.core.memory.spaces import Space
 from desktop_mem.ui.focus import DateField
 from desktop_mem.ui.item_models import Found, MemoryTableModel, kind_label, relevance_tip
 from desktop_mem.ui.memory_cards import MemoryCardDelegate
 from desktop_mem.ui.memory_drawer import MemoryDrawer, action_label
 from desktop_mem.ui.new_memory_dialog import NewMemoryDialog
+from desktop_mem.ui.spaces import ALL, Choice, choice_of, fill_box, fill_move_menu, space_name
 
 SEARCH_DELAY_MS = 250  # instant, but not one model call per keystroke
 __all__ = ["MemoryBrowser", "NewMemoryDialog", "action_label"]
@@ -44,6 +47,7 @@ class Filters(TypedDict):
     always: bool | None
     since: str | None
     edited_on_both: bool | None
+    space: Choice  # a space's id, None (the shared space) or ALL (every space)
 
 
 class MemoryBrowser(QWidget):
@@ -64,6 +68,7 @@ class MemoryBrowser(QWidget):
     export_requested = Signal()
     import_requested = Signal()
     message_requested = Signal(int)  # open the conversation holding this message
+    move_requested = Signal(list, object)  # memory ids, a space (None: the shared space)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -90,6 +95,17 @@ class MemoryBrowser(QWidget):
         layout.addLayout(top)
         # the filters on a line of their own: the search field keeps its width
         top = QHBoxLayout()
+        self.spaces: list[Space] = []
+        self.space_filter = QComboBox()  # every space, the shared one, or one space's own
+        self.space_filter.setAccessibleName(self.tr("Space"))
+        self.space_filter.setToolTip(self.tr("The space whose memories are listed and searched"))
+        self.space_filter.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.space_filter.setMinimumContentsLength(10)
+        fill_box(self.space_filter, [], ALL)
+        self.space_filter.currentIndexChanged.connect(lambda *_: self._search_now())
+        top.addWidget(self.space_filter)
         self.kind_filter = QComboBox()
         self.kind_filter.addItem(self.tr("All kinds"), "")
         for k in KINDS:
@@ -158,6 +174,9 @@ class MemoryBrowser(QWidget):
         delete = QShortcut(QKeySequence(QKeySequence.StandardKey.Delete), self.list)
         delete.setContext(Qt.ShortcutContext.WidgetShortcut)  # Delete on a card: asks first
         delete.activated.connect(self._delete)
+        # right-click on cards: move them to another space, or delete them
+        self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.list.customContextMenuRequested.connect(self._card_menu)
 
         # Nothing to list: said in words where the list would be, never a blank page.
         self.empty = QLabel()
@@ -177,6 +196,9 @@ class MemoryBrowser(QWidget):
         self.drawer.delete_requested.connect(self._delete)
         self.drawer.restore_requested.connect(self.restore_requested)
         self.drawer.message_requested.connect(self.message_requested)
+        self.move_menu = QMenu(self.drawer.move_button)  # filled as it opens
+        self.move_menu.aboutToShow.connect(lambda: self._fill_move(self.move_menu))
+        self.drawer.move_button.setMenu(self.move_menu)
         self.drawer.setMinimumWidth(280)
         self.drawer.setMaximumWidth(520)
         self.split = QSplitter(Qt.Orientation.Horizontal)
@@ -241,7 +263,51 @@ class MemoryBrowser(QWidget):
             "always": True if self.always_only.isChecked() else None,
             "since": since,
             "edited_on_both": True if self.edited_on_both_bar.isVisibleTo(self) else None,
+            "space": choice_of(self.space_filter.currentData()),
         }
+
+    # -- spaces ---------------------------------------------------------------------------
+
+    def set_spaces(self, spaces: list[Space]) -> None:
+        """The profile's spaces: the filter's choices (the one chosen kept while it is
+        there), each card's space and the history's moves named."""
+        self.spaces = spaces
+        chosen = choice_of(self.space_filter.currentData())
+        fill_box(self.space_filter, spaces, chosen)
+        # no space but the shared one: nothing to choose (Manage spaces… is beside the
+        # conversations)
+        self.space_filter.setVisible(bool(spaces))
+        names: dict[int | None, str] = {s.id: s.name for s in spaces}
+        names[None] = space_name(None, {})
+        self.drawer.space_names = names if spaces else {}
+
+    def show_every_space(self) -> None:
+        """The filter on every space, without listing again (the caller lists)."""
+        self.space_filter.blockSignals(True)
+        self.space_filter.setCurrentIndex(max(0, self.space_filter.findData(ALL)))
+        self.space_filter.blockSignals(False)
+
+    def _fill_move(self, menu: QMenu) -> None:
+        ids = self.selected_ids()
+        current = {m.space for r in range(self.model.rowCount())
+                   if (m := self.model.memory(r)) is not None and m.id in ids}  # fmt: skip
+        fill_move_menu(
+            menu, self.spaces, current, lambda space: self.move_requested.emit(ids, space)
+        )
+        menu.setEnabled(bool(ids))
+
+    def _card_menu(self, pos: QPoint) -> None:
+        index = self.list.indexAt(pos)
+        if not index.isValid():
+            return
+        if index.row() not in {i.row() for i in self.list.selectionModel().selectedIndexes()}:
+            self.list.setCurrentIndex(index)  # the card right-clicked, alone
+        menu = QMenu(self.list)
+        move = menu.addMenu(self.tr("Move to space"))
+        self._fill_move(move)
+        delete = menu.addAction(self.tr("Delete…"))
+        delete.triggered.connect(self._delete)
+        menu.exec(self.list.viewport().mapToGlobal(pos))
 
     def set_edited_on_both(self, on: bool, refresh: bool = True) -> None:
         """Only the memories edited on two computers at once, or every memory again."""
@@ -303,6 +369,8 @@ class MemoryBrowser(QWidget):
         `total` in all) or search hits, each with its (relevance, weak)."""
         keep = self.current.id if self.current else None
         self.model.query = self.query() if found is not None else ""
+        every = choice_of(self.space_filter.currentData()) == ALL
+        self.model.space_names = self.drawer.space_names if every and self.spaces else None
         self.model.set_memories(memories, found, more)
         # A listing comes pinned first, newest first (as the CLI lists them): shown as
         # "Newest first" without sorting again (100,000 rows took 0.1 s on the GUI
@@ -338,7 +406,10 @@ class MemoryBrowser(QWidget):
             self.show_details(None, [], [])
 
     def _show_empty(self, shown: int, searched: bool) -> None:
-        filtered = any(value is not None for value in self.filters().values())
+        filters = self.filters()
+        filtered = filters["space"] != ALL or any(
+            value is not None for key, value in filters.items() if key != "space"
+        )
         if shown:
             self.list_pages.setCurrentWidget(self.list)
             return

@@ -81,15 +81,25 @@ def meta_line(
     found: Found | None = None,
     computers: dict[str, str] | None = None,
     edited_on_both: bool = False,
+    spaces: dict[int | None, str] | None = None,
 ) -> str:
-    """(Relevance ·) kind · date (· edited on two computers) · pinned · always given ·
-    source (· from another computer) (· until, expired): the second line of a card.
+    """(Relevance ·) kind · date (· its space) (· edited on two computers) · pinned ·
+    always given · source (· from another computer) (· until, expired): the second line
+    of a card. `spaces`: the spaces' names, when the card says which it is in.
     `computers`: the synced computers' names by id; `edited_on_both`: an edit made on
     two computers at once that the user has not looked at yet (said before the rest,
     which a narrow card cuts off)."""
     parts = [relevance_label(found)] if found is not None else []
     parts = [p for p in parts if p]
     parts += [kind_label(None, memory.kind), memory.created_at[:10]]
+    if spaces is not None:  # every space listed: which one it is in
+        parts.append(
+            QCoreApplication.translate("cards", "shared")
+            if memory.space is None
+            else QCoreApplication.translate("cards", "in %1").replace(
+                "%1", spaces.get(memory.space, "?")
+            )
+        )
     if edited_on_both:
         parts.append(QCoreApplication.translate("cards", "⇄ edited on two computers"))
     if memory.pinned:
@@ -164,7 +174,10 @@ class MemoryCardDelegate(QStyledItemDelegate):
         model = index.model()
         if not isinstance(model, MemoryTableModel):
             return meta_line(memory, found)
-        return meta_line(memory, found, model.computers, memory.id in model.edited_on_both)
+        return meta_line(
+            memory, found, model.computers, memory.id in model.edited_on_both,
+            model.space_names,
+        )  # fmt: skip
 
     def _query(self, index: Index) -> str:
         model = index.model()

@@ -1,5 +1,6 @@
-"""Owns the memory browser's side of the window: listing and searching memories, their
-details, adding, editing, pinning, deleting, import and export, consolidation."""
+"""Owns the memory browser's side of the window: listing and searching memories (in
+every space, or one space's), their details, adding, editing, pinning, moving between
+spaces, deleting, import and export, consolidation."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from shiboken6 import isValid
 from desktop_mem.core.chat.records import Change
 from desktop_mem.core.errors import DesktopMemError, ImportRejected
 from desktop_mem.core.memory.records import Memory, NewMemory
+from desktop_mem.core.memory.spaces import Scope
 from desktop_mem.core.service.memories import Browsed
 from desktop_mem.ui import tasks
 from desktop_mem.ui.confirm_dialog import TypedConfirmDialog
@@ -21,6 +23,7 @@ from desktop_mem.ui.context import Context
 from desktop_mem.ui.item_models import MemoryTableModel
 from desktop_mem.ui.memory_browser import Filters, MemoryBrowser
 from desktop_mem.ui.memory_cards import computer_label
+from desktop_mem.ui.spaces import ALL, names_of, space_name
 from desktop_mem.ui.sync_controller import deleted_elsewhere
 from desktop_mem.ui.tasks import Report
 
@@ -42,6 +45,7 @@ def _fits(memory: Memory, f: Filters) -> bool:
         and (f["pinned"] is None or memory.pinned)
         and (f["always"] is None or memory.always)
         and (not f["since"] or memory.created_at[:10] >= f["since"])
+        and (f["space"] == ALL or memory.space == f["space"])
     )
 
 
@@ -69,7 +73,10 @@ class MemoryController(QObject):
         # one door for every import: it tells this app's memories files from other exports
         b.import_requested.connect(lambda: self.ctx.hub.import_requested.emit(None))
         b.message_requested.connect(context.hub.message_requested)
+        b.move_requested.connect(self.move_memories)
         context.hub.memories_changed.connect(self.memory_changed)
+        context.core.spaces_changed.connect(self.spaces_changed)
+        b.set_spaces(self.app.spaces.list())
         context.hub.memory_requested.connect(self.show_memory)
         context.hub.edited_on_both_requested.connect(self.show_edited_on_both)
 
@@ -79,6 +86,38 @@ class MemoryController(QObject):
 
     def _working(self, text: str | None) -> None:
         self.ctx.hub.work.emit(text, 0, 0)
+
+    def scope(self, space: object) -> Scope:
+        """The memories the browser's space filter shows: every space's (ALL), or one
+        space's own (None: the shared space's)."""
+        spaces = self.app.spaces
+        if space == ALL:
+            return spaces.every()
+        return spaces.only(space if isinstance(space, int) else None)
+
+    def spaces_changed(self) -> None:
+        """Spaces made, renamed or taken out: the filter, and the names on the cards."""
+        self.browser.set_spaces(self.app.spaces.list())
+        self.memory_changed()
+
+    def move_memories(self, ids: list[int], space: int | None) -> None:
+        """Move memories to a space (None: make them shared), each with its history;
+        the list follows what the core announces."""
+        if not ids:
+            return
+        names = names_of(self.app.spaces.list())
+
+        def moved(n: int) -> None:
+            self.ctx.hub.status.emit(
+                self.tr("Made %n memory(s) shared.", "", n)
+                if space is None
+                else self.tr("Moved %n memory(s) to %1.", "", n).replace(
+                    "%1", space_name(space, names)
+                ),
+                8000,
+            )
+
+        tasks.run(self.app.memories.move, ids, space, done=moved, failed=self._error)
 
     def refresh_memories(self, then: Callable[[], None] | None = None) -> None:
         """List (or search) the memories again, off the GUI thread; `then` runs once
@@ -91,10 +130,12 @@ class MemoryController(QObject):
         ticket = self._listing
         page = MemoryTableModel.PAGE
         store = self.app.memories
+        scope = self.scope(f["space"])
 
         def more(offset: int, limit: int) -> list[Memory]:  # the next page, as the view scrolls
             return store.list(kind=f["kind"], pinned=f["pinned"], always=f["always"],
-                              since=f["since"], limit=limit, offset=offset)  # fmt: skip
+                              since=f["since"], limit=limit, offset=offset,
+                              scope=scope)  # fmt: skip
 
         def first_page() -> tuple[list[Memory], int]:
             if f["edited_on_both"]:  # few: read whole, then the other filters
@@ -104,7 +145,10 @@ class MemoryController(QObject):
             if f["kind"] or f["pinned"] is not None or f["always"] is not None or f["since"]:
                 rows = more(0, -1)  # filtered: all of them (and so their count)
                 return rows, len(rows)
-            return more(0, page), store.count()
+            if f["space"] == ALL:
+                return more(0, page), store.count()
+            space = f["space"] if isinstance(f["space"], int) else None
+            return more(0, page), self.app.spaces.counts().get(space, (0, 0))[0]
 
         def read() -> tuple[list[Memory], int, SyncMarks]:
             rows, total = first_page()
@@ -133,9 +177,12 @@ class MemoryController(QObject):
         kinds = {f["kind"]} if f["kind"] else None
         weak_too = self.browser.all_matches.isChecked()
         browse = self.app.memories.browse
+        scope = self.scope(f["space"])
 
         def work() -> tuple[list[Browsed], SyncMarks]:
-            found = [b for b in browse(query, SEARCH_K, kinds=kinds) if weak_too or b.match]
+            found = [
+                b for b in browse(query, SEARCH_K, kinds=kinds, scope=scope) if weak_too or b.match
+            ]
             return found, self._sync_marks()
 
         both = {c[0] for c in self.app.sync.conflicts()} if f["edited_on_both"] else None
@@ -195,6 +242,7 @@ class MemoryController(QObject):
         self.ctx.hub.page_requested.emit("memories")
         if not self.browser.select(memory_id):
             self.browser.set_edited_on_both(False, refresh=False)  # it may be another
+            self.browser.show_every_space()  # it may be in another space
             self.browser.search.clear()
             self.refresh_memories(lambda: self._select(memory_id))
         self.show_memory_details(memory_id)

@@ -49,6 +49,7 @@ def action_label(action: str) -> str:
         "always given": QCoreApplication.translate("MemoryBrowser", "given in every chat"),
         "not always given": QCoreApplication.translate("MemoryBrowser", "given only when found"),
         "invalidated": QCoreApplication.translate("MemoryBrowser", "marked no longer true"),
+        "moved": QCoreApplication.translate("MemoryBrowser", "moved to another space"),
     }
     if action in words:
         return words[action]
@@ -165,6 +166,19 @@ class MemoryDrawer(QWidget):
         always_box.addWidget(self.always)
         always_box.addWidget(self.always_why)
         fields.addRow(self.tr("Always"), always_box)
+        # the browser gives it its menu: the spaces, for the memories selected
+        self.move_button = QPushButton(self.tr("Move to space"))
+        self.move_button.setToolTip(self.tr("Move the selected memories to another space, or "
+                                            "make them shared, with their history"))  # fmt: skip
+        self.space = QLabel()  # the space it is in (shown while the profile has others)
+        self.space.setWordWrap(True)
+        self.space_label = QLabel(self.tr("Space"))
+        space_row = QHBoxLayout()
+        space_row.setContentsMargins(0, 0, 0, 0)
+        space_row.addWidget(self.space, 1)
+        space_row.addWidget(self.move_button, 0, Qt.AlignmentFlag.AlignTop)
+        fields.addRow(self.space_label, space_row)
+        self.fields = fields
         column.addLayout(fields)
         buttons = QHBoxLayout()
         self.save_button = QPushButton(self.tr("Save"))
@@ -249,6 +263,8 @@ class MemoryDrawer(QWidget):
         layout.addWidget(self.pages)
         self.current: Memory | None = None
         self._versions: list[Version] = []
+        # the spaces by id, the shared one's (None) too: empty while there is none
+        self.space_names: dict[int | None, str] = {}
 
     @staticmethod
     def _heading(text: str) -> QLabel:
@@ -309,6 +325,10 @@ class MemoryDrawer(QWidget):
             self.importance.setValue(memory.importance)
             self.pin_button.setText(self.tr("Unpin") if memory.pinned else self.tr("Pin"))
         self.always.setEnabled(memory is not None)
+        spaced = len(self.space_names) > 1
+        self.space.setText(self._space_of(memory.space if memory else None))
+        self.fields.setRowVisible(self.space_label, spaced)
+        self.move_button.setVisible(spaced)
         self.always.setChecked(bool(memory and memory.always))
         why = self._always_why(memory)
         self.always_why.setText(why)
@@ -355,9 +375,10 @@ class MemoryDrawer(QWidget):
         if made_on:  # another synced computer's version
             origin += self.tr(", on %1").replace("%1", made_on)
         # one string, so that Chinese has its own brackets and colon: "更新（你）：…"
+        action = self._moved(v) if v.action == "moved" else action_label(v.action)
         row = (
             self.tr("%1 (%2%3)%4: %5")
-            .replace("%1", action_label(v.action))
+            .replace("%1", action)
             .replace("%2", source_label(self, v.actor))
             .replace("%3", origin)
             .replace("%4", until)
@@ -365,9 +386,24 @@ class MemoryDrawer(QWidget):
         when = v.changed_at[:16].replace("T", " ")
         return f"v{v.version} · {when} · " + row.replace("%5", " ".join(v.text.split())[:100])
 
+    def _space_of(self, space: int | None) -> str:
+        if space is None:
+            return self.tr("Shared: every space that sees shared memories is given it")
+        return self.space_names.get(space) or self.tr("(a removed space)")
+
+    def _moved(self, v: Version) -> str:
+        """A move between spaces, as the history says it: where it went."""
+        if v.space is None:
+            return self.tr("made shared")
+        return self.tr("moved to %1").replace(
+            "%1", self.space_names.get(v.space) or self.tr("a removed space")
+        )
+
     def set_selected(self, count: int) -> None:
-        """How many memories are selected in the list: Delete… acts on all of them."""
+        """How many memories are selected in the list: Delete… and Move act on all of
+        them."""
         self.delete_button.setEnabled(bool(count))
+        self.move_button.setEnabled(bool(count))
 
     def _save(self) -> None:
         if self.current is not None:

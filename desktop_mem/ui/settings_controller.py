@@ -23,6 +23,7 @@ from desktop_mem.ui.backup_ui import BackupController, BackupPage, RecoveryCodeD
 from desktop_mem.ui.connection import ConnectionController, size_text
 from desktop_mem.ui.context import Context, shown_language
 from desktop_mem.ui.settings_dialog import SettingsDialog
+from desktop_mem.ui.spaces_ui import SpacesPage
 from desktop_mem.ui.sync_controller import SyncController
 from desktop_mem.ui.sync_ui import SyncPage
 from desktop_mem.ui.tasks import Report
@@ -49,6 +50,7 @@ class SettingsController(QObject):
         self.backups = backups
         self.syncing = syncing
         self.dialog: SettingsDialog | None = None
+        context.hub.settings_page_requested.connect(self.open_settings)
 
     def _language_shown(self) -> str:
         """The choice as Settings shows it: the one saved, unless the window is in
@@ -72,12 +74,19 @@ class SettingsController(QObject):
             "keyring_usable": KeyringAccess().problem() is None,
         }
 
-    def open_settings(self) -> None:
+    def open_settings(self, page: object = None) -> None:
+        """Settings, at the tab `page` names ("spaces"; else the first)."""
+        if self.dialog is not None:  # open already (a link inside it asked)
+            return
         app, server = self.ctx.app, self.ctx.server
         backup_page = BackupPage(self.backups, app.keys.mode != "passphrase")
-        apps_page = AppsPage(app.apps, self.ctx.core, app.name, home=app.config.home)
+        apps_page = AppsPage(
+            app.apps, self.ctx.core, app.name, home=app.config.home, spaces=app.spaces
+        )
         sync_page = SyncPage(self.syncing)
+        spaces_page = SpacesPage(self.ctx)
         pages = [
+            (self.tr("Spaces"), spaces_page),
             (self.tr("Backup"), backup_page),
             (self.tr("Sync"), sync_page),
             (self.tr("Apps"), apps_page),
@@ -86,6 +95,9 @@ class SettingsController(QObject):
             self.values(), server.models, self.ctx.view, pages, server.embedding_models
         )
         self.dialog = dialog
+        self.spaces_page = spaces_page
+        if page == "spaces":
+            dialog.tabs.setCurrentWidget(spaces_page)
 
         def key_changed() -> None:  # the key, or what opens it, changed meanwhile
             dialog.show_key(app.keys.mode, KeyringAccess().problem() is None)
@@ -94,6 +106,7 @@ class SettingsController(QObject):
         def closed() -> None:  # the dialog stays (its parent is the window), unheard
             self.ctx.core.key_changed.disconnect(key_changed)
             apps_page.stop()
+            spaces_page.stop()
 
         self.ctx.core.key_changed.connect(key_changed)
         dialog.finished.connect(closed)

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QLabel, QProgressBar, QSizeGrip, QStatusBar, QWidg
 from desktop_mem.core.models.catalog import short_name
 from desktop_mem.ui.connection import ConnectionController
 from desktop_mem.ui.context import Context
+from desktop_mem.ui.spaces import names_of, space_name
 from desktop_mem.ui.sync_controller import SyncController
 
 
@@ -121,6 +122,13 @@ class StatusBar(QStatusBar):
         waiting = self.context.app.memories.waiting().total
         if waiting and not chat.incognito:
             mem += self.tr(" · %n message(s) not yet learned from", "", waiting)
+        spaces = self.context.app.spaces.list()
+        if spaces and not chat.incognito:  # which space the chat reads and adds to
+            mem = (
+                self.tr("Space: %1").replace("%1", space_name(chat.space, names_of(spaces)))
+                + " · "
+                + mem
+            )
         self.memory_status.setText(mem)
 
     def downloading(self, model: str) -> str:

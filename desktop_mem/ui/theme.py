@@ -22,6 +22,8 @@ QLabel#stopped { color: palette(placeholder-text); font-style: italic; }
 QWidget#incognitoList { background: rgba(91, 60, 136, 0.10); }
 QLabel#notice { color: palette(placeholder-text); }
 QLabel#incognito { background: #5b3c88; color: white; border-radius: 6px; padding: 2px 8px; }
+QLabel#spaceBadge { border: 1px solid palette(mid); border-radius: 6px; padding: 1px 8px;
+                    color: palette(window-text); }
 QLabel#empty { color: palette(placeholder-text); font-size: 15px; padding: 40px; }
 QLabel#chatTitle { font-size: 15px; font-weight: 600; }
 QPushButton#chip { border: 1px solid palette(mid); border-radius: 9px; padding: 2px 9px;

@@ -16,12 +16,12 @@
 <context>
     <name>AppsPage</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="309" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="432" />
         <source> (%n time(s) that day)</source>
         <translation><numerusform> (%n time that day)</numerusform><numerusform> (%n times that day)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="315" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="438" />
         <source>The log keeps %n day(s); an app's calls of one kind on one memory in a day are one line.</source>
         <translation><numerusform>The log keeps %n day; an app's calls of one kind on one memory in a day are one line.</numerusform><numerusform>The log keeps %n days; an app's calls of one kind on one memory in a day are one line.</numerusform></translation>
     </message>
@@ -55,7 +55,7 @@
 <context>
     <name>ConversationListModel</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/item_models.py" line="361" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="370" />
         <source>%n message(s), last %1</source>
         <translation><numerusform>%n message, last %1</numerusform><numerusform>%n messages, last %1</numerusform></translation>
     </message>
@@ -63,7 +63,7 @@
 <context>
     <name>ConversationsController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="271" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="398" />
         <source>%n of them will no longer quote what was said in it.</source>
         <translation><numerusform>%n of them will no longer quote what was said in it.</numerusform><numerusform>%n of them will no longer quote what was said in it.</numerusform></translation>
     </message>
@@ -71,37 +71,47 @@
 <context>
     <name>DocumentsPage</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="180" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="308" />
+        <source>%n document(s) moved to the shared space.</source>
+        <translation><numerusform>%n document moved to the shared space.</numerusform><numerusform>%n documents moved to the shared space.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="309" />
+        <source>%n document(s) moved to the space %1.</source>
+        <translation><numerusform>%n document moved to the space %1.</numerusform><numerusform>%n documents moved to the space %1.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="353" />
         <source>%1 (%n document(s))</source>
         <translation><numerusform>%1 (%n document)</numerusform><numerusform>%1 (%n documents)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="263" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="445" />
         <source>%n watched folder(s) could not be read (a drive not connected?): their documents are kept.</source>
         <translation><numerusform>%n watched folder could not be read (a drive not connected?): its documents are kept.</numerusform><numerusform>%n watched folders could not be read (a drive not connected?): their documents are kept.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="272" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="454" />
         <source>%n passage(s) can be found by their words until the embedding model is there.</source>
         <translation><numerusform>%n passage can be found by its words until the embedding model is there.</numerusform><numerusform>%n passages can be found by their words until the embedding model is there.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="322" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="504" />
         <source>No longer watching the folder; its %n document(s) stay.</source>
         <translation><numerusform>No longer watching the folder; its %n document stays.</numerusform><numerusform>No longer watching the folder; its %n documents stay.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="325" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="507" />
         <source>No longer watching the folder; its %n document(s) are removed.</source>
         <translation><numerusform>No longer watching the folder; its %n document is removed.</numerusform><numerusform>No longer watching the folder; its %n documents are removed.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="343" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="525" />
         <source>Remove %n document(s) and every passage of them from desktop-mem, for good? The files themselves are not touched.</source>
         <translation><numerusform>Remove %n document and every passage of it from desktop-mem, for good? The file itself is not touched.</numerusform><numerusform>Remove %n documents and every passage of them from desktop-mem, for good? The files themselves are not touched.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="376" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="558" />
         <source>shaped %n answer(s)</source>
         <translation><numerusform>shaped %n answer</numerusform><numerusform>shaped %n answers</numerusform></translation>
     </message>
@@ -203,23 +213,23 @@
 <context>
     <name>MemoryBrowser</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="323" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="391" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n memory</numerusform><numerusform>%n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="326" />
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="329" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="394" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="397" />
         <source>%n match(es)</source>
         <translation><numerusform>%n match</numerusform><numerusform>%n matches</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="326" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="394" />
         <source>%n weaker</source>
         <translation><numerusform>%n weaker</numerusform><numerusform>%n weaker</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="331" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="399" />
         <source>No relevant match; %n weaker one(s) below</source>
         <translation><numerusform>No relevant match; %n weaker one below</numerusform><numerusform>No relevant match; %n weaker ones below</numerusform></translation>
     </message>
@@ -227,62 +237,72 @@
 <context>
     <name>MemoryController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="326" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="112" />
+        <source>Made %n memory(s) shared.</source>
+        <translation><numerusform>Made %n memory shared.</numerusform><numerusform>Made %n memories shared.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="114" />
+        <source>Moved %n memory(s) to %1.</source>
+        <translation><numerusform>Moved %n memory to %1.</numerusform><numerusform>Moved %n memories to %1.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="374" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>Delete %n memory for good, with its history?</numerusform><numerusform>Delete %n memories for good, with their history?</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="329" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="377" />
         <source>It shaped %n answer(s).</source>
         <translation><numerusform>It shaped %n answer.</numerusform><numerusform>It shaped %n answers.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="331" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="379" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>They shaped %n answer.</numerusform><numerusform>They shaped %n answers.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="348" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="396" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>Deleted %n memory.</numerusform><numerusform>Deleted %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="376" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="424" />
         <source>Forgot %n memory(s); the conversations stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>Forgot %n memory; the conversations stay to read, but the assistant no longer sees them.</numerusform><numerusform>Forgot %n memories; the conversations stay to read, but the assistant no longer sees them.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="382" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="430" />
         <source>Forgot %n memory(s)</source>
         <translation><numerusform>Forgot %n memory</numerusform><numerusform>Forgot %n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="383" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="431" />
         <source> and deleted %n message(s).</source>
         <translation><numerusform> and deleted %n message.</numerusform><numerusform> and deleted %n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="440" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="488" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>Exported %n memory to %1. That file is not encrypted.</numerusform><numerusform>Exported %n memories to %1. That file is not encrypted.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="483" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="531" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>Imported %n memory.</numerusform><numerusform>Imported %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="485" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="533" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>%n already known, skipped.</numerusform><numerusform>%n already known, skipped.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="498" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="546" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>While you were away, %n memory was tidied (merged or marked out of date); its History can undo it.</numerusform><numerusform>While you were away, %n memories were tidied (merged or marked out of date); each memory's History can undo it.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="508" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="556" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>Consolidation: %n change.</numerusform><numerusform>Consolidation: %n changes.</numerusform></translation>
     </message>
@@ -343,20 +363,38 @@
 <context>
     <name>SettingsController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="277" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="290" />
         <source>Re-indexed %n item(s) with %1.</source>
         <translation><numerusform>Re-indexed %n item with %1.</numerusform><numerusform>Re-indexed %n items with %1.</numerusform></translation>
     </message>
     </context>
 <context>
+    <name>SpacesPage</name>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="420" />
+        <source>%n memory(s)</source>
+        <translation><numerusform>%n memory</numerusform><numerusform>%n memories</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="421" />
+        <source>%n conversation(s)</source>
+        <translation><numerusform>%n conversation</numerusform><numerusform>%n conversations</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="422" />
+        <source>%n document(s)</source>
+        <translation><numerusform>%n document</numerusform><numerusform>%n documents</numerusform></translation>
+    </message>
+    </context>
+<context>
     <name>StatusBar</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/status_bar.py" line="99" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="100" />
         <source>● Connected · %n not indexed yet</source>
         <translation><numerusform>● Connected · %n not indexed yet</numerusform><numerusform>● Connected · %n not indexed yet</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/status_bar.py" line="123" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="124" />
         <source> · %n message(s) not yet learned from</source>
         <translation><numerusform> · %n message not yet learned from</numerusform><numerusform> · %n messages not yet learned from</numerusform></translation>
     </message>

@@ -112,192 +112,228 @@
 <context>
     <name>AppsPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="44" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="49" />
         <source>Paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="45" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="50" />
         <source>Read</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="46" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="51" />
         <source>Read and write</source>
         <translation>读写</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="47" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="52" />
         <source>Read, write and delete</source>
         <translation>读写和删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="55" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="60" />
         <source>searched</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="56" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="61" />
         <source>listed</source>
         <translation>列出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="57" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="62" />
         <source>read the pinned memories</source>
         <translation>读取置顶记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="58" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="63" />
         <source>wrote</source>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="59" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="64" />
         <source>deleted</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="62" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="67" />
         <source>refused: %1</source>
         <translation>已拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="84" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="117" />
         <source>AI apps on this computer (Claude Desktop, Cursor, VS Code, LM Studio…) can use your memory over MCP. Connect an app here: it gets a key that only its configuration holds, and may only do what you choose; a change applies at once.</source>
         <translation>这台电脑上的 AI 应用（Claude Desktop、Cursor、VS Code、LM Studio…）可以通过 MCP 使用你的记忆。在这里连接应用：它会得到一把只保存在它自己配置里的密钥，并且只能做你允许的事；更改立即生效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="105" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="139" />
         <source>No app is connected yet.</source>
         <translation>还没有连接任何应用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="112" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="146" />
         <source>Connect an app…</source>
         <translation>连接应用…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="114" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="148" />
         <source>New key…</source>
         <translation>新密钥…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="116" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="150" />
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="126" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="174" />
         <source>Apps without a key may</source>
         <translation>没有密钥的应用可以</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="129" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="177" />
         <source>Nothing</source>
         <translation>什么都不做</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="94" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="127" />
         <source>App</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="94" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="127" />
         <source>May</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="94" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="127" />
         <source>Last use</source>
         <translation>上次使用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="94" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="127" />
         <source>Reads / writes</source>
         <translation>读取 / 写入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="119" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="128" />
+        <source>Spaces</source>
+        <translation>空间</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="153" />
         <source>Clear this app's log</source>
         <translation>清除此应用的记录</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="146" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="163" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="167" />
+        <source>Spaces it may use</source>
+        <translation>可使用的空间</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="194" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="171" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="226" />
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="226" />
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="250" />
+        <source>Select an app first</source>
+        <translation>请先选择一个应用</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="255" />
+        <source>What %1 may read and write in: never another space.</source>
+        <translation>%1 可以读写的空间：绝不会涉及其他空间。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="259" />
+        <source>Select an app to choose the spaces it may use.</source>
+        <translation>选择一个应用，再选它可以使用的空间。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="289" />
         <source>Connects as “%1”</source>
         <translation>连接时自称“%1”</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="189" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="307" />
         <source>needs a new key</source>
         <translation>需要新密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="193" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="311" />
         <source>not yet</source>
         <translation>尚未使用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="224" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="347" />
         <source>Connect an app</source>
         <translation>连接应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="225" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="348" />
         <source>A name for the app (for you: the app is known by its key):</source>
         <translation>给这个应用起个名字（只是给你看的：应用靠它的密钥被识别）：</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="253" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="376" />
         <source>New key</source>
         <translation>新密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="255" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="378" />
         <source>Give %1 a new key? Its old key stops working at once: paste the new configuration into the app.</source>
         <translation>给 %1 一把新密钥？旧密钥会立即失效：请把新的配置粘贴到该应用中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="269" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="392" />
         <source>Remove app</source>
         <translation>移除应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="271" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="394" />
         <source>Remove %1? Its key stops working at once and its log is deleted; the memories it wrote stay.</source>
         <translation>移除 %1？它的密钥会立即失效，它的记录也会删除；它写入的记忆会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="284" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="407" />
         <source>Connect an app to see the configuration to paste into it.</source>
         <translation>连接一个应用后，这里会显示要粘贴到它里面的配置。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="291" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="414" />
         <source>Paste this into %1's MCP configuration. It holds the app's key: keep it as private as a password. It is shown only now (a new key can be made later).</source>
         <translation>把这段粘贴到 %1 的 MCP 配置中。它包含该应用的密钥：请像密码一样保密。它只显示这一次（以后可以生成新密钥）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="308" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="431" />
         <source> memory %1</source>
         <translation> 记忆 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="309" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="432" />
         <source> (%n time(s) that day)</source>
         <translation><numerusform>（当天 %n 次）</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="312" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="435" />
         <source>Nothing recorded.</source>
         <translation>没有记录。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/apps_ui.py" line="315" />
+        <location filename="../../desktop_mem/ui/apps_ui.py" line="438" />
         <source>The log keeps %n day(s); an app's calls of one kind on one memory in a day are one line.</source>
         <translation><numerusform>记录保留 %n 天；一个应用一天内对同一条记忆的同类调用合为一行。</numerusform></translation>
     </message>
@@ -490,95 +526,100 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="121" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="504" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="128" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="511" />
         <source>Incognito: nothing is remembered or stored</source>
         <translation>无痕模式：不记忆，也不保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="128" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="129" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="135" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="136" />
         <source>Chat model</source>
         <translation>聊天模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="144" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="151" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="145" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="152" />
         <source>Look for the model server again now</source>
         <translation>现在重新查找模型服务器</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="148" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="155" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="149" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="156" />
         <source>Change the model server's address</source>
         <translation>更改模型服务器的地址</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="167" />
-        <location filename="../../desktop_mem/ui/chat_view.py" line="526" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="174" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="545" />
         <source>Say hello. What you tell me stays on this computer, encrypted.</source>
         <translation>打个招呼吧。你告诉我的一切都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="188" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="195" />
         <source>Editing your message: sending it replaces the answers after it (they are kept as versions).</source>
         <translation>正在编辑你的消息：发送后会替换它之后的回答（旧的会作为其他版本保留）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="194" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="201" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="195" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="202" />
         <source>Stop editing (Esc)</source>
         <translation>停止编辑（Esc）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="204" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="211" />
         <source>Message (Enter to send, Shift+Enter for a new line)</source>
         <translation>输入消息（Enter 发送，Shift+Enter 换行）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="206" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="213" />
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="212" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="219" />
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="214" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="221" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="353" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="360" />
         <source>The model server is not answering: your message waits here until it does.</source>
         <translation>模型服务器没有响应：你的消息会留在这里，等它恢复后再发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="472" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="479" />
         <source>The model server is not answering: this works again once it does.</source>
         <translation>模型服务器没有响应：它恢复后即可再用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="512" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="521" />
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/chat_view.py" line="522" />
+        <location filename="../../desktop_mem/ui/chat_view.py" line="530" />
+        <source>Space: %1</source>
+        <translation>空间：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/chat_view.py" line="541" />
         <source>Incognito: nothing you say here is remembered or stored, and no memory is used. Closing it leaves no trace.</source>
         <translation>无痕模式：你在这里说的话不会被记住或保存，也不会使用任何记忆。关闭后不留痕迹。</translation>
     </message>
@@ -664,141 +705,177 @@
 <context>
     <name>ConversationListModel</name>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="269" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="276" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="270" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="277" />
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="271" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="278" />
         <source>Yesterday</source>
         <translation>昨天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="272" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="279" />
         <source>Previous 7 days</source>
         <translation>过去 7 天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="273" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="280" />
         <source>Previous 30 days</source>
         <translation>过去 30 天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="274" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="281" />
         <source>Older</source>
         <translation>更早</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="353" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="360" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/item_models.py" line="361" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="370" />
         <source>%n message(s), last %1</source>
         <translation><numerusform>%n 条消息，最近 %1</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="365" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="374" />
         <source>from %1, %2</source>
         <translation>来自 %1，%2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/item_models.py" line="379" />
+        <source>In the shared space</source>
+        <translation>在共享空间中</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/item_models.py" line="381" />
+        <source>In the space %1</source>
+        <translation>在空间“%1”中</translation>
     </message>
 </context>
 <context>
     <name>ConversationsController</name>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="117" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="121" />
+        <source>This chat is in the shared space: it is given the shared memories only, and what it teaches is kept there.</source>
+        <translation>这个对话在共享空间中：只会提供共享的记忆，从中学到的也保存在共享空间。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="124" />
+        <source>This chat is in the space %1 and is kept apart: it is given that space's memories only.</source>
+        <translation>这个对话在空间“%1”中，且该空间是隔离的：只会提供这个空间的记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="127" />
+        <source>This chat is in the space %1: it is given that space's memories and the shared ones.</source>
+        <translation>这个对话在空间“%1”中：会提供这个空间的记忆和共享的记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="218" />
         <source>Incognito conversation</source>
         <translation>无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="117" />
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="134" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="218" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="236" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="355" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="136" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="238" />
         <source>from %1, %2</source>
         <translation>来自 %1，%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="211" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="314" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="211" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="314" />
         <source>Pin to the top</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="212" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="315" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="213" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="322" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="214" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="323" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="235" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="350" />
+        <source>“%1” is now in the shared space.</source>
+        <translation>“%1”已移到共享空间。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="352" />
+        <source>“%1” is now in the space %2.</source>
+        <translation>“%1”已移到空间“%2”。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="362" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="235" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="362" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="250" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="377" />
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="252" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="379" />
         <source>Markdown (*.md);;JSON (*.json)</source>
         <translation>Markdown (*.md);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="263" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="390" />
         <source>Exported to %1.</source>
         <translation>已导出到 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="268" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="395" />
         <source>Delete this conversation for good? Memories learned from it stay.</source>
         <translation>永久删除这个对话？从中学到的记忆会保留。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="271" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="398" />
         <source>%n of them will no longer quote what was said in it.</source>
         <translation><numerusform>其中 %n 条记忆将不再引用这个对话中的内容。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="277" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="404" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="289" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="416" />
         <source>The conversation was deleted.</source>
         <translation>对话已删除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_controller.py" line="292" />
+        <location filename="../../desktop_mem/ui/conversations_controller.py" line="419" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
@@ -806,32 +883,42 @@
 <context>
     <name>ConversationsPanel</name>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_panel.py" line="122" />
+        <location filename="../../desktop_mem/ui/conversations_panel.py" line="189" />
+        <source>Space</source>
+        <translation>空间</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/conversations_panel.py" line="191" />
+        <source>The space new chats start in; the list shows its conversations (All spaces: every conversation, each with its space's name)</source>
+        <translation>新对话开始于这个空间；列表显示它的对话（所有空间：显示全部对话，并标出各自的空间）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/conversations_panel.py" line="202" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_panel.py" line="124" />
+        <location filename="../../desktop_mem/ui/conversations_panel.py" line="204" />
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_panel.py" line="126" />
+        <location filename="../../desktop_mem/ui/conversations_panel.py" line="206" />
         <source>A chat that reads and writes no memory and is not stored</source>
         <translation>不读取、不写入记忆，也不保存的对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_panel.py" line="133" />
+        <location filename="../../desktop_mem/ui/conversations_panel.py" line="213" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_panel.py" line="150" />
+        <location filename="../../desktop_mem/ui/conversations_panel.py" line="230" />
         <source>Conversations</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/conversations_panel.py" line="204" />
+        <location filename="../../desktop_mem/ui/conversations_panel.py" line="301" />
         <source>No conversation is about this.</source>
         <translation>没有与此相关的对话。</translation>
     </message>
@@ -839,207 +926,249 @@
 <context>
     <name>DocumentsPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="53" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="70" />
         <source>Markdown</source>
         <translation>Markdown</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="54" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="71" />
         <source>Plain text</source>
         <translation>纯文本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="55" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="72" />
         <source>PDF</source>
         <translation>PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="56" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="73" />
         <source>Word</source>
         <translation>Word</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="57" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="74" />
         <source>Web page</source>
         <translation>网页</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="75" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="92" />
         <source>Your documents (Markdown, text, PDF, Word, HTML) as knowledge for the chat: their passages are stored encrypted with your memories, the files are only read. Drop files or folders here; a folder is watched for changes.</source>
         <translation>把你的文档（Markdown、文本、PDF、Word、HTML）作为聊天的知识：文档片段和记忆一起加密保存，文件本身只读不改。把文件或文件夹拖到这里；文件夹的变化会被跟踪。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="83" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="104" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="141" />
+        <source>Space</source>
+        <translation>空间</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="111" />
         <source>Add files…</source>
         <translation>添加文件…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="85" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="113" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="87" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="115" />
         <source>Re-read now</source>
         <translation>立即重新读取</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="89" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="117" />
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="93" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="121" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="162" />
+        <source>Move to space</source>
+        <translation>移到空间</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="123" />
+        <source>Move the selected documents to another space (a watched folder's documents move with their folder)</source>
+        <translation>把选中的文档移到另一个空间（监视文件夹中的文档随文件夹一起移动）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="130" />
         <source>Pause background re-reading</source>
         <translation>暂停后台重新读取</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="103" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="140" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="103" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="140" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="103" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="140" />
         <source>Passages</source>
         <translation>片段</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="103" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="140" />
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="119" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="155" />
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="125" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="163" />
+        <source>Move the folder, and every document of it, to another space</source>
+        <translation>把这个文件夹及其中的所有文档移到另一个空间</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="169" />
         <source>Stop watching…</source>
         <translation>停止监视…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="129" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="173" />
         <source>No documents yet: add files or folders, or drop them here.</source>
         <translation>还没有文档：添加文件或文件夹，或拖到这里。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="135" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="179" />
         <source>Search the documents' passages</source>
         <translation>搜索文档片段</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="170" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="217" />
+        <source>Added to the space %1</source>
+        <translation>添加到空间“%1”</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="221" />
+        <source>The space whose documents are listed, and where added ones go (All spaces: the shared space)</source>
+        <translation>列出哪个空间的文档，新添加的文档也放在这里（所有空间：放入共享空间）</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="308" />
+        <source>%n document(s) moved to the shared space.</source>
+        <translation><numerusform>%n 个文档已移到共享空间。</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="309" />
+        <source>%n document(s) moved to the space %1.</source>
+        <translation><numerusform>%n 个文档已移到空间“%1”。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="337" />
         <source>%1 (%2 pages)</source>
         <translation>%1（%2 页）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="180" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="353" />
         <source>%1 (%n document(s))</source>
         <translation><numerusform>%1（%n 个文档）</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="185" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="361" />
         <source>none: add a folder to watch it</source>
         <translation>无：添加一个文件夹即可监视它</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="198" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="377" />
         <source>Add documents</source>
         <translation>添加文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="200" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="379" />
         <source>Documents (*.md *.markdown *.txt *.pdf *.docx *.html *.htm)</source>
         <translation>文档 (*.md *.markdown *.txt *.pdf *.docx *.html *.htm)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="206" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="385" />
         <source>Add a folder</source>
         <translation>添加文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="222" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="401" />
         <source>Documents are being read: wait for it to finish.</source>
         <translation>正在读取文档：请等它完成。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="246" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="428" />
         <source>Reading documents…</source>
         <translation>正在读取文档…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="251" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="433" />
         <source>Documents: %1 added, %2 updated, %3 removed.</source>
         <translation>文档：添加 %1 个，更新 %2 个，移除 %3 个。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="258" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="440" />
         <source>Some files were not added</source>
         <translation>部分文件没有添加</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="263" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="445" />
         <source>%n watched folder(s) could not be read (a drive not connected?): their documents are kept.</source>
         <translation><numerusform>有 %n 个监视的文件夹无法读取（驱动器没有连接？）：其中的文档已保留。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="272" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="454" />
         <source>%n passage(s) can be found by their words until the embedding model is there.</source>
         <translation><numerusform>在嵌入模型就绪之前，%n 个段落只能按字词查找。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="305" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="487" />
         <source>Stop watching</source>
         <translation>停止监视</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="308" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="490" />
         <source>Stop watching %1? Its files are not touched. Remove its documents from desktop-mem too, or keep them (no longer re-read)?</source>
         <translation>停止监视 %1？其中的文件不会被改动。要同时从 desktop-mem 中移除它的文档，还是保留它们（不再重新读取）？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="312" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="494" />
         <source>Remove them</source>
         <translation>移除它们</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="313" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="495" />
         <source>Keep them</source>
         <translation>保留它们</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="322" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="504" />
         <source>No longer watching the folder; its %n document(s) stay.</source>
         <translation><numerusform>已不再监视该文件夹；其中的 %n 个文档保留。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="325" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="507" />
         <source>No longer watching the folder; its %n document(s) are removed.</source>
         <translation><numerusform>已不再监视该文件夹；其中的 %n 个文档已移除。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="341" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="523" />
         <source>Remove documents</source>
         <translation>移除文档</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="343" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="525" />
         <source>Remove %n document(s) and every passage of them from desktop-mem, for good? The files themselves are not touched.</source>
         <translation><numerusform>要从 desktop-mem 中永久移除 %n 个文档及其全部片段吗？文件本身不受影响。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="376" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="558" />
         <source>shaped %n answer(s)</source>
         <translation><numerusform>影响了 %n 个回答</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="381" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="563" />
         <source>No passage is about this.</source>
         <translation>没有与此相关的片段。</translation>
     </message>
@@ -1541,7 +1670,7 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../desktop_mem/ui/main_window.py" line="122" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="455" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="456" />
         <source>desktop-mem</source>
         <translation>desktop-mem</translation>
     </message>
@@ -1551,7 +1680,7 @@
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="309" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="310" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
@@ -1566,145 +1695,145 @@
         <translation>备份失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="245" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="246" />
         <source>Chat</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="246" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="247" />
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="247" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="248" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="295" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="296" />
         <source>&amp;Chat</source>
         <translation>聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="296" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="297" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="298" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="299" />
         <source>New incognito conversation</source>
         <translation>新的无痕对话</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="301" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="302" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="304" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="305" />
         <source>Edit last message</source>
         <translation>编辑上一条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="312" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="313" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="314" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="315" />
         <source>Delete all conversations and memories…</source>
         <translation>删除所有对话和记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="317" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="318" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="318" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="319" />
         <source>&amp;Memories</source>
         <translation>记忆(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="320" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="321" />
         <source>Show memories</source>
         <translation>显示记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="323" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="324" />
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="324" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="325" />
         <source>New memory…</source>
         <translation>新建记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="325" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="326" />
         <source>About you…</source>
         <translation>关于你…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="326" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="327" />
         <source>Consolidate now</source>
         <translation>立即整理</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="327" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="328" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="328" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="329" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="329" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="330" />
         <source>Import from ChatGPT, Claude…</source>
         <translation>从 ChatGPT、Claude 导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="330" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="331" />
         <source>Review imported memories…</source>
         <translation>审阅导入的记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="331" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="332" />
         <source>Learn automatically</source>
         <translation>自动学习</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="337" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="338" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="338" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="339" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="339" />
-        <location filename="../../desktop_mem/ui/main_window.py" line="421" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="340" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="422" />
         <source>About desktop-mem</source>
         <translation>关于 desktop-mem</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="423" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="424" />
         <source>desktop-mem %1
 A local language model with a long-term memory you can see and control. Your conversations and memories are encrypted on this computer.</source>
         <translation>desktop-mem %1
 一个拥有长期记忆的本地语言模型，记忆由你查看和掌控。你的对话和记忆都加密保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="440" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="441" />
         <source>The model server answers with an error: you can read and search, not send.</source>
         <translation>模型服务器返回了错误：你可以阅读和搜索，但不能发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/main_window.py" line="442" />
+        <location filename="../../desktop_mem/ui/main_window.py" line="443" />
         <source>The model server is not answering: you can read and search, not send.</source>
         <translation>模型服务器没有响应：你可以阅读和搜索，但不能发送。</translation>
     </message>
@@ -1757,347 +1886,382 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>标记为不再成立</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="56" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="52" />
+        <source>moved to another space</source>
+        <translation>移到了另一个空间</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="57" />
         <source>wants to change #%1</source>
         <translation>想修改 #%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="57" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="58" />
         <source>merged into #%1</source>
         <translation>并入 #%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="58" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="59" />
         <source>contradicted by #%1</source>
         <translation>被 #%1 否定</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="76" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="81" />
         <source>Search memories (meaning and words, 中文 or English)</source>
         <translation>搜索记忆（语义和关键词，中文或英文）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="82" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="87" />
         <source>Weak matches too</source>
         <translation>也显示弱匹配</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="86" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="91" />
         <source>New memory…</source>
         <translation>新建记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="87" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="92" />
         <source>Write a memory of your own</source>
         <translation>自己写一条记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="94" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="100" />
+        <source>Space</source>
+        <translation>空间</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="101" />
+        <source>The space whose memories are listed and searched</source>
+        <translation>列出和搜索哪个空间的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="110" />
         <source>All kinds</source>
         <translation>所有类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="99" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="115" />
         <source>Pinned only</source>
         <translation>仅置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="102" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="118" />
         <source>In every chat</source>
         <translation>每次对话都提供</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="104" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="120" />
         <source>Only the memories given to the model in every chat: what is about your health or safety, and what you asked to be always remembered</source>
         <translation>只显示每次对话都提供给模型的记忆：与你的健康或安全有关的，以及你要求一直记住的</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="111" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="127" />
         <source>Any date</source>
         <translation>任何日期</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="113" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="129" />
         <source>Created on or after</source>
         <translation>创建于此日期或之后</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="118" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="134" />
         <source>Order of the list</source>
         <translation>列表的排序</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="130" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="146" />
         <source>Only the memories edited on two computers at once</source>
         <translation>只显示曾在两台电脑上同时被编辑的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="135" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="151" />
         <source>Show every memory</source>
         <translation>显示全部记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="156" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="172" />
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="194" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="216" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="196" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="218" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="198" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="220" />
         <source>Forget everything…</source>
         <translation>忘记一切…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="212" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="234" />
         <source>Newest first</source>
         <translation>最新的在前</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="213" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="235" />
         <source>Oldest first</source>
         <translation>最早的在前</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="214" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="236" />
         <source>Recently edited</source>
         <translation>最近编辑的在前</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="215" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="237" />
         <source>Most important</source>
         <translation>最重要的在前</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="216" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="238" />
         <source>By kind</source>
         <translation>按类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="217" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="239" />
         <source>A to Z</source>
         <translation>按字母顺序</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="317" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="306" />
+        <source>Move to space</source>
+        <translation>移到空间</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="308" />
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="385" />
         <source>Best match first</source>
         <translation>最相关的在前</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="323" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="391" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="326" />
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="329" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="394" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="397" />
         <source>%n match(es)</source>
         <translation><numerusform>%n 条匹配</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="326" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="394" />
         <source>%n weaker</source>
         <translation><numerusform>另有 %n 条较弱的</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="331" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="399" />
         <source>No relevant match; %n weaker one(s) below</source>
         <translation><numerusform>没有相关的匹配；下面是 %n 条较弱的</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="333" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="401" />
         <source>No matches</source>
         <translation>没有匹配</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="346" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="417" />
         <source>No memory is about this. Tick “Weak matches too” to see the nearest.</source>
         <translation>没有与此相关的记忆。勾选“也显示弱匹配”可以看到最接近的几条。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="348" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="419" />
         <source>No memory fits these filters.</source>
         <translation>没有符合这些筛选条件的记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_browser.py" line="351" />
+        <location filename="../../desktop_mem/ui/memory_browser.py" line="422" />
         <source>No memories yet. Tell the assistant about yourself in a chat, or write one with New memory…</source>
         <translation>还没有记忆。在聊天中向助手介绍你自己，或点击“新建记忆…”自己写一条。</translation>
     </message>
 </context>
 <context>
     <name>MemoryController</name>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="112" />
+        <source>Made %n memory(s) shared.</source>
+        <translation><numerusform>已将 %n 条记忆设为共享。</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="114" />
+        <source>Moved %n memory(s) to %1.</source>
+        <translation><numerusform>已将 %n 条记忆移到“%1”。</numerusform></translation>
+    </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="192" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="239" />
         <source>That memory was forgotten: it is no longer kept.</source>
         <translation>这条记忆已被忘记，不再保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="217" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="265" />
         <source>an app without a key</source>
         <translation>没有密钥的应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="218" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="266" />
         <source>an app with a key that is not valid</source>
         <translation>密钥无效的应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="264" />
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="277" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="312" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="325" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="281" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="329" />
         <source>The memory was saved.</source>
         <translation>记忆已保存。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="326" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="374" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="329" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="377" />
         <source>It shaped %n answer(s).</source>
         <translation><numerusform>它影响过 %n 个回答。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="331" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="379" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="337" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="385" />
         <source>Delete memories</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="344" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="392" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="348" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="396" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="370" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="418" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="376" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="424" />
         <source>Forgot %n memory(s); the conversations stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>已忘记 %n 条记忆；对话保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="382" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="430" />
         <source>Forgot %n memory(s)</source>
         <translation><numerusform>已忘记 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="383" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="431" />
         <source> and deleted %n message(s).</source>
         <translation><numerusform>，并删除了 %n 条消息。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="397" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="445" />
         <source>Delete everything</source>
         <translation>全部删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="399" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="447" />
         <source>This deletes all %1 conversations and all %2 memories of this profile for good. The settings and the key stay.</source>
         <translation>这会永久删除此配置的全部 %1 个对话和全部 %2 条记忆。设置和密钥会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="404" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="452" />
         <source>DELETE</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="410" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="458" />
         <source>Deleting everything…</source>
         <translation>正在全部删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="420" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="468" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="422" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="470" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="428" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="476" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="440" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="488" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="449" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="497" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="450" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="498" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="462" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="510" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="465" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="513" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="477" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="525" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="483" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="531" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="485" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="533" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="489" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="537" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="498" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="546" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>你不在的时候，整理了 %n 条记忆（合并或标记为过期）；可在每条记忆的历史中撤销。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="508" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="556" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>
@@ -2105,143 +2269,183 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryDrawer</name>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="132" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="133" />
         <source>Text</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="136" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="137" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="140" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="141" />
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="142" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="143" />
         <source>True until</source>
         <translation>有效至</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="152" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="153" />
         <source>Valid</source>
         <translation>有效期</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="153" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="154" />
         <source>Give it to the model in every chat</source>
         <translation>每次对话都提供给模型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="155" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="156" />
         <source>What is about your health or safety (an allergy, a medication, a diet, an accessibility need) is given in every chat, whatever you ask; anything else only when it is relevant.</source>
         <translation>与你的健康或安全有关的记忆（过敏、用药、饮食、无障碍需求）无论你问什么，每次对话都会提供给模型；其他记忆只在相关时提供。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="167" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="168" />
         <source>Always</source>
         <translation>始终提供</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="170" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="175" />
+        <source>Space</source>
+        <translation>空间</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="184" />
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="172" />
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="310" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="186" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="326" />
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="174" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="188" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="185" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="170" />
+        <source>Move to space</source>
+        <translation>移到空间</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="171" />
+        <source>Move the selected memories to another space, or make them shared, with their history</source>
+        <translation>把选中的记忆连同其历史移到另一个空间，或设为共享</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="199" />
         <source>Came from</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="195" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="209" />
         <source>Answers it shaped</source>
         <translation>用到它的回答</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="210" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="224" />
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="212" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="226" />
         <source>Edited on two computers at once: the other version is in its history.</source>
         <translation>曾在两台电脑上同时被编辑：另一个版本在它的历史中。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="223" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="237" />
         <source>Restore this version</source>
         <translation>恢复此版本</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="238" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="252" />
         <source>Select a memory to see where it came from, the answers it shaped and its history, or to edit it.</source>
         <translation>选择一条记忆，查看它的来源、受它影响的回答和修改历史，或编辑它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="280" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="296" />
         <source>%1 wants to change this to: “%2” (its own memory %3)</source>
         <translation>%1 想把它改为：“%2”（它自己的记忆 %3）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="289" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="305" />
         <source>Used by other apps: %1</source>
         <translation>被其他应用使用：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="310" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="326" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="330" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="350" />
         <source>(empty answer)</source>
         <translation>（空回答）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="335" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="355" />
         <source>No answer has used it yet.</source>
         <translation>还没有回答用到它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="351" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="371" />
         <source>, until %1</source>
         <translation>，有效至 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="353" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="373" />
         <source>, from message %1</source>
         <translation>，来自消息 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="356" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="376" />
         <source>, on %1</source>
         <translation>，在 %1 上</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="359" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="380" />
         <source>%1 (%2%3)%4: %5</source>
         <translation>%1（%2%3）%4：%5</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="386" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="391" />
+        <source>Shared: every space that sees shared memories is given it</source>
+        <translation>共享：所有能看到共享记忆的空间都会用到它</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="392" />
+        <source>(a removed space)</source>
+        <translation>（已删除的空间）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="397" />
+        <source>made shared</source>
+        <translation>设为共享</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="398" />
+        <source>moved to %1</source>
+        <translation>移到“%1”</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="399" />
+        <source>a removed space</source>
+        <translation>已删除的空间</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="422" />
         <source>Given in every chat: it is about your %1.</source>
         <translation>每次对话都会提供：这与你的%1有关。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="389" />
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="425" />
         <source>It is about your %1, but you chose to give it only when it is relevant.</source>
         <translation>这与你的%1有关，但你选择了只在相关时提供。</translation>
     </message>
@@ -2249,42 +2453,42 @@ A local language model with a long-term memory you can see and control. Your con
 <context>
     <name>MemoryTableModel</name>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="49" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="53" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="50" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="54" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="51" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="55" />
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="52" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="56" />
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="53" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="57" />
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="54" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="58" />
         <source>Updated</source>
         <translation>已更新</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="55" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="59" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="175" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="179" />
         <source> (expired)</source>
         <translation>（已过期）</translation>
     </message>
@@ -2910,77 +3114,82 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SettingsController</name>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="81" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="89" />
+        <source>Spaces</source>
+        <translation>空间</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="90" />
         <source>Backup</source>
         <translation>备份</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="82" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="91" />
         <source>Sync</source>
         <translation>同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="83" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="92" />
         <source>Apps</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="141" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="154" />
         <source>New recovery code</source>
         <translation>新的恢复码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="143" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="156" />
         <source>Make a new recovery code? The old one will no longer open this profile or its new backups (backups made before still open with the old one).</source>
         <translation>要生成新的恢复码吗？旧的恢复码将无法再打开此配置及其新备份（之前的备份仍可用旧恢复码打开）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="201" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="214" />
         <source>The Ollama server %1 is not this computer: your messages and the memories retrieved for them are sent to it over the network.</source>
         <translation>Ollama 服务器 %1 不在这台电脑上：你的消息以及为它们检索到的记忆会通过网络发送给它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="204" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="217" />
         <source>The OpenAI-compatible server is on: your messages and the memories retrieved for them are sent to %1, outside this computer.</source>
         <translation>已启用 OpenAI 兼容服务器：你的消息以及为它们检索到的记忆会发送到这台电脑之外的 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="208" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="221" />
         <source>Messages will leave this computer</source>
         <translation>消息将离开这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="235" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="248" />
         <source>The embedding model %1 (a %2 download) is not installed in Ollama. Download it, then re-index every memory, message and document passage with it? Until that is done, the old index keeps working.</source>
         <translation>嵌入模型 %1（需下载 %2）尚未安装在 Ollama 中。要先下载它，再用它重新索引所有记忆、消息和文档段落吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="239" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="252" />
         <source>The embedding model %1 is not installed in Ollama. Download it, then re-index every memory, message and document passage with it? Until that is done, the old index keeps working.</source>
         <translation>嵌入模型 %1 尚未安装在 Ollama 中。要先下载它，再用它重新索引所有记忆、消息和文档段落吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="244" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="257" />
         <source>Search by meaning needs every memory, message and document passage re-indexed with %1. Do it now? Until it finishes, the old index keeps working.</source>
         <translation>按含义搜索需要用 %1 重新索引所有记忆、消息和文档段落。现在开始吗？完成之前，旧索引仍然可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="249" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="262" />
         <source>Re-index everything?</source>
         <translation>重新索引全部内容？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="263" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="276" />
         <source>Re-indexing with %1…</source>
         <translation>正在用 %1 重新索引…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="277" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="290" />
         <source>Re-indexed %n item(s) with %1.</source>
         <translation><numerusform>已用 %1 重新索引 %n 项。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/settings_controller.py" line="284" />
+        <location filename="../../desktop_mem/ui/settings_controller.py" line="297" />
         <source>Re-indexing stopped; the old index is still in use. %1</source>
         <translation>重新索引已停止；仍在使用旧索引。%1</translation>
     </message>
@@ -3222,96 +3431,313 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     </message>
 </context>
 <context>
+    <name>SpaceDialog</name>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="65" />
+        <source>e.g. Work, Thesis, Client A</source>
+        <translation>例如：工作、论文、客户 A</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="66" />
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="70" />
+        <source>Optional: how answers in this space should be, e.g. “Answer as a colleague; use our project's terms.”</source>
+        <translation>可选：这个空间里的回答应该怎样，例如“像同事一样回答；使用我们项目的术语。”</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="74" />
+        <source>Kept apart: it neither reads nor adds to the shared space</source>
+        <translation>隔离：既不读取也不写入共享空间</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="76" />
+        <source>Instruction</source>
+        <translation>指示</translation>
+    </message>
+</context>
+<context>
+    <name>SpacesPage</name>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="118" />
+        <source>Spaces keep memory apart by project. A chat in a space is given that space's memories, documents and conversations, and the shared ones unless the space is kept apart; never another space's. What applies everywhere (who you are, your health) stays shared.</source>
+        <translation>空间按项目把记忆分开。某个空间中的对话会用到这个空间的记忆、文档和对话，以及共享的内容（除非该空间是隔离的）；绝不会用到其他空间的内容。处处适用的信息（你是谁、你的健康）保持共享。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="130" />
+        <source>Space</source>
+        <translation>空间</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="131" />
+        <source>Memories</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="132" />
+        <source>Conversations</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="133" />
+        <source>Documents</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="134" />
+        <source>Shared memories</source>
+        <translation>共享记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="149" />
+        <source>New space…</source>
+        <translation>新建空间…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="151" />
+        <source>Rename…</source>
+        <translation>重命名…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="153" />
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="166" />
+        <source>Given to the model in this space's chats, after your own instructions.</source>
+        <translation>在这个空间的对话中提供给模型，放在你自己的指示之后。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="171" />
+        <source>Save the instruction</source>
+        <translation>保存指示</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="174" />
+        <source>Instruction</source>
+        <translation>指示</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="175" />
+        <source>Kept apart: it neither reads nor adds to the shared space</source>
+        <translation>隔离：既不读取也不写入共享空间</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="177" />
+        <source>Its chats are not given the shared memories or the profile about you, and what they teach stays in the space, even health facts.</source>
+        <translation>它的对话不会用到共享记忆或关于你的简介，从中学到的内容（即使是健康信息）也只留在这个空间。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="218" />
+        <source>kept apart</source>
+        <translation>隔离</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="218" />
+        <source>seen</source>
+        <translation>可见</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="227" />
+        <source>What applies everywhere: every space that is not kept apart is given it</source>
+        <translation>处处适用的内容：所有未隔离的空间都会用到它</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="269" />
+        <source>Optional: how answers in this space should be</source>
+        <translation>可选：这个空间里的回答应该怎样</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="271" />
+        <source>Select a space to give it an instruction of its own</source>
+        <translation>选择一个空间，为它设置专属指示</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="282" />
+        <source>An instruction is at most %1 characters.</source>
+        <translation>指示最多 %1 个字符。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="311" />
+        <source>New space</source>
+        <translation>新建空间</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="317" />
+        <source>The space “%1” was made: choose it beside the conversations to chat in it.</source>
+        <translation>已新建空间“%1”：在对话列表上方选择它，即可在其中对话。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="342" />
+        <source>Rename the space</source>
+        <translation>重命名空间</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="389" />
+        <source>The space “%1” was deleted; what it held is now shared.</source>
+        <translation>空间“%1”已删除；其中的内容现在是共享的。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="391" />
+        <source>The space “%1” was deleted with everything it held.</source>
+        <translation>空间“%1”及其中的所有内容已删除。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="399" />
+        <source>Deleting the space…</source>
+        <translation>正在删除空间…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="411" />
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="415" />
+        <source>Delete the space</source>
+        <translation>删除空间</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="413" />
+        <source>Delete the space “%1”? It holds nothing.</source>
+        <translation>删除空间“%1”？它是空的。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="420" />
+        <source>%n memory(s)</source>
+        <translation><numerusform>%n 条记忆</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="421" />
+        <source>%n conversation(s)</source>
+        <translation><numerusform>%n 个对话</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="422" />
+        <source>%n document(s)</source>
+        <translation><numerusform>%n 个文档</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="425" />
+        <source>Delete the space “%1”? It holds %2.</source>
+        <translation>删除空间“%1”？其中有 %2。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="427" />
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="430" />
+        <source>Move them to the shared space, where every space that is not kept apart is given them, or delete them for good, with their history.</source>
+        <translation>可以把它们移到共享空间（所有未隔离的空间都会用到），也可以连同历史永久删除。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="437" />
+        <source>Move them to the shared space</source>
+        <translation>移到共享空间</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces_ui.py" line="440" />
+        <source>Delete them for good</source>
+        <translation>永久删除</translation>
+    </message>
+</context>
+<context>
     <name>StatusBar</name>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="63" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="64" />
         <source>Connecting to Ollama…</source>
         <translation>正在连接 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="66" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="67" />
         <source>⚠ The model server answers with an error · %1</source>
         <translation>⚠ 模型服务器返回错误 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="70" />
-        <location filename="../../desktop_mem/ui/status_bar.py" line="108" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="71" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="109" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="74" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="75" />
         <source>● Connected · search by words only until %1 is there · %2</source>
         <translation>● 已连接 · %1 下载完成前仅按字词搜索 · %2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="80" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="81" />
         <source>● Connected · %1 is not installed</source>
         <translation>● 已连接 · 未安装 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="82" />
-        <location filename="../../desktop_mem/ui/status_bar.py" line="90" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="83" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="91" />
         <source>Download %1</source>
         <translation>下载 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="87" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="88" />
         <source>● Connected · search by words only</source>
         <translation>● 已连接 · 仅按字词搜索</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/status_bar.py" line="99" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="100" />
         <source>● Connected · %n not indexed yet</source>
         <translation><numerusform>● 已连接 · %n 项尚未索引</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="102" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="103" />
         <source>Index now</source>
         <translation>立即索引</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="112" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="113" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="116" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="117" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="118" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="119" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="120" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="121" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/status_bar.py" line="123" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="124" />
         <source> · %n message(s) not yet learned from</source>
         <translation><numerusform> · 还有 %n 条消息尚未从中学习</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="130" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="128" />
+        <source>Space: %1</source>
+        <translation>空间：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/status_bar.py" line="138" />
         <source>downloading %1…</source>
         <translation>正在下载 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="131" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="139" />
         <source>downloading %1 (%2%)</source>
         <translation>正在下载 %1（%2%）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="179" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="187" />
         <source>%1 is loaded with a %2-token context but this app asks for %3, so every turn reloads it: give the apps that use it the same context length, or set this one's in Settings.</source>
         <translation>%1 以 %2 个词元的上下文加载，但本应用需要 %3，所以每次对话都要重新加载它：让使用它的应用采用相同的上下文长度，或在“设置”中修改本应用的。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="188" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="196" />
         <source>Ollama unloads %1 soon after each answer, so every turn waits for it to load again: give Ollama a longer keep-alive.</source>
         <translation>Ollama 在每次回答后很快就卸载 %1，所以每次对话都要等它重新加载：请延长 Ollama 的保持加载时间（keep-alive）。</translation>
     </message>
@@ -4093,27 +4519,37 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>来自 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="94" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="97" />
+        <source>shared</source>
+        <translation>共享</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="99" />
+        <source>in %1</source>
+        <translation>在“%1”</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="104" />
         <source>⇄ edited on two computers</source>
         <translation>⇄ 在两台电脑上同时编辑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="96" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="106" />
         <source>★ pinned</source>
         <translation>★ 置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="103" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="113" />
         <source>expired</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_cards.py" line="106" />
+        <location filename="../../desktop_mem/ui/memory_cards.py" line="116" />
         <source>until %1</source>
         <translation>有效至 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="205" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="209" />
         <source>A match is what the chat would give the model for this search: near it in meaning or holding its words, and the search about something you have (a greeting, or a question about something you never mentioned, has none). Matches are listed best first. A weak match is near the search but not a match: listed with “Weak matches too”.</source>
         <translation>匹配是对话时会为这个搜索提供给模型的记忆：意思相近或含有搜索的词，而且搜索的是你有的内容（一句问候，或问你从没提过的事，就没有匹配）。匹配按相关程度排列。弱匹配与搜索相近但不算匹配：勾选“也显示弱匹配”才列出。</translation>
     </message>
@@ -4198,6 +4634,7 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     </message>
     <message>
         <location filename="../../desktop_mem/ui/errors.py" line="81" />
+        <location filename="../../desktop_mem/ui/errors.py" line="211" />
         <source>That memory no longer exists: it was deleted. Nothing was changed.</source>
         <translation>这条记忆已不存在：它已被删除。没有做任何更改。</translation>
     </message>
@@ -4381,36 +4818,81 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <source>This profile is not synced.</source>
         <translation>这个配置没有同步。</translation>
     </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="214" />
+        <source>Choose whether to move the space's contents to the shared space or to delete them.</source>
+        <translation>请选择把这个空间的内容移到共享空间，还是删除它们。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="218" />
+        <source>There is already a space with that name: choose another name.</source>
+        <translation>已有同名的空间：请换一个名称。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="221" />
+        <source>A space needs a name: type one.</source>
+        <translation>空间需要一个名称：请输入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="224" />
+        <source>That name is too long: a space's name is at most 60 characters.</source>
+        <translation>名称太长了：空间名称最多 60 个字符。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="227" />
+        <source>That is the name of the shared space: choose another name.</source>
+        <translation>这是共享空间的名称：请换一个名称。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="230" />
+        <source>That instruction is too long: keep it under 2,000 characters.</source>
+        <translation>指示太长了：请控制在 2,000 个字符以内。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="233" />
+        <source>That space still holds memories, conversations or documents: move them to the shared space or delete them first.</source>
+        <translation>这个空间里还有记忆、对话或文档：请先把它们移到共享空间或删除。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="238" />
+        <source>That space no longer exists: it was deleted, here or on another computer. Nothing was changed.</source>
+        <translation>这个空间已不存在：它已在这台或另一台电脑上被删除。没有做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="243" />
+        <source>That document is in a watched folder: move the folder instead (beside Watched folders).</source>
+        <translation>这个文档在监视文件夹中：请改为移动该文件夹（在“监视的文件夹”旁边）。</translation>
+    </message>
 </context>
 <context>
     <name>kinds</name>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="217" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="221" />
         <source>fact</source>
         <translation>事实</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="218" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="222" />
         <source>preference</source>
         <translation>偏好</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="219" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="223" />
         <source>event</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="220" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="224" />
         <source>plan</source>
         <translation>计划</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="221" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="225" />
         <source>person</source>
         <translation>人物</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="222" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="226" />
         <source>note</source>
         <translation>笔记</translation>
     </message>
@@ -4531,24 +5013,57 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>sources</name>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="228" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="232" />
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="229" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="233" />
         <source>from a chat</source>
         <translation>来自聊天</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="230" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="234" />
         <source>import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/item_models.py" line="231" />
+        <location filename="../../desktop_mem/ui/item_models.py" line="235" />
         <source>consolidation</source>
         <translation>整理</translation>
+    </message>
+</context>
+<context>
+    <name>spaces</name>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces.py" line="27" />
+        <source>Shared</source>
+        <translation>共享</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces.py" line="35" />
+        <source>(a removed space)</source>
+        <translation>（已删除的空间）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces.py" line="71" />
+        <source>All spaces</source>
+        <translation>所有空间</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces.py" line="77" />
+        <source>Manage spaces…</source>
+        <translation>管理空间…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces.py" line="95" />
+        <source>Shared (every space sees it)</source>
+        <translation>共享（所有空间可见）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces.py" line="119" />
+        <source>Move to space</source>
+        <translation>移到空间</translation>
     </message>
 </context>
 <context>

@@ -274,6 +274,17 @@ EN: dict[str, tuple[str, str]] = {
         "%n fact waits for review again.",
         "%n facts wait for review again.",
     ),
+    # spaces (issue 55)
+    "%n document(s) moved to the shared space.": (
+        "%n document moved to the shared space.",
+        "%n documents moved to the shared space.",
+    ),
+    "%n document(s) moved to the space %1.": (
+        "%n document moved to the space %1.",
+        "%n documents moved to the space %1.",
+    ),
+    "Made %n memory(s) shared.": ("Made %n memory shared.", "Made %n memories shared."),
+    "Moved %n memory(s) to %1.": ("Moved %n memory to %1.", "Moved %n memories to %1."),
 }
 
 

@@ -122,7 +122,8 @@ def test_tab_goes_round_every_page_rail_included(
     assert not any(m.body in messages for m in chat.messages)
     check_round(
         rail[0],
-        [*rail, panel.new_button, panel.incognito_button, panel.search, panel.list,
+        [*rail, panel.space_box, panel.new_button, panel.incognito_button, panel.search,
+         panel.list,
          chat.model_box, *messages, chat.input, chat.send_button],
         [*rail, panel.list, *chips, chat.input, chat.send_button],
     )  # fmt: skip
@@ -133,9 +134,10 @@ def test_tab_goes_round_every_page_rail_included(
     qtbot.waitUntil(lambda: d.current is not None, timeout=5000)
     check_round(
         rail[0],
-        [*rail, b.search, b.all_matches, b.new_button, b.kind_filter, b.pinned_only,
-         b.always_only, b.since, b.sort, b.list, d.text, d.kind, d.importance, d.has_until,
-         d.always, d.save_button, d.pin_button, d.delete_button, d.impact, d.history,
+        [*rail, b.search, b.all_matches, b.new_button, b.space_filter, b.kind_filter,
+         b.pinned_only, b.always_only, b.since, b.sort, b.list, d.text, d.kind, d.importance,
+         d.has_until, d.always, d.move_button, d.save_button, d.pin_button, d.delete_button,
+         d.impact, d.history,
          d.restore_button, b.export_button, b.import_button, b.forget_button],
         [b.since, b.sort, b.list, d.text, d.save_button, d.impact, d.history, b.forget_button],
     )  # fmt: skip
@@ -145,8 +147,8 @@ def test_tab_goes_round_every_page_rail_included(
     p.table.selectRow(0)
     check_round(
         rail[0],
-        [*rail, p.add_files, p.add_folder, p.reindex, p.remove, p.paused, p.table,
-         p.folders, p.unwatch, p.search, p.results],
+        [*rail, p.space_box, p.add_files, p.add_folder, p.reindex, p.move_button, p.remove,
+         p.paused, p.table, p.folders, p.move_folder, p.unwatch, p.search, p.results],
         [p.add_files, p.table, p.search],
     )  # fmt: skip
 

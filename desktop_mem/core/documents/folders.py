@@ -166,11 +166,11 @@ class WatchedFolders:
     def folders(self) -> builtins.list[Folder]:
         """The watched folders, with how many documents each holds and leaves out."""
         return [
-            Folder(r[0], r[1], int(r[2]), int(r[3]))
+            Folder(r[0], r[1], int(r[2]), int(r[3]), r[4])
             for r in self.db.query(
                 "SELECT f.path, f.added_at, "
                 "(SELECT count(*) FROM documents d WHERE d.folder = f.path), "
-                "(SELECT count(*) FROM doc_removed r WHERE r.folder = f.path) "
+                "(SELECT count(*) FROM doc_removed r WHERE r.folder = f.path), f.space_id "
                 "FROM doc_folders f ORDER BY f.path"
             )
         ]

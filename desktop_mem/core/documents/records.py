@@ -84,6 +84,7 @@ class Folder:
     added_at: str
     documents: int
     left_out: int  # files in it the user removed for good
+    space: int | None = None  # its space (core/memory/spaces.py); None: the shared space
 
     def to_dict(self) -> JSONObject:
         return asdict(self)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core.chat.conversations import Conversation, MessageHit
 from desktop_mem.core.chat.records import Message
+from desktop_mem.core.memory.spaces import EVERY, SHARED, Scope
 
 if TYPE_CHECKING:
     from desktop_mem.core.service import Service
@@ -24,9 +25,12 @@ class Conversations:
 
     # -- reading ----------------------------------------------------------------------
 
-    def list(self, limit: int | None = None, offset: int = 0) -> builtins.list[Conversation]:
-        """Pinned first, then the most recently active."""
-        return self.store.list(limit, offset)
+    def list(
+        self, limit: int | None = None, offset: int = 0, scope: Scope = EVERY
+    ) -> builtins.list[Conversation]:
+        """Pinned first, then the most recently active; those of the scope's spaces
+        (every one by default: the person's own list)."""
+        return self.store.list(limit, offset, scope=scope)
 
     def get(self, conversation_id: int) -> Conversation:
         return self.store.get(conversation_id)
@@ -39,10 +43,11 @@ class Conversations:
         return self.store.message(message_id)
 
     def search(
-        self, query: str, k: int = 20, relevant_only: bool = True
+        self, query: str, k: int = 20, relevant_only: bool = True, scope: Scope = SHARED
     ) -> tuple[builtins.list[MessageHit], builtins.list[str]]:
-        """Messages about the query, best first, and warnings."""
-        return self.store.search(query, k, relevant_only=relevant_only)
+        """Messages about the query, best first, and warnings; those of the scope's
+        conversations (the shared space's unless it says otherwise)."""
+        return self.store.search(query, k, relevant_only=relevant_only, scope=scope)
 
     def versions(self, conversation_id: int) -> dict[int, tuple[int, int]]:
         """Each message with other versions: (which one is shown, how many)."""
@@ -98,6 +103,11 @@ class Conversations:
 
     def pin(self, conversation_id: int, pinned: bool = True) -> Conversation:
         return self.store.set_pinned(conversation_id, pinned)
+
+    def move(self, conversation_id: int, space: int | None) -> Conversation:
+        """Move a conversation, with its messages, to a space (None: the shared space);
+        the memories learned from it stay where they are."""
+        return self.store.move(conversation_id, space)
 
     def show_version(self, message_id: int, step: int) -> int | None:
         """Show the version `step` away from this message's (‹ 2/3 ›): which it is, or

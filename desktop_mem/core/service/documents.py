@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core.documents.records import AddReport, Document, Folder, PassageHit
+from desktop_mem.core.memory.spaces import EVERY, Scope
 
 if TYPE_CHECKING:
     from desktop_mem.core.service import Service
@@ -26,9 +27,11 @@ class Documents:
         target: Path,
         progress: Progress | None = None,
         should_stop: Callable[[], bool] | None = None,
+        space: int | None = None,
     ) -> AddReport:
-        """A file, or every readable file of a folder (then watched)."""
-        return self.store.add(target, progress=progress, should_stop=should_stop)
+        """A file, or every readable file of a folder (then watched), to a space (None:
+        the shared space)."""
+        return self.store.add(target, progress=progress, should_stop=should_stop, space=space)
 
     def remove(self, doc_id: int) -> int:
         """Remove a document and every trace of its text (a file of a watched folder
@@ -42,8 +45,18 @@ class Documents:
         """Re-read what changed in the watched folders; drop what is gone."""
         return self.store.sync(progress=progress)
 
-    def list(self) -> builtins.list[Document]:
-        return self.store.list()
+    def list(self, scope: Scope = EVERY) -> builtins.list[Document]:
+        """The documents of the scope's spaces (every one by default)."""
+        return self.store.list(scope)
+
+    def move(self, doc_id: int, space: int | None) -> Document:
+        """Move a document added on its own to a space (None: the shared space); one of
+        a watched folder moves with its folder."""
+        return self.store.move(doc_id, space)
+
+    def move_folder(self, folder: str, space: int | None) -> int:
+        """Move a watched folder, and its documents, to a space. How many moved."""
+        return self.store.move_folder(folder, space)
 
     def get(self, doc_id: int) -> Document:
         return self.store.get(doc_id)
