@@ -32,7 +32,10 @@ def space_name(space: int | None, names: dict[int, str]) -> str:
     meanwhile is said so."""
     if space is None:
         return shared_name()
-    return names.get(space) or QCoreApplication.translate("spaces", "(a removed space)")
+    if space not in names:
+        return QCoreApplication.translate("spaces", "(a removed space)")
+    # a space another computer named in what it sent, whose own record has not come yet
+    return names[space] or QCoreApplication.translate("spaces", "(a space still arriving)")
 
 
 def names_of(spaces: Iterable[Space]) -> dict[int, str]:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject
 
+from desktop_mem.core import textproc
 from desktop_mem.core.chat.forget import Forgotten
 from desktop_mem.core.chat.records import Change, Learned
 from desktop_mem.core.chat.session import TurnResult
@@ -231,7 +232,10 @@ class TurnController(QObject):
         if answer.message_id is not None:
             self.changesets.setdefault(answer.message_id, ChangeSet(list(changes)))
         notice = describe_changes((c.action, c.text) for c in changes)
-        answer.set_notice(notice + undo_link() + self.care_notice(changes), taught=True)
+        answer.set_notice(
+            notice + undo_link() + self.care_notice(changes) + self.shared_notice(changes),
+            taught=True,
+        )
 
     def forgotten(self, ids: tuple[int, ...]) -> None:
         """Memories were deleted (`ids`; empty: all of them), by a "forget …" or
@@ -281,6 +285,46 @@ class TurnController(QObject):
             + html.escape(said.replace("%1", care_label(given.always)))
             + (f' — <a href="memory:{given.memory_id}">{change}</a>')
         )
+
+    def shared_notice(self, changes: list[Change]) -> str:
+        """What a chat in a space learned but kept in the shared space, as what applies
+        everywhere (health and safety, who the person is): said under the answer, with a
+        way to keep it in the chat's space instead."""
+        kept = [c for c in changes if c.shared_from is not None and c.action == "added"]
+        if not kept:
+            return ""
+        names = {s.id: s.name for s in self.ctx.app.spaces.list()}
+        lines = []
+        for c in kept:
+            assert c.shared_from is not None
+            if c.shared_from not in names:
+                continue  # the space is gone: nowhere else to keep it
+            said = self.tr("Kept in the shared space, as it applies everywhere: %1.")
+            keep = self.tr("Keep it in %1 instead").replace("%1", html.escape(names[c.shared_from]))
+            lines.append(
+                html.escape(said.replace("%1", textproc.shorten(c.text, 60)))
+                + f' — <a href="keep:{c.memory_id}:{c.shared_from}">{keep}</a>'
+            )
+        return "".join("<br>" + line for line in lines)
+
+    def keep_in_space(self, widget_index: int, href: str) -> None:
+        """'Keep it in Work instead': the memory moves to the space it was learned in,
+        and the line under the answer says no more of it."""
+        _, memory, space = href.split(":")
+        tasks.run(
+            self.ctx.app.memories.move,
+            int(memory),
+            int(space),
+            failed=self.ctx.hub.error.emit,
+        )
+        w = self.chat.messages[widget_index]
+        changes = self.changesets.get(w.message_id) if w.message_id is not None else None
+        if changes is not None:
+            for c in changes.changes:
+                if c.memory_id == int(memory):
+                    c.shared_from = None
+            said = describe_changes((c.action, c.text) for c in changes.shown)
+            w.set_notice(said + undo_link(), taught=True)
 
     def catch_up(self) -> None:
         """The model server answers (again): learn from what waited for it."""
@@ -332,6 +376,8 @@ class TurnController(QObject):
         open a memory it remembered."""
         if href == "retry":
             self.retry_learning(widget_index)
+        elif href.startswith("keep:"):
+            self.keep_in_space(widget_index, href)
         elif href.startswith("memory:"):
             self.ctx.hub.memory_requested.emit(int(href.split(":", 1)[1]))
         else:

@@ -4256,103 +4256,113 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>TurnController</name>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="110" />
+        <location filename="../../desktop_mem/ui/turns.py" line="111" />
         <source>…</source>
         <translation>…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="141" />
-        <location filename="../../desktop_mem/ui/turns.py" line="322" />
+        <location filename="../../desktop_mem/ui/turns.py" line="142" />
+        <location filename="../../desktop_mem/ui/turns.py" line="366" />
         <source>Learning from this exchange…</source>
         <translation>正在从这轮对话中学习…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="213" />
+        <location filename="../../desktop_mem/ui/turns.py" line="214" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="277" />
+        <location filename="../../desktop_mem/ui/turns.py" line="281" />
         <source>This will be given to the model in every chat: it is about your %1.</source>
         <translation>这条记忆以后每次对话都会提供给模型：它与你的%1有关。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="278" />
+        <location filename="../../desktop_mem/ui/turns.py" line="282" />
         <source>Change</source>
         <translation>更改</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="298" />
+        <location filename="../../desktop_mem/ui/turns.py" line="302" />
+        <source>Kept in the shared space, as it applies everywhere: %1.</source>
+        <translation>已存入共享空间，因为它在哪里都适用：%1。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/turns.py" line="303" />
+        <source>Keep it in %1 instead</source>
+        <translation>改为只存在“%1”中</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/turns.py" line="342" />
         <source>Nothing was learned from this message: the model's answer was not what was asked for. It will be tried again later.</source>
         <translation>这条消息还没有被记住：模型的回答不符合要求。稍后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="303" />
+        <location filename="../../desktop_mem/ui/turns.py" line="347" />
         <source>Nothing was learned from this message: the model server did not answer in time. It will be tried again later.</source>
         <translation>这条消息还没有被记住：模型服务器没有及时回答。稍后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="308" />
+        <location filename="../../desktop_mem/ui/turns.py" line="352" />
         <source>Nothing was learned from this message: the model server could not be reached. It will be tried again once it answers.</source>
         <translation>这条消息还没有被记住：无法连接模型服务器。等它恢复后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="312" />
+        <location filename="../../desktop_mem/ui/turns.py" line="356" />
         <source>Nothing was learned from this message: the model server failed. It will be tried again later.</source>
         <translation>这条消息还没有被记住：模型服务器出错了。稍后会再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="354" />
+        <location filename="../../desktop_mem/ui/turns.py" line="400" />
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="357" />
+        <location filename="../../desktop_mem/ui/turns.py" line="403" />
         <source>Undoing…</source>
         <translation>正在撤销…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="387" />
+        <location filename="../../desktop_mem/ui/turns.py" line="433" />
         <source>Deleted %n memory(s)</source>
         <translation><numerusform>已删除 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="387" />
+        <location filename="../../desktop_mem/ui/turns.py" line="433" />
         <source> and %n message(s).</source>
         <translation><numerusform>和 %n 条消息。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="390" />
+        <location filename="../../desktop_mem/ui/turns.py" line="436" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="392" />
+        <location filename="../../desktop_mem/ui/turns.py" line="438" />
         <source>Deleted %n message(s).</source>
         <translation><numerusform>已删除 %n 条消息。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="396" />
+        <location filename="../../desktop_mem/ui/turns.py" line="442" />
         <source>Kept the rest of %n memory(s).</source>
         <translation><numerusform>已保留 %n 条记忆的其余部分。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="400" />
+        <location filename="../../desktop_mem/ui/turns.py" line="446" />
         <source>%n earlier message(s) stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>%n 条以前的消息保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/turns.py" line="409" />
+        <location filename="../../desktop_mem/ui/turns.py" line="455" />
         <source>%n memory(s) or message(s) still mention it: say the same “forget …” again to see them.</source>
         <translation><numerusform>仍有 %n 条记忆或消息提到它：再说一次同样的“忘记……”即可看到。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="415" />
+        <location filename="../../desktop_mem/ui/turns.py" line="461" />
         <source>Nothing was deleted.</source>
         <translation>没有删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/turns.py" line="420" />
+        <location filename="../../desktop_mem/ui/turns.py" line="466" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
@@ -5041,27 +5051,32 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>共享</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/spaces.py" line="35" />
+        <location filename="../../desktop_mem/ui/spaces.py" line="36" />
         <source>(a removed space)</source>
         <translation>（已删除的空间）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/spaces.py" line="71" />
+        <location filename="../../desktop_mem/ui/spaces.py" line="38" />
+        <source>(a space still arriving)</source>
+        <translation>（尚在同步中的空间）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/spaces.py" line="74" />
         <source>All spaces</source>
         <translation>所有空间</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/spaces.py" line="77" />
+        <location filename="../../desktop_mem/ui/spaces.py" line="80" />
         <source>Manage spaces…</source>
         <translation>管理空间…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/spaces.py" line="95" />
+        <location filename="../../desktop_mem/ui/spaces.py" line="98" />
         <source>Shared (every space sees it)</source>
         <translation>共享（所有空间可见）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/spaces.py" line="119" />
+        <location filename="../../desktop_mem/ui/spaces.py" line="122" />
         <source>Move to space</source>
         <translation>移到空间</translation>
     </message>

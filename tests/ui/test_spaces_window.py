@@ -430,3 +430,36 @@ def test_manage_spaces_opens_settings_at_spaces(qtbot: Any, window: MainWindow) 
     box.activated.emit(row)
     assert shown == ["Spaces"]
     assert box.currentData() == data_of(window.context.space.current)
+
+
+def test_what_a_space_learns_for_everywhere_is_said_and_can_be_kept_in_the_space(
+    qtbot: Any, window: MainWindow, fake_ollama: FakeOllama
+) -> None:
+    """A chat in Work learns where the person lives: that applies everywhere, so it is
+    kept in the shared space, and the line under the answer says so, with a way to keep
+    it in Work instead; what concerns the work stays in Work without a word."""
+    app = window.context.app
+    work = app.spaces.create("Work").id
+    panel = window.conversation_panel
+    qtbot.waitUntil(lambda: panel.space_box.findData(str(work)) >= 0, timeout=5000)
+    choose(panel.space_box, work)
+    panel.new_button.click()
+    fake_ollama.reply_json(
+        {"memories": [
+            {"text": "Lives in Hangzhou with a cat named Mochi", "kind": "fact"},
+            {"text": "Presents the Q3 roadmap on Friday", "kind": "event"},
+        ]}
+    )  # fmt: skip
+    send(qtbot, window, "I live in Hangzhou with Mochi, and I present the roadmap Friday")
+    answer = window.chat.messages[-1]
+    qtbot.waitUntil(lambda: "Kept in the shared space" in answer.notice.text(), timeout=10000)
+    notice = answer.notice.text()
+    assert "Lives in Hangzhou" in notice.split("Kept in the shared space")[1]
+    assert "roadmap" not in notice.split("Kept in the shared space")[1]
+    home = next(m for m in app.memories.list(scope=app.spaces.every()) if "Hangzhou" in m.text)
+    assert home.space is None
+    href = next(h for h in notice.split('"') if h.startswith("keep:"))
+    answer.notice.linkActivated.emit(href)
+    qtbot.waitUntil(lambda: app.memories.get(home.id).space == work, timeout=10000)
+    qtbot.waitUntil(lambda: "Kept in the shared space" not in answer.notice.text(), timeout=5000)
+    assert [v.action for v in app.memories.history(home.id)] == ["created", "moved"]
