@@ -174,15 +174,15 @@ def test_reject_all_asks_first_and_can_be_undone(qtbot: Any, window: MainWindow)
     window.imports.show_review()
     review = window.imports.review
     assert review is not None
-    qtbot.waitUntil(lambda: len(review.proposals) == 5, timeout=10000)
+    qtbot.waitUntil(lambda: len(review.proposals) == 4, timeout=10000)
     before = sorted(p.text for p in review.proposals)
     assert review.reject_all.text() == "Reject all…"
     review.reject_all.click()
     box = review.confirm
     assert box is not None and box.isVisible()
-    assert box.text() == "Reject all 5 facts found in your imported history?"
+    assert box.text() == "Reject all 4 facts found in your imported history?"
     box.button(QMessageBox.StandardButton.Cancel).click()
-    assert app.imports.counts()["waiting"] == 5  # asked, and nothing done
+    assert app.imports.counts()["waiting"] == 4  # asked, and nothing done
 
     review.reject_all.click()
     box = review.confirm
@@ -190,13 +190,13 @@ def test_reject_all_asks_first_and_can_be_undone(qtbot: Any, window: MainWindow)
     qtbot.waitUntil(lambda: not review.proposals, timeout=10000)
     assert review.heading.text() == "No facts wait for review."
     assert review.undo_line.isVisible()
-    assert review.undo_line.text() == 'Rejected 5 facts. <a href="undo">Undo</a>'
-    assert app.imports.counts() == {"waiting": 0, "accepted": 0, "rejected": 5}
+    assert review.undo_line.text() == 'Rejected 4 facts. <a href="undo">Undo</a>'
+    assert app.imports.counts() == {"waiting": 0, "accepted": 0, "rejected": 4}
 
     review.undo_line.linkActivated.emit("undo")
-    qtbot.waitUntil(lambda: len(review.proposals) == 5, timeout=10000)
+    qtbot.waitUntil(lambda: len(review.proposals) == 4, timeout=10000)
     assert sorted(p.text for p in review.proposals) == before
-    assert app.imports.counts()["waiting"] == 5 and not review.undo_line.isVisible()
+    assert app.imports.counts()["waiting"] == 4 and not review.undo_line.isVisible()
 
     # a rejection can be undone while the review is open, not after
     for i in range(2, review.items.count()):
@@ -205,7 +205,7 @@ def test_reject_all_asks_first_and_can_be_undone(qtbot: Any, window: MainWindow)
     assert review.undo_line.isVisible() and app.imports.counts()["rejected"] == 1
     review.close()
     window.imports.show_review()
-    assert not review.undo_line.isVisible() and len(review.proposals) == 4
+    assert not review.undo_line.isVisible() and len(review.proposals) == 3
     review.close()
     idle(qtbot, window)
 
@@ -216,7 +216,7 @@ def test_edit_and_accept_gives_room_for_the_text(qtbot: Any, window: MainWindow)
     window.imports.show_review()
     review = window.imports.review
     assert review is not None
-    qtbot.waitUntil(lambda: len(review.proposals) == 5, timeout=10000)
+    qtbot.waitUntil(lambda: len(review.proposals) == 4, timeout=10000)
     review.items.setCurrentRow(1)
     review.edit_button.click()
     editor = review.editor
@@ -228,7 +228,7 @@ def test_edit_and_accept_gives_room_for_the_text(qtbot: Any, window: MainWindow)
     assert editor.editor.toPlainText() == review.proposals[0].text
     editor.editor.setPlainText("Is a nurse in Leeds.\nWorks night shifts on Tuesdays.")
     editor.accept_button.click()
-    qtbot.waitUntil(lambda: len(review.proposals) == 4, timeout=10000)
+    qtbot.waitUntil(lambda: len(review.proposals) == 3, timeout=10000)
     kept = [m.text for m in app.memories.store.list()]
     assert kept == ["Is a nurse in Leeds. Works night shifts on Tuesdays."]  # one line kept
     review.close()

@@ -957,6 +957,15 @@ def _m023(conn: Connection) -> None:
 
 @migration(24, "spaces: memory kept apart by project")
 def _m024(conn: Connection) -> None:
+    _spaces(conn)
+    # every app registered so far keeps what it had: the shared space
+    if conn.execute(
+        "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'apps'"
+    ).fetchone():
+        conn.execute("INSERT INTO app_spaces (app_id, space_key) SELECT id, 0 FROM apps")
+
+
+def _spaces(conn: Connection) -> None:
     run_script(
         conn,
         """
@@ -999,7 +1008,6 @@ def _m024(conn: Connection) -> None:
             space_key INTEGER NOT NULL,
             PRIMARY KEY (app_id, space_key)
         );
-        INSERT INTO app_spaces (app_id, space_key) SELECT id, 0 FROM apps;
         CREATE TRIGGER app_spaces_gone AFTER DELETE ON spaces BEGIN
             DELETE FROM app_spaces WHERE space_key = OLD.id;
         END;
