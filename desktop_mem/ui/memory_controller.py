@@ -260,6 +260,19 @@ class MemoryController(QObject):
 
         self.refresh_memories(reselect)
 
+    def _written(self, memory_id: int | None = None) -> None:
+        """A write this window asked for is done. The store announced it, and the list
+        is read again from that announcement (memory_changed), not from here: this only
+        says which memory to select, now if the list already holds it (the announcement
+        came first), else once it is read again."""
+        self._working(None)
+        if memory_id is None:
+            return
+        self._focus = memory_id
+        if self.browser.select(memory_id):
+            self._focus = None
+            self.show_memory_details(memory_id)
+
     def add_memory(self, text: str, kind: str, pinned: bool) -> None:
         self._working(self.tr("Saving the memory…"))
         new = NewMemory(text, kind=kind, pinned=pinned, source="user")
@@ -267,7 +280,7 @@ class MemoryController(QObject):
             self.app.memories.add,
             new,
             "user",
-            done=lambda r: self.memory_changed(r.memory.id),
+            done=lambda r: self._written(r.memory.id),
             failed=self._error,
         )
 
@@ -277,7 +290,7 @@ class MemoryController(QObject):
         self._working(self.tr("Saving the memory…"))
 
         def saved(_r: object) -> None:
-            self.memory_changed(memory_id)
+            self._written(memory_id)
             self.ctx.hub.status.emit(self.tr("The memory was saved."), 5000)
 
         tasks.run(
@@ -297,7 +310,7 @@ class MemoryController(QObject):
             self.app.memories.pin,
             memory_id,
             pinned,
-            done=lambda _m: self.memory_changed(memory_id),
+            done=lambda _m: self._written(memory_id),
             failed=self._error,
         )
 
@@ -307,7 +320,7 @@ class MemoryController(QObject):
             self.app.memories.set_always,
             memory_id,
             always,
-            done=lambda _m: self.memory_changed(memory_id),
+            done=lambda _m: self._written(memory_id),
             failed=self._error,
         )
 
@@ -316,7 +329,7 @@ class MemoryController(QObject):
             self.app.memories.restore,
             memory_id,
             version,
-            done=lambda r: self.memory_changed(memory_id),
+            done=lambda _r: self._written(memory_id),
             failed=self._error,
         )
 
@@ -344,7 +357,7 @@ class MemoryController(QObject):
         self._working(self.tr("Deleting…"))
 
         def deleted(n: int) -> None:
-            self.memory_changed()  # clears the details of a deleted one
+            self._written()  # the announcement clears the details of a deleted one
             self.ctx.hub.status.emit(self.tr("Deleted %n memory(s).", "", n), 8000)
 
         tasks.run(self.app.memories.delete, ids, done=deleted, failed=self._error)

@@ -24,6 +24,7 @@ from desktop_mem.ui.context import Context
 from desktop_mem.ui.documents_ui import DocumentsPage
 from desktop_mem.ui.events import CoreSignals
 from desktop_mem.ui.main_window import MainWindow
+from desktop_mem.ui.memory_controller import MemoryController
 from desktop_mem.ui.review_dialog import ReviewDialog
 from desktop_mem.ui.settings_dialog import SettingsDialog
 from tests.ui.driving import idle
@@ -232,3 +233,37 @@ def test_what_arrives_as_the_profile_closes_reaches_no_view(qtbot: Any, profile:
     is_open[0] = True
     profile.events.documents("added", [2])
     qtbot.waitUntil(lambda: len(heard) == 2)
+
+
+def test_the_memory_list_follows_the_store(
+    qtbot: Any, window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Adding, editing, pinning, restoring and deleting a memory from the browser: the
+    list is read again from the store's announcement, and what was written is selected."""
+    idle(qtbot, window)
+    calls = Refreshes(monkeypatch, MemoryController, "refresh_memories")
+    memories, browser, app = window.memories, window.browser, window.context.app
+
+    def then(shown: Any) -> None:
+        qtbot.waitUntil(lambda: calls.by_event > 0 and shown(), timeout=10000)
+        idle(qtbot, window)
+        assert calls.by_hand == [], "read again by hand after the store announced it"
+        calls.reset()
+
+    def current() -> int | None:
+        shown = browser.current
+        return None if shown is None else shown.id
+
+    memories.add_memory("I keep bees", "fact", False)
+    then(lambda: browser.model.rowCount() == 1 and current() is not None)
+    bees = app.memories.list()[0].id
+    assert current() == bees, "the memory added is selected"
+    memories.save_memory(bees, "I keep two hives of bees", "fact", 0.5)
+    then(lambda: browser.model.memory(0).text == "I keep two hives of bees")
+    memories.pin_memory(bees, True)
+    then(lambda: browser.model.memory(0).pinned)
+    memories.restore_memory(bees, 1)
+    then(lambda: browser.model.memory(0).text == "I keep bees")
+    assert current() == bees
+    memories.delete_memories([bees], confirm=False)
+    then(lambda: browser.model.rowCount() == 0)
