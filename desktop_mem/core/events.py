@@ -146,11 +146,20 @@ class AppsChanged(Event):
     ids: tuple[int, ...] = ()  # the apps; empty: none in particular, or every one
 
 
+# What changed of the key: what opens it ("opens": a new recovery code, or the one of a
+# synced profile joined), the key itself ("rekeyed": re-encrypted under a new key or a
+# new passphrase, or moved between the keyring and a passphrase), or the whole profile
+# ("restored": a backup put in its place, with the key that opens the backup).
+KeyChange = Literal["opens", "rekeyed", "restored"]
+
+
 @dataclass(frozen=True)
 class KeyChanged(Event):
-    """The profile's key, or where it is kept, changed: a new recovery code, or the one
-    of a synced profile joined. (A rekey or a restore closes the profile: it is opened
-    again, and read afresh, with its new key.)"""
+    """The profile's key, what opens it, or where it is kept, changed. A rekey and a
+    restore are made with the profile closed: they are announced on the profile opened
+    again with its new key (service.keys.changed_while_closed), once it is committed."""
+
+    how: KeyChange = "opens"
 
 
 @dataclass(frozen=True)

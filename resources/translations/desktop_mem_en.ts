@@ -8,7 +8,7 @@
         <translation><numerusform>%n line, given in every chat.</numerusform><numerusform>%n lines, given in every chat.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="293" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="294" />
         <source>Rewritten: %n line(s).</source>
         <translation><numerusform>Rewritten: %n line.</numerusform><numerusform>Rewritten: %n lines.</numerusform></translation>
     </message>
@@ -227,62 +227,62 @@
 <context>
     <name>MemoryController</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="326" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="339" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>Delete %n memory for good, with its history?</numerusform><numerusform>Delete %n memories for good, with their history?</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="329" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="342" />
         <source>It shaped %n answer(s).</source>
         <translation><numerusform>It shaped %n answer.</numerusform><numerusform>It shaped %n answers.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="331" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="344" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>They shaped %n answer.</numerusform><numerusform>They shaped %n answers.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="348" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="361" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>Deleted %n memory.</numerusform><numerusform>Deleted %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="376" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="389" />
         <source>Forgot %n memory(s); the conversations stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>Forgot %n memory; the conversations stay to read, but the assistant no longer sees them.</numerusform><numerusform>Forgot %n memories; the conversations stay to read, but the assistant no longer sees them.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="382" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="395" />
         <source>Forgot %n memory(s)</source>
         <translation><numerusform>Forgot %n memory</numerusform><numerusform>Forgot %n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="383" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="396" />
         <source> and deleted %n message(s).</source>
         <translation><numerusform> and deleted %n message.</numerusform><numerusform> and deleted %n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="440" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="453" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>Exported %n memory to %1. That file is not encrypted.</numerusform><numerusform>Exported %n memories to %1. That file is not encrypted.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="483" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="496" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>Imported %n memory.</numerusform><numerusform>Imported %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="485" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="498" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>%n already known, skipped.</numerusform><numerusform>%n already known, skipped.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="498" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="511" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>While you were away, %n memory was tidied (merged or marked out of date); its History can undo it.</numerusform><numerusform>While you were away, %n memories were tidied (merged or marked out of date); each memory's History can undo it.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="508" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="521" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>Consolidation: %n change.</numerusform><numerusform>Consolidation: %n changes.</numerusform></translation>
     </message>
@@ -351,12 +351,12 @@
 <context>
     <name>StatusBar</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/status_bar.py" line="99" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="113" />
         <source>● Connected · %n not indexed yet</source>
         <translation><numerusform>● Connected · %n not indexed yet</numerusform><numerusform>● Connected · %n not indexed yet</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/status_bar.py" line="123" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="137" />
         <source> · %n message(s) not yet learned from</source>
         <translation><numerusform> · %n message not yet learned from</numerusform><numerusform> · %n messages not yet learned from</numerusform></translation>
     </message>
