@@ -343,7 +343,7 @@ class MemoryController(QObject):
                     if len(ids) == 1
                     else self.tr("They shaped %n answer(s).", "", used)
                 )
-            if elsewhere := deleted_elsewhere(self.app.sync):
+            if elsewhere := deleted_elsewhere(self.ctx):
                 text += ("" if text.endswith(("？", "。")) else " ") + elsewhere
             answer = QMessageBox.question(
                 self.ctx.view,
