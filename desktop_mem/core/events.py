@@ -21,7 +21,7 @@ import logging
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 log = logging.getLogger(__name__)
 
@@ -118,10 +118,12 @@ class ProposalsChanged(Event):
 
 @dataclass(frozen=True)
 class TurnLearned(Event):
-    """The write path finished for a turn: what it taught (core.chat.learning.Learned)."""
+    """The write path finished for a turn: what it taught (core.chat.records.Learned;
+    None when it failed). The bus knows no record of a layer above it: a listener
+    narrows it."""
 
     answer_id: int | None
-    learned: Any
+    learned: object
 
 
 @dataclass(frozen=True)
@@ -132,9 +134,10 @@ class ConversationTitled(Event):
 
 @dataclass(frozen=True)
 class ServerObserved(Event):
-    """What the model server said after a turn (core.models.loaded.SlowTurns or None)."""
+    """What the model server said after a turn that would make every turn slow
+    (core.models.loaded.SlowTurns), or None."""
 
-    problem: Any
+    problem: object
 
 
 @dataclass(frozen=True)
