@@ -435,6 +435,16 @@ class World:
         self.stolen_root = self.stolen.syncer.layout().root
         anchor = self.boxes[0].c.syncer.chain().anchor  # the laptop set the sync up
         self.first = min(anchor.trusted) if anchor is not None else ""
+        # who let each computer of the template in (a member's id, or RECOVERY), from
+        # their join records: the computers that joined later say it in Box.inviter
+        template = KeyChain.from_dict(self.boxes[0].c.syncer.chain().to_dict())
+        _gens, joins, _refused = template.read(self.layout)
+        self.vouchers = {j.device: j.voucher for j in joins}
+        # inviters whose pairing code a computer was refused as shown on one no longer
+        # in, though no one removed them (left out): that must turn out so, the inviter
+        # told it is out by the time every computer has learnt where it stands
+        # (device -> the refusal, said if it is still in then)
+        self.doubted: dict[str, str] = {}
 
     # -- bookkeeping ---------------------------------------------------------------------
 
@@ -552,7 +562,14 @@ class World:
             self.stats[f"could not join: {exc.reason}"] += 1
             taken = self.user_removed | (self.thief.removals if self.thief else set())
             if exc.reason == "sync_removed" and box.inviter not in taken:
-                self.violated(f"{box.name} could not join: {exc}")
+                if not self.left_out(box.inviter, taken):
+                    self.violated(f"{box.name} could not join: {exc}")
+                elif any(b.device == box.inviter and b.state != "out" for b in self.boxes):
+                    # its inviter is out with one that was taken out (it let it in, and
+                    # no key file of a computer still in names it since): so it must
+                    # be told, at the latest when every computer learns where it stands
+                    self.doubted.setdefault(str(box.inviter), f"{box.name} could not join: {exc}")
+                    self.stats["could not join: its inviter left out"] += 1
             return
         box.state, box.why_out = "out", str(exc.reason)
         self.note(f"{box.name} is out: {exc.reason}")
@@ -578,6 +595,22 @@ class World:
                 f"({exc.reason}): a removed computer removes only computers it knew"
             )
         self.stats[f"taken out by the thief ({exc.reason})"] += 1
+
+    def left_out(self, device: str | None, taken: set[str]) -> bool:
+        """Whether `device` was let in, itself or through those that let it in in turn,
+        by a computer taken out (`taken`): then it may be out along with that one
+        (docs/security.md, "What a removed computer can still do": "and, with them, those
+        they let in that no key file names since"). A necessary condition only: whether
+        a key file names it since is for its own pass to say (`doubted`)."""
+        seen: set[str] = set()
+        while device is not None and device != RECOVERY and device not in seen:
+            if device in taken:
+                return True
+            seen.add(device)
+            box = next((b for b in self.boxes if b.c.syncer.device == device), None)
+            inviter = box.inviter if box is not None else None
+            device = inviter if inviter is not None else self.vouchers.get(device)
+        return False
 
     def new_box(self) -> Box:
         self.counter += 1
@@ -1341,6 +1374,7 @@ class World:
                             f"{box.name}, taken out ({box.why_out}), could not join again"
                         )
                         return
+        self.check_doubted()
         for round_ in range(5):
             for box in self.boxes:
                 result = self.op_pass(box, compact=round_ == 0 or None)
@@ -1380,6 +1414,14 @@ class World:
         if t is not None:
             self.run_stolen_app(t, strict=True)
         self.check(fresh=True)
+
+    def check_doubted(self) -> None:
+        """A join refused as shown on a computer no longer in, that no one removed: by
+        now (every computer has learnt where it stands) that computer was told it is out."""
+        for device, what in sorted(self.doubted.items()):
+            stayed = [b.name for b in self.boxes if b.device == device and b.state != "out"]
+            if stayed:
+                self.violated(f"{what}, yet {stayed[0]} was never told it is out")
 
     def describe(self, box: Box) -> None:
         """The records as `box` takes them, into the log (to read a violation)."""
