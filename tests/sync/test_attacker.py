@@ -46,6 +46,9 @@ DESKTOP_MEM_ATTACK_SCHEDULES sets the number of schedules (`make sync-attack` ru
 thousands), DESKTOP_MEM_ATTACK_STEPS their length, DESKTOP_MEM_ATTACK_SEED the random
 sequence; DESKTOP_MEM_ATTACK_ONLY=N replays schedule N alone, and
 DESKTOP_MEM_ATTACK_KEEP_GOING=1 goes on after a violation and reports them all.
+DESKTOP_MEM_ATTACK_LOG=path gets the whole log of a violation (path.engine, through the
+engine); with ONLY, the whole log of the schedule, violated or not, each step with a
+digest of the random generator's state: two replays of a schedule give the same log.
 """
 
 from __future__ import annotations
@@ -80,7 +83,7 @@ from desktop_mem.core.sync.membership import RECOVERY, Member
 from tests.fakes.keyrings import MemoryKeyring
 from tests.fakes.ollama_server import FakeOllama
 from tests.sync.conftest import Computer
-from tests.sync.engine import SimEngine
+from tests.sync.engine import SimEngine, below
 
 SCHEDULES = int(os.environ.get("DESKTOP_MEM_ATTACK_SCHEDULES", "200"))
 STEPS = int(os.environ.get("DESKTOP_MEM_ATTACK_STEPS", "16"))
@@ -164,12 +167,13 @@ _READ: dict[tuple[int, ...], bytes] = {}  # a file's bytes by its identity (read
 
 
 def _scan(root: Path) -> dict[str, Entry]:
-    """Every entry under `root`, never followed."""
+    """Every entry under `root`, never followed, in the order of names (what is drawn
+    from it must not hang on the order the folder is listed in)."""
     out: dict[str, Entry] = {}
 
     def walk(folder: Path, rel: str) -> None:
         try:
-            entries = list(os.scandir(folder))
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError:
             return
         for entry in entries:
@@ -231,6 +235,13 @@ def _key_of(rel: str, data: bytes) -> str | None:
     if header.get("kind") in files.SEALED:
         return header.get("key")
     return None
+
+
+def _gen(t: Thief, digest: str) -> str:
+    """A key file the thief has seen, by number and writer (its digest differs from one
+    run to the next)."""
+    number, body = t.generations.get(digest, (None, {}))
+    return f"{number}/{str(body.get('writer'))[:8]}"
 
 
 def _one_line(text: str) -> bool:
@@ -311,7 +322,9 @@ class Thief:
         self.canaries: set[str] = set()
         self.paths: set[str] = set()  # files it wrote (not junk: what it forges stays)
         self.generations: dict[str, tuple[int, dict[str, Any]]] = {}  # digest -> number, body
-        self.uids = [r[0] for r in stolen.profile.db.query("SELECT uid FROM memories")]
+        self.uids = [
+            r[0] for r in stolen.profile.db.query("SELECT uid FROM memories ORDER BY text, id")
+        ]
         self.removals: set[str] = set()  # ids its key files removed
         self.uids_touched: set[str] = set()  # memories its change files name
 
@@ -371,6 +384,7 @@ class World:
         engine: bool = False,
     ) -> None:
         self.root = root
+        self.where = str(root.resolve())  # (said "<work>" in the log)
         self.rng = rng
         self.fake = fake
         self.keyring = keyring
@@ -449,7 +463,8 @@ class World:
     # -- bookkeeping ---------------------------------------------------------------------
 
     def note(self, what: str) -> None:
-        self.log.append(f"{self.step_no}: {what}")
+        # (the work folder's place differs from one run to the next: a replay's does not)
+        self.log.append(f"{self.step_no}: {what}".replace(self.where, "<work>"))
 
     def violated(self, what: str) -> None:
         text = f"schedule {self.number} (seed {SEED}), step {self.step_no}: {what}"
@@ -462,12 +477,17 @@ class World:
             for box in self.boxes:
                 if box.c.syncer.enabled:
                     self.describe(box)
-            Path(LOG).write_text(text + "\n" + "\n".join(self.log) + "\n")
+            self.write_log(text)
         if REPORT:
             with open(REPORT, "a") as out:
                 out.write(text.replace("\n", " ") + "\n")
         if not KEEP_GOING:
             raise Violation(text + "\n" + "\n".join(self.log[-40:]))
+
+    def write_log(self, first: str) -> None:
+        assert LOG
+        path = Path(LOG + (".engine" if self.engine is not None else ""))
+        path.write_text(first + "\n" + "\n".join(self.log) + "\n")
 
     def tree(self, root: Path | None = None) -> dict[str, Entry]:
         return _scan(root or self.layout.root)
@@ -635,7 +655,7 @@ class World:
         self.honest(box, "add", add)
 
     def op_edit(self, box: Box) -> None:
-        mems = box.c.profile.db.query("SELECT id, text FROM memories")
+        mems = box.c.profile.db.query("SELECT id, text FROM memories ORDER BY text, id")
         if not mems:
             return self.op_add(box)
         mid, text = self.rng.choice(mems)
@@ -644,7 +664,7 @@ class World:
         return None
 
     def op_delete(self, box: Box) -> None:
-        mems = box.c.profile.db.query("SELECT id, uid FROM memories")
+        mems = box.c.profile.db.query("SELECT id, uid FROM memories ORDER BY text, id")
         if len(mems) < 3:
             return self.op_add(box)
         mid, uid = self.rng.choice(mems)
@@ -859,10 +879,12 @@ class World:
                 t.paths.add(rel)
 
     def _generations(self, t: Thief) -> list[tuple[str, int, dict[str, Any]]]:
+        """The key files it has seen, by number and writer, then in the order it saw them
+        (not by digest: a key file's digest differs from one run to the next)."""
         t.learn(self.tree(t.layout.root))
         return sorted(
             ((d, n, b) for d, (n, b) in t.generations.items()),
-            key=lambda g: (g[1], str(g[2].get("writer")), g[0]),
+            key=lambda g: (g[1], str(g[2].get("writer"))),
         )
 
     def _public(self, t: Thief) -> dict[str, Member]:
@@ -965,8 +987,8 @@ class World:
         if writer in t.selves:  # (its own id's, or one it let in with a backdated join)
             t.removals |= removed
         self.note(
-            f"thief: generation {number} by {writer[:8]} on {[p[:8] for p in parents or []]}, "
-            f"members {[d[:8] for d in named]}, removes {[d[:8] for d in removed]}"
+            f"thief: generation {number} by {writer[:8]} on {sorted(_gen(t, p) for p in parents or [])}, "
+            f"members {[d[:8] for d in named]}, removes {[d[:8] for d in sorted(removed)]}"
         )
         self.stats["thief generation"] += 1
 
@@ -995,7 +1017,7 @@ class World:
             t.layout, device, self._member(keys), voucher, parent, via,
             int(time.time()) - rng.randrange(0, 86400), signer,
         )  # fmt: skip
-        self.note(f"thief: join of {device[:8]} vouched by {voucher[:8]} on {parent[:8]}")
+        self.note(f"thief: join of {device[:8]} vouched by {voucher[:8]} on {_gen(t, parent)}")
         self.stats["thief join"] += 1
 
     def forge_request(self, t: Thief) -> None:
@@ -1221,7 +1243,7 @@ class World:
                 what = f"a copy of {source}"
             elif roll < 0.88 and rel in self.registry:
                 data = self.registry[rel]
-                _put(path, data[: rng.randrange(0, max(1, len(data)))])
+                _put(path, data[: below(rng, len(data))])
                 what = "cut short"
             else:
                 _put(path, os.urandom(rng.randrange(0, 4096)))
@@ -1439,13 +1461,20 @@ class World:
         except SyncError as exc:
             self.note(f"  {box.name}: {exc}")
             return
-        self.note(f"  {box.name} sees members {[n(d) for d in m.members]}, removed "
-                  f"{[n(d) for d in m.removed]}, refused {m.refused}, waiting {m.waiting}")  # fmt: skip
-        for g in sorted(m.generations.values(), key=lambda g: g.number):
+
+        # (each generation by number and writer, names sorted: a key file's digest, and
+        # the order of a set, differ from one run to the next, and a replay's log must not)
+        def label(digest: str) -> str:
+            g = m.generations.get(digest)
+            return f"{g.number}/{n(g.writer)}" if g is not None else "?"
+
+        self.note(f"  {box.name} sees members {sorted(n(d) for d in m.members)}, removed "
+                  f"{sorted(n(d) for d in m.removed)}, refused {m.refused}, waiting {m.waiting}")  # fmt: skip
+        for g in sorted(m.generations.values(), key=lambda g: (g.number, label(g.digest))):
             self.note(
-                f"    gen {g.number} by {n(g.writer)} {g.digest[:8]} on "
-                f"{[p[:8] for p in g.parents or []]}: {[n(d) for d in g.members]}, removes "
-                f"{[n(d) for d in g.removed]}{'' if g.digest in m.lawful else ', not lawful'}"
+                f"    gen {label(g.digest)} on {sorted(label(p) for p in g.parents or [])}: "
+                f"{sorted(n(d) for d in g.members)}, removes {sorted(n(d) for d in g.removed)}"
+                f"{'' if g.digest in m.lawful else ', not lawful'}"
             )
 
     def _laundered(self) -> set[str]:
@@ -1601,6 +1630,8 @@ def run_schedule(
         theft_at = rng.randrange(0, 4)
         steps = rng.randrange(STEPS // 2, STEPS + 1)
         for world.step_no in range(1, steps + 1):
+            if ONLY:  # (a replay: where the random sequence stands, to compare two)
+                world.note(f"rng {_digest_of(rng)}")
             fresh = False
             if world.thief is None:
                 if world.step_no > theft_at:
@@ -1629,13 +1660,29 @@ def run_schedule(
         if world.thief is None:
             world.theft()
         world.step_no += 1
+        if ONLY:
+            world.note(f"rng {_digest_of(rng)}")
         world.converge()
     finally:
+        if ONLY:
+            world.note(f"rng {_digest_of(rng)}, the end")
+            if LOG:
+                world.write_log(
+                    f"schedule {number} (seed {SEED}): {len(world.violations)} violations"
+                    + "".join(f"\n{v}" for v in world.violations)
+                )
         stats.update(world.stats)
         if world.engine is not None:
             stats.update({f"engine {k}": v for k, v in world.engine.stats.items()})
         world.close()
     return world.violations
+
+
+def _digest_of(rng: random.Random) -> str:
+    """Where a schedule's random sequence, and that of its ids, stand (without drawing)."""
+    ids = getattr(crypto.new_id, "rng", None)
+    states = (rng.getstate(), ids.getstate() if isinstance(ids, random.Random) else None)
+    return hashlib.blake2b(repr(states).encode(), digest_size=6).hexdigest()
 
 
 class _Ids:
