@@ -77,7 +77,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from desktop_mem.core.errors import SyncError, SyncRefused
 from desktop_mem.core.keys import recovery
 from desktop_mem.core.memory.store import NewMemory
-from desktop_mem.core.sync import crypto, files, records
+from desktop_mem.core.sync import crypto, files, records, twins
 from desktop_mem.core.sync.keys import KeyChain
 from desktop_mem.core.sync.membership import RECOVERY, Member
 from tests.fakes.keyrings import MemoryKeyring
@@ -1688,6 +1688,7 @@ def _digest_of(rng: random.Random) -> str:
 class _Ids:
     """Ids drawn from a sequence seeded per schedule (and per template), so that a
     schedule replays the same (DESKTOP_MEM_ATTACK_ONLY): which computer sorts first
+    (the ids made anew by a computer joining again too: twins.id_above)
     decides more than one thing. Keys stay as random as ever."""
 
     def __init__(self) -> None:
@@ -1699,11 +1700,18 @@ class _Ids:
     def __call__(self) -> str:
         return f"{self.rng.getrandbits(128):032x}"
 
+    def above(self, old: str) -> str:
+        """twins.id_above from the same sequence (the id of a computer joining again, or
+        going on as a new one), one draw whatever `old` is."""
+        low = int(old, 16) + 1
+        return f"{low + self.rng.getrandbits(128) % (twins._ID_SPACE - low):032x}"
+
 
 @pytest.fixture
 def ids(monkeypatch: pytest.MonkeyPatch) -> _Ids:
     made = _Ids()
     monkeypatch.setattr(crypto, "new_id", made)
+    monkeypatch.setattr(twins, "id_above", made.above)
     return made
 
 
