@@ -77,7 +77,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from desktop_mem.core.errors import SyncError, SyncRefused
 from desktop_mem.core.keys import recovery
 from desktop_mem.core.memory.store import NewMemory
-from desktop_mem.core.sync import crypto, files, records, twins
+from desktop_mem.core.sync import crypto, files, frame, records, twins
 from desktop_mem.core.sync.keys import KeyChain
 from desktop_mem.core.sync.membership import RECOVERY, Member
 from tests.fakes.keyrings import MemoryKeyring
@@ -203,10 +203,10 @@ def _scan(root: Path) -> dict[str, Entry]:
 
 def _header(data: bytes) -> dict[str, Any]:
     """The header of a sync file's bytes ({} when it has none)."""
-    start = len(files.MAGIC) + 5
-    if not data.startswith(files.MAGIC) or len(data) < start:
+    start = len(frame.MAGIC) + 5
+    if not data.startswith(frame.MAGIC) or len(data) < start:
         return {}
-    (size,) = struct.unpack(">I", data[len(files.MAGIC) + 1 : start])
+    (size,) = struct.unpack(">I", data[len(frame.MAGIC) + 1 : start])
     try:
         header = json.loads(data[start : start + size])
     except (ValueError, RecursionError):
@@ -216,10 +216,10 @@ def _header(data: bytes) -> dict[str, Any]:
 
 def _body(data: bytes) -> dict[str, Any]:
     """The JSON body of a key file's bytes ({} when it has none)."""
-    start = len(files.MAGIC) + 5
-    if not data.startswith(files.MAGIC) or len(data) < start + crypto.SIGNATURE:
+    start = len(frame.MAGIC) + 5
+    if not data.startswith(frame.MAGIC) or len(data) < start + crypto.SIGNATURE:
         return {}
-    (size,) = struct.unpack(">I", data[len(files.MAGIC) + 1 : start])
+    (size,) = struct.unpack(">I", data[len(frame.MAGIC) + 1 : start])
     try:
         body = json.loads(data[start + size : -crypto.SIGNATURE])
     except (ValueError, RecursionError):
@@ -232,7 +232,7 @@ def _key_of(rel: str, data: bytes) -> str | None:
     if rel.startswith("keys/") and rel.endswith(".dmk"):
         return _body(data).get("key")
     header = _header(data)
-    if header.get("kind") in files.SEALED:
+    if header.get("kind") in frame.SEALED:
         return header.get("key")
     return None
 
@@ -982,7 +982,7 @@ class World:
             # test_a_key_file_the_thief_writes_again_does_not_strand_the_others)
             self.stats["thief key file not written again (known)"] += 1
             return
-        files.write_plain(t.layout.keys / files.key_name(number, writer), header, body, signer)
+        frame.write_plain(t.layout.keys / files.key_name(number, writer), header, body, signer)
         t.chain.keys[crypto.key_id(key)] = key
         if writer in t.selves:  # (its own id's, or one it let in with a backdated join)
             t.removals |= removed
@@ -1089,7 +1089,7 @@ class World:
         header = {"kind": kind, "sync": t.sync_id, "device": device, "seq": seq}
         name = files.snapshot_name(seq) if kind == "snapshot" else files.changes_name(seq)
         path = t.layout.device(device) / name
-        files.write_sealed(path, header, self._canary_records(t, device), key, signer)
+        frame.write_sealed(path, header, self._canary_records(t, device), key, signer)
         self.note(f"thief: {kind} {seq} under {device[:8]}")
         self.stats["thief changes"] += 1
 
@@ -1212,14 +1212,14 @@ class World:
                 head = f'{{"kind":"{kind}","sync":"{self.sync_id}"}}'.encode()
                 deep = b"[" * 100_000 + b"]" * 100_000
                 data = (
-                    files.MAGIC
-                    + bytes([files.FORMAT])
+                    frame.MAGIC
+                    + bytes([frame.FORMAT])
                     + struct.pack(">I", len(head))
                     + head
                     + deep
                     + bytes(64)
                     if rng.random() < 0.5
-                    else files.MAGIC + bytes([files.FORMAT]) + struct.pack(">I", len(deep)) + deep
+                    else frame.MAGIC + bytes([frame.FORMAT]) + struct.pack(">I", len(deep)) + deep
                 )
                 _put(path, data)
                 what = "JSON 100,000 deep"

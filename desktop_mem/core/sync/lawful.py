@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 from desktop_mem.core.db.connection import Connection
 from desktop_mem.core.errors import SyncRefused
 from desktop_mem.core.memory.arrived import ArrivedMemory
-from desktop_mem.core.sync import capture, files, lost
+from desktop_mem.core.sync import capture, files, frame, lost
 from desktop_mem.core.sync import known as sync_records
 from desktop_mem.core.sync.keys import KeyChain
 from desktop_mem.core.sync.membership import carrier
@@ -126,7 +126,7 @@ class Lawful:
         kind = "snapshot" if name.startswith("s-") else "changes"
         found: dict[str, tuple[list[tuple[str, str, int]], list[tuple[str, int]]]] = {}
         try:
-            raw = files.read_raw(
+            raw = frame.read_raw(
                 path, layout.sync_id, kind, expect={"device": by, "seq": int(name[2:12])},
                 check=lambda header: chain.key(str(header.get("key"))),
             )  # fmt: skip

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from desktop_mem.core.db.connection import Connection
-from desktop_mem.core.sync import crypto, files
+from desktop_mem.core.sync import crypto, files, frame
 from desktop_mem.core.sync.keys import KeyChain
 from desktop_mem.core.sync.own import Ledger
 from desktop_mem.core.sync.reading import Reading
@@ -68,7 +68,7 @@ class Outgoing:
             name = files.changes_name(n)
             path = layout.device(self.state.device) / name
             counted = _Counted(r.to_wire() for r in replica.records_of(n))
-            files.write_sealed(
+            frame.write_sealed(
                 path, header, counted, chain.write_key, keys, staged=self.ledger.staged(name)
             )
             with self.db.transaction() as conn:
@@ -114,7 +114,7 @@ class Outgoing:
         header = {"kind": "snapshot", "sync": layout.sync_id, "device": self.state.device, "seq": n}
         name = files.snapshot_name(n)
         path = layout.device(self.state.device) / name
-        files.write_sealed(
+        frame.write_sealed(
             path, header, (r.to_wire() for r in self.state.replica().records_of(None)),
             chain.write_key, keys,
             staged=self.ledger.staged(name),
@@ -215,7 +215,7 @@ class Outgoing:
         stamp = now_iso()
         header = {"kind": "status", "sync": layout.sync_id, "device": self.state.device}
         path = layout.device(self.state.device) / files.STATUS
-        files.write_sealed(
+        frame.write_sealed(
             path,
             header,
             [{**status, "written_at": stamp, "counter": counter}],

@@ -45,7 +45,7 @@ from desktop_mem.core.errors import SyncError, SyncRefused
 from desktop_mem.core.events import MemoriesChanged, SyncChanged
 from desktop_mem.core.keys import recovery
 from desktop_mem.core.keys.vault import read_sidecar
-from desktop_mem.core.sync import crypto, files, merge, pairing, twins
+from desktop_mem.core.sync import crypto, files, frame, merge, pairing, twins
 from desktop_mem.core.sync.applying import Applied
 from desktop_mem.core.sync.incoming import Incoming
 from desktop_mem.core.sync.keys import KeyChain
@@ -418,7 +418,7 @@ class Passes:
         path = layout.device(self.state.device) / name
         expect = {"device": self.state.device, "seq": n}
         try:
-            files.read_raw(path, layout.sync_id, kind, expect).verify(
+            frame.read_raw(path, layout.sync_id, kind, expect).verify(
                 self.state.device_keys().public["signing"]
             )
         except files.Quarantined:
