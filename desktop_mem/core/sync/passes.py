@@ -482,15 +482,7 @@ class Passes:
             # what it wrote that stands is this computer's to carry from now on, and what
             # it carried of the computers removed before it (whose carrier it may have
             # been: core/sync/lawful.py): all of it goes out in this computer's files
-            seq = self.state.int("seq") + 1
-            carried = sorted({device, *chain.removed})
-            marks = ",".join("?" * len(carried))
-            moved = conn.execute(
-                f"UPDATE sync_records SET seq = ? WHERE device IN ({marks})", (seq, *carried)
-            ).rowcount
-            moved += self.profile.memories.refile_versions(conn, carried, seq)
-            if moved:
-                self.state.set(conn, {"seq": str(seq)})
+            self.incoming.lawful.carry(conn, sorted({device, *chain.removed}))
         # its standing records go out under this computer's name, their stamps
         # unchanged, and stay in every snapshot after (the replica carries the
         # records of every computer taken out)
