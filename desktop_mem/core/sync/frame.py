@@ -22,12 +22,13 @@ import os
 import re
 import struct
 import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 from desktop_mem.core.errors import SyncRefused
+from desktop_mem.core.jsontypes import JSONObject
 from desktop_mem.core.sync import crypto, files, fsafe
 from desktop_mem.core.sync.files import Refused
 
@@ -64,8 +65,9 @@ def too_deep(data: bytes, limit: int = MAX_DEPTH) -> bool:
     return False
 
 
-def loads(data: bytes, identity: fsafe.Identity | None = None) -> Any:
-    """JSON from the folder: Refused when nested too deep, ValueError when not JSON."""
+def loads(data: bytes, identity: fsafe.Identity | None = None) -> object:
+    """JSON from the folder (any JSON value: its reader checks what it is): Refused when
+    nested too deep, ValueError when not JSON."""
     deep = f"it is nested deeper than {MAX_DEPTH} levels"
     if too_deep(data):
         raise Refused(deep, identity)
@@ -78,7 +80,7 @@ def loads(data: bytes, identity: fsafe.Identity | None = None) -> Any:
 # -- writing --------------------------------------------------------------------------
 
 
-def _frame(header: dict[str, Any]) -> bytes:
+def _frame(header: Mapping[str, object]) -> bytes:
     head = json.dumps(header, sort_keys=True, separators=(",", ":")).encode("utf-8")
     return MAGIC + bytes([FORMAT]) + struct.pack(">I", len(head)) + head
 
@@ -133,8 +135,8 @@ class _Signed:
 
 def write_sealed(
     path: Path,
-    header: dict[str, Any],
-    records: Iterable[dict[str, Any]],
+    header: Mapping[str, object],
+    records: Iterable[Mapping[str, object]],
     key: bytes,
     signer: crypto.DeviceKeys,
     staged: Staged | None = None,
@@ -161,8 +163,8 @@ def write_sealed(
 
 def write_plain(
     path: Path,
-    header: dict[str, Any],
-    body: dict[str, Any],
+    header: Mapping[str, object],
+    body: Mapping[str, object],
     signer: Signer,
     staged: Staged | None = None,
 ) -> int:
@@ -187,7 +189,7 @@ class Raw:
     """A file read but not yet opened: its header, and what it holds."""
 
     path: Path
-    header: dict[str, Any]
+    header: JSONObject
     frame: bytes
     body: bytes
     signature: bytes
@@ -217,8 +219,9 @@ class Raw:
                 raise self._refused("it is cut short", final=False)
             raise self._refused("its signature is not its writer's")
 
-    def records(self, key: bytes) -> Iterator[dict[str, Any]]:
-        """Its records, opened with `key` (SyncRefused if any part does not open)."""
+    def records(self, key: bytes) -> Iterator[object]:
+        """Its records, opened with `key` (SyncRefused if any part does not open), each
+        as its line parses (the reader checks what it is)."""
         unpacker = zlib.decompressobj()
         tail = b""
         try:
@@ -277,8 +280,8 @@ def read_raw(
     path: Path,
     sync_id: str,
     kind: str,
-    expect: dict[str, Any] | None = None,
-    check: Callable[[dict[str, Any]], object] | None = None,
+    expect: Mapping[str, object] | None = None,
+    check: Callable[[JSONObject], object] | None = None,
 ) -> Raw:
     """Read a file and check its frame: the format, that it is this profile's, the kind
     its name says, and the header fields in `expect`; then `check` (which may refuse it
@@ -333,8 +336,8 @@ def _frame_of(
     place: str,
     sync_id: str,
     kind: str,
-    expect: dict[str, Any] | None,
-    check: Callable[[dict[str, Any]], object] | None,
+    expect: Mapping[str, object] | None,
+    check: Callable[[JSONObject], object] | None,
 ) -> Raw:
     """The frame first (a few hundred bytes): a file that is not this profile's, or not
     what its name says, is refused before the rest is read."""

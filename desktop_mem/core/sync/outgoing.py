@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime
-from typing import Any
 
 from desktop_mem.core.db.connection import Connection
 from desktop_mem.core.sync import crypto, files, frame
@@ -234,11 +233,11 @@ class Outgoing:
 class _Counted:
     """The records of a file as they are written, counted."""
 
-    def __init__(self, records: Iterable[dict[str, Any]]) -> None:
+    def __init__(self, records: Iterable[Mapping[str, object]]) -> None:
         self.records = records
         self.n = 0
 
-    def __iter__(self) -> Iterator[dict[str, Any]]:
+    def __iter__(self) -> Iterator[Mapping[str, object]]:
         for record in self.records:
             self.n += 1
             yield record

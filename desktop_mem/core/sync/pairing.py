@@ -18,7 +18,7 @@ import os
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
@@ -33,7 +33,7 @@ PAIRING_SECONDS = 3600
 OFFER_KEPT_S = 86400  # an offer used or expired is remembered this long (a late request)
 
 
-def offer_path(layout: files.Layout, pair_id: str) -> Any:
+def offer_path(layout: files.Layout, pair_id: str) -> Path:
     return layout.root / f"pair-{pair_id}.dmp"
 
 

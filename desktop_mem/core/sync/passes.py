@@ -46,6 +46,7 @@ from desktop_mem.core.db.connection import Connection
 from desktop_mem.core.db.files import sibling
 from desktop_mem.core.errors import SyncError, SyncRefused
 from desktop_mem.core.events import MemoriesChanged, SyncChanged
+from desktop_mem.core.jsontypes import JSONObject
 from desktop_mem.core.keys import recovery
 from desktop_mem.core.keys.vault import read_sidecar
 from desktop_mem.core.sync import crypto, files, frame, merge, pairing, twins
@@ -575,7 +576,7 @@ def _chunks(ids: list[int], size: int = 500) -> Iterator[list[int]]:
         yield ids[start : start + size]
 
 
-def lock_of(profile: Profile) -> dict[str, Any] | None:
+def lock_of(profile: Profile) -> JSONObject | None:
     """The profile's recovery lock (the public half of its recovery code), if it has one."""
     record = read_sidecar(profile.db.path).get("recovery")
     if not isinstance(record, dict):

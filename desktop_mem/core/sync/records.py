@@ -41,19 +41,19 @@ def _damaged(what: str) -> SyncRefused:
     return SyncRefused(f"its {what} is damaged")
 
 
-def _id(value: Any, what: str) -> str:
+def _id(value: object, what: str) -> str:
     if not isinstance(value, str) or not ID.fullmatch(value):
         raise _damaged(what)
     return value
 
 
-def _key(value: Any) -> str:
+def _key(value: object) -> str:
     """A public key (32 bytes, base64), as written."""
     crypto.unb64(value, 32)  # SyncRefused if it is not one
     return str(value)
 
 
-def member_of(value: Any) -> Member:
+def member_of(value: object) -> Member:
     if not isinstance(value, dict):
         raise _damaged("list of computers")
     return Member(_key(value.get("agreement")), _key(value.get("signing")))
